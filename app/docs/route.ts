@@ -1,0 +1,21 @@
+// The interactive API reference: Swagger UI from the swagger-ui-dist package, served by us (no CDN).
+export const dynamic = "force-static";
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>API reference · Verbatim</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/init.js"></script>
+</body>
+</html>`;
+
+export function GET() {
+  return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+}

@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { ensureApiKeyEndpoint } from "@/lib/auth/endpoints";
+import { ensureApiKey } from "@/lib/auth/api-keys";
+
+export const POST = withApi(ensureApiKeyEndpoint, ({ principal }) => ensureApiKey(principal.userId));

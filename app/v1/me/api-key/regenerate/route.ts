@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { regenerateApiKeyEndpoint } from "@/lib/auth/endpoints";
+import { regenerateApiKey } from "@/lib/auth/api-keys";
+
+export const POST = withApi(regenerateApiKeyEndpoint, ({ principal }) => regenerateApiKey(principal.userId));

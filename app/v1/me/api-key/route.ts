@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { getApiKeyEndpoint } from "@/lib/auth/endpoints";
+import { getApiKeyState } from "@/lib/auth/api-keys";
+
+export const GET = withApi(getApiKeyEndpoint, ({ principal }) => getApiKeyState(principal.userId));

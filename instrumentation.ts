@@ -1,0 +1,10 @@
+// Runs once when the server starts: fail fast on bad settings, and open the database (with the
+// embedded default this applies migrations) before the first request is served.
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { env } = await import("@/lib/env");
+  const settings = env();
+  const { getDb, dbKind } = await import("@/lib/db/client");
+  await getDb();
+  console.log(`[verbatim] ready: database ${await dbKind()}, dev login ${settings.devLogin ? "on" : "off"}`);
+}

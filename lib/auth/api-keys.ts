@@ -1,0 +1,60 @@
+import { getDb } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { getLiveTier } from "@/lib/billing/get-live-tier";
+import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
+import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
+
+// The contract's single key slot: one ApiKey row per user (unique userId), only its SHA-256 stored.
+
+export const API_KEY_PREFIX = "vbt_";
+const DISPLAY_LENGTH = API_KEY_PREFIX.length + 8;
+
+function newKey() {
+  const plaintext = randomSecret(API_KEY_PREFIX, 32);
+  return { plaintext, hash: sha256Hex(plaintext), prefix: plaintext.slice(0, DISPLAY_LENGTH) };
+}
+
+export async function getApiKeyState(userId: string): Promise<ApiKeyState> {
+  const db = await getDb();
+  const [key, tier] = await Promise.all([db.apiKey.findUnique({ where: { userId } }), getLiveTier(userId)]);
+  return serializeApiKeyState(key, tier);
+}
+
+/** Creates the user's key if there is none; the plaintext is returned only by the call that created it. */
+export async function ensureApiKey(userId: string): Promise<ApiKeyState> {
+  const db = await getDb();
+  const existing = await db.apiKey.findUnique({ where: { userId } });
+  if (existing) return serializeApiKeyState(existing, await getLiveTier(userId));
+  const key = newKey();
+  try {
+    const created = await db.apiKey.create({ data: { userId, hash: key.hash, prefix: key.prefix } });
+    return serializeApiKeyState(created, await getLiveTier(userId), key.plaintext);
+  } catch (error) {
+    // A concurrent ensure won the unique userId slot: answer with its key, without plaintext.
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      const winner = await db.apiKey.findUniqueOrThrow({ where: { userId } });
+      return serializeApiKeyState(winner, await getLiveTier(userId));
+    }
+    throw error;
+  }
+}
+
+/** Replaces the key in one statement; the old hash no longer matches anything from the next request on. */
+export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
+  const db = await getDb();
+  const key = newKey();
+  const row = await db.apiKey.upsert({
+    where: { userId },
+    create: { userId, hash: key.hash, prefix: key.prefix },
+    update: { hash: key.hash, prefix: key.prefix, createdAt: new Date(), lastUsedAt: null },
+  });
+  return serializeApiKeyState(row, await getLiveTier(userId), key.plaintext);
+}
+
+/** The user id an API key belongs to, or null. */
+export async function findUserIdByApiKey(plaintext: string): Promise<string | null> {
+  if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
+  const db = await getDb();
+  const key = await db.apiKey.findUnique({ where: { hash: sha256Hex(plaintext) }, select: { userId: true } });
+  return key?.userId ?? null;
+}

@@ -1,0 +1,33 @@
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { apiKeyStateSchema } from "@/lib/auth/schemas";
+
+const tag = "API keys";
+
+export const getApiKeyEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/me/api-key",
+  tag,
+  summary: "Show the caller's API key (masked prefix) and tier",
+  auth: "any",
+  response: apiKeyStateSchema,
+});
+
+export const ensureApiKeyEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/api-key/ensure",
+  tag,
+  summary: "Create the caller's API key if there is none",
+  description: "Idempotent. Returns the plaintext key only in the call that creates it.",
+  auth: "any",
+  response: apiKeyStateSchema,
+});
+
+export const regenerateApiKeyEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/api-key/regenerate",
+  tag,
+  summary: "Replace the caller's API key",
+  description: "The old key stops working on the very next request. The new plaintext is returned once.",
+  auth: "any",
+  response: apiKeyStateSchema,
+});

@@ -1,0 +1,95 @@
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import type { Adapter } from "next-auth/adapters";
+import type { Provider } from "next-auth/providers";
+import GitHub from "next-auth/providers/github";
+import Google from "next-auth/providers/google";
+import Credentials from "next-auth/providers/credentials";
+import Nodemailer from "next-auth/providers/nodemailer";
+import { z } from "zod";
+import { env } from "@/lib/env";
+import { getDb, type Db } from "@/lib/db/client";
+import { authSecret } from "@/lib/auth/secret";
+
+// Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
+// Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
+
+const emailSchema = z.email().max(254);
+
+export const DEV_LOGIN_PROVIDER = "dev-login";
+
+export type ProviderKind = "oauth" | "email" | "dev";
+
+/** Which sign-in methods this deployment offers, from its settings (also drives the sign-in page). */
+export function enabledProviders(): { id: string; name: string; kind: ProviderKind }[] {
+  const settings = env();
+  const list: { id: string; name: string; kind: ProviderKind }[] = [];
+  if (settings.AUTH_GITHUB_ID && settings.AUTH_GITHUB_SECRET) list.push({ id: "github", name: "GitHub", kind: "oauth" });
+  if (settings.AUTH_GOOGLE_ID && settings.AUTH_GOOGLE_SECRET) list.push({ id: "google", name: "Google", kind: "oauth" });
+  // Without SMTP the magic link is printed to the server log, which only the embedded defaults allow.
+  if (settings.SMTP_URL || settings.embedded) list.push({ id: "nodemailer", name: "Email", kind: "email" });
+  if (settings.devLogin) list.push({ id: DEV_LOGIN_PROVIDER, name: "Development login", kind: "dev" });
+  return list;
+}
+
+function buildProvider(id: string, db: Db): Provider {
+  const settings = env();
+  switch (id) {
+    case "github":
+      return GitHub({ clientId: settings.AUTH_GITHUB_ID, clientSecret: settings.AUTH_GITHUB_SECRET });
+    case "google":
+      return Google({ clientId: settings.AUTH_GOOGLE_ID, clientSecret: settings.AUTH_GOOGLE_SECRET });
+    case "nodemailer":
+      return Nodemailer({
+        server: settings.SMTP_URL ?? "smtp://localhost:25",
+        from: settings.EMAIL_FROM,
+        ...(settings.SMTP_URL
+          ? {}
+          : {
+              sendVerificationRequest: async ({ identifier, url }) => {
+                console.log(`[auth] Sign-in link for ${identifier}: ${url}`);
+              },
+            }),
+      });
+    default:
+      return Credentials({
+        id: DEV_LOGIN_PROVIDER,
+        name: "Development login",
+        credentials: { email: { label: "Email", type: "email" } },
+        async authorize(credentials) {
+          const email = emailSchema.safeParse(String(credentials?.email ?? "").trim().toLowerCase());
+          if (!email.success) return null;
+          const user = await db.user.upsert({
+            where: { email: email.data },
+            create: { email: email.data, name: email.data.split("@")[0] },
+            update: {},
+          });
+          return { id: user.id, email: user.email, name: user.name };
+        },
+      });
+  }
+}
+
+async function config(): Promise<NextAuthConfig> {
+  const db = await getDb();
+  return {
+    adapter: PrismaAdapter(db as never) as Adapter,
+    providers: enabledProviders().map((provider) => buildProvider(provider.id, db)),
+    secret: authSecret(),
+    trustHost: true,
+    session: { strategy: "jwt" },
+    pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
+    callbacks: {
+      jwt({ token, user }) {
+        if (user?.id) token.sub = user.id;
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        return session;
+      },
+    },
+  };
+}
+
+export const { handlers, auth, signIn, signOut } = NextAuth(config);

@@ -1,0 +1,61 @@
+import { errors } from "@/lib/http/errors";
+import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
+import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
+import { auth } from "@/lib/auth/nextauth";
+
+export type Credential = "session" | "api_key" | "oauth";
+export type AuthMode = "none" | "any" | Credential | Credential[];
+
+export interface Principal {
+  userId: string;
+  via: Credential;
+}
+
+export function credentialsFor(mode: AuthMode): Credential[] {
+  if (mode === "none") return [];
+  if (mode === "any") return ["session", "api_key", "oauth"];
+  return Array.isArray(mode) ? mode : [mode];
+}
+
+function bearerToken(header: string): string {
+  const match = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(header);
+  if (!match) throw errors.unauthorized("The Authorization header must be 'Bearer <API key>'.");
+  return match[1];
+}
+
+/**
+ * Who is calling. A bearer credential, when sent, must be valid (a bad key is never silently
+ * downgraded to the cookie session); otherwise the dashboard session cookie is used if allowed.
+ */
+export async function authenticate(request: Request, mode: AuthMode): Promise<Principal> {
+  const allowed = credentialsFor(mode);
+  const header = request.headers.get("authorization");
+  if (header) {
+    const token = bearerToken(header);
+    if (token.startsWith(API_KEY_PREFIX) && allowed.includes("api_key")) {
+      const userId = await findUserIdByApiKey(token);
+      if (userId) return { userId, via: "api_key" };
+    } else if (!token.startsWith(API_KEY_PREFIX) && allowed.includes("oauth")) {
+      const userId = await findUserIdByAccessToken(token);
+      if (userId) return { userId, via: "oauth" };
+    }
+    throw errors.invalidToken();
+  }
+  if (allowed.includes("session")) {
+    const session = await auth();
+    if (session?.user?.id) {
+      assertSameOrigin(request);
+      return { userId: session.user.id, via: "session" };
+    }
+  }
+  throw errors.unauthorized();
+}
+
+/** Cookie-authenticated writes must come from our own pages (defence in depth over SameSite=Lax). */
+function assertSameOrigin(request: Request) {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const origin = request.headers.get("origin");
+  if (origin && origin !== new URL(request.url).origin) {
+    throw errors.forbidden("Cross-site requests with a session cookie are not allowed.");
+  }
+}

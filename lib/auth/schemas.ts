@@ -1,0 +1,13 @@
+import { z } from "zod";
+
+export const tierSchema = z.enum(["free", "pro", "ultra"]);
+
+export const apiKeyStateSchema = z
+  .object({
+    has_key: z.boolean().describe("false if the user has no key yet"),
+    key_prefix: z.string().nullable().describe("masked prefix only, never plaintext"),
+    tier: tierSchema.describe("the caller's live tier"),
+    created_at: z.string().nullable(),
+    key: z.string().nullable().describe("plaintext key, only in the response that creates or regenerates it"),
+  })
+  .meta({ id: "ApiKeyState" });

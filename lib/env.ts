@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+// Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
+// Each variable has one line in README.md and .env.example; keep the three in step.
+
+const flag = z
+  .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
+  .transform((v) => ["true", "1", "yes", "on"].includes(v));
+
+const optionalUrl = z.url().optional();
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  APP_URL: z.url().default("http://localhost:3000"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  AUTH_DEV_LOGIN: flag.optional(),
+  AUTH_GITHUB_ID: z.string().min(1).optional(),
+  AUTH_GITHUB_SECRET: z.string().min(1).optional(),
+  AUTH_GOOGLE_ID: z.string().min(1).optional(),
+  AUTH_GOOGLE_SECRET: z.string().min(1).optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  EMAIL_FROM: z.string().min(3).default("Verbatim <no-reply@localhost>"),
+
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  OUTBOUND_PROXY: optionalUrl,
+});
+
+export type Env = z.infer<typeof schema> & {
+  /** True when DATABASE_URL is unset: PGlite under DATA_DIR, migrations applied at start. */
+  embedded: boolean;
+  /** Development sign-in: on by default only with the embedded defaults. */
+  devLogin: boolean;
+};
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // An empty value means "not set", as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  const embedded = env.DATABASE_URL === undefined;
+  if (!embedded && !env.AUTH_SECRET) {
+    throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)");
+  }
+  return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? embedded };
+}
+
+let cached: Env | undefined;
+
+/** The parsed settings. Throws EnvError, naming the variable, on a bad value. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

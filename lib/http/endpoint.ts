@@ -1,0 +1,37 @@
+import type { ZodType } from "zod";
+import type { AuthMode } from "@/lib/auth/principal";
+
+// An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
+// from the same objects, so the description cannot drift from what the handlers accept.
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Endpoint<
+  Q extends ZodType | undefined = ZodType | undefined,
+  B extends ZodType | undefined = ZodType | undefined,
+  P extends ZodType | undefined = ZodType | undefined,
+> {
+  method: Method;
+  /** OpenAPI-style path, e.g. /v1/jobs/{job_id} */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: AuthMode;
+  query?: Q;
+  body?: B;
+  params?: P;
+  /** Success status and schema; `null` schema means no body (e.g. 204). */
+  status?: number;
+  response?: ZodType | null;
+  /** Other documented outcomes, status → description. */
+  errors?: Record<number, string>;
+}
+
+export function defineEndpoint<
+  Q extends ZodType | undefined = undefined,
+  B extends ZodType | undefined = undefined,
+  P extends ZodType | undefined = undefined,
+>(endpoint: Endpoint<Q, B, P>): Endpoint<Q, B, P> {
+  return endpoint;
+}

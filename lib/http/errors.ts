@@ -1,0 +1,49 @@
+import { NextResponse } from "next/server";
+
+// The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
+// everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+}
+
+export const errors = {
+  unauthorized: (detail = "Missing or invalid credentials. Send 'Authorization: Bearer <API key>'.") =>
+    new ApiError(401, "unauthorized", detail, { "WWW-Authenticate": 'Bearer realm="verbatim"' }),
+  invalidToken: (detail = "The credential is not valid or has been revoked.") =>
+    new ApiError(401, "invalid_token", detail, {
+      "WWW-Authenticate": 'Bearer realm="verbatim", error="invalid_token"',
+    }),
+  forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
+  notFound: (detail = "Not found.") => new ApiError(404, "not_found", detail),
+  conflict: (code: string, detail: string) => new ApiError(409, code, detail),
+  payloadTooLarge: (detail: string) => new ApiError(413, "payload_too_large", detail),
+  unsupportedMediaType: (detail: string) => new ApiError(415, "unsupported_media_type", detail),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`, {
+      "Retry-After": String(retryAfterSeconds),
+    }),
+  notConfigured: (code: string, detail: string) => new ApiError(503, code, detail),
+  upstream: (detail: string) => new ApiError(502, "upstream_failed", detail),
+};
+
+export function errorResponse(error: ApiError): NextResponse {
+  return NextResponse.json({ detail: error.detail, code: error.code }, { status: error.status, headers: error.headers });
+}
+
+/** Anything unexpected: logged with its stack, answered without it. */
+export function internalErrorResponse(error: unknown, context: string): NextResponse {
+  console.error(`[api] ${context} failed:`, error);
+  return NextResponse.json(
+    { detail: "Something went wrong on our side. Try again; if it keeps happening, contact support.", code: "internal_error" },
+    { status: 500 },
+  );
+}

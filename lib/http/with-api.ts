@@ -1,0 +1,66 @@
+import { NextResponse, type NextRequest } from "next/server";
+import type { core, ZodType } from "zod";
+import { authenticate, type Principal } from "@/lib/auth/principal";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
+import { jsonInvalid, parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
+
+// The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
+// with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
+
+const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+type Out<S> = S extends ZodType ? core.output<S> : undefined;
+
+export interface ApiContext<E extends Endpoint> {
+  request: NextRequest;
+  query: Out<E["query"]>;
+  body: Out<E["body"]>;
+  params: Out<E["params"]>;
+  /** Present unless the endpoint's auth is "none". */
+  principal: E["auth"] extends "none" ? undefined : Principal;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+export function withApi<E extends Endpoint>(
+  endpoint: E,
+  handler: (ctx: ApiContext<E>) => Promise<unknown>,
+): (request: NextRequest, route: RouteContext) => Promise<Response> {
+  return async (request, route) => {
+    try {
+      const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
+      const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
+      const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
+      const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;
+      const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
+      if (result instanceof Response) return result;
+      const status = endpoint.status ?? 200;
+      return endpoint.response === null ? new NextResponse(null, { status }) : NextResponse.json(result, { status });
+    } catch (error) {
+      if (error instanceof RequestValidationError) return validationResponse(error.items);
+      if (error instanceof ApiError) return errorResponse(error);
+      return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
+    }
+  };
+}
+
+/** Query parameters as an object; for a repeated scalar the last value wins, as in FastAPI. */
+function queryObject(request: NextRequest): Record<string, string> {
+  return Object.fromEntries(request.nextUrl.searchParams.entries());
+}
+
+async function readJson(request: NextRequest): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_JSON_BODY_BYTES) throw errors.payloadTooLarge("The JSON body is larger than 1 MiB.");
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw errors.payloadTooLarge("The JSON body is larger than 1 MiB.");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "Invalid JSON";
+    const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
+    throw jsonInvalid(position, message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, ""));
+  }
+}

@@ -1,0 +1,15 @@
+import { NextResponse, type NextRequest } from "next/server";
+
+// Signed-out visits to /dashboard/* go to sign-in and come back afterwards. This only looks for the
+// session cookie; the dashboard layout verifies the session itself.
+const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
+
+export function proxy(request: NextRequest) {
+  const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
+  if (hasSession) return NextResponse.next();
+  const signIn = new URL("/signin", request.url);
+  signIn.searchParams.set("callbackUrl", request.nextUrl.pathname + request.nextUrl.search);
+  return NextResponse.redirect(signIn);
+}
+
+export const config = { matcher: ["/dashboard", "/dashboard/:path*"] };
