@@ -1,0 +1,491 @@
+import http from "node:http";
+import net from "node:net";
+import type { AddressInfo } from "node:net";
+import tls from "node:tls";
+
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { OutboundError } from "./errors";
+import { createOutbound } from "./fetch";
+import { outbound as defaultOutbound } from "./index";
+
+// ---------------------------------------------------------------------------------------------------
+// Fixtures: real servers on 127.0.0.1, port 0.
+// ---------------------------------------------------------------------------------------------------
+
+/** A TCP server that only counts connections: any refused request must leave it at 0. */
+let trap: net.Server;
+let trapPort = 0;
+let trapConnections = 0;
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void;
+let handler: Handler = (_req, res) => res.end("ok");
+let upstream: http.Server;
+let upPort = 0;
+let upRequests = 0;
+let upConnections = 0;
+
+function listen(server: net.Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+}
+
+beforeAll(async () => {
+  trap = net.createServer((s) => {
+    trapConnections++;
+    s.destroy();
+  });
+  trapPort = await listen(trap);
+  upstream = http.createServer((req, res) => {
+    upRequests++;
+    handler(req, res, upRequests);
+  });
+  upstream.on("connection", () => upConnections++);
+  upPort = await listen(upstream);
+});
+
+afterAll(async () => {
+  await new Promise((r) => trap.close(r));
+  upstream.closeAllConnections();
+  await new Promise((r) => upstream.close(r));
+});
+
+afterEach(() => {
+  trapConnections = 0;
+  upRequests = 0;
+  upConnections = 0;
+  handler = (_req, res) => res.end("ok");
+  vi.restoreAllMocks();
+});
+
+/** Only the fake upstream's literal address is allowed; everything else internal stays refused. */
+const allowLocal = (h: string) => h === "127.0.0.1";
+const local = createOutbound({ allowPrivateFor: allowLocal, defaults: { retryBaseDelayMs: 5, timeoutMs: 5_000 } });
+const up = (path = "/") => `http://127.0.0.1:${upPort}${path}`;
+
+async function refused(p: Promise<unknown>): Promise<OutboundError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(OutboundError);
+    return err as OutboundError;
+  }
+  throw new Error("expected an OutboundError");
+}
+
+function expect4xx(err: OutboundError) {
+  expect(err.status).toBeGreaterThanOrEqual(400);
+  expect(err.status).toBeLessThan(500);
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe("refusals: nothing internal is ever connected to", () => {
+  const targets = () => [
+    `http://127.0.0.1:${trapPort}/`,
+    `http://localhost:${trapPort}/`,
+    `http://[::1]:${trapPort}/`,
+    `http://[::ffff:127.0.0.1]:${trapPort}/`,
+    `http://0x7f000001:${trapPort}/`,
+    `http://2130706433:${trapPort}/`,
+    `http://0177.0.0.1:${trapPort}/`,
+    `http://127.1:${trapPort}/`,
+    "http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+    "http://10.0.0.1/",
+    `file:///etc/passwd`,
+    `gopher://127.0.0.1:${trapPort}/_PING`,
+  ];
+
+  it("refuses every internal or non-http target with a 4xx, without opening a socket", async () => {
+    const netConnect = vi.spyOn(net, "connect");
+    const tlsConnect = vi.spyOn(tls, "connect");
+    const resolver = vi.fn(async () => ["127.0.0.1"]);
+    const strict = createOutbound({ resolver });
+    for (const url of targets()) {
+      for (const client of [defaultOutbound, strict]) {
+        const err = await refused(client.safeFetchBuffer(url));
+        expect4xx(err);
+        expect(["url_not_allowed", "address_not_allowed"]).toContain(err.code);
+      }
+    }
+    expect(resolver).not.toHaveBeenCalled(); // all refused on sight, before DNS
+    expect(netConnect).not.toHaveBeenCalled();
+    expect(tlsConnect).not.toHaveBeenCalled();
+    expect(trapConnections).toBe(0);
+  });
+
+  it("refuses a public-looking name that resolves to loopback (checked after resolution)", async () => {
+    const netConnect = vi.spyOn(net, "connect");
+    const resolver = vi.fn(async () => ["127.0.0.1"]);
+    const client = createOutbound({ resolver });
+    const err = await refused(client.safeFetchBuffer(`http://rebind.example.com:${trapPort}/`));
+    expect(err.code).toBe("address_not_allowed");
+    expect4xx(err);
+    expect(resolver).toHaveBeenCalledWith("rebind.example.com");
+    expect(netConnect).not.toHaveBeenCalled();
+    expect(trapConnections).toBe(0);
+  });
+
+  it("refuses a name whose answers mix public and internal addresses", async () => {
+    const client = createOutbound({ resolver: async () => ["93.184.216.34", "::ffff:7f00:1"] });
+    const err = await refused(client.safeFetchBuffer(`http://mixed.example.com:${trapPort}/`));
+    expect(err.code).toBe("address_not_allowed");
+    expect(trapConnections).toBe(0);
+  });
+
+  it("resolves again for every request, so a name that rebinds between calls is caught", async () => {
+    let calls = 0;
+    const client = createOutbound({
+      resolver: async () => (++calls === 1 ? ["127.0.0.1"] : ["10.0.0.5"]),
+      allowPrivateFor: (h) => h === "rebind.test" && calls === 1, // first answer "looks fine"
+    });
+    const ok = await client.safeFetchBuffer(`http://rebind.test:${upPort}/`);
+    expect(ok.status).toBe(200);
+    const err = await refused(client.safeFetchBuffer(`http://rebind.test:${upPort}/`));
+    expect(err.code).toBe("address_not_allowed");
+  });
+
+  it("refuses a redirect from an allowed server to an internal address, and never connects there", async () => {
+    const netConnect = vi.spyOn(net, "connect");
+    const internalTargets = [
+      `http://localhost:${trapPort}/`,
+      `http://[::ffff:127.0.0.1]:${trapPort}/`,
+      `http://0x7f000002:${trapPort}/`, // 127.0.0.2: only 127.0.0.1 is allowed by this test
+      "http://169.254.169.254/latest/meta-data/",
+      `file:///etc/passwd`,
+    ];
+    for (const target of internalTargets) {
+      handler = (_req, res) => {
+        res.writeHead(302, { location: target });
+        res.end();
+      };
+      const err = await refused(local.safeFetchBuffer(up("/start")));
+      expect({ target, status: err.status, message: err.message }).toMatchObject({ target, status: 422 });
+      expect(["url_not_allowed", "address_not_allowed"]).toContain(err.code);
+    }
+    expect(upRequests).toBe(internalTargets.length);
+    expect(netConnect).toHaveBeenCalledTimes(internalTargets.length); // only the allowed upstream
+    expect(trapConnections).toBe(0);
+  });
+
+  it("refuses a redirect to a name that resolves internally", async () => {
+    const client = createOutbound({ allowPrivateFor: allowLocal, resolver: async () => ["10.1.2.3"] });
+    handler = (_req, res) => {
+      res.writeHead(301, { location: "http://innocent.example.com/" });
+      res.end();
+    };
+    const err = await refused(client.safeFetchBuffer(up("/")));
+    expect(err.code).toBe("address_not_allowed");
+  });
+});
+
+describe("fetching from an allowed upstream", () => {
+  it("returns status, headers, final URL and body", async () => {
+    handler = (req, res) => {
+      res.setHeader("content-type", "text/plain");
+      res.setHeader("x-seen-ua", req.headers["user-agent"] ?? "");
+      res.end(`hello ${req.url}`);
+    };
+    const res = await local.safeFetchBuffer(up("/a?b=1"));
+    expect(res.status).toBe(200);
+    expect(res.ok).toBe(true);
+    expect(res.headers.get("content-type")).toBe("text/plain");
+    expect(res.headers.get("x-seen-ua")).toMatch(/^Verbatim/);
+    expect(res.url).toBe(up("/a?b=1"));
+    expect(res.redirects).toBe(0);
+    expect(res.body.toString()).toBe("hello /a?b=1");
+  });
+
+  it("follows relative redirects and reports the final URL", async () => {
+    handler = (req, res) => {
+      if (req.url === "/one") {
+        res.writeHead(301, { location: "/two" });
+        res.end();
+      } else if (req.url === "/two") {
+        res.writeHead(307, { location: `${up("/three")}` });
+        res.end();
+      } else res.end(`at ${req.url}`);
+    };
+    const res = await local.safeFetchBuffer(up("/one"));
+    expect(res.body.toString()).toBe("at /three");
+    expect(res.url).toBe(up("/three"));
+    expect(res.redirects).toBe(2);
+  });
+
+  it("returns a 3xx untouched when redirects are not followed", async () => {
+    handler = (_req, res) => {
+      res.writeHead(302, { location: "http://169.254.169.254/" });
+      res.end();
+    };
+    const res = await local.safeFetchBuffer(up("/"), { followRedirects: false });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("http://169.254.169.254/");
+  });
+
+  it("stops after the redirect limit", async () => {
+    handler = (req, res) => {
+      const n = Number(req.url?.slice(1) || 0);
+      res.writeHead(302, { location: `/${n + 1}` });
+      res.end();
+    };
+    const err = await refused(local.safeFetchBuffer(up("/0")));
+    expect(err.code).toBe("too_many_redirects");
+    expect(err.status).toBe(502);
+    expect(upRequests).toBe(6); // the request plus 5 followed redirects
+
+    upRequests = 0;
+    const err2 = await refused(local.safeFetchBuffer(up("/0"), { maxRedirects: 2 }));
+    expect(err2.code).toBe("too_many_redirects");
+    expect(upRequests).toBe(3);
+  });
+
+  it("caps the body size (declared Content-Length)", async () => {
+    handler = (_req, res) => res.end(Buffer.alloc(5000, 1));
+    const err = await refused(local.safeFetchBuffer(up("/"), { maxBytes: 1000 }));
+    expect(err.code).toBe("response_too_large");
+    expect4xx(err);
+    const err2 = await refused(local.safeFetchStream(up("/"), { maxBytes: 1000 }));
+    expect(err2.code).toBe("response_too_large");
+  });
+
+  it("caps the body size while reading (chunked, no Content-Length), and stops the download", async () => {
+    let written = 0;
+    let closed = false;
+    handler = (_req, res) => {
+      written = 0;
+      closed = false;
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      const chunk = Buffer.alloc(16 * 1024, 2);
+      const pump = () => {
+        while (!closed && written < 50 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      res.on("close", () => (closed = true));
+      pump();
+    };
+    const err = await refused(local.safeFetchBuffer(up("/"), { maxBytes: 100_000 }));
+    expect(err.code).toBe("response_too_large");
+
+    const res = await local.safeFetchStream(up("/"), { maxBytes: 100_000 });
+    expect(res.status).toBe(200);
+    let got = 0;
+    const err2 = await refused(
+      (async () => {
+        for await (const c of res.body) got += (c as Buffer).length;
+      })(),
+    );
+    expect(err2.code).toBe("response_too_large");
+    expect(got).toBeLessThanOrEqual(100_000);
+    await vi.waitFor(() => expect(closed).toBe(true));
+    expect(written).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it("streams a body within the cap", async () => {
+    handler = (_req, res) => {
+      res.write("abc");
+      setTimeout(() => res.end("def"), 20);
+    };
+    const res = await local.safeFetchStream(up("/"), { maxBytes: 6 });
+    const parts: Buffer[] = [];
+    for await (const c of res.body) parts.push(c as Buffer);
+    expect(Buffer.concat(parts).toString()).toBe("abcdef");
+  });
+
+  it("times out a server that never answers (total deadline) with 504", async () => {
+    handler = () => undefined; // hold the request open
+    const started = Date.now();
+    const err = await refused(local.safeFetchBuffer(up("/"), { timeoutMs: 300, retries: 0 }));
+    expect(err.code).toBe("upstream_timeout");
+    expect(err.status).toBe(504);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("times out a body that stalls (total deadline covers the body for buffers)", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200);
+      res.write("partial");
+    };
+    const err = await refused(local.safeFetchBuffer(up("/"), { timeoutMs: 300 }));
+    expect(err.code).toBe("upstream_timeout");
+  });
+
+  it("times out a stream that goes idle", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200);
+      res.write("partial");
+    };
+    const res = await local.safeFetchStream(up("/"), { idleTimeoutMs: 200 });
+    const err = await refused(
+      (async () => {
+        for await (const _ of res.body) void _;
+      })(),
+    );
+    expect(err.code).toBe("upstream_timeout");
+  });
+
+  it("times out connecting when DNS never answers", async () => {
+    const client = createOutbound({ resolver: () => new Promise<string[]>(() => undefined) });
+    const err = await refused(client.safeFetchBuffer("http://slow-dns.example.com/", { connectTimeoutMs: 100, retries: 0 }));
+    expect(err.code).toBe("upstream_timeout");
+    expect(err.status).toBe(504);
+  });
+
+  it("retries a GET on 503 and then succeeds", async () => {
+    handler = (_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(503, { "retry-after": "0" });
+        res.end("busy");
+      } else res.end("fine");
+    };
+    const res = await local.safeFetchBuffer(up("/"));
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe("fine");
+    expect(upRequests).toBe(2);
+  });
+
+  it("honours Retry-After, capped by maxRetryDelayMs", async () => {
+    handler = (_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(429, { "retry-after": "3600" });
+        res.end();
+      } else res.end("fine");
+    };
+    const started = Date.now();
+    const res = await local.safeFetchBuffer(up("/"), { maxRetryDelayMs: 50 });
+    expect(res.body.toString()).toBe("fine");
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("gives back the last 5xx response once retries are used up", async () => {
+    handler = (_req, res) => {
+      res.writeHead(502);
+      res.end("bad gateway");
+    };
+    const res = await local.safeFetchBuffer(up("/"), { retries: 2 });
+    expect(res.status).toBe(502);
+    expect(res.ok).toBe(false);
+    expect(upRequests).toBe(3);
+  });
+
+  it("retries a GET after a dropped connection", async () => {
+    handler = (req, res, n) => {
+      if (n === 1) req.socket.destroy();
+      else res.end("second time lucky");
+    };
+    const res = await local.safeFetchBuffer(up("/"));
+    expect(res.body.toString()).toBe("second time lucky");
+  });
+
+  it("does not retry a POST", async () => {
+    handler = (_req, res) => {
+      res.writeHead(503);
+      res.end();
+    };
+    const res = await local.safeFetchBuffer(up("/"), { method: "POST", body: "x=1" });
+    expect(res.status).toBe(503);
+    expect(upRequests).toBe(1);
+  });
+
+  it("reports a refused connection as upstream_failed (502) after retries", async () => {
+    const closed = net.createServer();
+    const port = await listen(closed);
+    await new Promise((r) => closed.close(r));
+    const err = await refused(local.safeFetchBuffer(`http://127.0.0.1:${port}/`, { retries: 1 }));
+    expect(err.code).toBe("upstream_failed");
+    expect(err.status).toBe(502);
+  });
+
+  it("drops credentials when a redirect changes origin", async () => {
+    const seen: Array<string | undefined> = [];
+    const other = http.createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end("other");
+    });
+    const otherPort = await listen(other);
+    handler = (req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(302, { location: `http://127.0.0.1:${otherPort}/` });
+      res.end();
+    };
+    const res = await local.safeFetchBuffer(up("/"), { headers: { Authorization: "Bearer secret" } });
+    expect(res.body.toString()).toBe("other");
+    expect(seen).toEqual(["Bearer secret", undefined]);
+    await new Promise((r) => other.close(r));
+  });
+
+  it("honours the caller's AbortSignal", async () => {
+    handler = () => undefined;
+    const ac = new AbortController();
+    const p = local.safeFetchBuffer(up("/"), { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error("caller gave up")), 50);
+    await expect(p).rejects.toThrow("caller gave up");
+  });
+});
+
+describe("through a proxy", () => {
+  let proxy: net.Server;
+  let proxyPort = 0;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    // A minimal forward proxy: plain-http absolute-form is forwarded; CONNECT is logged and refused.
+    proxy = net.createServer((client) => {
+      client.once("data", (buf) => {
+        const head = buf.toString("latin1");
+        const line = head.slice(0, head.indexOf("\r\n"));
+        seen.push(line);
+        const [method, target] = line.split(" ");
+        if (method === "CONNECT") {
+          client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+          return;
+        }
+        const u = new URL(target ?? "");
+        const upstreamSocket = net.connect(Number(u.port), u.hostname, () => {
+          upstreamSocket.write(buf.toString("latin1").replace(target ?? "", `${u.pathname}${u.search}`), "latin1");
+          client.pipe(upstreamSocket).pipe(client);
+        });
+        upstreamSocket.on("error", () => client.destroy());
+      });
+    });
+    proxyPort = await listen(proxy);
+  });
+  afterAll(async () => {
+    await new Promise((r) => proxy.close(r));
+  });
+  afterEach(() => {
+    seen.length = 0;
+  });
+
+  it("resolves and checks the target itself, and asks the proxy for the checked IP", async () => {
+    handler = (req, res) => res.end(`host=${req.headers.host} url=${req.url}`);
+    const client = createOutbound({
+      proxyUrl: `http://127.0.0.1:${proxyPort}`,
+      resolver: async () => ["127.0.0.1"],
+      allowPrivateFor: (h) => h === "fake-upstream.test",
+    });
+    const res = await client.safeFetchBuffer(`http://fake-upstream.test:${upPort}/media?x=1`);
+    expect(res.body.toString()).toBe(`host=fake-upstream.test:${upPort} url=/media?x=1`);
+    expect(seen).toEqual([`GET http://127.0.0.1:${upPort}/media?x=1 HTTP/1.1`]);
+  });
+
+  it("never asks the proxy for an internal target", async () => {
+    const client = createOutbound({ proxyUrl: `http://127.0.0.1:${proxyPort}`, resolver: async () => ["169.254.169.254"] });
+    for (const url of ["http://metadata.example.com/", "https://metadata.example.com/", `http://127.0.0.1:${trapPort}/`]) {
+      const err = await refused(client.safeFetchBuffer(url));
+      expect(err.code).toBe("address_not_allowed");
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it("tunnels https with CONNECT to the checked IP, not the name", async () => {
+    const client = createOutbound({
+      proxyUrl: `http://127.0.0.1:${proxyPort}`,
+      resolver: async () => ["93.184.216.34"],
+    });
+    const err = await refused(client.safeFetchBuffer("https://video.example.com/a.mp3", { retries: 0 }));
+    expect(err.code).toBe("upstream_failed"); // our toy proxy refuses every tunnel
+    expect(seen).toEqual(["CONNECT 93.184.216.34:443 HTTP/1.1"]);
+  });
+});
