@@ -1,0 +1,214 @@
+import { createHash } from "node:crypto";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import pg from "pg";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyMigrations, MigrationChecksumError, pgExecutor, pgliteExecutor } from "@/lib/db/migrate";
+import { createTestDatabase } from "@/test/pg";
+
+const MIGRATIONS_DIR = path.resolve("prisma/migrations");
+const MIGRATIONS = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .sort();
+const MODELS = [...readFileSync("prisma/schema.prisma", "utf8").matchAll(/^model (\w+) \{/gm)].map((m) => m[1]);
+
+describe("applyMigrations on PostgreSQL", () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  const clients: pg.Client[] = [];
+  const tempDirs: string[] = [];
+
+  async function connect() {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    clients.push(client);
+    return client;
+  }
+
+  /** A copy of prisma/migrations that a test may edit. */
+  async function migrationsCopy() {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
+    tempDirs.push(dir);
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    return dir;
+  }
+
+  async function addMigration(dir: string, name: string, sql: string) {
+    await mkdir(path.join(dir, name));
+    await writeFile(path.join(dir, name, "migration.sql"), sql);
+  }
+
+  async function tables(client: pg.Client) {
+    const { rows } = await client.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+    );
+    return rows.map((row) => row.table_name);
+  }
+
+  async function history(client: pg.Client) {
+    const { rows } = await client.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name, started_at`,
+    );
+    return rows;
+  }
+
+  beforeEach(async () => {
+    database = await createTestDatabase();
+  });
+
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.end().catch(() => {})));
+    await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+    await database.drop();
+  });
+
+  it("applies every migration to a fresh database and records it with its checksum", async () => {
+    expect(MIGRATIONS.length).toBeGreaterThan(0);
+    const client = await connect();
+    const lines: string[] = [];
+
+    const result = await applyMigrations(pgExecutor(client), { log: (line) => lines.push(line) });
+
+    expect(result).toEqual({ applied: MIGRATIONS, skipped: [] });
+    expect(lines).toEqual(MIGRATIONS.map((name) => `applying ${name}`));
+    const present = await tables(client);
+    expect(present).toEqual(expect.arrayContaining(["User", "ApiKey", "Job", "_prisma_migrations"]));
+    expect(present).toEqual(expect.arrayContaining(MODELS));
+
+    const { rows } = await client.query(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at, logs, applied_steps_count, length(id) AS id_length
+       FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
+    expect(rows).toEqual(
+      await Promise.all(
+        MIGRATIONS.map(async (name) => ({
+          migration_name: name,
+          checksum: createHash("sha256")
+            .update(await readFile(path.join(MIGRATIONS_DIR, name, "migration.sql")))
+            .digest("hex"),
+          finished_at: expect.any(Date),
+          rolled_back_at: null,
+          logs: null,
+          applied_steps_count: 1,
+          id_length: 36,
+        })),
+      ),
+    );
+  });
+
+  it("does nothing on a second run", async () => {
+    const client = await connect();
+    await applyMigrations(pgExecutor(client));
+    const before = await history(client);
+
+    const result = await applyMigrations(pgExecutor(client));
+
+    expect(result).toEqual({ applied: [], skipped: MIGRATIONS });
+    expect(await history(client)).toEqual(before);
+  });
+
+  it("refuses an applied migration whose file changed, before applying anything", async () => {
+    const dir = await migrationsCopy();
+    const client = await connect();
+    await applyMigrations(pgExecutor(client), { dir });
+    const before = await history(client);
+    const tablesBefore = await tables(client);
+
+    const first = MIGRATIONS[0];
+    const file = path.join(dir, first, "migration.sql");
+    await writeFile(file, `${await readFile(file, "utf8")}\nCREATE TABLE "Tampered" ("id" INTEGER);\n`);
+    await addMigration(dir, "99999999999999_pending", `CREATE TABLE "Pending" ("id" INTEGER);`);
+
+    const run = applyMigrations(pgExecutor(client), { dir });
+    await expect(run).rejects.toBeInstanceOf(MigrationChecksumError);
+    await expect(run).rejects.toThrow(first);
+    await expect(run).rejects.toMatchObject({ migrations: [first] });
+
+    expect(await history(client)).toEqual(before);
+    expect(await tables(client)).toEqual(tablesBefore);
+  });
+
+  it("rolls a failing migration back completely and names it", async () => {
+    const dir = await migrationsCopy();
+    await addMigration(
+      dir,
+      "99999999999999_broken",
+      `CREATE TABLE "Partial" ("id" INTEGER);
+ALTER TABLE "User" ADD COLUMN "partialColumn" TEXT;
+INSERT INTO "Partial" VALUES (1);
+SELECT * FROM "does_not_exist";
+`,
+    );
+    const client = await connect();
+
+    await expect(applyMigrations(pgExecutor(client), { dir })).rejects.toThrow(/99999999999999_broken/);
+
+    // The good migrations before it stay applied; nothing of the broken one remains.
+    expect((await history(client)).map((row) => row.migration_name)).toEqual(MIGRATIONS);
+    expect(await tables(client)).not.toContain("Partial");
+    const { rows } = await client.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'User' AND column_name = 'partialColumn'`,
+    );
+    expect(rows).toEqual([]);
+    // The session is usable and the advisory lock was released.
+    const other = await connect();
+    const { rows: lock } = await other.query(`SELECT pg_try_advisory_lock(72707369) AS locked`);
+    expect(lock).toEqual([{ locked: true }]);
+    await other.query(`SELECT pg_advisory_unlock(72707369)`);
+
+    // Once fixed, the same migration applies.
+    await writeFile(path.join(dir, "99999999999999_broken", "migration.sql"), `CREATE TABLE "Partial" ("id" INTEGER);\n`);
+    expect(await applyMigrations(pgExecutor(client), { dir })).toEqual({
+      applied: ["99999999999999_broken"],
+      skipped: MIGRATIONS,
+    });
+  });
+
+  it("applies each migration once when two runners start together", async () => {
+    const [a, b] = await Promise.all([connect(), connect()]);
+
+    const results = await Promise.all([applyMigrations(pgExecutor(a)), applyMigrations(pgExecutor(b))]);
+
+    expect(results.flatMap((result) => result.applied).sort()).toEqual(MIGRATIONS);
+    expect(results.map((result) => result.applied.length).sort()).toEqual([0, MIGRATIONS.length]);
+    const { rows } = await a.query(
+      `SELECT migration_name, count(*)::int AS n FROM "_prisma_migrations" GROUP BY migration_name ORDER BY migration_name`,
+    );
+    expect(rows).toEqual(MIGRATIONS.map((name) => ({ migration_name: name, n: 1 })));
+  });
+});
+
+describe("applyMigrations on embedded PGlite", () => {
+  it("migrates an in-memory database that the generated Prisma client can use", async () => {
+    const pglite = new PGlite();
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    try {
+      expect(await applyMigrations(pgliteExecutor(pglite))).toEqual({ applied: MIGRATIONS, skipped: [] });
+      expect(await applyMigrations(pgliteExecutor(pglite))).toEqual({ applied: [], skipped: MIGRATIONS });
+
+      const user = await prisma.user.create({
+        data: {
+          email: "ada@example.com",
+          apiKey: { create: { hash: "h".repeat(64), prefix: "vb_live_ab" } },
+          jobs: { create: { input: { url: "https://example.com/v" } } },
+        },
+      });
+      const found = await prisma.user.findUniqueOrThrow({
+        where: { email: "ada@example.com" },
+        include: { apiKey: true, jobs: true },
+      });
+      expect(found.id).toBe(user.id);
+      expect(found.apiKey?.prefix).toBe("vb_live_ab");
+      expect(found.jobs).toHaveLength(1);
+      expect(found.jobs[0]).toMatchObject({ status: "queued", checkpoints: {}, input: { url: "https://example.com/v" } });
+    } finally {
+      await prisma.$disconnect();
+      await pglite.close();
+    }
+  });
+});

@@ -1,0 +1,28 @@
+// A throwaway PostgreSQL database per test file: created on the server at TEST_DATABASE_ADMIN_URL
+// (default: local postgres), dropped with FORCE afterwards.
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || DEFAULT_ADMIN_URL;
+  const name = `verbatim_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+  };
+}
+
+async function withAdmin(adminUrl: string, run: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
