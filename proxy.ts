@@ -1,8 +1,8 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 
 // Signed-out visits to /dashboard/* go to sign-in and come back afterwards. This only looks for the
 // session cookie; the dashboard layout verifies the session itself.
-const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"];
 
 export function proxy(request: NextRequest) {
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));

@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
+    // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
+    server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
     testTimeout: 60000,

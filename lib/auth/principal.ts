@@ -1,7 +1,8 @@
 import { errors } from "@/lib/http/errors";
 import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
-import { auth } from "@/lib/auth/nextauth";
+import { sessionUserId } from "@/lib/auth/session";
+import type { NextRequest } from "next/server";
 
 export type Credential = "session" | "api_key" | "oauth";
 export type AuthMode = "none" | "any" | Credential | Credential[];
@@ -27,7 +28,7 @@ function bearerToken(header: string): string {
  * Who is calling. A bearer credential, when sent, must be valid (a bad key is never silently
  * downgraded to the cookie session); otherwise the dashboard session cookie is used if allowed.
  */
-export async function authenticate(request: Request, mode: AuthMode): Promise<Principal> {
+export async function authenticate(request: NextRequest, mode: AuthMode): Promise<Principal> {
   const allowed = credentialsFor(mode);
   const header = request.headers.get("authorization");
   if (header) {
@@ -42,10 +43,10 @@ export async function authenticate(request: Request, mode: AuthMode): Promise<Pr
     throw errors.invalidToken();
   }
   if (allowed.includes("session")) {
-    const session = await auth();
-    if (session?.user?.id) {
+    const userId = await sessionUserId(request);
+    if (userId) {
       assertSameOrigin(request);
-      return { userId: session.user.id, via: "session" };
+      return { userId, via: "session" };
     }
   }
   throw errors.unauthorized();

@@ -1,0 +1,40 @@
+import pg from "pg";
+import { createTestDatabase } from "./pg";
+import { applyMigrations, pgExecutor } from "@/lib/db/migrate";
+
+/**
+ * A migrated PostgreSQL database of its own for one test file, wired into lib/env and lib/db.
+ * Call before the first use of the app's modules; call `teardown` in afterAll.
+ */
+export async function useTestDatabase() {
+  const database = await createTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await applyMigrations(pgExecutor(client));
+  } finally {
+    await client.end();
+  }
+  const { getDb } = await import("@/lib/db/client");
+  const db = await getDb();
+  return {
+    url: database.url,
+    db,
+    async teardown() {
+      await db.$disconnect();
+      delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
+      await database.drop();
+    },
+  };
+}
+
+let counter = 0;
+
+/** A user with a random email (tests never depend on each other's rows). */
+export async function createUser(db: Awaited<ReturnType<typeof useTestDatabase>>["db"]) {
+  counter += 1;
+  const email = `user-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  return db.user.create({ data: { email, name: email.split("@")[0] } });
+}
