@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+
+// Routes that are not part of the API description: Auth.js, the reference itself.
+const NOT_API = [/^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/];
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+function servedOperations(): string[] {
+  const appDir = path.resolve("app");
+  return routeFiles(appDir).flatMap((file) => {
+    const route =
+      "/" +
+      path
+        .relative(appDir, path.dirname(file))
+        .split(path.sep)
+        .filter((segment) => !/^\(.*\)$/.test(segment))
+        .map((segment) => segment.replace(/^\[(?:\.\.\.)?(.+)\]$/, "{$1}"))
+        .join("/");
+    if (NOT_API.some((pattern) => pattern.test(route))) return [];
+    const source = readFileSync(file, "utf8");
+    const methods = [...source.matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+    return methods.map((method) => `${method} ${route}`);
+  });
+}
+
+describe("/openapi.json", () => {
+  const document = buildOpenApiDocument("http://localhost:3000");
+
+  it("is OpenAPI 3.1 with the contract's version", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("0.1.0");
+  });
+
+  it("describes exactly the API routes that exist", () => {
+    const described = Object.entries(document.paths).flatMap(([route, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${route}`),
+    );
+    const served = servedOperations();
+    expect(served.length).toBeGreaterThan(0);
+    expect(described.sort()).toEqual(served.sort());
+  });
+
+  it("uses the route schemas, with named components and resolvable references", () => {
+    const apiKey = document.paths["/v1/me/api-key"].get as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
+    expect(apiKey.responses["200"].content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/ApiKeyState" });
+    expect(apiKey.responses["401"]).toBeDefined();
+    const schema = document.components.schemas.ApiKeyState as { required: string[] };
+    expect(schema.required).toEqual(expect.arrayContaining(["has_key", "tier"]));
+    const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    for (const ref of refs) expect(document.components.schemas, ref).toHaveProperty(ref);
+  });
+});
