@@ -129,7 +129,7 @@ export async function applyMigrations(
   db: SqlExecutor,
   opts: ApplyMigrationsOptions = {},
 ): Promise<{ applied: string[]; skipped: string[] }> {
-  const dir = path.resolve(process.cwd(), opts.dir ?? "prisma/migrations");
+  const dir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), opts.dir ?? "prisma/migrations");
   const log = opts.log ?? (() => {});
   const local = await readMigrations(dir);
 

@@ -1,0 +1,34 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
+const port = Number(process.env.E2E_PORT ?? 3123);
+const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
+process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: `npx next start -p ${port} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${port}/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
+    stdout: "ignore",
+    stderr: "pipe",
+  },
+});
