@@ -1,4 +1,5 @@
 import http from "node:http";
+import https from "node:https";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import tls from "node:tls";
@@ -8,6 +9,26 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { OutboundError } from "./errors";
 import { createOutbound } from "./fetch";
 import { outbound as defaultOutbound } from "./index";
+
+// Test-only self-signed certificate and key for "media.test" (EC P-256, valid until 2126).
+// Generated with: openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 36500
+//   -subj "/CN=media.test" -addext "subjectAltName=DNS:media.test"
+const TEST_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmDCCAT6gAwIBAgIUJj+jp8oTnXyrKov1UnMINhXUK7MwCgYIKoZIzj0EAwIw
+FTETMBEGA1UEAwwKbWVkaWEudGVzdDAgFw0yNjExMjIwNDA0MzlaGA8yMTI2MTAy
+OTA0MDQzOVowFTETMBEGA1UEAwwKbWVkaWEudGVzdDBZMBMGByqGSM49AgEGCCqG
+SM49AwEHA0IABFKU1rQerDCak+wMhxDUotlMlTiBnggIy4E7I49/6mlJGUYXcTmL
++xJmrvhzDkIsUkNlny4ueKqVgQYmHION0rKjajBoMB0GA1UdDgQWBBSlbk74pZpE
+gF0+5hytczoktBMdFDAfBgNVHSMEGDAWgBSlbk74pZpEgF0+5hytczoktBMdFDAP
+BgNVHRMBAf8EBTADAQH/MBUGA1UdEQQOMAyCCm1lZGlhLnRlc3QwCgYIKoZIzj0E
+AwIDSAAwRQIgIFhYo4FIhTNwBcSWSqivK2+kJljJ1dHAaSp3MVmKebQCIQCS4NFV
+vCUbxwP3ZAVed+vUtX//Eqzk6jXa+wZYpR+P0Q==
+-----END CERTIFICATE-----`;
+const TEST_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgsdXV+GFnJ9zxxDHz
+7Ldwu+Vix90tm9AFtKZgefKzNPKhRANCAARSlNa0HqwwmpPsDIcQ1KLZTJU4gZ4I
+CMuBOyOPf+ppSRlGF3E5i/sSZq74cw5CLFJDZZ8uLniqlYEGJhyDjdKy
+-----END PRIVATE KEY-----`;
 
 // ---------------------------------------------------------------------------------------------------
 // Fixtures: real servers on 127.0.0.1, port 0.
@@ -438,7 +459,14 @@ describe("through a proxy", () => {
         seen.push(line);
         const [method, target] = line.split(" ");
         if (method === "CONNECT") {
-          client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+          const [host, p] = [target?.slice(0, target.lastIndexOf(":")), target?.slice(target.lastIndexOf(":") + 1)];
+          if (host !== "127.0.0.1") return void client.end("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+          const tunnel = net.connect(Number(p), host, () => {
+            client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+            client.pipe(tunnel).pipe(client);
+          });
+          tunnel.on("close", () => client.destroy());
+          tunnel.on("error", () => client.destroy());
           return;
         }
         const u = new URL(target ?? "");
@@ -447,6 +475,7 @@ describe("through a proxy", () => {
           client.pipe(upstreamSocket).pipe(client);
         });
         upstreamSocket.on("error", () => client.destroy());
+        upstreamSocket.on("close", () => client.destroy());
       });
     });
     proxyPort = await listen(proxy);
@@ -485,7 +514,76 @@ describe("through a proxy", () => {
       resolver: async () => ["93.184.216.34"],
     });
     const err = await refused(client.safeFetchBuffer("https://video.example.com/a.mp3", { retries: 0 }));
-    expect(err.code).toBe("upstream_failed"); // our toy proxy refuses every tunnel
+    expect(err.code).toBe("upstream_failed"); // our toy proxy only tunnels to 127.0.0.1
     expect(seen).toEqual(["CONNECT 93.184.216.34:443 HTTP/1.1"]);
+  });
+});
+
+describe("https", () => {
+  let tlsServer: https.Server;
+  let tlsPort = 0;
+  const sni: Array<string | false | null> = [];
+
+  beforeAll(async () => {
+    tlsServer = https.createServer({ cert: TEST_CERT, key: TEST_KEY }, (req, res) => {
+      sni.push((req.socket as tls.TLSSocket).servername);
+      res.end(`secure ${req.headers.host}`);
+    });
+    tlsPort = await listen(tlsServer);
+  });
+  afterAll(async () => {
+    tlsServer.closeAllConnections();
+    await new Promise((r) => tlsServer.close(r));
+  });
+  afterEach(() => {
+    sni.length = 0;
+  });
+
+  // media.test and other.test both "resolve" to the local TLS server; the test hook allows them.
+  const settings = {
+    resolver: async () => ["127.0.0.1"],
+    allowPrivateFor: (h: string) => h === "media.test" || h === "other.test",
+    defaults: { retries: 0 },
+  };
+
+  it("connects to the checked IP while sending SNI and verifying the certificate for the host name", async () => {
+    const client = createOutbound({ ...settings, extraCa: TEST_CERT });
+    const res = await client.safeFetchBuffer(`https://media.test:${tlsPort}/`);
+    expect(res.body.toString()).toBe(`secure media.test:${tlsPort}`);
+    expect(sni).toEqual(["media.test"]);
+  });
+
+  it("refuses a certificate that does not match the host name", async () => {
+    const client = createOutbound({ ...settings, extraCa: TEST_CERT });
+    const err = await refused(client.safeFetchBuffer(`https://other.test:${tlsPort}/`));
+    expect(err.code).toBe("upstream_failed");
+    expect(err.status).toBe(502);
+  });
+
+  it("refuses an untrusted certificate", async () => {
+    const client = createOutbound(settings);
+    const err = await refused(client.safeFetchBuffer(`https://media.test:${tlsPort}/`));
+    expect(err.code).toBe("upstream_failed");
+  });
+
+  it("tunnels through the proxy to the checked IP and still verifies the host name", async () => {
+    const seenByProxy: string[] = [];
+    const proxy = net.createServer((client) => {
+      client.once("data", (buf) => {
+        seenByProxy.push(buf.toString("latin1").split("\r\n")[0] ?? "");
+        const tunnel = net.connect(tlsPort, "127.0.0.1", () => {
+          client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+          client.pipe(tunnel).pipe(client);
+        });
+        tunnel.on("close", () => client.destroy());
+      });
+    });
+    const proxyPort = await listen(proxy);
+    const client = createOutbound({ ...settings, extraCa: TEST_CERT, proxyUrl: `http://127.0.0.1:${proxyPort}` });
+    const res = await client.safeFetchBuffer(`https://media.test:${tlsPort}/x`);
+    expect(res.body.toString()).toBe(`secure media.test:${tlsPort}`);
+    expect(seenByProxy).toEqual([`CONNECT 127.0.0.1:${tlsPort} HTTP/1.1`]);
+    expect(sni).toEqual(["media.test"]);
+    await new Promise((r) => proxy.close(r));
   });
 });

@@ -40,6 +40,11 @@ export interface OutboundSettings {
   proxyUrl?: string;
   /** Only these target ports are accepted (after scheme defaults). Default: any port. */
   allowedPorts?: readonly number[];
+  /**
+   * Extra certificate authorities to trust on top of Node's bundled roots (a TLS-inspecting egress
+   * proxy, or a test server's self-signed certificate).
+   */
+  extraCa?: string | Buffer | ReadonlyArray<string | Buffer>;
   /** Sent unless the request sets its own. */
   userAgent?: string;
   /** Defaults for every request made through this instance. */
@@ -147,6 +152,8 @@ const defaultResolver: Resolver = async (host) => {
   const found = await dnsLookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };
+
+type TlsCa = Array<string | Buffer> | undefined;
 
 interface ProxyConfig {
   url: URL;
@@ -284,32 +291,37 @@ function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy:
     const finish = () => {
       clearTimeout(timer);
       ctx.inFlight.delete(entry);
-      proxySocket.off("data", onData);
+      proxySocket.off("readable", onData);
       proxySocket.off("error", onError);
       proxySocket.off("close", onClose);
     };
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf("\r\n\r\n");
-      if (end === -1) {
-        if (head.length > 16 * 1024) {
-          finish();
-          proxySocket.destroy();
-          reject(new OutboundError("upstream_failed", "The proxy sent an invalid response."));
+    const onData = () => {
+      let chunk: Buffer | null;
+      while ((chunk = proxySocket.read() as Buffer | null) !== null) {
+        head = Buffer.concat([head, chunk]);
+        const end = head.indexOf("\r\n\r\n");
+        if (end === -1) {
+          if (head.length > 16 * 1024) {
+            finish();
+            proxySocket.destroy();
+            reject(new OutboundError("upstream_failed", "The proxy sent an invalid response."));
+            return;
+          }
+          continue;
         }
+        finish();
+        const statusLine = head.subarray(0, head.indexOf("\r\n")).toString("latin1");
+        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+        if (status !== 200) {
+          proxySocket.destroy();
+          reject(new OutboundError("upstream_failed", `The proxy refused the connection (status ${status || "unknown"}).`));
+          return;
+        }
+        const rest = head.subarray(end + 4);
+        if (rest.length > 0) proxySocket.unshift(rest);
+        resolve(proxySocket);
         return;
       }
-      finish();
-      const statusLine = head.subarray(0, head.indexOf("\r\n")).toString("latin1");
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
-      if (status !== 200) {
-        proxySocket.destroy();
-        reject(new OutboundError("upstream_failed", `The proxy refused the connection (status ${status || "unknown"}).`));
-        return;
-      }
-      const rest = head.subarray(end + 4);
-      if (rest.length > 0) proxySocket.unshift(rest);
-      resolve(proxySocket);
     };
     const onError = (err: Error) => {
       finish();
@@ -319,7 +331,7 @@ function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy:
       finish();
       reject(Object.assign(new Error("proxy closed the connection"), { code: "ECONNRESET" }));
     };
-    proxySocket.on("data", onData);
+    proxySocket.on("readable", onData);
     proxySocket.once("error", onError);
     proxySocket.once("close", onClose);
     const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`];
@@ -328,11 +340,11 @@ function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy:
   });
 }
 
-async function connectProxy(proxy: ProxyConfig, timeoutMs: number, ctx: CallContext): Promise<net.Socket> {
+async function connectProxy(proxy: ProxyConfig, timeoutMs: number, ctx: CallContext, ca: TlsCa): Promise<net.Socket> {
   const host = normaliseHost(proxy.url.hostname);
   const port = effectivePort(proxy.url);
   if (proxy.url.protocol === "https:") {
-    const s = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"] });
+    const s = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"], ca });
     return awaitSocket(s, "secureConnect", timeoutMs, ctx);
   }
   return awaitSocket(net.connect({ host, port }), "connect", timeoutMs, ctx);
@@ -342,7 +354,7 @@ async function connectProxy(proxy: ProxyConfig, timeoutMs: number, ctx: CallCont
  * Opens a socket that speaks to `ip` (already checked) for `url`: plain TCP or TLS (SNI and
  * certificate checked against the URL's host name), directly or through the proxy.
  */
-async function openSocket(url: URL, ip: string, proxy: ProxyConfig | null, timeoutMs: number, ctx: CallContext): Promise<net.Socket> {
+async function openSocket(url: URL, ip: string, proxy: ProxyConfig | null, timeoutMs: number, ctx: CallContext, ca: TlsCa): Promise<net.Socket> {
   const host = normaliseHost(url.hostname);
   const port = effectivePort(url);
   const started = Date.now();
@@ -351,14 +363,17 @@ async function openSocket(url: URL, ip: string, proxy: ProxyConfig | null, timeo
 
   if (!proxy) {
     if (url.protocol === "https:") {
-      return awaitSocket(tls.connect({ host: ip, port, servername, ALPNProtocols: ["http/1.1"] }), "secureConnect", left(), ctx);
+      return awaitSocket(tls.connect({ host: ip, port, servername, ALPNProtocols: ["http/1.1"], ca }), "secureConnect", left(), ctx);
     }
     return awaitSocket(net.connect({ host: ip, port }), "connect", left(), ctx);
   }
-  const proxySocket = await connectProxy(proxy, left(), ctx);
+  const proxySocket = await connectProxy(proxy, left(), ctx, ca);
   if (url.protocol !== "https:") return proxySocket; // plain http: absolute-form request to the proxy
   const tunnel = await connectTunnel(proxySocket, ip, port, proxy, left(), ctx);
-  return awaitSocket(tls.connect({ socket: tunnel, servername, ALPNProtocols: ["http/1.1"] }), "secureConnect", left(), ctx);
+  const secure = tls.connect({ socket: tunnel, servername, ALPNProtocols: ["http/1.1"], ca });
+  // Closing the TLS layer does not always close the tunnel under it.
+  secure.once("close", () => tunnel.destroy());
+  return awaitSocket(secure, "secureConnect", left(), ctx);
 }
 
 function toHeaders(res: IncomingMessage): Headers {
@@ -400,6 +415,8 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
   const resolver = settings.resolver ?? defaultResolver;
   const allowPrivateFor = settings.allowPrivateFor;
   const proxy = parseProxy(settings.proxyUrl);
+  // Node replaces its roots when `ca` is given, so extra CAs are added to the bundled ones.
+  const ca: TlsCa = settings.extraCa === undefined ? undefined : [...tls.rootCertificates, ...[settings.extraCa].flat()];
   const guardOpts: CheckUrlOptions = { allowPrivateFor, allowedPorts: settings.allowedPorts };
 
   function check(raw: string, opts?: Pick<CheckUrlOptions, "allowedPorts" | "maxLength">): URL {
@@ -445,7 +462,7 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       const left = r.opts.connectTimeoutMs - (Date.now() - connectStarted);
       if (left <= 0) break;
       try {
-        socket = await openSocket(hop.url, candidate, proxy, left, ctx);
+        socket = await openSocket(hop.url, candidate, proxy, left, ctx, ca);
         ip = candidate;
         break;
       } catch (err) {
@@ -458,6 +475,12 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       throw lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."));
     }
     const connected = socket;
+    try {
+      throwIfDone(ctx);
+    } catch (err) {
+      connected.destroy();
+      throw err;
+    }
 
     const headers: Record<string, string> = { ...hop.headers, host: hop.url.host };
     let path = `${hop.url.pathname}${hop.url.search}`;
@@ -469,13 +492,21 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     if (hop.body !== undefined) headers["content-length"] = String(Buffer.byteLength(hop.body));
 
     return new Promise<IncomingMessage>((resolve, reject) => {
-      const req = http.request({
-        method: hop.method,
-        path,
-        headers,
-        createConnection: () => connected,
-        timeout: r.opts.idleTimeoutMs,
-      });
+      let req: http.ClientRequest;
+      try {
+        req = http.request({
+          method: hop.method,
+          path,
+          headers,
+          createConnection: () => connected,
+          timeout: r.opts.idleTimeoutMs,
+        });
+      } catch (err) {
+        // e.g. a header value node:http will not send
+        connected.destroy();
+        reject(new OutboundError("upstream_failed", "The request could not be sent.", { cause: err }));
+        return;
+      }
       const entry = { destroy: (err?: Error) => req.destroy(err ?? timeoutError()) };
       ctx.inFlight.add(entry);
       req.once("timeout", () => {
@@ -656,6 +687,8 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     });
     res.once("end", () => {
       ended = true;
+      // Connections are never reused: close this one (and, through a proxy, the tunnel under it).
+      res.socket?.destroy();
       onDone();
       ctx.inFlight.delete(entry);
       userSignal?.removeEventListener("abort", onAbort);
