@@ -1,4 +1,5 @@
 import { errors } from "@/lib/http/errors";
+import { env } from "@/lib/env";
 import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
@@ -56,7 +57,15 @@ export async function authenticate(request: NextRequest, mode: AuthMode): Promis
 function assertSameOrigin(request: Request) {
   if (request.method === "GET" || request.method === "HEAD") return;
   const origin = request.headers.get("origin");
-  if (origin && origin !== new URL(request.url).origin) {
+  if (!origin) return;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  let originHost: string | null = null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    // "null" or garbage: not our page
+  }
+  if (originHost !== host && origin !== new URL(env().APP_URL).origin) {
     throw errors.forbidden("Cross-site requests with a session cookie are not allowed.");
   }
 }

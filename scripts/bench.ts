@@ -1,0 +1,18 @@
+// `npm run bench`: every figure the issues ask for. Needs `npm run build` first (it starts the app).
+import { benchServer } from "./bench/server";
+import { benchFormats } from "./bench/formats";
+
+const suites: Record<string, () => Promise<Record<string, number>>> = {
+  server: benchServer,
+  formats: benchFormats,
+};
+
+const only = process.argv.slice(2);
+for (const [name, run] of Object.entries(suites)) {
+  if (only.length > 0 && !only.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  const figures = await run();
+  for (const [label, value] of Object.entries(figures)) {
+    console.log(`${label.padEnd(52)} ${Number.isInteger(value) ? value : value.toFixed(value < 10 ? 3 : 1)}`);
+  }
+}

@@ -1,0 +1,91 @@
+// Figures for the foundation issue: start-up time of the built app on its embedded defaults, and
+// GET /v1/me/api-key (API key) against GET /health, with autocannon (10 connections, 10 s each).
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+export interface RunningApp {
+  baseUrl: string;
+  startupSeconds: number;
+  stop(): Promise<void>;
+}
+
+/** `next start` (already built) with a fresh DATA_DIR; resolves at the first 200 from /health. */
+export async function startApp(port: number, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-"));
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, ...extraEnv } as unknown as NodeJS.ProcessEnv,
+    stdio: "ignore",
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${baseUrl}/health`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const startupSeconds = (performance.now() - started) / 1000;
+  return {
+    baseUrl,
+    startupSeconds,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in with the development login and returns a fresh API key. */
+export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}@example.test`): Promise<string> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const login = await fetch(`${baseUrl}/api/auth/callback/dev-login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, callbackUrl: "/dashboard" }),
+  });
+  const session = [...cookies, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
+  const ensure = await fetch(`${baseUrl}/v1/me/api-key/ensure`, { method: "POST", headers: { cookie: session, origin: baseUrl } });
+  const state = (await ensure.json()) as { key: string | null };
+  if (!state.key) throw new Error(`could not create an API key (${ensure.status})`);
+  return state.key;
+}
+
+export async function requestsPerSecond(url: string, headers: Record<string, string> = {}, seconds = 10): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: seconds, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+export async function benchServer(): Promise<Record<string, number>> {
+  const startups: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const app = await startApp(3140 + run);
+    startups.push(app.startupSeconds);
+    await app.stop();
+  }
+  const app = await startApp(3150);
+  try {
+    const key = await createApiKey(app.baseUrl);
+    await requestsPerSecond(`${app.baseUrl}/health`, {}, 2); // warm-up
+    const health = await requestsPerSecond(`${app.baseUrl}/health`);
+    const apiKey = await requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` });
+    return {
+      "startup to first /health 200, s (median of 3)": startups.sort((a, b) => a - b)[1],
+      "GET /health req/s": health,
+      "GET /v1/me/api-key req/s": apiKey,
+      "api-key / health ratio": apiKey / health,
+    };
+  } finally {
+    await app.stop();
+  }
+}
