@@ -16,8 +16,9 @@ function newKey() {
 
 export async function getApiKeyState(userId: string): Promise<ApiKeyState> {
   const db = await getDb();
-  const [key, tier] = await Promise.all([db.apiKey.findUnique({ where: { userId } }), getLiveTier(userId)]);
-  return serializeApiKeyState(key, tier);
+  // One round trip: the key and the tier together.
+  const user = await db.user.findUnique({ where: { id: userId }, select: { apiKey: true, subscription: { select: { tier: true } } } });
+  return serializeApiKeyState(user?.apiKey ?? null, user?.subscription?.tier ?? "free");
 }
 
 /** Creates the user's key if there is none; the plaintext is returned only by the call that created it. */

@@ -5,6 +5,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import pg from "pg";
+import { createTestDatabase } from "../../test/pg";
+import { applyMigrations, pgExecutor } from "../../lib/db/migrate";
 
 export interface RunningApp {
   baseUrl: string;
@@ -66,6 +69,31 @@ export async function requestsPerSecond(url: string, headers: Record<string, str
   return result.requests.average;
 }
 
+async function throughput(app: RunningApp): Promise<{ health: number; apiKey: number }> {
+  const key = await createApiKey(app.baseUrl);
+  await requestsPerSecond(`${app.baseUrl}/health`, {}, 2); // warm-up
+  const health = await requestsPerSecond(`${app.baseUrl}/health`);
+  const apiKey = await requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` });
+  return { health, apiKey };
+}
+
+/** A migrated PostgreSQL database for the run, dropped afterwards. */
+async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const database = await createTestDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await applyMigrations(pgExecutor(client));
+  } finally {
+    await client.end();
+  }
+  try {
+    return await run(database.url);
+  } finally {
+    await database.drop();
+  }
+}
+
 export async function benchServer(): Promise<Record<string, number>> {
   const startups: number[] = [];
   for (let run = 0; run < 3; run++) {
@@ -73,19 +101,19 @@ export async function benchServer(): Promise<Record<string, number>> {
     startups.push(app.startupSeconds);
     await app.stop();
   }
-  const app = await startApp(3150);
-  try {
-    const key = await createApiKey(app.baseUrl);
-    await requestsPerSecond(`${app.baseUrl}/health`, {}, 2); // warm-up
-    const health = await requestsPerSecond(`${app.baseUrl}/health`);
-    const apiKey = await requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` });
-    return {
-      "startup to first /health 200, s (median of 3)": startups.sort((a, b) => a - b)[1],
-      "GET /health req/s": health,
-      "GET /v1/me/api-key req/s": apiKey,
-      "api-key / health ratio": apiKey / health,
-    };
-  } finally {
-    await app.stop();
-  }
+  const embeddedApp = await startApp(3150);
+  const embedded = await throughput(embeddedApp).finally(() => embeddedApp.stop());
+  const postgres = await withPostgres(async (url) => {
+    const app = await startApp(3151, { DATABASE_URL: url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret", AUTH_DEV_LOGIN: "true" });
+    return throughput(app).finally(() => app.stop());
+  });
+  return {
+    "startup to first /health 200, s (median of 3)": startups.sort((a, b) => a - b)[1],
+    "PGlite: GET /health req/s": embedded.health,
+    "PGlite: GET /v1/me/api-key req/s": embedded.apiKey,
+    "PGlite: api-key / health ratio": embedded.apiKey / embedded.health,
+    "PostgreSQL: GET /health req/s": postgres.health,
+    "PostgreSQL: GET /v1/me/api-key req/s": postgres.apiKey,
+    "PostgreSQL: api-key / health ratio": postgres.apiKey / postgres.health,
+  };
 }
