@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { makeLongTranscript } from "./fixtures";
+import { renderJson } from "./json";
+import { normalizeSegments } from "./normalize";
+import { MESSY, SHORT } from "./test-helpers";
+import type { Segment } from "./types";
+
+/** The reference: what renderJson promises to equal byte for byte. */
+const reference = (segments: readonly Segment[]) => JSON.stringify({ segments: normalizeSegments(segments) });
+
+describe("renderJson", () => {
+  it("renders a short transcript exactly", () => {
+    expect(renderJson(SHORT)).toBe(
+      '{"segments":[{"start":0,"end":2.5,"text":"Hello world."},' +
+        '{"start":2.5,"end":5,"text":"Second line with newline"},' +
+        '{"start":5.1,"end":7,"text":"Fish & chips <b>bold</b> --> arrow"}]}',
+    );
+  });
+
+  it("renders empty input as an empty list", () => {
+    expect(renderJson([])).toBe('{"segments":[]}');
+    expect(renderJson([{ start: 0, end: 1, text: "\n \t" }])).toBe('{"segments":[]}');
+  });
+
+  it("equals JSON.stringify of the normalized segments for messy text and times", () => {
+    const tricky: Segment[] = [
+      ...MESSY,
+      { start: 40, end: 41, text: ' quote " backslash \\ slash / tab\there ' },
+      { start: 42, end: 43, text: "controls \u0000\u0001\u001f\u007f end\r\n" },
+      { start: 44, end: 45, text: "unicode spaces\u00a0\u2003\u2028\u2029\u3000\ufeffdone" },
+      { start: 46, end: 47, text: "emoji 🎉 pair, lone high \ud83d and lone low \ude00 end\ud800" },
+      { start: 48.0005, end: 49.9994, text: "ms rounding" },
+      { start: 1234567.891, end: 1234568.1, text: "large times" },
+      { start: 5e9, end: 5e9 + 0.25, text: "very large times" },
+      { start: 50.01, end: 50.02, text: "centiseconds" },
+      { start: 51.1, end: 51.2, text: "tenths" },
+    ];
+    expect(renderJson(tricky)).toBe(reference(tricky));
+    const parsed = JSON.parse(renderJson(tricky)) as { segments: Segment[] };
+    expect(parsed.segments.find((s) => s.text.startsWith("quote"))?.text).toBe('quote " backslash \\ slash / tab here');
+    expect(parsed.segments.find((s) => s.text.startsWith("controls"))?.text).toBe("controls end");
+    expect(parsed.segments.find((s) => s.text.startsWith("unicode"))?.text).toBe("unicode spaces done");
+    expect(renderJson(tricky)).toContain("lone high \\ud83d and lone low \\ude00 end\\ud800");
+  });
+
+  it("equals the reference on random times and texts", () => {
+    let seed = 7;
+    const rand = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 0x1_0000_0000;
+    };
+    const alphabet = ["a", "b", " ", "  ", "\n", '"', "\\", "é", "ж", "😀", "\t", "&", "<", "\u00a0"];
+    const input: Segment[] = [];
+    for (let i = 0; i < 2000; i++) {
+      let text = "";
+      const len = Math.floor(rand() * 12);
+      for (let j = 0; j < len; j++) text += alphabet[Math.floor(rand() * alphabet.length)];
+      const start = rand() * 5000 - 10;
+      input.push({ start, end: start + rand() * 20 - 2, text });
+    }
+    expect(renderJson(input)).toBe(reference(input));
+  });
+
+  it("renders a 10-hour, 36,000-segment transcript identically to the reference", () => {
+    const input = makeLongTranscript(36_000);
+    const out = renderJson(input);
+    expect(out).toBe(reference(input));
+    expect((JSON.parse(out) as { segments: unknown[] }).segments).toHaveLength(36_000);
+  });
+});

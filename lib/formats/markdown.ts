@@ -1,0 +1,104 @@
+import { cleanText, normalizeCues, totalTextLength, type NormalizedCues } from "./normalize";
+import { paragraphStarts, type ParagraphRules } from "./paragraphs";
+import { formatShortClock } from "./time";
+import type { Segment, TranscriptMeta } from "./types";
+import { Utf16Writer, textEscaping, writeText } from "./writer";
+
+/** Paragraphs of ~30–60 s: break at a sentence end after 30 s, always by 60 s, and on pauses > 2 s. */
+export const MARKDOWN_PARAGRAPHS: ParagraphRules = { minSeconds: 30, maxSeconds: 60, pauseSeconds: 2 };
+
+/**
+ * Characters with inline meaning in CommonMark/GFM: escapes, code, emphasis, links/images,
+ * HTML/autolinks, tables, strikethrough, entity references and ATX closing sequences.
+ * Line-start constructs (lists, quotes, headings, setext underlines) can't occur: text never starts
+ * a line (paragraphs begin with the timestamp and normalized text has no newlines).
+ */
+const MD_SPECIAL_CHARS = "\\`*_[]<>|~&#";
+const MD_SPECIAL_CLASS = "[" + MD_SPECIAL_CHARS.replace(/[\\\]\[^-]/g, "\\$&") + "]";
+const MD_SPECIAL = new RegExp(MD_SPECIAL_CLASS);
+const MD_SPECIAL_ALL = new RegExp(MD_SPECIAL_CLASS, "g");
+const MD_TEXT = textEscaping(Object.fromEntries([...MD_SPECIAL_CHARS].map((ch) => [ch, "\\" + ch])));
+
+/** Backslash-escapes Markdown-significant characters so text renders literally. */
+export function escapeMarkdown(text: string): string {
+  return MD_SPECIAL.test(text) ? text.replace(MD_SPECIAL_ALL, "\\$&") : text;
+}
+
+/** Characters that would end or break a link destination: whitespace, controls, `<`, `>`, parentheses, backslash. */
+const URL_UNSAFE = /[\s\u0000-\u001f\u007f<>()\\]/g;
+/** An `&` that would be read as an entity reference (`&amp;`, `&#38;`...). */
+const URL_ENTITY = /&(?=#?[0-9A-Za-z]+;)/g;
+
+/** Makes an http(s) URL safe as a Markdown link destination; null for anything else (e.g. `javascript:`). */
+export function markdownUrl(url: string): string | null {
+  const trimmed = typeof url === "string" ? url.trim() : "";
+  if (!/^https?:\/\/[^\s/]/i.test(trimmed)) return null;
+  return trimmed
+    .replace(URL_UNSAFE, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0"))
+    .replace(URL_ENTITY, "\\&");
+}
+
+/**
+ * Builds the deep-link prefix for the platform, to which `<seconds>s` is appended, or null when
+ * the platform has no time deep links.
+ */
+export function deepLinkPrefix(platform: string, videoId: string): string | null {
+  const id = typeof videoId === "string" ? videoId.trim() : "";
+  if (id === "") return null;
+  switch ((platform ?? "").trim().toLowerCase()) {
+    case "youtube":
+      return "https://www.youtube.com/watch?v=" + encodeURIComponent(id) + "&t=";
+    case "vimeo":
+      return "https://vimeo.com/" + encodeURIComponent(id) + "#t=";
+    default:
+      return null;
+  }
+}
+
+/**
+ * Markdown: `# Title` (or "Transcript"), a source link line, then one paragraph per ~30–60 s,
+ * each starting with a `[mm:ss]`/`[h:mm:ss]` timestamp that links to that moment on YouTube or
+ * Vimeo (plain text elsewhere). Transcript text is Markdown-escaped. Trailing newline.
+ */
+export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMeta): string {
+  const cues = normalizeCues(segments);
+  const title = cleanText(meta.title);
+  const header: string[] = ["# " + (title === "" ? "Transcript" : escapeMarkdown(title))];
+
+  const source = cleanText(meta.sourceUrl);
+  if (source !== "") {
+    const href = markdownUrl(source);
+    header.push(href === null ? "Source: " + escapeMarkdown(source) : "Source: [" + escapeMarkdown(source) + "](" + href + ")");
+  }
+  const head = header.join("\n\n");
+
+  const prefix = deepLinkPrefix(meta.platform, meta.videoId);
+  const starts = paragraphStarts(cues, MARKDOWN_PARAGRAPHS);
+  const capacity = head.length + 2 * totalTextLength(cues) + cues.count + starts.length * (8 + (prefix?.length ?? 0) + 32);
+  return Utf16Writer.build(capacity, (w) => {
+    w.reserve(head.length);
+    w.raw(head);
+    writeParagraphs(w, cues, starts, prefix);
+    w.reserve(1);
+    w.buf[w.pos++] = 10;
+  });
+}
+
+function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[], prefix: string | null): void {
+  const { count, startMs, text } = cues;
+  let next = 0; // index into starts of the next paragraph
+  for (let i = 0; i < count; i++) {
+    if (next < starts.length && starts[next] === i) {
+      next++;
+      const seconds = Math.floor(startMs[i] / 1000);
+      const clock = formatShortClock(seconds);
+      const stamp = prefix === null ? "\n\n[" + clock + "] " : "\n\n[" + clock + "](" + prefix + seconds + "s) ";
+      w.reserve(stamp.length);
+      w.raw(stamp);
+    } else {
+      w.reserve(1);
+      w.buf[w.pos++] = 32;
+    }
+    writeText(w, text[i], MD_TEXT);
+  }
+}

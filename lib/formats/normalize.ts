@@ -1,0 +1,199 @@
+import type { Segment } from "./types";
+
+/** Minimum length given to a zero-length (or inverted) cue, in ms; capped by the next cue's start. */
+export const MIN_CUE_MS = 500;
+
+/** Upper clamp for times, in ms (~317 years): keeps every time an exact, safely printable integer. */
+const MAX_MS = 1e13;
+
+/** Runs of whitespace (JS `\s`: incl. newlines, U+2028/9, NBSP, BOM) and C0/DEL control characters. */
+const WHITESPACE_RUN = /[\s\u0000-\u001f\u007f]+/g;
+
+/**
+ * True for the characters cleanText treats as whitespace: exactly `[\s\u0000-\u001f\u007f]`.
+ * Renderers use it to collapse whitespace while they copy text (see writer.ts), so the text is
+ * scanned once instead of once to clean and once to copy.
+ */
+export function isSpaceCode(c: number): boolean {
+  return (
+    c <= 0x20 ||
+    c === 0x7f ||
+    (c >= 0xa0 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && (c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f)) ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
+}
+
+/** True when the value is not a string or has nothing but whitespace/control characters. */
+export function isBlank(text: unknown): boolean {
+  if (typeof text !== "string") return true;
+  for (let i = 0; i < text.length; i++) if (!isSpaceCode(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/** Collapses whitespace/control-character runs to one space and trims. Non-strings become "". */
+export function cleanText(text: unknown): string {
+  if (typeof text !== "string") return "";
+  return text.replace(WHITESPACE_RUN, " ").trim();
+}
+
+/**
+ * Normalized cues in parallel arrays, times in integer milliseconds. Entries [0, count) are valid.
+ * Invariants: 0 <= startMs[i] < endMs[i] <= startMs[i + 1].
+ * `text[i]` is NOT cleaned yet (renderers collapse whitespace as they copy, via cleanText rules)
+ * but is guaranteed to contain a non-whitespace character.
+ */
+export interface NormalizedCues {
+  count: number;
+  startMs: Float64Array;
+  endMs: Float64Array;
+  text: string[];
+}
+
+/** Sum of the (raw) text lengths: sizes output buffers. */
+export function totalTextLength(cues: NormalizedCues): number {
+  let n = 0;
+  for (let i = 0; i < cues.count; i++) n += cues.text[i].length;
+  return n;
+}
+
+/** Seconds → integer milliseconds, the one rounding rule used everywhere (Math.round(sec * 1000)). */
+export function toMs(seconds: number): number {
+  return Math.round(seconds * 1000);
+}
+
+/** Rounds and clamps to [0, MAX_MS] ms; -1 for anything that is not a finite number. */
+function secondsToMs(value: unknown): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return -1;
+  const ms = Math.round(value * 1000);
+  // `ms > 0` is false for -0 and negatives: both become 0.
+  return ms > 0 ? (ms < MAX_MS ? ms : MAX_MS) : 0;
+}
+
+/**
+ * The timing half of normalizeSegments (same rules), into parallel arrays of integer
+ * milliseconds: the form the renderers use, so nothing is rounded twice. Text is only checked for
+ * blankness here; see NormalizedCues.
+ *
+ * (The two passes live in their own functions so that V8 optimizes each loop as a whole function
+ * instead of on-stack-replacing it on every call and bailing out after it.)
+ */
+export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
+  const n = segments.length;
+  const inStart = new Float64Array(n);
+  const inEnd = new Float64Array(n);
+  const inText = new Array<string>(n);
+  const collected = collect(segments, inStart, inEnd, inText);
+  const m = collected < 0 ? -collected - 1 : collected;
+  let order: number[] | null = null;
+  if (collected < 0) {
+    order = new Array<number>(m);
+    for (let i = 0; i < m; i++) order[i] = i;
+    order.sort((a, b) => inStart[a] - inStart[b] || a - b); // stable by construction
+  }
+  const cues: NormalizedCues = { count: 0, startMs: new Float64Array(m), endMs: new Float64Array(m), text: new Array<string>(m) };
+  cues.count = merge(inStart, inEnd, inText, m, order, cues.startMs, cues.endMs, cues.text);
+  cues.text.length = cues.count;
+  return cues;
+}
+
+/**
+ * Pass 1: drops blank-text and time-less segments, rounds and clamps times into the `in*` arrays.
+ * Returns how many were kept, as `m` when they are sorted by start and `-m - 1` when not.
+ */
+function collect(segments: readonly Segment[], inStart: Float64Array, inEnd: Float64Array, inText: string[]): number {
+  let m = 0;
+  let sorted = true;
+  let prevStart = -1;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg == null) continue;
+    const t = seg.text;
+    if (isBlank(t)) continue;
+    let s = secondsToMs(seg.start);
+    const e = secondsToMs(seg.end);
+    if (s < 0) {
+      if (e < 0) continue;
+      s = e;
+    }
+    if (s < prevStart) sorted = false;
+    prevStart = s;
+    inStart[m] = s;
+    inEnd[m] = e; // -1 = unknown, treated as zero-length in merge()
+    inText[m] = t;
+    m++;
+  }
+  return sorted ? m : -m - 1;
+}
+
+/**
+ * Pass 2, in start order (`order`, or index order when null): merges same-start cues, gives
+ * zero-length/inverted cues MIN_CUE_MS, trims overlaps. Returns the number of cues written.
+ */
+function merge(
+  inStart: Float64Array,
+  inEnd: Float64Array,
+  inText: string[],
+  m: number,
+  order: number[] | null,
+  startMs: Float64Array,
+  endMs: Float64Array,
+  text: string[],
+): number {
+  let count = 0;
+  let carryText = "";
+  let carryEnd = -1;
+  for (let k = 0; k < m; k++) {
+    const i = order === null ? k : order[k];
+    const s = inStart[i];
+    const t = carryText === "" ? inText[i] : carryText + " " + inText[i];
+    let e = inEnd[i] > carryEnd ? inEnd[i] : carryEnd;
+    const nextStart = k + 1 < m ? inStart[order === null ? k + 1 : order[k + 1]] : -1;
+    if (nextStart === s) {
+      // Same start as the next cue: fold this one into it.
+      carryText = t;
+      carryEnd = e;
+      continue;
+    }
+    carryText = "";
+    carryEnd = -1;
+    if (e <= s) e = s + MIN_CUE_MS;
+    if (nextStart >= 0 && e > nextStart) e = nextStart; // nextStart > s here, so e > s still
+    startMs[count] = s;
+    endMs[count] = e;
+    text[count] = t;
+    count++;
+  }
+  return count;
+}
+
+/**
+ * Normalizes raw segments into a list every renderer can print without further checks:
+ *
+ * - segments whose text is empty/whitespace-only (or not a string) are dropped; internal
+ *   whitespace (incl. newlines) and control characters are collapsed to single spaces;
+ * - times are rounded to whole milliseconds (Math.round(sec * 1000)) and negative times clamped to 0;
+ *   a non-finite start falls back to the end (and the segment is dropped if neither is finite), a
+ *   non-finite end is treated as a zero-length cue — NaN never comes out;
+ * - the result is sorted by start (stable; the sort is skipped when the input is already sorted);
+ * - segments that start on the same millisecond are merged into one cue (text joined with a space),
+ *   since neither SRT nor WebVTT can show two cues there without one being zero-length;
+ * - a zero-length or inverted cue gets MIN_CUE_MS of length;
+ * - overlaps are trimmed: end = min(end, nextStart).
+ *
+ * Guarantees on the output (in exact ms, i.e. after `Math.round(x * 1000)`):
+ * start < end <= next.start, start >= 0, text non-empty without newlines or double spaces.
+ * Pure (input untouched) and O(n) for sorted input (O(n log n) when a sort is needed).
+ * The renderers share these rules through normalizeCues.
+ */
+export function normalizeSegments(segments: readonly Segment[]): Segment[] {
+  const cues = normalizeCues(segments);
+  const out = new Array<Segment>(cues.count);
+  for (let i = 0; i < cues.count; i++) {
+    out[i] = { start: cues.startMs[i] / 1000, end: cues.endMs[i] / 1000, text: cleanText(cues.text[i]) };
+  }
+  return out;
+}

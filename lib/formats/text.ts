@@ -1,0 +1,38 @@
+import { normalizeCues, totalTextLength, type NormalizedCues } from "./normalize";
+import { paragraphStarts, type ParagraphRules } from "./paragraphs";
+import type { Segment } from "./types";
+import { PLAIN, Utf16Writer, writeText } from "./writer";
+
+/** Sentence-end breaks after ~45 s, breaks on pauses > 2 s, and a hard break at 120 s for unpunctuated captions. */
+export const TEXT_PARAGRAPHS: ParagraphRules = { minSeconds: 45, maxSeconds: 120, pauseSeconds: 2 };
+
+/**
+ * Plain text: segment texts joined with spaces into paragraphs separated by a blank line,
+ * no timestamps, trailing newline. Empty transcript → "". Segments are normalized first.
+ */
+export function renderText(segments: readonly Segment[]): string {
+  const cues = normalizeCues(segments);
+  if (cues.count === 0) return "";
+  const starts = paragraphStarts(cues, TEXT_PARAGRAPHS);
+  return Utf16Writer.build(totalTextLength(cues) + cues.count + 2 * starts.length + 1, (w) => {
+    writeParagraphs(w, cues, starts);
+    w.reserve(1);
+    w.buf[w.pos++] = 10;
+  });
+}
+
+function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[]): void {
+  const { count, text } = cues;
+  let next = 1; // index into starts of the next paragraph
+  for (let i = 0; i < count; i++) {
+    w.reserve(2);
+    if (next < starts.length && starts[next] === i) {
+      w.buf[w.pos++] = 10;
+      w.buf[w.pos++] = 10;
+      next++;
+    } else if (i > 0) {
+      w.buf[w.pos++] = 32;
+    }
+    writeText(w, text[i], PLAIN);
+  }
+}

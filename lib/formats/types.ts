@@ -1,0 +1,39 @@
+/** One timed piece of transcript text. Times are in seconds (floats). */
+export interface Segment {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Transcript metadata used by the headers of the human-readable formats. */
+export interface TranscriptMeta {
+  title: string | null;
+  sourceUrl: string;
+  platform: string;
+  videoId: string;
+  lang: string;
+}
+
+export const FORMATS = ["json", "text", "srt", "vtt", "md"] as const;
+
+export type Format = (typeof FORMATS)[number];
+
+const FORMAT_TOKENS: ReadonlyMap<string, Format> = new Map<string, Format>([
+  ["json", "json"],
+  ["text", "text"],
+  ["txt", "text"],
+  ["srt", "srt"],
+  ["vtt", "vtt"],
+  ["md", "md"],
+  ["markdown", "md"],
+]);
+
+/**
+ * Parses a user-supplied format token (query parameter, CLI flag, file extension...).
+ * Case-insensitive and trimmed; accepts the aliases `txt` (text) and `markdown` (md).
+ * Returns null for anything else.
+ */
+export function parseFormat(token: string): Format | null {
+  if (typeof token !== "string") return null;
+  return FORMAT_TOKENS.get(token.trim().toLowerCase()) ?? null;
+}
