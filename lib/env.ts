@@ -32,6 +32,15 @@ const schema = z.object({
 
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   OUTBOUND_PROXY: optionalUrl,
+  OUTBOUND_ALLOW_PRIVATE_HOSTS: z
+    .string()
+    .transform((list) => list.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .optional(),
+
+  TRANSCRIPT_CACHE_HOURS: z.coerce.number().positive().default(168),
+  YOUTUBE_BASE_URL: optionalUrl,
+  YTDLP_PATH: z.string().min(1).optional(),
+  LANGUAGES_RATE_PER_MINUTE: z.coerce.number().int().positive().default(30),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -22,6 +22,7 @@ export const errors = {
     new ApiError(401, "invalid_token", detail, {
       "WWW-Authenticate": 'Bearer realm="verbatim", error="invalid_token"',
     }),
+  allowanceExhausted: (detail: string) => new ApiError(402, "allowance_exhausted", detail),
   forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
   notFound: (detail = "Not found.") => new ApiError(404, "not_found", detail),
   conflict: (code: string, detail: string) => new ApiError(409, code, detail),

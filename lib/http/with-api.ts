@@ -10,7 +10,12 @@ import { jsonInvalid, parseInput, RequestValidationError, validationResponse } f
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-type Out<S> = S extends ZodType ? core.output<S> : undefined;
+// Optional schema slots are `Schema | undefined`; map "no schema" to undefined without distributing.
+type Out<S> = [Exclude<S, undefined>] extends [never]
+  ? undefined
+  : Exclude<S, undefined> extends ZodType
+    ? core.output<Exclude<S, undefined>>
+    : undefined;
 
 export interface ApiContext<E extends Endpoint> {
   request: NextRequest;

@@ -1,6 +1,8 @@
 import type { Endpoint } from "@/lib/http/endpoint";
 import * as apiKeys from "@/lib/auth/endpoints";
 import * as health from "@/lib/health/endpoints";
+import * as transcripts from "@/lib/transcripts/endpoints";
+import * as usage from "@/lib/usage/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
-export const allEndpoints: Endpoint[] = [...Object.values(apiKeys), ...Object.values(health)];
+export const allEndpoints: Endpoint[] = [apiKeys, health, transcripts, usage].flatMap((module) => Object.values(module));

@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
+import { getSubscription } from "@/lib/usage/get-subscription";
+
+export const GET = withApi(getSubscriptionEndpoint, ({ principal }) => getSubscription(principal.userId));

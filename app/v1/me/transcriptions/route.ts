@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
+import { listTranscriptions } from "@/lib/transcripts/list-transcriptions";
+
+export const GET = withApi(listTranscriptionsEndpoint, ({ principal, query }) => listTranscriptions(principal.userId, query));

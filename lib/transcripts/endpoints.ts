@@ -1,0 +1,76 @@
+import { defineEndpoint } from "@/lib/http/endpoint";
+import {
+  languagesQuerySchema,
+  languagesResponseSchema,
+  transcriptFormatQuerySchema,
+  transcriptIdParamsSchema,
+  transcriptionListQuerySchema,
+  transcriptionListSchema,
+  transcriptRequestSchema,
+  transcriptSchema,
+} from "@/lib/transcripts/schemas";
+
+const tag = "Transcripts";
+
+export const createTranscriptEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/transcript",
+  tag,
+  summary: "Transcribe a link",
+  description:
+    "Exactly one of url, upload or audio. Answers 200 with the transcript in `format` when the platform has captions in `lang`. Charges the media duration once per source and language.",
+  auth: "any",
+  body: transcriptRequestSchema,
+  response: transcriptSchema,
+  errors: {
+    402: "Not enough monthly allowance left",
+    403: "The video needs sign-in (age-restricted)",
+    404: "The video does not exist or is private",
+    502: "The platform failed",
+    503: "No captions, and speech recognition is not configured",
+  },
+});
+
+export const getTranscriptEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/transcripts/{id}",
+  tag,
+  summary: "A transcript from the caller's history, in any format",
+  auth: "any",
+  params: transcriptIdParamsSchema,
+  query: transcriptFormatQuerySchema,
+  response: transcriptSchema,
+  errors: { 404: "Not in the caller's history" },
+});
+
+export const downloadTranscriptEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/transcripts/{id}/download",
+  tag,
+  summary: "Download a transcript as a file (its own Content-Type and filename)",
+  auth: "any",
+  params: transcriptIdParamsSchema,
+  query: transcriptFormatQuerySchema,
+  errors: { 404: "Not in the caller's history" },
+});
+
+export const listTranscriptionsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/me/transcriptions",
+  tag,
+  summary: "The caller's transcription history",
+  auth: "any",
+  query: transcriptionListQuerySchema,
+  response: transcriptionListSchema,
+});
+
+export const listLanguagesEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/languages",
+  tag,
+  summary: "Caption languages available for a link",
+  auth: "none",
+  query: languagesQuerySchema,
+  response: languagesResponseSchema,
+  errors: { 429: "Too many requests from this address (see Retry-After)", 502: "The platform failed" },
+});

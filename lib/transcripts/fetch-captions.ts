@@ -1,0 +1,67 @@
+import { getDb } from "@/lib/db/client";
+import type { Transcript } from "@/lib/generated/prisma/client";
+import { normalizeSegments } from "@/lib/formats";
+import { pickTrack } from "@/lib/captions/pick-track";
+import type { CaptionProvider } from "@/lib/captions/types";
+import type { ParsedSource } from "@/lib/sources";
+import { errors } from "@/lib/http/errors";
+import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+
+export interface CaptionDeps {
+  providerFor(platform: ParsedSource["platform"]): CaptionProvider | null;
+  /** How long a stored transcript is served without asking the platform again. */
+  cacheHours: number;
+}
+
+// Requests for the same new video in this process share one upstream fetch.
+const inFlight = new Map<string, Promise<Transcript>>();
+
+function noCaptions(lang: string): Error {
+  return errors.notConfigured(
+    "asr_not_configured",
+    `This source has no captions in '${lang}', and speech recognition is not configured on this server.`,
+  );
+}
+
+/** The stored caption transcript for (source, lang), fetched from the platform when missing or stale. */
+export async function getCaptionTranscript(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {
+  const db = await getDb();
+  const key = { platform: source.platform, videoId: source.videoId, lang, source: "captions" as const };
+  const stored = await db.transcript.findUnique({ where: { platform_videoId_lang_source: key } });
+  if (stored && Date.now() - stored.fetchedAt.getTime() < deps.cacheHours * 3_600_000) return stored;
+
+  const flightKey = `${source.platform}:${source.videoId}:${lang}`;
+  let pending = inFlight.get(flightKey);
+  if (!pending) {
+    pending = fetchAndStore(source, lang, deps).finally(() => inFlight.delete(flightKey));
+    inFlight.set(flightKey, pending);
+  }
+  return pending;
+}
+
+async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {
+  const provider = deps.providerFor(source.platform);
+  if (!provider) throw noCaptions(lang);
+  const { info, track, segments } = await mapUpstreamErrors(async () => {
+    const info = await provider.getInfo(source);
+    const track = pickTrack(info.tracks, lang);
+    if (!track) throw noCaptions(lang);
+    return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)) };
+  });
+  if (segments.length === 0) throw noCaptions(lang);
+  const durationSeconds = Math.ceil(info.durationSeconds || segments[segments.length - 1].end);
+  const data = {
+    captionKind: track.kind,
+    title: info.title,
+    sourceUrl: info.canonicalUrl,
+    durationSeconds,
+    segments: segments as unknown as object,
+    fetchedAt: new Date(),
+  };
+  const db = await getDb();
+  return db.transcript.upsert({
+    where: { platform_videoId_lang_source: { platform: source.platform, videoId: source.videoId, lang, source: "captions" } },
+    create: { platform: source.platform, videoId: source.videoId, lang, source: "captions", ...data },
+    update: data,
+  });
+}

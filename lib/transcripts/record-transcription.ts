@@ -1,0 +1,36 @@
+import { getDb } from "@/lib/db/client";
+import type { Transcript } from "@/lib/generated/prisma/client";
+import { chargeSeconds } from "@/lib/usage/charge";
+import { errors } from "@/lib/http/errors";
+
+/**
+ * Adds the transcript to the user's history and charges its duration, once per user, source and
+ * language: asking again is free. Not enough allowance → 402 and nothing is written.
+ */
+export async function recordTranscription(userId: string, transcript: Transcript): Promise<void> {
+  const db = await getDb();
+  const seconds = Math.max(0, Math.ceil(transcript.durationSeconds));
+  const entry = { userId, platform: transcript.platform, videoId: transcript.videoId, lang: transcript.lang };
+  // The common repeat: already in the history and linked. One indexed read, no transaction.
+  const existing = await db.transcription.findUnique({ where: { userId_platform_videoId_lang: entry }, select: { transcriptId: true } });
+  if (existing?.transcriptId === transcript.id) return;
+  await db.$transaction(
+    async (tx) => {
+      // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.
+      const created = await tx.transcription.createMany({
+        data: [{ ...entry, source: transcript.source, transcriptId: transcript.id, state: "done", durationSeconds: seconds, totalSeconds: seconds }],
+        skipDuplicates: true,
+      });
+      if (created.count === 0) {
+        await tx.transcription.updateMany({ where: { ...entry, transcriptId: null }, data: { transcriptId: transcript.id } });
+        return;
+      }
+      if (!(await chargeSeconds(tx, userId, seconds))) {
+        throw errors.allowanceExhausted(
+          `This transcript is ${seconds} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
+        );
+      }
+    },
+    { timeout: 20_000, maxWait: 20_000 },
+  );
+}

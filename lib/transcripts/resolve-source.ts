@@ -1,0 +1,25 @@
+import { parseSourceUrl, resolveShortLink, SUPPORTED_PLATFORMS_SENTENCE, type ParsedSource } from "@/lib/sources";
+import { RequestValidationError } from "@/lib/http/validation";
+import type { Outbound } from "@/lib/http/outbound";
+import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+
+export interface ResolveDeps {
+  outbound: Outbound;
+  allowPrivateFor?: (host: string) => boolean;
+}
+
+function unsupported(url: string, loc: (string | number)[]): RequestValidationError {
+  return new RequestValidationError([
+    { type: "value_error", loc, msg: `Value error, this link is not supported. ${SUPPORTED_PLATFORMS_SENTENCE}`, input: url, ctx: { error: {} } },
+  ]);
+}
+
+/** A pasted link → platform and canonical id; short links are expanded through the outbound guard. */
+export async function resolveSource(url: string, deps: ResolveDeps, loc: (string | number)[] = ["body", "url"]): Promise<ParsedSource> {
+  const parsed = parseSourceUrl(url.trim(), { allowPrivateFor: deps.allowPrivateFor });
+  if (!parsed) throw unsupported(url, loc);
+  if (!parsed.needsResolve) return parsed;
+  const resolved = await mapUpstreamErrors(() => resolveShortLink(parsed.canonicalUrl, deps.outbound, { allowPrivateFor: deps.allowPrivateFor }));
+  if (!resolved || resolved.needsResolve) throw unsupported(url, loc);
+  return resolved;
+}

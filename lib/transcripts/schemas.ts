@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { FORMATS, parseFormat } from "@/lib/formats/types";
+import { PLATFORMS } from "@/lib/sources";
+import { queryInt } from "@/lib/http/query";
+
+const MAX_SOURCE = 2048;
+
+export const langSchema = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, "must be a language tag such as en, de or pt-BR")
+  .transform((tag) => tag.replace(/_/g, "-"));
+
+export const formatSchema = z
+  .string()
+  .refine((token) => parseFormat(token) !== null, `must be one of ${FORMATS.join(", ")} (aliases: txt, markdown)`)
+  .transform((token) => parseFormat(token)!);
+
+export const transcriptRequestSchema = z
+  .object({
+    url: z.string().max(MAX_SOURCE).default("").describe("A video or audio link"),
+    upload: z.string().max(MAX_SOURCE).nullable().default(null).describe("object_path of a signed upload"),
+    audio: z.string().max(MAX_SOURCE).nullable().default(null).describe("A direct audio URL"),
+    lang: langSchema.default("en"),
+    format: formatSchema.default("json"),
+  })
+  .refine((body) => [body.url, body.upload, body.audio].filter((v) => v && v.trim() !== "").length === 1, {
+    message: "exactly one of url, upload or audio must be given",
+  })
+  .meta({ id: "TranscriptRequest" });
+
+export type TranscriptRequest = z.output<typeof transcriptRequestSchema>;
+
+export const segmentSchema = z.object({ start: z.number(), end: z.number(), text: z.string() }).meta({ id: "Segment" });
+
+export const transcriptSchema = z
+  .object({
+    id: z.string(),
+    platform: z.enum(PLATFORMS),
+    video_id: z.string(),
+    source_url: z.string(),
+    title: z.string().nullable(),
+    lang: z.string(),
+    source: z.enum(["captions", "asr"]),
+    caption_kind: z.enum(["manual", "auto"]).nullable(),
+    duration_seconds: z.int(),
+    format: z.enum(FORMATS),
+    content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
+    segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),
+  })
+  .meta({ id: "Transcript" });
+
+export type TranscriptResponse = z.infer<typeof transcriptSchema>;
+
+export const transcriptionEntrySchema = z
+  .object({
+    id: z.string(),
+    video_id: z.string(),
+    lang: z.string().nullable(),
+    source: z.string().nullable().describe("the platform: youtube, x, tiktok, …"),
+    duration_seconds: z.int().describe("seconds transcribed so far"),
+    total_seconds: z.int().describe("length of the media"),
+    complete: z.boolean(),
+    job_id: z.string().nullable(),
+    status: z.string().nullable().describe("done, in_progress or error"),
+    created_at: z.string().nullable(),
+  })
+  .meta({ id: "TranscriptionEntry" });
+
+export const transcriptionListSchema = z
+  .object({
+    transcriptions: z.array(transcriptionEntrySchema),
+    total: z.int(),
+    limit: z.int(),
+    offset: z.int(),
+  })
+  .meta({ id: "TranscriptionListResponse" });
+
+// The contract's platform filter, plus vimeo (the ninth platform the transcript call accepts).
+export const HISTORY_PLATFORMS = ["youtube", "x", "tiktok", "facebook", "instagram", "rednote", "vimeo", "upload", "podcast"] as const;
+
+export const transcriptionListQuerySchema = z.object({
+  limit: queryInt(z.int().min(1).max(100)).default(20),
+  offset: queryInt(z.int().min(0)).default(0),
+  q: z.string().max(200).nullable().default(null).describe("case-insensitive substring of video_id"),
+  platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
+  state: z.enum(["done", "in_progress", "error"]).nullable().default(null),
+  sort: z.enum(["created_at", "duration_seconds", "total_seconds"]).default("created_at"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+});
+
+export type TranscriptionListQuery = z.output<typeof transcriptionListQuerySchema>;
+
+export const transcriptFormatQuerySchema = z.object({ format: formatSchema.default("json") });
+export const transcriptIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
+
+export const languagesQuerySchema = z.object({ url: z.string().min(1).max(MAX_SOURCE) });
+
+export const languagesResponseSchema = z
+  .object({
+    platform: z.string(),
+    video_id: z.string(),
+    title: z.string().nullable(),
+    duration_seconds: z.int(),
+    languages: z.array(z.object({ code: z.string(), name: z.string(), kind: z.enum(["manual", "auto"]) })),
+  })
+  .meta({ id: "LanguagesResponse" });

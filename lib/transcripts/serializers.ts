@@ -1,0 +1,47 @@
+import type { Transcript, Transcription } from "@/lib/generated/prisma/client";
+import { renderTranscript, type Format, type Segment } from "@/lib/formats";
+import type { Platform } from "@/lib/sources";
+import type { TranscriptResponse } from "@/lib/transcripts/schemas";
+import type { z } from "zod";
+import type { transcriptionEntrySchema } from "@/lib/transcripts/schemas";
+
+export function transcriptSegments(row: Pick<Transcript, "segments">): Segment[] {
+  return Array.isArray(row.segments) ? (row.segments as unknown as Segment[]) : [];
+}
+
+/** The one transcript shape: the direct answer, a finished job's `transcript`, a public page. */
+export function serializeTranscript(row: Transcript, format: Format): TranscriptResponse {
+  const segments = transcriptSegments(row);
+  const captionKind: TranscriptResponse["caption_kind"] = row.captionKind === "manual" ? "manual" : row.captionKind === "auto" ? "auto" : null;
+  const base = {
+    id: row.id,
+    platform: row.platform as Platform,
+    video_id: row.videoId,
+    source_url: row.sourceUrl,
+    title: row.title,
+    lang: row.lang,
+    source: row.source,
+    caption_kind: captionKind,
+    duration_seconds: row.durationSeconds,
+    format,
+  };
+  // Segments are normalized when stored (store-captions.ts), so json needs no work here.
+  if (format === "json") return { ...base, content: null, segments };
+  const meta = { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang };
+  return { ...base, content: renderTranscript(format, segments, meta).content, segments: null };
+}
+
+export function serializeTranscription(row: Transcription): z.infer<typeof transcriptionEntrySchema> {
+  return {
+    id: row.id,
+    video_id: row.videoId,
+    lang: row.lang,
+    source: row.platform,
+    duration_seconds: row.durationSeconds,
+    total_seconds: row.totalSeconds,
+    complete: row.state === "done",
+    job_id: row.jobId,
+    status: row.state,
+    created_at: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,18 @@
+import { SourceError } from "@/lib/captions/types";
+import { isOutboundError } from "@/lib/http/outbound";
+import { ApiError } from "@/lib/http/errors";
+
+/** Failures of platforms and of the outbound guard, as API errors with their own status and code. */
+export function asApiError(error: unknown): unknown {
+  if (error instanceof SourceError) return new ApiError(error.status, error.code, error.message);
+  if (isOutboundError(error)) return new ApiError(error.status, error.code, error.message);
+  return error;
+}
+
+export async function mapUpstreamErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asApiError(error);
+  }
+}

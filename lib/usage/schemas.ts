@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { tierSchema } from "@/lib/auth/schemas";
+
+export const subscriptionResponseSchema = z
+  .object({
+    tier: tierSchema,
+    limit_seconds: z.int().describe("allowance in seconds for the current period"),
+    used_seconds: z.int(),
+    cancel_at_period_end: z.boolean().default(false),
+    current_period_end: z.string().nullable(),
+    pending_tier: tierSchema.nullable(),
+    pending_change_at: z.string().nullable(),
+    payment_state: z.string().nullable(),
+  })
+  .meta({ id: "SubscriptionResponse" });
+
+export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
