@@ -1,22 +1,13 @@
-import pg from "pg";
-import { createTestDatabase } from "./pg";
-import { applyMigrations, pgExecutor } from "@/lib/db/migrate";
+import { createMigratedTestDatabase } from "./pg";
 
 /**
  * A migrated PostgreSQL database of its own for one test file, wired into lib/env and lib/db.
  * Call before the first use of the app's modules; call `teardown` in afterAll.
  */
 export async function useTestDatabase() {
-  const database = await createTestDatabase();
+  const database = await createMigratedTestDatabase();
   process.env.DATABASE_URL = database.url;
   process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await applyMigrations(pgExecutor(client));
-  } finally {
-    await client.end();
-  }
   const { getDb } = await import("@/lib/db/client");
   const db = await getDb();
   return {

@@ -26,3 +26,17 @@ async function withAdmin(adminUrl: string, run: (admin: pg.Client) => Promise<un
     await admin.end();
   }
 }
+
+/** A throwaway database with every migration applied. */
+export async function createMigratedTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const { applyMigrations, pgExecutor } = await import("../lib/db/migrate");
+  const database = await createTestDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await applyMigrations(pgExecutor(client));
+  } finally {
+    await client.end();
+  }
+  return database;
+}

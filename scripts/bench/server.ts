@@ -5,9 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
-import { createTestDatabase } from "../../test/pg";
-import { applyMigrations, pgExecutor } from "../../lib/db/migrate";
+import { createMigratedTestDatabase } from "../../test/pg";
 
 export interface RunningApp {
   baseUrl: string;
@@ -79,14 +77,7 @@ async function throughput(app: RunningApp): Promise<{ health: number; apiKey: nu
 
 /** A migrated PostgreSQL database for the run, dropped afterwards. */
 async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T> {
-  const database = await createTestDatabase();
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  try {
-    await applyMigrations(pgExecutor(client));
-  } finally {
-    await client.end();
-  }
+  const database = await createMigratedTestDatabase();
   try {
     return await run(database.url);
   } finally {
