@@ -1,16 +1,24 @@
+import { Suspense } from "react";
+import type { Metadata } from "next";
 import Link from "next/link";
+import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
+
+export const metadata: Metadata = { title: "Transcribe" };
 
 export default function DashboardHome() {
   return (
-    <section className="flex flex-col gap-4">
-      <h1 className="text-2xl font-semibold">Transcribe</h1>
-      <p className="text-stone-600">
-        Transcription from the dashboard arrives with the transcripts release. Meanwhile, create an API key and call the
-        API directly; the <Link className="underline" href="/docs">API reference</Link> lists every operation.
-      </p>
-      <Link href="/dashboard/keys" className="w-fit rounded-md bg-stone-900 px-4 py-2 text-white hover:bg-stone-700">
-        Get an API key
-      </Link>
+    <section className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h1 className="text-2xl font-semibold">Transcribe</h1>
+        <p className="text-sm text-stone-500">
+          Scripting it? <Link className="underline" href="/dashboard/keys">Get an API key</Link> and see the{" "}
+          <Link className="underline" href="/docs">API reference</Link>.
+        </p>
+      </div>
+      {/* The panel reads ?url=&lang= with useSearchParams, which needs a Suspense boundary. */}
+      <Suspense fallback={<p className="text-sm text-stone-500">Loading…</p>}>
+        <TranscribePanel />
+      </Suspense>
     </section>
   );
 }

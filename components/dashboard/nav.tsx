@@ -6,7 +6,7 @@ import { usePathname } from "next/navigation";
 // Pages not built yet are listed but not linked, so the layout is final and nothing 404s.
 const items = [
   { href: "/dashboard", label: "Transcribe", ready: true },
-  { href: "/dashboard/history", label: "History", ready: false },
+  { href: "/dashboard/history", label: "History", ready: true },
   { href: "/dashboard/published", label: "Published", ready: false },
   { href: "/dashboard/billing", label: "Billing", ready: false },
   { href: "/dashboard/keys", label: "API key", ready: true },

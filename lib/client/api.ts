@@ -1,20 +1,45 @@
-// Browser-side calls to our own /v1 API with the session cookie. Errors carry the API's `detail`.
+// Browser-side calls to our own /v1 API with the session cookie. Errors carry the API's `detail`
+// (for a 422, the first item's `msg`, after its field name) and, when the API sent one, its machine `code`.
 
 export class ApiRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code: string | null = null,
   ) {
     super(message);
+    this.name = "ApiRequestError";
   }
 }
 
-export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+/** The sentence to show for an error body: `detail` as a string, or the first 422 item's `msg`. */
+export function errorMessage(status: number, body: unknown): string {
+  const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
+  if (typeof detail === "string" && detail.trim() !== "") return detail;
+  if (Array.isArray(detail)) {
+    // FastAPI-style items: {loc: ["body", "lang"], msg, type}. The field name makes the message actionable.
+    const first = detail[0] as { msg?: unknown; loc?: unknown } | undefined;
+    if (first && typeof first.msg === "string") {
+      const field = Array.isArray(first.loc) && first.loc.length > 1 ? first.loc[first.loc.length - 1] : null;
+      return typeof field === "string" ? `${field}: ${first.msg}` : first.msg;
+    }
+  }
+  return `Request failed (${status})`;
+}
+
+function errorCode(body: unknown): string | null {
+  const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : null;
+}
+
+/** The status and parsed JSON body of a successful call; throws ApiRequestError otherwise. */
+export async function apiFetchWithStatus<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   const response = await fetch(path, { ...init, headers: { accept: "application/json", ...init.headers }, credentials: "same-origin" });
   const body = response.status === 204 ? null : await response.json().catch(() => null);
-  if (!response.ok) {
-    const detail = body && typeof body.detail === "string" ? body.detail : `Request failed (${response.status})`;
-    throw new ApiRequestError(response.status, detail);
-  }
-  return body as T;
+  if (!response.ok) throw new ApiRequestError(response.status, errorMessage(response.status, body), errorCode(body));
+  return { status: response.status, body: body as T };
+}
+
+export async function apiFetch<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await apiFetchWithStatus<T>(path, init)).body;
 }
