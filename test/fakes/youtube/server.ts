@@ -1,0 +1,154 @@
+/**
+ * A fake youtube.com for tests: a real node:http server on 127.0.0.1 (port 0) answering what
+ * youtubei.js asks for with `Innertube.create({ retrieve_player: false, generate_session_locally: true })`
+ * and `getBasicInfo`, and what the caption provider fetches:
+ *
+ *   POST /youtubei/v1/config   session config (Innertube.create, unless retrieve_innertube_config is false)
+ *   POST /youtubei/v1/player   player response for body.videoId: fixtures/player/<id>.json, else the
+ *                              "unavailable" response (status ERROR), as YouTube answers unknown ids
+ *   POST /youtubei/v1/next     404: getBasicInfo does not call it (getInfo would)
+ *   GET  /api/timedtext        ?v=&lang=[&kind=asr][&fmt=json3|srv3|vtt] → fixtures/timedtext/<v>.<lang>[.asr].<fmt>,
+ *                              no fmt → the classic <transcript> XML
+ *
+ * InnerTube requests are checked the way YouTube rejects bad ones (400 INVALID_ARGUMENT without a
+ * JSON body carrying context.client.clientName/clientVersion). Every request is recorded.
+ * The fixtures are hand-made to YouTube's real response shapes: see README.md.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export interface FakeYoutube {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  requests: RecordedRequest[];
+  /**
+   * "normal"; "empty": /api/timedtext answers 200 with an empty body (what YouTube does when a
+   * track needs a PO token it did not get); "throttled": /api/timedtext answers 429.
+   */
+  timedtext: "normal" | "empty" | "throttled";
+  close(): Promise<void>;
+}
+
+function googleError(res: http.ServerResponse, code: number, status: string, message: string): void {
+  send(res, code, "application/json; charset=UTF-8", JSON.stringify({ error: { code, message, errors: [{ message, domain: "global", reason: "badRequest" }], status } }));
+}
+
+function send(res: http.ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-length": Buffer.byteLength(body),
+    "cache-control": "private",
+    "x-content-type-options": "nosniff",
+    server: "ESF",
+  });
+  res.end(body);
+}
+
+function fixture(rel: string): string | null {
+  const path = join(FIXTURES, rel);
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+/** InnerTube answers prettyPrint=false requests with compact JSON; fixtures are stored indented. */
+function compact(text: string): string {
+  return JSON.stringify(JSON.parse(text));
+}
+
+interface InnertubeBody {
+  context?: { client?: { clientName?: unknown; clientVersion?: unknown } };
+  videoId?: unknown;
+}
+
+function innertubeBody(raw: string): InnertubeBody | null {
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (typeof parsed !== "object" || parsed === null) return null;
+    const body = parsed as InnertubeBody;
+    if (typeof body.context?.client?.clientName !== "string" || typeof body.context.client.clientVersion !== "string") return null;
+    return body;
+  } catch {
+    return null;
+  }
+}
+
+const TIMEDTEXT_TYPES: Record<string, string> = {
+  json3: "application/json; charset=UTF-8",
+  srv3: "text/xml; charset=UTF-8",
+  vtt: "text/vtt; charset=UTF-8",
+  xml: "text/xml; charset=UTF-8",
+};
+
+export async function startFakeYoutube(): Promise<FakeYoutube> {
+  const requests: RecordedRequest[] = [];
+  const fake: FakeYoutube = {
+    url: "",
+    requests,
+    timedtext: "normal",
+    close: async () => undefined,
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://fake.youtube");
+      const body = Buffer.concat(chunks).toString("utf8");
+      requests.push({ method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+
+      if (url.pathname.startsWith("/youtubei/v1/")) {
+        if (req.method !== "POST") return googleError(res, 405, "METHOD_NOT_ALLOWED", "Method Not Allowed");
+        const endpoint = url.pathname.slice("/youtubei/v1/".length);
+        const parsed = innertubeBody(body);
+        if (!parsed) return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
+        if (endpoint === "config") return send(res, 200, "application/json; charset=UTF-8", compact(fixture("config.json") as string));
+        if (endpoint === "player") {
+          const id = parsed.videoId;
+          if (typeof id !== "string" || id === "") return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
+          const found = /^[A-Za-z0-9_-]{11}$/.test(id) ? fixture(`player/${id}.json`) : null;
+          return send(res, 200, "application/json; charset=UTF-8", compact(found ?? (fixture("player/_unavailable.json") as string)));
+        }
+        return googleError(res, 404, "NOT_FOUND", "Requested entity was not found.");
+      }
+
+      if (url.pathname === "/api/timedtext" && req.method === "GET") {
+        if (fake.timedtext === "throttled") return send(res, 429, "text/html; charset=UTF-8", "<html><body>Too Many Requests</body></html>");
+        const v = url.searchParams.get("v") ?? "";
+        const lang = url.searchParams.get("lang") ?? "";
+        const asr = url.searchParams.get("kind") === "asr";
+        const fmt = url.searchParams.get("fmt") ?? "xml";
+        if (!/^[A-Za-z0-9_-]{11}$/.test(v) || !/^[A-Za-z-]{2,12}$/.test(lang) || !(fmt in TIMEDTEXT_TYPES)) {
+          return send(res, 404, "text/html; charset=UTF-8", "");
+        }
+        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`);
+        if (content === null) return send(res, 404, "text/html; charset=UTF-8", "");
+        if (fake.timedtext === "empty") return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
+        return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, content);
+      }
+
+      send(res, 404, "text/html; charset=UTF-8", "<!DOCTYPE html><html lang=en><title>Error 404 (Not Found)!!1</title></html>");
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.closeAllConnections();
+      server.close((err) => (err ? reject(err) : resolve()));
+    });
+  return fake;
+}
