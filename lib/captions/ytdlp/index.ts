@@ -1,0 +1,12 @@
+/**
+ * Captions for X, TikTok, Facebook, Instagram, RedNote and Vimeo through yt-dlp.
+ *
+ *   import { createYtDlpProvider } from "@/lib/captions/ytdlp";
+ *   const provider = createYtDlpProvider({ outbound, proxyUrl });
+ *
+ * The binary comes from scripts/install-yt-dlp.sh (.venv/bin/yt-dlp), or `binary`, or PATH.
+ */
+export { createYtDlpProvider, DEFAULT_MAX_SUBTITLE_BYTES, INFO_ARGS, YTDLP_PLATFORMS, type YtDlpProviderOptions } from "./provider";
+export { BASE_ARGS, mapYtDlpError, resolveYtDlpBinary, runYtDlp, YtDlpError, type RunYtDlpOptions, type RunYtDlpResult } from "./run";
+export { captionTracks, chooseFormat, normaliseLang, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";
+export { mergeHlsVtt, parseJson3, parseSrt, parseSubtitle, parseTimedTextXml, parseVtt, type SubtitleFormat } from "./subtitles";

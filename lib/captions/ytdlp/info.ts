@@ -1,0 +1,277 @@
+/**
+ * Reads the info dict that `yt-dlp -J --skip-download --write-subs --write-auto-subs` prints: title,
+ * duration and the caption tracks (`subtitles` → manual, `automatic_captions` → auto), with language
+ * codes normalised and one subtitle format chosen per track. Pure: no I/O.
+ */
+import type { CaptionKind, CaptionTrack } from "@/lib/captions/types";
+
+import type { SubtitleFormat } from "./subtitles";
+
+/** What fetchTrack needs to get one track: kept in CaptionTrack.ref. */
+export interface YtDlpTrackRef {
+  /** The subtitle file (or, with protocol "m3u8_native", the HLS playlist of WebVTT segments). */
+  url: string | null;
+  /** Inline content some extractors (TikTok's aweme API) put in the info dict instead of a URL. */
+  data?: string;
+  format: SubtitleFormat;
+  protocol?: string;
+  /** The key of the track in the info dict, e.g. "eng-US", "en_US", "en-x-autogen". */
+  key: string;
+}
+
+export interface YtDlpInfo {
+  /** yt-dlp's id for the item (for X: the media id; the tweet id is `displayId`). */
+  id: string | null;
+  displayId: string | null;
+  title: string | null;
+  /** Whole seconds, rounded up; 0 when unknown. */
+  durationSeconds: number;
+  webpageUrl: string | null;
+  extractor: string | null;
+  extractorKey: string | null;
+  tracks: CaptionTrack[];
+}
+
+/** Preference order of the formats we can parse; anything else (TikTok's creator_caption "json", srv1/srv2…) is ignored. */
+export const FORMAT_PREFERENCE: readonly SubtitleFormat[] = ["json3", "vtt", "srt", "srv3", "ttml"];
+
+/** Track keys that are not captions of the spoken words. */
+const EXCLUDED_KEYS = new Set(["live_chat", "danmaku", "rechat", "comments"]);
+
+/** Codes that name no language ("undetermined", "multiple", "no linguistic content", "uncoded"). */
+const NO_LANGUAGE = new Set(["und", "mul", "zxx", "mis", "xx"]);
+
+/** ISO 639-2/B, 639-2/T and 639-3 codes of common languages → ISO 639-1; deprecated 639-1 codes → current. */
+const TO_639_1: Record<string, string> = {
+  afr: "af", amh: "am", ara: "ar", aze: "az", bel: "be", ben: "bn", bos: "bs", bul: "bg", cat: "ca",
+  ces: "cs", cze: "cs", cym: "cy", wel: "cy", dan: "da", deu: "de", ger: "de", ell: "el", gre: "el",
+  eng: "en", epo: "eo", est: "et", eus: "eu", baq: "eu", fas: "fa", per: "fa", pes: "fa", fin: "fi",
+  fra: "fr", fre: "fr", gle: "ga", glg: "gl", guj: "gu", hau: "ha", heb: "he", hin: "hi", hrv: "hr",
+  hun: "hu", hye: "hy", arm: "hy", ibo: "ig", ind: "id", isl: "is", ice: "is", ita: "it", jav: "jv",
+  jpn: "ja", kat: "ka", geo: "ka", kaz: "kk", khm: "km", kan: "kn", kor: "ko", kur: "ku", lao: "lo",
+  lat: "la", lav: "lv", lit: "lt", mal: "ml", mar: "mr", mkd: "mk", mac: "mk", mon: "mn", msa: "ms",
+  may: "ms", zsm: "ms", mya: "my", bur: "my", nep: "ne", nld: "nl", dut: "nl", nor: "no", nob: "nb",
+  nno: "nn", pan: "pa", pol: "pl", por: "pt", pus: "ps", ron: "ro", rum: "ro", rus: "ru", sin: "si",
+  slk: "sk", slo: "sk", slv: "sl", som: "so", spa: "es", sqi: "sq", alb: "sq", srp: "sr", sun: "su",
+  swa: "sw", swh: "sw", swe: "sv", tam: "ta", tat: "tt", tel: "te", tha: "th", tgl: "tl", tur: "tr",
+  ukr: "uk", urd: "ur", uzb: "uz", vie: "vi", yor: "yo", zho: "zh", chi: "zh", cmn: "zh", zul: "zu",
+  yid: "yi", iw: "he", in: "id", ji: "yi", jw: "jv",
+};
+
+const SIMPLIFIED_REGIONS = new Set(["CN", "SG", "MY"]);
+const TRADITIONAL_REGIONS = new Set(["TW", "HK", "MO"]);
+const LATIN_AMERICA = new Set(["419", "LA", "MX", "AR", "CO", "CL", "PE", "VE", "US"]);
+
+export interface NormalisedLang {
+  lang: string;
+  /** The key itself says the track is machine-made (Vimeo's "en-x-autogen"). */
+  auto: boolean;
+}
+
+/**
+ * Normalises a yt-dlp subtitle key to the BCP-47-ish code CaptionTrack uses, or null for keys that are
+ * not a caption language (live_chat, danmaku, "-orig" duplicates, und).
+ *
+ * - `_` separators become `-` (Facebook's "en_US");
+ * - 3-letter ISO 639-2/3 codes of common languages become 2-letter (TikTok's "eng-US" → "en");
+ * - Chinese keeps its script: "cmn-Hans-CN", "zh-CN" → "zh-Hans"; "zh-TW", "zh-HK" → "zh-Hant";
+ * - the region is dropped (platforms attach a default one: TikTok "eng-US", Facebook "en_US") except
+ *   where it changes the written language: pt-BR / pt-PT, and Latin American Spanish ("es_LA", "es-MX",
+ *   "es-419") → "es-419";
+ * - Vimeo's private-use "-x-autogen" marks an auto caption and is removed.
+ */
+export function normaliseLang(key: string): NormalisedLang | null {
+  let code = key.trim();
+  if (code === "" || EXCLUDED_KEYS.has(code.toLowerCase()) || /-orig$/i.test(code)) return null;
+  let auto = false;
+  const privateUse = /[-_]x[-_](.*)$/i.exec(code);
+  if (privateUse) {
+    auto = /autogen|auto|asr/i.test(privateUse[1] ?? "");
+    code = code.slice(0, privateUse.index);
+  }
+  const parts = code.split(/[-_]/).filter((p) => p !== "");
+  let base = (parts.shift() ?? "").toLowerCase();
+  if (!/^[a-z]{2,3}$/.test(base)) return null;
+  base = TO_639_1[base] ?? base;
+  if (NO_LANGUAGE.has(base)) return null;
+
+  let script: string | null = null;
+  let region: string | null = null;
+  for (const p of parts) {
+    if (/^[A-Za-z]{4}$/.test(p) && script === null && region === null) script = p[0]!.toUpperCase() + p.slice(1).toLowerCase();
+    else if (/^([A-Za-z]{2}|\d{3})$/.test(p) && region === null) region = p.toUpperCase();
+  }
+
+  if (base === "zh") {
+    if (script === "Hans" || script === "Hant") return { lang: `zh-${script}`, auto };
+    if (region && SIMPLIFIED_REGIONS.has(region)) return { lang: "zh-Hans", auto };
+    if (region && TRADITIONAL_REGIONS.has(region)) return { lang: "zh-Hant", auto };
+    return { lang: "zh", auto };
+  }
+  if (base === "pt" && (region === "BR" || region === "PT")) return { lang: `pt-${region}`, auto };
+  if (base === "es" && region !== null && LATIN_AMERICA.has(region)) return { lang: "es-419", auto };
+  if (base === "sr" && script === "Latn") return { lang: "sr-Latn", auto };
+  return { lang: base, auto };
+}
+
+let displayNames: Intl.DisplayNames | null | undefined;
+
+/** English name of a language code ("en" → "English", "zh-Hans" → "Simplified Chinese"), null if unknown. */
+export function languageName(lang: string): string | null {
+  if (displayNames === undefined) {
+    try {
+      displayNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+    } catch {
+      displayNames = null;
+    }
+  }
+  try {
+    const name = displayNames?.of(lang);
+    return name && name !== lang && name !== "root" ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** "English (auto-generated)" → "English". */
+function cleanName(name: string): string {
+  return name.replace(/\s*\((?:auto-generated|automatic|automatically generated|ai-generated|auto)\)\s*$/i, "").trim();
+}
+
+interface SubtitleEntry {
+  url?: unknown;
+  data?: unknown;
+  ext?: unknown;
+  name?: unknown;
+  protocol?: unknown;
+}
+
+function formatOf(entry: SubtitleEntry): SubtitleFormat | null {
+  const ext = typeof entry.ext === "string" ? entry.ext.toLowerCase() : "";
+  if (ext === "webvtt") return "vtt";
+  if (ext === "dfxp" || ext === "xml") return "ttml";
+  return (FORMAT_PREFERENCE as readonly string[]).includes(ext) ? (ext as SubtitleFormat) : null;
+}
+
+function usable(entry: SubtitleEntry): boolean {
+  const hasUrl = typeof entry.url === "string" && /^https?:\/\//i.test(entry.url);
+  const hasData = typeof entry.data === "string" && entry.data !== "";
+  if (!hasUrl && !hasData) return false;
+  // HLS playlists can only carry WebVTT; other streaming protocols (DASH fragments, rtmp…) we do not fetch.
+  if (typeof entry.protocol === "string" && entry.protocol !== "" && !/^(https?|m3u8(_native)?)$/.test(entry.protocol)) return false;
+  if (typeof entry.protocol === "string" && entry.protocol.startsWith("m3u8") && formatOf(entry) !== "vtt") return false;
+  return formatOf(entry) !== null;
+}
+
+/** The best format of one track: json3 > vtt > srt > srv3 > ttml, among the entries we can fetch. */
+export function chooseFormat<T extends SubtitleEntry>(entries: readonly T[]): T | null {
+  let best: T | null = null;
+  let bestRank = Infinity;
+  for (const e of entries) {
+    if (typeof e !== "object" || e === null || !usable(e)) continue;
+    const rank = FORMAT_PREFERENCE.indexOf(formatOf(e) as SubtitleFormat);
+    if (rank < bestRank) {
+      best = e;
+      bestRank = rank;
+    }
+  }
+  return best;
+}
+
+function tracksOf(dict: unknown, kind: CaptionKind): CaptionTrack[] {
+  if (typeof dict !== "object" || dict === null || Array.isArray(dict)) return [];
+  const out: CaptionTrack[] = [];
+  for (const [key, entries] of Object.entries(dict as Record<string, unknown>)) {
+    if (!Array.isArray(entries)) continue;
+    const norm = normaliseLang(key);
+    if (!norm) continue;
+    const chosen = chooseFormat(entries as SubtitleEntry[]);
+    if (!chosen) continue;
+    const ref: YtDlpTrackRef = {
+      url: typeof chosen.url === "string" ? chosen.url : null,
+      format: formatOf(chosen) as SubtitleFormat,
+      key,
+    };
+    if (typeof chosen.data === "string" && chosen.data !== "") ref.data = chosen.data;
+    if (typeof chosen.protocol === "string" && chosen.protocol !== "") ref.protocol = chosen.protocol;
+    const platformName = typeof chosen.name === "string" ? cleanName(chosen.name) : "";
+    out.push({
+      lang: norm.lang,
+      name: languageName(norm.lang) ?? (platformName || norm.lang),
+      kind: norm.auto ? "auto" : kind,
+      ref,
+    });
+  }
+  return out;
+}
+
+/** Manual tracks first, then auto; one track per (lang, kind), the first one yt-dlp listed. */
+export function captionTracks(subtitles: unknown, automaticCaptions: unknown): CaptionTrack[] {
+  const seen = new Set<string>();
+  const all = [...tracksOf(subtitles, "manual"), ...tracksOf(automaticCaptions, "auto")].sort(
+    (a, b) => (a.kind === b.kind ? 0 : a.kind === "manual" ? -1 : 1),
+  );
+  return all.filter((t) => {
+    const id = `${t.kind}:${t.lang}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" && v !== "" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : null;
+}
+
+function hasTracks(entry: Record<string, unknown>): boolean {
+  const nonEmpty = (v: unknown) => typeof v === "object" && v !== null && Object.keys(v).length > 0;
+  return nonEmpty(entry.subtitles) || nonEmpty(entry.automatic_captions);
+}
+
+/**
+ * The info dict → what the provider needs. A playlist (a tweet with several videos, an Instagram
+ * carousel) yields its first entry that has captions, else its first entry.
+ * Throws on anything that is not a yt-dlp info dict.
+ */
+export function parseInfoJson(input: unknown): YtDlpInfo {
+  let doc: unknown = input;
+  if (typeof doc === "string") {
+    try {
+      doc = JSON.parse(doc);
+    } catch {
+      throw new Error("yt-dlp printed something that is not JSON.");
+    }
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new Error("yt-dlp printed no info dict.");
+  let info = doc as Record<string, unknown>;
+  if (info._type === "playlist" || info._type === "multi_video") {
+    const entries = Array.isArray(info.entries)
+      ? (info.entries as unknown[]).filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null && !Array.isArray(e))
+      : [];
+    const entry = entries.find(hasTracks) ?? entries[0];
+    if (!entry) throw new Error("yt-dlp found no video in that post.");
+    info = { ...entry, title: entry.title ?? info.title, webpage_url: info.webpage_url ?? entry.webpage_url };
+  }
+  const duration = typeof info.duration === "number" && Number.isFinite(info.duration) && info.duration > 0 ? Math.ceil(info.duration - 1e-9) : 0;
+  return {
+    id: str(info.id),
+    displayId: str(info.display_id),
+    title: typeof info.title === "string" && info.title.trim() !== "" ? info.title.trim() : null,
+    durationSeconds: duration,
+    webpageUrl: str(info.webpage_url),
+    extractor: str(info.extractor),
+    extractorKey: str(info.extractor_key),
+    tracks: captionTracks(info.subtitles, info.automatic_captions),
+  };
+}
+
+export function isYtDlpTrackRef(ref: unknown): ref is YtDlpTrackRef {
+  if (typeof ref !== "object" || ref === null) return false;
+  const r = ref as Partial<YtDlpTrackRef>;
+  return (
+    (typeof r.url === "string" || r.url === null) &&
+    typeof r.key === "string" &&
+    typeof r.format === "string" &&
+    (FORMAT_PREFERENCE as readonly string[]).includes(r.format)
+  );
+}

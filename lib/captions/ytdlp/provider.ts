@@ -1,0 +1,140 @@
+/**
+ * CaptionProvider for X, TikTok, Facebook, Instagram, RedNote and Vimeo, on top of yt-dlp.
+ *
+ *   const provider = createYtDlpProvider({ outbound, proxyUrl });
+ *   const info = await provider.getInfo(source);          // yt-dlp -J on the canonical URL
+ *   const segments = await provider.fetchTrack(info, track); // the subtitle file, through `outbound`
+ *
+ * yt-dlp only ever reads metadata (`-J --skip-download`); the subtitle files themselves are fetched by
+ * the outbound module (SSRF guard, size cap), never by yt-dlp.
+ */
+import { SourceError, type CaptionProvider, type CaptionTrack, type VideoInfo } from "@/lib/captions/types";
+import type { Segment } from "@/lib/formats/types";
+import type { Outbound } from "@/lib/http/outbound";
+import type { ParsedSource, Platform } from "@/lib/sources";
+
+import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
+import { runYtDlp, YtDlpError } from "./run";
+import { isM3u8, mergeHlsVtt, parseM3u8Segments, parseSubtitle } from "./subtitles";
+
+/** The platforms this provider serves (YouTube has its own provider; uploads and podcasts have no captions). */
+export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(["x", "tiktok", "facebook", "instagram", "rednote", "vimeo"]);
+
+export const DEFAULT_MAX_SUBTITLE_BYTES = 20 * 1024 * 1024;
+/** An HLS subtitle playlist with more segments than this is refused (a 3-hour video in 6 s segments is 1800). */
+const MAX_HLS_SEGMENTS = 4000;
+
+/** The metadata arguments: one JSON document on stdout, nothing downloaded. */
+export const INFO_ARGS: readonly string[] = [
+  "-J",
+  "--skip-download",
+  // Some extractors (TikTok, Vimeo's text tracks) only list captions when subtitles are requested; with
+  // -J (simulate) nothing is written.
+  "--write-subs",
+  "--write-auto-subs",
+];
+
+export interface YtDlpProviderOptions {
+  outbound: Outbound;
+  /** Path of the yt-dlp executable (default: .venv/bin/yt-dlp, else yt-dlp on PATH). */
+  binary?: string;
+  /** Forward proxy for yt-dlp's own requests (the outbound instance has its own settings). */
+  proxyUrl?: string;
+  /** Deadline for one yt-dlp run. Default 60 s. */
+  timeoutMs?: number;
+  /** Largest subtitle file (or all HLS segments together) accepted. Default 20 MiB. */
+  maxSubtitleBytes?: number;
+  /**
+   * Test hook: a path to an info JSON for this source. yt-dlp then runs on it (`--load-info-json`)
+   * instead of fetching the URL; everything else is the same run of the real binary.
+   */
+  infoJsonFor?: (source: ParsedSource) => string | undefined;
+  /** Extra environment variables for yt-dlp (on top of a short passthrough list). */
+  env?: Record<string, string>;
+}
+
+function decode(body: Buffer): string {
+  if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return new TextDecoder("utf-16le").decode(body.subarray(2));
+  if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return new TextDecoder("utf-16be").decode(body.subarray(2));
+  return new TextDecoder("utf-8").decode(body);
+}
+
+export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider {
+  const maxBytes = opts.maxSubtitleBytes ?? DEFAULT_MAX_SUBTITLE_BYTES;
+
+  async function getInfo(source: ParsedSource): Promise<VideoInfo> {
+    if (!YTDLP_PLATFORMS.has(source.platform)) {
+      throw new SourceError("unsupported_source", "That link is not something we can get captions for with this provider.");
+    }
+    if (source.needsResolve) {
+      throw new SourceError("unsupported_source", "That short link has to be resolved before its captions can be fetched.");
+    }
+    // The same gate as every other outbound request; OutboundError propagates as is.
+    const url = opts.outbound.checkUrl(source.canonicalUrl).href;
+
+    const infoJson = opts.infoJsonFor?.(source);
+    const args = infoJson ? [...INFO_ARGS, "--load-info-json", infoJson] : [...INFO_ARGS];
+    const { stdout } = await runYtDlp(args, {
+      url: infoJson ? undefined : url,
+      binary: opts.binary,
+      proxyUrl: opts.proxyUrl,
+      timeoutMs: opts.timeoutMs,
+      env: opts.env,
+    });
+
+    let parsed;
+    try {
+      parsed = parseInfoJson(stdout);
+    } catch (err) {
+      throw new YtDlpError("upstream_failed", "The platform answered with something unexpected.", err instanceof Error ? err.message : String(err));
+    }
+    return {
+      platform: source.platform,
+      videoId: source.videoId,
+      canonicalUrl: source.canonicalUrl,
+      title: parsed.title,
+      durationSeconds: parsed.durationSeconds,
+      tracks: parsed.tracks,
+    };
+  }
+
+  async function download(url: string, budget: { left: number }): Promise<{ text: string; url: string }> {
+    const res = await opts.outbound.safeFetchBuffer(url, { maxBytes: Math.max(1, budget.left) });
+    if (!res.ok) {
+      throw new YtDlpError("upstream_failed", "The caption file could not be downloaded from the platform.", `HTTP ${res.status} for a subtitle file`);
+    }
+    budget.left -= res.body.length;
+    return { text: decode(res.body), url: res.url };
+  }
+
+  async function fetchTrack(_info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
+    const ref: unknown = track.ref;
+    if (!isYtDlpTrackRef(ref)) throw new Error("fetchTrack: that track does not come from the yt-dlp provider.");
+    const parseOpts = { dedupe: track.kind === "auto" };
+    const r: YtDlpTrackRef = ref;
+
+    if (r.data !== undefined) return parseSubtitle(r.data, r.format, parseOpts);
+    if (r.url === null) throw new YtDlpError("upstream_failed", "The caption track has no address.", "no url and no data");
+
+    const budget = { left: maxBytes };
+    const first = await download(r.url, budget);
+    if (!(r.protocol?.startsWith("m3u8") || isM3u8(first.text))) {
+      return parseSubtitle(first.text, r.format, parseOpts);
+    }
+
+    // HLS: a media playlist of WebVTT segments (X). A master playlist would list renditions instead.
+    const segments = parseM3u8Segments(first.text, first.url);
+    if (segments.length === 0) return [];
+    if (segments.length > MAX_HLS_SEGMENTS) {
+      throw new YtDlpError("upstream_failed", "The caption track is larger than we accept.", `${segments.length} HLS segments`);
+    }
+    const texts: string[] = [];
+    for (const segmentUrl of segments) {
+      if (budget.left <= 0) throw new YtDlpError("upstream_failed", "The caption track is larger than we accept.", "HLS segments over the size cap");
+      texts.push((await download(segmentUrl, budget)).text);
+    }
+    return mergeHlsVtt(texts, parseOpts);
+  }
+
+  return { getInfo, fetchTrack };
+}
