@@ -4,6 +4,7 @@ import { defineConfig } from "@playwright/test";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
 const port = Number(process.env.E2E_PORT ?? 3123);
+const fakeYoutubePort = port + 2;
 const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
 process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
 
@@ -22,13 +23,28 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
   },
-  webServer: {
-    command: `npx next start -p ${port} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${port}/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: { DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, NEXT_TELEMETRY_DISABLED: "1" },
-    stdout: "ignore",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      // YouTube as the app sees it: the InnerTube + timedtext fake with its hand-made fixtures.
+      command: `npx tsx test/fakes/youtube/serve.ts ${fakeYoutubePort}`,
+      port: fakeYoutubePort,
+      reuseExistingServer: false,
+      stdout: "ignore",
+    },
+    {
+      command: `npx next start -p ${port} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${port}/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        DATA_DIR: dataDir,
+        APP_URL: `http://127.0.0.1:${port}`,
+        NEXT_TELEMETRY_DISABLED: "1",
+        YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
+        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+      },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
+import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
-// The full flow needs a YouTube fake behind YOUTUBE_BASE_URL; until it is wired into the web
-// server, the video id and its first caption come from the environment and the test skips without them.
-const videoId = process.env.E2E_YOUTUBE_VIDEO_ID;
-const firstText = process.env.E2E_YOUTUBE_FIRST_TEXT;
+// The app under test talks to the YouTube fake (playwright.config.ts starts both); its captioned
+// video has manual English captions whose first cue is "[MUSIC]".
+const videoId: string = FAKE_IDS.captioned;
+const firstText = "[MUSIC]";
 
 test("transcribe a YouTube link, download it as SRT, find it in the history", async ({ page }) => {
-  test.skip(!videoId, "E2E_YOUTUBE_VIDEO_ID is not set (the YouTube fake is not wired into the e2e server yet)");
-  const id = videoId!;
+  const id = videoId;
   const watchUrl = `https://www.youtube.com/watch?v=${id}`;
   // The embedded player, replaced by a page that lists the postMessage commands it receives.
   await page.route("https://www.youtube-nocookie.com/embed/**", (route) =>
@@ -34,7 +34,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByRole("tab", { name: "Segments" })).toHaveAttribute("aria-selected", "true");
   const firstSegment = page.getByTestId("segment").first();
   await expect(firstSegment.getByRole("button", { name: /^Play from 0:0\d$/ })).toBeVisible();
-  if (firstText) await expect(firstSegment.getByTestId("segment-text")).toHaveText(firstText);
+  await expect(firstSegment.getByTestId("segment-text")).toHaveText(firstText);
 
   // A timestamp seeks the player over the IFrame API protocol, then plays.
   await firstSegment.getByRole("button", { name: /^Play from / }).click();
@@ -50,7 +50,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByRole("tab", { name: "SRT" })).toHaveAttribute("aria-selected", "true");
   const srtPanel = page.getByRole("tabpanel", { name: "SRT" });
   await expect(srtPanel.getByTestId("transcript-content")).toContainText("-->");
-  if (firstText) await expect(srtPanel).toContainText(firstText);
+  await expect(srtPanel).toContainText(firstText);
 
   const downloadLink = page.getByRole("link", { name: "Download .srt" });
   await expect(downloadLink).toHaveAttribute("href", /\/v1\/transcripts\/[^/]+\/download\?format=srt$/);
@@ -59,7 +59,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   const srt = await readFile((await download.path())!, "utf8");
   expect(srt.startsWith("1\n00:00:")).toBe(true);
   expect(srt).toContain("-->");
-  if (firstText) expect(srt).toContain(firstText);
+  expect(srt).toContain(firstText);
 
   // Arrow keys move between the format tabs.
   await page.getByRole("tab", { name: "SRT" }).press("ArrowRight");
@@ -100,7 +100,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page).toHaveURL(/\/dashboard\?url=.*&lang=en$/);
   await expect(page.getByLabel("Video or audio link")).toHaveValue(watchUrl);
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
-  if (firstText) await expect(page.getByTestId("segment-text").first()).toHaveText(firstText);
+  await expect(page.getByTestId("segment-text").first()).toHaveText(firstText);
 });
 
 test("history: a new user sees the empty state, and filters live in the address", async ({ page }) => {

@@ -91,7 +91,7 @@ const TIMEDTEXT_TYPES: Record<string, string> = {
   xml: "text/xml; charset=UTF-8",
 };
 
-export async function startFakeYoutube(): Promise<FakeYoutube> {
+export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
   const requests: RecordedRequest[] = [];
   const fake: FakeYoutube = {
     url: "",
@@ -142,7 +142,7 @@ export async function startFakeYoutube(): Promise<FakeYoutube> {
     });
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
   fake.close = () =>
