@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
+import { FAKE_IDS } from "@/test/fakes/youtube/ids";
+import { createOutbound } from "@/lib/http/outbound";
+import { createYoutubeProvider } from "@/lib/captions/youtube";
+import { transcriptRequestSchema } from "@/lib/transcripts/schemas";
+import type { TranscriptDeps } from "@/lib/transcripts/deps";
+import { ApiError } from "@/lib/http/errors";
+
+// The whole caption path with the real youtubei.js against the local YouTube fake.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakeYoutube;
+let requestTranscript: typeof import("@/lib/transcripts/request-transcript").requestTranscript;
+
+function deps(): TranscriptDeps {
+  const allowPrivateFor = (host: string) => host === "127.0.0.1";
+  const outbound = createOutbound({ allowPrivateFor });
+  const youtube = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url });
+  return { outbound, allowPrivateFor, providerFor: (p) => (p === "youtube" ? youtube : null), cacheHours: 24 };
+}
+
+const timedtextCalls = () => fake.requests.filter((r) => r.path === "/api/timedtext").length;
+const playerCalls = () => fake.requests.filter((r) => r.path.endsWith("/player")).length;
+const req = (id: string, extra: Record<string, unknown> = {}) => transcriptRequestSchema.parse({ url: `https://youtu.be/${id}`, ...extra });
+
+beforeAll(async () => {
+  ctx = await useTestDatabase();
+  fake = await startFakeYoutube();
+  ({ requestTranscript } = await import("@/lib/transcripts/request-transcript"));
+});
+afterAll(async () => {
+  await fake?.close();
+  await ctx?.teardown();
+});
+
+describe("YouTube captions end to end", () => {
+  it("transcribes, then serves repeats and other formats from the store with no upstream call", async () => {
+    const user = await createUser(ctx.db);
+    const first = await requestTranscript(user.id, req(FAKE_IDS.captioned), deps());
+    expect(first).toMatchObject({ platform: "youtube", video_id: FAKE_IDS.captioned, source: "captions", caption_kind: "manual", lang: "en" });
+    expect(first.title).toBeTruthy();
+    expect(first.duration_seconds).toBeGreaterThan(0);
+    expect(first.segments![0].text).toBe("[MUSIC]");
+    const before = { player: playerCalls(), timedtext: timedtextCalls() };
+    expect(before.timedtext).toBe(1);
+
+    const other = await createUser(ctx.db);
+    const vtt = await requestTranscript(other.id, req(FAKE_IDS.captioned, { format: "vtt" }), deps());
+    await requestTranscript(user.id, req(FAKE_IDS.captioned, { format: "md" }), deps());
+    expect(vtt.content).toMatch(/^WEBVTT\n/);
+    expect({ player: playerCalls(), timedtext: timedtextCalls() }).toEqual(before);
+  });
+
+  it("coalesces concurrent requests for a new language into one player and one timedtext call", async () => {
+    const users = await Promise.all(Array.from({ length: 5 }, () => createUser(ctx.db)));
+    const before = { player: playerCalls(), timedtext: timedtextCalls() };
+    const results = await Promise.all(users.map((u) => requestTranscript(u.id, req(FAKE_IDS.captioned, { lang: "de" }), deps())));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+    expect(results[0].segments![0].text).toBe("[MUSIK]");
+    expect(playerCalls() - before.player).toBe(1);
+    expect(timedtextCalls() - before.timedtext).toBe(1);
+  });
+
+  it("maps unavailable, age-restricted and caption-less videos to clear errors, charging nothing", async () => {
+    const user = await createUser(ctx.db);
+    const outcome = async (id: string) => {
+      const error = await requestTranscript(user.id, req(id), deps()).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      return { status: (error as ApiError).status, code: (error as ApiError).code };
+    };
+    expect(await outcome(FAKE_IDS.unavailable)).toEqual({ status: 404, code: "video_unavailable" });
+    expect(await outcome(FAKE_IDS.ageRestricted)).toEqual({ status: 403, code: "age_restricted" });
+    expect(await outcome(FAKE_IDS.noCaptions)).toEqual({ status: 503, code: "asr_not_configured" });
+    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
