@@ -1,10 +1,15 @@
 // `npm run bench`: every figure the issues ask for. Needs `npm run build` first (it starts the app).
+// `npm run bench -- formats dedup` runs only those suites.
 import { benchServer } from "./bench/server";
 import { benchFormats } from "./bench/formats";
+import { benchDedup } from "./bench/dedup";
+import { benchTranscripts } from "./bench/transcripts";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
+  transcripts: benchTranscripts,
   formats: benchFormats,
+  dedup: benchDedup,
 };
 
 const only = process.argv.slice(2);

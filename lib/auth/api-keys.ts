@@ -56,6 +56,7 @@ export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
 export async function findUserIdByApiKey(plaintext: string): Promise<string | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
   const db = await getDb();
-  const key = await db.apiKey.findUnique({ where: { hash: sha256Hex(plaintext) }, select: { userId: true } });
-  return key?.userId ?? null;
+  // Every API request runs this: a raw indexed lookup skips the ORM's per-query work.
+  const rows = await db.$queryRaw<{ userId: string }[]>`SELECT "userId" FROM "ApiKey" WHERE "hash" = ${sha256Hex(plaintext)}`;
+  return rows[0]?.userId ?? null;
 }

@@ -23,12 +23,35 @@ function noCaptions(lang: string): Error {
   );
 }
 
-/** The stored caption transcript for (source, lang), fetched from the platform when missing or stale. */
-export async function getCaptionTranscript(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {
+export interface StoredTranscript {
+  transcript: Transcript;
+  /** Whether the user already has it in their history (then asking again is free). */
+  inHistory: boolean;
+}
+
+/**
+ * The stored transcript and whether the user has it, in one round trip: this is the hot path for
+ * repeat requests, so it is one SQL statement rather than two Prisma queries.
+ */
+async function findStored(userId: string, source: ParsedSource, lang: string): Promise<StoredTranscript | null> {
   const db = await getDb();
-  const key = { platform: source.platform, videoId: source.videoId, lang, source: "captions" as const };
-  const stored = await db.transcript.findUnique({ where: { platform_videoId_lang_source: key } });
-  if (stored && Date.now() - stored.fetchedAt.getTime() < deps.cacheHours * 3_600_000) return stored;
+  const rows = await db.$queryRaw<(Transcript & { inHistory: boolean })[]>`
+    SELECT t.*, EXISTS (
+      SELECT 1 FROM "Transcription" e
+      WHERE e."userId" = ${userId} AND e."platform" = t."platform" AND e."videoId" = t."videoId"
+        AND e."lang" = t."lang" AND e."transcriptId" = t."id"
+    ) AS "inHistory"
+    FROM "Transcript" t
+    WHERE t."platform" = ${source.platform} AND t."videoId" = ${source.videoId} AND t."lang" = ${lang} AND t."source" = 'captions'`;
+  if (rows.length === 0) return null;
+  const { inHistory, ...transcript } = rows[0];
+  return { transcript, inHistory };
+}
+
+/** The caption transcript for (source, lang), fetched from the platform when missing or stale. */
+export async function getCaptionTranscript(userId: string, source: ParsedSource, lang: string, deps: CaptionDeps): Promise<StoredTranscript> {
+  const stored = await findStored(userId, source, lang);
+  if (stored && Date.now() - stored.transcript.fetchedAt.getTime() < deps.cacheHours * 3_600_000) return stored;
 
   const flightKey = `${source.platform}:${source.videoId}:${lang}`;
   let pending = inFlight.get(flightKey);
@@ -36,7 +59,7 @@ export async function getCaptionTranscript(source: ParsedSource, lang: string, d
     pending = fetchAndStore(source, lang, deps).finally(() => inFlight.delete(flightKey));
     inFlight.set(flightKey, pending);
   }
-  return pending;
+  return { transcript: await pending, inHistory: false };
 }
 
 async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {

@@ -11,9 +11,6 @@ export async function recordTranscription(userId: string, transcript: Transcript
   const db = await getDb();
   const seconds = Math.max(0, Math.ceil(transcript.durationSeconds));
   const entry = { userId, platform: transcript.platform, videoId: transcript.videoId, lang: transcript.lang };
-  // The common repeat: already in the history and linked. One indexed read, no transaction.
-  const existing = await db.transcription.findUnique({ where: { userId_platform_videoId_lang: entry }, select: { transcriptId: true } });
-  if (existing?.transcriptId === transcript.id) return;
   await db.$transaction(
     async (tx) => {
       // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.

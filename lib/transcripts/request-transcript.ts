@@ -18,7 +18,7 @@ export async function requestTranscript(userId: string, request: TranscriptReque
   if (source.platform === "podcast") {
     throw errors.notConfigured("asr_not_configured", "Audio links need speech recognition, which is not configured on this server.");
   }
-  const transcript = await getCaptionTranscript(source, request.lang, deps);
-  await recordTranscription(userId, transcript);
+  const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
+  if (!inHistory) await recordTranscription(userId, transcript);
   return serializeTranscript(transcript, request.format);
 }

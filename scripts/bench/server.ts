@@ -61,8 +61,13 @@ export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}
   return state.key;
 }
 
-export async function requestsPerSecond(url: string, headers: Record<string, string> = {}, seconds = 10): Promise<number> {
-  const result = await autocannon({ url, connections: 10, duration: seconds, headers });
+export async function requestsPerSecond(
+  url: string,
+  headers: Record<string, string> = {},
+  seconds = 10,
+  request: { method?: "GET" | "POST"; body?: string } = {},
+): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: seconds, headers, ...request });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
