@@ -41,6 +41,17 @@ const schema = z.object({
   YOUTUBE_BASE_URL: optionalUrl,
   YTDLP_PATH: z.string().min(1).optional(),
   LANGUAGES_RATE_PER_MINUTE: z.coerce.number().int().positive().default(30),
+
+  // Signed uploads (lib/uploads). Upload.sizeBytes is a 32-bit Int, hence the cap's ceiling.
+  UPLOAD_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(2147483647, "must be at most 2147483647 (2 GiB - 1)").default(2147483647),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
 });
 
 export type Env = z.infer<typeof schema> & {
