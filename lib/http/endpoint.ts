@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import type { AuthMode } from "@/lib/auth/principal";
+import type { RateLimiter } from "@/lib/http/rate-limit";
 
 // An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
 // from the same objects, so the description cannot drift from what the handlers accept.
@@ -24,6 +25,8 @@ export interface Endpoint<
   /** Success status and schema; `null` schema means no body (e.g. 204). */
   status?: number;
   response?: ZodType | null;
+  /** Checked per client address before anything else, so invalid requests count too. */
+  rateLimit?: RateLimiter;
   /** Other documented outcomes, status → description. */
   errors?: Record<number, string>;
 }

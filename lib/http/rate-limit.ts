@@ -14,7 +14,8 @@ export interface RateLimiter {
   check(key: string, now?: number): void;
 }
 
-export function createRateLimiter(limit: number, windowMs: number, maxKeys = 50_000): RateLimiter {
+/** `limit` may be a function, read on each check, so settings are not parsed at import time. */
+export function createRateLimiter(limit: number | (() => number), windowMs: number, maxKeys = 50_000): RateLimiter {
   const windows = new Map<string, Window>();
   return {
     check(key, now = Date.now()) {
@@ -25,7 +26,7 @@ export function createRateLimiter(limit: number, windowMs: number, maxKeys = 50_
         windows.set(key, window);
       }
       window.count += 1;
-      if (window.count > limit) {
+      if (window.count > (typeof limit === "function" ? limit() : limit)) {
         throw errors.rateLimited(Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000)));
       }
     },

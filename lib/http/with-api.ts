@@ -3,6 +3,7 @@ import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
+import { clientAddress } from "@/lib/http/rate-limit";
 import { jsonInvalid, parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
@@ -34,6 +35,7 @@ export function withApi<E extends Endpoint>(
 ): (request: NextRequest, route: RouteContext) => Promise<Response> {
   return async (request, route) => {
     try {
+      endpoint.rateLimit?.check(clientAddress(request));
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;

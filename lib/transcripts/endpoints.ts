@@ -1,4 +1,6 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
+import { createRateLimiter } from "@/lib/http/rate-limit";
+import { env } from "@/lib/env";
 import {
   languagesQuerySchema,
   languagesResponseSchema,
@@ -70,6 +72,7 @@ export const listLanguagesEndpoint = defineEndpoint({
   tag,
   summary: "Caption languages available for a link",
   auth: "none",
+  rateLimit: createRateLimiter(() => env().LANGUAGES_RATE_PER_MINUTE, 60_000),
   query: languagesQuerySchema,
   response: languagesResponseSchema,
   errors: { 429: "Too many requests from this address (see Retry-After)", 502: "The platform failed" },
