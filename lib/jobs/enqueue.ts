@@ -1,0 +1,74 @@
+// Route handlers call this and return; they never run a pipeline inline.
+import type { Job, Prisma } from "@/lib/generated/prisma/client";
+import { getPipeline, type JobInput } from "@/lib/jobs/pipeline";
+import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
+import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
+import { inngestConfigured } from "@/inngest/settings";
+
+export interface EnqueueJobInput<C> {
+  userId: string;
+  pipeline: string;
+  context: C;
+  /** Seconds of allowance reserved for this job (refunded by the pipeline's onFailure). */
+  reservedSecs?: number;
+  /** Default: the pipeline's maxAttempts, else the column default (5). */
+  maxAttempts?: number;
+  /** Not before this time (local runner). */
+  runAt?: Date;
+  /** Where the job runs. Default "auto": Inngest when configured, else the local runner. */
+  driver?: "auto" | "local" | "inngest";
+}
+
+function isTransaction(db: DbOrTx): boolean {
+  return !("$transaction" in db);
+}
+
+/**
+ * Inserts a queued job and wakes a runner: `NOTIFY verbatim_jobs` (delivered when the surrounding
+ * transaction commits, if `db` is one) and the in-process signal. With Inngest configured, sends
+ * `verbatim/job.requested` instead.
+ *
+ * Call it inside the transaction that reserves the user's allowance, so that both happen or neither.
+ * (With Inngest, the event is sent before that transaction commits; the function retries until the row
+ * is visible.)
+ */
+export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJobInput<C>): Promise<Job> {
+  const pipeline = getPipeline(input.pipeline);
+  if (!pipeline) throw new Error(`Unknown pipeline "${input.pipeline}": register it before enqueueing`);
+  const driver = input.driver === undefined || input.driver === "auto" ? (inngestConfigured() ? "inngest" : "local") : input.driver;
+  const maxAttempts = input.maxAttempts ?? pipeline.maxAttempts;
+  const jobInput: JobInput<C> = { pipeline: input.pipeline, context: input.context };
+
+  const job = await db.job.create({
+    data: {
+      userId: input.userId,
+      input: JSON.parse(JSON.stringify(jobInput)) as Prisma.InputJsonValue,
+      reservedSecs: input.reservedSecs ?? 0,
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      ...(input.runAt ? { runAt: input.runAt } : {}),
+    },
+  });
+
+  if (driver === "inngest") {
+    try {
+      const { inngest, JOB_REQUESTED } = await import("@/inngest/client");
+      await inngest.send({ name: JOB_REQUESTED, data: { jobId: job.id, userId: job.userId } });
+    } catch (error) {
+      // Inside a transaction the caller's rollback removes the row; otherwise the job ends here, with
+      // its pipeline's onFailure (the refund) run exactly once.
+      if (!isTransaction(db)) {
+        const message = error instanceof Error ? error.message : String(error);
+        const failure = { code: "dispatch_failed", message: `The job could not be handed to Inngest: ${message}` };
+        await failJob(db as Db, job, null, failure, (io) => pipeline.onFailure(input.context as never, failure, io)).catch(
+          (failError: unknown) => console.error(`[jobs] could not mark job ${job.id} failed:`, failError),
+        );
+      }
+      throw error;
+    }
+    return job;
+  }
+
+  await db.$executeRaw`SELECT pg_notify(${JOBS_CHANNEL}, ${job.id})`;
+  signalJobsAvailable(job.id);
+  return job;
+}

@@ -1,0 +1,184 @@
+// A job is a pipeline of named steps over a small JSON context. Two drivers run the same steps: the
+// local runner (lib/jobs/local-runner.ts, rows in PostgreSQL) and Inngest (inngest/run-pipeline.ts).
+//
+// Exactly-once rules for step authors:
+// - A step's output is checkpointed when it returns, and a finished step is never run again for that
+//   job. A step that is interrupted (crash, lost lease, retry after an error) runs again from its
+//   start, so every step must be idempotent: safe to run twice with the same context (use natural
+//   keys, upserts, or check-then-act inside a transaction).
+// - Effects that must happen exactly once together with the job's outcome (settling usage, a refund)
+//   belong in `onSuccess` / `onFailure`: they run inside the transaction that sets the job's final
+//   status, through `io.tx`, and only the runner that still owns the job can commit it.
+import type { Job, Prisma } from "@/lib/generated/prisma/client";
+
+/** What a step gets besides the context. */
+export interface StepContext {
+  jobId: string;
+  userId: string;
+  /** 1 for the first try of this job, 2 for the first retry, and so on. */
+  attempt: number;
+  /** Aborted when the runner lost the job (lease taken over) or is shutting down hard: stop soon. */
+  signal: AbortSignal;
+  /** Records a stage label and the job's overall progress (0..1) on the job row. */
+  progress(stage: string, fraction: number): Promise<void>;
+}
+
+export interface PipelineStep<C> {
+  /** Unique within the pipeline; the checkpoint key and the Inngest step id. Never rename a live step. */
+  name: string;
+  /** Returns the fields to merge into the context (JSON-serialisable), or nothing. */
+  run(ctx: C, io: StepContext): Promise<Partial<C> | void>;
+}
+
+/** Why a job ended in `error`: stored as the job's errorCode / errorMessage. */
+export interface JobFailure {
+  code: string;
+  message: string;
+}
+
+/** What `onSuccess` / `onFailure` get: the transaction that sets the job's final status. */
+export interface FinishIO {
+  jobId: string;
+  userId: string;
+  /** Use this, never the global client, inside the hook (with PGlite the global client would wait on it). */
+  tx: Prisma.TransactionClient;
+  /** The job row as it was when this run started. */
+  job: Job;
+}
+
+/** Fields `onSuccess` may set on the finished job. */
+export interface JobOutcome {
+  transcriptId?: string | null;
+  chargedSecs?: number;
+}
+
+export interface Pipeline<C> {
+  name: string;
+  steps: PipelineStep<C>[];
+  /** Attempts before a retryable failure becomes final (local runner). Default: the row's maxAttempts (5). */
+  maxAttempts?: number;
+  /** Runs once, in the transaction that marks the job `error` (e.g. refund the reservation). */
+  onFailure(ctx: C, failure: JobFailure, io: FinishIO): Promise<void>;
+  /** Runs once, in the transaction that marks the job `done` (e.g. settle usage, link the transcript). */
+  onSuccess?(ctx: C, io: FinishIO): Promise<JobOutcome | void>;
+}
+
+/** `Job.input`: which pipeline, and its starting context. */
+export interface JobInput<C = JobContext> {
+  pipeline: string;
+  context: C;
+}
+
+export type JobContext = Record<string, unknown>;
+
+/** `Job.checkpoints`: each finished step's output, by step name. */
+export type Checkpoints = Record<string, JobContext>;
+
+/** A failure that retrying cannot fix (bad input, source gone, not allowed). The job ends in `error`. */
+export class PermanentError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "PermanentError";
+  }
+}
+
+/** Any other error is retryable; this one also carries a code for the job row. */
+export class RetryableError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "RetryableError";
+  }
+}
+
+/** The runner's own failure when a job has used up its attempts without an error to name (e.g. crashes). */
+export const ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+
+export function isPermanent(error: unknown): boolean {
+  return error instanceof PermanentError;
+}
+
+/** The code and message stored for an error thrown by a step. */
+export function toJobFailure(error: unknown): JobFailure {
+  if (error instanceof PermanentError || error instanceof RetryableError) return { code: error.code, message: error.message };
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === "string" && /^[a-z][a-z0-9_]*$/.test(code) ? code : "job_failed", message: error.message || error.name };
+  }
+  return { code: "job_failed", message: String(error) };
+}
+
+/** Names the driver itself uses as Inngest step ids; a pipeline step may not take them. */
+export const RESERVED_STEP_NAMES = new Set(["start-job", "finish-job", "fail-job"]);
+
+// The registry lives on globalThis so that Next.js dev reloads and duplicate module instances share it.
+const registry = ((globalThis as { verbatimPipelines?: Map<string, Pipeline<never>> }).verbatimPipelines ??= new Map());
+
+/** Makes a pipeline runnable by name. Registering the same object again is a no-op. */
+export function registerPipeline<C>(pipeline: Pipeline<C>): Pipeline<C> {
+  const names = new Set<string>();
+  for (const step of pipeline.steps) {
+    if (names.has(step.name)) throw new Error(`Pipeline ${pipeline.name}: step name "${step.name}" is used twice`);
+    if (RESERVED_STEP_NAMES.has(step.name)) throw new Error(`Pipeline ${pipeline.name}: step name "${step.name}" is reserved`);
+    names.add(step.name);
+  }
+  const existing = registry.get(pipeline.name);
+  if (existing && existing !== (pipeline as unknown)) {
+    // A dev reload re-registers a fresh object with the same name: the newest wins.
+    console.warn(`[jobs] pipeline ${pipeline.name} registered again; using the newest definition`);
+  }
+  registry.set(pipeline.name, pipeline as unknown as Pipeline<never>);
+  return pipeline;
+}
+
+export function getPipeline<C = JobContext>(name: string): Pipeline<C> | undefined {
+  return registry.get(name) as unknown as Pipeline<C> | undefined;
+}
+
+/** Forgets a pipeline (tests). */
+export function unregisterPipeline(name: string): void {
+  registry.delete(name);
+}
+
+/** The job's input, checked for shape. */
+export function jobInput(job: Pick<Job, "id" | "input">): JobInput {
+  const input = job.input as unknown;
+  if (!isObject(input) || typeof input.pipeline !== "string" || !isObject(input.context)) {
+    throw new PermanentError("invalid_job", `Job ${job.id} has no valid input ({ pipeline, context })`);
+  }
+  return { pipeline: input.pipeline, context: input.context };
+}
+
+export function jobCheckpoints(job: Pick<Job, "checkpoints">): Checkpoints {
+  const value = job.checkpoints as unknown;
+  return isObject(value) ? (value as Checkpoints) : {};
+}
+
+/** The starting context with every checkpointed step's output merged in, in pipeline order. */
+export function currentContext<C>(pipeline: Pipeline<C>, job: Pick<Job, "id" | "input" | "checkpoints">): C {
+  const checkpoints = jobCheckpoints(job);
+  let ctx = { ...jobInput(job).context } as C;
+  for (const step of pipeline.steps) {
+    const output = checkpoints[step.name];
+    if (output !== undefined) ctx = { ...ctx, ...(output as Partial<C>) };
+  }
+  return ctx;
+}
+
+/** A step's output as stored: a plain JSON object ({} for nothing). */
+export function checkpointValue(output: unknown): JobContext {
+  if (output === undefined || output === null) return {};
+  if (!isObject(output)) throw new PermanentError("invalid_step_output", "A pipeline step must return an object or nothing");
+  return JSON.parse(JSON.stringify(output)) as JobContext;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

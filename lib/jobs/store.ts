@@ -1,0 +1,225 @@
+// Every change to a Job row that the drivers make, in SQL. Timestamps are UTC wall-clock values in
+// `timestamp(3)` columns (Prisma's convention), hence `now() AT TIME ZONE 'UTC'`.
+//
+// A run of the local runner owns a row while `leaseOwner` is its owner id and `attempts` is the value
+// its claim set (a fencing token: a later claim of the same row, even by the same runner, increments
+// it). Every write of a run is guarded by both, so a runner that lost its lease cannot change the job.
+// The Inngest driver has no lease (Inngest runs one attempt at a time); its writes are guarded by status.
+import { Prisma, type Job, type PrismaClient } from "@/lib/generated/prisma/client";
+import { type FinishIO, type JobFailure, type JobOutcome } from "@/lib/jobs/pipeline";
+
+export type Db = PrismaClient;
+export type DbOrTx = PrismaClient | Prisma.TransactionClient;
+
+const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
+
+/** Which run may write a row: the local runner's lease, or `null` for the Inngest driver. */
+export interface Lease {
+  owner: string;
+  /** The row's `attempts` right after this run claimed it. */
+  attempts: number;
+  leaseMs: number;
+}
+
+/** The row is no longer this run's (lease taken over, or the job was finished or released). */
+export class LeaseLostError extends Error {
+  constructor(jobId: string) {
+    super(`Job ${jobId} is no longer held by this runner`);
+    this.name = "LeaseLostError";
+  }
+}
+
+function owned(jobId: string, lease: Lease | null): Prisma.Sql {
+  return lease
+    ? Prisma.sql`"id" = ${jobId} AND "status" = 'running' AND "leaseOwner" = ${lease.owner} AND "attempts" = ${lease.attempts}`
+    : Prisma.sql`"id" = ${jobId} AND "status" IN ('queued', 'running')`;
+}
+
+function leaseUntil(lease: Lease): Prisma.Sql {
+  return Prisma.sql`${NOW} + ${lease.leaseMs}::float8 * interval '1 millisecond'`;
+}
+
+/**
+ * Claims the next due job for `owner`: a queued job whose time has come, or a running job whose lease
+ * expired (its runner died). One statement; `SKIP LOCKED` lets concurrent runners pass each other.
+ */
+export async function claimJob(db: DbOrTx, owner: string, leaseMs: number): Promise<Job | null> {
+  const rows = await db.$queryRaw<Job[]>`
+    UPDATE "Job" SET "status" = 'running', "leaseOwner" = ${owner},
+      "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1, "updatedAt" = ${NOW}
+    WHERE "id" = (
+      SELECT "id" FROM "Job"
+      WHERE ("status" = 'queued' AND "runAt" <= ${NOW}) OR ("status" = 'running' AND "leaseUntil" < ${NOW})
+      ORDER BY "runAt" FOR UPDATE SKIP LOCKED LIMIT 1)
+    RETURNING *`;
+  return rows[0] ?? null;
+}
+
+/** Milliseconds until the next queued job is due or the next lease expires (null: nothing waiting). */
+export async function msUntilNextDue(db: DbOrTx): Promise<number | null> {
+  const rows = await db.$queryRaw<{ ms: number | null }[]>`
+    SELECT (EXTRACT(EPOCH FROM (LEAST(
+      (SELECT min("runAt") FROM "Job" WHERE "status" = 'queued'),
+      (SELECT min("leaseUntil") FROM "Job" WHERE "status" = 'running')) - ${NOW})) * 1000)::float8 AS ms`;
+  const ms = rows[0]?.ms;
+  return ms === null || ms === undefined ? null : Math.max(0, ms);
+}
+
+/** Extends the lease. False when the run no longer owns the job. */
+export async function renewLease(db: DbOrTx, jobId: string, lease: Lease): Promise<boolean> {
+  const n = await db.$executeRaw`UPDATE "Job" SET "leaseUntil" = ${leaseUntil(lease)} WHERE ${owned(jobId, lease)}`;
+  return n === 1;
+}
+
+/**
+ * Records a finished step's output (and the progress it brings) in one statement, and renews the
+ * lease. False when the run no longer owns the job: the caller must stop.
+ */
+export async function saveCheckpoint(
+  db: DbOrTx,
+  jobId: string,
+  lease: Lease | null,
+  step: string,
+  output: Record<string, unknown>,
+  progress: number,
+  nextStage: string | null,
+): Promise<boolean> {
+  const renew = lease ? Prisma.sql`, "leaseUntil" = ${leaseUntil(lease)}` : Prisma.empty;
+  const running = lease ? Prisma.empty : Prisma.sql`, "status" = 'running'`;
+  const n = await db.$executeRaw`
+    UPDATE "Job" SET "checkpoints" = "checkpoints" || jsonb_build_object(${step}::text, ${JSON.stringify(output)}::jsonb),
+      "progress" = GREATEST("progress", ${progress}::float8), "stage" = COALESCE(${nextStage}::text, "stage"),
+      "updatedAt" = ${NOW}${renew}${running}
+    WHERE ${owned(jobId, lease)}`;
+  return n === 1;
+}
+
+/** A step's own progress report. False when the run no longer owns the job. */
+export async function saveProgress(
+  db: DbOrTx,
+  jobId: string,
+  lease: Lease | null,
+  stage: string,
+  fraction: number,
+): Promise<boolean> {
+  const value = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  const n = await db.$executeRaw`
+    UPDATE "Job" SET "stage" = ${stage}, "progress" = ${value}::float8, "updatedAt" = ${NOW}
+    WHERE ${owned(jobId, lease)}`;
+  return n === 1;
+}
+
+/** Marks the Inngest driver's run as started (no lease: Inngest runs one attempt at a time). */
+export async function markStarted(db: DbOrTx, jobId: string, attempt: number): Promise<Job | null> {
+  const rows = await db.$queryRaw<Job[]>`
+    UPDATE "Job" SET "status" = 'running', "attempts" = GREATEST("attempts", ${attempt}::int), "updatedAt" = ${NOW}
+    WHERE "id" = ${jobId} AND "status" IN ('queued', 'running')
+    RETURNING *`;
+  return rows[0] ?? null;
+}
+
+/** Puts the job back in the queue to run again after `delayMs`, recording the error that caused it. */
+export async function scheduleRetry(
+  db: DbOrTx,
+  jobId: string,
+  lease: Lease,
+  delayMs: number,
+  failure: JobFailure,
+): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Job" SET "status" = 'queued', "runAt" = ${NOW} + ${Math.round(delayMs)}::float8 * interval '1 millisecond',
+      "leaseOwner" = NULL, "leaseUntil" = NULL, "errorCode" = ${failure.code}, "errorMessage" = ${failure.message},
+      "updatedAt" = ${NOW}
+    WHERE ${owned(jobId, lease)}`;
+  return n === 1;
+}
+
+/** Records the latest error without changing the status (Inngest driver: Inngest schedules the retry). */
+export async function recordError(db: DbOrTx, jobId: string, failure: JobFailure): Promise<void> {
+  await db.$executeRaw`
+    UPDATE "Job" SET "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+    WHERE "id" = ${jobId} AND "status" IN ('queued', 'running')`;
+}
+
+/**
+ * Gives an unfinished job back without counting the interrupted attempt (graceful shutdown):
+ * queued, due now, checkpoints kept.
+ */
+export async function releaseJob(db: DbOrTx, jobId: string, lease: Lease): Promise<boolean> {
+  const n = await db.$executeRaw`
+    UPDATE "Job" SET "status" = 'queued', "runAt" = ${NOW}, "leaseOwner" = NULL, "leaseUntil" = NULL,
+      "attempts" = GREATEST("attempts" - 1, 0), "updatedAt" = ${NOW}
+    WHERE ${owned(jobId, lease)}`;
+  return n === 1;
+}
+
+/** Releases every job still leased to `owner` (end of shutdown). */
+export async function releaseOwner(db: DbOrTx, owner: string): Promise<number> {
+  return db.$executeRaw`
+    UPDATE "Job" SET "status" = 'queued', "runAt" = ${NOW}, "leaseOwner" = NULL, "leaseUntil" = NULL,
+      "attempts" = GREATEST("attempts" - 1, 0), "updatedAt" = ${NOW}
+    WHERE "leaseOwner" = ${owner} AND "status" = 'running'`;
+}
+
+const TX_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+
+/**
+ * Marks the job `done` and runs `hook` in the same transaction, only if the run still owns the job
+ * (`lease`), or, for the Inngest driver (`lease` null), only if the job is not finished yet. Returns
+ * false, having changed nothing, when the job was not this run's to finish. A throwing hook rolls
+ * everything back.
+ */
+export async function completeJob(
+  db: Db,
+  job: Job,
+  lease: Lease | null,
+  hook?: (io: FinishIO) => Promise<JobOutcome | void>,
+): Promise<boolean> {
+  try {
+    await db.$transaction(async (tx) => {
+      const n = await tx.$executeRaw`
+        UPDATE "Job" SET "status" = 'done', "progress" = 1, "leaseOwner" = NULL, "leaseUntil" = NULL,
+          "errorCode" = NULL, "errorMessage" = NULL, "updatedAt" = ${NOW}
+        WHERE ${owned(job.id, lease)}`;
+      if (n !== 1) throw new LeaseLostError(job.id);
+      const outcome = hook ? await hook({ jobId: job.id, userId: job.userId, tx, job }) : undefined;
+      if (outcome && (outcome.transcriptId !== undefined || outcome.chargedSecs !== undefined)) {
+        await tx.job.update({
+          where: { id: job.id },
+          data: { transcriptId: outcome.transcriptId, chargedSecs: outcome.chargedSecs },
+        });
+      }
+    }, TX_OPTIONS);
+    return true;
+  } catch (error) {
+    if (error instanceof LeaseLostError) return false;
+    throw error;
+  }
+}
+
+/**
+ * Marks the job `error` with `failure` and runs `hook` (e.g. a refund) in the same transaction, under
+ * the same guard as `completeJob`. Returns false, having changed nothing, when it was not this run's.
+ */
+export async function failJob(
+  db: Db,
+  job: Job,
+  lease: Lease | null,
+  failure: JobFailure,
+  hook?: (io: FinishIO) => Promise<void>,
+): Promise<boolean> {
+  try {
+    await db.$transaction(async (tx) => {
+      const n = await tx.$executeRaw`
+        UPDATE "Job" SET "status" = 'error', "leaseOwner" = NULL, "leaseUntil" = NULL,
+          "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+        WHERE ${owned(job.id, lease)}`;
+      if (n !== 1) throw new LeaseLostError(job.id);
+      if (hook) await hook({ jobId: job.id, userId: job.userId, tx, job });
+    }, TX_OPTIONS);
+    return true;
+  } catch (error) {
+    if (error instanceof LeaseLostError) return false;
+    throw error;
+  }
+}

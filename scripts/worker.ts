@@ -1,0 +1,78 @@
+// `npm run worker`: the local job runner in a process of its own, beside (or instead of) the one in the
+// app process. Needs DATABASE_URL: the embedded PGlite database can only be opened by the app itself.
+// SIGTERM / SIGINT stop it gracefully: no new claims, running jobs finish their current step and are
+// handed back to the queue. A second signal exits at once (leases then expire and are recovered).
+//
+//   npm run worker -- [--concurrency 2] [--lease-ms 30000] [--poll-ms 5000]
+import { parseArgs } from "node:util";
+import "@/lib/jobs/pipelines";
+import { env } from "@/lib/env";
+import { inngestConfigured } from "@/inngest/settings";
+import { startLocalRunner } from "@/lib/jobs/local-runner";
+
+const { values } = parseArgs({
+  options: {
+    concurrency: { type: "string" },
+    "lease-ms": { type: "string" },
+    "poll-ms": { type: "string" },
+    "stop-timeout-ms": { type: "string" },
+  },
+});
+
+function positive(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+async function main() {
+  const settings = env();
+  if (!settings.DATABASE_URL) {
+    throw new Error("DATABASE_URL is not set: with the embedded database, the app process runs the jobs itself");
+  }
+  if (inngestConfigured()) {
+    console.warn("[worker] Inngest is configured: new jobs go to Inngest; this worker only drains jobs queued for the local runner");
+  }
+  const { getDb } = await import("@/lib/db/client");
+  const db = await getDb();
+  const stopTimeoutMs = positive("stop-timeout-ms", values["stop-timeout-ms"]) ?? 25_000;
+  const starting = startLocalRunner({
+    db,
+    concurrency: positive("concurrency", values.concurrency),
+    leaseMs: positive("lease-ms", values["lease-ms"]),
+    pollMs: positive("poll-ms", values["poll-ms"]),
+    log: (line) => console.log(`[worker] ${line}`),
+  });
+
+  // Installed before anything is announced, so a signal is never missed.
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      console.log(`[worker] ${signal} again: exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    console.log(`[worker] ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
+    starting
+      .then((runner) => runner.stop({ timeoutMs: stopTimeoutMs }))
+      .then(() => db.$disconnect())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error("[worker] stop failed:", error);
+          process.exit(1);
+        },
+      );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+
+  const runner = await starting;
+  console.log(`[worker] running as ${runner.owner}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
