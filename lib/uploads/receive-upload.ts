@@ -1,0 +1,178 @@
+import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { NextResponse } from "next/server";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
+import { verifyLocalSignature } from "@/lib/uploads/local-url";
+import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
+import { isObjectPath, localPaths, SOURCE_PREFIX } from "@/lib/uploads/objects";
+import { s3Config } from "@/lib/uploads/s3";
+
+// PUT <APP_URL>/uploads/<object_path>?expires&ct&sig: the embedded store's upload target.
+//
+// Checks, in order: the signature (constant time), expiry, the Content-Type header against the
+// signed one, the declared size, the Upload row (exists, not complete). Then the body streams to
+// <file>.partial, opened exclusively so a second concurrent PUT gets 409 instead of interleaving,
+// counted as it goes (413 past UPLOAD_MAX_BYTES). Its first 4 KiB must be audio or video by their
+// magic bytes (lib/media/magic.ts; else 415).
+// Only then is the row claimed (completedAt, sizeBytes; conditional, so exactly one PUT ever wins)
+// and the file renamed into place: a partial or refused upload is never at the final path.
+
+export interface ReceivedUpload {
+  object_path: string;
+  source_url: string;
+  content_type: string;
+  size_bytes: number;
+  /** The container the first bytes show (lib/media/magic.ts); it may differ from the declared type. */
+  detected_type: string;
+}
+
+const invalidUrl = () =>
+  new ApiError(403, "invalid_signature", "This upload URL is not valid (altered or incomplete). Sign a new one with POST /v1/uploads/sign.");
+
+export async function receiveUpload(request: Request, objectPath: string, now: Date = new Date()): Promise<ReceivedUpload> {
+  if (s3Config()) throw errors.notFound("Uploads go to object storage on this server: PUT to the upload_url that POST /v1/uploads/sign answers.");
+
+  const query = new URL(request.url).searchParams;
+  const expires = query.get("expires") ?? "";
+  const contentType = query.get("ct") ?? "";
+  const sig = query.get("sig") ?? "";
+  if (!isObjectPath(objectPath) || !/^\d{1,12}$/.test(expires) || !contentType) throw invalidUrl();
+  if (!verifyLocalSignature({ method: "PUT", objectPath, expires: Number(expires), contentType }, sig)) throw invalidUrl();
+  if (Number(expires) * 1000 <= now.getTime()) {
+    throw new ApiError(403, "upload_url_expired", "This upload URL has expired. Sign a new one with POST /v1/uploads/sign.");
+  }
+
+  const sent = (request.headers.get("content-type") ?? "").trim().toLowerCase();
+  if (sent !== contentType) {
+    throw new ApiError(
+      415,
+      "content_type_mismatch",
+      `This upload URL was signed for Content-Type '${contentType}', and the request sent '${sent.slice(0, 100) || "none"}'. Send exactly the signed type.`,
+    );
+  }
+
+  const maxBytes = env().UPLOAD_MAX_BYTES;
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+
+  const db = await getDb();
+  const row = await db.upload.findUnique({ where: { objectPath } });
+  if (!row || row.expiresAt.getTime() <= now.getTime()) throw errors.notFound("This upload no longer exists. Sign a new one with POST /v1/uploads/sign.");
+  if (row.completedAt) throw alreadyUploaded();
+
+  const paths = localPaths(objectPath);
+  await mkdir(paths.dir, { recursive: true });
+  if (await exists(paths.final)) throw alreadyUploaded();
+
+  let handle: FileHandle;
+  try {
+    handle = await open(paths.partial, "wx", 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw errors.conflict("upload_in_progress", "Another upload to this URL is in progress.");
+    }
+    throw error;
+  }
+
+  let published = false;
+  try {
+    let received: { size: number; head: Uint8Array };
+    try {
+      received = await streamToFile(request, handle, maxBytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    if (declared !== null && Number(declared) !== received.size) {
+      throw new ApiError(400, "incomplete_upload", `The body ended after ${received.size} of ${declared} bytes. Upload the file again.`);
+    }
+
+    const detected = sniffMediaType(received.head);
+    if (!detected) {
+      throw errors.unsupportedMediaType("The file is not a recognised audio or video file (such as WAV, MP3, AAC, Ogg, FLAC, MP4/M4A/MOV or WebM/Matroska).");
+    }
+
+    // Claim the row: only one PUT can move completedAt from null, so only one file is ever published.
+    const claimed = await db.upload.updateMany({
+      where: { objectPath, completedAt: null, expiresAt: { gt: now } },
+      data: { completedAt: now, sizeBytes: received.size },
+    });
+    if (claimed.count !== 1) throw alreadyUploaded();
+    try {
+      await rename(paths.partial, paths.final);
+      published = true;
+    } catch (error) {
+      await db.upload.updateMany({ where: { objectPath, completedAt: now }, data: { completedAt: null, sizeBytes: null } });
+      throw error;
+    }
+    return { object_path: objectPath, source_url: `${SOURCE_PREFIX}${objectPath}`, content_type: contentType, size_bytes: received.size, detected_type: detected };
+  } finally {
+    if (!published) await unlink(paths.partial).catch(() => undefined);
+  }
+}
+
+/** Copies the body to the file, counting bytes; past `maxBytes` it stops reading and throws 413. */
+async function streamToFile(request: Request, handle: FileHandle, maxBytes: number): Promise<{ size: number; head: Uint8Array }> {
+  const head = new Uint8Array(SNIFF_BYTES);
+  let headLength = 0;
+  let size = 0;
+  if (!request.body) return { size, head: head.subarray(0, 0) };
+  const reader = request.body.getReader();
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch {
+        throw new ApiError(400, "incomplete_upload", "The upload was interrupted. Upload the file again.");
+      }
+      if (chunk.done) break;
+      const bytes = chunk.value;
+      size += bytes.byteLength;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      if (headLength < SNIFF_BYTES) {
+        const take = bytes.subarray(0, SNIFF_BYTES - headLength);
+        head.set(take, headLength);
+        headLength += take.byteLength;
+      }
+      let offset = 0;
+      while (offset < bytes.byteLength) {
+        const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
+        offset += bytesWritten;
+      }
+    }
+  } catch (error) {
+    await reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    reader.releaseLock();
+  }
+  return { size, head: head.subarray(0, headLength) };
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return errors.payloadTooLarge(`The file is larger than this server accepts (${maxBytes} bytes).`);
+}
+
+function alreadyUploaded(): ApiError {
+  return errors.conflict("upload_exists", "A file has already been uploaded to this URL. Sign a new upload to send another file.");
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The route's answer: 200 with the upload, or the error in the API's {detail, code} shape. */
+export async function receiveUploadResponse(request: Request, params: Promise<{ path?: string[] }>): Promise<Response> {
+  try {
+    const { path = [] } = await params;
+    return NextResponse.json(await receiveUpload(request, path.join("/")));
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    return internalErrorResponse(error, "PUT /uploads/{path}");
+  }
+}
