@@ -1,0 +1,139 @@
+// The Inngest driver: one function runs any registered pipeline. Each pipeline step runs inside
+// `step.run(stepName)`, so Inngest memoizes its output and retries it on its own; the job row is kept
+// up to date (status, checkpoints, progress) for the API to read. onSuccess / onFailure run in the
+// transaction that sets the final status, guarded by status so a retried "finish-job" or a repeated
+// failure handler cannot apply them twice.
+import { NonRetriableError, type Inngest } from "inngest";
+import { inngest, JOB_REQUESTED, type JobRequestedData } from "@/inngest/client";
+import {
+  checkpointValue,
+  currentContext,
+  getPipeline,
+  isPermanent,
+  jobCheckpoints,
+  jobInput,
+  toJobFailure,
+  type JobContext,
+  type JobFailure,
+  type Pipeline,
+  type StepContext,
+} from "@/lib/jobs/pipeline";
+import { completeJob, failJob, markStarted, recordError, saveCheckpoint, saveProgress, type Db } from "@/lib/jobs/store";
+
+/** Retries per step after the first try: 5 tries in all, like the local runner's default maxAttempts. */
+export const RUN_PIPELINE_RETRIES = 4;
+/** Jobs of one user running at once. */
+export const PER_USER_CONCURRENCY = 2;
+
+export interface RunPipelineDeps {
+  /** Default: the app's client. */
+  db?: () => Promise<Db>;
+}
+
+async function appDb(): Promise<Db> {
+  const { getDb } = await import("@/lib/db/client");
+  return getDb();
+}
+
+type StartResult = { run: false; status: string } | { run: true; pipeline: string; context: JobContext; done: string[] };
+
+/** Marks the job running and returns what the steps need, or why there is nothing to run. */
+export async function startPipelineJob(db: Db, jobId: string, attempt: number): Promise<StartResult> {
+  const job = await markStarted(db, jobId, attempt);
+  if (!job) {
+    const existing = await db.job.findUnique({ where: { id: jobId }, select: { status: true } });
+    // Not there (yet): the enqueuing transaction may not have committed. Inngest retries.
+    if (!existing) throw new Error(`Job ${jobId} not found`);
+    return { run: false, status: existing.status };
+  }
+  const input = jobInput(job);
+  const pipeline = getPipeline(input.pipeline);
+  // Retryable: the process serving Inngest may be one deploy behind.
+  if (!pipeline) throw new Error(`No pipeline named "${input.pipeline}" is registered`);
+  return { run: true, pipeline: pipeline.name, context: currentContext(pipeline, job), done: Object.keys(jobCheckpoints(job)) };
+}
+
+/** Ends the job in `error` and runs the pipeline's onFailure, once (a finished job is left alone). */
+export async function failPipelineJob(db: Db, jobId: string, error: unknown): Promise<{ failed: boolean; failure?: JobFailure }> {
+  const job = await db.job.findUnique({ where: { id: jobId } });
+  if (!job || job.status === "done" || job.status === "error") return { failed: false };
+  const cause = toJobFailure(error);
+  // The step that failed recorded its own code and message; Inngest's error only has the message.
+  const failure: JobFailure = job.errorCode
+    ? { code: job.errorCode, message: job.errorMessage ?? cause.message }
+    : { code: cause.code, message: cause.message };
+  let pipeline: Pipeline<JobContext> | undefined;
+  try {
+    pipeline = getPipeline(jobInput(job).pipeline);
+  } catch {
+    pipeline = undefined;
+  }
+  const hook = pipeline ? (io: Parameters<Pipeline<JobContext>["onFailure"]>[2]) => pipeline.onFailure(currentContext(pipeline, job), failure, io) : undefined;
+  const failed = await failJob(db, job, null, failure, hook);
+  return { failed, failure };
+}
+
+export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps = {}) {
+  const getDb = deps.db ?? appDb;
+  return client.createFunction(
+    {
+      id: "run-pipeline",
+      name: "Run a job's pipeline",
+      triggers: [{ event: JOB_REQUESTED }],
+      concurrency: { key: "event.data.userId", limit: PER_USER_CONCURRENCY },
+      retries: RUN_PIPELINE_RETRIES,
+      onFailure: async ({ event, error, step }) => {
+        const { jobId } = event.data.event.data as JobRequestedData;
+        return step.run("fail-job", async () => failPipelineJob(await getDb(), jobId, error));
+      },
+    },
+    async ({ event, step, attempt }) => {
+      const { jobId } = event.data as JobRequestedData;
+      const start = await step.run("start-job", async () => startPipelineJob(await getDb(), jobId, attempt + 1));
+      if (!start.run) return { jobId, skipped: start.status };
+
+      const pipeline = getPipeline<JobContext>(start.pipeline);
+      if (!pipeline) throw new Error(`No pipeline named "${start.pipeline}" is registered`);
+      let ctx = start.context as JobContext;
+      const steps = pipeline.steps;
+      for (let i = 0; i < steps.length; i++) {
+        const current = steps[i]!;
+        if (start.done.includes(current.name)) continue;
+        const input = ctx;
+        const output = await step.run(current.name, async () => {
+          const db = await getDb();
+          const io: StepContext = {
+            jobId,
+            userId: (event.data as JobRequestedData).userId,
+            attempt: attempt + 1,
+            signal: new AbortController().signal,
+            progress: async (stage, fraction) => {
+              await saveProgress(db, jobId, null, stage, fraction);
+            },
+          };
+          try {
+            const value = checkpointValue(await current.run(input, io));
+            await saveCheckpoint(db, jobId, null, current.name, value, (i + 1) / steps.length, steps[i + 1]?.name ?? null);
+            return value;
+          } catch (error) {
+            await recordError(db, jobId, toJobFailure(error)).catch(() => {});
+            if (isPermanent(error)) throw new NonRetriableError((error as Error).message, { cause: error });
+            throw error;
+          }
+        });
+        ctx = { ...ctx, ...(output as JobContext) };
+      }
+
+      const finalCtx = ctx;
+      const finished = await step.run("finish-job", async () => {
+        const db = await getDb();
+        const job = await db.job.findUniqueOrThrow({ where: { id: jobId } });
+        const onSuccess = pipeline.onSuccess;
+        return completeJob(db, job, null, onSuccess ? (io) => onSuccess(finalCtx, io) : undefined);
+      });
+      return { jobId, finished };
+    },
+  );
+}
+
+export const runPipeline = createRunPipelineFunction(inngest);

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import {
+  currentContext,
+  getPipeline,
+  PermanentError,
+  registerPipeline,
+  RetryableError,
+  toJobFailure,
+  unregisterPipeline,
+  type Pipeline,
+} from "@/lib/jobs/pipeline";
+import { backoffDelay } from "@/lib/jobs/local-runner";
+
+type Ctx = { a?: number; b?: number; c?: number };
+
+const pipeline: Pipeline<Ctx> = {
+  name: "unit",
+  steps: [
+    { name: "first", run: async () => ({ a: 1, b: 1 }) },
+    { name: "second", run: async () => ({ b: 2 }) },
+    { name: "third", run: async () => ({ c: 3 }) },
+  ],
+  onFailure: async () => {},
+};
+
+describe("pipeline registry", () => {
+  it("registers and finds pipelines by name", () => {
+    registerPipeline(pipeline);
+    expect(getPipeline("unit")).toBe(pipeline);
+    unregisterPipeline("unit");
+    expect(getPipeline("unit")).toBeUndefined();
+  });
+
+  it("refuses duplicate and reserved step names", () => {
+    const step = { name: "x", run: async () => {} };
+    expect(() => registerPipeline({ ...pipeline, name: "dup", steps: [step, step] })).toThrow(/used twice/);
+    expect(() => registerPipeline({ ...pipeline, name: "res", steps: [{ ...step, name: "finish-job" }] })).toThrow(/reserved/);
+  });
+});
+
+describe("currentContext", () => {
+  it("merges checkpointed outputs over the input in pipeline order, ignoring unknown steps", () => {
+    const job = { id: "j", input: { pipeline: "unit", context: { a: 0 } }, checkpoints: { second: { b: 2 }, first: { a: 1, b: 1 }, gone: { c: 9 } } };
+    expect(currentContext(pipeline, job)).toEqual({ a: 1, b: 2 });
+  });
+
+  it("rejects a job without { pipeline, context }", () => {
+    expect(() => currentContext(pipeline, { id: "j", input: { context: {} }, checkpoints: {} })).toThrow(PermanentError);
+  });
+});
+
+describe("failures", () => {
+  it("keeps a code from PermanentError, RetryableError or an error with a snake_case code", () => {
+    expect(toJobFailure(new PermanentError("source_gone", "Gone"))).toEqual({ code: "source_gone", message: "Gone" });
+    expect(toJobFailure(new RetryableError("upstream_busy", "Busy"))).toEqual({ code: "upstream_busy", message: "Busy" });
+    expect(toJobFailure(Object.assign(new Error("x"), { code: "upstream_failed" }))).toEqual({ code: "upstream_failed", message: "x" });
+    expect(toJobFailure(Object.assign(new Error("y"), { code: "ECONNRESET" }))).toEqual({ code: "job_failed", message: "y" });
+    expect(toJobFailure("weird")).toEqual({ code: "job_failed", message: "weird" });
+  });
+
+  it("backs off 1 s, 2 s, 4 s … up to 5 min", () => {
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n))).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(backoffDelay(20)).toBe(300_000);
+    expect(backoffDelay(3, { baseMs: 100, factor: 3, maxMs: 500 })).toBe(500);
+  });
+});
