@@ -1,0 +1,229 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
+import { createAssemblyAiProvider, handleAssemblyAiWebhook } from "./assemblyai";
+import { AsrError } from "./types";
+
+let fake: FakeAssemblyAi;
+let dir: string;
+let audio: string;
+const AUDIO_BYTES = 300_000;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "asr-assemblyai-test-"));
+  audio = path.join(dir, "audio.mp3");
+  await writeFile(audio, randomBytes(AUDIO_BYTES));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  fake = await startFakeAssemblyAi({ apiKey: "good-key" });
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const provider = (extra: Partial<Parameters<typeof createAssemblyAiProvider>[0]> = {}) =>
+  createAssemblyAiProvider({ apiKey: "good-key", baseUrl: fake.origin, pollIntervalMs: 5, ...extra });
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+describe("AssemblyAI provider (real SDK against the fake)", () => {
+  it("uploads, submits, polls through queued and processing, and returns words in seconds", async () => {
+    fake.respondWith(() => ({
+      words: [
+        { text: "Good", start: 120, end: 380, speaker: "A" },
+        { text: "morning,", start: 400, end: 910, speaker: "A" },
+        { text: "everyone.", start: 1000, end: 1650, speaker: "A" },
+      ],
+      audioDuration: 2.5,
+      queuedPolls: 2,
+      processingPolls: 2,
+    }));
+    const progress: number[] = [];
+    const result = await provider().transcribe(audio, { lang: "en-US", onProgress: (p) => progress.push(p) });
+
+    expect(result).toEqual({
+      words: [
+        { text: "Good", start: 0.12, end: 0.38 },
+        { text: "morning,", start: 0.4, end: 0.91 },
+        { text: "everyone.", start: 1, end: 1.65 },
+      ],
+      text: "Good morning, everyone.",
+      durationSeconds: 2.5,
+      language: "en-US",
+    });
+
+    const calls = fake.requests.map((r) => `${r.method} ${r.path}`);
+    const id = fake.submitted[0].id;
+    expect(calls).toEqual([
+      "POST /v2/upload",
+      "POST /v2/transcript",
+      ...Array(5).fill(`GET /v2/transcript/${id}`), // queued, queued, processing, processing, completed
+    ]);
+    expect(fake.requests.every((r) => r.authorization === "good-key")).toBe(true);
+    expect(fake.requests[0]).toMatchObject({ contentType: "application/octet-stream", bytes: AUDIO_BYTES });
+    expect(fake.uploads).toEqual([AUDIO_BYTES]);
+    expect(fake.submitted[0].params).toMatchObject({
+      audio_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/upload\//),
+      language_code: "en_us",
+      punctuate: true,
+    });
+    expect(fake.submitted[0].params).not.toHaveProperty("language_detection");
+    expect(fake.submitted[0].uploadBytes).toBe(AUDIO_BYTES);
+
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(1);
+    for (let i = 1; i < progress.length; i++) expect(progress[i]).toBeGreaterThan(progress[i - 1]);
+  });
+
+  it("asks for language detection when AssemblyAI has no code for the language, and reports what it found", async () => {
+    fake.respondWith(() => ({ languageCode: "fr", words: [{ text: "Bonjour.", start: 0, end: 500 }] }));
+    const result = await provider().transcribe(audio, { lang: "tlh" });
+    expect(fake.submitted[0].params).toMatchObject({ language_detection: true });
+    expect(fake.submitted[0].params).not.toHaveProperty("language_code");
+    expect(result.language).toBe("fr");
+    expect(result.durationSeconds).toBe(1);
+  });
+
+  it("maps regional and aliased languages", async () => {
+    await provider().transcribe(audio, { lang: "pt-BR" });
+    await provider().transcribe(audio, { lang: "en-GB" });
+    expect(fake.submitted.map((s) => s.params.language_code)).toEqual(["pt", "en_uk"]);
+  });
+
+  it("turns status error into asr_failed with AssemblyAI's message", async () => {
+    fake.respondWith(() => ({ error: "Audio duration is too short." }));
+    const error = await rejection(provider().transcribe(audio, { lang: "en" }));
+    expect(error).toBeInstanceOf(AsrError);
+    expect(error).toMatchObject({ code: "asr_failed", retryable: false });
+    expect((error as AsrError).message).toContain("Audio duration is too short.");
+  });
+
+  it("rejects a bad key as asr_rejected (401), not retryable, after the first request", async () => {
+    const error = await rejection(createAssemblyAiProvider({ apiKey: "wrong", baseUrl: fake.origin }).transcribe(audio, { lang: "en" }));
+    expect(error).toMatchObject({ code: "asr_rejected", retryable: false, status: 401 });
+    expect((error as AsrError).message).toContain("Authentication error, API token missing/invalid");
+    expect(fake.requests.map((r) => r.path)).toEqual(["/v2/upload"]);
+  });
+
+  it("rejects a refused submit (400) as asr_rejected with AssemblyAI's message", async () => {
+    fake.failNext({ status: 400, method: "POST", path: "/v2/transcript", error: "Invalid speech_models: [\"nope\"]" });
+    const error = await rejection(provider({ speechModels: ["nope"] }).transcribe(audio, { lang: "en" }));
+    expect(error).toMatchObject({ code: "asr_rejected", retryable: false, status: 400 });
+    expect((error as Error).message).toContain('Invalid speech_models: ["nope"]');
+    expect(fake.requests[1].json).toMatchObject({ speech_models: ["nope"] });
+  });
+
+  it("fails retryably when AssemblyAI is down (5xx on upload)", async () => {
+    fake.failNext(503);
+    const error = await rejection(provider().transcribe(audio, { lang: "en" }));
+    expect(error).toMatchObject({ code: "asr_failed", retryable: true, status: 503 });
+  });
+
+  it("fails retryably when AssemblyAI cannot be reached", async () => {
+    const origin = fake.origin;
+    await fake.close();
+    fake = await startFakeAssemblyAi({ apiKey: "good-key" }); // for afterEach
+    const error = await rejection(
+      createAssemblyAiProvider({ apiKey: "good-key", baseUrl: origin }).transcribe(audio, { lang: "en" }),
+    );
+    expect(error).toMatchObject({ code: "asr_failed", retryable: true });
+  });
+
+  it("rides out a few failed status polls", async () => {
+    fake.respondWith(() => ({ queuedPolls: 1, processingPolls: 1 }));
+    fake.onSubmit(() => fake.failNext(500, 502));
+    const result = await provider().transcribe(audio, { lang: "en" });
+    expect(result.words.map((w) => w.text)).toEqual(["Hello", "world."]);
+    expect(fake.requests.filter((r) => r.method === "GET")).toHaveLength(5);
+  });
+
+  it("backs off exponentially between polls, up to the cap", async () => {
+    fake.respondWith(() => ({ queuedPolls: 2, processingPolls: 4 }));
+    await provider({ pollIntervalMs: 20, maxPollIntervalMs: 50 }).transcribe(audio, { lang: "en" });
+    const times = fake.requests.map((r) => r.at); // upload, submit, then the GETs
+    const gaps = times.slice(2).map((t, i) => t - times[i + 1]);
+    // Waits before each GET: 20, 30, 45, 50, 50, 50, 50 ms (timers never fire early).
+    expect(gaps).toHaveLength(7);
+    [20, 30, 45, 50, 50, 50, 50].forEach((min, i) => expect(gaps[i]).toBeGreaterThanOrEqual(min - 2));
+    expect(Math.max(...gaps)).toBeLessThan(500);
+  });
+
+  it("gives up after maxWaitMs, retryably", async () => {
+    fake.respondWith(() => ({ manual: true }));
+    const error = await rejection(provider({ maxWaitMs: 60 }).transcribe(audio, { lang: "en" }));
+    expect(error).toMatchObject({ code: "asr_failed", retryable: true });
+    expect((error as Error).message).toMatch(/not done after/);
+  });
+
+  it("stops when aborted, with the abort reason", async () => {
+    fake.respondWith(() => ({ manual: true }));
+    const controller = new AbortController();
+    fake.onSubmit(() => setTimeout(() => controller.abort(new Error("user went away")), 30));
+    const error = await rejection(provider().transcribe(audio, { lang: "en", signal: controller.signal }));
+    expect(error).toMatchObject({ message: "user went away" });
+    expect(error).not.toBeInstanceOf(AsrError);
+  });
+
+  it("with a webhook URL, sends it and ends the wait when the webhook arrives", async () => {
+    const deliveries: unknown[] = [];
+    const receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        deliveries.push({ header: req.headers["x-verbatim-webhook"], body: JSON.parse(body) });
+        const handled = handleAssemblyAiWebhook(body);
+        res.writeHead(handled ? 200 : 400).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const webhookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/assemblyai`;
+    try {
+      fake.respondWith(() => ({ manual: true, words: [{ text: "Hooked.", start: 0, end: 700 }] }));
+      fake.onSubmit((s) => setTimeout(() => void fake.complete(s.id), 50));
+      const started = Date.now();
+      const result = await provider({
+        pollIntervalMs: 60_000,
+        webhookUrl,
+        webhookAuthHeaderName: "x-verbatim-webhook",
+        webhookAuthHeaderValue: "s3cret",
+      }).transcribe(audio, { lang: "en" });
+
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(result.words).toEqual([{ text: "Hooked.", start: 0, end: 0.7 }]);
+      expect(fake.submitted[0].params).toMatchObject({
+        webhook_url: webhookUrl,
+        webhook_auth_header_name: "x-verbatim-webhook",
+        webhook_auth_header_value: "s3cret",
+      });
+      expect(deliveries).toEqual([{ header: "s3cret", body: { transcript_id: fake.submitted[0].id, status: "completed" } }]);
+      expect(fake.requests.filter((r) => r.method === "GET")).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+
+  it("handleAssemblyAiWebhook ignores bodies that are not AssemblyAI webhooks", () => {
+    expect(handleAssemblyAiWebhook("not json")).toBeNull();
+    expect(handleAssemblyAiWebhook({ foo: 1 })).toBeNull();
+    expect(handleAssemblyAiWebhook({ transcript_id: "nobody-waits", status: "completed" })).toEqual({
+      transcriptId: "nobody-waits",
+      status: "completed",
+      waiting: false,
+    });
+  });
+});

@@ -1,0 +1,283 @@
+import { FileService, TranscriptService, type BaseServiceParams, type SubmitParams, type Transcript } from "assemblyai";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Readable, Transform } from "node:stream";
+import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
+import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
+import { joinWords } from "./segment-words";
+import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type Word } from "./types";
+
+export interface AssemblyAiOptions {
+  apiKey: string;
+  /** Default https://api.assemblyai.com (https://api.eu.assemblyai.com for the EU region). */
+  baseUrl?: string;
+  /** First wait between status polls; each later one is 1.5× longer, up to maxPollIntervalMs. Default 1000. */
+  pollIntervalMs?: number;
+  /** Longest wait between polls. Default 15000 (60000 with a webhook, which usually wakes the wait first). */
+  maxPollIntervalMs?: number;
+  /** Give up (retryable asr_failed) when the transcript is not done after this long. Default 3 hours. */
+  maxWaitMs?: number;
+  /** Sent as webhook_url: AssemblyAI POSTs {transcript_id, status} there when done; pass that body to
+   * handleAssemblyAiWebhook() to end the wait early. Polling continues (less often) either way. */
+  webhookUrl?: string;
+  /** Optional header AssemblyAI adds to the webhook request, for the receiving route to check. */
+  webhookAuthHeaderName?: string;
+  webhookAuthHeaderValue?: string;
+  /** AssemblyAI's speech_models (priority order); its default when unset. */
+  speechModels?: string[];
+}
+
+/** Polls that fail retryably (5xx, network) in a row before the wait gives up. */
+const MAX_POLL_FAILURES = 5;
+const BACKOFF = 1.5;
+
+// Pending waits by transcript id. A webhook for one of them marks it and wakes its sleep; the wait then
+// polls once more (the webhook body is not trusted: it only says when to look).
+interface Waiter {
+  signalled: boolean;
+  wake: (() => void) | null;
+}
+const waiters = new Map<string, Set<Waiter>>();
+
+/**
+ * Feed AssemblyAI's webhook delivery ({transcript_id, status}, as an object or JSON text) here. Wakes
+ * the waits in this process for that transcript, which fetch it at once. Returns what the body named and
+ * whether anything here was waiting for it; null when the body is not an AssemblyAI webhook. Safe to call
+ * with unauthenticated input: it never reads the transcript from the body.
+ */
+export function handleAssemblyAiWebhook(body: unknown): { transcriptId: string; status: string; waiting: boolean } | null {
+  let value = body;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  if (!value || typeof value !== "object") return null;
+  const { transcript_id: transcriptId, status } = value as { transcript_id?: unknown; status?: unknown };
+  if (typeof transcriptId !== "string" || !transcriptId) return null;
+  const pending = waiters.get(transcriptId);
+  for (const waiter of pending ?? []) {
+    waiter.signalled = true;
+    waiter.wake?.();
+  }
+  return { transcriptId, status: typeof status === "string" ? status : "", waiting: Boolean(pending?.size) };
+}
+
+/** Sleeps `ms`, returning early when a webhook for the transcript arrived (or arrives meanwhile). */
+function nap(waiter: Waiter, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    if (waiter.signalled) {
+      waiter.signalled = false;
+      return resolve();
+    }
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      waiter.wake = null;
+      waiter.signalled = false;
+    };
+    const onAbort = () => {
+      done();
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    waiter.wake = () => {
+      done();
+      resolve();
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Every SDK request goes through here: abortable, and HTTP errors become AsrErrors that keep the status. */
+async function guardedFetch(
+  call: (init: RequestInit | undefined) => Promise<Response>,
+  init: RequestInit | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  throwIfAborted(signal);
+  let response: Response;
+  try {
+    response = await call(signal ? { ...init, signal } : init);
+  } catch (error) {
+    throwIfAborted(signal);
+    const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
+    throw new AsrError("asr_failed", `AssemblyAI unreachable: ${cause}`, { retryable: true, cause: error });
+  }
+  if (response.status >= 400) {
+    const text = await response.text().catch(() => "");
+    let detail = text.trim().slice(0, 300) || response.statusText;
+    try {
+      const json = JSON.parse(text) as { error?: unknown };
+      if (typeof json.error === "string" && json.error) detail = json.error;
+    } catch {
+      // not JSON
+    }
+    throw httpAsrError("AssemblyAI", response.status, detail);
+  }
+  return response;
+}
+
+// The SDK's own services, with their one request method wrapped (see guardedFetch). The SDK's errors are
+// plain Errors without the HTTP status, which is needed to tell a bad key (rejected) from an outage.
+class GuardedFileService extends FileService {
+  constructor(
+    params: BaseServiceParams,
+    private readonly abortSignal: AbortSignal | undefined,
+  ) {
+    super(params);
+  }
+  protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
+    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal);
+  }
+}
+
+class GuardedTranscriptService extends TranscriptService {
+  constructor(
+    params: BaseServiceParams,
+    files: FileService,
+    private readonly abortSignal: AbortSignal | undefined,
+  ) {
+    super(params, files);
+  }
+  protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
+    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal);
+  }
+}
+
+function toWords(transcript: Transcript): Word[] {
+  const words: Word[] = [];
+  for (const w of transcript.words ?? []) {
+    if (!w.text?.trim() || !Number.isFinite(w.start) || !Number.isFinite(w.end)) continue;
+    words.push({ text: w.text.trim(), start: w.start / 1000, end: Math.max(w.start, w.end) / 1000 });
+  }
+  return words.sort((a, b) => a.start - b.start);
+}
+
+export function createAssemblyAiProvider(options: AssemblyAiOptions): AsrProvider & {
+  handleWebhook: typeof handleAssemblyAiWebhook;
+} {
+  const params: BaseServiceParams = {
+    apiKey: options.apiKey,
+    baseUrl: (options.baseUrl ?? "https://api.assemblyai.com").replace(/\/+$/, ""),
+  };
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const maxPollIntervalMs = options.maxPollIntervalMs ?? (options.webhookUrl ? 60_000 : 15_000);
+  const maxWaitMs = options.maxWaitMs ?? 3 * 60 * 60_000;
+
+  return {
+    name: "assemblyai",
+    handleWebhook: handleAssemblyAiWebhook,
+    async transcribe(audioPath, { lang, signal, onProgress }) {
+      const progress = monotonicProgress(onProgress);
+      throwIfAborted(signal);
+      progress(0);
+      let size: number;
+      try {
+        size = (await stat(audioPath)).size;
+      } catch (error) {
+        throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
+      }
+
+      const files = new GuardedFileService(params, signal);
+      const client = { files, transcripts: new GuardedTranscriptService(params, files, signal) };
+
+      // 1. Upload, streaming the file (upload progress: 0 → 0.3).
+      let sent = 0;
+      const source = createReadStream(audioPath);
+      const counted = source.pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            sent += chunk.length;
+            progress(size > 0 ? (0.3 * sent) / size : 0);
+            callback(null, chunk);
+          },
+        }),
+      );
+      source.on("error", (error) => counted.destroy(error));
+      let uploadUrl: string;
+      try {
+        uploadUrl = await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream);
+      } finally {
+        source.destroy();
+        counted.destroy();
+      }
+
+      // 2. Submit.
+      const languageCode = toAssemblyAiLanguage(lang);
+      const submit: SubmitParams = {
+        audio_url: uploadUrl,
+        punctuate: true,
+        format_text: true,
+        ...(languageCode ? { language_code: languageCode } : { language_detection: true }),
+        ...(options.speechModels ? { speech_models: options.speechModels } : {}),
+        ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}),
+        ...(options.webhookUrl && options.webhookAuthHeaderName && options.webhookAuthHeaderValue
+          ? { webhook_auth_header_name: options.webhookAuthHeaderName, webhook_auth_header_value: options.webhookAuthHeaderValue }
+          : {}),
+      };
+      const queued = await client.transcripts.submit(submit);
+      const id = queued.id;
+      progress(0.35);
+
+      // 3. Wait: poll with backoff (1 s, 1.5 s, 2.25 s … up to the cap), woken early by a webhook.
+      const waiter: Waiter = { signalled: false, wake: null };
+      let set = waiters.get(id);
+      if (!set) waiters.set(id, (set = new Set()));
+      set.add(waiter);
+      const deadline = Date.now() + maxWaitMs;
+      let delay = pollIntervalMs;
+      let failures = 0;
+      let processingSince: number | null = null;
+      let transcript: Transcript = queued;
+      try {
+        for (;;) {
+          if (transcript.status === "completed") break;
+          if (transcript.status === "error") {
+            throw new AsrError("asr_failed", `AssemblyAI could not transcribe (${id}): ${transcript.error ?? "no reason given"}`, {
+              retryable: false,
+            });
+          }
+          if (transcript.status === "processing") {
+            processingSince ??= Date.now();
+            // AssemblyAI gives no progress: creep from 0.5 towards 0.95 (half way after a minute).
+            progress(0.5 + 0.45 * (1 - Math.exp(-(Date.now() - processingSince) / 86_000)));
+          }
+          const left = deadline - Date.now();
+          if (left <= 0) {
+            throw new AsrError("asr_failed", `AssemblyAI transcript ${id} not done after ${Math.round(maxWaitMs / 1000)} s`, {
+              retryable: true,
+            });
+          }
+          await nap(waiter, Math.min(delay, left), signal);
+          delay = Math.min(delay * BACKOFF, maxPollIntervalMs);
+          try {
+            transcript = await client.transcripts.get(id);
+            failures = 0;
+          } catch (error) {
+            // The job goes on at AssemblyAI: ride out a few transient failures of the status request.
+            if (!(error instanceof AsrError) || !error.retryable || ++failures > MAX_POLL_FAILURES) throw error;
+          }
+        }
+      } finally {
+        set.delete(waiter);
+        if (set.size === 0) waiters.delete(id);
+      }
+
+      const words = toWords(transcript);
+      progress(1);
+      return {
+        words,
+        text: transcript.text?.trim() || joinWords(words.map((w) => w.text)),
+        durationSeconds: transcript.audio_duration ?? words.at(-1)?.end ?? 0,
+        language: fromAssemblyAiLanguage(transcript.language_code) ?? (languageCode ? fromAssemblyAiLanguage(languageCode) : null),
+      };
+    },
+  };
+}

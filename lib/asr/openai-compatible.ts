@@ -1,0 +1,398 @@
+import { openAsBlob } from "node:fs";
+import { mkdtemp, rm, stat, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { cutAudio, probeDuration } from "./ffmpeg";
+import { fromWhisperLanguage, primaryLanguage } from "./language";
+import { joinWords } from "./segment-words";
+import { stitchChunks, type ChunkWords } from "./stitch";
+import {
+  AsrError,
+  httpAsrError,
+  monotonicProgress,
+  sleep,
+  throwIfAborted,
+  type AsrProvider,
+  type AsrResult,
+  type Word,
+} from "./types";
+
+export interface OpenAiCompatibleOptions {
+  /** Server origin, e.g. "https://api.openai.com" or "http://localhost:8000" (a trailing "/v1" is tolerated). */
+  baseUrl: string;
+  /** Sent as "Authorization: Bearer …" when set. */
+  apiKey?: string;
+  /** e.g. "whisper-1" (OpenAI's only model with word timestamps), "Systran/faster-whisper-large-v3". */
+  model: string;
+  /** Largest request body the server takes; bigger audio is cut into chunks. Default 25 MiB (OpenAI's limit). */
+  maxUploadBytes?: number;
+  /** Longest chunk when cutting, seconds. Default 600. */
+  chunkSeconds?: number;
+  /**
+   * How chunks are made: "mp3" re-encodes each to 16 kHz mono MP3 at 64 kbit/s (exact start times, known
+   * size; what the model hears is 16 kHz mono anyway), "copy" keeps the original packets (no re-encoding;
+   * falls back to "mp3" for formats the endpoint does not take or when copied chunks cannot fit). Default "mp3".
+   */
+  chunkCodec?: "mp3" | "copy";
+  /** How much consecutive chunks overlap, seconds. Default 5. */
+  overlapSeconds?: number;
+  /** Per request. Default 10 minutes. */
+  requestTimeoutMs?: number;
+  /** Further attempts of a request that failed retryably (5xx, 408, 429, network). Default 2. */
+  retries?: number;
+  /** First delay between attempts, doubled each time. Default 1000. */
+  retryDelayMs?: number;
+  ffmpegPath?: string;
+  ffprobePath?: string;
+  /** Where chunks are written (a private directory is made inside). Default os.tmpdir(). */
+  tmpDir?: string;
+}
+
+/** The file formats OpenAI's endpoint takes, by extension, with their MIME types. */
+const ACCEPTED_TYPES: Readonly<Record<string, string>> = {
+  ".flac": "audio/flac",
+  ".mp3": "audio/mpeg",
+  ".mp4": "audio/mp4",
+  ".mpeg": "audio/mpeg",
+  ".mpga": "audio/mpeg",
+  ".m4a": "audio/mp4",
+  ".ogg": "audio/ogg",
+  ".oga": "audio/ogg",
+  ".wav": "audio/wav",
+  ".webm": "audio/webm",
+};
+
+/** Room left for the multipart envelope and the other fields when comparing a file with maxUploadBytes. */
+const MULTIPART_MARGIN = 16 * 1024;
+/** A cut chunk is aimed at this share of the room, as bitrates vary along a file. */
+const FILL = 0.9;
+/** Bitrate of re-encoded chunks (16 kHz mono MP3; plenty for speech recognition), bytes per second. */
+const MP3_BITRATE = "64k";
+const MP3_BYTES_PER_SECOND = 8000;
+
+/** One answer in OpenAI's verbose_json shape (compatible servers add or omit fields). */
+interface VerboseJson {
+  text?: unknown;
+  language?: unknown;
+  duration?: unknown;
+  words?: unknown;
+  segments?: unknown;
+}
+
+interface ChunkAnswer {
+  words: Word[];
+  text: string;
+  language: string | null;
+  duration: number | null;
+}
+
+export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions): AsrProvider {
+  const endpoint = `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/audio/transcriptions`;
+  const maxUploadBytes = options.maxUploadBytes ?? 25 * 1024 * 1024;
+  const chunkSeconds = options.chunkSeconds ?? 600;
+  const overlapSeconds = options.overlapSeconds ?? 5;
+  const requestTimeoutMs = options.requestTimeoutMs ?? 10 * 60_000;
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 1000;
+  if (!(overlapSeconds >= 0) || !(chunkSeconds > 2 * overlapSeconds)) {
+    throw new Error("chunkSeconds must be more than twice overlapSeconds");
+  }
+  // Chunks shorter than this are not worth a request: re-encode, or give up.
+  const minChunkSeconds = Math.min(chunkSeconds, Math.max(3 * overlapSeconds, 15));
+
+  async function post(file: string, language: string | null, signal: AbortSignal | undefined): Promise<ChunkAnswer> {
+    const ext = path.extname(file).toLowerCase();
+    const form = new FormData();
+    form.append("file", await openAsBlob(file, { type: ACCEPTED_TYPES[ext] ?? "application/octet-stream" }), `audio${ext}`);
+    form.append("model", options.model);
+    form.append("response_format", "verbose_json");
+    form.append("timestamp_granularities[]", "word");
+    form.append("timestamp_granularities[]", "segment");
+    if (language) form.append("language", language);
+
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    const timeout = AbortSignal.timeout(requestTimeoutMs);
+    let response: Response;
+    try {
+      response = await fetch(endpoint, {
+        method: "POST",
+        body: form,
+        headers,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (error) {
+      throwIfAborted(signal);
+      const message = timeout.aborted
+        ? `ASR server did not answer within ${Math.round(requestTimeoutMs / 1000)} s`
+        : `ASR server unreachable: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
+      throw new AsrError("asr_failed", message, { retryable: true, cause: error });
+    }
+    const body = await response.text().catch(() => "");
+    if (!response.ok) throw httpAsrError("ASR server", response.status, errorDetail(body, response.statusText));
+    let json: VerboseJson;
+    try {
+      json = JSON.parse(body) as VerboseJson;
+    } catch {
+      throw new AsrError("asr_failed", `ASR server answered ${response.status} with something other than JSON`, {
+        retryable: false,
+        status: response.status,
+      });
+    }
+    return parseVerboseJson(json);
+  }
+
+  async function postWithRetries(file: string, language: string | null, signal: AbortSignal | undefined): Promise<ChunkAnswer> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await post(file, language, signal);
+      } catch (error) {
+        if (!(error instanceof AsrError) || !error.retryable || attempt >= retries) throw error;
+        await sleep(retryDelayMs * 2 ** attempt, signal);
+      }
+    }
+  }
+
+  async function transcribeInChunks(
+    audioPath: string,
+    size: number,
+    startLimit: number,
+    language: string | null,
+    signal: AbortSignal | undefined,
+    progress: (p: number) => void,
+  ): Promise<AsrResult> {
+    const paths = { ffmpegPath: options.ffmpegPath, ffprobePath: options.ffprobePath };
+    const duration = await probeDuration(audioPath, { ...paths, signal });
+    const ext = path.extname(audioPath).toLowerCase();
+    let codec: "copy" | "mp3" = options.chunkCodec === "copy" && ACCEPTED_TYPES[ext] ? "copy" : "mp3";
+    let limit = startLimit;
+    const fits = (bytesPerSecond: number) => Math.max(0, (limit - MULTIPART_MARGIN) * FILL) / bytesPerSecond;
+    let chunkLength = Math.min(chunkSeconds, fits(codec === "copy" ? size / duration : MP3_BYTES_PER_SECOND));
+    if (chunkLength < minChunkSeconds && codec === "copy") {
+      codec = "mp3";
+      chunkLength = Math.min(chunkSeconds, fits(MP3_BYTES_PER_SECOND));
+    }
+
+    const dir = await mkdtemp(path.join(options.tmpDir ?? tmpdir(), "verbatim-asr-"));
+    try {
+      const chunks: ChunkWords[] = [];
+      const texts: string[] = [];
+      const languages: string[] = [];
+      let start = 0;
+      for (let index = 0; ; ) {
+        throwIfAborted(signal);
+        if (chunkLength < minChunkSeconds) {
+          throw new AsrError(
+            "asr_rejected",
+            `ASR server takes at most ${limit} bytes: not even ${minChunkSeconds} s of audio fit`,
+            { retryable: false },
+          );
+        }
+        // A tail shorter than the overlap rides along with this chunk instead of getting its own.
+        const rest = duration - start;
+        const length = rest - chunkLength < overlapSeconds ? rest : chunkLength;
+        const file = path.join(dir, `chunk-${index}${codec === "copy" ? ext : ".mp3"}`);
+        await cutAudio(audioPath, file, start, length, { ...paths, signal, codec, mp3Bitrate: MP3_BITRATE });
+        const bytes = (await stat(file)).size;
+
+        let answer: ChunkAnswer | null = null;
+        if (bytes + MULTIPART_MARGIN <= limit) {
+          try {
+            answer = await postWithRetries(file, language, signal);
+          } catch (error) {
+            if (!(error instanceof AsrError && error.status === 413)) throw error;
+            limit = Math.min(limit, learnedLimit(error, bytes + MULTIPART_MARGIN)); // The server takes less than we were told.
+          }
+        }
+        await unlink(file).catch(() => {});
+        if (!answer) {
+          // Too big: aim lower (this chunk's own bitrate), switching to re-encoding when copying cannot fit.
+          chunkLength = Math.min(chunkLength * FILL, fits(bytes / length));
+          if (chunkLength < minChunkSeconds && codec === "copy") {
+            codec = "mp3";
+            chunkLength = Math.min(chunkSeconds, fits(MP3_BYTES_PER_SECOND));
+          }
+          continue;
+        }
+
+        chunks.push({
+          start,
+          end: start + length,
+          words: answer.words.map((w) => ({ text: w.text, start: w.start + start, end: w.end + start })),
+        });
+        if (answer.text) texts.push(answer.text);
+        if (answer.language) languages.push(answer.language);
+        progress((0.98 * (start + length)) / duration);
+        if (start + length >= duration - 1e-3) break;
+        start += length - overlapSeconds;
+        index++;
+      }
+
+      const words = stitchChunks(chunks);
+      return {
+        words,
+        text: words.length ? joinWords(words.map((w) => w.text)) : texts.join(" "),
+        durationSeconds: duration,
+        language: mostCommon(languages),
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true }).catch(() => {});
+    }
+  }
+
+  return {
+    name: "openai-compatible",
+    async transcribe(audioPath, { lang, signal, onProgress }) {
+      const progress = monotonicProgress(onProgress);
+      throwIfAborted(signal);
+      progress(0);
+      const language = primaryLanguage(lang);
+      let size: number;
+      try {
+        size = (await stat(audioPath)).size;
+      } catch (error) {
+        throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
+      }
+
+      let limit = maxUploadBytes;
+      if (ACCEPTED_TYPES[path.extname(audioPath).toLowerCase()] && size + MULTIPART_MARGIN <= limit) {
+        try {
+          const answer = await postWithRetries(audioPath, language, signal);
+          progress(1);
+          return {
+            words: answer.words,
+            text: answer.text || joinWords(answer.words.map((w) => w.text)),
+            durationSeconds: answer.duration ?? answer.words.at(-1)?.end ?? 0,
+            language: answer.language,
+          };
+        } catch (error) {
+          if (!(error instanceof AsrError && error.status === 413)) throw error;
+          limit = learnedLimit(error, size + MULTIPART_MARGIN); // The server takes less than maxUploadBytes: cut.
+        }
+      }
+      const result = await transcribeInChunks(audioPath, size, limit, language, signal, progress);
+      progress(1);
+      return result;
+    },
+  };
+}
+
+/**
+ * The server's limit after a 413 for `sent` bytes: OpenAI names it ("Maximum content size limit (26214400)
+ * exceeded …"); otherwise assume half of what was sent.
+ */
+function learnedLimit(error: AsrError, sent: number): number {
+  const named = /limit\D{0,20}\((\d{4,})\)/i.exec(error.message);
+  const limit = named ? Number(named[1]) : NaN;
+  return limit > 0 && limit < sent ? limit : Math.floor(sent / 2);
+}
+
+function errorDetail(body: string, statusText: string): string {
+  try {
+    const json = JSON.parse(body) as { error?: { message?: unknown } | string; detail?: unknown; message?: unknown };
+    const message =
+      typeof json.error === "string" ? json.error : json.error?.message ?? (typeof json.detail === "string" ? json.detail : json.message);
+    if (typeof message === "string" && message) return message;
+  } catch {
+    // not JSON
+  }
+  return body.trim().slice(0, 300) || statusText;
+}
+
+function finite(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+function mostCommon(values: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [v, c] of counts) if (best === null || c > counts.get(best)!) best = v;
+  return best;
+}
+
+const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+
+/** Words from timed objects ({word|text, start, end}), dropping malformed ones. */
+function timedWords(list: unknown): Word[] {
+  if (!Array.isArray(list)) return [];
+  const words: Word[] = [];
+  for (const item of list as Array<Record<string, unknown>>) {
+    const text = typeof item?.word === "string" ? item.word : typeof item?.text === "string" ? item.text : null;
+    const start = finite(item?.start);
+    const end = finite(item?.end);
+    if (text === null || !text.trim() || start === null || end === null) continue;
+    words.push({ text: text.trim(), start, end: Math.max(start, end) });
+  }
+  return words;
+}
+
+/** Words spread over a segment's time in proportion to their length (when the server gives no word times). */
+function wordsInSegment(text: string, start: number, end: number): Word[] {
+  const trimmed = text.trim();
+  if (!trimmed) return [];
+  let tokens = trimmed.split(/\s+/);
+  if (tokens.length === 1 && NO_SPACE_SCRIPT.test(trimmed)) tokens = Array.from(trimmed);
+  const total = tokens.reduce((n, t) => n + t.length + 1, 0);
+  const span = Math.max(0, end - start);
+  const words: Word[] = [];
+  let at = 0;
+  for (const token of tokens) {
+    const share = ((token.length + 1) / total) * span;
+    words.push({ text: token, start: start + at, end: start + at + share });
+    at += share;
+  }
+  return words;
+}
+
+const PUNCTUATION = /\p{P}/u;
+/** Punctuation inside words ("don't", "well-known") says nothing about whether a server punctuates words. */
+const WORD_INTERNAL = /['’-]/;
+
+function hasPunctuation(text: string): boolean {
+  return Array.from(text).some((ch) => PUNCTUATION.test(ch) && !WORD_INTERNAL.test(ch));
+}
+
+/**
+ * OpenAI's word timestamps come without punctuation ("Hello", "world"), which subtitles need to break at
+ * sentence ends: take each word's trailing punctuation from the full text, matching the words in order.
+ * Words that already carry punctuation (other servers) are left alone.
+ */
+export function punctuateWords(words: readonly Word[], text: string): Word[] {
+  if (!text || words.some((w) => hasPunctuation(w.text))) return [...words];
+  const lowerText = text.toLowerCase();
+  let cursor = 0;
+  return words.map((w) => {
+    const needle = w.text.toLowerCase();
+    const at = lowerText.indexOf(needle, cursor);
+    if (at < 0 || at - cursor > 40 + needle.length) return w;
+    let after = at + needle.length;
+    let trailing = "";
+    while (after < text.length && PUNCTUATION.test(text[after]) && !WORD_INTERNAL.test(text[after])) trailing += text[after++];
+    cursor = after;
+    return trailing ? { ...w, text: w.text + trailing } : w;
+  });
+}
+
+function parseVerboseJson(json: VerboseJson): ChunkAnswer {
+  const text = typeof json.text === "string" ? json.text.trim() : "";
+  const segments = Array.isArray(json.segments) ? (json.segments as Array<Record<string, unknown>>) : [];
+  let words = timedWords(json.words);
+  if (words.length === 0) words = segments.flatMap((s) => timedWords(s?.words));
+  if (words.length === 0) {
+    words = segments.flatMap((s) => {
+      const start = finite(s?.start);
+      const end = finite(s?.end);
+      return typeof s?.text === "string" && start !== null && end !== null ? wordsInSegment(s.text, start, end) : [];
+    });
+  }
+  const duration = finite(json.duration);
+  if (words.length === 0 && text && duration !== null) words = wordsInSegment(text, 0, duration);
+  words.sort((a, b) => a.start - b.start);
+  return {
+    words: punctuateWords(words, text || segments.map((s) => (typeof s?.text === "string" ? s.text : "")).join(" ")),
+    text,
+    language: fromWhisperLanguage(json.language),
+    duration,
+  };
+}

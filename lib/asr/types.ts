@@ -1,0 +1,110 @@
+// Speech recognition: what every ASR backend (AssemblyAI, an OpenAI-compatible
+// /v1/audio/transcriptions server) gives the transcripts domain when a source has no captions.
+
+export interface Word {
+  text: string;
+  /** Seconds from the start of the audio. */
+  start: number;
+  /** Seconds from the start of the audio; >= start. */
+  end: number;
+}
+
+export interface AsrResult {
+  /** In time order, no duplicates. */
+  words: Word[];
+  text: string;
+  durationSeconds: number;
+  /** BCP-47-ish code of the language heard ("en", "en-US", "pt"), null when the backend does not say. */
+  language: string | null;
+}
+
+export interface AsrTranscribeOptions {
+  /** The language expected (BCP-47, e.g. "en-US", "pt-BR"); backends map it to their own codes. */
+  lang: string;
+  /** Aborting rejects with the signal's reason (not an AsrError) and stops polling/uploads/ffmpeg. */
+  signal?: AbortSignal;
+  /** Called with a fraction in [0, 1], never decreasing; 1 once the result is ready. */
+  onProgress?(p: number): void;
+}
+
+export interface AsrProvider {
+  name: string;
+  transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
+}
+
+export type AsrErrorCode =
+  | "asr_failed" // the backend failed or could not be reached (5xx, network, timeout, its own job error)
+  | "asr_unavailable" // this backend cannot run here at all (e.g. ffmpeg missing)
+  | "asr_rejected"; // the backend refused the request (4xx: bad key, bad audio, too large)
+
+export class AsrError extends Error {
+  readonly code: AsrErrorCode;
+  /** Whether the same request may succeed later. */
+  readonly retryable: boolean;
+  /** HTTP status of the backend's answer, when there was one. */
+  readonly status: number | undefined;
+
+  constructor(
+    code: AsrErrorCode,
+    message: string,
+    options: { retryable?: boolean; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AsrError";
+    this.code = code;
+    this.retryable = options.retryable ?? code === "asr_failed";
+    this.status = options.status;
+  }
+}
+
+/**
+ * The AsrError for an HTTP error answer from a backend: 408/429 and 5xx are retryable failures, other 4xx
+ * are rejections (bad key, bad request, too large).
+ */
+export function httpAsrError(backend: string, status: number, detail: string): AsrError {
+  const message = `${backend} answered ${status}: ${detail}`;
+  if (status === 408 || status === 429 || status >= 500) {
+    return new AsrError("asr_failed", message, { retryable: true, status });
+  }
+  return new AsrError("asr_rejected", message, { retryable: false, status });
+}
+
+/** Rejects with the signal's reason when it is aborted. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** Waits `ms`, or less when the signal aborts (then rejects with its reason). */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason ?? new DOMException("This operation was aborted", "AbortError"));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason ?? new DOMException("This operation was aborted", "AbortError"));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Wraps onProgress so it is never called with a smaller value, never above 1, and never throws. */
+export function monotonicProgress(onProgress: ((p: number) => void) | undefined): (p: number) => void {
+  let last = -1;
+  return (p: number) => {
+    if (!onProgress) return;
+    const clamped = Math.min(1, Math.max(0, p));
+    if (clamped <= last) return;
+    last = clamped;
+    try {
+      onProgress(clamped);
+    } catch {
+      // A listener's failure must not fail the transcription.
+    }
+  };
+}
