@@ -209,6 +209,17 @@ describe("local runner", () => {
     expect(await kinds(id)).toEqual({ one: 1, "two-start": 1, two: 1, three: 1, charge: 1 });
   });
 
+  it("a job whose pipeline is not registered is retried, then ends in error", async () => {
+    const events: string[] = [];
+    await runner({ owner: "unknown", pollMs: 60_000, backoff: { baseMs: 20 }, onSettled: (e) => events.push(e.outcome) });
+    const { id } = await database.db.job.create({
+      data: { userId, input: { pipeline: "not-registered", context: {} }, maxAttempts: 2 },
+    });
+    (await import("@/lib/jobs/signal")).signalJobsAvailable(id);
+    expect(await settled(id)).toMatchObject({ status: "error", attempts: 2, errorCode: "unknown_pipeline" });
+    expect(events).toEqual(["retry", "error"]);
+  });
+
   it("recovers expired leases at start", async () => {
     const { id } = await enqueue();
     await database.db.$executeRaw`

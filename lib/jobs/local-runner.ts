@@ -21,6 +21,7 @@ import {
   currentContext,
   getPipeline,
   isPermanent,
+  RetryableError,
   jobCheckpoints,
   jobInput,
   toJobFailure,
@@ -73,6 +74,15 @@ export interface LocalRunnerOptions {
   inProcessSignal?: boolean;
   /** Default: console.log with a [jobs] prefix. */
   log?: (line: string) => void;
+  /** Called after each run of a job has been written back (metrics, tests, benchmarks). */
+  onSettled?: (event: SettledEvent) => void;
+}
+
+/** How one run of a job ended: finished, failed for good, queued for a retry, handed back, or lost. */
+export interface SettledEvent {
+  jobId: string;
+  outcome: "done" | "error" | "retry" | "released" | "lost";
+  attempt: number;
 }
 
 export interface LocalRunner {
@@ -233,6 +243,15 @@ class Runner implements LocalRunner {
   }
 
   private async runJob(job: Job, controller: AbortController): Promise<void> {
+    const outcome = await this.runJobOnce(job, controller);
+    try {
+      this.options.onSettled?.({ jobId: job.id, outcome, attempt: job.attempts });
+    } catch (error) {
+      this.log(`onSettled threw: ${describe(error)}`);
+    }
+  }
+
+  private async runJobOnce(job: Job, controller: AbortController): Promise<SettledEvent["outcome"]> {
     const lease: Lease = { owner: this.owner, attempts: job.attempts, leaseMs: this.leaseMs };
     const heartbeat = setInterval(() => {
       renewLease(this.db, job.id, lease)
@@ -248,10 +267,9 @@ class Runner implements LocalRunner {
     try {
       const input = jobInput(job);
       pipeline = getPipeline(input.pipeline);
-      if (!pipeline) {
-        await failJob(this.db, job, lease, { code: "unknown_pipeline", message: `No pipeline named "${input.pipeline}" is registered` });
-        return;
-      }
+      // Retryable: this process may be one deploy behind, or the pipeline's module not imported yet
+      // (every pipeline module belongs in lib/jobs/pipelines.ts).
+      if (!pipeline) throw new RetryableError("unknown_pipeline", `No pipeline named "${input.pipeline}" is registered`);
       ctx = currentContext(pipeline, job);
 
       if (job.attempts > job.maxAttempts) {
@@ -260,8 +278,7 @@ class Runner implements LocalRunner {
           code: job.errorCode ?? ATTEMPTS_EXHAUSTED,
           message: job.errorMessage ?? `The job was interrupted ${job.attempts - 1} times`,
         };
-        await this.fail(job, lease, pipeline, ctx, failure);
-        return;
+        return await this.fail(job, lease, pipeline, ctx, failure);
       }
 
       const io: StepContext = {
@@ -280,42 +297,35 @@ class Runner implements LocalRunner {
         const step = steps[i]!;
         if (checkpoints[step.name] !== undefined) continue;
         if (controller.signal.aborted) throw controller.signal.reason;
-        if (this.stopping) {
-          await releaseJob(this.db, job.id, lease);
-          return;
-        }
+        if (this.stopping) return (await releaseJob(this.db, job.id, lease)) ? "released" : "lost";
         const output = checkpointValue(await step.run(ctx, io));
         const saved = await saveCheckpoint(this.db, job.id, lease, step.name, output, (i + 1) / steps.length, steps[i + 1]?.name ?? null);
         if (!saved) {
           this.log(`job ${job.id}: lost its lease during step ${step.name}; leaving it to its new owner`);
-          return;
+          return "lost";
         }
         ctx = { ...ctx, ...output };
       }
 
       const finisher = pipeline;
       const finished = await completeJob(this.db, job, lease, finisher.onSuccess ? (fio) => finisher.onSuccess!(ctx, fio) : undefined);
-      if (!finished) this.log(`job ${job.id}: lost its lease before finishing; leaving it to its new owner`);
+      if (finished) return "done";
+      this.log(`job ${job.id}: lost its lease before finishing; leaving it to its new owner`);
+      return "lost";
     } catch (error) {
       const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
       if (reason instanceof LeaseAbort) {
         this.log(`job ${job.id}: ${reason.message}`);
-        return;
+        return "lost";
       }
-      if (reason instanceof StopAbort) {
-        await releaseJob(this.db, job.id, lease);
-        return;
-      }
+      if (reason instanceof StopAbort) return (await releaseJob(this.db, job.id, lease)) ? "released" : "lost";
       const failure = toJobFailure(error);
-      if (!pipeline) {
-        await failJob(this.db, job, lease, failure);
-      } else if (isPermanent(error) || job.attempts >= job.maxAttempts) {
-        await this.fail(job, lease, pipeline, ctx, failure);
-      } else {
-        const delay = backoffDelay(job.attempts, this.options.backoff);
-        this.log(`job ${job.id}: attempt ${job.attempts} failed (${failure.code}: ${failure.message}); retrying in ${delay} ms`);
-        await scheduleRetry(this.db, job.id, lease, delay, failure);
-      }
+      const final = isPermanent(error) || job.attempts >= job.maxAttempts;
+      if (final && pipeline) return await this.fail(job, lease, pipeline, ctx, failure);
+      if (final) return (await failJob(this.db, job, lease, failure)) ? "error" : "lost";
+      const delay = backoffDelay(job.attempts, this.options.backoff);
+      this.log(`job ${job.id}: attempt ${job.attempts} failed (${failure.code}: ${failure.message}); retrying in ${delay} ms`);
+      return (await scheduleRetry(this.db, job.id, lease, delay, failure)) ? "retry" : "lost";
     } finally {
       clearInterval(heartbeat);
     }
@@ -328,20 +338,23 @@ class Runner implements LocalRunner {
     pipeline: Pipeline<Record<string, unknown>>,
     ctx: Record<string, unknown>,
     failure: JobFailure,
-  ): Promise<void> {
+  ): Promise<SettledEvent["outcome"]> {
     try {
       const failed = await failJob(this.db, job, lease, failure, (io) => pipeline.onFailure(ctx, failure, io));
-      if (!failed) this.log(`job ${job.id}: lost its lease before failing; leaving it to its new owner`);
-      else this.log(`job ${job.id}: failed (${failure.code}: ${failure.message})`);
+      if (!failed) {
+        this.log(`job ${job.id}: lost its lease before failing; leaving it to its new owner`);
+        return "lost";
+      }
+      this.log(`job ${job.id}: failed (${failure.code}: ${failure.message})`);
+      return "error";
     } catch (error) {
       if (job.attempts > job.maxAttempts + ON_FAILURE_EXTRA_ATTEMPTS) {
         this.log(`job ${job.id}: onFailure keeps failing (${describe(error)}); closing the job WITHOUT it`);
-        await failJob(this.db, job, lease, failure);
-        return;
+        return (await failJob(this.db, job, lease, failure)) ? "error" : "lost";
       }
       const delay = backoffDelay(job.attempts, this.options.backoff);
       this.log(`job ${job.id}: onFailure failed (${describe(error)}); trying again in ${delay} ms`);
-      await scheduleRetry(this.db, job.id, lease, delay, failure);
+      return (await scheduleRetry(this.db, job.id, lease, delay, failure)) ? "retry" : "lost";
     }
   }
 

@@ -175,6 +175,14 @@ export async function completeJob(
   lease: Lease | null,
   hook?: (io: FinishIO) => Promise<JobOutcome | void>,
 ): Promise<boolean> {
+  if (!hook) {
+    // Nothing else to commit with it: one statement, no transaction.
+    const n = await db.$executeRaw`
+      UPDATE "Job" SET "status" = 'done', "progress" = 1, "leaseOwner" = NULL, "leaseUntil" = NULL,
+        "errorCode" = NULL, "errorMessage" = NULL, "updatedAt" = ${NOW}
+      WHERE ${owned(job.id, lease)}`;
+    return n === 1;
+  }
   try {
     await db.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
@@ -182,7 +190,7 @@ export async function completeJob(
           "errorCode" = NULL, "errorMessage" = NULL, "updatedAt" = ${NOW}
         WHERE ${owned(job.id, lease)}`;
       if (n !== 1) throw new LeaseLostError(job.id);
-      const outcome = hook ? await hook({ jobId: job.id, userId: job.userId, tx, job }) : undefined;
+      const outcome = await hook({ jobId: job.id, userId: job.userId, tx, job });
       if (outcome && (outcome.transcriptId !== undefined || outcome.chargedSecs !== undefined)) {
         await tx.job.update({
           where: { id: job.id },
@@ -208,6 +216,13 @@ export async function failJob(
   failure: JobFailure,
   hook?: (io: FinishIO) => Promise<void>,
 ): Promise<boolean> {
+  if (!hook) {
+    const n = await db.$executeRaw`
+      UPDATE "Job" SET "status" = 'error', "leaseOwner" = NULL, "leaseUntil" = NULL,
+        "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+      WHERE ${owned(job.id, lease)}`;
+    return n === 1;
+  }
   try {
     await db.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
@@ -215,7 +230,7 @@ export async function failJob(
           "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
         WHERE ${owned(job.id, lease)}`;
       if (n !== 1) throw new LeaseLostError(job.id);
-      if (hook) await hook({ jobId: job.id, userId: job.userId, tx, job });
+      await hook({ jobId: job.id, userId: job.userId, tx, job });
     }, TX_OPTIONS);
     return true;
   } catch (error) {
