@@ -32,7 +32,8 @@ async function main() {
     throw new Error("DATABASE_URL is not set: with the embedded database, the app process runs the jobs itself");
   }
   if (inngestConfigured()) {
-    console.warn("[worker] Inngest is configured: new jobs go to Inngest; this worker only drains jobs queued for the local runner");
+    // Both drivers on one queue could run a job twice: with Inngest configured, Inngest runs every job.
+    throw new Error("Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV): jobs run on Inngest, not on this worker");
   }
   const { getDb } = await import("@/lib/db/client");
   const db = await getDb();
@@ -42,6 +43,7 @@ async function main() {
     concurrency: positive("concurrency", values.concurrency),
     leaseMs: positive("lease-ms", values["lease-ms"]),
     pollMs: positive("poll-ms", values["poll-ms"]),
+    keepAlive: true,
     log: (line) => console.log(`[worker] ${line}`),
   });
 

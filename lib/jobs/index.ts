@@ -26,6 +26,7 @@ export {
   type BackoffOptions,
   type LocalRunner,
   type LocalRunnerOptions,
+  type SettledEvent,
 } from "@/lib/jobs/local-runner";
 export { completeJob, failJob, LeaseLostError, type Lease } from "@/lib/jobs/store";
 export { startAppJobs } from "@/lib/jobs/start";

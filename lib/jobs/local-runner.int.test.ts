@@ -173,6 +173,29 @@ describe("local runner", () => {
     expect(all[0]!.at.getTime() - started).toBeLessThan(1_000);
   });
 
+  it("a job enqueued inside a transaction is picked up when it commits (NOTIFY), and not at all if it rolls back", async () => {
+    await runner({ owner: "tx", pollMs: 60_000, listenUrl: database.url });
+    let committedAt = 0;
+    const enqueued = await database.db.$transaction(async (tx) => {
+      const created = await enqueueJob(tx, { userId, pipeline: PIPELINE, context: { trail: [] }, driver: "local" });
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the in-process signal fires too early
+      committedAt = Date.now();
+      return created;
+    });
+    const all = await effects(database.db, (await settled(enqueued.id, 5_000)).id);
+    expect(all[0]!.at.getTime()).toBeGreaterThanOrEqual(committedAt - 50);
+    expect(all[0]!.at.getTime() - committedAt).toBeLessThan(1_000);
+
+    const marker = `rolled-back-${Date.now()}`;
+    await expect(
+      database.db.$transaction(async (tx) => {
+        await enqueueJob(tx, { userId, pipeline: PIPELINE, context: { trail: [], marker }, driver: "local" });
+        throw new Error("caller failed");
+      }),
+    ).rejects.toThrow("caller failed");
+    expect(await database.db.job.count({ where: { input: { path: ["context", "marker"], equals: marker } } })).toBe(0);
+  });
+
   it("a runner that lost its lease stops: no checkpoint, no completion from it", async () => {
     const first = await runner({ owner: "loser", leaseMs: 300, heartbeatMs: 50, pollMs: 60_000 });
     const { id } = await enqueue({ sleepMs: 2_000, sleepOnAttempt: 1 });

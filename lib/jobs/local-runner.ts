@@ -74,6 +74,8 @@ export interface LocalRunnerOptions {
   inProcessSignal?: boolean;
   /** Default: console.log with a [jobs] prefix. */
   log?: (line: string) => void;
+  /** Keep the process alive while the runner runs (a worker process). Default false: the app decides. */
+  keepAlive?: boolean;
   /** Called after each run of a job has been written back (metrics, tests, benchmarks). */
   onSettled?: (event: SettledEvent) => void;
 }
@@ -182,7 +184,7 @@ class Runner implements LocalRunner {
       await this.listener.start();
     }
     this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    this.pollTimer.unref?.();
+    if (!this.options.keepAlive) this.pollTimer.unref?.();
     // Expired leases of dead runners are recovered by the same claim.
     this.wake();
     await this.pumping;
