@@ -1,13 +1,14 @@
 // Route handlers call this and return; they never run a pipeline inline.
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
-import { getPipeline, type JobInput } from "@/lib/jobs/pipeline";
+import { getPipeline, type JobInput, type Pipeline } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
 import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
 import { inngestConfigured } from "@/inngest/settings";
 
 export interface EnqueueJobInput<C> {
   userId: string;
-  pipeline: string;
+  /** A registered pipeline, by name or as the object (which types `context`). */
+  pipeline: string | Pipeline<C>;
   context: C;
   /** Seconds of allowance reserved for this job (refunded by the pipeline's onFailure). */
   reservedSecs?: number;
@@ -33,11 +34,12 @@ function isTransaction(db: DbOrTx): boolean {
  * is visible.)
  */
 export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJobInput<C>): Promise<Job> {
-  const pipeline = getPipeline(input.pipeline);
-  if (!pipeline) throw new Error(`Unknown pipeline "${input.pipeline}": register it before enqueueing`);
+  const name = typeof input.pipeline === "string" ? input.pipeline : input.pipeline.name;
+  const pipeline = getPipeline<C>(name);
+  if (!pipeline) throw new Error(`Unknown pipeline "${name}": register it before enqueueing`);
   const driver = input.driver === undefined || input.driver === "auto" ? (inngestConfigured() ? "inngest" : "local") : input.driver;
   const maxAttempts = input.maxAttempts ?? pipeline.maxAttempts;
-  const jobInput: JobInput<C> = { pipeline: input.pipeline, context: input.context };
+  const jobInput: JobInput<C> = { pipeline: name, context: input.context };
 
   const job = await db.job.create({
     data: {
@@ -59,7 +61,7 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       if (!isTransaction(db)) {
         const message = error instanceof Error ? error.message : String(error);
         const failure = { code: "dispatch_failed", message: `The job could not be handed to Inngest: ${message}` };
-        await failJob(db as Db, job, null, failure, (io) => pipeline.onFailure(input.context as never, failure, io)).catch(
+        await failJob(db as Db, job, null, failure, (io) => pipeline.onFailure(input.context, failure, io)).catch(
           (failError: unknown) => console.error(`[jobs] could not mark job ${job.id} failed:`, failError),
         );
       }

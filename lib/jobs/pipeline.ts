@@ -19,7 +19,10 @@ export interface StepContext {
   attempt: number;
   /** Aborted when the runner lost the job (lease taken over) or is shutting down hard: stop soon. */
   signal: AbortSignal;
-  /** Records a stage label and the job's overall progress (0..1) on the job row. */
+  /**
+   * Records a stage label and the job's overall progress (0..1, never lowered) on the job row. The
+   * runner also raises progress to (finished steps / all steps) after each step.
+   */
   progress(stage: string, fraction: number): Promise<void>;
 }
 
@@ -55,7 +58,7 @@ export interface JobOutcome {
 export interface Pipeline<C> {
   name: string;
   steps: PipelineStep<C>[];
-  /** Attempts before a retryable failure becomes final (local runner). Default: the row's maxAttempts (5). */
+  /** Tries before a retryable failure is final, written to the job row at enqueue. Default 5 (the column's). */
   maxAttempts?: number;
   /** Runs once, in the transaction that marks the job `error` (e.g. refund the reservation). */
   onFailure(ctx: C, failure: JobFailure, io: FinishIO): Promise<void>;

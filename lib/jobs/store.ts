@@ -94,7 +94,7 @@ export async function saveCheckpoint(
   return n === 1;
 }
 
-/** A step's own progress report. False when the run no longer owns the job. */
+/** A step's own progress report (progress never goes back). False when the run no longer owns the job. */
 export async function saveProgress(
   db: DbOrTx,
   jobId: string,
@@ -104,7 +104,7 @@ export async function saveProgress(
 ): Promise<boolean> {
   const value = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   const n = await db.$executeRaw`
-    UPDATE "Job" SET "stage" = ${stage}, "progress" = ${value}::float8, "updatedAt" = ${NOW}
+    UPDATE "Job" SET "stage" = ${stage}, "progress" = GREATEST("progress", ${value}::float8), "updatedAt" = ${NOW}
     WHERE ${owned(jobId, lease)}`;
   return n === 1;
 }
