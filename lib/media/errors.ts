@@ -1,0 +1,82 @@
+/**
+ * The error type of the audio steps (download, probe, convert). `message` is a sentence safe to show
+ * the caller; `detail` (a tool's stderr tail, an HTTP status…) is for logs only. `retryable` says
+ * whether running the same step again later may succeed (network trouble, a timeout), as opposed to
+ * a problem with the file itself.
+ */
+export type MediaErrorCode =
+  | "unsupported_media" // not audio/video we can read → 422
+  | "media_too_large" // over the byte cap → 422
+  | "media_too_long" // over the duration cap → 422
+  | "download_failed" // the file could not be fetched → 502
+  | "probe_failed" // ffprobe could not run (not: the file is bad) → 500
+  | "convert_failed"; // ffmpeg could not convert a file it could read → 500
+
+const STATUS: Record<MediaErrorCode, number> = {
+  unsupported_media: 422,
+  media_too_large: 422,
+  media_too_long: 422,
+  download_failed: 502,
+  probe_failed: 500,
+  convert_failed: 500,
+};
+
+const RETRYABLE_BY_DEFAULT: Record<MediaErrorCode, boolean> = {
+  unsupported_media: false,
+  media_too_large: false,
+  media_too_long: false,
+  download_failed: true,
+  probe_failed: false,
+  convert_failed: false,
+};
+
+export interface MediaErrorOptions {
+  /** Default: true for download_failed, false for the others. */
+  retryable?: boolean;
+  /** For logs: a tool's stderr tail, an HTTP status, a yt-dlp error line. Never shown to callers. */
+  detail?: string;
+  cause?: unknown;
+}
+
+export class MediaError extends Error {
+  override readonly name = "MediaError";
+  readonly code: MediaErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly detail: string;
+
+  constructor(code: MediaErrorCode, message: string, options: MediaErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.status = STATUS[code];
+    this.retryable = options.retryable ?? RETRYABLE_BY_DEFAULT[code];
+    this.detail = options.detail ?? "";
+  }
+}
+
+export function isMediaError(err: unknown): err is MediaError {
+  return err instanceof MediaError;
+}
+
+/** "2 h 05 min", "12 min 30 s", "45 s": for messages about duration caps. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} min`;
+  if (m > 0) return sec > 0 ? `${m} min ${sec} s` : `${m} min`;
+  return `${sec} s`;
+}
+
+/** "512 MiB", "1.5 GiB", "300 KiB": for messages about size caps. */
+export function formatBytes(n: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} bytes` : `${Math.round(v * 10) / 10} ${units[i]}`;
+}

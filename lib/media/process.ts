@@ -1,0 +1,152 @@
+/**
+ * Runs ffmpeg/ffprobe: no shell, arguments as an array, a short environment, a deadline, a cap on
+ * collected stdout, only the tail of stderr kept (ffmpeg can print a line per damaged frame for hours).
+ * Internal to lib/media: callers map the outcome to MediaError codes.
+ */
+import { spawn } from "node:child_process";
+
+/** Environment handed to the tools: nothing of ours (no secrets, no proxy settings). */
+const ENV_PASSTHROUGH = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR"];
+
+export const DEFAULT_STDERR_TAIL_CHARS = 8 * 1024;
+
+export interface RunToolOptions {
+  /** Kill the process after this long. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Collect stdout up to this many bytes, then kill (result `failure: "stdout_too_large"`). Default 4 MiB. */
+  maxStdoutBytes?: number;
+  /** Stream stdout line by line instead of collecting it. */
+  onStdoutLine?: (line: string) => void;
+  /** How much of the end of stderr to keep. Default 8 KiB. */
+  stderrTailChars?: number;
+}
+
+export interface RunToolResult {
+  /** Exit code, null when killed. */
+  code: number | null;
+  /** Collected stdout (empty with onStdoutLine). */
+  stdout: string;
+  /** The last `stderrTailChars` characters of stderr. */
+  stderrTail: string;
+  /** Why we killed it, if we did. */
+  failure: "timeout" | "stdout_too_large" | null;
+}
+
+/** Thrown when the binary cannot be started at all (ENOENT, EACCES). */
+export class ToolStartError extends Error {
+  override readonly name = "ToolStartError";
+  constructor(
+    readonly binary: string,
+    readonly errno: string,
+    options: { cause: unknown },
+  ) {
+    super(errno === "ENOENT" ? `${binary} not found` : `${binary} could not be started (${errno})`, options);
+  }
+}
+
+function toolEnv(): NodeJS.ProcessEnv {
+  const env: Record<string, string> = {};
+  for (const k of ENV_PASSTHROUGH) {
+    const v = process.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  return env as NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts `binary args…`, resolves when it has exited and its pipes are closed (whatever the exit code),
+ * rejects with the signal's reason when aborted (after the process is gone) and with ToolStartError
+ * when it cannot be started.
+ */
+export function runTool(binary: string, args: readonly string[], opts: RunToolOptions): Promise<RunToolResult> {
+  const maxStdout = opts.maxStdoutBytes ?? 4 * 1024 * 1024;
+  const tailChars = opts.stderrTailChars ?? DEFAULT_STDERR_TAIL_CHARS;
+
+  return new Promise<RunToolResult>((resolve, reject) => {
+    if (opts.signal?.aborted) {
+      reject(opts.signal.reason);
+      return;
+    }
+    const child = spawn(binary, [...args], {
+      env: toolEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: false,
+      windowsHide: true,
+    });
+
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let partial = "";
+    let stderr = "";
+    let failure: RunToolResult["failure"] = null;
+    let aborted = false;
+    let settled = false;
+
+    const kill = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    };
+    const timer = setTimeout(() => {
+      failure ??= "timeout";
+      kill();
+    }, opts.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+
+    if (opts.onStdoutLine) {
+      const onLine = opts.onStdoutLine;
+      child.stdout.setEncoding("utf8");
+      child.stdout.on("data", (chunk: string) => {
+        partial += chunk;
+        let nl: number;
+        while ((nl = partial.indexOf("\n")) !== -1) {
+          onLine(partial.slice(0, nl).replace(/\r$/, ""));
+          partial = partial.slice(nl + 1);
+        }
+        // A line without an end is not something these tools print; do not let it grow.
+        if (partial.length > 64 * 1024) partial = "";
+      });
+    } else {
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > maxStdout) {
+          failure ??= "stdout_too_large";
+          kill();
+          return;
+        }
+        stdout.push(chunk);
+      });
+    }
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      stderr += chunk;
+      if (stderr.length > tailChars * 2) stderr = stderr.slice(-tailChars);
+    });
+
+    const finish = (code: number | null, startError?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (startError) {
+        const errno = (startError as NodeJS.ErrnoException).code ?? "unknown";
+        reject(new ToolStartError(binary, errno, { cause: startError }));
+        return;
+      }
+      if (aborted && opts.signal) {
+        reject(opts.signal.reason);
+        return;
+      }
+      if (partial !== "" && opts.onStdoutLine) opts.onStdoutLine(partial);
+      resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderrTail: stderr.slice(-tailChars).trim(), failure });
+    };
+    child.once("error", (err) => {
+      kill();
+      finish(null, err);
+    });
+    child.once("close", (code) => finish(code));
+  });
+}
