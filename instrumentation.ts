@@ -6,5 +6,8 @@ export async function register() {
   const settings = env();
   const { getDb, dbKind } = await import("@/lib/db/client");
   await getDb();
-  console.log(`[verbatim] ready: database ${await dbKind()}, dev login ${settings.devLogin ? "on" : "off"}`);
+  // Jobs: the local runner in this process, unless Inngest is configured.
+  const { startAppJobs } = await import("@/lib/jobs/start");
+  const runner = await startAppJobs();
+  console.log(`[verbatim] ready: database ${await dbKind()}, jobs ${runner ? "local runner" : "Inngest"}, dev login ${settings.devLogin ? "on" : "off"}`);
 }

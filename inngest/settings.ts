@@ -2,6 +2,7 @@
 // Inngest is on when an event key is set (Inngest Cloud or a self-hosted server) or INNGEST_DEV is set
 // (a local Inngest dev server); otherwise the local runner runs jobs.
 // This module loads nothing from the SDK, so the local-runner path never pays for it.
+import { env } from "@/lib/env";
 
 export interface InngestSettings {
   configured: boolean;
@@ -35,7 +36,13 @@ export function parseInngestSettings(source: Record<string, string | undefined>)
 let cached: InngestSettings | undefined;
 
 export function inngestSettings(): InngestSettings {
-  cached ??= parseInngestSettings(process.env);
+  const settings = env();
+  cached ??= parseInngestSettings({
+    INNGEST_EVENT_KEY: settings.INNGEST_EVENT_KEY,
+    INNGEST_SIGNING_KEY: settings.INNGEST_SIGNING_KEY,
+    INNGEST_BASE_URL: settings.INNGEST_BASE_URL,
+    INNGEST_DEV: settings.INNGEST_DEV,
+  });
   return cached;
 }
 

@@ -52,6 +52,19 @@ const schema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.default(false),
+
+  ASSEMBLYAI_API_KEY: z.string().min(1).optional(),
+  ASSEMBLYAI_BASE_URL: optionalUrl,
+  ASR_OPENAI_BASE_URL: optionalUrl,
+  ASR_OPENAI_API_KEY: z.string().min(1).optional(),
+  ASR_OPENAI_MODEL: z.string().min(1).default("whisper-1"),
+  MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
+  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_BASE_URL: optionalUrl,
+  INNGEST_DEV: z.string().min(1).optional(),
 });
 
 export type Env = z.infer<typeof schema> & {

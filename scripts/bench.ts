@@ -4,12 +4,16 @@ import { benchServer } from "./bench/server";
 import { benchFormats } from "./bench/formats";
 import { benchDedup } from "./bench/dedup";
 import { benchTranscripts } from "./bench/transcripts";
+import { benchJobs } from "./bench/jobs";
+import { benchMedia } from "./bench/media";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
   transcripts: benchTranscripts,
   formats: benchFormats,
   dedup: benchDedup,
+  jobs: benchJobs,
+  media: benchMedia,
 };
 
 const only = process.argv.slice(2);

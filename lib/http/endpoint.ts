@@ -25,6 +25,8 @@ export interface Endpoint<
   /** Success status and schema; `null` schema means no body (e.g. 204). */
   status?: number;
   response?: ZodType | null;
+  /** A 202 answer the endpoint may give instead (e.g. a queued job). */
+  accepted?: { description: string; schema: ZodType };
   /** Checked per client address before anything else, so invalid requests count too. */
   rateLimit?: RateLimiter;
   /** Other documented outcomes, status → description. */

@@ -1,5 +1,4 @@
 // Every pipeline module, imported for its `registerPipeline(...)` side effect. The local runner
 // (app process and `npm run worker`) and the Inngest route import this file, so a job found in the
-// queue after a restart always finds its pipeline. Add one import line per pipeline module, e.g.
-//   import "@/lib/transcripts/transcribe-pipeline";
-export {};
+// queue after a restart always finds its pipeline. One import line per pipeline module.
+import "@/lib/transcripts/transcribe-pipeline";

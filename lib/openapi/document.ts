@@ -55,6 +55,12 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
             content: { "application/json": { schema: endpoint.response ? convert(endpoint.response, "output", components) : {} } },
           },
   };
+  if (endpoint.accepted) {
+    responses["202"] = {
+      description: endpoint.accepted.description,
+      content: { "application/json": { schema: convert(endpoint.accepted.schema, "output", components) } },
+    };
+  }
   const hasInput = endpoint.query || endpoint.body || endpoint.params;
   if (hasInput) {
     responses["422"] = { description: "Validation Error", content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } } };

@@ -2,6 +2,9 @@ import { defineEndpoint } from "@/lib/http/endpoint";
 import { createRateLimiter } from "@/lib/http/rate-limit";
 import { env } from "@/lib/env";
 import {
+  jobAcceptedSchema,
+  jobParamsSchema,
+  jobResponseSchema,
   languagesQuerySchema,
   languagesResponseSchema,
   transcriptFormatQuerySchema,
@@ -24,12 +27,13 @@ export const createTranscriptEndpoint = defineEndpoint({
   auth: "any",
   body: transcriptRequestSchema,
   response: transcriptSchema,
+  accepted: { description: "Speech recognition job queued; poll Location (/v1/jobs/{job_id})", schema: jobAcceptedSchema },
   errors: {
     402: "Not enough monthly allowance left",
     403: "The video needs sign-in (age-restricted)",
     404: "The video does not exist or is private",
     502: "The platform failed",
-    503: "No captions, and speech recognition is not configured",
+    503: "Speech recognition is needed but not configured",
   },
 });
 
@@ -76,4 +80,16 @@ export const listLanguagesEndpoint = defineEndpoint({
   query: languagesQuerySchema,
   response: languagesResponseSchema,
   errors: { 429: "Too many requests from this address (see Retry-After)", 502: "The platform failed" },
+});
+
+export const getJobEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/jobs/{job_id}",
+  tag,
+  summary: "A transcription job: status, stage, progress, and the transcript when done",
+  auth: "any",
+  params: jobParamsSchema,
+  query: transcriptFormatQuerySchema,
+  response: jobResponseSchema,
+  errors: { 404: "No such job for the caller" },
 });

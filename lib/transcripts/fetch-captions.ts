@@ -4,7 +4,7 @@ import { normalizeSegments } from "@/lib/formats";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { ParsedSource } from "@/lib/sources";
-import { errors } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
 
 export interface CaptionDeps {
@@ -16,11 +16,15 @@ export interface CaptionDeps {
 // Requests for the same new video in this process share one upstream fetch.
 const inFlight = new Map<string, Promise<Transcript>>();
 
-function noCaptions(lang: string): Error {
-  return errors.notConfigured(
-    "asr_not_configured",
-    `This source has no captions in '${lang}', and speech recognition is not configured on this server.`,
-  );
+/** No captions in the language: speech recognition takes over (or 503 when it is not configured). */
+export class NoCaptionsError extends ApiError {
+  constructor(
+    lang: string,
+    /** What the platform said about the item, for the job's title and reservation. */
+    readonly info: { title: string | null; durationSeconds: number } | null,
+  ) {
+    super(503, "asr_not_configured", `This source has no captions in '${lang}', and speech recognition is not configured on this server.`);
+  }
 }
 
 export interface StoredTranscript {
@@ -33,7 +37,12 @@ export interface StoredTranscript {
  * The stored transcript and whether the user has it, in one round trip: this is the hot path for
  * repeat requests, so it is one SQL statement rather than two Prisma queries.
  */
-async function findStored(userId: string, source: ParsedSource, lang: string): Promise<StoredTranscript | null> {
+export async function findStoredTranscript(
+  userId: string,
+  source: Pick<ParsedSource, "platform" | "videoId">,
+  lang: string,
+  origin: "captions" | "asr",
+): Promise<StoredTranscript | null> {
   const db = await getDb();
   const rows = await db.$queryRaw<(Transcript & { inHistory: boolean })[]>`
     SELECT t.*, EXISTS (
@@ -42,7 +51,7 @@ async function findStored(userId: string, source: ParsedSource, lang: string): P
         AND e."lang" = t."lang" AND e."transcriptId" = t."id"
     ) AS "inHistory"
     FROM "Transcript" t
-    WHERE t."platform" = ${source.platform} AND t."videoId" = ${source.videoId} AND t."lang" = ${lang} AND t."source" = 'captions'`;
+    WHERE t."platform" = ${source.platform} AND t."videoId" = ${source.videoId} AND t."lang" = ${lang} AND t."source" = ${origin}::"TranscriptSource"`;
   if (rows.length === 0) return null;
   const { inHistory, ...transcript } = rows[0];
   return { transcript, inHistory };
@@ -50,7 +59,7 @@ async function findStored(userId: string, source: ParsedSource, lang: string): P
 
 /** The caption transcript for (source, lang), fetched from the platform when missing or stale. */
 export async function getCaptionTranscript(userId: string, source: ParsedSource, lang: string, deps: CaptionDeps): Promise<StoredTranscript> {
-  const stored = await findStored(userId, source, lang);
+  const stored = await findStoredTranscript(userId, source, lang, "captions");
   if (stored && Date.now() - stored.transcript.fetchedAt.getTime() < deps.cacheHours * 3_600_000) return stored;
 
   const flightKey = `${source.platform}:${source.videoId}:${lang}`;
@@ -64,14 +73,14 @@ export async function getCaptionTranscript(userId: string, source: ParsedSource,
 
 async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {
   const provider = deps.providerFor(source.platform);
-  if (!provider) throw noCaptions(lang);
+  if (!provider) throw new NoCaptionsError(lang, null);
   const { info, track, segments } = await mapUpstreamErrors(async () => {
     const info = await provider.getInfo(source);
     const track = pickTrack(info.tracks, lang);
-    if (!track) throw noCaptions(lang);
+    if (!track) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
     return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)) };
   });
-  if (segments.length === 0) throw noCaptions(lang);
+  if (segments.length === 0) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
   const durationSeconds = Math.ceil(info.durationSeconds || segments[segments.length - 1].end);
   const data = {
     captionKind: track.kind,

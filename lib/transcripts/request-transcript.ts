@@ -1,24 +1,81 @@
 import { errors } from "@/lib/http/errors";
-import { getCaptionTranscript } from "@/lib/transcripts/fetch-captions";
+import { findStoredTranscript, getCaptionTranscript, NoCaptionsError } from "@/lib/transcripts/fetch-captions";
 import { recordTranscription } from "@/lib/transcripts/record-transcription";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
 import { serializeTranscript } from "@/lib/transcripts/serializers";
+import { asrProvider } from "@/lib/transcripts/asr-provider";
+import { startTranscriptionJob, type StartedJob } from "@/lib/transcripts/start-transcription-job";
+import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
+import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 import type { TranscriptRequest, TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
+import type { ParsedSource } from "@/lib/sources";
+
+export type TranscriptOutcome = { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
+
+interface AsrSource {
+  source: Pick<ParsedSource, "platform" | "videoId" | "canonicalUrl">;
+  origin: TranscribeContext["origin"];
+  objectPath?: string;
+  title: string | null;
+  estimateSeconds: number;
+}
 
 /**
- * POST /v1/transcript: the transcript at once when the platform has captions in `lang`.
- * Sources without captions, uploads and audio URLs need speech recognition (a 202 job).
+ * POST /v1/transcript: captions at once when the platform has them in `lang`; otherwise (and for
+ * uploads and audio URLs) speech recognition as a job — a stored result is returned at once too.
  */
-export async function requestTranscript(userId: string, request: TranscriptRequest, deps: TranscriptDeps): Promise<TranscriptResponse> {
-  if (request.upload || request.audio) {
-    throw errors.notConfigured("asr_not_configured", "Uploads and audio URLs need speech recognition, which is not configured on this server.");
+export async function requestTranscript(userId: string, request: TranscriptRequest, deps: TranscriptDeps): Promise<TranscriptOutcome> {
+  if (request.upload) {
+    const upload = await resolveUploadForUser(userId, request.upload);
+    const videoId = upload.objectPath.split("/")[2] ?? upload.objectPath;
+    return transcribeAudio(userId, request, {
+      source: { platform: "upload", videoId, canonicalUrl: `upload:${upload.objectPath}` },
+      origin: "upload",
+      objectPath: upload.objectPath,
+      title: upload.filename,
+      estimateSeconds: 0,
+    });
   }
-  const source = await resolveSource(request.url, deps);
+  const field = request.audio ? "audio" : "url";
+  const source = await resolveSource(request.audio ?? request.url, deps, ["body", field]);
   if (source.platform === "podcast") {
-    throw errors.notConfigured("asr_not_configured", "Audio links need speech recognition, which is not configured on this server.");
+    return transcribeAudio(userId, request, { source, origin: "audio_url", title: null, estimateSeconds: 0 });
   }
-  const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
-  if (!inHistory) await recordTranscription(userId, transcript);
-  return serializeTranscript(transcript, request.format);
+  try {
+    const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
+    if (!inHistory) await recordTranscription(userId, transcript);
+    return { kind: "transcript", transcript: serializeTranscript(transcript, request.format) };
+  } catch (error) {
+    if (!(error instanceof NoCaptionsError)) throw error;
+    return transcribeAudio(userId, request, {
+      source,
+      origin: "platform",
+      title: error.info?.title ?? null,
+      estimateSeconds: error.info?.durationSeconds ?? 0,
+    });
+  }
+}
+
+async function transcribeAudio(userId: string, request: TranscriptRequest, asr: AsrSource): Promise<TranscriptOutcome> {
+  const stored = await findStoredTranscript(userId, asr.source, request.lang, "asr");
+  if (stored) {
+    if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
+    return { kind: "transcript", transcript: serializeTranscript(stored.transcript, request.format) };
+  }
+  if (!asrProvider()) {
+    throw errors.notConfigured("asr_not_configured", "This source needs speech recognition, which is not configured on this server.");
+  }
+  const job = await startTranscriptionJob({
+    userId,
+    platform: asr.source.platform,
+    videoId: asr.source.videoId,
+    canonicalUrl: asr.source.canonicalUrl,
+    lang: request.lang,
+    origin: asr.origin,
+    objectPath: asr.objectPath,
+    title: asr.title,
+    estimateSeconds: asr.estimateSeconds,
+  });
+  return { kind: "job", job };
 }

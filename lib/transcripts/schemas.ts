@@ -105,3 +105,24 @@ export const languagesResponseSchema = z
     languages: z.array(z.object({ code: z.string(), name: z.string(), kind: z.enum(["manual", "auto"]) })),
   })
   .meta({ id: "LanguagesResponse" });
+
+export const jobAcceptedSchema = z
+  .object({ job_id: z.string(), status: z.enum(["queued", "running"]) })
+  .meta({ id: "Job" });
+
+export const jobResponseSchema = z
+  .object({
+    job_id: z.string(),
+    status: z.enum(["queued", "running", "done", "error"]),
+    stage: z.string().nullable(),
+    progress: z.number().min(0).max(1),
+    created_at: z.string(),
+    updated_at: z.string(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    transcript: transcriptSchema.nullable().describe("the finished transcript in the requested format, when status is done"),
+  })
+  .meta({ id: "JobResponse" });
+
+export type JobResponse = z.infer<typeof jobResponseSchema>;
+
+export const jobParamsSchema = z.object({ job_id: z.string().min(1).max(64) });

@@ -7,7 +7,8 @@ import { createOutbound } from "@/lib/http/outbound";
 import { ApiError } from "@/lib/http/errors";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
-let requestTranscript: typeof import("@/lib/transcripts/request-transcript").requestTranscript;
+type Request = typeof import("@/lib/transcripts/request-transcript").requestTranscript;
+let requestTranscript: (...args: Parameters<Request>) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
 let listTranscriptions: typeof import("@/lib/transcripts/list-transcriptions").listTranscriptions;
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
 
@@ -34,7 +35,13 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 
 beforeAll(async () => {
   ctx = await useTestDatabase();
-  ({ requestTranscript } = await import("@/lib/transcripts/request-transcript"));
+  const real = (await import("@/lib/transcripts/request-transcript")).requestTranscript;
+  // These tests are about the captions path: the answer must be a transcript, not a job.
+  requestTranscript = async (...args) => {
+    const outcome = await real(...args);
+    if (outcome.kind !== "transcript") throw new Error(`expected a transcript, got job ${outcome.job.jobId}`);
+    return outcome.transcript;
+  };
   ({ listTranscriptions } = await import("@/lib/transcripts/list-transcriptions"));
   ({ getSubscription } = await import("@/lib/usage/get-subscription"));
 });
@@ -130,7 +137,7 @@ describe("POST /v1/transcript from captions", () => {
     expect((await listTranscriptions(user.id, transcriptionListQuerySchema.parse({}))).total).toBe(4);
   });
 
-  it("refuses unsupported links with a 422 naming the platforms, and upload/audio with 503", async () => {
+  it("refuses unsupported links with a 422 naming the platforms, a caption-less source with 503 and an unknown upload with 404", async () => {
     const user = await createUser(ctx.db);
     const provider = new StaticCaptionProvider(videos);
     for (const url of ["https://example.com/video", "https://youtube.com.evil.example/watch?v=aaaaaaaaaaa", "ftp://youtube.com/x"]) {
@@ -138,8 +145,12 @@ describe("POST /v1/transcript from captions", () => {
       expect(error, url).toMatchObject({ items: [{ type: "value_error", loc: ["body", "url"] }] });
       expect((error as { items: { msg: string }[] }).items[0].msg).toContain("YouTube");
     }
-    const upload = await rejection(requestTranscript(user.id, transcriptRequestSchema.parse({ upload: "uploads/x.wav" }), deps(provider)));
-    expect(upload.code).toBe("asr_not_configured");
+    // Without speech recognition configured, sources without captions cannot be transcribed.
+    const noCaptions = await rejection(requestTranscript(user.id, req(yt("ccccccccccc")), deps(provider)));
+    expect(noCaptions.code).toBe("asr_not_configured");
+    // Someone else's (or a made-up) upload is a 404, whatever is configured.
+    const upload = await rejection(requestTranscript(user.id, transcriptRequestSchema.parse({ upload: "uploads/x/abc/x.wav" }), deps(provider)));
+    expect(upload.status).toBe(404);
   });
 });
 

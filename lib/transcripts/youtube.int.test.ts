@@ -12,7 +12,8 @@ import { ApiError } from "@/lib/http/errors";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakeYoutube;
-let requestTranscript: typeof import("@/lib/transcripts/request-transcript").requestTranscript;
+type Request = typeof import("@/lib/transcripts/request-transcript").requestTranscript;
+let requestTranscript: (...args: Parameters<Request>) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
 
 function deps(): TranscriptDeps {
   const allowPrivateFor = (host: string) => host === "127.0.0.1";
@@ -28,7 +29,13 @@ const req = (id: string, extra: Record<string, unknown> = {}) => transcriptReque
 beforeAll(async () => {
   ctx = await useTestDatabase();
   fake = await startFakeYoutube();
-  ({ requestTranscript } = await import("@/lib/transcripts/request-transcript"));
+  const real = (await import("@/lib/transcripts/request-transcript")).requestTranscript;
+  // These tests are about the captions path: the answer must be a transcript, not a job.
+  requestTranscript = async (...args) => {
+    const outcome = await real(...args);
+    if (outcome.kind !== "transcript") throw new Error(`expected a transcript, got job ${outcome.job.jobId}`);
+    return outcome.transcript;
+  };
 });
 afterAll(async () => {
   await fake?.close();

@@ -40,3 +40,14 @@ export async function usedSeconds(tx: Tx, userId: string, window: UsageWindow): 
   const row = await tx.usagePeriod.findUnique({ where: { userId_periodStart: { userId, periodStart: window.start } } });
   return row?.usedSeconds ?? 0;
 }
+
+/**
+ * Gives back seconds charged in the period that starts at `periodStart` (a failed job's reservation).
+ * Never takes usage below zero.
+ */
+export async function refundSeconds(tx: Tx, userId: string, seconds: number, periodStart: Date): Promise<void> {
+  if (seconds <= 0) return;
+  await tx.$executeRaw`
+    UPDATE "UsagePeriod" SET "usedSeconds" = GREATEST("usedSeconds" - ${seconds}, 0), "updatedAt" = now()
+    WHERE "userId" = ${userId} AND "periodStart" = ${periodStart}`;
+}

@@ -1,6 +1,12 @@
+import { NextResponse } from "next/server";
 import { withApi } from "@/lib/http/with-api";
 import { createTranscriptEndpoint } from "@/lib/transcripts/endpoints";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 
-export const POST = withApi(createTranscriptEndpoint, ({ principal, body }) => requestTranscript(principal.userId, body, transcriptDeps()));
+export const POST = withApi(createTranscriptEndpoint, async ({ principal, body }) => {
+  const outcome = await requestTranscript(principal.userId, body, transcriptDeps());
+  if (outcome.kind === "transcript") return outcome.transcript;
+  const { jobId, status } = outcome.job;
+  return NextResponse.json({ job_id: jobId, status }, { status: 202, headers: { Location: `/v1/jobs/${jobId}` } });
+});

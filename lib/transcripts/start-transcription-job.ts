@@ -1,0 +1,47 @@
+import { getDb } from "@/lib/db/client";
+import { enqueueJob } from "@/lib/jobs";
+import { errors } from "@/lib/http/errors";
+import { calendarMonth } from "@/lib/usage/allowance";
+import { chargeSeconds } from "@/lib/usage/charge";
+import { TRANSCRIBE_PIPELINE, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
+
+export interface StartedJob {
+  jobId: string;
+  status: "queued" | "running";
+}
+
+type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "durationSeconds" | "transcriptId"> & {
+  /** Best duration estimate at submission (0 when unknown: charged once the audio is measured). */
+  estimateSeconds: number;
+};
+
+/**
+ * Reserves the allowance, creates (or re-arms) the history entry and enqueues the job, all in one
+ * transaction. A job already running for the same user, source and language is returned instead.
+ */
+export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
+  const { estimateSeconds, ...context } = request;
+  const db = await getDb();
+  const periodStart = calendarMonth().start.toISOString();
+  return db.$transaction(
+    async (tx) => {
+      const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
+      const entry = await tx.transcription.findUnique({ where: { userId_platform_videoId_lang: key } });
+      if (entry?.state === "in_progress" && entry.jobId) {
+        const running = await tx.job.findUnique({ where: { id: entry.jobId }, select: { id: true, status: true } });
+        if (running && (running.status === "queued" || running.status === "running")) return { jobId: running.id, status: running.status };
+      }
+      const reserve = Math.max(0, Math.ceil(estimateSeconds));
+      if (reserve > 0 && !(await chargeSeconds(tx, request.userId, reserve))) {
+        throw errors.allowanceExhausted(
+          `This source is about ${reserve} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
+        );
+      }
+      const job = await enqueueJob(tx, { userId: request.userId, pipeline: TRANSCRIBE_PIPELINE, context: { ...context, periodStart }, reservedSecs: reserve });
+      const fields = { source: "asr", jobId: job.id, state: "in_progress", transcriptId: null, durationSeconds: 0, totalSeconds: reserve };
+      await tx.transcription.upsert({ where: { userId_platform_videoId_lang: key }, create: { ...key, ...fields }, update: fields });
+      return { jobId: job.id, status: "queued" as const };
+    },
+    { timeout: 20_000, maxWait: 20_000 },
+  );
+}

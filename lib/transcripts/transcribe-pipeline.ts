@@ -1,0 +1,188 @@
+import { mkdir, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { env } from "@/lib/env";
+import { getDb } from "@/lib/db/client";
+import { PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
+import { assertDuration, convertForAsr, downloadAudioUrl, downloadPlatformAudio, isMediaError, probeMedia } from "@/lib/media";
+import { AsrError, segmentWords } from "@/lib/asr";
+import { SourceError } from "@/lib/captions/types";
+import { normalizeSegments } from "@/lib/formats";
+import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
+import { chargeSeconds, refundSeconds } from "@/lib/usage/charge";
+import { appOutbound } from "@/lib/http/outbound/configured";
+import { isOutboundError } from "@/lib/http/outbound";
+import type { ParsedSource } from "@/lib/sources";
+import { asrProvider } from "@/lib/transcripts/asr-provider";
+
+// Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
+// measured duration → convert to mono 16 kHz), then recognise and store. Usage is reserved when the job
+// is enqueued (request-transcript-job.ts), adjusted once the duration is measured, and refunded on failure.
+
+export const TRANSCRIBE_PIPELINE = "transcribe";
+
+export interface TranscribeContext {
+  userId: string;
+  platform: ParsedSource["platform"];
+  videoId: string;
+  canonicalUrl: string;
+  lang: string;
+  /** Where the audio comes from: a platform page (yt-dlp), a direct audio URL, or an upload. */
+  origin: "platform" | "audio_url" | "upload";
+  /** The upload's object path (origin "upload"). */
+  objectPath?: string;
+  title?: string | null;
+  /** Start of the usage period the reservation was charged to (ISO). */
+  periodStart: string;
+  // Step outputs:
+  audioPath?: string;
+  durationSeconds?: number;
+  transcriptId?: string;
+}
+
+/** Work files of a job live here until it finishes, so a retried step can find them. */
+function workDir(jobId: string): string {
+  return path.resolve(env().DATA_DIR, "work", jobId);
+}
+
+/** Media, platform and network failures: permanent when retrying cannot help. */
+function asJobError(error: unknown): unknown {
+  if (error instanceof SourceError) return error.code === "upstream_failed" ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
+  if (isMediaError(error)) return error.retryable ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
+  if (error instanceof AsrError) return error.retryable ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
+  if (isOutboundError(error)) return error.status < 500 ? new PermanentError(error.code, error.message, { cause: error }) : new RetryableError(error.code, error.message, { cause: error });
+  return error;
+}
+
+async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext): Promise<string> {
+  const settings = env();
+  if (ctx.origin === "upload") {
+    const upload = await resolveUploadForUser(ctx.userId, ctx.objectPath ?? "").catch(() => {
+      throw new PermanentError("upload_not_found", "The uploaded file is gone (expired or deleted).");
+    });
+    if (upload.path) return upload.path;
+    const file = await downloadAudioUrl(upload.url!, dir, { outbound: appOutbound(), maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    return file.path;
+  }
+  if (ctx.origin === "audio_url") {
+    const file = await downloadAudioUrl(ctx.canonicalUrl, dir, { outbound: appOutbound(), maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    return file.path;
+  }
+  const file = await downloadPlatformAudio({ platform: ctx.platform, videoId: ctx.videoId, canonicalUrl: ctx.canonicalUrl }, dir, {
+    binary: settings.YTDLP_PATH,
+    proxyUrl: settings.OUTBOUND_PROXY,
+    maxBytes: settings.MEDIA_MAX_BYTES,
+    maxDurationSeconds: settings.MEDIA_MAX_DURATION_SECONDS,
+    outbound: appOutbound(),
+    signal: io.signal,
+  });
+  return file.path;
+}
+
+/**
+ * Moves the job's reservation to the measured duration, once: the job row is locked and its
+ * reservedSecs updated in the same transaction, so a re-run finds nothing left to adjust.
+ */
+async function settleReservation(jobId: string, ctx: TranscribeContext, measured: number): Promise<void> {
+  const db = await getDb();
+  await db.$transaction(async (tx) => {
+    const [job] = await tx.$queryRaw<{ reservedSecs: number }[]>`SELECT "reservedSecs" FROM "Job" WHERE "id" = ${jobId} FOR UPDATE`;
+    const delta = measured - (job?.reservedSecs ?? 0);
+    if (delta > 0 && !(await chargeSeconds(tx, ctx.userId, delta))) {
+      throw new PermanentError("allowance_exhausted", `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`);
+    }
+    if (delta < 0) await refundSeconds(tx, ctx.userId, -delta, new Date(ctx.periodStart));
+    await tx.job.update({ where: { id: jobId }, data: { reservedSecs: measured } });
+    await tx.transcription.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
+  });
+}
+
+/** Fetch, probe, settle the reservation, convert. Idempotent: a finished conversion is reused. */
+async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  const dir = workDir(io.jobId);
+  const converted = path.join(dir, "asr");
+  await mkdir(dir, { recursive: true });
+  try {
+    await io.progress("fetching audio", 0.05);
+    const source = await fetchSource(ctx, dir, io);
+    await io.progress("probing", 0.25);
+    const probe = await probeMedia(source, { signal: io.signal });
+    assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
+    // A duration of 0 means the container does not say (some browser recordings): settle after converting.
+    if (probe.durationSeconds > 0) await settleReservation(io.jobId, ctx, Math.ceil(probe.durationSeconds));
+    await io.progress("converting", 0.3);
+    const output = await convertForAsr(source, converted, {
+      signal: io.signal,
+      durationSeconds: probe.durationSeconds,
+      maxSeconds: env().MEDIA_MAX_DURATION_SECONDS,
+    });
+    const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
+    if (probe.durationSeconds <= 0) await settleReservation(io.jobId, ctx, measured);
+    if (source.startsWith(dir)) await rm(source, { force: true });
+    return { audioPath: output.path, durationSeconds: measured };
+  } catch (error) {
+    throw asJobError(error);
+  }
+}
+
+/** Speech recognition → subtitle-size segments → the shared transcript store (source "asr"). */
+async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  let audioPath = ctx.audioPath;
+  // The work files may be gone (another machine, a cleaned disk): prepare them again.
+  if (!audioPath || !(await stat(audioPath).catch(() => null))) audioPath = (await prepareAudio(ctx, io)).audioPath!;
+  const provider = asrProvider();
+  if (!provider) throw new PermanentError("asr_not_configured", "Speech recognition is not configured on this server.");
+  await io.progress("recognising speech", 0.4);
+  try {
+    const result = await provider.transcribe(audioPath, {
+      lang: ctx.lang,
+      signal: io.signal,
+      onProgress: (fraction) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
+    });
+    const segments = normalizeSegments(segmentWords(result.words));
+    if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
+    await io.progress("storing", 0.95);
+    const db = await getDb();
+    const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
+    const data = {
+      captionKind: null,
+      title: ctx.title ?? null,
+      sourceUrl: ctx.canonicalUrl,
+      durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
+      segments: segments as unknown as object,
+      fetchedAt: new Date(),
+    };
+    const transcript = await db.transcript.upsert({
+      where: { platform_videoId_lang_source: key },
+      create: { ...key, ...data },
+      update: data,
+    });
+    return { transcriptId: transcript.id };
+  } catch (error) {
+    throw asJobError(error);
+  }
+}
+
+export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<TranscribeContext>({
+  name: TRANSCRIBE_PIPELINE,
+  steps: [
+    { name: "prepare-audio", run: prepareAudio },
+    { name: "recognize-and-store", run: recognizeAndStore },
+  ],
+  async onSuccess(ctx, io) {
+    const seconds = ctx.durationSeconds ?? 0;
+    await io.tx.transcription.updateMany({
+      where: { jobId: io.jobId },
+      data: { state: "done", transcriptId: ctx.transcriptId ?? null, durationSeconds: seconds, totalSeconds: seconds },
+    });
+    await rm(workDir(io.jobId), { recursive: true, force: true });
+    const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
+    return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
+  },
+  async onFailure(ctx, _failure, io) {
+    const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
+    await refundSeconds(io.tx, ctx.userId, job?.reservedSecs ?? 0, new Date(ctx.periodStart));
+    await io.tx.job.update({ where: { id: io.jobId }, data: { reservedSecs: 0 } });
+    await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
+    await rm(workDir(io.jobId), { recursive: true, force: true });
+  },
+});
