@@ -9,5 +9,7 @@ export async function register() {
   // Jobs: the local runner in this process, unless Inngest is configured.
   const { startAppJobs } = await import("@/lib/jobs/start");
   const runner = await startAppJobs();
+  const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");
+  scheduleCleanup();
   console.log(`[verbatim] ready: database ${await dbKind()}, jobs ${runner ? "local runner" : "Inngest"}, dev login ${settings.devLogin ? "on" : "off"}`);
 }
