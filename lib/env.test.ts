@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EnvError, parseEnv } from "@/lib/env";
+import { readFileSync } from "node:fs";
+import { EnvError, parseEnv, SETTING_NAMES } from "@/lib/env";
 
 describe("parseEnv", () => {
   it("runs on embedded defaults with no settings at all", () => {
@@ -29,5 +30,14 @@ describe("parseEnv", () => {
       embedded: true,
       OUTBOUND_ALLOW_PRIVATE_HOSTS: ["127.0.0.1", "localhost"],
     });
+  });
+
+  it("documents every setting in README.md and .env.example", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const example = readFileSync(".env.example", "utf8");
+    for (const name of SETTING_NAMES.filter((n) => n !== "NODE_ENV")) {
+      expect(readme, name).toContain(`\`${name}\``);
+      expect(example, name).toMatch(new RegExp(`^${name}=`, "m"));
+    }
   });
 });

@@ -67,6 +67,9 @@ const schema = z.object({
   INNGEST_DEV: z.string().min(1).optional(),
 });
 
+/** Every setting name, for the docs check (lib/env.test.ts). */
+export const SETTING_NAMES = Object.keys(schema.shape);
+
 export type Env = z.infer<typeof schema> & {
   /** True when DATABASE_URL is unset: PGlite under DATA_DIR, migrations applied at start. */
   embedded: boolean;
