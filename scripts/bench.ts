@@ -6,6 +6,7 @@ import { benchDedup } from "./bench/dedup";
 import { benchTranscripts } from "./bench/transcripts";
 import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
+import { benchAsr } from "./bench/asr";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -14,6 +15,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   dedup: benchDedup,
   jobs: benchJobs,
   media: benchMedia,
+  asr: benchAsr,
 };
 
 const only = process.argv.slice(2);

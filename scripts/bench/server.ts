@@ -9,6 +9,7 @@ import { createMigratedTestDatabase } from "../../test/pg";
 
 export interface RunningApp {
   baseUrl: string;
+  pid: number;
   startupSeconds: number;
   stop(): Promise<void>;
 }
@@ -34,6 +35,7 @@ export async function startApp(port: number, extraEnv: Record<string, string> = 
   const startupSeconds = (performance.now() - started) / 1000;
   return {
     baseUrl,
+    pid: child.pid!,
     startupSeconds,
     async stop() {
       child.kill("SIGTERM");
