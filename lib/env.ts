@@ -58,6 +58,7 @@ const schema = z.object({
   ASR_OPENAI_BASE_URL: optionalUrl,
   ASR_OPENAI_API_KEY: z.string().min(1).optional(),
   ASR_OPENAI_MODEL: z.string().min(1).default("whisper-1"),
+  ASR_WEBHOOK_BASE_URL: optionalUrl,
   MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
 

@@ -136,6 +136,19 @@ describe("speech recognition jobs", () => {
     expect(await ctx.db.transcription.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({ state: "error" });
   });
 
+  it("no allowance left: 402 and no job", async () => {
+    const { user, auth } = await userWithKey();
+    const now = new Date();
+    await ctx.db.usagePeriod.create({
+      data: { userId: user.id, periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)), usedSeconds: 900 },
+    });
+    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/episode.wav`, lang: "it" } });
+    expect(res.status).toBe(402);
+    expect(res.json).toMatchObject({ code: "allowance_exhausted" });
+    expect(await ctx.db.job.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+  });
+
   it("a link that is not audio is refused; other users' jobs, unknown ids and bad formats too", async () => {
     const { auth } = await userWithKey();
     const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/page.html` } });

@@ -1,21 +1,52 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/env";
-import { createAsrProvider, type AsrProvider } from "@/lib/asr";
+import { authSecret } from "@/lib/auth/secret";
+import { createAsrProvider, createAssemblyAiProvider, handleAssemblyAiWebhook, type AsrProvider } from "@/lib/asr";
+import { errors } from "@/lib/http/errors";
+
+const WEBHOOK_HEADER = "x-verbatim-webhook";
 
 let cached: { provider: AsrProvider | null } | undefined;
+
+/** The value AssemblyAI sends back in WEBHOOK_HEADER, derived from the auth secret. */
+function webhookToken(): string {
+  return createHmac("sha256", authSecret()).update("assemblyai-webhook").digest("base64url");
+}
 
 /** The configured speech recognition (AssemblyAI, else an OpenAI-compatible server), or null. */
 export function asrProvider(): AsrProvider | null {
   if (!cached) {
     const settings = env();
-    cached = {
-      provider: createAsrProvider({
-        assemblyAiApiKey: settings.ASSEMBLYAI_API_KEY,
-        assemblyAiBaseUrl: settings.ASSEMBLYAI_BASE_URL,
-        openAiBaseUrl: settings.ASR_OPENAI_BASE_URL,
-        openAiApiKey: settings.ASR_OPENAI_API_KEY,
-        openAiModel: settings.ASR_OPENAI_MODEL,
-      }),
-    };
+    const provider =
+      settings.ASSEMBLYAI_API_KEY && settings.ASR_WEBHOOK_BASE_URL
+        ? createAssemblyAiProvider({
+            apiKey: settings.ASSEMBLYAI_API_KEY,
+            baseUrl: settings.ASSEMBLYAI_BASE_URL,
+            webhookUrl: new URL("/v1/webhooks/assemblyai", settings.ASR_WEBHOOK_BASE_URL).toString(),
+            webhookAuthHeaderName: WEBHOOK_HEADER,
+            webhookAuthHeaderValue: webhookToken(),
+          })
+        : createAsrProvider({
+            assemblyAiApiKey: settings.ASSEMBLYAI_API_KEY,
+            assemblyAiBaseUrl: settings.ASSEMBLYAI_BASE_URL,
+            openAiBaseUrl: settings.ASR_OPENAI_BASE_URL,
+            openAiApiKey: settings.ASR_OPENAI_API_KEY,
+            openAiModel: settings.ASR_OPENAI_MODEL,
+          });
+    cached = { provider };
   }
   return cached.provider;
+}
+
+/**
+ * POST /v1/webhooks/assemblyai: AssemblyAI says a transcript finished. Only wakes the waiting job,
+ * which then asks AssemblyAI itself; the body is never trusted beyond the transcript id.
+ */
+export function receiveAssemblyAiWebhook(request: Request, body: unknown): { received: boolean } {
+  const presented = Buffer.from(request.headers.get(WEBHOOK_HEADER) ?? "");
+  const expected = Buffer.from(webhookToken());
+  if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+    throw errors.forbidden("This webhook did not come from our AssemblyAI account.");
+  }
+  return { received: handleAssemblyAiWebhook(body) !== null };
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { createRateLimiter } from "@/lib/http/rate-limit";
 import { env } from "@/lib/env";
@@ -92,4 +93,15 @@ export const getJobEndpoint = defineEndpoint({
   query: transcriptFormatQuerySchema,
   response: jobResponseSchema,
   errors: { 404: "No such job for the caller" },
+});
+
+export const assemblyAiWebhookEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/webhooks/assemblyai",
+  tag,
+  summary: "AssemblyAI's completion webhook (wakes the waiting job early)",
+  auth: "none",
+  body: z.record(z.string(), z.unknown()),
+  response: z.object({ received: z.boolean() }),
+  errors: { 403: "Missing or wrong webhook header" },
 });

@@ -11,7 +11,7 @@ export interface StartedJob {
 }
 
 type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "durationSeconds" | "transcriptId"> & {
-  /** Best duration estimate at submission (0 when unknown: charged once the audio is measured). */
+  /** Best duration estimate at submission (0 when unknown: settled once the audio is measured). */
   estimateSeconds: number;
 };
 
@@ -31,8 +31,9 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         const running = await tx.job.findUnique({ where: { id: entry.jobId }, select: { id: true, status: true } });
         if (running && (running.status === "queued" || running.status === "running")) return { jobId: running.id, status: running.status };
       }
-      const reserve = Math.max(0, Math.ceil(estimateSeconds));
-      if (reserve > 0 && !(await chargeSeconds(tx, request.userId, reserve))) {
+      // At least one second, so a user with nothing left is refused now rather than after the download.
+      const reserve = Math.max(1, Math.ceil(estimateSeconds));
+      if (!(await chargeSeconds(tx, request.userId, reserve))) {
         throw errors.allowanceExhausted(
           `This source is about ${reserve} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
         );
