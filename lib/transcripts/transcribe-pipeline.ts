@@ -20,6 +20,9 @@ import { asrProvider } from "@/lib/transcripts/asr-provider";
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
 
+/** Sources up to this size are probed and converted concurrently. */
+const CONCURRENT_PREPARE_BYTES = 8 * 1024 * 1024;
+
 export interface TranscribeContext {
   userId: string;
   platform: ParsedSource["platform"];
@@ -105,18 +108,29 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
     await io.progress("fetching audio", 0.05);
     const source = await fetchSource(ctx, dir, io);
     await io.progress("probing", 0.25);
-    const probe = await probeMedia(source, { signal: io.signal });
-    assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
-    // A duration of 0 means the container does not say (some browser recordings): settle after converting.
-    if (probe.durationSeconds > 0) await settleReservation(io.jobId, ctx, Math.ceil(probe.durationSeconds));
-    await io.progress("converting", 0.3);
-    const output = await convertForAsr(source, converted, {
-      signal: io.signal,
-      durationSeconds: probe.durationSeconds,
-      maxSeconds: env().MEDIA_MAX_DURATION_SECONDS,
-    });
+    const convert = (durationSeconds?: number) =>
+      convertForAsr(source, converted, { signal: io.signal, durationSeconds, maxSeconds: env().MEDIA_MAX_DURATION_SECONDS });
+    let probe: Awaited<ReturnType<typeof probeMedia>>;
+    let output: Awaited<ReturnType<typeof convertForAsr>>;
+    if ((await stat(source)).size <= CONCURRENT_PREPARE_BYTES) {
+      // Small files: probing and converting at once saves a tool start-up on the hot path; a file
+      // this small converts in well under a second even when the probe then refuses it.
+      const [probed, convertedFile] = await Promise.allSettled([probeMedia(source, { signal: io.signal }), convert()]);
+      if (probed.status === "rejected") throw probed.reason;
+      if (convertedFile.status === "rejected") throw convertedFile.reason;
+      [probe, output] = [probed.value, convertedFile.value];
+      assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
+    } else {
+      probe = await probeMedia(source, { signal: io.signal });
+      assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
+      // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
+      // means the container does not say (some browser recordings): settled after converting.
+      if (probe.durationSeconds > 0) await settleReservation(io.jobId, ctx, Math.ceil(probe.durationSeconds));
+      await io.progress("converting", 0.3);
+      output = await convert(probe.durationSeconds);
+    }
     const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
-    if (probe.durationSeconds <= 0) await settleReservation(io.jobId, ctx, measured);
+    await settleReservation(io.jobId, ctx, measured);
     if (source.startsWith(dir)) await rm(source, { force: true });
     return { audioPath: output.path, durationSeconds: measured };
   } catch (error) {
