@@ -5,6 +5,7 @@ import { defineConfig } from "@playwright/test";
 // e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
+const fakeAsrPort = port + 3;
 const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
 process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
 
@@ -32,6 +33,14 @@ export default defineConfig({
       stdout: "ignore",
     },
     {
+      // Speech recognition as the app sees it: an OpenAI-compatible fake that hears every upload as the
+      // same two sentences, each answer held back a second so the job is seen running.
+      command: `npx tsx test/fakes/openai-asr/serve.ts ${fakeAsrPort} 1000`,
+      port: fakeAsrPort,
+      reuseExistingServer: false,
+      stdout: "ignore",
+    },
+    {
       command: `npx next start -p ${port} -H 127.0.0.1`,
       url: `http://127.0.0.1:${port}/health`,
       timeout: 120_000,
@@ -42,6 +51,7 @@ export default defineConfig({
         NEXT_TELEMETRY_DISABLED: "1",
         YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+        ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
       },
       stdout: "ignore",
       stderr: "pipe",

@@ -15,7 +15,7 @@ export default function DashboardHome() {
           <Link className="underline" href="/docs">API reference</Link>.
         </p>
       </div>
-      {/* The panel reads ?url=&lang= with useSearchParams, which needs a Suspense boundary. */}
+      {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
       <Suspense fallback={<p className="text-sm text-stone-500">Loading…</p>}>
         <TranscribePanel />
       </Suspense>

@@ -3,10 +3,11 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   canonicalSourceUrl,
   DEFAULT_HISTORY_PARAMS,
+  fetchJob,
   fetchTranscriptions,
   formatClock,
   hasHistoryFilters,
@@ -14,18 +15,23 @@ import {
   HISTORY_PLATFORM_OPTIONS,
   HISTORY_STATES,
   historySearch,
+  jobKey,
+  jobStatusLabel,
   parseHistoryParams,
   PLATFORM_LABELS,
   platformLabel,
   STATE_LABELS,
   transcribeHref,
   TRANSCRIPTIONS_KEY,
+  watchJobHref,
   type HistoryParams,
   type HistorySort,
   type TranscriptionEntry,
 } from "@/lib/client/transcripts";
 
 const SEARCH_DEBOUNCE_MS = 300;
+/** While a row is in progress, the list is asked for again this often. */
+const IN_PROGRESS_POLL_MS = 5000;
 const controlClass =
   "rounded-md border border-stone-300 bg-white px-3 py-2 text-sm focus:outline-none focus:ring-2 focus:ring-stone-400";
 
@@ -65,6 +71,7 @@ export function HistoryTable() {
     queryKey: [...TRANSCRIPTIONS_KEY, historySearch(params)],
     queryFn: () => fetchTranscriptions(params),
     placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.transcriptions.some((entry) => entry.status === "in_progress") ? IN_PROGRESS_POLL_MS : false),
   });
 
   const ids = { q: useId(), platform: useId(), state: useId() };
@@ -232,6 +239,8 @@ function SortHeader({
 
 function Row({ entry }: { entry: TranscriptionEntry }) {
   const canonical = canonicalSourceUrl(entry.source, entry.video_id);
+  // Uploads and podcasts have no page to ask again: their finished job shows the transcript.
+  const href = canonical ? transcribeHref(canonical, entry.lang) : entry.job_id && entry.status === "done" ? watchJobHref(entry.job_id) : null;
   return (
     <tr className="hover:bg-stone-50" data-testid="history-row">
       <td className="px-4 py-2 whitespace-nowrap text-stone-600">
@@ -245,8 +254,8 @@ function Row({ entry }: { entry: TranscriptionEntry }) {
       </td>
       <td className="px-4 py-2">{platformLabel(entry.source)}</td>
       <td className="max-w-56 truncate px-4 py-2 font-mono text-xs">
-        {canonical ? (
-          <Link href={transcribeHref(canonical, entry.lang)} className="underline decoration-stone-300 hover:decoration-stone-900" title={`Open ${entry.video_id}`} data-testid="history-video-link">
+        {href ? (
+          <Link href={href} className="underline decoration-stone-300 hover:decoration-stone-900" title={`Open ${entry.video_id}`} data-testid="history-video-link">
             {entry.video_id}
           </Link>
         ) : (
@@ -272,10 +281,56 @@ const BADGE_CLASSES = {
 function StateBadge({ entry }: { entry: TranscriptionEntry }) {
   const state = entry.status === "in_progress" || entry.status === "error" || entry.status === "done" ? entry.status : entry.complete ? "done" : null;
   if (!state) return <span className="text-stone-400">{entry.status ?? "—"}</span>;
+  if (state === "error" && entry.job_id) return <FailedState jobId={entry.job_id} />;
   return (
-    <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${BADGE_CLASSES[state]}`} data-testid="history-state-badge">
+    <div className="flex items-center gap-2 whitespace-nowrap">
+      <Badge state={state} />
+      {state === "in_progress" && entry.job_id && (
+        <Link href={watchJobHref(entry.job_id)} className="text-xs underline decoration-stone-300 hover:decoration-stone-900" data-testid="history-watch-link">
+          Watch
+        </Link>
+      )}
+    </div>
+  );
+}
+
+function Badge({ state }: { state: keyof typeof BADGE_CLASSES }) {
+  // Lower case in the text (as the API names states), capitalised on screen.
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset first-letter:uppercase ${BADGE_CLASSES[state]}`} data-testid="history-state-badge">
       {STATE_LABELS[state].toLowerCase()}
     </span>
+  );
+}
+
+/** A failed row: "Why?" shows the job's error message, fetched when first asked for (or hovered). */
+function FailedState({ jobId }: { jobId: string }) {
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const reasonId = useId();
+  const options = { queryKey: jobKey(jobId), queryFn: () => fetchJob(jobId), staleTime: Infinity };
+  const job = useQuery({ ...options, enabled: open });
+  return (
+    <div className="flex flex-col items-start gap-1">
+      <div className="flex items-center gap-2 whitespace-nowrap">
+        <Badge state="error" />
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={reasonId}
+          onMouseEnter={() => void queryClient.prefetchQuery(options)}
+          onFocus={() => void queryClient.prefetchQuery(options)}
+          onClick={() => setOpen((value) => !value)}
+          className="text-xs text-stone-600 underline decoration-stone-300 hover:text-stone-900"
+          data-testid="history-failure-toggle"
+        >
+          {open ? "Hide" : "Why?"}
+        </button>
+      </div>
+      <p id={reasonId} hidden={!open} className="max-w-64 text-xs text-red-800" data-testid="history-failure-reason">
+        {open && (job.isPending ? "Loading…" : job.isError ? job.error.message : (job.data.error?.message ?? jobStatusLabel(job.data)))}
+      </p>
+    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
@@ -10,8 +10,14 @@ import {
   SUBSCRIPTION_KEY,
   transcriptKey,
   TRANSCRIPTIONS_KEY,
+  type TranscribeResult,
 } from "@/lib/client/transcripts";
+import { ApiRequestError } from "@/lib/client/api";
+import { formatBytes, putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
 import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+import { JobPanel } from "@/components/dashboard/job-panel";
+import { dragHasFiles, FileDropZone } from "@/components/dashboard/file-drop-zone";
+import { ProgressBar } from "@/components/dashboard/progress-bar";
 
 const LANGUAGE_SUGGESTIONS: readonly [string, string][] = [
   ["en", "English"],
@@ -29,9 +35,21 @@ const LANGUAGE_SUGGESTIONS: readonly [string, string][] = [
 const inputClass =
   "w-full rounded-md border border-stone-300 bg-white px-3 py-2 text-sm placeholder:text-stone-400 focus:outline-none focus:ring-2 focus:ring-stone-400";
 
+type Mode = "link" | "file";
+type Submission = { kind: "link"; url: string; lang: string } | { kind: "file"; file: File; lang: string };
+type UploadState = { phase: "signing" | "uploading" | "starting"; name: string } & UploadProgress;
+interface FileInfo {
+  name: string;
+  size: number;
+}
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
+
 /**
- * The Transcribe page: a link and a language in, the transcript out. `?url=…&lang=…` in the page's
- * address submits at once (History links here), and a submitted request is written back to it.
+ * The Transcribe page: a link or a file and a language in, the transcript out. A file is signed, PUT
+ * (with a progress bar) and transcribed by speech recognition as a job, like links without captions.
+ * The address holds the request: `?url=…&lang=…` submits at once (History links here), and
+ * `?job=<id>` watches a job (so a reload resumes it instead of asking again).
  */
 export function TranscribePanel() {
   const router = useRouter();
@@ -40,10 +58,20 @@ export function TranscribePanel() {
   const queryClient = useQueryClient();
   const queryUrl = searchParams.get("url")?.trim() ?? "";
   const queryLang = searchParams.get("lang")?.trim() || "en";
+  const queryJob = searchParams.get("job")?.trim() || null;
   const queryKey = `${queryUrl}\n${queryLang}`;
 
+  const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
   const [url, setUrl] = useState(queryUrl);
   const [lang, setLang] = useState(queryLang);
+  const [file, setFile] = useState<File | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [upload, setUpload] = useState<UploadState | null>(null);
+  // The file behind a job started here, to name it in the job panel.
+  const [jobFile, setJobFile] = useState<{ jobId: string; file: FileInfo } | null>(null);
+  const uploadAbort = useRef<AbortController | null>(null);
+  const ids = { tabs: useId(), panel: useId() };
+
   // When the address changes while the page is open, the form follows it.
   const [seenQueryKey, setSeenQueryKey] = useState(queryKey);
   if (seenQueryKey !== queryKey) {
@@ -51,15 +79,54 @@ export function TranscribePanel() {
     if (queryUrl) {
       setUrl(queryUrl);
       setLang(queryLang);
+      setMode("link");
     }
   }
 
   const transcribe = useMutation({
-    mutationFn: requestTranscript,
-    onSuccess: (result) => {
+    mutationFn: async (submission: Submission): Promise<TranscribeResult> => {
+      if (submission.kind === "link") return requestTranscript({ url: submission.url, lang: submission.lang });
+      const { file: chosen } = submission;
+      const controller = new AbortController();
+      uploadAbort.current = controller;
+      const contentType = uploadContentType(chosen);
+      setUpload({ phase: "signing", name: chosen.name, loaded: 0, total: chosen.size });
+      let signed: SignedUpload;
+      try {
+        signed = await signUpload(chosen.name, contentType);
+        setUpload({ phase: "uploading", name: chosen.name, loaded: 0, total: chosen.size });
+        await putFile(signed.upload_url, chosen, contentType, {
+          signal: controller.signal,
+          onProgress: (progress) => setUpload((state) => (state ? { ...state, ...progress } : state)),
+        });
+      } catch (error) {
+        // Refusals (415 not audio or video, 413 too large, …) say so before the API's reason.
+        if (error instanceof ApiRequestError && error.status >= 400) {
+          throw new ApiRequestError(error.status, `This file cannot be uploaded: ${error.message}`, error.code);
+        }
+        throw error;
+      }
+      uploadAbort.current = null;
+      setUpload({ phase: "starting", name: chosen.name, loaded: chosen.size, total: chosen.size });
+      return requestTranscript({ upload: signed.object_path, lang: submission.lang });
+    },
+    onSuccess: (result, submission) => {
       if (result.kind === "transcript") queryClient.setQueryData(transcriptKey(result.transcript.id, "json"), result.transcript);
       void queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_KEY });
       void queryClient.invalidateQueries({ queryKey: TRANSCRIPTIONS_KEY });
+      if (result.kind !== "queued") return;
+      // The job goes into the address, so a reload (or a shared link) keeps watching it.
+      const search = new URLSearchParams(submission.kind === "link" ? { url: submission.url, lang: submission.lang } : {});
+      search.set("job", result.jobId);
+      router.replace(`${pathname}?${search.toString()}`, { scroll: false });
+      if (submission.kind === "file") {
+        setJobFile({ jobId: result.jobId, file: { name: submission.file.name, size: submission.file.size } });
+        setFile(null);
+      }
+    },
+    onSettled: () => {
+      uploadAbort.current = null;
+      setUpload(null);
     },
   });
   const { mutate } = transcribe;
@@ -69,90 +136,216 @@ export function TranscribePanel() {
   useEffect(() => {
     if (!queryUrl || lastSent.current === queryKey) return;
     lastSent.current = queryKey;
-    mutate({ url: queryUrl, lang: queryLang });
-  }, [queryKey, queryUrl, queryLang, mutate]);
+    // A job in the address is watched, not asked for again.
+    if (queryJob) return;
+    mutate({ kind: "link", url: queryUrl, lang: queryLang });
+  }, [queryKey, queryUrl, queryLang, queryJob, mutate]);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const input = { url: url.trim(), lang: lang.trim() || "en" };
+    const language = lang.trim() || "en";
+    setFormError(null);
+    if (mode === "file") {
+      if (!file) {
+        setFormError("Choose an audio or video file first.");
+        return;
+      }
+      lastSent.current = null;
+      mutate({ kind: "file", file, lang: language });
+      router.replace(pathname, { scroll: false });
+      return;
+    }
+    const input = { url: url.trim(), lang: language };
     if (!input.url) return;
     lastSent.current = `${input.url}\n${input.lang}`;
-    mutate(input);
+    mutate({ kind: "link", ...input });
     router.replace(`${pathname}?${new URLSearchParams(input).toString()}`, { scroll: false });
   }
 
+  function chooseFile(chosen: File | null) {
+    setFile(chosen);
+    setFormError(null);
+    if (chosen) setMode("file");
+  }
+
+  // A file dragged anywhere over the form switches to the file tab; dropped outside the drop zone, the
+  // form takes it too (rather than the browser opening the file in place of the page).
+  function onFormDragOver(event: DragEvent<HTMLFormElement>) {
+    if (transcribe.isPending || !dragHasFiles(event)) return;
+    event.preventDefault();
+    if (mode !== "file") setMode("file");
+  }
+  function onFormDrop(event: DragEvent<HTMLFormElement>) {
+    if (event.defaultPrevented || transcribe.isPending || !dragHasFiles(event)) return;
+    event.preventDefault();
+    const dropped = event.dataTransfer.files[0];
+    if (dropped) chooseFile(dropped);
+  }
+
   const result = transcribe.data;
+  const pending = transcribe.isPending;
+  // The job to watch: the one just started, else the address's (unless something else is showing).
+  const watchedJob = pending || transcribe.isError ? null : result ? (result.kind === "queued" ? result.jobId : null) : queryJob;
+  const tabClass =
+    "rounded px-3 py-1.5 text-sm text-stone-600 hover:bg-stone-100 aria-selected:bg-stone-900 aria-selected:text-white aria-selected:hover:bg-stone-900";
+
   return (
     <div className="flex flex-col gap-6">
-      <form onSubmit={onSubmit} className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4" aria-label="Transcribe a link">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-          <label className="flex flex-1 flex-col gap-1 text-sm">
-            <span className="font-medium">Video or audio link</span>
-            <input
-              name="url"
-              type="text"
-              inputMode="url"
-              required
-              autoComplete="off"
-              spellCheck={false}
-              placeholder="https://www.youtube.com/watch?v=…"
-              value={url}
-              onChange={(event) => setUrl(event.target.value)}
-              className={inputClass}
-              data-testid="transcribe-url"
-            />
-          </label>
-          <label className="flex flex-col gap-1 text-sm sm:w-36">
-            <span className="font-medium">Language</span>
-            <input
-              name="lang"
-              type="text"
-              list="transcribe-languages"
-              autoComplete="off"
-              spellCheck={false}
-              value={lang}
-              onChange={(event) => setLang(event.target.value)}
-              className={inputClass}
-              data-testid="transcribe-lang"
-            />
-            <datalist id="transcribe-languages">
-              {LANGUAGE_SUGGESTIONS.map(([code, name]) => (
-                <option key={code} value={code}>
-                  {name}
-                </option>
-              ))}
-            </datalist>
-          </label>
-          <button
-            type="submit"
-            disabled={transcribe.isPending}
-            aria-busy={transcribe.isPending}
-            className="inline-flex items-center justify-center gap-2 rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white hover:bg-stone-700 disabled:opacity-60"
-            data-testid="transcribe-submit"
-          >
-            {transcribe.isPending && <Spinner />}
-            {transcribe.isPending ? "Transcribing…" : "Transcribe"}
-          </button>
+      <form
+        onSubmit={onSubmit}
+        onDragEnter={onFormDragOver}
+        onDragOver={onFormDragOver}
+        onDrop={onFormDrop}
+        className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4"
+        aria-label="Transcribe a link or a file"
+      >
+        <div role="tablist" aria-label="What to transcribe" className="inline-flex self-start rounded-md border border-stone-200 bg-white p-0.5">
+          {(["link", "file"] as const).map((tab) => (
+            <button
+              key={tab}
+              type="button"
+              role="tab"
+              id={`${ids.tabs}-${tab}`}
+              aria-selected={mode === tab}
+              aria-controls={ids.panel}
+              tabIndex={mode === tab ? 0 : -1}
+              disabled={pending}
+              onClick={() => {
+                setMode(tab);
+                setFormError(null);
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== "ArrowLeft" && event.key !== "ArrowRight") return;
+                event.preventDefault();
+                const next = tab === "link" ? "file" : "link";
+                setMode(next);
+                document.getElementById(`${ids.tabs}-${next}`)?.focus();
+              }}
+              className={tabClass}
+              data-testid={`source-tab-${tab}`}
+            >
+              {tab === "link" ? "Link" : "File"}
+            </button>
+          ))}
+        </div>
+        <div
+          role="tabpanel"
+          id={ids.panel}
+          aria-labelledby={`${ids.tabs}-${mode}`}
+          className={`flex flex-col gap-3 sm:flex-row ${mode === "file" ? "sm:items-stretch" : "sm:items-end"}`}
+        >
+          {mode === "link" ? (
+            <label className="flex flex-1 flex-col gap-1 text-sm">
+              <span className="font-medium">Video or audio link</span>
+              <input
+                name="url"
+                type="text"
+                inputMode="url"
+                required
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="https://www.youtube.com/watch?v=…"
+                value={url}
+                onChange={(event) => setUrl(event.target.value)}
+                className={inputClass}
+                data-testid="transcribe-url"
+              />
+            </label>
+          ) : (
+            <div className="flex flex-1 flex-col gap-1 text-sm">
+              <span className="font-medium" aria-hidden="true">
+                Audio or video file
+              </span>
+              <FileDropZone file={file} onFile={chooseFile} disabled={pending} />
+            </div>
+          )}
+          <div className={`flex flex-col gap-3 sm:flex-row sm:items-end ${mode === "file" ? "sm:self-end" : ""}`}>
+            <label className="flex flex-col gap-1 text-sm sm:w-36">
+              <span className="font-medium">Language</span>
+              <input
+                name="lang"
+                type="text"
+                list="transcribe-languages"
+                autoComplete="off"
+                spellCheck={false}
+                value={lang}
+                onChange={(event) => setLang(event.target.value)}
+                className={inputClass}
+                data-testid="transcribe-lang"
+              />
+              <datalist id="transcribe-languages">
+                {LANGUAGE_SUGGESTIONS.map(([code, name]) => (
+                  <option key={code} value={code}>
+                    {name}
+                  </option>
+                ))}
+              </datalist>
+            </label>
+            <button
+              type="submit"
+              disabled={pending}
+              aria-busy={pending}
+              className="inline-flex items-center justify-center gap-2 rounded-md bg-stone-900 px-4 py-2 text-sm font-medium text-white hover:bg-stone-700 disabled:opacity-60"
+              data-testid="transcribe-submit"
+            >
+              {pending && <Spinner />}
+              {pending ? (upload && upload.phase !== "starting" ? "Uploading…" : "Transcribing…") : "Transcribe"}
+            </button>
+          </div>
         </div>
         <p className="text-xs text-stone-500">
-          YouTube, X, TikTok, Facebook, Instagram, RedNote and Vimeo links. Asking again for a transcript already in your history is free.
+          {mode === "link"
+            ? "YouTube, X, TikTok, Facebook, Instagram, RedNote and Vimeo links. Asking again for a transcript already in your history is free."
+            : "MP3, M4A, WAV, Ogg, FLAC, AAC, MP4, MOV, WebM or MKV. Uploaded files are transcribed by speech recognition in the background; you can leave this page and find the result in History."}
         </p>
         <UsageLine />
       </form>
 
-      {transcribe.isError && (
+      {formError && (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="transcribe-error">
+          {formError}
+        </p>
+      )}
+      {transcribe.isError && !formError && !isAbort(transcribe.error) && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="transcribe-error">
           {transcribe.error.message}
         </p>
       )}
-      {result?.kind === "queued" && (
-        <p role="status" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="transcribe-queued">
-          Queued: this one needs speech recognition, which runs in the background (job <code className="font-mono">{result.jobId}</code>,{" "}
-          {result.status.replace(/_/g, " ")}). It appears in History when it is done.
+      {transcribe.isError && isAbort(transcribe.error) && (
+        <p role="status" className="text-sm text-stone-600" data-testid="upload-cancelled">
+          Upload cancelled.
         </p>
       )}
-      {result?.kind === "transcript" && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
+      {pending && upload && <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : () => uploadAbort.current?.abort()} />}
+      {watchedJob && <JobPanel key={watchedJob} jobId={watchedJob} file={jobFile?.jobId === watchedJob ? jobFile.file : null} />}
+      {result?.kind === "transcript" && !pending && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
     </div>
+  );
+}
+
+function UploadPanel({ upload, onCancel }: { upload: UploadState; onCancel: (() => void) | null }) {
+  const percent = upload.total > 0 ? (upload.loaded / upload.total) * 100 : 0;
+  const heading =
+    upload.phase === "signing" ? "Preparing the upload…"
+    : upload.phase === "uploading" ? "Uploading"
+    : "Uploaded. Starting the transcription…";
+  return (
+    <section className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" aria-label="Upload" data-testid="upload-panel">
+      <div className="flex flex-wrap items-baseline justify-between gap-3 text-sm">
+        <p className="min-w-0 text-stone-700">
+          <span className="font-medium">{heading}</span> <span className="break-all text-stone-500">{upload.name}</span>
+        </p>
+        <p className="text-xs text-stone-500 tabular-nums" data-testid="upload-bytes">
+          {formatBytes(upload.loaded)} of {formatBytes(upload.total)} · {Math.round(percent)}%
+        </p>
+      </div>
+      <ProgressBar value={percent} label="Upload progress" testId="upload-progress" />
+      {onCancel && (
+        <button type="button" onClick={onCancel} className="self-start text-sm text-stone-600 underline decoration-stone-300 hover:text-stone-900">
+          Cancel upload
+        </button>
+      )}
+    </section>
   );
 }
 

@@ -11,6 +11,7 @@ import {
   platformLabel,
   playerFor,
   seekMessages,
+  sourceHref,
   transcriptKey,
   type Format,
   type Player,
@@ -20,6 +21,7 @@ import {
 /** One transcript: its details, the embedded player where there is one, and every format in tabs. */
 export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
   const player = playerFor(transcript);
+  const sourceLink = sourceHref(transcript.source_url);
   const frame = useRef<HTMLIFrameElement>(null);
   const seek = (seconds: number) => {
     const target = frame.current?.contentWindow;
@@ -40,10 +42,16 @@ export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
           <Detail label="Duration" value={formatClock(transcript.duration_seconds)} testId="transcript-duration" />
           <div className="flex gap-1.5">
             <dt className="text-stone-500">Source</dt>
-            <dd className="max-w-xs truncate">
-              <a href={transcript.source_url} target="_blank" rel="noopener noreferrer" className="underline decoration-stone-300 hover:decoration-stone-900">
-                {transcript.source_url.replace(/^https?:\/\//, "")}
-              </a>
+            <dd className="max-w-xs truncate" data-testid="transcript-source">
+              {sourceLink ? (
+                <a href={sourceLink} target="_blank" rel="noopener noreferrer" className="underline decoration-stone-300 hover:decoration-stone-900">
+                  {sourceLink.replace(/^https?:\/\//, "")}
+                </a>
+              ) : transcript.platform === "upload" ? (
+                "Uploaded file"
+              ) : (
+                transcript.source_url
+              )}
             </dd>
           </div>
         </dl>
@@ -190,6 +198,7 @@ function contentOf(transcript: Transcript): string {
 
 function SegmentList({ transcript, player, onSeek }: { transcript: Transcript; player: Player | null; onSeek: (seconds: number) => void }) {
   const segments = transcript.segments ?? [];
+  const sourceLink = sourceHref(transcript.source_url);
   if (segments.length === 0) return <p className="p-4 text-sm text-stone-500">This transcript has no text.</p>;
   const stampClass = "shrink-0 rounded px-1.5 py-0.5 font-mono text-xs tabular-nums text-stone-500 hover:bg-stone-100 hover:text-stone-900";
   return (
@@ -200,10 +209,12 @@ function SegmentList({ transcript, player, onSeek }: { transcript: Transcript; p
             <button type="button" onClick={() => onSeek(segment.start)} className={stampClass} aria-label={`Play from ${formatClock(segment.start)}`}>
               {formatClock(segment.start)}
             </button>
-          ) : (
-            <a href={transcript.source_url} target="_blank" rel="noopener noreferrer" className={stampClass} aria-label={`${formatClock(segment.start)}, open the source`}>
+          ) : sourceLink ? (
+            <a href={sourceLink} target="_blank" rel="noopener noreferrer" className={stampClass} aria-label={`${formatClock(segment.start)}, open the source`}>
               {formatClock(segment.start)}
             </a>
+          ) : (
+            <span className="shrink-0 px-1.5 py-0.5 font-mono text-xs text-stone-500 tabular-nums">{formatClock(segment.start)}</span>
           )}
           <span className="text-stone-800" data-testid="segment-text">
             {segment.text}

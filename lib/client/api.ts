@@ -27,7 +27,8 @@ export function errorMessage(status: number, body: unknown): string {
   return `Request failed (${status})`;
 }
 
-function errorCode(body: unknown): string | null {
+/** The API's machine `code` in an error body, when it sent one. */
+export function errorCode(body: unknown): string | null {
   const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
   return typeof code === "string" ? code : null;
 }

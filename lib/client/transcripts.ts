@@ -3,7 +3,7 @@
 // Only types come from the server modules, so nothing server-side is bundled for the browser.
 
 import type { z } from "zod";
-import type { HISTORY_PLATFORMS, TranscriptResponse, transcriptionEntrySchema, transcriptionListSchema } from "@/lib/transcripts/schemas";
+import type { HISTORY_PLATFORMS, JobResponse, TranscriptResponse, transcriptionEntrySchema, transcriptionListSchema } from "@/lib/transcripts/schemas";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import type { Format } from "@/lib/formats/types";
 import { apiFetch, apiFetchWithStatus } from "@/lib/client/api";
@@ -12,6 +12,7 @@ export type Transcript = TranscriptResponse;
 export type TranscriptionEntry = z.infer<typeof transcriptionEntrySchema>;
 export type TranscriptionList = z.infer<typeof transcriptionListSchema>;
 export type Subscription = SubscriptionResponse;
+export type Job = JobResponse;
 export type { Format };
 
 // ---------------------------------------------------------------------------------------------
@@ -72,6 +73,11 @@ export function canonicalSourceUrl(platform: string | null, videoId: string): st
   }
 }
 
+/** A transcript's source as a link: web addresses only (an upload's `upload:…` source is not one). */
+export function sourceHref(sourceUrl: string): string | null {
+  return /^https?:\/\//i.test(sourceUrl) ? sourceUrl : null;
+}
+
 /** The Transcribe page, set to request `url` in `lang` as soon as it opens. */
 export function transcribeHref(url: string, lang: string | null): string {
   const search = new URLSearchParams({ url });
@@ -122,11 +128,16 @@ export type TranscribeResult =
   | { kind: "transcript"; transcript: Transcript }
   | { kind: "queued"; jobId: string; status: string };
 
-export async function requestTranscript(input: { url: string; lang: string }): Promise<TranscribeResult> {
+/** What to transcribe: a link, or the object path of a finished upload; in `lang`. */
+export type TranscribeInput = { lang: string } & ({ url: string; upload?: never } | { upload: string; url?: never });
+
+/** POST /v1/transcript: the transcript at once (200), or a speech recognition job to watch (202). */
+export async function requestTranscript(input: TranscribeInput): Promise<TranscribeResult> {
+  const source = input.upload !== undefined ? { upload: input.upload } : { url: input.url };
   const { status, body } = await apiFetchWithStatus<Transcript | { job_id: string; status: string }>("/v1/transcript", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url: input.url, lang: input.lang, format: "json" }),
+    body: JSON.stringify({ ...source, lang: input.lang, format: "json" }),
   });
   if (status === 202 || (body && "job_id" in body && !("segments" in body))) {
     const job = body as { job_id: string; status: string };
@@ -143,6 +154,46 @@ export function fetchTranscript(id: string, format: Format): Promise<Transcript>
 
 export function downloadHref(id: string, format: Format): string {
   return `/v1/transcripts/${encodeURIComponent(id)}/download?format=${format}`;
+}
+
+// Speech recognition jobs
+
+export const jobKey = (id: string) => ["job", id] as const;
+
+/** How often a job still queued or running is asked about again. */
+export const JOB_POLL_MS = 1500;
+
+export function fetchJob(id: string): Promise<Job> {
+  return apiFetch<Job>(`/v1/jobs/${encodeURIComponent(id)}?format=json`);
+}
+
+export function jobFinished(job: Pick<Job, "status"> | undefined): boolean {
+  return job?.status === "done" || job?.status === "error";
+}
+
+/** "Queued", "Running", "Done", or "Failed: <the job's message>". */
+export function jobStatusLabel(job: Pick<Job, "status" | "error">): string {
+  switch (job.status) {
+    case "queued":
+      return "Queued";
+    case "running":
+      return "Running";
+    case "done":
+      return "Done";
+    default:
+      return `Failed: ${job.error?.message ?? "the job failed."}`;
+  }
+}
+
+/** The pipeline's stage ("recognising speech") as a sentence start ("Recognising speech"); "" when none. */
+export function jobStageLabel(stage: string | null): string {
+  const text = (stage ?? "").replace(/[_-]+/g, " ").trim();
+  return text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+}
+
+/** The Transcribe page watching a job (and showing its transcript once done). */
+export function watchJobHref(jobId: string): string {
+  return `/dashboard?${new URLSearchParams({ job: jobId }).toString()}`;
 }
 
 export const SUBSCRIPTION_KEY = ["subscription"] as const;
@@ -167,7 +218,7 @@ export const HISTORY_SORTS = ["created_at", "duration_seconds", "total_seconds"]
 export type HistorySort = (typeof HISTORY_SORTS)[number];
 export type SortOrder = "asc" | "desc";
 
-export const STATE_LABELS: Record<HistoryState, string> = { done: "Done", in_progress: "In progress", error: "Error" };
+export const STATE_LABELS: Record<HistoryState, string> = { done: "Done", in_progress: "In progress", error: "Failed" };
 
 export interface HistoryParams {
   q: string;
