@@ -77,8 +77,14 @@ export type JobContext = Record<string, unknown>;
 /** `Job.checkpoints`: each finished step's output, by step name. */
 export type Checkpoints = Record<string, JobContext>;
 
+// Next.js bundles the app routes and instrumentation.ts separately, so a step may throw a
+// PermanentError from another copy of this module: recognise it by a global symbol, not instanceof.
+const PERMANENT = Symbol.for("verbatim.jobs.PermanentError");
+
 /** A failure that retrying cannot fix (bad input, source gone, not allowed). The job ends in `error`. */
 export class PermanentError extends Error {
+  readonly [PERMANENT] = true;
+
   constructor(
     readonly code: string,
     message: string,
@@ -105,7 +111,7 @@ export class RetryableError extends Error {
 export const ATTEMPTS_EXHAUSTED = "attempts_exhausted";
 
 export function isPermanent(error: unknown): boolean {
-  return error instanceof PermanentError;
+  return typeof error === "object" && error !== null && (error as { [PERMANENT]?: unknown })[PERMANENT] === true;
 }
 
 /** The code and message stored for an error thrown by a step. */
@@ -133,9 +139,11 @@ export function registerPipeline<C>(pipeline: Pipeline<C>): Pipeline<C> {
     names.add(step.name);
   }
   const existing = registry.get(pipeline.name);
-  if (existing && existing !== (pipeline as unknown)) {
-    // A dev reload re-registers a fresh object with the same name: the newest wins.
-    console.warn(`[jobs] pipeline ${pipeline.name} registered again; using the newest definition`);
+  // A dev reload, or another bundle of the same module (Next.js bundles routes and instrumentation
+  // separately), registers an equal pipeline again: the newest wins. Only a different shape is news.
+  const steps = (p: { steps: { name: string }[] }) => p.steps.map((step) => step.name).join(",");
+  if (existing && steps(existing) !== steps(pipeline)) {
+    console.warn(`[jobs] pipeline ${pipeline.name} registered again with different steps; using the newest definition`);
   }
   registry.set(pipeline.name, pipeline as unknown as Pipeline<never>);
   return pipeline;
