@@ -66,6 +66,20 @@ const schema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_BASE_URL: optionalUrl,
   INNGEST_DEV: z.string().min(1).optional(),
+
+  // Billing (lib/billing): Stripe is on when the secret key and both price settings are set.
+  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret or restricted key (sk_… or rk_…)").optional(),
+  STRIPE_API_BASE: optionalUrl,
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_PRICE_PRO: z.string().min(1).optional(),
+  STRIPE_PRICE_ULTRA: z.string().min(1).optional(),
+  PRO_ALLOWANCE_SECONDS: z.coerce.number().int().positive().default(36_000),
+  ULTRA_ALLOWANCE_SECONDS: z.coerce.number().int().positive().default(180_000),
+  PLANS_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(300),
+  PLANS_STATIC_PRO_AMOUNT: z.coerce.number().int().nonnegative().default(900),
+  PLANS_STATIC_ULTRA_AMOUNT: z.coerce.number().int().nonnegative().default(2900),
+  PLANS_STATIC_CURRENCY: z.string().regex(/^[a-zA-Z]{3}$/, "must be a three-letter currency code").transform((c) => c.toLowerCase()).default("usd"),
+  PLANS_STATIC_INTERVAL: z.enum(["day", "week", "month", "year"]).default("month"),
 });
 
 /** Every setting name, for the docs check (lib/env.test.ts). */

@@ -1,10 +1,16 @@
+import { env } from "@/lib/env";
 import type { Tier } from "@/lib/generated/prisma/client";
 
-// Monthly allowances in seconds. Free is the contract's 15 minutes; paid tiers become settings with billing.
+// Monthly allowances in seconds. Free is the contract's 15 minutes; the paid tiers are settings
+// (PRO_ALLOWANCE_SECONDS, ULTRA_ALLOWANCE_SECONDS), read when asked for.
 export const TIER_ALLOWANCE_SECONDS: Record<Tier, number> = {
   free: 900,
-  pro: 36_000,
-  ultra: 180_000,
+  get pro() {
+    return env().PRO_ALLOWANCE_SECONDS;
+  },
+  get ultra() {
+    return env().ULTRA_ALLOWANCE_SECONDS;
+  },
 };
 
 export interface UsageWindow {
