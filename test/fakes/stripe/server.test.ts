@@ -365,7 +365,27 @@ describe("webhooks", () => {
       expect(received).toEqual(events.map((e) => e.type));
       expect((await sendEvent(url, events[0], secret)).status).toBe(200);
       expect((await stripe.events.retrieve(events[0].id as string)).type).toBe(events[0].type);
+
+      // The hosted Checkout page: Pay completes the session, delivers its events, redirects to success_url.
+      fake.setWebhook({ url, secret });
+      received.length = 0;
+      const session = await stripe.checkout.sessions.create({
+        mode: "subscription",
+        customer_email: "hosted@example.com",
+        line_items: [{ price: pro.id as string, quantity: 1 }],
+        success_url: "http://app.test/dashboard/billing?checkout={CHECKOUT_SESSION_ID}",
+        cancel_url: "http://app.test/dashboard/billing",
+      });
+      const page = await fetch(session.url!);
+      expect(await page.text()).toContain("<button type=\"submit\">Pay</button>");
+      const paid = await fetch(session.url!, { method: "POST", body: new URLSearchParams({ email: "hosted@example.com" }), redirect: "manual" });
+      expect(paid.status).toBe(303);
+      expect(paid.headers.get("location")).toBe(`http://app.test/dashboard/billing?checkout=${session.id}`);
+      expect(received).toContain("checkout.session.completed");
+      expect(received).toContain("customer.subscription.created");
+      expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe("complete");
     } finally {
+      fake.setWebhook(undefined);
       await new Promise((resolve) => endpoint.close(resolve));
     }
   });

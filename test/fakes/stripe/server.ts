@@ -32,6 +32,8 @@ import { FakeStripeState, randomId, type CheckoutSessionRec, type InvoiceRec, ty
 export type { JsonObject } from "./params";
 
 export interface FakeStripeOptions {
+  /** Port on 127.0.0.1 (default 0: any free port). */
+  port?: number;
   /** The secret key requests must carry. Default `sk_test_fake_verbatim`. */
   apiKey?: string;
   /** The account's default API version (for requests without Stripe-Version, and for events). Default: the SDK's. */
@@ -139,7 +141,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   const port = (server.address() as AddressInfo).port;
   const origin = `http://127.0.0.1:${port}`;
   const state = new FakeStripeState({ origin, apiVersion, now, searchDelaySeconds: options.searchDelaySeconds ?? 0 });
