@@ -7,6 +7,7 @@ import { benchTranscripts } from "./bench/transcripts";
 import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
+import { benchPlans } from "./bench/plans";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   jobs: benchJobs,
   media: benchMedia,
   asr: benchAsr,
+  plans: benchPlans,
 };
 
 const only = process.argv.slice(2);
