@@ -117,3 +117,16 @@ export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
 }
+
+// The few variables external tools (ffmpeg, ffprobe, yt-dlp) get from our environment: never secrets.
+const TOOL_ENV_NAMES = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT"];
+
+/** A short environment for child processes: locale, paths and certificates only. */
+export function toolEnvironment(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of TOOL_ENV_NAMES) {
+    const value = process.env[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}

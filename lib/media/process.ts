@@ -3,10 +3,8 @@
  * collected stdout, only the tail of stderr kept (ffmpeg can print a line per damaged frame for hours).
  * Internal to lib/media: callers map the outcome to MediaError codes.
  */
+import { toolEnvironment } from "@/lib/env";
 import { spawn } from "node:child_process";
-
-/** Environment handed to the tools: nothing of ours (no secrets, no proxy settings). */
-const ENV_PASSTHROUGH = ["PATH", "LANG", "LC_ALL", "TZ", "TMPDIR"];
 
 export const DEFAULT_STDERR_TAIL_CHARS = 8 * 1024;
 
@@ -45,13 +43,9 @@ export class ToolStartError extends Error {
   }
 }
 
+/** Environment handed to the tools: nothing of ours (no secrets, no proxy settings). */
 function toolEnv(): NodeJS.ProcessEnv {
-  const env: Record<string, string> = {};
-  for (const k of ENV_PASSTHROUGH) {
-    const v = process.env[k];
-    if (v !== undefined) env[k] = v;
-  }
-  return env as NodeJS.ProcessEnv;
+  return toolEnvironment() as NodeJS.ProcessEnv;
 }
 
 /**

@@ -6,6 +6,7 @@
  * Binary: the `binary` option, else `.venv/bin/yt-dlp` under process.cwd() (scripts/install-yt-dlp.sh
  * puts it there), else `yt-dlp` on PATH.
  */
+import { toolEnvironment } from "@/lib/env";
 import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
@@ -40,8 +41,6 @@ export const DEFAULT_MAX_STDOUT_BYTES = 32 * 1024 * 1024;
 const MAX_STDERR_CHARS = 64 * 1024;
 
 /** Environment variables handed to yt-dlp: no secrets of ours, no proxy but the one we pass. */
-const ENV_PASSTHROUGH = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT"];
-
 export interface RunYtDlpOptions {
   /** The item's URL, passed after `--`. Omit for runs that take their input elsewhere (--load-info-json). */
   url?: string;
@@ -170,11 +169,7 @@ export function mapYtDlpError(stderr: string): YtDlpError {
 // ---------------------------------------------------------------------------------------------------
 
 function childEnv(extra: Record<string, string> | undefined): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const k of ENV_PASSTHROUGH) {
-    const v = process.env[k];
-    if (v !== undefined) env[k] = v;
-  }
+  const env = toolEnvironment();
   env.PYTHONIOENCODING = "utf-8";
   env.PYTHONUTF8 = "1";
   env.PYTHONDONTWRITEBYTECODE = "1";
