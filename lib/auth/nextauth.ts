@@ -80,6 +80,19 @@ async function config(): Promise<NextAuthConfig> {
     session: { strategy: "jwt" },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
+      // Where to go after sign-in: only our own pages. APP_URL is the canonical origin, because the
+      // host Next.js reports to route handlers can differ from the one the browser used.
+      redirect({ url, baseUrl }) {
+        const app = new URL(env().APP_URL);
+        if (url.startsWith("/") && !url.startsWith("//")) return new URL(url, app).toString();
+        try {
+          const target = new URL(url);
+          if (target.origin === app.origin || target.origin === new URL(baseUrl).origin) return target.toString();
+        } catch {
+          // not a URL: fall through
+        }
+        return app.toString();
+      },
       jwt({ token, user }) {
         if (user?.id) token.sub = user.id;
         return token;

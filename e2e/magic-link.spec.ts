@@ -1,0 +1,48 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+// Without SMTP (embedded defaults only) the magic link is printed to the server log; following it
+// signs the user in. This test starts its own server so it can read that log.
+test("email sign-in: the link from the server log signs the user in", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const port = 3127;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-magic-"));
+  const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}` } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  app.stdout.on("data", (chunk) => (log += chunk));
+  app.stderr.on("data", (chunk) => (log += chunk));
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
+  try {
+    await expect.poll(async () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+    const page = await context.newPage();
+    const email = `magic-${Date.now()}@example.test`;
+    await page.goto("/dashboard/keys");
+    await page.getByLabel("Email (we send you a link)").fill(email);
+    await page.getByRole("button", { name: "Email me a link" }).click();
+    await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+
+    const line = new RegExp(`Sign-in link for ${email.replace(/[.+]/g, "\\$&")}: (\\S+)`);
+    await expect.poll(() => line.exec(log)?.[1] ?? null, { timeout: 10_000 }).not.toBeNull();
+    const link = line.exec(log)![1];
+    expect(new URL(link).pathname).toBe("/api/auth/callback/nodemailer");
+
+    await page.goto(link);
+    await expect(page).toHaveURL(/\/dashboard\/keys$/);
+    await expect(page.getByTestId("user-email")).toHaveText(email);
+    // A link works once.
+    const second = await context.newPage();
+    await second.context().clearCookies();
+    await second.goto(link);
+    await expect(second).toHaveURL(/\/signin/);
+  } finally {
+    await context.close();
+    app.kill("SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
