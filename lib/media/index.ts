@@ -14,7 +14,7 @@
  *     return recognise(asr.path);
  *   }, { signal });
  *
- * Settings are options; nothing here reads process.env.
+ * Settings are options; nothing here reads environment variables.
  */
 export { formatBytes, formatDuration, isMediaError, MediaError, type MediaErrorCode, type MediaErrorOptions } from "./errors";
 export { removeStaleTempDirs, TEMP_DIR_PREFIX, TempFiles, withTempDir, type StaleSweepOptions, type TempDirOptions } from "./temp";

@@ -15,7 +15,7 @@
  *
  * Built on node:http / node:net / node:tls: the `undici` package is not installed here (Node's
  * global fetch bundles it privately, without a public way to set a per-connection lookup).
- * Settings come in as parameters (lib/env.ts passes them); nothing here reads process.env.
+ * Settings come in as parameters (lib/env.ts passes them); nothing here reads environment variables.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";

@@ -2,7 +2,7 @@
  * SSRF guard: the synchronous half. `checkUrl` vets a URL's shape and literal host before anything is
  * sent; `isPublicAddress` vets every address a host name resolves to (fetch.ts calls it at connect time).
  *
- * Pure: no I/O, no process.env.
+ * Pure: no I/O, no environment variables.
  */
 import { isIP } from "node:net";
 
