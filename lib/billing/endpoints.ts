@@ -1,5 +1,13 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { plansResponseSchema } from "@/lib/billing/schemas";
+import {
+  billingWebhookResponseSchema,
+  changeTierRequestSchema,
+  checkoutRequestSchema,
+  checkoutResponseSchema,
+  plansResponseSchema,
+  portalResponseSchema,
+} from "@/lib/billing/schemas";
+import { subscriptionResponseSchema } from "@/lib/usage/schemas";
 
 const tag = "Billing";
 
@@ -12,4 +20,100 @@ export const getPlansEndpoint = defineEndpoint({
     "Live prices of each tier and the active coupons and promotion codes from Stripe, cached in-process for a few minutes. `source` is `static` (settings' prices, no discounts) when billing is off or Stripe does not answer in time.",
   auth: "none",
   response: plansResponseSchema,
+});
+
+const billingOff = "Billing is not configured on this server (`billing_not_configured`)";
+const noSubscription = "The caller has no subscription (`no_subscription`)";
+
+export const checkoutEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/checkout",
+  tag,
+  summary: "Start a subscription: a Stripe Checkout page",
+  description:
+    "A Stripe Checkout Session in subscription mode for `tier` (promotion codes allowed); send the browser to `url`. Stripe returns it to /dashboard/billing. The Stripe customer is created once per user and reused.",
+  auth: "any",
+  body: checkoutRequestSchema,
+  response: checkoutResponseSchema,
+  errors: { 409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)", 503: billingOff },
+});
+
+export const reconcileSubscriptionEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/subscription/reconcile",
+  tag,
+  summary: "Read the subscription back from Stripe and apply it",
+  description: "Sets the tier to what Stripe grants and surfaces a scheduled cancel or change. Idempotent; a no-op without billing or a Stripe customer.",
+  auth: "any",
+  response: subscriptionResponseSchema,
+});
+
+export const cancelSubscriptionEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/subscription/cancel",
+  tag,
+  summary: "Cancel at the end of the period (the tier is kept until then)",
+  description: "Drops a scheduled tier change. Calling it again changes nothing.",
+  auth: "any",
+  response: subscriptionResponseSchema,
+  errors: { 409: noSubscription, 503: billingOff },
+});
+
+export const resumeSubscriptionEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/subscription/resume",
+  tag,
+  summary: "Undo a scheduled cancel",
+  auth: "any",
+  response: subscriptionResponseSchema,
+  errors: { 409: noSubscription, 503: billingOff },
+});
+
+export const changeTierEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/subscription/change",
+  tag,
+  summary: "Switch to another paid tier",
+  description:
+    "An upgrade applies at once and invoices the prorated difference; a downgrade is scheduled for the end of the period (`pending_tier`, `pending_change_at`). Asking for the current tier undoes a scheduled change. The answer is read back from Stripe.",
+  auth: "any",
+  body: changeTierRequestSchema,
+  response: subscriptionResponseSchema,
+  errors: {
+    409: "No subscription (`no_subscription`), already on that tier (`same_tier`), or a cancel is scheduled and must be resumed first (`cancel_scheduled`)",
+    503: billingOff,
+  },
+});
+
+export const undoTierChangeEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/v1/me/subscription/change",
+  tag,
+  summary: "Drop a scheduled tier change",
+  description: "`pending_tier` and `pending_change_at` become null; a scheduled cancel is untouched. Without a scheduled change it changes nothing.",
+  auth: "any",
+  response: subscriptionResponseSchema,
+  errors: { 409: noSubscription, 503: billingOff },
+});
+
+export const portalEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/portal",
+  tag,
+  summary: "A Stripe customer portal link",
+  auth: "any",
+  response: portalResponseSchema,
+  errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 503: billingOff },
+});
+
+export const billingWebhookEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/webhooks/billing",
+  tag,
+  summary: "Stripe's webhook",
+  description:
+    "Verifies `Stripe-Signature` on the raw body (300 s tolerance), processes each event id once, and applies the customer's subscription as read back from Stripe. 400 for a bad or stale signature; 500 when applying fails, so Stripe retries.",
+  auth: "none",
+  response: billingWebhookResponseSchema,
+  errors: { 400: "Bad or stale signature (`invalid_signature`)", 503: billingOff },
 });

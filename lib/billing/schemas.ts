@@ -36,3 +36,18 @@ export const plansResponseSchema = z
 export type PlanInfo = z.infer<typeof planInfoSchema>;
 export type DiscountInfo = z.infer<typeof discountInfoSchema>;
 export type PlansResponse = z.infer<typeof plansResponseSchema>;
+
+export const paidTierSchema = z.enum(["pro", "ultra"]);
+
+export const checkoutRequestSchema = z.object({ tier: paidTierSchema }).meta({ id: "CheckoutRequest" });
+export const checkoutResponseSchema = z.object({ url: z.string().describe("the Stripe Checkout page to send the browser to") }).meta({ id: "CheckoutResponse" });
+export const changeTierRequestSchema = z.object({ tier: paidTierSchema }).meta({ id: "ChangeTierRequest" });
+export const portalResponseSchema = z
+  .object({ url: z.string().describe("short-lived, pre-authenticated link to the Stripe customer portal") })
+  .meta({ id: "PortalResponse" });
+
+export const billingWebhookResponseSchema = z.object({
+  received: z.literal(true),
+  outcome: z.enum(["applied", "duplicate", "ignored", "unknown_customer"]),
+  effect: z.enum(["subscription.canceled", "subscription.revoked", "subscription.updated", "subscription.resumed"]).nullable(),
+});

@@ -1,7 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs";
 import { errors } from "@/lib/http/errors";
-import { calendarMonth } from "@/lib/usage/allowance";
 import { chargeSeconds } from "@/lib/usage/charge";
 import { TRANSCRIBE_PIPELINE, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
@@ -22,7 +21,6 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
 export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
   const { estimateSeconds, ...context } = request;
   const db = await getDb();
-  const periodStart = calendarMonth().start.toISOString();
   return db.$transaction(
     async (tx) => {
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
@@ -33,12 +31,13 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
       }
       // At least one second, so a user with nothing left is refused now rather than after the download.
       const reserve = Math.max(1, Math.ceil(estimateSeconds));
-      if (!(await chargeSeconds(tx, request.userId, reserve))) {
+      const period = await chargeSeconds(tx, request.userId, reserve);
+      if (!period) {
         throw errors.allowanceExhausted(
           `This source is about ${reserve} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
         );
       }
-      const job = await enqueueJob(tx, { userId: request.userId, pipeline: TRANSCRIBE_PIPELINE, context: { ...context, periodStart }, reservedSecs: reserve });
+      const job = await enqueueJob(tx, { userId: request.userId, pipeline: TRANSCRIBE_PIPELINE, context: { ...context, periodStart: period.start.toISOString() }, reservedSecs: reserve });
       const fields = { source: "asr", jobId: job.id, state: "in_progress", transcriptId: null, durationSeconds: 0, totalSeconds: reserve };
       await tx.transcription.upsert({ where: { userId_platform_videoId_lang: key }, create: { ...key, ...fields }, update: fields });
       return { jobId: job.id, status: "queued" as const };

@@ -24,3 +24,15 @@ export function calendarMonth(now: Date = new Date()): UsageWindow {
   const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
   return { start, end };
 }
+
+/**
+ * A paid tier's period: the Stripe billing period stored at the last sync. When it has ended and the
+ * renewal has not reached us yet, the next periods of the same length follow it (Stripe's periods are
+ * contiguous, so the renewal's start is the stored end), so usage resets on time either way.
+ */
+export function billingPeriod(stored: UsageWindow, now: Date = new Date()): UsageWindow {
+  const length = stored.end.getTime() - stored.start.getTime();
+  if (length <= 0 || now < stored.end) return stored;
+  const elapsed = Math.floor((now.getTime() - stored.end.getTime()) / length) + 1;
+  return { start: new Date(stored.start.getTime() + elapsed * length), end: new Date(stored.end.getTime() + elapsed * length) };
+}

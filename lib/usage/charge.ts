@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { calendarMonth, TIER_ALLOWANCE_SECONDS, type UsageWindow } from "@/lib/usage/allowance";
+import { billingPeriod, calendarMonth, TIER_ALLOWANCE_SECONDS, type UsageWindow } from "@/lib/usage/allowance";
 
 type Tx = Prisma.TransactionClient;
 
@@ -9,30 +9,45 @@ export interface UsagePlan {
   window: UsageWindow;
 }
 
-/** The caller's tier, limit and current period, read inside the transaction that charges. */
+/**
+ * The caller's tier, limit and current period, read inside the transaction that charges: a paid tier's
+ * period is its Stripe billing period, free is the UTC calendar month.
+ */
 export async function usagePlan(tx: Tx, userId: string, now = new Date()): Promise<UsagePlan> {
-  const subscription = await tx.subscription.findUnique({ where: { userId }, select: { tier: true } });
+  const subscription = await tx.subscription.findUnique({
+    where: { userId },
+    select: { tier: true, currentPeriodStart: true, currentPeriodEnd: true },
+  });
   const tier = subscription?.tier ?? "free";
-  return { tier, limitSeconds: TIER_ALLOWANCE_SECONDS[tier], window: calendarMonth(now) };
+  const paidPeriod =
+    tier !== "free" && subscription?.currentPeriodStart && subscription.currentPeriodEnd
+      ? billingPeriod({ start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }, now)
+      : null;
+  return { tier, limitSeconds: TIER_ALLOWANCE_SECONDS[tier], window: paidPeriod ?? calendarMonth(now) };
 }
 
 /**
  * Adds `seconds` to the user's usage for the current period if it stays within the limit.
  * One conditional UPDATE, so concurrent charges can never take usage past the limit.
- * Returns false (and changes nothing) when there is not enough allowance left.
+ * Returns the period charged, or null (and changes nothing) when there is not enough allowance left.
  */
-export async function chargeSeconds(tx: Tx, userId: string, seconds: number, now = new Date()): Promise<boolean> {
+export async function chargeSeconds(tx: Tx, userId: string, seconds: number, now = new Date()): Promise<UsageWindow | null> {
   const plan = await usagePlan(tx, userId, now);
-  const { start, end } = plan.window;
-  await tx.$executeRaw`
-    INSERT INTO "UsagePeriod" ("id", "userId", "periodStart", "periodEnd", "usedSeconds", "updatedAt")
-    VALUES (${`up_${userId}_${start.getTime()}`}, ${userId}, ${start}, ${end}, 0, now())
-    ON CONFLICT ("userId", "periodStart") DO NOTHING`;
-  if (seconds <= 0) return true;
+  const { start } = plan.window;
+  await openPeriod(tx, userId, plan.window, 0);
+  if (seconds <= 0) return plan.window;
   const updated = await tx.$executeRaw`
     UPDATE "UsagePeriod" SET "usedSeconds" = "usedSeconds" + ${seconds}, "updatedAt" = now()
     WHERE "userId" = ${userId} AND "periodStart" = ${start} AND "usedSeconds" + ${seconds} <= ${plan.limitSeconds}`;
-  return updated === 1;
+  return updated === 1 ? plan.window : null;
+}
+
+/** Starts the usage row of a period with `seconds` already used, unless it exists (a first paid period). */
+export async function openPeriod(tx: Tx, userId: string, window: UsageWindow, seconds: number): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO "UsagePeriod" ("id", "userId", "periodStart", "periodEnd", "usedSeconds", "updatedAt")
+    VALUES (${`up_${userId}_${window.start.getTime()}`}, ${userId}, ${window.start}, ${window.end}, ${seconds}, now())
+    ON CONFLICT ("userId", "periodStart") DO NOTHING`;
 }
 
 /** Seconds used in the current period (0 when nothing was charged yet). */

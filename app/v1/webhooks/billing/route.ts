@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { billingWebhookEndpoint } from "@/lib/billing/endpoints";
+import { receiveBillingWebhook } from "@/lib/billing/webhook";
+
+export const POST = withApi(billingWebhookEndpoint, ({ request }) => receiveBillingWebhook(request));

@@ -1,0 +1,72 @@
+import Stripe from "stripe";
+import { ApiError, errors } from "@/lib/http/errors";
+import { requireStripe } from "@/lib/billing/stripe";
+import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
+
+// POST /v1/webhooks/billing. The signature is checked on the raw body; after that the payload is trusted
+// for one thing only, which customer it is about: the customer is read back from Stripe and applied
+// (syncCustomer), so a forged-but-signed, stale or out-of-order event can only make us catch up with Stripe.
+
+/** Stripe's default: a signature older than five minutes is a replay. */
+export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** The event types that can change what a customer is granted. Anything else is acknowledged and ignored. */
+const HANDLED = new Set([
+  "checkout.session.completed",
+  "customer.subscription.created",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "customer.subscription.paused",
+  "customer.subscription.resumed",
+  "subscription_schedule.created",
+  "subscription_schedule.updated",
+  "subscription_schedule.released",
+  "subscription_schedule.canceled",
+  "subscription_schedule.completed",
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+]);
+
+export interface WebhookAnswer {
+  received: true;
+  /** `applied` (the customer was read back and stored), `duplicate`, `ignored` (type not handled) or `unknown_customer`. */
+  outcome: "applied" | "duplicate" | "ignored" | "unknown_customer";
+  /** The contract's event kind this delivery amounted to, if any. */
+  effect: BillingEffect;
+}
+
+function customerOf(event: Stripe.Event): string | null {
+  const object = event.data.object as { customer?: string | { id: string } | null };
+  const customer = object.customer;
+  if (!customer) return null;
+  return typeof customer === "string" ? customer : customer.id;
+}
+
+export async function receiveBillingWebhook(request: Request): Promise<WebhookAnswer> {
+  const { stripe, config } = requireStripe();
+  if (!config.webhookSecret) {
+    throw errors.notConfigured("webhook_not_configured", "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified.");
+  }
+  const signature = request.headers.get("stripe-signature");
+  if (!signature) throw new ApiError(400, "invalid_signature", "Missing Stripe-Signature header.");
+  const payload = await request.text();
+  let event: Stripe.Event;
+  try {
+    event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      throw new ApiError(400, "invalid_signature", "The Stripe-Signature header does not match the body, or is older than 300 s.");
+    }
+    throw new ApiError(400, "invalid_payload", "The body is not a Stripe event.");
+  }
+  if (!HANDLED.has(event.type)) return { received: true, outcome: "ignored", effect: null };
+  const customerId = customerOf(event);
+  if (!customerId) return { received: true, outcome: "ignored", effect: null };
+  const result = await syncCustomer(stripe, config, customerId, { event: { id: event.id, type: event.type } });
+  if (result.outcome === "applied") {
+    if (result.effect) console.info(`[billing] ${event.type} ${event.id}: ${result.effect} for user ${result.userId}`);
+    return { received: true, outcome: "applied", effect: result.effect };
+  }
+  return { received: true, outcome: result.outcome, effect: null };
+}
