@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBillingWorld, type BillingWorld } from "@/test/billing";
+import { useBillingWorld, type BillingWorld } from "@/test/billing";
 
 let world: BillingWorld;
 beforeAll(async () => {
-  world = await startBillingWorld();
+  world = await useBillingWorld();
 });
 afterAll(async () => world?.teardown());
 
