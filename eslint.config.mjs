@@ -11,4 +11,9 @@ export default defineConfig([
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
     },
   },
+  {
+    // Test helpers named use* (useTestDatabase) are not React hooks.
+    files: ["test/**/*.ts", "**/*.test.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
 ]);

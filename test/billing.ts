@@ -9,7 +9,7 @@ import { bearer, callRoute } from "@/test/request";
 export const WEBHOOK_SECRET = "whsec_billing_tests";
 export const HOUR = 3600;
 
-export async function useBillingWorld() {
+export async function startBillingWorld() {
   const fake = await startFakeStripe();
   const pro = fake.seedPrice({ product: { name: "Verbatim Pro" }, unit_amount: 900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_pro" });
   const ultra = fake.seedPrice({ product: { name: "Verbatim Ultra" }, unit_amount: 2900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_ultra" });
@@ -106,6 +106,6 @@ export async function useBillingWorld() {
   };
 }
 
-export type BillingWorld = Awaited<ReturnType<typeof useBillingWorld>>;
+export type BillingWorld = Awaited<ReturnType<typeof startBillingWorld>>;
 export type BillingCustomer = Awaited<ReturnType<BillingWorld["customer"]>>;
 export type { FakeStripe };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { useBillingWorld, type BillingWorld } from "@/test/billing";
+import { startBillingWorld, type BillingWorld } from "@/test/billing";
 
 let world: BillingWorld;
 beforeAll(async () => {
-  world = await useBillingWorld();
+  world = await startBillingWorld();
 });
 afterAll(async () => world?.teardown());
 
