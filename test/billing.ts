@@ -45,12 +45,12 @@ export async function startBillingWorld() {
       callRoute(route, path, { method: "POST", ...auth, ...(body === undefined ? {} : { body }) });
     return {
       user,
-      checkout: (tier: string) => post(routes.checkout, "/v1/checkout", { tier }),
+      checkout: (tier: unknown) => post(routes.checkout, "/v1/checkout", tier === undefined ? {} : { tier }),
       subscription: () => callRoute(routes.subscription, "/v1/me/subscription", auth),
       reconcile: () => post(routes.reconcile, "/v1/me/subscription/reconcile"),
       cancel: () => post(routes.cancel, "/v1/me/subscription/cancel"),
       resume: () => post(routes.resume, "/v1/me/subscription/resume"),
-      change: (tier: string) => post(routes.change, "/v1/me/subscription/change", { tier }),
+      change: (tier: unknown) => post(routes.change, "/v1/me/subscription/change", tier === undefined ? {} : { tier }),
       undoChange: () => callRoute(routes.undoChange, "/v1/me/subscription/change", { method: "DELETE", ...auth }),
       portal: () => post(routes.portal, "/v1/me/portal"),
       /** The Subscription row as stored. */
