@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { tierPriceIds } from "@/lib/billing/prices";
-import { requireStripe, type PaidTier } from "@/lib/billing/stripe";
+import { requireStripe, stripeOperation, type PaidTier } from "@/lib/billing/stripe";
 import { currentSubscription, readSubscriptions, syncCustomer } from "@/lib/billing/sync";
 
 /** Where Stripe sends the browser back to: the dashboard's billing page. */
@@ -33,29 +33,31 @@ export async function ensureCustomer(stripe: Stripe, userId: string): Promise<st
 }
 
 /** POST /v1/checkout: a Stripe Checkout Session for a first subscription to `tier`. */
-export async function createCheckout(userId: string, tier: PaidTier): Promise<{ url: string }> {
-  const { stripe, config } = requireStripe();
-  const customerId = await ensureCustomer(stripe, userId);
-  // Stripe, not our row, decides: a subscription whose webhook has not arrived yet counts too.
-  if (currentSubscription(await readSubscriptions(stripe, customerId))) {
-    await syncCustomer(stripe, config, customerId);
-    throw errors.conflict(
-      "already_subscribed",
-      "You already have a subscription. Use POST /v1/me/subscription/change to switch tiers, or the customer portal to manage it.",
-    );
-  }
-  const prices = await tierPriceIds(stripe, config);
-  const session = await stripe.checkout.sessions.create({
-    mode: "subscription",
-    customer: customerId,
-    line_items: [{ price: prices[tier], quantity: 1 }],
-    allow_promotion_codes: true,
-    client_reference_id: userId,
-    metadata: { user_id: userId, tier },
-    subscription_data: { metadata: { user_id: userId } },
-    success_url: `${billingPageUrl("?checkout=success")}&session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: billingPageUrl("?checkout=canceled"),
+export function createCheckout(userId: string, tier: PaidTier): Promise<{ url: string }> {
+  return stripeOperation("checkout", async () => {
+    const { stripe, config } = requireStripe();
+    const customerId = await ensureCustomer(stripe, userId);
+    // Stripe, not our row, decides: a subscription whose webhook has not arrived yet counts too.
+    if (currentSubscription(await readSubscriptions(stripe, customerId))) {
+      await syncCustomer(stripe, config, customerId);
+      throw errors.conflict(
+        "already_subscribed",
+        "You already have a subscription. Use POST /v1/me/subscription/change to switch tiers, or the customer portal to manage it.",
+      );
+    }
+    const prices = await tierPriceIds(stripe, config);
+    const session = await stripe.checkout.sessions.create({
+      mode: "subscription",
+      customer: customerId,
+      line_items: [{ price: prices[tier], quantity: 1 }],
+      allow_promotion_codes: true,
+      client_reference_id: userId,
+      metadata: { user_id: userId, tier },
+      subscription_data: { metadata: { user_id: userId } },
+      success_url: `${billingPageUrl("?checkout=success")}&session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: billingPageUrl("?checkout=canceled"),
+    });
+    if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a url`);
+    return { url: session.url };
   });
-  if (!session.url) throw new Error(`Stripe returned checkout session ${session.id} without a url`);
-  return { url: session.url };
 }

@@ -5,7 +5,7 @@ import { getSubscription } from "@/lib/usage/get-subscription";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { billingPageUrl } from "@/lib/billing/checkout";
 import { isUpgrade, tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
-import { billingConfig, getStripe, requireStripe, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
+import { billingConfig, getStripe, requireStripe, stripeOperation, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
 import { currentSubscription, readSubscriptions, syncCustomer } from "@/lib/billing/sync";
 
 // The subscription operations under /v1/me/subscription and /v1/me/portal. Each one changes Stripe, then
@@ -51,64 +51,72 @@ async function releaseSchedule(live: Live): Promise<void> {
 }
 
 /** POST /v1/me/subscription/reconcile: the tier Stripe grants now; a no-op without billing or a customer. */
-export async function reconcileSubscription(userId: string): Promise<SubscriptionResponse> {
-  const config = billingConfig();
-  const stripe = getStripe(config);
-  const customerId = await customerOf(userId);
-  if (config && stripe && customerId) await syncCustomer(stripe, config, customerId);
-  return getSubscription(userId);
+export function reconcileSubscription(userId: string): Promise<SubscriptionResponse> {
+  return stripeOperation("reconcile", async () => {
+    const config = billingConfig();
+    const stripe = getStripe(config);
+    const customerId = await customerOf(userId);
+    if (config && stripe && customerId) await syncCustomer(stripe, config, customerId);
+    return getSubscription(userId);
+  });
 }
 
 /** POST /v1/me/subscription/cancel: cancel at the period end; the tier is kept until then. */
-export async function cancelSubscription(userId: string): Promise<SubscriptionResponse> {
-  const live = await liveSubscription(userId);
-  if (!live.subscription.cancel_at_period_end) {
-    // Stripe refuses a cancel on a subscription a schedule manages; a pending change is moot anyway.
-    await releaseSchedule(live);
-    await live.stripe.subscriptions.update(live.subscription.id, { cancel_at_period_end: true });
-  }
-  return current(live, userId);
+export function cancelSubscription(userId: string): Promise<SubscriptionResponse> {
+  return stripeOperation("cancel", async () => {
+    const live = await liveSubscription(userId);
+    if (!live.subscription.cancel_at_period_end) {
+      // Stripe refuses a cancel on a subscription a schedule manages; a pending change is moot anyway.
+      await releaseSchedule(live);
+      await live.stripe.subscriptions.update(live.subscription.id, { cancel_at_period_end: true });
+    }
+    return current(live, userId);
+  });
 }
 
 /** POST /v1/me/subscription/resume: the scheduled cancel is dropped and renewal goes on. */
-export async function resumeSubscription(userId: string): Promise<SubscriptionResponse> {
-  const live = await liveSubscription(userId);
-  const { cancel_at_period_end: atPeriodEnd, cancel_at: cancelAt } = live.subscription;
-  if (atPeriodEnd || cancelAt !== null) {
-    await live.stripe.subscriptions.update(live.subscription.id, { cancel_at_period_end: false, ...(cancelAt !== null && !atPeriodEnd ? { cancel_at: "" } : {}) });
-  }
-  return current(live, userId);
+export function resumeSubscription(userId: string): Promise<SubscriptionResponse> {
+  return stripeOperation("resume", async () => {
+    const live = await liveSubscription(userId);
+    const { cancel_at_period_end: atPeriodEnd, cancel_at: cancelAt } = live.subscription;
+    if (atPeriodEnd || cancelAt !== null) {
+      await live.stripe.subscriptions.update(live.subscription.id, { cancel_at_period_end: false, ...(cancelAt !== null && !atPeriodEnd ? { cancel_at: "" } : {}) });
+    }
+    return current(live, userId);
+  });
 }
 
 /**
  * POST /v1/me/subscription/change: an upgrade switches the price now and invoices the prorated difference;
  * a downgrade is a subscription schedule whose next phase, at the period end, is the lower price.
  */
-export async function changeTier(userId: string, tier: PaidTier): Promise<SubscriptionResponse> {
-  const live = await liveSubscription(userId);
-  const { stripe, config, subscription } = live;
-  const ids = await tierPriceIds(stripe, config);
-  const item = subscription.items.data[0];
-  const from = item ? tierOfPrice(item.price, ids, config) : null;
-  if (!item || !from) throw errors.conflict("unknown_price", "Your subscription is on a price this service does not sell; change it in the customer portal.");
+export function changeTier(userId: string, tier: PaidTier): Promise<SubscriptionResponse> {
+  return stripeOperation("change", async () => {
+    const live = await liveSubscription(userId);
+    const { stripe, config, subscription } = live;
+    const ids = await tierPriceIds(stripe, config);
+    const item = subscription.items.data[0];
+    const from = item ? tierOfPrice(item.price, ids, config) : null;
+    if (!item || !from) throw errors.conflict("unknown_price", "Your subscription is on a price this service does not sell; change it in the customer portal.");
 
-  if (from === tier) {
-    // Asking for the tier you are on undoes a scheduled change; otherwise there is nothing to do.
-    if (!subscription.schedule) throw errors.conflict("same_tier", `You are already on ${tier}.`);
-    await releaseSchedule(live);
-  } else if (isUpgrade(from, tier)) {
-    await releaseSchedule(live);
-    await stripe.subscriptions.update(subscription.id, {
-      items: [{ id: item.id, price: ids[tier] }],
-      proration_behavior: "always_invoice",
-    });
-  } else {
-    if (subscription.cancel_at_period_end || subscription.cancel_at !== null) {
-      throw errors.conflict("cancel_scheduled", "Your subscription is set to end at the period end. Resume it before scheduling a change.");
+    if (from === tier) {
+      // Asking for the tier you are on undoes a scheduled change; otherwise there is nothing to do.
+      if (!subscription.schedule) throw errors.conflict("same_tier", `You are already on ${tier}.`);
+      await releaseSchedule(live);
+    } else if (isUpgrade(from, tier)) {
+      await releaseSchedule(live);
+      await stripe.subscriptions.update(subscription.id, {
+        items: [{ id: item.id, price: ids[tier] }],
+        proration_behavior: "always_invoice",
+      });
+    } else {
+      if (subscription.cancel_at_period_end || subscription.cancel_at !== null) {
+        throw errors.conflict("cancel_scheduled", "Your subscription is set to end at the period end. Resume it before scheduling a change.");
+      }
+      await scheduleDowngrade(live, item, ids[tier]);
     }
-    await scheduleDowngrade(live, item, ids[tier]);
-  }
-  return current(live, userId);
+    return current(live, userId);
+  });
 }
 
 async function scheduleDowngrade(live: Live, item: Stripe.SubscriptionItem, priceId: string): Promise<void> {
@@ -134,17 +142,21 @@ async function scheduleDowngrade(live: Live, item: Stripe.SubscriptionItem, pric
 }
 
 /** DELETE /v1/me/subscription/change: the scheduled change is dropped; a scheduled cancel stays. */
-export async function undoTierChange(userId: string): Promise<SubscriptionResponse> {
-  const live = await liveSubscription(userId);
-  await releaseSchedule(live);
-  return current(live, userId);
+export function undoTierChange(userId: string): Promise<SubscriptionResponse> {
+  return stripeOperation("undo change", async () => {
+    const live = await liveSubscription(userId);
+    await releaseSchedule(live);
+    return current(live, userId);
+  });
 }
 
 /** POST /v1/me/portal: a short-lived Stripe customer portal session, or 404 without a Stripe customer. */
-export async function createPortalSession(userId: string): Promise<{ url: string }> {
-  const { stripe } = requireStripe();
-  const customerId = await customerOf(userId);
-  if (!customerId) throw new ApiError(404, "no_billing_account", "You have no billing account yet. Subscribe to a plan first.");
-  const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: billingPageUrl() });
-  return { url: session.url };
+export function createPortalSession(userId: string): Promise<{ url: string }> {
+  return stripeOperation("portal", async () => {
+    const { stripe } = requireStripe();
+    const customerId = await customerOf(userId);
+    if (!customerId) throw new ApiError(404, "no_billing_account", "You have no billing account yet. Subscribe to a plan first.");
+    const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: billingPageUrl() });
+    return { url: session.url };
+  });
 }

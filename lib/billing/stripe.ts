@@ -71,3 +71,17 @@ export function requireStripe(): { stripe: Stripe; config: BillingConfig } {
   }
   return { stripe, config };
 }
+
+/**
+ * Runs a billing operation and turns a failure of Stripe's (unreachable, 5xx, a refused request) into a
+ * 502 the caller can act on. What Stripe did change is read back by the next webhook or reconcile.
+ */
+export async function stripeOperation<T>(name: string, operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    console.error(`[billing] ${name}: Stripe answered ${error.type} ${error.statusCode ?? ""} ${error.code ?? ""}: ${error.message}`);
+    throw errors.upstream(`Stripe did not complete the request (${error.message}). Try again; POST /v1/me/subscription/reconcile shows where your subscription stands.`);
+  }
+}

@@ -244,7 +244,7 @@ describe("change tier", () => {
     expect((await ok(account.subscription())).tier).toBe("pro");
   });
 
-  it("a Stripe failure is a 500 without details and changes nothing stored", async () => {
+  it("a Stripe failure is a 502 upstream_failed and changes nothing stored", async () => {
     const { account } = await subscribed("pro");
     const before = await account.row();
     world.fake.fail({ method: "POST", path: /^\/v1\/subscriptions\//, status: 500, times: 10 });
@@ -252,8 +252,8 @@ describe("change tier", () => {
     console.error = () => undefined;
     try {
       const res = await account.change("ultra");
-      expect(res.status).toBe(500);
-      expect(res.json).toEqual({ detail: expect.any(String), code: "internal_error" });
+      expect(res.status).toBe(502);
+      expect(res.json).toEqual({ detail: expect.stringContaining("Stripe did not complete the request"), code: "upstream_failed" });
     } finally {
       console.error = errorLog;
     }
