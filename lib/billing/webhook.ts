@@ -10,6 +10,9 @@ import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
 /** Stripe's default: a signature older than five minutes is a replay. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
+/** Stripe's events are a few KiB; anything near this is not one. */
+const MAX_EVENT_BYTES = 1024 * 1024;
+
 /** The event types that can change what a customer is granted. Anything else is acknowledged and ignored. */
 const HANDLED = new Set([
   "checkout.session.completed",
@@ -50,7 +53,9 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
   }
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new ApiError(400, "invalid_signature", "Missing Stripe-Signature header.");
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_EVENT_BYTES) throw errors.payloadTooLarge("A Stripe event is never larger than 1 MiB.");
   const payload = await request.text();
+  if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw errors.payloadTooLarge("A Stripe event is never larger than 1 MiB.");
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
