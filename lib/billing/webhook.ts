@@ -39,11 +39,13 @@ export interface WebhookAnswer {
   effect: BillingEffect;
 }
 
+/** The customer id an event is about, read defensively: a signed body is still only as good as its shape. */
 function customerOf(event: Stripe.Event): string | null {
-  const object = event.data.object as { customer?: string | { id: string } | null };
-  const customer = object.customer;
-  if (!customer) return null;
-  return typeof customer === "string" ? customer : customer.id;
+  const object: unknown = (event as { data?: { object?: unknown } }).data?.object;
+  if (!object || typeof object !== "object") return null;
+  const customer: unknown = (object as { customer?: unknown }).customer;
+  const id = typeof customer === "object" && customer !== null ? (customer as { id?: unknown }).id : customer;
+  return typeof id === "string" && /^cus_\w{1,250}$/.test(id) ? id : null;
 }
 
 export async function receiveBillingWebhook(request: Request): Promise<WebhookAnswer> {
@@ -65,6 +67,7 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
     }
     throw new ApiError(400, "invalid_payload", "The body is not a Stripe event.");
   }
+  if (typeof event.id !== "string" || !/^evt_\w{1,250}$/.test(event.id)) throw new ApiError(400, "invalid_payload", "The event has no valid id.");
   if (!HANDLED.has(event.type)) return { received: true, outcome: "ignored", effect: null };
   const customerId = customerOf(event);
   if (!customerId) return { received: true, outcome: "ignored", effect: null };
