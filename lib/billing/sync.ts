@@ -140,14 +140,16 @@ export async function syncCustomer(stripe: Stripe, config: BillingConfig, custom
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`billing:${customerId}`}))`;
+      // Before the event row: an event that applies to no one is not recorded, so a redelivery once the
+      // customer is ours (metadata fixed at Stripe) is applied, not dropped as a duplicate.
+      const userId = await userOfCustomer(tx, stripe, customerId);
+      if (!userId) return { outcome: "unknown_customer" as const };
       if (options.event) {
         const inserted = await tx.$executeRaw`
           INSERT INTO "WebhookEvent" ("id", "provider", "type", "processedAt") VALUES (${options.event.id}, 'stripe', ${options.event.type}, now())
           ON CONFLICT ("id") DO NOTHING`;
         if (inserted === 0) return { outcome: "duplicate" as const };
       }
-      const userId = await userOfCustomer(tx, stripe, customerId);
-      if (!userId) return { outcome: "unknown_customer" as const };
       const state = billingState(await readSubscriptions(stripe, customerId), ids, config);
       const effect = await applyState(tx, userId, customerId, state);
       return { outcome: "applied" as const, userId, effect };
