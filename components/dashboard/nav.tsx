@@ -8,7 +8,7 @@ const items = [
   { href: "/dashboard", label: "Transcribe", ready: true },
   { href: "/dashboard/history", label: "History", ready: true },
   { href: "/dashboard/published", label: "Published", ready: false },
-  { href: "/dashboard/billing", label: "Billing", ready: false },
+  { href: "/dashboard/billing", label: "Billing", ready: true },
   { href: "/dashboard/keys", label: "API key", ready: true },
 ];
 

@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -357,7 +358,10 @@ function UsageLine() {
   return (
     <p className="text-xs text-stone-600" data-testid="usage-line">
       {tier.charAt(0).toUpperCase() + tier.slice(1)} plan: {formatMinutes(used_seconds)} of {formatMinutes(limit_seconds)} used this period
-      {left === 0 ? " (allowance used up)" : ""}.
+      {left === 0 ? " (allowance used up)" : ""}.{" "}
+      <Link className="underline" href="/dashboard/billing">
+        {left === 0 ? "Get more" : "Plans and usage"}
+      </Link>
     </p>
   );
 }

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { billingConfigured } from "@/lib/billing/stripe";
+import { TIER_ALLOWANCE_SECONDS } from "@/lib/usage/allowance";
+import { BillingPanel } from "@/components/dashboard/billing-panel";
+
+export const metadata: Metadata = { title: "Billing" };
+
+export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string | string[] }> }) {
+  const { checkout } = await searchParams;
+  const allowances = { free: TIER_ALLOWANCE_SECONDS.free, pro: TIER_ALLOWANCE_SECONDS.pro, ultra: TIER_ALLOWANCE_SECONDS.ultra };
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Billing</h1>
+      <BillingPanel
+        billingEnabled={billingConfigured()}
+        allowances={allowances}
+        checkout={checkout === "success" || checkout === "canceled" ? checkout : null}
+      />
+    </section>
+  );
+}
