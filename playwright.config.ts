@@ -6,6 +6,14 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
 const fakeAsrPort = port + 3;
+// A second app with billing on, against a fake Stripe that e2e/billing.spec.ts starts in the test process
+// (so it can drive Stripe's side: failed payments, the period end). The ports reach the spec through the
+// environment, which the test workers inherit.
+const billingPort = port + 4;
+const fakeStripePort = port + 5;
+process.env.E2E_BILLING_ORIGIN = `http://127.0.0.1:${billingPort}`;
+process.env.E2E_FAKE_STRIPE_PORT = String(fakeStripePort);
+process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
 const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
 process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
 
@@ -52,6 +60,26 @@ export default defineConfig({
         YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
         ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
+      },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      // The same build with billing on. Stripe is first asked when a page needs it, after the spec has
+      // started the fake.
+      command: `npx next start -p ${billingPort} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${billingPort}/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        DATA_DIR: `${dataDir}-billing`,
+        APP_URL: process.env.E2E_BILLING_ORIGIN,
+        NEXT_TELEMETRY_DISABLED: "1",
+        STRIPE_SECRET_KEY: "sk_test_fake_verbatim",
+        STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
+        STRIPE_PRICE_PRO: "verbatim_pro",
+        STRIPE_PRICE_ULTRA: "verbatim_ultra",
+        STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
       },
       stdout: "ignore",
       stderr: "pipe",

@@ -5,6 +5,7 @@
 // delivered there, signed with STRIPE_WEBHOOK_SECRET (default whsec_fake_e2e). Point the app at it with
 // STRIPE_API_BASE=http://127.0.0.1:<port>, STRIPE_SECRET_KEY=sk_test_fake_verbatim,
 // STRIPE_PRICE_PRO=verbatim_pro, STRIPE_PRICE_ULTRA=verbatim_ultra.
+import { seedVerbatimCatalog } from "./catalog";
 import { startFakeStripe } from "./server";
 
 const port = Number(process.argv[2] ?? 3127);
@@ -12,10 +13,7 @@ const webhookUrl = process.argv[3];
 const secret = process.env.STRIPE_WEBHOOK_SECRET || "whsec_fake_e2e";
 
 const fake = await startFakeStripe({ port, webhook: webhookUrl ? { url: webhookUrl, secret, auto: true } : undefined });
-fake.seedPrice({ product: { name: "Verbatim Pro" }, unit_amount: 900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_pro" });
-fake.seedPrice({ product: { name: "Verbatim Ultra" }, unit_amount: 2900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_ultra" });
-const launch = fake.seedCoupon({ name: "Launch", percent_off: 20, duration: "once" });
-fake.seedPromotionCode({ coupon: launch.id as string, code: "LAUNCH20" });
+seedVerbatimCatalog(fake);
 console.log(`fake Stripe on ${fake.origin} (key ${fake.apiKey}${webhookUrl ? `, webhooks to ${webhookUrl}` : ""})`);
 
 const stop = () => void fake.close().then(() => process.exit(0));
