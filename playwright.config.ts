@@ -3,14 +3,16 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
+// Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
+// start themselves (3124, 3127 by default); the fakes and the billing app below.
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
 const fakeAsrPort = port + 3;
 // A second app with billing on, against a fake Stripe that e2e/billing.spec.ts starts in the test process
 // (so it can drive Stripe's side: failed payments, the period end). The ports reach the spec through the
 // environment, which the test workers inherit.
-const billingPort = port + 4;
-const fakeStripePort = port + 5;
+const billingPort = port + 6;
+const fakeStripePort = port + 7;
 process.env.E2E_BILLING_ORIGIN = `http://127.0.0.1:${billingPort}`;
 process.env.E2E_FAKE_STRIPE_PORT = String(fakeStripePort);
 process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
