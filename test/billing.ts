@@ -1,4 +1,6 @@
+import Stripe from "stripe";
 import { expect } from "vitest";
+import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { signEvent, startFakeStripe, type FakeStripe } from "@/test/fakes/stripe/server";
 import { bearer, callRoute } from "@/test/request";
@@ -7,6 +9,13 @@ import { bearer, callRoute } from "@/test/request";
 // app's settings pointing at it, and the billing routes called the way Next.js calls them.
 
 export const WEBHOOK_SECRET = "whsec_billing_tests";
+
+/** A route's answer that must be a 200 SubscriptionResponse. */
+export async function ok(response: Promise<{ status: number; text: string; json: unknown }>): Promise<SubscriptionResponse> {
+  const res = await response;
+  expect(res.status, res.text).toBe(200);
+  return res.json as SubscriptionResponse;
+}
 export const HOUR = 3600;
 
 export async function startBillingWorld() {
@@ -89,15 +98,32 @@ export async function startBillingWorld() {
     return { sessionId, subscriptionId: done.subscription!.id as string, events: done.events };
   }
 
+  /** A new user whose Checkout for `tier` is paid and whose events have all been delivered. */
+  async function subscribed(tier: "pro" | "ultra" = "pro") {
+    const account = await customer();
+    const { subscriptionId } = await subscribe(account, tier);
+    return { account, subscriptionId };
+  }
+
+  /** The end of a subscription's current period at Stripe (on its item, with this API version), as ISO. */
+  function periodEnd(subscriptionId: string): string {
+    const item = (fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0];
+    return new Date(item.current_period_end * 1000).toISOString();
+  }
+
   return {
     db: database.db,
     fake,
+    /** The real SDK against the fake, for reading and changing what Stripe has (no retries). */
+    stripe: new Stripe(fake.apiKey, { host: fake.host, port: fake.port, protocol: fake.protocol, maxNetworkRetries: 0 }),
     prices: { pro: pro.id as string, ultra: ultra.id as string },
     routes,
     customer,
     sendWebhook,
     deliver,
     subscribe,
+    subscribed,
+    periodEnd,
     async teardown() {
       for (const name of ["STRIPE_SECRET_KEY", "STRIPE_API_BASE", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTRA", "STRIPE_WEBHOOK_SECRET", "APP_URL"]) delete process.env[name];
       await fake.close();

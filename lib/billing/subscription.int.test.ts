@@ -1,47 +1,18 @@
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startBillingWorld, type BillingCustomer, type BillingWorld } from "@/test/billing";
+import { ok, startBillingWorld, type BillingWorld } from "@/test/billing";
 
 // The contract's subscription table driven through the API, with the real SDK against the fake Stripe.
 // Webhooks are delivered only where a test says so: the API's answers are read back from Stripe.
 
 let world: BillingWorld;
-let stripe: Stripe;
 
 beforeAll(async () => {
   world = await startBillingWorld();
-  stripe = new Stripe(world.fake.apiKey, { host: world.fake.host, port: world.fake.port, protocol: world.fake.protocol, maxNetworkRetries: 0 });
 });
 afterEach(() => world.fake.clearFaults());
 afterAll(async () => world?.teardown());
 
-type Sub = {
-  tier: string;
-  limit_seconds: number;
-  used_seconds: number;
-  cancel_at_period_end: boolean;
-  current_period_end: string | null;
-  pending_tier: string | null;
-  pending_change_at: string | null;
-  payment_state: string | null;
-};
 
-async function ok(response: Promise<{ status: number; text: string; json: unknown }>): Promise<Sub> {
-  const res = await response;
-  expect(res.status, res.text).toBe(200);
-  return res.json as Sub;
-}
-
-async function subscribed(tier: "pro" | "ultra" = "pro"): Promise<{ account: BillingCustomer; subscriptionId: string }> {
-  const account = await world.customer();
-  const { subscriptionId } = await world.subscribe(account, tier);
-  return { account, subscriptionId };
-}
-
-const periodEnd = (subscriptionId: string) => {
-  const item = (world.fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0];
-  return new Date(item.current_period_end * 1000).toISOString();
-};
 
 describe("POST /v1/checkout", () => {
   it("validates the tier (422 in FastAPI's shape)", async () => {
@@ -59,17 +30,17 @@ describe("POST /v1/checkout", () => {
     const answers = await Promise.all([account.checkout("pro"), account.checkout("ultra"), account.checkout("pro")]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
     const customerId = (await account.row())!.stripeCustomerId!;
-    const customers = await stripe.customers.list({ email: account.user.email!, limit: 10 });
+    const customers = await world.stripe.customers.list({ email: account.user.email!, limit: 10 });
     expect(customers.data.map((c) => c.id)).toEqual([customerId]);
     expect(customers.data[0].metadata).toEqual({ user_id: account.user.id });
     const sessionIds = answers.map((a) => new URL((a.json as { url: string }).url).pathname.split("/").pop()!);
     for (const id of sessionIds) expect(world.fake.object(id).customer).toBe(customerId);
-    const prices = await Promise.all(sessionIds.map(async (id) => (await stripe.checkout.sessions.listLineItems(id)).data[0].price!.id));
+    const prices = await Promise.all(sessionIds.map(async (id) => (await world.stripe.checkout.sessions.listLineItems(id)).data[0].price!.id));
     expect(prices).toEqual([world.prices.pro, world.prices.ultra, world.prices.pro]);
   });
 
   it("answers 409 when the user already has a subscription, even before its webhook arrived", async () => {
-    const { account } = await subscribed("pro");
+    const { account } = await world.subscribed("pro");
     const res = await account.checkout("ultra");
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ code: "already_subscribed", detail: expect.stringContaining("/v1/me/subscription/change") });
@@ -89,7 +60,7 @@ describe("POST /v1/checkout", () => {
     world.fake.seedPromotionCode({ coupon: coupon.id as string, code: "HALF" });
     const account = await world.customer();
     const { subscriptionId } = await world.subscribe(account, "pro", { promotionCode: "HALF" });
-    const invoices = await stripe.invoices.list({ subscription: subscriptionId });
+    const invoices = await world.stripe.invoices.list({ subscription: subscriptionId });
     expect(invoices.data[0].total).toBe(450);
     expect((await ok(account.subscription())).tier).toBe("pro");
   });
@@ -112,13 +83,13 @@ describe("GET /v1/me/subscription", () => {
   });
 
   it("after Checkout: the tier, its allowance and the Stripe billing period", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
+    const { account, subscriptionId } = await world.subscribed("ultra");
     expect(await ok(account.subscription())).toEqual({
       tier: "ultra",
       limit_seconds: 180_000,
       used_seconds: 0,
       cancel_at_period_end: false,
-      current_period_end: periodEnd(subscriptionId),
+      current_period_end: world.periodEnd(subscriptionId),
       pending_tier: null,
       pending_change_at: null,
       payment_state: "ok",
@@ -129,9 +100,9 @@ describe("GET /v1/me/subscription", () => {
 
 describe("cancel and resume", () => {
   it("cancel keeps the tier until the period end; resume undoes it; both are idempotent", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const canceled = await ok(account.cancel());
-    expect(canceled).toMatchObject({ tier: "pro", cancel_at_period_end: true, current_period_end: periodEnd(subscriptionId) });
+    expect(canceled).toMatchObject({ tier: "pro", cancel_at_period_end: true, current_period_end: world.periodEnd(subscriptionId) });
     expect(world.fake.object(subscriptionId)).toMatchObject({ cancel_at_period_end: true, status: "active" });
     expect(await ok(account.cancel())).toMatchObject({ tier: "pro", cancel_at_period_end: true });
 
@@ -142,16 +113,16 @@ describe("cancel and resume", () => {
   });
 
   it("resume also clears a cancel date set in the portal (cancel_at)", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const end = (world.fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0].current_period_end;
-    await stripe.subscriptions.update(subscriptionId, { cancel_at: end });
+    await world.stripe.subscriptions.update(subscriptionId, { cancel_at: end });
     expect(await ok(account.reconcile())).toMatchObject({ cancel_at_period_end: true });
     expect(await ok(account.resume())).toMatchObject({ cancel_at_period_end: false });
     expect(world.fake.object(subscriptionId).cancel_at).toBeNull();
   });
 
   it("the period end after a cancel downgrades to free (subscription.revoked)", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     await ok(account.cancel());
     const { events } = world.fake.advancePeriod(subscriptionId);
     const answers = await world.deliver(events);
@@ -172,39 +143,39 @@ describe("cancel and resume", () => {
 
 describe("change tier", () => {
   it("an upgrade applies at once and invoices the prorated difference", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const changed = await ok(account.change("ultra"));
-    expect(changed).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: null, pending_change_at: null, current_period_end: periodEnd(subscriptionId) });
-    const sub = await stripe.subscriptions.retrieve(subscriptionId);
+    expect(changed).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: null, pending_change_at: null, current_period_end: world.periodEnd(subscriptionId) });
+    const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
     expect(sub.items.data.map((i) => i.price.id)).toEqual([world.prices.ultra]);
-    const invoices = await stripe.invoices.list({ subscription: subscriptionId });
+    const invoices = await world.stripe.invoices.list({ subscription: subscriptionId });
     expect(invoices.data[0]).toMatchObject({ billing_reason: "subscription_update", status: "paid" });
     expect(invoices.data[0].lines.data.some((line) => line.parent?.subscription_item_details?.proration)).toBe(true);
   });
 
   it("a downgrade is scheduled for the period end, undone by DELETE, and applied at the period end", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
-    const end = periodEnd(subscriptionId);
+    const { account, subscriptionId } = await world.subscribed("ultra");
+    const end = world.periodEnd(subscriptionId);
     const scheduled = await ok(account.change("pro"));
     expect(scheduled).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: "pro", pending_change_at: end, cancel_at_period_end: false });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.ultra);
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.ultra);
     // Asking again for the same downgrade changes nothing.
     expect(await ok(account.change("pro"))).toMatchObject({ pending_tier: "pro", pending_change_at: end });
 
     const undone = await ok(account.undoChange());
     expect(undone).toMatchObject({ tier: "ultra", pending_tier: null, pending_change_at: null, cancel_at_period_end: false });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
     expect(await ok(account.undoChange())).toMatchObject({ pending_tier: null });
 
     await ok(account.change("pro"));
     const { events } = world.fake.advancePeriod(subscriptionId);
     await world.deliver(events);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, pending_tier: null, current_period_end: periodEnd(subscriptionId) });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.pro);
+    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, pending_tier: null, current_period_end: world.periodEnd(subscriptionId) });
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.pro);
   });
 
   it("asking for the current tier undoes a scheduled change, else 409 same_tier", async () => {
-    const { account } = await subscribed("ultra");
+    const { account } = await world.subscribed("ultra");
     const same = await account.change("ultra");
     expect(same.status).toBe(409);
     expect(same.json).toMatchObject({ code: "same_tier" });
@@ -213,18 +184,18 @@ describe("change tier", () => {
   });
 
   it("an upgrade drops a scheduled downgrade", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
+    const { account, subscriptionId } = await world.subscribed("ultra");
     await ok(account.change("pro"));
     // The schedule moved the subscription's future to pro; an upgrade request is to ultra, the current tier.
     expect(await ok(account.change("ultra"))).toMatchObject({ tier: "ultra", pending_tier: null });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
   });
 
   it("cancel drops a scheduled downgrade; a downgrade while a cancel is scheduled is refused", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
+    const { account, subscriptionId } = await world.subscribed("ultra");
     await ok(account.change("pro"));
     expect(await ok(account.cancel())).toMatchObject({ tier: "ultra", cancel_at_period_end: true, pending_tier: null, pending_change_at: null });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
     const refused = await account.change("pro");
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ code: "cancel_scheduled" });
@@ -233,19 +204,19 @@ describe("change tier", () => {
   });
 
   it("an upgrade while a cancel is scheduled applies and keeps the cancel", async () => {
-    const { account } = await subscribed("pro");
+    const { account } = await world.subscribed("pro");
     await ok(account.cancel());
     expect(await ok(account.change("ultra"))).toMatchObject({ tier: "ultra", cancel_at_period_end: true });
   });
 
   it("validates the tier", async () => {
-    const { account } = await subscribed("pro");
+    const { account } = await world.subscribed("pro");
     for (const tier of ["free", "enterprise", ""]) expect((await account.change(tier)).status).toBe(422);
     expect((await ok(account.subscription())).tier).toBe("pro");
   });
 
   it("a Stripe failure is a 502 upstream_failed and changes nothing stored", async () => {
-    const { account } = await subscribed("pro");
+    const { account } = await world.subscribed("pro");
     const before = await account.row();
     world.fake.fail({ method: "POST", path: /^\/v1\/subscriptions\//, status: 500, times: 10 });
     const errorLog = console.error;
@@ -270,25 +241,25 @@ describe("POST /v1/me/subscription/reconcile", () => {
   });
 
   it("sets the tier to what Stripe grants, and surfaces changes made at Stripe; idempotent", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     // Changes made in Stripe (the portal, the dashboard) with no webhook delivered.
-    const sub = await stripe.subscriptions.retrieve(subscriptionId);
-    await stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
-    await stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
+    const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
+    await world.stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
+    await world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
     expect((await ok(account.subscription())).tier).toBe("pro");
     const first = await ok(account.reconcile());
     expect(first).toMatchObject({ tier: "ultra", limit_seconds: 180_000, cancel_at_period_end: true });
     expect(await ok(account.reconcile())).toEqual(first);
 
-    await stripe.subscriptions.cancel(subscriptionId);
+    await world.stripe.subscriptions.cancel(subscriptionId);
     expect(await ok(account.reconcile())).toMatchObject({ tier: "free", limit_seconds: 900, cancel_at_period_end: false });
   });
 
   it("surfaces a failed payment, and its recovery", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const { invoice } = world.fake.failPayment(subscriptionId);
     expect(await ok(account.reconcile())).toMatchObject({ tier: "pro", payment_state: "past_due" });
-    await stripe.invoices.pay(invoice!.id as string);
+    await world.stripe.invoices.pay(invoice!.id as string);
     expect(await ok(account.reconcile())).toMatchObject({ tier: "pro", payment_state: "ok" });
   });
 });
@@ -300,7 +271,7 @@ describe("POST /v1/me/portal", () => {
     expect(none.status).toBe(404);
     expect(none.json).toMatchObject({ code: "no_billing_account" });
 
-    const { account: paying } = await subscribed("pro");
+    const { account: paying } = await world.subscribed("pro");
     const res = await paying.portal();
     expect(res.status).toBe(200);
     const url = (res.json as { url: string }).url;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chargeSeconds } from "@/lib/usage/charge";
 import { calendarMonth } from "@/lib/usage/allowance";
-import { startBillingWorld, type BillingCustomer, type BillingWorld } from "@/test/billing";
+import { ok, startBillingWorld, type BillingCustomer, type BillingWorld } from "@/test/billing";
 
 // The allowance across billing changes: usage charged through the real charge path (chargeSeconds in a
 // transaction), read back through GET /v1/me/subscription, while the tier and period come from Stripe's events.
@@ -14,25 +14,9 @@ beforeAll(async () => {
 afterEach(() => world.fake.clearFaults());
 afterAll(async () => world?.teardown());
 
-type Sub = {
-  tier: string;
-  limit_seconds: number;
-  used_seconds: number;
-  cancel_at_period_end: boolean;
-  current_period_end: string | null;
-  pending_tier: string | null;
-  pending_change_at: string | null;
-  payment_state: string | null;
-};
 
 const DAY_SECONDS = 86_400;
 const DAY_MS = DAY_SECONDS * 1000;
-
-async function ok(response: Promise<{ status: number; text: string; json: unknown }>): Promise<Sub> {
-  const res = await response;
-  expect(res.status, res.text).toBe(200);
-  return res.json as Sub;
-}
 
 /** Charges `seconds` the way a transcription does: in a transaction, against the current period. */
 const charge = (account: BillingCustomer, seconds: number, now?: Date) => world.db.$transaction((tx) => chargeSeconds(tx, account.user.id, seconds, now));

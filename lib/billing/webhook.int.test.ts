@@ -1,6 +1,5 @@
-import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startBillingWorld, WEBHOOK_SECRET, type BillingCustomer, type BillingWorld } from "@/test/billing";
+import { ok, startBillingWorld, WEBHOOK_SECRET, type BillingCustomer, type BillingWorld } from "@/test/billing";
 import { signEvent } from "@/test/fakes/stripe/server";
 import { callRoute } from "@/test/request";
 
@@ -8,33 +7,15 @@ import { callRoute } from "@/test/request";
 // header helper, and what each delivery stored (the Subscription row, WebhookEvent rows, GET /v1/me/subscription).
 
 let world: BillingWorld;
-let stripe: Stripe;
 
 beforeAll(async () => {
   world = await startBillingWorld();
-  stripe = new Stripe(world.fake.apiKey, { host: world.fake.host, port: world.fake.port, protocol: world.fake.protocol, maxNetworkRetries: 0 });
 });
 afterEach(() => world.fake.clearFaults());
 afterAll(async () => world?.teardown());
 
-type Sub = {
-  tier: string;
-  limit_seconds: number;
-  used_seconds: number;
-  cancel_at_period_end: boolean;
-  current_period_end: string | null;
-  pending_tier: string | null;
-  pending_change_at: string | null;
-  payment_state: string | null;
-};
 type Event = { id: string; type: string; data: { object: Record<string, unknown> } };
 type Answer = { received: boolean; outcome: string; effect: string | null };
-
-async function ok(response: Promise<{ status: number; text: string; json: unknown }>): Promise<Sub> {
-  const res = await response;
-  expect(res.status, res.text).toBe(200);
-  return res.json as Sub;
-}
 
 /** Events the fake recorded after `mark` (a former `world.fake.events.length`). */
 const since = (mark: number) => world.fake.events.slice(mark) as unknown as Event[];
@@ -60,17 +41,6 @@ async function paidAtStripe(tier: "pro" | "ultra" = "pro"): Promise<{ account: B
   return { account, subscriptionId: done.subscription!.id as string, customerId: (await account.row())!.stripeCustomerId!, events: done.events as unknown as Event[] };
 }
 
-/** A user whose subscription's events have all been delivered. */
-async function subscribed(tier: "pro" | "ultra" = "pro"): Promise<{ account: BillingCustomer; subscriptionId: string }> {
-  const account = await world.customer();
-  const { subscriptionId } = await world.subscribe(account, tier);
-  return { account, subscriptionId };
-}
-
-const periodEnd = (subscriptionId: string) => {
-  const item = (world.fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0];
-  return new Date(item.current_period_end * 1000).toISOString();
-};
 
 /** Runs `change` against Stripe, then delivers every event the fake recorded meanwhile. */
 async function atStripe(change: () => Promise<unknown>): Promise<{ events: Event[]; answers: Answer[] }> {
@@ -94,7 +64,7 @@ describe("signature", () => {
     expect(res.json).toEqual({ received: true, outcome: "applied", effect: "subscription.updated" });
     expect(await account.row()).toMatchObject({ tier: "pro", stripeCustomerId: customerId, stripeSubscriptionId: subscriptionId, status: "active", paymentState: "ok" });
     expect(await webhookRows(completed.id)).toEqual([{ id: completed.id, provider: "stripe", type: "checkout.session.completed", processedAt: expect.any(Date) }]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, current_period_end: periodEnd(subscriptionId), payment_state: "ok" });
+    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, current_period_end: world.periodEnd(subscriptionId), payment_state: "ok" });
   });
 
   it("a forged signature is 400 invalid_signature and stores nothing: another secret, or a body altered after signing", async () => {
@@ -189,11 +159,11 @@ describe("delivery", () => {
   });
 
   it("deleted before the updated of the same history: the user ends free and the late update does not bring the tier back", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const mark = world.fake.events.length;
-    const sub = await stripe.subscriptions.retrieve(subscriptionId);
-    await stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
-    await stripe.subscriptions.cancel(subscriptionId);
+    const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
+    await world.stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
+    await world.stripe.subscriptions.cancel(subscriptionId);
     const events = since(mark);
     const updated = only(events, "customer.subscription.updated");
     const deleted = only(events, "customer.subscription.deleted");
@@ -276,8 +246,8 @@ describe("delivery", () => {
   it("an event for a customer we do not know is 200 unknown_customer and stores nothing", async () => {
     const mark = world.fake.events.length;
     // Made at Stripe outside our app: no user_id in the metadata, no row of ours.
-    const customer = await stripe.customers.create({ email: "stranger@example.test" });
-    const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: world.prices.pro }] });
+    const customer = await world.stripe.customers.create({ email: "stranger@example.test" });
+    const subscription = await world.stripe.subscriptions.create({ customer: customer.id, items: [{ price: world.prices.pro }] });
     const created = only(since(mark), "customer.subscription.created");
     expect(created.data.object).toMatchObject({ id: subscription.id, customer: customer.id });
 
@@ -290,7 +260,7 @@ describe("delivery", () => {
 
     // Once the customer names one of our users at Stripe, a redelivery of the same event is applied.
     const account = await world.customer();
-    await stripe.customers.update(customer.id, { metadata: { user_id: account.user.id } });
+    await world.stripe.customers.update(customer.id, { metadata: { user_id: account.user.id } });
     const redelivered = await world.sendWebhook(created);
     expect(redelivered.json).toEqual({ received: true, outcome: "applied", effect: "subscription.updated" });
     expect(await webhookRows(created.id)).toHaveLength(1);
@@ -300,24 +270,24 @@ describe("delivery", () => {
 
 describe("the subscription table, driven by Stripe's events", () => {
   it("cancel_at_period_end set at Stripe: subscription.canceled, tier kept; unset: subscription.resumed", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
-    const canceled = await atStripe(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }));
+    const { account, subscriptionId } = await world.subscribed("pro");
+    const canceled = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }));
     expect(canceled.events.map((e) => e.type)).toEqual(["customer.subscription.updated"]);
     expect(canceled.answers).toEqual([{ received: true, outcome: "applied", effect: "subscription.canceled" }]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, cancel_at_period_end: true, current_period_end: periodEnd(subscriptionId) });
+    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, cancel_at_period_end: true, current_period_end: world.periodEnd(subscriptionId) });
     expect(await account.row()).toMatchObject({ tier: "pro", cancelAtPeriodEnd: true, status: "active" });
 
-    const resumed = await atStripe(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }));
+    const resumed = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }));
     expect(resumed.answers).toEqual([{ received: true, outcome: "applied", effect: "subscription.resumed" }]);
     expect(await ok(account.subscription())).toMatchObject({ tier: "pro", cancel_at_period_end: false });
     expect(await account.row()).toMatchObject({ tier: "pro", cancelAtPeriodEnd: false });
   });
 
   it("a price changed at Stripe: subscription.updated, the new tier and limit, same period", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
-    const end = periodEnd(subscriptionId);
-    const item = (await stripe.subscriptions.retrieve(subscriptionId)).items.data[0];
-    const changed = await atStripe(() => stripe.subscriptions.update(subscriptionId, { items: [{ id: item.id, price: world.prices.ultra }], proration_behavior: "always_invoice" }));
+    const { account, subscriptionId } = await world.subscribed("pro");
+    const end = world.periodEnd(subscriptionId);
+    const item = (await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0];
+    const changed = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { items: [{ id: item.id, price: world.prices.ultra }], proration_behavior: "always_invoice" }));
     // The prorated invoice's own events (invoice.created, invoice.finalized) are not ours to handle.
     const outcomes = changed.events.map((e, i) => [e.type, changed.answers[i].outcome]);
     expect(outcomes).toContainEqual(["customer.subscription.updated", "applied"]);
@@ -328,8 +298,8 @@ describe("the subscription table, driven by Stripe's events", () => {
   });
 
   it("the period end after a cancel: subscription.revoked, free", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
-    expect(effects((await atStripe(() => stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))).answers)).toEqual(["subscription.canceled"]);
+    const { account, subscriptionId } = await world.subscribed("ultra");
+    expect(effects((await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))).answers)).toEqual(["subscription.canceled"]);
     const { events } = world.fake.advancePeriod(subscriptionId);
     expect(events.map((e) => e.type)).toContain("customer.subscription.deleted");
     const answers = (await world.deliver(events)) as Answer[];
@@ -339,14 +309,14 @@ describe("the subscription table, driven by Stripe's events", () => {
   });
 
   it("a schedule with a later phase surfaces pending_tier and pending_change_at; its release clears them, cancel_at_period_end untouched", async () => {
-    const { account, subscriptionId } = await subscribed("ultra");
-    const item = (await stripe.subscriptions.retrieve(subscriptionId)).items.data[0];
-    const end = periodEnd(subscriptionId);
+    const { account, subscriptionId } = await world.subscribed("ultra");
+    const item = (await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0];
+    const end = world.periodEnd(subscriptionId);
     let scheduleId = "";
     const scheduled = await atStripe(async () => {
-      const schedule = await stripe.subscriptionSchedules.create({ from_subscription: subscriptionId });
+      const schedule = await world.stripe.subscriptionSchedules.create({ from_subscription: subscriptionId });
       scheduleId = schedule.id;
-      await stripe.subscriptionSchedules.update(schedule.id, {
+      await world.stripe.subscriptionSchedules.update(schedule.id, {
         end_behavior: "release",
         proration_behavior: "none",
         phases: [
@@ -361,16 +331,16 @@ describe("the subscription table, driven by Stripe's events", () => {
     expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: "pro", pending_change_at: end, cancel_at_period_end: false });
     expect(await account.row()).toMatchObject({ stripeScheduleId: scheduleId, pendingTier: "pro", pendingChangeAt: new Date(end) });
 
-    const released = await atStripe(() => stripe.subscriptionSchedules.release(scheduleId));
+    const released = await atStripe(() => world.stripe.subscriptionSchedules.release(scheduleId));
     expect(released.events.map((e) => e.type)).toContain("subscription_schedule.released");
     expect(effects(released.answers)).toEqual([]);
     expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", pending_tier: null, pending_change_at: null, cancel_at_period_end: false });
     expect(await account.row()).toMatchObject({ tier: "ultra", stripeScheduleId: null, pendingTier: null, pendingChangeAt: null, cancelAtPeriodEnd: false });
-    expect((await stripe.subscriptions.retrieve(subscriptionId)).cancel_at_period_end).toBe(false);
+    expect((await world.stripe.subscriptions.retrieve(subscriptionId)).cancel_at_period_end).toBe(false);
   });
 
   it("invoice.payment_failed: payment_state past_due, tier kept; paying the invoice: ok", async () => {
-    const { account, subscriptionId } = await subscribed("pro");
+    const { account, subscriptionId } = await world.subscribed("pro");
     const failed = world.fake.failPayment(subscriptionId);
     const paymentFailed = only(failed.events, "invoice.payment_failed");
     const res = await world.sendWebhook(paymentFailed);
@@ -379,7 +349,7 @@ describe("the subscription table, driven by Stripe's events", () => {
     expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, payment_state: "past_due" });
     expect(await account.row()).toMatchObject({ status: "past_due", paymentState: "past_due" });
 
-    const paid = await atStripe(() => stripe.invoices.pay(failed.invoice!.id as string));
+    const paid = await atStripe(() => world.stripe.invoices.pay(failed.invoice!.id as string));
     expect(paid.events.map((e) => e.type)).toContain("invoice.paid");
     expect(await ok(account.subscription())).toMatchObject({ tier: "pro", payment_state: "ok" });
     expect(await account.row()).toMatchObject({ status: "active", paymentState: "ok" });
