@@ -4,7 +4,8 @@ import { ApiError, errors } from "@/lib/http/errors";
 import { getSubscription } from "@/lib/usage/get-subscription";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { billingPageUrl } from "@/lib/billing/checkout";
-import { isUpgrade, tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
+import { tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
+import { isUpgrade } from "@/lib/billing/tiers";
 import { billingConfig, getStripe, requireStripe, stripeOperation, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
 import { currentSubscription, readSubscriptions, syncCustomer } from "@/lib/billing/sync";
 

@@ -1,5 +1,4 @@
 import type Stripe from "stripe";
-import type { Tier } from "@/lib/generated/prisma/client";
 import { PAID_TIERS, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
 
 // The paid tiers' Stripe prices. Settings name each by price id or lookup key; Checkout and subscription
@@ -31,8 +30,3 @@ export function tierOfPrice(price: Stripe.Price | string, ids: Record<PaidTier, 
   const lookupKey = typeof price === "string" ? null : price.lookup_key;
   return PAID_TIERS.find((tier) => ids[tier] === id || (lookupKey !== null && config.prices[tier] === lookupKey)) ?? null;
 }
-
-const RANK: Record<Tier, number> = { free: 0, pro: 1, ultra: 2 };
-
-/** True when `to` is a bigger allowance than `from`. */
-export const isUpgrade = (from: Tier, to: Tier) => RANK[to] > RANK[from];

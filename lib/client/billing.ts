@@ -4,13 +4,13 @@
 import type { DiscountInfo, PlanInfo, PlansResponse } from "@/lib/billing/schemas";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { apiFetch } from "@/lib/client/api";
+import { isUpgrade } from "@/lib/billing/tiers";
 
 export type { DiscountInfo, PlanInfo, PlansResponse };
 export type Tier = SubscriptionResponse["tier"];
 export type PaidTier = Exclude<Tier, "free">;
 
 export const TIERS: readonly Tier[] = ["free", "pro", "ultra"];
-const RANK: Record<Tier, number> = { free: 0, pro: 1, ultra: 2 };
 
 export const TIER_LABELS: Record<Tier, string> = { free: "Free", pro: "Pro", ultra: "Ultra" };
 
@@ -33,8 +33,6 @@ export const billingApi = {
   change: (tier: PaidTier) => post<SubscriptionResponse>("/v1/me/subscription/change", { tier }),
   undoChange: () => apiFetch<SubscriptionResponse>("/v1/me/subscription/change", { method: "DELETE" }),
 };
-
-export const isUpgrade = (from: Tier, to: Tier) => RANK[to] > RANK[from];
 
 /** 0 → "Free"; 900 usd month → "$9/month"; 2950 eur year → "€29.50/year". */
 export function formatPrice(plan: Pick<PlanInfo, "amount" | "currency" | "interval">): string {

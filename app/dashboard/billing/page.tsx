@@ -7,7 +7,8 @@ export const metadata: Metadata = { title: "Billing" };
 
 export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string | string[] }> }) {
   const { checkout } = await searchParams;
-  const allowances = { free: TIER_ALLOWANCE_SECONDS.free, pro: TIER_ALLOWANCE_SECONDS.pro, ultra: TIER_ALLOWANCE_SECONDS.ultra };
+  // Spreading reads the settings-backed getters into plain numbers a client component can take.
+  const allowances = { ...TIER_ALLOWANCE_SECONDS };
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Billing</h1>
