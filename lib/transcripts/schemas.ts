@@ -42,7 +42,10 @@ export const transcriptSchema = z
     title: z.string().nullable(),
     lang: z.string(),
     source: z.enum(["captions", "asr"]),
-    caption_kind: z.enum(["manual", "auto"]).nullable(),
+    caption_kind: z
+      .enum(["manual", "auto", "translated"])
+      .nullable()
+      .describe("manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr"),
     duration_seconds: z.int(),
     format: z.enum(FORMATS),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),

@@ -4,8 +4,8 @@
  *
  * getInfo: one InnerTube `player` call (youtubei.js `getBasicInfo`) → title, duration, caption tracks;
  *          playability statuses become SourceErrors.
- * fetchTrack: the track's timedtext baseUrl with fmt=json3, parsed (timedtext.ts) and, for auto
- *          captions, de-duplicated (dedup.ts).
+ * fetchTrack: the track's timedtext baseUrl with fmt=json3, parsed and, for auto captions,
+ *          de-duplicated (lib/captions/parse).
  *
  * The InnerTube session is made once per provider (locally generated, no player JS download) and
  * reused. OutboundErrors (refused host, timeout, too large, unreachable) reach the caller unchanged.
@@ -16,10 +16,9 @@ import type { Segment } from "@/lib/formats/types";
 import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
+import { CaptionParseError, captionSegments, parseCaptions } from "../parse";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
-import { dedupe, tidy } from "./dedup";
 import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fetch";
-import { TimedtextParseError, parseTimedtext } from "./timedtext";
 
 export interface YoutubeProviderOptions {
   /** The outbound instance (lib/env.ts builds the configured one). */
@@ -216,12 +215,12 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
 
     let cues;
     try {
-      cues = parseTimedtext(body);
+      cues = parseCaptions(body, "json3");
     } catch (err) {
-      if (err instanceof TimedtextParseError) throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
+      if (err instanceof CaptionParseError) throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;
     }
-    return track.kind === "auto" ? dedupe(cues) : tidy(cues);
+    return captionSegments(cues, track.kind);
   }
 
   return { getInfo, fetchTrack };
