@@ -8,7 +8,7 @@ import { AsrError, segmentWords } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
-import { chargeSeconds, refundSeconds } from "@/lib/usage/charge";
+import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
@@ -34,7 +34,7 @@ export interface TranscribeContext {
   /** The upload's object path (origin "upload"). */
   objectPath?: string;
   title?: string | null;
-  /** Start of the usage period the reservation was charged to (ISO). */
+  /** Start of the usage period the reservation was charged to (ISO); the job row's periodStart wins. */
   periodStart: string;
   // Step outputs:
   audioPath?: string;
@@ -82,19 +82,15 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
 }
 
 /**
- * Moves the job's reservation to the measured duration, once: the job row is locked and its
- * reservedSecs updated in the same transaction, so a re-run finds nothing left to adjust.
+ * Moves the job's reservation to the measured duration, in the period it was charged to, once: the job
+ * row is locked and its reservedSecs updated in the same transaction, so a re-run finds nothing left to adjust.
  */
-async function settleReservation(jobId: string, ctx: TranscribeContext, measured: number): Promise<void> {
+async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: number): Promise<void> {
   const db = await getDb();
   await db.$transaction(async (tx) => {
-    const [job] = await tx.$queryRaw<{ reservedSecs: number }[]>`SELECT "reservedSecs" FROM "Job" WHERE "id" = ${jobId} FOR UPDATE`;
-    const delta = measured - (job?.reservedSecs ?? 0);
-    if (delta > 0 && !(await chargeSeconds(tx, ctx.userId, delta))) {
+    if (!(await settleReservation(tx, jobId, ctx.userId, measured, new Date(ctx.periodStart)))) {
       throw new PermanentError("allowance_exhausted", `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`);
     }
-    if (delta < 0) await refundSeconds(tx, ctx.userId, -delta, new Date(ctx.periodStart));
-    await tx.job.update({ where: { id: jobId }, data: { reservedSecs: measured } });
     await tx.transcription.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
   });
 }
@@ -125,12 +121,12 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
       // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
       // means the container does not say (some browser recordings): settled after converting.
-      if (probe.durationSeconds > 0) await settleReservation(io.jobId, ctx, Math.ceil(probe.durationSeconds));
+      if (probe.durationSeconds > 0) await settleMeasured(io.jobId, ctx, Math.ceil(probe.durationSeconds));
       await io.progress("converting", 0.3);
       output = await convert(probe.durationSeconds);
     }
     const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
-    await settleReservation(io.jobId, ctx, measured);
+    await settleMeasured(io.jobId, ctx, measured);
     if (source.startsWith(dir)) await rm(source, { force: true });
     return { audioPath: output.path, durationSeconds: measured };
   } catch (error) {
@@ -193,9 +189,7 @@ export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<
     return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
   },
   async onFailure(ctx, _failure, io) {
-    const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
-    await refundSeconds(io.tx, ctx.userId, job?.reservedSecs ?? 0, new Date(ctx.periodStart));
-    await io.tx.job.update({ where: { id: io.jobId }, data: { reservedSecs: 0 } });
+    await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
     await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
     await rm(workDir(io.jobId), { recursive: true, force: true });
   },
