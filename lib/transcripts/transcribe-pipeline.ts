@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { getDb } from "@/lib/db/client";
 import { PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
 import { assertDuration, convertForAsr, downloadAudioUrl, downloadPlatformAudio, isMediaError, probeMedia } from "@/lib/media";
-import { AsrError, segmentWords } from "@/lib/asr";
+import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
@@ -15,7 +15,8 @@ import type { ParsedSource } from "@/lib/sources";
 import { asrProvider } from "@/lib/transcripts/asr-provider";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
-// measured duration → convert to mono 16 kHz), then recognise and store. Usage is reserved when the job
+// measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
+// wait for the result and store it. Usage is reserved when the job
 // is enqueued (request-transcript-job.ts), adjusted once the duration is measured, and refunded on failure.
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
@@ -38,6 +39,9 @@ export interface TranscribeContext {
   periodStart: string;
   // Step outputs:
   audioPath?: string;
+  /** The provider the audio was submitted to, and its transcript id (asynchronous providers). */
+  asrProvider?: string;
+  asrTranscriptId?: string;
   durationSeconds?: number;
   transcriptId?: string;
 }
@@ -134,8 +138,21 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
   }
 }
 
-/** Speech recognition → subtitle-size segments → the shared transcript store (source "asr"). */
-async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+const recognitionOptions = (ctx: TranscribeContext, io: StepContext, chunkDir?: string) => ({
+  lang: ctx.lang,
+  signal: io.signal,
+  chunkDir,
+  onProgress: (fraction: number) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
+});
+
+/**
+ * Sends the audio to speech recognition, once. An asynchronous provider (AssemblyAI) answers with its
+ * transcript id, which is checkpointed: waiting is the next step, so a retry, a lost lease or a restart
+ * during the wait asks for the same transcript instead of paying for the audio again. A synchronous
+ * provider (OpenAI-compatible) answers with the words: they are stored here, and each chunk's answer is
+ * kept in the job's work folder meanwhile, so a re-run re-sends only the chunks that had no answer yet.
+ */
+async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
   let audioPath = ctx.audioPath;
   // The work files may be gone (another machine, a cleaned disk): prepare them again.
   if (!audioPath || !(await stat(audioPath).catch(() => null))) audioPath = (await prepareAudio(ctx, io)).audioPath!;
@@ -143,40 +160,62 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
   if (!provider) throw new PermanentError("asr_not_configured", "Speech recognition is not configured on this server.");
   await io.progress("recognising speech", 0.4);
   try {
-    const result = await provider.transcribe(audioPath, {
-      lang: ctx.lang,
-      signal: io.signal,
-      onProgress: (fraction) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
-    });
-    const segments = normalizeSegments(segmentWords(result.words));
-    if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
-    await io.progress("storing", 0.95);
-    const db = await getDb();
-    const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
-    const data = {
-      captionKind: null,
-      title: ctx.title ?? null,
-      sourceUrl: ctx.canonicalUrl,
-      durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
-      segments: segments as unknown as object,
-      fetchedAt: new Date(),
-    };
-    const transcript = await db.transcript.upsert({
-      where: { platform_videoId_lang_source: key },
-      create: { ...key, ...data },
-      update: data,
-    });
-    return { transcriptId: transcript.id };
+    if (provider.submit && provider.waitFor) {
+      const { id } = await provider.submit(audioPath, recognitionOptions(ctx, io));
+      return { asrProvider: provider.name, asrTranscriptId: id };
+    }
+    const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
+    await mkdir(chunkDir, { recursive: true });
+    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)));
   } catch (error) {
     throw asJobError(error);
   }
+}
+
+/** Waits for the submitted transcript by its id (as long and as often as it takes), then stores it. */
+async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  if (ctx.transcriptId) return {};
+  const provider = asrProvider();
+  if (!ctx.asrTranscriptId || !provider?.waitFor || provider.name !== ctx.asrProvider) {
+    throw new PermanentError("asr_not_configured", `The speech recognition this job was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
+  }
+  try {
+    return await storeTranscript(ctx, io, await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)));
+  } catch (error) {
+    throw asJobError(error);
+  }
+}
+
+/** Recognised words → subtitle-size segments → the shared transcript store (source "asr"). */
+async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: AsrResult): Promise<Partial<TranscribeContext>> {
+  const segments = normalizeSegments(segmentWords(result.words));
+  if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
+  await io.progress("storing", 0.95);
+  const db = await getDb();
+  const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
+  const data = {
+    captionKind: null,
+    title: ctx.title ?? null,
+    sourceUrl: ctx.canonicalUrl,
+    durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
+    segments: segments as unknown as object,
+    fetchedAt: new Date(),
+  };
+  const transcript = await db.transcript.upsert({
+    where: { platform_videoId_lang_source: key },
+    create: { ...key, ...data },
+    update: data,
+  });
+  return { transcriptId: transcript.id };
 }
 
 export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<TranscribeContext>({
   name: TRANSCRIBE_PIPELINE,
   steps: [
     { name: "prepare-audio", run: prepareAudio },
-    { name: "recognize-and-store", run: recognizeAndStore },
+    { name: "submit-recognition", run: submitRecognition },
+    // Only waits on the provider: a stopping runner hands it back at once.
+    { name: "recognize-and-store", run: recognizeAndStore, interruptible: true },
   ],
   async onSuccess(ctx, io) {
     const seconds = ctx.durationSeconds ?? 0;
