@@ -60,11 +60,12 @@ afterAll(async () => {
 });
 
 /** `npm run worker` as a child process, with a short lease so a killed worker's job is taken over soon. */
-function startWorker(): ChildProcess {
+function startWorker(): { child: ChildProcess; output: () => string } {
   // Node itself with tsx as a loader (the tsx CLI would run the script in a grandchild that a signal to
   // the child does not reach).
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--stop-timeout-ms", "120000"], {
     env: {
+      NODE_ENV: "test",
       PATH: process.env.PATH,
       DATABASE_URL: ctx.url,
       AUTH_SECRET: process.env.AUTH_SECRET,
@@ -79,9 +80,8 @@ function startWorker(): ChildProcess {
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.on("exit", () => children.delete(child));
-  Object.defineProperty(child, "output", { get: () => output });
   children.add(child);
-  return child;
+  return { child, output: () => output };
 }
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
@@ -129,7 +129,7 @@ describe("paid recognition across a killed runner", () => {
     await until("a status request from the first worker", () => statusPolls(transcriptId) > 0);
     const uploads = fake.uploads.length;
     const submissions = fake.submitted.length;
-    await stopChild(first, "SIGKILL");
+    await stopChild(first.child, "SIGKILL");
     expect(await ctx.db.job.findUnique({ where: { id: jobId } })).toMatchObject({ status: "running" });
 
     const polled = statusPolls(transcriptId);
@@ -141,7 +141,7 @@ describe("paid recognition across a killed runner", () => {
       const row = await ctx.db.job.findUnique({ where: { id: jobId } });
       return row?.status === "done" || row?.status === "error" ? row : null;
     });
-    expect(job, (second as unknown as { output: string }).output).toMatchObject({ status: "done", attempts: 2 });
+    expect(job, second.output()).toMatchObject({ status: "done", attempts: 2 });
     expect(fake.uploads.length).toBe(uploads);
     expect(fake.submitted.length).toBe(submissions);
     expect(submissionsOf(transcriptId)).toBe(1);
@@ -156,7 +156,7 @@ describe("paid recognition across a killed runner", () => {
     await until("a status request", () => statusPolls(transcriptId) > 0);
 
     // The stop timeout is 120 s: only aborting the wait (not waiting for it) lets the worker exit now.
-    expect(await stopChild(worker, "SIGTERM"), (worker as unknown as { output: string }).output).toBe(0);
+    expect(await stopChild(worker.child, "SIGTERM"), worker.output()).toBe(0);
     const job = await ctx.db.job.findUnique({ where: { id: jobId } });
     expect(job).toMatchObject({ status: "queued", leaseOwner: null, leaseUntil: null, attempts: 0 });
     expect(Object.keys(job!.checkpoints as object)).toEqual(expect.arrayContaining(["prepare-audio", "submit-recognition"]));
