@@ -16,8 +16,8 @@ import { asrProvider } from "@/lib/transcripts/asr-provider";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
 // measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
-// wait for the result and store it. Usage is reserved when the job
-// is enqueued (request-transcript-job.ts), adjusted once the duration is measured, and refunded on failure.
+// wait for the result and store it. Usage is reserved when the job is enqueued (start-transcription-job.ts),
+// adjusted once the duration is measured, and refunded on failure, in the period it was reserved in.
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
 
