@@ -46,6 +46,8 @@ const schema = z.object({
   UPLOAD_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(24),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(2147483647, "must be at most 2147483647 (2 GiB - 1)").default(2147483647),
+  UPLOAD_MAX_PENDING: z.coerce.number().int().positive().default(50),
+  UPLOAD_MAX_PENDING_BYTES: z.coerce.number().int().positive().default(10737418240),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
