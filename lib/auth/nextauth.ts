@@ -10,6 +10,7 @@ import { z } from "zod";
 import { env } from "@/lib/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { authSecret } from "@/lib/auth/secret";
+import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -80,18 +81,10 @@ async function config(): Promise<NextAuthConfig> {
     session: { strategy: "jwt" },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
-      // Where to go after sign-in: only our own pages. APP_URL is the canonical origin, because the
-      // host Next.js reports to route handlers can differ from the one the browser used.
-      redirect({ url, baseUrl }) {
-        const app = new URL(env().APP_URL);
-        if (url.startsWith("/") && !url.startsWith("//")) return new URL(url, app).toString();
-        try {
-          const target = new URL(url);
-          if (target.origin === app.origin || target.origin === new URL(baseUrl).origin) return target.toString();
-        } catch {
-          // not a URL: fall through
-        }
-        return app.toString();
+      // Where to go after sign-in (and sign-out): the one safe-redirect rule, on APP_URL's origin, because
+      // the host Next.js reports to route handlers can differ from the one the browser used.
+      redirect({ url }) {
+        return safeCallbackUrl(url);
       },
       jwt({ token, user }) {
         if (user?.id) token.sub = user.id;
