@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
@@ -88,7 +89,7 @@ export const SETTING_NAMES = Object.keys(schema.shape);
 export type Env = z.infer<typeof schema> & {
   /** True when DATABASE_URL is unset: PGlite under DATA_DIR, migrations applied at start. */
   embedded: boolean;
-  /** Development sign-in: on by default only with the embedded defaults. */
+  /** Development sign-in: on by default only embedded on a loopback APP_URL, else only with AUTH_DEV_LOGIN=true. */
   devLogin: boolean;
 };
 
@@ -107,7 +108,21 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!embedded && !env.AUTH_SECRET) {
     throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)");
   }
-  return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? embedded };
+  return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? (embedded && isLoopbackUrl(env.APP_URL)) };
+}
+
+/** True when the URL's host is this machine only: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (host === "localhost") return true;
+  if (!ipaddr.isValid(host)) return false;
+  return ipaddr.process(host).range() === "loopback";
+}
+
+/** The start-up warning when the development login is on where anyone who reaches the server could use it. */
+export function devLoginWarning(settings: Env): string | null {
+  if (!settings.devLogin || (settings.embedded && isLoopbackUrl(settings.APP_URL))) return null;
+  return `[verbatim] WARNING: the development login is on (AUTH_DEV_LOGIN=true) at ${settings.APP_URL}: anyone who can reach this server can sign in as any user. Turn it off unless this is a private test machine.`;
 }
 
 let cached: Env | undefined;
