@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { devLoginWarning, EnvError, isLoopbackUrl, parseEnv, SETTING_NAMES } from "@/lib/env";
+import { devLoginWarning, EnvError, isLoopbackUrl, parseEnv, proxyHopsWarning, SETTING_NAMES } from "@/lib/env";
 
 describe("parseEnv", () => {
   it("runs on embedded defaults with no settings at all", () => {
@@ -45,6 +45,20 @@ describe("parseEnv", () => {
     expect(devLoginWarning(parseEnv({ APP_URL: "https://verbatim.example" }))).toBeNull();
     expect(parseEnv({ APP_URL: "http://localhost:3000", AUTH_DEV_LOGIN: "false" }).devLogin).toBe(false);
     expect(isLoopbackUrl("http://[::ffff:127.0.0.1]:3000")).toBe(true);
+  });
+
+  it("rate-limit settings: proxy hops (default 0, warned about on a public APP_URL), Redis URL, multiplier", () => {
+    expect(parseEnv({})).toMatchObject({ TRUSTED_PROXY_HOPS: 0, RATE_LIMIT_MULTIPLIER: 1 });
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2", REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_MULTIPLIER: "0" })).toMatchObject({
+      TRUSTED_PROXY_HOPS: 2,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RATE_LIMIT_MULTIPLIER: 0,
+    });
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrow(/TRUSTED_PROXY_HOPS/);
+    expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/REDIS_URL/);
+    expect(proxyHopsWarning(parseEnv({ APP_URL: "https://verbatim.example" }))).toMatch(/TRUSTED_PROXY_HOPS/);
+    expect(proxyHopsWarning(parseEnv({ APP_URL: "https://verbatim.example", TRUSTED_PROXY_HOPS: "1" }))).toBeNull();
+    expect(proxyHopsWarning(parseEnv({}))).toBeNull();
   });
 
   it("treats empty values as unset and parses lists", () => {

@@ -42,6 +42,13 @@ const schema = z.object({
   YOUTUBE_BASE_URL: optionalUrl,
   YTDLP_PATH: z.string().min(1).optional(),
   LANGUAGES_RATE_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Rate limits (lib/http/rate-limits.ts): who a client is, where counts are kept, and a scale for them all.
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().nonnegative().default(1),
 
   // Signed uploads (lib/uploads). Upload.sizeBytes is a 32-bit Int, hence the cap's ceiling.
   UPLOAD_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -117,6 +124,12 @@ export function isLoopbackUrl(url: string): boolean {
   if (host === "localhost") return true;
   if (!ipaddr.isValid(host)) return false;
   return ipaddr.process(host).range() === "loopback";
+}
+
+/** The start-up warning when a public deployment counts every anonymous client as one address. */
+export function proxyHopsWarning(settings: Env): string | null {
+  if (settings.TRUSTED_PROXY_HOPS > 0 || isLoopbackUrl(settings.APP_URL)) return null;
+  return "[verbatim] TRUSTED_PROXY_HOPS is 0: X-Forwarded-For is not trusted, so all anonymous clients share one per-address rate limit. Behind a proxy, set it to the number of proxies that append to X-Forwarded-For.";
 }
 
 /** The start-up warning when the development login is on where anyone who reaches the server could use it. */

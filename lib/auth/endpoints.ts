@@ -9,6 +9,7 @@ export const getApiKeyEndpoint = defineEndpoint({
   tag,
   summary: "Show the caller's API key (masked prefix) and tier",
   auth: "any",
+  rateLimit: "account",
   response: apiKeyStateSchema,
 });
 
@@ -19,6 +20,7 @@ export const ensureApiKeyEndpoint = defineEndpoint({
   summary: "Create the caller's API key if there is none",
   description: "Idempotent. Returns the plaintext key only in the call that creates it.",
   auth: "any",
+  rateLimit: "account",
   response: apiKeyStateSchema,
 });
 
@@ -29,5 +31,6 @@ export const regenerateApiKeyEndpoint = defineEndpoint({
   summary: "Replace the caller's API key",
   description: "The old key stops working on the very next request. The new plaintext is returned once.",
   auth: "any",
+  rateLimit: "apiKeyRegenerate",
   response: apiKeyStateSchema,
 });

@@ -1,3 +1,4 @@
+import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { useTestDatabase } from "@/test/app-db";
@@ -8,14 +9,57 @@ import { useTestDatabase } from "@/test/app-db";
 const APP = "http://localhost:3000";
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 let auth: typeof import("@/app/api/auth/[...nextauth]/route");
+let smtp: Server;
+/** Recipients of the magic-link mails the fake SMTP server below received. */
+const mailedTo: string[] = [];
 
 beforeAll(async () => {
+  smtp = await fakeSmtp();
   process.env.APP_URL = APP;
   process.env.AUTH_DEV_LOGIN = "true";
+  process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.address() as { port: number }).port}`;
   database = await useTestDatabase();
   auth = await import("@/app/api/auth/[...nextauth]/route");
 });
-afterAll(() => database.teardown());
+afterAll(async () => {
+  await database.teardown();
+  smtp.close();
+});
+
+/** Just enough SMTP (RFC 5321: greeting, EHLO, MAIL, RCPT, DATA, QUIT) for nodemailer to deliver a mail. */
+function fakeSmtp(): Promise<Server> {
+  const server = createServer((socket) => {
+    let inData = false;
+    let buffered = "";
+    socket.write("220 fake ESMTP\r\n");
+    socket.on("data", (chunk) => {
+      buffered += chunk.toString("latin1");
+      let end: number;
+      while ((end = buffered.indexOf("\r\n")) >= 0) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        if (inData) {
+          if (line === ".") {
+            inData = false;
+            socket.write("250 queued\r\n");
+          }
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "EHLO" || verb === "HELO") socket.write("250 fake\r\n");
+        else if (verb === "RCPT") {
+          mailedTo.push(/<(.*)>/.exec(line)?.[1] ?? "");
+          socket.write("250 ok\r\n");
+        } else if (verb === "DATA") {
+          inData = true;
+          socket.write("354 go ahead\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
+        else socket.write("250 ok\r\n");
+      }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
 
 /** A cookie jar of name=value pairs, fed by Set-Cookie answers. */
 class Jar {
@@ -35,8 +79,6 @@ class Jar {
   }
 }
 
-const noParams = { params: Promise.resolve({}) } as never;
-
 async function authCall(jar: Jar, method: "GET" | "POST", path: string, form?: string, headers: Record<string, string> = {}) {
   const request = new NextRequest(new URL(path, APP), {
     method,
@@ -47,7 +89,7 @@ async function authCall(jar: Jar, method: "GET" | "POST", path: string, form?: s
     },
     body: form,
   });
-  const response = await (method === "GET" ? auth.GET : auth.POST)(request, noParams);
+  const response = await (method === "GET" ? auth.GET : auth.POST)(request);
   jar.take(response);
   return response;
 }
@@ -89,5 +131,43 @@ describe("redirect after sign-in", () => {
     const jar = new Jar();
     await authCall(jar, "GET", `/api/auth/signin?callbackUrl=${encodeURIComponent("/\\evil.example")}`);
     expect(decodeURIComponent(jar.cookies.get("authjs.callback-url") ?? "")).toBe(`${APP}/dashboard`);
+  });
+});
+
+// Last in this file: it uses up the shared per-address allowance of sign-in attempts.
+describe("sign-in limits", () => {
+  it("magic-link mails: at most RATE_LIMITS.magicLinkEmail per email, whatever address the client claims", async () => {
+    const { RATE_LIMITS } = await import("@/lib/http/rate-limits");
+    const target = email();
+    const outcomes: string[] = [];
+    for (let i = 0; i < RATE_LIMITS.magicLinkEmail.points + 2; i++) {
+      const jar = new Jar();
+      const csrf = await authCall(jar, "GET", "/api/auth/csrf");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const form = new URLSearchParams({ csrfToken, email: target, callbackUrl: "/dashboard" }).toString();
+      const response = await authCall(jar, "POST", "/api/auth/signin/nodemailer", form, { "x-forwarded-for": `203.0.113.${i}` });
+      outcomes.push(new URL(response.headers.get("location")!).searchParams.get("code") ?? "sent");
+    }
+    const points = RATE_LIMITS.magicLinkEmail.points;
+    expect(outcomes).toEqual([...Array<string>(points).fill("sent"), "rate_limited", "rate_limited"]);
+    expect(mailedTo.filter((to) => to === target)).toHaveLength(points);
+  });
+
+  it("development-login attempts, each with a fresh X-Forwarded-For and email, run into the per-address limit", async () => {
+    const { RATE_LIMITS } = await import("@/lib/http/rate-limits");
+    const outcomes: string[] = [];
+    for (let i = 0; i < RATE_LIMITS.signInAddress.points + 5; i++) {
+      const jar = new Jar();
+      const response = await devLogin(jar, email(), encodeURIComponent("/dashboard"), { "x-forwarded-for": `198.51.100.${i}` });
+      const location = new URL(response.headers.get("location")!);
+      const code = location.searchParams.get("code");
+      outcomes.push(code ?? (jar.cookies.has("authjs.session-token") ? "signed-in" : "no-session"));
+      if (code) expect(location.pathname).toBe("/signin");
+    }
+    expect(outcomes).toContain("rate_limited");
+    const first = outcomes.indexOf("rate_limited");
+    expect(first).toBeGreaterThan(0);
+    expect(outcomes.slice(0, first).every((o) => o === "signed-in")).toBe(true);
+    expect(outcomes.slice(first).every((o) => o === "rate_limited")).toBe(true);
   });
 });
