@@ -1,5 +1,5 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { apiKeyStateSchema } from "@/lib/auth/schemas";
+import { apiKeyStateSchema, sessionsEndedSchema } from "@/lib/auth/schemas";
 
 const tag = "API keys";
 
@@ -33,4 +33,16 @@ export const regenerateApiKeyEndpoint = defineEndpoint({
   auth: "any",
   rateLimit: "apiKeyRegenerate",
   response: apiKeyStateSchema,
+});
+
+export const endSessionsEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/sessions/revoke",
+  tag: "Sessions",
+  summary: "Sign out everywhere: end every dashboard session of the caller",
+  description:
+    "Every session cookie issued so far stops working at once, the caller's own included. API keys and OAuth tokens keep working (regenerate the key to end those).",
+  auth: "any",
+  rateLimit: "account",
+  response: sessionsEndedSchema,
 });

@@ -11,6 +11,7 @@ import { env } from "@/lib/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { authSecret } from "@/lib/auth/secret";
 import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
+import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
 
@@ -97,7 +98,12 @@ async function config(): Promise<NextAuthConfig> {
     providers: enabledProviders().map((provider) => buildProvider(provider.id, db)),
     secret: authSecret(),
     trustHost: true,
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    events: {
+      async signOut(message) {
+        if ("token" in message) await endSession(message.token?.sid);
+      },
+    },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
       // Where to go after sign-in (and sign-out): the one safe-redirect rule, on APP_URL's origin, because
@@ -105,9 +111,15 @@ async function config(): Promise<NextAuthConfig> {
       redirect({ url }) {
         return safeCallbackUrl(url);
       },
-      jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
-        return token;
+      // Sign-in starts a session row; afterwards the token is only good while its row exists (sessions.ts).
+      // Returning null ends the session: auth() answers null and Auth.js clears the cookie.
+      async jwt({ token, user }) {
+        if (user?.id) {
+          token.sub = user.id;
+          token.sid = await startSession(user.id);
+          return token;
+        }
+        return (await touchSession(token.sid, token.sub)) ? token : null;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;

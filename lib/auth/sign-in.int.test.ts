@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { useTestDatabase } from "@/test/app-db";
+import { bearer, callRoute } from "@/test/request";
 
 // Auth.js itself, through the app's route handlers (as `next start` calls them): the development login,
 // its redirect after sign-in, and sign-out.
@@ -131,6 +132,81 @@ describe("redirect after sign-in", () => {
     const jar = new Jar();
     await authCall(jar, "GET", `/api/auth/signin?callbackUrl=${encodeURIComponent("/\\evil.example")}`);
     expect(decodeURIComponent(jar.cookies.get("authjs.callback-url") ?? "")).toBe(`${APP}/dashboard`);
+  });
+});
+
+/** Signs in a new user and returns the jar holding its session cookie. */
+async function signedIn(address = email()) {
+  const jar = new Jar();
+  await devLogin(jar, address, encodeURIComponent("/dashboard"));
+  expect(jar.cookies.has("authjs.session-token")).toBe(true);
+  return jar;
+}
+
+async function apiKeyStatus(cookie: string) {
+  const { GET } = await import("@/app/v1/me/api-key/route");
+  return (await callRoute(GET, "/v1/me/api-key", { headers: { cookie } })).status;
+}
+
+/** What auth() (server components, the dashboard layout) and /api/auth/session see for this cookie. */
+async function sessionEmail(cookie: string): Promise<string | null> {
+  const jar = new Jar();
+  const response = await authCall(jar, "GET", "/api/auth/session", undefined, { cookie });
+  const body = (await response.json()) as { user?: { email?: string } } | null;
+  return body?.user?.email ?? null;
+}
+
+describe("sessions can be ended", () => {
+  it("after sign-out the same cookie no longer works, in API routes or pages", async () => {
+    const address = email();
+    const jar = await signedIn(address);
+    const stolen = jar.header();
+    expect(await apiKeyStatus(stolen)).toBe(200);
+    expect(await sessionEmail(stolen)).toBe(address);
+
+    const csrf = await authCall(jar, "GET", "/api/auth/csrf");
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const out = await authCall(jar, "POST", "/api/auth/signout", new URLSearchParams({ csrfToken, callbackUrl: "/" }).toString());
+    expect(out.status).toBe(302);
+    expect(jar.cookies.has("authjs.session-token")).toBe(false);
+
+    // The copy kept from before is refused, and Auth.js does not hand out a fresh cookie for it.
+    expect(await apiKeyStatus(stolen)).toBe(401);
+    expect(await sessionEmail(stolen)).toBeNull();
+    const refresh = await authCall(new Jar(), "GET", "/api/auth/session", undefined, { cookie: stolen });
+    expect(refresh.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=") && !/expires=thu, 01 jan 1970|max-age=0/i.test(c))).toBe(false);
+  });
+
+  it("sign out everywhere ends every session of the user, and only theirs; the API key keeps working", async () => {
+    const address = email();
+    const [laptop, phone] = [await signedIn(address), await signedIn(address)];
+    const other = await signedIn();
+    const user = await database.db.user.findUniqueOrThrow({ where: { email: address } });
+    const { ensureApiKey } = await import("@/lib/auth/api-keys");
+    const key = (await ensureApiKey(user.id)).key!;
+
+    const { POST } = await import("@/app/v1/me/sessions/revoke/route");
+    const ended = await callRoute(POST, "/v1/me/sessions/revoke", { method: "POST", headers: { cookie: phone.header(), origin: APP } });
+    expect(ended.status).toBe(200);
+    expect(ended.json).toEqual({ ended: 2 });
+
+    for (const jar of [laptop, phone]) {
+      expect(await apiKeyStatus(jar.header())).toBe(401);
+      expect(await sessionEmail(jar.header())).toBeNull();
+    }
+    expect(await apiKeyStatus(other.header())).toBe(200);
+    const { GET } = await import("@/app/v1/me/api-key/route");
+    expect((await callRoute(GET, "/v1/me/api-key", { headers: bearer(key) })).status).toBe(200);
+    // Signing in again works as before.
+    expect(await apiKeyStatus((await signedIn(address)).header())).toBe(200);
+  });
+
+  it("a cookie without a session id (issued before sessions could be ended) is refused", async () => {
+    const { encode } = await import("next-auth/jwt");
+    const { authSecret } = await import("@/lib/auth/secret");
+    const user = await database.db.user.create({ data: { email: email() } });
+    const token = await encode({ token: { sub: user.id }, secret: authSecret(), salt: "authjs.session-token" });
+    expect(await apiKeyStatus(`authjs.session-token=${token}`)).toBe(401);
   });
 });
 
