@@ -63,13 +63,18 @@ export class RateLimits {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   constructor(private readonly options: RateLimitsOptions = {}) {}
 
+  /** True when RATE_LIMIT_MULTIPLIER is 0: nothing is counted or looked up. */
+  get off(): boolean {
+    return this.options.multiplier === 0;
+  }
+
   /**
    * Counts one request of `key` against the row `name` (for per-tier rows, the tier's column) and returns
    * the RateLimit-* headers; over the limit, throws a 429 ApiError that carries them and Retry-After.
    */
   async consume(name: RateLimitName, key: string, tier: Tier = "free"): Promise<RateLimitHeaders> {
     const multiplier = this.options.multiplier ?? 1;
-    if (multiplier === 0) return {};
+    if (this.off) return {};
     const limiter = this.limiter(name, tier, multiplier);
     try {
       return headersFor(limiter, await limiter.consume(key));
@@ -128,12 +133,14 @@ export function rateLimits(): RateLimits {
  * client address (see client-address.ts). Per-tier rows look the user's tier up (cached for a minute).
  */
 export async function limitRequest(name: RateLimitName, request: Request, userId?: string): Promise<RateLimitHeaders> {
+  if (rateLimits().off) return {};
   if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId);
   return rateLimits().consume(name, `ip:${clientAddress(request.headers)}`);
 }
 
 /** Applies a per-user row to `userId` (its tier's column for per-tier rows). */
 export async function limitUser(name: RateLimitName, userId: string): Promise<RateLimitHeaders> {
+  if (rateLimits().off) return {};
   const limit: Limit = RATE_LIMITS[name];
   const tier = typeof limit.points === "object" ? await tierOf(userId) : "free";
   return rateLimits().consume(name, `user:${userId}`, tier);
