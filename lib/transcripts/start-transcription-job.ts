@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs";
 import { errors } from "@/lib/http/errors";
+import { limitUser } from "@/lib/http/rate-limits";
 import { chargeSeconds } from "@/lib/usage/charge";
 import { TRANSCRIBE_PIPELINE, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
@@ -24,6 +25,7 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
  */
 export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
   const { estimateSeconds, ...context } = request;
+  await limitUser("job", request.userId); // 429 before anything is reserved
   const db = await getDb();
   return db.$transaction(
     async (tx) => {
