@@ -222,8 +222,6 @@ export async function downloadAudioUrl(url: string, destDir: string, opts: Downl
 export interface PlatformAudioOptions {
   /** Path of the yt-dlp executable. Default: .venv/bin/yt-dlp, else yt-dlp on PATH (see runYtDlp). */
   binary?: string;
-  /** Forward proxy for yt-dlp's requests. */
-  proxyUrl?: string;
   /** Largest file accepted (`--max-filesize`, and a watch on the directory for sizes not announced). */
   maxBytes: number;
   /** Longest item accepted (`--match-filter`); items that do not say their duration pass, probe them. */
@@ -231,8 +229,11 @@ export interface PlatformAudioOptions {
   signal?: AbortSignal;
   /** Deadline for the whole yt-dlp run. Default 30 min. */
   timeoutMs?: number;
-  /** Checks the item's URL before yt-dlp sees it. Default: the default outbound instance's checkUrl. */
-  outbound?: Pick<Outbound, "checkUrl">;
+  /**
+   * Checks the item's URL before yt-dlp sees it, and every connection yt-dlp then makes (its guarded
+   * forward proxy, chained to the instance's proxy). Default: the strict default instance.
+   */
+  outbound?: Pick<Outbound, "checkUrl" | "toolProxyUrl">;
   /**
    * Test hook: an info JSON for the item. yt-dlp then runs on it (`--load-info-json`) instead of
    * extracting the URL; format selection, filters and the download are the same run of the real binary.
@@ -377,7 +378,7 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
       ({ stdout } = await runYtDlp(args, {
         url: opts.infoJsonPath ? undefined : url,
         binary: opts.binary,
-        proxyUrl: opts.proxyUrl,
+        outbound: opts.outbound ?? defaultOutbound,
         timeoutMs: opts.timeoutMs ?? 30 * 60_000,
         env: opts.env,
         signal,

@@ -72,7 +72,6 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
   }
   const file = await downloadPlatformAudio({ platform: ctx.platform, videoId: ctx.videoId, canonicalUrl: ctx.canonicalUrl }, dir, {
     binary: settings.YTDLP_PATH,
-    proxyUrl: settings.OUTBOUND_PROXY,
     maxBytes: settings.MEDIA_MAX_BYTES,
     maxDurationSeconds: settings.MEDIA_MAX_DURATION_SECONDS,
     outbound: appOutbound(),
