@@ -3,6 +3,7 @@ import https from "node:https";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import tls from "node:tls";
+import zlib from "node:zlib";
 
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -444,6 +445,59 @@ describe("fetching from an allowed upstream", () => {
     const p = local.safeFetchBuffer(up("/"), { signal: ac.signal });
     setTimeout(() => ac.abort(new Error("caller gave up")), 50);
     await expect(p).rejects.toThrow("caller gave up");
+  });
+});
+
+describe("transport: pooled connections, compressed bodies", () => {
+  it("reuses one kept-alive connection for consecutive requests to the same host", async () => {
+    const sockets = new Set<number | undefined>();
+    handler = (req, res) => {
+      sockets.add(req.socket.remotePort);
+      res.end("ok");
+    };
+    const client = createOutbound({ allowPrivateFor: allowLocal });
+    for (let i = 0; i < 5; i++) expect((await client.safeFetchBuffer(up(`/n${i}`))).status).toBe(200);
+    expect(upRequests).toBe(5);
+    expect(sockets.size).toBe(1);
+    await client.close();
+  });
+
+  it.each([
+    ["gzip", zlib.gzipSync],
+    ["deflate", zlib.deflateSync],
+    ["br", zlib.brotliCompressSync],
+  ] as const)("asks for compressed bodies and decodes %s", async (encoding, compress) => {
+    const text = "caption line\n".repeat(2000);
+    let asked = "";
+    handler = (req, res) => {
+      asked = String(req.headers["accept-encoding"]);
+      res.writeHead(200, { "content-type": "text/plain", "content-encoding": encoding });
+      res.end(compress(Buffer.from(text)));
+    };
+    const res = await local.safeFetchBuffer(up("/subs"));
+    expect(asked).toBe("gzip, deflate, br");
+    expect(res.body.toString()).toBe(text);
+    expect(res.headers.get("content-encoding")).toBeNull(); // the body handed back is not encoded
+  });
+
+  it("caps the decoded size: a small gzip bomb is response_too_large", async () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(8 * 1024 * 1024));
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip", "content-length": String(bomb.length) });
+      res.end(bomb);
+    };
+    const err = await refused(local.safeFetchBuffer(up("/bomb"), { maxBytes: 1024 * 1024 }));
+    expect(err.code).toBe("response_too_large");
+  });
+
+  it("reports a corrupt compressed body as upstream_failed", async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { "content-encoding": "gzip" });
+      res.end(Buffer.from("this is not gzip at all"));
+    };
+    const err = await refused(local.safeFetchBuffer(up("/corrupt")));
+    expect(err.code).toBe("upstream_failed");
   });
 });
 

@@ -628,6 +628,9 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     } finally {
       release();
     }
+    // undici hands the connection back to its pool on a later turn of the event loop; a caller that
+    // sends its next request at once would otherwise find it busy and open another one.
+    await new Promise((resolve) => setImmediate(resolve));
     return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body: Buffer.concat(chunks) };
   }
 
