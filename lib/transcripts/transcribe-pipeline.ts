@@ -63,7 +63,8 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
       throw new PermanentError("upload_not_found", "The uploaded file is gone (expired or deleted).");
     });
     if (upload.path) return upload.path;
-    const file = await downloadAudioUrl(upload.url!, dir, { outbound: appOutbound(), maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    // The app's own bucket: its own client, not the guard for user-supplied URLs (lib/uploads/s3.ts).
+    const file = await downloadAudioUrl(upload.url!, dir, { outbound: upload.outbound!, maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
     return file.path;
   }
   if (ctx.origin === "audio_url") {
