@@ -255,13 +255,23 @@ export interface PlatformAudioFile {
 const META_MARK = "VERBATIM-META ";
 const FILE_MARK = "VERBATIM-FILE ";
 
+/**
+ * Protocols fetched over HTTP(S), i.e. through --proxy (the guard): yt-dlp's own downloaders, and ffmpeg
+ * for HLS, which it gives the proxy too. RTMP, RTSP, MMS… would be handed to tools (rtmpdump, mpv) that
+ * connect by themselves.
+ */
+const HTTP_PROTOCOLS = "[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']";
+
+/** Best audio, else the best format with sound, among formats fetched over HTTP(S) only. */
+export const PLATFORM_FORMAT = `bestaudio${HTTP_PROTOCOLS}/best${HTTP_PROTOCOLS}`;
+
 /** The yt-dlp arguments for one best-audio download into destDir (after runYtDlp's BASE_ARGS). */
 export function platformAudioArgs(destDir: string, maxBytes: number, maxDurationSeconds: number): string[] {
   // "%" starts a template field in -o: a directory name must not contain one unescaped.
   const template = path.join(path.resolve(destDir).replaceAll("%", "%%"), "audio.%(ext)s");
   return [
     "-f",
-    "bestaudio/best",
+    PLATFORM_FORMAT,
     "--max-filesize",
     String(Math.floor(maxBytes)),
     // Live streams never end; `<=?` lets items without a duration through (the probe measures them).
@@ -328,7 +338,7 @@ async function dirSize(dir: string, skip: ReadonlySet<string>): Promise<number> 
 const NOT_FOR_YTDLP = new Set<ParsedSource["platform"]>(["upload", "podcast"]);
 
 /**
- * Downloads the best audio of a platform item with yt-dlp (`-f bestaudio/best`) into
+ * Downloads the best audio of a platform item with yt-dlp (`-f bestaudio/best`, HTTP(S) formats only) into
  * `<destDir>/audio.<ext>`. Enforces `maxDurationSeconds` before anything is downloaded when the
  * platform states the duration (media_too_long), refuses live streams (unsupported_media), and enforces
  * `maxBytes` both from the announced size and by watching the directory while yt-dlp writes

@@ -296,3 +296,44 @@ describe("every connection yt-dlp makes passes the outbound guard (a canary outs
     expect(canary.connections()).toBe(0);
   });
 });
+
+describe("HLS: the playlist's segments pass the guard too", () => {
+  let canary: Canary;
+  beforeAll(async () => {
+    canary = await startCanary();
+    // An HLS playlist on the allowed fake whose one segment is on the canary.
+    server.route("/cdn/to-canary.m3u8", (_req, res) =>
+      void res
+        .writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
+        .end(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${canary.origin}/seg0.ts\n#EXT-X-ENDLIST\n`),
+    );
+  });
+  afterAll(async () => {
+    await canary?.close();
+  });
+
+  it("takes an HTTP format over a better RTMP one (rtmpdump would connect by itself), never touching the RTMP server", async () => {
+    const info = JSON.parse(readFileSync(infoJson([AUDIO]), "utf8")) as { formats: Record<string, unknown>[] };
+    const http = info.formats[0] as Record<string, unknown>;
+    info.formats = [http, { ...http, format_id: "rtmp-audio", abr: 320, tbr: 320, url: `rtmp://127.0.0.2:${canary.port}/live/audio`, protocol: "rtmp" }];
+    const file = path.join(mkdtempSync(path.join(root, "rtmp-info-")), "info.json");
+    writeFileSync(file, JSON.stringify(info));
+    const got = await downloadPlatformAudio(source, destDir(), opts(file));
+    expect(statSync(got.path).size).toBe(statSync(m4a).size);
+    expect(canary.connections()).toBe(0);
+  });
+
+  it("an HLS format on the allowed fake whose segment is on the canary: the playlist is read, the segment never", async () => {
+    const info = JSON.parse(readFileSync(infoJson([AUDIO]), "utf8")) as { formats: Record<string, unknown>[] };
+    const audio = info.formats[0] as Record<string, unknown>;
+    info.formats = [{ ...audio, format_id: "hls-audio", ext: "mp4", url: `${server.origin}/cdn/to-canary.m3u8`, protocol: "m3u8" }];
+    const file = path.join(mkdtempSync(path.join(root, "hls-info-")), "info.json");
+    writeFileSync(file, JSON.stringify(info));
+    const dir = destDir();
+    const err = await downloadPlatformAudio(source, dir, opts(file)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MediaError);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(server.hits).toContain("/cdn/to-canary.m3u8");
+    expect(canary.connections()).toBe(0);
+  });
+});
