@@ -640,7 +640,14 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
   let forward: Promise<ForwardProxy> | undefined;
 
   function toolProxyUrl(): Promise<string> {
-    forward ??= startForwardProxy({ resolver, allowPrivateFor, allowedPorts: settings.allowedPorts, proxy, ca, connectTimeoutMs: poolConnectTimeoutMs });
+    if (!forward) {
+      const starting = startForwardProxy({ resolver, allowPrivateFor, allowedPorts: settings.allowedPorts, proxy, ca, connectTimeoutMs: poolConnectTimeoutMs });
+      // A failed start is not remembered: the next call tries again.
+      starting.catch(() => {
+        if (forward === starting) forward = undefined;
+      });
+      forward = starting;
+    }
     return forward.then((p) => p.url);
   }
 
