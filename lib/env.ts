@@ -61,6 +61,7 @@ const schema = z.object({
   S3_ENDPOINT: optionalUrl,
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_SESSION_TOKEN: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.default(false),
 
   ASSEMBLYAI_API_KEY: z.string().min(1).optional(),

@@ -10,6 +10,7 @@ import "@/lib/jobs/pipelines";
 import { env } from "@/lib/env";
 import { inngestConfigured } from "@/inngest/settings";
 import { startLocalRunner } from "@/lib/jobs/local-runner";
+import { closeAppOutbound } from "@/lib/http/outbound/configured";
 
 const { values } = parseArgs({
   options: {
@@ -59,7 +60,7 @@ async function main() {
     console.log(`[worker] ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
     starting
       .then((runner) => runner.stop({ timeoutMs: stopTimeoutMs }))
-      .then(() => db.$disconnect())
+      .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))
       .then(
         () => process.exit(0),
         (error: unknown) => {

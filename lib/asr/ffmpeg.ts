@@ -1,5 +1,15 @@
-import { execFile } from "node:child_process";
+/**
+ * The two tool steps of chunked recognition: the duration (the one ffprobe wrapper, lib/media/probe.ts)
+ * and cutting a chunk (ffmpeg through the one process runner, lib/process/run.ts: minimal environment,
+ * deadline, output cap). Errors are AsrErrors (or the caller's abort reason).
+ */
 import path from "node:path";
+
+import { isMediaError } from "@/lib/media/errors";
+import { probeMedia } from "@/lib/media/probe";
+import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { runTool, ToolStartError } from "@/lib/process/run";
+
 import { AsrError, throwIfAborted } from "./types";
 
 export interface FfmpegPaths {
@@ -7,81 +17,77 @@ export interface FfmpegPaths {
   ffprobePath?: string;
 }
 
-/** Output of a finished child process; rejects with an AsrError (or the abort reason). */
-function run(command: string, args: string[], signal: AbortSignal | undefined): Promise<string> {
-  throwIfAborted(signal);
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { signal, maxBuffer: 4 * 1024 * 1024, windowsHide: true, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        if (!error) {
-          resolve(stdout);
-          return;
-        }
-        if (signal?.aborted) {
-          reject(signal.reason ?? error);
-          return;
-        }
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-          reject(new AsrError("asr_unavailable", `${command} is not installed`, { retryable: false, cause: error }));
-          return;
-        }
-        const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 500) || error.message;
-        reject(new AsrError("asr_failed", `${command} failed: ${detail}`, { retryable: false, cause: error }));
-      },
-    );
-  });
-}
+/** Deadline for cutting one chunk (a chunk is minutes of audio; cutting it takes seconds). */
+export const CUT_TIMEOUT_MS = 10 * 60_000;
 
 /** Duration of an audio file in seconds, from its container (ffprobe). */
 export async function probeDuration(file: string, opts: FfmpegPaths & { signal?: AbortSignal } = {}): Promise<number> {
-  const out = await run(
-    opts.ffprobePath ?? "ffprobe",
-    ["-v", "error", "-protocol_whitelist", "file", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", path.resolve(file)],
-    opts.signal,
-  );
-  const seconds = Number.parseFloat(out.trim());
+  throwIfAborted(opts.signal);
+  let seconds: number;
+  try {
+    seconds = (await probeMedia(file, { ffprobePath: opts.ffprobePath, signal: opts.signal })).durationSeconds;
+  } catch (error) {
+    if (!isMediaError(error)) throw error; // the abort reason
+    const missing = error.cause instanceof ToolStartError && error.cause.errno === "ENOENT";
+    throw new AsrError(missing ? "asr_unavailable" : "asr_failed", missing ? "ffprobe is not installed" : `ffprobe failed: ${error.detail ?? error.message}`, {
+      retryable: false,
+      cause: error,
+    });
+  }
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new AsrError("asr_failed", `ffprobe found no duration in ${file}`, { retryable: false });
   }
   return seconds;
 }
 
-// Paths are made absolute so that ffmpeg never reads one as an option ("-x") or a protocol ("name:").
-
 /**
  * Writes `length` seconds of `input` from `start` to `output`: re-encoded to 16 kHz mono MP3
  * (`codec: "mp3"`: the chunk starts exactly at `start`, whatever the input), or the audio packets copied
  * as they are (`codec: "copy"`, the output's extension must suit the codec; starts at a packet boundary,
  * and container quirks such as encoder delay can shift it by a few tens of milliseconds). No shell; only
- * local files may be read.
+ * local media files may be read (INPUT_GUARD_ARGS). Paths are absolute, so ffmpeg never reads one as an
+ * option ("-x") or a protocol ("name:").
  */
 export async function cutAudio(
   input: string,
   output: string,
   start: number,
   length: number,
-  opts: FfmpegPaths & { signal?: AbortSignal; codec: "copy" | "mp3"; mp3Bitrate?: string },
+  opts: FfmpegPaths & { signal?: AbortSignal; codec: "copy" | "mp3"; mp3Bitrate?: string; timeoutMs?: number },
 ): Promise<void> {
+  throwIfAborted(opts.signal);
+  const command = opts.ffmpegPath ?? "ffmpeg";
   const codecArgs =
     opts.codec === "mp3"
       ? ["-c:a", "libmp3lame", "-ac", "1", "-ar", "16000", "-b:a", opts.mp3Bitrate ?? "64k"]
       : // A copied MP3 chunk that runs to the end of the file otherwise gets a LAME header whose gapless
         // info makes decoders drop its first ~0.2 s, shifting every word in it.
         ["-c:a", "copy", ...(path.extname(output).toLowerCase() === ".mp3" ? ["-write_xing", "0"] : [])];
-  await run(
-    opts.ffmpegPath ?? "ffmpeg",
-    [
-      "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-      "-protocol_whitelist", "file",
-      "-ss", start.toFixed(3), "-t", length.toFixed(3),
-      "-i", path.resolve(input),
-      "-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1",
-      ...codecArgs,
-      path.resolve(output),
-    ],
-    opts.signal,
-  );
+  const args = [
+    "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+    ...INPUT_GUARD_ARGS,
+    "-ss", start.toFixed(3), "-t", length.toFixed(3),
+    "-i", fileUrl(input),
+    "-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1",
+    ...codecArgs,
+    path.resolve(output),
+  ];
+  let result;
+  try {
+    result = await runTool(command, args, { timeoutMs: opts.timeoutMs ?? CUT_TIMEOUT_MS, signal: opts.signal, maxStdoutBytes: 64 * 1024 });
+  } catch (error) {
+    if (error instanceof ToolStartError) {
+      throw new AsrError(error.errno === "ENOENT" ? "asr_unavailable" : "asr_failed", error.errno === "ENOENT" ? `${command} is not installed` : error.message, {
+        retryable: false,
+        cause: error,
+      });
+    }
+    throw error; // the abort reason
+  }
+  if (result.failure === "timeout") throw new AsrError("asr_failed", `${command} took longer than ${opts.timeoutMs ?? CUT_TIMEOUT_MS} ms`, { retryable: true });
+  if (result.failure === "stdout_too_large") throw new AsrError("asr_failed", `${command} printed more than expected`, { retryable: false });
+  if (result.code !== 0) {
+    const detail = result.stderrTail.split("\n").slice(-3).join(" ").slice(0, 500) || `exit ${result.code}`;
+    throw new AsrError("asr_failed", `${command} failed: ${detail}`, { retryable: false });
+  }
 }

@@ -14,7 +14,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 
 import { MediaError } from "./errors";
-import { runTool, ToolStartError } from "./process";
+import { runTool, ToolStartError } from "@/lib/process/run";
 import { fileUrl, INPUT_GUARD_ARGS, NOT_MEDIA_PATTERN, type ToolPaths } from "./tools";
 
 export type AsrCodec = "opus" | "mp3";

@@ -258,7 +258,7 @@ describe("downloadPlatformAudio (no binary needed)", () => {
   it("builds yt-dlp arguments: best audio, size cap, duration/live filter, output in the directory", () => {
     const args = platformAudioArgs("/tmp/job 100%", 50_000_000, 10_800);
     const at = (flag: string) => args[args.indexOf(flag) + 1];
-    expect(at("-f")).toBe("bestaudio/best");
+    expect(at("-f")).toBe("bestaudio[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']/best[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']");
     expect(at("--max-filesize")).toBe("50000000");
     expect(at("--match-filter")).toBe("!is_live & duration <=? 10800");
     expect(at("-o")).toBe("/tmp/job 100%%/audio.%(ext)s");

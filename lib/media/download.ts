@@ -222,8 +222,6 @@ export async function downloadAudioUrl(url: string, destDir: string, opts: Downl
 export interface PlatformAudioOptions {
   /** Path of the yt-dlp executable. Default: .venv/bin/yt-dlp, else yt-dlp on PATH (see runYtDlp). */
   binary?: string;
-  /** Forward proxy for yt-dlp's requests. */
-  proxyUrl?: string;
   /** Largest file accepted (`--max-filesize`, and a watch on the directory for sizes not announced). */
   maxBytes: number;
   /** Longest item accepted (`--match-filter`); items that do not say their duration pass, probe them. */
@@ -231,8 +229,11 @@ export interface PlatformAudioOptions {
   signal?: AbortSignal;
   /** Deadline for the whole yt-dlp run. Default 30 min. */
   timeoutMs?: number;
-  /** Checks the item's URL before yt-dlp sees it. Default: the default outbound instance's checkUrl. */
-  outbound?: Pick<Outbound, "checkUrl">;
+  /**
+   * Checks the item's URL before yt-dlp sees it, and every connection yt-dlp then makes (its guarded
+   * forward proxy, chained to the instance's proxy). Default: the strict default instance.
+   */
+  outbound?: Pick<Outbound, "checkUrl" | "toolProxyUrl">;
   /**
    * Test hook: an info JSON for the item. yt-dlp then runs on it (`--load-info-json`) instead of
    * extracting the URL; format selection, filters and the download are the same run of the real binary.
@@ -254,13 +255,23 @@ export interface PlatformAudioFile {
 const META_MARK = "VERBATIM-META ";
 const FILE_MARK = "VERBATIM-FILE ";
 
+/**
+ * Protocols fetched over HTTP(S), i.e. through --proxy (the guard): yt-dlp's own downloaders, and ffmpeg
+ * for HLS, which it gives the proxy too. RTMP, RTSP, MMS… would be handed to tools (rtmpdump, mpv) that
+ * connect by themselves.
+ */
+const HTTP_PROTOCOLS = "[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']";
+
+/** Best audio, else the best format with sound, among formats fetched over HTTP(S) only. */
+export const PLATFORM_FORMAT = `bestaudio${HTTP_PROTOCOLS}/best${HTTP_PROTOCOLS}`;
+
 /** The yt-dlp arguments for one best-audio download into destDir (after runYtDlp's BASE_ARGS). */
 export function platformAudioArgs(destDir: string, maxBytes: number, maxDurationSeconds: number): string[] {
   // "%" starts a template field in -o: a directory name must not contain one unescaped.
   const template = path.join(path.resolve(destDir).replaceAll("%", "%%"), "audio.%(ext)s");
   return [
     "-f",
-    "bestaudio/best",
+    PLATFORM_FORMAT,
     "--max-filesize",
     String(Math.floor(maxBytes)),
     // Live streams never end; `<=?` lets items without a duration through (the probe measures them).
@@ -327,7 +338,7 @@ async function dirSize(dir: string, skip: ReadonlySet<string>): Promise<number> 
 const NOT_FOR_YTDLP = new Set<ParsedSource["platform"]>(["upload", "podcast"]);
 
 /**
- * Downloads the best audio of a platform item with yt-dlp (`-f bestaudio/best`) into
+ * Downloads the best audio of a platform item with yt-dlp (`-f bestaudio/best`, HTTP(S) formats only) into
  * `<destDir>/audio.<ext>`. Enforces `maxDurationSeconds` before anything is downloaded when the
  * platform states the duration (media_too_long), refuses live streams (unsupported_media), and enforces
  * `maxBytes` both from the announced size and by watching the directory while yt-dlp writes
@@ -377,7 +388,7 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
       ({ stdout } = await runYtDlp(args, {
         url: opts.infoJsonPath ? undefined : url,
         binary: opts.binary,
-        proxyUrl: opts.proxyUrl,
+        outbound: opts.outbound ?? defaultOutbound,
         timeoutMs: opts.timeoutMs ?? 30 * 60_000,
         env: opts.env,
         signal,

@@ -11,7 +11,7 @@
 import { access } from "node:fs/promises";
 
 import { formatDuration, MediaError } from "./errors";
-import { runTool, ToolStartError } from "./process";
+import { runTool, ToolStartError } from "@/lib/process/run";
 import { fileUrl, INPUT_GUARD_ARGS, NOT_MEDIA_PATTERN, type ToolPaths } from "./tools";
 
 export interface ProbeResult {

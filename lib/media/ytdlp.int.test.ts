@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { resolveYtDlpBinary, runYtDlp } from "@/lib/captions/ytdlp/run";
+import { createOutbound } from "@/lib/http/outbound";
 import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
 
 import { convertForAsr } from "./convert";
@@ -19,6 +20,8 @@ import { downloadPlatformAudio, type PlatformAudioOptions } from "./download";
 import { MediaError } from "./errors";
 import { probeMedia } from "./probe";
 import { withTempDir } from "./temp";
+import { startCanary, type Canary } from "@/test/canary";
+
 import { ffmpeg, type LocalServer, makeSpeechWav, serveFile, SPEECH_TEXT, startLocalServer } from "./testing";
 
 const binary = resolveYtDlpBinary();
@@ -69,6 +72,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await outbound.close();
   await server?.close();
   if (root) rmSync(root, { recursive: true, force: true });
 });
@@ -120,8 +124,11 @@ function infoJson(formats: Format[], extra: Record<string, unknown> = {}): strin
   return file;
 }
 
+/** The app's guard with the test fakes' address (127.0.0.1, and only that) allowed, as OUTBOUND_ALLOW_PRIVATE_HOSTS does. */
+const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0 } });
+
 function opts(infoJsonPath: string, extra: Partial<PlatformAudioOptions> = {}): PlatformAudioOptions {
-  return { binary, infoJsonPath, maxBytes: 50 * 1024 * 1024, maxDurationSeconds: 3 * 3600, timeoutMs: 60_000, ...extra };
+  return { binary, infoJsonPath, maxBytes: 50 * 1024 * 1024, maxDurationSeconds: 3 * 3600, timeoutMs: 60_000, outbound, ...extra };
 }
 
 function destDir(): string {
@@ -254,5 +261,79 @@ describe("downloadPlatformAudio on the real yt-dlp", () => {
     ac.abort(reason);
     await expect(job).rejects.toBe(reason);
     expect(existsSync(tmp)).toBe(false);
+  });
+});
+
+describe("every connection yt-dlp makes passes the outbound guard (a canary outside the allow list)", () => {
+  // Only 127.0.0.1 is allowed (the fakes); the canary listens on 127.0.0.2, another loopback address.
+  let canary: Canary;
+  beforeAll(async () => {
+    canary = await startCanary();
+    server.route("/cdn/to-canary.m4a", (_req, res) => void res.writeHead(302, { location: `${canary.origin}/audio.m4a` }).end());
+    server.route("/cdn/to-canary-https.m4a", (_req, res) => void res.writeHead(302, { location: `https://127.0.0.2:${canary.port}/audio.m4a` }).end());
+  });
+  afterAll(async () => {
+    await canary?.close();
+  });
+
+  it.each([
+    ["a format URL on the canary", () => `${canary.origin}/audio.m4a`],
+    ["a format URL on the canary by the name localhost", () => `http://localhost:${canary.port}/audio.m4a`],
+    ["an https format URL on the canary (CONNECT)", () => `https://127.0.0.2:${canary.port}/audio.m4a`],
+    ["a format URL that redirects to the canary", () => `${server.origin}/cdn/to-canary.m4a`],
+    ["a format URL that redirects to the canary over https", () => `${server.origin}/cdn/to-canary-https.m4a`],
+  ])("%s: nothing reaches it, the job fails with a clear error and leaves no file", async (_name, url) => {
+    const info = JSON.parse(readFileSync(infoJson([AUDIO]), "utf8")) as { formats: { url: string }[] };
+    (info.formats[0] as { url: string }).url = url();
+    const file = path.join(mkdtempSync(path.join(root, "canary-info-")), "info.json");
+    writeFileSync(file, JSON.stringify(info));
+    const dir = destDir();
+
+    const err = await downloadPlatformAudio(source, dir, opts(file)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MediaError);
+    expect(err).toMatchObject({ code: "download_failed", message: "The platform pointed us to an address we do not connect to." });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(canary.connections()).toBe(0);
+  });
+});
+
+describe("HLS: the playlist's segments pass the guard too", () => {
+  let canary: Canary;
+  beforeAll(async () => {
+    canary = await startCanary();
+    // An HLS playlist on the allowed fake whose one segment is on the canary.
+    server.route("/cdn/to-canary.m3u8", (_req, res) =>
+      void res
+        .writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
+        .end(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${canary.origin}/seg0.ts\n#EXT-X-ENDLIST\n`),
+    );
+  });
+  afterAll(async () => {
+    await canary?.close();
+  });
+
+  it("takes an HTTP format over a better RTMP one (rtmpdump would connect by itself), never touching the RTMP server", async () => {
+    const info = JSON.parse(readFileSync(infoJson([AUDIO]), "utf8")) as { formats: Record<string, unknown>[] };
+    const http = info.formats[0] as Record<string, unknown>;
+    info.formats = [http, { ...http, format_id: "rtmp-audio", abr: 320, tbr: 320, url: `rtmp://127.0.0.2:${canary.port}/live/audio`, protocol: "rtmp" }];
+    const file = path.join(mkdtempSync(path.join(root, "rtmp-info-")), "info.json");
+    writeFileSync(file, JSON.stringify(info));
+    const got = await downloadPlatformAudio(source, destDir(), opts(file));
+    expect(statSync(got.path).size).toBe(statSync(m4a).size);
+    expect(canary.connections()).toBe(0);
+  });
+
+  it("an HLS format on the allowed fake whose segment is on the canary: the playlist is read, the segment never", async () => {
+    const info = JSON.parse(readFileSync(infoJson([AUDIO]), "utf8")) as { formats: Record<string, unknown>[] };
+    const audio = info.formats[0] as Record<string, unknown>;
+    info.formats = [{ ...audio, format_id: "hls-audio", ext: "mp4", url: `${server.origin}/cdn/to-canary.m3u8`, protocol: "m3u8" }];
+    const file = path.join(mkdtempSync(path.join(root, "hls-info-")), "info.json");
+    writeFileSync(file, JSON.stringify(info));
+    const dir = destDir();
+    const err = await downloadPlatformAudio(source, dir, opts(file)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MediaError);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(server.hits).toContain("/cdn/to-canary.m3u8");
+    expect(canary.connections()).toBe(0);
   });
 });

@@ -17,7 +17,7 @@ export function transcriptDeps(): TranscriptDeps {
   const outbound = appOutbound();
   const exempt = new Set(settings.OUTBOUND_ALLOW_PRIVATE_HOSTS ?? []);
   const youtube = createYoutubeProvider({ outbound, innertubeBaseUrl: settings.YOUTUBE_BASE_URL, proxyUrl: settings.OUTBOUND_PROXY });
-  const ytdlp = createYtDlpProvider({ outbound, binary: settings.YTDLP_PATH, proxyUrl: settings.OUTBOUND_PROXY });
+  const ytdlp = createYtDlpProvider({ outbound, binary: settings.YTDLP_PATH });
   const providers: Partial<Record<string, CaptionProvider>> = {
     youtube,
     x: ytdlp,

@@ -67,7 +67,8 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
       throw new PermanentError("upload_not_found", "The uploaded file is gone (expired or deleted).");
     });
     if (upload.path) return upload.path;
-    const file = await downloadAudioUrl(upload.url!, dir, { outbound: appOutbound(), maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    // The app's own bucket: its own client, not the guard for user-supplied URLs (lib/uploads/s3.ts).
+    const file = await downloadAudioUrl(upload.url!, dir, { outbound: upload.outbound!, maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
     return file.path;
   }
   if (ctx.origin === "audio_url") {
@@ -76,7 +77,6 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
   }
   const file = await downloadPlatformAudio({ platform: ctx.platform, videoId: ctx.videoId, canonicalUrl: ctx.canonicalUrl }, dir, {
     binary: settings.YTDLP_PATH,
-    proxyUrl: settings.OUTBOUND_PROXY,
     maxBytes: settings.MEDIA_MAX_BYTES,
     maxDurationSeconds: settings.MEDIA_MAX_DURATION_SECONDS,
     outbound: appOutbound(),

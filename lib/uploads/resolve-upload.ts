@@ -5,7 +5,8 @@ import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
 import { localPaths, parseObjectPath, PUT_URL_TTL_SECONDS, uploadsRoot } from "@/lib/uploads/objects";
-import { deleteObject, presignObject, readObjectHead, s3Config, type S3Config } from "@/lib/uploads/s3";
+import type { Outbound } from "@/lib/http/outbound";
+import { deleteObject, presignObject, readObjectHead, s3Config, storageOutbound, type S3Config } from "@/lib/uploads/s3";
 
 // For the transcription pipeline: an upload by object path, only for its owner, only when it is
 // complete and within retention. Everything else is the same 404, so a caller cannot tell someone
@@ -22,7 +23,12 @@ interface ResolvedCommon {
 }
 
 /** A local file (embedded store) or a presigned GET URL (S3). */
-export type ResolvedUpload = ResolvedCommon & ({ path: string; url?: undefined } | { url: string; path?: undefined });
+export type ResolvedUpload = ResolvedCommon &
+  (
+    | { path: string; url?: undefined; outbound?: undefined }
+    /** `url` is in the app's own bucket: fetch it with `outbound` (storageOutbound), not the guarded app instance. */
+    | { url: string; outbound: Outbound; path?: undefined }
+  );
 
 const notFound = () => errors.notFound("No such upload: it does not exist, is not complete, or has expired. Sign and upload the file again.");
 
@@ -55,8 +61,8 @@ export async function resolveUploadForUser(userId: string, objectPath: string, n
     sizeBytes = await verifyS3Object(storage, key);
     await db.upload.update({ where: { id: row.id }, data: { completedAt: row.completedAt ?? now, sizeBytes } });
   }
-  const url = presignObject(storage, { method: "GET", key, expiresSeconds: GET_URL_TTL_SECONDS, now });
-  return { ...common, sizeBytes: sizeBytes!, url };
+  const url = await presignObject(storage, { method: "GET", key, expiresSeconds: GET_URL_TTL_SECONDS, now });
+  return { ...common, sizeBytes: sizeBytes!, url, outbound: storageOutbound(storage) };
 }
 
 /** The object's size after checking it exists, fits UPLOAD_MAX_BYTES and is audio or video; refused objects are deleted. */

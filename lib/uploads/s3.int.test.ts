@@ -1,17 +1,29 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { bearer, callRoute } from "@/test/request";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { makeWav } from "@/lib/uploads/fixtures";
-import { sign, UNSIGNED_PAYLOAD } from "@/lib/uploads/sigv4";
+import { createOutbound } from "@/lib/http/outbound";
+import { downloadAudioUrl } from "@/lib/media/download";
+import { presignPut, s3Config } from "@/lib/uploads/s3";
+import { createHash, createHmac, type Hash, type Hmac } from "node:crypto";
+import { SignatureV4 } from "@smithy/signature-v4";
 
-// Uploads with S3_BUCKET set, against a small S3 stand-in over real HTTP that checks every
-// presigned request the way S3 does (signature over method, path, query and signed headers; expiry).
+// Uploads with S3_BUCKET set and temporary credentials (S3_SESSION_TOKEN), against a small S3 stand-in
+// over real HTTP that checks every presigned request the way S3 does (signature over method, path,
+// query and signed headers, recomputed by the AWS SDK's signer; expiry; the session token). The
+// endpoint is http://localhost:<port>, a name the outbound guard refuses, as it refuses a MinIO at
+// http://minio:9000: the app's own bucket must be read anyway.
 
 const ACCESS_KEY = "AKIDUPLOADTEST";
 const SECRET_KEY = "uploads-test-secret-key-uploads-test-secret";
+/** Temporary credentials (STS, IRSA): every request must carry this token, inside its signature. */
+const SESSION_TOKEN = "FwoGZXIvYXdzEXAMPLE//session+token=";
 const BUCKET = "media";
 const MAX_BYTES = 64 * 1024;
 
@@ -23,26 +35,58 @@ let signRoute: typeof import("@/app/v1/uploads/sign/route").POST;
 let putRoute: typeof import("@/app/uploads/[...path]/route").PUT;
 let resolver: typeof import("@/lib/uploads/resolve-upload");
 
-function verify(request: IncomingMessage, url: URL): string | null {
+type SourceData = string | ArrayBuffer | ArrayBufferView;
+
+/** SHA-256 / HMAC-SHA-256 for the AWS SDK's signer, from node:crypto. */
+class Sha256 {
+  private readonly hash: Hash | Hmac;
+  constructor(secret?: SourceData) {
+    this.hash = secret === undefined ? createHash("sha256") : createHmac("sha256", typeof secret === "string" ? secret : Buffer.from(secret as Uint8Array));
+  }
+  update(data: SourceData): void {
+    this.hash.update(typeof data === "string" ? data : Buffer.from(data as Uint8Array));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.hash.digest());
+  }
+  reset(): void {}
+}
+
+/**
+ * Checks a presigned request the way S3 does, with AWS's own signer (@smithy/signature-v4, what the
+ * AWS SDK uses) recomputing the signature, not the code under test: credential scope, expiry, the
+ * session token the temporary credentials require, and the signature over method, path, query and
+ * the signed headers.
+ */
+async function verify(request: IncomingMessage, url: URL): Promise<string | null> {
   const q = url.searchParams;
   const signature = q.get("X-Amz-Signature");
   const [accessKey, day, region, service] = (q.get("X-Amz-Credential") ?? "").split("/");
   if (!signature || accessKey !== ACCESS_KEY || region !== "us-east-1" || service !== "s3") return "AccessDenied";
+  if (q.get("X-Amz-Security-Token") !== SESSION_TOKEN) return "InvalidToken";
   const stamp = q.get("X-Amz-Date") ?? "";
   const date = new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
   if (stamp.slice(0, 8) !== day || Date.now() > date.getTime() + Number(q.get("X-Amz-Expires")) * 1000) return "AccessDenied";
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { "x-amz-content-sha256": "UNSIGNED-PAYLOAD" };
   for (const name of (q.get("X-Amz-SignedHeaders") ?? "").split(";")) headers[name] = String(request.headers[name] ?? "");
-  const query = [...q.entries()].filter(([name]) => name !== "X-Amz-Signature");
-  const expected = sign(
-    { method: request.method!, canonicalUri: url.pathname, query, headers, payloadHash: UNSIGNED_PAYLOAD },
-    { credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY }, region: "us-east-1", service: "s3", date },
-  ).signature;
-  return expected === signature ? null : "SignatureDoesNotMatch";
+  const query = Object.fromEntries([...q.entries()].filter(([name]) => name !== "X-Amz-Signature"));
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, sessionToken: SESSION_TOKEN },
+    region: "us-east-1",
+    service: "s3",
+    sha256: Sha256,
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
+  const expected = await signer.presign(
+    { method: request.method!, protocol: "http:", hostname: url.hostname, port: Number(url.port), path: url.pathname, query, headers },
+    { signingDate: date, expiresIn: Number(q.get("X-Amz-Expires")), unsignableHeaders: new Set(["x-amz-content-sha256"]), unhoistableHeaders: new Set(["x-amz-content-sha256"]) },
+  );
+  return expected.query?.["X-Amz-Signature"] === signature ? null : "SignatureDoesNotMatch";
 }
 
 async function fakeS3(request: IncomingMessage, url: URL): Promise<{ status: number; body?: Buffer; headers?: Record<string, string> }> {
-  const problem = verify(request, url);
+  const problem = await verify(request, url);
   if (problem) return { status: 403, body: Buffer.from(`<Error><Code>${problem}</Code></Error>`) };
   const prefix = `/${BUCKET}/`;
   if (!url.pathname.startsWith(prefix)) return { status: 404 };
@@ -83,7 +127,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.S3_BUCKET = BUCKET;
-  process.env.S3_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.S3_ENDPOINT = `http://localhost:${(server.address() as AddressInfo).port}`;
+  process.env.S3_SESSION_TOKEN = SESSION_TOKEN;
   process.env.S3_FORCE_PATH_STYLE = "true";
   process.env.S3_ACCESS_KEY_ID = ACCESS_KEY;
   process.env.S3_SECRET_ACCESS_KEY = SECRET_KEY;
@@ -152,9 +197,21 @@ describe("uploads to S3-compatible storage", () => {
     expect(resolved).toMatchObject({ objectPath: signed.object_path, contentType: "audio/wav", sizeBytes: wav.length });
     expect(resolved.path).toBeUndefined();
     expect(new URL(resolved.url!).searchParams.get("X-Amz-Expires")).toBe("3600");
-    const download = await fetch(resolved.url!);
-    expect(download.status).toBe(200);
-    expect(Buffer.from(await download.arrayBuffer()).equals(wav)).toBe(true);
+    expect(new URL(resolved.url!).searchParams.get("X-Amz-Security-Token")).toBe(SESSION_TOKEN);
+    // What the pipeline does with it: the storage's own client reads the bucket on "localhost"...
+    const dir = mkdtempSync(path.join(tmpdir(), "s3-int-"));
+    try {
+      const file = await downloadAudioUrl(resolved.url!, dir, { outbound: resolved.outbound!, maxBytes: MAX_BYTES });
+      expect(readFileSync(file.path).equals(wav)).toBe(true);
+      // ... which the guard for user-supplied URLs (the app instance, before) refuses.
+      const guarded = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1" });
+      await expect(downloadAudioUrl(resolved.url!, path.join(dir, "x"), { outbound: guarded, maxBytes: MAX_BYTES })).rejects.toMatchObject({
+        name: "OutboundError",
+        code: "address_not_allowed",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     const row = await ctx.db.upload.findUniqueOrThrow({ where: { objectPath: signed.object_path } });
     expect(row.completedAt).toBeInstanceOf(Date);
     expect(row.sizeBytes).toBe(wav.length);
@@ -176,6 +233,17 @@ describe("uploads to S3-compatible storage", () => {
     await putObject(big.upload_url, makeWav(5), "audio/wav");
     expect(await rejection(resolver.resolveUploadForUser(owner.userId, big.object_path))).toMatchObject({ status: 413, code: "payload_too_large" });
     expect(objects.has(big.object_path)).toBe(false);
+  });
+
+  it("refuses what the old signer produced for temporary credentials: no session token", async () => {
+    const storage = s3Config()!;
+    const withoutToken = { ...storage, credentials: { accessKeyId: storage.credentials.accessKeyId, secretAccessKey: storage.credentials.secretAccessKey } };
+    const url = await presignPut(withoutToken, "uploads/x/AAAAAAAAAAAAAAAAAAAAAA/a.wav", "audio/wav", 900);
+    const res = await putObject(url, makeWav(), "audio/wav");
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("InvalidToken");
+    const tampered = (await presignPut(storage, "uploads/x/AAAAAAAAAAAAAAAAAAAAAA/a.wav", "audio/wav", 900)).replace("session", "sessioN");
+    expect((await putObject(tampered, makeWav(), "audio/wav")).status).toBe(403);
   });
 
   it("does not accept PUTs on the app itself", async () => {

@@ -1,11 +1,22 @@
+import { AwsV4Signer } from "aws4fetch";
+
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
-import { presignUrl, uriEncode, type Credentials } from "@/lib/uploads/sigv4";
+import { createOutbound, normaliseHost, type Outbound } from "@/lib/http/outbound";
 
 // S3-compatible object storage (AWS S3, MinIO, R2, …) for uploads, used when S3_BUCKET is set.
-// Everything is a presigned URL (see sigv4.ts): the client PUTs straight to the bucket, the
-// pipeline GETs from it, and cleanup DELETEs. The endpoint is the operator's, so these requests do
-// not go through the outbound guard (which exists for user-supplied URLs).
+// Everything is a presigned URL (AWS Signature V4 in the query, signed by aws4fetch): the client PUTs
+// straight to the bucket, the pipeline GETs from it, and cleanup DELETEs. Temporary credentials
+// (STS, IRSA, instance roles) carry a session token, sent as X-Amz-Security-Token.
+// The endpoint is the operator's, so these requests do not go through the outbound guard (which exists
+// for user-supplied URLs): a MinIO at http://minio:9000 is a private address and that is fine.
+
+export interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** For temporary credentials (STS, IRSA, instance roles). */
+  sessionToken?: string;
+}
 
 export interface S3Config {
   bucket: string;
@@ -28,8 +39,18 @@ export function s3Config(): S3Config | null {
     region: settings.S3_REGION,
     endpoint: (settings.S3_ENDPOINT ?? `https://s3.${settings.S3_REGION}.amazonaws.com`).replace(/\/+$/, ""),
     forcePathStyle: settings.S3_FORCE_PATH_STYLE,
-    credentials: { accessKeyId: settings.S3_ACCESS_KEY_ID, secretAccessKey: settings.S3_SECRET_ACCESS_KEY },
+    credentials: {
+      accessKeyId: settings.S3_ACCESS_KEY_ID,
+      secretAccessKey: settings.S3_SECRET_ACCESS_KEY,
+      ...(settings.S3_SESSION_TOKEN ? { sessionToken: settings.S3_SESSION_TOKEN } : {}),
+    },
   };
+}
+
+/** RFC 3986 encoding of a path segment (S3's: everything but unreserved characters), "/" kept when asked. */
+function uriEncode(value: string, keepSlash = false): string {
+  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return keepSlash ? encoded.replaceAll("%2F", "/") : encoded;
 }
 
 /** The object's URL: https://endpoint/bucket/key (path style) or https://bucket.endpoint/key. */
@@ -50,22 +71,47 @@ export interface PresignObjectOptions {
   now?: Date;
 }
 
-export function presignObject(config: S3Config, options: PresignObjectOptions): string {
-  return presignUrl({
+/** A presigned URL for one request on one object (query-string SigV4, unsigned payload). */
+export async function presignObject(config: S3Config, options: PresignObjectOptions): Promise<string> {
+  const url = objectUrl(config, options.key);
+  url.searchParams.set("X-Amz-Expires", String(options.expiresSeconds));
+  const signer = new AwsV4Signer({
     method: options.method,
-    url: objectUrl(config, options.key),
-    expiresSeconds: options.expiresSeconds,
+    url: url.toString(),
     headers: options.headers,
-    credentials: config.credentials,
-    region: config.region,
+    accessKeyId: config.credentials.accessKeyId,
+    secretAccessKey: config.credentials.secretAccessKey,
+    sessionToken: config.credentials.sessionToken,
     service: "s3",
-    date: options.now ?? new Date(),
+    region: config.region,
+    datetime: (options.now ?? new Date()).toISOString().replace(/[:-]|\.\d{3}/g, ""),
+    signQuery: true,
+    // Content-Type is among the headers aws4fetch leaves unsigned by default; a PUT URL must bind it.
+    allHeaders: true,
   });
+  return (await signer.sign()).url.toString();
 }
 
 /** A PUT URL that only accepts this exact Content-Type. */
-export function presignPut(config: S3Config, key: string, contentType: string, expiresSeconds: number, now?: Date): string {
+export function presignPut(config: S3Config, key: string, contentType: string, expiresSeconds: number, now?: Date): Promise<string> {
   return presignObject(config, { method: "PUT", key, expiresSeconds, headers: { "content-type": contentType }, now });
+}
+
+const storageClients = new Map<string, Outbound>();
+
+/**
+ * The client for reading the app's own bucket (the pipeline's download of an upload): the size caps
+ * and timeouts of the outbound module, but the storage host is exempt from the private-address rule
+ * and no OUTBOUND_PROXY is used: the endpoint is configuration, not user input.
+ */
+export function storageOutbound(config: S3Config): Outbound {
+  const host = normaliseHost(objectUrl(config, "k").hostname);
+  let client = storageClients.get(host);
+  if (!client) {
+    client = createOutbound({ allowPrivateFor: (h) => h === host });
+    storageClients.set(host, client);
+  }
+  return client;
 }
 
 export interface ObjectHead {
@@ -76,7 +122,7 @@ export interface ObjectHead {
 
 /** The first `bytes` bytes and the total size, or null when there is no such object. */
 export async function readObjectHead(config: S3Config, key: string, bytes: number): Promise<ObjectHead | null> {
-  const url = presignObject(config, { method: "GET", key, expiresSeconds: 60 });
+  const url = await presignObject(config, { method: "GET", key, expiresSeconds: 60 });
   const response = await fetch(url, { headers: { range: `bytes=0-${bytes - 1}` }, signal: AbortSignal.timeout(15_000) });
   // S3 answers 403 rather than 404 for a missing key when the credentials may not list the bucket.
   if (response.status === 404 || response.status === 403) {
@@ -99,7 +145,7 @@ export async function readObjectHead(config: S3Config, key: string, bytes: numbe
 
 /** Deletes the object; true when it is gone (including when it never existed). */
 export async function deleteObject(config: S3Config, key: string): Promise<boolean> {
-  const url = presignObject(config, { method: "DELETE", key, expiresSeconds: 60 });
+  const url = await presignObject(config, { method: "DELETE", key, expiresSeconds: 60 });
   const response = await fetch(url, { method: "DELETE", signal: AbortSignal.timeout(15_000) });
   await response.body?.cancel();
   return response.ok || response.status === 404;

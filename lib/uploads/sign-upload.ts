@@ -37,7 +37,7 @@ export async function signUpload(userId: string, request: SignUploadRequest, now
   });
 
   const uploadUrl = storage
-    ? presignPut(storage, objectPath, contentType, Math.max(1, urlExpires - Math.floor(now.getTime() / 1000)), now)
+    ? await presignPut(storage, objectPath, contentType, Math.max(1, urlExpires - Math.floor(now.getTime() / 1000)), now)
     : localUploadUrl(objectPath, contentType, urlExpires);
   return { object_path: objectPath, upload_url: uploadUrl, source_url: `${SOURCE_PREFIX}${objectPath}` };
 }

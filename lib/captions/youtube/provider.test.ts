@@ -23,6 +23,7 @@ function counting(): { outbound: Outbound; urls: string[] } {
   return {
     urls,
     outbound: {
+      ...local,
       checkUrl: local.checkUrl,
       safeFetchStream: local.safeFetchStream,
       safeFetchBuffer: (url, opts) => {

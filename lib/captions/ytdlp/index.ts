@@ -2,7 +2,7 @@
  * Captions for X, TikTok, Facebook, Instagram, RedNote and Vimeo through yt-dlp.
  *
  *   import { createYtDlpProvider } from "@/lib/captions/ytdlp";
- *   const provider = createYtDlpProvider({ outbound, proxyUrl });
+ *   const provider = createYtDlpProvider({ outbound });
  *
  * The binary comes from scripts/install-yt-dlp.sh (.venv/bin/yt-dlp), or `binary`, or PATH.
  */

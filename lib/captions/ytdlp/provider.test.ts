@@ -67,20 +67,19 @@ describe("getInfo", () => {
   it("runs yt-dlp -J on the canonical URL, after the safety flags", async () => {
     const argsFile = path.join(tmp, "argv.json");
     await provider("vimeo", { FAKE_YTDLP_ARGSFILE: argsFile }).getInfo(source("vimeo"));
-    expect(JSON.parse(readFileSync(argsFile, "utf8"))).toEqual([...BASE_ARGS, ...INFO_ARGS, "--", "https://vimeo.com/987654321"]);
+    expect(JSON.parse(readFileSync(argsFile, "utf8"))).toEqual([...BASE_ARGS, "--proxy", await outbound.toolProxyUrl(), ...INFO_ARGS, "--", "https://vimeo.com/987654321"]);
   });
 
-  it("passes the proxy to yt-dlp", async () => {
+  it("points yt-dlp's --proxy at the outbound instance's guarded forward proxy", async () => {
     const argsFile = path.join(tmp, "argv-proxy.json");
     const p = createYtDlpProvider({
       outbound,
       binary: FAKE,
-      proxyUrl: "http://user:pw@proxy.example:3128",
       env: { FAKE_YTDLP_MODE: "info", FAKE_YTDLP_INFO: path.join(FIXTURES_DIR, "x.info.json"), FAKE_YTDLP_ARGSFILE: argsFile },
     });
     await p.getInfo(source("x"));
     const argv = JSON.parse(readFileSync(argsFile, "utf8")) as string[];
-    expect(argv[argv.indexOf("--proxy") + 1]).toBe("http://user:pw@proxy.example:3128");
+    expect(argv[argv.indexOf("--proxy") + 1]).toBe(await outbound.toolProxyUrl());
   });
 
   it.each([

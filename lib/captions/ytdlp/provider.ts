@@ -1,7 +1,7 @@
 /**
  * CaptionProvider for X, TikTok, Facebook, Instagram, RedNote and Vimeo, on top of yt-dlp.
  *
- *   const provider = createYtDlpProvider({ outbound, proxyUrl });
+ *   const provider = createYtDlpProvider({ outbound });   // yt-dlp's connections go through outbound's guard
  *   const info = await provider.getInfo(source);          // yt-dlp -J on the canonical URL
  *   const segments = await provider.fetchTrack(info, track); // the subtitle file, through `outbound`
  *
@@ -38,8 +38,6 @@ export interface YtDlpProviderOptions {
   outbound: Outbound;
   /** Path of the yt-dlp executable (default: .venv/bin/yt-dlp, else yt-dlp on PATH). */
   binary?: string;
-  /** Forward proxy for yt-dlp's own requests (the outbound instance has its own settings). */
-  proxyUrl?: string;
   /** Deadline for one yt-dlp run. Default 60 s. */
   timeoutMs?: number;
   /** Largest subtitle file (or all HLS segments together) accepted. Default 20 MiB. */
@@ -87,7 +85,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const { stdout } = await runYtDlp(args, {
       url: infoJson ? undefined : url,
       binary: opts.binary,
-      proxyUrl: opts.proxyUrl,
+      outbound: opts.outbound,
       timeoutMs: opts.timeoutMs,
       env: opts.env,
     });

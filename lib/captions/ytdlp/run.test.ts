@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { SourceError } from "@/lib/captions/types";
+import { createOutbound } from "@/lib/http/outbound";
 import { FAKES_DIR } from "@/test/fakes/ytdlp/server";
 
 import { BASE_ARGS, buildArgs, errorLines, mapYtDlpError, resolveYtDlpBinary, runYtDlp, YtDlpError } from "./run";
@@ -138,18 +139,22 @@ describe("mapYtDlpError: stderr lines as yt-dlp prints them", () => {
 
 describe("runYtDlp with a fake binary", () => {
   it("passes the arguments without a shell and a trimmed environment", async () => {
+    const outbound = createOutbound({ proxyUrl: "http://user:pw@proxy.example:3128" });
     const { stdout, args } = await runYtDlp(["-J", "--skip-download"], {
       binary: FAKE,
       url: "https://x.com/i/status/1?a=$(id)&b=`id`",
-      proxyUrl: "http://127.0.0.1:3128",
+      outbound,
       env: { FAKE_YTDLP_MODE: "args" },
     });
     const seen = JSON.parse(stdout) as { argv: string[]; env: Record<string, string> };
     expect(seen.argv).toEqual(args);
     expect(seen.argv.slice(-2)).toEqual(["--", "https://x.com/i/status/1?a=$(id)&b=`id`"]);
-    expect(seen.argv).toContain("--proxy");
+    // yt-dlp's proxy is always the instance's guard on loopback, never the upstream proxy itself.
+    expect(seen.argv[seen.argv.indexOf("--proxy") + 1]).toBe(await outbound.toolProxyUrl());
+    expect(seen.argv[seen.argv.indexOf("--proxy") + 1]).toMatch(/^http:\/\/verbatim:[\w-]+@127\.0\.0\.1:\d+$/);
     expect(Object.keys(seen.env).filter((k) => /PROXY|DATABASE|SECRET|TOKEN|KEY/i.test(k))).toEqual([]);
     expect(seen.env.PYTHONIOENCODING).toBe("utf-8");
+    await outbound.close();
   });
 
   it("maps a failing exit to a SourceError from stderr", async () => {

@@ -1,17 +1,18 @@
 /**
- * Runs the yt-dlp binary: no shell, arguments as an array, the URL after `--`, a fixed set of safety
- * flags, a deadline that kills the whole process group, a cap on stdout, and yt-dlp's error lines mapped
- * to SourceError codes.
+ * Runs the yt-dlp binary through the one process runner (lib/process/run.ts): no shell, arguments as an
+ * array, the URL after `--`, a fixed set of safety flags, every connection through the outbound guard's
+ * forward proxy, a deadline that kills the whole process group, a cap on stdout, and yt-dlp's error lines
+ * mapped to SourceError codes.
  *
  * Binary: the `binary` option, else `.venv/bin/yt-dlp` under process.cwd() (scripts/install-yt-dlp.sh
  * puts it there), else `yt-dlp` on PATH.
  */
-import { toolEnvironment } from "@/lib/env";
-import { spawn } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 
 import { SourceError, type SourceErrorCode } from "@/lib/captions/types";
+import { outbound as defaultOutbound, type Outbound } from "@/lib/http/outbound";
+import { runTool, ToolStartError } from "@/lib/process/run";
 
 /**
  * Always passed, before the caller's arguments:
@@ -40,20 +41,22 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_STDOUT_BYTES = 32 * 1024 * 1024;
 const MAX_STDERR_CHARS = 64 * 1024;
 
-/** Environment variables handed to yt-dlp: no secrets of ours, no proxy but the one we pass. */
 export interface RunYtDlpOptions {
   /** The item's URL, passed after `--`. Omit for runs that take their input elsewhere (--load-info-json). */
   url?: string;
   /** Path of the yt-dlp executable. Default: see resolveYtDlpBinary. */
   binary?: string;
-  /** Forward proxy for everything yt-dlp fetches (`--proxy`). */
-  proxyUrl?: string;
+  /**
+   * Whose guard yt-dlp's connections pass: `--proxy` is this instance's guarded forward proxy (chained to
+   * its own upstream proxy, if any). Default: the strict default instance (nothing internal).
+   */
+  outbound?: Pick<Outbound, "toolProxyUrl">;
   /** Kill the process group after this long. Default 60 s. */
   timeoutMs?: number;
   /** Kill the process when stdout grows past this. Default 32 MiB. */
   maxStdoutBytes?: number;
   cwd?: string;
-  /** Extra environment variables (on top of the short passthrough list). */
+  /** Extra environment variables (on top of the runner's minimal environment). */
   env?: Record<string, string>;
   signal?: AbortSignal;
 }
@@ -95,7 +98,7 @@ export function resolveYtDlpBinary(explicit?: string, cwd: string = process.cwd(
 }
 
 /** The complete argument vector: safety flags, proxy, the caller's arguments, then `--` and the URL. */
-export function buildArgs(args: readonly string[], opts: Pick<RunYtDlpOptions, "url" | "proxyUrl"> = {}): string[] {
+export function buildArgs(args: readonly string[], opts: { url?: string; proxyUrl?: string } = {}): string[] {
   const out = [...BASE_ARGS];
   if (opts.proxyUrl) out.push("--proxy", opts.proxyUrl);
   out.push(...args);
@@ -115,6 +118,13 @@ interface Rule {
 
 /** First match wins: order matters (a private video's message also says "Sign in"). */
 const RULES: readonly Rule[] = [
+  {
+    // Our own forward proxy refused a destination (forward-proxy.ts REFUSED_REASON), e.g. a format or
+    // subtitle URL, or a redirect, pointing at an internal address. Before the generic "HTTP Error 403".
+    code: "upstream_failed",
+    message: "The platform pointed us to an address we do not connect to.",
+    pattern: /not allowed by the outbound guard/i,
+  },
   {
     code: "unsupported_source",
     message: "That link is not something we can get a transcript from.",
@@ -168,117 +178,51 @@ export function mapYtDlpError(stderr: string): YtDlpError {
 // Running
 // ---------------------------------------------------------------------------------------------------
 
-function childEnv(extra: Record<string, string> | undefined): Record<string, string> {
-  const env = toolEnvironment();
-  env.PYTHONIOENCODING = "utf-8";
-  env.PYTHONUTF8 = "1";
-  env.PYTHONDONTWRITEBYTECODE = "1";
-  return { ...env, ...extra };
-}
-
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
+/** Python settings yt-dlp needs on top of the runner's minimal environment. */
+const PYTHON_ENV: Readonly<Record<string, string>> = { PYTHONIOENCODING: "utf-8", PYTHONUTF8: "1", PYTHONDONTWRITEBYTECODE: "1" };
 
 /**
- * Runs yt-dlp with BASE_ARGS, `--proxy` when configured, `args`, and `-- url`. Resolves with stdout and
- * stderr when it exits 0; otherwise rejects with a YtDlpError (mapped from stderr), or upstream_failed
- * for a timeout, an oversized stdout, or a binary that cannot be started.
+ * Runs yt-dlp (through lib/process/run.ts: minimal environment, own process group, deadline, stdout cap)
+ * with BASE_ARGS, `--proxy <the guard proxy>`, `args`, and `-- url`. Every connection yt-dlp makes goes
+ * through `outbound`'s guarded forward proxy (lib/http/outbound/forward-proxy.ts), which refuses what the
+ * app's own fetches would refuse. Resolves with stdout and stderr when it exits 0; otherwise rejects with
+ * a YtDlpError (mapped from stderr), or upstream_failed for a timeout, an oversized stdout, or a binary
+ * that cannot be started.
  */
-export function runYtDlp(args: readonly string[], opts: RunYtDlpOptions = {}): Promise<RunYtDlpResult> {
+export async function runYtDlp(args: readonly string[], opts: RunYtDlpOptions = {}): Promise<RunYtDlpResult> {
+  opts.signal?.throwIfAborted();
   const binary = resolveYtDlpBinary(opts.binary, opts.cwd);
-  const fullArgs = buildArgs(args, opts);
+  const proxyUrl = await (opts.outbound ?? defaultOutbound).toolProxyUrl();
+  const fullArgs = buildArgs(args, { url: opts.url, proxyUrl });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxStdout = opts.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
 
-  return new Promise<RunYtDlpResult>((resolve, reject) => {
-    if (opts.signal?.aborted) {
-      reject(opts.signal.reason);
-      return;
-    }
-    const child = spawn(binary, fullArgs, {
+  let result;
+  try {
+    result = await runTool(binary, fullArgs, {
+      timeoutMs,
+      signal: opts.signal,
+      maxStdoutBytes: maxStdout,
+      stderrTailChars: MAX_STDERR_CHARS,
       cwd: opts.cwd,
-      // Only these variables: the server's secrets stay out of yt-dlp, and so do *_PROXY settings.
-      env: childEnv(opts.env) as NodeJS.ProcessEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-      shell: false,
-      // Its own process group, so a timeout takes down yt-dlp and anything it started (ffmpeg…).
-      detached: true,
-      windowsHide: true,
+      env: { ...PYTHON_ENV, ...opts.env },
     });
-
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let failure: Error | null = null;
-    let settled = false;
-
-    const fail = (err: Error) => {
-      if (failure === null) failure = err;
-      killGroup(child.pid);
-    };
-    const timer = setTimeout(() => {
-      fail(new YtDlpError("upstream_failed", "The platform took too long to answer.", `yt-dlp timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onAbort = () => fail(opts.signal?.reason instanceof Error ? opts.signal.reason : new Error("aborted"));
-    opts.signal?.addEventListener("abort", onAbort, { once: true });
-
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > maxStdout) {
-        fail(new YtDlpError("upstream_failed", "The platform answered with more data than we accept.", `yt-dlp printed more than ${maxStdout} bytes`));
-        return;
-      }
-      stdout.push(chunk);
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr += chunk;
-      // Keep the tail: the ERROR line that explains the exit comes last.
-      if (stderr.length > MAX_STDERR_CHARS * 2) stderr = stderr.slice(-MAX_STDERR_CHARS);
-    });
-
-    const finish = (code: number | null, spawnError?: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      opts.signal?.removeEventListener("abort", onAbort);
-      if (spawnError) {
-        const missing = (spawnError as NodeJS.ErrnoException).code === "ENOENT";
-        reject(
-          new YtDlpError(
-            "upstream_failed",
-            "Captions for this platform are not available on this server right now.",
-            missing ? `yt-dlp not found (${binary}); run scripts/install-yt-dlp.sh` : `yt-dlp could not be started: ${spawnError.message}`,
-          ),
-        );
-        return;
-      }
-      if (failure) {
-        reject(failure);
-        return;
-      }
-      if (code !== 0) {
-        reject(mapYtDlpError(stderr));
-        return;
-      }
-      resolve({ stdout: Buffer.concat(stdout).toString("utf8"), stderr, args: fullArgs });
-    };
-
-    child.once("error", (err) => {
-      killGroup(child.pid);
-      finish(null, err);
-    });
-    // "close" (not "exit"): stdout and stderr are complete by then.
-    child.once("close", (code) => finish(code));
-  });
+  } catch (err) {
+    if (err instanceof ToolStartError) {
+      throw new YtDlpError(
+        "upstream_failed",
+        "Captions for this platform are not available on this server right now.",
+        err.errno === "ENOENT" ? `yt-dlp not found (${binary}); run scripts/install-yt-dlp.sh` : `yt-dlp could not be started: ${err.message}`,
+      );
+    }
+    throw err; // the caller's abort reason
+  }
+  if (result.failure === "timeout") {
+    throw new YtDlpError("upstream_failed", "The platform took too long to answer.", `yt-dlp timed out after ${timeoutMs} ms`);
+  }
+  if (result.failure === "stdout_too_large") {
+    throw new YtDlpError("upstream_failed", "The platform answered with more data than we accept.", `yt-dlp printed more than ${maxStdout} bytes`);
+  }
+  if (result.code !== 0) throw mapYtDlpError(result.stderrTail);
+  return { stdout: result.stdout, stderr: result.stderrTail, args: fullArgs };
 }

@@ -3,7 +3,7 @@
  * into .venv). Nothing here reaches the internet: yt-dlp runs on fixtures (--load-info-json), on URLs no
  * extractor accepts, or on a real extractor through a local fake proxy.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -26,6 +26,7 @@ import { captionSegments, parseCaptions } from "../parse";
 import { parseInfoJson, type YtDlpTrackRef } from "./info";
 import { createYtDlpProvider } from "./provider";
 import { resolveYtDlpBinary, runYtDlp } from "./run";
+import { startCanary, type Canary } from "@/test/canary";
 
 const binary = resolveYtDlpBinary();
 const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0 } });
@@ -45,6 +46,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await outbound.close();
   await server?.close();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
@@ -86,7 +88,7 @@ describe("yt-dlp downloads the fixtures' subtitles; our provider gets the same s
     //    (for X through its HLS downloader, which merges the WebVTT segments).
     await runYtDlp(
       ["--load-info-json", infoJson, "--skip-download", "--write-subs", "--write-auto-subs", "--sub-langs", "all", "-o", path.join(dir, "%(id)s.%(ext)s")],
-      { binary, timeoutMs: 60_000 },
+      { binary, timeoutMs: 60_000, outbound },
     );
 
     // 2. The provider: getInfo runs the real binary (-J on the same fixture) and must fetch nothing;
@@ -137,7 +139,11 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
   const NOTE = "6650f0a1000000001e00abcd";
   const GONE = "6650f0a1000000001e00dead";
   const SLOW = "6650f0a1000000001e005105";
+  /** What www.xiaohongshu.com "resolves" to here (no DNS on this machine): a public address. */
+  const PUBLIC_IP = "93.184.216.34";
   let proxy: FakeProxy;
+  /** The app's outbound settings with OUTBOUND_PROXY = the fake proxy. */
+  let viaProxy: ReturnType<typeof createOutbound>;
 
   beforeAll(async () => {
     proxy = await startFakeProxy((url, _req, res) => {
@@ -157,8 +163,10 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
       res.writeHead(404, { "content-type": "text/html" });
       res.end("<html>404</html>");
     });
+    viaProxy = createOutbound({ proxyUrl: proxy.origin, resolver: async () => [PUBLIC_IP] });
   });
   afterAll(async () => {
+    await viaProxy?.close();
     await proxy?.close();
   });
 
@@ -166,18 +174,20 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
     const { stdout } = await runYtDlp(["-J", "--skip-download", "--write-subs", "--write-auto-subs"], {
       binary,
       url: `http://www.xiaohongshu.com/explore/${NOTE}`,
-      proxyUrl: proxy.origin,
+      outbound: viaProxy,
       timeoutMs: 60_000,
     });
     const info = parseInfoJson(stdout);
     expect(info).toMatchObject({ id: NOTE, title: "三分钟做好会议纪要", durationSeconds: 182, extractorKey: "XiaoHongShu", tracks: [] });
-    expect(proxy.requests).toContain(`http://www.xiaohongshu.com/explore/${NOTE}`);
+    // yt-dlp → the guard's forward proxy → OUTBOUND_PROXY, which is asked for the address the guard
+    // resolved and checked, never for the name.
+    expect(proxy.requests).toContain(`http://${PUBLIC_IP}:80/explore/${NOTE}`);
     // Metadata only: the video itself was never requested.
     expect(proxy.requests.some((r) => r.includes("xhscdn.com"))).toBe(false);
   });
 
   it("maps the site's 404 to video_unavailable", async () => {
-    const run = runYtDlp(["-J", "--skip-download"], { binary, url: `http://www.xiaohongshu.com/explore/${GONE}`, proxyUrl: proxy.origin, timeoutMs: 60_000 });
+    const run = runYtDlp(["-J", "--skip-download"], { binary, url: `http://www.xiaohongshu.com/explore/${GONE}`, outbound: viaProxy, timeoutMs: 60_000 });
     await expect(run).rejects.toMatchObject({ code: "video_unavailable", status: 404, detail: expect.stringMatching(/HTTP Error 404/) });
   });
 
@@ -186,10 +196,51 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
     const run = runYtDlp(["-J", "--skip-download", "--socket-timeout", "60"], {
       binary,
       url: `http://www.xiaohongshu.com/explore/${SLOW}`,
-      proxyUrl: proxy.origin,
+      outbound: viaProxy,
       timeoutMs: 3_000,
     });
     await expect(run).rejects.toMatchObject({ code: "upstream_failed", detail: expect.stringMatching(/timed out after 3000 ms/) });
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
+
+describe("every connection yt-dlp makes passes the outbound guard (a canary outside the allow list)", () => {
+  // Only 127.0.0.1 is allowed (the fakes); the canary listens on 127.0.0.2, another loopback address.
+  let canary: Canary;
+  beforeAll(async () => {
+    canary = await startCanary();
+  });
+  afterAll(async () => {
+    await canary?.close();
+  });
+
+  it.each([
+    ["points at the canary", () => canary.origin],
+    ["points at the canary by the name localhost", () => `http://localhost:${canary.port}`],
+    ["redirects to the canary", () => `${server.origin}/to-canary`],
+  ])("a subtitle URL that %s: yt-dlp fetches nothing from it, nor does the provider", async (_name, origin) => {
+    server.override("/to-canary/vimeo/captions/171000001.vtt", { status: 302, headers: { location: `${canary.origin}/vimeo/captions/171000001.vtt` } });
+    const dir = mkdtempSync(path.join(tmp, "canary-"));
+    const infoJson = writeFixture("vimeo", origin(), dir);
+
+    const run = runYtDlp(["--load-info-json", infoJson, "--skip-download", "--write-subs", "--sub-langs", "en", "-o", path.join(dir, "%(id)s.%(ext)s")], {
+      binary,
+      timeoutMs: 60_000,
+      outbound,
+    });
+    const outcome = await run.then(
+      () => "exit 0",
+      (err: unknown) => err,
+    );
+    // The guard answers 403; yt-dlp then retries with the item's page (vimeo.com: no DNS here, so 502)
+    // and fails the run. Either way no subtitle file came from the canary.
+    expect(outcome).toMatchObject({ name: "YtDlpError", code: "upstream_failed" });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".vtt"))).toEqual([]);
+
+    const provider = createYtDlpProvider({ outbound, binary, timeoutMs: 60_000, infoJsonFor: () => infoJson });
+    const info = await provider.getInfo(source("vimeo"));
+    const en = info.tracks.find((t: CaptionTrack) => t.lang === "en") as CaptionTrack;
+    await expect(provider.fetchTrack(info, en)).rejects.toMatchObject({ name: "OutboundError", code: "address_not_allowed" });
+    expect(canary.connections()).toBe(0);
   });
 });

@@ -15,3 +15,13 @@ export function appOutbound(): Outbound {
   }
   return instance;
 }
+
+/**
+ * Closes the app instance's pooled connections and its forward proxy for yt-dlp, if started (shutdown).
+ * Neither keeps the process alive on its own (idle sockets time out, the proxy's server is unref'd).
+ */
+export async function closeAppOutbound(): Promise<void> {
+  const current = instance;
+  instance = undefined;
+  await current?.close();
+}

@@ -1,32 +1,48 @@
 /**
  * SSRF-safe HTTP client: every request to a user-supplied or platform URL goes through here.
  *
- * How it stays safe:
+ * How it stays safe (the policy):
  * - every URL (the first and each redirect hop) goes through `checkUrl` (scheme, credentials, ports,
  *   literal internal hosts and names);
- * - the host name is resolved by us, every resolved address is checked, and the socket is opened to
- *   exactly the checked address (`createConnection` hands node:http a socket we connected ourselves),
- *   so there is no second DNS lookup a rebinding attacker could answer differently;
+ * - for every request the host name is resolved by us and every address checked (connect.ts), and the
+ *   request goes to a connection pool bound to exactly one checked address: the pool's `connect` opens
+ *   the socket to that IP, so there is no second DNS lookup a rebinding attacker could answer
+ *   differently, and a name that rebinds between requests gets a new check (and a new pool);
  * - with a proxy configured, the target is still resolved and checked here and the proxy is asked
  *   for the checked IP (CONNECT ip:port for https, absolute-form http://ip:port/... for http), so the
  *   proxy's own DNS never decides where we go;
- * - redirects are followed by hand (default at most 5), timeouts bound connecting and the whole call,
- *   and bodies are capped at `maxBytes`.
+ * - redirects are followed by hand (default at most 5), timeouts bound connecting, silence and the
+ *   whole call, and bodies are capped at `maxBytes` (after decompression).
  *
- * Built on node:http / node:net / node:tls: the `undici` package is not installed here (Node's
- * global fetch bundles it privately, without a public way to set a per-connection lookup).
- * Settings come in as parameters (lib/env.ts passes them); nothing here reads environment variables.
+ * The transport is undici: one `Pool` per (origin, checked IP) with keep-alive, so consecutive
+ * requests to one host reuse a connection; bodies are asked for and decoded compressed (gzip, deflate,
+ * br). Settings come in as parameters (lib/env.ts passes them); nothing here reads environment variables.
  */
-import { lookup as dnsLookup } from "node:dns/promises";
-import http, { type IncomingMessage } from "node:http";
 import net from "node:net";
 import { Readable } from "node:stream";
 import tls from "node:tls";
+import zlib from "node:zlib";
 
+import { Pool, type Dispatcher } from "undici";
+
+import {
+  bracket,
+  connectProxy,
+  defaultResolver,
+  isRetryable,
+  openSocket,
+  parseProxy,
+  resolveChecked,
+  retryableError,
+  type ProxyConfig,
+  type Resolver,
+  type TlsCa,
+} from "./connect";
 import { OutboundError } from "./errors";
-import { type CheckUrlOptions, checkHost, checkResolvedAddresses, checkUrl, effectivePort, normaliseHost } from "./guard";
+import { startForwardProxy, type ForwardProxy } from "./forward-proxy";
+import { type CheckUrlOptions, checkUrl, effectivePort, normaliseHost } from "./guard";
 
-export type Resolver = (host: string) => Promise<string[]>;
+export type { Resolver } from "./connect";
 
 export interface OutboundSettings {
   /**
@@ -107,6 +123,14 @@ export interface Outbound {
   checkUrl(raw: string, opts?: Pick<CheckUrlOptions, "allowedPorts" | "maxLength">): URL;
   safeFetchBuffer(url: string | URL, opts?: FetchOptions): Promise<BufferResponse>;
   safeFetchStream(url: string | URL, opts?: FetchOptions): Promise<StreamResponse>;
+  /**
+   * `http://<token>@127.0.0.1:<port>`: a forward proxy (CONNECT and plain HTTP) on a loopback port that
+   * applies this instance's guard to every connection and chains to its proxy. For child processes that
+   * make their own connections (yt-dlp `--proxy`). Started on first use, once per instance.
+   */
+  toolProxyUrl(): Promise<string>;
+  /** Closes the forward proxy (if started) and every pooled connection. */
+  close(): Promise<void>;
 }
 
 const DEFAULTS = {
@@ -121,7 +145,16 @@ const DEFAULTS = {
   retryBaseDelayMs: 300,
   maxRetryDelayMs: 5_000,
   userAgent: "Verbatim/0.1",
+  /** Pools kept at once (one per origin and checked address); the least recently used one is closed. */
+  maxPools: 64,
+  /** Idle keep-alive connections are closed after this long (or the server's Keep-Alive hint). */
+  keepAliveTimeoutMs: 4_000,
+  /** Connections per pool. */
+  connectionsPerPool: 8,
 };
+
+/** What we ask for and decode; anything else is passed through as sent. */
+const ACCEPT_ENCODING = "gzip, deflate, br";
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
@@ -136,64 +169,27 @@ const RETRYABLE_CODES = new Set([
   "EHOSTUNREACH",
   "ENETDOWN",
   "EHOSTDOWN",
+  // undici: the socket closed or failed under a request (e.g. a pooled connection the server had dropped)
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
 ]);
 /** Headers that must not follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
-
-/** Errors worth another attempt (network trouble), tracked without widening OutboundError's API. */
-const retryable = new WeakSet<OutboundError>();
-
-function retryableError(err: OutboundError): OutboundError {
-  retryable.add(err);
-  return err;
-}
-
-const defaultResolver: Resolver = async (host) => {
-  const found = await dnsLookup(host, { all: true, verbatim: true });
-  return found.map((a) => a.address);
-};
-
-type TlsCa = Array<string | Buffer> | undefined;
-
-interface ProxyConfig {
-  url: URL;
-  authorization: string | null;
-}
-
-function parseProxy(proxyUrl: string | undefined): ProxyConfig | null {
-  if (!proxyUrl) return null;
-  let url: URL;
-  try {
-    url = new URL(proxyUrl);
-  } catch {
-    throw new Error("Outbound proxy URL is not a valid URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Error("Outbound proxy URL must be http:// or https://.");
-  }
-  const authorization =
-    url.username !== ""
-      ? `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString("base64")}`
-      : null;
-  return { url, authorization };
-}
+/** Hop-by-hop headers undici manages itself (it refuses some of them outright). */
+const TRANSPORT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
 
 /** Per-call state shared by every hop and attempt. */
 interface CallContext {
   deadline: number;
   timedOut: boolean;
   userSignal: AbortSignal | undefined;
-  /** Whatever is currently in flight, so the deadline can tear it down. */
-  inFlight: Set<{ destroy(err?: Error): unknown }>;
+  /** Aborted at the deadline (reason: upstream_timeout) or with the caller's signal (its reason). */
+  controller: AbortController;
   timer: NodeJS.Timeout | undefined;
 }
 
 function timeoutError(): OutboundError {
   return new OutboundError("upstream_timeout", "The upstream server took too long to respond.");
-}
-
-function bracket(ip: string): string {
-  return net.isIPv6(ip) ? `[${ip}]` : ip;
 }
 
 function errCode(err: unknown): string {
@@ -208,11 +204,20 @@ function mapError(err: unknown, ctx: CallContext): unknown {
   if (code === "ENOTFOUND" || code === "EAI_NONAME" || code === "EAI_NODATA") {
     return new OutboundError("upstream_failed", "The host in that URL could not be resolved.", { cause: err });
   }
+  if (code === "UND_ERR_HEADERS_TIMEOUT") {
+    return retryableError(new OutboundError("upstream_timeout", "The upstream server stopped responding.", { cause: err }));
+  }
+  if (code === "UND_ERR_BODY_TIMEOUT") {
+    return new OutboundError("upstream_timeout", "The upstream server stopped sending data.", { cause: err });
+  }
   if (RETRYABLE_CODES.has(code)) {
     return retryableError(new OutboundError("upstream_failed", "The upstream server could not be reached.", { cause: err }));
   }
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code)) {
     return new OutboundError("upstream_failed", "A secure connection to the upstream server could not be made.", { cause: err });
+  }
+  if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
+    return new OutboundError("upstream_failed", "The request could not be sent.", { cause: err });
   }
   return new OutboundError("upstream_failed", "The request to the upstream server failed.", { cause: err });
 }
@@ -229,164 +234,38 @@ function throwIfDone(ctx: CallContext): void {
 /** Waits for `ms`, cut short (with an error) by the deadline or the caller's signal. */
 function sleep(ms: number, ctx: CallContext): Promise<void> {
   return new Promise((resolve, reject) => {
-    const entry = {
-      destroy: (err?: Error) => {
-        clearTimeout(t);
-        ctx.inFlight.delete(entry);
-        reject(err ?? timeoutError());
-      },
+    const signal = ctx.controller.signal;
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
     };
     const t = setTimeout(() => {
-      ctx.inFlight.delete(entry);
+      signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
-    ctx.inFlight.add(entry);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 
-/** Resolves with the socket once `event` fires; rejects on error, timeout, or deadline. */
-function awaitSocket<S extends net.Socket>(socket: S, event: "connect" | "secureConnect", timeoutMs: number, ctx: CallContext): Promise<S> {
-  return new Promise<S>((resolve, reject) => {
-    const entry = { destroy: (err?: Error) => socket.destroy(err ?? timeoutError()) };
-    ctx.inFlight.add(entry);
-    const timer = setTimeout(() => {
-      socket.destroy(retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long.")));
-    }, Math.max(1, timeoutMs));
-    const done = () => {
-      clearTimeout(timer);
-      ctx.inFlight.delete(entry);
-      socket.off("error", onError);
-      socket.off(event, onOk);
-      socket.off("close", onClose);
-    };
-    const onOk = () => {
-      done();
-      resolve(socket);
-    };
-    const onError = (err: Error) => {
-      done();
-      reject(err);
-    };
-    const onClose = () => {
-      done();
-      reject(Object.assign(new Error("socket closed while connecting"), { code: "ECONNRESET" }));
-    };
-    socket.once(event, onOk);
-    socket.once("error", onError);
-    socket.once("close", onClose);
-  });
-}
-
-/** Asks the proxy to open a tunnel to ip:port; resolves with the raw tunnel socket. */
-function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy: ProxyConfig, timeoutMs: number, ctx: CallContext): Promise<net.Socket> {
-  return new Promise((resolve, reject) => {
-    const target = `${bracket(ip)}:${port}`;
-    let head = Buffer.alloc(0);
-    const timer = setTimeout(() => {
-      proxySocket.destroy();
-      reject(retryableError(new OutboundError("upstream_timeout", "The proxy took too long to open a tunnel.")));
-    }, Math.max(1, timeoutMs));
-    const entry = { destroy: (err?: Error) => proxySocket.destroy(err ?? timeoutError()) };
-    ctx.inFlight.add(entry);
-    const finish = () => {
-      clearTimeout(timer);
-      ctx.inFlight.delete(entry);
-      proxySocket.off("readable", onData);
-      proxySocket.off("error", onError);
-      proxySocket.off("close", onClose);
-    };
-    const onData = () => {
-      let chunk: Buffer | null;
-      while ((chunk = proxySocket.read() as Buffer | null) !== null) {
-        head = Buffer.concat([head, chunk]);
-        const end = head.indexOf("\r\n\r\n");
-        if (end === -1) {
-          if (head.length > 16 * 1024) {
-            finish();
-            proxySocket.destroy();
-            reject(new OutboundError("upstream_failed", "The proxy sent an invalid response."));
-            return;
-          }
-          continue;
-        }
-        finish();
-        const statusLine = head.subarray(0, head.indexOf("\r\n")).toString("latin1");
-        const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
-        if (status !== 200) {
-          proxySocket.destroy();
-          reject(new OutboundError("upstream_failed", `The proxy refused the connection (status ${status || "unknown"}).`));
-          return;
-        }
-        const rest = head.subarray(end + 4);
-        if (rest.length > 0) proxySocket.unshift(rest);
-        resolve(proxySocket);
-        return;
-      }
-    };
-    const onError = (err: Error) => {
-      finish();
-      reject(err);
-    };
-    const onClose = () => {
-      finish();
-      reject(Object.assign(new Error("proxy closed the connection"), { code: "ECONNRESET" }));
-    };
-    proxySocket.on("readable", onData);
-    proxySocket.once("error", onError);
-    proxySocket.once("close", onClose);
-    const lines = [`CONNECT ${target} HTTP/1.1`, `Host: ${target}`];
-    if (proxy.authorization) lines.push(`Proxy-Authorization: ${proxy.authorization}`);
-    proxySocket.write(`${lines.join("\r\n")}\r\n\r\n`);
-  });
-}
-
-async function connectProxy(proxy: ProxyConfig, timeoutMs: number, ctx: CallContext, ca: TlsCa): Promise<net.Socket> {
-  const host = normaliseHost(proxy.url.hostname);
-  const port = effectivePort(proxy.url);
-  if (proxy.url.protocol === "https:") {
-    const s = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"], ca });
-    return awaitSocket(s, "secureConnect", timeoutMs, ctx);
-  }
-  return awaitSocket(net.connect({ host, port }), "connect", timeoutMs, ctx);
-}
-
-/**
- * Opens a socket that speaks to `ip` (already checked) for `url`: plain TCP or TLS (SNI and
- * certificate checked against the URL's host name), directly or through the proxy.
- */
-async function openSocket(url: URL, ip: string, proxy: ProxyConfig | null, timeoutMs: number, ctx: CallContext, ca: TlsCa): Promise<net.Socket> {
-  const host = normaliseHost(url.hostname);
-  const port = effectivePort(url);
-  const started = Date.now();
-  const left = () => Math.min(timeoutMs - (Date.now() - started), remaining(ctx));
-  const servername = net.isIP(host) ? undefined : host;
-
-  if (!proxy) {
-    if (url.protocol === "https:") {
-      return awaitSocket(tls.connect({ host: ip, port, servername, ALPNProtocols: ["http/1.1"], ca }), "secureConnect", left(), ctx);
-    }
-    return awaitSocket(net.connect({ host: ip, port }), "connect", left(), ctx);
-  }
-  const proxySocket = await connectProxy(proxy, left(), ctx, ca);
-  if (url.protocol !== "https:") return proxySocket; // plain http: absolute-form request to the proxy
-  const tunnel = await connectTunnel(proxySocket, ip, port, proxy, left(), ctx);
-  const secure = tls.connect({ socket: tunnel, servername, ALPNProtocols: ["http/1.1"], ca });
-  // Closing the TLS layer does not always close the tunnel under it.
-  secure.once("close", () => tunnel.destroy());
-  return awaitSocket(secure, "secureConnect", left(), ctx);
-}
-
-function toHeaders(res: IncomingMessage): Headers {
+function toHeaders(raw: Dispatcher.ResponseData["headers"]): Headers {
   const h = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    try {
-      h.append(raw[i] as string, raw[i + 1] as string);
-    } catch {
-      // A header value Headers will not hold: drop it rather than fail the whole response.
+  for (const [name, value] of Object.entries(raw)) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v === undefined) continue;
+      try {
+        h.append(name, v);
+      } catch {
+        // A header value Headers will not hold: drop it rather than fail the whole response.
+      }
     }
   }
   return h;
+}
+
+function headerValue(raw: Dispatcher.ResponseData["headers"], name: string): string | null {
+  const v = raw[name];
+  if (v === undefined) return null;
+  return Array.isArray(v) ? (v[0] ?? null) : v;
 }
 
 /** Retry-After in ms (delta-seconds or HTTP date), or null. */
@@ -397,6 +276,32 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   const at = Date.parse(v);
   if (Number.isNaN(at)) return null;
   return Math.max(0, at - now);
+}
+
+/** A zlib decoder for a single content-coding we asked for, else null (the body is passed as sent). */
+function decoderFor(encoding: string | null): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
+  switch (encoding?.trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip();
+    case "deflate":
+      return zlib.createInflate();
+    case "br":
+      return zlib.createBrotliDecompress();
+    default:
+      return null;
+  }
+}
+
+/** Closes a body (and its connection) we will not read; its "Request aborted" error is expected. */
+function drop(body: Readable): void {
+  body.on("error", () => undefined);
+  if (!body.destroyed) body.destroy();
+}
+
+/** Drains a body we do not want so its connection goes back to the pool (a small one), else closes it. */
+function discard(body: Dispatcher.ResponseData["body"]): void {
+  body.dump({ limit: 64 * 1024 }).catch(() => undefined);
 }
 
 interface Hop {
@@ -411,6 +316,12 @@ interface Resolved {
   maxBytes: number;
 }
 
+interface Answer {
+  status: number;
+  headers: Dispatcher.ResponseData["headers"];
+  body: Dispatcher.ResponseData["body"];
+}
+
 export function createOutbound(settings: OutboundSettings = {}): Outbound {
   const resolver = settings.resolver ?? defaultResolver;
   const allowPrivateFor = settings.allowPrivateFor;
@@ -418,110 +329,92 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
   // Node replaces its roots when `ca` is given, so extra CAs are added to the bundled ones.
   const ca: TlsCa = settings.extraCa === undefined ? undefined : [...tls.rootCertificates, ...[settings.extraCa].flat()];
   const guardOpts: CheckUrlOptions = { allowPrivateFor, allowedPorts: settings.allowedPorts };
+  const poolConnectTimeoutMs = settings.defaults?.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
 
   function check(raw: string, opts?: Pick<CheckUrlOptions, "allowedPorts" | "maxLength">): URL {
     return checkUrl(raw, { ...guardOpts, ...opts });
   }
 
-  /** Resolves the host (unless it is an IP literal) and checks every address. */
-  async function resolveChecked(url: URL, timeoutMs: number, ctx: CallContext): Promise<string[]> {
+  // -------------------------------------------------------------------------------------------------
+  // Pools: one per (origin, checked IP); plain http through a proxy shares one pool per proxy.
+  // -------------------------------------------------------------------------------------------------
+  const pools = new Map<string, Pool>();
+
+  function pool(key: string, origin: string, open: () => Promise<net.Socket>): Pool {
+    const found = pools.get(key);
+    if (found && !found.closed && !found.destroyed) {
+      // Map order is insertion order: move to the end (most recently used).
+      pools.delete(key);
+      pools.set(key, found);
+      return found;
+    }
+    const created = new Pool(origin, {
+      connections: DEFAULTS.connectionsPerPool,
+      keepAliveTimeout: DEFAULTS.keepAliveTimeoutMs,
+      keepAliveMaxTimeout: 30_000,
+      connect: (_opts, callback) => {
+        open().then(
+          (socket) => callback(null, socket),
+          (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), null),
+        );
+      },
+    });
+    pools.set(key, created);
+    while (pools.size > DEFAULTS.maxPools) {
+      const [oldestKey, oldest] = pools.entries().next().value as [string, Pool];
+      pools.delete(oldestKey);
+      oldest.close().catch(() => undefined);
+    }
+    return created;
+  }
+
+  /** The pool for a request to `url` at the checked `ip`, and the request-target to send. */
+  function route(url: URL, ip: string): { dispatcher: Pool; path: string; viaProxy: ProxyConfig | null } {
+    const port = effectivePort(url);
+    const pathAndQuery = `${url.pathname}${url.search}`;
+    if (proxy && url.protocol === "http:") {
+      // Plain http through the proxy: absolute-form, naming the address we checked, never a name the
+      // proxy would resolve itself.
+      const dispatcher = pool(`proxy|${proxy.url.href}`, proxy.url.origin, () =>
+        connectProxy(proxy, { ca, timeoutMs: poolConnectTimeoutMs }),
+      );
+      return { dispatcher, path: `http://${bracket(ip)}:${port}${pathAndQuery}`, viaProxy: proxy };
+    }
     const host = normaliseHost(url.hostname);
-    checkHost(host, { allowPrivateFor });
-    if (net.isIP(host) !== 0) {
-      checkResolvedAddresses(host, [host], { allowPrivateFor });
-      return [host];
-    }
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const addresses = await Promise.race([
-        resolver(host),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(retryableError(new OutboundError("upstream_timeout", "Resolving the upstream host took too long."))),
-            Math.max(1, Math.min(timeoutMs, remaining(ctx))),
-          );
-        }),
-      ]);
-      checkResolvedAddresses(host, addresses, { allowPrivateFor });
-      return addresses;
-    } finally {
-      clearTimeout(timer);
-    }
+    const servername = url.protocol === "https:" ? (net.isIP(host) !== 0 ? undefined : host) : false;
+    const dispatcher = pool(`${url.origin}|${ip}`, url.origin, () => openSocket(ip, port, servername, { proxy, ca, timeoutMs: poolConnectTimeoutMs }));
+    return { dispatcher, path: pathAndQuery, viaProxy: null };
   }
 
   /** One request/response exchange with one host; resolves at the response head. */
-  async function exchange(hop: Hop, r: Resolved, ctx: CallContext): Promise<IncomingMessage> {
-    const connectStarted = Date.now();
-    const addresses = await resolveChecked(hop.url, r.opts.connectTimeoutMs, ctx);
+  async function exchange(hop: Hop, r: Resolved, ctx: CallContext): Promise<Answer> {
+    const addresses = await resolveChecked(hop.url.hostname, { resolver, allowPrivateFor, timeoutMs: Math.min(r.opts.connectTimeoutMs, remaining(ctx)) });
     throwIfDone(ctx);
-
-    let socket: net.Socket | undefined;
-    let ip = "";
+    const headers: Record<string, string> = { ...hop.headers, host: hop.url.host };
     let lastErr: unknown;
-    for (const candidate of addresses) {
-      const left = r.opts.connectTimeoutMs - (Date.now() - connectStarted);
-      if (left <= 0) break;
+    for (const ip of addresses) {
+      const { dispatcher, path, viaProxy } = route(hop.url, ip);
+      const sent = viaProxy?.authorization ? { ...headers, "proxy-authorization": viaProxy.authorization } : headers;
       try {
-        socket = await openSocket(hop.url, candidate, proxy, left, ctx, ca);
-        ip = candidate;
-        break;
+        const res = await dispatcher.request({
+          path,
+          method: hop.method as Dispatcher.HttpMethod,
+          headers: sent,
+          body: hop.body === undefined ? undefined : Buffer.from(hop.body),
+          signal: ctx.controller.signal,
+          headersTimeout: r.opts.idleTimeoutMs,
+          bodyTimeout: r.opts.idleTimeoutMs,
+        });
+        return { status: res.statusCode, headers: res.headers, body: res.body };
       } catch (err) {
         lastErr = err;
         throwIfDone(ctx);
-        if (err instanceof OutboundError && !retryable.has(err)) throw err;
+        const mapped = mapError(err, ctx);
+        // Another address only for a failure to connect, never for a request that may have been sent.
+        if (!(mapped instanceof OutboundError && isRetryable(mapped) && errCode(err) !== "UND_ERR_SOCKET")) throw err;
       }
     }
-    if (!socket) {
-      throw lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."));
-    }
-    const connected = socket;
-    try {
-      throwIfDone(ctx);
-    } catch (err) {
-      connected.destroy();
-      throw err;
-    }
-
-    const headers: Record<string, string> = { ...hop.headers, host: hop.url.host };
-    let path = `${hop.url.pathname}${hop.url.search}`;
-    if (proxy && hop.url.protocol === "http:") {
-      // Ask the proxy for the address we checked, never for a name it would resolve itself.
-      path = `http://${bracket(ip)}:${effectivePort(hop.url)}${path}`;
-      if (proxy.authorization) headers["proxy-authorization"] = proxy.authorization;
-    }
-    if (hop.body !== undefined) headers["content-length"] = String(Buffer.byteLength(hop.body));
-
-    return new Promise<IncomingMessage>((resolve, reject) => {
-      let req: http.ClientRequest;
-      try {
-        req = http.request({
-          method: hop.method,
-          path,
-          headers,
-          createConnection: () => connected,
-          timeout: r.opts.idleTimeoutMs,
-        });
-      } catch (err) {
-        // e.g. a header value node:http will not send
-        connected.destroy();
-        reject(new OutboundError("upstream_failed", "The request could not be sent.", { cause: err }));
-        return;
-      }
-      const entry = { destroy: (err?: Error) => req.destroy(err ?? timeoutError()) };
-      ctx.inFlight.add(entry);
-      req.once("timeout", () => {
-        req.destroy(retryableError(new OutboundError("upstream_timeout", "The upstream server stopped responding.")));
-      });
-      req.once("error", (err) => {
-        ctx.inFlight.delete(entry);
-        reject(err);
-      });
-      req.once("response", (res) => {
-        ctx.inFlight.delete(entry);
-        resolve(res);
-      });
-      req.end(hop.body);
-    });
+    throw lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."));
   }
 
   /** Follows redirects and retries; resolves with the final response head. */
@@ -529,7 +422,7 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     input: string | URL,
     fo: FetchOptions,
     defaultMaxBytes: number,
-  ): Promise<{ res: IncomingMessage; url: URL; method: string; redirects: number; ctx: CallContext; r: Resolved }> {
+  ): Promise<{ res: Answer; url: URL; redirects: number; ctx: CallContext; r: Resolved; release: () => void }> {
     const merged: FetchOptions = { ...settings.defaults, ...fo };
     const r: Resolved = {
       opts: {
@@ -546,10 +439,13 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     };
     const method = (merged.method ?? DEFAULTS.method).toUpperCase();
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...settings.defaults?.headers, ...fo.headers })) headers[k.toLowerCase()] = v;
+    for (const [k, v] of Object.entries({ ...settings.defaults?.headers, ...fo.headers })) {
+      const name = k.toLowerCase();
+      if (!TRANSPORT_HEADERS.has(name)) headers[name] = v;
+    }
     if (!("user-agent" in headers)) headers["user-agent"] = settings.userAgent ?? DEFAULTS.userAgent;
-    if (!("accept-encoding" in headers)) headers["accept-encoding"] = "identity";
-    delete headers.host;
+    // Bodies are always decoded here (capped after decoding), so what we accept is ours to say.
+    headers["accept-encoding"] = ACCEPT_ENCODING;
 
     let hop: Hop = {
       url: check(typeof input === "string" ? input : input.href),
@@ -558,22 +454,21 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       body: merged.body,
     };
 
+    const controller = new AbortController();
     const ctx: CallContext = {
       deadline: Date.now() + r.opts.timeoutMs,
       timedOut: false,
       userSignal: merged.signal,
-      inFlight: new Set(),
+      controller,
       timer: undefined,
-    };
-    const abortAll = (err: Error) => {
-      for (const f of [...ctx.inFlight]) f.destroy(err);
     };
     ctx.timer = setTimeout(() => {
       ctx.timedOut = true;
-      abortAll(timeoutError());
+      controller.abort(timeoutError());
     }, r.opts.timeoutMs);
-    const onUserAbort = () => abortAll(merged.signal?.reason instanceof Error ? merged.signal.reason : new Error("aborted"));
-    merged.signal?.addEventListener("abort", onUserAbort, { once: true });
+    const onUserAbort = () => controller.abort(merged.signal?.reason instanceof Error ? merged.signal.reason : new Error("aborted"));
+    if (merged.signal?.aborted) onUserAbort();
+    else merged.signal?.addEventListener("abort", onUserAbort, { once: true });
     const release = () => {
       clearTimeout(ctx.timer);
       merged.signal?.removeEventListener("abort", onUserAbort);
@@ -585,12 +480,12 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       for (;;) {
         throwIfDone(ctx);
         const idempotent = hop.method === "GET" || hop.method === "HEAD";
-        let res: IncomingMessage;
+        let res: Answer;
         try {
           res = await exchange(hop, r, ctx);
         } catch (err) {
           const mapped = mapError(err, ctx);
-          if (idempotent && mapped instanceof OutboundError && retryable.has(mapped) && attempt < r.opts.retries) {
+          if (idempotent && isRetryable(mapped) && attempt < r.opts.retries) {
             const delay = Math.min(r.opts.retryBaseDelayMs * 2 ** attempt, r.opts.maxRetryDelayMs);
             if (delay < remaining(ctx)) {
               attempt++;
@@ -601,11 +496,10 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
           throw mapped;
         }
 
-        const status = res.statusCode ?? 0;
-        const location = res.headers.location;
-        if (r.opts.followRedirects && REDIRECT_STATUSES.has(status) && typeof location === "string" && location !== "") {
-          res.resume();
-          res.destroy();
+        const status = res.status;
+        const location = headerValue(res.headers, "location");
+        if (r.opts.followRedirects && REDIRECT_STATUSES.has(status) && location !== null && location !== "") {
+          discard(res.body);
           if (redirects >= r.opts.maxRedirects) {
             throw new OutboundError("too_many_redirects", `The upstream server redirected more than ${r.opts.maxRedirects} times.`);
           }
@@ -620,127 +514,156 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
           const nextHeaders = { ...hop.headers };
           if (next.origin !== hop.url.origin) for (const h of CREDENTIAL_HEADERS) delete nextHeaders[h];
           const toGet = status === 303 ? hop.method !== "HEAD" : (status === 301 || status === 302) && hop.method === "POST";
-          if (toGet) {
-            delete nextHeaders["content-type"];
-            delete nextHeaders["content-length"];
-          }
+          if (toGet) delete nextHeaders["content-type"];
           hop = { url: next, method: toGet ? "GET" : hop.method, headers: nextHeaders, body: toGet ? undefined : hop.body };
           continue;
         }
 
         if (idempotent && RETRY_STATUSES.has(status) && attempt < r.opts.retries) {
-          const wanted = parseRetryAfter(res.headers["retry-after"] ?? null) ?? r.opts.retryBaseDelayMs * 2 ** attempt;
+          const wanted = parseRetryAfter(headerValue(res.headers, "retry-after")) ?? r.opts.retryBaseDelayMs * 2 ** attempt;
           const delay = Math.min(wanted, r.opts.maxRetryDelayMs);
           if (delay < remaining(ctx)) {
-            res.resume();
-            res.destroy();
+            discard(res.body);
             attempt++;
             await sleep(delay, ctx);
             continue;
           }
         }
-        const declared = Number(res.headers["content-length"]);
+        const declared = Number(headerValue(res.headers, "content-length"));
         if (hop.method !== "HEAD" && Number.isFinite(declared) && declared > r.maxBytes) {
-          res.destroy();
+          drop(res.body);
           throw tooLarge(r.maxBytes);
         }
-        return { res, url: hop.url, method: hop.method, redirects, ctx, r };
+        return { res, url: hop.url, redirects, ctx, r, release };
       }
     } catch (err) {
       release();
       throw mapError(err, ctx);
-    } finally {
-      // On success the caller keeps the deadline for the body (buffer) or drops it (stream).
-      merged.signal?.removeEventListener("abort", onUserAbort);
     }
   }
 
-  /** Wraps a response in a byte-capped Readable that reports failures as OutboundError. */
-  function capped(res: IncomingMessage, maxBytes: number, ctx: CallContext, onDone: () => void, userSignal: AbortSignal | undefined): Readable {
+  /**
+   * The body as the caller reads it: decoded when it came compressed, capped at `maxBytes` (decoded
+   * bytes: a small gzip bomb cannot get past it), failures reported as OutboundError.
+   */
+  function capped(res: Answer, method: string, maxBytes: number, ctx: CallContext, onDone: () => void): { body: Readable; headers: Headers } {
+    const headers = toHeaders(res.headers);
+    const decoder = method === "HEAD" || res.status === 204 || res.status === 304 ? null : decoderFor(headers.get("content-encoding"));
+    if (decoder) {
+      headers.delete("content-encoding");
+      headers.delete("content-length");
+      res.body.on("error", (err) => decoder.destroy(err));
+      res.body.pipe(decoder);
+    }
+    const source: Readable = decoder ?? res.body;
     let received = 0;
     let ended = false;
+    const signal = ctx.controller.signal;
     const out = new Readable({
       read() {
-        res.resume();
+        source.resume();
       },
       destroy(err, cb) {
-        onDone();
-        ctx.inFlight.delete(entry);
-        userSignal?.removeEventListener("abort", onAbort);
-        if (!res.destroyed) res.destroy();
+        finish();
+        drop(res.body);
+        if (decoder) drop(decoder);
         cb(err);
       },
     });
-    const entry = { destroy: (err?: Error) => out.destroy(mapError(err ?? timeoutError(), ctx) as Error) };
-    ctx.inFlight.add(entry);
-    const onAbort = () => out.destroy(userSignal?.reason instanceof Error ? userSignal.reason : new Error("aborted"));
-    userSignal?.addEventListener("abort", onAbort, { once: true });
+    const onAbort = () => out.destroy(mapError(signal.reason, ctx) as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      signal.removeEventListener("abort", onAbort);
+      onDone();
+    };
 
-    res.on("data", (chunk: Buffer) => {
+    source.on("data", (chunk: Buffer) => {
       if (out.destroyed) return;
       received += chunk.length;
       if (received > maxBytes) {
         out.destroy(tooLarge(maxBytes));
         return;
       }
-      if (!out.push(chunk)) res.pause();
+      if (!out.push(chunk)) source.pause();
     });
-    res.once("end", () => {
+    source.once("end", () => {
       ended = true;
-      // Connections are never reused: close this one (and, through a proxy, the tunnel under it).
-      res.socket?.destroy();
-      onDone();
-      ctx.inFlight.delete(entry);
-      userSignal?.removeEventListener("abort", onAbort);
+      finish();
       out.push(null);
     });
-    res.once("error", (err) => {
-      if (!out.destroyed) out.destroy(mapError(err, ctx) as Error);
+    source.on("error", (err) => {
+      if (!out.destroyed) {
+        const mapped = decoder && errCode(err).startsWith("Z_") ? new OutboundError("upstream_failed", "The upstream server sent a corrupt compressed body.", { cause: err }) : mapError(err, ctx);
+        out.destroy(mapped as Error);
+      }
     });
-    res.once("close", () => {
+    source.once("close", () => {
       if (!ended && !out.destroyed) {
         out.destroy(ctx.timedOut ? timeoutError() : new OutboundError("upstream_failed", "The upstream server closed the connection early."));
       }
     });
-    res.socket?.setTimeout(0);
-    return out;
+    return { body: out, headers };
   }
 
   async function safeFetchStream(url: string | URL, fo: FetchOptions = {}): Promise<StreamResponse> {
-    const { res, url: finalUrl, redirects, ctx, r } = await run(url, fo, DEFAULTS.maxBytesStream);
-    // Streams outlive the call deadline: from here on they are bounded by idle time and size.
+    const { res, url: finalUrl, redirects, ctx, r, release } = await run(url, fo, DEFAULTS.maxBytesStream);
+    // Streams outlive the call deadline: from here on they are bounded by idle time (undici's
+    // bodyTimeout), size, and the caller's signal.
     clearTimeout(ctx.timer);
-    const body = capped(res, r.maxBytes, ctx, () => undefined, fo.signal ?? settings.defaults?.signal);
-    res.socket?.setTimeout(r.opts.idleTimeoutMs, () => {
-      body.destroy(new OutboundError("upstream_timeout", "The upstream server stopped sending data."));
-    });
-    return { status: res.statusCode ?? 0, ok: isOk(res), headers: toHeaders(res), url: finalUrl.href, redirects, body };
+    const { body, headers } = capped(res, fo.method?.toUpperCase() ?? "GET", r.maxBytes, ctx, release);
+    return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body };
   }
 
   async function safeFetchBuffer(url: string | URL, fo: FetchOptions = {}): Promise<BufferResponse> {
-    const { res, url: finalUrl, redirects, ctx, r } = await run(url, fo, DEFAULTS.maxBytesBuffer);
-    const body = capped(res, r.maxBytes, ctx, () => clearTimeout(ctx.timer), fo.signal ?? settings.defaults?.signal);
+    const { res, url: finalUrl, redirects, ctx, r, release } = await run(url, fo, DEFAULTS.maxBytesBuffer);
+    const { body, headers } = capped(res, fo.method?.toUpperCase() ?? "GET", r.maxBytes, ctx, release);
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of body) chunks.push(chunk as Buffer);
     } catch (err) {
       throw mapError(err, ctx);
     } finally {
-      clearTimeout(ctx.timer);
+      release();
     }
-    return { status: res.statusCode ?? 0, ok: isOk(res), headers: toHeaders(res), url: finalUrl.href, redirects, body: Buffer.concat(chunks) };
+    // undici hands the connection back to its pool on a later turn of the event loop; a caller that
+    // sends its next request at once would otherwise find it busy and open another one.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body: Buffer.concat(chunks) };
   }
 
-  return { checkUrl: check, safeFetchBuffer, safeFetchStream };
+  // -------------------------------------------------------------------------------------------------
+  // The forward proxy for child processes
+  // -------------------------------------------------------------------------------------------------
+  let forward: Promise<ForwardProxy> | undefined;
+
+  function toolProxyUrl(): Promise<string> {
+    if (!forward) {
+      const starting = startForwardProxy({ resolver, allowPrivateFor, allowedPorts: settings.allowedPorts, proxy, ca, connectTimeoutMs: poolConnectTimeoutMs });
+      // A failed start is not remembered: the next call tries again.
+      starting.catch(() => {
+        if (forward === starting) forward = undefined;
+      });
+      forward = starting;
+    }
+    return forward.then((p) => p.url);
+  }
+
+  async function close(): Promise<void> {
+    const started = forward;
+    forward = undefined;
+    const all = [...pools.values()];
+    pools.clear();
+    await Promise.all([...all.map((p) => p.close().catch(() => undefined)), started?.then((p) => p.close()).catch(() => undefined)]);
+  }
+
+  return { checkUrl: check, safeFetchBuffer, safeFetchStream, toolProxyUrl, close };
 }
 
 function tooLarge(maxBytes: number): OutboundError {
   return new OutboundError("response_too_large", `The file at that URL is larger than the ${formatBytes(maxBytes)} limit.`);
-}
-
-function isOk(res: IncomingMessage): boolean {
-  const s = res.statusCode ?? 0;
-  return s >= 200 && s < 300;
 }
 
 function formatBytes(n: number): string {

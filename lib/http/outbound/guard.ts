@@ -6,6 +6,8 @@
  */
 import { isIP } from "node:net";
 
+import ipaddr from "ipaddr.js";
+
 import { OutboundError } from "./errors";
 
 export interface CheckUrlOptions {
@@ -119,133 +121,59 @@ export function checkResolvedAddresses(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Addresses
+// Addresses: ranges from ipaddr.js (IANA special-purpose registries), plus the embedded-IPv4 forms
+// judged by the IPv4 address inside.
 // ---------------------------------------------------------------------------------------------------
 
-type V4Range = readonly [base: number, prefix: number];
-
-function v4(dotted: string, prefix: number): V4Range {
-  const n = parseIPv4(dotted);
-  if (n === null) throw new Error(`bad range ${dotted}`);
-  return [n, prefix];
+/** IPv4 ranges that are an ordinary public host: ipaddr.js's "unicast" (not private, loopback, reserved…). */
+function isPublicV4(addr: ipaddr.IPv4): boolean {
+  return addr.range() === "unicast";
 }
 
-/** IPv4 ranges that are never a public internet host (IANA special-purpose registry, conservatively). */
-const V4_BLOCKED: readonly V4Range[] = [
-  v4("0.0.0.0", 8), // "this network", includes the unspecified 0.0.0.0
-  v4("10.0.0.0", 8), // private
-  v4("100.64.0.0", 10), // carrier-grade NAT
-  v4("127.0.0.0", 8), // loopback
-  v4("169.254.0.0", 16), // link-local, cloud metadata 169.254.169.254
-  v4("172.16.0.0", 12), // private
-  v4("192.0.0.0", 24), // IETF protocol assignments
-  v4("192.0.2.0", 24), // TEST-NET-1
-  v4("192.88.99.0", 24), // 6to4 relay anycast (deprecated)
-  v4("192.168.0.0", 16), // private
-  v4("198.18.0.0", 15), // benchmarking
-  v4("198.51.100.0", 24), // TEST-NET-2
-  v4("203.0.113.0", 24), // TEST-NET-3
-  v4("224.0.0.0", 4), // multicast
-  v4("240.0.0.0", 4), // reserved, includes broadcast 255.255.255.255
-];
-
-/** Strict dotted-quad parse (the form resolvers and WHATWG URL produce). Returns the 32-bit value. */
-export function parseIPv4(s: string): number | null {
-  const parts = s.split(".");
-  if (parts.length !== 4) return null;
-  let n = 0;
-  for (const p of parts) {
-    if (!/^(0|[1-9]\d{0,2})$/.test(p)) return null;
-    const b = Number(p);
-    if (b > 255) return null;
-    n = n * 256 + b;
-  }
-  return n;
+function v4From(hi: number, lo: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
 }
 
-function inV4Range(n: number, [base, prefix]: V4Range): boolean {
-  if (prefix === 0) return true;
-  const shift = 32 - prefix;
-  return Math.floor(n / 2 ** shift) === Math.floor(base / 2 ** shift);
-}
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96") as [ipaddr.IPv6, number];
 
-function isPublicV4(n: number): boolean {
-  return !V4_BLOCKED.some((r) => inV4Range(n, r));
-}
-
-/** Parses an IPv6 address (zone id already removed) into eight 16-bit groups. */
-export function parseIPv6(s: string): number[] | null {
-  if (isIP(s) !== 6) return null;
-  let text = s.toLowerCase();
-  // Trailing embedded IPv4 ("::ffff:1.2.3.4") becomes two groups.
-  const lastColon = text.lastIndexOf(":");
-  const tail = text.slice(lastColon + 1);
-  if (tail.includes(".")) {
-    const n = parseIPv4(tail);
-    if (n === null) return null;
-    text = `${text.slice(0, lastColon + 1)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) return null;
-  const parse = (h: string): number[] => (h === "" ? [] : h.split(":").map((g) => parseInt(g, 16)));
-  const head = parse(halves[0] ?? "");
-  const rest = halves.length === 2 ? parse(halves[1] ?? "") : [];
-  const missing = 8 - head.length - rest.length;
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
-  const groups = [...head, ...new Array<number>(halves.length === 2 ? missing : 0).fill(0), ...rest];
-  if (groups.length !== 8 || groups.some((g) => !Number.isInteger(g) || g < 0 || g > 0xffff)) return null;
-  return groups;
-}
-
-function v4From(hi: number, lo: number): number {
-  return hi * 0x10000 + lo;
-}
-
-function isPublicV6(g: number[]): boolean {
-  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const firstFiveZero = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0;
-
+function isPublicV6(addr: ipaddr.IPv6): boolean {
+  const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = addr.parts;
   // ::ffff:a.b.c.d (IPv4-mapped): judged by the IPv4 address inside.
-  if (firstFiveZero && g5 === 0xffff) return isPublicV4(v4From(g6, g7));
-  // ::a.b.c.d (IPv4-compatible, deprecated), which also covers :: and ::1.
-  if (firstFiveZero && g5 === 0) {
+  if (addr.isIPv4MappedAddress()) return isPublicV4(addr.toIPv4Address());
+  // ::a.b.c.d (IPv4-compatible, deprecated; ipaddr.js calls it unicast), which also covers :: and ::1.
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     if (g6 === 0) return false; // ::/112 holds :: and ::1 and nothing routable
     return isPublicV4(v4From(g6, g7));
   }
   // 64:ff9b::/96 NAT64 well-known prefix: judged by the embedded IPv4.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
-    return isPublicV4(v4From(g6, g7));
-  }
+  if (addr.match(NAT64_WELL_KNOWN)) return isPublicV4(v4From(g6, g7));
   // 2002::/16 6to4: the IPv4 address is in groups 1-2.
   if (g0 === 0x2002) return isPublicV4(v4From(g1, g2));
+  // Everything else must be global unicast 2000::/3 that ipaddr.js knows no special purpose for
+  // (excludes Teredo, ORCHID, documentation 2001:db8::/32 and 3fff::/20, benchmarking, ULA, link-local…).
+  return (g0 & 0xe000) === 0x2000 && addr.range() === "unicast";
+}
 
-  // Everything else must be global unicast 2000::/3 ...
-  if ((g0 & 0xe000) !== 0x2000) return false; // excludes fc00::/7, fe80::/10, fec0::/10, ff00::/8, 64:ff9b:1::/48, 100::/64
-  // ... minus the special blocks inside it.
-  if (g0 === 0x2001 && g1 < 0x200) return false; // 2001::/23 IETF protocol assignments (Teredo, ORCHID, benchmarking)
-  if (g0 === 0x2001 && g1 === 0xdb8) return false; // 2001:db8::/32 documentation
-  if ((g0 & 0xfff0) === 0x3ff0) return false; // 3fff::/20 documentation
-  return true;
+/** Eight 16-bit groups of an IPv6 address (zone id already removed), or null. */
+export function parseIPv6(s: string): number[] | null {
+  if (isIP(s) !== 6) return null;
+  return ipaddr.IPv6.parse(s).parts;
 }
 
 /**
  * True only for an address that is an ordinary public internet host. Anything unparseable is
- * not public. Accepts IPv6 with or without brackets and with a zone id.
+ * not public. Accepts IPv6 with or without brackets and with a zone id. IPv4 must be a dotted quad
+ * (node:net's isIP; ipaddr.js alone would also take "0x7f.1" and the like).
  */
 export function isPublicAddress(ip: string): boolean {
   if (typeof ip !== "string") return false;
   let s = ip.trim();
   if (s.startsWith("[") && s.endsWith("]")) s = s.slice(1, -1);
   const family = isIP(s);
-  if (family === 4) {
-    const n = parseIPv4(s);
-    return n !== null && isPublicV4(n);
-  }
+  if (family === 4) return isPublicV4(ipaddr.IPv4.parse(s));
   if (family === 6) {
-    const pct = s.indexOf("%");
-    if (pct !== -1) return false; // a zone id only makes sense for link-local / local scopes
-    const g = parseIPv6(s);
-    return g !== null && isPublicV6(g);
+    if (s.includes("%")) return false; // a zone id only makes sense for link-local / local scopes
+    return isPublicV6(ipaddr.IPv6.parse(s));
   }
   return false;
 }

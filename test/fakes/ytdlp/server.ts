@@ -156,6 +156,9 @@ export async function startFakeProxy(handler: ProxyHandler): Promise<FakeProxy> 
       res.writeHead(400).end("absolute-form requests only");
       return;
     }
+    // A request-target naming an address (what the app's guard sends: the IP it checked) is served as
+    // the site in the Host header, as the real site behind that address would.
+    if (req.headers.host) url = new URL(`${url.pathname}${url.search}`, `${url.protocol}//${req.headers.host}`);
     handler(url, req, res);
   });
   // HTTPS through this proxy (CONNECT) is refused: the tests only use plain-HTTP targets.

@@ -1,16 +1,26 @@
 /**
- * Runs ffmpeg/ffprobe: no shell, arguments as an array, a short environment, a deadline, a cap on
- * collected stdout, only the tail of stderr kept (ffmpeg can print a line per damaged frame for hours).
- * Internal to lib/media: callers map the outcome to MediaError codes.
+ * The one way to start a child process (ffmpeg, ffprobe, yt-dlp): no shell, arguments as an array, a
+ * minimal environment (lib/env.ts `toolEnvironment()`: paths, locale, certificates; never a secret or a
+ * proxy setting of ours), its own process group so a deadline or an abort kills it AND whatever it
+ * started, a cap on collected stdout, and only the tail of stderr kept (ffmpeg can print a line per
+ * damaged frame for hours).
+ *
+ *   const r = await runTool("ffprobe", args, { timeoutMs: 60_000, signal });
+ *   if (r.failure === "timeout") ...; if (r.code !== 0) ... r.stderrTail ...
+ *
+ * Callers map the outcome to their own error codes (MediaError, AsrError, YtDlpError).
  */
-import { toolEnvironment } from "@/lib/env";
 import { spawn } from "node:child_process";
 
+import { toolEnvironment } from "@/lib/env";
+
 export const DEFAULT_STDERR_TAIL_CHARS = 8 * 1024;
+export const DEFAULT_MAX_STDOUT_BYTES = 4 * 1024 * 1024;
 
 export interface RunToolOptions {
-  /** Kill the process after this long. */
+  /** Kill the process group after this long (result `failure: "timeout"`). Required: nothing runs forever. */
   timeoutMs: number;
+  /** Kill the process group and reject with the signal's reason. */
   signal?: AbortSignal;
   /** Collect stdout up to this many bytes, then kill (result `failure: "stdout_too_large"`). Default 4 MiB. */
   maxStdoutBytes?: number;
@@ -18,6 +28,9 @@ export interface RunToolOptions {
   onStdoutLine?: (line: string) => void;
   /** How much of the end of stderr to keep. Default 8 KiB. */
   stderrTailChars?: number;
+  cwd?: string;
+  /** Variables on top of the minimal environment (the caller's own, e.g. PYTHONUTF8). */
+  env?: Record<string, string>;
 }
 
 export interface RunToolResult {
@@ -43,18 +56,27 @@ export class ToolStartError extends Error {
   }
 }
 
-/** Environment handed to the tools: nothing of ours (no secrets, no proxy settings). */
-function toolEnv(): NodeJS.ProcessEnv {
-  return toolEnvironment() as NodeJS.ProcessEnv;
+/** SIGKILL to the whole process group (the child leads it: `detached`), else to the child alone. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
 }
 
 /**
  * Starts `binary args…`, resolves when it has exited and its pipes are closed (whatever the exit code),
- * rejects with the signal's reason when aborted (after the process is gone) and with ToolStartError
- * when it cannot be started.
+ * rejects with the signal's reason when aborted (after the process group is killed) and with
+ * ToolStartError when it cannot be started.
  */
 export function runTool(binary: string, args: readonly string[], opts: RunToolOptions): Promise<RunToolResult> {
-  const maxStdout = opts.maxStdoutBytes ?? 4 * 1024 * 1024;
+  const maxStdout = opts.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
   const tailChars = opts.stderrTailChars ?? DEFAULT_STDERR_TAIL_CHARS;
 
   return new Promise<RunToolResult>((resolve, reject) => {
@@ -63,9 +85,12 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       return;
     }
     const child = spawn(binary, [...args], {
-      env: toolEnv(),
+      cwd: opts.cwd,
+      env: { ...toolEnvironment(), ...opts.env } as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
       shell: false,
+      // Its own process group, so a kill takes down the tool and anything it started (yt-dlp → ffmpeg).
+      detached: true,
       windowsHide: true,
     });
 
@@ -77,9 +102,7 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
     let aborted = false;
     let settled = false;
 
-    const kill = () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    };
+    const kill = () => killGroup(child.pid);
     const timer = setTimeout(() => {
       failure ??= "timeout";
       kill();
@@ -105,9 +128,11 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       });
     } else {
       child.stdout.on("data", (chunk: Buffer) => {
+        if (failure !== null) return;
         stdoutBytes += chunk.length;
         if (stdoutBytes > maxStdout) {
-          failure ??= "stdout_too_large";
+          failure = "stdout_too_large";
+          stdout.length = 0;
           kill();
           return;
         }
@@ -141,6 +166,7 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       kill();
       finish(null, err);
     });
+    // "close" (not "exit"): stdout and stderr are complete by then.
     child.once("close", (code) => finish(code));
   });
 }
