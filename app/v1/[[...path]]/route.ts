@@ -1,6 +1,6 @@
 import { unknownApiPath } from "@/lib/http/unknown-path";
 
-// Any /v1 path no other route file serves: 404 in the contract's shape, for every method.
+// /v1 itself and any /v1 path no other route file serves: 404 in the contract's shape, for every method.
 export const GET = unknownApiPath;
 export const HEAD = unknownApiPath;
 export const POST = unknownApiPath;
