@@ -65,6 +65,9 @@ describe("the request guard", () => {
       expect((await send("GET", "/v1/jobs/%zz")).status).toBe(400);
       const wrong = await send("DELETE", "/v1/languages");
       expect(wrong).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
+      const long = await send("GET", `/v1/languages?url=${"a".repeat(20_000)}`);
+      expect(long.status).toBe(431);
+      expect(JSON.parse(long.body)).toEqual({ detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" });
       expect(reached).toBe(0);
       expect(await send("GET", "/v1/languages")).toMatchObject({ status: 200, body: "next" });
       expect(reached).toBe(1);

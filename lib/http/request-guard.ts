@@ -1,4 +1,5 @@
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
 
 // Requests Next.js cannot represent never reach it: Next builds a WHATWG Request for every route, and
@@ -13,7 +14,8 @@ import type { Endpoint } from "@/lib/http/endpoint";
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
 // Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts.
-// Only origin-form request targets are looked at, so another server in the process that receives
+// Requests Node's parser refuses itself ("clientError": headers over 16 KiB → 431, broken HTTP → 400)
+// get the same statuses with a JSON body. Only origin-form request targets are looked at, so another server in the process that receives
 // absolute URLs (a forward proxy) is not affected; CONNECT never reaches "request" (Node emits "connect").
 
 const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -76,6 +78,28 @@ export function refusal(method: string | undefined, url: string | undefined, tab
   return null;
 }
 
+// Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
+// become "request" events; Node writes a bare status line on its own. Same statuses, with a body.
+const CLIENT_ERRORS: Record<string, Refusal["body"] & { status: number; reason: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: "Payload Too Large", detail: "The chunk extensions are too large.", code: "payload_too_large" },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", detail: "The request took too long to arrive.", code: "request_timeout" },
+};
+
+function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Duplex | undefined): boolean {
+  if (!error?.code || !socket?.writable) return false;
+  const known = CLIENT_ERRORS[error.code] ?? (error.code.startsWith("HPE_") ? { status: 400, reason: "Bad Request", detail: "The request is not valid HTTP.", code: "bad_request" } : null);
+  if (!known) return false;
+  // Like Node's own answer: only while nothing of a response has been written on this connection.
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (pending?.headersSent) return false;
+  const body = JSON.stringify({ detail: known.detail, code: known.code });
+  socket.end(
+    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+  );
+  return true;
+}
+
 const INSTALLED = Symbol.for("verbatim.requestGuard");
 
 /**
@@ -106,6 +130,7 @@ export function installRequestGuard(table: RouteTable): () => void {
         return true;
       }
     }
+    if (event === "clientError" && answerClientError(args[0] as NodeJS.ErrnoException, args[1] as Duplex)) return true;
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof proto.emit;
   return () => {
