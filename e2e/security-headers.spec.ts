@@ -62,7 +62,13 @@ async function watch(page: Page) {
     });
   });
   page.on("console", (message) => {
+    // A failed load is reported by URL below (the console line does not name it).
+    if (message.text().startsWith("Failed to load resource")) return;
     if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()} (${page.url()})`);
+  });
+  page.on("response", (response) => {
+    // The app has no favicon; Chromium asks for one anyway.
+    if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico") problems.push(`${response.status()} for ${response.url()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   return problems;
@@ -71,7 +77,9 @@ async function watch(page: Page) {
 test("with the policy on, sign-in → dashboard → keys → history → docs run without a violation", async ({ page }) => {
   const problems = await watch(page);
   await page.goto("/");
+  // A client-side navigation into the sign-in gate (proxy.ts redirects it).
   await page.getByRole("link", { name: "Open the dashboard" }).click();
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdashboard$/);
   await devLogin(page, randomEmail("csp"), page.url());
   await expect(page.getByTestId("user-email")).toBeVisible();
   await page.goto("/dashboard/keys");

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
+import { errorResponse, errors } from "@/lib/http/errors";
 
 const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });`;
 
@@ -16,7 +17,7 @@ export async function serveDocsAsset(name: string): Promise<Response> {
     return new Response(INIT_SCRIPT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
   }
   const type = FILES.get(name);
-  if (!type) return new Response("Not found", { status: 404 });
+  if (!type) return errorResponse(errors.notFound("No such file."));
   const body = await readFile(path.join(getAbsoluteFSPath(), name));
   return new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=86400" } });
 }
