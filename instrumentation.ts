@@ -2,7 +2,7 @@
 // embedded default this applies migrations) before the first request is served.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // First, before anything awaits: requests Next.js itself would answer with a plain-text 500 or an
+  // First of all: requests Next.js itself would answer with a plain-text 500 or an
   // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
   const { allEndpoints } = await import("@/lib/openapi/endpoints");
