@@ -2,6 +2,11 @@
 // embedded default this applies migrations) before the first request is served.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First of all: requests Next.js itself would answer with a plain-text 500 or an
+  // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).
+  const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
+  const { allEndpoints } = await import("@/lib/openapi/endpoints");
+  installRequestGuard(routeTable(allEndpoints));
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) console.warn(warning);

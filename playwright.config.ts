@@ -4,7 +4,7 @@ import { defineConfig } from "@playwright/test";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
 // Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
-// start themselves (3124, 3127 by default); the fakes and the billing app below.
+// start themselves (3124, 3127 by default); the fakes, the billing app and the fuzz app below.
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
 const fakeAsrPort = port + 3;
@@ -13,6 +13,10 @@ const fakeAsrPort = port + 3;
 // environment, which the test workers inherit.
 const billingPort = port + 6;
 const fakeStripePort = port + 7;
+// A third app for e2e/fuzz.spec.ts alone: a thousand hostile requests from 127.0.0.1 would use up the
+// per-address rate limits the other specs meet on the first app.
+const fuzzPort = port + 8;
+process.env.E2E_FUZZ_ORIGIN = `http://127.0.0.1:${fuzzPort}`;
 process.env.E2E_BILLING_ORIGIN = `http://127.0.0.1:${billingPort}`;
 process.env.E2E_FAKE_STRIPE_PORT = String(fakeStripePort);
 process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
@@ -58,6 +62,23 @@ export default defineConfig({
       env: {
         DATA_DIR: dataDir,
         APP_URL: `http://127.0.0.1:${port}`,
+        NEXT_TELEMETRY_DISABLED: "1",
+        YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
+        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+        ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
+      },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      // The same build with embedded defaults, for the fuzzer only.
+      command: `npx next start -p ${fuzzPort} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${fuzzPort}/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        DATA_DIR: `${dataDir}-fuzz`,
+        APP_URL: process.env.E2E_FUZZ_ORIGIN,
         NEXT_TELEMETRY_DISABLED: "1",
         YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",

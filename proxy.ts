@@ -1,16 +1,31 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
+import { securePage } from "@/lib/http/page-security";
+
+// Runs for every page (not for the API, static files or uploads: see `config`). Two separate jobs:
+// the security headers of every page (lib/http/page-security.ts), and the sign-in gate of /dashboard.
+
+export function proxy(request: NextRequest) {
+  const page = securePage(request);
+  return page.apply(dashboardGate(request) ?? NextResponse.next({ request: { headers: page.requestHeaders } }));
+}
 
 // Signed-out visits to /dashboard/* go to sign-in and come back afterwards. This only looks for the
 // session cookie; the dashboard layout verifies the session itself.
-
-export function proxy(request: NextRequest) {
+function dashboardGate(request: NextRequest): NextResponse | null {
+  const { pathname } = request.nextUrl;
+  if (pathname !== "/dashboard" && !pathname.startsWith("/dashboard/")) return null;
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
-  if (hasSession) return NextResponse.next();
+  if (hasSession) return null;
   const signIn = new URL("/signin", request.url);
   signIn.searchParams.set("callbackUrl", safeCallbackPath(request.nextUrl.pathname + request.nextUrl.search));
   return NextResponse.redirect(signIn);
 }
 
-export const config = { matcher: ["/dashboard", "/dashboard/:path*"] };
+// Not matched, on purpose: /v1 and /api (a proxy makes Next.js buffer every request body before the
+// route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
+// /health, /openapi.json, and /docs (Swagger UI carries its own policy).
+export const config = {
+  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|openapi\\.json$|docs$|docs/).*)"],
+};

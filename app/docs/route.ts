@@ -1,4 +1,7 @@
-// The interactive API reference: Swagger UI from the swagger-ui-dist package, served by us (no CDN).
+import { DOCS_POLICY } from "@/lib/http/security-headers";
+
+// The interactive API reference: Swagger UI from the swagger-ui-dist package, served by us (no CDN),
+// under its own Content-Security-Policy (no inline script; Swagger UI's inline styles allowed).
 export const dynamic = "force-static";
 
 const page = `<!doctype html>
@@ -17,5 +20,5 @@ const page = `<!doctype html>
 </html>`;
 
 export function GET() {
-  return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(page, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_POLICY } });
 }

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { readBodyBytes } from "@/lib/http/body";
 import { ApiError, errors } from "@/lib/http/errors";
 import { requireStripe } from "@/lib/billing/stripe";
 import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
@@ -55,9 +56,10 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
   }
   const signature = request.headers.get("stripe-signature");
   if (!signature) throw new ApiError(400, "invalid_signature", "Missing Stripe-Signature header.");
-  if (Number(request.headers.get("content-length") ?? 0) > MAX_EVENT_BYTES) throw errors.payloadTooLarge("A Stripe event is never larger than 1 MiB.");
-  const payload = await request.text();
-  if (Buffer.byteLength(payload) > MAX_EVENT_BYTES) throw errors.payloadTooLarge("A Stripe event is never larger than 1 MiB.");
+  const payload = await readBodyBytes(request, {
+    maxBytes: MAX_EVENT_BYTES,
+    tooLarge: () => errors.payloadTooLarge("A Stripe event is never larger than 1 MiB."),
+  });
   let event: Stripe.Event;
   try {
     event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);

@@ -21,8 +21,76 @@ export class RequestValidationError extends Error {
   }
 }
 
+/**
+ * The 422 answer. FastAPI echoes each item's `input`; here the echo is bounded (at most MAX_ECHO_ITEMS
+ * items; `input` and `loc` clipped by clipEcho under one budget for the whole answer), so a 1 MiB body
+ * never comes back larger than a few dozen KiB.
+ */
 export function validationResponse(items: ValidationErrorItem[]): NextResponse {
-  return NextResponse.json({ detail: items }, { status: 422 });
+  const budget = { left: ECHO.budget };
+  const detail = items.slice(0, MAX_ECHO_ITEMS).map((item) => ({
+    ...item,
+    loc: item.loc.map((part) => (typeof part === "string" ? clipString(part, ECHO.maxKey) : part)),
+    input: clipEcho(item.input, budget),
+  }));
+  return NextResponse.json({ detail }, { status: 422 });
+}
+
+export const MAX_ECHO_ITEMS = 50;
+/** Strings up to 4096 characters come back whole (the contract's 2048-character fields included). */
+const ECHO = { maxString: 4096, maxKey: 256, maxEntries: 50, maxDepth: 8, budget: 32 * 1024 };
+const ELLIPSIS = "…";
+
+function clipString(value: string, max: number): string {
+  if (value.length <= max) return value;
+  // Never cut a surrogate pair in half.
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1] ?? "") ? max - 1 : max;
+  return value.slice(0, Math.max(0, end)) + ELLIPSIS;
+}
+
+/**
+ * A copy of `value` small enough to echo: strings cut at 4096 characters, at most 50 entries per array
+ * or object, 8 levels deep, and no more than the shared budget (32 KiB per answer) in all. Whatever is
+ * cut is marked "…".
+ */
+export function clipEcho(value: unknown, budget = { left: ECHO.budget }): unknown {
+  const clip = (v: unknown, depth: number): unknown => {
+    if (typeof v === "string") {
+      const out = clipString(v, Math.min(ECHO.maxString, Math.max(0, budget.left)));
+      budget.left -= out.length + 2;
+      return out;
+    }
+    if (v === null || typeof v !== "object") {
+      budget.left -= 8;
+      return v;
+    }
+    if (depth >= ECHO.maxDepth || budget.left <= 0) return ELLIPSIS;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      for (const entry of v) {
+        if (out.length >= ECHO.maxEntries || budget.left <= 0) {
+          out.push(ELLIPSIS);
+          break;
+        }
+        out.push(clip(entry, depth + 1));
+      }
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    let count = 0;
+    for (const [key, entry] of Object.entries(v)) {
+      if (count >= ECHO.maxEntries || budget.left <= 0) {
+        out[ELLIPSIS] = ELLIPSIS;
+        break;
+      }
+      const clippedKey = clipString(key, ECHO.maxKey);
+      budget.left -= clippedKey.length + 4;
+      out[clippedKey] = clip(entry, depth + 1);
+      count++;
+    }
+    return out;
+  };
+  return clip(value, 0);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -126,10 +194,51 @@ function parentOf(root: unknown, path: readonly PropertyKey[]): unknown {
  * `input` in each item is the value as the client sent it (the query string, not the coerced number).
  */
 export function parseInput<S extends ZodType>(schema: S, raw: unknown, where: "body" | "query" | "path"): core.output<S> {
+  const unsafe = unsafeStrings(raw, [where]);
+  if (unsafe.length > 0) throw new RequestValidationError(unsafe);
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const items = result.error.issues.map((issue) => mapIssue(issue, [where], raw, valueAt(raw, issue.path)));
   throw new RequestValidationError(items);
+}
+
+// NUL cannot be stored in PostgreSQL text or jsonb, and an unpaired surrogate is not Unicode: strings
+// holding either are refused for every endpoint here, before any schema or handler sees them.
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function unsafeStringReason(value: string): string | null {
+  if (value.includes("\u0000")) return "Value error, String should not contain NUL (\\u0000) characters";
+  if (UNPAIRED_SURROGATE.test(value)) return "Value error, String should be valid Unicode (it holds an unpaired surrogate)";
+  return null;
+}
+
+/** Every string (values and keys) in `raw` that cannot be stored, walked without recursion. */
+function unsafeStrings(raw: unknown, prefix: Loc): ValidationErrorItem[] {
+  type Node = { value: unknown; key?: string | number; parent?: Node };
+  const locOf = (node: Node): Loc => {
+    const keys: Loc = [];
+    for (let n: Node | undefined = node; n?.key !== undefined; n = n.parent) keys.unshift(n.key);
+    return [...prefix, ...keys];
+  };
+  const items: ValidationErrorItem[] = [];
+  const stack: Node[] = [{ value: raw }];
+  while (stack.length > 0 && items.length < MAX_ECHO_ITEMS) {
+    const node = stack.pop()!;
+    const { value } = node;
+    const keyReason = typeof node.key === "string" ? unsafeStringReason(node.key) : null;
+    if (keyReason) {
+      items.push({ type: "value_error", loc: locOf(node), msg: keyReason, input: node.key, ctx: { error: {} } });
+    } else if (typeof value === "string") {
+      const reason = unsafeStringReason(value);
+      if (reason) items.push({ type: "value_error", loc: locOf(node), msg: reason, input: value, ctx: { error: {} } });
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: node });
+    } else if (value !== null && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], parent: node });
+    }
+  }
+  return items;
 }
 
 /** Malformed JSON body: FastAPI reports the byte position of the first error. */

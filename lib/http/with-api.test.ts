@@ -1,3 +1,4 @@
+import { NextRequest } from "next/server";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
@@ -143,5 +144,110 @@ describe("withApi errors", () => {
     } finally {
       console.error = original;
     }
+  });
+});
+
+describe("withApi against hostile input", () => {
+  it("JSON nested 5,000 deep is a 422 json_invalid at the bracket that goes too deep, not a stack overflow", async () => {
+    const deep = "[".repeat(5000) + "]".repeat(5000);
+    const res = await callRoute(create, "/v1/test/body", { body: deep });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({
+      detail: [{ type: "json_invalid", loc: ["body", 64], msg: "JSON decode error", input: {}, ctx: { error: "Nesting deeper than 64 levels" } }],
+    });
+    // Brackets inside strings do not count; 64 levels are fine.
+    const ok = await callRoute(create, "/v1/test/body", { body: `{"tier": "${"[".repeat(5000)}", "x": ${"[".repeat(63)}${"]".repeat(63)}}` });
+    expect(ok.status).toBe(200);
+  });
+
+  it("a NUL or an unpaired surrogate in a body, query or path string is a 422 before any handler runs", async () => {
+    let calls = 0;
+    const endpoint = defineEndpoint({
+      method: "POST",
+      path: "/v1/test/{id}",
+      tag: "test",
+      summary: "all three",
+      auth: "none",
+      params: z.object({ id: z.string() }),
+      query: z.object({ q: z.string().optional() }),
+      body: z.record(z.string(), z.unknown()),
+    });
+    const handler = withApi(endpoint, async () => ++calls);
+    const nul = { type: "value_error", msg: "Value error, String should not contain NUL (\\u0000) characters", ctx: { error: {} } };
+    const path = await callRoute(handler, "/v1/test/a", { body: {}, params: { id: "a\u0000" } });
+    expect(path.status).toBe(422);
+    expect(path.json).toEqual({ detail: [{ ...nul, loc: ["path", "id"], input: "a\u0000" }] });
+    const query = await callRoute(handler, "/v1/test/a?q=%00", { body: {}, params: { id: "a" } });
+    expect(query.json).toEqual({ detail: [{ ...nul, loc: ["query", "q"], input: "\u0000" }] });
+    const body = await callRoute(handler, "/v1/test/a", { body: '{"a": {"b": ["ok", "x\\u0000"]}, "k\\u0000": 1}', params: { id: "a" } });
+    expect(body.json).toEqual({
+      detail: [
+        { ...nul, loc: ["body", "a", "b", 1], input: "x\u0000" },
+        { ...nul, loc: ["body", "k\u0000"], input: "k\u0000" },
+      ],
+    });
+    const surrogate = await callRoute(handler, "/v1/test/a", { body: '{"a": "\\ud800x"}', params: { id: "a" } });
+    expect(surrogate.json).toMatchObject({ detail: [{ type: "value_error", loc: ["body", "a"], msg: expect.stringContaining("unpaired surrogate") }] });
+    const pair = await callRoute(handler, "/v1/test/a", { body: '{"a": "\\ud83d\\ude00"}', params: { id: "a" } });
+    expect(pair.status).toBe(200);
+    expect(calls).toBe(1);
+  });
+
+  it("bytes that are not UTF-8 are a 422 json_invalid", async () => {
+    const request = new NextRequest("http://localhost:3000/v1/test/body", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
+    });
+    const res = await create(request, { params: Promise.resolve({}) });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ detail: [{ type: "json_invalid", loc: ["body", 6], ctx: { error: "Invalid UTF-8 in the body" } }] });
+  });
+
+  it("the echoed input is bounded: a ~1 MB body that fails validation does not come back as 2 MB", async () => {
+    const wide = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, "v".repeat(40)]));
+    const res = await callRoute(create, "/v1/test/body", { body: { ...wide, tier: 5 } });
+    expect(res.status).toBe(422);
+    expect(res.text.length).toBeLessThan(40 * 1024);
+    const [item] = (res.json as { detail: { loc: unknown[]; input: unknown }[] }).detail;
+    expect(item.loc).toEqual(["body", "tier"]);
+    const long = await callRoute(create, "/v1/test/body", { body: { tier: ["x".repeat(900_000)] } });
+    expect(long.status).toBe(422);
+    expect(long.text.length).toBeLessThan(40 * 1024);
+    const echoed = (long.json as { detail: { input: string[] }[] }).detail[0].input[0];
+    expect(echoed).toBe(`${"x".repeat(4096)}…`);
+    // Many failing items: at most 50 come back.
+    const many = await callRoute(withApi({ ...bodyEndpoint, body: z.array(z.string()) }, async () => null), "/v1/test/body", {
+      body: Array.from({ length: 10_000 }, (_, i) => i),
+    });
+    expect((many.json as { detail: unknown[] }).detail).toHaveLength(50);
+    expect(many.text.length).toBeLessThan(40 * 1024);
+  });
+
+  it("a chunked body with no Content-Length is cut off at 1 MiB: 413, and the stream is not read to its end", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const request = new NextRequest("http://localhost:3000/v1/test/body", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: endless,
+      duplex: "half",
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    expect(request.headers.get("content-length")).toBeNull();
+    const res = await create(request, { params: Promise.resolve({}) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ detail: "The JSON body is larger than 1 MiB.", code: "payload_too_large" });
+    expect(cancelled).toBe(true);
+    expect(pulled).toBeLessThanOrEqual(1024 * 1024 + 3 * chunk.byteLength);
   });
 });

@@ -4,7 +4,9 @@ import { authenticate, type Principal } from "@/lib/auth/principal";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
 import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
-import { jsonInvalid, parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
+import { readBodyBytes } from "@/lib/http/body";
+import { parseJsonBody } from "@/lib/http/json-body";
+import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
 // with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
@@ -59,16 +61,9 @@ function queryObject(request: NextRequest): Record<string, string> {
 }
 
 async function readJson(request: NextRequest): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_JSON_BODY_BYTES) throw errors.payloadTooLarge("The JSON body is larger than 1 MiB.");
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_JSON_BODY_BYTES) throw errors.payloadTooLarge("The JSON body is larger than 1 MiB.");
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "Invalid JSON";
-    const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
-    throw jsonInvalid(position, message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, ""));
-  }
+  const bytes = await readBodyBytes(request, {
+    maxBytes: MAX_JSON_BODY_BYTES,
+    tooLarge: () => errors.payloadTooLarge("The JSON body is larger than 1 MiB."),
+  });
+  return parseJsonBody(bytes);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { consumeBody } from "@/lib/http/body";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
 import { verifyLocalSignature } from "@/lib/uploads/local-url";
 import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
@@ -145,21 +146,14 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 async function streamToFile(request: Request, handle: FileHandle, limit: { bytes: number; error: () => ApiError }): Promise<{ size: number; head: Uint8Array }> {
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
-  let size = 0;
-  if (!request.body) return { size, head: head.subarray(0, 0) };
-  const reader = request.body.getReader();
-  try {
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch {
-        throw new ApiError(400, "incomplete_upload", "The upload was interrupted. Upload the file again.");
-      }
-      if (chunk.done) break;
-      const bytes = chunk.value;
-      size += bytes.byteLength;
-      if (size > limit.bytes) throw limit.error();
+  const size = await consumeBody(
+    request,
+    {
+      maxBytes: limit.bytes,
+      tooLarge: limit.error,
+      interrupted: () => new ApiError(400, "incomplete_upload", "The upload was interrupted. Upload the file again."),
+    },
+    async (bytes) => {
       if (headLength < SNIFF_BYTES) {
         const take = bytes.subarray(0, SNIFF_BYTES - headLength);
         head.set(take, headLength);
@@ -170,13 +164,8 @@ async function streamToFile(request: Request, handle: FileHandle, limit: { bytes
         const { bytesWritten } = await handle.write(bytes, offset, bytes.byteLength - offset);
         offset += bytesWritten;
       }
-    }
-  } catch (error) {
-    await reader.cancel().catch(() => undefined);
-    throw error;
-  } finally {
-    reader.releaseLock();
-  }
+    },
+  );
   return { size, head: head.subarray(0, headLength) };
 }
 

@@ -1,0 +1,79 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it } from "vitest";
+import { installRequestGuard, refusal, routeTable } from "@/lib/http/request-guard";
+import { allEndpoints } from "@/lib/openapi/endpoints";
+
+const table = routeTable(allEndpoints);
+
+describe("the request guard", () => {
+  it("lets through what Next.js can represent and the endpoint table serves", () => {
+    expect(refusal("GET", "/v1/languages?url=x", table)).toBeNull();
+    expect(refusal("HEAD", "/v1/languages", table)).toBeNull();
+    expect(refusal("OPTIONS", "/v1/transcript", table)).toBeNull();
+    expect(refusal("POST", "/v1/transcript", table)).toBeNull();
+    expect(refusal("GET", "/v1/jobs/abc", table)).toBeNull();
+    expect(refusal("GET", "/dashboard", table)).toBeNull();
+    expect(refusal("POST", "/signin", table)).toBeNull(); // server actions
+    expect(refusal("DELETE", "/v1/no/such/path", table)).toBeNull(); // the catch-all route answers 404
+    expect(refusal("GET", "/v1/jobs/a%00", table)).toBeNull(); // decodes; the schema layer refuses the NUL
+  });
+
+  it("refuses methods the fetch standard cannot carry, undecodable paths, and methods a described path does not serve", () => {
+    for (const method of ["TRACE", "TRACK", "PROPFIND", "FOO"]) {
+      expect(refusal(method, "/v1/languages", table)).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
+    }
+    for (const url of ["/v1/jobs/%zz", "/v1/jobs/%E0%A4%A", "/docs/assets/%", "/%C0%AF"]) {
+      expect(refusal("GET", url, table)).toEqual({
+        status: 400,
+        body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" },
+        headers: {},
+      });
+    }
+    expect(refusal("DELETE", "/v1/languages", table)).toEqual({
+      status: 405,
+      body: { detail: "DELETE is not served at this path; it serves GET, HEAD, OPTIONS.", code: "method_not_allowed" },
+      headers: { allow: "GET, HEAD, OPTIONS" },
+    });
+    expect(refusal("GET", "/v1/transcript", table)).toMatchObject({ status: 405, headers: { allow: "OPTIONS, POST" } });
+    expect(refusal("PUT", "/v1/jobs/abc", table)).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
+  });
+
+  it("answers on a real Node.js server before its request listener runs", async () => {
+    const uninstall = installRequestGuard(table);
+    let reached = 0;
+    const server = http.createServer((_request, response) => {
+      reached++;
+      response.end("next");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const send = (method: string, path: string) =>
+      new Promise<{ status: number; body: string; allow?: string }>((resolve, reject) => {
+        const request = http.request({ host: "127.0.0.1", port, method, path }, (response) => {
+          let body = "";
+          response.on("data", (chunk) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body, allow: response.headers.allow }));
+        });
+        request.on("error", reject);
+        request.end();
+      });
+    try {
+      const trace = await send("TRACE", "/v1/languages");
+      expect(trace.status).toBe(405);
+      expect(JSON.parse(trace.body)).toMatchObject({ code: "method_not_allowed" });
+      expect((await send("GET", "/v1/jobs/%zz")).status).toBe(400);
+      const wrong = await send("DELETE", "/v1/languages");
+      expect(wrong).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
+      const long = await send("GET", `/v1/languages?url=${"a".repeat(20_000)}`);
+      expect(long.status).toBe(431);
+      expect(JSON.parse(long.body)).toEqual({ detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" });
+      expect(reached).toBe(0);
+      expect(await send("GET", "/v1/languages")).toMatchObject({ status: 200, body: "next" });
+      expect(reached).toBe(1);
+    } finally {
+      uninstall();
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,140 @@
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import type { Endpoint } from "@/lib/http/endpoint";
+
+// Requests Next.js cannot represent never reach it: Next builds a WHATWG Request for every route, and
+// the fetch standard refuses TRACE and TRACK ("TypeError: 'TRACE' HTTP method is unsupported"), so
+// Next answers them with a plain-text 500; a path that is not valid percent-encoding fails Next's
+// decoding of dynamic segments, also a plain-text 500; and a route file answers a method it does not
+// export with an empty 405. No user code (proxy.ts, route handlers) runs before those answers, so
+// this guard sits one step earlier, on the Node.js server's "request" event (installed once from
+// instrumentation.ts), and answers in the contract's {detail, code} shape instead:
+//   - a method outside GET HEAD POST PUT PATCH DELETE OPTIONS → 405 for any path;
+//   - a path that does not decode → 400 invalid_path;
+//   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
+//     serve → 405 with Allow.
+// Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts.
+// Requests Node's parser refuses itself ("clientError": headers over 16 KiB → 431, broken HTTP → 400)
+// get the same statuses with a JSON body. Only origin-form request targets are looked at, so another server in the process that receives
+// absolute URLs (a forward proxy) is not affected; CONNECT never reaches "request" (Node emits "connect").
+
+const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+export interface Refusal {
+  status: number;
+  body: { detail: string; code: string };
+  headers: Record<string, string>;
+}
+
+export interface RouteTable {
+  match(path: string): readonly string[] | undefined;
+}
+
+/** Path templates (`/v1/jobs/{job_id}`) → the methods served there, HEAD with GET, OPTIONS always. */
+export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">[]): RouteTable {
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  for (const { method, path } of endpoints) {
+    let route = routes.get(path);
+    if (!route) {
+      const source = path
+        .split(/\{[^}]+\}/)
+        .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+        .join("[^/]+");
+      route = { pattern: new RegExp(`^${source}$`), methods: new Set(["OPTIONS"]) };
+      routes.set(path, route);
+    }
+    route.methods.add(method);
+    if (method === "GET") route.methods.add("HEAD");
+  }
+  const list = [...routes.values()].map(({ pattern, methods }) => ({ pattern, methods: [...methods].sort() }));
+  return { match: (path) => list.find((route) => route.pattern.test(path))?.methods };
+}
+
+/** Why Next must not see this request, or null to let it through. */
+export function refusal(method: string | undefined, url: string | undefined, table: RouteTable): Refusal | null {
+  const upper = (method ?? "").toUpperCase();
+  if (!FETCH_METHODS.has(upper)) {
+    return {
+      status: 405,
+      body: { detail: `The ${upper.slice(0, 20) || "empty"} method is not served here.`, code: "method_not_allowed" },
+      headers: {},
+    };
+  }
+  const rawPath = (url ?? "/").split("?")[0];
+  let path: string;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    return { status: 400, body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" }, headers: {} };
+  }
+  const allowed = table.match(path);
+  if (allowed && !allowed.includes(upper)) {
+    return {
+      status: 405,
+      body: { detail: `${upper} is not served at this path; it serves ${allowed.join(", ")}.`, code: "method_not_allowed" },
+      headers: { allow: allowed.join(", ") },
+    };
+  }
+  return null;
+}
+
+// Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
+// become "request" events; Node writes a bare status line on its own. Same statuses, with a body.
+const CLIENT_ERRORS: Record<string, Refusal["body"] & { status: number; reason: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: "Payload Too Large", detail: "The chunk extensions are too large.", code: "payload_too_large" },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", detail: "The request took too long to arrive.", code: "request_timeout" },
+};
+
+function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Duplex | undefined): boolean {
+  if (!error?.code || !socket?.writable) return false;
+  const known = CLIENT_ERRORS[error.code] ?? (error.code.startsWith("HPE_") ? { status: 400, reason: "Bad Request", detail: "The request is not valid HTTP.", code: "bad_request" } : null);
+  if (!known) return false;
+  // Like Node's own answer: only while nothing of a response has been written on this connection.
+  const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (pending?.headersSent) return false;
+  const body = JSON.stringify({ detail: known.detail, code: known.code });
+  socket.end(
+    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+  );
+  return true;
+}
+
+const INSTALLED = Symbol.for("verbatim.requestGuard");
+
+/**
+ * Wraps http.Server's "request" event for every server in this process (Next's included), once.
+ * Returns the function that takes it off again (for tests).
+ */
+export function installRequestGuard(table: RouteTable): () => void {
+  const proto = http.Server.prototype as http.Server & { [INSTALLED]?: true };
+  if (proto[INSTALLED]) return () => undefined;
+  proto[INSTALLED] = true;
+  const emit = proto.emit;
+  proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+    const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
+    // Only origin-form targets ("/path"): a forward proxy in this process sees absolute URLs and is left alone.
+    if (event === "request" && request?.url?.startsWith("/")) {
+      const refused = refusal(request.method, request.url, table);
+      if (refused) {
+        const body = JSON.stringify(refused.body);
+        response.writeHead(refused.status, {
+          ...refused.headers,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          "x-content-type-options": "nosniff",
+        });
+        response.end(body);
+        // Whatever body the client sends is not read; drain it so the connection can be reused.
+        request.resume();
+        return true;
+      }
+    }
+    if (event === "clientError" && answerClientError(args[0] as NodeJS.ErrnoException, args[1] as Duplex)) return true;
+    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+  } as typeof proto.emit;
+  return () => {
+    proto.emit = emit;
+    delete proto[INSTALLED];
+  };
+}

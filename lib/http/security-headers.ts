@@ -1,0 +1,83 @@
+// Security headers, in one place. No imports: next.config.ts reads BASELINE_HEADERS at build time, and
+// proxy.ts asks pageSecurityHeaders() for each page with a fresh nonce.
+//
+//   BASELINE_HEADERS        every response (next.config.ts `headers()`): nosniff, Referrer-Policy,
+//                           Permissions-Policy.
+//   API_POLICY              /v1 answers are JSON, never a document: nothing may load, nothing may frame them.
+//   pageSecurityHeaders()   pages (proxy.ts): a nonce-based Content-Security-Policy (Next.js puts the
+//                           nonce on its own scripts when it finds it in the request's CSP header),
+//                           frame-ancestors 'none', and HSTS when APP_URL is https.
+//   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
+
+export const BASELINE_HEADERS: { key: string; value: string }[] = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+  // Nothing here uses these; the embedded players keep what their iframe `allow` asks for
+  // (autoplay, encrypted-media, picture-in-picture, fullscreen), which are not listed.
+  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=(), usb=()" },
+];
+
+export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** The players the dashboard embeds (lib/client/transcripts.ts playerFor). */
+const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"];
+
+/**
+ * Pages that other sites may frame. None today. Public transcript pages (/t/...) are meant to become
+ * embeddable: add their pattern here and those pages get `frame-ancestors *` instead of 'none'.
+ */
+export const EMBEDDABLE_PAGES: RegExp[] = [];
+
+export interface PageSecuritySettings {
+  /** APP_URL: https turns on HSTS and upgrade-insecure-requests. */
+  appUrl: string;
+  /** Where the browser PUTs uploads when they go to S3-compatible storage (connect-src). */
+  uploadOrigins: string[];
+  /** Origins a sign-in form may end up at without JavaScript (OAuth providers' authorize pages). */
+  formTargets: string[];
+}
+
+export function pageSecurityHeaders(nonce: string, pathname: string, settings: PageSecuritySettings): Record<string, string> {
+  const https = settings.appUrl.startsWith("https:");
+  const embeddable = EMBEDDABLE_PAGES.some((pattern) => pattern.test(pathname));
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+    `style-src 'self' 'nonce-${nonce}'`,
+    // React renders `style={{…}}` as an attribute in server HTML (the progress bar); attributes only.
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "media-src 'self' blob:",
+    `connect-src ${["'self'", ...settings.uploadOrigins].join(" ")}`,
+    `frame-src ${PLAYER_FRAMES.join(" ")}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action ${["'self'", ...settings.formTargets].join(" ")}`,
+    `frame-ancestors ${embeddable ? "*" : "'none'"}`,
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ];
+  return {
+    "Content-Security-Policy": directives.join("; "),
+    ...(https ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
+  };
+}
+
+export const DOCS_POLICY = [
+  "default-src 'self'",
+  // swagger-ui-bundle.js and init.js are files of ours; no inline script, no eval.
+  "script-src 'self'",
+  // Swagger UI sets inline styles on its elements.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** A fresh nonce per page view: 128 random bits, base64. */
+export function newNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
+}
