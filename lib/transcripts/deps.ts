@@ -3,6 +3,7 @@ import { appOutbound } from "@/lib/http/outbound/configured";
 import { createYoutubeProvider } from "@/lib/captions/youtube/provider";
 import { createYtDlpProvider, youtubeYtDlpArgs } from "@/lib/captions/ytdlp/provider";
 import { createPotProvider } from "@/lib/captions/youtube/pot";
+import { rewriteYoutubeUrl } from "@/lib/captions/youtube/fetch";
 import { readCookieFile } from "@/lib/captions/youtube/cookies";
 import { createOutbound } from "@/lib/http/outbound";
 import type { CaptionProvider } from "@/lib/captions/types";
@@ -38,6 +39,7 @@ export function transcriptDeps(): TranscriptDeps {
       binary: settings.YTDLP_PATH,
       proxyUrl: settings.YOUTUBE_PROXIES?.[0] ?? settings.OUTBOUND_PROXY,
       platforms: new Set(["youtube"]),
+      rewriteUrl: settings.YOUTUBE_BASE_URL ? (url) => rewriteYoutubeUrl(url, settings.YOUTUBE_BASE_URL) : undefined,
       extraArgs: youtubeYtDlpArgs({ potProviderUrl: settings.YOUTUBE_POT_PROVIDER_URL, cookiesFile: settings.YOUTUBE_COOKIES_FILE }),
     }),
   });

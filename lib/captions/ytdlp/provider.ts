@@ -55,6 +55,8 @@ export interface YtDlpProviderOptions {
   platforms?: ReadonlySet<Platform>;
   /** Extra arguments for the metadata run (YouTube: the PO token provider, cookies). */
   extraArgs?: readonly string[];
+  /** Test hook: where a subtitle URL is fetched (YouTube's second path sends www.youtube.com to the fake). */
+  rewriteUrl?: (url: URL) => URL;
 }
 
 function decode(body: Buffer): string {
@@ -109,7 +111,8 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
   }
 
   async function download(url: string, budget: { left: number }): Promise<{ text: string; url: string }> {
-    const res = await opts.outbound.safeFetchBuffer(url, { maxBytes: Math.max(1, budget.left) });
+    const target = opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url;
+    const res = await opts.outbound.safeFetchBuffer(target, { maxBytes: Math.max(1, budget.left) });
     if (!res.ok) {
       throw new YtDlpError("upstream_failed", "The caption file could not be downloaded from the platform.", `HTTP ${res.status} for a subtitle file`);
     }

@@ -10,9 +10,19 @@
  *   "hang"       never answers.
  *
  * Every request is counted in `requests` (method and URL).
+ *
+ * With `intercept` (an origin such as the YouTube fake's), HTTPS through the proxy is answered too:
+ * CONNECT is accepted, TLS is terminated with a throwaway self-signed certificate (made with the
+ * openssl CLI; the client must skip verification, e.g. yt-dlp's --no-check-certificates), and the
+ * requests inside are sent on to `intercept` with their path and query. That is how a real client
+ * whose URLs are hard-wired to https://www.youtube.com (yt-dlp's YouTube extractor) reaches the fake.
+ * Tunnelled requests are recorded with their https:// URL.
  */
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import tls from "node:tls";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +39,35 @@ export interface FakeProxy {
   close(): Promise<void>;
 }
 
-export async function startFakeProxy(name: string, mode: ProxyMode = "pass"): Promise<FakeProxy> {
+/** A self-signed certificate for the given host names, valid for two days. */
+function selfSigned(hosts: readonly string[]): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), "fake-proxy-tls-"));
+  try {
+    const san = hosts.map((h) => `DNS:${h}`).join(",");
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", `/CN=${hosts[0]}`, "-addext", `subjectAltName=${san}`, "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
+    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function forward(target: string, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, name: string): void {
+  const headers = { ...req.headers };
+  delete headers["proxy-connection"];
+  delete headers["proxy-authorization"];
+  delete headers.host;
+  const upstream = http.request(target, { method: req.method, headers }, (up) => {
+    res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-fake-proxy": name });
+    up.pipe(res);
+  });
+  upstream.on("error", () => {
+    res.writeHead(502, { "content-type": "text/plain" });
+    res.end("bad gateway");
+  });
+  upstream.end(body);
+}
+
+export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opts: { intercept?: string } = {}): Promise<FakeProxy> {
   const blocked = JSON.stringify(JSON.parse(readFileSync(join(RECORDED, "request_blocked.json"), "utf8")));
   const tooMany = readFileSync(join(RECORDED, "too_many_requests.html"), "utf8");
   const proxy: FakeProxy = { url: "", name, mode, requests: [], close: async () => undefined };
@@ -53,20 +91,30 @@ export async function startFakeProxy(name: string, mode: ProxyMode = "pass"): Pr
         res.writeHead(429, { "content-type": "text/html; charset=UTF-8", "content-length": Buffer.byteLength(tooMany) });
         return res.end(tooMany);
       }
-      const headers = { ...req.headers };
-      delete headers["proxy-connection"];
-      delete headers["proxy-authorization"];
-      const upstream = http.request(target, { method: req.method, headers }, (up) => {
-        res.writeHead(up.statusCode ?? 502, { ...up.headers, "x-fake-proxy": name });
-        up.pipe(res);
-      });
-      upstream.on("error", () => {
-        res.writeHead(502, { "content-type": "text/plain" });
-        res.end("bad gateway");
-      });
-      upstream.end(Buffer.concat(chunks));
+      forward(target, req, Buffer.concat(chunks), res, name);
     });
   });
+
+  if (opts.intercept) {
+    const origin = opts.intercept.replace(/\/+$/, "");
+    const { key, cert } = selfSigned(["www.youtube.com", "youtube.com", "m.youtube.com", "youtubei.googleapis.com"]);
+    const inner = http.createServer((req, res) => {
+      const url = `https://${req.headers.host ?? "unknown"}${req.url ?? "/"}`;
+      proxy.requests.push({ method: req.method ?? "", url });
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => forward(`${origin}${req.url ?? "/"}`, req, Buffer.concat(chunks), res, name));
+    });
+    server.on("connect", (_req, socket) => {
+      if (proxy.mode === "hang") return;
+      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      const secure = new tls.TLSSocket(socket, { isServer: true, key, cert });
+      secure.on("error", () => socket.destroy());
+      inner.emit("connection", secure);
+    });
+  } else {
+    server.on("connect", (_req, socket) => socket.end("HTTP/1.1 405 Method Not Allowed\r\n\r\n"));
+  }
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () =>
