@@ -182,6 +182,8 @@ interface Lookup {
   /** A client answered OK (so the video itself is fine: no yt-dlp for "no captions"). */
   answered: boolean;
   timedOut: boolean;
+  /** The last caption-track answer that was neither a block nor empty (404, 5xx). */
+  trackError: SourceError | null;
   lastDetails: PlayerDetails | null;
 }
 
@@ -449,6 +451,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       unplayable: null,
       answered: false,
       timedOut: false,
+      trackError: null,
       lastDetails: null,
     };
     const served = await runChain(l, null);
@@ -501,6 +504,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
         if (!res.ok) throw sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
         throw sourceError("upstream_failed", "YouTube sent an empty caption track.");
       }
+      if (!res.ok && res.status !== 429) l.trackError = sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
       if (res.status === 429) l.rateLimited = true;
       // An empty 200 where a track was expected: YouTube wants a token, or blocks this exit.
       else if (res.ok && ref.needsPot) l.potMissing = true;
@@ -556,7 +560,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
         return segments;
       }
     }
-    throw l ? exhausted(l) : sourceError("upstream_failed", "YouTube sent an empty caption track.");
+    throw l ? (l.trackError ?? exhausted(l)) : sourceError("upstream_failed", "YouTube sent an empty caption track.");
   }
 
   return { getInfo, fetchTrack };

@@ -156,8 +156,8 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
         if (!/^[A-Za-z0-9_-]{11}$/.test(v) || !/^[A-Za-z-]{2,12}$/.test(lang) || !(fmt in TIMEDTEXT_TYPES)) {
           return send(res, 404, "text/html; charset=UTF-8", "");
         }
-        // A recorded video has one recorded track (classic XML, and json3 derived from it), served for its manual and auto track.
-        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`) ?? fixture(`recorded/${v}.${lang}.${fmt}`) ?? fixture(`recorded/${v}.${lang}.xml`);
+        // A recorded video has one recorded track (classic XML, and json3 derived from it), served for each of its tracks.
+        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`) ?? fixture(`recorded/${v}.en.${fmt}`) ?? fixture(`recorded/${v}.en.xml`);
         if (content === null) return send(res, 404, "text/html; charset=UTF-8", "");
         if (fake.timedtext === "empty") return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         // Tracks marked exp=xpe answer an empty 200 unless a PO token comes with them (pot, potc=1, c).
