@@ -8,6 +8,7 @@ import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
 import { benchPlans } from "./bench/plans";
+import { benchYoutube } from "./bench/youtube";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   media: benchMedia,
   asr: benchAsr,
   plans: benchPlans,
+  youtube: benchYoutube,
 };
 
 const only = process.argv.slice(2);
