@@ -3,7 +3,6 @@ import { appOutbound } from "@/lib/http/outbound/configured";
 import { createYoutubeProvider } from "@/lib/captions/youtube/provider";
 import { createYtDlpProvider, youtubeYtDlpArgs } from "@/lib/captions/ytdlp/provider";
 import { createPotProvider } from "@/lib/captions/youtube/pot";
-import { rewriteYoutubeUrl } from "@/lib/captions/youtube/fetch";
 import { readCookieFile } from "@/lib/captions/youtube/cookies";
 import { createOutbound } from "@/lib/http/outbound";
 import type { CaptionProvider } from "@/lib/captions/types";
@@ -33,15 +32,18 @@ export function transcriptDeps(): TranscriptDeps {
     blockRetries: settings.YOUTUBE_BLOCK_RETRIES,
     cooldownMs: settings.YOUTUBE_PROXY_COOLDOWN_SECONDS * 1000,
     timeoutMs: settings.YOUTUBE_LOOKUP_TIMEOUT_SECONDS * 1000,
-    // The second path: yt-dlp's YouTube extractor, with the same PO token provider and cookies.
-    fallback: createYtDlpProvider({
-      outbound,
-      binary: settings.YTDLP_PATH,
-      proxyUrl: settings.YOUTUBE_PROXIES?.[0] ?? settings.OUTBOUND_PROXY,
-      platforms: new Set(["youtube"]),
-      rewriteUrl: settings.YOUTUBE_BASE_URL ? (url) => rewriteYoutubeUrl(url, settings.YOUTUBE_BASE_URL) : undefined,
-      extraArgs: youtubeYtDlpArgs({ potProviderUrl: settings.YOUTUBE_POT_PROVIDER_URL, cookiesFile: settings.YOUTUBE_COOKIES_FILE }),
-    }),
+    // The second path: yt-dlp's YouTube extractor, with the same PO token provider and cookies. Off when
+    // YOUTUBE_BASE_URL points InnerTube at a fake: yt-dlp's YouTube URLs cannot follow it (tests reach the
+    // fake through a TLS-terminating proxy instead, lib/captions/youtube/ytdlp-fallback.int.test.ts).
+    fallback: settings.YOUTUBE_BASE_URL
+      ? undefined
+      : createYtDlpProvider({
+          outbound,
+          binary: settings.YTDLP_PATH,
+          proxyUrl: settings.YOUTUBE_PROXIES?.[0] ?? settings.OUTBOUND_PROXY,
+          platforms: new Set(["youtube"]),
+          extraArgs: youtubeYtDlpArgs({ potProviderUrl: settings.YOUTUBE_POT_PROVIDER_URL, cookiesFile: settings.YOUTUBE_COOKIES_FILE }),
+        }),
   });
   const providers: Partial<Record<string, CaptionProvider>> = {
     youtube,

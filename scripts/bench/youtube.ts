@@ -13,7 +13,8 @@ import { createYoutubeProvider } from "../../lib/captions/youtube/provider";
 import { createYtDlpProvider } from "../../lib/captions/ytdlp/provider";
 import { createOutbound } from "../../lib/http/outbound";
 import { startFakeProxy } from "../../test/fakes/proxy/server";
-import { startFakeYoutube } from "../../test/fakes/youtube/server";
+import { type Scenario, startFakeYoutube } from "../../test/fakes/youtube/server";
+import type { InnerTubeClient } from "../../lib/captions/youtube/clients";
 
 const ID = "GJLlxj_dtq8";
 const source = { platform: "youtube" as const, videoId: ID, canonicalUrl: `https://www.youtube.com/watch?v=${ID}` };
@@ -35,11 +36,11 @@ export async function benchYoutube(): Promise<Record<string, number>> {
     extraArgs: ["--no-check-certificates", "--extractor-args", "youtube:player_skip=webpage,configs,initial_data"],
     rewriteUrl: (url) => rewriteYoutubeUrl(url, fake.url),
   });
-  const cases = [
-    { label: "first client serves", runs: 20, scenario: { "*": "recorded/captioned" }, clients: undefined },
-    { label: "first two clients blocked", runs: 20, scenario: { VISIONOS: "recorded/request_blocked", ANDROID_VR: "recorded/request_blocked", "*": "recorded/captioned" }, clients: undefined },
+  const cases: { label: string; runs: number; scenario: Scenario; clients?: readonly InnerTubeClient[] }[] = [
+    { label: "first client serves", runs: 20, scenario: { "*": "recorded/captioned" } },
+    { label: "first two clients blocked", runs: 20, scenario: { VISIONOS: "recorded/request_blocked", ANDROID_VR: "recorded/request_blocked", "*": "recorded/captioned" } },
     // youtubei.js asks as ANDROID_VR and WEB (blocked); yt-dlp asks as VISIONOS (served).
-    { label: "yt-dlp fallback", runs: 5, scenario: { ANDROID_VR: "recorded/request_blocked", WEB: "recorded/request_blocked", VISIONOS: "recorded/captioned" }, clients: ["ANDROID_VR", "WEB"] as const },
+    { label: "yt-dlp fallback", runs: 5, scenario: { ANDROID_VR: "recorded/request_blocked", WEB: "recorded/request_blocked", VISIONOS: "recorded/captioned" }, clients: ["ANDROID_VR", "WEB"] },
   ];
   const results: Record<string, number> = {};
   try {
