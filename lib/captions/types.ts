@@ -48,7 +48,7 @@ export interface VideoInfo extends VideoMetadata {
 
 export interface CaptionProvider {
   /** Metadata and caption tracks. Throws SourceError for unavailable/private/age-restricted items. */
-  getInfo(source: ParsedSource, opts?: { timeoutMs?: number }): Promise<VideoInfo>;
+  getInfo(source: ParsedSource, opts?: { timeoutMs?: number; proxyUrl?: string }): Promise<VideoInfo>;
   /** The segments of one track, parsed, entities decoded, (for auto captions) de-duplicated. */
   fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]>;
 }

@@ -210,6 +210,17 @@ describe("egress: proxy rotation", () => {
     expect(clientsTried()).toEqual(["VISIONOS"]); // a's answer never reached YouTube
   });
 
+  it("an empty track where one was expected: that proxy cools down, the same client is asked again through the next", async () => {
+    const [a, b] = [await proxy("f", "empty-tracks"), await proxy("g", "pass")];
+    fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
+    const { info, segments } = await transcript(provider({ proxies: [a.url, b.url] }), RECORDED_ID);
+    expect(info.servedBy).toBe("innertube:VISIONOS");
+    expect(segments).toHaveLength(3);
+    expect(clientsTried()).toEqual(["VISIONOS", "VISIONOS"]);
+    expect(a.requests.filter((r) => r.url.includes("/api/timedtext"))).toHaveLength(1);
+    expect(b.requests.filter((r) => r.url.includes("/api/timedtext"))).toHaveLength(1);
+  });
+
   it("every proxy blocks: bounded retries, then 503 upstream_blocked with Retry-After from the cooldown", async () => {
     const list = [await proxy("c", "bot-check"), await proxy("d", "429"), await proxy("e", "bot-check")];
     fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });

@@ -22,6 +22,10 @@ export interface Egress {
   block(exit: Exit): void;
   /** Seconds until the first cooling exit is ready again (0 when one is ready now). */
   retryAfterSeconds(): number;
+  /** The exit with this label (no rotation). */
+  byLabel(label: string): Exit | null;
+  /** Whether an exit other than `except` is ready now. */
+  hasOtherReady(except: Exit): boolean;
   readonly size: number;
 }
 
@@ -62,6 +66,13 @@ export function createEgress(opts: EgressOptions): Egress {
     },
     block(exit) {
       coolUntil.set(exit.proxy, now() + opts.cooldownMs);
+    },
+    byLabel(l) {
+      return exits.find((e) => e.label === l) ?? null;
+    },
+    hasOtherReady(except) {
+      const t = now();
+      return exits.some((e) => e !== except && (coolUntil.get(e.proxy) ?? 0) <= t);
     },
     retryAfterSeconds() {
       const t = now();

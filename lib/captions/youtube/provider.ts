@@ -181,6 +181,8 @@ interface Lookup {
   unplayable: string | null;
   /** A client answered OK (so the video itself is fine: no yt-dlp for "no captions"). */
   answered: boolean;
+  /** A client listed caption tracks (perhaps none it could fetch). */
+  sawTracks: boolean;
   timedOut: boolean;
   /** The last caption-track answer that was neither a block nor empty (404, 5xx). */
   trackError: SourceError | null;
@@ -362,6 +364,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     }
     if (verdict.details.videoId && verdict.details.videoId !== l.source.videoId) return "next"; // another video's answer: a soft block
     l.answered = true;
+    if (verdict.details.tracks.length > 0) l.sawTracks = true;
     l.lastDetails = verdict.details;
     return verdict.details;
   }
@@ -424,11 +427,13 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
 
   /** yt-dlp, when it may help (InnerTube never said anything final about the video). */
   async function viaFallback(l: Lookup): Promise<VideoInfo | null> {
-    if (!opts.fallback || l.answered) return null;
+    if (!opts.fallback || (l.answered && !l.sawTracks)) return null;
     if (left(l) <= 0) return null;
     let info: VideoInfo;
     try {
-      info = await opts.fallback.getInfo(l.source, { timeoutMs: left(l) });
+      // Through the exit that is ready (yt-dlp gets one proxy per run).
+      const exit = egress.pick(new Set());
+      info = await opts.fallback.getInfo(l.source, { timeoutMs: left(l), ...(exit?.proxy ? { proxyUrl: exit.proxy } : {}) });
     } catch (err) {
       // A final answer from yt-dlp about the video itself wins over our summary.
       if (err instanceof SourceError && (err.code === "video_unavailable" || err.code === "age_restricted" || err.code === "live_not_finished")) throw err;
@@ -450,6 +455,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       potFailed: null,
       unplayable: null,
       answered: false,
+      sawTracks: false,
       timedOut: false,
       trackError: null,
       lastDetails: null,
@@ -458,7 +464,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     let info: VideoInfo;
     if (served) {
       info = infoFrom(source, served.details, served.details.tracks.map((t) => toTrack(t, served)), `innertube:${served.client}`);
-    } else if (l.answered && l.lastDetails) {
+    } else if (l.answered && !l.sawTracks && l.lastDetails) {
       // Every client that answered said the same: no caption tracks (captions disabled): speech recognition's turn.
       info = infoFrom(source, l.lastDetails, [], `innertube:${clients[clients.length - 1]}`);
     } else {
@@ -489,8 +495,8 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     url.searchParams.set("fmt", "json3");
     if (ref.pot && ref.client) url = withPoToken(url, ref.pot, CLIENT_NAMES[ref.client] ?? ref.client);
 
-    const exit = egress.pick(new Set()) ?? null;
-    const chosen = (ref.exit && pickByLabel(ref.exit)) || exit;
+    // The track is fetched the way its player response came (caption URLs can be bound to the address).
+    const chosen = (ref.exit ? egress.byLabel(ref.exit) : null) ?? egress.pick(new Set());
     const outbound = chosen?.outbound ?? opts.outbound;
     const res = await outbound.safeFetchBuffer(rewriteYoutubeUrl(url, opts.innertubeBaseUrl), {
       headers: TIMEDTEXT_HEADERS,
@@ -508,7 +514,14 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       if (res.status === 429) l.rateLimited = true;
       // An empty 200 where a track was expected: YouTube wants a token, or blocks this exit.
       else if (res.ok && ref.needsPot) l.potMissing = true;
-      if (chosen && (res.status === 429 || res.ok)) egress.block(chosen);
+      if (chosen && (res.status === 429 || res.ok)) {
+        egress.block(chosen);
+        // A block, not the client's fault: the same client once more through another ready exit.
+        if (!(res.ok && ref.needsPot) && ref.client && l.retriesLeft > 0 && egress.hasOtherReady(chosen)) {
+          l.retriesLeft--;
+          l.next = Math.max(0, clients.indexOf(ref.client));
+        }
+      }
       return "failed";
     }
     let cues;
@@ -519,17 +532,6 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       throw err;
     }
     return track.kind === "auto" ? dedupe(cues) : tidy(cues);
-  }
-
-  function pickByLabel(label: string): Exit | null {
-    const tried = new Set<string | null>();
-    for (let i = 0; i < egress.size; i++) {
-      const e = egress.pick(tried);
-      if (!e) return null;
-      if (e.label === label) return e;
-      tried.add(e.proxy);
-    }
-    return null;
   }
 
   async function fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
@@ -552,7 +554,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     }
     // InnerTube could not deliver this track: yt-dlp, for the same language and kind.
     if (l && opts.fallback && left(l) > 0) {
-      const ytInfo = await viaFallback({ ...l, answered: false });
+      const ytInfo = await viaFallback({ ...l, answered: false, sawTracks: true });
       const same = ytInfo ? pickTrack(ytInfo.tracks.filter((t) => t.kind === track.kind), track.lang) : null;
       if (ytInfo && same) {
         const segments = await opts.fallback.fetchTrack(ytInfo, same);

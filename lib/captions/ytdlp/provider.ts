@@ -70,7 +70,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
 
   const platforms = opts.platforms ?? YTDLP_PLATFORMS;
 
-  async function getInfo(source: ParsedSource, call?: { timeoutMs?: number }): Promise<VideoInfo> {
+  async function getInfo(source: ParsedSource, call?: { timeoutMs?: number; proxyUrl?: string }): Promise<VideoInfo> {
     if (!platforms.has(source.platform)) {
       throw new SourceError("unsupported_source", "That link is not something we can get captions for with this provider.");
     }
@@ -86,7 +86,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const { stdout } = await runYtDlp(args, {
       url: infoJson ? undefined : url,
       binary: opts.binary,
-      proxyUrl: opts.proxyUrl,
+      proxyUrl: call?.proxyUrl ?? opts.proxyUrl,
       timeoutMs: Math.max(1, timeoutMs),
       env: opts.env,
     });

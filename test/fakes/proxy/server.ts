@@ -6,6 +6,7 @@
  *   "pass"       forwards them to the target and relays the answer (adding `x-fake-proxy: <name>`);
  *   "bot-check"  answers InnerTube /player calls with YouTube's recorded bot-check response
  *                (LOGIN_REQUIRED "Sign in to confirm you're not a bot") and forwards the rest;
+ *   "empty-tracks" answers caption tracks (/api/timedtext) with an empty 200 and forwards the rest;
  *   "429"        answers everything with YouTube's recorded 429 page;
  *   "hang"       never answers.
  *
@@ -29,7 +30,7 @@ import { fileURLToPath } from "node:url";
 
 const RECORDED = join(dirname(fileURLToPath(import.meta.url)), "..", "youtube", "fixtures", "recorded");
 
-export type ProxyMode = "pass" | "bot-check" | "429" | "hang";
+export type ProxyMode = "pass" | "bot-check" | "empty-tracks" | "429" | "hang";
 
 export interface FakeProxy {
   url: string;
@@ -86,6 +87,10 @@ export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opt
       if (proxy.mode === "bot-check" && new URL(target).pathname === "/youtubei/v1/player") {
         res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "content-length": Buffer.byteLength(blocked) });
         return res.end(blocked);
+      }
+      if (proxy.mode === "empty-tracks" && new URL(target).pathname === "/api/timedtext") {
+        res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "content-length": 0 });
+        return res.end();
       }
       if (proxy.mode === "429") {
         res.writeHead(429, { "content-type": "text/html; charset=UTF-8", "content-length": Buffer.byteLength(tooMany) });
