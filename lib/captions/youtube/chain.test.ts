@@ -158,6 +158,13 @@ describe("the client chain", () => {
     expect(clientsTried()).toEqual(["ANDROID", "iOS"]);
   });
 
+  it("only browser clients configured, each told UNPLAYABLE without its token → 503 po_token_required, not YouTube's reason", async () => {
+    fake.scenarios.set(ID.unplayable, { "*": "recorded/unplayable" });
+    const result = await outcome(provider({ clients: ["WEB", "MWEB"] }).getInfo(source(ID.unplayable)));
+    expect(result).toMatchObject({ status: 503, code: "po_token_required" });
+    expect(clientsTried()).toEqual(["WEB", "MWEB"]);
+  });
+
   it("with the fake provider: the token is minted once per video, sent on WEB's player call and appended to the track", async () => {
     const pot = createPotProvider({ baseUrl: pots.url });
     fake.scenarios.set(RECORDED_ID, { VISIONOS: "recorded/unplayable", ANDROID_VR: "recorded/unplayable", WEB: "recorded/po_token_required" });

@@ -267,11 +267,9 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
 
   /** The PO token for this client and video, when it needs one and a provider is configured. */
   async function tokenFor(l: Lookup, client: InnerTubeClient): Promise<string | undefined> {
-    if (!needsPoToken(client)) return undefined;
-    if (!opts.pot) {
-      l.potMissing = true;
-      return undefined;
-    }
+    // Without a provider the client is still asked: YouTube does not always insist. Its answer (UNPLAYABLE,
+    // tracks marked exp=xpe) is what marks the lookup as wanting a token.
+    if (!needsPoToken(client) || !opts.pot) return undefined;
     return mint(l);
   }
 
