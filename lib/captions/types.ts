@@ -4,7 +4,12 @@ import type { ParsedSource } from "@/lib/sources";
 // What every caption source (YouTube through youtubei.js, the other platforms through yt-dlp)
 // gives the transcripts domain. Providers never pick a language; pick-track.ts does.
 
-export type CaptionKind = "manual" | "auto";
+/**
+ * manual: written by people. auto: the platform's speech recognition. translated: a machine
+ * translation of another track (YouTube's auto-translated tracks, listed by yt-dlp as `de-en`,
+ * `zh-Hans-en` or with `tlang` in the URL); only picked when no original track has the language.
+ */
+export type CaptionKind = "manual" | "auto" | "translated";
 
 export interface CaptionTrack {
   /** BCP-47-ish code as normalised by the provider: "en", "en-US", "pt-BR", "zh-Hans". */

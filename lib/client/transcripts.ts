@@ -301,5 +301,6 @@ export function captionKindLabel(transcript: Pick<Transcript, "source" | "captio
   if (transcript.source === "asr") return "Speech recognition";
   if (transcript.caption_kind === "manual") return "Manual";
   if (transcript.caption_kind === "auto") return "Auto-generated";
+  if (transcript.caption_kind === "translated") return "Machine-translated";
   return "Captions";
 }

@@ -46,13 +46,11 @@ describe("local runner on PGlite", () => {
   it("runs 20 jobs two at a time, each step once, woken by the in-process signal", async () => {
     const runner = await startLocalRunner({ db, owner: "pglite", concurrency: 2, pollMs: 60_000, listenUrl: null, log: () => {} });
     try {
-      const started = Date.now();
       const jobs = await Promise.all(
         Array.from({ length: 20 }, () => enqueueJob(db, { userId, pipeline: PIPELINE, context: { trail: [], stepMs: 5 }, driver: "local" })),
       );
       const ids = jobs.map((j) => j.id);
       await waitFor(async () => (await db.job.count({ where: { id: { in: ids }, status: "done" } })) === 20, 20_000, 20);
-      expect(Date.now() - started).toBeLessThan(20_000);
       const all = (await effects(db)).filter((e) => ids.includes(e.job_id));
       for (const id of ids) {
         expect(countBy(all.filter((e) => e.job_id === id), (e) => e.kind)).toEqual({ one: 1, "two-start": 1, two: 1, three: 1, charge: 1 });

@@ -42,7 +42,10 @@ export const transcriptSchema = z
     title: z.string().nullable(),
     lang: z.string(),
     source: z.enum(["captions", "asr"]),
-    caption_kind: z.enum(["manual", "auto"]).nullable(),
+    caption_kind: z
+      .enum(["manual", "auto", "translated"])
+      .nullable()
+      .describe("manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr"),
     duration_seconds: z.int(),
     channel: z.string().nullable().describe("the channel or account that published it, when the platform says"),
     published_at: z.string().nullable().describe("publish date (ISO 8601), when the platform says"),

@@ -13,7 +13,8 @@ export function transcriptSegments(row: Pick<Transcript, "segments">): Segment[]
 /** The one transcript shape: the direct answer, a finished job's `transcript`, a public page. */
 export function serializeTranscript(row: Transcript, format: Format): TranscriptResponse {
   const segments = transcriptSegments(row);
-  const captionKind: TranscriptResponse["caption_kind"] = row.captionKind === "manual" ? "manual" : row.captionKind === "auto" ? "auto" : null;
+  const captionKind: TranscriptResponse["caption_kind"] =
+    row.captionKind === "manual" || row.captionKind === "auto" || row.captionKind === "translated" ? row.captionKind : null;
   const base = {
     id: row.id,
     platform: row.platform as Platform,

@@ -18,6 +18,16 @@ const videos = {
   bbbbbbbbbbb: { title: "Long lecture", durationSeconds: 800, tracks: [{ lang: "en-US", name: "English", kind: "auto" as const }] },
   ccccccccccc: { title: "No English", durationSeconds: 60, tracks: [{ lang: "fr", name: "French", kind: "manual" as const }] },
   ddddddddddd: { title: "Forty", durationSeconds: 40, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
+  eeeeeeeeeee: {
+    title: "Translated",
+    durationSeconds: 30,
+    tracks: [
+      { lang: "en", name: "English", kind: "manual" as const },
+      { lang: "de", name: "German", kind: "translated" as const },
+      { lang: "de", name: "German", kind: "auto" as const },
+      { lang: "es", name: "Spanish", kind: "translated" as const },
+    ],
+  },
 };
 
 function deps(provider: StaticCaptionProvider): TranscriptDeps {
@@ -87,6 +97,13 @@ describe("POST /v1/transcript from captions", () => {
     expect(provider.trackCalls).toBe(1);
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results[0].caption_kind).toBe("auto");
+  });
+
+  it("serves the original track over a machine translation, and labels a translation as one", async () => {
+    const user = await createUser(ctx.db);
+    const provider = new StaticCaptionProvider(videos);
+    expect((await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "de" }), deps(provider))).caption_kind).toBe("auto");
+    expect((await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "es" }), deps(provider))).caption_kind).toBe("translated");
   });
 
   it("matches the primary language subtag", async () => {

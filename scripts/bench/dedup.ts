@@ -1,12 +1,13 @@
-// De-duplication of YouTube auto captions, on the fake YouTube's auto-caption fixtures
-// (test/fakes/youtube/fixtures: hand-made to YouTube's real formats, not recorded).
+// Parsing and de-duplication of auto captions: on the fake YouTube's auto-caption fixtures
+// (test/fakes/youtube/fixtures: hand-made to YouTube's real formats) and on real files from public
+// repositories (test/fixtures/captions, README there), the largest of them timed.
 // Run directly: `npx tsx scripts/bench/dedup.ts`; the main bench script can import benchDedup().
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { dedupe, repeatedNgramCount } from "../../lib/captions/youtube/dedup";
-import { type Cue, parseJson3, parseVtt } from "../../lib/captions/youtube/timedtext";
+import { type Cue, dedupe, parseCaptions, parseJson3, parseVtt, repeatedNgramCount } from "../../lib/captions/parse";
+import { LARGEST_AUTO_FILE, REAL_CAPTION_FILES, readCaptionFile, referenceWords, words as wordsOf } from "../../test/fixtures/captions";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fakes/youtube/fixtures/timedtext/", import.meta.url));
@@ -65,12 +66,65 @@ export async function benchDedup(): Promise<Record<string, number>> {
   if (sink < 0) console.log(sink);
   results.vtt_10h_cues = long.length;
   results.vtt_10h_dedupe_ms = Math.round(median(times) * 100) / 100;
+  Object.assign(results, await benchRealFiles());
+  return results;
+}
+
+/** Median milliseconds of `run` over RUNS runs after 3 warm-up runs. */
+async function timeMs(run: () => number): Promise<number> {
+  const times: number[] = [];
+  let sink = 0;
+  for (let i = 0; i < RUNS + 3; i++) {
+    const t0 = performance.now();
+    sink += run();
+    if (i >= 3) times.push(performance.now() - t0);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (sink < 0) console.log(sink);
+  return Math.round(median(times) * 100) / 100;
+}
+
+/**
+ * Real auto-caption files: words the file says (read without the parser) vs words kept, words lost,
+ * and for the largest file the parse and de-duplication times.
+ */
+async function benchRealFiles(): Promise<Record<string, number>> {
+  const results: Record<string, number> = {};
+  for (const f of REAL_CAPTION_FILES.filter((x) => x.kind === "auto")) {
+    const name = f.file.replace(/\.(vtt|json3)$/, "").replace(/[^a-z0-9]+/gi, "_");
+    const body = readCaptionFile(f.file);
+    const cues = parseCaptions(body, f.format);
+    const out = dedupe(cues);
+    const reference = referenceWords(f, body);
+    const got = wordsOf(out.map((s) => s.text).join(" "));
+    results[`real_${name}_words_in_file`] = reference.length;
+    results[`real_${name}_words_before_dedupe`] = wordsOf(cues.map((c) => c.text).join(" ")).length;
+    results[`real_${name}_words_after_dedupe`] = got.length;
+    results[`real_${name}_words_lost`] = reference.filter((w, i) => got[i] !== w).length;
+  }
+  const largest = REAL_CAPTION_FILES.find((x) => x.file === LARGEST_AUTO_FILE);
+  if (largest) {
+    const body = readCaptionFile(largest.file);
+    const cues = parseCaptions(body, largest.format);
+    results.largest_real_auto_bytes = Buffer.byteLength(body);
+    results.largest_real_auto_cues = cues.length;
+    results.largest_real_auto_parse_ms = await timeMs(() => parseCaptions(body, largest.format).length);
+    results.largest_real_auto_dedupe_ms = await timeMs(() => dedupe(cues).length);
+  }
+  const json3 = REAL_CAPTION_FILES.find((x) => x.format === "json3" && x.kind === "auto");
+  if (json3) {
+    const body = readCaptionFile(json3.file);
+    const cues = parseCaptions(body, "json3");
+    results.real_json3_bytes = Buffer.byteLength(body);
+    results.real_json3_parse_ms = await timeMs(() => parseCaptions(body, "json3").length);
+    results.real_json3_dedupe_ms = await timeMs(() => dedupe(cues).length);
+  }
   return results;
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   const results = await benchDedup();
-  console.log("Auto-caption de-duplication (fake YouTube fixture, hand-made to the real formats)");
+  console.log("Auto-caption parsing and de-duplication (fake YouTube fixture; real files from public repositories)");
   for (const [key, value] of Object.entries(results)) console.log(`${key.padEnd(28)} ${value}`);
 }

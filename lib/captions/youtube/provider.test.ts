@@ -6,8 +6,8 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { LINES, asrText, timeLines } from "@/test/fakes/youtube/fixtures/speech";
 import { type FakeYoutube, startFakeYoutube } from "@/test/fakes/youtube/server";
 
+import { repeatedNgramCount } from "../parse";
 import { type CaptionTrack, SourceError, type VideoInfo } from "../types";
-import { repeatedNgramCount } from "./dedup";
 import { createOutboundFetch, isAllowedYoutubeHost, rewriteYoutubeUrl } from "./fetch";
 import { type YoutubeTrackRef, createYoutubeProvider, normaliseLanguageCode, playabilityError, trackName } from "./provider";
 

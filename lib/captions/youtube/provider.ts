@@ -13,7 +13,8 @@
  *     - UNPLAYABLE, another video's answer, no caption tracks, only tracks marked `exp=xpe` it cannot
  *       fetch (no token) → the next client;
  *     - unavailable, private, age-restricted, live → that error at once (no client does better);
- *   fetchTrack: the track's timedtext URL (json3; `pot`/`potc`/`c` appended when it needs a token);
+ *   fetchTrack: the track's timedtext URL (json3, parsed by lib/captions/parse; `pot`/`potc`/`c` appended
+ *     when it needs a token);
  *     an empty body, a 429 or an error → the exit cools down and the chain goes on from the next
  *     client for the same track;
  *   when InnerTube is exhausted without an answer about the video (blocked, token required, client
@@ -30,15 +31,14 @@ import type { Segment } from "@/lib/formats/types";
 import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
+import { CaptionParseError, captionSegments, parseCaptions } from "../parse";
 import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
 import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
-import { dedupe, tidy } from "./dedup";
 import { type Egress, type Exit, createEgress } from "./egress";
 import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fetch";
 import { type PlayerDetails, type RawTrack, readPlayerResponse } from "./player-response";
 import { PotError, type PotProvider, withPoToken } from "./pot";
-import { TimedtextParseError, parseTimedtext } from "./timedtext";
 
 export interface YoutubeProviderOptions {
   /** The outbound instance (lib/env.ts builds the configured one); used when no proxy is set. */
@@ -524,12 +524,12 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     }
     let cues;
     try {
-      cues = parseTimedtext(body);
+      cues = parseCaptions(body, "json3");
     } catch (err) {
-      if (err instanceof TimedtextParseError) throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
+      if (err instanceof CaptionParseError) throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;
     }
-    return track.kind === "auto" ? dedupe(cues) : tidy(cues);
+    return captionSegments(cues, track.kind);
   }
 
   async function fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {

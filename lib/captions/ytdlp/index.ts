@@ -9,4 +9,3 @@
 export { createYtDlpProvider, DEFAULT_MAX_SUBTITLE_BYTES, INFO_ARGS, YTDLP_PLATFORMS, type YtDlpProviderOptions } from "./provider";
 export { BASE_ARGS, mapYtDlpError, resolveYtDlpBinary, runYtDlp, YtDlpError, type RunYtDlpOptions, type RunYtDlpResult } from "./run";
 export { captionTracks, chooseFormat, normaliseLang, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";
-export { mergeHlsVtt, parseJson3, parseSrt, parseSubtitle, parseTimedTextXml, parseVtt, type SubtitleFormat } from "./subtitles";

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { fixtureText, loadFixture, PLACEHOLDER_ORIGIN } from "@/test/fakes/ytdlp/server";
 
-import { captionTracks, chooseFormat, isYtDlpTrackRef, languageName, normaliseLang, parseInfoJson, type YtDlpTrackRef } from "./info";
+import { pickTrack } from "../pick-track";
+import { captionTracks, chooseFormat, isYtDlpTrackRef, languageName, normaliseLang, parseInfoJson, translationTarget, type YtDlpTrackRef } from "./info";
 
 const refOf = (t: { ref: unknown }) => t.ref as YtDlpTrackRef;
 
@@ -101,6 +102,48 @@ describe("captionTracks", () => {
       ["fr", "manual", "https://a/3.vtt"],
       ["en", "auto", "https://a/4.json3"],
     ]);
+  });
+
+  it("labels YouTube's machine translations (de-en, zh-Hans-en, tlang=) as translated, after the originals", () => {
+    // yt-dlp's order for a German video with manual English captions: the translations of the
+    // manual track ("<target>-en", tlang in the URL) come before the German ASR track ("de", no tlang).
+    const tt = (q: string) => [{ ext: "json3", url: `https://www.youtube.com/api/timedtext?v=x&caps=asr&lang=${q}&fmt=json3` }];
+    const tracks = captionTracks(
+      { en: [{ ext: "json3", url: "https://www.youtube.com/api/timedtext?v=x&lang=en&fmt=json3" }] },
+      {
+        "de-en": tt("en&tlang=de"),
+        "zh-Hans-en": tt("en&tlang=zh-Hans"),
+        "fr-en-GB": tt("en-GB&tlang=fr"),
+        "de-orig": tt("de"),
+        de: tt("de"),
+        it: tt("de&tlang=it"),
+      },
+    );
+    expect(tracks.map((t) => [t.lang, t.kind, refOf(t).key])).toEqual([
+      ["en", "manual", "en"],
+      ["de", "auto", "de"],
+      ["de", "translated", "de-en"],
+      ["zh-Hans", "translated", "zh-Hans-en"],
+      ["fr", "translated", "fr-en-GB"],
+      ["it", "translated", "it"],
+    ]);
+    // A plain request for German gets the original German track, never the translation.
+    expect(refOf(pickTrack(tracks, "de") as { ref: unknown }).key).toBe("de");
+    // Languages only a translation has are still served, labelled as such.
+    expect(pickTrack(tracks, "zh-Hans")?.kind).toBe("translated");
+    expect(pickTrack(tracks, "en")?.kind).toBe("manual");
+  });
+
+  it("tells translation keys from regions and scripts", () => {
+    expect(translationTarget("de-en", null)).toBe("de");
+    expect(translationTarget("zh-Hans-en", null)).toBe("zh-Hans");
+    expect(translationTarget("pt-BR", null)).toBeNull();
+    expect(translationTarget("es-419", null)).toBeNull();
+    expect(translationTarget("zh-Hant", null)).toBeNull();
+    expect(translationTarget("en-x-autogen", null)).toBeNull();
+    expect(translationTarget("eng-US", "https://a/1.vtt")).toBeNull();
+    expect(translationTarget("ko", "https://www.youtube.com/api/timedtext?lang=en&tlang=ko")).toBe("ko");
+    expect(translationTarget("ko", "not a url")).toBeNull();
   });
 
   it("copes with missing or malformed dicts", () => {

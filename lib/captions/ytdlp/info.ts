@@ -6,7 +6,7 @@
 import { chaptersFromDescription, chaptersFromList } from "@/lib/captions/chapters";
 import type { CaptionKind, CaptionTrack, Chapter } from "@/lib/captions/types";
 
-import type { SubtitleFormat } from "./subtitles";
+import type { CaptionFormat as SubtitleFormat } from "../parse";
 
 /** What fetchTrack needs to get one track: kept in CaptionTrack.ref. */
 export interface YtDlpTrackRef {
@@ -185,15 +185,43 @@ export function chooseFormat<T extends SubtitleEntry>(entries: readonly T[]): T 
   return best;
 }
 
+/**
+ * Where a machine translation's source language starts in its key, or -1. yt-dlp lists YouTube's
+ * translations of a manual track as `<target>-<source>`: "de-en", "zh-Hans-en", "fr-en-GB".
+ */
+function translationSource(parts: readonly string[]): number {
+  for (let j = 1; j < parts.length; j++) {
+    const p = parts[j] as string;
+    if (j === 1 && /^[A-Z][a-z]{3}$/.test(p)) continue; // a script: zh-Hans
+    return /^[a-z]{2,3}$/.test(p) && languageName(p) !== null ? j : -1;
+  }
+  return -1;
+}
+
+/** The target language of an automatic track when it is a machine translation, else null. */
+export function translationTarget(key: string, url: unknown): string | null {
+  const parts = key.split("-");
+  const at = translationSource(parts);
+  if (at > 0) return parts.slice(0, at).join("-");
+  // Translations of auto captions keep the plain key ("de") but ask YouTube for `tlang`.
+  try {
+    if (typeof url === "string" && new URL(url).searchParams.has("tlang")) return key;
+  } catch {
+    // not a URL: not a translation we can tell
+  }
+  return null;
+}
+
 function tracksOf(dict: unknown, kind: CaptionKind): CaptionTrack[] {
   if (typeof dict !== "object" || dict === null || Array.isArray(dict)) return [];
   const out: CaptionTrack[] = [];
   for (const [key, entries] of Object.entries(dict as Record<string, unknown>)) {
     if (!Array.isArray(entries)) continue;
-    const norm = normaliseLang(key);
-    if (!norm) continue;
     const chosen = chooseFormat(entries as SubtitleEntry[]);
     if (!chosen) continue;
+    const target = kind === "auto" ? translationTarget(key, chosen.url) : null;
+    const norm = normaliseLang(target ?? key);
+    if (!norm) continue;
     const ref: YtDlpTrackRef = {
       url: typeof chosen.url === "string" ? chosen.url : null,
       format: formatOf(chosen) as SubtitleFormat,
@@ -205,19 +233,19 @@ function tracksOf(dict: unknown, kind: CaptionKind): CaptionTrack[] {
     out.push({
       lang: norm.lang,
       name: languageName(norm.lang) ?? (platformName || norm.lang),
-      kind: norm.auto ? "auto" : kind,
+      kind: target !== null ? "translated" : norm.auto ? "auto" : kind,
       ref,
     });
   }
   return out;
 }
 
-/** Manual tracks first, then auto; one track per (lang, kind), the first one yt-dlp listed. */
+const KIND_ORDER: Readonly<Record<CaptionKind, number>> = { manual: 0, auto: 1, translated: 2 };
+
+/** Manual tracks first, then auto, then machine translations; one track per (lang, kind), the first one yt-dlp listed. */
 export function captionTracks(subtitles: unknown, automaticCaptions: unknown): CaptionTrack[] {
   const seen = new Set<string>();
-  const all = [...tracksOf(subtitles, "manual"), ...tracksOf(automaticCaptions, "auto")].sort(
-    (a, b) => (a.kind === b.kind ? 0 : a.kind === "manual" ? -1 : 1),
-  );
+  const all = [...tracksOf(subtitles, "manual"), ...tracksOf(automaticCaptions, "auto")].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
   return all.filter((t) => {
     const id = `${t.kind}:${t.lang}`;
     if (seen.has(id)) return false;

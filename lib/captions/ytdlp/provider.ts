@@ -13,9 +13,9 @@ import type { Segment } from "@/lib/formats/types";
 import type { Outbound } from "@/lib/http/outbound";
 import type { ParsedSource, Platform } from "@/lib/sources";
 
+import { CaptionParseError, captionSegments, isM3u8, mergeHlsVtt, parseCaptions, parseM3u8Segments, type CaptionFormat, type Cue } from "../parse";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
-import { isM3u8, mergeHlsVtt, parseM3u8Segments, parseSubtitle } from "./subtitles";
 
 /** The platforms this provider serves (YouTube has its own provider; uploads and podcasts have no captions). */
 export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(["x", "tiktok", "facebook", "instagram", "rednote", "vimeo"]);
@@ -63,6 +63,16 @@ function decode(body: Buffer): string {
   if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return new TextDecoder("utf-16le").decode(body.subarray(2));
   if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return new TextDecoder("utf-16be").decode(body.subarray(2));
   return new TextDecoder("utf-8").decode(body);
+}
+
+/** A subtitle file (or HLS segments) → segments; a file we cannot read is the platform's failure. */
+function parseSubtitle(read: string | (() => Cue[]), format: CaptionFormat, kind: CaptionTrack["kind"]): Segment[] {
+  try {
+    return captionSegments(typeof read === "string" ? parseCaptions(read, format) : read(), kind);
+  } catch (err) {
+    if (err instanceof CaptionParseError) throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
+    throw err;
+  }
 }
 
 export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider {
@@ -123,16 +133,15 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
   async function fetchTrack(_info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
     const ref: unknown = track.ref;
     if (!isYtDlpTrackRef(ref)) throw new Error("fetchTrack: that track does not come from the yt-dlp provider.");
-    const parseOpts = { dedupe: track.kind === "auto" };
     const r: YtDlpTrackRef = ref;
 
-    if (r.data !== undefined) return parseSubtitle(r.data, r.format, parseOpts);
+    if (r.data !== undefined) return parseSubtitle(r.data, r.format, track.kind);
     if (r.url === null) throw new YtDlpError("upstream_failed", "The caption track has no address.", "no url and no data");
 
     const budget = { left: maxBytes };
     const first = await download(r.url, budget);
     if (!(r.protocol?.startsWith("m3u8") || isM3u8(first.text))) {
-      return parseSubtitle(first.text, r.format, parseOpts);
+      return parseSubtitle(first.text, r.format, track.kind);
     }
 
     // HLS: a media playlist of WebVTT segments (X). A master playlist would list renditions instead.
@@ -146,7 +155,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
       if (budget.left <= 0) throw new YtDlpError("upstream_failed", "The caption track is larger than we accept.", "HLS segments over the size cap");
       texts.push((await download(segmentUrl, budget)).text);
     }
-    return mergeHlsVtt(texts, parseOpts);
+    return parseSubtitle(() => mergeHlsVtt(texts), "vtt", track.kind);
   }
 
   return { getInfo, fetchTrack };

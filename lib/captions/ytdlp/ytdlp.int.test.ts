@@ -22,10 +22,10 @@ import {
   writeFixture,
 } from "@/test/fakes/ytdlp/server";
 
+import { captionSegments, parseCaptions } from "../parse";
 import { parseInfoJson, type YtDlpTrackRef } from "./info";
 import { createYtDlpProvider } from "./provider";
 import { resolveYtDlpBinary, runYtDlp } from "./run";
-import { parseSubtitle } from "./subtitles";
 
 const binary = resolveYtDlpBinary();
 const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0 } });
@@ -102,7 +102,7 @@ describe("yt-dlp downloads the fixtures' subtitles; our provider gets the same s
       const ref = track.ref as YtDlpTrackRef;
       const written = path.join(dir, `${id}.${ref.key}.${ref.format}`);
       expect(existsSync(written), `yt-dlp wrote ${written}`).toBe(true);
-      const theirs = parseSubtitle(readFileSync(written, "utf8"), ref.format, { dedupe: track.kind === "auto" });
+      const theirs = captionSegments(parseCaptions(readFileSync(written, "utf8"), ref.format), track.kind);
       const ours = await provider.fetchTrack(info, track);
       expect(ours.length).toBeGreaterThan(0);
       expect(ours).toEqual(theirs);

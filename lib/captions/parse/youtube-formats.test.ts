@@ -7,16 +7,16 @@ import { LINES, timeLines } from "@/test/fakes/youtube/fixtures/speech";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 
 import {
-  TimedtextParseError,
+  CaptionParseError,
   cleanText,
   decodeEntities,
+  parseCaptions,
   parseJson3,
   parseSrv3,
-  parseTimedtext,
   parseTranscriptXml,
   parseVtt,
   sniffFormat,
-} from "./timedtext";
+} from "./index";
 
 const DIR = fileURLToPath(new URL("../../../test/fakes/youtube/fixtures/timedtext/", import.meta.url));
 const fixture = (name: string) => readFileSync(`${DIR}${FAKE_IDS.captioned}.${name}`, "utf8");
@@ -27,21 +27,27 @@ describe("decodeEntities / cleanText", () => {
     expect(decodeEntities("caf&eacute; na&iuml;ve &Uuml;ber &szlig; &hellip; &euro;5 &nbsp;")).toBe("café naïve Über ß … €5 \u00a0");
   });
 
-  it("decodes the classic format's double escaping", () => {
-    expect(decodeEntities("I&amp;#39;m &amp;quot;here&amp;quot; &amp;gt;&amp;gt; you")).toBe(`I'm "here" >> you`);
+  it("decodes the classic format's double escaping when asked, and only then", () => {
+    expect(decodeEntities("I&amp;#39;m &amp;quot;here&amp;quot; &amp;gt;&amp;gt; you", true)).toBe(`I'm "here" >> you`);
+    expect(decodeEntities("a &amp;lt;b&amp;gt; c")).toBe("a &lt;b&gt; c");
   });
 
-  it("leaves unknown and invalid entities, and bare ampersands, as written", () => {
-    expect(decodeEntities("AT&T &bogus; &#xD800; &#0; fish & chips")).toBe("AT&T &bogus; &#xD800; &#0; fish & chips");
+  it("decodes every HTML name with its own case (the second parser lowercased them: &Eacute; became é)", () => {
+    expect(decodeEntities("&Eacute;cole &eacute;t&eacute; &iacute;ndice &Iacute; &euro;5 &Ntilde;and&uacute; &OElig;uvre")).toBe("École été índice Í €5 Ñandú Œuvre");
+  });
+
+  it("leaves unknown entities, names without ';' and bare ampersands as written; invalid numbers become U+FFFD", () => {
+    expect(decodeEntities("AT&T &bogus; &notice &amp fish & chips")).toBe("AT&T &bogus; &notice &amp fish & chips");
+    expect(decodeEntities("&#xD800; &#0;")).toBe("\ufffd \ufffd");
   });
 
   it("strips tags, escaped tags too, and collapses whitespace", () => {
     expect(cleanText('<font color="#E5E5E5">so</font> <i>this</i>\n  is<br/>it')).toBe("so this is it");
-    expect(cleanText("&lt;font color=&quot;#CCCCCC&quot;&gt;quiet&lt;/font&gt; words")).toBe("quiet words");
+    expect(cleanText("&lt;font color=&quot;#CCCCCC&quot;&gt;quiet&lt;/font&gt; words", { xml: true })).toBe("quiet words");
     expect(cleanText("hey<00:00:01.469><c> there</c>")).toBe("hey there");
     expect(cleanText("a < b and c > d, I <3 bread")).toBe("a < b and c > d, I <3 bread");
     expect(cleanText("\n")).toBe("");
-    expect(cleanText("one\u00a0two\u200bthree")).toBe("one two three");
+    expect(cleanText("one\u00a0two\u3000three")).toBe("one two three");
   });
 });
 
@@ -87,10 +93,10 @@ describe("parsers on the fixtures (manual English)", () => {
 
   it("German, with umlauts and typographic quotes intact", () => {
     for (const name of ["de.json3", "de.srv3", "de.xml", "de.vtt"]) {
-      const cues = parseTimedtext(fixture(name));
+      const cues = parseCaptions(fixture(name));
       expect(cues.map((c) => c.text), name).toEqual(LINES.map(([, , de]) => de));
     }
-    expect(parseTimedtext(fixture("de.xml"))[24]?.text).toBe("Bäcker nennen das den „Ofentrieb“.");
+    expect(parseCaptions(fixture("de.xml"))[24]?.text).toBe("Bäcker nennen das den „Ofentrieb“.");
   });
 });
 
@@ -142,8 +148,8 @@ describe("parser edge cases", () => {
       { start: 1.5, end: 1.5, text: "Tom & Jerry" },
     ]);
     expect(parseJson3("{}")).toEqual([]);
-    expect(() => parseJson3("not json")).toThrow(TimedtextParseError);
-    expect(() => parseJson3('{"events": 3}')).toThrow(TimedtextParseError);
+    expect(() => parseJson3("not json")).toThrow(CaptionParseError);
+    expect(() => parseJson3('{"events": 3}')).toThrow(CaptionParseError);
   });
 
   it("srv3: self-closing and appended paragraphs, <br/>", () => {
@@ -169,7 +175,7 @@ describe("parser edge cases", () => {
   it("WebVTT: CRLF, cue ids, NOTE blocks, hours optional", () => {
     const cues = parseVtt("WEBVTT\r\n\r\nNOTE made by hand\r\n\r\n1\r\n00:01.000 --> 00:02.500 line:0\r\nfirst &amp; only\r\n");
     expect(cues).toEqual([{ start: 1, end: 2.5, text: "first & only" }]);
-    expect(() => parseVtt("<transcript/>")).toThrow(TimedtextParseError);
+    expect(() => parseVtt("<transcript/>")).toThrow(CaptionParseError);
   });
 
   it("sniffs the format", () => {
@@ -178,6 +184,6 @@ describe("parser edge cases", () => {
     expect(sniffFormat('<?xml version="1.0" encoding="utf-8" ?><transcript>')).toBe("transcript");
     expect(sniffFormat("\ufeffWEBVTT\n")).toBe("vtt");
     expect(sniffFormat("<html>")).toBeNull();
-    expect(() => parseTimedtext("<html></html>")).toThrow(TimedtextParseError);
+    expect(() => parseCaptions("<html></html>")).toThrow(CaptionParseError);
   });
 });

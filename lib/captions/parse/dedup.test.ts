@@ -8,7 +8,7 @@ import { LINES, asrText, timeLines } from "@/test/fakes/youtube/fixtures/speech"
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 
 import { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
-import { type Cue, parseJson3, parseSrv3, parseTranscriptXml, parseVtt } from "./timedtext";
+import { type Cue, parseJson3, parseSrv3, parseTranscriptXml, parseVtt } from "./index";
 
 const DIR = fileURLToPath(new URL("../../../test/fakes/youtube/fixtures/timedtext/", import.meta.url));
 const fixture = (name: string) => readFileSync(`${DIR}${FAKE_IDS.captioned}.${name}`, "utf8");

@@ -6,8 +6,9 @@
  * - json3/srv3: each word event carries only its new words, but stays on screen (as the upper row)
  *   until the event after next starts, so events overlap in time; newline-only `aAppend` events mark
  *   the row breaks.
- * - WebVTT (and anything converted from it, e.g. by yt-dlp): every cue re-shows the previous line
- *   above the new one, with 10 ms "hold" cues in between, so each phrase appears two or three times.
+ * - WebVTT (and anything converted from it, e.g. by yt-dlp to SRT): every cue re-shows the previous
+ *   line above the new one, with 10 ms "hold" cues in between, so each phrase appears two or three
+ *   times.
  *
  * `dedupe` handles both: it drops newline-only events, folds appended text into the event it
  * continues, removes from each cue the prefix that repeats the tail of the previous cue (longest
@@ -117,7 +118,7 @@ function clip(segments: Segment[]): Segment[] {
 
 /**
  * Auto captions → clean segments with no repeated runs (see the file comment). Accepts the cues of
- * any parser in timedtext.ts, or plain segments from elsewhere (yt-dlp's VTT).
+ * any parser in this module, whatever the provider.
  */
 export function dedupe(cues: readonly InputCue[]): Segment[] {
   const segments = base(cues);

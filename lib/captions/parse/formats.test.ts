@@ -3,45 +3,49 @@ import { describe, expect, it } from "vitest";
 import { subtitleFile } from "@/test/fakes/ytdlp/server";
 
 import {
+  CaptionParseError,
   decodeEntities,
+  dedupe,
   isM3u8,
   mergeHlsVtt,
+  parseCaptions,
+  parseClockMs,
   parseJson3,
   parseM3u8Segments,
   parseSrt,
-  parseSubtitle,
-  parseTimedTextXml,
-  parseTimestamp,
+  parseSrv3,
+  parseTtml,
   parseVtt,
   sniffFormat,
-} from "./subtitles";
+  tidy,
+} from "./index";
 
-describe("parseTimestamp", () => {
+describe("parseClockMs", () => {
   it("reads hh:mm:ss.ttt, mm:ss.ttt, comma decimals and long hours", () => {
-    expect(parseTimestamp("00:00:01.500")).toBe(1.5);
-    expect(parseTimestamp("01:02:03.004")).toBeCloseTo(3723.004, 6);
-    expect(parseTimestamp("02:03.250")).toBeCloseTo(123.25, 6);
-    expect(parseTimestamp("00:00:04,200")).toBeCloseTo(4.2, 6);
-    expect(parseTimestamp("100:00:00.000")).toBe(360000);
-    expect(parseTimestamp("0:00:01.5")).toBe(1.5);
+    expect(parseClockMs("00:00:01.500")).toBe(1500);
+    expect(parseClockMs("01:02:03.004")).toBe(3723004);
+    expect(parseClockMs("02:03.250")).toBe(123250);
+    expect(parseClockMs("00:00:04,200")).toBe(4200);
+    expect(parseClockMs("100:00:00.000")).toBe(360000000);
+    expect(parseClockMs("0:00:01.5")).toBe(1500);
   });
 
   it("refuses malformed times", () => {
-    expect(parseTimestamp("1.5")).toBeNull();
-    expect(parseTimestamp("00:61:00.000")).toBeNull();
-    expect(parseTimestamp("aa:bb:cc.ddd")).toBeNull();
-    expect(parseTimestamp("")).toBeNull();
+    expect(parseClockMs("1.5")).toBeNull();
+    expect(parseClockMs("00:61:00.000")).toBeNull();
+    expect(parseClockMs("aa:bb:cc.ddd")).toBeNull();
+    expect(parseClockMs("")).toBeNull();
   });
 });
 
 describe("decodeEntities", () => {
   it("decodes named, decimal and hex references", () => {
-    expect(decodeEntities("Tom &amp; Jerry &lt;3 &quot;hi&quot; it&#39;s &#x2019; &nbsp;x")).toBe("Tom & Jerry <3 \"hi\" it's \u2019 \u00a0x".replace("\u00a0", " "));
+    expect(decodeEntities("Tom &amp; Jerry &lt;3 &quot;hi&quot; it&#39;s &#x2019; &nbsp;x")).toBe("Tom & Jerry <3 \"hi\" it's \u2019 \u00a0x");
     expect(decodeEntities("caf&eacute; &hellip;")).toBe("café …");
   });
 
-  it("leaves unknown or invalid references alone", () => {
-    expect(decodeEntities("&bogus; &#xD800; & alone")).toBe("&bogus; &#xD800; & alone");
+  it("leaves unknown references and bare ampersands alone", () => {
+    expect(decodeEntities("&bogus; & alone")).toBe("&bogus; & alone");
   });
 });
 
@@ -78,9 +82,13 @@ describe("parseVtt", () => {
     ]);
   });
 
-  it("drops cues with broken timings or empty text", () => {
+  it("drops cues with broken timings; cues with empty text go at tidy/dedupe", () => {
     const vtt = "WEBVTT\n\n00:00:01.000 --> soon\nBroken\n\n00:00:02.000 --> 00:00:03.000\n<c> </c>\n\n00:00:04.000 --> 00:00:05.000\nKept\n";
-    expect(parseVtt(vtt)).toEqual([{ start: 4, end: 5, text: "Kept" }]);
+    expect(parseVtt(vtt)).toEqual([
+      { start: 2, end: 3, text: "" },
+      { start: 4, end: 5, text: "Kept" },
+    ]);
+    expect(tidy(parseVtt(vtt))).toEqual([{ start: 4, end: 5, text: "Kept" }]);
   });
 
   it("keeps a one-space line inside a cue (YouTube auto captions) instead of splitting there", () => {
@@ -90,9 +98,10 @@ describe("parseVtt", () => {
 
   it("removes rolling duplicates of auto captions when asked", () => {
     const text = subtitleFile("youtube-auto.vtt");
-    expect(parseVtt(text, { dedupe: true })).toEqual([
-      { start: 0.16, end: 2.05, text: "hello everyone and welcome" },
-      { start: 2.06, end: 4.789, text: "to the show" },
+    // A 10 ms hold cue only repeats: its line stays up until the next line starts.
+    expect(dedupe(parseVtt(text))).toEqual([
+      { start: 0.16, end: 2.06, text: "hello everyone and welcome" },
+      { start: 2.06, end: 4.799, text: "to the show" },
       { start: 4.799, end: 7, text: "today we talk captions" },
     ]);
     // Without dedupe every repeated line stays.
@@ -107,7 +116,7 @@ describe("parseVtt", () => {
 
   it("dedupe keeps a line that repeats something older than the previous cue", () => {
     const vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nNo.\n\n00:00:02.000 --> 00:00:03.000\nYes.\n\n00:00:03.000 --> 00:00:04.000\nNo.\n";
-    expect(parseVtt(vtt, { dedupe: true }).map((s) => s.text)).toEqual(["No.", "Yes.", "No."]);
+    expect(dedupe(parseVtt(vtt)).map((s) => s.text)).toEqual(["No.", "Yes.", "No."]);
   });
 });
 
@@ -130,8 +139,10 @@ describe("parseSrt", () => {
 });
 
 describe("parseJson3", () => {
-  it("joins segs, skips window events and newline appends", () => {
-    expect(parseJson3(subtitleFile("youtube-auto.json3"))).toEqual([
+  it("joins segs, skips window events; newline appends are empty cues that tidy drops", () => {
+    const cues = parseJson3(subtitleFile("youtube-auto.json3"));
+    expect(cues.filter((c) => c.append).map((c) => c.text)).toEqual([""]);
+    expect(tidy(cues)).toEqual([
       { start: 0.16, end: 4.789, text: "hello everyone and welcome" },
       { start: 2.06, end: 7, text: "to the show" },
       { start: 4.799, end: 7, text: "today we talk captions & more" },
@@ -143,16 +154,17 @@ describe("parseJson3", () => {
     expect(parseJson3(JSON.stringify(doc))).toEqual([{ start: 1, end: 1, text: "line one line two" }]);
   });
 
-  it("throws on something that is not json3", () => {
+  it("throws on something that is not json3; an event-less document is an empty track", () => {
     expect(() => parseJson3("not json")).toThrow(/not valid JSON/);
-    expect(() => parseJson3("{}")).toThrow(/no events/);
+    expect(() => parseJson3('{"events": {}}')).toThrow(CaptionParseError);
+    expect(parseJson3('{"wireMagic":"pb3"}')).toEqual([]);
   });
 });
 
-describe("parseTimedTextXml (srv3, TTML)", () => {
+describe("srv3 and TTML", () => {
   it("reads srv3 <p t d>", () => {
     const srv3 = '<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body><p t="1200" d="2300">Hello <s>there</s></p><p t="4000" d="1000">a&amp;b<br/>c</p></body></timedtext>';
-    expect(parseTimedTextXml(srv3)).toEqual([
+    expect(parseSrv3(srv3)).toEqual([
       { start: 1.2, end: 3.5, text: "Hello there" },
       { start: 4, end: 5, text: "a&b c" },
     ]);
@@ -161,26 +173,29 @@ describe("parseTimedTextXml (srv3, TTML)", () => {
   it("reads TTML clock and offset times, begin/end and begin/dur", () => {
     const ttml =
       '<tt xmlns="http://www.w3.org/ns/ttml"><body><div><p begin="00:00:01.000" end="00:00:02.500">One</p><p begin="3s" dur="1500ms">Two<br />lines</p><p begin="bad">Three</p></div></body></tt>';
-    expect(parseTimedTextXml(ttml)).toEqual([
+    expect(parseTtml(ttml)).toEqual([
       { start: 1, end: 2.5, text: "One" },
       { start: 3, end: 4.5, text: "Two lines" },
     ]);
   });
 });
 
-describe("parseSubtitle / sniffFormat", () => {
+describe("parseCaptions / sniffFormat", () => {
   it("sniffs the format from the content", () => {
     expect(sniffFormat("WEBVTT\n\n")).toBe("vtt");
     expect(sniffFormat('{"events":[]}')).toBe("json3");
     expect(sniffFormat("1\n00:00:01,000 --> 00:00:02,000\nx")).toBe("srt");
     expect(sniffFormat("<tt xmlns=...>")).toBe("ttml");
     expect(sniffFormat('<?xml version="1.0"?><timedtext>')).toBe("srv3");
+    expect(sniffFormat('<?xml version="1.0" encoding="utf-8" ?><tt:tt xmlns:tt="http://www.w3.org/ns/ttml">')).toBe("ttml");
+    expect(sniffFormat("00:00:01.000 --> 00:00:02.000\nNo header")).toBe("srt");
     expect(sniffFormat("hello")).toBeNull();
   });
 
   it("trusts the content over a wrong declared format", () => {
-    expect(parseSubtitle("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi\n", "srt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
-    expect(parseSubtitle("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "vtt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
+    expect(parseCaptions("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi\n", "srt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
+    expect(parseCaptions("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "vtt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
+    expect(() => parseCaptions("hello")).toThrow(CaptionParseError);
   });
 });
 

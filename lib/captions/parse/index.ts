@@ -1,0 +1,76 @@
+/**
+ * The one caption parser: every provider (youtube/ through youtubei.js, ytdlp/ for the other
+ * platforms and as YouTube's second path) turns a caption file into segments here.
+ *
+ *   const cues = parseCaptions(body, "vtt");          // the content decides; the hint breaks ties
+ *   const segments = captionSegments(cues, track.kind); // auto and translated tracks de-duplicated
+ *
+ * One file per format (json3.ts, srv3.ts for srv3 and the classic XML, vtt.ts, srt.ts, ttml.ts),
+ * HLS WebVTT in hls.ts, text cleaning in text.ts, rolling-caption de-duplication in dedup.ts.
+ * Pure: no I/O.
+ */
+import type { CaptionKind } from "@/lib/captions/types";
+import type { Segment } from "@/lib/formats/types";
+
+import { dedupe, tidy } from "./dedup";
+import { parseJson3 } from "./json3";
+import { parseSrt } from "./srt";
+import { parseSrv3, parseTranscriptXml } from "./srv3";
+import { CaptionParseError, type CaptionFormat, type Cue, stripBom } from "./text";
+import { parseTtml } from "./ttml";
+import { parseVtt } from "./vtt";
+
+export { CaptionParseError, cleanText, decodeEntities, parseClockMs, type CaptionFormat, type Cue } from "./text";
+export { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
+export { isM3u8, mergeHlsVtt, parseM3u8Segments } from "./hls";
+export { parseJson3 } from "./json3";
+export { parseSrt } from "./srt";
+export { parseSrv3, parseTranscriptXml } from "./srv3";
+export { parseTtml, parseTtmlTime } from "./ttml";
+export { parseVtt, parseVttDocument } from "./vtt";
+
+const SRT_START = /^\d+[ \t]*\r?\n[ \t]*\d+:\d{2}:\d{2}[,.]\d{1,3}[ \t]*-->/;
+const TIMING_START = /^\d+:\d{2}:\d{2}[,.]\d{1,3}[ \t]*-->/;
+
+/** Which format a body is in, from its first bytes (platforms do not always honour what was asked for). */
+export function sniffFormat(body: string): CaptionFormat | null {
+  const head = stripBom(body).trimStart().slice(0, 1024);
+  if (head.startsWith("{")) return "json3";
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(head)) return "vtt";
+  if (head.startsWith("<")) {
+    if (/<transcript\b/i.test(head)) return "transcript";
+    if (/<timedtext\b/i.test(head)) return "srv3";
+    if (/<(?:[A-Za-z_][\w.-]*:)?tt\b/.test(head)) return "ttml";
+    return null;
+  }
+  if (SRT_START.test(head) || TIMING_START.test(head)) return "srt";
+  return null;
+}
+
+const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
+  json3: parseJson3,
+  srv3: parseSrv3,
+  transcript: parseTranscriptXml,
+  vtt: parseVtt,
+  srt: parseSrt,
+  ttml: parseTtml,
+};
+
+/**
+ * Parses a caption file. The content decides the format when it is recognisable; otherwise the
+ * declared format is tried. Throws CaptionParseError when neither works.
+ */
+export function parseCaptions(body: string, declared?: CaptionFormat): Cue[] {
+  const format = sniffFormat(body) ?? declared;
+  if (!format) throw new CaptionParseError("The caption track is in a format Verbatim does not read.");
+  return PARSERS[format](body);
+}
+
+/**
+ * Cues → the segments stored for a track. Machine-made tracks (auto captions and their machine
+ * translations) lose their rolling repetition (dedupe); manual captions are only tidied (a song's
+ * repeated chorus is content).
+ */
+export function captionSegments(cues: readonly Cue[], kind: CaptionKind): Segment[] {
+  return kind === "manual" ? tidy(cues) : dedupe(cues);
+}

@@ -1,0 +1,156 @@
+/**
+ * The parser on real caption files from public repositories (test/fixtures/captions/README.md says
+ * where each comes from), plus the defects issue 11 found on such files as regression tests.
+ */
+import webvtt from "webvtt-parser";
+import htmlEntities from "webvtt-parser/html-entities.json";
+import { describe, expect, it } from "vitest";
+
+import { normalizeSegments } from "@/lib/formats/normalize";
+import { renderSrt } from "@/lib/formats/srt";
+import { parseSrtStrict } from "@/lib/formats/srt-validator";
+import type { Segment } from "@/lib/formats/types";
+import { renderVtt } from "@/lib/formats/vtt";
+import { REAL_CAPTION_FILES, newRows, readCaptionFile, referenceWords, words } from "@/test/fixtures/captions";
+
+import {
+  captionSegments,
+  cleanText,
+  dedupe,
+  isRollingTrack,
+  longestOverlap,
+  parseCaptions,
+  parseJson3,
+  parseSrt,
+  parseSrv3,
+  parseVtt,
+  repeatedNgramCount,
+  sniffFormat,
+} from "./index";
+
+const strictVtt = new webvtt.WebVTTParser(htmlEntities as Record<string, string>);
+
+const textWords = (segments: readonly Segment[]) => words(segments.map((s) => s.text).join(" "));
+
+/**
+ * Rolling repeats: adjacent segments where the later one starts with the earlier one's tail (two
+ * words or more, or all of either), which is how a re-shown row looks.
+ */
+function rollingRepeats(segments: readonly Segment[]): number {
+  let n = 0;
+  for (let i = 1; i < segments.length; i++) {
+    const prev = words((segments[i - 1] as Segment).text.toLowerCase());
+    const cur = words((segments[i] as Segment).text.toLowerCase());
+    const k = longestOverlap(prev, cur);
+    if (k >= 2 || (k >= 1 && (k === prev.length || k === cur.length))) n++;
+  }
+  return n;
+}
+
+/** How many reference words are missing from `got` when matched in order (0: nothing lost). */
+function wordsLost(reference: readonly string[], got: readonly string[]): number {
+  let j = 0;
+  let lost = 0;
+  for (const w of reference) {
+    let k = j;
+    while (k < got.length && got[k] !== w) k++;
+    if (k === got.length) lost++;
+    else j = k + 1;
+  }
+  return lost;
+}
+
+describe.each(REAL_CAPTION_FILES)("real file $file", (f) => {
+  const body = readCaptionFile(f.file);
+  const segments = captionSegments(parseCaptions(body, f.format), f.kind);
+  const reference = referenceWords(f, body);
+
+  it("is sniffed as what it is", () => {
+    expect(sniffFormat(body)).toBe(f.format);
+  });
+
+  it("loses no word and adds none: the output says the file's words once, in order", () => {
+    expect(reference.length).toBeGreaterThan(0);
+    const got = textWords(segments);
+    expect(wordsLost(reference, got)).toBe(0);
+    expect(got).toEqual(reference);
+  });
+
+  it("keeps no timing line, cue setting or tag in the text, and no segment of 10 ms", () => {
+    for (const s of segments) {
+      expect(s.text).not.toMatch(/-->|align:start|position:\d|<\/?c\b|<\d\d:/);
+      expect(s.text).not.toBe("");
+    }
+    if (f.kind === "auto") expect(segments.filter((s) => s.end - s.start <= 0.011 && s.end > s.start)).toEqual([]);
+  });
+
+  it("renders to WebVTT and SRT that strict parsers accept", () => {
+    const normalized = normalizeSegments(segments);
+    const vtt = renderVtt(normalized);
+    const parsed = strictVtt.parse(vtt);
+    expect(parsed.errors.map((e) => `line ${e.line}: ${e.message}`)).toEqual([]);
+    expect(parsed.cues.length).toBe(normalized.length);
+    expect(parseSrtStrict(renderSrt(normalized)).errors).toEqual([]);
+  });
+});
+
+describe("rolling auto captions on the real files", () => {
+  it.each(REAL_CAPTION_FILES.filter((f) => f.rolling))("$file: rolls before, 0 rolling repeats after", (f) => {
+    const body = readCaptionFile(f.file);
+    const cues = parseCaptions(body, f.format).filter((c) => c.text !== "");
+    expect(isRollingTrack(cues)).toBe(true);
+    expect(rollingRepeats(cues)).toBeGreaterThanOrEqual(cues.length / 2);
+    const out = dedupe(cues);
+    // One segment per row the track adds; the only overlaps left are the speaker's own, which the
+    // added rows themselves contain, each word with its own new timestamp ("out of my own personal
+    // / my own personal bank account" in t2o2's file).
+    const rows = newRows(body).map((text) => ({ start: 0, end: 0, text }));
+    expect(out.map((s) => s.text)).toEqual(rows.map((r) => r.text));
+    expect(rollingRepeats(out)).toBe(rollingRepeats(rows));
+    expect(rollingRepeats(out)).toBeLessThanOrEqual(2);
+    expect(textWords(out).length).toBeLessThan(words(cues.map((c) => c.text).join(" ")).length / 1.5);
+    // What 4-grams still repeat across adjacent segments are the speaker's own ("will burn you in").
+    expect(repeatedNgramCount(out, 4)).toBeLessThan(repeatedNgramCount(cues, 4) / 50);
+  });
+
+  it("json3 (events carry only their new words) is not taken for a rolling track", () => {
+    const cues = parseJson3(readCaptionFile("ytenglishhub.auto.en.json3"));
+    expect(isRollingTrack(cues.filter((c) => c.text !== ""))).toBe(false);
+  });
+});
+
+describe("regressions from real files (issue 11)", () => {
+  it("a VTT cue's text ends at a line with -->, even with no blank line before it", () => {
+    // webvtt-py's youtube_dl.vtt: `<c.colorCCCCCC>what</c>` is followed straight by the next timing line.
+    const body = readCaptionFile("webvtt-py.youtube_dl.en.vtt");
+    expect(body).toContain("<c.colorCCCCCC>what</c>\n00:05:04.080 --> 00:05:05.069 align:start position:0%\n");
+    expect(parseVtt(body)).toEqual([
+      { start: 286.07, end: 286.47, text: "yeah" },
+      { start: 286.47, end: 304.08, text: "yeah what" },
+      { start: 304.08, end: 305.069, text: "this will happen is I'm telling" },
+      { start: 305.069, end: 305.4, text: "this will happen is I'm telling" },
+    ]);
+    // The rolling repeats are caught, and the phrase keeps its real duration (not 10 ms).
+    expect(dedupe(parseVtt(body))).toEqual([
+      { start: 286.07, end: 286.47, text: "yeah" },
+      { start: 286.47, end: 304.08, text: "what" },
+      { start: 304.08, end: 305.4, text: "this will happen is I'm telling" },
+    ]);
+  });
+
+  it("the same rule in SRT: a sequence number just before the next timing line is not text", () => {
+    expect(parseSrt("1\n00:00:01,000 --> 00:00:02,000\nOne\n2\n00:00:02,000 --> 00:00:03,000\nTwo\n")).toEqual([
+      { start: 1, end: 2, text: "One" },
+      { start: 2, end: 3, text: "Two" },
+    ]);
+  });
+
+  it("zero-width spaces are removed, not turned into spaces that split CJK words", () => {
+    const zw = "从合欢\u200b\u200b山到";
+    expect(cleanText(zw)).toBe("从合欢山到");
+    expect(parseVtt(`WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${zw}\n`)[0]?.text).toBe("从合欢山到");
+    expect(parseJson3(JSON.stringify({ events: [{ tStartMs: 0, dDurationMs: 900, segs: [{ utf8: "从合欢" }, { utf8: "\u200b\u200b" }, { utf8: "山到" }] }] }))[0]?.text).toBe("从合欢山到");
+    expect(parseSrv3(`<timedtext format="3"><body><p t="0" d="900">从合欢&#8203;&#x200B;山到</p></body></timedtext>`)[0]?.text).toBe("从合欢山到");
+    expect(parseSrt(`1\n00:00:01,000 --> 00:00:02,000\n${zw}\n`)[0]?.text).toBe("从合欢山到");
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * YouTube's XML timedtext formats.
+ *
+ * srv3 (`fmt=srv3`): `<timedtext format="3"><body><p t="80" d="4040" w="1"><s ac="0">hey</s>
+ * <s t="320" ac="0"> guys</s></p><p t="2430" d="1690" w="1" a="1">\n</p>...</body></timedtext>`,
+ * times in milliseconds.
+ *
+ * Classic (srv1, no `fmt`): `<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.08"
+ * dur="4.04">hey guys I&amp;#39;m</text>...</transcript>`, times in seconds; its text is HTML-escaped
+ * and then XML-escaped again, so it is decoded twice.
+ */
+import { CaptionParseError, type Cue, attributes, cleanText, cueAt, finite } from "./text";
+
+export function parseSrv3(body: string): Cue[] {
+  if (!/<timedtext\b/i.test(body)) throw new CaptionParseError("The srv3 caption track has no <timedtext> element.");
+  const bodyStart = body.search(/<body\b/i);
+  const scope = bodyStart === -1 ? body : body.slice(bodyStart);
+  const out: Cue[] = [];
+  const re = /<p\b([^>]*?)(?:\/>|>([\s\S]*?)<\/p>)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(scope)) !== null) {
+    const attrs = attributes(m[1] ?? "");
+    const start = finite(attrs.t);
+    if (start === null) continue;
+    out.push(cueAt(start, start + Math.max(0, finite(attrs.d) ?? 0), cleanText(m[2] ?? "", { xml: true }), attrs.a === "1"));
+  }
+  return out;
+}
+
+export function parseTranscriptXml(body: string): Cue[] {
+  if (!/<transcript\b/i.test(body)) throw new CaptionParseError("The caption track has no <transcript> element.");
+  const out: Cue[] = [];
+  const re = /<text\b([^>]*?)(?:\/>|>([\s\S]*?)<\/text>)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body)) !== null) {
+    const attrs = attributes(m[1] ?? "");
+    const start = finite(attrs.start);
+    if (start === null) continue;
+    const startMs = start * 1000;
+    out.push(cueAt(startMs, startMs + Math.max(0, finite(attrs.dur) ?? 0) * 1000, cleanText(m[2] ?? "", { xml: true })));
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * What every caption parser shares: the Cue type, the parse error, timestamps and text cleaning.
+ *
+ * Text is cleaned the same way for every format: tags removed, HTML entities decoded by the
+ * `entities` library (the whole HTML5 table, `;` required, so "AT&T" and "&notice" stay as
+ * written), zero-width characters removed (U+200B between CJK words is not a space), and every run
+ * of whitespace (newlines, NBSP, ideographic space) collapsed to one space.
+ *
+ * Pure: no I/O.
+ */
+import { decodeHTMLStrict } from "entities";
+
+import type { Segment } from "@/lib/formats/types";
+
+export interface Cue extends Segment {
+  /** The event continues the previous one on the same line (json3 `aAppend: 1`, srv3 `a="1"`). */
+  append?: boolean;
+}
+
+/** The formats this module reads. `transcript` is YouTube's classic timedtext XML (srv1, no `fmt`). */
+export type CaptionFormat = "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml";
+
+export class CaptionParseError extends Error {
+  override readonly name = "CaptionParseError";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Decodes HTML character references (named, decimal, hex). With `twice`, a second round for text
+ * that was escaped twice: YouTube's classic XML escapes its HTML-escaped text again (`I&amp;#39;m`).
+ */
+export function decodeEntities(s: string, twice = false): string {
+  if (!s.includes("&")) return s;
+  const once = decodeHTMLStrict(s);
+  return twice && once !== s && once.includes("&") ? decodeHTMLStrict(once) : once;
+}
+
+// Element tags (<s ...>, </font>, <br/>, <c.colorE5E5E5>, <v Bob>) and WebVTT timestamp tags
+// (<00:00:01.469>). A bare "<" that does not start a tag ("a < b", "<3") is text and stays.
+const TAG = /<\/?[A-Za-z][^<>]*>|<\d{1,3}:\d{2}(?::\d{2})?[.,]\d{1,3}>/g;
+const BREAK = /<br\s*\/?>/gi;
+/** Invisible characters that are not spaces: zero-width space, word joiner, BOM, soft hyphen, LRM/RLM. */
+const INVISIBLE = /[\u200b\u2060\ufeff\u00ad\u200e\u200f]/g;
+const WHITESPACE = /[\s\u0000-\u001f\u007f]+/g;
+
+function stripTags(s: string): string {
+  return s.replace(BREAK, " ").replace(TAG, "");
+}
+
+export interface CleanOptions {
+  /**
+   * XML formats (srv3, classic): decode twice and strip tags again after decoding, for markup that
+   * was escaped as text (`&lt;font color=&quot;#E5E5E5&quot;&gt;` in the classic format).
+   */
+  xml?: boolean;
+}
+
+/** Strips tags, decodes entities, removes zero-width characters, collapses whitespace to single spaces. */
+export function cleanText(raw: string, opts: CleanOptions = {}): string {
+  let text = decodeEntities(stripTags(raw), opts.xml === true);
+  if (opts.xml && text.includes("<")) text = stripTags(text);
+  return text.replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Times and cues
+// ---------------------------------------------------------------------------------------------------
+
+const CLOCK = /^(?:(\d+):)?([0-5]?\d):([0-5]\d)[.,](\d{1,3})$/;
+
+/** `hh:mm:ss.ttt` or `mm:ss.ttt` (WebVTT, SRT; `,` or `.` before the fraction) → milliseconds, or null. */
+export function parseClockMs(stamp: string): number | null {
+  const m = CLOCK.exec(stamp.trim());
+  if (!m) return null;
+  const [, h, min, s, frac] = m;
+  return ((Number(h ?? 0) * 60 + Number(min)) * 60 + Number(s)) * 1000 + Number((frac ?? "0").padEnd(3, "0"));
+}
+
+/** Seconds rounded to the millisecond, so float noise never reaches the output. */
+function seconds(ms: number): number {
+  return Math.round(ms) / 1000;
+}
+
+/** A cue from milliseconds; a negative start becomes 0 and an end before the start becomes the start. */
+export function cueAt(startMs: number, endMs: number, text: string, append = false): Cue {
+  const s = Math.max(0, startMs);
+  const start = seconds(s);
+  const end = seconds(Math.max(s, endMs));
+  return append ? { start, end, text, append: true } : { start, end, text };
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function finite(value: unknown): number | null {
+  const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+}
+
+/** Attributes of one start tag, e.g. ` t="80" d="4040" w="1"` → {t: "80", d: "4040", w: "1"}. Names keep their prefix. */
+export function attributes(source: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const re = /([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(source)) !== null) out[m[1] as string] = decodeEntities(m[2] ?? m[3] ?? "");
+  return out;
+}

@@ -1,0 +1,92 @@
+/**
+ * WebVTT, as YouTube (`fmt=vtt`), yt-dlp and other platforms serve it.
+ *
+ * Read line by line rather than in blank-line-separated blocks, because YouTube's files break the
+ * block rule in both directions:
+ * - a cue's text ends at an empty line, or at any line that contains `-->`: YouTube's VTT sometimes
+ *   puts the next timing line straight after a cue's text, with no blank line between
+ *   (`<c.colorCCCCCC>what</c>\n00:05:04.080 --> 00:05:05.069 align:start position:0%`). Read by
+ *   blocks, that timing line became subtitle text;
+ * - a line holding a single space does not end a cue: YouTube pads rows of auto captions with one.
+ *
+ * Outside cues, everything without `-->` is skipped: the header (`Kind:`, `Language:`, `Style:`),
+ * cue identifiers, NOTE, STYLE and REGION blocks (which the format forbids to contain `-->`).
+ * For auto captions every cue is a two-row window (the previous line in plain text, then the new
+ * line with `<00:00:01.469><c> word</c>` timing tags) with 10 ms "hold" cues between them: the
+ * rolling repetition dedup.ts removes.
+ */
+import { CaptionParseError, type Cue, cleanText, cueAt, parseClockMs, stripBom } from "./text";
+
+export interface VttDocument {
+  cues: Cue[];
+  /** X-TIMESTAMP-MAP of an HLS segment: MPEG-TS time (90 kHz ticks) of the given local time (ms). */
+  timestampMap: { mpegts: number; localMs: number } | null;
+}
+
+const TIMING = /^\s*(\S+)\s*-->\s*(\S+)/;
+
+/** The start and end of a timing line, or null when it is not one. */
+export function parseTimingLine(line: string): { startMs: number; endMs: number } | null {
+  const m = TIMING.exec(line);
+  if (!m) return null;
+  const startMs = parseClockMs(m[1] as string);
+  const endMs = parseClockMs(m[2] as string);
+  return startMs === null || endMs === null ? null : { startMs, endMs };
+}
+
+function parseTimestampMap(value: string): VttDocument["timestampMap"] {
+  let mpegts = 0;
+  let localMs = 0;
+  for (const part of value.split(",")) {
+    const [k, v] = part.split(/:(.*)/s).map((s) => s.trim());
+    if (k === "MPEGTS" && v && /^\d+$/.test(v)) mpegts = Number(v);
+    else if (k === "LOCAL" && v) {
+      const t = parseClockMs(v);
+      if (t === null) return null;
+      localMs = t;
+    }
+  }
+  return { mpegts, localMs };
+}
+
+export function splitLines(body: string): string[] {
+  return stripBom(body).replace(/\r\n?/g, "\n").split("\n");
+}
+
+/**
+ * Cues from a line list, starting at `from`. A cue's text ends where `endsText(line)` is true or at a
+ * line with `-->`. Shared with SRT.
+ */
+export function readCues(lines: readonly string[], from: number, endsText: (line: string) => boolean, textOf: (lines: string[]) => string): Cue[] {
+  const cues: Cue[] = [];
+  let i = from;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    i++;
+    if (!line.includes("-->")) continue;
+    const timing = parseTimingLine(line);
+    const text: string[] = [];
+    while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->")) text.push(lines[i++] as string);
+    // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
+    if (timing) cues.push(cueAt(timing.startMs, timing.endMs, textOf(text)));
+  }
+  return cues;
+}
+
+export function parseVttDocument(body: string): VttDocument {
+  const lines = splitLines(body);
+  if (!/^WEBVTT(?:[ \t]|$)/.test(lines[0] ?? "")) throw new CaptionParseError("The caption track is not WebVTT.");
+  let timestampMap: VttDocument["timestampMap"] = null;
+  // The header runs to the first empty line, or to a timing line when that blank line is missing.
+  let i = 1;
+  for (; i < lines.length && (lines[i] as string).trim() !== "" && !(lines[i] as string).includes("-->"); i++) {
+    const m = /^X-TIMESTAMP-MAP=(.*)$/.exec((lines[i] as string).trim());
+    if (m) timestampMap = parseTimestampMap(m[1] as string);
+  }
+  const cues = readCues(lines, i, (l) => l === "", (text) => cleanText(text.join("\n")));
+  return { cues, timestampMap };
+}
+
+export function parseVtt(body: string): Cue[] {
+  return parseVttDocument(body).cues;
+}
