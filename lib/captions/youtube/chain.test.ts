@@ -228,6 +228,22 @@ describe("egress: proxy rotation", () => {
     expect(b.requests.filter((r) => r.url.includes("/api/timedtext"))).toHaveLength(1);
   });
 
+  it("a blocked proxy cools down: the next lookups go through the other one first", async () => {
+    const [a, b] = [await proxy("i", "bot-check"), await proxy("j", "pass")];
+    fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
+    const p = provider({ proxies: [a.url, b.url] });
+    await p.getInfo(source(RECORDED_ID)); // a blocks, b serves
+    await p.getInfo(source(RECORDED_ID));
+    await p.getInfo(source(RECORDED_ID));
+    expect([playerCalls(a), playerCalls(b)]).toEqual([1, 3]);
+  });
+
+  it("YOUTUBE_COOKIES_FILE: the cookies go with the InnerTube calls", async () => {
+    fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
+    await provider({ cookie: "PREF=f6=40000000&hl=en; VISITOR_INFO1_LIVE=abc" }).getInfo(source(RECORDED_ID));
+    expect(players()[0]?.headers.cookie).toContain("VISITOR_INFO1_LIVE=abc");
+  });
+
   it("every proxy blocks: bounded retries, then 503 upstream_blocked with Retry-After from the cooldown", async () => {
     const list = [await proxy("c", "bot-check"), await proxy("d", "429"), await proxy("e", "bot-check")];
     fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
