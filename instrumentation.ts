@@ -2,8 +2,9 @@
 // embedded default this applies migrations) before the first request is served.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { env } = await import("@/lib/env");
+  const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
+  for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) console.warn(warning);
   const { getDb, dbKind } = await import("@/lib/db/client");
   await getDb();
   // Jobs: the local runner in this process, unless Inngest is configured.

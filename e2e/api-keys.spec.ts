@@ -49,6 +49,36 @@ test("create a key, use it, regenerate it: the old key stops working at once", a
   await api.dispose();
 });
 
+test("sign out, and sign out everywhere: an old session cookie opens nothing afterwards", async ({ browser, page }) => {
+  const email = randomEmail("sessions");
+  await devLogin(page, email, "/dashboard/keys");
+  // The same account in a second browser, and a copy of the first browser's cookie taken before sign-out.
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await devLogin(otherPage, email, "/dashboard/keys");
+  const copied = await page.context().cookies();
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  const replay = await browser.newContext();
+  await replay.addCookies(copied);
+  const replayPage = await replay.newPage();
+  await replayPage.goto("/dashboard/keys");
+  await expect(replayPage).toHaveURL(/\/signin/);
+  expect((await replayPage.request.get("/v1/me/api-key")).status()).toBe(401);
+
+  // The second browser is still signed in until it signs out everywhere; then it is signed out too.
+  await otherPage.reload();
+  await expect(otherPage.getByTestId("user-email")).toHaveText(email);
+  await otherPage.getByRole("button", { name: "Sign out everywhere" }).click();
+  await otherPage.getByRole("button", { name: "Yes, sign out everywhere" }).click();
+  await expect(otherPage).toHaveURL(/\/signin/);
+  await otherPage.goto("/dashboard");
+  await expect(otherPage).toHaveURL(/\/signin/);
+  expect((await otherPage.request.get("/v1/me/api-key")).status()).toBe(401);
+  await Promise.all([other.close(), replay.close()]);
+});
+
 test("the API reference renders from /openapi.json without any CDN", async ({ page }) => {
   const external: string[] = [];
   page.on("request", (r) => {

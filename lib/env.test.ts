@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
-import { EnvError, parseEnv, SETTING_NAMES } from "@/lib/env";
+import { devLoginWarning, EnvError, isLoopbackUrl, parseEnv, proxyHopsWarning, SETTING_NAMES } from "@/lib/env";
 
 describe("parseEnv", () => {
   it("runs on embedded defaults with no settings at all", () => {
@@ -23,6 +23,42 @@ describe("parseEnv", () => {
     expect(prod).toMatchObject({ embedded: false, devLogin: false });
     expect(parseEnv({ DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "true" }).devLogin).toBe(true);
     expect(parseEnv({ AUTH_DEV_LOGIN: "off" }).devLogin).toBe(false);
+  });
+
+  it("turns the development login on by default only when embedded on a loopback APP_URL", () => {
+    for (const url of ["http://localhost:3000", "http://127.0.0.1:4100", "http://127.3.4.5", "http://[::1]:3000", "http://LOCALHOST"]) {
+      const settings = parseEnv({ APP_URL: url });
+      expect(settings.devLogin, url).toBe(true);
+      expect(devLoginWarning(settings), url).toBeNull();
+    }
+    for (const url of ["https://verbatim.example", "http://192.168.1.20:3000", "http://10.0.0.1", "http://[::2]", "http://localhost.evil.example", "http://0.0.0.0:3000", "http://128.0.0.1"]) {
+      expect(parseEnv({ APP_URL: url }).devLogin, url).toBe(false);
+    }
+  });
+
+  it("allows the development login elsewhere only with AUTH_DEV_LOGIN=true, and then warns at start", () => {
+    const exposed = parseEnv({ APP_URL: "https://verbatim.example", AUTH_DEV_LOGIN: "true" });
+    expect(exposed.devLogin).toBe(true);
+    expect(devLoginWarning(exposed)).toMatch(/development login is on.*https:\/\/verbatim\.example.*anyone/);
+    const database = parseEnv({ APP_URL: "http://127.0.0.1:3000", DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "true" });
+    expect(devLoginWarning(database)).toMatch(/WARNING/);
+    expect(devLoginWarning(parseEnv({ APP_URL: "https://verbatim.example" }))).toBeNull();
+    expect(parseEnv({ APP_URL: "http://localhost:3000", AUTH_DEV_LOGIN: "false" }).devLogin).toBe(false);
+    expect(isLoopbackUrl("http://[::ffff:127.0.0.1]:3000")).toBe(true);
+  });
+
+  it("rate-limit settings: proxy hops (default 0, warned about on a public APP_URL), Redis URL, multiplier", () => {
+    expect(parseEnv({})).toMatchObject({ TRUSTED_PROXY_HOPS: 0, RATE_LIMIT_MULTIPLIER: 1 });
+    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2", REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_MULTIPLIER: "0" })).toMatchObject({
+      TRUSTED_PROXY_HOPS: 2,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      RATE_LIMIT_MULTIPLIER: 0,
+    });
+    expect(() => parseEnv({ TRUSTED_PROXY_HOPS: "-1" })).toThrow(/TRUSTED_PROXY_HOPS/);
+    expect(() => parseEnv({ REDIS_URL: "http://x" })).toThrow(/REDIS_URL/);
+    expect(proxyHopsWarning(parseEnv({ APP_URL: "https://verbatim.example" }))).toMatch(/TRUSTED_PROXY_HOPS/);
+    expect(proxyHopsWarning(parseEnv({ APP_URL: "https://verbatim.example", TRUSTED_PROXY_HOPS: "1" }))).toBeNull();
+    expect(proxyHopsWarning(parseEnv({}))).toBeNull();
   });
 
   it("treats empty values as unset and parses lists", () => {

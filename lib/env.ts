@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 import { parseClientList } from "@/lib/captions/youtube/clients";
@@ -70,11 +71,20 @@ const schema = z.object({
   YOUTUBE_LOOKUP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(45),
   YTDLP_PATH: z.string().min(1).optional(),
   LANGUAGES_RATE_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // Rate limits (lib/http/rate-limits.ts): who a client is, where counts are kept, and a scale for them all.
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().nonnegative().default(1),
 
   // Signed uploads (lib/uploads). Upload.sizeBytes is a 32-bit Int, hence the cap's ceiling.
   UPLOAD_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(24),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(2147483647, "must be at most 2147483647 (2 GiB - 1)").default(2147483647),
+  UPLOAD_MAX_PENDING: z.coerce.number().int().positive().default(50),
+  UPLOAD_MAX_PENDING_BYTES: z.coerce.number().int().positive().default(10737418240),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
@@ -117,7 +127,7 @@ export const SETTING_NAMES = Object.keys(schema.shape);
 export type Env = z.infer<typeof schema> & {
   /** True when DATABASE_URL is unset: PGlite under DATA_DIR, migrations applied at start. */
   embedded: boolean;
-  /** Development sign-in: on by default only with the embedded defaults. */
+  /** Development sign-in: on by default only embedded on a loopback APP_URL, else only with AUTH_DEV_LOGIN=true. */
   devLogin: boolean;
 };
 
@@ -136,7 +146,27 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!embedded && !env.AUTH_SECRET) {
     throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)");
   }
-  return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? embedded };
+  return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? (embedded && isLoopbackUrl(env.APP_URL)) };
+}
+
+/** True when the URL's host is this machine only: localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+  if (host === "localhost") return true;
+  if (!ipaddr.isValid(host)) return false;
+  return ipaddr.process(host).range() === "loopback";
+}
+
+/** The start-up warning when a public deployment counts every anonymous client as one address. */
+export function proxyHopsWarning(settings: Env): string | null {
+  if (settings.TRUSTED_PROXY_HOPS > 0 || isLoopbackUrl(settings.APP_URL)) return null;
+  return "[verbatim] TRUSTED_PROXY_HOPS is 0: X-Forwarded-For is not trusted, so all anonymous clients share one per-address rate limit. Behind a proxy, set it to the number of proxies that append to X-Forwarded-For.";
+}
+
+/** The start-up warning when the development login is on where anyone who reaches the server could use it. */
+export function devLoginWarning(settings: Env): string | null {
+  if (!settings.devLogin || (settings.embedded && isLoopbackUrl(settings.APP_URL))) return null;
+  return `[verbatim] WARNING: the development login is on (AUTH_DEV_LOGIN=true) at ${settings.APP_URL}: anyone who can reach this server can sign in as any user. Turn it off unless this is a private test machine.`;
 }
 
 let cached: Env | undefined;

@@ -9,6 +9,7 @@ import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
 import { benchPlans } from "./bench/plans";
 import { benchYoutube } from "./bench/youtube";
+import { benchRateLimits } from "./bench/rate-limits";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   asr: benchAsr,
   plans: benchPlans,
   youtube: benchYoutube,
+  ratelimits: benchRateLimits,
 };
 
 const only = process.argv.slice(2);

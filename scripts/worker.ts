@@ -1,7 +1,8 @@
 // `npm run worker`: the local job runner in a process of its own, beside (or instead of) the one in the
 // app process. Needs DATABASE_URL: the embedded PGlite database can only be opened by the app itself.
-// SIGTERM / SIGINT stop it gracefully: no new claims, running jobs finish their current step and are
-// handed back to the queue. A second signal exits at once (leases then expire and are recovered).
+// SIGTERM / SIGINT stop it gracefully: no new claims, running jobs finish their current step (a step that
+// only waits, such as waiting on AssemblyAI, is aborted at once) and are handed back to the queue. A
+// second signal exits at once (leases then expire and are recovered).
 //
 //   npm run worker -- [--concurrency 2] [--lease-ms 30000] [--poll-ms 5000]
 import { parseArgs } from "node:util";

@@ -18,7 +18,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1 className="text-2xl font-semibold">Sign in to Verbatim</h1>
       {params.error && (
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          Sign-in failed. Check the address and try again.
+          {params.code === "rate_limited"
+            ? "Too many sign-in attempts. Wait a few minutes and try again."
+            : "Sign-in failed. Check the address and try again."}
         </p>
       )}
       {providers.length === 0 && <p className="text-stone-600">No sign-in method is configured on this server.</p>}

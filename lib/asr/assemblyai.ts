@@ -5,7 +5,7 @@ import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { joinWords } from "./segment-words";
-import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type Word } from "./types";
+import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
 
 export interface AssemblyAiOptions {
   apiKey: string;
@@ -160,7 +160,7 @@ function toWords(transcript: Transcript): Word[] {
   return words.sort((a, b) => a.start - b.start);
 }
 
-export function createAssemblyAiProvider(options: AssemblyAiOptions): AsrProvider & {
+export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<AsrProvider> & {
   handleWebhook: typeof handleAssemblyAiWebhook;
 } {
   const params: BaseServiceParams = {
@@ -171,73 +171,78 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): AsrProvide
   const maxPollIntervalMs = options.maxPollIntervalMs ?? (options.webhookUrl ? 60_000 : 15_000);
   const maxWaitMs = options.maxWaitMs ?? 3 * 60 * 60_000;
 
-  return {
-    name: "assemblyai",
-    handleWebhook: handleAssemblyAiWebhook,
-    async transcribe(audioPath, { lang, signal, onProgress }) {
-      const progress = monotonicProgress(onProgress);
-      throwIfAborted(signal);
-      progress(0);
-      let size: number;
-      try {
-        size = (await stat(audioPath)).size;
-      } catch (error) {
-        throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
-      }
+  const clientFor = (signal: AbortSignal | undefined) => {
+    const files = new GuardedFileService(params, signal);
+    return { files, transcripts: new GuardedTranscriptService(params, files, signal) };
+  };
 
-      const files = new GuardedFileService(params, signal);
-      const client = { files, transcripts: new GuardedTranscriptService(params, files, signal) };
+  /** 1. Upload, streaming the file (upload progress: 0 → 0.3); 2. submit. Returns the transcript id. */
+  async function submitQueued(audioPath: string, { lang, signal, onProgress }: AsrTranscribeOptions): Promise<Transcript> {
+    const progress = monotonicProgress(onProgress);
+    throwIfAborted(signal);
+    progress(0);
+    let size: number;
+    try {
+      size = (await stat(audioPath)).size;
+    } catch (error) {
+      throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
+    }
+    const client = clientFor(signal);
+    let sent = 0;
+    const source = createReadStream(audioPath);
+    const counted = source.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          sent += chunk.length;
+          progress(size > 0 ? (0.3 * sent) / size : 0);
+          callback(null, chunk);
+        },
+      }),
+    );
+    source.on("error", (error) => counted.destroy(error));
+    let uploadUrl: string;
+    try {
+      uploadUrl = await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream);
+    } finally {
+      source.destroy();
+      counted.destroy();
+    }
+    const languageCode = toAssemblyAiLanguage(lang);
+    const params: SubmitParams = {
+      audio_url: uploadUrl,
+      punctuate: true,
+      format_text: true,
+      ...(languageCode ? { language_code: languageCode } : { language_detection: true }),
+      ...(options.speechModels ? { speech_models: options.speechModels } : {}),
+      ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}),
+      ...(options.webhookUrl && options.webhookAuthHeaderName && options.webhookAuthHeaderValue
+        ? { webhook_auth_header_name: options.webhookAuthHeaderName, webhook_auth_header_value: options.webhookAuthHeaderValue }
+        : {}),
+    };
+    const queued = await client.transcripts.submit(params);
+    progress(0.35);
+    return queued;
+  }
 
-      // 1. Upload, streaming the file (upload progress: 0 → 0.3).
-      let sent = 0;
-      const source = createReadStream(audioPath);
-      const counted = source.pipe(
-        new Transform({
-          transform(chunk: Buffer, _encoding, callback) {
-            sent += chunk.length;
-            progress(size > 0 ? (0.3 * sent) / size : 0);
-            callback(null, chunk);
-          },
-        }),
-      );
-      source.on("error", (error) => counted.destroy(error));
-      let uploadUrl: string;
-      try {
-        uploadUrl = await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream);
-      } finally {
-        source.destroy();
-        counted.destroy();
-      }
-
-      // 2. Submit.
-      const languageCode = toAssemblyAiLanguage(lang);
-      const submit: SubmitParams = {
-        audio_url: uploadUrl,
-        punctuate: true,
-        format_text: true,
-        ...(languageCode ? { language_code: languageCode } : { language_detection: true }),
-        ...(options.speechModels ? { speech_models: options.speechModels } : {}),
-        ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}),
-        ...(options.webhookUrl && options.webhookAuthHeaderName && options.webhookAuthHeaderValue
-          ? { webhook_auth_header_name: options.webhookAuthHeaderName, webhook_auth_header_value: options.webhookAuthHeaderValue }
-          : {}),
-      };
-      const queued = await client.transcripts.submit(submit);
-      const id = queued.id;
-      progress(0.35);
-
-      // 3. Wait: poll with backoff (1 s, 1.5 s, 2.25 s … up to the cap), woken early by a webhook.
-      const waiter: Waiter = { signalled: false, wake: null };
-      let set = waiters.get(id);
-      if (!set) waiters.set(id, (set = new Set()));
-      set.add(waiter);
-      const deadline = Date.now() + maxWaitMs;
-      let delay = pollIntervalMs;
-      let failures = 0;
-      let processingSince: number | null = null;
-      let transcript: Transcript = queued;
-      try {
-        for (;;) {
+  /** 3. Wait: poll with backoff (1 s, 1.5 s, 2.25 s … up to the cap), woken early by a webhook. */
+  async function waitForTranscript(id: string, { lang, signal, onProgress }: AsrTranscribeOptions, first: Transcript | null): Promise<AsrResult> {
+    const progress = monotonicProgress(onProgress);
+    throwIfAborted(signal);
+    const client = clientFor(signal);
+    const languageCode = toAssemblyAiLanguage(lang);
+    const waiter: Waiter = { signalled: false, wake: null };
+    let set = waiters.get(id);
+    if (!set) waiters.set(id, (set = new Set()));
+    set.add(waiter);
+    const deadline = Date.now() + maxWaitMs;
+    let delay = pollIntervalMs;
+    let failures = 0;
+    let processingSince: number | null = null;
+    // Null: nothing known yet (a wait resumed by id), so the first look is at once.
+    let transcript: Transcript | null = first;
+    try {
+      for (;;) {
+        if (transcript) {
           if (transcript.status === "completed") break;
           if (transcript.status === "error") {
             throw new AsrError("asr_failed", `AssemblyAI could not transcribe (${id}): ${transcript.error ?? "no reason given"}`, {
@@ -257,27 +262,42 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): AsrProvide
           }
           await nap(waiter, Math.min(delay, left), signal);
           delay = Math.min(delay * BACKOFF, maxPollIntervalMs);
-          try {
-            transcript = await client.transcripts.get(id);
-            failures = 0;
-          } catch (error) {
-            // The job goes on at AssemblyAI: ride out a few transient failures of the status request.
-            if (!(error instanceof AsrError) || !error.retryable || ++failures > MAX_POLL_FAILURES) throw error;
-          }
         }
-      } finally {
-        set.delete(waiter);
-        if (set.size === 0) waiters.delete(id);
+        try {
+          transcript = await client.transcripts.get(id);
+          failures = 0;
+        } catch (error) {
+          // The job goes on at AssemblyAI: ride out a few transient failures of the status request.
+          if (!(error instanceof AsrError) || !error.retryable || ++failures > MAX_POLL_FAILURES) throw error;
+          transcript ??= { id, status: "queued" } as Transcript;
+        }
       }
+    } finally {
+      set.delete(waiter);
+      if (set.size === 0) waiters.delete(id);
+    }
 
-      const words = toWords(transcript);
-      progress(1);
-      return {
-        words,
-        text: transcript.text?.trim() || joinWords(words.map((w) => w.text)),
-        durationSeconds: transcript.audio_duration ?? words.at(-1)?.end ?? 0,
-        language: fromAssemblyAiLanguage(transcript.language_code) ?? (languageCode ? fromAssemblyAiLanguage(languageCode) : null),
-      };
+    const words = toWords(transcript);
+    progress(1);
+    return {
+      words,
+      text: transcript.text?.trim() || joinWords(words.map((w) => w.text)),
+      durationSeconds: transcript.audio_duration ?? words.at(-1)?.end ?? 0,
+      language: fromAssemblyAiLanguage(transcript.language_code) ?? (languageCode ? fromAssemblyAiLanguage(languageCode) : null),
+    };
+  }
+
+  return {
+    name: "assemblyai",
+    handleWebhook: handleAssemblyAiWebhook,
+    async submit(audioPath, opts) {
+      return { id: (await submitQueued(audioPath, opts)).id };
+    },
+    waitFor: (id, opts) => waitForTranscript(id, opts, null),
+    async transcribe(audioPath, opts) {
+      const progress = monotonicProgress(opts.onProgress);
+      const queued = await submitQueued(audioPath, { ...opts, onProgress: progress });
+      return waitForTranscript(queued.id, { ...opts, onProgress: progress }, queued);
     },
   };
 }

@@ -1,6 +1,6 @@
 // Chunked transcription end to end: real ffmpeg cuts of generated tone "speech", sent to the fake
 // OpenAI-compatible server, which hears the tones actually present in each upload (test/fakes/openai-asr/tones.ts).
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -126,6 +126,39 @@ describe("OpenAI-compatible provider, chunked", () => {
     }).transcribe(odd, { lang: "en" });
     expect(server.requests.length).toBeGreaterThanOrEqual(5);
     expect(server.requests.every((r) => r.filename === "audio.mp3" && r.status === 200)).toBe(true);
+    expectToneWords(result.words, 200);
+  });
+
+  it("with chunkDir, a re-run after a failure sends only the chunks that had no answer yet", async () => {
+    // An extension the server does not take: cut into ~40 s MP3 chunks (see the test above).
+    const source = path.join(dir, "resume.opus-ish");
+    await generateToneAudio(path.join(dir, "resume.ogg"), 200, "48k");
+    await copyFile(path.join(dir, "resume.ogg"), source);
+    const server = await toneServer(26_214_400);
+    const provider = createOpenAiCompatibleProvider({ baseUrl: server.origin, model: "whisper-1", maxUploadBytes: 400_000, overlapSeconds: 3, retries: 0 });
+    // How many chunks the file takes, from a run without a folder.
+    await provider.transcribe(source, { lang: "en" });
+    const chunks = server.requests.length;
+    expect(chunks).toBeGreaterThanOrEqual(5);
+    server.requests.length = 0;
+
+    // The third request is refused (400: not retried), as if the job had died there.
+    let answered = 0;
+    server.respondWith(async ({ audio, filename }) => {
+      if (++answered === 2) server.failNext(400);
+      const words = await recognizeTones(audio, filename.split(".").pop()!);
+      return { words, text: toneText(words), language: "english", duration: words.at(-1)?.end ?? 0 };
+    });
+    const chunkDir = path.join(dir, "kept-chunks");
+    await mkdir(chunkDir);
+    await expect(provider.transcribe(source, { lang: "en", chunkDir })).rejects.toMatchObject({ code: "asr_rejected", status: 400 });
+    expect(server.requests.map((r) => r.status)).toEqual([200, 200, 400]);
+
+    // The re-run takes the two answered chunks from the folder and sends only the others.
+    const result = await provider.transcribe(source, { lang: "en", chunkDir });
+    const again = server.requests.slice(3);
+    expect(again).toHaveLength(chunks - 2);
+    expect(again.every((r) => r.status === 200)).toBe(true);
     expectToneWords(result.words, 200);
   });
 });

@@ -1,5 +1,5 @@
 import { openAsBlob } from "node:fs";
-import { mkdtemp, rm, stat, unlink } from "node:fs/promises";
+import { mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { cutAudio, probeDuration } from "./ffmpeg";
@@ -160,6 +160,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
     language: string | null,
     signal: AbortSignal | undefined,
     progress: (p: number) => void,
+    chunkDir: string | undefined,
   ): Promise<AsrResult> {
     const paths = { ffmpegPath: options.ffmpegPath, ffprobePath: options.ffprobePath };
     const duration = await probeDuration(audioPath, { ...paths, signal });
@@ -191,20 +192,24 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
         // A tail shorter than the overlap rides along with this chunk instead of getting its own.
         const rest = duration - start;
         const length = rest - chunkLength < overlapSeconds ? rest : chunkLength;
-        const file = path.join(dir, `chunk-${index}${codec === "copy" ? ext : ".mp3"}`);
-        await cutAudio(audioPath, file, start, length, { ...paths, signal, codec, mp3Bitrate: MP3_BITRATE });
-        const bytes = (await stat(file)).size;
-
-        let answer: ChunkAnswer | null = null;
-        if (bytes + MULTIPART_MARGIN <= limit) {
-          try {
-            answer = await postWithRetries(file, language, signal);
-          } catch (error) {
-            if (!(error instanceof AsrError && error.status === 413)) throw error;
-            limit = Math.min(limit, learnedLimit(error, bytes + MULTIPART_MARGIN)); // The server takes less than we were told.
+        const key = `chunk-${start.toFixed(3)}-${length.toFixed(3)}-${codec}`;
+        let answer = await keptAnswer(chunkDir, key);
+        let bytes = 0;
+        if (!answer) {
+          const file = path.join(dir, `chunk-${index}${codec === "copy" ? ext : ".mp3"}`);
+          await cutAudio(audioPath, file, start, length, { ...paths, signal, codec, mp3Bitrate: MP3_BITRATE });
+          bytes = (await stat(file)).size;
+          if (bytes + MULTIPART_MARGIN <= limit) {
+            try {
+              answer = await postWithRetries(file, language, signal);
+              await keepAnswer(chunkDir, key, answer);
+            } catch (error) {
+              if (!(error instanceof AsrError && error.status === 413)) throw error;
+              limit = Math.min(limit, learnedLimit(error, bytes + MULTIPART_MARGIN)); // The server takes less than we were told.
+            }
           }
+          await unlink(file).catch(() => {});
         }
-        await unlink(file).catch(() => {});
         if (!answer) {
           // Too big: aim lower (this chunk's own bitrate), switching to re-encoding when copying cannot fit.
           chunkLength = Math.min(chunkLength * FILL, fits(bytes / length));
@@ -242,7 +247,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
 
   return {
     name: "openai-compatible",
-    async transcribe(audioPath, { lang, signal, onProgress }) {
+    async transcribe(audioPath, { lang, signal, onProgress, chunkDir }) {
       const progress = monotonicProgress(onProgress);
       throwIfAborted(signal);
       progress(0);
@@ -257,7 +262,11 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       let limit = maxUploadBytes;
       if (ACCEPTED_TYPES[path.extname(audioPath).toLowerCase()] && size + MULTIPART_MARGIN <= limit) {
         try {
-          const answer = await postWithRetries(audioPath, language, signal);
+          let answer = await keptAnswer(chunkDir, "whole");
+          if (!answer) {
+            answer = await postWithRetries(audioPath, language, signal);
+            await keepAnswer(chunkDir, "whole", answer);
+          }
           progress(1);
           return {
             words: answer.words,
@@ -270,11 +279,29 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
           limit = learnedLimit(error, size + MULTIPART_MARGIN); // The server takes less than maxUploadBytes: cut.
         }
       }
-      const result = await transcribeInChunks(audioPath, size, limit, language, signal, progress);
+      const result = await transcribeInChunks(audioPath, size, limit, language, signal, progress, chunkDir);
       progress(1);
       return result;
     },
   };
+}
+
+/** An answer kept in `chunkDir` by an earlier run for the same piece of audio, if any. */
+async function keptAnswer(chunkDir: string | undefined, key: string): Promise<ChunkAnswer | null> {
+  if (!chunkDir) return null;
+  try {
+    return JSON.parse(await readFile(path.join(chunkDir, `${key}.json`), "utf8")) as ChunkAnswer;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps a paid answer (written whole, then renamed: a crash never leaves half a file). */
+async function keepAnswer(chunkDir: string | undefined, key: string, answer: ChunkAnswer): Promise<void> {
+  if (!chunkDir) return;
+  const file = path.join(chunkDir, `${key}.json`);
+  await writeFile(`${file}.tmp`, JSON.stringify(answer));
+  await rename(`${file}.tmp`, file);
 }
 
 /**

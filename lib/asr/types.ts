@@ -25,11 +25,24 @@ export interface AsrTranscribeOptions {
   signal?: AbortSignal;
   /** Called with a fraction in [0, 1], never decreasing; 1 once the result is ready. */
   onProgress?(p: number): void;
+  /**
+   * Synchronous backends that send the audio in pieces: keep each piece's answer in this folder and reuse
+   * it when the same file is transcribed again (a retried job), so no piece is paid for twice.
+   */
+  chunkDir?: string;
 }
 
 export interface AsrProvider {
   name: string;
+  /** Recognises the file and waits for the result (one paid submission per call). */
   transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
+  /**
+   * Providers with an asynchronous API: sends the audio and returns the provider's transcript id without
+   * waiting, so the caller can checkpoint the id and never pay for the same audio twice.
+   */
+  submit?(audioPath: string, opts: AsrTranscribeOptions): Promise<{ id: string }>;
+  /** Waits for a submitted transcript by its id (as often as needed: it submits nothing). */
+  waitFor?(id: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
 }
 
 export type AsrErrorCode =

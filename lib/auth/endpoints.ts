@@ -1,5 +1,5 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { apiKeyStateSchema } from "@/lib/auth/schemas";
+import { apiKeyStateSchema, sessionsEndedSchema } from "@/lib/auth/schemas";
 
 const tag = "API keys";
 
@@ -9,6 +9,7 @@ export const getApiKeyEndpoint = defineEndpoint({
   tag,
   summary: "Show the caller's API key (masked prefix) and tier",
   auth: "any",
+  rateLimit: "account",
   response: apiKeyStateSchema,
 });
 
@@ -19,6 +20,7 @@ export const ensureApiKeyEndpoint = defineEndpoint({
   summary: "Create the caller's API key if there is none",
   description: "Idempotent. Returns the plaintext key only in the call that creates it.",
   auth: "any",
+  rateLimit: "account",
   response: apiKeyStateSchema,
 });
 
@@ -29,5 +31,18 @@ export const regenerateApiKeyEndpoint = defineEndpoint({
   summary: "Replace the caller's API key",
   description: "The old key stops working on the very next request. The new plaintext is returned once.",
   auth: "any",
+  rateLimit: "apiKeyRegenerate",
   response: apiKeyStateSchema,
+});
+
+export const endSessionsEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/me/sessions/revoke",
+  tag: "Sessions",
+  summary: "Sign out everywhere: end every dashboard session of the caller",
+  description:
+    "Every session cookie issued so far stops working at once, the caller's own included. API keys and OAuth tokens keep working (regenerate the key to end those).",
+  auth: "any",
+  rateLimit: "account",
+  response: sessionsEndedSchema,
 });

@@ -1,4 +1,4 @@
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { Adapter } from "next-auth/adapters";
 import type { Provider } from "next-auth/providers";
@@ -10,6 +10,10 @@ import { z } from "zod";
 import { env } from "@/lib/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { authSecret } from "@/lib/auth/secret";
+import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
+import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
+import { ApiError } from "@/lib/http/errors";
+import { limitSignIn } from "@/lib/http/rate-limits";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -32,6 +36,21 @@ export function enabledProviders(): { id: string; name: string; kind: ProviderKi
   return list;
 }
 
+/** Too many sign-in attempts or magic-link mails: Auth.js sends the browser to /signin?error=…&code=rate_limited. */
+export class SignInRateLimited extends CredentialsSignin {
+  code = "rate_limited";
+}
+
+/** Counts a sign-in attempt or magic-link mail by address and by email (lib/http/rate-limits.ts). */
+async function guardSignIn(kind: "signIn" | "magicLink", request: Request | undefined, email: string) {
+  try {
+    await limitSignIn(kind, request, email);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 429) throw new SignInRateLimited();
+    throw error;
+  }
+}
+
 function buildProvider(id: string, db: Db): Provider {
   const settings = env();
   switch (id) {
@@ -39,26 +58,28 @@ function buildProvider(id: string, db: Db): Provider {
       return GitHub({ clientId: settings.AUTH_GITHUB_ID, clientSecret: settings.AUTH_GITHUB_SECRET });
     case "google":
       return Google({ clientId: settings.AUTH_GOOGLE_ID, clientSecret: settings.AUTH_GOOGLE_SECRET });
-    case "nodemailer":
+    case "nodemailer": {
+      const smtp = Nodemailer({ server: settings.SMTP_URL ?? "smtp://localhost:25", from: settings.EMAIL_FROM });
       return Nodemailer({
         server: settings.SMTP_URL ?? "smtp://localhost:25",
         from: settings.EMAIL_FROM,
-        ...(settings.SMTP_URL
-          ? {}
-          : {
-              sendVerificationRequest: async ({ identifier, url }) => {
-                console.log(`[auth] Sign-in link for ${identifier}: ${url}`);
-              },
-            }),
+        sendVerificationRequest: async (params) => {
+          await guardSignIn("magicLink", params.request, params.identifier);
+          // Without SMTP (embedded only) the link goes to the server log.
+          if (settings.SMTP_URL) return smtp.sendVerificationRequest(params);
+          console.log(`[auth] Sign-in link for ${params.identifier}: ${params.url}`);
+        },
       });
+    }
     default:
       return Credentials({
         id: DEV_LOGIN_PROVIDER,
         name: "Development login",
         credentials: { email: { label: "Email", type: "email" } },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           const email = emailSchema.safeParse(String(credentials?.email ?? "").trim().toLowerCase());
           if (!email.success) return null;
+          await guardSignIn("signIn", request, email.data);
           const user = await db.user.upsert({
             where: { email: email.data },
             create: { email: email.data, name: email.data.split("@")[0] },
@@ -77,25 +98,28 @@ async function config(): Promise<NextAuthConfig> {
     providers: enabledProviders().map((provider) => buildProvider(provider.id, db)),
     secret: authSecret(),
     trustHost: true,
-    session: { strategy: "jwt" },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    events: {
+      async signOut(message) {
+        if ("token" in message) await endSession(message.token?.sid);
+      },
+    },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
-      // Where to go after sign-in: only our own pages. APP_URL is the canonical origin, because the
-      // host Next.js reports to route handlers can differ from the one the browser used.
-      redirect({ url, baseUrl }) {
-        const app = new URL(env().APP_URL);
-        if (url.startsWith("/") && !url.startsWith("//")) return new URL(url, app).toString();
-        try {
-          const target = new URL(url);
-          if (target.origin === app.origin || target.origin === new URL(baseUrl).origin) return target.toString();
-        } catch {
-          // not a URL: fall through
-        }
-        return app.toString();
+      // Where to go after sign-in (and sign-out): the one safe-redirect rule, on APP_URL's origin, because
+      // the host Next.js reports to route handlers can differ from the one the browser used.
+      redirect({ url }) {
+        return safeCallbackUrl(url);
       },
-      jwt({ token, user }) {
-        if (user?.id) token.sub = user.id;
-        return token;
+      // Sign-in starts a session row; afterwards the token is only good while its row exists (sessions.ts).
+      // Returning null ends the session: auth() answers null and Auth.js clears the cookie.
+      async jwt({ token, user }) {
+        if (user?.id) {
+          token.sub = user.id;
+          token.sid = await startSession(user.id);
+          return token;
+        }
+        return (await touchSession(token.sid, token.sub)) ? token : null;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;

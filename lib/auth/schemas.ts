@@ -11,3 +11,7 @@ export const apiKeyStateSchema = z
     key: z.string().nullable().describe("plaintext key, only in the response that creates or regenerates it"),
   })
   .meta({ id: "ApiKeyState" });
+
+export const sessionsEndedSchema = z
+  .object({ ended: z.number().int().nonnegative().describe("how many sessions were ended") })
+  .meta({ id: "SessionsEnded" });

@@ -1,22 +1,25 @@
-import { decode } from "next-auth/jwt";
+import { decode, type JWT } from "next-auth/jwt";
 import type { NextRequest } from "next/server";
 import { authSecret } from "@/lib/auth/secret";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
+import { isSessionActive } from "@/lib/auth/sessions";
 
 /**
  * The user id in the request's Auth.js session cookie, or null. Decoding the JWT here (rather than
- * calling auth()) works in any handler, needs no request-scoped Next.js context, and is cheap.
+ * calling auth()) works in any handler and needs no request-scoped Next.js context; the session must
+ * still exist (not signed out: one indexed lookup, see sessions.ts).
  */
 export async function sessionUserId(request: NextRequest): Promise<string | null> {
   for (const name of SESSION_COOKIES) {
     const value = request.cookies.get(name)?.value;
     if (!value) continue;
+    let token: JWT | null = null;
     try {
-      const token = await decode({ token: value, secret: authSecret(), salt: name });
-      if (typeof token?.sub === "string") return token.sub;
+      token = await decode({ token: value, secret: authSecret(), salt: name });
     } catch {
       // Expired, tampered or from another secret: treated as no session.
     }
+    if (typeof token?.sub === "string") return (await isSessionActive(token.sid, token.sub)) ? token.sub : null;
   }
   return null;
 }

@@ -19,6 +19,7 @@ export const getPlansEndpoint = defineEndpoint({
   description:
     "Live prices of each tier and the active coupons and promotion codes from Stripe, cached in-process for a few minutes. `source` is `static` (settings' prices, no discounts) when billing is off or Stripe does not answer in time.",
   auth: "none",
+  rateLimit: "publicRead",
   response: plansResponseSchema,
 });
 
@@ -33,6 +34,7 @@ export const checkoutEndpoint = defineEndpoint({
   description:
     "A Stripe Checkout Session in subscription mode for `tier` (promotion codes allowed); send the browser to `url`. Stripe returns it to /dashboard/billing. The Stripe customer is created once per user and reused.",
   auth: "any",
+  rateLimit: "billing",
   body: checkoutRequestSchema,
   response: checkoutResponseSchema,
   errors: { 409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)", 503: billingOff },
@@ -45,6 +47,7 @@ export const reconcileSubscriptionEndpoint = defineEndpoint({
   summary: "Read the subscription back from Stripe and apply it",
   description: "Sets the tier to what Stripe grants and surfaces a scheduled cancel or change. Idempotent; a no-op without billing or a Stripe customer.",
   auth: "any",
+  rateLimit: "billing",
   response: subscriptionResponseSchema,
 });
 
@@ -55,6 +58,7 @@ export const cancelSubscriptionEndpoint = defineEndpoint({
   summary: "Cancel at the end of the period (the tier is kept until then)",
   description: "Drops a scheduled tier change. Calling it again changes nothing.",
   auth: "any",
+  rateLimit: "billing",
   response: subscriptionResponseSchema,
   errors: { 409: noSubscription, 503: billingOff },
 });
@@ -65,6 +69,7 @@ export const resumeSubscriptionEndpoint = defineEndpoint({
   tag,
   summary: "Undo a scheduled cancel",
   auth: "any",
+  rateLimit: "billing",
   response: subscriptionResponseSchema,
   errors: { 409: noSubscription, 503: billingOff },
 });
@@ -77,6 +82,7 @@ export const changeTierEndpoint = defineEndpoint({
   description:
     "An upgrade applies at once and invoices the prorated difference; a downgrade is scheduled for the end of the period (`pending_tier`, `pending_change_at`). Asking for the current tier undoes a scheduled change. The answer is read back from Stripe.",
   auth: "any",
+  rateLimit: "billing",
   body: changeTierRequestSchema,
   response: subscriptionResponseSchema,
   errors: {
@@ -92,6 +98,7 @@ export const undoTierChangeEndpoint = defineEndpoint({
   summary: "Drop a scheduled tier change",
   description: "`pending_tier` and `pending_change_at` become null; a scheduled cancel is untouched. Without a scheduled change it changes nothing.",
   auth: "any",
+  rateLimit: "billing",
   response: subscriptionResponseSchema,
   errors: { 409: noSubscription, 503: billingOff },
 });
@@ -102,6 +109,7 @@ export const portalEndpoint = defineEndpoint({
   tag,
   summary: "A Stripe customer portal link",
   auth: "any",
+  rateLimit: "billing",
   response: portalResponseSchema,
   errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 503: billingOff },
 });

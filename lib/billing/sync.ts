@@ -3,13 +3,15 @@ import { getDb } from "@/lib/db/client";
 import type { Prisma, Tier } from "@/lib/generated/prisma/client";
 import { calendarMonth } from "@/lib/usage/allowance";
 import { openPeriod, usedSeconds } from "@/lib/usage/charge";
+import { lockActiveReservations, moveReservations } from "@/lib/usage/reservation";
 import { tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
 import type { BillingConfig, PaidTier } from "@/lib/billing/stripe";
 
 // Stripe is the truth about what a customer pays for. Every change — a webhook, an API operation, a
 // reconcile — ends here: read the customer's subscriptions from Stripe and write what they grant onto the
-// user's Subscription row. Reads and writes for one customer are serialised by an advisory lock held by the
-// transaction, so whatever order events arrive in, the last writer has read the newest state.
+// user's Subscription row. Stripe is read first, outside any transaction; the write is one short transaction
+// under the customer's advisory lock that keeps a state only if it was read later than the stored one, so
+// whatever order events arrive in, the stored state is the newest read.
 
 /** Statuses under which Stripe grants the subscription's tier. */
 const GRANTING = new Set<Stripe.Subscription.Status>(["active", "trialing", "past_due"]);
@@ -130,19 +132,32 @@ export interface SyncOptions {
 export type SyncResult = { outcome: "applied"; userId: string; effect: BillingEffect } | { outcome: "duplicate" } | { outcome: "unknown_customer" };
 
 /**
- * Reads the customer from Stripe and stores what it grants, under the customer's advisory lock, in one
- * transaction with the event row (if any). Throws when Stripe or the database fails: nothing is stored then,
- * and a webhook answers 500 so that Stripe delivers it again.
+ * Reads the customer from Stripe, then stores what it grants in one short transaction under the customer's
+ * advisory lock, with the event row (if any). No Stripe call happens while a transaction is open: a slow or
+ * retrying Stripe holds no pooled connection and no lock.
+ *
+ * Out-of-order and concurrent syncs converge by read time: the database's clock is read before Stripe is,
+ * and stored with the state (`stripeReadAt`). Under the lock, a sync whose read began before the stored
+ * one's is stale and changes nothing: the stored state was read later, so it already includes whatever
+ * caused this sync. Its event is still recorded (once). Throws when Stripe or the database fails: nothing is
+ * stored then, and a webhook answers 500 so that Stripe delivers it again.
  */
 export async function syncCustomer(stripe: Stripe, config: BillingConfig, customerId: string, options: SyncOptions = {}): Promise<SyncResult> {
   const db = await getDb();
+  if (options.event && (await db.webhookEvent.findUnique({ where: { id: options.event.id }, select: { id: true } }))) {
+    return { outcome: "duplicate" };
+  }
   const ids = await tierPriceIds(stripe, config);
+  const [{ readAt }] = await db.$queryRaw<{ readAt: Date }[]>`SELECT clock_timestamp() AS "readAt"`;
+  const linked = await db.subscription.findUnique({ where: { stripeCustomerId: customerId }, select: { userId: true } });
+  const claimedBy = linked ? null : await customerUserId(stripe, customerId);
+  const state = billingState(await readSubscriptions(stripe, customerId), ids, config);
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`billing:${customerId}`}))`;
       // Before the event row: an event that applies to no one is not recorded, so a redelivery once the
       // customer is ours (metadata fixed at Stripe) is applied, not dropped as a duplicate.
-      const userId = await userOfCustomer(tx, stripe, customerId);
+      const userId = await userOfCustomer(tx, customerId, claimedBy);
       if (!userId) return { outcome: "unknown_customer" as const };
       if (options.event) {
         const inserted = await tx.$executeRaw`
@@ -150,40 +165,50 @@ export async function syncCustomer(stripe: Stripe, config: BillingConfig, custom
           ON CONFLICT ("id") DO NOTHING`;
         if (inserted === 0) return { outcome: "duplicate" as const };
       }
-      const state = billingState(await readSubscriptions(stripe, customerId), ids, config);
-      const effect = await applyState(tx, userId, customerId, state);
+      const stored = await tx.subscription.findUnique({ where: { userId }, select: { stripeReadAt: true } });
+      if (stored?.stripeReadAt && stored.stripeReadAt > readAt) return { outcome: "applied" as const, userId, effect: null };
+      const effect = await applyState(tx, userId, customerId, state, readAt);
       return { outcome: "applied" as const, userId, effect };
     },
-    { timeout: 30_000, maxWait: 15_000 },
+    { timeout: 10_000, maxWait: 15_000 },
   );
 }
 
-/** The user a Stripe customer belongs to: our row, else the user id we put in the customer's metadata. */
-async function userOfCustomer(tx: Tx, stripe: Stripe, customerId: string): Promise<string | null> {
-  const linked = await tx.subscription.findUnique({ where: { stripeCustomerId: customerId }, select: { userId: true } });
-  if (linked) return linked.userId;
+/** The user id we put in the customer's metadata at Stripe (read before any transaction), or null. */
+async function customerUserId(stripe: Stripe, customerId: string): Promise<string | null> {
   const customer = await stripe.customers.retrieve(customerId);
-  const userId = customer.deleted ? undefined : customer.metadata?.user_id;
-  if (!userId) return null;
-  const user = await tx.user.findUnique({ where: { id: userId }, select: { id: true } });
-  if (!user) return null;
-  const row = await tx.subscription.findUnique({ where: { userId }, select: { stripeCustomerId: true } });
-  // A user already linked to another customer keeps that link; this customer's events are not theirs.
-  if (row?.stripeCustomerId && row.stripeCustomerId !== customerId) return null;
-  return userId;
+  return (customer.deleted ? undefined : customer.metadata?.user_id) || null;
 }
 
-async function applyState(tx: Tx, userId: string, customerId: string, state: BillingState): Promise<BillingEffect> {
+/** The user a Stripe customer belongs to: our row, else the user named in the customer's metadata. */
+async function userOfCustomer(tx: Tx, customerId: string, claimedBy: string | null): Promise<string | null> {
+  const linked = await tx.subscription.findUnique({ where: { stripeCustomerId: customerId }, select: { userId: true } });
+  if (linked) return linked.userId;
+  if (!claimedBy) return null;
+  const user = await tx.user.findUnique({ where: { id: claimedBy }, select: { id: true } });
+  if (!user) return null;
+  const row = await tx.subscription.findUnique({ where: { userId: claimedBy }, select: { stripeCustomerId: true } });
+  // A user already linked to another customer keeps that link; this customer's events are not theirs.
+  if (row?.stripeCustomerId && row.stripeCustomerId !== customerId) return null;
+  return claimedBy;
+}
+
+async function applyState(tx: Tx, userId: string, customerId: string, state: BillingState, readAt: Date): Promise<BillingEffect> {
   const before = (await tx.subscription.findUnique({ where: { userId }, select: { tier: true, cancelAtPeriodEnd: true } })) ?? {
     tier: "free" as Tier,
     cancelAtPeriodEnd: false,
   };
-  // The first paid period keeps what was used this month: an upgrade raises the limit, it does not reset usage.
+  // The first paid period keeps what was used this month: an upgrade raises the limit, it does not reset
+  // usage. Running jobs' reservations are part of that usage, so they move with it (settled and refunded
+  // in the paid period); their rows are locked first, so no settle lands between the read and the move.
   if (before.tier === "free" && state.tier !== "free" && state.currentPeriodStart && state.currentPeriodEnd) {
-    const used = await usedSeconds(tx, userId, calendarMonth());
-    await openPeriod(tx, userId, { start: state.currentPeriodStart, end: state.currentPeriodEnd }, used);
+    const month = calendarMonth();
+    const jobs = await lockActiveReservations(tx, userId, month.start);
+    const used = await usedSeconds(tx, userId, month);
+    const paid = { start: state.currentPeriodStart, end: state.currentPeriodEnd };
+    if (await openPeriod(tx, userId, paid, used)) await moveReservations(tx, jobs, paid.start);
   }
-  const fields = { ...state, stripeCustomerId: customerId };
+  const fields = { ...state, stripeCustomerId: customerId, stripeReadAt: readAt };
   await tx.subscription.upsert({ where: { userId }, create: { userId, ...fields }, update: fields });
   return effectOf(before, state);
 }

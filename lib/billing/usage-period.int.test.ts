@@ -190,3 +190,36 @@ describe("the period end", () => {
     expect(await ok(account.subscription())).toMatchObject({ used_seconds: 36_000 });
   });
 });
+
+describe("a job's reservation across an upgrade", () => {
+  it("reserved on free, upgraded mid-job: settled and refunded in the first paid period that carried it", async () => {
+    const { startTranscriptionJob } = await import("@/lib/transcripts/start-transcription-job");
+    const { settleReservation } = await import("@/lib/usage/reservation");
+    const { transcribePipeline } = await import("@/lib/transcripts/transcribe-pipeline");
+    const account = await world.customer();
+    const userId = account.user.id;
+    const month = calendarMonth();
+    const { jobId } = await startTranscriptionJob({ userId, platform: "podcast", videoId: "ep-1", canonicalUrl: "https://pod.example/ep-1.mp3", lang: "en", origin: "audio_url", title: null, estimateSeconds: 300 });
+    expect(await charge(account, 200)).toEqual(month);
+    expect(await ok(account.subscription())).toMatchObject({ tier: "free", used_seconds: 500 });
+
+    const { subscriptionId } = await world.subscribe(account, "pro");
+    const paid = stripePeriod(subscriptionId);
+    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", used_seconds: 500 });
+    const job = await world.db.job.findUnique({ where: { id: jobId } });
+    expect(job).toMatchObject({ reservedSecs: 300, periodStart: paid.start });
+
+    // The audio measures 400 s: the extra 100 s land in the paid period, where the reservation now is.
+    expect(await world.db.$transaction((tx) => settleReservation(tx, jobId, userId, 400, month.start))).toBe(true);
+    expect(await ok(account.subscription())).toMatchObject({ used_seconds: 600 });
+    expect(await usageRow(account, month.start)).toMatchObject({ usedSeconds: 500 });
+
+    // The job fails: all 400 s come back in the paid period; what stays is the other 200 s.
+    await world.db.$transaction(async (tx) => {
+      const failed = await tx.job.update({ where: { id: jobId }, data: { status: "error" } });
+      await transcribePipeline.onFailure({ userId, periodStart: month.start.toISOString() } as never, { code: "x", message: "x" }, { jobId, userId, tx, job: failed });
+    });
+    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", used_seconds: 200 });
+    expect(await usageRow(account, paid.start)).toMatchObject({ usedSeconds: 200 });
+  });
+});

@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
 import type { AuthMode } from "@/lib/auth/principal";
-import type { RateLimiter } from "@/lib/http/rate-limit";
+import type { RateLimitName } from "@/lib/http/rate-limits";
 
 // An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
 // from the same objects, so the description cannot drift from what the handlers accept.
@@ -27,8 +27,8 @@ export interface Endpoint<
   response?: ZodType | null;
   /** A 202 answer the endpoint may give instead (e.g. a queued job). */
   accepted?: { description: string; schema: ZodType };
-  /** Checked per client address before anything else, so invalid requests count too. */
-  rateLimit?: RateLimiter;
+  /** The row of lib/http/rate-limits.ts that applies, checked before the input is parsed (invalid requests count too). */
+  rateLimit?: RateLimitName;
   /** Other documented outcomes, status → description. */
   errors?: Record<number, string>;
 }

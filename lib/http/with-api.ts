@@ -3,7 +3,7 @@ import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
-import { clientAddress } from "@/lib/http/rate-limit";
+import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { jsonInvalid, parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
@@ -34,19 +34,20 @@ export function withApi<E extends Endpoint>(
   handler: (ctx: ApiContext<E>) => Promise<unknown>,
 ): (request: NextRequest, route: RouteContext) => Promise<Response> {
   return async (request, route) => {
+    let limit: RateLimitHeaders | undefined;
     try {
-      endpoint.rateLimit?.check(clientAddress(request));
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
+      limit = endpoint.rateLimit ? await limitRequest(endpoint.rateLimit, request, principal?.userId) : undefined;
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
       const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;
       const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
-      if (result instanceof Response) return result;
+      if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
-      return endpoint.response === null ? new NextResponse(null, { status }) : NextResponse.json(result, { status });
+      return endpoint.response === null ? new NextResponse(null, { status, headers: limit }) : NextResponse.json(result, { status, headers: limit });
     } catch (error) {
-      if (error instanceof RequestValidationError) return validationResponse(error.items);
-      if (error instanceof ApiError) return errorResponse(error);
+      if (error instanceof RequestValidationError) return withRateLimitHeaders(validationResponse(error.items), limit);
+      if (error instanceof ApiError) return withRateLimitHeaders(errorResponse(error), limit);
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
     }
   };

@@ -12,6 +12,8 @@ export interface EnqueueJobInput<C> {
   context: C;
   /** Seconds of allowance reserved for this job (refunded by the pipeline's onFailure). */
   reservedSecs?: number;
+  /** Start of the usage period the reservation was charged to (settled and refunded there). */
+  periodStart?: Date;
   /** Default: the pipeline's maxAttempts, else the column default (5). */
   maxAttempts?: number;
   /** Not before this time (local runner). */
@@ -46,6 +48,7 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       userId: input.userId,
       input: JSON.parse(JSON.stringify(jobInput)) as Prisma.InputJsonValue,
       reservedSecs: input.reservedSecs ?? 0,
+      ...(input.periodStart ? { periodStart: input.periodStart } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       ...(input.runAt ? { runAt: input.runAt } : {}),
     },

@@ -9,8 +9,9 @@
 // - Failures: retryable errors go back to the queue with exponential backoff until `maxAttempts`;
 //   then, or at once for a PermanentError, the job ends in `error` and the pipeline's onFailure runs
 //   in that same transaction. Success marks `done` and runs onSuccess in that same transaction.
-// - `stop()`: no new claims; running jobs finish their current step and are released (queued again,
-//   the interrupted attempt not counted) so another runner resumes them.
+// - `stop()`: no new claims; running jobs finish their current step (an `interruptible` step, one that
+//   only waits, is aborted at once) and are released (queued again, the interrupted attempt not
+//   counted) so another runner resumes them.
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -94,8 +95,9 @@ export interface LocalRunner {
   /** Looks for due jobs now. */
   wake(): void;
   /**
-   * Stops claiming, lets running jobs finish their current step, then releases them. After
-   * `timeoutMs` (default 30 s) running steps are aborted (their `signal`) and their jobs released.
+   * Stops claiming, lets running jobs finish their current step (interruptible steps are aborted at
+   * once), then releases them. After `timeoutMs` (default 30 s) running steps are aborted (their
+   * `signal`) and their jobs released.
    */
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
@@ -129,6 +131,8 @@ class LeaseAbort extends Error {
 interface Running {
   controller: AbortController;
   done: Promise<void>;
+  /** The step being run now may be aborted at stop without losing work. */
+  interruptible: boolean;
 }
 
 /** Starts a runner; resolves once it listens (when it can) and has looked for work once. */
@@ -234,18 +238,18 @@ class Runner implements LocalRunner {
   }
 
   private launch(job: Job): void {
-    const controller = new AbortController();
-    const done = this.runJob(job, controller)
+    const running: Running = { controller: new AbortController(), done: Promise.resolve(), interruptible: false };
+    running.done = this.runJob(job, running)
       .catch((error: unknown) => this.log(`job ${job.id}: ${describe(error)}`))
       .finally(() => {
         this.active.delete(job.id);
         this.wake();
       });
-    this.active.set(job.id, { controller, done });
+    this.active.set(job.id, running);
   }
 
-  private async runJob(job: Job, controller: AbortController): Promise<void> {
-    const outcome = await this.runJobOnce(job, controller);
+  private async runJob(job: Job, running: Running): Promise<void> {
+    const outcome = await this.runJobOnce(job, running);
     try {
       this.options.onSettled?.({ jobId: job.id, outcome, attempt: job.attempts });
     } catch (error) {
@@ -253,7 +257,8 @@ class Runner implements LocalRunner {
     }
   }
 
-  private async runJobOnce(job: Job, controller: AbortController): Promise<SettledEvent["outcome"]> {
+  private async runJobOnce(job: Job, running: Running): Promise<SettledEvent["outcome"]> {
+    const { controller } = running;
     const lease: Lease = { owner: this.owner, attempts: job.attempts, leaseMs: this.leaseMs };
     const heartbeat = setInterval(() => {
       renewLease(this.db, job.id, lease)
@@ -300,7 +305,9 @@ class Runner implements LocalRunner {
         if (checkpoints[step.name] !== undefined) continue;
         if (controller.signal.aborted) throw controller.signal.reason;
         if (this.stopping) return (await releaseJob(this.db, job.id, lease)) ? "released" : "lost";
+        running.interruptible = step.interruptible === true;
         const output = checkpointValue(await step.run(ctx, io));
+        running.interruptible = false;
         const saved = await saveCheckpoint(this.db, job.id, lease, step.name, output, (i + 1) / steps.length, steps[i + 1]?.name ?? null);
         if (!saved) {
           this.log(`job ${job.id}: lost its lease during step ${step.name}; leaving it to its new owner`);
@@ -371,6 +378,7 @@ class Runner implements LocalRunner {
     if (this.dueTimer) clearTimeout(this.dueTimer);
     this.unsubscribe?.();
     await this.pumping;
+    for (const r of this.active.values()) if (r.interruptible) r.controller.abort(new StopAbort());
     const all = () => Promise.all([...this.active.values()].map((r) => r.done));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = await Promise.race([

@@ -31,6 +31,11 @@ export interface PipelineStep<C> {
   name: string;
   /** Returns the fields to merge into the context (JSON-serialisable), or nothing. */
   run(ctx: C, io: StepContext): Promise<Partial<C> | void>;
+  /**
+   * Interrupting it loses nothing (it waits on work that goes on elsewhere, e.g. a provider's transcript
+   * by id): a stopping local runner aborts it at once and hands the job back, instead of letting it finish.
+   */
+  interruptible?: boolean;
 }
 
 /** Why a job ended in `error`: stored as the job's errorCode / errorMessage. */

@@ -4,7 +4,34 @@ import "@/lib/jobs/pipelines";
 import { inngestConfigured } from "@/inngest/settings";
 import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/local-runner";
 
+/** How long a stopping app process lets running steps finish before aborting them and handing the jobs back. */
+const APP_STOP_TIMEOUT_MS = 10_000;
+
 export async function startAppJobs(options: LocalRunnerOptions = {}): Promise<LocalRunner | null> {
   if (inngestConfigured()) return null;
-  return ensureLocalRunner(options);
+  const runner = await ensureLocalRunner(options);
+  stopOnSignal(runner);
+  return runner;
+}
+
+/**
+ * SIGTERM / SIGINT: the runner stops claiming at once, lets running steps finish (interruptible ones, such
+ * as waiting on a provider, are aborted) and hands its jobs back, so another process resumes them without
+ * waiting for the lease to expire. `next start` exits as soon as its HTTP server has closed; that exit is
+ * held until the runner has stopped.
+ */
+function stopOnSignal(runner: LocalRunner): void {
+  const state = globalThis as { verbatimStopOnSignal?: boolean };
+  if (state.verbatimStopOnSignal) return;
+  state.verbatimStopOnSignal = true;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= runner.stop({ timeoutMs: APP_STOP_TIMEOUT_MS }).catch((error: unknown) => console.error("[jobs] stop failed:", error)));
+  const exit = process.exit.bind(process);
+  process.exit = ((code?: number | string | null) => {
+    if (!stopping) return exit(code);
+    void stopping.finally(() => exit(code));
+  }) as typeof process.exit;
+  process.once("SIGTERM", () => void stop());
+  process.once("SIGINT", () => void stop());
 }

@@ -68,6 +68,9 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   if (credentials.length > 0) {
     responses["401"] = { description: "Missing or invalid credentials", content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
   }
+  if (endpoint.rateLimit) {
+    responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+  }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) {
     responses[status] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
   }

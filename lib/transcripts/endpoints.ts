@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { createRateLimiter } from "@/lib/http/rate-limit";
-import { env } from "@/lib/env";
 import {
   jobAcceptedSchema,
   jobParamsSchema,
@@ -26,6 +24,7 @@ export const createTranscriptEndpoint = defineEndpoint({
   description:
     "Exactly one of url, upload or audio. Answers 200 with the transcript in `format` when the platform has captions in `lang`. Charges the media duration once per source and language.",
   auth: "any",
+  rateLimit: "transcript",
   body: transcriptRequestSchema,
   response: transcriptSchema,
   accepted: { description: "Speech recognition job queued; poll Location (/v1/jobs/{job_id})", schema: jobAcceptedSchema },
@@ -44,6 +43,7 @@ export const getTranscriptEndpoint = defineEndpoint({
   tag,
   summary: "A transcript from the caller's history, in any format",
   auth: "any",
+  rateLimit: "account",
   params: transcriptIdParamsSchema,
   query: transcriptFormatQuerySchema,
   response: transcriptSchema,
@@ -56,6 +56,7 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   tag,
   summary: "Download a transcript as a file (its own Content-Type and filename)",
   auth: "any",
+  rateLimit: "account",
   params: transcriptIdParamsSchema,
   query: transcriptFormatQuerySchema,
   errors: { 404: "Not in the caller's history" },
@@ -67,6 +68,7 @@ export const listTranscriptionsEndpoint = defineEndpoint({
   tag,
   summary: "The caller's transcription history",
   auth: "any",
+  rateLimit: "account",
   query: transcriptionListQuerySchema,
   response: transcriptionListSchema,
 });
@@ -77,7 +79,7 @@ export const listLanguagesEndpoint = defineEndpoint({
   tag,
   summary: "Caption languages available for a link",
   auth: "none",
-  rateLimit: createRateLimiter(() => env().LANGUAGES_RATE_PER_MINUTE, 60_000),
+  rateLimit: "languages",
   query: languagesQuerySchema,
   response: languagesResponseSchema,
   errors: { 429: "Too many requests from this address (see Retry-After)", 502: "The platform failed" },
@@ -89,6 +91,7 @@ export const getJobEndpoint = defineEndpoint({
   tag,
   summary: "A transcription job: status, stage, progress, and the transcript when done",
   auth: "any",
+  rateLimit: "account",
   params: jobParamsSchema,
   query: transcriptFormatQuerySchema,
   response: jobResponseSchema,

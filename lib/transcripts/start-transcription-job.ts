@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs";
 import { errors } from "@/lib/http/errors";
+import { limitUser } from "@/lib/http/rate-limits";
 import { chargeSeconds } from "@/lib/usage/charge";
 import { TRANSCRIBE_PIPELINE, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
@@ -16,15 +17,25 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
 
 /**
  * Reserves the allowance, creates (or re-arms) the history entry and enqueues the job, all in one
- * transaction. A job already running for the same user, source and language is returned instead.
+ * transaction. A job already queued or running for the same user, source and language is returned instead.
+ *
+ * One job, one charge: the history entry (unique per user, source and language) is created if missing and
+ * then locked before anything is decided, so concurrent submissions queue on that row; the first one
+ * reserves and enqueues, the others then find its job and return it without charging.
  */
 export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
   const { estimateSeconds, ...context } = request;
+  await limitUser("job", request.userId); // 429 before anything is reserved
   const db = await getDb();
   return db.$transaction(
     async (tx) => {
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
-      const entry = await tx.transcription.findUnique({ where: { userId_platform_videoId_lang: key } });
+      // ON CONFLICT DO NOTHING waits for a concurrent insert of the same entry to commit or roll back.
+      await tx.transcription.createMany({ data: [{ ...key, source: "asr", state: "in_progress" }], skipDuplicates: true });
+      const [entry] = await tx.$queryRaw<{ id: string; state: string; jobId: string | null }[]>`
+        SELECT "id", "state", "jobId" FROM "Transcription"
+        WHERE "userId" = ${key.userId} AND "platform" = ${key.platform} AND "videoId" = ${key.videoId} AND "lang" = ${key.lang}
+        FOR UPDATE`;
       if (entry?.state === "in_progress" && entry.jobId) {
         const running = await tx.job.findUnique({ where: { id: entry.jobId }, select: { id: true, status: true } });
         if (running && (running.status === "queued" || running.status === "running")) return { jobId: running.id, status: running.status };
@@ -37,9 +48,15 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
           `This source is about ${reserve} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
         );
       }
-      const job = await enqueueJob(tx, { userId: request.userId, pipeline: TRANSCRIBE_PIPELINE, context: { ...context, periodStart: period.start.toISOString() }, reservedSecs: reserve });
+      const job = await enqueueJob(tx, {
+        userId: request.userId,
+        pipeline: TRANSCRIBE_PIPELINE,
+        context: { ...context, periodStart: period.start.toISOString() },
+        reservedSecs: reserve,
+        periodStart: period.start,
+      });
       const fields = { source: "asr", jobId: job.id, state: "in_progress", transcriptId: null, durationSeconds: 0, totalSeconds: reserve };
-      await tx.transcription.upsert({ where: { userId_platform_videoId_lang: key }, create: { ...key, ...fields }, update: fields });
+      await tx.transcription.update({ where: { userId_platform_videoId_lang: key }, data: fields });
       return { jobId: job.id, status: "queued" as const };
     },
     { timeout: 20_000, maxWait: 20_000 },

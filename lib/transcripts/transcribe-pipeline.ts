@@ -4,19 +4,20 @@ import { env } from "@/lib/env";
 import { getDb } from "@/lib/db/client";
 import { PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
 import { assertDuration, convertForAsr, downloadAudioUrl, downloadPlatformAudio, isMediaError, probeMedia } from "@/lib/media";
-import { AsrError, segmentWords } from "@/lib/asr";
+import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
-import { chargeSeconds, refundSeconds } from "@/lib/usage/charge";
+import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 import { asrProvider } from "@/lib/transcripts/asr-provider";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
-// measured duration → convert to mono 16 kHz), then recognise and store. Usage is reserved when the job
-// is enqueued (request-transcript-job.ts), adjusted once the duration is measured, and refunded on failure.
+// measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
+// wait for the result and store it. Usage is reserved when the job is enqueued (start-transcription-job.ts),
+// adjusted once the duration is measured, and refunded on failure, in the period it was reserved in.
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
 
@@ -34,10 +35,13 @@ export interface TranscribeContext {
   /** The upload's object path (origin "upload"). */
   objectPath?: string;
   title?: string | null;
-  /** Start of the usage period the reservation was charged to (ISO). */
+  /** Start of the usage period the reservation was charged to (ISO); the job row's periodStart wins. */
   periodStart: string;
   // Step outputs:
   audioPath?: string;
+  /** The provider the audio was submitted to, and its transcript id (asynchronous providers). */
+  asrProvider?: string;
+  asrTranscriptId?: string;
   durationSeconds?: number;
   transcriptId?: string;
 }
@@ -82,19 +86,15 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
 }
 
 /**
- * Moves the job's reservation to the measured duration, once: the job row is locked and its
- * reservedSecs updated in the same transaction, so a re-run finds nothing left to adjust.
+ * Moves the job's reservation to the measured duration, in the period it was charged to, once: the job
+ * row is locked and its reservedSecs updated in the same transaction, so a re-run finds nothing left to adjust.
  */
-async function settleReservation(jobId: string, ctx: TranscribeContext, measured: number): Promise<void> {
+async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: number): Promise<void> {
   const db = await getDb();
   await db.$transaction(async (tx) => {
-    const [job] = await tx.$queryRaw<{ reservedSecs: number }[]>`SELECT "reservedSecs" FROM "Job" WHERE "id" = ${jobId} FOR UPDATE`;
-    const delta = measured - (job?.reservedSecs ?? 0);
-    if (delta > 0 && !(await chargeSeconds(tx, ctx.userId, delta))) {
+    if (!(await settleReservation(tx, jobId, ctx.userId, measured, new Date(ctx.periodStart)))) {
       throw new PermanentError("allowance_exhausted", `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`);
     }
-    if (delta < 0) await refundSeconds(tx, ctx.userId, -delta, new Date(ctx.periodStart));
-    await tx.job.update({ where: { id: jobId }, data: { reservedSecs: measured } });
     await tx.transcription.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
   });
 }
@@ -125,12 +125,12 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
       // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
       // means the container does not say (some browser recordings): settled after converting.
-      if (probe.durationSeconds > 0) await settleReservation(io.jobId, ctx, Math.ceil(probe.durationSeconds));
+      if (probe.durationSeconds > 0) await settleMeasured(io.jobId, ctx, Math.ceil(probe.durationSeconds));
       await io.progress("converting", 0.3);
       output = await convert(probe.durationSeconds);
     }
     const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
-    await settleReservation(io.jobId, ctx, measured);
+    await settleMeasured(io.jobId, ctx, measured);
     if (source.startsWith(dir)) await rm(source, { force: true });
     return { audioPath: output.path, durationSeconds: measured };
   } catch (error) {
@@ -138,8 +138,21 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
   }
 }
 
-/** Speech recognition → subtitle-size segments → the shared transcript store (source "asr"). */
-async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+const recognitionOptions = (ctx: TranscribeContext, io: StepContext, chunkDir?: string) => ({
+  lang: ctx.lang,
+  signal: io.signal,
+  chunkDir,
+  onProgress: (fraction: number) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
+});
+
+/**
+ * Sends the audio to speech recognition, once. An asynchronous provider (AssemblyAI) answers with its
+ * transcript id, which is checkpointed: waiting is the next step, so a retry, a lost lease or a restart
+ * during the wait asks for the same transcript instead of paying for the audio again. A synchronous
+ * provider (OpenAI-compatible) answers with the words: they are stored here, and each chunk's answer is
+ * kept in the job's work folder meanwhile, so a re-run re-sends only the chunks that had no answer yet.
+ */
+async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
   let audioPath = ctx.audioPath;
   // The work files may be gone (another machine, a cleaned disk): prepare them again.
   if (!audioPath || !(await stat(audioPath).catch(() => null))) audioPath = (await prepareAudio(ctx, io)).audioPath!;
@@ -147,40 +160,62 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
   if (!provider) throw new PermanentError("asr_not_configured", "Speech recognition is not configured on this server.");
   await io.progress("recognising speech", 0.4);
   try {
-    const result = await provider.transcribe(audioPath, {
-      lang: ctx.lang,
-      signal: io.signal,
-      onProgress: (fraction) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
-    });
-    const segments = normalizeSegments(segmentWords(result.words));
-    if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
-    await io.progress("storing", 0.95);
-    const db = await getDb();
-    const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
-    const data = {
-      captionKind: null,
-      title: ctx.title ?? null,
-      sourceUrl: ctx.canonicalUrl,
-      durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
-      segments: segments as unknown as object,
-      fetchedAt: new Date(),
-    };
-    const transcript = await db.transcript.upsert({
-      where: { platform_videoId_lang_source: key },
-      create: { ...key, ...data },
-      update: data,
-    });
-    return { transcriptId: transcript.id };
+    if (provider.submit && provider.waitFor) {
+      const { id } = await provider.submit(audioPath, recognitionOptions(ctx, io));
+      return { asrProvider: provider.name, asrTranscriptId: id };
+    }
+    const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
+    await mkdir(chunkDir, { recursive: true });
+    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)));
   } catch (error) {
     throw asJobError(error);
   }
+}
+
+/** Waits for the submitted transcript by its id (as long and as often as it takes), then stores it. */
+async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  if (ctx.transcriptId) return {};
+  const provider = asrProvider();
+  if (!ctx.asrTranscriptId || !provider?.waitFor || provider.name !== ctx.asrProvider) {
+    throw new PermanentError("asr_not_configured", `The speech recognition this job was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
+  }
+  try {
+    return await storeTranscript(ctx, io, await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)));
+  } catch (error) {
+    throw asJobError(error);
+  }
+}
+
+/** Recognised words → subtitle-size segments → the shared transcript store (source "asr"). */
+async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: AsrResult): Promise<Partial<TranscribeContext>> {
+  const segments = normalizeSegments(segmentWords(result.words));
+  if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
+  await io.progress("storing", 0.95);
+  const db = await getDb();
+  const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
+  const data = {
+    captionKind: null,
+    title: ctx.title ?? null,
+    sourceUrl: ctx.canonicalUrl,
+    durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
+    segments: segments as unknown as object,
+    fetchedAt: new Date(),
+  };
+  const transcript = await db.transcript.upsert({
+    where: { platform_videoId_lang_source: key },
+    create: { ...key, ...data },
+    update: data,
+  });
+  return { transcriptId: transcript.id };
 }
 
 export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<TranscribeContext>({
   name: TRANSCRIBE_PIPELINE,
   steps: [
     { name: "prepare-audio", run: prepareAudio },
-    { name: "recognize-and-store", run: recognizeAndStore },
+    { name: "submit-recognition", run: submitRecognition },
+    // Only waits on the provider: a stopping runner hands it back at once.
+    { name: "recognize-and-store", run: recognizeAndStore, interruptible: true },
   ],
   async onSuccess(ctx, io) {
     const seconds = ctx.durationSeconds ?? 0;
@@ -193,9 +228,7 @@ export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<
     return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
   },
   async onFailure(ctx, _failure, io) {
-    const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
-    await refundSeconds(io.tx, ctx.userId, job?.reservedSecs ?? 0, new Date(ctx.periodStart));
-    await io.tx.job.update({ where: { id: io.jobId }, data: { reservedSecs: 0 } });
+    await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
     await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
     await rm(workDir(io.jobId), { recursive: true, force: true });
   },

@@ -1,4 +1,5 @@
-import { mkdir, open, rename, stat, unlink, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rename, rmdir, stat, unlink, type FileHandle } from "node:fs/promises";
+import path from "node:path";
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -7,16 +8,19 @@ import { verifyLocalSignature } from "@/lib/uploads/local-url";
 import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
 import { isObjectPath, localPaths, SOURCE_PREFIX } from "@/lib/uploads/objects";
 import { s3Config } from "@/lib/uploads/s3";
+import { bytesLeft, lockUserUploads, pendingUploads, uploadSpaceExceeded } from "@/lib/uploads/quota";
 
 // PUT <APP_URL>/uploads/<object_path>?expires&ct&sig: the embedded store's upload target.
 //
 // Checks, in order: the signature (constant time), expiry, the Content-Type header against the
 // signed one, the declared size, the Upload row (exists, not complete). Then the body streams to
 // <file>.partial, opened exclusively so a second concurrent PUT gets 409 instead of interleaving,
-// counted as it goes (413 past UPLOAD_MAX_BYTES). Its first 4 KiB must be audio or video by their
+// counted as it goes (413 past UPLOAD_MAX_BYTES, or past what is left of the user's
+// UPLOAD_MAX_PENDING_BYTES: upload_quota_exceeded). Its first 4 KiB must be audio or video by their
 // magic bytes (lib/media/magic.ts; else 415).
 // Only then is the row claimed (completedAt, sizeBytes; conditional, so exactly one PUT ever wins)
-// and the file renamed into place: a partial or refused upload is never at the final path.
+// and the file renamed into place: a partial or refused upload is never at the final path, and a
+// refused one leaves no folder behind.
 
 export interface ReceivedUpload {
   object_path: string;
@@ -52,68 +56,93 @@ export async function receiveUpload(request: Request, objectPath: string, now: D
     );
   }
 
-  const maxBytes = env().UPLOAD_MAX_BYTES;
+  const fileLimit = env().UPLOAD_MAX_BYTES;
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  if (declared !== null && Number(declared) > fileLimit) throw tooLarge(fileLimit);
 
   const db = await getDb();
   const row = await db.upload.findUnique({ where: { objectPath } });
   if (!row || row.expiresAt.getTime() <= now.getTime()) throw errors.notFound("This upload no longer exists. Sign a new one with POST /v1/uploads/sign.");
   if (row.completedAt) throw alreadyUploaded();
+  // What is left of the user's upload space now; checked again when the file is claimed (concurrent PUTs).
+  const left = bytesLeft(await pendingUploads(db, row.userId, now));
+  if (declared !== null && Number(declared) > left) throw uploadSpaceExceeded(left);
+  const limit = left < fileLimit ? { bytes: left, error: () => uploadSpaceExceeded(left) } : { bytes: fileLimit, error: () => tooLarge(fileLimit) };
 
   const paths = localPaths(objectPath);
-  await mkdir(paths.dir, { recursive: true });
-  if (await exists(paths.final)) throw alreadyUploaded();
-
-  let handle: FileHandle;
-  try {
-    handle = await open(paths.partial, "wx", 0o600);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      throw errors.conflict("upload_in_progress", "Another upload to this URL is in progress.");
-    }
-    throw error;
-  }
-
+  // A concurrent refused PUT may remove the user's folder between the two levels: try once more.
+  await mkdir(paths.dir, { recursive: true }).catch(() => mkdir(paths.dir, { recursive: true }));
   let published = false;
   try {
-    let received: { size: number; head: Uint8Array };
+    if (await exists(paths.final)) throw alreadyUploaded();
+    let handle: FileHandle;
     try {
-      received = await streamToFile(request, handle, maxBytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    if (declared !== null && Number(declared) !== received.size) {
-      throw new ApiError(400, "incomplete_upload", `The body ended after ${received.size} of ${declared} bytes. Upload the file again.`);
-    }
-
-    const detected = sniffMediaType(received.head);
-    if (!detected) {
-      throw errors.unsupportedMediaType("The file is not a recognised audio or video file (such as WAV, MP3, AAC, Ogg, FLAC, MP4/M4A/MOV or WebM/Matroska).");
-    }
-
-    // Claim the row: only one PUT can move completedAt from null, so only one file is ever published.
-    const claimed = await db.upload.updateMany({
-      where: { objectPath, completedAt: null, expiresAt: { gt: now } },
-      data: { completedAt: now, sizeBytes: received.size },
-    });
-    if (claimed.count !== 1) throw alreadyUploaded();
-    try {
-      await rename(paths.partial, paths.final);
-      published = true;
+      handle = await open(paths.partial, "wx", 0o600);
     } catch (error) {
-      await db.upload.updateMany({ where: { objectPath, completedAt: now }, data: { completedAt: null, sizeBytes: null } });
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+        throw errors.conflict("upload_in_progress", "Another upload to this URL is in progress.");
+      }
       throw error;
     }
-    return { object_path: objectPath, source_url: `${SOURCE_PREFIX}${objectPath}`, content_type: contentType, size_bytes: received.size, detected_type: detected };
+
+    try {
+      let received: { size: number; head: Uint8Array };
+      try {
+        received = await streamToFile(request, handle, limit);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      if (declared !== null && Number(declared) !== received.size) {
+        throw new ApiError(400, "incomplete_upload", `The body ended after ${received.size} of ${declared} bytes. Upload the file again.`);
+      }
+
+      const detected = sniffMediaType(received.head);
+      if (!detected) {
+        throw errors.unsupportedMediaType("The file is not a recognised audio or video file (such as WAV, MP3, AAC, Ogg, FLAC, MP4/M4A/MOV or WebM/Matroska).");
+      }
+
+      // Claim the row: only one PUT can move completedAt from null, so only one file is ever published. Under
+      // the user's upload lock, so that concurrent PUTs of one user cannot together go past their space.
+      await db.$transaction(async (tx) => {
+        await lockUserUploads(tx, row.userId);
+        const space = bytesLeft(await pendingUploads(tx, row.userId, now));
+        if (received.size > space) throw uploadSpaceExceeded(space);
+        const claimed = await tx.upload.updateMany({
+          where: { objectPath, completedAt: null, expiresAt: { gt: now } },
+          data: { completedAt: now, sizeBytes: received.size },
+        });
+        if (claimed.count !== 1) throw alreadyUploaded();
+      });
+      try {
+        await rename(paths.partial, paths.final);
+        published = true;
+      } catch (error) {
+        await db.upload.updateMany({ where: { objectPath, completedAt: now }, data: { completedAt: null, sizeBytes: null } });
+        throw error;
+      }
+      return { object_path: objectPath, source_url: `${SOURCE_PREFIX}${objectPath}`, content_type: contentType, size_bytes: received.size, detected_type: detected };
+    } finally {
+      if (!published) await unlink(paths.partial).catch(() => undefined);
+    }
   } finally {
-    if (!published) await unlink(paths.partial).catch(() => undefined);
+    // A refused PUT leaves no folder behind: the object's own, then the user's if that was its only one.
+    if (!published) await removeEmptyFolders(paths.dir);
   }
 }
 
-/** Copies the body to the file, counting bytes; past `maxBytes` it stops reading and throws 413. */
-async function streamToFile(request: Request, handle: FileHandle, maxBytes: number): Promise<{ size: number; head: Uint8Array }> {
+/** Removes `dir` and then its parent (the user's folder) when they are empty; anything else stays. */
+async function removeEmptyFolders(dir: string): Promise<void> {
+  try {
+    await rmdir(dir);
+    await rmdir(path.dirname(dir));
+  } catch {
+    // not empty (another upload), or already gone
+  }
+}
+
+/** Copies the body to the file, counting bytes; past the limit it stops reading and throws its 413. */
+async function streamToFile(request: Request, handle: FileHandle, limit: { bytes: number; error: () => ApiError }): Promise<{ size: number; head: Uint8Array }> {
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
   let size = 0;
@@ -130,7 +159,7 @@ async function streamToFile(request: Request, handle: FileHandle, maxBytes: numb
       if (chunk.done) break;
       const bytes = chunk.value;
       size += bytes.byteLength;
-      if (size > maxBytes) throw tooLarge(maxBytes);
+      if (size > limit.bytes) throw limit.error();
       if (headLength < SNIFF_BYTES) {
         const take = bytes.subarray(0, SNIFF_BYTES - headLength);
         head.set(take, headLength);

@@ -42,12 +42,30 @@ export async function chargeSeconds(tx: Tx, userId: string, seconds: number, now
   return updated === 1 ? plan.window : null;
 }
 
-/** Starts the usage row of a period with `seconds` already used, unless it exists (a first paid period). */
-export async function openPeriod(tx: Tx, userId: string, window: UsageWindow, seconds: number): Promise<void> {
-  await tx.$executeRaw`
+/**
+ * Adds `seconds` to the period that starts at `periodStart` (where a job's reservation was charged), if
+ * that period stays within the user's current limit. True when charged; false changes nothing. Settling a
+ * reservation uses this, so a job that crosses a month boundary is charged in the period it was reserved in.
+ */
+export async function chargeSecondsIn(tx: Tx, userId: string, seconds: number, periodStart: Date, now = new Date()): Promise<boolean> {
+  if (seconds <= 0) return true;
+  const plan = await usagePlan(tx, userId, now);
+  const updated = await tx.$executeRaw`
+    UPDATE "UsagePeriod" SET "usedSeconds" = "usedSeconds" + ${seconds}, "updatedAt" = now()
+    WHERE "userId" = ${userId} AND "periodStart" = ${periodStart} AND "usedSeconds" + ${seconds} <= ${plan.limitSeconds}`;
+  return updated === 1;
+}
+
+/**
+ * Starts the usage row of a period with `seconds` already used, unless it exists (a first paid period).
+ * True when this call created it.
+ */
+export async function openPeriod(tx: Tx, userId: string, window: UsageWindow, seconds: number): Promise<boolean> {
+  const inserted = await tx.$executeRaw`
     INSERT INTO "UsagePeriod" ("id", "userId", "periodStart", "periodEnd", "usedSeconds", "updatedAt")
     VALUES (${`up_${userId}_${window.start.getTime()}`}, ${userId}, ${window.start}, ${window.end}, ${seconds}, now())
     ON CONFLICT ("userId", "periodStart") DO NOTHING`;
+  return inserted === 1;
 }
 
 /** Seconds used in the current period (0 when nothing was charged yet). */

@@ -7,5 +7,6 @@ export const getSubscriptionEndpoint = defineEndpoint({
   tag: "Billing",
   summary: "The caller's tier, allowance and usage for the current period",
   auth: "any",
+  rateLimit: "account",
   response: subscriptionResponseSchema,
 });

@@ -19,7 +19,9 @@ export async function startApp(port: number, extraEnv: Record<string, string> = 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-"));
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, ...extraEnv } as unknown as NodeJS.ProcessEnv,
+    // Throughput runs go through the rate limiter (every request is counted) with limits scaled so far up
+    // that none is refused; bench/rate-limits.ts compares with the limiter off.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, RATE_LIMIT_MULTIPLIER: "1000000", ...extraEnv } as unknown as NodeJS.ProcessEnv,
     stdio: "ignore",
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -483,10 +483,14 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
       faults.push({ ...fault, left: fault.times ?? 1 });
     },
     /** Matching requests hang (for `ms`, or until release()). */
-    stall(stall: Stall = {}): { release(): void } {
+    stall(stall: Stall = {}): { release(): void; readonly held: number } {
       const entry = { ...stall, waiting: new Set<() => void>() };
       stalls.push(entry);
       return {
+        /** Requests being held now. */
+        get held() {
+          return entry.waiting.size;
+        },
         release() {
           stalls.splice(stalls.indexOf(entry), 1);
           for (const resolve of entry.waiting) resolve();

@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { endSessionsEndpoint } from "@/lib/auth/endpoints";
+import { endAllSessions } from "@/lib/auth/sessions";
+
+export const POST = withApi(endSessionsEndpoint, ({ principal }) => endAllSessions(principal.userId));

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { canonicalAddress, clientAddress, UNTRUSTED_CLIENT } from "@/lib/http/client-address";
+
+const forwarded = (value?: string, extra: Record<string, string> = {}) =>
+  new Headers({ ...(value === undefined ? {} : { "x-forwarded-for": value }), ...extra });
+
+describe("clientAddress", () => {
+  it("with no trusted proxy, no header the client sends changes the key", () => {
+    for (const headers of [
+      forwarded(),
+      forwarded("203.0.113.9"),
+      forwarded("198.51.100.1, 203.0.113.9"),
+      forwarded(undefined, { "x-real-ip": "203.0.113.5", "cf-connecting-ip": "203.0.113.6", forwarded: "for=203.0.113.7" }),
+    ]) {
+      expect(clientAddress(headers, 0)).toBe(UNTRUSTED_CLIENT);
+    }
+  });
+
+  it("with N trusted proxies, takes the Nth address from the right and ignores what the client prepended", () => {
+    expect(clientAddress(forwarded("203.0.113.9"), 1)).toBe("203.0.113.9");
+    expect(clientAddress(forwarded("6.6.6.6, 203.0.113.9"), 1)).toBe("203.0.113.9");
+    expect(clientAddress(forwarded("6.6.6.6,203.0.113.9, 10.0.0.2"), 2)).toBe("203.0.113.9");
+    expect(clientAddress(forwarded("1.1.1.1, 2.2.2.2, 203.0.113.9, 10.0.0.2"), 2)).toBe("203.0.113.9");
+    // Another forwarding header cannot stand in for X-Forwarded-For.
+    expect(clientAddress(forwarded("203.0.113.9", { "x-real-ip": "6.6.6.6" }), 1)).toBe("203.0.113.9");
+  });
+
+  it("fails closed on a missing, short or malformed chain", () => {
+    expect(clientAddress(forwarded(), 1)).toBe(UNTRUSTED_CLIENT);
+    expect(clientAddress(forwarded("203.0.113.9"), 2)).toBe(UNTRUSTED_CLIENT);
+    expect(clientAddress(forwarded("not-an-ip"), 1)).toBe(UNTRUSTED_CLIENT);
+    expect(clientAddress(forwarded("6.6.6.6, unknown"), 1)).toBe(UNTRUSTED_CLIENT);
+    expect(clientAddress(forwarded(" , "), 1)).toBe(UNTRUSTED_CLIENT);
+  });
+});
+
+describe("canonicalAddress", () => {
+  it.each([
+    ["203.0.113.9", "203.0.113.9"],
+    ["203.0.113.9:51234", "203.0.113.9"],
+    ["::ffff:203.0.113.9", "203.0.113.9"],
+    ["[::ffff:203.0.113.9]:443", "203.0.113.9"],
+    ["2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"],
+    ["2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"],
+    ["[2001:db8:1:2::9]:8080", "2001:db8:1:2::/64"],
+    ["127.1", null],
+    ["0x7f.0.0.1", null],
+    ["999.1.1.1", null],
+    ["evil.example", null],
+    ["", null],
+  ])("%s → %s", (input, expected) => {
+    expect(canonicalAddress(input)).toBe(expected);
+  });
+});

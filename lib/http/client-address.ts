@@ -1,0 +1,43 @@
+import ipaddr from "ipaddr.js";
+import { env } from "@/lib/env";
+
+// The client's address, for per-address rate limits, as far as it can be known without trusting the
+// client. Next.js's route handlers do not expose the socket: its server only sets X-Forwarded-For to
+// the peer address when the client sent none (`??=` in base-server), so the header alone cannot say
+// whether the client wrote it. Hence TRUSTED_PROXY_HOPS:
+// - 0 (no proxy we trust): forwarding headers are ignored and every anonymous client shares one
+//   identity, so no header a client sends changes its key (authenticated routes limit by user anyway).
+// - N: our N proxies each append the address they saw; the Nth entry from the right is the one our
+//   outermost proxy saw. Entries further left were written by the client and are ignored.
+// A missing, short or malformed chain also falls back to the shared identity (fail closed), as in
+// formbricks' apps/web/lib/utils/client-ip.ts.
+
+export const UNTRUSTED_CLIENT = "untrusted-client";
+
+export function clientAddress(headers: Headers, hops = env().TRUSTED_PROXY_HOPS): string {
+  if (hops <= 0) return UNTRUSTED_CLIENT;
+  const entries = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length < hops) return UNTRUSTED_CLIENT;
+  return canonicalAddress(entries[entries.length - hops]) ?? UNTRUSTED_CLIENT;
+}
+
+/**
+ * One spelling per client: IPv4 as dotted quad (also when IPv4-mapped or sent with a port), IPv6 as its
+ * /64 network, since one subscriber usually holds a whole /64 and could otherwise rotate through it.
+ */
+export function canonicalAddress(value: string): string | null {
+  let host = value;
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(value);
+  if (bracketed) host = bracketed[1];
+  else if (/^[\d.]+:\d{1,5}$/.test(value)) host = value.slice(0, value.lastIndexOf(":"));
+  if (!ipaddr.isValid(host)) return null;
+  // Strict forms only: ipaddr also accepts "127.1" and hex/octal IPv4 spellings, which would be new keys.
+  if (!ipaddr.IPv4.isValidFourPartDecimal(host) && !ipaddr.IPv6.isValid(host)) return null;
+  const address = ipaddr.process(host);
+  if (address.kind() === "ipv4") return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${parts.join(":")}::/64`;
+}

@@ -1,0 +1,185 @@
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { clientAddress } from "@/lib/http/client-address";
+import { getDb } from "@/lib/db/client";
+import type { Tier } from "@/lib/generated/prisma/client";
+
+// Every rate limit of the app, in one table. Endpoints name the row that applies (`rateLimit: "transcript"`
+// in their definition) and withApi applies it; the sign-in flows and job creation call `consume` directly.
+// Counts live in process memory (rate-limiter-flexible's RateLimiterMemory, whose expired keys are removed
+// one by one), or in Redis when REDIS_URL is set, so that several app processes share one count.
+
+type PerTier = Record<Tier, number>;
+
+interface Limit {
+  /** Whose count: the signed-in user (address when anonymous), the client address, or an email address. */
+  by: "user" | "address" | "email";
+  /** Requests allowed per window; per tier for paid work; a function for limits that are settings. */
+  points: number | PerTier | (() => number);
+  /** Window length in seconds. */
+  seconds: number;
+}
+
+export const RATE_LIMITS = {
+  // Public reads.
+  publicRead: { by: "address", points: 300, seconds: 60 }, // GET /v1/plans (and the public pages to come)
+  languages: { by: "address", points: () => env().LANGUAGES_RATE_PER_MINUTE, seconds: 60 }, // asks the platform
+  // Sign-in: each attempt (development login) and each magic-link mail, by address and by email.
+  // (Roomy per address: without TRUSTED_PROXY_HOPS every anonymous client shares one address.)
+  signInAddress: { by: "address", points: 60, seconds: 10 * 60 },
+  signInEmail: { by: "email", points: 10, seconds: 10 * 60 },
+  magicLinkAddress: { by: "address", points: 10, seconds: 60 * 60 },
+  magicLinkEmail: { by: "email", points: 5, seconds: 60 * 60 },
+  // The caller's own account.
+  account: { by: "user", points: 1200, seconds: 60 }, // reads, history, job polling, key ensure, sign-out everywhere
+  apiKeyRegenerate: { by: "user", points: 10, seconds: 60 * 60 },
+  billing: { by: "user", points: 60, seconds: 60 * 60 }, // each one calls Stripe
+  // Paid work, by tier.
+  transcript: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 }, // POST /v1/transcript
+  job: { by: "user", points: { free: 20, pro: 120, ultra: 600 }, seconds: 60 * 60 }, // speech-recognition jobs
+  uploadSign: { by: "user", points: { free: 30, pro: 200, ultra: 1000 }, seconds: 60 * 60 },
+  // OAuth and device-flow endpoints (later issues) get their rows here, e.g.
+  // oauthToken: { by: "address", … }, deviceCode: { by: "address", … }, deviceVerify: { by: "user", … }.
+} satisfies Record<string, Limit>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
+export interface RateLimitsOptions {
+  /** A Redis client shares the counts between processes; without one they are in-process. */
+  redis?: Redis;
+  /** Prefix of every Redis key (tests use one per run). */
+  keyPrefix?: string;
+  /** Multiplies every limit; 0 turns limiting off. */
+  multiplier?: number;
+}
+
+/** The answer's RateLimit-* headers (IETF draft "RateLimit header fields for HTTP"). */
+export type RateLimitHeaders = Record<string, string>;
+
+export class RateLimits {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  constructor(private readonly options: RateLimitsOptions = {}) {}
+
+  /** True when RATE_LIMIT_MULTIPLIER is 0: nothing is counted or looked up. */
+  get off(): boolean {
+    return this.options.multiplier === 0;
+  }
+
+  /**
+   * Counts one request of `key` against the row `name` (for per-tier rows, the tier's column) and returns
+   * the RateLimit-* headers; over the limit, throws a 429 ApiError that carries them and Retry-After.
+   */
+  async consume(name: RateLimitName, key: string, tier: Tier = "free"): Promise<RateLimitHeaders> {
+    const multiplier = this.options.multiplier ?? 1;
+    if (this.off) return {};
+    const limiter = this.limiter(name, tier, multiplier);
+    try {
+      return headersFor(limiter, await limiter.consume(key));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const headers = headersFor(limiter, rejection);
+      const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw new ApiError(429, "rate_limited", `Too many requests. Try again in ${seconds} s.`, { ...headers, "Retry-After": String(seconds) });
+    }
+  }
+
+  private limiter(name: RateLimitName, tier: Tier, multiplier: number): RateLimiterAbstract {
+    const id = `${name}:${tier}`;
+    let limiter = this.limiters.get(id);
+    if (!limiter) {
+      const limit: Limit = RATE_LIMITS[name];
+      const base = typeof limit.points === "number" ? limit.points : typeof limit.points === "function" ? limit.points() : limit.points[tier];
+      const settings = { points: Math.max(1, Math.round(base * multiplier)), duration: limit.seconds, keyPrefix: `${this.options.keyPrefix ?? "verbatim:rl"}:${id}` };
+      limiter = this.options.redis
+        ? // If Redis is unreachable, each process keeps counting on its own rather than failing requests.
+          new RateLimiterRedis({ ...settings, storeClient: this.options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
+        : new RateLimiterMemory(settings);
+      this.limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+}
+
+function headersFor(limiter: RateLimiterAbstract, result: RateLimiterRes): RateLimitHeaders {
+  return {
+    "RateLimit-Limit": String(limiter.points),
+    "RateLimit-Remaining": String(result.remainingPoints),
+    "RateLimit-Reset": String(Math.max(0, Math.ceil(result.msBeforeNext / 1000))),
+    "RateLimit-Policy": `${limiter.points};w=${limiter.duration}`,
+  };
+}
+
+const globalFor = globalThis as { verbatimRateLimits?: RateLimits };
+
+/** The app's limits, from its settings (one per process; in Redis when REDIS_URL is set). */
+export function rateLimits(): RateLimits {
+  if (!globalFor.verbatimRateLimits) {
+    const settings = env();
+    const redis = settings.REDIS_URL
+      ? // No offline queue: while Redis is down a count fails at once and the in-process fallback answers.
+        new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 })
+      : undefined;
+    redis?.on("error", (error: Error) => console.warn(`[rate-limits] Redis: ${error.message}`));
+    globalFor.verbatimRateLimits = new RateLimits({ redis, multiplier: settings.RATE_LIMIT_MULTIPLIER });
+  }
+  return globalFor.verbatimRateLimits;
+}
+
+/**
+ * Applies the row `name` to a request: per user when `userId` is known and the row is per user, else per
+ * client address (see client-address.ts). Per-tier rows look the user's tier up (cached for a minute).
+ */
+export async function limitRequest(name: RateLimitName, request: Request, userId?: string): Promise<RateLimitHeaders> {
+  if (rateLimits().off) return {};
+  if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId);
+  return rateLimits().consume(name, `ip:${clientAddress(request.headers)}`);
+}
+
+/** Applies a per-user row to `userId` (its tier's column for per-tier rows). */
+export async function limitUser(name: RateLimitName, userId: string): Promise<RateLimitHeaders> {
+  if (rateLimits().off) return {};
+  const limit: Limit = RATE_LIMITS[name];
+  const tier = typeof limit.points === "object" ? await tierOf(userId) : "free";
+  return rateLimits().consume(name, `user:${userId}`, tier);
+}
+
+/** Counts one sign-in attempt or magic-link mail by the request's client address and by the email. */
+export async function limitSignIn(kind: "signIn" | "magicLink", request: Request | undefined, email: string): Promise<void> {
+  const limits = rateLimits();
+  await limits.consume(`${kind}Address`, `ip:${request ? clientAddress(request.headers) : "unknown"}`);
+  const emailKey = createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32);
+  await limits.consume(`${kind}Email`, `email:${emailKey}`);
+}
+
+/** Copies RateLimit-* headers onto an answer (answers whose headers are immutable keep theirs). */
+export function withRateLimitHeaders(response: Response, headers: RateLimitHeaders | undefined): Response {
+  if (!headers) return response;
+  try {
+    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  } catch {
+    // e.g. a proxied fetch Response: leave it as it is
+  }
+  return response;
+}
+
+// The tier of recent callers, so a per-tier limit costs no query on most requests. Bounded: the oldest
+// entry goes when it is full. A plan change reaches the limits within TIER_TTL_MS.
+const TIER_TTL_MS = 60_000;
+const TIER_CACHE_MAX = 10_000;
+const tiers = new Map<string, { tier: Tier; until: number }>();
+
+async function tierOf(userId: string): Promise<Tier> {
+  const now = Date.now();
+  const cached = tiers.get(userId);
+  if (cached && cached.until > now) return cached.tier;
+  const db = await getDb();
+  const row = await db.subscription.findUnique({ where: { userId }, select: { tier: true } });
+  const tier = row?.tier ?? "free";
+  tiers.delete(userId);
+  if (tiers.size >= TIER_CACHE_MAX) tiers.delete(tiers.keys().next().value!);
+  tiers.set(userId, { tier, until: now + TIER_TTL_MS });
+  return tier;
+}

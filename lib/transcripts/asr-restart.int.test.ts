@@ -1,0 +1,169 @@
+import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { bearer, callRoute } from "@/test/request";
+import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
+
+// Paid recognition is submitted once, whatever happens to the runner: `npm run worker` (scripts/worker.ts
+// through tsx) runs as a child process against the fake AssemblyAI, which keeps every transcript
+// "processing" until the test completes it.
+// - kill -9 after the submission, start a new worker: the fake sees exactly one upload and one submission,
+//   and the job finishes with the transcript.
+// - SIGTERM while the job waits on AssemblyAI: the worker exits at once (the wait is interruptible) and
+//   hands the job back, so another runner can claim it immediately.
+
+const API_KEY = "test-assemblyai-key";
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakeAssemblyAi;
+let audioServer: http.Server;
+let audioBase: string;
+let dataDir: string;
+let transcriptRoute: typeof import("@/app/v1/transcript/route").POST;
+let keys: typeof import("@/lib/auth/api-keys");
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-restart-"));
+  const wav = path.join(dataDir, "speech.wav");
+  execFileSync("espeak-ng", ["-w", wav, "Bread rises because yeast makes gas."]);
+  const audio = readFileSync(wav);
+  audioServer = http.createServer((req, res) => {
+    res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
+    res.end(audio);
+  });
+  await new Promise<void>((resolve) => audioServer.listen(0, "127.0.0.1", resolve));
+  audioBase = `http://127.0.0.1:${(audioServer.address() as AddressInfo).port}`;
+
+  fake = await startFakeAssemblyAi({ apiKey: API_KEY });
+  // Processing until complete(id): the first status request already says "processing".
+  fake.respondWith(() => ({ queuedPolls: 0, processingPolls: 1e9, words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }] }));
+  Object.assign(process.env, { DATA_DIR: dataDir, ASSEMBLYAI_API_KEY: API_KEY, ASSEMBLYAI_BASE_URL: fake.origin, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
+  ctx = await useTestDatabase();
+  transcriptRoute = (await import("@/app/v1/transcript/route")).POST;
+  keys = await import("@/lib/auth/api-keys");
+});
+
+afterEach(async () => {
+  for (const child of children) await stopChild(child, "SIGKILL");
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await new Promise((resolve) => audioServer?.close(resolve));
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** `npm run worker` as a child process, with a short lease so a killed worker's job is taken over soon. */
+function startWorker(): { child: ChildProcess; output: () => string } {
+  // Node itself with tsx as a loader (the tsx CLI would run the script in a grandchild that a signal to
+  // the child does not reach).
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--stop-timeout-ms", "120000"], {
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH,
+      DATABASE_URL: ctx.url,
+      AUTH_SECRET: process.env.AUTH_SECRET,
+      DATA_DIR: dataDir,
+      ASSEMBLYAI_API_KEY: API_KEY,
+      ASSEMBLYAI_BASE_URL: fake.origin,
+      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.on("exit", () => children.delete(child));
+  children.add(child);
+  return { child, output: () => output };
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+    child.once("exit", (code) => resolve(code));
+    child.kill(signal);
+  });
+}
+
+async function until<T>(what: string, read: () => Promise<T | null | undefined | false> | T | null | undefined | false): Promise<T> {
+  for (let i = 0; i < 400; i++) {
+    const value = await read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function submitJob(episode: string): Promise<string> {
+  const user = await createUser(ctx.db);
+  const { key } = await keys.ensureApiKey(user.id);
+  const res = await callRoute(transcriptRoute, "/v1/transcript", { headers: bearer(key!), body: { audio: `${audioBase}/${episode}.wav` } });
+  expect(res.status, res.text).toBe(202);
+  return (res.json as { job_id: string }).job_id;
+}
+
+/** The job once its submission is checkpointed: the worker is waiting on AssemblyAI by id. */
+async function submitted(jobId: string): Promise<string> {
+  return until("the submission checkpoint", async () => {
+    const job = await ctx.db.job.findUnique({ where: { id: jobId } });
+    const checkpoint = (job?.checkpoints as Record<string, { asrTranscriptId?: string }>)["submit-recognition"];
+    return checkpoint?.asrTranscriptId;
+  });
+}
+
+const submissionsOf = (transcriptId: string) => fake.submitted.filter((s) => s.id === transcriptId).length;
+const statusPolls = (transcriptId: string) => fake.requests.filter((r) => r.method === "GET" && r.path === `/v2/transcript/${transcriptId}`).length;
+
+describe("paid recognition across a killed runner", () => {
+  it("kill -9 during the wait, restart: one upload, one submission, the job finishes", async () => {
+    const jobId = await submitJob("killed");
+    const first = startWorker();
+    const transcriptId = await submitted(jobId);
+    await until("a status request from the first worker", () => statusPolls(transcriptId) > 0);
+    const uploads = fake.uploads.length;
+    const submissions = fake.submitted.length;
+    await stopChild(first.child, "SIGKILL");
+    expect(await ctx.db.job.findUnique({ where: { id: jobId } })).toMatchObject({ status: "running" });
+
+    const polled = statusPolls(transcriptId);
+    const second = startWorker();
+    // The new worker takes the job over once the dead one's lease expires, and asks for the same transcript.
+    await until("a status request from the second worker", () => statusPolls(transcriptId) > polled);
+    await fake.complete(transcriptId);
+    const job = await until("the job to finish", async () => {
+      const row = await ctx.db.job.findUnique({ where: { id: jobId } });
+      return row?.status === "done" || row?.status === "error" ? row : null;
+    });
+    expect(job, second.output()).toMatchObject({ status: "done", attempts: 2 });
+    expect(fake.uploads.length).toBe(uploads);
+    expect(fake.submitted.length).toBe(submissions);
+    expect(submissionsOf(transcriptId)).toBe(1);
+    const transcript = await ctx.db.transcript.findUnique({ where: { id: job.transcriptId! } });
+    expect(transcript?.segments).toEqual([{ start: 0.1, end: 0.9, text: "Bread rises." }]);
+  });
+
+  it("SIGTERM during the wait: the worker exits at once and the job is claimable by another runner", async () => {
+    const jobId = await submitJob("stopped");
+    const worker = startWorker();
+    const transcriptId = await submitted(jobId);
+    await until("a status request", () => statusPolls(transcriptId) > 0);
+
+    // The stop timeout is 120 s: only aborting the wait (not waiting for it) lets the worker exit now.
+    expect(await stopChild(worker.child, "SIGTERM"), worker.output()).toBe(0);
+    const job = await ctx.db.job.findUnique({ where: { id: jobId } });
+    expect(job).toMatchObject({ status: "queued", leaseOwner: null, leaseUntil: null, attempts: 0 });
+    expect(Object.keys(job!.checkpoints as object)).toEqual(expect.arrayContaining(["prepare-audio", "submit-recognition"]));
+    expect(Object.keys(job!.checkpoints as object)).not.toContain("recognize-and-store");
+
+    const { claimJob } = await import("@/lib/jobs/store");
+    expect(await claimJob(ctx.db, "another-runner", 10_000)).toMatchObject({ id: jobId, leaseOwner: "another-runner" });
+    expect(submissionsOf(transcriptId)).toBe(1);
+  });
+});
