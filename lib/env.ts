@@ -1,6 +1,8 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
+import { parseClientList } from "@/lib/captions/youtube/clients";
+
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in README.md and .env.example; keep the three in step.
 
@@ -40,6 +42,33 @@ const schema = z.object({
 
   TRANSCRIPT_CACHE_HOURS: z.coerce.number().positive().default(168),
   YOUTUBE_BASE_URL: optionalUrl,
+  // YouTube's lookup chain (lib/captions/youtube): InnerTube clients, PO tokens, proxies, cookies, budget.
+  YOUTUBE_CLIENTS: z
+    .string()
+    .transform((list, ctx) => {
+      try {
+        return parseClientList(list);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  YOUTUBE_POT_PROVIDER_URL: optionalUrl,
+  YOUTUBE_PROXIES: z
+    .string()
+    .transform((list, ctx) => {
+      const urls = list.split(",").map((p) => p.trim()).filter(Boolean);
+      for (const u of urls) {
+        if (!/^https?:\/\/[^\s/]+/i.test(u)) ctx.addIssue({ code: "custom", message: `"${u.replace(/\/\/[^@/]*@/, "//***@")}" is not an http:// or https:// proxy URL` });
+      }
+      return urls;
+    })
+    .optional(),
+  YOUTUBE_PROXY_COOLDOWN_SECONDS: z.coerce.number().int().nonnegative().default(300),
+  YOUTUBE_BLOCK_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  YOUTUBE_COOKIES_FILE: z.string().min(1).optional(),
+  YOUTUBE_LOOKUP_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(45),
   YTDLP_PATH: z.string().min(1).optional(),
   LANGUAGES_RATE_PER_MINUTE: z.coerce.number().int().positive().default(30),
   // Rate limits (lib/http/rate-limits.ts): who a client is, where counts are kept, and a scale for them all.

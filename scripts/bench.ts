@@ -8,6 +8,7 @@ import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
 import { benchPlans } from "./bench/plans";
+import { benchYoutube } from "./bench/youtube";
 import { benchRateLimits } from "./bench/rate-limits";
 import { benchOutbound } from "./bench/outbound";
 
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   media: benchMedia,
   asr: benchAsr,
   plans: benchPlans,
+  youtube: benchYoutube,
   ratelimits: benchRateLimits,
   outbound: benchOutbound,
 };

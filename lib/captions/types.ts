@@ -1,5 +1,6 @@
 import type { Segment } from "@/lib/formats/types";
 import type { ParsedSource } from "@/lib/sources";
+import type { Outbound } from "@/lib/http/outbound";
 
 // What every caption source (YouTube through youtubei.js, the other platforms through yt-dlp)
 // gives the transcripts domain. Providers never pick a language; pick-track.ts does.
@@ -21,7 +22,22 @@ export interface CaptionTrack {
   ref: unknown;
 }
 
-export interface VideoInfo {
+/** A titled part of a video, from the platform's chapter list or the description's timestamps. */
+export interface Chapter {
+  /** Seconds from the start. */
+  start: number;
+  title: string;
+}
+
+/** What the platform says about the item besides its captions (all optional: not every platform tells). */
+export interface VideoMetadata {
+  channel?: string | null;
+  /** ISO 8601 date or date-time, as precise as the platform gives it. */
+  publishedAt?: string | null;
+  chapters?: Chapter[];
+}
+
+export interface VideoInfo extends VideoMetadata {
   platform: ParsedSource["platform"];
   videoId: string;
   canonicalUrl: string;
@@ -29,11 +45,16 @@ export interface VideoInfo {
   /** Whole seconds, 0 when the platform does not say. */
   durationSeconds: number;
   tracks: CaptionTrack[];
+  /**
+   * Which client or path served the captions, e.g. "innertube:VISIONOS" or "yt-dlp". Set by
+   * getInfo; fetchTrack updates it when it had to fall back to another client or path.
+   */
+  servedBy?: string;
 }
 
 export interface CaptionProvider {
   /** Metadata and caption tracks. Throws SourceError for unavailable/private/age-restricted items. */
-  getInfo(source: ParsedSource): Promise<VideoInfo>;
+  getInfo(source: ParsedSource, opts?: { timeoutMs?: number; outbound?: Outbound }): Promise<VideoInfo>;
   /** The segments of one track, parsed, entities decoded, (for auto captions) de-duplicated. */
   fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]>;
 }
@@ -42,13 +63,23 @@ export type SourceErrorCode =
   | "video_unavailable" // removed, private, wrong id → 404
   | "age_restricted" // needs sign-in → 403
   | "unsupported_source" // the platform cannot serve this item → 422
-  | "upstream_failed"; // the platform or tool failed → 502
+  | "upstream_failed" // the platform or tool failed → 502
+  | "upstream_blocked" // the platform refused this server (bot check) → 503 + Retry-After
+  | "upstream_rate_limited" // the platform rate-limited this server (429) → 503 + Retry-After
+  | "po_token_required" // the platform wants a proof-of-origin token and none is configured → 503
+  | "live_not_finished" // a live stream or premiere that has not ended → 409
+  | "video_unplayable"; // the platform will not play it, for its own stated reason → 422
 
 const STATUS: Record<SourceErrorCode, number> = {
   video_unavailable: 404,
   age_restricted: 403,
   unsupported_source: 422,
   upstream_failed: 502,
+  upstream_blocked: 503,
+  upstream_rate_limited: 503,
+  po_token_required: 503,
+  live_not_finished: 409,
+  video_unplayable: 422,
 };
 
 export class SourceError extends Error {
@@ -56,6 +87,8 @@ export class SourceError extends Error {
   constructor(
     readonly code: SourceErrorCode,
     message: string,
+    /** For 503s: when asking again may work (the Retry-After header). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "SourceError";

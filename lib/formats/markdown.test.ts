@@ -170,3 +170,28 @@ describe("renderMarkdown", () => {
     expect(texts.join(" ")).toBe(cues.map((c) => c.text).join(" "));
   });
 });
+
+describe("chapters", () => {
+  const segments: Segment[] = [
+    { start: 0, end: 4, text: "Hello and welcome." },
+    { start: 4, end: 9, text: "Today: bread." },
+    { start: 12, end: 15, text: "First, yeast." },
+    { start: 70, end: 75, text: "Then, the oven." },
+  ];
+  const meta: TranscriptMeta = { ...SAMPLE_META, platform: "youtube", videoId: "abcdefghijk", chapters: [{ start: 0, title: "Intro" }, { start: 10, title: "Yeast & *sugar*" }, { start: 60, title: "Oven" }, { start: 500, title: "After the end" }] };
+
+  it("each chapter is a heading that opens a paragraph at its first segment; titles are escaped", () => {
+    const md = renderMarkdown(segments, meta);
+    const html = new MarkdownIt().render(md);
+    expect(html).toContain("<h2>Intro</h2>");
+    expect(html).toContain("<h2>Yeast &amp; *sugar*</h2>");
+    expect(html).toContain("<h2>Oven</h2>");
+    expect(html).not.toContain("After the end");
+    expect(md).toMatch(/\n\n## Yeast \\& \\\*sugar\\\*\n\n\[00:12\]\(https:\/\/www\.youtube\.com\/watch\?v=abcdefghijk&t=12s\) First, yeast\./);
+  });
+
+  it("without chapters the output is unchanged", () => {
+    expect(renderMarkdown(segments, { ...meta, chapters: [] })).toBe(renderMarkdown(segments, { ...meta, chapters: undefined }));
+    expect(renderMarkdown(segments, { ...meta, chapters: [] })).not.toContain("##");
+  });
+});

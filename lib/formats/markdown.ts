@@ -56,9 +56,30 @@ export function deepLinkPrefix(platform: string, videoId: string): string | null
 }
 
 /**
+ * Where each chapter begins: cue index → the chapter titles that start there (the first cue at or after
+ * the chapter's start). Chapters after the last cue have no text and are left out.
+ */
+export function chapterHeadings(cues: NormalizedCues, chapters: TranscriptMeta["chapters"]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  if (!chapters || chapters.length === 0) return out;
+  const sorted = [...chapters].filter((c) => Number.isFinite(c.start) && cleanText(c.title) !== "").sort((a, b) => a.start - b.start);
+  let i = 0;
+  for (const chapter of sorted) {
+    const ms = Math.round(chapter.start * 1000);
+    while (i < cues.count && cues.startMs[i] < ms) i++;
+    if (i >= cues.count) break;
+    const list = out.get(i) ?? [];
+    list.push(cleanText(chapter.title));
+    out.set(i, list);
+  }
+  return out;
+}
+
+/**
  * Markdown: `# Title` (or "Transcript"), a source link line, then one paragraph per ~30–60 s,
  * each starting with a `[mm:ss]`/`[h:mm:ss]` timestamp that links to that moment on YouTube or
- * Vimeo (plain text elsewhere). Transcript text is Markdown-escaped. Trailing newline.
+ * Vimeo (plain text elsewhere). Chapters become `## Title` headings, each opening a new paragraph.
+ * Transcript text is Markdown-escaped. Trailing newline.
  */
 export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMeta): string {
   const cues = normalizeCues(segments);
@@ -73,23 +94,34 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
   const head = header.join("\n\n");
 
   const prefix = deepLinkPrefix(meta.platform, meta.videoId);
-  const starts = paragraphStarts(cues, MARKDOWN_PARAGRAPHS);
-  const capacity = head.length + 2 * totalTextLength(cues) + cues.count + starts.length * (8 + (prefix?.length ?? 0) + 32);
+  const headings = chapterHeadings(cues, meta.chapters);
+  let starts = paragraphStarts(cues, MARKDOWN_PARAGRAPHS);
+  let headingChars = 0;
+  if (headings.size > 0) {
+    starts = [...new Set([...starts, ...headings.keys()])].sort((a, b) => a - b);
+    for (const titles of headings.values()) for (const t of titles) headingChars += 2 * t.length + 8;
+  }
+  const capacity = head.length + headingChars + 2 * totalTextLength(cues) + cues.count + starts.length * (8 + (prefix?.length ?? 0) + 32);
   return Utf16Writer.build(capacity, (w) => {
     w.reserve(head.length);
     w.raw(head);
-    writeParagraphs(w, cues, starts, prefix);
+    writeParagraphs(w, cues, starts, prefix, headings);
     w.reserve(1);
     w.buf[w.pos++] = 10;
   });
 }
 
-function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[], prefix: string | null): void {
+function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[], prefix: string | null, headings: Map<number, string[]>): void {
   const { count, startMs, text } = cues;
   let next = 0; // index into starts of the next paragraph
   for (let i = 0; i < count; i++) {
     if (next < starts.length && starts[next] === i) {
       next++;
+      for (const title of headings.get(i) ?? []) {
+        w.reserve(6);
+        w.raw("\n\n## ");
+        writeText(w, title, MD_TEXT);
+      }
       const seconds = Math.floor(startMs[i] / 1000);
       const clock = formatShortClock(seconds);
       const stamp = prefix === null ? "\n\n[" + clock + "] " : "\n\n[" + clock + "](" + prefix + seconds + "s) ";

@@ -12,6 +12,8 @@ export interface TranscriptMeta {
   platform: string;
   videoId: string;
   lang: string;
+  /** Chapters ({start: seconds, title}), shown as headings by the Markdown format. */
+  chapters?: readonly { start: number; title: string }[] | null;
 }
 
 export const FORMATS = ["json", "text", "srt", "vtt", "md"] as const;

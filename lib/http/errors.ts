@@ -48,3 +48,19 @@ export function internalErrorResponse(error: unknown, context: string): NextResp
     { status: 500 },
   );
 }
+
+/**
+ * Codes a platform lookup can answer with (lib/captions/types.ts SourceError), each with its status
+ * and what a client should do. 503s carry Retry-After when the platform or our cooldown says when.
+ */
+export const UPSTREAM_ERROR_CODES = {
+  video_unavailable: { status: 404, doc: "the video was removed, is private, or the id is wrong" },
+  age_restricted: { status: 403, doc: "the platform only shows it to signed-in adults" },
+  unsupported_source: { status: 422, doc: "the platform cannot serve this item" },
+  video_unplayable: { status: 422, doc: "the platform will not play it; detail carries the platform's own reason" },
+  live_not_finished: { status: 409, doc: "a live stream or premiere that has not ended yet; ask again after it ends" },
+  upstream_blocked: { status: 503, doc: "the platform refused this server (bot check); retry after Retry-After" },
+  upstream_rate_limited: { status: 503, doc: "the platform rate-limited this server; retry after Retry-After" },
+  po_token_required: { status: 503, doc: "the platform wants a proof-of-origin token and none is configured (YOUTUBE_POT_PROVIDER_URL)" },
+  upstream_failed: { status: 502, doc: "the platform or tool failed or answered unexpectedly" },
+} as const;

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import type { Transcript } from "@/lib/generated/prisma/client";
+import { Prisma, type Transcript } from "@/lib/generated/prisma/client";
 import { normalizeSegments } from "@/lib/formats";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionProvider } from "@/lib/captions/types";
@@ -88,6 +88,10 @@ async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDe
     sourceUrl: info.canonicalUrl,
     durationSeconds,
     segments: segments as unknown as object,
+    servedBy: info.servedBy ?? null,
+    channel: info.channel ?? null,
+    publishedAt: info.publishedAt ?? null,
+    chapters: info.chapters && info.chapters.length > 0 ? (info.chapters as unknown as object) : Prisma.DbNull,
     fetchedAt: new Date(),
   };
   const db = await getDb();

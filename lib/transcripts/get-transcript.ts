@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { renderTranscript, type Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
-import { serializeTranscript, transcriptSegments } from "@/lib/transcripts/serializers";
+import { serializeTranscript, transcriptMeta, transcriptSegments } from "@/lib/transcripts/serializers";
 
 /** A transcript the caller has in their history (anyone else's, or an unknown id → 404). */
 async function ownedTranscript(userId: string, transcriptId: string) {
@@ -18,8 +18,7 @@ export async function getTranscript(userId: string, transcriptId: string, format
 /** The rendered file with its own Content-Type and a filename, for downloads. */
 export async function downloadTranscript(userId: string, transcriptId: string, format: Format): Promise<Response> {
   const row = await ownedTranscript(userId, transcriptId);
-  const meta = { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang };
-  const file = renderTranscript(format, transcriptSegments(row), meta);
+  const file = renderTranscript(format, transcriptSegments(row), transcriptMeta(row));
   const filename = `${row.platform}-${row.videoId}-${row.lang}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_");
   return new Response(file.content, {
     headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${filename}"` },

@@ -47,6 +47,12 @@ export const transcriptSchema = z
       .nullable()
       .describe("manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr"),
     duration_seconds: z.int(),
+    channel: z.string().nullable().describe("the channel or account that published it, when the platform says"),
+    published_at: z.string().nullable().describe("publish date (ISO 8601), when the platform says"),
+    chapters: z
+      .array(z.object({ start: z.number().describe("seconds"), title: z.string() }).meta({ id: "Chapter" }))
+      .describe("chapters from the platform or the description's timestamps; empty when there are none"),
+    served_by: z.string().nullable().describe("which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp); null for speech recognition"),
     format: z.enum(FORMATS),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
     segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),

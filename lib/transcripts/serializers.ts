@@ -1,5 +1,6 @@
 import type { Transcript, Transcription } from "@/lib/generated/prisma/client";
-import { renderTranscript, type Format, type Segment } from "@/lib/formats";
+import { renderTranscript, type Format, type Segment, type TranscriptMeta } from "@/lib/formats";
+import type { Chapter } from "@/lib/captions/types";
 import type { Platform } from "@/lib/sources";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { z } from "zod";
@@ -24,12 +25,27 @@ export function serializeTranscript(row: Transcript, format: Format): Transcript
     source: row.source,
     caption_kind: captionKind,
     duration_seconds: row.durationSeconds,
+    channel: row.channel,
+    published_at: row.publishedAt,
+    chapters: transcriptChapters(row),
+    served_by: row.servedBy,
     format,
   };
   // Segments are normalized when stored (store-captions.ts), so json needs no work here.
   if (format === "json") return { ...base, content: null, segments };
-  const meta = { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang };
-  return { ...base, content: renderTranscript(format, segments, meta).content, segments: null };
+  return { ...base, content: renderTranscript(format, segments, transcriptMeta(row)).content, segments: null };
+}
+
+export function transcriptChapters(row: Pick<Transcript, "chapters">): Chapter[] {
+  if (!Array.isArray(row.chapters)) return [];
+  return (row.chapters as unknown[]).filter(
+    (c): c is Chapter => typeof c === "object" && c !== null && typeof (c as Chapter).start === "number" && typeof (c as Chapter).title === "string",
+  );
+}
+
+/** What the human-readable formats print besides the segments. */
+export function transcriptMeta(row: Transcript): TranscriptMeta {
+  return { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang, chapters: transcriptChapters(row) };
 }
 
 export function serializeTranscription(row: Transcription): z.infer<typeof transcriptionEntrySchema> {

@@ -4,7 +4,10 @@ import { ApiError } from "@/lib/http/errors";
 
 /** Failures of platforms and of the outbound guard, as API errors with their own status and code. */
 export function asApiError(error: unknown): unknown {
-  if (error instanceof SourceError) return new ApiError(error.status, error.code, error.message);
+  if (error instanceof SourceError) {
+    const headers: Record<string, string> = error.retryAfterSeconds !== undefined ? { "Retry-After": String(Math.max(1, Math.ceil(error.retryAfterSeconds))) } : {};
+    return new ApiError(error.status, error.code, error.message, headers);
+  }
   if (isOutboundError(error)) return new ApiError(error.status, error.code, error.message);
   return error;
 }

@@ -70,6 +70,55 @@ describe("YouTube captions end to end", () => {
     expect(timedtextCalls() - before.timedtext).toBe(1);
   });
 
+  it("the JSON transcript says which client served it, the channel, publish date and chapters; Markdown has the chapters as headings", async () => {
+    const user = await createUser(ctx.db);
+    const json = await requestTranscript(user.id, req(FAKE_IDS.captioned, { lang: "en" }), deps());
+    expect(json).toMatchObject({
+      served_by: "innertube:VISIONOS",
+      channel: "Kitchen Physics",
+      published_at: "2024-03-14T07:00:10-07:00",
+      chapters: [
+        { start: 0, title: "Intro" },
+        { start: 10, title: "Yeast" },
+        { start: 35, title: "Gluten" },
+        { start: 70, title: "Proofing" },
+        { start: 105, title: "Baking" },
+      ],
+    });
+    const md = await requestTranscript(user.id, req(FAKE_IDS.captioned, { format: "md" }), deps());
+    const headings = md.content!.split("\n").filter((l) => l.startsWith("## "));
+    expect(headings).toEqual(["## Intro", "## Yeast", "## Gluten", "## Proofing", "## Baking"]);
+    expect(md.content).toMatch(/\n\n## Yeast\n\n\[00:1\d\]\(https:\/\/www\.youtube\.com\/watch\?v=/);
+  });
+
+  it("the first client blocked: the second serves, and the transcript records it", async () => {
+    const user = await createUser(ctx.db);
+    fake.scenarios.set("GJLlxj_dtq8", { VISIONOS: "recorded/request_blocked", "*": "recorded/captioned" });
+    try {
+      const t = await requestTranscript(user.id, req("GJLlxj_dtq8", { lang: "de" }), deps());
+      expect(t).toMatchObject({ served_by: "innertube:ANDROID_VR", channel: "Dave2D", title: "Surface Go Review - It’s Awesome", chapters: [] });
+    } finally {
+      fake.scenarios.clear();
+    }
+  });
+
+  it("blocked everywhere → 503 upstream_blocked with Retry-After; a token needed and none configured → 503 po_token_required", async () => {
+    const user = await createUser(ctx.db);
+    fake.scenarios.set("blkdBotChk1", { "*": "recorded/request_blocked" });
+    fake.scenarios.set("GJLlxj_dtq8", { "*": "recorded/po_token_required" });
+    try {
+      const blocked = await requestTranscript(user.id, req("blkdBotChk1"), deps()).then(() => null, (e: unknown) => e);
+      expect(blocked).toMatchObject({ status: 503, code: "upstream_blocked" });
+      expect(Number((blocked as ApiError).headers["Retry-After"])).toBeGreaterThan(0);
+      const pot = await requestTranscript(user.id, req("GJLlxj_dtq8", { lang: "en" }), deps()).then(() => null, (e: unknown) => e);
+      expect(pot).toMatchObject({ status: 503, code: "po_token_required" });
+      expect((pot as ApiError).detail).toContain("YOUTUBE_POT_PROVIDER_URL");
+      expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+    } finally {
+      fake.scenarios.clear();
+    }
+  });
+
   it("maps unavailable, age-restricted and caption-less videos to clear errors, charging nothing", async () => {
     const user = await createUser(ctx.db);
     const outcome = async (id: string) => {

@@ -81,7 +81,7 @@ describe("getInfo through youtubei.js against the fake", () => {
   });
 
   it("sends what youtubei.js sends: config once per session, then a WEB player call per video", async () => {
-    const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
+    const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url, clients: ["WEB"] });
     await provider.getInfo(source(FAKE_IDS.captioned));
     await provider.getInfo(source(FAKE_IDS.noCaptions));
     expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
@@ -113,7 +113,7 @@ describe("getInfo through youtubei.js against the fake", () => {
     [FAKE_IDS.private, "video_unavailable", 404],
     [FAKE_IDS.ageRestricted, "age_restricted", 403],
     [FAKE_IDS.ageVerification, "age_restricted", 403],
-    [FAKE_IDS.botCheck, "upstream_failed", 502],
+    [FAKE_IDS.botCheck, "upstream_blocked", 503],
   ])("%s → SourceError %s", async (id, code, status) => {
     const warn = vi.spyOn(console, "warn");
     const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
@@ -282,10 +282,11 @@ describe("helpers", () => {
 
   it("playabilityError", () => {
     expect(playabilityError({ status: "OK" })).toBeNull();
-    expect(playabilityError({ status: "UNPLAYABLE", reason: "Video unavailable" })).toMatchObject({ code: "upstream_failed" });
-    expect(playabilityError({ status: "LIVE_STREAM_OFFLINE" })?.message).toContain("live stream offline");
+    expect(playabilityError({ status: "UNPLAYABLE", reason: "Video unavailable" })).toMatchObject({ code: "video_unplayable", message: "YouTube will not play this video: Video unavailable" });
+    expect(playabilityError({ status: "LIVE_STREAM_OFFLINE", reason: "Premieres in 2 hours" })).toMatchObject({ code: "live_not_finished", status: 409 });
+    expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" })).toMatchObject({ code: "upstream_blocked", status: 503 });
     expect(playabilityError({ status: "AGE_CHECK_REQUIRED" })).toMatchObject({ code: "age_restricted" });
     expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm your age" })).toMatchObject({ code: "age_restricted" });
-    expect(playabilityError(undefined)).toMatchObject({ code: "upstream_failed" });
+    expect(playabilityError(undefined)).toMatchObject({ code: "video_unplayable" });
   });
 });

@@ -1,39 +1,73 @@
 /**
- * YouTube captions through youtubei.js (InnerTube), with every request sent through the outbound
- * module. youtubei.js runs unchanged; only its `fetch` is ours (fetch.ts).
+ * YouTube captions through youtubei.js (InnerTube), every request sent through the outbound module.
+ * youtubei.js runs unchanged; only its `fetch` is ours (fetch.ts).
  *
- * getInfo: one InnerTube `player` call (youtubei.js `getBasicInfo`) → title, duration, caption tracks;
- *          playability statuses become SourceErrors.
- * fetchTrack: the track's timedtext baseUrl with fmt=json3, parsed and, for auto captions,
- *          de-duplicated (lib/captions/parse).
+ * The lookup is a chain, bounded by one time budget (`timeoutMs`, all clients and retries):
  *
- * The InnerTube session is made once per provider (locally generated, no player JS download) and
- * reused. OutboundErrors (refused host, timeout, too large, unreachable) reach the caller unchanged.
+ *   for each client of `clients` (YOUTUBE_CLIENTS, clients.ts):
+ *     `/player` as that client (`actions.execute("/player", { client, ... })`), with a PO token bound to
+ *     the video when the client needs one and a provider is configured (pot.ts);
+ *     - bot check (LOGIN_REQUIRED "not a bot"), 429, an unreachable proxy → that exit cools down and
+ *       the same client is asked again through the next proxy (at most `blockRetries` times per
+ *       lookup), else the next client;
+ *     - UNPLAYABLE, another video's answer, no caption tracks, only tracks marked `exp=xpe` it cannot
+ *       fetch (no token) → the next client;
+ *     - unavailable, private, age-restricted, live → that error at once (no client does better);
+ *   fetchTrack: the track's timedtext URL (json3, parsed by lib/captions/parse; `pot`/`potc`/`c` appended
+ *     when it needs a token);
+ *     an empty body, a 429 or an error → the exit cools down and the chain goes on from the next
+ *     client for the same track;
+ *   when InnerTube is exhausted without an answer about the video (blocked, token required, client
+ *   errors), the `fallback` provider (yt-dlp) is asked; `info.servedBy` says which client or path served.
+ *
+ * When everything fails the error says why: upstream_blocked / upstream_rate_limited (503 +
+ * Retry-After), po_token_required (503), video_unplayable (YouTube's reason), upstream_failed.
  */
-import { Innertube, Utils } from "youtubei.js";
+import { AsyncLocalStorage } from "node:async_hooks";
+
+import { Innertube } from "youtubei.js";
 
 import type { Segment } from "@/lib/formats/types";
 import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
 import { CaptionParseError, captionSegments, parseCaptions } from "../parse";
+import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
+import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
+import { type Egress, type Exit, createEgress } from "./egress";
 import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fetch";
+import { type PlayerDetails, type RawTrack, readPlayerResponse } from "./player-response";
+import { PotError, type PotProvider, withPoToken } from "./pot";
 
 export interface YoutubeProviderOptions {
-  /** The outbound instance (lib/env.ts builds the configured one). */
+  /** The outbound instance (lib/env.ts builds the configured one); used when no proxy is set. */
   outbound: Outbound;
   /**
    * Test hook: origin of a fake youtube.com (test/fakes/youtube/server.ts). Requests to YouTube's
    * API hosts (www.youtube.com, youtubei.googleapis.com...) go there instead, path and query kept.
    */
   innertubeBaseUrl?: string;
-  /**
-   * A forward proxy for YouTube only (YouTube refuses many datacenter addresses). When set, YouTube
-   * traffic uses its own outbound instance, `createOutbound({ proxyUrl })`, with the same guard, caps
-   * and timeouts, instead of `outbound`.
-   */
+  /** One forward proxy for YouTube (kept for OUTBOUND_PROXY); `proxies` wins when both are set. */
   proxyUrl?: string;
+  /** Forward proxies YouTube traffic rotates through (YOUTUBE_PROXIES). */
+  proxies?: readonly string[];
+  /** The outbound instance for one proxy. Default: `createOutbound({ proxyUrl })`. */
+  makeOutbound?: (proxyUrl: string) => Outbound;
+  /** InnerTube clients, in order. Default DEFAULT_YOUTUBE_CLIENTS. */
+  clients?: readonly InnerTubeClient[];
+  /** PO tokens (YOUTUBE_POT_PROVIDER_URL). */
+  pot?: PotProvider;
+  /** A Cookie header value for youtube.com (YOUTUBE_COOKIES_FILE). */
+  cookie?: string;
+  /** Extra attempts through another proxy after a block, per lookup. Default 2. */
+  blockRetries?: number;
+  /** How long a blocked exit is avoided. Default 5 minutes. */
+  cooldownMs?: number;
+  /** The budget of one lookup: every client, retry and the fallback. Default 45 s. */
+  timeoutMs?: number;
+  /** The second path (yt-dlp) when InnerTube cannot get the captions; given the time left of the budget. */
+  fallback?: CaptionProvider;
 }
 
 /** What CaptionTrack.ref holds for YouTube tracks. */
@@ -41,6 +75,12 @@ export interface YoutubeTrackRef {
   baseUrl: string;
   languageCode: string;
   vssId: string | null;
+  /** The client whose player response listed it (the `c` of a token-carrying URL). */
+  client?: InnerTubeClient;
+  needsPot?: boolean;
+  pot?: string;
+  /** Label of the exit that got the player response (the caption URL is fetched the same way). */
+  exit?: string;
 }
 
 /** A caption track is a few hundred KiB at most; 20 MiB is a 10-hour auto track in json3 with room to spare. */
@@ -50,6 +90,14 @@ const TIMEDTEXT_HEADERS = {
   "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36",
   "accept-language": "en-US,en;q=0.9",
   accept: "*/*",
+};
+
+/** The `c` value YouTube's own players put on caption URLs (context.client.clientName). */
+const CLIENT_NAMES: Partial<Record<InnerTubeClient, string>> = {
+  WEB: "WEB",
+  MWEB: "MWEB",
+  WEB_EMBEDDED: "WEB_EMBEDDED_PLAYER",
+  WEB_CREATOR: "WEB_CREATOR",
 };
 
 /** Codes YouTube still uses for languages that have newer ones. */
@@ -76,122 +124,357 @@ export function trackName(name: string, auto: boolean, fallback: string): string
   return clean || fallback;
 }
 
-function sourceError(code: SourceErrorCode, message: string, cause?: unknown): SourceError {
-  const err = new SourceError(code, message);
+function sourceError(code: SourceErrorCode, message: string, cause?: unknown, retryAfterSeconds?: number): SourceError {
+  const err = new SourceError(code, message, retryAfterSeconds);
   if (cause !== undefined) Object.defineProperty(err, "cause", { value: cause, enumerable: false });
   return err;
 }
 
 /** The OutboundError behind an error, if any (youtubei.js may wrap what our fetch threw). */
-function outboundCause(err: unknown): Error | null {
+function outboundCause(err: unknown): (Error & { code: string; status: number }) | null {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e; depth++) {
-    if (isOutboundError(e)) return e;
+    if (isOutboundError(e)) return e as Error & { code: string; status: number };
     e = typeof e === "object" && e !== null && "cause" in e ? (e as { cause?: unknown }).cause : null;
   }
   return null;
 }
 
-interface Playability {
-  status?: unknown;
-  reason?: unknown;
-}
-
-const AGE_STATUSES = new Set(["AGE_VERIFICATION_REQUIRED", "AGE_CHECK_REQUIRED", "CONTENT_CHECK_REQUIRED"]);
-
 /**
- * YouTube playability → SourceError, or null when the video can be read.
- * LOGIN_REQUIRED covers three different things, told apart by the reason YouTube gives (in English:
- * the session asks for hl=en): private videos, the bot check datacenter addresses get, and the age gate.
+ * YouTube playability → SourceError, or null when the video can be read (kept for callers that only
+ * have a playability status; the chain uses readPlayerResponse).
  */
-export function playabilityError(ps: Playability | null | undefined): SourceError | null {
-  const status = typeof ps?.status === "string" ? ps.status : "";
-  const reason = typeof ps?.reason === "string" ? ps.reason : "";
-  if (status === "OK") return null;
-  if (status === "ERROR") return sourceError("video_unavailable", "This YouTube video is unavailable: it was removed, or the id is wrong.");
-  if (status === "LOGIN_REQUIRED" && /\bprivate\b/i.test(reason)) return sourceError("video_unavailable", "This YouTube video is private.");
-  if (status === "LOGIN_REQUIRED" && /\bbot\b/i.test(reason)) {
-    return sourceError("upstream_failed", "YouTube refused the request (it asked to confirm this is not a bot). Try again later.");
-  }
-  if (status === "LOGIN_REQUIRED" || AGE_STATUSES.has(status)) {
-    return sourceError("age_restricted", "This YouTube video is age-restricted: YouTube only shows it to signed-in adults.");
-  }
-  if (status === "") return sourceError("upstream_failed", "YouTube answered without a playability status.");
-  return sourceError("upstream_failed", `YouTube cannot play this video (${status.toLowerCase().replace(/_/g, " ")}).`);
+export function playabilityError(ps: { status?: unknown; reason?: unknown } | null | undefined): SourceError | null {
+  const verdict = readPlayerResponse({ playabilityStatus: ps ?? {} });
+  if (verdict.kind === "ok") return null;
+  if (verdict.kind === "final") return verdict.error;
+  if (verdict.kind === "blocked") return sourceError("upstream_blocked", BLOCKED_MESSAGE);
+  return sourceError("video_unplayable", `YouTube will not play this video: ${verdict.reason}`);
 }
 
-function isPlayability(value: unknown): value is Playability {
-  return typeof value === "object" && value !== null && typeof (value as Playability).status === "string";
-}
+const BLOCKED_MESSAGE =
+  "YouTube refused this server (it asked to confirm this is not a bot). Try again later; the operator can set YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL.";
 
 function trackRef(track: CaptionTrack): YoutubeTrackRef {
   const ref = track.ref as Partial<YoutubeTrackRef> | null | undefined;
   if (!ref || typeof ref.baseUrl !== "string") throw sourceError("upstream_failed", "That caption track has no address to fetch it from.");
-  return { baseUrl: ref.baseUrl, languageCode: String(ref.languageCode ?? track.lang), vssId: typeof ref.vssId === "string" ? ref.vssId : null };
+  return { ...ref, baseUrl: ref.baseUrl, languageCode: String(ref.languageCode ?? track.lang), vssId: typeof ref.vssId === "string" ? ref.vssId : null };
+}
+
+/** Per-call scope seen by the fetch handed to youtubei.js: the budget's signal, and the last status. */
+interface CallScope {
+  signal: AbortSignal;
+  lastStatus?: number;
+}
+
+/** What one lookup has learnt so far; it continues from getInfo into fetchTrack. */
+interface Lookup {
+  source: ParsedSource;
+  deadline: number;
+  /** Index of the next client to ask. */
+  next: number;
+  retriesLeft: number;
+  blocked: boolean;
+  rateLimited: boolean;
+  potMissing: boolean;
+  potFailed: string | null;
+  unplayable: string | null;
+  /** A client answered OK (so the video itself is fine: no yt-dlp for "no captions"). */
+  answered: boolean;
+  /** A client listed caption tracks (perhaps none it could fetch). */
+  sawTracks: boolean;
+  timedOut: boolean;
+  /** The last caption-track answer that was neither a block nor empty (404, 5xx). */
+  trackError: SourceError | null;
+  lastDetails: PlayerDetails | null;
+}
+
+interface Served {
+  client: InnerTubeClient;
+  exit: Exit;
+  details: PlayerDetails;
+  pot: string | undefined;
 }
 
 export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProvider {
-  const outbound = opts.proxyUrl ? createOutbound({ proxyUrl: opts.proxyUrl }) : opts.outbound;
-  const innertubeFetch = createOutboundFetch({ outbound, baseUrl: opts.innertubeBaseUrl });
-  let session: Promise<Innertube> | null = null;
+  const clients = opts.clients && opts.clients.length > 0 ? opts.clients : DEFAULT_YOUTUBE_CLIENTS;
+  const proxies = opts.proxies && opts.proxies.length > 0 ? opts.proxies : opts.proxyUrl ? [opts.proxyUrl] : [];
+  const makeOutbound = opts.makeOutbound ?? ((proxyUrl: string) => createOutbound({ proxyUrl }));
+  const egress: Egress = createEgress({
+    proxies,
+    makeOutbound: (p) => (p ? makeOutbound(p) : opts.outbound),
+    cooldownMs: opts.cooldownMs ?? 300_000,
+  });
+  const timeoutMs = opts.timeoutMs ?? 45_000;
+  const blockRetries = opts.blockRetries ?? 2;
+  const scope = new AsyncLocalStorage<CallScope>();
+  const sessions = new Map<string, Promise<Innertube>>();
+  const lookups = new WeakMap<VideoInfo, Lookup>();
 
-  function innertube(): Promise<Innertube> {
-    session ??= Innertube.create({
-      retrieve_player: false,
-      generate_session_locally: true,
-      lang: "en",
-      location: "US",
-      fetch: innertubeFetch,
-    }).catch((err: unknown) => {
-      session = null; // the next call tries again
-      throw err;
-    });
+  function innertube(exit: Exit): Promise<Innertube> {
+    let session = sessions.get(exit.label);
+    if (!session) {
+      const base = createOutboundFetch({ outbound: exit.outbound, baseUrl: opts.innertubeBaseUrl });
+      const scoped: typeof fetch = async (input, init) => {
+        const s = scope.getStore();
+        const signal = s ? (init?.signal ? AbortSignal.any([init.signal, s.signal]) : s.signal) : (init?.signal ?? undefined);
+        const res = await base(input, { ...init, signal });
+        if (s) s.lastStatus = res.status;
+        return res;
+      };
+      session = Innertube.create({
+        retrieve_player: false,
+        generate_session_locally: true,
+        lang: "en",
+        location: "US",
+        fetch: scoped,
+        ...(opts.cookie ? { cookie: opts.cookie } : {}),
+      }).catch((err: unknown) => {
+        sessions.delete(exit.label); // the next call tries again
+        throw err;
+      });
+      sessions.set(exit.label, session);
+    }
     return session;
   }
 
-  async function getInfo(source: ParsedSource): Promise<VideoInfo> {
-    if (source.platform !== "youtube") throw sourceError("unsupported_source", "The YouTube provider only reads YouTube videos.");
-    let info: Awaited<ReturnType<Innertube["getBasicInfo"]>>;
+  const left = (l: Lookup) => l.deadline - Date.now();
+
+  function budgetSignal(l: Lookup): AbortSignal {
+    return AbortSignal.timeout(Math.max(1, left(l)));
+  }
+
+  /** One `/player` call as `client` through `exit`. */
+  async function callPlayer(l: Lookup, client: InnerTubeClient, exit: Exit, pot: string | undefined): Promise<unknown> {
+    const s: CallScope = { signal: budgetSignal(l) };
+    return scope.run(s, async () => {
+      try {
+        const yt = await innertube(exit);
+        const res = await yt.actions.execute("/player", {
+          videoId: l.source.videoId,
+          client,
+          racyCheckOk: true,
+          contentCheckOk: true,
+          playbackContext: { contentPlaybackContext: { vis: 0, splay: false, lactMilliseconds: "-1" } },
+          ...(pot ? { serviceIntegrityDimensions: { poToken: pot } } : {}),
+        });
+        return res.data;
+      } catch (err) {
+        throw Object.assign(err instanceof Error ? err : new Error(String(err)), { httpStatus: s.lastStatus });
+      }
+    });
+  }
+
+  /** The PO token for this client and video, when it needs one and a provider is configured. */
+  async function tokenFor(l: Lookup, client: InnerTubeClient): Promise<string | undefined> {
+    // Without a provider the client is still asked: YouTube does not always insist. Its answer (UNPLAYABLE,
+    // tracks marked exp=xpe) is what marks the lookup as wanting a token.
+    if (!needsPoToken(client) || !opts.pot) return undefined;
+    return mint(l);
+  }
+
+  /** A token bound to the video, from the provider (cached there for its lifetime). */
+  async function mint(l: Lookup): Promise<string | undefined> {
+    if (!opts.pot) return undefined;
     try {
-      info = await (await innertube()).getBasicInfo(source.videoId);
+      return await opts.pot.tokenFor(l.source.videoId, budgetSignal(l));
     } catch (err) {
+      l.potFailed = err instanceof PotError ? err.message : String(err);
+      return undefined;
+    }
+  }
+
+  /**
+   * Asks the remaining clients until one answers with a usable track (matching `wanted` when given).
+   * Returns null when the chain is exhausted; throws final errors (unavailable, age, live) at once.
+   */
+  async function runChain(l: Lookup, wanted: CaptionTrack | null): Promise<Served | null> {
+    while (l.next < clients.length) {
+      if (left(l) <= 0) {
+        l.timedOut = true;
+        return null;
+      }
+      const client = clients[l.next] as InnerTubeClient;
+      l.next++;
+      const pot = await tokenFor(l, client);
+      const tried = new Set<string | null>();
+      for (;;) {
+        const exit = egress.pick(tried);
+        if (!exit) break;
+        tried.add(exit.proxy);
+        const outcome = await askOnce(l, client, exit, pot);
+        if (outcome === "retry") {
+          if (l.retriesLeft > 0 && tried.size < egress.size && left(l) > 0) {
+            l.retriesLeft--;
+            continue;
+          }
+          break;
+        }
+        if (outcome === "next") break;
+        // Tracks marked exp=xpe are usable with a token: this client's, or one minted when fetching.
+        const usable = outcome.tracks.filter((t) => !t.needsPot || pot !== undefined || opts.pot !== undefined);
+        const candidates = wanted ? outcome.tracks.filter((t) => sameTrack(t, wanted)) : outcome.tracks;
+        if (candidates.length > 0 && candidates.every((t) => t.needsPot) && !usable.some((t) => candidates.includes(t))) l.potMissing = true;
+        if (usable.length === 0) break;
+        if (wanted && !usable.some((t) => sameTrack(t, wanted))) break;
+        return { client, exit, details: outcome, pot };
+      }
+    }
+    return null;
+  }
+
+  /** "retry": this exit is blocked; "next": this client cannot help; else the details of an OK answer. */
+  async function askOnce(l: Lookup, client: InnerTubeClient, exit: Exit, pot: string | undefined): Promise<PlayerDetails | "retry" | "next"> {
+    let raw: unknown;
+    try {
+      raw = await callPlayer(l, client, exit, pot);
+    } catch (err) {
+      if (left(l) <= 0) {
+        l.timedOut = true;
+        return "next";
+      }
+      const status = (err as { httpStatus?: number }).httpStatus;
       const out = outboundCause(err);
-      if (out) throw out;
-      // youtubei.js throws for status ERROR, with the playability status as `info`.
-      if (err instanceof Utils.InnertubeError && isPlayability(err.info)) throw playabilityError(err.info) ?? err;
-      throw sourceError("upstream_failed", "YouTube did not answer as expected.", err);
+      if (status === 429) {
+        l.rateLimited = true;
+        egress.block(exit);
+        return "retry";
+      }
+      if (out && (out.code === "upstream_unreachable" || out.code === "upstream_timeout" || out.code === "upstream_failed")) {
+        egress.block(exit); // the proxy (or the way to YouTube) does not work: another exit may
+        return "retry";
+      }
+      if (out) throw out; // refused by the guard: no client will do better
+      return "next"; // 400 for an outdated client version, 5xx, unreadable JSON
     }
-
-    const refused = playabilityError(info.playability_status);
-    if (refused) throw refused;
-    const details = info.basic_info;
-    if (details.id && details.id !== source.videoId) {
-      // YouTube answers some blocked requests with another video's player response.
-      throw sourceError("upstream_failed", "YouTube answered with a different video.");
+    const verdict = readPlayerResponse(raw);
+    if (verdict.kind === "final") throw verdict.error;
+    if (verdict.kind === "blocked") {
+      l.blocked = true;
+      egress.block(exit);
+      return "retry";
     }
-
-    const tracks: CaptionTrack[] = [];
-    for (const ct of info.captions?.caption_tracks ?? []) {
-      if (typeof ct.base_url !== "string" || typeof ct.language_code !== "string") continue;
-      const auto = ct.kind === "asr";
-      const lang = normaliseLanguageCode(ct.language_code);
-      const ref: YoutubeTrackRef = { baseUrl: ct.base_url, languageCode: ct.language_code, vssId: ct.vss_id ?? null };
-      tracks.push({ lang, name: trackName(ct.name?.toString() ?? "", auto, lang), kind: auto ? "auto" : "manual", ref });
+    if (verdict.kind === "unplayable") {
+      // A browser client without its token is often told UNPLAYABLE; that is the token's fault.
+      if (needsPoToken(client) && !pot) l.potMissing = true;
+      else l.unplayable ??= verdict.reason;
+      return "next";
     }
+    if (verdict.details.videoId && verdict.details.videoId !== l.source.videoId) return "next"; // another video's answer: a soft block
+    l.answered = true;
+    if (verdict.details.tracks.length > 0) l.sawTracks = true;
+    l.lastDetails = verdict.details;
+    return verdict.details;
+  }
 
-    const duration = Number(details.duration);
+  function toTrack(t: RawTrack, served: Served): CaptionTrack {
+    const lang = normaliseLanguageCode(t.languageCode);
+    const ref: YoutubeTrackRef = {
+      baseUrl: t.baseUrl,
+      languageCode: t.languageCode,
+      vssId: t.vssId,
+      client: served.client,
+      needsPot: t.needsPot,
+      exit: served.exit.label,
+      ...(t.needsPot && served.pot ? { pot: served.pot } : {}),
+    };
+    return { lang, name: trackName(t.name, t.auto, lang), kind: t.auto ? "auto" : "manual", ref };
+  }
+
+  function sameTrack(t: RawTrack, wanted: CaptionTrack): boolean {
+    const ref = wanted.ref as Partial<YoutubeTrackRef> | null;
+    const code = typeof ref?.languageCode === "string" ? ref.languageCode : wanted.lang;
+    return t.languageCode === code && t.auto === (wanted.kind === "auto");
+  }
+
+  function infoFrom(source: ParsedSource, details: PlayerDetails, tracks: CaptionTrack[], servedBy: string): VideoInfo {
     return {
       platform: "youtube",
       videoId: source.videoId,
       canonicalUrl: source.canonicalUrl,
-      title: typeof details.title === "string" && details.title !== "" ? details.title : null,
-      durationSeconds: Number.isFinite(duration) && duration > 0 ? Math.round(duration) : 0,
+      title: details.title,
+      durationSeconds: details.durationSeconds,
+      channel: details.channel,
+      publishedAt: details.publishedAt,
+      chapters: details.chapters,
       tracks,
+      servedBy,
     };
   }
 
-  async function fetchTrack(_info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
-    const ref = trackRef(track);
+  /** Why the chain ended without captions, as the error the caller sees. */
+  function exhausted(l: Lookup): SourceError {
+    const wait = Math.max(egress.retryAfterSeconds(), 30);
+    if (l.blocked) return sourceError("upstream_blocked", BLOCKED_MESSAGE, undefined, wait);
+    if (l.rateLimited) {
+      return sourceError("upstream_rate_limited", "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes.", undefined, wait);
+    }
+    if (l.unplayable) return sourceError("video_unplayable", `YouTube will not play this video: ${l.unplayable}`);
+    if (l.potMissing && !opts.pot) {
+      return sourceError(
+        "po_token_required",
+        "YouTube asks this server for a proof-of-origin (PO) token, and none is configured: the operator can set YOUTUBE_POT_PROVIDER_URL to a bgutil PO token provider.",
+        undefined,
+        300,
+      );
+    }
+    if (l.potFailed) return sourceError("upstream_failed", `YouTube wants a PO token, and ${l.potFailed}.`);
+    if (l.timedOut) return sourceError("upstream_failed", `YouTube did not give the captions within ${Math.round(timeoutMs / 1000)} s. Try again later.`);
+    return sourceError("upstream_failed", "YouTube did not answer as expected.");
+  }
+
+  /** yt-dlp, when it may help (InnerTube never said anything final about the video). */
+  async function viaFallback(l: Lookup): Promise<VideoInfo | null> {
+    if (!opts.fallback || (l.answered && !l.sawTracks)) return null;
+    if (left(l) <= 0) return null;
+    let info: VideoInfo;
+    try {
+      // Through the exit that is ready (yt-dlp gets one proxy per run).
+      const exit = egress.pick(new Set());
+      info = await opts.fallback.getInfo(l.source, { timeoutMs: left(l), ...(exit?.proxy ? { outbound: exit.outbound } : {}) });
+    } catch (err) {
+      // A final answer from yt-dlp about the video itself wins over our summary.
+      if (err instanceof SourceError && (err.code === "video_unavailable" || err.code === "age_restricted" || err.code === "live_not_finished")) throw err;
+      return null;
+    }
+    return { ...info, servedBy: "yt-dlp" };
+  }
+
+  async function getInfo(source: ParsedSource): Promise<VideoInfo> {
+    if (source.platform !== "youtube") throw sourceError("unsupported_source", "The YouTube provider only reads YouTube videos.");
+    const l: Lookup = {
+      source,
+      deadline: Date.now() + timeoutMs,
+      next: 0,
+      retriesLeft: blockRetries,
+      blocked: false,
+      rateLimited: false,
+      potMissing: false,
+      potFailed: null,
+      unplayable: null,
+      answered: false,
+      sawTracks: false,
+      timedOut: false,
+      trackError: null,
+      lastDetails: null,
+    };
+    const served = await runChain(l, null);
+    let info: VideoInfo;
+    if (served) {
+      info = infoFrom(source, served.details, served.details.tracks.map((t) => toTrack(t, served)), `innertube:${served.client}`);
+    } else if (l.answered && !l.sawTracks && l.lastDetails) {
+      // Every client that answered said the same: no caption tracks (captions disabled): speech recognition's turn.
+      info = infoFrom(source, l.lastDetails, [], `innertube:${clients[clients.length - 1]}`);
+    } else {
+      const fallback = await viaFallback(l);
+      if (!fallback) throw exhausted(l);
+      info = fallback;
+    }
+    lookups.set(info, l);
+    return info;
+  }
+
+  async function fetchOne(track: CaptionTrack, ref: YoutubeTrackRef, l: Lookup | undefined): Promise<Segment[] | "failed"> {
     let url: URL;
     try {
       url = new URL(ref.baseUrl);
@@ -202,17 +485,43 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     if (!YOUTUBE_API_HOSTS.has(url.hostname.toLowerCase()) || url.pathname !== "/api/timedtext") {
       throw sourceError("upstream_failed", "YouTube gave an unexpected caption track address.");
     }
+    if (ref.needsPot && !ref.pot && opts.pot && l) ref.pot = await mint(l);
+    if (ref.needsPot && !ref.pot) {
+      if (l) l.potMissing = true;
+      return "failed";
+    }
     url.searchParams.set("fmt", "json3");
+    if (ref.pot && ref.client) url = withPoToken(url, ref.pot, CLIENT_NAMES[ref.client] ?? ref.client);
 
+    // The track is fetched the way its player response came (caption URLs can be bound to the address).
+    const chosen = (ref.exit ? egress.byLabel(ref.exit) : null) ?? egress.pick(new Set());
+    const outbound = chosen?.outbound ?? opts.outbound;
     const res = await outbound.safeFetchBuffer(rewriteYoutubeUrl(url, opts.innertubeBaseUrl), {
       headers: TIMEDTEXT_HEADERS,
       maxBytes: MAX_TRACK_BYTES,
+      retries: 0,
+      ...(l ? { signal: budgetSignal(l) } : {}),
     });
-    if (!res.ok) throw sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
-    const body = res.body.toString("utf8");
-    // An empty 200 is what YouTube sends when it wants a proof-of-origin token for the track.
-    if (body.trim() === "") throw sourceError("upstream_failed", "YouTube sent an empty caption track.");
-
+    const body = res.ok ? res.body.toString("utf8") : "";
+    if (!res.ok || body.trim() === "") {
+      if (!l) {
+        if (!res.ok) throw sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
+        throw sourceError("upstream_failed", "YouTube sent an empty caption track.");
+      }
+      if (!res.ok && res.status !== 429) l.trackError = sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
+      if (res.status === 429) l.rateLimited = true;
+      // An empty 200 where a track was expected: YouTube wants a token, or blocks this exit.
+      else if (res.ok && ref.needsPot) l.potMissing = true;
+      if (chosen && (res.status === 429 || res.ok)) {
+        egress.block(chosen);
+        // A block, not the client's fault: the same client once more through another ready exit.
+        if (!(res.ok && ref.needsPot) && ref.client && l.retriesLeft > 0 && egress.hasOtherReady(chosen)) {
+          l.retriesLeft--;
+          l.next = Math.max(0, clients.indexOf(ref.client));
+        }
+      }
+      return "failed";
+    }
     let cues;
     try {
       cues = parseCaptions(body, "json3");
@@ -221,6 +530,37 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       throw err;
     }
     return captionSegments(cues, track.kind);
+  }
+
+  async function fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
+    const l = lookups.get(info);
+    if (info.servedBy === "yt-dlp" && opts.fallback) return opts.fallback.fetchTrack(info, track);
+    let current = track;
+    for (;;) {
+      const ref = trackRef(current);
+      const result = await fetchOne(current, ref, l);
+      if (result !== "failed") {
+        if (ref.client) info.servedBy = `innertube:${ref.client}`;
+        return result;
+      }
+      if (!l) throw sourceError("upstream_failed", "YouTube sent an empty caption track.");
+      const served = await runChain(l, current);
+      if (!served) break;
+      const raw = served.details.tracks.find((t) => sameTrack(t, current));
+      if (!raw) break;
+      current = toTrack(raw, served);
+    }
+    // InnerTube could not deliver this track: yt-dlp, for the same language and kind.
+    if (l && opts.fallback && left(l) > 0) {
+      const ytInfo = await viaFallback({ ...l, answered: false, sawTracks: true });
+      const same = ytInfo ? pickTrack(ytInfo.tracks.filter((t) => t.kind === track.kind), track.lang) : null;
+      if (ytInfo && same) {
+        const segments = await opts.fallback.fetchTrack(ytInfo, same);
+        info.servedBy = "yt-dlp";
+        return segments;
+      }
+    }
+    throw l ? (l.trackError ?? exhausted(l)) : sourceError("upstream_failed", "YouTube sent an empty caption track.");
   }
 
   return { getInfo, fetchTrack };

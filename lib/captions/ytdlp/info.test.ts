@@ -263,3 +263,26 @@ describe("parseInfoJson: shapes", () => {
     expect(info.tracks[0]?.ref).toEqual({ url: null, data: "1\n00:00:01,000 --> 00:00:02,000\nhi", format: "srt", key: "eng-US" });
   });
 });
+
+describe("metadata every platform may report", () => {
+  it("channel, publish date and yt-dlp's chapters", () => {
+    const info = parseInfoJson({
+      id: "a",
+      duration: 300,
+      channel: "Kitchen Physics",
+      uploader: "kp",
+      upload_date: "20240314",
+      chapters: [
+        { start_time: 0, end_time: 100, title: "Intro" },
+        { start_time: 100, end_time: 300, title: "Main" },
+      ],
+    });
+    expect(info).toMatchObject({ channel: "Kitchen Physics", publishedAt: "2024-03-14", chapters: [{ start: 0, title: "Intro" }, { start: 100, title: "Main" }] });
+  });
+
+  it("falls back to the uploader, a timestamp, and the description's timestamps", () => {
+    const info = parseInfoJson({ id: "a", duration: 200, uploader: "someone", timestamp: 1710424810, description: "0:00 One\n1:00 Two\n2:00 Three" });
+    expect(info).toMatchObject({ channel: "someone", publishedAt: "2024-03-14T14:00:10.000Z", chapters: [{ start: 0 }, { start: 60 }, { start: 120 }] });
+    expect(parseInfoJson({ id: "a" })).toMatchObject({ channel: null, publishedAt: null, chapters: [] });
+  });
+});

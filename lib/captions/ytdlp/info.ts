@@ -3,7 +3,8 @@
  * duration and the caption tracks (`subtitles` → manual, `automatic_captions` → auto), with language
  * codes normalised and one subtitle format chosen per track. Pure: no I/O.
  */
-import type { CaptionKind, CaptionTrack } from "@/lib/captions/types";
+import { chaptersFromDescription, chaptersFromList } from "@/lib/captions/chapters";
+import type { CaptionKind, CaptionTrack, Chapter } from "@/lib/captions/types";
 
 import type { CaptionFormat as SubtitleFormat } from "../parse";
 
@@ -29,6 +30,12 @@ export interface YtDlpInfo {
   webpageUrl: string | null;
   extractor: string | null;
   extractorKey: string | null;
+  /** The channel, uploader or account name. */
+  channel: string | null;
+  /** ISO date (from upload_date / release_date) or date-time (from timestamps). */
+  publishedAt: string | null;
+  /** yt-dlp's chapters, else the description's timestamps. */
+  chapters: Chapter[];
   tracks: CaptionTrack[];
 }
 
@@ -251,6 +258,24 @@ function str(v: unknown): string | null {
   return typeof v === "string" && v !== "" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : null;
 }
 
+function firstText(...values: unknown[]): string | null {
+  for (const v of values) if (typeof v === "string" && v.trim() !== "") return v.trim();
+  return null;
+}
+
+/** "20240131" → "2024-01-31"; a Unix timestamp → ISO date-time. */
+function publishedAt(info: Record<string, unknown>): string | null {
+  for (const key of ["release_date", "upload_date"]) {
+    const v = info[key];
+    if (typeof v === "string" && /^\d{8}$/.test(v)) return `${v.slice(0, 4)}-${v.slice(4, 6)}-${v.slice(6, 8)}`;
+  }
+  for (const key of ["release_timestamp", "timestamp"]) {
+    const v = info[key];
+    if (typeof v === "number" && Number.isFinite(v) && v > 0 && v < 1e11) return new Date(v * 1000).toISOString();
+  }
+  return null;
+}
+
 function hasTracks(entry: Record<string, unknown>): boolean {
   const nonEmpty = (v: unknown) => typeof v === "object" && v !== null && Object.keys(v).length > 0;
   return nonEmpty(entry.subtitles) || nonEmpty(entry.automatic_captions);
@@ -281,7 +306,11 @@ export function parseInfoJson(input: unknown): YtDlpInfo {
     info = { ...entry, title: entry.title ?? info.title, webpage_url: info.webpage_url ?? entry.webpage_url };
   }
   const duration = typeof info.duration === "number" && Number.isFinite(info.duration) && info.duration > 0 ? Math.ceil(info.duration - 1e-9) : 0;
+  const listed = chaptersFromList(info.chapters);
   return {
+    channel: firstText(info.channel, info.uploader, info.creator, info.uploader_id),
+    publishedAt: publishedAt(info),
+    chapters: listed.length > 0 ? listed : chaptersFromDescription(typeof info.description === "string" ? info.description : null, duration),
     id: str(info.id),
     displayId: str(info.display_id),
     title: typeof info.title === "string" && info.title.trim() !== "" ? info.title.trim() : null,

@@ -15,7 +15,7 @@ import type { ParsedSource, Platform } from "@/lib/sources";
 
 import { CaptionParseError, captionSegments, isM3u8, mergeHlsVtt, parseCaptions, parseM3u8Segments, type CaptionFormat, type Cue } from "../parse";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
-import { runYtDlp, YtDlpError } from "./run";
+import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
 
 /** The platforms this provider serves (YouTube has its own provider; uploads and podcasts have no captions). */
 export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(["x", "tiktok", "facebook", "instagram", "rednote", "vimeo"]);
@@ -49,6 +49,12 @@ export interface YtDlpProviderOptions {
   infoJsonFor?: (source: ParsedSource) => string | undefined;
   /** Extra environment variables for yt-dlp (on top of a short passthrough list). */
   env?: Record<string, string>;
+  /** The platforms this instance serves. Default YTDLP_PLATFORMS (YouTube's second path passes ["youtube"]). */
+  platforms?: ReadonlySet<Platform>;
+  /** Extra arguments for the metadata run (YouTube: the PO token provider, cookies). */
+  extraArgs?: readonly string[];
+  /** Test hook: where a subtitle URL is fetched (YouTube's second path sends www.youtube.com to the fake). */
+  rewriteUrl?: (url: URL) => URL;
 }
 
 function decode(body: Buffer): string {
@@ -70,8 +76,10 @@ function parseSubtitle(read: string | (() => Cue[]), format: CaptionFormat, kind
 export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider {
   const maxBytes = opts.maxSubtitleBytes ?? DEFAULT_MAX_SUBTITLE_BYTES;
 
-  async function getInfo(source: ParsedSource): Promise<VideoInfo> {
-    if (!YTDLP_PLATFORMS.has(source.platform)) {
+  const platforms = opts.platforms ?? YTDLP_PLATFORMS;
+
+  async function getInfo(source: ParsedSource, call?: { timeoutMs?: number; outbound?: Outbound }): Promise<VideoInfo> {
+    if (!platforms.has(source.platform)) {
       throw new SourceError("unsupported_source", "That link is not something we can get captions for with this provider.");
     }
     if (source.needsResolve) {
@@ -81,12 +89,13 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const url = opts.outbound.checkUrl(source.canonicalUrl).href;
 
     const infoJson = opts.infoJsonFor?.(source);
-    const args = infoJson ? [...INFO_ARGS, "--load-info-json", infoJson] : [...INFO_ARGS];
+    const args = [...INFO_ARGS, ...(opts.extraArgs ?? []), ...(infoJson ? ["--load-info-json", infoJson] : [])];
+    const timeoutMs = Math.min(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, call?.timeoutMs ?? Infinity);
     const { stdout } = await runYtDlp(args, {
       url: infoJson ? undefined : url,
       binary: opts.binary,
-      outbound: opts.outbound,
-      timeoutMs: opts.timeoutMs,
+      outbound: call?.outbound ?? opts.outbound,
+      timeoutMs: Math.max(1, timeoutMs),
       env: opts.env,
     });
 
@@ -102,12 +111,16 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
       canonicalUrl: source.canonicalUrl,
       title: parsed.title,
       durationSeconds: parsed.durationSeconds,
+      channel: parsed.channel,
+      publishedAt: parsed.publishedAt,
+      chapters: parsed.chapters,
       tracks: parsed.tracks,
     };
   }
 
   async function download(url: string, budget: { left: number }): Promise<{ text: string; url: string }> {
-    const res = await opts.outbound.safeFetchBuffer(url, { maxBytes: Math.max(1, budget.left) });
+    const target = opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url;
+    const res = await opts.outbound.safeFetchBuffer(target, { maxBytes: Math.max(1, budget.left) });
     if (!res.ok) {
       throw new YtDlpError("upstream_failed", "The caption file could not be downloaded from the platform.", `HTTP ${res.status} for a subtitle file`);
     }
@@ -144,4 +157,23 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
   }
 
   return { getInfo, fetchTrack };
+}
+
+export interface YoutubeYtDlpOptions {
+  /** YOUTUBE_POT_PROVIDER_URL: the bgutil provider's HTTP server, for the bgutil-ytdlp-pot-provider plugin. */
+  potProviderUrl?: string;
+  /** YOUTUBE_COOKIES_FILE (Netscape format), passed as --cookies. */
+  cookiesFile?: string;
+}
+
+/**
+ * yt-dlp's arguments for YouTube as the second path: its PO token provider plugin pointed at the
+ * bgutil HTTP server (`youtubepot-bgutilhttp:base_url=...`, as the plugin documents; plugins are
+ * switched back on for that, since BASE_ARGS turns them off) and the cookies file.
+ */
+export function youtubeYtDlpArgs(o: YoutubeYtDlpOptions): string[] {
+  const args: string[] = [];
+  if (o.potProviderUrl) args.push("--plugin-dirs", "default", "--extractor-args", `youtubepot-bgutilhttp:base_url=${o.potProviderUrl}`);
+  if (o.cookiesFile) args.push("--cookies", o.cookiesFile);
+  return args;
 }

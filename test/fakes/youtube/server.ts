@@ -28,7 +28,19 @@ export interface RecordedRequest {
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** For InnerTube calls: context.client.clientName (WEB, VISIONOS, ANDROID_VR...). */
+  client?: string;
+  /** For InnerTube calls: serviceIntegrityDimensions.poToken, when sent. */
+  poToken?: string;
 }
+
+/**
+ * What `/player` answers for one video, per InnerTube client name (context.client.clientName, e.g.
+ * "VISIONOS", "ANDROID_VR", "WEB"; "*" for any other): a fixture path under fixtures/ without ".json"
+ * ("recorded/request_blocked", "player/Hq7sWc2dT4E"), or "429" for YouTube's recorded
+ * Too-Many-Requests page with status 429, or "hang" for no answer at all.
+ */
+export type Scenario = Record<string, string>;
 
 export interface FakeYoutube {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -39,6 +51,8 @@ export interface FakeYoutube {
    * track needs a PO token it did not get); "throttled": /api/timedtext answers 429.
    */
   timedtext: "normal" | "empty" | "throttled";
+  /** Per video id, what each client gets from /player (see Scenario). Unset ids use fixtures/player/<id>.json. */
+  scenarios: Map<string, Scenario>;
   close(): Promise<void>;
 }
 
@@ -70,6 +84,7 @@ function compact(text: string): string {
 interface InnertubeBody {
   context?: { client?: { clientName?: unknown; clientVersion?: unknown } };
   videoId?: unknown;
+  serviceIntegrityDimensions?: { poToken?: unknown };
 }
 
 function innertubeBody(raw: string): InnertubeBody | null {
@@ -97,6 +112,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     url: "",
     requests,
     timedtext: "normal",
+    scenarios: new Map(),
     close: async () => undefined,
   };
 
@@ -106,18 +122,26 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake.youtube");
       const body = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body });
+      const recorded: RecordedRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      requests.push(recorded);
 
       if (url.pathname.startsWith("/youtubei/v1/")) {
         if (req.method !== "POST") return googleError(res, 405, "METHOD_NOT_ALLOWED", "Method Not Allowed");
         const endpoint = url.pathname.slice("/youtubei/v1/".length);
         const parsed = innertubeBody(body);
         if (!parsed) return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
+        recorded.client = String(parsed.context?.client?.clientName);
+        if (typeof parsed.serviceIntegrityDimensions?.poToken === "string") recorded.poToken = parsed.serviceIntegrityDimensions.poToken;
         if (endpoint === "config") return send(res, 200, "application/json; charset=UTF-8", compact(fixture("config.json") as string));
         if (endpoint === "player") {
           const id = parsed.videoId;
           if (typeof id !== "string" || id === "") return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
-          const found = /^[A-Za-z0-9_-]{11}$/.test(id) ? fixture(`player/${id}.json`) : null;
+          const scenario = fake.scenarios.get(id);
+          const answer = scenario ? (scenario[recorded.client] ?? scenario["*"]) : undefined;
+          if (answer === "hang") return; // never answers: the caller's deadline must end it
+          if (answer === "429") return send(res, 429, "text/html; charset=UTF-8", fixture("recorded/too_many_requests.html") as string);
+          const found = answer ? fixture(`${answer}.json`) : /^[A-Za-z0-9_-]{11}$/.test(id) ? fixture(`player/${id}.json`) : null;
+          if (answer && found === null) throw new Error(`fake YouTube: no fixture ${answer}.json`);
           return send(res, 200, "application/json; charset=UTF-8", compact(found ?? (fixture("player/_unavailable.json") as string)));
         }
         return googleError(res, 404, "NOT_FOUND", "Requested entity was not found.");
@@ -132,9 +156,13 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
         if (!/^[A-Za-z0-9_-]{11}$/.test(v) || !/^[A-Za-z-]{2,12}$/.test(lang) || !(fmt in TIMEDTEXT_TYPES)) {
           return send(res, 404, "text/html; charset=UTF-8", "");
         }
-        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`);
+        // A recorded video has one recorded track (classic XML, and json3 derived from it), served for each of its tracks.
+        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`) ?? fixture(`recorded/${v}.en.${fmt}`) ?? fixture(`recorded/${v}.en.xml`);
         if (content === null) return send(res, 404, "text/html; charset=UTF-8", "");
         if (fake.timedtext === "empty") return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
+        // Tracks marked exp=xpe answer an empty 200 unless a PO token comes with them (pot, potc=1, c).
+        const tokenMissing = url.searchParams.get("exp") === "xpe" && !(url.searchParams.get("pot") && url.searchParams.get("potc") === "1" && url.searchParams.get("c"));
+        if (tokenMissing) return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, content);
       }
 
