@@ -24,7 +24,8 @@ let ultra: Record<string, unknown>;
 /** Fresh modules (settings are parsed once per process) with these settings. */
 async function app(settings: Record<string, string>) {
   for (const name of SETTINGS) delete process.env[name];
-  Object.assign(process.env, settings);
+  // These tests count Stripe calls over up to 1,000 requests from one address: no rate limits here.
+  Object.assign(process.env, { RATE_LIMIT_MULTIPLIER: "0" }, settings);
   vi.resetModules();
   const route = await import("@/app/v1/plans/route");
   return { get: () => callRoute(route.GET, "/v1/plans") };

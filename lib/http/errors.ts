@@ -3,7 +3,19 @@ import { NextResponse } from "next/server";
 // The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
 // everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
 
+// Next.js may bundle this module more than once (one copy per route bundle), and process-wide singletons
+// (the rate limiter) throw errors made by whichever copy created them: recognise ApiErrors by a global
+// brand rather than by class identity, so `instanceof ApiError` holds across copies.
+const API_ERROR = Symbol.for("verbatim.ApiError");
+
 export class ApiError extends Error {
+  readonly [API_ERROR] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
+  }
+
   constructor(
     readonly status: number,
     readonly code: string,
