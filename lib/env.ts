@@ -161,7 +161,7 @@ export function isLoopbackUrl(url: string): boolean {
 /** The start-up warning when a public deployment counts every anonymous client as one address. */
 export function proxyHopsWarning(settings: Env): string | null {
   if (settings.TRUSTED_PROXY_HOPS > 0 || isLoopbackUrl(settings.APP_URL)) return null;
-  return "[verbatim] TRUSTED_PROXY_HOPS is 0: X-Forwarded-For is not trusted, so all anonymous clients share one per-address rate limit. Behind a proxy, set it to the number of proxies that append to X-Forwarded-For.";
+  return "[verbatim] TRUSTED_PROXY_HOPS is 0: X-Forwarded-For is not trusted and per-address rate limits count the connection's peer. Behind a proxy that peer is the proxy, so all clients would share one count: set TRUSTED_PROXY_HOPS to the number of proxies that append to X-Forwarded-For.";
 }
 
 /** The start-up warning when the development login is on where anyone who reaches the server could use it. */

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { env } from "@/lib/env";
 
@@ -5,8 +6,10 @@ import { env } from "@/lib/env";
 // client. Next.js's route handlers do not expose the socket: its server only sets X-Forwarded-For to
 // the peer address when the client sent none (`??=` in base-server), so the header alone cannot say
 // whether the client wrote it. Hence TRUSTED_PROXY_HOPS:
-// - 0 (no proxy we trust): forwarding headers are ignored and every anonymous client shares one
-//   identity, so no header a client sends changes its key (authenticated routes limit by user anyway).
+// - 0 (no proxy we trust): forwarding headers are ignored. The key is the socket's peer address, which
+//   the request guard (request-guard.ts, on Node's server before Next.js) copies into a header whose name
+//   holds a per-process random token, after removing any header of that family the client sent: a client
+//   can neither forge nor guess it. Where the guard does not run, every anonymous client shares one identity.
 // - N: our N proxies each append the address they saw; the Nth entry from the right is the one our
 //   outermost proxy saw. Entries further left were written by the client and are ignored.
 // A missing, short or malformed chain also falls back to the shared identity (fail closed), as in
@@ -14,8 +17,27 @@ import { env } from "@/lib/env";
 
 export const UNTRUSTED_CLIENT = "untrusted-client";
 
+const PEER_HEADER_PREFIX = "x-verbatim-peer";
+const PEER_HEADER = Symbol.for("verbatim.peerHeader");
+
+/** The name of the header carrying the socket's peer address: one per process, shared by every bundle. */
+export function peerHeaderName(): string {
+  const store = globalThis as { [PEER_HEADER]?: string };
+  return (store[PEER_HEADER] ??= `${PEER_HEADER_PREFIX}-${randomBytes(12).toString("hex")}`);
+}
+
+/** On Node's request, before any app code: drop client-sent peer headers and record the socket's address. */
+export function stampPeerAddress(request: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } }): void {
+  for (const name of Object.keys(request.headers)) if (name.startsWith(PEER_HEADER_PREFIX)) delete request.headers[name];
+  const peer = request.socket?.remoteAddress;
+  if (peer) request.headers[peerHeaderName()] = peer;
+}
+
 export function clientAddress(headers: Headers, hops = env().TRUSTED_PROXY_HOPS): string {
-  if (hops <= 0) return UNTRUSTED_CLIENT;
+  if (hops <= 0) {
+    const peer = headers.get(peerHeaderName());
+    return (peer && canonicalAddress(peer)) || UNTRUSTED_CLIENT;
+  }
   const entries = (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((entry) => entry.trim())

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { peerHeaderName } from "@/lib/http/client-address";
 import { installRequestGuard, refusal, routeTable } from "@/lib/http/request-guard";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 
@@ -42,8 +43,10 @@ describe("the request guard", () => {
   it("answers on a real Node.js server before its request listener runs", async () => {
     const uninstall = installRequestGuard(table);
     let reached = 0;
-    const server = http.createServer((_request, response) => {
+    const peers: (string | string[] | undefined)[] = [];
+    const server = http.createServer((request, response) => {
       reached++;
+      peers.push(request.headers[peerHeaderName()]);
       response.end("next");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -71,6 +74,8 @@ describe("the request guard", () => {
       expect(reached).toBe(0);
       expect(await send("GET", "/v1/languages")).toMatchObject({ status: 200, body: "next" });
       expect(reached).toBe(1);
+      // What the app sees as the peer is the socket's address (the client-address rule with no trusted proxy).
+      expect(peers).toEqual(["127.0.0.1"]);
     } finally {
       uninstall();
       server.close();

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
+import { stampPeerAddress } from "@/lib/http/client-address";
 
 // Requests Next.js cannot represent never reach it: Next builds a WHATWG Request for every route, and
 // the fetch standard refuses TRACE and TRACK ("TypeError: 'TRACE' HTTP method is unsupported"), so
@@ -115,6 +116,7 @@ export function installRequestGuard(table: RouteTable): () => void {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
     // Only origin-form targets ("/path"): a forward proxy in this process sees absolute URLs and is left alone.
     if (event === "request" && request?.url?.startsWith("/")) {
+      stampPeerAddress(request);
       const refused = refusal(request.method, request.url, table);
       if (refused) {
         const body = JSON.stringify(refused.body);
