@@ -1,14 +1,17 @@
 // Figures for the hardening issue: what the rate limiter costs. Cached POST /v1/transcript and
-// GET /v1/me/api-key (API key) against GET /health, on PostgreSQL, with the limiter off
-// (RATE_LIMIT_MULTIPLIER=0: withApi skips it) and on (every request counted, limits scaled up so none
-// is refused). The two alternate over three rounds (off-on, on-off, off-on), so drift on a shared machine
-// hits both alike. Target: the limiter costs at most 5 % (ratios to /health, on against off). Also the
-// limiter's own time per request, in-process, for scale against the time a request takes.
+// GET /v1/me/api-key (API key) against GET /health, on PostgreSQL, through two copies of the built app
+// running side by side: limiter off (RATE_LIMIT_MULTIPLIER=0: withApi skips it) and on (every request
+// counted, limits scaled up so none is refused). Short runs alternate between the two (order swapped each
+// round), so load from elsewhere on a shared machine hits both alike. Target: the limiter costs at most
+// 5 % (ratios to /health, on against off). Also the limiter's own time per request, in-process.
 import { startFakeYoutube } from "../../test/fakes/youtube/server";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { RateLimits } from "../../lib/http/rate-limits";
-import { createApiKey, requestsPerSecond, startApp } from "./server";
+import { createApiKey, requestsPerSecond, startApp, type RunningApp } from "./server";
+
+const ROUNDS = 6;
+const SECONDS = 3;
 
 /** Microseconds per counted request (RateLimiterMemory + headers), averaged over 200,000. */
 async function consumeMicroseconds(): Promise<number> {
@@ -19,66 +22,68 @@ async function consumeMicroseconds(): Promise<number> {
   return ((performance.now() - started) * 1000) / 200_000;
 }
 
-interface Run {
-  health: number;
-  apiKey: number;
-  transcript: number;
-}
+type Mode = "off" | "on";
+type Target = "health" | "apiKey" | "transcript";
 
 export async function benchRateLimits(): Promise<Record<string, number>> {
+  const micro = await consumeMicroseconds();
   const fake = await startFakeYoutube();
   const database = await createMigratedTestDatabase();
-  const runs: Record<"off" | "on", Run[]> = { off: [], on: [] };
+  const apps: Partial<Record<Mode, RunningApp>> = {};
   try {
-    for (let round = 0; round < 3; round++) {
-      for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
-        const app = await startApp(3190, {
-          DATABASE_URL: database.url,
-          AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-          AUTH_DEV_LOGIN: "true",
-          YOUTUBE_BASE_URL: fake.url,
-          OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-          RATE_LIMIT_MULTIPLIER: mode === "off" ? "0" : "1000000",
-        });
-        try {
-          const key = await createApiKey(app.baseUrl, `bench-rl-${mode}-${round}-${Date.now()}@example.test`);
-          const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-          const body = JSON.stringify({ url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, format: "json" });
-          const first = await fetch(`${app.baseUrl}/v1/transcript`, { method: "POST", headers, body });
-          if (first.status !== 200) throw new Error(`first transcript request failed: ${first.status} ${await first.text()}`);
-          const limited = first.headers.has("ratelimit-limit");
-          if (limited !== (mode === "on")) throw new Error(`limiter ${mode} but RateLimit-Limit ${limited ? "present" : "absent"}`);
-          await requestsPerSecond(`${app.baseUrl}/health`, {}, 2); // warm-up
-          await requestsPerSecond(`${app.baseUrl}/v1/transcript`, headers, 2, { method: "POST", body });
-          runs[mode].push({
-            health: await requestsPerSecond(`${app.baseUrl}/health`),
-            apiKey: await requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` }),
-            transcript: await requestsPerSecond(`${app.baseUrl}/v1/transcript`, headers, 10, { method: "POST", body }),
-          });
-        } finally {
-          await app.stop();
+    const common = {
+      DATABASE_URL: database.url,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      AUTH_DEV_LOGIN: "true",
+      YOUTUBE_BASE_URL: fake.url,
+      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    };
+    apps.off = await startApp(3190, { ...common, RATE_LIMIT_MULTIPLIER: "0" });
+    apps.on = await startApp(3191, { ...common, RATE_LIMIT_MULTIPLIER: "1000000" });
+    const body = JSON.stringify({ url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, format: "json" });
+    const requests: Record<Mode, Record<Target, () => Promise<number>>> = {} as never;
+    for (const mode of ["off", "on"] as const) {
+      const app = apps[mode]!;
+      const key = await createApiKey(app.baseUrl, `bench-rl-${mode}-${Date.now()}@example.test`);
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+      const first = await fetch(`${app.baseUrl}/v1/transcript`, { method: "POST", headers, body });
+      if (first.status !== 200) throw new Error(`first transcript request failed: ${first.status} ${await first.text()}`);
+      if (first.headers.has("ratelimit-limit") !== (mode === "on")) throw new Error(`limiter ${mode}, but RateLimit-Limit says otherwise`);
+      requests[mode] = {
+        health: () => requestsPerSecond(`${app.baseUrl}/health`, {}, SECONDS),
+        apiKey: () => requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` }, SECONDS),
+        transcript: () => requestsPerSecond(`${app.baseUrl}/v1/transcript`, headers, SECONDS, { method: "POST", body }),
+      };
+      for (const target of ["health", "transcript"] as const) await requests[mode][target](); // warm-up
+    }
+    const sums: Record<Mode, Record<Target, number>> = { off: { health: 0, apiKey: 0, transcript: 0 }, on: { health: 0, apiKey: 0, transcript: 0 } };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of ["health", "apiKey", "transcript"] as const) {
+        for (const mode of round % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const)) {
+          sums[mode][target] += await requests[mode][target]();
         }
       }
     }
+    const mean = (mode: Mode, target: Target) => sums[mode][target] / ROUNDS;
+    const ratio = (mode: Mode, target: "apiKey" | "transcript") => mean(mode, target) / mean(mode, "health");
+    return {
+      "limiter alone, in-process: µs per counted request": micro,
+      "limiter off: GET /health req/s": mean("off", "health"),
+      "limiter off: GET /v1/me/api-key req/s": mean("off", "apiKey"),
+      "limiter off: POST /v1/transcript (cached) req/s": mean("off", "transcript"),
+      "limiter on: GET /health req/s": mean("on", "health"),
+      "limiter on: GET /v1/me/api-key req/s": mean("on", "apiKey"),
+      "limiter on: POST /v1/transcript (cached) req/s": mean("on", "transcript"),
+      "api-key / health, off": ratio("off", "apiKey"),
+      "api-key / health, on": ratio("on", "apiKey"),
+      "cached transcript / health, off": ratio("off", "transcript"),
+      "cached transcript / health, on": ratio("on", "transcript"),
+      "limiter cost, api-key, % (req/s on vs off)": (1 - mean("on", "apiKey") / mean("off", "apiKey")) * 100,
+      "limiter cost, cached transcript, % (req/s on vs off)": (1 - mean("on", "transcript") / mean("off", "transcript")) * 100,
+    };
   } finally {
+    await Promise.all(Object.values(apps).map((app) => app.stop()));
     await database.drop();
     await fake.close();
   }
-  const mean = (mode: "off" | "on", field: keyof Run) => runs[mode].reduce((sum, run) => sum + run[field], 0) / runs[mode].length;
-  const ratio = (mode: "off" | "on", field: "apiKey" | "transcript") => mean(mode, field) / mean(mode, "health");
-  return {
-    "limiter alone, in-process: µs per counted request": await consumeMicroseconds(),
-    "limiter off: GET /health req/s": mean("off", "health"),
-    "limiter off: GET /v1/me/api-key req/s": mean("off", "apiKey"),
-    "limiter off: POST /v1/transcript (cached) req/s": mean("off", "transcript"),
-    "limiter on: GET /health req/s": mean("on", "health"),
-    "limiter on: GET /v1/me/api-key req/s": mean("on", "apiKey"),
-    "limiter on: POST /v1/transcript (cached) req/s": mean("on", "transcript"),
-    "api-key / health, off": ratio("off", "apiKey"),
-    "api-key / health, on": ratio("on", "apiKey"),
-    "cached transcript / health, off": ratio("off", "transcript"),
-    "cached transcript / health, on": ratio("on", "transcript"),
-    "limiter cost, api-key, % (ratio on vs off)": (1 - ratio("on", "apiKey") / ratio("off", "apiKey")) * 100,
-    "limiter cost, cached transcript, % (ratio on vs off)": (1 - ratio("on", "transcript") / ratio("off", "transcript")) * 100,
-  };
 }
