@@ -128,8 +128,10 @@ describe("API keys", () => {
   it("accepts the dashboard session cookie, and refuses it for cross-site writes", async () => {
     const { encode } = await import("next-auth/jwt");
     const { authSecret } = await import("@/lib/auth/secret");
+    const { startSession } = await import("@/lib/auth/sessions");
     const user = await createUser(ctx.db);
-    const token = await encode({ token: { sub: user.id, email: user.email }, secret: authSecret(), salt: "authjs.session-token" });
+    const sid = await startSession(user.id); // as the jwt callback does at sign-in
+    const token = await encode({ token: { sub: user.id, email: user.email, sid }, secret: authSecret(), salt: "authjs.session-token" });
     const cookie = { cookie: `authjs.session-token=${token}` };
     const read = await callRoute(routes.get, "/v1/me/api-key", { headers: cookie });
     expect(read.status).toBe(200);

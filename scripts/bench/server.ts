@@ -14,8 +14,8 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** `next start` (already built) with a fresh DATA_DIR; resolves at the first 200 from /health. */
-export async function startApp(port: number, extraEnv: Record<string, string> = {}): Promise<RunningApp> {
+/** `next start` (already built, in `cwd`) with a fresh DATA_DIR; resolves at the first 200 from /health. */
+export async function startApp(port: number, extraEnv: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-"));
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
@@ -23,6 +23,7 @@ export async function startApp(port: number, extraEnv: Record<string, string> = 
     // that none is refused; bench/rate-limits.ts compares with the limiter off.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, RATE_LIMIT_MULTIPLIER: "1000000", ...extraEnv } as unknown as NodeJS.ProcessEnv,
     stdio: "ignore",
+    cwd,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (;;) {
