@@ -63,11 +63,17 @@ function buildProvider(id: string, db: Db): Provider {
       return Nodemailer({
         server: settings.SMTP_URL ?? "smtp://localhost:25",
         from: settings.EMAIL_FROM,
-        sendVerificationRequest: async (params) => {
-          await guardSignIn("magicLink", params.request, params.identifier);
-          // Without SMTP (embedded only) the link goes to the server log.
-          if (settings.SMTP_URL) return smtp.sendVerificationRequest(params);
-          console.log(`[auth] Sign-in link for ${params.identifier}: ${params.url}`);
+        sendVerificationRequest: (params) => {
+          const sending = (async () => {
+            await guardSignIn("magicLink", params.request, params.identifier);
+            // Without SMTP (embedded only) the link goes to the server log.
+            if (settings.SMTP_URL) return smtp.sendVerificationRequest(params);
+            console.log(`[auth] Sign-in link for ${params.identifier}: ${params.url}`);
+          })();
+          // Auth.js awaits this only after hashing the token; a refusal before then would be reported as an
+          // unhandled rejection. Marked handled here; Auth.js still receives the rejection.
+          sending.catch(() => undefined);
+          return sending;
         },
       });
     }
