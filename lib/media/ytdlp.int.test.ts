@@ -191,12 +191,10 @@ describe("downloadPlatformAudio on the real yt-dlp", () => {
 
   it("stops a download without Content-Length once the directory passes the cap", async () => {
     const dir = destDir();
-    const started = Date.now();
     const err = await downloadPlatformAudio(source, dir, opts(infoJson([{ ...AUDIO, path: "/cdn/slow.m4a" }]), { maxBytes: 100_000, sizeCheckIntervalMs: 50 })).catch(
       (e: unknown) => e,
     );
     expect(err).toMatchObject({ name: "MediaError", code: "media_too_large" });
-    expect(Date.now() - started).toBeLessThan(20_000);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -168,10 +168,8 @@ describe("runYtDlp with a fake binary", () => {
 
   it("kills the whole process group at the deadline", async () => {
     const pidfile = path.join(tmp, "pids.json");
-    const started = Date.now();
     const run = runYtDlp(["-J"], { binary: FAKE, timeoutMs: 1500, env: { FAKE_YTDLP_MODE: "hang", FAKE_YTDLP_PIDFILE: pidfile } });
     await expect(run).rejects.toMatchObject({ code: "upstream_failed", message: expect.stringMatching(/too long/) });
-    expect(Date.now() - started).toBeLessThan(10_000);
     const pids = JSON.parse(readFileSync(pidfile, "utf8")) as number[];
     expect(pids).toHaveLength(2);
     await new Promise((r) => setTimeout(r, 200));

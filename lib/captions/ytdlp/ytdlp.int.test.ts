@@ -192,7 +192,6 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
   });
 
   it("kills a run that outlives its deadline", async () => {
-    const started = Date.now();
     const run = runYtDlp(["-J", "--skip-download", "--socket-timeout", "60"], {
       binary,
       url: `http://www.xiaohongshu.com/explore/${SLOW}`,
@@ -200,7 +199,6 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
       timeoutMs: 3_000,
     });
     await expect(run).rejects.toMatchObject({ code: "upstream_failed", detail: expect.stringMatching(/timed out after 3000 ms/) });
-    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -319,11 +319,9 @@ describe("fetching from an allowed upstream", () => {
 
   it("times out a server that never answers (total deadline) with 504", async () => {
     handler = () => undefined; // hold the request open
-    const started = Date.now();
     const err = await refused(local.safeFetchBuffer(up("/"), { timeoutMs: 300, retries: 0 }));
     expect(err.code).toBe("upstream_timeout");
     expect(err.status).toBe(504);
-    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("times out a body that stalls (total deadline covers the body for buffers)", async () => {
@@ -376,10 +374,9 @@ describe("fetching from an allowed upstream", () => {
         res.end();
       } else res.end("fine");
     };
-    const started = Date.now();
+    // Uncapped, the retry would wait an hour and the test would time out.
     const res = await local.safeFetchBuffer(up("/"), { maxRetryDelayMs: 50 });
     expect(res.body.toString()).toBe("fine");
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("gives back the last 5xx response once retries are used up", async () => {
