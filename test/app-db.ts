@@ -29,3 +29,11 @@ export async function createUser(db: Awaited<ReturnType<typeof useTestDatabase>>
   const email = `user-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
   return db.user.create({ data: { email, name: email.split("@")[0] } });
 }
+
+/** A new user with an API key: its id and the headers that authenticate as it. */
+export async function createCaller(db: Awaited<ReturnType<typeof useTestDatabase>>["db"]) {
+  const user = await createUser(db);
+  const { ensureApiKey } = await import("@/lib/auth/api-keys");
+  const { key } = await ensureApiKey(user.id);
+  return { userId: user.id, headers: { authorization: `Bearer ${key!}` } };
+}

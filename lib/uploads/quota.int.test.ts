@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
 import { makeWav } from "@/lib/uploads/fixtures";
 
 // Per-user upload quotas against the embedded store on real PostgreSQL: at most 3 uploads kept at once
@@ -36,12 +36,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  const { key } = await ensureApiKey(user.id);
-  return { userId: user.id, headers: bearer(key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
 async function sign(caller: { headers: Record<string, string> }) {
   const res = await callRoute(signRoute, "/v1/uploads/sign", { method: "POST", headers: caller.headers, body: { filename: "talk.wav", content_type: "audio/wav" } });

@@ -5,8 +5,8 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
 import { makeWav } from "@/lib/uploads/fixtures";
 import { createOutbound } from "@/lib/http/outbound";
 import { downloadAudioUrl } from "@/lib/media/download";
@@ -144,11 +144,7 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  return { userId: user.id, headers: bearer((await ensureApiKey(user.id)).key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
 async function signFor(caller: { headers: Record<string, string> }, content_type = "audio/wav") {
   const res = await callRoute(signRoute, "/v1/uploads/sign", { method: "POST", headers: caller.headers, body: { filename: "talk.wav", content_type } });

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
 import { makeWav } from "@/lib/uploads/fixtures";
 
 // Signed uploads against the embedded store: real PostgreSQL, DATA_DIR in a temp folder, a 64 KiB cap.
@@ -36,12 +36,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  const { key } = await ensureApiKey(user.id);
-  return { userId: user.id, headers: bearer(key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
 interface Signed {
   object_path: string;
