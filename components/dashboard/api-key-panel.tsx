@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
+import { ConfirmBox } from "@/components/dashboard/confirm-box";
 
 interface ApiKeyState {
   has_key: boolean;
@@ -50,17 +51,15 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
           Create key
         </button>
       ) : confirming ? (
-        <div role="alertdialog" aria-label="Confirm regeneration" className="flex max-w-md flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
-          <p>Regenerate the key? The current key stops working immediately, in every script and tool that uses it.</p>
-          <div className="flex gap-2">
-            <button type="button" onClick={() => mutate.mutate("regenerate")} disabled={mutate.isPending} className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50">
-              Yes, regenerate
-            </button>
-            <button type="button" onClick={() => setConfirming(false)} className="rounded-md border border-stone-300 px-3 py-1.5 hover:bg-stone-100">
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          label="Confirm regeneration"
+          confirmText="Yes, regenerate"
+          busy={mutate.isPending}
+          onConfirm={() => mutate.mutate("regenerate")}
+          onCancel={() => setConfirming(false)}
+        >
+          Regenerate the key? The current key stops working immediately, in every script and tool that uses it.
+        </ConfirmBox>
       ) : (
         <button type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
           Regenerate

@@ -23,6 +23,7 @@ import {
 } from "@/lib/client/billing";
 import { fetchSubscription, SUBSCRIPTION_KEY, type Subscription } from "@/lib/client/transcripts";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
+import { ConfirmBox } from "@/components/dashboard/confirm-box";
 
 /** How long the page waits for Stripe's webhook after Checkout before asking Stripe itself. */
 const ACTIVATION_WAIT_MS = 10_000;
@@ -378,16 +379,8 @@ function Confirmation({
         : `Cancel ${TIER_LABELS[sub.tier]}? You keep it until ${periodEnd}, then move to Free (${formatAllowance(allowances.free)} a month). You can resume until then.`;
   const confirmLabel = action.kind === "upgrade" ? "Upgrade now" : action.kind === "downgrade" ? "Schedule the switch" : "Cancel plan";
   return (
-    <div role="alertdialog" aria-label="Confirm plan change" className="flex max-w-2xl flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
-      <p>{text}</p>
-      <div className="flex gap-2">
-        <button type="button" disabled={busy} onClick={onConfirm} className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50">
-          {confirmLabel}
-        </button>
-        <button type="button" onClick={onDismiss} className="rounded-md border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100">
-          Keep my plan
-        </button>
-      </div>
-    </div>
+    <ConfirmBox label="Confirm plan change" confirmText={confirmLabel} cancelText="Keep my plan" busy={busy} onConfirm={onConfirm} onCancel={onDismiss} className="max-w-2xl">
+      {text}
+    </ConfirmBox>
   );
 }

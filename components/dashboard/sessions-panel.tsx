@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
+import { ConfirmBox } from "@/components/dashboard/confirm-box";
 
 /** "Sign out everywhere": ends every dashboard session of the user (this one too), then goes to sign-in. */
 export function SessionsPanel() {
@@ -20,17 +21,16 @@ export function SessionsPanel() {
         Signed in on a computer you no longer use? End every session, here and on all other browsers. Your API key keeps working.
       </p>
       {confirming ? (
-        <div role="alertdialog" aria-label="Confirm sign out everywhere" className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm">
-          <p>Sign out of every browser, this one included?</p>
-          <div className="flex gap-2">
-            <button type="button" onClick={() => end.mutate()} disabled={end.isPending} className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50">
-              Yes, sign out everywhere
-            </button>
-            <button type="button" onClick={() => setConfirming(false)} className="rounded-md border border-stone-300 px-3 py-1.5 hover:bg-stone-100">
-              Cancel
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          label="Confirm sign out everywhere"
+          confirmText="Yes, sign out everywhere"
+          busy={end.isPending}
+          onConfirm={() => end.mutate()}
+          onCancel={() => setConfirming(false)}
+          className=""
+        >
+          Sign out of every browser, this one included?
+        </ConfirmBox>
       ) : (
         <button type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
           Sign out everywhere
