@@ -3,8 +3,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
-// Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target.
-const NOT_API = [/^\/api\/inngest/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//];
+// Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target, sitemaps.
+const NOT_API = [/^\/api\/inngest/, /^\/sitemap/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//];
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
