@@ -116,10 +116,12 @@ test("with JavaScript off the public page has its content, plain timestamp links
   await expect(reader.getByTestId("public-title")).toHaveText(title);
   const segments = reader.getByTestId("public-segment");
   await expect(segments.first()).toContainText("[MUSIC]");
-  await expect(segments.nth(5)).toContainText("Yeast is a tiny fungus");
+  const yeast = segments.filter({ hasText: "Yeast is a tiny fungus" });
+  await expect(yeast).toHaveCount(1);
   // Without the player script, a timestamp is a plain link to that moment on YouTube.
-  const start = Math.floor(Number(await segments.nth(5).getByTestId("timestamp").getAttribute("data-start")));
-  await expect(segments.nth(5).getByTestId("timestamp")).toHaveAttribute("href", `https://www.youtube.com/watch?v=${videoId}&t=${start}s`);
+  const start = Math.floor(Number(await yeast.getByTestId("timestamp").getAttribute("data-start")));
+  expect(start).toBeGreaterThan(0);
+  await expect(yeast.getByTestId("timestamp")).toHaveAttribute("href", `https://www.youtube.com/watch?v=${videoId}&t=${start}s`);
 
   // The search is a GET form: the server filters.
   await reader.getByTestId("transcript-search").fill("gluten");
