@@ -12,8 +12,8 @@ interface Segment {
 interface Props {
   segments: Segment[];
   player: (Player & { title: string }) | null;
-  /** Per segment: the platform link to that moment, or null (then the timestamp is an anchor to the line). */
-  momentHrefs: (string | null)[];
+  /** The platform's link to a moment, to which "<seconds>s" is appended; null: the timestamp is an anchor to its line. */
+  momentPrefix: string | null;
   /** ?q= from the URL: the search works without JavaScript through the form's GET. */
   initialQuery: string;
 }
@@ -59,7 +59,7 @@ function Highlighted({ text, query }: { text: string; query: string }) {
   return <>{parts}</>;
 }
 
-export function PublicTranscript({ segments, player, momentHrefs, initialQuery }: Props) {
+export function PublicTranscript({ segments, player, momentPrefix, initialQuery }: Props) {
   const [query, setQuery] = useState(initialQuery);
   const [time, setTime] = useState<number | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
@@ -159,7 +159,7 @@ export function PublicTranscript({ segments, player, momentHrefs, initialQuery }
               data-testid="public-segment"
             >
               <a
-                href={momentHrefs[i] ?? `#t${Math.floor(segment.start)}-${i}`}
+                href={momentPrefix ? `${momentPrefix}${Math.floor(segment.start)}s` : `#t${Math.floor(segment.start)}-${i}`}
                 onClick={(event) => onTimestamp(event, segment.start)}
                 className="shrink-0 font-mono text-sm text-sky-700 tabular-nums hover:underline"
                 data-start={segment.start}

@@ -30,9 +30,14 @@ export function thumbnailUrl(transcript: Pick<PublicTranscript, "platform" | "vi
   return null;
 }
 
+/** The prefix of the platform's links to a moment ("<seconds>s" is appended), where it has such links. */
+export function momentPrefix(transcript: Pick<PublicTranscript, "platform" | "video_id">): string | null {
+  return transcript.video_id ? deepLinkPrefix(transcript.platform, transcript.video_id) : null;
+}
+
 /** The link a timestamp falls back to without the player: that moment on the platform, where it has such links. */
 export function momentHref(transcript: Pick<PublicTranscript, "platform" | "video_id">, seconds: number): string | null {
-  const prefix = transcript.video_id ? deepLinkPrefix(transcript.platform, transcript.video_id) : null;
+  const prefix = momentPrefix(transcript);
   return prefix ? `${prefix}${Math.floor(seconds)}s` : null;
 }
 

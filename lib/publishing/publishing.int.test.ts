@@ -204,6 +204,13 @@ describe("GET /v1/public/{slug}", () => {
     expect(since.status).toBe(304);
     expect((await readPublic(slug, { "if-none-match": 'W/"something-else"' })).status).toBe(200);
 
+    // A refreshed transcript (the captions were fetched again) is a new version: new ETag, new body.
+    await ctx.db.transcript.update({ where: { id: stored.id }, data: { title: "Grit (refreshed)", fetchedAt: new Date(Date.now() + 1000) } });
+    const refreshed = await readPublic(slug, { "if-none-match": etag });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.json).toMatchObject({ title: "Grit (refreshed)" });
+    expect(refreshed.headers.get("etag")).not.toBe(etag);
+
     // Unpublished: gone at once, even for a client holding the ETag; republishing changes the ETag.
     await unpublish(caller, slug);
     expect((await readPublic(slug, { "if-none-match": etag })).status).toBe(404);

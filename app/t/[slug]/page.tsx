@@ -5,7 +5,7 @@ import { cache } from "react";
 import { PublicTranscript } from "@/components/public/public-transcript";
 import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts";
 import { findPublished } from "@/lib/publishing/public-transcript";
-import { momentHref, pageMetadata, videoJsonLd } from "@/lib/publishing/page-meta";
+import { momentPrefix, pageMetadata, videoJsonLd } from "@/lib/publishing/page-meta";
 import { serializePublicTranscript } from "@/lib/publishing/serializers";
 
 // A published transcript, server-rendered (readable with JavaScript off). Read at every request, so
@@ -75,7 +75,7 @@ export default async function PublicTranscriptPage({ params, searchParams }: Pro
       <PublicTranscript
         segments={segments}
         player={player ? { ...player, title } : null}
-        momentHrefs={segments.map((segment) => momentHref(transcript, segment.start))}
+        momentPrefix={momentPrefix(transcript)}
         initialQuery={query}
       />
     </main>
