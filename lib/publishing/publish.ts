@@ -12,11 +12,10 @@ const SLUG_ATTEMPTS = 5;
 /** The history key of a source: the same url → the same (platform, video) as POST /v1/transcript. */
 async function sourceKey(url: string, deps: ResolveDeps): Promise<{ platform: string; videoId: string }> {
   const trimmed = url.trim();
-  if (trimmed.startsWith(SOURCE_PREFIX)) {
-    const objectPath = parseObjectPath(trimmed);
-    if (!objectPath) throw errors.notFound("No transcript of this upload in your history.");
-    return { platform: "upload", videoId: objectPath.split("/")[2] ?? objectPath };
-  }
+  // An upload: its source_url (upload:<object_path>) or the object path itself, as POST /v1/transcript takes it.
+  const objectPath = parseObjectPath(trimmed);
+  if (objectPath) return { platform: "upload", videoId: objectPath.split("/")[2] ?? objectPath };
+  if (trimmed.startsWith(SOURCE_PREFIX)) throw errors.notFound("No transcript of this upload in your history.");
   const source = await resolveSource(trimmed, deps);
   return { platform: source.platform, videoId: source.videoId };
 }

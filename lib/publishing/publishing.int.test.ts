@@ -148,6 +148,9 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     expect(res.status).toBe(200);
     const { slug } = res.json as { slug: string };
     expect(slug).toMatch(/^talk-final-wav-[a-z0-9]{6}$/);
+    // The bare object path names the same upload; someone else's object path is not in their history.
+    expect((await publish(caller, { url: objectPath })).json).toMatchObject({ slug });
+    expect((await publish(await newCaller(), { url: `upload:${objectPath}` })).status).toBe(404);
 
     const page = await readPublic(slug);
     expect(page.json).toMatchObject({ title: "Talk (final).wav", platform: "upload", source_url: null, video_id: null });
