@@ -49,6 +49,15 @@ describe("/openapi.json", () => {
     expect(described.sort()).toEqual(served.sort());
   });
 
+  it("describes the public transcript's 304 without a body and the index's keyset pagination", () => {
+    const read = document.paths["/v1/public/{slug}"].get as { responses: Record<string, { content?: unknown }> };
+    expect(read.responses["304"]).toEqual({ description: "Not modified" });
+    expect(read.responses["404"].content).toBeDefined();
+    const index = document.paths["/v1/public/index"].get as { description: string; parameters: { name: string }[] };
+    expect(index.description).toMatch(/keyset pagination/i);
+    expect(index.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(["cursor", "limit"]));
+  });
+
   it("uses the route schemas, with named components and resolvable references", () => {
     const apiKey = document.paths["/v1/me/api-key"].get as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
     expect(apiKey.responses["200"].content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/ApiKeyState" });
