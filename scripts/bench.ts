@@ -11,6 +11,7 @@ import { benchPlans } from "./bench/plans";
 import { benchYoutube } from "./bench/youtube";
 import { benchRateLimits } from "./bench/rate-limits";
 import { benchOutbound } from "./bench/outbound";
+import { benchPublishing } from "./bench/publishing";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   youtube: benchYoutube,
   ratelimits: benchRateLimits,
   outbound: benchOutbound,
+  publishing: benchPublishing,
 };
 
 const only = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { PublishButton } from "@/components/dashboard/publish-button";
 import {
   canonicalSourceUrl,
   DEFAULT_HISTORY_PARAMS,
@@ -179,6 +180,9 @@ export function HistoryTable() {
                   <SortHeader column="total_seconds" label="Duration" params={params} onSort={update} numeric />
                   <SortHeader column="duration_seconds" label="Transcribed" params={params} onSort={update} numeric />
                   <th scope="col" className="px-4 py-2 font-medium">State</th>
+                  <th scope="col" className="px-4 py-2 font-medium">
+                    <span className="sr-only">Publish</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className={`divide-y divide-stone-100 ${list.isPlaceholderData ? "opacity-60" : ""}`}>
@@ -187,7 +191,7 @@ export function HistoryTable() {
                 ))}
                 {list.data.transcriptions.length === 0 && (
                   <tr>
-                    <td colSpan={7} className="px-4 py-6 text-center text-stone-600">
+                    <td colSpan={8} className="px-4 py-6 text-center text-stone-600">
                       Nothing on this page.{" "}
                       <button type="button" onClick={() => navigate({ ...params, page: 1 })} className="underline">
                         Back to the first page
@@ -268,6 +272,7 @@ function Row({ entry }: { entry: TranscriptionEntry }) {
       <td className="px-4 py-2">
         <StateBadge entry={entry} />
       </td>
+      <td className="px-4 py-2">{canonical && entry.complete && entry.lang ? <PublishButton url={canonical} lang={entry.lang} compact /> : null}</td>
     </tr>
   );
 }

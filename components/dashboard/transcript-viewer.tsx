@@ -17,6 +17,7 @@ import {
   type Player,
   type Transcript,
 } from "@/lib/client/transcripts";
+import { PublishButton } from "@/components/dashboard/publish-button";
 
 /** One transcript: its details, the embedded player where there is one, and every format in tabs. */
 export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
@@ -55,6 +56,9 @@ export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
             </dd>
           </div>
         </dl>
+        <div className="flex items-center gap-2">
+          <PublishButton url={transcript.source_url} lang={transcript.lang} />
+        </div>
       </header>
 
       {player && <PlayerFrame player={player} title={transcript.title || transcript.video_id} frameRef={frame} />}

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 // Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target,
-// and the 404 answer for unknown /v1 paths.
-const NOT_API = [/^\/api\/inngest/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//, /^\/v1\/\{\[\.\.\.path\]\}$/];
+// sitemaps, and the 404 answer for unknown /v1 paths.
+const NOT_API = [/^\/api\/inngest/, /^\/sitemap/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//, /^\/v1\/\{\[\.\.\.path\]\}$/];
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -48,6 +48,15 @@ describe("/openapi.json", () => {
     const served = servedOperations();
     expect(served.length).toBeGreaterThan(0);
     expect(described.sort()).toEqual(served.sort());
+  });
+
+  it("describes the public transcript's 304 without a body and the index's keyset pagination", () => {
+    const read = document.paths["/v1/public/{slug}"].get as { responses: Record<string, { content?: unknown }> };
+    expect(read.responses["304"]).toEqual({ description: "Not modified" });
+    expect(read.responses["404"].content).toBeDefined();
+    const index = document.paths["/v1/public/index"].get as { description: string; parameters: { name: string }[] };
+    expect(index.description).toMatch(/keyset pagination/i);
+    expect(index.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(["cursor", "limit"]));
   });
 
   it("uses the route schemas, with named components and resolvable references", () => {

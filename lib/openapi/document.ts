@@ -72,7 +72,8 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
   }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) {
-    responses[status] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+    // 304 and other non-errors have no body.
+    responses[status] = Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
   }
   return {
     tags: [endpoint.tag],

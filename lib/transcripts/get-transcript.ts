@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { renderTranscript, type Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
+import type { Transcript } from "@/lib/generated/prisma/client";
 import { serializeTranscript, transcriptMeta, transcriptSegments } from "@/lib/transcripts/serializers";
 
 /** A transcript the caller has in their history (anyone else's, or an unknown id → 404). */
@@ -17,10 +18,14 @@ export async function getTranscript(userId: string, transcriptId: string, format
 
 /** The rendered file with its own Content-Type and a filename, for downloads. */
 export async function downloadTranscript(userId: string, transcriptId: string, format: Format): Promise<Response> {
-  const row = await ownedTranscript(userId, transcriptId);
+  return transcriptFile(await ownedTranscript(userId, transcriptId), format);
+}
+
+/** A transcript as a file to download (also the public pages' downloads); `name` replaces the platform-id-lang filename. */
+export function transcriptFile(row: Transcript, format: Format, name?: string, headers: Record<string, string> = {}): Response {
   const file = renderTranscript(format, transcriptSegments(row), transcriptMeta(row));
-  const filename = `${row.platform}-${row.videoId}-${row.lang}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  const filename = `${name ?? `${row.platform}-${row.videoId}-${row.lang}`}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_");
   return new Response(file.content, {
-    headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${filename}"` },
+    headers: { ...headers, "content-type": file.contentType, "content-disposition": `attachment; filename="${filename}"` },
   });
 }

@@ -48,7 +48,7 @@ export const transcriptSchema = z
       .describe("manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr"),
     duration_seconds: z.int(),
     channel: z.string().nullable().describe("the channel or account that published it, when the platform says"),
-    published_at: z.string().nullable().describe("publish date (ISO 8601), when the platform says"),
+    source_published_at: z.string().nullable().describe("when the video or episode itself was published (ISO 8601), when the platform says"),
     chapters: z
       .array(z.object({ start: z.number().describe("seconds"), title: z.string() }).meta({ id: "Chapter" }))
       .describe("chapters from the platform or the description's timestamps; empty when there are none"),

@@ -26,7 +26,7 @@ export function serializeTranscript(row: Transcript, format: Format): Transcript
     caption_kind: captionKind,
     duration_seconds: row.durationSeconds,
     channel: row.channel,
-    published_at: row.publishedAt,
+    source_published_at: row.publishedAt,
     chapters: transcriptChapters(row),
     served_by: row.servedBy,
     format,

@@ -76,7 +76,7 @@ describe("YouTube captions end to end", () => {
     expect(json).toMatchObject({
       served_by: "innertube:VISIONOS",
       channel: "Kitchen Physics",
-      published_at: "2024-03-14T07:00:10-07:00",
+      source_published_at: "2024-03-14T07:00:10-07:00",
       chapters: [
         { start: 0, title: "Intro" },
         { start: 10, title: "Yeast" },

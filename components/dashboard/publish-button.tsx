@@ -1,0 +1,59 @@
+"use client";
+
+import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
+import { publishTranscript, type PublishResponse } from "@/lib/client/publishing";
+
+/** Copies a link, showing "Copied" for a moment. */
+export function CopyLinkButton({ url }: { url: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => {
+        void navigator.clipboard?.writeText(url).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+      className="rounded-md border border-stone-300 px-2 py-1 text-xs hover:bg-stone-100"
+      data-testid="copy-link"
+    >
+      {copied ? "Copied" : "Copy link"}
+    </button>
+  );
+}
+
+/** Publishes a finished transcript (POST /v1/publish) and shows its public link. */
+export function PublishButton({ url, lang, compact = false }: { url: string; lang: string; compact?: boolean }) {
+  const [published, setPublished] = useState<PublishResponse | null>(null);
+  const mutation = useMutation({ mutationFn: () => publishTranscript(url, lang), onSuccess: setPublished });
+  if (published) {
+    return (
+      <span className="flex flex-wrap items-center gap-2 text-sm" data-testid="published-link">
+        <a href={published.url} target="_blank" rel="noopener" className="underline decoration-stone-300 hover:decoration-stone-900">
+          {compact ? "Public page" : published.url}
+        </a>
+        <CopyLinkButton url={published.url} />
+      </span>
+    );
+  }
+  return (
+    <span className="flex items-center gap-2">
+      <button
+        type="button"
+        onClick={() => mutation.mutate()}
+        disabled={mutation.isPending}
+        className="rounded-md border border-stone-300 px-2 py-1 text-xs hover:bg-stone-100 disabled:opacity-50"
+        data-testid="publish-button"
+      >
+        {mutation.isPending ? "Publishing…" : "Publish"}
+      </button>
+      {mutation.error && (
+        <span role="alert" className="text-xs text-red-700">
+          {mutation.error.message}
+        </span>
+      )}
+    </span>
+  );
+}

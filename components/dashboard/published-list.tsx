@@ -1,0 +1,70 @@
+"use client";
+
+import { useState } from "react";
+import { useRouter } from "next/navigation";
+import { platformLabel } from "@/lib/client/transcripts";
+import { unpublishTranscript } from "@/lib/client/publishing";
+import { CopyLinkButton } from "@/components/dashboard/publish-button";
+import type { MyPublication } from "@/lib/publishing/list-my-publications";
+
+/** The caller's published transcripts, each with its link, copy-link and unpublish. */
+export function PublishedList({ items }: { items: MyPublication[] }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  if (items.length === 0) {
+    return (
+      <p className="text-stone-600" data-testid="published-empty">
+        Nothing published yet. Open a finished transcript and press Publish.
+      </p>
+    );
+  }
+  const unpublish = async (slug: string) => {
+    setBusy(slug);
+    setError(null);
+    try {
+      await unpublishTranscript(slug);
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : "Could not unpublish.");
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="flex flex-col gap-3">
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+      <ul className="flex flex-col divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
+        {items.map((item) => (
+          <li key={item.slug} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" data-testid="published-row">
+            <div className="flex min-w-0 flex-col">
+              <a href={item.url} className="truncate font-medium underline decoration-stone-300 hover:decoration-stone-900">
+                {item.title?.trim() || "Untitled"}
+              </a>
+              <span className="text-xs text-stone-600">
+                {platformLabel(item.platform)} · {item.lang} · {new Date(item.publishedAt).toLocaleDateString()}
+              </span>
+            </div>
+            <div className="flex items-center gap-2">
+              <CopyLinkButton url={item.url} />
+              <button
+                type="button"
+                onClick={() => void unpublish(item.slug)}
+                disabled={busy === item.slug}
+                className="rounded-md border border-red-300 px-2 py-1 text-xs text-red-800 hover:bg-red-50 disabled:opacity-50"
+                data-testid="unpublish-button"
+              >
+                {busy === item.slug ? "Unpublishing…" : "Unpublish"}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { expect, test, type Page } from "@playwright/test";
+import { devLogin, randomEmail } from "./helpers";
+import { FAKE_IDS } from "../test/fakes/youtube/ids";
+
+// Publish a transcript from the dashboard, read its public page with and without JavaScript, find it on
+// /explore, and take it down again. The transcript comes from the YouTube fake (playwright.config.ts):
+// "How Bread Rises: Yeast, Gluten & the "Oven Spring"", whose English captions begin with "[MUSIC]".
+
+const videoId = FAKE_IDS.captioned;
+const title = 'How Bread Rises: Yeast, Gluten & the "Oven Spring"';
+
+/**
+ * The embedded YouTube player, replaced by a page that speaks the widget protocol: it lists the commands
+ * it receives and, on seekTo, reports the new position back to the page as YouTube's player does.
+ */
+async function fakePlayer(page: Page) {
+  await page.route("https://www.youtube-nocookie.com/embed/**", (route) =>
+    route.fulfill({
+      contentType: "text/html",
+      body: `<!doctype html><ol id="received"></ol><script>addEventListener("message", (event) => {
+        const item = document.createElement("li"); item.textContent = event.data; document.getElementById("received").append(item);
+        const message = JSON.parse(event.data);
+        if (message.func === "seekTo") parent.postMessage(JSON.stringify({ event: "infoDelivery", info: { currentTime: message.args[0] + 0.5 } }), "*");
+      });</script>`,
+    }),
+  );
+}
+
+/** Signs in, transcribes the fake's captioned video and publishes it from the viewer; returns the public URL. */
+async function publishFromDashboard(page: Page): Promise<string> {
+  await devLogin(page, randomEmail("publish"));
+  await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${videoId}`);
+  await page.getByRole("button", { name: "Transcribe" }).click();
+  await expect(page.getByTestId("transcript-viewer")).toBeVisible();
+  await page.getByTestId("publish-button").click();
+  const link = page.getByTestId("published-link").getByRole("link");
+  await expect(link).toHaveAttribute("href", /\/t\/how-bread-rises-yeast-gluten-the-oven-spring-[a-z0-9]{6}$/);
+  return (await link.getAttribute("href"))!;
+}
+
+test("a published transcript: public page with player, seek, highlight, search, downloads, meta; explore; unpublish", async ({ page }) => {
+  await fakePlayer(page);
+  const url = await publishFromDashboard(page);
+  const path = new URL(url).pathname;
+
+  await page.goto(path);
+  await expect(page).toHaveTitle(`${title} — transcript · Verbatim`);
+  await expect(page.getByTestId("public-title")).toHaveText(title);
+  const segments = page.getByTestId("public-segment");
+  await expect(segments.first()).toContainText("[MUSIC]");
+  expect(await segments.count()).toBeGreaterThan(10);
+  await expect(page.getByTestId("public-player")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${videoId}?enablejsapi=1`);
+
+  // Meta tags and JSON-LD.
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", `${title} — transcript`);
+  await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /Kitchen Physics/);
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<string, string>;
+  expect(jsonLd).toMatchObject({ "@type": "VideoObject", name: title, embedUrl: expect.stringContaining(videoId) });
+  expect(jsonLd.transcript).toContain("Yeast is a tiny fungus");
+
+  // A timestamp seeks the player (and plays); the position the player reports highlights its line.
+  const third = segments.nth(2);
+  const stamp = third.getByTestId("timestamp");
+  const start = Number(await stamp.getAttribute("data-start"));
+  await stamp.click();
+  const received = page.frameLocator('[data-testid="public-player"]').locator("#received li");
+  await expect(received.filter({ hasText: "seekTo" })).toHaveCount(1);
+  const seek = JSON.parse((await received.filter({ hasText: "seekTo" }).textContent())!) as { args: unknown[] };
+  expect(seek.args).toEqual([start, true]);
+  await expect(received.filter({ hasText: "playVideo" })).toHaveCount(1);
+  await expect(third).toHaveAttribute("aria-current", "true");
+  await expect(page.locator('[data-testid="public-segment"][aria-current="true"]')).toHaveCount(1);
+  expect(page.url()).not.toContain("youtube.com"); // the click stayed on the page
+
+  // Search filters the lines as you type and marks the matches.
+  const before = await segments.count();
+  await page.getByTestId("transcript-search").fill("yeast");
+  await expect(page.getByTestId("search-count")).toContainText("yeast");
+  const after = await segments.count();
+  expect(after).toBeGreaterThan(0);
+  expect(after).toBeLessThan(before);
+  for (const text of await segments.allTextContents()) expect(text.toLowerCase()).toContain("yeast");
+  await expect(segments.first().locator("mark").first()).toHaveText(/yeast/i);
+
+  // A download link for every format.
+  const downloads = page.getByTestId("public-downloads").getByRole("link");
+  await expect(downloads).toHaveCount(5);
+  const srt = await page.request.get((await downloads.filter({ hasText: "SRT" }).getAttribute("href"))!);
+  expect(srt.status()).toBe(200);
+  expect(await srt.text()).toMatch(/^1\n00:00:00,000 --> /);
+
+  // Explore lists it; searching titles finds it.
+  await page.goto(`/explore?q=${encodeURIComponent("bread rises")}`);
+  await expect(page.getByTestId("explore-list").getByRole("link", { name: title }).first()).toBeVisible();
+
+  // The dashboard's Published page: copy link is there; unpublish takes the page down at once.
+  await page.goto("/dashboard/published");
+  const row = page.getByTestId("published-row").filter({ has: page.locator(`a[href="${url}"]`) });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId("copy-link")).toBeVisible();
+  await row.getByTestId("unpublish-button").click();
+  await expect(row).toHaveCount(0);
+  const gone = await page.request.get(path);
+  expect(gone.status()).toBe(404);
+});
+
+test("with JavaScript off the public page has its content, plain timestamp links and a working search", async ({ browser, page }) => {
+  const url = await publishFromDashboard(page);
+  const path = new URL(url).pathname;
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const reader = await context.newPage();
+  await reader.route("https://www.youtube-nocookie.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html>" }));
+  await reader.goto(path);
+  await expect(reader.getByTestId("public-title")).toHaveText(title);
+  const segments = reader.getByTestId("public-segment");
+  await expect(segments.first()).toContainText("[MUSIC]");
+  const yeast = segments.filter({ hasText: "Yeast is a tiny fungus" });
+  await expect(yeast).toHaveCount(1);
+  // Without the player script, a timestamp is a plain link to that moment on YouTube.
+  const start = Math.floor(Number(await yeast.getByTestId("timestamp").getAttribute("data-start")));
+  expect(start).toBeGreaterThan(0);
+  await expect(yeast.getByTestId("timestamp")).toHaveAttribute("href", `https://www.youtube.com/watch?v=${videoId}&t=${start}s`);
+
+  // The search is a GET form: the server filters.
+  await reader.getByTestId("transcript-search").fill("gluten");
+  await reader.getByRole("button", { name: "Search" }).click();
+  await expect(reader).toHaveURL(/[?&]q=gluten/);
+  const matching = await segments.allTextContents();
+  expect(matching.length).toBeGreaterThan(0);
+  for (const text of matching) expect(text.toLowerCase()).toContain("gluten");
+  await context.close();
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { momentHref, pageDescription, pageMetadata, videoJsonLd } from "@/lib/publishing/page-meta";
+import type { PublicTranscript } from "@/lib/publishing/schemas";
+
+const transcript: PublicTranscript = {
+  id: "t1",
+  slug: "a-talk-abcdef",
+  url: "https://verbatim.example/t/a-talk-abcdef",
+  platform: "youtube",
+  video_id: "H14bBuluwB8",
+  source_url: "https://www.youtube.com/watch?v=H14bBuluwB8",
+  title: "A talk </script><script>alert(1)</script>",
+  lang: "en",
+  source: "captions",
+  caption_kind: "manual",
+  duration_seconds: 371,
+  format: "json",
+  content: null,
+  segments: [
+    { start: 0, end: 4, text: "When I was 27 years old, I left a very demanding job in management consulting" },
+    { start: 4, end: 9, text: "for a job that was even more demanding: teaching. </script> & more words to make this longer than a description" },
+  ],
+  channel: null,
+  source_published_at: null,
+  chapters: [],
+  served_by: null,
+  published_at: "2026-11-23T02:00:00.000Z",
+};
+
+describe("public page metadata", () => {
+  it("describes the page with the transcript's first words, cut at a word, at most 160 characters", () => {
+    const description = pageDescription(transcript);
+    expect(description.length).toBeLessThanOrEqual(160);
+    expect(description.startsWith("When I was 27 years old")).toBe(true);
+    expect(description.endsWith("…")).toBe(true);
+  });
+
+  it("has Open Graph and Twitter cards with the YouTube thumbnail and the canonical URL", () => {
+    const meta = pageMetadata(transcript);
+    expect(meta.alternates?.canonical).toBe(transcript.url);
+    expect(meta.openGraph).toMatchObject({ url: transcript.url, images: [{ url: "https://i.ytimg.com/vi/H14bBuluwB8/hqdefault.jpg" }] });
+    expect(meta.twitter).toMatchObject({ card: "summary_large_image" });
+    expect(pageMetadata({ ...transcript, platform: "upload", video_id: null, source_url: null }).twitter).toMatchObject({ card: "summary" });
+  });
+
+  it("writes a VideoObject with the transcript that cannot close its script element", () => {
+    const json = videoJsonLd(transcript, "https://www.youtube-nocookie.com/embed/H14bBuluwB8?enablejsapi=1");
+    expect(json).not.toMatch(/<\/script/i);
+    expect(json).not.toContain("<");
+    const data = JSON.parse(json) as Record<string, string>;
+    expect(data).toMatchObject({ "@type": "VideoObject", name: transcript.title, duration: "PT371S", uploadDate: transcript.published_at, thumbnailUrl: expect.any(String) });
+    expect(data.transcript).toContain("teaching. </script> & more");
+  });
+
+  it("links a moment on platforms with time links, nowhere else", () => {
+    expect(momentHref(transcript, 75.9)).toBe("https://www.youtube.com/watch?v=H14bBuluwB8&t=75s");
+    expect(momentHref({ platform: "vimeo", video_id: "76979871" }, 12)).toBe("https://vimeo.com/76979871#t=12s");
+    expect(momentHref({ platform: "upload", video_id: null }, 12)).toBeNull();
+    expect(momentHref({ platform: "tiktok", video_id: "7234" }, 12)).toBeNull();
+  });
+});

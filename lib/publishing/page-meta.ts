@@ -1,0 +1,82 @@
+import type { Metadata } from "next";
+import { deepLinkPrefix } from "@/lib/formats/markdown";
+import type { PublicTranscript } from "@/lib/publishing/schemas";
+
+// What the public page says about itself: its <title>, description, Open Graph and Twitter cards, and the
+// schema.org VideoObject (with the whole transcript) that search engines read from JSON-LD.
+
+const DESCRIPTION_CHARS = 160;
+/** Search engines read a few thousand words at most; the page itself has everything. */
+const JSON_LD_TRANSCRIPT_CHARS = 100_000;
+
+export function transcriptText(transcript: Pick<PublicTranscript, "segments">): string {
+  return (transcript.segments ?? []).map((segment) => segment.text.trim()).filter(Boolean).join(" ");
+}
+
+export function pageTitle(transcript: Pick<PublicTranscript, "title">): string {
+  return `${transcript.title?.trim() || "Untitled"} — transcript`;
+}
+
+export function pageDescription(transcript: PublicTranscript): string {
+  const text = transcriptText(transcript);
+  if (text.length <= DESCRIPTION_CHARS) return text || "A timestamped transcript.";
+  const cut = text.slice(0, DESCRIPTION_CHARS - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), DESCRIPTION_CHARS / 2)).trimEnd()}…`;
+}
+
+/** The platform's thumbnail, where there is a public one. */
+export function thumbnailUrl(transcript: Pick<PublicTranscript, "platform" | "video_id">): string | null {
+  if (transcript.platform === "youtube" && transcript.video_id) return `https://i.ytimg.com/vi/${encodeURIComponent(transcript.video_id)}/hqdefault.jpg`;
+  return null;
+}
+
+/** The prefix of the platform's links to a moment ("<seconds>s" is appended), where it has such links. */
+export function momentPrefix(transcript: Pick<PublicTranscript, "platform" | "video_id">): string | null {
+  return transcript.video_id ? deepLinkPrefix(transcript.platform, transcript.video_id) : null;
+}
+
+/** The link a timestamp falls back to without the player: that moment on the platform, where it has such links. */
+export function momentHref(transcript: Pick<PublicTranscript, "platform" | "video_id">, seconds: number): string | null {
+  const prefix = momentPrefix(transcript);
+  return prefix ? `${prefix}${Math.floor(seconds)}s` : null;
+}
+
+export function pageMetadata(transcript: PublicTranscript): Metadata {
+  const title = pageTitle(transcript);
+  const description = pageDescription(transcript);
+  const image = thumbnailUrl(transcript);
+  return {
+    title,
+    description,
+    alternates: { canonical: transcript.url },
+    openGraph: {
+      type: "video.other",
+      title,
+      description,
+      url: transcript.url,
+      siteName: "Verbatim",
+      ...(image ? { images: [{ url: image, width: 480, height: 360 }] } : {}),
+    },
+    twitter: { card: image ? "summary_large_image" : "summary", title, description, ...(image ? { images: [image] } : {}) },
+  };
+}
+
+/** schema.org VideoObject with `transcript`, serialised for a <script type="application/ld+json"> (no "</script>" possible). */
+export function videoJsonLd(transcript: PublicTranscript, embedUrl: string | null): string {
+  const text = transcriptText(transcript);
+  const data = {
+    "@context": "https://schema.org",
+    "@type": "VideoObject",
+    name: transcript.title?.trim() || "Untitled",
+    description: pageDescription(transcript),
+    url: transcript.url,
+    uploadDate: transcript.source_published_at ?? transcript.published_at,
+    inLanguage: transcript.lang,
+    duration: `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`,
+    ...(thumbnailUrl(transcript) ? { thumbnailUrl: thumbnailUrl(transcript) } : {}),
+    ...(embedUrl ? { embedUrl } : {}),
+    ...(transcript.source_url ? { sameAs: transcript.source_url } : {}),
+    transcript: text.length > JSON_LD_TRANSCRIPT_CHARS ? `${text.slice(0, JSON_LD_TRANSCRIPT_CHARS)}…` : text,
+  };
+  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}

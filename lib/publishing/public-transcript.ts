@@ -1,0 +1,123 @@
+import { getDb } from "@/lib/db/client";
+import type { Format } from "@/lib/formats";
+import { errors } from "@/lib/http/errors";
+import { transcriptFile } from "@/lib/transcripts/get-transcript";
+import { isSlug, slugWords } from "@/lib/publishing/slug";
+import { isUpload, serializePublicTranscript, type PublishedRow } from "@/lib/publishing/serializers";
+
+// GET /v1/public/{slug}, its downloads, and the /t/{slug} page read one row the same way: only while it is
+// published, so unpublishing is visible at once on the origin. Unknown and unpublished slugs are the same 404.
+
+/** What a CDN may do with a public answer: a minute in browsers, five in shared caches, then revalidate. */
+export const PUBLIC_CACHE_CONTROL = "public, max-age=60, s-maxage=300, stale-while-revalidate=600";
+
+const notPublished = () => errors.notFound("No published transcript has this slug.");
+
+/** The published row of a slug, or null (unknown, unpublished, or not a slug at all). */
+export async function findPublished(slug: string): Promise<PublishedRow | null> {
+  if (!isSlug(slug)) return null;
+  const db = await getDb();
+  const row = await db.publication.findFirst({ where: { slug, publishedAt: { not: null } }, include: { transcript: true } });
+  return row as PublishedRow | null;
+}
+
+/** What the validators are made of: the publication, when it was (re)published, and the transcript's version. */
+interface Version {
+  id: string;
+  publishedAt: Date;
+  fetchedAt: Date;
+}
+
+/** The version of a published slug: one small indexed query, no segments. */
+async function publishedVersion(slug: string): Promise<Version | null> {
+  if (!isSlug(slug)) return null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<Version[]>`
+    SELECT p."id", p."publishedAt", t."fetchedAt"
+    FROM "Publication" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+    WHERE p."slug" = ${slug} AND p."publishedAt" IS NOT NULL`;
+  return rows[0] ?? null;
+}
+
+/** A validator that changes whenever the answer can: (re)publishing or a refreshed transcript. */
+export function validators(version: Version): { etag: string; lastModified: Date } {
+  const published = version.publishedAt.getTime();
+  const fetched = version.fetchedAt.getTime();
+  return {
+    etag: `W/"${version.id}.${published.toString(36)}.${fetched.toString(36)}"`,
+    lastModified: new Date(Math.max(published, fetched)),
+  };
+}
+
+/** True when the request's If-None-Match (or, without one, If-Modified-Since) still matches. */
+export function notModified(request: Request, etag: string, lastModified: Date): boolean {
+  const match = request.headers.get("if-none-match");
+  if (match !== null) {
+    const weak = (tag: string) => tag.trim().replace(/^W\//, "");
+    return match.trim() === "*" || match.split(",").some((tag) => weak(tag) === weak(etag));
+  }
+  const since = Date.parse(request.headers.get("if-modified-since") ?? "");
+  return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+function cacheHeaders(version: Version): Record<string, string> {
+  const { etag, lastModified } = validators(version);
+  return { ETag: etag, "Last-Modified": lastModified.toUTCString(), "Cache-Control": PUBLIC_CACHE_CONTROL, Vary: "Accept-Encoding" };
+}
+
+// Serialised answers by ETag, so a read costs one small query instead of loading and re-serialising the
+// segments. The ETag names the exact version, so an entry is never stale; whether the slug is still
+// published is asked on every request. Bounded by size; the least recently used entry goes first.
+const BODY_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+const bodies = new Map<string, string>();
+let cachedChars = 0;
+
+function recall(etag: string): string | undefined {
+  const body = bodies.get(etag);
+  if (body !== undefined) {
+    bodies.delete(etag);
+    bodies.set(etag, body);
+  }
+  return body;
+}
+
+function remember(etag: string, body: string): void {
+  if (body.length > BODY_CACHE_MAX_CHARS / 8 || bodies.has(etag)) return;
+  for (const [key, old] of bodies) {
+    if (cachedChars + body.length <= BODY_CACHE_MAX_CHARS) break;
+    bodies.delete(key);
+    cachedChars -= old.length;
+  }
+  bodies.set(etag, body);
+  cachedChars += body.length;
+}
+
+/** GET /v1/public/{slug}: the public transcript object, or 304 when the caller's copy is current. */
+export async function publicTranscriptResponse(request: Request, slug: string): Promise<Response> {
+  const version = await publishedVersion(slug);
+  if (!version) throw notPublished();
+  const headers = cacheHeaders(version);
+  const { etag, lastModified } = validators(version);
+  if (notModified(request, etag, lastModified)) return new Response(null, { status: 304, headers });
+  let body = recall(etag);
+  if (body === undefined) {
+    const row = await findPublished(slug);
+    if (!row) throw notPublished();
+    body = JSON.stringify(serializePublicTranscript(row));
+    // Cached under the version just read only if the row is still that version.
+    if (validators({ id: row.id, publishedAt: row.publishedAt, fetchedAt: row.transcript.fetchedAt }).etag === etag) remember(etag, body);
+  }
+  return new Response(body, { headers: { ...headers, "content-type": "application/json" } });
+}
+
+/** GET /v1/public/{slug}/download: the transcript as a file; uploads without their storage path. */
+export async function publicDownloadResponse(request: Request, slug: string, format: Format): Promise<Response> {
+  const row = await findPublished(slug);
+  if (!row) throw notPublished();
+  const version = { id: row.id, publishedAt: row.publishedAt, fetchedAt: row.transcript.fetchedAt };
+  const headers = cacheHeaders(version);
+  const { etag, lastModified } = validators(version);
+  if (notModified(request, etag, lastModified)) return new Response(null, { status: 304, headers });
+  const transcript = isUpload(row.transcript) ? { ...row.transcript, sourceUrl: "", videoId: "" } : row.transcript;
+  return transcriptFile(transcript, format, `${slugWords(row.transcript.title)}-${row.transcript.lang}`, headers);
+}

@@ -1,0 +1,48 @@
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { publicPageUrl } from "@/lib/publishing/serializers";
+
+// sitemap.xml for the published pages, split as the sitemap protocol requires: at most 50,000 URLs per
+// file. /sitemap.xml is a sitemap index naming /sitemaps/<n>.xml; each part lists one slice of the
+// published pages, oldest first, so a page keeps its part while newer ones are added.
+// (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
+// are route handlers here.)
+
+export const SITEMAP_MAX_URLS = 50_000;
+
+const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+
+const xmlResponse = (body: string) =>
+  new Response(body, { headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=300, s-maxage=3600" } });
+
+export async function sitemapPartCount(): Promise<number> {
+  const db = await getDb();
+  const count = await db.publication.count({ where: { publishedAt: { not: null } } });
+  return Math.max(1, Math.ceil(count / SITEMAP_MAX_URLS));
+}
+
+/** The sitemap index: one entry per part. */
+export async function sitemapIndexResponse(): Promise<Response> {
+  const parts = await sitemapPartCount();
+  const base = env().APP_URL;
+  const entries = Array.from({ length: parts }, (_, n) => `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${n}.xml`, base).toString())}</loc></sitemap>`);
+  return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`);
+}
+
+/** Part `n` ("0.xml", "1.xml", …): its published pages with their last change; an unknown part is null (404). */
+export async function sitemapPartResponse(file: string): Promise<Response | null> {
+  const match = /^(\d{1,6})\.xml$/.exec(file);
+  if (!match) return null;
+  const n = Number(match[1]);
+  if (n >= (await sitemapPartCount())) return null;
+  const db = await getDb();
+  const rows = await db.publication.findMany({
+    where: { publishedAt: { not: null } },
+    orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
+    skip: n * SITEMAP_MAX_URLS,
+    take: SITEMAP_MAX_URLS,
+    select: { slug: true, updatedAt: true },
+  });
+  const urls = rows.map((row) => `<url><loc>${escapeXml(publicPageUrl(row.slug))}</loc><lastmod>${row.updatedAt.toISOString()}</lastmod></url>`);
+  return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`);
+}

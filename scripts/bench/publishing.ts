@@ -1,0 +1,105 @@
+// Figures for issue 12 (publishing): GET /v1/public/{slug} and /t/{slug} requests/s against /health on the
+// same built server (PostgreSQL), and the first page of GET /v1/public/index with 100,000 published items
+// (seeded with one INSERT … SELECT generate_series per table), plus a page 50,000 items deep by cursor.
+import autocannon from "autocannon";
+import pg from "pg";
+import { createMigratedTestDatabase } from "../../test/pg";
+import { gritSegments } from "../../test/publishing";
+import { requestsPerSecond, startApp } from "./server";
+
+const PUBLISHED = 100_000;
+const SLUG = "grit-the-power-of-passion-and-perseverance-bench1";
+
+async function seed(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-user', 'bench@example.test', now())`);
+    // The page under test: the real TED "Grit" captions (test/fixtures/captions).
+    const segments = gritSegments();
+    await client.query(
+      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "captionKind", "title", "sourceUrl", "durationSeconds", "segments")
+       VALUES ('bench-grit', 'youtube', 'H14bBuluwB8', 'en', 'captions', 'manual', 'Grit: the power of passion and perseverance', 'https://www.youtube.com/watch?v=H14bBuluwB8', $1, $2)`,
+      [Math.ceil(segments.at(-1)!.end), JSON.stringify(segments)],
+    );
+    await client.query(`INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt") VALUES ('bench-pub', $1, 'bench-user', 'bench-grit', now(), now())`, [SLUG]);
+    // 100,000 more: one transcript each (a user publishes a transcript once), published a second apart.
+    await client.query(
+      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "segments")
+       SELECT 'bench-t-' || i, 'youtube', lpad(i::text, 11, 'v'), 'en', 'captions', 'Bench talk ' || i, 'https://www.youtube.com/watch?v=' || lpad(i::text, 11, 'v'), '[]'
+       FROM generate_series(1, ${PUBLISHED}) AS i`,
+    );
+    await client.query(
+      `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
+       SELECT 'bench-p-' || i, 'bench-talk-' || i || '-abcdef', 'bench-user', 'bench-t-' || i, now() - i * interval '1 second', now()
+       FROM generate_series(1, ${PUBLISHED}) AS i`,
+    );
+    await client.query(`ANALYZE "Publication"; ANALYZE "Transcript"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Requests/s of conditional requests that must all be answered 304. */
+async function notModifiedPerSecond(url: string, etag: string): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: 10, headers: { "if-none-match": etag } });
+  if (result["3xx"] !== result.requests.total || result.errors > 0) throw new Error(`${url}: not every answer was 304`);
+  return result.requests.average;
+}
+
+/** Median and 95th percentile of `count` sequential requests, ms. */
+async function latency(url: string, count = 200): Promise<{ median: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const res = await fetch(url);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(count / 2)], p95: times[Math.floor(count * 0.95)] };
+}
+
+export async function benchPublishing(): Promise<Record<string, number>> {
+  const database = await createMigratedTestDatabase();
+  try {
+    await seed(database.url);
+    const app = await startApp(4705, { DATABASE_URL: database.url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret" });
+    try {
+      const base = app.baseUrl;
+      await requestsPerSecond(`${base}/health`, {}, 2); // warm-up
+      await requestsPerSecond(`${base}/v1/public/${SLUG}`, {}, 2);
+      await requestsPerSecond(`${base}/t/${SLUG}`, {}, 2);
+      const health = await requestsPerSecond(`${base}/health`);
+      const json = await requestsPerSecond(`${base}/v1/public/${SLUG}`);
+      const page = await requestsPerSecond(`${base}/t/${SLUG}`);
+      const etag = (await fetch(`${base}/v1/public/${SLUG}`)).headers.get("etag")!;
+      const revalidated = await notModifiedPerSecond(`${base}/v1/public/${SLUG}`, etag);
+
+      const first = await latency(`${base}/v1/public/index`);
+      let cursor: string | null = null;
+      for (let i = 0; i < 50; i++) {
+        const body = (await (await fetch(`${base}/v1/public/index?limit=1000${cursor ? `&cursor=${cursor}` : ""}`)).json()) as { next_cursor: string | null };
+        cursor = body.next_cursor;
+      }
+      const deep = await latency(`${base}/v1/public/index?cursor=${cursor}`);
+      return {
+        "PostgreSQL: GET /health req/s": health,
+        "GET /v1/public/{slug} req/s (Grit, 140 segments)": json,
+        "GET /v1/public/{slug} / health ratio": json / health,
+        "GET /t/{slug} req/s": page,
+        "GET /t/{slug} / health ratio": page / health,
+        "GET /v1/public/{slug} with If-None-Match (304) req/s": revalidated,
+        [`GET /v1/public/index first page (100 items) of ${PUBLISHED + 1}, median ms`]: first.median,
+        "GET /v1/public/index first page, p95 ms": first.p95,
+        "GET /v1/public/index 50,000 deep by cursor, median ms": deep.median,
+        "GET /v1/public/index 50,000 deep by cursor, p95 ms": deep.p95,
+      };
+    } finally {
+      await app.stop();
+    }
+  } finally {
+    await database.drop();
+  }
+}
