@@ -72,6 +72,10 @@ const schema = z.object({
   MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
 
+  // Podcasts (lib/podcasts): the Apple Podcasts lookup API, and the largest feed read.
+  ITUNES_LOOKUP_URL: z.url().default("https://itunes.apple.com/lookup"),
+  PODCAST_FEED_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_BASE_URL: optionalUrl,

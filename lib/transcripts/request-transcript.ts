@@ -10,6 +10,7 @@ import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 import type { TranscriptRequest, TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ParsedSource } from "@/lib/sources";
+import { getPublishedTranscript } from "@/lib/podcasts/episode-transcripts";
 
 export type TranscriptOutcome = { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
 
@@ -40,6 +41,12 @@ export async function requestTranscript(userId: string, request: TranscriptReque
   const field = request.audio ? "audio" : "url";
   const source = await resolveSource(request.audio ?? request.url, deps, ["body", field]);
   if (source.platform === "podcast") {
+    // A transcript the episode's feed publishes (the caller resolved or imported that feed) is its captions.
+    const published = await getPublishedTranscript(userId, source, request.lang, deps);
+    if (published) {
+      if (!published.inHistory) await recordTranscription(userId, published.transcript);
+      return { kind: "transcript", transcript: serializeTranscript(published.transcript, request.format) };
+    }
     return transcribeAudio(userId, request, { source, origin: "audio_url", title: null, estimateSeconds: 0 });
   }
   try {
