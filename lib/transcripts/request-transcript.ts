@@ -12,6 +12,14 @@ import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ParsedSource } from "@/lib/sources";
 import { getPublishedTranscript } from "@/lib/podcasts/episode-transcripts";
 
+/** How an import (lib/imports) asks: its own limits apply instead of the per-request job rate limit. */
+export interface RequestOptions {
+  /** The feed's or playlist's duration for the item, reserved up front (0: settled once measured). */
+  estimateSeconds?: number;
+  /** Skip the `job` rate-limit row (imports are limited per batch and by IMPORT_CONCURRENCY). */
+  skipJobRateLimit?: boolean;
+}
+
 export type TranscriptOutcome = { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
 
 interface AsrSource {
@@ -26,7 +34,12 @@ interface AsrSource {
  * POST /v1/transcript: captions at once when the platform has them in `lang`; otherwise (and for
  * uploads and audio URLs) speech recognition as a job — a stored result is returned at once too.
  */
-export async function requestTranscript(userId: string, request: TranscriptRequest, deps: TranscriptDeps): Promise<TranscriptOutcome> {
+export async function requestTranscript(
+  userId: string,
+  request: TranscriptRequest,
+  deps: TranscriptDeps,
+  options: RequestOptions = {},
+): Promise<TranscriptOutcome> {
   if (request.upload) {
     const upload = await resolveUploadForUser(userId, request.upload);
     const videoId = upload.objectPath.split("/")[2] ?? upload.objectPath;
@@ -36,7 +49,7 @@ export async function requestTranscript(userId: string, request: TranscriptReque
       objectPath: upload.objectPath,
       title: upload.filename,
       estimateSeconds: 0,
-    });
+    }, options);
   }
   const field = request.audio ? "audio" : "url";
   const source = await resolveSource(request.audio ?? request.url, deps, ["body", field]);
@@ -47,7 +60,7 @@ export async function requestTranscript(userId: string, request: TranscriptReque
       if (!published.inHistory) await recordTranscription(userId, published.transcript);
       return { kind: "transcript", transcript: serializeTranscript(published.transcript, request.format) };
     }
-    return transcribeAudio(userId, request, { source, origin: "audio_url", title: null, estimateSeconds: 0 });
+    return transcribeAudio(userId, request, { source, origin: "audio_url", title: null, estimateSeconds: options.estimateSeconds ?? 0 }, options);
   }
   try {
     const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
@@ -59,12 +72,12 @@ export async function requestTranscript(userId: string, request: TranscriptReque
       source,
       origin: "platform",
       title: error.info?.title ?? null,
-      estimateSeconds: error.info?.durationSeconds ?? 0,
-    });
+      estimateSeconds: error.info?.durationSeconds ?? options.estimateSeconds ?? 0,
+    }, options);
   }
 }
 
-async function transcribeAudio(userId: string, request: TranscriptRequest, asr: AsrSource): Promise<TranscriptOutcome> {
+async function transcribeAudio(userId: string, request: TranscriptRequest, asr: AsrSource, options: RequestOptions): Promise<TranscriptOutcome> {
   const stored = await findStoredTranscript(userId, asr.source, request.lang, "asr");
   if (stored) {
     if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
@@ -83,6 +96,7 @@ async function transcribeAudio(userId: string, request: TranscriptRequest, asr: 
     objectPath: asr.objectPath,
     title: asr.title,
     estimateSeconds: asr.estimateSeconds,
+    skipJobRateLimit: options.skipJobRateLimit,
   });
   return { kind: "job", job };
 }
