@@ -9,6 +9,7 @@ import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
 import { benchPlans } from "./bench/plans";
 import { benchRateLimits } from "./bench/rate-limits";
+import { benchImports } from "./bench/imports";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   asr: benchAsr,
   plans: benchPlans,
   ratelimits: benchRateLimits,
+  imports: benchImports,
 };
 
 const only = process.argv.slice(2);
