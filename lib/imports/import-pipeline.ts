@@ -79,9 +79,15 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
     if (existing.has(`${source.platform}:${source.videoId}`)) return { ...base, status: "skipped", note: "Already in your history." };
     return base;
   });
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await db.importItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
-  await db.importBatch.update({ where: { id: ctx.batchId }, data: { title: listed.title, total: rows.length, status: "running" } });
-  await refreshCounts(db, ctx.batchId);
+  // All rows and the batch's total in one transaction: a crash leaves either nothing (listed again) or everything.
+  await db.$transaction(
+    async (tx) => {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.importItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
+      await tx.importBatch.update({ where: { id: ctx.batchId }, data: { title: listed.title, total: rows.length, status: "running" } });
+      await refreshCounts(tx, ctx.batchId);
+    },
+    { timeout: 30_000, maxWait: 20_000 },
+  );
   return {};
 }
 

@@ -43,13 +43,14 @@ export async function requestTranscript(
   if (request.upload) {
     const upload = await resolveUploadForUser(userId, request.upload);
     const videoId = upload.objectPath.split("/")[2] ?? upload.objectPath;
-    return transcribeAudio(userId, request, {
+    const asr: AsrSource = {
       source: { platform: "upload", videoId, canonicalUrl: `upload:${upload.objectPath}` },
       origin: "upload",
       objectPath: upload.objectPath,
       title: upload.filename,
       estimateSeconds: 0,
-    }, options);
+    };
+    return transcribeAudio(userId, request, asr, options);
   }
   const field = request.audio ? "audio" : "url";
   const source = await resolveSource(request.audio ?? request.url, deps, ["body", field]);
@@ -60,7 +61,8 @@ export async function requestTranscript(
       if (!published.inHistory) await recordTranscription(userId, published.transcript);
       return { kind: "transcript", transcript: serializeTranscript(published.transcript, request.format) };
     }
-    return transcribeAudio(userId, request, { source, origin: "audio_url", title: null, estimateSeconds: options.estimateSeconds ?? 0 }, options);
+    const asr: AsrSource = { source, origin: "audio_url", title: null, estimateSeconds: options.estimateSeconds ?? 0 };
+    return transcribeAudio(userId, request, asr, options);
   }
   try {
     const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
@@ -68,12 +70,13 @@ export async function requestTranscript(
     return { kind: "transcript", transcript: serializeTranscript(transcript, request.format) };
   } catch (error) {
     if (!(error instanceof NoCaptionsError)) throw error;
-    return transcribeAudio(userId, request, {
+    const asr: AsrSource = {
       source,
       origin: "platform",
       title: error.info?.title ?? null,
       estimateSeconds: error.info?.durationSeconds ?? options.estimateSeconds ?? 0,
-    }, options);
+    };
+    return transcribeAudio(userId, request, asr, options);
   }
 }
 
