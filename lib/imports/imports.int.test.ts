@@ -34,6 +34,11 @@ beforeAll(async () => {
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     IMPORT_CONCURRENCY: "4",
     RATE_LIMIT_MULTIPLIER: "0",
+    ITUNES_LOOKUP_URL: `${fake.origin}/lookup`,
+  });
+  fake.shows.set("1000", {
+    feed: "/feeds/podcastindex-example.xml",
+    episodes: [{ trackId: 2003, guid: "https://example.com/ep0003", title: "Episode 3 - The Future", audioPath: "/ex/file-03.mp3" }],
   });
   ctx = await useTestDatabase();
   await import("@/lib/jobs/pipelines");
@@ -131,6 +136,15 @@ describe("imports", () => {
     expect(failed.every((i) => /allowance/.test(i.note ?? ""))).toBe(true);
     const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
     expect(period?.usedSeconds).toBe(900);
+  }, 120_000);
+
+  it("an Apple Podcasts episode link imports that one episode; a show link imports the feed", async () => {
+    const { auth } = await caller();
+    const episode = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000?i=2003");
+    expect(await waitForBatch(auth, episode)).toMatchObject({ total: 1, done: 1, status: "done", title: "Podcasting 2.0 Namespace Example" });
+    const show = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000");
+    // Three episodes (the live item's stream is not an episode); the one just transcribed is skipped.
+    expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
   }, 120_000);
 
   it("a source that cannot be listed ends in error with the reason; bad URLs are refused at once", async () => {

@@ -43,7 +43,8 @@ export async function listImportSource(userId: string, url: string, deps: ListDe
   if (!resolved.feed) {
     return { title: null, items: [{ guid: resolved.audioUrl!, title: resolved.audioUrl!, url: resolved.audioUrl!, kind: "audio", durationSeconds: 0 }] };
   }
-  const episodes = resolved.feed.episodes.slice(0, max);
+  // An Apple Podcasts episode link imports that episode; a feed or show, its newest `max` episodes.
+  const episodes = resolved.kind === "episode" && resolved.episode ? [resolved.episode] : resolved.feed.episodes.slice(0, max);
   await rememberEpisodeTranscripts(userId, episodes, deps);
   const seen = new Set<string>();
   const items: SourceItem[] = [];
