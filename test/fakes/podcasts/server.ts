@@ -10,7 +10,8 @@
  * - /hostile/<name>        hand-made hostile feeds: billion-laughs.xml, xxe.xml, malformed.xml, page.html, and
  *                          huge.xml (50 MB of items, streamed without Content-Length; `hugeBytesSent` counts what left)
  * - /generated/<n>.xml     a generated feed of n episodes (imports), audio at /ex/<prefix>-<i>.mp3
- *                          (?prefix=…, default gen; ?durations=0 leaves itunes:duration out)
+ *                          (?prefix=…, default gen; ?durations=0 leaves itunes:duration out; ?transcripts=1 gives
+ *                          each episode a Podcasting 2.0 JSON transcript)
  *
  *   const server = await startFakePodcastServer();   // server.origin = "http://127.0.0.1:<port>"
  */
@@ -77,16 +78,21 @@ export const HOSTILE: Record<string, string> = {
  * A feed of `n` episodes (newest first), HH:MM:SS and seconds durations alternating (or none), audio at
  * /ex/<prefix>-<i>.mp3 (the prefix keeps feeds of different tests apart).
  */
-export function generatedFeed(origin: string, n: number, options: { title?: string; durations?: boolean; prefix?: string } = {}): string {
+export function generatedFeed(
+  origin: string,
+  n: number,
+  options: { title?: string; durations?: boolean; prefix?: string; transcripts?: boolean } = {},
+): string {
   const title = options.title ?? `Generated show (${n})`;
   const prefix = options.prefix ?? "gen";
   const items = Array.from({ length: n }, (_, k) => {
     const i = n - k;
     const duration = options.durations === false ? "" : `<itunes:duration>${i % 2 === 0 ? String(60 + i) : `00:01:${String(i % 60).padStart(2, "0")}`}</itunes:duration>`;
-    return `<item><title>Episode ${i}</title><guid isPermaLink="false">${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toUTCString()}</pubDate>${duration}<enclosure url="${origin}/ex/${prefix}-${i}.mp3" type="audio/mpeg" length="1000"/></item>`;
+    const transcript = options.transcripts ? `<podcast:transcript url="${origin}/ex/${prefix}-${i}/transcript.json" type="application/json"/>` : "";
+    return `<item><title>Episode ${i}</title><guid isPermaLink="false">${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toUTCString()}</pubDate>${duration}${transcript}<enclosure url="${origin}/ex/${prefix}-${i}.mp3" type="audio/mpeg" length="1000"/></item>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
-<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>${title}</title>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>${title}</title>
 ${items.join("\n")}
 </channel></rss>`;
 }
@@ -154,7 +160,11 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
     }
     if (url.pathname.startsWith("/generated/")) {
       const n = Number(path.basename(url.pathname, ".xml"));
-      const options = { durations: url.searchParams.get("durations") !== "0", prefix: url.searchParams.get("prefix") ?? "gen" };
+      const options = {
+        durations: url.searchParams.get("durations") !== "0",
+        prefix: url.searchParams.get("prefix") ?? "gen",
+        transcripts: url.searchParams.get("transcripts") === "1",
+      };
       return send(200, "application/rss+xml", generatedFeed(state.origin, Number.isFinite(n) ? Math.min(n, 10_000) : 1, options));
     }
     if (url.pathname.startsWith("/ex/")) {
