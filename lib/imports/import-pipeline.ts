@@ -34,6 +34,8 @@ export interface ImportContext {
 const ADVANCE_MS = 4_000;
 const POLL_MS = 150;
 const INSERT_CHUNK = 500;
+/** A claimed item with no job after this long was lost between claim and start (a crash): queued again. */
+const UNSTARTED_MS = 15_000;
 
 type Counts = Record<"queued" | "running" | "done" | "failed" | "skipped", number>;
 
@@ -107,16 +109,20 @@ async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Pro
 /** Running items whose jobs ended: done, or failed with the job's reason. Returns how many changed. */
 async function syncRunning(batchId: string): Promise<number> {
   const db = await getDb();
-  const running = await db.importItem.findMany({ where: { batchId, status: "running" }, select: { id: true, jobId: true } });
-  if (running.length === 0) return 0;
+  // Claimed but never started (the runner died between the claim and the start): back to the queue. Starting
+  // an item twice is safe (the same job or the stored transcript comes back), so the wait can be short.
+  let changed = (
+    await db.importItem.updateMany({ where: { batchId, status: "running", jobId: null, updatedAt: { lt: new Date(Date.now() - UNSTARTED_MS) } }, data: { status: "queued" } })
+  ).count;
+  const running = (await db.importItem.findMany({ where: { batchId, status: "running" }, select: { id: true, jobId: true } })).filter((r) => r.jobId);
+  if (running.length === 0) return changed;
   const jobs = await db.job.findMany({
     where: { id: { in: running.flatMap((r) => (r.jobId ? [r.jobId] : [])) } },
     select: { id: true, status: true, errorMessage: true },
   });
   const byId = new Map(jobs.map((j) => [j.id, j]));
-  let changed = 0;
   for (const item of running) {
-    const job = item.jobId ? byId.get(item.jobId) : undefined;
+    const job = byId.get(item.jobId!);
     if (job?.status === "done") {
       changed += (await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "done" } })).count;
     } else if (!job || job.status === "error") {
@@ -127,15 +133,24 @@ async function syncRunning(batchId: string): Promise<number> {
   return changed;
 }
 
-/** Starts queued items while the user has fewer than IMPORT_CONCURRENCY running. Returns how many started. */
+/**
+ * Claims queued items while the user has fewer than IMPORT_CONCURRENCY running (under a per-user advisory
+ * lock, so batches of one user advancing at once never exceed it), then starts each. Returns how many.
+ */
 async function startQueued(ctx: ImportContext): Promise<number> {
   const db = await getDb();
-  const running = await db.importItem.count({ where: { status: "running", batch: { userId: ctx.userId } } });
-  const free = env().IMPORT_CONCURRENCY - running;
-  if (free <= 0) return 0;
-  const queued = await db.importItem.findMany({ where: { batchId: ctx.batchId, status: "queued" }, orderBy: { position: "asc" }, take: free });
+  const claimed = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`verbatim:import:${ctx.userId}`}))`;
+    const running = await tx.importItem.count({ where: { status: "running", batch: { userId: ctx.userId } } });
+    const free = env().IMPORT_CONCURRENCY - running;
+    if (free <= 0) return [];
+    const queued = await tx.importItem.findMany({ where: { batchId: ctx.batchId, status: "queued" }, orderBy: { position: "asc" }, take: free });
+    // Running without a job: being started now (or, after a crash, handed back by syncRunning).
+    await tx.importItem.updateMany({ where: { id: { in: queued.map((q) => q.id) }, status: "queued" }, data: { status: "running", jobId: null } });
+    return queued;
+  });
   const allow = allowPrivate();
-  for (const item of queued) {
+  for (const item of claimed) {
     const source = itemSource({ url: item.audioUrl, kind: "audio" }, allow);
     const audio = source?.platform === "podcast";
     try {
@@ -145,8 +160,8 @@ async function startQueued(ctx: ImportContext): Promise<number> {
         transcriptDeps(),
         { estimateSeconds: item.durationSeconds, skipJobRateLimit: true },
       );
-      const data = outcome.kind === "job" ? { status: "running", jobId: outcome.job.jobId } : { status: "done" };
-      await db.importItem.updateMany({ where: { id: item.id, status: "queued" }, data });
+      const data = outcome.kind === "job" ? { jobId: outcome.job.jobId } : { status: "done" };
+      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data });
     } catch (error) {
       const api = asApiError(error);
       let note: string;
@@ -154,10 +169,10 @@ async function startQueued(ctx: ImportContext): Promise<number> {
       else if (api instanceof ApiError) note = api.detail;
       else if (api instanceof RequestValidationError) note = api.items[0]?.msg ?? "This item cannot be transcribed.";
       else throw error;
-      await db.importItem.updateMany({ where: { id: item.id, status: "queued" }, data: { status: "failed", note: note.slice(0, 1000) } });
+      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note: note.slice(0, 1000) } });
     }
   }
-  return queued.length;
+  return claimed.length;
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {

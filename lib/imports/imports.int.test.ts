@@ -147,6 +147,31 @@ describe("imports", () => {
     expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
   }, 120_000);
 
+  it("two batches of one user at once never run more than IMPORT_CONCURRENCY items together", async () => {
+    const { user, auth } = await caller();
+    const ids = await Promise.all([
+      startImport(auth, `${fake.origin}/generated/12.xml?prefix=pair-a&durations=0`),
+      startImport(auth, `${fake.origin}/generated/12.xml?prefix=pair-b&durations=0`),
+    ]);
+    let most = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        most = Math.max(most, await ctx.db.importItem.count({ where: { status: "running", batch: { userId: user.id } } }));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const batches = await Promise.all(ids.map((id) => waitForBatch(auth, id)));
+    sampling = false;
+    await sampler;
+    expect(batches.map((b) => [b.status, b.done])).toEqual([
+      ["done", 12],
+      ["done", 12],
+    ]);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(4); // IMPORT_CONCURRENCY in this file
+  }, 120_000);
+
   it("a source that cannot be listed ends in error with the reason; bad URLs are refused at once", async () => {
     const { auth } = await caller();
     const id = await startImport(auth, `${fake.origin}/hostile/malformed.xml`);
