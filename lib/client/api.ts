@@ -27,10 +27,12 @@ export function errorMessage(status: number, body: unknown): string {
   return `Request failed (${status})`;
 }
 
-/** The API's machine `code` in an error body, when it sent one. */
+/** The API's machine `code` in an error body, when it sent one (for a 422, the first item's `type`). */
 export function errorCode(body: unknown): string | null {
-  const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
-  return typeof code === "string" ? code : null;
+  const fields = body && typeof body === "object" ? (body as { code?: unknown; detail?: unknown }) : {};
+  if (typeof fields.code === "string") return fields.code;
+  const first = Array.isArray(fields.detail) ? (fields.detail[0] as { type?: unknown } | undefined) : undefined;
+  return typeof first?.type === "string" ? first.type : null;
 }
 
 /** The status and parsed JSON body of a successful call; throws ApiRequestError otherwise. */

@@ -49,6 +49,11 @@ export const errors = {
 };
 
 export function errorResponse(error: ApiError): NextResponse {
+  // The contract's 422 is always an HTTPValidationError. A 422 raised while acting on the input (a link no
+  // platform serves, a malformed feed, an internal address) is one item against the body, its code as `type`.
+  if (error.status === 422) {
+    return NextResponse.json({ detail: [{ type: error.code, loc: ["body"], msg: error.detail }] }, { status: 422, headers: error.headers });
+  }
   return NextResponse.json({ detail: error.detail, code: error.code }, { status: error.status, headers: error.headers });
 }
 

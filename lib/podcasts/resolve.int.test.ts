@@ -3,6 +3,9 @@ import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 
+/** The one item of a 422 (HTTPValidationError): what the feed or URL was refused for. */
+const issue = (body: unknown) => (body as { detail: { type: string; msg: string; loc: unknown[] }[] }).detail[0]!;
+
 // POST /v1/podcast/resolve against a fake podcast host (real feeds recorded from public repositories, hostile
 // feeds made by hand, the iTunes lookup API) with real PostgreSQL; then POST /v1/transcript for an episode
 // that publishes a transcript answers 200 with it (source `captions`), no speech recognition configured.
@@ -141,15 +144,15 @@ describe("POST /v1/podcast/resolve", () => {
     const { auth } = await caller();
     const malformed = await resolve(auth, `${fake.origin}/hostile/malformed.xml`);
     expect(malformed.status).toBe(422);
-    expect(malformed.body.code).toBe("feed_invalid");
-    expect(malformed.body.detail).toMatch(/not well-formed XML \(line \d+/);
+    expect(issue(malformed.body).type).toBe("feed_invalid");
+    expect(issue(malformed.body).msg).toMatch(/not well-formed XML \(line \d+/);
     const page = await resolve(auth, `${fake.origin}/hostile/page.html`);
     expect(page.status).toBe(422);
-    expect(page.body.code).toBe("not_a_feed");
+    expect(issue(page.body).type).toBe("not_a_feed");
     expect((await resolve(auth, `${fake.origin}/feeds/nope.xml`)).status).toBe(502);
     const internal = await resolve(auth, "http://10.0.0.1/feed.xml");
     expect(internal.status).toBe(422);
-    expect(internal.body.code).toMatch(/not_allowed/);
+    expect(issue(internal.body).type).toMatch(/not_allowed/);
   });
 
   it("refuses the hostile feeds: billion laughs is never expanded, XXE never declared, 50 MB never read", async () => {
@@ -162,12 +165,12 @@ describe("POST /v1/podcast/resolve", () => {
     const before = fake.requests.length;
     const xxe = await resolve(auth, `${fake.origin}/hostile/xxe.xml`);
     expect(xxe.status).toBe(422);
-    expect(xxe.body).toMatchObject({ code: "feed_invalid" });
+    expect(issue(xxe.body).type).toBe("feed_invalid");
     expect(fake.requests.slice(before)).toEqual(["/hostile/xxe.xml"]); // the external entity was never fetched
 
     const huge = await resolve(auth, `${fake.origin}/hostile/huge.xml`);
     expect(huge.status).toBe(422);
-    expect(huge.body.code).toBe("response_too_large");
+    expect(issue(huge.body).type).toBe("response_too_large");
     // Reading stopped at the cap: the rest of the 50 MB was never sent (socket buffers allow some slack).
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(fake.hugeBytesSent()).toBeLessThan(FEED_CAP + 8 * 1024 * 1024);
