@@ -87,7 +87,9 @@ function Item({ item }: { item: ImportItemOut }) {
   return (
     <li className="flex flex-col gap-1 px-3 py-2 text-sm" data-testid="import-item" data-status={item.status}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="min-w-0 break-words">{item.title}</span>
+        <span className="min-w-0 break-words" data-testid="import-item-title">
+          {item.title}
+        </span>
         <span className="flex items-center gap-2 whitespace-nowrap">
           {item.transcript_id ? (
             <Link href={storedTranscriptHref(item.transcript_id)} className="text-xs underline decoration-stone-300 hover:decoration-stone-900" data-testid="import-item-transcript">
