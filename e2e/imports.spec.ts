@@ -32,7 +32,23 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
   await expect(batch.getByText("3 done · 0 already in your history · 0 failed · 3 in all")).toBeVisible();
   await expect(batch.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
 
+  // Its items, in the feed's order (newest first), each done with a link to its transcript.
+  await batch.getByRole("button", { name: "Show items" }).click();
+  const items = batch.getByTestId("import-item");
+  await expect(items).toHaveCount(3);
+  await expect(batch.getByTestId("import-item-title")).toHaveText(["Episode 3", "Episode 2", "Episode 1"]);
+  await expect(batch.getByTestId("import-item-status")).toHaveText(["Done", "Done", "Done"]);
+  await expect(batch.getByTestId("import-item-transcript")).toHaveCount(3);
+  await items.nth(1).getByRole("link", { name: "Open transcript" }).click();
+  await expect(page).toHaveURL(/\/dashboard\?transcript=[A-Za-z0-9_-]+$/);
+  const viewer = page.getByTestId("transcript-viewer");
+  await expect(viewer).toBeVisible();
+  await expect(viewer.getByTestId("transcript-platform")).toHaveText("Podcast");
+  await expect(viewer.getByTestId("segments")).toContainText("father");
+  await page.goBack();
+
   // The episodes are in the history now.
+  await expect(page.getByTestId("import-batch")).toHaveCount(1);
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "History" }).click();
   await expect(page.getByRole("row")).toHaveCount(4); // header + 3 episodes
 });

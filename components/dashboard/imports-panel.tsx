@@ -2,8 +2,9 @@
 
 import { useId, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ImportItems } from "@/components/dashboard/import-items";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { batchProgress, fetchImports, IMPORT_STATUS_LABELS, IMPORTS_KEY, isBatchActive, startImport } from "@/lib/client/imports";
+import { batchProgress, fetchImports, IMPORT_STATUS_LABELS, IMPORTS_KEY, isBatchActive, startImport, type ImportBatchOut } from "@/lib/client/imports";
 
 /** While a batch is queued or running, the list is asked for again this often. */
 const ACTIVE_POLL_MS = 2000;
@@ -62,21 +63,42 @@ export function ImportsPanel() {
       {batches.data && batches.data.length === 0 ? <p className="text-sm text-stone-500">No imports yet.</p> : null}
       <ul className="flex flex-col gap-3" aria-label="Imports">
         {batches.data?.map((batch) => (
-          <li key={batch.id} className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="import-batch">
-            <div className="flex flex-wrap items-baseline justify-between gap-2">
-              <span className="font-medium">{batch.title ?? batch.source_url}</span>
-              <span className="text-sm text-stone-500">{IMPORT_STATUS_LABELS[batch.status]}</span>
-            </div>
-            <ProgressBar value={batchProgress(batch)} label={`Import of ${batch.title ?? batch.source_url}`} />
-            <p className="text-sm text-stone-600">
-              {batch.total === 0 && isBatchActive(batch)
-                ? "Listing…"
-                : `${batch.done} done · ${batch.skipped} already in your history · ${batch.failed} failed · ${batch.total} in all`}
-            </p>
-            {batch.note ? <p className="text-sm text-stone-500">{batch.note}</p> : null}
-          </li>
+          <Batch key={batch.id} batch={batch} />
         ))}
       </ul>
     </div>
+  );
+}
+
+function Batch({ batch }: { batch: ImportBatchOut }) {
+  const [open, setOpen] = useState(false);
+  const itemsId = useId();
+  return (
+    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="import-batch">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-medium">{batch.title ?? batch.source_url}</span>
+        <span className="text-sm text-stone-500">{IMPORT_STATUS_LABELS[batch.status]}</span>
+      </div>
+      <ProgressBar value={batchProgress(batch)} label={`Import of ${batch.title ?? batch.source_url}`} />
+      <p className="text-sm text-stone-600">
+        {batch.total === 0 && isBatchActive(batch)
+          ? "Listing…"
+          : `${batch.done} done · ${batch.skipped} already in your history · ${batch.failed} failed · ${batch.total} in all`}
+      </p>
+      {batch.note ? <p className="text-sm text-stone-500">{batch.note}</p> : null}
+      {batch.total > 0 && (
+        <button
+          type="button"
+          aria-expanded={open}
+          aria-controls={itemsId}
+          onClick={() => setOpen((value) => !value)}
+          className="self-start text-sm text-stone-600 underline decoration-stone-300 hover:text-stone-900"
+          data-testid="import-items-toggle"
+        >
+          {open ? "Hide items" : "Show items"}
+        </button>
+      )}
+      {open && <ImportItems batch={batch} id={itemsId} />}
+    </li>
   );
 }

@@ -17,6 +17,7 @@ import { ApiRequestError } from "@/lib/client/api";
 import { formatBytes, putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
 import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
+import { StoredTranscript } from "@/components/dashboard/stored-transcript";
 import { dragHasFiles, FileDropZone } from "@/components/dashboard/file-drop-zone";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
 
@@ -50,7 +51,8 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * The Transcribe page: a link or a file and a language in, the transcript out. A file is signed, PUT
  * (with a progress bar) and transcribed by speech recognition as a job, like links without captions.
  * The address holds the request: `?url=…&lang=…` submits at once (History links here), and
- * `?job=<id>` watches a job (so a reload resumes it instead of asking again).
+ * `?job=<id>` watches a job (so a reload resumes it instead of asking again), and `?transcript=<id>`
+ * shows a transcript from the history (an import's finished items link there).
  */
 export function TranscribePanel() {
   const router = useRouter();
@@ -60,6 +62,7 @@ export function TranscribePanel() {
   const queryUrl = searchParams.get("url")?.trim() ?? "";
   const queryLang = searchParams.get("lang")?.trim() || "en";
   const queryJob = searchParams.get("job")?.trim() || null;
+  const queryTranscript = searchParams.get("transcript")?.trim() || null;
   const queryKey = `${queryUrl}\n${queryLang}`;
 
   const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
@@ -320,6 +323,7 @@ export function TranscribePanel() {
       {pending && upload && <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : () => uploadAbort.current?.abort()} />}
       {watchedJob && <JobPanel key={watchedJob} jobId={watchedJob} file={jobFile?.jobId === watchedJob ? jobFile.file : null} />}
       {result?.kind === "transcript" && !pending && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
+      {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={queryTranscript} id={queryTranscript} />}
     </div>
   );
 }

@@ -1,9 +1,10 @@
-// Browser side of imports: start one (POST /v1/import), list the caller's batches (GET /v1/import).
+// Browser side of imports: start one (POST /v1/import), list the caller's batches (GET /v1/import) and a
+// batch's items (GET /v1/import/{batch_id}/items).
 
-import type { ImportBatchOut } from "@/lib/imports/schemas";
+import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/imports/schemas";
 import { apiFetch } from "@/lib/client/api";
 
-export type { ImportBatchOut };
+export type { ImportBatchOut, ImportItemOut, ImportItemsResponse };
 
 export const IMPORTS_KEY = ["imports"] as const;
 
@@ -36,3 +37,23 @@ export const IMPORT_STATUS_LABELS: Readonly<Record<ImportBatchOut["status"], str
   partial: "Done, some failed",
   error: "Failed",
 };
+
+export const importItemsKey = (batchId: string) => [...IMPORTS_KEY, batchId, "items"] as const;
+
+export function fetchImportItems(batchId: string, cursor: string | null): Promise<ImportItemsResponse> {
+  const search = cursor ? `?${new URLSearchParams({ cursor }).toString()}` : "";
+  return apiFetch<ImportItemsResponse>(`/v1/import/${encodeURIComponent(batchId)}/items${search}`);
+}
+
+export const IMPORT_ITEM_STATUS_LABELS: Readonly<Record<ImportItemOut["status"], string>> = {
+  queued: "Queued",
+  running: "Transcribing",
+  done: "Done",
+  failed: "Failed",
+  skipped: "Skipped",
+};
+
+/** The dashboard page showing a transcript from the caller's history. */
+export function storedTranscriptHref(transcriptId: string): string {
+  return `/dashboard?${new URLSearchParams({ transcript: transcriptId }).toString()}`;
+}

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { batchParamsSchema, importBatchSchema, importRequestSchema, importStartSchema } from "@/lib/imports/schemas";
+import {
+  batchParamsSchema,
+  importBatchSchema,
+  importItemsQuerySchema,
+  importItemsResponseSchema,
+  importRequestSchema,
+  importStartSchema,
+} from "@/lib/imports/schemas";
 
 export const startImportEndpoint = defineEndpoint({
   method: "POST",
@@ -39,5 +46,22 @@ export const getImportEndpoint = defineEndpoint({
   rateLimit: "account",
   params: batchParamsSchema,
   response: importBatchSchema,
+  errors: { 404: "No such batch for this user (another user's batch answers the same)" },
+});
+
+export const listImportItemsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/import/{batch_id}/items",
+  tag: "Imports",
+  summary: "One batch's items in listing order, each with its state and, once finished, its transcript",
+  description:
+    "Keyset pagination: each page (`limit`, default 50, at most 200) ends with `next_cursor`; pass it as `cursor` for the next page, " +
+    "until it is null. Items come in the source's order (`position`). A running item carries its `job_id`; a done or skipped one the " +
+    "`transcript_id` of its entry in the caller's history (GET /v1/transcripts/{id}); a failed or skipped one a `note` saying why.",
+  auth: "any",
+  rateLimit: "account",
+  params: batchParamsSchema,
+  query: importItemsQuerySchema,
+  response: importItemsResponseSchema,
   errors: { 404: "No such batch for this user (another user's batch answers the same)" },
 });

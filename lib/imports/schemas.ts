@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryInt } from "@/lib/http/query";
 import { MAX_SOURCE_URL_LENGTH } from "@/lib/sources";
 import { langSchema } from "@/lib/transcripts/schemas";
 
@@ -40,3 +41,43 @@ export const importBatchSchema = z
 export type ImportBatchOut = z.infer<typeof importBatchSchema>;
 
 export const batchParamsSchema = z.object({ batch_id: z.string().min(1).max(64) });
+
+export const IMPORT_ITEM_STATUSES = ["queued", "running", "done", "failed", "skipped"] as const;
+export type ImportItemStatus = (typeof IMPORT_ITEM_STATUSES)[number];
+
+export const IMPORT_ITEMS_PAGE = 50;
+export const IMPORT_ITEMS_MAX_PAGE = 200;
+
+export const importItemsQuerySchema = z.object({
+  cursor: z.string().max(200).optional().describe("next_cursor of the previous page; absent for the first page"),
+  limit: queryInt(z.int().min(1).max(IMPORT_ITEMS_MAX_PAGE).default(IMPORT_ITEMS_PAGE)),
+});
+
+export const importItemSchema = z
+  .object({
+    guid: z.string().describe("The episode's guid, or `youtube:<id>` for a playlist's video"),
+    title: z.string(),
+    url: z.string().describe("The episode's audio URL, or the video's page"),
+    position: z.number().int().describe("Listing order: 0 is the source's first item"),
+    status: z
+      .enum(IMPORT_ITEM_STATUSES)
+      .describe("queued → running (being transcribed) → done | failed; skipped when the item was already in the caller's history"),
+    note: z.string().nullable().describe("Why the item failed or was skipped"),
+    job_id: z.string().nullable().describe("The speech-recognition job (GET /v1/jobs/{job_id}) while it runs and after; null when none was needed"),
+    transcript_id: z
+      .string()
+      .nullable()
+      .describe("For done and skipped items: the transcript in the caller's history (GET /v1/transcripts/{id}); null otherwise"),
+  })
+  .meta({ id: "ImportItemOut" });
+
+export type ImportItemOut = z.infer<typeof importItemSchema>;
+
+export const importItemsResponseSchema = z
+  .object({
+    items: z.array(importItemSchema),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+  })
+  .meta({ id: "ImportItemList" });
+
+export type ImportItemsResponse = z.infer<typeof importItemsResponseSchema>;

@@ -29,7 +29,7 @@ export async function startImport(userId: string, request: ImportRequest, deps: 
   }
   const db = await getDb();
   const batch = await db.$transaction(async (tx) => {
-    const created = await tx.importBatch.create({ data: { userId, sourceUrl, status: "queued" } });
+    const created = await tx.importBatch.create({ data: { userId, sourceUrl, lang: request.lang, status: "queued" } });
     const context: ImportContext = { batchId: created.id, userId, url: sourceUrl, lang: request.lang };
     await enqueueJob(tx, { userId, pipeline: IMPORT_PIPELINE, context });
     return created;

@@ -1,0 +1,19 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { fetchTranscript, transcriptKey } from "@/lib/client/transcripts";
+import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+
+/** A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; an import's items link here). */
+export function StoredTranscript({ id }: { id: string }) {
+  const transcript = useQuery({ queryKey: transcriptKey(id, "json"), queryFn: () => fetchTranscript(id, "json"), staleTime: Infinity });
+  if (transcript.isPending) return <p className="text-sm text-stone-500">Loading the transcript…</p>;
+  if (transcript.isError) {
+    return (
+      <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="transcribe-error">
+        {transcript.error.message}
+      </p>
+    );
+  }
+  return <TranscriptViewer key={transcript.data.id} transcript={transcript.data} />;
+}

@@ -1,0 +1,199 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { bearer, callRoute } from "@/test/request";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
+
+// GET /v1/import/{batch_id}/items against real imports: the local runner lists feeds from the fake podcast host
+// and transcribes each episode through the real speech-recognition path (the OpenAI-compatible fake answers at
+// once), real PostgreSQL. Items come in listing order with their states; finished ones link to their transcript.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakePodcastServer;
+let asr: FakeOpenAiAsr;
+let dataDir: string;
+let runner: { stop(): Promise<void> };
+let routes: {
+  start: typeof import("@/app/v1/import/route").POST;
+  get: typeof import("@/app/v1/import/[batch_id]/route").GET;
+  items: typeof import("@/app/v1/import/[batch_id]/items/route").GET;
+  transcript: typeof import("@/app/v1/transcripts/[id]/route").GET;
+};
+let keys: typeof import("@/lib/auth/api-keys");
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-import-items-"));
+  fake = await startFakePodcastServer();
+  asr = await startFakeOpenAiAsr();
+  asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    IMPORT_CONCURRENCY: "4",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
+  ctx = await useTestDatabase();
+  await import("@/lib/jobs/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs");
+  runner = await startLocalRunner({ pollMs: 250, concurrency: 4, log: () => undefined });
+  routes = {
+    start: (await import("@/app/v1/import/route")).POST,
+    get: (await import("@/app/v1/import/[batch_id]/route")).GET,
+    items: (await import("@/app/v1/import/[batch_id]/items/route")).GET,
+    transcript: (await import("@/app/v1/transcripts/[id]/route")).GET,
+  };
+  keys = await import("@/lib/auth/api-keys");
+}, 60_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await asr?.close();
+  await fake?.close();
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function caller() {
+  const user = await createUser(ctx.db);
+  const { key } = await keys.ensureApiKey(user.id);
+  return { user, auth: bearer(key!) };
+}
+
+interface Item {
+  guid: string;
+  title: string;
+  url: string;
+  position: number;
+  status: string;
+  note: string | null;
+  job_id: string | null;
+  transcript_id: string | null;
+}
+interface Page {
+  items: Item[];
+  next_cursor: string | null;
+}
+
+async function startImport(auth: Record<string, string>, url: string): Promise<string> {
+  const res = await callRoute(routes.start, "/v1/import", { headers: auth, body: { url } });
+  expect(res.status).toBe(200);
+  return (res.json as { batch_id: string }).batch_id;
+}
+
+async function waitForBatch(auth: Record<string, string>, id: string): Promise<{ status: string; done: number; failed: number; skipped: number }> {
+  for (let i = 0; i < 1200; i++) {
+    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } })).json as { status: string; done: number; failed: number; skipped: number };
+    if (["done", "partial", "error"].includes(batch.status)) return batch;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`batch ${id} did not finish`);
+}
+
+function listItems(auth: Record<string, string>, id: string, search = "") {
+  return callRoute(routes.items, `/v1/import/${id}/items${search}`, { headers: auth, params: { batch_id: id } });
+}
+
+describe("GET /v1/import/{batch_id}/items", () => {
+  let owner: Awaited<ReturnType<typeof caller>>;
+  let batchId: string;
+
+  beforeAll(async () => {
+    owner = await caller();
+    // Two episodes first: the second import finds them in the history (skipped).
+    const first = await startImport(owner.auth, `${fake.origin}/generated/2.xml?prefix=items&durations=0`);
+    expect(await waitForBatch(owner.auth, first)).toMatchObject({ status: "done", done: 2 });
+    // Free tier: 900 s a month; 2 used by the first import. Leave 2 s: two of the three new episodes fit.
+    const { chargeSeconds } = await import("@/lib/usage/charge");
+    await ctx.db.$transaction((tx) => chargeSeconds(tx, owner.user.id, 896));
+    batchId = await startImport(owner.auth, `${fake.origin}/generated/5.xml?prefix=items&durations=0`);
+    expect(await waitForBatch(owner.auth, batchId)).toMatchObject({ status: "partial", done: 2, skipped: 2, failed: 1 });
+  }, 120_000);
+
+  it("the owner sees every item in listing order with its state, note, job and transcript", async () => {
+    const res = await listItems(owner.auth, batchId);
+    expect(res.status).toBe(200);
+    const page = res.json as Page;
+    expect(page.next_cursor).toBeNull();
+    expect(page.items.map((i) => i.position)).toEqual([0, 1, 2, 3, 4]);
+    const rows = await ctx.db.importItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
+    expect(page.items.map((i) => i.guid)).toEqual(rows.map((r) => r.guid));
+    expect(page.items.every((i) => /^Episode \d$/.test(i.title) && i.url.startsWith(`${fake.origin}/ex/items-`))).toBe(true);
+
+    const byStatus = (status: string) => page.items.filter((i) => i.status === status);
+    expect([byStatus("done").length, byStatus("skipped").length, byStatus("failed").length]).toEqual([2, 2, 1]);
+    // The skipped ones are the first import's episodes.
+    expect(byStatus("skipped").map((i) => i.guid).sort()).toEqual(["items-1", "items-2"]);
+    expect(byStatus("skipped").every((i) => i.note === "Already in your history." && i.job_id === null)).toBe(true);
+    const [failed] = byStatus("failed");
+    expect(failed!.note).toMatch(/allowance/);
+    expect(failed!.transcript_id).toBeNull();
+    expect(byStatus("done").every((i) => i.job_id !== null && i.note === null)).toBe(true);
+
+    // Done and skipped items name the transcript of their history entry, which the owner can open.
+    const entries = await ctx.db.transcription.findMany({ where: { userId: owner.user.id, state: "done" } });
+    const historyIds = new Set(entries.map((e) => e.transcriptId));
+    const finished = [...byStatus("done"), ...byStatus("skipped")];
+    expect(new Set(finished.map((i) => i.transcript_id)).size).toBe(4);
+    for (const item of finished) {
+      expect(historyIds.has(item.transcript_id)).toBe(true);
+      const transcript = await callRoute(routes.transcript, `/v1/transcripts/${item.transcript_id}`, { headers: owner.auth, params: { id: item.transcript_id! } });
+      expect(transcript.status).toBe(200);
+      expect((transcript.json as { segments: { text: string }[] }).segments[0]!.text).toBe("Hello.");
+    }
+    // A done item's transcript is the one its job made.
+    const doneEntry = entries.find((e) => e.transcriptId === byStatus("done")[0]!.transcript_id);
+    expect(doneEntry?.jobId).toBe(byStatus("done")[0]!.job_id);
+  });
+
+  it("pages by cursor: no item repeated or left out", async () => {
+    const all = ((await listItems(owner.auth, batchId)).json as Page).items;
+    const seen: Item[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await listItems(owner.auth, batchId, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.status).toBe(200);
+      const page = res.json as Page;
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items);
+      cursor = page.next_cursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(all);
+
+    expect((await listItems(owner.auth, batchId, "?cursor=not-a-cursor")).status).toBe(422);
+    expect((await listItems(owner.auth, batchId, "?limit=0")).status).toBe(422);
+    expect((await listItems(owner.auth, batchId, "?limit=201")).status).toBe(422);
+  });
+
+  it("another user's batch and an unknown id answer the same 404; no credentials → 401", async () => {
+    const other = await caller();
+    const res = await listItems(other.auth, batchId);
+    expect(res.status).toBe(404);
+    const unknown = await listItems(other.auth, "c000000000000000000000000");
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toEqual(res.json);
+    expect((await callRoute(routes.items, `/v1/import/${batchId}/items`, { params: { batch_id: batchId } })).status).toBe(401);
+  });
+
+  it("a running item shows its job and no transcript yet; a queued one neither", async () => {
+    const { user, auth } = await caller();
+    const batch = await ctx.db.importBatch.create({ data: { userId: user.id, sourceUrl: `${fake.origin}/generated/2.xml`, status: "running", total: 2 } });
+    await ctx.db.importItem.createMany({
+      data: [
+        { batchId: batch.id, guid: "b", title: "Second", audioUrl: `${fake.origin}/ex/running-1.mp3`, position: 1 },
+        { batchId: batch.id, guid: "a", title: "First", audioUrl: `${fake.origin}/ex/running-0.mp3`, position: 0, status: "running", jobId: "job-in-flight" },
+      ],
+    });
+    const page = (await listItems(auth, batch.id)).json as Page;
+    expect(page.items.map((i) => [i.title, i.status, i.job_id, i.transcript_id])).toEqual([
+      ["First", "running", "job-in-flight", null],
+      ["Second", "queued", null, null],
+    ]);
+  });
+});
