@@ -41,6 +41,9 @@ export const RATE_LIMITS = {
   transcript: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 }, // POST /v1/transcript
   job: { by: "user", points: { free: 20, pro: 120, ultra: 600 }, seconds: 60 * 60 }, // speech-recognition jobs
   uploadSign: { by: "user", points: { free: 30, pro: 200, ultra: 1000 }, seconds: 60 * 60 },
+  // The MCP endpoint: every HTTP request (initialize, tools/list, tools/call); each tool call also counts
+  // against its REST operation's row (get_transcript against `transcript`, …).
+  mcp: { by: "user", points: 600, seconds: 60 },
   // OAuth and device-flow endpoints (later issues) get their rows here, e.g.
   // oauthToken: { by: "address", … }, deviceCode: { by: "address", … }, deviceVerify: { by: "user", … }.
 } satisfies Record<string, Limit>;

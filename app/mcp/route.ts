@@ -1,0 +1,9 @@
+import { createMcpHandler } from "@/lib/mcp/handler";
+import { transcriptDeps } from "@/lib/transcripts/deps";
+
+// The MCP endpoint (Streamable HTTP); everything happens in lib/mcp.
+const handler = createMcpHandler({ deps: transcriptDeps });
+
+export const GET = handler;
+export const POST = handler;
+export const DELETE = handler;
