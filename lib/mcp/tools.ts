@@ -57,6 +57,14 @@ const transcriptOutcomeSchema = z.object({
   transcript: transcriptSchema.nullable(),
 });
 
+/**
+ * An output schema for MCP: the REST answer's object without its OpenAPI component id, so the JSON Schema the
+ * SDK lists is an object schema itself rather than a reference (nested components stay in $defs).
+ */
+function outputOf<S extends z.ZodObject>(schema: S): z.ZodObject<S["shape"]> {
+  return z.object(schema.shape);
+}
+
 const unpublishedSchema = z.object({ slug: z.string(), published: z.literal(false) });
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
@@ -91,7 +99,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         "Status of a speech-recognition job started by get_transcript (queued, running, done or error, with progress); " +
         "when done, the transcript with [hh:mm:ss] timestamps.",
       inputSchema: { job_id: z.string().min(1).max(64).describe("The job_id get_transcript returned"), format: formatInput },
-      outputSchema: jobResponseSchema,
+      outputSchema: outputOf(jobResponseSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ job_id, format }) =>
@@ -113,7 +121,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Which caption languages a video has (manual and auto-generated), with its title and duration. Free: nothing is transcribed or charged.",
       inputSchema: { url: urlInput.describe("The video link") },
-      outputSchema: languagesResponseSchema,
+      outputSchema: outputOf(languagesResponseSchema),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
     ({ url }) =>
@@ -139,7 +147,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         limit: z.int().min(1).max(100).default(20),
         offset: z.int().min(0).default(0),
       },
-      outputSchema: transcriptionListSchema,
+      outputSchema: outputOf(transcriptionListSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) =>
@@ -162,7 +170,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         "Makes one of the caller's transcripts public at a stable link (/t/{slug}); publishing again after unpublishing brings back the same link. " +
         "The transcript must be in the caller's history (get it with get_transcript first).",
       inputSchema: { url: urlInput.describe("The link the transcript was made from (or an upload's source_url)"), lang: langInput },
-      outputSchema: publishResponseSchema,
+      outputSchema: outputOf(publishResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ url, lang }) =>
@@ -194,7 +202,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       title: "Show my usage",
       description: "The caller's plan, allowance and use in the current period (seconds), and when the period ends.",
       inputSchema: {},
-      outputSchema: subscriptionResponseSchema,
+      outputSchema: outputOf(subscriptionResponseSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     () =>
