@@ -102,6 +102,13 @@ const schema = z.object({
   MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
 
+  // Podcasts (lib/podcasts): the Apple Podcasts lookup API, and the largest feed read.
+  ITUNES_LOOKUP_URL: z.url().default("https://itunes.apple.com/lookup"),
+  PODCAST_FEED_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
+  IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
+  IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
+
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_BASE_URL: optionalUrl,

@@ -7,6 +7,7 @@ import { usePathname } from "next/navigation";
 const items = [
   { href: "/dashboard", label: "Transcribe", ready: true },
   { href: "/dashboard/history", label: "History", ready: true },
+  { href: "/dashboard/imports", label: "Imports", ready: true },
   { href: "/dashboard/published", label: "Published", ready: true },
   { href: "/dashboard/billing", label: "Billing", ready: true },
   { href: "/dashboard/keys", label: "API key", ready: true },

@@ -44,6 +44,9 @@ export const RATE_LIMITS = {
   // The MCP endpoint: every HTTP request (initialize, tools/list, tools/call); each tool call also counts
   // against its REST operation's row (get_transcript against `transcript`, …).
   mcp: { by: "user", points: 600, seconds: 60 },
+  // Podcasts: each resolve fetches a feed (and may ask Apple's lookup API).
+  podcastResolve: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 * 60 },
+  import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
   // OAuth and device-flow endpoints (later issues) get their rows here, e.g.
   // oauthToken: { by: "address", … }, deviceCode: { by: "address", … }, deviceVerify: { by: "user", … }.
 } satisfies Record<string, Limit>;

@@ -13,6 +13,8 @@ export interface StartedJob {
 type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "durationSeconds" | "transcriptId"> & {
   /** Best duration estimate at submission (0 when unknown: settled once the audio is measured). */
   estimateSeconds: number;
+  /** Imports apply their own limits (IMPORT_CONCURRENCY) instead of the `job` rate-limit row. */
+  skipJobRateLimit?: boolean;
 };
 
 /**
@@ -24,8 +26,8 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
  * reserves and enqueues, the others then find its job and return it without charging.
  */
 export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
-  const { estimateSeconds, ...context } = request;
-  await limitUser("job", request.userId); // 429 before anything is reserved
+  const { estimateSeconds, skipJobRateLimit, ...context } = request;
+  if (!skipJobRateLimit) await limitUser("job", request.userId); // 429 before anything is reserved
   const db = await getDb();
   return db.$transaction(
     async (tx) => {

@@ -5,7 +5,8 @@
  *   const cues = parseCaptions(body, "vtt");          // the content decides; the hint breaks ties
  *   const segments = captionSegments(cues, track.kind); // auto and translated tracks de-duplicated
  *
- * One file per format (json3.ts, srv3.ts for srv3 and the classic XML, vtt.ts, srt.ts, ttml.ts),
+ * One file per format (json3.ts, srv3.ts for srv3 and the classic XML, vtt.ts, srt.ts, ttml.ts,
+ * podcast.ts for the Podcasting 2.0 JSON and HTML transcripts),
  * HLS WebVTT in hls.ts, text cleaning in text.ts, rolling-caption de-duplication in dedup.ts.
  * Pure: no I/O.
  */
@@ -14,6 +15,7 @@ import type { Segment } from "@/lib/formats/types";
 
 import { dedupe, tidy } from "./dedup";
 import { parseJson3 } from "./json3";
+import { parsePodcastHtml, parsePodcastJson } from "./podcast";
 import { parseSrt } from "./srt";
 import { parseSrv3, parseTranscriptXml } from "./srv3";
 import { CaptionParseError, type CaptionFormat, type Cue, stripBom } from "./text";
@@ -24,6 +26,7 @@ export { CaptionParseError, cleanText, decodeEntities, parseClockMs, type Captio
 export { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
 export { isM3u8, mergeHlsVtt, parseM3u8Segments } from "./hls";
 export { parseJson3 } from "./json3";
+export { parsePodcastHtml, parsePodcastJson } from "./podcast";
 export { parseSrt } from "./srt";
 export { parseSrv3, parseTranscriptXml } from "./srv3";
 export { parseTtml, parseTtmlTime } from "./ttml";
@@ -35,7 +38,7 @@ const TIMING_START = /^\d+:\d{2}:\d{2}[,.]\d{1,3}[ \t]*-->/;
 /** Which format a body is in, from its first bytes (platforms do not always honour what was asked for). */
 export function sniffFormat(body: string): CaptionFormat | null {
   const head = stripBom(body).trimStart().slice(0, 1024);
-  if (head.startsWith("{")) return "json3";
+  if (head.startsWith("{")) return /"segments"\s*:/.test(head) && !/"events"\s*:/.test(head) ? "podcast-json" : "json3";
   if (/^WEBVTT(?:[ \t\r\n]|$)/.test(head)) return "vtt";
   if (head.startsWith("<")) {
     if (/<transcript\b/i.test(head)) return "transcript";
@@ -54,6 +57,8 @@ const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
   vtt: parseVtt,
   srt: parseSrt,
   ttml: parseTtml,
+  "podcast-json": parsePodcastJson,
+  "podcast-html": parsePodcastHtml,
 };
 
 /**

@@ -17,8 +17,11 @@ export interface Cue extends Segment {
   append?: boolean;
 }
 
-/** The formats this module reads. `transcript` is YouTube's classic timedtext XML (srv1, no `fmt`). */
-export type CaptionFormat = "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml";
+/**
+ * The formats this module reads. `transcript` is YouTube's classic timedtext XML (srv1, no `fmt`);
+ * `podcast-json` and `podcast-html` are Podcasting 2.0 transcripts (podcast.ts).
+ */
+export type CaptionFormat = "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml" | "podcast-json" | "podcast-html";
 
 export class CaptionParseError extends Error {
   override readonly name = "CaptionParseError";

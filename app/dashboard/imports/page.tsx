@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { ImportsPanel } from "@/components/dashboard/imports-panel";
+
+export const metadata: Metadata = { title: "Imports" };
+
+export default function ImportsPage() {
+  return (
+    <section className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">Imports</h1>
+      <p className="text-sm text-stone-600">
+        Transcribe a whole podcast or playlist: every episode lands in your history. Episodes you already have are skipped.
+      </p>
+      <ImportsPanel />
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+import { withApi } from "@/lib/http/with-api";
+import { resolvePodcastEndpoint } from "@/lib/podcasts/endpoints";
+import { resolvePodcast } from "@/lib/podcasts/resolve-podcast";
+import { podcastDeps } from "@/lib/podcasts/deps";
+
+export const POST = withApi(resolvePodcastEndpoint, ({ principal, body }) => resolvePodcast(principal.userId, body, podcastDeps()));

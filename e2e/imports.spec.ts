@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { devLogin, randomEmail } from "./helpers";
+import { startFakePodcastServer, type FakePodcastServer } from "../test/fakes/podcasts/server";
+
+// The dashboard's imports page against the built app: a podcast host fake runs in the test process (the app
+// may fetch 127.0.0.1: OUTBOUND_ALLOW_PRIVATE_HOSTS in playwright.config.ts). Its episodes publish Podcasting
+// 2.0 transcripts, so each one completes on the captions path without waiting for speech recognition.
+
+let feeds: FakePodcastServer;
+
+test.beforeAll(async () => {
+  feeds = await startFakePodcastServer();
+});
+
+test.afterAll(async () => {
+  await feeds?.close();
+});
+
+test("import a feed from the dashboard and watch the batch finish", async ({ page }) => {
+  await devLogin(page, randomEmail("imports"), "/dashboard/imports");
+  await expect(page.getByRole("heading", { name: "Imports" })).toBeVisible();
+  await expect(page.getByText("No imports yet.")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Imports" })).toHaveAttribute("aria-current", "page");
+
+  await page.getByLabel(/Podcast feed, Apple Podcasts show/).fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
+  await page.getByRole("button", { name: "Import" }).click();
+
+  const batch = page.getByTestId("import-batch");
+  await expect(batch).toHaveCount(1);
+  await expect(batch.getByText("Generated show (3)")).toBeVisible({ timeout: 30_000 });
+  await expect(batch.getByText("Done", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(batch.getByText("3 done · 0 already in your history · 0 failed · 3 in all")).toBeVisible();
+  await expect(batch.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
+
+  // The episodes are in the history now.
+  await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "History" }).click();
+  await expect(page.getByRole("row")).toHaveCount(4); // header + 3 episodes
+});
+
+test("a URL that cannot be imported is refused in place", async ({ page }) => {
+  await devLogin(page, randomEmail("imports-bad"), "/dashboard/imports");
+  await page.getByLabel(/Podcast feed, Apple Podcasts show/).fill("http://169.254.169.254/latest");
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByText(/^url: .*private or reserved network address/)).toBeVisible();
+  await expect(page.getByTestId("import-batch")).toHaveCount(0);
+});

@@ -1,0 +1,51 @@
+/**
+ * Podcasting 2.0 transcripts (https://github.com/Podcastindex-org/podcast-namespace, docs/examples/transcripts):
+ * the JSON format `{version, segments: [{startTime, endTime, body, speaker?}]}` (seconds, often one word per
+ * segment) and the HTML format (`<cite>Speaker:</cite> <time>0:53</time> <p>text</p>`, start times only: a
+ * paragraph ends where the next begins). VTT and SRT transcripts go through vtt.ts and srt.ts.
+ */
+import { type Cue, CaptionParseError, cleanText } from "./text";
+
+const MAX_SEGMENTS = 500_000;
+
+export function parsePodcastJson(body: string): Cue[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(body);
+  } catch {
+    throw new CaptionParseError("The JSON transcript is not valid JSON.");
+  }
+  const segments = typeof doc === "object" && doc !== null ? (doc as { segments?: unknown }).segments : undefined;
+  if (!Array.isArray(segments)) throw new CaptionParseError("The JSON transcript has no segments array.");
+  if (segments.length > MAX_SEGMENTS) throw new CaptionParseError("The JSON transcript has too many segments.");
+  const cues: Cue[] = [];
+  for (const raw of segments) {
+    if (typeof raw !== "object" || raw === null) continue;
+    const { startTime, endTime, body: text } = raw as { startTime?: unknown; endTime?: unknown; body?: unknown };
+    const start = Number(startTime);
+    const end = Number(endTime);
+    if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start) continue;
+    const clean = cleanText(text);
+    if (clean !== "") cues.push({ start, end, text: clean });
+  }
+  return cues;
+}
+
+// <time>1:42</time> or <time>01:02:03</time>, then the paragraph up to the next <time> (or <cite>).
+const TIME = /<time>\s*((?:\d+:)?\d{1,2}:\d{2}(?:\.\d+)?)\s*<\/time>/gi;
+
+export function parsePodcastHtml(body: string): Cue[] {
+  const marks = [...body.matchAll(TIME)];
+  if (marks.length === 0) throw new CaptionParseError("The HTML transcript has no <time> marks.");
+  const starts = marks.map((m) => m[1]!.split(":").reduce((total, n) => total * 60 + Number(n), 0));
+  const cues: Cue[] = [];
+  for (let i = 0; i < marks.length; i++) {
+    const from = marks[i]!.index! + marks[i]![0].length;
+    const to = i + 1 < marks.length ? marks[i + 1]!.index! : body.length;
+    const text = cleanText(body.slice(from, to).replace(/<cite>[\s\S]*?<\/cite>/gi, " "));
+    const start = starts[i]!;
+    const end = i + 1 < marks.length ? Math.max(start, starts[i + 1]!) : start + Math.max(1, Math.ceil(text.split(" ").length / 3));
+    if (text !== "") cues.push({ start, end, text });
+  }
+  return cues;
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { batchParamsSchema, importBatchSchema, importRequestSchema, importStartSchema } from "@/lib/imports/schemas";
+
+export const startImportEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/import",
+  tag: "Imports",
+  summary: "Transcribe a whole podcast feed, YouTube playlist or channel",
+  description:
+    "Answers `{batch_id}` at once; the batch runs as a durable job. It lists the source (a feed's episodes with audio, or the playlist's " +
+    "videos through yt-dlp's flat-playlist mode; at most IMPORT_MAX_ITEMS), skips items already in the caller's history (`skipped`), and " +
+    "transcribes the rest as POST /v1/transcript would (captions or a published transcript at once, else speech recognition), at most " +
+    "IMPORT_CONCURRENCY at a time per user. Items beyond the allowance are `failed` with a note, never dropped. Follow it with GET /v1/import/{batch_id}.",
+  auth: "any",
+  rateLimit: "import",
+  body: importRequestSchema,
+  response: importStartSchema,
+  errors: { 422: "The URL is not a feed, Apple Podcasts show, or YouTube playlist/channel URL (or is internal)" },
+});
+
+export const listImportsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/import",
+  tag: "Imports",
+  summary: "The caller's import batches, newest first",
+  description: "At most the 100 newest batches, with live counts.",
+  auth: "any",
+  rateLimit: "account",
+  response: z.array(importBatchSchema),
+});
+
+export const getImportEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/import/{batch_id}",
+  tag: "Imports",
+  summary: "One import batch with live counts and status",
+  auth: "any",
+  rateLimit: "account",
+  params: batchParamsSchema,
+  response: importBatchSchema,
+  errors: { 404: "No such batch for this user (another user's batch answers the same)" },
+});

@@ -1,0 +1,245 @@
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { enqueueJob, PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
+import { ApiError } from "@/lib/http/errors";
+import { RequestValidationError } from "@/lib/http/validation";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { requestTranscript } from "@/lib/transcripts/request-transcript";
+import { transcriptDeps } from "@/lib/transcripts/deps";
+import { podcastDeps } from "@/lib/podcasts/deps";
+import { itemSource, listImportSource } from "@/lib/imports/list-source";
+
+// An import as a durable job: `list-items` lists the source once (a re-run finds the items and does nothing),
+// then `advance` moves the batch on for a few seconds: it notes which running items' jobs finished, and starts
+// queued items, at most IMPORT_CONCURRENCY running per user, each exactly as POST /v1/transcript would (so the
+// history entry, the allowance and "one job, one charge" are that path's). When work is left, onSuccess enqueues
+// the next run of the pipeline for the batch in the transaction that finishes this one: a chain of short jobs,
+// not one long one, so an import never holds a runner slot while the transcriptions it waits for need one,
+// and a crash or restart resumes from the rows (items are only ever moved forward; starting an item twice
+// finds the same job or the stored transcript, never a second charge).
+
+export const IMPORT_PIPELINE = "import";
+
+export interface ImportContext {
+  batchId: string;
+  userId: string;
+  url: string;
+  lang: string;
+  /** Set by `advance`: nothing queued or running is left. */
+  finished?: boolean;
+}
+
+/** How long one `advance` keeps the batch moving before handing over to the next job in the chain. */
+const ADVANCE_MS = 4_000;
+const POLL_MS = 150;
+const INSERT_CHUNK = 500;
+/** A claimed item with no job after this long was lost between claim and start (a crash): queued again. */
+const UNSTARTED_MS = 15_000;
+
+type Counts = Record<"queued" | "running" | "done" | "failed" | "skipped", number>;
+
+function allowPrivate(): ((host: string) => boolean) | undefined {
+  return podcastDeps().allowPrivateFor;
+}
+
+/** Listing failures: the caller's URL is the problem (4xx) → permanent; the upstream's (5xx) → retried. */
+function asJobError(error: unknown): unknown {
+  const api = asApiError(error);
+  if (api instanceof ApiError) return api.status < 500 ? new PermanentError(api.code, api.detail) : new RetryableError(api.code, api.detail);
+  if (api instanceof RequestValidationError) return new PermanentError("invalid_source", api.items[0]?.msg ?? "The URL cannot be imported.");
+  return api;
+}
+
+async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<ImportContext>> {
+  const db = await getDb();
+  if ((await db.importItem.count({ where: { batchId: ctx.batchId } })) > 0) return {};
+  await io.progress("listing", 0.01);
+  let listed: Awaited<ReturnType<typeof listImportSource>>;
+  try {
+    listed = await listImportSource(ctx.userId, ctx.url, { ...podcastDeps(), signal: io.signal });
+  } catch (error) {
+    throw asJobError(error);
+  }
+  if (listed.items.length === 0) throw new PermanentError("empty_source", "There is nothing to import there: no episodes with audio, or no videos.");
+
+  const allow = allowPrivate();
+  const sources = listed.items.map((item) => itemSource(item, allow));
+  const keys = sources.flatMap((s) => (s ? [{ platform: s.platform, videoId: s.videoId }] : []));
+  const existing = new Set<string>();
+  for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
+    const rows = await db.transcription.findMany({
+      where: { userId: ctx.userId, lang: ctx.lang, OR: keys.slice(i, i + INSERT_CHUNK) },
+      select: { platform: true, videoId: true },
+    });
+    for (const row of rows) existing.add(`${row.platform}:${row.videoId}`);
+  }
+  const rows: Prisma.ImportItemCreateManyInput[] = listed.items.map((item, position) => {
+    const source = sources[position];
+    const base = { batchId: ctx.batchId, guid: item.guid, title: item.title, audioUrl: item.url, durationSeconds: item.durationSeconds, position };
+    if (!source) return { ...base, status: "failed", note: "This item's audio URL is not one Verbatim can fetch (a direct link to an audio or video file is needed)." };
+    if (existing.has(`${source.platform}:${source.videoId}`)) return { ...base, status: "skipped", note: "Already in your history." };
+    return base;
+  });
+  // All rows and the batch's total in one transaction: a crash leaves either nothing (listed again) or everything.
+  await db.$transaction(
+    async (tx) => {
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.importItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
+      await tx.importBatch.update({ where: { id: ctx.batchId }, data: { title: listed.title, total: rows.length, status: "running" } });
+      await refreshCounts(tx, ctx.batchId);
+    },
+    { timeout: 30_000, maxWait: 20_000 },
+  );
+  return {};
+}
+
+async function countItems(db: Prisma.TransactionClient, batchId: string): Promise<Counts> {
+  const groups = await db.importItem.groupBy({ by: ["status"], where: { batchId }, _count: { _all: true } });
+  const counts: Counts = { queued: 0, running: 0, done: 0, failed: 0, skipped: 0 };
+  for (const g of groups) if (g.status in counts) counts[g.status as keyof Counts] = g._count._all;
+  return counts;
+}
+
+async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Promise<Counts> {
+  const counts = await countItems(db, batchId);
+  await db.importBatch.update({ where: { id: batchId }, data: { done: counts.done, failed: counts.failed, skipped: counts.skipped } });
+  return counts;
+}
+
+/** Running items whose jobs ended: done, or failed with the job's reason. Returns how many changed. */
+async function syncRunning(batchId: string): Promise<number> {
+  const db = await getDb();
+  // Claimed but never started (the runner died between the claim and the start): back to the queue. Starting
+  // an item twice is safe (the same job or the stored transcript comes back), so the wait can be short.
+  let changed = (
+    await db.importItem.updateMany({ where: { batchId, status: "running", jobId: null, updatedAt: { lt: new Date(Date.now() - UNSTARTED_MS) } }, data: { status: "queued" } })
+  ).count;
+  const running = (await db.importItem.findMany({ where: { batchId, status: "running" }, select: { id: true, jobId: true } })).filter((r) => r.jobId);
+  if (running.length === 0) return changed;
+  const jobs = await db.job.findMany({
+    where: { id: { in: running.flatMap((r) => (r.jobId ? [r.jobId] : [])) } },
+    select: { id: true, status: true, errorMessage: true },
+  });
+  const byId = new Map(jobs.map((j) => [j.id, j]));
+  for (const item of running) {
+    const job = byId.get(item.jobId!);
+    if (job?.status === "done") {
+      changed += (await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "done" } })).count;
+    } else if (!job || job.status === "error") {
+      const note = job?.errorMessage ?? "The transcription job is gone.";
+      changed += (await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note } })).count;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Claims queued items while the user has fewer than IMPORT_CONCURRENCY running (under a per-user advisory
+ * lock, so batches of one user advancing at once never exceed it), then starts each. Returns how many.
+ */
+async function startQueued(ctx: ImportContext): Promise<number> {
+  const db = await getDb();
+  const claimed = await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`verbatim:import:${ctx.userId}`}))`;
+    const running = await tx.importItem.count({ where: { status: "running", batch: { userId: ctx.userId } } });
+    const free = env().IMPORT_CONCURRENCY - running;
+    if (free <= 0) return [];
+    const queued = await tx.importItem.findMany({ where: { batchId: ctx.batchId, status: "queued" }, orderBy: { position: "asc" }, take: free });
+    // Running without a job: being started now (or, after a crash, handed back by syncRunning).
+    await tx.importItem.updateMany({ where: { id: { in: queued.map((q) => q.id) }, status: "queued" }, data: { status: "running", jobId: null } });
+    return queued;
+  });
+  const allow = allowPrivate();
+  for (const item of claimed) {
+    const source = itemSource({ url: item.audioUrl, kind: "audio" }, allow);
+    const audio = source?.platform === "podcast";
+    try {
+      const outcome = await requestTranscript(
+        ctx.userId,
+        { url: audio ? "" : item.audioUrl, audio: audio ? item.audioUrl : null, upload: null, lang: ctx.lang, format: "json" },
+        transcriptDeps(),
+        { estimateSeconds: item.durationSeconds, skipJobRateLimit: true },
+      );
+      const data = outcome.kind === "job" ? { jobId: outcome.job.jobId } : { status: "done" };
+      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data });
+    } catch (error) {
+      const api = asApiError(error);
+      let note: string;
+      if (api instanceof ApiError && api.status === 402) note = `Beyond your monthly allowance: ${api.detail}`;
+      else if (api instanceof ApiError) note = api.detail;
+      else if (api instanceof RequestValidationError) note = api.items[0]?.msg ?? "This item cannot be transcribed.";
+      else throw error;
+      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note: note.slice(0, 1000) } });
+    }
+  }
+  return claimed.length;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<ImportContext>> {
+  const db = await getDb();
+  const deadline = Date.now() + ADVANCE_MS;
+  for (;;) {
+    const changed = (await syncRunning(ctx.batchId)) + (await startQueued(ctx));
+    const counts = await refreshCounts(db, ctx.batchId);
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    await io.progress("transcribing", total === 0 ? 0 : (counts.done + counts.failed + counts.skipped) / total);
+    if (counts.queued === 0 && counts.running === 0) return { finished: true };
+    if (io.signal.aborted || Date.now() >= deadline) return { finished: false };
+    if (changed === 0) await pause(POLL_MS, io.signal);
+  }
+}
+
+/** The batch's status and note from its item counts. */
+export function summarise(counts: Counts, firstNote: string | null): { status: string; note: string | null } {
+  const total = counts.queued + counts.running + counts.done + counts.failed + counts.skipped;
+  if (counts.queued + counts.running > 0) return { status: "running", note: null };
+  if (counts.failed === 0) return { status: "done", note: null };
+  if (counts.done + counts.skipped === 0) return { status: "error", note: `Every item failed${firstNote ? `; the first: ${firstNote}` : "."}` };
+  return { status: "partial", note: `${counts.failed} of ${total} items failed${firstNote ? `; the first: ${firstNote}` : "."}` };
+}
+
+async function finishBatch(tx: Prisma.TransactionClient, batchId: string): Promise<void> {
+  const counts = await refreshCounts(tx, batchId);
+  const first = await tx.importItem.findFirst({ where: { batchId, status: "failed" }, orderBy: { position: "asc" }, select: { note: true } });
+  await tx.importBatch.update({ where: { id: batchId }, data: summarise(counts, first?.note ?? null) });
+}
+
+export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportContext>({
+  name: IMPORT_PIPELINE,
+  steps: [
+    { name: "list-items", run: listItems },
+    // Every action in it is a forward-only row update or an idempotent start: safe to interrupt.
+    { name: "advance", run: advance, interruptible: true },
+  ],
+  async onSuccess(ctx, io) {
+    if (ctx.finished) {
+      await finishBatch(io.tx, ctx.batchId);
+      return;
+    }
+    // Work is left: the next link of the chain, enqueued exactly when this one is marked done.
+    const next: ImportContext = { batchId: ctx.batchId, userId: ctx.userId, url: ctx.url, lang: ctx.lang };
+    await enqueueJob(io.tx, { userId: ctx.userId, pipeline: IMPORT_PIPELINE, context: next });
+  },
+  async onFailure(ctx, failure, io) {
+    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${failure.message}` } });
+    const counts = await refreshCounts(io.tx, ctx.batchId);
+    const listed = counts.done + counts.failed + counts.skipped + counts.running + counts.queued > 0;
+    await io.tx.importBatch.update({
+      where: { id: ctx.batchId },
+      data: { status: listed && counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
+    });
+  },
+});

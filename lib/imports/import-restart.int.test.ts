@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { bearer, callRoute } from "@/test/request";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
+
+// An import survives its runner: `npm run worker` (scripts/worker.ts) runs as a child process; kill -9 it
+// mid-batch, start another: the batch finishes with every episode transcribed once and charged once.
+
+const EPISODES = 30;
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakePodcastServer;
+let asr: FakeOpenAiAsr;
+let dataDir: string;
+let keys: typeof import("@/lib/auth/api-keys");
+let startRoute: typeof import("@/app/v1/import/route").POST;
+const children = new Set<ChildProcess>();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-import-restart-"));
+  fake = await startFakePodcastServer();
+  asr = await startFakeOpenAiAsr();
+  asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
+  Object.assign(process.env, { DATA_DIR: dataDir, ASR_OPENAI_BASE_URL: asr.origin, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", RATE_LIMIT_MULTIPLIER: "0" });
+  ctx = await useTestDatabase();
+  keys = await import("@/lib/auth/api-keys");
+  startRoute = (await import("@/app/v1/import/route")).POST;
+});
+
+afterEach(async () => {
+  for (const child of children) await stopChild(child, "SIGKILL");
+});
+
+afterAll(async () => {
+  await asr?.close();
+  await fake?.close();
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function startWorker(): ChildProcess {
+  // Node itself with tsx as a loader, so the signal reaches the runner's own process.
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--concurrency", "3"], {
+    env: {
+      NODE_ENV: "test",
+      PATH: process.env.PATH,
+      DATABASE_URL: ctx.url,
+      AUTH_SECRET: process.env.AUTH_SECRET,
+      DATA_DIR: dataDir,
+      ASR_OPENAI_BASE_URL: asr.origin,
+      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+      IMPORT_CONCURRENCY: "2",
+    },
+    stdio: ["ignore", "ignore", "ignore"],
+  });
+  child.on("exit", () => children.delete(child));
+  children.add(child);
+  return child;
+}
+
+function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill(signal);
+  });
+}
+
+async function until<T>(what: string, read: () => Promise<T | null | undefined | false>): Promise<T> {
+  for (let i = 0; i < 1800; i++) {
+    const value = await read();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("an import across a killed runner", () => {
+  it("kill -9 mid-batch, restart: every episode done once, charged once, no item lost", async () => {
+    const user = await createUser(ctx.db);
+    const { key } = await keys.ensureApiKey(user.id);
+    const res = await callRoute(startRoute, "/v1/import", { headers: bearer(key!), body: { url: `${fake.origin}/generated/${EPISODES}.xml?prefix=restart&durations=0` } });
+    expect(res.status).toBe(200);
+    const batchId = (res.json as { batch_id: string }).batch_id;
+
+    const first = startWorker();
+    await until("some episodes done", async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 5);
+    await stopChild(first, "SIGKILL");
+    const atKill = (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!;
+    expect(atKill.done).toBeLessThan(EPISODES);
+
+    startWorker();
+    const batch = await until("the batch to finish", async () => {
+      const row = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
+      return row && ["done", "partial", "error"].includes(row.status) ? row : null;
+    });
+    expect(batch).toMatchObject({ status: "done", total: EPISODES, done: EPISODES, failed: 0, skipped: 0 });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
+    expect(entries).toHaveLength(EPISODES);
+    expect(entries.every((e) => e.state === "done")).toBe(true);
+    const transcribeJobs = await ctx.db.job.findMany({ where: { userId: user.id, input: { path: ["pipeline"], equals: "transcribe" } } });
+    expect(transcribeJobs).toHaveLength(EPISODES); // no episode started twice
+    expect((await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } }))?.usedSeconds).toBe(EPISODES);
+    // Recognition requests: one per episode, plus at most one repeat per job that was mid-recognition at the kill.
+    expect(asr.requests.length).toBeGreaterThanOrEqual(EPISODES);
+    expect(asr.requests.length).toBeLessThanOrEqual(EPISODES + 3);
+  }, 300_000);
+});

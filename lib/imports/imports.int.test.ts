@@ -1,0 +1,188 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { bearer, callRoute } from "@/test/request";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
+
+// Imports end to end: POST /v1/import → the import job (local runner, real PostgreSQL) lists a feed from the
+// fake podcast host and transcribes each episode through the real speech-recognition path (guarded download,
+// ffprobe/ffmpeg, the OpenAI-compatible fake answering at once) → GET /v1/import/{id} shows the counts.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakePodcastServer;
+let asr: FakeOpenAiAsr;
+let dataDir: string;
+let runner: { stop(): Promise<void> };
+let routes: {
+  start: typeof import("@/app/v1/import/route").POST;
+  list: typeof import("@/app/v1/import/route").GET;
+  get: typeof import("@/app/v1/import/[batch_id]/route").GET;
+};
+let keys: typeof import("@/lib/auth/api-keys");
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-imports-"));
+  fake = await startFakePodcastServer();
+  asr = await startFakeOpenAiAsr();
+  asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    IMPORT_CONCURRENCY: "4",
+    RATE_LIMIT_MULTIPLIER: "0",
+    ITUNES_LOOKUP_URL: `${fake.origin}/lookup`,
+  });
+  fake.shows.set("1000", {
+    feed: "/feeds/podcastindex-example.xml",
+    episodes: [{ trackId: 2003, guid: "https://example.com/ep0003", title: "Episode 3 - The Future", audioPath: "/ex/file-03.mp3" }],
+  });
+  ctx = await useTestDatabase();
+  await import("@/lib/jobs/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs");
+  runner = await startLocalRunner({ pollMs: 250, concurrency: 4, log: () => undefined });
+  const batchRoutes = await import("@/app/v1/import/route");
+  routes = { start: batchRoutes.POST, list: batchRoutes.GET, get: (await import("@/app/v1/import/[batch_id]/route")).GET };
+  keys = await import("@/lib/auth/api-keys");
+}, 60_000);
+
+afterAll(async () => {
+  await runner?.stop();
+  await asr?.close();
+  await fake?.close();
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function caller() {
+  const user = await createUser(ctx.db);
+  const { key } = await keys.ensureApiKey(user.id);
+  return { user, auth: bearer(key!) };
+}
+
+interface Batch {
+  id: string;
+  source_url: string;
+  title: string | null;
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  status: string;
+  note: string | null;
+}
+
+async function startImport(auth: Record<string, string>, url: string): Promise<string> {
+  const res = await callRoute(routes.start, "/v1/import", { headers: auth, body: { url } });
+  expect(res.status).toBe(200);
+  return (res.json as { batch_id: string }).batch_id;
+}
+
+async function waitForBatch(auth: Record<string, string>, id: string, seconds = 240): Promise<Batch> {
+  for (let i = 0; i < seconds * 10; i++) {
+    const res = await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } });
+    const batch = res.json as Batch;
+    if (["done", "partial", "error"].includes(batch.status)) return batch;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`batch ${id} did not finish`);
+}
+
+describe("imports", () => {
+  it("a 200-episode feed: every episode transcribed once, counts right, nothing charged twice", async () => {
+    const { user, auth } = await caller();
+    const id = await startImport(auth, `${fake.origin}/generated/200.xml?prefix=big`);
+    const batch = await waitForBatch(auth, id);
+    expect(batch).toMatchObject({ total: 200, done: 200, failed: 0, skipped: 0, status: "done", note: null, title: "Generated show (200)" });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
+    expect(entries).toHaveLength(200);
+    expect(entries.every((e) => e.state === "done" && e.source === "asr" && e.totalSeconds === 1)).toBe(true);
+    const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
+    expect(period?.usedSeconds).toBe(200);
+    const items = await ctx.db.importItem.findMany({ where: { batchId: id } });
+    expect(new Set(items.map((i) => i.jobId)).size).toBe(200);
+  }, 300_000);
+
+  it("skips what the user already has; the list is newest first and private to its owner", async () => {
+    const { auth } = await caller();
+    const first = await startImport(auth, `${fake.origin}/generated/3.xml?prefix=again`);
+    expect(await waitForBatch(auth, first)).toMatchObject({ total: 3, done: 3, status: "done" });
+    const second = await startImport(auth, `${fake.origin}/generated/5.xml?prefix=again`);
+    expect(await waitForBatch(auth, second)).toMatchObject({ total: 5, done: 2, skipped: 3, failed: 0, status: "done" });
+
+    const list = await callRoute(routes.list, "/v1/import", { headers: auth });
+    expect((list.json as Batch[]).map((b) => b.id)).toEqual([second, first]);
+
+    const other = await caller();
+    const res = await callRoute(routes.get, `/v1/import/${first}`, { headers: other.auth, params: { batch_id: first } });
+    expect(res.status).toBe(404);
+    expect((await callRoute(routes.list, "/v1/import", { headers: other.auth })).json).toEqual([]);
+  }, 120_000);
+
+  it("an allowance that runs out mid-batch: the rest are failed with a note, not dropped", async () => {
+    const { user, auth } = await caller();
+    // Free tier: 900 s a month. Leave 3 s: three one-second episodes fit, the other five do not.
+    const { chargeSeconds } = await import("@/lib/usage/charge");
+    await ctx.db.$transaction((tx) => chargeSeconds(tx, user.id, 897));
+    const id = await startImport(auth, `${fake.origin}/generated/8.xml?prefix=allowance&durations=0`);
+    const batch = await waitForBatch(auth, id);
+    expect(batch).toMatchObject({ total: 8, done: 3, failed: 5, skipped: 0, status: "partial" });
+    expect(batch.note).toMatch(/^5 of 8 items failed; the first: .*allowance/);
+    const failed = await ctx.db.importItem.findMany({ where: { batchId: id, status: "failed" } });
+    expect(failed).toHaveLength(5);
+    expect(failed.every((i) => /allowance/.test(i.note ?? ""))).toBe(true);
+    const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
+    expect(period?.usedSeconds).toBe(900);
+  }, 120_000);
+
+  it("an Apple Podcasts episode link imports that one episode; a show link imports the feed", async () => {
+    const { auth } = await caller();
+    const episode = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000?i=2003");
+    expect(await waitForBatch(auth, episode)).toMatchObject({ total: 1, done: 1, status: "done", title: "Podcasting 2.0 Namespace Example" });
+    const show = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000");
+    // Three episodes (the live item's stream is not an episode); the one just transcribed is skipped.
+    expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
+  }, 120_000);
+
+  it("two batches of one user at once never run more than IMPORT_CONCURRENCY items together", async () => {
+    const { user, auth } = await caller();
+    const ids = await Promise.all([
+      startImport(auth, `${fake.origin}/generated/12.xml?prefix=pair-a&durations=0`),
+      startImport(auth, `${fake.origin}/generated/12.xml?prefix=pair-b&durations=0`),
+    ]);
+    let most = 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        most = Math.max(most, await ctx.db.importItem.count({ where: { status: "running", batch: { userId: user.id } } }));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const batches = await Promise.all(ids.map((id) => waitForBatch(auth, id)));
+    sampling = false;
+    await sampler;
+    expect(batches.map((b) => [b.status, b.done])).toEqual([
+      ["done", 12],
+      ["done", 12],
+    ]);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(4); // IMPORT_CONCURRENCY in this file
+  }, 120_000);
+
+  it("a source that cannot be listed ends in error with the reason; bad URLs are refused at once", async () => {
+    const { auth } = await caller();
+    const id = await startImport(auth, `${fake.origin}/hostile/malformed.xml`);
+    const batch = await waitForBatch(auth, id);
+    expect(batch).toMatchObject({ status: "error", total: 0 });
+    expect(batch.note).toMatch(/not well-formed XML/);
+
+    const internal = await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: "http://169.254.169.254/latest/meta-data" } });
+    expect(internal.status).toBe(422);
+    expect((internal.json as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "url"]);
+    expect((await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: "x".repeat(3000) } })).status).toBe(422);
+    expect((await callRoute(routes.start, "/v1/import", { body: { url: `${fake.origin}/generated/1.xml` } })).status).toBe(401);
+  }, 60_000);
+});

@@ -1,0 +1,38 @@
+import { getDb } from "@/lib/db/client";
+import { enqueueJob } from "@/lib/jobs";
+import { RequestValidationError } from "@/lib/http/validation";
+import type { Outbound } from "@/lib/http/outbound";
+import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { parsePlaylistUrl } from "@/lib/imports/playlist";
+import { normaliseFeedUrl } from "@/lib/podcasts/resolve-podcast";
+import { IMPORT_PIPELINE, type ImportContext } from "@/lib/imports/import-pipeline";
+import type { ImportRequest } from "@/lib/imports/schemas";
+
+/**
+ * POST /v1/import: records the batch and enqueues its job in one transaction, and answers at once. The
+ * URL is only checked here (a YouTube playlist/channel, or a URL the outbound guard would fetch); what it
+ * is shows when the job lists it.
+ */
+export async function startImport(userId: string, request: ImportRequest, deps: { outbound: Outbound }): Promise<{ batch_id: string }> {
+  const playlist = parsePlaylistUrl(request.url);
+  let sourceUrl = playlist;
+  if (!sourceUrl) {
+    const text = normaliseFeedUrl(request.url);
+    try {
+      sourceUrl = deps.outbound.checkUrl(text).href;
+    } catch (error) {
+      const api = asApiError(error) as { detail?: string };
+      throw new RequestValidationError([
+        { type: "value_error", loc: ["body", "url"], msg: `Value error, ${api.detail ?? "this URL cannot be imported."}`, input: request.url, ctx: { error: {} } },
+      ]);
+    }
+  }
+  const db = await getDb();
+  const batch = await db.$transaction(async (tx) => {
+    const created = await tx.importBatch.create({ data: { userId, sourceUrl, status: "queued" } });
+    const context: ImportContext = { batchId: created.id, userId, url: sourceUrl, lang: request.lang };
+    await enqueueJob(tx, { userId, pipeline: IMPORT_PIPELINE, context });
+    return created;
+  });
+  return { batch_id: batch.id };
+}

@@ -1,0 +1,25 @@
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { resolveRequestSchema, resolveResponseSchema } from "@/lib/podcasts/schemas";
+
+export const resolvePodcastEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/podcast/resolve",
+  tag: "Podcasts",
+  summary: "A podcast feed, Apple Podcasts link or audio URL → show and episodes",
+  description:
+    "Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: " +
+    "the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` " +
+    "(the URL serves audio or video: transcribe it with `POST /v1/transcript {\"audio\": url}`). Apple Podcasts links are resolved to the " +
+    "show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off. When an episode " +
+    "publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).",
+  auth: "any",
+  rateLimit: "podcastResolve",
+  body: resolveRequestSchema,
+  response: resolveResponseSchema,
+  errors: {
+    404: "podcast_not_found: Apple Podcasts has no public feed for that show, or the episode is not in it",
+    422: "feed_invalid (malformed feed, with the line), not_a_feed (a web page), response_too_large (over PODCAST_FEED_MAX_BYTES), url_not_allowed / address_not_allowed (internal or unsupported URL)",
+    502: "upstream_failed: the URL or Apple's lookup answered an error",
+    504: "upstream_timeout",
+  },
+});

@@ -1,0 +1,112 @@
+import { createHash } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { captionSegments, parseCaptions, type CaptionFormat } from "@/lib/captions/parse";
+import { normalizeSegments } from "@/lib/formats";
+import type { Outbound } from "@/lib/http/outbound";
+import type { Transcript } from "@/lib/generated/prisma/client";
+import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
+import { findStoredTranscript, type StoredTranscript } from "@/lib/transcripts/fetch-captions";
+import type { FeedEpisode, FeedTranscript } from "@/lib/podcasts/parse-feed";
+
+// Transcripts that podcast feeds publish (Podcasting 2.0 `podcast:transcript`): remembered per user when
+// they resolve or import a feed, and used by POST /v1/transcript for that episode's audio URL instead of
+// speech recognition (200 at once, source `captions`).
+
+/** Timed formats by declared media type, best first. text/plain has no times and is not used. */
+const FORMATS: [RegExp, CaptionFormat][] = [
+  [/^application\/(json|x-json)$/, "podcast-json"],
+  [/^text\/vtt$/, "vtt"],
+  [/^(application\/(x-)?subrip|application\/srt|text\/srt|text\/x-srt)$/, "srt"],
+  [/^text\/html$/, "podcast-html"],
+];
+
+const MAX_TRANSCRIPT_BYTES = 10 * 1024 * 1024;
+
+function formatOf(type: string): { format: CaptionFormat; rank: number } | null {
+  const index = FORMATS.findIndex(([pattern]) => pattern.test(type));
+  return index < 0 ? null : { format: FORMATS[index]![1], rank: index };
+}
+
+/** The episode's best timed transcript, or null. */
+export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTranscript | null {
+  let best: { t: FeedTranscript; rank: number } | null = null;
+  for (const t of transcripts) {
+    const format = formatOf(t.type);
+    if (format && (!best || format.rank < best.rank)) best = { t, rank: format.rank };
+  }
+  return best?.t ?? null;
+}
+
+/** Records, for the user, each episode's best transcript (episodes without one are left alone). */
+export async function rememberEpisodeTranscripts(
+  userId: string,
+  episodes: readonly FeedEpisode[],
+  options: { allowPrivateFor?: (host: string) => boolean } = {},
+): Promise<void> {
+  const rows = episodes.flatMap((episode) => {
+    const transcript = bestTranscript(episode.transcripts);
+    const source = transcript ? parseSourceUrl(episode.audioUrl, { allowPrivateFor: options.allowPrivateFor }) : null;
+    return transcript && source?.platform === "podcast"
+      ? [{ userId, videoId: source.videoId, audioUrl: source.canonicalUrl, transcriptUrl: transcript.url, type: transcript.type, language: transcript.language }]
+      : [];
+  });
+  if (rows.length === 0) return;
+  const db = await getDb();
+  for (const row of rows) {
+    const { userId: u, videoId, ...data } = row;
+    await db.podcastEpisodeTranscript.upsert({ where: { userId_videoId: { userId: u, videoId } }, create: row, update: data });
+  }
+}
+
+/** Which stored transcript came from which published file: a changed transcript URL is fetched again. */
+function captionKindFor(transcriptUrl: string): string {
+  return `publisher:${createHash("sha256").update(transcriptUrl).digest("hex").slice(0, 16)}`;
+}
+
+function sameLanguage(published: string | null, requested: string): boolean {
+  if (!published) return true;
+  return published.toLowerCase().split(/[-_]/)[0] === requested.toLowerCase().split(/[-_]/)[0];
+}
+
+/**
+ * The transcript the episode's feed publishes, when this user resolved or imported that feed and it is
+ * in `lang`: stored (source `captions`) and returned. Null when there is none, or when it cannot be
+ * fetched or read (speech recognition then takes over).
+ */
+export async function getPublishedTranscript(
+  userId: string,
+  source: Pick<ParsedSource, "platform" | "videoId" | "canonicalUrl">,
+  lang: string,
+  deps: { outbound: Outbound },
+): Promise<StoredTranscript | null> {
+  if (source.platform !== "podcast") return null;
+  const db = await getDb();
+  const published = await db.podcastEpisodeTranscript.findUnique({ where: { userId_videoId: { userId, videoId: source.videoId } } });
+  if (!published || !sameLanguage(published.language, lang)) return null;
+  const kind = captionKindFor(published.transcriptUrl);
+  const stored = await findStoredTranscript(userId, source, lang, "captions");
+  if (stored && stored.transcript.captionKind === kind) return stored;
+  const format = formatOf(published.type);
+  if (!format) return null;
+  let transcript: Transcript;
+  try {
+    const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const segments = normalizeSegments(captionSegments(parseCaptions(response.body.toString("utf8"), format.format), "manual"));
+    if (segments.length === 0) throw new Error("no segments");
+    const data = {
+      captionKind: kind,
+      title: null,
+      sourceUrl: source.canonicalUrl,
+      durationSeconds: Math.ceil(segments[segments.length - 1]!.end),
+      segments: segments as unknown as object,
+      fetchedAt: new Date(),
+    };
+    const key = { platform: source.platform, videoId: source.videoId, lang, source: "captions" as const };
+    transcript = await db.transcript.upsert({ where: { platform_videoId_lang_source: key }, create: { ...key, ...data }, update: data });
+  } catch (error) {
+    console.warn(`[podcasts] the published transcript ${published.transcriptUrl} could not be used: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+  return { transcript, inHistory: false };
+}

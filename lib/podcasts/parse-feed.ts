@@ -1,0 +1,154 @@
+import { decodeXML } from "entities";
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { normaliseDuration } from "@/lib/podcasts/duration";
+
+// RSS 2.0 (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds → show title and episodes.
+// Parsed by fast-xml-parser with entity processing OFF: a DOCTYPE's entities are never read or expanded,
+// so a billion-laughs feed stays a few kilobytes and an external entity (XXE) is never fetched. Text is
+// then decoded with `entities`' decodeXML, which knows only XML's five named entities and numeric
+// references, so `&xxe;` stays the literal text it is. Pure: no I/O.
+
+export class FeedParseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FeedParseError";
+  }
+}
+
+export interface FeedTranscript {
+  url: string;
+  /** The declared media type, e.g. text/vtt, application/x-subrip, application/json, text/html. */
+  type: string;
+  language: string | null;
+}
+
+export interface FeedEpisode {
+  guid: string;
+  title: string;
+  audioUrl: string;
+  /** ISO 8601, or null when the feed gives no readable date. */
+  published: string | null;
+  /** HH:MM:SS (see duration.ts), or null. */
+  duration: string | null;
+  transcripts: FeedTranscript[];
+}
+
+export interface ParsedFeed {
+  format: "rss" | "atom";
+  title: string;
+  episodes: FeedEpisode[];
+}
+
+const ARRAYS = new Set(["item", "entry", "link", "enclosure", "podcast:transcript", "media:content"]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  textNodeName: "#text",
+  cdataPropName: "#cdata",
+  processEntities: false,
+  htmlEntities: false,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  isArray: (name) => ARRAYS.has(name),
+});
+
+type Node = Record<string, unknown>;
+
+/** Parses a feed's text. Throws FeedParseError (with a line number where there is one) for anything else. */
+export function parseFeed(xml: string): ParsedFeed {
+  const text = xml.replace(/^\uFEFF/, "").trimStart(); // a leading blank line is common, and harmless
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
+  if (valid !== true) {
+    throw new FeedParseError(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`);
+  }
+  let doc: Node;
+  try {
+    doc = parser.parse(text) as Node;
+  } catch (error) {
+    throw new FeedParseError(`The feed could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const rss = asNode(doc.rss) ?? asNode(doc["rdf:RDF"]);
+  if (rss) {
+    const channel = asNode(rss.channel);
+    if (!channel) throw new FeedParseError("The feed has no <channel>.");
+    const items = [...asArray(channel.item), ...asArray(rss.item)];
+    return { format: "rss", title: textOf(channel.title) || "Untitled", episodes: items.map(asNode).flatMap((item) => (item ? rssEpisode(item) : [])) };
+  }
+  const feed = asNode(doc.feed);
+  if (feed) {
+    return { format: "atom", title: textOf(feed.title) || "Untitled", episodes: asArray(feed.entry).map(asNode).flatMap((entry) => (entry ? atomEpisode(entry) : [])) };
+  }
+  throw new FeedParseError("This is XML, but not an RSS or Atom feed.");
+}
+
+function rssEpisode(item: Node): FeedEpisode[] {
+  const enclosure = asArray(item.enclosure).map(asNode).find((e) => e && attr(e, "url"));
+  const media = asArray(item["media:content"]).map(asNode).find((e) => e && attr(e, "url") && /^(audio|video)\//.test(attr(e, "type")));
+  const audioUrl = attr(enclosure ?? media ?? {}, "url");
+  if (!audioUrl) return [];
+  return [
+    {
+      guid: textOf(item.guid) || audioUrl,
+      title: textOf(item.title) || textOf(item["itunes:title"]) || "Untitled",
+      audioUrl,
+      published: isoDate(textOf(item.pubDate) || textOf(item["dc:date"])),
+      duration: normaliseDuration(textOf(item["itunes:duration"])),
+      transcripts: asArray(item["podcast:transcript"]).flatMap((t) => {
+        const node = asNode(t);
+        const url = node ? attr(node, "url") : "";
+        return node && url ? [{ url, type: attr(node, "type").toLowerCase(), language: attr(node, "language") || null }] : [];
+      }),
+    },
+  ];
+}
+
+function atomEpisode(entry: Node): FeedEpisode[] {
+  const links = asArray(entry.link).map(asNode).filter((l): l is Node => l !== null);
+  const enclosure = links.find((l) => attr(l, "rel") === "enclosure" && attr(l, "href"));
+  if (!enclosure) return [];
+  const audioUrl = attr(enclosure, "href");
+  return [
+    {
+      guid: textOf(entry.id) || audioUrl,
+      title: textOf(entry.title) || "Untitled",
+      audioUrl,
+      published: isoDate(textOf(entry.published) || textOf(entry.updated)),
+      duration: null,
+      transcripts: [],
+    },
+  ];
+}
+
+function asNode(value: unknown): Node | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Node) : null;
+}
+
+function asArray(value: unknown): unknown[] {
+  return value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** An element's text: entity references decoded in text, CDATA kept as written; nested markup ignored. */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return decodeXML(value).trim();
+  if (Array.isArray(value)) return textOf(value[0]);
+  const node = asNode(value);
+  if (!node) return "";
+  const parts = [typeof node["#text"] === "string" ? decodeXML(node["#text"]) : "", ...asArray(node["#cdata"]).map((c) => (typeof c === "string" ? c : ""))];
+  return parts.join("").trim();
+}
+
+function attr(node: Node, name: string): string {
+  const value = node[`@_${name}`];
+  return typeof value === "string" ? decodeXML(value).trim() : "";
+}
+
+function isoDate(text: string): string | null {
+  if (!text) return null;
+  // RFC 822 dates with US zone names Date.parse does not know (PST and friends are known; others are not).
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+}

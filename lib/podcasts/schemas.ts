@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { MAX_SOURCE_URL_LENGTH } from "@/lib/sources";
+
+export const resolveRequestSchema = z
+  .object({
+    url: z
+      .string()
+      .min(1)
+      .max(MAX_SOURCE_URL_LENGTH)
+      .describe("An RSS or Atom feed URL, an Apple Podcasts show or episode link, or a direct link to an episode's audio file"),
+  })
+  .meta({ id: "ResolveRequest" });
+
+export type ResolveRequest = z.output<typeof resolveRequestSchema>;
+
+export const showInfoSchema = z.object({ title: z.string() }).meta({ id: "ShowInfo" });
+
+export const episodeOutSchema = z
+  .object({
+    guid: z.string().describe("The feed's guid for the episode (Atom: its id); the audio URL when the feed gives none"),
+    title: z.string(),
+    audio_url: z.string().describe("The episode's audio file (the enclosure); pass it as `audio` to POST /v1/transcript"),
+    published: z.string().nullable().describe("ISO 8601"),
+    duration: z.string().nullable().describe("HH:MM:SS, normalised from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24"),
+  })
+  .meta({ id: "EpisodeOut" });
+
+export type EpisodeOut = z.infer<typeof episodeOutSchema>;
+
+export const resolveResponseSchema = z
+  .object({
+    kind: z.enum(["feed", "episode", "audio"]).describe("feed: a whole show; episode: one episode of a show (Apple episode link); audio: a direct audio file"),
+    show: showInfoSchema.nullable(),
+    episodes: z.array(episodeOutSchema).nullable().describe("Newest first as the feed lists them; only items with an audio enclosure"),
+    audio_url: z.string().nullable().describe("For `episode` and `audio`: the audio to transcribe"),
+  })
+  .meta({ id: "ResolveResponse" });
+
+export type ResolveResponse = z.infer<typeof resolveResponseSchema>;
