@@ -9,6 +9,7 @@ import { parseJsonBody } from "@/lib/http/json-body";
 import { limitRequest, withRateLimitHeaders } from "@/lib/http/rate-limits";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
+import type { ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
 import { mcpResourceUrl, originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
 import { registerTools } from "@/lib/mcp/tools";
 
@@ -28,6 +29,8 @@ const INSTRUCTIONS =
 export interface McpHandlerOptions {
   /** The caption sources (the app's real ones by default; tests point them at fakes). */
   deps: () => TranscriptDeps;
+  /** The podcast feed fetcher's (the app's by default). */
+  podcastDeps: () => PodcastDeps;
   /** How long get_transcript waits for a speech-recognition job (default 20 s). */
   waitMs?: number;
   /** How often it looks at the job meanwhile (default 1 s). */
@@ -53,6 +56,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
         userId: principal.userId,
         request,
         deps: options.deps(),
+        podcastDeps: options.podcastDeps(),
         waitMs: options.waitMs ?? 20_000,
         pollMs: options.pollMs ?? 1000,
       });

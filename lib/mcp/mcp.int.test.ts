@@ -7,6 +7,7 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { createOutbound } from "@/lib/http/outbound";
 import { createYoutubeProvider } from "@/lib/captions/youtube";
 import { sha256Hex } from "@/lib/auth/tokens";
@@ -18,6 +19,7 @@ import type { TranscriptDeps } from "@/lib/transcripts/deps";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakeYoutube;
+let podcasts: FakePodcastServer;
 let served: ServedRoutes;
 const routes: Parameters<typeof serveRoutes>[0] = {};
 let mcpUrl: URL;
@@ -32,13 +34,15 @@ beforeAll(async () => {
   process.env.ASR_OPENAI_BASE_URL = "http://127.0.0.1:9";
   ctx = await useTestDatabase();
   fake = await startFakeYoutube();
+  podcasts = await startFakePodcastServer();
   const allowPrivateFor = (host: string) => host === "127.0.0.1";
   const outbound = createOutbound({ allowPrivateFor });
   const youtube = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url });
   const deps: TranscriptDeps = { outbound, allowPrivateFor, providerFor: (p) => (p === "youtube" ? youtube : null), cacheHours: 24 };
   const { createMcpHandler } = await import("@/lib/mcp/handler");
   const { protectedResourceMetadataResponse } = await import("@/lib/mcp/metadata-route");
-  const handler = createMcpHandler({ deps: () => deps, waitMs: 300, pollMs: 50 });
+  const podcastDeps = { outbound, allowPrivateFor, lookupUrl: `${podcasts.origin}/lookup`, maxBytes: 5 * 1024 * 1024 };
+  const handler = createMcpHandler({ deps: () => deps, podcastDeps: () => podcastDeps, waitMs: 300, pollMs: 50 });
   routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
   routes["/.well-known/oauth-protected-resource"] = { GET: async () => protectedResourceMetadataResponse() };
   routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
@@ -47,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close();
   await fake?.close();
+  await podcasts?.close();
   await ctx?.teardown();
 });
 
@@ -116,7 +121,7 @@ describe("with an API key", () => {
   it("lists the tools, each with a description and input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "search_transcriptions", "unpublish_transcript"].sort(),
+      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "resolve_podcast", "search_transcriptions", "unpublish_transcript"].sort(),
     );
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
@@ -208,6 +213,18 @@ describe("with an API key", () => {
 
     const notMine = (await client.callTool({ name: "publish_transcript", arguments: { url: video(FAKE_IDS.noCaptions), lang: "de" } })) as CallToolResult;
     expect(notMine.isError).toBe(true);
+  });
+
+  it("resolve_podcast: a feed's show and episodes (a real feed from the Podcasting 2.0 namespace examples)", async () => {
+    const result = (await client.callTool({ name: "resolve_podcast", arguments: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const resolved = result.structuredContent as { kind: string; show: { title: string }; episodes: { title: string; audio_url: string }[] };
+    expect(resolved).toMatchObject({ kind: "feed", show: { title: "Podcasting 2.0 Namespace Example" } });
+    expect(resolved.episodes.length).toBeGreaterThan(0);
+    expect(text(result)).toMatch(/^feed: Podcasting 2\.0 Namespace Example\n\d+ episode\(s\):\n- /);
+    expect(text(result)).toContain(resolved.episodes[0].audio_url);
+    const html = (await client.callTool({ name: "resolve_podcast", arguments: { url: "http://10.0.0.1/feed.xml" } })) as CallToolResult;
+    expect(html.isError).toBe(true);
   });
 
   it("get_usage: the plan and the seconds used", async () => {

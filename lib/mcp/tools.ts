@@ -26,6 +26,9 @@ import {
   transcriptSchema,
   type JobResponse,
 } from "@/lib/transcripts/schemas";
+import { resolvePodcastEndpoint } from "@/lib/podcasts/endpoints";
+import { resolvePodcast, type ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
+import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
 import { getSubscription } from "@/lib/usage/get-subscription";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
@@ -41,6 +44,7 @@ export interface ToolContext {
   /** The HTTP request the call came in (per-address rate limits use its client address). */
   request: Request;
   deps: TranscriptDeps;
+  podcastDeps: PodcastDeps;
   /** How long get_transcript waits for a speech-recognition job before answering with the job id. */
   waitMs: number;
   /** How often it looks at the job meanwhile. */
@@ -193,6 +197,32 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       run(ctx, unpublishEndpoint, async () => {
         await unpublishTranscript(ctx.userId, slug);
         return { content: [{ type: "text", text: `Unpublished ${slug}.` }], structuredContent: { slug, published: false } };
+      }),
+  );
+
+  server.registerTool(
+    "resolve_podcast",
+    {
+      title: "Resolve a podcast",
+      description:
+        "What a podcast link is: an RSS/Atom feed or an Apple Podcasts show link → the show and its episodes (newest first, with audio URLs); " +
+        "an Apple Podcasts episode link → that episode; a direct audio link → itself. Pass an episode's audio_url to get_transcript as url.",
+      inputSchema: { url: urlInput.describe("A feed URL, an Apple Podcasts show or episode link, or an audio file's URL") },
+      outputSchema: outputOf(resolveResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ url }) =>
+      run(ctx, resolvePodcastEndpoint, async () => {
+        const resolved = await resolvePodcast(ctx.userId, { url }, ctx.podcastDeps);
+        const episodes = (resolved.episodes ?? []).map(
+          (e) => `- ${e.title}${e.published ? ` (${e.published.slice(0, 10)})` : ""}${e.duration ? `, ${e.duration}` : ""}: ${e.audio_url}`,
+        );
+        const text = [
+          `${resolved.kind}${resolved.show ? `: ${resolved.show.title}` : ""}`,
+          ...(resolved.audio_url ? [`Audio: ${resolved.audio_url}`] : []),
+          ...(episodes.length > 0 ? [`${episodes.length} episode(s):`, ...episodes] : []),
+        ].join("\n");
+        return { content: [{ type: "text", text }], structuredContent: resolved };
       }),
   );
 
