@@ -34,7 +34,7 @@ test("MCP: discovery without a credential, then every call with an API key", asy
 
   const put = await fetch(mcpUrl, { method: "PUT" });
   expect(put.status).toBe(405);
-  expect(put.headers.get("allow")).toBe("DELETE, GET, OPTIONS, POST");
+  expect(put.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS, POST");
 
   await devLogin(page, randomEmail("mcp"));
   const ensured = await page.request.post("/v1/me/api-key/ensure");
