@@ -277,6 +277,42 @@ describe("HTTP rules", () => {
   });
 });
 
+describe("hostile messages", () => {
+  it("are JSON-RPC errors or tool errors in 4xx or 200, never a 500", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const call = (params: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params });
+    const bodies = [
+      "null",
+      "[]",
+      '"text"',
+      "{}",
+      '{"jsonrpc":"2.0"}',
+      '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}',
+      "[".repeat(100) + "]".repeat(100),
+      "\u0000",
+      call({ name: "no_such_tool", arguments: {} }),
+      call({ name: "get_transcript", arguments: { url: 42 } }),
+      call({ name: "get_transcript", arguments: { url: "x".repeat(5000) } }),
+      call({ name: "get_transcript", arguments: { url: "http://127.0.0.1:9/admin", format: "exe" } }),
+      call({ name: "search_transcriptions", arguments: { limit: 1e9, offset: -1, platform: "myspace" } }),
+      call({ name: "get_job", arguments: { job_id: "' OR 1=1 --" } }),
+      call({ name: "unpublish_transcript", arguments: { slug: "../../etc/passwd" } }),
+      call({ name: "get_usage" }),
+      call(null),
+    ];
+    for (const body of bodies) {
+      const response = await post(headers, body);
+      expect(response.status, body.slice(0, 60)).toBeLessThan(500);
+      const answer = (await response.text()) || "{}";
+      expect(() => JSON.parse(answer), body.slice(0, 60)).not.toThrow();
+      if (response.status === 200 && body.includes('"tools/call"') && body.includes('"name"') && !body.includes("get_usage")) {
+        const parsed = JSON.parse(answer) as { result?: { isError?: boolean }; error?: unknown };
+        expect(parsed.error ?? parsed.result?.isError, body.slice(0, 60)).toBeTruthy();
+      }
+    }
+  });
+});
+
 describe("with an OAuth access token", () => {
   async function issueToken(userId: string, resource: string | null): Promise<string> {
     const token = `test-access-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
