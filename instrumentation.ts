@@ -6,7 +6,8 @@ export async function register() {
   // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
   const { allEndpoints } = await import("@/lib/openapi/endpoints");
-  installRequestGuard(routeTable(allEndpoints));
+  const { MCP_ROUTES } = await import("@/lib/mcp/metadata");
+  installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES]));
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) console.warn(warning);

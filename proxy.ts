@@ -27,5 +27,5 @@ function dashboardGate(request: NextRequest): NextResponse | null {
 // route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
 // /health, /openapi.json, and /docs (Swagger UI carries its own policy).
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|openapi\\.json$|docs$|docs/).*)"],
+  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|openapi\\.json$|docs$|docs/|mcp$|\\.well-known/oauth-).*)"],
 };

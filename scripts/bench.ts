@@ -13,6 +13,7 @@ import { benchRateLimits } from "./bench/rate-limits";
 import { benchOutbound } from "./bench/outbound";
 import { benchPublishing } from "./bench/publishing";
 import { benchImports } from "./bench/imports";
+import { benchMcp } from "./bench/mcp";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -28,6 +29,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   outbound: benchOutbound,
   publishing: benchPublishing,
   imports: benchImports,
+  mcp: benchMcp,
 };
 
 const only = process.argv.slice(2);

@@ -12,3 +12,11 @@ export async function findUserIdByAccessToken(token: string): Promise<string | n
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
   return row.userId;
 }
+
+/** The resource (RFC 8707) an access token is bound to, or null when it names none (or is unknown). */
+export async function findAccessTokenResource(token: string): Promise<string | null> {
+  if (token.length > 256) return null;
+  const db = await getDb();
+  const row = await db.oAuthToken.findUnique({ where: { accessTokenHash: sha256Hex(token) }, select: { resource: true } });
+  return row?.resource ?? null;
+}

@@ -41,6 +41,9 @@ export const RATE_LIMITS = {
   transcript: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 }, // POST /v1/transcript
   job: { by: "user", points: { free: 20, pro: 120, ultra: 600 }, seconds: 60 * 60 }, // speech-recognition jobs
   uploadSign: { by: "user", points: { free: 30, pro: 200, ultra: 1000 }, seconds: 60 * 60 },
+  // The MCP endpoint: every HTTP request (initialize, tools/list, tools/call); each tool call also counts
+  // against its REST operation's row (get_transcript against `transcript`, …).
+  mcp: { by: "user", points: 600, seconds: 60 },
   // Podcasts: each resolve fetches a feed (and may ask Apple's lookup API).
   podcastResolve: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 * 60 },
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist

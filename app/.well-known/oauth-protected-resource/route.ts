@@ -1,0 +1,3 @@
+import { protectedResourceMetadataResponse } from "@/lib/mcp/metadata-route";
+
+export const GET = protectedResourceMetadataResponse;

@@ -1,0 +1,338 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createCaller, useTestDatabase } from "@/test/app-db";
+import { serveRoutes, type ServedRoutes } from "@/test/serve-routes";
+import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
+import { FAKE_IDS } from "@/test/fakes/youtube/ids";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { createOutbound } from "@/lib/http/outbound";
+import { createYoutubeProvider } from "@/lib/captions/youtube";
+import { sha256Hex } from "@/lib/auth/tokens";
+import type { TranscriptDeps } from "@/lib/transcripts/deps";
+
+// The MCP endpoint with the official SDK's client over Streamable HTTP (real HTTP, real PostgreSQL, the
+// real youtubei.js against the YouTube fake): discovery without a credential, then every tool with an
+// API key and with an OAuth access token bound to the MCP resource.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let fake: FakeYoutube;
+let podcasts: FakePodcastServer;
+let served: ServedRoutes;
+const routes: Parameters<typeof serveRoutes>[0] = {};
+let mcpUrl: URL;
+
+const video = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+
+beforeAll(async () => {
+  served = await serveRoutes(routes);
+  // The app's own URL is this server's, so the metadata and the challenge name it. A speech-recognition
+  // provider must be configured for a job to be accepted; no runner runs here, so jobs stay queued.
+  process.env.APP_URL = served.url;
+  process.env.ASR_OPENAI_BASE_URL = "http://127.0.0.1:9";
+  ctx = await useTestDatabase();
+  fake = await startFakeYoutube();
+  podcasts = await startFakePodcastServer();
+  const allowPrivateFor = (host: string) => host === "127.0.0.1";
+  const outbound = createOutbound({ allowPrivateFor });
+  const youtube = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url });
+  const deps: TranscriptDeps = { outbound, allowPrivateFor, providerFor: (p) => (p === "youtube" ? youtube : null), cacheHours: 24 };
+  const { createMcpHandler } = await import("@/lib/mcp/handler");
+  const { protectedResourceMetadataResponse } = await import("@/lib/mcp/metadata-route");
+  const podcastDeps = { outbound, allowPrivateFor, lookupUrl: `${podcasts.origin}/lookup`, maxBytes: 5 * 1024 * 1024 };
+  const handler = createMcpHandler({ deps: () => deps, podcastDeps: () => podcastDeps, waitMs: 300, pollMs: 50 });
+  routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
+  routes["/.well-known/oauth-protected-resource"] = { GET: async () => protectedResourceMetadataResponse() };
+  routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
+  mcpUrl = new URL("/mcp", served.url);
+});
+afterAll(async () => {
+  await served?.close();
+  await fake?.close();
+  await podcasts?.close();
+  await ctx?.teardown();
+});
+
+async function connect(headers: Record<string, string>): Promise<Client> {
+  const client = new Client({ name: "verbatim-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } }));
+  return client;
+}
+
+const text = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+
+const initialize = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+const post = (headers: Record<string, string>, body = initialize) =>
+  fetch(mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
+
+describe("without a credential", () => {
+  it("answers 401 with a challenge that leads to the protected resource metadata, as the SDK discovers it", async () => {
+    const response = await post({});
+    expect(response.status).toBe(401);
+    const challenge = response.headers.get("www-authenticate")!;
+    expect(challenge).toMatch(/^Bearer /);
+    const params = extractWWWAuthenticateParams(response);
+    expect(params.resourceMetadataUrl?.href).toBe(`${served.url}/.well-known/oauth-protected-resource/mcp`);
+    expect(params.scope).toBe("api");
+
+    const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, { resourceMetadataUrl: params.resourceMetadataUrl });
+    expect(metadata).toMatchObject({
+      resource: `${served.url}/mcp`,
+      authorization_servers: [served.url],
+      scopes_supported: ["api"],
+      bearer_methods_supported: ["header"],
+    });
+    // Without the header's hint the SDK tries the path-suffixed well-known URL; the root one says the same.
+    expect(await discoverOAuthProtectedResourceMetadata(mcpUrl)).toEqual(metadata);
+    const root = await fetch(`${served.url}/.well-known/oauth-protected-resource`);
+    expect(await root.json()).toEqual(metadata);
+  });
+
+  it("refuses the SDK client's connection", async () => {
+    await expect(connect({})).rejects.toThrow(/401|nauthorized/);
+  });
+
+  it("a wrong API key or an unknown access token is invalid_token", async () => {
+    for (const token of ["vbt_not-a-real-key", "opaque-token-nobody-issued"]) {
+      const response = await post({ authorization: `Bearer ${token}` });
+      expect(response.status).toBe(401);
+      expect(response.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+      expect(response.headers.get("www-authenticate")).toMatch(/resource_metadata="/);
+    }
+  });
+});
+
+describe("with an API key", () => {
+  let caller: Awaited<ReturnType<typeof createCaller>>;
+  let client: Client;
+  beforeAll(async () => {
+    caller = await createCaller(ctx.db);
+    client = await connect(caller.headers);
+  });
+  afterAll(async () => client?.close());
+
+  it("lists the tools, each with a description and input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "resolve_podcast", "search_transcriptions", "unpublish_transcript"].sort(),
+    );
+    for (const tool of tools) {
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+    }
+    const getTranscript = tools.find((tool) => tool.name === "get_transcript")!;
+    expect(Object.keys(getTranscript.inputSchema.properties ?? {})).toEqual(["url", "lang", "format"]);
+  });
+
+  it("get_transcript: the captions with [hh:mm:ss] lines and a title header, and the transcript as structuredContent", async () => {
+    const result = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toMatch(/^# .+\nSource: https:\/\/www\.youtube\.com\/watch\?v=Hq7sWc2dT4E\nLanguage: en \(manual captions\)/);
+    expect(text(result)).toMatch(/\n\[00:00:\d\d\] \[MUSIC\]\n/);
+    const structured = result.structuredContent as { status: string; job_id: null; transcript: { video_id: string; segments: { text: string }[] } };
+    expect(structured.status).toBe("done");
+    expect(structured.job_id).toBeNull();
+    expect(structured.transcript.video_id).toBe(FAKE_IDS.captioned);
+    expect(structured.transcript.segments[0].text).toBe("[MUSIC]");
+
+    // Cached: a repeat in another format makes no upstream call.
+    const before = fake.requests.length;
+    const srt = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned), format: "srt" } })) as CallToolResult;
+    expect(text(srt)).toMatch(/\n\n1\n00:00:\d\d,\d{3} --> /);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it("get_transcript without captions: waits a bounded time, then names the job; get_job polls it", async () => {
+    const result = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.noCaptions) } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const { status, job_id } = result.structuredContent as { status: string; job_id: string };
+    expect(status).toBe("queued");
+    expect(job_id).toEqual(expect.any(String));
+    expect(text(result)).toContain(`get_job with job_id "${job_id}"`);
+
+    const job = (await client.callTool({ name: "get_job", arguments: { job_id } })) as CallToolResult;
+    expect(job.structuredContent).toMatchObject({ job_id, status: "queued", transcript: null });
+    expect(text(job)).toContain(job_id);
+  });
+
+  it("get_job on an unknown id is a tool error with the API's sentence", async () => {
+    const result = (await client.callTool({ name: "get_job", arguments: { job_id: "no-such-job" } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe("No job with this id. (not_found)");
+  });
+
+  it("bad input is a tool error, not a protocol failure", async () => {
+    const unknown = (await client.callTool({ name: "get_transcript", arguments: { url: "https://example.com/not-a-video" } })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown).length).toBeGreaterThan(10);
+    const badLang = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned), lang: "not a language" } })) as CallToolResult;
+    expect(badLang.isError).toBe(true);
+    expect(text(badLang)).toMatch(/lang/);
+    const gone = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.unavailable) } })) as CallToolResult;
+    expect(gone.isError).toBe(true);
+    expect(text(gone)).toMatch(/\(video_unavailable\)$/);
+  });
+
+  it("list_languages: the video's caption tracks", async () => {
+    const result = (await client.callTool({ name: "list_languages", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+    const info = result.structuredContent as { video_id: string; languages: { code: string; kind: string }[] };
+    expect(info.video_id).toBe(FAKE_IDS.captioned);
+    expect(info.languages.map((l) => `${l.code}:${l.kind}`)).toEqual(expect.arrayContaining(["en:manual", "en:auto", "de:manual"]));
+    expect(text(result)).toMatch(/- de: .+ \(manual\)/);
+  });
+
+  it("search_transcriptions: the caller's history, filtered", async () => {
+    const all = (await client.callTool({ name: "search_transcriptions", arguments: {} })) as CallToolResult;
+    expect((all.structuredContent as { total: number }).total).toBe(2);
+    const one = (await client.callTool({ name: "search_transcriptions", arguments: { q: FAKE_IDS.captioned.slice(2, 8).toLowerCase() } })) as CallToolResult;
+    const list = one.structuredContent as { total: number; transcriptions: { video_id: string; status: string }[] };
+    expect(list.total).toBe(1);
+    expect(list.transcriptions[0]).toMatchObject({ video_id: FAKE_IDS.captioned, status: "done" });
+    expect(text(one)).toContain(FAKE_IDS.captioned);
+  });
+
+  it("publish_transcript and unpublish_transcript", async () => {
+    const published = (await client.callTool({ name: "publish_transcript", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+    const { slug, url } = published.structuredContent as { slug: string; url: string };
+    expect(url).toBe(`${served.url}/t/${slug}`);
+    expect(text(published)).toContain(url);
+    const row = () => ctx.db.publication.findFirst({ where: { userId: caller.userId, slug } });
+    expect((await row())?.publishedAt).toBeInstanceOf(Date);
+
+    const unpublished = (await client.callTool({ name: "unpublish_transcript", arguments: { slug } })) as CallToolResult;
+    expect(unpublished.structuredContent).toEqual({ slug, published: false });
+    expect((await row())?.publishedAt).toBeNull();
+
+    const notMine = (await client.callTool({ name: "publish_transcript", arguments: { url: video(FAKE_IDS.noCaptions), lang: "de" } })) as CallToolResult;
+    expect(notMine.isError).toBe(true);
+  });
+
+  it("resolve_podcast: a feed's show and episodes (a real feed from the Podcasting 2.0 namespace examples)", async () => {
+    const result = (await client.callTool({ name: "resolve_podcast", arguments: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const resolved = result.structuredContent as { kind: string; show: { title: string }; episodes: { title: string; audio_url: string }[] };
+    expect(resolved).toMatchObject({ kind: "feed", show: { title: "Podcasting 2.0 Namespace Example" } });
+    expect(resolved.episodes.length).toBeGreaterThan(0);
+    expect(text(result)).toMatch(/^feed: Podcasting 2\.0 Namespace Example\n\d+ episode\(s\):\n- /);
+    expect(text(result)).toContain(resolved.episodes[0].audio_url);
+    const html = (await client.callTool({ name: "resolve_podcast", arguments: { url: "http://10.0.0.1/feed.xml" } })) as CallToolResult;
+    expect(html.isError).toBe(true);
+  });
+
+  it("get_usage: the plan and the seconds used", async () => {
+    const result = (await client.callTool({ name: "get_usage", arguments: {} })) as CallToolResult;
+    const usage = result.structuredContent as { tier: string; used_seconds: number; limit_seconds: number };
+    expect(usage.tier).toBe("free");
+    expect(usage.used_seconds).toBeGreaterThan(0);
+    expect(text(result)).toMatch(/^Plan: free\. Used \d+ of \d+ s/);
+  });
+
+  it("another user's job is not visible", async () => {
+    const other = await createCaller(ctx.db);
+    const otherClient = await connect(other.headers);
+    try {
+      const mine = (await client.callTool({ name: "search_transcriptions", arguments: { state: "in_progress" } })) as CallToolResult;
+      const jobId = (mine.structuredContent as { transcriptions: { job_id: string }[] }).transcriptions[0].job_id;
+      const result = (await otherClient.callTool({ name: "get_job", arguments: { job_id: jobId } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain("(not_found)");
+    } finally {
+      await otherClient.close();
+    }
+  });
+});
+
+describe("HTTP rules", () => {
+  it("a browser Origin other than the app's is refused with 403; the app's own is served", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const evil = await post({ ...headers, origin: "https://evil.example" });
+    expect(evil.status).toBe(403);
+    expect(await evil.json()).toMatchObject({ code: "forbidden" });
+    expect((await post({ ...headers, origin: "null" })).status).toBe(403);
+    expect((await post({ ...headers, origin: served.url })).status).toBe(200);
+    // The Origin is checked before anything else: no credential needed to be refused.
+    expect((await post({ origin: "http://localhost.evil.example" })).status).toBe(403);
+  });
+
+  it("GET and DELETE are 405 (stateless: no stream, no session); a body that is not JSON is a JSON-RPC parse error", async () => {
+    const { headers } = await createCaller(ctx.db);
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(mcpUrl, { method, headers: { ...headers, accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+    const broken = await post(headers, "{not json");
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
+    const big = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } }));
+    expect(big.status).toBe(413);
+  });
+});
+
+describe("hostile messages", () => {
+  it("are JSON-RPC errors or tool errors in 4xx or 200, never a 500", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const call = (params: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params });
+    const bodies = [
+      "null",
+      "[]",
+      '"text"',
+      "{}",
+      '{"jsonrpc":"2.0"}',
+      '{"jsonrpc":"2.0","id":1,"method":"no/such/method"}',
+      "[".repeat(100) + "]".repeat(100),
+      "\u0000",
+      call({ name: "no_such_tool", arguments: {} }),
+      call({ name: "get_transcript", arguments: { url: 42 } }),
+      call({ name: "get_transcript", arguments: { url: "x".repeat(5000) } }),
+      call({ name: "get_transcript", arguments: { url: "http://127.0.0.1:9/admin", format: "exe" } }),
+      call({ name: "search_transcriptions", arguments: { limit: 1e9, offset: -1, platform: "myspace" } }),
+      call({ name: "get_job", arguments: { job_id: "' OR 1=1 --" } }),
+      call({ name: "unpublish_transcript", arguments: { slug: "../../etc/passwd" } }),
+      call({ name: "get_usage" }),
+      call(null),
+    ];
+    for (const body of bodies) {
+      const response = await post(headers, body);
+      expect(response.status, body.slice(0, 60)).toBeLessThan(500);
+      const answer = (await response.text()) || "{}";
+      expect(() => JSON.parse(answer), body.slice(0, 60)).not.toThrow();
+      if (response.status === 200 && body.includes('"tools/call"') && body.includes('"name"') && !body.includes("get_usage")) {
+        const parsed = JSON.parse(answer) as { result?: { isError?: boolean }; error?: unknown };
+        expect(parsed.error ?? parsed.result?.isError, body.slice(0, 60)).toBeTruthy();
+      }
+    }
+  });
+});
+
+describe("with an OAuth access token", () => {
+  async function issueToken(userId: string, resource: string | null): Promise<string> {
+    const token = `test-access-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+    await ctx.db.oAuthToken.create({
+      data: { accessTokenHash: sha256Hex(token), userId, resource, scope: "api", accessExpiresAt: new Date(Date.now() + 3600_000) },
+    });
+    return token;
+  }
+
+  it("a token for the MCP resource is served; one for another resource is invalid_token", async () => {
+    const { userId } = await createCaller(ctx.db);
+    const client = await connect({ authorization: `Bearer ${await issueToken(userId, `${served.url}/mcp`)}` });
+    try {
+      const result = (await client.callTool({ name: "get_usage", arguments: {} })) as CallToolResult;
+      expect(result.structuredContent).toMatchObject({ tier: "free", used_seconds: 0 });
+    } finally {
+      await client.close();
+    }
+    const other = await post({ authorization: `Bearer ${await issueToken(userId, `${served.url}/v1`)}` });
+    expect(other.status).toBe(401);
+    expect(other.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
+  });
+});

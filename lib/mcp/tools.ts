@@ -1,0 +1,301 @@
+import { z } from "zod";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { FORMATS, type Format } from "@/lib/formats/types";
+import { ApiError } from "@/lib/http/errors";
+import { limitRequest } from "@/lib/http/rate-limits";
+import { RequestValidationError } from "@/lib/http/validation";
+import type { Endpoint } from "@/lib/http/endpoint";
+import { publishEndpoint, unpublishEndpoint } from "@/lib/publishing/endpoints";
+import { publishTranscript, unpublishTranscript } from "@/lib/publishing/publish";
+import { publishResponseSchema } from "@/lib/publishing/schemas";
+import type { TranscriptDeps } from "@/lib/transcripts/deps";
+import { createTranscriptEndpoint, getJobEndpoint, listLanguagesEndpoint, listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
+import { getJob } from "@/lib/transcripts/get-job";
+import { listLanguages } from "@/lib/transcripts/list-languages";
+import { listTranscriptions } from "@/lib/transcripts/list-transcriptions";
+import { requestTranscript } from "@/lib/transcripts/request-transcript";
+import {
+  HISTORY_PLATFORMS,
+  jobResponseSchema,
+  langSchema,
+  languagesResponseSchema,
+  transcriptionListQuerySchema,
+  transcriptionListSchema,
+  transcriptRequestSchema,
+  transcriptSchema,
+  type JobResponse,
+} from "@/lib/transcripts/schemas";
+import { resolvePodcastEndpoint } from "@/lib/podcasts/endpoints";
+import { resolvePodcast, type ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
+import { resolveResponseSchema } from "@/lib/podcasts/schemas";
+import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
+import { getSubscription } from "@/lib/usage/get-subscription";
+import { subscriptionResponseSchema } from "@/lib/usage/schemas";
+import { pendingJobText, transcriptText } from "@/lib/mcp/render";
+
+// The MCP tools: each one calls the same lib/ function as its REST operation, under the same rate-limit
+// row, and answers with text a model reads well plus the REST answer as structuredContent. An ApiError
+// (or a validation failure) becomes a tool result with isError and the error's sentence, so the model
+// can act on it; anything unexpected is logged and answered without details.
+
+export interface ToolContext {
+  userId: string;
+  /** The HTTP request the call came in (per-address rate limits use its client address). */
+  request: Request;
+  deps: TranscriptDeps;
+  podcastDeps: PodcastDeps;
+  /** How long get_transcript waits for a speech-recognition job before answering with the job id. */
+  waitMs: number;
+  /** How often it looks at the job meanwhile. */
+  pollMs: number;
+}
+
+const formatInput = z.enum(FORMATS).default("json").describe("json (timed segments, the default), text, srt, vtt or md");
+const langInput = langSchema.default("en").describe("Language tag of the transcript, e.g. en, de, pt-BR (default en)");
+const urlInput = z.string().min(1).max(2048);
+
+const transcriptOutcomeSchema = z.object({
+  status: z.enum(["done", "queued", "running", "error"]).describe("done: transcript is set; queued/running: poll get_job with job_id"),
+  job_id: z.string().nullable().describe("the speech-recognition job, when one was needed"),
+  transcript: transcriptSchema.nullable(),
+});
+
+/**
+ * An output schema for MCP: the REST answer's object without its OpenAPI component id, so the JSON Schema the
+ * SDK lists is an object schema itself rather than a reference (nested components stay in $defs).
+ */
+function outputOf<S extends z.ZodObject>(schema: S): z.ZodObject<S["shape"]> {
+  return z.object(schema.shape);
+}
+
+const unpublishedSchema = z.object({ slug: z.string(), published: z.literal(false) });
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "get_transcript",
+    {
+      title: "Get a transcript",
+      description:
+        "Transcript of a video or audio link (YouTube, X, TikTok, Facebook, Instagram, RedNote, Vimeo, podcast episode or direct audio URL), " +
+        "with [hh:mm:ss] timestamps. Uses the platform's captions when they exist (answers at once); otherwise speech recognition runs as a job: " +
+        "this tool waits up to about 20 seconds, then returns the job_id to poll with get_job. Counts against the caller's monthly allowance " +
+        "(once per video and language; repeats are free).",
+      inputSchema: { url: urlInput.describe("The video or audio link"), lang: langInput, format: formatInput },
+      outputSchema: transcriptOutcomeSchema,
+      annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    ({ url, lang, format }, extra) =>
+      run(ctx, createTranscriptEndpoint, async () => {
+        const request = transcriptRequestSchema.parse({ url, lang, format });
+        const outcome = await requestTranscript(ctx.userId, request, ctx.deps);
+        if (outcome.kind === "transcript") return transcriptResult({ status: "done", job_id: null, transcript: outcome.transcript });
+        const job = await waitForJob(ctx, outcome.job.jobId, format, extra.signal);
+        return jobOutcome(job);
+      }),
+  );
+
+  server.registerTool(
+    "get_job",
+    {
+      title: "Get a transcription job",
+      description:
+        "Status of a speech-recognition job started by get_transcript (queued, running, done or error, with progress); " +
+        "when done, the transcript with [hh:mm:ss] timestamps.",
+      inputSchema: { job_id: z.string().min(1).max(64).describe("The job_id get_transcript returned"), format: formatInput },
+      outputSchema: outputOf(jobResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ job_id, format }) =>
+      run(ctx, getJobEndpoint, async () => {
+        const job = await getJob(ctx.userId, job_id, format);
+        const text = job.transcript
+          ? transcriptText(job.transcript)
+          : job.status === "error"
+            ? `The job failed: ${job.error?.message ?? "unknown error"} (${job.error?.code ?? "job_failed"}).`
+            : pendingJobText(job);
+        return { content: [{ type: "text", text }], structuredContent: job };
+      }),
+  );
+
+  server.registerTool(
+    "list_languages",
+    {
+      title: "List caption languages",
+      description:
+        "Which caption languages a video has (manual and auto-generated), with its title and duration. Free: nothing is transcribed or charged.",
+      inputSchema: { url: urlInput.describe("The video link") },
+      outputSchema: outputOf(languagesResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ url }) =>
+      run(ctx, listLanguagesEndpoint, async () => {
+        const info = await listLanguages(url, ctx.deps);
+        const lines = info.languages.map((l) => `- ${l.code}: ${l.name} (${l.kind})`);
+        const text = `${info.title ?? info.video_id} (${info.platform}, ${info.duration_seconds} s)\n${lines.length > 0 ? lines.join("\n") : "No captions: get_transcript will use speech recognition."}`;
+        return { content: [{ type: "text", text }], structuredContent: info };
+      }),
+  );
+
+  server.registerTool(
+    "search_transcriptions",
+    {
+      title: "Search my transcriptions",
+      description:
+        "The caller's transcription history, newest first: filter by video id substring, platform or state; page with limit and offset. " +
+        "Use get_transcript with the video's link to read one again (free for videos already in the history).",
+      inputSchema: {
+        q: z.string().max(200).optional().describe("Case-insensitive substring of the video id"),
+        platform: z.enum(HISTORY_PLATFORMS).optional(),
+        state: z.enum(["done", "in_progress", "error"]).optional(),
+        limit: z.int().min(1).max(100).default(20),
+        offset: z.int().min(0).default(0),
+      },
+      outputSchema: outputOf(transcriptionListSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      run(ctx, listTranscriptionsEndpoint, async () => {
+        const query = transcriptionListQuerySchema.parse({ ...args, limit: String(args.limit), offset: String(args.offset) });
+        const list = await listTranscriptions(ctx.userId, query);
+        const lines = list.transcriptions.map(
+          (t) => `- ${t.source ?? "?"} ${t.video_id} [${t.lang ?? "?"}] ${t.status ?? ""}, ${t.total_seconds} s, ${t.created_at ?? ""}${t.job_id ? `, job ${t.job_id}` : ""}`,
+        );
+        const text = `${list.total} transcription(s); showing ${list.transcriptions.length} from ${list.offset}.\n${lines.join("\n")}`;
+        return { content: [{ type: "text", text }], structuredContent: list };
+      }),
+  );
+
+  server.registerTool(
+    "publish_transcript",
+    {
+      title: "Publish a transcript",
+      description:
+        "Makes one of the caller's transcripts public at a stable link (/t/{slug}); publishing again after unpublishing brings back the same link. " +
+        "The transcript must be in the caller's history (get it with get_transcript first).",
+      inputSchema: { url: urlInput.describe("The link the transcript was made from (or an upload's source_url)"), lang: langInput },
+      outputSchema: outputOf(publishResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ url, lang }) =>
+      run(ctx, publishEndpoint, async () => {
+        const published = await publishTranscript(ctx.userId, { url, lang }, ctx.deps);
+        return { content: [{ type: "text", text: `Published at ${published.url} (slug ${published.slug}).` }], structuredContent: published };
+      }),
+  );
+
+  server.registerTool(
+    "unpublish_transcript",
+    {
+      title: "Unpublish a transcript",
+      description: "Takes a published transcript off its public link (the slug is kept; publishing again restores it).",
+      inputSchema: { slug: z.string().min(1).max(200).describe("The slug publish_transcript returned") },
+      outputSchema: unpublishedSchema,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ slug }) =>
+      run(ctx, unpublishEndpoint, async () => {
+        await unpublishTranscript(ctx.userId, slug);
+        return { content: [{ type: "text", text: `Unpublished ${slug}.` }], structuredContent: { slug, published: false } };
+      }),
+  );
+
+  server.registerTool(
+    "resolve_podcast",
+    {
+      title: "Resolve a podcast",
+      description:
+        "What a podcast link is: an RSS/Atom feed or an Apple Podcasts show link → the show and its episodes (newest first, with audio URLs); " +
+        "an Apple Podcasts episode link → that episode; a direct audio link → itself. Pass an episode's audio_url to get_transcript as url.",
+      inputSchema: { url: urlInput.describe("A feed URL, an Apple Podcasts show or episode link, or an audio file's URL") },
+      outputSchema: outputOf(resolveResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    ({ url }) =>
+      run(ctx, resolvePodcastEndpoint, async () => {
+        const resolved = await resolvePodcast(ctx.userId, { url }, ctx.podcastDeps);
+        const episodes = (resolved.episodes ?? []).map(
+          (e) => `- ${e.title}${e.published ? ` (${e.published.slice(0, 10)})` : ""}${e.duration ? `, ${e.duration}` : ""}: ${e.audio_url}`,
+        );
+        const text = [
+          `${resolved.kind}${resolved.show ? `: ${resolved.show.title}` : ""}`,
+          ...(resolved.audio_url ? [`Audio: ${resolved.audio_url}`] : []),
+          ...(episodes.length > 0 ? [`${episodes.length} episode(s):`, ...episodes] : []),
+        ].join("\n");
+        return { content: [{ type: "text", text }], structuredContent: resolved };
+      }),
+  );
+
+  server.registerTool(
+    "get_usage",
+    {
+      title: "Show my usage",
+      description: "The caller's plan, allowance and use in the current period (seconds), and when the period ends.",
+      inputSchema: {},
+      outputSchema: outputOf(subscriptionResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      run(ctx, getSubscriptionEndpoint, async () => {
+        const usage = await getSubscription(ctx.userId);
+        const left = Math.max(0, usage.limit_seconds - usage.used_seconds);
+        const text =
+          `Plan: ${usage.tier}. Used ${usage.used_seconds} of ${usage.limit_seconds} s (${left} s left)` +
+          (usage.current_period_end ? `; the period ends ${usage.current_period_end}.` : ".");
+        return { content: [{ type: "text", text }], structuredContent: usage };
+      }),
+  );
+}
+
+function transcriptResult(outcome: z.infer<typeof transcriptOutcomeSchema>): CallToolResult {
+  return { content: [{ type: "text", text: transcriptText(outcome.transcript!) }], structuredContent: outcome };
+}
+
+function jobOutcome(job: JobResponse): CallToolResult {
+  if (job.status === "done" && job.transcript) return transcriptResult({ status: "done", job_id: job.job_id, transcript: job.transcript });
+  if (job.status === "error") {
+    return {
+      isError: true,
+      content: [{ type: "text", text: `Speech recognition failed: ${job.error?.message ?? "unknown error"} (job ${job.job_id}).` }],
+    };
+  }
+  const status = job.status === "running" ? "running" : "queued";
+  return { content: [{ type: "text", text: pendingJobText(job) }], structuredContent: { status, job_id: job.job_id, transcript: null } };
+}
+
+/** Looks at the job every pollMs until it is finished or waitMs has passed (or the client gave up). */
+async function waitForJob(ctx: ToolContext, jobId: string, format: Format, signal: AbortSignal): Promise<JobResponse> {
+  const deadline = Date.now() + ctx.waitMs;
+  for (;;) {
+    const job = await getJob(ctx.userId, jobId, format);
+    const left = deadline - Date.now();
+    if (job.status === "done" || job.status === "error" || left <= 0 || signal.aborted) return job;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(ctx.pollMs, left)));
+  }
+}
+
+/** Applies the REST operation's rate-limit row, runs the tool, and turns our errors into tool errors. */
+async function run(ctx: ToolContext, endpoint: Endpoint, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    if (endpoint.rateLimit) await limitRequest(endpoint.rateLimit, ctx.request, ctx.userId);
+    return await body();
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+export function toolError(error: unknown): CallToolResult {
+  if (error instanceof ApiError) return errorResult(`${error.detail} (${error.code})`);
+  if (error instanceof RequestValidationError) {
+    return errorResult(`Invalid input: ${error.items.map((item) => `${item.loc.slice(1).join(".") || "value"}: ${item.msg}`).join("; ")}`);
+  }
+  if (error instanceof z.ZodError) {
+    return errorResult(`Invalid input: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}`);
+  }
+  console.error("[mcp] tool failed:", error);
+  return errorResult("Something went wrong on our side. Try again; if it keeps happening, contact support.");
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}

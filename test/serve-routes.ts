@@ -1,0 +1,80 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { NextRequest } from "next/server";
+
+// Serves route handlers over real HTTP (node:http → NextRequest → handler → Response), so clients that speak
+// HTTP themselves (the MCP SDK's client) can be tested against them without a Next.js build.
+
+type Handler = (request: NextRequest) => Promise<Response>;
+
+export interface ServedRoutes {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Listens on 127.0.0.1 (a free port); `routes` maps exact paths to their method handlers. */
+export async function serveRoutes(routes: Record<string, Partial<Record<string, Handler>>>): Promise<ServedRoutes> {
+  const server = http.createServer((req, res) => {
+    void answer(req, res).catch((error: unknown) => {
+      console.error("[serve-routes]", error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
+    const handler = routes[url.pathname]?.[req.method ?? "GET"];
+    if (!handler) {
+      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Not found.", code: "not_found" }));
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const request = new NextRequest(url, {
+      method: req.method,
+      headers,
+      body: hasBody ? bodyStream(req) : undefined,
+      signal: abort.signal,
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as ConstructorParameters<typeof NextRequest>[1]);
+    const response = await handler(request);
+    const outHeaders = Object.fromEntries(response.headers.entries());
+    // A body the handler did not read to the end (a 413): close the connection rather than reuse it.
+    if (hasBody && !req.readableEnded) outHeaders.connection = "close";
+    res.writeHead(response.status, outHeaders);
+    if (response.body) {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+    }
+    res.end();
+  }
+  /** The request body as a web stream; cancelling it (a 413) drains the rest instead of destroying the socket. */
+  function bodyStream(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+    const iterator = req[Symbol.asyncIterator]();
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await iterator.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value as Buffer));
+      },
+      cancel() {
+        req.removeAllListeners("data");
+        req.on("data", () => undefined);
+        req.resume();
+      },
+    });
+  }
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
