@@ -12,6 +12,7 @@ import { benchYoutube } from "./bench/youtube";
 import { benchRateLimits } from "./bench/rate-limits";
 import { benchOutbound } from "./bench/outbound";
 import { benchPublishing } from "./bench/publishing";
+import { benchOauth } from "./bench/oauth";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   ratelimits: benchRateLimits,
   outbound: benchOutbound,
   publishing: benchPublishing,
+  oauth: benchOauth,
 };
 
 const only = process.argv.slice(2);
