@@ -1,6 +1,9 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
 import {
   authorizeGrantRequestSchema,
+  connectionListSchema,
+  connectionParamsSchema,
+  connectionRevokedSchema,
   authorizeGrantResponseSchema,
   deviceApproveRequestSchema,
   deviceApproveResponseSchema,
@@ -142,4 +145,26 @@ export const revokeEndpoint = defineEndpoint({
   oauth: { body: "form" },
   response: emptySchema,
   errors: { 400: "invalid_request", 401: "invalid_client" },
+});
+
+export const listConnectionsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/me/connections",
+  tag: "Connected apps",
+  summary: "List the caller's connected apps (OAuth connectors and device logins)",
+  auth: "any",
+  rateLimit: "account",
+  response: connectionListSchema,
+});
+
+export const revokeConnectionEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/v1/me/connections/{id}",
+  tag: "Connected apps",
+  summary: "Disconnect an app: every token of the grant stops working",
+  auth: ["session", "api_key"],
+  rateLimit: "account",
+  params: connectionParamsSchema,
+  response: connectionRevokedSchema,
+  errors: { 404: "No connected app with this id" },
 });

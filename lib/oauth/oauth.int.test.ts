@@ -25,6 +25,7 @@ beforeAll(async () => {
     "/v1/device/approve": { POST: async () => (await import("@/app/v1/device/approve/route")).POST },
     "/v1/device/deny": { POST: async () => (await import("@/app/v1/device/deny/route")).POST },
     "/v1/me/api-key": { GET: async () => (await import("@/app/v1/me/api-key/route")).GET },
+    "/v1/me/connections": { GET: async () => (await import("@/app/v1/me/connections/route")).GET },
   });
   process.env.APP_URL = server.origin;
   ctx = await useTestDatabase();
@@ -354,5 +355,40 @@ describe("device flow", () => {
       expect(await form.json()).toMatchObject({ error: "invalid_grant" });
     }
     expect(await ctx.db.oAuthToken.count({ where: { userId: user.userId } })).toBe(3);
+  });
+});
+
+describe("connected apps", () => {
+  it("lists connectors and device logins with last use, and disconnecting ends every token of the grant", async () => {
+    const { callRoute } = await import("@/test/request");
+    const revokeRoute = (await import("@/app/v1/me/connections/[id]/route")).DELETE;
+    const user = await createCaller(ctx.db);
+    const config = await registeredClient({ client_name: "Listed connector" });
+    const { callback, verifier, state } = await consent(config, user);
+    const first = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const rotated = await client.refreshTokenGrant(config, first.refresh_token!);
+    expect((await apiKeyRead(rotated.access_token)).status).toBe(200);
+
+    const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as { device_code: string; user_code: string };
+    await post("/v1/device/approve", { user_code: started.user_code }, user.headers);
+    expect((await (await post("/v1/device/token", { device_code: started.device_code })).json()) as object).toHaveProperty("access_token");
+
+    const listed = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as { items: { id: string; kind: string; name: string; last_used_at: string | null }[] };
+    expect(listed.items.map((i) => [i.kind, i.name])).toEqual([
+      ["device", "verbatim-cli"],
+      ["connector", "Listed connector"],
+    ]);
+    const connector = listed.items[1];
+    expect(connector.last_used_at).not.toBeNull();
+
+    const stranger = await createCaller(ctx.db);
+    expect((await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, { method: "DELETE", headers: stranger.headers, params: { id: connector.id } })).status).toBe(404);
+    const gone = await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, { method: "DELETE", headers: user.headers, params: { id: connector.id } });
+    expect(gone.status).toBe(200);
+    expect((gone.json as { revoked: number }).revoked).toBeGreaterThanOrEqual(1);
+    expect((await apiKeyRead(rotated.access_token)).status).toBe(401);
+    expect(await oauthError(client.refreshTokenGrant(config, rotated.refresh_token!))).toBe("invalid_grant");
+    const after = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as { items: unknown[] };
+    expect(after.items).toHaveLength(1);
   });
 });

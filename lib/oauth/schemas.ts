@@ -126,3 +126,20 @@ export const serverMetadataSchema = z.looseObject({
 }).meta({ id: "AuthorizationServerMetadata" });
 
 export const emptySchema = z.object({}).meta({ id: "Empty" });
+
+// The dashboard's list of connected apps (OAuth connectors and device logins).
+export const connectionSchema = z
+  .object({
+    id: z.string().describe("the grant (every token rotated from one approval)"),
+    kind: z.enum(["connector", "device"]),
+    name: z.string().describe("the app's registered name, or the name the device program gave"),
+    client_id: z.string().nullable(),
+    scope: z.string(),
+    connected_at: z.string(),
+    last_used_at: z.string().nullable(),
+  })
+  .meta({ id: "Connection" });
+
+export const connectionListSchema = z.object({ items: z.array(connectionSchema) }).meta({ id: "ConnectionList" });
+export const connectionParamsSchema = z.object({ id: z.string().min(1).max(100) });
+export const connectionRevokedSchema = z.object({ revoked: z.number().int().describe("tokens revoked") }).meta({ id: "ConnectionRevoked" });
