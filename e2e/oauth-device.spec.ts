@@ -2,8 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { randomEmail } from "./helpers";
 
-// Issue 13: the device page (enter or confirm the code, approve, deny) and the consent page (approve,
-// deny, a signed-out visit comes back after sign-in), in Chromium against the built app. The program's
+// Issue 13: the device page (enter or confirm the code, approve, deny), the dashboard's connected apps,
+// and the consent page (approve, deny, a signed-out visit comes back after sign-in), in Chromium against the built app. The program's
 // side (device code, polling, token exchange) is plain HTTP from the test.
 
 const REDIRECT = "http://127.0.0.1:9/callback"; // never reached: the test answers it (page.route)
@@ -39,6 +39,16 @@ test.describe("device page", () => {
     expect(again.status()).toBe(400);
     const me = await request.get("/v1/me/api-key", { headers: { authorization: `Bearer ${body.access_token}` } });
     expect(me.status()).toBe(200);
+
+    // The dashboard lists the device login with its last use; disconnecting ends its tokens.
+    await page.goto("/dashboard/keys");
+    const row = page.getByTestId("connection").filter({ hasText: "verbatim-cli" });
+    await expect(row).toContainText("Device login");
+    await expect(row).not.toContainText("never");
+    await row.getByRole("button", { name: "Disconnect" }).click();
+    await expect(page.getByTestId("connection")).toHaveCount(0);
+    const after = await request.get("/v1/me/api-key", { headers: { authorization: `Bearer ${body.access_token}` } });
+    expect(after.status()).toBe(401);
   });
 
   test("enter a code by hand (any case, no dash), and deny", async ({ page, request }) => {
