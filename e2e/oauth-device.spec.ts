@@ -57,7 +57,7 @@ test.describe("device page", () => {
     await signInAndReturn(page, /\/device$/);
     await page.getByLabel(/code shown on your device/i).fill("zzzz-zzzz");
     await page.getByRole("button", { name: "Continue" }).click();
-    await expect(page.getByRole("alert")).toContainText("No pending request");
+    await expect(page.getByText(/No pending request has this code/)).toBeVisible();
     await page.getByLabel(/code shown on your device/i).fill(started.user_code.replace("-", "").toLowerCase());
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByTestId("device-user-code")).toHaveText(started.user_code);
@@ -124,6 +124,6 @@ test.describe("consent page", () => {
 
     await page.goto(authorizeUrl(clientId, challenge, "st-3", "https://evil.example/callback"));
     await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
-    await expect(page.getByRole("alert")).toContainText("redirect URI");
+    await expect(page.getByText("The redirect URI is not one this app registered.")).toBeVisible();
   });
 });
