@@ -296,6 +296,9 @@ describe("device flow", () => {
     expect(started).toMatchObject({ verification_uri: `${server.origin}/device`, interval: 5, expires_in: 900 });
     expect(started.verification_uri_complete).toBe(`${server.origin}/device?user_code=${started.user_code}`);
 
+    const shown = await ctx.db.deviceCode.findFirstOrThrow({ where: { userCode: started.user_code.replace("-", "") } });
+    expect(shown.clientLabel).toBe("Test connector"); // the registered name, not the id
+
     const typed = ` ${started.user_code.toLowerCase().replace("-", " ")} `;
     const approved = await post("/v1/device/approve", { user_code: typed }, user.headers);
     expect(approved.status).toBe(200);
