@@ -395,3 +395,26 @@ describe("connected apps", () => {
     expect(after.items).toHaveLength(1);
   });
 });
+
+describe("hostile requests to the token endpoint", () => {
+  it("answers every malformed request in the RFC shape, never a 500", async () => {
+    const cases: [RequestInit, number, string][] = [
+      [{ headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "refresh_token" }) }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&grant_type=authorization_code" }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(70_000)}` }, 413, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(600)}` }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=%00%FF" }, 400, "invalid_grant"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer vat_x" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("vci_nope:secret").toString("base64")}` }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x&redirect_uri=y&code_verifier=z" }, 401, "invalid_client"],
+    ];
+    for (const [init, status, error] of cases) {
+      const res = await fetch(`${server.origin}/oauth/token`, { method: "POST", ...init });
+      expect(res.status, String(init.body).slice(0, 80)).toBe(status);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(await res.json()).toMatchObject({ error, error_description: expect.any(String) });
+    }
+  });
+});
