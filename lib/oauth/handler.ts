@@ -75,7 +75,22 @@ export async function readParameters(request: Request, endpoint: Pick<Endpoint, 
   return out;
 }
 
+// PostgreSQL text cannot hold NUL, and an unpaired surrogate is not text: refused before any lookup.
+const NOT_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function assertText(value: unknown, code: "invalid_request" | "invalid_client_metadata", depth = 0): void {
+  if (typeof value === "string") {
+    if (NOT_TEXT.test(value)) throw new OAuthError(code, "A parameter contains a NUL character or invalid text.");
+  } else if (value && typeof value === "object" && depth < 8) {
+    for (const [key, item] of Object.entries(value)) {
+      assertText(key, code, depth + 1);
+      assertText(item, code, depth + 1);
+    }
+  }
+}
+
 function parseBody<S extends ZodType>(schema: S, raw: unknown, code: "invalid_request" | "invalid_client_metadata"): core.output<S> {
+  assertText(raw, code);
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -403,11 +403,14 @@ describe("hostile requests to the token endpoint", () => {
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&grant_type=authorization_code" }, 400, "invalid_request"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(70_000)}` }, 413, "invalid_request"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(600)}` }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=%00%FF" }, 400, "invalid_grant"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=%00%FF" }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=vrt_unknown%FF" }, 400, "invalid_grant"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer vat_x" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("vci_nope:secret").toString("base64")}` }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=a&client_id=%00" }, 400, "invalid_request"],
+      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=a&client_id=%ED%A0%80" }, 400, "invalid_grant"], // invalid UTF-8 decodes to U+FFFD
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x&redirect_uri=y&code_verifier=z" }, 401, "invalid_client"],
     ];
     for (const [init, status, error] of cases) {
@@ -416,5 +419,12 @@ describe("hostile requests to the token endpoint", () => {
       expect(res.headers.get("cache-control")).toBe("no-store");
       expect(await res.json()).toMatchObject({ error, error_description: expect.any(String) });
     }
+    const device = await post("/v1/device/code", { client_id: "cli\u0000" });
+    expect(device.status).toBe(400);
+    expect(await device.json()).toMatchObject({ error: "invalid_request" });
+    const surrogate = await fetch(`${server.origin}/v1/device/code`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"client_id":"\\ud800"}' });
+    expect(await surrogate.json()).toMatchObject({ error: "invalid_request" });
+    const register = await post("/oauth/register", { redirect_uris: [REDIRECT], client_name: "a\u0000" });
+    expect(await register.json()).toMatchObject({ error: "invalid_client_metadata" });
   });
 });
