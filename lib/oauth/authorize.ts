@@ -20,7 +20,8 @@ export interface ConsentClient {
  * browser is never sent to a redirect URI that is not registered for the client (RFC 6749 4.1.2.1).
  */
 export async function findConsentClient(clientId: unknown, redirectUri: unknown): Promise<ConsentClient> {
-  if (typeof clientId !== "string" || clientId.length === 0 || clientId.length > 200) {
+  // (The consent page passes its query through unparsed: no NUL or other control character reaches the database.)
+  if (typeof clientId !== "string" || clientId.length === 0 || clientId.length > 200 || /[\u0000-\u001f\ud800-\udfff]/.test(clientId)) {
     throw new ApiError(400, "invalid_client", "The request names no client (client_id).");
   }
   const db = await getDb();

@@ -197,6 +197,9 @@ describe("authorization code with PKCE", () => {
     const deniedUrl = new URL(((await denied.json()) as { redirect_to: string }).redirect_to);
     expect(Object.fromEntries(deniedUrl.searchParams)).toEqual({ error: "access_denied", state: "s1", iss: server.origin });
 
+    const { findConsentClient } = await import("@/lib/oauth/authorize");
+    await expect(findConsentClient("vci_\u0000", REDIRECT)).rejects.toMatchObject({ status: 400, code: "invalid_client" });
+    await expect(findConsentClient(client_id, `${REDIRECT}/extra`)).rejects.toMatchObject({ status: 400, code: "invalid_redirect_uri" });
     const unknown = await post("/v1/oauth/authorize", { ...base, client_id: "vci_nope", redirect_uri: REDIRECT }, user.headers);
     expect(await unknown.json()).toMatchObject({ code: "invalid_client" });
     const anonymous = await post("/v1/oauth/authorize", { ...base, redirect_uri: REDIRECT });
