@@ -237,6 +237,14 @@ export function checkAnswer(op: Operation | undefined, status: number, contentTy
   }
   if (status >= 400) {
     if (!contentType.includes("application/json")) return { ok: false, why: `${status} as ${contentType || "no content type"}` };
+    // OAuth and device-flow endpoints document RFC 6749's {error, error_description} instead.
+    const oauth = Object.values(op?.responses ?? {}).some(
+      (r) => (r as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.["application/json"]?.schema?.$ref === "#/components/schemas/OAuthError",
+    );
+    if (oauth) {
+      const body = json() as Record<string, unknown> | undefined;
+      return typeof body?.error === "string" ? { ok: true } : { ok: false, why: `${status} outside {error, error_description}` };
+    }
     return isProblem(json()) ? { ok: true } : { ok: false, why: `${status} outside {detail, code}` };
   }
   if (contentType.includes("application/json") && text !== "" && json() === undefined) return { ok: false, why: `${status} with invalid JSON` };

@@ -14,6 +14,7 @@ import { benchOutbound } from "./bench/outbound";
 import { benchPublishing } from "./bench/publishing";
 import { benchImports } from "./bench/imports";
 import { benchMcp } from "./bench/mcp";
+import { benchOauth } from "./bench/oauth";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -30,6 +31,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   publishing: benchPublishing,
   imports: benchImports,
   mcp: benchMcp,
+  oauth: benchOauth,
 };
 
 const only = process.argv.slice(2);

@@ -12,6 +12,15 @@ export interface ServedRoutes {
   close(): Promise<void>;
 }
 
+type RouteModule = Record<string, unknown>;
+type RouteHandler = (request: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** A route file's handler, imported on first use (after the test has set APP_URL to this server's origin). */
+export const lazy =
+  (load: () => Promise<RouteModule>, method: string): Handler =>
+  async (request) =>
+    ((await load())[method] as RouteHandler)(request, { params: Promise.resolve({}) });
+
 /** Listens on 127.0.0.1 (a free port); `routes` maps exact paths to their method handlers. */
 export async function serveRoutes(routes: Record<string, Partial<Record<string, Handler>>>): Promise<ServedRoutes> {
   const server = http.createServer((req, res) => {

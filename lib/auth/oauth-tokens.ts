@@ -1,22 +1,27 @@
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
+import { apiResource } from "@/lib/oauth/config";
 
-/** The user an opaque access token (OAuth connector or CLI device login) belongs to, or null. */
-export async function findUserIdByAccessToken(token: string): Promise<string | null> {
+// How often "last used" is written for a token (the dashboard shows it); not on every request.
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * The user an opaque access token (OAuth connector or CLI device login) belongs to, or null. A token is
+ * bound to the resource it was issued for (RFC 8707): one for the MCP endpoint does not open /v1, and
+ * the reverse. Tokens issued without a `resource` are for the /v1 API.
+ */
+export async function findUserIdByAccessToken(token: string, resource: string = apiResource()): Promise<string | null> {
   if (token.length > 256) return null;
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({
     where: { accessTokenHash: sha256Hex(token) },
-    select: { userId: true, revokedAt: true, accessExpiresAt: true },
+    select: { id: true, userId: true, revokedAt: true, accessExpiresAt: true, resource: true, lastUsedAt: true },
   });
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
+  if ((row.resource ?? apiResource()) !== resource) return null;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
+    await db.oAuthToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  }
   return row.userId;
-}
-
-/** The resource (RFC 8707) an access token is bound to, or null when it names none (or is unknown). */
-export async function findAccessTokenResource(token: string): Promise<string | null> {
-  if (token.length > 256) return null;
-  const db = await getDb();
-  const row = await db.oAuthToken.findUnique({ where: { accessTokenHash: sha256Hex(token) }, select: { resource: true } });
-  return row?.resource ?? null;
 }

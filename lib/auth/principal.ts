@@ -28,8 +28,9 @@ function bearerToken(header: string): string {
 /**
  * Who is calling. A bearer credential, when sent, must be valid (a bad key is never silently
  * downgraded to the cookie session); otherwise the dashboard session cookie is used if allowed.
+ * An OAuth access token must be bound to `resource` (RFC 8707; default: the /v1 API).
  */
-export async function authenticate(request: NextRequest, mode: AuthMode): Promise<Principal> {
+export async function authenticate(request: NextRequest, mode: AuthMode, resource?: string): Promise<Principal> {
   const allowed = credentialsFor(mode);
   const header = request.headers.get("authorization");
   if (header) {
@@ -38,7 +39,7 @@ export async function authenticate(request: NextRequest, mode: AuthMode): Promis
       const userId = await findUserIdByApiKey(token);
       if (userId) return { userId, via: "api_key" };
     } else if (!token.startsWith(API_KEY_PREFIX) && allowed.includes("oauth")) {
-      const userId = await findUserIdByAccessToken(token);
+      const userId = await findUserIdByAccessToken(token, resource);
       if (userId) return { userId, via: "oauth" };
     }
     throw errors.invalidToken();

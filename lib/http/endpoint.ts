@@ -31,6 +31,11 @@ export interface Endpoint<
   rateLimit?: RateLimitName;
   /** Other documented outcomes, status → description. */
   errors?: Record<number, string>;
+  /**
+   * OAuth and device-flow endpoints (lib/oauth/handler.ts): errors are RFC 6749 `{error, error_description}`
+   * rather than `{detail, code}`, and the body may be form-encoded (the RFCs' encoding) as well as JSON.
+   */
+  oauth?: { body: "form" | "form or json" };
 }
 
 export function defineEndpoint<

@@ -47,8 +47,14 @@ export const RATE_LIMITS = {
   // Podcasts: each resolve fetches a feed (and may ask Apple's lookup API).
   podcastResolve: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 * 60 },
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
-  // OAuth and device-flow endpoints (later issues) get their rows here, e.g.
-  // oauthToken: { by: "address", … }, deviceCode: { by: "address", … }, deviceVerify: { by: "user", … }.
+  // OAuth and device flow. Token, revocation and registration are credential-less (per address); a
+  // device-code poll is also slowed per code by the flow itself (slow_down). Entering a user code is
+  // limited per user and per address, so codes cannot be guessed (20^8 of them, 15 minutes each).
+  oauthToken: { by: "address", points: 600, seconds: 60 }, // POST /oauth/token, /oauth/revoke, /v1/device/token
+  oauthRegister: { by: "address", points: 30, seconds: 60 * 60 }, // POST /oauth/register
+  deviceCode: { by: "address", points: 60, seconds: 10 * 60 }, // POST /v1/device/code
+  deviceVerify: { by: "user", points: 20, seconds: 10 * 60 }, // POST /v1/device/approve and /deny
+  deviceVerifyAddress: { by: "address", points: 60, seconds: 10 * 60 },
 } satisfies Record<string, Limit>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

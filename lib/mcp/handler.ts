@@ -2,7 +2,6 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { NextRequest } from "next/server";
 import { authenticate, type Principal } from "@/lib/auth/principal";
-import { findAccessTokenResource } from "@/lib/auth/oauth-tokens";
 import { readBodyBytes } from "@/lib/http/body";
 import { ApiError, errors, internalErrorResponse } from "@/lib/http/errors";
 import { parseJsonBody } from "@/lib/http/json-body";
@@ -10,7 +9,8 @@ import { limitRequest, withRateLimitHeaders } from "@/lib/http/rate-limits";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
-import { mcpResourceUrl, originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
+import { originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
+import { mcpResource } from "@/lib/oauth/config";
 import { registerTools } from "@/lib/mcp/tools";
 
 // POST /mcp: the MCP endpoint over Streamable HTTP (MCP transport spec 2025-11-25), stateless: every POST
@@ -79,21 +79,14 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
   };
 }
 
-/** An API key, or an OAuth access token bound to this resource (or to no resource); anything else is a 401. */
+/** An API key, or an OAuth access token bound to this endpoint (RFC 8707); anything else is a 401. */
 async function authenticateMcp(request: NextRequest): Promise<Principal> {
-  let principal: Principal;
   try {
-    principal = await authenticate(request, ["api_key", "oauth"]);
+    return await authenticate(request, ["api_key", "oauth"], mcpResource());
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw challenge(error.code === "invalid_token");
     throw error;
   }
-  if (principal.via === "oauth") {
-    const token = /^Bearer[ ]+([^\s]+)/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
-    const resource = await findAccessTokenResource(token);
-    if (resource !== null && resource !== mcpResourceUrl()) throw challenge(true, "This access token was issued for another resource.");
-  }
-  return principal;
 }
 
 function challenge(invalidToken: boolean, detail?: string): ApiError {

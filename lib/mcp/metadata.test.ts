@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { mcpResourceUrl, originAllowed, protectedResourceMetadata, resourceMetadataUrl, wwwAuthenticate } from "@/lib/mcp/metadata";
+import { originAllowed, protectedResourceMetadata, resourceMetadataUrl, wwwAuthenticate } from "@/lib/mcp/metadata";
+import { mcpResource as mcpResourceUrl } from "@/lib/oauth/config";
 
 describe("the MCP endpoint as a protected resource", () => {
   it("its resource is the exact MCP URL; the metadata sits at the well-known prefix plus the resource's path (RFC 9728 3.1)", () => {

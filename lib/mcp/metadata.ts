@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { issuer, mcpResource, SCOPES } from "@/lib/oauth/config";
 
 // The MCP endpoint as an OAuth protected resource (RFC 9728, MCP authorization 2025-11-25): its exact URL is
 // the resource tokens are bound to, and its metadata names this app as the authorization server.
@@ -6,40 +7,28 @@ import { env } from "@/lib/env";
 
 export const MCP_PATH = "/mcp";
 export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
-/** What a token may do; one scope: everything an API key can do on the caller's account. */
-export const MCP_SCOPES = ["api"] as const;
-
-/** APP_URL without a trailing slash: the issuer, and the base of every URL here. */
-export function appBase(appUrl = env().APP_URL): string {
-  return appUrl.replace(/\/+$/, "");
-}
-
-/** The MCP endpoint's exact URL: the resource identifier (RFC 8707) of tokens for it. */
-export function mcpResourceUrl(appUrl = env().APP_URL): string {
-  return `${appBase(appUrl)}${MCP_PATH}`;
-}
 
 /** Where a client finds the metadata, per RFC 9728 3.1: the well-known prefix, then the resource's path. */
 export function resourceMetadataUrl(appUrl = env().APP_URL): string {
-  const base = new URL(appBase(appUrl));
+  const base = new URL(issuer(appUrl));
   return `${base.origin}${PROTECTED_RESOURCE_PATH}${base.pathname.replace(/\/+$/, "")}${MCP_PATH}`;
 }
 
 /** The protected resource metadata document (RFC 9728 2). */
 export function protectedResourceMetadata(appUrl = env().APP_URL) {
   return {
-    resource: mcpResourceUrl(appUrl),
-    authorization_servers: [appBase(appUrl)],
-    scopes_supported: [...MCP_SCOPES],
+    resource: mcpResource(appUrl),
+    authorization_servers: [issuer(appUrl)],
+    scopes_supported: [...SCOPES],
     bearer_methods_supported: ["header"],
     resource_name: "Verbatim MCP",
-    resource_documentation: `${appBase(appUrl)}/docs`,
+    resource_documentation: `${issuer(appUrl)}/docs`,
   };
 }
 
 /** The 401 challenge: where the metadata is (RFC 9728 5.1), and why the token failed when one was sent. */
 export function wwwAuthenticate(error?: "invalid_token", appUrl = env().APP_URL): string {
-  const parts = [`resource_metadata="${resourceMetadataUrl(appUrl)}"`, `scope="${MCP_SCOPES.join(" ")}"`];
+  const parts = [`resource_metadata="${resourceMetadataUrl(appUrl)}"`, `scope="${SCOPES.join(" ")}"`];
   if (error) parts.push(`error="${error}"`);
   return `Bearer ${parts.join(", ")}`;
 }

@@ -23,6 +23,13 @@ const problemSchema: JsonSchema = {
   properties: { detail: { type: "string" }, code: { type: "string" } },
 };
 
+// OAuth and device-flow endpoints answer errors as RFC 6749 5.2 says.
+const oauthErrorSchema: JsonSchema = {
+  type: "object",
+  required: ["error"],
+  properties: { error: { type: "string" }, error_description: { type: "string" } },
+};
+
 /** Converts a zod schema, moving named sub-schemas into components.schemas. */
 function convert(schema: ZodType, io: "input" | "output", components: Record<string, JsonSchema>): JsonSchema {
   const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema;
@@ -62,18 +69,19 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     };
   }
   const hasInput = endpoint.query || endpoint.body || endpoint.params;
-  if (hasInput) {
+  const problem = { $ref: `#/components/schemas/${endpoint.oauth ? "OAuthError" : "Problem"}` };
+  if (hasInput && !endpoint.oauth) {
     responses["422"] = { description: "Validation Error", content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } } };
   }
   if (credentials.length > 0) {
-    responses["401"] = { description: "Missing or invalid credentials", content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+    responses["401"] = { description: "Missing or invalid credentials", content: { "application/json": { schema: problem } } };
   }
   if (endpoint.rateLimit) {
-    responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+    responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: problem } } };
   }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) {
     // 304 and other non-errors have no body.
-    responses[status] = Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Problem" } } } };
+    responses[status] = Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: problem } } };
   }
   return {
     tags: [endpoint.tag],
@@ -81,12 +89,17 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     ...(endpoint.description ? { description: endpoint.description } : {}),
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     parameters: [...parameters(endpoint.params, "path", components), ...parameters(endpoint.query, "query", components)],
-    ...(endpoint.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: convert(endpoint.body, "input", components) } } } }
-      : {}),
+    ...(endpoint.body ? { requestBody: requestBody(endpoint, convert(endpoint.body, "input", components)) } : {}),
     responses,
     security: [...new Set(credentials.map((c) => (c === "session" ? "session" : "bearer")))].map((scheme) => ({ [scheme]: [] })),
   };
+}
+
+/** JSON for the API; the OAuth endpoints take the RFCs' form encoding (and some JSON as well). */
+function requestBody(endpoint: Endpoint, schema: JsonSchema) {
+  if (!endpoint.oauth) return { required: true, content: { "application/json": { schema } } };
+  const form = { "application/x-www-form-urlencoded": { schema } };
+  return { required: false, content: endpoint.oauth.body === "form" ? form : { ...form, "application/json": { schema } } };
 }
 
 /** OpenAPI 3.1 for every endpoint, from the same zod schemas the routes parse with. */
@@ -95,6 +108,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     ValidationError: validationErrorSchema,
     HTTPValidationError: { type: "object", properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationError" } } } },
     Problem: problemSchema,
+    OAuthError: oauthErrorSchema,
   };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const endpoint of allEndpoints) {

@@ -4,10 +4,11 @@ import * as billing from "@/lib/billing/endpoints";
 import * as health from "@/lib/health/endpoints";
 import * as imports from "@/lib/imports/endpoints";
 import * as podcasts from "@/lib/podcasts/endpoints";
+import * as oauth from "@/lib/oauth/endpoints";
 import * as publishing from "@/lib/publishing/endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
-export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, podcasts, publishing, transcripts, uploads, usage].flatMap((module) => Object.values(module));
+export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, transcripts, uploads, usage].flatMap((module) => Object.values(module));

@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { metadataEndpoint } from "@/lib/oauth/endpoints";
+import { authorizationServerMetadata } from "@/lib/oauth/metadata";
+
+export const GET = withApi(metadataEndpoint, async () => authorizationServerMetadata());

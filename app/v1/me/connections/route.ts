@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { listConnectionsEndpoint } from "@/lib/oauth/endpoints";
+import { listConnections } from "@/lib/oauth/connections";
+
+export const GET = withApi(listConnectionsEndpoint, ({ principal }) => listConnections(principal.userId));

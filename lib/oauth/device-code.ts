@@ -1,0 +1,50 @@
+import { getDb } from "@/lib/db/client";
+import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
+import { clientAddress } from "@/lib/http/client-address";
+import { DEVICE_CODE_SECONDS, DEVICE_POLL_INTERVAL, grantedScope, serverUrl } from "@/lib/oauth/config";
+import { OAuthError } from "@/lib/oauth/errors";
+import { formatUserCode, generateUserCode } from "@/lib/oauth/user-code";
+
+export const DEVICE_CODE_PREFIX = "vdc_";
+
+/** POST /v1/device/code (RFC 8628 3.1–3.2): a device code for the program, a user code for the person. */
+export async function createDeviceCode(request: Request, input: { client_id?: string; scope?: string } = {}) {
+  const scope = grantedScope(input.scope);
+  if (!scope) throw new OAuthError("invalid_scope", "Unknown scope; the only scope is 'api'.");
+  const db = await getDb();
+  const deviceCode = randomSecret(DEVICE_CODE_PREFIX);
+  const expiresAt = new Date(Date.now() + DEVICE_CODE_SECONDS * 1000);
+  const userAgent = request.headers.get("user-agent")?.slice(0, 200) ?? null;
+  // A registered client is shown by its registered name; anything else by the client_id it sent.
+  const clientId = input.client_id?.trim().slice(0, 200) || null;
+  const registered = clientId ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true } }) : null;
+  const label = registered?.name ?? clientId;
+  // A collision of user codes (unique column) is rare; try again with a fresh one.
+  for (let attempt = 0; ; attempt++) {
+    const userCode = generateUserCode();
+    try {
+      await db.deviceCode.create({
+        data: {
+          deviceCodeHash: sha256Hex(deviceCode),
+          userCode,
+          interval: DEVICE_POLL_INTERVAL,
+          expiresAt,
+          clientLabel: label,
+          requestAddress: clientAddress(request.headers),
+          userAgent,
+        },
+      });
+      const shown = formatUserCode(userCode);
+      return {
+        device_code: deviceCode,
+        user_code: shown,
+        verification_uri: serverUrl("/device"),
+        verification_uri_complete: `${serverUrl("/device")}?user_code=${shown}`,
+        interval: DEVICE_POLL_INTERVAL,
+        expires_in: DEVICE_CODE_SECONDS,
+      };
+    } catch (error) {
+      if (attempt >= 3 || (error as { code?: string }).code !== "P2002") throw error;
+    }
+  }
+}
