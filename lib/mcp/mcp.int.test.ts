@@ -4,7 +4,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createCaller, useTestDatabase } from "@/test/app-db";
-import { serveRoutes, type ServedRoutes } from "@/test/serve-routes";
+import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
+import { connectWithOAuth, REDIRECT_URI } from "@/test/mcp-oauth-client";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
@@ -46,6 +47,11 @@ beforeAll(async () => {
   routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
   routes["/.well-known/oauth-protected-resource"] = { GET: async () => protectedResourceMetadataResponse() };
   routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
+  // The authorization server, so the SDK's client can run the whole OAuth dance against this app.
+  routes["/.well-known/oauth-authorization-server"] = { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") };
+  routes["/oauth/register"] = { POST: lazy(() => import("@/app/oauth/register/route"), "POST") };
+  routes["/oauth/token"] = { POST: lazy(() => import("@/app/oauth/token/route"), "POST") };
+  routes["/v1/oauth/authorize"] = { POST: lazy(() => import("@/app/v1/oauth/authorize/route"), "POST") };
   mcpUrl = new URL("/mcp", served.url);
 });
 afterAll(async () => {
@@ -336,3 +342,45 @@ describe("with an OAuth access token", () => {
     expect(other.headers.get("www-authenticate")).toMatch(/error="invalid_token"/);
   });
 });
+
+describe("the full OAuth dance by the MCP SDK's own client", () => {
+  it("401 → resource metadata → authorization server metadata → registration → PKCE consent → token for /mcp → tools", async () => {
+    const user = await createCaller(ctx.db);
+    let asked: URL | undefined;
+    const { client, provider } = await connectWithOAuth(mcpUrl, async (authorizationUrl) => {
+      asked = authorizationUrl;
+      // The consent page's decision, as the signed-in user (here by API key), then the browser's redirect.
+      const params = Object.fromEntries(authorizationUrl.searchParams);
+      const res = await fetch(new URL("/v1/oauth/authorize", served.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", ...user.headers },
+        body: JSON.stringify(params),
+      });
+      expect(res.status).toBe(200);
+      const callback = new URL(((await res.json()) as { redirect_to: string }).redirect_to);
+      expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
+      expect(callback.searchParams.get("state")).toBe(params.state ?? null);
+      return callback.searchParams.get("code")!;
+    });
+    try {
+      // The SDK asked for this endpoint as the resource, with S256.
+      expect(asked?.pathname).toBe("/oauth/authorize");
+      expect(asked?.searchParams.get("resource")).toBe(mcpUrl.href);
+      expect(asked?.searchParams.get("code_challenge_method")).toBe("S256");
+      const tokens = provider.tokens()!;
+      expect(tokens.access_token).toBeTruthy();
+      expect(tokens.refresh_token).toBeTruthy();
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("get_usage");
+      const usage = await client.callTool({ name: "get_usage", arguments: {} });
+      expect(usage.isError).toBeFalsy();
+      // The token is bound to /mcp (RFC 8707): it opens /mcp, not the /v1 API.
+      const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
+      expect(await findUserIdByAccessToken(tokens.access_token)).toBeNull();
+      expect(await findUserIdByAccessToken(tokens.access_token, mcpUrl.href)).toBe(user.userId);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
