@@ -372,8 +372,25 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
       expect(tokens.refresh_token).toBeTruthy();
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain("get_usage");
-      const usage = await client.callTool({ name: "get_usage", arguments: {} });
-      expect(usage.isError).toBeFalsy();
+      // Every tool answers through the OAuth token as it does through an API key.
+      const calls: Record<string, Record<string, unknown>> = {
+        get_transcript: { url: video(FAKE_IDS.captioned) },
+        list_languages: { url: video(FAKE_IDS.captioned) },
+        search_transcriptions: {},
+        publish_transcript: { url: video(FAKE_IDS.captioned) },
+        get_usage: {},
+        resolve_podcast: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` },
+      };
+      const answers: Record<string, CallToolResult> = {};
+      for (const [name, args] of Object.entries(calls)) {
+        answers[name] = (await client.callTool({ name, arguments: args })) as CallToolResult;
+        expect(answers[name].isError, `${name}: ${text(answers[name])}`).toBeFalsy();
+      }
+      const { slug } = answers.publish_transcript.structuredContent as { slug: string };
+      const unpublished = (await client.callTool({ name: "unpublish_transcript", arguments: { slug } })) as CallToolResult;
+      expect(unpublished.isError).toBeFalsy();
+      const job = (await client.callTool({ name: "get_job", arguments: { job_id: "no-such-job" } })) as CallToolResult;
+      expect(job.isError).toBe(true);
       // The token is bound to /mcp (RFC 8707): it opens /mcp, not the /v1 API.
       const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
       expect(await findUserIdByAccessToken(tokens.access_token)).toBeNull();
