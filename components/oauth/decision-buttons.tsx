@@ -6,6 +6,27 @@ import { apiFetch } from "@/lib/client/api";
 const primary = "rounded-md bg-stone-900 px-4 py-2 font-medium text-white hover:bg-stone-700 disabled:opacity-50";
 const secondary = "rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100 disabled:opacity-50";
 
+/** The two buttons and the error line both decisions share. */
+function Decision({ approveLabel, busy, error, onDecide }: { approveLabel: string; busy: boolean; error: string | null; onDecide: (decision: "approve" | "deny") => void }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex gap-3">
+        <button type="button" className={primary} disabled={busy} onClick={() => onDecide("approve")}>
+          {approveLabel}
+        </button>
+        <button type="button" className={secondary} disabled={busy} onClick={() => onDecide("deny")}>
+          Deny
+        </button>
+      </div>
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** Approve / Deny for a device login: posts the user code, then says what happens next. */
 export function DeviceDecision({ userCode }: { userCode: string }) {
   const [busy, setBusy] = useState(false);
@@ -29,23 +50,7 @@ export function DeviceDecision({ userCode }: { userCode: string }) {
   }
   if (done === "approved") return <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-green-900">Approved. You can close this page and return to your device.</p>;
   if (done === "denied") return <p role="status" className="rounded-md bg-stone-100 px-3 py-2">Denied. The device was not signed in.</p>;
-  return (
-    <div className="flex flex-col gap-2">
-      <div className="flex gap-3">
-        <button type="button" className={primary} disabled={busy} onClick={() => decide("approve")}>
-          Approve
-        </button>
-        <button type="button" className={secondary} disabled={busy} onClick={() => decide("deny")}>
-          Deny
-        </button>
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  return <Decision approveLabel="Approve" busy={busy} error={error} onDecide={decide} />;
 }
 
 export interface ConsentRequest {
@@ -77,21 +82,5 @@ export function ConsentDecision({ request }: { request: ConsentRequest }) {
       setBusy(false);
     }
   }
-  return (
-    <div className="flex flex-col gap-2">
-      <div className="flex gap-3">
-        <button type="button" className={primary} disabled={busy} onClick={() => decide("approve")}>
-          Allow
-        </button>
-        <button type="button" className={secondary} disabled={busy} onClick={() => decide("deny")}>
-          Deny
-        </button>
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  return <Decision approveLabel="Allow" busy={busy} error={error} onDecide={decide} />;
 }
