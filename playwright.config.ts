@@ -23,6 +23,26 @@ process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
 const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
 process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
 
+/** The YouTube and speech-recognition fakes above, as an app's settings. */
+const withFakes = {
+  YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
+  OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+  ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
+};
+
+/** `next start` of the one build on `appPort`, with these settings (each app its own DATA_DIR). */
+function app(appPort: number, env: Record<string, string>) {
+  return {
+    command: `npx next start -p ${appPort} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${appPort}/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  };
+}
+
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
@@ -54,58 +74,19 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "ignore",
     },
-    {
-      command: `npx next start -p ${port} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${port}/health`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      env: {
-        DATA_DIR: dataDir,
-        APP_URL: `http://127.0.0.1:${port}`,
-        NEXT_TELEMETRY_DISABLED: "1",
-        YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
-        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-        ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
-      },
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-    {
-      // The same build with embedded defaults, for the fuzzer only.
-      command: `npx next start -p ${fuzzPort} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${fuzzPort}/health`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      env: {
-        DATA_DIR: `${dataDir}-fuzz`,
-        APP_URL: process.env.E2E_FUZZ_ORIGIN,
-        NEXT_TELEMETRY_DISABLED: "1",
-        YOUTUBE_BASE_URL: `http://127.0.0.1:${fakeYoutubePort}`,
-        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-        ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
-      },
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-    {
-      // The same build with billing on. Stripe is first asked when a page needs it, after the spec has
-      // started the fake.
-      command: `npx next start -p ${billingPort} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${billingPort}/health`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      env: {
-        DATA_DIR: `${dataDir}-billing`,
-        APP_URL: process.env.E2E_BILLING_ORIGIN,
-        NEXT_TELEMETRY_DISABLED: "1",
-        STRIPE_SECRET_KEY: "sk_test_fake_verbatim",
-        STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
-        STRIPE_PRICE_PRO: "verbatim_pro",
-        STRIPE_PRICE_ULTRA: "verbatim_ultra",
-        STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET,
-      },
-      stdout: "ignore",
-      stderr: "pipe",
-    },
+    app(port, { DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, ...withFakes }),
+    // The same build with embedded defaults, for the fuzzer only.
+    app(fuzzPort, { DATA_DIR: `${dataDir}-fuzz`, APP_URL: process.env.E2E_FUZZ_ORIGIN!, ...withFakes }),
+    // The same build with billing on. Stripe is first asked when a page needs it, after the spec has
+    // started the fake.
+    app(billingPort, {
+      DATA_DIR: `${dataDir}-billing`,
+      APP_URL: process.env.E2E_BILLING_ORIGIN!,
+      STRIPE_SECRET_KEY: "sk_test_fake_verbatim",
+      STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
+      STRIPE_PRICE_PRO: "verbatim_pro",
+      STRIPE_PRICE_ULTRA: "verbatim_ultra",
+      STRIPE_WEBHOOK_SECRET: process.env.E2E_STRIPE_WEBHOOK_SECRET!,
+    }),
   ],
 });

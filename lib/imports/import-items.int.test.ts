@@ -1,66 +1,40 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, useTestDatabase } from "@/test/app-db";
-import { bearer, callRoute } from "@/test/request";
-import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
-import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
+import { callRoute } from "@/test/request";
+import { startImportWorld, type ImportWorld } from "@/test/imports";
+import type { FakePodcastServer } from "@/test/fakes/podcasts/server";
 
 // GET /v1/import/{batch_id}/items against real imports: the local runner lists feeds from the fake podcast host
 // and transcribes each episode through the real speech-recognition path (the OpenAI-compatible fake answers at
 // once), real PostgreSQL. Items come in listing order with their states; finished ones link to their transcript.
 
-let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let world: ImportWorld;
+let ctx: ImportWorld["ctx"];
 let fake: FakePodcastServer;
-let asr: FakeOpenAiAsr;
-let dataDir: string;
-let runner: { stop(): Promise<void> };
 let routes: {
   start: typeof import("@/app/v1/import/route").POST;
   get: typeof import("@/app/v1/import/[batch_id]/route").GET;
   items: typeof import("@/app/v1/import/[batch_id]/items/route").GET;
   transcript: typeof import("@/app/v1/transcripts/[id]/route").GET;
 };
-let keys: typeof import("@/lib/auth/api-keys");
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-import-items-"));
-  fake = await startFakePodcastServer();
-  asr = await startFakeOpenAiAsr();
-  asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
-  Object.assign(process.env, {
-    DATA_DIR: dataDir,
-    ASR_OPENAI_BASE_URL: asr.origin,
-    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-    IMPORT_CONCURRENCY: "4",
-    RATE_LIMIT_MULTIPLIER: "0",
-  });
-  ctx = await useTestDatabase();
-  await import("@/lib/jobs/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs");
-  runner = await startLocalRunner({ pollMs: 250, concurrency: 4, log: () => undefined });
+  world = await startImportWorld("import-items");
+  ({ ctx, podcasts: fake } = world);
   routes = {
     start: (await import("@/app/v1/import/route")).POST,
     get: (await import("@/app/v1/import/[batch_id]/route")).GET,
     items: (await import("@/app/v1/import/[batch_id]/items/route")).GET,
     transcript: (await import("@/app/v1/transcripts/[id]/route")).GET,
   };
-  keys = await import("@/lib/auth/api-keys");
 }, 60_000);
 
 afterAll(async () => {
-  await runner?.stop();
-  await asr?.close();
-  await fake?.close();
-  await ctx?.teardown();
-  rmSync(dataDir, { recursive: true, force: true });
+  await world?.close();
 });
 
 async function caller() {
-  const user = await createUser(ctx.db);
-  const { key } = await keys.ensureApiKey(user.id);
-  return { user, auth: bearer(key!) };
+  const { userId, headers } = await world.caller();
+  return { user: { id: userId }, auth: headers };
 }
 
 interface Item {
