@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
-import { podcastDeps } from "@/lib/podcasts/deps";
+import { importDeps } from "@/lib/imports/deps";
 import { itemSource, listImportSource } from "@/lib/imports/list-source";
 
 // An import as a durable job: `list-items` lists the source once (a re-run finds the items and does nothing),
@@ -40,7 +40,7 @@ const UNSTARTED_MS = 15_000;
 type Counts = Record<"queued" | "running" | "done" | "failed" | "skipped", number>;
 
 function allowPrivate(): ((host: string) => boolean) | undefined {
-  return podcastDeps().allowPrivateFor;
+  return importDeps().allowPrivateFor;
 }
 
 /** Listing failures: the caller's URL is the problem (4xx) → permanent; the upstream's (5xx) → retried. */
@@ -57,7 +57,7 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
   await io.progress("listing", 0.01);
   let listed: Awaited<ReturnType<typeof listImportSource>>;
   try {
-    listed = await listImportSource(ctx.userId, ctx.url, { ...podcastDeps(), signal: io.signal });
+    listed = await listImportSource(ctx.userId, ctx.url, { ...importDeps(), signal: io.signal });
   } catch (error) {
     throw asJobError(error);
   }
