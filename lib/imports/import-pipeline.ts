@@ -107,8 +107,7 @@ async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Pro
 }
 
 /** Running items whose jobs ended: done, or failed with the job's reason. Returns how many changed. */
-async function syncRunning(batchId: string): Promise<number> {
-  const db = await getDb();
+async function syncRunning(db: Prisma.TransactionClient, batchId: string): Promise<number> {
   // Claimed but never started (the runner died between the claim and the start): back to the queue. Starting
   // an item twice is safe (the same job or the stored transcript comes back), so the wait can be short.
   let changed = (
@@ -192,7 +191,7 @@ async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<Imp
   const db = await getDb();
   const deadline = Date.now() + ADVANCE_MS;
   for (;;) {
-    const changed = (await syncRunning(ctx.batchId)) + (await startQueued(ctx));
+    const changed = (await syncRunning(db, ctx.batchId)) + (await startQueued(ctx));
     const counts = await refreshCounts(db, ctx.batchId);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     await io.progress("transcribing", total === 0 ? 0 : (counts.done + counts.failed + counts.skipped) / total);
@@ -234,12 +233,20 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
     await enqueueJob(io.tx, { userId: ctx.userId, pipeline: IMPORT_PIPELINE, context: next });
   },
   async onFailure(ctx, failure, io) {
-    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${failure.message}` } });
+    // The batch ends here, so nothing may stay queued or running: no later link would ever count it (and running
+    // items would hold the user's IMPORT_CONCURRENCY slots for good). Items whose transcription ended are settled
+    // as usual; a transcription still running goes on by itself and lands in the history, outside this batch.
+    await syncRunning(io.tx, ctx.batchId);
+    const reason = failure.message.slice(0, 900);
+    await io.tx.importItem.updateMany({
+      where: { batchId: ctx.batchId, status: "running" },
+      data: { status: "failed", note: `The import stopped before this item's transcription finished (it may still appear in your history): ${reason}` },
+    });
+    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${reason}` } });
     const counts = await refreshCounts(io.tx, ctx.batchId);
-    const listed = counts.done + counts.failed + counts.skipped + counts.running + counts.queued > 0;
     await io.tx.importBatch.update({
       where: { id: ctx.batchId },
-      data: { status: listed && counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
+      data: { status: counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
     });
   },
 });
