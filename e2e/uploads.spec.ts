@@ -113,6 +113,17 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Upload");
   await expect(row.getByTestId("history-state-badge")).toHaveText("done");
+
+  // Its Publish button puts it on a public page under the file's name, never its storage path.
+  await row.getByTestId("publish-button").click();
+  const published = row.getByTestId("published-link").getByRole("link", { name: "Public page" });
+  await expect(published).toHaveAttribute("href", /\/t\/welcome-wav-[a-z0-9]+$/);
+  const slug = (await published.getAttribute("href"))!.split("/t/")[1];
+  const publicTranscript = await page.request.get(`/v1/public/${slug}`);
+  expect(publicTranscript.status()).toBe(200);
+  expect(await publicTranscript.json()).toMatchObject({ title: "welcome.wav", platform: "upload", source_url: null, video_id: null });
+  expect(await publicTranscript.text()).not.toContain("uploads/");
+
   await row.getByTestId("history-video-link").click();
   await expect(page).toHaveURL(new RegExp(`/dashboard\\?job=${jobId}$`));
   await expect(page.getByTestId("segment-text").first()).toHaveText(FIRST_SENTENCE);
@@ -187,7 +198,7 @@ test("history: a running job shows as in progress, with a link to watch it", asy
   await devLogin(page, randomEmail("history-running"), "/dashboard/history");
   // A job that is still running cannot be held in that state on the real server, so this list is made up.
   const now = new Date().toISOString();
-  const entry = { video_id: "AbCdEfGhIjKlMnOpQrStUv", lang: "en", source: "upload", duration_seconds: 0, total_seconds: 0, created_at: now };
+  const entry = { video_id: "AbCdEfGhIjKlMnOpQrStUv", lang: "en", source: "upload", duration_seconds: 0, total_seconds: 0, created_at: now, source_url: null };
   await page.route((url) => url.pathname === "/v1/me/transcriptions", (route) =>
     route.fulfill({
       json: {

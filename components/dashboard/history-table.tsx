@@ -245,6 +245,8 @@ function Row({ entry }: { entry: TranscriptionEntry }) {
   const canonical = canonicalSourceUrl(entry.source, entry.video_id);
   // Uploads and podcasts have no page to ask again: their finished job shows the transcript.
   const href = canonical ? transcribeHref(canonical, entry.lang) : entry.job_id && entry.status === "done" ? watchJobHref(entry.job_id) : null;
+  // What POST /v1/publish takes for this entry: the stored transcript's source (also an upload's or an episode's).
+  const publishUrl = entry.source_url ?? canonical;
   return (
     <tr className="hover:bg-stone-50" data-testid="history-row">
       <td className="px-4 py-2 whitespace-nowrap text-stone-600">
@@ -272,7 +274,7 @@ function Row({ entry }: { entry: TranscriptionEntry }) {
       <td className="px-4 py-2">
         <StateBadge entry={entry} />
       </td>
-      <td className="px-4 py-2">{canonical && entry.complete && entry.lang ? <PublishButton url={canonical} lang={entry.lang} compact /> : null}</td>
+      <td className="px-4 py-2">{publishUrl && entry.complete && entry.lang ? <PublishButton url={publishUrl} lang={entry.lang} compact /> : null}</td>
     </tr>
   );
 }

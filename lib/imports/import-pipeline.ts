@@ -7,7 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
-import { podcastDeps } from "@/lib/podcasts/deps";
+import { importDeps } from "@/lib/imports/deps";
 import { itemSource, listImportSource } from "@/lib/imports/list-source";
 
 // An import as a durable job: `list-items` lists the source once (a re-run finds the items and does nothing),
@@ -40,7 +40,7 @@ const UNSTARTED_MS = 15_000;
 type Counts = Record<"queued" | "running" | "done" | "failed" | "skipped", number>;
 
 function allowPrivate(): ((host: string) => boolean) | undefined {
-  return podcastDeps().allowPrivateFor;
+  return importDeps().allowPrivateFor;
 }
 
 /** Listing failures: the caller's URL is the problem (4xx) → permanent; the upstream's (5xx) → retried. */
@@ -57,7 +57,7 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
   await io.progress("listing", 0.01);
   let listed: Awaited<ReturnType<typeof listImportSource>>;
   try {
-    listed = await listImportSource(ctx.userId, ctx.url, { ...podcastDeps(), signal: io.signal });
+    listed = await listImportSource(ctx.userId, ctx.url, { ...importDeps(), signal: io.signal });
   } catch (error) {
     throw asJobError(error);
   }
@@ -107,8 +107,7 @@ async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Pro
 }
 
 /** Running items whose jobs ended: done, or failed with the job's reason. Returns how many changed. */
-async function syncRunning(batchId: string): Promise<number> {
-  const db = await getDb();
+async function syncRunning(db: Prisma.TransactionClient, batchId: string): Promise<number> {
   // Claimed but never started (the runner died between the claim and the start): back to the queue. Starting
   // an item twice is safe (the same job or the stored transcript comes back), so the wait can be short.
   let changed = (
@@ -192,7 +191,7 @@ async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<Imp
   const db = await getDb();
   const deadline = Date.now() + ADVANCE_MS;
   for (;;) {
-    const changed = (await syncRunning(ctx.batchId)) + (await startQueued(ctx));
+    const changed = (await syncRunning(db, ctx.batchId)) + (await startQueued(ctx));
     const counts = await refreshCounts(db, ctx.batchId);
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
     await io.progress("transcribing", total === 0 ? 0 : (counts.done + counts.failed + counts.skipped) / total);
@@ -234,12 +233,20 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
     await enqueueJob(io.tx, { userId: ctx.userId, pipeline: IMPORT_PIPELINE, context: next });
   },
   async onFailure(ctx, failure, io) {
-    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${failure.message}` } });
+    // The batch ends here, so nothing may stay queued or running: no later link would ever count it (and running
+    // items would hold the user's IMPORT_CONCURRENCY slots for good). Items whose transcription ended are settled
+    // as usual; a transcription still running goes on by itself and lands in the history, outside this batch.
+    await syncRunning(io.tx, ctx.batchId);
+    const reason = failure.message.slice(0, 900);
+    await io.tx.importItem.updateMany({
+      where: { batchId: ctx.batchId, status: "running" },
+      data: { status: "failed", note: `The import stopped before this item's transcription finished (it may still appear in your history): ${reason}` },
+    });
+    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${reason}` } });
     const counts = await refreshCounts(io.tx, ctx.batchId);
-    const listed = counts.done + counts.failed + counts.skipped + counts.running + counts.queued > 0;
     await io.tx.importBatch.update({
       where: { id: ctx.batchId },
-      data: { status: listed && counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
+      data: { status: counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
     });
   },
 });

@@ -4,7 +4,6 @@ import { durationSeconds } from "@/lib/podcasts/duration";
 import { rememberEpisodeTranscripts } from "@/lib/podcasts/episode-transcripts";
 import { resolvePodcastUrl, type ResolveDeps } from "@/lib/podcasts/resolve-podcast";
 import { listPlaylist, parsePlaylistUrl } from "@/lib/imports/playlist";
-import { appOutbound } from "@/lib/http/outbound/configured";
 
 export interface SourceItem {
   guid: string;
@@ -21,7 +20,8 @@ export interface ListedSource {
 }
 
 export interface ListDeps extends ResolveDeps {
-  ytdlpEnv?: Record<string, string>;
+  /** yt-dlp, which lists playlists and channels; its connections pass `outbound`'s guard. */
+  ytdlp?: { binary?: string; extraArgs?: readonly string[] };
   signal?: AbortSignal;
 }
 
@@ -34,7 +34,7 @@ export async function listImportSource(userId: string, url: string, deps: ListDe
   const max = settings.IMPORT_MAX_ITEMS;
   const playlist = parsePlaylistUrl(url);
   if (playlist) {
-    const listed = await listPlaylist(playlist, { binary: settings.YTDLP_PATH, outbound: appOutbound(), max, signal: deps.signal, env: deps.ytdlpEnv });
+    const listed = await listPlaylist(playlist, { binary: deps.ytdlp?.binary, extraArgs: deps.ytdlp?.extraArgs, outbound: deps.outbound, max, signal: deps.signal });
     return {
       title: listed.title,
       items: listed.entries.map((e) => ({ guid: `youtube:${e.id}`, title: e.title, url: `https://www.youtube.com/watch?v=${e.id}`, kind: "video", durationSeconds: e.durationSeconds })),

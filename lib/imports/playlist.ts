@@ -78,11 +78,13 @@ export interface PlaylistOptions {
   signal?: AbortSignal;
   /** Extra environment for the binary (tests: the fake yt-dlp's mode). */
   env?: Record<string, string>;
+  /** Extra arguments before the URL (tests: --no-check-certificates behind a TLS-terminating fake). */
+  extraArgs?: readonly string[];
 }
 
 /** Lists a playlist or channel (at most `max` entries). Throws SourceError (yt-dlp's failures, mapped). */
 export async function listPlaylist(url: string, options: PlaylistOptions): Promise<Playlist> {
-  const { stdout } = await runYtDlp(["--flat-playlist", "--yes-playlist", "--dump-single-json", "--playlist-end", String(options.max)], {
+  const { stdout } = await runYtDlp(["--flat-playlist", "--yes-playlist", "--dump-single-json", "--playlist-end", String(options.max), ...(options.extraArgs ?? [])], {
     url,
     binary: options.binary,
     outbound: options.outbound,

@@ -173,7 +173,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Makes one of the caller's transcripts public at a stable link (/t/{slug}); publishing again after unpublishing brings back the same link. " +
         "The transcript must be in the caller's history (get it with get_transcript first).",
-      inputSchema: { url: urlInput.describe("The link the transcript was made from (or an upload's source_url)"), lang: langInput },
+      inputSchema: { url: urlInput.describe("The link the transcript was made from, or the source_url search_transcriptions gives for it (uploads and podcast episodes too)"), lang: langInput },
       outputSchema: outputOf(publishResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },

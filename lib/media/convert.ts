@@ -175,7 +175,7 @@ export async function convertForAsr(input: string, output: string, opts: Convert
   }
 
   await rename(partial, outPath);
-  const { size } = await stat(outPath);
+  const { size } = await stat(/*turbopackIgnore: true*/ outPath);
   report(1);
   return { path: outPath, bytes: size, durationSeconds: outSeconds, codec, mimeType: MIME[codec] };
 }

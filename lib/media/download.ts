@@ -193,7 +193,9 @@ export async function downloadAudioUrl(url: string, destDir: string, opts: Downl
     throw new MediaError("unsupported_media", "That link does not lead to an audio or video file.", { detail: `Content-Type ${contentType} from ${res.url}` });
   }
 
-  const file = path.join(destDir, `${opts.baseName ?? "source"}${extensionFor(contentType, res.url)}`);
+  // Paths here are in a job's temporary folder, never the project's: the turbopackIgnore comments keep Turbopack
+  // from tracing the whole project into the server output for them.
+  const file = path.join(/*turbopackIgnore: true*/ destDir, `${opts.baseName ?? "source"}${extensionFor(contentType, res.url)}`);
   // Written under a fresh name ("wx": never through something already there), renamed when complete:
   // the final name only ever holds a whole file, and a retry into the same directory just replaces it.
   const partial = path.join(destDir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.part`);
@@ -405,7 +407,7 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
 
     const { meta, file } = parseRunOutput(stdout);
     const duration = typeof meta?.duration === "number" && Number.isFinite(meta.duration) ? meta.duration : null;
-    if (file === null || path.dirname(path.resolve(file)) !== dir) {
+    if (file === null || path.dirname(path.resolve(/*turbopackIgnore: true*/ file)) !== dir) {
       // yt-dlp exits 0 when it skips an item: say why.
       if (meta?.is_live === true) {
         throw new MediaError("unsupported_media", "Live streams cannot be transcribed; try again once the broadcast has ended.", { detail: "is_live" });
@@ -420,10 +422,10 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
         detail: `yt-dlp wrote no file; ${stdout.trim().split(/\r?\n/).slice(-3).join(" | ")}`,
       });
     }
-    const { size } = await stat(file);
+    const { size } = await stat(/*turbopackIgnore: true*/ file);
     if (size > opts.maxBytes) throw tooLarge();
     if (size === 0) throw new MediaError("unsupported_media", "The platform sent an empty file.", { detail: file });
-    return { path: path.resolve(file), bytes: size, durationSeconds: duration };
+    return { path: path.resolve(/*turbopackIgnore: true*/ file), bytes: size, durationSeconds: duration };
   } catch (err) {
     await removeOurFiles();
     throw err;

@@ -152,12 +152,13 @@ export async function removeStaleTempDirs(opts: StaleSweepOptions = {}): Promise
   const start = opts.prefix === undefined ? TEMP_DIR_PREFIX : `${TEMP_DIR_PREFIX}${opts.prefix}-`;
   const cutoff = (opts.now ?? Date.now()) - (opts.olderThanMs ?? 6 * 60 * 60 * 1000);
   const removed: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true })) {
+  // The system's temporary folder (or a test's), never the project's: not for Turbopack to trace.
+  for (const entry of await readdir(/*turbopackIgnore: true*/ root, { withFileTypes: true })) {
     if (!entry.isDirectory() || !entry.name.startsWith(start)) continue;
-    const dir = path.join(root, entry.name);
+    const dir = path.join(/*turbopackIgnore: true*/ root, entry.name);
     if (live.has(dir)) continue;
     try {
-      if ((await stat(dir)).mtimeMs > cutoff) continue;
+      if ((await stat(/*turbopackIgnore: true*/ dir)).mtimeMs > cutoff) continue;
       await rm(dir, { recursive: true, force: true });
       removed.push(dir);
     } catch {

@@ -2,6 +2,7 @@ import type { Outbound } from "@/lib/http/outbound";
 import { ApiError } from "@/lib/http/errors";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { FeedParseError, parseFeed, type ParsedFeed } from "@/lib/podcasts/parse-feed";
+import { decodeFeed } from "@/lib/podcasts/decode-feed";
 
 export interface FeedFetchDeps {
   outbound: Outbound;
@@ -13,8 +14,9 @@ export type Fetched = { kind: "feed"; feed: ParsedFeed; url: string } | { kind: 
 
 /**
  * GETs a URL through the outbound guard and decides what it is by the answer's media type: audio or
- * video → an episode file (the body is not read); anything else is read, at most `maxBytes`, and parsed
- * as a feed. Errors are API errors: 422 for a malformed feed or one over the size cap, 502/504 upstream.
+ * video → an episode file (the body is not read); anything else is read, at most `maxBytes`, decoded in its
+ * encoding (decode-feed.ts) and parsed as a feed. Errors are API errors: 422 for a malformed feed or one over
+ * the size cap, 502/504 upstream.
  */
 export async function fetchFeedOrAudio(url: string, deps: FeedFetchDeps): Promise<Fetched> {
   try {
@@ -33,7 +35,7 @@ export async function fetchFeedOrAudio(url: string, deps: FeedFetchDeps): Promis
     }
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(chunk as Buffer);
-    const text = new TextDecoder("utf-8").decode(Buffer.concat(chunks));
+    const text = decodeFeed(Buffer.concat(chunks), response.headers.get("content-type"));
     if (type === "text/html" && !/^\s*(<\?xml|<rss|<feed|<rdf:RDF)/i.test(text)) {
       throw new ApiError(422, "not_a_feed", "That URL is a web page, not a podcast feed or an audio file.");
     }

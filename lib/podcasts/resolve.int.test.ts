@@ -105,6 +105,15 @@ describe("POST /v1/podcast/resolve", () => {
     expect(atom.episodes!.map((e) => e.audio_url)).toEqual(["http://example.org/audio/ph34r_my_podcast.mp3"]);
   });
 
+  it("a feed in ISO-8859-1 is read in its encoding: by its XML declaration, its Content-Type, and past a wrong charset=utf-8", async () => {
+    const { auth } = await caller();
+    const title = "Jornal de Notícias - Últimas Notícias";
+    for (const charset of ["none", "iso-8859-1", "utf-8"]) {
+      const res = await resolve(auth, `${fake.origin}/feeds/jn-iso-8859-1.rss?charset=${charset}`);
+      expect(res.body, charset).toMatchObject({ kind: "feed", show: { title } });
+    }
+  });
+
   it("an Apple Podcasts show link, through the iTunes lookup API", async () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, "https://podcasts.apple.com/us/podcast/giant-bombcast/id1001");

@@ -17,7 +17,7 @@ export const publishEndpoint = defineEndpoint({
   tag,
   summary: "Publish a transcript from your history on a public page",
   description:
-    "The transcript of `url` in `lang` must be in the caller's history and complete. The slug is the title's words and a short random suffix; publishing the same transcript again (also after unpublishing) keeps it. Uploaded files are published under their stored title, never their storage path.",
+    "The transcript of `url` in `lang` must be in the caller's history and complete; every complete entry of GET /v1/me/transcriptions gives the `url` that publishes it as its `source_url` (also for uploads and podcast episodes). The slug is the title's words and a short random suffix; publishing the same transcript again (also after unpublishing) keeps it. Uploaded files are published under their stored title, never their storage path.",
   auth: "any",
   rateLimit: "account",
   body: publishRequestSchema,

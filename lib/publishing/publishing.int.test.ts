@@ -3,11 +3,13 @@ import { NextRequest } from "next/server";
 import { bearer, callRoute } from "@/test/request";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
+import { parseSourceUrl } from "@/lib/sources";
 
 const APP_URL = "https://verbatim.example";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let publishRoute: typeof import("@/app/v1/publish/route").POST;
+let historyRoute: typeof import("@/app/v1/me/transcriptions/route").GET;
 let unpublishRoute: typeof import("@/app/v1/publish/[slug]/route").DELETE;
 let indexRoute: typeof import("@/app/v1/public/index/route").GET;
 let publicRoute: typeof import("@/app/v1/public/[slug]/route").GET;
@@ -23,6 +25,7 @@ beforeAll(async () => {
   process.env.RATE_LIMIT_MULTIPLIER = "0";
   ctx = await useTestDatabase();
   publishRoute = (await import("@/app/v1/publish/route")).POST;
+  historyRoute = (await import("@/app/v1/me/transcriptions/route")).GET;
   unpublishRoute = (await import("@/app/v1/publish/[slug]/route")).DELETE;
   indexRoute = (await import("@/app/v1/public/index/route")).GET;
   publicRoute = (await import("@/app/v1/public/[slug]/route")).GET;
@@ -163,6 +166,42 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     expect(page.text).not.toContain("uploads/");
     expect(page.text).not.toContain(random);
     expect(page.text).not.toContain(caller.userId);
+  });
+
+  it("every complete history entry carries the source_url that publishes it: an upload, a podcast episode, a video", async () => {
+    const caller = await newCaller();
+    const random = "Z9x8C7v6B5n4M3l2K1j0hG";
+    const objectPath = `uploads/${caller.userId}/${random}/Board_meeting.m4a`;
+    await seedTranscript(ctx.db, caller.userId, { platform: "upload", videoId: random, title: "Board meeting.m4a", sourceUrl: `upload:${objectPath}` });
+    // A podcast episode is keyed as POST /v1/transcript keys its audio URL (a hash of the canonical URL).
+    const episode = parseSourceUrl("https://media.example.org/show/episode-12.mp3")!;
+    await seedTranscript(ctx.db, caller.userId, { platform: "podcast", videoId: episode.videoId, title: "Episode 12: Tides", sourceUrl: episode.canonicalUrl });
+    const videoId = newVideoId();
+    await seedTranscript(ctx.db, caller.userId, { videoId, title: "A video" });
+    const running = parseSourceUrl("https://media.example.org/show/episode-13.mp3")!;
+    await seedTranscript(ctx.db, caller.userId, { platform: "podcast", videoId: running.videoId, state: "in_progress" });
+
+    const history = await callRoute(historyRoute, "/v1/me/transcriptions", { headers: caller.headers });
+    expect(history.status).toBe(200);
+    const entries = (history.json as { transcriptions: { source: string; video_id: string; complete: boolean; source_url: string | null }[] }).transcriptions;
+    const bySource = (video: string) => entries.find((e) => e.video_id === video)!;
+    expect(bySource(random).source_url).toBe(`upload:${objectPath}`);
+    expect(bySource(episode.videoId).source_url).toBe("https://media.example.org/show/episode-12.mp3");
+    expect(bySource(videoId).source_url).toBe(`https://www.youtube.com/watch?v=${videoId}`);
+    expect(bySource(running.videoId)).toMatchObject({ complete: false, source_url: null });
+
+    const titles: Record<string, string> = { [random]: "Board meeting.m4a", [episode.videoId]: "Episode 12: Tides", [videoId]: "A video" };
+    for (const entry of entries.filter((e) => e.complete)) {
+      const res = await publish(caller, { url: entry.source_url, lang: "en" });
+      expect(res.status, entry.source).toBe(200);
+      const page = await readPublic((res.json as { slug: string }).slug);
+      expect(page.json).toMatchObject({ title: titles[entry.video_id], platform: entry.source });
+      if (entry.source === "upload") {
+        expect(page.json).toMatchObject({ source_url: null, video_id: null });
+        expect(page.text).not.toContain("uploads/");
+        expect(page.text).not.toContain(random);
+      }
+    }
   });
 });
 

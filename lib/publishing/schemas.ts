@@ -4,7 +4,7 @@ import { formatSchema, langSchema, transcriptSchema } from "@/lib/transcripts/sc
 
 export const publishRequestSchema = z
   .object({
-    url: z.string().min(1).max(2048).describe("The transcript's source: the link given to POST /v1/transcript, or an upload's source_url (upload:<object_path>)"),
+    url: z.string().min(1).max(2048).describe("The transcript's source: the link given to POST /v1/transcript, an upload's source_url (upload:<object_path>), or the source_url of an entry of GET /v1/me/transcriptions"),
     lang: langSchema.default("en"),
   })
   .meta({ id: "PublishRequest" });

@@ -22,6 +22,7 @@ export async function listTranscriptions(userId: string, query: TranscriptionLis
       orderBy: [{ [column]: query.order }, { id: query.order }],
       take: query.limit,
       skip: query.offset,
+      include: { transcript: { select: { sourceUrl: true } } },
     }),
     db.transcription.count({ where }),
   ]);

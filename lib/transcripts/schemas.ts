@@ -73,6 +73,12 @@ export const transcriptionEntrySchema = z
     job_id: z.string().nullable(),
     status: z.string().nullable().describe("done, in_progress or error"),
     created_at: z.string().nullable(),
+    source_url: z
+      .string()
+      .nullable()
+      .describe(
+        "The link POST /v1/transcript and POST /v1/publish take for this entry: the canonical page, a podcast episode's audio URL, or an upload's upload:<object_path>. Null until the transcript is stored.",
+      ),
   })
   .meta({ id: "TranscriptionEntry" });
 

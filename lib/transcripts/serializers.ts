@@ -48,7 +48,7 @@ export function transcriptMeta(row: Transcript): TranscriptMeta {
   return { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang, chapters: transcriptChapters(row) };
 }
 
-export function serializeTranscription(row: Transcription): z.infer<typeof transcriptionEntrySchema> {
+export function serializeTranscription(row: Transcription & { transcript?: Pick<Transcript, "sourceUrl"> | null }): z.infer<typeof transcriptionEntrySchema> {
   return {
     id: row.id,
     video_id: row.videoId,
@@ -60,5 +60,6 @@ export function serializeTranscription(row: Transcription): z.infer<typeof trans
     job_id: row.jobId,
     status: row.state,
     created_at: row.createdAt.toISOString(),
+    source_url: row.transcript?.sourceUrl ?? null,
   };
 }

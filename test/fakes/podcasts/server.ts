@@ -1,7 +1,8 @@
 /**
  * Fake podcast hosting for the podcast tests: node:http on 127.0.0.1, port 0.
  *
- * - /feeds/<file>          a feed from test/fixtures/feeds, with `https://example.com/` rewritten to /ex/ here
+ * - /feeds/<file>          a feed from test/fixtures/feeds, byte for byte except `https://example.com/` rewritten to
+ *                          /ex/ here; its Content-Type says charset=utf-8 unless ?charset=<label> (`none`: no charset)
  * - /ex/**                 what those feeds link to: audio files (audio/mpeg) and Podcasting 2.0 transcripts
  *                          (the namespace's real example files, by extension)
  * - /lookup                the iTunes lookup API (https://itunes.apple.com/lookup?id=…&entity=podcast|podcastEpisode):
@@ -149,14 +150,16 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
     };
     if (url.pathname.startsWith("/feeds/")) {
       const name = path.basename(url.pathname);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = readFileSync(path.join(FEEDS_DIR, name), "utf8");
+        bytes = readFileSync(path.join(FEEDS_DIR, name));
       } catch {
         return send(404, "text/plain", "no such feed");
       }
-      const type = name.endsWith(".atom") ? "application/atom+xml; charset=utf-8" : "application/rss+xml; charset=utf-8";
-      return send(200, type, text.replaceAll("https://example.com/", `${state.origin}/ex/`));
+      const charset = url.searchParams.get("charset") ?? "utf-8";
+      const type = `${name.endsWith(".atom") ? "application/atom+xml" : "application/rss+xml"}${charset === "none" ? "" : `; charset=${charset}`}`;
+      // Through latin1 and back: every byte stays as it is (whatever the feed's encoding), the ASCII URL is replaced.
+      return send(200, type, Buffer.from(bytes.toString("latin1").replaceAll("https://example.com/", `${state.origin}/ex/`), "latin1"));
     }
     if (url.pathname.startsWith("/generated/")) {
       const n = Number(path.basename(url.pathname, ".xml"));

@@ -9,6 +9,8 @@
  *   POST /youtubei/v1/next     404: getBasicInfo does not call it (getInfo would)
  *   GET  /api/timedtext        ?v=&lang=[&kind=asr][&fmt=json3|srv3|vtt] → fixtures/timedtext/<v>.<lang>[.asr].<fmt>,
  *                              no fmt → the classic <transcript> XML
+ *   GET  /playlist             ?list= → the page yt-dlp's youtube:tab extractor reads, for the playlists
+ *                              in `fake.playlists` (made by ../podcasts/youtube-playlist.ts), else 404
  *
  * InnerTube requests are checked the way YouTube rejects bad ones (400 INVALID_ARGUMENT without a
  * JSON body carrying context.client.clientName/clientVersion). Every request is recorded.
@@ -19,6 +21,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { youtubePlaylistPage, type FakePlaylistVideo } from "../podcasts/youtube-playlist";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -53,6 +56,8 @@ export interface FakeYoutube {
   timedtext: "normal" | "empty" | "throttled";
   /** Per video id, what each client gets from /player (see Scenario). Unset ids use fixtures/player/<id>.json. */
   scenarios: Map<string, Scenario>;
+  /** Playlist id → its videos, served as the playlist's page at /playlist?list=<id>. */
+  playlists: Map<string, FakePlaylistVideo[]>;
   close(): Promise<void>;
 }
 
@@ -113,6 +118,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     requests,
     timedtext: "normal",
     scenarios: new Map(),
+    playlists: new Map(),
     close: async () => undefined,
   };
 
@@ -165,6 +171,9 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
         if (tokenMissing) return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, content);
       }
+
+      const playlist = url.pathname === "/playlist" && req.method === "GET" ? fake.playlists.get(url.searchParams.get("list") ?? "") : undefined;
+      if (playlist) return send(res, 200, "text/html; charset=utf-8", youtubePlaylistPage(url.searchParams.get("list")!, playlist));
 
       send(res, 404, "text/html; charset=UTF-8", "<!DOCTYPE html><html lang=en><title>Error 404 (Not Found)!!1</title></html>");
     });
