@@ -9,6 +9,7 @@ import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 import { importDeps } from "@/lib/imports/deps";
 import { itemSource, listImportSource } from "@/lib/imports/list-source";
+import { summarise, type Counts } from "@/lib/imports/batch-status";
 
 // An import as a durable job: `list-items` lists the source once (a re-run finds the items and does nothing),
 // then `advance` moves the batch on for a few seconds: it notes which running items' jobs finished, and starts
@@ -37,7 +38,6 @@ const INSERT_CHUNK = 500;
 /** A claimed item with no job after this long was lost between claim and start (a crash): queued again. */
 const UNSTARTED_MS = 15_000;
 
-type Counts = Record<"queued" | "running" | "done" | "failed" | "skipped", number>;
 
 function allowPrivate(): ((host: string) => boolean) | undefined {
   return importDeps().allowPrivateFor;
@@ -202,14 +202,6 @@ async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<Imp
 }
 
 /** The batch's status and note from its item counts. */
-export function summarise(counts: Counts, firstNote: string | null): { status: string; note: string | null } {
-  const total = counts.queued + counts.running + counts.done + counts.failed + counts.skipped;
-  if (counts.queued + counts.running > 0) return { status: "running", note: null };
-  if (counts.failed === 0) return { status: "done", note: null };
-  if (counts.done + counts.skipped === 0) return { status: "error", note: `Every item failed${firstNote ? `; the first: ${firstNote}` : "."}` };
-  return { status: "partial", note: `${counts.failed} of ${total} items failed${firstNote ? `; the first: ${firstNote}` : "."}` };
-}
-
 async function finishBatch(tx: Prisma.TransactionClient, batchId: string): Promise<void> {
   const counts = await refreshCounts(tx, batchId);
   const first = await tx.importItem.findFirst({ where: { batchId, status: "failed" }, orderBy: { position: "asc" }, select: { note: true } });

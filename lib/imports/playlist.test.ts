@@ -79,7 +79,7 @@ describe("listing a playlist", () => {
 
 describe("summarise", () => {
   it("derives the batch status from the counts", async () => {
-    const { summarise } = await import("@/lib/imports/import-pipeline");
+    const { summarise } = await import("@/lib/imports/batch-status");
     const c = (queued: number, running: number, done: number, failed: number, skipped: number) => ({ queued, running, done, failed, skipped });
     expect(summarise(c(1, 0, 3, 0, 0), null).status).toBe("running");
     expect(summarise(c(0, 0, 3, 0, 2), null)).toEqual({ status: "done", note: null });
