@@ -10,17 +10,8 @@ const nextConfig: NextConfig = {
       { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
     ];
   },
-  // Loaded at run time from node_modules, not bundled: native/wasm payloads, the generated client, and the
-  // ffmpeg/ffprobe installers (they find their binary beside their own file).
-  serverExternalPackages: [
-    "@electric-sql/pglite",
-    "pglite-prisma-adapter",
-    "pg",
-    "@prisma/adapter-pg",
-    "swagger-ui-dist",
-    "@ffmpeg-installer/ffmpeg",
-    "@ffprobe-installer/ffprobe",
-  ],
+  // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist"],
 };
 
 export default nextConfig;

@@ -15,12 +15,13 @@ const INSTALLERS = { ffmpeg: "@ffmpeg-installer/ffmpeg", ffprobe: "@ffprobe-inst
 
 export type MediaTool = keyof typeof INSTALLERS;
 
-const requireFromHere = createRequire(import.meta.url);
-
 /** The binary npm installed for `tool`, or null where its installer has no build for this platform. */
 export function bundledBinary(tool: MediaTool): string | null {
   try {
-    const installer = requireFromHere(INSTALLERS[tool]) as { path?: unknown };
+    // Required at run time from the project's node_modules, never bundled: the bundler would try to
+    // parse the binaries the installers point at.
+    const requireFromProject = createRequire(path.join(process.cwd(), "package.json"));
+    const installer = requireFromProject(/* turbopackIgnore: true */ INSTALLERS[tool]) as { path?: unknown };
     return typeof installer.path === "string" ? installer.path : null;
   } catch {
     // The installers throw (a string) on a platform/architecture they ship nothing for.
