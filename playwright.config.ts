@@ -2,7 +2,10 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
-// e2e against the built app (`next start`) on its embedded defaults, in Debian's Chromium.
+import { chromiumExecutable } from "./test/chromium";
+
+// e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
+// /usr/bin/chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
 // start themselves (3124, 3127 by default); the fakes, the billing app and the fuzz app below.
 const port = Number(process.env.E2E_PORT ?? 3123);
@@ -53,7 +56,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromiumExecutable(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
     trace: "retain-on-failure",

@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Integration tests (*.int.test.ts): real PostgreSQL (see test/pg.ts) and PGlite.
+// Integration tests (*.int.test.ts): real PostgreSQL (see test/pg.ts; the global setup starts an embedded
+// server when none answers at TEST_DATABASE_ADMIN_URL) and PGlite.
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
@@ -10,5 +11,6 @@ export default defineConfig({
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
     testTimeout: 60000,
+    globalSetup: ["test/integration-setup.ts"],
   },
 });

@@ -1,12 +1,13 @@
 // A throwaway PostgreSQL database per test file: created on the server at TEST_DATABASE_ADMIN_URL
-// (default: local postgres), dropped with FORCE afterwards.
+// (default: local postgres; the integration run's global setup, test/integration-setup.ts, points it at an
+// embedded server when none answers there), dropped with FORCE afterwards.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 
-const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+import { configuredAdminUrl } from "./pg-server";
 
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || DEFAULT_ADMIN_URL;
+  const adminUrl = configuredAdminUrl();
   const name = `verbatim_test_${randomBytes(6).toString("hex")}`;
   await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   const url = new URL(adminUrl);

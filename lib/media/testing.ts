@@ -10,12 +10,14 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 
+import { findExecutable } from "@/lib/process/media-tools";
+
 const run = promisify(execFile);
 
-/** Runs `ffmpeg -v error -y <args>`; rejects with its stderr. */
+/** Runs `ffmpeg -v error -y <args>` (the one the app would run: lib/process/media-tools.ts); rejects with its stderr. */
 export async function ffmpeg(args: readonly string[]): Promise<void> {
   try {
-    await run("ffmpeg", ["-nostdin", "-hide_banner", "-v", "error", "-y", ...args], { maxBuffer: 16 * 1024 * 1024 });
+    await run(findExecutable("ffmpeg") ?? "ffmpeg", ["-nostdin", "-hide_banner", "-v", "error", "-y", ...args], { maxBuffer: 16 * 1024 * 1024 });
   } catch (err) {
     const stderr = (err as { stderr?: string }).stderr ?? "";
     throw new Error(`ffmpeg ${args.join(" ")} failed: ${stderr || String(err)}`);

@@ -71,9 +71,9 @@ export function fileUrl(p: string): string {
 }
 
 export interface ToolPaths {
-  /** Default "ffmpeg" (PATH). */
+  /** Default "ffmpeg": from PATH, else the one npm installed (lib/process/media-tools.ts). */
   ffmpegPath?: string;
-  /** Default "ffprobe" (PATH). */
+  /** Default "ffprobe": from PATH, else the one npm installed. */
   ffprobePath?: string;
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 
+import { toolSearchPath } from "./media-tools";
 import { runTool, ToolStartError } from "./run";
 
 const node = process.execPath;
@@ -56,7 +57,9 @@ describe("runTool", () => {
     expect(env).not.toHaveProperty("HTTPS_PROXY");
     expect(Object.values(env).join("\n")).not.toContain("sk_test_never_in_a_child");
     expect(env.EXTRA).toBe("1");
-    expect(env.PATH).toBe(process.env.PATH);
+    // The server's PATH, then the npm-installed ffmpeg/ffprobe (./media-tools.ts).
+    expect(env.PATH).toBe(toolSearchPath(process.env.PATH));
+    expect(env.PATH.startsWith(`${process.env.PATH}:`)).toBe(true);
   });
 
   it("kills the child and its whole process group at the deadline", async () => {

@@ -1,9 +1,9 @@
 /**
  * The one way to start a child process (ffmpeg, ffprobe, yt-dlp): no shell, arguments as an array, a
  * minimal environment (lib/env.ts `toolEnvironment()`: paths, locale, certificates; never a secret or a
- * proxy setting of ours), its own process group so a deadline or an abort kills it AND whatever it
- * started, a cap on collected stdout, and only the tail of stderr kept (ffmpeg can print a line per
- * damaged frame for hours).
+ * proxy setting of ours; its PATH ends with the npm-installed ffmpeg/ffprobe, ./media-tools.ts), its own
+ * process group so a deadline or an abort kills it AND whatever it started, a cap on collected stdout,
+ * and only the tail of stderr kept (ffmpeg can print a line per damaged frame for hours).
  *
  *   const r = await runTool("ffprobe", args, { timeoutMs: 60_000, signal });
  *   if (r.failure === "timeout") ...; if (r.code !== 0) ... r.stderrTail ...
@@ -13,6 +13,8 @@
 import { spawn } from "node:child_process";
 
 import { toolEnvironment } from "@/lib/env";
+
+import { toolSearchPath } from "./media-tools";
 
 export const DEFAULT_STDERR_TAIL_CHARS = 8 * 1024;
 export const DEFAULT_MAX_STDOUT_BYTES = 4 * 1024 * 1024;
@@ -84,9 +86,11 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       reject(opts.signal.reason);
       return;
     }
+    // spawn looks `binary` up on this PATH too: system tools first, then the bundled ffmpeg/ffprobe.
+    const env: Record<string, string> = { ...toolEnvironment(), PATH: toolSearchPath(), ...opts.env };
     const child = spawn(binary, [...args], {
       cwd: opts.cwd,
-      env: { ...toolEnvironment(), ...opts.env } as NodeJS.ProcessEnv,
+      env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
       shell: false,
       // Its own process group, so a kill takes down the tool and anything it started (yt-dlp → ffmpeg).

@@ -15,7 +15,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
+import { findExecutable } from "../../../lib/process/media-tools";
+
 const run = promisify(execFile);
+
+/** The ffmpeg the app itself would run (the system's, else the one npm installed). */
+const ffmpegBinary = () => findExecutable("ffmpeg") ?? "ffmpeg";
 
 export const PERIOD = 1.25;
 export const BURST = 0.75;
@@ -55,7 +60,7 @@ export function toneWords(durationSeconds: number): Array<{ text: string; start:
 export async function generateToneAudio(out: string, durationSeconds: number, bitrate = "32k"): Promise<void> {
   const n = VOCABULARY.length;
   const expr = `if(lt(mod(t,${PERIOD}),${BURST}),0.5*sin(2*PI*(${BASE_HZ}+${STEP_HZ}*mod(floor(t/${PERIOD}),${n}))*t),0)`;
-  await run("ffmpeg", [
+  await run(ffmpegBinary(), [
     "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
     "-f", "lavfi", "-i", `aevalsrc=exprs='${expr}':s=16000:d=${durationSeconds}`,
     "-ac", "1", "-b:a", bitrate, out,
@@ -69,7 +74,7 @@ async function decode(audio: Buffer, extension: string): Promise<Float32Array> {
     const file = path.join(dir, `in.${extension}`);
     await writeFile(file, audio);
     const { stdout } = await run(
-      "ffmpeg",
+      ffmpegBinary(),
       ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", String(SAMPLE_RATE), "pipe:1"],
       { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
     );
