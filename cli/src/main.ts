@@ -1,0 +1,3 @@
+import { run } from "./program";
+
+process.exitCode = await run(process.argv);

@@ -1,0 +1,66 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
+import path from "node:path";
+import { errorCode, errorMessage } from "@/lib/client/api";
+import { uploadContentType } from "@/lib/client/uploads";
+import type { SignedUpload } from "@/lib/uploads/schemas";
+import { USER_AGENT, unreachable } from "./api";
+import type { Context } from "./context";
+import { CliError, exitCodeFor } from "./errors";
+import { createProgress } from "./progress";
+
+/**
+ * A local file to the server: sign an upload (POST /v1/uploads/sign), then PUT the bytes to the signed URL
+ * with a progress bar. node:http rather than fetch, because fetch reports no upload progress.
+ */
+export async function uploadFile(ctx: Context, file: string): Promise<SignedUpload> {
+  const size = (await stat(file)).size;
+  const name = path.basename(file);
+  const contentType = uploadContentType({ name, type: "" });
+  const signed = await ctx.api.post<SignedUpload>("/v1/uploads/sign", { filename: name, content_type: contentType });
+  const progress = createProgress(ctx.out, `Uploading ${name}`, size, "bytes");
+  progress.update(0, `${(size / 1e6).toFixed(1)} MB`);
+  try {
+    await put(signed.upload_url, file, size, contentType, (sent) => progress.update(sent, sent === size ? "sent" : `${(size / 1e6).toFixed(1)} MB`));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw unreachable(new URL(signed.upload_url).origin, error);
+  } finally {
+    progress.stop();
+  }
+  return signed;
+}
+
+function put(url: string, file: string, size: number, contentType: string, onSent: (bytes: number) => void): Promise<void> {
+  const target = new URL(url);
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(target, { method: "PUT", headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => {
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve();
+        let body: unknown = null;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          body = null;
+        }
+        const code = errorCode(body);
+        reject(new CliError(`Upload failed: ${errorMessage(status, body)}`, exitCodeFor(status, code), code));
+      });
+    });
+    request.on("error", reject);
+    let sent = 0;
+    const source = createReadStream(file);
+    source.on("data", (chunk) => {
+      sent += chunk.length;
+      onSent(sent);
+    });
+    source.on("error", reject);
+    source.pipe(request);
+  });
+}
