@@ -38,7 +38,6 @@ export function buildProgram(): Command {
     .description("Timestamped transcripts of videos, podcasts and audio files, from Verbatim.")
     .version(version, "-v, --version")
     .addOption(new Option("--base-url <url>", "the Verbatim server (default: the one you logged in to, else http://localhost:3000)").env("VERBATIM_BASE_URL"))
-    .showHelpAfterError("(add --help for usage)")
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText(
