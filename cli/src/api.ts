@@ -63,10 +63,11 @@ export class Api {
     if (auth && !this.credential) {
       throw new CliError(`Not logged in to ${this.baseUrl}. Run \`verbatim login\`, or set VERBATIM_API_KEY.`, EXIT.auth, "unauthorized");
     }
-    if (auth && this.credential?.kind === "login" && expiresSoon(this.credential.login)) await this.refresh();
+    if (auth && this.credential?.kind === "login" && expiresSoon(this.credential.login)) await this.refresh(this.credential.login);
+    const sentWith = this.credential;
     let response = await this.send(method, path, options, auth);
-    if (response.status === 401 && auth && this.credential?.kind === "login" && this.credential.login.refresh_token) {
-      await this.refresh();
+    if (response.status === 401 && auth && sentWith?.kind === "login" && sentWith.login.refresh_token) {
+      await this.refresh(sentWith.login);
       response = await this.send(method, path, options, auth);
     }
     const text = await response.text();
@@ -118,13 +119,22 @@ export class Api {
     }
   }
 
-  /** Rotates the stored login's tokens (RFC 6749 refresh grant) and saves them. */
-  private async refresh(): Promise<void> {
-    if (this.credential?.kind !== "login") return;
-    const refreshToken = this.credential.login.refresh_token;
+  private refreshing: Promise<void> | null = null;
+
+  /**
+   * Rotates the stored login's tokens (RFC 6749 refresh grant) and saves them. Concurrent requests share one
+   * refresh: a refresh token works once, and the server takes a second use as theft and ends the login.
+   */
+  private async refresh(stale: StoredLogin): Promise<void> {
+    if (this.credential?.kind !== "login" || this.credential.login !== stale) return; // already rotated
+    this.refreshing ??= this.rotate(stale).finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async rotate(stale: StoredLogin): Promise<void> {
     const expired = new CliError(`Your login to ${this.baseUrl} has expired or was revoked. Run \`verbatim login\`.`, EXIT.auth, "invalid_token");
-    if (!refreshToken) throw expired;
-    const response = await this.send("POST", "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: refreshToken } }, false);
+    if (!stale.refresh_token) throw expired;
+    const response = await this.send("POST", "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: stale.refresh_token } }, false);
     if (!response.ok) throw expired;
     const login = loginFromTokens((await response.json()) as TokenAnswer);
     this.credential = { kind: "login", login };

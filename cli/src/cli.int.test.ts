@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -207,6 +207,7 @@ describe("exit codes", () => {
     const user = await apiKeyUser();
     await fails(["unpublish", "no-such-slug-x1y2"], user.env, 5, /^error: .+/);
     await fails(["get", video(FAKE_IDS.unavailable)], user.env, 5, /unavailable/i);
+    await fails(["get", "no-such-recording.mp3"], user.env, 2, /No such file: no-such-recording\.mp3/);
     await fails(["get", "--format", "docx", video(FAKE_IDS.captioned)], user.env, 2, /docx/);
     await fails(["history", "--limit", "500"], user.env, 2, /limit/);
     await fails(["whoami"], { ...user.env, VERBATIM_BASE_URL: "http://127.0.0.1:9" }, 6, /Cannot reach http:\/\/127\.0\.0\.1:9/);
@@ -247,9 +248,22 @@ describe("login and logout", () => {
     const me = await json(whoamiSchema, ["whoami"], { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME });
     expect(me).toMatchObject({ credential: "login", user: { id: approver.userId } });
 
+    // An expired access token is refreshed once, however many requests run at once (a refresh token works
+    // once; a second use would end the login), and the rotated tokens are stored.
+    stored.logins[served.url] = { ...stored.logins[served.url], expires_at: new Date(Date.now() - 1000).toISOString() } as never;
+    await writeFile(file, JSON.stringify(stored));
+    const inputs = [FAKE_IDS.captioned, FAKE_IDS.captioned, FAKE_IDS.unavailable].map(video).join("\n");
+    const parallel = await runCli(["get", "-", "--json", "--concurrency", "3"], env, inputs);
+    expect(parallel.code, parallel.stderr).toBe(5);
+    expect(getManySchema.parse(JSON.parse(parallel.stdout)).filter((r) => "transcript" in r)).toHaveLength(2);
+    const rotated = JSON.parse(await readFile(file, "utf8")) as typeof stored;
+    expect(rotated.logins[served.url].access_token).not.toBe(token);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await json(whoamiSchema, ["whoami"], env);
+
     const out = await json(z.strictObject({ base_url: z.string(), logged_out: z.boolean(), revoked: z.boolean() }), ["logout"], env);
     expect(out).toEqual({ base_url: served.url, logged_out: true, revoked: true });
-    expect((await fetch(`${served.url}/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect((await fetch(`${served.url}/v1/me`, { headers: { authorization: `Bearer ${rotated.logins[served.url].access_token}` } })).status).toBe(401);
     await fails(["whoami"], env, 3, /Not logged in/);
   });
 });

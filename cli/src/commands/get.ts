@@ -34,18 +34,25 @@ async function expandInputs(inputs: string[]): Promise<string[]> {
   return expanded;
 }
 
-async function isLocalFile(input: string): Promise<boolean> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return false;
+/**
+ * What an input names: a link (with its scheme, or a bare host such as youtu.be/… given https://), or a local
+ * file to upload. Anything else is a path that does not exist.
+ */
+async function sourceOf(input: string): Promise<{ url: string } | { file: string }> {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(input)) return { url: input };
   try {
-    return (await stat(input)).isFile();
+    if ((await stat(input)).isFile()) return { file: input };
   } catch {
-    return false;
+    // not a file: perhaps a link without its scheme
   }
+  if (/^(www\.)?[a-z0-9-]+(\.[a-z0-9-]+)+\//i.test(input)) return { url: `https://${input}` };
+  throw new CliError(`No such file: ${input} (links start with https://)`, EXIT.usage);
 }
 
 /** One input to a finished transcript: the direct answer, or the job it started, waited for. */
 export async function transcribe(ctx: Context, input: string, options: { lang: string; format: string }): Promise<TranscriptResponse> {
-  const source = (await isLocalFile(input)) ? { upload: (await uploadFile(ctx, input)).object_path } : { url: input };
+  const named = await sourceOf(input);
+  const source = "file" in named ? { upload: (await uploadFile(ctx, named.file)).object_path } : named;
   const answer = await ctx.api.request<TranscriptResponse | { job_id: string }>("POST", "/v1/transcript", { body: { ...source, lang: options.lang, format: options.format } });
   if (answer.status === 202 && "job_id" in answer.body) {
     return (await waitForJob(ctx, answer.body.job_id, options.format)).transcript;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { languagesResponseSchema, transcriptionListSchema } from "@/lib/transcripts/schemas";
 import type { Context } from "../context";
-import { EXIT } from "../errors";
+import { EXIT, exitCodeFor } from "../errors";
 import { date, duration, table } from "../format";
 import { assertJobId, readJob, waitForJob } from "../jobs";
 import { writeTranscript } from "./get";
@@ -16,7 +16,7 @@ export async function job(ctx: Context, jobId: string, options: { format: string
   if (ctx.out.json) {
     ctx.out.writeJson(found);
     if (found.transcript && options.output && options.output !== "-") await writeTranscript(ctx, found.transcript, options.output, false);
-    return found.status === "error" ? EXIT.other : EXIT.ok;
+    return found.status === "error" ? exitCodeFor(null, found.error?.code ?? null) : EXIT.ok;
   }
   if (found.transcript) {
     await writeTranscript(ctx, found.transcript, options.output, false);
@@ -24,7 +24,7 @@ export async function job(ctx: Context, jobId: string, options: { format: string
   }
   const state = found.status === "error" ? `error: ${found.error?.message ?? "failed"}` : `${found.status}${found.stage ? ` (${found.stage}, ${Math.round(found.progress * 100)}%)` : ""}`;
   ctx.out.write(`Job ${found.job_id}: ${state}\n`);
-  return found.status === "error" ? EXIT.other : EXIT.ok;
+  return found.status === "error" ? exitCodeFor(null, found.error?.code ?? null) : EXIT.ok;
 }
 
 export async function languages(ctx: Context, url: string): Promise<number> {
