@@ -29,8 +29,9 @@ export interface RunningCli {
 
 /** Starts `verbatim args…` with exactly `env` (plus PATH and HOME), stdin from `input` when given. */
 export function startCli(args: string[], env: Record<string, string | undefined>, input?: string): RunningCli {
+  const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
   const child = spawn(process.execPath, [CLI_PATH, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    env: childEnv as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -69,5 +70,4 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
 }
 
 /** Any ANSI escape (colour, cursor movement, line clearing). */
-// eslint-disable-next-line no-control-regex
 export const ANSI = /\u001b\[/;

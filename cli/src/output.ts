@@ -18,7 +18,7 @@ export interface Output {
   writeJson(value: unknown): void;
 }
 
-export function isInteractive(env: NodeJS.ProcessEnv = process.env): boolean {
+export function isInteractive(env: Record<string, string | undefined> = process.env): boolean {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== "";
   return Boolean(process.stdout.isTTY && process.stderr.isTTY) && !noColor && env.TERM !== "dumb";
 }

@@ -15,11 +15,11 @@ import { createApiKey, startApp } from "./server";
 const RUNS = 30;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-function timedRuns(cli: string, args: string[], env: NodeJS.ProcessEnv, runs = RUNS): number[] {
+function timedRuns(cli: string, args: string[], env: Record<string, string | undefined>, runs = RUNS): number[] {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    const result = spawnSync(process.execPath, [cli, ...args], { env, encoding: "utf8" });
+    const result = spawnSync(process.execPath, [cli, ...args], { env: env as NodeJS.ProcessEnv, encoding: "utf8" });
     times.push(performance.now() - started);
     if (result.status !== 0) throw new Error(`verbatim ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
   }
