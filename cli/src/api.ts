@@ -1,5 +1,6 @@
 import { errorCode, errorMessage } from "@/lib/client/api";
 import { readLogin, saveLogin, type StoredLogin } from "./config";
+import { httpRequest, type HttpAnswer } from "./http";
 import { CliError, EXIT, exitCodeFor } from "./errors";
 import { version } from "../package.json";
 
@@ -70,14 +71,7 @@ export class Api {
       await this.refresh(sentWith.login);
       response = await this.send(method, path, options, auth);
     }
-    const text = await response.text();
-    let body: unknown = null;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      body = null;
-    }
-    return { status: response.status, body: body as T, ok: response.ok };
+    return { status: response.status, body: parseJson(response.text) as T, ok: response.ok };
   }
 
   /** The answer of a call that succeeded; a CliError (the API's sentence, its exit code) otherwise. */
@@ -95,12 +89,12 @@ export class Api {
     return (await this.request<T>("POST", path, { ...options, body })).body;
   }
 
-  private async send(method: string, path: string, options: RequestOptions, auth: boolean): Promise<Response> {
+  private async send(method: string, path: string, options: RequestOptions, auth: boolean): Promise<HttpAnswer> {
     const url = new URL(this.url(path));
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value !== undefined && value !== null && value !== "") url.searchParams.set(name, String(value));
     }
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+    const headers: Record<string, string | number> = { accept: "application/json", "user-agent": USER_AGENT };
     let body: string | undefined;
     if (options.form) {
       headers["content-type"] = "application/x-www-form-urlencoded";
@@ -111,8 +105,9 @@ export class Api {
     }
     const token = this.credential?.kind === "api_key" ? this.credential.token : this.credential?.login.access_token;
     if (auth && token) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
     try {
-      return await fetch(url, { method, headers, body, signal: options.signal });
+      return await httpRequest(url, { method, headers, body, signal: options.signal });
     } catch (error) {
       if ((error as Error).name === "AbortError") throw error;
       throw unreachable(this.baseUrl, error);
@@ -136,7 +131,7 @@ export class Api {
     if (!stale.refresh_token) throw expired;
     const response = await this.send("POST", "/oauth/token", { form: { grant_type: "refresh_token", refresh_token: stale.refresh_token } }, false);
     if (!response.ok) throw expired;
-    const login = loginFromTokens((await response.json()) as TokenAnswer);
+    const login = loginFromTokens(parseJson(response.text) as TokenAnswer);
     this.credential = { kind: "login", login };
     await saveLogin(this.baseUrl, login);
   }
@@ -152,12 +147,20 @@ export class Api {
   }
 }
 
+export function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
 function expiresSoon(login: StoredLogin): boolean {
   return login.expires_at !== null && Date.parse(login.expires_at) - Date.now() < 30_000;
 }
 
 export function unreachable(baseUrl: string, error: unknown): CliError {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const why = failure.code ?? failure.cause?.code ?? failure.cause?.message ?? failure.message;
   return new CliError(`Cannot reach ${baseUrl} (${why}). Is the server up? Choose another with --base-url or VERBATIM_BASE_URL.`, EXIT.upstream, "unreachable");
 }

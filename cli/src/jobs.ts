@@ -1,7 +1,7 @@
 import type { JobResponse, TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { Context } from "./context";
 import { CliError, EXIT, exitCodeFor } from "./errors";
-import { createProgress } from "./progress";
+import { createProgress, stopAllProgress } from "./progress";
 
 // Waiting for a speech-recognition job: poll GET /v1/jobs/{id} every couple of seconds with a progress
 // display of its stage. Ctrl-C leaves the job running on the server and says how to pick it up again.
@@ -14,7 +14,7 @@ function onInterrupt(out: Context["out"]): void {
   if (interruptHandlerInstalled) return;
   interruptHandlerInstalled = true;
   process.once("SIGINT", () => {
-    if (out.interactive) process.stderr.write("\n");
+    stopAllProgress();
     for (const id of waiting) out.info(`Left job ${id} running on the server. Resume with: verbatim job ${id}`);
     process.exit(EXIT.interrupted);
   });
@@ -27,15 +27,18 @@ export async function readJob(ctx: Context, jobId: string, format: string): Prom
 }
 
 /** Polls until the job is done (its transcript) or failed (a CliError with the job's code). */
-export async function waitForJob(ctx: Context, jobId: string, format: string, label = "Transcribing"): Promise<JobResponse & { transcript: TranscriptResponse }> {
+export async function waitForJob(ctx: Context, jobId: string, format: string, resumed = false): Promise<JobResponse & { transcript: TranscriptResponse }> {
   waiting.add(jobId);
   onInterrupt(ctx.out);
-  ctx.out.info(`Job ${jobId} started; Ctrl-C leaves it running (resume with \`verbatim job ${jobId}\`).`);
-  const progress = createProgress(ctx.out, label, 100);
+  let progress: ReturnType<typeof createProgress> | null = null;
   try {
     for (let attempt = 0; ; attempt++) {
       const job = await readJob(ctx, jobId, format);
-      progress.update(Math.round(job.progress * 100), job.stage ?? job.status);
+      if (!progress && job.status !== "done" && job.status !== "error") {
+        ctx.out.info(`Job ${jobId} ${resumed ? "is still running" : "started"}; Ctrl-C leaves it running (resume with \`verbatim job ${jobId}\`).`);
+        progress = createProgress(ctx.out, "Transcribing", 100);
+      }
+      progress?.update(Math.round(job.progress * 100), job.stage ?? job.status);
       if (job.status === "done" && job.transcript) return job as JobResponse & { transcript: TranscriptResponse };
       if (job.status === "error") {
         const code = job.error?.code ?? "job_failed";
@@ -44,7 +47,7 @@ export async function waitForJob(ctx: Context, jobId: string, format: string, la
       await sleep(attempt === 0 ? 500 : POLL_MS);
     }
   } finally {
-    progress.stop();
+    progress?.stop();
     waiting.delete(jobId);
   }
 }

@@ -1,19 +1,18 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import http from "node:http";
-import https from "node:https";
 import path from "node:path";
 import { errorCode, errorMessage } from "@/lib/client/api";
 import { uploadContentType } from "@/lib/client/uploads";
 import type { SignedUpload } from "@/lib/uploads/schemas";
-import { USER_AGENT, unreachable } from "./api";
+import { USER_AGENT, parseJson, unreachable } from "./api";
 import type { Context } from "./context";
 import { CliError, exitCodeFor } from "./errors";
+import { httpRequest } from "./http";
 import { createProgress } from "./progress";
 
 /**
  * A local file to the server: sign an upload (POST /v1/uploads/sign), then PUT the bytes to the signed URL
- * with a progress bar. node:http rather than fetch, because fetch reports no upload progress.
+ * with a progress bar.
  */
 export async function uploadFile(ctx: Context, file: string): Promise<SignedUpload> {
   const size = (await stat(file)).size;
@@ -33,34 +32,16 @@ export async function uploadFile(ctx: Context, file: string): Promise<SignedUplo
   return signed;
 }
 
-function put(url: string, file: string, size: number, contentType: string, onSent: (bytes: number) => void): Promise<void> {
-  const target = new URL(url);
-  const client = target.protocol === "https:" ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(target, { method: "PUT", headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) return resolve();
-        let body: unknown = null;
-        try {
-          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        } catch {
-          body = null;
-        }
-        const code = errorCode(body);
-        reject(new CliError(`Upload failed: ${errorMessage(status, body)}`, exitCodeFor(status, code), code));
-      });
-    });
-    request.on("error", reject);
-    let sent = 0;
-    const source = createReadStream(file);
-    source.on("data", (chunk) => {
-      sent += chunk.length;
-      onSent(sent);
-    });
-    source.on("error", reject);
-    source.pipe(request);
+async function put(url: string, file: string, size: number, contentType: string, onSent: (bytes: number) => void): Promise<void> {
+  let sent = 0;
+  const source = createReadStream(file);
+  source.on("data", (chunk) => {
+    sent += chunk.length;
+    onSent(sent);
   });
+  const answer = await httpRequest(new URL(url), { method: "PUT", headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT }, body: source });
+  if (answer.ok) return;
+  const body = parseJson(answer.text);
+  const code = errorCode(body);
+  throw new CliError(`Upload failed: ${errorMessage(answer.status, body)}`, exitCodeFor(answer.status, code), code);
 }

@@ -12,7 +12,7 @@ type TranscriptionList = z.infer<typeof transcriptionListSchema>;
 /** A job by id: waits for it (as `get` does) unless --no-wait, then prints its transcript or its state. */
 export async function job(ctx: Context, jobId: string, options: { format: string; output?: string; wait: boolean }): Promise<number> {
   assertJobId(jobId);
-  const found = options.wait ? await waitForJob(ctx, jobId, options.format) : await readJob(ctx, jobId, options.format);
+  const found = options.wait ? await waitForJob(ctx, jobId, options.format, true) : await readJob(ctx, jobId, options.format);
   if (ctx.out.json) {
     ctx.out.writeJson(found);
     if (found.transcript && options.output && options.output !== "-") await writeTranscript(ctx, found.transcript, options.output, false);
