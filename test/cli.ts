@@ -29,8 +29,12 @@ export interface RunningCli {
 
 /** Starts `verbatim args…` with exactly `env` (plus PATH and HOME), stdin from `input` when given. */
 export function startCli(args: string[], env: Record<string, string | undefined>, input?: string): RunningCli {
+  return startProgram(process.execPath, [CLI_PATH, ...args], env, input);
+}
+
+function startProgram(program: string, args: string[], env: Record<string, string | undefined>, input?: string): RunningCli {
   const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
-  const child = spawn(process.execPath, [CLI_PATH, ...args], {
+  const child = spawn(program, args, {
     env: childEnv as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -67,6 +71,11 @@ export function startCli(args: string[], env: Record<string, string | undefined>
 
 export function runCli(args: string[], env: Record<string, string | undefined>, input?: string): Promise<CliRun> {
   return startCli(args, env, input).done;
+}
+
+/** Another program (e.g. `script`, to give the CLI a terminal), with the same environment rules. */
+export function runProgram(program: string, args: string[], env: Record<string, string | undefined>): Promise<CliRun> {
+  return startProgram(program, args, env).done;
 }
 
 /** Any ANSI escape (colour, cursor movement, line clearing). */

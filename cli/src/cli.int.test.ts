@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCaller, useTestDatabase } from "@/test/app-db";
-import { ANSI, buildCli, runCli, startCli, type CliRun } from "@/test/cli";
+import { ANSI, buildCli, CLI_PATH, runCli, runProgram, startCli, type CliRun } from "@/test/cli";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
@@ -198,6 +198,25 @@ describe("--json on every command", () => {
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toBe("");
     expect(await readFile(file, "utf8")).toMatch(/^WEBVTT/);
+  });
+});
+
+describe("terminals", () => {
+  /** Runs the CLI on a pseudo-terminal (util-linux `script`), as a person would. */
+  function onTerminal(args: string[], env: Record<string, string>) {
+    const command = [process.execPath, CLI_PATH, ...args].map((part) => `'${part}'`).join(" ");
+    return runProgram("script", ["-qec", command, "/dev/null"], { ...env, TERM: "xterm-256color" });
+  }
+
+  it("colour on a terminal, none with NO_COLOR", async () => {
+    const user = await apiKeyUser();
+    const coloured = await onTerminal(["whoami"], user.env);
+    expect(coloured.code, coloured.stdout).toBe(0);
+    expect(coloured.stdout).toMatch(ANSI);
+    const plain = await onTerminal(["whoami"], { ...user.env, NO_COLOR: "1" });
+    expect(plain.code, plain.stdout).toBe(0);
+    expect(plain.stdout).toMatch(/Logged in to/);
+    expect(plain.stdout).not.toMatch(ANSI);
   });
 });
 
