@@ -31,7 +31,7 @@ export async function benchCli(): Promise<Record<string, number>> {
   const fake = await startFakeYoutube();
   const database = await createMigratedTestDatabase();
   const config = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-cli-"));
-  const app = await startApp(5005, {
+  const app = await startApp(3320, {
     DATABASE_URL: database.url,
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
     AUTH_DEV_LOGIN: "true",
