@@ -3,7 +3,7 @@ import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import type { Context } from "../context";
 import { CliError, EXIT } from "../errors";
 import { date, table } from "../format";
-import { createProgress } from "../progress";
+import { createProgress, stopAllProgress } from "../progress";
 
 export async function resolvePodcast(ctx: Context, url: string): Promise<number> {
   const resolved = await ctx.api.post<ResolveResponse>("/v1/podcast/resolve", { url });
@@ -34,6 +34,11 @@ export async function importFeed(ctx: Context, url: string, options: { wait: boo
     return EXIT.ok;
   }
   ctx.out.info(`Import ${batch_id} started; Ctrl-C stops following it (it goes on: ${ctx.api.baseUrl}/dashboard/imports).`);
+  process.once("SIGINT", () => {
+    stopAllProgress();
+    ctx.out.info(`Stopped following import ${batch_id}; it goes on on the server: ${ctx.api.baseUrl}/dashboard/imports`);
+    process.exit(EXIT.interrupted);
+  });
   let progress: ReturnType<typeof createProgress> | null = null;
   let batch: ImportBatchOut;
   try {
