@@ -5,7 +5,7 @@ import { NextRequest } from "next/server";
 // Serves route handlers over real HTTP (node:http → NextRequest → handler → Response), so clients that speak
 // HTTP themselves (the MCP SDK's client) can be tested against them without a Next.js build.
 
-type Handler = (request: NextRequest) => Promise<Response>;
+type Handler = (request: NextRequest, params: Record<string, string | string[]>) => Promise<Response>;
 
 export interface ServedRoutes {
   url: string;
@@ -13,15 +13,44 @@ export interface ServedRoutes {
 }
 
 type RouteModule = Record<string, unknown>;
-type RouteHandler = (request: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteHandler = (request: NextRequest, route: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 /** A route file's handler, imported on first use (after the test has set APP_URL to this server's origin). */
 export const lazy =
   (load: () => Promise<RouteModule>, method: string): Handler =>
-  async (request) =>
-    ((await load())[method] as RouteHandler)(request, { params: Promise.resolve({}) });
+  async (request, params) =>
+    ((await load())[method] as RouteHandler)(request, { params: Promise.resolve(params) });
 
-/** Listens on 127.0.0.1 (a free port); `routes` maps exact paths to their method handlers. */
+/**
+ * The handlers of the path `pathname` and its parameters: an exact key first, then keys written the way
+ * app/ folders are named, `/v1/jobs/[job_id]` (one segment) and `/uploads/[...path]` (the rest).
+ */
+function match(routes: Record<string, Partial<Record<string, Handler>>>, pathname: string) {
+  if (routes[pathname]) return { methods: routes[pathname], params: {} };
+  const segments = pathname.split("/");
+  for (const [key, methods] of Object.entries(routes)) {
+    const params = matchPattern(key.split("/"), segments);
+    if (params) return { methods, params };
+  }
+  return null;
+}
+
+function matchPattern(pattern: string[], segments: string[]): Record<string, string | string[]> | null {
+  const params: Record<string, string | string[]> = {};
+  for (const [i, part] of pattern.entries()) {
+    const catchAll = /^\[\.\.\.(\w+)\]$/.exec(part)?.[1];
+    if (catchAll && i === pattern.length - 1 && segments.length > i) {
+      params[catchAll] = segments.slice(i).map(decodeURIComponent);
+      return params;
+    }
+    const name = /^\[(\w+)\]$/.exec(part)?.[1];
+    if (name && segments[i]) params[name] = decodeURIComponent(segments[i]);
+    else if (part !== segments[i]) return null;
+  }
+  return pattern.length === segments.length ? params : null;
+}
+
+/** Listens on 127.0.0.1 (a free port); `routes` maps paths (exact, or with [param] segments) to their method handlers. */
 export async function serveRoutes(routes: Record<string, Partial<Record<string, Handler>>>): Promise<ServedRoutes> {
   const server = http.createServer((req, res) => {
     void answer(req, res).catch((error: unknown) => {
@@ -32,8 +61,9 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
   });
   async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", `http://${req.headers.host}`);
-    const handler = routes[url.pathname]?.[req.method ?? "GET"];
-    if (!handler) {
+    const found = match(routes, url.pathname);
+    const handler = found?.methods[req.method ?? "GET"];
+    if (!found || !handler) {
       res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Not found.", code: "not_found" }));
       return;
     }
@@ -51,7 +81,7 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
       signal: abort.signal,
       ...(hasBody ? { duplex: "half" } : {}),
     } as ConstructorParameters<typeof NextRequest>[1]);
-    const response = await handler(request);
+    const response = await handler(request, found.params);
     const outHeaders = Object.fromEntries(response.headers.entries());
     // A body the handler did not read to the end (a 413): close the connection rather than reuse it.
     if (hasBody && !req.readableEnded) outHeaders.connection = "close";

@@ -1,7 +1,17 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { apiKeyStateSchema, sessionsEndedSchema } from "@/lib/auth/schemas";
+import { apiKeyStateSchema, meSchema, sessionsEndedSchema } from "@/lib/auth/schemas";
 
 const tag = "API keys";
+
+export const getMeEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/me",
+  tag: "Account",
+  summary: "The caller: user id, email, name, tier, and which credential was used",
+  auth: "any",
+  rateLimit: "account",
+  response: meSchema,
+});
 
 export const getApiKeyEndpoint = defineEndpoint({
   method: "GET",

@@ -15,3 +15,15 @@ export const apiKeyStateSchema = z
 export const sessionsEndedSchema = z
   .object({ ended: z.number().int().nonnegative().describe("how many sessions were ended") })
   .meta({ id: "SessionsEnded" });
+
+export const meSchema = z
+  .object({
+    id: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    tier: tierSchema.describe("the caller's live tier"),
+    via: z.enum(["session", "api_key", "oauth"]).describe("the credential this request was authenticated with"),
+  })
+  .meta({ id: "Me" });
+
+export type Me = z.infer<typeof meSchema>;

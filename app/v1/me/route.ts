@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { getMeEndpoint } from "@/lib/auth/endpoints";
+import { getMe } from "@/lib/auth/get-me";
+
+export const GET = withApi(getMeEndpoint, ({ principal }) => getMe(principal));

@@ -1,0 +1,288 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createCaller, useTestDatabase } from "@/test/app-db";
+import { ANSI, buildCli, CLI_PATH, runCli, runProgram, startCli, type CliRun } from "@/test/cli";
+import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
+import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
+import { FAKE_IDS } from "@/test/fakes/youtube/ids";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
+import { importBatchSchema } from "@/lib/imports/schemas";
+import { resolveResponseSchema } from "@/lib/podcasts/schemas";
+import { publishResponseSchema } from "@/lib/publishing/schemas";
+import { jobResponseSchema, languagesResponseSchema, transcriptionListSchema, transcriptSchema } from "@/lib/transcripts/schemas";
+import { subscriptionResponseSchema } from "@/lib/usage/schemas";
+
+// The built CLI as a child process against the app's real route handlers (served over HTTP by
+// test/serve-routes.ts, real PostgreSQL, the YouTube and podcast fakes): every command's --json output
+// is one JSON document that matches its schema, nothing it prints is coloured (its streams are pipes),
+// and each kind of failure has its exit code. No job runner runs here, so jobs stay queued; waiting for
+// one (and uploads) is covered end to end in e2e/cli.spec.ts.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let served: ServedRoutes;
+let youtube: FakeYoutube;
+let podcasts: FakePodcastServer;
+let configHome: string;
+
+const video = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+
+beforeAll(async () => {
+  buildCli();
+  served = await serveRoutes({
+    "/v1/me": { GET: lazy(() => import("@/app/v1/me/route"), "GET") },
+    "/v1/me/subscription": { GET: lazy(() => import("@/app/v1/me/subscription/route"), "GET") },
+    "/v1/me/api-key": { GET: lazy(() => import("@/app/v1/me/api-key/route"), "GET") },
+    "/v1/me/api-key/regenerate": { POST: lazy(() => import("@/app/v1/me/api-key/regenerate/route"), "POST") },
+    "/v1/me/transcriptions": { GET: lazy(() => import("@/app/v1/me/transcriptions/route"), "GET") },
+    "/v1/device/code": { POST: lazy(() => import("@/app/v1/device/code/route"), "POST") },
+    "/v1/device/token": { POST: lazy(() => import("@/app/v1/device/token/route"), "POST") },
+    "/v1/device/approve": { POST: lazy(() => import("@/app/v1/device/approve/route"), "POST") },
+    "/oauth/token": { POST: lazy(() => import("@/app/oauth/token/route"), "POST") },
+    "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
+    "/v1/transcript": { POST: lazy(() => import("@/app/v1/transcript/route"), "POST") },
+    "/v1/jobs/[job_id]": { GET: lazy(() => import("@/app/v1/jobs/[job_id]/route"), "GET") },
+    "/v1/languages": { GET: lazy(() => import("@/app/v1/languages/route"), "GET") },
+    "/v1/publish": { POST: lazy(() => import("@/app/v1/publish/route"), "POST") },
+    "/v1/publish/[slug]": { DELETE: lazy(() => import("@/app/v1/publish/[slug]/route"), "DELETE") },
+    "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
+    "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
+    "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
+  });
+  youtube = await startFakeYoutube();
+  podcasts = await startFakePodcastServer();
+  configHome = await mkdtemp(path.join(os.tmpdir(), "verbatim-cli-int-"));
+  // Settings are read once, at the first use of the app's modules below.
+  Object.assign(process.env, {
+    APP_URL: served.url,
+    YOUTUBE_BASE_URL: youtube.url,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    // Speech recognition must be configured for a job to be accepted; nothing runs it here.
+    ASR_OPENAI_BASE_URL: "http://127.0.0.1:9",
+    DATA_DIR: path.join(configHome, "data"),
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
+  ctx = await useTestDatabase();
+});
+
+afterAll(async () => {
+  await served?.close();
+  await youtube?.close();
+  await podcasts?.close();
+  await ctx?.teardown();
+  if (configHome) await rm(configHome, { recursive: true, force: true });
+});
+
+/** A user's environment: its own config folder and, unless null, its API key. */
+async function userEnv(apiKey: string | null) {
+  const home = await mkdtemp(path.join(configHome, "user-"));
+  return { XDG_CONFIG_HOME: home, VERBATIM_BASE_URL: served.url, ...(apiKey ? { VERBATIM_API_KEY: apiKey } : {}) };
+}
+
+async function apiKeyUser() {
+  const caller = await createCaller(ctx.db);
+  const key = caller.headers.authorization.replace("Bearer ", "");
+  return { ...caller, key, env: await userEnv(key) };
+}
+
+/** Runs the CLI; checks the streams carry no ANSI codes and stdout is one JSON document matching `schema`. */
+async function json<S extends z.ZodType>(schema: S, args: string[], env: Record<string, string>, input?: string): Promise<z.infer<S>> {
+  const result = await runCli([...args, "--json"], env, input);
+  expectPlain(result);
+  expect(result.code, result.stderr).toBe(0);
+  return schema.parse(JSON.parse(result.stdout));
+}
+
+function expectPlain(result: CliRun) {
+  expect(result.stdout).not.toMatch(ANSI);
+  expect(result.stderr).not.toMatch(ANSI);
+}
+
+/** A failed run: its exit code, nothing on stdout, one line on stderr. */
+async function fails(args: string[], env: Record<string, string>, exitCode: number, message: RegExp) {
+  const result = await runCli(args, env);
+  expectPlain(result);
+  expect(result.code, result.stderr).toBe(exitCode);
+  expect(result.stdout).toBe("");
+  expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  expect(result.stderr).toMatch(message);
+  return result;
+}
+
+const whoamiSchema = z.strictObject({ base_url: z.string(), credential: z.enum(["login", "api_key"]), user: meSchema, usage: subscriptionResponseSchema });
+const getManySchema = z.array(
+  z.union([
+    z.strictObject({ input: z.string(), transcript: transcriptSchema }),
+    z.strictObject({ input: z.string(), error: z.strictObject({ message: z.string(), code: z.string().nullable(), exit_code: z.number().int() }) }),
+  ]),
+);
+
+describe("--json on every command", () => {
+  it("whoami, languages, get (one, several from stdin), history, publish, unpublish, job, podcast resolve, import, key, open", async () => {
+    const user = await apiKeyUser();
+    const me = await json(whoamiSchema, ["whoami"], user.env);
+    expect(me).toMatchObject({ base_url: served.url, credential: "api_key", user: { id: user.userId, via: "api_key" }, usage: { tier: "free", used_seconds: 0 } });
+
+    const langs = await json(languagesResponseSchema, ["languages", video(FAKE_IDS.captioned)], user.env);
+    expect(langs.languages.map((l) => l.code)).toContain("en");
+
+    const text = await json(transcriptSchema, ["get", video(FAKE_IDS.captioned)], user.env);
+    expect(text).toMatchObject({ video_id: FAKE_IDS.captioned, format: "text", source: "captions" });
+    const segments = await json(transcriptSchema, ["get", video(FAKE_IDS.captioned), "--format", "json", "--lang", "de"], user.env);
+    expect(segments.segments!.length).toBeGreaterThan(0);
+
+    // Several inputs from stdin: an array in input order; the unavailable one fails alone, with exit 5.
+    const many = await runCli(["get", "-", "--json", "--format", "srt"], user.env, `${video(FAKE_IDS.captioned)}\n# a comment\n\n${video(FAKE_IDS.unavailable)}\n`);
+    expectPlain(many);
+    expect(many.code).toBe(5);
+    const results = getManySchema.parse(JSON.parse(many.stdout));
+    expect(results.map((r) => r.input)).toEqual([video(FAKE_IDS.captioned), video(FAKE_IDS.unavailable)]);
+    expect(results[0]).toMatchObject({ transcript: { format: "srt" } });
+    expect(results[1]).toMatchObject({ error: { code: "video_unavailable", exit_code: 5 } });
+
+    const history = await json(transcriptionListSchema, ["history", "--platform", "youtube", "--state", "done"], user.env);
+    expect(history.transcriptions.map((t) => `${t.video_id}:${t.lang}`).sort()).toEqual([`${FAKE_IDS.captioned}:de`, `${FAKE_IDS.captioned}:en`]);
+
+    const published = await json(publishResponseSchema, ["publish", video(FAKE_IDS.captioned)], user.env);
+    const unpublished = await json(z.strictObject({ slug: z.string(), published: z.literal(false) }), ["unpublish", published.slug], user.env);
+    expect(unpublished.slug).toBe(published.slug);
+
+    const accepted = await fetch(`${served.url}/v1/transcript`, {
+      method: "POST",
+      headers: { ...user.headers, "content-type": "application/json" },
+      body: JSON.stringify({ url: video(FAKE_IDS.noCaptions) }),
+    });
+    expect(accepted.status).toBe(202);
+    const { job_id } = (await accepted.json()) as { job_id: string };
+    const job = await json(jobResponseSchema, ["job", job_id, "--no-wait"], user.env);
+    expect(job).toMatchObject({ job_id, status: "queued", transcript: null });
+
+    const feed = `${podcasts.origin}/generated/3.xml`;
+    const show = await json(resolveResponseSchema, ["podcast", "resolve", feed], user.env);
+    expect(show.episodes).toHaveLength(3);
+    const batch = await json(importBatchSchema, ["import", feed, "--no-wait"], user.env);
+    expect(batch.source_url).toBe(feed);
+
+    const key = await json(apiKeyStateSchema, ["key", "show"], user.env);
+    expect(key).toMatchObject({ has_key: true, key: null });
+    expect(user.key.startsWith(key.key_prefix!)).toBe(true);
+
+    const opened = await json(z.strictObject({ url: z.string(), opened: z.boolean() }), ["open", "history", "--no-browser"], user.env);
+    expect(opened).toEqual({ url: `${served.url}/dashboard/history`, opened: false });
+
+    // Regenerating needs --yes without a terminal; afterwards the old key is refused (exit 3), the new one works.
+    await fails(["key", "regenerate"], user.env, 2, /--yes/);
+    const regenerated = await json(apiKeyStateSchema, ["key", "regenerate", "--yes"], user.env);
+    expect(regenerated.key).toMatch(/^vbt_/);
+    await fails(["whoami"], user.env, 3, /VERBATIM_API_KEY/);
+    await json(whoamiSchema, ["whoami"], { ...user.env, VERBATIM_API_KEY: regenerated.key! });
+  });
+
+  it("human output: the transcript's text on stdout, a table for history, and no colour", async () => {
+    const user = await apiKeyUser();
+    const text = await runCli(["get", video(FAKE_IDS.captioned)], user.env);
+    expectPlain(text);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split("\n").length).toBeGreaterThan(3);
+    expect(text.stderr).toBe("");
+    const history = await runCli(["history"], user.env);
+    expectPlain(history);
+    expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO$/);
+    expect(history.stdout).toContain(FAKE_IDS.captioned);
+
+    const file = path.join(user.env.XDG_CONFIG_HOME, "bread.vtt");
+    const written = await runCli(["get", video(FAKE_IDS.captioned), "-f", "vtt", "-o", file], user.env);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe("");
+    expect(await readFile(file, "utf8")).toMatch(/^WEBVTT/);
+  });
+});
+
+describe("terminals", () => {
+  /** Runs the CLI on a pseudo-terminal (util-linux `script`), as a person would. */
+  function onTerminal(args: string[], env: Record<string, string>) {
+    const command = [process.execPath, CLI_PATH, ...args].map((part) => `'${part}'`).join(" ");
+    return runProgram("script", ["-qec", command, "/dev/null"], { ...env, TERM: "xterm-256color" });
+  }
+
+  it("colour on a terminal, none with NO_COLOR", async () => {
+    const user = await apiKeyUser();
+    const coloured = await onTerminal(["whoami"], user.env);
+    expect(coloured.code, coloured.stdout).toBe(0);
+    expect(coloured.stdout).toMatch(ANSI);
+    const plain = await onTerminal(["whoami"], { ...user.env, NO_COLOR: "1" });
+    expect(plain.code, plain.stdout).toBe(0);
+    expect(plain.stdout).toMatch(/Logged in to/);
+    expect(plain.stdout).not.toMatch(ANSI);
+  });
+});
+
+describe("exit codes", () => {
+  it("3 without credentials, 5 for an unknown slug or video, 4 when the allowance is used up, 2 for bad usage, 6 when the server is unreachable", async () => {
+    await fails(["history"], await userEnv(null), 3, /Not logged in .* `verbatim login`/);
+    const user = await apiKeyUser();
+    await fails(["unpublish", "no-such-slug-x1y2"], user.env, 5, /^error: .+/);
+    await fails(["get", video(FAKE_IDS.unavailable)], user.env, 5, /unavailable/i);
+    await fails(["get", "no-such-recording.mp3"], user.env, 2, /No such file: no-such-recording\.mp3/);
+    await fails(["get", "--format", "docx", video(FAKE_IDS.captioned)], user.env, 2, /docx/);
+    await fails(["history", "--limit", "500"], user.env, 2, /limit/);
+    await fails(["whoami"], { ...user.env, VERBATIM_BASE_URL: "http://127.0.0.1:9" }, 6, /Cannot reach http:\/\/127\.0\.0\.1:9/);
+
+    const { chargeSeconds } = await import("@/lib/usage/charge");
+    await ctx.db.$transaction((tx) => chargeSeconds(tx, user.userId, 900));
+    await fails(["get", video(FAKE_IDS.captioned)], user.env, 4, /allowance/);
+  });
+});
+
+describe("login and logout", () => {
+  it("the device flow stores a 0600 login that whoami uses; logout revokes it on the server, and then commands exit 3", async () => {
+    const approver = await apiKeyUser();
+    const env = await userEnv(null);
+    const login = startCli(["login", "--json", "--no-browser"], env);
+    const [, userCode] = await login.waitForStderr(/one-time code: (\S+)/);
+    await login.waitForStderr(/\/device\?user_code=/);
+    const approved = await fetch(`${served.url}/v1/device/approve`, {
+      method: "POST",
+      headers: { ...approver.headers, "content-type": "application/json" },
+      body: JSON.stringify({ user_code: userCode }),
+    });
+    expect(approved.status).toBe(200);
+    const done = await login.done;
+    expectPlain(done);
+    expect(done.code, done.stderr).toBe(0);
+    const loggedIn = z.strictObject({ base_url: z.string(), user: meSchema }).parse(JSON.parse(done.stdout));
+    expect(loggedIn.user).toMatchObject({ id: approver.userId, via: "oauth" });
+
+    const file = path.join(env.XDG_CONFIG_HOME, "verbatim", "credentials.json");
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
+    const stored = JSON.parse(await readFile(file, "utf8")) as { default_base_url: string; logins: Record<string, { access_token: string }> };
+    expect(stored.default_base_url).toBe(served.url);
+    const token = stored.logins[served.url].access_token;
+
+    // The stored login is found without VERBATIM_BASE_URL (the last login's server).
+    const me = await json(whoamiSchema, ["whoami"], { XDG_CONFIG_HOME: env.XDG_CONFIG_HOME });
+    expect(me).toMatchObject({ credential: "login", user: { id: approver.userId } });
+
+    // An expired access token is refreshed once, however many requests run at once (a refresh token works
+    // once; a second use would end the login), and the rotated tokens are stored.
+    stored.logins[served.url] = { ...stored.logins[served.url], expires_at: new Date(Date.now() - 1000).toISOString() } as never;
+    await writeFile(file, JSON.stringify(stored));
+    const inputs = [FAKE_IDS.captioned, FAKE_IDS.captioned, FAKE_IDS.unavailable].map(video).join("\n");
+    const parallel = await runCli(["get", "-", "--json", "--concurrency", "3"], env, inputs);
+    expect(parallel.code, parallel.stderr).toBe(5);
+    expect(getManySchema.parse(JSON.parse(parallel.stdout)).filter((r) => "transcript" in r)).toHaveLength(2);
+    const rotated = JSON.parse(await readFile(file, "utf8")) as typeof stored;
+    expect(rotated.logins[served.url].access_token).not.toBe(token);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    await json(whoamiSchema, ["whoami"], env);
+
+    const out = await json(z.strictObject({ base_url: z.string(), logged_out: z.boolean(), revoked: z.boolean() }), ["logout"], env);
+    expect(out).toEqual({ base_url: served.url, logged_out: true, revoked: true });
+    expect((await fetch(`${served.url}/v1/me`, { headers: { authorization: `Bearer ${rotated.logins[served.url].access_token}` } })).status).toBe(401);
+    await fails(["whoami"], env, 3, /Not logged in/);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { EXIT, exitCodeFor } from "./errors";
+
+describe("exitCodeFor", () => {
+  it.each([
+    [401, "unauthorized", EXIT.auth],
+    [401, "invalid_token", EXIT.auth],
+    [402, "allowance_exhausted", EXIT.allowance],
+    [null, "allowance_exhausted", EXIT.allowance], // a failed job's code
+    [404, "not_found", EXIT.notFound],
+    [404, "video_unavailable", EXIT.notFound],
+    [422, "unsupported_source", EXIT.usage],
+    [422, "video_unplayable", EXIT.upstream],
+    [400, null, EXIT.usage],
+    [502, "upstream_failed", EXIT.upstream],
+    [503, "upstream_blocked", EXIT.upstream],
+    [503, "asr_not_configured", EXIT.upstream],
+    [409, "not_complete", EXIT.other],
+    [429, "rate_limited", EXIT.other],
+    [null, "transcription_failed", EXIT.other],
+  ])("%s %s → %i", (status, code, exit) => {
+    expect(exitCodeFor(status, code)).toBe(exit);
+  });
+});

@@ -1,0 +1,47 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { errorCode, errorMessage } from "@/lib/client/api";
+import { uploadContentType } from "@/lib/client/uploads";
+import type { SignedUpload } from "@/lib/uploads/schemas";
+import { USER_AGENT, parseJson, unreachable } from "./api";
+import type { Context } from "./context";
+import { CliError, exitCodeFor } from "./errors";
+import { httpRequest } from "./http";
+import { createProgress } from "./progress";
+
+/**
+ * A local file to the server: sign an upload (POST /v1/uploads/sign), then PUT the bytes to the signed URL
+ * with a progress bar.
+ */
+export async function uploadFile(ctx: Context, file: string): Promise<SignedUpload> {
+  const size = (await stat(file)).size;
+  const name = path.basename(file);
+  const contentType = uploadContentType({ name, type: "" });
+  const signed = await ctx.api.post<SignedUpload>("/v1/uploads/sign", { filename: name, content_type: contentType });
+  const progress = createProgress(ctx.out, `Uploading ${name}`, size, "bytes");
+  progress.update(0, `${(size / 1e6).toFixed(1)} MB`);
+  try {
+    await put(signed.upload_url, file, size, contentType, (sent) => progress.update(sent, sent === size ? "sent" : `${(size / 1e6).toFixed(1)} MB`));
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw unreachable(new URL(signed.upload_url).origin, error);
+  } finally {
+    progress.stop();
+  }
+  return signed;
+}
+
+async function put(url: string, file: string, size: number, contentType: string, onSent: (bytes: number) => void): Promise<void> {
+  let sent = 0;
+  const source = createReadStream(file);
+  source.on("data", (chunk) => {
+    sent += chunk.length;
+    onSent(sent);
+  });
+  const answer = await httpRequest(new URL(url), { method: "PUT", headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT }, body: source });
+  if (answer.ok) return;
+  const body = parseJson(answer.text);
+  const code = errorCode(body);
+  throw new CliError(`Upload failed: ${errorMessage(answer.status, body)}`, exitCodeFor(answer.status, code), code);
+}
