@@ -3,6 +3,7 @@ import { readBodyBytes } from "@/lib/http/body";
 import { ApiError, errors } from "@/lib/http/errors";
 import { requireStripe } from "@/lib/billing/stripe";
 import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
+import { log } from "@/lib/observability/logger";
 
 // POST /v1/webhooks/billing. The signature is checked on the raw body; after that the payload is trusted
 // for one thing only, which customer it is about: the customer is read back from Stripe and applied
@@ -75,7 +76,7 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
   if (!customerId) return { received: true, outcome: "ignored", effect: null };
   const result = await syncCustomer(stripe, config, customerId, { event: { id: event.id, type: event.type } });
   if (result.outcome === "applied") {
-    if (result.effect) console.info(`[billing] ${event.type} ${event.id}: ${result.effect} for user ${result.userId}`);
+    if (result.effect) log.info({ event: event.id, type: event.type, effect: result.effect, userId: result.userId }, "Stripe event applied");
     return { received: true, outcome: "applied", effect: result.effect };
   }
   return { received: true, outcome: result.outcome, effect: null };

@@ -1,4 +1,5 @@
 import { NextResponse } from "next/server";
+import { log } from "@/lib/observability/logger";
 
 // The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
 // everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
@@ -59,7 +60,7 @@ export function errorResponse(error: ApiError): NextResponse {
 
 /** Anything unexpected: logged with its stack, answered without it. */
 export function internalErrorResponse(error: unknown, context: string): NextResponse {
-  console.error(`[api] ${context} failed:`, error);
+  log.error({ operation: context, err: error }, "request failed");
   return NextResponse.json(
     { detail: "Something went wrong on our side. Try again; if it keeps happening, contact support.", code: "internal_error" },
     { status: 500 },
