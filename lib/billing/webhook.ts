@@ -4,6 +4,7 @@ import { ApiError, errors } from "@/lib/http/errors";
 import { requireStripe } from "@/lib/billing/stripe";
 import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
 import { log } from "@/lib/observability/logger";
+import { stripeWebhooks } from "@/lib/observability/metrics";
 
 // POST /v1/webhooks/billing. The signature is checked on the raw body; after that the payload is trusted
 // for one thing only, which customer it is about: the customer is read back from Stripe and applied
@@ -50,7 +51,19 @@ function customerOf(event: Stripe.Event): string | null {
   return typeof id === "string" && /^cus_\w{1,250}$/.test(id) ? id : null;
 }
 
+/** Verifies and applies one delivery, counting its outcome (verbatim_stripe_webhooks_total). */
 export async function receiveBillingWebhook(request: Request): Promise<WebhookAnswer> {
+  try {
+    const answer = await verifyAndApply(request);
+    stripeWebhooks.inc({ outcome: answer.outcome });
+    return answer;
+  } catch (error) {
+    stripeWebhooks.inc({ outcome: error instanceof ApiError && error.status < 500 ? "rejected" : "failed" });
+    throw error;
+  }
+}
+
+async function verifyAndApply(request: Request): Promise<WebhookAnswer> {
   const { stripe, config } = requireStripe();
   if (!config.webhookSecret) {
     throw errors.notConfigured("webhook_not_configured", "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified.");

@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import { log } from "@/lib/observability/logger";
+import { allowanceRefusals } from "@/lib/observability/metrics";
 
 // The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
 // everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
@@ -35,7 +36,10 @@ export const errors = {
     new ApiError(401, "invalid_token", detail, {
       "WWW-Authenticate": 'Bearer realm="verbatim", error="invalid_token"',
     }),
-  allowanceExhausted: (detail: string) => new ApiError(402, "allowance_exhausted", detail),
+  allowanceExhausted: (detail: string) => {
+    allowanceRefusals.inc();
+    return new ApiError(402, "allowance_exhausted", detail);
+  },
   forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
   notFound: (detail = "Not found.") => new ApiError(404, "not_found", detail),
   conflict: (code: string, detail: string) => new ApiError(409, code, detail),

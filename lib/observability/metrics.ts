@@ -81,7 +81,7 @@ export const stripeWebhooks = once(
   () =>
     new client.Counter({
       name: "verbatim_stripe_webhooks_total",
-      help: "Stripe webhook deliveries, by outcome (applied, duplicate, ignored, rejected, failed)",
+      help: "Stripe webhook deliveries, by outcome (applied, duplicate, ignored, unknown_customer, rejected, failed)",
       labelNames: ["outcome"] as const,
     }),
 );
