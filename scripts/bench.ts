@@ -15,6 +15,7 @@ import { benchPublishing } from "./bench/publishing";
 import { benchImports } from "./bench/imports";
 import { benchMcp } from "./bench/mcp";
 import { benchOauth } from "./bench/oauth";
+import { benchObservability } from "./bench/observability";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   imports: benchImports,
   mcp: benchMcp,
   oauth: benchOauth,
+  observability: benchObservability,
 };
 
 const only = process.argv.slice(2);
