@@ -1,11 +1,11 @@
 // /metrics over real HTTP after driving requests through the request guard (which gives every request its
 // id, log line and latency observation), the transcripts domain (upstream lookups, a 402) and a job run.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Logger } from "pino";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { parsePrometheus, sampleValue, type Sample } from "@/test/prometheus";
 import { StaticCaptionProvider } from "@/test/fakes/static-captions";
+import { captureLogs } from "@/test/capture-logs";
 
 const TOKEN = "metrics-test-token-0123456789";
 process.env.METRICS_TOKEN = TOKEN;
@@ -13,16 +13,11 @@ process.env.METRICS_TOKEN = TOKEN;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let served: ServedRoutes;
 let uninstallGuard: () => void;
-const logLines: Record<string, unknown>[] = [];
+let logs: ReturnType<typeof captureLogs>;
 
 beforeAll(async () => {
   ctx = await useTestDatabase();
-  // The process's logger, writing here instead of stdout.
-  const { createLogger } = await import("@/lib/observability/logger");
-  (globalThis as { verbatimLogger?: Logger }).verbatimLogger = createLogger({
-    level: "debug",
-    destination: { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) },
-  });
+  logs = captureLogs();
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
   const { allEndpoints } = await import("@/lib/openapi/endpoints");
   uninstallGuard = installRequestGuard(routeTable(allEndpoints));
@@ -37,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await served?.close();
   uninstallGuard?.();
-  delete (globalThis as { verbatimLogger?: Logger }).verbatimLogger;
+  logs?.restore();
   await ctx?.teardown();
 });
 
@@ -124,9 +119,9 @@ describe("/metrics", () => {
     } finally {
       await runner.stop({ timeoutMs: 2_000 });
     }
-    const hello = logLines.find((line) => line.msg === "hello from the step");
+    const hello = logs.lines.find((line) => line.msg === "hello from the step");
     expect(hello).toMatchObject({ requestId: "req-observed-1", jobId: job.id });
-    expect(logLines.find((line) => line.msg === "job step done" && line.jobId === job.id)).toMatchObject({ requestId: "req-observed-1", stage: "say-hello" });
+    expect(logs.lines.find((line) => line.msg === "job step done" && line.jobId === job.id)).toMatchObject({ requestId: "req-observed-1", stage: "say-hello" });
     const after = await scrape();
     const steps = (s: Sample[]) => sampleValue(s, "verbatim_job_stage_duration_seconds_count", { pipeline: "observed", stage: "say-hello", outcome: "ok" });
     expect(steps(after) - steps(before)).toBe(1);
@@ -143,11 +138,11 @@ describe("/metrics", () => {
     expect(refused.status).toBe(405);
     expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     await waitForLine((line) => line.msg === "request" && line.requestId === "client-chosen.id_1");
-    expect(logLines.find((line) => line.msg === "request" && line.requestId === "client-chosen.id_1")).toMatchObject({ route: "/health", status: 200 });
+    expect(logs.lines.find((line) => line.msg === "request" && line.requestId === "client-chosen.id_1")).toMatchObject({ route: "/health", status: 200 });
   });
 });
 
 async function waitForLine(match: (line: Record<string, unknown>) => boolean) {
   const { waitFor } = await import("@/lib/jobs/test-fixtures/helpers");
-  await waitFor(async () => logLines.some(match));
+  await waitFor(async () => logs.lines.some(match));
 }
