@@ -61,7 +61,11 @@ describe("/metrics", () => {
     for (let i = 0; i < 3; i++) expect((await fetch(`${served.url}/health`)).status).toBe(200);
     expect((await fetch(`${served.url}/v1/transcript`, { method: "POST", body: "{}" })).status).toBe(401);
     expect((await fetch(`${served.url}/v1/jobs/job-raw-id-123`)).status).toBe(401);
+    expect((await fetch(`${served.url}/health`, { method: "PROPFIND" })).status).toBe(405);
     const after = await scrape();
+    const odd = (s: Sample[]) => sampleValue(s, "verbatim_http_request_duration_seconds_count", { method: "other", route: "/health", status: "405" });
+    expect(odd(after) - odd(before)).toBe(1);
+    expect(after.some((s) => s.labels.method === "PROPFIND")).toBe(false);
     expect(latencyCount(after, "/health", "200") - latencyCount(before, "/health", "200")).toBe(3);
     expect(latencyCount(after, "/v1/transcript", "401") - latencyCount(before, "/v1/transcript", "401")).toBe(1);
     expect(latencyCount(after, "/v1/jobs/{job_id}", "401") - latencyCount(before, "/v1/jobs/{job_id}", "401")).toBe(1);
