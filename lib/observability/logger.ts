@@ -15,22 +15,22 @@ export function maskSecrets(line: string): string {
   return line.replace(SECRET_VALUE, "$1_[redacted]");
 }
 
+// Explicit paths only: wildcard paths make pino copy every line's object (~4x the cost of a request line);
+// secret values anywhere else are caught by maskSecrets.
 const REDACT_PATHS = [
   "authorization",
   "cookie",
+  "password",
+  "secret",
+  "token",
+  "apiKey",
+  "accessToken",
+  "refreshToken",
   "headers.authorization",
   "headers.cookie",
   'headers["set-cookie"]',
   "req.headers.authorization",
   "req.headers.cookie",
-  "*.authorization",
-  "*.cookie",
-  "*.password",
-  "*.secret",
-  "*.apiKey",
-  "*.token",
-  "*.accessToken",
-  "*.refreshToken",
 ];
 
 /** A logger writing to `destination` (default: stdout); exported for tests. */
