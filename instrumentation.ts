@@ -9,8 +9,9 @@ export async function register() {
   const { MCP_ROUTES } = await import("@/lib/mcp/metadata");
   installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES]));
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
+  const { log } = await import("@/lib/observability/logger");
   const settings = env();
-  for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) console.warn(warning);
+  for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
   const { getDb, dbKind } = await import("@/lib/db/client");
   await getDb();
   // Jobs: the local runner in this process, unless Inngest is configured.
@@ -18,5 +19,5 @@ export async function register() {
   const runner = await startAppJobs();
   const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");
   scheduleCleanup();
-  console.log(`[verbatim] ready: database ${await dbKind()}, jobs ${runner ? "local runner" : "Inngest"}, dev login ${settings.devLogin ? "on" : "off"}`);
+  log.info({ database: await dbKind(), jobs: runner ? "local runner" : "Inngest", devLogin: settings.devLogin, metrics: Boolean(settings.METRICS_TOKEN) }, "ready");
 }

@@ -11,7 +11,7 @@ const nextConfig: NextConfig = {
     ];
   },
   // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist"],
+  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist", "prom-client"],
 };
 
 export default nextConfig;

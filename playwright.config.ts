@@ -23,6 +23,7 @@ process.env.E2E_FUZZ_ORIGIN = `http://127.0.0.1:${fuzzPort}`;
 process.env.E2E_BILLING_ORIGIN = `http://127.0.0.1:${billingPort}`;
 process.env.E2E_FAKE_STRIPE_PORT = String(fakeStripePort);
 process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
+process.env.E2E_STRIPE_SECRET_KEY = "sk_test_fake_verbatim";
 const dataDir = path.join(os.tmpdir(), `verbatim-e2e-${process.env.E2E_RUN_ID ?? Date.now().toString(36)}`);
 process.env.E2E_RUN_ID ??= path.basename(dataDir).replace("verbatim-e2e-", "");
 
@@ -33,10 +34,13 @@ const withFakes = {
   ASR_OPENAI_BASE_URL: `http://127.0.0.1:${fakeAsrPort}`,
 };
 
-/** `next start` of the one build on `appPort`, with these settings (each app its own DATA_DIR). */
+/**
+ * `next start` of the one build on `appPort`, with these settings (each app its own DATA_DIR). Its output
+ * goes to test-results/server-logs/app-<port>.log, which e2e/global-teardown.ts searches for leaked keys.
+ */
 function app(appPort: number, env: Record<string, string>) {
   return {
-    command: `npx next start -p ${appPort} -H 127.0.0.1`,
+    command: `mkdir -p test-results/server-logs && exec npx next start -p ${appPort} -H 127.0.0.1 > test-results/server-logs/app-${appPort}.log 2>&1`,
     url: `http://127.0.0.1:${appPort}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
@@ -53,6 +57,7 @@ export default defineConfig({
   retries: 0,
   reporter: [["list"]],
   timeout: 60_000,
+  globalTeardown: "./e2e/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
@@ -85,7 +90,7 @@ export default defineConfig({
     app(billingPort, {
       DATA_DIR: `${dataDir}-billing`,
       APP_URL: process.env.E2E_BILLING_ORIGIN!,
-      STRIPE_SECRET_KEY: "sk_test_fake_verbatim",
+      STRIPE_SECRET_KEY: process.env.E2E_STRIPE_SECRET_KEY!,
       STRIPE_API_BASE: `http://127.0.0.1:${fakeStripePort}`,
       STRIPE_PRICE_PRO: "verbatim_pro",
       STRIPE_PRICE_ULTRA: "verbatim_ultra",

@@ -25,7 +25,7 @@ function dashboardGate(request: NextRequest): NextResponse | null {
 
 // Not matched, on purpose: /v1 and /api (a proxy makes Next.js buffer every request body before the
 // route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
-// /health, /openapi.json, and /docs (Swagger UI carries its own policy).
+// /health, /metrics, /openapi.json, and /docs (Swagger UI carries its own policy).
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|openapi\\.json$|docs$|docs/|mcp$|\\.well-known/oauth-).*)"],
+  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|\\.well-known/oauth-).*)"],
 };

@@ -1,5 +1,5 @@
 import { expect, request, test } from "@playwright/test";
-import { devLogin, randomEmail } from "./helpers";
+import { devLogin, randomEmail, recordSecrets } from "./helpers";
 
 test("signed-out visits to the dashboard go to sign-in and come back", async ({ page }) => {
   await page.goto("/dashboard/keys");
@@ -19,6 +19,7 @@ test("create a key, use it, regenerate it: the old key stops working at once", a
 
   await page.getByRole("button", { name: "Create key" }).click();
   const firstKey = (await page.getByTestId("new-key").textContent())!.trim();
+  recordSecrets(firstKey);
   expect(firstKey).toMatch(/^vbt_[1-9A-HJ-NP-Za-km-z]{40,}$/);
   await expect(page.getByTestId("key-prefix")).toHaveText(`${firstKey.slice(0, 12)}…`);
   await expect(page.getByText(`curl -H "Authorization: Bearer ${firstKey}"`)).toBeVisible();
@@ -34,6 +35,7 @@ test("create a key, use it, regenerate it: the old key stops working at once", a
   await page.getByRole("button", { name: "Yes, regenerate" }).click();
   await expect(page.getByTestId("new-key")).not.toHaveText(firstKey);
   const secondKey = (await page.getByTestId("new-key").textContent())!.trim();
+  recordSecrets(secondKey);
   expect(secondKey).toMatch(/^vbt_/);
 
   const oldKey = await api.get("/v1/me/api-key", { headers: { authorization: `Bearer ${firstKey}` } });

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { devLogin, randomEmail } from "./helpers";
+import { devLogin, randomEmail, recordSecrets } from "./helpers";
 import {
   checkAnswer,
   generate,
@@ -285,6 +285,7 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
   const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
   expect(ensured.status()).toBe(200);
   let key = ((await ensured.json()) as { key: string }).key;
+  recordSecrets(key);
   expect(key).toMatch(/^vbt_/);
 
   const document = await (await request.get("/openapi.json")).json();
@@ -307,7 +308,10 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
       // The regenerate operation replaces the key; keep fuzzing with the new one.
       if (answer.status === 200 && answer.contentType.includes("json")) {
         const fresh = (JSON.parse(answer.text) as { key?: unknown }).key;
-        if (typeof fresh === "string" && fresh.startsWith("vbt_")) key = fresh;
+        if (typeof fresh === "string" && fresh.startsWith("vbt_")) {
+          key = fresh;
+          recordSecrets(key);
+        }
       }
     }
   }

@@ -4,7 +4,18 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 
-// Without SMTP (embedded defaults only) the magic link is printed to the server log; following it
+function jsonLines(text: string): Record<string, unknown>[] {
+  return text.split("\n").flatMap((line) => {
+    try {
+      const value: unknown = JSON.parse(line);
+      return typeof value === "object" && value !== null ? [value as Record<string, unknown>] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+// Without SMTP (embedded defaults only) the magic link is written to the server log; following it
 // signs the user in. This test starts its own server so it can read that log.
 test("email sign-in: the link from the server log signs the user in", async ({ browser }) => {
   test.setTimeout(120_000);
@@ -27,9 +38,13 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
     await page.getByRole("button", { name: "Email me a link" }).click();
     await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
 
-    const line = new RegExp(`Sign-in link for ${email.replace(/[.+]/g, "\\$&")}: (\\S+)`);
-    await expect.poll(() => line.exec(log)?.[1] ?? null, { timeout: 10_000 }).not.toBeNull();
-    const link = line.exec(log)![1];
+    // The server logs JSON lines (lib/observability/logger.ts): {"msg": "sign-in link", "email": …, "url": …}.
+    const linkFor = (): string | null => {
+      const line = jsonLines(log).find((entry) => entry.msg === "sign-in link" && entry.email === email);
+      return typeof line?.url === "string" ? line.url : null;
+    };
+    await expect.poll(linkFor, { timeout: 10_000 }).not.toBeNull();
+    const link = linkFor()!;
     expect(new URL(link).pathname).toBe("/api/auth/callback/nodemailer");
 
     await page.goto(link);

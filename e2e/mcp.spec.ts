@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { devLogin, randomEmail } from "./helpers";
+import { devLogin, randomEmail, recordSecrets } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
 // The MCP endpoint in the built app: Next.js routes /mcp and the .well-known metadata (no page proxy, no
@@ -39,6 +39,7 @@ test("MCP: discovery without a credential, then every call with an API key", asy
   await devLogin(page, randomEmail("mcp"));
   const ensured = await page.request.post("/v1/me/api-key/ensure");
   const key = ((await ensured.json()) as { key: string }).key;
+  recordSecrets(key);
   expect(key).toMatch(/^vbt_/);
 
   expect((await post({ authorization: `Bearer ${key}`, origin: "https://evil.example" })).status).toBe(403);

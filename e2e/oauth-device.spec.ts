@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { randomEmail } from "./helpers";
+import { randomEmail, recordSecrets } from "./helpers";
 
 // Issue 13: the device page (enter or confirm the code, approve, deny), the dashboard's connected apps,
 // and the consent page (approve, deny, a signed-out visit comes back after sign-in), in Chromium against the built app. The program's
@@ -34,6 +34,7 @@ test.describe("device page", () => {
     const tokens = await request.post("/oauth/token", { form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code } });
     expect(tokens.status()).toBe(200);
     const body = await tokens.json();
+    recordSecrets(body.access_token, body.refresh_token);
     expect(body).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "api" });
     const again = await request.post("/v1/device/token", { data: { device_code: started.device_code } });
     expect(again.status()).toBe(400);
@@ -104,6 +105,7 @@ test.describe("consent page", () => {
     expect(exchange.status()).toBe(200);
     expect(exchange.headers()["cache-control"]).toBe("no-store");
     const tokens = await exchange.json();
+    recordSecrets(tokens.access_token, tokens.refresh_token);
     const me = await request.get("/v1/me/api-key", { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status()).toBe(200);
   });

@@ -9,6 +9,8 @@ export const JOB_REQUESTED = "verbatim/job.requested";
 export interface JobRequestedData {
   jobId: string;
   userId: string;
+  /** X-Request-Id of the request that enqueued the job (for its log lines). */
+  requestId?: string;
 }
 
 export function createInngestClient(settings: InngestSettings = inngestSettings()) {

@@ -19,6 +19,8 @@ import {
   type StepContext,
 } from "@/lib/jobs/pipeline";
 import { completeJob, failJob, markStarted, recordError, saveCheckpoint, saveProgress, type Db } from "@/lib/jobs/store";
+import { jobRunEnded, observeStep } from "@/lib/jobs/observe-step";
+import { withLogContext } from "@/lib/observability/request-context";
 
 /** Retries per step after the first try: 5 tries in all, like the local runner's default maxAttempts. */
 export const RUN_PIPELINE_RETRIES = 4;
@@ -70,6 +72,7 @@ export async function failPipelineJob(db: Db, jobId: string, error: unknown): Pr
   }
   const hook = pipeline ? (io: Parameters<Pipeline<JobContext>["onFailure"]>[2]) => pipeline.onFailure(currentContext(pipeline, job), failure, io) : undefined;
   const failed = await failJob(db, job, null, failure, hook);
+  if (failed) jobRunEnded(pipeline?.name ?? "unknown", "error");
   return { failed, failure };
 }
 
@@ -83,13 +86,17 @@ export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps
       concurrency: { key: "event.data.userId", limit: PER_USER_CONCURRENCY },
       retries: RUN_PIPELINE_RETRIES,
       onFailure: async ({ event, error, step }) => {
-        const { jobId } = event.data.event.data as JobRequestedData;
-        return step.run("fail-job", async () => failPipelineJob(await getDb(), jobId, error));
+        const { jobId, requestId } = event.data.event.data as JobRequestedData;
+        return step.run("fail-job", () =>
+          withLogContext({ jobId, ...(requestId ? { requestId } : {}) }, async () => failPipelineJob(await getDb(), jobId, error)),
+        );
       },
     },
     async ({ event, step, attempt }) => {
-      const { jobId } = event.data as JobRequestedData;
-      const start = await step.run("start-job", async () => startPipelineJob(await getDb(), jobId, attempt + 1));
+      const { jobId, requestId } = event.data as JobRequestedData;
+      // Each step's lines carry the job id and the id of the request that enqueued it.
+      const inJobContext = <T>(work: () => Promise<T>) => withLogContext({ jobId, ...(requestId ? { requestId } : {}) }, work);
+      const start = await step.run("start-job", () => inJobContext(async () => startPipelineJob(await getDb(), jobId, attempt + 1)));
       if (!start.run) return { jobId, skipped: start.status };
 
       const pipeline = getPipeline<JobContext>(start.pipeline);
@@ -100,7 +107,7 @@ export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps
         const current = steps[i]!;
         if (start.done.includes(current.name)) continue;
         const input = ctx;
-        const output = await step.run(current.name, async () => {
+        const output = await step.run(current.name, () => inJobContext(async () => {
           const db = await getDb();
           const io: StepContext = {
             jobId,
@@ -112,7 +119,7 @@ export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps
             },
           };
           try {
-            const value = checkpointValue(await current.run(input, io));
+            const value = checkpointValue(await observeStep(pipeline.name, current.name, attempt + 1, () => current.run(input, io)));
             await saveCheckpoint(db, jobId, null, current.name, value, (i + 1) / steps.length, steps[i + 1]?.name ?? null);
             return value;
           } catch (error) {
@@ -120,17 +127,19 @@ export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps
             if (isPermanent(error)) throw new NonRetriableError((error as Error).message, { cause: error });
             throw error;
           }
-        });
+        }));
         ctx = { ...ctx, ...(output as JobContext) };
       }
 
       const finalCtx = ctx;
-      const finished = await step.run("finish-job", async () => {
+      const finished = await step.run("finish-job", () => inJobContext(async () => {
         const db = await getDb();
         const job = await db.job.findUniqueOrThrow({ where: { id: jobId } });
         const onSuccess = pipeline.onSuccess;
-        return completeJob(db, job, null, onSuccess ? (io) => onSuccess(finalCtx, io) : undefined);
-      });
+        const done = await completeJob(db, job, null, onSuccess ? (io) => onSuccess(finalCtx, io) : undefined);
+        if (done) jobRunEnded(pipeline.name, "done");
+        return done;
+      }));
       return { jobId, finished };
     },
   );

@@ -34,6 +34,7 @@ const schema = z.object({
   EMAIL_FROM: z.string().min(3).default("Verbatim <no-reply@localhost>"),
 
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   OUTBOUND_PROXY: optionalUrl,
   OUTBOUND_ALLOW_PRIVATE_HOSTS: z
     .string()

@@ -16,6 +16,7 @@ import { benchImports } from "./bench/imports";
 import { benchMcp } from "./bench/mcp";
 import { benchOauth } from "./bench/oauth";
 import { benchCli } from "./bench/cli";
+import { benchObservability } from "./bench/observability";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -34,6 +35,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   mcp: benchMcp,
   oauth: benchOauth,
   cli: benchCli,
+  observability: benchObservability,
 };
 
 const only = process.argv.slice(2);

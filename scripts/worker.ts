@@ -11,6 +11,7 @@ import { env } from "@/lib/env";
 import { inngestConfigured } from "@/inngest/settings";
 import { startLocalRunner } from "@/lib/jobs/local-runner";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
+import { log } from "@/lib/observability/logger";
 
 const { values } = parseArgs({
   options: {
@@ -46,25 +47,24 @@ async function main() {
     leaseMs: positive("lease-ms", values["lease-ms"]),
     pollMs: positive("poll-ms", values["poll-ms"]),
     keepAlive: true,
-    log: (line) => console.log(`[worker] ${line}`),
   });
 
   // Installed before anything is announced, so a signal is never missed.
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) {
-      console.log(`[worker] ${signal} again: exiting now`);
+      log.warn(`worker: ${signal} again: exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`[worker] ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
+    log.info(`worker: ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
     starting
       .then((runner) => runner.stop({ timeoutMs: stopTimeoutMs }))
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))
       .then(
         () => process.exit(0),
         (error: unknown) => {
-          console.error("[worker] stop failed:", error);
+          log.error({ err: error }, "worker: stop failed");
           process.exit(1);
         },
       );
@@ -73,10 +73,10 @@ async function main() {
   process.on("SIGINT", () => shutdown("SIGINT"));
 
   const runner = await starting;
-  console.log(`[worker] running as ${runner.owner}`);
+  log.info(`worker running as ${runner.owner}`);
 }
 
 main().catch((error: unknown) => {
-  console.error(`[worker] ${error instanceof Error ? error.message : String(error)}`);
+  log.error(`worker: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

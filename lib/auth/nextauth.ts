@@ -14,6 +14,7 @@ import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
 import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
+import { log } from "@/lib/observability/logger";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -68,7 +69,7 @@ function buildProvider(id: string, db: Db): Provider {
             await guardSignIn("magicLink", params.request, params.identifier);
             // Without SMTP (embedded only) the link goes to the server log.
             if (settings.SMTP_URL) return smtp.sendVerificationRequest(params);
-            console.log(`[auth] Sign-in link for ${params.identifier}: ${params.url}`);
+            log.info({ email: params.identifier, url: params.url }, "sign-in link");
           })();
           // Auth.js awaits this only after hashing the token; a refusal before then would be reported as an
           // unhandled rejection. Marked handled here; Auth.js still receives the rejection.

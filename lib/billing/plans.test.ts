@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { startFakeStripe, type FakeStripe } from "@/test/fakes/stripe/server";
 import { callRoute } from "@/test/request";
+import { captureLogs } from "@/test/capture-logs";
 import { plansResponseSchema } from "@/lib/billing/schemas";
 
 // GET /v1/plans through the route handler, with the real `stripe` SDK against the fake Stripe.
@@ -209,20 +210,23 @@ describe("GET /v1/plans falls back to static prices", () => {
   });
 
   it("when Stripe answers 500 (no retries within the deadline)", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logs = captureLogs();
     fake.fail({ path: "/v1/coupons", status: 500, times: Infinity });
     const res = await (await live()).get();
     expect(res.status).toBe(200);
     expect(res.json).toEqual(staticDefaults);
     expect(fake.count("GET", "/v1/coupons")).toBe(1);
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("[billing] GET /v1/plans: serving static prices"));
+    logs.restore();
+    expect(logs.lines).toContainEqual(expect.objectContaining({ level: 40, msg: "GET /v1/plans: serving static prices" }));
   });
 
   it("when the key is refused or a configured price is not an active price", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const logs = captureLogs();
     expect((await (await live({ STRIPE_SECRET_KEY: "sk_test_not_the_key" })).get()).json).toEqual(staticDefaults);
     expect((await (await live({ STRIPE_PRICE_ULTRA: "price_archived" })).get()).json).toEqual(staticDefaults);
-    expect(warn).toHaveBeenLastCalledWith(expect.stringContaining("STRIPE_PRICE_ULTRA (price_archived) is not an active price"));
+    logs.restore();
+    const warnings = logs.lines.filter((line) => line.msg === "GET /v1/plans: serving static prices");
+    expect(String(warnings.at(-1)?.err)).toContain("STRIPE_PRICE_ULTRA (price_archived) is not an active price");
   });
 
   it("when Stripe cannot be reached at all", async () => {

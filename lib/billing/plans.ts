@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import { env, type Env } from "@/lib/env";
 import type { DiscountInfo, PlanInfo, PlansResponse } from "@/lib/billing/schemas";
 import { billingConfig, getStripe, PAID_TIERS, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
+import { log } from "@/lib/observability/logger";
 
 // GET /v1/plans: each tier's live price and the active coupons and promotion codes, from three Stripe list
 // calls (active prices with their products, coupons with applies_to, promotion codes), cached in-process for
@@ -173,7 +174,7 @@ async function load(settings: Env, config: BillingConfig | null, timeoutMs: numb
   try {
     return { value: await withDeadline(fetchLivePlans(stripe, config.prices, { timeoutMs }), timeoutMs), ttlSeconds };
   } catch (error) {
-    console.warn(`[billing] GET /v1/plans: serving static prices: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, "GET /v1/plans: serving static prices");
     return { value: staticPlans(settings), ttlSeconds: Math.min(ttlSeconds, FAILURE_RETRY_SECONDS) };
   }
 }

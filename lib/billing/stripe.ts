@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { env, type Env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
+import { log } from "@/lib/observability/logger";
 
 // The Stripe client, from settings. Billing is on when STRIPE_SECRET_KEY and both tier prices are set;
 // STRIPE_API_BASE points the SDK at another Stripe-compatible server (the tests' fake, a self-hosted mock).
@@ -81,7 +82,7 @@ export async function stripeOperation<T>(name: string, operation: () => Promise<
     return await operation();
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    console.error(`[billing] ${name}: Stripe answered ${error.type} ${error.statusCode ?? ""} ${error.code ?? ""}: ${error.message}`);
+    log.error({ operation: name, type: error.type, status: error.statusCode, code: error.code, err: error.message }, "Stripe request failed");
     throw errors.upstream(`Stripe did not complete the request (${error.message}). Try again; POST /v1/me/subscription/reconcile shows where your subscription stands.`);
   }
 }

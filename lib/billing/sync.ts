@@ -6,6 +6,7 @@ import { openPeriod, usedSeconds } from "@/lib/usage/charge";
 import { lockActiveReservations, moveReservations } from "@/lib/usage/reservation";
 import { tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
 import type { BillingConfig, PaidTier } from "@/lib/billing/stripe";
+import { log } from "@/lib/observability/logger";
 
 // Stripe is the truth about what a customer pays for. Every change — a webhook, an API operation, a
 // reconcile — ends here: read the customer's subscriptions from Stripe and write what they grant onto the
@@ -89,7 +90,7 @@ export function billingState(subscriptions: Stripe.Subscription[], ids: Record<P
   }
   const item = subscription.items.data[0];
   const paidTier = item ? tierOfPrice(item.price, ids, config) : null;
-  if (item && !paidTier) console.warn(`[billing] subscription ${subscription.id} is on price ${item.price.id}, which is neither tier's price: treated as free`);
+  if (item && !paidTier) log.warn({ subscription: subscription.id, price: item.price.id }, "subscription is on a price that is neither tier's: treated as free");
   const pending = pendingChange(subscription, paidTier, ids, config);
   return {
     tier: paidTier && GRANTING.has(subscription.status) ? paidTier : "free",

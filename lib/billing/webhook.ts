@@ -3,6 +3,8 @@ import { readBodyBytes } from "@/lib/http/body";
 import { ApiError, errors } from "@/lib/http/errors";
 import { requireStripe } from "@/lib/billing/stripe";
 import { syncCustomer, type BillingEffect } from "@/lib/billing/sync";
+import { log } from "@/lib/observability/logger";
+import { stripeWebhooks } from "@/lib/observability/metrics";
 
 // POST /v1/webhooks/billing. The signature is checked on the raw body; after that the payload is trusted
 // for one thing only, which customer it is about: the customer is read back from Stripe and applied
@@ -49,7 +51,19 @@ function customerOf(event: Stripe.Event): string | null {
   return typeof id === "string" && /^cus_\w{1,250}$/.test(id) ? id : null;
 }
 
+/** Verifies and applies one delivery, counting its outcome (verbatim_stripe_webhooks_total). */
 export async function receiveBillingWebhook(request: Request): Promise<WebhookAnswer> {
+  try {
+    const answer = await verifyAndApply(request);
+    stripeWebhooks.inc({ outcome: answer.outcome });
+    return answer;
+  } catch (error) {
+    stripeWebhooks.inc({ outcome: error instanceof ApiError && error.status < 500 ? "rejected" : "failed" });
+    throw error;
+  }
+}
+
+async function verifyAndApply(request: Request): Promise<WebhookAnswer> {
   const { stripe, config } = requireStripe();
   if (!config.webhookSecret) {
     throw errors.notConfigured("webhook_not_configured", "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified.");
@@ -75,7 +89,7 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
   if (!customerId) return { received: true, outcome: "ignored", effect: null };
   const result = await syncCustomer(stripe, config, customerId, { event: { id: event.id, type: event.type } });
   if (result.outcome === "applied") {
-    if (result.effect) console.info(`[billing] ${event.type} ${event.id}: ${result.effect} for user ${result.userId}`);
+    if (result.effect) log.info({ event: event.id, type: event.type, effect: result.effect, userId: result.userId }, "Stripe event applied");
     return { received: true, outcome: "applied", effect: result.effect };
   }
   return { received: true, outcome: result.outcome, effect: null };

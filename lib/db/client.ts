@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
+import { log } from "@/lib/observability/logger";
 
 export type Db = PrismaClient;
 
@@ -26,7 +27,7 @@ async function connectEmbedded(dataDir: string) {
   const dir = path.resolve(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir);
-  await applyMigrations(pgliteExecutor(pglite), { log: (line) => console.log(`[db] ${line}`) });
+  await applyMigrations(pgliteExecutor(pglite), { log: (line) => log.info(line) });
   return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const };
 }
 

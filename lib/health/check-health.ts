@@ -1,4 +1,5 @@
 import { getDb, dbKind } from "@/lib/db/client";
+import { log } from "@/lib/observability/logger";
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -16,7 +17,7 @@ async function checkDatabase(): Promise<{ state: "ok" | "down"; kind: string }> 
     await withTimeout(db.$queryRaw`SELECT 1`, DATABASE_TIMEOUT_MS);
     return { state: "ok", kind };
   } catch (error) {
-    console.error("[health] database check failed:", error instanceof Error ? error.message : error);
+    log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database check failed");
     return { state: "down", kind: "unknown" };
   }
 }

@@ -1,4 +1,6 @@
 import { NextResponse } from "next/server";
+import { log } from "@/lib/observability/logger";
+import { allowanceRefusals } from "@/lib/observability/metrics";
 
 // The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
 // everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
@@ -34,7 +36,10 @@ export const errors = {
     new ApiError(401, "invalid_token", detail, {
       "WWW-Authenticate": 'Bearer realm="verbatim", error="invalid_token"',
     }),
-  allowanceExhausted: (detail: string) => new ApiError(402, "allowance_exhausted", detail),
+  allowanceExhausted: (detail: string) => {
+    allowanceRefusals.inc();
+    return new ApiError(402, "allowance_exhausted", detail);
+  },
   forbidden: (detail: string) => new ApiError(403, "forbidden", detail),
   notFound: (detail = "Not found.") => new ApiError(404, "not_found", detail),
   conflict: (code: string, detail: string) => new ApiError(409, code, detail),
@@ -59,7 +64,7 @@ export function errorResponse(error: ApiError): NextResponse {
 
 /** Anything unexpected: logged with its stack, answered without it. */
 export function internalErrorResponse(error: unknown, context: string): NextResponse {
-  console.error(`[api] ${context} failed:`, error);
+  log.error({ operation: context, err: error }, "request failed");
   return NextResponse.json(
     { detail: "Something went wrong on our side. Try again; if it keeps happening, contact support.", code: "internal_error" },
     { status: 500 },

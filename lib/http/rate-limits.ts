@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { getDb } from "@/lib/db/client";
 import type { Tier } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/observability/logger";
 
 // Every rate limit of the app, in one table. Endpoints name the row that applies (`rateLimit: "transcript"`
 // in their definition) and withApi applies it; the sign-in flows and job creation call `consume` directly.
@@ -134,7 +135,7 @@ export function rateLimits(): RateLimits {
       ? // No offline queue: while Redis is down a count fails at once and the in-process fallback answers.
         new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 })
       : undefined;
-    redis?.on("error", (error: Error) => console.warn(`[rate-limits] Redis: ${error.message}`));
+    redis?.on("error", (error: Error) => log.warn({ err: error.message }, "rate limits: Redis error"));
     globalFor.verbatimRateLimits = new RateLimits({ redis, multiplier: settings.RATE_LIMIT_MULTIPLIER });
   }
   return globalFor.verbatimRateLimits;

@@ -1,7 +1,10 @@
 import http from "node:http";
+import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { stampPeerAddress } from "@/lib/http/client-address";
+import { instrumentRequest } from "@/lib/observability/http";
+import { withLogContext } from "@/lib/observability/request-context";
 
 // Requests Next.js cannot represent never reach it: Next builds a WHATWG Request for every route, and
 // the fetch standard refuses TRACE and TRACK ("TypeError: 'TRACE' HTTP method is unsupported"), so
@@ -14,6 +17,8 @@ import { stampPeerAddress } from "@/lib/http/client-address";
 //   - a path that does not decode → 400 invalid_path;
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
+// Every request also gets its request id (X-Request-Id), a log line and a latency observation here
+// (lib/observability/http.ts), and runs in its log context.
 // Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts.
 // Requests Node's parser refuses itself ("clientError": headers over 16 KiB → 431, broken HTTP → 400)
 // get the same statuses with a JSON body. Only origin-form request targets are looked at, so another server in the process that receives
@@ -29,6 +34,8 @@ export interface Refusal {
 
 export interface RouteTable {
   match(path: string): readonly string[] | undefined;
+  /** The described path template (`/v1/jobs/{job_id}`) a path belongs to. */
+  template(path: string): string | undefined;
 }
 
 /** Path templates (`/v1/jobs/{job_id}`) → the methods served there, HEAD with GET, OPTIONS always. */
@@ -47,8 +54,11 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
     route.methods.add(method);
     if (method === "GET") route.methods.add("HEAD");
   }
-  const list = [...routes.values()].map(({ pattern, methods }) => ({ pattern, methods: [...methods].sort() }));
-  return { match: (path) => list.find((route) => route.pattern.test(path))?.methods };
+  const list = [...routes].map(([template, { pattern, methods }]) => ({ template, pattern, methods: [...methods].sort() }));
+  return {
+    match: (path) => list.find((route) => route.pattern.test(path))?.methods,
+    template: (path) => list.find((route) => route.pattern.test(path))?.template,
+  };
 }
 
 /** Why Next must not see this request, or null to let it through. */
@@ -96,7 +106,7 @@ function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Dup
   if (pending?.headersSent) return false;
   const body = JSON.stringify({ detail: known.detail, code: known.code });
   socket.end(
-    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\n\r\n${body}`,
+    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${body}`,
   );
   return true;
 }
@@ -114,9 +124,11 @@ export function installRequestGuard(table: RouteTable): () => void {
   const emit = proto.emit;
   proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
+    const pass = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
     // Only origin-form targets ("/path"): a forward proxy in this process sees absolute URLs and is left alone.
     if (event === "request" && request?.url?.startsWith("/")) {
       stampPeerAddress(request);
+      const requestId = instrumentRequest(request, response, table.template);
       const refused = refusal(request.method, request.url, table);
       if (refused) {
         const body = JSON.stringify(refused.body);
@@ -131,9 +143,10 @@ export function installRequestGuard(table: RouteTable): () => void {
         request.resume();
         return true;
       }
+      return withLogContext({ requestId }, pass);
     }
     if (event === "clientError" && answerClientError(args[0] as NodeJS.ErrnoException, args[1] as Duplex)) return true;
-    return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+    return pass();
   } as typeof proto.emit;
   return () => {
     proto.emit = emit;

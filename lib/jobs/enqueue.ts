@@ -4,6 +4,8 @@ import { getPipeline, type JobInput, type Pipeline } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
 import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
 import { inngestConfigured } from "@/inngest/settings";
+import { log } from "@/lib/observability/logger";
+import { currentRequestId } from "@/lib/observability/request-context";
 
 export interface EnqueueJobInput<C> {
   userId: string;
@@ -42,6 +44,7 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
   const driver = input.driver === undefined || input.driver === "auto" ? (inngestConfigured() ? "inngest" : "local") : input.driver;
   const maxAttempts = input.maxAttempts ?? pipeline.maxAttempts;
   const jobInput: JobInput<C> = { pipeline: name, context: input.context };
+  const requestId = currentRequestId();
 
   const job = await db.job.create({
     data: {
@@ -51,13 +54,15 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       ...(input.periodStart ? { periodStart: input.periodStart } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       ...(input.runAt ? { runAt: input.runAt } : {}),
+      ...(requestId ? { requestId } : {}),
     },
   });
+  log.info({ jobId: job.id, pipeline: name, driver }, "job enqueued");
 
   if (driver === "inngest") {
     try {
       const { inngest, JOB_REQUESTED } = await import("@/inngest/client");
-      await inngest.send({ name: JOB_REQUESTED, data: { jobId: job.id, userId: job.userId } });
+      await inngest.send({ name: JOB_REQUESTED, data: { jobId: job.id, userId: job.userId, ...(requestId ? { requestId } : {}) } });
     } catch (error) {
       // Inside a transaction the caller's rollback removes the row; otherwise the job ends here, with
       // its pipeline's onFailure (the refund) run exactly once.
@@ -65,7 +70,7 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
         const message = error instanceof Error ? error.message : String(error);
         const failure = { code: "dispatch_failed", message: `The job could not be handed to Inngest: ${message}` };
         await failJob(db as Db, job, null, failure, (io) => pipeline.onFailure(input.context, failure, io)).catch(
-          (failError: unknown) => console.error(`[jobs] could not mark job ${job.id} failed:`, failError),
+          (failError: unknown) => log.error({ jobId: job.id, err: failError }, "could not mark the job failed"),
         );
       }
       throw error;

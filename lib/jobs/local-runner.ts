@@ -31,6 +31,9 @@ import {
   type StepContext,
 } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, onJobsAvailable } from "@/lib/jobs/signal";
+import { jobRunEnded, observeStep } from "@/lib/jobs/observe-step";
+import { log as logger } from "@/lib/observability/logger";
+import { withLogContext } from "@/lib/observability/request-context";
 import {
   claimJob,
   completeJob,
@@ -73,7 +76,7 @@ export interface LocalRunnerOptions {
   listenUrl?: string | null;
   /** Also wake on jobs enqueued in this process. Default true. */
   inProcessSignal?: boolean;
-  /** Default: console.log with a [jobs] prefix. */
+  /** Default: the logger (lib/observability/logger.ts), at info. */
   log?: (line: string) => void;
   /** Keep the process alive while the runner runs (a worker process). Default false: the app decides. */
   keepAlive?: boolean;
@@ -108,6 +111,16 @@ const ON_FAILURE_EXTRA_ATTEMPTS = 3;
 export function backoffDelay(attempt: number, options: BackoffOptions = {}): number {
   const { baseMs = 1_000, factor = 2, maxMs = 300_000 } = options;
   return Math.min(maxMs, baseMs * factor ** Math.max(0, attempt - 1));
+}
+
+/** The job's pipeline for a metric label: a registered name, else "unknown" (label values stay few). */
+function pipelineName(job: Job): string {
+  try {
+    const name = jobInput(job).pipeline;
+    return getPipeline(name) ? name : "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 export function defaultOwner(): string {
@@ -174,7 +187,7 @@ class Runner implements LocalRunner {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
     this.pollMs = options.pollMs ?? 5_000;
-    this.log = options.log ?? ((line) => console.log(`[jobs] ${line}`));
+    this.log = options.log ?? ((line) => logger.info({ runner: this.owner }, line));
   }
 
   get running(): number {
@@ -249,7 +262,9 @@ class Runner implements LocalRunner {
   }
 
   private async runJob(job: Job, running: Running): Promise<void> {
-    const outcome = await this.runJobOnce(job, running);
+    // Every line this run logs carries the job id and the id of the request that enqueued it.
+    const outcome = await withLogContext({ jobId: job.id, ...(job.requestId ? { requestId: job.requestId } : {}) }, () => this.runJobOnce(job, running));
+    jobRunEnded(pipelineName(job), outcome);
     try {
       this.options.onSettled?.({ jobId: job.id, outcome, attempt: job.attempts });
     } catch (error) {
@@ -306,7 +321,8 @@ class Runner implements LocalRunner {
         if (controller.signal.aborted) throw controller.signal.reason;
         if (this.stopping) return (await releaseJob(this.db, job.id, lease)) ? "released" : "lost";
         running.interruptible = step.interruptible === true;
-        const output = checkpointValue(await step.run(ctx, io));
+        const stepCtx = ctx;
+        const output = checkpointValue(await observeStep(pipeline.name, step.name, job.attempts, () => step.run(stepCtx, io)));
         running.interruptible = false;
         const saved = await saveCheckpoint(this.db, job.id, lease, step.name, output, (i + 1) / steps.length, steps[i + 1]?.name ?? null);
         if (!saved) {

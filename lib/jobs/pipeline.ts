@@ -10,6 +10,7 @@
 //   belong in `onSuccess` / `onFailure`: they run inside the transaction that sets the job's final
 //   status, through `io.tx`, and only the runner that still owns the job can commit it.
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/observability/logger";
 
 /** What a step gets besides the context. */
 export interface StepContext {
@@ -148,7 +149,7 @@ export function registerPipeline<C>(pipeline: Pipeline<C>): Pipeline<C> {
   // separately), registers an equal pipeline again: the newest wins. Only a different shape is news.
   const steps = (p: { steps: { name: string }[] }) => p.steps.map((step) => step.name).join(",");
   if (existing && steps(existing) !== steps(pipeline)) {
-    console.warn(`[jobs] pipeline ${pipeline.name} registered again with different steps; using the newest definition`);
+    log.warn({ pipeline: pipeline.name }, "pipeline registered again with different steps; using the newest definition");
   }
   registry.set(pipeline.name, pipeline as unknown as Pipeline<never>);
   return pipeline;

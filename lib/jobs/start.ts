@@ -3,6 +3,7 @@
 import "@/lib/jobs/pipelines";
 import { inngestConfigured } from "@/inngest/settings";
 import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/local-runner";
+import { log } from "@/lib/observability/logger";
 
 /** How long a stopping app process lets running steps finish before aborting them and handing the jobs back. */
 const APP_STOP_TIMEOUT_MS = 10_000;
@@ -26,7 +27,7 @@ function stopOnSignal(runner: LocalRunner): void {
   state.verbatimStopOnSignal = true;
   let stopping: Promise<void> | undefined;
   const stop = () =>
-    (stopping ??= runner.stop({ timeoutMs: APP_STOP_TIMEOUT_MS }).catch((error: unknown) => console.error("[jobs] stop failed:", error)));
+    (stopping ??= runner.stop({ timeoutMs: APP_STOP_TIMEOUT_MS }).catch((error: unknown) => log.error({ err: error }, "job runner stop failed")));
   const exit = process.exit.bind(process);
   process.exit = ((code?: number | string | null) => {
     if (!stopping) return exit(code);

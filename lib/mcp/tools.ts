@@ -33,6 +33,7 @@ import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
 import { getSubscription } from "@/lib/usage/get-subscription";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
 import { pendingJobText, transcriptText } from "@/lib/mcp/render";
+import { log } from "@/lib/observability/logger";
 
 // The MCP tools: each one calls the same lib/ function as its REST operation, under the same rate-limit
 // row, and answers with text a model reads well plus the REST answer as structuredContent. An ApiError
@@ -292,7 +293,7 @@ export function toolError(error: unknown): CallToolResult {
   if (error instanceof z.ZodError) {
     return errorResult(`Invalid input: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}`);
   }
-  console.error("[mcp] tool failed:", error);
+  log.error({ err: error }, "MCP tool failed");
   return errorResult("Something went wrong on our side. Try again; if it keeps happening, contact support.");
 }
 

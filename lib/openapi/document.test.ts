@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 // Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target,
-// sitemaps, the 404 answer for unknown /v1 paths, and the MCP endpoint with its protected resource metadata
+// sitemaps, the 404 answer for unknown /v1 paths, the operator's /metrics, and the MCP endpoint with its protected resource metadata
 // (JSON-RPC, not REST operations; its tools are listed by MCP's tools/list).
-const NOT_API = [/^\/mcp$/, /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, /^\/api\/inngest/, /^\/sitemap/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//, /^\/v1\/\{\[\.\.\.path\]\}$/];
+const NOT_API = [/^\/metrics$/, /^\/mcp$/, /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, /^\/api\/inngest/, /^\/sitemap/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//, /^\/v1\/\{\[\.\.\.path\]\}$/];
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -7,6 +7,7 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
 import { findStoredTranscript, type StoredTranscript } from "@/lib/transcripts/fetch-captions";
 import type { FeedEpisode, FeedTranscript } from "@/lib/podcasts/parse-feed";
+import { log } from "@/lib/observability/logger";
 
 // Transcripts that podcast feeds publish (Podcasting 2.0 `podcast:transcript`): remembered per user when
 // they resolve or import a feed, and used by POST /v1/transcript for that episode's audio URL instead of
@@ -105,7 +106,7 @@ export async function getPublishedTranscript(
     const key = { platform: source.platform, videoId: source.videoId, lang, source: "captions" as const };
     transcript = await db.transcript.upsert({ where: { platform_videoId_lang_source: key }, create: { ...key, ...data }, update: data });
   } catch (error) {
-    console.warn(`[podcasts] the published transcript ${published.transcriptUrl} could not be used: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn({ transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) }, "a podcast's published transcript could not be used");
     return null;
   }
   return { transcript, inHistory: false };

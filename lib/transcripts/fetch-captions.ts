@@ -6,6 +6,8 @@ import type { CaptionProvider } from "@/lib/captions/types";
 import type { ParsedSource } from "@/lib/sources";
 import { ApiError } from "@/lib/http/errors";
 import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+import { countUpstream } from "@/lib/observability/metrics";
+import { upstreamErrorCode } from "@/lib/captions/count-upstream";
 
 export interface CaptionDeps {
   providerFor(platform: ParsedSource["platform"]): CaptionProvider | null;
@@ -79,7 +81,11 @@ async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDe
     const track = pickTrack(info.tracks, lang);
     if (!track) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
     return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)) };
+  }).catch((error: unknown) => {
+    countUpstream(source.platform, "lookup", error instanceof NoCaptionsError ? "no_captions" : upstreamErrorCode(error));
+    throw error;
   });
+  countUpstream(source.platform, "lookup", segments.length > 0 ? "ok" : "no_captions");
   if (segments.length === 0) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
   const durationSeconds = Math.ceil(info.durationSeconds || segments[segments.length - 1].end);
   const data = {

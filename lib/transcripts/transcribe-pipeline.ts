@@ -13,6 +13,7 @@ import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 import { asrProvider } from "@/lib/transcripts/asr-provider";
+import { recognitionSeconds } from "@/lib/observability/metrics";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
 // measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
@@ -166,7 +167,7 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
     }
     const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
     await mkdir(chunkDir, { recursive: true });
-    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)));
+    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)), provider.name);
   } catch (error) {
     throw asJobError(error);
   }
@@ -180,14 +181,15 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
     throw new PermanentError("asr_not_configured", `The speech recognition this job was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
   }
   try {
-    return await storeTranscript(ctx, io, await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)));
+    return await storeTranscript(ctx, io, await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)), provider.name);
   } catch (error) {
     throw asJobError(error);
   }
 }
 
 /** Recognised words → subtitle-size segments → the shared transcript store (source "asr"). */
-async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: AsrResult): Promise<Partial<TranscribeContext>> {
+async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: AsrResult, providerName: string): Promise<Partial<TranscribeContext>> {
+  recognitionSeconds.inc({ provider: providerName }, Math.max(0, result.durationSeconds || ctx.durationSeconds || 0));
   const segments = normalizeSegments(segmentWords(result.words));
   if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
   await io.progress("storing", 0.95);

@@ -7,6 +7,7 @@ import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
 import { localPaths, parseObjectPath, PUT_URL_TTL_SECONDS, uploadsRoot } from "@/lib/uploads/objects";
 import type { Outbound } from "@/lib/http/outbound";
 import { deleteObject, presignObject, readObjectHead, s3Config, storageOutbound, type S3Config } from "@/lib/uploads/s3";
+import { log } from "@/lib/observability/logger";
 
 // For the transcription pipeline: an upload by object path, only for its owner, only when it is
 // complete and within retention. Everything else is the same 404, so a caller cannot tell someone
@@ -111,7 +112,7 @@ export async function deleteExpiredUploads(now: Date = new Date()): Promise<{ de
         }
         removed.push(row.id);
       } catch (error) {
-        console.error(`[uploads] could not delete expired upload ${row.objectPath}:`, error);
+        log.error({ objectPath: row.objectPath, err: error }, "could not delete an expired upload");
         failed.push(row.id);
       }
     }

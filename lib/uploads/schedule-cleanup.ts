@@ -1,5 +1,6 @@
 import { removeStaleTempDirs } from "@/lib/media";
 import { deleteExpiredUploads } from "@/lib/uploads/resolve-upload";
+import { log } from "@/lib/observability/logger";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -8,10 +9,10 @@ async function sweep(): Promise<void> {
     const uploads = await deleteExpiredUploads();
     const temp = await removeStaleTempDirs();
     if (uploads.deleted || uploads.failed || temp.length) {
-      console.log(`[cleanup] expired uploads deleted ${uploads.deleted} (failed ${uploads.failed}), stale temp dirs ${temp.length}`);
+      log.info({ deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length }, "cleanup: expired uploads and stale temp dirs removed");
     }
   } catch (error) {
-    console.error("[cleanup] failed:", error);
+    log.error({ err: error }, "cleanup failed");
   }
 }
 

@@ -1,7 +1,7 @@
 // Figures for the foundation issue: start-up time of the built app on its embedded defaults, and
 // GET /v1/me/api-key (API key) against GET /health, with autocannon (10 connections, 10 s each).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -14,17 +14,22 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** `next start` (already built, in `cwd`) with a fresh DATA_DIR; resolves at the first 200 from /health. */
-export async function startApp(port: number, extraEnv: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningApp> {
+/**
+ * `next start` (already built, in `cwd`) with a fresh DATA_DIR; resolves at the first 200 from /health.
+ * Its output is discarded, or appended to `logFile`.
+ */
+export async function startApp(port: number, extraEnv: Record<string, string> = {}, cwd = process.cwd(), logFile?: string): Promise<RunningApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-"));
+  let output: number | undefined;
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     // Throughput runs go through the rate limiter (every request is counted) with limits scaled so far up
     // that none is refused; bench/rate-limits.ts compares with the limiter off.
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, RATE_LIMIT_MULTIPLIER: "1000000", ...extraEnv } as unknown as NodeJS.ProcessEnv,
-    stdio: "ignore",
+    stdio: logFile ? ["ignore", (output = openSync(logFile, "a")), output] : "ignore",
     cwd,
   });
+  if (output !== undefined) closeSync(output);
   const baseUrl = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);

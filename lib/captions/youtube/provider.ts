@@ -39,6 +39,7 @@ import { type Egress, type Exit, createEgress } from "./egress";
 import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fetch";
 import { type PlayerDetails, type RawTrack, readPlayerResponse } from "./player-response";
 import { PotError, type PotProvider, withPoToken } from "./pot";
+import { countUpstream } from "@/lib/observability/metrics";
 
 export interface YoutubeProviderOptions {
   /** The outbound instance (lib/env.ts builds the configured one); used when no proxy is set. */
@@ -325,12 +326,14 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
 
   /** "retry": this exit is blocked; "next": this client cannot help; else the details of an OK answer. */
   async function askOnce(l: Lookup, client: InnerTubeClient, exit: Exit, pot: string | undefined): Promise<PlayerDetails | "retry" | "next"> {
+    const count = (code: string) => countUpstream("youtube", `innertube:${client}`, code);
     let raw: unknown;
     try {
       raw = await callPlayer(l, client, exit, pot);
     } catch (err) {
       if (left(l) <= 0) {
         l.timedOut = true;
+        count("upstream_timeout");
         return "next";
       }
       const status = (err as { httpStatus?: number }).httpStatus;
@@ -338,8 +341,10 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       if (status === 429) {
         l.rateLimited = true;
         egress.block(exit);
+        count("upstream_rate_limited");
         return "retry";
       }
+      count(out?.code ?? "upstream_failed");
       if (out && (out.code === "upstream_unreachable" || out.code === "upstream_timeout" || out.code === "upstream_failed")) {
         egress.block(exit); // the proxy (or the way to YouTube) does not work: another exit may
         return "retry";
@@ -348,19 +353,28 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       return "next"; // 400 for an outdated client version, 5xx, unreadable JSON
     }
     const verdict = readPlayerResponse(raw);
-    if (verdict.kind === "final") throw verdict.error;
+    if (verdict.kind === "final") {
+      count(verdict.error.code);
+      throw verdict.error;
+    }
     if (verdict.kind === "blocked") {
       l.blocked = true;
       egress.block(exit);
+      count("upstream_blocked");
       return "retry";
     }
     if (verdict.kind === "unplayable") {
       // A browser client without its token is often told UNPLAYABLE; that is the token's fault.
       if (needsPoToken(client) && !pot) l.potMissing = true;
       else l.unplayable ??= verdict.reason;
+      count(needsPoToken(client) && !pot ? "po_token_required" : "video_unplayable");
       return "next";
     }
-    if (verdict.details.videoId && verdict.details.videoId !== l.source.videoId) return "next"; // another video's answer: a soft block
+    if (verdict.details.videoId && verdict.details.videoId !== l.source.videoId) {
+      count("upstream_blocked");
+      return "next"; // another video's answer: a soft block
+    }
+    count("ok");
     l.answered = true;
     if (verdict.details.tracks.length > 0) l.sawTracks = true;
     l.lastDetails = verdict.details;
@@ -503,7 +517,9 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       ...(l ? { signal: budgetSignal(l) } : {}),
     });
     const body = res.ok ? res.body.toString("utf8") : "";
-    if (!res.ok || body.trim() === "") {
+    const empty = !res.ok || body.trim() === "";
+    countUpstream("youtube", "timedtext", !empty ? "ok" : res.status === 429 ? "upstream_rate_limited" : res.ok && ref.needsPot ? "po_token_required" : "upstream_failed");
+    if (empty) {
       if (!l) {
         if (!res.ok) throw sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
         throw sourceError("upstream_failed", "YouTube sent an empty caption track.");

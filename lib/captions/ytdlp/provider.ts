@@ -16,6 +16,7 @@ import type { ParsedSource, Platform } from "@/lib/sources";
 import { CaptionParseError, captionSegments, isM3u8, mergeHlsVtt, parseCaptions, parseM3u8Segments, type CaptionFormat, type Cue } from "../parse";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
+import { countedProvider } from "@/lib/captions/count-upstream";
 
 /** The platforms this provider serves (YouTube has its own provider; uploads and podcasts have no captions). */
 export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(["x", "tiktok", "facebook", "instagram", "rednote", "vimeo"]);
@@ -156,7 +157,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     return parseSubtitle(() => mergeHlsVtt(texts), "vtt", track.kind);
   }
 
-  return { getInfo, fetchTrack };
+  return countedProvider({ getInfo, fetchTrack }, "yt-dlp");
 }
 
 export interface YoutubeYtDlpOptions {

@@ -25,6 +25,7 @@ import type { Duplex } from "node:stream";
 import { bracket, connectChecked, connectProxy, resolveChecked, type ProxyConfig, type Resolver, type TlsCa } from "./connect";
 import { isOutboundError } from "./errors";
 import { checkUrl, effectivePort } from "./guard";
+import { log as logger } from "@/lib/observability/logger";
 
 export interface ForwardProxyOptions {
   resolver: Resolver;
@@ -37,7 +38,7 @@ export interface ForwardProxyOptions {
   connectTimeoutMs: number;
   /** A tunnel or request silent this long is closed. Default 120 s. */
   idleTimeoutMs?: number;
-  /** Where refusals are reported. Default console.warn. */
+  /** Where refusals are reported. Default: the logger, at warn. */
   log?: (line: string) => void;
 }
 
@@ -64,7 +65,7 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
   const token = randomBytes(18).toString("base64url");
   const expected = Buffer.from(`Basic ${Buffer.from(`verbatim:${token}`).toString("base64")}`);
   const idleMs = opts.idleTimeoutMs ?? 120_000;
-  const log = opts.log ?? ((line: string) => console.warn(line));
+  const log = opts.log ?? ((line: string) => logger.warn(line));
   const open = new Set<Duplex>();
 
   const track = (s: Duplex) => {
