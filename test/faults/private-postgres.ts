@@ -1,0 +1,67 @@
+// A PostgreSQL cluster of the test's own (Debian's server binaries, initdb + pg_ctl), so a fault test can
+// stop and start it without touching the machine's shared server. As root, the binaries run as the
+// `postgres` system user (PostgreSQL refuses to run as root).
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export interface PrivatePostgres {
+  /** postgres://postgres@127.0.0.1:<port>/postgres */
+  adminUrl: string;
+  port: number;
+  start(): void;
+  /** Fast shutdown: open connections are cut, as in a restart or failover. */
+  stop(): void;
+  destroy(): void;
+}
+
+function binDir(): string {
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  const dir = versions.map((v) => path.join(root, v, "bin")).find((d) => existsSync(path.join(d, "pg_ctl")));
+  if (!dir) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)");
+  return dir;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = binDir();
+  const root = mkdtempSync(path.join(os.tmpdir(), "verbatim-pg-"));
+  const data = path.join(root, "data");
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
+    chownSync(root, uid, gid);
+  }
+  const run = (tool: string, args: string[]) =>
+    execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, { stdio: "pipe", cwd: root });
+  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+  const port = await freePort();
+  const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+  const pg: PrivatePostgres = {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    start: () => void run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(root, "log"), "-w", "start"]),
+    stop: () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+    destroy() {
+      try {
+        pg.stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  pg.start();
+  return pg;
+}
