@@ -133,7 +133,18 @@ async function guardedFetch(
     }
     throw httpAsrError("AssemblyAI", response.status, detail);
   }
-  return response;
+  if (!(response.headers.get("content-type") ?? "").includes("json")) return response;
+  // The SDK parses JSON answers itself; a broken one (a proxy's error page, a cut body) is a retryable
+  // failure with a sentence, not a SyntaxError.
+  const text = await response.text().catch((error: unknown) => {
+    throw new AsrError("asr_failed", `AssemblyAI's answer was cut off: ${(error as Error).message}`, { retryable: true, cause: error });
+  });
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new AsrError("asr_failed", `AssemblyAI answered ${response.status} with something that is not JSON`, { retryable: true });
+  }
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 // The SDK's own services, with their one request method wrapped (see guardedFetch). The SDK's errors are
