@@ -1,7 +1,8 @@
 // A PostgreSQL cluster of the test's own (Debian's server binaries, initdb + pg_ctl), so a fault test can
 // stop and start it without touching the machine's shared server. As root, the binaries run as the
 // `postgres` system user (PostgreSQL refuses to run as root).
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -11,10 +12,10 @@ export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   adminUrl: string;
   port: number;
-  start(): void;
+  start(): Promise<void>;
   /** Fast shutdown: open connections are cut, as in a restart or failover. */
-  stop(): void;
-  destroy(): void;
+  stop(): Promise<void>;
+  destroy(): Promise<void>;
 }
 
 function binDir(): string {
@@ -43,25 +44,22 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
     chownSync(root, uid, gid);
   }
+  // Asynchronous, so that a test's load keeps running while the server stops and starts.
   const run = (tool: string, args: string[]) =>
-    execFileSync(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, { stdio: "pipe", cwd: root });
-  run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
+    promisify(execFile)(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, { cwd: root });
+  await run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const pg: PrivatePostgres = {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    start: () => void run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(root, "log"), "-w", "start"]),
-    stop: () => void run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
-    destroy() {
-      try {
-        pg.stop();
-      } catch {
-        // already stopped
-      }
+    start: async () => void (await run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(root, "log"), "-w", "start"])),
+    stop: async () => void (await run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])),
+    async destroy() {
+      await pg.stop().catch(() => undefined); // already stopped
       rmSync(root, { recursive: true, force: true });
     },
   };
-  pg.start();
+  await pg.start();
   return pg;
 }
