@@ -15,6 +15,8 @@ import { benchPublishing } from "./bench/publishing";
 import { benchImports } from "./bench/imports";
 import { benchMcp } from "./bench/mcp";
 import { benchOauth } from "./bench/oauth";
+import { benchScale } from "./bench/scale";
+import { benchFaults } from "./bench/faults";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -32,6 +34,8 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   imports: benchImports,
   mcp: benchMcp,
   oauth: benchOauth,
+  scale: benchScale,
+  faults: benchFaults,
 };
 
 const only = process.argv.slice(2);

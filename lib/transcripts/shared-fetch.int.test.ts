@@ -56,6 +56,16 @@ describe("caption fetches shared across processes", () => {
     }
   });
 
+  it("a request that arrives after a failure asks upstream again", async () => {
+    const provider = new StaticCaptionProvider(videos);
+    const user = await createUser(ctx.db);
+    for (const instance of [processes[1]!, processes[0]!]) {
+      const error = await instance.getCaptionTranscript(user.id, source("bbbbbbbbbbb"), "de", deps(provider)).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "asr_not_configured" });
+    }
+    expect(provider.infoCalls).toBe(2);
+  });
+
   it("a crashed owner's claim runs out and the next request takes over", async () => {
     const provider = new StaticCaptionProvider(videos);
     const user = await createUser(ctx.db);

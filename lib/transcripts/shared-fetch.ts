@@ -4,7 +4,7 @@ import { dbKind, getDb } from "@/lib/db/client";
 
 // One upstream fetch per key across every app process on one PostgreSQL: the first request claims a
 // `CaptionFetch` row (a lease, renewed while it works) and fetches; the others poll for what it stored, or
-// for the failure it left on the row a few seconds for them. A crashed owner's lease runs out after
+// for the failure it left on the row a few seconds for them (a request arriving after that asks again). A crashed owner's lease runs out after
 // LEASE_MS and the next request takes over. With the embedded PGlite there is only this process, and the
 // caller's in-process coalescing is enough.
 
@@ -31,11 +31,12 @@ export async function fetchShared<T>(key: string, work: SharedFetch<T>): Promise
   if ((await dbKind()) === "pglite") return work.fetch();
   const db = await getDb();
   let pollMs = POLL_FIRST_MS;
-  for (;;) {
+  // A new request asks again even when a failure is on the row (it is for the requests that waited on it).
+  for (let arriving = true; ; arriving = false) {
     const claimed = await db.$queryRaw<{ owner: string }[]>`
       INSERT INTO "CaptionFetch" ("key", "owner", "expiresAt") VALUES (${key}, ${OWNER}, now() + ${LEASE_MS} * interval '1 millisecond')
       ON CONFLICT ("key") DO UPDATE SET "owner" = EXCLUDED."owner", "expiresAt" = EXCLUDED."expiresAt", "failure" = NULL
-      WHERE "CaptionFetch"."expiresAt" <= now()
+      WHERE "CaptionFetch"."expiresAt" <= now() OR (${arriving} AND "CaptionFetch"."failure" IS NOT NULL)
       RETURNING "owner"`;
     if (claimed.length > 0) return lead(key, work);
     const fresh = await work.findFresh();
