@@ -1,7 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +6,7 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { startApp, type Proc, type ProcEnv } from "@/scripts/cluster";
 import { freePort } from "./private-postgres";
+import { startSpeechServer } from "./asr-world";
 import { recordFault, until } from "./report";
 
 // kill -9 of the app process (the built app, `next start`, running jobs in-process) while 100
@@ -20,7 +18,7 @@ const JOBS = 100;
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let asr: FakeAssemblyAi;
-let audioServer: http.Server;
+let speech: Awaited<ReturnType<typeof startSpeechServer>>;
 let audioBase: string;
 let dataDir: string;
 let app: (Proc & { url: string }) | undefined;
@@ -29,15 +27,8 @@ let port: number;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-faults-crash-"));
-  const wav = path.join(dataDir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", wav, "Bread rises."]);
-  const audio = readFileSync(wav);
-  audioServer = http.createServer((req, res) => {
-    res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
-    res.end(audio);
-  });
-  await new Promise<void>((resolve) => audioServer.listen(0, "127.0.0.1", resolve));
-  audioBase = `http://127.0.0.1:${(audioServer.address() as AddressInfo).port}`;
+  speech = await startSpeechServer();
+  audioBase = speech.base;
   asr = await startFakeAssemblyAi();
   // Each transcript is queued, then processing twice, then done: about 8 s of polling per job.
   asr.respondWith(() => ({ words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }], queuedPolls: 1, processingPolls: 2 }));
@@ -61,7 +52,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.crash();
   await asr?.close();
-  await new Promise((resolve) => audioServer?.close(resolve));
+  await speech?.close();
   await ctx?.teardown();
   rmSync(dataDir, { recursive: true, force: true });
 });

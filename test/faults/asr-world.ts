@@ -13,17 +13,29 @@ import { until } from "./report";
 
 type Caller = { headers: Record<string, string> };
 
-export async function startAsrWorld(settings: Record<string, string>) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-faults-asr-"));
-  const wav = path.join(dataDir, "speech.wav");
+/** A second of real speech (espeak-ng), served as WAV at every path of a local HTTP server. */
+export async function startSpeechServer() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "verbatim-speech-"));
+  const wav = path.join(dir, "speech.wav");
   execFileSync("espeak-ng", ["-w", wav, "Bread rises."]);
   const audio = readFileSync(wav);
-  const audioServer = http.createServer((req, res) => {
+  rmSync(dir, { recursive: true, force: true });
+  const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
     res.end(audio);
   });
-  await new Promise<void>((resolve) => audioServer.listen(0, "127.0.0.1", resolve));
-  const audioBase = `http://127.0.0.1:${(audioServer.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    audio,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function startAsrWorld(settings: Record<string, string>) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-faults-asr-"));
+  const speech = await startSpeechServer();
+  const audioBase = speech.base;
   Object.assign(process.env, { DATA_DIR: dataDir, ASR_REQUEST_TIMEOUT_SECONDS: "1", OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", ...settings });
   const ctx = await useTestDatabase();
   await import("@/lib/jobs/pipelines");
@@ -56,7 +68,7 @@ export async function startAsrWorld(settings: Record<string, string>) {
     },
     async close() {
       await runner.stop();
-      await new Promise((resolve) => audioServer.close(resolve));
+      await speech.close();
       await ctx.teardown();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,7 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +9,7 @@ import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblya
 import { startCluster, type Cluster } from "@/scripts/cluster";
 import { freePort } from "./private-postgres";
 import { until } from "./report";
+import { startSpeechServer } from "./asr-world";
 
 // Scale-out, as `npm run cluster` runs it: two app processes and `npm run worker` on one PostgreSQL,
 // behind one port (scripts/cluster.ts's balancer), rate limits in Redis, uploads on a DATA_DIR all three
@@ -20,7 +18,7 @@ import { until } from "./report";
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let youtube: FakeYoutube;
 let asr: FakeAssemblyAi;
-let audioServer: http.Server;
+let speechServer: Awaited<ReturnType<typeof startSpeechServer>>;
 let audioBase: string;
 let speech: Buffer;
 let dataDir: string;
@@ -28,15 +26,9 @@ let cluster: Cluster | undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-scale-"));
-  const wav = path.join(dataDir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", wav, "Bread rises."]);
-  speech = readFileSync(wav);
-  audioServer = http.createServer((req, res) => {
-    res.writeHead(200, { "content-type": "audio/wav", "content-length": speech.length });
-    res.end(speech);
-  });
-  await new Promise<void>((resolve) => audioServer.listen(0, "127.0.0.1", resolve));
-  audioBase = `http://127.0.0.1:${(audioServer.address() as AddressInfo).port}`;
+  speechServer = await startSpeechServer();
+  audioBase = speechServer.base;
+  speech = speechServer.audio;
   youtube = await startFakeYoutube();
   asr = await startFakeAssemblyAi();
   asr.respondWith(() => ({ words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }], queuedPolls: 0, processingPolls: 0 }));
@@ -67,7 +59,7 @@ afterAll(async () => {
   await cluster?.stop();
   await youtube?.close();
   await asr?.close();
-  await new Promise((resolve) => audioServer?.close(resolve));
+  await speechServer?.close();
   await ctx?.teardown();
   rmSync(dataDir, { recursive: true, force: true });
 });
