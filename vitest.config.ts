@@ -8,6 +8,6 @@ export default defineConfig({
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**"],
+    exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**"],
   },
 });

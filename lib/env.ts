@@ -100,6 +100,8 @@ const schema = z.object({
   ASR_OPENAI_API_KEY: z.string().min(1).optional(),
   ASR_OPENAI_MODEL: z.string().min(1).default("whisper-1"),
   ASR_WEBHOOK_BASE_URL: optionalUrl,
+  JOB_CONCURRENCY: z.coerce.number().int().positive().max(100).default(2),
+  ASR_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().positive().optional(),
   MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
   MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
 

@@ -17,6 +17,8 @@ import { benchMcp } from "./bench/mcp";
 import { benchOauth } from "./bench/oauth";
 import { benchCli } from "./bench/cli";
 import { benchObservability } from "./bench/observability";
+import { benchScale } from "./bench/scale";
+import { benchFaults } from "./bench/faults";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -36,6 +38,8 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   oauth: benchOauth,
   cli: benchCli,
   observability: benchObservability,
+  scale: benchScale,
+  faults: benchFaults,
 };
 
 const only = process.argv.slice(2);

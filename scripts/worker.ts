@@ -4,7 +4,7 @@
 // only waits, such as waiting on AssemblyAI, is aborted at once) and are handed back to the queue. A
 // second signal exits at once (leases then expire and are recovered).
 //
-//   npm run worker -- [--concurrency 2] [--lease-ms 30000] [--poll-ms 5000]
+//   npm run worker -- [--concurrency JOB_CONCURRENCY] [--lease-ms 30000] [--poll-ms 5000]
 import { parseArgs } from "node:util";
 import "@/lib/jobs/pipelines";
 import { env } from "@/lib/env";
@@ -43,7 +43,7 @@ async function main() {
   const stopTimeoutMs = positive("stop-timeout-ms", values["stop-timeout-ms"]) ?? 25_000;
   const starting = startLocalRunner({
     db,
-    concurrency: positive("concurrency", values.concurrency),
+    concurrency: positive("concurrency", values.concurrency) ?? settings.JOB_CONCURRENCY,
     leaseMs: positive("lease-ms", values["lease-ms"]),
     pollMs: positive("poll-ms", values["poll-ms"]),
     keepAlive: true,

@@ -25,6 +25,10 @@ export interface AssemblyAiOptions {
   webhookAuthHeaderValue?: string;
   /** AssemblyAI's speech_models (priority order); its default when unset. */
   speechModels?: string[];
+  /** One API call (submit, status) that has not answered after this long fails, retryably. Default 60000. */
+  requestTimeoutMs?: number;
+  /** The same for the audio upload. Default 30 minutes. */
+  uploadTimeoutMs?: number;
 }
 
 /** Polls that fail retryably (5xx, network) in a row before the wait gives up. */
@@ -95,18 +99,26 @@ function nap(waiter: Waiter, ms: number, signal: AbortSignal | undefined): Promi
   });
 }
 
-/** Every SDK request goes through here: abortable, and HTTP errors become AsrErrors that keep the status. */
+/**
+ * Every SDK request goes through here: abortable, bounded in time (a server that never answers is a
+ * retryable failure, not a job stuck for ever), and HTTP errors become AsrErrors that keep the status.
+ */
 async function guardedFetch(
   call: (init: RequestInit | undefined) => Promise<Response>,
   init: RequestInit | undefined,
   signal: AbortSignal | undefined,
+  timeoutMs: number,
 ): Promise<Response> {
   throwIfAborted(signal);
+  const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
-    response = await call(signal ? { ...init, signal } : init);
+    response = await call({ ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
     throwIfAborted(signal);
+    if (timeout.aborted) {
+      throw new AsrError("asr_failed", `AssemblyAI did not answer within ${Math.round(timeoutMs / 1000)} s`, { retryable: true, cause: error });
+    }
     const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
     throw new AsrError("asr_failed", `AssemblyAI unreachable: ${cause}`, { retryable: true, cause: error });
   }
@@ -121,7 +133,18 @@ async function guardedFetch(
     }
     throw httpAsrError("AssemblyAI", response.status, detail);
   }
-  return response;
+  if (!(response.headers.get("content-type") ?? "").includes("json")) return response;
+  // The SDK parses JSON answers itself; a broken one (a proxy's error page, a cut body) is a retryable
+  // failure with a sentence, not a SyntaxError.
+  const text = await response.text().catch((error: unknown) => {
+    throw new AsrError("asr_failed", `AssemblyAI's answer was cut off: ${(error as Error).message}`, { retryable: true, cause: error });
+  });
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new AsrError("asr_failed", `AssemblyAI answered ${response.status} with something that is not JSON`, { retryable: true });
+  }
+  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 // The SDK's own services, with their one request method wrapped (see guardedFetch). The SDK's errors are
@@ -130,11 +153,12 @@ class GuardedFileService extends FileService {
   constructor(
     params: BaseServiceParams,
     private readonly abortSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
   ) {
     super(params);
   }
   protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
-    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal);
+    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal, this.timeoutMs);
   }
 }
 
@@ -143,11 +167,12 @@ class GuardedTranscriptService extends TranscriptService {
     params: BaseServiceParams,
     files: FileService,
     private readonly abortSignal: AbortSignal | undefined,
+    private readonly timeoutMs: number,
   ) {
     super(params, files);
   }
   protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
-    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal);
+    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal, this.timeoutMs);
   }
 }
 
@@ -171,9 +196,11 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<A
   const maxPollIntervalMs = options.maxPollIntervalMs ?? (options.webhookUrl ? 60_000 : 15_000);
   const maxWaitMs = options.maxWaitMs ?? 3 * 60 * 60_000;
 
+  const requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  const uploadTimeoutMs = options.uploadTimeoutMs ?? 30 * 60_000;
   const clientFor = (signal: AbortSignal | undefined) => {
-    const files = new GuardedFileService(params, signal);
-    return { files, transcripts: new GuardedTranscriptService(params, files, signal) };
+    const files = new GuardedFileService(params, signal, uploadTimeoutMs);
+    return { files, transcripts: new GuardedTranscriptService(params, files, signal, requestTimeoutMs) };
   };
 
   /** 1. Upload, streaming the file (upload progress: 0 → 0.3); 2. submit. Returns the transcript id. */

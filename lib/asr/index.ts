@@ -14,18 +14,21 @@ export interface AsrSettings {
   openAiApiKey?: string;
   /** Default "whisper-1" (OpenAI's model with word timestamps). */
   openAiModel?: string;
+  /** Per-request timeout; unset: each backend's own default. */
+  requestTimeoutMs?: number;
 }
 
 /** AssemblyAI when its key is set, else an OpenAI-compatible server when its base URL is set, else null. */
 export function createAsrProvider(settings: AsrSettings): AsrProvider | null {
   if (settings.assemblyAiApiKey) {
-    return createAssemblyAiProvider({ apiKey: settings.assemblyAiApiKey, baseUrl: settings.assemblyAiBaseUrl || undefined });
+    return createAssemblyAiProvider({ apiKey: settings.assemblyAiApiKey, baseUrl: settings.assemblyAiBaseUrl || undefined, requestTimeoutMs: settings.requestTimeoutMs });
   }
   if (settings.openAiBaseUrl) {
     return createOpenAiCompatibleProvider({
       baseUrl: settings.openAiBaseUrl,
       apiKey: settings.openAiApiKey || undefined,
       model: settings.openAiModel || "whisper-1",
+      requestTimeoutMs: settings.requestTimeoutMs,
     });
   }
   return null;

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { log } from "@/lib/observability/logger";
 import { allowanceRefusals } from "@/lib/observability/metrics";
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 
 // The one place errors become HTTP responses. 422 bodies follow FastAPI (see validation.ts);
 // everything else is {"detail": "<a sentence a person can act on>", "code": "<machine_code>"}.
@@ -51,6 +52,10 @@ export const errors = {
     }),
   notConfigured: (code: string, detail: string) => new ApiError(503, code, detail),
   upstream: (detail: string) => new ApiError(502, "upstream_failed", detail),
+  insufficientStorage: () =>
+    new ApiError(507, "insufficient_storage", "The server has no room to store this file right now. Try again later.", { "Retry-After": "60" }),
+  databaseUnavailable: () =>
+    new ApiError(503, "database_unavailable", "The database is not reachable right now. Try again in a few seconds.", { "Retry-After": "5" }),
 };
 
 export function errorResponse(error: ApiError): NextResponse {
@@ -62,8 +67,12 @@ export function errorResponse(error: ApiError): NextResponse {
   return NextResponse.json({ detail: error.detail, code: error.code }, { status: error.status, headers: error.headers });
 }
 
-/** Anything unexpected: logged with its stack, answered without it. */
+/** Anything unexpected: logged with its stack, answered without it (a database outage: 503, logged in one line). */
 export function internalErrorResponse(error: unknown, context: string): NextResponse {
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ operation: context, reason: error instanceof Error ? error.message.split("\n").filter(Boolean).at(-1) : String(error) }, "database unavailable");
+    return errorResponse(errors.databaseUnavailable());
+  }
   log.error({ operation: context, err: error }, "request failed");
   return NextResponse.json(
     { detail: "Something went wrong on our side. Try again; if it keeps happening, contact support.", code: "internal_error" },

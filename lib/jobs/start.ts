@@ -2,6 +2,7 @@
 // app/api/inngest) and nothing starts here; otherwise the local runner runs in this process.
 import "@/lib/jobs/pipelines";
 import { inngestConfigured } from "@/inngest/settings";
+import { env } from "@/lib/env";
 import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/local-runner";
 import { log } from "@/lib/observability/logger";
 
@@ -10,7 +11,7 @@ const APP_STOP_TIMEOUT_MS = 10_000;
 
 export async function startAppJobs(options: LocalRunnerOptions = {}): Promise<LocalRunner | null> {
   if (inngestConfigured()) return null;
-  const runner = await ensureLocalRunner(options);
+  const runner = await ensureLocalRunner({ concurrency: env().JOB_CONCURRENCY, ...options });
   stopOnSignal(runner);
   return runner;
 }

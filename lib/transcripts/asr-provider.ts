@@ -13,6 +13,9 @@ function webhookToken(): string {
   return createHmac("sha256", authSecret()).update("assemblyai-webhook").digest("base64url");
 }
 
+const requestTimeoutMs = (settings: ReturnType<typeof env>) =>
+  settings.ASR_REQUEST_TIMEOUT_SECONDS === undefined ? undefined : settings.ASR_REQUEST_TIMEOUT_SECONDS * 1000;
+
 /** The configured speech recognition (AssemblyAI, else an OpenAI-compatible server), or null. */
 export function asrProvider(): AsrProvider | null {
   if (!cached) {
@@ -25,6 +28,7 @@ export function asrProvider(): AsrProvider | null {
             webhookUrl: new URL("/v1/webhooks/assemblyai", settings.ASR_WEBHOOK_BASE_URL).toString(),
             webhookAuthHeaderName: WEBHOOK_HEADER,
             webhookAuthHeaderValue: webhookToken(),
+            requestTimeoutMs: requestTimeoutMs(settings),
           })
         : createAsrProvider({
             assemblyAiApiKey: settings.ASSEMBLYAI_API_KEY,
@@ -32,6 +36,7 @@ export function asrProvider(): AsrProvider | null {
             openAiBaseUrl: settings.ASR_OPENAI_BASE_URL,
             openAiApiKey: settings.ASR_OPENAI_API_KEY,
             openAiModel: settings.ASR_OPENAI_MODEL,
+            requestTimeoutMs: requestTimeoutMs(settings),
           });
     cached = { provider };
   }

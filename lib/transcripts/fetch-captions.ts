@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
 import { countUpstream } from "@/lib/observability/metrics";
 import { upstreamErrorCode } from "@/lib/captions/count-upstream";
+import { fetchShared } from "@/lib/transcripts/shared-fetch";
 
 export interface CaptionDeps {
   providerFor(platform: ParsedSource["platform"]): CaptionProvider | null;
@@ -15,13 +16,14 @@ export interface CaptionDeps {
   cacheHours: number;
 }
 
-// Requests for the same new video in this process share one upstream fetch.
+// Requests for the same new video share one upstream fetch: in this process through this map, across
+// processes through shared-fetch.ts.
 const inFlight = new Map<string, Promise<Transcript>>();
 
 /** No captions in the language: speech recognition takes over (or 503 when it is not configured). */
 export class NoCaptionsError extends ApiError {
   constructor(
-    lang: string,
+    readonly lang: string,
     /** What the platform said about the item, for the job's title and reservation. */
     readonly info: { title: string | null; durationSeconds: number } | null,
   ) {
@@ -62,15 +64,41 @@ export async function findStoredTranscript(
 /** The caption transcript for (source, lang), fetched from the platform when missing or stale. */
 export async function getCaptionTranscript(userId: string, source: ParsedSource, lang: string, deps: CaptionDeps): Promise<StoredTranscript> {
   const stored = await findStoredTranscript(userId, source, lang, "captions");
-  if (stored && Date.now() - stored.transcript.fetchedAt.getTime() < deps.cacheHours * 3_600_000) return stored;
+  if (stored && isFresh(stored.transcript, deps)) return stored;
 
   const flightKey = `${source.platform}:${source.videoId}:${lang}`;
   let pending = inFlight.get(flightKey);
   if (!pending) {
-    pending = fetchAndStore(source, lang, deps).finally(() => inFlight.delete(flightKey));
+    pending = fetchShared(flightKey, {
+      findFresh: async () => {
+        const fresh = await findStoredTranscript(userId, source, lang, "captions");
+        return fresh && isFresh(fresh.transcript, deps) ? fresh.transcript : null;
+      },
+      fetch: () => fetchAndStore(source, lang, deps),
+      encodeFailure,
+      decodeFailure,
+    }).finally(() => inFlight.delete(flightKey));
     inFlight.set(flightKey, pending);
   }
   return { transcript: await pending, inHistory: false };
+}
+
+function isFresh(transcript: Transcript, deps: CaptionDeps): boolean {
+  return Date.now() - transcript.fetchedAt.getTime() < deps.cacheHours * 3_600_000;
+}
+
+/** What the requests waiting in other processes are told: the same answer this one got. */
+function encodeFailure(error: unknown): object | null {
+  if (error instanceof NoCaptionsError) return { noCaptions: { lang: error.lang, info: error.info } };
+  if (error instanceof ApiError) return { api: { status: error.status, code: error.code, detail: error.detail, headers: error.headers } };
+  return null;
+}
+
+function decodeFailure(failure: unknown): Error {
+  const f = failure as { noCaptions?: { lang: string; info: NoCaptionsError["info"] }; api?: { status: number; code: string; detail: string; headers: Record<string, string> } };
+  if (f.noCaptions) return new NoCaptionsError(f.noCaptions.lang, f.noCaptions.info);
+  if (f.api) return new ApiError(f.api.status, f.api.code, f.api.detail, f.api.headers);
+  return new Error("The caption fetch failed in another process");
 }
 
 async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {

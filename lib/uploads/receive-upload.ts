@@ -191,6 +191,9 @@ export async function receiveUploadResponse(request: Request, params: Promise<{ 
     return NextResponse.json(await receiveUpload(request, path.join("/")));
   } catch (error) {
     if (error instanceof ApiError) return errorResponse(error);
+    // The disk is full (or the quota reached): the partial file is already gone (see receiveUpload).
+    const errno = (error as NodeJS.ErrnoException).code;
+    if (errno === "ENOSPC" || errno === "EDQUOT") return errorResponse(errors.insufficientStorage());
     return internalErrorResponse(error, "PUT /uploads/{path}");
   }
 }

@@ -77,6 +77,16 @@ export interface FakeFailure {
   error?: string;
 }
 
+/**
+ * A standing fault for the fault suite, until cleared: every request (to `path`, a prefix, and `method`, when given) is
+ * answered 500, never answered ("hang"), or answered 200 with a body that is not the API's JSON ("garbage").
+ */
+export interface FakeFault {
+  mode: "500" | "hang" | "garbage";
+  path?: string;
+  method?: string;
+}
+
 export interface FakeAssemblyAiOptions {
   /** Required `authorization` header value. Default "test-assemblyai-key". */
   apiKey?: string;
@@ -103,6 +113,8 @@ export interface FakeAssemblyAi {
    * the next request to that method and path prefix, with the given message.
    */
   failNext(...failures: Array<number | FakeFailure>): void;
+  /** Sets (or with null clears) a standing fault; see FakeFault. */
+  setFault(fault: FakeFault | null): void;
   close(): Promise<void>;
 }
 
@@ -139,6 +151,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
   const failures: FakeFailure[] = [];
   let decide: (s: SubmittedTranscript) => FakeTranscriptSpec = () => options.transcript ?? {};
   let submitHook: ((s: SubmittedTranscript) => void) | null = null;
+  let fault: FakeFault | null = null;
   let origin = "";
 
   function transcriptJson(t: Stored): Record<string, unknown> {
@@ -237,6 +250,13 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         at: Date.now(),
       });
 
+      if (fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method)) {
+        if (fault.mode === "hang") return;
+        if (fault.mode === "500") return send(res, 500, { error: "Internal server error" });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end('{"id": "5551722-f677-48a6-a58c-b1b4d3c1a72", "status": "compl\u0000<html><body>502 Bad Gateway');
+        return;
+      }
       const failureAt = failures.findIndex(
         (f) => (!f.method || f.method === req.method) && (!f.path || url.pathname.startsWith(f.path)),
       );
@@ -347,6 +367,9 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
     },
     failNext(...items) {
       failures.push(...items.map((f) => (typeof f === "number" ? { status: f } : f)));
+    },
+    setFault(next) {
+      fault = next;
     },
     close() {
       return new Promise<void>((resolve, reject) => {

@@ -71,6 +71,8 @@ export interface FakeOpenAiAsr {
   respondWith(fn: (upload: FakeAsrUpload) => FakeAsrTranscript | Promise<FakeAsrTranscript>): void;
   /** Status answers of the next requests (e.g. 500, 429, 400), consumed one per request. */
   failNext(...statuses: number[]): void;
+  /** A standing fault until cleared with null: every transcription answers 500, never answers, or answers 200 with garbage. */
+  setFault(mode: "500" | "hang" | "garbage" | null): void;
   setMaxUploadBytes(bytes: number): void;
   close(): Promise<void>;
 }
@@ -119,6 +121,7 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
   const includeWords = options.includeWords ?? true;
   const requests: RecordedAsrRequest[] = [];
   const failures: number[] = [];
+  let fault: "500" | "hang" | "garbage" | null = null;
   let respond: (u: FakeAsrUpload) => FakeAsrTranscript | Promise<FakeAsrTranscript> = () => ({
     words: [
       { word: "Hello", start: 0.2, end: 0.5 },
@@ -160,6 +163,13 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
     const url = new URL(req.url ?? "/", origin);
     if (req.method !== "POST" || url.pathname !== "/v1/audio/transcriptions") {
       fail(404, `Invalid URL (${req.method} ${url.pathname})`);
+      return;
+    }
+    if (fault === "hang") return;
+    if (fault === "500") return fail(500, "The server had an error while processing your request. Sorry about that!", "server_error");
+    if (fault === "garbage") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end('{"task": "transcribe", "language": "english", "words": [{"word": "Hel');
       return;
     }
     const failure = failures.shift();
@@ -257,6 +267,9 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
     },
     failNext(...statuses) {
       failures.push(...statuses);
+    },
+    setFault(mode) {
+      fault = mode;
     },
     setMaxUploadBytes(bytes) {
       maxUploadBytes = bytes;

@@ -58,6 +58,8 @@ export interface FakeYoutube {
   scenarios: Map<string, Scenario>;
   /** Playlist id → its videos, served as the playlist's page at /playlist?list=<id>. */
   playlists: Map<string, FakePlaylistVideo[]>;
+  /** Milliseconds every /player answer waits (keeps concurrent lookups overlapping). Default 0. */
+  playerDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     timedtext: "normal",
     scenarios: new Map(),
     playlists: new Map(),
+    playerDelayMs: 0,
     close: async () => undefined,
   };
 
@@ -148,7 +151,9 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
           if (answer === "429") return send(res, 429, "text/html; charset=UTF-8", fixture("recorded/too_many_requests.html") as string);
           const found = answer ? fixture(`${answer}.json`) : /^[A-Za-z0-9_-]{11}$/.test(id) ? fixture(`player/${id}.json`) : null;
           if (answer && found === null) throw new Error(`fake YouTube: no fixture ${answer}.json`);
-          return send(res, 200, "application/json; charset=UTF-8", compact(found ?? (fixture("player/_unavailable.json") as string)));
+          const answer200 = () => send(res, 200, "application/json; charset=UTF-8", compact(found ?? (fixture("player/_unavailable.json") as string)));
+          if (fake.playerDelayMs > 0) return void setTimeout(answer200, fake.playerDelayMs);
+          return answer200();
         }
         return googleError(res, 404, "NOT_FOUND", "Requested entity was not found.");
       }
