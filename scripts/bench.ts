@@ -15,6 +15,7 @@ import { benchPublishing } from "./bench/publishing";
 import { benchImports } from "./bench/imports";
 import { benchMcp } from "./bench/mcp";
 import { benchOauth } from "./bench/oauth";
+import { benchPages } from "./bench/pages";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   imports: benchImports,
   mcp: benchMcp,
   oauth: benchOauth,
+  pages: benchPages,
 };
 
 const only = process.argv.slice(2);
