@@ -40,7 +40,7 @@ async function uploadedTranscript(caller: { userId: string; headers: Record<stri
   };
   const url = new URL(signed.upload_url);
   const segments = url.pathname.replace(/^\/uploads\//, "").split("/").map(decodeURIComponent);
-  const request = new NextRequest(url, { method: "PUT", headers: { "content-type": "audio/wav", "content-length": String(wav.length) }, body: wav });
+  const request = new NextRequest(url, { method: "PUT", headers: { "content-type": "audio/wav", "content-length": String(wav.length) }, body: new Uint8Array(wav) });
   expect((await putRoute(request, { params: Promise.resolve({ path: segments }) })).status).toBeLessThan(300);
   const videoId = signed.object_path.split("/")[2];
   return seedTranscript(ctx.db, caller.userId, { platform: "upload", videoId, sourceUrl: `upload:${signed.object_path}`, title: "talk.wav" });
