@@ -1,12 +1,20 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { fetchTranscript, transcriptKey } from "@/lib/client/transcripts";
+import { fetchTranscript, transcriptKey, type Transcript } from "@/lib/client/transcripts";
 import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
 
-/** A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; an import's items link here). */
-export function StoredTranscript({ id }: { id: string }) {
-  const transcript = useQuery({ queryKey: transcriptKey(id, "json"), queryFn: () => fetchTranscript(id, "json"), staleTime: Infinity });
+/**
+ * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's
+ * items link here). The page renders it on the server (`initial`); otherwise it is fetched.
+ */
+export function StoredTranscript({ id, initial = null }: { id: string; initial?: Transcript | null }) {
+  const transcript = useQuery({
+    queryKey: transcriptKey(id, "json"),
+    queryFn: () => fetchTranscript(id, "json"),
+    initialData: initial?.id === id ? initial : undefined,
+    staleTime: Infinity,
+  });
   if (transcript.isPending) return <p className="text-sm text-stone-600 dark:text-stone-400">Loading the transcript…</p>;
   if (transcript.isError) {
     return (

@@ -12,6 +12,7 @@ import {
   transcriptKey,
   TRANSCRIPTIONS_KEY,
   type TranscribeResult,
+  type Transcript,
 } from "@/lib/client/transcripts";
 import { ApiRequestError } from "@/lib/client/api";
 import { formatBytes, isAudioOrVideo, putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
@@ -64,7 +65,7 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * says whether this server can transcribe files and caption-less videos: the File tab says so before
  * anything is uploaded, and the empty page explains what works here.
  */
-export function TranscribePanel({ speechRecognition }: { speechRecognition: boolean }) {
+export function TranscribePanel({ speechRecognition, initialTranscript = null }: { speechRecognition: boolean; initialTranscript?: Transcript | null }) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -388,7 +389,7 @@ export function TranscribePanel({ speechRecognition }: { speechRecognition: bool
       {pending && upload && <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : () => uploadAbort.current?.abort()} />}
       {watchedJob && <JobPanel key={watchedJob} jobId={watchedJob} file={jobFile?.jobId === watchedJob ? jobFile.file : null} />}
       {result?.kind === "transcript" && !pending && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
-      {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={queryTranscript} id={queryTranscript} />}
+      {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={queryTranscript} id={queryTranscript} initial={initialTranscript} />}
       {!showingSomething && <FirstRun speechRecognition={speechRecognition} onTrySample={trySample} />}
     </div>
   );
