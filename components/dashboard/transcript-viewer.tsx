@@ -307,9 +307,10 @@ function ReadableTranscript({ transcript, player, canSeek }: { transcript: Trans
     if (line) keepInView(line);
   }, [active, follow]);
 
-  // Reading elsewhere pauses following: a wheel or touch scroll while it plays.
+  // Reading elsewhere pauses following: a wheel or touch scroll once playback has started.
+  const started = player.time !== null;
   useEffect(() => {
-    if (!follow || player.time === null) return;
+    if (!follow || !started) return;
     const pause = () => setFollow(false);
     window.addEventListener("wheel", pause, { passive: true });
     window.addEventListener("touchmove", pause, { passive: true });
@@ -317,7 +318,7 @@ function ReadableTranscript({ transcript, player, canSeek }: { transcript: Trans
       window.removeEventListener("wheel", pause);
       window.removeEventListener("touchmove", pause);
     };
-  }, [follow, player.time]);
+  }, [follow, started]);
 
   function goTo(index: number) {
     if (matches.length === 0) return;
