@@ -36,7 +36,7 @@ const buttonClass =
  * downloaded (.txt and .srt first); every format has its own tab.
  */
 export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
-  const embedded = playerFor(transcript);
+  const embedded = useMemo(() => playerFor(transcript), [transcript]);
   const upload = transcript.platform === "upload";
   const player = usePlayer(embedded);
   const hasPlayer = embedded !== null || upload;

@@ -38,6 +38,11 @@ export function usePlayer(player: Player | null) {
     media.current = element;
   }, []);
 
+  // A server-rendered frame may have loaded before this page hydrated (its onLoad then went unheard).
+  useEffect(() => {
+    if (player) post(listenMessages(player.kind));
+  }, [player, post]);
+
   /** Plays from `seconds`; false when there is no player to seek. */
   const seek = useCallback(
     (seconds: number) => {
