@@ -426,7 +426,7 @@ function FirstRun({ speechRecognition, onTrySample }: { speechRecognition: boole
   return (
     <section className="flex flex-col gap-4 rounded-lg border border-dashed border-stone-300 p-4 text-sm dark:border-stone-700" aria-labelledby="first-run-title" data-testid="first-run">
       <h2 id="first-run-title" className="font-semibold">
-        What this server can transcribe
+        What works on this server
       </h2>
       <ul className="flex flex-col gap-3">
         {row(true, "Links with captions", "YouTube, X, TikTok, Facebook, Instagram, RedNote and Vimeo videos that have captions: the transcript comes back at once.", "can-captions")}
