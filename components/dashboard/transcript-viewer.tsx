@@ -128,7 +128,19 @@ function UploadPlayer({ transcript, mediaProps }: { transcript: Transcript; medi
       </p>
     );
   }
-  const common = { ...mediaProps, src: mediaHref(transcript.id), controls: true, preload: "metadata" as const, onError: () => setGone(true), "data-testid": "transcript-audio" };
+  const common = {
+    ...mediaProps,
+    // A server-rendered element may have failed before this page hydrated (its error event went unheard).
+    ref: (element: HTMLMediaElement | null) => {
+      mediaProps.ref(element);
+      if (element?.error) setGone(true);
+    },
+    src: mediaHref(transcript.id),
+    controls: true,
+    preload: "metadata" as const,
+    onError: () => setGone(true),
+    "data-testid": "transcript-audio",
+  };
   return isVideoFilename(transcript.title) ? (
     <video {...common} className="mx-auto max-h-[28vh] w-full rounded-lg bg-black lg:max-h-none" aria-label={`Player: ${transcript.title ?? "uploaded file"}`} />
   ) : (
