@@ -16,7 +16,7 @@ import {
 } from "@/lib/client/transcripts";
 import { formatBytes } from "@/lib/client/uploads";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 
 const STATUS_CLASSES: Record<Job["status"], string> = {
   queued: "bg-stone-100 text-stone-700 ring-stone-200 dark:bg-stone-800 dark:text-stone-200 dark:ring-stone-700",

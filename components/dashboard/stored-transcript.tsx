@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { fetchTranscript, transcriptKey, type Transcript } from "@/lib/client/transcripts";
-import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 
 /**
  * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's

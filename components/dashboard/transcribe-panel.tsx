@@ -17,7 +17,7 @@ import {
 import { ApiRequestError } from "@/lib/client/api";
 import { formatBytes, isAudioOrVideo, putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
 import { describeTranscribeError } from "@/lib/client/transcribe-errors";
-import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
 import { dragHasFiles, FileDropZone } from "@/components/dashboard/file-drop-zone";
