@@ -19,6 +19,7 @@ import { benchCli } from "./bench/cli";
 import { benchObservability } from "./bench/observability";
 import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
+import { benchPages } from "./bench/pages";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -40,6 +41,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   observability: benchObservability,
   scale: benchScale,
   faults: benchFaults,
+  pages: benchPages,
 };
 
 const only = process.argv.slice(2);

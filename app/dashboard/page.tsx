@@ -2,22 +2,43 @@ import { Suspense } from "react";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
+import { auth } from "@/lib/auth/nextauth";
+import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
+import { getTranscript } from "@/lib/transcripts/get-transcript";
+import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 
 export const metadata: Metadata = { title: "Transcribe" };
 
-export default function DashboardHome() {
+/** `?transcript=<id>` is rendered with the page (the text is the largest paint), not fetched after it. */
+async function initialTranscript(id: string | string[] | undefined): Promise<TranscriptResponse | null> {
+  if (typeof id !== "string" || !id.trim()) return null;
+  const session = await auth();
+  if (!session?.user?.id) return null;
+  // Anything else (not in the history, a bad id) is left to the client, which shows the API's answer.
+  return getTranscript(session.user.id, id.trim(), "json").catch(() => null);
+}
+
+export default async function DashboardHome({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const transcript = await initialTranscript((await searchParams).transcript);
   return (
-    <section className="flex flex-col gap-6">
+    <section className="flex min-w-0 flex-col gap-6">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h1 className="text-2xl font-semibold">Transcribe</h1>
-        <p className="text-sm text-stone-500">
-          Scripting it? <Link className="underline" href="/dashboard/keys">Get an API key</Link> and see the{" "}
-          <Link className="underline" href="/docs">API reference</Link>.
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Scripting it?{" "}
+          <Link className="rounded underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" href="/dashboard/keys">
+            Get an API key
+          </Link>{" "}
+          and see the{" "}
+          <Link className="rounded underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" href="/docs">
+            API reference
+          </Link>
+          .
         </p>
       </div>
       {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
-      <Suspense fallback={<p className="text-sm text-stone-500">Loading…</p>}>
-        <TranscribePanel />
+      <Suspense fallback={<p className="text-sm text-stone-600 dark:text-stone-400">Loading…</p>}>
+        <TranscribePanel speechRecognition={speechRecognitionAvailable()} initialTranscript={transcript} />
       </Suspense>
     </section>
   );

@@ -10,7 +10,9 @@ export function dragHasFiles(event: DragEvent): boolean {
 
 /**
  * One audio or video file: dropped on the zone or picked with "Choose file". The chosen file is shown
- * with its size and can be replaced or removed. What is accepted is finally up to the server.
+ * with its size and can be replaced or removed. The form refuses what is not audio or video before
+ * uploading (lib/client/uploads isAudioOrVideo); the server has the last word (its allow-list, then the
+ * file's first bytes).
  */
 export function FileDropZone({ file, onFile, disabled = false }: { file: File | null; onFile: (file: File | null) => void; disabled?: boolean }) {
   const input = useRef<HTMLInputElement>(null);
@@ -39,7 +41,7 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
         if (dropped) onFile(dropped);
       }}
       className={`flex min-h-24 flex-col items-center justify-center gap-2 rounded-md border-2 border-dashed px-4 py-4 text-center text-sm transition-colors ${
-        over ? "border-stone-900 bg-stone-100" : "border-stone-300 bg-stone-50"
+        over ? "border-stone-900 bg-stone-100 dark:border-stone-100 dark:bg-stone-800" : "border-stone-300 bg-stone-50 dark:border-stone-600 dark:bg-stone-950"
       } ${disabled ? "opacity-60" : ""}`}
       data-testid="upload-dropzone"
       data-dragover={over || undefined}
@@ -66,10 +68,10 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
           <div className="flex min-w-0 items-center gap-3">
             <FileIcon />
             <div className="min-w-0">
-              <p className="truncate font-medium text-stone-900" title={file.name} data-testid="upload-file-name">
+              <p className="truncate font-medium text-stone-900 dark:text-stone-100" title={file.name} data-testid="upload-file-name">
                 {file.name}
               </p>
-              <p className="text-xs text-stone-500" data-testid="upload-file-size">
+              <p className="text-xs text-stone-600 dark:text-stone-400" data-testid="upload-file-size">
                 {formatBytes(file.size)}
                 {file.type ? ` · ${file.type}` : ""}
               </p>
@@ -80,7 +82,7 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
               type="button"
               disabled={disabled}
               onClick={() => input.current?.click()}
-              className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-60"
+              className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-stone-600 dark:bg-stone-900 dark:hover:bg-stone-800"
             >
               Choose another
             </button>
@@ -88,7 +90,7 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
               type="button"
               disabled={disabled}
               onClick={() => onFile(null)}
-              className="rounded-md px-3 py-1.5 text-sm text-stone-600 underline decoration-stone-300 hover:text-stone-900 disabled:opacity-60"
+              className="rounded-md px-3 py-1.5 text-sm text-stone-600 underline decoration-stone-300 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:text-stone-400 dark:hover:text-stone-100"
             >
               Remove
             </button>
@@ -96,14 +98,14 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
         </div>
       ) : (
         <>
-          <p className="text-stone-700">
+          <p className="text-stone-700 dark:text-stone-300">
             {over ? "Drop the file to upload it" : "Drag an audio or video file here, or"}
           </p>
           <button
             type="button"
             disabled={disabled}
             onClick={() => input.current?.click()}
-            className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100 disabled:opacity-60"
+            className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-stone-600 dark:bg-stone-900 dark:hover:bg-stone-800"
           >
             Choose file
           </button>

@@ -16,13 +16,13 @@ import {
 } from "@/lib/client/transcripts";
 import { formatBytes } from "@/lib/client/uploads";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { TranscriptViewer } from "@/components/dashboard/transcript-viewer";
+import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 
 const STATUS_CLASSES: Record<Job["status"], string> = {
-  queued: "bg-stone-100 text-stone-700 ring-stone-200",
-  running: "bg-amber-50 text-amber-800 ring-amber-200",
-  done: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  error: "bg-red-50 text-red-800 ring-red-200",
+  queued: "bg-stone-100 text-stone-700 ring-stone-200 dark:bg-stone-800 dark:text-stone-200 dark:ring-stone-700",
+  running: "bg-amber-50 text-amber-800 ring-amber-200 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-800",
+  done: "bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-800",
+  error: "bg-red-50 text-red-800 ring-red-200 dark:bg-red-950 dark:text-red-200 dark:ring-red-800",
 };
 
 /** A 4xx other than a timeout or rate limit will not get better by asking again. */
@@ -65,7 +65,7 @@ export function JobPanel({ jobId, file }: { jobId: string; file?: { name: string
 
   return (
     <>
-      <section className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4" aria-labelledby={`job-${jobId}-title`} data-testid="job-panel">
+      <section className="flex min-w-0 flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4 dark:border-stone-700 dark:bg-stone-900" aria-labelledby={`job-${jobId}-title`} data-testid="job-panel">
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="min-w-0">
             <h2 id={`job-${jobId}-title`} className="font-medium">
@@ -78,7 +78,7 @@ export function JobPanel({ jobId, file }: { jobId: string; file?: { name: string
                 "Speech recognition"
               )}
             </h2>
-            <p className="text-xs text-stone-500">
+            <p className="text-xs break-all text-stone-600 dark:text-stone-400">
               Job <code className="font-mono">{jobId}</code>
               {file ? ` · ${formatBytes(file.size)}` : ""}
             </p>
@@ -96,20 +96,20 @@ export function JobPanel({ jobId, file }: { jobId: string; file?: { name: string
         </div>
 
         {data?.status === "error" ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="job-error">
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" data-testid="job-error">
             {jobStatusLabel(data)}
           </p>
         ) : job.isError && !data ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800" data-testid="job-error">
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" data-testid="job-error">
             {job.error.message}
           </p>
         ) : (
           <div className="flex flex-col gap-1.5">
             <div className="flex items-baseline justify-between gap-3 text-sm">
-              <p className="text-stone-700" data-testid="job-stage">
+              <p className="text-stone-700 dark:text-stone-300" data-testid="job-stage">
                 {detail}
               </p>
-              <p className="text-xs text-stone-500 tabular-nums">{Math.round(percent)}%</p>
+              <p className="text-xs text-stone-600 tabular-nums dark:text-stone-400">{Math.round(percent)}%</p>
             </div>
             <ProgressBar
               value={percent}
@@ -117,7 +117,7 @@ export function JobPanel({ jobId, file }: { jobId: string; file?: { name: string
               tone={data?.status === "done" ? "bg-emerald-600" : "bg-stone-900"}
               testId="job-progress"
             />
-            {job.isError && data && <p className="text-xs text-stone-500">Could not check on the job just now ({job.error.message}); trying again.</p>}
+            {job.isError && data && <p className="text-xs text-stone-600 dark:text-stone-400">Could not check on the job just now ({job.error.message}); trying again.</p>}
           </div>
         )}
       </section>

@@ -1,7 +1,9 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
-import { formatClock, seekMessages, type Player } from "@/lib/client/transcripts";
+import { useMemo, useState, type FormEvent, type MouseEvent } from "react";
+import { formatClock, type Player } from "@/lib/client/transcripts";
+import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
+import { usePlayer } from "@/lib/client/use-player";
 
 interface Segment {
   start: number;
@@ -23,81 +25,36 @@ interface Props {
 // postMessage API (YouTube's widget protocol, Vimeo's player.js protocol: no third-party script), the
 // line being played is highlighted, and the search filters as you type.
 
-/** The playback position a player reports in a message, if it is one. */
-function reportedTime(kind: Player["kind"], data: unknown): number | null {
-  let message: unknown = data;
-  if (typeof data === "string") {
-    try {
-      message = JSON.parse(data);
-    } catch {
-      return null;
-    }
-  }
-  if (!message || typeof message !== "object") return null;
-  const m = message as { event?: string; info?: { currentTime?: unknown }; data?: { seconds?: unknown } };
-  const value = kind === "youtube" ? (m.event === "infoDelivery" ? m.info?.currentTime : undefined) : m.event === "timeupdate" || m.event === "playProgress" ? m.data?.seconds : undefined;
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
-function listenMessages(kind: Player["kind"]): string[] {
-  return kind === "youtube"
-    ? [JSON.stringify({ event: "listening", id: "verbatim", channel: "widget" })]
-    : [JSON.stringify({ method: "addEventListener", value: "timeupdate" }), JSON.stringify({ method: "addEventListener", value: "playProgress" })];
-}
-
-function Highlighted({ text, query }: { text: string; query: string }) {
-  if (!query) return <>{text}</>;
-  const lower = text.toLowerCase();
-  const needle = query.toLowerCase();
-  const parts: React.ReactNode[] = [];
-  let from = 0;
-  for (let at = lower.indexOf(needle); at !== -1; at = lower.indexOf(needle, from)) {
-    parts.push(text.slice(from, at), <mark key={at} className="rounded bg-amber-200 px-0.5">{text.slice(at, at + needle.length)}</mark>);
-    from = at + needle.length;
-  }
-  parts.push(text.slice(from));
-  return <>{parts}</>;
+/** A line's text with the search's matches marked. */
+function Highlighted({ text, index, matches }: { text: string; index: number; matches: SearchMatch[] }) {
+  return (
+    <>
+      {splitByMatches(text, index, matches).map((part, at) =>
+        part.match === null ? (
+          part.text
+        ) : (
+          <mark key={at} className="rounded bg-amber-200 px-0.5 text-stone-900">
+            {part.text}
+          </mark>
+        ),
+      )}
+    </>
+  );
 }
 
 export function PublicTranscript({ segments, player, momentPrefix, initialQuery }: Props) {
   const [query, setQuery] = useState(initialQuery);
-  const [time, setTime] = useState<number | null>(null);
-  const frame = useRef<HTMLIFrameElement>(null);
-  const needle = query.trim().toLowerCase();
+  const { time, seek, frameProps } = usePlayer(player);
+  const needle = query.trim();
 
-  const matches = useMemo(() => segments.map((segment) => !needle || segment.text.toLowerCase().includes(needle)), [segments, needle]);
-  const matchCount = matches.filter(Boolean).length;
-  const current = useMemo(() => {
-    if (time === null) return -1;
-    let found = -1;
-    for (let i = 0; i < segments.length && segments[i].start <= time + 0.25; i += 1) found = i;
-    return found;
-  }, [segments, time]);
-
-  useEffect(() => {
-    if (!player) return;
-    const onMessage = (event: MessageEvent) => {
-      if (event.origin !== player.origin || event.source !== frame.current?.contentWindow) return;
-      const seconds = reportedTime(player.kind, event.data);
-      if (seconds !== null) setTime(seconds);
-    };
-    window.addEventListener("message", onMessage);
-    return () => window.removeEventListener("message", onMessage);
-  }, [player]);
-
-  const post = (messages: string[]) => {
-    const target = frame.current?.contentWindow;
-    if (!player || !target) return false;
-    for (const message of messages) target.postMessage(message, player.origin);
-    return true;
-  };
+  const found = useMemo(() => findMatches(segments, needle), [segments, needle]);
+  const matchedLines = useMemo(() => new Set(found.map((match) => match.segment)), [found]);
+  const matchCount = matchedLines.size;
+  const current = activeSegmentIndex(segments, time);
 
   const onTimestamp = (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
     if (!player || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    if (post(seekMessages(player.kind, seconds))) {
-      event.preventDefault();
-      setTime(seconds);
-    }
+    if (seek(seconds)) event.preventDefault();
   };
 
   const onSubmit = (event: FormEvent) => {
@@ -113,13 +70,12 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
       {player && (
         <div className="aspect-video w-full overflow-hidden rounded-lg bg-black">
           <iframe
-            ref={frame}
+            {...frameProps}
             src={player.src}
             title={`Player: ${player.title}`}
             className="h-full w-full"
             allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
             allowFullScreen
-            onLoad={() => post(listenMessages(player.kind))}
             data-testid="public-player"
           />
         </div>
@@ -143,14 +99,14 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
         </button>
         {needle && (
           <p className="w-full text-sm text-stone-600" aria-live="polite" data-testid="search-count">
-            {matchCount} {matchCount === 1 ? "line matches" : "lines match"} “{query.trim()}”
+            {matchCount} {matchCount === 1 ? "line matches" : "lines match"} “{needle}”
           </p>
         )}
       </form>
 
       <ol className="flex flex-col gap-1" data-testid="public-segments">
         {segments.map((segment, i) =>
-          matches[i] ? (
+          !needle || matchedLines.has(i) ? (
             <li
               key={i}
               id={`t${Math.floor(segment.start)}-${i}`}
@@ -169,7 +125,7 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
                 {formatClock(segment.start)}
               </a>
               <span>
-                <Highlighted text={segment.text} query={query.trim()} />
+                <Highlighted text={segment.text} index={i} matches={found} />
               </span>
             </li>
           ) : null,

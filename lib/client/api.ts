@@ -12,16 +12,26 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The sentence to show for an error body: `detail` as a string, or the first 422 item's `msg`. */
+const FIELD_LABELS: Readonly<Record<string, string>> = { url: "The link", audio: "The audio link", upload: "The upload", lang: "The language", format: "The format" };
+
+/**
+ * The sentence to show for an error body: `detail` as a string, or the first 422 item's `msg` as a
+ * sentence: the validator's "Value error, " dropped, a bare predicate ("must be a language tag…")
+ * given its field ("The language must be…"), a generic one ("String should…") named after its field.
+ */
 export function errorMessage(status: number, body: unknown): string {
   const detail = body && typeof body === "object" ? (body as { detail?: unknown }).detail : undefined;
   if (typeof detail === "string" && detail.trim() !== "") return detail;
   if (Array.isArray(detail)) {
-    // FastAPI-style items: {loc: ["body", "lang"], msg, type}. The field name makes the message actionable.
+    // FastAPI-style items: {loc: ["body", "lang"], msg, type}.
     const first = detail[0] as { msg?: unknown; loc?: unknown } | undefined;
     if (first && typeof first.msg === "string") {
       const field = Array.isArray(first.loc) && first.loc.length > 1 ? first.loc[first.loc.length - 1] : null;
-      return typeof field === "string" ? `${field}: ${first.msg}` : first.msg;
+      const label = typeof field === "string" ? (FIELD_LABELS[field] ?? `The ${field} field`) : null;
+      const msg = first.msg.replace(/^(value|assertion) error,\s*/i, "").trim();
+      if (label && /^(must|should|is|cannot|may|has)\b/.test(msg)) return `${label} ${msg}`;
+      if (label && /^(input|string|list|value|field)\b/i.test(msg)) return `${label}: ${msg.charAt(0).toLowerCase()}${msg.slice(1)}`;
+      return msg.charAt(0).toUpperCase() + msg.slice(1);
     }
   }
   return `Request failed (${status})`;

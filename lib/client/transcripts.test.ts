@@ -102,10 +102,16 @@ describe("display", () => {
   it("shows the API's detail, or the first validation message", () => {
     expect(errorMessage(402, { detail: "Not enough allowance.", code: "allowance_exhausted" })).toBe("Not enough allowance.");
     expect(errorMessage(422, { detail: [{ loc: ["body", "lang"], msg: "String should match pattern", type: "string_pattern_mismatch" }] })).toBe(
-      "lang: String should match pattern",
+      "The language: string should match pattern",
+    );
+    expect(errorMessage(422, { detail: [{ loc: ["body", "lang"], msg: "Value error, must be a language tag such as en, de or pt-BR", type: "value_error" }] })).toBe(
+      "The language must be a language tag such as en, de or pt-BR",
+    );
+    expect(errorMessage(422, { detail: [{ loc: ["body", "url"], msg: "Value error, this link is not supported. Supported sources are YouTube.", type: "value_error" }] })).toBe(
+      "This link is not supported. Supported sources are YouTube.",
     );
     expect(errorMessage(422, { detail: [{ loc: ["body"], msg: "exactly one of url, upload or audio must be given", type: "value_error" }] })).toBe(
-      "exactly one of url, upload or audio must be given",
+      "Exactly one of url, upload or audio must be given",
     );
     expect(errorMessage(500, null)).toBe("Request failed (500)");
   });

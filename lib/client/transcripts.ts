@@ -19,7 +19,7 @@ export type { Format };
 // Formats
 
 export const FORMAT_TABS: readonly { format: Format; label: string; extension: string }[] = [
-  { format: "json", label: "Segments", extension: "json" },
+  { format: "json", label: "Transcript", extension: "json" },
   { format: "text", label: "Text", extension: "txt" },
   { format: "srt", label: "SRT", extension: "srt" },
   { format: "vtt", label: "VTT", extension: "vtt" },
@@ -154,6 +154,16 @@ export function fetchTranscript(id: string, format: Format): Promise<Transcript>
 
 export function downloadHref(id: string, format: Format): string {
   return `/v1/transcripts/${encodeURIComponent(id)}/download?format=${format}`;
+}
+
+/** An upload's own file, played back beside its transcript (while the upload is kept). */
+export function mediaHref(id: string): string {
+  return `/v1/transcripts/${encodeURIComponent(id)}/media`;
+}
+
+/** Whether an uploaded file (by its name) is a video, to play it in a <video> rather than an <audio>. */
+export function isVideoFilename(name: string | null): boolean {
+  return /\.(mp4|m4v|mov|webm|mkv)$/i.test(name ?? "");
 }
 
 // Speech recognition jobs

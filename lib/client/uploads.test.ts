@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALLOWED_CONTENT_TYPES } from "@/lib/uploads/objects";
-import { formatBytes, uploadContentType } from "@/lib/client/uploads";
+import { formatBytes, isAudioOrVideo, uploadContentType } from "@/lib/client/uploads";
 import { jobStageLabel, jobStatusLabel, sourceHref, watchJobHref } from "@/lib/client/transcripts";
 
 describe("uploadContentType", () => {
@@ -53,5 +53,15 @@ describe("display", () => {
     expect(sourceHref("upload:uploads/u/abc/a.wav")).toBeNull();
     expect(sourceHref("javascript:alert(1)")).toBeNull();
     expect(watchJobHref("cm123")).toBe("/dashboard?job=cm123");
+  });
+});
+
+describe("isAudioOrVideo", () => {
+  it("takes audio and video by type or, without one, by extension; refuses the rest", () => {
+    expect(isAudioOrVideo({ name: "talk.mp3", type: "audio/mpeg" })).toBe(true);
+    expect(isAudioOrVideo({ name: "clip.mkv", type: "" })).toBe(true);
+    expect(isAudioOrVideo({ name: "notes.txt", type: "text/plain" })).toBe(false);
+    expect(isAudioOrVideo({ name: "notes.txt", type: "" })).toBe(false);
+    expect(isAudioOrVideo({ name: "photo.mp3", type: "image/png" })).toBe(false);
   });
 });

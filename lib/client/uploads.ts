@@ -52,6 +52,11 @@ export function uploadContentType(file: { name: string; type: string }): string 
   return EXTENSION_TYPES[extension] ?? "application/octet-stream";
 }
 
+/** Whether a chosen file is audio or video by its type or extension: anything else is refused before uploading. */
+export function isAudioOrVideo(file: { name: string; type: string }): boolean {
+  return /^(audio|video)\//.test(uploadContentType(file));
+}
+
 export function signUpload(filename: string, contentType: string): Promise<SignedUpload> {
   return apiFetch<SignedUpload>("/v1/uploads/sign", {
     method: "POST",

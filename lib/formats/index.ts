@@ -11,7 +11,7 @@ export { normalizeSegments } from "./normalize";
 export { renderJson } from "./json";
 export { renderMarkdown } from "./markdown";
 export { renderSrt } from "./srt";
-export { renderText } from "./text";
+export { renderText, renderTimestampedText } from "./text";
 export { renderVtt } from "./vtt";
 
 export interface RenderedTranscript {

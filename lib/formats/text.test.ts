@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { makeLongTranscript } from "./fixtures";
 import { normalizeSegments } from "./normalize";
 import { MESSY, SHORT } from "./test-helpers";
-import { renderText } from "./text";
+import { renderText, renderTimestampedText } from "./text";
 import type { Segment } from "./types";
 
 /** Consecutive 1-second segments "w0", "w1", ... with optional sentence ends and pauses. */
@@ -89,5 +89,22 @@ describe("renderText", () => {
     }
     const words = out.split(/\s+/).filter(Boolean);
     expect(words.length).toBe(normalizeSegments(input).reduce((n, s) => n + s.text.split(" ").length, 0));
+  });
+});
+
+describe("renderTimestampedText", () => {
+  it("opens each paragraph of the plain text with its start time", () => {
+    const segments = seconds(100, { pauseAfter: [49] });
+    const plain = paragraphs(renderText(segments));
+    const stamped = paragraphs(renderTimestampedText(segments));
+    expect(stamped).toHaveLength(plain.length);
+    expect(stamped[0]).toBe(`[00:00] ${plain[0]}`);
+    expect(stamped[1]).toBe(`[00:52] ${plain[1]}`);
+    expect(renderTimestampedText(segments).endsWith("\n")).toBe(true);
+  });
+
+  it("writes hours past the first hour, and nothing for an empty transcript", () => {
+    expect(renderTimestampedText([{ start: 3725.4, end: 3727, text: "Late." }])).toBe("[1:02:05] Late.\n");
+    expect(renderTimestampedText([])).toBe("");
   });
 });

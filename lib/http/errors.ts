@@ -46,6 +46,8 @@ export const errors = {
   conflict: (code: string, detail: string) => new ApiError(409, code, detail),
   payloadTooLarge: (detail: string) => new ApiError(413, "payload_too_large", detail),
   unsupportedMediaType: (detail: string) => new ApiError(415, "unsupported_media_type", detail),
+  rangeNotSatisfiable: (sizeBytes: number) =>
+    new ApiError(416, "range_not_satisfiable", `The requested range lies outside the file (${sizeBytes} bytes).`, { "Content-Range": `bytes */${sizeBytes}` }),
   rateLimited: (retryAfterSeconds: number) =>
     new ApiError(429, "rate_limited", `Too many requests. Try again in ${retryAfterSeconds} s.`, {
       "Retry-After": String(retryAfterSeconds),

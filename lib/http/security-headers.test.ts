@@ -29,6 +29,7 @@ describe("page security headers", () => {
     expect(headers["Strict-Transport-Security"]).toBe("max-age=31536000");
     expect(headers["Content-Security-Policy"]).toContain("upgrade-insecure-requests");
     expect(headers["Content-Security-Policy"]).toContain("connect-src 'self' https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
+    expect(headers["Content-Security-Policy"]).toContain("media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
     expect(headers["Content-Security-Policy"]).toContain("form-action 'self' https://github.com");
   });
 

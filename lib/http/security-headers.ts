@@ -31,7 +31,7 @@ export const EMBEDDABLE_PAGES: RegExp[] = [];
 export interface PageSecuritySettings {
   /** APP_URL: https turns on HSTS and upgrade-insecure-requests. */
   appUrl: string;
-  /** Where the browser PUTs uploads when they go to S3-compatible storage (connect-src). */
+  /** Where the browser PUTs uploads when they go to S3-compatible storage (connect-src), and plays them back from (media-src). */
   uploadOrigins: string[];
   /** Origins a sign-in form may end up at without JavaScript (OAuth providers' authorize pages). */
   formTargets: string[];
@@ -48,7 +48,8 @@ export function pageSecurityHeaders(nonce: string, pathname: string, settings: P
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    "media-src 'self' blob:",
+    // An upload's player follows /v1/transcripts/{id}/media's redirect to the bucket when uploads are on S3.
+    `media-src ${["'self'", "blob:", ...settings.uploadOrigins].join(" ")}`,
     `connect-src ${["'self'", ...settings.uploadOrigins].join(" ")}`,
     `frame-src ${PLAYER_FRAMES.join(" ")}`,
     "object-src 'none'",

@@ -8,6 +8,15 @@ const WEBHOOK_HEADER = "x-verbatim-webhook";
 
 let cached: { provider: AsrProvider | null } | undefined;
 
+/** For the operator, in every answer that needed speech recognition this server does not have. */
+export const ASR_SETTINGS_HINT =
+  "An operator turns it on with ASSEMBLYAI_API_KEY (AssemblyAI) or ASR_OPENAI_BASE_URL (an OpenAI-compatible Whisper server).";
+
+/** Whether this server can transcribe files and caption-less videos (the Transcribe page says so up front). */
+export function speechRecognitionAvailable(): boolean {
+  return asrProvider() !== null;
+}
+
 /** The value AssemblyAI sends back in WEBHOOK_HEADER, derived from the auth secret. */
 function webhookToken(): string {
   return createHmac("sha256", authSecret()).update("assemblyai-webhook").digest("base64url");

@@ -62,6 +62,19 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   errors: { 404: "Not in the caller's history" },
 });
 
+export const transcriptMediaEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/transcripts/{id}/media",
+  tag,
+  summary: "The uploaded file behind a transcript, for playing it back",
+  description:
+    "Only for transcripts of the caller's own uploads, while the upload is kept (UPLOAD_RETENTION_HOURS). Honours a single byte Range (206); with S3 storage, a redirect to a short-lived presigned GET.",
+  auth: "any",
+  rateLimit: "account",
+  params: transcriptIdParamsSchema,
+  errors: { 404: "Not in the caller's history, not an upload, or the upload has expired", 416: "The Range lies outside the file" },
+});
+
 export const listTranscriptionsEndpoint = defineEndpoint({
   method: "GET",
   path: "/v1/me/transcriptions",

@@ -9,6 +9,7 @@ import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
 import { countUpstream } from "@/lib/observability/metrics";
 import { upstreamErrorCode } from "@/lib/captions/count-upstream";
 import { fetchShared } from "@/lib/transcripts/shared-fetch";
+import { ASR_SETTINGS_HINT } from "@/lib/transcripts/asr-provider";
 
 export interface CaptionDeps {
   providerFor(platform: ParsedSource["platform"]): CaptionProvider | null;
@@ -27,7 +28,7 @@ export class NoCaptionsError extends ApiError {
     /** What the platform said about the item, for the job's title and reservation. */
     readonly info: { title: string | null; durationSeconds: number } | null,
   ) {
-    super(503, "asr_not_configured", `This source has no captions in '${lang}', and speech recognition is not configured on this server.`);
+    super(503, "asr_not_configured", `This source has no captions in '${lang}', and speech recognition is not configured on this server. ${ASR_SETTINGS_HINT}`);
   }
 }
 

@@ -5,7 +5,7 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { serializeTranscript, transcriptMeta, transcriptSegments } from "@/lib/transcripts/serializers";
 
 /** A transcript the caller has in their history (anyone else's, or an unknown id → 404). */
-async function ownedTranscript(userId: string, transcriptId: string) {
+export async function ownedTranscript(userId: string, transcriptId: string) {
   const db = await getDb();
   const entry = await db.transcription.findFirst({ where: { userId, transcriptId }, include: { transcript: true } });
   if (!entry?.transcript) throw errors.notFound("No transcript with this id in your history.");

@@ -3,7 +3,7 @@ import { findStoredTranscript, getCaptionTranscript, NoCaptionsError } from "@/l
 import { recordTranscription } from "@/lib/transcripts/record-transcription";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
 import { serializeTranscript } from "@/lib/transcripts/serializers";
-import { asrProvider } from "@/lib/transcripts/asr-provider";
+import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
 import { startTranscriptionJob, type StartedJob } from "@/lib/transcripts/start-transcription-job";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
@@ -87,7 +87,7 @@ async function transcribeAudio(userId: string, request: TranscriptRequest, asr: 
     return { kind: "transcript", transcript: serializeTranscript(stored.transcript, request.format) };
   }
   if (!asrProvider()) {
-    throw errors.notConfigured("asr_not_configured", "This source needs speech recognition, which is not configured on this server.");
+    throw errors.notConfigured("asr_not_configured", `This source needs speech recognition, which is not configured on this server. ${ASR_SETTINGS_HINT}`);
   }
   const job = await startTranscriptionJob({
     userId,

@@ -9,9 +9,12 @@ export interface ResolveDeps {
 }
 
 function unsupported(url: string, loc: (string | number)[]): RequestValidationError {
-  return new RequestValidationError([
-    { type: "value_error", loc, msg: `Value error, this link is not supported. ${SUPPORTED_PLATFORMS_SENTENCE}`, input: url, ctx: { error: {} } },
-  ]);
+  // A word or a phrase is not a link at all: say that, rather than that the link's site is not supported.
+  const notALink = !/[./:]/.test(url.trim());
+  const msg = notALink
+    ? "Value error, this is not a link. Paste the address of a video or an episode, such as https://www.youtube.com/watch?v=…, or upload a file."
+    : `Value error, this link is not supported. ${SUPPORTED_PLATFORMS_SENTENCE}`;
+  return new RequestValidationError([{ type: "value_error", loc, msg, input: url, ctx: { error: {} } }]);
 }
 
 /** A pasted link → platform and canonical id; short links are expanded through the outbound guard. */

@@ -12,7 +12,7 @@ import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
-import { asrProvider } from "@/lib/transcripts/asr-provider";
+import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
 import { recognitionSeconds } from "@/lib/observability/metrics";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
@@ -158,7 +158,7 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
   // The work files may be gone (another machine, a cleaned disk): prepare them again.
   if (!audioPath || !(await stat(audioPath).catch(() => null))) audioPath = (await prepareAudio(ctx, io)).audioPath!;
   const provider = asrProvider();
-  if (!provider) throw new PermanentError("asr_not_configured", "Speech recognition is not configured on this server.");
+  if (!provider) throw new PermanentError("asr_not_configured", `Speech recognition is not configured on this server. ${ASR_SETTINGS_HINT}`);
   await io.progress("recognising speech", 0.4);
   try {
     if (provider.submit && provider.waitFor) {

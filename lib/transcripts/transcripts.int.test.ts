@@ -162,9 +162,14 @@ describe("POST /v1/transcript from captions", () => {
       expect(error, url).toMatchObject({ items: [{ type: "value_error", loc: ["body", "url"] }] });
       expect((error as { items: { msg: string }[] }).items[0].msg).toContain("YouTube");
     }
-    // Without speech recognition configured, sources without captions cannot be transcribed.
+    // A word is not a link at all, and is told so.
+    const word = await requestTranscript(user.id, req("hello"), deps(provider)).then(() => null, (e: unknown) => e);
+    expect(word).toMatchObject({ items: [{ type: "value_error", loc: ["body", "url"], msg: expect.stringMatching(/^Value error, this is not a link\. /) }] });
+    // Without speech recognition configured, sources without captions cannot be transcribed; the answer names the settings.
     const noCaptions = await rejection(requestTranscript(user.id, req(yt("ccccccccccc")), deps(provider)));
     expect(noCaptions.code).toBe("asr_not_configured");
+    expect(noCaptions.message).toContain("ASSEMBLYAI_API_KEY");
+    expect(noCaptions.message).toContain("ASR_OPENAI_BASE_URL");
     // Someone else's (or a made-up) upload is a 404, whatever is configured.
     const upload = await rejection(requestTranscript(user.id, transcriptRequestSchema.parse({ upload: "uploads/x/abc/x.wav" }), deps(provider)));
     expect(upload.status).toBe(404);

@@ -1,0 +1,135 @@
+// The logic of reading a transcript while it plays, shared by the dashboard's viewer and the public
+// page: which line is being played, what a search finds, where chapters begin, and what the embedded
+// players (YouTube's widget protocol, Vimeo's player.js protocol, both over postMessage) report.
+// Pure functions; the components hold the state.
+
+import type { Player } from "@/lib/client/transcripts";
+
+export interface TimedText {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A player's reported time counts as inside a line this much before the line starts (reports lag). */
+const LEAD_SECONDS = 0.25;
+
+/**
+ * The line being played at `seconds`: the last one that has started (so the highlight stays on a line
+ * through a pause after it), or -1 before the first. Segments are in start order; binary search.
+ */
+export function activeSegmentIndex(segments: readonly Pick<TimedText, "start">[], seconds: number | null): number {
+  if (seconds === null || !Number.isFinite(seconds)) return -1;
+  let low = 0;
+  let high = segments.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (segments[mid].start <= seconds + LEAD_SECONDS) {
+      found = mid;
+      low = mid + 1;
+    } else {
+      high = mid - 1;
+    }
+  }
+  return found;
+}
+
+export interface SearchMatch {
+  /** Index of the segment. */
+  segment: number;
+  /** UTF-16 offsets into the segment's text. */
+  from: number;
+  to: number;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Every occurrence of `query` (trimmed, case-insensitive, runs of spaces matching any whitespace) in
+ * the segments' texts, in reading order. An empty query finds nothing.
+ */
+export function findMatches(segments: readonly Pick<TimedText, "text">[], query: string): SearchMatch[] {
+  const words = query.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [];
+  const pattern = new RegExp(words.map(escapeRegExp).join("\\s+"), "giu");
+  const matches: SearchMatch[] = [];
+  segments.forEach((segment, index) => {
+    for (const found of segment.text.matchAll(pattern)) {
+      matches.push({ segment: index, from: found.index, to: found.index + found[0].length });
+    }
+  });
+  return matches;
+}
+
+export interface TextPart {
+  text: string;
+  /** The match's index among all matches, or null for text between matches. */
+  match: number | null;
+}
+
+/** One segment's text cut at its matches (from findMatches), for rendering with <mark>. */
+export function splitByMatches(text: string, segment: number, matches: readonly SearchMatch[]): TextPart[] {
+  const parts: TextPart[] = [];
+  let at = 0;
+  matches.forEach((match, index) => {
+    if (match.segment !== segment) return;
+    if (match.from > at) parts.push({ text: text.slice(at, match.from), match: null });
+    parts.push({ text: text.slice(match.from, match.to), match: index });
+    at = match.to;
+  });
+  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at), match: null });
+  return parts;
+}
+
+/** "3 of 12", "No matches", or "" with no query. */
+export function matchCountLabel(current: number, total: number, query: string): string {
+  if (!query.trim()) return "";
+  if (total === 0) return "No matches";
+  return `${current + 1} of ${total}`;
+}
+
+/**
+ * Where chapters begin: segment index → the titles of the chapters that start there (the first
+ * segment at or after the chapter's start). Chapters after the last segment are left out.
+ */
+export function chapterStarts(segments: readonly Pick<TimedText, "start">[], chapters: readonly { start: number; title: string }[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  const sorted = chapters.filter((chapter) => Number.isFinite(chapter.start) && chapter.title.trim() !== "").sort((a, b) => a.start - b.start);
+  let index = 0;
+  for (const chapter of sorted) {
+    while (index < segments.length && segments[index].start < chapter.start - 0.0005) index++;
+    if (index >= segments.length) break;
+    out.set(index, [...(out.get(index) ?? []), chapter.title.trim()]);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Embedded players
+
+/** The playback position a player reports in a postMessage, if the message is such a report. */
+export function reportedTime(kind: Player["kind"], data: unknown): number | null {
+  let message: unknown = data;
+  if (typeof data === "string") {
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return null;
+    }
+  }
+  if (!message || typeof message !== "object") return null;
+  const m = message as { event?: string; info?: { currentTime?: unknown }; data?: { seconds?: unknown } };
+  const value =
+    kind === "youtube" ? (m.event === "infoDelivery" ? m.info?.currentTime : undefined)
+    : m.event === "timeupdate" || m.event === "playProgress" ? m.data?.seconds
+    : undefined;
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** What to send a player once its frame has loaded so that it starts reporting its position. */
+export function listenMessages(kind: Player["kind"]): string[] {
+  return kind === "youtube"
+    ? [JSON.stringify({ event: "listening", id: "verbatim", channel: "widget" })]
+    : [JSON.stringify({ method: "addEventListener", value: "timeupdate" }), JSON.stringify({ method: "addEventListener", value: "playProgress" })];
+}

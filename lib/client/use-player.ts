@@ -1,0 +1,74 @@
+"use client";
+
+// The player beside a transcript, for the dashboard's viewer and the public page alike: an embedded
+// YouTube/Vimeo frame (driven over postMessage, no third-party script) or a media element (an upload's
+// own file). One hook gives the playback position and a way to seek, whichever it is.
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { seekMessages, type Player } from "@/lib/client/transcripts";
+import { listenMessages, reportedTime } from "@/lib/client/transcript-view";
+
+export function usePlayer(player: Player | null) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const media = useRef<HTMLMediaElement>(null);
+  const [time, setTime] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (!player) return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== player.origin || event.source !== frame.current?.contentWindow) return;
+      const seconds = reportedTime(player.kind, event.data);
+      if (seconds !== null) setTime(seconds);
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [player]);
+
+  const post = useCallback(
+    (messages: string[]) => {
+      const target = frame.current?.contentWindow;
+      if (!player || !target) return false;
+      for (const message of messages) target.postMessage(message, player.origin);
+      return true;
+    },
+    [player],
+  );
+
+  const attachMedia = useCallback((element: HTMLMediaElement | null) => {
+    media.current = element;
+  }, []);
+
+  // A server-rendered frame may have loaded before this page hydrated (its onLoad then went unheard).
+  useEffect(() => {
+    if (player) post(listenMessages(player.kind));
+  }, [player, post]);
+
+  /** Plays from `seconds`; false when there is no player to seek. */
+  const seek = useCallback(
+    (seconds: number) => {
+      const element = media.current;
+      if (element) {
+        element.currentTime = seconds;
+        void element.play().catch(() => undefined);
+        setTime(seconds);
+        return true;
+      }
+      if (player && post(seekMessages(player.kind, seconds))) {
+        setTime(seconds);
+        return true;
+      }
+      return false;
+    },
+    [player, post],
+  );
+
+  /** Props for the iframe: asks the player to report its position once it has loaded. */
+  const frameProps = { ref: frame, onLoad: () => player && post(listenMessages(player.kind)) };
+  /** Props for an <audio>/<video>. */
+  const mediaProps = {
+    ref: attachMedia,
+    onTimeUpdate: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
+    onSeeked: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
+  };
+  return { time, seek, frameProps, mediaProps };
+}

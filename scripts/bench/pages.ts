@@ -1,0 +1,124 @@
+// Figures for issue 15 (the dashboard): Largest Contentful Paint and the JavaScript shipped for /dashboard
+// (the empty Transcribe page) and a transcript view (/dashboard?transcript=<id>, the real TED "Grit"
+// captions), from the production build in Chromium. Each page is loaded 5 times in a fresh browser context
+// (empty cache); LCP is the last `largest-contentful-paint` entry once the page has settled (median of 5),
+// JS is the sum of the script resources' sizes (Resource Timing: transferred = encodedBodySize, which is
+// gzip as `next start` serves it; decoded = decodedBodySize).
+import { chromium, type Browser } from "@playwright/test";
+import pg from "pg";
+import { createMigratedTestDatabase } from "../../test/pg";
+import { gritSegments, GRIT_VIDEO_ID } from "../../test/publishing";
+import { startApp } from "./server";
+
+const RUNS = 5;
+const TRANSCRIPT_ID = "bench-view-grit";
+
+async function signIn(baseUrl: string, email: string): Promise<{ name: string; value: string }[]> {
+  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const login = await fetch(`${baseUrl}/api/auth/callback/dev-login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, callbackUrl: "/dashboard" }),
+  });
+  return [...cookies, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].map((pair) => {
+    const at = pair.indexOf("=");
+    return { name: pair.slice(0, at), value: pair.slice(at + 1) };
+  });
+}
+
+/** The transcript and the signed-in user's history entry for it, as POST /v1/transcript leaves them. */
+async function seedHistory(url: string, email: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const segments = gritSegments();
+    const duration = Math.ceil(segments.at(-1)!.end);
+    await client.query(
+      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "captionKind", "title", "sourceUrl", "durationSeconds", "segments")
+       VALUES ($1, 'youtube', $2, 'en', 'captions', 'manual', 'Grit: the power of passion and perseverance', $3, $4, $5)`,
+      [TRANSCRIPT_ID, GRIT_VIDEO_ID, `https://www.youtube.com/watch?v=${GRIT_VIDEO_ID}`, duration, JSON.stringify(segments)],
+    );
+    await client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "updatedAt")
+       SELECT 'bench-view-entry', "id", 'youtube', $1, 'en', 'captions', $2, 'done', $3, $3, now() FROM "User" WHERE "email" = $4`,
+      [GRIT_VIDEO_ID, TRANSCRIPT_ID, duration, email],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+interface PageFigures {
+  lcpMs: number;
+  jsTransferredBytes: number;
+  jsDecodedBytes: number;
+  scripts: number;
+}
+
+async function measure(browser: Browser, baseUrl: string, cookies: { name: string; value: string }[], path: string, ready: string): Promise<PageFigures> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  try {
+    await context.addCookies(cookies.map((cookie) => ({ ...cookie, url: baseUrl })));
+    // Blocks the YouTube iframe: no internet here, and a third-party frame is not ours to count.
+    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { __lcp: number };
+      w.__lcp = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__lcp = entry.startTime;
+      }).observe({ type: "largest-contentful-paint", buffered: true });
+    });
+    await page.goto(`${baseUrl}${path}`, { waitUntil: "load" });
+    await page.locator(ready).first().waitFor();
+    await page.waitForLoadState("networkidle");
+    return await page.evaluate(() => {
+      const scripts = (performance.getEntriesByType("resource") as PerformanceResourceTiming[]).filter(
+        (entry) => entry.initiatorType === "script" || entry.name.endsWith(".js"),
+      );
+      return {
+        lcpMs: (window as unknown as { __lcp: number }).__lcp,
+        jsTransferredBytes: scripts.reduce((sum, entry) => sum + entry.encodedBodySize, 0),
+        jsDecodedBytes: scripts.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
+        scripts: scripts.length,
+      };
+    });
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function benchPages(): Promise<Record<string, number>> {
+  const database = await createMigratedTestDatabase();
+  const app = await startApp(3410, { DATABASE_URL: database.url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret", AUTH_DEV_LOGIN: "true", APP_URL: "http://127.0.0.1:3410" });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  try {
+    const email = `bench-pages-${Date.now()}@example.test`;
+    const cookies = await signIn(app.baseUrl, email);
+    await seedHistory(database.url, email);
+    const pages = {
+      "/dashboard": { path: "/dashboard", ready: "[data-testid=transcribe-url]" },
+      "transcript view": { path: `/dashboard?transcript=${TRANSCRIPT_ID}`, ready: "[data-testid=segment]" },
+    };
+    const figures: Record<string, number> = {};
+    for (const [label, { path, ready }] of Object.entries(pages)) {
+      await measure(browser, app.baseUrl, cookies, path, ready); // warm-up (the server's first render)
+      const runs: PageFigures[] = [];
+      for (let run = 0; run < RUNS; run++) runs.push(await measure(browser, app.baseUrl, cookies, path, ready));
+      figures[`${label}: LCP, ms (median of ${RUNS})`] = median(runs.map((r) => r.lcpMs));
+      figures[`${label}: JS transferred, KiB`] = median(runs.map((r) => r.jsTransferredBytes)) / 1024;
+      figures[`${label}: JS decoded, KiB`] = median(runs.map((r) => r.jsDecodedBytes)) / 1024;
+      figures[`${label}: script files`] = median(runs.map((r) => r.scripts));
+    }
+    return figures;
+  } finally {
+    await browser.close();
+    await app.stop();
+    await database.drop();
+  }
+}
