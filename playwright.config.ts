@@ -7,7 +7,8 @@ import { chromiumExecutable } from "./test/chromium";
 // e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
 // /usr/bin/chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
-// start themselves (3124, 3127 by default); the fakes, the billing app and the fuzz app below.
+// start themselves; port+5 for viewer.spec.ts's app without speech recognition; the fakes, the billing app and
+// the fuzz app below.
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
 const fakeAsrPort = port + 3;

@@ -19,7 +19,7 @@ function jsonLines(text: string): Record<string, unknown>[] {
 // signs the user in. This test starts its own server so it can read that log.
 test("email sign-in: the link from the server log signs the user in", async ({ browser }) => {
   test.setTimeout(120_000);
-  const port = 3127;
+  const port = Number(process.env.E2E_PORT ?? 3123) + 4; // playwright.config.ts keeps port+4 free for this
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-magic-"));
   const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}` } as unknown as NodeJS.ProcessEnv,

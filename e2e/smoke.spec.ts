@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 // The README's promise: the built app starts with no settings at all (embedded PGlite) and is healthy.
 test("starts with no settings at all and answers /health", async () => {
   test.setTimeout(120_000);
-  const port = 3124;
+  const port = Number(process.env.E2E_PORT ?? 3123) + 1; // playwright.config.ts keeps port+1 free for this
   const bare = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1" };
   const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: bare as unknown as NodeJS.ProcessEnv,
