@@ -73,8 +73,17 @@ export const transcriptionEntrySchema = z
     job_id: z.string().nullable(),
     status: z.string().nullable().describe("done, in_progress or error"),
     created_at: z.string().nullable(),
+    title: z.string().nullable().describe("the video's or episode's title, an upload's file name; null when not known"),
+    thumbnail_url: z.string().nullable().describe("a thumbnail image, for platforms that publish one at a fixed address (YouTube)"),
+    transcript_id: z.string().nullable().describe("for GET /v1/transcripts/{id} and its download, once done"),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .describe("why it failed (status error): the request's or the job's code and detail"),
   })
   .meta({ id: "TranscriptionEntry" });
+
+export const transcriptionIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const transcriptionListSchema = z
   .object({
@@ -91,7 +100,7 @@ export const HISTORY_PLATFORMS = ["youtube", "x", "tiktok", "facebook", "instagr
 export const transcriptionListQuerySchema = z.object({
   limit: queryInt(z.int().min(1).max(100)).default(20),
   offset: queryInt(z.int().min(0)).default(0),
-  q: z.string().max(200).nullable().default(null).describe("case-insensitive substring of video_id"),
+  q: z.string().max(200).nullable().default(null).describe("case-insensitive substring of video_id or title"),
   platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
   state: z.enum(["done", "in_progress", "error"]).nullable().default(null),
   sort: z.enum(["created_at", "duration_seconds", "total_seconds"]).default("created_at"),
