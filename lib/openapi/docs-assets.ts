@@ -3,7 +3,16 @@ import path from "node:path";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
 import { errorResponse, errors } from "@/lib/http/errors";
 
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });`;
+// The reference shows the document without its x-internal operations (inbound webhooks); "Try it out" starts
+// with the examples in it (tryItOutEnabled), and requests carry the key given to Authorize.
+const INIT_SCRIPT = `fetch("/openapi.json").then((response) => response.json()).then((spec) => {
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(operations)) if (operation["x-internal"]) delete operations[method];
+    if (Object.keys(operations).length === 0) delete spec.paths[path];
+  }
+  spec.tags = (spec.tags || []).filter((tag) => Object.values(spec.paths).some((ops) => Object.values(ops).some((op) => (op.tags || []).includes(tag.name))));
+  window.ui = SwaggerUIBundle({ spec, dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true, tryItOutEnabled: false });
+});`;
 
 // Only these files are served; the name is never joined to a path unchecked.
 // A Map, not an object literal: "constructor", "toString" and the like must not look like file names.
