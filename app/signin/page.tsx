@@ -54,9 +54,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </form>
         ))}
         {dev && (
-          <section aria-labelledby="dev-login-title" className="flex flex-col gap-3 rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4" data-testid="dev-login">
+          <div className="flex flex-col gap-3 rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4" data-testid="dev-login">
             <div className="flex flex-col gap-1">
-              <h2 id="dev-login-title" className="flex items-center gap-2 text-sm font-semibold text-amber-900">
+              <h2 className="flex items-center gap-2 text-sm font-semibold text-amber-900">
                 <span className="rounded bg-amber-200 px-1.5 py-0.5 text-xs tracking-wide uppercase">Development only</span>
                 Development login
               </h2>
@@ -72,7 +72,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
                 Sign in (development)
               </button>
             </form>
-          </section>
+          </div>
         )}
       </main>
     </div>

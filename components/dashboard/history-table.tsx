@@ -509,10 +509,10 @@ function Actions({ entry, onDelete }: { entry: TranscriptionEntry; onDelete: (en
     <div className="flex flex-wrap items-center gap-2">
       {entry.transcript_id && (
         <>
-          <a href={downloadHref(entry.transcript_id, "text")} download className={actionClass} aria-label={`Download ${name} as text`} data-testid="history-download-txt">
+          <a href={downloadHref(entry.transcript_id, "text")} download className={actionClass} aria-label={`Download .txt of ${name}`} data-testid="history-download-txt">
             .txt
           </a>
-          <a href={downloadHref(entry.transcript_id, "srt")} download className={actionClass} aria-label={`Download ${name} as SRT`} data-testid="history-download-srt">
+          <a href={downloadHref(entry.transcript_id, "srt")} download className={actionClass} aria-label={`Download .srt of ${name}`} data-testid="history-download-srt">
             .srt
           </a>
         </>

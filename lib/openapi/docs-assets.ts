@@ -3,16 +3,33 @@ import path from "node:path";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
 import { errorResponse, errors } from "@/lib/http/errors";
 
-// The reference shows the document without its x-internal operations (inbound webhooks); "Try it out" starts
-// with the examples in it (tryItOutEnabled), and requests carry the key given to Authorize.
+// The reference shows the document without its x-internal operations (inbound webhooks). Deep links stay
+// off: Swagger UI puts them as links inside the operations' buttons (nested interactive controls), and its
+// server picker gets the accessible name it lacks.
 const INIT_SCRIPT = `fetch("/openapi.json").then((response) => response.json()).then((spec) => {
   for (const [path, operations] of Object.entries(spec.paths)) {
     for (const [method, operation] of Object.entries(operations)) if (operation["x-internal"]) delete operations[method];
     if (Object.keys(operations).length === 0) delete spec.paths[path];
   }
   spec.tags = (spec.tags || []).filter((tag) => Object.values(spec.paths).some((ops) => Object.values(ops).some((op) => (op.tags || []).includes(tag.name))));
-  window.ui = SwaggerUIBundle({ spec, dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true, tryItOutEnabled: false });
+  window.ui = SwaggerUIBundle({
+    spec,
+    dom_id: "#swagger-ui",
+    deepLinking: false,
+    persistAuthorization: true,
+    onComplete: () => document.getElementById("servers")?.setAttribute("aria-label", "Server"),
+  });
 });`;
+
+// Swagger UI's own colours that fall short of WCAG AA contrast (the version badges, the Authorize button).
+const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title small.version-stamp pre { color: #fff; }
+.swagger-ui .info .title small { background: #4b5563; }
+.swagger-ui .info .title small.version-stamp { background: #166534; }
+.swagger-ui .btn.authorize { color: #166534; border-color: #166534; }
+.swagger-ui .btn.authorize svg { fill: #166534; }
+.docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
+.docs-back a { color: #1c1917; }
+`;
 
 // Only these files are served; the name is never joined to a path unchecked.
 // A Map, not an object literal: "constructor", "toString" and the like must not look like file names.
@@ -24,6 +41,9 @@ const FILES = new Map<string, string>([
 export async function serveDocsAsset(name: string): Promise<Response> {
   if (name === "init.js") {
     return new Response(INIT_SCRIPT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+  }
+  if (name === "docs.css") {
+    return new Response(DOCS_CSS, { headers: { "content-type": "text/css; charset=utf-8" } });
   }
   const type = FILES.get(name);
   if (!type) return errorResponse(errors.notFound("No such file."));
