@@ -17,16 +17,24 @@ const INIT_SCRIPT = `fetch("/openapi.json").then((response) => response.json()).
     dom_id: "#swagger-ui",
     deepLinking: false,
     persistAuthorization: true,
-    onComplete: () => document.getElementById("servers")?.setAttribute("aria-label", "Server"),
   });
+  // Swagger UI renders the server picker (and re-renders it) after load: name it whenever it appears.
+  const nameServers = () => document.getElementById("servers")?.setAttribute("aria-label", "Server");
+  new MutationObserver(nameServers).observe(document.getElementById("swagger-ui"), { childList: true, subtree: true });
+  nameServers();
 });`;
 
-// Swagger UI's own colours that fall short of WCAG AA contrast (the version badges, the Authorize button).
+// Swagger UI's own colours that fall short of WCAG AA contrast (version badges, Authorize, the method badges).
 const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title small.version-stamp pre { color: #fff; }
 .swagger-ui .info .title small { background: #4b5563; }
 .swagger-ui .info .title small.version-stamp { background: #166534; }
 .swagger-ui .btn.authorize { color: #166534; border-color: #166534; }
 .swagger-ui .btn.authorize svg { fill: #166534; }
+.swagger-ui .opblock-get .opblock-summary-method { background: #1d4ed8; }
+.swagger-ui .opblock-post .opblock-summary-method { background: #047857; }
+.swagger-ui .opblock-put .opblock-summary-method { background: #b45309; }
+.swagger-ui .opblock-patch .opblock-summary-method { background: #0f766e; }
+.swagger-ui .opblock-delete .opblock-summary-method { background: #b91c1c; }
 .docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
 .docs-back a { color: #1c1917; }
 `;
