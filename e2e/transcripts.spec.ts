@@ -94,9 +94,9 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
   await expect(page.getByTestId("history-row")).toHaveCount(0);
 
-  // The id links back to the Transcribe page, which asks again (free) and shows the transcript.
+  // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
   await search.fill("");
-  await page.getByTestId("history-video-link").filter({ hasText: id }).click();
+  await page.getByTestId("history-row").filter({ hasText: id }).getByTestId("history-video-link").click();
   await expect(page).toHaveURL(/\/dashboard\?url=.*&lang=en$/);
   await expect(page.getByLabel("Video or audio link")).toHaveValue(watchUrl);
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();

@@ -30,11 +30,11 @@ const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title s
 .swagger-ui .info .title small.version-stamp { background: #166534; }
 .swagger-ui .btn.authorize { color: #166534; border-color: #166534; }
 .swagger-ui .btn.authorize svg { fill: #166534; }
-.swagger-ui .opblock-get .opblock-summary-method { background: #1d4ed8; }
-.swagger-ui .opblock-post .opblock-summary-method { background: #047857; }
-.swagger-ui .opblock-put .opblock-summary-method { background: #b45309; }
-.swagger-ui .opblock-patch .opblock-summary-method { background: #0f766e; }
-.swagger-ui .opblock-delete .opblock-summary-method { background: #b91c1c; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d4ed8 !important; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #047857 !important; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #b45309 !important; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f766e !important; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c !important; }
 .docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
 .docs-back a { color: #1c1917; }
 `;
