@@ -35,6 +35,7 @@ const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title s
 .swagger-ui .opblock.opblock-put .opblock-summary-method { background: #b45309 !important; }
 .swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f766e !important; }
 .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c !important; }
+.swagger-ui .json-schema-2020-12-expand-deep-button { color: #374151 !important; }
 .docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
 .docs-back a { color: #1c1917; }
 `;
