@@ -21,6 +21,7 @@ test.describe("billing off (embedded defaults)", () => {
     await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
     await expect(page.getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByTestId("billing-off")).toContainText("Billing is off on this server");
+    await expect(page.getByTestId("billing-off")).not.toContainText("STRIPE_");
     await expect(page.getByTestId("current-tier")).toHaveText("Free");
     await expect(page.getByTestId("usage-text")).toHaveText("0 minutes of 15 minutes used");
     await expect(page.getByRole("progressbar", { name: "Allowance used" })).toHaveAttribute("aria-valuenow", "0");

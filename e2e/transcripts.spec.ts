@@ -85,7 +85,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page).toHaveURL(/\/dashboard\/history\?sort=total_seconds&order=asc$/);
   await expect(page.getByRole("columnheader", { name: "Duration" })).toHaveAttribute("aria-sort", "ascending");
 
-  const search = page.getByLabel("Search by video ID");
+  const search = page.getByLabel("Search by title or video ID");
   const part = id.slice(1, Math.min(id.length, 7));
   await search.fill(part);
   await expect(page).toHaveURL(new RegExp(`[?&]q=${part}(&|$)`));
@@ -96,9 +96,9 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
   await expect(page.getByTestId("history-row")).toHaveCount(0);
 
-  // The id links back to the Transcribe page, which asks again (free) and shows the transcript.
+  // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
   await search.fill("");
-  await page.getByTestId("history-video-link").filter({ hasText: id }).click();
+  await page.getByTestId("history-row").filter({ hasText: id }).getByTestId("history-video-link").click();
   await expect(page).toHaveURL(/\/dashboard\?url=.*&lang=en$/);
   await expect(page.getByLabel("Video or audio link")).toHaveValue(watchUrl);
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
@@ -120,14 +120,14 @@ test("history: a new user sees the empty state, and filters live in the address"
   await expect(page).toHaveURL(/\/dashboard\/history\?platform=tiktok&state=in_progress$/);
 
   // Typing is debounced into the address.
-  await page.getByLabel("Search by video ID").fill("abc");
+  await page.getByLabel("Search by title or video ID").fill("abc");
   await expect(page).toHaveURL(/\/dashboard\/history\?q=abc&platform=tiktok&state=in_progress$/);
 
   // A reload restores every control from the address.
   await page.reload();
   await expect(page.getByLabel("Platform")).toHaveValue("tiktok");
   await expect(page.getByLabel("State")).toHaveValue("in_progress");
-  await expect(page.getByLabel("Search by video ID")).toHaveValue("abc");
+  await expect(page.getByLabel("Search by title or video ID")).toHaveValue("abc");
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
 
   // Values the API would reject are ignored rather than breaking the page.

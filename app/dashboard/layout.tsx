@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import Link from "next/link";
 import { redirect } from "next/navigation";
 import { auth } from "@/lib/auth/nextauth";
 import { DashboardNav } from "@/components/dashboard/nav";
+import { BrandLink } from "@/components/site/site-header";
 import { signOutAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -12,21 +12,22 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!session?.user?.id) redirect("/signin?callbackUrl=/dashboard");
   return (
     <div className="min-h-screen">
+      {/* Phones: brand and sign-out on one line, the nav one scrollable line below it. Wide: all on one line. */}
       <header className="border-b border-stone-200 bg-white">
-        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-4 px-6 py-3">
-          <Link href="/dashboard" className="font-semibold">
-            Verbatim
-          </Link>
-          <DashboardNav />
-          <form action={signOutAction} className="flex items-center gap-3 text-sm text-stone-600">
-            <span data-testid="user-email">{session.user.email}</span>
-            <button type="submit" className="rounded-md border border-stone-300 px-2 py-1 hover:bg-stone-100">
+        <div className="mx-auto grid max-w-5xl grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:grid-cols-[auto_1fr_auto] md:py-3">
+          <BrandLink href="/dashboard" />
+          <form action={signOutAction} className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 md:order-last">
+            <span data-testid="user-email" className="truncate" title={session.user.email ?? undefined}>
+              {session.user.email}
+            </span>
+            <button type="submit" className="shrink-0 rounded-md border border-stone-300 px-2 py-1 hover:bg-stone-100">
               Sign out
             </button>
           </form>
+          <DashboardNav />
         </div>
       </header>
-      <main className="mx-auto max-w-5xl px-6 py-8">{children}</main>
+      <main className="mx-auto max-w-5xl px-4 py-6 sm:px-6 md:py-8">{children}</main>
     </div>
   );
 }

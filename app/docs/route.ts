@@ -10,10 +10,13 @@ const page = `<!doctype html>
   <meta charset="utf-8" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <title>API reference · Verbatim</title>
+  <link rel="icon" href="/icon.svg" type="image/svg+xml" />
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+  <link rel="stylesheet" href="/docs/assets/docs.css" />
 </head>
 <body>
-  <div id="swagger-ui"></div>
+  <nav class="docs-back" aria-label="Site"><a href="/dashboard">← Verbatim dashboard</a> · <a href="/dashboard/keys">Your API key</a></nav>
+  <main id="swagger-ui"></main>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/assets/init.js"></script>
 </body>

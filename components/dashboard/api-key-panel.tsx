@@ -1,24 +1,41 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
+import { EXAMPLE_VIDEO_URL } from "@/lib/openapi/examples";
 
 interface ApiKeyState {
   has_key: boolean;
   key_prefix: string | null;
   tier: string;
   created_at: string | null;
+  last_used_at: string | null;
   key: string | null;
 }
 
 const KEY_QUERY = ["api-key"];
+const KEY_VARIABLE = "VERBATIM_API_KEY";
+
+/** A ready-to-run request for a transcript (the API reference's example), with the key inline when we have it. */
+export function transcriptCurl(baseUrl: string, key: string | null): string {
+  const body = JSON.stringify({ url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" });
+  return [
+    `curl -X POST ${baseUrl}/v1/transcript \\`,
+    `  -H "Authorization: Bearer ${key ?? `$${KEY_VARIABLE}`}" \\`,
+    `  -H "Content-Type: application/json" \\`,
+    `  -d '${body}'`,
+  ].join("\n");
+}
+
+const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
   const queryClient = useQueryClient();
   const [plaintext, setPlaintext] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const regenerateButton = useRef<HTMLButtonElement>(null);
   const state = useQuery({ queryKey: KEY_QUERY, queryFn: () => apiFetch<ApiKeyState>("/v1/me/api-key") });
   const mutate = useMutation({
     mutationFn: (action: "ensure" | "regenerate") => apiFetch<ApiKeyState>(`/v1/me/api-key/${action}`, { method: "POST" }),
@@ -41,10 +58,15 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
         <dt className="text-stone-500">Plan</dt>
         <dd data-testid="key-tier">{key.tier}</dd>
         <dt className="text-stone-500">Created</dt>
-        <dd>{key.created_at ? new Date(key.created_at).toLocaleString() : "—"}</dd>
+        <dd>{key.created_at ? dateTime(key.created_at) : "—"}</dd>
+        <dt className="text-stone-500">Last used</dt>
+        <dd data-testid="key-last-used">
+          {key.last_used_at ? <time dateTime={key.last_used_at}>{dateTime(key.last_used_at)}</time> : key.has_key ? "Never" : "—"}
+        </dd>
       </dl>
 
-      {plaintext && <NewKey plaintext={plaintext} baseUrl={baseUrl} />}
+      {/* A new key remounts this box: its copy buttons start as "Copy" again. */}
+      {plaintext && <NewKey key={plaintext} plaintext={plaintext} baseUrl={baseUrl} />}
 
       {!key.has_key ? (
         <button type="button" onClick={() => mutate.mutate("ensure")} disabled={mutate.isPending} className="w-fit rounded-md bg-stone-900 px-4 py-2 text-white hover:bg-stone-700 disabled:opacity-50">
@@ -56,41 +78,83 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
           confirmText="Yes, regenerate"
           busy={mutate.isPending}
           onConfirm={() => mutate.mutate("regenerate")}
-          onCancel={() => setConfirming(false)}
+          onCancel={() => {
+            setConfirming(false);
+            requestAnimationFrame(() => regenerateButton.current?.focus());
+          }}
         >
           Regenerate the key? The current key stops working immediately, in every script and tool that uses it.
         </ConfirmBox>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
+        <button ref={regenerateButton} type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
           Regenerate
         </button>
       )}
       {mutate.isError && <p role="alert" className="text-red-700">{mutate.error.message}</p>}
+
+      {!plaintext && key.has_key && (
+        <section aria-labelledby="try-it" className="flex max-w-2xl flex-col gap-2 text-sm">
+          <h2 id="try-it" className="font-medium">Try it</h2>
+          <p className="text-stone-600">
+            With your key in <code className="font-mono">${KEY_VARIABLE}</code>, this returns a transcript as SRT:
+          </p>
+          <CodeBlock text={transcriptCurl(baseUrl, null)} label="Copy command" testId="curl" />
+        </section>
+      )}
     </div>
   );
 }
 
+/** The new plaintext, shown once. Focus moves here (the button that made it is gone), to its Copy button. */
 function NewKey({ plaintext, baseUrl }: { plaintext: string; baseUrl: string }) {
-  const [copied, setCopied] = useState(false);
-  const curl = `curl -H "Authorization: Bearer ${plaintext}" ${baseUrl}/v1/me/api-key`;
+  const copyButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => copyButton.current?.focus(), []);
   return (
-    <div className="flex max-w-2xl flex-col gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm">
-      <p className="font-medium">Your new key. Copy it now: it is shown only once.</p>
-      <div className="flex items-center gap-2">
-        <code data-testid="new-key" className="flex-1 overflow-x-auto rounded bg-white px-2 py-1 font-mono">{plaintext}</code>
-        <button
-          type="button"
-          onClick={async () => {
-            await navigator.clipboard.writeText(plaintext);
-            setCopied(true);
-          }}
-          className="rounded-md border border-stone-300 bg-white px-3 py-1 hover:bg-stone-100"
-        >
-          {copied ? "Copied" : "Copy"}
-        </button>
+    <section aria-labelledby="new-key-title" className="flex max-w-2xl flex-col gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm">
+      <h2 id="new-key-title" className="font-medium">Your new key. Copy it now: it is shown only once.</h2>
+      <div className="flex flex-wrap items-center gap-2">
+        <code data-testid="new-key" className="min-w-0 flex-1 rounded bg-white px-2 py-1 font-mono break-all">{plaintext}</code>
+        <CopyButton ref={copyButton} text={plaintext} label="Copy key" testId="copy-key" />
       </div>
-      <p>Try it:</p>
-      <pre className="overflow-x-auto rounded bg-stone-900 p-3 font-mono text-xs text-stone-100">{curl}</pre>
+      <p>Try it: this returns a transcript as SRT.</p>
+      <CodeBlock text={transcriptCurl(baseUrl, plaintext)} label="Copy command" testId="curl" />
+    </section>
+  );
+}
+
+function CodeBlock({ text, label, testId }: { text: string; label: string; testId: string }) {
+  return (
+    <div className="relative">
+      {/* Wrapped, not scrolled: the whole command is visible at any width. */}
+      <pre data-testid={testId} className="rounded bg-stone-900 p-3 pr-24 font-mono text-xs break-all whitespace-pre-wrap text-stone-100">
+        {text}
+      </pre>
+      <div className="absolute top-2 right-2">
+        <CopyButton text={text} label={label} testId={`copy-${testId}`} />
+      </div>
     </div>
+  );
+}
+
+function CopyButton({ text, label, testId, ref }: { text: string; label: string; testId: string; ref?: React.Ref<HTMLButtonElement> }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  return (
+    <button
+      ref={ref}
+      type="button"
+      aria-live="polite"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          setCopied("yes");
+        } catch {
+          setCopied("failed");
+        }
+      }}
+      className="rounded-md border border-stone-300 bg-white px-3 py-1 text-xs text-stone-900 hover:bg-stone-100"
+      data-testid={testId}
+    >
+      {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : label}
+    </button>
   );
 }

@@ -115,8 +115,8 @@ export function BillingPanel({
     <div className="flex flex-col gap-6">
       {!billingEnabled && (
         <p role="status" data-testid="billing-off" className="rounded-lg border border-stone-300 bg-stone-100 p-4 text-sm text-stone-700">
-          Billing is off on this server, so everyone is on the Free plan ({formatAllowance(allowances.free)} a month). To sell the paid plans, set
-          STRIPE_SECRET_KEY, STRIPE_PRICE_PRO and STRIPE_PRICE_ULTRA (see the README).
+          {/* How an operator turns billing on is in the README, not on a page every user sees. */}
+          Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan ({formatAllowance(allowances.free)} a month).
         </p>
       )}
       {checkout && <CheckoutBanner result={checkout} sub={sub} waiting={waitingForActivation} />}

@@ -3,36 +3,33 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-// Pages not built yet are listed but not linked, so the layout is final and nothing 404s.
 const items = [
-  { href: "/dashboard", label: "Transcribe", ready: true },
-  { href: "/dashboard/history", label: "History", ready: true },
-  { href: "/dashboard/imports", label: "Imports", ready: true },
-  { href: "/dashboard/published", label: "Published", ready: true },
-  { href: "/dashboard/billing", label: "Billing", ready: true },
-  { href: "/dashboard/keys", label: "API key", ready: true },
+  { href: "/dashboard", label: "Transcribe" },
+  { href: "/dashboard/history", label: "History" },
+  { href: "/dashboard/imports", label: "Imports" },
+  { href: "/dashboard/published", label: "Published" },
+  { href: "/dashboard/billing", label: "Billing" },
+  { href: "/dashboard/keys", label: "API key" },
 ];
 
+/** One line at every width: on a phone it scrolls sideways inside itself, never the page. */
 export function DashboardNav() {
   const pathname = usePathname();
   return (
-    <nav aria-label="Dashboard" className="flex flex-wrap gap-1">
-      {items.map((item) =>
-        item.ready ? (
-          <Link
-            key={item.href}
-            href={item.href}
-            aria-current={pathname === item.href ? "page" : undefined}
-            className="rounded-md px-3 py-1.5 text-sm hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white"
-          >
-            {item.label}
-          </Link>
-        ) : (
-          <span key={item.href} className="cursor-not-allowed rounded-md px-3 py-1.5 text-sm text-stone-400" title="Coming soon">
-            {item.label}
-          </span>
-        ),
-      )}
+    <nav aria-label="Dashboard" className="col-span-2 -mx-1 overflow-x-auto md:col-span-1 md:mx-0">
+      <ul className="flex w-max gap-1 p-1">
+        {items.map((item) => (
+          <li key={item.href}>
+            <Link
+              href={item.href}
+              aria-current={pathname === item.href ? "page" : undefined}
+              className="block rounded-md px-3 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white"
+            >
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
     </nav>
   );
 }

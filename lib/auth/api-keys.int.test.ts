@@ -33,13 +33,17 @@ describe("API keys", () => {
     expect(first.key).toMatch(KEY_SHAPE);
     expect(first.key_prefix).toBe(first.key!.slice(0, 12));
 
+    expect(first.last_used_at).toBeNull();
+
     const res = await callRoute(routes.ensure, "/v1/me/api-key/ensure", { method: "POST", headers: bearer(first.key!) });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, key: null });
+    const used = (res.json as { last_used_at: string }).last_used_at;
+    expect(res.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, last_used_at: used, key: null });
+    expect(Date.parse(used)).toBeGreaterThanOrEqual(Date.parse(first.created_at!));
 
     const read = await callRoute(routes.get, "/v1/me/api-key", { headers: bearer(first.key!) });
     expect(read.status).toBe(200);
-    expect(read.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, key: null });
+    expect(read.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, last_used_at: used, key: null });
   });
 
   it("stores only the SHA-256 and the display prefix, never the plaintext", async () => {
@@ -54,7 +58,7 @@ describe("API keys", () => {
 
   it("reports has_key false and the live tier for a user without a key", async () => {
     const user = await createUser(ctx.db);
-    expect(await keys.getApiKeyState(user.id)).toEqual({ has_key: false, key_prefix: null, tier: "free", created_at: null, key: null });
+    expect(await keys.getApiKeyState(user.id)).toEqual({ has_key: false, key_prefix: null, tier: "free", created_at: null, last_used_at: null, key: null });
     await ctx.db.subscription.create({ data: { userId: user.id, tier: "pro" } });
     expect((await keys.getApiKeyState(user.id)).tier).toBe("pro");
   });
@@ -142,5 +146,34 @@ describe("API keys", () => {
     expect(crossSite.status).toBe(403);
     const forged = await encode({ token: { sub: user.id }, secret: "another-secret-another-secret-another", salt: "authjs.session-token" });
     expect((await callRoute(routes.get, "/v1/me/api-key", { headers: { cookie: `authjs.session-token=${forged}` } })).status).toBe(401);
+  });
+});
+
+describe("last use of a key", () => {
+  it("is stamped when the key authenticates, at most once a minute, and cleared by regenerating", async () => {
+    const user = await createUser(ctx.db);
+    const { key } = await keys.ensureApiKey(user.id);
+    const lastUsed = async () => (await ctx.db.apiKey.findUniqueOrThrow({ where: { userId: user.id } })).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+
+    expect(await keys.findUserIdByApiKey(key!)).toBe(user.id);
+    const stamped = await lastUsed();
+    expect(stamped).not.toBeNull();
+
+    // Within the minute: no new write (the stored time stays exactly the same).
+    expect(await keys.findUserIdByApiKey(key!)).toBe(user.id);
+    expect(await lastUsed()).toEqual(stamped);
+
+    // Older than the resolution: the next use moves it.
+    const old = new Date(Date.now() - keys.LAST_USED_RESOLUTION_MS - 1000);
+    await ctx.db.apiKey.update({ where: { userId: user.id }, data: { lastUsedAt: old } });
+    await keys.findUserIdByApiKey(key!);
+    expect((await lastUsed())!.getTime()).toBeGreaterThan(old.getTime());
+
+    // A wrong key stamps nothing; a regenerated key starts unused.
+    const fresh = await keys.regenerateApiKey(user.id);
+    expect(fresh.last_used_at).toBeNull();
+    expect(await keys.findUserIdByApiKey(key!)).toBeNull();
+    expect(await lastUsed()).toBeNull();
   });
 });

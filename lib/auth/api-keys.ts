@@ -52,11 +52,25 @@ export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
   return serializeApiKeyState(row, await getLiveTier(userId), key.plaintext);
 }
 
-/** The user id an API key belongs to, or null. */
+/** How stale `lastUsedAt` may get: a key used all day costs one small write a minute, not one per request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** The user id an API key belongs to, or null. Stamps the key's last use (at most once a minute). */
 export async function findUserIdByApiKey(plaintext: string): Promise<string | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
   const db = await getDb();
   // Every API request runs this: a raw indexed lookup skips the ORM's per-query work.
-  const rows = await db.$queryRaw<{ userId: string }[]>`SELECT "userId" FROM "ApiKey" WHERE "hash" = ${sha256Hex(plaintext)}`;
-  return rows[0]?.userId ?? null;
+  const rows = await db.$queryRaw<{ id: string; userId: string; lastUsedAt: Date | null }[]>`
+    SELECT "id", "userId", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ${sha256Hex(plaintext)}`;
+  const row = rows[0];
+  if (!row) return null;
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    // Conditional, so concurrent requests stamp it once.
+    const staleBefore = new Date(now - LAST_USED_RESOLUTION_MS);
+    await db.$executeRaw`
+      UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)}
+      WHERE "id" = ${row.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;
+  }
+  return row.userId;
 }

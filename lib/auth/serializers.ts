@@ -10,6 +10,7 @@ export function serializeApiKeyState(key: ApiKey | null, tier: Tier, plaintext?:
     key_prefix: key?.prefix ?? null,
     tier,
     created_at: key?.createdAt.toISOString() ?? null,
+    last_used_at: key?.lastUsedAt?.toISOString() ?? null,
     key: plaintext ?? null,
   };
 }

@@ -46,7 +46,8 @@ export function pageSecurityHeaders(nonce: string, pathname: string, settings: P
     `style-src 'self' 'nonce-${nonce}'`,
     // React renders `style={{…}}` as an attribute in server HTML (the progress bar); attributes only.
     "style-src-attr 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    // i.ytimg.com: YouTube's video thumbnails in the history (lib/transcripts/serializers.ts thumbnailUrl).
+    "img-src 'self' data: blob: https://i.ytimg.com",
     "font-src 'self'",
     // An upload's player follows /v1/transcripts/{id}/media's redirect to the bucket when uploads are on S3.
     `media-src ${["'self'", "blob:", ...settings.uploadOrigins].join(" ")}`,

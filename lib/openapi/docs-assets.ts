@@ -3,7 +3,42 @@ import path from "node:path";
 import { getAbsoluteFSPath } from "swagger-ui-dist";
 import { errorResponse, errors } from "@/lib/http/errors";
 
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });`;
+// The reference shows the document without its x-internal operations (inbound webhooks). Deep links stay
+// off: Swagger UI puts them as links inside the operations' buttons (nested interactive controls), and its
+// server picker gets the accessible name it lacks.
+const INIT_SCRIPT = `fetch("/openapi.json").then((response) => response.json()).then((spec) => {
+  for (const [path, operations] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(operations)) if (operation["x-internal"]) delete operations[method];
+    if (Object.keys(operations).length === 0) delete spec.paths[path];
+  }
+  spec.tags = (spec.tags || []).filter((tag) => Object.values(spec.paths).some((ops) => Object.values(ops).some((op) => (op.tags || []).includes(tag.name))));
+  window.ui = SwaggerUIBundle({
+    spec,
+    dom_id: "#swagger-ui",
+    deepLinking: false,
+    persistAuthorization: true,
+  });
+  // Swagger UI renders the server picker (and re-renders it) after load: name it whenever it appears.
+  const nameServers = () => document.getElementById("servers")?.setAttribute("aria-label", "Server");
+  new MutationObserver(nameServers).observe(document.getElementById("swagger-ui"), { childList: true, subtree: true });
+  nameServers();
+});`;
+
+// Swagger UI's own colours that fall short of WCAG AA contrast (version badges, Authorize, the method badges).
+const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title small.version-stamp pre { color: #fff; }
+.swagger-ui .info .title small { background: #4b5563; }
+.swagger-ui .info .title small.version-stamp { background: #166534; }
+.swagger-ui .btn.authorize { color: #166534; border-color: #166534; }
+.swagger-ui .btn.authorize svg { fill: #166534; }
+.swagger-ui .opblock.opblock-get .opblock-summary-method { background: #1d4ed8 !important; }
+.swagger-ui .opblock.opblock-post .opblock-summary-method { background: #047857 !important; }
+.swagger-ui .opblock.opblock-put .opblock-summary-method { background: #b45309 !important; }
+.swagger-ui .opblock.opblock-patch .opblock-summary-method { background: #0f766e !important; }
+.swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #b91c1c !important; }
+.swagger-ui .json-schema-2020-12-expand-deep-button { color: #374151 !important; }
+.docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
+.docs-back a { color: #1c1917; }
+`;
 
 // Only these files are served; the name is never joined to a path unchecked.
 // A Map, not an object literal: "constructor", "toString" and the like must not look like file names.
@@ -15,6 +50,9 @@ const FILES = new Map<string, string>([
 export async function serveDocsAsset(name: string): Promise<Response> {
   if (name === "init.js") {
     return new Response(INIT_SCRIPT, { headers: { "content-type": "text/javascript; charset=utf-8" } });
+  }
+  if (name === "docs.css") {
+    return new Response(DOCS_CSS, { headers: { "content-type": "text/css; charset=utf-8" } });
   }
   const type = FILES.get(name);
   if (!type) return errorResponse(errors.notFound("No such file."));

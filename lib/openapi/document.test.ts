@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { allEndpoints } from "@/lib/openapi/endpoints";
+import { REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 
 // Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target,
 // sitemaps, the 404 answer for unknown /v1 paths, the operator's /metrics, and the MCP endpoint with its protected resource metadata
@@ -68,5 +70,31 @@ describe("/openapi.json", () => {
     expect(schema.required).toEqual(expect.arrayContaining(["has_key", "tier"]));
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
     for (const ref of refs) expect(document.components.schemas, ref).toHaveProperty(ref);
+  });
+
+  it("opens with an introduction and lists Transcripts first, the inbound webhooks last and marked internal", () => {
+    expect(document.info.description).toContain("`http://localhost:3000`");
+    expect(document.info.description).toMatch(/Authorization: Bearer/);
+    expect(document.info.description).toMatch(/GET \/v1\/jobs\/\{job_id\}/);
+    expect(document.tags[0].name).toBe("Transcripts");
+    const operations = Object.values(document.paths).flatMap((ops) => Object.values(ops) as { tags: string[]; "x-internal"?: boolean }[]);
+    expect(operations[0].tags).toEqual(["Transcripts"]);
+    const internal = Object.entries(document.paths).filter(([, ops]) => Object.values(ops).some((op) => (op as { "x-internal"?: boolean })["x-internal"]));
+    expect(internal.map(([path]) => path).sort()).toEqual(["/v1/webhooks/assemblyai", "/v1/webhooks/billing"]);
+    expect(operations.at(-1)!.tags).toEqual(["Inbound webhooks"]);
+  });
+
+  it("has a working example for every request body a client sends, accepted by the route's own schema", () => {
+    for (const endpoint of allEndpoints) {
+      if (!endpoint.body || endpoint.path.startsWith("/v1/webhooks/")) continue;
+      const key = `${endpoint.method} ${endpoint.path}`;
+      const example = REQUEST_BODY_EXAMPLES[key];
+      expect(example, key).toBeDefined();
+      expect(endpoint.body.safeParse(example).success, key).toBe(true);
+      const body = (document.paths[endpoint.path] as Record<string, { requestBody: { content: Record<string, { example?: unknown }> } }>)[endpoint.method.toLowerCase()].requestBody;
+      for (const media of Object.values(body.content)) expect(media.example, key).toEqual(example);
+    }
+    const transcript = document.paths["/v1/transcript"].post as { requestBody: { content: { "application/json": { example: unknown } } } };
+    expect(transcript.requestBody.content["application/json"].example).toEqual({ url: "https://www.youtube.com/watch?v=GJLlxj_dtq8", lang: "en", format: "srt" });
   });
 });

@@ -2,6 +2,7 @@ import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { credentialsFor } from "@/lib/auth/principal";
 import { allEndpoints } from "@/lib/openapi/endpoints";
+import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -48,6 +49,7 @@ function parameters(schema: ZodType | undefined, where: "query" | "path", compon
     required: where === "path" || (json.required ?? []).includes(name),
     schema: property,
     ...(typeof property.description === "string" ? { description: property.description } : {}),
+    ...(name in PARAMETER_EXAMPLES && where === "query" ? { example: PARAMETER_EXAMPLES[name] } : {}),
   }));
 }
 
@@ -84,22 +86,74 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     responses[status] = Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: problem } } };
   }
   return {
-    tags: [endpoint.tag],
+    tags: [isInbound(endpoint) ? INBOUND_TAG : endpoint.tag],
+    // Called by providers, not by clients: kept in the document (and the fuzzer), hidden from /docs.
+    ...(isInbound(endpoint) ? { "x-internal": true } : {}),
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     parameters: [...parameters(endpoint.params, "path", components), ...parameters(endpoint.query, "query", components)],
-    ...(endpoint.body ? { requestBody: requestBody(endpoint, convert(endpoint.body, "input", components)) } : {}),
+    ...(endpoint.body ? { requestBody: requestBody(endpoint, convert(endpoint.body, "input", components), REQUEST_BODY_EXAMPLES[`${endpoint.method} ${endpoint.path}`]) } : {}),
     responses,
     security: [...new Set(credentials.map((c) => (c === "session" ? "session" : "bearer")))].map((scheme) => ({ [scheme]: [] })),
   };
 }
 
 /** JSON for the API; the OAuth endpoints take the RFCs' form encoding (and some JSON as well). */
-function requestBody(endpoint: Endpoint, schema: JsonSchema) {
-  if (!endpoint.oauth) return { required: true, content: { "application/json": { schema } } };
-  const form = { "application/x-www-form-urlencoded": { schema } };
-  return { required: false, content: endpoint.oauth.body === "form" ? form : { ...form, "application/json": { schema } } };
+function requestBody(endpoint: Endpoint, schema: JsonSchema, example: Record<string, unknown> | undefined) {
+  const media = { schema, ...(example ? { example } : {}) };
+  if (!endpoint.oauth) return { required: true, content: { "application/json": media } };
+  const form = { "application/x-www-form-urlencoded": media };
+  return { required: false, content: endpoint.oauth.body === "form" ? form : { ...form, "application/json": media } };
+}
+
+const INBOUND_TAG = "Inbound webhooks";
+const isInbound = (endpoint: Endpoint) => endpoint.path.startsWith("/v1/webhooks/");
+
+/** The reference's sections, in this order (Transcripts first); tags not listed follow. */
+const TAGS: { name: string; description: string }[] = [
+  { name: "Transcripts", description: "Transcribe a link, an audio URL or an upload; poll jobs; read, download and delete your history." },
+  { name: "Publishing", description: "Public pages for your transcripts, and the public index." },
+  { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
+  { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
+  { name: "Uploads", description: "Signed upload targets for your own files." },
+  { name: "API keys", description: "Your one API key." },
+  { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
+  { name: "Sessions", description: "Dashboard sign-ins." },
+  { name: "Connected apps", description: "Programs and connectors you signed in with the device flow or OAuth." },
+  { name: "Device flow", description: "Sign-in for command-line clients (RFC 8628)." },
+  { name: "OAuth", description: "The authorization server for connectors (RFC 8414, 7591, 7636, 7009)." },
+  { name: "Health", description: "Liveness and dependencies." },
+  { name: INBOUND_TAG, description: "Called by the billing and speech-recognition providers, not by clients." },
+];
+
+function tagRank(tag: string): number {
+  const index = TAGS.findIndex((entry) => entry.name === tag);
+  return index === -1 ? TAGS.length : index;
+}
+
+/** The reference's introduction (Markdown; Swagger UI shows it above the operations). */
+function introduction(baseUrl: string): string {
+  return `Timestamped transcripts from YouTube, X, TikTok, Facebook, Instagram, RedNote and Vimeo links, podcast episodes and uploaded files.
+
+**Base URL:** \`${baseUrl}\`
+
+**Authentication.** Send your API key (from the dashboard's **API key** page) on every request:
+\`Authorization: Bearer vbt_…\`. Press **Authorize** below and paste it to try the operations here.
+
+**One call, two outcomes.** \`POST /v1/transcript\` with \`{"url": "…", "lang": "en", "format": "srt"}\`:
+- **200**: the platform has captions; the transcript is in the answer, in \`format\` (\`json\`, \`text\`, \`srt\`, \`vtt\`, \`md\`).
+- **202**: no captions, so speech recognition runs as a job: \`{"job_id": "…", "status": "queued"}\`.
+
+**Polling.** Ask \`GET /v1/jobs/{job_id}\` every couple of seconds until \`status\` is \`done\` (the
+transcript is in \`transcript\`, the same shape as the 200 answer) or \`error\` (\`error.code\`, \`error.message\`).
+
+**Errors.** 422 is a validation error: \`{"detail": [{"loc": ["body", "url"], "msg": "…", "type": "…"}]}\`.
+Every other error is \`{"detail": "a sentence you can act on", "code": "machine_code"}\`: 401 missing or
+wrong key, 402 monthly allowance used up, 404 not found, 429 too many requests (wait \`Retry-After\`
+seconds), 502/503 the platform or a provider failed (503s say when to retry).
+
+Each transcript is charged once per source and language; asking again is free.`;
 }
 
 /** OpenAPI 3.1 for every endpoint, from the same zod schemas the routes parse with. */
@@ -111,7 +165,9 @@ export function buildOpenApiDocument(baseUrl: string) {
     OAuthError: oauthErrorSchema,
   };
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const endpoint of allEndpoints) {
+  // Swagger UI lists sections in the order of `tags` and operations in the order of `paths`.
+  const ordered = [...allEndpoints].sort((a, b) => tagRank(isInbound(a) ? INBOUND_TAG : a.tag) - tagRank(isInbound(b) ? INBOUND_TAG : b.tag));
+  for (const endpoint of ordered) {
     paths[endpoint.path] ??= {};
     paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint, components);
   }
@@ -120,9 +176,10 @@ export function buildOpenApiDocument(baseUrl: string) {
     info: {
       title: "Verbatim",
       version: "0.1.0",
-      description: "Timestamped transcripts from video and audio links, podcasts and uploads.",
+      description: introduction(baseUrl),
     },
     servers: [{ url: baseUrl }],
+    tags: TAGS,
     paths,
     components: {
       schemas: components,

@@ -8,6 +8,7 @@ import {
   languagesResponseSchema,
   transcriptFormatQuerySchema,
   transcriptIdParamsSchema,
+  transcriptionIdParamsSchema,
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptRequestSchema,
@@ -84,6 +85,21 @@ export const listTranscriptionsEndpoint = defineEndpoint({
   rateLimit: "account",
   query: transcriptionListQuerySchema,
   response: transcriptionListSchema,
+});
+
+export const deleteTranscriptionEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/v1/me/transcriptions/{id}",
+  tag,
+  summary: "Remove an entry from the caller's history",
+  description:
+    "The transcript stays in the service's shared cache; the caller's public page of it is taken down. Requesting the same source again adds a new entry and counts against the allowance again.",
+  auth: "any",
+  rateLimit: "account",
+  params: transcriptionIdParamsSchema,
+  status: 204,
+  response: null,
+  errors: { 404: "No entry with this id in the caller's history", 409: "Still running; delete it once it has finished or failed" },
 });
 
 export const listLanguagesEndpoint = defineEndpoint({

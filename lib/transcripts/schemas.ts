@@ -79,8 +79,17 @@ export const transcriptionEntrySchema = z
       .describe(
         "The link POST /v1/transcript and POST /v1/publish take for this entry: the canonical page, a podcast episode's audio URL, or an upload's upload:<object_path>. Null until the transcript is stored.",
       ),
+    title: z.string().nullable().describe("the video's or episode's title, an upload's file name; null when not known"),
+    thumbnail_url: z.string().nullable().describe("a thumbnail image, for platforms that publish one at a fixed address (YouTube)"),
+    transcript_id: z.string().nullable().describe("for GET /v1/transcripts/{id} and its download, once done"),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .describe("why it failed (status error): the request's or the job's code and detail"),
   })
   .meta({ id: "TranscriptionEntry" });
+
+export const transcriptionIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const transcriptionListSchema = z
   .object({
@@ -97,7 +106,7 @@ export const HISTORY_PLATFORMS = ["youtube", "x", "tiktok", "facebook", "instagr
 export const transcriptionListQuerySchema = z.object({
   limit: queryInt(z.int().min(1).max(100)).default(20),
   offset: queryInt(z.int().min(0)).default(0),
-  q: z.string().max(200).nullable().default(null).describe("case-insensitive substring of video_id"),
+  q: z.string().max(200).nullable().default(null).describe("case-insensitive substring of video_id or title"),
   platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
   state: z.enum(["done", "in_progress", "error"]).nullable().default(null),
   sort: z.enum(["created_at", "duration_seconds", "total_seconds"]).default("created_at"),

@@ -48,7 +48,17 @@ export function transcriptMeta(row: Transcript): TranscriptMeta {
   return { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang, chapters: transcriptChapters(row) };
 }
 
-export function serializeTranscription(row: Transcription & { transcript?: Pick<Transcript, "sourceUrl"> | null }): z.infer<typeof transcriptionEntrySchema> {
+export type TranscriptionRow = Transcription & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
+export type JobFailure = { code: string; message: string };
+
+/** A fixed-address thumbnail, for the platforms that have one (no lookup needed). */
+export function thumbnailUrl(platform: string, videoId: string): string | null {
+  return platform === "youtube" && /^[A-Za-z0-9_-]{11}$/.test(videoId) ? `https://i.ytimg.com/vi/${videoId}/mqdefault.jpg` : null;
+}
+
+/** A history entry; `jobFailure` is its failed job's error, when it has one. */
+export function serializeTranscription(row: TranscriptionRow, jobFailure?: JobFailure | null): z.infer<typeof transcriptionEntrySchema> {
+  const requestFailure = row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;
   return {
     id: row.id,
     video_id: row.videoId,
@@ -61,5 +71,9 @@ export function serializeTranscription(row: Transcription & { transcript?: Pick<
     status: row.state,
     created_at: row.createdAt.toISOString(),
     source_url: row.transcript?.sourceUrl ?? null,
+    title: row.transcript?.title ?? row.title,
+    thumbnail_url: thumbnailUrl(row.platform, row.videoId),
+    transcript_id: row.state === "done" ? row.transcriptId : null,
+    error: row.state === "error" ? (requestFailure ?? jobFailure ?? null) : null,
   };
 }

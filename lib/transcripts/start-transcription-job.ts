@@ -57,7 +57,17 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         reservedSecs: reserve,
         periodStart: period.start,
       });
-      const fields = { source: "asr", jobId: job.id, state: "in_progress", transcriptId: null, durationSeconds: 0, totalSeconds: reserve };
+      const fields = {
+        source: "asr",
+        jobId: job.id,
+        state: "in_progress",
+        transcriptId: null,
+        durationSeconds: 0,
+        totalSeconds: reserve,
+        errorCode: null,
+        errorMessage: null,
+        ...(request.title ? { title: request.title } : {}),
+      };
       await tx.transcription.update({ where: { userId_platform_videoId_lang: key }, data: fields });
       return { jobId: job.id, status: "queued" as const };
     },

@@ -1,4 +1,4 @@
-import type { CaptionProvider, CaptionTrack, VideoInfo } from "@/lib/captions/types";
+import { SourceError, type CaptionProvider, type CaptionTrack, type VideoInfo } from "@/lib/captions/types";
 import type { Segment } from "@/lib/formats/types";
 import type { ParsedSource } from "@/lib/sources";
 
@@ -20,7 +20,7 @@ export class StaticCaptionProvider implements CaptionProvider {
     this.infoCalls += 1;
     await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const video = this.videos[source.videoId];
-    if (!video) throw Object.assign(new Error("unknown video"), { code: "video_unavailable" });
+    if (!video) throw new SourceError("video_unavailable", "This video does not exist or is private.");
     return {
       platform: source.platform,
       videoId: source.videoId,

@@ -1,3 +1,7 @@
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Check your email" };
+
 export default function CheckEmailPage() {
   return (
     <main className="mx-auto flex max-w-sm flex-col gap-4 px-6 py-24">

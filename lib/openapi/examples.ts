@@ -1,0 +1,35 @@
+// Request examples for the API reference, so "Try it out" sends something that works with the reader's key.
+// Real sources: a YouTube video with English captions ("Surface Go Review", the video whose recorded
+// InnerTube answer the YouTube fake replays, test/fakes/youtube/README.md) and NPR's Planet Money feed.
+
+export const EXAMPLE_VIDEO_URL = "https://www.youtube.com/watch?v=GJLlxj_dtq8";
+export const EXAMPLE_FEED_URL = "https://feeds.npr.org/510289/podcast.xml";
+
+const PKCE_CHALLENGE = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"; // RFC 7636 appendix B
+const REDIRECT_URI = "http://127.0.0.1:33418/callback";
+
+/** Request body examples, by "METHOD path". A test checks each against the endpoint's own body schema. */
+export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
+  "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
+  "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
+  "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
+  "POST /v1/podcast/resolve": { url: EXAMPLE_FEED_URL },
+  "POST /v1/uploads/sign": { filename: "interview.mp3", content_type: "audio/mpeg" },
+  "POST /v1/checkout": { tier: "pro" },
+  "POST /v1/me/subscription/change": { tier: "ultra" },
+  "POST /v1/device/code": { client_id: "verbatim-cli" },
+  "POST /v1/device/token": { device_code: "the device_code from POST /v1/device/code" },
+  "POST /v1/device/approve": { user_code: "BDWP-HQPK" },
+  "POST /v1/device/deny": { user_code: "BDWP-HQPK" },
+  "POST /v1/oauth/authorize": { client_id: "the client_id from /oauth/register", redirect_uri: REDIRECT_URI, code_challenge: PKCE_CHALLENGE, code_challenge_method: "S256", state: "af0ifjsldkj", decision: "approve" },
+  "POST /oauth/register": { redirect_uris: [REDIRECT_URI], client_name: "My MCP client" },
+  "POST /oauth/token": { grant_type: "authorization_code", code: "the code from the redirect", redirect_uri: REDIRECT_URI, code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", client_id: "the client_id from /oauth/register" },
+  "POST /oauth/revoke": { token: "vrt_…", token_type_hint: "refresh_token" },
+};
+
+/** Query and path parameter examples, by name (the same meaning wherever the name appears). */
+export const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  url: EXAMPLE_VIDEO_URL,
+  format: "srt",
+  limit: 20,
+};
