@@ -51,7 +51,7 @@ export default async function PublicTranscriptPage({ params, searchParams }: Pro
           {transcript.source_url && (
             <>
               {" · "}
-              <a href={transcript.source_url} className="text-sky-700 hover:underline" rel="nofollow noopener" data-testid="public-source">
+              <a href={transcript.source_url} className="text-sky-700 underline decoration-sky-300 hover:decoration-sky-700" rel="nofollow noopener" data-testid="public-source">
                 Watch on {platformLabel(transcript.platform)}
               </a>
             </>
