@@ -1,10 +1,10 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { expect, test } from "@playwright/test";
+import { freePort } from "../test/free-port";
 
 // README's Quickstart, as written there, in a fresh clone of this repository's HEAD (committed files only):
 // install, build and start on the embedded defaults, then /health. npm's cache (filled by the project's own
@@ -20,16 +20,6 @@ function quickstartCommand(readme: string): string {
   return block[1].trim();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test("README's first command works in a fresh clone", async () => {
   test.setTimeout(20 * 60_000);

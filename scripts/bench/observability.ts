@@ -3,26 +3,16 @@
 // scraped every second), against LOG_LEVEL=error (no request lines; metrics are always observed) and,
 // with BENCH_BASELINE_DIR=<a built checkout of the commit before logs and metrics>, against that build.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { startFakeYoutube } from "../../test/fakes/youtube/server";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { createApiKey, requestsPerSecond, startApp } from "./server";
+import { freePort } from "../../test/free-port";
 
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Variant {
   label: string;

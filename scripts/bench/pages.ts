@@ -8,22 +8,13 @@ import { chromium, type Browser } from "@playwright/test";
 import pg from "pg";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { gritSegments, GRIT_VIDEO_ID } from "../../test/publishing";
-import { startApp } from "./server";
+import { devLoginCookies, startApp } from "./server";
 
 const RUNS = 5;
 const TRANSCRIPT_ID = "bench-view-grit";
 
 async function signIn(baseUrl: string, email: string): Promise<{ name: string; value: string }[]> {
-  const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
-  const login = await fetch(`${baseUrl}/api/auth/callback/dev-login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
-    body: new URLSearchParams({ csrfToken, email, callbackUrl: "/dashboard" }),
-  });
-  return [...cookies, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].map((pair) => {
+  return (await devLoginCookies(baseUrl, email)).map((pair) => {
     const at = pair.indexOf("=");
     return { name: pair.slice(0, at), value: pair.slice(at + 1) };
   });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { startFakeYoutube } from "../../test/fakes/youtube/server";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 import { createMigratedTestDatabase } from "../../test/pg";
-import { freePort } from "../../test/faults/private-postgres";
+import { freePort } from "../../test/free-port";
 import { startApp, startBalancer, type Balancer, type Proc } from "../cluster";
 import { createApiKey } from "./server";
 

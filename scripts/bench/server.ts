@@ -56,8 +56,8 @@ export async function startApp(port: number, extraEnv: Record<string, string> = 
   };
 }
 
-/** Signs in with the development login and returns a fresh API key. */
-export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}@example.test`): Promise<string> {
+/** Signs in with the development login: the session's cookies as `name=value` pairs. */
+export async function devLoginCookies(baseUrl: string, email: string): Promise<string[]> {
   const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const cookies = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
@@ -67,7 +67,12 @@ export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookies.join("; ") },
     body: new URLSearchParams({ csrfToken, email, callbackUrl: "/dashboard" }),
   });
-  const session = [...cookies, ...login.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ");
+  return [...cookies, ...login.headers.getSetCookie().map((c) => c.split(";")[0])];
+}
+
+/** Signs in with the development login and returns a fresh API key. */
+export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}@example.test`): Promise<string> {
+  const session = (await devLoginCookies(baseUrl, email)).join("; ");
   const ensure = await fetch(`${baseUrl}/v1/me/api-key/ensure`, { method: "POST", headers: { cookie: session, origin: baseUrl } });
   const state = (await ensure.json()) as { key: string | null };
   if (!state.key) throw new Error(`could not create an API key (${ensure.status})`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { startApp, type Proc, type ProcEnv } from "@/scripts/cluster";
-import { freePort } from "./private-postgres";
+import { freePort } from "../free-port";
 import { startSpeechServer } from "./asr-world";
 import { recordFault, until } from "./report";
 

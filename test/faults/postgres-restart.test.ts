@@ -6,7 +6,8 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startApp, type Proc } from "@/scripts/cluster";
-import { freePort, startPrivatePostgres, type PrivatePostgres } from "./private-postgres";
+import { freePort } from "../free-port";
+import { startPrivatePostgres, type PrivatePostgres } from "./private-postgres";
 import { recordFault, until } from "./report";
 
 // PostgreSQL goes down under load and comes back (a fast shutdown: connections cut, as in a restart or a

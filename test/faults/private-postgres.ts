@@ -4,9 +4,9 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../free-port";
 
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
@@ -30,13 +30,6 @@ async function binDir(): Promise<string> {
   return path.dirname(pg_ctl);
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = await binDir();

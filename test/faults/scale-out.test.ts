@@ -7,7 +7,7 @@ import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server"
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { startCluster, type Cluster } from "@/scripts/cluster";
-import { freePort } from "./private-postgres";
+import { freePort } from "../free-port";
 import { until } from "./report";
 import { startSpeechServer } from "./asr-world";
 
