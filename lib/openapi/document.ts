@@ -117,6 +117,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
   { name: "Uploads", description: "Signed upload targets for your own files." },
+  { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },
   { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
   { name: "Sessions", description: "Dashboard sign-ins." },
