@@ -76,7 +76,7 @@ export async function startApp(name: string, port: number, env: ProcEnv, echo = 
 /** `npm run worker` (scripts/worker.ts under tsx); resolves once it runs. */
 export async function startWorker(name: string, env: ProcEnv, echo = false): Promise<Proc> {
   const proc = spawnProc(name, ["node_modules/tsx/dist/cli.mjs", "scripts/worker.ts"], baseEnv(env), echo);
-  await waitFor(proc, async () => proc.logs().includes("[worker] running as"));
+  await waitFor(proc, async () => proc.logs().includes("worker running as"));
   return proc;
 }
 

@@ -41,7 +41,10 @@ describe("a platform answers 429", () => {
     const calls = playerCalls();
     expect(calls).toBeGreaterThan(1); // it did retry
     expect(calls).toBeLessThanOrEqual(10); // and gave up
-    expect(await ctx.db.transcription.count({ where: { userId: caller.userId } })).toBe(0);
+    // History lists the failed request with its reason (issue 15), uncharged.
+    expect(await ctx.db.transcription.findMany({ where: { userId: caller.userId }, select: { state: true, errorCode: true, durationSeconds: true } })).toEqual([
+      { state: "error", errorCode: "upstream_rate_limited", durationSeconds: 0 },
+    ]);
     expect(await ctx.db.usagePeriod.aggregate({ where: { userId: caller.userId }, _sum: { usedSeconds: true } })).toMatchObject({ _sum: { usedSeconds: null } });
 
     youtube.scenarios.delete(id);
