@@ -34,7 +34,7 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
     const page = await context.newPage();
     const email = `magic-${Date.now()}@example.test`;
     await page.goto("/dashboard/keys");
-    await page.getByLabel("Email (we send you a link)").fill(email);
+    await page.getByLabel("Email (we send you a sign-in link)").fill(email);
     await page.getByRole("button", { name: "Email me a link" }).click();
     await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
 
