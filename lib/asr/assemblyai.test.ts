@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
-import { createAssemblyAiProvider, handleAssemblyAiWebhook } from "./assemblyai";
+import { createAssemblyAiProvider, createdAt, handleAssemblyAiWebhook } from "./assemblyai";
 import { AsrError } from "./types";
 
 let fake: FakeAssemblyAi;
@@ -215,6 +215,63 @@ describe("AssemblyAI provider (real SDK against the fake)", () => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+
+  it("finds a submission whose answer was lost by its upload URL, so the retry pays nothing more", async () => {
+    const p = provider({ requestTimeoutMs: 300 });
+    const uploadedAt = new Date();
+    const { audioUrl } = await p.upload(audio, { lang: "en" });
+    expect(await p.findSubmitted(audioUrl, uploadedAt, { lang: "en" })).toBeNull();
+
+    fake.setFault({ mode: "lost-answer", method: "POST", path: "/v2/transcript" });
+    const lost = await rejection(p.submit(audioUrl, { lang: "en" }));
+    expect(lost).toBeInstanceOf(AsrError);
+    expect(lost).toMatchObject({ code: "asr_failed", retryable: true });
+    expect(fake.submitted).toHaveLength(1); // AssemblyAI took it; we never heard
+    fake.setFault(null);
+
+    const found = await p.findSubmitted(audioUrl, uploadedAt, { lang: "en" });
+    expect(found).toEqual({ id: fake.submitted[0].id });
+    const result = await p.waitFor(found!.id, { lang: "en" });
+    expect(result.words.map((w) => w.text)).toEqual(["Hello", "world."]);
+    expect(fake.submitted).toHaveLength(1);
+  });
+
+  it("pages back through newer transcripts (before_id, 200 a page) and stops at the upload time", async () => {
+    const p = provider();
+    const uploadedAt = new Date();
+    const { audioUrl } = await p.upload(audio, { lang: "en" });
+    const { id } = await p.submit(audioUrl, { lang: "en" });
+    const others = await Promise.all(
+      Array.from({ length: 250 }, () =>
+        fetch(`${fake.origin}/v2/transcript`, {
+          method: "POST",
+          headers: { authorization: "good-key", "content-type": "application/json" },
+          body: JSON.stringify({ audio_url: "https://example.com/other.mp3" }),
+        }).then((res) => res.status),
+      ),
+    );
+    expect(new Set(others)).toEqual(new Set([200]));
+    const lists = () => fake.requests.filter((r) => r.method === "GET" && r.path === "/v2/transcript").length;
+
+    expect(await p.findSubmitted(audioUrl, uploadedAt, { lang: "en" })).toEqual({ id });
+    expect(lists()).toBe(2); // 200 newer ones on the first page, ours on the second
+
+    // Never submitted: the search ends where the list does.
+    const { audioUrl: unsent } = await p.upload(audio, { lang: "en" });
+    expect(await p.findSubmitted(unsent, uploadedAt, { lang: "en" })).toBeNull();
+    expect(lists()).toBe(4);
+
+    // Uploaded after everything listed (beyond the allowed clock skew): one page is enough to know.
+    expect(await p.findSubmitted(unsent, new Date(Date.now() + 10 * 60_000), { lang: "en" })).toBeNull();
+    expect(lists()).toBe(5);
+  });
+
+  it("reads AssemblyAI's created times as UTC, with or without a zone", () => {
+    expect(createdAt("2023-11-02T21:49:25.586965")).toBe(Date.UTC(2023, 10, 2, 21, 49, 25, 586));
+    expect(createdAt("2023-11-02T21:49:25Z")).toBe(Date.UTC(2023, 10, 2, 21, 49, 25));
+    expect(createdAt("2023-11-02T23:49:25+02:00")).toBe(Date.UTC(2023, 10, 2, 21, 49, 25));
+    expect(createdAt("yesterday")).toBeNaN();
   });
 
   it("handleAssemblyAiWebhook ignores bodies that are not AssemblyAI webhooks", () => {

@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
+import { log } from "@/lib/observability/logger";
 import { joinWords } from "./segment-words";
 import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
 
@@ -34,6 +35,11 @@ export interface AssemblyAiOptions {
 /** Polls that fail retryably (5xx, network) in a row before the wait gives up. */
 const MAX_POLL_FAILURES = 5;
 const BACKOFF = 1.5;
+/** Looking for an earlier submission: pages of AssemblyAI's maximum size, at most this many of them. */
+const LOOKUP_PAGE_SIZE = 200;
+const LOOKUP_MAX_PAGES = 10;
+/** How far our clock and AssemblyAI's may disagree about when the audio was uploaded. */
+const LOOKUP_CLOCK_SKEW_MS = 2 * 60_000;
 
 // Pending waits by transcript id. A webhook for one of them marks it and wakes its sleep; the wait then
 // polls once more (the webhook body is not trusted: it only says when to look).
@@ -162,6 +168,11 @@ class GuardedFileService extends FileService {
   }
 }
 
+/** One page of GET /v2/transcript as AssemblyAI sends it: `created` is UTC without a zone ("2023-11-02T21:49:25.586965"). */
+interface RawTranscriptList {
+  transcripts: Array<{ id: string; audio_url: string; created: string }>;
+}
+
 class GuardedTranscriptService extends TranscriptService {
   constructor(
     params: BaseServiceParams,
@@ -174,6 +185,19 @@ class GuardedTranscriptService extends TranscriptService {
   protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
     return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal, this.timeoutMs);
   }
+  /**
+   * The SDK's list() turns `created` into a Date read in the server's local time zone, which is wrong by
+   * the zone's offset unless the server runs on UTC; this keeps the text, for createdAt() to read as UTC.
+   */
+  listPage(params: { limit: number; before_id?: string }): Promise<RawTranscriptList> {
+    const query = new URLSearchParams({ limit: String(params.limit), ...(params.before_id ? { before_id: params.before_id } : {}) });
+    return this.fetchJson<RawTranscriptList>(`/v2/transcript?${query}`);
+  }
+}
+
+/** AssemblyAI's `created` in ms since the epoch: UTC when it names no zone. NaN when unreadable. */
+export function createdAt(created: string): number {
+  return Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(created) ? created : `${created}Z`);
 }
 
 function toWords(transcript: Transcript): Word[] {
@@ -203,8 +227,8 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<A
     return { files, transcripts: new GuardedTranscriptService(params, files, signal, requestTimeoutMs) };
   };
 
-  /** 1. Upload, streaming the file (upload progress: 0 → 0.3); 2. submit. Returns the transcript id. */
-  async function submitQueued(audioPath: string, { lang, signal, onProgress }: AsrTranscribeOptions): Promise<Transcript> {
+  /** 1. Upload, streaming the file (upload progress: 0 → 0.3). Free: only the submission is paid. */
+  async function upload(audioPath: string, { signal, onProgress }: AsrTranscribeOptions): Promise<{ audioUrl: string }> {
     const progress = monotonicProgress(onProgress);
     throwIfAborted(signal);
     progress(0);
@@ -227,16 +251,21 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<A
       }),
     );
     source.on("error", (error) => counted.destroy(error));
-    let uploadUrl: string;
     try {
-      uploadUrl = await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream);
+      return { audioUrl: await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream) };
     } finally {
       source.destroy();
       counted.destroy();
     }
+  }
+
+  /** 2. Submit the uploaded audio for recognition (paid). Returns the queued transcript. */
+  async function submitQueued(audioUrl: string, { lang, signal, onProgress }: AsrTranscribeOptions): Promise<Transcript> {
+    const progress = monotonicProgress(onProgress);
+    throwIfAborted(signal);
     const languageCode = toAssemblyAiLanguage(lang);
     const params: SubmitParams = {
-      audio_url: uploadUrl,
+      audio_url: audioUrl,
       punctuate: true,
       format_text: true,
       ...(languageCode ? { language_code: languageCode } : { language_detection: true }),
@@ -246,9 +275,30 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<A
         ? { webhook_auth_header_name: options.webhookAuthHeaderName, webhook_auth_header_value: options.webhookAuthHeaderValue }
         : {}),
     };
-    const queued = await client.transcripts.submit(params);
+    const queued = await clientFor(signal).transcripts.submit(params);
     progress(0.35);
     return queued;
+  }
+
+  /**
+   * An earlier submission of this uploaded audio, if AssemblyAI has one. AssemblyAI takes no idempotency
+   * key, but each upload URL is new, so the transcript whose audio_url is this URL is ours. Pages back
+   * from the newest transcript until one older than the upload (less clock skew), or LOOKUP_MAX_PAGES.
+   */
+  async function findSubmitted(audioUrl: string, uploadedAt: Date, { signal }: AsrTranscribeOptions): Promise<{ id: string } | null> {
+    const client = clientFor(signal).transcripts;
+    const oldest = uploadedAt.getTime() - LOOKUP_CLOCK_SKEW_MS;
+    let beforeId: string | undefined;
+    for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
+      const { transcripts } = await client.listPage({ limit: LOOKUP_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) });
+      const match = transcripts.find((t) => t.audio_url === audioUrl);
+      if (match) return { id: match.id };
+      const last = transcripts.at(-1);
+      if (!last || transcripts.length < LOOKUP_PAGE_SIZE || !(createdAt(last.created) >= oldest)) return null;
+      beforeId = last.id;
+    }
+    log.warn({ audioUrl, pages: LOOKUP_MAX_PAGES }, "no earlier AssemblyAI submission found in the newest transcripts; submitting");
+    return null;
   }
 
   /** 3. Wait: poll with backoff (1 s, 1.5 s, 2.25 s … up to the cap), woken early by a webhook. */
@@ -317,13 +367,16 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<A
   return {
     name: "assemblyai",
     handleWebhook: handleAssemblyAiWebhook,
-    async submit(audioPath, opts) {
-      return { id: (await submitQueued(audioPath, opts)).id };
+    upload,
+    async submit(audioUrl, opts) {
+      return { id: (await submitQueued(audioUrl, opts)).id };
     },
+    findSubmitted,
     waitFor: (id, opts) => waitForTranscript(id, opts, null),
     async transcribe(audioPath, opts) {
       const progress = monotonicProgress(opts.onProgress);
-      const queued = await submitQueued(audioPath, { ...opts, onProgress: progress });
+      const { audioUrl } = await upload(audioPath, { ...opts, onProgress: progress });
+      const queued = await submitQueued(audioUrl, { ...opts, onProgress: progress });
       return waitForTranscript(queued.id, { ...opts, onProgress: progress }, queued);
     },
   };

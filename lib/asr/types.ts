@@ -36,11 +36,19 @@ export interface AsrProvider {
   name: string;
   /** Recognises the file and waits for the result (one paid submission per call). */
   transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
-  /**
-   * Providers with an asynchronous API: sends the audio and returns the provider's transcript id without
-   * waiting, so the caller can checkpoint the id and never pay for the same audio twice.
+  /*
+   * Providers with an asynchronous API take the same work in steps, each of whose results the caller can
+   * checkpoint, so that the same audio is never paid for twice: upload (free) → submit (paid) → waitFor.
    */
-  submit?(audioPath: string, opts: AsrTranscribeOptions): Promise<{ id: string }>;
+  /** Sends the audio to the provider and returns the provider's URL for it. */
+  upload?(audioPath: string, opts: AsrTranscribeOptions): Promise<{ audioUrl: string }>;
+  /** Asks for recognition of uploaded audio and returns the provider's transcript id, without waiting. */
+  submit?(audioUrl: string, opts: AsrTranscribeOptions): Promise<{ id: string }>;
+  /**
+   * The transcript an earlier submit of this uploaded audio created, or null: for a retry that cannot know
+   * whether its last submit reached the provider (a crash or a lost answer after the provider accepted it).
+   */
+  findSubmitted?(audioUrl: string, uploadedAt: Date, opts: AsrTranscribeOptions): Promise<{ id: string } | null>;
   /** Waits for a submitted transcript by its id (as often as needed: it submits nothing). */
   waitFor?(id: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
 }

@@ -14,6 +14,8 @@ import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblya
 // "processing" until the test completes it.
 // - kill -9 after the submission, start a new worker: the fake sees exactly one upload and one submission,
 //   and the job finishes with the transcript.
+// - kill -9 after AssemblyAI accepted the submission but before the worker heard back (so before the
+//   checkpoint): the new worker finds that transcript by its upload URL instead of paying for another.
 // - SIGTERM while the job waits on AssemblyAI: the worker exits at once (the wait is interruptible) and
 //   hands the job back, so another runner can claim it immediately.
 
@@ -149,6 +151,34 @@ describe("paid recognition across a killed runner", () => {
     expect(transcript?.segments).toEqual([{ start: 0.1, end: 0.9, text: "Bread rises." }]);
   });
 
+  it("kill -9 between AssemblyAI accepting the submission and its answer: the next worker finds it, submits nothing", async () => {
+    const jobId = await submitJob("cut-off");
+    fake.setFault({ mode: "lost-answer", method: "POST", path: "/v2/transcript" });
+    const submissions = fake.submitted.length;
+    const first = startWorker();
+    await until("AssemblyAI to accept the submission", () => fake.submitted.length > submissions);
+    await stopChild(first.child, "SIGKILL");
+    fake.setFault(null);
+    const accepted = fake.submitted.at(-1)!;
+    const job = await ctx.db.job.findUnique({ where: { id: jobId } });
+    expect(Object.keys(job!.checkpoints as object).sort()).toEqual(["prepare-audio", "upload-audio"]);
+    const uploads = fake.uploads.length;
+
+    const second = startWorker();
+    expect(await submitted(jobId)).toBe(accepted.id);
+    await fake.complete(accepted.id);
+    const done = await until("the job to finish", async () => {
+      const row = await ctx.db.job.findUnique({ where: { id: jobId } });
+      return row?.status === "done" || row?.status === "error" ? row : null;
+    });
+    expect(done, second.output()).toMatchObject({ status: "done", attempts: 2 });
+    expect(fake.submitted.length).toBe(submissions + 1);
+    expect(fake.uploads.length).toBe(uploads);
+    expect(fake.requests.filter((r) => r.method === "GET" && r.path === "/v2/transcript").length).toBeGreaterThan(0);
+    const transcript = await ctx.db.transcript.findUnique({ where: { id: done.transcriptId! } });
+    expect(transcript?.segments).toEqual([{ start: 0.1, end: 0.9, text: "Bread rises." }]);
+  });
+
   it("SIGTERM during the wait: the worker exits at once and the job is claimable by another runner", async () => {
     const jobId = await submitJob("stopped");
     const worker = startWorker();
@@ -159,7 +189,7 @@ describe("paid recognition across a killed runner", () => {
     expect(await stopChild(worker.child, "SIGTERM"), worker.output()).toBe(0);
     const job = await ctx.db.job.findUnique({ where: { id: jobId } });
     expect(job).toMatchObject({ status: "queued", leaseOwner: null, leaseUntil: null, attempts: 0 });
-    expect(Object.keys(job!.checkpoints as object)).toEqual(expect.arrayContaining(["prepare-audio", "submit-recognition"]));
+    expect(Object.keys(job!.checkpoints as object)).toEqual(expect.arrayContaining(["prepare-audio", "upload-audio", "submit-recognition"]));
     expect(Object.keys(job!.checkpoints as object)).not.toContain("recognize-and-store");
 
     const { claimJob } = await import("@/lib/jobs/store");

@@ -40,8 +40,10 @@ export interface TranscribeContext {
   periodStart: string;
   // Step outputs:
   audioPath?: string;
-  /** The provider the audio was submitted to, and its transcript id (asynchronous providers). */
+  /** Asynchronous providers: the provider the audio was uploaded to, its URL for the audio, when (ISO), and the transcript id. */
   asrProvider?: string;
+  asrUploadUrl?: string;
+  asrUploadedAt?: string;
   asrTranscriptId?: string;
   durationSeconds?: number;
   transcriptId?: string;
@@ -146,25 +148,62 @@ const recognitionOptions = (ctx: TranscribeContext, io: StepContext, chunkDir?: 
   onProgress: (fraction: number) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
 });
 
-/**
- * Sends the audio to speech recognition, once. An asynchronous provider (AssemblyAI) answers with its
- * transcript id, which is checkpointed: waiting is the next step, so a retry, a lost lease or a restart
- * during the wait asks for the same transcript instead of paying for the audio again. A synchronous
- * provider (OpenAI-compatible) answers with the words: they are stored here, and each chunk's answer is
- * kept in the job's work folder meanwhile, so a re-run re-sends only the chunks that had no answer yet.
- */
-async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
-  let audioPath = ctx.audioPath;
-  // The work files may be gone (another machine, a cleaned disk): prepare them again.
-  if (!audioPath || !(await stat(audioPath).catch(() => null))) audioPath = (await prepareAudio(ctx, io)).audioPath!;
+function configuredProvider() {
   const provider = asrProvider();
   if (!provider) throw new PermanentError("asr_not_configured", `Speech recognition is not configured on this server. ${ASR_SETTINGS_HINT}`);
-  await io.progress("recognising speech", 0.4);
+  return provider;
+}
+
+/** The converted audio; the work files may be gone (another machine, a cleaned disk): then prepared again. */
+async function preparedAudio(ctx: TranscribeContext, io: StepContext): Promise<string> {
+  if (ctx.audioPath && (await stat(ctx.audioPath).catch(() => null))) return ctx.audioPath;
+  return (await prepareAudio(ctx, io)).audioPath!;
+}
+
+/**
+ * Asynchronous providers (AssemblyAI): sends the audio to the provider (free) and checkpoints the URL it
+ * is now at, which is what lets the paid submission be found again after a crash (submitRecognition).
+ */
+async function uploadAudio(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  const provider = configuredProvider();
+  // A job submitted before this step existed has nothing to upload.
+  if (!provider.upload || ctx.asrTranscriptId) return {};
+  const audioPath = await preparedAudio(ctx, io);
+  await io.progress("uploading audio", 0.4);
+  const uploadedAt = new Date().toISOString();
   try {
-    if (provider.submit && provider.waitFor) {
-      const { id } = await provider.submit(audioPath, recognitionOptions(ctx, io));
-      return { asrProvider: provider.name, asrTranscriptId: id };
+    const { audioUrl } = await provider.upload(audioPath, recognitionOptions(ctx, io));
+    return { asrProvider: provider.name, asrUploadUrl: audioUrl, asrUploadedAt: uploadedAt };
+  } catch (error) {
+    throw asJobError(error);
+  }
+}
+
+/**
+ * Sends the audio to speech recognition, once. An asynchronous provider answers with its transcript id,
+ * which is checkpointed: waiting is the next step, so a retry, a lost lease or a restart during the wait
+ * asks for the same transcript instead of paying for the audio again. This step itself may have reached
+ * the provider before it was cut short (kill -9, a lost answer), so it first asks the provider for a
+ * transcript of the checkpointed upload. A synchronous provider (OpenAI-compatible) answers with the
+ * words: they are stored here, and each chunk's answer is kept in the job's work folder meanwhile, so a
+ * re-run re-sends only the chunks that had no answer yet.
+ */
+async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
+  if (ctx.asrTranscriptId) return {};
+  const provider = configuredProvider();
+  try {
+    if (provider.submit && provider.findSubmitted && provider.waitFor) {
+      if (!ctx.asrUploadUrl || provider.name !== ctx.asrProvider) {
+        throw new PermanentError("asr_not_configured", `The speech recognition this job's audio was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
+      }
+      const options = recognitionOptions(ctx, io);
+      const uploadedAt = new Date(ctx.asrUploadedAt ?? Date.now());
+      const earlier = await provider.findSubmitted(ctx.asrUploadUrl, uploadedAt, options);
+      const { id } = earlier ?? (await provider.submit(ctx.asrUploadUrl, options));
+      return { asrTranscriptId: id };
     }
+    await io.progress("recognising speech", 0.4);
+    const audioPath = await preparedAudio(ctx, io);
     const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
     await mkdir(chunkDir, { recursive: true });
     return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)), provider.name);
@@ -215,6 +254,7 @@ export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<
   name: TRANSCRIBE_PIPELINE,
   steps: [
     { name: "prepare-audio", run: prepareAudio },
+    { name: "upload-audio", run: uploadAudio },
     { name: "submit-recognition", run: submitRecognition },
     // Only waits on the provider: a stopping runner hands it back at once.
     { name: "recognize-and-store", run: recognizeAndStore, interruptible: true },

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller } from "@/test/app-db";
 import { startFakeAssemblyAi, type FakeAssemblyAi, type FakeFault } from "@/test/fakes/assemblyai/server";
 import { checkRecogniserFault, startAsrWorld, type AsrWorld } from "./asr-world";
@@ -7,7 +7,8 @@ import { recordFault } from "./report";
 // The recogniser fails: AssemblyAI (the real SDK against the fake) answers every submission with a 500,
 // never answers, or answers garbage. Each job retries (fast backoff here) up to its 5 attempts, then ends
 // in `error` with its reservation refunded once; nothing is paid for at the recogniser. When the fault
-// clears, the next job goes through.
+// clears, the next job goes through. And AssemblyAI accepting every submission without the answer ever
+// arriving: each job times out, retries, finds its transcript by the upload URL and is done, paid once.
 
 const JOBS = 3;
 let asr: FakeAssemblyAi;
@@ -50,4 +51,32 @@ describe("AssemblyAI fails", () => {
       });
     });
   }
+
+  it("accepts every submission but the answer never arrives: each job finds its own, done and paid once", async () => {
+    const caller = await createCaller(world.db);
+    const paidBefore = asr.submitted.length;
+    asr.setFault({ mode: "lost-answer", path: "/v2/transcript", method: "POST" });
+    const started = Date.now();
+    try {
+      const jobIds: string[] = [];
+      for (let i = 0; i < JOBS; i++) jobIds.push(await world.submit(caller));
+      const outcomes = await Promise.all(jobIds.map((id) => world.finished(id, caller)));
+      expect(outcomes.map((o) => o.status)).toEqual(jobIds.map(() => "done"));
+      const seconds = (Date.now() - started) / 1000;
+      expect(asr.submitted.length - paidBefore).toBe(JOBS);
+      const ledger = await world.ledger(caller.userId);
+      for (const job of ledger.jobs) expect(job).toMatchObject({ status: "done", attempts: 2 });
+      expect(ledger.used).toBe(ledger.held);
+      expect(ledger.used).toBeGreaterThan(0);
+      recordFault({
+        scenario: "recogniser",
+        injected: `AssemblyAI: submissions accepted, answers lost (timeout), ${JOBS} jobs`,
+        lost: outcomes.filter((o) => o.status !== "done").length + (asr.submitted.length - paidBefore - JOBS),
+        recoverySeconds: seconds,
+        note: `every job done on its 2nd attempt, ${asr.submitted.length - paidBefore} paid submissions for ${JOBS} jobs`,
+      });
+    } finally {
+      asr.setFault(null);
+    }
+  });
 });

@@ -4,6 +4,7 @@
  *
  *   POST /v2/upload              raw bytes → {upload_url}
  *   POST /v2/transcript          JSON params → the transcript, status "queued"
+ *   GET  /v2/transcript          the list, newest first (limit, before_id, after_id, status), as AssemblyAI pages it
  *   GET  /v2/transcript/:id      each request moves it on: queued → processing → completed | error
  *   DELETE /v2/transcript/:id    deletes it
  *
@@ -79,10 +80,11 @@ export interface FakeFailure {
 
 /**
  * A standing fault for the fault suite, until cleared: every request (to `path`, a prefix, and `method`, when given) is
- * answered 500, never answered ("hang"), or answered 200 with a body that is not the API's JSON ("garbage").
+ * answered 500, never answered ("hang"), answered 200 with a body that is not the API's JSON ("garbage"), or
+ * carried out but never answered ("lost-answer": the provider acted, the caller cannot know).
  */
 export interface FakeFault {
-  mode: "500" | "hang" | "garbage";
+  mode: "500" | "hang" | "garbage" | "lost-answer";
   path?: string;
   method?: string;
 }
@@ -134,7 +136,11 @@ interface Stored {
   polls: number;
   status: "queued" | "processing" | "completed" | "error";
   created: string;
+  completed: string | null;
 }
+
+/** AssemblyAI's timestamps: UTC with microseconds and no zone, e.g. "2023-11-02T21:49:25.586965". */
+const timestamp = () => new Date().toISOString().replace("Z", "000");
 
 const DEFAULT_WORDS: FakeWord[] = [
   { text: "Hello", start: 240, end: 560, confidence: 0.98, speaker: null },
@@ -204,6 +210,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
   async function finish(t: Stored): Promise<number | null> {
     if (t.status === "completed" || t.status === "error") return null;
     t.status = t.spec.error !== undefined ? "error" : "completed";
+    t.completed = timestamp();
     const url = t.params.webhook_url;
     if (typeof url !== "string") return null;
     const headers: Record<string, string> = { "content-type": "application/json" };
@@ -219,7 +226,10 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
     }
   }
 
+  // Answers of requests under a "lost-answer" fault: carried out, never sent.
+  const unanswered = new WeakSet<http.ServerResponse>();
   function send(res: http.ServerResponse, status: number, body: unknown): void {
+    if (unanswered.has(res)) return;
     const text = JSON.stringify(body);
     res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
     res.end(text);
@@ -250,9 +260,11 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         at: Date.now(),
       });
 
-      if (fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method)) {
-        if (fault.mode === "hang") return;
-        if (fault.mode === "500") return send(res, 500, { error: "Internal server error" });
+      const faulted = fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method) ? fault.mode : null;
+      if (faulted === "hang") return;
+      if (faulted === "lost-answer") unanswered.add(res);
+      else if (faulted) {
+        if (faulted === "500") return send(res, 500, { error: "Internal server error" });
         res.writeHead(200, { "content-type": "application/json" });
         res.end('{"id": "5551722-f677-48a6-a58c-b1b4d3c1a72", "status": "compl\u0000<html><body>502 Bad Gateway');
         return;
@@ -306,11 +318,47 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         if (entry.uploadBytes === null && spec.error === undefined) {
           spec = { ...spec, error: `Download error, unable to download ${params.audio_url}` };
         }
-        const stored: Stored = { id: entry.id, params, spec, polls: 0, status: "queued", created: new Date().toISOString() };
+        const stored: Stored = { id: entry.id, params, spec, polls: 0, status: "queued", created: timestamp(), completed: null };
         transcripts.set(entry.id, stored);
         submitted.push(entry);
         send(res, 200, transcriptJson(stored));
         submitHook?.(entry);
+        return;
+      }
+
+      if (req.method === "GET" && url.pathname === "/v2/transcript") {
+        const limit = Number(url.searchParams.get("limit") ?? "10");
+        if (!Number.isInteger(limit) || limit < 1 || limit > 200) {
+          send(res, 400, { error: "limit must be an integer between 1 and 200" });
+          return;
+        }
+        let list = [...transcripts.values()].reverse(); // newest first
+        const beforeId = url.searchParams.get("before_id");
+        const afterId = url.searchParams.get("after_id");
+        const status = url.searchParams.get("status");
+        if (beforeId) list = list.slice(list.findIndex((t) => t.id === beforeId) + 1 || list.length);
+        if (afterId) list = list.slice(0, Math.max(0, list.findIndex((t) => t.id === afterId)));
+        if (status) list = list.filter((t) => t.status === status);
+        const page = list.slice(0, limit);
+        const pageUrl = (extra: string) => `${origin}/v2/transcript?limit=${limit}${extra}`;
+        send(res, 200, {
+          page_details: {
+            limit,
+            result_count: page.length,
+            current_url: `${origin}${req.url}`,
+            prev_url: page.length ? pageUrl(`&before_id=${page.at(-1)!.id}`) : null,
+            next_url: page.length ? pageUrl(`&after_id=${page[0]!.id}`) : null,
+          },
+          transcripts: page.map((t) => ({
+            id: t.id,
+            resource_url: `${origin}/v2/transcript/${t.id}`,
+            status: t.status,
+            created: t.created,
+            completed: t.completed,
+            audio_url: t.params.audio_url,
+            error: t.status === "error" ? (t.spec.error ?? null) : null,
+          })),
+        });
         return;
       }
 
