@@ -85,6 +85,8 @@ export interface FakeFailure {
  */
 export interface FakeFault {
   mode: "500" | "hang" | "garbage" | "lost-answer";
+  /** Only the next this many matching requests; then the fault clears itself. Default: until cleared. */
+  count?: number;
   path?: string;
   method?: string;
 }
@@ -261,6 +263,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
       });
 
       const faulted = fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method) ? fault.mode : null;
+      if (faulted && fault?.count !== undefined && --fault.count <= 0) fault = null;
       if (faulted === "hang") return;
       if (faulted === "lost-answer") unanswered.add(res);
       else if (faulted) {
@@ -417,7 +420,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
       failures.push(...items.map((f) => (typeof f === "number" ? { status: f } : f)));
     },
     setFault(next) {
-      fault = next;
+      fault = next && { ...next };
     },
     close() {
       return new Promise<void>((resolve, reject) => {
