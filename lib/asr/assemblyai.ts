@@ -3,8 +3,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
-import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { log } from "@/lib/observability/logger";
+import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { joinWords } from "./segment-words";
 import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
 

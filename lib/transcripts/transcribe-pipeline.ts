@@ -141,11 +141,11 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
   }
 }
 
-const recognitionOptions = (ctx: TranscribeContext, io: StepContext, chunkDir?: string) => ({
+const recognitionOptions = (ctx: TranscribeContext, io: StepContext, { chunkDir, stage = "recognising speech" }: { chunkDir?: string; stage?: string } = {}) => ({
   lang: ctx.lang,
   signal: io.signal,
   chunkDir,
-  onProgress: (fraction: number) => void io.progress("recognising speech", 0.4 + 0.5 * fraction).catch(() => undefined),
+  onProgress: (fraction: number) => void io.progress(stage, 0.4 + 0.5 * fraction).catch(() => undefined),
 });
 
 function configuredProvider() {
@@ -169,10 +169,9 @@ async function uploadAudio(ctx: TranscribeContext, io: StepContext): Promise<Par
   // A job submitted before this step existed has nothing to upload.
   if (!provider.upload || ctx.asrTranscriptId) return {};
   const audioPath = await preparedAudio(ctx, io);
-  await io.progress("uploading audio", 0.4);
   const uploadedAt = new Date().toISOString();
   try {
-    const { audioUrl } = await provider.upload(audioPath, recognitionOptions(ctx, io));
+    const { audioUrl } = await provider.upload(audioPath, recognitionOptions(ctx, io, { stage: "uploading audio" }));
     return { asrProvider: provider.name, asrUploadUrl: audioUrl, asrUploadedAt: uploadedAt };
   } catch (error) {
     throw asJobError(error);
@@ -189,7 +188,6 @@ async function uploadAudio(ctx: TranscribeContext, io: StepContext): Promise<Par
  * re-run re-sends only the chunks that had no answer yet.
  */
 async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promise<Partial<TranscribeContext>> {
-  if (ctx.asrTranscriptId) return {};
   const provider = configuredProvider();
   try {
     if (provider.submit && provider.findSubmitted && provider.waitFor) {
@@ -206,7 +204,7 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
     const audioPath = await preparedAudio(ctx, io);
     const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
     await mkdir(chunkDir, { recursive: true });
-    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, chunkDir)), provider.name);
+    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, { chunkDir })), provider.name);
   } catch (error) {
     throw asJobError(error);
   }
