@@ -40,6 +40,17 @@ describe("the request guard", () => {
     expect(refusal("PUT", "/v1/jobs/abc", table)).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
   });
 
+  it("refuses the asterisk-form target, and outside /v1 paths or queries holding NUL (pages, OAuth, /mcp)", () => {
+    for (const method of ["OPTIONS", "GET", "POST"]) {
+      expect(refusal(method, "*", table)).toMatchObject({ status: 400, body: { code: "invalid_path" } });
+    }
+    for (const url of ["/explore?q=%00", "/explore?q=a%00b&page=2", "/t/%00", "/sitemaps/%00.xml", "/oauth/authorize?client_id=%00", "/signin?x%00=1"]) {
+      expect(refusal("GET", url, table), url).toMatchObject({ status: 400, body: { code: "invalid_text", detail: expect.stringMatching(/NUL/) } });
+    }
+    expect(refusal("GET", "/explore?q=caf%C3%A9", table)).toBeNull();
+    expect(refusal("GET", "/v1/languages?url=%00", table)).toBeNull(); // the REST API's own 422
+  });
+
   it("answers on a real Node.js server before its request listener runs", async () => {
     const uninstall = installRequestGuard(table);
     let reached = 0;
@@ -66,6 +77,12 @@ describe("the request guard", () => {
       expect(trace.status).toBe(405);
       expect(JSON.parse(trace.body)).toMatchObject({ code: "method_not_allowed" });
       expect((await send("GET", "/v1/jobs/%zz")).status).toBe(400);
+      for (const method of ["OPTIONS", "GET", "POST"]) {
+        const star = await send(method, "*");
+        expect(star.status, method).toBe(400);
+        expect(JSON.parse(star.body)).toMatchObject({ code: "invalid_path" });
+      }
+      expect(JSON.parse((await send("GET", "/explore?q=%00")).body)).toMatchObject({ code: "invalid_text" });
       const wrong = await send("DELETE", "/v1/languages");
       expect(wrong).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
       const long = await send("GET", `/v1/languages?url=${"a".repeat(20_000)}`);

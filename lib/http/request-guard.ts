@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { stampPeerAddress } from "@/lib/http/client-address";
+import { unstorableReason } from "@/lib/db/storable-text";
 import { instrumentRequest } from "@/lib/observability/http";
 import { withLogContext } from "@/lib/observability/request-context";
 
@@ -14,7 +15,11 @@ import { withLogContext } from "@/lib/observability/request-context";
 // this guard sits one step earlier, on the Node.js server's "request" event (installed once from
 // instrumentation.ts), and answers in the contract's {detail, code} shape instead:
 //   - a method outside GET HEAD POST PUT PATCH DELETE OPTIONS → 405 for any path;
+//   - the request target `*` (OPTIONS/GET/POST * HTTP/1.1; Next answers it with a plain-text 500) → 400;
 //   - a path that does not decode → 400 invalid_path;
+//   - outside the REST API (pages, Server Actions, OAuth, /mcp), a path or query holding text PostgreSQL
+//     cannot store (NUL, an unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API
+//     answers those with its own 422 (lib/http/validation.ts), the same rule;
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
 // Every request also gets its request id (X-Request-Id), a log line and a latency observation here
@@ -71,12 +76,23 @@ export function refusal(method: string | undefined, url: string | undefined, tab
       headers: {},
     };
   }
+  if (url === "*") {
+    // The asterisk-form target (RFC 9112 §3.2.4: `OPTIONS * HTTP/1.1`, also sent with other methods) names
+    // no resource; Next.js cannot route it.
+    return { status: 400, body: { detail: "The request target * names no resource here; send a path.", code: "invalid_path" }, headers: {} };
+  }
   const rawPath = (url ?? "/").split("?")[0];
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
   } catch {
     return { status: 400, body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" }, headers: {} };
+  }
+  if (!/^\/v1(\/|$)/.test(path)) {
+    const query = (url ?? "").includes("?") ? new URLSearchParams((url ?? "").slice((url ?? "").indexOf("?") + 1)) : null;
+    const texts = [path, ...(query ? [...query].flat() : [])];
+    const reason = texts.map(unstorableReason).find((r) => r !== null);
+    if (reason) return { status: 400, body: { detail: `The request path or query cannot be read: ${reason.replace(/^Value error, /, "")}.`, code: "invalid_text" }, headers: {} };
   }
   const allowed = table.match(path);
   if (allowed && !allowed.includes(upper)) {
@@ -125,8 +141,9 @@ export function installRequestGuard(table: RouteTable): () => void {
   proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
     const pass = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
-    // Only origin-form targets ("/path"): a forward proxy in this process sees absolute URLs and is left alone.
-    if (event === "request" && request?.url?.startsWith("/")) {
+    // Only origin-form targets ("/path") and the asterisk-form ("*"): a forward proxy in this process sees
+    // absolute URLs and is left alone.
+    if (event === "request" && (request?.url?.startsWith("/") || request?.url === "*")) {
       stampPeerAddress(request);
       const requestId = instrumentRequest(request, response, table.template);
       const refused = refusal(request.method, request.url, table);

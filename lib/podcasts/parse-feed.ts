@@ -1,4 +1,5 @@
 import { decodeXML } from "entities";
+import { storableText } from "@/lib/db/storable-text";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { normaliseDuration } from "@/lib/podcasts/duration";
 import { FEED_BOUNDS, feedBoundsProblem } from "@/lib/podcasts/feed-bounds";
@@ -7,7 +8,8 @@ import { FEED_BOUNDS, feedBoundsProblem } from "@/lib/podcasts/feed-bounds";
 // Parsed by fast-xml-parser with entity processing OFF: a DOCTYPE's entities are never read or expanded,
 // so a billion-laughs feed stays a few kilobytes and an external entity (XXE) is never fetched. Text is
 // then decoded with `entities`' decodeXML, which knows only XML's five named entities and numeric
-// references, so `&xxe;` stays the literal text it is. Before either runs, the text is held to FEED_BOUNDS
+// references, so `&xxe;` stays the literal text it is; what they decode to is made storable (`&#0;` → U+FFFD,
+// lib/db/storable-text.ts). Before either runs, the text is held to FEED_BOUNDS
 // (elements, attributes, depth, text lengths: feed-bounds.ts). Pure: no I/O; the app runs it in a worker
 // thread (parse-off-thread.ts).
 
@@ -69,7 +71,7 @@ export function parseFeed(xml: string): ParsedFeed {
   if (problem) throw new FeedParseError(`${problem} That is more than a podcast feed needs; it was not read.`);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
-    throw new FeedParseError(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`);
+    throw new FeedParseError(storableText(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`));
   }
   let doc: Node;
   try {
@@ -139,17 +141,17 @@ function asArray(value: unknown): unknown[] {
 
 /** An element's text: entity references decoded in text, CDATA kept as written; nested markup ignored. */
 function textOf(value: unknown): string {
-  if (typeof value === "string") return decodeXML(value).trim();
+  if (typeof value === "string") return storableText(decodeXML(value)).trim();
   if (Array.isArray(value)) return textOf(value[0]);
   const node = asNode(value);
   if (!node) return "";
   const parts = [typeof node["#text"] === "string" ? decodeXML(node["#text"]) : "", ...asArray(node["#cdata"]).map((c) => (typeof c === "string" ? c : ""))];
-  return parts.join("").trim();
+  return storableText(parts.join("")).trim();
 }
 
 function attr(node: Node, name: string): string {
   const value = node[`@_${name}`];
-  return typeof value === "string" ? decodeXML(value).trim() : "";
+  return typeof value === "string" ? storableText(decodeXML(value)).trim() : "";
 }
 
 function isoDate(text: string): string | null {

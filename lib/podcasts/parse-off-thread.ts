@@ -59,9 +59,11 @@ function spawn(job: FeedJob, settings: FeedParseSettings): Worker {
     stdout: false,
     stderr: false,
   };
-  if (import.meta.url.endsWith(".ts")) {
-    // Running from the TypeScript sources (tests, tsx scripts such as the job worker): the thread registers
-    // tsx, then imports the entry. The built app takes the line below, which Next.js bundles as a worker.
+  // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles, as in instrumentation.ts), not a
+  // setting. In the built app, Turbopack bundles the entry below as a worker chunk of its own. Elsewhere the
+  // code runs from its TypeScript sources (tests, and tsx scripts such as the job worker): the thread
+  // registers tsx, then imports the entry.
+  if (process.env.NEXT_RUNTIME !== "nodejs") {
     const entry = import.meta.url.replace(/[^/]*$/, "feed-worker.ts");
     return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true });
   }
