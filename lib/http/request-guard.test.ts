@@ -51,6 +51,20 @@ describe("the request guard", () => {
     expect(refusal("GET", "/v1/languages?url=%00", table)).toBeNull(); // the REST API's own 422
   });
 
+  it("refuses a Server Action or form POST to a page from another origin with 403, as Next would (without its 500)", () => {
+    const action = { "next-action": "7f00aa", host: "app.example", "content-type": "text/plain;charset=UTF-8" };
+    expect(refusal("POST", "/signin", table, { ...action, origin: "https://evil.example" })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(refusal("POST", "/signin", table, { ...action, origin: "null" })).toMatchObject({ status: 403 });
+    const form = { host: "app.example", "content-type": "multipart/form-data; boundary=x", origin: "https://evil.example" };
+    expect(refusal("POST", "/dashboard/settings", table, form)).toMatchObject({ status: 403 });
+    // Same origin, no Origin at all, a forwarded host that matches, and non-page routes pass.
+    expect(refusal("POST", "/signin", table, { ...action, origin: "https://app.example" })).toBeNull();
+    expect(refusal("POST", "/signin", table, action)).toBeNull();
+    expect(refusal("POST", "/signin", table, { ...action, host: "10.0.0.5:3000", "x-forwarded-host": "app.example", origin: "https://app.example" })).toBeNull();
+    expect(refusal("POST", "/oauth/token", table, { ...form, "content-type": "application/x-www-form-urlencoded" })).toBeNull();
+    expect(refusal("POST", "/v1/transcript", table, form)).toBeNull();
+  });
+
   it("answers on a real Node.js server before its request listener runs", async () => {
     const uninstall = installRequestGuard(table);
     let reached = 0;

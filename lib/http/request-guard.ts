@@ -16,6 +16,7 @@ import { withLogContext } from "@/lib/observability/request-context";
 // instrumentation.ts), and answers in the contract's {detail, code} shape instead:
 //   - a method outside GET HEAD POST PUT PATCH DELETE OPTIONS → 405 for any path;
 //   - the request target `*` (OPTIONS/GET/POST * HTTP/1.1; Next answers it with a plain-text 500) → 400;
+//   - a Server Action (or form) POST to a page from another origin (Next throws: a 500) → 403;
 //   - a path that does not decode → 400 invalid_path;
 //   - outside the REST API (pages, Server Actions, OAuth, /mcp), a path or query holding text PostgreSQL
 //     cannot store (NUL, an unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API
@@ -67,7 +68,7 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
 }
 
 /** Why Next must not see this request, or null to let it through. */
-export function refusal(method: string | undefined, url: string | undefined, table: RouteTable): Refusal | null {
+export function refusal(method: string | undefined, url: string | undefined, table: RouteTable, headers: http.IncomingHttpHeaders = {}): Refusal | null {
   const upper = (method ?? "").toUpperCase();
   if (!FETCH_METHODS.has(upper)) {
     return {
@@ -94,6 +95,9 @@ export function refusal(method: string | undefined, url: string | undefined, tab
     const reason = texts.map(unstorableReason).find((r) => r !== null);
     if (reason) return { status: 400, body: { detail: `The request path or query cannot be read: ${reason.replace(/^Value error, /, "")}.`, code: "invalid_text" }, headers: {} };
   }
+  if (upper === "POST" && crossOriginAction(path, headers, table)) {
+    return { status: 403, body: { detail: "Forms and Server Actions are only accepted from this site's own pages.", code: "forbidden" }, headers: {} };
+  }
   const allowed = table.match(path);
   if (allowed && !allowed.includes(upper)) {
     return {
@@ -103,6 +107,28 @@ export function refusal(method: string | undefined, url: string | undefined, tab
     };
   }
   return null;
+}
+
+/**
+ * A POST to a page that Next.js would take as a Server Action (a `Next-Action` header, or a form body) from
+ * another origin: Next refuses it by throwing (a 500 in text/x-component). Same rule as Next's (the Origin's
+ * host against X-Forwarded-Host, else Host; no Origin passes), answered as a 403 before Next sees it.
+ */
+function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
+  if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
+  const type = String(headers["content-type"] ?? "").toLowerCase();
+  const possibleAction = headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
+  const origin = headers.origin;
+  if (!possibleAction || origin === undefined) return false;
+  let originHost: string | null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = null; // "null" (a sandboxed or opaque origin), or no URL at all
+  }
+  const forwarded = headers["x-forwarded-host"];
+  const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || headers.host;
+  return !originHost || !host || originHost !== host;
 }
 
 // Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
@@ -146,7 +172,7 @@ export function installRequestGuard(table: RouteTable): () => void {
     if (event === "request" && (request?.url?.startsWith("/") || request?.url === "*")) {
       stampPeerAddress(request);
       const requestId = instrumentRequest(request, response, table.template);
-      const refused = refusal(request.method, request.url, table);
+      const refused = refusal(request.method, request.url, table, request.headers);
       if (refused) {
         const body = JSON.stringify(refused.body);
         response.writeHead(refused.status, {
