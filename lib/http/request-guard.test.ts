@@ -44,11 +44,12 @@ describe("the request guard", () => {
     for (const method of ["OPTIONS", "GET", "POST"]) {
       expect(refusal(method, "*", table)).toMatchObject({ status: 400, body: { code: "invalid_path" } });
     }
-    for (const url of ["/explore?q=%00", "/explore?q=a%00b&page=2", "/t/%00", "/sitemaps/%00.xml", "/oauth/authorize?client_id=%00", "/signin?x%00=1"]) {
+    for (const url of ["/explore?q=%00", "/explore?q=a%00b&page=2", "/t/%00", "/dashboard/history?q=%00", "/oauth/authorize?client_id=%00", "/signin?x%00=1"]) {
       expect(refusal("GET", url, table), url).toMatchObject({ status: 400, body: { code: "invalid_text", detail: expect.stringMatching(/NUL/) } });
     }
     expect(refusal("GET", "/explore?q=caf%C3%A9", table)).toBeNull();
     expect(refusal("GET", "/v1/languages?url=%00", table)).toBeNull(); // the REST API's own 422
+    expect(refusal("POST", "/oauth/token?x=%00", table)).toBeNull(); // OAuth's own {error, error_description}
   });
 
   it("refuses a Server Action or form POST to a page from another origin with 403, as Next would (without its 500)", () => {

@@ -18,9 +18,10 @@ import { withLogContext } from "@/lib/observability/request-context";
 //   - the request target `*` (OPTIONS/GET/POST * HTTP/1.1; Next answers it with a plain-text 500) → 400;
 //   - a Server Action (or form) POST to a page from another origin (Next throws: a 500) → 403;
 //   - a path that does not decode → 400 invalid_path;
-//   - outside the REST API (pages, Server Actions, OAuth, /mcp), a path or query holding text PostgreSQL
-//     cannot store (NUL, an unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API
-//     answers those with its own 422 (lib/http/validation.ts), the same rule;
+//   - on pages (and their Server Actions), a path or query holding text PostgreSQL cannot store (NUL, an
+//     unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API answers those with its
+//     own 422 (lib/http/validation.ts), the same rule, and the other described routes (OAuth's, /mcp) with
+//     their own shapes;
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
 // Every request also gets its request id (X-Request-Id), a log line and a latency observation here
@@ -89,7 +90,7 @@ export function refusal(method: string | undefined, url: string | undefined, tab
   } catch {
     return { status: 400, body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" }, headers: {} };
   }
-  if (!/^\/v1(\/|$)/.test(path)) {
+  if (!/^\/v1(\/|$)/.test(path) && !table.match(path)) {
     const query = (url ?? "").includes("?") ? new URLSearchParams((url ?? "").slice((url ?? "").indexOf("?") + 1)) : null;
     const texts = [path, ...(query ? [...query].flat() : [])];
     const reason = texts.map(unstorableReason).find((r) => r !== null);
