@@ -114,3 +114,50 @@ describe("the request guard", () => {
     }
   });
 });
+
+describe("Server Action bodies", () => {
+  it("a body Next cannot decode is a 400; a sound one reaches the server whole, as sent", async () => {
+    const uninstall = installRequestGuard(table);
+    const seen: string[] = [];
+    const server = http.createServer((request, response) => {
+      let body = "";
+      request.setEncoding("latin1");
+      request.on("data", (chunk: string) => (body += chunk));
+      request.on("end", () => {
+        seen.push(body);
+        response.end(`read ${body.length}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/signin", headers: { ...headers, "content-length": Buffer.byteLength(body, "latin1") } }, (response) => {
+          let text = "";
+          response.on("data", (chunk) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body: text }));
+        });
+        request.on("error", reject);
+        // In pieces, as a slow client would send it.
+        const bytes = Buffer.from(body, "latin1");
+        for (let i = 0; i < bytes.length; i += 16 * 1024) request.write(bytes.subarray(i, i + 16 * 1024));
+        request.end();
+      });
+    const multipart = { "content-type": "multipart/form-data; boundary=b0" };
+    const form = `--b0\r\nContent-Disposition: form-data; name="email"\r\n\r\n${"x".repeat(100_000)}\r\n--b0--\r\n`;
+    try {
+      expect(await post(multipart, form)).toEqual({ status: 200, body: `read ${form.length}` });
+      expect(seen).toEqual([form]);
+      const cut = await post(multipart, form.slice(0, 5_000));
+      expect(cut.status).toBe(400);
+      expect(JSON.parse(cut.body)).toMatchObject({ code: "invalid_body" });
+      const action = { "next-action": "7f00", "content-type": "text/plain;charset=UTF-8" };
+      for (const junk of ["[1,2", "", "{}", "nul"]) expect((await post(action, junk)).status, junk).toBe(400);
+      expect(await post(action, '["a",{"b":1}]')).toEqual({ status: 200, body: "read 13" });
+      expect(seen).toHaveLength(2);
+    } finally {
+      uninstall();
+      server.close();
+    }
+  });
+});

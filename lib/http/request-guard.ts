@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { stampPeerAddress } from "@/lib/http/client-address";
 import { unstorableReason } from "@/lib/db/storable-text";
+import { actionBodyProblem, readAndPutBack } from "@/lib/http/action-body";
 import { instrumentRequest } from "@/lib/observability/http";
 import { withLogContext } from "@/lib/observability/request-context";
 
@@ -17,6 +18,8 @@ import { withLogContext } from "@/lib/observability/request-context";
 //   - a method outside GET HEAD POST PUT PATCH DELETE OPTIONS → 405 for any path;
 //   - the request target `*` (OPTIONS/GET/POST * HTTP/1.1; Next answers it with a plain-text 500) → 400;
 //   - a Server Action (or form) POST to a page from another origin (Next throws: a 500) → 403;
+//   - a Server Action body Next cannot decode (a form cut short, arguments that are not a JSON array: a
+//     500 from Next) → 400 invalid_body (lib/http/action-body.ts reads it and puts it back);
 //   - a path that does not decode → 400 invalid_path;
 //   - on pages (and their Server Actions), a path or query holding text PostgreSQL cannot store (NUL, an
 //     unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API answers those with its
@@ -116,11 +119,8 @@ export function refusal(method: string | undefined, url: string | undefined, tab
  * host against X-Forwarded-Host, else Host; no Origin passes), answered as a 403 before Next sees it.
  */
 function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
-  if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
-  const type = String(headers["content-type"] ?? "").toLowerCase();
-  const possibleAction = headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
   const origin = headers.origin;
-  if (!possibleAction || origin === undefined) return false;
+  if (!possibleAction(path, headers, table) || origin === undefined) return false;
   let originHost: string | null;
   try {
     originHost = new URL(origin).host;
@@ -130,6 +130,19 @@ function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, tabl
   const forwarded = headers["x-forwarded-host"];
   const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || headers.host;
   return !originHost || !host || originHost !== host;
+}
+
+/** A POST to a page (not a route handler) that Next.js would take as a Server Action: the method is not checked. */
+function possibleAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
+  if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
+  const type = String(headers["content-type"] ?? "").toLowerCase();
+  return headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
+}
+
+function answer(response: http.ServerResponse, status: number, headers: Record<string, string>, body: Refusal["body"]): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-content-type-options": "nosniff" });
+  response.end(text);
 }
 
 // Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
@@ -175,16 +188,20 @@ export function installRequestGuard(table: RouteTable): () => void {
       const requestId = instrumentRequest(request, response, table.template);
       const refused = refusal(request.method, request.url, table, request.headers);
       if (refused) {
-        const body = JSON.stringify(refused.body);
-        response.writeHead(refused.status, {
-          ...refused.headers,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          "x-content-type-options": "nosniff",
-        });
-        response.end(body);
+        answer(response, refused.status, refused.headers, refused.body);
         // Whatever body the client sends is not read; drain it so the connection can be reused.
         request.resume();
+        return true;
+      }
+      const path = (request.url ?? "/").split("?")[0]!;
+      if (request.method === "POST" && possibleAction(path, request.headers, table)) {
+        // A Server Action's body is checked before Next decodes it (action-body.ts).
+        void readAndPutBack(request).then((body) => {
+          const problem = body ? actionBodyProblem(request.headers, body) : null;
+          if (!problem) return withLogContext({ requestId }, pass);
+          answer(response, 400, {}, { detail: problem, code: "invalid_body" });
+          request.resume();
+        });
         return true;
       }
       return withLogContext({ requestId }, pass);
