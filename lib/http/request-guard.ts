@@ -161,8 +161,10 @@ function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Dup
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (pending?.headersSent) return false;
   const body = JSON.stringify({ detail: known.detail, code: known.code });
+  // An answer to HEAD has no body (a client would read one as data after the answer).
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
   socket.end(
-    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${body}`,
+    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${head ? "" : body}`,
   );
   return true;
 }
