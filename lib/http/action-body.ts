@@ -40,12 +40,20 @@ export function readAndPutBack(request: http.IncomingMessage): Promise<Buffer | 
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let received = 0;
+    let finished = false;
     const finish = (body: Buffer | null) => {
+      if (finished) return;
+      finished = true;
       request.off("readable", onReadable);
       request.off("error", onError);
       request.off("end", onEnd);
-      // Back at the front of the stream, before its end is emitted: Next reads it as sent.
-      if (chunks.length > 0) request.unshift(Buffer.concat(chunks));
+      // Back at the front of the stream, before its end is emitted: Next reads it as sent. (A client that
+      // went away early leaves a stream that has ended: nothing to put back, Next sees it as it is.)
+      try {
+        if (chunks.length > 0 && !request.readableEnded) request.unshift(Buffer.concat(chunks));
+      } catch {
+        // ended meanwhile
+      }
       // Let removing the "readable" listener take effect (the stream leaves paused mode) before Next reads.
       setImmediate(() => resolve(body));
     };
