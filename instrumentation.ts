@@ -7,7 +7,8 @@ export async function register() {
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
   const { allEndpoints } = await import("@/lib/openapi/endpoints");
   const { MCP_ROUTES } = await import("@/lib/mcp/metadata");
-  installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES]));
+  const { APP_ROUTES } = await import("@/lib/http/app-routes");
+  installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES, ...APP_ROUTES]));
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const { log } = await import("@/lib/observability/logger");
   const settings = env();

@@ -2,12 +2,16 @@ import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 import { securePage } from "@/lib/http/page-security";
+import { limitPublicPage } from "@/lib/http/public-page-limit";
 
-// Runs for every page (not for the API, static files or uploads: see `config`). Two separate jobs:
-// the security headers of every page (lib/http/page-security.ts), and the sign-in gate of /dashboard.
+// Runs for every page (not for the API, static files or uploads: see `config`). Three separate jobs:
+// the security headers of every page (lib/http/page-security.ts), the rate limit of anonymous pages that
+// read the database (lib/http/public-page-limit.ts), and the sign-in gate of /dashboard.
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const page = securePage(request);
+  const limited = await limitPublicPage(request, request.nextUrl.pathname);
+  if (limited) return page.apply(new NextResponse(limited.body, limited));
   return page.apply(dashboardGate(request) ?? NextResponse.next({ request: { headers: page.requestHeaders } }));
 }
 

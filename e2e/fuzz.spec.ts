@@ -14,6 +14,7 @@ import {
   type Operation,
   type Rng,
 } from "./fuzz";
+import { PAGE_IDS, PAGE_METHODS, PAGES, actionBodies, junkArguments, pageQueries, rawTargets, rpcMessages, sendRaw } from "./fuzz-surfaces";
 
 // Issue 10 item 5: no input gives a 500. Every operation of the built app's /openapi.json is sent
 // random, boundary and hostile path ids, queries, bodies and headers (with the API key, without it,
@@ -237,6 +238,29 @@ test("the defects issue 10 found answer in the contract's shapes", async ({ requ
   expect(wrongMethod.headers().allow).toBe("GET, HEAD, OPTIONS");
 });
 
+test("the defects issue 21 found answer in the contract's shapes", async ({ request }) => {
+  const cases: { method: string; path: string; status: number; code: string; headers?: Record<string, string>; body?: string }[] = [
+    { method: "GET", path: "/explore?q=%00", status: 400, code: "invalid_text" },
+    { method: "GET", path: "/t/%00", status: 400, code: "invalid_text" },
+    { method: "POST", path: "/metrics", status: 405, code: "method_not_allowed" },
+    {
+      method: "POST",
+      path: "/signin",
+      status: 403,
+      code: "forbidden",
+      headers: { origin: "https://evil.example", "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8" },
+      body: "[]",
+    },
+  ];
+  for (const c of cases) {
+    const response = await request.fetch(c.path, { method: c.method, headers: c.headers, data: c.body, failOnStatusCode: false, maxRedirects: 0 });
+    const label = `${c.method} ${c.path}`;
+    expect(response.status(), label).toBe(c.status);
+    expect(response.headers()["content-type"], label).toContain("application/json");
+    expect(await response.json(), label).toEqual({ detail: expect.any(String), code: c.code });
+  }
+});
+
 test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", async ({ page, baseURL }) => {
   await devLogin(page, randomEmail("nul"));
   const api = page.request;
@@ -322,5 +346,115 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
   const summary = `fuzz seed ${SEED}: ${total} requests over ${ops.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} × 500\n${lines.join("\n")}`;
   console.log(summary);
   await test.info().attach("fuzz-summary", { body: summary, contentType: "text/plain" });
+  expect(failures, summary).toEqual([]);
+});
+
+test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async ({ page, request, baseURL }) => {
+  // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
+  // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
+  test.setTimeout(180_000);
+  const r = rng(SEED + 21);
+  const tally = new Map<string, Record<number, number>>();
+  const failures: string[] = [];
+  const note = (surface: string, label: string, status: number, text = "") => {
+    const counts = tally.get(surface) ?? {};
+    counts[status] = (counts[status] ?? 0) + 1;
+    tally.set(surface, counts);
+    if (status >= 500 || status === 0) failures.push(`${surface} ${label} → ${status}: ${text.slice(0, 200)}`);
+  };
+
+  await devLogin(page, randomEmail("fuzz-surfaces"));
+  const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
+  const { key } = (await ensured.json()) as { key: string };
+  recordSecrets(key);
+
+  // Pages: hostile ids and queries, every method, anonymous and signed in.
+  for (const path of PAGES) {
+    const targets = path.includes("{slug}") ? PAGE_IDS.map((id) => path.replace("{slug}", id)) : [path];
+    for (const target of targets) {
+      for (const query of ["", ...pageQueries(r)]) {
+        const api = path.startsWith("/dashboard") && r.chance(0.5) ? page.request : request;
+        const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
+        const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, { method, failOnStatusCode: false, maxRedirects: 0, timeout: 20_000 });
+        note("pages", `${method} ${target.slice(0, 40)}?${query.slice(0, 40)}`, response.status(), await response.text());
+      }
+      for (const method of PAGE_METHODS) {
+        const response = await request.fetch(target, { method, data: method === "GET" || method === "HEAD" ? undefined : "{}", failOnStatusCode: false, maxRedirects: 0 });
+        note("pages", `${method} ${target.slice(0, 40)}`, response.status(), await response.text());
+      }
+    }
+  }
+
+  // Server Actions: the real action ids the sign-in and dashboard pages carry, made-up ones, junk bodies,
+  // other origins.
+  const idsIn = (html: string) => [...new Set([...html.matchAll(/\$ACTION_ID_([0-9a-f]{20,})/g)].map((m) => m[1]!))];
+  const signinIds = idsIn(await (await request.get("/signin")).text());
+  const dashboardIds = idsIn(await (await page.request.get("/dashboard/keys")).text());
+  expect(signinIds.length).toBeGreaterThan(0);
+  for (const [path, api, ids] of [
+    ["/signin", request, signinIds],
+    ["/dashboard/keys", page.request, dashboardIds],
+    ["/", request, [] as string[]],
+  ] as const) {
+    for (const id of [...ids, null]) {
+      for (const c of actionBodies(r, id)) {
+        for (const origin of [baseURL!, "https://evil.example", "null", undefined]) {
+          const headers = { ...c.headers, ...(origin ? { origin } : {}) };
+          const response = await api.fetch(path, { method: "POST", headers, data: c.body, failOnStatusCode: false, maxRedirects: 0 });
+          note("server actions", `${path} [${c.label}] origin ${origin ?? "none"}`, response.status(), await response.text());
+        }
+      }
+    }
+  }
+
+  // /mcp: JSON-RPC envelopes and batches, then every listed tool with junk arguments.
+  const mcp = async (label: string, body: string, auth = true) => {
+    const response = await request.fetch("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(auth ? { authorization: `Bearer ${key}` } : {}) },
+      data: body,
+      failOnStatusCode: false,
+    });
+    const text = await response.text();
+    note("mcp", label, response.status(), text);
+    if (text.includes("Something went wrong on our side")) failures.push(`mcp ${label} → a tool failed on our side: ${text.slice(0, 300)}`);
+    return text;
+  };
+  for (const { label, body } of rpcMessages(r)) {
+    await mcp(label, body);
+    if (r.chance(0.2)) await mcp(`${label} (no credential)`, body, false);
+  }
+  const listed = JSON.parse(await mcp("tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }))) as {
+    result: { tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[] };
+  };
+  expect(listed.result.tools.length).toBeGreaterThan(5);
+  let id = 100;
+  for (const tool of listed.result.tools) {
+    const junk = junkArguments(tool.inputSchema, r);
+    for (const args of junk) await mcp(`${tool.name} ${JSON.stringify(args).slice(0, 40)}`, JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: tool.name, arguments: args } }));
+    const batch = junk.slice(0, 5).map((args) => ({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: tool.name, arguments: args } }));
+    await mcp(`${tool.name} batch`, JSON.stringify(batch));
+  }
+
+  // Request targets a client library will not send: a raw socket.
+  const { hostname, port, host } = new URL(baseURL!);
+  for (const { label, request: raw } of rawTargets(host)) {
+    const answer = await sendRaw(hostname, Number(port), raw);
+    // 0: the server closed the connection without an answer (Node does so for CONNECT with no handler).
+    if (answer.status === 0 && label === "CONNECT") tally.set("request targets", { ...tally.get("request targets"), 0: (tally.get("request targets")?.[0] ?? 0) + 1 });
+    else note("request targets", label, answer.status, answer.head);
+  }
+  const star = await sendRaw(hostname, Number(port), `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  expect(star.status).toBe(400);
+  expect(star.head).toContain('"code":"invalid_path"');
+
+  const lines = [...tally].map(([surface, counts]) => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return `${surface.padEnd(18)} ${String(total).padStart(5)}  ${Object.entries(counts).map(([code, n]) => `${code}×${n}`).join(" ")}`;
+  });
+  const total = [...tally.values()].flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
+  const summary = `fuzz seed ${SEED}: ${total} requests beyond the REST operations\n${lines.join("\n")}`;
+  console.log(summary);
+  await test.info().attach("fuzz-surfaces-summary", { body: summary, contentType: "text/plain" });
   expect(failures, summary).toEqual([]);
 });

@@ -108,6 +108,11 @@ const schema = z.object({
   // Podcasts (lib/podcasts): the Apple Podcasts lookup API, and the largest feed read.
   ITUNES_LOOKUP_URL: z.url().default("https://itunes.apple.com/lookup"),
   PODCAST_FEED_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  // Fetching a feed, body included, and parsing it in a worker thread (lib/podcasts/parse-off-thread.ts).
+  PODCAST_FEED_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
+  PODCAST_FEED_PARSE_THREADS: z.coerce.number().int().positive().max(16).default(2),
+  PODCAST_FEED_PARSE_SECONDS: z.coerce.number().positive().max(300).default(20),
+  PODCAST_FEED_PARSE_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(384),
   // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),

@@ -6,6 +6,8 @@ import { signIn } from "@/lib/auth/nextauth";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 
 export async function signInWith(formData: FormData) {
+  // An action can be called with any arguments (its id is in the page): anything but a form goes back to sign-in.
+  if (!(formData instanceof FormData)) redirect("/signin");
   const provider = String(formData.get("provider") ?? "");
   const redirectTo = safeCallbackPath(formData.get("callbackUrl"));
   const email = formData.get("email");

@@ -163,6 +163,9 @@ describe("--json on every command", () => {
     const feed = `${podcasts.origin}/generated/3.xml`;
     const show = await json(resolveResponseSchema, ["podcast", "resolve", feed], user.env);
     expect(show.episodes).toHaveLength(3);
+    const paged = await json(resolveResponseSchema, ["podcast", "resolve", feed, "--limit", "2", "--offset", "1"], user.env);
+    expect(paged).toMatchObject({ total_episodes: 3, next_offset: null });
+    expect(paged.episodes).toEqual(show.episodes!.slice(1, 3));
     const batch = await json(importBatchSchema, ["import", feed, "--no-wait"], user.env);
     expect(batch.source_url).toBe(feed);
 

@@ -127,7 +127,9 @@ export function buildProgram(): Command {
   withJson(podcast.command("resolve"))
     .description("A podcast feed, Apple Podcasts link or audio URL: the show and its episodes")
     .argument("<url>", "feed, Apple Podcasts or audio link")
-    .addHelpText("after", examples("verbatim podcast resolve https://podcasts.apple.com/us/podcast/id1200361736", "verbatim podcast resolve https://feeds.example.com/show.xml --json"))
+    .option("-n, --limit <n>", "episodes of a feed to list (1-500)", "100")
+    .option("--offset <n>", "skip this many episodes (newest first)", "0")
+    .addHelpText("after", examples("verbatim podcast resolve https://podcasts.apple.com/us/podcast/id1200361736", "verbatim podcast resolve https://feeds.example.com/show.xml --offset 100 --json"))
     .action(action(resolvePodcast as Action));
 
   withJson(program.command("import"))

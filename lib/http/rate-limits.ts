@@ -27,6 +27,7 @@ interface Limit {
 export const RATE_LIMITS = {
   // Public reads.
   publicRead: { by: "address", points: 300, seconds: 60 }, // GET /v1/plans, /v1/public/* (index, transcripts, downloads)
+  publicPage: { by: "address", points: 300, seconds: 60 }, // the pages of the same data: /explore, /t/{slug}, sitemaps (proxy.ts)
   languages: { by: "address", points: () => env().LANGUAGES_RATE_PER_MINUTE, seconds: 60 }, // asks the platform
   // Sign-in: each attempt (development login) and each magic-link mail, by address and by email.
   // (Roomy per address: without TRUSTED_PROXY_HOPS every anonymous client shares one address.)

@@ -40,6 +40,32 @@ describe("the request guard", () => {
     expect(refusal("PUT", "/v1/jobs/abc", table)).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
   });
 
+  it("refuses the asterisk-form target, and outside /v1 paths or queries holding NUL (pages, OAuth, /mcp)", () => {
+    for (const method of ["OPTIONS", "GET", "POST"]) {
+      expect(refusal(method, "*", table)).toMatchObject({ status: 400, body: { code: "invalid_path" } });
+    }
+    for (const url of ["/explore?q=%00", "/explore?q=a%00b&page=2", "/t/%00", "/dashboard/history?q=%00", "/oauth/authorize?client_id=%00", "/signin?x%00=1"]) {
+      expect(refusal("GET", url, table), url).toMatchObject({ status: 400, body: { code: "invalid_text", detail: expect.stringMatching(/NUL/) } });
+    }
+    expect(refusal("GET", "/explore?q=caf%C3%A9", table)).toBeNull();
+    expect(refusal("GET", "/v1/languages?url=%00", table)).toBeNull(); // the REST API's own 422
+    expect(refusal("POST", "/oauth/token?x=%00", table)).toBeNull(); // OAuth's own {error, error_description}
+  });
+
+  it("refuses a Server Action or form POST to a page from another origin with 403, as Next would (without its 500)", () => {
+    const action = { "next-action": "7f00aa", host: "app.example", "content-type": "text/plain;charset=UTF-8" };
+    expect(refusal("POST", "/signin", table, { ...action, origin: "https://evil.example" })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(refusal("POST", "/signin", table, { ...action, origin: "null" })).toMatchObject({ status: 403 });
+    const form = { host: "app.example", "content-type": "multipart/form-data; boundary=x", origin: "https://evil.example" };
+    expect(refusal("POST", "/dashboard/settings", table, form)).toMatchObject({ status: 403 });
+    // Same origin, no Origin at all, a forwarded host that matches, and non-page routes pass.
+    expect(refusal("POST", "/signin", table, { ...action, origin: "https://app.example" })).toBeNull();
+    expect(refusal("POST", "/signin", table, action)).toBeNull();
+    expect(refusal("POST", "/signin", table, { ...action, host: "10.0.0.5:3000", "x-forwarded-host": "app.example", origin: "https://app.example" })).toBeNull();
+    expect(refusal("POST", "/oauth/token", table, { ...form, "content-type": "application/x-www-form-urlencoded" })).toBeNull();
+    expect(refusal("POST", "/v1/transcript", table, form)).toBeNull();
+  });
+
   it("answers on a real Node.js server before its request listener runs", async () => {
     const uninstall = installRequestGuard(table);
     let reached = 0;
@@ -66,16 +92,71 @@ describe("the request guard", () => {
       expect(trace.status).toBe(405);
       expect(JSON.parse(trace.body)).toMatchObject({ code: "method_not_allowed" });
       expect((await send("GET", "/v1/jobs/%zz")).status).toBe(400);
+      for (const method of ["OPTIONS", "GET", "POST"]) {
+        const star = await send(method, "*");
+        expect(star.status, method).toBe(400);
+        expect(JSON.parse(star.body)).toMatchObject({ code: "invalid_path" });
+      }
+      expect(JSON.parse((await send("GET", "/explore?q=%00")).body)).toMatchObject({ code: "invalid_text" });
       const wrong = await send("DELETE", "/v1/languages");
       expect(wrong).toMatchObject({ status: 405, allow: "GET, HEAD, OPTIONS" });
       const long = await send("GET", `/v1/languages?url=${"a".repeat(20_000)}`);
       expect(long.status).toBe(431);
+      // The same answer to HEAD has no body (a client reading one fails with "Data after Connection: close").
+      expect(await send("HEAD", `/explore?page=${"a".repeat(20_000)}`)).toMatchObject({ status: 431, body: "" });
       expect(JSON.parse(long.body)).toEqual({ detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" });
       expect(reached).toBe(0);
       expect(await send("GET", "/v1/languages")).toMatchObject({ status: 200, body: "next" });
       expect(reached).toBe(1);
       // What the app sees as the peer is the socket's address (the client-address rule with no trusted proxy).
       expect(peers).toEqual(["127.0.0.1"]);
+    } finally {
+      uninstall();
+      server.close();
+    }
+  });
+});
+
+describe("Server Action bodies", () => {
+  it("a body Next cannot decode is a 400; a sound one reaches the server whole, as sent", async () => {
+    const uninstall = installRequestGuard(table);
+    const seen: string[] = [];
+    const server = http.createServer((request, response) => {
+      let body = "";
+      request.setEncoding("latin1");
+      request.on("data", (chunk: string) => (body += chunk));
+      request.on("end", () => {
+        seen.push(body);
+        response.end(`read ${body.length}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/signin", headers: { ...headers, "content-length": Buffer.byteLength(body, "latin1") } }, (response) => {
+          let text = "";
+          response.on("data", (chunk) => (text += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body: text }));
+        });
+        request.on("error", reject);
+        // In pieces, as a slow client would send it.
+        const bytes = Buffer.from(body, "latin1");
+        for (let i = 0; i < bytes.length; i += 16 * 1024) request.write(bytes.subarray(i, i + 16 * 1024));
+        request.end();
+      });
+    const multipart = { "content-type": "multipart/form-data; boundary=b0" };
+    const form = `--b0\r\nContent-Disposition: form-data; name="email"\r\n\r\n${"x".repeat(100_000)}\r\n--b0--\r\n`;
+    try {
+      expect(await post(multipart, form)).toEqual({ status: 200, body: `read ${form.length}` });
+      expect(seen).toEqual([form]);
+      const cut = await post(multipart, form.slice(0, 5_000));
+      expect(cut.status).toBe(400);
+      expect(JSON.parse(cut.body)).toMatchObject({ code: "invalid_body" });
+      const action = { "next-action": "7f00", "content-type": "text/plain;charset=UTF-8" };
+      for (const junk of ["[1,2", "", "{}", "nul"]) expect((await post(action, junk)).status, junk).toBe(400);
+      expect(await post(action, '["a",{"b":1}]')).toEqual({ status: 200, body: "read 13" });
+      expect(seen).toHaveLength(2);
     } finally {
       uninstall();
       server.close();

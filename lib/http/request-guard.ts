@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { stampPeerAddress } from "@/lib/http/client-address";
+import { unstorableReason } from "@/lib/db/storable-text";
+import { actionBodyProblem, readAndPutBack } from "@/lib/http/action-body";
 import { instrumentRequest } from "@/lib/observability/http";
 import { withLogContext } from "@/lib/observability/request-context";
 
@@ -14,7 +16,15 @@ import { withLogContext } from "@/lib/observability/request-context";
 // this guard sits one step earlier, on the Node.js server's "request" event (installed once from
 // instrumentation.ts), and answers in the contract's {detail, code} shape instead:
 //   - a method outside GET HEAD POST PUT PATCH DELETE OPTIONS → 405 for any path;
+//   - the request target `*` (OPTIONS/GET/POST * HTTP/1.1; Next answers it with a plain-text 500) → 400;
+//   - a Server Action (or form) POST to a page from another origin (Next throws: a 500) → 403;
+//   - a Server Action body Next cannot decode (a form cut short, arguments that are not a JSON array: a
+//     500 from Next) → 400 invalid_body (lib/http/action-body.ts reads it and puts it back);
 //   - a path that does not decode → 400 invalid_path;
+//   - on pages (and their Server Actions), a path or query holding text PostgreSQL cannot store (NUL, an
+//     unpaired surrogate: lib/db/storable-text.ts) → 400 invalid_text; the REST API answers those with its
+//     own 422 (lib/http/validation.ts), the same rule, and the other described routes (OAuth's, /mcp) with
+//     their own shapes;
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
 // Every request also gets its request id (X-Request-Id), a log line and a latency observation here
@@ -62,7 +72,7 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
 }
 
 /** Why Next must not see this request, or null to let it through. */
-export function refusal(method: string | undefined, url: string | undefined, table: RouteTable): Refusal | null {
+export function refusal(method: string | undefined, url: string | undefined, table: RouteTable, headers: http.IncomingHttpHeaders = {}): Refusal | null {
   const upper = (method ?? "").toUpperCase();
   if (!FETCH_METHODS.has(upper)) {
     return {
@@ -71,12 +81,26 @@ export function refusal(method: string | undefined, url: string | undefined, tab
       headers: {},
     };
   }
+  if (url === "*") {
+    // The asterisk-form target (RFC 9112 §3.2.4: `OPTIONS * HTTP/1.1`, also sent with other methods) names
+    // no resource; Next.js cannot route it.
+    return { status: 400, body: { detail: "The request target * names no resource here; send a path.", code: "invalid_path" }, headers: {} };
+  }
   const rawPath = (url ?? "/").split("?")[0];
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
   } catch {
     return { status: 400, body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" }, headers: {} };
+  }
+  if (!/^\/v1(\/|$)/.test(path) && !table.match(path)) {
+    const query = (url ?? "").includes("?") ? new URLSearchParams((url ?? "").slice((url ?? "").indexOf("?") + 1)) : null;
+    const texts = [path, ...(query ? [...query].flat() : [])];
+    const reason = texts.map(unstorableReason).find((r) => r !== null);
+    if (reason) return { status: 400, body: { detail: `The request path or query cannot be read: ${reason.replace(/^Value error, /, "")}.`, code: "invalid_text" }, headers: {} };
+  }
+  if (upper === "POST" && crossOriginAction(path, headers, table)) {
+    return { status: 403, body: { detail: "Forms and Server Actions are only accepted from this site's own pages.", code: "forbidden" }, headers: {} };
   }
   const allowed = table.match(path);
   if (allowed && !allowed.includes(upper)) {
@@ -87,6 +111,38 @@ export function refusal(method: string | undefined, url: string | undefined, tab
     };
   }
   return null;
+}
+
+/**
+ * A POST to a page that Next.js would take as a Server Action (a `Next-Action` header, or a form body) from
+ * another origin: Next refuses it by throwing (a 500 in text/x-component). Same rule as Next's (the Origin's
+ * host against X-Forwarded-Host, else Host; no Origin passes), answered as a 403 before Next sees it.
+ */
+function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
+  const origin = headers.origin;
+  if (!possibleAction(path, headers, table) || origin === undefined) return false;
+  let originHost: string | null;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    originHost = null; // "null" (a sandboxed or opaque origin), or no URL at all
+  }
+  const forwarded = headers["x-forwarded-host"];
+  const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim() || headers.host;
+  return !originHost || !host || originHost !== host;
+}
+
+/** A POST to a page (not a route handler) that Next.js would take as a Server Action: the method is not checked. */
+function possibleAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
+  if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
+  const type = String(headers["content-type"] ?? "").toLowerCase();
+  return headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
+}
+
+function answer(response: http.ServerResponse, status: number, headers: Record<string, string>, body: Refusal["body"]): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-content-type-options": "nosniff" });
+  response.end(text);
 }
 
 // Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
@@ -105,8 +161,10 @@ function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Dup
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (pending?.headersSent) return false;
   const body = JSON.stringify({ detail: known.detail, code: known.code });
+  // An answer to HEAD has no body (a client would read one as data after the answer).
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString("latin1") === "HEAD ";
   socket.end(
-    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${body}`,
+    `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${head ? "" : body}`,
   );
   return true;
 }
@@ -125,22 +183,27 @@ export function installRequestGuard(table: RouteTable): () => void {
   proto.emit = function guardedEmit(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
     const [request, response] = args as [http.IncomingMessage, http.ServerResponse];
     const pass = () => emit.apply(this, [event, ...args] as Parameters<typeof emit>);
-    // Only origin-form targets ("/path"): a forward proxy in this process sees absolute URLs and is left alone.
-    if (event === "request" && request?.url?.startsWith("/")) {
+    // Only origin-form targets ("/path") and the asterisk-form ("*"): a forward proxy in this process sees
+    // absolute URLs and is left alone.
+    if (event === "request" && (request?.url?.startsWith("/") || request?.url === "*")) {
       stampPeerAddress(request);
       const requestId = instrumentRequest(request, response, table.template);
-      const refused = refusal(request.method, request.url, table);
+      const refused = refusal(request.method, request.url, table, request.headers);
       if (refused) {
-        const body = JSON.stringify(refused.body);
-        response.writeHead(refused.status, {
-          ...refused.headers,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-          "x-content-type-options": "nosniff",
-        });
-        response.end(body);
+        answer(response, refused.status, refused.headers, refused.body);
         // Whatever body the client sends is not read; drain it so the connection can be reused.
         request.resume();
+        return true;
+      }
+      const path = (request.url ?? "/").split("?")[0]!;
+      if (request.method === "POST" && possibleAction(path, request.headers, table)) {
+        // A Server Action's body is checked before Next decodes it (action-body.ts).
+        void readAndPutBack(request).then((body) => {
+          const problem = body ? actionBodyProblem(request.headers, body) : null;
+          if (!problem) return withLogContext({ requestId }, pass);
+          answer(response, 400, {}, { detail: problem, code: "invalid_body" });
+          request.resume();
+        });
         return true;
       }
       return withLogContext({ requestId }, pass);

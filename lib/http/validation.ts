@@ -1,5 +1,6 @@
 import { NextResponse } from "next/server";
 import type { core, ZodType } from "zod";
+import { unstorableReason } from "@/lib/db/storable-text";
 
 // Zod issues rendered exactly as FastAPI (pydantic v2) renders validation errors, because the
 // contract's HTTPValidationError is that shape: {"detail": [{type, loc, msg, input, ctx?}]}.
@@ -203,13 +204,14 @@ export function parseInput<S extends ZodType>(schema: S, raw: unknown, where: "b
 }
 
 // NUL cannot be stored in PostgreSQL text or jsonb, and an unpaired surrogate is not Unicode: strings
-// holding either are refused for every endpoint here, before any schema or handler sees them.
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// holding either are refused for every endpoint here, before any schema or handler sees them (the rule:
+// lib/db/storable-text.ts). MCP tool arguments go through `refuseUnstorable` too.
+const unsafeStringReason = unstorableReason;
 
-function unsafeStringReason(value: string): string | null {
-  if (value.includes("\u0000")) return "Value error, String should not contain NUL (\\u0000) characters";
-  if (UNPAIRED_SURROGATE.test(value)) return "Value error, String should be valid Unicode (it holds an unpaired surrogate)";
-  return null;
+/** Throws a RequestValidationError naming every string in `raw` (values and keys) that cannot be stored. */
+export function refuseUnstorable(raw: unknown, where: string): void {
+  const unsafe = unsafeStrings(raw, [where]);
+  if (unsafe.length > 0) throw new RequestValidationError(unsafe);
 }
 
 /** Every string (values and keys) in `raw` that cannot be stored, walked without recursion. */

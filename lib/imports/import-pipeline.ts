@@ -1,3 +1,4 @@
+import { storableText } from "@/lib/db/storable-text";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { enqueueJob, PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
@@ -168,7 +169,7 @@ async function startQueued(ctx: ImportContext): Promise<number> {
       else if (api instanceof ApiError) note = api.detail;
       else if (api instanceof RequestValidationError) note = api.items[0]?.msg ?? "This item cannot be transcribed.";
       else throw error;
-      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note: note.slice(0, 1000) } });
+      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note: storableText(note.slice(0, 1000)) } });
     }
   }
   return claimed.length;

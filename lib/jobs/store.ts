@@ -5,8 +5,11 @@
 // its claim set (a fencing token: a later claim of the same row, even by the same runner, increments
 // it). Every write of a run is guarded by both, so a runner that lost its lease cannot change the job.
 // The Inngest driver has no lease (Inngest runs one attempt at a time); its writes are guarded by status.
+// Text written here (error messages, which may quote an upstream's bytes; stages) is made storable first
+// (lib/db/storable-text.ts): a NUL in a feed's error message must not make the failure itself unsaveable.
 import { Prisma, type Job, type PrismaClient } from "@/lib/generated/prisma/client";
 import { type FinishIO, type JobFailure, type JobOutcome } from "@/lib/jobs/pipeline";
+import { storableText } from "@/lib/db/storable-text";
 
 export type Db = PrismaClient;
 export type DbOrTx = PrismaClient | Prisma.TransactionClient;
@@ -104,7 +107,7 @@ export async function saveProgress(
 ): Promise<boolean> {
   const value = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
   const n = await db.$executeRaw`
-    UPDATE "Job" SET "stage" = ${stage}, "progress" = GREATEST("progress", ${value}::float8), "updatedAt" = ${NOW}
+    UPDATE "Job" SET "stage" = ${storableText(stage)}, "progress" = GREATEST("progress", ${value}::float8), "updatedAt" = ${NOW}
     WHERE ${owned(jobId, lease)}`;
   return n === 1;
 }
@@ -128,7 +131,7 @@ export async function scheduleRetry(
 ): Promise<boolean> {
   const n = await db.$executeRaw`
     UPDATE "Job" SET "status" = 'queued', "runAt" = ${NOW} + ${Math.round(delayMs)}::float8 * interval '1 millisecond',
-      "leaseOwner" = NULL, "leaseUntil" = NULL, "errorCode" = ${failure.code}, "errorMessage" = ${failure.message},
+      "leaseOwner" = NULL, "leaseUntil" = NULL, "errorCode" = ${storableText(failure.code)}, "errorMessage" = ${storableText(failure.message)},
       "updatedAt" = ${NOW}
     WHERE ${owned(jobId, lease)}`;
   return n === 1;
@@ -137,7 +140,7 @@ export async function scheduleRetry(
 /** Records the latest error without changing the status (Inngest driver: Inngest schedules the retry). */
 export async function recordError(db: DbOrTx, jobId: string, failure: JobFailure): Promise<void> {
   await db.$executeRaw`
-    UPDATE "Job" SET "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+    UPDATE "Job" SET "errorCode" = ${storableText(failure.code)}, "errorMessage" = ${storableText(failure.message)}, "updatedAt" = ${NOW}
     WHERE "id" = ${jobId} AND "status" IN ('queued', 'running')`;
 }
 
@@ -219,7 +222,7 @@ export async function failJob(
   if (!hook) {
     const n = await db.$executeRaw`
       UPDATE "Job" SET "status" = 'error', "leaseOwner" = NULL, "leaseUntil" = NULL,
-        "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+        "errorCode" = ${storableText(failure.code)}, "errorMessage" = ${storableText(failure.message)}, "updatedAt" = ${NOW}
       WHERE ${owned(job.id, lease)}`;
     return n === 1;
   }
@@ -227,7 +230,7 @@ export async function failJob(
     await db.$transaction(async (tx) => {
       const n = await tx.$executeRaw`
         UPDATE "Job" SET "status" = 'error', "leaseOwner" = NULL, "leaseUntil" = NULL,
-          "errorCode" = ${failure.code}, "errorMessage" = ${failure.message}, "updatedAt" = ${NOW}
+          "errorCode" = ${storableText(failure.code)}, "errorMessage" = ${storableText(failure.message)}, "updatedAt" = ${NOW}
         WHERE ${owned(job.id, lease)}`;
       if (n !== 1) throw new LeaseLostError(job.id);
       await hook({ jobId: job.id, userId: job.userId, tx, job });

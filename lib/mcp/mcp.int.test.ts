@@ -187,6 +187,21 @@ describe("with an API key", () => {
     expect(text(gone)).toMatch(/\(video_unavailable\)$/);
   });
 
+  it("arguments PostgreSQL cannot store (NUL, an unpaired surrogate) are an 'Invalid input' tool error for every tool", async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ["get_job", { job_id: "a\u0000b" }],
+      ["unpublish_transcript", { slug: "x\u0000" }],
+      ["get_transcript", { url: `${video(FAKE_IDS.captioned)}\u0000` }],
+      ["search_transcriptions", { q: "\uD800" }],
+      ["publish_transcript", { url: `\u0000${video(FAKE_IDS.captioned)}` }],
+    ];
+    for (const [name, args] of calls) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      expect(result.isError, name).toBe(true);
+      expect(text(result), name).toMatch(/^Invalid input: \w+: Value error, String should (not contain NUL|be valid Unicode)/);
+    }
+  });
+
   it("list_languages: the video's caption tracks", async () => {
     const result = (await client.callTool({ name: "list_languages", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
     const info = result.structuredContent as { video_id: string; languages: { code: string; kind: string }[] };

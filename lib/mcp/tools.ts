@@ -4,7 +4,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { FORMATS, type Format } from "@/lib/formats/types";
 import { ApiError } from "@/lib/http/errors";
 import { limitRequest } from "@/lib/http/rate-limits";
-import { RequestValidationError } from "@/lib/http/validation";
+import { RequestValidationError, refuseUnstorable } from "@/lib/http/validation";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { publishEndpoint, unpublishEndpoint } from "@/lib/publishing/endpoints";
 import { publishTranscript, unpublishTranscript } from "@/lib/publishing/publish";
@@ -73,7 +73,19 @@ function outputOf<S extends z.ZodObject>(schema: S): z.ZodObject<S["shape"]> {
 const unpublishedSchema = z.object({ slug: z.string(), published: z.literal(false) });
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
-  server.registerTool(
+  // Every tool's arguments are held to the storable-text rule (lib/db/storable-text.ts) before it runs, as
+  // REST bodies and queries are in parseInput: a NUL or an unpaired surrogate is an "Invalid input" result.
+  const tool = ((name: string, config: unknown, callback: (args: unknown, extra: unknown) => unknown) =>
+    server.registerTool(name, config as never, ((args: unknown, extra: unknown) => {
+      try {
+        refuseUnstorable(args, "arguments");
+      } catch (error) {
+        return toolError(error);
+      }
+      return callback(args, extra);
+    }) as never)) as McpServer["registerTool"];
+
+  tool(
     "get_transcript",
     {
       title: "Get a transcript",
@@ -96,7 +108,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "get_job",
     {
       title: "Get a transcription job",
@@ -119,7 +131,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "list_languages",
     {
       title: "List caption languages",
@@ -138,7 +150,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "search_transcriptions",
     {
       title: "Search my transcriptions",
@@ -167,7 +179,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "publish_transcript",
     {
       title: "Publish a transcript",
@@ -185,7 +197,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "unpublish_transcript",
     {
       title: "Unpublish a transcript",
@@ -201,7 +213,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "resolve_podcast",
     {
       title: "Resolve a podcast",
@@ -227,7 +239,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       }),
   );
 
-  server.registerTool(
+  tool(
     "get_usage",
     {
       title: "Show my usage",

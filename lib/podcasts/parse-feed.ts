@@ -1,12 +1,17 @@
 import { decodeXML } from "entities";
+import { storableText } from "@/lib/db/storable-text";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { normaliseDuration } from "@/lib/podcasts/duration";
+import { FEED_BOUNDS, feedBoundsProblem } from "@/lib/podcasts/feed-bounds";
 
 // RSS 2.0 (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds → show title and episodes.
 // Parsed by fast-xml-parser with entity processing OFF: a DOCTYPE's entities are never read or expanded,
 // so a billion-laughs feed stays a few kilobytes and an external entity (XXE) is never fetched. Text is
 // then decoded with `entities`' decodeXML, which knows only XML's five named entities and numeric
-// references, so `&xxe;` stays the literal text it is. Pure: no I/O.
+// references, so `&xxe;` stays the literal text it is; what they decode to is made storable (`&#0;` → U+FFFD,
+// lib/db/storable-text.ts). Before either runs, the text is held to FEED_BOUNDS
+// (elements, attributes, depth, text lengths: feed-bounds.ts). Pure: no I/O; the app runs it in a worker
+// thread (parse-off-thread.ts).
 
 export class FeedParseError extends Error {
   constructor(message: string) {
@@ -54,6 +59,7 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   isArray: (name) => ARRAYS.has(name),
+  maxNestedTags: FEED_BOUNDS.maxDepth,
 });
 
 type Node = Record<string, unknown>;
@@ -61,9 +67,11 @@ type Node = Record<string, unknown>;
 /** Parses a feed's text. Throws FeedParseError (with a line number where there is one) for anything else. */
 export function parseFeed(xml: string): ParsedFeed {
   const text = xml.replace(/^\uFEFF/, "").trimStart(); // a leading blank line is common, and harmless
+  const problem = feedBoundsProblem(text);
+  if (problem) throw new FeedParseError(`${problem} That is more than a podcast feed needs; it was not read.`);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
-    throw new FeedParseError(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`);
+    throw new FeedParseError(storableText(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`));
   }
   let doc: Node;
   try {
@@ -133,17 +141,17 @@ function asArray(value: unknown): unknown[] {
 
 /** An element's text: entity references decoded in text, CDATA kept as written; nested markup ignored. */
 function textOf(value: unknown): string {
-  if (typeof value === "string") return decodeXML(value).trim();
+  if (typeof value === "string") return storableText(decodeXML(value)).trim();
   if (Array.isArray(value)) return textOf(value[0]);
   const node = asNode(value);
   if (!node) return "";
   const parts = [typeof node["#text"] === "string" ? decodeXML(node["#text"]) : "", ...asArray(node["#cdata"]).map((c) => (typeof c === "string" ? c : ""))];
-  return parts.join("").trim();
+  return storableText(parts.join("")).trim();
 }
 
 function attr(node: Node, name: string): string {
   const value = node[`@_${name}`];
-  return typeof value === "string" ? decodeXML(value).trim() : "";
+  return typeof value === "string" ? storableText(decodeXML(value)).trim() : "";
 }
 
 function isoDate(text: string): string | null {

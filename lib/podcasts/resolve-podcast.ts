@@ -4,10 +4,11 @@ import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { lookupEpisode, lookupFeedUrl, parseAppleLink } from "@/lib/podcasts/apple";
 import { formatSeconds } from "@/lib/podcasts/duration";
 import { fetchFeedOrAudio } from "@/lib/podcasts/fetch-feed";
-import type { FeedEpisode, ParsedFeed } from "@/lib/podcasts/parse-feed";
+import type { FeedEpisode } from "@/lib/podcasts/parse-feed";
 import { rememberEpisodeTranscripts } from "@/lib/podcasts/episode-transcripts";
 import { serializeEpisode } from "@/lib/podcasts/serializers";
-import type { ResolveRequest, ResolveResponse } from "@/lib/podcasts/schemas";
+import { DEFAULT_EPISODES_PAGE, type ResolveRequest, type ResolveResponse } from "@/lib/podcasts/schemas";
+import type { FeedParseSettings, ReadFeed } from "@/lib/podcasts/parse-off-thread";
 
 export interface ResolveDeps {
   outbound: Outbound;
@@ -17,11 +18,15 @@ export interface ResolveDeps {
   maxBytes: number;
   /** Hosts exempt from the private-address rule (OUTBOUND_ALLOW_PRIVATE_HOSTS: test fakes only). */
   allowPrivateFor?: (host: string) => boolean;
+  /** PODCAST_FEED_TIMEOUT_SECONDS: fetching a feed, body included. */
+  timeoutMs?: number;
+  /** How feeds are parsed in worker threads (PODCAST_FEED_PARSE_*). */
+  parse?: FeedParseSettings;
 }
 
 export interface Resolved {
   kind: "feed" | "episode" | "audio";
-  feed: ParsedFeed | null;
+  feed: ReadFeed | null;
   /** The feed's own URL (kind feed/episode). */
   feedUrl: string | null;
   episode: FeedEpisode | null;
@@ -73,11 +78,26 @@ export async function resolvePodcastUrl(raw: string, deps: ResolveDeps): Promise
 /** POST /v1/podcast/resolve. Episodes that publish a transcript are remembered for the caller (POST /v1/transcript uses it). */
 export async function resolvePodcast(userId: string, request: ResolveRequest, deps: ResolveDeps): Promise<ResolveResponse> {
   const resolved = await resolvePodcastUrl(request.url, deps);
-  if (resolved.feed) await rememberEpisodeTranscripts(userId, resolved.episode ? [resolved.episode] : resolved.feed.episodes, deps);
   if (resolved.kind === "audio") return { kind: "audio", show: null, episodes: null, audio_url: resolved.audioUrl };
   const show = { title: resolved.feed!.title };
-  if (resolved.kind === "episode") return { kind: "episode", show, episodes: [serializeEpisode(resolved.episode!)], audio_url: resolved.audioUrl };
-  return { kind: "feed", show, episodes: resolved.feed!.episodes.map(serializeEpisode), audio_url: null };
+  if (resolved.kind === "episode") {
+    await rememberEpisodeTranscripts(userId, [resolved.episode!], deps);
+    return { kind: "episode", show, episodes: [serializeEpisode(resolved.episode!)], audio_url: resolved.audioUrl };
+  }
+  // A feed answers one page of its episodes; those on it that publish a transcript are remembered.
+  const all = resolved.feed!.episodes;
+  const offset = request.offset ?? 0;
+  const page = all.slice(offset, offset + (request.limit ?? DEFAULT_EPISODES_PAGE));
+  await rememberEpisodeTranscripts(userId, page, deps);
+  const next = offset + page.length;
+  return {
+    kind: "feed",
+    show,
+    episodes: page.map(serializeEpisode),
+    audio_url: null,
+    total_episodes: resolved.feed!.totalEpisodes,
+    next_offset: page.length > 0 && next < all.length ? next : null,
+  };
 }
 
 async function wrap<T>(work: () => Promise<T>): Promise<T> {

@@ -64,9 +64,9 @@ interface Resolved {
   audio_url: string | null;
 }
 
-async function resolve(auth: Record<string, string>, url: string) {
-  const res = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: { url } });
-  return { ...res, body: res.json as Resolved & { detail?: string; code?: string } };
+async function resolve(auth: Record<string, string>, url: string, page: { offset?: number; limit?: number } = {}) {
+  const res = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: { url, ...page } });
+  return { ...res, body: res.json as Resolved & { detail?: string; code?: string; total_episodes?: number; next_offset?: number | null } };
 }
 
 describe("POST /v1/podcast/resolve", () => {
@@ -78,14 +78,26 @@ describe("POST /v1/podcast/resolve", () => {
     expect((missing.json as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "url"]);
   });
 
-  it("a large real feed: 730 episodes with normalised durations", async () => {
+  it("a large real feed: 730 episodes with normalised durations, 100 a page", async () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`);
     expect(status).toBe(200);
     expect(body.kind).toBe("feed");
     expect(body.show).toEqual({ title: "Giant Bombcast" });
     expect(body.audio_url).toBeNull();
-    expect(body.episodes).toHaveLength(730);
+    expect(body.episodes).toHaveLength(100);
+    expect(body).toMatchObject({ total_episodes: 730, next_offset: 100 });
+    // Paged through with `next_offset`: every episode once, in the feed's order.
+    const guids = body.episodes!.map((e) => e.guid);
+    for (let offset: number | null = body.next_offset!; offset !== null; ) {
+      const page = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`, { offset, limit: 300 });
+      guids.push(...page.body.episodes!.map((e) => e.guid));
+      offset = page.body.next_offset!;
+    }
+    expect(guids).toHaveLength(730);
+    expect(new Set(guids).size).toBe(730);
+    const over = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: { url: `${fake.origin}/feeds/giantbomb-podcast.rss`, limit: 501 } });
+    expect(over.status).toBe(422);
     expect(body.episodes![0]).toEqual({
       guid: "1600-2823",
       title: "Giant Bombcast 603: Call of Tuesday",
@@ -98,7 +110,8 @@ describe("POST /v1/podcast/resolve", () => {
   it("HH:MM:SS durations; Atom feeds", async () => {
     const { auth } = await caller();
     const taverncast = (await resolve(auth, `${fake.origin}/feeds/itunes-missing-image.rss`)).body;
-    expect(taverncast.episodes).toHaveLength(131);
+    expect(taverncast.episodes).toHaveLength(100);
+    expect(taverncast.total_episodes).toBe(131);
     expect(taverncast.episodes![0]!.duration).toBe("01:09:50");
     const atom = (await resolve(auth, `${fake.origin}/feeds/rfc4287-example.atom`)).body;
     expect(atom).toMatchObject({ kind: "feed", show: { title: "dive into mark" } });
@@ -118,8 +131,8 @@ describe("POST /v1/podcast/resolve", () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, "https://podcasts.apple.com/us/podcast/giant-bombcast/id1001");
     expect(status).toBe(200);
-    expect(body).toMatchObject({ kind: "feed", show: { title: "Giant Bombcast" } });
-    expect(body.episodes).toHaveLength(730);
+    expect(body).toMatchObject({ kind: "feed", show: { title: "Giant Bombcast" }, total_episodes: 730 });
+    expect(body.episodes).toHaveLength(100);
   });
 
   it("an Apple Podcasts episode link → that episode of the feed", async () => {

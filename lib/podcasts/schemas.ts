@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { MAX_SOURCE_URL_LENGTH } from "@/lib/sources";
 
+/** Episodes a resolve answers at once: the default, and the most a request may ask for. */
+export const DEFAULT_EPISODES_PAGE = 100;
+export const MAX_EPISODES_PAGE = 500;
+
 export const resolveRequestSchema = z
   .object({
     url: z
@@ -8,6 +12,19 @@ export const resolveRequestSchema = z
       .min(1)
       .max(MAX_SOURCE_URL_LENGTH)
       .describe("An RSS or Atom feed URL, an Apple Podcasts show or episode link, or a direct link to an episode's audio file"),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_EPISODES_PAGE)
+      .optional()
+      .describe(`Episodes to answer for a feed, at most ${MAX_EPISODES_PAGE}; default ${DEFAULT_EPISODES_PAGE}`),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Episodes to skip (newest first): the previous answer's `next_offset`; default 0"),
   })
   .meta({ id: "ResolveRequest" });
 
@@ -31,8 +48,17 @@ export const resolveResponseSchema = z
   .object({
     kind: z.enum(["feed", "episode", "audio"]).describe("feed: a whole show; episode: one episode of a show (Apple episode link); audio: a direct audio file"),
     show: showInfoSchema.nullable(),
-    episodes: z.array(episodeOutSchema).nullable().describe("Newest first as the feed lists them; only items with an audio enclosure"),
+    episodes: z
+      .array(episodeOutSchema)
+      .nullable()
+      .describe("Newest first as the feed lists them; only items with an audio enclosure. For `feed`, one page: `limit` from `offset`"),
     audio_url: z.string().nullable().describe("For `episode` and `audio`: the audio to transcribe"),
+    total_episodes: z
+      .number()
+      .int()
+      .optional()
+      .describe("For `feed`: the episodes with audio the feed lists (of which the first 10,000 can be paged through)"),
+    next_offset: z.number().int().nullable().optional().describe("For `feed`: the `offset` of the next page, or null on the last one"),
   })
   .meta({ id: "ResolveResponse" });
 

@@ -49,7 +49,8 @@ export async function resolveShortLink(
 
 /** One hop: HEAD, and GET when HEAD does not redirect. Returns where the URL points, or null. */
 async function nextLocation(current: string, outbound: Pick<Outbound, "safeFetchStream">, opts: ResolveOptions): Promise<string | null> {
-  const base = { ...opts.fetch, followRedirects: false };
+  // A hop reads at most a page's head: its whole body, too, within the call's deadline (default 30 s).
+  const base = { totalTimeoutMs: opts.fetch?.timeoutMs ?? 30_000, ...opts.fetch, followRedirects: false };
 
   let head: StreamResponse | null = null;
   try {

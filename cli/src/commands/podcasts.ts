@@ -5,8 +5,9 @@ import { CliError, EXIT } from "../errors";
 import { date, table } from "../format";
 import { createProgress, stopAllProgress } from "../progress";
 
-export async function resolvePodcast(ctx: Context, url: string): Promise<number> {
-  const resolved = await ctx.api.post<ResolveResponse>("/v1/podcast/resolve", { url });
+export async function resolvePodcast(ctx: Context, url: string, options: { limit?: string; offset?: string } = {}): Promise<number> {
+  const page = { limit: Number(options.limit ?? 100), offset: Number(options.offset ?? 0) };
+  const resolved = await ctx.api.post<ResolveResponse>("/v1/podcast/resolve", { url, ...page });
   if (ctx.out.json) {
     ctx.out.writeJson(resolved);
     return EXIT.ok;
@@ -16,6 +17,9 @@ export async function resolvePodcast(ctx: Context, url: string): Promise<number>
   if (episodes.length > 0) {
     ctx.out.write(table(["PUBLISHED", "DURATION", "TITLE", "AUDIO"], episodes.map((e) => [date(e.published).slice(0, 10), e.duration ?? "-", e.title, e.audio_url]), ctx.out.color.bold));
   } else if (resolved.audio_url) ctx.out.write(`${resolved.audio_url}\n`);
+  if (resolved.total_episodes !== undefined && resolved.next_offset != null) {
+    ctx.out.info(`${episodes.length} of ${resolved.total_episodes} episodes; the next ones: --offset ${resolved.next_offset}`);
+  }
   ctx.out.info("Transcribe an episode with: verbatim get <audio url>; the whole show with: verbatim import <url>");
   return EXIT.ok;
 }

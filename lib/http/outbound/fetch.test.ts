@@ -347,6 +347,26 @@ describe("fetching from an allowed upstream", () => {
     expect(err.code).toBe("upstream_timeout");
   });
 
+  it("cuts off a stream that drips a byte at a time within the idle limit at its total deadline", async () => {
+    let timer: NodeJS.Timeout | undefined;
+    handler = (_req, res) => {
+      res.writeHead(200);
+      timer = setInterval(() => res.write("x"), 20);
+      res.on("close", () => clearInterval(timer));
+    };
+    const res = await local.safeFetchStream(up("/"), { idleTimeoutMs: 1_000, totalTimeoutMs: 300 });
+    let received = 0;
+    const err = await refused(
+      (async () => {
+        for await (const chunk of res.body) received += (chunk as Buffer).length;
+      })(),
+    );
+    clearInterval(timer);
+    expect(received).toBeGreaterThan(0); // bytes kept coming: only the total deadline stops it
+    expect(err.code).toBe("upstream_timeout");
+    expect(err.status).toBe(504);
+  });
+
   it("times out connecting when DNS never answers", async () => {
     const client = createOutbound({ resolver: () => new Promise<string[]>(() => undefined) });
     const err = await refused(client.safeFetchBuffer("http://slow-dns.example.com/", { connectTimeoutMs: 100, retries: 0 }));

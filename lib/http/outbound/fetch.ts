@@ -81,6 +81,12 @@ export interface FetchOptions {
    * `safeFetchBuffer` the body too. Default 30 s.
    */
   timeoutMs?: number;
+  /**
+   * Deadline for the whole call including reading the body, for `safeFetchStream` (whose `timeoutMs`
+   * ends at the response head): a server that drips a byte at a time within the idle limit is cut off
+   * here. Counted from the start of the call. Default 30 min; callers reading small documents pass less.
+   */
+  totalTimeoutMs?: number;
   /** Socket inactivity limit while waiting for or reading a response. Default 30 s. */
   idleTimeoutMs?: number;
   /** Default 5. */
@@ -139,6 +145,7 @@ const DEFAULTS = {
   maxBytesStream: 512 * 1024 * 1024,
   connectTimeoutMs: 10_000,
   timeoutMs: 30_000,
+  streamTotalTimeoutMs: 30 * 60_000,
   idleTimeoutMs: 30_000,
   maxRedirects: 5,
   retries: 2,
@@ -180,6 +187,7 @@ const TRANSPORT_HEADERS = new Set(["connection", "keep-alive", "transfer-encodin
 
 /** Per-call state shared by every hop and attempt. */
 interface CallContext {
+  started: number;
   deadline: number;
   timedOut: boolean;
   userSignal: AbortSignal | undefined;
@@ -428,6 +436,7 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       opts: {
         connectTimeoutMs: merged.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs,
         timeoutMs: merged.timeoutMs ?? DEFAULTS.timeoutMs,
+        totalTimeoutMs: merged.totalTimeoutMs ?? DEFAULTS.streamTotalTimeoutMs,
         idleTimeoutMs: merged.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
         maxRedirects: merged.maxRedirects ?? DEFAULTS.maxRedirects,
         followRedirects: merged.followRedirects ?? true,
@@ -455,8 +464,10 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     };
 
     const controller = new AbortController();
+    const started = Date.now();
     const ctx: CallContext = {
-      deadline: Date.now() + r.opts.timeoutMs,
+      started,
+      deadline: started + r.opts.timeoutMs,
       timedOut: false,
       userSignal: merged.signal,
       controller,
@@ -611,8 +622,13 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
   async function safeFetchStream(url: string | URL, fo: FetchOptions = {}): Promise<StreamResponse> {
     const { res, url: finalUrl, redirects, ctx, r, release } = await run(url, fo, DEFAULTS.maxBytesStream);
     // Streams outlive the call deadline: from here on they are bounded by idle time (undici's
-    // bodyTimeout), size, and the caller's signal.
+    // bodyTimeout), size, the caller's signal, and the total deadline (`totalTimeoutMs`).
     clearTimeout(ctx.timer);
+    ctx.timer = setTimeout(() => {
+      ctx.timedOut = true;
+      ctx.controller.abort(new OutboundError("upstream_timeout", "The upstream server took too long to send the whole answer."));
+    }, Math.max(0, ctx.started + r.opts.totalTimeoutMs - Date.now()));
+    ctx.timer.unref();
     const { body, headers } = capped(res, fo.method?.toUpperCase() ?? "GET", r.maxBytes, ctx, release);
     return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body };
   }

@@ -1,0 +1,17 @@
+import type { Endpoint } from "@/lib/http/endpoint";
+
+// The app's route handlers outside the REST API and MCP (which the endpoint table describes), with the
+// methods each one exports: the request guard (request-guard.ts) answers any other method there with a
+// 405 in the contract's shape, where Next.js would answer an empty 405. Kept in step with app/ by
+// app-routes.test.ts. (The Auth.js catch-all and the uploads catch-all span several segments: not here.)
+export const APP_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
+  { method: "GET", path: "/metrics" },
+  { method: "GET", path: "/openapi.json" },
+  { method: "GET", path: "/docs" },
+  { method: "GET", path: "/docs/assets/{file}" },
+  { method: "GET", path: "/sitemap.xml" },
+  { method: "GET", path: "/sitemaps/{file}" },
+  { method: "GET", path: "/api/inngest" },
+  { method: "POST", path: "/api/inngest" },
+  { method: "PUT", path: "/api/inngest" },
+];
