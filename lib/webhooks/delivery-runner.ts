@@ -23,7 +23,7 @@ export interface DeliveryRunnerOptions {
   concurrency?: number;
   /** Safety-net poll for rows queued by other processes. Default 1 s. */
   pollMs?: number;
-  /** How long a claim holds a delivery. Default WEBHOOK_TIMEOUT_MS + 5 s. */
+  /** How long a claim holds a delivery. Default 2 × WEBHOOK_TIMEOUT_MS + 1 s. */
   leaseMs?: number;
   /** Called after each attempt (tests, benchmarks). */
   onAttempt?: (event: { deliveryId: string; outcome: AttemptOutcome }) => void;
@@ -39,7 +39,7 @@ export interface DeliveryRunner {
 export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRunner {
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}:webhooks`;
   const concurrency = options.concurrency ?? env().WEBHOOK_CONCURRENCY;
-  const leaseMs = options.leaseMs ?? env().WEBHOOK_TIMEOUT_MS + 5_000;
+  const leaseMs = options.leaseMs ?? 2 * env().WEBHOOK_TIMEOUT_MS + 1_000;
   const active = new Set<Promise<void>>();
   let stopping = false;
   let pumping: Promise<void> | null = null;
