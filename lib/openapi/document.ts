@@ -120,6 +120,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },
   { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
+  { name: "Webhooks", description: "Be told when jobs and imports finish: endpoints that receive signed events (Standard Webhooks), their deliveries, and the secret for per-request webhook_url." },
   { name: "Sessions", description: "Dashboard sign-ins." },
   { name: "Connected apps", description: "Programs and connectors you signed in with the device flow or OAuth." },
   { name: "Device flow", description: "Sign-in for command-line clients (RFC 8628)." },
@@ -153,6 +154,9 @@ transcript is in \`transcript\`, the same shape as the 200 answer) or \`error\` 
 Every other error is \`{"detail": "a sentence you can act on", "code": "machine_code"}\`: 401 missing or
 wrong key, 402 monthly allowance used up, 404 not found, 429 too many requests (wait \`Retry-After\`
 seconds), 502/503 the platform or a provider failed (503s say when to retry).
+
+**Or be told.** Instead of polling, add an endpoint (\`POST /v1/me/webhooks\`) or pass \`webhook_url\` with the
+request: \`transcript.completed\`, \`transcript.failed\` and \`import.completed\` arrive signed per Standard Webhooks.
 
 Each transcript is charged once per source and language; asking again is free.`;
 }
