@@ -43,7 +43,7 @@ beforeAll(async () => {
     importStart: (await import("@/app/v1/import/route")).POST,
     importGet: (await import("@/app/v1/import/[batch_id]/route")).GET,
     sign: (await import("@/app/v1/uploads/sign/route")).POST,
-    put: (await import("@/app/uploads/[...path]/route")).PUT,
+    put: (await import("@/app/uploads/[...path]/route")).PUT as unknown as Route,
   };
 }, 60_000);
 
@@ -178,7 +178,7 @@ describe("events", () => {
     const signed = (await callRoute(r.sign, "/v1/uploads/sign", { headers: auth, body: { filename: "talk.wav", content_type: "audio/wav" } })).json as { object_path: string; upload_url: string };
     const url = new URL(signed.upload_url);
     const wav = makeWav(1);
-    const put = await r.put!(new NextRequest(url, { method: "PUT", headers: { "content-type": "audio/wav", "content-length": String(wav.length) }, body: wav }), {
+    const put = await r.put!(new NextRequest(url, { method: "PUT", headers: { "content-type": "audio/wav", "content-length": String(wav.length) }, body: new Uint8Array(wav) }), {
       params: Promise.resolve({ path: url.pathname.replace(/^\/uploads\//, "").split("/").map(decodeURIComponent) }),
     });
     expect(put.status).toBeLessThan(300);
