@@ -25,6 +25,8 @@ export interface DeliveryRunnerOptions {
   pollMs?: number;
   /** How long a claim holds a delivery. Default 2 × WEBHOOK_TIMEOUT_MS + 1 s. */
   leaseMs?: number;
+  /** Also wake on deliveries queued in this process (default true); false: only the poll (another process's view). */
+  inProcessSignal?: boolean;
   /** Called after each attempt (tests, benchmarks). */
   onAttempt?: (event: { deliveryId: string; outcome: AttemptOutcome }) => void;
 }
@@ -93,7 +95,7 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
       .finally(() => (pumping = null));
   }
 
-  const unsubscribe = onWebhooksQueued(wake);
+  const unsubscribe = options.inProcessSignal === false ? () => undefined : onWebhooksQueued(wake);
   const timer = setInterval(wake, options.pollMs ?? 1_000);
   timer.unref?.();
   wake();
