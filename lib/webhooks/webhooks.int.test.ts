@@ -280,6 +280,51 @@ describe("delivery", () => {
     expect(receiver.forPath(path)).toHaveLength(1);
   });
 
+  it("an endpoint failing for WEBHOOK_DISABLE_AFTER_HOURS is disabled with a notice; success clears failing_since", async () => {
+    const { headers: auth } = await world.caller();
+    const path = newPath();
+    const { id } = await endpoint(auth, path);
+    receiver.respond(path, (n) => (n === 1 ? 200 : 503));
+    // Failing for days, then a success: failing_since is cleared and the endpoint stays enabled.
+    await world.ctx.db.webhookEndpoint.update({ where: { id }, data: { failingSince: new Date(Date.now() - 73 * 3600_000) } });
+    await callRoute(r.test, `/v1/me/webhooks/${id}/test`, { method: "POST", headers: auth, params: { id } });
+    await receiver.waitFor("the first test event", () => receiver.forPath(path).length >= 1);
+    for (let i = 0; i < 50 && (await world.ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).failingSince; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await world.ctx.db.webhookEndpoint.findUniqueOrThrow({ where: { id } })).toMatchObject({ failingSince: null, disabledAt: null });
+
+    // Failing for days, and failing again: disabled.
+    await world.ctx.db.webhookEndpoint.update({ where: { id }, data: { failingSince: new Date(Date.now() - 73 * 3600_000) } });
+    await callRoute(r.test, `/v1/me/webhooks/${id}/test`, { method: "POST", headers: auth, params: { id } });
+    await receiver.waitFor("the second test event", () => receiver.forPath(path).length >= 2);
+    let listed: { enabled: boolean; disabled_reason: string | null } | undefined;
+    for (let i = 0; i < 50; i++) {
+      listed = ((await callRoute(r.listWebhooks, "/v1/me/webhooks", { headers: auth })).json as { endpoints: typeof listed[] }).endpoints[0];
+      if (!listed?.enabled) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(listed).toMatchObject({ enabled: false, disabled_reason: "Every delivery failed for 72 hours." });
+    // Its pending retry is not sent: it ends failed at its next attempt.
+    await new Promise((resolve) => setTimeout(resolve, RETRY_BASE_MS * 3));
+    expect(receiver.forPath(path)).toHaveLength(2);
+  });
+
+  it("finished deliveries older than 30 days are removed by the cleanup; pending ones stay", async () => {
+    const { userId } = await world.caller();
+    const { deleteOldDeliveries } = await import("@/lib/webhooks/delete-old-deliveries");
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const base = { userId, url: "https://example.com/x", messageId: "msg_old", eventType: "webhook.test", payload: {}, createdAt: old };
+    await world.ctx.db.webhookDelivery.createMany({
+      data: [
+        { ...base, status: "delivered", nextAttemptAt: null },
+        { ...base, status: "failed", nextAttemptAt: null },
+        { ...base, status: "pending", nextAttemptAt: new Date(Date.now() + 3600_000) },
+        { ...base, status: "delivered", nextAttemptAt: null, createdAt: new Date() },
+      ],
+    });
+    expect(await deleteOldDeliveries()).toBeGreaterThanOrEqual(2);
+    expect((await world.ctx.db.webhookDelivery.findMany({ where: { userId } })).map((d) => d.status).sort()).toEqual(["delivered", "pending"]);
+  });
+
   it("a name that resolves to a private address is refused when called, not sent", async () => {
     const { headers: auth } = await world.caller();
     const port = new URL(receiver.origin).port;
