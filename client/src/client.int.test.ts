@@ -113,7 +113,7 @@ describe("@verbatim/client", () => {
     await expect(client.transcribe("")).rejects.toMatchObject({ status: 422, code: "validation_error" });
   });
 
-  it("verifyWebhook() accepts events signed with the rotated secret, refuses the old one", async () => {
+  it("verifyWebhook() accepts events signed with the rotated secret (and the old one during the 24 h grace), refuses others", async () => {
     const created = await client.api.POST("/v1/me/webhooks", { body: { url: `${hooksBase}/client`, event_types: ["transcript.completed"] } });
     expect(created.response.status).toBe(201);
     const id = created.data!.id;
@@ -131,7 +131,17 @@ describe("@verbatim/client", () => {
     // As a fetch Request too, and with both secrets during a rotation.
     const request = new Request("https://receiver.example/hook", { method: "POST", headers: hook!.headers, body: hook!.body });
     expect((await verifyWebhook(request, [oldSecret, newSecret])).type).toBe("webhook.test");
-    await expect(verifyWebhook({ headers: hook!.headers, body: hook!.body }, oldSecret)).rejects.toMatchObject({ code: "invalid_signature" });
+    // For 24 hours after the rotation the previous secret's signature is sent too; an unrelated secret never verifies.
+    expect((await verifyWebhook({ headers: hook!.headers, body: hook!.body }, oldSecret)).type).toBe("webhook.test");
+    await expect(verifyWebhook({ headers: hook!.headers, body: hook!.body }, "whsec_" + Buffer.alloc(32, 7).toString("base64"))).rejects.toMatchObject({ code: "invalid_signature" });
+    // A day later: the new secret's signature only.
+    await ctx.db.webhookEndpoint.update({ where: { id }, data: { secretRotatedAt: new Date(Date.now() - 25 * 3600_000) } });
+    await client.api.POST("/v1/me/webhooks/{id}/test", { params: { path: { id } } });
+    for (let i = 0; i < 200 && received.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const after = received[1]!;
+    expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
+    expect((await verifyWebhook({ headers: after.headers, body: after.body }, newSecret)).type).toBe("webhook.test");
+    await expect(verifyWebhook({ headers: after.headers, body: after.body }, oldSecret)).rejects.toMatchObject({ code: "invalid_signature" });
     await expect(verifyWebhook({ headers: hook!.headers, body: hook!.body.replace("test", "tost") }, newSecret)).rejects.toBeInstanceOf(VerbatimError);
   });
 });

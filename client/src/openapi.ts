@@ -653,7 +653,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace an endpoint's signing secret (returned once); also re-enables a disabled endpoint */
+        /**
+         * Replace an endpoint's signing secret (returned once); also re-enables a disabled endpoint
+         * @description For 24 hours after a rotation, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.
+         */
         post: operations["postV1MeWebhooksIdRotateSecret"];
         delete?: never;
         options?: never;

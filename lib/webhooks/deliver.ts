@@ -9,6 +9,9 @@ import { retryDelayMs } from "@/lib/webhooks/backoff";
 import { openSecret } from "@/lib/webhooks/secret-box";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 
+/** After a rotation, deliveries carry the previous secret's signature too for this long (Standard Webhooks' rotation). */
+export const ROTATION_GRACE_MS = 24 * 3600_000;
+
 /** Receivers' bodies are not read: the status line decides. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -21,9 +24,9 @@ interface Answer {
   final: boolean;
 }
 
-async function post(outbound: Outbound, delivery: WebhookDelivery, secret: string): Promise<Answer> {
+async function post(outbound: Outbound, delivery: WebhookDelivery, secrets: string[]): Promise<Answer> {
   const body = JSON.stringify(delivery.payload);
-  const headers = webhookHeaders(secret, delivery.messageId, new Date(), body);
+  const headers = webhookHeaders(secrets, delivery.messageId, new Date(), body);
   const timeoutMs = env().WEBHOOK_TIMEOUT_MS;
   try {
     const res = await outbound.safeFetchStream(delivery.url, {
@@ -47,23 +50,27 @@ async function post(outbound: Outbound, delivery: WebhookDelivery, secret: strin
   }
 }
 
-/** The secret the delivery is signed with: its endpoint's, or the user's request secret for a per-request URL. */
-async function signingSecret(db: Db, delivery: WebhookDelivery): Promise<{ secret: string | null; reason?: string }> {
+/**
+ * The secrets the delivery is signed with: its endpoint's (and the previous one within ROTATION_GRACE_MS of a
+ * rotation), or the user's request secret for a per-request URL.
+ */
+async function signingSecrets(db: Db, delivery: WebhookDelivery, now: Date): Promise<{ secrets: string[] | null; reason?: string }> {
   if (delivery.endpointId) {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } });
-    if (!endpoint) return { secret: null, reason: "The endpoint was deleted." };
-    if (endpoint.disabledAt) return { secret: null, reason: `The endpoint is disabled: ${endpoint.disabledReason ?? "disabled"}` };
-    return { secret: openSecret(endpoint.secretCipher) };
+    if (!endpoint) return { secrets: null, reason: "The endpoint was deleted." };
+    if (endpoint.disabledAt) return { secrets: null, reason: `The endpoint is disabled: ${endpoint.disabledReason ?? "disabled"}` };
+    const inGrace = endpoint.previousSecretCipher && endpoint.secretRotatedAt && now.getTime() - endpoint.secretRotatedAt.getTime() < ROTATION_GRACE_MS;
+    return { secrets: [openSecret(endpoint.secretCipher), ...(inGrace ? [openSecret(endpoint.previousSecretCipher!)] : [])] };
   }
   const request = await db.webhookRequestSecret.findUnique({ where: { userId: delivery.userId } });
-  return request ? { secret: openSecret(request.secretCipher) } : { secret: null, reason: "The account has no request signing secret." };
+  return request ? { secrets: [openSecret(request.secretCipher)] } : { secrets: null, reason: "The account has no request signing secret." };
 }
 
 /** Runs one attempt of a claimed delivery (its `attempts` already counts this one) and records it. */
 export async function attemptDelivery(db: Db, outbound: Outbound, delivery: WebhookDelivery, owner: string): Promise<AttemptOutcome> {
-  const { secret, reason } = await signingSecret(db, delivery);
   const now = new Date();
-  const answer: Answer = secret ? await post(outbound, delivery, secret) : { status: null, error: reason ?? "No secret", final: true };
+  const { secrets, reason } = await signingSecrets(db, delivery, now);
+  const answer: Answer = secrets ? await post(outbound, delivery, secrets) : { status: null, error: reason ?? "No secret", final: true };
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const outOfAttempts = delivery.attempts >= env().WEBHOOK_MAX_ATTEMPTS;
   const outcome: AttemptOutcome = ok ? "delivered" : answer.final || outOfAttempts ? "failed" : "retry";
@@ -79,7 +86,7 @@ export async function attemptDelivery(db: Db, outbound: Outbound, delivery: Webh
   };
   const saved = await db.$transaction(async (tx) => {
     const updated = await tx.webhookDelivery.updateMany({ where: { id: delivery.id, leaseOwner: owner }, data });
-    if (updated.count === 0 || !delivery.endpointId || !secret) return updated.count > 0;
+    if (updated.count === 0 || !delivery.endpointId || !secrets) return updated.count > 0;
     if (ok) {
       await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
     } else if (answer.status === 410) {

@@ -56,6 +56,7 @@ export const rotateWebhookSecretEndpoint = defineEndpoint({
   path: "/v1/me/webhooks/{id}/rotate-secret",
   tag,
   summary: "Replace an endpoint's signing secret (returned once); also re-enables a disabled endpoint",
+  description: "For 24 hours after a rotation, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.",
   auth: "any",
   rateLimit: "account",
   params: webhookParamsSchema,

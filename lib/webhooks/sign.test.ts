@@ -29,6 +29,18 @@ describe("Standard Webhooks signing", () => {
   });
 });
 
+describe("during a rotation", () => {
+  it("carries one signature per secret: either secret verifies, another does not", () => {
+    const [next, previous] = [generateWebhookSecret(), generateWebhookSecret()];
+    const body = '{"type":"webhook.test"}';
+    const headers = webhookHeaders([next, previous], "msg_2", new Date(), body);
+    expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(new Webhook(next).verify(body, headers)).toEqual({ type: "webhook.test" });
+    expect(new Webhook(previous).verify(body, headers)).toEqual({ type: "webhook.test" });
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+  });
+});
+
 describe("secret storage", () => {
   it("round-trips, differs from the plaintext, and refuses a tampered cipher", () => {
     const secret = generateWebhookSecret();

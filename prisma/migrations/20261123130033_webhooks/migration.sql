@@ -5,6 +5,8 @@ CREATE TABLE "WebhookEndpoint" (
     "url" TEXT NOT NULL,
     "eventTypes" TEXT[],
     "secretCipher" TEXT NOT NULL,
+    "previousSecretCipher" TEXT,
+    "secretRotatedAt" TIMESTAMP(3),
     "disabledAt" TIMESTAMP(3),
     "disabledReason" TEXT,
     "failingSince" TIMESTAMP(3),
