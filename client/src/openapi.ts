@@ -1523,7 +1523,7 @@ export interface components {
              * @default
              */
             url: string;
-            /** @description Optional. When the answer is a job (202), this https URL is also sent transcript.completed or transcript.failed, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). Not used for a 200 answer. */
+            /** @description Optional. When the answer is a job (202), this https URL is also sent transcript.completed or transcript.failed, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). Not used for a 200 answer, nor when the answer is a job already running for the same source (that job keeps its own). */
             webhook_url?: string;
         };
         ValidationError: {
