@@ -11,6 +11,7 @@ import type { Db } from "@/lib/jobs/store";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
+import { webhookAttempts } from "@/lib/observability/metrics";
 import { attemptDelivery, type AttemptOutcome } from "@/lib/webhooks/deliver";
 import { onWebhooksQueued } from "@/lib/webhooks/signal";
 
@@ -63,6 +64,7 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
       const delivery = await options.db.webhookDelivery.findUnique({ where: { id } });
       if (!delivery || delivery.leaseOwner !== owner) return;
       const outcome = await attemptDelivery(options.db, options.outbound, delivery, owner);
+      webhookAttempts.inc({ outcome });
       options.onAttempt?.({ deliveryId: id, outcome });
     })()
       .catch((error: unknown) => log.error({ err: error, deliveryId: id }, "webhook delivery attempt failed"))

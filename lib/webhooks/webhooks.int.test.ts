@@ -237,6 +237,10 @@ describe("delivery", () => {
     expect(receiver.forPath(path)).toHaveLength(4);
     const [delivery] = await deliveriesOf(auth, id);
     expect(delivery).toMatchObject({ status: "delivered", attempts: 4, last_status_code: 200 });
+    const { webhookAttempts } = await import("@/lib/observability/metrics");
+    const counted = Object.fromEntries((await webhookAttempts.get()).values.map((v) => [v.labels.outcome, v.value]));
+    expect(counted.retry).toBeGreaterThanOrEqual(3);
+    expect(counted.delivered).toBeGreaterThanOrEqual(1);
 
     // Send again: the same message (webhook-id) once more.
     const again = await callRoute(r.redeliver, `/v1/me/webhooks/${id}/deliveries/${delivery!.id}/redeliver`, { method: "POST", headers: auth, params: { id, delivery_id: delivery!.id } });
