@@ -51,38 +51,10 @@ export interface TranscribeOptions {
 
 export type TranscribeResult = { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: components["schemas"]["Job"] };
 
-/** The events Verbatim sends (payload `{type, timestamp, data}`). */
-export type WebhookEvent =
-  | { type: "transcript.completed" | "transcript.failed"; timestamp: string; data: TranscriptEventData }
-  | { type: "import.completed"; timestamp: string; data: ImportEventData }
-  | { type: "webhook.test"; timestamp: string; data: { endpoint_id: string; message: string } };
-
-export interface TranscriptEventData {
-  job_id: string;
-  status: "done" | "error";
-  platform: string;
-  video_id: string;
-  source_url: string;
-  lang: string;
-  transcript_id: string | null;
-  duration_seconds: number | null;
-  job_url: string;
-  transcript_url: string | null;
-  error: { code: string; message: string } | null;
-}
-
-export interface ImportEventData {
-  batch_id: string;
-  status: "done" | "partial" | "error";
-  source_url: string;
-  total: number;
-  done: number;
-  failed: number;
-  skipped: number;
-  note: string | null;
-  import_url: string;
-  items_url: string;
-}
+/** The events Verbatim sends (payload `{type, timestamp, data}`), from the `webhooks` section of /openapi.json. */
+export type WebhookEvent = components["schemas"]["TranscriptEvent"] | components["schemas"]["ImportEvent"] | components["schemas"]["WebhookTestEvent"];
+export type TranscriptEventData = components["schemas"]["TranscriptEvent"]["data"];
+export type ImportEventData = components["schemas"]["ImportEvent"]["data"];
 
 /** The API's error body as a VerbatimError: `{detail, code}`, or a 422's `{detail: [{loc, msg}]}`. */
 export function toVerbatimError(status: number, body: unknown, headers?: Headers): VerbatimError {

@@ -987,7 +987,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "import.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An import ended (done, partial or error), with its counts
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookImportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transcript.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A speech-recognition job (a 202 answer) finished
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookTranscriptCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transcript.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A speech-recognition job ended in error
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookTranscriptFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent by POST /v1/me/webhooks/{id}/test
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         ApiKeyState: {
@@ -1170,6 +1251,25 @@ export interface components {
             title: string | null;
             /** @description Items found (0 until listed) */
             total: number;
+        };
+        ImportEvent: {
+            data: {
+                batch_id: string;
+                done: number;
+                failed: number;
+                import_url: string;
+                items_url: string;
+                note: string | null;
+                skipped: number;
+                source_url: string;
+                /** @enum {string} */
+                status: "done" | "partial" | "error";
+                total: number;
+            };
+            /** @description When the event happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "import.completed";
         };
         ImportItemList: {
             items: components["schemas"]["ImportItemOut"][];
@@ -1470,6 +1570,32 @@ export interface components {
             title: string | null;
             video_id: string;
         };
+        TranscriptEvent: {
+            data: {
+                duration_seconds: number | null;
+                /** @description Why the job failed (transcript.failed only) */
+                error: {
+                    code: string;
+                    message: string;
+                } | null;
+                job_id: string;
+                /** @description GET it for the job and its transcript in any format */
+                job_url: string;
+                lang: string;
+                platform: string;
+                source_url: string;
+                /** @enum {string} */
+                status: "done" | "error";
+                /** @description GET /v1/transcripts/{id} (done only) */
+                transcript_id: string | null;
+                transcript_url: string | null;
+                video_id: string;
+            };
+            /** @description When the event happened (ISO 8601) */
+            timestamp: string;
+            /** @enum {string} */
+            type: "transcript.completed" | "transcript.failed";
+        };
         TranscriptionEntry: {
             complete: boolean;
             created_at: string | null;
@@ -1584,6 +1710,16 @@ export interface components {
             created_at: string;
             /** @description The signing secret for per-request `webhook_url`s (`whsec_…`); shown once */
             secret: string;
+        };
+        WebhookTestEvent: {
+            data: {
+                endpoint_id: string;
+                message: string;
+            };
+            /** @description When the event happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "webhook.test";
         };
     };
     responses: never;
@@ -4642,6 +4778,150 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    webhookImportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTranscriptCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscriptEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTranscriptFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TranscriptEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,7 +1,9 @@
 // The events Verbatim sends (Standard Webhooks payload shape: `{ type, timestamp, data }`). They carry ids,
 // status, links to fetch the result and an error code where one applies; never the transcript itself.
 import { randomBytes } from "node:crypto";
+import type { z } from "zod";
 import { env } from "@/lib/env";
+import type { importEventSchema, transcriptEventSchema } from "@/lib/webhooks/schemas";
 
 export const WEBHOOK_EVENT_TYPES = ["transcript.completed", "transcript.failed", "import.completed"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -32,13 +34,13 @@ export interface TranscriptJobEvent {
   error?: { code: string; message: string } | null;
 }
 
-export function transcriptEvent(type: "transcript.completed" | "transcript.failed", job: TranscriptJobEvent): WebhookPayload {
+export function transcriptEvent(type: "transcript.completed" | "transcript.failed", job: TranscriptJobEvent): WebhookPayload & z.infer<typeof transcriptEventSchema> {
   return {
     type,
     timestamp: new Date().toISOString(),
     data: {
       job_id: job.jobId,
-      status: type === "transcript.completed" ? "done" : "error",
+      status: type === "transcript.completed" ? ("done" as const) : ("error" as const),
       platform: job.platform,
       video_id: job.videoId,
       source_url: job.sourceUrl,
@@ -63,13 +65,13 @@ export interface ImportEvent {
   note: string | null;
 }
 
-export function importEvent(batch: ImportEvent): WebhookPayload {
+export function importEvent(batch: ImportEvent): WebhookPayload & z.infer<typeof importEventSchema> {
   return {
     type: "import.completed",
     timestamp: new Date().toISOString(),
     data: {
       batch_id: batch.batchId,
-      status: batch.status,
+      status: batch.status as "done" | "partial" | "error",
       source_url: batch.sourceUrl,
       total: batch.total,
       done: batch.done,

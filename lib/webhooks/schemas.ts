@@ -63,3 +63,50 @@ export const requestSecretSchema = z
     created_at: z.string(),
   })
   .meta({ id: "WebhookRequestSecret" });
+
+// The events themselves (POSTed to endpoints; the `webhooks` section of /openapi.json).
+const envelope = <T extends z.ZodType>(type: z.ZodType, data: T) =>
+  z.object({ type, timestamp: z.string().describe("When the event happened (ISO 8601)"), data });
+
+export const transcriptEventSchema = envelope(
+  z.enum(["transcript.completed", "transcript.failed"]),
+  z.object({
+    job_id: z.string(),
+    status: z.enum(["done", "error"]),
+    platform: z.string(),
+    video_id: z.string(),
+    source_url: z.string(),
+    lang: z.string(),
+    transcript_id: z.string().nullable().describe("GET /v1/transcripts/{id} (done only)"),
+    duration_seconds: z.number().nullable(),
+    job_url: z.string().describe("GET it for the job and its transcript in any format"),
+    transcript_url: z.string().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable().describe("Why the job failed (transcript.failed only)"),
+  }),
+).meta({ id: "TranscriptEvent" });
+
+export const importEventSchema = envelope(
+  z.literal("import.completed"),
+  z.object({
+    batch_id: z.string(),
+    status: z.enum(["done", "partial", "error"]),
+    source_url: z.string(),
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    note: z.string().nullable(),
+    import_url: z.string(),
+    items_url: z.string(),
+  }),
+).meta({ id: "ImportEvent" });
+
+export const testEventSchema = envelope(z.literal("webhook.test"), z.object({ endpoint_id: z.string(), message: z.string() })).meta({ id: "WebhookTestEvent" });
+
+/** What /openapi.json lists under `webhooks`: each event, its summary and payload. */
+export const WEBHOOK_EVENT_DOCS = [
+  { type: "transcript.completed", summary: "A speech-recognition job (a 202 answer) finished", schema: transcriptEventSchema },
+  { type: "transcript.failed", summary: "A speech-recognition job ended in error", schema: transcriptEventSchema },
+  { type: "import.completed", summary: "An import ended (done, partial or error), with its counts", schema: importEventSchema },
+  { type: "webhook.test", summary: "Sent by POST /v1/me/webhooks/{id}/test", schema: testEventSchema },
+] as const;

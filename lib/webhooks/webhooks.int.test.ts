@@ -153,6 +153,9 @@ describe("events", () => {
     expect(String(a!.payload!.data.job_url)).toMatch(new RegExp(`/v1/jobs/${jobId}$`));
     expect(a!.payload!.data).not.toHaveProperty("segments");
     expect(p!.payload!.data).toMatchObject({ job_id: jobId, status: "done" });
+    // What is sent is what /openapi.json documents under `webhooks`.
+    const { transcriptEventSchema } = await import("@/lib/webhooks/schemas");
+    expect(transcriptEventSchema.strict().safeParse(a!.payload).success).toBe(true);
   });
 
   it("a failed job: transcript.failed with its error code", async () => {
@@ -207,6 +210,8 @@ describe("events", () => {
     expect(typesAt(perRequest)).toEqual(["import.completed"]);
     expect(receiver.forPath(perRequest)[0]!.payload!.data).toMatchObject({ batch_id: batchId, status: "done", total: 3, done: 3, failed: 0, skipped: 0 });
     expect(typesAt(transcripts)).toEqual(["transcript.completed", "transcript.completed", "transcript.completed"]);
+    const { importEventSchema } = await import("@/lib/webhooks/schemas");
+    expect(importEventSchema.strict().safeParse(receiver.forPath(perRequest)[0]!.payload).success).toBe(true);
     expect(new Set(receiver.forPath(transcripts).map((q) => q.headers["webhook-id"])).size).toBe(3);
   }, 150_000);
 });
