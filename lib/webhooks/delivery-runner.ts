@@ -5,6 +5,7 @@
 // slow receiver cannot delay transcriptions. A process killed mid-attempt leaves a lease that expires; the
 // next claim sends the same message (same `webhook-id`) again: at least once.
 import { hostname } from "node:os";
+import pg from "pg";
 import { randomBytes } from "node:crypto";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Db } from "@/lib/jobs/store";
@@ -13,7 +14,7 @@ import type { Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
 import { webhookAttempts } from "@/lib/observability/metrics";
 import { attemptDelivery, type AttemptOutcome } from "@/lib/webhooks/deliver";
-import { onWebhooksQueued } from "@/lib/webhooks/signal";
+import { onWebhooksQueued, WEBHOOKS_CHANNEL } from "@/lib/webhooks/signal";
 
 const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
@@ -28,6 +29,8 @@ export interface DeliveryRunnerOptions {
   leaseMs?: number;
   /** Also wake on deliveries queued in this process (default true); false: only the poll (another process's view). */
   inProcessSignal?: boolean;
+  /** PostgreSQL URL to LISTEN on for deliveries queued by other processes. Default: DATABASE_URL (none with PGlite). `null`: don't. */
+  listenUrl?: string | null;
   /** Called after each attempt (tests, benchmarks). */
   onAttempt?: (event: { deliveryId: string; outcome: AttemptOutcome }) => void;
 }
@@ -98,7 +101,32 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
   }
 
   const unsubscribe = options.inProcessSignal === false ? () => undefined : onWebhooksQueued(wake);
-  const timer = setInterval(wake, options.pollMs ?? 1_000);
+  // LISTEN on a connection of its own; when it drops, the poll carries on and the next tick reconnects.
+  const listenUrl = options.listenUrl === undefined ? (env().DATABASE_URL ?? null) : options.listenUrl;
+  let listener: pg.Client | null = null;
+  const listen = () => {
+    if (!listenUrl || listener || stopping) return;
+    const client = (listener = new pg.Client({ connectionString: listenUrl }));
+    const drop = () => {
+      if (listener === client) listener = null;
+      client.end().catch(() => undefined);
+    };
+    client.on("notification", () => wake());
+    client.on("error", drop);
+    client.on("end", drop);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${WEBHOOKS_CHANNEL}`))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, "webhook delivery runner: LISTEN failed; polling");
+        drop();
+      });
+  };
+  listen();
+  const timer = setInterval(() => {
+    listen();
+    wake();
+  }, options.pollMs ?? 1_000);
   timer.unref?.();
   wake();
 
@@ -109,6 +137,9 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
       stopping = true;
       clearInterval(timer);
       unsubscribe();
+      const closing = listener;
+      listener = null;
+      await closing?.end().catch(() => undefined);
       await pumping;
       let wait: NodeJS.Timeout | undefined;
       await Promise.race([Promise.all(active), new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs)))]);

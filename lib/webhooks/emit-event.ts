@@ -1,7 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { newMessageId, type WebhookPayload } from "@/lib/webhooks/events";
-import { signalWebhooksQueued } from "@/lib/webhooks/signal";
+import { signalWebhooksQueued, WEBHOOKS_CHANNEL } from "@/lib/webhooks/signal";
 
 export interface EmitInput {
   userId: string;
@@ -40,6 +40,9 @@ export async function emitWebhookEvent(tx: Prisma.TransactionClient, input: Emit
       ...(i < room ? {} : { status: "failed", nextAttemptAt: null, lastError: `Not sent: this account already has ${env().WEBHOOK_MAX_PENDING} deliveries waiting.` }),
     })),
   });
-  signalWebhooksQueued();
+  if (room > 0) {
+    await tx.$executeRaw`SELECT pg_notify(${WEBHOOKS_CHANNEL}, '')`;
+    signalWebhooksQueued();
+  }
   return destinations.length;
 }

@@ -1,5 +1,8 @@
-// Wakes this process's delivery runner when deliveries were queued here (other processes find them by
-// their poll). Deferred a little: the rows are inserted inside a transaction that commits after the call.
+// Wakes delivery runners when deliveries are queued: this process's at once (deferred a little: the rows are
+// inserted inside a transaction that commits after the call), other processes' by NOTIFY on WEBHOOKS_CHANNEL
+// (sent inside that transaction, so delivered when it commits), their 1 s poll as the safety net.
+
+export const WEBHOOKS_CHANNEL = "verbatim_webhooks";
 type Listener = () => void;
 const state = globalThis as { verbatimWebhookListeners?: Set<Listener> };
 const listeners = (state.verbatimWebhookListeners ??= new Set());

@@ -1,8 +1,8 @@
 // Outbound webhooks (lib/webhooks) on real PostgreSQL, with the local runner and the delivery runner:
 // - event → first delivery attempt, p50 / p95 over 40 jobs whose onSuccess emits an event (as the transcribe and
 //   import pipelines do): from the job's finishing transaction to the receiver reading the request; for the
-//   delivery runner in the same process (woken in-process) and in another process (its 1 s poll only: a worker,
-//   or an app process when the job ran elsewhere, e.g. on Inngest, whose finish-job step runs the same hook).
+//   delivery runner in the same process (woken in-process), in another process woken by NOTIFY, and in another
+//   process with only its 1 s poll (the LISTEN connection down).
 // - deliveries per second one process sustains to slow receivers (every answer after 1 s): one receiver and four,
 //   WEBHOOK_CONCURRENCY 16 (the default) and 64, and the enqueue → done latency of jobs meanwhile, against an idle
 //   baseline. One receiver gets at most 8 requests at once from a process (the outbound guard's per-origin pool).
@@ -109,8 +109,13 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
     const { id: userId } = await db.user.create({ data: { email: "bench-webhooks@example.test" } });
     await db.webhookEndpoint.create({ data: { userId, url: receiver.url, eventTypes: ["transcript.completed"], secretCipher: sealSecret(generateWebhookSecret()) } });
 
-    for (const [label, inProcessSignal] of [["same process", true], ["other process (1 s poll)", false]] as const) {
-      const deliveries = startDeliveryRunner({ db, outbound, inProcessSignal, pollMs: 1_000 });
+    const variants = [
+      ["same process", { inProcessSignal: true, listenUrl: null }],
+      ["other process (NOTIFY)", { inProcessSignal: false, listenUrl: database.url }],
+      ["other process (1 s poll only)", { inProcessSignal: false, listenUrl: null }],
+    ] as const;
+    for (const [label, wakeups] of variants) {
+      const deliveries = startDeliveryRunner({ db, outbound, ...wakeups, pollMs: 1_000 });
       const jobs = await startLocalRunner({ db, log: () => {}, pollMs: 60_000, listenUrl: null });
       const latencies: number[] = [];
       try {
@@ -157,7 +162,7 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
             { timeout: 120_000 },
           );
           const start = Date.now();
-          const deliveries = startDeliveryRunner({ db, outbound, concurrency, pollMs: 1_000 });
+          const deliveries = startDeliveryRunner({ db, outbound, concurrency, pollMs: 1_000, listenUrl: null });
           const during = await jobLatency(db, userId, 20);
           while ((await db.webhookDelivery.count({ where: { status: "delivered" } })) < SLOW_DELIVERIES) await new Promise((resolve) => setTimeout(resolve, 100));
           const seconds = (Date.now() - start) / 1000;
