@@ -18,6 +18,9 @@ export async function register() {
   // Jobs: the local runner in this process, unless Inngest is configured.
   const { startAppJobs } = await import("@/lib/jobs/start");
   const runner = await startAppJobs();
+  // Webhook deliveries: rows in the database whichever job driver runs the jobs, sent from every app process.
+  const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
+  await ensureDeliveryRunner();
   const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");
   scheduleCleanup();
   log.info({ database: await dbKind(), jobs: runner ? "local runner" : "Inngest", devLogin: settings.devLogin, metrics: Boolean(settings.METRICS_TOKEN) }, "ready");

@@ -62,6 +62,7 @@ function pages(world: World) {
     { name: "published", path: "/dashboard/published", ready: (p: Page) => p.getByTestId("published-row").first() },
     { name: "billing", path: "/dashboard/billing", ready: (p: Page) => p.getByTestId("current-tier") },
     { name: "keys", path: "/dashboard/keys", ready: (p: Page) => p.getByTestId("key-prefix") },
+    { name: "webhooks", path: "/dashboard/webhooks", ready: (p: Page) => p.getByRole("heading", { name: "Webhooks", level: 1 }) },
     { name: "device", path: `/device?user_code=${world.deviceCode}`, ready: (p: Page) => p.getByTestId("device-user-code") },
     { name: "consent", path: world.consent, ready: (p: Page) => p.getByTestId("consent-client") },
   ].filter((entry) => !skipped.has(entry.name));

@@ -116,6 +116,14 @@ const schema = z.object({
   // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
+  // Outbound webhooks (lib/webhooks): retry schedule, per-attempt timeout, caps, the delivery runner.
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().positive().max(30).default(12),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().default(72),
+  WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
+  WEBHOOK_MAX_PENDING: z.coerce.number().int().positive().default(1000),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(16),
 
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),

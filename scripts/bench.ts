@@ -21,6 +21,7 @@ import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
+import { benchWebhooks } from "./bench/webhooks";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -44,6 +45,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   faults: benchFaults,
   pages: benchPages,
   feeds: benchFeeds,
+  webhooks: benchWebhooks,
 };
 
 const only = process.argv.slice(2);

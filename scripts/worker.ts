@@ -12,6 +12,7 @@ import { inngestConfigured } from "@/inngest/settings";
 import { startLocalRunner } from "@/lib/jobs/local-runner";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
 import { log } from "@/lib/observability/logger";
+import { ensureDeliveryRunner } from "@/lib/webhooks/delivery-runner";
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +49,8 @@ async function main() {
     pollMs: positive("poll-ms", values["poll-ms"]),
     keepAlive: true,
   });
+  // Webhook deliveries too, beside the jobs (their own slots: a slow receiver never holds a job's).
+  const deliveries = ensureDeliveryRunner({ db });
 
   // Installed before anything is announced, so a signal is never missed.
   let stopping = false;
@@ -59,7 +62,7 @@ async function main() {
     stopping = true;
     log.info(`worker: ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
     starting
-      .then((runner) => runner.stop({ timeoutMs: stopTimeoutMs }))
+      .then((runner) => Promise.all([runner.stop({ timeoutMs: stopTimeoutMs }), deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs }))]))
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))
       .then(
         () => process.exit(0),

@@ -15,6 +15,7 @@ import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
 import { jobResponseSchema, languagesResponseSchema, transcriptionListSchema, transcriptSchema } from "@/lib/transcripts/schemas";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
+import { webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema } from "@/lib/webhooks/schemas";
 
 // The built CLI as a child process against the app's real route handlers (served over HTTP by
 // test/serve-routes.ts, real PostgreSQL, the YouTube and podcast fakes): every command's --json output
@@ -51,6 +52,9 @@ beforeAll(async () => {
     "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
     "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
     "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
+    "/v1/me/webhooks": { GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"), POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST") },
+    "/v1/me/webhooks/[id]/test": { POST: lazy(() => import("@/app/v1/me/webhooks/[id]/test/route"), "POST") },
+    "/v1/me/webhooks/[id]/deliveries": { GET: lazy(() => import("@/app/v1/me/webhooks/[id]/deliveries/route"), "GET") },
   });
   youtube = await startFakeYoutube();
   podcasts = await startFakePodcastServer();
@@ -201,6 +205,28 @@ describe("--json on every command", () => {
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toBe("");
     expect(await readFile(file, "utf8")).toMatch(/^WEBVTT/);
+  });
+});
+
+describe("webhooks", () => {
+  it("lists endpoints, sends a test event and shows it among the deliveries", async () => {
+    const user = await apiKeyUser();
+    const created = await fetch(`${served.url}/v1/me/webhooks`, {
+      method: "POST",
+      headers: { ...user.headers, "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://hooks.example.com/verbatim" }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const list = await json(webhookEndpointListSchema, ["webhooks"], user.env);
+    expect(list.endpoints).toMatchObject([{ id, url: "https://hooks.example.com/verbatim", enabled: true }]);
+    const human = await runCli(["webhooks"], user.env);
+    expect(human.stdout).toContain(`${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed  enabled`);
+    const queued = await json(webhookDeliverySchema, ["webhooks", "test", id], user.env);
+    expect(queued).toMatchObject({ event_type: "webhook.test", status: "pending" });
+    const deliveries = await json(webhookDeliveryListSchema, ["webhooks", "deliveries", id], user.env);
+    expect(deliveries.deliveries.map((d) => d.webhook_id)).toEqual([queued.webhook_id]);
+    await fails(["webhooks", "test", "no-such-endpoint"], user.env, 5, /No webhook endpoint/);
   });
 });
 

@@ -6,6 +6,7 @@ import { get } from "./commands/get";
 import { importFeed, resolvePodcast } from "./commands/podcasts";
 import { publish, unpublish } from "./commands/publishing";
 import { history, job, languages } from "./commands/transcripts";
+import { webhooksDeliveries, webhooksList, webhooksTest } from "./commands/webhooks";
 import { createContext, type Context } from "./context";
 import { CliError, EXIT } from "./errors";
 import { isInteractive } from "./output";
@@ -149,6 +150,19 @@ export function buildProgram(): Command {
     .option("-y, --yes", "do not ask for confirmation")
     .addHelpText("after", examples("verbatim key regenerate", "export VERBATIM_API_KEY=$(verbatim key regenerate --yes)"))
     .action(action(keyRegenerate as Action));
+
+  const webhooks = withJson(program.command("webhooks"))
+    .description("Your webhook endpoints (add them in the dashboard: verbatim open webhooks)")
+    .addHelpText("after", examples("verbatim webhooks", "verbatim webhooks test <id>", "verbatim webhooks deliveries <id> --json"))
+    .action(action(webhooksList as Action));
+  withJson(webhooks.command("test"))
+    .description("Send a webhook.test event to an endpoint")
+    .argument("<id>", "the endpoint's id (from `verbatim webhooks`)")
+    .action(action(webhooksTest as Action));
+  withJson(webhooks.command("deliveries"))
+    .description("An endpoint's recent deliveries: event, status, answer, attempts, webhook-id")
+    .argument("<id>", "the endpoint's id")
+    .action(action(webhooksDeliveries as Action));
 
   withJson(program.command("open"))
     .description("Open the dashboard in your browser")

@@ -10,6 +10,7 @@ const items = [
   { href: "/dashboard/published", label: "Published" },
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/keys", label: "API key" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
 ];
 
 /** One line at every width: on a phone it scrolls sideways inside itself, never the page. */

@@ -35,6 +35,11 @@ describe("imports on the Inngest driver", () => {
     const inngest = new Inngest({ id: "verbatim", logger: quiet, internalLogger: quiet });
     const fn = createRunPipelineFunction(inngest, { db: async () => database.db });
     const user = await createUser(database.db);
+    // An account webhook endpoint: import.completed is queued in the transaction that ends the batch, on this driver too.
+    const { sealSecret, generateWebhookSecret } = await import("@/lib/webhooks/secret-box");
+    await database.db.webhookEndpoint.create({
+      data: { userId: user.id, url: "https://hooks.example.com/x", eventTypes: ["import.completed"], secretCipher: sealSecret(generateWebhookSecret()) },
+    });
     const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1" });
     const { batch_id } = await startImport(user.id, { url: `${fake.origin}/generated/5.xml?prefix=inngest&transcripts=1`, lang: "en" }, { outbound });
 
@@ -54,5 +59,9 @@ describe("imports on the Inngest driver", () => {
     const jobs = await database.db.job.findMany({ where: { userId: user.id } });
     expect(jobs.every((j) => j.status === "done")).toBe(true);
     expect(jobs).toHaveLength(links);
+    const deliveries = await database.db.webhookDelivery.findMany({ where: { userId: user.id } });
+    expect(deliveries).toHaveLength(1);
+    expect(deliveries[0]).toMatchObject({ eventType: "import.completed", status: "pending", url: "https://hooks.example.com/x" });
+    expect((deliveries[0]!.payload as { data: unknown }).data).toMatchObject({ batch_id, status: "done", total: 5, done: 5, failed: 0, skipped: 0 });
   }, 120_000);
 });

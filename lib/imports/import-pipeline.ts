@@ -11,6 +11,8 @@ import { transcriptDeps } from "@/lib/transcripts/deps";
 import { importDeps } from "@/lib/imports/deps";
 import { itemSource, listImportSource } from "@/lib/imports/list-source";
 import { summarise, type Counts } from "@/lib/imports/batch-status";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
+import { importEvent } from "@/lib/webhooks/events";
 
 // An import as a durable job: `list-items` lists the source once (a re-run finds the items and does nothing),
 // then `advance` moves the batch on for a few seconds: it notes which running items' jobs finished, and starts
@@ -28,6 +30,8 @@ export interface ImportContext {
   userId: string;
   url: string;
   lang: string;
+  /** The request's own `webhook_url`, told when the import ends (import.completed). */
+  webhookUrl?: string;
   /** Set by `advance`: nothing queued or running is left. */
   finished?: boolean;
 }
@@ -202,6 +206,17 @@ async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<Imp
   }
 }
 
+/** import.completed, in the transaction that gives the batch its final status. */
+async function emitCompleted(tx: Prisma.TransactionClient, ctx: ImportContext): Promise<void> {
+  const batch = await tx.importBatch.findUniqueOrThrow({ where: { id: ctx.batchId } });
+  const { id, sourceUrl, status, total, done, failed, skipped, note } = batch;
+  await emitWebhookEvent(tx, {
+    userId: ctx.userId,
+    payload: importEvent({ batchId: id, sourceUrl, status, total, done, failed, skipped, note }),
+    requestUrl: ctx.webhookUrl,
+  });
+}
+
 /** The batch's status and note from its item counts. */
 async function finishBatch(tx: Prisma.TransactionClient, batchId: string): Promise<void> {
   const counts = await refreshCounts(tx, batchId);
@@ -219,10 +234,11 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
   async onSuccess(ctx, io) {
     if (ctx.finished) {
       await finishBatch(io.tx, ctx.batchId);
+      await emitCompleted(io.tx, ctx);
       return;
     }
     // Work is left: the next link of the chain, enqueued exactly when this one is marked done.
-    const next: ImportContext = { batchId: ctx.batchId, userId: ctx.userId, url: ctx.url, lang: ctx.lang };
+    const next: ImportContext = { batchId: ctx.batchId, userId: ctx.userId, url: ctx.url, lang: ctx.lang, ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}) };
     await enqueueJob(io.tx, { userId: ctx.userId, pipeline: IMPORT_PIPELINE, context: next });
   },
   async onFailure(ctx, failure, io) {
@@ -241,5 +257,6 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
       where: { id: ctx.batchId },
       data: { status: counts.done + counts.skipped > 0 ? "partial" : "error", note: failure.message.slice(0, 1000) },
     });
+    await emitCompleted(io.tx, ctx);
   },
 });

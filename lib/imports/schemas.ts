@@ -11,6 +11,13 @@ export const importRequestSchema = z
       .max(MAX_SOURCE_URL_LENGTH)
       .describe("A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube playlist or channel URL"),
     lang: langSchema.default("en").describe("The language every item is transcribed in, as `lang` of POST /v1/transcript"),
+    webhook_url: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe(
+        "Optional. This https URL is sent import.completed (with the counts) when the import ends, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret).",
+      ),
   })
   .meta({ id: "ImportRequest" });
 

@@ -6,6 +6,7 @@ import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { parsePlaylistUrl } from "@/lib/imports/playlist";
 import { normaliseFeedUrl } from "@/lib/podcasts/resolve-podcast";
 import { IMPORT_PIPELINE, type ImportContext } from "@/lib/imports/import-pipeline";
+import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import type { ImportRequest } from "@/lib/imports/schemas";
 
 /**
@@ -27,10 +28,11 @@ export async function startImport(userId: string, request: ImportRequest, deps: 
       ]);
     }
   }
+  const webhookUrl = request.webhook_url ? await checkRequestWebhook(userId, request.webhook_url) : undefined;
   const db = await getDb();
   const batch = await db.$transaction(async (tx) => {
     const created = await tx.importBatch.create({ data: { userId, sourceUrl, lang: request.lang, status: "queued" } });
-    const context: ImportContext = { batchId: created.id, userId, url: sourceUrl, lang: request.lang };
+    const context: ImportContext = { batchId: created.id, userId, url: sourceUrl, lang: request.lang, ...(webhookUrl ? { webhookUrl } : {}) };
     await enqueueJob(tx, { userId, pipeline: IMPORT_PIPELINE, context });
     return created;
   });

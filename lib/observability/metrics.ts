@@ -86,6 +86,16 @@ export const stripeWebhooks = once(
     }),
 );
 
+export const webhookAttempts = once(
+  "verbatim_webhook_attempts_total",
+  () =>
+    new client.Counter({
+      name: "verbatim_webhook_attempts_total",
+      help: "Outbound webhook delivery attempts, by outcome (delivered, retry, failed, lost)",
+      labelNames: ["outcome"] as const,
+    }),
+);
+
 /** Counts one upstream request; `code` is "ok" or the error code it ended with. */
 export function countUpstream(platform: string, path: string, code: string): void {
   upstreamRequests.inc({ platform, path, code });

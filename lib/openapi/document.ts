@@ -3,6 +3,7 @@ import type { Endpoint } from "@/lib/http/endpoint";
 import { credentialsFor } from "@/lib/auth/principal";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
+import { WEBHOOK_EVENT_DOCS } from "@/lib/webhooks/schemas";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -120,6 +121,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },
   { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
+  { name: "Webhooks", description: "Be told when jobs and imports finish: endpoints that receive signed events (Standard Webhooks), their deliveries, and the secret for per-request webhook_url." },
   { name: "Sessions", description: "Dashboard sign-ins." },
   { name: "Connected apps", description: "Programs and connectors you signed in with the device flow or OAuth." },
   { name: "Device flow", description: "Sign-in for command-line clients (RFC 8628)." },
@@ -154,7 +156,36 @@ Every other error is \`{"detail": "a sentence you can act on", "code": "machine_
 wrong key, 402 monthly allowance used up, 404 not found, 429 too many requests (wait \`Retry-After\`
 seconds), 502/503 the platform or a provider failed (503s say when to retry).
 
+**Or be told.** Instead of polling, add an endpoint (\`POST /v1/me/webhooks\`) or pass \`webhook_url\` with the
+request: \`transcript.completed\`, \`transcript.failed\` and \`import.completed\` arrive signed per Standard Webhooks.
+
 Each transcript is charged once per source and language; asking again is free.`;
+}
+
+const WEBHOOK_HEADERS = [
+  { name: "webhook-id", description: "The message id (`msg_…`): the same on every retry; de-duplicate on it" },
+  { name: "webhook-timestamp", description: "Unix seconds of this attempt" },
+  { name: "webhook-signature", description: "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation" },
+];
+
+/** The events Verbatim POSTs to webhook endpoints (OpenAPI 3.1 `webhooks`). */
+function webhookOperations(components: Record<string, JsonSchema>) {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_DOCS.map((event) => [
+      event.type,
+      {
+        post: {
+          tags: ["Webhooks"],
+          summary: event.summary,
+          description: "Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.",
+          operationId: `webhook${event.type.replace(/(^|\.)(.)/g, (_m, _dot: string, c: string) => c.toUpperCase())}`,
+          parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: "header", required: true, schema: { type: "string" } })),
+          requestBody: { required: true, content: { "application/json": { schema: convert(event.schema, "output", components) } } },
+          responses: { "200": { description: "Received (any 2xx)" }, "410": { description: "Gone: stop sending to this endpoint" } },
+        },
+      },
+    ]),
+  );
 }
 
 /** OpenAPI 3.1 for every endpoint, from the same zod schemas the routes parse with. */
@@ -182,6 +213,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     servers: [{ url: baseUrl }],
     tags: TAGS,
     paths,
+    webhooks: webhookOperations(components),
     components: {
       schemas: components,
       securitySchemes: {

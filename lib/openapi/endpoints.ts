@@ -9,6 +9,7 @@ import * as publishing from "@/lib/publishing/endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
+import * as webhooks from "@/lib/webhooks/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
-export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, transcripts, uploads, usage].flatMap((module) => Object.values(module));
+export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, transcripts, uploads, usage, webhooks].flatMap((module) => Object.values(module));

@@ -13,6 +13,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
+  "POST /v1/me/webhooks": { url: "https://example.com/hooks/verbatim", event_types: ["transcript.completed", "transcript.failed"] },
   "POST /v1/podcast/resolve": { url: EXAMPLE_FEED_URL },
   "POST /v1/uploads/sign": { filename: "interview.mp3", content_type: "audio/mpeg" },
   "POST /v1/checkout": { tier: "pro" },

@@ -4,6 +4,7 @@ import { recordTranscription } from "@/lib/transcripts/record-transcription";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
 import { serializeTranscript } from "@/lib/transcripts/serializers";
 import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
+import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import { startTranscriptionJob, type StartedJob } from "@/lib/transcripts/start-transcription-job";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
@@ -40,6 +41,7 @@ export async function requestTranscript(
   deps: TranscriptDeps,
   options: RequestOptions = {},
 ): Promise<TranscriptOutcome> {
+  if (request.webhook_url) request = { ...request, webhook_url: await checkRequestWebhook(userId, request.webhook_url) };
   if (request.upload) {
     const upload = await resolveUploadForUser(userId, request.upload);
     const videoId = upload.objectPath.split("/")[2] ?? upload.objectPath;
@@ -100,6 +102,7 @@ async function transcribeAudio(userId: string, request: TranscriptRequest, asr: 
     title: asr.title,
     estimateSeconds: asr.estimateSeconds,
     skipJobRateLimit: options.skipJobRateLimit,
+    ...(request.webhook_url ? { webhookUrl: request.webhook_url } : {}),
   });
   return { kind: "job", job };
 }

@@ -23,6 +23,13 @@ export const transcriptRequestSchema = z
     audio: z.string().max(MAX_SOURCE).nullable().default(null).describe("A direct audio URL"),
     lang: langSchema.default("en"),
     format: formatSchema.default("json"),
+    webhook_url: z
+      .string()
+      .max(MAX_SOURCE)
+      .optional()
+      .describe(
+        "Optional. When the answer is a job (202), this https URL is also sent transcript.completed or transcript.failed, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). Not used for a 200 answer, nor when the answer is a job already running for the same source (that job keeps its own).",
+      ),
   })
   .refine((body) => [body.url, body.upload, body.audio].filter((v) => v && v.trim() !== "").length === 1, {
     message: "exactly one of url, upload or audio must be given",

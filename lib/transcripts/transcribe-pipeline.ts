@@ -14,6 +14,8 @@ import { isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
 import { recognitionSeconds } from "@/lib/observability/metrics";
+import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
+import { transcriptEvent } from "@/lib/webhooks/events";
 
 // Speech recognition as a durable job: prepare the audio (fetch → probe → settle the reservation to the
 // measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
@@ -38,6 +40,8 @@ export interface TranscribeContext {
   title?: string | null;
   /** Start of the usage period the reservation was charged to (ISO); the job row's periodStart wins. */
   periodStart: string;
+  /** The request's own `webhook_url`, told of this job's outcome besides the account's endpoints. */
+  webhookUrl?: string;
   // Step outputs:
   audioPath?: string;
   /** Asynchronous providers: the provider the audio was uploaded to, its URL for the audio, when (ISO), and the transcript id. */
@@ -265,11 +269,23 @@ export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<
     });
     await rm(workDir(io.jobId), { recursive: true, force: true });
     const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
+    const event = { jobId: io.jobId, platform: ctx.platform, videoId: ctx.videoId, sourceUrl: ctx.canonicalUrl, lang: ctx.lang };
+    await emitWebhookEvent(io.tx, {
+      userId: ctx.userId,
+      payload: transcriptEvent("transcript.completed", { ...event, transcriptId: ctx.transcriptId ?? null, durationSeconds: seconds }),
+      requestUrl: ctx.webhookUrl,
+    });
     return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
   },
-  async onFailure(ctx, _failure, io) {
+  async onFailure(ctx, failure, io) {
     await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
     await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
+    const event = { jobId: io.jobId, platform: ctx.platform, videoId: ctx.videoId, sourceUrl: ctx.canonicalUrl, lang: ctx.lang };
+    await emitWebhookEvent(io.tx, {
+      userId: ctx.userId,
+      payload: transcriptEvent("transcript.failed", { ...event, error: { code: failure.code, message: failure.message } }),
+      requestUrl: ctx.webhookUrl,
+    });
     await rm(workDir(io.jobId), { recursive: true, force: true });
   },
 });

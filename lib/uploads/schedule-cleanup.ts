@@ -1,6 +1,7 @@
 import { removeStaleTempDirs } from "@/lib/media";
 import { deleteExpiredUploads } from "@/lib/uploads/resolve-upload";
 import { log } from "@/lib/observability/logger";
+import { deleteOldDeliveries } from "@/lib/webhooks/delete-old-deliveries";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -8,15 +9,16 @@ async function sweep(): Promise<void> {
   try {
     const uploads = await deleteExpiredUploads();
     const temp = await removeStaleTempDirs();
-    if (uploads.deleted || uploads.failed || temp.length) {
-      log.info({ deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length }, "cleanup: expired uploads and stale temp dirs removed");
+    const deliveries = await deleteOldDeliveries();
+    if (uploads.deleted || uploads.failed || temp.length || deliveries) {
+      log.info({ deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length, webhookDeliveries: deliveries }, "cleanup: expired uploads, stale temp dirs and old webhook deliveries removed");
     }
   } catch (error) {
     log.error({ err: error }, "cleanup failed");
   }
 }
 
-/** Expired uploads (UPLOAD_RETENTION_HOURS) and temp files left by crashes: at start, then hourly. */
+/** Expired uploads (UPLOAD_RETENTION_HOURS), temp files left by crashes, finished webhook deliveries past 30 days: at start, then hourly. */
 export function scheduleCleanup(): void {
   const globalState = globalThis as { verbatimCleanup?: NodeJS.Timeout };
   if (globalState.verbatimCleanup) return;

@@ -37,7 +37,7 @@ export async function keyRegenerate(ctx: Context, options: { yes?: boolean }): P
   return EXIT.ok;
 }
 
-export const DASHBOARD_PAGES = ["dashboard", "history", "keys", "billing", "imports", "published"] as const;
+export const DASHBOARD_PAGES = ["dashboard", "history", "keys", "billing", "imports", "published", "webhooks"] as const;
 
 export async function openDashboard(ctx: Context, page: string, options: { browser: boolean }): Promise<number> {
   if (!(DASHBOARD_PAGES as readonly string[]).includes(page)) throw new CliError(`Unknown page: ${page}. One of: ${DASHBOARD_PAGES.join(", ")}`, EXIT.usage);

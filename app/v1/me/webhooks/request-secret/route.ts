@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { rotateRequestSecretEndpoint } from "@/lib/webhooks/endpoints";
+import { rotateRequestSecret } from "@/lib/webhooks/rotate-request-secret";
+
+export const POST = withApi(rotateRequestSecretEndpoint, ({ principal }) => rotateRequestSecret(principal.userId));

@@ -1,0 +1,172 @@
+// @verbatim/client: the Verbatim API with types generated from its /openapi.json (./openapi.ts, by
+// openapi-typescript) over openapi-fetch, and the helpers programs need: transcribe() that waits for a job,
+// errors that carry the API's `code`, and verifyWebhook() for the signed events (Standard Webhooks).
+import createClient, { type Client } from "openapi-fetch";
+import { Webhook } from "standardwebhooks";
+import type { components, paths } from "./openapi";
+
+export type { components, paths };
+export type Transcript = components["schemas"]["Transcript"];
+export type Job = components["schemas"]["JobResponse"];
+export type TranscriptFormat = Transcript["format"];
+
+/** A failed call or job: `code` is the API's machine code (`not_found`, `allowance_exhausted`, `no_speech`, ...). */
+export class VerbatimError extends Error {
+  override readonly name = "VerbatimError";
+  constructor(
+    readonly code: string,
+    message: string,
+    /** The HTTP status, or null for a job that ended in error and for webhook verification. */
+    readonly status: number | null = null,
+    readonly details?: { jobId?: string; body?: unknown; retryAfterSeconds?: number },
+  ) {
+    super(message);
+  }
+}
+
+export interface VerbatimClientOptions {
+  /** Default https://verbatim.example's origin is not assumed: pass the server, e.g. https://api.example.com. */
+  baseUrl: string;
+  /** An API key (`vbt_…`) or an OAuth access token. */
+  apiKey?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface TranscribeOptions {
+  /** What `url` is: a video or episode page (default), a direct audio URL, or an upload's object_path. */
+  source?: "url" | "audio" | "upload";
+  lang?: string;
+  format?: TranscriptFormat;
+  /** Also tell this https URL when the job ends (signed with the account's request secret). */
+  webhookUrl?: string;
+  /** Wait for a job (default true); false returns the queued job at once. */
+  wait?: boolean;
+  /** First wait between job polls (default 1 s); grows ×1.5 up to maxPollMs (default 10 s). */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** Give up waiting after this long (default 2 h): VerbatimError("wait_timeout"). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export type TranscribeResult = { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: components["schemas"]["Job"] };
+
+/** The events Verbatim sends (payload `{type, timestamp, data}`), from the `webhooks` section of /openapi.json. */
+export type WebhookEvent = components["schemas"]["TranscriptEvent"] | components["schemas"]["ImportEvent"] | components["schemas"]["WebhookTestEvent"];
+export type TranscriptEventData = components["schemas"]["TranscriptEvent"]["data"];
+export type ImportEventData = components["schemas"]["ImportEvent"]["data"];
+
+/** The API's error body as a VerbatimError: `{detail, code}`, or a 422's `{detail: [{loc, msg}]}`. */
+export function toVerbatimError(status: number, body: unknown, headers?: Headers): VerbatimError {
+  const retry = Number(headers?.get("retry-after"));
+  const details = { body, ...(Number.isFinite(retry) && retry > 0 ? { retryAfterSeconds: retry } : {}) };
+  if (body && typeof body === "object" && "detail" in body) {
+    const { detail, code } = body as { detail: unknown; code?: unknown };
+    if (typeof detail === "string") return new VerbatimError(typeof code === "string" ? code : `http_${status}`, detail, status, details);
+    if (Array.isArray(detail)) {
+      const first = detail[0] as { loc?: unknown[]; msg?: string } | undefined;
+      const where = first?.loc?.filter((part) => part !== "body").join(".");
+      return new VerbatimError("validation_error", `${where ? `${where}: ` : ""}${first?.msg ?? "invalid request"}`, status, details);
+    }
+  }
+  return new VerbatimError(`http_${status}`, `The server answered ${status}.`, status, details);
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+/**
+ * Checks a webhook request's Standard Webhooks signature with `secret` (`whsec_…`; several during a rotation)
+ * and returns the event. Pass the raw body: a fetch Request, or `{headers, body}` with the body as received.
+ */
+export async function verifyWebhook(
+  request: Request | { headers: Headers | Record<string, string | string[] | undefined>; body: string },
+  secret: string | string[],
+): Promise<WebhookEvent> {
+  const body = request instanceof Request ? await request.text() : request.body;
+  const raw = request.headers;
+  const headers: Record<string, string> = {};
+  if (typeof (raw as Headers).forEach === "function" && typeof (raw as Headers).get === "function") {
+    (raw as Headers).forEach((value, key) => (headers[key.toLowerCase()] = value));
+  } else {
+    for (const [key, value] of Object.entries(raw as Record<string, string | string[] | undefined>)) {
+      if (value !== undefined) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    }
+  }
+  for (const candidate of Array.isArray(secret) ? secret : [secret]) {
+    try {
+      return new Webhook(candidate).verify(body, headers) as WebhookEvent;
+    } catch {
+      // next secret
+    }
+  }
+  throw new VerbatimError("invalid_signature", "The webhook's signature does not match the secret (or its timestamp is too old).");
+}
+
+export interface VerbatimClient {
+  /** Every endpoint, typed from /openapi.json (openapi-fetch): `api.GET("/v1/me")`, ... */
+  api: Client<paths>;
+  /** POST /v1/transcript; waits for a job (202) unless `wait: false`. Throws VerbatimError. */
+  transcribe(url: string, options: TranscribeOptions & { wait: false }): Promise<TranscribeResult>;
+  transcribe(url: string, options?: TranscribeOptions): Promise<Transcript>;
+  /** Polls GET /v1/jobs/{job_id} with backoff until it is done (its transcript) or error (VerbatimError with the job's code). */
+  waitForJob(jobId: string, options?: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait">): Promise<Transcript>;
+  verifyWebhook: typeof verifyWebhook;
+}
+
+export function createVerbatimClient(options: VerbatimClientOptions): VerbatimClient {
+  const api = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+  });
+
+  async function waitForJob(jobId: string, opts: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait"> = {}): Promise<Transcript> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 2 * 3600_000);
+    let delay = opts.pollMs ?? 1_000;
+    for (;;) {
+      const { data, error, response } = await api.GET("/v1/jobs/{job_id}", {
+        params: { path: { job_id: jobId }, query: { format: opts.format ?? "json" } },
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
+      if (data) {
+        if (data.status === "done" && data.transcript) return data.transcript;
+        if (data.status === "error") {
+          throw new VerbatimError(data.error?.code ?? "job_failed", data.error?.message ?? "The job failed.", null, { jobId, body: data });
+        }
+      } else if (response.status === 429) {
+        delay = Math.max(delay, Number(response.headers.get("retry-after")) * 1000 || delay);
+      } else {
+        throw toVerbatimError(response.status, error, response.headers);
+      }
+      if (Date.now() + delay > deadline) throw new VerbatimError("wait_timeout", `Job ${jobId} was not finished after the time allowed.`, null, { jobId });
+      await sleep(delay, opts.signal);
+      delay = Math.min(opts.maxPollMs ?? 10_000, Math.round(delay * 1.5));
+    }
+  }
+
+  async function transcribe(url: string, opts: TranscribeOptions = {}): Promise<Transcript | TranscribeResult> {
+    const source = opts.source ?? "url";
+    const body = {
+      ...(source === "url" ? { url } : source === "audio" ? { audio: url } : { upload: url }),
+      ...(opts.lang ? { lang: opts.lang } : {}),
+      ...(opts.format ? { format: opts.format } : {}),
+      ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
+    };
+    const { data, error, response } = await api.POST("/v1/transcript", { body: body as never, ...(opts.signal ? { signal: opts.signal } : {}) });
+    if (!data) throw toVerbatimError(response.status, error, response.headers);
+    if (response.status === 202) {
+      const job = data as components["schemas"]["Job"];
+      if (opts.wait === false) return { kind: "job", job };
+      return waitForJob(job.job_id, opts);
+    }
+    const transcript = data as Transcript;
+    return opts.wait === false ? { kind: "transcript", transcript } : transcript;
+  }
+
+  return { api, transcribe: transcribe as VerbatimClient["transcribe"], waitForJob, verifyWebhook };
+}

@@ -1,0 +1,24 @@
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { errors } from "@/lib/http/errors";
+import { checkWebhookUrl } from "@/lib/webhooks/check-url";
+import type { CreateWebhookRequest } from "@/lib/webhooks/schemas";
+import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
+import { serializeEndpoint } from "@/lib/webhooks/serializers";
+
+/** POST /v1/me/webhooks: a new endpoint; its secret is in this answer only. */
+export async function createWebhookEndpoint(userId: string, request: CreateWebhookRequest) {
+  const url = checkWebhookUrl(request.url, ["body", "url"]);
+  const db = await getDb();
+  const secret = generateWebhookSecret();
+  const endpoint = await db.$transaction(async (tx) => {
+    // Serialises concurrent creations of one user, so the cap holds.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${userId}`}))`;
+    const count = await tx.webhookEndpoint.count({ where: { userId } });
+    if (count >= env().WEBHOOK_MAX_ENDPOINTS) {
+      throw errors.conflict("too_many_webhooks", `An account can have ${env().WEBHOOK_MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+    }
+    return tx.webhookEndpoint.create({ data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret(secret) } });
+  });
+  return serializeEndpoint(endpoint, secret);
+}

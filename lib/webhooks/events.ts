@@ -1,0 +1,85 @@
+// The events Verbatim sends (Standard Webhooks payload shape: `{ type, timestamp, data }`). They carry ids,
+// status, links to fetch the result and an error code where one applies; never the transcript itself.
+import { randomBytes } from "node:crypto";
+import type { z } from "zod";
+import { env } from "@/lib/env";
+import type { importEventSchema, transcriptEventSchema } from "@/lib/webhooks/schemas";
+
+export const WEBHOOK_EVENT_TYPES = ["transcript.completed", "transcript.failed", "import.completed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** Sent by "send a test event"; endpoints receive it whatever types they chose. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+export interface WebhookPayload {
+  type: WebhookEventType | typeof TEST_EVENT_TYPE;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/** A new `webhook-id`: stable across retries and redeliveries of the same message. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(16).toString("base64url")}`;
+}
+
+const link = (path: string) => new URL(path, env().APP_URL).href;
+
+export interface TranscriptJobEvent {
+  jobId: string;
+  platform: string;
+  videoId: string;
+  sourceUrl: string;
+  lang: string;
+  transcriptId?: string | null;
+  durationSeconds?: number | null;
+  error?: { code: string; message: string } | null;
+}
+
+export function transcriptEvent(type: "transcript.completed" | "transcript.failed", job: TranscriptJobEvent): WebhookPayload & z.infer<typeof transcriptEventSchema> {
+  return {
+    type,
+    timestamp: new Date().toISOString(),
+    data: {
+      job_id: job.jobId,
+      status: type === "transcript.completed" ? ("done" as const) : ("error" as const),
+      platform: job.platform,
+      video_id: job.videoId,
+      source_url: job.sourceUrl,
+      lang: job.lang,
+      transcript_id: job.transcriptId ?? null,
+      duration_seconds: job.durationSeconds ?? null,
+      job_url: link(`/v1/jobs/${job.jobId}`),
+      transcript_url: job.transcriptId ? link(`/v1/transcripts/${job.transcriptId}`) : null,
+      error: job.error ?? null,
+    },
+  };
+}
+
+export interface ImportEvent {
+  batchId: string;
+  sourceUrl: string;
+  status: string;
+  total: number;
+  done: number;
+  failed: number;
+  skipped: number;
+  note: string | null;
+}
+
+export function importEvent(batch: ImportEvent): WebhookPayload & z.infer<typeof importEventSchema> {
+  return {
+    type: "import.completed",
+    timestamp: new Date().toISOString(),
+    data: {
+      batch_id: batch.batchId,
+      status: batch.status as "done" | "partial" | "error",
+      source_url: batch.sourceUrl,
+      total: batch.total,
+      done: batch.done,
+      failed: batch.failed,
+      skipped: batch.skipped,
+      note: batch.note,
+      import_url: link(`/v1/import/${batch.batchId}`),
+      items_url: link(`/v1/import/${batch.batchId}/items`),
+    },
+  };
+}

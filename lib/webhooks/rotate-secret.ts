@@ -1,0 +1,28 @@
+import { getDb } from "@/lib/db/client";
+import { findOwnEndpoint } from "@/lib/webhooks/find-endpoint";
+import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
+import { serializeEndpoint } from "@/lib/webhooks/serializers";
+
+/**
+ * POST /v1/me/webhooks/{id}/rotate-secret: a new secret, in this answer only; every later attempt (retries
+ * of earlier messages included) is signed with it, and for 24 hours with the previous one as well (two
+ * signatures in `webhook-signature`), so receivers can switch without losing events. Rotating also
+ * re-enables a disabled endpoint.
+ */
+export async function rotateWebhookSecret(userId: string, id: string) {
+  const current = await findOwnEndpoint(userId, id);
+  const db = await getDb();
+  const secret = generateWebhookSecret();
+  const endpoint = await db.webhookEndpoint.update({
+    where: { id },
+    data: {
+      secretCipher: sealSecret(secret),
+      previousSecretCipher: current.secretCipher,
+      secretRotatedAt: new Date(),
+      disabledAt: null,
+      disabledReason: null,
+      failingSince: null,
+    },
+  });
+  return serializeEndpoint(endpoint, secret);
+}

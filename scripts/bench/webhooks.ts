@@ -1,0 +1,192 @@
+// Outbound webhooks (lib/webhooks) on real PostgreSQL, with the local runner and the delivery runner:
+// - event → first delivery attempt, p50 / p95 over 40 jobs whose onSuccess emits an event (as the transcribe and
+//   import pipelines do): from the job's finishing transaction to the receiver reading the request; for the
+//   delivery runner in the same process (woken in-process), in another process woken by NOTIFY, and in another
+//   process with only its 1 s poll (the LISTEN connection down).
+// - deliveries per second one process sustains to slow receivers (every answer after 1 s): one receiver and four,
+//   WEBHOOK_CONCURRENCY 16 (the default) and 64, and the enqueue → done latency of jobs meanwhile, against an idle
+//   baseline. One receiver gets at most 8 requests at once from a process (the outbound guard's per-origin pool).
+// Run directly: `npx tsx scripts/bench/webhooks.ts`; the main bench script imports benchWebhooks().
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "../../lib/generated/prisma/client";
+import { enqueueJob } from "../../lib/jobs/enqueue";
+import { registerPipeline, type Pipeline } from "../../lib/jobs/pipeline";
+import { startLocalRunner, type SettledEvent } from "../../lib/jobs/local-runner";
+import { createOutbound } from "../../lib/http/outbound";
+import { emitWebhookEvent } from "../../lib/webhooks/emit-event";
+import { startDeliveryRunner } from "../../lib/webhooks/delivery-runner";
+import { generateWebhookSecret, sealSecret } from "../../lib/webhooks/secret-box";
+import { createMigratedTestDatabase } from "../../test/pg";
+
+const EMIT = "bench-webhook-emit";
+const NOOP = "bench-webhook-noop";
+const LATENCY_EVENTS = 40;
+const SLOW_DELIVERIES = 400;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+const emitting: Pipeline<{ userId: string }> = {
+  name: EMIT,
+  steps: [{ name: "noop", run: async () => {} }],
+  onFailure: async () => {},
+  async onSuccess(ctx, io) {
+    await emitWebhookEvent(io.tx, { userId: ctx.userId, payload: { type: "transcript.completed", timestamp: new Date().toISOString(), data: { job_id: io.jobId, emitted_at: Date.now() } } });
+  },
+};
+const noop: Pipeline<Record<string, never>> = { name: NOOP, steps: [{ name: "noop", run: async () => {} }], onFailure: async () => {} };
+
+interface Receiver {
+  url: string;
+  arrivals: { at: number; body: string }[];
+  delayMs: number;
+  onArrival?: () => void;
+  close(): Promise<void>;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const arrivals: Receiver["arrivals"] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      arrivals.push({ at: Date.now(), body });
+      receiver.onArrival?.();
+      setTimeout(() => res.writeHead(204).end(), receiver.delayMs);
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const receiver: Receiver = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrivals,
+    delayMs: 0,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return receiver;
+}
+
+async function jobLatency(db: PrismaClient, userId: string, count: number): Promise<number[]> {
+  const waiters = new Map<string, () => void>();
+  const runner = await startLocalRunner({ db, log: () => {}, pollMs: 60_000, listenUrl: null, onSettled: (e: SettledEvent) => waiters.get(e.jobId)?.() });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      const job = await enqueueJob(db, { userId, pipeline: NOOP, context: {}, driver: "local" });
+      await new Promise<void>((resolve) => {
+        waiters.set(job.id, resolve);
+        void db.job.findUnique({ where: { id: job.id } }).then((row) => row?.status === "done" && resolve());
+      });
+      times.push(performance.now() - t0);
+    }
+    return times;
+  } finally {
+    await runner.stop();
+  }
+}
+
+export async function benchWebhooks(): Promise<Record<string, number>> {
+  process.env.AUTH_SECRET ??= "bench-webhooks-secret-bench-webhooks-secret";
+  process.env.WEBHOOK_MAX_PENDING ??= "100000";
+  registerPipeline(emitting);
+  registerPipeline(noop);
+  const results: Record<string, number> = {};
+  const database = await createMigratedTestDatabase();
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 20 }) });
+  const receiver = await startReceiver();
+  const outbound = createOutbound({ allowPrivateFor: (host) => host === "127.0.0.1" });
+  try {
+    const { id: userId } = await db.user.create({ data: { email: "bench-webhooks@example.test" } });
+    await db.webhookEndpoint.create({ data: { userId, url: receiver.url, eventTypes: ["transcript.completed"], secretCipher: sealSecret(generateWebhookSecret()) } });
+
+    const variants = [
+      ["same process", { inProcessSignal: true, listenUrl: null }],
+      ["other process (NOTIFY)", { inProcessSignal: false, listenUrl: database.url }],
+      ["other process (1 s poll only)", { inProcessSignal: false, listenUrl: null }],
+    ] as const;
+    for (const [label, wakeups] of variants) {
+      const deliveries = startDeliveryRunner({ db, outbound, ...wakeups, pollMs: 1_000 });
+      const jobs = await startLocalRunner({ db, log: () => {}, pollMs: 60_000, listenUrl: null });
+      const latencies: number[] = [];
+      try {
+        for (let i = 0; i < LATENCY_EVENTS + 3; i++) {
+          const before = receiver.arrivals.length;
+          const arrived = new Promise<void>((resolve) => (receiver.onArrival = () => receiver.arrivals.length > before && resolve()));
+          await enqueueJob(db, { userId, pipeline: EMIT, context: { userId }, driver: "local" });
+          await arrived;
+          const last = receiver.arrivals.at(-1)!;
+          const emittedAt = (JSON.parse(last.body) as { data: { emitted_at: number } }).data.emitted_at;
+          if (i >= 3) latencies.push(last.at - emittedAt);
+          // Spread the events over the poll period (an event does not arrive just after a poll every time).
+          await new Promise((resolve) => setTimeout(resolve, 37 * (i % 7)));
+        }
+      } finally {
+        receiver.onArrival = undefined;
+        await jobs.stop();
+        await deliveries.stop();
+      }
+      results[`event → first attempt, ${label}: p50 ms`] = percentile(latencies, 50);
+      results[`event → first attempt, ${label}: p95 ms`] = percentile(latencies, 95);
+    }
+
+    const idle = await jobLatency(db, userId, 20);
+    results["jobs enqueue→done p50 ms, no deliveries"] = percentile(idle, 50);
+    // One receiver, and four (the outbound guard keeps at most 8 connections per origin and process).
+    const others = await Promise.all([1, 2, 3].map(() => startReceiver()));
+    const all = [receiver, ...others];
+    for (const r of all) r.delayMs = 1_000;
+    const spread = await db.user.create({ data: { email: "bench-webhooks-4@example.test" } });
+    for (const r of all) {
+      await db.webhookEndpoint.create({ data: { userId: spread.id, url: r.url, eventTypes: ["transcript.completed"], secretCipher: sealSecret(generateWebhookSecret()) } });
+    }
+    try {
+      for (const [receivers, owner] of [[1, userId], [4, spread.id]] as const) {
+        for (const concurrency of [16, 64]) {
+          await db.webhookDelivery.deleteMany({});
+          await db.$transaction(
+            async (tx) => {
+              for (let i = 0; i < SLOW_DELIVERIES / receivers; i++) {
+                await emitWebhookEvent(tx, { userId: owner, payload: { type: "transcript.completed", timestamp: new Date().toISOString(), data: { i } } });
+              }
+            },
+            { timeout: 120_000 },
+          );
+          const start = Date.now();
+          const deliveries = startDeliveryRunner({ db, outbound, concurrency, pollMs: 1_000, listenUrl: null });
+          const during = await jobLatency(db, userId, 20);
+          while ((await db.webhookDelivery.count({ where: { status: "delivered" } })) < SLOW_DELIVERIES) await new Promise((resolve) => setTimeout(resolve, 100));
+          const seconds = (Date.now() - start) / 1000;
+          await deliveries.stop();
+          const label = `1 s receiver${receivers > 1 ? "s" : ""} ×${receivers}, concurrency ${concurrency}`;
+          results[`${label}: deliveries/s`] = SLOW_DELIVERIES / seconds;
+          results[`${label}: jobs enqueue→done p50 ms meanwhile`] = percentile(during, 50);
+          results[`${label}: jobs enqueue→done p95 ms meanwhile`] = percentile(during, 95);
+        }
+      }
+    } finally {
+      for (const r of others) await r.close();
+    }
+  } finally {
+    await receiver.close();
+    await outbound.close();
+    await db.$disconnect();
+    await database.drop();
+  }
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const figures = await benchWebhooks();
+  for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
+  process.exit(0);
+}
