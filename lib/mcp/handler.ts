@@ -82,7 +82,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
 /** An API key, or an OAuth access token bound to this endpoint (RFC 8707); anything else is a 401. */
 async function authenticateMcp(request: NextRequest): Promise<Principal> {
   try {
-    return await authenticate(request, ["api_key", "oauth"], mcpResource());
+    return await authenticate(request, "mcp", mcpResource());
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw challenge(error.code === "invalid_token");
     throw error;

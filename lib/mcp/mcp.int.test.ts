@@ -394,7 +394,7 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
       // The token is bound to /mcp (RFC 8707): it opens /mcp, not the /v1 API.
       const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
       expect(await findUserIdByAccessToken(tokens.access_token)).toBeNull();
-      expect(await findUserIdByAccessToken(tokens.access_token, mcpUrl.href)).toBe(user.userId);
+      expect((await findUserIdByAccessToken(tokens.access_token, mcpUrl.href))?.userId).toBe(user.userId);
     } finally {
       await client.close();
     }

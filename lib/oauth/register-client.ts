@@ -1,6 +1,6 @@
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
-import { grantedScope } from "@/lib/oauth/config";
+import { GRANT_TYPES, grantedScope } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { redirectUriProblem } from "@/lib/oauth/redirect-uri";
 import { TOKEN_ENDPOINT_AUTH_METHODS, type registerRequestSchema } from "@/lib/oauth/schemas";
@@ -8,7 +8,8 @@ import type { z } from "zod";
 
 export const CLIENT_ID_PREFIX = "vci_";
 export const CLIENT_SECRET_PREFIX = "vcs_";
-const ALLOWED_GRANTS = new Set(["authorization_code", "refresh_token"]);
+// Every grant the metadata advertises (RFC 8414 grant_types_supported) can be registered (RFC 7591 2).
+const ALLOWED_GRANTS = new Set<string>(GRANT_TYPES);
 
 /** POST /oauth/register (RFC 7591): a public client (PKCE only) unless it asks to authenticate with a secret. */
 export async function registerClient(input: z.output<typeof registerRequestSchema>) {
@@ -21,9 +22,9 @@ export async function registerClient(input: z.output<typeof registerRequestSchem
   if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
     throw new OAuthError("invalid_client_metadata", `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}.`);
   }
-  const grantTypes = input.grant_types ?? ["authorization_code", "refresh_token"];
+  const grantTypes = [...new Set(input.grant_types ?? ["authorization_code", "refresh_token"])];
   if (grantTypes.length === 0 || !grantTypes.every((grant) => ALLOWED_GRANTS.has(grant))) {
-    throw new OAuthError("invalid_client_metadata", "grant_types may be authorization_code and refresh_token.");
+    throw new OAuthError("invalid_client_metadata", `grant_types may be ${GRANT_TYPES.join(", ")}.`);
   }
   if (input.response_types && !input.response_types.every((type) => type === "code")) {
     throw new OAuthError("invalid_client_metadata", "The only response type is 'code'.");

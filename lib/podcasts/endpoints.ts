@@ -12,7 +12,7 @@ export const resolvePodcastEndpoint = defineEndpoint({
     "(the URL serves audio or video: transcribe it with `POST /v1/transcript {\"audio\": url}`). Apple Podcasts links are resolved to the " +
     "show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off. When an episode " +
     "publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).",
-  auth: "any",
+  auth: "use",
   rateLimit: "podcastResolve",
   body: resolveRequestSchema,
   response: resolveResponseSchema,
