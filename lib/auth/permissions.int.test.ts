@@ -50,8 +50,8 @@ async function credential(kind: CredentialKind): Promise<Record<string, string>>
 /** The route file Next.js serves an operation from: /v1/jobs/{job_id} → app/v1/jobs/[job_id]/route.ts. */
 async function handlerOf(endpoint: Endpoint) {
   const folder = endpoint.path.replace(/\{(\w+)\}/g, "[$1]");
-  const module = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<string, Parameters<typeof callRoute>[0]>;
-  const handler = module[endpoint.method];
+  const routeModule = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<string, Parameters<typeof callRoute>[0]>;
+  const handler = routeModule[endpoint.method];
   if (!handler) throw new Error(`app${folder}/route.ts exports no ${endpoint.method}`);
   return handler;
 }
