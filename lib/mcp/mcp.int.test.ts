@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as oauth from "oauth4webapi";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { connectWithOAuth, REDIRECT_URI } from "@/test/mcp-oauth-client";
@@ -45,7 +46,7 @@ beforeAll(async () => {
   const podcastDeps = { outbound, allowPrivateFor, lookupUrl: `${podcasts.origin}/lookup`, maxBytes: 5 * 1024 * 1024 };
   const handler = createMcpHandler({ deps: () => deps, podcastDeps: () => podcastDeps, waitMs: 300, pollMs: 50 });
   routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
-  routes["/.well-known/oauth-protected-resource"] = { GET: async () => protectedResourceMetadataResponse() };
+  routes["/.well-known/oauth-protected-resource"] = { GET: lazy(() => import("@/app/.well-known/oauth-protected-resource/route"), "GET") };
   routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
   // The authorization server, so the SDK's client can run the whole OAuth dance against this app.
   routes["/.well-known/oauth-authorization-server"] = { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") };
@@ -95,10 +96,20 @@ describe("without a credential", () => {
       scopes_supported: ["api"],
       bearer_methods_supported: ["header"],
     });
-    // Without the header's hint the SDK tries the path-suffixed well-known URL; the root one says the same.
+    // Without the header's hint the SDK tries the path-suffixed well-known URL.
     expect(await discoverOAuthProtectedResourceMetadata(mcpUrl)).toEqual(metadata);
-    const root = await fetch(`${served.url}/.well-known/oauth-protected-resource`);
-    expect(await root.json()).toEqual(metadata);
+  });
+
+  it("serves RFC 9728 documents oauth4webapi accepts: /mcp's names /mcp, the root has none (404)", async () => {
+    const insecure = { [oauth.allowInsecureRequests]: true };
+    const metadata = await oauth.processResourceDiscoveryResponse(mcpUrl, await oauth.resourceDiscoveryRequest(mcpUrl, insecure));
+    expect(metadata.resource).toBe(mcpUrl.href);
+    expect(metadata.authorization_servers).toEqual([served.url]);
+    const origin = new URL(served.url);
+    const root = await oauth.resourceDiscoveryRequest(origin, insecure);
+    expect(root.status).toBe(404);
+    expect(await root.clone().json()).toEqual({ detail: expect.stringContaining("/.well-known/oauth-protected-resource/mcp"), code: "not_found" });
+    await expect(oauth.processResourceDiscoveryResponse(origin, root)).rejects.toThrow();
   });
 
   it("refuses the SDK client's connection", async () => {
@@ -134,6 +145,8 @@ describe("with an API key", () => {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");
     }
+    const { TOOL_NAMES } = await import("@/lib/mcp/tools");
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     const getTranscript = tools.find((tool) => tool.name === "get_transcript")!;
     expect(Object.keys(getTranscript.inputSchema.properties ?? {})).toEqual(["url", "lang", "format"]);
   });
@@ -280,6 +293,20 @@ describe("HTTP rules", () => {
     expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
     const big = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } }));
     expect(big.status).toBe(413);
+  });
+});
+
+describe("an unknown tool", () => {
+  it("is a JSON-RPC error -32602, not a tool result (MCP 2025-11-25 tools: error handling)", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const response = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32602, message: expect.stringContaining("no_such_tool") } });
+    // The SDK's client sees it as an McpError with that code.
+    const client = await connect(headers);
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(((await client.callTool({ name: "get_usage", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+    await client.close();
   });
 });
 
