@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as oauth from "oauth4webapi";
 import { createCaller, useTestDatabase } from "@/test/app-db";
@@ -422,6 +422,17 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
       const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
       expect(await findUserIdByAccessToken(tokens.access_token)).toBeNull();
       expect((await findUserIdByAccessToken(tokens.access_token, mcpUrl.href))?.userId).toBe(user.userId);
+
+      // The SDK's auth() again, with tokens held: a refresh (RFC 6749 6) bound to /mcp, and the new token works.
+      expect(await auth(provider, { serverUrl: mcpUrl })).toBe("AUTHORIZED");
+      const renewed = provider.tokens()!;
+      expect(renewed.access_token).not.toBe(tokens.access_token);
+      expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
+      expect((await findUserIdByAccessToken(renewed.access_token, mcpUrl.href))?.userId).toBe(user.userId);
+      const again = new Client({ name: "verbatim-oauth-test", version: "1.0.0" });
+      await again.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+      expect(((await again.callTool({ name: "get_usage", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+      await again.close();
     } finally {
       await client.close();
     }

@@ -13,11 +13,6 @@ const ALLOWED_GRANTS = new Set<string>(GRANT_TYPES);
 
 /** POST /oauth/register (RFC 7591): a public client (PKCE only) unless it asks to authenticate with a secret. */
 export async function registerClient(input: z.output<typeof registerRequestSchema>) {
-  if (input.redirect_uris.length === 0) throw new OAuthError("invalid_redirect_uri", "Register at least one redirect URI.");
-  for (const uri of input.redirect_uris) {
-    const problem = redirectUriProblem(uri);
-    if (problem) throw new OAuthError("invalid_redirect_uri", problem);
-  }
   const method = input.token_endpoint_auth_method ?? "none";
   if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
     throw new OAuthError("invalid_client_metadata", `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}.`);
@@ -28,6 +23,12 @@ export async function registerClient(input: z.output<typeof registerRequestSchem
   }
   if (input.response_types && !input.response_types.every((type) => type === "code")) {
     throw new OAuthError("invalid_client_metadata", "The only response type is 'code'.");
+  }
+  // RFC 7591 2: redirect URIs are for the redirect-based grant; a device-grant-only client needs none.
+  if (grantTypes.includes("authorization_code") && input.redirect_uris.length === 0) throw new OAuthError("invalid_redirect_uri", "Register at least one redirect URI.");
+  for (const uri of input.redirect_uris) {
+    const problem = redirectUriProblem(uri);
+    if (problem) throw new OAuthError("invalid_redirect_uri", problem);
   }
   const scope = grantedScope(input.scope);
   if (!scope) throw new OAuthError("invalid_client_metadata", "Unknown scope; the only scope is 'api'.");
@@ -56,7 +57,7 @@ export async function registerClient(input: z.output<typeof registerRequestSchem
     ...(row.clientUri ? { client_uri: row.clientUri } : {}),
     redirect_uris: row.redirectUris,
     grant_types: row.grantTypes,
-    response_types: ["code"],
+    response_types: grantTypes.includes("authorization_code") ? ["code"] : [],
     token_endpoint_auth_method: method,
     scope,
   };
