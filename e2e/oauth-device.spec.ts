@@ -156,7 +156,7 @@ test.describe("consent page", () => {
       if (first) await signInAndReturn(page, /\/oauth\/authorize\?/);
       first = false;
       await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
-      await expect(page.getByRole("alert")).toContainText(error);
+      await expect(page.locator("main").getByRole("alert")).toContainText(error);
       expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
     }
     expect(redirected).toBe(0);
