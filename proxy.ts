@@ -3,6 +3,7 @@ import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 import { securePage } from "@/lib/http/page-security";
 import { limitPublicPage } from "@/lib/http/public-page-limit";
+import { env } from "@/lib/env";
 
 // Runs for every page (not for the API, static files or uploads: see `config`). Three separate jobs:
 // the security headers of every page (lib/http/page-security.ts), the rate limit of anonymous pages that
@@ -22,7 +23,8 @@ function dashboardGate(request: NextRequest): NextResponse | null {
   if (pathname !== "/dashboard" && !pathname.startsWith("/dashboard/")) return null;
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   if (hasSession) return null;
-  const signIn = new URL("/signin", request.url);
+  // Built from APP_URL, not from the request (whose host and scheme a client's forwarding headers can set).
+  const signIn = new URL("/signin", new URL(env().APP_URL).origin);
   signIn.searchParams.set("callbackUrl", safeCallbackPath(request.nextUrl.pathname + request.nextUrl.search));
   return NextResponse.redirect(signIn);
 }

@@ -28,7 +28,8 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
   let log = "";
   app.stdout.on("data", (chunk) => (log += chunk));
   app.stderr.on("data", (chunk) => (log += chunk));
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}` });
+  // Issue 21: a client-sent X-Forwarded-Proto (TRUSTED_PROXY_HOPS=0) must not change the link's scheme.
+  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, extraHTTPHeaders: { "x-forwarded-proto": "https" } });
   try {
     await expect.poll(async () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
     const page = await context.newPage();
@@ -46,6 +47,7 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
     await expect.poll(linkFor, { timeout: 10_000 }).not.toBeNull();
     const link = linkFor()!;
     expect(new URL(link).pathname).toBe("/api/auth/callback/nodemailer");
+    expect(link.startsWith(`http://127.0.0.1:${port}/api/auth/callback/nodemailer?`), link).toBe(true);
 
     await page.goto(link);
     await expect(page).toHaveURL(/\/dashboard\/keys$/);

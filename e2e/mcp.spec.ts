@@ -27,8 +27,10 @@ test("MCP: discovery without a credential, then every call with an API key", asy
   expect(resourceMetadataUrl?.href).toBe(`${baseURL}/.well-known/oauth-protected-resource/mcp`);
   const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, { resourceMetadataUrl });
   expect(metadata).toMatchObject({ resource: `${baseURL}/mcp`, authorization_servers: [baseURL], bearer_methods_supported: ["header"] });
+  // RFC 9728 3.3: a document at the root would have to describe the origin; there is none (issue 21).
   const root = await fetch(`${baseURL}/.well-known/oauth-protected-resource`);
-  expect(await root.json()).toEqual(metadata);
+  expect(root.status).toBe(404);
+  expect(await root.json()).toMatchObject({ code: "not_found" });
   // Not a page: the page proxy (CSP nonce, sign-in gate) does not run here.
   expect(root.headers.get("content-security-policy")).toBeNull();
 

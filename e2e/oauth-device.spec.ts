@@ -93,6 +93,9 @@ test.describe("consent page", () => {
     await signInAndReturn(page, /\/oauth\/authorize\?/);
     await expect(page.getByTestId("consent-client")).toHaveText("E2E Connector");
     await expect(page.getByTestId("consent-redirect-host")).toHaveText("127.0.0.1:9");
+    // What it may not do, from the permission table (lib/auth/permissions.ts).
+    await expect(page.getByTestId("consent-cannot")).toContainText("API key");
+    await expect(page.getByTestId("consent-cannot")).toContainText("paid plan");
     await page.getByRole("button", { name: "Allow" }).click();
     await page.waitForURL(`${REDIRECT}**`);
     const back = new URL(page.url());
@@ -127,5 +130,35 @@ test.describe("consent page", () => {
     await page.goto(authorizeUrl(clientId, challenge, "st-3", "https://evil.example/callback"));
     await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
     await expect(page.getByText("The redirect URI is not one this app registered.")).toBeVisible();
+  });
+
+  test("an invalid request is shown here, never redirected to the app, even for a registered redirect URI (RFC 9700 4.11.2)", async ({ page, request }) => {
+    const clientId = await registeredClient(request);
+    let redirected = 0;
+    await page.route(`${REDIRECT}**`, (route) => {
+      redirected += 1;
+      return route.fulfill({ contentType: "text/html", body: "<p>back at the app</p>" });
+    });
+    const challenge = createHash("sha256").update("y".repeat(50)).digest("base64url");
+    const valid = new URLSearchParams(authorizeUrl(clientId, challenge, "st-4").split("?")[1]);
+    const variants: [string, (q: URLSearchParams) => void][] = [
+      ["unsupported_response_type", (q) => q.set("response_type", "token")],
+      ["invalid_request", (q) => q.delete("code_challenge")],
+      ["invalid_request", (q) => q.set("code_challenge_method", "plain")],
+      ["invalid_scope", (q) => q.set("scope", "admin")],
+      ["invalid_target", (q) => q.set("resource", "https://evil.example/")],
+    ];
+    let first = true;
+    for (const [error, change] of variants) {
+      const query = new URLSearchParams(valid);
+      change(query);
+      await page.goto(`/oauth/authorize?${query}`);
+      if (first) await signInAndReturn(page, /\/oauth\/authorize\?/);
+      first = false;
+      await expect(page.getByRole("heading", { name: "This link cannot be used" })).toBeVisible();
+      await expect(page.locator("main").getByRole("alert")).toContainText(error);
+      expect(new URL(page.url()).pathname).toBe("/oauth/authorize");
+    }
+    expect(redirected).toBe(0);
   });
 });

@@ -44,6 +44,12 @@ test("every page carries the security headers; pages a nonce-based policy, a fre
   expect(docs.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect(docs.headers()["content-security-policy"]).not.toContain("unsafe-eval");
 
+  // Issue 21: the page Auth.js renders itself (sign-out confirmation) cannot be framed either.
+  const signout = await request.get("/api/auth/signout");
+  expect(signout.headers()["content-type"]).toMatch(/^text\/html/);
+  expect(signout.headers()).toMatchObject(BASELINE);
+  expect(signout.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+
   const api = await request.get("/v1/plans");
   expect(api.headers()).toMatchObject({ ...BASELINE, "content-security-policy": "default-src 'none'; frame-ancestors 'none'" });
 });

@@ -8,7 +8,7 @@ export const getMeEndpoint = defineEndpoint({
   path: "/v1/me",
   tag: "Account",
   summary: "The caller: user id, email, name, tier, and which credential was used",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   response: meSchema,
 });
@@ -18,7 +18,7 @@ export const getApiKeyEndpoint = defineEndpoint({
   path: "/v1/me/api-key",
   tag,
   summary: "Show the caller's API key (masked prefix) and tier",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   response: apiKeyStateSchema,
 });
@@ -29,7 +29,7 @@ export const ensureApiKeyEndpoint = defineEndpoint({
   tag,
   summary: "Create the caller's API key if there is none",
   description: "Idempotent. Returns the plaintext key only in the call that creates it.",
-  auth: "any",
+  auth: "api_keys",
   rateLimit: "account",
   response: apiKeyStateSchema,
 });
@@ -40,7 +40,7 @@ export const regenerateApiKeyEndpoint = defineEndpoint({
   tag,
   summary: "Replace the caller's API key",
   description: "The old key stops working on the very next request. The new plaintext is returned once.",
-  auth: "any",
+  auth: "api_keys",
   rateLimit: "apiKeyRegenerate",
   response: apiKeyStateSchema,
 });
@@ -52,7 +52,7 @@ export const endSessionsEndpoint = defineEndpoint({
   summary: "Sign out everywhere: end every dashboard session of the caller",
   description:
     "Every session cookie issued so far stops working at once, the caller's own included. API keys and OAuth tokens keep working (regenerate the key to end those).",
-  auth: "any",
+  auth: "sessions",
   rateLimit: "account",
   response: sessionsEndedSchema,
 });

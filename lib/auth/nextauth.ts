@@ -98,8 +98,20 @@ function buildProvider(id: string, db: Db): Provider {
   }
 }
 
+/**
+ * Every URL Auth.js builds (magic links, OAuth callbacks, its redirects, the server actions' endpoints)
+ * comes from APP_URL, never from the request: Auth.js reads AUTH_URL from process.env for exactly that
+ * (next-auth's reqWithEnvURL rewrites the request's origin to it; createActionURL uses it instead of
+ * X-Forwarded-Host/-Proto). It is derived here, so APP_URL stays the one setting and a client-sent
+ * `X-Forwarded-Proto: https` or `X-Forwarded-Host` cannot change a link.
+ */
+function pinAuthUrl(appUrl: string) {
+  process.env.AUTH_URL = new URL(appUrl).origin;
+}
+
 async function config(): Promise<NextAuthConfig> {
   const db = await getDb();
+  pinAuthUrl(env().APP_URL);
   return {
     adapter: PrismaAdapter(db as never) as Adapter,
     providers: enabledProviders().map((provider) => buildProvider(provider.id, db)),

@@ -6,16 +6,16 @@ import { apiResource } from "@/lib/oauth/config";
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * The user an opaque access token (OAuth connector or CLI device login) belongs to, or null. A token is
+ * The user an opaque access token (and whether it is a device login's) (OAuth connector or CLI device login) belongs to, or null. A token is
  * bound to the resource it was issued for (RFC 8707): one for the MCP endpoint does not open /v1, and
  * the reverse. Tokens issued without a `resource` are for the /v1 API.
  */
-export async function findUserIdByAccessToken(token: string, resource: string = apiResource()): Promise<string | null> {
+export async function findUserIdByAccessToken(token: string, resource: string = apiResource()): Promise<{ userId: string; device: boolean } | null> {
   if (token.length > 256) return null;
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({
     where: { accessTokenHash: sha256Hex(token) },
-    select: { id: true, userId: true, revokedAt: true, accessExpiresAt: true, resource: true, lastUsedAt: true },
+    select: { id: true, userId: true, clientId: true, revokedAt: true, accessExpiresAt: true, resource: true, lastUsedAt: true },
   });
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
   if ((row.resource ?? apiResource()) !== resource) return null;
@@ -23,5 +23,6 @@ export async function findUserIdByAccessToken(token: string, resource: string = 
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     await db.oAuthToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
-  return row.userId;
+  // A token with no registered client came from the device flow (the CLI's login).
+  return { userId: row.userId, device: row.clientId === null };
 }

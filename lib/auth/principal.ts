@@ -3,20 +3,17 @@ import { env } from "@/lib/env";
 import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
+import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/auth/permissions";
 import type { NextRequest } from "next/server";
 
+/** The credential family /v1/me reports (`via`): connector and device-login tokens are both OAuth tokens. */
 export type Credential = "session" | "api_key" | "oauth";
-export type AuthMode = "none" | "any" | Credential | Credential[];
 
 export interface Principal {
   userId: string;
   via: Credential;
-}
-
-export function credentialsFor(mode: AuthMode): Credential[] {
-  if (mode === "none") return [];
-  if (mode === "any") return ["session", "api_key", "oauth"];
-  return Array.isArray(mode) ? mode : [mode];
+  /** Which kind of credential, for the permission table (lib/auth/permissions.ts). */
+  kind: CredentialKind;
 }
 
 function bearerToken(header: string): string {
@@ -26,29 +23,35 @@ function bearerToken(header: string): string {
 }
 
 /**
- * Who is calling. A bearer credential, when sent, must be valid (a bad key is never silently
- * downgraded to the cookie session); otherwise the dashboard session cookie is used if allowed.
- * An OAuth access token must be bound to `resource` (RFC 8707; default: the /v1 API).
+ * Who is calling, and whether their kind of credential may do what `permission` needs (403 if not).
+ * A bearer credential, when sent, must be valid (a bad key is never silently downgraded to the cookie
+ * session); otherwise the dashboard session cookie is used if the row allows sessions. An OAuth access
+ * token must be bound to `resource` (RFC 8707; default: the /v1 API).
  */
-export async function authenticate(request: NextRequest, mode: AuthMode, resource?: string): Promise<Principal> {
-  const allowed = credentialsFor(mode);
+export async function authenticate(request: NextRequest, permission: Permission, resource?: string): Promise<Principal> {
+  const principal = await identify(request, allowedKinds(permission).includes("session"), resource);
+  if (!isAllowed(permission, principal.kind)) throw errors.forbidden(refusalDetail(permission));
+  return principal;
+}
+
+async function identify(request: NextRequest, sessionAllowed: boolean, resource?: string): Promise<Principal> {
   const header = request.headers.get("authorization");
   if (header) {
     const token = bearerToken(header);
-    if (token.startsWith(API_KEY_PREFIX) && allowed.includes("api_key")) {
+    if (token.startsWith(API_KEY_PREFIX)) {
       const userId = await findUserIdByApiKey(token);
-      if (userId) return { userId, via: "api_key" };
-    } else if (!token.startsWith(API_KEY_PREFIX) && allowed.includes("oauth")) {
-      const userId = await findUserIdByAccessToken(token, resource);
-      if (userId) return { userId, via: "oauth" };
+      if (userId) return { userId, via: "api_key", kind: "api_key" };
+    } else {
+      const found = await findUserIdByAccessToken(token, resource);
+      if (found) return { userId: found.userId, via: "oauth", kind: found.device ? "device_login" : "oauth_app" };
     }
     throw errors.invalidToken();
   }
-  if (allowed.includes("session")) {
+  if (sessionAllowed) {
     const userId = await sessionUserId(request);
     if (userId) {
       assertSameOrigin(request);
-      return { userId, via: "session" };
+      return { userId, via: "session", kind: "session" };
     }
   }
   throw errors.unauthorized();

@@ -11,8 +11,9 @@ const APP = "http://localhost:3000";
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 let auth: typeof import("@/app/api/auth/[...nextauth]/route");
 let smtp: Server;
-/** Recipients of the magic-link mails the fake SMTP server below received. */
+/** Recipients of the magic-link mails the fake SMTP server below received, and the mails' text. */
 const mailedTo: string[] = [];
+const mailed: string[] = [];
 
 beforeAll(async () => {
   smtp = await fakeSmtp();
@@ -40,6 +41,7 @@ function fakeSmtp(): Promise<Server> {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 2);
         if (inData) {
+          mailed[mailed.length - 1] += `${line}\r\n`;
           if (line === ".") {
             inData = false;
             socket.write("250 queued\r\n");
@@ -53,6 +55,7 @@ function fakeSmtp(): Promise<Server> {
           socket.write("250 ok\r\n");
         } else if (verb === "DATA") {
           inData = true;
+          mailed.push("");
           socket.write("354 go ahead\r\n");
         } else if (verb === "QUIT") socket.end("221 bye\r\n");
         else socket.write("250 ok\r\n");
@@ -132,6 +135,45 @@ describe("redirect after sign-in", () => {
     const jar = new Jar();
     await authCall(jar, "GET", `/api/auth/signin?callbackUrl=${encodeURIComponent("/\\evil.example")}`);
     expect(decodeURIComponent(jar.cookies.get("authjs.callback-url") ?? "")).toBe(`${APP}/dashboard`);
+  });
+});
+
+describe("links are built from APP_URL only", () => {
+  it("a magic link keeps APP_URL's scheme and host whatever X-Forwarded-Proto/-Host the client sent", async () => {
+    const jar = new Jar();
+    const { csrfToken } = (await (await authCall(jar, "GET", "/api/auth/csrf")).json()) as { csrfToken: string };
+    const address = email();
+    // What Next.js hands the route handler when a client forges the forwarding headers (TRUSTED_PROXY_HOPS=0).
+    const forged = { "x-forwarded-proto": "https", "x-forwarded-host": "evil.example", host: "evil.example" };
+    const request = new NextRequest("https://evil.example/api/auth/signin/nodemailer", {
+      method: "POST",
+      headers: { cookie: jar.header(), "content-type": "application/x-www-form-urlencoded", ...forged },
+      body: new URLSearchParams({ csrfToken, email: address, callbackUrl: "/dashboard" }).toString(),
+    });
+    const response = await auth.POST(request);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(new RegExp(`^${APP}/`));
+    await expect.poll(() => mailedTo.includes(address)).toBe(true);
+    // The mail as sent: quoted-printable soft line breaks and =3D undone.
+    const text = mailed.at(-1)!.replace(/=\r\n/g, "").replace(/=3D/g, "=");
+    expect(text).toContain(`${APP}/api/auth/callback/nodemailer?`);
+    expect(text).not.toContain("evil.example");
+    expect(text).not.toContain("https://");
+  });
+});
+
+describe("Auth.js's own pages", () => {
+  it("carry the page policy: the sign-out confirmation cannot be framed", async () => {
+    const response = await authCall(new Jar(), "GET", "/api/auth/signout");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const policy = response.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("frame-ancestors 'none'");
+    expect(policy).toContain("default-src 'none'");
+    expect(await response.text()).toContain("csrfToken");
+    // JSON answers are left as they are.
+    const csrf = await authCall(new Jar(), "GET", "/api/auth/csrf");
+    expect(csrf.headers.get("content-security-policy")).toBeNull();
   });
 });
 

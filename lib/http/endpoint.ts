@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import type { AuthMode } from "@/lib/auth/principal";
+import type { AuthRequirement } from "@/lib/auth/permissions";
 import type { RateLimitName } from "@/lib/http/rate-limits";
 
 // An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
@@ -18,7 +18,8 @@ export interface Endpoint<
   summary: string;
   description?: string;
   tag: string;
-  auth: AuthMode;
+  /** No credential, or the row of the permission table (lib/auth/permissions.ts) the caller's credential must be in. */
+  auth: AuthRequirement;
   query?: Q;
   body?: B;
   params?: P;

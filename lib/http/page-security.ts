@@ -1,6 +1,6 @@
 import type { NextRequest, NextResponse } from "next/server";
 import { env } from "@/lib/env";
-import { newNonce, pageSecurityHeaders, type PageSecuritySettings } from "@/lib/http/security-headers";
+import { authPageHeaders, newNonce, pageSecurityHeaders, type PageSecuritySettings } from "@/lib/http/security-headers";
 
 // proxy.ts's half of the security headers: a nonce for this page view, put on the request (Next.js reads
 // the nonce from the request's Content-Security-Policy header and adds it to its scripts) and the policy
@@ -42,5 +42,22 @@ export function securePage(request: NextRequest): SecuredPage {
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       return response;
     },
+  };
+}
+
+type RouteHandler = (request: NextRequest) => Promise<Response>;
+
+/**
+ * Auth.js's route handlers, with the page policy on every HTML page they render themselves (the sign-out
+ * confirmation at /api/auth/signout, and any other built-in page): proxy.ts does not run for /api, and a
+ * page without frame-ancestors could be framed (click-jacked sign-out).
+ */
+export function withAuthPagePolicy(handler: RouteHandler): RouteHandler {
+  return async (request) => {
+    const response = await handler(request);
+    if (!(response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/html")) return response;
+    const secured = new Response(response.body, response);
+    for (const [name, value] of Object.entries(authPageHeaders(settings()))) secured.headers.set(name, value);
+    return secured;
   };
 }

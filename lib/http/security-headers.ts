@@ -8,6 +8,9 @@
 //                           nonce on its own scripts when it finds it in the request's CSP header),
 //                           frame-ancestors 'none', and HSTS when APP_URL is https.
 //   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
+//   authPageHeaders()       the HTML Auth.js renders itself under /api/auth (the sign-out confirmation;
+//                           proxy.ts does not run for /api): no script at all, its inline <style>,
+//                           frame-ancestors 'none'.
 
 export const BASELINE_HEADERS: { key: string; value: string }[] = [
   { key: "X-Content-Type-Options", value: "nosniff" },
@@ -57,6 +60,24 @@ export function pageSecurityHeaders(nonce: string, pathname: string, settings: P
     "base-uri 'self'",
     `form-action ${["'self'", ...settings.formTargets].join(" ")}`,
     `frame-ancestors ${embeddable ? "*" : "'none'"}`,
+    ...(https ? ["upgrade-insecure-requests"] : []),
+  ];
+  return {
+    "Content-Security-Policy": directives.join("; "),
+    ...(https ? { "Strict-Transport-Security": "max-age=31536000" } : {}),
+  };
+}
+
+/** For the pages Auth.js renders itself (no scripts; one inline stylesheet; forms post to itself or a provider). */
+export function authPageHeaders(settings: PageSecuritySettings): Record<string, string> {
+  const https = settings.appUrl.startsWith("https:");
+  const directives = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    "img-src 'self' https: data:",
+    `form-action ${["'self'", ...settings.formTargets].join(" ")}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
     ...(https ? ["upgrade-insecure-requests"] : []),
   ];
   return {

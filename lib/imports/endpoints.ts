@@ -19,7 +19,7 @@ export const startImportEndpoint = defineEndpoint({
     "videos through yt-dlp's flat-playlist mode; at most IMPORT_MAX_ITEMS), skips items already in the caller's history (`skipped`), and " +
     "transcribes the rest as POST /v1/transcript would (captions or a published transcript at once, else speech recognition), at most " +
     "IMPORT_CONCURRENCY at a time per user. Items beyond the allowance are `failed` with a note, never dropped. Follow it with GET /v1/import/{batch_id}.",
-  auth: "any",
+  auth: "use",
   rateLimit: "import",
   body: importRequestSchema,
   response: importStartSchema,
@@ -32,7 +32,7 @@ export const listImportsEndpoint = defineEndpoint({
   tag: "Imports",
   summary: "The caller's import batches, newest first",
   description: "At most the 100 newest batches, with live counts.",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   response: z.array(importBatchSchema),
 });
@@ -42,7 +42,7 @@ export const getImportEndpoint = defineEndpoint({
   path: "/v1/import/{batch_id}",
   tag: "Imports",
   summary: "One import batch with live counts and status",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   params: batchParamsSchema,
   response: importBatchSchema,
@@ -58,7 +58,7 @@ export const listImportItemsEndpoint = defineEndpoint({
     "Keyset pagination: each page (`limit`, default 50, at most 200) ends with `next_cursor`; pass it as `cursor` for the next page, " +
     "until it is null. Items come in the source's order (`position`). A running item carries its `job_id`; a done or skipped one the " +
     "`transcript_id` of its entry in the caller's history (GET /v1/transcripts/{id}); a failed or skipped one a `note` saying why.",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   params: batchParamsSchema,
   query: importItemsQuerySchema,

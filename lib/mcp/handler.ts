@@ -11,7 +11,8 @@ import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
 import { originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
 import { mcpResource } from "@/lib/oauth/config";
-import { registerTools } from "@/lib/mcp/tools";
+import { registerTools, TOOL_NAMES } from "@/lib/mcp/tools";
+import { answerUnknownToolCalls } from "@/lib/mcp/unknown-tool";
 
 // POST /mcp: the MCP endpoint over Streamable HTTP (MCP transport spec 2025-11-25), stateless: every POST
 // gets a fresh server and transport (the official SDK's web-standard transport) that answer it with JSON.
@@ -62,6 +63,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       });
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
+      answerUnknownToolCalls(transport, TOOL_NAMES);
       try {
         const response = await transport.handleRequest(request, {
           parsedBody,
@@ -82,7 +84,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
 /** An API key, or an OAuth access token bound to this endpoint (RFC 8707); anything else is a 401. */
 async function authenticateMcp(request: NextRequest): Promise<Principal> {
   try {
-    return await authenticate(request, ["api_key", "oauth"], mcpResource());
+    return await authenticate(request, "mcp", mcpResource());
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) throw challenge(error.code === "invalid_token");
     throw error;

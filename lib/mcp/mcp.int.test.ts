@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as oauth from "oauth4webapi";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { connectWithOAuth, REDIRECT_URI } from "@/test/mcp-oauth-client";
@@ -45,7 +46,7 @@ beforeAll(async () => {
   const podcastDeps = { outbound, allowPrivateFor, lookupUrl: `${podcasts.origin}/lookup`, maxBytes: 5 * 1024 * 1024 };
   const handler = createMcpHandler({ deps: () => deps, podcastDeps: () => podcastDeps, waitMs: 300, pollMs: 50 });
   routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
-  routes["/.well-known/oauth-protected-resource"] = { GET: async () => protectedResourceMetadataResponse() };
+  routes["/.well-known/oauth-protected-resource"] = { GET: lazy(() => import("@/app/.well-known/oauth-protected-resource/route"), "GET") };
   routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
   // The authorization server, so the SDK's client can run the whole OAuth dance against this app.
   routes["/.well-known/oauth-authorization-server"] = { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") };
@@ -95,10 +96,20 @@ describe("without a credential", () => {
       scopes_supported: ["api"],
       bearer_methods_supported: ["header"],
     });
-    // Without the header's hint the SDK tries the path-suffixed well-known URL; the root one says the same.
+    // Without the header's hint the SDK tries the path-suffixed well-known URL.
     expect(await discoverOAuthProtectedResourceMetadata(mcpUrl)).toEqual(metadata);
-    const root = await fetch(`${served.url}/.well-known/oauth-protected-resource`);
-    expect(await root.json()).toEqual(metadata);
+  });
+
+  it("serves RFC 9728 documents oauth4webapi accepts: /mcp's names /mcp, the root has none (404)", async () => {
+    const insecure = { [oauth.allowInsecureRequests]: true };
+    const metadata = await oauth.processResourceDiscoveryResponse(mcpUrl, await oauth.resourceDiscoveryRequest(mcpUrl, insecure));
+    expect(metadata.resource).toBe(mcpUrl.href);
+    expect(metadata.authorization_servers).toEqual([served.url]);
+    const origin = new URL(served.url);
+    const root = await oauth.resourceDiscoveryRequest(origin, insecure);
+    expect(root.status).toBe(404);
+    expect(await root.clone().json()).toEqual({ detail: expect.stringContaining("/.well-known/oauth-protected-resource/mcp"), code: "not_found" });
+    await expect(oauth.processResourceDiscoveryResponse(origin, root)).rejects.toThrow();
   });
 
   it("refuses the SDK client's connection", async () => {
@@ -134,6 +145,8 @@ describe("with an API key", () => {
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");
     }
+    const { TOOL_NAMES } = await import("@/lib/mcp/tools");
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     const getTranscript = tools.find((tool) => tool.name === "get_transcript")!;
     expect(Object.keys(getTranscript.inputSchema.properties ?? {})).toEqual(["url", "lang", "format"]);
   });
@@ -298,6 +311,20 @@ describe("HTTP rules", () => {
   });
 });
 
+describe("an unknown tool", () => {
+  it("is a JSON-RPC error -32602, not a tool result (MCP 2025-11-25 tools: error handling)", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const response = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32602, message: expect.stringContaining("no_such_tool") } });
+    // The SDK's client sees it as an McpError with that code.
+    const client = await connect(headers);
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(((await client.callTool({ name: "get_usage", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+    await client.close();
+  });
+});
+
 describe("hostile messages", () => {
   it("are JSON-RPC errors or tool errors in 4xx or 200, never a 500", async () => {
     const { headers } = await createCaller(ctx.db);
@@ -409,7 +436,18 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
       // The token is bound to /mcp (RFC 8707): it opens /mcp, not the /v1 API.
       const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
       expect(await findUserIdByAccessToken(tokens.access_token)).toBeNull();
-      expect(await findUserIdByAccessToken(tokens.access_token, mcpUrl.href)).toBe(user.userId);
+      expect((await findUserIdByAccessToken(tokens.access_token, mcpUrl.href))?.userId).toBe(user.userId);
+
+      // The SDK's auth() again, with tokens held: a refresh (RFC 6749 6) bound to /mcp, and the new token works.
+      expect(await auth(provider, { serverUrl: mcpUrl })).toBe("AUTHORIZED");
+      const renewed = provider.tokens()!;
+      expect(renewed.access_token).not.toBe(tokens.access_token);
+      expect(renewed.refresh_token).not.toBe(tokens.refresh_token);
+      expect((await findUserIdByAccessToken(renewed.access_token, mcpUrl.href))?.userId).toBe(user.userId);
+      const again = new Client({ name: "verbatim-oauth-test", version: "1.0.0" });
+      await again.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+      expect(((await again.callTool({ name: "get_usage", arguments: {} })) as CallToolResult).isError).toBeFalsy();
+      await again.close();
     } finally {
       await client.close();
     }

@@ -72,6 +72,18 @@ function outputOf<S extends z.ZodObject>(schema: S): z.ZodObject<S["shape"]> {
 
 const unpublishedSchema = z.object({ slug: z.string(), published: z.literal(false) });
 
+/** The tools registerTools registers (a call naming any other is a JSON-RPC error: lib/mcp/unknown-tool.ts). */
+export const TOOL_NAMES: ReadonlySet<string> = new Set([
+  "get_transcript",
+  "get_job",
+  "list_languages",
+  "search_transcriptions",
+  "publish_transcript",
+  "unpublish_transcript",
+  "resolve_podcast",
+  "get_usage",
+]);
+
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   // Every tool's arguments are held to the storable-text rule (lib/db/storable-text.ts) before it runs, as
   // REST bodies and queries are in parseInput: a NUL or an unpaired surrogate is an "Invalid input" result.

@@ -40,18 +40,20 @@ function redirectWith(redirectUri: string, params: Record<string, string | null 
 }
 
 /**
- * POST /v1/oauth/authorize: the signed-in user's decision on the consent page. Approving creates a
- * one-time code bound to the user, client, redirect URI, PKCE challenge, scope and resource; either way
- * the answer is where the browser goes next (RFC 6749 4.1.2 with RFC 9207's `iss`).
+ * POST /v1/oauth/authorize: the signed-in user's decision on the consent page. The request must be as
+ * valid as the page required (else 400 here: never a redirect for a request nobody was shown, RFC 9700
+ * 4.11.2). Approving creates a one-time code bound to the user, client, redirect URI, PKCE challenge,
+ * scope and resource; either way the answer is where the browser goes next (RFC 6749 4.1.2 with RFC
+ * 9207's `iss`).
  */
 export async function authorize(userId: string, input: z.output<typeof authorizeGrantRequestSchema>): Promise<{ redirect_to: string }> {
   const consent = await findConsentClient(input.client_id, input.redirect_uri);
+  const scope = grantedScope(input.scope);
+  if (!scope) throw new ApiError(400, "invalid_scope", "Unknown scope; the only scope is 'api'.");
+  const resource = canonicalResource(input.resource);
+  if (!resource) throw new ApiError(400, "invalid_target", "Unknown resource.");
   const common = { state: input.state ?? undefined, iss: issuer() };
   if (input.decision === "deny") return { redirect_to: redirectWith(consent.redirectUri, { error: "access_denied", ...common }) };
-  const scope = grantedScope(input.scope);
-  if (!scope) return { redirect_to: redirectWith(consent.redirectUri, { error: "invalid_scope", error_description: "Unknown scope; the only scope is 'api'.", ...common }) };
-  const resource = canonicalResource(input.resource);
-  if (!resource) return { redirect_to: redirectWith(consent.redirectUri, { error: "invalid_target", error_description: "Unknown resource.", ...common }) };
 
   const code = randomSecret(AUTHORIZATION_CODE_PREFIX);
   const db = await getDb();

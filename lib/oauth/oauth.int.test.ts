@@ -30,6 +30,9 @@ beforeAll(async () => {
   });
   server = { ...served, origin: served.url };
   process.env.APP_URL = server.origin;
+  // This file registers about 30 clients from one address, the oauthRegister row's hourly allowance
+  // (rate-limits.int.test.ts tests the rows themselves).
+  process.env.RATE_LIMIT_MULTIPLIER = "3";
   ctx = await useTestDatabase();
   issuerUrl = new URL(server.origin);
 });
@@ -40,6 +43,7 @@ afterAll(async () => {
 });
 
 const REDIRECT = "http://127.0.0.1:8976/callback";
+const DEVICE = "urn:ietf:params:oauth:grant-type:device_code";
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   return fetch(`${server.origin}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -125,6 +129,82 @@ describe("authorization server metadata and registration", () => {
     const res = await post("/oauth/register", metadata);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error, error_description: expect.any(String) });
+  });
+
+  it("stores canonical redirect URIs only: what the browser would follow is what was shown", async () => {
+    // (Two cases over HTTP, for the 30-an-hour registration limit; redirect-uri.test.ts has the rest.)
+    for (const uri of ["https:///cb", "https:evil.example/cb"]) {
+      const res = await post("/oauth/register", { redirect_uris: [uri] });
+      expect(res.status, uri).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "invalid_redirect_uri" });
+    }
+    expect(await ctx.db.oAuthClient.count({ where: { redirectUris: { hasSome: ["https:///cb", "https:evil.example/cb"] } } })).toBe(0);
+  });
+
+  it("registers the device grant it advertises, and the token endpoint honours each client's grant_types (RFC 7591 2)", async () => {
+    const res = await post("/oauth/register", { redirect_uris: [REDIRECT], grant_types: ["authorization_code", DEVICE] });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ grant_types: ["authorization_code", DEVICE] });
+
+    // A client registered for the code grant only: no refresh, no device grant.
+    const codeOnly = await registeredClient({ grant_types: ["authorization_code"] });
+    const clientId = codeOnly.clientMetadata().client_id;
+    const device = await postForm("/oauth/token", { grant_type: DEVICE, device_code: "vdc_whatever", client_id: clientId });
+    expect(device.status).toBe(400);
+    expect(await device.json()).toMatchObject({ error: "unauthorized_client" });
+    const refresh = await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: "vrt_whatever", client_id: clientId });
+    expect(await refresh.json()).toMatchObject({ error: "unauthorized_client" });
+    // ... and the default registration (code + refresh) has no device grant either.
+    const defaults = await registeredClient();
+    const polled = await postForm("/oauth/token", { grant_type: DEVICE, device_code: "vdc_whatever", client_id: defaults.clientMetadata().client_id });
+    expect(await polled.json()).toMatchObject({ error: "unauthorized_client" });
+  });
+});
+
+describe("the authorization endpoint (the consent page's checks)", () => {
+  let config: client.Configuration;
+  beforeAll(async () => {
+    config = await registeredClient();
+  });
+
+  it("shows every invalid request on our own page, never redirecting to the client (RFC 9700 4.11.2)", async () => {
+    const { checkAuthorizationRequest } = await import("@/lib/oauth/authorization-request");
+    const valid = {
+      client_id: config.clientMetadata().client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      code_challenge: "c".repeat(43),
+      code_challenge_method: "S256",
+      scope: "api",
+      resource: null,
+      state: "s",
+    };
+    expect(await checkAuthorizationRequest(valid)).toMatchObject({ ok: true, request: { scope: "api", resource: `${server.origin}/v1`, state: "s" } });
+    const cases: [Record<string, string | null>, string][] = [
+      [{ client_id: "vci_nope" }, "invalid_client"],
+      [{ redirect_uri: "https://evil.example/cb" }, "invalid_redirect_uri"],
+      [{ response_type: "token" }, "unsupported_response_type"],
+      [{ response_type: null }, "unsupported_response_type"],
+      [{ code_challenge: null }, "invalid_request"],
+      [{ code_challenge_method: "plain" }, "invalid_request"],
+      [{ scope: "api admin" }, "invalid_scope"],
+      [{ resource: "https://other.example/api" }, "invalid_target"],
+    ];
+    for (const [change, error] of cases) {
+      expect(await checkAuthorizationRequest({ ...valid, ...change }), JSON.stringify(change)).toEqual({ ok: false, error, description: expect.any(String) });
+    }
+  });
+
+  it("redirects a decision only for a request that was valid: a tampered one is a 400 here", async () => {
+    const user = await createCaller(ctx.db);
+    const base = { client_id: config.clientMetadata().client_id, redirect_uri: REDIRECT, code_challenge: "c".repeat(43), state: "s" };
+    for (const change of [{ scope: "admin" }, { resource: "https://other.example/" }]) {
+      for (const decision of ["approve", "deny"]) {
+        const res = await post("/v1/oauth/authorize", { ...base, ...change, decision }, user.headers);
+        expect(res.status, `${JSON.stringify(change)} ${decision}`).toBe(400);
+        expect(await res.json()).not.toHaveProperty("redirect_to");
+      }
+    }
   });
 });
 
@@ -215,10 +295,16 @@ describe("authorization code with PKCE", () => {
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: `${server.origin}/mcp` });
     expect((await apiKeyRead(tokens.access_token)).status).toBe(401);
     const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
-    expect(await findUserIdByAccessToken(tokens.access_token, `${server.origin}/mcp`)).toBe(user.userId);
+    expect((await findUserIdByAccessToken(tokens.access_token, `${server.origin}/mcp`))?.userId).toBe(user.userId);
 
-    const other = await consent(config, user, { resource: "https://other.example/api" });
-    expect(other.callback.searchParams.get("error")).toBe("invalid_target");
+    // An unknown resource is the consent request's fault: a 400 here, never a redirect to the app.
+    const other = await post(
+      "/v1/oauth/authorize",
+      { client_id: config.clientMetadata().client_id, redirect_uri: REDIRECT, code_challenge: "c".repeat(43), resource: "https://other.example/api" },
+      user.headers,
+    );
+    expect(other.status).toBe(400);
+    expect(await other.json()).toMatchObject({ code: "invalid_target" });
   });
 });
 
@@ -295,7 +381,8 @@ describe("device flow", () => {
 
   it("runs the RFC 8628 grant end to end with openid-client", async () => {
     const user = await createCaller(ctx.db);
-    const config = await registeredClient();
+    const config = await registeredClient({ grant_types: [DEVICE, "refresh_token"] });
+    expect(config.clientMetadata().grant_types).toEqual([DEVICE, "refresh_token"]);
     const started = await client.initiateDeviceAuthorization(config, { scope: "api" });
     expect(started.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
     expect(started).toMatchObject({ verification_uri: `${server.origin}/device`, interval: 5, expires_in: 900 });

@@ -8,7 +8,7 @@ describe("redirect URIs", () => {
     (uri) => expect(redirectUriProblem(uri)).toBeNull(),
   );
 
-  it.each(["http://example.com/cb", "https://example.com/cb#x", "javascript:alert(1)", "data:text/html,x", "myapp:/cb", "/relative", "https://user:pw@example.com/cb", "https://exa mple.com/cb", "file:///etc/passwd"])(
+  it.each(["http://example.com/cb", "https://example.com/cb#x", "javascript:alert(1)", "data:text/html,x", "myapp:/cb", "/relative", "https://user:pw@example.com/cb", "https://exa mple.com/cb", "file:///etc/passwd", "https:///cb", "https:evil.example/cb", "https:/evil.example/cb", "https://Evil.example/cb", "https://app.example", "https://app.example:443/cb", "http://127.0.0.1:80/cb", "https://app.example/a/../cb"])(
     "refuses %s",
     (uri) => expect(redirectUriProblem(uri)).toEqual(expect.any(String)),
   );
@@ -30,7 +30,14 @@ describe("redirect URIs", () => {
     ["http://[::1]:51000/callback", false],
     ["http://localhost:9/cb?x=1", true],
     ["http://user@127.0.0.1:51000/callback", false],
+    ["https:app.example/cb", false],
+    ["https:/app.example/cb", false],
   ])("matches %s: %s", (uri, ok) => expect(matchRedirectUri(uri, registered) !== null).toBe(ok));
+
+  it("never matches a non-canonical spelling, even one stored as typed before registration refused them", () => {
+    expect(matchRedirectUri("https:evil.example/cb", ["https:evil.example/cb"])).toBeNull();
+    expect(matchRedirectUri("https:///cb", ["https:///cb"])).toBeNull();
+  });
 });
 
 describe("user codes", () => {

@@ -68,7 +68,7 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_basic", "clie
 
 export const registerRequestSchema = z
   .object({
-    redirect_uris: z.array(text(2048)).max(10),
+    redirect_uris: z.array(text(2048)).max(10).default([]).describe("required for the authorization_code grant; a device-grant-only client may send none"),
     client_name: text(200).nullable().optional(),
     token_endpoint_auth_method: text(64).optional(),
     grant_types: z.array(text(200)).max(5).optional(),

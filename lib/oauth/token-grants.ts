@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { DEVICE_GRANT, canonicalResource, grantedScope } from "@/lib/oauth/config";
+import { DEVICE_GRANT, GRANT_TYPES, canonicalResource, grantedScope } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { authenticateClient } from "@/lib/oauth/client-auth";
 import { issueTokens, type TokenResponse } from "@/lib/oauth/issue-tokens";
@@ -13,9 +13,16 @@ import type { OAuthClient } from "@/lib/generated/prisma/client";
 
 type TokenRequest = z.output<typeof tokenRequestSchema>;
 
-/** POST /oauth/token: the three grants (RFC 6749 4.1.3 with RFC 7636, RFC 6749 6, RFC 8628 3.4). */
+/**
+ * POST /oauth/token: the three grants (RFC 6749 4.1.3 with RFC 7636, RFC 6749 6, RFC 8628 3.4). A
+ * registered client gets only the grants it registered (RFC 7591 2: else unauthorized_client); a device
+ * login's program that is not a registered client (the CLI's free-text client_id) only polls its code.
+ */
 export async function exchangeToken(request: Request, body: TokenRequest): Promise<TokenResponse> {
   const client = await authenticateClient(request, body);
+  if (client && body.grant_type && (GRANT_TYPES as readonly string[]).includes(body.grant_type) && !client.grantTypes.includes(body.grant_type)) {
+    throw new OAuthError("unauthorized_client", `This client did not register the ${body.grant_type} grant (its grant_types: ${client.grantTypes.join(", ")}).`);
+  }
   switch (body.grant_type) {
     case "authorization_code":
       return authorizationCodeGrant(client, body);
@@ -42,7 +49,6 @@ async function authorizationCodeGrant(client: OAuthClient | null, body: TokenReq
   if (!body.code || !body.redirect_uri) throw new OAuthError("invalid_request", "code and redirect_uri are required.");
   if (!body.code_verifier) throw new OAuthError("invalid_request", "code_verifier is required (PKCE with S256).");
   if (!client) throw new OAuthError("invalid_client", "Send the client_id the code was issued to.");
-  if (!client.grantTypes.includes("authorization_code")) throw new OAuthError("unauthorized_client", "This client may not use the authorization code grant.");
   const db = await getDb();
   const code = await db.oAuthAuthorizationCode.findUnique({ where: { codeHash: sha256Hex(body.code) } });
   if (!code) throw new OAuthError("invalid_grant", "The authorization code is unknown.");

@@ -1,6 +1,6 @@
 import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
-import { credentialsFor } from "@/lib/auth/principal";
+import { allowedKinds, CREDENTIAL_KINDS } from "@/lib/auth/permissions";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 import { WEBHOOK_EVENT_DOCS } from "@/lib/webhooks/schemas";
@@ -55,7 +55,7 @@ function parameters(schema: ZodType | undefined, where: "query" | "path", compon
 }
 
 function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
-  const credentials = credentialsFor(endpoint.auth);
+  const credentials = allowedKinds(endpoint.auth);
   const responses: Record<string, unknown> = {
     [String(endpoint.status ?? 200)]:
       endpoint.response === null
@@ -78,6 +78,12 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   }
   if (credentials.length > 0) {
     responses["401"] = { description: "Missing or invalid credentials", content: { "application/json": { schema: problem } } };
+  }
+  if (credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length && !endpoint.errors?.[403]) {
+    responses["403"] = {
+      description: `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts)`,
+      content: { "application/json": { schema: problem } },
+    };
   }
   if (endpoint.rateLimit) {
     responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: problem } } };

@@ -15,7 +15,7 @@ export const resolvePodcastEndpoint = defineEndpoint({
     "text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's " +
     "`next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page " +
     "publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).",
-  auth: "any",
+  auth: "use",
   rateLimit: "podcastResolve",
   body: resolveRequestSchema,
   response: resolveResponseSchema,

@@ -18,7 +18,7 @@ export const publishEndpoint = defineEndpoint({
   summary: "Publish a transcript from your history on a public page",
   description:
     "The transcript of `url` in `lang` must be in the caller's history and complete; every complete entry of GET /v1/me/transcriptions gives the `url` that publishes it as its `source_url` (also for uploads and podcast episodes). The slug is the title's words and a short random suffix; publishing the same transcript again (also after unpublishing) keeps it. Uploaded files are published under their stored title, never their storage path.",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   body: publishRequestSchema,
   response: publishResponseSchema,
@@ -30,7 +30,7 @@ export const unpublishEndpoint = defineEndpoint({
   path: "/v1/publish/{slug}",
   tag,
   summary: "Take a published transcript off its public page (the slug is kept for a later publish)",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   params: slugParamsSchema,
   status: 204,

@@ -6,7 +6,7 @@ export const getSubscriptionEndpoint = defineEndpoint({
   path: "/v1/me/subscription",
   tag: "Billing",
   summary: "The caller's tier, allowance and usage for the current period",
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   response: subscriptionResponseSchema,
 });

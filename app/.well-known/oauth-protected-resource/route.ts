@@ -1,3 +1,3 @@
-import { protectedResourceMetadataResponse } from "@/lib/mcp/metadata-route";
+import { rootProtectedResourceResponse } from "@/lib/mcp/metadata-route";
 
-export const GET = protectedResourceMetadataResponse;
+export const GET = rootProtectedResourceResponse;

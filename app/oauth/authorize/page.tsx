@@ -1,57 +1,36 @@
 import type { Metadata } from "next";
-import { redirect } from "next/navigation";
-import { ApiError } from "@/lib/http/errors";
-import { findConsentClient, type ConsentClient } from "@/lib/oauth/authorize";
-import { canonicalResource, grantedScope, issuer } from "@/lib/oauth/config";
+import { checkAuthorizationRequest } from "@/lib/oauth/authorization-request";
+import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 import { pagePath, requireSignedIn } from "@/lib/oauth/sign-in-gate";
 import { ConsentDecision } from "@/components/oauth/decision-buttons";
 
 export const metadata: Metadata = { title: "Allow access" };
 export const dynamic = "force-dynamic";
 
-const SCOPE_TEXT: Record<string, string> = {
-  api: "Use Verbatim as you: create transcripts (from your allowance), read your history and transcripts, publish and unpublish.",
-};
+const QUERY = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "scope", "resource", "state"] as const;
 
-// The authorization endpoint (RFC 6749 4.1.1) as a consent page: signed out, sign in and come back;
-// an unknown client or redirect URI is shown here and never redirected to; anything else wrong with
-// the request goes back to the app's (registered) redirect URI as an error.
+// The authorization endpoint (RFC 6749 4.1.1) as a consent page: signed out, sign in and come back.
+// Anything wrong with the request (unknown client or redirect URI, response_type, PKCE, scope, resource)
+// is shown here and never redirected to the app (RFC 9700 4.11.2): the browser goes back to the app only
+// from the person's decision on a valid request (lib/oauth/authorize.ts).
 export default async function ConsentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await searchParams;
   const one = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : null);
   const user = await requireSignedIn(pagePath("/oauth/authorize", params));
 
-  let consent: ConsentClient;
-  try {
-    consent = await findConsentClient(one("client_id"), one("redirect_uri"));
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
+  const checked = await checkAuthorizationRequest(Object.fromEntries(QUERY.map((name) => [name, one(name)])));
+  if (!checked.ok) {
     return (
       <main className="mx-auto flex max-w-md flex-col gap-4 px-6 py-24">
         <h1 className="text-2xl font-semibold">This link cannot be used</h1>
         <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {error.detail}
+          {checked.description} <span className="font-mono text-xs">({checked.error})</span>
         </p>
+        <p className="text-sm text-stone-600">Nothing was shared with the app. Go back to it and try connecting again, or tell its maker.</p>
       </main>
     );
   }
-
-  const back = (error: string, description: string) => {
-    const url = new URL(consent.redirectUri);
-    url.searchParams.set("error", error);
-    url.searchParams.set("error_description", description);
-    if (one("state")) url.searchParams.set("state", one("state")!);
-    url.searchParams.set("iss", issuer());
-    redirect(url.toString());
-  };
-  if (one("response_type") !== "code") back("unsupported_response_type", "The only response_type is 'code'.");
-  const challenge = one("code_challenge");
-  if (!challenge || !/^[A-Za-z0-9._~-]{43,128}$/.test(challenge)) back("invalid_request", "PKCE is required: send code_challenge (S256).");
-  if ((one("code_challenge_method") ?? "S256") !== "S256") back("invalid_request", "code_challenge_method must be S256.");
-  const scope = grantedScope(one("scope"));
-  if (!scope) back("invalid_scope", "Unknown scope; the only scope is 'api'.");
-  const resource = canonicalResource(one("resource"));
-  if (!resource) back("invalid_target", "Unknown resource.");
+  const { consent, codeChallenge, scope, resource, state } = checked.request;
 
   return (
     <main className="mx-auto flex max-w-md flex-col gap-6 px-6 py-24">
@@ -70,25 +49,33 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
         </dd>
         <dt className="text-stone-500">It may</dt>
         <dd>
-          <ul className="list-disc pl-4">
-            {scope!.split(" ").map((name) => (
-              <li key={name}>{SCOPE_TEXT[name] ?? name}</li>
+          <ul className="list-disc pl-4" data-testid="consent-can">
+            {CONNECTOR_CAN.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </dd>
+        <dt className="text-stone-500">It may not</dt>
+        <dd>
+          <ul className="list-disc pl-4" data-testid="consent-cannot">
+            {connectorCannot().map((line) => (
+              <li key={line}>{line}</li>
             ))}
           </ul>
         </dd>
         <dt className="text-stone-500">For</dt>
         <dd className="font-mono text-xs">{resource}</dd>
       </dl>
-      <p className="text-sm text-stone-600">You can disconnect it any time. Only allow apps you trust.</p>
+      <p className="text-sm text-stone-600">You can disconnect it any time on the dashboard’s API keys page; that ends everything it can do. Only allow apps you trust.</p>
       <ConsentDecision
         request={{
           client_id: consent.clientId,
           redirect_uri: consent.redirectUri,
-          code_challenge: challenge!,
+          code_challenge: codeChallenge,
           code_challenge_method: "S256",
-          state: one("state"),
+          state,
           scope,
-          resource: one("resource"),
+          resource,
         }}
       />
     </main>

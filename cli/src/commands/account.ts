@@ -8,7 +8,7 @@ import { date } from "../format";
 export async function keyShow(ctx: Context): Promise<number> {
   const key = await ctx.api.get<ApiKeyState>("/v1/me/api-key");
   if (ctx.out.json) ctx.out.writeJson(key);
-  else if (!key.has_key) ctx.out.info("No API key yet. Create one with: verbatim key regenerate");
+  else if (!key.has_key) ctx.out.info("No API key yet. Create one on the dashboard: verbatim open keys (a login's token cannot create keys).");
   else ctx.out.write(`${key.key_prefix}… (created ${date(key.created_at)}, tier ${key.tier})\n`);
   return EXIT.ok;
 }

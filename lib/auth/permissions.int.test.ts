@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encode } from "next-auth/jwt";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { callRoute } from "@/test/request";
+import { CREDENTIAL_KINDS, isAllowed, PERMISSIONS, type CredentialKind } from "@/lib/auth/permissions";
+import type { Endpoint } from "@/lib/http/endpoint";
+
+// The permission table, walked: every operation of the endpoint registry (the one /openapi.json is made
+// of) is called through its real route handler with each kind of credential, and the answer must be what
+// the table says: a refused kind gets 403 in the contract's {detail, code} shape, an allowed kind gets past
+// authentication (whatever the junk input then earns: 404, 422, ... but never 401 or the permission's 403).
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let allEndpoints: Endpoint[];
+
+beforeAll(async () => {
+  process.env.APP_URL = "http://localhost:3000";
+  ctx = await useTestDatabase();
+  allEndpoints = (await import("@/lib/openapi/endpoints")).allEndpoints;
+});
+afterAll(async () => ctx?.teardown());
+
+/** A fresh user and one credential of `kind` for them (a fresh one per call: some calls replace or end it). */
+async function credential(kind: CredentialKind): Promise<Record<string, string>> {
+  const user = await createUser(ctx.db);
+  if (kind === "api_key") {
+    const { ensureApiKey } = await import("@/lib/auth/api-keys");
+    return { authorization: `Bearer ${(await ensureApiKey(user.id)).key!}` };
+  }
+  if (kind === "session") {
+    const { startSession } = await import("@/lib/auth/sessions");
+    const { authSecret } = await import("@/lib/auth/secret");
+    const salt = "authjs.session-token";
+    const sid = await startSession(user.id);
+    return { cookie: `${salt}=${await encode({ token: { sub: user.id, sid }, secret: authSecret(), salt })}`, origin: "http://localhost:3000" };
+  }
+  const { issueTokens } = await import("@/lib/oauth/issue-tokens");
+  const { apiResource } = await import("@/lib/oauth/config");
+  let clientId: string | null = null;
+  if (kind === "oauth_app") {
+    clientId = `client-${user.id}`;
+    await ctx.db.oAuthClient.create({ data: { id: clientId, name: "Connector", redirectUris: ["https://connector.example/cb"] } });
+  }
+  const tokens = await ctx.db.$transaction((tx) =>
+    issueTokens(tx, { userId: user.id, clientId, scope: "api", resource: apiResource(), deviceLabel: clientId ? null : "verbatim-cli" }),
+  );
+  return { authorization: `Bearer ${tokens.access_token}` };
+}
+
+/** The route file Next.js serves an operation from: /v1/jobs/{job_id} → app/v1/jobs/[job_id]/route.ts. */
+async function handlerOf(endpoint: Endpoint) {
+  const folder = endpoint.path.replace(/\{(\w+)\}/g, "[$1]");
+  const routeModule = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<string, Parameters<typeof callRoute>[0]>;
+  const handler = routeModule[endpoint.method];
+  if (!handler) throw new Error(`app${folder}/route.ts exports no ${endpoint.method}`);
+  return handler;
+}
+
+describe("the permission table", () => {
+  it("keeps every administration row to the owner's own credentials", () => {
+    for (const [row, kinds] of Object.entries(PERMISSIONS)) {
+      if (row === "use" || row === "mcp") continue;
+      expect(kinds, row).toEqual(["session", "api_key"]);
+    }
+  });
+
+  it("is what every operation answers, for each kind of credential", async () => {
+    const protectedOps = allEndpoints.filter((e) => e.auth !== "none");
+    expect(protectedOps.length).toBeGreaterThan(25);
+    const outcomes: string[] = [];
+    for (const endpoint of protectedOps) {
+      const handler = await handlerOf(endpoint);
+      const params = Object.fromEntries([...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1], "no-such-thing"]));
+      const url = endpoint.path.replace(/\{(\w+)\}/g, "no-such-thing");
+      for (const kind of CREDENTIAL_KINDS) {
+        const hasBody = endpoint.method !== "GET" && endpoint.method !== "DELETE";
+        const res = await callRoute(handler, url, { method: endpoint.method, headers: await credential(kind), params, ...(hasBody ? { body: {} } : {}) });
+        const label = `${endpoint.method} ${endpoint.path} with ${kind}: ${res.status} ${res.text.slice(0, 200)}`;
+        if (isAllowed(endpoint.auth, kind)) {
+          expect(res.status, label).not.toBe(401);
+          expect(res.status === 403 && (res.json as { code?: string }).code === "forbidden", label).toBe(false);
+          expect(res.status, label).not.toBe(500);
+        } else {
+          expect(res.status, label).toBe(403);
+          expect(res.json, label).toEqual({ detail: expect.stringContaining("sign in to the dashboard"), code: "forbidden" });
+        }
+        outcomes.push(`${endpoint.auth}:${kind}:${isAllowed(endpoint.auth, kind) ? "allowed" : "refused"}`);
+      }
+    }
+    // Delegated tokens were refused somewhere (key, sessions, connections, billing, grants) and allowed for use.
+    for (const row of ["api_keys", "sessions", "connections", "billing", "grants"]) {
+      expect(outcomes, row).toContain(`${row}:oauth_app:refused`);
+      expect(outcomes, row).toContain(`${row}:device_login:refused`);
+      expect(outcomes, row).toContain(`${row}:api_key:allowed`);
+    }
+    expect(outcomes).toContain("use:oauth_app:allowed");
+    expect(outcomes).toContain("use:device_login:allowed");
+  });
+
+  it("a connector's token cannot mint an API key, and disconnecting the app ends everything it could do", async () => {
+    const headers = await credential("oauth_app");
+    const { POST: regenerate } = await import("@/app/v1/me/api-key/regenerate/route");
+    const { POST: ensure } = await import("@/app/v1/me/api-key/ensure/route");
+    const { POST: endSessions } = await import("@/app/v1/me/sessions/revoke/route");
+    expect((await callRoute(regenerate, "/v1/me/api-key/regenerate", { method: "POST", headers })).status).toBe(403);
+    expect((await callRoute(ensure, "/v1/me/api-key/ensure", { method: "POST", headers })).status).toBe(403);
+    expect((await callRoute(endSessions, "/v1/me/sessions/revoke", { method: "POST", headers })).status).toBe(403);
+    const token = await ctx.db.oAuthToken.findFirstOrThrow({ where: { clientId: { not: null } }, orderBy: { createdAt: "desc" } });
+    expect(await ctx.db.apiKey.count({ where: { userId: token.userId } })).toBe(0);
+  });
+});
