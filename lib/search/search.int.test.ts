@@ -129,7 +129,7 @@ describe("GET /v1/me/search on real Chinese captions (CJK bigrams)", () => {
     const texts = chinese.segments.map((s) => s.text);
     const runs = texts.flatMap((t) => t.match(/[\u4e00-\u9fff]+/g) ?? []);
     const samples = new Set<string>();
-    for (const run of runs) for (const n of [2, 3, 4]) for (let i = 0; i + n <= run.length; i += 5) samples.add(run.slice(i, i + n));
+    for (const run of runs) for (const n of [2, 3, 4]) for (let i = 0; i + n <= run.length; i += 8) samples.add(run.slice(i, i + n));
     expect(samples.size).toBeGreaterThan(50);
     for (const sample of samples) {
       const found = await moments(sample, { lang: "zh" });
