@@ -20,6 +20,7 @@ import { benchObservability } from "./bench/observability";
 import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
+import { benchSearch } from "./bench/search";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -42,6 +43,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   scale: benchScale,
   faults: benchFaults,
   pages: benchPages,
+  search: benchSearch,
 };
 
 const only = process.argv.slice(2);
