@@ -39,19 +39,37 @@ export interface MomentRow {
   slug: string | null;
 }
 
+/**
+ * The query as each configuration reads it, grouped: most configurations read most queries alike (the same
+ * tsquery), so the statement gets one branch per distinct reading rather than one per configuration.
+ * Empty when every configuration reads nothing (only stop words, only punctuation).
+ */
+async function readings(db: Awaited<ReturnType<typeof getDb>>, text: string, configs: readonly string[]) {
+  const rows = await db.$queryRawUnsafe<{ config: string; query: string }[]>(
+    `SELECT c AS config, websearch_to_tsquery(c::regconfig, $1)::text AS query FROM unnest($2::text[]) AS c`,
+    text,
+    [...configs],
+  );
+  const byQuery = new Map<string, string[]>();
+  for (const row of rows) if (row.query !== "") byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row.config]);
+  return [...byQuery].map(([query, group]) => ({ query, configs: group }));
+}
+
 /** One page of moments (one row more than `limit` when there is a next page), best first. */
 export async function findMoments(scope: SearchScope, query: SearchQuery): Promise<MomentRow[]> {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const params: unknown[] = [rewriteCjkQuery(query.q)];
+  const groups = await readings(db, rewriteCjkQuery(query.q), configs);
+  if (groups.length === 0) return [];
+  const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  // Fixed configuration names only (SEARCH_CONFIGS): safe to write into the statement.
-  const tsquery = (config: string) => `websearch_to_tsquery('${config}'::regconfig, $1)`;
-  const matches = configs.map((c) => `(p."config" = '${c}' AND p."tsv" @@ ${tsquery(c)})`).join(" OR ");
-  const queryOf = (alias: string) => `CASE ${alias}."config" ${configs.map((c) => `WHEN '${c}' THEN ${tsquery(c)}`).join(" ")} END`;
+  // Configuration names are fixed (SEARCH_CONFIGS), safe to write into the statement; the queries are parameters.
+  const branches = groups.map((g) => ({ configs: g.configs.map((c) => `'${c}'`).join(", "), query: `${param(g.query)}::tsquery` }));
+  const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
+  const queryOf = (alias: string) => `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
 
   const user = scope.kind === "library" ? param(scope.userId) : null;
   const visible =

@@ -24,7 +24,7 @@ function englishWords(): string[] {
   return REAL_CAPTION_FILES.filter((f) => f.file.includes(".en.")).flatMap((f) => referenceWords(f)).map((w) => w.replace(/[\u0000\ue000\ue001]/g, ""));
 }
 
-async function seed(db: Sql, transcripts: number): Promise<number> {
+export async function seed(db: Sql, transcripts: number): Promise<number> {
   const words = englishWords();
   await db.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-all', 'all@bench.test', now()), ('bench-few', 'few@bench.test', now())`);
   await db.query(

@@ -1,0 +1,14 @@
+import pg from "pg";
+import { applyMigrations, pgExecutor } from "../lib/db/migrate";
+import { seed } from "../scripts/bench/search";
+const admin = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/postgres" });
+await admin.connect();
+await admin.query("DROP DATABASE IF EXISTS i23_bench WITH (FORCE)");
+await admin.query("CREATE DATABASE i23_bench");
+await admin.end();
+const client = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:5432/i23_bench" });
+await client.connect();
+await applyMigrations(pgExecutor(client), { dir: "/work/wt/i23-search/prisma/migrations" });
+const t = performance.now();
+console.log(await seed({ query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows }, 10000), (performance.now() - t) / 1000);
+await client.end();
