@@ -104,12 +104,17 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     )
     SELECT page."transcriptId", page."seq", page.rank::float8 AS rank,
            t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
-           p."segFrom", p."texts", p."starts", p."ends", p."start", p."end",
-           ts_headline(p."config"::regconfig, array_to_string(p."texts", ' '), ${queryOf("p")}, ${headline}) AS marked,
+           p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end",
+           ts_headline(p."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("p")}, ${headline}) AS marked,
            ${slug} AS slug
     FROM page
     JOIN "TranscriptPassage" p ON p."transcriptId" = page."transcriptId" AND p."seq" = page."seq"
     JOIN "Transcript" t ON t."id" = page."transcriptId"
+    -- The passage's segments, read from the transcript as the index read them (verbatim_segments).
+    CROSS JOIN LATERAL (
+      SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
+      FROM verbatim_segments(t."segments") AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
+    ) AS seg
     ORDER BY page.rank DESC, page."transcriptId", page."seq"`;
   return db.$queryRawUnsafe<MomentRow[]>(sql, ...params);
 }

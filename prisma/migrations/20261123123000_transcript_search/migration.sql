@@ -1,6 +1,7 @@
 -- Full-text search inside transcripts (lib/search). Each transcript's segments are cut into passages of
--- about 200 characters (whole segments, in order); a passage keeps its segments' texts and times and one
--- tsvector: the words stemmed by the transcript language's text search configuration, plus CJK bigrams
+-- about 200 characters (whole segments, in order); a passage keeps the range of its segments, its times and
+-- one tsvector (the text itself stays in "Transcript"."segments", read back for the answer's few passages):
+-- the words stemmed by the transcript language's text search configuration, plus CJK bigrams
 -- (Chinese, Japanese and Korean are written without spaces: every two adjacent characters are a token, so
 -- a query of two or more characters matches anywhere inside a run). A trigger on "Transcript" rebuilds a
 -- transcript's passages whenever its segments or language are stored or replaced, in the same transaction;
@@ -44,9 +45,6 @@ CREATE TABLE "TranscriptPassage" (
     "start" DOUBLE PRECISION NOT NULL,
     "end" DOUBLE PRECISION NOT NULL,
     "config" TEXT NOT NULL,
-    "texts" TEXT[],
-    "starts" DOUBLE PRECISION[],
-    "ends" DOUBLE PRECISION[],
     "tsv" tsvector NOT NULL,
 
     CONSTRAINT "TranscriptPassage_pkey" PRIMARY KEY ("transcriptId","seq")
@@ -56,28 +54,31 @@ CREATE INDEX "TranscriptPassage_tsv_idx" ON "TranscriptPassage" USING GIN ("tsv"
 
 ALTER TABLE "TranscriptPassage" ADD CONSTRAINT "TranscriptPassage_transcriptId_fkey" FOREIGN KEY ("transcriptId") REFERENCES "Transcript"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- A transcript's segments as rows: index, text, start and end, read the same way when indexing and when
+-- answering. U+E000 and U+E001 mark matches in search answers: never part of a text.
+CREATE FUNCTION verbatim_segments(segments JSONB) RETURNS TABLE (idx INTEGER, text TEXT, start_s DOUBLE PRECISION, end_s DOUBLE PRECISION)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT (x.ord - 1)::int,
+         regexp_replace(coalesce(x.value ->> 'text', ''), '[\ue000\ue001]', '', 'g'),
+         CASE WHEN jsonb_typeof(x.value -> 'start') = 'number' THEN (x.value ->> 'start')::float8 ELSE 0 END,
+         CASE WHEN jsonb_typeof(x.value -> 'end') = 'number' THEN (x.value ->> 'end')::float8 ELSE 0 END
+  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(segments) = 'array' THEN segments ELSE '[]'::jsonb END) WITH ORDINALITY AS x(value, ord)
+$$;
+
 -- Replaces one transcript's passages with those of its segments.
 CREATE FUNCTION verbatim_index_transcript(tid TEXT, lang TEXT, segments JSONB) RETURNS VOID
 LANGUAGE sql AS $$
   DELETE FROM "TranscriptPassage" WHERE "transcriptId" = tid;
-  INSERT INTO "TranscriptPassage" ("transcriptId", "seq", "segFrom", "segTo", "start", "end", "config", "texts", "starts", "ends", "tsv")
-  SELECT tid, p.seq, p.seg_from, p.seg_to, p.first_start, p.last_end, p.cfg, p.texts, p.starts, p.ends,
-         to_tsvector(p.cfg::regconfig, array_to_string(p.texts, ' ')) || to_tsvector('simple', verbatim_cjk_bigrams(array_to_string(p.texts, ' ')))
+  INSERT INTO "TranscriptPassage" ("transcriptId", "seq", "segFrom", "segTo", "start", "end", "config", "tsv")
+  SELECT tid, p.seq, p.seg_from, p.seg_to, p.first_start, p.last_end, p.cfg,
+         to_tsvector(p.cfg::regconfig, p.body) || to_tsvector('simple', verbatim_cjk_bigrams(p.body))
   FROM (
     SELECT w.seq, verbatim_search_config(lang) AS cfg, min(w.idx) AS seg_from, max(w.idx) AS seg_to,
-           min(w.s) AS first_start, max(w.e) AS last_end,
-           array_agg(w.t ORDER BY w.idx) AS texts, array_agg(w.s ORDER BY w.idx) AS starts, array_agg(w.e ORDER BY w.idx) AS ends
+           min(w.start_s) AS first_start, max(greatest(w.end_s, w.start_s)) AS last_end,
+           string_agg(w.text, ' ' ORDER BY w.idx) AS body
     FROM (
-      SELECT idx, t, s, greatest(e, s) AS e,
-             (coalesce(sum(char_length(t) + 1) OVER (ORDER BY idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) / 200)::int AS seq
-      FROM (
-        SELECT (x.ord - 1)::int AS idx,
-               -- U+E000 and U+E001 mark matches in search answers: never part of a stored text.
-               regexp_replace(coalesce(x.value ->> 'text', ''), '[\ue000\ue001]', '', 'g') AS t,
-               CASE WHEN jsonb_typeof(x.value -> 'start') = 'number' THEN (x.value ->> 'start')::float8 ELSE 0 END AS s,
-               CASE WHEN jsonb_typeof(x.value -> 'end') = 'number' THEN (x.value ->> 'end')::float8 ELSE 0 END AS e
-        FROM jsonb_array_elements(CASE WHEN jsonb_typeof(segments) = 'array' THEN segments ELSE '[]'::jsonb END) WITH ORDINALITY AS x(value, ord)
-      ) AS segs
+      SELECT s.*, (coalesce(sum(char_length(s.text) + 1) OVER (ORDER BY s.idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) / 200)::int AS seq
+      FROM verbatim_segments(segments) AS s
     ) AS w
     GROUP BY w.seq
   ) AS p
