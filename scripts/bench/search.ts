@@ -49,7 +49,7 @@ export async function seed(db: Sql, transcripts: number): Promise<number> {
      SELECT 'bp-' || i, 'bench-talk-' || i, 'bench-all', 'bt-' || i, now(), now() FROM generate_series(1, ${transcripts}, 2) AS i`,
   );
   await db.query(`ANALYZE`);
-  const [row] = await db.query<{ words: string }>(`SELECT sum(array_length(regexp_split_to_array(t, ' '), 1))::text AS words FROM "TranscriptPassage", unnest("texts") AS t`);
+  const [row] = await db.query<{ words: string }>(`SELECT sum(array_length(regexp_split_to_array(s.text, ' '), 1))::text AS words FROM "Transcript", verbatim_segments("segments") AS s`);
   return Number(row!.words);
 }
 
