@@ -142,7 +142,7 @@ async function postgres(transcripts: number): Promise<Record<string, number>> {
       ...figures,
       "PostgreSQL: the transcripts' text itself (UTF-8), MB": mb(size!.text),
       "PostgreSQL: transcripts (table, JSON segments compressed by TOAST, indexes), MB": mb(size!.transcripts),
-      "PostgreSQL: passages (texts, times, tsvectors), MB": mb(size!.passages),
+      "PostgreSQL: passages (segment ranges, times, tsvectors), MB": mb(size!.passages),
       "PostgreSQL: GIN index on the tsvectors, MB": mb(size!.gin),
       "PostgreSQL: index (passages + GIN) / transcripts' text": (mb(size!.passages) + mb(size!.gin)) / mb(size!.text),
       "PostgreSQL: index (passages + GIN) / transcripts table": (mb(size!.passages) + mb(size!.gin)) / mb(size!.transcripts),
