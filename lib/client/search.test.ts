@@ -44,7 +44,8 @@ describe("snippets", () => {
       { text: "rises", mark: true },
     ]);
     expect(boldHighlights("why bread rises", [[4, 9]])).toBe("why **bread** rises");
-    expect(viewerMomentHref({ transcript_id: "abc", start: 202.9 })).toBe("/dashboard?transcript=abc&t=202");
+    expect(viewerMomentHref({ transcript_id: "abc", start: 202.9691 })).toBe("/dashboard?transcript=abc&t=202.969");
+    expect(parseMomentSeconds("5.685")).toBe(5.685);
     expect(parseMomentSeconds("202")).toBe(202);
     expect(parseMomentSeconds("-1")).toBeNull();
     expect(parseMomentSeconds("1e9")).toBeNull();

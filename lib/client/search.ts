@@ -17,9 +17,14 @@ export function fetchMoments(q: string, platform: string | null, limit = HISTORY
   return apiFetch<SearchResponse>(`/v1/me/search?${search}`);
 }
 
-/** The dashboard's viewer at the moment: the player starts there and the line is shown. */
+/** The dashboard's viewer at the moment: the player starts there and the line is shown (t: seconds, to the millisecond). */
 export function viewerMomentHref(moment: Pick<SearchMoment, "transcript_id" | "start">): string {
-  return `/dashboard?${new URLSearchParams({ transcript: moment.transcript_id, t: String(Math.floor(moment.start)) })}`;
+  return `/dashboard?${new URLSearchParams({ transcript: moment.transcript_id, t: momentSeconds(moment.start) })}`;
+}
+
+/** `t` of a viewer link: the segment's own start (whole seconds would show the line before it). */
+export function momentSeconds(start: number): string {
+  return String(Math.max(0, Math.round(start * 1000) / 1000));
 }
 
 /** The snippet cut at its highlights: the parts to draw, each marked or not. */
@@ -36,8 +41,8 @@ export function snippetParts(snippet: string, highlights: [number, number][]): {
   return parts;
 }
 
-/** `?t=` of the viewer's address: whole seconds, or null. */
+/** `?t=` of the viewer's address: seconds (up to milliseconds), or null. */
 export function parseMomentSeconds(value: string | null | undefined): number | null {
-  if (!value || !/^\d{1,6}$/.test(value)) return null;
+  if (!value || !/^\d{1,6}(\.\d{1,3})?$/.test(value)) return null;
   return Number(value);
 }

@@ -64,7 +64,7 @@ describe("GET /v1/me/search on real English captions", () => {
     expect(m!.context.text).toContain("Grit is living life like it's a marathon, not a sprint.");
     expect(highlighted(m!)).toEqual(["marathon"]);
     expect(m!.links.source).toBe(`https://www.youtube.com/watch?v=${grit.videoId}&t=202s`);
-    expect(m!.links.viewer).toBe(`${APP_URL}/dashboard?transcript=${grit.id}&t=202`);
+    expect(m!.links.viewer).toBe(`${APP_URL}/dashboard?transcript=${grit.id}&t=202.969`);
     expect(m!.links.page).toBeNull();
   });
 

@@ -1,5 +1,6 @@
 import { env } from "@/lib/env";
 import { deepLinkPrefix } from "@/lib/formats/markdown";
+import { viewerMomentHref } from "@/lib/client/search";
 import { hasCjk } from "@/lib/search/cjk";
 import { isUpload, publicPageUrl } from "@/lib/publishing/serializers";
 import { MARK_END, MARK_START, type MomentRow, type SearchScope } from "@/lib/search/find-moments";
@@ -113,7 +114,7 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
     highlights,
     links: {
       source: prefix ? `${prefix}${second}s` : null,
-      viewer: scope.kind === "library" ? new URL(`/dashboard?transcript=${encodeURIComponent(row.transcriptId)}&t=${second}`, env().APP_URL).toString() : null,
+      viewer: scope.kind === "library" ? new URL(viewerMomentHref({ transcript_id: row.transcriptId, start }), env().APP_URL).toString() : null,
       page: row.slug ? `${publicPageUrl(row.slug)}#t${second}-${segmentIndex}` : null,
     },
     slug: row.slug,
