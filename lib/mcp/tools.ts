@@ -147,7 +147,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       title: "Search my transcriptions",
       description:
         "The caller's transcription history, newest first: filter by video id substring, platform or state; page with limit and offset. " +
-        "Use get_transcript with the video's link to read one again (free for videos already in the history).",
+        "Use get_transcript with the video's link to read one again (free for videos already in the history). " +
+        "To find what was said inside the transcripts, use search_transcripts.",
       inputSchema: {
         q: z.string().max(200).optional().describe("Case-insensitive substring of the video id"),
         platform: z.enum(HISTORY_PLATFORMS).optional(),
