@@ -93,6 +93,9 @@ test("a published transcript: public page with player, seek, highlight, search, 
   // Explore lists it; searching titles finds it.
   await page.goto(`/explore?q=${encodeURIComponent("bread rises")}`);
   await expect(page.getByTestId("explore-list").getByRole("link", { name: title }).first()).toBeVisible();
+  // … and what was said: the moment links to its line on the public page ("why bread rises", segment 2 at 5.685 s).
+  const moment = page.locator(`[data-testid="explore-moment"][href="${path}#t5-2"]`);
+  await expect(moment).toHaveCount(1);
 
   // The dashboard's Published page: copy link is there; unpublish takes the page down at once.
   await page.goto("/dashboard/published");
@@ -103,6 +106,8 @@ test("a published transcript: public page with player, seek, highlight, search, 
   await expect(row).toHaveCount(0);
   const gone = await page.request.get(path);
   expect(gone.status()).toBe(404);
+  await page.goto(`/explore?q=${encodeURIComponent("bread rises")}`);
+  await expect(page.locator(`[data-testid="explore-moment"][href^="${path}#"]`)).toHaveCount(0);
 });
 
 test("with JavaScript off the public page has its content, plain timestamp links and a working search", async ({ browser, page }) => {

@@ -96,6 +96,17 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
   await expect(page.getByTestId("history-row")).toHaveCount(0);
 
+  // The same box searches what was said: a moment opens the viewer there (player cued, line current).
+  await search.fill("bread rises");
+  const moment = page.getByTestId("history-moment").first();
+  await expect(moment).toContainText("0:05");
+  await expect(moment.locator("mark")).toHaveText(["bread", "rises"]);
+  await moment.click();
+  await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&t=5\.685$/);
+  await expect(page.getByTestId("transcript-player")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1&start=5`);
+  await expect(page.locator('[data-testid="segment"][aria-current="true"]')).toContainText("bread rises");
+  await page.goBack();
+
   // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
   await search.fill("");
   await page.getByTestId("history-row").filter({ hasText: id }).getByTestId("history-video-link").click();

@@ -22,6 +22,7 @@ import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
 import { benchWebhooks } from "./bench/webhooks";
+import { benchSearch } from "./bench/search";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -46,6 +47,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   pages: benchPages,
   feeds: benchFeeds,
   webhooks: benchWebhooks,
+  search: benchSearch,
 };
 
 const only = process.argv.slice(2);

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { platformLabel } from "@/lib/client/transcripts";
 import { listPublished } from "@/lib/publishing/public-index";
 import { RequestValidationError } from "@/lib/http/validation";
+import { ExploreMoments } from "@/components/public/explore-moments";
 
 // The public index as a page: newest first, searchable by title, paginated by the index's keyset cursor.
 // Plain links and a GET form: it works without JavaScript.
@@ -33,14 +34,14 @@ export default async function ExplorePage({ searchParams }: Props) {
       <h1 className="text-2xl font-semibold tracking-tight">Published transcripts</h1>
       <form role="search" method="get" action="/explore" className="flex gap-2">
         <label htmlFor="explore-search" className="sr-only">
-          Search titles
+          Search titles and what was said
         </label>
         <input
           id="explore-search"
           name="q"
           type="search"
           defaultValue={q}
-          placeholder="Search titles"
+          placeholder="Search titles and what was said"
           className="min-w-0 flex-1 rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm"
           data-testid="explore-search"
         />
@@ -48,6 +49,7 @@ export default async function ExplorePage({ searchParams }: Props) {
           Search
         </button>
       </form>
+      {q && !cursor && <ExploreMoments q={q} />}
       {!page || page.rows.length === 0 ? (
         <p className="text-stone-600" data-testid="explore-empty">
           {page ? (q ? `No published transcript has “${q}” in its title.` : "Nothing has been published yet.") : "This page link is not valid."}{" "}

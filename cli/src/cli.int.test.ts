@@ -12,6 +12,7 @@ import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/pod
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
 import { importBatchSchema } from "@/lib/imports/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
+import { searchResponseSchema } from "@/lib/search/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
 import { jobResponseSchema, languagesResponseSchema, transcriptionListSchema, transcriptSchema } from "@/lib/transcripts/schemas";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
@@ -39,6 +40,7 @@ beforeAll(async () => {
     "/v1/me/api-key": { GET: lazy(() => import("@/app/v1/me/api-key/route"), "GET") },
     "/v1/me/api-key/regenerate": { POST: lazy(() => import("@/app/v1/me/api-key/regenerate/route"), "POST") },
     "/v1/me/transcriptions": { GET: lazy(() => import("@/app/v1/me/transcriptions/route"), "GET") },
+    "/v1/me/search": { GET: lazy(() => import("@/app/v1/me/search/route"), "GET") },
     "/v1/device/code": { POST: lazy(() => import("@/app/v1/device/code/route"), "POST") },
     "/v1/device/token": { POST: lazy(() => import("@/app/v1/device/token/route"), "POST") },
     "/v1/device/approve": { POST: lazy(() => import("@/app/v1/device/approve/route"), "POST") },
@@ -150,6 +152,10 @@ describe("--json on every command", () => {
     const history = await json(transcriptionListSchema, ["history", "--platform", "youtube", "--state", "done"], user.env);
     expect(history.transcriptions.map((t) => `${t.video_id}:${t.lang}`).sort()).toEqual([`${FAKE_IDS.captioned}:de`, `${FAKE_IDS.captioned}:en`]);
 
+    // The English track says "Today we're going to talk about why bread rises" at 5.685 s.
+    const found = await json(searchResponseSchema, ["search", "bread rising", "--lang", "en"], user.env);
+    expect(found.results[0]).toMatchObject({ start: 5.685, lang: "en", links: { source: `${video(FAKE_IDS.captioned)}&t=5s` } });
+
     const published = await json(publishResponseSchema, ["publish", video(FAKE_IDS.captioned)], user.env);
     const unpublished = await json(z.strictObject({ slug: z.string(), published: z.literal(false) }), ["unpublish", published.slug], user.env);
     expect(unpublished.slug).toBe(published.slug);
@@ -199,6 +205,15 @@ describe("--json on every command", () => {
     expectPlain(history);
     expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO$/);
     expect(history.stdout).toContain(FAKE_IDS.captioned);
+    const found = await runCli(["search", "bread rises"], user.env);
+    expectPlain(found);
+    expect(found.code, found.stderr).toBe(0);
+    const [header, first] = found.stdout.split("\n");
+    expect(header).toMatch(/^TIME\s+TITLE\s+SNIPPET$/);
+    expect(first).toMatch(/^0:05\s+.+\s+.*\*bread\* \*rises\*/);
+    const nothing = await runCli(["search", "zeppelin"], user.env);
+    expect(nothing).toMatchObject({ code: 0, stdout: "" });
+    expect(nothing.stderr).toContain("Nothing in your transcripts matches");
 
     const file = path.join(user.env.XDG_CONFIG_HOME, "bread.vtt");
     const written = await runCli(["get", video(FAKE_IDS.captioned), "-f", "vtt", "-o", file], user.env);

@@ -5,6 +5,7 @@ import { login, logout, whoami } from "./commands/auth";
 import { get } from "./commands/get";
 import { importFeed, resolvePodcast } from "./commands/podcasts";
 import { publish, unpublish } from "./commands/publishing";
+import { search } from "./commands/search";
 import { history, job, languages } from "./commands/transcripts";
 import { webhooksDeliveries, webhooksList, webhooksTest } from "./commands/webhooks";
 import { createContext, type Context } from "./context";
@@ -110,6 +111,16 @@ export function buildProgram(): Command {
     .option("--offset <n>", "skip this many", "0")
     .addHelpText("after", examples("verbatim history", "verbatim history --platform podcast --state done -n 50", "verbatim history --json | jq -r '.transcriptions[].video_id'"))
     .action(action(history as Action));
+
+  withJson(program.command("search"))
+    .description("Search what was said in your transcripts: the moments, with their time and a snippet")
+    .argument("<query>", 'words (any form), "a phrase", -exclude, OR')
+    .addOption(new Option("--platform <platform>", "only this platform").choices(PLATFORMS))
+    .option("-l, --lang <lang>", "only transcripts in this language")
+    .option("-n, --limit <n>", "how many moments (1-50)", "20")
+    .option("--cursor <cursor>", "the next page (printed after a full page)")
+    .addHelpText("after", examples('verbatim search "growth mindset"', 'verbatim search \'"suez crisis" -film\' --lang en', "verbatim search 比特币 --json | jq -r '.results[].links.source'"))
+    .action(action(search as Action));
 
   withJson(program.command("publish"))
     .description("Publish a transcript from your history on a public page; prints its link")

@@ -6,6 +6,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
 import { PublishButton } from "@/components/dashboard/publish-button";
+import { HistoryMoments } from "@/components/dashboard/history-moments";
 import {
   canonicalSourceUrl,
   DEFAULT_HISTORY_PARAMS,
@@ -87,6 +88,7 @@ export function HistoryTable() {
     try {
       await apiFetch(`/v1/me/transcriptions/${encodeURIComponent(entry.id)}`, { method: "DELETE" });
       await queryClient.invalidateQueries({ queryKey: TRANSCRIPTIONS_KEY });
+      await queryClient.invalidateQueries({ queryKey: ["moments"] });
       // The row and its buttons are gone: keep the keyboard in the list's controls.
       searchBox.current?.focus();
     } catch (error) {
@@ -109,7 +111,7 @@ export function HistoryTable() {
             maxLength={200}
             autoComplete="off"
             spellCheck={false}
-            placeholder="e.g. interview or dQw4w9"
+            placeholder="e.g. interview, dQw4w9, or words that were said"
             onChange={(event) => setDraft(event.target.value)}
             className={controlClass}
             data-testid="history-search"
@@ -166,6 +168,8 @@ export function HistoryTable() {
           </button>
         )}
       </div>
+
+      <HistoryMoments q={params.q} platform={params.platform} />
 
       {list.isPending ? (
         <p className="text-sm text-stone-500">Loading…</p>

@@ -6,9 +6,9 @@ import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer"
 
 /**
  * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's
- * items link here). The page renders it on the server (`initial`); otherwise it is fetched.
+ * items link here), opened at `&t=<seconds>` when a search result links to a moment. The page renders it on the server (`initial`); otherwise it is fetched.
  */
-export function StoredTranscript({ id, initial = null }: { id: string; initial?: Transcript | null }) {
+export function StoredTranscript({ id, initial = null, startAt = null }: { id: string; initial?: Transcript | null; startAt?: number | null }) {
   const transcript = useQuery({
     queryKey: transcriptKey(id, "json"),
     queryFn: () => fetchTranscript(id, "json"),
@@ -23,5 +23,5 @@ export function StoredTranscript({ id, initial = null }: { id: string; initial?:
       </p>
     );
   }
-  return <TranscriptViewer key={transcript.data.id} transcript={transcript.data} />;
+  return <TranscriptViewer key={transcript.data.id} transcript={transcript.data} startAt={startAt} />;
 }

@@ -20,6 +20,7 @@ import { describeTranscribeError } from "@/lib/client/transcribe-errors";
 import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
+import { parseMomentSeconds } from "@/lib/client/search";
 import { dragHasFiles, FileDropZone } from "@/components/dashboard/file-drop-zone";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
 
@@ -74,6 +75,7 @@ export function TranscribePanel({ speechRecognition, initialTranscript = null }:
   const queryLang = searchParams.get("lang")?.trim() || "en";
   const queryJob = searchParams.get("job")?.trim() || null;
   const queryTranscript = searchParams.get("transcript")?.trim() || null;
+  const queryMoment = parseMomentSeconds(searchParams.get("t"));
   const queryKey = `${queryUrl}\n${queryLang}`;
 
   const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
@@ -389,7 +391,7 @@ export function TranscribePanel({ speechRecognition, initialTranscript = null }:
       {pending && upload && <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : () => uploadAbort.current?.abort()} />}
       {watchedJob && <JobPanel key={watchedJob} jobId={watchedJob} file={jobFile?.jobId === watchedJob ? jobFile.file : null} />}
       {result?.kind === "transcript" && !pending && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
-      {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={queryTranscript} id={queryTranscript} initial={initialTranscript} />}
+      {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={`${queryTranscript}@${queryMoment ?? ""}`} id={queryTranscript} initial={initialTranscript} startAt={queryMoment} />}
       {!showingSomething && <FirstRun speechRecognition={speechRecognition} onTrySample={trySample} />}
     </div>
   );

@@ -35,10 +35,10 @@ const buttonClass =
  * (until the reader scrolls away or turns it off), the text can be searched, copied as readable text and
  * downloaded (.txt and .srt first); every format has its own tab.
  */
-export function TranscriptViewer({ transcript }: { transcript: Transcript }) {
-  const embedded = useMemo(() => playerFor(transcript), [transcript]);
+export function TranscriptViewer({ transcript, startAt = null }: { transcript: Transcript; startAt?: number | null }) {
+  const embedded = useMemo(() => playerFor(transcript, startAt), [transcript, startAt]);
   const upload = transcript.platform === "upload";
-  const player = usePlayer(embedded);
+  const player = usePlayer(embedded, startAt);
   const hasPlayer = embedded !== null || upload;
   const title = transcript.title || transcript.video_id;
 

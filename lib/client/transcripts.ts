@@ -95,15 +95,17 @@ export interface Player {
   origin: string;
 }
 
-export function playerFor(transcript: Pick<Transcript, "platform" | "video_id" | "source_url">): Player | null {
+export function playerFor(transcript: Pick<Transcript, "platform" | "video_id" | "source_url">, startAt: number | null = null): Player | null {
   const id = encodeURIComponent(transcript.video_id);
+  // A moment to open at (a search result's ?t=): the player is cued there.
+  const start = startAt !== null && startAt > 0 ? Math.floor(startAt) : null;
   if (transcript.platform === "youtube") {
-    return { kind: "youtube", src: `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1`, origin: "https://www.youtube-nocookie.com" };
+    return { kind: "youtube", src: `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1${start ? `&start=${start}` : ""}`, origin: "https://www.youtube-nocookie.com" };
   }
   if (transcript.platform === "vimeo") {
     // Unlisted videos carry their hash in the canonical URL (vimeo.com/ID/HASH); the player needs it as ?h=.
     const hash = /vimeo\.com\/\d+\/([0-9a-f]+)/i.exec(transcript.source_url)?.[1];
-    const src = `https://player.vimeo.com/video/${id}${hash ? `?h=${hash}` : ""}`;
+    const src = `https://player.vimeo.com/video/${id}${hash ? `?h=${hash}` : ""}${start ? `#t=${start}s` : ""}`;
     return { kind: "vimeo", src, origin: "https://player.vimeo.com" };
   }
   return null;

@@ -8,10 +8,11 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { seekMessages, type Player } from "@/lib/client/transcripts";
 import { listenMessages, reportedTime } from "@/lib/client/transcript-view";
 
-export function usePlayer(player: Player | null) {
+/** `startAt`: the moment the page opens at (a search result): shown as the current line, the player cued there. */
+export function usePlayer(player: Player | null, startAt: number | null = null) {
   const frame = useRef<HTMLIFrameElement>(null);
   const media = useRef<HTMLMediaElement>(null);
-  const [time, setTime] = useState<number | null>(null);
+  const [time, setTime] = useState<number | null>(startAt);
 
   useEffect(() => {
     if (!player) return;
@@ -69,6 +70,9 @@ export function usePlayer(player: Player | null) {
     ref: attachMedia,
     onTimeUpdate: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
     onSeeked: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
+    onLoadedMetadata: (event: { currentTarget: HTMLMediaElement }) => {
+      if (startAt !== null && event.currentTarget.currentTime < 0.5) event.currentTarget.currentTime = startAt;
+    },
   };
   return { time, seek, frameProps, mediaProps };
 }

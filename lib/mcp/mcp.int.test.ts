@@ -138,7 +138,7 @@ describe("with an API key", () => {
   it("lists the tools, each with a description and input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "resolve_podcast", "search_transcriptions", "unpublish_transcript"].sort(),
+      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "resolve_podcast", "search_transcriptions", "search_transcripts", "unpublish_transcript"].sort(),
     );
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
@@ -231,6 +231,21 @@ describe("with an API key", () => {
     expect(list.total).toBe(1);
     expect(list.transcriptions[0]).toMatchObject({ video_id: FAKE_IDS.captioned, status: "done" });
     expect(text(one)).toContain(FAKE_IDS.captioned);
+  });
+
+  it("search_transcripts: moments of what was said, with times, bold matches and links", async () => {
+    const result = (await client.callTool({ name: "search_transcripts", arguments: { q: "bread rising" } })) as CallToolResult;
+    expect(result.isError, text(result)).toBeFalsy();
+    const found = result.structuredContent as { results: { start: number; links: { source: string } }[]; next_cursor: string | null };
+    // The captioned video's English track: "Today we're going to talk about why bread rises" at 5.685 s.
+    expect(found.results[0]).toMatchObject({ start: 5.685, links: { source: `${video(FAKE_IDS.captioned)}&t=5s` } });
+    expect(text(result)).toContain("[00:00:05]");
+    expect(text(result)).toMatch(/\*\*bread\*\* \*\*rises\*\*/);
+    const none = (await client.callTool({ name: "search_transcripts", arguments: { q: "zeppelin" } })) as CallToolResult;
+    expect((none.structuredContent as { results: unknown[] }).results).toEqual([]);
+    expect(text(none)).toBe('Nothing in your transcripts matches "zeppelin".');
+    const bad = (await client.callTool({ name: "search_transcripts", arguments: { q: "" } })) as CallToolResult;
+    expect(bad.isError).toBe(true);
   });
 
   it("publish_transcript and unpublish_transcript", async () => {
@@ -419,6 +434,7 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
         get_transcript: { url: video(FAKE_IDS.captioned) },
         list_languages: { url: video(FAKE_IDS.captioned) },
         search_transcriptions: {},
+        search_transcripts: { q: "bread" },
         publish_transcript: { url: video(FAKE_IDS.captioned) },
         get_usage: {},
         resolve_podcast: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` },

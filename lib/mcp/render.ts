@@ -1,3 +1,4 @@
+import type { SearchResponse } from "@/lib/search/schemas";
 import type { JobResponse, TranscriptResponse } from "@/lib/transcripts/schemas";
 
 // What a model reads: a short header (title, source, language, length) and the transcript as
@@ -32,4 +33,27 @@ export function pendingJobText(job: Pick<JobResponse, "job_id" | "status" | "sta
     `The transcript is being made by speech recognition (job ${job.job_id}: ${job.status}${job.stage ? `, ${job.stage}` : ""}, ${progress}%).`,
     `Call get_job with job_id "${job.job_id}" in a minute or two to get it; longer recordings take longer.`,
   ].join("\n");
+}
+
+/** A snippet with its highlights in **bold**. */
+export function boldHighlights(snippet: string, highlights: [number, number][]): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of highlights) {
+    if (start < at) continue;
+    out += `${snippet.slice(at, start)}**${snippet.slice(start, end)}**`;
+    at = end;
+  }
+  return out + snippet.slice(at);
+}
+
+/** search_transcripts: one line per moment (time, title, snippet, link); at most 20 moments of ~300 characters. */
+export function searchText(q: string, found: SearchResponse): string {
+  if (found.results.length === 0) return `Nothing in your transcripts matches "${q}".`;
+  const lines = found.results.map((m) => {
+    const link = m.links.source ?? m.links.page ?? m.links.viewer ?? m.source_url ?? "";
+    return `- [${clock(m.start)}] ${m.title ?? m.video_id ?? m.transcript_id} (${m.platform}, ${m.lang}): "${boldHighlights(m.snippet, m.highlights)}"${link ? ` ${link}` : ""}`;
+  });
+  const more = found.next_cursor ? `\nMore: call again with cursor "${found.next_cursor}".` : "";
+  return `${found.results.length} moment(s) matching "${q}":\n${lines.join("\n")}${more}`;
 }

@@ -32,7 +32,10 @@ import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
 import { getSubscription } from "@/lib/usage/get-subscription";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
-import { pendingJobText, transcriptText } from "@/lib/mcp/render";
+import { pendingJobText, searchText, transcriptText } from "@/lib/mcp/render";
+import { searchLibraryEndpoint } from "@/lib/search/endpoints";
+import { searchQuerySchema, searchResponseSchema, SEARCH_QUERY_MAX } from "@/lib/search/schemas";
+import { searchLibrary } from "@/lib/search/search-library";
 import { log } from "@/lib/observability/logger";
 
 // The MCP tools: each one calls the same lib/ function as its REST operation, under the same rate-limit
@@ -78,6 +81,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   "get_job",
   "list_languages",
   "search_transcriptions",
+  "search_transcripts",
   "publish_transcript",
   "unpublish_transcript",
   "resolve_podcast",
@@ -168,7 +172,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       title: "Search my transcriptions",
       description:
         "The caller's transcription history, newest first: filter by video id substring, platform or state; page with limit and offset. " +
-        "Use get_transcript with the video's link to read one again (free for videos already in the history).",
+        "Use get_transcript with the video's link to read one again (free for videos already in the history). " +
+        "To find what was said inside the transcripts, use search_transcripts.",
       inputSchema: {
         q: z.string().max(200).optional().describe("Case-insensitive substring of the video id"),
         platform: z.enum(HISTORY_PLATFORMS).optional(),
@@ -188,6 +193,33 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         );
         const text = `${list.total} transcription(s); showing ${list.transcriptions.length} from ${list.offset}.\n${lines.join("\n")}`;
         return { content: [{ type: "text", text }], structuredContent: list };
+      }),
+  );
+
+  tool(
+    "search_transcripts",
+    {
+      title: "Search inside my transcripts",
+      description:
+        "Finds what was said in the caller's transcripts: the moments that match, most relevant first (at most 3 per transcript), " +
+        "each with its [hh:mm:ss] time, a short snippet (matched words in **bold**) and a link that opens the video at that moment. " +
+        'Query syntax: words (any form: "colonize" finds "colonized"), "quoted phrases", -excluded, OR. Use it to answer questions ' +
+        "about what a video or podcast said; read more around a moment with get_transcript.",
+      inputSchema: {
+        q: z.string().min(1).max(SEARCH_QUERY_MAX).describe("What was said: words, \"a phrase\", -exclude, OR"),
+        platform: z.enum(HISTORY_PLATFORMS).optional(),
+        lang: langSchema.optional().describe("Only transcripts in this language"),
+        limit: z.int().min(1).max(20).default(10).describe("Moments per answer (default 10, at most 20)"),
+        cursor: z.string().max(100).optional().describe("next_cursor of the previous answer, for more moments"),
+      },
+      outputSchema: outputOf(searchResponseSchema),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      run(ctx, searchLibraryEndpoint, async () => {
+        const query = searchQuerySchema.parse({ ...args, limit: String(args.limit) });
+        const found = await searchLibrary(ctx.userId, query);
+        return { content: [{ type: "text", text: searchText(query.q, found) }], structuredContent: found };
       }),
   );
 

@@ -120,6 +120,7 @@ const isInbound = (endpoint: Endpoint) => endpoint.path.startsWith("/v1/webhooks
 /** The reference's sections, in this order (Transcripts first); tags not listed follow. */
 const TAGS: { name: string; description: string }[] = [
   { name: "Transcripts", description: "Transcribe a link, an audio URL or an upload; poll jobs; read, download and delete your history." },
+  { name: "Search", description: "Find what was said: moments in your transcripts or in the public library, with timestamps and deep links." },
   { name: "Publishing", description: "Public pages for your transcripts, and the public index." },
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },

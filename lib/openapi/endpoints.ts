@@ -6,10 +6,11 @@ import * as imports from "@/lib/imports/endpoints";
 import * as podcasts from "@/lib/podcasts/endpoints";
 import * as oauth from "@/lib/oauth/endpoints";
 import * as publishing from "@/lib/publishing/endpoints";
+import * as search from "@/lib/search/endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
 import * as webhooks from "@/lib/webhooks/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
-export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, transcripts, uploads, usage, webhooks].flatMap((module) => Object.values(module));
+export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, search, transcripts, uploads, usage, webhooks].flatMap((module) => Object.values(module));

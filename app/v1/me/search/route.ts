@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { searchLibraryEndpoint } from "@/lib/search/endpoints";
+import { searchLibrary } from "@/lib/search/search-library";
+
+export const GET = withApi(searchLibraryEndpoint, ({ principal, query }) => searchLibrary(principal.userId, query));

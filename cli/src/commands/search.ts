@@ -1,0 +1,50 @@
+import type { SearchResponse } from "@/lib/search/schemas";
+import type { Context } from "../context";
+import { EXIT } from "../errors";
+import { duration, table } from "../format";
+
+export interface SearchOptions {
+  platform?: string;
+  lang?: string;
+  limit: string;
+  cursor?: string;
+}
+
+const TITLE_CHARS = 40;
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The snippet on one line, its matched words set off by `mark`. */
+function marked(snippet: string, highlights: [number, number][], mark: (text: string) => string): string {
+  let out = "";
+  let at = 0;
+  for (const [start, end] of highlights) {
+    if (start < at) continue;
+    out += snippet.slice(at, start) + mark(snippet.slice(start, end));
+    at = end;
+  }
+  return (out + snippet.slice(at)).replace(/\s+/g, " ");
+}
+
+/** `verbatim search "<query>"`: moments of what was said in your transcripts, as a table (time, title, snippet) or --json. */
+export async function search(ctx: Context, query: string, options: SearchOptions): Promise<number> {
+  const found = await ctx.api.get<SearchResponse>("/v1/me/search", {
+    query: { q: query, platform: options.platform, lang: options.lang, limit: options.limit, cursor: options.cursor },
+  });
+  if (ctx.out.json) {
+    ctx.out.writeJson(found);
+    return EXIT.ok;
+  }
+  if (found.results.length === 0) {
+    ctx.out.info(`Nothing in your transcripts matches "${query}".`);
+    return EXIT.ok;
+  }
+  // Matched words: bold on a terminal, between * elsewhere (pipes, NO_COLOR).
+  const mark = ctx.out.interactive ? ctx.out.color.bold : (text: string) => `*${text}*`;
+  const rows = found.results.map((m) => [duration(Math.floor(m.start)), clip(m.title ?? m.video_id ?? m.transcript_id, TITLE_CHARS), marked(m.snippet, m.highlights, mark)]);
+  ctx.out.write(table(["TIME", "TITLE", "SNIPPET"], rows, ctx.out.color.bold));
+  if (found.next_cursor) ctx.out.info(`More with --cursor ${found.next_cursor}`);
+  return EXIT.ok;
+}

@@ -1,0 +1,31 @@
+import { defineEndpoint } from "@/lib/http/endpoint";
+import { searchQuerySchema, searchResponseSchema } from "@/lib/search/schemas";
+
+const tag = "Search";
+const syntax =
+  'Words are stemmed by each transcript\'s language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).';
+
+export const searchLibraryEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/me/search",
+  tag,
+  summary: "Search what was said in your transcripts: moments with timestamps, snippets and deep links",
+  description: `Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). ${syntax}`,
+  auth: "any",
+  rateLimit: "account",
+  query: searchQuerySchema,
+  response: searchResponseSchema,
+});
+
+export const searchPublicEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/public/search",
+  tag,
+  summary: "Search what was said in published transcripts",
+  description: `No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. ${syntax}`,
+  auth: "none",
+  rateLimit: "publicRead",
+  query: searchQuerySchema,
+  response: searchResponseSchema,
+  errors: { 429: "Too many requests from this address (see Retry-After)" },
+});

@@ -1,0 +1,120 @@
+import { getDb } from "@/lib/db/client";
+import { rewriteCjkQuery } from "@/lib/search/cjk";
+import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
+import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
+
+// The one search statement behind GET /v1/me/search, GET /v1/public/search and MCP's search_transcripts.
+// Passages (see the migration 20261123123000_transcript_search) match when their tsvector matches the
+// query as parsed by their own configuration; for each configuration the query is parsed once (the
+// functions are immutable, so the planner folds them) and each branch of the OR can use the GIN index.
+
+/** Who may see a transcript: the caller's complete history entries, or a live publication. */
+export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
+
+/** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
+export const MOMENTS_PER_TRANSCRIPT = 3;
+
+/** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
+export const MARK_START = "\ue000";
+export const MARK_END = "\ue001";
+const HEADLINE_OPTIONS = `HighlightAll=true, StartSel=${MARK_START}, StopSel=${MARK_END}`;
+
+export interface MomentRow {
+  transcriptId: string;
+  seq: number;
+  rank: number;
+  title: string | null;
+  platform: string;
+  videoId: string;
+  lang: string;
+  sourceUrl: string;
+  segFrom: number;
+  texts: string[];
+  starts: number[];
+  ends: number[];
+  start: number;
+  end: number;
+  /** The passage's text with MARK_START/MARK_END around each matched word (CJK matches are marked later). */
+  marked: string;
+  slug: string | null;
+}
+
+/**
+ * The query as each configuration reads it, grouped: most configurations read most queries alike (the same
+ * tsquery), so the statement gets one branch per distinct reading rather than one per configuration.
+ * Empty when every configuration reads nothing (only stop words, only punctuation).
+ */
+async function readings(db: Awaited<ReturnType<typeof getDb>>, text: string, configs: readonly string[]) {
+  const rows = await db.$queryRawUnsafe<{ config: string; query: string }[]>(
+    `SELECT c AS config, websearch_to_tsquery(c::regconfig, $1)::text AS query FROM unnest($2::text[]) AS c`,
+    text,
+    [...configs],
+  );
+  const byQuery = new Map<string, string[]>();
+  for (const row of rows) if (row.query !== "") byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row.config]);
+  return [...byQuery].map(([query, group]) => ({ query, configs: group }));
+}
+
+/** One page of moments (one row more than `limit` when there is a next page), best first. */
+export async function findMoments(scope: SearchScope, query: SearchQuery): Promise<MomentRow[]> {
+  const db = await getDb();
+  const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
+  const groups = await readings(db, rewriteCjkQuery(query.q), configs);
+  if (groups.length === 0) return [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  // Configuration names are fixed (SEARCH_CONFIGS), safe to write into the statement; the queries are parameters.
+  const branches = groups.map((g) => ({ configs: g.configs.map((c) => `'${c}'`).join(", "), query: `${param(g.query)}::tsquery` }));
+  const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
+  const queryOf = (alias: string) => `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
+
+  const user = scope.kind === "library" ? param(scope.userId) : null;
+  const visible =
+    user !== null
+      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done')`
+      : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL)`;
+  const filters: string[] = [];
+  if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
+  if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
+  const filterJoin = filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
+  // The page's public page: a live publication of the transcript (the caller's own in the library).
+  const slug =
+    user !== null
+      ? `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."userId" = ${user} AND pub."publishedAt" IS NOT NULL LIMIT 1)`
+      : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."publishedAt" IS NOT NULL ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
+  const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
+  const limit = param(query.limit + 1);
+  const skip = param(offset);
+  const perTranscript = param(MOMENTS_PER_TRANSCRIPT);
+  const headline = param(HEADLINE_OPTIONS);
+
+  const sql = `
+    WITH hits AS (
+      SELECT p."transcriptId", p."seq", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
+      FROM "TranscriptPassage" p ${filterJoin}
+      WHERE (${matches}) AND ${visible}
+    ), capped AS (
+      SELECT *, row_number() OVER (PARTITION BY "transcriptId" ORDER BY rank DESC, "seq") AS nth FROM hits
+    ), page AS (
+      SELECT * FROM capped WHERE nth <= ${perTranscript}
+      ORDER BY rank DESC, "transcriptId", "seq" LIMIT ${limit} OFFSET ${skip}
+    )
+    SELECT page."transcriptId", page."seq", page.rank::float8 AS rank,
+           t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
+           p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end",
+           ts_headline(p."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("p")}, ${headline}) AS marked,
+           ${slug} AS slug
+    FROM page
+    JOIN "TranscriptPassage" p ON p."transcriptId" = page."transcriptId" AND p."seq" = page."seq"
+    JOIN "Transcript" t ON t."id" = page."transcriptId"
+    -- The passage's segments, read from the transcript as the index read them (verbatim_segments).
+    CROSS JOIN LATERAL (
+      SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
+      FROM verbatim_segments(t."segments") AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
+    ) AS seg
+    ORDER BY page.rank DESC, page."transcriptId", page."seq"`;
+  return db.$queryRawUnsafe<MomentRow[]>(sql, ...params);
+}

@@ -1,0 +1,71 @@
+// The same index and search on the embedded database (PGlite, what the app uses without DATABASE_URL):
+// the migration's functions and trigger, stemming, CJK bigrams and ts_headline's marks. In memory, with
+// the real migrations, installed as the app's connection (the one lib/db/client.ts keeps on globalThis).
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
+import { gritTrack, mempoolChineseTrack, storeTranscript } from "@/test/search";
+import { searchQuerySchema } from "@/lib/search/schemas";
+
+let pglite: PGlite;
+let db: PrismaClient;
+let userId: string;
+let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
+let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
+
+beforeAll(async () => {
+  pglite = await PGlite.create();
+  await applyMigrations(pgliteExecutor(pglite));
+  db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite" });
+  ({ searchLibrary } = await import("@/lib/search/search-library"));
+  ({ searchPublic } = await import("@/lib/search/search-public"));
+  userId = (await db.user.create({ data: { email: "pglite-search@example.test" } })).id;
+  await storeTranscript(db, { segments: gritTrack(), lang: "en", title: "Grit", userIds: [userId] });
+  await storeTranscript(db, { segments: mempoolChineseTrack(), lang: "zh", title: "mempool", userIds: [userId] });
+}, 120_000);
+
+afterAll(async () => {
+  await db?.$disconnect();
+  await pglite?.close();
+  delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
+});
+
+const search = (q: string, extra: Record<string, string> = {}) => searchLibrary(userId, searchQuerySchema.parse({ q, ...extra }));
+
+describe("search on PGlite", () => {
+  it("finds phrases at their timestamps, stems, marks the words", async () => {
+    const marathon = (await search("marathon")).results;
+    expect(marathon.map((m) => [m.start, m.segment_index])).toEqual([[202.969, 60]]);
+    expect(marathon[0]!.highlights.map(([a, b]) => marathon[0]!.snippet.slice(a, b))).toEqual(["marathon"]);
+    expect((await search("persevere")).results.map((m) => m.start).sort((a, b) => a - b)).toEqual([181.899, 319.44]);
+    expect((await search('"growth mindset"')).results).toHaveLength(2);
+    expect((await search('"mindset growth"')).results).toEqual([]);
+    expect((await search("chicago -grit")).results).toEqual([]);
+  });
+
+  it("finds Chinese inside runs by bigrams", async () => {
+    const found = (await search("闪电网络")).results;
+    expect(found.map((m) => m.start).sort((a, b) => a - b)).toEqual([39.35, 113.626]);
+    expect((await search("内存池", { lang: "zh" })).results.map((m) => m.segment_index)).toEqual([2]);
+  });
+
+  it("answers hostile queries with nothing, and the public search shows nothing unpublished", async () => {
+    for (const q of ['"grit is', "the of and", ".*[a-z]+\\d(?=x)", "!grit & (marathon | <-> :* )", "- OR -"]) {
+      expect(Array.isArray((await search(q)).results)).toBe(true);
+    }
+    expect((await searchPublic(searchQuerySchema.parse({ q: "marathon" }))).results).toEqual([]);
+  });
+
+  it("keeps the index current when a transcript is replaced or deleted", async () => {
+    const { transcript } = await storeTranscript(db, { segments: [{ start: 1, end: 2, text: "zeppelins over the bay" }], lang: "en", title: "Z", userIds: [userId] });
+    expect((await search("zeppelin")).results).toHaveLength(1);
+    await db.transcript.update({ where: { id: transcript.id }, data: { segments: [{ start: 3, end: 4, text: "submarines under the bay" }] } });
+    expect((await search("zeppelin")).results).toEqual([]);
+    expect((await search("submarine")).results.map((m) => m.start)).toEqual([3]);
+    await db.transcript.delete({ where: { id: transcript.id } });
+    expect((await search("submarine")).results).toEqual([]);
+  });
+});

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { queryInt } from "@/lib/http/query";
+import { HISTORY_PLATFORMS, langSchema } from "@/lib/transcripts/schemas";
+
+export const SEARCH_QUERY_MAX = 500;
+export const SEARCH_PAGE = 20;
+export const SEARCH_MAX_PAGE = 50;
+/** How deep `cursor` pages may go: relevance beyond a few hundred moments is noise. */
+export const SEARCH_MAX_OFFSET = 1000;
+
+/** `cursor` is opaque to clients: the position of the next page, base64url. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): number | null {
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(cursor)) return null;
+  const match = /^o:(\d{1,6})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const offset = match ? Number(match[1]) : NaN;
+  return Number.isInteger(offset) && offset > 0 && offset <= SEARCH_MAX_OFFSET ? offset : null;
+}
+
+export const searchQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(SEARCH_QUERY_MAX)
+    .describe('What was said: words (stemmed by the transcript\'s language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters'),
+  platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
+  lang: langSchema.nullable().default(null).describe("Only transcripts in this language (e.g. en, de, zh-Hans)"),
+  limit: queryInt(z.int().min(1).max(SEARCH_MAX_PAGE)).default(SEARCH_PAGE),
+  cursor: z
+    .string()
+    .max(100)
+    .refine((cursor) => decodeCursor(cursor) !== null, "must be a next_cursor of a previous page")
+    .nullable()
+    .default(null)
+    .describe("next_cursor of the previous page; absent for the first page"),
+});
+
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+export const searchMomentSchema = z
+  .object({
+    transcript_id: z.string(),
+    title: z.string().nullable(),
+    platform: z.string(),
+    video_id: z.string().nullable(),
+    lang: z.string(),
+    source_url: z.string().nullable().describe("The transcript's source link (null for uploads in the public search)"),
+    start: z.number().describe("Start of the matching segment, in seconds"),
+    end: z.number().describe("End of the matching segment, in seconds"),
+    segment_index: z.int().describe("Index of the matching segment in the transcript's segments"),
+    context: z
+      .object({ start: z.number(), end: z.number(), text: z.string() })
+      .describe("The matching segment with its neighbours: the passage it was found in"),
+    snippet: z.string().describe("Words around the match (at most about 300 characters; … where cut)"),
+    highlights: z
+      .array(z.tuple([z.int(), z.int()]))
+      .describe("The matched words in `snippet`: [start, end) offsets in UTF-16 code units, as JavaScript strings count"),
+    links: z.object({
+      source: z.string().nullable().describe("The moment on the platform (YouTube &t=, Vimeo #t=), where it has such links"),
+      viewer: z.string().nullable().describe("The dashboard's viewer at the moment (the caller's library only)"),
+      page: z.string().nullable().describe("The public page /t/{slug} at the moment's line, when the transcript is published"),
+    }),
+    slug: z.string().nullable().describe("The public page's slug, when published"),
+    rank: z.number().describe("Relevance (higher is better); comparable within one answer only"),
+  })
+  .meta({ id: "SearchMoment" });
+
+export type SearchMoment = z.infer<typeof searchMomentSchema>;
+
+export const searchResponseSchema = z
+  .object({
+    results: z.array(searchMomentSchema).describe("Moments, most relevant first; at most 3 per transcript"),
+    next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+  })
+  .meta({ id: "SearchResponse" });
+
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
