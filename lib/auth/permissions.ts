@@ -28,6 +28,8 @@ export const PERMISSIONS = {
   connections: OWNER,
   /** Checkout, the billing portal, cancel/resume/change the plan, reconcile. */
   billing: OWNER,
+  /** Webhook endpoints and their signing secrets: they outlive any grant and receive the account's events. */
+  webhooks: OWNER,
   /** Approve a connector (the consent decision) or a device login: creates new delegated credentials. */
   grants: OWNER,
 } as const satisfies Record<string, readonly CredentialKind[]>;
@@ -50,6 +52,7 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   sessions: "ending browser sessions",
   connections: "managing connected apps",
   billing: "billing changes",
+  webhooks: "managing webhook endpoints",
   grants: "approving apps and device logins",
 };
 

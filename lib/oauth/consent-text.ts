@@ -17,6 +17,7 @@ const CANNOT: Record<Exclude<Permission, "use" | "mcp">, string> = {
   sessions: "sign you out of your browsers",
   connections: "see or disconnect your other connected apps",
   billing: "start, change, cancel or resume a paid plan, or open your billing portal",
+  webhooks: "add, see or change your webhook endpoints and their secrets",
   grants: "approve other apps or device logins",
 };
 

@@ -11,7 +11,7 @@ export const searchLibraryEndpoint = defineEndpoint({
   tag,
   summary: "Search what was said in your transcripts: moments with timestamps, snippets and deep links",
   description: `Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). ${syntax}`,
-  auth: "any",
+  auth: "use",
   rateLimit: "account",
   query: searchQuerySchema,
   response: searchResponseSchema,
