@@ -33,6 +33,8 @@ export interface RunToolOptions {
   cwd?: string;
   /** Variables on top of the minimal environment (the caller's own, e.g. PYTHONUTF8). */
   env?: Record<string, string>;
+  /** Called with the child's pid once it is started. */
+  onStart?: (pid: number) => void;
 }
 
 export interface RunToolResult {
@@ -98,6 +100,7 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       windowsHide: true,
     });
 
+    if (child.pid !== undefined) opts.onStart?.(child.pid);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let partial = "";
