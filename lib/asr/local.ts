@@ -276,7 +276,8 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
     if (failure) throw new AsrError("asr_failed", `The local recogniser failed: ${failure.message}`, { retryable: true });
     if (result.code !== 0 || pending.size > 0) {
       const how = result.code === null ? "was killed (a crash or out of memory)" : `exited with code ${result.code}`;
-      throw new AsrError("asr_failed", `The local recogniser ${how} before it finished (${pending.size} of ${todo.length} chunks left): ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300)}`, {
+      const stderr = result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300);
+      throw new AsrError("asr_failed", `The local recogniser ${how} before it finished (${pending.size} of ${todo.length} chunks left)${stderr ? `: ${stderr}` : "."}`, {
         retryable: true,
       });
     }
