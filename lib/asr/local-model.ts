@@ -148,7 +148,7 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
   }
   const hash = createHash("sha256");
   const unreachable = (detail: string, cause?: unknown) =>
-    new AsrError("asr_unavailable", `The speech model ${info.file} could not be downloaded from ${url}: ${detail}. ${MODEL_HINT}`, { retryable: true, cause });
+    new AsrError("asr_unavailable", `The speech model ${info.file} could not be downloaded from ${url}: ${detail.replace(/\.+$/, "")}. ${MODEL_HINT}`, { retryable: true, cause });
 
   if (have < info.bytes) {
     let response;
