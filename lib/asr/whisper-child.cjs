@@ -6,6 +6,7 @@
 //   {"type":"error","code":"model_invalid"|"failed","message":"..."}      then it exits 1
 // A native crash or an out-of-memory kill ends it without a line: the parent sees the exit.
 // Plain CommonJS with no imports from the app, so `node lib/asr/whisper-child.cjs` runs it as it is.
+/* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node as it is */
 "use strict";
 
 const fs = require("node:fs");
