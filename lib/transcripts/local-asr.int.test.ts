@@ -155,4 +155,27 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
     expect(row.attempts).toBeGreaterThanOrEqual(2);
     expect(new Set(healthStatuses)).toEqual(new Set([200]));
   });
+
+  it("on the Inngest driver too: the same upload → done through run-pipeline's steps", async () => {
+    // The local runner stops, so the job waits queued for the Inngest function (run by @inngest/test).
+    await runner.stop();
+    const { InngestTestEngine } = await import("@inngest/test");
+    const { Inngest } = await import("inngest");
+    const { createRunPipelineFunction } = await import("@/inngest/run-pipeline");
+    const { JOB_REQUESTED } = await import("@/inngest/client");
+    const { user, auth } = await userWithKey();
+    const objectPath = await upload(auth, "inngest.wav");
+    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { upload: objectPath, lang: "fr" } });
+    expect(res.status).toBe(202);
+    const { job_id } = res.json as { job_id: string };
+
+    const quiet = { info() {}, warn() {}, error() {}, debug() {} };
+    const fn = createRunPipelineFunction(new Inngest({ id: "verbatim", logger: quiet, internalLogger: quiet }), { db: async () => ctx.db });
+    const { result, error } = await new InngestTestEngine({ function: fn, events: [{ name: JOB_REQUESTED, data: { jobId: job_id, userId: user.id } }] }).execute();
+    expect(error).toBeUndefined();
+    expect(result).toEqual({ jobId: job_id, finished: true });
+    const job = (await waitForJob(job_id, auth)) as { status: string; transcript: { source: string; served_by: string; duration_seconds: number; segments: Array<{ end: number }> } };
+    expect(job).toMatchObject({ status: "done", transcript: { source: "asr", served_by: "local:tiny-random" } });
+    expect(Math.max(...job.transcript.segments.map((s) => s.end))).toBeLessThanOrEqual(job.transcript.duration_seconds);
+  });
 });
