@@ -100,7 +100,6 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       windowsHide: true,
     });
 
-    if (child.pid !== undefined) opts.onStart?.(child.pid);
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
     let partial = "";
@@ -119,6 +118,9 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       kill();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (child.pid !== undefined) opts.onStart?.(child.pid);
+    // onStart may have aborted it already.
+    if (opts.signal?.aborted) onAbort();
 
     if (opts.onStdoutLine) {
       const onLine = opts.onStdoutLine;
