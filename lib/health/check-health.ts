@@ -27,7 +27,12 @@ async function checkDatabase(): Promise<{ state: "ok" | "down"; kind: string }> 
 function speechRecognition(): Record<string, string> {
   try {
     const status = asrStatus();
-    return { speech_recognition: status.provider, speech_model: status.model ?? "" };
+    return {
+      speech_recognition: status.provider,
+      speech_model: status.model ?? "",
+      // Why it is off ("local speech recognition has no runtime for linux-riscv64 …", "ASR_PROVIDER=off").
+      ...(status.reason ? { speech_recognition_note: status.reason } : {}),
+    };
   } catch (error) {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: speech recognition settings are invalid");
     return { speech_recognition: "off", speech_model: "" };
