@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toWhisperLanguage } from "./language";
-import { planChunks, tokensToWords } from "./local";
+import { createLocalProvider, planChunks, tokensToWords } from "./local";
 
 const BPS = 32_000; // 16 kHz s16le mono
 
@@ -75,5 +75,25 @@ describe("toWhisperLanguage", () => {
     expect(toWhisperLanguage("jv")).toBe("jw");
     expect(toWhisperLanguage("xx")).toBe("auto");
     expect(toWhisperLanguage("auto")).toBe("auto");
+  });
+});
+
+describe("prepare", () => {
+  it("reports the model download as the job's stage", async () => {
+    const provider = createLocalProvider({
+      modelName: "base-q5_1",
+      bindingPath: "/nowhere/index.node",
+      concurrency: 1,
+      threads: 1,
+      resolveModel: async ({ onProgress }) => {
+        onProgress?.(0.4);
+        onProgress?.(1);
+        return "/models/ggml-base-q5_1.bin";
+      },
+    });
+    const stages: string[] = [];
+    await provider.prepare!({ onStatus: (stage) => stages.push(stage) });
+    expect(stages).toEqual(["downloading the speech model, 40 %", "downloading the speech model, 100 %"]);
+    expect(provider.name).toBe("local:base-q5_1");
   });
 });
