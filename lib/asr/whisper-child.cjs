@@ -5,6 +5,9 @@
 //   {"type":"chunk","index":i,"segments":[{"text":" w","t0":ms,"t1":ms}]}   chunk i done (times in the chunk)
 //   {"type":"error","code":"model_invalid"|"failed","message":"..."}      then it exits 1
 // A native crash or an out-of-memory kill ends it without a line: the parent sees the exit.
+// Known quirk of the binding (1.1.1): when whisper_full fails (or throws, e.g. a vocabulary without " "),
+// its promise never settles; the event loop then empties and this process exits 0 with chunks missing,
+// which the parent reports as a retryable failure (and its deadline covers any other hang).
 // Plain CommonJS with no imports from the app, so `node lib/asr/whisper-child.cjs` runs it as it is.
 /* eslint-disable @typescript-eslint/no-require-imports -- a plain CommonJS script run by node as it is */
 "use strict";
