@@ -218,6 +218,7 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
         YOUTUBE_BASE_URL: "http://127.0.0.1:9",
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
         YOUTUBE_LOOKUP_TIMEOUT_SECONDS: "10",
+        ASR_PROVIDER: "off",
       } as unknown as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });

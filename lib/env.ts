@@ -100,6 +100,15 @@ const schema = z.object({
   ASR_OPENAI_API_KEY: z.string().min(1).optional(),
   ASR_OPENAI_MODEL: z.string().min(1).default("whisper-1"),
   ASR_WEBHOOK_BASE_URL: optionalUrl,
+  // Which recogniser (lib/transcripts/asr-provider.ts); auto: AssemblyAI, else the OpenAI-compatible
+  // server, else the local whisper.cpp where its runtime is installed, else off.
+  ASR_PROVIDER: z.enum(["auto", "local", "assemblyai", "openai", "off"]).default("auto"),
+  // The local recogniser (lib/asr/local.ts): model name (lib/asr/local-model.ts), an operator-placed
+  // file instead, the host it is fetched from, and recognitions at once (default: one per 4 cores).
+  ASR_LOCAL_MODEL: z.string().min(1).default("base-q5_1"),
+  ASR_LOCAL_MODEL_PATH: z.string().min(1).optional(),
+  ASR_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co/ggerganov/whisper.cpp/resolve/main"),
+  ASR_LOCAL_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
   JOB_CONCURRENCY: z.coerce.number().int().positive().max(100).default(2),
   ASR_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().positive().optional(),
   MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),

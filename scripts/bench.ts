@@ -7,6 +7,7 @@ import { benchTranscripts } from "./bench/transcripts";
 import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
+import { benchAsrLocal } from "./bench/asr-local";
 import { benchPlans } from "./bench/plans";
 import { benchYoutube } from "./bench/youtube";
 import { benchRateLimits } from "./bench/rate-limits";
@@ -32,6 +33,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   jobs: benchJobs,
   media: benchMedia,
   asr: benchAsr,
+  "asr-local": benchAsrLocal,
   plans: benchPlans,
   youtube: benchYoutube,
   ratelimits: benchRateLimits,

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
 import { auth } from "@/lib/auth/nextauth";
-import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
+import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
 import { getTranscript } from "@/lib/transcripts/get-transcript";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 
@@ -16,6 +16,14 @@ async function initialTranscript(id: string | string[] | undefined): Promise<Tra
   if (!session?.user?.id) return null;
   // Anything else (not in the history, a bad id) is left to the client, which shows the API's answer.
   return getTranscript(session.user.id, id.trim(), "json").catch(() => null);
+}
+
+/** The active recogniser in words, for the first-run panel. */
+function recogniserLabel(status: AsrStatus): string | null {
+  if (status.provider === "local") return `whisper.cpp on this server, model ${status.model}`;
+  if (status.provider === "assemblyai") return "AssemblyAI";
+  if (status.provider === "openai") return `an OpenAI-compatible server, model ${status.model}`;
+  return null;
 }
 
 export default async function DashboardHome({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
@@ -38,7 +46,7 @@ export default async function DashboardHome({ searchParams }: { searchParams: Pr
       </div>
       {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
       <Suspense fallback={<p className="text-sm text-stone-600 dark:text-stone-400">Loading…</p>}>
-        <TranscribePanel speechRecognition={speechRecognitionAvailable()} initialTranscript={transcript} />
+        <TranscribePanel speechRecognition={speechRecognitionAvailable()} recogniser={recogniserLabel(asrStatus())} initialTranscript={transcript} />
       </Suspense>
     </section>
   );

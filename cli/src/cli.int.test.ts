@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -274,6 +276,23 @@ describe("exit codes", () => {
     await fails(["get", "--format", "docx", video(FAKE_IDS.captioned)], user.env, 2, /docx/);
     await fails(["history", "--limit", "500"], user.env, 2, /limit/);
     await fails(["whoami"], { ...user.env, VERBATIM_BASE_URL: "http://127.0.0.1:9" }, 6, /Cannot reach http:\/\/127\.0\.0\.1:9/);
+
+    // A server whose /health says speech recognition is off: a file is refused before any upload.
+    const asked: string[] = [];
+    const off = http.createServer((req, res) => {
+      asked.push(`${req.method} ${req.url}`);
+      res.writeHead(req.url === "/health" ? 200 : 500, { "content-type": "application/json" });
+      res.end(JSON.stringify(req.url === "/health" ? { status: "ok", speech_recognition: "off", speech_model: "" } : {}));
+    });
+    await new Promise<void>((resolve) => off.listen(0, "127.0.0.1", resolve));
+    const recording = path.join(configHome, "talk.wav");
+    await writeFile(recording, Buffer.alloc(4096));
+    try {
+      await fails(["get", recording], { ...user.env, VERBATIM_BASE_URL: `http://127.0.0.1:${(off.address() as AddressInfo).port}` }, 6, /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/);
+      expect(asked).toEqual(["GET /health"]);
+    } finally {
+      await new Promise((resolve) => off.close(resolve));
+    }
 
     const { chargeSeconds } = await import("@/lib/usage/charge");
     await ctx.db.$transaction((tx) => chargeSeconds(tx, user.userId, 900));

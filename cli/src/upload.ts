@@ -18,6 +18,16 @@ export async function uploadFile(ctx: Context, file: string): Promise<SignedUplo
   const size = (await stat(file)).size;
   const name = path.basename(file);
   const contentType = uploadContentType({ name, type: "" });
+  // A server without speech recognition says so in /health: refuse before sending any bytes. (An older
+  // server that does not say is asked anyway, and answers 503 asr_not_configured after the upload.)
+  const health = await ctx.api.get<Record<string, string>>("/health", { auth: false }).catch(() => null);
+  if (health?.speech_recognition === "off") {
+    throw new CliError(
+      `${name}: this server cannot transcribe files: speech recognition is off there (its operator turns it on with ASR_PROVIDER, ASSEMBLYAI_API_KEY or ASR_OPENAI_BASE_URL). Nothing was uploaded.`,
+      exitCodeFor(503, "asr_not_configured"),
+      "asr_not_configured",
+    );
+  }
   const signed = await ctx.api.post<SignedUpload>("/v1/uploads/sign", { filename: name, content_type: contentType });
   const progress = createProgress(ctx.out, `Uploading ${name}`, size, "bytes");
   progress.update(0, `${(size / 1e6).toFixed(1)} MB`);

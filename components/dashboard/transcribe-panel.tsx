@@ -66,7 +66,16 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * says whether this server can transcribe files and caption-less videos: the File tab says so before
  * anything is uploaded, and the empty page explains what works here.
  */
-export function TranscribePanel({ speechRecognition, initialTranscript = null }: { speechRecognition: boolean; initialTranscript?: Transcript | null }) {
+export function TranscribePanel({
+  speechRecognition,
+  recogniser = null,
+  initialTranscript = null,
+}: {
+  speechRecognition: boolean;
+  /** Which recogniser, in words ("whisper.cpp on this server, model base-q5_1"), for the first-run panel. */
+  recogniser?: string | null;
+  initialTranscript?: Transcript | null;
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const searchParams = useSearchParams();
@@ -392,7 +401,7 @@ export function TranscribePanel({ speechRecognition, initialTranscript = null }:
       {watchedJob && <JobPanel key={watchedJob} jobId={watchedJob} file={jobFile?.jobId === watchedJob ? jobFile.file : null} />}
       {result?.kind === "transcript" && !pending && <TranscriptViewer key={result.transcript.id} transcript={result.transcript} />}
       {queryTranscript && !watchedJob && !result && !pending && !transcribe.isError && <StoredTranscript key={`${queryTranscript}@${queryMoment ?? ""}`} id={queryTranscript} initial={initialTranscript} startAt={queryMoment} />}
-      {!showingSomething && <FirstRun speechRecognition={speechRecognition} onTrySample={trySample} />}
+      {!showingSomething && <FirstRun speechRecognition={speechRecognition} recogniser={recogniser} onTrySample={trySample} />}
     </div>
   );
 }
@@ -410,7 +419,7 @@ function RecognitionOff() {
 }
 
 /** The empty page: what this server can do now, and a link to try. */
-function FirstRun({ speechRecognition, onTrySample }: { speechRecognition: boolean; onTrySample: () => void }) {
+function FirstRun({ speechRecognition, recogniser, onTrySample }: { speechRecognition: boolean; recogniser: string | null; onTrySample: () => void }) {
   const row = (ok: boolean, what: string, how: string, testId: string) => (
     <li className="flex gap-3" data-testid={testId} data-available={ok}>
       <span
@@ -436,7 +445,7 @@ function FirstRun({ speechRecognition, onTrySample }: { speechRecognition: boole
           speechRecognition,
           "Files, podcasts and videos without captions",
           speechRecognition
-            ? "Transcribed by speech recognition in the background; follow the progress here or in History."
+            ? `Transcribed by speech recognition${recogniser ? ` (${recogniser})` : ""} in the background; follow the progress here or in History.`
             : "Not on this server: they need speech recognition, which has not been set up here.",
           "can-asr",
         )}

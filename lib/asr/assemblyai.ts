@@ -209,7 +209,7 @@ function toWords(transcript: Transcript): Word[] {
   return words.sort((a, b) => a.start - b.start);
 }
 
-export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<AsrProvider> & {
+export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<Omit<AsrProvider, "prepare">> & {
   handleWebhook: typeof handleAssemblyAiWebhook;
 } {
   const params: BaseServiceParams = {

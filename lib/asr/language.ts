@@ -95,3 +95,12 @@ export function fromWhisperLanguage(language: unknown): string | null {
   if (/^[a-z]{2,3}([-_][a-z0-9]{2,8})*$/.test(lower)) return primaryLanguage(lower) === "jw" ? "jv" : language.trim();
   return null;
 }
+
+const WHISPER_CODES: ReadonlySet<string> = new Set(Object.values(WHISPER_LANGUAGES));
+
+/** Whisper's code for a BCP-47 tag ("pt-BR" → "pt", "jv" → "jw"), or "auto" (detect) when Whisper has no such language. */
+export function toWhisperLanguage(lang: string): string {
+  const primary = primaryLanguage(lang);
+  const code = primary === "jv" ? "jw" : primary;
+  return code && WHISPER_CODES.has(code) ? code : "auto";
+}

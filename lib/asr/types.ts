@@ -1,5 +1,5 @@
 // Speech recognition: what every ASR backend (AssemblyAI, an OpenAI-compatible
-// /v1/audio/transcriptions server) gives the transcripts domain when a source has no captions.
+// /v1/audio/transcriptions server, the local whisper.cpp) gives the transcripts domain when a source has no captions.
 
 export interface Word {
   text: string;
@@ -32,8 +32,16 @@ export interface AsrTranscribeOptions {
   chunkDir?: string;
 }
 
+export interface AsrPrepareOptions {
+  signal?: AbortSignal;
+  /** What the provider is doing before recognition starts ("downloading the speech model, 40 %"), with a fraction. */
+  onStatus?(stage: string, fraction: number): void;
+}
+
 export interface AsrProvider {
   name: string;
+  /** Work a provider needs done before it can recognise anything (the local model's download), reported as a stage. */
+  prepare?(opts: AsrPrepareOptions): Promise<void>;
   /** Recognises the file and waits for the result (one paid submission per call). */
   transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult>;
   /*

@@ -1,5 +1,6 @@
 import { getDb, dbKind } from "@/lib/db/client";
 import { log } from "@/lib/observability/logger";
+import { asrStatus } from "@/lib/transcripts/asr-provider";
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -22,6 +23,22 @@ async function checkDatabase(): Promise<{ state: "ok" | "down"; kind: string }> 
   }
 }
 
+/** Which recogniser transcribes files and caption-less videos, with which model ("" when none). */
+function speechRecognition(): Record<string, string> {
+  try {
+    const status = asrStatus();
+    return {
+      speech_recognition: status.provider,
+      speech_model: status.model ?? "",
+      // Why it is off ("local speech recognition has no runtime for linux-riscv64 …", "ASR_PROVIDER=off").
+      ...(status.reason ? { speech_recognition_note: status.reason } : {}),
+    };
+  } catch (error) {
+    log.error({ err: error instanceof Error ? error.message : String(error) }, "health: speech recognition settings are invalid");
+    return { speech_recognition: "off", speech_model: "" };
+  }
+}
+
 /** Strings only, as the contract says; never throws. */
 export async function checkHealth(): Promise<Record<string, string>> {
   const database = await checkDatabase();
@@ -29,6 +46,7 @@ export async function checkHealth(): Promise<Record<string, string>> {
     status: database.state === "ok" ? "ok" : "degraded",
     database: database.state,
     database_kind: database.kind,
+    ...speechRecognition(),
     version: "0.1.0",
   };
 }

@@ -27,6 +27,7 @@ beforeAll(async () => {
     RATE_LIMIT_MULTIPLIER: "0",
   });
   delete process.env.ASR_OPENAI_BASE_URL;
+  process.env.ASR_PROVIDER = "off";
   delete process.env.ASSEMBLYAI_API_KEY;
   fake.shows.set("1000", {
     feed: "/feeds/podcastindex-example.xml",

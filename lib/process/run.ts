@@ -33,6 +33,8 @@ export interface RunToolOptions {
   cwd?: string;
   /** Variables on top of the minimal environment (the caller's own, e.g. PYTHONUTF8). */
   env?: Record<string, string>;
+  /** Called with the child's pid once it is started. */
+  onStart?: (pid: number) => void;
 }
 
 export interface RunToolResult {
@@ -116,6 +118,9 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
       kill();
     };
     opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (child.pid !== undefined) opts.onStart?.(child.pid);
+    // onStart may have aborted it already.
+    if (opts.signal?.aborted) onAbort();
 
     if (opts.onStdoutLine) {
       const onLine = opts.onStdoutLine;

@@ -41,6 +41,8 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 const history = (userId: string, query: Record<string, string> = {}) => listTranscriptions(userId, transcriptionListQuerySchema.parse(query));
 
 beforeAll(async () => {
+  // A server without speech recognition (auto would pick the local whisper.cpp where it is installed).
+  process.env.ASR_PROVIDER = "off";
   ctx = await useTestDatabase();
   ({ requestTranscript } = await import("@/lib/transcripts/request-transcript"));
   ({ recordFailedRequest, FAILED_REQUESTS_KEPT } = await import("@/lib/transcripts/record-failed-request"));

@@ -59,7 +59,7 @@ export const transcriptSchema = z
     chapters: z
       .array(z.object({ start: z.number().describe("seconds"), title: z.string() }).meta({ id: "Chapter" }))
       .describe("chapters from the platform or the description's timestamps; empty when there are none"),
-    served_by: z.string().nullable().describe("which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp); null for speech recognition"),
+    served_by: z.string().nullable().describe("which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1)"),
     format: z.enum(FORMATS),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
     segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),

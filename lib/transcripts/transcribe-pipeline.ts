@@ -204,6 +204,10 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
       const { id } = earlier ?? (await provider.submit(ctx.asrUploadUrl, options));
       return { asrTranscriptId: id };
     }
+    if (provider.prepare) {
+      // The local model's first download: its progress is the job's stage.
+      await provider.prepare({ signal: io.signal, onStatus: (stage) => void io.progress(stage, 0.4).catch(() => undefined) });
+    }
     await io.progress("recognising speech", 0.4);
     const audioPath = await preparedAudio(ctx, io);
     const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
@@ -242,6 +246,8 @@ async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: 
     sourceUrl: ctx.canonicalUrl,
     durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
     segments: segments as unknown as object,
+    // Which recogniser: "assemblyai", "openai-compatible", "local:base-q5_1".
+    servedBy: providerName,
     fetchedAt: new Date(),
   };
   const transcript = await db.transcript.upsert({

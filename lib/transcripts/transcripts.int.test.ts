@@ -44,6 +44,8 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 beforeAll(async () => {
+  // A server without speech recognition (auto would pick the local whisper.cpp where it is installed).
+  process.env.ASR_PROVIDER = "off";
   ctx = await useTestDatabase();
   const real = (await import("@/lib/transcripts/request-transcript")).requestTranscript;
   // These tests are about the captions path: the answer must be a transcript, not a job.

@@ -27,6 +27,8 @@ const playerCalls = () => fake.requests.filter((r) => r.path.endsWith("/player")
 const req = (id: string, extra: Record<string, unknown> = {}) => transcriptRequestSchema.parse({ url: `https://youtu.be/${id}`, ...extra });
 
 beforeAll(async () => {
+  // A server without speech recognition (auto would pick the local whisper.cpp where it is installed).
+  process.env.ASR_PROVIDER = "off";
   ctx = await useTestDatabase();
   fake = await startFakeYoutube();
   const real = (await import("@/lib/transcripts/request-transcript")).requestTranscript;

@@ -1,0 +1,287 @@
+/**
+ * The `local` recogniser: whisper.cpp on this machine (@fugood/node-whisper-<platform>, ./local-runtime.ts),
+ * run in a child process (./whisper-child.cjs) started through the one process runner, so a native crash
+ * or an out-of-memory kill fails the job step retryably while the app keeps answering.
+ *
+ *   audio (the pipeline's 16 kHz mono file) → ffmpeg → raw s16le PCM in the job's folder
+ *   → chunks of CHUNK_SECONDS overlapping by OVERLAP_SECONDS, read one at a time by the child (memory stays
+ *     flat for a 3-hour file) → each chunk's tokens with their timestamps, kept in chunkDir as it arrives
+ *     (a retried job recognises only the chunks not done yet) → words → stitched (./stitch.ts).
+ *
+ * At most `concurrency` children run at once in this process; each uses `threads` threads. The child has
+ * a deadline that grows with the audio, and is killed (its process group) when the job's signal aborts.
+ */
+import { mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { runTool, ToolStartError } from "@/lib/process/run";
+
+import { toWhisperLanguage } from "./language";
+import { joinWords } from "./segment-words";
+import { stitchChunks, type ChunkWords } from "./stitch";
+import { AsrError, monotonicProgress, throwIfAborted, type AsrPrepareOptions, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
+
+const SAMPLE_RATE = 16_000;
+const BYTES_PER_SECOND = SAMPLE_RATE * 2;
+/** Whisper windows are 30 s; a chunk of 5 minutes keeps the child's memory small (≈ 40 MB of audio buffers). */
+export const CHUNK_SECONDS = 300;
+export const OVERLAP_SECONDS = 5;
+/** The child's deadline: this much, plus DEADLINE_PER_AUDIO_SECOND for every second of audio. */
+const DEADLINE_BASE_MS = 5 * 60_000;
+const DEADLINE_PER_AUDIO_SECOND_MS = 3_000;
+const DECODE_TIMEOUT_MS = 30 * 60_000;
+
+export const CHILD_SCRIPT = path.join(process.cwd(), "lib", "asr", "whisper-child.cjs");
+
+export interface LocalProviderOptions {
+  /** The model's short name, for `served_by` ("local:base-q5_1"). */
+  modelName: string;
+  /** The model file's path, fetching it first if need be (progress as a fraction). */
+  resolveModel(opts: { signal?: AbortSignal; onProgress?(fraction: number): void }): Promise<string>;
+  /** Absolute path of the runtime package's native module (./local-runtime.ts). */
+  bindingPath: string;
+  /** Children at once in this process. */
+  concurrency: number;
+  /** Threads per child. */
+  threads: number;
+  chunkSeconds?: number;
+  overlapSeconds?: number;
+  ffmpegPath?: string;
+  /** Where PCM and chunk answers go when the caller gives no chunkDir. Default os.tmpdir(). */
+  tmpDir?: string;
+  /** Called with the child's pid once it runs (tests, bench). */
+  onChild?(pid: number): void;
+}
+
+interface Chunk {
+  index: number;
+  start: number;
+  end: number;
+  startByte: number;
+  endByte: number;
+}
+
+interface ChildSegment {
+  text: string;
+  t0: number;
+  t1: number;
+}
+
+/** A counting semaphore whose waiters leave when their signal aborts. */
+function createSlots(size: number) {
+  let free = size;
+  const waiting: Array<() => void> = [];
+  return {
+    async take(signal?: AbortSignal): Promise<() => void> {
+      throwIfAborted(signal);
+      if (free > 0) {
+        free--;
+      } else {
+        await new Promise<void>((resolve, reject) => {
+          const grant = () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          const onAbort = () => {
+            waiting.splice(waiting.indexOf(grant), 1);
+            reject(signal!.reason);
+          };
+          waiting.push(grant);
+          signal?.addEventListener("abort", onAbort, { once: true });
+        });
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const next = waiting.shift();
+        if (next) next();
+        else free++;
+      };
+    },
+  };
+}
+
+/** Chunks of the PCM file: `length` seconds each, every one starting `overlap` before the previous ends. */
+export function planChunks(totalBytes: number, chunkSeconds: number, overlapSeconds: number): Chunk[] {
+  const total = Math.floor(totalBytes / 2) * 2;
+  const duration = total / BYTES_PER_SECOND;
+  const chunks: Chunk[] = [];
+  for (let start = 0, index = 0; index === 0 || start < duration - overlapSeconds; start += chunkSeconds - overlapSeconds, index++) {
+    const end = Math.min(duration, start + chunkSeconds);
+    chunks.push({ index, start, end, startByte: Math.round(start * SAMPLE_RATE) * 2, endByte: Math.min(total, Math.round(end * SAMPLE_RATE) * 2) });
+    if (end >= duration) break;
+  }
+  return chunks;
+}
+
+/**
+ * whisper.cpp's token segments (maxLen 1: one token each, times in ms from the chunk's start) as words on
+ * the file's clock: a token that starts with a space starts a word, others continue it. Times are kept
+ * inside the chunk (a model can place a timestamp past the end of the audio it heard).
+ */
+export function tokensToWords(segments: readonly ChildSegment[], chunk: { start: number; end: number }): Word[] {
+  const words: Word[] = [];
+  const clamp = (ms: number) => Math.min(chunk.end, Math.max(chunk.start, chunk.start + ms / 1000));
+  for (const segment of segments) {
+    if (!segment.text || /^\s*\[_[A-Z]+_?/.test(segment.text)) continue;
+    const start = clamp(segment.t0);
+    const end = Math.max(start, clamp(segment.t1));
+    const last = words.at(-1);
+    if (last && !/^\s/.test(segment.text)) {
+      last.text += segment.text;
+      last.end = Math.max(last.end, end);
+    } else if (segment.text.trim()) {
+      words.push({ text: segment.text.trim(), start, end });
+    }
+  }
+  return words;
+}
+
+export function createLocalProvider(options: LocalProviderOptions): AsrProvider {
+  const chunkSeconds = options.chunkSeconds ?? CHUNK_SECONDS;
+  const overlapSeconds = options.overlapSeconds ?? OVERLAP_SECONDS;
+  const slots = createSlots(Math.max(1, options.concurrency));
+  const name = `local:${options.modelName}`;
+
+  async function toPcm(audioPath: string, pcm: string, signal?: AbortSignal): Promise<void> {
+    if (await stat(pcm).catch(() => null)) return;
+    const command = options.ffmpegPath ?? "ffmpeg";
+    const partial = `${pcm}.part`;
+    const args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...INPUT_GUARD_ARGS, "-i", fileUrl(audioPath), "-map", "0:a:0", "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "s16le", path.resolve(partial)];
+    let result;
+    try {
+      result = await runTool(command, args, { timeoutMs: DECODE_TIMEOUT_MS, signal, maxStdoutBytes: 64 * 1024 });
+    } catch (error) {
+      if (error instanceof ToolStartError) throw new AsrError("asr_unavailable", `${command} could not be started: ${error.message}`, { retryable: false, cause: error });
+      throw error;
+    }
+    if (result.code !== 0) {
+      await rm(partial, { force: true });
+      throw new AsrError("asr_failed", `${command} could not decode the audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`, { retryable: result.failure === "timeout" });
+    }
+    await rename(partial, pcm);
+  }
+
+  async function prepare(opts: AsrPrepareOptions): Promise<void> {
+    await options.resolveModel({ signal: opts.signal, onProgress: (f) => opts.onStatus?.(`downloading the speech model, ${Math.floor(f * 100)} %`, f) });
+  }
+
+  async function transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult> {
+    const progress = monotonicProgress(opts.onProgress);
+    const modelPath = await options.resolveModel({ signal: opts.signal });
+    const ownDir = opts.chunkDir ? null : await mkdtemp(path.join(options.tmpDir ?? tmpdir(), "verbatim-local-asr-"));
+    const dir = opts.chunkDir ?? ownDir!;
+    try {
+      const pcm = path.join(dir, "audio.s16le");
+      await toPcm(audioPath, pcm, opts.signal);
+      const bytes = (await stat(pcm)).size;
+      const durationSeconds = bytes / BYTES_PER_SECOND;
+      if (durationSeconds < 0.1) throw new AsrError("asr_failed", "The audio is empty.", { retryable: false });
+      const chunks = planChunks(bytes, chunkSeconds, overlapSeconds);
+      const answerFile = (c: Chunk) => path.join(dir, `local-${options.modelName}-${chunkSeconds}-${overlapSeconds}-${c.index}.json`);
+      const answers = new Map<number, Word[]>();
+      for (const c of chunks) {
+        const saved = await readFile(answerFile(c), "utf8").catch(() => null);
+        if (saved !== null) answers.set(c.index, JSON.parse(saved) as Word[]);
+      }
+      const todo = chunks.filter((c) => !answers.has(c.index));
+      const report = (index: number, fraction: number) => {
+        const done = chunks.filter((c) => answers.has(c.index)).reduce((s, c) => s + (c.end - c.start), 0);
+        const current = chunks[index];
+        const total = chunks.reduce((s, c) => s + (c.end - c.start), 0);
+        progress(Math.min(0.99, (done + (answers.has(index) ? 0 : fraction * (current.end - current.start))) / total));
+      };
+      if (todo.length > 0) {
+        const release = await slots.take(opts.signal);
+        try {
+          await runChild(modelPath, pcm, todo, opts, async (index, segments) => {
+            const chunk = chunks[index];
+            const words = tokensToWords(segments, chunk);
+            await writeFile(answerFile(chunk), JSON.stringify(words));
+            answers.set(index, words);
+            report(index, 1);
+          }, report);
+        } finally {
+          release();
+        }
+      }
+      const ordered: ChunkWords[] = chunks.map((c) => ({ start: c.start, end: c.end, words: answers.get(c.index) ?? [] }));
+      const words = stitchChunks(ordered);
+      progress(1);
+      const language = toWhisperLanguage(opts.lang);
+      return { words, text: joinWords(words.map((w) => w.text)), durationSeconds, language: language === "auto" ? null : language === "jw" ? "jv" : language };
+    } finally {
+      if (ownDir) await rm(ownDir, { recursive: true, force: true });
+    }
+  }
+
+  async function runChild(
+    modelPath: string,
+    pcm: string,
+    todo: Chunk[],
+    opts: AsrTranscribeOptions,
+    onChunk: (index: number, segments: ChildSegment[]) => Promise<void>,
+    onProgress: (index: number, fraction: number) => void,
+  ): Promise<void> {
+    const seconds = todo.reduce((s, c) => s + (c.end - c.start), 0);
+    const timeoutMs = DEADLINE_BASE_MS + Math.ceil(seconds * DEADLINE_PER_AUDIO_SECOND_MS);
+    const config = {
+      binding: options.bindingPath,
+      model: modelPath,
+      pcm,
+      language: toWhisperLanguage(opts.lang),
+      threads: options.threads,
+      chunks: todo.map(({ index, startByte, endByte }) => ({ index, startByte, endByte })),
+    };
+    let reported: { code: string; message: string } | null = null;
+    const pending = new Set<number>(todo.map((c) => c.index));
+    let writes = Promise.resolve();
+    let result;
+    try {
+      result = await runTool(process.execPath, [CHILD_SCRIPT, JSON.stringify(config)], {
+        timeoutMs,
+        signal: opts.signal,
+        stderrTailChars: 2048,
+        onStdoutLine: (line) => {
+          let message: { type?: string; index?: number; fraction?: number; segments?: ChildSegment[]; code?: string; message?: string };
+          try {
+            message = JSON.parse(line);
+          } catch {
+            return;
+          }
+          if (message.type === "progress" && typeof message.index === "number") onProgress(message.index, message.fraction ?? 0);
+          else if (message.type === "chunk" && typeof message.index === "number" && Array.isArray(message.segments)) {
+            const index = message.index;
+            const segments = message.segments;
+            pending.delete(index);
+            writes = writes.then(() => onChunk(index, segments));
+          } else if (message.type === "error") reported = { code: message.code ?? "failed", message: message.message ?? "" };
+        },
+        onStart: options.onChild,
+      });
+    } catch (error) {
+      if (error instanceof ToolStartError) throw new AsrError("asr_unavailable", `The local recogniser could not be started: ${error.message}`, { retryable: false, cause: error });
+      throw error; // the abort reason
+    }
+    await writes;
+    const failure = reported as { code: string; message: string } | null;
+    if (failure?.code === "model_invalid") {
+      throw new AsrError("asr_unavailable", `${failure.message}. The file is missing or not a whisper.cpp model: check ASR_LOCAL_MODEL_PATH / ASR_LOCAL_MODEL, or run \`npm run model:download\`.`, { retryable: false });
+    }
+    if (failure?.code === "runtime_missing") throw new AsrError("asr_unavailable", failure.message, { retryable: false });
+    if (result.failure === "timeout") throw new AsrError("asr_failed", `The local recogniser took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`, { retryable: true });
+    if (failure) throw new AsrError("asr_failed", `The local recogniser failed: ${failure.message}`, { retryable: true });
+    if (result.code !== 0 || pending.size > 0) {
+      const how = result.code === null ? "was killed (a crash or out of memory)" : `exited with code ${result.code}`;
+      const stderr = result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300);
+      throw new AsrError("asr_failed", `The local recogniser ${how} before it finished (${pending.size} of ${todo.length} chunks left)${stderr ? `: ${stderr}` : "."}`, {
+        retryable: true,
+      });
+    }
+  }
+
+  return { name, prepare, transcribe };
+}
