@@ -14,6 +14,8 @@ export async function register() {
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
   const { getDb, dbKind } = await import("@/lib/db/client");
   await getDb();
+  // Several app processes may share PostgreSQL: each tells the others which cached pages it expired.
+  if (settings.DATABASE_URL) (await import("@/lib/cache/tag-broadcast")).startTagBroadcast(settings.DATABASE_URL);
   // Jobs: the local runner in this process, unless Inngest is configured.
   const { startAppJobs } = await import("@/lib/jobs/start");
   const runner = await startAppJobs();

@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { NextConfig } from "next";
 import { API_POLICY, BASELINE_HEADERS } from "./lib/http/security-headers";
 
@@ -10,6 +11,22 @@ const nextConfig: NextConfig = {
       { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
     ];
   },
+  async rewrites() {
+    return {
+      // The public page's search without JavaScript (?q=) is rendered per request; /t/{slug} itself is cached.
+      beforeFiles: [{ source: "/t/:slug", has: [{ type: "query", key: "q" }], destination: "/t/:slug/search" }],
+      afterFiles: [],
+      fallback: [],
+    };
+  },
+  // Next.js's cache (the public pages, lib/publishing/public-pages.ts): its own, in memory, with expired
+  // tags shared between app processes (lib/cache/next-cache-handler.cjs). Not on disk: a restart starts
+  // empty, so a page unpublished while a process was down is never served from an old file.
+  cacheHandler: path.resolve("lib/cache/next-cache-handler.cjs"),
+  experimental: { isrFlushToDisk: false },
+  // Cached pages tell shared caches (CDNs) to serve a copy for at most 5 minutes (`revalidate`) and a stale
+  // one for 10 more while they fetch a fresh one.
+  expireTime: 900,
   // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist", "prom-client"],
 };

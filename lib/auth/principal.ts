@@ -1,9 +1,10 @@
 import { errors } from "@/lib/http/errors";
 import { env } from "@/lib/env";
-import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
+import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
 import type { NextRequest } from "next/server";
+import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
 
 export type Credential = "session" | "api_key" | "oauth";
 export type AuthMode = "none" | "any" | Credential | Credential[];
@@ -11,6 +12,9 @@ export type AuthMode = "none" | "any" | Credential | Credential[];
 export interface Principal {
   userId: string;
   via: Credential;
+  /** Read with an API key, in the same query: the caller's tier (for per-tier limits) and the key row. */
+  tier?: Tier;
+  apiKey?: ApiKey;
 }
 
 export function credentialsFor(mode: AuthMode): Credential[] {
@@ -36,8 +40,8 @@ export async function authenticate(request: NextRequest, mode: AuthMode, resourc
   if (header) {
     const token = bearerToken(header);
     if (token.startsWith(API_KEY_PREFIX) && allowed.includes("api_key")) {
-      const userId = await findUserIdByApiKey(token);
-      if (userId) return { userId, via: "api_key" };
+      const caller = await findApiKeyCaller(token);
+      if (caller) return { userId: caller.userId, via: "api_key", tier: caller.tier, apiKey: caller.apiKey };
     } else if (!token.startsWith(API_KEY_PREFIX) && allowed.includes("oauth")) {
       const userId = await findUserIdByAccessToken(token, resource);
       if (userId) return { userId, via: "oauth" };

@@ -6,7 +6,9 @@
 //   API_POLICY              /v1 answers are JSON, never a document: nothing may load, nothing may frame them.
 //   pageSecurityHeaders()   pages (proxy.ts): a nonce-based Content-Security-Policy (Next.js puts the
 //                           nonce on its own scripts when it finds it in the request's CSP header),
-//                           frame-ancestors 'none', and HSTS when APP_URL is https.
+//                           frame-ancestors 'none', and HSTS when APP_URL is https. CACHED_PAGES (served
+//                           from Next.js's cache, the same bytes for everyone) get the same policy
+//                           without a nonce: their inline scripts are allowed by 'unsafe-inline'.
 //   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
 
 export const BASELINE_HEADERS: { key: string; value: string }[] = [
@@ -28,6 +30,18 @@ const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.
  */
 export const EMBEDDABLE_PAGES: RegExp[] = [];
 
+/**
+ * Pages served from Next.js's cache: the public transcript pages (and their no-JavaScript search, the same
+ * page). A cached page cannot carry a per-view nonce, so their scripts are allowed by 'unsafe-inline' (no
+ * 'strict-dynamic', which would turn that off); everything else in the policy is the same. They render no
+ * request input, and React escapes the stored text they show.
+ */
+export const CACHED_PAGES: RegExp[] = [/^\/t\/[^/]+(?:\/search)?\/?$/];
+
+export function isCachedPage(pathname: string): boolean {
+  return CACHED_PAGES.some((pattern) => pattern.test(pathname));
+}
+
 export interface PageSecuritySettings {
   /** APP_URL: https turns on HSTS and upgrade-insecure-requests. */
   appUrl: string;
@@ -37,13 +51,14 @@ export interface PageSecuritySettings {
   formTargets: string[];
 }
 
-export function pageSecurityHeaders(nonce: string, pathname: string, settings: PageSecuritySettings): Record<string, string> {
+/** The page's headers; `nonce` null: the policy of a cached page (no nonce, inline scripts and styles allowed). */
+export function pageSecurityHeaders(nonce: string | null, pathname: string, settings: PageSecuritySettings): Record<string, string> {
   const https = settings.appUrl.startsWith("https:");
   const embeddable = EMBEDDABLE_PAGES.some((pattern) => pattern.test(pathname));
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'self' 'unsafe-inline'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self' 'unsafe-inline'",
     // React renders `style={{…}}` as an attribute in server HTML (the progress bar); attributes only.
     "style-src-attr 'unsafe-inline'",
     // i.ytimg.com: YouTube's video thumbnails in the history (lib/transcripts/serializers.ts thumbnailUrl).
