@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { log } from "@/lib/observability/logger";
 
-// The other half of lib/cache/next-cache-handler.cjs: with PostgreSQL (several app processes may share
+// The other half of lib/cache/next-cache-handler.mjs: with PostgreSQL (several app processes may share
 // it) every cache tag one process expires (a page unpublished, say) is sent to the others with NOTIFY, and
 // each process expires the tags it hears of in its own cache. One connection per process, LISTENing;
 // a lost connection is opened again after a second.
@@ -24,12 +24,16 @@ interface Message {
 
 const hookOf = () => (globalThis as Record<symbol, Hook | undefined>)[HOOK];
 
-/** Starts the broadcast for this process (once); a no-op where Next.js's cache handler is not loaded. */
-export function startTagBroadcast(databaseUrl: string): void {
+/**
+ * Starts the broadcast for this process (once; a no-op where Next.js's cache handler is not loaded).
+ * `stop` ends it (tests).
+ */
+export function startTagBroadcast(databaseUrl: string): { stop(): Promise<void> } {
   const hook = hookOf();
-  if (!hook || hook.broadcast) return;
+  if (!hook || hook.broadcast) return { stop: async () => {} };
   const self = randomUUID();
   let client: pg.Client | null = null;
+  let stopped = false;
 
   const connect = async () => {
     const next = new pg.Client({ connectionString: databaseUrl, application_name: "verbatim cache tags" });
@@ -42,7 +46,7 @@ export function startTagBroadcast(databaseUrl: string): void {
       }
     });
     const retry = (error?: Error) => {
-      if (client !== next) return;
+      if (client !== next || stopped) return;
       client = null;
       if (error) log.warn({ err: error.message }, "cache tags: connection lost");
       next.end().catch(() => {});
@@ -62,10 +66,20 @@ export function startTagBroadcast(databaseUrl: string): void {
   hook.broadcast = async (tags, durations) => {
     const payload = JSON.stringify({ from: self, tags, ...(durations ? { durations } : {}) } satisfies Message);
     try {
-      await client?.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]);
+      if (!client) throw new Error("no connection");
+      await client.query("SELECT pg_notify($1, $2)", [CHANNEL, payload]);
     } catch (error) {
       log.warn({ err: (error as Error).message, tags }, "cache tags: could not tell the other processes");
     }
   };
   void connect();
+  return {
+    async stop() {
+      stopped = true;
+      hook.broadcast = null;
+      const last = client;
+      client = null;
+      await last?.end().catch(() => {});
+    },
+  };
 }

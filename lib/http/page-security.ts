@@ -1,6 +1,6 @@
 import type { NextRequest, NextResponse } from "next/server";
 import { env } from "@/lib/env";
-import { isCachedPage, newNonce, pageSecurityHeaders, type PageSecuritySettings } from "@/lib/http/security-headers";
+import { newNonce, pageSecurityHeaders, type PageSecuritySettings } from "@/lib/http/security-headers";
 
 // proxy.ts's half of the security headers: a nonce for this page view, put on the request (Next.js reads
 // the nonce from the request's Content-Security-Policy header and adds it to its scripts) and the policy
@@ -33,12 +33,9 @@ export interface SecuredPage {
 }
 
 export function securePage(request: NextRequest): SecuredPage {
-  const { pathname } = request.nextUrl;
-  // A cached page is the same bytes for every view: no nonce (the request goes on as it came).
-  const cached = isCachedPage(pathname);
-  const headers = pageSecurityHeaders(cached ? null : newNonce(), pathname, settings());
+  const headers = pageSecurityHeaders(newNonce(), request.nextUrl.pathname, settings());
   const requestHeaders = new Headers(request.headers);
-  if (!cached) requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
+  requestHeaders.set("content-security-policy", headers["Content-Security-Policy"]);
   return {
     requestHeaders,
     apply(response) {

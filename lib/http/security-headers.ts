@@ -6,9 +6,9 @@
 //   API_POLICY              /v1 answers are JSON, never a document: nothing may load, nothing may frame them.
 //   pageSecurityHeaders()   pages (proxy.ts): a nonce-based Content-Security-Policy (Next.js puts the
 //                           nonce on its own scripts when it finds it in the request's CSP header),
-//                           frame-ancestors 'none', and HSTS when APP_URL is https. CACHED_PAGES (served
-//                           from Next.js's cache, the same bytes for everyone) get the same policy
-//                           without a nonce: their inline scripts are allowed by 'unsafe-inline'.
+//                           frame-ancestors 'none', and HSTS when APP_URL is https.
+//   cachedPageHeaders()     the public pages served from Next.js's cache (next.config.ts): the same
+//                           policy without a nonce, their inline scripts allowed by 'unsafe-inline'.
 //   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
 
 export const BASELINE_HEADERS: { key: string; value: string }[] = [
@@ -31,15 +31,20 @@ const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.
 export const EMBEDDABLE_PAGES: RegExp[] = [];
 
 /**
- * Pages served from Next.js's cache: the public transcript pages (and their no-JavaScript search, the same
- * page). A cached page cannot carry a per-view nonce, so their scripts are allowed by 'unsafe-inline' (no
- * 'strict-dynamic', which would turn that off); everything else in the policy is the same. They render no
- * request input, and React escapes the stored text they show.
+ * The headers of the pages served from Next.js's cache (/t/{slug} and its no-JavaScript search), fixed at
+ * build time (next.config.ts; proxy.ts does not run for them: it would cost as much as serving the page).
+ * A cached page is the same bytes for every view, so it cannot carry a per-view nonce: its scripts are
+ * allowed by 'unsafe-inline' (no 'strict-dynamic', which would turn that off). Those pages render no
+ * request input, and React escapes the stored text they show. Left out, as settings those pages do not
+ * use: upload origins and sign-in form targets. HSTS always (browsers ignore it over http); no
+ * upgrade-insecure-requests (it would break an http deployment).
  */
-export const CACHED_PAGES: RegExp[] = [/^\/t\/[^/]+(?:\/search)?\/?$/];
-
-export function isCachedPage(pathname: string): boolean {
-  return CACHED_PAGES.some((pattern) => pattern.test(pathname));
+export function cachedPageHeaders(): { key: string; value: string }[] {
+  const policy = pageSecurityHeaders(null, "/t/", { appUrl: "http:", uploadOrigins: [], formTargets: [] })["Content-Security-Policy"];
+  return [
+    { key: "Content-Security-Policy", value: policy },
+    { key: "Strict-Transport-Security", value: "max-age=31536000" },
+  ];
 }
 
 export interface PageSecuritySettings {

@@ -2,7 +2,7 @@ import { revalidatePath, revalidateTag } from "next/cache";
 
 // Next.js caches the public pages (/t/{slug}, lib/http/security-headers.ts CACHED_PAGES) and the public
 // index's first page and sitemaps (tag PUBLIC_INDEX_TAG). Whatever changes what they show expires them here,
-// before the answer goes out, on every app process (lib/cache/next-cache-handler.cjs).
+// before the answer goes out, on every app process (lib/cache/next-cache-handler.mjs).
 
 export const PUBLIC_INDEX_TAG = "public-index";
 

@@ -1,10 +1,13 @@
 // Next.js's cache (next.config.ts `cacheHandler`): its own file-system cache (pages and data in memory,
 // `experimental.isrFlushToDisk` off), plus one thing: an expired tag reaches every app process. Next.js
 // keeps the expired tags of its cache in process memory, so an unpublished page expired by one process
-// would still be served by the others. Loaded by Next.js itself (plain CommonJS, outside the bundle); the
+// would still be served by the others. Loaded by Next.js itself (plain JavaScript, outside the bundle); the
 // app side, lib/cache/tag-broadcast.ts, sends and receives the expirations over PostgreSQL LISTEN/NOTIFY
 // through the hook below. Without it (the embedded database: one process) expirations stay local.
-const FileSystemCache = require("next/dist/server/lib/incremental-cache/file-system-cache").default;
+import fileSystemCache from "next/dist/server/lib/incremental-cache/file-system-cache.js";
+
+/** Next.js's own handler (a CommonJS module: its class is the `default` of module.exports; bundlers hand the class itself). */
+const FileSystemCache = fileSystemCache.default ?? fileSystemCache;
 
 const HOOK = Symbol.for("verbatim.next-cache-tags");
 /** @type {{ expireLocally: (tags: string[], durations?: { expire?: number }) => Promise<void>, broadcast: null | ((tags: string[], durations?: { expire?: number }) => Promise<void>) }} */
@@ -20,4 +23,4 @@ class SharedTagsCache extends FileSystemCache {
   }
 }
 
-module.exports = SharedTagsCache;
+export default SharedTagsCache;
