@@ -104,6 +104,7 @@ export async function benchPublishing(): Promise<Record<string, number>> {
         [`${readers} readers: GET /t/{slug} / health ratio (goal ≥ 1.0)`]: pageLoaded.rps / healthLoaded.rps,
         [`${readers} readers: GET /explore req/s`]: exploreLoaded.rps,
         [`${readers} readers: GET /explore p99 ms`]: exploreLoaded.p99,
+        [`${readers} readers: requests over 10 s (health, page, explore, sitemap)`]: healthLoaded.timeouts + pageLoaded.timeouts + exploreLoaded.timeouts + sitemapLoaded.timeouts,
         [`${readers} readers: GET /sitemap.xml (100,001 published) req/s`]: sitemapLoaded.rps,
         [`${readers} readers: GET /sitemap.xml p99 ms`]: sitemapLoaded.p99,
         "GET /v1/public/{slug} with If-None-Match (304) req/s": revalidated,
