@@ -1,15 +1,34 @@
+import path from "node:path";
 import type { NextConfig } from "next";
-import { API_POLICY, BASELINE_HEADERS } from "./lib/http/security-headers";
+import { API_POLICY, BASELINE_HEADERS, cachedPageHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // Every response; pages get their Content-Security-Policy (with a nonce) and HSTS from proxy.ts.
+  // Every response; pages get their Content-Security-Policy (with a nonce) and HSTS from proxy.ts, except
+  // the cached public pages (/t/…), which proxy.ts leaves alone.
   async headers() {
     return [
       { source: "/:path*", headers: BASELINE_HEADERS },
       { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
+      { source: "/t/:path*", headers: cachedPageHeaders() },
     ];
   },
+  async rewrites() {
+    return {
+      // The public page's search without JavaScript (?q=) is rendered per request; /t/{slug} itself is cached.
+      beforeFiles: [{ source: "/t/:slug", has: [{ type: "query", key: "q" }], destination: "/t/:slug/search" }],
+      afterFiles: [],
+      fallback: [],
+    };
+  },
+  // Next.js's cache (the public pages, lib/publishing/public-pages.ts): its own, in memory, with expired
+  // tags shared between app processes (lib/cache/next-cache-handler.mjs). Not on disk: a restart starts
+  // empty, so a page unpublished while a process was down is never served from an old file.
+  cacheHandler: path.resolve("lib/cache/next-cache-handler.mjs"),
+  experimental: { isrFlushToDisk: false },
+  // Cached pages tell shared caches (CDNs) to serve a copy for at most 5 minutes (`revalidate`) and a stale
+  // one for 10 more while they fetch a fresh one.
+  expireTime: 900,
   // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist", "prom-client"],
 };

@@ -31,7 +31,9 @@ function dashboardGate(request: NextRequest): NextResponse | null {
 
 // Not matched, on purpose: /v1 and /api (a proxy makes Next.js buffer every request body before the
 // route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
-// /health, /metrics, /openapi.json, and /docs (Swagger UI carries its own policy).
+// /health, /metrics, /openapi.json, /docs (Swagger UI carries its own policy), and the public pages /t/…
+// (served from Next.js's cache with fixed headers from next.config.ts: a proxy run would cost as much as
+// serving them).
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|\\.well-known/oauth-).*)"],
+  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|t/|\\.well-known/oauth-).*)"],
 };

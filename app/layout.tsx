@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import "./globals.css";
@@ -9,10 +8,10 @@ export const metadata: Metadata = {
   description: "Timestamped transcripts from YouTube, X, TikTok, podcasts and your own files.",
 };
 
-export default async function RootLayout({ children }: { children: ReactNode }) {
-  // Every page is rendered per request: its scripts carry that request's CSP nonce (proxy.ts), which a
-  // page prerendered at build time could not.
-  await connection();
+// Pages are rendered per request (their scripts carry that request's CSP nonce, proxy.ts), except the
+// public pages served from Next.js's cache (/t/{slug}, /explore), whose policy needs no nonce. A page that
+// reads no request data must say `export const dynamic = "force-dynamic"` to stay per request.
+export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body className="min-h-screen font-sans">

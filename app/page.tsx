@@ -1,5 +1,8 @@
 import Link from "next/link";
 
+// Per request: its scripts carry the view's CSP nonce (app/layout.tsx).
+export const dynamic = "force-dynamic";
+
 export default function HomePage() {
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-8 px-6 py-24">

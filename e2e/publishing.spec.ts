@@ -137,3 +137,43 @@ test("with JavaScript off the public page has its content, plain timestamp links
   for (const text of matching) expect(text.toLowerCase()).toContain("gluten");
   await context.close();
 });
+
+test("the public page is served from Next.js's cache; unpublishing, publishing again and deleting from history show at once", async ({ page }) => {
+  const url = await publishFromDashboard(page);
+  const path = new URL(url).pathname;
+  const slug = path.split("/")[2];
+  const inSitemap = async () => (await (await page.request.get("/sitemaps/0.xml")).text()).includes(`/t/${slug}<`);
+  const onExplore = async () => (await (await page.request.get("/explore")).text()).includes(`href="/t/${slug}"`);
+
+  expect((await page.request.get(path)).status()).toBe(200);
+  const cached = await page.request.get(path);
+  expect(cached.status()).toBe(200);
+  expect(cached.headers()["x-nextjs-cache"]).toBe("HIT");
+  expect(cached.headers()["cache-control"]).toMatch(/(^|, )s-maxage=\d+/);
+  // The same bytes for every view: a policy without a nonce, still unframeable, no eval.
+  const csp = cached.headers()["content-security-policy"];
+  expect(csp).toContain("script-src 'self' 'unsafe-inline';");
+  expect(csp).not.toContain("nonce-");
+  expect(csp).not.toContain("unsafe-eval");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(await inSitemap()).toBe(true);
+  expect(await onExplore()).toBe(true);
+
+  expect((await page.request.delete(`/v1/publish/${slug}`)).status()).toBe(204);
+  expect((await page.request.get(path)).status()).toBe(404);
+  expect((await page.request.get(path)).status()).toBe(404);
+  expect(await inSitemap()).toBe(false);
+  expect(await onExplore()).toBe(false);
+
+  const again = await page.request.post("/v1/publish", { data: { url: `https://www.youtube.com/watch?v=${videoId}`, lang: "en" } });
+  expect(again.status()).toBe(200);
+  expect(((await again.json()) as { slug: string }).slug).toBe(slug);
+  expect((await page.request.get(path)).status()).toBe(200);
+  expect(await inSitemap()).toBe(true);
+
+  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as { transcriptions: { id: string; video_id: string }[] };
+  const entry = history.transcriptions.find((item) => item.video_id === videoId)!;
+  expect((await page.request.delete(`/v1/me/transcriptions/${entry.id}`)).status()).toBe(204);
+  expect((await page.request.get(path)).status()).toBe(404);
+  expect(await inSitemap()).toBe(false);
+});

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { platformLabel } from "@/lib/client/transcripts";
 import { listPublished } from "@/lib/publishing/public-index";
+import { newestPublished } from "@/lib/publishing/newest-published";
 import { RequestValidationError } from "@/lib/http/validation";
 import { ExploreMoments } from "@/components/public/explore-moments";
 
@@ -23,7 +24,8 @@ export default async function ExplorePage({ searchParams }: Props) {
   const params = await searchParams;
   const q = first(params.q).slice(0, 100);
   const cursor = first(params.cursor) || undefined;
-  const page = await listPublished({ cursor, limit: PAGE_SIZE, search: q }).catch((error: unknown) => {
+  // The first page comes from the cache; searches and later pages read the database.
+  const page = await (!cursor && !q ? newestPublished(PAGE_SIZE) : listPublished({ cursor, limit: PAGE_SIZE, search: q })).catch((error: unknown) => {
     if (error instanceof RequestValidationError) return null; // a cursor that is not ours: show the first page link
     throw error;
   });

@@ -16,7 +16,7 @@ interface Props {
   player: (Player & { title: string }) | null;
   /** The platform's link to a moment, to which "<seconds>s" is appended; null: the timestamp is an anchor to its line. */
   momentPrefix: string | null;
-  /** ?q= from the URL: the search works without JavaScript through the form's GET. */
+  /** ?q= from the URL (app/t/[slug]/search): the search works without JavaScript through the form's GET. */
   initialQuery: string;
 }
 

@@ -156,24 +156,24 @@ describe("last use of a key", () => {
     const lastUsed = async () => (await ctx.db.apiKey.findUniqueOrThrow({ where: { userId: user.id } })).lastUsedAt;
     expect(await lastUsed()).toBeNull();
 
-    expect(await keys.findUserIdByApiKey(key!)).toBe(user.id);
+    expect((await keys.findApiKeyCaller(key!))?.userId).toBe(user.id);
     const stamped = await lastUsed();
     expect(stamped).not.toBeNull();
 
     // Within the minute: no new write (the stored time stays exactly the same).
-    expect(await keys.findUserIdByApiKey(key!)).toBe(user.id);
+    expect((await keys.findApiKeyCaller(key!))?.userId).toBe(user.id);
     expect(await lastUsed()).toEqual(stamped);
 
     // Older than the resolution: the next use moves it.
     const old = new Date(Date.now() - keys.LAST_USED_RESOLUTION_MS - 1000);
     await ctx.db.apiKey.update({ where: { userId: user.id }, data: { lastUsedAt: old } });
-    await keys.findUserIdByApiKey(key!);
+    await keys.findApiKeyCaller(key!);
     expect((await lastUsed())!.getTime()).toBeGreaterThan(old.getTime());
 
     // A wrong key stamps nothing; a regenerated key starts unused.
     const fresh = await keys.regenerateApiKey(user.id);
     expect(fresh.last_used_at).toBeNull();
-    expect(await keys.findUserIdByApiKey(key!)).toBeNull();
+    expect(await keys.findApiKeyCaller(key!)).toBeNull();
     expect(await lastUsed()).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma, type ApiKey, type Tier } from "@/lib/generated/prisma/client";
 import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
@@ -14,7 +14,12 @@ function newKey() {
   return { plaintext, hash: sha256Hex(plaintext), prefix: plaintext.slice(0, DISPLAY_LENGTH) };
 }
 
-export async function getApiKeyState(userId: string): Promise<ApiKeyState> {
+/**
+ * GET /v1/me/api-key. A caller who authenticated with the key itself brings the key row and tier read by
+ * that lookup (findApiKeyCaller): nothing more is read.
+ */
+export async function getApiKeyState(userId: string, known?: { apiKey?: ApiKey; tier?: Tier }): Promise<ApiKeyState> {
+  if (known?.apiKey && known.tier) return serializeApiKeyState(known.apiKey, known.tier);
   const db = await getDb();
   // One round trip: the key and the tier together.
   const user = await db.user.findUnique({ where: { id: userId }, select: { apiKey: true, subscription: { select: { tier: true } } } });
@@ -55,22 +60,38 @@ export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
 /** How stale `lastUsedAt` may get: a key used all day costs one small write a minute, not one per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** The user id an API key belongs to, or null. Stamps the key's last use (at most once a minute). */
-export async function findUserIdByApiKey(plaintext: string): Promise<string | null> {
+/** Who an API key belongs to: the user, their tier and the key row, as of this request. */
+export interface ApiKeyCaller {
+  userId: string;
+  tier: Tier;
+  apiKey: ApiKey;
+}
+
+/**
+ * The caller an API key belongs to, or null; the user's tier comes with it (one indexed join, the only
+ * query an API-key request needs to know who is calling and which limits apply). Nothing is cached, so a
+ * regenerated key stops working on the next request in every process. Stamps the key's last use (at most
+ * once a minute).
+ */
+export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
   const db = await getDb();
   // Every API request runs this: a raw indexed lookup skips the ORM's per-query work.
-  const rows = await db.$queryRaw<{ id: string; userId: string; lastUsedAt: Date | null }[]>`
-    SELECT "id", "userId", "lastUsedAt" FROM "ApiKey" WHERE "hash" = ${sha256Hex(plaintext)}`;
+  const rows = await db.$queryRaw<(ApiKey & { tier: Tier | null })[]>`
+    SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier"
+    FROM "ApiKey" k LEFT JOIN "Subscription" s ON s."userId" = k."userId"
+    WHERE k."hash" = ${sha256Hex(plaintext)}`;
   const row = rows[0];
   if (!row) return null;
+  const { tier, ...apiKey } = row;
   const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+  if (!apiKey.lastUsedAt || now - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so concurrent requests stamp it once.
     const staleBefore = new Date(now - LAST_USED_RESOLUTION_MS);
     await db.$executeRaw`
       UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)}
-      WHERE "id" = ${row.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;
+      WHERE "id" = ${apiKey.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;
+    apiKey.lastUsedAt = new Date(now);
   }
-  return row.userId;
+  return { userId: apiKey.userId, tier: tier ?? "free", apiKey };
 }

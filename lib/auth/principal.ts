@@ -1,10 +1,11 @@
 import { errors } from "@/lib/http/errors";
 import { env } from "@/lib/env";
-import { findUserIdByApiKey, API_KEY_PREFIX } from "@/lib/auth/api-keys";
+import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
 import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/auth/permissions";
 import type { NextRequest } from "next/server";
+import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
 
 /** The credential family /v1/me reports (`via`): connector and device-login tokens are both OAuth tokens. */
 export type Credential = "session" | "api_key" | "oauth";
@@ -14,6 +15,9 @@ export interface Principal {
   via: Credential;
   /** Which kind of credential, for the permission table (lib/auth/permissions.ts). */
   kind: CredentialKind;
+  /** Read with an API key, in the same query: the caller's tier (for per-tier limits) and the key row. */
+  tier?: Tier;
+  apiKey?: ApiKey;
 }
 
 function bearerToken(header: string): string {
@@ -39,8 +43,8 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
   if (header) {
     const token = bearerToken(header);
     if (token.startsWith(API_KEY_PREFIX)) {
-      const userId = await findUserIdByApiKey(token);
-      if (userId) return { userId, via: "api_key", kind: "api_key" };
+      const caller = await findApiKeyCaller(token);
+      if (caller) return { userId: caller.userId, via: "api_key", kind: "api_key", tier: caller.tier, apiKey: caller.apiKey };
     } else {
       const found = await findUserIdByAccessToken(token, resource);
       if (found) return { userId: found.userId, via: "oauth", kind: found.device ? "device_login" : "oauth_app" };

@@ -26,8 +26,13 @@ async function connectEmbedded(dataDir: string) {
   ]);
   const dir = path.resolve(dataDir, "pglite");
   mkdirSync(dir, { recursive: true });
+  // Where a start's time goes (issue 25): opening PGlite (a fresh folder runs initdb in WebAssembly,
+  // seconds) and the migration check (tens of ms once applied).
+  const started = performance.now();
   const pglite = await PGlite.create(dir);
+  const opened = performance.now();
   await applyMigrations(pgliteExecutor(pglite), { log: (line) => log.info(line) });
+  log.info({ openMs: Math.round(opened - started), migrateMs: Math.round(performance.now() - opened) }, "embedded database open");
   return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const };
 }
 

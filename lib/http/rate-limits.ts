@@ -144,19 +144,20 @@ export function rateLimits(): RateLimits {
 
 /**
  * Applies the row `name` to a request: per user when `userId` is known and the row is per user, else per
- * client address (see client-address.ts). Per-tier rows look the user's tier up (cached for a minute).
+ * client address (see client-address.ts). Per-tier rows use `tier` when the caller's lookup read it, else
+ * look it up (cached for a minute).
  */
-export async function limitRequest(name: RateLimitName, request: Request, userId?: string): Promise<RateLimitHeaders> {
+export async function limitRequest(name: RateLimitName, request: Request, userId?: string, tier?: Tier): Promise<RateLimitHeaders> {
   if (rateLimits().off) return {};
-  if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId);
+  if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId, tier);
   return rateLimits().consume(name, `ip:${clientAddress(request.headers)}`);
 }
 
-/** Applies a per-user row to `userId` (its tier's column for per-tier rows). */
-export async function limitUser(name: RateLimitName, userId: string): Promise<RateLimitHeaders> {
+/** Applies a per-user row to `userId` (its tier's column for per-tier rows; `known`: the tier as just read). */
+export async function limitUser(name: RateLimitName, userId: string, known?: Tier): Promise<RateLimitHeaders> {
   if (rateLimits().off) return {};
   const limit: Limit = RATE_LIMITS[name];
-  const tier = typeof limit.points === "object" ? await tierOf(userId) : "free";
+  const tier = typeof limit.points === "object" ? (known ?? (await tierOf(userId))) : "free";
   return rateLimits().consume(name, `user:${userId}`, tier);
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DOCS_POLICY, newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
+import { cachedPageHeaders, DOCS_POLICY, newNonce, pageSecurityHeaders } from "@/lib/http/security-headers";
 
 const plain = { appUrl: "http://127.0.0.1:3000", uploadOrigins: [], formTargets: [] };
 
@@ -31,6 +31,22 @@ describe("page security headers", () => {
     expect(headers["Content-Security-Policy"]).toContain("connect-src 'self' https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
     expect(headers["Content-Security-Policy"]).toContain("media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
     expect(headers["Content-Security-Policy"]).toContain("form-action 'self' https://github.com");
+  });
+
+  it("cached public pages: the same policy without a nonce, inline scripts allowed, still unframeable and without eval", () => {
+    const headers = Object.fromEntries(cachedPageHeaders().map(({ key, value }) => [key, value]));
+    const csp = headers["Content-Security-Policy"];
+    expect(headers["Strict-Transport-Security"]).toBe("max-age=31536000");
+    expect(csp).toContain("script-src 'self' 'unsafe-inline';");
+    expect(csp).not.toContain("nonce-");
+    expect(csp).not.toContain("strict-dynamic");
+    expect(csp).not.toMatch(/unsafe-eval/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com");
+    expect(csp).toContain("form-action 'self';");
+    expect(csp).not.toContain("upgrade-insecure-requests");
   });
 
   it("Swagger UI's policy: scripts from this origin only", () => {

@@ -7,6 +7,8 @@
 //   pageSecurityHeaders()   pages (proxy.ts): a nonce-based Content-Security-Policy (Next.js puts the
 //                           nonce on its own scripts when it finds it in the request's CSP header),
 //                           frame-ancestors 'none', and HSTS when APP_URL is https.
+//   cachedPageHeaders()     the public pages served from Next.js's cache (next.config.ts): the same
+//                           policy without a nonce, their inline scripts allowed by 'unsafe-inline'.
 //   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
 //   authPageHeaders()       the HTML Auth.js renders itself under /api/auth (the sign-out confirmation;
 //                           proxy.ts does not run for /api): no script at all, its inline <style>,
@@ -31,6 +33,23 @@ const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.
  */
 export const EMBEDDABLE_PAGES: RegExp[] = [];
 
+/**
+ * The headers of the pages served from Next.js's cache (/t/{slug} and its no-JavaScript search), fixed at
+ * build time (next.config.ts; proxy.ts does not run for them: it would cost as much as serving the page).
+ * A cached page is the same bytes for every view, so it cannot carry a per-view nonce: its scripts are
+ * allowed by 'unsafe-inline' (no 'strict-dynamic', which would turn that off). Those pages render no
+ * request input, and React escapes the stored text they show. Left out, as settings those pages do not
+ * use: upload origins and sign-in form targets. HSTS always (browsers ignore it over http); no
+ * upgrade-insecure-requests (it would break an http deployment).
+ */
+export function cachedPageHeaders(): { key: string; value: string }[] {
+  const policy = pageSecurityHeaders(null, "/t/", { appUrl: "http:", uploadOrigins: [], formTargets: [] })["Content-Security-Policy"];
+  return [
+    { key: "Content-Security-Policy", value: policy },
+    { key: "Strict-Transport-Security", value: "max-age=31536000" },
+  ];
+}
+
 export interface PageSecuritySettings {
   /** APP_URL: https turns on HSTS and upgrade-insecure-requests. */
   appUrl: string;
@@ -40,13 +59,14 @@ export interface PageSecuritySettings {
   formTargets: string[];
 }
 
-export function pageSecurityHeaders(nonce: string, pathname: string, settings: PageSecuritySettings): Record<string, string> {
+/** The page's headers; `nonce` null: the policy of a cached page (no nonce, inline scripts and styles allowed). */
+export function pageSecurityHeaders(nonce: string | null, pathname: string, settings: PageSecuritySettings): Record<string, string> {
   const https = settings.appUrl.startsWith("https:");
   const embeddable = EMBEDDABLE_PAGES.some((pattern) => pattern.test(pathname));
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-    `style-src 'self' 'nonce-${nonce}'`,
+    nonce ? `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'self' 'unsafe-inline'",
+    nonce ? `style-src 'self' 'nonce-${nonce}'` : "style-src 'self' 'unsafe-inline'",
     // React renders `style={{…}}` as an attribute in server HTML (the progress bar); attributes only.
     "style-src-attr 'unsafe-inline'",
     // i.ytimg.com: YouTube's video thumbnails in the history (lib/transcripts/serializers.ts thumbnailUrl).

@@ -39,7 +39,7 @@ export function withApi<E extends Endpoint>(
     let limit: RateLimitHeaders | undefined;
     try {
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
-      limit = endpoint.rateLimit ? await limitRequest(endpoint.rateLimit, request, principal?.userId) : undefined;
+      limit = endpoint.rateLimit ? await limitRequest(endpoint.rateLimit, request, principal?.userId, principal?.tier) : undefined;
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
       const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;

@@ -5,6 +5,7 @@ import { resolveSource, type ResolveDeps } from "@/lib/transcripts/resolve-sourc
 import { parseObjectPath, SOURCE_PREFIX } from "@/lib/uploads/objects";
 import { newSlug } from "@/lib/publishing/slug";
 import { publicPageUrl } from "@/lib/publishing/serializers";
+import { expirePublicPages } from "@/lib/publishing/public-pages";
 import type { PublishRequest, PublishResponse } from "@/lib/publishing/schemas";
 
 const SLUG_ATTEMPTS = 5;
@@ -43,12 +44,14 @@ export async function publishTranscript(userId: string, request: PublishRequest,
   if (existing) {
     if (!existing.publishedAt) {
       await db.publication.updateMany({ where: { id: existing.id, publishedAt: null }, data: { publishedAt: new Date() } });
+      expirePublicPages([existing.slug]); // its cached 404
     }
     return { slug: existing.slug, url: publicPageUrl(existing.slug) };
   }
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
     try {
       const created = await db.publication.create({ data: { slug: newSlug(entry.transcript.title), userId, transcriptId, publishedAt: new Date() } });
+      expirePublicPages([created.slug]);
       return { slug: created.slug, url: publicPageUrl(created.slug) };
     } catch (error) {
       if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== "P2002") throw error;
@@ -65,4 +68,5 @@ export async function unpublishTranscript(userId: string, slug: string): Promise
   const db = await getDb();
   const { count } = await db.publication.updateMany({ where: { slug, userId, publishedAt: { not: null } }, data: { publishedAt: null } });
   if (count === 0) throw errors.notFound("No published transcript of yours has this slug.");
+  expirePublicPages([slug]);
 }

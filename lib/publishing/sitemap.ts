@@ -1,12 +1,15 @@
+import { cached } from "@/lib/cache/cached";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { publicPageUrl } from "@/lib/publishing/serializers";
+import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
 
 // sitemap.xml for the published pages, split as the sitemap protocol requires: at most 50,000 URLs per
 // file. /sitemap.xml is a sitemap index naming /sitemaps/<n>.xml; each part lists one slice of the
 // published pages, oldest first, so a page keeps its part while newer ones are added.
 // (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
-// are route handlers here.)
+// are route handlers here.) The XML is kept in Next.js's data cache under PUBLIC_INDEX_TAG, which every
+// publish and unpublish expires (lib/publishing/public-pages.ts), so a cached answer reads no database.
 
 export const SITEMAP_MAX_URLS = 50_000;
 
@@ -21,19 +24,22 @@ export async function sitemapPartCount(): Promise<number> {
   return Math.max(1, Math.ceil(count / SITEMAP_MAX_URLS));
 }
 
-/** The sitemap index: one entry per part. */
-export async function sitemapIndexResponse(): Promise<Response> {
+/** How long a cached sitemap may be served without a publish or unpublish expiring it. */
+const CACHE_SECONDS = 3600;
+
+const indexXml = cached(async (): Promise<string> => {
   const parts = await sitemapPartCount();
   const base = env().APP_URL;
   const entries = Array.from({ length: parts }, (_, n) => `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${n}.xml`, base).toString())}</loc></sitemap>`);
-  return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`;
+}, "sitemap-index", [PUBLIC_INDEX_TAG], CACHE_SECONDS);
+
+/** The sitemap index: one entry per part. */
+export async function sitemapIndexResponse(): Promise<Response> {
+  return xmlResponse(await indexXml());
 }
 
-/** Part `n` ("0.xml", "1.xml", …): its published pages with their last change; an unknown part is null (404). */
-export async function sitemapPartResponse(file: string): Promise<Response | null> {
-  const match = /^(\d{1,6})\.xml$/.exec(file);
-  if (!match) return null;
-  const n = Number(match[1]);
+const partXml = cached(async (n: number): Promise<string | null> => {
   if (n >= (await sitemapPartCount())) return null;
   const db = await getDb();
   const rows = await db.publication.findMany({
@@ -44,5 +50,13 @@ export async function sitemapPartResponse(file: string): Promise<Response | null
     select: { slug: true, updatedAt: true },
   });
   const urls = rows.map((row) => `<url><loc>${escapeXml(publicPageUrl(row.slug))}</loc><lastmod>${row.updatedAt.toISOString()}</lastmod></url>`);
-  return xmlResponse(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
+}, "sitemap-part", [PUBLIC_INDEX_TAG], CACHE_SECONDS);
+
+/** Part `n` ("0.xml", "1.xml", …): its published pages with their last change; an unknown part is null (404). */
+export async function sitemapPartResponse(file: string): Promise<Response | null> {
+  const match = /^(\d{1,6})\.xml$/.exec(file);
+  if (!match) return null;
+  const body = await partXml(Number(match[1]));
+  return body === null ? null : xmlResponse(body);
 }

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
+import { expirePublicPages } from "@/lib/publishing/public-pages";
 
 /**
  * DELETE /v1/me/transcriptions/{id}: removes one entry from the caller's history. The transcript itself
@@ -8,7 +9,7 @@ import { errors } from "@/lib/http/errors";
  */
 export async function deleteTranscription(userId: string, id: string): Promise<void> {
   const db = await getDb();
-  await db.$transaction(async (tx) => {
+  const unpublished = await db.$transaction(async (tx) => {
     const entry = await tx.transcription.findFirst({ where: { id, userId }, select: { id: true, state: true, jobId: true, transcriptId: true } });
     if (!entry) throw errors.notFound("No transcription with this id in your history.");
     if (entry.state === "in_progress" && entry.jobId) {
@@ -19,8 +20,10 @@ export async function deleteTranscription(userId: string, id: string): Promise<v
       }
     }
     await tx.transcription.delete({ where: { id: entry.id } });
-    if (entry.transcriptId) {
-      await tx.publication.updateMany({ where: { userId, transcriptId: entry.transcriptId, publishedAt: { not: null } }, data: { publishedAt: null } });
-    }
+    if (!entry.transcriptId) return [];
+    const published = await tx.publication.findMany({ where: { userId, transcriptId: entry.transcriptId, publishedAt: { not: null } }, select: { id: true, slug: true } });
+    await tx.publication.updateMany({ where: { id: { in: published.map((row) => row.id) } }, data: { publishedAt: null } });
+    return published.map((row) => row.slug);
   });
+  if (unpublished.length > 0) expirePublicPages(unpublished);
 }

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
 
+// Per request: its scripts carry the view's CSP nonce (app/layout.tsx).
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = { title: "Check your email" };
 
 export default function CheckEmailPage() {

@@ -1,83 +1,31 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
-import { PublicTranscript } from "@/components/public/public-transcript";
-import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts";
-import { findPublished } from "@/lib/publishing/public-transcript";
-import { momentPrefix, pageMetadata, videoJsonLd } from "@/lib/publishing/page-meta";
-import { serializePublicTranscript } from "@/lib/publishing/serializers";
+import { PublicTranscriptPage } from "@/components/public/public-transcript-page";
+import { publishedForPage } from "@/lib/publishing/published-page";
+import { pageMetadata } from "@/lib/publishing/page-meta";
 
-// A published transcript, server-rendered (readable with JavaScript off). Read at every request, so
-// unpublishing is visible at once.
+// A published transcript, server-rendered once and then served from Next.js's cache (incremental static
+// regeneration, rendered on the first visit: no slug is known at build time). Publishing, unpublishing and
+// deleting expire it at once (lib/publishing/public-pages.ts), on every app process; the timed
+// revalidation only catches a transcript refreshed in place. No request data is read here: ?q= goes to
+// ./search (next.config.ts rewrites), and the page's policy has no nonce (lib/http/security-headers.ts).
 
-type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ q?: string | string[] }> };
+export const revalidate = 300;
+export const dynamicParams = true;
 
-const published = cache(async (slug: string) => {
-  const row = await findPublished(slug);
-  return row ? serializePublicTranscript(row) : null;
-});
+export function generateStaticParams(): { slug: string }[] {
+  return [];
+}
+
+type Props = { params: Promise<{ slug: string }> };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const transcript = await published((await params).slug);
+  const transcript = await publishedForPage((await params).slug);
   return transcript ? pageMetadata(transcript) : { title: "Not found", robots: { index: false } };
 }
 
-export default async function PublicTranscriptPage({ params, searchParams }: Props) {
-  const { slug } = await params;
-  const transcript = await published(slug);
+export default async function PublicTranscriptRoute({ params }: Props) {
+  const transcript = await publishedForPage((await params).slug);
   if (!transcript) notFound();
-  const q = (await searchParams).q;
-  const query = (Array.isArray(q) ? q[0] : q)?.slice(0, 200) ?? "";
-  const segments = transcript.segments ?? [];
-  const player = transcript.video_id ? playerFor({ platform: transcript.platform, video_id: transcript.video_id, source_url: transcript.source_url ?? "" }) : null;
-  const title = transcript.title?.trim() || "Untitled";
-  const publishedOn = new Date(transcript.published_at).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-
-  return (
-    <main className="mx-auto flex max-w-3xl flex-col gap-6 px-6 py-10">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: videoJsonLd(transcript, player?.src ?? null) }} />
-      <nav className="text-sm">
-        <Link href="/explore" className="text-sky-700 hover:underline">
-          ← All published transcripts
-        </Link>
-      </nav>
-      <header className="flex flex-col gap-2">
-        <h1 className="text-2xl font-semibold tracking-tight" data-testid="public-title">
-          {title}
-        </h1>
-        <p className="text-sm text-stone-600">
-          {platformLabel(transcript.platform)} · {transcript.lang} · published {publishedOn}
-          {transcript.source_url && (
-            <>
-              {" · "}
-              <a href={transcript.source_url} className="text-sky-700 underline decoration-sky-300 hover:decoration-sky-700" rel="nofollow noopener" data-testid="public-source">
-                Watch on {platformLabel(transcript.platform)}
-              </a>
-            </>
-          )}
-        </p>
-        <p className="flex flex-wrap gap-2 text-sm" data-testid="public-downloads">
-          <span className="py-1">Download:</span>
-          {FORMAT_TABS.map((tab) => (
-            <a
-              key={tab.format}
-              href={`/v1/public/${transcript.slug}/download?format=${tab.format}`}
-              className="rounded-md border border-stone-300 px-2 py-1 hover:bg-stone-100"
-              download
-              rel="nofollow"
-            >
-              {tab.label === "Segments" ? "JSON" : tab.label} (.{tab.extension})
-            </a>
-          ))}
-        </p>
-      </header>
-      <PublicTranscript
-        segments={segments}
-        player={player ? { ...player, title } : null}
-        momentPrefix={momentPrefix(transcript)}
-        initialQuery={query}
-      />
-    </main>
-  );
+  return <PublicTranscriptPage transcript={transcript} query="" />;
 }

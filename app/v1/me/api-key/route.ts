@@ -2,4 +2,4 @@ import { withApi } from "@/lib/http/with-api";
 import { getApiKeyEndpoint } from "@/lib/auth/endpoints";
 import { getApiKeyState } from "@/lib/auth/api-keys";
 
-export const GET = withApi(getApiKeyEndpoint, ({ principal }) => getApiKeyState(principal.userId));
+export const GET = withApi(getApiKeyEndpoint, ({ principal }) => getApiKeyState(principal.userId, principal));
