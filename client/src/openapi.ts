@@ -417,6 +417,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search what was said in your transcripts: moments with timestamps, snippets and deep links
+         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
+         */
+        get: operations["getV1MeSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/sessions/revoke": {
         parameters: {
             query?: never;
@@ -752,7 +772,7 @@ export interface paths {
         put?: never;
         /**
          * A podcast feed, Apple Podcasts link or audio URL → show and episodes
-         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off. When an episode publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
+         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's `next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
          */
         post: operations["postV1PodcastResolve"];
         delete?: never;
@@ -810,6 +830,26 @@ export interface paths {
          * @description Keyset pagination: each page (`limit`, default 100, at most 1000) ends with `next_cursor`; pass it as `cursor` for the next page, until it is null. Pages cost the same at any depth. Cacheable for a minute.
          */
         get: operations["getV1PublicIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search what was said in published transcripts
+         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
+         */
+        get: operations["getV1PublicSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1413,7 +1453,7 @@ export interface components {
             published_at: string;
             /** @description timed segments in seconds for json; null otherwise */
             segments: components["schemas"]["Segment"][] | null;
-            /** @description which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp); null for speech recognition */
+            /** @description which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1) */
             served_by: string | null;
             slug: string;
             /** @enum {string} */
@@ -1442,6 +1482,10 @@ export interface components {
             client_name?: string | null;
             client_uri?: string | null;
             grant_types?: string[];
+            /**
+             * @description required for the authorization_code grant; a device-grant-only client may send none
+             * @default []
+             */
             redirect_uris: string[];
             response_types?: string[];
             scope?: string | null;
@@ -1462,26 +1506,80 @@ export interface components {
             token_endpoint_auth_method: string;
         };
         ResolveRequest: {
+            /** @description Episodes to answer for a feed, at most 500; default 100 */
+            limit?: number;
+            /** @description Episodes to skip (newest first): the previous answer's `next_offset`; default 0 */
+            offset?: number;
             /** @description An RSS or Atom feed URL, an Apple Podcasts show or episode link, or a direct link to an episode's audio file */
             url: string;
         };
         ResolveResponse: {
             /** @description For `episode` and `audio`: the audio to transcribe */
             audio_url: string | null;
-            /** @description Newest first as the feed lists them; only items with an audio enclosure */
+            /** @description Newest first as the feed lists them; only items with an audio enclosure. For `feed`, one page: `limit` from `offset` */
             episodes: components["schemas"]["EpisodeOut"][] | null;
             /**
              * @description feed: a whole show; episode: one episode of a show (Apple episode link); audio: a direct audio file
              * @enum {string}
              */
             kind: "feed" | "episode" | "audio";
+            /** @description For `feed`: the `offset` of the next page, or null on the last one */
+            next_offset?: number | null;
             show: components["schemas"]["ShowInfo"] | null;
+            /** @description For `feed`: the episodes with audio the feed lists (of which the first 10,000 can be paged through) */
+            total_episodes?: number;
         };
         RevokeRequest: {
             client_id?: string;
             client_secret?: string;
             token: string;
             token_type_hint?: string;
+        };
+        SearchMoment: {
+            /** @description The matching segment with its neighbours: the passage it was found in */
+            context: {
+                end: number;
+                start: number;
+                text: string;
+            };
+            /** @description End of the matching segment, in seconds */
+            end: number;
+            /** @description The matched words in `snippet`: [start, end) offsets in UTF-16 code units, as JavaScript strings count */
+            highlights: [
+                number,
+                number
+            ][];
+            lang: string;
+            links: {
+                /** @description The public page /t/{slug} at the moment's line, when the transcript is published */
+                page: string | null;
+                /** @description The moment on the platform (YouTube &t=, Vimeo #t=), where it has such links */
+                source: string | null;
+                /** @description The dashboard's viewer at the moment (the caller's library only) */
+                viewer: string | null;
+            };
+            platform: string;
+            /** @description Relevance (higher is better); comparable within one answer only */
+            rank: number;
+            /** @description Index of the matching segment in the transcript's segments */
+            segment_index: number;
+            /** @description The public page's slug, when published */
+            slug: string | null;
+            /** @description Words around the match (at most about 300 characters; … where cut) */
+            snippet: string;
+            /** @description The transcript's source link (null for uploads in the public search) */
+            source_url: string | null;
+            /** @description Start of the matching segment, in seconds */
+            start: number;
+            title: string | null;
+            transcript_id: string;
+            video_id: string | null;
+        };
+        SearchResponse: {
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
+            /** @description Moments, most relevant first; at most 3 per transcript */
+            results: components["schemas"]["SearchMoment"][];
         };
         Segment: {
             end: number;
@@ -1560,7 +1658,7 @@ export interface components {
             platform: "youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast";
             /** @description timed segments in seconds for json; null otherwise */
             segments: components["schemas"]["Segment"][] | null;
-            /** @description which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp); null for speech recognition */
+            /** @description which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1) */
             served_by: string | null;
             /** @enum {string} */
             source: "captions" | "asr";
@@ -1991,6 +2089,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`) */
             409: {
                 headers: {
@@ -2067,6 +2174,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2194,6 +2310,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2713,6 +2838,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -2744,6 +2878,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2789,6 +2932,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -2822,6 +2974,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2885,6 +3046,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The caller has no billing account yet (`no_billing_account`) */
             404: {
                 headers: {
@@ -2914,6 +3084,63 @@ export interface operations {
             };
         };
     };
+    getV1MeSearch: {
+        parameters: {
+            query: {
+                /** @description next_cursor of the previous page; absent for the first page */
+                cursor?: string | null;
+                /** @description Only transcripts in this language (e.g. en, de, zh-Hans) */
+                lang?: string | null;
+                /** @example 20 */
+                limit?: number;
+                platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postV1MeSessionsRevoke: {
         parameters: {
             query?: never;
@@ -2934,6 +3161,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3017,6 +3253,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The caller has no subscription (`no_subscription`) */
             409: {
                 headers: {
@@ -3075,6 +3320,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3147,6 +3401,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The caller has no subscription (`no_subscription`) */
             409: {
                 headers: {
@@ -3203,6 +3466,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3234,6 +3506,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3419,6 +3700,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3463,6 +3753,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3519,6 +3818,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3584,6 +3892,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No endpoint with this id */
             404: {
                 headers: {
@@ -3636,6 +3953,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3710,6 +4036,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No endpoint with this id */
             404: {
                 headers: {
@@ -3761,6 +4096,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3833,6 +4177,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3887,6 +4240,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3988,7 +4350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description feed_invalid (malformed feed, with the line), not_a_feed (a web page), response_too_large (over PODCAST_FEED_MAX_BYTES), url_not_allowed / address_not_allowed (internal or unsupported URL) */
+            /** @description feed_invalid (malformed feed, with the line; past the parser's bounds, memory or deadline), not_a_feed (a web page), response_too_large (over PODCAST_FEED_MAX_BYTES), url_not_allowed / address_not_allowed (internal or unsupported URL) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,6 +4524,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicIndexResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1PublicSearch: {
+        parameters: {
+            query: {
+                /** @description next_cursor of the previous page; absent for the first page */
+                cursor?: string | null;
+                /** @description Only transcripts in this language (e.g. en, de, zh-Hans) */
+                lang?: string | null;
+                /** @example 20 */
+                limit?: number;
+                platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResponse"];
                 };
             };
             /** @description Validation Error */
