@@ -11,6 +11,8 @@ export default defineConfig({
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
     testTimeout: 60000,
+    // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
+    hookTimeout: 60000,
     globalSetup: ["test/integration-setup.ts"],
   },
 });
