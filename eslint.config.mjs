@@ -5,11 +5,49 @@ import nextTs from "eslint-config-next/typescript";
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", "node_modules/**", "lib/generated/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "data/**", ".venv/**", "cli/dist/**", "client/dist/**"]),
+  globalIgnores([
+    ".next/**",
+    "node_modules/**",
+    "lib/generated/**",
+    "next-env.d.ts",
+    "test-results/**",
+    "playwright-report/**",
+    "data/**",
+    ".venv/**",
+    "cli/dist/**",
+    "client/dist/**",
+  ]),
   {
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
     },
+  },
+  {
+    // Test helpers, fixtures and fakes live under test/ and never reach app code.
+    files: [
+      "app/**/*.{ts,tsx}",
+      "lib/**/*.{ts,tsx}",
+      "components/**/*.{ts,tsx}",
+      "cli/src/**/*.ts",
+      "client/src/**/*.ts",
+      "proxy.ts",
+      "instrumentation.ts",
+    ],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." }] },
+      ],
+    },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    settings: { "import/ignore": ["node_modules"] },
+    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     // Test helpers named use* (useTestDatabase) are not React hooks.

@@ -2,19 +2,26 @@
 // embedded default this applies migrations) before the first request is served; the jobs start beside.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // First of all: requests Next.js itself would answer with a plain-text 500 or an
+  const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
+  const settings = env();
+  // The database opens first (the embedded one: seconds of WebAssembly, partly on V8's background threads)
+  // while the rest of the start runs beside it; requests are served once it is open.
+  const { getDb, dbKind } = await import("@/lib/db/client");
+  const database = getDb();
+  database.catch(() => {}); // awaited below
+  // Requests Next.js itself would answer with a plain-text 500 or an
   // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
   const { allEndpoints } = await import("@/lib/openapi/endpoints");
   const { MCP_ROUTES } = await import("@/lib/mcp/metadata");
   const { APP_ROUTES } = await import("@/lib/http/app-routes");
   installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES, ...APP_ROUTES]));
-  const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const { log } = await import("@/lib/observability/logger");
-  const settings = env();
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
-  const { getDb, dbKind } = await import("@/lib/db/client");
-  await getDb();
+  // One line on what yt-dlp can do for YouTube (its runtime, its solver, its age), off the start path.
+  const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
+  void reportYtDlpAtStart(log, settings.YTDLP_PATH);
+  await database;
   // Several app processes may share PostgreSQL: each tells the others which cached pages it expired.
   if (settings.DATABASE_URL) (await import("@/lib/cache/tag-broadcast")).startTagBroadcast(settings.DATABASE_URL);
   // Jobs (the local runner in this process, unless Inngest is configured), webhook deliveries (rows in the
@@ -27,6 +34,14 @@ export async function register() {
     await ensureDeliveryRunner();
     const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");
     scheduleCleanup();
-    log.info({ database: await dbKind(), jobs: runner ? "local runner" : "Inngest", devLogin: settings.devLogin, metrics: Boolean(settings.METRICS_TOKEN) }, "ready");
+    log.info(
+      {
+        database: await dbKind(),
+        jobs: runner ? "local runner" : "Inngest",
+        devLogin: settings.devLogin,
+        metrics: Boolean(settings.METRICS_TOKEN),
+      },
+      "ready",
+    );
   })().catch((error: unknown) => log.error({ err: error }, "jobs could not start"));
 }

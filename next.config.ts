@@ -2,6 +2,12 @@ import path from "node:path";
 import type { NextConfig } from "next";
 import { API_POLICY, BASELINE_HEADERS, cachedPageHeaders } from "./lib/http/security-headers";
 
+/** The query parameters that make /explore a search or a later page (app/explore/search). */
+const EXPLORE_QUERY = [
+  { type: "query" as const, key: "q" },
+  { type: "query" as const, key: "cursor" },
+];
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Every response; pages get their Content-Security-Policy (with a nonce) and HSTS from proxy.ts, except
@@ -10,13 +16,26 @@ const nextConfig: NextConfig = {
     return [
       { source: "/:path*", headers: BASELINE_HEADERS },
       { source: "/v1/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
+      // XML, not pages: nothing may load or frame them (proxy.ts does not run for them).
+      { source: "/sitemap.xml", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
+      { source: "/sitemaps/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
       { source: "/t/:path*", headers: cachedPageHeaders() },
+      // /explore's first page is cached too; a search or a later page (rewritten to /explore/search) is
+      // rendered per request and gets its nonce-based policy from proxy.ts.
+      { source: "/explore", missing: EXPLORE_QUERY, headers: cachedPageHeaders() },
+      { source: "/explore/newest", headers: cachedPageHeaders() },
     ];
   },
   async rewrites() {
     return {
       // The public page's search without JavaScript (?q=) is rendered per request; /t/{slug} itself is cached.
-      beforeFiles: [{ source: "/t/:slug", has: [{ type: "query", key: "q" }], destination: "/t/:slug/search" }],
+      beforeFiles: [
+        { source: "/t/:slug", has: [{ type: "query", key: "q" }], destination: "/t/:slug/search" },
+        // The same for /explore: its first page is cached (app/explore/[list]); a search or a later page is
+        // rendered per request.
+        ...EXPLORE_QUERY.map((query) => ({ source: "/explore", has: [query], destination: "/explore/search" })),
+        { source: "/explore", missing: EXPLORE_QUERY, destination: "/explore/newest" },
+      ],
       afterFiles: [],
       fallback: [],
     };
@@ -25,12 +44,21 @@ const nextConfig: NextConfig = {
   // tags shared between app processes (lib/cache/next-cache-handler.mjs). Not on disk: a restart starts
   // empty, so a page unpublished while a process was down is never served from an old file.
   cacheHandler: path.resolve("lib/cache/next-cache-handler.mjs"),
-  experimental: { isrFlushToDisk: false },
+  // Route modules load when first asked for, not all at start: preloading them ran beside the first
+  // requests and delayed them (issue 25).
+  experimental: { isrFlushToDisk: false, preloadEntriesOnStart: false },
   // Cached pages tell shared caches (CDNs) to serve a copy for at most 5 minutes (`revalidate`) and a stale
   // one for 10 more while they fetch a fresh one.
   expireTime: 900,
   // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "@prisma/adapter-pg", "swagger-ui-dist", "prom-client"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "@prisma/adapter-pg",
+    "swagger-ui-dist",
+    "prom-client",
+  ],
 };
 
 export default nextConfig;

@@ -57,13 +57,24 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [["list"]],
-  timeout: 60_000,
+  timeout: 90_000,
+  // Two shards share two cores with the unit and integration suites (npm test): a web-first assertion waits up
+  // to 15 s for what a quiet machine shows in one.
+  expect: { timeout: 15_000 },
   globalTeardown: "./e2e/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
       executablePath: chromiumExecutable(),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
     trace: "retain-on-failure",
   },

@@ -2,17 +2,15 @@ import { NextResponse, type NextRequest } from "next/server";
 import { SESSION_COOKIES } from "@/lib/auth/session-cookie";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 import { securePage } from "@/lib/http/page-security";
-import { limitPublicPage } from "@/lib/http/public-page-limit";
 import { env } from "@/lib/env";
 
-// Runs for every page (not for the API, static files or uploads: see `config`). Three separate jobs:
-// the security headers of every page (lib/http/page-security.ts), the rate limit of anonymous pages that
-// read the database (lib/http/public-page-limit.ts), and the sign-in gate of /dashboard.
+// Runs for every page (not for the API, static files or uploads: see `config`). Two separate jobs: the
+// security headers of every page (lib/http/page-security.ts) and the sign-in gate of /dashboard. (The rate
+// limit of anonymous pages that read the database is counted earlier, by the request guard:
+// lib/http/public-page-limit.ts.)
 
-export async function proxy(request: NextRequest) {
+export function proxy(request: NextRequest) {
   const page = securePage(request);
-  const limited = await limitPublicPage(request, request.nextUrl.pathname);
-  if (limited) return page.apply(new NextResponse(limited.body, limited));
   return page.apply(dashboardGate(request) ?? NextResponse.next({ request: { headers: page.requestHeaders } }));
 }
 
@@ -31,9 +29,15 @@ function dashboardGate(request: NextRequest): NextResponse | null {
 
 // Not matched, on purpose: /v1 and /api (a proxy makes Next.js buffer every request body before the
 // route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
-// /health, /metrics, /openapi.json, /docs (Swagger UI carries its own policy), and the public pages /t/…
+// /health, /metrics, /openapi.json, /docs (Swagger UI carries its own policy), the public pages /t/…
 // (served from Next.js's cache with fixed headers from next.config.ts: a proxy run would cost as much as
-// serving them).
+// serving them), /explore's first page (cached likewise: a search or a later page, /explore?q= or ?cursor=,
+// is rendered per request and does get its nonce here) and the sitemaps (XML, with the API's policy from
+// next.config.ts).
 export const config = {
-  matcher: ["/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|t/|\\.well-known/oauth-).*)"],
+  matcher: [
+    "/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|t/|explore$|explore/newest$|sitemap\\.xml$|sitemaps/|\\.well-known/oauth-).*)",
+    { source: "/explore", has: [{ type: "query", key: "q" }] },
+    { source: "/explore", has: [{ type: "query", key: "cursor" }] },
+  ],
 };

@@ -3,11 +3,21 @@ import { defineConfig } from "vitest/config";
 
 // Unit tests: beside the code, no database. Integration tests (*.int.test.ts) have their own config.
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+    },
+  },
   test: {
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.test.ts", "**/*.test.tsx"],
     exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**"],
+    // npm test runs this suite beside the build, the e2e shards and the integration suite on two cores: a test
+    // that loads the app's route modules or builds a 17 MB feed can take well over vitest's 5 s there. These are
+    // guards against a hang, not timings.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
   },
 });

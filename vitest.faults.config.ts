@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
 // restarted PostgreSQL, a failing recogniser or platform, a full disk) and scale the app out. Some start
 // the built app (`npm run build` first). One file at a time: they start processes and load the machine.
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+    },
+  },
   test: {
     server: { deps: { inline: ["next-auth"] } },
     include: ["test/faults/**/*.test.ts"],

@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 // Integration tests (*.int.test.ts): real PostgreSQL (see test/pg.ts; the global setup starts an embedded
 // server when none answers at TEST_DATABASE_ADMIN_URL) and PGlite.
 export default defineConfig({
-  resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
+  resolve: {
+    alias: {
+      "@": fileURLToPath(new URL("./", import.meta.url)),
+      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+    },
+  },
   test: {
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },

@@ -8,13 +8,22 @@ const bar = (width: number, color: string) => <div style={{ width, height: 17, b
 
 export default function AppleIcon() {
   return new ImageResponse(
-    (
-      <div style={{ width: "100%", height: "100%", background: "#1c1917", display: "flex", flexDirection: "column", justifyContent: "center", gap: 17, paddingLeft: 40 }}>
-        {bar(100, "#fafaf9")}
-        {bar(78, "#fafaf9")}
-        {bar(56, "#38bdf8")}
-      </div>
-    ),
+    <div
+      style={{
+        width: "100%",
+        height: "100%",
+        background: "#1c1917",
+        display: "flex",
+        flexDirection: "column",
+        justifyContent: "center",
+        gap: 17,
+        paddingLeft: 40,
+      }}
+    >
+      {bar(100, "#fafaf9")}
+      {bar(78, "#fafaf9")}
+      {bar(56, "#38bdf8")}
+    </div>,
     size,
   );
 }

@@ -1,24 +1,53 @@
 import Link from "next/link";
+import { auth } from "@/lib/auth/nextauth";
+import { SiteHeader } from "@/components/site/site-header";
+import { LinkBox } from "@/components/site/link-box";
 
-// Per request: its scripts carry the view's CSP nonce (app/layout.tsx).
+// Per request: its scripts carry the view's CSP nonce (app/layout.tsx), and the header knows who is signed in.
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+const WHAT_PEOPLE_DO = [
+  ["Read and search", "a video or podcast as text, the line being played highlighted as it plays."],
+  ["Download", "as text, SRT, VTT, Markdown or JSON, with or without timestamps."],
+  ["Publish", "a transcript as a public page anyone can read and search."],
+  ["Script it", "with the API, the command-line tool or an AI assistant (MCP)."],
+] as const;
+
+export default async function HomePage() {
+  const session = await auth();
+  const signedIn = !!session?.user?.id;
   return (
-    <main className="mx-auto flex max-w-3xl flex-col gap-8 px-6 py-24">
-      <h1 className="text-4xl font-semibold tracking-tight">Verbatim</h1>
-      <p className="text-lg text-stone-600">
-        Paste a YouTube, X, TikTok, Facebook, Instagram, RedNote or Vimeo link, a podcast episode or a file, and get a
-        timestamped transcript as text, SRT, VTT, Markdown or JSON.
-      </p>
-      <div className="flex gap-3">
-        <Link href="/dashboard" className="rounded-md bg-stone-900 px-4 py-2 text-white hover:bg-stone-700">
-          Open the dashboard
-        </Link>
-        <Link href="/docs" className="rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
-          API reference
-        </Link>
-      </div>
-    </main>
+    <div className="min-h-screen">
+      <SiteHeader signIn={!signedIn} />
+      <main id="main" className="mx-auto flex max-w-3xl flex-col gap-8 px-4 py-12 sm:px-6 sm:py-20">
+        <div className="flex flex-col gap-3">
+          <h1 className="text-3xl font-semibold tracking-tight sm:text-4xl">
+            Timestamped transcripts of any video, podcast or file.
+          </h1>
+          <p className="text-lg text-stone-600" data-testid="pitch">
+            Paste a YouTube, X, TikTok, Facebook, Instagram, RedNote or Vimeo link, a podcast episode or a file; read
+            it, search it, download it.
+          </p>
+        </div>
+        <LinkBox signedIn={signedIn} />
+        <ul className="grid gap-4 text-sm sm:grid-cols-2">
+          {WHAT_PEOPLE_DO.map(([what, how]) => (
+            <li key={what}>
+              <span className="font-medium">{what}</span> <span className="text-stone-600">{how}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="text-sm text-stone-600">
+          <Link href="/explore" className="underline">
+            Browse published transcripts
+          </Link>{" "}
+          or read the{" "}
+          <Link href="/docs" className="underline">
+            API reference
+          </Link>
+          .
+        </p>
+      </main>
+    </div>
   );
 }

@@ -17,7 +17,9 @@ export async function buildCli() {
     legalComments: "none",
     logLevel: "warning",
     // CommonJS libraries (cli-progress) call require() for Node's own modules, which ESM output lacks.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
   });
   await chmod(outfile, 0o755);
   return outfile;

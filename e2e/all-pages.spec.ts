@@ -12,10 +12,18 @@ const SIZES = [
   { name: "laptop", width: 1366, height: 900 },
 ] as const;
 
-const skipped = new Set([...(process.env.E2E_PAGES_SKIP ?? "").split(",").map((name) => name.trim()).filter(Boolean)]);
+const skipped = new Set([
+  ...(process.env.E2E_PAGES_SKIP ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean),
+]);
 
 /** A 1×1 PNG standing in for YouTube's thumbnails (no network here). */
-const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 
 interface World {
   slug: string;
@@ -27,14 +35,28 @@ interface World {
 async function makeWorld(page: Page): Promise<World> {
   await devLogin(page, randomEmail("pages"));
   const api = page.request;
-  const ok = await api.post("/v1/transcript", { data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, lang: "en" } });
+  const ok = await api.post("/v1/transcript", {
+    data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, lang: "en" },
+  });
   expect(ok.status()).toBe(200);
-  expect((await api.post("/v1/transcript", { data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" } })).ok()).toBe(false);
-  const published = await api.post("/v1/publish", { data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, lang: "en" } });
+  expect(
+    (
+      await api.post("/v1/transcript", {
+        data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" },
+      })
+    ).ok(),
+  ).toBe(false);
+  const published = await api.post("/v1/publish", {
+    data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, lang: "en" },
+  });
   expect(published.status()).toBe(200);
   const { slug } = await published.json();
   const device = await (await api.post("/v1/device/code", { form: { client_id: "verbatim-cli" } })).json();
-  const client = await (await api.post("/oauth/register", { data: { redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Pages Connector" } })).json();
+  const client = await (
+    await api.post("/oauth/register", {
+      data: { redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Pages Connector" },
+    })
+  ).json();
   const consent = `/oauth/authorize?${new URLSearchParams({
     response_type: "code",
     client_id: client.client_id,
@@ -51,25 +73,59 @@ async function makeWorld(page: Page): Promise<World> {
 function pages(world: World) {
   return [
     { name: "home", path: "/", signedOut: true, ready: (p: Page) => p.getByRole("heading", { level: 1 }) },
-    { name: "signin", path: "/signin", signedOut: true, ready: (p: Page) => p.getByRole("heading", { name: "Sign in to Verbatim" }) },
+    {
+      name: "signin",
+      path: "/signin",
+      signedOut: true,
+      ready: (p: Page) => p.getByRole("heading", { name: "Sign in to Verbatim" }),
+    },
     { name: "explore", path: "/explore", signedOut: true, ready: (p: Page) => p.getByRole("heading", { level: 1 }) },
-    { name: "docs", path: "/docs", signedOut: true, ready: (p: Page) => p.getByRole("heading", { name: /Transcripts/ }).first() },
+    {
+      name: "docs",
+      path: "/docs",
+      signedOut: true,
+      ready: (p: Page) => p.getByRole("heading", { name: /Transcripts/ }).first(),
+    },
     { name: "not-found", path: "/no-such-page", signedOut: true, ready: (p: Page) => p.getByTestId("not-found") },
-    { name: "public-transcript", path: `/t/${world.slug}`, signedOut: true, ready: (p: Page) => p.getByRole("heading", { level: 1 }) },
-    { name: "transcribe", path: "/dashboard", ready: (p: Page) => p.getByRole("heading", { name: "Transcribe", level: 1 }) },
+    {
+      name: "public-transcript",
+      path: `/t/${world.slug}`,
+      signedOut: true,
+      ready: (p: Page) => p.getByRole("heading", { level: 1 }),
+    },
+    {
+      name: "transcribe",
+      path: "/dashboard",
+      ready: (p: Page) => p.getByRole("heading", { name: "Transcribe", level: 1 }),
+    },
     { name: "history", path: "/dashboard/history", ready: (p: Page) => p.getByTestId("history-row").first() },
-    { name: "imports", path: "/dashboard/imports", ready: (p: Page) => p.getByRole("heading", { name: "Imports", level: 1 }) },
+    {
+      name: "imports",
+      path: "/dashboard/imports",
+      ready: (p: Page) => p.getByRole("heading", { name: "Imports", level: 1 }),
+    },
     { name: "published", path: "/dashboard/published", ready: (p: Page) => p.getByTestId("published-row").first() },
     { name: "billing", path: "/dashboard/billing", ready: (p: Page) => p.getByTestId("current-tier") },
     { name: "keys", path: "/dashboard/keys", ready: (p: Page) => p.getByTestId("key-prefix") },
-    { name: "webhooks", path: "/dashboard/webhooks", ready: (p: Page) => p.getByRole("heading", { name: "Webhooks", level: 1 }) },
-    { name: "device", path: `/device?user_code=${world.deviceCode}`, ready: (p: Page) => p.getByTestId("device-user-code") },
+    {
+      name: "webhooks",
+      path: "/dashboard/webhooks",
+      ready: (p: Page) => p.getByRole("heading", { name: "Webhooks", level: 1 }),
+    },
+    {
+      name: "device",
+      path: `/device?user_code=${world.deviceCode}`,
+      ready: (p: Page) => p.getByTestId("device-user-code"),
+    },
     { name: "consent", path: world.consent, ready: (p: Page) => p.getByTestId("consent-client") },
   ].filter((entry) => !skipped.has(entry.name));
 }
 
-test("every page fits a phone and a laptop, passes axe (no serious or critical), logs no error and has a title", async ({ browser }) => {
-  test.setTimeout(240_000);
+test("every page fits a phone and a laptop, passes axe (no serious or critical), logs no error and has a title", async ({
+  browser,
+}) => {
+  // Every page at two sizes with axe: minutes on two cores shared with the other steps of npm test.
+  test.setTimeout(480_000);
   const signedIn = await browser.newContext();
   const setup = await signedIn.newPage();
   const world = await makeWorld(setup);
@@ -82,7 +138,9 @@ test("every page fits a phone and a laptop, passes axe (no serious or critical),
       const page = await (entry.signedOut ? signedOut : signedIn).newPage();
       await page.route("https://i.ytimg.com/**", (route) => route.fulfill({ contentType: "image/png", body: PIXEL }));
       // The embedded players are third-party pages: not loaded here (no network), not ours to audit.
-      await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title>" }));
+      await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) =>
+        route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title>" }),
+      );
       const errors: string[] = [];
       page.on("console", (message) => {
         // A 404 page's own status is logged by Chromium as a failed load: that one is the point of the page.
@@ -95,15 +153,24 @@ test("every page fits a phone and a laptop, passes axe (no serious or critical),
       await expect(entry.ready(page)).toBeVisible();
       const where = `${entry.name} at ${size.width}px`;
 
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
       if (scrollWidth > clientWidth) problems.push(`${where}: scrollWidth ${scrollWidth} > clientWidth ${clientWidth}`);
 
       const title = await page.title();
-      if (!/\S/.test(title) || (entry.name !== "home" && title === "Verbatim")) problems.push(`${where}: title "${title}"`);
+      if (!/\S/.test(title) || (entry.name !== "home" && title === "Verbatim"))
+        problems.push(`${where}: title "${title}"`);
 
       const scan = await new AxeBuilder({ page }).exclude("iframe").analyze();
       for (const violation of scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")) {
-        problems.push(`${where}: axe ${violation.impact} ${violation.id} (${violation.help}) at ${violation.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+        problems.push(
+          `${where}: axe ${violation.impact} ${violation.id} (${violation.help}) at ${violation.nodes
+            .map((n) => n.target.join(" "))
+            .slice(0, 3)
+            .join(", ")}`,
+        );
       }
       for (const error of errors) problems.push(`${where}: console error ${error}`);
       await page.close();

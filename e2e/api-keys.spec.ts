@@ -28,7 +28,12 @@ test("create a key, use it, regenerate it: the old key stops working at once", a
   const api = await request.newContext({ baseURL });
   const withFirst = await api.get("/v1/me/api-key", { headers: { authorization: `Bearer ${firstKey}` } });
   expect(withFirst.status()).toBe(200);
-  expect(await withFirst.json()).toMatchObject({ has_key: true, key_prefix: firstKey.slice(0, 12), tier: "free", key: null });
+  expect(await withFirst.json()).toMatchObject({
+    has_key: true,
+    key_prefix: firstKey.slice(0, 12),
+    tier: "free",
+    key: null,
+  });
 
   await page.getByRole("button", { name: "Regenerate" }).click();
   await expect(page.getByRole("alertdialog")).toContainText("stops working immediately");

@@ -16,7 +16,9 @@ const webhookSecret = process.env.E2E_STRIPE_WEBHOOK_SECRET!;
 const plan = (page: Page, tier: "free" | "pro" | "ultra") => page.getByTestId(`plan-${tier}`);
 
 test.describe("billing off (embedded defaults)", () => {
-  test("the page says billing is off, shows the free allowance and the static prices, and offers no purchase", async ({ page }) => {
+  test("the page says billing is off, shows the free allowance and the static prices, and offers no purchase", async ({
+    page,
+  }) => {
     await devLogin(page, randomEmail("billing-off"), "/dashboard/billing");
     await expect(page.getByRole("heading", { name: "Billing", level: 1 })).toBeVisible();
     await expect(page.getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
@@ -39,9 +41,17 @@ test.describe("billing with Stripe", () => {
   let stripe: Stripe;
 
   test.beforeAll(async () => {
-    fake = await startFakeStripe({ port: fakeStripePort, webhook: { url: `${billingOrigin}/v1/webhooks/billing`, secret: webhookSecret, auto: true } });
+    fake = await startFakeStripe({
+      port: fakeStripePort,
+      webhook: { url: `${billingOrigin}/v1/webhooks/billing`, secret: webhookSecret, auto: true },
+    });
     seedVerbatimCatalog(fake);
-    stripe = new Stripe(fake.apiKey, { host: fake.host, port: fake.port, protocol: fake.protocol, maxNetworkRetries: 0 });
+    stripe = new Stripe(fake.apiKey, {
+      host: fake.host,
+      port: fake.port,
+      protocol: fake.protocol,
+      maxNetworkRetries: 0,
+    });
   });
   test.afterAll(async () => fake?.close());
 
@@ -53,7 +63,9 @@ test.describe("billing with Stripe", () => {
     return list.data[0];
   }
 
-  test("upgrade through Checkout: the signed webhook makes the user pro; change, schedule, cancel, resume; a failed payment; the portal", async ({ page }) => {
+  test("upgrade through Checkout: the signed webhook makes the user pro; change, schedule, cancel, resume; a failed payment; the portal", async ({
+    page,
+  }) => {
     const email = randomEmail("billing");
     const reconciles: string[] = [];
     page.on("request", (request) => {
@@ -106,7 +118,9 @@ test.describe("billing with Stripe", () => {
     // A downgrade is scheduled for the period end, and undone.
     await plan(page, "pro").getByRole("button", { name: "Switch to Pro" }).click();
     await confirm.getByRole("button", { name: "Schedule the switch" }).click();
-    await expect(page.getByTestId("pending-notice")).toContainText(`Switches to Pro on ${periodEnd}. You keep Ultra until then.`);
+    await expect(page.getByTestId("pending-notice")).toContainText(
+      `Switches to Pro on ${periodEnd}. You keep Ultra until then.`,
+    );
     await expect(plan(page, "pro")).toContainText("Scheduled");
     await expect(page.getByTestId("current-tier")).toHaveText("Ultra");
     expect((await subscriptionOf(email)).schedule).not.toBeNull();
@@ -117,7 +131,9 @@ test.describe("billing with Stripe", () => {
     // Cancel at the period end (the tier is kept), then resume.
     await plan(page, "free").getByRole("button", { name: "Cancel plan" }).click();
     await confirm.getByRole("button", { name: "Cancel plan" }).click();
-    await expect(page.getByTestId("cancel-notice")).toContainText(`Your Ultra plan is canceled and ends on ${periodEnd}.`);
+    await expect(page.getByTestId("cancel-notice")).toContainText(
+      `Your Ultra plan is canceled and ends on ${periodEnd}.`,
+    );
     await expect(page.getByTestId("current-tier")).toHaveText("Ultra");
     await expect(page.getByTestId("period-end")).toHaveText(`Resets on ${periodEnd}`);
     expect((await subscriptionOf(email)).cancel_at_period_end).toBe(true);

@@ -5,6 +5,8 @@ import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { randomEmail } from "./helpers";
 import { ANSI, buildCli, runCli, startCli } from "../test/cli";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
+import { speechWav as writeSpeech } from "../test/speech";
+import { findExecutable } from "../lib/process/media-tools";
 
 // Issue 14: the `verbatim` CLI, built, as a child process against the built app with the YouTube and
 // speech-recognition fakes (playwright.config.ts). The device login is approved in Chromium on /device.
@@ -52,11 +54,13 @@ async function filesDir(testInfo: TestInfo) {
 /** A real WAV of the two sentences, spoken by espeak-ng (the fake does not listen; the app's ffmpeg does). */
 async function speechWav(testInfo: TestInfo, name: string) {
   const file = path.join(await filesDir(testInfo), name);
-  execFileSync("espeak-ng", ["-m", "-w", file, `<speak>${FIRST_SENTENCE}<break time="2s"/>${SECOND_SENTENCE}</speak>`]);
-  return file;
+  return writeSpeech(file, `<speak>${FIRST_SENTENCE}<break time="2s"/>${SECOND_SENTENCE}</speak>`, { ssml: true });
 }
 
-test("login through /device, get a captioned link to stdout and to a file, get a local file (upload + job), history, logout", async ({ page, baseURL }, testInfo) => {
+test("login through /device, get a captioned link to stdout and to a file, get a local file (upload + job), history, logout", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   const env = cliEnv(testInfo, baseURL);
   await login(page, env);
@@ -107,7 +111,10 @@ test("login through /device, get a captioned link to stdout and to a file, get a
   expect(after.stderr).toMatch(/Not logged in .*verbatim login/);
 });
 
-test("Ctrl-C during a job leaves it running and `verbatim job <id>` picks it up; a file longer than the allowance exits 4", async ({ page, baseURL }, testInfo) => {
+test("Ctrl-C during a job leaves it running and `verbatim job <id>` picks it up; a file longer than the allowance exits 4", async ({
+  page,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(120_000);
   const env = cliEnv(testInfo, baseURL);
   await login(page, env);
@@ -128,7 +135,22 @@ test("Ctrl-C during a job leaves it running and `verbatim job <id>` picks it up;
 
   // 17 minutes of silence: more than the free tier's 15 a month. The job measures it and stops.
   const long = path.join(await filesDir(testInfo), "long-silence.mp3");
-  execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "1020", "-c:a", "libmp3lame", "-b:a", "8k", long]);
+  execFileSync(findExecutable("ffmpeg") ?? "ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "anullsrc=r=8000:cl=mono",
+    "-t",
+    "1020",
+    "-c:a",
+    "libmp3lame",
+    "-b:a",
+    "8k",
+    long,
+  ]);
   const tooLong = await runCli(["get", long], env);
   expect(tooLong.code, tooLong.stderr).toBe(4);
   expect(tooLong.stdout).toBe("");

@@ -8,30 +8,40 @@ import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
 const captionedUrl = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
 const title = 'How Bread Rises: Yeast, Gluten & the "Oven Spring"';
-const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 
 /** Relative lightness (0–1) of an element's computed colour property, whatever notation Chromium reports it in. */
 async function lightness(page: Page, selector: string, property: "color" | "backgroundColor"): Promise<number> {
-  return page.locator(selector).first().evaluate((element, name) => {
-    const context = document.createElement("canvas").getContext("2d")!;
-    context.fillStyle = getComputedStyle(element)[name];
-    context.fillRect(0, 0, 1, 1);
-    const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
-    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
-  }, property);
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element, name) => {
+      const context = document.createElement("canvas").getContext("2d")!;
+      context.fillStyle = getComputedStyle(element)[name];
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    }, property);
 }
 
 async function withHistory(page: Page) {
   await page.route("https://i.ytimg.com/**", (route) => route.fulfill({ contentType: "image/png", body: PIXEL }));
   await devLogin(page, randomEmail("history-actions"));
   expect((await page.request.post("/v1/transcript", { data: { url: captionedUrl, lang: "en" } })).status()).toBe(200);
-  const failed = await page.request.post("/v1/transcript", { data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" } });
+  const failed = await page.request.post("/v1/transcript", {
+    data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" },
+  });
   expect(failed.ok()).toBe(false);
   return (await failed.json()).detail as string;
 }
 
 test.describe("history", () => {
-  test("rows show the title and thumbnail; a failed request shows its reason; open, download and delete work", async ({ page }) => {
+  test("rows show the title and thumbnail; a failed request shows its reason; open, download and delete work", async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1366, height: 900 });
     const reason = await withHistory(page);
     await page.goto("/dashboard/history");
@@ -45,12 +55,21 @@ test.describe("history", () => {
     await expect(failedRow.getByTestId("history-retry-link")).toBeVisible();
 
     const row = rows.filter({ hasText: title });
-    await expect(row.getByTestId("history-thumbnail")).toHaveAttribute("src", `https://i.ytimg.com/vi/${FAKE_IDS.captioned}/mqdefault.jpg`);
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    await expect(row.getByTestId("history-thumbnail")).toHaveAttribute(
+      "src",
+      `https://i.ytimg.com/vi/${FAKE_IDS.captioned}/mqdefault.jpg`,
+    );
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 
     // Download: the transcript as a text file.
-    const [download] = await Promise.all([page.waitForEvent("download"), row.getByTestId("history-download-txt").click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      row.getByTestId("history-download-txt").click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/\.txt$/);
     const text = await readFile((await download.path())!, "utf8");
     expect(text.length).toBeGreaterThan(20);
@@ -92,7 +111,10 @@ test.describe("history", () => {
   });
 });
 
-test("keys page: copy state resets for a new key, focus stays on the new key, a transcript curl that runs, last use", async ({ page, context }) => {
+test("keys page: copy state resets for a new key, focus stays on the new key, a transcript curl that runs, last use", async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await devLogin(page, randomEmail("keys-page"), "/dashboard/keys");
   await expect(page.getByTestId("key-last-used")).toHaveText("—");
@@ -123,7 +145,10 @@ test("keys page: copy state resets for a new key, focus stays on the new key, a 
   expect(command).toBe((await curl.textContent())!);
   const body = JSON.parse(/-d '(.*)'$/m.exec(command)![1]);
   expect(body).toEqual({ url: "https://www.youtube.com/watch?v=GJLlxj_dtq8", lang: "en", format: "srt" });
-  const response = await page.request.post("/v1/transcript", { data: body, headers: { authorization: `Bearer ${key}` } });
+  const response = await page.request.post("/v1/transcript", {
+    data: body,
+    headers: { authorization: `Bearer ${key}` },
+  });
   expect(response.status()).toBe(200);
   expect((await response.json()).content).toMatch(/^1\n00:00:/);
 
@@ -133,7 +158,9 @@ test("keys page: copy state resets for a new key, focus stays on the new key, a 
   await expect(page.getByTestId("curl")).toContainText("$VERBATIM_API_KEY");
 });
 
-test("API reference: an introduction, Transcripts first, no webhooks, and Try it out works with a key", async ({ page }) => {
+test("API reference: an introduction, Transcripts first, no webhooks, and Try it out works with a key", async ({
+  page,
+}) => {
   await devLogin(page, randomEmail("docs"), "/dashboard/keys");
   await page.getByRole("button", { name: "Create key" }).click();
   const key = (await page.getByTestId("new-key").textContent())!.trim();
@@ -155,7 +182,9 @@ test("API reference: an introduction, Transcripts first, no webhooks, and Try it
   await operation.getByRole("button", { name: "Try it out" }).click();
   await expect(operation.locator("textarea.body-param__text")).toHaveValue(/GJLlxj_dtq8[\s\S]*"srt"/);
   await operation.getByRole("button", { name: "Execute" }).click();
-  await expect(operation.locator(".live-responses-table .response .response-col_status").first()).toHaveText("200", { timeout: 30_000 });
+  await expect(operation.locator(".live-responses-table .response .response-col_status").first()).toHaveText("200", {
+    timeout: 30_000,
+  });
   await docs.close();
 });
 
@@ -185,7 +214,7 @@ test("sign-in: the development login stands apart; a signed-in visitor is sent o
   await expect(page).toHaveURL(/\/dashboard\/keys$/);
 });
 
-test("dark mode follows the system; focus rings are visible; the phone header is compact", async ({ page }) => {
+test("dark mode follows the system; focus rings are visible; the phone header shows every page", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: "dark" });
   await devLogin(page, randomEmail("dark"), "/dashboard/history");
@@ -196,11 +225,21 @@ test("dark mode follows the system; focus rings are visible; the phone header is
   expect(await lightness(page, "body", "backgroundColor")).toBeGreaterThan(0.9);
   expect(await lightness(page, "h1", "color")).toBeLessThan(0.2);
 
+  // The nav wraps on a phone so that every page is in sight (issue 27): at most three rows, each link on screen.
   const header = await page.getByRole("banner").boundingBox();
-  expect(header!.height).toBeLessThanOrEqual(110);
+  expect(header!.height).toBeLessThanOrEqual(180);
+  for (const link of await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").all()) {
+    const box = (await link.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
 
   await page.getByRole("link", { name: "Verbatim" }).focus();
   await page.keyboard.press("Tab");
-  const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
-  expect(outline).toBe("solid");
+  // The global outline, or components/ui's ring (a box-shadow, so that it follows rounded corners).
+  const focus = await page.evaluate(() => {
+    const style = getComputedStyle(document.activeElement!);
+    return { outline: style.outlineStyle, ring: style.boxShadow };
+  });
+  expect(focus.outline === "solid" || /0px 0px 0px [1-9]/.test(focus.ring)).toBe(true);
 });

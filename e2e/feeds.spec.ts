@@ -21,9 +21,29 @@ function feed(items: string): string {
 
 test.beforeAll(async () => {
   const attributes = Array.from({ length: 1_400_000 }, (_, i) => `a${i}="x"`).join(" ");
-  FEEDS.set("/attributes.xml", Buffer.from(feed(`<item><enclosure url="https://e.example/1.mp3" type="audio/mpeg" ${attributes}/></item>`)));
-  FEEDS.set("/60k.xml", Buffer.from(feed(Array.from({ length: 60_000 }, (_, i) => `<item><enclosure url="https://e.example/${i}.mp3"/></item>`).join(""))));
-  FEEDS.set("/thousand.xml", Buffer.from(feed(Array.from({ length: 1000 }, (_, i) => `<item><title>E${i}</title><enclosure url="https://e.example/${i}.mp3"/></item>`).join(""))));
+  FEEDS.set(
+    "/attributes.xml",
+    Buffer.from(feed(`<item><enclosure url="https://e.example/1.mp3" type="audio/mpeg" ${attributes}/></item>`)),
+  );
+  FEEDS.set(
+    "/60k.xml",
+    Buffer.from(
+      feed(
+        Array.from({ length: 60_000 }, (_, i) => `<item><enclosure url="https://e.example/${i}.mp3"/></item>`).join(""),
+      ),
+    ),
+  );
+  FEEDS.set(
+    "/thousand.xml",
+    Buffer.from(
+      feed(
+        Array.from(
+          { length: 1000 },
+          (_, i) => `<item><title>E${i}</title><enclosure url="https://e.example/${i}.mp3"/></item>`,
+        ).join(""),
+      ),
+    ),
+  );
   server = http.createServer((req, res) => {
     const body = FEEDS.get(req.url ?? "");
     if (!body) return void res.writeHead(404).end();
@@ -39,14 +59,23 @@ test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-test("hostile and large feeds: a clear 422; /health answers while a feed is parsed; episodes a page at a time", async ({ page, request, baseURL }) => {
+test("hostile and large feeds: a clear 422; /health answers while a feed is parsed; episodes a page at a time", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   await devLogin(page, randomEmail("feeds"));
   const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
   const { key } = (await ensured.json()) as { key: string };
   recordSecrets(key);
   const resolve = (url: string, extra: Record<string, unknown> = {}) =>
-    request.post("/v1/podcast/resolve", { headers: { authorization: `Bearer ${key}` }, data: { url, ...extra }, failOnStatusCode: false, timeout: 60_000 });
+    request.post("/v1/podcast/resolve", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { url, ...extra },
+      failOnStatusCode: false,
+      timeout: 60_000,
+    });
 
   const hostile = await resolve(`${origin}/attributes.xml`);
   expect(hostile.status()).toBe(422);
@@ -80,6 +109,8 @@ test("hostile and large feeds: a clear 422; /health answers while a feed is pars
   expect(body).toMatchObject({ kind: "feed", total_episodes: 1000, next_offset: 100 });
   expect(body.episodes).toHaveLength(100);
   const last = await (await resolve(`${origin}/thousand.xml`, { offset: 900, limit: 500 })).json();
-  expect(last.episodes.map((e: { title: string }) => e.title)).toEqual(Array.from({ length: 100 }, (_, i) => `E${900 + i}`));
+  expect(last.episodes.map((e: { title: string }) => e.title)).toEqual(
+    Array.from({ length: 100 }, (_, i) => `E${900 + i}`),
+  );
   expect(last.next_offset).toBeNull();
 });

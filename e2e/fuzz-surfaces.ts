@@ -34,13 +34,53 @@ export const PAGES = [
   "/dashboard/billing",
 ];
 
-export const PAGE_IDS = ["%00", "a%00", "%zz", "%E0%A4%A", "%ED%A0%80", "..", "%2e%2e", "x".repeat(3000), "__proto__", encodeURIComponent("😀"), "-1"];
+export const PAGE_IDS = [
+  "%00",
+  "a%00",
+  "%zz",
+  "%E0%A4%A",
+  "%ED%A0%80",
+  "..",
+  "%2e%2e",
+  "x".repeat(3000),
+  "__proto__",
+  encodeURIComponent("😀"),
+  "-1",
+];
 
 /** Query strings, raw (percent-encoded as sent or not), for every page. */
 export function pageQueries(r: Rng): string[] {
-  const names = ["q", "cursor", "callbackUrl", "error", "code", "client_id", "redirect_uri", "response_type", "scope", "state", "user_code", "page"];
-  const values = ["%00", "%zz", "%ED%A0%80", "", encodeURIComponent("😀".repeat(300)), enc(hostileString(r)), "x".repeat(4000), "//evil.example", "javascript:alert(1)"];
-  const out = [`${r.pick(names)}=1&${r.pick(names)}=${r.pick(values)}`, `${"k".repeat(300)}=v`, "__proto__[x]=1", "q[]=1&q[]=2"];
+  const names = [
+    "q",
+    "cursor",
+    "callbackUrl",
+    "error",
+    "code",
+    "client_id",
+    "redirect_uri",
+    "response_type",
+    "scope",
+    "state",
+    "user_code",
+    "page",
+  ];
+  const values = [
+    "%00",
+    "%zz",
+    "%ED%A0%80",
+    "",
+    encodeURIComponent("😀".repeat(300)),
+    enc(hostileString(r)),
+    "x".repeat(4000),
+    "//evil.example",
+    "javascript:alert(1)",
+  ];
+  const out = [
+    `${r.pick(names)}=1&${r.pick(names)}=${r.pick(values)}`,
+    `${"k".repeat(300)}=v`,
+    "__proto__[x]=1",
+    "q[]=1&q[]=2",
+  ];
   for (const value of values) out.push(`${r.pick(names)}=${value}`);
   return out;
 }
@@ -48,14 +88,22 @@ export function pageQueries(r: Rng): string[] {
 export const PAGE_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Bodies for Server Action posts: what a browser's action call or form sends, and junk. */
-export function actionBodies(r: Rng, actionId: string | null): { label: string; headers: Record<string, string>; body: string }[] {
+export function actionBodies(
+  r: Rng,
+  actionId: string | null,
+): { label: string; headers: Record<string, string>; body: string }[] {
   const ids = [actionId ?? "0".repeat(42), "x", "", "f".repeat(3000), "%00", "7f" + "0".repeat(40)];
   const out: { label: string; headers: Record<string, string>; body: string }[] = [];
   for (const id of ids) {
-    out.push({ label: `next-action ${id.slice(0, 12)}`, headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8" }, body: r.pick(["[]", "[1,2", nested(500), JSON.stringify([hostileString(r)]), ""]) });
+    out.push({
+      label: `next-action ${id.slice(0, 12)}`,
+      headers: { "next-action": id, "content-type": "text/plain;charset=UTF-8" },
+      body: r.pick(["[]", "[1,2", nested(500), JSON.stringify([hostileString(r)]), ""]),
+    });
   }
   const boundary = "----fuzz";
-  const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const field = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const forms: [string, string][] = [
     ["provider", "\u0000"],
     ["provider", "nope"],
@@ -66,16 +114,33 @@ export function actionBodies(r: Rng, actionId: string | null): { label: string; 
   ];
   for (const [name, value] of forms) {
     const fields = (actionId ? field(`$ACTION_ID_${actionId}`, "") : "") + field(name, value);
-    out.push({ label: `form ${name}`, headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: `${fields}--${boundary}--\r\n` });
+    out.push({
+      label: `form ${name}`,
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: `${fields}--${boundary}--\r\n`,
+    });
   }
-  out.push({ label: "form broken", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body: `--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\n` });
-  out.push({ label: "urlencoded", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `$ACTION_ID_${actionId ?? "x"}=&email=%00&provider=%zz` });
+  out.push({
+    label: "form broken",
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    body: `--${boundary}\r\nContent-Disposition: form-data; name="x"\r\n\r\n`,
+  });
+  out.push({
+    label: "urlencoded",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `$ACTION_ID_${actionId ?? "x"}=&email=%00&provider=%zz`,
+  });
   return out;
 }
 
 /** JSON-RPC messages for /mcp that do not depend on the tool list: broken envelopes, batches, unknown methods. */
 export function rpcMessages(r: Rng): { label: string; body: string }[] {
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "0" } },
+  };
   const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
   const messages: [string, Json | string][] = [
     ["initialize", init],
@@ -89,14 +154,20 @@ export function rpcMessages(r: Rng): { label: string; body: string }[] {
     ["params null", { jsonrpc: "2.0", id: 7, method: "tools/call", params: null }],
     ["call no name", { jsonrpc: "2.0", id: 8, method: "tools/call", params: { arguments: {} } }],
     ["call unknown tool", { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "nope", arguments: {} } }],
-    ["call tool name NUL", { jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "get_job\u0000", arguments: {} } }],
+    [
+      "call tool name NUL",
+      { jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "get_job\u0000", arguments: {} } },
+    ],
     ["notification", { jsonrpc: "2.0", method: "notifications/initialized" }],
     ["result", { jsonrpc: "2.0", id: 11, result: {} }],
     ["error", { jsonrpc: "2.0", id: 12, error: { code: 1, message: "x" } }],
     ["empty batch", []],
     ["batch of numbers", [1, 2, 3]],
     ["batch", [init, list, { jsonrpc: "2.0", id: 13, method: "nope" }]],
-    ["batch of notifications", Array.from({ length: 50 }, () => ({ jsonrpc: "2.0", method: "notifications/initialized" }))],
+    [
+      "batch of notifications",
+      Array.from({ length: 50 }, () => ({ jsonrpc: "2.0", method: "notifications/initialized" })),
+    ],
     ["nested", nested(3000)],
     ["string", '"x"'],
     ["truncated", '{"jsonrpc": "2.0", "id": 1, "method": "tools/li'],
@@ -112,7 +183,21 @@ export function junkArguments(schema: { properties?: Record<string, unknown> }, 
   const names = Object.keys(schema.properties ?? {});
   const out: Json[] = [{}, [], "x", 1, null, { zzz: 1 }];
   for (const name of names) {
-    for (const value of ["\u0000", "a\u0000b", "\ud800", "", "x".repeat(5000), 123, true, [], { a: 1 }, null, hostileString(r), "https://example.com/\u0000", "-1"] as Json[]) {
+    for (const value of [
+      "\u0000",
+      "a\u0000b",
+      "\ud800",
+      "",
+      "x".repeat(5000),
+      123,
+      true,
+      [],
+      { a: 1 },
+      null,
+      hostileString(r),
+      "https://example.com/\u0000",
+      "-1",
+    ] as Json[]) {
       out.push({ [name]: value });
     }
   }

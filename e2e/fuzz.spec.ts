@@ -14,7 +14,17 @@ import {
   type Operation,
   type Rng,
 } from "./fuzz";
-import { PAGE_IDS, PAGE_METHODS, PAGES, actionBodies, junkArguments, pageQueries, rawTargets, rpcMessages, sendRaw } from "./fuzz-surfaces";
+import {
+  PAGE_IDS,
+  PAGE_METHODS,
+  PAGES,
+  actionBodies,
+  junkArguments,
+  pageQueries,
+  rawTargets,
+  rpcMessages,
+  sendRaw,
+} from "./fuzz-surfaces";
 
 // Issue 10 item 5: no input gives a 500. Every operation of the built app's /openapi.json is sent
 // random, boundary and hostile path ids, queries, bodies and headers (with the API key, without it,
@@ -92,7 +102,8 @@ interface Stats {
 function casesFor(op: Operation, r: Rng): FuzzRequest[] {
   const pathParams = op.params.filter((p) => p.in === "path");
   const queryParams = op.params.filter((p) => p.in === "query");
-  const validPath = () => pathParams.reduce((path, p) => path.replace(`{${p.name}}`, enc(String(generate(p.schema, r)))), op.path);
+  const validPath = () =>
+    pathParams.reduce((path, p) => path.replace(`{${p.name}}`, enc(String(generate(p.schema, r)))), op.path);
   const validQuery = () =>
     queryParams
       .filter((p) => p.required || r.chance(0.5))
@@ -150,12 +161,18 @@ function casesFor(op: Operation, r: Rng): FuzzRequest[] {
     { label: "object nested 5,000", body: `{"url": ${nested(5000)}}` },
     { label: "NUL escape", body: '{"url": "\\u0000", "lang": "en\\u0000"}' },
     { label: "lone surrogate", body: '{"url": "\\ud800", "format": "\\udfff"}' },
-    { label: "invalid UTF-8", body: Buffer.from([0x7b, 0x22, 0x75, 0x72, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]) },
+    {
+      label: "invalid UTF-8",
+      body: Buffer.from([0x7b, 0x22, 0x75, 0x72, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+    },
     { label: "BOM", body: `\ufeff${validBody() ?? "{}"}` },
     { label: "duplicate keys", body: '{"url": 1, "url": "https://example.com/a.mp3"}' },
     { label: "1,000 wrong items", body: JSON.stringify(Array.from({ length: 1000 }, (_, i) => i)) },
     { label: "1.1 MiB", body: JSON.stringify({ url: "x".repeat(1_150_000) }) },
-    { label: "1 MB of failing fields", body: JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, "v".repeat(40)]))) },
+    {
+      label: "1 MB of failing fields",
+      body: JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, "v".repeat(40)]))),
+    },
   ];
   for (const { label, body } of op.method === "GET" ? bodies.slice(0, 3) : bodies) {
     const c = base(`body ${label}`);
@@ -196,7 +213,11 @@ async function send(api: APIRequestContext, op: Operation, c: FuzzRequest, key: 
     failOnStatusCode: false,
     timeout: 20_000,
   });
-  return { status: response.status(), contentType: response.headers()["content-type"] ?? "", text: await response.text() };
+  return {
+    status: response.status(),
+    contentType: response.headers()["content-type"] ?? "",
+    text: await response.text(),
+  };
 }
 
 test("the defects issue 10 found answer in the contract's shapes", async ({ request }) => {
@@ -231,7 +252,12 @@ test("the defects issue 10 found answer in the contract's shapes", async ({ requ
     expect(response.status(), label).toBe(c.status);
     expect(response.headers()["content-type"], label).toContain("application/json");
     const body = await response.json();
-    if (c.status === 422) expect(body.detail[0], label).toMatchObject({ type: expect.any(String), loc: expect.any(Array), msg: expect.any(String) });
+    if (c.status === 422)
+      expect(body.detail[0], label).toMatchObject({
+        type: expect.any(String),
+        loc: expect.any(Array),
+        msg: expect.any(String),
+      });
     else expect(body, label).toEqual(c.code ? { ...problem, code: c.code } : problem);
   }
   const wrongMethod = await request.fetch("/v1/languages", { method: "DELETE", failOnStatusCode: false });
@@ -239,7 +265,14 @@ test("the defects issue 10 found answer in the contract's shapes", async ({ requ
 });
 
 test("the defects issue 21 found answer in the contract's shapes", async ({ request }) => {
-  const cases: { method: string; path: string; status: number; code: string; headers?: Record<string, string>; body?: string }[] = [
+  const cases: {
+    method: string;
+    path: string;
+    status: number;
+    code: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }[] = [
     { method: "GET", path: "/explore?q=%00", status: 400, code: "invalid_text" },
     { method: "GET", path: "/t/%00", status: 400, code: "invalid_text" },
     { method: "POST", path: "/metrics", status: 405, code: "method_not_allowed" },
@@ -248,12 +281,22 @@ test("the defects issue 21 found answer in the contract's shapes", async ({ requ
       path: "/signin",
       status: 403,
       code: "forbidden",
-      headers: { origin: "https://evil.example", "next-action": "0".repeat(42), "content-type": "text/plain;charset=UTF-8" },
+      headers: {
+        origin: "https://evil.example",
+        "next-action": "0".repeat(42),
+        "content-type": "text/plain;charset=UTF-8",
+      },
       body: "[]",
     },
   ];
   for (const c of cases) {
-    const response = await request.fetch(c.path, { method: c.method, headers: c.headers, data: c.body, failOnStatusCode: false, maxRedirects: 0 });
+    const response = await request.fetch(c.path, {
+      method: c.method,
+      headers: c.headers,
+      data: c.body,
+      failOnStatusCode: false,
+      maxRedirects: 0,
+    });
     const label = `${c.method} ${c.path}`;
     expect(response.status(), label).toBe(c.status);
     expect(response.headers()["content-type"], label).toContain("application/json");
@@ -264,11 +307,19 @@ test("the defects issue 21 found answer in the contract's shapes", async ({ requ
 test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", async ({ page, baseURL }) => {
   await devLogin(page, randomEmail("nul"));
   const api = page.request;
-  for (const path of ["/v1/jobs/a%00", "/v1/transcripts/%00", "/v1/transcripts/%00/download", "/v1/me/transcriptions?q=%00"]) {
+  for (const path of [
+    "/v1/jobs/a%00",
+    "/v1/transcripts/%00",
+    "/v1/transcripts/%00/download",
+    "/v1/me/transcriptions?q=%00",
+  ]) {
     const response = await api.get(path, { headers: { origin: baseURL! }, failOnStatusCode: false });
     expect(response.status(), path).toBe(422);
     const [item] = (await response.json()).detail;
-    expect(item, path).toMatchObject({ type: "value_error", msg: "Value error, String should not contain NUL (\\u0000) characters" });
+    expect(item, path).toMatchObject({
+      type: "value_error",
+      msg: "Value error, String should not contain NUL (\\u0000) characters",
+    });
   }
 });
 
@@ -279,12 +330,21 @@ test("a chunked body with no Content-Length is cut off at 1 MiB while it streams
   const outcome = await new Promise<{ status: number; body: string; written: number }>((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-      answered = true;
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode!, body, written }));
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      },
+      (res) => {
+        answered = true;
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body, written }));
+      },
+    );
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const pump = () => {
       // Keep sending (up to 64 MiB) until the server answers.
@@ -297,13 +357,20 @@ test("a chunked body with no Content-Length is cut off at 1 MiB while it streams
     pump();
   });
   expect(outcome.status).toBe(413);
-  expect(JSON.parse(outcome.body)).toEqual({ detail: "The JSON body is larger than 1 MiB.", code: "payload_too_large" });
+  expect(JSON.parse(outcome.body)).toEqual({
+    detail: "The JSON body is larger than 1 MiB.",
+    code: "payload_too_large",
+  });
   // The answer came long before the client's 64 MiB were sent.
   expect(outcome.written).toBeLessThan(16 * 1024 * 1024);
 });
 
-test("every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes", async ({ page, request, baseURL }) => {
-  test.setTimeout(120_000);
+test("every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes", async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
   const started = Date.now();
   await devLogin(page, randomEmail("fuzz"));
   const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
@@ -328,7 +395,10 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
       opStats.sent++;
       opStats.byStatus[answer.status] = (opStats.byStatus[answer.status] ?? 0) + 1;
       const check = checkAnswer(op, answer.status, answer.contentType, answer.text);
-      if (!check.ok) failures.push(`${name} [${c.label}] ${c.path.slice(0, 80)}?${c.query.slice(0, 80)} → ${check.why}: ${answer.text.slice(0, 200)}`);
+      if (!check.ok)
+        failures.push(
+          `${name} [${c.label}] ${c.path.slice(0, 80)}?${c.query.slice(0, 80)} → ${check.why}: ${answer.text.slice(0, 200)}`,
+        );
       // The regenerate operation replaces the key; keep fuzzing with the new one.
       if (answer.status === 200 && answer.contentType.includes("json")) {
         const fresh = (JSON.parse(answer.text) as { key?: unknown }).key;
@@ -341,15 +411,31 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
   }
 
   const total = [...stats.values()].reduce((sum, s) => sum + s.sent, 0);
-  const fiveHundreds = [...stats.values()].reduce((sum, s) => sum + Object.entries(s.byStatus).filter(([code]) => code === "500").reduce((n, [, k]) => n + k, 0), 0);
-  const lines = [...stats].map(([name, s]) => `${name.padEnd(44)} ${String(s.sent).padStart(4)}  ${Object.entries(s.byStatus).map(([code, n]) => `${code}×${n}`).join(" ")}`);
+  const fiveHundreds = [...stats.values()].reduce(
+    (sum, s) =>
+      sum +
+      Object.entries(s.byStatus)
+        .filter(([code]) => code === "500")
+        .reduce((n, [, k]) => n + k, 0),
+    0,
+  );
+  const lines = [...stats].map(
+    ([name, s]) =>
+      `${name.padEnd(44)} ${String(s.sent).padStart(4)}  ${Object.entries(s.byStatus)
+        .map(([code, n]) => `${code}×${n}`)
+        .join(" ")}`,
+  );
   const summary = `fuzz seed ${SEED}: ${total} requests over ${ops.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} × 500\n${lines.join("\n")}`;
   console.log(summary);
   await test.info().attach("fuzz-summary", { body: summary, contentType: "text/plain" });
   expect(failures, summary).toEqual([]);
 });
 
-test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async ({ page, request, baseURL }) => {
+test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
   // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
   test.setTimeout(180_000);
@@ -375,11 +461,26 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
       for (const query of ["", ...pageQueries(r)]) {
         const api = path.startsWith("/dashboard") && r.chance(0.5) ? page.request : request;
         const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
-        const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, { method, failOnStatusCode: false, maxRedirects: 0, timeout: 20_000 });
-        note("pages", `${method} ${target.slice(0, 40)}?${query.slice(0, 40)}`, response.status(), await response.text());
+        const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, {
+          method,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+          timeout: 20_000,
+        });
+        note(
+          "pages",
+          `${method} ${target.slice(0, 40)}?${query.slice(0, 40)}`,
+          response.status(),
+          await response.text(),
+        );
       }
       for (const method of PAGE_METHODS) {
-        const response = await request.fetch(target, { method, data: method === "GET" || method === "HEAD" ? undefined : "{}", failOnStatusCode: false, maxRedirects: 0 });
+        const response = await request.fetch(target, {
+          method,
+          data: method === "GET" || method === "HEAD" ? undefined : "{}",
+          failOnStatusCode: false,
+          maxRedirects: 0,
+        });
         note("pages", `${method} ${target.slice(0, 40)}`, response.status(), await response.text());
       }
     }
@@ -400,8 +501,19 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
       for (const c of actionBodies(r, id)) {
         for (const origin of [baseURL!, "https://evil.example", "null", undefined]) {
           const headers = { ...c.headers, ...(origin ? { origin } : {}) };
-          const response = await api.fetch(path, { method: "POST", headers, data: c.body, failOnStatusCode: false, maxRedirects: 0 });
-          note("server actions", `${path} [${c.label}] origin ${origin ?? "none"}`, response.status(), await response.text());
+          const response = await api.fetch(path, {
+            method: "POST",
+            headers,
+            data: c.body,
+            failOnStatusCode: false,
+            maxRedirects: 0,
+          });
+          note(
+            "server actions",
+            `${path} [${c.label}] origin ${origin ?? "none"}`,
+            response.status(),
+            await response.text(),
+          );
         }
       }
     }
@@ -411,28 +523,49 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   const mcp = async (label: string, body: string, auth = true) => {
     const response = await request.fetch("/mcp", {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(auth ? { authorization: `Bearer ${key}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(auth ? { authorization: `Bearer ${key}` } : {}),
+      },
       data: body,
       failOnStatusCode: false,
     });
     const text = await response.text();
     note("mcp", label, response.status(), text);
-    if (text.includes("Something went wrong on our side")) failures.push(`mcp ${label} → a tool failed on our side: ${text.slice(0, 300)}`);
+    if (text.includes("Something went wrong on our side"))
+      failures.push(`mcp ${label} → a tool failed on our side: ${text.slice(0, 300)}`);
     return text;
   };
   for (const { label, body } of rpcMessages(r)) {
     await mcp(label, body);
     if (r.chance(0.2)) await mcp(`${label} (no credential)`, body, false);
   }
-  const listed = JSON.parse(await mcp("tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }))) as {
+  const listed = JSON.parse(
+    await mcp("tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
+  ) as {
     result: { tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[] };
   };
   expect(listed.result.tools.length).toBeGreaterThan(5);
   let id = 100;
   for (const tool of listed.result.tools) {
     const junk = junkArguments(tool.inputSchema, r);
-    for (const args of junk) await mcp(`${tool.name} ${JSON.stringify(args).slice(0, 40)}`, JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: tool.name, arguments: args } }));
-    const batch = junk.slice(0, 5).map((args) => ({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { name: tool.name, arguments: args } }));
+    for (const args of junk)
+      await mcp(
+        `${tool.name} ${JSON.stringify(args).slice(0, 40)}`,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: id++,
+          method: "tools/call",
+          params: { name: tool.name, arguments: args },
+        }),
+      );
+    const batch = junk.slice(0, 5).map((args) => ({
+      jsonrpc: "2.0",
+      id: id++,
+      method: "tools/call",
+      params: { name: tool.name, arguments: args },
+    }));
     await mcp(`${tool.name} batch`, JSON.stringify(batch));
   }
 
@@ -441,16 +574,26 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   for (const { label, request: raw } of rawTargets(host)) {
     const answer = await sendRaw(hostname, Number(port), raw);
     // 0: the server closed the connection without an answer (Node does so for CONNECT with no handler).
-    if (answer.status === 0 && label === "CONNECT") tally.set("request targets", { ...tally.get("request targets"), 0: (tally.get("request targets")?.[0] ?? 0) + 1 });
+    if (answer.status === 0 && label === "CONNECT")
+      tally.set("request targets", {
+        ...tally.get("request targets"),
+        0: (tally.get("request targets")?.[0] ?? 0) + 1,
+      });
     else note("request targets", label, answer.status, answer.head);
   }
-  const star = await sendRaw(hostname, Number(port), `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  const star = await sendRaw(
+    hostname,
+    Number(port),
+    `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+  );
   expect(star.status).toBe(400);
   expect(star.head).toContain('"code":"invalid_path"');
 
   const lines = [...tally].map(([surface, counts]) => {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    return `${surface.padEnd(18)} ${String(total).padStart(5)}  ${Object.entries(counts).map(([code, n]) => `${code}×${n}`).join(" ")}`;
+    return `${surface.padEnd(18)} ${String(total).padStart(5)}  ${Object.entries(counts)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(" ")}`;
   });
   const total = [...tally.values()].flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
   const summary = `fuzz seed ${SEED}: ${total} requests beyond the REST operations\n${lines.join("\n")}`;

@@ -44,11 +44,17 @@ export function rng(seed: number) {
 }
 export type Rng = ReturnType<typeof rng>;
 
-export function operations(document: { paths: Record<string, Record<string, Schema>>; components?: { schemas?: Record<string, Schema> } }): Operation[] {
+export function operations(document: {
+  paths: Record<string, Record<string, Schema>>;
+  components?: { schemas?: Record<string, Schema> };
+}): Operation[] {
   const out: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      const params = ((op.parameters as Operation["params"] | undefined) ?? []).map((p) => ({ ...p, schema: resolve(p.schema, document) }));
+      const params = ((op.parameters as Operation["params"] | undefined) ?? []).map((p) => ({
+        ...p,
+        schema: resolve(p.schema, document),
+      }));
       const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content;
       const body = content?.["application/json"]?.schema;
       out.push({
@@ -89,7 +95,7 @@ export const HOSTILE_STRINGS = [
   "\ud800",
   "\udfff\ud800",
   "' OR 1=1 --",
-  "\"; DROP TABLE \"User\"; --",
+  '"; DROP TABLE "User"; --',
   "<script>alert(1)</script>",
   "../../../../etc/passwd",
   "constructor",
@@ -112,7 +118,23 @@ export const HOSTILE_STRINGS = [
   "a".repeat(70_000),
 ];
 
-const HOSTILE_VALUES: Json[] = [null, true, false, 0, -1, 1.5, -0, 1e308, -1e308, 2 ** 53 + 1, [], {}, [null], { "": null }, JSON.parse('{"__proto__": {"admin": true}}') as Json];
+const HOSTILE_VALUES: Json[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  -0,
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  [],
+  {},
+  [null],
+  { "": null },
+  JSON.parse('{"__proto__": {"admin": true}}') as Json,
+];
 
 export function hostileString(r: Rng): string {
   return r.pick(HOSTILE_STRINGS);
@@ -126,7 +148,8 @@ export function hostileValue(r: Rng): Json {
 export function generate(schema: Schema, r: Rng, edge = false, depth = 0): Json {
   if (depth > 6) return null;
   if (schema.const !== undefined) return schema.const as Json;
-  if (Array.isArray(schema.enum)) return edge && r.chance(0.3) ? `${String(r.pick(schema.enum))}x` : (r.pick(schema.enum) as Json);
+  if (Array.isArray(schema.enum))
+    return edge && r.chance(0.3) ? `${String(r.pick(schema.enum))}x` : (r.pick(schema.enum) as Json);
   const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
   if (variants?.length) return generate(r.pick(variants), r, edge, depth + 1);
   const type = Array.isArray(schema.type) ? r.pick(schema.type as string[]) : (schema.type as string | undefined);
@@ -137,8 +160,18 @@ export function generate(schema: Schema, r: Rng, edge = false, depth = 0): Json 
       return r.chance(0.5);
     case "integer":
     case "number": {
-      const min = typeof schema.minimum === "number" ? schema.minimum : typeof schema.exclusiveMinimum === "number" ? schema.exclusiveMinimum + 1 : -5;
-      const max = typeof schema.maximum === "number" ? schema.maximum : typeof schema.exclusiveMaximum === "number" ? schema.exclusiveMaximum - 1 : 1000;
+      const min =
+        typeof schema.minimum === "number"
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === "number"
+            ? schema.exclusiveMinimum + 1
+            : -5;
+      const max =
+        typeof schema.maximum === "number"
+          ? schema.maximum
+          : typeof schema.exclusiveMaximum === "number"
+            ? schema.exclusiveMaximum - 1
+            : 1000;
       if (edge) return r.pick([min, max, min - 1, max + 1, 0, -1, Number.MAX_SAFE_INTEGER, 0.5]);
       const n = min + r.next() * Math.min(max - min, 1e6);
       return type === "integer" ? Math.round(n) : n;
@@ -146,9 +179,22 @@ export function generate(schema: Schema, r: Rng, edge = false, depth = 0): Json 
     case "string": {
       const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
       const maxLength = typeof schema.maxLength === "number" ? schema.maxLength : 64;
-      if (edge) return r.pick(["", "a".repeat(maxLength), "a".repeat(maxLength + 1), "é".repeat(Math.max(minLength, 1)), hostileString(r)]);
+      if (edge)
+        return r.pick([
+          "",
+          "a".repeat(maxLength),
+          "a".repeat(maxLength + 1),
+          "é".repeat(Math.max(minLength, 1)),
+          hostileString(r),
+        ]);
       if (schema.format === "uri" || schema.format === "url") {
-        return r.pick(["https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://example.com/a.mp3", "https://vimeo.com/1", "https://x.com/a/status/1", "upload://nope"]);
+        return r.pick([
+          "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+          "https://example.com/a.mp3",
+          "https://vimeo.com/1",
+          "https://x.com/a/status/1",
+          "upload://nope",
+        ]);
       }
       const length = r.int(minLength, Math.min(maxLength, minLength + 24));
       const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -213,7 +259,10 @@ export function checkAnswer(op: Operation | undefined, status: number, contentTy
     }
   };
   const isProblem = (body: unknown) =>
-    !!body && typeof body === "object" && typeof (body as Record<string, unknown>).detail === "string" && typeof (body as Record<string, unknown>).code === "string";
+    !!body &&
+    typeof body === "object" &&
+    typeof (body as Record<string, unknown>).detail === "string" &&
+    typeof (body as Record<string, unknown>).code === "string";
   if (status >= 500) {
     if (!op || !(String(status) in op.responses)) return { ok: false, why: `undocumented ${status}` };
     return isProblem(json()) ? { ok: true } : { ok: false, why: `${status} outside {detail, code}` };
@@ -236,17 +285,23 @@ export function checkAnswer(op: Operation | undefined, status: number, contentTy
     return { ok: true };
   }
   if (status >= 400) {
-    if (!contentType.includes("application/json")) return { ok: false, why: `${status} as ${contentType || "no content type"}` };
+    if (!contentType.includes("application/json"))
+      return { ok: false, why: `${status} as ${contentType || "no content type"}` };
     // OAuth and device-flow endpoints document RFC 6749's {error, error_description} instead.
     const oauth = Object.values(op?.responses ?? {}).some(
-      (r) => (r as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.["application/json"]?.schema?.$ref === "#/components/schemas/OAuthError",
+      (r) =>
+        (r as { content?: Record<string, { schema?: { $ref?: string } }> }).content?.["application/json"]?.schema
+          ?.$ref === "#/components/schemas/OAuthError",
     );
     if (oauth) {
       const body = json() as Record<string, unknown> | undefined;
-      return typeof body?.error === "string" ? { ok: true } : { ok: false, why: `${status} outside {error, error_description}` };
+      return typeof body?.error === "string"
+        ? { ok: true }
+        : { ok: false, why: `${status} outside {error, error_description}` };
     }
     return isProblem(json()) ? { ok: true } : { ok: false, why: `${status} outside {detail, code}` };
   }
-  if (contentType.includes("application/json") && text !== "" && json() === undefined) return { ok: false, why: `${status} with invalid JSON` };
+  if (contentType.includes("application/json") && text !== "" && json() === undefined)
+    return { ok: false, why: `${status} with invalid JSON` };
   return { ok: true };
 }

@@ -20,10 +20,22 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
   await devLogin(page, randomEmail("imports"), "/dashboard/imports");
   await expect(page.getByRole("heading", { name: "Imports" })).toBeVisible();
   await expect(page.getByText("No imports yet.")).toBeVisible();
-  await expect(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Imports" })).toHaveAttribute("aria-current", "page");
+  await expect(
+    page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Imports" }),
+  ).toHaveAttribute("aria-current", "page");
 
-  await page.getByLabel(/Podcast feed, Apple Podcasts show/).fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
+  await page
+    .getByLabel(/Podcast feed, Apple Podcasts show/)
+    .fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
   await page.getByRole("button", { name: "Import" }).click();
+  // What it will cost against the allowance is said before it starts (issue 27).
+  const preview = page.getByTestId("import-preview");
+  await expect(preview).toContainText("3 episodes");
+  await expect(preview.getByTestId("import-cost")).toContainText(
+    /About \d+ min of audio.*You have [\d,]+ min left this period\./,
+  );
+  await expect(page.getByTestId("import-batch")).toHaveCount(0);
+  await page.getByTestId("import-start").click();
 
   const batch = page.getByTestId("import-batch");
   await expect(batch).toHaveCount(1);
@@ -57,6 +69,7 @@ test("a URL that cannot be imported is refused in place", async ({ page }) => {
   await devLogin(page, randomEmail("imports-bad"), "/dashboard/imports");
   await page.getByLabel(/Podcast feed, Apple Podcasts show/).fill("http://169.254.169.254/latest");
   await page.getByRole("button", { name: "Import" }).click();
+  await page.getByTestId("import-start").click();
   // The API's sentence, without the validator's "url:" / "Value error," prefixes.
   await expect(page.getByText(/^That URL .*private or reserved network address/)).toBeVisible();
   await expect(page.getByTestId("import-batch")).toHaveCount(0);

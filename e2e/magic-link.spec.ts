@@ -21,17 +21,39 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
   test.setTimeout(120_000);
   const port = Number(process.env.E2E_PORT ?? 3123) + 4; // playwright.config.ts keeps port+4 free for this
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-magic-"));
-  const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}` } as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const app = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/tmp",
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATA_DIR: dataDir,
+        APP_URL: `http://127.0.0.1:${port}`,
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   app.stdout.on("data", (chunk) => (log += chunk));
   app.stderr.on("data", (chunk) => (log += chunk));
   // Issue 21: a client-sent X-Forwarded-Proto (TRUSTED_PROXY_HOPS=0) must not change the link's scheme.
-  const context = await browser.newContext({ baseURL: `http://127.0.0.1:${port}`, extraHTTPHeaders: { "x-forwarded-proto": "https" } });
+  const context = await browser.newContext({
+    baseURL: `http://127.0.0.1:${port}`,
+    extraHTTPHeaders: { "x-forwarded-proto": "https" },
+  });
   try {
-    await expect.poll(async () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status, () => 0), { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        { timeout: 60_000 },
+      )
+      .toBe(200);
     const page = await context.newPage();
     const email = `magic-${Date.now()}@example.test`;
     await page.goto("/dashboard/keys");

@@ -1,7 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { devLogin, randomEmail, recordSecrets } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
@@ -19,14 +22,22 @@ const initialize = JSON.stringify({
 test("MCP: discovery without a credential, then every call with an API key", async ({ page, baseURL }) => {
   const mcpUrl = new URL("/mcp", baseURL);
   const post = (headers: Record<string, string> = {}) =>
-    fetch(mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: initialize });
+    fetch(mcpUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: initialize,
+    });
 
   const anonymous = await post();
   expect(anonymous.status).toBe(401);
   const { resourceMetadataUrl } = extractWWWAuthenticateParams(anonymous);
   expect(resourceMetadataUrl?.href).toBe(`${baseURL}/.well-known/oauth-protected-resource/mcp`);
   const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, { resourceMetadataUrl });
-  expect(metadata).toMatchObject({ resource: `${baseURL}/mcp`, authorization_servers: [baseURL], bearer_methods_supported: ["header"] });
+  expect(metadata).toMatchObject({
+    resource: `${baseURL}/mcp`,
+    authorization_servers: [baseURL],
+    bearer_methods_supported: ["header"],
+  });
   // RFC 9728 3.3: a document at the root would have to describe the origin; there is none (issue 21).
   const root = await fetch(`${baseURL}/.well-known/oauth-protected-resource`);
   expect(root.status).toBe(404);
@@ -47,11 +58,16 @@ test("MCP: discovery without a credential, then every call with an API key", asy
   expect((await post({ authorization: `Bearer ${key}`, origin: "https://evil.example" })).status).toBe(403);
 
   const client = new Client({ name: "verbatim-e2e", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain("get_transcript");
-    const result = (await client.callTool({ name: "get_transcript", arguments: { url: `https://youtu.be/${FAKE_IDS.captioned}` } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: `https://youtu.be/${FAKE_IDS.captioned}` },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
     expect(text).toMatch(/\n\[00:00:\d\d\] \[MUSIC\]\n/);

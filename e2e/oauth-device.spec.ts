@@ -23,7 +23,9 @@ test.describe("device page", () => {
     const started = await (await request.post("/v1/device/code", { form: { client_id: "verbatim-cli" } })).json();
     expect(started.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
 
-    await page.goto(new URL(started.verification_uri_complete).pathname + new URL(started.verification_uri_complete).search);
+    await page.goto(
+      new URL(started.verification_uri_complete).pathname + new URL(started.verification_uri_complete).search,
+    );
     await signInAndReturn(page, /\/device\?user_code=/);
     await expect(page.getByTestId("device-user-code")).toHaveText(started.user_code);
     await expect(page.getByTestId("device-client")).toHaveText("verbatim-cli");
@@ -31,7 +33,9 @@ test.describe("device page", () => {
     await page.getByRole("button", { name: "Approve" }).click();
     await expect(page.getByRole("status")).toContainText("Approved");
 
-    const tokens = await request.post("/oauth/token", { form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code } });
+    const tokens = await request.post("/oauth/token", {
+      form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code },
+    });
     expect(tokens.status()).toBe(200);
     const body = await tokens.json();
     recordSecrets(body.access_token, body.refresh_token);
@@ -73,21 +77,36 @@ test.describe("device page", () => {
 
 test.describe("consent page", () => {
   async function registeredClient(request: import("@playwright/test").APIRequestContext) {
-    const res = await request.post("/oauth/register", { data: { redirect_uris: [REDIRECT], client_name: "E2E Connector" } });
+    const res = await request.post("/oauth/register", {
+      data: { redirect_uris: [REDIRECT], client_name: "E2E Connector" },
+    });
     expect(res.status()).toBe(201);
     return (await res.json()).client_id as string;
   }
 
   function authorizeUrl(clientId: string, challenge: string, state: string, redirectUri = REDIRECT) {
-    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state, scope: "api" });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state,
+      scope: "api",
+    });
     return `/oauth/authorize?${query}`;
   }
 
-  test("a signed-out visit signs in, comes back, approves, and the code is exchanged with PKCE", async ({ page, request }) => {
+  test("a signed-out visit signs in, comes back, approves, and the code is exchanged with PKCE", async ({
+    page,
+    request,
+  }) => {
     const clientId = await registeredClient(request);
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
-    await page.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: "text/html", body: "<p>back at the app</p>" }));
+    await page.route(`${REDIRECT}**`, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<p>back at the app</p>" }),
+    );
 
     await page.goto(authorizeUrl(clientId, challenge, "st-1"));
     await signInAndReturn(page, /\/oauth\/authorize\?/);
@@ -103,7 +122,13 @@ test.describe("consent page", () => {
     expect(back.searchParams.get("iss")).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
     const exchange = await request.post("/oauth/token", {
-      form: { grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: REDIRECT, client_id: clientId, code_verifier: verifier },
+      form: {
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: REDIRECT,
+        client_id: clientId,
+        code_verifier: verifier,
+      },
     });
     expect(exchange.status()).toBe(200);
     expect(exchange.headers()["cache-control"]).toBe("no-store");
@@ -113,9 +138,14 @@ test.describe("consent page", () => {
     expect(me.status()).toBe(200);
   });
 
-  test("deny sends the browser back with access_denied; an unregistered redirect URI is never followed", async ({ page, request }) => {
+  test("deny sends the browser back with access_denied; an unregistered redirect URI is never followed", async ({
+    page,
+    request,
+  }) => {
     const clientId = await registeredClient(request);
-    await page.route(`${REDIRECT}**`, (route) => route.fulfill({ contentType: "text/html", body: "<p>back at the app</p>" }));
+    await page.route(`${REDIRECT}**`, (route) =>
+      route.fulfill({ contentType: "text/html", body: "<p>back at the app</p>" }),
+    );
     const challenge = createHash("sha256").update("x".repeat(50)).digest("base64url");
 
     await page.goto(authorizeUrl(clientId, challenge, "st-2"));
@@ -132,7 +162,10 @@ test.describe("consent page", () => {
     await expect(page.getByText("The redirect URI is not one this app registered.")).toBeVisible();
   });
 
-  test("an invalid request is shown here, never redirected to the app, even for a registered redirect URI (RFC 9700 4.11.2)", async ({ page, request }) => {
+  test("an invalid request is shown here, never redirected to the app, even for a registered redirect URI (RFC 9700 4.11.2)", async ({
+    page,
+    request,
+  }) => {
     const clientId = await registeredClient(request);
     let redirected = 0;
     await page.route(`${REDIRECT}**`, (route) => {

@@ -38,7 +38,9 @@ async function publishFromDashboard(page: Page): Promise<string> {
   return (await link.getAttribute("href"))!;
 }
 
-test("a published transcript: public page with player, seek, highlight, search, downloads, meta; explore; unpublish", async ({ page }) => {
+test("a published transcript: public page with player, seek, highlight, search, downloads, meta; explore; unpublish", async ({
+  page,
+}) => {
   await fakePlayer(page);
   const url = await publishFromDashboard(page);
   const path = new URL(url).pathname;
@@ -49,13 +51,19 @@ test("a published transcript: public page with player, seek, highlight, search, 
   const segments = page.getByTestId("public-segment");
   await expect(segments.first()).toContainText("[MUSIC]");
   expect(await segments.count()).toBeGreaterThan(10);
-  await expect(page.getByTestId("public-player")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${videoId}?enablejsapi=1`);
+  await expect(page.getByTestId("public-player")).toHaveAttribute(
+    "src",
+    `https://www.youtube-nocookie.com/embed/${videoId}?enablejsapi=1`,
+  );
 
   // Meta tags and JSON-LD.
   await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", `${title} — transcript`);
   await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute("content", "summary_large_image");
   await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /Kitchen Physics/);
-  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<string, string>;
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as Record<
+    string,
+    string
+  >;
   expect(jsonLd).toMatchObject({ "@type": "VideoObject", name: title, embedUrl: expect.stringContaining(videoId) });
   expect(jsonLd.transcript).toContain("Yeast is a tiny fungus");
 
@@ -113,13 +121,18 @@ test("a published transcript: public page with player, seek, highlight, search, 
   await expect(page.locator(`[data-testid="explore-moment"][href^="${path}#"]`)).toHaveCount(0);
 });
 
-test("with JavaScript off the public page has its content, plain timestamp links and a working search", async ({ browser, page }) => {
+test("with JavaScript off the public page has its content, plain timestamp links and a working search", async ({
+  browser,
+  page,
+}) => {
   const url = await publishFromDashboard(page);
   const path = new URL(url).pathname;
 
   const context = await browser.newContext({ javaScriptEnabled: false });
   const reader = await context.newPage();
-  await reader.route("https://www.youtube-nocookie.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html>" }));
+  await reader.route("https://www.youtube-nocookie.com/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html>" }),
+  );
   await reader.goto(path);
   await expect(reader.getByTestId("public-title")).toHaveText(title);
   const segments = reader.getByTestId("public-segment");
@@ -129,7 +142,10 @@ test("with JavaScript off the public page has its content, plain timestamp links
   // Without the player script, a timestamp is a plain link to that moment on YouTube.
   const start = Math.floor(Number(await yeast.getByTestId("timestamp").getAttribute("data-start")));
   expect(start).toBeGreaterThan(0);
-  await expect(yeast.getByTestId("timestamp")).toHaveAttribute("href", `https://www.youtube.com/watch?v=${videoId}&t=${start}s`);
+  await expect(yeast.getByTestId("timestamp")).toHaveAttribute(
+    "href",
+    `https://www.youtube.com/watch?v=${videoId}&t=${start}s`,
+  );
 
   // The search is a GET form: the server filters.
   await reader.getByTestId("transcript-search").fill("gluten");
@@ -141,7 +157,9 @@ test("with JavaScript off the public page has its content, plain timestamp links
   await context.close();
 });
 
-test("the public page is served from Next.js's cache; unpublishing, publishing again and deleting from history show at once", async ({ page }) => {
+test("the public page is served from Next.js's cache; unpublishing, publishing again and deleting from history show at once", async ({
+  page,
+}) => {
   const url = await publishFromDashboard(page);
   const path = new URL(url).pathname;
   const slug = path.split("/")[2];
@@ -161,6 +179,12 @@ test("the public page is served from Next.js's cache; unpublishing, publishing a
   expect(csp).toContain("frame-ancestors 'none'");
   expect(await inSitemap()).toBe(true);
   expect(await onExplore()).toBe(true);
+  // /explore's first page is cached the same way; the sitemaps tell shared caches how long they may keep them.
+  const explore = await page.request.get("/explore");
+  expect(explore.headers()["x-nextjs-cache"]).toBe("HIT");
+  expect(explore.headers()["cache-control"]).toMatch(/(^|, )s-maxage=\d+/);
+  expect(explore.headers()["content-security-policy"]).toContain("script-src 'self' 'unsafe-inline';");
+  expect((await page.request.get("/sitemaps/0.xml")).headers()["cache-control"]).toMatch(/^public, .*s-maxage=\d+/);
 
   expect((await page.request.delete(`/v1/publish/${slug}`)).status()).toBe(204);
   expect((await page.request.get(path)).status()).toBe(404);
@@ -168,13 +192,17 @@ test("the public page is served from Next.js's cache; unpublishing, publishing a
   expect(await inSitemap()).toBe(false);
   expect(await onExplore()).toBe(false);
 
-  const again = await page.request.post("/v1/publish", { data: { url: `https://www.youtube.com/watch?v=${videoId}`, lang: "en" } });
+  const again = await page.request.post("/v1/publish", {
+    data: { url: `https://www.youtube.com/watch?v=${videoId}`, lang: "en" },
+  });
   expect(again.status()).toBe(200);
   expect(((await again.json()) as { slug: string }).slug).toBe(slug);
   expect((await page.request.get(path)).status()).toBe(200);
   expect(await inSitemap()).toBe(true);
 
-  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as { transcriptions: { id: string; video_id: string }[] };
+  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as {
+    transcriptions: { id: string; video_id: string }[];
+  };
   const entry = history.transcriptions.find((item) => item.video_id === videoId)!;
   expect((await page.request.delete(`/v1/me/transcriptions/${entry.id}`)).status()).toBe(204);
   expect((await page.request.get(path)).status()).toBe(404);

@@ -6,7 +6,10 @@ import { expect, test } from "@playwright/test";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test("every answer carries a request id: the client's when well-formed, else a fresh one", async ({ request, baseURL }) => {
+test("every answer carries a request id: the client's when well-formed, else a fresh one", async ({
+  request,
+  baseURL,
+}) => {
   const answers = [
     ["GET", "/health"],
     ["GET", "/"],
@@ -27,17 +30,24 @@ test("every answer carries a request id: the client's when well-formed, else a f
 
   const chosen = `e2e.${Date.now()}_ok-1`;
   for (const path of ["/health", "/", "/v1/me/api-key"]) {
-    const echoed = await request.get(path, { headers: { "x-request-id": chosen }, maxRedirects: 0, failOnStatusCode: false });
+    const echoed = await request.get(path, {
+      headers: { "x-request-id": chosen },
+      maxRedirects: 0,
+      failOnStatusCode: false,
+    });
     expect(echoed.headers()["x-request-id"], path).toBe(chosen);
   }
-  for (const hostile of ["a".repeat(129), "has space", "quote\"d", "<script>"]) {
+  for (const hostile of ["a".repeat(129), "has space", 'quote"d', "<script>"]) {
     const replaced = await request.get("/health", { headers: { "x-request-id": hostile } });
     expect(replaced.headers()["x-request-id"]).toMatch(UUID);
   }
 
   // The guard answers methods Next.js cannot represent itself (TRACE), with an id too.
   const trace = await new Promise<http.IncomingMessage>((resolve, reject) => {
-    http.request(`${baseURL}/health`, { method: "TRACE" }, (res) => resolve(res.resume())).on("error", reject).end();
+    http
+      .request(`${baseURL}/health`, { method: "TRACE" }, (res) => resolve(res.resume()))
+      .on("error", reject)
+      .end();
   });
   expect(trace.statusCode).toBe(405);
   expect(trace.headers["x-request-id"]).toMatch(UUID);

@@ -11,7 +11,9 @@ const BASELINE = {
   "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
 };
 
-test("every page carries the security headers; pages a nonce-based policy, a fresh nonce per view", async ({ request }) => {
+test("every page carries the security headers; pages a nonce-based policy, a fresh nonce per view", async ({
+  request,
+}) => {
   const nonces = new Set<string>();
   for (const path of ["/", "/signin", "/dashboard", "/signin/check-email", "/no-such-page"]) {
     const response = await request.get(path, { maxRedirects: 0, failOnStatusCode: false });
@@ -24,7 +26,9 @@ test("every page carries the security headers; pages a nonce-based policy, a fre
     expect(csp, path).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`);
     expect(csp, path).not.toContain("unsafe-eval");
     expect(csp, path).toContain("frame-ancestors 'none'");
-    expect(csp, path).toContain("frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com");
+    expect(csp, path).toContain(
+      "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
+    );
     expect(csp, path).toContain("media-src 'self' blob:");
     // APP_URL is http here: no HSTS.
     expect(headers["strict-transport-security"], path).toBeUndefined();
@@ -51,7 +55,10 @@ test("every page carries the security headers; pages a nonce-based policy, a fre
   expect(signout.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
 
   const api = await request.get("/v1/plans");
-  expect(api.headers()).toMatchObject({ ...BASELINE, "content-security-policy": "default-src 'none'; frame-ancestors 'none'" });
+  expect(api.headers()).toMatchObject({
+    ...BASELINE,
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  });
 });
 
 /** Every CSP violation and every console error or warning, from every document the page loads. */
@@ -70,11 +77,13 @@ async function watch(page: Page) {
   page.on("console", (message) => {
     // A failed load is reported by URL below (the console line does not name it).
     if (message.text().startsWith("Failed to load resource")) return;
-    if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()} (${page.url()})`);
+    if (message.type() === "error" || message.type() === "warning")
+      problems.push(`console ${message.type()}: ${message.text()} (${page.url()})`);
   });
   page.on("response", (response) => {
     // The app has no favicon; Chromium asks for one anyway.
-    if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico") problems.push(`${response.status()} for ${response.url()}`);
+    if (response.status() >= 400 && new URL(response.url()).pathname !== "/favicon.ico")
+      problems.push(`${response.status()} for ${response.url()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   return problems;
@@ -82,9 +91,9 @@ async function watch(page: Page) {
 
 test("with the policy on, sign-in → dashboard → keys → history → docs run without a violation", async ({ page }) => {
   const problems = await watch(page);
-  await page.goto("/");
+  await page.goto("/explore");
   // A client-side navigation into the sign-in gate (proxy.ts redirects it).
-  await page.getByRole("link", { name: "Open the dashboard" }).click();
+  await page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Dashboard" }).click();
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdashboard$/);
   await devLogin(page, randomEmail("csp"), page.url());
   await expect(page.getByTestId("user-email")).toBeVisible();

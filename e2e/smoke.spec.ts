@@ -5,11 +5,19 @@ import { expect, test } from "@playwright/test";
 test("starts with no settings at all and answers /health", async () => {
   test.setTimeout(120_000);
   const port = Number(process.env.E2E_PORT ?? 3123) + 1; // playwright.config.ts keeps port+1 free for this
-  const bare = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", NEXT_TELEMETRY_DISABLED: "1" };
-  const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: bare as unknown as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const bare = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  const app = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: bare as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   app.stdout.on("data", (chunk) => (log += chunk));
   app.stderr.on("data", (chunk) => (log += chunk));

@@ -30,7 +30,10 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(viewer).toBeVisible();
   await expect(page.getByTestId("transcript-platform")).toHaveText("YouTube");
   await expect(page.getByTestId("transcript-lang")).toHaveText("en");
-  await expect(page.getByTestId("transcript-player")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1`);
+  await expect(page.getByTestId("transcript-player")).toHaveAttribute(
+    "src",
+    `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1`,
+  );
   await expect(page.getByRole("tab", { name: "Transcript" })).toHaveAttribute("aria-selected", "true");
   const firstSegment = page.getByTestId("segment").first();
   await expect(firstSegment.getByRole("button", { name: /^Play from 0:0\d$/ })).toBeVisible();
@@ -39,9 +42,16 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   // A timestamp seeks the player over the IFrame API protocol, then plays.
   await firstSegment.getByRole("button", { name: /^Play from / }).click();
   // (The viewer also asks the player to report its position, the widget protocol's "listening": not a command.)
-  const received = page.frameLocator('[data-testid="transcript-player"]').locator("#received li").filter({ hasText: '"event":"command"' });
+  const received = page
+    .frameLocator('[data-testid="transcript-player"]')
+    .locator("#received li")
+    .filter({ hasText: '"event":"command"' });
   await expect(received).toHaveCount(2);
-  expect(JSON.parse((await received.nth(0).textContent())!)).toMatchObject({ event: "command", func: "seekTo", args: [expect.any(Number), true] });
+  expect(JSON.parse((await received.nth(0).textContent())!)).toMatchObject({
+    event: "command",
+    func: "seekTo",
+    args: [expect.any(Number), true],
+  });
   expect(JSON.parse((await received.nth(1).textContent())!)).toEqual({ event: "command", func: "playVideo", args: [] });
   // The request is in the address, so a reload shows the same transcript.
   await expect(page).toHaveURL(/\/dashboard\?url=https%3A%2F%2Fwww\.youtube\.com%2Fwatch%3Fv%3D/);
@@ -56,7 +66,10 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   const downloadLink = page.getByRole("link", { name: "Download .srt" });
   await expect(downloadLink).toHaveAttribute("href", /\/v1\/transcripts\/[^/]+\/download\?format=srt$/);
   const [download] = await Promise.all([page.waitForEvent("download"), downloadLink.click()]);
-  expect(download.suggestedFilename()).toBe(`youtube-${id}-en.srt`);
+  // Named after the title, made safe as a file name (the colon goes).
+  const title = (await page.getByTestId("transcript-title").textContent())!.trim();
+  expect(title).toContain(":");
+  expect(download.suggestedFilename()).toBe(`${title.replace(/[:"]/g, " ").replace(/\s+/g, " ").trim()} (en).srt`);
   const srt = await readFile((await download.path())!, "utf8");
   expect(srt.startsWith("1\n00:00:")).toBe(true);
   expect(srt).toContain("-->");
@@ -103,7 +116,10 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(moment.locator("mark")).toHaveText(["bread", "rises"]);
   await moment.click();
   await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&t=5\.685$/);
-  await expect(page.getByTestId("transcript-player")).toHaveAttribute("src", `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1&start=5`);
+  await expect(page.getByTestId("transcript-player")).toHaveAttribute(
+    "src",
+    `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1&start=5`,
+  );
   await expect(page.locator('[data-testid="segment"][aria-current="true"]')).toContainText("bread rises");
   await page.goBack();
 
@@ -159,7 +175,9 @@ test("transcribe: the form shows the plan's usage and says what is wrong with th
   await expect(page.getByTestId("usage-line")).toContainText(/^Free plan: 0 min of [\d,]+ min used this period/);
 
   // ?url= submits at once (History links here); a language the API would refuse is said before asking.
-  await page.goto(`/dashboard?${new URLSearchParams({ url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", lang: "not a language" })}`);
+  await page.goto(
+    `/dashboard?${new URLSearchParams({ url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ", lang: "not a language" })}`,
+  );
   await expect(page.getByLabel("Video or audio link")).toHaveValue("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
   await expect(page.getByLabel("Language")).toHaveValue("not a language");
   await expect(page.getByTestId("transcribe-error")).toHaveText("The language must be a code such as en, de or pt-BR.");

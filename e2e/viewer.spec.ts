@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
+import { speech, speechWav as writeSpeech } from "../test/speech";
 
 // Issue 15's Transcribe page and transcript viewer in Chromium. The main app (playwright.config.ts) has
 // speech recognition (the OpenAI-compatible fake, which hears every upload as the two sentences below)
@@ -20,8 +21,7 @@ async function speechWav(testInfo: TestInfo): Promise<string> {
   const dir = testInfo.outputPath("files");
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, "welcome.wav");
-  execFileSync("espeak-ng", ["-m", "-w", file, `<speak>${FIRST_SENTENCE}<break time="2s"/>${SECOND_SENTENCE}</speak>`]);
-  return file;
+  return writeSpeech(file, `<speak>${FIRST_SENTENCE}<break time="2s"/>${SECOND_SENTENCE}</speak>`, { ssml: true });
 }
 
 async function uploadAndWait(page: Page, file: string) {
@@ -47,8 +47,13 @@ async function stubYouTube(page: Page) {
 }
 
 async function expectNoHorizontalOverflow(page: Page) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
-  expect(scrollWidth, `page is ${scrollWidth - clientWidth}px too wide at ${clientWidth}px`).toBeLessThanOrEqual(clientWidth);
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `page is ${scrollWidth - clientWidth}px too wide at ${clientWidth}px`).toBeLessThanOrEqual(
+    clientWidth,
+  );
 }
 
 async function expectNoSeriousA11yViolations(page: Page) {
@@ -58,7 +63,10 @@ async function expectNoSeriousA11yViolations(page: Page) {
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-test("an upload: the line being played is highlighted as its own file plays; search, copy and downloads", async ({ page, context }, testInfo) => {
+test("an upload: the line being played is highlighted as its own file plays; search, copy and downloads", async ({
+  page,
+  context,
+}, testInfo) => {
   test.setTimeout(90_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const wav = await speechWav(testInfo);
@@ -110,22 +118,26 @@ test("an upload: the line being played is highlighted as its own file plays; sea
   await page.getByRole("button", { name: "Copy text" }).click();
   await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${FIRST_SENTENCE}\n\n${SECOND_SENTENCE}\n`);
-  await page.getByLabel("Timestamps").check();
+  await page.getByRole("checkbox", { name: "Timestamps" }).check();
   await page.getByRole("button", { name: /^(Copy text|Copied)$/ }).click();
-  await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(`[00:00] ${FIRST_SENTENCE}\n\n[00:03] ${SECOND_SENTENCE}\n`);
+  await expect
+    .poll(() => page.evaluate(() => navigator.clipboard.readText()))
+    .toBe(`[00:00] ${FIRST_SENTENCE}\n\n[00:03] ${SECOND_SENTENCE}\n`);
 
   // Downloads: .txt is the first (and primary) one, then .srt; the rest one click away.
   const downloads = page.getByTestId("transcript-downloads").getByRole("link");
   await expect(downloads.first()).toHaveText("Download .txt");
   await expect(downloads.nth(1)).toHaveText("Download .srt");
   const [txt] = await Promise.all([page.waitForEvent("download"), downloads.first().click()]);
-  expect(txt.suggestedFilename()).toMatch(/^upload-[\w-]+-en\.txt$/);
+  expect(txt.suggestedFilename()).toBe("welcome.wav (en).txt");
   expect(await readFile((await txt.path())!, "utf8")).toBe(`${FIRST_SENTENCE}\n\n${SECOND_SENTENCE}\n`);
   await page.getByText("Other formats").click();
   await expect(page.getByRole("link", { name: "Download .vtt" })).toBeVisible();
 });
 
-test("a YouTube transcript: side by side on a wide screen, stacked with a sticky player on a phone; chapters; the reported time highlighted", async ({ page }) => {
+test("a YouTube transcript: side by side on a wide screen, stacked with a sticky player on a phone; chapters; the reported time highlighted", async ({
+  page,
+}) => {
   await stubYouTube(page);
   await page.setViewportSize({ width: 1366, height: 900 });
   await devLogin(page, randomEmail("viewer-youtube"));
@@ -166,14 +178,20 @@ test("a YouTube transcript: side by side on a wide screen, stacked with a sticky
   await expectNoSeriousA11yViolations(page);
 });
 
-test("files that are not audio or video are refused before anything is uploaded; a new file clears the error", async ({ page }, testInfo) => {
+test("files that are not audio or video are refused before anything is uploaded; a new file clears the error", async ({
+  page,
+}, testInfo) => {
   const signs: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("/v1/uploads/sign")) signs.push(request.url());
   });
   await devLogin(page, randomEmail("viewer-txt"));
   await page.getByRole("tab", { name: "File" }).click();
-  await page.getByLabel("Audio or video file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Meeting notes, not a recording.\n") });
+  await page.getByLabel("Audio or video file").setInputFiles({
+    name: "notes.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("Meeting notes, not a recording.\n"),
+  });
   await expect(page.getByTestId("transcribe-error")).toHaveText(/^“notes\.txt” is not an audio or video file\./);
   await expect(page.getByTestId("upload-file-name")).toHaveCount(0);
   await page.getByRole("button", { name: "Transcribe" }).click();
@@ -225,7 +243,10 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     app.stdout!.on("data", (chunk) => (log += chunk));
     app.stderr!.on("data", (chunk) => (log += chunk));
     for (let attempt = 0; attempt < 400; attempt++) {
-      const ok = await fetch(`${origin}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${origin}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -241,7 +262,9 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test("says up front what works here, blames the platform not the link, and shows the API's own sentence for a word", async ({ page }) => {
+  test("says up front what works here, blames the platform not the link, and shows the API's own sentence for a word", async ({
+    page,
+  }) => {
     test.setTimeout(90_000);
     await page.goto(`${origin}/dashboard`);
     await page.getByLabel(/development login/i).fill(randomEmail("viewer-noasr"));
@@ -264,13 +287,24 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     await expect(page.getByLabel("Audio or video file")).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Transcribe" })).toBeDisabled();
     await expectNoSeriousA11yViolations(page);
-    // The API, asked anyway, tells the operator which setting turns it on.
-    const signed = await page.request.post(`${origin}/v1/uploads/sign`, { data: { filename: "a.wav", content_type: "audio/wav" }, headers: { origin } });
+    // The API, asked anyway, says so in the user's words; the settings that turn it on are for the operator's log.
+    const signed = await page.request.post(`${origin}/v1/uploads/sign`, {
+      data: { filename: "a.wav", content_type: "audio/wav" },
+      headers: { origin },
+    });
     const { upload_url, object_path } = (await signed.json()) as { upload_url: string; object_path: string };
-    await page.request.put(upload_url, { data: execFileSync("espeak-ng", ["--stdout", "Hello."]), headers: { "content-type": "audio/wav" } });
-    const off = await page.request.post(`${origin}/v1/transcript`, { data: { upload: object_path }, headers: { origin } });
+    await page.request.put(upload_url, { data: await speech("Hello."), headers: { "content-type": "audio/wav" } });
+    const off = await page.request.post(`${origin}/v1/transcript`, {
+      data: { upload: object_path },
+      headers: { origin },
+    });
     expect(off.status()).toBe(503);
-    expect(await off.json()).toMatchObject({ code: "asr_not_configured", detail: expect.stringContaining("ASSEMBLYAI_API_KEY") });
+    const refused = (await off.json()) as { code: string; detail: string };
+    expect(refused).toMatchObject({
+      code: "asr_not_configured",
+      detail: "This source needs speech recognition, which this server does not offer.",
+    });
+    await expect.poll(() => log).toMatch(/asr_not_configured.*ASSEMBLYAI_API_KEY/);
 
     // A bare word: the API's sentence, without "url:" or "Value error".
     await page.getByRole("tab", { name: "Link" }).click();
@@ -294,11 +328,16 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     });
     await link.fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
     await page.getByRole("button", { name: "Transcribe" }).click();
-    await expect(page.getByTestId("transcribe-error-message")).toHaveText("YouTube could not be reached from this server just now. Your link is fine; try again in a moment.", { timeout: 30_000 });
+    await expect(page.getByTestId("transcribe-error-message")).toHaveText(
+      "YouTube could not be reached from this server just now. Your link is fine; try again in a moment.",
+      { timeout: 30_000 },
+    );
     await expect(error).not.toContainText("could not be resolved.”");
     await page.getByTestId("transcribe-retry").click();
     await expect.poll(() => asked.length).toBe(2);
-    await expect(page.getByTestId("transcribe-error-message")).toContainText("could not be reached", { timeout: 30_000 });
+    await expect(page.getByTestId("transcribe-error-message")).toContainText("could not be reached", {
+      timeout: 30_000,
+    });
 
     // The sample link fills the form and asks for it.
     await link.fill("");

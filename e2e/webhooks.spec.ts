@@ -16,7 +16,9 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
-test("add an endpoint, send a test event, see it delivered, send it again; a 410 disables the endpoint", async ({ page }) => {
+test("add an endpoint, send a test event, see it delivered, send it again; a 410 disables the endpoint", async ({
+  page,
+}) => {
   await devLogin(page, randomEmail("webhooks"), "/dashboard/webhooks");
   await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
   await expect(page.getByText("No endpoints yet.")).toBeVisible();

@@ -3,9 +3,22 @@ import { readFileSync } from "node:fs";
 import { devLoginWarning, EnvError, isLoopbackUrl, parseEnv, proxyHopsWarning, SETTING_NAMES } from "@/lib/env";
 
 describe("parseEnv", () => {
+  it("derives APP_URL from PORT when APP_URL is unset, and keeps an APP_URL that is set", () => {
+    expect(parseEnv({ PORT: "3490" }).APP_URL).toBe("http://localhost:3490");
+    expect(parseEnv({ PORT: "3490", APP_URL: "" }).APP_URL).toBe("http://localhost:3490");
+    expect(parseEnv({ PORT: "3490", APP_URL: "https://verbatim.example" }).APP_URL).toBe("https://verbatim.example");
+    expect(() => parseEnv({ PORT: "70000" })).toThrow(/PORT/);
+  });
+
   it("runs on embedded defaults with no settings at all", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ embedded: true, devLogin: true, APP_URL: "http://localhost:3000", DATA_DIR: "./data", TRANSCRIPT_CACHE_HOURS: 168 });
+    expect(env).toMatchObject({
+      embedded: true,
+      devLogin: true,
+      APP_URL: "http://localhost:3000",
+      DATA_DIR: "./data",
+      TRANSCRIPT_CACHE_HOURS: 168,
+    });
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
@@ -21,17 +34,33 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ DATABASE_URL: "postgres://db/verbatim" })).toThrow(/AUTH_SECRET/);
     const prod = parseEnv({ DATABASE_URL: "postgres://db/verbatim", AUTH_SECRET: "s".repeat(32) });
     expect(prod).toMatchObject({ embedded: false, devLogin: false });
-    expect(parseEnv({ DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "true" }).devLogin).toBe(true);
+    expect(
+      parseEnv({ DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "true" }).devLogin,
+    ).toBe(true);
     expect(parseEnv({ AUTH_DEV_LOGIN: "off" }).devLogin).toBe(false);
   });
 
   it("turns the development login on by default only when embedded on a loopback APP_URL", () => {
-    for (const url of ["http://localhost:3000", "http://127.0.0.1:4100", "http://127.3.4.5", "http://[::1]:3000", "http://LOCALHOST"]) {
+    for (const url of [
+      "http://localhost:3000",
+      "http://127.0.0.1:4100",
+      "http://127.3.4.5",
+      "http://[::1]:3000",
+      "http://LOCALHOST",
+    ]) {
       const settings = parseEnv({ APP_URL: url });
       expect(settings.devLogin, url).toBe(true);
       expect(devLoginWarning(settings), url).toBeNull();
     }
-    for (const url of ["https://verbatim.example", "http://192.168.1.20:3000", "http://10.0.0.1", "http://[::2]", "http://localhost.evil.example", "http://0.0.0.0:3000", "http://128.0.0.1"]) {
+    for (const url of [
+      "https://verbatim.example",
+      "http://192.168.1.20:3000",
+      "http://10.0.0.1",
+      "http://[::2]",
+      "http://localhost.evil.example",
+      "http://0.0.0.0:3000",
+      "http://128.0.0.1",
+    ]) {
       expect(parseEnv({ APP_URL: url }).devLogin, url).toBe(false);
     }
   });
@@ -40,7 +69,12 @@ describe("parseEnv", () => {
     const exposed = parseEnv({ APP_URL: "https://verbatim.example", AUTH_DEV_LOGIN: "true" });
     expect(exposed.devLogin).toBe(true);
     expect(devLoginWarning(exposed)).toMatch(/development login is on.*https:\/\/verbatim\.example.*anyone/);
-    const database = parseEnv({ APP_URL: "http://127.0.0.1:3000", DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "true" });
+    const database = parseEnv({
+      APP_URL: "http://127.0.0.1:3000",
+      DATABASE_URL: "postgres://db/v",
+      AUTH_SECRET: "s".repeat(32),
+      AUTH_DEV_LOGIN: "true",
+    });
     expect(devLoginWarning(database)).toMatch(/WARNING/);
     expect(devLoginWarning(parseEnv({ APP_URL: "https://verbatim.example" }))).toBeNull();
     expect(parseEnv({ APP_URL: "http://localhost:3000", AUTH_DEV_LOGIN: "false" }).devLogin).toBe(false);
@@ -49,7 +83,9 @@ describe("parseEnv", () => {
 
   it("rate-limit settings: proxy hops (default 0, warned about on a public APP_URL), Redis URL, multiplier", () => {
     expect(parseEnv({})).toMatchObject({ TRUSTED_PROXY_HOPS: 0, RATE_LIMIT_MULTIPLIER: 1 });
-    expect(parseEnv({ TRUSTED_PROXY_HOPS: "2", REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_MULTIPLIER: "0" })).toMatchObject({
+    expect(
+      parseEnv({ TRUSTED_PROXY_HOPS: "2", REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_MULTIPLIER: "0" }),
+    ).toMatchObject({
       TRUSTED_PROXY_HOPS: 2,
       REDIS_URL: "redis://127.0.0.1:6379",
       RATE_LIMIT_MULTIPLIER: 0,
@@ -68,8 +104,8 @@ describe("parseEnv", () => {
     });
   });
 
-  it("documents every setting in README.md and .env.example", () => {
-    const readme = readFileSync("README.md", "utf8");
+  it("documents every setting in docs/configuration.md and .env.example", () => {
+    const readme = readFileSync("docs/configuration.md", "utf8");
     const example = readFileSync(".env.example", "utf8");
     for (const name of SETTING_NAMES.filter((n) => n !== "NODE_ENV")) {
       expect(readme, name).toContain(`\`${name}\``);

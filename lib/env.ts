@@ -1,10 +1,11 @@
+import "server-only";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 import { parseClientList } from "@/lib/captions/youtube/clients";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
-// Each variable has one line in README.md and .env.example; keep the three in step.
+// Each variable has one line in docs/configuration.md and .env.example; keep the three in step.
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -14,7 +15,10 @@ const optionalUrl = z.url().optional();
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  APP_URL: z.url().default("http://localhost:3000"),
+  /** Unset: http://localhost:$PORT (see parseEnv), so a server started on another port links to itself. */
+  APP_URL: z.url().optional(),
+  /** The port `next start` / `next dev` listen on (Next.js reads it itself); here only for APP_URL's default. */
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
@@ -38,7 +42,12 @@ const schema = z.object({
   OUTBOUND_PROXY: optionalUrl,
   OUTBOUND_ALLOW_PRIVATE_HOSTS: z
     .string()
-    .transform((list) => list.split(",").map((host) => host.trim().toLowerCase()).filter(Boolean))
+    .transform((list) =>
+      list
+        .split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .optional(),
 
   TRANSCRIPT_CACHE_HOURS: z.coerce.number().positive().default(168),
@@ -59,9 +68,16 @@ const schema = z.object({
   YOUTUBE_PROXIES: z
     .string()
     .transform((list, ctx) => {
-      const urls = list.split(",").map((p) => p.trim()).filter(Boolean);
+      const urls = list
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean);
       for (const u of urls) {
-        if (!/^https?:\/\/[^\s/]+/i.test(u)) ctx.addIssue({ code: "custom", message: `"${u.replace(/\/\/[^@/]*@/, "//***@")}" is not an http:// or https:// proxy URL` });
+        if (!/^https?:\/\/[^\s/]+/i.test(u))
+          ctx.addIssue({
+            code: "custom",
+            message: `"${u.replace(/\/\/[^@/]*@/, "//***@")}" is not an http:// or https:// proxy URL`,
+          });
       }
       return urls;
     })
@@ -83,7 +99,12 @@ const schema = z.object({
   // Signed uploads (lib/uploads). Upload.sizeBytes is a 32-bit Int, hence the cap's ceiling.
   UPLOAD_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   UPLOAD_RETENTION_HOURS: z.coerce.number().positive().default(24),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(2147483647, "must be at most 2147483647 (2 GiB - 1)").default(2147483647),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2147483647, "must be at most 2147483647 (2 GiB - 1)")
+    .default(2147483647),
   UPLOAD_MAX_PENDING: z.coerce.number().int().positive().default(50),
   UPLOAD_MAX_PENDING_BYTES: z.coerce.number().int().positive().default(10737418240),
   S3_BUCKET: z.string().min(1).optional(),
@@ -109,14 +130,29 @@ const schema = z.object({
   ASR_LOCAL_MODEL_PATH: z.string().min(1).optional(),
   ASR_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co/ggerganov/whisper.cpp/resolve/main"),
   ASR_LOCAL_CONCURRENCY: z.coerce.number().int().positive().max(64).optional(),
+  // Its GPU build (lib/asr/local-runtime.ts): auto (an installed CUDA/Vulkan build where the GPU is, Metal
+  // on Apple silicon), cuda, vulkan, or off (the CPU).
+  ASR_LOCAL_GPU: z.enum(["auto", "cuda", "vulkan", "off"]).default("auto"),
   JOB_CONCURRENCY: z.coerce.number().int().positive().max(100).default(2),
   ASR_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().positive().optional(),
-  MEDIA_MAX_DURATION_SECONDS: z.coerce.number().int().positive().default(4 * 3600),
-  MEDIA_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+  MEDIA_MAX_DURATION_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(4 * 3600),
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 ** 3),
 
   // Podcasts (lib/podcasts): the Apple Podcasts lookup API, and the largest feed read.
   ITUNES_LOOKUP_URL: z.url().default("https://itunes.apple.com/lookup"),
-  PODCAST_FEED_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  PODCAST_FEED_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024),
   // Fetching a feed, body included, and parsing it in a worker thread (lib/podcasts/parse-off-thread.ts).
   PODCAST_FEED_TIMEOUT_SECONDS: z.coerce.number().positive().max(600).default(60),
   PODCAST_FEED_PARSE_THREADS: z.coerce.number().int().positive().max(16).default(2),
@@ -140,7 +176,10 @@ const schema = z.object({
   INNGEST_DEV: z.string().min(1).optional(),
 
   // Billing (lib/billing): Stripe is on when the secret key and both price settings are set.
-  STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret or restricted key (sk_… or rk_…)").optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_/, "must be a Stripe secret or restricted key (sk_… or rk_…)")
+    .optional(),
   STRIPE_API_BASE: optionalUrl,
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_PRO: z.string().min(1).optional(),
@@ -150,14 +189,20 @@ const schema = z.object({
   PLANS_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(300),
   PLANS_STATIC_PRO_AMOUNT: z.coerce.number().int().nonnegative().default(900),
   PLANS_STATIC_ULTRA_AMOUNT: z.coerce.number().int().nonnegative().default(2900),
-  PLANS_STATIC_CURRENCY: z.string().regex(/^[a-zA-Z]{3}$/, "must be a three-letter currency code").transform((c) => c.toLowerCase()).default("usd"),
+  PLANS_STATIC_CURRENCY: z
+    .string()
+    .regex(/^[a-zA-Z]{3}$/, "must be a three-letter currency code")
+    .transform((c) => c.toLowerCase())
+    .default("usd"),
   PLANS_STATIC_INTERVAL: z.enum(["day", "week", "month", "year"]).default("month"),
 });
 
 /** Every setting name, for the docs check (lib/env.test.ts). */
 export const SETTING_NAMES = Object.keys(schema.shape);
 
-export type Env = z.infer<typeof schema> & {
+export type Env = Omit<z.infer<typeof schema>, "APP_URL"> & {
+  /** The public base URL: APP_URL, else http://localhost:$PORT. */
+  APP_URL: string;
   /** True when DATABASE_URL is unset: PGlite under DATA_DIR, migrations applied at start. */
   embedded: boolean;
   /** Development sign-in: on by default only embedded on a loopback APP_URL, else only with AUTH_DEV_LOGIN=true. */
@@ -166,18 +211,20 @@ export type Env = z.infer<typeof schema> & {
 
 export class EnvError extends Error {}
 
-export function parseEnv(source: Record<string, string | undefined>): Env {
+export function parseEnv(vars: Record<string, string | undefined>): Env {
   // An empty value means "not set", as in most .env tooling.
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const cleaned = Object.fromEntries(Object.entries(vars).filter(([, v]) => v !== undefined && v !== ""));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new EnvError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  const env = result.data;
+  const env = { ...result.data, APP_URL: result.data.APP_URL ?? `http://localhost:${result.data.PORT}` };
   const embedded = env.DATABASE_URL === undefined;
   if (!embedded && !env.AUTH_SECRET) {
-    throw new EnvError("Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)");
+    throw new EnvError(
+      "Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)",
+    );
   }
   return { ...env, embedded, devLogin: env.AUTH_DEV_LOGIN ?? (embedded && isLoopbackUrl(env.APP_URL)) };
 }
@@ -211,7 +258,17 @@ export function env(): Env {
 }
 
 // The few variables external tools (ffmpeg, ffprobe, yt-dlp) get from our environment: never secrets.
-const TOOL_ENV_NAMES = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TZ", "SSL_CERT_FILE", "SSL_CERT_DIR", "SYSTEMROOT"];
+const TOOL_ENV_NAMES = [
+  "PATH",
+  "HOME",
+  "LANG",
+  "LC_ALL",
+  "TMPDIR",
+  "TZ",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "SYSTEMROOT",
+];
 
 /** A short environment for child processes: locale, paths and certificates only. */
 export function toolEnvironment(): Record<string, string> {

@@ -36,7 +36,11 @@ export interface Proc {
 }
 
 function spawnProc(name: string, args: string[], env: ProcEnv, echo: boolean): Proc {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: env as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let log = "";
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();
@@ -50,13 +54,22 @@ function spawnProc(name: string, args: string[], env: ProcEnv, echo: boolean): P
     if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     await exited;
   };
-  return { name, pid: child.pid!, child, logs: () => log, exited, stop: () => signal("SIGTERM"), crash: () => signal("SIGKILL") };
+  return {
+    name,
+    pid: child.pid!,
+    child,
+    logs: () => log,
+    exited,
+    stop: () => signal("SIGTERM"),
+    crash: () => signal("SIGKILL"),
+  };
 }
 
 async function waitFor(proc: Proc, ready: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (proc.child.exitCode !== null || proc.child.signalCode !== null) throw new Error(`${proc.name} exited before it was ready:\n${proc.logs()}`);
+    if (proc.child.exitCode !== null || proc.child.signalCode !== null)
+      throw new Error(`${proc.name} exited before it was ready:\n${proc.logs()}`);
     if (await ready().catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`${proc.name} not ready after ${timeoutMs} ms:\n${proc.logs()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -66,8 +79,18 @@ async function waitFor(proc: Proc, ready: () => Promise<boolean>, timeoutMs = 90
 const baseEnv = (env: ProcEnv): ProcEnv => ({ NEXT_TELEMETRY_DISABLED: "1", ...env });
 
 /** One app process (`next start` of the built app); resolves once /health answers 200. */
-export async function startApp(name: string, port: number, env: ProcEnv, echo = false): Promise<Proc & { url: string }> {
-  const proc = spawnProc(name, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], baseEnv(env), echo);
+export async function startApp(
+  name: string,
+  port: number,
+  env: ProcEnv,
+  echo = false,
+): Promise<Proc & { url: string }> {
+  const proc = spawnProc(
+    name,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    baseEnv(env),
+    echo,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(proc, async () => (await fetch(`${url}/health`)).status === 200);
   return { ...proc, url };
@@ -96,7 +119,14 @@ export async function startBalancer(port: number, targets: string[]): Promise<Ba
     const target = new URL(targets[turn++ % targets.length]!);
     const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, "x-forwarded-for": forwarded }, agent },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, "x-forwarded-for": forwarded },
+        agent,
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
@@ -130,11 +160,20 @@ export interface Cluster {
 }
 
 /** The balancer on `port` (0: any free port), apps on the given ports, and a worker; all with `env`. */
-export async function startCluster(options: { appPorts: number[]; port: number; env: ProcEnv; worker?: boolean; echo?: boolean }): Promise<Cluster> {
+export async function startCluster(options: {
+  appPorts: number[];
+  port: number;
+  env: ProcEnv;
+  worker?: boolean;
+  echo?: boolean;
+}): Promise<Cluster> {
   const env = { TRUSTED_PROXY_HOPS: "1", ...options.env };
   const apps = await Promise.all(options.appPorts.map((p, i) => startApp(`app${i + 1}`, p, env, options.echo)));
   const worker = options.worker === false ? null : await startWorker("worker", env, options.echo);
-  const balancer = await startBalancer(options.port, apps.map((a) => a.url));
+  const balancer = await startBalancer(
+    options.port,
+    apps.map((a) => a.url),
+  );
   return {
     url: balancer.url,
     apps,
@@ -148,10 +187,19 @@ export async function startCluster(options: { appPorts: number[]; port: number; 
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { apps: { type: "string", default: "2" }, port: { type: "string", default: "3000" }, "no-worker": { type: "boolean" } } });
+  const { values } = parseArgs({
+    options: {
+      apps: { type: "string", default: "2" },
+      port: { type: "string", default: "3000" },
+      "no-worker": { type: "boolean" },
+    },
+  });
   const port = Number(values.port);
   const count = Number(values.apps);
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set: several processes need one PostgreSQL (the embedded PGlite is one process's)");
+  if (!process.env.DATABASE_URL)
+    throw new Error(
+      "DATABASE_URL is not set: several processes need one PostgreSQL (the embedded PGlite is one process's)",
+    );
   const cluster = await startCluster({
     appPorts: Array.from({ length: count }, (_, i) => port + 1 + i),
     port,

@@ -52,7 +52,8 @@ const PG_CHAR_OID = 18;
 const PG_TEXT_OID = 25;
 function charColumnsAsText<R>(result: R): R {
   const fields = (result as { fields?: { dataTypeID: number }[] } | undefined)?.fields;
-  if (Array.isArray(fields)) for (const field of fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+  if (Array.isArray(fields))
+    for (const field of fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
   return result;
 }
 class CharAsTextClient extends pg.Client {
@@ -62,7 +63,8 @@ class CharAsTextClient extends pg.Client {
     const callbackIndex = args.findIndex((arg) => typeof arg === "function");
     if (callbackIndex >= 0) {
       const callback = args[callbackIndex] as (error: unknown, result: unknown) => void;
-      args[callbackIndex] = (error: unknown, result: unknown) => callback(error, error ? result : charColumnsAsText(result));
+      args[callbackIndex] = (error: unknown, result: unknown) =>
+        callback(error, error ? result : charColumnsAsText(result));
     }
     const returned = (super.query as (...a: unknown[]) => unknown)(...args);
     return returned instanceof Promise ? returned.then(charColumnsAsText) : returned;
@@ -108,7 +110,10 @@ async function main() {
   const migrationsDir = path.resolve(cwd, MIGRATIONS_DIR);
   const schema = await readFile(schemaPath, "utf8");
   const existing = existsSync(migrationsDir)
-    ? readdirSync(migrationsDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    ? readdirSync(migrationsDir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort()
     : [];
 
   const { SchemaEngine, version } = loadSchemaEngine();
@@ -158,7 +163,8 @@ async function main() {
     // 4. Prisma's layout: <timestamp>_<name>/migration.sql beside migration_lock.toml.
     const folder = `${utcTimestamp(new Date())}_${slug}`;
     const last = existing.at(-1);
-    if (last && folder <= last) throw new Error(`new migration ${folder} would not sort after ${last}; check the clock`);
+    if (last && folder <= last)
+      throw new Error(`new migration ${folder} would not sort after ${last}; check the clock`);
     if (existsSync(path.join(migrationsDir, folder))) throw new Error(`${folder} already exists`);
     await mkdir(path.join(migrationsDir, folder), { recursive: true });
     await writeFile(path.join(migrationsDir, folder, "migration.sql"), script, { flag: "wx" });

@@ -8,7 +8,9 @@ import { appOutbound, closeAppOutbound } from "@/lib/http/outbound/configured";
 
 const settings = env();
 if (settings.ASR_LOCAL_MODEL_PATH) {
-  console.log(`ASR_LOCAL_MODEL_PATH is set (${settings.ASR_LOCAL_MODEL_PATH}): that file is used, nothing to download.`);
+  console.log(
+    `ASR_LOCAL_MODEL_PATH is set (${settings.ASR_LOCAL_MODEL_PATH}): that file is used, nothing to download.`,
+  );
   process.exit(0);
 }
 const name = settings.ASR_LOCAL_MODEL;

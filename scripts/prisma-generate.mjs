@@ -4,6 +4,10 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 const stub = fileURLToPath(new URL("./no-schema-engine.sh", import.meta.url));
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub, PRISMA_HIDE_UPDATE_MESSAGE: "1" };
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? stub,
+  PRISMA_HIDE_UPDATE_MESSAGE: "1",
+};
 const run = spawnSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"], { stdio: "inherit", env });
 process.exit(run.status ?? 1);

@@ -6,10 +6,10 @@
 //
 //   npm run worker -- [--concurrency JOB_CONCURRENCY] [--lease-ms 30000] [--poll-ms 5000]
 import { parseArgs } from "node:util";
-import "@/lib/jobs/pipelines";
 import { env } from "@/lib/env";
-import { inngestConfigured } from "@/inngest/settings";
-import { startLocalRunner } from "@/lib/jobs/local-runner";
+import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
+import { startLocalRunner } from "@/lib/jobs/drivers/local";
+import { appPipelines } from "@/lib/jobs/pipelines";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
 import { log } from "@/lib/observability/logger";
 import { ensureDeliveryRunner } from "@/lib/webhooks/delivery-runner";
@@ -37,12 +37,17 @@ async function main() {
   }
   if (inngestConfigured()) {
     // Both drivers on one queue could run a job twice: with Inngest configured, Inngest runs every job.
-    throw new Error("Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV): jobs run on Inngest, not on this worker");
+    throw new Error(
+      "Inngest is configured (INNGEST_EVENT_KEY or INNGEST_DEV): jobs run on Inngest, not on this worker",
+    );
   }
+  const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
+  void reportYtDlpAtStart(log, settings.YTDLP_PATH);
   const { getDb } = await import("@/lib/db/client");
   const db = await getDb();
   const stopTimeoutMs = positive("stop-timeout-ms", values["stop-timeout-ms"]) ?? 25_000;
   const starting = startLocalRunner({
+    pipelines: appPipelines,
     db,
     concurrency: positive("concurrency", values.concurrency) ?? settings.JOB_CONCURRENCY,
     leaseMs: positive("lease-ms", values["lease-ms"]),
@@ -62,7 +67,12 @@ async function main() {
     stopping = true;
     log.info(`worker: ${signal}: stopping (up to ${stopTimeoutMs} ms)`);
     starting
-      .then((runner) => Promise.all([runner.stop({ timeoutMs: stopTimeoutMs }), deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs }))]))
+      .then((runner) =>
+        Promise.all([
+          runner.stop({ timeoutMs: stopTimeoutMs }),
+          deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
+        ]),
+      )
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))
       .then(
         () => process.exit(0),

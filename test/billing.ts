@@ -11,7 +11,9 @@ import { bearer, callRoute } from "@/test/request";
 export const WEBHOOK_SECRET = "whsec_billing_tests";
 
 /** A route's answer that must be a 200 SubscriptionResponse. */
-export async function ok(response: Promise<{ status: number; text: string; json: unknown }>): Promise<SubscriptionResponse> {
+export async function ok(
+  response: Promise<{ status: number; text: string; json: unknown }>,
+): Promise<SubscriptionResponse> {
   const res = await response;
   expect(res.status, res.text).toBe(200);
   return res.json as SubscriptionResponse;
@@ -20,8 +22,20 @@ export const HOUR = 3600;
 
 export async function startBillingWorld() {
   const fake = await startFakeStripe();
-  const pro = fake.seedPrice({ product: { name: "Verbatim Pro" }, unit_amount: 900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_pro" });
-  const ultra = fake.seedPrice({ product: { name: "Verbatim Ultra" }, unit_amount: 2900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_ultra" });
+  const pro = fake.seedPrice({
+    product: { name: "Verbatim Pro" },
+    unit_amount: 900,
+    currency: "usd",
+    recurring: { interval: "month" },
+    lookup_key: "verbatim_pro",
+  });
+  const ultra = fake.seedPrice({
+    product: { name: "Verbatim Ultra" },
+    unit_amount: 2900,
+    currency: "usd",
+    recurring: { interval: "month" },
+    lookup_key: "verbatim_ultra",
+  });
   Object.assign(process.env, {
     STRIPE_SECRET_KEY: fake.apiKey,
     STRIPE_API_BASE: fake.origin,
@@ -89,7 +103,11 @@ export async function startBillingWorld() {
   }
 
   /** Checkout through the API, then the customer pays at the fake and the events arrive. */
-  async function subscribe(account: Awaited<ReturnType<typeof customer>>, tier: "pro" | "ultra", options: { promotionCode?: string } = {}) {
+  async function subscribe(
+    account: Awaited<ReturnType<typeof customer>>,
+    tier: "pro" | "ultra",
+    options: { promotionCode?: string } = {},
+  ) {
     const res = await account.checkout(tier);
     expect(res.status, res.text).toBe(200);
     const sessionId = new URL((res.json as { url: string }).url).pathname.split("/").pop()!;
@@ -115,7 +133,12 @@ export async function startBillingWorld() {
     db: database.db,
     fake,
     /** The real SDK against the fake, for reading and changing what Stripe has (no retries). */
-    stripe: new Stripe(fake.apiKey, { host: fake.host, port: fake.port, protocol: fake.protocol, maxNetworkRetries: 0 }),
+    stripe: new Stripe(fake.apiKey, {
+      host: fake.host,
+      port: fake.port,
+      protocol: fake.protocol,
+      maxNetworkRetries: 0,
+    }),
     prices: { pro: pro.id as string, ultra: ultra.id as string },
     routes,
     customer,
@@ -125,7 +148,15 @@ export async function startBillingWorld() {
     subscribed,
     periodEnd,
     async teardown() {
-      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_API_BASE", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTRA", "STRIPE_WEBHOOK_SECRET", "APP_URL"]) delete process.env[name];
+      for (const name of [
+        "STRIPE_SECRET_KEY",
+        "STRIPE_API_BASE",
+        "STRIPE_PRICE_PRO",
+        "STRIPE_PRICE_ULTRA",
+        "STRIPE_WEBHOOK_SECRET",
+        "APP_URL",
+      ])
+        delete process.env[name];
       await fake.close();
       await database.teardown();
     },

@@ -9,7 +9,10 @@ const holder = globalThis as { verbatimLogger?: Logger };
 export function captureLogs(level = "debug") {
   const previous = holder.verbatimLogger;
   const lines: Record<string, unknown>[] = [];
-  holder.verbatimLogger = createLogger({ level, destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+  holder.verbatimLogger = createLogger({
+    level,
+    destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+  });
   return {
     lines,
     restore() {

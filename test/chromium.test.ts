@@ -27,7 +27,10 @@ describe("the e2e Chromium", () => {
   it("the script says which it chose", () => {
     const script = path.join(import.meta.dirname, "chromium.ts");
     const tsx = path.join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
-    const out = execFileSync(tsx, [script], { env: { ...process.env, CHROMIUM_PATH: "/opt/chrome/chrome" }, encoding: "utf8" });
+    const out = execFileSync(tsx, [script], {
+      env: { ...process.env, CHROMIUM_PATH: "/opt/chrome/chrome" },
+      encoding: "utf8",
+    });
     expect(out.trim()).toBe("e2e: Chromium at /opt/chrome/chrome");
   });
 });

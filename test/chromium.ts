@@ -10,7 +10,10 @@ import { fileURLToPath } from "node:url";
 export const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
 /** The executable to launch, or undefined for Playwright's own Chromium. */
-export function chromiumExecutable(env: Record<string, string | undefined> = process.env, exists: (file: string) => boolean = existsSync): string | undefined {
+export function chromiumExecutable(
+  env: Record<string, string | undefined> = process.env,
+  exists: (file: string) => boolean = existsSync,
+): string | undefined {
   if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
   return exists(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined;
 }

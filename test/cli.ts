@@ -8,7 +8,8 @@ export const CLI_PATH = path.resolve(import.meta.dirname, "../cli/dist/verbatim.
 let built = false;
 
 export function buildCli(): string {
-  if (!built) execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../cli/build.mjs")], { stdio: "inherit" });
+  if (!built)
+    execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../cli/build.mjs")], { stdio: "inherit" });
   built = true;
   return CLI_PATH;
 }
@@ -32,7 +33,12 @@ export function startCli(args: string[], env: Record<string, string | undefined>
   return startProgram(process.execPath, [CLI_PATH, ...args], env, input);
 }
 
-function startProgram(program: string, args: string[], env: Record<string, string | undefined>, input?: string): RunningCli {
+function startProgram(
+  program: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  input?: string,
+): RunningCli {
   const childEnv: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: process.env.HOME, ...env };
   const child = spawn(program, args, {
     env: childEnv as NodeJS.ProcessEnv,
@@ -53,13 +59,18 @@ function startProgram(program: string, args: string[], env: Record<string, strin
     }
   });
   child.stdin.end(input ?? "");
-  const done = new Promise<CliRun>((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const done = new Promise<CliRun>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return {
     waitForStderr(pattern, timeoutMs = 30_000) {
       const found = pattern.exec(stderr);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`stderr never matched ${pattern}; it was:\n${stderr}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`stderr never matched ${pattern}; it was:\n${stderr}`)),
+          timeoutMs,
+        );
         waiters.push({ pattern, resolve: (m) => (clearTimeout(timer), resolve(m)) });
         void done.then(() => reject(new Error(`the CLI ended before stderr matched ${pattern}; it was:\n${stderr}`)));
       });

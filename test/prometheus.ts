@@ -16,7 +16,8 @@ export function parsePrometheus(text: string): Sample[] {
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, name, raw] of (match[2] ?? "").matchAll(LABEL)) labels[name!] = raw!.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
+    for (const [, name, raw] of (match[2] ?? "").matchAll(LABEL))
+      labels[name!] = raw!.replace(/\\(.)/g, (_, c: string) => (c === "n" ? "\n" : c));
     samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;

@@ -9,7 +9,10 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 export const GRIT_VIDEO_ID = "H14bBuluwB8";
 
 export function gritSegments() {
-  const xml = readFileSync(fileURLToPath(new URL("./fixtures/captions/kyamashiro.grit.en.xml", import.meta.url)), "utf8");
+  const xml = readFileSync(
+    fileURLToPath(new URL("./fixtures/captions/kyamashiro.grit.en.xml", import.meta.url)),
+    "utf8",
+  );
   return captionSegments(parseCaptions(xml, "transcript"), "manual");
 }
 
@@ -31,23 +34,36 @@ export async function seedTranscript(db: PrismaClient, userId: string, options: 
   const segments = gritSegments();
   const duration = Math.ceil(segments.at(-1)?.end ?? 0);
   const transcript = await db.transcript.upsert({
-    where: { platform_videoId_lang_source: { platform, videoId, lang, source: "captions" } },
+    where: { platform_videoId_lang_origin: { platform, videoId, lang, origin: "captions" } },
     update: {},
     create: {
       platform,
       videoId,
       lang,
-      source: "captions",
+      origin: "captions",
       captionKind: "manual",
-      title: options.title === undefined ? "Grit: the power of passion and perseverance | Angela Lee Duckworth" : options.title,
+      title:
+        options.title === undefined
+          ? "Grit: the power of passion and perseverance | Angela Lee Duckworth"
+          : options.title,
       sourceUrl: options.sourceUrl ?? `https://www.youtube.com/watch?v=${videoId}`,
       durationSeconds: duration,
       segments: segments as object[],
     },
   });
   const state = options.state ?? "done";
-  await db.transcription.create({
-    data: { userId, platform, videoId, lang, source: "captions", transcriptId: state === "done" ? transcript.id : null, state, durationSeconds: duration, totalSeconds: duration },
+  await db.historyEntry.create({
+    data: {
+      userId,
+      platform,
+      videoId,
+      lang,
+      origin: "captions",
+      transcriptId: state === "done" ? transcript.id : null,
+      state,
+      durationSeconds: duration,
+      totalSeconds: duration,
+    },
   });
   return transcript;
 }

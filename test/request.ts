@@ -1,6 +1,9 @@
 import { NextRequest } from "next/server";
 
-type Handler = (request: NextRequest, route: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type Handler = (
+  request: NextRequest,
+  route: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export interface CallOptions {
   method?: string;
@@ -12,7 +15,12 @@ export interface CallOptions {
 
 /** Calls an exported route handler the way Next.js does, and returns status, headers and JSON. */
 export async function callRoute(handler: Handler, url: string, options: CallOptions = {}) {
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const body =
+    options.body === undefined
+      ? undefined
+      : typeof options.body === "string"
+        ? options.body
+        : JSON.stringify(options.body);
   const request = new NextRequest(new URL(url, "http://localhost:3000"), {
     method: options.method ?? (body === undefined ? "GET" : "POST"),
     headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
@@ -20,7 +28,12 @@ export async function callRoute(handler: Handler, url: string, options: CallOpti
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? (JSON.parse(text) as unknown) : null };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: text ? (JSON.parse(text) as unknown) : null,
+  };
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -32,10 +32,11 @@ export async function storeTranscript(
       platform,
       videoId,
       lang: options.lang,
-      source: "captions",
+      origin: "captions",
       captionKind: "manual",
       title: options.title,
-      sourceUrl: platform === "youtube" ? `https://www.youtube.com/watch?v=${videoId}` : `https://example.com/${videoId}`,
+      sourceUrl:
+        platform === "youtube" ? `https://www.youtube.com/watch?v=${videoId}` : `https://example.com/${videoId}`,
       durationSeconds: duration,
       segments: options.segments as object[],
     },
@@ -43,8 +44,18 @@ export async function storeTranscript(
   const entries = [];
   for (const userId of options.userIds ?? []) {
     entries.push(
-      await db.transcription.create({
-        data: { userId, platform, videoId, lang: options.lang, source: "captions", transcriptId: transcript.id, state: "done", durationSeconds: duration, totalSeconds: duration },
+      await db.historyEntry.create({
+        data: {
+          userId,
+          platform,
+          videoId,
+          lang: options.lang,
+          origin: "captions",
+          transcriptId: transcript.id,
+          state: "done",
+          durationSeconds: duration,
+          totalSeconds: duration,
+        },
       }),
     );
   }

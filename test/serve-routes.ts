@@ -13,7 +13,10 @@ export interface ServedRoutes {
 }
 
 type RouteModule = Record<string, unknown>;
-type RouteHandler = (request: NextRequest, route: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+type RouteHandler = (
+  request: NextRequest,
+  route: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 /** A route file's handler, imported on first use (after the test has set APP_URL to this server's origin). */
 export const lazy =
@@ -64,7 +67,9 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
     const found = match(routes, url.pathname);
     const handler = found?.methods[req.method ?? "GET"];
     if (!found || !handler) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ detail: "Not found.", code: "not_found" }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ detail: "Not found.", code: "not_found" }));
       return;
     }
     const headers = new Headers();
@@ -111,9 +116,10 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -72,7 +72,9 @@ export async function startWebhookReceiver(): Promise<Receiver> {
         if (predicate(received)) return received;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`webhook receiver: timed out waiting for ${what}; got ${received.map((r) => `${r.path} ${r.payload?.type ?? "(unverified)"}`).join(", ")}`);
+      throw new Error(
+        `webhook receiver: timed out waiting for ${what}; got ${received.map((r) => `${r.path} ${r.payload?.type ?? "(unverified)"}`).join(", ")}`,
+      );
     },
     async close() {
       for (const res of hanging) res.destroy();

@@ -72,7 +72,9 @@ export async function writeTinyWhisperModel(file: string, options: TinyWhisperOp
     if (!out.write(chunk)) await once(out, "drain");
   };
 
-  await write(int32s(0x67676d6c, N_VOCAB, N_AUDIO_CTX, state, heads, layers, N_TEXT_CTX, state, heads, layers, N_MELS, 1));
+  await write(
+    int32s(0x67676d6c, N_VOCAB, N_AUDIO_CTX, state, heads, layers, N_TEXT_CTX, state, heads, layers, N_MELS, 1),
+  );
   const filters = new Float32Array(N_MELS * N_FFT).map(() => random() * 0.02);
   await write(int32s(N_MELS, N_FFT));
   await write(Buffer.from(filters.buffer));

@@ -4,6 +4,7 @@ import { auth } from "@/lib/auth/nextauth";
 import { DashboardNav } from "@/components/dashboard/nav";
 import { BrandLink } from "@/components/site/site-header";
 import { signOutAction } from "./actions";
+import { buttonClass } from "@/components/ui/button";
 
 export const dynamic = "force-dynamic";
 
@@ -16,18 +17,23 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <header className="border-b border-stone-200 bg-white">
         <div className="mx-auto grid max-w-5xl grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:grid-cols-[auto_1fr_auto] md:py-3">
           <BrandLink href="/dashboard" />
-          <form action={signOutAction} className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 md:order-last">
+          <form
+            action={signOutAction}
+            className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 md:order-last"
+          >
             <span data-testid="user-email" className="truncate" title={session.user.email ?? undefined}>
               {session.user.email}
             </span>
-            <button type="submit" className="shrink-0 rounded-md border border-stone-300 px-2 py-1 hover:bg-stone-100">
+            <button type="submit" className={buttonClass("secondary", "md", "shrink-0")}>
               Sign out
             </button>
           </form>
           <DashboardNav />
         </div>
       </header>
-      <main className="mx-auto max-w-5xl px-4 py-6 sm:px-6 md:py-8">{children}</main>
+      <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:px-6 md:py-8">
+        {children}
+      </main>
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { Suspense } from "react";
 import type { Metadata } from "next";
-import Link from "next/link";
 import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
 import { auth } from "@/lib/auth/nextauth";
 import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
@@ -18,35 +17,34 @@ async function initialTranscript(id: string | string[] | undefined): Promise<Tra
   return getTranscript(session.user.id, id.trim(), "json").catch(() => null);
 }
 
+const GPU_NAMES = { metal: "Metal GPU", cuda: "CUDA GPU", vulkan: "Vulkan GPU" } as const;
+
 /** The active recogniser in words, for the first-run panel. */
 function recogniserLabel(status: AsrStatus): string | null {
-  if (status.provider === "local") return `whisper.cpp on this server, model ${status.model}`;
+  if (status.provider === "local") {
+    const gpu = status.accelerator && status.accelerator !== "cpu" ? ` (${GPU_NAMES[status.accelerator]})` : "";
+    return `whisper.cpp on this server${gpu}, model ${status.model}`;
+  }
   if (status.provider === "assemblyai") return "AssemblyAI";
   if (status.provider === "openai") return `an OpenAI-compatible server, model ${status.model}`;
   return null;
 }
 
-export default async function DashboardHome({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function DashboardHome({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const transcript = await initialTranscript((await searchParams).transcript);
   return (
     <section className="flex min-w-0 flex-col gap-6">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-2xl font-semibold">Transcribe</h1>
-        <p className="text-sm text-stone-600 dark:text-stone-400">
-          Scripting it?{" "}
-          <Link className="rounded underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" href="/dashboard/keys">
-            Get an API key
-          </Link>{" "}
-          and see the{" "}
-          <Link className="rounded underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" href="/docs">
-            API reference
-          </Link>
-          .
-        </p>
-      </div>
       {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
-      <Suspense fallback={<p className="text-sm text-stone-600 dark:text-stone-400">Loading…</p>}>
-        <TranscribePanel speechRecognition={speechRecognitionAvailable()} recogniser={recogniserLabel(asrStatus())} initialTranscript={transcript} />
+      <Suspense fallback={<p className="text-sm text-stone-600">Loading…</p>}>
+        <TranscribePanel
+          speechRecognition={speechRecognitionAvailable()}
+          recogniser={recogniserLabel(asrStatus())}
+          initialTranscript={transcript}
+        />
       </Suspense>
     </section>
   );

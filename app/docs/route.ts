@@ -23,5 +23,7 @@ const page = `<!doctype html>
 </html>`;
 
 export function GET() {
-  return new Response(page, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_POLICY } });
+  return new Response(page, {
+    headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": DOCS_POLICY },
+  });
 }

@@ -4,15 +4,21 @@ import { auth, enabledProviders } from "@/lib/auth/nextauth";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
 import { SiteHeader } from "@/components/site/site-header";
 import { signInWith } from "./actions";
+import { controlClass } from "@/components/ui/field";
+import { buttonClass } from "@/components/ui/button";
 
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-const inputClass = "w-full rounded-md border border-stone-300 bg-white px-3 py-2 focus:outline-none focus:ring-2 focus:ring-stone-400";
-const primaryButton = "w-full rounded-md bg-stone-900 px-4 py-2 font-medium text-white hover:bg-stone-700";
-const secondaryButton = "w-full rounded-md border border-stone-300 bg-white px-4 py-2 font-medium hover:bg-stone-100";
+const inputClass = `w-full ${controlClass}`;
+const primaryButton = buttonClass("primary", "lg", "w-full");
+const secondaryButton = buttonClass("secondary", "lg", "w-full font-medium");
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
   const params = await searchParams;
   const callbackUrl = safeCallbackPath(params.callbackUrl);
   // Already signed in: straight on to where the visitor was going.
@@ -31,11 +37,13 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   return (
     <div className="min-h-screen">
       <SiteHeader />
-      <main className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-12 sm:px-6 sm:py-16">
+      <main id="main" className="mx-auto flex max-w-sm flex-col gap-6 px-4 py-12 sm:px-6 sm:py-16">
         <h1 className="text-2xl font-semibold">Sign in to Verbatim</h1>
         {params.error && (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {params.code === "rate_limited" ? "Too many sign-in attempts. Wait a few minutes and try again." : "Sign-in failed. Check the address and try again."}
+            {params.code === "rate_limited"
+              ? "Too many sign-in attempts. Wait a few minutes and try again."
+              : "Sign-in failed. Check the address and try again."}
           </p>
         )}
         {providers.length === 0 && <p className="text-stone-600">No sign-in method is configured on this server.</p>}
@@ -54,13 +62,21 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           </form>
         ))}
         {dev && (
-          <div className="flex flex-col gap-3 rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4" data-testid="dev-login">
+          <div
+            className="flex flex-col gap-3 rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-4"
+            data-testid="dev-login"
+          >
             <div className="flex flex-col gap-1">
               <h2 className="flex items-center gap-2 text-sm font-semibold text-amber-900">
-                <span className="rounded bg-amber-200 px-1.5 py-0.5 text-xs tracking-wide uppercase">Development only</span>
+                <span className="rounded bg-amber-200 px-1.5 py-0.5 text-xs tracking-wide uppercase">
+                  Development only
+                </span>
                 Development login
               </h2>
-              <p className="text-xs text-amber-900">No password and no email check: whoever reaches this server can sign in as anyone. Meant for running Verbatim on your own machine.</p>
+              <p className="text-xs text-amber-900">
+                No password and no email check: whoever reaches this server can sign in as anyone. Meant for running
+                Verbatim on your own machine.
+              </p>
             </div>
             <form action={signInWith} className="flex flex-col gap-2">
               {hidden(dev.id)}

@@ -16,7 +16,12 @@ import { importBatchSchema } from "@/lib/imports/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { searchResponseSchema } from "@/lib/search/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
-import { jobResponseSchema, languagesResponseSchema, transcriptionListSchema, transcriptSchema } from "@/lib/transcripts/schemas";
+import {
+  jobResponseSchema,
+  languagesResponseSchema,
+  transcriptionListSchema,
+  transcriptSchema,
+} from "@/lib/transcripts/schemas";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
 import { webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSchema } from "@/lib/webhooks/schemas";
 
@@ -50,13 +55,17 @@ beforeAll(async () => {
     "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
     "/v1/transcript": { POST: lazy(() => import("@/app/v1/transcript/route"), "POST") },
     "/v1/jobs/[job_id]": { GET: lazy(() => import("@/app/v1/jobs/[job_id]/route"), "GET") },
+    "/v1/transcripts/[id]": { GET: lazy(() => import("@/app/v1/transcripts/[id]/route"), "GET") },
     "/v1/languages": { GET: lazy(() => import("@/app/v1/languages/route"), "GET") },
     "/v1/publish": { POST: lazy(() => import("@/app/v1/publish/route"), "POST") },
     "/v1/publish/[slug]": { DELETE: lazy(() => import("@/app/v1/publish/[slug]/route"), "DELETE") },
     "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
     "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
     "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
-    "/v1/me/webhooks": { GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"), POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST") },
+    "/v1/me/webhooks": {
+      GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"),
+      POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST"),
+    },
     "/v1/me/webhooks/[id]/test": { POST: lazy(() => import("@/app/v1/me/webhooks/[id]/test/route"), "POST") },
     "/v1/me/webhooks/[id]/deliveries": { GET: lazy(() => import("@/app/v1/me/webhooks/[id]/deliveries/route"), "GET") },
   });
@@ -97,7 +106,12 @@ async function apiKeyUser() {
 }
 
 /** Runs the CLI; checks the streams carry no ANSI codes and stdout is one JSON document matching `schema`. */
-async function json<S extends z.ZodType>(schema: S, args: string[], env: Record<string, string>, input?: string): Promise<z.infer<S>> {
+async function json<S extends z.ZodType>(
+  schema: S,
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<z.infer<S>> {
   const result = await runCli([...args, "--json"], env, input);
   expectPlain(result);
   expect(result.code, result.stderr).toBe(0);
@@ -120,11 +134,19 @@ async function fails(args: string[], env: Record<string, string>, exitCode: numb
   return result;
 }
 
-const whoamiSchema = z.strictObject({ base_url: z.string(), credential: z.enum(["login", "api_key"]), user: meSchema, usage: subscriptionResponseSchema });
+const whoamiSchema = z.strictObject({
+  base_url: z.string(),
+  credential: z.enum(["login", "api_key"]),
+  user: meSchema,
+  usage: subscriptionResponseSchema,
+});
 const getManySchema = z.array(
   z.union([
     z.strictObject({ input: z.string(), transcript: transcriptSchema }),
-    z.strictObject({ input: z.string(), error: z.strictObject({ message: z.string(), code: z.string().nullable(), exit_code: z.number().int() }) }),
+    z.strictObject({
+      input: z.string(),
+      error: z.strictObject({ message: z.string(), code: z.string().nullable(), exit_code: z.number().int() }),
+    }),
   ]),
 );
 
@@ -132,34 +154,70 @@ describe("--json on every command", () => {
   it("whoami, languages, get (one, several from stdin), history, publish, unpublish, job, podcast resolve, import, key, open", async () => {
     const user = await apiKeyUser();
     const me = await json(whoamiSchema, ["whoami"], user.env);
-    expect(me).toMatchObject({ base_url: served.url, credential: "api_key", user: { id: user.userId, via: "api_key" }, usage: { tier: "free", used_seconds: 0 } });
+    expect(me).toMatchObject({
+      base_url: served.url,
+      credential: "api_key",
+      user: { id: user.userId, via: "api_key" },
+      usage: { tier: "free", used_seconds: 0 },
+    });
 
     const langs = await json(languagesResponseSchema, ["languages", video(FAKE_IDS.captioned)], user.env);
     expect(langs.languages.map((l) => l.code)).toContain("en");
 
+    // --json carries the timed segments whatever the format (the help's `jq '.segments[0]'` example), and the text too.
     const text = await json(transcriptSchema, ["get", video(FAKE_IDS.captioned)], user.env);
     expect(text).toMatchObject({ video_id: FAKE_IDS.captioned, format: "text", source: "captions" });
-    const segments = await json(transcriptSchema, ["get", video(FAKE_IDS.captioned), "--format", "json", "--lang", "de"], user.env);
+    expect(text.content).toContain("bread rises");
+    expect(text.segments![0]).toMatchObject({
+      start: expect.any(Number),
+      end: expect.any(Number),
+      text: expect.any(String),
+    });
+    const segments = await json(
+      transcriptSchema,
+      ["get", video(FAKE_IDS.captioned), "--format", "json", "--lang", "de"],
+      user.env,
+    );
     expect(segments.segments!.length).toBeGreaterThan(0);
 
     // Several inputs from stdin: an array in input order; the unavailable one fails alone, with exit 5.
-    const many = await runCli(["get", "-", "--json", "--format", "srt"], user.env, `${video(FAKE_IDS.captioned)}\n# a comment\n\n${video(FAKE_IDS.unavailable)}\n`);
+    const many = await runCli(
+      ["get", "-", "--json", "--format", "srt"],
+      user.env,
+      `${video(FAKE_IDS.captioned)}\n# a comment\n\n${video(FAKE_IDS.unavailable)}\n`,
+    );
     expectPlain(many);
     expect(many.code).toBe(5);
     const results = getManySchema.parse(JSON.parse(many.stdout));
     expect(results.map((r) => r.input)).toEqual([video(FAKE_IDS.captioned), video(FAKE_IDS.unavailable)]);
-    expect(results[0]).toMatchObject({ transcript: { format: "srt" } });
+    expect(results[0]).toMatchObject({ transcript: { format: "srt", content: expect.stringMatching(/^1\n00:00:/) } });
+    expect((results[0] as { transcript: { segments: unknown[] } }).transcript.segments.length).toBeGreaterThan(0);
     expect(results[1]).toMatchObject({ error: { code: "video_unavailable", exit_code: 5 } });
 
-    const history = await json(transcriptionListSchema, ["history", "--platform", "youtube", "--state", "done"], user.env);
-    expect(history.transcriptions.map((t) => `${t.video_id}:${t.lang}`).sort()).toEqual([`${FAKE_IDS.captioned}:de`, `${FAKE_IDS.captioned}:en`]);
+    const history = await json(
+      transcriptionListSchema,
+      ["history", "--platform", "youtube", "--state", "done"],
+      user.env,
+    );
+    expect(history.transcriptions.map((t) => `${t.video_id}:${t.lang}`).sort()).toEqual([
+      `${FAKE_IDS.captioned}:de`,
+      `${FAKE_IDS.captioned}:en`,
+    ]);
 
     // The English track says "Today we're going to talk about why bread rises" at 5.685 s.
     const found = await json(searchResponseSchema, ["search", "bread rising", "--lang", "en"], user.env);
-    expect(found.results[0]).toMatchObject({ start: 5.685, lang: "en", links: { source: `${video(FAKE_IDS.captioned)}&t=5s` } });
+    expect(found.results[0]).toMatchObject({
+      start: 5.685,
+      lang: "en",
+      links: { source: `${video(FAKE_IDS.captioned)}&t=5s` },
+    });
 
     const published = await json(publishResponseSchema, ["publish", video(FAKE_IDS.captioned)], user.env);
-    const unpublished = await json(z.strictObject({ slug: z.string(), published: z.literal(false) }), ["unpublish", published.slug], user.env);
+    const unpublished = await json(
+      z.strictObject({ slug: z.string(), published: z.literal(false) }),
+      ["unpublish", published.slug],
+      user.env,
+    );
     expect(unpublished.slug).toBe(published.slug);
 
     const accepted = await fetch(`${served.url}/v1/transcript`, {
@@ -175,7 +233,11 @@ describe("--json on every command", () => {
     const feed = `${podcasts.origin}/generated/3.xml`;
     const show = await json(resolveResponseSchema, ["podcast", "resolve", feed], user.env);
     expect(show.episodes).toHaveLength(3);
-    const paged = await json(resolveResponseSchema, ["podcast", "resolve", feed, "--limit", "2", "--offset", "1"], user.env);
+    const paged = await json(
+      resolveResponseSchema,
+      ["podcast", "resolve", feed, "--limit", "2", "--offset", "1"],
+      user.env,
+    );
     expect(paged).toMatchObject({ total_episodes: 3, next_offset: null });
     expect(paged.episodes).toEqual(show.episodes!.slice(1, 3));
     const batch = await json(importBatchSchema, ["import", feed, "--no-wait"], user.env);
@@ -185,7 +247,11 @@ describe("--json on every command", () => {
     expect(key).toMatchObject({ has_key: true, key: null });
     expect(user.key.startsWith(key.key_prefix!)).toBe(true);
 
-    const opened = await json(z.strictObject({ url: z.string(), opened: z.boolean() }), ["open", "history", "--no-browser"], user.env);
+    const opened = await json(
+      z.strictObject({ url: z.string(), opened: z.boolean() }),
+      ["open", "history", "--no-browser"],
+      user.env,
+    );
     expect(opened).toEqual({ url: `${served.url}/dashboard/history`, opened: false });
 
     // Regenerating needs --yes without a terminal; afterwards the old key is refused (exit 3), the new one works.
@@ -194,7 +260,7 @@ describe("--json on every command", () => {
     expect(regenerated.key).toMatch(/^vbt_/);
     await fails(["whoami"], user.env, 3, /VERBATIM_API_KEY/);
     await json(whoamiSchema, ["whoami"], { ...user.env, VERBATIM_API_KEY: regenerated.key! });
-  });
+  }, 180_000); // some twenty runs of the CLI, each a Node start-up: over a minute on a loaded 2-core machine
 
   it("human output: the transcript's text on stdout, a table for history, and no colour", async () => {
     const user = await apiKeyUser();
@@ -207,6 +273,16 @@ describe("--json on every command", () => {
     expectPlain(history);
     expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO$/);
     expect(history.stdout).toContain(FAKE_IDS.captioned);
+    // A failure is listed with its reason (the API's sentence and code) in a last column.
+    await runCli(["get", video(FAKE_IDS.unavailable)], user.env);
+    const failed = await runCli(["history", "--state", "error"], user.env);
+    expectPlain(failed);
+    expect(failed.code, failed.stderr).toBe(0);
+    const [failedHeader, failedRow] = failed.stdout.split("\n");
+    expect(failedHeader).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO\s+REASON$/);
+    expect(failedRow).toMatch(
+      new RegExp(`\\serror\\s+${FAKE_IDS.unavailable}\\s+.*unavailable.*\\(video_unavailable\\)$`, "i"),
+    );
     const found = await runCli(["search", "bread rises"], user.env);
     expectPlain(found);
     expect(found.code, found.stderr).toBe(0);
@@ -238,7 +314,9 @@ describe("webhooks", () => {
     const list = await json(webhookEndpointListSchema, ["webhooks"], user.env);
     expect(list.endpoints).toMatchObject([{ id, url: "https://hooks.example.com/verbatim", enabled: true }]);
     const human = await runCli(["webhooks"], user.env);
-    expect(human.stdout).toContain(`${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed  enabled`);
+    expect(human.stdout).toContain(
+      `${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed  enabled`,
+    );
     const queued = await json(webhookDeliverySchema, ["webhooks", "test", id], user.env);
     expect(queued).toMatchObject({ event_type: "webhook.test", status: "pending" });
     const deliveries = await json(webhookDeliveryListSchema, ["webhooks", "deliveries", id], user.env);
@@ -275,20 +353,32 @@ describe("exit codes", () => {
     await fails(["get", "no-such-recording.mp3"], user.env, 2, /No such file: no-such-recording\.mp3/);
     await fails(["get", "--format", "docx", video(FAKE_IDS.captioned)], user.env, 2, /docx/);
     await fails(["history", "--limit", "500"], user.env, 2, /limit/);
-    await fails(["whoami"], { ...user.env, VERBATIM_BASE_URL: "http://127.0.0.1:9" }, 6, /Cannot reach http:\/\/127\.0\.0\.1:9/);
+    await fails(
+      ["whoami"],
+      { ...user.env, VERBATIM_BASE_URL: "http://127.0.0.1:9" },
+      6,
+      /Cannot reach http:\/\/127\.0\.0\.1:9/,
+    );
 
     // A server whose /health says speech recognition is off: a file is refused before any upload.
     const asked: string[] = [];
     const off = http.createServer((req, res) => {
       asked.push(`${req.method} ${req.url}`);
       res.writeHead(req.url === "/health" ? 200 : 500, { "content-type": "application/json" });
-      res.end(JSON.stringify(req.url === "/health" ? { status: "ok", speech_recognition: "off", speech_model: "" } : {}));
+      res.end(
+        JSON.stringify(req.url === "/health" ? { status: "ok", speech_recognition: "off", speech_model: "" } : {}),
+      );
     });
     await new Promise<void>((resolve) => off.listen(0, "127.0.0.1", resolve));
     const recording = path.join(configHome, "talk.wav");
     await writeFile(recording, Buffer.alloc(4096));
     try {
-      await fails(["get", recording], { ...user.env, VERBATIM_BASE_URL: `http://127.0.0.1:${(off.address() as AddressInfo).port}` }, 6, /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/);
+      await fails(
+        ["get", recording],
+        { ...user.env, VERBATIM_BASE_URL: `http://127.0.0.1:${(off.address() as AddressInfo).port}` },
+        6,
+        /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/,
+      );
       expect(asked).toEqual(["GET /health"]);
     } finally {
       await new Promise((resolve) => off.close(resolve));
@@ -322,7 +412,10 @@ describe("login and logout", () => {
     const file = path.join(env.XDG_CONFIG_HOME, "verbatim", "credentials.json");
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(path.dirname(file))).mode & 0o777).toBe(0o700);
-    const stored = JSON.parse(await readFile(file, "utf8")) as { default_base_url: string; logins: Record<string, { access_token: string }> };
+    const stored = JSON.parse(await readFile(file, "utf8")) as {
+      default_base_url: string;
+      logins: Record<string, { access_token: string }>;
+    };
     expect(stored.default_base_url).toBe(served.url);
     const token = stored.logins[served.url].access_token;
 
@@ -332,7 +425,10 @@ describe("login and logout", () => {
 
     // An expired access token is refreshed once, however many requests run at once (a refresh token works
     // once; a second use would end the login), and the rotated tokens are stored.
-    stored.logins[served.url] = { ...stored.logins[served.url], expires_at: new Date(Date.now() - 1000).toISOString() } as never;
+    stored.logins[served.url] = {
+      ...stored.logins[served.url],
+      expires_at: new Date(Date.now() - 1000).toISOString(),
+    } as never;
     await writeFile(file, JSON.stringify(stored));
     const inputs = [FAKE_IDS.captioned, FAKE_IDS.captioned, FAKE_IDS.unavailable].map(video).join("\n");
     const parallel = await runCli(["get", "-", "--json", "--concurrency", "3"], env, inputs);
@@ -343,9 +439,19 @@ describe("login and logout", () => {
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     await json(whoamiSchema, ["whoami"], env);
 
-    const out = await json(z.strictObject({ base_url: z.string(), logged_out: z.boolean(), revoked: z.boolean() }), ["logout"], env);
+    const out = await json(
+      z.strictObject({ base_url: z.string(), logged_out: z.boolean(), revoked: z.boolean() }),
+      ["logout"],
+      env,
+    );
     expect(out).toEqual({ base_url: served.url, logged_out: true, revoked: true });
-    expect((await fetch(`${served.url}/v1/me`, { headers: { authorization: `Bearer ${rotated.logins[served.url].access_token}` } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${served.url}/v1/me`, {
+          headers: { authorization: `Bearer ${rotated.logins[served.url].access_token}` },
+        })
+      ).status,
+    ).toBe(401);
     await fails(["whoami"], env, 3, /Not logged in/);
   });
 });

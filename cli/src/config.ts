@@ -35,7 +35,10 @@ async function readConfig(): Promise<ConfigFile> {
     return { ...parsed, logins: parsed.logins && typeof parsed.logins === "object" ? parsed.logins : {} };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { logins: {} };
-    throw new CliError(`Cannot read ${credentialsPath()}: ${(error as Error).message}. Delete it and run \`verbatim login\`.`, EXIT.other);
+    throw new CliError(
+      `Cannot read ${credentialsPath()}: ${(error as Error).message}. Delete it and run \`verbatim login\`.`,
+      EXIT.other,
+    );
   }
 }
 
@@ -57,7 +60,8 @@ export async function resolveBaseUrl(flag: string | undefined, env: NodeJS.Proce
   } catch {
     throw new CliError(`Not a URL: ${chosen}. Pass --base-url https://… or set VERBATIM_BASE_URL.`, EXIT.usage);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new CliError(`The base URL must be http or https, not ${url.protocol}`, EXIT.usage);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new CliError(`The base URL must be http or https, not ${url.protocol}`, EXIT.usage);
   return url.href.replace(/\/+$/, "");
 }
 

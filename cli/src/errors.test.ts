@@ -10,7 +10,8 @@ describe("exitCodeFor", () => {
     [404, "not_found", EXIT.notFound],
     [404, "video_unavailable", EXIT.notFound],
     [422, "unsupported_source", EXIT.usage],
-    [422, "video_unplayable", EXIT.upstream],
+    [422, "video_unplayable", EXIT.usage], // the platform refuses this item: asking again will not help
+    [null, "upstream_blocked", EXIT.upstream], // a failed job's code
     [400, null, EXIT.usage],
     [502, "upstream_failed", EXIT.upstream],
     [503, "upstream_blocked", EXIT.upstream],

@@ -1,3 +1,5 @@
+import { ERROR_CODES, isErrorCode, isRetryableCode } from "../../lib/http/error-codes";
+
 // Exit codes, one per kind of failure a script may want to tell apart (gh and the Stripe CLI do the same).
 export const EXIT = {
   ok: 0,
@@ -25,15 +27,16 @@ export class CliError extends Error {
   }
 }
 
-// The API's codes for a platform or provider that failed (lib/http/errors.ts UPSTREAM_ERROR_CODES) and
-// for a server that cannot do it now: the same request may work later.
-const UPSTREAM_CODES = new Set(["upstream_failed", "upstream_blocked", "upstream_rate_limited", "po_token_required", "video_unplayable"]);
+// A platform or provider that failed, or a server that cannot do it now: a retryable 5xx in the API's table.
+function isUpstreamCode(code: string): boolean {
+  return isErrorCode(code) && isRetryableCode(code) && ERROR_CODES[code].status >= 500;
+}
 
 /** The exit code for an API answer: its machine code first (also a failed job's), then its status. */
 export function exitCodeFor(status: number | null, code: string | null): ExitCode {
   if (code === "allowance_exhausted") return EXIT.allowance;
   if (code === "video_unavailable" || code === "not_found") return EXIT.notFound;
-  if (code && UPSTREAM_CODES.has(code)) return EXIT.upstream;
+  if (code && isUpstreamCode(code)) return EXIT.upstream;
   if (code === "unauthorized" || code === "invalid_token") return EXIT.auth;
   switch (true) {
     case status === 401:

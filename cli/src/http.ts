@@ -2,36 +2,77 @@ import http from "node:http";
 import https from "node:https";
 import type { Readable } from "node:stream";
 
-// Requests over node:http(s). Not fetch: Node loads its fetch implementation on first use, which costs
-// more start-up time than the whole rest of a `verbatim get` (see scripts/bench/cli.ts); and fetch has no
-// upload progress.
+// Requests over node:http(s). Not Node's fetch: its first request compiles undici's HTTP parser (WebAssembly),
+// which costs more start-up time than the whole rest of a `verbatim get` (see scripts/bench/cli.ts); and
+// fetch has no upload progress. @verbatim/client takes `nodeFetch` below as its fetch.
 
 export interface HttpAnswer {
   status: number;
   ok: boolean;
+  headers: http.IncomingHttpHeaders;
   text: string;
 }
 
 export function httpRequest(
   url: URL,
-  init: { method: string; headers: Record<string, string | number>; body?: string | Readable; signal?: AbortSignal },
+  init: {
+    method: string;
+    headers: Record<string, string | number>;
+    body?: string | Buffer | Readable;
+    signal?: AbortSignal;
+  },
 ): Promise<HttpAnswer> {
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.request(url, { method: init.method, headers: init.headers, signal: init.signal }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        const status = response.statusCode ?? 0;
-        resolve({ status, ok: status >= 200 && status < 300, text: Buffer.concat(chunks).toString("utf8") });
-      });
-    });
+    const request = client.request(
+      url,
+      { method: init.method, headers: init.headers, signal: init.signal },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const status = response.statusCode ?? 0;
+          resolve({
+            status,
+            ok: status >= 200 && status < 300,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          });
+        });
+      },
+    );
     request.on("error", reject);
-    if (typeof init.body === "string" || init.body === undefined) request.end(init.body);
+    if (init.body === undefined || typeof init.body === "string" || Buffer.isBuffer(init.body)) request.end(init.body);
     else {
       init.body.on("error", (error) => request.destroy(error));
       init.body.pipe(request);
     }
+  });
+}
+
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** A fetch for JSON APIs over httpRequest: the whole body is read, redirects are not followed. */
+export async function nodeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => (headers[name] = value));
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  if (body) headers["content-length"] = String(body.length);
+  const answer = await httpRequest(new URL(request.url), {
+    method: request.method,
+    headers,
+    body,
+    signal: request.signal,
+  });
+  const responseHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value])
+      responseHeaders.append(name, one);
+  }
+  return new Response(NO_BODY.has(answer.status) ? null : answer.text, {
+    status: answer.status,
+    headers: responseHeaders,
   });
 }

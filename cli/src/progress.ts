@@ -18,7 +18,12 @@ export function stopAllProgress(): void {
   live.clear();
 }
 
-export function createProgress(out: Output, label: string, total: number, unit: "percent" | "bytes" | "items" = "percent"): Progress {
+export function createProgress(
+  out: Output,
+  label: string,
+  total: number,
+  unit: "percent" | "bytes" | "items" = "percent",
+): Progress {
   if (!out.interactive) {
     let last = "";
     return {
@@ -40,7 +45,11 @@ export function createProgress(out: Output, label: string, total: number, unit: 
     clearOnComplete: true,
     stream: process.stderr,
   });
-  const payload = (value: number, stage: string) => ({ stage, value_mb: (value / 1e6).toFixed(1), total_mb: (total / 1e6).toFixed(1) });
+  const payload = (value: number, stage: string) => ({
+    stage,
+    value_mb: (value / 1e6).toFixed(1),
+    total_mb: (total / 1e6).toFixed(1),
+  });
   bar.start(total, 0, payload(0, ""));
   live.add(bar);
   return {

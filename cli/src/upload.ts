@@ -3,8 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { errorCode, errorMessage } from "@/lib/client/api";
 import { uploadContentType } from "@/lib/client/uploads";
-import type { SignedUpload } from "@/lib/uploads/schemas";
-import { USER_AGENT, parseJson, unreachable } from "./api";
+import { USER_AGENT, unreachable, type Schemas } from "./api";
 import type { Context } from "./context";
 import { CliError, exitCodeFor } from "./errors";
 import { httpRequest } from "./http";
@@ -12,15 +11,16 @@ import { createProgress } from "./progress";
 
 /**
  * A local file to the server: sign an upload (POST /v1/uploads/sign), then PUT the bytes to the signed URL
- * with a progress bar.
+ * with a progress bar. The PUT is not an API call (the URL may be object storage's) and needs upload
+ * progress, which fetch lacks: it goes over node:http (./http.ts).
  */
-export async function uploadFile(ctx: Context, file: string): Promise<SignedUpload> {
+export async function uploadFile(ctx: Context, file: string): Promise<Schemas["SignedUpload"]> {
   const size = (await stat(file)).size;
   const name = path.basename(file);
   const contentType = uploadContentType({ name, type: "" });
   // A server without speech recognition says so in /health: refuse before sending any bytes. (An older
   // server that does not say is asked anyway, and answers 503 asr_not_configured after the upload.)
-  const health = await ctx.api.get<Record<string, string>>("/health", { auth: false }).catch(() => null);
+  const health = await ctx.api.ok(ctx.api.anonymous.GET("/health")).catch(() => null);
   if (health?.speech_recognition === "off") {
     throw new CliError(
       `${name}: this server cannot transcribe files: speech recognition is off there (its operator turns it on with ASR_PROVIDER, ASSEMBLYAI_API_KEY or ASR_OPENAI_BASE_URL). Nothing was uploaded.`,
@@ -28,11 +28,15 @@ export async function uploadFile(ctx: Context, file: string): Promise<SignedUplo
       "asr_not_configured",
     );
   }
-  const signed = await ctx.api.post<SignedUpload>("/v1/uploads/sign", { filename: name, content_type: contentType });
+  const signed = await ctx.api.ok(
+    ctx.api.client.POST("/v1/uploads/sign", { body: { filename: name, content_type: contentType } }),
+  );
   const progress = createProgress(ctx.out, `Uploading ${name}`, size, "bytes");
   progress.update(0, `${(size / 1e6).toFixed(1)} MB`);
   try {
-    await put(signed.upload_url, file, size, contentType, (sent) => progress.update(sent, sent === size ? "sent" : `${(size / 1e6).toFixed(1)} MB`));
+    await put(signed.upload_url, file, size, contentType, (sent) =>
+      progress.update(sent, sent === size ? "sent" : `${(size / 1e6).toFixed(1)} MB`),
+    );
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw unreachable(new URL(signed.upload_url).origin, error);
@@ -42,16 +46,34 @@ export async function uploadFile(ctx: Context, file: string): Promise<SignedUplo
   return signed;
 }
 
-async function put(url: string, file: string, size: number, contentType: string, onSent: (bytes: number) => void): Promise<void> {
+async function put(
+  url: string,
+  file: string,
+  size: number,
+  contentType: string,
+  onSent: (bytes: number) => void,
+): Promise<void> {
   let sent = 0;
-  const source = createReadStream(file);
-  source.on("data", (chunk) => {
+  const stream = createReadStream(file);
+  stream.on("data", (chunk) => {
     sent += chunk.length;
     onSent(sent);
   });
-  const answer = await httpRequest(new URL(url), { method: "PUT", headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT }, body: source });
+  const answer = await httpRequest(new URL(url), {
+    method: "PUT",
+    headers: { "content-type": contentType, "content-length": size, "user-agent": USER_AGENT },
+    body: stream,
+  });
   if (answer.ok) return;
   const body = parseJson(answer.text);
   const code = errorCode(body);
   throw new CliError(`Upload failed: ${errorMessage(answer.status, body)}`, exitCodeFor(answer.status, code), code);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,11 +1,13 @@
 // @verbatim/client: the Verbatim API with types generated from its /openapi.json (./openapi.ts, by
 // openapi-typescript) over openapi-fetch, and the helpers programs need: transcribe() that waits for a job,
 // errors that carry the API's `code`, and verifyWebhook() for the signed events (Standard Webhooks).
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type Client, type Middleware } from "openapi-fetch";
 import { Webhook } from "standardwebhooks";
+import { isRetryableCode } from "./error-codes";
 import type { components, paths } from "./openapi";
 
 export type { components, paths };
+export { ERROR_CODES, isRetryableCode, type ErrorCode, type ErrorCodeInfo } from "./error-codes";
 export type Transcript = components["schemas"]["Transcript"];
 export type Job = components["schemas"]["JobResponse"];
 export type TranscriptFormat = Transcript["format"];
@@ -22,6 +24,22 @@ export class VerbatimError extends Error {
   ) {
     super(message);
   }
+
+  /** Whether the same request may work later, as the API's error-code table says (unknown codes: no). */
+  get retryable(): boolean {
+    return isRetryableCode(this.code);
+  }
+}
+
+/**
+ * Where the bearer token comes from when it can change while the program runs: an OAuth login whose access
+ * token runs out and is refreshed (the `verbatim` CLI's stored login). A fixed key is simply `apiKey`.
+ */
+export interface CredentialSource {
+  /** The token for the next request; null sends none. It may throw to refuse the call (e.g. nobody is logged in). */
+  token(): string | null | Promise<string | null>;
+  /** After a 401 answer to a request sent with `rejected`: renew the credential; true sends the request once more. */
+  refresh?(rejected: string): Promise<boolean>;
 }
 
 export interface VerbatimClientOptions {
@@ -29,7 +47,44 @@ export interface VerbatimClientOptions {
   baseUrl: string;
   /** An API key (`vbt_…`) or an OAuth access token. */
   apiKey?: string;
+  /** A credential that changes (refreshed OAuth tokens); used instead of `apiKey`. */
+  credential?: CredentialSource;
+  /** Sent with every request (a `user-agent` naming your program, say). */
+  headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
+}
+
+/**
+ * openapi-fetch middleware that sends `Authorization: Bearer` from `credentials` and, when the answer is 401 and the
+ * credentials can refresh, renews the credential and sends the request once more.
+ */
+export function bearerAuth(credentials: CredentialSource): Middleware {
+  // Per request id: the token sent, and a copy of the request (its body unread) for the one retry.
+  const sent = new Map<string, { token: string; retry: Request | null }>();
+  return {
+    async onRequest({ request, id }) {
+      const token = await credentials.token();
+      if (!token) return undefined;
+      request.headers.set("authorization", `Bearer ${token}`);
+      sent.set(id, { token, retry: credentials.refresh ? request.clone() : null });
+      return request;
+    },
+    async onResponse({ response, id, options }) {
+      const attempt = sent.get(id);
+      sent.delete(id);
+      if (response.status !== 401 || !attempt?.retry || !credentials.refresh) return undefined;
+      if (!(await credentials.refresh(attempt.token))) return undefined;
+      const token = await credentials.token();
+      if (!token) return undefined;
+      await response.body?.cancel();
+      attempt.retry.headers.set("authorization", `Bearer ${token}`);
+      return options.fetch(attempt.retry);
+    },
+    onError({ id }) {
+      sent.delete(id);
+      return undefined;
+    },
+  };
 }
 
 export interface TranscribeOptions {
@@ -49,10 +104,14 @@ export interface TranscribeOptions {
   signal?: AbortSignal;
 }
 
-export type TranscribeResult = { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: components["schemas"]["Job"] };
+export type TranscribeResult =
+  { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: components["schemas"]["Job"] };
 
 /** The events Verbatim sends (payload `{type, timestamp, data}`), from the `webhooks` section of /openapi.json. */
-export type WebhookEvent = components["schemas"]["TranscriptEvent"] | components["schemas"]["ImportEvent"] | components["schemas"]["WebhookTestEvent"];
+export type WebhookEvent =
+  | components["schemas"]["TranscriptEvent"]
+  | components["schemas"]["ImportEvent"]
+  | components["schemas"]["WebhookTestEvent"];
 export type TranscriptEventData = components["schemas"]["TranscriptEvent"]["data"];
 export type ImportEventData = components["schemas"]["ImportEvent"]["data"];
 
@@ -62,11 +121,17 @@ export function toVerbatimError(status: number, body: unknown, headers?: Headers
   const details = { body, ...(Number.isFinite(retry) && retry > 0 ? { retryAfterSeconds: retry } : {}) };
   if (body && typeof body === "object" && "detail" in body) {
     const { detail, code } = body as { detail: unknown; code?: unknown };
-    if (typeof detail === "string") return new VerbatimError(typeof code === "string" ? code : `http_${status}`, detail, status, details);
+    if (typeof detail === "string")
+      return new VerbatimError(typeof code === "string" ? code : `http_${status}`, detail, status, details);
     if (Array.isArray(detail)) {
       const first = detail[0] as { loc?: unknown[]; msg?: string } | undefined;
       const where = first?.loc?.filter((part) => part !== "body").join(".");
-      return new VerbatimError("validation_error", `${where ? `${where}: ` : ""}${first?.msg ?? "invalid request"}`, status, details);
+      return new VerbatimError(
+        "validation_error",
+        `${where ? `${where}: ` : ""}${first?.msg ?? "invalid request"}`,
+        status,
+        details,
+      );
     }
   }
   return new VerbatimError(`http_${status}`, `The server answered ${status}.`, status, details);
@@ -104,7 +169,10 @@ export async function verifyWebhook(
       // next secret
     }
   }
-  throw new VerbatimError("invalid_signature", "The webhook's signature does not match the secret (or its timestamp is too old).");
+  throw new VerbatimError(
+    "invalid_signature",
+    "The webhook's signature does not match the secret (or its timestamp is too old).",
+  );
 }
 
 export interface VerbatimClient {
@@ -114,7 +182,10 @@ export interface VerbatimClient {
   transcribe(url: string, options: TranscribeOptions & { wait: false }): Promise<TranscribeResult>;
   transcribe(url: string, options?: TranscribeOptions): Promise<Transcript>;
   /** Polls GET /v1/jobs/{job_id} with backoff until it is done (its transcript) or error (VerbatimError with the job's code). */
-  waitForJob(jobId: string, options?: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait">): Promise<Transcript>;
+  waitForJob(
+    jobId: string,
+    options?: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait">,
+  ): Promise<Transcript>;
   verifyWebhook: typeof verifyWebhook;
 }
 
@@ -122,10 +193,16 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    headers: options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+    headers: { ...options.headers },
   });
+  const apiKey = options.apiKey;
+  const credential = options.credential ?? (apiKey ? { token: () => apiKey } : null);
+  if (credential) api.use(bearerAuth(credential));
 
-  async function waitForJob(jobId: string, opts: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait"> = {}): Promise<Transcript> {
+  async function waitForJob(
+    jobId: string,
+    opts: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait"> = {},
+  ): Promise<Transcript> {
     const deadline = Date.now() + (opts.timeoutMs ?? 2 * 3600_000);
     let delay = opts.pollMs ?? 1_000;
     for (;;) {
@@ -136,28 +213,37 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
       if (data) {
         if (data.status === "done" && data.transcript) return data.transcript;
         if (data.status === "error") {
-          throw new VerbatimError(data.error?.code ?? "job_failed", data.error?.message ?? "The job failed.", null, { jobId, body: data });
+          throw new VerbatimError(data.error?.code ?? "job_failed", data.error?.message ?? "The job failed.", null, {
+            jobId,
+            body: data,
+          });
         }
       } else if (response.status === 429) {
         delay = Math.max(delay, Number(response.headers.get("retry-after")) * 1000 || delay);
       } else {
         throw toVerbatimError(response.status, error, response.headers);
       }
-      if (Date.now() + delay > deadline) throw new VerbatimError("wait_timeout", `Job ${jobId} was not finished after the time allowed.`, null, { jobId });
+      if (Date.now() + delay > deadline)
+        throw new VerbatimError("wait_timeout", `Job ${jobId} was not finished after the time allowed.`, null, {
+          jobId,
+        });
       await sleep(delay, opts.signal);
       delay = Math.min(opts.maxPollMs ?? 10_000, Math.round(delay * 1.5));
     }
   }
 
   async function transcribe(url: string, opts: TranscribeOptions = {}): Promise<Transcript | TranscribeResult> {
-    const source = opts.source ?? "url";
+    const field = opts.source ?? "url";
     const body = {
-      ...(source === "url" ? { url } : source === "audio" ? { audio: url } : { upload: url }),
+      ...(field === "url" ? { url } : field === "audio" ? { audio: url } : { upload: url }),
       ...(opts.lang ? { lang: opts.lang } : {}),
       ...(opts.format ? { format: opts.format } : {}),
       ...(opts.webhookUrl ? { webhook_url: opts.webhookUrl } : {}),
     };
-    const { data, error, response } = await api.POST("/v1/transcript", { body: body as never, ...(opts.signal ? { signal: opts.signal } : {}) });
+    const { data, error, response } = await api.POST("/v1/transcript", {
+      body: body as never,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
     if (!data) throw toVerbatimError(response.status, error, response.headers);
     if (response.status === 202) {
       const job = data as components["schemas"]["Job"];

@@ -712,7 +712,7 @@ export interface paths {
         put?: never;
         /**
          * Create or replace the secret that signs deliveries to per-request webhook_url (returned once)
-         * @description POST /v1/transcript and POST /v1/import accept an optional `webhook_url` once this secret exists.
+         * @description POST /v1/transcript and POST /v1/import accept an optional `webhook_url` once this secret exists. For 24 hours after a replacement, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.
          */
         post: operations["postV1MeWebhooksRequestSecret"];
         delete?: never;
@@ -1256,7 +1256,7 @@ export interface components {
         EpisodeOut: {
             /** @description The episode's audio file (the enclosure); pass it as `audio` to POST /v1/transcript */
             audio_url: string;
-            /** @description HH:MM:SS, normalised from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24 */
+            /** @description HH:MM:SS, normalized from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24 */
             duration: string | null;
             /** @description The feed's guid for the episode (Atom: its id); the audio URL when the feed gives none */
             guid: string;
@@ -1422,7 +1422,11 @@ export interface components {
             url: string;
         };
         Problem: {
-            code: string;
+            /**
+             * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
+             * @enum {string}
+             */
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage";
             detail: string;
         };
         PublicIndexEntry: {

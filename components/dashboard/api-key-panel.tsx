@@ -1,5 +1,6 @@
 "use client";
 
+import { buttonClass } from "@/components/ui/button";
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
@@ -38,7 +39,8 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
   const regenerateButton = useRef<HTMLButtonElement>(null);
   const state = useQuery({ queryKey: KEY_QUERY, queryFn: () => apiFetch<ApiKeyState>("/v1/me/api-key") });
   const mutate = useMutation({
-    mutationFn: (action: "ensure" | "regenerate") => apiFetch<ApiKeyState>(`/v1/me/api-key/${action}`, { method: "POST" }),
+    mutationFn: (action: "ensure" | "regenerate") =>
+      apiFetch<ApiKeyState>(`/v1/me/api-key/${action}`, { method: "POST" }),
     onSuccess: (next) => {
       setPlaintext(next.key);
       setConfirming(false);
@@ -47,21 +49,34 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
   });
 
   if (state.isPending) return <p className="text-stone-500">Loading…</p>;
-  if (state.isError) return <p role="alert" className="text-red-700">{state.error.message}</p>;
+  if (state.isError)
+    return (
+      <p role="alert" className="text-red-700">
+        {state.error.message}
+      </p>
+    );
   const key = state.data;
 
   return (
     <div className="flex flex-col gap-6">
       <dl className="grid max-w-md grid-cols-[auto_1fr] gap-x-6 gap-y-2 rounded-lg border border-stone-200 bg-white p-4 text-sm">
         <dt className="text-stone-500">Key</dt>
-        <dd data-testid="key-prefix" className="font-mono">{key.key_prefix ? `${key.key_prefix}…` : "No key yet"}</dd>
+        <dd data-testid="key-prefix" className="font-mono">
+          {key.key_prefix ? `${key.key_prefix}…` : "No key yet"}
+        </dd>
         <dt className="text-stone-500">Plan</dt>
         <dd data-testid="key-tier">{key.tier}</dd>
         <dt className="text-stone-500">Created</dt>
         <dd>{key.created_at ? dateTime(key.created_at) : "—"}</dd>
         <dt className="text-stone-500">Last used</dt>
         <dd data-testid="key-last-used">
-          {key.last_used_at ? <time dateTime={key.last_used_at}>{dateTime(key.last_used_at)}</time> : key.has_key ? "Never" : "—"}
+          {key.last_used_at ? (
+            <time dateTime={key.last_used_at}>{dateTime(key.last_used_at)}</time>
+          ) : key.has_key ? (
+            "Never"
+          ) : (
+            "—"
+          )}
         </dd>
       </dl>
 
@@ -69,7 +84,12 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
       {plaintext && <NewKey key={plaintext} plaintext={plaintext} baseUrl={baseUrl} />}
 
       {!key.has_key ? (
-        <button type="button" onClick={() => mutate.mutate("ensure")} disabled={mutate.isPending} className="w-fit rounded-md bg-stone-900 px-4 py-2 text-white hover:bg-stone-700 disabled:opacity-50">
+        <button
+          type="button"
+          onClick={() => mutate.mutate("ensure")}
+          disabled={mutate.isPending}
+          className={buttonClass("primary", "lg", "w-fit")}
+        >
           Create key
         </button>
       ) : confirming ? (
@@ -86,15 +106,26 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
           Regenerate the key? The current key stops working immediately, in every script and tool that uses it.
         </ConfirmBox>
       ) : (
-        <button ref={regenerateButton} type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
+        <button
+          ref={regenerateButton}
+          type="button"
+          onClick={() => setConfirming(true)}
+          className={buttonClass("secondary", "lg", "w-fit")}
+        >
           Regenerate
         </button>
       )}
-      {mutate.isError && <p role="alert" className="text-red-700">{mutate.error.message}</p>}
+      {mutate.isError && (
+        <p role="alert" className="text-red-700">
+          {mutate.error.message}
+        </p>
+      )}
 
       {!plaintext && key.has_key && (
         <section aria-labelledby="try-it" className="flex max-w-2xl flex-col gap-2 text-sm">
-          <h2 id="try-it" className="font-medium">Try it</h2>
+          <h2 id="try-it" className="font-medium">
+            Try it
+          </h2>
           <p className="text-stone-600">
             With your key in <code className="font-mono">${KEY_VARIABLE}</code>, this returns a transcript as SRT:
           </p>
@@ -110,10 +141,17 @@ function NewKey({ plaintext, baseUrl }: { plaintext: string; baseUrl: string }) 
   const copyButton = useRef<HTMLButtonElement>(null);
   useEffect(() => copyButton.current?.focus(), []);
   return (
-    <section aria-labelledby="new-key-title" className="flex max-w-2xl flex-col gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm">
-      <h2 id="new-key-title" className="font-medium">Your new key. Copy it now: it is shown only once.</h2>
+    <section
+      aria-labelledby="new-key-title"
+      className="flex max-w-2xl flex-col gap-3 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm"
+    >
+      <h2 id="new-key-title" className="font-medium">
+        Your new key. Copy it now: it is shown only once.
+      </h2>
       <div className="flex flex-wrap items-center gap-2">
-        <code data-testid="new-key" className="min-w-0 flex-1 rounded bg-white px-2 py-1 font-mono break-all">{plaintext}</code>
+        <code data-testid="new-key" className="min-w-0 flex-1 rounded bg-white px-2 py-1 font-mono break-all">
+          {plaintext}
+        </code>
         <CopyButton ref={copyButton} text={plaintext} label="Copy key" testId="copy-key" />
       </div>
       <p>Try it: this returns a transcript as SRT.</p>
@@ -124,19 +162,32 @@ function NewKey({ plaintext, baseUrl }: { plaintext: string; baseUrl: string }) 
 
 function CodeBlock({ text, label, testId }: { text: string; label: string; testId: string }) {
   return (
-    <div className="relative">
-      {/* Wrapped, not scrolled: the whole command is visible at any width. */}
-      <pre data-testid={testId} className="rounded bg-stone-900 p-3 pr-24 font-mono text-xs break-all whitespace-pre-wrap text-stone-100">
-        {text}
-      </pre>
-      <div className="absolute top-2 right-2">
+    <div className="flex flex-col gap-1.5">
+      {/* The button sits above the command, never over it; the command wraps, so all of it is visible at any width. */}
+      <div className="flex justify-end">
         <CopyButton text={text} label={label} testId={`copy-${testId}`} />
       </div>
+      <pre
+        data-testid={testId}
+        className="rounded bg-stone-900 p-3 font-mono text-xs break-all whitespace-pre-wrap text-stone-100"
+      >
+        {text}
+      </pre>
     </div>
   );
 }
 
-function CopyButton({ text, label, testId, ref }: { text: string; label: string; testId: string; ref?: React.Ref<HTMLButtonElement> }) {
+function CopyButton({
+  text,
+  label,
+  testId,
+  ref,
+}: {
+  text: string;
+  label: string;
+  testId: string;
+  ref?: React.Ref<HTMLButtonElement>;
+}) {
   const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
   return (
     <button
@@ -151,7 +202,7 @@ function CopyButton({ text, label, testId, ref }: { text: string; label: string;
           setCopied("failed");
         }
       }}
-      className="rounded-md border border-stone-300 bg-white px-3 py-1 text-xs text-stone-900 hover:bg-stone-100"
+      className={buttonClass("secondary", "sm", "text-stone-900")}
       data-testid={testId}
     >
       {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : label}

@@ -24,6 +24,7 @@ import {
 import { fetchSubscription, SUBSCRIPTION_KEY, type Subscription } from "@/lib/client/transcripts";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
+import { buttonClass } from "@/components/ui/button";
 
 /** How long the page waits for Stripe's webhook after Checkout before asking Stripe itself. */
 const ACTIVATION_WAIT_MS = 10_000;
@@ -75,7 +76,8 @@ export function BillingPanel({
     queryKey: SUBSCRIPTION_KEY,
     queryFn: fetchSubscription,
     // Back from Checkout, the webhook that makes the plan paid may still be on its way.
-    refetchInterval: (query) => (waitingForActivation && query.state.data?.tier === "free" ? ACTIVATION_POLL_MS : false),
+    refetchInterval: (query) =>
+      waitingForActivation && query.state.data?.tier === "free" ? ACTIVATION_POLL_MS : false,
   });
   const plans = useQuery({ queryKey: PLANS_KEY, queryFn: fetchPlans, staleTime: 60_000 });
 
@@ -105,7 +107,12 @@ export function BillingPanel({
   }, [waitingForActivation, stillFree, mutate]);
 
   if (subscription.isPending) return <p className="text-stone-500">Loading…</p>;
-  if (subscription.isError) return <p role="alert" className="text-red-700">{subscription.error.message}</p>;
+  if (subscription.isError)
+    return (
+      <p role="alert" className="text-red-700">
+        {subscription.error.message}
+      </p>
+    );
   const sub = subscription.data;
   const busy = operation.isPending;
   const perform = (next: Operation) => mutate(next);
@@ -114,16 +121,30 @@ export function BillingPanel({
   return (
     <div className="flex flex-col gap-6">
       {!billingEnabled && (
-        <p role="status" data-testid="billing-off" className="rounded-lg border border-stone-300 bg-stone-100 p-4 text-sm text-stone-700">
-          {/* How an operator turns billing on is in the README, not on a page every user sees. */}
-          Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan ({formatAllowance(allowances.free)} a month).
+        <p
+          role="status"
+          data-testid="billing-off"
+          className="rounded-lg border border-stone-300 bg-stone-100 p-4 text-sm text-stone-700"
+        >
+          {/* How an operator turns billing on is in docs/operations.md, not on a page every user sees. */}
+          Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan (
+          {formatAllowance(allowances.free)} a month).
         </p>
       )}
       {checkout && <CheckoutBanner result={checkout} sub={sub} waiting={waitingForActivation} />}
       {warning && (
-        <div role="alert" data-testid="payment-warning" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
+        <div
+          role="alert"
+          data-testid="payment-warning"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900"
+        >
           <span>{warning}</span>
-          <button type="button" disabled={busy} onClick={() => perform({ kind: "portal" })} className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800 disabled:opacity-50">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => perform({ kind: "portal" })}
+            className="rounded-md bg-red-700 px-3 py-1.5 text-white hover:bg-red-800 disabled:opacity-50"
+          >
             Update payment method
           </button>
         </div>
@@ -164,22 +185,38 @@ export function BillingPanel({
   );
 }
 
-function CheckoutBanner({ result, sub, waiting }: { result: "success" | "canceled"; sub: Subscription; waiting: boolean }) {
+function CheckoutBanner({
+  result,
+  sub,
+  waiting,
+}: {
+  result: "success" | "canceled";
+  sub: Subscription;
+  waiting: boolean;
+}) {
   if (result === "canceled") {
     return (
-      <p role="status" data-testid="checkout-banner" className="rounded-lg border border-stone-300 bg-white p-4 text-sm">
+      <p
+        role="status"
+        data-testid="checkout-banner"
+        className="rounded-lg border border-stone-300 bg-white p-4 text-sm"
+      >
         Checkout was canceled. Nothing was charged.
       </p>
     );
   }
   const active = sub.tier !== "free";
   return (
-    <p role="status" data-testid="checkout-banner" className="rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900">
+    <p
+      role="status"
+      data-testid="checkout-banner"
+      className="rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-sm text-emerald-900"
+    >
       {active
         ? `Thank you! You are on ${TIER_LABELS[sub.tier]} now.`
         : waiting
           ? "Payment received. Activating your plan…"
-          : "Payment received, but Stripe has not confirmed the subscription yet. Refresh in a minute, or use “Refresh from Stripe”."}
+          : "Payment received, but it has not been confirmed yet. Refresh in a minute, or use “Check payment status”."}
     </p>
   );
 }
@@ -200,7 +237,10 @@ function CurrentPlan({
   const paid = sub.tier !== "free";
   const periodEnd = sub.current_period_end ? formatDate(sub.current_period_end) : null;
   return (
-    <section aria-labelledby="current-plan" className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-5">
+    <section
+      aria-labelledby="current-plan"
+      className="flex flex-col gap-4 rounded-lg border border-stone-200 bg-white p-5"
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="current-plan" className="text-lg font-semibold">
           Current plan: <span data-testid="current-tier">{TIER_LABELS[sub.tier]}</span>
@@ -208,7 +248,12 @@ function CurrentPlan({
         {billingEnabled && (
           <div className="flex flex-wrap gap-2 text-sm">
             {paid && (
-              <button type="button" disabled={busy} onClick={() => perform({ kind: "portal" })} className="rounded-md border border-stone-300 px-3 py-1.5 hover:bg-stone-100 disabled:opacity-50">
+              <button
+                type="button"
+                disabled={busy}
+                onClick={() => perform({ kind: "portal" })}
+                className={buttonClass()}
+              >
                 Manage billing
               </button>
             )}
@@ -216,17 +261,22 @@ function CurrentPlan({
               type="button"
               disabled={busy}
               onClick={() => perform({ kind: "reconcile" })}
-              title="Read your subscription back from Stripe"
-              className="rounded-md border border-stone-300 px-3 py-1.5 hover:bg-stone-100 disabled:opacity-50"
+              title="Ask the payment provider for your plan’s current state"
+              className={buttonClass()}
             >
-              Refresh from Stripe
+              Check payment status
             </button>
           </div>
         )}
       </div>
 
       <div className="flex flex-col gap-2">
-        <ProgressBar value={percent} label="Allowance used" tone={exhausted ? "bg-red-600" : percent >= 80 ? "bg-amber-500" : "bg-stone-900"} testId="usage-meter" />
+        <ProgressBar
+          value={percent}
+          label="Allowance used"
+          tone={exhausted ? "bg-red-600" : percent >= 80 ? "bg-amber-500" : "bg-stone-900"}
+          testId="usage-meter"
+        />
         <p className="flex flex-wrap justify-between gap-2 text-sm text-stone-600">
           <span data-testid="usage-text">{formatUsage(sub.used_seconds, sub.limit_seconds)} used</span>
           {periodEnd && (
@@ -235,26 +285,48 @@ function CurrentPlan({
             </span>
           )}
         </p>
-        {exhausted && <p className="text-sm text-red-700">This period’s allowance is used up. New transcripts need a bigger plan or the next period.</p>}
+        {exhausted && (
+          <p className="text-sm text-red-700">
+            This period’s allowance is used up. New transcripts need a bigger plan or the next period.
+          </p>
+        )}
       </div>
 
       {sub.cancel_at_period_end && (
-        <div data-testid="cancel-notice" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+        <div
+          data-testid="cancel-notice"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+        >
           <span>
-            Your {TIER_LABELS[sub.tier]} plan is canceled and ends {periodEnd ? `on ${periodEnd}` : "at the end of the period"}. You keep it until then, then move to Free.
+            Your {TIER_LABELS[sub.tier]} plan is canceled and ends{" "}
+            {periodEnd ? `on ${periodEnd}` : "at the end of the period"}. You keep it until then, then move to Free.
           </span>
-          <button type="button" disabled={busy} onClick={() => perform({ kind: "resume" })} className="rounded-md bg-stone-900 px-3 py-1.5 text-white hover:bg-stone-700 disabled:opacity-50">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => perform({ kind: "resume" })}
+            className={buttonClass("primary")}
+          >
             Resume {TIER_LABELS[sub.tier]}
           </button>
         </div>
       )}
       {sub.pending_tier && (
-        <div data-testid="pending-notice" className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900">
+        <div
+          data-testid="pending-notice"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-sky-300 bg-sky-50 p-3 text-sm text-sky-900"
+        >
           <span>
-            Switches to {TIER_LABELS[sub.pending_tier]} on {sub.pending_change_at ? formatDate(sub.pending_change_at) : "the period end"}. You keep{" "}
+            Switches to {TIER_LABELS[sub.pending_tier]} on{" "}
+            {sub.pending_change_at ? formatDate(sub.pending_change_at) : "the period end"}. You keep{" "}
             {TIER_LABELS[sub.tier]} until then.
           </span>
-          <button type="button" disabled={busy} onClick={() => perform({ kind: "undo-change" })} className="rounded-md bg-stone-900 px-3 py-1.5 text-white hover:bg-stone-700 disabled:opacity-50">
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => perform({ kind: "undo-change" })}
+            className={buttonClass("primary")}
+          >
             Keep {TIER_LABELS[sub.tier]}
           </button>
         </div>
@@ -285,7 +357,9 @@ function PlanCards({
       <h2 className="text-lg font-semibold">Plans</h2>
       {plansError && <p className="text-sm text-red-700">Prices could not be loaded.</p>}
       {plans?.source === "static" && billingEnabled && (
-        <p className="text-sm text-stone-500">Stripe did not answer, so these are the list prices; checkout shows the exact amount.</p>
+        <p className="text-sm text-stone-500">
+          Stripe did not answer, so these are the list prices; checkout shows the exact amount.
+        </p>
       )}
       <div className="grid gap-4 sm:grid-cols-3">
         {TIERS.map((tier) => {
@@ -303,7 +377,9 @@ function PlanCards({
               <div className="flex items-baseline justify-between gap-2">
                 <h3 className="font-semibold">{TIER_LABELS[tier]}</h3>
                 {current && <span className="rounded-full bg-stone-900 px-2 py-0.5 text-xs text-white">Current</span>}
-                {sub.pending_tier === tier && <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs text-sky-900">Scheduled</span>}
+                {sub.pending_tier === tier && (
+                  <span className="rounded-full bg-sky-100 px-2 py-0.5 text-xs text-sky-900">Scheduled</span>
+                )}
               </div>
               <p data-testid="plan-price" className="text-2xl font-semibold">
                 {plan ? formatPrice(plan) : "…"}
@@ -314,7 +390,11 @@ function PlanCards({
               {discounts.length > 0 && (
                 <ul className="flex flex-col gap-1 text-xs">
                   {discounts.map((discount, index) => (
-                    <li key={`${discount.code ?? discount.name ?? "discount"}-${index}`} data-testid="plan-discount" className="rounded bg-emerald-50 px-2 py-1 text-emerald-900">
+                    <li
+                      key={`${discount.code ?? discount.name ?? "discount"}-${index}`}
+                      data-testid="plan-discount"
+                      className="rounded bg-emerald-50 px-2 py-1 text-emerald-900"
+                    >
                       {discountLabel(discount)}
                       {discount.code && (
                         <>
@@ -326,7 +406,9 @@ function PlanCards({
                   ))}
                 </ul>
               )}
-              <div className="mt-auto pt-2">{action && <PlanButton action={action} busy={busy} onAction={onAction} />}</div>
+              <div className="mt-auto pt-2">
+                {action && <PlanButton action={action} busy={busy} onAction={onAction} />}
+              </div>
             </article>
           );
         })}
@@ -335,7 +417,15 @@ function PlanCards({
   );
 }
 
-function PlanButton({ action, busy, onAction }: { action: Exclude<PlanAction, null>; busy: boolean; onAction: (action: Exclude<PlanAction, null>) => void }) {
+function PlanButton({
+  action,
+  busy,
+  onAction,
+}: {
+  action: Exclude<PlanAction, null>;
+  busy: boolean;
+  onAction: (action: Exclude<PlanAction, null>) => void;
+}) {
   const label =
     action.kind === "checkout" || action.kind === "upgrade"
       ? `Upgrade to ${TIER_LABELS[action.tier]}`
@@ -377,9 +467,18 @@ function Confirmation({
       : action.kind === "downgrade"
         ? `Switch to ${TIER_LABELS[action.tier]} on ${periodEnd}? You keep ${TIER_LABELS[sub.tier]} until then; from then on the allowance is ${formatAllowance(allowances[action.tier])}.`
         : `Cancel ${TIER_LABELS[sub.tier]}? You keep it until ${periodEnd}, then move to Free (${formatAllowance(allowances.free)} a month). You can resume until then.`;
-  const confirmLabel = action.kind === "upgrade" ? "Upgrade now" : action.kind === "downgrade" ? "Schedule the switch" : "Cancel plan";
+  const confirmLabel =
+    action.kind === "upgrade" ? "Upgrade now" : action.kind === "downgrade" ? "Schedule the switch" : "Cancel plan";
   return (
-    <ConfirmBox label="Confirm plan change" confirmText={confirmLabel} cancelText="Keep my plan" busy={busy} onConfirm={onConfirm} onCancel={onDismiss} className="max-w-2xl">
+    <ConfirmBox
+      label="Confirm plan change"
+      confirmText={confirmLabel}
+      cancelText="Keep my plan"
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onDismiss}
+      className="max-w-2xl"
+    >
       {text}
     </ConfirmBox>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { buttonClass } from "@/components/ui/button";
 
 /** An inline "are you sure?" box: the question, a confirming button and a way back. */
 export function ConfirmBox({
@@ -24,13 +25,22 @@ export function ConfirmBox({
   className?: string;
 }) {
   return (
-    <div role="alertdialog" aria-label={label} className={`flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm ${className}`}>
+    <div
+      role="alertdialog"
+      aria-label={label}
+      className={`flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm ${className}`}
+    >
       <p>{children}</p>
       <div className="flex gap-2">
-        <button type="button" onClick={onConfirm} disabled={busy} className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50">
+        <button
+          type="button"
+          onClick={onConfirm}
+          disabled={busy}
+          className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50"
+        >
           {confirmText}
         </button>
-        <button type="button" onClick={onCancel} className="rounded-md border border-stone-300 bg-white px-3 py-1.5 hover:bg-stone-100">
+        <button type="button" onClick={onCancel} className={buttonClass()}>
           {cancelText}
         </button>
       </div>

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
+import { buttonClass } from "@/components/ui/button";
 
 interface Connection {
   id: string;
@@ -20,14 +21,18 @@ export function ConnectionsPanel() {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: QUERY, queryFn: () => apiFetch<{ items: Connection[] }>("/v1/me/connections") });
   const revoke = useMutation({
-    mutationFn: (id: string) => apiFetch<{ revoked: number }>(`/v1/me/connections/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) =>
+      apiFetch<{ revoked: number }>(`/v1/me/connections/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: QUERY }),
   });
   const items = list.data?.items ?? [];
   return (
     <section className="flex flex-col gap-3" aria-label="Connected apps">
       <h2 className="text-lg font-semibold">Connected apps</h2>
-      <p className="text-sm text-stone-600">Apps you allowed (such as AI connectors) and devices you signed in with a code. Disconnect one and its access ends at once.</p>
+      <p className="text-sm text-stone-600">
+        Apps you allowed (such as AI connectors) and devices you signed in with a code. Disconnect one and its access
+        ends at once.
+      </p>
       {list.isPending && <p className="text-sm text-stone-500">Loading…</p>}
       {list.isError && (
         <p role="alert" className="text-sm text-red-700">
@@ -58,7 +63,7 @@ export function ConnectionsPanel() {
                     type="button"
                     disabled={revoke.isPending}
                     onClick={() => revoke.mutate(item.id)}
-                    className="rounded-md border border-stone-300 px-2 py-1 hover:bg-stone-100 disabled:opacity-50"
+                    className={buttonClass("secondary", "sm")}
                   >
                     Disconnect
                   </button>

@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type DragEvent } from "react";
 import { formatBytes, UPLOAD_ACCEPT } from "@/lib/client/uploads";
+import { buttonClass } from "@/components/ui/button";
 
 /** Whether a drag carries files (and not, say, selected text or a link). */
 export function dragHasFiles(event: DragEvent): boolean {
@@ -14,7 +15,15 @@ export function dragHasFiles(event: DragEvent): boolean {
  * uploading (lib/client/uploads isAudioOrVideo); the server has the last word (its allow-list, then the
  * file's first bytes).
  */
-export function FileDropZone({ file, onFile, disabled = false }: { file: File | null; onFile: (file: File | null) => void; disabled?: boolean }) {
+export function FileDropZone({
+  file,
+  onFile,
+  disabled = false,
+}: {
+  file: File | null;
+  onFile: (file: File | null) => void;
+  disabled?: boolean;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const hintId = useId();
   const [over, setOver] = useState(false);
@@ -41,7 +50,7 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
         if (dropped) onFile(dropped);
       }}
       className={`flex min-h-24 flex-col items-center justify-center gap-2 rounded-md border-2 border-dashed px-4 py-4 text-center text-sm transition-colors ${
-        over ? "border-stone-900 bg-stone-100 dark:border-stone-100 dark:bg-stone-800" : "border-stone-300 bg-stone-50 dark:border-stone-600 dark:bg-stone-950"
+        over ? "border-stone-900 bg-stone-100" : "border-stone-300 bg-stone-50"
       } ${disabled ? "opacity-60" : ""}`}
       data-testid="upload-dropzone"
       data-dragover={over || undefined}
@@ -68,44 +77,34 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
           <div className="flex min-w-0 items-center gap-3">
             <FileIcon />
             <div className="min-w-0">
-              <p className="truncate font-medium text-stone-900 dark:text-stone-100" title={file.name} data-testid="upload-file-name">
+              <p className="truncate font-medium text-stone-900" title={file.name} data-testid="upload-file-name">
                 {file.name}
               </p>
-              <p className="text-xs text-stone-600 dark:text-stone-400" data-testid="upload-file-size">
+              <p className="text-xs text-stone-600" data-testid="upload-file-size">
                 {formatBytes(file.size)}
                 {file.type ? ` · ${file.type}` : ""}
               </p>
             </div>
           </div>
           <div className="flex gap-2">
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => input.current?.click()}
-              className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-stone-600 dark:bg-stone-900 dark:hover:bg-stone-800"
-            >
+            <button type="button" disabled={disabled} onClick={() => input.current?.click()} className={buttonClass()}>
               Choose another
             </button>
-            <button
-              type="button"
-              disabled={disabled}
-              onClick={() => onFile(null)}
-              className="rounded-md px-3 py-1.5 text-sm text-stone-600 underline decoration-stone-300 hover:text-stone-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:text-stone-400 dark:hover:text-stone-100"
-            >
+            <button type="button" disabled={disabled} onClick={() => onFile(null)} className={buttonClass("ghost")}>
               Remove
             </button>
           </div>
         </div>
       ) : (
         <>
-          <p className="text-stone-700 dark:text-stone-300">
+          <p className="text-stone-700">
             {over ? "Drop the file to upload it" : "Drag an audio or video file here, or"}
           </p>
           <button
             type="button"
             disabled={disabled}
             onClick={() => input.current?.click()}
-            className="rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-stone-100 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500 disabled:opacity-60 dark:border-stone-600 dark:bg-stone-900 dark:hover:bg-stone-800"
+            className={buttonClass("secondary", "md", "font-medium")}
           >
             Choose file
           </button>
@@ -120,7 +119,14 @@ export function FileDropZone({ file, onFile, disabled = false }: { file: File | 
 
 function FileIcon() {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-8 shrink-0 text-stone-400" fill="none" stroke="currentColor" strokeWidth="1.5">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="size-8 shrink-0 text-stone-400"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.5"
+    >
       <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" strokeLinejoin="round" />
       <path d="M14 3v5h5" strokeLinejoin="round" />
       <path d="M10 17v-5l5-1v5" strokeLinecap="round" strokeLinejoin="round" />

@@ -3,7 +3,15 @@
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/client/transcripts";
-import { fetchMoments, MOMENT_QUERY_MIN, momentsKey, snippetParts, viewerMomentHref, type SearchMoment } from "@/lib/client/search";
+import {
+  fetchMoments,
+  MOMENT_QUERY_MIN,
+  momentsKey,
+  snippetParts,
+  viewerMomentHref,
+  type SearchMoment,
+} from "@/lib/client/search";
+import { focusRing } from "@/components/ui/focus";
 
 /**
  * What was said: the History search box's text searched inside the transcripts (GET /v1/me/search), shown
@@ -27,10 +35,16 @@ export function HistoryMoments({ q, platform }: { q: string; platform: string | 
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">
         Said in your transcripts
       </h2>
-      <ul className={`flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white text-sm ${moments.isPlaceholderData ? "opacity-60" : ""}`}>
+      <ul
+        className={`flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white text-sm ${moments.isPlaceholderData ? "opacity-60" : ""}`}
+      >
         {results.map((moment) => (
           <li key={`${moment.transcript_id}-${moment.segment_index}`}>
-            <Link href={viewerMomentHref(moment)} className="flex flex-col gap-0.5 px-4 py-2 hover:bg-stone-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-sky-500" data-testid="history-moment">
+            <Link
+              href={viewerMomentHref(moment)}
+              className={`flex flex-col gap-0.5 px-4 py-2 hover:bg-stone-50 ${focusRing}`}
+              data-testid="history-moment"
+            >
               <span className="flex gap-2 text-xs text-stone-600">
                 <span className="font-mono tabular-nums">{formatClock(moment.start)}</span>
                 <span className="truncate font-medium text-stone-800">{moment.title || moment.video_id}</span>

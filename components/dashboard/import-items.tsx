@@ -13,6 +13,7 @@ import {
   type ImportItemOut,
 } from "@/lib/client/imports";
 import { watchJobHref } from "@/lib/client/transcripts";
+import { buttonClass } from "@/components/ui/button";
 
 /** While the batch is queued or running, its items are asked for again this often. */
 const ACTIVE_POLL_MS = 2000;
@@ -49,7 +50,12 @@ export function ImportItems({ batch, id }: { batch: ImportBatchOut; id: string }
     void queryClient.invalidateQueries({ queryKey: importItemsKey(batch.id) });
   }, [signature, batch.id, queryClient]);
 
-  if (items.isPending) return <p id={id} className="text-sm text-stone-500">Loading the items…</p>;
+  if (items.isPending)
+    return (
+      <p id={id} className="text-sm text-stone-500">
+        Loading the items…
+      </p>
+    );
   if (items.isError) {
     return (
       <p id={id} role="alert" className="text-sm text-red-700">
@@ -63,7 +69,10 @@ export function ImportItems({ batch, id }: { batch: ImportBatchOut; id: string }
       {rows.length === 0 ? (
         <p className="text-sm text-stone-500">{active ? "Listing…" : "No items."}</p>
       ) : (
-        <ol className="divide-y divide-stone-100 rounded-md border border-stone-200" aria-label={`Items of ${batch.title ?? batch.source_url}`}>
+        <ol
+          className="divide-y divide-stone-100 rounded-md border border-stone-200"
+          aria-label={`Items of ${batch.title ?? batch.source_url}`}
+        >
           {rows.map((item) => (
             <Item key={item.guid} item={item} />
           ))}
@@ -74,7 +83,7 @@ export function ImportItems({ batch, id }: { batch: ImportBatchOut; id: string }
           type="button"
           onClick={() => void items.fetchNextPage()}
           disabled={items.isFetchingNextPage}
-          className="self-start rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50"
+          className={buttonClass("secondary", "md", "self-start")}
         >
           {items.isFetchingNextPage ? "Loading…" : "Show more"}
         </button>
@@ -92,21 +101,34 @@ function Item({ item }: { item: ImportItemOut }) {
         </span>
         <span className="flex items-center gap-2 whitespace-nowrap">
           {item.transcript_id ? (
-            <Link href={storedTranscriptHref(item.transcript_id)} className="text-xs underline decoration-stone-300 hover:decoration-stone-900" data-testid="import-item-transcript">
+            <Link
+              href={storedTranscriptHref(item.transcript_id)}
+              className="text-xs underline decoration-stone-300 hover:decoration-stone-900"
+              data-testid="import-item-transcript"
+            >
               Open transcript
             </Link>
           ) : item.status === "running" && item.job_id ? (
-            <Link href={watchJobHref(item.job_id)} className="text-xs underline decoration-stone-300 hover:decoration-stone-900">
+            <Link
+              href={watchJobHref(item.job_id)}
+              className="text-xs underline decoration-stone-300 hover:decoration-stone-900"
+            >
               Watch
             </Link>
           ) : null}
-          <span className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_CLASSES[item.status]}`} data-testid="import-item-status">
+          <span
+            className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_CLASSES[item.status]}`}
+            data-testid="import-item-status"
+          >
             {IMPORT_ITEM_STATUS_LABELS[item.status]}
           </span>
         </span>
       </div>
       {item.note && (item.status === "failed" || item.status === "skipped") ? (
-        <p className={`text-xs ${item.status === "failed" ? "text-red-800" : "text-stone-500"}`} data-testid="import-item-note">
+        <p
+          className={`text-xs ${item.status === "failed" ? "text-red-800" : "text-stone-500"}`}
+          data-testid="import-item-note"
+        >
           {item.note}
         </p>
       ) : null}

@@ -4,7 +4,20 @@ import { useId, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImportItems } from "@/components/dashboard/import-items";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { batchProgress, fetchImports, IMPORT_STATUS_LABELS, IMPORTS_KEY, isBatchActive, startImport, type ImportBatchOut } from "@/lib/client/imports";
+import {
+  batchProgress,
+  fetchImports,
+  IMPORT_STATUS_LABELS,
+  IMPORTS_KEY,
+  isBatchActive,
+  previewFeed,
+  startImport,
+  type ImportBatchOut,
+} from "@/lib/client/imports";
+import type { ResolveResponse } from "@/lib/podcasts/schemas";
+import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
+import { ImportPreview } from "@/components/dashboard/import-preview";
 
 /** While a batch is queued or running, the list is asked for again this often. */
 const ACTIVE_POLL_MS = 2000;
@@ -19,10 +32,22 @@ export function ImportsPanel() {
     queryFn: fetchImports,
     refetchInterval: (query) => (query.state.data?.some(isBatchActive) ? ACTIVE_POLL_MS : false),
   });
+  // The cost is shown before the import starts: the feed's episodes, or the rule for playlists.
+  const [preview, setPreview] = useState<{ url: string; feed: ResolveResponse | null } | null>(null);
+  const check = useMutation({
+    mutationFn: async (address: string) => ({
+      url: address,
+      feed: await previewFeed(address)
+        .then((answer) => (answer.kind === "feed" ? answer : null))
+        .catch(() => null),
+    }),
+    onSuccess: setPreview,
+  });
   const start = useMutation({
     mutationFn: startImport,
     onSuccess: () => {
       setUrl("");
+      setPreview(null);
       void queryClient.invalidateQueries({ queryKey: IMPORTS_KEY });
     },
   });
@@ -33,7 +58,7 @@ export function ImportsPanel() {
         className="flex flex-col gap-2 sm:flex-row sm:items-end"
         onSubmit={(event) => {
           event.preventDefault();
-          if (url.trim()) start.mutate(url.trim());
+          if (url.trim()) check.mutate(url.trim());
         }}
       >
         <label htmlFor={inputId} className="flex flex-1 flex-col gap-1 text-sm">
@@ -43,15 +68,26 @@ export function ImportsPanel() {
             type="url"
             required
             value={url}
-            onChange={(event) => setUrl(event.target.value)}
+            onChange={(event) => {
+              setUrl(event.target.value);
+              setPreview(null);
+            }}
             placeholder="https://feeds.example.com/show.xml"
-            className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm focus:outline-none focus:ring-2 focus:ring-stone-400"
+            className={controlClass}
           />
         </label>
-        <button type="submit" disabled={start.isPending} className="rounded-md bg-stone-900 px-4 py-2 text-sm text-white disabled:opacity-50">
-          {start.isPending ? "Starting…" : "Import"}
+        <button type="submit" disabled={start.isPending || check.isPending} className={buttonClass("primary", "lg")}>
+          {check.isPending ? "Checking…" : "Import"}
         </button>
       </form>
+      {preview && (
+        <ImportPreview
+          feed={preview.feed}
+          starting={start.isPending}
+          onStart={() => start.mutate(preview.url)}
+          onCancel={() => setPreview(null)}
+        />
+      )}
       {start.error ? (
         <p role="alert" className="text-sm text-red-700">
           {start.error.message}
@@ -59,7 +95,11 @@ export function ImportsPanel() {
       ) : null}
 
       {batches.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
-      {batches.error ? <p role="alert" className="text-sm text-red-700">{batches.error.message}</p> : null}
+      {batches.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {batches.error.message}
+        </p>
+      ) : null}
       {batches.data && batches.data.length === 0 ? <p className="text-sm text-stone-500">No imports yet.</p> : null}
       <ul className="flex flex-col gap-3" aria-label="Imports">
         {batches.data?.map((batch) => (

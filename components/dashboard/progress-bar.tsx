@@ -23,7 +23,10 @@ export function ProgressBar({
       className="h-2 w-full overflow-hidden rounded-full bg-stone-100"
       data-testid={testId}
     >
-      <div className={`h-full rounded-full transition-[width] duration-500 ease-out ${tone}`} style={{ width: `${percent}%` }} />
+      <div
+        className={`h-full rounded-full transition-[width] duration-500 ease-out ${tone}`}
+        style={{ width: `${percent}%` }}
+      />
     </div>
   );
 }

@@ -3,6 +3,8 @@
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { publishTranscript, type PublishResponse } from "@/lib/client/publishing";
+import { buttonClass } from "@/components/ui/button";
+import { focusRing } from "@/components/ui/focus";
 
 /** Copies a link, showing "Copied" for a moment. */
 export function CopyLinkButton({ url }: { url: string }) {
@@ -16,7 +18,7 @@ export function CopyLinkButton({ url }: { url: string }) {
           setTimeout(() => setCopied(false), 1500);
         });
       }}
-      className="rounded-md border border-stone-300 px-2 py-1 text-xs hover:bg-stone-100"
+      className={buttonClass("secondary", "sm")}
       data-testid="copy-link"
     >
       {copied ? "Copied" : "Copy link"}
@@ -31,7 +33,12 @@ export function PublishButton({ url, lang, compact = false }: { url: string; lan
   if (published) {
     return (
       <span className="flex flex-wrap items-center gap-2 text-sm" data-testid="published-link">
-        <a href={published.url} target="_blank" rel="noopener" className="underline decoration-stone-300 hover:decoration-stone-900">
+        <a
+          href={published.url}
+          target="_blank"
+          rel="noopener"
+          className={`underline decoration-stone-400 hover:decoration-stone-900 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center ${focusRing}`}
+        >
           {compact ? "Public page" : published.url}
         </a>
         <CopyLinkButton url={published.url} />
@@ -44,7 +51,7 @@ export function PublishButton({ url, lang, compact = false }: { url: string; lan
         type="button"
         onClick={() => mutation.mutate()}
         disabled={mutation.isPending}
-        className="rounded-md border border-stone-300 px-2 py-1 text-xs hover:bg-stone-100 disabled:opacity-50"
+        className={buttonClass("secondary", "sm")}
         data-testid="publish-button"
       >
         {mutation.isPending ? "Publishing…" : "Publish"}

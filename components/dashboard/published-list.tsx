@@ -41,9 +41,16 @@ export function PublishedList({ items }: { items: MyPublication[] }) {
       )}
       <ul className="flex flex-col divide-y divide-stone-200 rounded-lg border border-stone-200 bg-white">
         {items.map((item) => (
-          <li key={item.slug} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3" data-testid="published-row">
+          <li
+            key={item.slug}
+            className="flex flex-wrap items-center justify-between gap-3 px-4 py-3"
+            data-testid="published-row"
+          >
             <div className="flex min-w-0 flex-col">
-              <a href={item.url} className="truncate font-medium underline decoration-stone-300 hover:decoration-stone-900">
+              <a
+                href={item.url}
+                className="truncate font-medium underline decoration-stone-300 hover:decoration-stone-900"
+              >
                 {item.title?.trim() || "Untitled"}
               </a>
               <span className="text-xs text-stone-600">

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
+import { buttonClass } from "@/components/ui/button";
 
 /** "Sign out everywhere": ends every dashboard session of the user (this one too), then goes to sign-in. */
 export function SessionsPanel() {
@@ -18,7 +19,8 @@ export function SessionsPanel() {
     <section className="flex max-w-md flex-col gap-3">
       <h2 className="text-lg font-semibold">Sessions</h2>
       <p className="text-sm text-stone-600">
-        Signed in on a computer you no longer use? End every session, here and on all other browsers. Your API key keeps working.
+        Signed in on a computer you no longer use? End every session, here and on all other browsers. Your API key keeps
+        working.
       </p>
       {confirming ? (
         <ConfirmBox
@@ -32,7 +34,7 @@ export function SessionsPanel() {
           Sign out of every browser, this one included?
         </ConfirmBox>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)} className="w-fit rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100">
+        <button type="button" onClick={() => setConfirming(true)} className={buttonClass("secondary", "lg", "w-fit")}>
           Sign out everywhere
         </button>
       )}

@@ -8,17 +8,29 @@ import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer"
  * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's
  * items link here), opened at `&t=<seconds>` when a search result links to a moment. The page renders it on the server (`initial`); otherwise it is fetched.
  */
-export function StoredTranscript({ id, initial = null, startAt = null }: { id: string; initial?: Transcript | null; startAt?: number | null }) {
+export function StoredTranscript({
+  id,
+  initial = null,
+  startAt = null,
+}: {
+  id: string;
+  initial?: Transcript | null;
+  startAt?: number | null;
+}) {
   const transcript = useQuery({
     queryKey: transcriptKey(id, "json"),
     queryFn: () => fetchTranscript(id, "json"),
     initialData: initial?.id === id ? initial : undefined,
     staleTime: Infinity,
   });
-  if (transcript.isPending) return <p className="text-sm text-stone-600 dark:text-stone-400">Loading the transcript…</p>;
+  if (transcript.isPending) return <p className="text-sm text-stone-600">Loading the transcript…</p>;
   if (transcript.isError) {
     return (
-      <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-900 dark:bg-red-950/60 dark:text-red-200" data-testid="transcribe-error">
+      <p
+        role="alert"
+        className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        data-testid="transcribe-error"
+      >
         {transcript.error.message}
       </p>
     );

@@ -19,9 +19,11 @@ import {
   type WebhookEndpointView,
   type WebhookEventType,
 } from "@/lib/client/webhooks";
+import { controlClass } from "@/components/ui/field";
+import { buttonClass } from "@/components/ui/button";
 
 const EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
-const button = "rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm hover:bg-stone-100 disabled:opacity-50";
+const button = buttonClass();
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
 
 /** A secret shown once, after creation or rotation. */
@@ -77,7 +79,7 @@ export function WebhooksPanel() {
             value={url}
             onChange={(event) => setUrl(event.target.value)}
             placeholder="https://example.com/hooks/verbatim"
-            className="rounded-md border border-stone-300 bg-white px-3 py-2 text-sm focus:outline-none focus:ring-2 focus:ring-stone-400"
+            className={controlClass}
           />
         </label>
         <fieldset className="flex flex-wrap gap-4 text-sm">
@@ -87,13 +89,19 @@ export function WebhooksPanel() {
               <input
                 type="checkbox"
                 checked={types.includes(type)}
-                onChange={(event) => setTypes((current) => (event.target.checked ? [...current, type] : current.filter((t) => t !== type)))}
+                onChange={(event) =>
+                  setTypes((current) => (event.target.checked ? [...current, type] : current.filter((t) => t !== type)))
+                }
               />
               {WEBHOOK_EVENT_LABELS[type]} <code className="text-xs text-stone-500">{type}</code>
             </label>
           ))}
         </fieldset>
-        <button type="submit" disabled={create.isPending || types.length === 0} className="self-start rounded-md bg-stone-900 px-4 py-2 text-sm text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={create.isPending || types.length === 0}
+          className={buttonClass("primary", "lg", "self-start")}
+        >
           {create.isPending ? "Adding…" : "Add endpoint"}
         </button>
         {create.error ? (
@@ -104,8 +112,14 @@ export function WebhooksPanel() {
       </form>
 
       {endpoints.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
-      {endpoints.error ? <p role="alert" className="text-sm text-red-700">{endpoints.error.message}</p> : null}
-      {endpoints.data && endpoints.data.length === 0 ? <p className="text-sm text-stone-500">No endpoints yet.</p> : null}
+      {endpoints.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {endpoints.error.message}
+        </p>
+      ) : null}
+      {endpoints.data && endpoints.data.length === 0 ? (
+        <p className="text-sm text-stone-500">No endpoints yet.</p>
+      ) : null}
       <ul className="flex flex-col gap-3" aria-label="Webhook endpoints">
         {endpoints.data?.map((endpoint) => (
           <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={setSecret} onChange={refresh} />
@@ -115,18 +129,36 @@ export function WebhooksPanel() {
       <section className="flex flex-col gap-2 text-sm text-stone-600">
         <h2 className="text-base font-medium text-stone-900">Per-request webhook_url</h2>
         <p>
-          <code>webhook_url</code> on <code>POST /v1/transcript</code> and <code>POST /v1/import</code> is signed with one secret of its own.
+          <code>webhook_url</code> on <code>POST /v1/transcript</code> and <code>POST /v1/import</code> is signed with
+          one secret of its own.
         </p>
-        <button type="button" className={`${button} self-start`} disabled={requestSecret.isPending} onClick={() => requestSecret.mutate()}>
+        <button
+          type="button"
+          className={`${button} self-start`}
+          disabled={requestSecret.isPending}
+          onClick={() => requestSecret.mutate()}
+        >
           Create or replace the request signing secret
         </button>
-        {requestSecret.error ? <p role="alert" className="text-red-700">{requestSecret.error.message}</p> : null}
+        {requestSecret.error ? (
+          <p role="alert" className="text-red-700">
+            {requestSecret.error.message}
+          </p>
+        ) : null}
       </section>
     </div>
   );
 }
 
-function Endpoint({ endpoint, onSecret, onChange }: { endpoint: WebhookEndpointView; onSecret: (secret: string) => void; onChange: () => void }) {
+function Endpoint({
+  endpoint,
+  onSecret,
+  onChange,
+}: {
+  endpoint: WebhookEndpointView;
+  onSecret: (secret: string) => void;
+  onChange: () => void;
+}) {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -149,7 +181,9 @@ function Endpoint({ endpoint, onSecret, onChange }: { endpoint: WebhookEndpointV
     <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="webhook-endpoint">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <span className="break-all font-medium">{endpoint.url}</span>
-        <span className={`text-sm ${endpoint.enabled ? "text-emerald-700" : "text-red-700"}`}>{endpoint.enabled ? "Enabled" : "Disabled"}</span>
+        <span className={`text-sm ${endpoint.enabled ? "text-emerald-700" : "text-red-700"}`}>
+          {endpoint.enabled ? "Enabled" : "Disabled"}
+        </span>
       </div>
       <p className="text-sm text-stone-600">
         {endpoint.event_types.join(", ")} · secret <code>{endpoint.secret}</code>
@@ -159,13 +193,26 @@ function Endpoint({ endpoint, onSecret, onChange }: { endpoint: WebhookEndpointV
           Deliveries stopped: {endpoint.disabled_reason ?? "disabled"} Rotate the secret to turn it back on.
         </p>
       ) : endpoint.failing_since ? (
-        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">Every delivery has failed since {when(endpoint.failing_since)}.</p>
+        <p className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          Every delivery has failed since {when(endpoint.failing_since)}.
+        </p>
       ) : null}
       <div className="flex flex-wrap gap-2">
-        <button type="button" className={button} disabled={!endpoint.enabled || test.isPending} onClick={() => test.mutate()}>
+        <button
+          type="button"
+          className={button}
+          disabled={!endpoint.enabled || test.isPending}
+          onClick={() => test.mutate()}
+        >
           Send a test event
         </button>
-        <button type="button" className={button} aria-expanded={open} aria-controls={deliveriesId} onClick={() => (open ? setOpen(false) : showDeliveries())}>
+        <button
+          type="button"
+          className={button}
+          aria-expanded={open}
+          aria-controls={deliveriesId}
+          onClick={() => (open ? setOpen(false) : showDeliveries())}
+        >
           {open ? "Hide deliveries" : "Recent deliveries"}
         </button>
         <button type="button" className={button} disabled={rotate.isPending} onClick={() => rotate.mutate()}>
@@ -176,11 +223,21 @@ function Endpoint({ endpoint, onSecret, onChange }: { endpoint: WebhookEndpointV
         </button>
       </div>
       {confirming ? (
-        <ConfirmBox label="Remove endpoint" confirmText="Remove" busy={remove.isPending} onConfirm={() => remove.mutate()} onCancel={() => setConfirming(false)}>
+        <ConfirmBox
+          label="Remove endpoint"
+          confirmText="Remove"
+          busy={remove.isPending}
+          onConfirm={() => remove.mutate()}
+          onCancel={() => setConfirming(false)}
+        >
           Remove this endpoint? Deliveries still waiting are not sent.
         </ConfirmBox>
       ) : null}
-      {failure ? <p role="alert" className="text-sm text-red-700">{failure.message}</p> : null}
+      {failure ? (
+        <p role="alert" className="text-sm text-red-700">
+          {failure.message}
+        </p>
+      ) : null}
       {open ? <Deliveries endpoint={endpoint} id={deliveriesId} /> : null}
     </li>
   );
@@ -198,7 +255,12 @@ function Deliveries({ endpoint, id }: { endpoint: WebhookEndpointView; id: strin
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: deliveriesKey(endpoint.id) }),
   });
   if (deliveries.isPending) return <p className="text-sm text-stone-500">Loading…</p>;
-  if (deliveries.error) return <p role="alert" className="text-sm text-red-700">{deliveries.error.message}</p>;
+  if (deliveries.error)
+    return (
+      <p role="alert" className="text-sm text-red-700">
+        {deliveries.error.message}
+      </p>
+    );
   if (deliveries.data.length === 0) return <p className="text-sm text-stone-500">No deliveries yet.</p>;
   return (
     <div id={id} className="overflow-x-auto">
@@ -227,7 +289,12 @@ function Deliveries({ endpoint, id }: { endpoint: WebhookEndpointView; id: strin
               <td className="py-1 pr-3">{when(d.last_attempt_at)}</td>
               <td className="py-1">
                 {d.status !== "pending" && endpoint.enabled ? (
-                  <button type="button" className="text-stone-600 underline decoration-stone-300 hover:text-stone-900" disabled={again.isPending} onClick={() => again.mutate(d.id)}>
+                  <button
+                    type="button"
+                    className="text-stone-600 underline decoration-stone-300 hover:text-stone-900"
+                    disabled={again.isPending}
+                    onClick={() => again.mutate(d.id)}
+                  >
                     Send again
                   </button>
                 ) : null}
@@ -236,7 +303,11 @@ function Deliveries({ endpoint, id }: { endpoint: WebhookEndpointView; id: strin
           ))}
         </tbody>
       </table>
-      {again.error ? <p role="alert" className="text-sm text-red-700">{again.error.message}</p> : null}
+      {again.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {again.error.message}
+        </p>
+      ) : null}
     </div>
   );
 }

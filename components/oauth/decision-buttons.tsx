@@ -2,12 +2,23 @@
 
 import { useState } from "react";
 import { apiFetch } from "@/lib/client/api";
+import { buttonClass } from "@/components/ui/button";
 
-const primary = "rounded-md bg-stone-900 px-4 py-2 font-medium text-white hover:bg-stone-700 disabled:opacity-50";
-const secondary = "rounded-md border border-stone-300 px-4 py-2 hover:bg-stone-100 disabled:opacity-50";
+const primary = buttonClass("primary", "lg");
+const secondary = buttonClass("secondary", "lg");
 
 /** The two buttons and the error line both decisions share. */
-function Decision({ approveLabel, busy, error, onDecide }: { approveLabel: string; busy: boolean; error: string | null; onDecide: (decision: "approve" | "deny") => void }) {
+function Decision({
+  approveLabel,
+  busy,
+  error,
+  onDecide,
+}: {
+  approveLabel: string;
+  busy: boolean;
+  error: string | null;
+  onDecide: (decision: "approve" | "deny") => void;
+}) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex gap-3">
@@ -48,8 +59,18 @@ export function DeviceDecision({ userCode }: { userCode: string }) {
       setBusy(false);
     }
   }
-  if (done === "approved") return <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-green-900">Approved. You can close this page and return to your device.</p>;
-  if (done === "denied") return <p role="status" className="rounded-md bg-stone-100 px-3 py-2">Denied. The device was not signed in.</p>;
+  if (done === "approved")
+    return (
+      <p role="status" className="rounded-md bg-green-50 px-3 py-2 text-green-900">
+        Approved. You can close this page and return to your device.
+      </p>
+    );
+  if (done === "denied")
+    return (
+      <p role="status" className="rounded-md bg-stone-100 px-3 py-2">
+        Denied. The device was not signed in.
+      </p>
+    );
   return <Decision approveLabel="Approve" busy={busy} error={error} onDecide={decide} />;
 }
 

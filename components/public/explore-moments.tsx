@@ -20,7 +20,12 @@ export async function ExploreMoments({ q }: { q: string }) {
       <ul className="flex flex-col divide-y divide-stone-200">
         {results.map((moment) => (
           <li key={`${moment.transcript_id}-${moment.segment_index}`} className="flex flex-col gap-0.5 py-2 text-sm">
-            <Link href={`/t/${moment.slug}#t${Math.floor(moment.start)}-${moment.segment_index}`} className="flex gap-2 text-sky-800 hover:underline" data-testid="explore-moment">
+            <Link
+              href={`/t/${moment.slug}#t${Math.floor(moment.start)}-${moment.segment_index}`}
+              prefetch={false}
+              className="flex gap-2 text-sky-800 hover:underline"
+              data-testid="explore-moment"
+            >
               <span className="font-mono tabular-nums">{formatClock(moment.start)}</span>
               <span className="font-medium">{moment.title?.trim() || "Untitled"}</span>
             </Link>

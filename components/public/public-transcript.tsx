@@ -1,9 +1,12 @@
 "use client";
 
-import { useMemo, useState, type FormEvent, type MouseEvent } from "react";
+import { useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { formatClock, type Player } from "@/lib/client/transcripts";
 import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
 import { usePlayer } from "@/lib/client/use-player";
+import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
 
 interface Segment {
   start: number;
@@ -51,6 +54,8 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
   const matchedLines = useMemo(() => new Set(found.map((match) => match.segment)), [found]);
   const matchCount = matchedLines.size;
   const current = activeSegmentIndex(segments, time);
+  const list = useRef<HTMLOListElement>(null);
+  useRovingFocus(list, [segments, needle]);
 
   const onTimestamp = (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
     if (!player || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -68,16 +73,23 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
   return (
     <div className="flex flex-col gap-6">
       {player && (
-        <div className="aspect-video w-full overflow-hidden rounded-lg bg-black">
-          <iframe
-            {...frameProps}
-            src={player.src}
-            title={`Player: ${player.title}`}
-            className="h-full w-full"
-            allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
-            allowFullScreen
-            data-testid="public-player"
-          />
+        // Stays in view while the text scrolls: stuck to the top (compact on phones).
+        <div
+          className="sticky top-0 z-20 -mx-4 bg-stone-50/95 px-4 py-2 backdrop-blur sm:mx-0 sm:px-0"
+          data-pinned
+          data-testid="public-player-pane"
+        >
+          <div className="mx-auto aspect-video max-h-[28vh] max-w-full overflow-hidden rounded-lg bg-black sm:max-h-[40vh]">
+            <iframe
+              {...frameProps}
+              src={player.src}
+              title={`Player: ${player.title}`}
+              className="h-full w-full"
+              allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
+              allowFullScreen
+              data-testid="public-player"
+            />
+          </div>
         </div>
       )}
 
@@ -91,10 +103,10 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
           type="search"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
-          className="min-w-0 flex-1 rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm"
+          className={`min-w-0 flex-1 ${controlClass}`}
           data-testid="transcript-search"
         />
-        <button type="submit" className="rounded-md border border-stone-300 px-3 py-1.5 text-sm hover:bg-stone-100">
+        <button type="submit" className={buttonClass()}>
           Search
         </button>
         {needle && (
@@ -104,21 +116,31 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
         )}
       </form>
 
-      <ol className="flex flex-col gap-1" data-testid="public-segments">
+      <ol
+        ref={list}
+        onKeyDown={rovingKeyDown}
+        onFocus={rovingFocus}
+        aria-label="Transcript lines (arrow keys move between timestamps)"
+        className="flex flex-col gap-1"
+        data-testid="public-segments"
+      >
         {segments.map((segment, i) =>
           !needle || matchedLines.has(i) ? (
             <li
               key={i}
               id={`t${Math.floor(segment.start)}-${i}`}
-              className={`flex gap-3 rounded px-2 py-1 leading-relaxed ${i === current ? "bg-sky-100" : ""}`}
+              className={i === current ? "transcript-line bg-sky-100" : "transcript-line"}
               aria-current={i === current ? "true" : undefined}
               data-testid="public-segment"
             >
               <a
-                href={momentPrefix ? `${momentPrefix}${Math.floor(segment.start)}s` : `#t${Math.floor(segment.start)}-${i}`}
+                href={
+                  momentPrefix ? `${momentPrefix}${Math.floor(segment.start)}s` : `#t${Math.floor(segment.start)}-${i}`
+                }
                 onClick={(event) => onTimestamp(event, segment.start)}
-                className="shrink-0 font-mono text-sm text-sky-700 tabular-nums hover:underline"
+                className="transcript-time"
                 data-start={segment.start}
+                data-roving
                 data-testid="timestamp"
                 rel="nofollow"
               >

@@ -1,3 +1,4 @@
+import { operatorNote } from "@/lib/observability/failure-cause";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -114,17 +115,20 @@ describe("AssemblyAI provider (real SDK against the fake)", () => {
   });
 
   it("rejects a bad key as asr_rejected (401), not retryable, after the first request", async () => {
-    const error = await rejection(createAssemblyAiProvider({ apiKey: "wrong", baseUrl: fake.origin }).transcribe(audio, { lang: "en" }));
+    const error = await rejection(
+      createAssemblyAiProvider({ apiKey: "wrong", baseUrl: fake.origin }).transcribe(audio, { lang: "en" }),
+    );
     expect(error).toMatchObject({ code: "asr_rejected", retryable: false, status: 401 });
-    expect((error as AsrError).message).toContain("Authentication error, API token missing/invalid");
+    expect(operatorNote(error).detail).toContain("Authentication error, API token missing/invalid");
+    expect((error as AsrError).message).toBe("Speech recognition is not available on this server right now.");
     expect(fake.requests.map((r) => r.path)).toEqual(["/v2/upload"]);
   });
 
   it("rejects a refused submit (400) as asr_rejected with AssemblyAI's message", async () => {
-    fake.failNext({ status: 400, method: "POST", path: "/v2/transcript", error: "Invalid speech_models: [\"nope\"]" });
+    fake.failNext({ status: 400, method: "POST", path: "/v2/transcript", error: 'Invalid speech_models: ["nope"]' });
     const error = await rejection(provider({ speechModels: ["nope"] }).transcribe(audio, { lang: "en" }));
     expect(error).toMatchObject({ code: "asr_rejected", retryable: false, status: 400 });
-    expect((error as Error).message).toContain('Invalid speech_models: ["nope"]');
+    expect(operatorNote(error).detail).toContain('Invalid speech_models: ["nope"]');
     expect(fake.requests[1].json).toMatchObject({ speech_models: ["nope"] });
   });
 
@@ -204,13 +208,19 @@ describe("AssemblyAI provider (real SDK against the fake)", () => {
 
       expect(result.words).toEqual([{ text: "Hooked.", start: 0, end: 0.7 }]);
       // The webhook, not polling, said it was done: at most the first status read, never a second poll.
-      expect(fake.requests.filter((r) => r.method === "GET" && r.path.startsWith("/v2/transcript/") && !r.path.endsWith("/sentences")).length).toBeLessThanOrEqual(2);
+      expect(
+        fake.requests.filter(
+          (r) => r.method === "GET" && r.path.startsWith("/v2/transcript/") && !r.path.endsWith("/sentences"),
+        ).length,
+      ).toBeLessThanOrEqual(2);
       expect(fake.submitted[0].params).toMatchObject({
         webhook_url: webhookUrl,
         webhook_auth_header_name: "x-verbatim-webhook",
         webhook_auth_header_value: "s3cret",
       });
-      expect(deliveries).toEqual([{ header: "s3cret", body: { transcript_id: fake.submitted[0].id, status: "completed" } }]);
+      expect(deliveries).toEqual([
+        { header: "s3cret", body: { transcript_id: fake.submitted[0].id, status: "completed" } },
+      ]);
       expect(fake.requests.filter((r) => r.method === "GET")).toHaveLength(1);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));

@@ -6,7 +6,17 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { log } from "@/lib/observability/logger";
 import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { joinWords } from "./segment-words";
-import { AsrError, httpAsrError, monotonicProgress, throwIfAborted, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
+import {
+  AsrError,
+  httpAsrError,
+  monotonicProgress,
+  unreachableAsrError,
+  throwIfAborted,
+  type AsrProvider,
+  type AsrResult,
+  type AsrTranscribeOptions,
+  type Word,
+} from "./types";
 
 export interface AssemblyAiOptions {
   apiKey: string;
@@ -55,7 +65,9 @@ const waiters = new Map<string, Set<Waiter>>();
  * whether anything here was waiting for it; null when the body is not an AssemblyAI webhook. Safe to call
  * with unauthenticated input: it never reads the transcript from the body.
  */
-export function handleAssemblyAiWebhook(body: unknown): { transcriptId: string; status: string; waiting: boolean } | null {
+export function handleAssemblyAiWebhook(
+  body: unknown,
+): { transcriptId: string; status: string; waiting: boolean } | null {
   let value = body;
   if (typeof value === "string") {
     try {
@@ -122,11 +134,12 @@ async function guardedFetch(
     response = await call({ ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
     throwIfAborted(signal);
-    if (timeout.aborted) {
-      throw new AsrError("asr_failed", `AssemblyAI did not answer within ${Math.round(timeoutMs / 1000)} s`, { retryable: true, cause: error });
-    }
-    const cause = (error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message;
-    throw new AsrError("asr_failed", `AssemblyAI unreachable: ${cause}`, { retryable: true, cause: error });
+    throw unreachableAsrError(
+      "AssemblyAI",
+      "ASSEMBLYAI_BASE_URL and the server's network",
+      error,
+      timeout.aborted ? timeoutMs : undefined,
+    );
   }
   if (response.status >= 400) {
     const text = await response.text().catch(() => "");
@@ -137,18 +150,23 @@ async function guardedFetch(
     } catch {
       // not JSON
     }
-    throw httpAsrError("AssemblyAI", response.status, detail);
+    throw httpAsrError("AssemblyAI", response.status, detail, "ASSEMBLYAI_API_KEY");
   }
   if (!(response.headers.get("content-type") ?? "").includes("json")) return response;
   // The SDK parses JSON answers itself; a broken one (a proxy's error page, a cut body) is a retryable
   // failure with a sentence, not a SyntaxError.
   const text = await response.text().catch((error: unknown) => {
-    throw new AsrError("asr_failed", `AssemblyAI's answer was cut off: ${(error as Error).message}`, { retryable: true, cause: error });
+    throw new AsrError("asr_failed", `AssemblyAI's answer was cut off: ${(error as Error).message}`, {
+      retryable: true,
+      cause: error,
+    });
   });
   try {
     JSON.parse(text);
   } catch {
-    throw new AsrError("asr_failed", `AssemblyAI answered ${response.status} with something that is not JSON`, { retryable: true });
+    throw new AsrError("asr_failed", `AssemblyAI answered ${response.status} with something that is not JSON`, {
+      retryable: true,
+    });
   }
   return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
@@ -190,7 +208,10 @@ class GuardedTranscriptService extends TranscriptService {
    * the zone's offset unless the server runs on UTC; this keeps the text, for createdAt() to read as UTC.
    */
   listPage(params: { limit: number; before_id?: string }): Promise<RawTranscriptList> {
-    const query = new URLSearchParams({ limit: String(params.limit), ...(params.before_id ? { before_id: params.before_id } : {}) });
+    const query = new URLSearchParams({
+      limit: String(params.limit),
+      ...(params.before_id ? { before_id: params.before_id } : {}),
+    });
     return this.fetchJson<RawTranscriptList>(`/v2/transcript?${query}`);
   }
 }
@@ -228,7 +249,10 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
   };
 
   /** 1. Upload, streaming the file (upload progress: 0 → 0.3). Free: only the submission is paid. */
-  async function upload(audioPath: string, { signal, onProgress }: AsrTranscribeOptions): Promise<{ audioUrl: string }> {
+  async function upload(
+    audioPath: string,
+    { signal, onProgress }: AsrTranscribeOptions,
+  ): Promise<{ audioUrl: string }> {
     const progress = monotonicProgress(onProgress);
     throwIfAborted(signal);
     progress(0);
@@ -236,12 +260,15 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
     try {
       size = (await stat(audioPath)).size;
     } catch (error) {
-      throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
+      throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, {
+        retryable: false,
+        cause: error,
+      });
     }
     const client = clientFor(signal);
     let sent = 0;
-    const source = createReadStream(audioPath);
-    const counted = source.pipe(
+    const file = createReadStream(audioPath);
+    const counted = file.pipe(
       new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           sent += chunk.length;
@@ -250,17 +277,24 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
         },
       }),
     );
-    source.on("error", (error) => counted.destroy(error));
+    file.on("error", (error) => counted.destroy(error));
     try {
-      return { audioUrl: await client.files.upload(Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream) };
+      return {
+        audioUrl: await client.files.upload(
+          Readable.toWeb(counted) as NodeWebReadableStream<Uint8Array> as ReadableStream,
+        ),
+      };
     } finally {
-      source.destroy();
+      file.destroy();
       counted.destroy();
     }
   }
 
   /** 2. Submit the uploaded audio for recognition (paid). Returns the queued transcript. */
-  async function submitQueued(audioUrl: string, { lang, signal, onProgress }: AsrTranscribeOptions): Promise<Transcript> {
+  async function submitQueued(
+    audioUrl: string,
+    { lang, signal, onProgress }: AsrTranscribeOptions,
+  ): Promise<Transcript> {
     const progress = monotonicProgress(onProgress);
     throwIfAborted(signal);
     const languageCode = toAssemblyAiLanguage(lang);
@@ -272,7 +306,10 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
       ...(options.speechModels ? { speech_models: options.speechModels } : {}),
       ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}),
       ...(options.webhookUrl && options.webhookAuthHeaderName && options.webhookAuthHeaderValue
-        ? { webhook_auth_header_name: options.webhookAuthHeaderName, webhook_auth_header_value: options.webhookAuthHeaderValue }
+        ? {
+            webhook_auth_header_name: options.webhookAuthHeaderName,
+            webhook_auth_header_value: options.webhookAuthHeaderValue,
+          }
         : {}),
     };
     const queued = await clientFor(signal).transcripts.submit(params);
@@ -285,24 +322,38 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
    * key, but each upload URL is new, so the transcript whose audio_url is this URL is ours. Pages back
    * from the newest transcript until one older than the upload (less clock skew), or LOOKUP_MAX_PAGES.
    */
-  async function findSubmitted(audioUrl: string, uploadedAt: Date, { signal }: AsrTranscribeOptions): Promise<{ id: string } | null> {
+  async function findSubmitted(
+    audioUrl: string,
+    uploadedAt: Date,
+    { signal }: AsrTranscribeOptions,
+  ): Promise<{ id: string } | null> {
     const client = clientFor(signal).transcripts;
     const oldest = uploadedAt.getTime() - LOOKUP_CLOCK_SKEW_MS;
     let beforeId: string | undefined;
     for (let page = 0; page < LOOKUP_MAX_PAGES; page++) {
-      const { transcripts } = await client.listPage({ limit: LOOKUP_PAGE_SIZE, ...(beforeId ? { before_id: beforeId } : {}) });
+      const { transcripts } = await client.listPage({
+        limit: LOOKUP_PAGE_SIZE,
+        ...(beforeId ? { before_id: beforeId } : {}),
+      });
       const match = transcripts.find((t) => t.audio_url === audioUrl);
       if (match) return { id: match.id };
       const last = transcripts.at(-1);
       if (!last || transcripts.length < LOOKUP_PAGE_SIZE || !(createdAt(last.created) >= oldest)) return null;
       beforeId = last.id;
     }
-    log.warn({ audioUrl, pages: LOOKUP_MAX_PAGES }, "no earlier AssemblyAI submission found in the newest transcripts; submitting");
+    log.warn(
+      { audioUrl, pages: LOOKUP_MAX_PAGES },
+      "no earlier AssemblyAI submission found in the newest transcripts; submitting",
+    );
     return null;
   }
 
   /** 3. Wait: poll with backoff (1 s, 1.5 s, 2.25 s … up to the cap), woken early by a webhook. */
-  async function waitForTranscript(id: string, { lang, signal, onProgress }: AsrTranscribeOptions, first: Transcript | null): Promise<AsrResult> {
+  async function waitForTranscript(
+    id: string,
+    { lang, signal, onProgress }: AsrTranscribeOptions,
+    first: Transcript | null,
+  ): Promise<AsrResult> {
     const progress = monotonicProgress(onProgress);
     throwIfAborted(signal);
     const client = clientFor(signal);
@@ -322,9 +373,13 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
         if (transcript) {
           if (transcript.status === "completed") break;
           if (transcript.status === "error") {
-            throw new AsrError("asr_failed", `AssemblyAI could not transcribe (${id}): ${transcript.error ?? "no reason given"}`, {
-              retryable: false,
-            });
+            throw new AsrError(
+              "asr_failed",
+              `AssemblyAI could not transcribe (${id}): ${transcript.error ?? "no reason given"}`,
+              {
+                retryable: false,
+              },
+            );
           }
           if (transcript.status === "processing") {
             processingSince ??= Date.now();
@@ -333,9 +388,13 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
           }
           const left = deadline - Date.now();
           if (left <= 0) {
-            throw new AsrError("asr_failed", `AssemblyAI transcript ${id} not done after ${Math.round(maxWaitMs / 1000)} s`, {
-              retryable: true,
-            });
+            throw new AsrError(
+              "asr_failed",
+              `AssemblyAI transcript ${id} not done after ${Math.round(maxWaitMs / 1000)} s`,
+              {
+                retryable: true,
+              },
+            );
           }
           await nap(waiter, Math.min(delay, left), signal);
           delay = Math.min(delay * BACKOFF, maxPollIntervalMs);
@@ -360,7 +419,9 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
       words,
       text: transcript.text?.trim() || joinWords(words.map((w) => w.text)),
       durationSeconds: transcript.audio_duration ?? words.at(-1)?.end ?? 0,
-      language: fromAssemblyAiLanguage(transcript.language_code) ?? (languageCode ? fromAssemblyAiLanguage(languageCode) : null),
+      language:
+        fromAssemblyAiLanguage(transcript.language_code) ??
+        (languageCode ? fromAssemblyAiLanguage(languageCode) : null),
     };
   }
 

@@ -29,10 +29,14 @@ export async function probeDuration(file: string, opts: FfmpegPaths & { signal?:
   } catch (error) {
     if (!isMediaError(error)) throw error; // the abort reason
     const missing = error.cause instanceof ToolStartError && error.cause.errno === "ENOENT";
-    throw new AsrError(missing ? "asr_unavailable" : "asr_failed", missing ? "ffprobe is not installed" : `ffprobe failed: ${error.detail ?? error.message}`, {
-      retryable: false,
-      cause: error,
-    });
+    throw new AsrError(
+      missing ? "asr_unavailable" : "asr_failed",
+      missing ? "ffprobe is not installed" : `ffprobe failed: ${error.detail ?? error.message}`,
+      {
+        retryable: false,
+        cause: error,
+      },
+    );
   }
   if (!Number.isFinite(seconds) || seconds <= 0) {
     throw new AsrError("asr_failed", `ffprobe found no duration in ${file}`, { retryable: false });
@@ -64,28 +68,54 @@ export async function cutAudio(
         // info makes decoders drop its first ~0.2 s, shifting every word in it.
         ["-c:a", "copy", ...(path.extname(output).toLowerCase() === ".mp3" ? ["-write_xing", "0"] : [])];
   const args = [
-    "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+    "-hide_banner",
+    "-nostdin",
+    "-loglevel",
+    "error",
+    "-y",
     ...INPUT_GUARD_ARGS,
-    "-ss", start.toFixed(3), "-t", length.toFixed(3),
-    "-i", fileUrl(input),
-    "-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1",
+    "-ss",
+    start.toFixed(3),
+    "-t",
+    length.toFixed(3),
+    "-i",
+    fileUrl(input),
+    "-map",
+    "0:a:0",
+    "-vn",
+    "-sn",
+    "-dn",
+    "-map_metadata",
+    "-1",
     ...codecArgs,
     path.resolve(output),
   ];
   let result;
   try {
-    result = await runTool(command, args, { timeoutMs: opts.timeoutMs ?? CUT_TIMEOUT_MS, signal: opts.signal, maxStdoutBytes: 64 * 1024 });
+    result = await runTool(command, args, {
+      timeoutMs: opts.timeoutMs ?? CUT_TIMEOUT_MS,
+      signal: opts.signal,
+      maxStdoutBytes: 64 * 1024,
+    });
   } catch (error) {
     if (error instanceof ToolStartError) {
-      throw new AsrError(error.errno === "ENOENT" ? "asr_unavailable" : "asr_failed", error.errno === "ENOENT" ? `${command} is not installed` : error.message, {
-        retryable: false,
-        cause: error,
-      });
+      throw new AsrError(
+        error.errno === "ENOENT" ? "asr_unavailable" : "asr_failed",
+        error.errno === "ENOENT" ? `${command} is not installed` : error.message,
+        {
+          retryable: false,
+          cause: error,
+        },
+      );
     }
     throw error; // the abort reason
   }
-  if (result.failure === "timeout") throw new AsrError("asr_failed", `${command} took longer than ${opts.timeoutMs ?? CUT_TIMEOUT_MS} ms`, { retryable: true });
-  if (result.failure === "stdout_too_large") throw new AsrError("asr_failed", `${command} printed more than expected`, { retryable: false });
+  if (result.failure === "timeout")
+    throw new AsrError("asr_failed", `${command} took longer than ${opts.timeoutMs ?? CUT_TIMEOUT_MS} ms`, {
+      retryable: true,
+    });
+  if (result.failure === "stdout_too_large")
+    throw new AsrError("asr_failed", `${command} printed more than expected`, { retryable: false });
   if (result.code !== 0) {
     const detail = result.stderrTail.split("\n").slice(-3).join(" ").slice(0, 500) || `exit ${result.code}`;
     throw new AsrError("asr_failed", `${command} failed: ${detail}`, { retryable: false });

@@ -5,7 +5,14 @@ import type { AsrProvider } from "./types";
 export { createAssemblyAiProvider, handleAssemblyAiWebhook, type AssemblyAiOptions } from "./assemblyai";
 export { createOpenAiCompatibleProvider, type OpenAiCompatibleOptions } from "./openai-compatible";
 export { segmentWords, joinWords, type SegmentWordsOptions, type TimedText } from "./segment-words";
-export { AsrError, type AsrErrorCode, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
+export {
+  AsrError,
+  type AsrErrorCode,
+  type AsrProvider,
+  type AsrResult,
+  type AsrTranscribeOptions,
+  type Word,
+} from "./types";
 
 export interface AsrSettings {
   assemblyAiApiKey?: string;
@@ -21,7 +28,11 @@ export interface AsrSettings {
 /** AssemblyAI when its key is set, else an OpenAI-compatible server when its base URL is set, else null. */
 export function createAsrProvider(settings: AsrSettings): AsrProvider | null {
   if (settings.assemblyAiApiKey) {
-    return createAssemblyAiProvider({ apiKey: settings.assemblyAiApiKey, baseUrl: settings.assemblyAiBaseUrl || undefined, requestTimeoutMs: settings.requestTimeoutMs });
+    return createAssemblyAiProvider({
+      apiKey: settings.assemblyAiApiKey,
+      baseUrl: settings.assemblyAiBaseUrl || undefined,
+      requestTimeoutMs: settings.requestTimeoutMs,
+    });
   }
   if (settings.openAiBaseUrl) {
     return createOpenAiCompatibleProvider({

@@ -15,7 +15,11 @@ import { AsrError } from "./types";
 
 const run = promisify(execFile);
 const content = randomBytes(3 * 1024 * 1024);
-const info: LocalModelInfo = { file: "ggml-test.bin", bytes: content.length, sha256: createHash("sha256").update(content).digest("hex") };
+const info: LocalModelInfo = {
+  file: "ggml-test.bin",
+  bytes: content.length,
+  sha256: createHash("sha256").update(content).digest("hex"),
+};
 const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1" });
 
 let host: FakeModelHost;
@@ -35,7 +39,8 @@ beforeEach(() => {
   host.slow(0);
 });
 
-const ensure = (onProgress?: (f: number) => void) => ensureModel({ name: "test", dir, baseUrl: host.baseUrl, info, outbound, onProgress });
+const ensure = (onProgress?: (f: number) => void) =>
+  ensureModel({ name: "test", dir, baseUrl: host.baseUrl, info, outbound, onProgress });
 
 describe("the local model download", () => {
   it("cut mid-way: the error says the next attempt resumes; it asks for the rest (Range) and the file checks out", async () => {
@@ -75,7 +80,9 @@ describe("the local model download", () => {
   });
 
   it("host unreachable: the error names ASR_LOCAL_MODEL_PATH and npm run model:download", async () => {
-    const error = (await ensureModel({ name: "test", dir, baseUrl: "http://127.0.0.1:9", info, outbound }).catch((e: unknown) => e)) as AsrError;
+    const error = (await ensureModel({ name: "test", dir, baseUrl: "http://127.0.0.1:9", info, outbound }).catch(
+      (e: unknown) => e,
+    )) as AsrError;
     expect(error).toBeInstanceOf(AsrError);
     expect(error.message).toContain("ASR_LOCAL_MODEL_PATH");
     expect(error.message).toContain("npm run model:download");

@@ -28,10 +28,26 @@ export interface LocalModelInfo {
  * Sizes and SHA-256s are those of the files' Git LFS objects there.
  */
 export const LOCAL_MODELS: Readonly<Record<string, LocalModelInfo>> = {
-  "base-q5_1": { file: "ggml-base-q5_1.bin", bytes: 59_707_625, sha256: "422f1ae452ade6f30a004d7e5c6a43195e4433bc370bf23fac9cc591f01a8898" },
-  base: { file: "ggml-base.bin", bytes: 147_951_465, sha256: "60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe" },
-  "tiny-q5_1": { file: "ggml-tiny-q5_1.bin", bytes: 32_152_673, sha256: "818710568da3ca15689e31a743197b520007872ff9576237bda97bd1b469c3d7" },
-  tiny: { file: "ggml-tiny.bin", bytes: 77_691_713, sha256: "be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21" },
+  "base-q5_1": {
+    file: "ggml-base-q5_1.bin",
+    bytes: 59_707_625,
+    sha256: "422f1ae452ade6f30a004d7e5c6a43195e4433bc370bf23fac9cc591f01a8898",
+  },
+  base: {
+    file: "ggml-base.bin",
+    bytes: 147_951_465,
+    sha256: "60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe",
+  },
+  "tiny-q5_1": {
+    file: "ggml-tiny-q5_1.bin",
+    bytes: 32_152_673,
+    sha256: "818710568da3ca15689e31a743197b520007872ff9576237bda97bd1b469c3d7",
+  },
+  tiny: {
+    file: "ggml-tiny.bin",
+    bytes: 77_691_713,
+    sha256: "be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21",
+  },
 };
 
 export const DEFAULT_LOCAL_MODEL = "base-q5_1";
@@ -65,7 +81,12 @@ export interface EnsureModelOptions {
 /** Where the named model is (or will be) stored. */
 export function modelFilePath(dir: string, name: string): string {
   const info = LOCAL_MODELS[name];
-  if (!info) throw new AsrError("asr_unavailable", `Unknown ASR_LOCAL_MODEL "${name}": one of ${Object.keys(LOCAL_MODELS).join(", ")}, or set ASR_LOCAL_MODEL_PATH.`, { retryable: false });
+  if (!info)
+    throw new AsrError(
+      "asr_unavailable",
+      `Unknown ASR_LOCAL_MODEL "${name}": one of ${Object.keys(LOCAL_MODELS).join(", ")}, or set ASR_LOCAL_MODEL_PATH.`,
+      { retryable: false },
+    );
   return path.join(dir, info.file);
 }
 
@@ -74,7 +95,11 @@ async function sizeOf(file: string): Promise<number | null> {
 }
 
 /** Takes the lock (resolves with its release) or waits until the holder is done (resolves null). */
-async function lockOrWait(lockFile: string, target: string, signal: AbortSignal | undefined): Promise<(() => Promise<void>) | null> {
+async function lockOrWait(
+  lockFile: string,
+  target: string,
+  signal: AbortSignal | undefined,
+): Promise<(() => Promise<void>) | null> {
   for (;;) {
     throwIfAborted(signal);
     try {
@@ -111,7 +136,10 @@ async function lockOrWait(lockFile: string, target: string, signal: AbortSignal 
 
 /** SHA-256 of what is already in `file` (a partial download being resumed). */
 async function hashFile(file: string, hash: ReturnType<typeof createHash>): Promise<void> {
-  await pipeline(createReadStream(file), new Transform({ transform: (chunk: Buffer, _e, done) => (hash.update(chunk), done()) }));
+  await pipeline(
+    createReadStream(file),
+    new Transform({ transform: (chunk: Buffer, _e, done) => (hash.update(chunk), done()) }),
+  );
 }
 
 /**
@@ -127,7 +155,11 @@ export async function ensureModel(opts: EnsureModelOptions): Promise<string> {
   const release = await lockOrWait(`${target}.lock`, target, opts.signal);
   if (!release) {
     if ((await sizeOf(target)) === info!.bytes) return target;
-    throw new AsrError("asr_unavailable", `The speech model ${info!.file} is still missing after another process downloaded it. ${MODEL_HINT}`, { retryable: true });
+    throw new AsrError(
+      "asr_unavailable",
+      `The speech model ${info!.file} is still missing after another process downloaded it. ${MODEL_HINT}`,
+      { retryable: true },
+    );
   }
   try {
     if ((await sizeOf(target)) === info!.bytes) return target;
@@ -148,7 +180,11 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
   }
   const hash = createHash("sha256");
   const unreachable = (detail: string, cause?: unknown) =>
-    new AsrError("asr_unavailable", `The speech model ${info.file} could not be downloaded from ${url}: ${detail.replace(/\.+$/, "")}. ${MODEL_HINT}`, { retryable: true, cause });
+    new AsrError(
+      "asr_unavailable",
+      `The speech model ${info.file} could not be downloaded from ${url}: ${detail.replace(/\.+$/, "")}. ${MODEL_HINT}`,
+      { retryable: true, cause },
+    );
 
   if (have < info.bytes) {
     let response;
@@ -167,7 +203,8 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
       response.body.destroy();
       throw unreachable(`the host answered ${response.status}`);
     }
-    if (response.status === 200) have = 0; // the host ignored the range: start again
+    if (response.status === 200)
+      have = 0; // the host ignored the range: start again
     else await hashFile(part, hash);
     opts.onProgress?.(have / info.bytes);
     let received = have;
@@ -184,11 +221,16 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
       },
     });
     try {
-      await pipeline(response.body, counter, createWriteStream(part, { flags: have > 0 ? "a" : "w" }), { signal: opts.signal });
+      await pipeline(response.body, counter, createWriteStream(part, { flags: have > 0 ? "a" : "w" }), {
+        signal: opts.signal,
+      });
     } catch (error) {
       throwIfAborted(opts.signal);
       // What arrived stays in the .part file: the next attempt asks for the rest.
-      throw unreachable(`the connection was cut after ${received} of ${info.bytes} bytes (the next attempt resumes)`, error);
+      throw unreachable(
+        `the connection was cut after ${received} of ${info.bytes} bytes (the next attempt resumes)`,
+        error,
+      );
     }
   } else {
     await hashFile(part, hash);

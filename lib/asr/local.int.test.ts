@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findExecutable } from "@/lib/process/media-tools";
+import { speechWav } from "@/test/speech";
 import { writeTinyWhisperModel } from "@/test/whisper-model";
 import { createLocalProvider, type LocalProviderOptions } from "./local";
 import { localRuntime } from "./local-runtime";
@@ -19,7 +19,7 @@ let model: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), "verbatim-local-"));
   speech = path.join(dir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", speech, "A sentence for the local recogniser, long enough to keep it busy for a moment."]);
+  await speechWav(speech, "A sentence for the local recogniser, long enough to keep it busy for a moment.");
   model = path.join(dir, "ggml-tiny-random.bin");
   await writeTinyWhisperModel(model);
 });
@@ -28,14 +28,25 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function provider(modelPath: string, extra: Partial<LocalProviderOptions> = {}) {
   const runtime = localRuntime();
   if (!runtime.available) throw new Error(runtime.reason);
-  return createLocalProvider({ modelName: "test", resolveModel: async () => modelPath, bindingPath: runtime.bindingPath, concurrency: 1, threads: 1, ffmpegPath: findExecutable("ffmpeg") ?? undefined, tmpDir: dir, ...extra });
+  return createLocalProvider({
+    modelName: "test",
+    resolveModel: async () => modelPath,
+    bindingPath: runtime.bindingPath,
+    concurrency: 1,
+    threads: 1,
+    ffmpegPath: findExecutable("ffmpeg") ?? undefined,
+    tmpDir: dir,
+    ...extra,
+  });
 }
 
 describe("local provider", () => {
   it("a file that is not a whisper.cpp model: a permanent asr_unavailable naming ASR_LOCAL_MODEL_PATH and npm run model:download", async () => {
     const bad = path.join(dir, "not-a-model.bin");
     writeFileSync(bad, Buffer.alloc(4096, 7));
-    const error = (await provider(bad).transcribe(speech, { lang: "en" }).catch((e: unknown) => e)) as AsrError;
+    const error = (await provider(bad)
+      .transcribe(speech, { lang: "en" })
+      .catch((e: unknown) => e)) as AsrError;
     expect(error).toBeInstanceOf(AsrError);
     expect(error).toMatchObject({ code: "asr_unavailable", retryable: false });
     expect(error.message).toContain("ASR_LOCAL_MODEL_PATH");

@@ -21,7 +21,16 @@ import { runTool, ToolStartError } from "@/lib/process/run";
 import { toWhisperLanguage } from "./language";
 import { joinWords } from "./segment-words";
 import { stitchChunks, type ChunkWords } from "./stitch";
-import { AsrError, monotonicProgress, throwIfAborted, type AsrPrepareOptions, type AsrProvider, type AsrResult, type AsrTranscribeOptions, type Word } from "./types";
+import {
+  AsrError,
+  monotonicProgress,
+  throwIfAborted,
+  type AsrPrepareOptions,
+  type AsrProvider,
+  type AsrResult,
+  type AsrTranscribeOptions,
+  type Word,
+} from "./types";
 
 const SAMPLE_RATE = 16_000;
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
@@ -42,6 +51,8 @@ export interface LocalProviderOptions {
   resolveModel(opts: { signal?: AbortSignal; onProgress?(fraction: number): void }): Promise<string>;
   /** Absolute path of the runtime package's native module (./local-runtime.ts). */
   bindingPath: string;
+  /** whisper.cpp's useGpu: true for a CUDA or Vulkan build, and Metal on Apple silicon (./local-runtime.ts). */
+  useGpu?: boolean;
   /** Children at once in this process. */
   concurrency: number;
   /** Threads per child. */
@@ -109,9 +120,19 @@ export function planChunks(totalBytes: number, chunkSeconds: number, overlapSeco
   const total = Math.floor(totalBytes / 2) * 2;
   const duration = total / BYTES_PER_SECOND;
   const chunks: Chunk[] = [];
-  for (let start = 0, index = 0; index === 0 || start < duration - overlapSeconds; start += chunkSeconds - overlapSeconds, index++) {
+  for (
+    let start = 0, index = 0;
+    index === 0 || start < duration - overlapSeconds;
+    start += chunkSeconds - overlapSeconds, index++
+  ) {
     const end = Math.min(duration, start + chunkSeconds);
-    chunks.push({ index, start, end, startByte: Math.round(start * SAMPLE_RATE) * 2, endByte: Math.min(total, Math.round(end * SAMPLE_RATE) * 2) });
+    chunks.push({
+      index,
+      start,
+      end,
+      startByte: Math.round(start * SAMPLE_RATE) * 2,
+      endByte: Math.min(total, Math.round(end * SAMPLE_RATE) * 2),
+    });
     if (end >= duration) break;
   }
   return chunks;
@@ -150,23 +171,53 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
     if (await stat(pcm).catch(() => null)) return;
     const command = options.ffmpegPath ?? "ffmpeg";
     const partial = `${pcm}.part`;
-    const args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...INPUT_GUARD_ARGS, "-i", fileUrl(audioPath), "-map", "0:a:0", "-vn", "-ac", "1", "-ar", String(SAMPLE_RATE), "-f", "s16le", path.resolve(partial)];
+    const args = [
+      "-hide_banner",
+      "-nostdin",
+      "-loglevel",
+      "error",
+      "-y",
+      ...INPUT_GUARD_ARGS,
+      "-i",
+      fileUrl(audioPath),
+      "-map",
+      "0:a:0",
+      "-vn",
+      "-ac",
+      "1",
+      "-ar",
+      String(SAMPLE_RATE),
+      "-f",
+      "s16le",
+      path.resolve(partial),
+    ];
     let result;
     try {
       result = await runTool(command, args, { timeoutMs: DECODE_TIMEOUT_MS, signal, maxStdoutBytes: 64 * 1024 });
     } catch (error) {
-      if (error instanceof ToolStartError) throw new AsrError("asr_unavailable", `${command} could not be started: ${error.message}`, { retryable: false, cause: error });
+      if (error instanceof ToolStartError)
+        throw new AsrError("asr_unavailable", `${command} could not be started: ${error.message}`, {
+          retryable: false,
+          cause: error,
+        });
       throw error;
     }
     if (result.code !== 0) {
       await rm(partial, { force: true });
-      throw new AsrError("asr_failed", `${command} could not decode the audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`, { retryable: result.failure === "timeout" });
+      throw new AsrError(
+        "asr_failed",
+        `${command} could not decode the audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`,
+        { retryable: result.failure === "timeout" },
+      );
     }
     await rename(partial, pcm);
   }
 
   async function prepare(opts: AsrPrepareOptions): Promise<void> {
-    await options.resolveModel({ signal: opts.signal, onProgress: (f) => opts.onStatus?.(`downloading the speech model, ${Math.floor(f * 100)} %`, f) });
+    await options.resolveModel({
+      signal: opts.signal,
+      onProgress: (f) => opts.onStatus?.(`downloading the speech model, ${Math.floor(f * 100)} %`, f),
+    });
   }
 
   async function transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult> {
@@ -181,7 +232,8 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
       const durationSeconds = bytes / BYTES_PER_SECOND;
       if (durationSeconds < 0.1) throw new AsrError("asr_failed", "The audio is empty.", { retryable: false });
       const chunks = planChunks(bytes, chunkSeconds, overlapSeconds);
-      const answerFile = (c: Chunk) => path.join(dir, `local-${options.modelName}-${chunkSeconds}-${overlapSeconds}-${c.index}.json`);
+      const answerFile = (c: Chunk) =>
+        path.join(dir, `local-${options.modelName}-${chunkSeconds}-${overlapSeconds}-${c.index}.json`);
       const answers = new Map<number, Word[]>();
       for (const c of chunks) {
         const saved = await readFile(answerFile(c), "utf8").catch(() => null);
@@ -197,22 +249,38 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
       if (todo.length > 0) {
         const release = await slots.take(opts.signal);
         try {
-          await runChild(modelPath, pcm, todo, opts, async (index, segments) => {
-            const chunk = chunks[index];
-            const words = tokensToWords(segments, chunk);
-            await writeFile(answerFile(chunk), JSON.stringify(words));
-            answers.set(index, words);
-            report(index, 1);
-          }, report);
+          await runChild(
+            modelPath,
+            pcm,
+            todo,
+            opts,
+            async (index, segments) => {
+              const chunk = chunks[index];
+              const words = tokensToWords(segments, chunk);
+              await writeFile(answerFile(chunk), JSON.stringify(words));
+              answers.set(index, words);
+              report(index, 1);
+            },
+            report,
+          );
         } finally {
           release();
         }
       }
-      const ordered: ChunkWords[] = chunks.map((c) => ({ start: c.start, end: c.end, words: answers.get(c.index) ?? [] }));
+      const ordered: ChunkWords[] = chunks.map((c) => ({
+        start: c.start,
+        end: c.end,
+        words: answers.get(c.index) ?? [],
+      }));
       const words = stitchChunks(ordered);
       progress(1);
       const language = toWhisperLanguage(opts.lang);
-      return { words, text: joinWords(words.map((w) => w.text)), durationSeconds, language: language === "auto" ? null : language === "jw" ? "jv" : language };
+      return {
+        words,
+        text: joinWords(words.map((w) => w.text)),
+        durationSeconds,
+        language: language === "auto" ? null : language === "jw" ? "jv" : language,
+      };
     } finally {
       if (ownDir) await rm(ownDir, { recursive: true, force: true });
     }
@@ -230,6 +298,7 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
     const timeoutMs = DEADLINE_BASE_MS + Math.ceil(seconds * DEADLINE_PER_AUDIO_SECOND_MS);
     const config = {
       binding: options.bindingPath,
+      gpu: options.useGpu ?? false,
       model: modelPath,
       pcm,
       language: toWhisperLanguage(opts.lang),
@@ -246,40 +315,68 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
         signal: opts.signal,
         stderrTailChars: 2048,
         onStdoutLine: (line) => {
-          let message: { type?: string; index?: number; fraction?: number; segments?: ChildSegment[]; code?: string; message?: string };
+          let message: {
+            type?: string;
+            index?: number;
+            fraction?: number;
+            segments?: ChildSegment[];
+            code?: string;
+            message?: string;
+          };
           try {
             message = JSON.parse(line);
           } catch {
             return;
           }
-          if (message.type === "progress" && typeof message.index === "number") onProgress(message.index, message.fraction ?? 0);
+          if (message.type === "progress" && typeof message.index === "number")
+            onProgress(message.index, message.fraction ?? 0);
           else if (message.type === "chunk" && typeof message.index === "number" && Array.isArray(message.segments)) {
             const index = message.index;
             const segments = message.segments;
             pending.delete(index);
             writes = writes.then(() => onChunk(index, segments));
-          } else if (message.type === "error") reported = { code: message.code ?? "failed", message: message.message ?? "" };
+          } else if (message.type === "error")
+            reported = { code: message.code ?? "failed", message: message.message ?? "" };
         },
         onStart: options.onChild,
       });
     } catch (error) {
-      if (error instanceof ToolStartError) throw new AsrError("asr_unavailable", `The local recogniser could not be started: ${error.message}`, { retryable: false, cause: error });
+      if (error instanceof ToolStartError)
+        throw new AsrError("asr_unavailable", `The local recogniser could not be started: ${error.message}`, {
+          retryable: false,
+          cause: error,
+        });
       throw error; // the abort reason
     }
     await writes;
     const failure = reported as { code: string; message: string } | null;
     if (failure?.code === "model_invalid") {
-      throw new AsrError("asr_unavailable", `${failure.message}. The file is missing or not a whisper.cpp model: check ASR_LOCAL_MODEL_PATH / ASR_LOCAL_MODEL, or run \`npm run model:download\`.`, { retryable: false });
+      throw new AsrError(
+        "asr_unavailable",
+        `${failure.message}. The file is missing or not a whisper.cpp model: check ASR_LOCAL_MODEL_PATH / ASR_LOCAL_MODEL, or run \`npm run model:download\`.`,
+        { retryable: false },
+      );
     }
-    if (failure?.code === "runtime_missing") throw new AsrError("asr_unavailable", failure.message, { retryable: false });
-    if (result.failure === "timeout") throw new AsrError("asr_failed", `The local recogniser took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`, { retryable: true });
-    if (failure) throw new AsrError("asr_failed", `The local recogniser failed: ${failure.message}`, { retryable: true });
+    if (failure?.code === "runtime_missing")
+      throw new AsrError("asr_unavailable", failure.message, { retryable: false });
+    if (result.failure === "timeout")
+      throw new AsrError(
+        "asr_failed",
+        `The local recogniser took longer than ${Math.round(timeoutMs / 1000)} s and was stopped.`,
+        { retryable: true },
+      );
+    if (failure)
+      throw new AsrError("asr_failed", `The local recogniser failed: ${failure.message}`, { retryable: true });
     if (result.code !== 0 || pending.size > 0) {
       const how = result.code === null ? "was killed (a crash or out of memory)" : `exited with code ${result.code}`;
       const stderr = result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300);
-      throw new AsrError("asr_failed", `The local recogniser ${how} before it finished (${pending.size} of ${todo.length} chunks left)${stderr ? `: ${stderr}` : "."}`, {
-        retryable: true,
-      });
+      throw new AsrError(
+        "asr_failed",
+        `The local recogniser ${how} before it finished (${pending.size} of ${todo.length} chunks left)${stderr ? `: ${stderr}` : "."}`,
+        {
+          retryable: true,
+        },
+      );
     }
   }
 

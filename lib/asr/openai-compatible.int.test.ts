@@ -102,9 +102,12 @@ describe("OpenAI-compatible provider, chunked", () => {
 
   it("learns a smaller server limit from its 413 and cuts accordingly", async () => {
     const server = await toneServer(2_000_000);
-    const result = await createOpenAiCompatibleProvider({ baseUrl: server.origin, model: "whisper-1" }).transcribe(longAudio, {
-      lang: "en-US",
-    });
+    const result = await createOpenAiCompatibleProvider({ baseUrl: server.origin, model: "whisper-1" }).transcribe(
+      longAudio,
+      {
+        lang: "en-US",
+      },
+    );
     const [first, ...rest] = server.requests;
     expect(first.status).toBe(413); // the whole file (under the default 25 MiB) is refused
     expect(rest.length).toBeGreaterThanOrEqual(3);
@@ -135,7 +138,13 @@ describe("OpenAI-compatible provider, chunked", () => {
     await generateToneAudio(path.join(dir, "resume.ogg"), 200, "48k");
     await copyFile(path.join(dir, "resume.ogg"), source);
     const server = await toneServer(26_214_400);
-    const provider = createOpenAiCompatibleProvider({ baseUrl: server.origin, model: "whisper-1", maxUploadBytes: 400_000, overlapSeconds: 3, retries: 0 });
+    const provider = createOpenAiCompatibleProvider({
+      baseUrl: server.origin,
+      model: "whisper-1",
+      maxUploadBytes: 400_000,
+      overlapSeconds: 3,
+      retries: 0,
+    });
     // How many chunks the file takes, from a run without a folder.
     await provider.transcribe(source, { lang: "en" });
     const chunks = server.requests.length;
@@ -151,7 +160,10 @@ describe("OpenAI-compatible provider, chunked", () => {
     });
     const chunkDir = path.join(dir, "kept-chunks");
     await mkdir(chunkDir);
-    await expect(provider.transcribe(source, { lang: "en", chunkDir })).rejects.toMatchObject({ code: "asr_rejected", status: 400 });
+    await expect(provider.transcribe(source, { lang: "en", chunkDir })).rejects.toMatchObject({
+      code: "asr_rejected",
+      status: 400,
+    });
     expect(server.requests.map((r) => r.status)).toEqual([200, 200, 400]);
 
     // The re-run takes the two answered chunks from the folder and sends only the others.

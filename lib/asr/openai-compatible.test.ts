@@ -1,3 +1,4 @@
+import { operatorNote } from "@/lib/observability/failure-cause";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -57,7 +58,10 @@ describe("OpenAI-compatible provider", () => {
       duration: 6.02,
     }));
     const progress: number[] = [];
-    const result = await provider(server, { apiKey: "sk-test" }).transcribe(audio, { lang: "pt-BR", onProgress: (p) => progress.push(p) });
+    const result = await provider(server, { apiKey: "sk-test" }).transcribe(audio, {
+      lang: "pt-BR",
+      onProgress: (p) => progress.push(p),
+    });
 
     expect(result).toEqual({
       words: [
@@ -85,7 +89,10 @@ describe("OpenAI-compatible provider", () => {
 
   it("tolerates a base URL ending in /v1 and leaves out an unknown language", async () => {
     const server = await start();
-    const result = await createOpenAiCompatibleProvider({ baseUrl: `${server.origin}/v1/`, model: "m" }).transcribe(audio, { lang: "und" });
+    const result = await createOpenAiCompatibleProvider({ baseUrl: `${server.origin}/v1/`, model: "m" }).transcribe(
+      audio,
+      { lang: "und" },
+    );
     expect(result.words.map((w) => w.text)).toEqual(["Hello", "world."]);
     expect(server.requests[0].params).not.toHaveProperty("language");
     expect(server.requests[0].authorization).toBeUndefined();
@@ -131,7 +138,8 @@ describe("OpenAI-compatible provider", () => {
     const badKey = await rejection(provider(server, { apiKey: "wrong" }).transcribe(audio, { lang: "en" }));
     expect(badKey).toBeInstanceOf(AsrError);
     expect(badKey).toMatchObject({ code: "asr_rejected", retryable: false, status: 401 });
-    expect((badKey as Error).message).toContain("Incorrect API key provided.");
+    expect(operatorNote(badKey).detail).toContain("Incorrect API key provided.");
+    expect(operatorNote(badKey).setting).toContain("ASR_OPENAI_API_KEY");
 
     server.failNext(400);
     const bad = await rejection(provider(server, { apiKey: "right" }).transcribe(audio, { lang: "en" }));
@@ -189,7 +197,11 @@ describe("OpenAI-compatible provider", () => {
 
 describe("punctuateWords", () => {
   it("takes trailing punctuation from the text, in order", () => {
-    const words = ["I", "don't", "know", "she", "said", "well", "maybe"].map((text, i) => ({ text, start: i, end: i + 0.5 }));
+    const words = ["I", "don't", "know", "she", "said", "well", "maybe"].map((text, i) => ({
+      text,
+      start: i,
+      end: i + 0.5,
+    }));
     expect(punctuateWords(words, "“I don't know,” she said. Well... maybe?").map((w) => w.text)).toEqual([
       "I",
       "don't",
@@ -202,7 +214,10 @@ describe("punctuateWords", () => {
   });
 
   it("leaves words that already carry punctuation alone", () => {
-    const words = [{ text: "Hi,", start: 0, end: 1 }, { text: "you", start: 1, end: 2 }];
+    const words = [
+      { text: "Hi,", start: 0, end: 1 },
+      { text: "you", start: 1, end: 2 },
+    ];
     expect(punctuateWords(words, "Hi, you!")).toEqual(words);
   });
 });
@@ -210,7 +225,9 @@ describe("punctuateWords", () => {
 describe("createAsrProvider", () => {
   it("prefers AssemblyAI, then an OpenAI-compatible server, else none", () => {
     expect(createAsrProvider({ assemblyAiApiKey: "k", openAiBaseUrl: "http://x" })?.name).toBe("assemblyai");
-    expect(createAsrProvider({ openAiBaseUrl: "http://x", openAiModel: "whisper-large-v3" })?.name).toBe("openai-compatible");
+    expect(createAsrProvider({ openAiBaseUrl: "http://x", openAiModel: "whisper-large-v3" })?.name).toBe(
+      "openai-compatible",
+    );
     expect(createAsrProvider({ assemblyAiApiKey: "", openAiApiKey: "sk" })).toBeNull();
     expect(createAsrProvider({})).toBeNull();
   });

@@ -2,6 +2,7 @@ import { openAsBlob } from "node:fs";
 import { mkdtemp, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { operatorNote } from "@/lib/observability/failure-cause";
 import { cutAudio, probeDuration } from "./ffmpeg";
 import { fromWhisperLanguage, primaryLanguage } from "./language";
 import { joinWords } from "./segment-words";
@@ -10,6 +11,7 @@ import {
   AsrError,
   httpAsrError,
   monotonicProgress,
+  unreachableAsrError,
   sleep,
   throwIfAborted,
   type AsrProvider,
@@ -103,7 +105,11 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
   async function post(file: string, language: string | null, signal: AbortSignal | undefined): Promise<ChunkAnswer> {
     const ext = path.extname(file).toLowerCase();
     const form = new FormData();
-    form.append("file", await openAsBlob(file, { type: ACCEPTED_TYPES[ext] ?? "application/octet-stream" }), `audio${ext}`);
+    form.append(
+      "file",
+      await openAsBlob(file, { type: ACCEPTED_TYPES[ext] ?? "application/octet-stream" }),
+      `audio${ext}`,
+    );
     form.append("model", options.model);
     form.append("response_format", "verbose_json");
     form.append("timestamp_granularities[]", "word");
@@ -123,13 +129,21 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       });
     } catch (error) {
       throwIfAborted(signal);
-      const message = timeout.aborted
-        ? `ASR server did not answer within ${Math.round(requestTimeoutMs / 1000)} s`
-        : `ASR server unreachable: ${(error as Error).cause instanceof Error ? ((error as Error).cause as Error).message : (error as Error).message}`;
-      throw new AsrError("asr_failed", message, { retryable: true, cause: error });
+      throw unreachableAsrError(
+        `ASR server ${endpoint}`,
+        "ASR_OPENAI_BASE_URL",
+        error,
+        timeout.aborted ? requestTimeoutMs : undefined,
+      );
     }
     const body = await response.text().catch(() => "");
-    if (!response.ok) throw httpAsrError("ASR server", response.status, errorDetail(body, response.statusText));
+    if (!response.ok)
+      throw httpAsrError(
+        `ASR server ${endpoint}`,
+        response.status,
+        errorDetail(body, response.statusText),
+        "ASR_OPENAI_BASE_URL, ASR_OPENAI_API_KEY, ASR_OPENAI_MODEL",
+      );
     let json: VerboseJson;
     try {
       json = JSON.parse(body) as VerboseJson;
@@ -142,7 +156,11 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
     return parseVerboseJson(json);
   }
 
-  async function postWithRetries(file: string, language: string | null, signal: AbortSignal | undefined): Promise<ChunkAnswer> {
+  async function postWithRetries(
+    file: string,
+    language: string | null,
+    signal: AbortSignal | undefined,
+  ): Promise<ChunkAnswer> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await post(file, language, signal);
@@ -180,7 +198,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       const texts: string[] = [];
       const languages: string[] = [];
       let start = 0;
-      for (let index = 0; ; ) {
+      for (let index = 0; ;) {
         throwIfAborted(signal);
         if (chunkLength < minChunkSeconds) {
           throw new AsrError(
@@ -256,7 +274,10 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       try {
         size = (await stat(audioPath)).size;
       } catch (error) {
-        throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, { retryable: false, cause: error });
+        throw new AsrError("asr_failed", `cannot read ${audioPath}: ${(error as Error).message}`, {
+          retryable: false,
+          cause: error,
+        });
       }
 
       let limit = maxUploadBytes;
@@ -309,7 +330,8 @@ async function keepAnswer(chunkDir: string | undefined, key: string, answer: Chu
  * exceeded …"); otherwise assume half of what was sent.
  */
 function learnedLimit(error: AsrError, sent: number): number {
-  const named = /limit\D{0,20}\((\d{4,})\)/i.exec(error.message);
+  // The server's own words are in the operator's note (the message is the user's sentence).
+  const named = /limit\D{0,20}\((\d{4,})\)/i.exec(operatorNote(error).detail);
   const limit = named ? Number(named[1]) : NaN;
   return limit > 0 && limit < sent ? limit : Math.floor(sent / 2);
 }
@@ -318,7 +340,9 @@ function errorDetail(body: string, statusText: string): string {
   try {
     const json = JSON.parse(body) as { error?: { message?: unknown } | string; detail?: unknown; message?: unknown };
     const message =
-      typeof json.error === "string" ? json.error : json.error?.message ?? (typeof json.detail === "string" ? json.detail : json.message);
+      typeof json.error === "string"
+        ? json.error
+        : (json.error?.message ?? (typeof json.detail === "string" ? json.detail : json.message));
     if (typeof message === "string" && message) return message;
   } catch {
     // not JSON
@@ -395,7 +419,8 @@ export function punctuateWords(words: readonly Word[], text: string): Word[] {
     if (at < 0 || at - cursor > 40 + needle.length) return w;
     let after = at + needle.length;
     let trailing = "";
-    while (after < text.length && PUNCTUATION.test(text[after]) && !WORD_INTERNAL.test(text[after])) trailing += text[after++];
+    while (after < text.length && PUNCTUATION.test(text[after]) && !WORD_INTERNAL.test(text[after]))
+      trailing += text[after++];
     cursor = after;
     return trailing ? { ...w, text: w.text + trailing } : w;
   });

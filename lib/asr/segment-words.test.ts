@@ -7,10 +7,19 @@ function timed(text: string, { start = 0, wordSeconds = 0.3, gapSeconds = 0.1 } 
   return text
     .split(/\s+/)
     .filter(Boolean)
-    .map((t, i) => ({ text: t, start: start + i * (wordSeconds + gapSeconds), end: start + i * (wordSeconds + gapSeconds) + wordSeconds }));
+    .map((t, i) => ({
+      text: t,
+      start: start + i * (wordSeconds + gapSeconds),
+      end: start + i * (wordSeconds + gapSeconds) + wordSeconds,
+    }));
 }
 
-function checkInvariants(words: Word[], segments: ReturnType<typeof segmentWords>, maxChars: number, maxSeconds: number) {
+function checkInvariants(
+  words: Word[],
+  segments: ReturnType<typeof segmentWords>,
+  maxChars: number,
+  maxSeconds: number,
+) {
   // Every word exactly once, in order, none split.
   expect(segments.flatMap((s) => s.text.split(" "))).toEqual(words.map((w) => w.text));
   for (const s of segments) {
@@ -58,7 +67,10 @@ describe("segmentWords", () => {
   });
 
   it("breaks at a pause over 0.6 s in unpunctuated speech", () => {
-    const first = timed("so we went down to the market and bought some bread and cheese", { wordSeconds: 0.2, gapSeconds: 0.05 });
+    const first = timed("so we went down to the market and bought some bread and cheese", {
+      wordSeconds: 0.2,
+      gapSeconds: 0.05,
+    });
     const second = timed("then we walked home along the river in the evening sun", {
       start: first.at(-1)!.end + 0.8,
       wordSeconds: 0.2,
@@ -72,7 +84,10 @@ describe("segmentWords", () => {
   });
 
   it("cuts long unpunctuated runs at word boundaries into evenly filled segments within the limits", () => {
-    const text = Array.from({ length: 120 }, (_, i) => ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur"][i % 6]).join(" ");
+    const text = Array.from(
+      { length: 120 },
+      (_, i) => ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur"][i % 6],
+    ).join(" ");
     const words = timed(text, { wordSeconds: 0.1, gapSeconds: 0.02 });
     const segments = segmentWords(words);
     checkInvariants(words, segments, 84, 7);
@@ -82,7 +97,10 @@ describe("segmentWords", () => {
   });
 
   it("respects maxSeconds for slow speech", () => {
-    const words = timed("one two three four five six seven eight nine ten eleven twelve", { wordSeconds: 0.8, gapSeconds: 0.4 });
+    const words = timed("one two three four five six seven eight nine ten eleven twelve", {
+      wordSeconds: 0.8,
+      gapSeconds: 0.4,
+    });
     const segments = segmentWords(words, { maxSeconds: 3 });
     checkInvariants(words, segments, 84, 3);
     expect(segments.length).toBeGreaterThanOrEqual(5);
@@ -124,7 +142,11 @@ describe("segmentWords", () => {
   it("joins words of scripts without spaces directly", () => {
     expect(joinWords(["今日", "は", "いい", "天気", "です。"])).toBe("今日はいい天気です。");
     expect(joinWords(["Hello", ",", "world", "!"])).toBe("Hello, world!");
-    const words: Word[] = ["我们", "今天", "去", "公园", "。"].map((t, i) => ({ text: t, start: i * 0.3, end: i * 0.3 + 0.25 }));
+    const words: Word[] = ["我们", "今天", "去", "公园", "。"].map((t, i) => ({
+      text: t,
+      start: i * 0.3,
+      end: i * 0.3 + 0.25,
+    }));
     expect(segmentWords(words)).toEqual([{ start: 0, end: 1.45, text: "我们今天去公园。" }]);
   });
 });

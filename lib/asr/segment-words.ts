@@ -30,7 +30,8 @@ const INNER_SILENCE_COST = 5;
 const SENTENCE_END = /[.?!…。？！]["'”’»)\]]*$/u;
 const CLAUSE_END = /[,;:，、；：—–]["'”’»)\]]*$/u;
 // Scripts written without spaces between words: their words are joined directly.
-const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const NO_SPACE_SCRIPT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const LEADING_CLOSER = /^[,.;:!?%)\]}。，、；：！？）」』]/u;
 
 /** Joins word texts with spaces, except between words of scripts written without them and before closing punctuation. */
@@ -61,7 +62,10 @@ function breakCost(word: Word, next: Word | undefined): number {
  * the limits it picks the cheapest overall: sentence ends (. ? !) and long silences first, then commas and
  * pauses over 0.6 s, then plain word boundaries, with as few and as evenly filled segments as possible.
  */
-export function segmentWords(words: readonly Word[], { maxSeconds = 7, maxChars = 84 }: SegmentWordsOptions = {}): TimedText[] {
+export function segmentWords(
+  words: readonly Word[],
+  { maxSeconds = 7, maxChars = 84 }: SegmentWordsOptions = {},
+): TimedText[] {
   const items = words
     .map((w) => ({ text: w.text.trim(), start: w.start, end: Math.max(w.end, w.start) }))
     .filter((w) => w.text.length > 0);

@@ -1,3 +1,5 @@
+import { networkFailure, withOperatorNote } from "@/lib/observability/failure-cause";
+
 // Speech recognition: what every ASR backend (AssemblyAI, an OpenAI-compatible
 // /v1/audio/transcriptions server, the local whisper.cpp) gives the transcripts domain when a source has no captions.
 
@@ -90,12 +92,53 @@ export class AsrError extends Error {
  * The AsrError for an HTTP error answer from a backend: 408/429 and 5xx are retryable failures, other 4xx
  * are rejections (bad key, bad request, too large).
  */
-export function httpAsrError(backend: string, status: number, detail: string): AsrError {
-  const message = `${backend} answered ${status}: ${detail}`;
+export function httpAsrError(backend: string, status: number, detail: string, setting: string): AsrError {
+  const note = { cause: `http_${status}`, setting, detail: `${backend} answered ${status}: ${detail}` };
   if (status === 408 || status === 429 || status >= 500) {
-    return new AsrError("asr_failed", message, { retryable: true, status });
+    return withOperatorNote(
+      new AsrError("asr_failed", "Speech recognition failed on the recogniser's side. Try again later.", {
+        retryable: true,
+        status,
+      }),
+      note,
+    );
   }
-  return new AsrError("asr_rejected", message, { retryable: false, status });
+  // A refused credential is the operator's to fix; anything else the recogniser refused is about this audio.
+  const message =
+    status === 401 || status === 403
+      ? "Speech recognition is not available on this server right now."
+      : "The speech recogniser could not process this audio.";
+  return withOperatorNote(new AsrError("asr_rejected", message, { retryable: false, status }), note);
+}
+
+/**
+ * The recogniser could not be reached or did not answer in time: a sentence for the user, the cause
+ * (refused, DNS, no route, timeout) and the setting for the operator.
+ */
+export function unreachableAsrError(
+  backend: string,
+  setting: string,
+  error: unknown,
+  timedOutAfterMs?: number,
+): AsrError {
+  const network = networkFailure(error);
+  const note =
+    timedOutAfterMs !== undefined
+      ? {
+          cause: "timeout",
+          setting,
+          detail: `${backend} did not answer within ${Math.round(timedOutAfterMs / 1000)} s`,
+        }
+      : {
+          cause: network?.cause ?? "unreachable",
+          setting,
+          detail: `${backend} unreachable: ${network?.detail ?? (error instanceof Error ? error.message : String(error))}`,
+        };
+  const message =
+    timedOutAfterMs !== undefined
+      ? "Speech recognition took too long to answer. Try again later."
+      : "Speech recognition is not reachable right now. Try again later.";
+  return withOperatorNote(new AsrError("asr_failed", message, { retryable: true, cause: error }), note);
 }
 
 /** Rejects with the signal's reason when it is aborted. */

@@ -55,7 +55,11 @@ async function main() {
         onProgress: (percent) => emit({ type: "progress", index: chunk.index, fraction: percent / 100 }),
       });
       const result = await job.promise;
-      emit({ type: "chunk", index: chunk.index, segments: result.segments.map((s) => ({ text: s.text, t0: s.t0, t1: s.t1 })) });
+      emit({
+        type: "chunk",
+        index: chunk.index,
+        segments: result.segments.map((s) => ({ text: s.text, t0: s.t0, t1: s.t1 })),
+      });
     }
   } finally {
     fs.closeSync(fd);

@@ -35,15 +35,32 @@ describe("API keys", () => {
 
     expect(first.last_used_at).toBeNull();
 
-    const res = await callRoute(routes.ensure, "/v1/me/api-key/ensure", { method: "POST", headers: bearer(first.key!) });
+    const res = await callRoute(routes.ensure, "/v1/me/api-key/ensure", {
+      method: "POST",
+      headers: bearer(first.key!),
+    });
     expect(res.status).toBe(200);
     const used = (res.json as { last_used_at: string }).last_used_at;
-    expect(res.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, last_used_at: used, key: null });
+    expect(res.json).toEqual({
+      has_key: true,
+      key_prefix: first.key_prefix,
+      tier: "free",
+      created_at: first.created_at,
+      last_used_at: used,
+      key: null,
+    });
     expect(Date.parse(used)).toBeGreaterThanOrEqual(Date.parse(first.created_at!));
 
     const read = await callRoute(routes.get, "/v1/me/api-key", { headers: bearer(first.key!) });
     expect(read.status).toBe(200);
-    expect(read.json).toEqual({ has_key: true, key_prefix: first.key_prefix, tier: "free", created_at: first.created_at, last_used_at: used, key: null });
+    expect(read.json).toEqual({
+      has_key: true,
+      key_prefix: first.key_prefix,
+      tier: "free",
+      created_at: first.created_at,
+      last_used_at: used,
+      key: null,
+    });
   });
 
   it("stores only the SHA-256 and the display prefix, never the plaintext", async () => {
@@ -52,13 +69,23 @@ describe("API keys", () => {
     const row = await ctx.db.apiKey.findUniqueOrThrow({ where: { userId: user.id } });
     expect(row.hash).toBe(sha256Hex(key!));
     expect(Object.values(row)).not.toContain(key);
-    const dump = await ctx.db.$queryRawUnsafe<{ text: string }[]>(`SELECT row_to_json(k)::text AS text FROM "ApiKey" k WHERE "userId" = $1`, user.id);
+    const dump = await ctx.db.$queryRawUnsafe<{ text: string }[]>(
+      `SELECT row_to_json(k)::text AS text FROM "ApiKey" k WHERE "userId" = $1`,
+      user.id,
+    );
     expect(dump[0].text).not.toContain(key!.slice(12));
   });
 
   it("reports has_key false and the live tier for a user without a key", async () => {
     const user = await createUser(ctx.db);
-    expect(await keys.getApiKeyState(user.id)).toEqual({ has_key: false, key_prefix: null, tier: "free", created_at: null, last_used_at: null, key: null });
+    expect(await keys.getApiKeyState(user.id)).toEqual({
+      has_key: false,
+      key_prefix: null,
+      tier: "free",
+      created_at: null,
+      last_used_at: null,
+      key: null,
+    });
     await ctx.db.subscription.create({ data: { userId: user.id, tier: "pro" } });
     expect((await keys.getApiKeyState(user.id)).tier).toBe("pro");
   });
@@ -79,7 +106,10 @@ describe("API keys", () => {
   it("regenerate invalidates the old key on the very next request", async () => {
     const user = await createUser(ctx.db);
     const { key: oldKey } = await keys.ensureApiKey(user.id);
-    const res = await callRoute(routes.regenerate, "/v1/me/api-key/regenerate", { method: "POST", headers: bearer(oldKey!) });
+    const res = await callRoute(routes.regenerate, "/v1/me/api-key/regenerate", {
+      method: "POST",
+      headers: bearer(oldKey!),
+    });
     expect(res.status).toBe(200);
     const fresh = res.json as { key: string; key_prefix: string; has_key: boolean };
     expect(fresh.key).toMatch(KEY_SHAPE);
@@ -125,7 +155,10 @@ describe("API keys", () => {
     expect((await callRoute(routes.get, "/v1/me/api-key", { headers: bearer(token) })).status).toBe(200);
     await ctx.db.oAuthToken.update({ where: { id: row.id }, data: { accessExpiresAt: new Date(Date.now() - 1000) } });
     expect((await callRoute(routes.get, "/v1/me/api-key", { headers: bearer(token) })).status).toBe(401);
-    await ctx.db.oAuthToken.update({ where: { id: row.id }, data: { accessExpiresAt: new Date(Date.now() + 60_000), revokedAt: new Date() } });
+    await ctx.db.oAuthToken.update({
+      where: { id: row.id },
+      data: { accessExpiresAt: new Date(Date.now() + 60_000), revokedAt: new Date() },
+    });
     expect((await callRoute(routes.get, "/v1/me/api-key", { headers: bearer(token) })).status).toBe(401);
   });
 
@@ -135,17 +168,33 @@ describe("API keys", () => {
     const { startSession } = await import("@/lib/auth/sessions");
     const user = await createUser(ctx.db);
     const sid = await startSession(user.id); // as the jwt callback does at sign-in
-    const token = await encode({ token: { sub: user.id, email: user.email, sid }, secret: authSecret(), salt: "authjs.session-token" });
+    const token = await encode({
+      token: { sub: user.id, email: user.email, sid },
+      secret: authSecret(),
+      salt: "authjs.session-token",
+    });
     const cookie = { cookie: `authjs.session-token=${token}` };
     const read = await callRoute(routes.get, "/v1/me/api-key", { headers: cookie });
     expect(read.status).toBe(200);
     expect(read.json).toMatchObject({ has_key: false });
-    const sameSite = await callRoute(routes.ensure, "/v1/me/api-key/ensure", { method: "POST", headers: { ...cookie, origin: "http://localhost:3000" } });
+    const sameSite = await callRoute(routes.ensure, "/v1/me/api-key/ensure", {
+      method: "POST",
+      headers: { ...cookie, origin: "http://localhost:3000" },
+    });
     expect(sameSite.status).toBe(200);
-    const crossSite = await callRoute(routes.regenerate, "/v1/me/api-key/regenerate", { method: "POST", headers: { ...cookie, origin: "https://evil.example" } });
+    const crossSite = await callRoute(routes.regenerate, "/v1/me/api-key/regenerate", {
+      method: "POST",
+      headers: { ...cookie, origin: "https://evil.example" },
+    });
     expect(crossSite.status).toBe(403);
-    const forged = await encode({ token: { sub: user.id }, secret: "another-secret-another-secret-another", salt: "authjs.session-token" });
-    expect((await callRoute(routes.get, "/v1/me/api-key", { headers: { cookie: `authjs.session-token=${forged}` } })).status).toBe(401);
+    const forged = await encode({
+      token: { sub: user.id },
+      secret: "another-secret-another-secret-another",
+      salt: "authjs.session-token",
+    });
+    expect(
+      (await callRoute(routes.get, "/v1/me/api-key", { headers: { cookie: `authjs.session-token=${forged}` } })).status,
+    ).toBe(401);
   });
 });
 

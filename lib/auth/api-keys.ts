@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { hotQuery } from "@/lib/db/hot-sql";
 import { Prisma, type ApiKey, type Tier } from "@/lib/generated/prisma/client";
 import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
@@ -22,7 +23,10 @@ export async function getApiKeyState(userId: string, known?: { apiKey?: ApiKey; 
   if (known?.apiKey && known.tier) return serializeApiKeyState(known.apiKey, known.tier);
   const db = await getDb();
   // One round trip: the key and the tier together.
-  const user = await db.user.findUnique({ where: { id: userId }, select: { apiKey: true, subscription: { select: { tier: true } } } });
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { apiKey: true, subscription: { select: { tier: true } } },
+  });
   return serializeApiKeyState(user?.apiKey ?? null, user?.subscription?.tier ?? "free");
 }
 
@@ -75,12 +79,14 @@ export interface ApiKeyCaller {
  */
 export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
-  const db = await getDb();
-  // Every API request runs this: a raw indexed lookup skips the ORM's per-query work.
-  const rows = await db.$queryRaw<(ApiKey & { tier: Tier | null })[]>`
-    SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier"
-    FROM "ApiKey" k LEFT JOIN "Subscription" s ON s."userId" = k."userId"
-    WHERE k."hash" = ${sha256Hex(plaintext)}`;
+  // Every API request runs this: a prepared, indexed lookup that skips the ORM (lib/db/hot-sql.ts).
+  const rows = await hotQuery<ApiKey & { tier: Tier | null }>(
+    "api-key-caller",
+    `SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier"
+     FROM "ApiKey" k LEFT JOIN "Subscription" s ON s."userId" = k."userId"
+     WHERE k."hash" = $1`,
+    [sha256Hex(plaintext)],
+  );
   const row = rows[0];
   if (!row) return null;
   const { tier, ...apiKey } = row;
@@ -88,6 +94,7 @@ export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller 
   if (!apiKey.lastUsedAt || now - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so concurrent requests stamp it once.
     const staleBefore = new Date(now - LAST_USED_RESOLUTION_MS);
+    const db = await getDb();
     await db.$executeRaw`
       UPDATE "ApiKey" SET "lastUsedAt" = ${new Date(now)}
       WHERE "id" = ${apiKey.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;

@@ -11,5 +11,11 @@ export async function getMe(principal: Principal): Promise<Me> {
     select: { id: true, email: true, name: true, subscription: { select: { tier: true } } },
   });
   if (!user) throw errors.invalidToken();
-  return { id: user.id, email: user.email, name: user.name, tier: user.subscription?.tier ?? "free", via: principal.via };
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    tier: user.subscription?.tier ?? "free",
+    via: principal.via,
+  };
 }

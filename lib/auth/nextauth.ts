@@ -29,8 +29,10 @@ export type ProviderKind = "oauth" | "email" | "dev";
 export function enabledProviders(): { id: string; name: string; kind: ProviderKind }[] {
   const settings = env();
   const list: { id: string; name: string; kind: ProviderKind }[] = [];
-  if (settings.AUTH_GITHUB_ID && settings.AUTH_GITHUB_SECRET) list.push({ id: "github", name: "GitHub", kind: "oauth" });
-  if (settings.AUTH_GOOGLE_ID && settings.AUTH_GOOGLE_SECRET) list.push({ id: "google", name: "Google", kind: "oauth" });
+  if (settings.AUTH_GITHUB_ID && settings.AUTH_GITHUB_SECRET)
+    list.push({ id: "github", name: "GitHub", kind: "oauth" });
+  if (settings.AUTH_GOOGLE_ID && settings.AUTH_GOOGLE_SECRET)
+    list.push({ id: "google", name: "Google", kind: "oauth" });
   // Without SMTP the magic link is printed to the server log, which only the embedded defaults allow.
   if (settings.SMTP_URL || settings.embedded) list.push({ id: "nodemailer", name: "Email", kind: "email" });
   if (settings.devLogin) list.push({ id: DEV_LOGIN_PROVIDER, name: "Development login", kind: "dev" });
@@ -84,7 +86,11 @@ function buildProvider(id: string, db: Db): Provider {
         name: "Development login",
         credentials: { email: { label: "Email", type: "email" } },
         async authorize(credentials, request) {
-          const email = emailSchema.safeParse(String(credentials?.email ?? "").trim().toLowerCase());
+          const email = emailSchema.safeParse(
+            String(credentials?.email ?? "")
+              .trim()
+              .toLowerCase(),
+          );
           if (!email.success) return null;
           await guardSignIn("signIn", request, email.data);
           const user = await db.user.upsert({

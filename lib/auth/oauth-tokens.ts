@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { apiResource } from "@/lib/oauth/config";
+import { apiResource, currentResource } from "@/lib/oauth/config";
 
 // How often "last used" is written for a token (the dashboard shows it); not on every request.
 const LAST_USED_EVERY_MS = 60_000;
@@ -8,17 +8,29 @@ const LAST_USED_EVERY_MS = 60_000;
 /**
  * The user an opaque access token (and whether it is a device login's) (OAuth connector or CLI device login) belongs to, or null. A token is
  * bound to the resource it was issued for (RFC 8707): one for the MCP endpoint does not open /v1, and
- * the reverse. Tokens issued without a `resource` are for the /v1 API.
+ * the reverse. Tokens issued without a `resource` are for the /v1 API. The binding is to the resource's
+ * role, not its address: a token issued before APP_URL changed keeps working (currentResource).
  */
-export async function findUserIdByAccessToken(token: string, resource: string = apiResource()): Promise<{ userId: string; device: boolean } | null> {
+export async function findUserIdByAccessToken(
+  token: string,
+  resource: string = apiResource(),
+): Promise<{ userId: string; device: boolean } | null> {
   if (token.length > 256) return null;
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({
     where: { accessTokenHash: sha256Hex(token) },
-    select: { id: true, userId: true, clientId: true, revokedAt: true, accessExpiresAt: true, resource: true, lastUsedAt: true },
+    select: {
+      id: true,
+      userId: true,
+      clientId: true,
+      revokedAt: true,
+      accessExpiresAt: true,
+      resource: true,
+      lastUsedAt: true,
+    },
   });
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
-  if ((row.resource ?? apiResource()) !== resource) return null;
+  if (currentResource(row.resource) !== resource) return null;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_EVERY_MS) {
     await db.oAuthToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });

@@ -32,17 +32,28 @@ async function credential(kind: CredentialKind): Promise<Record<string, string>>
     const { authSecret } = await import("@/lib/auth/secret");
     const salt = "authjs.session-token";
     const sid = await startSession(user.id);
-    return { cookie: `${salt}=${await encode({ token: { sub: user.id, sid }, secret: authSecret(), salt })}`, origin: "http://localhost:3000" };
+    return {
+      cookie: `${salt}=${await encode({ token: { sub: user.id, sid }, secret: authSecret(), salt })}`,
+      origin: "http://localhost:3000",
+    };
   }
   const { issueTokens } = await import("@/lib/oauth/issue-tokens");
   const { apiResource } = await import("@/lib/oauth/config");
   let clientId: string | null = null;
   if (kind === "oauth_app") {
     clientId = `client-${user.id}`;
-    await ctx.db.oAuthClient.create({ data: { id: clientId, name: "Connector", redirectUris: ["https://connector.example/cb"] } });
+    await ctx.db.oAuthClient.create({
+      data: { id: clientId, name: "Connector", redirectUris: ["https://connector.example/cb"] },
+    });
   }
   const tokens = await ctx.db.$transaction((tx) =>
-    issueTokens(tx, { userId: user.id, clientId, scope: "api", resource: apiResource(), deviceLabel: clientId ? null : "verbatim-cli" }),
+    issueTokens(tx, {
+      userId: user.id,
+      clientId,
+      scope: "api",
+      resource: apiResource(),
+      deviceLabel: clientId ? null : "verbatim-cli",
+    }),
   );
   return { authorization: `Bearer ${tokens.access_token}` };
 }
@@ -50,7 +61,10 @@ async function credential(kind: CredentialKind): Promise<Record<string, string>>
 /** The route file Next.js serves an operation from: /v1/jobs/{job_id} → app/v1/jobs/[job_id]/route.ts. */
 async function handlerOf(endpoint: Endpoint) {
   const folder = endpoint.path.replace(/\{(\w+)\}/g, "[$1]");
-  const routeModule = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<string, Parameters<typeof callRoute>[0]>;
+  const routeModule = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<
+    string,
+    Parameters<typeof callRoute>[0]
+  >;
   const handler = routeModule[endpoint.method];
   if (!handler) throw new Error(`app${folder}/route.ts exports no ${endpoint.method}`);
   return handler;
@@ -74,7 +88,12 @@ describe("the permission table", () => {
       const url = endpoint.path.replace(/\{(\w+)\}/g, "no-such-thing");
       for (const kind of CREDENTIAL_KINDS) {
         const hasBody = endpoint.method !== "GET" && endpoint.method !== "DELETE";
-        const res = await callRoute(handler, url, { method: endpoint.method, headers: await credential(kind), params, ...(hasBody ? { body: {} } : {}) });
+        const res = await callRoute(handler, url, {
+          method: endpoint.method,
+          headers: await credential(kind),
+          params,
+          ...(hasBody ? { body: {} } : {}),
+        });
         const label = `${endpoint.method} ${endpoint.path} with ${kind}: ${res.status} ${res.text.slice(0, 200)}`;
         if (isAllowed(endpoint.auth, kind)) {
           expect(res.status, label).not.toBe(401);
@@ -82,7 +101,10 @@ describe("the permission table", () => {
           expect(res.status, label).not.toBe(500);
         } else {
           expect(res.status, label).toBe(403);
-          expect(res.json, label).toEqual({ detail: expect.stringContaining("sign in to the dashboard"), code: "forbidden" });
+          expect(res.json, label).toEqual({
+            detail: expect.stringContaining("sign in to the dashboard"),
+            code: "forbidden",
+          });
         }
         outcomes.push(`${endpoint.auth}:${kind}:${isAllowed(endpoint.auth, kind) ? "allowed" : "refused"}`);
       }
@@ -105,7 +127,10 @@ describe("the permission table", () => {
     expect((await callRoute(regenerate, "/v1/me/api-key/regenerate", { method: "POST", headers })).status).toBe(403);
     expect((await callRoute(ensure, "/v1/me/api-key/ensure", { method: "POST", headers })).status).toBe(403);
     expect((await callRoute(endSessions, "/v1/me/sessions/revoke", { method: "POST", headers })).status).toBe(403);
-    const token = await ctx.db.oAuthToken.findFirstOrThrow({ where: { clientId: { not: null } }, orderBy: { createdAt: "desc" } });
+    const token = await ctx.db.oAuthToken.findFirstOrThrow({
+      where: { clientId: { not: null } },
+      orderBy: { createdAt: "desc" },
+    });
     expect(await ctx.db.apiKey.count({ where: { userId: token.userId } })).toBe(0);
   });
 });

@@ -32,7 +32,11 @@ function bearerToken(header: string): string {
  * session); otherwise the dashboard session cookie is used if the row allows sessions. An OAuth access
  * token must be bound to `resource` (RFC 8707; default: the /v1 API).
  */
-export async function authenticate(request: NextRequest, permission: Permission, resource?: string): Promise<Principal> {
+export async function authenticate(
+  request: NextRequest,
+  permission: Permission,
+  resource?: string,
+): Promise<Principal> {
   const principal = await identify(request, allowedKinds(permission).includes("session"), resource);
   if (!isAllowed(permission, principal.kind)) throw errors.forbidden(refusalDetail(permission));
   return principal;
@@ -44,7 +48,8 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
     const token = bearerToken(header);
     if (token.startsWith(API_KEY_PREFIX)) {
       const caller = await findApiKeyCaller(token);
-      if (caller) return { userId: caller.userId, via: "api_key", kind: "api_key", tier: caller.tier, apiKey: caller.apiKey };
+      if (caller)
+        return { userId: caller.userId, via: "api_key", kind: "api_key", tier: caller.tier, apiKey: caller.apiKey };
     } else {
       const found = await findUserIdByAccessToken(token, resource);
       if (found) return { userId: found.userId, via: "oauth", kind: found.device ? "device_login" : "oauth_app" };

@@ -68,7 +68,9 @@ describe("safeCallbackPath", () => {
 
   it("as an absolute URL, always on APP_URL's origin", () => {
     expect(safeCallbackUrl("/\\evil.example", undefined, APP)).toBe("https://app.example/dashboard");
-    expect(safeCallbackUrl("/dashboard/keys", undefined, "http://127.0.0.1:3000")).toBe("http://127.0.0.1:3000/dashboard/keys");
+    expect(safeCallbackUrl("/dashboard/keys", undefined, "http://127.0.0.1:3000")).toBe(
+      "http://127.0.0.1:3000/dashboard/keys",
+    );
     for (const [input] of cases) expect(new URL(safeCallbackUrl(input, undefined, APP)).origin).toBe(APP);
   });
 });

@@ -2,7 +2,7 @@ import { env } from "@/lib/env";
 
 // THE rule for every redirect after sign-in (the sign-in page and its action, Auth.js's redirect
 // callback, proxy.ts, and the device and consent pages to come): a target is followed only when it is
-// one of our own pages, i.e. same origin as APP_URL after the URL parser has normalised it. Anything
+// one of our own pages, i.e. same origin as APP_URL after the URL parser has normalized it. Anything
 // else, or anything a parser could read two ways, falls back to the dashboard.
 
 export const DEFAULT_REDIRECT = "/dashboard";
@@ -31,7 +31,7 @@ export function safeCallbackPath(value: unknown, fallback = DEFAULT_REDIRECT, ap
   }
   if (target.origin !== app.origin || target.username || target.password) return fallback;
   const path = `${target.pathname}${target.search}${target.hash}`;
-  // Dot segments can normalise "/..//host" into "//host", a protocol-relative target once it is used.
+  // Dot segments can normalize "/..//host" into "//host", a protocol-relative target once it is used.
   if (!path.startsWith("/") || path.startsWith("//")) return fallback;
   return path;
 }

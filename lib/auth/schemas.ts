@@ -8,7 +8,10 @@ export const apiKeyStateSchema = z
     key_prefix: z.string().nullable().describe("masked prefix only, never plaintext"),
     tier: tierSchema.describe("the caller's live tier"),
     created_at: z.string().nullable(),
-    last_used_at: z.string().nullable().describe("when the key last authenticated a request (to the minute); null if never"),
+    last_used_at: z
+      .string()
+      .nullable()
+      .describe("when the key last authenticated a request (to the minute); null if never"),
     key: z.string().nullable().describe("plaintext key, only in the response that creates or regenerates it"),
   })
   .meta({ id: "ApiKeyState" });

@@ -17,7 +17,9 @@ export async function startSession(userId: string, now = new Date()): Promise<st
   const db = await getDb();
   const sid = randomBytes(24).toString("base64url");
   await db.session.deleteMany({ where: { userId, expires: { lt: now } } });
-  await db.session.create({ data: { sessionToken: sid, userId, expires: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) } });
+  await db.session.create({
+    data: { sessionToken: sid, userId, expires: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
+  });
   return sid;
 }
 

@@ -83,7 +83,13 @@ class Jar {
   }
 }
 
-async function authCall(jar: Jar, method: "GET" | "POST", path: string, form?: string, headers: Record<string, string> = {}) {
+async function authCall(
+  jar: Jar,
+  method: "GET" | "POST",
+  path: string,
+  form?: string,
+  headers: Record<string, string> = {},
+) {
   const request = new NextRequest(new URL(path, APP), {
     method,
     headers: {
@@ -99,7 +105,12 @@ async function authCall(jar: Jar, method: "GET" | "POST", path: string, form?: s
 }
 
 /** Signs in with the development login, sending `callbackUrl` exactly as given (already form-encoded). */
-export async function devLogin(jar: Jar, email: string, encodedCallbackUrl: string, headers: Record<string, string> = {}) {
+export async function devLogin(
+  jar: Jar,
+  email: string,
+  encodedCallbackUrl: string,
+  headers: Record<string, string> = {},
+) {
   const csrf = await authCall(jar, "GET", "/api/auth/csrf");
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const form = `csrfToken=${encodeURIComponent(csrfToken)}&email=${encodeURIComponent(email)}&callbackUrl=${encodedCallbackUrl}`;
@@ -208,7 +219,12 @@ describe("sessions can be ended", () => {
 
     const csrf = await authCall(jar, "GET", "/api/auth/csrf");
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-    const out = await authCall(jar, "POST", "/api/auth/signout", new URLSearchParams({ csrfToken, callbackUrl: "/" }).toString());
+    const out = await authCall(
+      jar,
+      "POST",
+      "/api/auth/signout",
+      new URLSearchParams({ csrfToken, callbackUrl: "/" }).toString(),
+    );
     expect(out.status).toBe(302);
     expect(jar.cookies.has("authjs.session-token")).toBe(false);
 
@@ -216,7 +232,11 @@ describe("sessions can be ended", () => {
     expect(await apiKeyStatus(stolen)).toBe(401);
     expect(await sessionEmail(stolen)).toBeNull();
     const refresh = await authCall(new Jar(), "GET", "/api/auth/session", undefined, { cookie: stolen });
-    expect(refresh.headers.getSetCookie().some((c) => c.startsWith("authjs.session-token=") && !/expires=thu, 01 jan 1970|max-age=0/i.test(c))).toBe(false);
+    expect(
+      refresh.headers
+        .getSetCookie()
+        .some((c) => c.startsWith("authjs.session-token=") && !/expires=thu, 01 jan 1970|max-age=0/i.test(c)),
+    ).toBe(false);
   });
 
   it("sign out everywhere ends every session of the user, and only theirs; the API key keeps working", async () => {
@@ -228,7 +248,10 @@ describe("sessions can be ended", () => {
     const key = (await ensureApiKey(user.id)).key!;
 
     const { POST } = await import("@/app/v1/me/sessions/revoke/route");
-    const ended = await callRoute(POST, "/v1/me/sessions/revoke", { method: "POST", headers: { cookie: phone.header(), origin: APP } });
+    const ended = await callRoute(POST, "/v1/me/sessions/revoke", {
+      method: "POST",
+      headers: { cookie: phone.header(), origin: APP },
+    });
     expect(ended.status).toBe(200);
     expect(ended.json).toEqual({ ended: 2 });
 
@@ -263,7 +286,9 @@ describe("sign-in limits", () => {
       const csrf = await authCall(jar, "GET", "/api/auth/csrf");
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
       const form = new URLSearchParams({ csrfToken, email: target, callbackUrl: "/dashboard" }).toString();
-      const response = await authCall(jar, "POST", "/api/auth/signin/nodemailer", form, { "x-forwarded-for": `203.0.113.${i}` });
+      const response = await authCall(jar, "POST", "/api/auth/signin/nodemailer", form, {
+        "x-forwarded-for": `203.0.113.${i}`,
+      });
       outcomes.push(new URL(response.headers.get("location")!).searchParams.get("code") ?? "sent");
     }
     const points = RATE_LIMITS.magicLinkEmail.points;
@@ -276,7 +301,9 @@ describe("sign-in limits", () => {
     const outcomes: string[] = [];
     for (let i = 0; i < RATE_LIMITS.signInAddress.points + 5; i++) {
       const jar = new Jar();
-      const response = await devLogin(jar, email(), encodeURIComponent("/dashboard"), { "x-forwarded-for": `198.51.100.${i}` });
+      const response = await devLogin(jar, email(), encodeURIComponent("/dashboard"), {
+        "x-forwarded-for": `198.51.100.${i}`,
+      });
       const location = new URL(response.headers.get("location")!);
       const code = location.searchParams.get("code");
       outcomes.push(code ?? (jar.cookies.has("authjs.session-token") ? "signed-in" : "no-session"));

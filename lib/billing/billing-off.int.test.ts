@@ -11,7 +11,8 @@ let key: string;
 let userId: string;
 
 beforeAll(async () => {
-  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTRA", "STRIPE_WEBHOOK_SECRET"]) delete process.env[name];
+  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTRA", "STRIPE_WEBHOOK_SECRET"])
+    delete process.env[name];
   ctx = await useTestDatabase();
   const user = await createUser(ctx.db);
   userId = user.id;
@@ -23,37 +24,75 @@ describe("billing off", () => {
   it("checkout, portal, cancel, resume, change and undo answer 503 billing_not_configured", async () => {
     const auth = bearer(key);
     const calls = [
-      callRoute((await import("@/app/v1/checkout/route")).POST, "/v1/checkout", { headers: auth, body: { tier: "pro" } }),
+      callRoute((await import("@/app/v1/checkout/route")).POST, "/v1/checkout", {
+        headers: auth,
+        body: { tier: "pro" },
+      }),
       callRoute((await import("@/app/v1/me/portal/route")).POST, "/v1/me/portal", { method: "POST", headers: auth }),
-      callRoute((await import("@/app/v1/me/subscription/cancel/route")).POST, "/v1/me/subscription/cancel", { method: "POST", headers: auth }),
-      callRoute((await import("@/app/v1/me/subscription/resume/route")).POST, "/v1/me/subscription/resume", { method: "POST", headers: auth }),
-      callRoute((await import("@/app/v1/me/subscription/change/route")).POST, "/v1/me/subscription/change", { headers: auth, body: { tier: "ultra" } }),
-      callRoute((await import("@/app/v1/me/subscription/change/route")).DELETE, "/v1/me/subscription/change", { method: "DELETE", headers: auth }),
+      callRoute((await import("@/app/v1/me/subscription/cancel/route")).POST, "/v1/me/subscription/cancel", {
+        method: "POST",
+        headers: auth,
+      }),
+      callRoute((await import("@/app/v1/me/subscription/resume/route")).POST, "/v1/me/subscription/resume", {
+        method: "POST",
+        headers: auth,
+      }),
+      callRoute((await import("@/app/v1/me/subscription/change/route")).POST, "/v1/me/subscription/change", {
+        headers: auth,
+        body: { tier: "ultra" },
+      }),
+      callRoute((await import("@/app/v1/me/subscription/change/route")).DELETE, "/v1/me/subscription/change", {
+        method: "DELETE",
+        headers: auth,
+      }),
     ];
     for (const res of await Promise.all(calls)) {
       expect(res.status).toBe(503);
-      expect(res.json).toEqual({ detail: expect.stringContaining("STRIPE_SECRET_KEY"), code: "billing_not_configured" });
+      expect(res.json).toEqual({
+        detail: expect.stringContaining("STRIPE_SECRET_KEY"),
+        code: "billing_not_configured",
+      });
     }
     expect(await ctx.db.subscription.findUnique({ where: { userId } })).toBeNull();
   });
 
   it("reconcile is a no-op and the subscription is free", async () => {
-    const reconcile = await callRoute((await import("@/app/v1/me/subscription/reconcile/route")).POST, "/v1/me/subscription/reconcile", { method: "POST", headers: bearer(key) });
+    const reconcile = await callRoute(
+      (await import("@/app/v1/me/subscription/reconcile/route")).POST,
+      "/v1/me/subscription/reconcile",
+      { method: "POST", headers: bearer(key) },
+    );
     expect(reconcile.status).toBe(200);
-    expect(reconcile.json).toMatchObject({ tier: "free", limit_seconds: 900, cancel_at_period_end: false, pending_tier: null, payment_state: null });
-    const get = await callRoute((await import("@/app/v1/me/subscription/route")).GET, "/v1/me/subscription", { headers: bearer(key) });
+    expect(reconcile.json).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      cancel_at_period_end: false,
+      pending_tier: null,
+      payment_state: null,
+    });
+    const get = await callRoute((await import("@/app/v1/me/subscription/route")).GET, "/v1/me/subscription", {
+      headers: bearer(key),
+    });
     expect(get.json).toEqual(reconcile.json);
   });
 
   it("the webhook answers 503 and stores nothing", async () => {
-    const { body, header } = signEvent({ id: "evt_1", type: "customer.subscription.deleted", data: { object: { customer: "cus_1" } } }, "whsec_x");
-    const res = await callRoute((await import("@/app/v1/webhooks/billing/route")).POST, "/v1/webhooks/billing", { headers: { "stripe-signature": header }, body });
+    const { body, header } = signEvent(
+      { id: "evt_1", type: "customer.subscription.deleted", data: { object: { customer: "cus_1" } } },
+      "whsec_x",
+    );
+    const res = await callRoute((await import("@/app/v1/webhooks/billing/route")).POST, "/v1/webhooks/billing", {
+      headers: { "stripe-signature": header },
+      body,
+    });
     expect(res.status).toBe(503);
     expect(await ctx.db.webhookEvent.count()).toBe(0);
   });
 
   it("without credentials the account operations are 401, not 503", async () => {
-    const res = await callRoute((await import("@/app/v1/checkout/route")).POST, "/v1/checkout", { body: { tier: "pro" } });
+    const res = await callRoute((await import("@/app/v1/checkout/route")).POST, "/v1/checkout", {
+      body: { tier: "pro" },
+    });
     expect(res.status).toBe(401);
   });
 });

@@ -16,13 +16,26 @@ describe("POST /v1/checkout", () => {
     expect(url.origin).toBe(world.fake.origin);
     const sessionId = url.pathname.split("/").pop()!;
     const session = world.fake.object(sessionId);
-    expect(session).toMatchObject({ mode: "subscription", allow_promotion_codes: true, client_reference_id: account.user.id });
-    expect(session.success_url).toBe("http://app.test/dashboard/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}");
+    expect(session).toMatchObject({
+      mode: "subscription",
+      allow_promotion_codes: true,
+      client_reference_id: account.user.id,
+    });
+    expect(session.success_url).toBe(
+      "http://app.test/dashboard/billing?checkout=success&session_id={CHECKOUT_SESSION_ID}",
+    );
 
     const done = world.fake.completeCheckout(sessionId);
     const answers = await world.deliver(done.events);
     expect(answers.some((a) => a.effect === "subscription.updated")).toBe(true);
     const sub = await account.subscription();
-    expect(sub.json).toMatchObject({ tier: "pro", limit_seconds: 36_000, used_seconds: 0, cancel_at_period_end: false, pending_tier: null, payment_state: "ok" });
+    expect(sub.json).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      used_seconds: 0,
+      cancel_at_period_end: false,
+      pending_tier: null,
+      payment_state: "ok",
+    });
   });
 });

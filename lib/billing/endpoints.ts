@@ -45,7 +45,8 @@ export const reconcileSubscriptionEndpoint = defineEndpoint({
   path: "/v1/me/subscription/reconcile",
   tag,
   summary: "Read the subscription back from Stripe and apply it",
-  description: "Sets the tier to what Stripe grants and surfaces a scheduled cancel or change. Idempotent; a no-op without billing or a Stripe customer.",
+  description:
+    "Sets the tier to what Stripe grants and surfaces a scheduled cancel or change. Idempotent; a no-op without billing or a Stripe customer.",
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
@@ -96,7 +97,8 @@ export const undoTierChangeEndpoint = defineEndpoint({
   path: "/v1/me/subscription/change",
   tag,
   summary: "Drop a scheduled tier change",
-  description: "`pending_tier` and `pending_change_at` become null; a scheduled cancel is untouched. Without a scheduled change it changes nothing.",
+  description:
+    "`pending_tier` and `pending_change_at` become null; a scheduled cancel is untouched. Without a scheduled change it changes nothing.",
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,

@@ -6,7 +6,14 @@ import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { billingPageUrl } from "@/lib/billing/checkout";
 import { tierOfPrice, tierPriceIds } from "@/lib/billing/prices";
 import { isUpgrade } from "@/lib/billing/tiers";
-import { billingConfig, getStripe, requireStripe, stripeOperation, type BillingConfig, type PaidTier } from "@/lib/billing/stripe";
+import {
+  billingConfig,
+  getStripe,
+  requireStripe,
+  stripeOperation,
+  type BillingConfig,
+  type PaidTier,
+} from "@/lib/billing/stripe";
 import { currentSubscription, readSubscriptions, syncCustomer } from "@/lib/billing/sync";
 
 // The subscription operations under /v1/me/subscription and /v1/me/portal. Each one changes Stripe, then
@@ -31,7 +38,10 @@ async function liveSubscription(userId: string): Promise<Live> {
   const customerId = await customerOf(userId);
   const subscription = customerId ? currentSubscription(await readSubscriptions(stripe, customerId)) : null;
   if (!customerId || !subscription) {
-    throw errors.conflict("no_subscription", "You have no subscription to change. Subscribe first with POST /v1/checkout.");
+    throw errors.conflict(
+      "no_subscription",
+      "You have no subscription to change. Subscribe first with POST /v1/checkout.",
+    );
   }
   return { stripe, config, customerId, subscription };
 }
@@ -45,7 +55,8 @@ async function current(live: Live, userId: string): Promise<SubscriptionResponse
 async function releaseSchedule(live: Live): Promise<void> {
   const schedule = live.subscription.schedule;
   if (!schedule) return;
-  const scheduleObject = typeof schedule === "string" ? await live.stripe.subscriptionSchedules.retrieve(schedule) : schedule;
+  const scheduleObject =
+    typeof schedule === "string" ? await live.stripe.subscriptionSchedules.retrieve(schedule) : schedule;
   if (scheduleObject.status === "active" || scheduleObject.status === "not_started") {
     await live.stripe.subscriptionSchedules.release(scheduleObject.id);
   }
@@ -81,7 +92,10 @@ export function resumeSubscription(userId: string): Promise<SubscriptionResponse
     const live = await liveSubscription(userId);
     const { cancel_at_period_end: atPeriodEnd, cancel_at: cancelAt } = live.subscription;
     if (atPeriodEnd || cancelAt !== null) {
-      await live.stripe.subscriptions.update(live.subscription.id, { cancel_at_period_end: false, ...(cancelAt !== null && !atPeriodEnd ? { cancel_at: "" } : {}) });
+      await live.stripe.subscriptions.update(live.subscription.id, {
+        cancel_at_period_end: false,
+        ...(cancelAt !== null && !atPeriodEnd ? { cancel_at: "" } : {}),
+      });
     }
     return current(live, userId);
   });
@@ -98,7 +112,11 @@ export function changeTier(userId: string, tier: PaidTier): Promise<Subscription
     const ids = await tierPriceIds(stripe, config);
     const item = subscription.items.data[0];
     const from = item ? tierOfPrice(item.price, ids, config) : null;
-    if (!item || !from) throw errors.conflict("unknown_price", "Your subscription is on a price this service does not sell; change it in the customer portal.");
+    if (!item || !from)
+      throw errors.conflict(
+        "unknown_price",
+        "Your subscription is on a price this service does not sell; change it in the customer portal.",
+      );
 
     if (from === tier) {
       // Asking for the tier you are on undoes a scheduled change; otherwise there is nothing to do.
@@ -112,7 +130,10 @@ export function changeTier(userId: string, tier: PaidTier): Promise<Subscription
       });
     } else {
       if (subscription.cancel_at_period_end || subscription.cancel_at !== null) {
-        throw errors.conflict("cancel_scheduled", "Your subscription is set to end at the period end. Resume it before scheduling a change.");
+        throw errors.conflict(
+          "cancel_scheduled",
+          "Your subscription is set to end at the period end. Resume it before scheduling a change.",
+        );
       }
       await scheduleDowngrade(live, item, ids[tier]);
     }
@@ -125,15 +146,22 @@ async function scheduleDowngrade(live: Live, item: Stripe.SubscriptionItem, pric
   const scheduleId =
     typeof subscription.schedule === "string"
       ? subscription.schedule
-      : (subscription.schedule?.id ?? (await stripe.subscriptionSchedules.create({ from_subscription: subscription.id })).id);
+      : (subscription.schedule?.id ??
+        (await stripe.subscriptionSchedules.create({ from_subscription: subscription.id })).id);
   const schedule = await stripe.subscriptionSchedules.retrieve(scheduleId);
-  const now = schedule.phases.find((phase) => phase.start_date <= Date.now() / 1000 && Date.now() / 1000 < phase.end_date) ?? schedule.phases[0];
+  const now =
+    schedule.phases.find((phase) => phase.start_date <= Date.now() / 1000 && Date.now() / 1000 < phase.end_date) ??
+    schedule.phases[0];
   const recurring = item.price.recurring;
   await stripe.subscriptionSchedules.update(scheduleId, {
     end_behavior: "release",
     proration_behavior: "none",
     phases: [
-      { items: [{ price: item.price.id, quantity: item.quantity ?? 1 }], start_date: now.start_date, end_date: item.current_period_end },
+      {
+        items: [{ price: item.price.id, quantity: item.quantity ?? 1 }],
+        start_date: now.start_date,
+        end_date: item.current_period_end,
+      },
       {
         items: [{ price: priceId, quantity: item.quantity ?? 1 }],
         duration: { interval: recurring?.interval ?? "month", interval_count: recurring?.interval_count ?? 1 },
@@ -156,7 +184,8 @@ export function createPortalSession(userId: string): Promise<{ url: string }> {
   return stripeOperation("portal", async () => {
     const { stripe } = requireStripe();
     const customerId = await customerOf(userId);
-    if (!customerId) throw new ApiError(404, "no_billing_account", "You have no billing account yet. Subscribe to a plan first.");
+    if (!customerId)
+      throw new ApiError("no_billing_account", "You have no billing account yet. Subscribe to a plan first.");
     const session = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: billingPageUrl() });
     return { url: session.url };
   });

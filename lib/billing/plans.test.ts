@@ -33,7 +33,13 @@ async function app(settings: Record<string, string>) {
 }
 
 const live = (extra: Record<string, string> = {}) =>
-  app({ STRIPE_SECRET_KEY: fake.apiKey, STRIPE_API_BASE: fake.origin, STRIPE_PRICE_PRO: pro.id as string, STRIPE_PRICE_ULTRA: "verbatim_ultra", ...extra });
+  app({
+    STRIPE_SECRET_KEY: fake.apiKey,
+    STRIPE_API_BASE: fake.origin,
+    STRIPE_PRICE_PRO: pro.id as string,
+    STRIPE_PRICE_ULTRA: "verbatim_ultra",
+    ...extra,
+  });
 
 const iso = (seconds: unknown) => new Date(Number(seconds) * 1000).toISOString();
 
@@ -45,8 +51,20 @@ const listCalls = () => ({
 
 beforeAll(async () => {
   fake = await startFakeStripe();
-  pro = fake.seedPrice({ product: { name: "Verbatim Pro" }, unit_amount: 1200, currency: "eur", recurring: { interval: "month" }, lookup_key: "verbatim_pro" });
-  ultra = fake.seedPrice({ product: { name: "Verbatim Ultra" }, unit_amount: 29900, currency: "eur", recurring: { interval: "year" }, lookup_key: "verbatim_ultra" });
+  pro = fake.seedPrice({
+    product: { name: "Verbatim Pro" },
+    unit_amount: 1200,
+    currency: "eur",
+    recurring: { interval: "month" },
+    lookup_key: "verbatim_pro",
+  });
+  ultra = fake.seedPrice({
+    product: { name: "Verbatim Ultra" },
+    unit_amount: 29900,
+    currency: "eur",
+    recurring: { interval: "year" },
+    lookup_key: "verbatim_ultra",
+  });
   // Noise the mapping must ignore: an archived price of the same product, a one-time price elsewhere.
   fake.seedPrice({ product: pro.product as string, unit_amount: 999, currency: "eur", active: false });
   fake.seedPrice({ product: { name: "Sticker" }, unit_amount: 300, currency: "eur", recurring: null });
@@ -67,9 +85,24 @@ describe("GET /v1/plans with Stripe", () => {
   it("maps the live prices and the active discounts exactly", async () => {
     const now = Math.floor(Date.now() / 1000);
     const launch = fake.seedCoupon({ name: "Launch", percent_off: 12.5, duration: "forever" });
-    const launchCode = fake.seedPromotionCode({ coupon: launch.id as string, code: "LAUNCH", expires_at: now + 86_400 });
-    const proOnly = fake.seedCoupon({ name: "Ten off Pro", amount_off: 1000, currency: "eur", duration: "once", applies_to: { products: [pro.product as string] }, redeem_by: now + 3600 });
-    const ultraOnly = fake.seedCoupon({ name: "Ultra deal", percent_off: 20, applies_to: { products: [ultra.product as string] } });
+    const launchCode = fake.seedPromotionCode({
+      coupon: launch.id as string,
+      code: "LAUNCH",
+      expires_at: now + 86_400,
+    });
+    const proOnly = fake.seedCoupon({
+      name: "Ten off Pro",
+      amount_off: 1000,
+      currency: "eur",
+      duration: "once",
+      applies_to: { products: [pro.product as string] },
+      redeem_by: now + 3600,
+    });
+    const ultraOnly = fake.seedCoupon({
+      name: "Ultra deal",
+      percent_off: 20,
+      applies_to: { products: [ultra.product as string] },
+    });
     const ultraCode = fake.seedPromotionCode({ coupon: ultraOnly.id as string, code: "ULTRA20" });
     // Not shown: an inactive code (its coupon has a code, so it is not "bare" either), a customer's own
     // code, a used-up code, and a coupon that can no longer be redeemed.
@@ -132,19 +165,27 @@ describe("GET /v1/plans with Stripe", () => {
     ]);
     // Three list calls: active prices with their products, coupons with applies_to, promotion codes.
     expect(listCalls()).toEqual({ prices: 1, coupons: 1, promotionCodes: 1 });
-    const [prices, coupons, codes] = ["/v1/prices", "/v1/coupons", "/v1/promotion_codes"].map((path) => fake.requests.find((r) => r.path === path)!.params);
+    const [prices, coupons, codes] = ["/v1/prices", "/v1/coupons", "/v1/promotion_codes"].map(
+      (path) => fake.requests.find((r) => r.path === path)!.params,
+    );
     expect(prices).toMatchObject({ active: "true", expand: ["data.product"] });
     expect(coupons).toMatchObject({ expand: ["data.applies_to"] });
     expect(codes).toMatchObject({ limit: "100" });
 
-    for (const id of [launch.id, proOnly.id, ultraOnly.id, hidden.id, vip.id, once.id]) fake.state.deleteCoupon(id as string);
+    for (const id of [launch.id, proOnly.id, ultraOnly.id, hidden.id, vip.id, once.id])
+      fake.state.deleteCoupon(id as string);
   });
 
   it("with lookup keys for both tiers, asks Stripe for just those prices", async () => {
     const { get } = await live({ STRIPE_PRICE_PRO: "verbatim_pro" });
     const res = await get();
-    expect(res.json).toMatchObject({ source: "stripe", plans: [{ tier: "free" }, { tier: "pro", amount: 1200 }, { tier: "ultra", amount: 29900 }] });
-    expect(fake.requests.find((r) => r.path === "/v1/prices")!.params).toMatchObject({ lookup_keys: ["verbatim_pro", "verbatim_ultra"] });
+    expect(res.json).toMatchObject({
+      source: "stripe",
+      plans: [{ tier: "free" }, { tier: "pro", amount: 1200 }, { tier: "ultra", amount: 29900 }],
+    });
+    expect(fake.requests.find((r) => r.path === "/v1/prices")!.params).toMatchObject({
+      lookup_keys: ["verbatim_pro", "verbatim_ultra"],
+    });
   });
 
   it("1,000 requests while the cache is fresh make one Stripe call per resource (concurrent misses share it)", async () => {
@@ -180,7 +221,12 @@ describe("GET /v1/plans falls back to static prices", () => {
 
   it("when billing is not configured (settings' prices)", async () => {
     expect((await (await app({})).get()).json).toEqual(staticDefaults);
-    const custom = await app({ PLANS_STATIC_PRO_AMOUNT: "1500", PLANS_STATIC_ULTRA_AMOUNT: "4500", PLANS_STATIC_CURRENCY: "EUR", PLANS_STATIC_INTERVAL: "year" });
+    const custom = await app({
+      PLANS_STATIC_PRO_AMOUNT: "1500",
+      PLANS_STATIC_ULTRA_AMOUNT: "4500",
+      PLANS_STATIC_CURRENCY: "EUR",
+      PLANS_STATIC_INTERVAL: "year",
+    });
     expect((await custom.get()).json).toEqual({
       plans: [
         { tier: "free", amount: 0, currency: "eur", interval: "year" },
@@ -191,7 +237,9 @@ describe("GET /v1/plans falls back to static prices", () => {
       source: "static",
     });
     // A key alone is not enough: both tier prices are needed.
-    expect((await (await app({ STRIPE_SECRET_KEY: fake.apiKey, STRIPE_API_BASE: fake.origin })).get()).json).toEqual(staticDefaults);
+    expect((await (await app({ STRIPE_SECRET_KEY: fake.apiKey, STRIPE_API_BASE: fake.origin })).get()).json).toEqual(
+      staticDefaults,
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -217,7 +265,9 @@ describe("GET /v1/plans falls back to static prices", () => {
     expect(res.json).toEqual(staticDefaults);
     expect(fake.count("GET", "/v1/coupons")).toBe(1);
     logs.restore();
-    expect(logs.lines).toContainEqual(expect.objectContaining({ level: 40, msg: "GET /v1/plans: serving static prices" }));
+    expect(logs.lines).toContainEqual(
+      expect.objectContaining({ level: 40, msg: "GET /v1/plans: serving static prices" }),
+    );
   });
 
   it("when the key is refused or a configured price is not an active price", async () => {

@@ -29,7 +29,8 @@ export function staticPlans(settings: Env = env()): PlansResponse {
   };
 }
 
-const iso = (unixSeconds: number | null | undefined) => (unixSeconds ? new Date(unixSeconds * 1000).toISOString() : null);
+const iso = (unixSeconds: number | null | undefined) =>
+  unixSeconds ? new Date(unixSeconds * 1000).toISOString() : null;
 const productId = (product: Stripe.Price["product"]) => (typeof product === "string" ? product : product.id);
 
 /** The configured price of each paid tier among the listed ones (matched by id or lookup key). */
@@ -38,7 +39,8 @@ export function pickTierPrices(prices: Stripe.Price[], refs: Record<PaidTier, st
   for (const tier of PAID_TIERS) {
     const ref = refs[tier];
     const price = prices.find((p) => p.id === ref) ?? prices.find((p) => p.lookup_key === ref);
-    if (!price) throw new Error(`STRIPE_PRICE_${tier.toUpperCase()} (${ref}) is not an active price in this Stripe account`);
+    if (!price)
+      throw new Error(`STRIPE_PRICE_${tier.toUpperCase()} (${ref}) is not an active price in this Stripe account`);
     picked[tier] = price;
   }
   return picked;
@@ -52,7 +54,11 @@ export function planInfos(tierPrices: Record<PaidTier, Stripe.Price>): PlanInfo[
   return [{ tier: "free", amount: 0, currency: paid[0].currency, interval: paid[0].interval ?? "month" }, ...paid];
 }
 
-function discountInfo(coupon: Stripe.Coupon, tierProducts: Record<PaidTier, string>, promotion?: Stripe.PromotionCode): DiscountInfo {
+function discountInfo(
+  coupon: Stripe.Coupon,
+  tierProducts: Record<PaidTier, string>,
+  promotion?: Stripe.PromotionCode,
+): DiscountInfo {
   const products = coupon.applies_to?.products ?? [];
   const ends = [promotion?.expires_at, coupon.redeem_by].filter((t): t is number => typeof t === "number");
   return {
@@ -85,7 +91,8 @@ export function discountInfos(
     const ref = p.promotion.coupon;
     return typeof ref === "string" ? byId.get(ref) : (ref ?? undefined);
   };
-  const usable = (c: Stripe.Coupon | undefined): c is Stripe.Coupon => !!c && c.valid && (c.redeem_by === null || c.redeem_by > nowSeconds);
+  const usable = (c: Stripe.Coupon | undefined): c is Stripe.Coupon =>
+    !!c && c.valid && (c.redeem_by === null || c.redeem_by > nowSeconds);
   const withCodes = new Set(promotionCodes.map((p) => couponOf(p)?.id).filter(Boolean));
   const entries: { created: number; info: DiscountInfo }[] = [];
   for (const promotion of promotionCodes) {
@@ -103,21 +110,36 @@ export function discountInfos(
 }
 
 /** One fetch of the live plans: three list calls in parallel, no retries, each with the deadline as timeout. */
-export async function fetchLivePlans(stripe: Stripe, refs: Record<PaidTier, string>, options: { timeoutMs?: number; now?: Date } = {}): Promise<PlansResponse> {
+export async function fetchLivePlans(
+  stripe: Stripe,
+  refs: Record<PaidTier, string>,
+  options: { timeoutMs?: number; now?: Date } = {},
+): Promise<PlansResponse> {
   const requestOptions = { maxNetworkRetries: 0, timeout: options.timeoutMs ?? STRIPE_DEADLINE_MS };
   const lookupKeys = Object.values(refs).filter((ref) => !ref.startsWith("price_"));
   const byLookupKeyOnly = lookupKeys.length === PAID_TIERS.length;
   const [prices, coupons, promotionCodes] = await Promise.all([
     stripe.prices
-      .list({ active: true, limit: 100, expand: ["data.product"], ...(byLookupKeyOnly ? { lookup_keys: lookupKeys } : {}) }, requestOptions)
+      .list(
+        { active: true, limit: 100, expand: ["data.product"], ...(byLookupKeyOnly ? { lookup_keys: lookupKeys } : {}) },
+        requestOptions,
+      )
       .autoPagingToArray({ limit: MAX_LISTED }),
-    stripe.coupons.list({ limit: 100, expand: ["data.applies_to"] }, requestOptions).autoPagingToArray({ limit: MAX_LISTED }),
+    stripe.coupons
+      .list({ limit: 100, expand: ["data.applies_to"] }, requestOptions)
+      .autoPagingToArray({ limit: MAX_LISTED }),
     // All codes, not just active ones: a coupon behind an inactive code is not a public "bare" coupon.
     stripe.promotionCodes.list({ limit: 100 }, requestOptions).autoPagingToArray({ limit: MAX_LISTED }),
   ]);
   const tierPrices = pickTierPrices(prices, refs);
-  const tierProducts = Object.fromEntries(PAID_TIERS.map((tier) => [tier, productId(tierPrices[tier].product)])) as Record<PaidTier, string>;
-  return { plans: planInfos(tierPrices), discounts: discountInfos(coupons, promotionCodes, tierProducts, options.now), source: "stripe" };
+  const tierProducts = Object.fromEntries(
+    PAID_TIERS.map((tier) => [tier, productId(tierPrices[tier].product)]),
+  ) as Record<PaidTier, string>;
+  return {
+    plans: planInfos(tierPrices),
+    discounts: discountInfos(coupons, promotionCodes, tierProducts, options.now),
+    source: "stripe",
+  };
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -167,7 +189,11 @@ export async function getPlans(options: { timeoutMs?: number } = {}): Promise<Pl
   return inflight.promise;
 }
 
-async function load(settings: Env, config: BillingConfig | null, timeoutMs: number): Promise<{ value: PlansResponse; ttlSeconds: number }> {
+async function load(
+  settings: Env,
+  config: BillingConfig | null,
+  timeoutMs: number,
+): Promise<{ value: PlansResponse; ttlSeconds: number }> {
   const ttlSeconds = settings.PLANS_CACHE_SECONDS;
   const stripe = getStripe(config);
   if (!config || !stripe) return { value: staticPlans(settings), ttlSeconds };
@@ -177,10 +203,4 @@ async function load(settings: Env, config: BillingConfig | null, timeoutMs: numb
     log.warn({ err: error instanceof Error ? error.message : String(error) }, "GET /v1/plans: serving static prices");
     return { value: staticPlans(settings), ttlSeconds: Math.min(ttlSeconds, FAILURE_RETRY_SECONDS) };
   }
-}
-
-/** Forgets the cached answer (tests, and after changing prices in Stripe by hand). */
-export function resetPlansCache(): void {
-  cache = undefined;
-  inflight = undefined;
 }

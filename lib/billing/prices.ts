@@ -12,12 +12,14 @@ export async function tierPriceIds(stripe: Stripe, config: BillingConfig): Promi
   const signature = JSON.stringify([config.secretKey, config.apiBase, config.prices]);
   if (resolved?.signature === signature && resolved.expiresAt > Date.now()) return resolved.ids;
   const lookupKeys = PAID_TIERS.map((tier) => config.prices[tier]).filter((ref) => !ref.startsWith("price_"));
-  const found = lookupKeys.length > 0 ? (await stripe.prices.list({ lookup_keys: lookupKeys, active: true, limit: 10 })).data : [];
+  const found =
+    lookupKeys.length > 0 ? (await stripe.prices.list({ lookup_keys: lookupKeys, active: true, limit: 10 })).data : [];
   const ids = {} as Record<PaidTier, string>;
   for (const tier of PAID_TIERS) {
     const ref = config.prices[tier];
     const id = ref.startsWith("price_") ? ref : found.find((price) => price.lookup_key === ref)?.id;
-    if (!id) throw new Error(`STRIPE_PRICE_${tier.toUpperCase()} (${ref}) is not an active price in this Stripe account`);
+    if (!id)
+      throw new Error(`STRIPE_PRICE_${tier.toUpperCase()} (${ref}) is not an active price in this Stripe account`);
     ids[tier] = id;
   }
   resolved = { signature, ids, expiresAt: Date.now() + RESOLVED_FOR_MS };
@@ -25,8 +27,14 @@ export async function tierPriceIds(stripe: Stripe, config: BillingConfig): Promi
 }
 
 /** The tier a price grants (by id, or by the configured lookup key), or null for a price we do not sell. */
-export function tierOfPrice(price: Stripe.Price | string, ids: Record<PaidTier, string>, config: BillingConfig): PaidTier | null {
+export function tierOfPrice(
+  price: Stripe.Price | string,
+  ids: Record<PaidTier, string>,
+  config: BillingConfig,
+): PaidTier | null {
   const id = typeof price === "string" ? price : price.id;
   const lookupKey = typeof price === "string" ? null : price.lookup_key;
-  return PAID_TIERS.find((tier) => ids[tier] === id || (lookupKey !== null && config.prices[tier] === lookupKey)) ?? null;
+  return (
+    PAID_TIERS.find((tier) => ids[tier] === id || (lookupKey !== null && config.prices[tier] === lookupKey)) ?? null
+  );
 }

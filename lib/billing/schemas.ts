@@ -18,7 +18,10 @@ export const discountInfoSchema = z
     basis_points: z.int().nullable().describe("percent off × 100 (2500 = 25 %)"),
     amount: z.int().nullable().describe("amount off in the currency's minor unit"),
     currency: z.string().nullable(),
-    product_ids: z.array(z.string()).default([]).describe("billing-provider products it is limited to; empty when unrestricted"),
+    product_ids: z
+      .array(z.string())
+      .default([])
+      .describe("billing-provider products it is limited to; empty when unrestricted"),
     tiers: z.array(tierSchema).default([]).describe("the paid tiers it applies to"),
     starts_at: z.string().nullable(),
     ends_at: z.string().nullable().describe("last moment it can be redeemed"),
@@ -29,7 +32,9 @@ export const plansResponseSchema = z
   .object({
     plans: z.array(planInfoSchema),
     discounts: z.array(discountInfoSchema),
-    source: z.enum(["stripe", "static"]).describe("`stripe`: live prices; `static`: billing is off or Stripe did not answer"),
+    source: z
+      .enum(["stripe", "static"])
+      .describe("`stripe`: live prices; `static`: billing is off or Stripe did not answer"),
   })
   .meta({ id: "PlansResponse" });
 
@@ -40,7 +45,9 @@ export type PlansResponse = z.infer<typeof plansResponseSchema>;
 export const paidTierSchema = z.enum(["pro", "ultra"]);
 
 export const checkoutRequestSchema = z.object({ tier: paidTierSchema }).meta({ id: "CheckoutRequest" });
-export const checkoutResponseSchema = z.object({ url: z.string().describe("the Stripe Checkout page to send the browser to") }).meta({ id: "CheckoutResponse" });
+export const checkoutResponseSchema = z
+  .object({ url: z.string().describe("the Stripe Checkout page to send the browser to") })
+  .meta({ id: "CheckoutResponse" });
 export const changeTierRequestSchema = z.object({ tier: paidTierSchema }).meta({ id: "ChangeTierRequest" });
 export const portalResponseSchema = z
   .object({ url: z.string().describe("short-lived, pre-authenticated link to the Stripe customer portal") })
@@ -49,5 +56,7 @@ export const portalResponseSchema = z
 export const billingWebhookResponseSchema = z.object({
   received: z.literal(true),
   outcome: z.enum(["applied", "duplicate", "ignored", "unknown_customer"]),
-  effect: z.enum(["subscription.canceled", "subscription.revoked", "subscription.updated", "subscription.resumed"]).nullable(),
+  effect: z
+    .enum(["subscription.canceled", "subscription.revoked", "subscription.updated", "subscription.resumed"])
+    .nullable(),
 });

@@ -1,3 +1,4 @@
+import "server-only";
 import Stripe from "stripe";
 import { env, type Env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
@@ -38,12 +39,18 @@ export function billingConfigured(settings: Env = env()): boolean {
 export function sdkAddress(apiBase: string | null): { host?: string; port?: number; protocol?: "http" | "https" } {
   if (!apiBase) return {};
   const url = new URL(apiBase);
-  if (url.pathname !== "/" && url.pathname !== "") throw new Error("STRIPE_API_BASE must not have a path: the SDK adds /v1 itself");
+  if (url.pathname !== "/" && url.pathname !== "")
+    throw new Error("STRIPE_API_BASE must not have a path: the SDK adds /v1 itself");
   const protocol = url.protocol === "http:" ? "http" : "https";
   return { host: url.hostname, port: url.port ? Number(url.port) : protocol === "http" ? 80 : 443, protocol };
 }
 
-export function createStripeClient(options: { secretKey: string; apiBase?: string | null; timeoutMs?: number; maxNetworkRetries?: number }): Stripe {
+export function createStripeClient(options: {
+  secretKey: string;
+  apiBase?: string | null;
+  timeoutMs?: number;
+  maxNetworkRetries?: number;
+}): Stripe {
   return new Stripe(options.secretKey, {
     ...sdkAddress(options.apiBase ?? null),
     timeout: options.timeoutMs ?? 20_000,
@@ -59,7 +66,8 @@ let cached: { signature: string; client: Stripe } | undefined;
 export function getStripe(config: BillingConfig | null = billingConfig()): Stripe | null {
   if (!config) return null;
   const signature = `${config.secretKey}\u0000${config.apiBase ?? ""}`;
-  if (cached?.signature !== signature) cached = { signature, client: createStripeClient({ secretKey: config.secretKey, apiBase: config.apiBase }) };
+  if (cached?.signature !== signature)
+    cached = { signature, client: createStripeClient({ secretKey: config.secretKey, apiBase: config.apiBase }) };
   return cached.client;
 }
 
@@ -68,7 +76,10 @@ export function requireStripe(): { stripe: Stripe; config: BillingConfig } {
   const config = billingConfig();
   const stripe = getStripe(config);
   if (!config || !stripe) {
-    throw errors.notConfigured("billing_not_configured", "Billing is not configured on this server: set STRIPE_SECRET_KEY, STRIPE_PRICE_PRO and STRIPE_PRICE_ULTRA.");
+    throw errors.notConfigured(
+      "billing_not_configured",
+      "Billing is not configured on this server: set STRIPE_SECRET_KEY, STRIPE_PRICE_PRO and STRIPE_PRICE_ULTRA.",
+    );
   }
   return { stripe, config };
 }
@@ -82,7 +93,12 @@ export async function stripeOperation<T>(name: string, operation: () => Promise<
     return await operation();
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
-    log.error({ operation: name, type: error.type, status: error.statusCode, code: error.code, err: error.message }, "Stripe request failed");
-    throw errors.upstream(`Stripe did not complete the request (${error.message}). Try again; POST /v1/me/subscription/reconcile shows where your subscription stands.`);
+    log.error(
+      { operation: name, type: error.type, status: error.statusCode, code: error.code, err: error.message },
+      "Stripe request failed",
+    );
+    throw errors.upstream(
+      `Stripe did not complete the request (${error.message}). Try again; POST /v1/me/subscription/reconcile shows where your subscription stands.`,
+    );
   }
 }

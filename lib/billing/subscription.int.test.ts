@@ -12,8 +12,6 @@ beforeAll(async () => {
 afterEach(() => world.fake.clearFaults());
 afterAll(async () => world?.teardown());
 
-
-
 describe("POST /v1/checkout", () => {
   it("validates the tier (422 in FastAPI's shape)", async () => {
     const account = await world.customer();
@@ -35,7 +33,9 @@ describe("POST /v1/checkout", () => {
     expect(customers.data[0].metadata).toEqual({ user_id: account.user.id });
     const sessionIds = answers.map((a) => new URL((a.json as { url: string }).url).pathname.split("/").pop()!);
     for (const id of sessionIds) expect(world.fake.object(id).customer).toBe(customerId);
-    const prices = await Promise.all(sessionIds.map(async (id) => (await world.stripe.checkout.sessions.listLineItems(id)).data[0].price!.id));
+    const prices = await Promise.all(
+      sessionIds.map(async (id) => (await world.stripe.checkout.sessions.listLineItems(id)).data[0].price!.id),
+    );
     expect(prices).toEqual([world.prices.pro, world.prices.ultra, world.prices.pro]);
   });
 
@@ -43,7 +43,10 @@ describe("POST /v1/checkout", () => {
     const { account } = await world.subscribed("pro");
     const res = await account.checkout("ultra");
     expect(res.status).toBe(409);
-    expect(res.json).toMatchObject({ code: "already_subscribed", detail: expect.stringContaining("/v1/me/subscription/change") });
+    expect(res.json).toMatchObject({
+      code: "already_subscribed",
+      detail: expect.stringContaining("/v1/me/subscription/change"),
+    });
 
     const other = await world.customer();
     const first = await other.checkout("pro");
@@ -102,7 +105,11 @@ describe("cancel and resume", () => {
   it("cancel keeps the tier until the period end; resume undoes it; both are idempotent", async () => {
     const { account, subscriptionId } = await world.subscribed("pro");
     const canceled = await ok(account.cancel());
-    expect(canceled).toMatchObject({ tier: "pro", cancel_at_period_end: true, current_period_end: world.periodEnd(subscriptionId) });
+    expect(canceled).toMatchObject({
+      tier: "pro",
+      cancel_at_period_end: true,
+      current_period_end: world.periodEnd(subscriptionId),
+    });
     expect(world.fake.object(subscriptionId)).toMatchObject({ cancel_at_period_end: true, status: "active" });
     expect(await ok(account.cancel())).toMatchObject({ tier: "pro", cancel_at_period_end: true });
 
@@ -114,7 +121,8 @@ describe("cancel and resume", () => {
 
   it("resume also clears a cancel date set in the portal (cancel_at)", async () => {
     const { account, subscriptionId } = await world.subscribed("pro");
-    const end = (world.fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0].current_period_end;
+    const end = (world.fake.object(subscriptionId).items as { data: { current_period_end: number }[] }).data[0]
+      .current_period_end;
     await world.stripe.subscriptions.update(subscriptionId, { cancel_at: end });
     expect(await ok(account.reconcile())).toMatchObject({ cancel_at_period_end: true });
     expect(await ok(account.resume())).toMatchObject({ cancel_at_period_end: false });
@@ -127,14 +135,24 @@ describe("cancel and resume", () => {
     const { events } = world.fake.advancePeriod(subscriptionId);
     const answers = await world.deliver(events);
     expect(answers.map((a) => a.effect)).toContain("subscription.revoked");
-    expect(await ok(account.subscription())).toMatchObject({ tier: "free", limit_seconds: 900, cancel_at_period_end: false, payment_state: null });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      cancel_at_period_end: false,
+      payment_state: null,
+    });
     // Subscribing again is a new Checkout.
     expect((await account.checkout("pro")).status).toBe(200);
   });
 
   it("without a subscription: 409 no_subscription for every operation", async () => {
     const account = await world.customer();
-    for (const res of [await account.cancel(), await account.resume(), await account.change("pro"), await account.undoChange()]) {
+    for (const res of [
+      await account.cancel(),
+      await account.resume(),
+      await account.change("pro"),
+      await account.undoChange(),
+    ]) {
       expect(res.status).toBe(409);
       expect(res.json).toMatchObject({ code: "no_subscription" });
     }
@@ -145,7 +163,13 @@ describe("change tier", () => {
   it("an upgrade applies at once and invoices the prorated difference", async () => {
     const { account, subscriptionId } = await world.subscribed("pro");
     const changed = await ok(account.change("ultra"));
-    expect(changed).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: null, pending_change_at: null, current_period_end: world.periodEnd(subscriptionId) });
+    expect(changed).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      pending_tier: null,
+      pending_change_at: null,
+      current_period_end: world.periodEnd(subscriptionId),
+    });
     const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
     expect(sub.items.data.map((i) => i.price.id)).toEqual([world.prices.ultra]);
     const invoices = await world.stripe.invoices.list({ subscription: subscriptionId });
@@ -157,20 +181,36 @@ describe("change tier", () => {
     const { account, subscriptionId } = await world.subscribed("ultra");
     const end = world.periodEnd(subscriptionId);
     const scheduled = await ok(account.change("pro"));
-    expect(scheduled).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: "pro", pending_change_at: end, cancel_at_period_end: false });
+    expect(scheduled).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      pending_tier: "pro",
+      pending_change_at: end,
+      cancel_at_period_end: false,
+    });
     expect((await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.ultra);
     // Asking again for the same downgrade changes nothing.
     expect(await ok(account.change("pro"))).toMatchObject({ pending_tier: "pro", pending_change_at: end });
 
     const undone = await ok(account.undoChange());
-    expect(undone).toMatchObject({ tier: "ultra", pending_tier: null, pending_change_at: null, cancel_at_period_end: false });
+    expect(undone).toMatchObject({
+      tier: "ultra",
+      pending_tier: null,
+      pending_change_at: null,
+      cancel_at_period_end: false,
+    });
     expect((await world.stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
     expect(await ok(account.undoChange())).toMatchObject({ pending_tier: null });
 
     await ok(account.change("pro"));
     const { events } = world.fake.advancePeriod(subscriptionId);
     await world.deliver(events);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, pending_tier: null, current_period_end: world.periodEnd(subscriptionId) });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      pending_tier: null,
+      current_period_end: world.periodEnd(subscriptionId),
+    });
     expect((await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0].price.id).toBe(world.prices.pro);
   });
 
@@ -194,7 +234,12 @@ describe("change tier", () => {
   it("cancel drops a scheduled downgrade; a downgrade while a cancel is scheduled is refused", async () => {
     const { account, subscriptionId } = await world.subscribed("ultra");
     await ok(account.change("pro"));
-    expect(await ok(account.cancel())).toMatchObject({ tier: "ultra", cancel_at_period_end: true, pending_tier: null, pending_change_at: null });
+    expect(await ok(account.cancel())).toMatchObject({
+      tier: "ultra",
+      cancel_at_period_end: true,
+      pending_tier: null,
+      pending_change_at: null,
+    });
     expect((await world.stripe.subscriptions.retrieve(subscriptionId)).schedule).toBeNull();
     const refused = await account.change("pro");
     expect(refused.status).toBe(409);
@@ -224,7 +269,10 @@ describe("change tier", () => {
     try {
       const res = await account.change("ultra");
       expect(res.status).toBe(502);
-      expect(res.json).toEqual({ detail: expect.stringContaining("Stripe did not complete the request"), code: "upstream_failed" });
+      expect(res.json).toEqual({
+        detail: expect.stringContaining("Stripe did not complete the request"),
+        code: "upstream_failed",
+      });
     } finally {
       console.error = errorLog;
     }
@@ -236,7 +284,9 @@ describe("POST /v1/me/subscription/reconcile", () => {
   it("is a no-op without a Stripe customer", async () => {
     const account = await world.customer();
     expect(await ok(account.reconcile())).toMatchObject({ tier: "free", payment_state: null });
-    expect(world.fake.requests.filter((r) => r.params?.customer === undefined && r.path === "/v1/subscriptions")).toHaveLength(0);
+    expect(
+      world.fake.requests.filter((r) => r.params?.customer === undefined && r.path === "/v1/subscriptions"),
+    ).toHaveLength(0);
     expect(await account.row()).toBeNull();
   });
 
@@ -244,7 +294,10 @@ describe("POST /v1/me/subscription/reconcile", () => {
     const { account, subscriptionId } = await world.subscribed("pro");
     // Changes made in Stripe (the portal, the dashboard) with no webhook delivered.
     const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
-    await world.stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
+    await world.stripe.subscriptions.update(subscriptionId, {
+      items: [{ id: sub.items.data[0].id, price: world.prices.ultra }],
+      proration_behavior: "none",
+    });
     await world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
     expect((await ok(account.subscription())).tier).toBe("pro");
     const first = await ok(account.reconcile());
@@ -252,7 +305,11 @@ describe("POST /v1/me/subscription/reconcile", () => {
     expect(await ok(account.reconcile())).toEqual(first);
 
     await world.stripe.subscriptions.cancel(subscriptionId);
-    expect(await ok(account.reconcile())).toMatchObject({ tier: "free", limit_seconds: 900, cancel_at_period_end: false });
+    expect(await ok(account.reconcile())).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      cancel_at_period_end: false,
+    });
   });
 
   it("surfaces a failed payment, and its recovery", async () => {
@@ -277,6 +334,9 @@ describe("POST /v1/me/portal", () => {
     const url = (res.json as { url: string }).url;
     expect(url.startsWith(`${world.fake.origin}/p/session/`)).toBe(true);
     const session = world.fake.object(new URL(url).pathname.split("/").pop()!);
-    expect(session).toMatchObject({ customer: (await paying.row())!.stripeCustomerId, return_url: "http://app.test/dashboard/billing" });
+    expect(session).toMatchObject({
+      customer: (await paying.row())!.stripeCustomerId,
+      return_url: "http://app.test/dashboard/billing",
+    });
   });
 });

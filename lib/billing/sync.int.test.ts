@@ -81,7 +81,12 @@ describe("no Stripe call inside a database transaction", () => {
     const late = new Promise<void>((resolve) => (arrive = resolve));
     let read!: () => void;
     const hasRead = new Promise<void>((resolve) => (read = resolve));
-    const slow = new Stripe(world.fake.apiKey, { host: world.fake.host, port: world.fake.port, protocol: world.fake.protocol, maxNetworkRetries: 0 });
+    const slow = new Stripe(world.fake.apiKey, {
+      host: world.fake.host,
+      port: world.fake.port,
+      protocol: world.fake.protocol,
+      maxNetworkRetries: 0,
+    });
     const list = slow.subscriptions.list.bind(slow.subscriptions);
     slow.subscriptions.list = (async (...args: Parameters<typeof list>) => {
       const answer = await list(...args);
@@ -89,12 +94,17 @@ describe("no Stripe call inside a database transaction", () => {
       await late;
       return answer;
     }) as typeof list;
-    const a = sync.syncCustomer(slow, config, customerId, { event: { id: "evt_stale_read_a", type: "customer.subscription.updated" } });
+    const a = sync.syncCustomer(slow, config, customerId, {
+      event: { id: "evt_stale_read_a", type: "customer.subscription.updated" },
+    });
     await hasRead;
 
     // Meanwhile the customer cancels at Stripe and B (a later read) stores it.
     await world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true });
-    expect(await sync.syncCustomer(world.stripe, config, customerId)).toMatchObject({ outcome: "applied", effect: "subscription.canceled" });
+    expect(await sync.syncCustomer(world.stripe, config, customerId)).toMatchObject({
+      outcome: "applied",
+      effect: "subscription.canceled",
+    });
     expect(await account.row()).toMatchObject({ cancelAtPeriodEnd: true });
 
     // A's older read arrives last: the stored state stays B's, A's event is recorded.
@@ -104,7 +114,11 @@ describe("no Stripe call inside a database transaction", () => {
     expect(await world.db.webhookEvent.count({ where: { id: "evt_stale_read_a" } })).toBe(1);
     // A redelivery of A's event is a duplicate, answered without asking Stripe.
     const reads = world.fake.count("GET", "/v1/subscriptions");
-    expect(await sync.syncCustomer(world.stripe, config, customerId, { event: { id: "evt_stale_read_a", type: "customer.subscription.updated" } })).toEqual({ outcome: "duplicate" });
+    expect(
+      await sync.syncCustomer(world.stripe, config, customerId, {
+        event: { id: "evt_stale_read_a", type: "customer.subscription.updated" },
+      }),
+    ).toEqual({ outcome: "duplicate" });
     expect(world.fake.count("GET", "/v1/subscriptions")).toBe(reads);
   });
 });

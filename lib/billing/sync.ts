@@ -36,7 +36,8 @@ export interface BillingState {
 }
 
 const date = (unixSeconds: number | null | undefined) => (unixSeconds ? new Date(unixSeconds * 1000) : null);
-const idOf = (ref: string | { id: string } | null | undefined) => (ref ? (typeof ref === "string" ? ref : ref.id) : null);
+const idOf = (ref: string | { id: string } | null | undefined) =>
+  ref ? (typeof ref === "string" ? ref : ref.id) : null;
 
 /** The subscription that matters: the newest one that still exists, else none. */
 export function currentSubscription(subscriptions: Stripe.Subscription[]): Stripe.Subscription | null {
@@ -48,7 +49,8 @@ function paymentState(subscription: Stripe.Subscription): PaymentState {
   if (subscription.status === "unpaid") return "unpaid";
   if (subscription.status === "incomplete") return "incomplete";
   const invoice = subscription.latest_invoice;
-  if (invoice && typeof invoice !== "string" && invoice.status === "open" && invoice.attempt_count > 0) return "payment_failed";
+  if (invoice && typeof invoice !== "string" && invoice.status === "open" && invoice.attempt_count > 0)
+    return "payment_failed";
   return "ok";
 }
 
@@ -72,7 +74,11 @@ function pendingChange(
 }
 
 /** Maps the customer's subscriptions to the state we store (pure: the caller reads Stripe). */
-export function billingState(subscriptions: Stripe.Subscription[], ids: Record<PaidTier, string>, config: BillingConfig): BillingState {
+export function billingState(
+  subscriptions: Stripe.Subscription[],
+  ids: Record<PaidTier, string>,
+  config: BillingConfig,
+): BillingState {
   const subscription = currentSubscription(subscriptions);
   if (!subscription) {
     return {
@@ -90,7 +96,11 @@ export function billingState(subscriptions: Stripe.Subscription[], ids: Record<P
   }
   const item = subscription.items.data[0];
   const paidTier = item ? tierOfPrice(item.price, ids, config) : null;
-  if (item && !paidTier) log.warn({ subscription: subscription.id, price: item.price.id }, "subscription is on a price that is neither tier's: treated as free");
+  if (item && !paidTier)
+    log.warn(
+      { subscription: subscription.id, price: item.price.id },
+      "subscription is on a price that is neither tier's: treated as free",
+    );
   const pending = pendingChange(subscription, paidTier, ids, config);
   return {
     tier: paidTier && GRANTING.has(subscription.status) ? paidTier : "free",
@@ -108,12 +118,18 @@ export function billingState(subscriptions: Stripe.Subscription[], ids: Record<P
 
 /** The customer's subscriptions as Stripe has them now, with what the mapping needs expanded. */
 export async function readSubscriptions(stripe: Stripe, customerId: string): Promise<Stripe.Subscription[]> {
-  const list = await stripe.subscriptions.list({ customer: customerId, status: "all", limit: 20, expand: ["data.schedule", "data.latest_invoice"] });
+  const list = await stripe.subscriptions.list({
+    customer: customerId,
+    status: "all",
+    limit: 20,
+    expand: ["data.schedule", "data.latest_invoice"],
+  });
   return list.data;
 }
 
 /** The contract's event kind for a change of the stored row, for logs and the webhook's answer. */
-export type BillingEffect = "subscription.canceled" | "subscription.revoked" | "subscription.updated" | "subscription.resumed" | null;
+export type BillingEffect =
+  "subscription.canceled" | "subscription.revoked" | "subscription.updated" | "subscription.resumed" | null;
 
 function effectOf(before: { tier: Tier; cancelAtPeriodEnd: boolean }, after: BillingState): BillingEffect {
   if (before.tier !== "free" && after.tier === "free") return "subscription.revoked";
@@ -130,7 +146,10 @@ export interface SyncOptions {
   event?: { id: string; type: string };
 }
 
-export type SyncResult = { outcome: "applied"; userId: string; effect: BillingEffect } | { outcome: "duplicate" } | { outcome: "unknown_customer" };
+export type SyncResult =
+  | { outcome: "applied"; userId: string; effect: BillingEffect }
+  | { outcome: "duplicate" }
+  | { outcome: "unknown_customer" };
 
 /**
  * Reads the customer from Stripe, then stores what it grants in one short transaction under the customer's
@@ -143,14 +162,22 @@ export type SyncResult = { outcome: "applied"; userId: string; effect: BillingEf
  * caused this sync. Its event is still recorded (once). Throws when Stripe or the database fails: nothing is
  * stored then, and a webhook answers 500 so that Stripe delivers it again.
  */
-export async function syncCustomer(stripe: Stripe, config: BillingConfig, customerId: string, options: SyncOptions = {}): Promise<SyncResult> {
+export async function syncCustomer(
+  stripe: Stripe,
+  config: BillingConfig,
+  customerId: string,
+  options: SyncOptions = {},
+): Promise<SyncResult> {
   const db = await getDb();
   if (options.event && (await db.webhookEvent.findUnique({ where: { id: options.event.id }, select: { id: true } }))) {
     return { outcome: "duplicate" };
   }
   const ids = await tierPriceIds(stripe, config);
   const [{ readAt }] = await db.$queryRaw<{ readAt: Date }[]>`SELECT clock_timestamp() AS "readAt"`;
-  const linked = await db.subscription.findUnique({ where: { stripeCustomerId: customerId }, select: { userId: true } });
+  const linked = await db.subscription.findUnique({
+    where: { stripeCustomerId: customerId },
+    select: { userId: true },
+  });
   const claimedBy = linked ? null : await customerUserId(stripe, customerId);
   const state = billingState(await readSubscriptions(stripe, customerId), ids, config);
   return db.$transaction(
@@ -167,7 +194,8 @@ export async function syncCustomer(stripe: Stripe, config: BillingConfig, custom
         if (inserted === 0) return { outcome: "duplicate" as const };
       }
       const stored = await tx.subscription.findUnique({ where: { userId }, select: { stripeReadAt: true } });
-      if (stored?.stripeReadAt && stored.stripeReadAt > readAt) return { outcome: "applied" as const, userId, effect: null };
+      if (stored?.stripeReadAt && stored.stripeReadAt > readAt)
+        return { outcome: "applied" as const, userId, effect: null };
       const effect = await applyState(tx, userId, customerId, state, readAt);
       return { outcome: "applied" as const, userId, effect };
     },
@@ -183,7 +211,10 @@ async function customerUserId(stripe: Stripe, customerId: string): Promise<strin
 
 /** The user a Stripe customer belongs to: our row, else the user named in the customer's metadata. */
 async function userOfCustomer(tx: Tx, customerId: string, claimedBy: string | null): Promise<string | null> {
-  const linked = await tx.subscription.findUnique({ where: { stripeCustomerId: customerId }, select: { userId: true } });
+  const linked = await tx.subscription.findUnique({
+    where: { stripeCustomerId: customerId },
+    select: { userId: true },
+  });
   if (linked) return linked.userId;
   if (!claimedBy) return null;
   const user = await tx.user.findUnique({ where: { id: claimedBy }, select: { id: true } });
@@ -194,8 +225,17 @@ async function userOfCustomer(tx: Tx, customerId: string, claimedBy: string | nu
   return claimedBy;
 }
 
-async function applyState(tx: Tx, userId: string, customerId: string, state: BillingState, readAt: Date): Promise<BillingEffect> {
-  const before = (await tx.subscription.findUnique({ where: { userId }, select: { tier: true, cancelAtPeriodEnd: true } })) ?? {
+async function applyState(
+  tx: Tx,
+  userId: string,
+  customerId: string,
+  state: BillingState,
+  readAt: Date,
+): Promise<BillingEffect> {
+  const before = (await tx.subscription.findUnique({
+    where: { userId },
+    select: { tier: true, cancelAtPeriodEnd: true },
+  })) ?? {
     tier: "free" as Tier,
     cancelAtPeriodEnd: false,
   };

@@ -14,16 +14,18 @@ beforeAll(async () => {
 afterEach(() => world.fake.clearFaults());
 afterAll(async () => world?.teardown());
 
-
 const DAY_SECONDS = 86_400;
 const DAY_MS = DAY_SECONDS * 1000;
 
 /** Charges `seconds` the way a transcription does: in a transaction, against the current period. */
-const charge = (account: BillingCustomer, seconds: number, now?: Date) => world.db.$transaction((tx) => chargeSeconds(tx, account.user.id, seconds, now));
+const charge = (account: BillingCustomer, seconds: number, now?: Date) =>
+  world.db.$transaction((tx) => chargeSeconds(tx, account.user.id, seconds, now));
 
 /** The subscription's billing period at Stripe (on its item, with this API version). */
 function stripePeriod(subscriptionId: string): { start: Date; end: Date } {
-  const item = (world.fake.object(subscriptionId).items as { data: { current_period_start: number; current_period_end: number }[] }).data[0];
+  const item = (
+    world.fake.object(subscriptionId).items as { data: { current_period_start: number; current_period_end: number }[] }
+  ).data[0];
   return { start: new Date(item.current_period_start * 1000), end: new Date(item.current_period_end * 1000) };
 }
 
@@ -50,11 +52,21 @@ describe("the first paid period", () => {
     const account = await world.customer();
     expect(await charge(account, 600)).toEqual(calendarMonth());
     expect(await charge(account, 400)).toBeNull(); // 1,000 s is over the free 900
-    expect(await ok(account.subscription())).toMatchObject({ tier: "free", limit_seconds: 900, used_seconds: 600, current_period_end: calendarMonth().end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      used_seconds: 600,
+      current_period_end: calendarMonth().end.toISOString(),
+    });
 
     const { subscriptionId } = await world.subscribe(account, "pro");
     const period = stripePeriod(subscriptionId);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, used_seconds: 600, current_period_end: period.end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      used_seconds: 600,
+      current_period_end: period.end.toISOString(),
+    });
     expect(await account.row()).toMatchObject({ currentPeriodStart: period.start, currentPeriodEnd: period.end });
 
     // The next charge lands in the paid period, on top of what was carried.
@@ -72,10 +84,20 @@ describe("the first paid period", () => {
 
     const mark = world.fake.events.length;
     const changed = await ok(account.change("ultra"));
-    expect(changed).toMatchObject({ tier: "ultra", limit_seconds: 180_000, used_seconds: 30_000, current_period_end: period.end.toISOString() });
+    expect(changed).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      used_seconds: 30_000,
+      current_period_end: period.end.toISOString(),
+    });
     // The change's own events arriving afterwards change nothing more.
     await world.deliver(world.fake.events.slice(mark));
-    expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", limit_seconds: 180_000, used_seconds: 30_000, current_period_end: period.end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      used_seconds: 30_000,
+      current_period_end: period.end.toISOString(),
+    });
     expect(stripePeriod(subscriptionId)).toEqual(period);
 
     expect(await charge(account, 10_000)).toEqual(period);
@@ -89,13 +111,21 @@ describe("the period end", () => {
     const { subscriptionId } = await yesterday(() => world.subscribe(account, "pro"));
     const first = stripePeriod(subscriptionId);
     expect(await charge(account, 5000)).toEqual(first);
-    expect(await ok(account.subscription())).toMatchObject({ used_seconds: 5000, current_period_end: first.end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      used_seconds: 5000,
+      current_period_end: first.end.toISOString(),
+    });
 
     const { events } = world.fake.advancePeriod(subscriptionId);
     await world.deliver(events);
     const second = stripePeriod(subscriptionId);
     expect(second.start.getTime()).toBeGreaterThan(first.start.getTime());
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, used_seconds: 0, current_period_end: second.end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      used_seconds: 0,
+      current_period_end: second.end.toISOString(),
+    });
     expect(await account.row()).toMatchObject({ currentPeriodStart: second.start, currentPeriodEnd: second.end });
 
     expect(await charge(account, 700)).toEqual(second);
@@ -112,13 +142,21 @@ describe("the period end", () => {
     const length = stored!.currentPeriodEnd!.getTime() - stored!.currentPeriodStart!.getTime();
     const end = new Date(Date.now() - 10 * DAY_MS);
     const start = new Date(end.getTime() - length);
-    await world.db.subscription.update({ where: { userId: account.user.id }, data: { currentPeriodStart: start, currentPeriodEnd: end } });
+    await world.db.subscription.update({
+      where: { userId: account.user.id },
+      data: { currentPeriodStart: start, currentPeriodEnd: end },
+    });
     // Used during that period.
     expect(await charge(account, 30_000, new Date(end.getTime() - DAY_MS))).toEqual({ start, end });
     expect(await usageRow(account, start)).toMatchObject({ usedSeconds: 30_000 });
 
     const next = { start: end, end: new Date(end.getTime() + length) };
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, used_seconds: 0, current_period_end: next.end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      used_seconds: 0,
+      current_period_end: next.end.toISOString(),
+    });
     expect(await charge(account, 20_000)).toEqual(next); // would not fit in the old period
     expect(await ok(account.subscription())).toMatchObject({ used_seconds: 20_000 });
     expect(await usageRow(account, start)).toMatchObject({ usedSeconds: 30_000 });
@@ -161,7 +199,12 @@ describe("the period end", () => {
     expect(await ok(account.cancel())).toMatchObject({ cancel_at_period_end: true });
     await world.deliver(world.fake.advancePeriod(subscriptionId).events);
 
-    expect(await ok(account.subscription())).toMatchObject({ tier: "free", limit_seconds: 900, used_seconds: 0, current_period_end: calendarMonth().end.toISOString() });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      used_seconds: 0,
+      current_period_end: calendarMonth().end.toISOString(),
+    });
     expect(await charge(account, 901)).toBeNull();
     expect(await ok(account.subscription())).toMatchObject({ used_seconds: 0 });
     expect(await charge(account, 900)).toEqual(calendarMonth());
@@ -172,7 +215,13 @@ describe("the period end", () => {
     const { subscriptionId } = await yesterday(() => world.subscribe(account, "ultra"));
     const first = stripePeriod(subscriptionId);
     expect(await charge(account, 100_000)).toEqual(first);
-    expect(await ok(account.change("pro"))).toMatchObject({ tier: "ultra", limit_seconds: 180_000, used_seconds: 100_000, pending_tier: "pro", pending_change_at: first.end.toISOString() });
+    expect(await ok(account.change("pro"))).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      used_seconds: 100_000,
+      pending_tier: "pro",
+      pending_change_at: first.end.toISOString(),
+    });
 
     await world.deliver(world.fake.advancePeriod(subscriptionId).events);
     const second = stripePeriod(subscriptionId);
@@ -199,7 +248,16 @@ describe("a job's reservation across an upgrade", () => {
     const account = await world.customer();
     const userId = account.user.id;
     const month = calendarMonth();
-    const { jobId } = await startTranscriptionJob({ userId, platform: "podcast", videoId: "ep-1", canonicalUrl: "https://pod.example/ep-1.mp3", lang: "en", origin: "audio_url", title: null, estimateSeconds: 300 });
+    const { jobId } = await startTranscriptionJob({
+      userId,
+      platform: "podcast",
+      videoId: "ep-1",
+      canonicalUrl: "https://pod.example/ep-1.mp3",
+      lang: "en",
+      origin: "audio_url",
+      title: null,
+      estimateSeconds: 300,
+    });
     expect(await charge(account, 200)).toEqual(month);
     expect(await ok(account.subscription())).toMatchObject({ tier: "free", used_seconds: 500 });
 
@@ -217,7 +275,11 @@ describe("a job's reservation across an upgrade", () => {
     // The job fails: all 400 s come back in the paid period; what stays is the other 200 s.
     await world.db.$transaction(async (tx) => {
       const failed = await tx.job.update({ where: { id: jobId }, data: { status: "error" } });
-      await transcribePipeline.onFailure({ userId, periodStart: month.start.toISOString() } as never, { code: "x", message: "x" }, { jobId, userId, tx, job: failed });
+      await transcribePipeline.onFailure(
+        { userId, periodStart: month.start.toISOString() } as never,
+        { code: "x", message: "x" },
+        { jobId, userId, tx, job: failed },
+      );
     });
     expect(await ok(account.subscription())).toMatchObject({ tier: "pro", used_seconds: 200 });
     expect(await usageRow(account, paid.start)).toMatchObject({ usedSeconds: 200 });

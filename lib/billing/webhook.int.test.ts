@@ -23,7 +23,10 @@ const since = (mark: number) => world.fake.events.slice(mark) as unknown as Even
 /** The one event of a type among `events`. */
 function only(events: readonly object[], type: string): Event {
   const found = (events as Event[]).filter((event) => event.type === type);
-  expect(found.map((event) => event.type), `one ${type} among ${(events as Event[]).map((e) => e.type).join(", ")}`).toEqual([type]);
+  expect(
+    found.map((event) => event.type),
+    `one ${type} among ${(events as Event[]).map((e) => e.type).join(", ")}`,
+  ).toEqual([type]);
   return found[0];
 }
 
@@ -32,15 +35,21 @@ const subscriptionReads = () => world.fake.count("GET", "/v1/subscriptions");
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** A user who paid at Checkout; no event delivered yet. */
-async function paidAtStripe(tier: "pro" | "ultra" = "pro"): Promise<{ account: BillingCustomer; subscriptionId: string; customerId: string; events: Event[] }> {
+async function paidAtStripe(
+  tier: "pro" | "ultra" = "pro",
+): Promise<{ account: BillingCustomer; subscriptionId: string; customerId: string; events: Event[] }> {
   const account = await world.customer();
   const res = await account.checkout(tier);
   expect(res.status, res.text).toBe(200);
   const sessionId = new URL((res.json as { url: string }).url).pathname.split("/").pop()!;
   const done = world.fake.completeCheckout(sessionId);
-  return { account, subscriptionId: done.subscription!.id as string, customerId: (await account.row())!.stripeCustomerId!, events: done.events as unknown as Event[] };
+  return {
+    account,
+    subscriptionId: done.subscription!.id as string,
+    customerId: (await account.row())!.stripeCustomerId!,
+    events: done.events as unknown as Event[],
+  };
 }
-
 
 /** Runs `change` against Stripe, then delivers every event the fake recorded meanwhile. */
 async function atStripe(change: () => Promise<unknown>): Promise<{ events: Event[]; answers: Answer[] }> {
@@ -62,9 +71,22 @@ describe("signature", () => {
     const res = await world.sendWebhook(completed);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ received: true, outcome: "applied", effect: "subscription.updated" });
-    expect(await account.row()).toMatchObject({ tier: "pro", stripeCustomerId: customerId, stripeSubscriptionId: subscriptionId, status: "active", paymentState: "ok" });
-    expect(await webhookRows(completed.id)).toEqual([{ id: completed.id, provider: "stripe", type: "checkout.session.completed", processedAt: expect.any(Date) }]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, current_period_end: world.periodEnd(subscriptionId), payment_state: "ok" });
+    expect(await account.row()).toMatchObject({
+      tier: "pro",
+      stripeCustomerId: customerId,
+      stripeSubscriptionId: subscriptionId,
+      status: "active",
+      paymentState: "ok",
+    });
+    expect(await webhookRows(completed.id)).toEqual([
+      { id: completed.id, provider: "stripe", type: "checkout.session.completed", processedAt: expect.any(Date) },
+    ]);
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      current_period_end: world.periodEnd(subscriptionId),
+      payment_state: "ok",
+    });
   });
 
   it("a forged signature is 400 invalid_signature and stores nothing: another secret, or a body altered after signing", async () => {
@@ -123,7 +145,10 @@ describe("signature", () => {
       body: JSON.stringify(completed),
     });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ code: "invalid_signature", detail: expect.stringContaining("Missing Stripe-Signature") });
+    expect(res.json).toMatchObject({
+      code: "invalid_signature",
+      detail: expect.stringContaining("Missing Stripe-Signature"),
+    });
     expect(await webhookRows(completed.id)).toEqual([]);
     expect(await account.row()).toEqual(before);
   });
@@ -162,13 +187,19 @@ describe("delivery", () => {
     const { account, subscriptionId } = await world.subscribed("pro");
     const mark = world.fake.events.length;
     const sub = await world.stripe.subscriptions.retrieve(subscriptionId);
-    await world.stripe.subscriptions.update(subscriptionId, { items: [{ id: sub.items.data[0].id, price: world.prices.ultra }], proration_behavior: "none" });
+    await world.stripe.subscriptions.update(subscriptionId, {
+      items: [{ id: sub.items.data[0].id, price: world.prices.ultra }],
+      proration_behavior: "none",
+    });
     await world.stripe.subscriptions.cancel(subscriptionId);
     const events = since(mark);
     const updated = only(events, "customer.subscription.updated");
     const deleted = only(events, "customer.subscription.deleted");
     // The late event, read on its own, says "active on ultra".
-    expect(updated.data.object).toMatchObject({ status: "active", items: { data: [{ price: { id: world.prices.ultra } }] } });
+    expect(updated.data.object).toMatchObject({
+      status: "active",
+      items: { data: [{ price: { id: world.prices.ultra } }] },
+    });
 
     const first = await world.sendWebhook(deleted);
     expect(first.json).toEqual({ received: true, outcome: "applied", effect: "subscription.revoked" });
@@ -177,7 +208,12 @@ describe("delivery", () => {
     const late = await world.sendWebhook(updated);
     expect(late.status, late.text).toBe(200);
     expect(late.json).toEqual({ received: true, outcome: "applied", effect: null });
-    expect(await account.row()).toMatchObject({ tier: "free", stripeSubscriptionId: null, status: "canceled", cancelAtPeriodEnd: false });
+    expect(await account.row()).toMatchObject({
+      tier: "free",
+      stripeSubscriptionId: null,
+      status: "canceled",
+      cancelAtPeriodEnd: false,
+    });
     expect(await ok(account.subscription())).toMatchObject({ tier: "free", limit_seconds: 900 });
     expect(await webhookRows(deleted.id)).toHaveLength(1);
     expect(await webhookRows(updated.id)).toHaveLength(1);
@@ -188,7 +224,9 @@ describe("delivery", () => {
     const before = await account.row();
     const reads = subscriptionReads();
     // Recorded by the fake: the customer our Checkout created, the first invoice being finalized.
-    const created = (world.fake.events as unknown as Event[]).find((e) => e.type === "customer.created" && e.data.object.id === customerId)!;
+    const created = (world.fake.events as unknown as Event[]).find(
+      (e) => e.type === "customer.created" && e.data.object.id === customerId,
+    )!;
     expect(created).toBeDefined();
     const finalized = only(events, "invoice.finalized");
     expect(finalized.data.object.customer).toBe(customerId);
@@ -198,7 +236,17 @@ describe("delivery", () => {
       object: "event",
       api_version: world.fake.apiVersion,
       created: nowSeconds(),
-      data: { object: { id: "ch_1RefundedTest", object: "charge", amount: 900, amount_refunded: 900, currency: "usd", customer: customerId, refunded: true } },
+      data: {
+        object: {
+          id: "ch_1RefundedTest",
+          object: "charge",
+          amount: 900,
+          amount_refunded: 900,
+          currency: "usd",
+          customer: customerId,
+          refunded: true,
+        },
+      },
       livemode: false,
       pending_webhooks: 1,
       request: { id: null, idempotency_key: null },
@@ -247,7 +295,10 @@ describe("delivery", () => {
     const mark = world.fake.events.length;
     // Made at Stripe outside our app: no user_id in the metadata, no row of ours.
     const customer = await world.stripe.customers.create({ email: "stranger@example.test" });
-    const subscription = await world.stripe.subscriptions.create({ customer: customer.id, items: [{ price: world.prices.pro }] });
+    const subscription = await world.stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: world.prices.pro }],
+    });
     const created = only(since(mark), "customer.subscription.created");
     expect(created.data.object).toMatchObject({ id: subscription.id, customer: customer.id });
 
@@ -255,7 +306,11 @@ describe("delivery", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ received: true, outcome: "unknown_customer", effect: null });
     expect(await webhookRows(created.id)).toEqual([]);
-    expect(await world.db.subscription.count({ where: { OR: [{ stripeCustomerId: customer.id }, { stripeSubscriptionId: subscription.id }] } })).toBe(0);
+    expect(
+      await world.db.subscription.count({
+        where: { OR: [{ stripeCustomerId: customer.id }, { stripeSubscriptionId: subscription.id }] },
+      }),
+    ).toBe(0);
     expect(await world.sendWebhook(created)).toMatchObject({ status: 200, json: { outcome: "unknown_customer" } });
 
     // Once the customer names one of our users at Stripe, a redelivery of the same event is applied.
@@ -264,20 +319,33 @@ describe("delivery", () => {
     const redelivered = await world.sendWebhook(created);
     expect(redelivered.json).toEqual({ received: true, outcome: "applied", effect: "subscription.updated" });
     expect(await webhookRows(created.id)).toHaveLength(1);
-    expect(await account.row()).toMatchObject({ tier: "pro", stripeCustomerId: customer.id, stripeSubscriptionId: subscription.id });
+    expect(await account.row()).toMatchObject({
+      tier: "pro",
+      stripeCustomerId: customer.id,
+      stripeSubscriptionId: subscription.id,
+    });
   });
 });
 
 describe("the subscription table, driven by Stripe's events", () => {
   it("cancel_at_period_end set at Stripe: subscription.canceled, tier kept; unset: subscription.resumed", async () => {
     const { account, subscriptionId } = await world.subscribed("pro");
-    const canceled = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }));
+    const canceled = await atStripe(() =>
+      world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }),
+    );
     expect(canceled.events.map((e) => e.type)).toEqual(["customer.subscription.updated"]);
     expect(canceled.answers).toEqual([{ received: true, outcome: "applied", effect: "subscription.canceled" }]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, cancel_at_period_end: true, current_period_end: world.periodEnd(subscriptionId) });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      cancel_at_period_end: true,
+      current_period_end: world.periodEnd(subscriptionId),
+    });
     expect(await account.row()).toMatchObject({ tier: "pro", cancelAtPeriodEnd: true, status: "active" });
 
-    const resumed = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }));
+    const resumed = await atStripe(() =>
+      world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: false }),
+    );
     expect(resumed.answers).toEqual([{ received: true, outcome: "applied", effect: "subscription.resumed" }]);
     expect(await ok(account.subscription())).toMatchObject({ tier: "pro", cancel_at_period_end: false });
     expect(await account.row()).toMatchObject({ tier: "pro", cancelAtPeriodEnd: false });
@@ -287,25 +355,51 @@ describe("the subscription table, driven by Stripe's events", () => {
     const { account, subscriptionId } = await world.subscribed("pro");
     const end = world.periodEnd(subscriptionId);
     const item = (await world.stripe.subscriptions.retrieve(subscriptionId)).items.data[0];
-    const changed = await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { items: [{ id: item.id, price: world.prices.ultra }], proration_behavior: "always_invoice" }));
+    const changed = await atStripe(() =>
+      world.stripe.subscriptions.update(subscriptionId, {
+        items: [{ id: item.id, price: world.prices.ultra }],
+        proration_behavior: "always_invoice",
+      }),
+    );
     // The prorated invoice's own events (invoice.created, invoice.finalized) are not ours to handle.
     const outcomes = changed.events.map((e, i) => [e.type, changed.answers[i].outcome]);
     expect(outcomes).toContainEqual(["customer.subscription.updated", "applied"]);
     expect(outcomes).toContainEqual(["invoice.paid", "applied"]);
     expect(effects(changed.answers)).toEqual(["subscription.updated"]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", limit_seconds: 180_000, current_period_end: end, payment_state: "ok" });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      current_period_end: end,
+      payment_state: "ok",
+    });
     expect(await account.row()).toMatchObject({ tier: "ultra", stripeSubscriptionId: subscriptionId });
   });
 
   it("the period end after a cancel: subscription.revoked, free", async () => {
     const { account, subscriptionId } = await world.subscribed("ultra");
-    expect(effects((await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true }))).answers)).toEqual(["subscription.canceled"]);
+    expect(
+      effects(
+        (await atStripe(() => world.stripe.subscriptions.update(subscriptionId, { cancel_at_period_end: true })))
+          .answers,
+      ),
+    ).toEqual(["subscription.canceled"]);
     const { events } = world.fake.advancePeriod(subscriptionId);
     expect(events.map((e) => e.type)).toContain("customer.subscription.deleted");
     const answers = (await world.deliver(events)) as Answer[];
     expect(effects(answers)).toEqual(["subscription.revoked"]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "free", limit_seconds: 900, cancel_at_period_end: false, pending_tier: null, payment_state: null });
-    expect(await account.row()).toMatchObject({ tier: "free", stripeSubscriptionId: null, status: "canceled", currentPeriodEnd: null });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "free",
+      limit_seconds: 900,
+      cancel_at_period_end: false,
+      pending_tier: null,
+      payment_state: null,
+    });
+    expect(await account.row()).toMatchObject({
+      tier: "free",
+      stripeSubscriptionId: null,
+      status: "canceled",
+      currentPeriodEnd: null,
+    });
   });
 
   it("a schedule with a later phase surfaces pending_tier and pending_change_at; its release clears them, cancel_at_period_end untouched", async () => {
@@ -320,22 +414,49 @@ describe("the subscription table, driven by Stripe's events", () => {
         end_behavior: "release",
         proration_behavior: "none",
         phases: [
-          { items: [{ price: world.prices.ultra, quantity: 1 }], start_date: schedule.phases[0].start_date, end_date: item.current_period_end },
+          {
+            items: [{ price: world.prices.ultra, quantity: 1 }],
+            start_date: schedule.phases[0].start_date,
+            end_date: item.current_period_end,
+          },
           { items: [{ price: world.prices.pro, quantity: 1 }], duration: { interval: "month", interval_count: 1 } },
         ],
       });
     });
-    expect(scheduled.events.map((e) => e.type)).toEqual(expect.arrayContaining(["subscription_schedule.created", "subscription_schedule.updated"]));
+    expect(scheduled.events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["subscription_schedule.created", "subscription_schedule.updated"]),
+    );
     expect(scheduled.answers.every((a) => a.outcome === "applied")).toBe(true);
     expect(effects(scheduled.answers)).toEqual([]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", limit_seconds: 180_000, pending_tier: "pro", pending_change_at: end, cancel_at_period_end: false });
-    expect(await account.row()).toMatchObject({ stripeScheduleId: scheduleId, pendingTier: "pro", pendingChangeAt: new Date(end) });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "ultra",
+      limit_seconds: 180_000,
+      pending_tier: "pro",
+      pending_change_at: end,
+      cancel_at_period_end: false,
+    });
+    expect(await account.row()).toMatchObject({
+      stripeScheduleId: scheduleId,
+      pendingTier: "pro",
+      pendingChangeAt: new Date(end),
+    });
 
     const released = await atStripe(() => world.stripe.subscriptionSchedules.release(scheduleId));
     expect(released.events.map((e) => e.type)).toContain("subscription_schedule.released");
     expect(effects(released.answers)).toEqual([]);
-    expect(await ok(account.subscription())).toMatchObject({ tier: "ultra", pending_tier: null, pending_change_at: null, cancel_at_period_end: false });
-    expect(await account.row()).toMatchObject({ tier: "ultra", stripeScheduleId: null, pendingTier: null, pendingChangeAt: null, cancelAtPeriodEnd: false });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "ultra",
+      pending_tier: null,
+      pending_change_at: null,
+      cancel_at_period_end: false,
+    });
+    expect(await account.row()).toMatchObject({
+      tier: "ultra",
+      stripeScheduleId: null,
+      pendingTier: null,
+      pendingChangeAt: null,
+      cancelAtPeriodEnd: false,
+    });
     expect((await world.stripe.subscriptions.retrieve(subscriptionId)).cancel_at_period_end).toBe(false);
   });
 
@@ -346,7 +467,11 @@ describe("the subscription table, driven by Stripe's events", () => {
     const res = await world.sendWebhook(paymentFailed);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ received: true, outcome: "applied", effect: null });
-    expect(await ok(account.subscription())).toMatchObject({ tier: "pro", limit_seconds: 36_000, payment_state: "past_due" });
+    expect(await ok(account.subscription())).toMatchObject({
+      tier: "pro",
+      limit_seconds: 36_000,
+      payment_state: "past_due",
+    });
     expect(await account.row()).toMatchObject({ status: "past_due", paymentState: "past_due" });
 
     const paid = await atStripe(() => world.stripe.invoices.pay(failed.invoice!.id as string));

@@ -66,10 +66,13 @@ export async function receiveBillingWebhook(request: Request): Promise<WebhookAn
 async function verifyAndApply(request: Request): Promise<WebhookAnswer> {
   const { stripe, config } = requireStripe();
   if (!config.webhookSecret) {
-    throw errors.notConfigured("webhook_not_configured", "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified.");
+    throw errors.notConfigured(
+      "webhook_not_configured",
+      "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified.",
+    );
   }
   const signature = request.headers.get("stripe-signature");
-  if (!signature) throw new ApiError(400, "invalid_signature", "Missing Stripe-Signature header.");
+  if (!signature) throw new ApiError("invalid_signature", "Missing Stripe-Signature header.");
   const payload = await readBodyBytes(request, {
     maxBytes: MAX_EVENT_BYTES,
     tooLarge: () => errors.payloadTooLarge("A Stripe event is never larger than 1 MiB."),
@@ -79,17 +82,25 @@ async function verifyAndApply(request: Request): Promise<WebhookAnswer> {
     event = stripe.webhooks.constructEvent(payload, signature, config.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (error) {
     if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
-      throw new ApiError(400, "invalid_signature", "The Stripe-Signature header does not match the body, or is older than 300 s.");
+      throw new ApiError(
+        "invalid_signature",
+        "The Stripe-Signature header does not match the body, or is older than 300 s.",
+      );
     }
-    throw new ApiError(400, "invalid_payload", "The body is not a Stripe event.");
+    throw new ApiError("invalid_payload", "The body is not a Stripe event.");
   }
-  if (typeof event.id !== "string" || !/^evt_\w{1,250}$/.test(event.id)) throw new ApiError(400, "invalid_payload", "The event has no valid id.");
+  if (typeof event.id !== "string" || !/^evt_\w{1,250}$/.test(event.id))
+    throw new ApiError("invalid_payload", "The event has no valid id.");
   if (!HANDLED.has(event.type)) return { received: true, outcome: "ignored", effect: null };
   const customerId = customerOf(event);
   if (!customerId) return { received: true, outcome: "ignored", effect: null };
   const result = await syncCustomer(stripe, config, customerId, { event: { id: event.id, type: event.type } });
   if (result.outcome === "applied") {
-    if (result.effect) log.info({ event: event.id, type: event.type, effect: result.effect, userId: result.userId }, "Stripe event applied");
+    if (result.effect)
+      log.info(
+        { event: event.id, type: event.type, effect: result.effect, userId: result.userId },
+        "Stripe event applied",
+      );
     return { received: true, outcome: "applied", effect: result.effect };
   }
   return { received: true, outcome: result.outcome, effect: null };

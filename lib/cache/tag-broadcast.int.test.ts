@@ -31,12 +31,16 @@ beforeAll(async () => {
   other.on("notification", (note) => heard.push(JSON.parse(note.payload!)));
   // Until this process listens too: its LISTEN is its session's last statement.
   let listening = false;
-  await until(() => listening, "this process listens", async () => {
-    const { rows } = await other.query(
-      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'verbatim cache tags' AND query LIKE 'LISTEN%' AND state = 'idle'`,
-    );
-    listening = rows.length > 0;
-  });
+  await until(
+    () => listening,
+    "this process listens",
+    async () => {
+      const { rows } = await other.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'verbatim cache tags' AND query LIKE 'LISTEN%' AND state = 'idle'`,
+      );
+      listening = rows.length > 0;
+    },
+  );
 });
 
 afterAll(async () => {
@@ -49,13 +53,29 @@ describe("cache tags between app processes", () => {
   it("a tag expired here is sent to the others; one expired there is expired here", async () => {
     const { default: Handler } = await import("@/lib/cache/next-cache-handler.mjs");
     expect(tagsManifest.get("_N_T_/t/here-abc123")).toBeUndefined();
-    const handler = new Handler({ fs: undefined, dev: false, flushToDisk: false, serverDistDir: "/nonexistent", revalidatedTags: [], maxMemoryCacheSize: 0 });
+    const handler = new Handler({
+      fs: undefined,
+      dev: false,
+      flushToDisk: false,
+      serverDistDir: "/nonexistent",
+      revalidatedTags: [],
+      maxMemoryCacheSize: 0,
+    });
     await handler.revalidateTag(["_N_T_/t/here-abc123"]);
     expect(tagsManifest.get("_N_T_/t/here-abc123")?.expired).toBeGreaterThan(0);
-    await until(() => heard.some((message) => message.tags.includes("_N_T_/t/here-abc123")), "the other process hears of it");
+    await until(
+      () => heard.some((message) => message.tags.includes("_N_T_/t/here-abc123")),
+      "the other process hears of it",
+    );
 
     expect(tagsManifest.get("_N_T_/t/there-abc123")).toBeUndefined();
-    await other.query("SELECT pg_notify('verbatim_cache_tags', $1)", [JSON.stringify({ from: "another-process", tags: ["_N_T_/t/there-abc123", "public-index"], durations: { expire: 0 } })]);
+    await other.query("SELECT pg_notify('verbatim_cache_tags', $1)", [
+      JSON.stringify({
+        from: "another-process",
+        tags: ["_N_T_/t/there-abc123", "public-index"],
+        durations: { expire: 0 },
+      }),
+    ]);
     await until(() => tagsManifest.get("_N_T_/t/there-abc123") !== undefined, "this process expires it");
     expect(tagsManifest.get("public-index")?.expired).toBeGreaterThan(0);
   });

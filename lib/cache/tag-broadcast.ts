@@ -40,7 +40,8 @@ export function startTagBroadcast(databaseUrl: string): { stop(): Promise<void> 
     next.on("notification", (note) => {
       try {
         const message = JSON.parse(note.payload ?? "") as Message;
-        if (message.from !== self && Array.isArray(message.tags)) void hook.expireLocally?.(message.tags, message.durations);
+        if (message.from !== self && Array.isArray(message.tags))
+          void hook.expireLocally?.(message.tags, message.durations);
       } catch {
         // not ours
       }

@@ -4,11 +4,19 @@ import { chaptersFromDescription, chaptersFromList, clockSeconds } from "./chapt
 
 describe("chapters", () => {
   it("clockSeconds", () => {
-    expect(["0:00", "4:05", "1:02:03", "12:60", "1:60:00", "x"].map(clockSeconds)).toEqual([0, 245, 3723, null, null, null]);
+    expect(["0:00", "4:05", "1:02:03", "12:60", "1:60:00", "x"].map(clockSeconds)).toEqual([
+      0,
+      245,
+      3723,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("a description with YouTube's chapter list (leading or trailing times, separators, brackets)", () => {
-    const description = "My video.\n\n00:00 - Intro\n1:30 Setup | part one\n(5:00) The build\nWrap-up — 1:02:03\n\nFollow me!";
+    const description =
+      "My video.\n\n00:00 - Intro\n1:30 Setup | part one\n(5:00) The build\nWrap-up — 1:02:03\n\nFollow me!";
     expect(chaptersFromDescription(description, 4000)).toEqual([
       { start: 0, title: "Intro" },
       { start: 90, title: "Setup | part one" },

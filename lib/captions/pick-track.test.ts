@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionTrack } from "@/lib/captions/types";
 
-const track = (lang: string, kind: CaptionTrack["kind"]): CaptionTrack => ({ lang, kind, name: lang, ref: `${lang}:${kind}` });
+const track = (lang: string, kind: CaptionTrack["kind"]): CaptionTrack => ({
+  lang,
+  kind,
+  name: lang,
+  ref: `${lang}:${kind}`,
+});
 
 describe("pickTrack", () => {
   it("prefers the exact tag, manual before auto", () => {
@@ -24,7 +29,9 @@ describe("pickTrack", () => {
   it("never picks a machine translation when an original track has the language", () => {
     expect(pickTrack([track("de", "translated"), track("de", "auto")], "de")?.ref).toBe("de:auto");
     expect(pickTrack([track("de", "translated"), track("de-AT", "auto")], "de")?.ref).toBe("de-AT:auto");
-    expect(pickTrack([track("zh-Hans", "translated"), track("zh-Hant", "manual")], "zh-Hans")?.ref).toBe("zh-Hant:manual");
+    expect(pickTrack([track("zh-Hans", "translated"), track("zh-Hant", "manual")], "zh-Hans")?.ref).toBe(
+      "zh-Hant:manual",
+    );
     expect(pickTrack([track("en", "manual"), track("fr", "translated")], "fr")?.ref).toBe("fr:translated");
     expect(pickTrack([track("en", "manual"), track("fr", "translated")], "fr-CA")?.ref).toBe("fr:translated");
   });

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from "@/lib/http/error-codes";
 import type { Segment } from "@/lib/formats/types";
 import type { ParsedSource } from "@/lib/sources";
 import type { Outbound } from "@/lib/http/outbound";
@@ -13,7 +14,7 @@ import type { Outbound } from "@/lib/http/outbound";
 export type CaptionKind = "manual" | "auto" | "translated";
 
 export interface CaptionTrack {
-  /** BCP-47-ish code as normalised by the provider: "en", "en-US", "pt-BR", "zh-Hans". */
+  /** BCP-47-ish code as normalized by the provider: "en", "en-US", "pt-BR", "zh-Hans". */
   lang: string;
   /** Human name of the language, e.g. "English (auto-generated)" → "English". */
   name: string;
@@ -59,28 +60,17 @@ export interface CaptionProvider {
   fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]>;
 }
 
+// Statuses and retryability: lib/http/error-codes.ts.
 export type SourceErrorCode =
-  | "video_unavailable" // removed, private, wrong id → 404
-  | "age_restricted" // needs sign-in → 403
-  | "unsupported_source" // the platform cannot serve this item → 422
-  | "upstream_failed" // the platform or tool failed → 502
-  | "upstream_blocked" // the platform refused this server (bot check) → 503 + Retry-After
-  | "upstream_rate_limited" // the platform rate-limited this server (429) → 503 + Retry-After
-  | "po_token_required" // the platform wants a proof-of-origin token and none is configured → 503
-  | "live_not_finished" // a live stream or premiere that has not ended → 409
-  | "video_unplayable"; // the platform will not play it, for its own stated reason → 422
-
-const STATUS: Record<SourceErrorCode, number> = {
-  video_unavailable: 404,
-  age_restricted: 403,
-  unsupported_source: 422,
-  upstream_failed: 502,
-  upstream_blocked: 503,
-  upstream_rate_limited: 503,
-  po_token_required: 503,
-  live_not_finished: 409,
-  video_unplayable: 422,
-};
+  | "video_unavailable" // removed, private, wrong id
+  | "age_restricted" // needs sign-in
+  | "unsupported_source" // the platform cannot serve this item
+  | "upstream_failed" // the platform or tool failed
+  | "upstream_blocked" // the platform refused this server (bot check)
+  | "upstream_rate_limited" // the platform rate-limited this server (429)
+  | "po_token_required" // the platform wants a proof-of-origin token and none is configured
+  | "live_not_finished" // a live stream or premiere that has not ended
+  | "video_unplayable"; // the platform will not play it, for its own stated reason
 
 export class SourceError extends Error {
   readonly status: number;
@@ -92,6 +82,6 @@ export class SourceError extends Error {
   ) {
     super(message);
     this.name = "SourceError";
-    this.status = STATUS[code];
+    this.status = ERROR_CODES[code].status;
   }
 }

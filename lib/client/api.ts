@@ -12,7 +12,13 @@ export class ApiRequestError extends Error {
   }
 }
 
-const FIELD_LABELS: Readonly<Record<string, string>> = { url: "The link", audio: "The audio link", upload: "The upload", lang: "The language", format: "The format" };
+const FIELD_LABELS: Readonly<Record<string, string>> = {
+  url: "The link",
+  audio: "The audio link",
+  upload: "The upload",
+  lang: "The language",
+  format: "The format",
+};
 
 /**
  * The sentence to show for an error body: `detail` as a string, or the first 422 item's `msg` as a
@@ -30,7 +36,8 @@ export function errorMessage(status: number, body: unknown): string {
       const label = typeof field === "string" ? (FIELD_LABELS[field] ?? `The ${field} field`) : null;
       const msg = first.msg.replace(/^(value|assertion) error,\s*/i, "").trim();
       if (label && /^(must|should|is|cannot|may|has)\b/.test(msg)) return `${label} ${msg}`;
-      if (label && /^(input|string|list|value|field)\b/i.test(msg)) return `${label}: ${msg.charAt(0).toLowerCase()}${msg.slice(1)}`;
+      if (label && /^(input|string|list|value|field)\b/i.test(msg))
+        return `${label}: ${msg.charAt(0).toLowerCase()}${msg.slice(1)}`;
       return msg.charAt(0).toUpperCase() + msg.slice(1);
     }
   }
@@ -46,8 +53,15 @@ export function errorCode(body: unknown): string | null {
 }
 
 /** The status and parsed JSON body of a successful call; throws ApiRequestError otherwise. */
-export async function apiFetchWithStatus<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(path, { ...init, headers: { accept: "application/json", ...init.headers }, credentials: "same-origin" });
+export async function apiFetchWithStatus<T>(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(path, {
+    ...init,
+    headers: { accept: "application/json", ...init.headers },
+    credentials: "same-origin",
+  });
   const body = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) throw new ApiRequestError(response.status, errorMessage(response.status, body), errorCode(body));
   return { status: response.status, body: body as T };

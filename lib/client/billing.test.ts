@@ -60,7 +60,9 @@ describe("formatAllowance", () => {
 describe("discounts", () => {
   it("labels percent and amount discounts with their name and end", () => {
     expect(discountLabel(discount({ name: "Launch", type: "percent", basis_points: 2000 }))).toBe("Launch: 20% off");
-    expect(discountLabel(discount({ type: "percent", basis_points: 1250, ends_at: "2026-12-31T23:59:59.000Z" }))).toBe("12.5% off until 31 December 2026");
+    expect(discountLabel(discount({ type: "percent", basis_points: 1250, ends_at: "2026-12-31T23:59:59.000Z" }))).toBe(
+      "12.5% off until 31 December 2026",
+    );
     expect(discountLabel(discount({ type: "amount", amount: 500, currency: "usd" }))).toBe("$5 off");
     expect(discountLabel(discount({}))).toBe("Discount");
   });
@@ -84,12 +86,16 @@ describe("paymentWarning", () => {
   it("is null when payments are fine, and names the fix otherwise", () => {
     expect(paymentWarning(null)).toBeNull();
     expect(paymentWarning("ok")).toBeNull();
-    for (const state of ["past_due", "payment_failed", "unpaid", "incomplete"]) expect(paymentWarning(state)).toMatch(/billing portal/);
+    for (const state of ["past_due", "payment_failed", "unpaid", "incomplete"])
+      expect(paymentWarning(state)).toMatch(/billing portal/);
   });
 });
 
 describe("planAction", () => {
-  const sub = (tier: "free" | "pro" | "ultra", extra: { pending_tier?: "pro" | "ultra" | null; cancel_at_period_end?: boolean } = {}) => ({
+  const sub = (
+    tier: "free" | "pro" | "ultra",
+    extra: { pending_tier?: "pro" | "ultra" | null; cancel_at_period_end?: boolean } = {},
+  ) => ({
     tier,
     pending_tier: extra.pending_tier ?? null,
     cancel_at_period_end: extra.cancel_at_period_end ?? false,

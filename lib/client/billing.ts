@@ -21,7 +21,12 @@ export function fetchPlans(): Promise<PlansResponse> {
 }
 
 const post = <T>(path: string, body?: unknown) =>
-  apiFetch<T>(path, body === undefined ? { method: "POST" } : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  apiFetch<T>(
+    path,
+    body === undefined
+      ? { method: "POST" }
+      : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
 
 /** The operations the page offers. Each answers the subscription as it now stands, except the two links. */
 export const billingApi = {
@@ -47,13 +52,20 @@ export function formatMoney(minor: number, currency: string): string {
   const code = currency.toUpperCase();
   let digits = 2;
   try {
-    digits = new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits =
+      new Intl.NumberFormat("en-US", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ??
+      2;
   } catch {
     return `${(minor / 100).toFixed(2)} ${code}`;
   }
   const major = minor / 10 ** digits;
   const whole = Number.isInteger(major);
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: code, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(major);
+  return new Intl.NumberFormat("en-US", {
+    style: "currency",
+    currency: code,
+    minimumFractionDigits: whole ? 0 : digits,
+    maximumFractionDigits: digits,
+  }).format(major);
 }
 
 /** An allowance: 900 → "15 minutes", 36000 → "10 hours", 5400 → "1.5 hours", 60 → "1 minute". */
@@ -119,7 +131,10 @@ export type PlanAction =
   | { kind: "cancel" }
   | null;
 
-export function planAction(subscription: Pick<SubscriptionResponse, "tier" | "pending_tier" | "cancel_at_period_end">, tier: Tier): PlanAction {
+export function planAction(
+  subscription: Pick<SubscriptionResponse, "tier" | "pending_tier" | "cancel_at_period_end">,
+  tier: Tier,
+): PlanAction {
   const current = subscription.tier;
   // The current plan has no action; a scheduled change is undone from the notice above the cards.
   if (tier === current) return null;

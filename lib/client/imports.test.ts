@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchProgress, isBatchActive } from "@/lib/client/imports";
+import { batchProgress, durationSeconds, feedCost, isBatchActive } from "@/lib/client/imports";
 
 describe("import batches in the dashboard", () => {
   it("progress counts every finished item, and is 0 before listing", () => {
@@ -9,6 +9,21 @@ describe("import batches in the dashboard", () => {
   });
 
   it("only queued and running batches are polled", () => {
-    expect(["queued", "running", "done", "partial", "error"].filter((status) => isBatchActive({ status: status as never }))).toEqual(["queued", "running"]);
+    expect(
+      ["queued", "running", "done", "partial", "error"].filter((status) => isBatchActive({ status: status as never })),
+    ).toEqual(["queued", "running"]);
+  });
+});
+
+describe("feedCost", () => {
+  it("adds the episodes' lengths and counts those without one", () => {
+    expect(durationSeconds("01:02:03")).toBe(3723);
+    expect(durationSeconds("12:30")).toBe(750);
+    expect(durationSeconds(null)).toBeNull();
+    expect(durationSeconds("soon")).toBeNull();
+    expect(feedCost([{ duration: "00:30:00" }, { duration: null }, { duration: "1:00:00" }])).toEqual({
+      seconds: 5400,
+      unknown: 1,
+    });
   });
 });

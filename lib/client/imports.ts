@@ -2,6 +2,7 @@
 // batch's items (GET /v1/import/{batch_id}/items).
 
 import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/imports/schemas";
+import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { apiFetch } from "@/lib/client/api";
 
 export type { ImportBatchOut, ImportItemOut, ImportItemsResponse };
@@ -18,6 +19,35 @@ export function startImport(url: string): Promise<{ batch_id: string }> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ url }),
   });
+}
+
+/** What an import would take in, to show its cost before it starts: a feed's episodes (POST /v1/podcast/resolve). */
+export function previewFeed(url: string): Promise<ResolveResponse> {
+  return apiFetch<ResolveResponse>("/v1/podcast/resolve", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url, limit: 500 }),
+  });
+}
+
+/** Seconds in an episode's "HH:MM:SS" (or "MM:SS") duration; null when the feed gave none. */
+export function durationSeconds(duration: string | null): number | null {
+  if (!duration) return null;
+  const parts = duration.split(":").map(Number);
+  if (parts.some((part) => !Number.isFinite(part))) return null;
+  return parts.reduce((total, part) => total * 60 + part, 0);
+}
+
+/** The listed episodes' audio in all, and how many of them the feed gave no length for. */
+export function feedCost(episodes: readonly { duration: string | null }[]): { seconds: number; unknown: number } {
+  let seconds = 0;
+  let unknown = 0;
+  for (const episode of episodes) {
+    const length = durationSeconds(episode.duration);
+    if (length === null) unknown += 1;
+    else seconds += length;
+  }
+  return { seconds, unknown };
 }
 
 /** Percent of the batch's items that are finished (done, failed or skipped); 0 until it is listed. */

@@ -5,7 +5,11 @@ import { apiFetch } from "@/lib/client/api";
 export type { PublishResponse };
 
 export function publishTranscript(url: string, lang: string): Promise<PublishResponse> {
-  return apiFetch<PublishResponse>("/v1/publish", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url, lang }) });
+  return apiFetch<PublishResponse>("/v1/publish", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url, lang }),
+  });
 }
 
 export async function unpublishTranscript(slug: string): Promise<void> {

@@ -22,8 +22,24 @@ describe("CJK queries", () => {
 
 describe("snippets", () => {
   it("reads ts_headline's marks and merges ranges", () => {
-    expect(unmark("a \ue000b\ue001 c \ue000d\ue001")).toEqual({ text: "a b c d", ranges: [[2, 3], [6, 7]] });
-    expect(mergeRanges([[5, 8], [0, 2], [1, 3], [8, 9]])).toEqual([[0, 3], [5, 9]]);
+    expect(unmark("a \ue000b\ue001 c \ue000d\ue001")).toEqual({
+      text: "a b c d",
+      ranges: [
+        [2, 3],
+        [6, 7],
+      ],
+    });
+    expect(
+      mergeRanges([
+        [5, 8],
+        [0, 2],
+        [1, 3],
+        [8, 9],
+      ]),
+    ).toEqual([
+      [0, 3],
+      [5, 9],
+    ]);
   });
 
   it("cuts a long passage around its first match, moving the highlights with it", () => {
@@ -37,7 +53,12 @@ describe("snippets", () => {
   });
 
   it("draws the marks as parts, bold text and HTML-free strings", () => {
-    expect(snippetParts("why bread rises", [[4, 9], [10, 15]])).toEqual([
+    expect(
+      snippetParts("why bread rises", [
+        [4, 9],
+        [10, 15],
+      ]),
+    ).toEqual([
       { text: "why ", mark: false },
       { text: "bread", mark: true },
       { text: " ", mark: false },

@@ -18,20 +18,34 @@ describe("describeTranscribeError", () => {
   const youtube = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
 
   it("an upstream failure says the platform could not be reached, not that the link is wrong, and offers a retry", () => {
-    const shown = describeTranscribeError(new ApiRequestError(502, "The host in that URL could not be resolved.", "upstream_failed"), youtube);
-    expect(shown.message).toBe("YouTube could not be reached from this server just now. Your link is fine; try again in a moment.");
+    const shown = describeTranscribeError(
+      new ApiRequestError(502, "The host in that URL could not be resolved.", "upstream_failed"),
+      youtube,
+    );
+    expect(shown.message).toBe(
+      "YouTube could not be reached from this server just now. Your link is fine; try again in a moment.",
+    );
     expect(shown.detail).toBe("The host in that URL could not be resolved.");
     expect(shown.retry).toBe(true);
-    expect(describeTranscribeError(new ApiRequestError(503, "Bot check.", "upstream_blocked"), youtube).retry).toBe(true);
+    expect(describeTranscribeError(new ApiRequestError(503, "Bot check.", "upstream_blocked"), youtube).retry).toBe(
+      true,
+    );
   });
 
   it("for any other address it names the host and leaves room for a typo", () => {
-    const shown = describeTranscribeError(new ApiRequestError(504, "The upstream server took too long to respond.", "upstream_timeout"), "https://cdn.example.org/ep.mp3");
+    const shown = describeTranscribeError(
+      new ApiRequestError(504, "The upstream server took too long to respond.", "upstream_timeout"),
+      "https://cdn.example.org/ep.mp3",
+    );
     expect(shown.message).toMatch(/^The server at cdn\.example\.org could not be reached .* Check the link/);
   });
 
   it("speech recognition off: tells the user it is not available here (the operator's settings stay in the API answer)", () => {
-    const error = new ApiRequestError(503, "This source needs speech recognition, which is not configured on this server. An operator turns it on with ASSEMBLYAI_API_KEY …", "asr_not_configured");
+    const error = new ApiRequestError(
+      503,
+      "This source needs speech recognition, which is not configured on this server. An operator turns it on with ASSEMBLYAI_API_KEY …",
+      "asr_not_configured",
+    );
     const link = describeTranscribeError(error, youtube);
     expect(link.message).toContain("not available on this server");
     expect(link.message).not.toContain("ASSEMBLYAI");
@@ -40,10 +54,26 @@ describe("describeTranscribeError", () => {
   });
 
   it("the API's sentence for the caller's own mistakes, and a retry only where asking again can help", () => {
-    const invalid = describeTranscribeError(new ApiRequestError(422, "This is not a link. Paste the address of a video.", "value_error"), "hello");
-    expect(invalid).toEqual({ message: "This is not a link. Paste the address of a video.", detail: null, retry: false });
-    expect(describeTranscribeError(new ApiRequestError(429, "Too many requests. Try again in 5 s.", "rate_limited"), youtube).retry).toBe(true);
-    expect(describeTranscribeError(new ApiRequestError(404, "This video is unavailable.", "video_unavailable"), youtube).retry).toBe(false);
-    expect(describeTranscribeError(new TypeError("Failed to fetch"), youtube)).toMatchObject({ message: expect.stringMatching(/^Could not reach Verbatim/), retry: true });
+    const invalid = describeTranscribeError(
+      new ApiRequestError(422, "This is not a link. Paste the address of a video.", "value_error"),
+      "hello",
+    );
+    expect(invalid).toEqual({
+      message: "This is not a link. Paste the address of a video.",
+      detail: null,
+      retry: false,
+    });
+    expect(
+      describeTranscribeError(new ApiRequestError(429, "Too many requests. Try again in 5 s.", "rate_limited"), youtube)
+        .retry,
+    ).toBe(true);
+    expect(
+      describeTranscribeError(new ApiRequestError(404, "This video is unavailable.", "video_unavailable"), youtube)
+        .retry,
+    ).toBe(false);
+    expect(describeTranscribeError(new TypeError("Failed to fetch"), youtube)).toMatchObject({
+      message: expect.stringMatching(/^Could not reach Verbatim/),
+      retry: true,
+    });
   });
 });

@@ -3,6 +3,7 @@
 // would blame the link for the server's trouble, the page says it in the user's terms.
 
 import { ApiRequestError } from "@/lib/client/api";
+import { ERROR_CODES, isErrorCode, isRetryableCode } from "@/lib/http/error-codes";
 
 export interface ShownError {
   message: string;
@@ -12,8 +13,15 @@ export interface ShownError {
   retry: boolean;
 }
 
-// Codes meaning the platform (or the way to it) failed this server, not that the link is wrong.
-const UPSTREAM_CODES = new Set(["upstream_failed", "upstream_timeout", "too_many_redirects", "upstream_blocked", "upstream_rate_limited", "po_token_required"]);
+/** The platform (or the way to it) failed this server, not the link: a retryable gateway error (502, 503, 504). */
+function isUpstreamCode(code: string | null | undefined): boolean {
+  return (
+    isErrorCode(code) &&
+    isRetryableCode(code) &&
+    [502, 503, 504].includes(ERROR_CODES[code].status) &&
+    code !== "database_unavailable"
+  );
+}
 
 const PLATFORM_HOSTS: readonly [RegExp, string][] = [
   [/(^|\.)(youtube\.com|youtu\.be|youtube-nocookie\.com)$/, "YouTube"],
@@ -50,7 +58,7 @@ export function describeTranscribeError(error: unknown, url: string | null): Sho
     // fetch itself failed: this page could not reach Verbatim.
     return { message: "Could not reach Verbatim. Check your connection and try again.", detail: null, retry: true };
   }
-  const upstream = UPSTREAM_CODES.has(error.code ?? "") || ((error.status === 502 || error.status === 504) && !error.code);
+  const upstream = isUpstreamCode(error.code) || ((error.status === 502 || error.status === 504) && !error.code);
   if (upstream) {
     const platform = platformOfLink(url);
     const message = platform
@@ -68,6 +76,6 @@ export function describeTranscribeError(error: unknown, url: string | null): Sho
     };
   }
   if (error.status === 0) return { message: error.message, detail: null, retry: true };
-  const retry = error.status === 429 || error.status === 503 || error.status >= 500;
+  const retry = error.code ? isRetryableCode(error.code) : error.status === 429 || error.status >= 500;
   return { message: error.message, detail: null, retry };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { activeSegmentIndex, chapterStarts, findMatches, listenMessages, matchCountLabel, reportedTime, splitByMatches } from "./transcript-view";
+import {
+  activeSegmentIndex,
+  chapterStarts,
+  findMatches,
+  listenMessages,
+  matchCountLabel,
+  reportedTime,
+  splitByMatches,
+} from "./transcript-view";
 
 const segments = [
   { start: 0, end: 2, text: "Grit is passion and perseverance." },
@@ -45,7 +53,9 @@ describe("findMatches", () => {
   it("treats the query as text, not a pattern, and spaces as any whitespace", () => {
     expect(findMatches([{ text: "a.b a*b (c)" }], "a*b")).toEqual([{ segment: 0, from: 4, to: 7 }]);
     expect(findMatches([{ text: "(c)" }], "(c)")).toHaveLength(1);
-    expect(findMatches([{ text: "passion  and\nperseverance" }], " passion and ")).toEqual([{ segment: 0, from: 0, to: 12 }]);
+    expect(findMatches([{ text: "passion  and\nperseverance" }], " passion and ")).toEqual([
+      { segment: 0, from: 0, to: 12 },
+    ]);
   });
 
   it("finds nothing for an empty or blank query", () => {
@@ -104,6 +114,8 @@ describe("player reports", () => {
     expect(reportedTime("vimeo", { event: "timeupdate", data: { seconds: 4 } })).toBe(4);
     expect(reportedTime("vimeo", "not json")).toBeNull();
     expect(reportedTime("youtube", { event: "infoDelivery", info: { currentTime: "12" } })).toBeNull();
-    expect(listenMessages("youtube").map((m) => JSON.parse(m))).toEqual([{ event: "listening", id: "verbatim", channel: "widget" }]);
+    expect(listenMessages("youtube").map((m) => JSON.parse(m))).toEqual([
+      { event: "listening", id: "verbatim", channel: "widget" },
+    ]);
   });
 });

@@ -93,9 +93,14 @@ export function matchCountLabel(current: number, total: number, query: string): 
  * Where chapters begin: segment index → the titles of the chapters that start there (the first
  * segment at or after the chapter's start). Chapters after the last segment are left out.
  */
-export function chapterStarts(segments: readonly Pick<TimedText, "start">[], chapters: readonly { start: number; title: string }[]): Map<number, string[]> {
+export function chapterStarts(
+  segments: readonly Pick<TimedText, "start">[],
+  chapters: readonly { start: number; title: string }[],
+): Map<number, string[]> {
   const out = new Map<number, string[]>();
-  const sorted = chapters.filter((chapter) => Number.isFinite(chapter.start) && chapter.title.trim() !== "").sort((a, b) => a.start - b.start);
+  const sorted = chapters
+    .filter((chapter) => Number.isFinite(chapter.start) && chapter.title.trim() !== "")
+    .sort((a, b) => a.start - b.start);
   let index = 0;
   for (const chapter of sorted) {
     while (index < segments.length && segments[index].start < chapter.start - 0.0005) index++;
@@ -121,9 +126,13 @@ export function reportedTime(kind: Player["kind"], data: unknown): number | null
   if (!message || typeof message !== "object") return null;
   const m = message as { event?: string; info?: { currentTime?: unknown }; data?: { seconds?: unknown } };
   const value =
-    kind === "youtube" ? (m.event === "infoDelivery" ? m.info?.currentTime : undefined)
-    : m.event === "timeupdate" || m.event === "playProgress" ? m.data?.seconds
-    : undefined;
+    kind === "youtube"
+      ? m.event === "infoDelivery"
+        ? m.info?.currentTime
+        : undefined
+      : m.event === "timeupdate" || m.event === "playProgress"
+        ? m.data?.seconds
+        : undefined;
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
@@ -131,5 +140,8 @@ export function reportedTime(kind: Player["kind"], data: unknown): number | null
 export function listenMessages(kind: Player["kind"]): string[] {
   return kind === "youtube"
     ? [JSON.stringify({ event: "listening", id: "verbatim", channel: "widget" })]
-    : [JSON.stringify({ method: "addEventListener", value: "timeupdate" }), JSON.stringify({ method: "addEventListener", value: "playProgress" })];
+    : [
+        JSON.stringify({ method: "addEventListener", value: "timeupdate" }),
+        JSON.stringify({ method: "addEventListener", value: "playProgress" }),
+      ];
 }

@@ -43,8 +43,17 @@ describe("canonicalSourceUrl", () => {
 
 describe("history query string", () => {
   it("round-trips, leaving defaults out", () => {
-    const params = parseHistoryParams(new URLSearchParams("q=abc&platform=tiktok&state=in_progress&sort=total_seconds&order=asc&page=3"));
-    expect(params).toEqual({ q: "abc", platform: "tiktok", state: "in_progress", sort: "total_seconds", order: "asc", page: 3 });
+    const params = parseHistoryParams(
+      new URLSearchParams("q=abc&platform=tiktok&state=in_progress&sort=total_seconds&order=asc&page=3"),
+    );
+    expect(params).toEqual({
+      q: "abc",
+      platform: "tiktok",
+      state: "in_progress",
+      sort: "total_seconds",
+      order: "asc",
+      page: 3,
+    });
     expect(historySearch(params)).toBe("q=abc&platform=tiktok&state=in_progress&sort=total_seconds&order=asc&page=3");
     expect(historySearch(parseHistoryParams(new URLSearchParams("")))).toBe("");
   });
@@ -68,7 +77,11 @@ describe("history query string", () => {
 
 describe("players", () => {
   it("embeds YouTube without cookies and seeks it over the IFrame API protocol", () => {
-    const player = playerFor({ platform: "youtube", video_id: "dQw4w9WgXcQ", source_url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" });
+    const player = playerFor({
+      platform: "youtube",
+      video_id: "dQw4w9WgXcQ",
+      source_url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    });
     expect(player).toEqual({
       kind: "youtube",
       src: "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?enablejsapi=1",
@@ -81,10 +94,13 @@ describe("players", () => {
   });
 
   it("embeds Vimeo, keeping an unlisted video's hash", () => {
-    expect(playerFor({ platform: "vimeo", video_id: "76979871", source_url: "https://vimeo.com/76979871/8272103f6e" })?.src).toBe(
-      "https://player.vimeo.com/video/76979871?h=8272103f6e",
-    );
-    expect(seekMessages("vimeo", 3).map((m) => JSON.parse(m))).toEqual([{ method: "setCurrentTime", value: 3 }, { method: "play" }]);
+    expect(
+      playerFor({ platform: "vimeo", video_id: "76979871", source_url: "https://vimeo.com/76979871/8272103f6e" })?.src,
+    ).toBe("https://player.vimeo.com/video/76979871?h=8272103f6e");
+    expect(seekMessages("vimeo", 3).map((m) => JSON.parse(m))).toEqual([
+      { method: "setCurrentTime", value: 3 },
+      { method: "play" },
+    ]);
   });
 
   it("has no player for the other platforms", () => {
@@ -100,19 +116,41 @@ describe("display", () => {
   });
 
   it("shows the API's detail, or the first validation message", () => {
-    expect(errorMessage(402, { detail: "Not enough allowance.", code: "allowance_exhausted" })).toBe("Not enough allowance.");
-    expect(errorMessage(422, { detail: [{ loc: ["body", "lang"], msg: "String should match pattern", type: "string_pattern_mismatch" }] })).toBe(
-      "The language: string should match pattern",
+    expect(errorMessage(402, { detail: "Not enough allowance.", code: "allowance_exhausted" })).toBe(
+      "Not enough allowance.",
     );
-    expect(errorMessage(422, { detail: [{ loc: ["body", "lang"], msg: "Value error, must be a language tag such as en, de or pt-BR", type: "value_error" }] })).toBe(
-      "The language must be a language tag such as en, de or pt-BR",
-    );
-    expect(errorMessage(422, { detail: [{ loc: ["body", "url"], msg: "Value error, this link is not supported. Supported sources are YouTube.", type: "value_error" }] })).toBe(
-      "This link is not supported. Supported sources are YouTube.",
-    );
-    expect(errorMessage(422, { detail: [{ loc: ["body"], msg: "exactly one of url, upload or audio must be given", type: "value_error" }] })).toBe(
-      "Exactly one of url, upload or audio must be given",
-    );
+    expect(
+      errorMessage(422, {
+        detail: [{ loc: ["body", "lang"], msg: "String should match pattern", type: "string_pattern_mismatch" }],
+      }),
+    ).toBe("The language: string should match pattern");
+    expect(
+      errorMessage(422, {
+        detail: [
+          {
+            loc: ["body", "lang"],
+            msg: "Value error, must be a language tag such as en, de or pt-BR",
+            type: "value_error",
+          },
+        ],
+      }),
+    ).toBe("The language must be a language tag such as en, de or pt-BR");
+    expect(
+      errorMessage(422, {
+        detail: [
+          {
+            loc: ["body", "url"],
+            msg: "Value error, this link is not supported. Supported sources are YouTube.",
+            type: "value_error",
+          },
+        ],
+      }),
+    ).toBe("This link is not supported. Supported sources are YouTube.");
+    expect(
+      errorMessage(422, {
+        detail: [{ loc: ["body"], msg: "exactly one of url, upload or audio must be given", type: "value_error" }],
+      }),
+    ).toBe("Exactly one of url, upload or audio must be given");
     expect(errorMessage(500, null)).toBe("Request failed (500)");
   });
 });

@@ -3,7 +3,13 @@
 // Only types come from the server modules, so nothing server-side is bundled for the browser.
 
 import type { z } from "zod";
-import type { HISTORY_PLATFORMS, JobResponse, TranscriptResponse, transcriptionEntrySchema, transcriptionListSchema } from "@/lib/transcripts/schemas";
+import type {
+  HISTORY_PLATFORMS,
+  JobResponse,
+  TranscriptResponse,
+  transcriptionEntrySchema,
+  transcriptionListSchema,
+} from "@/lib/transcripts/schemas";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import type { Format } from "@/lib/formats/types";
 import { apiFetch, apiFetchWithStatus } from "@/lib/client/api";
@@ -95,12 +101,19 @@ export interface Player {
   origin: string;
 }
 
-export function playerFor(transcript: Pick<Transcript, "platform" | "video_id" | "source_url">, startAt: number | null = null): Player | null {
+export function playerFor(
+  transcript: Pick<Transcript, "platform" | "video_id" | "source_url">,
+  startAt: number | null = null,
+): Player | null {
   const id = encodeURIComponent(transcript.video_id);
   // A moment to open at (a search result's ?t=): the player is cued there.
   const start = startAt !== null && startAt > 0 ? Math.floor(startAt) : null;
   if (transcript.platform === "youtube") {
-    return { kind: "youtube", src: `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1${start ? `&start=${start}` : ""}`, origin: "https://www.youtube-nocookie.com" };
+    return {
+      kind: "youtube",
+      src: `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1${start ? `&start=${start}` : ""}`,
+      origin: "https://www.youtube-nocookie.com",
+    };
   }
   if (transcript.platform === "vimeo") {
     // Unlisted videos carry their hash in the canonical URL (vimeo.com/ID/HASH); the player needs it as ?h=.
@@ -127,8 +140,7 @@ export function seekMessages(kind: Player["kind"], seconds: number): string[] {
 // API calls and query keys
 
 export type TranscribeResult =
-  | { kind: "transcript"; transcript: Transcript }
-  | { kind: "queued"; jobId: string; status: string };
+  { kind: "transcript"; transcript: Transcript } | { kind: "queued"; jobId: string; status: string };
 
 /** What to transcribe: a link, or the object path of a finished upload; in `lang`. */
 export type TranscribeInput = { lang: string } & ({ url: string; upload?: never } | { upload: string; url?: never });
@@ -197,9 +209,21 @@ export function jobStatusLabel(job: Pick<Job, "status" | "error">): string {
   }
 }
 
+/** The pipeline's step names that are not yet words a user would use. */
+const STAGE_WORDS: Record<string, string> = {
+  probing: "Reading the file",
+  converting: "Preparing the audio",
+  recognize: "Recognising speech",
+  "uploading audio": "Sending the audio to speech recognition",
+  storing: "Saving the transcript",
+  finishing: "Saving the transcript",
+  listing: "Reading the feed",
+};
+
 /** The pipeline's stage ("recognising speech") as a sentence start ("Recognising speech"); "" when none. */
 export function jobStageLabel(stage: string | null): string {
   const text = (stage ?? "").replace(/[_-]+/g, " ").trim();
+  if (STAGE_WORDS[text]) return STAGE_WORDS[text];
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
 }
 
@@ -242,7 +266,14 @@ export interface HistoryParams {
   page: number;
 }
 
-export const DEFAULT_HISTORY_PARAMS: HistoryParams = { q: "", platform: null, state: null, sort: "created_at", order: "desc", page: 1 };
+export const DEFAULT_HISTORY_PARAMS: HistoryParams = {
+  q: "",
+  platform: null,
+  state: null,
+  sort: "created_at",
+  order: "desc",
+  page: 1,
+};
 
 function oneOf<T extends string>(values: readonly T[], value: string | null): T | null {
   return value !== null && (values as readonly string[]).includes(value) ? (value as T) : null;

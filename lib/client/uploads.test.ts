@@ -19,9 +19,36 @@ describe("uploadContentType", () => {
   });
 
   it("only ever guesses types the API accepts", () => {
-    const extensions = ["mp3", "m4a", "wav", "ogg", "oga", "opus", "weba", "flac", "aac", "mp4", "m4v", "webm", "mov", "mkv"];
-    for (const extension of extensions) expect(ALLOWED_CONTENT_TYPES).toContain(uploadContentType({ name: `x.${extension}`, type: "" }));
-    for (const alias of ["audio/mp3", "audio/x-mp3", "audio/mpeg3", "audio/wave", "audio/vnd.wave", "audio/x-flac", "audio/m4a", "audio/x-aac", "audio/x-ogg", "video/x-m4v"]) {
+    const extensions = [
+      "mp3",
+      "m4a",
+      "wav",
+      "ogg",
+      "oga",
+      "opus",
+      "weba",
+      "flac",
+      "aac",
+      "mp4",
+      "m4v",
+      "webm",
+      "mov",
+      "mkv",
+    ];
+    for (const extension of extensions)
+      expect(ALLOWED_CONTENT_TYPES).toContain(uploadContentType({ name: `x.${extension}`, type: "" }));
+    for (const alias of [
+      "audio/mp3",
+      "audio/x-mp3",
+      "audio/mpeg3",
+      "audio/wave",
+      "audio/vnd.wave",
+      "audio/x-flac",
+      "audio/m4a",
+      "audio/x-aac",
+      "audio/x-ogg",
+      "video/x-m4v",
+    ]) {
       expect(ALLOWED_CONTENT_TYPES).toContain(uploadContentType({ name: "x", type: alias }));
     }
   });
@@ -40,12 +67,18 @@ describe("display", () => {
     expect(jobStatusLabel({ status: "queued", error: null })).toBe("Queued");
     expect(jobStatusLabel({ status: "running", error: null })).toBe("Running");
     expect(jobStatusLabel({ status: "done", error: null })).toBe("Done");
-    expect(jobStatusLabel({ status: "error", error: { code: "no_speech", message: "No speech was recognised in this audio." } })).toBe(
-      "Failed: No speech was recognised in this audio.",
-    );
+    expect(
+      jobStatusLabel({
+        status: "error",
+        error: { code: "no_speech", message: "No speech was recognised in this audio." },
+      }),
+    ).toBe("Failed: No speech was recognised in this audio.");
     expect(jobStageLabel("recognising speech")).toBe("Recognising speech");
     expect(jobStageLabel("fetching_audio")).toBe("Fetching audio");
     expect(jobStageLabel(null)).toBe("");
+    // Step names that are not words a user would use are said in plain words.
+    expect(jobStageLabel("probing")).toBe("Reading the file");
+    expect(jobStageLabel("uploading audio")).toBe("Sending the audio to speech recognition");
   });
 
   it("links web sources only, and jobs to the Transcribe page", () => {

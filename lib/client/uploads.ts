@@ -88,7 +88,8 @@ export function putFile(
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", url);
     xhr.setRequestHeader("Content-Type", contentType);
-    xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
+    xhr.upload.onprogress = (event) =>
+      onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
     xhr.onload = () => {
       signal?.removeEventListener("abort", abort);
       if (xhr.status >= 200 && xhr.status < 300) {

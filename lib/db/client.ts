@@ -1,5 +1,6 @@
+import "server-only";
 import path from "node:path";
-import { mkdirSync } from "node:fs";
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
@@ -8,33 +9,61 @@ import { log } from "@/lib/observability/logger";
 export type Db = PrismaClient;
 
 // One client per process, kept on globalThis so dev-mode reloads do not open new pools.
-const globalForDb = globalThis as unknown as { verbatimDb?: Promise<{ client: PrismaClient; kind: DbKind }> };
+const globalForDb = globalThis as unknown as {
+  verbatimDb?: Promise<{ client: PrismaClient; kind: DbKind; pool?: pg.Pool }>;
+};
 
 export type DbKind = "postgres" | "pglite";
 
 async function connectPostgres(url: string) {
-  const adapter = new PrismaPg({ connectionString: url, max: 10 });
-  return { client: new PrismaClient({ adapter }), kind: "postgres" as const };
+  // Our own pool, shared with Prisma, so the hottest statements can skip the ORM (lib/db/hot-sql.ts).
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server closed (a restart, a dropped database) is replaced on the next query.
+  pool.on("error", (error) => log.warn({ err: error.message }, "database: idle connection lost"));
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  return { client: new PrismaClient({ adapter }), kind: "postgres" as const, pool };
 }
 
 async function connectEmbedded(dataDir: string) {
   // PGlite and its adapter are loaded only for the embedded default.
-  const [{ PGlite }, { PrismaPGlite }, { applyMigrations, pgliteExecutor }] = await Promise.all([
-    import("@electric-sql/pglite"),
+  const [{ PrismaPGlite }, { openEmbeddedDatabase }] = await Promise.all([
     import("pglite-prisma-adapter"),
-    import("@/lib/db/migrate"),
+    import("@/lib/db/embedded"),
   ]);
-  const dir = path.resolve(dataDir, "pglite");
-  mkdirSync(dir, { recursive: true });
-  // Where a start's time goes (issue 25): opening PGlite (a fresh folder runs initdb in WebAssembly,
-  // seconds) and the migration check (tens of ms once applied).
+  // Where a start's time goes (issue 25): opening PGlite (restoring the build's snapshot on a fresh folder)
+  // and the migration check (skipped when the folder's stamp names the committed migrations).
   const started = performance.now();
-  const pglite = await PGlite.create(dir);
-  const opened = performance.now();
-  await applyMigrations(pgliteExecutor(pglite), { log: (line) => log.info(line) });
-  log.info({ openMs: Math.round(opened - started), migrateMs: Math.round(performance.now() - opened) }, "embedded database open");
+  const { pglite, start, applied } = await openEmbeddedDatabase(path.resolve(dataDir, "pglite"), {
+    log: (fields, message) => log.info(fields, message),
+  });
+  closeOnExit(pglite);
+  log.info(
+    { start, applied: applied.length, openMs: Math.round(performance.now() - started) },
+    "embedded database open",
+  );
   return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const };
 }
+
+/**
+ * Shuts PGlite down cleanly when the process exits through process.exit (what `next start` does on SIGTERM
+ * and SIGINT): without it every start replays the write-ahead log since the last checkpoint, which only a
+ * clean shutdown writes. Installed before the job runner's own wrapper (lib/jobs/start.ts), so the runner
+ * has stopped before the database closes.
+ */
+function closeOnExit(pglite: { close(): Promise<void> }): void {
+  const exit = process.exit.bind(process);
+  let closing: Promise<unknown> | undefined;
+  process.exit = ((code?: number | string | null) => {
+    closing ??= Promise.race([
+      pglite.close(),
+      new Promise((resolve) => setTimeout(resolve, EXIT_CLOSE_TIMEOUT_MS).unref()),
+    ]).catch((error: unknown) => log.error({ err: error }, "embedded database close failed"));
+    void closing.finally(() => exit(code));
+  }) as typeof process.exit;
+}
+
+/** Longest an exiting process waits for the embedded database to shut down. */
+const EXIT_CLOSE_TIMEOUT_MS = 5000;
 
 function connection() {
   if (!globalForDb.verbatimDb) {
@@ -50,6 +79,11 @@ function connection() {
 /** The Prisma client; with the embedded default, resolves after migrations are applied. */
 export async function getDb(): Promise<PrismaClient> {
   return (await connection()).client;
+}
+
+/** The PostgreSQL pool Prisma uses (null with the embedded database): for lib/db/hot-sql.ts only. */
+export async function pgPool(): Promise<pg.Pool | null> {
+  return (await connection()).pool ?? null;
 }
 
 export async function dbKind(): Promise<DbKind> {

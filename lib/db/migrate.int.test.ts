@@ -16,7 +16,10 @@ const MIGRATIONS = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
-const MODELS = [...readFileSync("prisma/schema.prisma", "utf8").matchAll(/^model (\w+) \{/gm)].map((m) => m[1]);
+// Each model's table: its name, or the name its @@map keeps (HistoryEntry is stored as "Transcription").
+const MODELS = [...readFileSync("prisma/schema.prisma", "utf8").matchAll(/^model (\w+) \{([^}]*)\}/gm)].map(
+  (m) => /@@map\("([^"]+)"\)/.exec(m[2]!)?.[1] ?? m[1],
+);
 
 describe("applyMigrations on PostgreSQL", () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -162,7 +165,10 @@ SELECT * FROM "does_not_exist";
     await other.query(`SELECT pg_advisory_unlock(72707369)`);
 
     // Once fixed, the same migration applies.
-    await writeFile(path.join(dir, "99999999999999_broken", "migration.sql"), `CREATE TABLE "Partial" ("id" INTEGER);\n`);
+    await writeFile(
+      path.join(dir, "99999999999999_broken", "migration.sql"),
+      `CREATE TABLE "Partial" ("id" INTEGER);\n`,
+    );
     expect(await applyMigrations(pgExecutor(client), { dir })).toEqual({
       applied: ["99999999999999_broken"],
       skipped: MIGRATIONS,
@@ -205,7 +211,11 @@ describe("applyMigrations on embedded PGlite", () => {
       expect(found.id).toBe(user.id);
       expect(found.apiKey?.prefix).toBe("vb_live_ab");
       expect(found.jobs).toHaveLength(1);
-      expect(found.jobs[0]).toMatchObject({ status: "queued", checkpoints: {}, input: { url: "https://example.com/v" } });
+      expect(found.jobs[0]).toMatchObject({
+        status: "queued",
+        checkpoints: {},
+        input: { url: "https://example.com/v" },
+      });
     } finally {
       await prisma.$disconnect();
       await pglite.close();

@@ -1,6 +1,7 @@
 // Applies the committed SQL migrations under prisma/migrations, keeping Prisma's own bookkeeping table
 // (`_prisma_migrations`) so the history stays readable by the Prisma CLI. Used by `npm run db:migrate`
 // (PostgreSQL through `pg`) and by the app at start for the embedded PGlite database.
+import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -57,9 +58,12 @@ export class MigrationFailedError extends Error {
     readonly migration: string,
     cause: unknown,
   ) {
-    super(`Migration ${migration} failed and was rolled back: ${cause instanceof Error ? cause.message : String(cause)}`, {
-      cause,
-    });
+    super(
+      `Migration ${migration} failed and was rolled back: ${cause instanceof Error ? cause.message : String(cause)}`,
+      {
+        cause,
+      },
+    );
     this.name = "MigrationFailedError";
   }
 }
@@ -85,7 +89,7 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations"
     "applied_steps_count"   INTEGER NOT NULL DEFAULT 0
 )`;
 
-interface LocalMigration {
+export interface LocalMigration {
   name: string;
   sql: string;
   checksum: string;
@@ -103,7 +107,8 @@ export function migrationChecksum(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-async function readMigrations(dir: string): Promise<LocalMigration[]> {
+/** The committed migrations, in name order. */
+export async function readMigrations(dir: string): Promise<LocalMigration[]> {
   if (!existsSync(dir)) throw new Error(`Migrations directory not found: ${dir}`);
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries
@@ -120,6 +125,21 @@ async function readMigrations(dir: string): Promise<LocalMigration[]> {
   return migrations;
 }
 
+/** Where the migrations live: `dir` (default prisma/migrations) under process.cwd(). */
+export function migrationsDir(dir?: string): string {
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), dir ?? "prisma/migrations");
+}
+
+/**
+ * One SHA-256 over every migration's name and checksum: equal fingerprints mean the same set of migration
+ * files, byte for byte. Keys the embedded database's prepared snapshot and its "already migrated" stamp.
+ */
+export function migrationsFingerprint(migrations: readonly LocalMigration[]): string {
+  const hash = createHash("sha256");
+  for (const m of migrations) hash.update(`${m.name}\0${m.checksum}\n`);
+  return hash.digest("hex");
+}
+
 /**
  * Applies every migration folder not yet recorded in `_prisma_migrations`, in name order, each in its own
  * transaction together with its history row. Holds a session advisory lock for the whole run, so concurrent
@@ -129,7 +149,7 @@ export async function applyMigrations(
   db: SqlExecutor,
   opts: ApplyMigrationsOptions = {},
 ): Promise<{ applied: string[]; skipped: string[] }> {
-  const dir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), opts.dir ?? "prisma/migrations");
+  const dir = migrationsDir(opts.dir);
   const log = opts.log ?? (() => {});
   const local = await readMigrations(dir);
 
@@ -157,7 +177,10 @@ export async function applyMigrations(
     const edited = local.filter((m) => appliedRows.get(m.name)?.every((row) => row.checksum !== m.checksum));
     if (edited.length > 0) {
       const details = edited.map((m) => {
-        const recorded = appliedRows.get(m.name)!.map((row) => row.checksum).join(", ");
+        const recorded = appliedRows
+          .get(m.name)!
+          .map((row) => row.checksum)
+          .join(", ");
         return `  ${m.name}: applied with checksum ${recorded}, file now has ${m.checksum}`;
       });
       throw new MigrationChecksumError(

@@ -9,13 +9,16 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 /** Why `value` cannot be stored as text, as a validation message; null when it can. */
 export function unstorableReason(value: string): string | null {
   if (value.includes("\u0000")) return "Value error, String should not contain NUL (\\u0000) characters";
-  if (UNPAIRED_SURROGATE.test(value)) return "Value error, String should be valid Unicode (it holds an unpaired surrogate)";
+  if (UNPAIRED_SURROGATE.test(value))
+    return "Value error, String should be valid Unicode (it holds an unpaired surrogate)";
   return null;
 }
 
 /** `value` with each NUL and each unpaired surrogate replaced by U+FFFD (the replacement character). */
 export function storableText(value: string): string {
-  return value.includes("\u0000") || UNPAIRED_SURROGATE.test(value) ? value.replaceAll("\u0000", "\uFFFD").toWellFormed() : value;
+  return value.includes("\u0000") || UNPAIRED_SURROGATE.test(value)
+    ? value.replaceAll("\u0000", "\uFFFD").toWellFormed()
+    : value;
 }
 
 /** `storableText` for an optional value. */

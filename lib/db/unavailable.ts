@@ -10,16 +10,25 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"
 /** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now), 53300 (too many connections). */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 /** pg's own errors for a connection the server dropped, and Prisma's for one it could not open. */
-const MESSAGES = /Connection terminated|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (shutting down|starting up|in recovery mode)/i;
+const MESSAGES =
+  /Connection terminated|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (shutting down|starting up|in recovery mode)/i;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== "object" || depth > 5) return false;
-  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown; code?: unknown } } }; message?: unknown; cause?: unknown; name?: unknown };
-  if (typeof e.code === "string" && (PRISMA_CODES.has(e.code) || SOCKET_CODES.has(e.code) || SQLSTATE.test(e.code))) return true;
+  const e = error as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown; code?: unknown } } };
+    message?: unknown;
+    cause?: unknown;
+    name?: unknown;
+  };
+  if (typeof e.code === "string" && (PRISMA_CODES.has(e.code) || SOCKET_CODES.has(e.code) || SQLSTATE.test(e.code)))
+    return true;
   const adapter = e.meta?.driverAdapterError?.cause;
   if (adapter) {
     if (typeof adapter.kind === "string" && ADAPTER_KINDS.has(adapter.kind)) return true;
-    for (const code of [adapter.code, adapter.originalCode]) if (typeof code === "string" && SQLSTATE.test(code)) return true;
+    for (const code of [adapter.code, adapter.originalCode])
+      if (typeof code === "string" && SQLSTATE.test(code)) return true;
   }
   if (e.name === "PrismaClientInitializationError") return true;
   if (typeof e.message === "string" && MESSAGES.test(e.message)) return true;

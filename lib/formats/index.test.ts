@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { SAMPLE_META, makeLongTranscript } from "./fixtures";
+import { SAMPLE_META, makeLongTranscript } from "@/test/formats/fixtures";
 import { FORMATS, normalizeSegments, parseFormat, renderTranscript } from "./index";
-import { validateSrt } from "./srt-validator";
-import { MESSY, SHORT } from "./test-helpers";
+import { validateSrt } from "@/test/formats/srt-validator";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 
 describe("renderTranscript", () => {
   it("returns content, content type and extension for every format", () => {
@@ -21,8 +21,14 @@ describe("renderTranscript", () => {
   });
 
   it("dispatches to the right renderer", () => {
-    expect(renderTranscript("srt", SHORT, SAMPLE_META).content.startsWith("1\n00:00:00,000 --> 00:00:02,500\nHello world.\n")).toBe(true);
-    expect(renderTranscript("vtt", SHORT, SAMPLE_META).content.startsWith("WEBVTT\n\n00:00:00.000 --> 00:00:02.500\n")).toBe(true);
+    expect(
+      renderTranscript("srt", SHORT, SAMPLE_META).content.startsWith(
+        "1\n00:00:00,000 --> 00:00:02,500\nHello world.\n",
+      ),
+    ).toBe(true);
+    expect(
+      renderTranscript("vtt", SHORT, SAMPLE_META).content.startsWith("WEBVTT\n\n00:00:00.000 --> 00:00:02.500\n"),
+    ).toBe(true);
     expect(renderTranscript("text", SHORT, SAMPLE_META).content).toBe(
       "Hello world. Second line with newline Fish & chips <b>bold</b> --> arrow\n",
     );

@@ -31,7 +31,11 @@ export const FORMAT_INFO: Readonly<Record<Format, { contentType: string; extensi
 };
 
 /** Renders a transcript in one of the export formats. Segments are normalized first (see normalizeSegments). */
-export function renderTranscript(format: Format, segments: readonly Segment[], meta: TranscriptMeta): RenderedTranscript {
+export function renderTranscript(
+  format: Format,
+  segments: readonly Segment[],
+  meta: TranscriptMeta,
+): RenderedTranscript {
   let content: string;
   switch (format) {
     case "json":

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { makeLongTranscript } from "./fixtures";
+import { makeLongTranscript } from "@/test/formats/fixtures";
 import { renderJson } from "./json";
 import { normalizeSegments } from "./normalize";
-import { MESSY, SHORT } from "./test-helpers";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 import type { Segment } from "./types";
 
 /** The reference: what renderJson promises to equal byte for byte. */

@@ -1,16 +1,28 @@
 import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_META, makeLongTranscript } from "./fixtures";
+import { SAMPLE_META, makeLongTranscript } from "@/test/formats/fixtures";
 import { deepLinkPrefix, escapeMarkdown, markdownUrl, renderMarkdown } from "./markdown";
 import { normalizeSegments } from "./normalize";
-import { MESSY, SHORT } from "./test-helpers";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 import type { Segment, TranscriptMeta } from "./types";
 
 const md = new MarkdownIt(); // CommonMark + GFM tables/strikethrough; no linkify, no raw-HTML passthrough issues
 
 const YT: TranscriptMeta = SAMPLE_META;
-const VIMEO: TranscriptMeta = { title: "Vimeo talk", sourceUrl: "https://vimeo.com/76979871", platform: "vimeo", videoId: "76979871", lang: "en" };
-const OTHER: TranscriptMeta = { title: null, sourceUrl: "https://example.com/media/42", platform: "podcast", videoId: "42", lang: "de" };
+const VIMEO: TranscriptMeta = {
+  title: "Vimeo talk",
+  sourceUrl: "https://vimeo.com/76979871",
+  platform: "vimeo",
+  videoId: "76979871",
+  lang: "en",
+};
+const OTHER: TranscriptMeta = {
+  title: null,
+  sourceUrl: "https://example.com/media/42",
+  platform: "podcast",
+  videoId: "42",
+  lang: "de",
+};
 
 interface Link {
   href: string;
@@ -54,10 +66,14 @@ describe("escapeMarkdown", () => {
   });
 
   it("renders tricky text literally through a real CommonMark parser", () => {
-    const nasty = "**bold** _em_ `code` [link](http://x.y) ![img](a.png) <b>html</b> &amp; &copy; a|b ~~del~~ \\* # not a heading http://bare.example";
+    const nasty =
+      "**bold** _em_ `code` [link](http://x.y) ![img](a.png) <b>html</b> &amp; &copy; a|b ~~del~~ \\* # not a heading http://bare.example";
     const html = md.renderInline(escapeMarkdown(nasty));
     expect(html).not.toMatch(/<(strong|em|code|a|img|b|del)\b/);
-    const text = md.parseInline(escapeMarkdown(nasty), {})[0].children!.map((c) => c.content).join("");
+    const text = md
+      .parseInline(escapeMarkdown(nasty), {})[0]
+      .children!.map((c) => c.content)
+      .join("");
     expect(text).toBe(nasty);
   });
 });
@@ -122,7 +138,9 @@ describe("renderMarkdown", () => {
 
   it("uses plain timestamps and a 'Transcript' title where deep links aren't supported", () => {
     const out = renderMarkdown([{ start: 5, end: 6, text: "Hallo" }], OTHER);
-    expect(out).toBe("# Transcript\n\nSource: [https://example.com/media/42](https://example.com/media/42)\n\n[00:05] Hallo\n");
+    expect(out).toBe(
+      "# Transcript\n\nSource: [https://example.com/media/42](https://example.com/media/42)\n\n[00:05] Hallo\n",
+    );
     const paras = renderedParagraphs(out);
     expect(paras[1]).toEqual({ links: [], text: "[00:05] Hallo" });
   });
@@ -138,7 +156,11 @@ describe("renderMarkdown", () => {
     const out = renderMarkdown(MESSY, OTHER);
     const paras = renderedParagraphs(out).slice(1);
     const stripped = paras.map((p) => p.text.replace(/^\[[0-9:]+\] /, ""));
-    expect(stripped.join(" ")).toBe(normalizeSegments(MESSY).map((s) => s.text).join(" "));
+    expect(stripped.join(" ")).toBe(
+      normalizeSegments(MESSY)
+        .map((s) => s.text)
+        .join(" "),
+    );
     expect(paras.map((p) => p.text.slice(0, 7))).toEqual(["[00:00]", "[00:10]", "[00:15]", "[00:20]"]);
   });
 
@@ -178,7 +200,17 @@ describe("chapters", () => {
     { start: 12, end: 15, text: "First, yeast." },
     { start: 70, end: 75, text: "Then, the oven." },
   ];
-  const meta: TranscriptMeta = { ...SAMPLE_META, platform: "youtube", videoId: "abcdefghijk", chapters: [{ start: 0, title: "Intro" }, { start: 10, title: "Yeast & *sugar*" }, { start: 60, title: "Oven" }, { start: 500, title: "After the end" }] };
+  const meta: TranscriptMeta = {
+    ...SAMPLE_META,
+    platform: "youtube",
+    videoId: "abcdefghijk",
+    chapters: [
+      { start: 0, title: "Intro" },
+      { start: 10, title: "Yeast & *sugar*" },
+      { start: 60, title: "Oven" },
+      { start: 500, title: "After the end" },
+    ],
+  };
 
   it("each chapter is a heading that opens a paragraph at its first segment; titles are escaped", () => {
     const md = renderMarkdown(segments, meta);
@@ -187,11 +219,15 @@ describe("chapters", () => {
     expect(html).toContain("<h2>Yeast &amp; *sugar*</h2>");
     expect(html).toContain("<h2>Oven</h2>");
     expect(html).not.toContain("After the end");
-    expect(md).toMatch(/\n\n## Yeast \\& \\\*sugar\\\*\n\n\[00:12\]\(https:\/\/www\.youtube\.com\/watch\?v=abcdefghijk&t=12s\) First, yeast\./);
+    expect(md).toMatch(
+      /\n\n## Yeast \\& \\\*sugar\\\*\n\n\[00:12\]\(https:\/\/www\.youtube\.com\/watch\?v=abcdefghijk&t=12s\) First, yeast\./,
+    );
   });
 
   it("without chapters the output is unchanged", () => {
-    expect(renderMarkdown(segments, { ...meta, chapters: [] })).toBe(renderMarkdown(segments, { ...meta, chapters: undefined }));
+    expect(renderMarkdown(segments, { ...meta, chapters: [] })).toBe(
+      renderMarkdown(segments, { ...meta, chapters: undefined }),
+    );
     expect(renderMarkdown(segments, { ...meta, chapters: [] })).not.toContain("##");
   });
 });

@@ -62,7 +62,9 @@ export function deepLinkPrefix(platform: string, videoId: string): string | null
 export function chapterHeadings(cues: NormalizedCues, chapters: TranscriptMeta["chapters"]): Map<number, string[]> {
   const out = new Map<number, string[]>();
   if (!chapters || chapters.length === 0) return out;
-  const sorted = [...chapters].filter((c) => Number.isFinite(c.start) && cleanText(c.title) !== "").sort((a, b) => a.start - b.start);
+  const sorted = [...chapters]
+    .filter((c) => Number.isFinite(c.start) && cleanText(c.title) !== "")
+    .sort((a, b) => a.start - b.start);
   let i = 0;
   for (const chapter of sorted) {
     const ms = Math.round(chapter.start * 1000);
@@ -86,10 +88,12 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
   const title = cleanText(meta.title);
   const header: string[] = ["# " + (title === "" ? "Transcript" : escapeMarkdown(title))];
 
-  const source = cleanText(meta.sourceUrl);
-  if (source !== "") {
-    const href = markdownUrl(source);
-    header.push(href === null ? "Source: " + escapeMarkdown(source) : "Source: [" + escapeMarkdown(source) + "](" + href + ")");
+  const link = cleanText(meta.sourceUrl);
+  if (link !== "") {
+    const href = markdownUrl(link);
+    header.push(
+      href === null ? "Source: " + escapeMarkdown(link) : "Source: [" + escapeMarkdown(link) + "](" + href + ")",
+    );
   }
   const head = header.join("\n\n");
 
@@ -101,7 +105,12 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
     starts = [...new Set([...starts, ...headings.keys()])].sort((a, b) => a - b);
     for (const titles of headings.values()) for (const t of titles) headingChars += 2 * t.length + 8;
   }
-  const capacity = head.length + headingChars + 2 * totalTextLength(cues) + cues.count + starts.length * (8 + (prefix?.length ?? 0) + 32);
+  const capacity =
+    head.length +
+    headingChars +
+    2 * totalTextLength(cues) +
+    cues.count +
+    starts.length * (8 + (prefix?.length ?? 0) + 32);
   return Utf16Writer.build(capacity, (w) => {
     w.reserve(head.length);
     w.raw(head);
@@ -111,7 +120,13 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
   });
 }
 
-function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[], prefix: string | null, headings: Map<number, string[]>): void {
+function writeParagraphs(
+  w: Utf16Writer,
+  cues: NormalizedCues,
+  starts: number[],
+  prefix: string | null,
+  headings: Map<number, string[]>,
+): void {
   const { count, startMs, text } = cues;
   let next = 0; // index into starts of the next paragraph
   for (let i = 0; i < count; i++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { makeLongTranscript } from "./fixtures";
+import { makeLongTranscript } from "@/test/formats/fixtures";
 import { MIN_CUE_MS, normalizeSegments } from "./normalize";
-import { MESSY, expectNormalizedInvariants, wordCount } from "./test-helpers";
+import { MESSY, expectNormalizedInvariants, wordCount } from "@/test/formats/helpers";
 import type { Segment } from "./types";
 
 describe("normalizeSegments", () => {

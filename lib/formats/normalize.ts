@@ -41,8 +41,8 @@ export function cleanText(text: unknown): string {
 }
 
 /**
- * Normalized cues in parallel arrays, times in integer milliseconds. Entries [0, count) are valid.
- * Invariants: 0 <= startMs[i] < endMs[i] <= startMs[i + 1].
+ * Normalized cues in parallel arrays, times in integer milliseconds. Entries [0, count) are valid (the
+ * arrays may be longer). Invariants: 0 <= startMs[i] < endMs[i] <= startMs[i + 1].
  * `text[i]` is NOT cleaned yet (renderers collapse whitespace as they copy, via cleanText rules)
  * but is guaranteed to contain a non-whitespace character.
  */
@@ -74,30 +74,54 @@ function secondsToMs(value: unknown): number {
 }
 
 /**
+ * Parallel arrays reused from one call to the next, grown to the largest transcript seen: fresh
+ * arrays of a long transcript's size each call were a third of a render (new, zeroed memory, page by
+ * page). `input` holds pass 1's output and, for input already in start order (the usual case), pass 2's
+ * too, merged in place; `sorted` takes pass 2's output when pass 1 had to sort.
+ */
+interface CueArrays {
+  startMs: Float64Array;
+  endMs: Float64Array;
+  text: string[];
+}
+const scratch: { input: CueArrays; sorted: CueArrays } = { input: cueArrays(0), sorted: cueArrays(0) };
+
+function cueArrays(n: number): CueArrays {
+  return { startMs: new Float64Array(n), endMs: new Float64Array(n), text: new Array<string>(n) };
+}
+
+function scratchArrays(which: "input" | "sorted", n: number): CueArrays {
+  if (scratch[which].startMs.length < n) scratch[which] = cueArrays(Math.max(n, 2 * scratch[which].startMs.length));
+  return scratch[which];
+}
+
+/**
  * The timing half of normalizeSegments (same rules), into parallel arrays of integer
  * milliseconds: the form the renderers use, so nothing is rounded twice. Text is only checked for
  * blankness here; see NormalizedCues.
+ *
+ * The result lives in arrays shared by every call: it is valid until the next call, which the
+ * renderers (synchronous, each done with its cues before it returns) never make while using one.
  *
  * (The two passes live in their own functions so that V8 optimizes each loop as a whole function
  * instead of on-stack-replacing it on every call and bailing out after it.)
  */
 export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
-  const n = segments.length;
-  const inStart = new Float64Array(n);
-  const inEnd = new Float64Array(n);
-  const inText = new Array<string>(n);
-  const collected = collect(segments, inStart, inEnd, inText);
+  const input = scratchArrays("input", segments.length);
+  const collected = collect(segments, input.startMs, input.endMs, input.text);
   const m = collected < 0 ? -collected - 1 : collected;
-  let order: number[] | null = null;
-  if (collected < 0) {
-    order = new Array<number>(m);
-    for (let i = 0; i < m; i++) order[i] = i;
-    order.sort((a, b) => inStart[a] - inStart[b] || a - b); // stable by construction
+  if (collected >= 0) {
+    // In start order: merged in place (cue k is read before any cue <= k is written).
+    const count = merge(input.startMs, input.endMs, input.text, m, null, input.startMs, input.endMs, input.text);
+    return { count, startMs: input.startMs, endMs: input.endMs, text: input.text };
   }
-  const cues: NormalizedCues = { count: 0, startMs: new Float64Array(m), endMs: new Float64Array(m), text: new Array<string>(m) };
-  cues.count = merge(inStart, inEnd, inText, m, order, cues.startMs, cues.endMs, cues.text);
-  cues.text.length = cues.count;
-  return cues;
+  const order = new Array<number>(m);
+  for (let i = 0; i < m; i++) order[i] = i;
+  const inStart = input.startMs;
+  order.sort((a, b) => inStart[a] - inStart[b] || a - b); // stable by construction
+  const out = scratchArrays("sorted", m);
+  const count = merge(input.startMs, input.endMs, input.text, m, order, out.startMs, out.endMs, out.text);
+  return { count, startMs: out.startMs, endMs: out.endMs, text: out.text };
 }
 
 /**

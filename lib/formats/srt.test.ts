@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { makeLongTranscript } from "./fixtures";
+import { makeLongTranscript } from "@/test/formats/fixtures";
 import { normalizeSegments, toMs } from "./normalize";
 import { renderSrt } from "./srt";
-import { parseSrtStrict, validateSrt } from "./srt-validator";
-import { MESSY, SHORT } from "./test-helpers";
+import { parseSrtStrict, validateSrt } from "@/test/formats/srt-validator";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 
 describe("validateSrt (strict test validator)", () => {
   const GOOD = "1\n00:00:00,000 --> 00:00:01,000\nHello\n\n2\n00:00:01,000 --> 00:00:02,500\nWorld\n";
@@ -16,11 +16,19 @@ describe("validateSrt (strict test validator)", () => {
   it.each([
     ["numbering not from 1", GOOD.replace("1\n00:00:00", "0\n00:00:00"), /cue number/],
     ["numbering gap", GOOD.replace("2\n00:00:01", "3\n00:00:01"), /out of sequence/],
-    ["dot instead of comma", GOOD.replace("00:00:01,000 --> 00:00:02,500", "00:00:01.000 --> 00:00:02.500"), /bad timing/],
+    [
+      "dot instead of comma",
+      GOOD.replace("00:00:01,000 --> 00:00:02,500", "00:00:01.000 --> 00:00:02.500"),
+      /bad timing/,
+    ],
     ["single-digit hours", GOOD.replace("00:00:00,000 -->", "0:00:00,000 -->"), /bad timing/],
     ["minutes > 59", GOOD.replace("00:00:01,000 --> 00:00:02,500", "00:60:01,000 --> 00:60:02,500"), /bad timing/],
     ["two-digit ms", GOOD.replace("00:00:02,500", "00:00:02,50"), /bad timing/],
-    ["end before start", GOOD.replace("00:00:01,000 --> 00:00:02,500", "00:00:01,000 --> 00:00:00,900"), /ends before it starts/],
+    [
+      "end before start",
+      GOOD.replace("00:00:01,000 --> 00:00:02,500", "00:00:01,000 --> 00:00:00,900"),
+      /ends before it starts/,
+    ],
     ["overlap with next", GOOD.replace("00:00:00,000 --> 00:00:01,000", "00:00:00,000 --> 00:00:01,200"), /overlaps/],
     ["missing text", GOOD.replace("Hello\n", ""), /no text|bad timing|cue number/],
     ["whitespace-only text", GOOD.replace("Hello", "   "), /whitespace-only/],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { makeLongTranscript } from "./fixtures";
+import { makeLongTranscript } from "@/test/formats/fixtures";
 import { normalizeSegments } from "./normalize";
-import { MESSY, SHORT } from "./test-helpers";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 import { renderText, renderTimestampedText } from "./text";
 import type { Segment } from "./types";
 
@@ -33,7 +33,11 @@ describe("renderText", () => {
     expect(renderText(MESSY)).toBe(
       "negative start three overlaps four four is zero-length\n\nten\n\ninverted same start as inverted\n\nlast zero-length\n",
     );
-    expect(renderText(MESSY).replace(/\n+/g, " ").trim()).toBe(normalizeSegments(MESSY).map((s) => s.text).join(" "));
+    expect(renderText(MESSY).replace(/\n+/g, " ").trim()).toBe(
+      normalizeSegments(MESSY)
+        .map((s) => s.text)
+        .join(" "),
+    );
   });
 
   it("breaks paragraphs on pauses longer than 2 s", () => {

@@ -18,7 +18,20 @@ describe("parseFormat", () => {
   });
 
   it("rejects anything else", () => {
-    for (const bad of ["", " ", "html", "webvtt", "sub", ".srt", "s rt", "mdx", "text/plain", "jsonl", "constructor", "__proto__"]) {
+    for (const bad of [
+      "",
+      " ",
+      "html",
+      "webvtt",
+      "sub",
+      ".srt",
+      "s rt",
+      "mdx",
+      "text/plain",
+      "jsonl",
+      "constructor",
+      "__proto__",
+    ]) {
       expect(parseFormat(bad), bad).toBeNull();
     }
   });

@@ -30,6 +30,9 @@ const FORMAT_TOKENS: ReadonlyMap<string, Format> = new Map<string, Format>([
   ["markdown", "md"],
 ]);
 
+/** Every token parseFormat accepts: the formats and their aliases (the CLI's --format choices). */
+export const FORMAT_TOKEN_NAMES: readonly string[] = [...FORMAT_TOKENS.keys()];
+
 /**
  * Parses a user-supplied format token (query parameter, CLI flag, file extension...).
  * Case-insensitive and trimmed; accepts the aliases `txt` (text) and `markdown` (md).

@@ -1,9 +1,9 @@
 import webvtt, { type WebVTTParseResult } from "webvtt-parser";
 import htmlEntities from "webvtt-parser/html-entities.json";
 import { describe, expect, it } from "vitest";
-import { makeLongTranscript } from "./fixtures";
+import { makeLongTranscript } from "@/test/formats/fixtures";
 import { normalizeSegments, toMs } from "./normalize";
-import { MESSY, SHORT } from "./test-helpers";
+import { MESSY, SHORT } from "@/test/formats/helpers";
 import { renderVtt } from "./vtt";
 
 /**
@@ -48,7 +48,11 @@ describe("W3C parser sanity (the check can fail)", () => {
     ["unescaped tag", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\n<foo>x\n", /tag/],
     ["comma decimal separator", "WEBVTT\n\n00:00:00,000 --> 00:00:01,000\nHi\n", /decimal separator/],
     ["zero-length cue", "WEBVTT\n\n00:00:01.000 --> 00:00:01.000\nHi\n", /not greater than start/],
-    ["arrow in text", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHi\na --> b\n", /Blank line missing|timestamp|separator/i],
+    [
+      "arrow in text",
+      "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nHi\na --> b\n",
+      /Blank line missing|timestamp|separator/i,
+    ],
   ])("reports %s", (_name, text, pattern) => {
     const { errors } = parseStrict(text);
     expect(errors.length).toBeGreaterThan(0);
@@ -90,7 +94,9 @@ describe("renderVtt", () => {
 
   it("escapes &, < and > (so entities in the input stay literal)", () => {
     const out = renderVtt([{ start: 0, end: 1, text: "a & b < c > d &amp; <i>x</i>" }]);
-    expect(out).toBe("WEBVTT\n\n00:00:00.000 --> 00:00:01.000\na &amp; b &lt; c &gt; d &amp;amp; &lt;i&gt;x&lt;/i&gt;\n");
+    expect(out).toBe(
+      "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\na &amp; b &lt; c &gt; d &amp;amp; &lt;i&gt;x&lt;/i&gt;\n",
+    );
     expect(cueText(expectValidVtt(out).cues[0].tree.children as Node[])).toBe("a & b < c > d &amp; <i>x</i>");
   });
 

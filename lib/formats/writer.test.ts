@@ -67,8 +67,7 @@ describe("Utf16Writer", () => {
 });
 
 describe("writeText", () => {
-  const clean = (text: string, escaping = PLAIN) =>
-    written((w) => writeText(w, text, escaping));
+  const clean = (text: string, escaping = PLAIN) => written((w) => writeText(w, text, escaping));
 
   it("collapses whitespace and control runs and trims, like cleanText", () => {
     expect(clean("  a \n\n b\t\tc\r\nd\u00a0 e\u0000f\u2028g  ")).toBe("a b c d e f g");

@@ -1,8 +1,12 @@
 /**
- * A growable UTF-16 code-unit buffer that renderers write into directly, decoded into one string
- * at the end. For tens of thousands of cues this is several times cheaper than concatenating
- * per-cue strings and joining them (V8 has to flatten every cons string, and the garbage they
- * leave costs as much again), and it lets escaping happen in the same pass as the copy.
+ * A growable text buffer that renderers write code units into directly, decoded into one string at the
+ * end. For tens of thousands of cues this is several times cheaper than concatenating per-cue strings
+ * and joining them (V8 has to flatten every cons string, and the garbage they leave costs as much again),
+ * and it lets escaping happen in the same pass as the copy.
+ *
+ * It holds one byte per code unit (Latin-1) until a code unit above U+00FF is written, and two from then
+ * on: most transcripts are Latin-1 throughout, and for them the buffer, the decode and the resulting
+ * one-byte string (which the response encodes to UTF-8 far faster than a two-byte one) are half the size.
  */
 
 import { isSpaceCode } from "./normalize";
@@ -22,19 +26,54 @@ export function decodeUtf16(units: Uint16Array, length: number, viaNodeBuffer = 
 }
 
 /**
- * One scratch buffer is kept between renders (up to SCRATCH_MAX code units) and reused: a fresh
- * multi-megabyte ArrayBuffer per render counts as external memory and makes V8 run a full
- * mark-compact every few renders. Rendering is synchronous, so a single buffer suffices; a
- * writer created while another holds it (or after a render threw without Utf16Writer.build)
- * simply allocates its own.
+ * Decodes the first `length` bytes as Latin-1 (each byte is the code unit U+0000–U+00FF). Not through
+ * TextDecoder("latin1"): the Encoding Standard makes that windows-1252, which differs in 0x80–0x9F.
  */
-const SCRATCH_MAX = 4 * 1024 * 1024; // 8 MiB: a 10-hour transcript in any format fits
-let scratch: Uint16Array | null = null;
-let scratchInUse = false;
+export function decodeLatin1(bytes: Uint8Array, length: number, viaNodeBuffer = USE_NODE_BUFFER): string {
+  if (viaNodeBuffer) return Buffer.from(bytes.buffer, bytes.byteOffset, length).toString("latin1");
+  return decodeUtf16(Uint16Array.from(bytes.subarray(0, length)), length, false);
+}
+
+/**
+ * One scratch buffer of each width is kept between renders (up to SCRATCH_MAX code units) and reused: a
+ * fresh multi-megabyte ArrayBuffer per render counts as external memory and makes V8 run a full
+ * mark-compact every few renders. Rendering is synchronous, so one of each suffices; a writer that
+ * needs one while another writer holds it (or after a render threw without Utf16Writer.build) simply
+ * allocates its own.
+ */
+const SCRATCH_MAX = 4 * 1024 * 1024; // a 10-hour transcript in any format fits
+
+class Scratch<T extends Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer>> {
+  private buf: T | null = null;
+  inUse = false;
+  constructor(private readonly make: (length: number) => T) {}
+
+  /** The scratch buffer with room for `capacity` units, or null when it is taken or too small to keep. */
+  take(capacity: number): T | null {
+    if (this.inUse || capacity > SCRATCH_MAX) return null;
+    if (this.buf === null || this.buf.length < capacity)
+      this.buf = this.make(Math.min(SCRATCH_MAX, Math.ceil(capacity * 1.25)));
+    this.inUse = true;
+    return this.buf;
+  }
+
+  /** Makes `buf` (already filled up to some point) the kept buffer, if it is free to. */
+  adopt(buf: T): boolean {
+    if (this.inUse || buf.length > SCRATCH_MAX) return false;
+    this.buf = buf;
+    this.inUse = true;
+    return true;
+  }
+}
+
+const narrowScratch = new Scratch((length) => new Uint8Array(length));
+const wideScratch = new Scratch((length) => new Uint16Array(length));
 
 export class Utf16Writer {
-  buf: Uint16Array;
+  /** Latin-1 bytes until a code unit above U+00FF is written (see `wide`), UTF-16 code units after. */
+  buf: Uint8Array<ArrayBuffer> | Uint16Array<ArrayBuffer>;
   pos = 0;
+  wide = false;
   private ownsScratch = false;
 
   /** Creates a writer, lets `fill` write, and returns the string; the scratch buffer is released even if `fill` throws. */
@@ -50,39 +89,59 @@ export class Utf16Writer {
 
   constructor(initialCapacity: number) {
     const capacity = Math.max(64, Math.ceil(initialCapacity));
-    if (!scratchInUse && capacity <= SCRATCH_MAX) {
-      if (scratch === null || scratch.length < capacity) scratch = new Uint16Array(Math.min(SCRATCH_MAX, Math.ceil(capacity * 1.25)));
-      this.buf = scratch;
-      this.ownsScratch = true;
-      scratchInUse = true;
-    } else {
-      this.buf = new Uint16Array(capacity);
-    }
+    const scratch = narrowScratch.take(capacity);
+    this.ownsScratch = scratch !== null;
+    this.buf = scratch ?? new Uint8Array(capacity);
   }
 
   /** Makes room for `n` more code units. */
   reserve(n: number): void {
     const needed = this.pos + n;
     if (needed <= this.buf.length) return;
-    const next = new Uint16Array(Math.max(needed, this.buf.length * 2));
+    const length = Math.max(needed, this.buf.length * 2);
+    const written = this.buf.subarray(0, this.pos);
+    this.release();
+    if (this.wide) {
+      const next = new Uint16Array(length);
+      next.set(written);
+      this.ownsScratch = wideScratch.adopt(next);
+      this.buf = next;
+    } else {
+      const next = new Uint8Array(length);
+      next.set(written);
+      this.ownsScratch = narrowScratch.adopt(next);
+      this.buf = next;
+    }
+  }
+
+  /** Switches to two bytes per code unit, keeping what was written: before writing a unit above U+00FF. */
+  widen(): void {
+    if (this.wide) return;
+    const length = this.buf.length;
+    const scratch = wideScratch.take(length);
+    const next = scratch ?? new Uint16Array(length);
     next.set(this.buf.subarray(0, this.pos));
     this.release();
-    if (!scratchInUse && next.length <= SCRATCH_MAX) {
-      scratch = next;
-      this.ownsScratch = true;
-      scratchInUse = true;
-    }
+    this.ownsScratch = scratch !== null;
     this.buf = next;
+    this.wide = true;
   }
 
   /** Appends a string verbatim (caller has reserved room). */
   raw(s: string): void {
-    const buf = this.buf;
+    let buf = this.buf;
     let p = this.pos;
-    for (let i = 0; i < s.length; i++) buf[p++] = s.charCodeAt(i);
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0xff && !this.wide) {
+        this.pos = p;
+        this.widen();
+        buf = this.buf;
+      }
+      buf[p++] = c;
+    }
     this.pos = p;
   }
-
   /** Appends `HH:MM:SS<sep>mmm` for a non-negative integer ms (caller has reserved 12 + extra hour digits). */
   clock(ms: number, sep: number): void {
     const buf = this.buf;
@@ -145,13 +204,15 @@ export class Utf16Writer {
   private release(): void {
     if (this.ownsScratch) {
       this.ownsScratch = false;
-      scratchInUse = false;
+      (this.wide ? wideScratch : narrowScratch).inUse = false;
     }
   }
 
   /** The written text as a string. The writer must not be used afterwards. */
   finish(): string {
-    const out = decodeUtf16(this.buf, this.pos);
+    const out = this.wide
+      ? decodeUtf16(this.buf as Uint16Array, this.pos)
+      : decodeLatin1(this.buf as Uint8Array, this.pos);
     this.release();
     return out;
   }
@@ -228,7 +289,8 @@ const HEX = "0123456789abcdef";
 export function writeText(w: Utf16Writer, text: string, escaping: TextEscaping): void {
   const n = text.length;
   w.reserve(n * escaping.expansion);
-  const buf = w.buf;
+  let buf = w.buf;
+  let narrow = !w.wide;
   const classes = escaping.classes;
   const start = w.pos;
   let p = start;
@@ -250,22 +312,30 @@ export function writeText(w: Utf16Writer, text: string, escaping: TextEscaping):
       }
     } else if (c >= 0xa0 && isSpaceCode(c)) {
       if (p > start && buf[p - 1] !== 32) buf[p++] = 32;
-    } else if (c >= 0xd800 && c <= 0xdfff && escaping.loneSurrogates) {
-      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
-      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        buf[p++] = c; // a well-formed pair is copied as is
-        buf[p++] = next;
-        i++;
-      } else {
-        buf[p++] = 92; // \
-        buf[p++] = 117; // u
-        buf[p++] = HEX.charCodeAt((c >> 12) & 15);
-        buf[p++] = HEX.charCodeAt((c >> 8) & 15);
-        buf[p++] = HEX.charCodeAt((c >> 4) & 15);
-        buf[p++] = HEX.charCodeAt(c & 15);
-      }
     } else {
-      buf[p++] = c;
+      if (narrow && c > 0xff) {
+        w.pos = p;
+        w.widen();
+        buf = w.buf;
+        narrow = false;
+      }
+      if (c >= 0xd800 && c <= 0xdfff && escaping.loneSurrogates) {
+        const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          buf[p++] = c; // a well-formed pair is copied as is
+          buf[p++] = next;
+          i++;
+        } else {
+          buf[p++] = 92; // \
+          buf[p++] = 117; // u
+          buf[p++] = HEX.charCodeAt((c >> 12) & 15);
+          buf[p++] = HEX.charCodeAt((c >> 8) & 15);
+          buf[p++] = HEX.charCodeAt((c >> 4) & 15);
+          buf[p++] = HEX.charCodeAt(c & 15);
+        }
+      } else {
+        buf[p++] = c;
+      }
     }
   }
   if (p > start && buf[p - 1] === 32) p--; // trailing whitespace

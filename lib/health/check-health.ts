@@ -1,4 +1,6 @@
+import { ytdlpHealthFields, ytdlpStatusIfKnown } from "@/lib/captions/ytdlp/status";
 import { getDb, dbKind } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 import { asrStatus } from "@/lib/transcripts/asr-provider";
 
@@ -30,12 +32,28 @@ function speechRecognition(): Record<string, string> {
     return {
       speech_recognition: status.provider,
       speech_model: status.model ?? "",
+      ...(status.accelerator ? { speech_accelerator: status.accelerator } : {}),
       // Why it is off ("local speech recognition has no runtime for linux-riscv64 …", "ASR_PROVIDER=off").
       ...(status.reason ? { speech_recognition_note: status.reason } : {}),
     };
   } catch (error) {
-    log.error({ err: error instanceof Error ? error.message : String(error) }, "health: speech recognition settings are invalid");
+    log.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      "health: speech recognition settings are invalid",
+    );
     return { speech_recognition: "off", speech_model: "" };
+  }
+}
+
+/**
+ * yt-dlp's version, age, JavaScript runtime and YouTube challenge solver (lib/captions/ytdlp/status.ts):
+ * the last probe's answer, never waited for ("checking" until the first one, started at boot, ends).
+ */
+function ytdlp(): Record<string, string> {
+  try {
+    return ytdlpHealthFields(ytdlpStatusIfKnown(env().YTDLP_PATH));
+  } catch {
+    return { ytdlp: "missing" };
   }
 }
 
@@ -47,6 +65,7 @@ export async function checkHealth(): Promise<Record<string, string>> {
     database: database.state,
     database_kind: database.kind,
     ...speechRecognition(),
+    ...ytdlp(),
     version: "0.1.0",
   };
 }

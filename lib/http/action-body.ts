@@ -15,7 +15,8 @@ export function actionBodyProblem(headers: http.IncomingHttpHeaders, body: Buffe
     const mark = boundary?.[1] ?? boundary?.[2];
     if (!mark) return "The form has no multipart boundary.";
     const text = body.toString("latin1");
-    if (!text.startsWith(`--${mark}`) || !text.includes(`--${mark}--`)) return "The form body is cut short or not multipart.";
+    if (!text.startsWith(`--${mark}`) || !text.includes(`--${mark}--`))
+      return "The form body is cut short or not multipart.";
     return null;
   }
   if (headers["next-action"] !== undefined && !type.startsWith("application/x-www-form-urlencoded")) {
@@ -35,7 +36,13 @@ export function actionBodyProblem(headers: http.IncomingHttpHeaders, body: Buffe
  */
 export function readAndPutBack(request: http.IncomingMessage): Promise<Buffer | null> {
   const declared = Number(request.headers["content-length"]);
-  if (!Number.isInteger(declared) || declared < 0 || declared > MAX_CHECKED_BYTES || request.headers["transfer-encoding"]) return Promise.resolve(null);
+  if (
+    !Number.isInteger(declared) ||
+    declared < 0 ||
+    declared > MAX_CHECKED_BYTES ||
+    request.headers["transfer-encoding"]
+  )
+    return Promise.resolve(null);
   if (declared === 0) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

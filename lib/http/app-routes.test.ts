@@ -15,7 +15,11 @@ function routeFiles(): { path: string; methods: string[] }[] {
     .filter((file) => !file.startsWith("app/v1/") && !file.includes("[..."))
     .map((file) => {
       const path = `/${file.replace(/^app\//, "").replace(/\/?route\.ts$/, "")}`.replace(/\[([^\]]+)\]/g, "{$1}");
-      const methods = [...readFileSync(file, "utf8").matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]!);
+      const methods = [
+        ...readFileSync(file, "utf8").matchAll(
+          /export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g,
+        ),
+      ].map((m) => m[1]!);
       return { path: path === "/" ? "/" : path, methods };
     });
 }
@@ -29,7 +33,8 @@ describe("the request guard's table of the app's other routes", () => {
       const allowed = table.match(probe);
       expect(allowed, path).toBeDefined();
       for (const method of methods) expect(allowed, `${method} ${path}`).toContain(method);
-      for (const method of allowed!.filter((m) => m !== "HEAD" && m !== "OPTIONS")) expect(methods, `${path} serves ${method}`).toContain(method);
+      for (const method of allowed!.filter((m) => m !== "HEAD" && m !== "OPTIONS"))
+        expect(methods, `${path} serves ${method}`).toContain(method);
     }
   });
 

@@ -6,14 +6,17 @@ const limit = { maxBytes: 10, tooLarge: () => errors.payloadTooLarge("too large"
 
 function streamed(chunks: (Uint8Array | Error)[]) {
   let pulled = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks[pulled++];
-      if (next === undefined) controller.close();
-      else if (next instanceof Error) controller.error(next);
-      else controller.enqueue(next);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        const next = chunks[pulled++];
+        if (next === undefined) controller.close();
+        else if (next instanceof Error) controller.error(next);
+        else controller.enqueue(next);
+      },
     },
-  }, { highWaterMark: 0 }); // pulled only when read
+    { highWaterMark: 0 },
+  ); // pulled only when read
   const request = new Request("http://localhost/x", { method: "POST", body, duplex: "half" } as RequestInit);
   return { request, pulled: () => pulled };
 }
@@ -35,7 +38,9 @@ describe("reading a body within a limit", () => {
   it("stops at the chunk that crosses the limit, without reading the rest", async () => {
     const { request, pulled } = streamed([new Uint8Array(6), new Uint8Array(6), new Uint8Array(6), new Uint8Array(6)]);
     const seen: number[] = [];
-    await expect(consumeBody(request, limit, (bytes) => void seen.push(bytes.byteLength))).rejects.toMatchObject({ status: 413 });
+    await expect(consumeBody(request, limit, (bytes) => void seen.push(bytes.byteLength))).rejects.toMatchObject({
+      status: 413,
+    });
     expect(seen).toEqual([6]);
     expect(pulled()).toBeLessThanOrEqual(3);
   });
@@ -44,7 +49,10 @@ describe("reading a body within a limit", () => {
     const { request } = streamed([new Uint8Array(2), new Error("socket hang up")]);
     await expect(readBodyBytes(request, limit)).rejects.toMatchObject({ status: 400, code: "body_interrupted" });
     const again = streamed([new Error("reset")]);
-    const custom = { ...limit, interrupted: () => errors.conflict("gone", "gone") };
-    await expect(readBodyBytes(again.request, custom)).rejects.toMatchObject({ status: 409, code: "gone" });
+    const custom = { ...limit, interrupted: () => errors.conflict("upload_in_progress", "gone") };
+    await expect(readBodyBytes(again.request, custom)).rejects.toMatchObject({
+      status: 409,
+      code: "upload_in_progress",
+    });
   });
 });

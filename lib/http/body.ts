@@ -13,7 +13,8 @@ export interface BodyLimit {
   interrupted?: () => Error;
 }
 
-const interruptedDefault = () => new ApiError(400, "body_interrupted", "The request body ended early. Send the request again.");
+const interruptedDefault = () =>
+  new ApiError("body_interrupted", "The request body ended early. Send the request again.");
 
 /** Feeds each chunk to `onChunk` in order; returns the number of bytes read. */
 export async function consumeBody(

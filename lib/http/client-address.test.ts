@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { canonicalAddress, clientAddress, peerHeaderName, stampPeerAddress, UNTRUSTED_CLIENT } from "@/lib/http/client-address";
+import {
+  canonicalAddress,
+  clientAddress,
+  peerHeaderName,
+  stampPeerAddress,
+  UNTRUSTED_CLIENT,
+} from "@/lib/http/client-address";
 
 const forwarded = (value?: string, extra: Record<string, string> = {}) =>
   new Headers({ ...(value === undefined ? {} : { "x-forwarded-for": value }), ...extra });
@@ -10,7 +16,11 @@ describe("clientAddress", () => {
       forwarded(),
       forwarded("203.0.113.9"),
       forwarded("198.51.100.1, 203.0.113.9"),
-      forwarded(undefined, { "x-real-ip": "203.0.113.5", "cf-connecting-ip": "203.0.113.6", forwarded: "for=203.0.113.7" }),
+      forwarded(undefined, {
+        "x-real-ip": "203.0.113.5",
+        "cf-connecting-ip": "203.0.113.6",
+        forwarded: "for=203.0.113.7",
+      }),
     ]) {
       expect(clientAddress(headers, 0)).toBe(UNTRUSTED_CLIENT);
     }
@@ -18,18 +28,29 @@ describe("clientAddress", () => {
 
   it("with no trusted proxy, the socket's peer address stamped by the request guard is the key; a client cannot forge it", () => {
     const request = {
-      headers: { "x-verbatim-peer": "6.6.6.6", "x-verbatim-peer-0123": "6.6.6.7", "x-forwarded-for": "6.6.6.8" } as Record<string, string | undefined>,
+      headers: {
+        "x-verbatim-peer": "6.6.6.6",
+        "x-verbatim-peer-0123": "6.6.6.7",
+        "x-forwarded-for": "6.6.6.8",
+      } as Record<string, string | undefined>,
       socket: { remoteAddress: "::ffff:203.0.113.9" },
     };
     stampPeerAddress(request);
-    expect(Object.keys(request.headers).filter((name) => name.startsWith("x-verbatim-peer"))).toEqual([peerHeaderName()]);
+    expect(Object.keys(request.headers).filter((name) => name.startsWith("x-verbatim-peer"))).toEqual([
+      peerHeaderName(),
+    ]);
     const headers = new Headers(request.headers as Record<string, string>);
     expect(clientAddress(headers, 0)).toBe("203.0.113.9");
     // The name carries a per-process random token: a guessed name is not read.
     expect(peerHeaderName()).toMatch(/^x-verbatim-peer-[0-9a-f]{24}$/);
     expect(clientAddress(forwarded(undefined, { "x-verbatim-peer": "198.51.100.1" }), 0)).toBe(UNTRUSTED_CLIENT);
     // With trusted proxies, X-Forwarded-For decides, not the socket (the socket is the proxy).
-    expect(clientAddress(new Headers({ ...(request.headers as Record<string, string>), "x-forwarded-for": "198.51.100.7" }), 1)).toBe("198.51.100.7");
+    expect(
+      clientAddress(
+        new Headers({ ...(request.headers as Record<string, string>), "x-forwarded-for": "198.51.100.7" }),
+        1,
+      ),
+    ).toBe("198.51.100.7");
   });
 
   it("with N trusted proxies, takes the Nth address from the right and ignores what the client prepended", () => {

@@ -27,13 +27,20 @@ export function peerHeaderName(): string {
 }
 
 /** On Node's request, before any app code: drop client-sent peer headers and record the socket's address. */
-export function stampPeerAddress(request: { headers: Record<string, string | string[] | undefined>; socket?: { remoteAddress?: string } }): void {
-  for (const name of Object.keys(request.headers)) if (name.startsWith(PEER_HEADER_PREFIX)) delete request.headers[name];
+export function stampPeerAddress(request: {
+  headers: Record<string, string | string[] | undefined>;
+  socket?: { remoteAddress?: string };
+}): void {
+  for (const name of Object.keys(request.headers))
+    if (name.startsWith(PEER_HEADER_PREFIX)) delete request.headers[name];
   const peer = request.socket?.remoteAddress;
   if (peer) request.headers[peerHeaderName()] = peer;
 }
 
-export function clientAddress(headers: Headers, hops = env().TRUSTED_PROXY_HOPS): string {
+/** What clientAddress reads of a request's headers (a WHATWG Headers, or the request guard's view of Node's). */
+export type HeaderReader = Pick<Headers, "get">;
+
+export function clientAddress(headers: HeaderReader, hops = env().TRUSTED_PROXY_HOPS): string {
   if (hops <= 0) {
     const peer = headers.get(peerHeaderName());
     return (peer && canonicalAddress(peer)) || UNTRUSTED_CLIENT;

@@ -10,8 +10,10 @@ describe("errorResponse", () => {
   });
 
   it("answers every 422 as the contract's HTTPValidationError, the code as the item's type", async () => {
-    const res = errorResponse(new ApiError(422, "feed_invalid", "The feed is not well-formed XML (line 3, column 9)."));
+    const res = errorResponse(new ApiError("feed_invalid", "The feed is not well-formed XML (line 3, column 9)."));
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ detail: [{ type: "feed_invalid", loc: ["body"], msg: "The feed is not well-formed XML (line 3, column 9)." }] });
+    expect(await res.json()).toEqual({
+      detail: [{ type: "feed_invalid", loc: ["body"], msg: "The feed is not well-formed XML (line 3, column 9)." }],
+    });
   });
 });

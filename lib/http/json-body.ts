@@ -23,7 +23,10 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
   } catch (error) {
     const message = error instanceof Error ? error.message : "Invalid JSON";
     const position = Number(/position (\d+)/.exec(message)?.[1] ?? 0);
-    throw jsonInvalid(position, message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, ""));
+    throw jsonInvalid(
+      position,
+      message.replace(/ in JSON at position \d+.*$/, "").replace(/ \(line \d+ column \d+\)$/, ""),
+    );
   }
 }
 

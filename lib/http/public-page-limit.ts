@@ -1,22 +1,42 @@
 import { ApiError } from "@/lib/http/errors";
-import { limitRequest } from "@/lib/http/rate-limits";
+import { clientAddress, type HeaderReader } from "@/lib/http/client-address";
+import { rateLimits } from "@/lib/http/rate-limits";
 
-// Anonymous pages that read the database (the public index, published transcripts, the sitemaps) are
-// rate-limited per client address like the public API's reads (row `publicPage`). A page's data function
-// cannot answer 429 (React Server Components have no status of their own, and a count inside a cached
-// function would be cached with it), so proxy.ts counts them before Next.js renders or serves them from its
-// cache: caching is untouched (proxy.ts runs apart from rendering and makes no page dynamic).
+// Anonymous pages that read the database (the public index and its search, published transcripts and
+// their search, the sitemaps) are rate-limited per client address like the public API's reads (row
+// `publicPage`). They are counted by the request guard (request-guard.ts), on Node's server before Next.js:
+// a page's data function cannot answer 429 (React Server Components have no status of their own, and a
+// refusal inside a cached render would be cached for everyone), and proxy.ts does not run for the pages
+// served from Next.js's cache (a proxy run costs about as much as serving them). Every request is counted,
+// cache hits too: which request will miss the cache (an unknown slug, an expired page) is not known before
+// Next.js looks, and counting in memory costs far less than that look.
 
-/** Paths of anonymous pages whose rendering reads the database. */
+/** Paths of anonymous pages whose rendering reads the database (rewrite targets included). */
 export function isPublicDataPage(pathname: string): boolean {
-  return pathname === "/explore" || /^\/t\/[^/]+$/.test(pathname) || pathname === "/sitemap.xml" || /^\/sitemaps\/[^/]+$/.test(pathname);
+  return (
+    pathname === "/explore" ||
+    pathname.startsWith("/explore/") ||
+    pathname.startsWith("/t/") ||
+    pathname === "/sitemap.xml" ||
+    pathname.startsWith("/sitemaps/")
+  );
 }
 
-/** Counts the request; over the limit, the answer to send instead (429 with Retry-After), else null. */
-export async function limitPublicPage(request: Request, pathname: string): Promise<Response | null> {
-  if (!isPublicDataPage(pathname)) return null;
+export interface PageRefusal {
+  status: 429;
+  headers: Record<string, string>;
+  body: string;
+}
+
+// The refusal page loads nothing and may not be framed.
+const REFUSAL_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Counts one request of the client; over the limit, the answer to send instead (429 with Retry-After), else null. */
+export async function limitPublicPage(pathname: string, headers: HeaderReader): Promise<PageRefusal | null> {
+  const limits = rateLimits();
+  if (limits.off) return null;
   try {
-    await limitRequest("publicPage", request);
+    await limits.consume("publicPage", `ip:${clientAddress(headers)}`);
     return null;
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 429) throw error;
@@ -24,9 +44,16 @@ export async function limitPublicPage(request: Request, pathname: string): Promi
     const body = xml
       ? JSON.stringify({ detail: error.detail, code: error.code })
       : `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Too many requests</title></head><body><main><h1>Too many requests</h1><p>${error.detail}</p></main></body></html>`;
-    return new Response(body, {
+    return {
       status: 429,
-      headers: { ...error.headers, "content-type": xml ? "application/json" : "text/html; charset=utf-8", "cache-control": "no-store" },
-    });
+      body,
+      headers: {
+        ...error.headers,
+        "content-type": xml ? "application/json" : "text/html; charset=utf-8",
+        "cache-control": "no-store",
+        "content-security-policy": REFUSAL_POLICY,
+        "x-content-type-options": "nosniff",
+      },
+    };
   }
 }

@@ -5,5 +5,8 @@ import { z, type ZodType } from "zod";
  * schema reports it (as FastAPI does) with type int_parsing and the raw input.
  */
 export function queryInt<S extends ZodType>(schema: S) {
-  return z.preprocess((value) => (typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim()) ? Number(value) : value), schema);
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^[+-]?\d{1,15}$/.test(value.trim()) ? Number(value) : value),
+    schema,
+  );
 }

@@ -3,11 +3,13 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/http/errors";
 import { RATE_LIMITS, RateLimits, rateLimits } from "@/lib/http/rate-limits";
+import { requireTestRedis } from "@/test/redis-server";
 
 // Two app processes, as far as the limiter can tell: two RateLimits, each with its own Redis connection,
-// on the Redis at 127.0.0.1:6379 (REDIS_TEST_URL), under a key prefix of this run only.
+// on the Redis the global setup found or started (REDIS_TEST_URL, test/redis-server.ts), under a key prefix
+// of this run only.
 
-const url = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379";
+const url = requireTestRedis();
 const prefix = `verbatim-test:${randomBytes(6).toString("hex")}`;
 const clients = [new Redis(url), new Redis(url)];
 
@@ -39,7 +41,9 @@ describe("RateLimits in Redis", () => {
     expect(Number(await clients[0].get(keys[0]))).toBe(points + 2);
     expect(await clients[0].ttl(keys[0])).toBeGreaterThan(0);
     // Another key is counted apart.
-    await expect(second.consume("magicLinkEmail", "email:other")).resolves.toMatchObject({ "RateLimit-Remaining": String(points - 1) });
+    await expect(second.consume("magicLinkEmail", "email:other")).resolves.toMatchObject({
+      "RateLimit-Remaining": String(points - 1),
+    });
   });
 });
 
@@ -49,10 +53,12 @@ describe("the app's limits", () => {
     const key = `user:${prefix}`; // unique to this run
     const app = rateLimits();
     // The connection opens in the background; until it is ready the in-process fallback counts.
-    await expect.poll(async () => {
-      await app.consume("account", key);
-      return clients[0].exists(`verbatim:rl:account:free:${key}`);
-    }).toBe(1);
+    await expect
+      .poll(async () => {
+        await app.consume("account", key);
+        return clients[0].exists(`verbatim:rl:account:free:${key}`);
+      })
+      .toBe(1);
     await clients[0].del(`verbatim:rl:account:free:${key}`);
   });
 });

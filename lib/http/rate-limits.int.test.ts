@@ -13,7 +13,10 @@ afterAll(() => database.teardown());
 
 let n = 0;
 /** A new, never seen client address each call. */
-const freshAddress = () => ({ "x-forwarded-for": `198.51.${Math.floor(++n / 250)}.${n % 250}`, "x-real-ip": `203.0.113.${n % 250}` });
+const freshAddress = () => ({
+  "x-forwarded-for": `198.51.${Math.floor(++n / 250)}.${n % 250}`,
+  "x-real-ip": `203.0.113.${n % 250}`,
+});
 
 describe("rate limits on the routes", () => {
   it("35 anonymous requests, each with a fresh X-Forwarded-For, run into the per-address limit (no trusted proxy)", async () => {
@@ -21,7 +24,9 @@ describe("rate limits on the routes", () => {
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<typeof callRoute>> | undefined;
     for (let i = 0; i < 35; i++) {
-      const res = await callRoute(GET, "/v1/languages?url=https://example.com/not-a-video", { headers: freshAddress() });
+      const res = await callRoute(GET, "/v1/languages?url=https://example.com/not-a-video", {
+        headers: freshAddress(),
+      });
       statuses.push(res.status);
       if (res.status === 429) limited ??= res;
     }
@@ -52,10 +57,16 @@ describe("rate limits on the routes", () => {
     const free = RATE_LIMITS.transcript.points.free;
     // Invalid bodies (422) count too: the limit is checked before the input is parsed.
     for (let i = 0; i < free; i++) {
-      const res = await callRoute(POST, "/v1/transcript", { body: {}, headers: { ...bearer(aliceKey), ...freshAddress() } });
+      const res = await callRoute(POST, "/v1/transcript", {
+        body: {},
+        headers: { ...bearer(aliceKey), ...freshAddress() },
+      });
       expect(res.status).toBe(422);
     }
-    const limited = await callRoute(POST, "/v1/transcript", { body: {}, headers: { ...bearer(aliceKey), ...freshAddress() } });
+    const limited = await callRoute(POST, "/v1/transcript", {
+      body: {},
+      headers: { ...bearer(aliceKey), ...freshAddress() },
+    });
     expect(limited.status).toBe(429);
     expect(limited.json).toMatchObject({ code: "rate_limited" });
     expect(limited.headers.get("ratelimit-limit")).toBe(String(free));
@@ -66,7 +77,9 @@ describe("rate limits on the routes", () => {
     await database.db.subscription.create({ data: { userId: carol.id, tier: "ultra" } });
     const carolKey = (await ensureApiKey(carol.id)).key!;
     const { GET } = await import("@/app/v1/me/transcriptions/route");
-    expect((await callRoute(GET, "/v1/me/transcriptions", { headers: bearer(carolKey) })).headers.get("ratelimit-limit")).toBe(String(RATE_LIMITS.account.points));
+    expect(
+      (await callRoute(GET, "/v1/me/transcriptions", { headers: bearer(carolKey) })).headers.get("ratelimit-limit"),
+    ).toBe(String(RATE_LIMITS.account.points));
     const ultra = await callRoute(POST, "/v1/transcript", { body: {}, headers: bearer(carolKey) });
     expect(ultra.status).toBe(422);
     expect(ultra.headers.get("ratelimit-limit")).toBe(String(RATE_LIMITS.transcript.points.ultra));

@@ -18,7 +18,11 @@ describe("RateLimits (in-process)", () => {
     const { points, seconds } = RATE_LIMITS.apiKeyRegenerate;
     for (let i = 1; i <= points; i++) {
       const headers = await limits.consume("apiKeyRegenerate", "user:a");
-      expect(headers).toMatchObject({ "RateLimit-Limit": String(points), "RateLimit-Remaining": String(points - i), "RateLimit-Policy": `${points};w=${seconds}` });
+      expect(headers).toMatchObject({
+        "RateLimit-Limit": String(points),
+        "RateLimit-Remaining": String(points - i),
+        "RateLimit-Policy": `${points};w=${seconds}`,
+      });
       expect(Number(headers["RateLimit-Reset"])).toBeGreaterThan(0);
       expect(Number(headers["RateLimit-Reset"])).toBeLessThanOrEqual(seconds);
     }
@@ -30,8 +34,12 @@ describe("RateLimits (in-process)", () => {
     expect(Number(error.headers["Retry-After"])).toBeGreaterThan(0);
     expect(Number(error.headers["Retry-After"])).toBeLessThanOrEqual(seconds);
     // Another key, and another row for the same key, have counts of their own.
-    await expect(limits.consume("apiKeyRegenerate", "user:b")).resolves.toMatchObject({ "RateLimit-Remaining": String(points - 1) });
-    await expect(limits.consume("account", "user:a")).resolves.toMatchObject({ "RateLimit-Limit": String(RATE_LIMITS.account.points) });
+    await expect(limits.consume("apiKeyRegenerate", "user:b")).resolves.toMatchObject({
+      "RateLimit-Remaining": String(points - 1),
+    });
+    await expect(limits.consume("account", "user:a")).resolves.toMatchObject({
+      "RateLimit-Limit": String(RATE_LIMITS.account.points),
+    });
   });
 
   it("per-tier rows give each tier its own limit", async () => {
@@ -46,9 +54,12 @@ describe("RateLimits (in-process)", () => {
 
   it("a multiplier scales every limit, and 0 turns limiting off", async () => {
     const doubled = new RateLimits({ multiplier: 2 });
-    expect((await doubled.consume("magicLinkEmail", "email:x"))["RateLimit-Limit"]).toBe(String(2 * RATE_LIMITS.magicLinkEmail.points));
+    expect((await doubled.consume("magicLinkEmail", "email:x"))["RateLimit-Limit"]).toBe(
+      String(2 * RATE_LIMITS.magicLinkEmail.points),
+    );
     const off = new RateLimits({ multiplier: 0 });
-    for (let i = 0; i < RATE_LIMITS.magicLinkEmail.points * 3; i++) await expect(off.consume("magicLinkEmail", "email:x")).resolves.toEqual({});
+    for (let i = 0; i < RATE_LIMITS.magicLinkEmail.points * 3; i++)
+      await expect(off.consume("magicLinkEmail", "email:x")).resolves.toEqual({});
   });
 
   it("copies the headers onto an answer", () => {

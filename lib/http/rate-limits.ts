@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { errors } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { getDb } from "@/lib/db/client";
 import type { Tier } from "@/lib/generated/prisma/client";
@@ -96,7 +96,7 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const headers = headersFor(limiter, rejection);
       const seconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new ApiError(429, "rate_limited", `Too many requests. Try again in ${seconds} s.`, { ...headers, "Retry-After": String(seconds) });
+      throw errors.rateLimited(seconds, headers);
     }
   }
 
@@ -105,11 +105,24 @@ export class RateLimits {
     let limiter = this.limiters.get(id);
     if (!limiter) {
       const limit: Limit = RATE_LIMITS[name];
-      const base = typeof limit.points === "number" ? limit.points : typeof limit.points === "function" ? limit.points() : limit.points[tier];
-      const settings = { points: Math.max(1, Math.round(base * multiplier)), duration: limit.seconds, keyPrefix: `${this.options.keyPrefix ?? "verbatim:rl"}:${id}` };
+      const base =
+        typeof limit.points === "number"
+          ? limit.points
+          : typeof limit.points === "function"
+            ? limit.points()
+            : limit.points[tier];
+      const settings = {
+        points: Math.max(1, Math.round(base * multiplier)),
+        duration: limit.seconds,
+        keyPrefix: `${this.options.keyPrefix ?? "verbatim:rl"}:${id}`,
+      };
       limiter = this.options.redis
         ? // If Redis is unreachable, each process keeps counting on its own rather than failing requests.
-          new RateLimiterRedis({ ...settings, storeClient: this.options.redis, insuranceLimiter: new RateLimiterMemory(settings) })
+          new RateLimiterRedis({
+            ...settings,
+            storeClient: this.options.redis,
+            insuranceLimiter: new RateLimiterMemory(settings),
+          })
         : new RateLimiterMemory(settings);
       this.limiters.set(id, limiter);
     }
@@ -147,7 +160,12 @@ export function rateLimits(): RateLimits {
  * client address (see client-address.ts). Per-tier rows use `tier` when the caller's lookup read it, else
  * look it up (cached for a minute).
  */
-export async function limitRequest(name: RateLimitName, request: Request, userId?: string, tier?: Tier): Promise<RateLimitHeaders> {
+export async function limitRequest(
+  name: RateLimitName,
+  request: Request,
+  userId?: string,
+  tier?: Tier,
+): Promise<RateLimitHeaders> {
   if (rateLimits().off) return {};
   if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId, tier);
   return rateLimits().consume(name, `ip:${clientAddress(request.headers)}`);
@@ -162,7 +180,11 @@ export async function limitUser(name: RateLimitName, userId: string, known?: Tie
 }
 
 /** Counts one sign-in attempt or magic-link mail by the request's client address and by the email. */
-export async function limitSignIn(kind: "signIn" | "magicLink", request: Request | undefined, email: string): Promise<void> {
+export async function limitSignIn(
+  kind: "signIn" | "magicLink",
+  request: Request | undefined,
+  email: string,
+): Promise<void> {
   const limits = rateLimits();
   await limits.consume(`${kind}Address`, `ip:${request ? clientAddress(request.headers) : "unknown"}`);
   const emailKey = createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32);

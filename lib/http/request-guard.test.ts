@@ -22,7 +22,10 @@ describe("the request guard", () => {
 
   it("refuses methods the fetch standard cannot carry, undecodable paths, and methods a described path does not serve", () => {
     for (const method of ["TRACE", "TRACK", "PROPFIND", "FOO"]) {
-      expect(refusal(method, "/v1/languages", table)).toMatchObject({ status: 405, body: { code: "method_not_allowed" } });
+      expect(refusal(method, "/v1/languages", table)).toMatchObject({
+        status: 405,
+        body: { code: "method_not_allowed" },
+      });
     }
     for (const url of ["/v1/jobs/%zz", "/v1/jobs/%E0%A4%A", "/docs/assets/%", "/%C0%AF"]) {
       expect(refusal("GET", url, table)).toEqual({
@@ -37,15 +40,28 @@ describe("the request guard", () => {
       headers: { allow: "GET, HEAD, OPTIONS" },
     });
     expect(refusal("GET", "/v1/transcript", table)).toMatchObject({ status: 405, headers: { allow: "OPTIONS, POST" } });
-    expect(refusal("PUT", "/v1/jobs/abc", table)).toMatchObject({ status: 405, headers: { allow: "GET, HEAD, OPTIONS" } });
+    expect(refusal("PUT", "/v1/jobs/abc", table)).toMatchObject({
+      status: 405,
+      headers: { allow: "GET, HEAD, OPTIONS" },
+    });
   });
 
   it("refuses the asterisk-form target, and outside /v1 paths or queries holding NUL (pages, OAuth, /mcp)", () => {
     for (const method of ["OPTIONS", "GET", "POST"]) {
       expect(refusal(method, "*", table)).toMatchObject({ status: 400, body: { code: "invalid_path" } });
     }
-    for (const url of ["/explore?q=%00", "/explore?q=a%00b&page=2", "/t/%00", "/dashboard/history?q=%00", "/oauth/authorize?client_id=%00", "/signin?x%00=1"]) {
-      expect(refusal("GET", url, table), url).toMatchObject({ status: 400, body: { code: "invalid_text", detail: expect.stringMatching(/NUL/) } });
+    for (const url of [
+      "/explore?q=%00",
+      "/explore?q=a%00b&page=2",
+      "/t/%00",
+      "/dashboard/history?q=%00",
+      "/oauth/authorize?client_id=%00",
+      "/signin?x%00=1",
+    ]) {
+      expect(refusal("GET", url, table), url).toMatchObject({
+        status: 400,
+        body: { code: "invalid_text", detail: expect.stringMatching(/NUL/) },
+      });
     }
     expect(refusal("GET", "/explore?q=caf%C3%A9", table)).toBeNull();
     expect(refusal("GET", "/v1/languages?url=%00", table)).toBeNull(); // the REST API's own 422
@@ -54,15 +70,31 @@ describe("the request guard", () => {
 
   it("refuses a Server Action or form POST to a page from another origin with 403, as Next would (without its 500)", () => {
     const action = { "next-action": "7f00aa", host: "app.example", "content-type": "text/plain;charset=UTF-8" };
-    expect(refusal("POST", "/signin", table, { ...action, origin: "https://evil.example" })).toMatchObject({ status: 403, body: { code: "forbidden" } });
+    expect(refusal("POST", "/signin", table, { ...action, origin: "https://evil.example" })).toMatchObject({
+      status: 403,
+      body: { code: "forbidden" },
+    });
     expect(refusal("POST", "/signin", table, { ...action, origin: "null" })).toMatchObject({ status: 403 });
-    const form = { host: "app.example", "content-type": "multipart/form-data; boundary=x", origin: "https://evil.example" };
+    const form = {
+      host: "app.example",
+      "content-type": "multipart/form-data; boundary=x",
+      origin: "https://evil.example",
+    };
     expect(refusal("POST", "/dashboard/settings", table, form)).toMatchObject({ status: 403 });
     // Same origin, no Origin at all, a forwarded host that matches, and non-page routes pass.
     expect(refusal("POST", "/signin", table, { ...action, origin: "https://app.example" })).toBeNull();
     expect(refusal("POST", "/signin", table, action)).toBeNull();
-    expect(refusal("POST", "/signin", table, { ...action, host: "10.0.0.5:3000", "x-forwarded-host": "app.example", origin: "https://app.example" })).toBeNull();
-    expect(refusal("POST", "/oauth/token", table, { ...form, "content-type": "application/x-www-form-urlencoded" })).toBeNull();
+    expect(
+      refusal("POST", "/signin", table, {
+        ...action,
+        host: "10.0.0.5:3000",
+        "x-forwarded-host": "app.example",
+        origin: "https://app.example",
+      }),
+    ).toBeNull();
+    expect(
+      refusal("POST", "/oauth/token", table, { ...form, "content-type": "application/x-www-form-urlencoded" }),
+    ).toBeNull();
     expect(refusal("POST", "/v1/transcript", table, form)).toBeNull();
   });
 
@@ -104,7 +136,10 @@ describe("the request guard", () => {
       expect(long.status).toBe(431);
       // The same answer to HEAD has no body (a client reading one fails with "Data after Connection: close").
       expect(await send("HEAD", `/explore?page=${"a".repeat(20_000)}`)).toMatchObject({ status: 431, body: "" });
-      expect(JSON.parse(long.body)).toEqual({ detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" });
+      expect(JSON.parse(long.body)).toEqual({
+        detail: "The request line and headers are larger than 16 KiB.",
+        code: "headers_too_large",
+      });
       expect(reached).toBe(0);
       expect(await send("GET", "/v1/languages")).toMatchObject({ status: 200, body: "next" });
       expect(reached).toBe(1);
@@ -134,11 +169,20 @@ describe("Server Action bodies", () => {
     const { port } = server.address() as AddressInfo;
     const post = (headers: Record<string, string>, body: string) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const request = http.request({ host: "127.0.0.1", port, method: "POST", path: "/signin", headers: { ...headers, "content-length": Buffer.byteLength(body, "latin1") } }, (response) => {
-          let text = "";
-          response.on("data", (chunk) => (text += chunk));
-          response.on("end", () => resolve({ status: response.statusCode!, body: text }));
-        });
+        const request = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            method: "POST",
+            path: "/signin",
+            headers: { ...headers, "content-length": Buffer.byteLength(body, "latin1") },
+          },
+          (response) => {
+            let text = "";
+            response.on("data", (chunk) => (text += chunk));
+            response.on("end", () => resolve({ status: response.statusCode!, body: text }));
+          },
+        );
         request.on("error", reject);
         // In pieces, as a slow client would send it.
         const bytes = Buffer.from(body, "latin1");

@@ -2,9 +2,12 @@ import http from "node:http";
 import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import type { Endpoint } from "@/lib/http/endpoint";
+import type { ErrorCode } from "@/lib/http/error-codes";
 import { stampPeerAddress } from "@/lib/http/client-address";
 import { unstorableReason } from "@/lib/db/storable-text";
 import { actionBodyProblem, readAndPutBack } from "@/lib/http/action-body";
+import { isPublicDataPage, limitPublicPage } from "@/lib/http/public-page-limit";
+import { log } from "@/lib/observability/logger";
 import { instrumentRequest } from "@/lib/observability/http";
 import { withLogContext } from "@/lib/observability/request-context";
 
@@ -27,6 +30,8 @@ import { withLogContext } from "@/lib/observability/request-context";
 //     their own shapes;
 //   - a described API path (the endpoint table /openapi.json is built from) with a method it does not
 //     serve → 405 with Allow.
+// Anonymous pages that read the database (/explore, /t/…, the sitemaps) are counted against their rate
+// limit here, and answered 429 past it (lib/http/public-page-limit.ts): before Next.js's cache or proxy.ts.
 // Every request also gets its request id (X-Request-Id), a log line and a latency observation here
 // (lib/observability/http.ts), and runs in its log context.
 // Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts.
@@ -38,7 +43,7 @@ const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", 
 
 export interface Refusal {
   status: number;
-  body: { detail: string; code: string };
+  body: { detail: string; code: ErrorCode };
   headers: Record<string, string>;
 }
 
@@ -54,17 +59,21 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
   for (const { method, path } of endpoints) {
     let route = routes.get(path);
     if (!route) {
-      const source = path
+      const expression = path
         .split(/\{[^}]+\}/)
         .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
         .join("[^/]+");
-      route = { pattern: new RegExp(`^${source}$`), methods: new Set(["OPTIONS"]) };
+      route = { pattern: new RegExp(`^${expression}$`), methods: new Set(["OPTIONS"]) };
       routes.set(path, route);
     }
     route.methods.add(method);
     if (method === "GET") route.methods.add("HEAD");
   }
-  const list = [...routes].map(([template, { pattern, methods }]) => ({ template, pattern, methods: [...methods].sort() }));
+  const list = [...routes].map(([template, { pattern, methods }]) => ({
+    template,
+    pattern,
+    methods: [...methods].sort(),
+  }));
   return {
     match: (path) => list.find((route) => route.pattern.test(path))?.methods,
     template: (path) => list.find((route) => route.pattern.test(path))?.template,
@@ -72,7 +81,12 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
 }
 
 /** Why Next must not see this request, or null to let it through. */
-export function refusal(method: string | undefined, url: string | undefined, table: RouteTable, headers: http.IncomingHttpHeaders = {}): Refusal | null {
+export function refusal(
+  method: string | undefined,
+  url: string | undefined,
+  table: RouteTable,
+  headers: http.IncomingHttpHeaders = {},
+): Refusal | null {
   const upper = (method ?? "").toUpperCase();
   if (!FETCH_METHODS.has(upper)) {
     return {
@@ -84,29 +98,54 @@ export function refusal(method: string | undefined, url: string | undefined, tab
   if (url === "*") {
     // The asterisk-form target (RFC 9112 §3.2.4: `OPTIONS * HTTP/1.1`, also sent with other methods) names
     // no resource; Next.js cannot route it.
-    return { status: 400, body: { detail: "The request target * names no resource here; send a path.", code: "invalid_path" }, headers: {} };
+    return {
+      status: 400,
+      body: { detail: "The request target * names no resource here; send a path.", code: "invalid_path" },
+      headers: {},
+    };
   }
   const rawPath = (url ?? "/").split("?")[0];
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
   } catch {
-    return { status: 400, body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" }, headers: {} };
+    return {
+      status: 400,
+      body: { detail: "The request path is not valid percent-encoding.", code: "invalid_path" },
+      headers: {},
+    };
   }
   if (!/^\/v1(\/|$)/.test(path) && !table.match(path)) {
-    const query = (url ?? "").includes("?") ? new URLSearchParams((url ?? "").slice((url ?? "").indexOf("?") + 1)) : null;
+    const query = (url ?? "").includes("?")
+      ? new URLSearchParams((url ?? "").slice((url ?? "").indexOf("?") + 1))
+      : null;
     const texts = [path, ...(query ? [...query].flat() : [])];
     const reason = texts.map(unstorableReason).find((r) => r !== null);
-    if (reason) return { status: 400, body: { detail: `The request path or query cannot be read: ${reason.replace(/^Value error, /, "")}.`, code: "invalid_text" }, headers: {} };
+    if (reason)
+      return {
+        status: 400,
+        body: {
+          detail: `The request path or query cannot be read: ${reason.replace(/^Value error, /, "")}.`,
+          code: "invalid_text",
+        },
+        headers: {},
+      };
   }
   if (upper === "POST" && crossOriginAction(path, headers, table)) {
-    return { status: 403, body: { detail: "Forms and Server Actions are only accepted from this site's own pages.", code: "forbidden" }, headers: {} };
+    return {
+      status: 403,
+      body: { detail: "Forms and Server Actions are only accepted from this site's own pages.", code: "forbidden" },
+      headers: {},
+    };
   }
   const allowed = table.match(path);
   if (allowed && !allowed.includes(upper)) {
     return {
       status: 405,
-      body: { detail: `${upper} is not served at this path; it serves ${allowed.join(", ")}.`, code: "method_not_allowed" },
+      body: {
+        detail: `${upper} is not served at this path; it serves ${allowed.join(", ")}.`,
+        code: "method_not_allowed",
+      },
       headers: { allow: allowed.join(", ") },
     };
   }
@@ -136,26 +175,59 @@ function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, tabl
 function possibleAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
   if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
   const type = String(headers["content-type"] ?? "").toLowerCase();
-  return headers["next-action"] !== undefined || type.startsWith("multipart/form-data") || type.startsWith("application/x-www-form-urlencoded");
+  return (
+    headers["next-action"] !== undefined ||
+    type.startsWith("multipart/form-data") ||
+    type.startsWith("application/x-www-form-urlencoded")
+  );
 }
 
-function answer(response: http.ServerResponse, status: number, headers: Record<string, string>, body: Refusal["body"]): void {
+function answer(
+  response: http.ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Refusal["body"],
+): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-content-type-options": "nosniff" });
+  response.writeHead(status, {
+    ...headers,
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "x-content-type-options": "nosniff",
+  });
   response.end(text);
 }
 
 // Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
 // become "request" events; Node writes a bare status line on its own. Same statuses, with a body.
 const CLIENT_ERRORS: Record<string, Refusal["body"] & { status: number; reason: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: "Request Header Fields Too Large", detail: "The request line and headers are larger than 16 KiB.", code: "headers_too_large" },
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: "Payload Too Large", detail: "The chunk extensions are too large.", code: "payload_too_large" },
-  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: "Request Timeout", detail: "The request took too long to arrive.", code: "request_timeout" },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    detail: "The request line and headers are larger than 16 KiB.",
+    code: "headers_too_large",
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    status: 413,
+    reason: "Payload Too Large",
+    detail: "The chunk extensions are too large.",
+    code: "payload_too_large",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: "Request Timeout",
+    detail: "The request took too long to arrive.",
+    code: "request_timeout",
+  },
 };
 
 function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Duplex | undefined): boolean {
   if (!error?.code || !socket?.writable) return false;
-  const known = CLIENT_ERRORS[error.code] ?? (error.code.startsWith("HPE_") ? { status: 400, reason: "Bad Request", detail: "The request is not valid HTTP.", code: "bad_request" } : null);
+  const known =
+    CLIENT_ERRORS[error.code] ??
+    (error.code.startsWith("HPE_")
+      ? { status: 400, reason: "Bad Request", detail: "The request is not valid HTTP.", code: "bad_request" }
+      : null);
   if (!known) return false;
   // Like Node's own answer: only while nothing of a response has been written on this connection.
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -167,6 +239,16 @@ function answerClientError(error: NodeJS.ErrnoException | undefined, socket: Dup
     `HTTP/1.1 ${known.status} ${known.reason}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nX-Request-Id: ${randomUUID()}\r\n\r\n${head ? "" : body}`,
   );
   return true;
+}
+
+/** Node's request headers as clientAddress reads them. */
+function nodeHeaders(headers: http.IncomingHttpHeaders): { get(name: string): string | null } {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
 }
 
 const INSTALLED = Symbol.for("verbatim.requestGuard");
@@ -196,17 +278,36 @@ export function installRequestGuard(table: RouteTable): () => void {
         return true;
       }
       const path = (request.url ?? "/").split("?")[0]!;
-      if (request.method === "POST" && possibleAction(path, request.headers, table)) {
-        // A Server Action's body is checked before Next decodes it (action-body.ts).
-        void readAndPutBack(request).then((body) => {
-          const problem = body ? actionBodyProblem(request.headers, body) : null;
-          if (!problem) return withLogContext({ requestId }, pass);
-          answer(response, 400, {}, { detail: problem, code: "invalid_body" });
+      const proceed = () => {
+        if (request.method === "POST" && possibleAction(path, request.headers, table)) {
+          // A Server Action's body is checked before Next decodes it (action-body.ts).
+          void readAndPutBack(request).then((body) => {
+            const problem = body ? actionBodyProblem(request.headers, body) : null;
+            if (!problem) return withLogContext({ requestId }, pass);
+            answer(response, 400, {}, { detail: problem, code: "invalid_body" });
+            request.resume();
+          });
+          return true;
+        }
+        return withLogContext({ requestId }, pass);
+      };
+      // Decoded (refusal() has checked that it decodes): "/%74/x" is "/t/x" to Next.js's router too.
+      const page = decodeURIComponent(path);
+      if (!isPublicDataPage(page)) return proceed();
+      void limitPublicPage(page, nodeHeaders(request.headers)).then(
+        (limited) => {
+          if (!limited) return proceed();
+          response.writeHead(limited.status, { ...limited.headers, "content-length": Buffer.byteLength(limited.body) });
+          response.end(request.method === "HEAD" ? undefined : limited.body);
           request.resume();
-        });
-        return true;
-      }
-      return withLogContext({ requestId }, pass);
+        },
+        (error: unknown) => {
+          // The limiter itself failed (it falls back to in-process counts when Redis is away): serve the page.
+          log.error({ err: error, requestId }, "public page rate limit failed");
+          proceed();
+        },
+      );
+      return true;
     }
     if (event === "clientError" && answerClientError(args[0] as NodeJS.ErrnoException, args[1] as Duplex)) return true;
     return pass();

@@ -13,7 +13,9 @@ describe("page security headers", () => {
     expect(csp).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`);
     expect(csp).not.toMatch(/unsafe-eval/);
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
-    expect(csp).toContain("frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com");
+    expect(csp).toContain(
+      "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
+    );
     expect(csp).toContain("media-src 'self' blob:");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("upgrade-insecure-requests");
@@ -28,8 +30,12 @@ describe("page security headers", () => {
     });
     expect(headers["Strict-Transport-Security"]).toBe("max-age=31536000");
     expect(headers["Content-Security-Policy"]).toContain("upgrade-insecure-requests");
-    expect(headers["Content-Security-Policy"]).toContain("connect-src 'self' https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
-    expect(headers["Content-Security-Policy"]).toContain("media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com");
+    expect(headers["Content-Security-Policy"]).toContain(
+      "connect-src 'self' https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com",
+    );
+    expect(headers["Content-Security-Policy"]).toContain(
+      "media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com",
+    );
     expect(headers["Content-Security-Policy"]).toContain("form-action 'self' https://github.com");
   });
 
@@ -44,7 +50,9 @@ describe("page security headers", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("base-uri 'self'");
-    expect(csp).toContain("frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com");
+    expect(csp).toContain(
+      "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
+    );
     expect(csp).toContain("form-action 'self';");
     expect(csp).not.toContain("upgrade-insecure-requests");
   });

@@ -7,7 +7,7 @@
 //   pageSecurityHeaders()   pages (proxy.ts): a nonce-based Content-Security-Policy (Next.js puts the
 //                           nonce on its own scripts when it finds it in the request's CSP header),
 //                           frame-ancestors 'none', and HSTS when APP_URL is https.
-//   cachedPageHeaders()     the public pages served from Next.js's cache (next.config.ts): the same
+//   cachedPageHeaders()     the public pages served from Next.js's cache (/t/…, /explore; next.config.ts): the same
 //                           policy without a nonce, their inline scripts allowed by 'unsafe-inline'.
 //   DOCS_POLICY             /docs (Swagger UI from swagger-ui-dist, a static route): its own policy.
 //   authPageHeaders()       the HTML Auth.js renders itself under /api/auth (the sign-out confirmation;
@@ -34,8 +34,9 @@ const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.
 export const EMBEDDABLE_PAGES: RegExp[] = [];
 
 /**
- * The headers of the pages served from Next.js's cache (/t/{slug} and its no-JavaScript search), fixed at
- * build time (next.config.ts; proxy.ts does not run for them: it would cost as much as serving the page).
+ * The headers of the pages served from Next.js's cache (/t/{slug} and its no-JavaScript search, /explore's
+ * first page), fixed at build time (next.config.ts; proxy.ts does not run for them: it would cost as much
+ * as serving the page).
  * A cached page is the same bytes for every view, so it cannot carry a per-view nonce: its scripts are
  * allowed by 'unsafe-inline' (no 'strict-dynamic', which would turn that off). Those pages render no
  * request input, and React escapes the stored text they show. Left out, as settings those pages do not
@@ -43,7 +44,9 @@ export const EMBEDDABLE_PAGES: RegExp[] = [];
  * upgrade-insecure-requests (it would break an http deployment).
  */
 export function cachedPageHeaders(): { key: string; value: string }[] {
-  const policy = pageSecurityHeaders(null, "/t/", { appUrl: "http:", uploadOrigins: [], formTargets: [] })["Content-Security-Policy"];
+  const policy = pageSecurityHeaders(null, "/t/", { appUrl: "http:", uploadOrigins: [], formTargets: [] })[
+    "Content-Security-Policy"
+  ];
   return [
     { key: "Content-Security-Policy", value: policy },
     { key: "Strict-Transport-Security", value: "max-age=31536000" },
@@ -60,7 +63,11 @@ export interface PageSecuritySettings {
 }
 
 /** The page's headers; `nonce` null: the policy of a cached page (no nonce, inline scripts and styles allowed). */
-export function pageSecurityHeaders(nonce: string | null, pathname: string, settings: PageSecuritySettings): Record<string, string> {
+export function pageSecurityHeaders(
+  nonce: string | null,
+  pathname: string,
+  settings: PageSecuritySettings,
+): Record<string, string> {
   const https = settings.appUrl.startsWith("https:");
   const embeddable = EMBEDDABLE_PAGES.some((pattern) => pattern.test(pathname));
   const directives = [

@@ -116,13 +116,28 @@ function mapIssue(issue: core.$ZodIssue, locPrefix: Loc, raw: unknown, input: un
     case "invalid_type": {
       if (input === undefined) {
         // FastAPI reports the enclosing object as the input of a missing body field; null for query/path.
-        return { type: "missing", loc, msg: "Field required", input: locPrefix[0] === "body" ? parentOf(raw, issue.path) ?? null : null };
+        return {
+          type: "missing",
+          loc,
+          msg: "Field required",
+          input: locPrefix[0] === "body" ? (parentOf(raw, issue.path) ?? null) : null,
+        };
       }
       if ((issue.expected === "number" || issue.expected === "int") && typeof input === "string") {
-        return { type: "int_parsing", loc, msg: "Input should be a valid integer, unable to parse string as an integer", input };
+        return {
+          type: "int_parsing",
+          loc,
+          msg: "Input should be a valid integer, unable to parse string as an integer",
+          input,
+        };
       }
       if (issue.expected === "int" && typeof input === "number") {
-        return { type: "int_from_float", loc, msg: "Input should be a valid integer, got a number with a fractional part", input };
+        return {
+          type: "int_from_float",
+          loc,
+          msg: "Input should be a valid integer, got a number with a fractional part",
+          input,
+        };
       }
       if (issue.expected === "boolean" && typeof input === "string") {
         return { type: "bool_parsing", loc, msg: "Input should be a valid boolean, unable to interpret input", input };
@@ -133,24 +148,54 @@ function mapIssue(issue: core.$ZodIssue, locPrefix: Loc, raw: unknown, input: un
     case "too_small": {
       const min = Number(issue.minimum);
       if (issue.origin === "string") {
-        return { type: "string_too_short", loc, msg: `String should have at least ${plural(min, "character")}`, input, ctx: { min_length: min } };
+        return {
+          type: "string_too_short",
+          loc,
+          msg: `String should have at least ${plural(min, "character")}`,
+          input,
+          ctx: { min_length: min },
+        };
       }
       if (issue.origin === "array" || issue.origin === "set") {
         const actual = Array.isArray(input) ? input.length : 0;
-        return { type: "too_short", loc, msg: `List should have at least ${plural(min, "item")} after validation, not ${actual}`, input, ctx: { field_type: "List", min_length: min, actual_length: actual } };
+        return {
+          type: "too_short",
+          loc,
+          msg: `List should have at least ${plural(min, "item")} after validation, not ${actual}`,
+          input,
+          ctx: { field_type: "List", min_length: min, actual_length: actual },
+        };
       }
       return issue.inclusive
-        ? { type: "greater_than_equal", loc, msg: `Input should be greater than or equal to ${min}`, input, ctx: { ge: min } }
+        ? {
+            type: "greater_than_equal",
+            loc,
+            msg: `Input should be greater than or equal to ${min}`,
+            input,
+            ctx: { ge: min },
+          }
         : { type: "greater_than", loc, msg: `Input should be greater than ${min}`, input, ctx: { gt: min } };
     }
     case "too_big": {
       const max = Number(issue.maximum);
       if (issue.origin === "string") {
-        return { type: "string_too_long", loc, msg: `String should have at most ${plural(max, "character")}`, input, ctx: { max_length: max } };
+        return {
+          type: "string_too_long",
+          loc,
+          msg: `String should have at most ${plural(max, "character")}`,
+          input,
+          ctx: { max_length: max },
+        };
       }
       if (issue.origin === "array" || issue.origin === "set") {
         const actual = Array.isArray(input) ? input.length : 0;
-        return { type: "too_long", loc, msg: `List should have at most ${plural(max, "item")} after validation, not ${actual}`, input, ctx: { field_type: "List", max_length: max, actual_length: actual } };
+        return {
+          type: "too_long",
+          loc,
+          msg: `List should have at most ${plural(max, "item")} after validation, not ${actual}`,
+          input,
+          ctx: { field_type: "List", max_length: max, actual_length: actual },
+        };
       }
       return issue.inclusive
         ? { type: "less_than_equal", loc, msg: `Input should be less than or equal to ${max}`, input, ctx: { le: max } }
@@ -168,7 +213,13 @@ function mapIssue(issue: core.$ZodIssue, locPrefix: Loc, raw: unknown, input: un
       }
       if (issue.format === "regex" && "pattern" in issue && issue.pattern) {
         const pattern = String(issue.pattern).replace(/^\/(.*)\/[a-z]*$/, "$1");
-        return { type: "string_pattern_mismatch", loc, msg: `String should match pattern '${pattern}'`, input, ctx: { pattern } };
+        return {
+          type: "string_pattern_mismatch",
+          loc,
+          msg: `String should match pattern '${pattern}'`,
+          input,
+          ctx: { pattern },
+        };
       }
       return { type: "value_error", loc, msg: `Value error, ${issue.message}`, input, ctx: { error: {} } };
     }
@@ -194,7 +245,11 @@ function parentOf(root: unknown, path: readonly PropertyKey[]): unknown {
  * Parse `raw` with `schema`; on failure throw RequestValidationError in FastAPI's shape.
  * `input` in each item is the value as the client sent it (the query string, not the coerced number).
  */
-export function parseInput<S extends ZodType>(schema: S, raw: unknown, where: "body" | "query" | "path"): core.output<S> {
+export function parseInput<S extends ZodType>(
+  schema: S,
+  raw: unknown,
+  where: "body" | "query" | "path",
+): core.output<S> {
   const unsafe = unsafeStrings(raw, [where]);
   if (unsafe.length > 0) throw new RequestValidationError(unsafe);
   const result = schema.safeParse(raw);
@@ -237,7 +292,8 @@ function unsafeStrings(raw: unknown, prefix: Loc): ValidationErrorItem[] {
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], key: i, parent: node });
     } else if (value !== null && typeof value === "object") {
       const entries = Object.entries(value);
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], parent: node });
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i][1], key: entries[i][0], parent: node });
     }
   }
   return items;

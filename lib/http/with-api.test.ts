@@ -39,7 +39,15 @@ describe("withApi validation errors are FastAPI's exactly", () => {
     const res = await callRoute(list, "/v1/test/list?limit=0");
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      detail: [{ type: "greater_than_equal", loc: ["query", "limit"], msg: "Input should be greater than or equal to 1", input: "0", ctx: { ge: 1 } }],
+      detail: [
+        {
+          type: "greater_than_equal",
+          loc: ["query", "limit"],
+          msg: "Input should be greater than or equal to 1",
+          input: "0",
+          ctx: { ge: 1 },
+        },
+      ],
     });
   });
 
@@ -47,14 +55,39 @@ describe("withApi validation errors are FastAPI's exactly", () => {
     const res = await callRoute(list, "/v1/test/list?limit=101&offset=-1&order=up");
     expect(res.json).toEqual({
       detail: [
-        { type: "less_than_equal", loc: ["query", "limit"], msg: "Input should be less than or equal to 100", input: "101", ctx: { le: 100 } },
-        { type: "greater_than_equal", loc: ["query", "offset"], msg: "Input should be greater than or equal to 0", input: "-1", ctx: { ge: 0 } },
-        { type: "enum", loc: ["query", "order"], msg: "Input should be 'asc' or 'desc'", input: "up", ctx: { expected: "'asc' or 'desc'" } },
+        {
+          type: "less_than_equal",
+          loc: ["query", "limit"],
+          msg: "Input should be less than or equal to 100",
+          input: "101",
+          ctx: { le: 100 },
+        },
+        {
+          type: "greater_than_equal",
+          loc: ["query", "offset"],
+          msg: "Input should be greater than or equal to 0",
+          input: "-1",
+          ctx: { ge: 0 },
+        },
+        {
+          type: "enum",
+          loc: ["query", "order"],
+          msg: "Input should be 'asc' or 'desc'",
+          input: "up",
+          ctx: { expected: "'asc' or 'desc'" },
+        },
       ],
     });
     const text = await callRoute(list, "/v1/test/list?limit=ten");
     expect(text.json).toEqual({
-      detail: [{ type: "int_parsing", loc: ["query", "limit"], msg: "Input should be a valid integer, unable to parse string as an integer", input: "ten" }],
+      detail: [
+        {
+          type: "int_parsing",
+          loc: ["query", "limit"],
+          msg: "Input should be a valid integer, unable to parse string as an integer",
+          input: "ten",
+        },
+      ],
     });
     const fraction = await callRoute(list, "/v1/test/list?limit=1.5");
     expect((fraction.json as { detail: { type: string }[] }).detail[0].type).toBe("int_parsing");
@@ -82,7 +115,8 @@ describe("withApi validation errors are FastAPI's exactly", () => {
   it("malformed JSON", async () => {
     const res = await callRoute(create, "/v1/test/body", { body: '{"tier": "pro",' });
     expect(res.status).toBe(422);
-    const [item] = (res.json as { detail: { type: string; loc: unknown[]; msg: string; ctx: { error: string } }[] }).detail;
+    const [item] = (res.json as { detail: { type: string; loc: unknown[]; msg: string; ctx: { error: string } }[] })
+      .detail;
     expect(item.type).toBe("json_invalid");
     expect(item.loc[0]).toBe("body");
     expect(typeof item.loc[1]).toBe("number");
@@ -94,7 +128,15 @@ describe("withApi validation errors are FastAPI's exactly", () => {
     const url = `https://example.com/${"a".repeat(2100)}`;
     const res = await callRoute(create, "/v1/test/body", { body: { url, tier: "pro" } });
     expect(res.json).toEqual({
-      detail: [{ type: "string_too_long", loc: ["body", "url"], msg: "String should have at most 2048 characters", input: url, ctx: { max_length: 2048 } }],
+      detail: [
+        {
+          type: "string_too_long",
+          loc: ["body", "url"],
+          msg: "String should have at most 2048 characters",
+          input: url,
+          ctx: { max_length: 2048 },
+        },
+      ],
     });
   });
 
@@ -108,7 +150,14 @@ describe("withApi validation errors are FastAPI's exactly", () => {
     });
     const array = await callRoute(create, "/v1/test/body", { body: [1, 2] });
     expect(array.json).toEqual({
-      detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: [1, 2] }],
+      detail: [
+        {
+          type: "model_attributes_type",
+          loc: ["body"],
+          msg: "Input should be a valid dictionary or object to extract fields from",
+          input: [1, 2],
+        },
+      ],
     });
   });
 
@@ -153,10 +202,20 @@ describe("withApi against hostile input", () => {
     const res = await callRoute(create, "/v1/test/body", { body: deep });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({
-      detail: [{ type: "json_invalid", loc: ["body", 64], msg: "JSON decode error", input: {}, ctx: { error: "Nesting deeper than 64 levels" } }],
+      detail: [
+        {
+          type: "json_invalid",
+          loc: ["body", 64],
+          msg: "JSON decode error",
+          input: {},
+          ctx: { error: "Nesting deeper than 64 levels" },
+        },
+      ],
     });
     // Brackets inside strings do not count; 64 levels are fine.
-    const ok = await callRoute(create, "/v1/test/body", { body: `{"tier": "${"[".repeat(5000)}", "x": ${"[".repeat(63)}${"]".repeat(63)}}` });
+    const ok = await callRoute(create, "/v1/test/body", {
+      body: `{"tier": "${"[".repeat(5000)}", "x": ${"[".repeat(63)}${"]".repeat(63)}}`,
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -173,13 +232,20 @@ describe("withApi against hostile input", () => {
       body: z.record(z.string(), z.unknown()),
     });
     const handler = withApi(endpoint, async () => ++calls);
-    const nul = { type: "value_error", msg: "Value error, String should not contain NUL (\\u0000) characters", ctx: { error: {} } };
+    const nul = {
+      type: "value_error",
+      msg: "Value error, String should not contain NUL (\\u0000) characters",
+      ctx: { error: {} },
+    };
     const path = await callRoute(handler, "/v1/test/a", { body: {}, params: { id: "a\u0000" } });
     expect(path.status).toBe(422);
     expect(path.json).toEqual({ detail: [{ ...nul, loc: ["path", "id"], input: "a\u0000" }] });
     const query = await callRoute(handler, "/v1/test/a?q=%00", { body: {}, params: { id: "a" } });
     expect(query.json).toEqual({ detail: [{ ...nul, loc: ["query", "q"], input: "\u0000" }] });
-    const body = await callRoute(handler, "/v1/test/a", { body: '{"a": {"b": ["ok", "x\\u0000"]}, "k\\u0000": 1}', params: { id: "a" } });
+    const body = await callRoute(handler, "/v1/test/a", {
+      body: '{"a": {"b": ["ok", "x\\u0000"]}, "k\\u0000": 1}',
+      params: { id: "a" },
+    });
     expect(body.json).toEqual({
       detail: [
         { ...nul, loc: ["body", "a", "b", 1], input: "x\u0000" },
@@ -187,7 +253,9 @@ describe("withApi against hostile input", () => {
       ],
     });
     const surrogate = await callRoute(handler, "/v1/test/a", { body: '{"a": "\\ud800x"}', params: { id: "a" } });
-    expect(surrogate.json).toMatchObject({ detail: [{ type: "value_error", loc: ["body", "a"], msg: expect.stringContaining("unpaired surrogate") }] });
+    expect(surrogate.json).toMatchObject({
+      detail: [{ type: "value_error", loc: ["body", "a"], msg: expect.stringContaining("unpaired surrogate") }],
+    });
     const pair = await callRoute(handler, "/v1/test/a", { body: '{"a": "\\ud83d\\ude00"}', params: { id: "a" } });
     expect(pair.status).toBe(200);
     expect(calls).toBe(1);
@@ -201,7 +269,9 @@ describe("withApi against hostile input", () => {
     });
     const res = await create(request, { params: Promise.resolve({}) });
     expect(res.status).toBe(422);
-    expect(await res.json()).toMatchObject({ detail: [{ type: "json_invalid", loc: ["body", 6], ctx: { error: "Invalid UTF-8 in the body" } }] });
+    expect(await res.json()).toMatchObject({
+      detail: [{ type: "json_invalid", loc: ["body", 6], ctx: { error: "Invalid UTF-8 in the body" } }],
+    });
   });
 
   it("the echoed input is bounded: a ~1 MB body that fails validation does not come back as 2 MB", async () => {
@@ -217,9 +287,13 @@ describe("withApi against hostile input", () => {
     const echoed = (long.json as { detail: { input: string[] }[] }).detail[0].input[0];
     expect(echoed).toBe(`${"x".repeat(4096)}…`);
     // Many failing items: at most 50 come back.
-    const many = await callRoute(withApi({ ...bodyEndpoint, body: z.array(z.string()) }, async () => null), "/v1/test/body", {
-      body: Array.from({ length: 10_000 }, (_, i) => i),
-    });
+    const many = await callRoute(
+      withApi({ ...bodyEndpoint, body: z.array(z.string()) }, async () => null),
+      "/v1/test/body",
+      {
+        body: Array.from({ length: 10_000 }, (_, i) => i),
+      },
+    );
     expect((many.json as { detail: unknown[] }).detail).toHaveLength(50);
     expect(many.text.length).toBeLessThan(40 * 1024);
   });

@@ -3,6 +3,7 @@ import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
+import { reportFailure } from "@/lib/observability/failure-cause";
 import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { readBodyBytes } from "@/lib/http/body";
 import { parseJsonBody } from "@/lib/http/json-body";
@@ -39,17 +40,29 @@ export function withApi<E extends Endpoint>(
     let limit: RateLimitHeaders | undefined;
     try {
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
-      limit = endpoint.rateLimit ? await limitRequest(endpoint.rateLimit, request, principal?.userId, principal?.tier) : undefined;
+      limit = endpoint.rateLimit
+        ? await limitRequest(endpoint.rateLimit, request, principal?.userId, principal?.tier)
+        : undefined;
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
       const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;
       const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
-      return endpoint.response === null ? new NextResponse(null, { status, headers: limit }) : NextResponse.json(result, { status, headers: limit });
+      return endpoint.response === null
+        ? new NextResponse(null, { status, headers: limit })
+        : NextResponse.json(result, { status, headers: limit });
     } catch (error) {
       if (error instanceof RequestValidationError) return withRateLimitHeaders(validationResponse(error.items), limit);
-      if (error instanceof ApiError) return withRateLimitHeaders(errorResponse(error), limit);
+      if (error instanceof ApiError) {
+        // The answer is the user's sentence; the operator's cause goes to the log and /metrics.
+        if (error.status >= 500)
+          reportFailure("api", error.code, error, {
+            status: error.status,
+            operation: `${endpoint.method} ${endpoint.path}`,
+          });
+        return withRateLimitHeaders(errorResponse(error), limit);
+      }
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
     }
   };

@@ -28,7 +28,9 @@ async function transcriptionJob(userId: string, status: "done" | "error" | "runn
       userId,
       status,
       input: { pipeline: "transcribe", context: {} },
-      ...(status === "error" ? { errorCode: "media_unreadable", errorMessage: "The file is not audio ffprobe can read." } : {}),
+      ...(status === "error"
+        ? { errorCode: "media_unreadable", errorMessage: "The file is not audio ffprobe can read." }
+        : {}),
       ...(status === "running" ? { leaseOwner: "another-runner", leaseUntil: new Date(Date.now() + 3_600_000) } : {}),
     },
   });
@@ -36,14 +38,30 @@ async function transcriptionJob(userId: string, status: "done" | "error" | "runn
 
 async function exhaustedImport(userId: string, items: { status: string; jobId?: string }[]) {
   const { db } = world.ctx;
-  const batch = await db.importBatch.create({ data: { userId, sourceUrl: "https://feeds.example.org/show.xml", status: "running", total: items.length } });
+  const batch = await db.importBatch.create({
+    data: { userId, sourceUrl: "https://feeds.example.org/show.xml", status: "running", total: items.length },
+  });
   await db.importItem.createMany({
-    data: items.map((item, position) => ({ batchId: batch.id, guid: `ep-${position}`, title: `Episode ${position}`, audioUrl: `https://media.example.org/${position}.mp3`, position, ...item })),
+    data: items.map((item, position) => ({
+      batchId: batch.id,
+      guid: `ep-${position}`,
+      title: `Episode ${position}`,
+      audioUrl: `https://media.example.org/${position}.mp3`,
+      position,
+      ...item,
+    })),
   });
   // The chain's current link after its last attempt failed: the next claim finds it out of attempts.
   const context = { batchId: batch.id, userId, url: batch.sourceUrl, lang: "en" };
   const job = await db.job.create({
-    data: { userId, input: { pipeline: "import", context }, attempts: 5, maxAttempts: 5, errorCode: "upstream_failed", errorMessage: STOPPED },
+    data: {
+      userId,
+      input: { pipeline: "import", context },
+      attempts: 5,
+      maxAttempts: 5,
+      errorCode: "upstream_failed",
+      errorMessage: STOPPED,
+    },
   });
   for (let i = 0; i < 300; i++) {
     const row = await db.job.findUniqueOrThrow({ where: { id: job.id } });
@@ -73,10 +91,14 @@ describe("an import job out of attempts", () => {
     const items = await world.ctx.db.importItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
     expect(items.map((i) => i.status)).toEqual(["done", "done", "failed", "failed", "failed", "skipped"]);
     expect(items[2]!.note).toBe("The file is not audio ffprobe can read.");
-    expect(items[3]!.note).toBe(`The import stopped before this item's transcription finished (it may still appear in your history): ${STOPPED}`);
+    expect(items[3]!.note).toBe(
+      `The import stopped before this item's transcription finished (it may still appear in your history): ${STOPPED}`,
+    );
     expect(items[4]!.note).toBe(`The import stopped: ${STOPPED}`);
     // Nothing of this user's holds an import concurrency slot any more.
-    expect(await world.ctx.db.importItem.count({ where: { status: { in: ["queued", "running"] }, batch: { userId } } })).toBe(0);
+    expect(
+      await world.ctx.db.importItem.count({ where: { status: { in: ["queued", "running"] }, batch: { userId } } }),
+    ).toBe(0);
   });
 
   it("ends in error when nothing got through", async () => {

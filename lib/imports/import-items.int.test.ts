@@ -58,9 +58,13 @@ async function startImport(auth: Record<string, string>, url: string): Promise<s
   return (res.json as { batch_id: string }).batch_id;
 }
 
-async function waitForBatch(auth: Record<string, string>, id: string): Promise<{ status: string; done: number; failed: number; skipped: number }> {
+async function waitForBatch(
+  auth: Record<string, string>,
+  id: string,
+): Promise<{ status: string; done: number; failed: number; skipped: number }> {
   for (let i = 0; i < 1200; i++) {
-    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } })).json as { status: string; done: number; failed: number; skipped: number };
+    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
+      .json as { status: string; done: number; failed: number; skipped: number };
     if (["done", "partial", "error"].includes(batch.status)) return batch;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -84,7 +88,12 @@ describe("GET /v1/import/{batch_id}/items", () => {
     const { chargeSeconds } = await import("@/lib/usage/charge");
     await ctx.db.$transaction((tx) => chargeSeconds(tx, owner.user.id, 896));
     batchId = await startImport(owner.auth, `${fake.origin}/generated/5.xml?prefix=items&durations=0`);
-    expect(await waitForBatch(owner.auth, batchId)).toMatchObject({ status: "partial", done: 2, skipped: 2, failed: 1 });
+    expect(await waitForBatch(owner.auth, batchId)).toMatchObject({
+      status: "partial",
+      done: 2,
+      skipped: 2,
+      failed: 1,
+    });
   }, 120_000);
 
   it("the owner sees every item in listing order with its state, note, job and transcript", async () => {
@@ -95,12 +104,18 @@ describe("GET /v1/import/{batch_id}/items", () => {
     expect(page.items.map((i) => i.position)).toEqual([0, 1, 2, 3, 4]);
     const rows = await ctx.db.importItem.findMany({ where: { batchId }, orderBy: { position: "asc" } });
     expect(page.items.map((i) => i.guid)).toEqual(rows.map((r) => r.guid));
-    expect(page.items.every((i) => /^Episode \d$/.test(i.title) && i.url.startsWith(`${fake.origin}/ex/items-`))).toBe(true);
+    expect(page.items.every((i) => /^Episode \d$/.test(i.title) && i.url.startsWith(`${fake.origin}/ex/items-`))).toBe(
+      true,
+    );
 
     const byStatus = (status: string) => page.items.filter((i) => i.status === status);
     expect([byStatus("done").length, byStatus("skipped").length, byStatus("failed").length]).toEqual([2, 2, 1]);
     // The skipped ones are the first import's episodes.
-    expect(byStatus("skipped").map((i) => i.guid).sort()).toEqual(["items-1", "items-2"]);
+    expect(
+      byStatus("skipped")
+        .map((i) => i.guid)
+        .sort(),
+    ).toEqual(["items-1", "items-2"]);
     expect(byStatus("skipped").every((i) => i.note === "Already in your history." && i.job_id === null)).toBe(true);
     const [failed] = byStatus("failed");
     expect(failed!.note).toMatch(/allowance/);
@@ -108,13 +123,16 @@ describe("GET /v1/import/{batch_id}/items", () => {
     expect(byStatus("done").every((i) => i.job_id !== null && i.note === null)).toBe(true);
 
     // Done and skipped items name the transcript of their history entry, which the owner can open.
-    const entries = await ctx.db.transcription.findMany({ where: { userId: owner.user.id, state: "done" } });
+    const entries = await ctx.db.historyEntry.findMany({ where: { userId: owner.user.id, state: "done" } });
     const historyIds = new Set(entries.map((e) => e.transcriptId));
     const finished = [...byStatus("done"), ...byStatus("skipped")];
     expect(new Set(finished.map((i) => i.transcript_id)).size).toBe(4);
     for (const item of finished) {
       expect(historyIds.has(item.transcript_id)).toBe(true);
-      const transcript = await callRoute(routes.transcript, `/v1/transcripts/${item.transcript_id}`, { headers: owner.auth, params: { id: item.transcript_id! } });
+      const transcript = await callRoute(routes.transcript, `/v1/transcripts/${item.transcript_id}`, {
+        headers: owner.auth,
+        params: { id: item.transcript_id! },
+      });
       expect(transcript.status).toBe(200);
       expect((transcript.json as { segments: { text: string }[] }).segments[0]!.text).toBe("Hello.");
     }
@@ -129,7 +147,11 @@ describe("GET /v1/import/{batch_id}/items", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await listItems(owner.auth, batchId, `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      const res = await listItems(
+        owner.auth,
+        batchId,
+        `?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
       expect(res.status).toBe(200);
       const page = res.json as Page;
       expect(page.items.length).toBeLessThanOrEqual(2);
@@ -152,16 +174,28 @@ describe("GET /v1/import/{batch_id}/items", () => {
     const unknown = await listItems(other.auth, "c000000000000000000000000");
     expect(unknown.status).toBe(404);
     expect(unknown.json).toEqual(res.json);
-    expect((await callRoute(routes.items, `/v1/import/${batchId}/items`, { params: { batch_id: batchId } })).status).toBe(401);
+    expect(
+      (await callRoute(routes.items, `/v1/import/${batchId}/items`, { params: { batch_id: batchId } })).status,
+    ).toBe(401);
   });
 
   it("a running item shows its job and no transcript yet; a queued one neither", async () => {
     const { user, auth } = await caller();
-    const batch = await ctx.db.importBatch.create({ data: { userId: user.id, sourceUrl: `${fake.origin}/generated/2.xml`, status: "running", total: 2 } });
+    const batch = await ctx.db.importBatch.create({
+      data: { userId: user.id, sourceUrl: `${fake.origin}/generated/2.xml`, status: "running", total: 2 },
+    });
     await ctx.db.importItem.createMany({
       data: [
         { batchId: batch.id, guid: "b", title: "Second", audioUrl: `${fake.origin}/ex/running-1.mp3`, position: 1 },
-        { batchId: batch.id, guid: "a", title: "First", audioUrl: `${fake.origin}/ex/running-0.mp3`, position: 0, status: "running", jobId: "job-in-flight" },
+        {
+          batchId: batch.id,
+          guid: "a",
+          title: "First",
+          audioUrl: `${fake.origin}/ex/running-0.mp3`,
+          position: 0,
+          status: "running",
+          jobId: "job-in-flight",
+        },
       ],
     });
     const page = (await listItems(auth, batch.id)).json as Page;

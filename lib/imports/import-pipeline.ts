@@ -1,7 +1,9 @@
 import { storableText } from "@/lib/db/storable-text";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { enqueueJob, PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
+import { z } from "zod";
+import { definePipeline, PermanentError, RetryableError, type StepContext } from "@/lib/jobs/pipeline";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 import { ApiError } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -25,16 +27,18 @@ import { importEvent } from "@/lib/webhooks/events";
 
 export const IMPORT_PIPELINE = "import";
 
-export interface ImportContext {
-  batchId: string;
-  userId: string;
-  url: string;
-  lang: string;
+const importContextSchema = z.object({
+  batchId: z.string().min(1),
+  userId: z.string().min(1),
+  url: z.string().min(1),
+  lang: z.string().min(1),
   /** The request's own `webhook_url`, told when the import ends (import.completed). */
-  webhookUrl?: string;
+  webhookUrl: z.string().optional(),
   /** Set by `advance`: nothing queued or running is left. */
-  finished?: boolean;
-}
+  finished: z.boolean().optional(),
+});
+
+export type ImportContext = z.infer<typeof importContextSchema>;
 
 /** How long one `advance` keeps the batch moving before handing over to the next job in the chain. */
 const ADVANCE_MS = 4_000;
@@ -43,7 +47,6 @@ const INSERT_CHUNK = 500;
 /** A claimed item with no job after this long was lost between claim and start (a crash): queued again. */
 const UNSTARTED_MS = 15_000;
 
-
 function allowPrivate(): ((host: string) => boolean) | undefined {
   return importDeps().allowPrivateFor;
 }
@@ -51,8 +54,10 @@ function allowPrivate(): ((host: string) => boolean) | undefined {
 /** Listing failures: the caller's URL is the problem (4xx) → permanent; the upstream's (5xx) → retried. */
 function asJobError(error: unknown): unknown {
   const api = asApiError(error);
-  if (api instanceof ApiError) return api.status < 500 ? new PermanentError(api.code, api.detail) : new RetryableError(api.code, api.detail);
-  if (api instanceof RequestValidationError) return new PermanentError("invalid_source", api.items[0]?.msg ?? "The URL cannot be imported.");
+  if (api instanceof ApiError)
+    return api.status < 500 ? new PermanentError(api.code, api.detail) : new RetryableError(api.code, api.detail);
+  if (api instanceof RequestValidationError)
+    return new PermanentError("invalid_source", api.items[0]?.msg ?? "The URL cannot be imported.");
   return api;
 }
 
@@ -66,14 +71,15 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
   } catch (error) {
     throw asJobError(error);
   }
-  if (listed.items.length === 0) throw new PermanentError("empty_source", "There is nothing to import there: no episodes with audio, or no videos.");
+  if (listed.items.length === 0)
+    throw new PermanentError("empty_source", "There is nothing to import there: no episodes with audio, or no videos.");
 
   const allow = allowPrivate();
   const sources = listed.items.map((item) => itemSource(item, allow));
   const keys = sources.flatMap((s) => (s ? [{ platform: s.platform, videoId: s.videoId }] : []));
   const existing = new Set<string>();
   for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
-    const rows = await db.transcription.findMany({
+    const rows = await db.historyEntry.findMany({
       where: { userId: ctx.userId, lang: ctx.lang, OR: keys.slice(i, i + INSERT_CHUNK) },
       select: { platform: true, videoId: true },
     });
@@ -81,16 +87,33 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
   }
   const rows: Prisma.ImportItemCreateManyInput[] = listed.items.map((item, position) => {
     const source = sources[position];
-    const base = { batchId: ctx.batchId, guid: item.guid, title: item.title, audioUrl: item.url, durationSeconds: item.durationSeconds, position };
-    if (!source) return { ...base, status: "failed", note: "This item's audio URL is not one Verbatim can fetch (a direct link to an audio or video file is needed)." };
-    if (existing.has(`${source.platform}:${source.videoId}`)) return { ...base, status: "skipped", note: "Already in your history." };
+    const base = {
+      batchId: ctx.batchId,
+      guid: item.guid,
+      title: item.title,
+      audioUrl: item.url,
+      durationSeconds: item.durationSeconds,
+      position,
+    };
+    if (!source)
+      return {
+        ...base,
+        status: "failed",
+        note: "This item's audio URL is not one Verbatim can fetch (a direct link to an audio or video file is needed).",
+      };
+    if (existing.has(`${source.platform}:${source.videoId}`))
+      return { ...base, status: "skipped", note: "Already in your history." };
     return base;
   });
   // All rows and the batch's total in one transaction: a crash leaves either nothing (listed again) or everything.
   await db.$transaction(
     async (tx) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) await tx.importItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
-      await tx.importBatch.update({ where: { id: ctx.batchId }, data: { title: listed.title, total: rows.length, status: "running" } });
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+        await tx.importItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
+      await tx.importBatch.update({
+        where: { id: ctx.batchId },
+        data: { title: listed.title, total: rows.length, status: "running" },
+      });
       await refreshCounts(tx, ctx.batchId);
     },
     { timeout: 30_000, maxWait: 20_000 },
@@ -107,7 +130,10 @@ async function countItems(db: Prisma.TransactionClient, batchId: string): Promis
 
 async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Promise<Counts> {
   const counts = await countItems(db, batchId);
-  await db.importBatch.update({ where: { id: batchId }, data: { done: counts.done, failed: counts.failed, skipped: counts.skipped } });
+  await db.importBatch.update({
+    where: { id: batchId },
+    data: { done: counts.done, failed: counts.failed, skipped: counts.skipped },
+  });
   return counts;
 }
 
@@ -116,9 +142,14 @@ async function syncRunning(db: Prisma.TransactionClient, batchId: string): Promi
   // Claimed but never started (the runner died between the claim and the start): back to the queue. Starting
   // an item twice is safe (the same job or the stored transcript comes back), so the wait can be short.
   let changed = (
-    await db.importItem.updateMany({ where: { batchId, status: "running", jobId: null, updatedAt: { lt: new Date(Date.now() - UNSTARTED_MS) } }, data: { status: "queued" } })
+    await db.importItem.updateMany({
+      where: { batchId, status: "running", jobId: null, updatedAt: { lt: new Date(Date.now() - UNSTARTED_MS) } },
+      data: { status: "queued" },
+    })
   ).count;
-  const running = (await db.importItem.findMany({ where: { batchId, status: "running" }, select: { id: true, jobId: true } })).filter((r) => r.jobId);
+  const running = (
+    await db.importItem.findMany({ where: { batchId, status: "running" }, select: { id: true, jobId: true } })
+  ).filter((r) => r.jobId);
   if (running.length === 0) return changed;
   const jobs = await db.job.findMany({
     where: { id: { in: running.flatMap((r) => (r.jobId ? [r.jobId] : [])) } },
@@ -128,10 +159,14 @@ async function syncRunning(db: Prisma.TransactionClient, batchId: string): Promi
   for (const item of running) {
     const job = byId.get(item.jobId!);
     if (job?.status === "done") {
-      changed += (await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "done" } })).count;
+      changed += (
+        await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "done" } })
+      ).count;
     } else if (!job || job.status === "error") {
       const note = job?.errorMessage ?? "The transcription job is gone.";
-      changed += (await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note } })).count;
+      changed += (
+        await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note } })
+      ).count;
     }
   }
   return changed;
@@ -148,21 +183,43 @@ async function startQueued(ctx: ImportContext): Promise<number> {
     const running = await tx.importItem.count({ where: { status: "running", batch: { userId: ctx.userId } } });
     const free = env().IMPORT_CONCURRENCY - running;
     if (free <= 0) return [];
-    const queued = await tx.importItem.findMany({ where: { batchId: ctx.batchId, status: "queued" }, orderBy: { position: "asc" }, take: free });
+    const queued = await tx.importItem.findMany({
+      where: { batchId: ctx.batchId, status: "queued" },
+      orderBy: { position: "asc" },
+      take: free,
+    });
     // Running without a job: being started now (or, after a crash, handed back by syncRunning).
-    await tx.importItem.updateMany({ where: { id: { in: queued.map((q) => q.id) }, status: "queued" }, data: { status: "running", jobId: null } });
+    await tx.importItem.updateMany({
+      where: { id: { in: queued.map((q) => q.id) }, status: "queued" },
+      data: { status: "running", jobId: null },
+    });
     return queued;
   });
   const allow = allowPrivate();
+  const show =
+    claimed.length > 0
+      ? (await db.importBatch.findUnique({ where: { id: ctx.batchId }, select: { title: true } }))?.title
+      : null;
   for (const item of claimed) {
     const source = itemSource({ url: item.audioUrl, kind: "audio" }, allow);
     const audio = source?.platform === "podcast";
     try {
       const outcome = await requestTranscript(
         ctx.userId,
-        { url: audio ? "" : item.audioUrl, audio: audio ? item.audioUrl : null, upload: null, lang: ctx.lang, format: "json" },
+        {
+          url: audio ? "" : item.audioUrl,
+          audio: audio ? item.audioUrl : null,
+          upload: null,
+          lang: ctx.lang,
+          format: "json",
+        },
         transcriptDeps(),
-        { estimateSeconds: item.durationSeconds, skipJobRateLimit: true },
+        // An episode keeps the title and show its feed gave it (a video's page names its own).
+        {
+          estimateSeconds: item.durationSeconds,
+          skipJobRateLimit: true,
+          ...(audio ? { title: item.title, channel: show ?? null } : {}),
+        },
       );
       const data = outcome.kind === "job" ? { jobId: outcome.job.jobId } : { status: "done" };
       await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data });
@@ -173,7 +230,10 @@ async function startQueued(ctx: ImportContext): Promise<number> {
       else if (api instanceof ApiError) note = api.detail;
       else if (api instanceof RequestValidationError) note = api.items[0]?.msg ?? "This item cannot be transcribed.";
       else throw error;
-      await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "failed", note: storableText(note.slice(0, 1000)) } });
+      await db.importItem.updateMany({
+        where: { id: item.id, status: "running" },
+        data: { status: "failed", note: storableText(note.slice(0, 1000)) },
+      });
     }
   }
   return claimed.length;
@@ -220,12 +280,17 @@ async function emitCompleted(tx: Prisma.TransactionClient, ctx: ImportContext): 
 /** The batch's status and note from its item counts. */
 async function finishBatch(tx: Prisma.TransactionClient, batchId: string): Promise<void> {
   const counts = await refreshCounts(tx, batchId);
-  const first = await tx.importItem.findFirst({ where: { batchId, status: "failed" }, orderBy: { position: "asc" }, select: { note: true } });
+  const first = await tx.importItem.findFirst({
+    where: { batchId, status: "failed" },
+    orderBy: { position: "asc" },
+    select: { note: true },
+  });
   await tx.importBatch.update({ where: { id: batchId }, data: summarise(counts, first?.note ?? null) });
 }
 
-export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportContext>({
+export const importPipeline = definePipeline<ImportContext>({
   name: IMPORT_PIPELINE,
+  context: importContextSchema,
   steps: [
     { name: "list-items", run: listItems },
     // Every action in it is a forward-only row update or an idempotent start: safe to interrupt.
@@ -238,8 +303,14 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
       return;
     }
     // Work is left: the next link of the chain, enqueued exactly when this one is marked done.
-    const next: ImportContext = { batchId: ctx.batchId, userId: ctx.userId, url: ctx.url, lang: ctx.lang, ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}) };
-    await enqueueJob(io.tx, { userId: ctx.userId, pipeline: IMPORT_PIPELINE, context: next });
+    const next: ImportContext = {
+      batchId: ctx.batchId,
+      userId: ctx.userId,
+      url: ctx.url,
+      lang: ctx.lang,
+      ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
+    };
+    await enqueueJob(io.tx, { userId: ctx.userId, pipeline: importPipeline, context: next });
   },
   async onFailure(ctx, failure, io) {
     // The batch ends here, so nothing may stay queued or running: no later link would ever count it (and running
@@ -249,9 +320,15 @@ export const importPipeline: Pipeline<ImportContext> = registerPipeline<ImportCo
     const reason = failure.message.slice(0, 900);
     await io.tx.importItem.updateMany({
       where: { batchId: ctx.batchId, status: "running" },
-      data: { status: "failed", note: `The import stopped before this item's transcription finished (it may still appear in your history): ${reason}` },
+      data: {
+        status: "failed",
+        note: `The import stopped before this item's transcription finished (it may still appear in your history): ${reason}`,
+      },
     });
-    await io.tx.importItem.updateMany({ where: { batchId: ctx.batchId, status: "queued" }, data: { status: "failed", note: `The import stopped: ${reason}` } });
+    await io.tx.importItem.updateMany({
+      where: { batchId: ctx.batchId, status: "queued" },
+      data: { status: "failed", note: `The import stopped: ${reason}` },
+    });
     const counts = await refreshCounts(io.tx, ctx.batchId);
     await io.tx.importBatch.update({
       where: { id: ctx.batchId },

@@ -25,7 +25,12 @@ beforeAll(async () => {
   fake = await startFakePodcastServer();
   asr = await startFakeOpenAiAsr();
   asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
-  Object.assign(process.env, { DATA_DIR: dataDir, ASR_OPENAI_BASE_URL: asr.origin, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", RATE_LIMIT_MULTIPLIER: "0" });
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
   ctx = await useTestDatabase();
   keys = await import("@/lib/auth/api-keys");
   startRoute = (await import("@/app/v1/import/route")).POST;
@@ -44,19 +49,23 @@ afterAll(async () => {
 
 function startWorker(): ChildProcess {
   // Node itself with tsx as a loader, so the signal reaches the runner's own process.
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--concurrency", "3"], {
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH,
-      DATABASE_URL: ctx.url,
-      AUTH_SECRET: process.env.AUTH_SECRET,
-      DATA_DIR: dataDir,
-      ASR_OPENAI_BASE_URL: asr.origin,
-      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-      IMPORT_CONCURRENCY: "2",
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--concurrency", "3"],
+    {
+      env: {
+        NODE_ENV: "test",
+        PATH: process.env.PATH,
+        DATABASE_URL: ctx.url,
+        AUTH_SECRET: process.env.AUTH_SECRET,
+        DATA_DIR: dataDir,
+        ASR_OPENAI_BASE_URL: asr.origin,
+        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+        IMPORT_CONCURRENCY: "2",
+      },
+      stdio: ["ignore", "ignore", "ignore"],
     },
-    stdio: ["ignore", "ignore", "ignore"],
-  });
+  );
   child.on("exit", () => children.delete(child));
   children.add(child);
   return child;
@@ -83,12 +92,18 @@ describe("an import across a killed runner", () => {
   it("kill -9 mid-batch, restart: every episode done once, charged once, no item lost", async () => {
     const user = await createUser(ctx.db);
     const { key } = await keys.ensureApiKey(user.id);
-    const res = await callRoute(startRoute, "/v1/import", { headers: bearer(key!), body: { url: `${fake.origin}/generated/${EPISODES}.xml?prefix=restart&durations=0` } });
+    const res = await callRoute(startRoute, "/v1/import", {
+      headers: bearer(key!),
+      body: { url: `${fake.origin}/generated/${EPISODES}.xml?prefix=restart&durations=0` },
+    });
     expect(res.status).toBe(200);
     const batchId = (res.json as { batch_id: string }).batch_id;
 
     const first = startWorker();
-    await until("some episodes done", async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 5);
+    await until(
+      "some episodes done",
+      async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 5,
+    );
     await stopChild(first, "SIGKILL");
     const atKill = (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!;
     expect(atKill.done).toBeLessThan(EPISODES);
@@ -99,10 +114,12 @@ describe("an import across a killed runner", () => {
       return row && ["done", "partial", "error"].includes(row.status) ? row : null;
     });
     expect(batch).toMatchObject({ status: "done", total: EPISODES, done: EPISODES, failed: 0, skipped: 0 });
-    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
+    const entries = await ctx.db.historyEntry.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(EPISODES);
     expect(entries.every((e) => e.state === "done")).toBe(true);
-    const transcribeJobs = await ctx.db.job.findMany({ where: { userId: user.id, input: { path: ["pipeline"], equals: "transcribe" } } });
+    const transcribeJobs = await ctx.db.job.findMany({
+      where: { userId: user.id, input: { path: ["pipeline"], equals: "transcribe" } },
+    });
     expect(transcribeJobs).toHaveLength(EPISODES); // no episode started twice
     expect((await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } }))?.usedSeconds).toBe(EPISODES);
     // Recognition requests: one per episode, plus at most one repeat per job that was mid-recognition at the kill.

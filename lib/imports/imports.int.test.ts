@@ -21,10 +21,21 @@ beforeAll(async () => {
   ({ ctx, podcasts: fake } = world);
   fake.shows.set("1000", {
     feed: "/feeds/podcastindex-example.xml",
-    episodes: [{ trackId: 2003, guid: "https://example.com/ep0003", title: "Episode 3 - The Future", audioPath: "/ex/file-03.mp3" }],
+    episodes: [
+      {
+        trackId: 2003,
+        guid: "https://example.com/ep0003",
+        title: "Episode 3 - The Future",
+        audioPath: "/ex/file-03.mp3",
+      },
+    ],
   });
   const batchRoutes = await import("@/app/v1/import/route");
-  routes = { start: batchRoutes.POST, list: batchRoutes.GET, get: (await import("@/app/v1/import/[batch_id]/route")).GET };
+  routes = {
+    start: batchRoutes.POST,
+    list: batchRoutes.GET,
+    get: (await import("@/app/v1/import/[batch_id]/route")).GET,
+  };
 }, 60_000);
 
 afterAll(async () => {
@@ -69,10 +80,18 @@ describe("imports", () => {
     const { user, auth } = await caller();
     const id = await startImport(auth, `${fake.origin}/generated/200.xml?prefix=big`);
     const batch = await waitForBatch(auth, id);
-    expect(batch).toMatchObject({ total: 200, done: 200, failed: 0, skipped: 0, status: "done", note: null, title: "Generated show (200)" });
-    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
+    expect(batch).toMatchObject({
+      total: 200,
+      done: 200,
+      failed: 0,
+      skipped: 0,
+      status: "done",
+      note: null,
+      title: "Generated show (200)",
+    });
+    const entries = await ctx.db.historyEntry.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(200);
-    expect(entries.every((e) => e.state === "done" && e.source === "asr" && e.totalSeconds === 1)).toBe(true);
+    expect(entries.every((e) => e.state === "done" && e.origin === "asr" && e.totalSeconds === 1)).toBe(true);
     const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
     expect(period?.usedSeconds).toBe(200);
     const items = await ctx.db.importItem.findMany({ where: { batchId: id } });
@@ -84,13 +103,22 @@ describe("imports", () => {
     const first = await startImport(auth, `${fake.origin}/generated/3.xml?prefix=again`);
     expect(await waitForBatch(auth, first)).toMatchObject({ total: 3, done: 3, status: "done" });
     const second = await startImport(auth, `${fake.origin}/generated/5.xml?prefix=again`);
-    expect(await waitForBatch(auth, second)).toMatchObject({ total: 5, done: 2, skipped: 3, failed: 0, status: "done" });
+    expect(await waitForBatch(auth, second)).toMatchObject({
+      total: 5,
+      done: 2,
+      skipped: 3,
+      failed: 0,
+      status: "done",
+    });
 
     const list = await callRoute(routes.list, "/v1/import", { headers: auth });
     expect((list.json as Batch[]).map((b) => b.id)).toEqual([second, first]);
 
     const other = await caller();
-    const res = await callRoute(routes.get, `/v1/import/${first}`, { headers: other.auth, params: { batch_id: first } });
+    const res = await callRoute(routes.get, `/v1/import/${first}`, {
+      headers: other.auth,
+      params: { batch_id: first },
+    });
     expect(res.status).toBe(404);
     expect((await callRoute(routes.list, "/v1/import", { headers: other.auth })).json).toEqual([]);
   }, 120_000);
@@ -114,7 +142,12 @@ describe("imports", () => {
   it("an Apple Podcasts episode link imports that one episode; a show link imports the feed", async () => {
     const { auth } = await caller();
     const episode = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000?i=2003");
-    expect(await waitForBatch(auth, episode)).toMatchObject({ total: 1, done: 1, status: "done", title: "Podcasting 2.0 Namespace Example" });
+    expect(await waitForBatch(auth, episode)).toMatchObject({
+      total: 1,
+      done: 1,
+      status: "done",
+      title: "Podcasting 2.0 Namespace Example",
+    });
     const show = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000");
     // Three episodes (the live item's stream is not an episode); the one just transcribed is skipped.
     expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
@@ -130,7 +163,10 @@ describe("imports", () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        most = Math.max(most, await ctx.db.importItem.count({ where: { status: "running", batch: { userId: user.id } } }));
+        most = Math.max(
+          most,
+          await ctx.db.importItem.count({ where: { status: "running", batch: { userId: user.id } } }),
+        );
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
@@ -152,10 +188,17 @@ describe("imports", () => {
     expect(batch).toMatchObject({ status: "error", total: 0 });
     expect(batch.note).toMatch(/not well-formed XML/);
 
-    const internal = await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: "http://169.254.169.254/latest/meta-data" } });
+    const internal = await callRoute(routes.start, "/v1/import", {
+      headers: auth,
+      body: { url: "http://169.254.169.254/latest/meta-data" },
+    });
     expect(internal.status).toBe(422);
     expect((internal.json as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "url"]);
-    expect((await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: "x".repeat(3000) } })).status).toBe(422);
-    expect((await callRoute(routes.start, "/v1/import", { body: { url: `${fake.origin}/generated/1.xml` } })).status).toBe(401);
+    expect(
+      (await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: "x".repeat(3000) } })).status,
+    ).toBe(422);
+    expect(
+      (await callRoute(routes.start, "/v1/import", { body: { url: `${fake.origin}/generated/1.xml` } })).status,
+    ).toBe(401);
   }, 60_000);
 });

@@ -18,12 +18,24 @@ function encodeCursor(row: { position: number; id: string }): string {
 function decodeCursor(cursor: string): { position: number; id: string } {
   const [position, id] = Buffer.from(cursor, "base64url").toString("utf8").split(".", 2);
   if (!id || !/^\d{1,9}$/.test(position ?? "") || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-    throw new RequestValidationError([{ type: "value_error", loc: ["query", "cursor"], msg: "Value error, not a cursor of this list", input: cursor, ctx: { error: {} } }]);
+    throw new RequestValidationError([
+      {
+        type: "value_error",
+        loc: ["query", "cursor"],
+        msg: "Value error, not a cursor of this list",
+        input: cursor,
+        ctx: { error: {} },
+      },
+    ]);
   }
   return { position: Number(position), id };
 }
 
-export async function listImportItems(userId: string, batchId: string, query: { cursor?: string; limit: number }): Promise<ImportItemsResponse> {
+export async function listImportItems(
+  userId: string,
+  batchId: string,
+  query: { cursor?: string; limit: number },
+): Promise<ImportItemsResponse> {
   const after = query.cursor ? decodeCursor(query.cursor) : null;
   const db = await getDb();
   const batch = await db.importBatch.findFirst({ where: { id: batchId, userId }, select: { id: true, lang: true } });
@@ -31,7 +43,9 @@ export async function listImportItems(userId: string, batchId: string, query: { 
   const rows = await db.importItem.findMany({
     where: {
       batchId,
-      ...(after ? { OR: [{ position: { gt: after.position } }, { position: after.position, id: { gt: after.id } }] } : {}),
+      ...(after
+        ? { OR: [{ position: { gt: after.position } }, { position: after.position, id: { gt: after.id } }] }
+        : {}),
     },
     orderBy: [{ position: "asc" }, { id: "asc" }],
     take: query.limit + 1,
@@ -52,7 +66,7 @@ export async function listImportItems(userId: string, batchId: string, query: { 
       const at = key.indexOf(":");
       return { platform: key.slice(0, at), videoId: key.slice(at + 1) };
     });
-    const entries = await db.transcription.findMany({
+    const entries = await db.historyEntry.findMany({
       where: { userId, lang: batch.lang, transcriptId: { not: null }, OR: keys },
       select: { platform: true, videoId: true, transcriptId: true },
     });

@@ -34,25 +34,55 @@ export async function listImportSource(userId: string, url: string, deps: ListDe
   const max = settings.IMPORT_MAX_ITEMS;
   const playlist = parsePlaylistUrl(url);
   if (playlist) {
-    const listed = await listPlaylist(playlist, { binary: deps.ytdlp?.binary, extraArgs: deps.ytdlp?.extraArgs, outbound: deps.outbound, max, signal: deps.signal });
+    const listed = await listPlaylist(playlist, {
+      binary: deps.ytdlp?.binary,
+      extraArgs: deps.ytdlp?.extraArgs,
+      outbound: deps.outbound,
+      max,
+      signal: deps.signal,
+    });
     return {
       title: listed.title,
-      items: listed.entries.map((e) => ({ guid: `youtube:${e.id}`, title: e.title, url: `https://www.youtube.com/watch?v=${e.id}`, kind: "video", durationSeconds: e.durationSeconds })),
+      items: listed.entries.map((e) => ({
+        guid: `youtube:${e.id}`,
+        title: e.title,
+        url: `https://www.youtube.com/watch?v=${e.id}`,
+        kind: "video",
+        durationSeconds: e.durationSeconds,
+      })),
     };
   }
   const resolved = await resolvePodcastUrl(url, deps);
   if (!resolved.feed) {
-    return { title: null, items: [{ guid: resolved.audioUrl!, title: resolved.audioUrl!, url: resolved.audioUrl!, kind: "audio", durationSeconds: 0 }] };
+    return {
+      title: null,
+      items: [
+        {
+          guid: resolved.audioUrl!,
+          title: resolved.audioUrl!,
+          url: resolved.audioUrl!,
+          kind: "audio",
+          durationSeconds: 0,
+        },
+      ],
+    };
   }
   // An Apple Podcasts episode link imports that episode; a feed or show, its newest `max` episodes.
-  const episodes = resolved.kind === "episode" && resolved.episode ? [resolved.episode] : resolved.feed.episodes.slice(0, max);
+  const episodes =
+    resolved.kind === "episode" && resolved.episode ? [resolved.episode] : resolved.feed.episodes.slice(0, max);
   await rememberEpisodeTranscripts(userId, episodes, deps);
   const seen = new Set<string>();
   const items: SourceItem[] = [];
   for (const e of episodes) {
     if (seen.has(e.guid)) continue; // a feed that repeats a guid lists that episode once
     seen.add(e.guid);
-    items.push({ guid: e.guid.slice(0, 1000), title: e.title.slice(0, 500), url: e.audioUrl, kind: "audio", durationSeconds: durationSeconds(e.duration) });
+    items.push({
+      guid: e.guid.slice(0, 1000),
+      title: e.title.slice(0, 500),
+      url: e.audioUrl,
+      kind: "audio",
+      durationSeconds: durationSeconds(e.duration),
+    });
   }
   return { title: resolved.feed.title, items };
 }

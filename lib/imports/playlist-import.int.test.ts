@@ -19,7 +19,10 @@ let world: ImportWorld;
 let youtube: FakeYoutube;
 let mitm: FakeProxy;
 let viaMitm: Outbound;
-let routes: { start: typeof import("@/app/v1/import/route").POST; get: typeof import("@/app/v1/import/[batch_id]/route").GET };
+let routes: {
+  start: typeof import("@/app/v1/import/route").POST;
+  get: typeof import("@/app/v1/import/[batch_id]/route").GET;
+};
 
 beforeAll(async () => {
   youtube = await startFakeYoutube();
@@ -35,7 +38,10 @@ beforeAll(async () => {
   const { importDeps, setImportDepsForTests } = await import("@/lib/imports/deps");
   // The settings' deps, with yt-dlp behind the chained proxies and trusting the fake's self-signed certificate.
   setImportDepsForTests({ ...importDeps(), outbound: viaMitm, ytdlp: { extraArgs: ["--no-check-certificates"] } });
-  routes = { start: (await import("@/app/v1/import/route")).POST, get: (await import("@/app/v1/import/[batch_id]/route")).GET };
+  routes = {
+    start: (await import("@/app/v1/import/route")).POST,
+    get: (await import("@/app/v1/import/[batch_id]/route")).GET,
+  };
 }, 60_000);
 
 afterAll(async () => {
@@ -57,11 +63,15 @@ interface Batch {
 }
 
 async function importPlaylist(auth: Record<string, string>): Promise<{ id: string; batch: Batch }> {
-  const res = await callRoute(routes.start, "/v1/import", { headers: auth, body: { url: `https://www.youtube.com/playlist?list=${LIST}` } });
+  const res = await callRoute(routes.start, "/v1/import", {
+    headers: auth,
+    body: { url: `https://www.youtube.com/playlist?list=${LIST}` },
+  });
   expect(res.status).toBe(200);
   const id = (res.json as { batch_id: string }).batch_id;
   for (let i = 0; i < 1200; i++) {
-    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } })).json as Batch;
+    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
+      .json as Batch;
     if (["done", "partial", "error"].includes(batch.status)) return { id, batch };
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -76,17 +86,22 @@ describe("a YouTube playlist import", () => {
     expect(first.batch.note).toMatch(/^1 of 3 items failed; the first: /);
 
     // yt-dlp asked for the playlist's page only (flat mode: no video page), over HTTPS through the guard.
-    expect(mitm.requests.filter((r) => r.url.startsWith("https:")).map((r) => r.url)).toEqual([`https://www.youtube.com/playlist?list=${LIST}`]);
+    expect(mitm.requests.filter((r) => r.url.startsWith("https:")).map((r) => r.url)).toEqual([
+      `https://www.youtube.com/playlist?list=${LIST}`,
+    ]);
 
-    const items = await world.ctx.db.importItem.findMany({ where: { batchId: first.id }, orderBy: { position: "asc" } });
+    const items = await world.ctx.db.importItem.findMany({
+      where: { batchId: first.id },
+      orderBy: { position: "asc" },
+    });
     expect(items.map((i) => [i.guid, i.title, i.durationSeconds, i.status])).toEqual([
       [`youtube:${FAKE_IDS.captioned}`, "How bread rises", 114, "done"],
       [`youtube:${RECORDED_ID}`, "Surface Go Review", 316, "done"],
       [`youtube:${FAKE_IDS.unavailable}`, "A removed video", 60, "failed"],
     ]);
     expect(items[2]!.note).toMatch(/unavailable/i);
-    const entries = await world.ctx.db.transcription.findMany({ where: { userId }, orderBy: { videoId: "asc" } });
-    expect(entries.map((e) => [e.platform, e.videoId, e.state, e.source])).toEqual([
+    const entries = await world.ctx.db.historyEntry.findMany({ where: { userId }, orderBy: { videoId: "asc" } });
+    expect(entries.map((e) => [e.platform, e.videoId, e.state, e.origin])).toEqual([
       ["youtube", RECORDED_ID, "done", "captions"],
       ["youtube", FAKE_IDS.captioned, "done", "captions"],
     ]);
@@ -95,6 +110,6 @@ describe("a YouTube playlist import", () => {
 
     const second = await importPlaylist(headers);
     expect(second.batch).toMatchObject({ total: 3, done: 0, skipped: 2, failed: 1, status: "partial" });
-    expect(await world.ctx.db.transcription.count({ where: { userId } })).toBe(2);
+    expect(await world.ctx.db.historyEntry.count({ where: { userId } })).toBe(2);
   }, 240_000);
 });

@@ -12,7 +12,11 @@ import { startFakeProxy, type FakeProxy } from "@/test/fakes/ytdlp/server";
 import { youtubePlaylistPage } from "@/test/fakes/podcasts/youtube-playlist";
 
 const LIST = "PLverbatimTest0000000001";
-const VIDEOS = Array.from({ length: 12 }, (_, i) => ({ id: `vid${String(i).padStart(8, "0")}`, title: `Talk ${i + 1}: “quotes” & ampersands`, seconds: 60 + i }));
+const VIDEOS = Array.from({ length: 12 }, (_, i) => ({
+  id: `vid${String(i).padStart(8, "0")}`,
+  title: `Talk ${i + 1}: “quotes” & ampersands`,
+  seconds: 60 + i,
+}));
 let proxy: FakeProxy;
 // yt-dlp runs behind the app's guarded forward proxy, chained to the fake; no DNS here, so YouTube resolves to
 // one of its public addresses (the fake serves by the Host header).
@@ -37,18 +41,32 @@ afterAll(async () => {
 
 describe("a YouTube playlist through the real yt-dlp", () => {
   it("lists every video once, with titles and durations, in one request", async () => {
-    const listed = await listPlaylist(`http://www.youtube.com/playlist?list=${LIST}`, { binary: resolveYtDlpBinary(), outbound: viaProxy, max: 100 });
+    const listed = await listPlaylist(`http://www.youtube.com/playlist?list=${LIST}`, {
+      binary: resolveYtDlpBinary(),
+      outbound: viaProxy,
+      max: 100,
+    });
     expect(listed.entries).toEqual(VIDEOS.map((v) => ({ id: v.id, title: v.title, durationSeconds: v.seconds })));
     // One request, through the guard: it asks the upstream proxy for the address it checked, not the name.
     expect(proxy.requests).toEqual([`http://142.250.80.46:80/playlist?list=${LIST}`]); // flat: no video page fetched
   }, 90_000);
 
   it("stops at the item cap", async () => {
-    const listed = await listPlaylist(`http://www.youtube.com/playlist?list=${LIST}`, { binary: resolveYtDlpBinary(), outbound: viaProxy, max: 5 });
+    const listed = await listPlaylist(`http://www.youtube.com/playlist?list=${LIST}`, {
+      binary: resolveYtDlpBinary(),
+      outbound: viaProxy,
+      max: 5,
+    });
     expect(listed.entries.map((e) => e.id)).toEqual(VIDEOS.slice(0, 5).map((v) => v.id));
   }, 90_000);
 
   it("a playlist the platform does not have is an error, not an empty import", async () => {
-    await expect(listPlaylist("http://www.youtube.com/playlist?list=PLmissing000000000000001", { binary: resolveYtDlpBinary(), outbound: viaProxy, max: 5 })).rejects.toThrow();
+    await expect(
+      listPlaylist("http://www.youtube.com/playlist?list=PLmissing000000000000001", {
+        binary: resolveYtDlpBinary(),
+        outbound: viaProxy,
+        max: 5,
+      }),
+    ).rejects.toThrow();
   }, 90_000);
 });

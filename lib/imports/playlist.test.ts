@@ -13,10 +13,16 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe("parsePlaylistUrl", () => {
   it.each([
-    ["https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001", "https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001"],
+    [
+      "https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001",
+      "https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001",
+    ],
     ["https://youtube.com/@verbatim", "https://www.youtube.com/@verbatim/videos"],
     ["https://m.youtube.com/@verbatim/streams", "https://www.youtube.com/@verbatim/streams"],
-    ["https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv", "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv/videos"],
+    [
+      "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv",
+      "https://www.youtube.com/channel/UCabcdefghijklmnopqrstuv/videos",
+    ],
     ["https://www.youtube.com/c/SomeName/videos", "https://www.youtube.com/c/SomeName/videos"],
   ])("%s → %s", (raw, canonical) => {
     expect(parsePlaylistUrl(raw)).toBe(canonical);
@@ -58,7 +64,9 @@ describe("listing a playlist", () => {
     });
     expect(listed.entries.map((e) => e.id)).toEqual(["aaaaaaaaaa1", "aaaaaaaaaa2", "bbbbbbbbbb1"]);
     const argv = JSON.parse(readFileSync(argsFile, "utf8")) as string[];
-    expect(argv).toEqual(expect.arrayContaining(["--flat-playlist", "--yes-playlist", "--dump-single-json", "--playlist-end", "50"]));
+    expect(argv).toEqual(
+      expect.arrayContaining(["--flat-playlist", "--yes-playlist", "--dump-single-json", "--playlist-end", "50"]),
+    );
     expect(argv.indexOf("--yes-playlist")).toBeGreaterThan(argv.indexOf("--no-playlist")); // the later flag wins
     expect(argv.slice(-2)).toEqual(["--", "https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001"]);
   });
@@ -68,10 +76,15 @@ describe("listing a playlist", () => {
       listPlaylist("https://www.youtube.com/playlist?list=PLtest0000000000000000000000000001", {
         binary: FAKE,
         max: 5,
-        env: { FAKE_YTDLP_MODE: "fail", FAKE_YTDLP_STDERR: "ERROR: [youtube:tab] PLtest: The playlist does not exist.\n" },
+        env: {
+          FAKE_YTDLP_MODE: "fail",
+          FAKE_YTDLP_STDERR: "ERROR: [youtube:tab] PLtest: The playlist does not exist.\n",
+        },
       }),
     ).rejects.toMatchObject({ name: expect.stringMatching(/Error$/) });
-    await expect(listPlaylist("https://www.youtube.com/@x/videos", { binary: FAKE, max: 5, env: { FAKE_YTDLP_MODE: "garbage" } })).rejects.toMatchObject({
+    await expect(
+      listPlaylist("https://www.youtube.com/@x/videos", { binary: FAKE, max: 5, env: { FAKE_YTDLP_MODE: "garbage" } }),
+    ).rejects.toMatchObject({
       code: "upstream_failed",
     });
   });
@@ -80,10 +93,22 @@ describe("listing a playlist", () => {
 describe("summarise", () => {
   it("derives the batch status from the counts", async () => {
     const { summarise } = await import("@/lib/imports/batch-status");
-    const c = (queued: number, running: number, done: number, failed: number, skipped: number) => ({ queued, running, done, failed, skipped });
+    const c = (queued: number, running: number, done: number, failed: number, skipped: number) => ({
+      queued,
+      running,
+      done,
+      failed,
+      skipped,
+    });
     expect(summarise(c(1, 0, 3, 0, 0), null).status).toBe("running");
     expect(summarise(c(0, 0, 3, 0, 2), null)).toEqual({ status: "done", note: null });
-    expect(summarise(c(0, 0, 0, 2, 0), "no audio")).toEqual({ status: "error", note: "Every item failed; the first: no audio" });
-    expect(summarise(c(0, 0, 1, 2, 1), "over allowance")).toEqual({ status: "partial", note: "2 of 4 items failed; the first: over allowance" });
+    expect(summarise(c(0, 0, 0, 2, 0), "no audio")).toEqual({
+      status: "error",
+      note: "Every item failed; the first: no audio",
+    });
+    expect(summarise(c(0, 0, 1, 2, 1), "over allowance")).toEqual({
+      status: "partial",
+      note: "2 of 4 items failed; the first: over allowance",
+    });
   });
 });

@@ -23,11 +23,17 @@ export function parsePlaylistUrl(raw: string): string | null {
   if (!YOUTUBE_HOSTS.has(url.hostname.toLowerCase())) return null;
   const seg = url.pathname.split("/").filter(Boolean);
   const list = url.searchParams.get("list");
-  if (seg.length === 1 && seg[0] === "playlist" && list && LIST_ID.test(list)) return `https://www.youtube.com/playlist?list=${list}`;
-  const tab = seg[seg.length - 1] === "videos" || seg[seg.length - 1] === "streams" || seg[seg.length - 1] === "shorts" ? seg.pop() : "videos";
+  if (seg.length === 1 && seg[0] === "playlist" && list && LIST_ID.test(list))
+    return `https://www.youtube.com/playlist?list=${list}`;
+  const tab =
+    seg[seg.length - 1] === "videos" || seg[seg.length - 1] === "streams" || seg[seg.length - 1] === "shorts"
+      ? seg.pop()
+      : "videos";
   if (seg.length === 1 && HANDLE.test(seg[0]!)) return `https://www.youtube.com/${seg[0]}/${tab}`;
-  if (seg.length === 2 && seg[0] === "channel" && CHANNEL_ID.test(seg[1]!)) return `https://www.youtube.com/channel/${seg[1]}/${tab}`;
-  if (seg.length === 2 && (seg[0] === "c" || seg[0] === "user") && NAME.test(seg[1]!)) return `https://www.youtube.com/${seg[0]}/${seg[1]}/${tab}`;
+  if (seg.length === 2 && seg[0] === "channel" && CHANNEL_ID.test(seg[1]!))
+    return `https://www.youtube.com/channel/${seg[1]}/${tab}`;
+  if (seg.length === 2 && (seg[0] === "c" || seg[0] === "user") && NAME.test(seg[1]!))
+    return `https://www.youtube.com/${seg[0]}/${seg[1]}/${tab}`;
   return null;
 }
 
@@ -62,8 +68,15 @@ export function parsePlaylistJson(input: unknown, max: number): Playlist {
       const id = typeof entry.id === "string" ? entry.id : "";
       if (!VIDEO_ID.test(id) || seen.has(id)) continue;
       seen.add(id);
-      const duration = typeof entry.duration === "number" && Number.isFinite(entry.duration) ? Math.max(0, Math.ceil(entry.duration)) : 0;
-      entries.push({ id, title: typeof entry.title === "string" && entry.title ? entry.title : id, durationSeconds: duration });
+      const duration =
+        typeof entry.duration === "number" && Number.isFinite(entry.duration)
+          ? Math.max(0, Math.ceil(entry.duration))
+          : 0;
+      entries.push({
+        id,
+        title: typeof entry.title === "string" && entry.title ? entry.title : id,
+        durationSeconds: duration,
+      });
     }
   };
   walk(root.entries, 0);
@@ -84,14 +97,24 @@ export interface PlaylistOptions {
 
 /** Lists a playlist or channel (at most `max` entries). Throws SourceError (yt-dlp's failures, mapped). */
 export async function listPlaylist(url: string, options: PlaylistOptions): Promise<Playlist> {
-  const { stdout } = await runYtDlp(["--flat-playlist", "--yes-playlist", "--dump-single-json", "--playlist-end", String(options.max), ...(options.extraArgs ?? [])], {
-    url,
-    binary: options.binary,
-    outbound: options.outbound,
-    timeoutMs: 120_000,
-    signal: options.signal,
-    env: options.env,
-  });
+  const { stdout } = await runYtDlp(
+    [
+      "--flat-playlist",
+      "--yes-playlist",
+      "--dump-single-json",
+      "--playlist-end",
+      String(options.max),
+      ...(options.extraArgs ?? []),
+    ],
+    {
+      url,
+      binary: options.binary,
+      outbound: options.outbound,
+      timeoutMs: 120_000,
+      signal: options.signal,
+      env: options.env,
+    },
+  );
   let json: unknown;
   try {
     json = JSON.parse(stdout);

@@ -10,7 +10,9 @@ export const importRequestSchema = z
       .min(1)
       .max(MAX_SOURCE_URL_LENGTH)
       .describe("A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube playlist or channel URL"),
-    lang: langSchema.default("en").describe("The language every item is transcribed in, as `lang` of POST /v1/transcript"),
+    lang: langSchema
+      .default("en")
+      .describe("The language every item is transcribed in, as `lang` of POST /v1/transcript"),
     webhook_url: z
       .string()
       .max(2048)
@@ -39,7 +41,9 @@ export const importBatchSchema = z
     skipped: z.number().int().describe("Items already in the user's history"),
     status: z
       .enum(IMPORT_STATUSES)
-      .describe("queued → running → done (nothing failed), partial (some failed), or error (the source could not be listed, or every item failed)"),
+      .describe(
+        "queued → running → done (nothing failed), partial (some failed), or error (the source could not be listed, or every item failed)",
+      ),
     note: z.string().nullable().describe("Why the batch is partial or in error"),
     created_at: z.string().nullable(),
   })
@@ -68,13 +72,22 @@ export const importItemSchema = z
     position: z.number().int().describe("Listing order: 0 is the source's first item"),
     status: z
       .enum(IMPORT_ITEM_STATUSES)
-      .describe("queued → running (being transcribed) → done | failed; skipped when the item was already in the caller's history"),
+      .describe(
+        "queued → running (being transcribed) → done | failed; skipped when the item was already in the caller's history",
+      ),
     note: z.string().nullable().describe("Why the item failed or was skipped"),
-    job_id: z.string().nullable().describe("The speech-recognition job (GET /v1/jobs/{job_id}) while it runs and after; null when none was needed"),
+    job_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The speech-recognition job (GET /v1/jobs/{job_id}) while it runs and after; null when none was needed",
+      ),
     transcript_id: z
       .string()
       .nullable()
-      .describe("For done and skipped items: the transcript in the caller's history (GET /v1/transcripts/{id}); null otherwise"),
+      .describe(
+        "For done and skipped items: the transcript in the caller's history (GET /v1/transcripts/{id}); null otherwise",
+      ),
   })
   .meta({ id: "ImportItemOut" });
 

@@ -25,7 +25,9 @@ export function serializeBatch(row: ImportBatch): ImportBatchOut {
 }
 
 export function serializeItem(row: ImportItem, transcriptId: string | null): ImportItemOut {
-  const status = (IMPORT_ITEM_STATUSES as readonly string[]).includes(row.status) ? (row.status as ImportItemStatus) : "failed";
+  const status = (IMPORT_ITEM_STATUSES as readonly string[]).includes(row.status)
+    ? (row.status as ImportItemStatus)
+    : "failed";
   return {
     guid: row.guid,
     title: row.title,

@@ -1,11 +1,11 @@
 import { getDb } from "@/lib/db/client";
-import { enqueueJob } from "@/lib/jobs";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
 import { parsePlaylistUrl } from "@/lib/imports/playlist";
-import { normaliseFeedUrl } from "@/lib/podcasts/resolve-podcast";
-import { IMPORT_PIPELINE, type ImportContext } from "@/lib/imports/import-pipeline";
+import { normalizeFeedUrl } from "@/lib/podcasts/resolve-podcast";
+import { importPipeline, type ImportContext } from "@/lib/imports/import-pipeline";
 import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import type { ImportRequest } from "@/lib/imports/schemas";
 
@@ -14,17 +14,27 @@ import type { ImportRequest } from "@/lib/imports/schemas";
  * URL is only checked here (a YouTube playlist/channel, or a URL the outbound guard would fetch); what it
  * is shows when the job lists it.
  */
-export async function startImport(userId: string, request: ImportRequest, deps: { outbound: Outbound }): Promise<{ batch_id: string }> {
+export async function startImport(
+  userId: string,
+  request: ImportRequest,
+  deps: { outbound: Outbound },
+): Promise<{ batch_id: string }> {
   const playlist = parsePlaylistUrl(request.url);
   let sourceUrl = playlist;
   if (!sourceUrl) {
-    const text = normaliseFeedUrl(request.url);
+    const text = normalizeFeedUrl(request.url);
     try {
       sourceUrl = deps.outbound.checkUrl(text).href;
     } catch (error) {
       const api = asApiError(error) as { detail?: string };
       throw new RequestValidationError([
-        { type: "value_error", loc: ["body", "url"], msg: `Value error, ${api.detail ?? "this URL cannot be imported."}`, input: request.url, ctx: { error: {} } },
+        {
+          type: "value_error",
+          loc: ["body", "url"],
+          msg: `Value error, ${api.detail ?? "this URL cannot be imported."}`,
+          input: request.url,
+          ctx: { error: {} },
+        },
       ]);
     }
   }
@@ -32,8 +42,14 @@ export async function startImport(userId: string, request: ImportRequest, deps: 
   const db = await getDb();
   const batch = await db.$transaction(async (tx) => {
     const created = await tx.importBatch.create({ data: { userId, sourceUrl, lang: request.lang, status: "queued" } });
-    const context: ImportContext = { batchId: created.id, userId, url: sourceUrl, lang: request.lang, ...(webhookUrl ? { webhookUrl } : {}) };
-    await enqueueJob(tx, { userId, pipeline: IMPORT_PIPELINE, context });
+    const context: ImportContext = {
+      batchId: created.id,
+      userId,
+      url: sourceUrl,
+      lang: request.lang,
+      ...(webhookUrl ? { webhookUrl } : {}),
+    };
+    await enqueueJob(tx, { userId, pipeline: importPipeline, context });
     return created;
   });
   return { batch_id: batch.id };

@@ -5,8 +5,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
-import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/lib/jobs/test-fixtures/test-pipeline";
-import { countBy } from "@/lib/jobs/test-fixtures/helpers";
+import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/test/jobs/test-pipeline";
+import { countBy } from "@/test/jobs/helpers";
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 let userId: string;
@@ -14,6 +14,7 @@ let server: Server;
 let status = 200;
 const received: { url: string; body: unknown }[] = [];
 const PIPELINE = "dispatch-test";
+const pipeline = makeTestPipeline(PIPELINE, async () => database.db);
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -26,14 +27,12 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  // Read once by inngest/settings.ts and the SDK when the modules below are first imported.
+  // Read once by lib/jobs/drivers/inngest-settings.ts and the SDK when the modules below are first imported.
   process.env.INNGEST_EVENT_KEY = "test-event-key";
   process.env.INNGEST_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   database = await useTestDatabase();
   await database.db.$executeRawUnsafe(CREATE_EFFECTS_TABLE);
   userId = (await createUser(database.db)).id;
-  const { registerPipeline } = await import("@/lib/jobs/pipeline");
-  registerPipeline(makeTestPipeline(PIPELINE, async () => database.db));
 });
 
 afterAll(async () => {
@@ -46,18 +45,26 @@ afterAll(async () => {
 describe("enqueueJob with Inngest configured", () => {
   it("inserts the job and sends verbatim/job.requested with its id and user", async () => {
     const { enqueueJob } = await import("@/lib/jobs/enqueue");
-    const job = await enqueueJob(database.db, { userId, pipeline: PIPELINE, context: { trail: [] }, reservedSecs: 60 });
-    expect(job).toMatchObject({ status: "queued", reservedSecs: 60, input: { pipeline: PIPELINE, context: { trail: [] } } });
+    const job = await enqueueJob(database.db, { userId, pipeline, context: { trail: [] }, reservedSecs: 60 });
+    expect(job).toMatchObject({
+      status: "queued",
+      reservedSecs: 60,
+      input: { pipeline: PIPELINE, context: { trail: [] } },
+    });
     const sent = received.at(-1)!;
     expect(sent.url).toBe("/e/test-event-key");
-    expect(sent.body).toEqual([expect.objectContaining({ name: "verbatim/job.requested", data: { jobId: job.id, userId } })]);
+    expect(sent.body).toEqual([
+      expect.objectContaining({ name: "verbatim/job.requested", data: { jobId: job.id, userId } }),
+    ]);
   });
 
   it("a failed send ends the job in error with onFailure run once, and rethrows", async () => {
     const { enqueueJob } = await import("@/lib/jobs/enqueue");
     status = 500;
     try {
-      await expect(enqueueJob(database.db, { userId, pipeline: PIPELINE, context: { trail: [], tag: "fail" } })).rejects.toThrow();
+      await expect(
+        enqueueJob(database.db, { userId, pipeline, context: { trail: [], tag: "fail" } }),
+      ).rejects.toThrow();
     } finally {
       status = 200;
     }

@@ -1,16 +1,16 @@
 // Route handlers call this and return; they never run a pipeline inline.
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
-import { getPipeline, type JobInput, type Pipeline } from "@/lib/jobs/pipeline";
+import type { JobInput, Pipeline } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
 import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
-import { inngestConfigured } from "@/inngest/settings";
+import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { log } from "@/lib/observability/logger";
 import { currentRequestId } from "@/lib/observability/request-context";
 
 export interface EnqueueJobInput<C> {
   userId: string;
-  /** A registered pipeline, by name or as the object (which types `context`). */
-  pipeline: string | Pipeline<C>;
+  /** One of the app's pipelines (lib/jobs/pipelines.ts); it types `context`. */
+  pipeline: Pipeline<C>;
   context: C;
   /** Seconds of allowance reserved for this job (refunded by the pipeline's onFailure). */
   reservedSecs?: number;
@@ -38,10 +38,10 @@ function isTransaction(db: DbOrTx): boolean {
  * is visible.)
  */
 export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJobInput<C>): Promise<Job> {
-  const name = typeof input.pipeline === "string" ? input.pipeline : input.pipeline.name;
-  const pipeline = getPipeline<C>(name);
-  if (!pipeline) throw new Error(`Unknown pipeline "${name}": register it before enqueueing`);
-  const driver = input.driver === undefined || input.driver === "auto" ? (inngestConfigured() ? "inngest" : "local") : input.driver;
+  const { pipeline } = input;
+  const name = pipeline.name;
+  const driver =
+    input.driver === undefined || input.driver === "auto" ? (inngestConfigured() ? "inngest" : "local") : input.driver;
   const maxAttempts = input.maxAttempts ?? pipeline.maxAttempts;
   const jobInput: JobInput<C> = { pipeline: name, context: input.context };
   const requestId = currentRequestId();
@@ -61,8 +61,11 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
 
   if (driver === "inngest") {
     try {
-      const { inngest, JOB_REQUESTED } = await import("@/inngest/client");
-      await inngest.send({ name: JOB_REQUESTED, data: { jobId: job.id, userId: job.userId, ...(requestId ? { requestId } : {}) } });
+      const { inngest, JOB_REQUESTED } = await import("@/lib/jobs/drivers/inngest-client");
+      await inngest.send({
+        name: JOB_REQUESTED,
+        data: { jobId: job.id, userId: job.userId, ...(requestId ? { requestId } : {}) },
+      });
     } catch (error) {
       // Inside a transaction the caller's rollback removes the row; otherwise the job ends here, with
       // its pipeline's onFailure (the refund) run exactly once.

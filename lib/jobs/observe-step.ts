@@ -4,7 +4,12 @@ import { jobStageDuration, jobsFinished } from "@/lib/observability/metrics";
 // What both drivers (local runner, Inngest) report about a pipeline step: its duration by stage and
 // outcome, and a log line. The caller runs it inside the job's log context (job id, request id).
 
-export async function observeStep<T>(pipeline: string, stage: string, attempt: number, run: () => Promise<T>): Promise<T> {
+export async function observeStep<T>(
+  pipeline: string,
+  stage: string,
+  attempt: number,
+  run: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   try {

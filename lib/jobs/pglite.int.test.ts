@@ -7,16 +7,17 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { enqueueJob } from "@/lib/jobs/enqueue";
-import { registerPipeline } from "@/lib/jobs/pipeline";
-import { startLocalRunner } from "@/lib/jobs/local-runner";
+import { pipelinesByName } from "@/lib/jobs/pipeline";
+import { startLocalRunner } from "@/lib/jobs/drivers/local";
 import { claimJob } from "@/lib/jobs/store";
-import { countBy, waitFor } from "@/lib/jobs/test-fixtures/helpers";
-import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/lib/jobs/test-fixtures/test-pipeline";
+import { countBy, waitFor } from "@/test/jobs/helpers";
+import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/test/jobs/test-pipeline";
 
 let pglite: PGlite;
 let db: PrismaClient;
 let userId: string;
-const PIPELINE = "pglite-test";
+const pipeline = makeTestPipeline("pglite-test", async () => db);
+const pipelines = pipelinesByName([pipeline]);
 
 beforeAll(async () => {
   pglite = await PGlite.create();
@@ -24,7 +25,6 @@ beforeAll(async () => {
   await pglite.exec(CREATE_EFFECTS_TABLE);
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   userId = (await db.user.create({ data: { email: "pglite-jobs@example.test" } })).id;
-  registerPipeline(makeTestPipeline(PIPELINE, async () => db));
 });
 
 afterAll(async () => {
@@ -35,7 +35,7 @@ afterAll(async () => {
 describe("local runner on PGlite", () => {
   it("runs the claim statement (FOR UPDATE SKIP LOCKED) as on PostgreSQL", async () => {
     expect(await claimJob(db, "nobody", 1_000)).toBeNull();
-    const job = await enqueueJob(db, { userId, pipeline: PIPELINE, context: { trail: [] }, driver: "local" });
+    const job = await enqueueJob(db, { userId, pipeline, context: { trail: [] }, driver: "local" });
     const claimed = await claimJob(db, "somebody", 1_000);
     expect(claimed).toMatchObject({ id: job.id, status: "running", leaseOwner: "somebody", attempts: 1 });
     expect(claimed!.leaseUntil!.getTime()).toBeGreaterThan(Date.now() - 60_000);
@@ -44,16 +44,35 @@ describe("local runner on PGlite", () => {
   });
 
   it("runs 20 jobs two at a time, each step once, woken by the in-process signal", async () => {
-    const runner = await startLocalRunner({ db, owner: "pglite", concurrency: 2, pollMs: 60_000, listenUrl: null, log: () => {} });
+    const runner = await startLocalRunner({
+      pipelines,
+      db,
+      owner: "pglite",
+      concurrency: 2,
+      pollMs: 60_000,
+      listenUrl: null,
+      log: () => {},
+    });
     try {
       const jobs = await Promise.all(
-        Array.from({ length: 20 }, () => enqueueJob(db, { userId, pipeline: PIPELINE, context: { trail: [], stepMs: 5 }, driver: "local" })),
+        Array.from({ length: 20 }, () =>
+          enqueueJob(db, { userId, pipeline, context: { trail: [], stepMs: 5 }, driver: "local" }),
+        ),
       );
       const ids = jobs.map((j) => j.id);
-      await waitFor(async () => (await db.job.count({ where: { id: { in: ids }, status: "done" } })) === 20, 20_000, 20);
+      await waitFor(
+        async () => (await db.job.count({ where: { id: { in: ids }, status: "done" } })) === 20,
+        20_000,
+        20,
+      );
       const all = (await effects(db)).filter((e) => ids.includes(e.job_id));
       for (const id of ids) {
-        expect(countBy(all.filter((e) => e.job_id === id), (e) => e.kind)).toEqual({ one: 1, "two-start": 1, two: 1, three: 1, charge: 1 });
+        expect(
+          countBy(
+            all.filter((e) => e.job_id === id),
+            (e) => e.kind,
+          ),
+        ).toEqual({ one: 1, "two-start": 1, two: 1, three: 1, charge: 1 });
       }
     } finally {
       await runner.stop();
@@ -61,10 +80,23 @@ describe("local runner on PGlite", () => {
   });
 
   it("retries with backoff and finishes failures with onFailure in the same transaction", async () => {
-    const runner = await startLocalRunner({ db, owner: "pglite-retry", pollMs: 60_000, listenUrl: null, backoff: { baseMs: 30 }, log: () => {} });
+    const runner = await startLocalRunner({
+      pipelines,
+      db,
+      owner: "pglite-retry",
+      pollMs: 60_000,
+      listenUrl: null,
+      backoff: { baseMs: 30 },
+      log: () => {},
+    });
     try {
-      const retried = await enqueueJob(db, { userId, pipeline: PIPELINE, context: { trail: [], failTimes: 1 }, driver: "local" });
-      const permanent = await enqueueJob(db, { userId, pipeline: PIPELINE, context: { trail: [], permanent: true }, driver: "local" });
+      const retried = await enqueueJob(db, { userId, pipeline, context: { trail: [], failTimes: 1 }, driver: "local" });
+      const permanent = await enqueueJob(db, {
+        userId,
+        pipeline,
+        context: { trail: [], permanent: true },
+        driver: "local",
+      });
       const finished = (id: string) =>
         waitFor(async () => {
           const row = await db.job.findUniqueOrThrow({ where: { id } });
@@ -72,7 +104,12 @@ describe("local runner on PGlite", () => {
         });
       expect(await finished(retried.id)).toMatchObject({ status: "done", attempts: 2 });
       expect(await finished(permanent.id)).toMatchObject({ status: "error", errorCode: "bad_input" });
-      expect(countBy(await effects(db, permanent.id), (e) => e.kind)).toEqual({ one: 1, "two-start": 1, "two-permanent": 1, refund: 1 });
+      expect(countBy(await effects(db, permanent.id), (e) => e.kind)).toEqual({
+        one: 1,
+        "two-start": 1,
+        "two-permanent": 1,
+        refund: 1,
+      });
     } finally {
       await runner.stop();
     }

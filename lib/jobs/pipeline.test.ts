@@ -1,20 +1,23 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import {
+  checkedContext,
   currentContext,
-  getPipeline,
+  definePipeline,
+  findPipeline,
   PermanentError,
-  registerPipeline,
+  pipelinesByName,
   RetryableError,
   toJobFailure,
-  unregisterPipeline,
   type Pipeline,
 } from "@/lib/jobs/pipeline";
-import { backoffDelay } from "@/lib/jobs/local-runner";
+import { backoffDelay } from "@/lib/jobs/drivers/local";
 
 type Ctx = { a?: number; b?: number; c?: number };
 
 const pipeline: Pipeline<Ctx> = {
   name: "unit",
+  context: z.object({ a: z.number().optional(), b: z.number().optional(), c: z.number().optional() }),
   steps: [
     { name: "first", run: async () => ({ a: 1, b: 1 }) },
     { name: "second", run: async () => ({ b: 2 }) },
@@ -23,38 +26,73 @@ const pipeline: Pipeline<Ctx> = {
   onFailure: async () => {},
 };
 
-describe("pipeline registry", () => {
-  it("registers and finds pipelines by name", () => {
-    registerPipeline(pipeline);
-    expect(getPipeline("unit")).toBe(pipeline);
-    unregisterPipeline("unit");
-    expect(getPipeline("unit")).toBeUndefined();
+describe("pipeline definitions", () => {
+  it("finds the pipelines a driver is given by name, and refuses two with one name", () => {
+    const pipelines = pipelinesByName([pipeline]);
+    expect(findPipeline(pipelines, "unit")).toBe(pipeline);
+    expect(findPipeline(pipelines, "other")).toBeUndefined();
+    expect(() => pipelinesByName([pipeline, { ...pipeline }])).toThrow(/Two pipelines are named "unit"/);
   });
 
   it("refuses duplicate and reserved step names", () => {
     const step = { name: "x", run: async () => {} };
-    expect(() => registerPipeline({ ...pipeline, name: "dup", steps: [step, step] })).toThrow(/used twice/);
-    expect(() => registerPipeline({ ...pipeline, name: "res", steps: [{ ...step, name: "finish-job" }] })).toThrow(/reserved/);
+    expect(definePipeline(pipeline)).toBe(pipeline);
+    expect(() => definePipeline({ ...pipeline, name: "dup", steps: [step, step] })).toThrow(/used twice/);
+    expect(() => definePipeline({ ...pipeline, name: "res", steps: [{ ...step, name: "finish-job" }] })).toThrow(
+      /reserved/,
+    );
+  });
+
+  it("checks a step's context against the schema: passed on unchanged when it fits, a PermanentError when not", () => {
+    const ctx = { a: 1, extra: "kept" } as Ctx;
+    expect(checkedContext(pipeline, ctx)).toBe(ctx);
+    const error = (() => {
+      try {
+        checkedContext(pipeline, { a: "one" } as unknown as Ctx);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(PermanentError);
+    expect(error).toMatchObject({
+      code: "invalid_job_context",
+      message: expect.stringMatching(/does not fit pipeline "unit": a: /),
+    });
   });
 });
 
 describe("currentContext", () => {
   it("merges checkpointed outputs over the input in pipeline order, ignoring unknown steps", () => {
-    const job = { id: "j", input: { pipeline: "unit", context: { a: 0 } }, checkpoints: { second: { b: 2 }, first: { a: 1, b: 1 }, gone: { c: 9 } } };
+    const job = {
+      id: "j",
+      input: { pipeline: "unit", context: { a: 0 } },
+      checkpoints: { second: { b: 2 }, first: { a: 1, b: 1 }, gone: { c: 9 } },
+    };
     expect(currentContext(pipeline, job)).toEqual({ a: 1, b: 2 });
   });
 
   it("rejects a job without { pipeline, context }", () => {
-    expect(() => currentContext(pipeline, { id: "j", input: { context: {} }, checkpoints: {} })).toThrow(PermanentError);
+    expect(() => currentContext(pipeline, { id: "j", input: { context: {} }, checkpoints: {} })).toThrow(
+      PermanentError,
+    );
   });
 });
 
 describe("failures", () => {
   it("keeps a code from PermanentError, RetryableError or an error with a snake_case code", () => {
     expect(toJobFailure(new PermanentError("source_gone", "Gone"))).toEqual({ code: "source_gone", message: "Gone" });
-    expect(toJobFailure(new RetryableError("upstream_busy", "Busy"))).toEqual({ code: "upstream_busy", message: "Busy" });
-    expect(toJobFailure(Object.assign(new Error("x"), { code: "upstream_failed" }))).toEqual({ code: "upstream_failed", message: "x" });
-    expect(toJobFailure(Object.assign(new Error("y"), { code: "ECONNRESET" }))).toEqual({ code: "job_failed", message: "y" });
+    expect(toJobFailure(new RetryableError("upstream_busy", "Busy"))).toEqual({
+      code: "upstream_busy",
+      message: "Busy",
+    });
+    expect(toJobFailure(Object.assign(new Error("x"), { code: "upstream_failed" }))).toEqual({
+      code: "upstream_failed",
+      message: "x",
+    });
+    expect(toJobFailure(Object.assign(new Error("y"), { code: "ECONNRESET" }))).toEqual({
+      code: "job_failed",
+      message: "y",
+    });
     expect(toJobFailure("weird")).toEqual({ code: "job_failed", message: "weird" });
   });
 

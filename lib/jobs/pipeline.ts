@@ -1,5 +1,6 @@
 // A job is a pipeline of named steps over a small JSON context. Two drivers run the same steps: the
-// local runner (lib/jobs/local-runner.ts, rows in PostgreSQL) and Inngest (inngest/run-pipeline.ts).
+// local runner (drivers/local.ts, rows in PostgreSQL) and Inngest (drivers/inngest.ts). Both are given
+// the app's pipelines (pipelines.ts); nothing registers itself.
 //
 // Exactly-once rules for step authors:
 // - A step's output is checkpointed when it returns, and a finished step is never run again for that
@@ -9,8 +10,8 @@
 // - Effects that must happen exactly once together with the job's outcome (settling usage, a refund)
 //   belong in `onSuccess` / `onFailure`: they run inside the transaction that sets the job's final
 //   status, through `io.tx`, and only the runner that still owns the job can commit it.
+import type { z } from "zod";
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
-import { log } from "@/lib/observability/logger";
 
 /** What a step gets besides the context. */
 export interface StepContext {
@@ -62,7 +63,10 @@ export interface JobOutcome {
 }
 
 export interface Pipeline<C> {
+  /** Stored in each job's input: never rename a live pipeline. */
   name: string;
+  /** The context's shape, checked before each step: a job whose context does not fit fails for good. */
+  context: z.ZodType<C>;
   steps: PipelineStep<C>[];
   /** Tries before a retryable failure is final, written to the job row at enqueue. Default 5 (the column's). */
   maxAttempts?: number;
@@ -122,10 +126,14 @@ export function isPermanent(error: unknown): boolean {
 
 /** The code and message stored for an error thrown by a step. */
 export function toJobFailure(error: unknown): JobFailure {
-  if (error instanceof PermanentError || error instanceof RetryableError) return { code: error.code, message: error.message };
+  if (error instanceof PermanentError || error instanceof RetryableError)
+    return { code: error.code, message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return { code: typeof code === "string" && /^[a-z][a-z0-9_]*$/.test(code) ? code : "job_failed", message: error.message || error.name };
+    return {
+      code: typeof code === "string" && /^[a-z][a-z0-9_]*$/.test(code) ? code : "job_failed",
+      message: error.message || error.name,
+    };
   }
   return { code: "job_failed", message: String(error) };
 }
@@ -133,35 +141,54 @@ export function toJobFailure(error: unknown): JobFailure {
 /** Names the driver itself uses as Inngest step ids; a pipeline step may not take them. */
 export const RESERVED_STEP_NAMES = new Set(["start-job", "finish-job", "fail-job"]);
 
-// The registry lives on globalThis so that Next.js dev reloads and duplicate module instances share it.
-const registry = ((globalThis as { verbatimPipelines?: Map<string, Pipeline<never>> }).verbatimPipelines ??= new Map());
-
-/** Makes a pipeline runnable by name. Registering the same object again is a no-op. */
-export function registerPipeline<C>(pipeline: Pipeline<C>): Pipeline<C> {
+/** Checks a pipeline's step names; use it to declare every pipeline. */
+export function definePipeline<C>(pipeline: Pipeline<C>): Pipeline<C> {
   const names = new Set<string>();
   for (const step of pipeline.steps) {
     if (names.has(step.name)) throw new Error(`Pipeline ${pipeline.name}: step name "${step.name}" is used twice`);
-    if (RESERVED_STEP_NAMES.has(step.name)) throw new Error(`Pipeline ${pipeline.name}: step name "${step.name}" is reserved`);
+    if (RESERVED_STEP_NAMES.has(step.name))
+      throw new Error(`Pipeline ${pipeline.name}: step name "${step.name}" is reserved`);
     names.add(step.name);
   }
-  const existing = registry.get(pipeline.name);
-  // A dev reload, or another bundle of the same module (Next.js bundles routes and instrumentation
-  // separately), registers an equal pipeline again: the newest wins. Only a different shape is news.
-  const steps = (p: { steps: { name: string }[] }) => p.steps.map((step) => step.name).join(",");
-  if (existing && steps(existing) !== steps(pipeline)) {
-    log.warn({ pipeline: pipeline.name }, "pipeline registered again with different steps; using the newest definition");
-  }
-  registry.set(pipeline.name, pipeline as unknown as Pipeline<never>);
   return pipeline;
 }
 
-export function getPipeline<C = JobContext>(name: string): Pipeline<C> | undefined {
-  return registry.get(name) as unknown as Pipeline<C> | undefined;
+/** A pipeline of any context, as drivers hold them (each is typed where it is declared). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPipeline = Pipeline<any>;
+
+/** The pipelines a driver runs, by name. */
+export type Pipelines = ReadonlyMap<string, AnyPipeline>;
+
+export function pipelinesByName(pipelines: readonly AnyPipeline[]): Pipelines {
+  const byName = new Map<string, AnyPipeline>();
+  for (const pipeline of pipelines) {
+    if (byName.has(pipeline.name)) throw new Error(`Two pipelines are named "${pipeline.name}"`);
+    byName.set(pipeline.name, pipeline);
+  }
+  return byName;
 }
 
-/** Forgets a pipeline (tests). */
-export function unregisterPipeline(name: string): void {
-  registry.delete(name);
+export function findPipeline<C = JobContext>(pipelines: Pipelines, name: string): Pipeline<C> | undefined {
+  return pipelines.get(name) as unknown as Pipeline<C> | undefined;
+}
+
+/**
+ * The context a step is about to get, checked against the pipeline's schema (a bad one can never work).
+ * The context itself is passed on unchanged: a schema that strips unknown keys must not drop step outputs.
+ */
+export function checkedContext<C>(pipeline: Pipeline<C>, ctx: C): C {
+  const parsed = pipeline.context.safeParse(ctx);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join(".") || "(context)"}: ${issue.message}`)
+      .join("; ");
+    throw new PermanentError(
+      "invalid_job_context",
+      `The job's context does not fit pipeline "${pipeline.name}": ${issues}`,
+    );
+  }
+  return ctx;
 }
 
 /** The job's input, checked for shape. */
@@ -192,7 +219,8 @@ export function currentContext<C>(pipeline: Pipeline<C>, job: Pick<Job, "id" | "
 /** A step's output as stored: a plain JSON object ({} for nothing). */
 export function checkpointValue(output: unknown): JobContext {
   if (output === undefined || output === null) return {};
-  if (!isObject(output)) throw new PermanentError("invalid_step_output", "A pipeline step must return an object or nothing");
+  if (!isObject(output))
+    throw new PermanentError("invalid_step_output", "A pipeline step must return an object or nothing");
   return JSON.parse(JSON.stringify(output)) as JobContext;
 }
 

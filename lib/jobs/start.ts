@@ -1,17 +1,17 @@
 // The app process's jobs: for instrumentation.ts. With Inngest configured, Inngest runs jobs (through
 // app/api/inngest) and nothing starts here; otherwise the local runner runs in this process.
-import "@/lib/jobs/pipelines";
-import { inngestConfigured } from "@/inngest/settings";
+import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { env } from "@/lib/env";
-import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/local-runner";
+import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/drivers/local";
+import { appPipelines } from "@/lib/jobs/pipelines";
 import { log } from "@/lib/observability/logger";
 
 /** How long a stopping app process lets running steps finish before aborting them and handing the jobs back. */
 const APP_STOP_TIMEOUT_MS = 10_000;
 
-export async function startAppJobs(options: LocalRunnerOptions = {}): Promise<LocalRunner | null> {
+export async function startAppJobs(options: Partial<LocalRunnerOptions> = {}): Promise<LocalRunner | null> {
   if (inngestConfigured()) return null;
-  const runner = await ensureLocalRunner({ concurrency: env().JOB_CONCURRENCY, ...options });
+  const runner = await ensureLocalRunner({ pipelines: appPipelines, concurrency: env().JOB_CONCURRENCY, ...options });
   stopOnSignal(runner);
   return runner;
 }
@@ -28,7 +28,9 @@ function stopOnSignal(runner: LocalRunner): void {
   state.verbatimStopOnSignal = true;
   let stopping: Promise<void> | undefined;
   const stop = () =>
-    (stopping ??= runner.stop({ timeoutMs: APP_STOP_TIMEOUT_MS }).catch((error: unknown) => log.error({ err: error }, "job runner stop failed")));
+    (stopping ??= runner
+      .stop({ timeoutMs: APP_STOP_TIMEOUT_MS })
+      .catch((error: unknown) => log.error({ err: error }, "job runner stop failed")));
   const exit = process.exit.bind(process);
   process.exit = ((code?: number | string | null) => {
     if (!stopping) return exit(code);

@@ -4,6 +4,7 @@ import type { NextRequest } from "next/server";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import { readBodyBytes } from "@/lib/http/body";
 import { ApiError, errors, internalErrorResponse } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/http/error-codes";
 import { parseJsonBody } from "@/lib/http/json-body";
 import { limitRequest, withRateLimitHeaders } from "@/lib/http/rate-limits";
 import { RequestValidationError } from "@/lib/http/validation";
@@ -44,11 +45,19 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
   return async (request) => {
     let limit: Record<string, string> | undefined;
     try {
-      if (!originAllowed(request.headers.get("origin"))) throw errors.forbidden("Requests from this Origin are not allowed.");
+      if (!originAllowed(request.headers.get("origin")))
+        throw errors.forbidden("Requests from this Origin are not allowed.");
       const principal = await authenticateMcp(request);
       limit = await limitRequest("mcp", request, principal.userId);
       if (request.method !== "POST") {
-        return jsonAnswer(405, { detail: "This MCP endpoint is stateless: send JSON-RPC messages with POST.", code: "method_not_allowed" }, { allow: "POST", ...limit });
+        return jsonAnswer(
+          405,
+          {
+            detail: "This MCP endpoint is stateless: send JSON-RPC messages with POST.",
+            code: "method_not_allowed" satisfies ErrorCode,
+          },
+          { allow: "POST", ...limit },
+        );
       }
       const parsedBody = await readMessage(request);
       if (parsedBody === undefined) return rpcError(400, -32700, "Parse error: the body is empty.", limit);
@@ -61,7 +70,10 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
         waitMs: options.waitMs ?? 20_000,
         pollMs: options.pollMs ?? 1000,
       });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       await server.connect(transport);
       answerUnknownToolCalls(transport, TOOL_NAMES);
       try {
@@ -74,7 +86,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
         await server.close();
       }
     } catch (error) {
-      if (error instanceof RequestValidationError) return rpcError(400, -32700, `Parse error: ${error.items[0]?.msg ?? "invalid JSON"}.`, limit);
+      if (error instanceof RequestValidationError)
+        return rpcError(400, -32700, `Parse error: ${error.items[0]?.msg ?? "invalid JSON"}.`, limit);
       if (error instanceof ApiError) return apiErrorAnswer(error, limit);
       return internalErrorResponse(error, `${request.method} /mcp`);
     }
@@ -93,7 +106,6 @@ async function authenticateMcp(request: NextRequest): Promise<Principal> {
 
 function challenge(invalidToken: boolean, detail?: string): ApiError {
   return new ApiError(
-    401,
     invalidToken ? "invalid_token" : "unauthorized",
     detail ??
       (invalidToken

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { auth, discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  auth,
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as oauth from "oauth4webapi";
 import { createCaller, useTestDatabase } from "@/test/app-db";
@@ -40,16 +44,25 @@ beforeAll(async () => {
   const allowPrivateFor = (host: string) => host === "127.0.0.1";
   const outbound = createOutbound({ allowPrivateFor });
   const youtube = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url });
-  const deps: TranscriptDeps = { outbound, allowPrivateFor, providerFor: (p) => (p === "youtube" ? youtube : null), cacheHours: 24 };
+  const deps: TranscriptDeps = {
+    outbound,
+    allowPrivateFor,
+    providerFor: (p) => (p === "youtube" ? youtube : null),
+    cacheHours: 24,
+  };
   const { createMcpHandler } = await import("@/lib/mcp/handler");
   const { protectedResourceMetadataResponse } = await import("@/lib/mcp/metadata-route");
   const podcastDeps = { outbound, allowPrivateFor, lookupUrl: `${podcasts.origin}/lookup`, maxBytes: 5 * 1024 * 1024 };
   const handler = createMcpHandler({ deps: () => deps, podcastDeps: () => podcastDeps, waitMs: 300, pollMs: 50 });
   routes["/mcp"] = { GET: handler, POST: handler, DELETE: handler };
-  routes["/.well-known/oauth-protected-resource"] = { GET: lazy(() => import("@/app/.well-known/oauth-protected-resource/route"), "GET") };
+  routes["/.well-known/oauth-protected-resource"] = {
+    GET: lazy(() => import("@/app/.well-known/oauth-protected-resource/route"), "GET"),
+  };
   routes["/.well-known/oauth-protected-resource/mcp"] = { GET: async () => protectedResourceMetadataResponse() };
   // The authorization server, so the SDK's client can run the whole OAuth dance against this app.
-  routes["/.well-known/oauth-authorization-server"] = { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") };
+  routes["/.well-known/oauth-authorization-server"] = {
+    GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET"),
+  };
   routes["/oauth/register"] = { POST: lazy(() => import("@/app/oauth/register/route"), "POST") };
   routes["/oauth/token"] = { POST: lazy(() => import("@/app/oauth/token/route"), "POST") };
   routes["/v1/oauth/authorize"] = { POST: lazy(() => import("@/app/v1/oauth/authorize/route"), "POST") };
@@ -68,7 +81,8 @@ async function connect(headers: Record<string, string>): Promise<Client> {
   return client;
 }
 
-const text = (result: CallToolResult) => result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+const text = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 
 const initialize = JSON.stringify({
   jsonrpc: "2.0",
@@ -77,7 +91,11 @@ const initialize = JSON.stringify({
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 });
 const post = (headers: Record<string, string>, body = initialize) =>
-  fetch(mcpUrl, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body });
+  fetch(mcpUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body,
+  });
 
 describe("without a credential", () => {
   it("answers 401 with a challenge that leads to the protected resource metadata, as the SDK discovers it", async () => {
@@ -89,7 +107,9 @@ describe("without a credential", () => {
     expect(params.resourceMetadataUrl?.href).toBe(`${served.url}/.well-known/oauth-protected-resource/mcp`);
     expect(params.scope).toBe("api");
 
-    const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, { resourceMetadataUrl: params.resourceMetadataUrl });
+    const metadata = await discoverOAuthProtectedResourceMetadata(mcpUrl, {
+      resourceMetadataUrl: params.resourceMetadataUrl,
+    });
     expect(metadata).toMatchObject({
       resource: `${served.url}/mcp`,
       authorization_servers: [served.url],
@@ -102,13 +122,19 @@ describe("without a credential", () => {
 
   it("serves RFC 9728 documents oauth4webapi accepts: /mcp's names /mcp, the root has none (404)", async () => {
     const insecure = { [oauth.allowInsecureRequests]: true };
-    const metadata = await oauth.processResourceDiscoveryResponse(mcpUrl, await oauth.resourceDiscoveryRequest(mcpUrl, insecure));
+    const metadata = await oauth.processResourceDiscoveryResponse(
+      mcpUrl,
+      await oauth.resourceDiscoveryRequest(mcpUrl, insecure),
+    );
     expect(metadata.resource).toBe(mcpUrl.href);
     expect(metadata.authorization_servers).toEqual([served.url]);
     const origin = new URL(served.url);
     const root = await oauth.resourceDiscoveryRequest(origin, insecure);
     expect(root.status).toBe(404);
-    expect(await root.clone().json()).toEqual({ detail: expect.stringContaining("/.well-known/oauth-protected-resource/mcp"), code: "not_found" });
+    expect(await root.clone().json()).toEqual({
+      detail: expect.stringContaining("/.well-known/oauth-protected-resource/mcp"),
+      code: "not_found",
+    });
     await expect(oauth.processResourceDiscoveryResponse(origin, root)).rejects.toThrow();
   });
 
@@ -138,7 +164,17 @@ describe("with an API key", () => {
   it("lists the tools, each with a description and input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["get_job", "get_transcript", "get_usage", "list_languages", "publish_transcript", "resolve_podcast", "search_transcriptions", "search_transcripts", "unpublish_transcript"].sort(),
+      [
+        "get_job",
+        "get_transcript",
+        "get_usage",
+        "list_languages",
+        "publish_transcript",
+        "resolve_podcast",
+        "search_transcriptions",
+        "search_transcripts",
+        "unpublish_transcript",
+      ].sort(),
     );
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
@@ -148,29 +184,81 @@ describe("with an API key", () => {
     const { TOOL_NAMES } = await import("@/lib/mcp/tools");
     expect(tools.map((tool) => tool.name).sort()).toEqual([...TOOL_NAMES].sort());
     const getTranscript = tools.find((tool) => tool.name === "get_transcript")!;
-    expect(Object.keys(getTranscript.inputSchema.properties ?? {})).toEqual(["url", "lang", "format"]);
+    expect(Object.keys(getTranscript.inputSchema.properties ?? {})).toEqual([
+      "url",
+      "lang",
+      "format",
+      "recognize",
+      "from_segment",
+      "from_seconds",
+      "to_seconds",
+      "max_characters",
+    ]);
   });
 
-  it("get_transcript: the captions with [hh:mm:ss] lines and a title header, and the transcript as structuredContent", async () => {
-    const result = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+  it("get_transcript: the captions once, as [hh:mm:ss] lines under a title header; structuredContent says what and which part", async () => {
+    const result = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    expect(text(result)).toMatch(/^# .+\nSource: https:\/\/www\.youtube\.com\/watch\?v=Hq7sWc2dT4E\nLanguage: en \(manual captions\)/);
+    expect(result.content).toHaveLength(1);
+    expect(text(result)).toMatch(
+      /^# .+\nSource: https:\/\/www\.youtube\.com\/watch\?v=Hq7sWc2dT4E\nLanguage: en \(manual captions\)/,
+    );
     expect(text(result)).toMatch(/\n\[00:00:\d\d\] \[MUSIC\]\n/);
-    const structured = result.structuredContent as { status: string; job_id: null; transcript: { video_id: string; segments: { text: string }[] } };
+    const structured = result.structuredContent as {
+      status: string;
+      job_id: null;
+      transcript: Record<string, unknown>;
+      page: { total_segments: number; next_from_segment: number | null };
+    };
     expect(structured.status).toBe("done");
     expect(structured.job_id).toBeNull();
     expect(structured.transcript.video_id).toBe(FAKE_IDS.captioned);
-    expect(structured.transcript.segments[0].text).toBe("[MUSIC]");
+    // The transcript is not repeated in the structured answer.
+    expect(structured.transcript).not.toHaveProperty("segments");
+    expect(JSON.stringify(structured)).not.toContain("[MUSIC]");
+    expect(structured.page.total_segments).toBeGreaterThan(0);
+    expect(structured.page.next_from_segment).toBeNull();
+
+    // format=text has the [hh:mm:ss] stamps the description promises.
+    const plain = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), format: "text" },
+    })) as CallToolResult;
+    expect(text(plain)).toMatch(/\n\[00:00:\d\d\] \[MUSIC\]\n/);
+    // Markdown brings its own header: the title is there once.
+    const md = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), format: "md" },
+    })) as CallToolResult;
+    expect(text(md).match(/^# /gm)).toHaveLength(1);
+    expect(text(md)).toMatch(/^The whole transcript: \d+ segments/);
+    // Paging: one segment at a time by range, and a time window.
+    const second = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), from_segment: 1, max_characters: 2000 },
+    })) as CallToolResult;
+    expect((second.structuredContent as { page: { from_segment: number } }).page.from_segment).toBe(1);
+    expect(text(second)).toMatch(/\nSegments 1–\d+ of \d+ \(/);
+    expect(text(second).split("\n\n")[1]).not.toBe(text(result).split("\n\n")[1]);
 
     // Cached: a repeat in another format makes no upstream call.
     const before = fake.requests.length;
-    const srt = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned), format: "srt" } })) as CallToolResult;
+    const srt = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), format: "srt" },
+    })) as CallToolResult;
     expect(text(srt)).toMatch(/\n\n1\n00:00:\d\d,\d{3} --> /);
     expect(fake.requests.length).toBe(before);
   });
 
   it("get_transcript without captions: waits a bounded time, then names the job; get_job polls it", async () => {
-    const result = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.noCaptions) } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.noCaptions) },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
     const { status, job_id } = result.structuredContent as { status: string; job_id: string };
     expect(status).toBe("queued");
@@ -182,6 +270,53 @@ describe("with an API key", () => {
     expect(text(job)).toContain(job_id);
   });
 
+  it("a language the video lacks: the languages it has, and nothing started or charged; recognize: true starts it", async () => {
+    const asked = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), lang: "ja" },
+    })) as CallToolResult;
+    expect(asked.isError).toBe(true);
+    expect(text(asked)).toMatch(
+      /^This video has no captions in 'ja'\. It has captions in: .*\ben\b.*\bde\b.*Call get_transcript with one of those as lang, or with recognize: true/,
+    );
+    expect(text(asked)).not.toMatch(/\/v1\//);
+    expect(await ctx.db.historyEntry.count({ where: { userId: caller.userId, lang: "ja" } })).toBe(0);
+  });
+
+  it("messages name tools, not REST paths", async () => {
+    const unpublished = (await client.callTool({
+      name: "publish_transcript",
+      arguments: { url: video(FAKE_IDS.noCaptions), lang: "de" },
+    })) as CallToolResult;
+    expect(unpublished.isError).toBe(true);
+    expect(text(unpublished)).toContain("get_transcript");
+    expect(text(unpublished)).not.toMatch(/\/v1\//);
+    const { namingTools } = await import("@/lib/mcp/tools");
+    expect(namingTools("Poll GET /v1/jobs/{job_id}, or see GET /v1/languages and POST /v1/podcast/resolve.")).toBe(
+      "Poll get_job, or see list_languages and resolve_podcast.",
+    );
+  });
+
+  it("a direct audio URL gets a title: its file name, shown in the history", async () => {
+    const other = await createCaller(ctx.db);
+    const own = await connect(other.headers);
+    try {
+      const started = (await own.callTool({
+        name: "get_transcript",
+        arguments: { url: `${podcasts.origin}/ex/talks/lecture.mp3` },
+      })) as CallToolResult;
+      expect(started.isError).toBeFalsy();
+      expect(started.structuredContent).toMatchObject({ status: "queued", transcript: null, page: null });
+      const listed = (await own.callTool({ name: "search_transcriptions", arguments: {} })) as CallToolResult;
+      expect(
+        (listed.structuredContent as { transcriptions: { title: string | null }[] }).transcriptions[0]?.title,
+      ).toBe("lecture.mp3");
+      expect(text(listed)).toContain('"lecture.mp3" podcast');
+    } finally {
+      await own.close();
+    }
+  });
+
   it("get_job on an unknown id is a tool error with the API's sentence", async () => {
     const result = (await client.callTool({ name: "get_job", arguments: { job_id: "no-such-job" } })) as CallToolResult;
     expect(result.isError).toBe(true);
@@ -189,13 +324,22 @@ describe("with an API key", () => {
   });
 
   it("bad input is a tool error, not a protocol failure", async () => {
-    const unknown = (await client.callTool({ name: "get_transcript", arguments: { url: "https://example.com/not-a-video" } })) as CallToolResult;
+    const unknown = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: "https://example.com/not-a-video" },
+    })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(text(unknown).length).toBeGreaterThan(10);
-    const badLang = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.captioned), lang: "not a language" } })) as CallToolResult;
+    const badLang = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), lang: "not a language" },
+    })) as CallToolResult;
     expect(badLang.isError).toBe(true);
     expect(text(badLang)).toMatch(/lang/);
-    const gone = (await client.callTool({ name: "get_transcript", arguments: { url: video(FAKE_IDS.unavailable) } })) as CallToolResult;
+    const gone = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.unavailable) },
+    })) as CallToolResult;
     expect(gone.isError).toBe(true);
     expect(text(gone)).toMatch(/\(video_unavailable\)$/);
   });
@@ -211,22 +355,32 @@ describe("with an API key", () => {
     for (const [name, args] of calls) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       expect(result.isError, name).toBe(true);
-      expect(text(result), name).toMatch(/^Invalid input: \w+: Value error, String should (not contain NUL|be valid Unicode)/);
+      expect(text(result), name).toMatch(
+        /^Invalid input: \w+: Value error, String should (not contain NUL|be valid Unicode)/,
+      );
     }
   });
 
   it("list_languages: the video's caption tracks", async () => {
-    const result = (await client.callTool({ name: "list_languages", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "list_languages",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
     const info = result.structuredContent as { video_id: string; languages: { code: string; kind: string }[] };
     expect(info.video_id).toBe(FAKE_IDS.captioned);
-    expect(info.languages.map((l) => `${l.code}:${l.kind}`)).toEqual(expect.arrayContaining(["en:manual", "en:auto", "de:manual"]));
+    expect(info.languages.map((l) => `${l.code}:${l.kind}`)).toEqual(
+      expect.arrayContaining(["en:manual", "en:auto", "de:manual"]),
+    );
     expect(text(result)).toMatch(/- de: .+ \(manual\)/);
   });
 
   it("search_transcriptions: the caller's history, filtered", async () => {
     const all = (await client.callTool({ name: "search_transcriptions", arguments: {} })) as CallToolResult;
     expect((all.structuredContent as { total: number }).total).toBe(2);
-    const one = (await client.callTool({ name: "search_transcriptions", arguments: { q: FAKE_IDS.captioned.slice(2, 8).toLowerCase() } })) as CallToolResult;
+    const one = (await client.callTool({
+      name: "search_transcriptions",
+      arguments: { q: FAKE_IDS.captioned.slice(2, 8).toLowerCase() },
+    })) as CallToolResult;
     const list = one.structuredContent as { total: number; transcriptions: { video_id: string; status: string }[] };
     expect(list.total).toBe(1);
     expect(list.transcriptions[0]).toMatchObject({ video_id: FAKE_IDS.captioned, status: "done" });
@@ -234,14 +388,23 @@ describe("with an API key", () => {
   });
 
   it("search_transcripts: moments of what was said, with times, bold matches and links", async () => {
-    const result = (await client.callTool({ name: "search_transcripts", arguments: { q: "bread rising" } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "search_transcripts",
+      arguments: { q: "bread rising" },
+    })) as CallToolResult;
     expect(result.isError, text(result)).toBeFalsy();
-    const found = result.structuredContent as { results: { start: number; links: { source: string } }[]; next_cursor: string | null };
+    const found = result.structuredContent as {
+      results: { start: number; links: { source: string } }[];
+      next_cursor: string | null;
+    };
     // The captioned video's English track: "Today we're going to talk about why bread rises" at 5.685 s.
     expect(found.results[0]).toMatchObject({ start: 5.685, links: { source: `${video(FAKE_IDS.captioned)}&t=5s` } });
     expect(text(result)).toContain("[00:00:05]");
     expect(text(result)).toMatch(/\*\*bread\*\* \*\*rises\*\*/);
-    const none = (await client.callTool({ name: "search_transcripts", arguments: { q: "zeppelin" } })) as CallToolResult;
+    const none = (await client.callTool({
+      name: "search_transcripts",
+      arguments: { q: "zeppelin" },
+    })) as CallToolResult;
     expect((none.structuredContent as { results: unknown[] }).results).toEqual([]);
     expect(text(none)).toBe('Nothing in your transcripts matches "zeppelin".');
     const bad = (await client.callTool({ name: "search_transcripts", arguments: { q: "" } })) as CallToolResult;
@@ -249,30 +412,49 @@ describe("with an API key", () => {
   });
 
   it("publish_transcript and unpublish_transcript", async () => {
-    const published = (await client.callTool({ name: "publish_transcript", arguments: { url: video(FAKE_IDS.captioned) } })) as CallToolResult;
+    const published = (await client.callTool({
+      name: "publish_transcript",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
     const { slug, url } = published.structuredContent as { slug: string; url: string };
     expect(url).toBe(`${served.url}/t/${slug}`);
     expect(text(published)).toContain(url);
     const row = () => ctx.db.publication.findFirst({ where: { userId: caller.userId, slug } });
     expect((await row())?.publishedAt).toBeInstanceOf(Date);
 
-    const unpublished = (await client.callTool({ name: "unpublish_transcript", arguments: { slug } })) as CallToolResult;
+    const unpublished = (await client.callTool({
+      name: "unpublish_transcript",
+      arguments: { slug },
+    })) as CallToolResult;
     expect(unpublished.structuredContent).toEqual({ slug, published: false });
     expect((await row())?.publishedAt).toBeNull();
 
-    const notMine = (await client.callTool({ name: "publish_transcript", arguments: { url: video(FAKE_IDS.noCaptions), lang: "de" } })) as CallToolResult;
+    const notMine = (await client.callTool({
+      name: "publish_transcript",
+      arguments: { url: video(FAKE_IDS.noCaptions), lang: "de" },
+    })) as CallToolResult;
     expect(notMine.isError).toBe(true);
   });
 
   it("resolve_podcast: a feed's show and episodes (a real feed from the Podcasting 2.0 namespace examples)", async () => {
-    const result = (await client.callTool({ name: "resolve_podcast", arguments: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: "resolve_podcast",
+      arguments: { url: `${podcasts.origin}/feeds/podcastindex-example.xml` },
+    })) as CallToolResult;
     expect(result.isError).toBeFalsy();
-    const resolved = result.structuredContent as { kind: string; show: { title: string }; episodes: { title: string; audio_url: string }[] };
+    const resolved = result.structuredContent as {
+      kind: string;
+      show: { title: string };
+      episodes: { title: string; audio_url: string }[];
+    };
     expect(resolved).toMatchObject({ kind: "feed", show: { title: "Podcasting 2.0 Namespace Example" } });
     expect(resolved.episodes.length).toBeGreaterThan(0);
     expect(text(result)).toMatch(/^feed: Podcasting 2\.0 Namespace Example\n\d+ episode\(s\):\n- /);
     expect(text(result)).toContain(resolved.episodes[0].audio_url);
-    const html = (await client.callTool({ name: "resolve_podcast", arguments: { url: "http://10.0.0.1/feed.xml" } })) as CallToolResult;
+    const html = (await client.callTool({
+      name: "resolve_podcast",
+      arguments: { url: "http://10.0.0.1/feed.xml" },
+    })) as CallToolResult;
     expect(html.isError).toBe(true);
   });
 
@@ -288,7 +470,10 @@ describe("with an API key", () => {
     const other = await createCaller(ctx.db);
     const otherClient = await connect(other.headers);
     try {
-      const mine = (await client.callTool({ name: "search_transcriptions", arguments: { state: "in_progress" } })) as CallToolResult;
+      const mine = (await client.callTool({
+        name: "search_transcriptions",
+        arguments: { state: "in_progress" },
+      })) as CallToolResult;
       const jobId = (mine.structuredContent as { transcriptions: { job_id: string }[] }).transcriptions[0].job_id;
       const result = (await otherClient.callTool({ name: "get_job", arguments: { job_id: jobId } })) as CallToolResult;
       expect(result.isError).toBe(true);
@@ -321,7 +506,10 @@ describe("HTTP rules", () => {
     const broken = await post(headers, "{not json");
     expect(broken.status).toBe(400);
     expect(await broken.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32700 }, id: null });
-    const big = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } }));
+    const big = await post(
+      headers,
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } }),
+    );
     expect(big.status).toBe(413);
   });
 });
@@ -329,9 +517,16 @@ describe("HTTP rules", () => {
 describe("an unknown tool", () => {
   it("is a JSON-RPC error -32602, not a tool result (MCP 2025-11-25 tools: error handling)", async () => {
     const { headers } = await createCaller(ctx.db);
-    const response = await post(headers, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }));
+    const response = await post(
+      headers,
+      JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "no_such_tool", arguments: {} } }),
+    );
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32602, message: expect.stringContaining("no_such_tool") } });
+    expect(await response.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32602, message: expect.stringContaining("no_such_tool") },
+    });
     // The SDK's client sees it as an McpError with that code.
     const client = await connect(headers);
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -368,7 +563,12 @@ describe("hostile messages", () => {
       expect(response.status, body.slice(0, 60)).toBeLessThan(500);
       const answer = (await response.text()) || "{}";
       expect(() => JSON.parse(answer), body.slice(0, 60)).not.toThrow();
-      if (response.status === 200 && body.includes('"tools/call"') && body.includes('"name"') && !body.includes("get_usage")) {
+      if (
+        response.status === 200 &&
+        body.includes('"tools/call"') &&
+        body.includes('"name"') &&
+        !body.includes("get_usage")
+      ) {
         const parsed = JSON.parse(answer) as { result?: { isError?: boolean }; error?: unknown };
         expect(parsed.error ?? parsed.result?.isError, body.slice(0, 60)).toBeTruthy();
       }
@@ -380,7 +580,13 @@ describe("with an OAuth access token", () => {
   async function issueToken(userId: string, resource: string | null): Promise<string> {
     const token = `test-access-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
     await ctx.db.oAuthToken.create({
-      data: { accessTokenHash: sha256Hex(token), userId, resource, scope: "api", accessExpiresAt: new Date(Date.now() + 3600_000) },
+      data: {
+        accessTokenHash: sha256Hex(token),
+        userId,
+        resource,
+        scope: "api",
+        accessExpiresAt: new Date(Date.now() + 3600_000),
+      },
     });
     return token;
   }
@@ -445,7 +651,10 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
         expect(answers[name].isError, `${name}: ${text(answers[name])}`).toBeFalsy();
       }
       const { slug } = answers.publish_transcript.structuredContent as { slug: string };
-      const unpublished = (await client.callTool({ name: "unpublish_transcript", arguments: { slug } })) as CallToolResult;
+      const unpublished = (await client.callTool({
+        name: "unpublish_transcript",
+        arguments: { slug },
+      })) as CallToolResult;
       expect(unpublished.isError).toBeFalsy();
       const job = (await client.callTool({ name: "get_job", arguments: { job_id: "no-such-job" } })) as CallToolResult;
       expect(job.isError).toBe(true);
@@ -469,4 +678,3 @@ describe("the full OAuth dance by the MCP SDK's own client", () => {
     }
   });
 });
-

@@ -15,7 +15,11 @@ export function protectedResourceMetadataResponse(): Response {
  * path-suffixed URL, 3.1), so the root says nothing rather than something a strict client must refuse.
  */
 export function rootProtectedResourceResponse(): Response {
-  const response = errorResponse(errors.notFound("No protected resource here; the MCP endpoint's metadata is at /.well-known/oauth-protected-resource/mcp."));
+  const response = errorResponse(
+    errors.notFound(
+      "No protected resource here; the MCP endpoint's metadata is at /.well-known/oauth-protected-resource/mcp.",
+    ),
+  );
   response.headers.set("access-control-allow-origin", "*");
   return response;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { clock, pendingJobText, transcriptText } from "@/lib/mcp/render";
+import { clock, pendingJobText } from "@/lib/mcp/render";
+import { transcriptPage } from "@/lib/mcp/transcript-page";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 
 const transcript: TranscriptResponse = {
@@ -14,7 +15,10 @@ const transcript: TranscriptResponse = {
   duration_seconds: 3725,
   channel: "Kitchen Physics",
   source_published_at: null,
-  chapters: [{ start: 0, title: "Intro" }, { start: 83.5, title: "Density" }],
+  chapters: [
+    { start: 0, title: "Intro" },
+    { start: 83.5, title: "Density" },
+  ],
   served_by: "innertube:VISIONOS",
   format: "json",
   content: null,
@@ -33,26 +37,87 @@ describe("what a model reads", () => {
     expect(clock(-1)).toBe("00:00:00");
   });
 
-  it("a header, then one [hh:mm:ss] line per segment", () => {
-    expect(transcriptText(transcript)).toBe(
-      [
-        "# Why ice floats",
-        "Source: https://www.youtube.com/watch?v=Hq7sWc2dT4E",
-        "Language: en (manual captions)",
-        "Duration: 01:02:05",
-        "Channel: Kitchen Physics",
-        "Chapters: [00:00:00] Intro; [00:01:23] Density",
-        "",
-        "[00:00:00] [MUSIC]",
-        "[00:01:23] Water is densest at four degrees.",
-        "[01:02:04] Bye.",
-      ].join("\n"),
-    );
+  it("a header, then one [hh:mm:ss] line per segment, for json and text alike; the transcript's length is stated", () => {
+    const expected = [
+      "# Why ice floats",
+      "Source: https://www.youtube.com/watch?v=Hq7sWc2dT4E",
+      "Language: en (manual captions)",
+      "Duration: 01:02:05",
+      "Channel: Kitchen Physics",
+      "Chapters: [00:00:00] Intro; [00:01:23] Density",
+      "The whole transcript: 3 segments, 80 characters.",
+      "",
+      "[00:00:00] [MUSIC]",
+      "[00:01:23] Water is densest at four degrees.",
+      "[01:02:04] Bye.",
+    ].join("\n");
+    expect(transcriptPage(transcript, "json", {}, "get_transcript").text).toBe(expected);
+    expect(transcriptPage(transcript, "text", {}, "get_transcript").text).toBe(expected);
+    const { info, page } = transcriptPage(transcript, "json", {}, "get_transcript");
+    expect(info).not.toHaveProperty("segments");
+    expect(info).not.toHaveProperty("content");
+    expect(page).toEqual({
+      format: "json",
+      from_segment: 0,
+      to_segment: 3,
+      total_segments: 3,
+      from_seconds: 0,
+      to_seconds: 3725,
+      characters: 80,
+      total_characters: 80,
+      next_from_segment: null,
+    });
   });
 
-  it("rendered formats are given as they are; speech recognition says so; no title falls back to the id", () => {
-    const srt = transcriptText({ ...transcript, title: null, channel: null, chapters: [], source: "asr", caption_kind: null, format: "srt", segments: null, content: "1\n00:00:00,000 --> 00:00:02,500\n[MUSIC]\n" });
-    expect(srt).toBe("# Hq7sWc2dT4E\nSource: https://www.youtube.com/watch?v=Hq7sWc2dT4E\nLanguage: en (speech recognition)\nDuration: 01:02:05\n\n1\n00:00:00,000 --> 00:00:02,500\n[MUSIC]\n");
+  it("pages by segment and by time within the character budget, saying how to continue", () => {
+    const long = {
+      ...transcript,
+      segments: Array.from({ length: 1000 }, (_, i) => ({
+        start: i * 4,
+        end: i * 4 + 4,
+        text: `Sentence number ${i} of the lecture.`,
+      })),
+    };
+    const first = transcriptPage(long, "text", { max_characters: 2000 }, "get_transcript");
+    expect(first.page.from_segment).toBe(0);
+    expect(first.page.characters).toBeLessThanOrEqual(2000);
+    expect(first.page.next_from_segment).toBe(first.page.to_segment);
+    expect(first.text).toContain(
+      `More: call get_transcript again with the same arguments and from_segment=${first.page.to_segment}`,
+    );
+    expect(first.text).toMatch(
+      /Segments 0–\d+ of 1000 \(00:00:00–00:\d\d:\d\d of 01:02:05; [\d,]+ of [\d,]+ characters\)\./,
+    );
+    const next = transcriptPage(
+      long,
+      "text",
+      { from_segment: first.page.to_segment!, max_characters: 2000 },
+      "get_transcript",
+    );
+    expect(next.text.split("\n\n")[1]!.split("\n")[0]).toBe(
+      `[${clock(first.page.to_segment! * 4)}] Sentence number ${first.page.to_segment} of the lecture.`,
+    );
+    const range = transcriptPage(long, "text", { from_seconds: 601, to_seconds: 620 }, "get_transcript");
+    expect(range.page).toMatchObject({
+      from_segment: 150,
+      to_segment: 155,
+      from_seconds: 600,
+      to_seconds: 620,
+      next_from_segment: null,
+    });
+  });
+
+  it("file formats render the page's segments as they are; Markdown brings its own header (not a second one)", () => {
+    const srt = transcriptPage(
+      { ...transcript, title: null, channel: null, chapters: [] },
+      "srt",
+      {},
+      "get_transcript",
+    ).text;
+    expect(srt).toMatch(/^# Hq7sWc2dT4E\n/);
+    expect(srt).toContain("\n\n1\n00:00:00,000 --> 00:00:02,500\n[MUSIC]\n");
+    const md = transcriptPage(transcript, "md", {}, "get_transcript").text;
+    expect(md.match(/Why ice floats/g)).toHaveLength(1);
   });
 
   it("a pending job says how to continue", () => {

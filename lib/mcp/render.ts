@@ -1,8 +1,8 @@
 import type { SearchResponse } from "@/lib/search/schemas";
-import type { JobResponse, TranscriptResponse } from "@/lib/transcripts/schemas";
+import type { JobResponse } from "@/lib/transcripts/schemas";
 
-// What a model reads: a short header (title, source, language, length) and the transcript as
-// "[hh:mm:ss] text" lines, one per segment; rendered formats (srt, vtt, md, text) are given as they are.
+// What a model reads besides transcripts (those are paged in transcript-page.ts): times as hh:mm:ss,
+// how to continue with a job, search moments.
 
 /** Seconds → "hh:mm:ss" (always with hours, so lines align and sort). */
 export function clock(seconds: number): string {
@@ -11,19 +11,6 @@ export function clock(seconds: number): string {
   const m = Math.floor((whole % 3600) / 60);
   const s = whole % 60;
   return [h, m, s].map((n) => String(n).padStart(2, "0")).join(":");
-}
-
-export function transcriptText(transcript: TranscriptResponse): string {
-  const header = [
-    `# ${transcript.title ?? transcript.video_id}`,
-    `Source: ${transcript.source_url}`,
-    `Language: ${transcript.lang} (${transcript.source === "asr" ? "speech recognition" : `${transcript.caption_kind ?? "platform"} captions`})`,
-    `Duration: ${clock(transcript.duration_seconds)}`,
-    ...(transcript.channel ? [`Channel: ${transcript.channel}`] : []),
-    ...(transcript.chapters.length > 0 ? [`Chapters: ${transcript.chapters.map((c) => `[${clock(c.start)}] ${c.title}`).join("; ")}`] : []),
-  ];
-  const body = transcript.segments ? transcript.segments.map((segment) => `[${clock(segment.start)}] ${segment.text}`).join("\n") : (transcript.content ?? "");
-  return `${header.join("\n")}\n\n${body}`;
 }
 
 /** How to continue with a job that is not finished yet. */

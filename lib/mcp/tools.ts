@@ -10,11 +10,16 @@ import { publishEndpoint, unpublishEndpoint } from "@/lib/publishing/endpoints";
 import { publishTranscript, unpublishTranscript } from "@/lib/publishing/publish";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
-import { createTranscriptEndpoint, getJobEndpoint, listLanguagesEndpoint, listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
+import {
+  createTranscriptEndpoint,
+  getJobEndpoint,
+  listLanguagesEndpoint,
+  listTranscriptionsEndpoint,
+} from "@/lib/transcripts/endpoints";
 import { getJob } from "@/lib/transcripts/get-job";
 import { listLanguages } from "@/lib/transcripts/list-languages";
 import { listTranscriptions } from "@/lib/transcripts/list-transcriptions";
-import { requestTranscript } from "@/lib/transcripts/request-transcript";
+import { OtherLanguagesOnly, requestTranscript } from "@/lib/transcripts/request-transcript";
 import {
   HISTORY_PLATFORMS,
   jobResponseSchema,
@@ -23,8 +28,8 @@ import {
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptRequestSchema,
-  transcriptSchema,
   type JobResponse,
+  type TranscriptResponse,
 } from "@/lib/transcripts/schemas";
 import { resolvePodcastEndpoint } from "@/lib/podcasts/endpoints";
 import { resolvePodcast, type ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
@@ -32,14 +37,22 @@ import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
 import { getSubscription } from "@/lib/usage/get-subscription";
 import { subscriptionResponseSchema } from "@/lib/usage/schemas";
-import { pendingJobText, searchText, transcriptText } from "@/lib/mcp/render";
+import { pendingJobText, searchText } from "@/lib/mcp/render";
+import {
+  pageInput,
+  pageSchema,
+  transcriptInfoSchema,
+  transcriptPage,
+  type PageRequest,
+} from "@/lib/mcp/transcript-page";
 import { searchLibraryEndpoint } from "@/lib/search/endpoints";
 import { searchQuerySchema, searchResponseSchema, SEARCH_QUERY_MAX } from "@/lib/search/schemas";
 import { searchLibrary } from "@/lib/search/search-library";
 import { log } from "@/lib/observability/logger";
 
 // The MCP tools: each one calls the same lib/ function as its REST operation, under the same rate-limit
-// row, and answers with text a model reads well plus the REST answer as structuredContent. An ApiError
+// row, and answers with text a model reads well plus the REST answer as structuredContent; a transcript is
+// in the text only, once, in pages (transcript-page.ts), and structuredContent says what it is and which part. An ApiError
 // (or a validation failure) becomes a tool result with isError and the error's sentence, so the model
 // can act on it; anything unexpected is logged and answered without details.
 
@@ -55,15 +68,55 @@ export interface ToolContext {
   pollMs: number;
 }
 
-const formatInput = z.enum(FORMATS).default("json").describe("json (timed segments, the default), text, srt, vtt or md");
+const formatInput = z
+  .enum(FORMATS)
+  .default("json")
+  .describe("json or text: one [hh:mm:ss] line per segment (the default); srt, vtt or md: that file format");
 const langInput = langSchema.default("en").describe("Language tag of the transcript, e.g. en, de, pt-BR (default en)");
 const urlInput = z.string().min(1).max(2048);
 
 const transcriptOutcomeSchema = z.object({
-  status: z.enum(["done", "queued", "running", "error"]).describe("done: transcript is set; queued/running: poll get_job with job_id"),
+  status: z
+    .enum(["done", "queued", "running", "error"])
+    .describe("done: the text content is the transcript; queued/running: poll get_job with job_id"),
   job_id: z.string().nullable().describe("the speech-recognition job, when one was needed"),
-  transcript: transcriptSchema.nullable(),
+  transcript: transcriptInfoSchema
+    .nullable()
+    .describe("what the transcript is (title, source, language, length); its text is the answer's content"),
+  page: pageSchema.nullable().describe("which part of the transcript the content holds, and the whole's length"),
 });
+
+const jobOutcomeSchema = jobResponseSchema.omit({ transcript: true }).extend({
+  transcript: transcriptInfoSchema
+    .nullable()
+    .describe("when done: what the transcript is; its text is the answer's content"),
+  page: pageSchema.nullable(),
+});
+
+const recognizeInput = z
+  .boolean()
+  .default(false)
+  .describe(
+    "true: when the video has captions but not in lang, transcribe it by speech recognition (counts against the allowance). Default false: list the languages it has",
+  );
+
+/** REST operations named in the API's sentences, and the tool that does the same here. */
+const TOOL_FOR_OPERATION: [RegExp, string][] = [
+  [/POST \/v1\/transcript\b/g, "get_transcript"],
+  [/GET \/v1\/jobs\/\{?[\w-]*\}?/g, "get_job"],
+  [/GET \/v1\/languages\b/g, "list_languages"],
+  [/POST \/v1\/publish\b/g, "publish_transcript"],
+  [/DELETE \/v1\/publish\b[^\s,.)]*/g, "unpublish_transcript"],
+  [/POST \/v1\/podcast\/resolve\b/g, "resolve_podcast"],
+  [/GET \/v1\/me\/transcriptions\b/g, "search_transcriptions"],
+  [/GET \/v1\/me\/search\b/g, "search_transcripts"],
+  [/GET \/v1\/me\/subscription\b/g, "get_usage"],
+];
+
+/** An API sentence as an assistant acts on it: tools where it names REST operations. */
+export function namingTools(sentence: string): string {
+  return TOOL_FOR_OPERATION.reduce((text, [operation, tool]) => text.replace(operation, tool), sentence);
+}
 
 /**
  * An output schema for MCP: the REST answer's object without its OpenAPI component id, so the JSON Schema the
@@ -92,14 +145,18 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   // Every tool's arguments are held to the storable-text rule (lib/db/storable-text.ts) before it runs, as
   // REST bodies and queries are in parseInput: a NUL or an unpaired surrogate is an "Invalid input" result.
   const tool = ((name: string, config: unknown, callback: (args: unknown, extra: unknown) => unknown) =>
-    server.registerTool(name, config as never, ((args: unknown, extra: unknown) => {
-      try {
-        refuseUnstorable(args, "arguments");
-      } catch (error) {
-        return toolError(error);
-      }
-      return callback(args, extra);
-    }) as never)) as McpServer["registerTool"];
+    server.registerTool(
+      name,
+      config as never,
+      ((args: unknown, extra: unknown) => {
+        try {
+          refuseUnstorable(args, "arguments");
+        } catch (error) {
+          return toolError(error);
+        }
+        return callback(args, extra);
+      }) as never,
+    )) as McpServer["registerTool"];
 
   tool(
     "get_transcript",
@@ -108,19 +165,35 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Transcript of a video or audio link (YouTube, X, TikTok, Facebook, Instagram, RedNote, Vimeo, podcast episode or direct audio URL), " +
         "with [hh:mm:ss] timestamps. Uses the platform's captions when they exist (answers at once); otherwise speech recognition runs as a job: " +
-        "this tool waits up to about 20 seconds, then returns the job_id to poll with get_job. Counts against the caller's monthly allowance " +
-        "(once per video and language; repeats are free).",
-      inputSchema: { url: urlInput.describe("The video or audio link"), lang: langInput, format: formatInput },
+        "this tool waits up to about 20 seconds, then returns the job_id to poll with get_job. A long transcript comes in parts (about 40,000 characters " +
+        "each, the whole length stated): continue with from_segment, or jump to a time with from_seconds/to_seconds. When the video has captions but not " +
+        "in lang, the answer lists the languages it has (recognize: true transcribes it anyway). Counts against the caller's monthly allowance " +
+        "(once per video and language; repeats and further parts are free).",
+      inputSchema: {
+        url: urlInput.describe("The video or audio link"),
+        lang: langInput,
+        format: formatInput,
+        recognize: recognizeInput,
+        ...pageInput,
+      },
       outputSchema: transcriptOutcomeSchema,
       annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: true },
     },
-    ({ url, lang, format }, extra) =>
+    ({ url, lang, format, recognize, ...paging }, extra) =>
       run(ctx, createTranscriptEndpoint, async () => {
-        const request = transcriptRequestSchema.parse({ url, lang, format });
-        const outcome = await requestTranscript(ctx.userId, request, ctx.deps);
-        if (outcome.kind === "transcript") return transcriptResult({ status: "done", job_id: null, transcript: outcome.transcript });
-        const job = await waitForJob(ctx, outcome.job.jobId, format, extra.signal);
-        return jobOutcome(job);
+        // Fetched with its segments whatever the format: the page renders them (transcript-page.ts).
+        const request = transcriptRequestSchema.parse({ url, lang, format: "json" });
+        let outcome: Awaited<ReturnType<typeof requestTranscript>>;
+        try {
+          outcome = await requestTranscript(ctx.userId, request, ctx.deps, { askBeforeRecognition: !recognize });
+        } catch (error) {
+          if (error instanceof OtherLanguagesOnly) return otherLanguagesResult(error);
+          throw error;
+        }
+        if (outcome.kind === "transcript")
+          return transcriptResult("get_transcript", null, outcome.transcript, format, paging);
+        const job = await waitForJob(ctx, outcome.job.jobId, extra.signal);
+        return jobOutcome(job, format, paging);
       }),
   );
 
@@ -130,20 +203,28 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       title: "Get a transcription job",
       description:
         "Status of a speech-recognition job started by get_transcript (queued, running, done or error, with progress); " +
-        "when done, the transcript with [hh:mm:ss] timestamps.",
-      inputSchema: { job_id: z.string().min(1).max(64).describe("The job_id get_transcript returned"), format: formatInput },
-      outputSchema: outputOf(jobResponseSchema),
+        "when done, the transcript with [hh:mm:ss] timestamps, in parts like get_transcript's.",
+      inputSchema: {
+        job_id: z.string().min(1).max(64).describe("The job_id get_transcript returned"),
+        format: formatInput,
+        ...pageInput,
+      },
+      outputSchema: jobOutcomeSchema,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ job_id, format }) =>
+    ({ job_id, format, ...paging }) =>
       run(ctx, getJobEndpoint, async () => {
-        const job = await getJob(ctx.userId, job_id, format);
-        const text = job.transcript
-          ? transcriptText(job.transcript)
-          : job.status === "error"
-            ? `The job failed: ${job.error?.message ?? "unknown error"} (${job.error?.code ?? "job_failed"}).`
+        const job = await getJob(ctx.userId, job_id, "json");
+        const { transcript, ...status } = job;
+        if (transcript) {
+          const { text, page, info } = transcriptPage(transcript, format, paging, "get_job");
+          return { content: [{ type: "text", text }], structuredContent: { ...status, transcript: info, page } };
+        }
+        const text =
+          job.status === "error"
+            ? `Speech recognition failed: ${job.error?.message ?? "for an unknown reason"}`
             : pendingJobText(job);
-        return { content: [{ type: "text", text }], structuredContent: job };
+        return { content: [{ type: "text", text }], structuredContent: { ...status, transcript: null, page: null } };
       }),
   );
 
@@ -186,10 +267,16 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     },
     (args) =>
       run(ctx, listTranscriptionsEndpoint, async () => {
-        const query = transcriptionListQuerySchema.parse({ ...args, limit: String(args.limit), offset: String(args.offset) });
+        const query = transcriptionListQuerySchema.parse({
+          ...args,
+          limit: String(args.limit),
+          offset: String(args.offset),
+        });
         const list = await listTranscriptions(ctx.userId, query);
         const lines = list.transcriptions.map(
-          (t) => `- ${t.source ?? "?"} ${t.video_id} [${t.lang ?? "?"}] ${t.status ?? ""}, ${t.total_seconds} s, ${t.created_at ?? ""}${t.job_id ? `, job ${t.job_id}` : ""}`,
+          (t) =>
+            `- ${t.title ? `"${t.title}" ` : ""}${t.source ?? "?"} ${t.video_id} [${t.lang ?? "?"}] ${t.status ?? ""}, ${t.total_seconds} s, ${t.created_at ?? ""}` +
+            `${t.source_url ? `, ${t.source_url}` : ""}${t.job_id && t.status === "in_progress" ? `, job ${t.job_id}` : ""}${t.error ? `: ${t.error.message}` : ""}`,
         );
         const text = `${list.total} transcription(s); showing ${list.transcriptions.length} from ${list.offset}.\n${lines.join("\n")}`;
         return { content: [{ type: "text", text }], structuredContent: list };
@@ -206,7 +293,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         'Query syntax: words (any form: "colonize" finds "colonized"), "quoted phrases", -excluded, OR. Use it to answer questions ' +
         "about what a video or podcast said; read more around a moment with get_transcript.",
       inputSchema: {
-        q: z.string().min(1).max(SEARCH_QUERY_MAX).describe("What was said: words, \"a phrase\", -exclude, OR"),
+        q: z.string().min(1).max(SEARCH_QUERY_MAX).describe('What was said: words, "a phrase", -exclude, OR'),
         platform: z.enum(HISTORY_PLATFORMS).optional(),
         lang: langSchema.optional().describe("Only transcripts in this language"),
         limit: z.int().min(1).max(20).default(10).describe("Moments per answer (default 10, at most 20)"),
@@ -230,14 +317,22 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "Makes one of the caller's transcripts public at a stable link (/t/{slug}); publishing again after unpublishing brings back the same link. " +
         "The transcript must be in the caller's history (get it with get_transcript first).",
-      inputSchema: { url: urlInput.describe("The link the transcript was made from, or the source_url search_transcriptions gives for it (uploads and podcast episodes too)"), lang: langInput },
+      inputSchema: {
+        url: urlInput.describe(
+          "The link the transcript was made from, or the source_url search_transcriptions gives for it (uploads and podcast episodes too)",
+        ),
+        lang: langInput,
+      },
       outputSchema: outputOf(publishResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ url, lang }) =>
       run(ctx, publishEndpoint, async () => {
         const published = await publishTranscript(ctx.userId, { url, lang }, ctx.deps);
-        return { content: [{ type: "text", text: `Published at ${published.url} (slug ${published.slug}).` }], structuredContent: published };
+        return {
+          content: [{ type: "text", text: `Published at ${published.url} (slug ${published.slug}).` }],
+          structuredContent: published,
+        };
       }),
   );
 
@@ -253,7 +348,10 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     ({ slug }) =>
       run(ctx, unpublishEndpoint, async () => {
         await unpublishTranscript(ctx.userId, slug);
-        return { content: [{ type: "text", text: `Unpublished ${slug}.` }], structuredContent: { slug, published: false } };
+        return {
+          content: [{ type: "text", text: `Unpublished ${slug}.` }],
+          structuredContent: { slug, published: false },
+        };
       }),
   );
 
@@ -264,7 +362,9 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       description:
         "What a podcast link is: an RSS/Atom feed or an Apple Podcasts show link → the show and its episodes (newest first, with audio URLs); " +
         "an Apple Podcasts episode link → that episode; a direct audio link → itself. Pass an episode's audio_url to get_transcript as url.",
-      inputSchema: { url: urlInput.describe("A feed URL, an Apple Podcasts show or episode link, or an audio file's URL") },
+      inputSchema: {
+        url: urlInput.describe("A feed URL, an Apple Podcasts show or episode link, or an audio file's URL"),
+      },
       outputSchema: outputOf(resolveResponseSchema),
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -272,7 +372,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       run(ctx, resolvePodcastEndpoint, async () => {
         const resolved = await resolvePodcast(ctx.userId, { url }, ctx.podcastDeps);
         const episodes = (resolved.episodes ?? []).map(
-          (e) => `- ${e.title}${e.published ? ` (${e.published.slice(0, 10)})` : ""}${e.duration ? `, ${e.duration}` : ""}: ${e.audio_url}`,
+          (e) =>
+            `- ${e.title}${e.published ? ` (${e.published.slice(0, 10)})` : ""}${e.duration ? `, ${e.duration}` : ""}: ${e.audio_url}`,
         );
         const text = [
           `${resolved.kind}${resolved.show ? `: ${resolved.show.title}` : ""}`,
@@ -304,27 +405,49 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   );
 }
 
-function transcriptResult(outcome: z.infer<typeof transcriptOutcomeSchema>): CallToolResult {
-  return { content: [{ type: "text", text: transcriptText(outcome.transcript!) }], structuredContent: outcome };
+function transcriptResult(
+  tool: string,
+  jobId: string | null,
+  transcript: TranscriptResponse,
+  format: Format,
+  paging: PageRequest,
+): CallToolResult {
+  const { text, page, info } = transcriptPage(transcript, format, paging, tool);
+  return {
+    content: [{ type: "text", text }],
+    structuredContent: { status: "done", job_id: jobId, transcript: info, page },
+  };
 }
 
-function jobOutcome(job: JobResponse): CallToolResult {
-  if (job.status === "done" && job.transcript) return transcriptResult({ status: "done", job_id: job.job_id, transcript: job.transcript });
-  if (job.status === "error") {
-    return {
-      isError: true,
-      content: [{ type: "text", text: `Speech recognition failed: ${job.error?.message ?? "unknown error"} (job ${job.job_id}).` }],
-    };
-  }
+/** Captions exist, only not in the language asked for: which ones, and how to go on (nothing was charged). */
+function otherLanguagesResult(error: OtherLanguagesOnly): CallToolResult {
+  const list = error.languages
+    .map((l) => `${l.code} (${l.name}${l.kind === "manual" ? "" : `, ${l.kind}`})`)
+    .join(", ");
+  const minutes = Math.max(1, Math.ceil(error.durationSeconds / 60));
+  return errorResult(
+    `This video has no captions in '${error.lang}'. It has captions in: ${list}. Call get_transcript with one of those as lang, ` +
+      `or with recognize: true to transcribe it in '${error.lang}' by speech recognition (about ${minutes} min of your allowance). Nothing was charged.`,
+  );
+}
+
+function jobOutcome(job: JobResponse, format: Format, paging: PageRequest): CallToolResult {
+  if (job.status === "done" && job.transcript)
+    return transcriptResult("get_transcript", job.job_id, job.transcript, format, paging);
+  if (job.status === "error")
+    return errorResult(`Speech recognition failed: ${job.error?.message ?? "for an unknown reason"}`);
   const status = job.status === "running" ? "running" : "queued";
-  return { content: [{ type: "text", text: pendingJobText(job) }], structuredContent: { status, job_id: job.job_id, transcript: null } };
+  return {
+    content: [{ type: "text", text: pendingJobText(job) }],
+    structuredContent: { status, job_id: job.job_id, transcript: null, page: null },
+  };
 }
 
 /** Looks at the job every pollMs until it is finished or waitMs has passed (or the client gave up). */
-async function waitForJob(ctx: ToolContext, jobId: string, format: Format, signal: AbortSignal): Promise<JobResponse> {
+async function waitForJob(ctx: ToolContext, jobId: string, signal: AbortSignal): Promise<JobResponse> {
   const deadline = Date.now() + ctx.waitMs;
   for (;;) {
-    const job = await getJob(ctx.userId, jobId, format);
+    const job = await getJob(ctx.userId, jobId, "json");
     const left = deadline - Date.now();
     if (job.status === "done" || job.status === "error" || left <= 0 || signal.aborted) return job;
     await new Promise((resolve) => setTimeout(resolve, Math.min(ctx.pollMs, left)));
@@ -342,12 +465,16 @@ async function run(ctx: ToolContext, endpoint: Endpoint, body: () => Promise<Cal
 }
 
 export function toolError(error: unknown): CallToolResult {
-  if (error instanceof ApiError) return errorResult(`${error.detail} (${error.code})`);
+  if (error instanceof ApiError) return errorResult(`${namingTools(error.detail)} (${error.code})`);
   if (error instanceof RequestValidationError) {
-    return errorResult(`Invalid input: ${error.items.map((item) => `${item.loc.slice(1).join(".") || "value"}: ${item.msg}`).join("; ")}`);
+    return errorResult(
+      `Invalid input: ${error.items.map((item) => `${item.loc.slice(1).join(".") || "value"}: ${item.msg}`).join("; ")}`,
+    );
   }
   if (error instanceof z.ZodError) {
-    return errorResult(`Invalid input: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}`);
+    return errorResult(
+      `Invalid input: ${error.issues.map((issue) => `${issue.path.join(".") || "value"}: ${issue.message}`).join("; ")}`,
+    );
   }
   log.error({ err: error }, "MCP tool failed");
   return errorResult("Something went wrong on our side. Try again; if it keeps happening, contact support.");

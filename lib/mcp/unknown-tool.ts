@@ -18,7 +18,10 @@ export function answerUnknownToolCalls(transport: Transport, known: ReadonlySet<
         void transport.send({
           jsonrpc: "2.0",
           id: message.id,
-          error: { code: ErrorCode.InvalidParams, message: `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tools there are.` },
+          error: {
+            code: ErrorCode.InvalidParams,
+            message: `Unknown tool: ${name.slice(0, 100)}. Call tools/list for the tools there are.`,
+          },
         });
         return;
       }

@@ -65,7 +65,10 @@ export function detectAsrCodec(ffmpegPath = "ffmpeg"): Promise<AsrCodec> {
       .catch((err: unknown) => {
         encoderCache.delete(ffmpegPath);
         if (err instanceof ToolStartError) {
-          throw new MediaError("convert_failed", "The audio could not be converted.", { detail: err.message, cause: err });
+          throw new MediaError("convert_failed", "The audio could not be converted.", {
+            detail: err.message,
+            cause: err,
+          });
         }
         throw err;
       });
@@ -163,7 +166,10 @@ export async function convertForAsr(input: string, output: string, opts: Convert
     await rm(partial, { force: true });
     const detail = result.stderrTail || `ffmpeg exited with ${result.code}`;
     if (result.failure === "timeout") {
-      throw new MediaError("convert_failed", "Converting the audio took too long.", { retryable: true, detail: `ffmpeg timed out; ${detail}` });
+      throw new MediaError("convert_failed", "Converting the audio took too long.", {
+        retryable: true,
+        detail: `ffmpeg timed out; ${detail}`,
+      });
     }
     if (/matches no streams/i.test(detail)) {
       throw new MediaError("unsupported_media", "That file has no sound to transcribe.", { detail });

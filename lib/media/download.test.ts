@@ -13,7 +13,7 @@ import type { ParsedSource } from "@/lib/sources";
 import { downloadAudioUrl, downloadPlatformAudio, isAcceptedContentType, platformAudioArgs } from "./download";
 import { MediaError } from "./errors";
 import { withTempDir } from "./temp";
-import { type LocalServer, startLocalServer } from "./testing";
+import { type LocalServer, startLocalServer } from "@/test/media";
 
 /** A valid PCM WAV: 16 kHz mono 16-bit, `seconds` of a quiet square wave. */
 function wav(seconds: number): Buffer {
@@ -37,7 +37,10 @@ function wav(seconds: number): Buffer {
 }
 
 const WAV = wav(2); // 64 KB
-const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0, timeoutMs: 10_000, idleTimeoutMs: 2_000 } });
+const outbound = createOutbound({
+  allowPrivateFor: (h) => h === "127.0.0.1",
+  defaults: { retries: 0, timeoutMs: 10_000, idleTimeoutMs: 2_000 },
+});
 
 let server: LocalServer;
 let root: string;
@@ -70,7 +73,9 @@ beforeAll(async () => {
     tick();
   });
   server.route("/to-internal", (_req, res) => res.writeHead(302, { location: "http://10.0.0.1/talk.wav" }).end());
-  server.route("/to-metadata", (_req, res) => res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end());
+  server.route("/to-metadata", (_req, res) =>
+    res.writeHead(301, { location: "http://169.254.169.254/latest/meta-data/" }).end(),
+  );
   server.route("/to-local", (_req, res) => res.writeHead(302, { location: "/talk.wav" }).end());
   server.route("/missing", (_req, res) => res.writeHead(404, { "content-type": "text/plain" }).end("no"));
   server.route("/busy", (_req, res) => res.writeHead(503, { "content-type": "text/plain" }).end("busy"));
@@ -96,13 +101,22 @@ function freshDir(): string {
   return mkdtempSync(path.join(root, "d-"));
 }
 
-const opts = (extra: Partial<Parameters<typeof downloadAudioUrl>[2]> = {}) => ({ outbound, maxBytes: 1024 * 1024, ...extra });
+const opts = (extra: Partial<Parameters<typeof downloadAudioUrl>[2]> = {}) => ({
+  outbound,
+  maxBytes: 1024 * 1024,
+  ...extra,
+});
 
 describe("downloadAudioUrl", () => {
   it("streams a WAV to disk and reports its size and types", async () => {
     const d = freshDir();
     const file = await downloadAudioUrl(`${server.origin}/talk.wav`, d, opts());
-    expect(file).toEqual({ path: path.join(d, "source.wav"), bytes: WAV.length, contentType: "audio/wav", sniffedType: "audio/wav" });
+    expect(file).toEqual({
+      path: path.join(d, "source.wav"),
+      bytes: WAV.length,
+      contentType: "audio/wav",
+      sniffedType: "audio/wav",
+    });
     expect(readFileSync(file.path).equals(WAV)).toBe(true);
     expect(readdirSync(d)).toEqual(["source.wav"]);
   });
@@ -124,7 +138,12 @@ describe("downloadAudioUrl", () => {
     ] as const) {
       const d = freshDir();
       const file = await downloadAudioUrl(`${server.origin}${route}`, d, opts({ baseName: "in" }));
-      expect(file).toMatchObject({ path: path.join(d, `in${ext}`), contentType: type, sniffedType: "audio/wav", bytes: WAV.length });
+      expect(file).toMatchObject({
+        path: path.join(d, `in${ext}`),
+        contentType: type,
+        sniffedType: "audio/wav",
+        bytes: WAV.length,
+      });
     }
   });
 
@@ -134,17 +153,22 @@ describe("downloadAudioUrl", () => {
     expect(server.hits).toEqual(["/to-local", "/talk.wav"]);
   });
 
-  it.each(["/page.html", "/data.json", "/list.m3u"])("refuses %s by its Content-Type and leaves no file", async (route) => {
-    const d = freshDir();
-    const err = await downloadAudioUrl(`${server.origin}${route}`, d, opts()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ code: "unsupported_media", status: 422, retryable: false });
-    expect(readdirSync(d)).toEqual([]);
-  });
+  it.each(["/page.html", "/data.json", "/list.m3u"])(
+    "refuses %s by its Content-Type and leaves no file",
+    async (route) => {
+      const d = freshDir();
+      const err = await downloadAudioUrl(`${server.origin}${route}`, d, opts()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(MediaError);
+      expect(err).toMatchObject({ code: "unsupported_media", status: 422, retryable: false });
+      expect(readdirSync(d)).toEqual([]);
+    },
+  );
 
   it("refuses a file over the cap announced by Content-Length (media_too_large)", async () => {
     const d = freshDir();
-    const err = await downloadAudioUrl(`${server.origin}/talk.wav`, d, opts({ maxBytes: 10_000 })).catch((e: unknown) => e);
+    const err = await downloadAudioUrl(`${server.origin}/talk.wav`, d, opts({ maxBytes: 10_000 })).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ name: "MediaError", code: "media_too_large", retryable: false });
     expect((err as Error).message).toMatch(/9\.8 KiB limit/);
     expect(readdirSync(d)).toEqual([]);
@@ -152,7 +176,9 @@ describe("downloadAudioUrl", () => {
 
   it("stops a chunked body at the cap and deletes the partial file", async () => {
     const d = freshDir();
-    await expect(downloadAudioUrl(`${server.origin}/chunked.wav`, d, opts({ maxBytes: 20_000 }))).rejects.toMatchObject({ code: "media_too_large" });
+    await expect(downloadAudioUrl(`${server.origin}/chunked.wav`, d, opts({ maxBytes: 20_000 }))).rejects.toMatchObject(
+      { code: "media_too_large" },
+    );
     expect(readdirSync(d)).toEqual([]);
     // Under the cap the same route is fine.
     expect((await downloadAudioUrl(`${server.origin}/chunked.wav`, freshDir(), opts())).bytes).toBe(WAV.length);
@@ -170,24 +196,38 @@ describe("downloadAudioUrl", () => {
 
   it("refuses an internal URL outright", async () => {
     const strict = createOutbound({ defaults: { retries: 0 } });
-    await expect(downloadAudioUrl(`${server.origin}/talk.wav`, freshDir(), { outbound: strict, maxBytes: 1e6 })).rejects.toBeInstanceOf(OutboundError);
+    await expect(
+      downloadAudioUrl(`${server.origin}/talk.wav`, freshDir(), { outbound: strict, maxBytes: 1e6 }),
+    ).rejects.toBeInstanceOf(OutboundError);
     expect(server.hits).toEqual([]);
   });
 
   it("maps HTTP errors to download_failed, retryable only for server trouble", async () => {
-    await expect(downloadAudioUrl(`${server.origin}/missing`, freshDir(), opts())).rejects.toMatchObject({ code: "download_failed", retryable: false, status: 502 });
-    await expect(downloadAudioUrl(`${server.origin}/busy`, freshDir(), opts())).rejects.toMatchObject({ code: "download_failed", retryable: true });
+    await expect(downloadAudioUrl(`${server.origin}/missing`, freshDir(), opts())).rejects.toMatchObject({
+      code: "download_failed",
+      retryable: false,
+      status: 502,
+    });
+    await expect(downloadAudioUrl(`${server.origin}/busy`, freshDir(), opts())).rejects.toMatchObject({
+      code: "download_failed",
+      retryable: true,
+    });
   });
 
   it("refuses an empty body", async () => {
     const d = freshDir();
-    await expect(downloadAudioUrl(`${server.origin}/empty.mp3`, d, opts())).rejects.toMatchObject({ code: "unsupported_media" });
+    await expect(downloadAudioUrl(`${server.origin}/empty.mp3`, d, opts())).rejects.toMatchObject({
+      code: "unsupported_media",
+    });
     expect(readdirSync(d)).toEqual([]);
   });
 
   it("reports a connection cut mid-body as a retryable download_failed and deletes the partial file", async () => {
     const d = freshDir();
-    await expect(downloadAudioUrl(`${server.origin}/cut.wav`, d, opts())).rejects.toMatchObject({ code: "download_failed", retryable: true });
+    await expect(downloadAudioUrl(`${server.origin}/cut.wav`, d, opts())).rejects.toMatchObject({
+      code: "download_failed",
+      retryable: true,
+    });
     expect(readdirSync(d)).toEqual([]);
   });
 
@@ -258,7 +298,9 @@ describe("downloadPlatformAudio (no binary needed)", () => {
   it("builds yt-dlp arguments: best audio, size cap, duration/live filter, output in the directory", () => {
     const args = platformAudioArgs("/tmp/job 100%", 50_000_000, 10_800);
     const at = (flag: string) => args[args.indexOf(flag) + 1];
-    expect(at("-f")).toBe("bestaudio[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']/best[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']");
+    expect(at("-f")).toBe(
+      "bestaudio[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']/best[protocol~='^(https?|m3u8(_native)?|http_dash_segments)$']",
+    );
     expect(at("--max-filesize")).toBe("50000000");
     expect(at("--match-filter")).toBe("!is_live & duration <=? 10800");
     expect(at("-o")).toBe("/tmp/job 100%%/audio.%(ext)s");
@@ -271,14 +313,25 @@ describe("downloadPlatformAudio (no binary needed)", () => {
     const base = { maxBytes: 1e6, maxDurationSeconds: 60, binary: "/nonexistent/yt-dlp" };
     const upload: ParsedSource = { platform: "upload", videoId: "x", canonicalUrl: "https://example.com/a.mp3" };
     await expect(downloadPlatformAudio(upload, d, base)).rejects.toMatchObject({ code: "unsupported_media" });
-    const short: ParsedSource = { platform: "tiktok", videoId: "ZMabc", canonicalUrl: "https://vm.tiktok.com/ZMabc/", needsResolve: true };
+    const short: ParsedSource = {
+      platform: "tiktok",
+      videoId: "ZMabc",
+      canonicalUrl: "https://vm.tiktok.com/ZMabc/",
+      needsResolve: true,
+    };
     await expect(downloadPlatformAudio(short, d, base)).rejects.toMatchObject({ code: "unsupported_media" });
   });
 
   it("turns a yt-dlp that cannot start into download_failed", async () => {
-    const source: ParsedSource = { platform: "vimeo", videoId: "987654321", canonicalUrl: "https://vimeo.com/987654321" };
+    const source: ParsedSource = {
+      platform: "vimeo",
+      videoId: "987654321",
+      canonicalUrl: "https://vimeo.com/987654321",
+    };
     const d = freshDir();
-    await expect(downloadPlatformAudio(source, d, { maxBytes: 1e6, maxDurationSeconds: 60, binary: "/nonexistent/yt-dlp" })).rejects.toMatchObject({
+    await expect(
+      downloadPlatformAudio(source, d, { maxBytes: 1e6, maxDurationSeconds: 60, binary: "/nonexistent/yt-dlp" }),
+    ).rejects.toMatchObject({
       name: "MediaError",
       code: "download_failed",
     });

@@ -148,14 +148,24 @@ class HeadCapture extends Transform {
 function mapOutboundError(err: OutboundError, maxBytes: number): Error {
   switch (err.code) {
     case "response_too_large":
-      return new MediaError("media_too_large", `That file is larger than the ${formatBytes(maxBytes)} limit.`, { detail: err.message, cause: err });
+      return new MediaError("media_too_large", `That file is larger than the ${formatBytes(maxBytes)} limit.`, {
+        detail: err.message,
+        cause: err,
+      });
     case "url_not_allowed":
     case "address_not_allowed":
       return err; // the caller's URL (or where it redirects) is the problem: keep the guard's answer
     case "too_many_redirects":
-      return new MediaError("download_failed", "The file could not be downloaded: too many redirects.", { retryable: false, detail: err.message, cause: err });
+      return new MediaError("download_failed", "The file could not be downloaded: too many redirects.", {
+        retryable: false,
+        detail: err.message,
+        cause: err,
+      });
     default:
-      return new MediaError("download_failed", "The file could not be downloaded.", { detail: err.message, cause: err });
+      return new MediaError("download_failed", "The file could not be downloaded.", {
+        detail: err.message,
+        cause: err,
+      });
   }
 }
 
@@ -165,7 +175,11 @@ function mapOutboundError(err: OutboundError, maxBytes: number): Error {
  * and 429), Content-Types that cannot be audio (unsupported_media), bodies over `maxBytes`
  * (media_too_large, also when the server sends no Content-Length) and empty bodies (unsupported_media).
  */
-export async function downloadAudioUrl(url: string, destDir: string, opts: DownloadAudioUrlOptions): Promise<DownloadedFile> {
+export async function downloadAudioUrl(
+  url: string,
+  destDir: string,
+  opts: DownloadAudioUrlOptions,
+): Promise<DownloadedFile> {
   opts.signal?.throwIfAborted();
   let res;
   try {
@@ -186,16 +200,24 @@ export async function downloadAudioUrl(url: string, destDir: string, opts: Downl
   if (!res.ok) {
     res.body.destroy();
     const retryable = res.status >= 500 || res.status === 429 || res.status === 408;
-    throw new MediaError("download_failed", `The file could not be downloaded (the server answered ${res.status}).`, { retryable, detail: `HTTP ${res.status} from ${res.url}` });
+    throw new MediaError("download_failed", `The file could not be downloaded (the server answered ${res.status}).`, {
+      retryable,
+      detail: `HTTP ${res.status} from ${res.url}`,
+    });
   }
   if (!isAcceptedContentType(contentType)) {
     res.body.destroy();
-    throw new MediaError("unsupported_media", "That link does not lead to an audio or video file.", { detail: `Content-Type ${contentType} from ${res.url}` });
+    throw new MediaError("unsupported_media", "That link does not lead to an audio or video file.", {
+      detail: `Content-Type ${contentType} from ${res.url}`,
+    });
   }
 
   // Paths here are in a job's temporary folder, never the project's: the turbopackIgnore comments keep Turbopack
   // from tracing the whole project into the server output for them.
-  const file = path.join(/*turbopackIgnore: true*/ destDir, `${opts.baseName ?? "source"}${extensionFor(contentType, res.url)}`);
+  const file = path.join(
+    /*turbopackIgnore: true*/ destDir,
+    `${opts.baseName ?? "source"}${extensionFor(contentType, res.url)}`,
+  );
   // Written under a fresh name ("wx": never through something already there), renamed when complete:
   // the final name only ever holds a whole file, and a retry into the same directory just replaces it.
   const partial = path.join(destDir, `.${path.basename(file)}.${randomBytes(6).toString("hex")}.part`);
@@ -207,11 +229,16 @@ export async function downloadAudioUrl(url: string, destDir: string, opts: Downl
     await rm(partial, { force: true });
     if (opts.signal?.aborted) throw opts.signal.reason;
     if (err instanceof OutboundError) throw mapOutboundError(err, opts.maxBytes);
-    throw new MediaError("download_failed", "The file could not be saved.", { detail: err instanceof Error ? err.message : String(err), cause: err });
+    throw new MediaError("download_failed", "The file could not be saved.", {
+      detail: err instanceof Error ? err.message : String(err),
+      cause: err,
+    });
   }
   if (capture.bytes === 0) {
     await rm(partial, { force: true });
-    throw new MediaError("unsupported_media", "That link leads to an empty file.", { detail: `0 bytes from ${res.url}` });
+    throw new MediaError("unsupported_media", "That link leads to an empty file.", {
+      detail: `0 bytes from ${res.url}`,
+    });
   }
   await rename(partial, file);
   return { path: file, bytes: capture.bytes, contentType, sniffedType: sniffMediaType(capture.head()) };
@@ -346,13 +373,21 @@ const NOT_FOR_YTDLP = new Set<ParsedSource["platform"]>(["upload", "podcast"]);
  * `maxBytes` both from the announced size and by watching the directory while yt-dlp writes
  * (media_too_large: yt-dlp itself only checks sizes the server announces).
  */
-export async function downloadPlatformAudio(source: ParsedSource, destDir: string, opts: PlatformAudioOptions): Promise<PlatformAudioFile> {
+export async function downloadPlatformAudio(
+  source: ParsedSource,
+  destDir: string,
+  opts: PlatformAudioOptions,
+): Promise<PlatformAudioFile> {
   opts.signal?.throwIfAborted();
   if (NOT_FOR_YTDLP.has(source.platform)) {
-    throw new MediaError("unsupported_media", "That source is a file, not a platform item.", { detail: `platform ${source.platform}: use downloadAudioUrl` });
+    throw new MediaError("unsupported_media", "That source is a file, not a platform item.", {
+      detail: `platform ${source.platform}: use downloadAudioUrl`,
+    });
   }
   if (source.needsResolve) {
-    throw new MediaError("unsupported_media", "That short link has to be resolved before its audio can be fetched.", { detail: source.canonicalUrl });
+    throw new MediaError("unsupported_media", "That short link has to be resolved before its audio can be fetched.", {
+      detail: source.canonicalUrl,
+    });
   }
   // The same gate as every other outbound request; an OutboundError propagates as is.
   const url = (opts.outbound ?? defaultOutbound).checkUrl(source.canonicalUrl).href;
@@ -361,7 +396,10 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
 
   const watchdog = new AbortController();
   const signal = opts.signal ? AbortSignal.any([opts.signal, watchdog.signal]) : watchdog.signal;
-  const tooLarge = () => new MediaError("media_too_large", `That item's audio is larger than the ${formatBytes(opts.maxBytes)} limit.`, { detail: `over ${opts.maxBytes} bytes` });
+  const tooLarge = () =>
+    new MediaError("media_too_large", `That item's audio is larger than the ${formatBytes(opts.maxBytes)} limit.`, {
+      detail: `over ${opts.maxBytes} bytes`,
+    });
   let measuring = false;
   const interval = setInterval(() => {
     if (measuring) return;
@@ -402,7 +440,10 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
         throw new MediaError("download_failed", err.message, { detail: err.detail, cause: err });
       }
       if (err instanceof SourceError) throw err;
-      throw new MediaError("download_failed", "The audio could not be downloaded from the platform.", { detail: err instanceof Error ? err.message : String(err), cause: err });
+      throw new MediaError("download_failed", "The audio could not be downloaded from the platform.", {
+        detail: err instanceof Error ? err.message : String(err),
+        cause: err,
+      });
     }
 
     const { meta, file } = parseRunOutput(stdout);
@@ -410,12 +451,20 @@ export async function downloadPlatformAudio(source: ParsedSource, destDir: strin
     if (file === null || path.dirname(path.resolve(/*turbopackIgnore: true*/ file)) !== dir) {
       // yt-dlp exits 0 when it skips an item: say why.
       if (meta?.is_live === true) {
-        throw new MediaError("unsupported_media", "Live streams cannot be transcribed; try again once the broadcast has ended.", { detail: "is_live" });
+        throw new MediaError(
+          "unsupported_media",
+          "Live streams cannot be transcribed; try again once the broadcast has ended.",
+          { detail: "is_live" },
+        );
       }
       if (duration !== null && duration > opts.maxDurationSeconds) {
-        throw new MediaError("media_too_long", `That recording is ${formatDuration(duration)} long; the limit is ${formatDuration(opts.maxDurationSeconds)}.`, {
-          detail: `${duration} s > ${opts.maxDurationSeconds} s`,
-        });
+        throw new MediaError(
+          "media_too_long",
+          `That recording is ${formatDuration(duration)} long; the limit is ${formatDuration(opts.maxDurationSeconds)}.`,
+          {
+            detail: `${duration} s > ${opts.maxDurationSeconds} s`,
+          },
+        );
       }
       if (/larger than max-filesize/i.test(stdout)) throw tooLarge();
       throw new MediaError("download_failed", "The audio could not be downloaded from the platform.", {

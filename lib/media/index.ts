@@ -16,8 +16,22 @@
  *
  * Settings are options; nothing here reads environment variables.
  */
-export { formatBytes, formatDuration, isMediaError, MediaError, type MediaErrorCode, type MediaErrorOptions } from "./errors";
-export { removeStaleTempDirs, TEMP_DIR_PREFIX, TempFiles, withTempDir, type StaleSweepOptions, type TempDirOptions } from "./temp";
+export {
+  formatBytes,
+  formatDuration,
+  isMediaError,
+  MediaError,
+  type MediaErrorCode,
+  type MediaErrorOptions,
+} from "./errors";
+export {
+  removeStaleTempDirs,
+  TEMP_DIR_PREFIX,
+  TempFiles,
+  withTempDir,
+  type StaleSweepOptions,
+  type TempDirOptions,
+} from "./temp";
 export { SNIFF_BYTES, sniffMediaType } from "./magic";
 export {
   downloadAudioUrl,
@@ -30,6 +44,20 @@ export {
   type PlatformAudioFile,
   type PlatformAudioOptions,
 } from "./download";
-export { assertDuration, assertHasAudio, parseFfprobeJson, probeMedia, type ProbeOptions, type ProbeResult } from "./probe";
-export { buildConvertArgs, convertForAsr, detectAsrCodec, type AsrCodec, type ConvertOptions, type ConvertResult } from "./convert";
+export {
+  assertDuration,
+  assertHasAudio,
+  parseFfprobeJson,
+  probeMedia,
+  type ProbeOptions,
+  type ProbeResult,
+} from "./probe";
+export {
+  buildConvertArgs,
+  convertForAsr,
+  detectAsrCodec,
+  type AsrCodec,
+  type ConvertOptions,
+  type ConvertResult,
+} from "./convert";
 export { INPUT_DEMUXERS, INPUT_GUARD_ARGS } from "./tools";

@@ -33,7 +33,11 @@ describe("sniffMediaType", () => {
     ["3GP", b([0, 0, 0, 0x14], "ftyp3gp4", [0, 0, 2, 0], "3gp4"), "video/3gpp"],
     ["ISO BMFF with 64-bit size", b([0, 0, 0, 1], "ftypM4A "), "audio/mp4"],
     ["WebM", b([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84], "webm"), "video/webm"],
-    ["Matroska", b([0x1a, 0x45, 0xdf, 0xa3, 0xa3, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88], "matroska"), "video/x-matroska"],
+    [
+      "Matroska",
+      b([0x1a, 0x45, 0xdf, 0xa3, 0xa3, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x88], "matroska"),
+      "video/x-matroska",
+    ],
     ["AIFF", b("FORM", [0, 0, 0x10, 0], "AIFFCOMM"), "audio/aiff"],
     ["AIFF-C", b("FORM", [0, 0, 0x10, 0], "AIFCFVER"), "audio/aiff"],
     ["AMR", b("#!AMR\n", [0x3c]), "audio/amr"],

@@ -85,7 +85,9 @@ function id3Length(buf: Buffer): number | null {
  * (ISO BMFF `ftyp`), WebM/Matroska, AIFF/AIFC, AMR/AMR-WB, CAF, ASF (WMA/WMV) and AVI.
  */
 export function sniffMediaType(firstBytes: Buffer | Uint8Array): string | null {
-  const buf = Buffer.isBuffer(firstBytes) ? firstBytes : Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength);
+  const buf = Buffer.isBuffer(firstBytes)
+    ? firstBytes
+    : Buffer.from(firstBytes.buffer, firstBytes.byteOffset, firstBytes.byteLength);
   if (buf.length < 4) return null;
 
   const id3 = id3Length(buf);

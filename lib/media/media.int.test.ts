@@ -3,7 +3,17 @@
  * expect: magic bytes, probe, conversion to mono 16 kHz, the input guards, and the whole
  * download → probe → convert chain from a local HTTP server inside withTempDir.
  */
-import { existsSync, mkdtempSync, openSync, readdirSync, readSync, closeSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  closeSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -17,7 +27,16 @@ import { MediaError } from "./errors";
 import { SNIFF_BYTES, sniffMediaType } from "./magic";
 import { assertDuration, assertHasAudio, probeMedia } from "./probe";
 import { withTempDir } from "./temp";
-import { ffmpeg, type LocalServer, makeSample, makeSpeechWav, SAMPLES, serveFile, SPEECH_TEXT, startLocalServer } from "./testing";
+import {
+  ffmpeg,
+  type LocalServer,
+  makeSample,
+  makeSpeechWav,
+  SAMPLES,
+  serveFile,
+  SPEECH_TEXT,
+  startLocalServer,
+} from "@/test/media";
 
 let root: string;
 let samplesDir: string;
@@ -97,7 +116,14 @@ describe("sniffMediaType on files made by ffmpeg", () => {
 describe("probeMedia", () => {
   it("WAV: the exact duration", async () => {
     const p = await probeMedia(wav);
-    expect(p).toMatchObject({ formatName: "wav", hasAudio: true, hasVideo: false, codec: "pcm_s16le", sampleRate: 22050, channels: 1 });
+    expect(p).toMatchObject({
+      formatName: "wav",
+      hasAudio: true,
+      hasVideo: false,
+      codec: "pcm_s16le",
+      sampleRate: 22050,
+      channels: 1,
+    });
     expect(p.durationSeconds).toBeCloseTo(wavDuration, 2);
   });
 
@@ -115,8 +141,14 @@ describe("probeMedia", () => {
   it("a text file renamed .mp3 is unsupported_media", async () => {
     const fake = path.join(samplesDir, "notes.mp3");
     writeFileSync(fake, "These are my meeting notes, not a recording.\n".repeat(50));
-    await expect(probeMedia(fake)).rejects.toMatchObject({ name: "MediaError", code: "unsupported_media", retryable: false });
-    await expect(convertForAsr(fake, path.join(root, "notes-out"))).rejects.toMatchObject({ code: "unsupported_media" });
+    await expect(probeMedia(fake)).rejects.toMatchObject({
+      name: "MediaError",
+      code: "unsupported_media",
+      retryable: false,
+    });
+    await expect(convertForAsr(fake, path.join(root, "notes-out"))).rejects.toMatchObject({
+      code: "unsupported_media",
+    });
     expect(existsSync(path.join(root, "notes-out.ogg"))).toBe(false);
   });
 
@@ -130,9 +162,14 @@ describe("probeMedia", () => {
     server.hits.length = 0;
     server.route("/secret.wav", serveFile(wav, "audio/wav"));
     const playlist = path.join(samplesDir, "playlist.mp3");
-    writeFileSync(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${server.origin}/secret.wav\n#EXT-X-ENDLIST\n`);
+    writeFileSync(
+      playlist,
+      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${server.origin}/secret.wav\n#EXT-X-ENDLIST\n`,
+    );
     await expect(probeMedia(playlist)).rejects.toMatchObject({ code: "unsupported_media" });
-    await expect(convertForAsr(playlist, path.join(root, "playlist-out"))).rejects.toMatchObject({ code: "unsupported_media" });
+    await expect(convertForAsr(playlist, path.join(root, "playlist-out"))).rejects.toMatchObject({
+      code: "unsupported_media",
+    });
     // And one pointing at a local file: no demuxer for playlists, so no reading other files.
     const local = path.join(samplesDir, "local.m3u8");
     writeFileSync(local, `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile:${wav}\n#EXT-X-ENDLIST\n`);
@@ -145,11 +182,23 @@ describe("probeMedia", () => {
 
   it("a video without sound: probe says so, assertHasAudio and convert refuse it", async () => {
     const silent = path.join(samplesDir, "silent.mp4");
-    await ffmpeg(["-f", "lavfi", "-i", "color=c=red:s=160x120:r=5:d=2", "-c:v", "libx264", "-preset", "ultrafast", silent]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "color=c=red:s=160x120:r=5:d=2",
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      silent,
+    ]);
     const p = await probeMedia(silent);
     expect(p).toMatchObject({ hasAudio: false, hasVideo: true, codec: null });
     expect(() => assertHasAudio(p)).toThrow(expect.objectContaining({ code: "unsupported_media" }));
-    await expect(convertForAsr(silent, path.join(root, "silent-out"))).rejects.toMatchObject({ code: "unsupported_media" });
+    await expect(convertForAsr(silent, path.join(root, "silent-out"))).rejects.toMatchObject({
+      code: "unsupported_media",
+    });
   });
 
   it("assertDuration against a real probe", async () => {
@@ -160,7 +209,10 @@ describe("probeMedia", () => {
 
   it("a missing file or a missing ffprobe is probe_failed", async () => {
     await expect(probeMedia(path.join(root, "nope.mp3"))).rejects.toMatchObject({ code: "probe_failed" });
-    await expect(probeMedia(wav, { ffprobePath: "/nonexistent/ffprobe" })).rejects.toMatchObject({ code: "probe_failed", detail: expect.stringMatching(/not found/) });
+    await expect(probeMedia(wav, { ffprobePath: "/nonexistent/ffprobe" })).rejects.toMatchObject({
+      code: "probe_failed",
+      detail: expect.stringMatching(/not found/),
+    });
   });
 
   it("a file name that looks like a protocol or an option is just a file", async () => {
@@ -179,7 +231,19 @@ describe("convertForAsr", () => {
   let long = "";
   beforeAll(async () => {
     long = path.join(samplesDir, "long.mp3");
-    await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000:duration=300", "-ac", "1", "-c:a", "libmp3lame", "-b:a", "32k", long]);
+    await ffmpeg([
+      "-f",
+      "lavfi",
+      "-i",
+      "sine=frequency=300:sample_rate=16000:duration=300",
+      "-ac",
+      "1",
+      "-c:a",
+      "libmp3lame",
+      "-b:a",
+      "32k",
+      long,
+    ]);
   }, 60_000);
 
   it("this ffmpeg has libopus", async () => {
@@ -190,7 +254,11 @@ describe("convertForAsr", () => {
     "%s → mono 16 kHz Opus with the same duration",
     async (name) => {
       const out = await convertForAsr(files.get(name) as string, path.join(root, `asr-${name}`));
-      expect(out).toMatchObject({ path: path.join(root, `asr-${path.parse(name).name}.ogg`), codec: "opus", mimeType: "audio/ogg" });
+      expect(out).toMatchObject({
+        path: path.join(root, `asr-${path.parse(name).name}.ogg`),
+        codec: "opus",
+        mimeType: "audio/ogg",
+      });
       expect(out.bytes).toBe(statSync(out.path).size);
       const p = await probeMedia(out.path);
       expect(out.durationSeconds).not.toBeNull();
@@ -232,7 +300,10 @@ describe("convertForAsr", () => {
   it("reports progress from 0 to 1 against the known duration", async () => {
     const p = await probeMedia(long);
     const seen: number[] = [];
-    await convertForAsr(long, path.join(root, "long-out"), { durationSeconds: p.durationSeconds, onProgress: (f) => seen.push(f) });
+    await convertForAsr(long, path.join(root, "long-out"), {
+      durationSeconds: p.durationSeconds,
+      onProgress: (f) => seen.push(f),
+    });
     expect(seen[seen.length - 1]).toBe(1);
     expect(seen.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= (seen[i - 1] as number)))).toBe(true);
   });
@@ -274,7 +345,9 @@ describe("convertForAsr", () => {
     const input = path.join(samplesDir, "same.ogg");
     await ffmpeg(["-i", wav, "-c:a", "libopus", input]);
     await expect(convertForAsr(input, input)).rejects.toThrow(/overwrite the input/);
-    await expect(convertForAsr(wav, path.join(root, "x"), { ffmpegPath: "/nonexistent/ffmpeg" })).rejects.toMatchObject({ code: "convert_failed" });
+    await expect(convertForAsr(wav, path.join(root, "x"), { ffmpegPath: "/nonexistent/ffmpeg" })).rejects.toMatchObject(
+      { code: "convert_failed" },
+    );
   });
 
   it("the argument vector: guarded input, first audio stream, no metadata, mono 16 kHz", () => {
@@ -298,13 +371,19 @@ describe("download → probe → convert, from a local server, in a temp dir", (
       "asr",
       async (dir, tf) => {
         tmp = dir;
-        const src = await downloadAudioUrl(`${server.origin}/episode.wav`, dir, { outbound, maxBytes: 10 * 1024 * 1024 });
+        const src = await downloadAudioUrl(`${server.origin}/episode.wav`, dir, {
+          outbound,
+          maxBytes: 10 * 1024 * 1024,
+        });
         expect(src).toMatchObject({ bytes: statSync(wav).size, contentType: "audio/wav", sniffedType: "audio/wav" });
         const probe = await probeMedia(src.path);
         assertHasAudio(probe);
         assertDuration(probe, 60);
         const progress: number[] = [];
-        const asr = await convertForAsr(src.path, tf.path("asr"), { durationSeconds: probe.durationSeconds, onProgress: (f) => progress.push(f) });
+        const asr = await convertForAsr(src.path, tf.path("asr"), {
+          durationSeconds: probe.durationSeconds,
+          onProgress: (f) => progress.push(f),
+        });
         await tf.remove(src.path);
         expect(readdirSync(dir)).toEqual(["asr.ogg"]);
         expect(progress.at(-1)).toBe(1);
@@ -336,7 +415,9 @@ describe("download → probe → convert, from a local server, in a temp dir", (
   });
 
   it("an HTML error page served as audio/mpeg: downloaded, then refused by the probe; nothing left", async () => {
-    server.route("/fake.mp3", (_req, res) => res.writeHead(200, { "content-type": "audio/mpeg" }).end("<html><body>Please log in</body></html>"));
+    server.route("/fake.mp3", (_req, res) =>
+      res.writeHead(200, { "content-type": "audio/mpeg" }).end("<html><body>Please log in</body></html>"),
+    );
     let tmp = "";
     await expect(
       withTempDir(

@@ -18,7 +18,24 @@ describe("parseFfprobeJson", () => {
       codec: "mp3",
       sampleRate: 44100,
       channels: 2,
+      title: null,
     });
+  });
+
+  it("reads the file's own title tag, whatever its case; a blank one is none", () => {
+    const audio = [{ codec_type: "audio", codec_name: "mp3" }];
+    expect(
+      parseFfprobeJson(
+        JSON.stringify({ streams: audio, format: { format_name: "mp3", tags: { title: " Lecture 3:\nEntropy " } } }),
+      ).title,
+    ).toBe("Lecture 3: Entropy");
+    expect(
+      parseFfprobeJson(JSON.stringify({ streams: audio, format: { format_name: "ogg", tags: { TITLE: "Folge 12" } } }))
+        .title,
+    ).toBe("Folge 12");
+    expect(
+      parseFfprobeJson(JSON.stringify({ streams: audio, format: { format_name: "mp3", tags: { title: "  " } } })).title,
+    ).toBeNull();
   });
 
   it("does not count cover art as video", () => {
@@ -37,9 +54,15 @@ describe("parseFfprobeJson", () => {
       { codec_type: "video", codec_name: "vp8", duration: "9.5" },
       { codec_type: "audio", codec_name: "opus", sample_rate: "48000", channels: 2, duration: "10.25" },
     ];
-    expect(parseFfprobeJson(JSON.stringify({ streams, format: { format_name: "matroska,webm" } })).durationSeconds).toBe(10.25);
+    expect(
+      parseFfprobeJson(JSON.stringify({ streams, format: { format_name: "matroska,webm" } })).durationSeconds,
+    ).toBe(10.25);
     const noDuration = [{ codec_type: "audio", codec_name: "opus" }];
-    expect(parseFfprobeJson(JSON.stringify({ streams: noDuration, format: { format_name: "matroska,webm", duration: "N/A" } }))).toMatchObject({
+    expect(
+      parseFfprobeJson(
+        JSON.stringify({ streams: noDuration, format: { format_name: "matroska,webm", duration: "N/A" } }),
+      ),
+    ).toMatchObject({
       durationSeconds: 0,
       sampleRate: null,
       channels: null,
@@ -47,14 +70,22 @@ describe("parseFfprobeJson", () => {
   });
 
   it("a video without sound has no codec", () => {
-    const json = JSON.stringify({ streams: [{ codec_type: "video", codec_name: "h264" }], format: { format_name: "mov", duration: "1" } });
+    const json = JSON.stringify({
+      streams: [{ codec_type: "video", codec_name: "h264" }],
+      format: { format_name: "mov", duration: "1" },
+    });
     expect(parseFfprobeJson(json)).toMatchObject({ hasAudio: false, hasVideo: true, codec: null });
   });
 
   it("nothing to play → unsupported_media; garbage → probe_failed", () => {
-    const subtitlesOnly = JSON.stringify({ streams: [{ codec_type: "subtitle", codec_name: "webvtt" }], format: { format_name: "webvtt" } });
+    const subtitlesOnly = JSON.stringify({
+      streams: [{ codec_type: "subtitle", codec_name: "webvtt" }],
+      format: { format_name: "webvtt" },
+    });
     expect(() => parseFfprobeJson(subtitlesOnly)).toThrow(expect.objectContaining({ code: "unsupported_media" }));
-    expect(() => parseFfprobeJson(JSON.stringify({ format: {} }))).toThrow(expect.objectContaining({ code: "unsupported_media" }));
+    expect(() => parseFfprobeJson(JSON.stringify({ format: {} }))).toThrow(
+      expect.objectContaining({ code: "unsupported_media" }),
+    );
     expect(() => parseFfprobeJson("not json")).toThrow(expect.objectContaining({ code: "probe_failed" }));
   });
 });
@@ -73,7 +104,12 @@ describe("assertDuration / assertHasAudio", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(MediaError);
-    expect(err).toMatchObject({ code: "media_too_long", status: 422, retryable: false, message: "That recording is 3 h 12 min long; the limit is 3 h 00 min." });
+    expect(err).toMatchObject({
+      code: "media_too_long",
+      status: 422,
+      retryable: false,
+      message: "That recording is 3 h 12 min long; the limit is 3 h 00 min.",
+    });
   });
 
   it("throws unsupported_media without audio", () => {
@@ -94,7 +130,12 @@ describe("formatting", () => {
   });
 
   it("MediaError defaults", () => {
-    expect(new MediaError("download_failed", "x")).toMatchObject({ retryable: true, status: 502, detail: "", name: "MediaError" });
+    expect(new MediaError("download_failed", "x")).toMatchObject({
+      retryable: true,
+      status: 502,
+      detail: "",
+      name: "MediaError",
+    });
     expect(new MediaError("download_failed", "x", { retryable: false }).retryable).toBe(false);
     expect(new MediaError("convert_failed", "x")).toMatchObject({ retryable: false, status: 500 });
   });

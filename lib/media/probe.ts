@@ -26,6 +26,8 @@ export interface ProbeResult {
   /** Of the first audio stream. */
   sampleRate: number | null;
   channels: number | null;
+  /** The file's own title tag (ID3 TIT2, Vorbis/MP4 title), when it has one. */
+  title: string | null;
 }
 
 export interface ProbeOptions extends Pick<ToolPaths, "ffprobePath"> {
@@ -44,7 +46,7 @@ interface FfprobeStream {
 }
 
 interface FfprobeOutput {
-  format?: { format_name?: string; duration?: string };
+  format?: { format_name?: string; duration?: string; tags?: Record<string, unknown> };
   streams?: FfprobeStream[];
 }
 
@@ -53,20 +55,37 @@ function num(v: unknown): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** The `title` tag, whatever its case ("title", "TITLE"), cleaned; null when absent or blank. */
+function tagTitle(tags: Record<string, unknown> | undefined): string | null {
+  if (!tags || typeof tags !== "object") return null;
+  const value = Object.entries(tags).find(([key]) => key.toLowerCase() === "title")?.[1];
+  if (typeof value !== "string") return null;
+  const clean = value
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return clean === "" ? null : clean.slice(0, 300);
+}
+
 /** Turns ffprobe's JSON into a ProbeResult; throws unsupported_media when there is nothing to play. */
 export function parseFfprobeJson(json: string): ProbeResult {
   let data: FfprobeOutput;
   try {
     data = JSON.parse(json) as FfprobeOutput;
   } catch (err) {
-    throw new MediaError("probe_failed", "The file could not be inspected.", { detail: "ffprobe printed invalid JSON", cause: err });
+    throw new MediaError("probe_failed", "The file could not be inspected.", {
+      detail: "ffprobe printed invalid JSON",
+      cause: err,
+    });
   }
   const streams = Array.isArray(data.streams) ? data.streams : [];
   const audio = streams.filter((s) => s.codec_type === "audio");
   // A cover picture in an MP3/M4A is a "video" stream; it is not video.
   const video = streams.filter((s) => s.codec_type === "video" && s.disposition?.attached_pic !== 1);
   if (audio.length === 0 && video.length === 0) {
-    throw new MediaError("unsupported_media", "That file has no audio or video in it.", { detail: `format ${data.format?.format_name ?? "?"}, no a/v streams` });
+    throw new MediaError("unsupported_media", "That file has no audio or video in it.", {
+      detail: `format ${data.format?.format_name ?? "?"}, no a/v streams`,
+    });
   }
   let duration = num(data.format?.duration);
   if (duration === null || duration <= 0) {
@@ -82,6 +101,7 @@ export function parseFfprobeJson(json: string): ProbeResult {
     codec: first?.codec_name ?? null,
     sampleRate: first ? num(first.sample_rate) : null,
     channels: first ? num(first.channels) : null,
+    title: tagTitle(data.format?.tags),
   };
 }
 
@@ -91,12 +111,28 @@ export async function probeMedia(file: string, opts: ProbeOptions = {}): Promise
   try {
     await access(file);
   } catch (err) {
-    throw new MediaError("probe_failed", "The file could not be inspected.", { detail: `cannot read ${file}`, cause: err });
+    throw new MediaError("probe_failed", "The file could not be inspected.", {
+      detail: `cannot read ${file}`,
+      cause: err,
+    });
   }
-  const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...INPUT_GUARD_ARGS, fileUrl(file)];
+  const args = [
+    "-v",
+    "error",
+    "-print_format",
+    "json",
+    "-show_format",
+    "-show_streams",
+    ...INPUT_GUARD_ARGS,
+    fileUrl(file),
+  ];
   let result;
   try {
-    result = await runTool(binary, args, { timeoutMs: opts.timeoutMs ?? 60_000, signal: opts.signal, maxStdoutBytes: 4 * 1024 * 1024 });
+    result = await runTool(binary, args, {
+      timeoutMs: opts.timeoutMs ?? 60_000,
+      signal: opts.signal,
+      maxStdoutBytes: 4 * 1024 * 1024,
+    });
   } catch (err) {
     if (err instanceof ToolStartError) {
       throw new MediaError("probe_failed", "The file could not be inspected.", { detail: err.message, cause: err });
@@ -104,10 +140,15 @@ export async function probeMedia(file: string, opts: ProbeOptions = {}): Promise
     throw err; // the caller's abort reason
   }
   if (result.failure === "timeout") {
-    throw new MediaError("probe_failed", "Inspecting the file took too long.", { retryable: true, detail: "ffprobe timed out" });
+    throw new MediaError("probe_failed", "Inspecting the file took too long.", {
+      retryable: true,
+      detail: "ffprobe timed out",
+    });
   }
   if (result.failure === "stdout_too_large") {
-    throw new MediaError("unsupported_media", "That file is not an audio or video file we can read.", { detail: "ffprobe output over 4 MiB" });
+    throw new MediaError("unsupported_media", "That file is not an audio or video file we can read.", {
+      detail: "ffprobe output over 4 MiB",
+    });
   }
   if (result.code !== 0) {
     const detail = result.stderrTail || `ffprobe exited with ${result.code}`;
@@ -123,13 +164,18 @@ export async function probeMedia(file: string, opts: ProbeOptions = {}): Promise
 /** Throws media_too_long when the probe says the file is longer than `maxSeconds` (unknown: passes). */
 export function assertDuration(probe: Pick<ProbeResult, "durationSeconds">, maxSeconds: number): void {
   if (probe.durationSeconds > maxSeconds) {
-    throw new MediaError("media_too_long", `That recording is ${formatDuration(probe.durationSeconds)} long; the limit is ${formatDuration(maxSeconds)}.`, {
-      detail: `${probe.durationSeconds} s > ${maxSeconds} s`,
-    });
+    throw new MediaError(
+      "media_too_long",
+      `That recording is ${formatDuration(probe.durationSeconds)} long; the limit is ${formatDuration(maxSeconds)}.`,
+      {
+        detail: `${probe.durationSeconds} s > ${maxSeconds} s`,
+      },
+    );
   }
 }
 
 /** Throws unsupported_media for a file without an audio stream (a silent video, a picture). */
 export function assertHasAudio(probe: Pick<ProbeResult, "hasAudio">): void {
-  if (!probe.hasAudio) throw new MediaError("unsupported_media", "That file has no sound to transcribe.", { detail: "no audio stream" });
+  if (!probe.hasAudio)
+    throw new MediaError("unsupported_media", "That file has no sound to transcribe.", { detail: "no audio stream" });
 }

@@ -98,7 +98,8 @@ describe("TempFiles", () => {
     const files = await TempFiles.create("paths", { root });
     try {
       expect(files.path("asr.ogg")).toBe(path.join(files.dir, "asr.ogg"));
-      for (const bad of ["../x", "a/b", "/etc/passwd", "..", ".hidden", "", "a\\b"]) expect(() => files.path(bad)).toThrow();
+      for (const bad of ["../x", "a/b", "/etc/passwd", "..", ".hidden", "", "a\\b"])
+        expect(() => files.path(bad)).toThrow();
       await expect(files.remove(path.join(root, "elsewhere"))).rejects.toThrow();
     } finally {
       await files.cleanup();

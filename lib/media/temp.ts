@@ -50,7 +50,8 @@ function installExitHook(): void {
 }
 
 function checkPrefix(prefix: string): void {
-  if (!PREFIX_PATTERN.test(prefix)) throw new Error(`Temp dir prefix must match ${PREFIX_PATTERN}: ${JSON.stringify(prefix)}`);
+  if (!PREFIX_PATTERN.test(prefix))
+    throw new Error(`Temp dir prefix must match ${PREFIX_PATTERN}: ${JSON.stringify(prefix)}`);
 }
 
 /**
@@ -81,7 +82,8 @@ export class TempFiles {
 
   /** Absolute path of `name` inside the directory (the file is not created). */
   path(name: string): string {
-    if (!NAME_PATTERN.test(name) || name.includes("..")) throw new Error(`Not a plain file name: ${JSON.stringify(name)}`);
+    if (!NAME_PATTERN.test(name) || name.includes(".."))
+      throw new Error(`Not a plain file name: ${JSON.stringify(name)}`);
     return path.join(this.dir, name);
   }
 

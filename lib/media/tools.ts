@@ -63,7 +63,12 @@ export const INPUT_DEMUXERS: readonly string[] = [
 ];
 
 /** Input options for every ffmpeg/ffprobe run, placed before `-i`. */
-export const INPUT_GUARD_ARGS: readonly string[] = ["-protocol_whitelist", "file,pipe", "-format_whitelist", INPUT_DEMUXERS.join(",")];
+export const INPUT_GUARD_ARGS: readonly string[] = [
+  "-protocol_whitelist",
+  "file,pipe",
+  "-format_whitelist",
+  INPUT_DEMUXERS.join(","),
+];
 
 /** `file:/absolute/path`: never read as another protocol, an option, or a relative name. */
 export function fileUrl(p: string): string {

@@ -21,21 +21,27 @@ export interface ConsentClient {
  */
 export async function findConsentClient(clientId: unknown, redirectUri: unknown): Promise<ConsentClient> {
   // (The consent page passes its query through unparsed: no NUL or other control character reaches the database.)
-  if (typeof clientId !== "string" || clientId.length === 0 || clientId.length > 200 || /[\u0000-\u001f\ud800-\udfff]/.test(clientId)) {
-    throw new ApiError(400, "invalid_client", "The request names no client (client_id).");
+  if (
+    typeof clientId !== "string" ||
+    clientId.length === 0 ||
+    clientId.length > 200 ||
+    /[\u0000-\u001f\ud800-\udfff]/.test(clientId)
+  ) {
+    throw new ApiError("invalid_client", "The request names no client (client_id).");
   }
   const db = await getDb();
   const client = await db.oAuthClient.findUnique({ where: { id: clientId } });
-  if (!client) throw new ApiError(400, "invalid_client", "This app is not registered here (unknown client_id).");
+  if (!client) throw new ApiError("invalid_client", "This app is not registered here (unknown client_id).");
   const matched = typeof redirectUri === "string" ? matchRedirectUri(redirectUri, client.redirectUris) : null;
-  if (!matched) throw new ApiError(400, "invalid_redirect_uri", "The redirect URI is not one this app registered.");
+  if (!matched) throw new ApiError("invalid_redirect_uri", "The redirect URI is not one this app registered.");
   const url = new URL(matched);
   return { clientId: client.id, name: client.name, redirectUri: matched, redirectHost: url.host || url.protocol };
 }
 
 function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries(params))
+    if (value !== null && value !== undefined) url.searchParams.set(key, value);
   return url.toString();
 }
 
@@ -46,14 +52,18 @@ function redirectWith(redirectUri: string, params: Record<string, string | null 
  * scope and resource; either way the answer is where the browser goes next (RFC 6749 4.1.2 with RFC
  * 9207's `iss`).
  */
-export async function authorize(userId: string, input: z.output<typeof authorizeGrantRequestSchema>): Promise<{ redirect_to: string }> {
+export async function authorize(
+  userId: string,
+  input: z.output<typeof authorizeGrantRequestSchema>,
+): Promise<{ redirect_to: string }> {
   const consent = await findConsentClient(input.client_id, input.redirect_uri);
   const scope = grantedScope(input.scope);
-  if (!scope) throw new ApiError(400, "invalid_scope", "Unknown scope; the only scope is 'api'.");
+  if (!scope) throw new ApiError("invalid_scope", "Unknown scope; the only scope is 'api'.");
   const resource = canonicalResource(input.resource);
-  if (!resource) throw new ApiError(400, "invalid_target", "Unknown resource.");
+  if (!resource) throw new ApiError("invalid_target", "Unknown resource.");
   const common = { state: input.state ?? undefined, iss: issuer() };
-  if (input.decision === "deny") return { redirect_to: redirectWith(consent.redirectUri, { error: "access_denied", ...common }) };
+  if (input.decision === "deny")
+    return { redirect_to: redirectWith(consent.redirectUri, { error: "access_denied", ...common }) };
 
   const code = randomSecret(AUTHORIZATION_CODE_PREFIX);
   const db = await getDb();

@@ -9,7 +9,10 @@ import type { OAuthClient } from "@/lib/generated/prisma/client";
  * the body for confidential clients, client_id alone for public ones. A client_id that is not a
  * registered client (e.g. a command-line program's name in the device flow) gives null.
  */
-export async function authenticateClient(request: Request, body: { client_id?: string; client_secret?: string }): Promise<OAuthClient | null> {
+export async function authenticateClient(
+  request: Request,
+  body: { client_id?: string; client_secret?: string },
+): Promise<OAuthClient | null> {
   let clientId = body.client_id;
   let secret = body.client_secret;
   const header = request.headers.get("authorization");
@@ -25,7 +28,8 @@ export async function authenticateClient(request: Request, body: { client_id?: s
     } catch {
       throw new OAuthError("invalid_client", "Malformed HTTP Basic credentials.");
     }
-    if (body.client_id && body.client_id !== clientId) throw new OAuthError("invalid_request", "client_id differs from the authenticated client.");
+    if (body.client_id && body.client_id !== clientId)
+      throw new OAuthError("invalid_request", "client_id differs from the authenticated client.");
   }
   if (!clientId) return null;
   const db = await getDb();
@@ -35,7 +39,8 @@ export async function authenticateClient(request: Request, body: { client_id?: s
     return null;
   }
   if (client.tokenEndpointAuthMethod === "none") {
-    if (secret !== undefined && secret !== "") throw new OAuthError("invalid_client", "This client is public; it has no secret.");
+    if (secret !== undefined && secret !== "")
+      throw new OAuthError("invalid_client", "This client is public; it has no secret.");
     return client;
   }
   // Either way of sending the secret is accepted from a confidential client (Basic or the body).

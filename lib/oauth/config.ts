@@ -36,6 +36,16 @@ export function mcpResource(appUrl = env().APP_URL): string {
 }
 
 /**
+ * The resource a stored code or token is bound to, under today's APP_URL. A binding stands for its
+ * role (the /v1 API or the MCP endpoint), not for the address the server had when it was issued:
+ * changing APP_URL (another port, a domain) must not end CLI or MCP logins, and a token still opens
+ * only the kind of resource it was issued for.
+ */
+export function currentResource(stored: string | null | undefined, appUrl = env().APP_URL): string {
+  return stored != null && /\/mcp$/.test(stored) ? mcpResource(appUrl) : apiResource(appUrl);
+}
+
+/**
  * The resource a `resource` parameter names, canonicalised, or null when it is not one of ours.
  * The app's own origin (with or without a trailing slash) stands for the /v1 API.
  */
@@ -54,7 +64,7 @@ export function canonicalResource(value: string | undefined | null, appUrl = env
   return null;
 }
 
-/** The scope a request asks for, normalised; null when it names a scope we do not have. */
+/** The scope a request asks for, normalized; null when it names a scope we do not have. */
 export function grantedScope(requested: string | undefined | null): string | null {
   if (!requested || !requested.trim()) return DEFAULT_SCOPE;
   const names = [...new Set(requested.trim().split(/\s+/))];

@@ -13,8 +13,21 @@ export async function listConnections(userId: string, now = new Date()): Promise
   const db = await getDb();
   // Live grants: a refresh token not yet rotated and not expired, or an access token still valid.
   const rows = await db.oAuthToken.findMany({
-    where: { userId, revokedAt: null, OR: [{ refreshUsedAt: null, refreshExpiresAt: { gt: now } }, { accessExpiresAt: { gt: now } }] },
-    select: { id: true, familyId: true, clientId: true, deviceLabel: true, scope: true, createdAt: true, lastUsedAt: true, client: { select: { name: true } } },
+    where: {
+      userId,
+      revokedAt: null,
+      OR: [{ refreshUsedAt: null, refreshExpiresAt: { gt: now } }, { accessExpiresAt: { gt: now } }],
+    },
+    select: {
+      id: true,
+      familyId: true,
+      clientId: true,
+      deviceLabel: true,
+      scope: true,
+      createdAt: true,
+      lastUsedAt: true,
+      client: { select: { name: true } },
+    },
     orderBy: { createdAt: "asc" },
     take: 1000,
   });
@@ -40,7 +53,11 @@ export async function listConnections(userId: string, now = new Date()): Promise
   }
   // A grant's first token may have rotated away; its connection time is the oldest live row's, at worst.
   const items = [...grants.values()]
-    .map(({ first, last, ...item }) => ({ ...item, connected_at: first.toISOString(), last_used_at: last?.toISOString() ?? null }))
+    .map(({ first, last, ...item }) => ({
+      ...item,
+      connected_at: first.toISOString(),
+      last_used_at: last?.toISOString() ?? null,
+    }))
     .sort((a, b) => b.connected_at.localeCompare(a.connected_at));
   return { items };
 }
@@ -48,7 +65,10 @@ export async function listConnections(userId: string, now = new Date()): Promise
 /** DELETE /v1/me/connections/{id}: every token of the grant stops working at once. */
 export async function revokeConnection(userId: string, id: string): Promise<{ revoked: number }> {
   const db = await getDb();
-  const result = await db.oAuthToken.updateMany({ where: { userId, revokedAt: null, OR: [{ familyId: id }, { id, familyId: null }] }, data: { revokedAt: new Date() } });
+  const result = await db.oAuthToken.updateMany({
+    where: { userId, revokedAt: null, OR: [{ familyId: id }, { id, familyId: null }] },
+    data: { revokedAt: new Date() },
+  });
   if (result.count === 0) throw errors.notFound("No connected app with this id.");
   return { revoked: result.count };
 }

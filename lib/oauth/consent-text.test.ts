@@ -4,7 +4,9 @@ import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 
 describe("the consent page's text", () => {
   it("names, as things a connector cannot do, every row of the permission table that refuses its token", () => {
-    const refused = Object.entries(PERMISSIONS).filter(([row, kinds]) => row !== "mcp" && !(kinds as readonly string[]).includes("oauth_app"));
+    const refused = Object.entries(PERMISSIONS).filter(
+      ([row, kinds]) => row !== "mcp" && !(kinds as readonly string[]).includes("oauth_app"),
+    );
     expect(refused.length).toBeGreaterThanOrEqual(5);
     expect(connectorCannot()).toHaveLength(refused.length);
     expect(connectorCannot().join(" ")).toMatch(/API key/);

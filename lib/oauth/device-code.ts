@@ -17,7 +17,9 @@ export async function createDeviceCode(request: Request, input: { client_id?: st
   const userAgent = request.headers.get("user-agent")?.slice(0, 200) ?? null;
   // A registered client is shown by its registered name; anything else by the client_id it sent.
   const clientId = input.client_id?.trim().slice(0, 200) || null;
-  const registered = clientId ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true } }) : null;
+  const registered = clientId
+    ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true } })
+    : null;
   const label = registered?.name ?? clientId;
   // A collision of user codes (unique column) is rare; try again with a fresh one.
   for (let attempt = 0; ; attempt++) {

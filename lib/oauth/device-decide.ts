@@ -34,16 +34,27 @@ export async function findPendingDevice(input: string, now = new Date()): Promis
  * POST /v1/device/approve and /v1/device/deny: the signed-in user decides a pending code. Each attempt
  * counts against the user and the address (deviceVerify rows), so codes cannot be guessed.
  */
-export async function decideDeviceCode(request: Request, userId: string, input: string, decision: "approve" | "deny"): Promise<{ approved: boolean }> {
+export async function decideDeviceCode(
+  request: Request,
+  userId: string,
+  input: string,
+  decision: "approve" | "deny",
+): Promise<{ approved: boolean }> {
   // The per-user count is the endpoint's own row (deviceVerify); this adds the per-address one.
   await rateLimits().consume("deviceVerifyAddress", `ip:${clientAddress(request.headers)}`);
   const code = normalizeUserCode(input);
-  if (!code) throw new ApiError(400, "invalid_user_code", "That is not a code: it has 8 letters, like BCDF-GHJK.");
+  if (!code) throw new ApiError("invalid_user_code", "That is not a code: it has 8 letters, like BCDF-GHJK.");
   const db = await getDb();
   const decided = await db.deviceCode.updateMany({
     where: { userCode: code, status: "pending", expiresAt: { gt: new Date() } },
-    data: decision === "approve" ? { status: "approved", userId, decidedAt: new Date() } : { status: "denied", userId, decidedAt: new Date() },
+    data:
+      decision === "approve"
+        ? { status: "approved", userId, decidedAt: new Date() }
+        : { status: "denied", userId, decidedAt: new Date() },
   });
-  if (decided.count !== 1) throw errors.notFound("No pending request has this code; it may have expired or been used. Start again on the device.");
+  if (decided.count !== 1)
+    throw errors.notFound(
+      "No pending request has this code; it may have expired or been used. Start again on the device.",
+    );
   return { approved: decision === "approve" };
 }

@@ -57,7 +57,8 @@ export const deviceApproveEndpoint = defineEndpoint({
   path: "/v1/device/approve",
   tag: device,
   summary: "Approve a device login (signed-in user)",
-  description: "The code is matched whatever its case, dashes or spaces. Attempts are rate-limited per user and per address.",
+  description:
+    "The code is matched whatever its case, dashes or spaces. Attempts are rate-limited per user and per address.",
   auth: "grants",
   rateLimit: "deviceVerify",
   body: deviceApproveRequestSchema,
@@ -130,7 +131,10 @@ export const tokenEndpoint = defineEndpoint({
   body: tokenRequestSchema,
   oauth: { body: "form" },
   response: tokenResponseSchema,
-  errors: { 400: "RFC 6749 5.2 error (invalid_grant, invalid_request, unsupported_grant_type, …)", 401: "invalid_client" },
+  errors: {
+    400: "RFC 6749 5.2 error (invalid_grant, invalid_request, unsupported_grant_type, …)",
+    401: "invalid_client",
+  },
 });
 
 export const revokeEndpoint = defineEndpoint({

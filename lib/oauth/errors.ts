@@ -46,5 +46,8 @@ export function oauthErrorResponse(error: OAuthError): NextResponse {
   const headers: Record<string, string> = { ...NO_STORE, ...error.headers };
   // RFC 6749 5.2: a failed client authentication answers 401 with the scheme the client used.
   if (error.status === 401 && !headers["WWW-Authenticate"]) headers["WWW-Authenticate"] = 'Basic realm="verbatim"';
-  return NextResponse.json({ error: error.error, error_description: error.description }, { status: error.status, headers });
+  return NextResponse.json(
+    { error: error.error, error_description: error.description },
+    { status: error.status, headers },
+  );
 }

@@ -17,7 +17,11 @@ export interface OAuthContext<B> {
   body: B;
 }
 
-type BodyOf<E extends Endpoint> = [Exclude<E["body"], undefined>] extends [never] ? undefined : Exclude<E["body"], undefined> extends ZodType ? core.output<Exclude<E["body"], undefined>> : undefined;
+type BodyOf<E extends Endpoint> = [Exclude<E["body"], undefined>] extends [never]
+  ? undefined
+  : Exclude<E["body"], undefined> extends ZodType
+    ? core.output<Exclude<E["body"], undefined>>
+    : undefined;
 
 export function withOAuth<E extends Endpoint>(
   endpoint: E,
@@ -30,12 +34,18 @@ export function withOAuth<E extends Endpoint>(
       try {
         limit = endpoint.rateLimit ? await limitRequest(endpoint.rateLimit, request) : undefined;
       } catch (error) {
-        if (error instanceof ApiError && error.status === 429) throw new OAuthError("rate_limited", error.detail, 429, error.headers);
+        if (error instanceof ApiError && error.status === 429)
+          throw new OAuthError("rate_limited", error.detail, 429, error.headers);
         throw error;
       }
-      const body = endpoint.body ? parseBody(endpoint.body, await readParameters(request, endpoint), options.invalid ?? "invalid_request") : undefined;
+      const body = endpoint.body
+        ? parseBody(endpoint.body, await readParameters(request, endpoint), options.invalid ?? "invalid_request")
+        : undefined;
       const result = await handler({ request, body: body as BodyOf<E> });
-      return withRateLimitHeaders(NextResponse.json(result.body, { status: result.status ?? endpoint.status ?? 200, headers: NO_STORE }), limit);
+      return withRateLimitHeaders(
+        NextResponse.json(result.body, { status: result.status ?? endpoint.status ?? 200, headers: NO_STORE }),
+        limit,
+      );
     } catch (error) {
       if (error instanceof OAuthError) return withRateLimitHeaders(oauthErrorResponse(error), limit);
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
@@ -44,7 +54,10 @@ export function withOAuth<E extends Endpoint>(
 }
 
 /** The request's parameters as a flat object: form-encoded always, JSON where the endpoint allows it. */
-export async function readParameters(request: Request, endpoint: Pick<Endpoint, "oauth">): Promise<Record<string, unknown>> {
+export async function readParameters(
+  request: Request,
+  endpoint: Pick<Endpoint, "oauth">,
+): Promise<Record<string, unknown>> {
   const bytes = await readBodyBytes(request, {
     maxBytes: MAX_BODY_BYTES,
     tooLarge: () => new OAuthError("invalid_request", "The request body is larger than 64 KiB.", 413),
@@ -59,7 +72,8 @@ export async function readParameters(request: Request, endpoint: Pick<Endpoint, 
     } catch {
       throw new OAuthError("invalid_request", "The body is not valid JSON.");
     }
-    if (!value || typeof value !== "object" || Array.isArray(value)) throw new OAuthError("invalid_request", "The body must be a JSON object.");
+    if (!value || typeof value !== "object" || Array.isArray(value))
+      throw new OAuthError("invalid_request", "The body must be a JSON object.");
     return value as Record<string, unknown>;
   }
   if (type !== "application/x-www-form-urlencoded") {
@@ -89,7 +103,11 @@ function assertText(value: unknown, code: "invalid_request" | "invalid_client_me
   }
 }
 
-function parseBody<S extends ZodType>(schema: S, raw: unknown, code: "invalid_request" | "invalid_client_metadata"): core.output<S> {
+function parseBody<S extends ZodType>(
+  schema: S,
+  raw: unknown,
+  code: "invalid_request" | "invalid_client_metadata",
+): core.output<S> {
   assertText(raw, code);
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;

@@ -26,7 +26,11 @@ export interface TokenResponse {
 }
 
 /** Stores a new access + refresh token pair (hashes only) and returns the plaintexts, once. */
-export async function issueTokens(tx: Prisma.TransactionClient, grant: TokenGrant, now = new Date()): Promise<TokenResponse> {
+export async function issueTokens(
+  tx: Prisma.TransactionClient,
+  grant: TokenGrant,
+  now = new Date(),
+): Promise<TokenResponse> {
   const access = randomSecret(ACCESS_TOKEN_PREFIX);
   const refresh = randomSecret(REFRESH_TOKEN_PREFIX);
   await tx.oAuthToken.create({
@@ -44,5 +48,11 @@ export async function issueTokens(tx: Prisma.TransactionClient, grant: TokenGran
       deviceLabel: grant.deviceLabel ?? null,
     },
   });
-  return { access_token: access, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refresh, scope: grant.scope };
+  return {
+    access_token: access,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_SECONDS,
+    refresh_token: refresh,
+    scope: grant.scope,
+  };
 }

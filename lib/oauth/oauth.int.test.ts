@@ -16,7 +16,9 @@ const insecure = { execute: [client.allowInsecureRequests], algorithm: "oauth2" 
 
 beforeAll(async () => {
   const served = await serveRoutes({
-    "/.well-known/oauth-authorization-server": { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") },
+    "/.well-known/oauth-authorization-server": {
+      GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET"),
+    },
     "/oauth/register": { POST: lazy(() => import("@/app/oauth/register/route"), "POST") },
     "/oauth/token": { POST: lazy(() => import("@/app/oauth/token/route"), "POST") },
     "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
@@ -46,19 +48,37 @@ const REDIRECT = "http://127.0.0.1:8976/callback";
 const DEVICE = "urn:ietf:params:oauth:grant-type:device_code";
 
 function post(path: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(`${server.origin}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return fetch(`${server.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 function postForm(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  return fetch(`${server.origin}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(form) });
+  return fetch(`${server.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(form),
+  });
 }
-const apiKeyRead = (token: string) => fetch(`${server.origin}/v1/me/api-key`, { headers: { authorization: `Bearer ${token}` } });
+const apiKeyRead = (token: string) =>
+  fetch(`${server.origin}/v1/me/api-key`, { headers: { authorization: `Bearer ${token}` } });
 
 async function registeredClient(metadata: Partial<client.ClientMetadata> = {}) {
-  return client.dynamicClientRegistration(issuerUrl, { redirect_uris: [REDIRECT], client_name: "Test connector", token_endpoint_auth_method: "none", ...metadata }, client.None(), insecure);
+  return client.dynamicClientRegistration(
+    issuerUrl,
+    { redirect_uris: [REDIRECT], client_name: "Test connector", token_endpoint_auth_method: "none", ...metadata },
+    client.None(),
+    insecure,
+  );
 }
 
 /** The consent page's decision, as the signed-in user (here by API key), and the browser's next URL. */
-async function consent(config: client.Configuration, user: { headers: Record<string, string> }, extra: Record<string, string> = {}) {
+async function consent(
+  config: client.Configuration,
+  user: { headers: Record<string, string> },
+  extra: Record<string, string> = {},
+) {
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
@@ -101,7 +121,9 @@ describe("authorization server metadata and registration", () => {
       code_challenge_methods_supported: ["S256"],
       scopes_supported: ["api"],
     });
-    expect(meta.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]));
+    expect(meta.grant_types_supported).toEqual(
+      expect.arrayContaining(["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]),
+    );
     expect(meta.token_endpoint_auth_methods_supported).toContain("none");
   });
 
@@ -110,7 +132,12 @@ describe("authorization server metadata and registration", () => {
     expect(pub.clientMetadata().client_id).toMatch(/^vci_/);
     expect(pub.clientMetadata().client_secret).toBeUndefined();
 
-    const conf = await client.dynamicClientRegistration(issuerUrl, { redirect_uris: ["https://connector.example/cb"], token_endpoint_auth_method: "client_secret_basic" }, undefined, insecure);
+    const conf = await client.dynamicClientRegistration(
+      issuerUrl,
+      { redirect_uris: ["https://connector.example/cb"], token_endpoint_auth_method: "client_secret_basic" },
+      undefined,
+      insecure,
+    );
     const secret = conf.clientMetadata().client_secret as string;
     expect(secret).toMatch(/^vcs_/);
     const row = await ctx.db.oAuthClient.findUniqueOrThrow({ where: { id: conf.clientMetadata().client_id } });
@@ -138,25 +165,44 @@ describe("authorization server metadata and registration", () => {
       expect(res.status, uri).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid_redirect_uri" });
     }
-    expect(await ctx.db.oAuthClient.count({ where: { redirectUris: { hasSome: ["https:///cb", "https:evil.example/cb"] } } })).toBe(0);
+    expect(
+      await ctx.db.oAuthClient.count({
+        where: { redirectUris: { hasSome: ["https:///cb", "https:evil.example/cb"] } },
+      }),
+    ).toBe(0);
   });
 
   it("registers the device grant it advertises, and the token endpoint honours each client's grant_types (RFC 7591 2)", async () => {
-    const res = await post("/oauth/register", { redirect_uris: [REDIRECT], grant_types: ["authorization_code", DEVICE] });
+    const res = await post("/oauth/register", {
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", DEVICE],
+    });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ grant_types: ["authorization_code", DEVICE] });
 
     // A client registered for the code grant only: no refresh, no device grant.
     const codeOnly = await registeredClient({ grant_types: ["authorization_code"] });
     const clientId = codeOnly.clientMetadata().client_id;
-    const device = await postForm("/oauth/token", { grant_type: DEVICE, device_code: "vdc_whatever", client_id: clientId });
+    const device = await postForm("/oauth/token", {
+      grant_type: DEVICE,
+      device_code: "vdc_whatever",
+      client_id: clientId,
+    });
     expect(device.status).toBe(400);
     expect(await device.json()).toMatchObject({ error: "unauthorized_client" });
-    const refresh = await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: "vrt_whatever", client_id: clientId });
+    const refresh = await postForm("/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: "vrt_whatever",
+      client_id: clientId,
+    });
     expect(await refresh.json()).toMatchObject({ error: "unauthorized_client" });
     // ... and the default registration (code + refresh) has no device grant either.
     const defaults = await registeredClient();
-    const polled = await postForm("/oauth/token", { grant_type: DEVICE, device_code: "vdc_whatever", client_id: defaults.clientMetadata().client_id });
+    const polled = await postForm("/oauth/token", {
+      grant_type: DEVICE,
+      device_code: "vdc_whatever",
+      client_id: defaults.clientMetadata().client_id,
+    });
     expect(await polled.json()).toMatchObject({ error: "unauthorized_client" });
   });
 });
@@ -179,7 +225,10 @@ describe("the authorization endpoint (the consent page's checks)", () => {
       resource: null,
       state: "s",
     };
-    expect(await checkAuthorizationRequest(valid)).toMatchObject({ ok: true, request: { scope: "api", resource: `${server.origin}/v1`, state: "s" } });
+    expect(await checkAuthorizationRequest(valid)).toMatchObject({
+      ok: true,
+      request: { scope: "api", resource: `${server.origin}/v1`, state: "s" },
+    });
     const cases: [Record<string, string | null>, string][] = [
       [{ client_id: "vci_nope" }, "invalid_client"],
       [{ redirect_uri: "https://evil.example/cb" }, "invalid_redirect_uri"],
@@ -191,13 +240,22 @@ describe("the authorization endpoint (the consent page's checks)", () => {
       [{ resource: "https://other.example/api" }, "invalid_target"],
     ];
     for (const [change, error] of cases) {
-      expect(await checkAuthorizationRequest({ ...valid, ...change }), JSON.stringify(change)).toEqual({ ok: false, error, description: expect.any(String) });
+      expect(await checkAuthorizationRequest({ ...valid, ...change }), JSON.stringify(change)).toEqual({
+        ok: false,
+        error,
+        description: expect.any(String),
+      });
     }
   });
 
   it("redirects a decision only for a request that was valid: a tampered one is a 400 here", async () => {
     const user = await createCaller(ctx.db);
-    const base = { client_id: config.clientMetadata().client_id, redirect_uri: REDIRECT, code_challenge: "c".repeat(43), state: "s" };
+    const base = {
+      client_id: config.clientMetadata().client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: "c".repeat(43),
+      state: "s",
+    };
     for (const change of [{ scope: "admin" }, { resource: "https://other.example/" }]) {
       for (const decision of ["approve", "deny"]) {
         const res = await post("/v1/oauth/authorize", { ...base, ...change, decision }, user.headers);
@@ -216,7 +274,10 @@ describe("authorization code with PKCE", () => {
     expect(callback.origin + callback.pathname).toBe(REDIRECT);
     expect(callback.searchParams.get("iss")).toBe(server.origin);
 
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.scope).toBe("api");
     expect(tokens.expires_in).toBe(3600);
@@ -224,10 +285,21 @@ describe("authorization code with PKCE", () => {
     const me = await apiKeyRead(tokens.access_token);
     expect(me.status).toBe(200);
 
-    const stored = await ctx.db.oAuthToken.findUniqueOrThrow({ where: { accessTokenHash: sha256Hex(tokens.access_token) } });
-    expect(stored).toMatchObject({ userId: user.userId, clientId: config.clientMetadata().client_id, scope: "api", resource: `${server.origin}/v1` });
+    const stored = await ctx.db.oAuthToken.findUniqueOrThrow({
+      where: { accessTokenHash: sha256Hex(tokens.access_token) },
+    });
+    expect(stored).toMatchObject({
+      userId: user.userId,
+      clientId: config.clientMetadata().client_id,
+      scope: "api",
+      resource: `${server.origin}/v1`,
+    });
 
-    expect(await oauthError(client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }))).toBe("invalid_grant");
+    expect(
+      await oauthError(
+        client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }),
+      ),
+    ).toBe("invalid_grant");
     expect((await apiKeyRead(tokens.access_token)).status).toBe(401);
   });
 
@@ -237,23 +309,57 @@ describe("authorization code with PKCE", () => {
     const clientId = config.clientMetadata().client_id;
 
     const wrong = await consent(config, user);
-    expect(await oauthError(client.authorizationCodeGrant(config, wrong.callback, { pkceCodeVerifier: client.randomPKCECodeVerifier(), expectedState: wrong.state }))).toBe("invalid_grant");
+    expect(
+      await oauthError(
+        client.authorizationCodeGrant(config, wrong.callback, {
+          pkceCodeVerifier: client.randomPKCECodeVerifier(),
+          expectedState: wrong.state,
+        }),
+      ),
+    ).toBe("invalid_grant");
 
     const raw = await consent(config, user);
     const code = raw.callback.searchParams.get("code")!;
-    const missing = await postForm("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId });
+    const missing = await postForm("/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
     expect(missing.status).toBe(400);
     expect(missing.headers.get("cache-control")).toBe("no-store");
     expect(await missing.json()).toMatchObject({ error: "invalid_request" });
-    const otherRedirect = await postForm("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: `${REDIRECT}/extra`, client_id: clientId, code_verifier: raw.verifier });
+    const otherRedirect = await postForm("/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: `${REDIRECT}/extra`,
+      client_id: clientId,
+      code_verifier: raw.verifier,
+    });
     expect(await otherRedirect.json()).toMatchObject({ error: "invalid_grant" });
-    const ok = await postForm("/oauth/token", { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: clientId, code_verifier: raw.verifier });
+    const ok = await postForm("/oauth/token", {
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      code_verifier: raw.verifier,
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("cache-control")).toBe("no-store");
 
     const late = await consent(config, user);
-    await ctx.db.oAuthAuthorizationCode.update({ where: { codeHash: sha256Hex(late.callback.searchParams.get("code")!) }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect(await oauthError(client.authorizationCodeGrant(config, late.callback, { pkceCodeVerifier: late.verifier, expectedState: late.state }))).toBe("invalid_grant");
+    await ctx.db.oAuthAuthorizationCode.update({
+      where: { codeHash: sha256Hex(late.callback.searchParams.get("code")!) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(
+      await oauthError(
+        client.authorizationCodeGrant(config, late.callback, {
+          pkceCodeVerifier: late.verifier,
+          expectedState: late.state,
+        }),
+      ),
+    ).toBe("invalid_grant");
 
     const unsupported = await postForm("/oauth/token", { grant_type: "password", client_id: clientId });
     expect(await unsupported.json()).toMatchObject({ error: "unsupported_grant_type" });
@@ -264,25 +370,53 @@ describe("authorization code with PKCE", () => {
     const config = await registeredClient({ redirect_uris: [REDIRECT, "https://connector.example/oauth/cb"] });
     const client_id = config.clientMetadata().client_id;
     const base = { client_id, code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", state: "s1" };
-    for (const redirect_uri of [`${REDIRECT}/extra`, "https://connector.example/oauth/cb/extra", "https://connector.example/oauth/cb?x=1", "https://evil.example/oauth/cb", "http://127.0.0.1:8976/other"]) {
+    for (const redirect_uri of [
+      `${REDIRECT}/extra`,
+      "https://connector.example/oauth/cb/extra",
+      "https://connector.example/oauth/cb?x=1",
+      "https://evil.example/oauth/cb",
+      "http://127.0.0.1:8976/other",
+    ]) {
       const res = await post("/v1/oauth/authorize", { ...base, redirect_uri }, user.headers);
       expect(res.status, redirect_uri).toBe(400);
       expect(await res.json()).toMatchObject({ code: "invalid_redirect_uri" });
     }
-    const port = await post("/v1/oauth/authorize", { ...base, redirect_uri: "http://127.0.0.1:51234/callback" }, user.headers);
+    const port = await post(
+      "/v1/oauth/authorize",
+      { ...base, redirect_uri: "http://127.0.0.1:51234/callback" },
+      user.headers,
+    );
     expect(port.status).toBe(200);
     const next = new URL(((await port.json()) as { redirect_to: string }).redirect_to);
     expect(next.origin).toBe("http://127.0.0.1:51234");
     expect(next.searchParams.get("state")).toBe("s1");
 
-    const denied = await post("/v1/oauth/authorize", { ...base, redirect_uri: REDIRECT, decision: "deny" }, user.headers);
+    const denied = await post(
+      "/v1/oauth/authorize",
+      { ...base, redirect_uri: REDIRECT, decision: "deny" },
+      user.headers,
+    );
     const deniedUrl = new URL(((await denied.json()) as { redirect_to: string }).redirect_to);
-    expect(Object.fromEntries(deniedUrl.searchParams)).toEqual({ error: "access_denied", state: "s1", iss: server.origin });
+    expect(Object.fromEntries(deniedUrl.searchParams)).toEqual({
+      error: "access_denied",
+      state: "s1",
+      iss: server.origin,
+    });
 
     const { findConsentClient } = await import("@/lib/oauth/authorize");
-    await expect(findConsentClient("vci_\u0000", REDIRECT)).rejects.toMatchObject({ status: 400, code: "invalid_client" });
-    await expect(findConsentClient(client_id, `${REDIRECT}/extra`)).rejects.toMatchObject({ status: 400, code: "invalid_redirect_uri" });
-    const unknown = await post("/v1/oauth/authorize", { ...base, client_id: "vci_nope", redirect_uri: REDIRECT }, user.headers);
+    await expect(findConsentClient("vci_\u0000", REDIRECT)).rejects.toMatchObject({
+      status: 400,
+      code: "invalid_client",
+    });
+    await expect(findConsentClient(client_id, `${REDIRECT}/extra`)).rejects.toMatchObject({
+      status: 400,
+      code: "invalid_redirect_uri",
+    });
+    const unknown = await post(
+      "/v1/oauth/authorize",
+      { ...base, client_id: "vci_nope", redirect_uri: REDIRECT },
+      user.headers,
+    );
     expect(await unknown.json()).toMatchObject({ code: "invalid_client" });
     const anonymous = await post("/v1/oauth/authorize", { ...base, redirect_uri: REDIRECT });
     expect(anonymous.status).toBe(401);
@@ -292,7 +426,12 @@ describe("authorization code with PKCE", () => {
     const user = await createCaller(ctx.db);
     const config = await registeredClient();
     const { callback, verifier, state } = await consent(config, user, { resource: `${server.origin}/mcp` });
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, { resource: `${server.origin}/mcp` });
+    const tokens = await client.authorizationCodeGrant(
+      config,
+      callback,
+      { pkceCodeVerifier: verifier, expectedState: state },
+      { resource: `${server.origin}/mcp` },
+    );
     expect((await apiKeyRead(tokens.access_token)).status).toBe(401);
     const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
     expect((await findUserIdByAccessToken(tokens.access_token, `${server.origin}/mcp`))?.userId).toBe(user.userId);
@@ -300,7 +439,12 @@ describe("authorization code with PKCE", () => {
     // An unknown resource is the consent request's fault: a 400 here, never a redirect to the app.
     const other = await post(
       "/v1/oauth/authorize",
-      { client_id: config.clientMetadata().client_id, redirect_uri: REDIRECT, code_challenge: "c".repeat(43), resource: "https://other.example/api" },
+      {
+        client_id: config.clientMetadata().client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: "c".repeat(43),
+        resource: "https://other.example/api",
+      },
       user.headers,
     );
     expect(other.status).toBe(400);
@@ -313,7 +457,10 @@ describe("refresh tokens and revocation", () => {
     const user = await createCaller(ctx.db);
     const config = await registeredClient();
     const { callback, verifier, state } = await consent(config, user);
-    const first = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const first = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     const second = await client.refreshTokenGrant(config, first.refresh_token!);
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await apiKeyRead(second.access_token)).status).toBe(200);
@@ -329,23 +476,50 @@ describe("refresh tokens and revocation", () => {
     const user = await createCaller(ctx.db);
     const config = await registeredClient();
     const { callback, verifier, state } = await consent(config, user);
-    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     const intruder = await registeredClient();
     expect(await oauthError(client.refreshTokenGrant(intruder, tokens.refresh_token!))).toBe("invalid_grant");
-    expect(await oauthError(client.refreshTokenGrant(config, tokens.refresh_token!, { scope: "api admin" }))).toBe("invalid_scope");
+    expect(await oauthError(client.refreshTokenGrant(config, tokens.refresh_token!, { scope: "api admin" }))).toBe(
+      "invalid_scope",
+    );
   });
 
   it("authenticates confidential clients (401 invalid_client on a wrong secret)", async () => {
     const user = await createCaller(ctx.db);
-    const conf = await client.dynamicClientRegistration(issuerUrl, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" }, undefined, insecure);
+    const conf = await client.dynamicClientRegistration(
+      issuerUrl,
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" },
+      undefined,
+      insecure,
+    );
     const meta = conf.clientMetadata();
-    const good = new client.Configuration(conf.serverMetadata(), meta.client_id, meta.client_secret as string, client.ClientSecretBasic(meta.client_secret as string));
+    const good = new client.Configuration(
+      conf.serverMetadata(),
+      meta.client_id,
+      meta.client_secret as string,
+      client.ClientSecretBasic(meta.client_secret as string),
+    );
     client.allowInsecureRequests(good);
     const { callback, verifier, state } = await consent(good, user);
-    const tokens = await client.authorizationCodeGrant(good, callback, { pkceCodeVerifier: verifier, expectedState: state });
-    const bad = new client.Configuration(conf.serverMetadata(), meta.client_id, "vcs_wrong", client.ClientSecretBasic("vcs_wrong"));
+    const tokens = await client.authorizationCodeGrant(good, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const bad = new client.Configuration(
+      conf.serverMetadata(),
+      meta.client_id,
+      "vcs_wrong",
+      client.ClientSecretBasic("vcs_wrong"),
+    );
     client.allowInsecureRequests(bad);
-    const res = await postForm("/oauth/token", { grant_type: "refresh_token", refresh_token: tokens.refresh_token! }, { authorization: `Basic ${Buffer.from(`${meta.client_id}:vcs_wrong`).toString("base64")}` });
+    const res = await postForm(
+      "/oauth/token",
+      { grant_type: "refresh_token", refresh_token: tokens.refresh_token! },
+      { authorization: `Basic ${Buffer.from(`${meta.client_id}:vcs_wrong`).toString("base64")}` },
+    );
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: "invalid_client" });
     // openid-client reports a 401 with a WWW-Authenticate challenge (RFC 6749 5.2) as the challenge.
@@ -362,12 +536,18 @@ describe("refresh tokens and revocation", () => {
     const user = await createCaller(ctx.db);
     const config = await registeredClient();
     const a = await consent(config, user);
-    const one = await client.authorizationCodeGrant(config, a.callback, { pkceCodeVerifier: a.verifier, expectedState: a.state });
+    const one = await client.authorizationCodeGrant(config, a.callback, {
+      pkceCodeVerifier: a.verifier,
+      expectedState: a.state,
+    });
     await client.tokenRevocation(config, one.access_token);
     expect((await apiKeyRead(one.access_token)).status).toBe(401);
 
     const b = await consent(config, user);
-    const two = await client.authorizationCodeGrant(config, b.callback, { pkceCodeVerifier: b.verifier, expectedState: b.state });
+    const two = await client.authorizationCodeGrant(config, b.callback, {
+      pkceCodeVerifier: b.verifier,
+      expectedState: b.state,
+    });
     await client.tokenRevocation(config, two.refresh_token!, { token_type_hint: "refresh_token" });
     expect((await apiKeyRead(two.access_token)).status).toBe(401);
     expect(await oauthError(client.refreshTokenGrant(config, two.refresh_token!))).toBe("invalid_grant");
@@ -377,7 +557,8 @@ describe("refresh tokens and revocation", () => {
 
 describe("device flow", () => {
   const poll = (device_code: string) => post("/v1/device/token", { device_code });
-  const rewindPoll = (deviceCodeHash: string) => ctx.db.deviceCode.update({ where: { deviceCodeHash }, data: { lastPolledAt: new Date(Date.now() - 60_000) } });
+  const rewindPoll = (deviceCodeHash: string) =>
+    ctx.db.deviceCode.update({ where: { deviceCodeHash }, data: { lastPolledAt: new Date(Date.now() - 60_000) } });
 
   it("runs the RFC 8628 grant end to end with openid-client", async () => {
     const user = await createCaller(ctx.db);
@@ -405,7 +586,11 @@ describe("device flow", () => {
 
   it("answers authorization_pending, slow_down (interval +5 s), access_denied, expired_token and invalid_grant", async () => {
     const user = await createCaller(ctx.db);
-    const start = async () => (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as { device_code: string; user_code: string };
+    const start = async () =>
+      (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as {
+        device_code: string;
+        user_code: string;
+      };
 
     const a = await start();
     const pending = await poll(a.device_code);
@@ -413,7 +598,9 @@ describe("device flow", () => {
     expect(pending.headers.get("cache-control")).toBe("no-store");
     expect(await pending.json()).toMatchObject({ error: "authorization_pending" });
     expect(await (await poll(a.device_code)).json()).toMatchObject({ error: "slow_down" });
-    expect((await ctx.db.deviceCode.findUniqueOrThrow({ where: { deviceCodeHash: sha256Hex(a.device_code) } })).interval).toBe(10);
+    expect(
+      (await ctx.db.deviceCode.findUniqueOrThrow({ where: { deviceCodeHash: sha256Hex(a.device_code) } })).interval,
+    ).toBe(10);
 
     const b = await start();
     const denied = await post("/v1/device/deny", { user_code: b.user_code }, user.headers);
@@ -422,7 +609,10 @@ describe("device flow", () => {
     expect((await post("/v1/device/approve", { user_code: b.user_code }, user.headers)).status).toBe(404);
 
     const c = await start();
-    await ctx.db.deviceCode.update({ where: { deviceCodeHash: sha256Hex(c.device_code) }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await ctx.db.deviceCode.update({
+      where: { deviceCodeHash: sha256Hex(c.device_code) },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
     expect(await (await poll(c.device_code)).json()).toMatchObject({ error: "expired_token" });
     expect((await post("/v1/device/approve", { user_code: c.user_code }, user.headers)).status).toBe(404);
 
@@ -436,20 +626,81 @@ describe("device flow", () => {
   it("issues the tokens exactly once to concurrent polls, then invalid_grant", async () => {
     const user = await createCaller(ctx.db);
     for (let round = 0; round < 3; round++) {
-      const started = (await (await postForm("/v1/device/code", {})).json()) as { device_code: string; user_code: string };
+      const started = (await (await postForm("/v1/device/code", {})).json()) as {
+        device_code: string;
+        user_code: string;
+      };
       await post("/v1/device/approve", { user_code: started.user_code }, user.headers);
       await rewindPoll(sha256Hex(started.device_code));
       const answers = await Promise.all(Array.from({ length: 4 }, () => poll(started.device_code)));
       expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
       const bodies = (await Promise.all(answers.map((r) => r.json()))) as Record<string, unknown>[];
       const winner = bodies.find((b) => "access_token" in b)!;
-      expect(winner).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "api", refresh_token: expect.stringMatching(/^vrt_/) });
+      expect(winner).toMatchObject({
+        token_type: "Bearer",
+        expires_in: 3600,
+        scope: "api",
+        refresh_token: expect.stringMatching(/^vrt_/),
+      });
       await rewindPoll(sha256Hex(started.device_code));
       expect(await (await poll(started.device_code)).json()).toMatchObject({ error: "invalid_grant" });
-      const form = await postForm("/oauth/token", { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code });
+      const form = await postForm("/oauth/token", {
+        grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+        device_code: started.device_code,
+      });
       expect(await form.json()).toMatchObject({ error: "invalid_grant" });
     }
     expect(await ctx.db.oAuthToken.count({ where: { userId: user.userId } })).toBe(3);
+  });
+});
+
+describe("a changed APP_URL ends no login (issue 27)", () => {
+  it("a CLI login issued under another APP_URL still opens /v1 and refreshes; an MCP-bound one still does not open /v1", async () => {
+    const user = await createCaller(ctx.db);
+    const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as {
+      device_code: string;
+      user_code: string;
+    };
+    await post("/v1/device/approve", { user_code: started.user_code }, user.headers);
+    const login = (await (await post("/v1/device/token", { device_code: started.device_code })).json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    // The server was at :3000 when this login was made; APP_URL is now this server's origin.
+    const before = "http://localhost:3000";
+    expect(before).not.toBe(server.origin);
+    await ctx.db.oAuthToken.updateMany({ where: { userId: user.userId }, data: { resource: `${before}/v1` } });
+
+    expect((await apiKeyRead(login.access_token)).status).toBe(200);
+    const refreshed = await postForm("/oauth/token", {
+      grant_type: "refresh_token",
+      refresh_token: login.refresh_token,
+    });
+    expect(refreshed.status).toBe(200);
+    const rotated = (await refreshed.json()) as { access_token: string };
+    expect((await apiKeyRead(rotated.access_token)).status).toBe(200);
+    // What is issued now is bound under today's APP_URL.
+    expect(
+      (await ctx.db.oAuthToken.findFirstOrThrow({ where: { userId: user.userId, refreshUsedAt: null } })).resource,
+    ).toBe(`${server.origin}/v1`);
+
+    // The binding's role survives the move too: a connector's /mcp token still does not open /v1.
+    const config = await registeredClient();
+    const { callback, verifier, state } = await consent(config, user, { resource: `${server.origin}/mcp` });
+    const mcp = await client.authorizationCodeGrant(
+      config,
+      callback,
+      { pkceCodeVerifier: verifier, expectedState: state },
+      { resource: `${server.origin}/mcp` },
+    );
+    const moved = await ctx.db.oAuthToken.updateMany({
+      where: { userId: user.userId, clientId: config.clientMetadata().client_id },
+      data: { resource: `${before}/mcp` },
+    });
+    expect(moved.count).toBe(1);
+    expect((await apiKeyRead(mcp.access_token)).status).toBe(401);
+    const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
+    expect((await findUserIdByAccessToken(mcp.access_token, `${server.origin}/mcp`))?.userId).toBe(user.userId);
   });
 });
 
@@ -460,15 +711,25 @@ describe("connected apps", () => {
     const user = await createCaller(ctx.db);
     const config = await registeredClient({ client_name: "Listed connector" });
     const { callback, verifier, state } = await consent(config, user);
-    const first = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const first = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     const rotated = await client.refreshTokenGrant(config, first.refresh_token!);
     expect((await apiKeyRead(rotated.access_token)).status).toBe(200);
 
-    const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as { device_code: string; user_code: string };
+    const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as {
+      device_code: string;
+      user_code: string;
+    };
     await post("/v1/device/approve", { user_code: started.user_code }, user.headers);
-    expect((await (await post("/v1/device/token", { device_code: started.device_code })).json()) as object).toHaveProperty("access_token");
+    expect(
+      (await (await post("/v1/device/token", { device_code: started.device_code })).json()) as object,
+    ).toHaveProperty("access_token");
 
-    const listed = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as { items: { id: string; kind: string; name: string; last_used_at: string | null }[] };
+    const listed = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as {
+      items: { id: string; kind: string; name: string; last_used_at: string | null }[];
+    };
     expect(listed.items.map((i) => [i.kind, i.name])).toEqual([
       ["device", "verbatim-cli"],
       ["connector", "Listed connector"],
@@ -477,13 +738,27 @@ describe("connected apps", () => {
     expect(connector.last_used_at).not.toBeNull();
 
     const stranger = await createCaller(ctx.db);
-    expect((await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, { method: "DELETE", headers: stranger.headers, params: { id: connector.id } })).status).toBe(404);
-    const gone = await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, { method: "DELETE", headers: user.headers, params: { id: connector.id } });
+    expect(
+      (
+        await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, {
+          method: "DELETE",
+          headers: stranger.headers,
+          params: { id: connector.id },
+        })
+      ).status,
+    ).toBe(404);
+    const gone = await callRoute(revokeRoute, `/v1/me/connections/${connector.id}`, {
+      method: "DELETE",
+      headers: user.headers,
+      params: { id: connector.id },
+    });
     expect(gone.status).toBe(200);
     expect((gone.json as { revoked: number }).revoked).toBeGreaterThanOrEqual(1);
     expect((await apiKeyRead(rotated.access_token)).status).toBe(401);
     expect(await oauthError(client.refreshTokenGrant(config, rotated.refresh_token!))).toBe("invalid_grant");
-    const after = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as { items: unknown[] };
+    const after = (await (await fetch(`${server.origin}/v1/me/connections`, { headers: user.headers })).json()) as {
+      items: unknown[];
+    };
     expect(after.items).toHaveLength(1);
   });
 });
@@ -491,19 +766,103 @@ describe("connected apps", () => {
 describe("hostile requests to the token endpoint", () => {
   it("answers every malformed request in the RFC shape, never a 500", async () => {
     const cases: [RequestInit, number, string][] = [
-      [{ headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "refresh_token" }) }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&grant_type=authorization_code" }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(70_000)}` }, 413, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: `grant_type=refresh_token&refresh_token=${"x".repeat(600)}` }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=%00%FF" }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=vrt_unknown%FF" }, 400, "invalid_grant"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer vat_x" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${Buffer.from("vci_nope:secret").toString("base64")}` }, body: "grant_type=refresh_token" }, 401, "invalid_client"],
+      [
+        { headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: "refresh_token" }) },
+        400,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&grant_type=authorization_code",
+        },
+        400,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: `grant_type=refresh_token&refresh_token=${"x".repeat(70_000)}`,
+        },
+        413,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: `grant_type=refresh_token&refresh_token=${"x".repeat(600)}`,
+        },
+        400,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=%00%FF",
+        },
+        400,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=vrt_unknown%FF",
+        },
+        400,
+        "invalid_grant",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Bearer vat_x" },
+          body: "grant_type=refresh_token",
+        },
+        401,
+        "invalid_client",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded", authorization: "Basic !!!" },
+          body: "grant_type=refresh_token",
+        },
+        401,
+        "invalid_client",
+      ],
+      [
+        {
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: `Basic ${Buffer.from("vci_nope:secret").toString("base64")}`,
+          },
+          body: "grant_type=refresh_token",
+        },
+        401,
+        "invalid_client",
+      ],
       [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=a&client_id=%00" }, 400, "invalid_request"],
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=a&client_id=%ED%A0%80" }, 400, "invalid_grant"], // invalid UTF-8 decodes to U+FFFD
-      [{ headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=authorization_code&code=x&redirect_uri=y&code_verifier=z" }, 401, "invalid_client"],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=a&client_id=%00",
+        },
+        400,
+        "invalid_request",
+      ],
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=a&client_id=%ED%A0%80",
+        },
+        400,
+        "invalid_grant",
+      ], // invalid UTF-8 decodes to U+FFFD
+      [
+        {
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=authorization_code&code=x&redirect_uri=y&code_verifier=z",
+        },
+        401,
+        "invalid_client",
+      ],
     ];
     for (const [init, status, error] of cases) {
       const res = await fetch(`${server.origin}/oauth/token`, { method: "POST", ...init });
@@ -514,7 +873,11 @@ describe("hostile requests to the token endpoint", () => {
     const device = await post("/v1/device/code", { client_id: "cli\u0000" });
     expect(device.status).toBe(400);
     expect(await device.json()).toMatchObject({ error: "invalid_request" });
-    const surrogate = await fetch(`${server.origin}/v1/device/code`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"client_id":"\\ud800"}' });
+    const surrogate = await fetch(`${server.origin}/v1/device/code`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"client_id":"\\ud800"}',
+    });
     expect(await surrogate.json()).toMatchObject({ error: "invalid_request" });
     const register = await post("/oauth/register", { redirect_uris: [REDIRECT], client_name: "a\u0000" });
     expect(await register.json()).toMatchObject({ error: "invalid_client_metadata" });

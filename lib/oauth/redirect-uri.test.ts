@@ -3,15 +3,33 @@ import { matchRedirectUri, redirectUriProblem } from "@/lib/oauth/redirect-uri";
 import { formatUserCode, generateUserCode, normalizeUserCode, USER_CODE_ALPHABET } from "@/lib/oauth/user-code";
 
 describe("redirect URIs", () => {
-  it.each(["https://claude.ai/api/mcp/auth_callback", "http://127.0.0.1/cb", "http://[::1]:33418/", "http://localhost:8080/callback", "com.example.app:/oauth2redirect"])(
-    "registers %s",
-    (uri) => expect(redirectUriProblem(uri)).toBeNull(),
-  );
+  it.each([
+    "https://claude.ai/api/mcp/auth_callback",
+    "http://127.0.0.1/cb",
+    "http://[::1]:33418/",
+    "http://localhost:8080/callback",
+    "com.example.app:/oauth2redirect",
+  ])("registers %s", (uri) => expect(redirectUriProblem(uri)).toBeNull());
 
-  it.each(["http://example.com/cb", "https://example.com/cb#x", "javascript:alert(1)", "data:text/html,x", "myapp:/cb", "/relative", "https://user:pw@example.com/cb", "https://exa mple.com/cb", "file:///etc/passwd", "https:///cb", "https:evil.example/cb", "https:/evil.example/cb", "https://Evil.example/cb", "https://app.example", "https://app.example:443/cb", "http://127.0.0.1:80/cb", "https://app.example/a/../cb"])(
-    "refuses %s",
-    (uri) => expect(redirectUriProblem(uri)).toEqual(expect.any(String)),
-  );
+  it.each([
+    "http://example.com/cb",
+    "https://example.com/cb#x",
+    "javascript:alert(1)",
+    "data:text/html,x",
+    "myapp:/cb",
+    "/relative",
+    "https://user:pw@example.com/cb",
+    "https://exa mple.com/cb",
+    "file:///etc/passwd",
+    "https:///cb",
+    "https:evil.example/cb",
+    "https:/evil.example/cb",
+    "https://Evil.example/cb",
+    "https://app.example",
+    "https://app.example:443/cb",
+    "http://127.0.0.1:80/cb",
+    "https://app.example/a/../cb",
+  ])("refuses %s", (uri) => expect(redirectUriProblem(uri)).toEqual(expect.any(String)));
 
   const registered = ["https://app.example/cb", "http://127.0.0.1:8976/callback", "http://localhost/cb?x=1"];
   it.each([
@@ -49,7 +67,7 @@ describe("user codes", () => {
     }
   });
 
-  it("normalises case, dashes and spaces and refuses anything else", () => {
+  it("normalizes case, dashes and spaces and refuses anything else", () => {
     expect(normalizeUserCode(" bcdf-ghjk ")).toBe("BCDFGHJK");
     expect(normalizeUserCode("BCDF GHJK")).toBe("BCDFGHJK");
     expect(normalizeUserCode("bcdf–ghjk")).toBe("BCDFGHJK");

@@ -15,7 +15,10 @@ const ALLOWED_GRANTS = new Set<string>(GRANT_TYPES);
 export async function registerClient(input: z.output<typeof registerRequestSchema>) {
   const method = input.token_endpoint_auth_method ?? "none";
   if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) {
-    throw new OAuthError("invalid_client_metadata", `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}.`);
+    throw new OAuthError(
+      "invalid_client_metadata",
+      `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(", ")}.`,
+    );
   }
   const grantTypes = [...new Set(input.grant_types ?? ["authorization_code", "refresh_token"])];
   if (grantTypes.length === 0 || !grantTypes.every((grant) => ALLOWED_GRANTS.has(grant))) {
@@ -25,14 +28,16 @@ export async function registerClient(input: z.output<typeof registerRequestSchem
     throw new OAuthError("invalid_client_metadata", "The only response type is 'code'.");
   }
   // RFC 7591 2: redirect URIs are for the redirect-based grant; a device-grant-only client needs none.
-  if (grantTypes.includes("authorization_code") && input.redirect_uris.length === 0) throw new OAuthError("invalid_redirect_uri", "Register at least one redirect URI.");
+  if (grantTypes.includes("authorization_code") && input.redirect_uris.length === 0)
+    throw new OAuthError("invalid_redirect_uri", "Register at least one redirect URI.");
   for (const uri of input.redirect_uris) {
     const problem = redirectUriProblem(uri);
     if (problem) throw new OAuthError("invalid_redirect_uri", problem);
   }
   const scope = grantedScope(input.scope);
   if (!scope) throw new OAuthError("invalid_client_metadata", "Unknown scope; the only scope is 'api'.");
-  if (input.client_uri && !/^https?:\/\//i.test(input.client_uri)) throw new OAuthError("invalid_client_metadata", "client_uri must be an http(s) URL.");
+  if (input.client_uri && !/^https?:\/\//i.test(input.client_uri))
+    throw new OAuthError("invalid_client_metadata", "client_uri must be an http(s) URL.");
 
   const clientId = randomSecret(CLIENT_ID_PREFIX, 16);
   const secret = method === "none" ? null : randomSecret(CLIENT_SECRET_PREFIX);

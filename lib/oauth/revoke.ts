@@ -12,7 +12,10 @@ export async function revokeFamily(where: { familyId?: string | null; codeId?: s
   ];
   if (or.length === 0) return 0;
   const db = await getDb();
-  const result = await db.oAuthToken.updateMany({ where: { OR: or, revokedAt: null }, data: { revokedAt: new Date() } });
+  const result = await db.oAuthToken.updateMany({
+    where: { OR: or, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
   return result.count;
 }
 
@@ -20,7 +23,10 @@ export async function revokeFamily(where: { familyId?: string | null; codeId?: s
  * POST /oauth/revoke (RFC 7009): an access or refresh token stops working, and with a refresh token
  * the whole grant. Unknown tokens, and tokens of another client, answer 200 as well (2.2).
  */
-export async function revokeToken(request: Request, body: { token: string; client_id?: string; client_secret?: string }): Promise<Record<string, never>> {
+export async function revokeToken(
+  request: Request,
+  body: { token: string; client_id?: string; client_secret?: string },
+): Promise<Record<string, never>> {
   const client = await authenticateClient(request, body);
   const db = await getDb();
   const hash = sha256Hex(body.token);

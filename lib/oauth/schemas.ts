@@ -68,7 +68,11 @@ export const TOKEN_ENDPOINT_AUTH_METHODS = ["none", "client_secret_basic", "clie
 
 export const registerRequestSchema = z
   .object({
-    redirect_uris: z.array(text(2048)).max(10).default([]).describe("required for the authorization_code grant; a device-grant-only client may send none"),
+    redirect_uris: z
+      .array(text(2048))
+      .max(10)
+      .default([])
+      .describe("required for the authorization_code grant; a device-grant-only client may send none"),
     client_name: text(200).nullable().optional(),
     token_endpoint_auth_method: text(64).optional(),
     grant_types: z.array(text(200)).max(5).optional(),
@@ -82,7 +86,10 @@ export const registerResponseSchema = z
   .object({
     client_id: z.string(),
     client_id_issued_at: z.number().int(),
-    client_secret: z.string().optional().describe("only for confidential clients (client_secret_basic or client_secret_post)"),
+    client_secret: z
+      .string()
+      .optional()
+      .describe("only for confidential clients (client_secret_basic or client_secret_post)"),
     client_secret_expires_at: z.number().int().optional(),
     client_name: z.string().optional(),
     client_uri: z.string().optional(),
@@ -98,12 +105,17 @@ export const authorizeGrantRequestSchema = z
   .object({
     client_id: text(200),
     redirect_uri: text(2048),
-    code_challenge: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, "must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~"),
+    code_challenge: z
+      .string()
+      .regex(/^[A-Za-z0-9._~-]{43,128}$/, "must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~"),
     code_challenge_method: z.literal("S256").default("S256"),
     state: text(2048).nullable().optional(),
     scope: text(200).nullable().optional(),
     resource: text(2048).nullable().optional(),
-    decision: z.enum(["approve", "deny"]).default("approve").describe("deny sends the browser back with error=access_denied"),
+    decision: z
+      .enum(["approve", "deny"])
+      .default("approve")
+      .describe("deny sends the browser back with error=access_denied"),
   })
   .meta({ id: "AuthorizeGrantRequest" });
 
@@ -111,19 +123,21 @@ export const authorizeGrantResponseSchema = z
   .object({ redirect_to: z.string().describe("the client's redirect URI with code (or error), state and iss") })
   .meta({ id: "AuthorizeGrantResponse" });
 
-export const serverMetadataSchema = z.looseObject({
-  issuer: z.string(),
-  authorization_endpoint: z.string(),
-  token_endpoint: z.string(),
-  registration_endpoint: z.string(),
-  revocation_endpoint: z.string(),
-  device_authorization_endpoint: z.string(),
-  response_types_supported: z.array(z.string()),
-  grant_types_supported: z.array(z.string()),
-  code_challenge_methods_supported: z.array(z.string()),
-  token_endpoint_auth_methods_supported: z.array(z.string()),
-  scopes_supported: z.array(z.string()),
-}).meta({ id: "AuthorizationServerMetadata" });
+export const serverMetadataSchema = z
+  .looseObject({
+    issuer: z.string(),
+    authorization_endpoint: z.string(),
+    token_endpoint: z.string(),
+    registration_endpoint: z.string(),
+    revocation_endpoint: z.string(),
+    device_authorization_endpoint: z.string(),
+    response_types_supported: z.array(z.string()),
+    grant_types_supported: z.array(z.string()),
+    code_challenge_methods_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+  })
+  .meta({ id: "AuthorizationServerMetadata" });
 
 export const emptySchema = z.object({}).meta({ id: "Empty" });
 
@@ -142,4 +156,6 @@ export const connectionSchema = z
 
 export const connectionListSchema = z.object({ items: z.array(connectionSchema) }).meta({ id: "ConnectionList" });
 export const connectionParamsSchema = z.object({ id: z.string().min(1).max(100) });
-export const connectionRevokedSchema = z.object({ revoked: z.number().int().describe("tokens revoked") }).meta({ id: "ConnectionRevoked" });
+export const connectionRevokedSchema = z
+  .object({ revoked: z.number().int().describe("tokens revoked") })
+  .meta({ id: "ConnectionRevoked" });

@@ -19,7 +19,9 @@ describe("the consent and device pages' return path through sign-in", () => {
   });
 
   it("keeps the device code", () => {
-    expect(safeCallbackPath(pagePath("/device", { user_code: "BCDF-GHJK" }), "/fallback", "http://localhost:3000")).toBe("/device?user_code=BCDF-GHJK");
+    expect(
+      safeCallbackPath(pagePath("/device", { user_code: "BCDF-GHJK" }), "/fallback", "http://localhost:3000"),
+    ).toBe("/device?user_code=BCDF-GHJK");
     expect(pagePath("/device", {})).toBe("/device");
   });
 });

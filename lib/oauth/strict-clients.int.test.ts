@@ -19,7 +19,9 @@ let as: oauth.AuthorizationServer;
 
 beforeAll(async () => {
   server = await serveRoutes({
-    "/.well-known/oauth-authorization-server": { GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET") },
+    "/.well-known/oauth-authorization-server": {
+      GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET"),
+    },
     "/oauth/register": { POST: lazy(() => import("@/app/oauth/register/route"), "POST") },
     "/oauth/token": { POST: lazy(() => import("@/app/oauth/token/route"), "POST") },
     "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
@@ -32,7 +34,10 @@ beforeAll(async () => {
   process.env.APP_URL = server.url;
   ctx = await useTestDatabase();
   const issuer = new URL(server.url);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...insecure }),
+  );
 });
 afterAll(async () => {
   await server?.close();
@@ -40,15 +45,21 @@ afterAll(async () => {
 });
 
 async function register(metadata: Partial<oauth.Client>): Promise<oauth.Client> {
-  return oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(as, { token_endpoint_auth_method: "none", ...metadata }, insecure));
+  return oauth.processDynamicClientRegistrationResponse(
+    await oauth.dynamicClientRegistrationRequest(as, { token_endpoint_auth_method: "none", ...metadata }, insecure),
+  );
 }
 
-const me = (token: string) => oauth.protectedResourceRequest(token, "GET", new URL("/v1/me", server.url), undefined, undefined, insecure);
+const me = (token: string) =>
+  oauth.protectedResourceRequest(token, "GET", new URL("/v1/me", server.url), undefined, undefined, insecure);
 
 describe("oauth4webapi", () => {
   it("discovers the metadata (issuer validated) with every endpoint it needs", () => {
     expect(as.issuer).toBe(server.url);
-    expect(as).toMatchObject({ code_challenge_methods_supported: ["S256"], authorization_response_iss_parameter_supported: true });
+    expect(as).toMatchObject({
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
+    });
     expect(as.grant_types_supported).toContain(DEVICE);
   });
 
@@ -87,17 +98,30 @@ describe("oauth4webapi", () => {
     expect(tokens.token_type).toBe("bearer");
     expect((await me(tokens.access_token)).status).toBe(200);
     // A connector's token uses the service; it cannot mint an API key (lib/auth/permissions.ts).
-    const mint = await fetch(new URL("/v1/me/api-key/regenerate", server.url), { method: "POST", headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const mint = await fetch(new URL("/v1/me/api-key/regenerate", server.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(mint.status).toBe(403);
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await me(refreshed.access_token)).status).toBe(200);
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure),
+    );
     await expect(me(refreshed.access_token)).rejects.toThrow(oauth.WWWAuthenticateChallengeError);
     await expect(
-      oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure)),
+      oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token!, insecure),
+      ),
     ).rejects.toMatchObject({ error: "invalid_grant" });
   });
 
@@ -106,19 +130,31 @@ describe("oauth4webapi", () => {
     const client = await register({ grant_types: [DEVICE, "refresh_token"], client_name: "oauth4webapi device" });
     expect(client.grant_types).toEqual([DEVICE, "refresh_token"]);
 
-    const started = await oauth.processDeviceAuthorizationResponse(as, client, await oauth.deviceAuthorizationRequest(as, client, oauth.None(), { scope: "api" }, insecure));
+    const started = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, oauth.None(), { scope: "api" }, insecure),
+    );
     const approve = await fetch(new URL("/v1/device/approve", server.url), {
       method: "POST",
       headers: { "content-type": "application/json", ...user.headers },
       body: JSON.stringify({ user_code: started.user_code }),
     });
     expect(approve.status).toBe(200);
-    const tokens = await oauth.processDeviceCodeResponse(as, client, await oauth.deviceCodeGrantRequest(as, client, oauth.None(), started.device_code, insecure));
+    const tokens = await oauth.processDeviceCodeResponse(
+      as,
+      client,
+      await oauth.deviceCodeGrantRequest(as, client, oauth.None(), started.device_code, insecure),
+    );
     expect((await me(tokens.access_token)).status).toBe(200);
 
     const codeOnly = await register({ redirect_uris: [REDIRECT], grant_types: ["authorization_code"] });
     await expect(
-      oauth.processDeviceCodeResponse(as, codeOnly, await oauth.deviceCodeGrantRequest(as, codeOnly, oauth.None(), started.device_code, insecure)),
+      oauth.processDeviceCodeResponse(
+        as,
+        codeOnly,
+        await oauth.deviceCodeGrantRequest(as, codeOnly, oauth.None(), started.device_code, insecure),
+      ),
     ).rejects.toMatchObject({ error: "unauthorized_client" });
   });
 });

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { DEVICE_GRANT, GRANT_TYPES, canonicalResource, grantedScope } from "@/lib/oauth/config";
+import { DEVICE_GRANT, GRANT_TYPES, canonicalResource, currentResource, grantedScope } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { authenticateClient } from "@/lib/oauth/client-auth";
 import { issueTokens, type TokenResponse } from "@/lib/oauth/issue-tokens";
@@ -20,8 +20,16 @@ type TokenRequest = z.output<typeof tokenRequestSchema>;
  */
 export async function exchangeToken(request: Request, body: TokenRequest): Promise<TokenResponse> {
   const client = await authenticateClient(request, body);
-  if (client && body.grant_type && (GRANT_TYPES as readonly string[]).includes(body.grant_type) && !client.grantTypes.includes(body.grant_type)) {
-    throw new OAuthError("unauthorized_client", `This client did not register the ${body.grant_type} grant (its grant_types: ${client.grantTypes.join(", ")}).`);
+  if (
+    client &&
+    body.grant_type &&
+    (GRANT_TYPES as readonly string[]).includes(body.grant_type) &&
+    !client.grantTypes.includes(body.grant_type)
+  ) {
+    throw new OAuthError(
+      "unauthorized_client",
+      `This client did not register the ${body.grant_type} grant (its grant_types: ${client.grantTypes.join(", ")}).`,
+    );
   }
   switch (body.grant_type) {
     case "authorization_code":
@@ -34,7 +42,10 @@ export async function exchangeToken(request: Request, body: TokenRequest): Promi
     case undefined:
       throw new OAuthError("invalid_request", "grant_type is required.");
     default:
-      throw new OAuthError("unsupported_grant_type", "Supported grants: authorization_code, refresh_token, and the device code grant.");
+      throw new OAuthError(
+        "unsupported_grant_type",
+        "Supported grants: authorization_code, refresh_token, and the device code grant.",
+      );
   }
 }
 
@@ -55,23 +66,42 @@ async function authorizationCodeGrant(client: OAuthClient | null, body: TokenReq
   if (code.usedAt) {
     // A code presented twice was stolen or replayed: everything issued from it stops working.
     await revokeFamily({ codeId: code.id });
-    throw new OAuthError("invalid_grant", "The authorization code has already been used; the tokens issued from it are revoked.");
+    throw new OAuthError(
+      "invalid_grant",
+      "The authorization code has already been used; the tokens issued from it are revoked.",
+    );
   }
-  if (code.clientId !== client.id) throw new OAuthError("invalid_grant", "The authorization code was issued to another client.");
-  if (code.expiresAt.getTime() <= Date.now()) throw new OAuthError("invalid_grant", "The authorization code has expired.");
-  if (code.redirectUri !== body.redirect_uri) throw new OAuthError("invalid_grant", "redirect_uri differs from the one in the authorization request.");
-  if (!pkceMatches(body.code_verifier, code.codeChallenge)) throw new OAuthError("invalid_grant", "The code_verifier does not match the code_challenge.");
-  if (body.resource !== undefined && canonicalResource(body.resource) !== code.resource) {
+  if (code.clientId !== client.id)
+    throw new OAuthError("invalid_grant", "The authorization code was issued to another client.");
+  if (code.expiresAt.getTime() <= Date.now())
+    throw new OAuthError("invalid_grant", "The authorization code has expired.");
+  if (code.redirectUri !== body.redirect_uri)
+    throw new OAuthError("invalid_grant", "redirect_uri differs from the one in the authorization request.");
+  if (!pkceMatches(body.code_verifier, code.codeChallenge))
+    throw new OAuthError("invalid_grant", "The code_verifier does not match the code_challenge.");
+  if (body.resource !== undefined && canonicalResource(body.resource) !== currentResource(code.resource)) {
     throw new OAuthError("invalid_target", "The resource differs from the one that was authorised.");
   }
   const issued = await db.$transaction(async (tx) => {
-    const used = await tx.oAuthAuthorizationCode.updateMany({ where: { id: code.id, usedAt: null }, data: { usedAt: new Date() } });
+    const used = await tx.oAuthAuthorizationCode.updateMany({
+      where: { id: code.id, usedAt: null },
+      data: { usedAt: new Date() },
+    });
     if (used.count !== 1) return null;
-    return issueTokens(tx, { userId: code.userId, clientId: client.id, scope: code.scope ?? "api", resource: code.resource!, codeId: code.id });
+    return issueTokens(tx, {
+      userId: code.userId,
+      clientId: client.id,
+      scope: code.scope ?? "api",
+      resource: currentResource(code.resource),
+      codeId: code.id,
+    });
   });
   if (!issued) {
     await revokeFamily({ codeId: code.id });
-    throw new OAuthError("invalid_grant", "The authorization code has already been used; the tokens issued from it are revoked.");
+    throw new OAuthError(
+      "invalid_grant",
+      "The authorization code has already been used; the tokens issued from it are revoked.",
+    );
   }
   return issued;
 }
@@ -81,31 +111,40 @@ async function refreshTokenGrant(client: OAuthClient | null, body: TokenRequest)
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({ where: { refreshTokenHash: sha256Hex(body.refresh_token) } });
   if (!row || row.revokedAt) throw new OAuthError("invalid_grant", "The refresh token is unknown or revoked.");
-  if (row.clientId && row.clientId !== client?.id) throw new OAuthError("invalid_grant", "The refresh token was issued to another client.");
+  if (row.clientId && row.clientId !== client?.id)
+    throw new OAuthError("invalid_grant", "The refresh token was issued to another client.");
   if (row.refreshUsedAt) {
     // Rotation: a refresh token works once. Its replay means two parties hold it; end the whole grant.
     await revokeFamily({ familyId: row.familyId, id: row.id });
-    throw new OAuthError("invalid_grant", "The refresh token has already been used; every token of this grant is revoked.");
+    throw new OAuthError(
+      "invalid_grant",
+      "The refresh token has already been used; every token of this grant is revoked.",
+    );
   }
-  if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() <= Date.now()) throw new OAuthError("invalid_grant", "The refresh token has expired.");
+  if (!row.refreshExpiresAt || row.refreshExpiresAt.getTime() <= Date.now())
+    throw new OAuthError("invalid_grant", "The refresh token has expired.");
   let scope = row.scope ?? "api";
   if (body.scope !== undefined) {
     const asked = grantedScope(body.scope);
     const held = new Set(scope.split(" "));
-    if (!asked || !asked.split(" ").every((name) => held.has(name))) throw new OAuthError("invalid_scope", "A refresh cannot widen the scope.");
+    if (!asked || !asked.split(" ").every((name) => held.has(name)))
+      throw new OAuthError("invalid_scope", "A refresh cannot widen the scope.");
     scope = asked;
   }
-  if (body.resource !== undefined && canonicalResource(body.resource) !== row.resource) {
+  if (body.resource !== undefined && canonicalResource(body.resource) !== currentResource(row.resource)) {
     throw new OAuthError("invalid_target", "The resource differs from the one that was authorised.");
   }
   const issued = await db.$transaction(async (tx) => {
-    const used = await tx.oAuthToken.updateMany({ where: { id: row.id, refreshUsedAt: null, revokedAt: null }, data: { refreshUsedAt: new Date() } });
+    const used = await tx.oAuthToken.updateMany({
+      where: { id: row.id, refreshUsedAt: null, revokedAt: null },
+      data: { refreshUsedAt: new Date() },
+    });
     if (used.count !== 1) return null;
     return issueTokens(tx, {
       userId: row.userId,
       clientId: row.clientId,
       scope,
-      resource: row.resource!,
+      resource: currentResource(row.resource),
       familyId: row.familyId ?? undefined,
       codeId: row.codeId ?? undefined,
       deviceLabel: row.deviceLabel,
@@ -113,7 +152,10 @@ async function refreshTokenGrant(client: OAuthClient | null, body: TokenRequest)
   });
   if (!issued) {
     await revokeFamily({ familyId: row.familyId, id: row.id });
-    throw new OAuthError("invalid_grant", "The refresh token has already been used; every token of this grant is revoked.");
+    throw new OAuthError(
+      "invalid_grant",
+      "The refresh token has already been used; every token of this grant is revoked.",
+    );
   }
   return issued;
 }

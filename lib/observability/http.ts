@@ -9,7 +9,21 @@ import { requestIdFrom } from "@/lib/observability/request-context";
 
 // Top-level app folders that are pages or non-API routes, labelled "/<folder>" or "/<folder>/*".
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-const APP_FOLDERS = new Set(["dashboard", "device", "docs", "explore", "oauth", "signin", "t", "uploads", "sitemaps", "api", "_next", "metrics", "mcp"]);
+const APP_FOLDERS = new Set([
+  "dashboard",
+  "device",
+  "docs",
+  "explore",
+  "oauth",
+  "signin",
+  "t",
+  "uploads",
+  "sitemaps",
+  "api",
+  "_next",
+  "metrics",
+  "mcp",
+]);
 
 /** The label of a request path: its endpoint template when described, else its top-level folder, else "other". */
 export function routeLabel(path: string, template: (path: string) => string | undefined): string {
@@ -45,7 +59,14 @@ export function instrumentRequest(
     // WebDAV and other methods Node parses arrive too (the guard refuses them): label values stay few.
     const method = KNOWN_METHODS.has(request.method ?? "") ? request.method! : "other";
     httpRequestDuration.observe({ method, route, status: String(status) }, seconds);
-    const line = { requestId, method: request.method?.slice(0, 20), route, path: path.slice(0, 256), status, ms: Math.round(seconds * 10_000) / 10 };
+    const line = {
+      requestId,
+      method: request.method?.slice(0, 20),
+      route,
+      path: path.slice(0, 256),
+      status,
+      ms: Math.round(seconds * 10_000) / 10,
+    };
     if (route.startsWith("/_next")) log.debug(line, "request");
     else log.info(line, "request");
   });

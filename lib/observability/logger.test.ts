@@ -6,7 +6,10 @@ import { routeLabel } from "@/lib/observability/http";
 function capture(level = "debug") {
   const lines: Record<string, unknown>[] = [];
   const raw: string[] = [];
-  const logger = createLogger({ level, destination: { write: (line: string) => (raw.push(line), lines.push(JSON.parse(line) as Record<string, unknown>)) } });
+  const logger = createLogger({
+    level,
+    destination: { write: (line: string) => (raw.push(line), lines.push(JSON.parse(line) as Record<string, unknown>)) },
+  });
   return { logger, lines, raw };
 }
 
@@ -29,13 +32,23 @@ describe("logger", () => {
 
   it("redacts authorization and cookie headers by path", () => {
     const { logger, lines } = capture();
-    logger.info({ headers: { authorization: "Bearer anything", cookie: "authjs.session-token=abc", accept: "*/*" } }, "headers");
+    logger.info(
+      { headers: { authorization: "Bearer anything", cookie: "authjs.session-token=abc", accept: "*/*" } },
+      "headers",
+    );
     expect(lines[0]!.headers).toEqual({ authorization: "[redacted]", cookie: "[redacted]", accept: "*/*" });
   });
 
   it("masks anything that looks like a key or token, in messages, fields and errors", () => {
     const { logger, raw } = capture();
-    const secrets = ["vbt_7Hq2WmT9xKp4ZsV8nR3cY6bL1dF5gJ0a", "vat_Zx81kQm2", "vrt_Zx81kQm2Pp", "sk_test_51HfakeKey", "rk_live_abcdef123", "whsec_abcdefgh1234"];
+    const secrets = [
+      "vbt_7Hq2WmT9xKp4ZsV8nR3cY6bL1dF5gJ0a",
+      "vat_Zx81kQm2",
+      "vrt_Zx81kQm2Pp",
+      "sk_test_51HfakeKey",
+      "rk_live_abcdef123",
+      "whsec_abcdefgh1234",
+    ];
     logger.info(`key ${secrets[0]} seen`);
     logger.warn({ token: { nested: secrets[1] }, note: `refresh ${secrets[2]}` }, "fields");
     logger.error({ err: new Error(`Stripe said no to ${secrets[3]} and ${secrets[4]} with ${secrets[5]}`) }, "failed");

@@ -63,7 +63,12 @@ describe("/metrics", () => {
     expect((await fetch(`${served.url}/v1/jobs/job-raw-id-123`)).status).toBe(401);
     expect((await fetch(`${served.url}/health`, { method: "PROPFIND" })).status).toBe(405);
     const after = await scrape();
-    const odd = (s: Sample[]) => sampleValue(s, "verbatim_http_request_duration_seconds_count", { method: "other", route: "/health", status: "405" });
+    const odd = (s: Sample[]) =>
+      sampleValue(s, "verbatim_http_request_duration_seconds_count", {
+        method: "other",
+        route: "/health",
+        status: "405",
+      });
     expect(odd(after) - odd(before)).toBe(1);
     expect(after.some((s) => s.labels.method === "PROPFIND")).toBe(false);
     expect(latencyCount(after, "/health", "200") - latencyCount(before, "/health", "200")).toBe(3);
@@ -78,23 +83,35 @@ describe("/metrics", () => {
     const { createOutbound } = await import("@/lib/http/outbound");
     const provider = new StaticCaptionProvider({
       aaaaaaaaaaa: { title: "Long", durationSeconds: 800, tracks: [{ lang: "en", name: "English", kind: "manual" }] },
-      bbbbbbbbbbb: { title: "Also long", durationSeconds: 800, tracks: [{ lang: "en", name: "English", kind: "manual" }] },
+      bbbbbbbbbbb: {
+        title: "Also long",
+        durationSeconds: 800,
+        tracks: [{ lang: "en", name: "English", kind: "manual" }],
+      },
     });
     const deps = { outbound: createOutbound(), providerFor: () => provider, cacheHours: 24 };
     const user = await createUser(ctx.db);
     const before = await scrape();
     await requestTranscript(user.id, transcriptRequestSchema.parse({ url: "https://youtu.be/aaaaaaaaaaa" }), deps);
     // 800 s of the free tier's 900 s are used: the second video is refused with 402.
-    await expect(requestTranscript(user.id, transcriptRequestSchema.parse({ url: "https://youtu.be/bbbbbbbbbbb" }), deps)).rejects.toMatchObject({ status: 402 });
+    await expect(
+      requestTranscript(user.id, transcriptRequestSchema.parse({ url: "https://youtu.be/bbbbbbbbbbb" }), deps),
+    ).rejects.toMatchObject({ status: 402 });
     const after = await scrape();
-    const lookups = (samples: Sample[]) => sampleValue(samples, "verbatim_upstream_requests_total", { platform: "youtube", path: "lookup", code: "ok" });
+    const lookups = (samples: Sample[]) =>
+      sampleValue(samples, "verbatim_upstream_requests_total", { platform: "youtube", path: "lookup", code: "ok" });
     expect(lookups(after) - lookups(before)).toBe(2);
-    expect(sampleValue(after, "verbatim_allowance_refusals_total") - sampleValue(before, "verbatim_allowance_refusals_total")).toBe(1);
+    expect(
+      sampleValue(after, "verbatim_allowance_refusals_total") -
+        sampleValue(before, "verbatim_allowance_refusals_total"),
+    ).toBe(1);
   });
 
   it("reads queue depth and the oldest queued job's age from the database", async () => {
     const user = await createUser(ctx.db);
-    await ctx.db.job.create({ data: { userId: user.id, input: { pipeline: "none", context: {} }, runAt: new Date(Date.now() - 3_600_000) } });
+    await ctx.db.job.create({
+      data: { userId: user.id, input: { pipeline: "none", context: {} }, runAt: new Date(Date.now() - 3_600_000) },
+    });
     const samples = await scrape();
     expect(sampleValue(samples, "verbatim_jobs", { state: "queued" })).toBeGreaterThanOrEqual(1);
     expect(sampleValue(samples, "verbatim_jobs_oldest_queued_age_seconds")).toBeGreaterThanOrEqual(3_600);
@@ -102,22 +119,26 @@ describe("/metrics", () => {
   });
 
   it("a job keeps the request id it was enqueued under: stored on the row, on every line of its run; its steps are timed", async () => {
-    const { registerPipeline } = await import("@/lib/jobs/pipeline");
+    const { definePipeline, pipelinesByName } = await import("@/lib/jobs/pipeline");
+    const { z } = await import("zod");
     const { enqueueJob } = await import("@/lib/jobs/enqueue");
-    const { startLocalRunner } = await import("@/lib/jobs/local-runner");
+    const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
     const { withLogContext } = await import("@/lib/observability/request-context");
     const { log } = await import("@/lib/observability/logger");
-    const { waitFor } = await import("@/lib/jobs/test-fixtures/helpers");
-    registerPipeline<{ n: number }>({
+    const { waitFor } = await import("@/test/jobs/helpers");
+    const observed = definePipeline<{ n: number }>({
       name: "observed",
+      context: z.object({ n: z.number() }),
       steps: [{ name: "say-hello", run: async () => void log.info("hello from the step") }],
       onFailure: async () => undefined,
     });
     const user = await createUser(ctx.db);
     const before = await scrape();
-    const job = await withLogContext({ requestId: "req-observed-1" }, () => enqueueJob(ctx.db, { userId: user.id, pipeline: "observed", context: { n: 1 }, driver: "local" }));
+    const job = await withLogContext({ requestId: "req-observed-1" }, () =>
+      enqueueJob(ctx.db, { userId: user.id, pipeline: observed, context: { n: 1 }, driver: "local" }),
+    );
     expect(job.requestId).toBe("req-observed-1");
-    const runner = await startLocalRunner({ db: ctx.db, listenUrl: null });
+    const runner = await startLocalRunner({ pipelines: pipelinesByName([observed]), db: ctx.db, listenUrl: null });
     try {
       await waitFor(async () => (await ctx.db.job.findUniqueOrThrow({ where: { id: job.id } })).status === "done");
     } finally {
@@ -125,11 +146,20 @@ describe("/metrics", () => {
     }
     const hello = logs.lines.find((line) => line.msg === "hello from the step");
     expect(hello).toMatchObject({ requestId: "req-observed-1", jobId: job.id });
-    expect(logs.lines.find((line) => line.msg === "job step done" && line.jobId === job.id)).toMatchObject({ requestId: "req-observed-1", stage: "say-hello" });
+    expect(logs.lines.find((line) => line.msg === "job step done" && line.jobId === job.id)).toMatchObject({
+      requestId: "req-observed-1",
+      stage: "say-hello",
+    });
     const after = await scrape();
-    const steps = (s: Sample[]) => sampleValue(s, "verbatim_job_stage_duration_seconds_count", { pipeline: "observed", stage: "say-hello", outcome: "ok" });
+    const steps = (s: Sample[]) =>
+      sampleValue(s, "verbatim_job_stage_duration_seconds_count", {
+        pipeline: "observed",
+        stage: "say-hello",
+        outcome: "ok",
+      });
     expect(steps(after) - steps(before)).toBe(1);
-    const done = (s: Sample[]) => sampleValue(s, "verbatim_jobs_finished_total", { pipeline: "observed", outcome: "done" });
+    const done = (s: Sample[]) =>
+      sampleValue(s, "verbatim_jobs_finished_total", { pipeline: "observed", outcome: "done" });
     expect(done(after) - done(before)).toBe(1);
   });
 
@@ -142,11 +172,14 @@ describe("/metrics", () => {
     expect(refused.status).toBe(405);
     expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     await waitForLine((line) => line.msg === "request" && line.requestId === "client-chosen.id_1");
-    expect(logs.lines.find((line) => line.msg === "request" && line.requestId === "client-chosen.id_1")).toMatchObject({ route: "/health", status: 200 });
+    expect(logs.lines.find((line) => line.msg === "request" && line.requestId === "client-chosen.id_1")).toMatchObject({
+      route: "/health",
+      status: 200,
+    });
   });
 });
 
 async function waitForLine(match: (line: Record<string, unknown>) => boolean) {
-  const { waitFor } = await import("@/lib/jobs/test-fixtures/helpers");
+  const { waitFor } = await import("@/test/jobs/helpers");
   await waitFor(async () => logs.lines.some(match));
 }

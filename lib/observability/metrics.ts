@@ -27,12 +27,21 @@ export const httpRequestDuration = once(
 
 export const jobsByState = once(
   "verbatim_jobs",
-  () => new client.Gauge({ name: "verbatim_jobs", help: "Jobs queued or running now (all processes, read from the database at scrape)", labelNames: ["state"] as const }),
+  () =>
+    new client.Gauge({
+      name: "verbatim_jobs",
+      help: "Jobs queued or running now (all processes, read from the database at scrape)",
+      labelNames: ["state"] as const,
+    }),
 );
 
 export const jobsQueueOldestAge = once(
   "verbatim_jobs_oldest_queued_age_seconds",
-  () => new client.Gauge({ name: "verbatim_jobs_oldest_queued_age_seconds", help: "How long the oldest due queued job has waited (0 when none)" }),
+  () =>
+    new client.Gauge({
+      name: "verbatim_jobs_oldest_queued_age_seconds",
+      help: "How long the oldest due queued job has waited (0 when none)",
+    }),
 );
 
 export const jobsFinished = once(
@@ -68,12 +77,21 @@ export const upstreamRequests = once(
 
 export const recognitionSeconds = once(
   "verbatim_recognition_seconds_total",
-  () => new client.Counter({ name: "verbatim_recognition_seconds_total", help: "Seconds of audio sent to speech recognition, by provider", labelNames: ["provider"] as const }),
+  () =>
+    new client.Counter({
+      name: "verbatim_recognition_seconds_total",
+      help: "Seconds of audio sent to speech recognition, by provider",
+      labelNames: ["provider"] as const,
+    }),
 );
 
 export const allowanceRefusals = once(
   "verbatim_allowance_refusals_total",
-  () => new client.Counter({ name: "verbatim_allowance_refusals_total", help: "Requests refused with 402 because the monthly allowance is used up" }),
+  () =>
+    new client.Counter({
+      name: "verbatim_allowance_refusals_total",
+      help: "Requests refused with 402 because the monthly allowance is used up",
+    }),
 );
 
 export const stripeWebhooks = once(
@@ -93,6 +111,26 @@ export const webhookAttempts = once(
       name: "verbatim_webhook_attempts_total",
       help: "Outbound webhook delivery attempts, by outcome (delivered, retry, failed, lost)",
       labelNames: ["outcome"] as const,
+    }),
+);
+
+export const failuresByCause = once(
+  "verbatim_failures_total",
+  () =>
+    new client.Counter({
+      name: "verbatim_failures_total",
+      help: "Failures users were told about in their own words, by where (api, job), the code they got, and the cause the log line names (connection_refused, dns, no_route, timeout, youtube_bot_check, asr_not_configured, ...)",
+      labelNames: ["surface", "code", "cause"] as const,
+    }),
+);
+
+export const ytdlpReleaseAge = once(
+  "verbatim_ytdlp_release_age_days",
+  () =>
+    new client.Gauge({
+      name: "verbatim_ytdlp_release_age_days",
+      help: "Days since the installed yt-dlp's release (its version is its date), by version; update with npm run ytdlp:update",
+      labelNames: ["version"] as const,
     }),
 );
 

@@ -6,7 +6,11 @@ delete process.env.METRICS_TOKEN;
 describe("/metrics without METRICS_TOKEN", () => {
   it("answers 404, with or without a bearer", async () => {
     const { GET } = await import("@/app/metrics/route");
-    const cases: Record<string, string>[] = [{}, { authorization: "Bearer " }, { authorization: "Bearer anything-at-all-here" }];
+    const cases: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer " },
+      { authorization: "Bearer anything-at-all-here" },
+    ];
     for (const headers of cases) {
       const res = await GET(new Request("http://localhost:3000/metrics", { headers }));
       expect(res.status).toBe(404);

@@ -38,6 +38,16 @@ const DOCS_CSS = `.swagger-ui .info .title small pre, .swagger-ui .info .title s
 .swagger-ui .json-schema-2020-12-expand-deep-button { color: #374151 !important; }
 .docs-back { font: 14px system-ui, sans-serif; padding: 12px 20px; border-bottom: 1px solid #e7e5e4; }
 .docs-back a { color: #1c1917; }
+/* Dark: the page is dark and Swagger UI (on a white ground, so its own colours keep their contrast for
+   checkers that read computed styles) is inverted, hues turned back; images and the player are turned back too. */
+@media (prefers-color-scheme: dark) {
+  html { background: #1c1917; color-scheme: dark; }
+  .docs-back { border-color: #44403c; color: #e7e5e4; }
+  .docs-back a { color: #f5f5f4; }
+  /* Light inside, or its buttons and fields take the browser's dark system colours before being inverted. */
+  .swagger-ui { background: #fff; color-scheme: light; filter: invert(0.9) hue-rotate(180deg); }
+  .swagger-ui img, .swagger-ui video { filter: invert(1) hue-rotate(180deg); }
+}
 `;
 
 // Only these files are served; the name is never joined to a path unchecked.

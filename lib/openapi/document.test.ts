@@ -8,7 +8,18 @@ import { REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 // Routes that are not part of the API description: Auth.js, the reference itself, the signed upload target,
 // sitemaps, the 404 answer for unknown /v1 paths, the operator's /metrics, and the MCP endpoint with its protected resource metadata
 // (JSON-RPC, not REST operations; its tools are listed by MCP's tools/list).
-const NOT_API = [/^\/metrics$/, /^\/mcp$/, /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/, /^\/api\/inngest/, /^\/sitemap/, /^\/api\/auth\//, /^\/docs/, /^\/openapi\.json$/, /^\/uploads\//, /^\/v1\/\{\[\.\.\.path\]\}$/];
+const NOT_API = [
+  /^\/metrics$/,
+  /^\/mcp$/,
+  /^\/\.well-known\/oauth-protected-resource(\/mcp)?$/,
+  /^\/api\/inngest/,
+  /^\/sitemap/,
+  /^\/api\/auth\//,
+  /^\/docs/,
+  /^\/openapi\.json$/,
+  /^\/uploads\//,
+  /^\/v1\/\{\[\.\.\.path\]\}$/,
+];
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -63,8 +74,12 @@ describe("/openapi.json", () => {
   });
 
   it("uses the route schemas, with named components and resolvable references", () => {
-    const apiKey = document.paths["/v1/me/api-key"].get as { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
-    expect(apiKey.responses["200"].content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/ApiKeyState" });
+    const apiKey = document.paths["/v1/me/api-key"].get as {
+      responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+    };
+    expect(apiKey.responses["200"].content?.["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/ApiKeyState",
+    });
     expect(apiKey.responses["401"]).toBeDefined();
     const schema = document.components.schemas.ApiKeyState as { required: string[] };
     expect(schema.required).toEqual(expect.arrayContaining(["has_key", "tier"]));
@@ -77,9 +92,13 @@ describe("/openapi.json", () => {
     expect(document.info.description).toMatch(/Authorization: Bearer/);
     expect(document.info.description).toMatch(/GET \/v1\/jobs\/\{job_id\}/);
     expect(document.tags[0].name).toBe("Transcripts");
-    const operations = Object.values(document.paths).flatMap((ops) => Object.values(ops) as { tags: string[]; "x-internal"?: boolean }[]);
+    const operations = Object.values(document.paths).flatMap(
+      (ops) => Object.values(ops) as { tags: string[]; "x-internal"?: boolean }[],
+    );
     expect(operations[0].tags).toEqual(["Transcripts"]);
-    const internal = Object.entries(document.paths).filter(([, ops]) => Object.values(ops).some((op) => (op as { "x-internal"?: boolean })["x-internal"]));
+    const internal = Object.entries(document.paths).filter(([, ops]) =>
+      Object.values(ops).some((op) => (op as { "x-internal"?: boolean })["x-internal"]),
+    );
     expect(internal.map(([path]) => path).sort()).toEqual(["/v1/webhooks/assemblyai", "/v1/webhooks/billing"]);
     expect(operations.at(-1)!.tags).toEqual(["Inbound webhooks"]);
     // Every operation's section is one the reference introduces (else Swagger UI lists it after the webhooks).
@@ -94,10 +113,21 @@ describe("/openapi.json", () => {
       const example = REQUEST_BODY_EXAMPLES[key];
       expect(example, key).toBeDefined();
       expect(endpoint.body.safeParse(example).success, key).toBe(true);
-      const body = (document.paths[endpoint.path] as Record<string, { requestBody: { content: Record<string, { example?: unknown }> } }>)[endpoint.method.toLowerCase()].requestBody;
+      const body = (
+        document.paths[endpoint.path] as Record<
+          string,
+          { requestBody: { content: Record<string, { example?: unknown }> } }
+        >
+      )[endpoint.method.toLowerCase()].requestBody;
       for (const media of Object.values(body.content)) expect(media.example, key).toEqual(example);
     }
-    const transcript = document.paths["/v1/transcript"].post as { requestBody: { content: { "application/json": { example: unknown } } } };
-    expect(transcript.requestBody.content["application/json"].example).toEqual({ url: "https://www.youtube.com/watch?v=GJLlxj_dtq8", lang: "en", format: "srt" });
+    const transcript = document.paths["/v1/transcript"].post as {
+      requestBody: { content: { "application/json": { example: unknown } } };
+    };
+    expect(transcript.requestBody.content["application/json"].example).toEqual({
+      url: "https://www.youtube.com/watch?v=GJLlxj_dtq8",
+      lang: "en",
+      format: "srt",
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
+import { ERROR_CODE_NAMES } from "@/lib/http/error-codes";
 import { allowedKinds, CREDENTIAL_KINDS } from "@/lib/auth/permissions";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
@@ -22,7 +23,15 @@ const validationErrorSchema: JsonSchema = {
 const problemSchema: JsonSchema = {
   type: "object",
   required: ["detail", "code"],
-  properties: { detail: { type: "string" }, code: { type: "string" } },
+  properties: {
+    detail: { type: "string" },
+    code: {
+      type: "string",
+      enum: ERROR_CODE_NAMES,
+      description:
+        "The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)",
+    },
+  },
 };
 
 // OAuth and device-flow endpoints answer errors as RFC 6749 5.2 says.
@@ -62,7 +71,9 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
         ? { description: "No content" }
         : {
             description: "Success",
-            content: { "application/json": { schema: endpoint.response ? convert(endpoint.response, "output", components) : {} } },
+            content: {
+              "application/json": { schema: endpoint.response ? convert(endpoint.response, "output", components) : {} },
+            },
           },
   };
   if (endpoint.accepted) {
@@ -74,10 +85,16 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   const hasInput = endpoint.query || endpoint.body || endpoint.params;
   const problem = { $ref: `#/components/schemas/${endpoint.oauth ? "OAuthError" : "Problem"}` };
   if (hasInput && !endpoint.oauth) {
-    responses["422"] = { description: "Validation Error", content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } } };
+    responses["422"] = {
+      description: "Validation Error",
+      content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } },
+    };
   }
   if (credentials.length > 0) {
-    responses["401"] = { description: "Missing or invalid credentials", content: { "application/json": { schema: problem } } };
+    responses["401"] = {
+      description: "Missing or invalid credentials",
+      content: { "application/json": { schema: problem } },
+    };
   }
   if (credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length && !endpoint.errors?.[403]) {
     responses["403"] = {
@@ -86,11 +103,15 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     };
   }
   if (endpoint.rateLimit) {
-    responses["429"] = { description: "Too many requests (see Retry-After and the RateLimit-* headers)", content: { "application/json": { schema: problem } } };
+    responses["429"] = {
+      description: "Too many requests (see Retry-After and the RateLimit-* headers)",
+      content: { "application/json": { schema: problem } },
+    };
   }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) {
     // 304 and other non-errors have no body.
-    responses[status] = Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: problem } } };
+    responses[status] =
+      Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: problem } } };
   }
   return {
     tags: [isInbound(endpoint) ? INBOUND_TAG : endpoint.tag],
@@ -99,10 +120,23 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     summary: endpoint.summary,
     ...(endpoint.description ? { description: endpoint.description } : {}),
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
-    parameters: [...parameters(endpoint.params, "path", components), ...parameters(endpoint.query, "query", components)],
-    ...(endpoint.body ? { requestBody: requestBody(endpoint, convert(endpoint.body, "input", components), REQUEST_BODY_EXAMPLES[`${endpoint.method} ${endpoint.path}`]) } : {}),
+    parameters: [
+      ...parameters(endpoint.params, "path", components),
+      ...parameters(endpoint.query, "query", components),
+    ],
+    ...(endpoint.body
+      ? {
+          requestBody: requestBody(
+            endpoint,
+            convert(endpoint.body, "input", components),
+            REQUEST_BODY_EXAMPLES[`${endpoint.method} ${endpoint.path}`],
+          ),
+        }
+      : {}),
     responses,
-    security: [...new Set(credentials.map((c) => (c === "session" ? "session" : "bearer")))].map((scheme) => ({ [scheme]: [] })),
+    security: [...new Set(credentials.map((c) => (c === "session" ? "session" : "bearer")))].map((scheme) => ({
+      [scheme]: [],
+    })),
   };
 }
 
@@ -119,8 +153,15 @@ const isInbound = (endpoint: Endpoint) => endpoint.path.startsWith("/v1/webhooks
 
 /** The reference's sections, in this order (Transcripts first); tags not listed follow. */
 const TAGS: { name: string; description: string }[] = [
-  { name: "Transcripts", description: "Transcribe a link, an audio URL or an upload; poll jobs; read, download and delete your history." },
-  { name: "Search", description: "Find what was said: moments in your transcripts or in the public library, with timestamps and deep links." },
+  {
+    name: "Transcripts",
+    description: "Transcribe a link, an audio URL or an upload; poll jobs; read, download and delete your history.",
+  },
+  {
+    name: "Search",
+    description:
+      "Find what was said: moments in your transcripts or in the public library, with timestamps and deep links.",
+  },
   { name: "Publishing", description: "Public pages for your transcripts, and the public index." },
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
@@ -128,7 +169,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },
   { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
-  { name: "Webhooks", description: "Be told when jobs and imports finish: endpoints that receive signed events (Standard Webhooks), their deliveries, and the secret for per-request webhook_url." },
+  {
+    name: "Webhooks",
+    description:
+      "Be told when jobs and imports finish: endpoints that receive signed events (Standard Webhooks), their deliveries, and the secret for per-request webhook_url.",
+  },
   { name: "Sessions", description: "Dashboard sign-ins." },
   { name: "Connected apps", description: "Programs and connectors you signed in with the device flow or OAuth." },
   { name: "Device flow", description: "Sign-in for command-line clients (RFC 8628)." },
@@ -172,7 +217,11 @@ Each transcript is charged once per source and language; asking again is free.`;
 const WEBHOOK_HEADERS = [
   { name: "webhook-id", description: "The message id (`msg_…`): the same on every retry; de-duplicate on it" },
   { name: "webhook-timestamp", description: "Unix seconds of this attempt" },
-  { name: "webhook-signature", description: "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation" },
+  {
+    name: "webhook-signature",
+    description:
+      "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation",
+  },
 ];
 
 /** The events Verbatim POSTs to webhook endpoints (OpenAPI 3.1 `webhooks`). */
@@ -184,11 +233,23 @@ function webhookOperations(components: Record<string, JsonSchema>) {
         post: {
           tags: ["Webhooks"],
           summary: event.summary,
-          description: "Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.",
+          description:
+            "Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.",
           operationId: `webhook${event.type.replace(/(^|\.)(.)/g, (_m, _dot: string, c: string) => c.toUpperCase())}`,
-          parameters: WEBHOOK_HEADERS.map((header) => ({ ...header, in: "header", required: true, schema: { type: "string" } })),
-          requestBody: { required: true, content: { "application/json": { schema: convert(event.schema, "output", components) } } },
-          responses: { "200": { description: "Received (any 2xx)" }, "410": { description: "Gone: stop sending to this endpoint" } },
+          parameters: WEBHOOK_HEADERS.map((header) => ({
+            ...header,
+            in: "header",
+            required: true,
+            schema: { type: "string" },
+          })),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: convert(event.schema, "output", components) } },
+          },
+          responses: {
+            "200": { description: "Received (any 2xx)" },
+            "410": { description: "Gone: stop sending to this endpoint" },
+          },
         },
       },
     ]),
@@ -199,13 +260,18 @@ function webhookOperations(components: Record<string, JsonSchema>) {
 export function buildOpenApiDocument(baseUrl: string) {
   const components: Record<string, JsonSchema> = {
     ValidationError: validationErrorSchema,
-    HTTPValidationError: { type: "object", properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationError" } } } },
+    HTTPValidationError: {
+      type: "object",
+      properties: { detail: { type: "array", items: { $ref: "#/components/schemas/ValidationError" } } },
+    },
     Problem: problemSchema,
     OAuthError: oauthErrorSchema,
   };
   const paths: Record<string, Record<string, unknown>> = {};
   // Swagger UI lists sections in the order of `tags` and operations in the order of `paths`.
-  const ordered = [...allEndpoints].sort((a, b) => tagRank(isInbound(a) ? INBOUND_TAG : a.tag) - tagRank(isInbound(b) ? INBOUND_TAG : b.tag));
+  const ordered = [...allEndpoints].sort(
+    (a, b) => tagRank(isInbound(a) ? INBOUND_TAG : a.tag) - tagRank(isInbound(b) ? INBOUND_TAG : b.tag),
+  );
   for (const endpoint of ordered) {
     paths[endpoint.path] ??= {};
     paths[endpoint.path][endpoint.method.toLowerCase()] = operation(endpoint, components);

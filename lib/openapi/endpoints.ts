@@ -13,4 +13,17 @@ import * as usage from "@/lib/usage/endpoints";
 import * as webhooks from "@/lib/webhooks/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
-export const allEndpoints: Endpoint[] = [apiKeys, billing, health, imports, oauth, podcasts, publishing, search, transcripts, uploads, usage, webhooks].flatMap((module) => Object.values(module));
+export const allEndpoints: Endpoint[] = [
+  apiKeys,
+  billing,
+  health,
+  imports,
+  oauth,
+  podcasts,
+  publishing,
+  search,
+  transcripts,
+  uploads,
+  usage,
+  webhooks,
+].flatMap((module) => Object.values(module));

@@ -13,7 +13,10 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
-  "POST /v1/me/webhooks": { url: "https://example.com/hooks/verbatim", event_types: ["transcript.completed", "transcript.failed"] },
+  "POST /v1/me/webhooks": {
+    url: "https://example.com/hooks/verbatim",
+    event_types: ["transcript.completed", "transcript.failed"],
+  },
   "POST /v1/podcast/resolve": { url: EXAMPLE_FEED_URL },
   "POST /v1/uploads/sign": { filename: "interview.mp3", content_type: "audio/mpeg" },
   "POST /v1/checkout": { tier: "pro" },
@@ -22,9 +25,22 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/device/token": { device_code: "the device_code from POST /v1/device/code" },
   "POST /v1/device/approve": { user_code: "BDWP-HQPK" },
   "POST /v1/device/deny": { user_code: "BDWP-HQPK" },
-  "POST /v1/oauth/authorize": { client_id: "the client_id from /oauth/register", redirect_uri: REDIRECT_URI, code_challenge: PKCE_CHALLENGE, code_challenge_method: "S256", state: "af0ifjsldkj", decision: "approve" },
+  "POST /v1/oauth/authorize": {
+    client_id: "the client_id from /oauth/register",
+    redirect_uri: REDIRECT_URI,
+    code_challenge: PKCE_CHALLENGE,
+    code_challenge_method: "S256",
+    state: "af0ifjsldkj",
+    decision: "approve",
+  },
   "POST /oauth/register": { redirect_uris: [REDIRECT_URI], client_name: "My MCP client" },
-  "POST /oauth/token": { grant_type: "authorization_code", code: "the code from the redirect", redirect_uri: REDIRECT_URI, code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", client_id: "the client_id from /oauth/register" },
+  "POST /oauth/token": {
+    grant_type: "authorization_code",
+    code: "the code from the redirect",
+    redirect_uri: REDIRECT_URI,
+    code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+    client_id: "the client_id from /oauth/register",
+  },
   "POST /oauth/revoke": { token: "vrt_…", token_type_hint: "refresh_token" },
 };
 

@@ -43,32 +43,47 @@ interface LookupResult {
   trackTimeMillis?: number;
 }
 
-async function lookup(outbound: Outbound, base: string, id: string, entity: "podcast" | "podcastEpisode"): Promise<LookupResult[]> {
+async function lookup(
+  outbound: Outbound,
+  base: string,
+  id: string,
+  entity: "podcast" | "podcastEpisode",
+): Promise<LookupResult[]> {
   const url = new URL(base);
   url.searchParams.set("id", id);
   url.searchParams.set("entity", entity);
   if (entity === "podcastEpisode") url.searchParams.set("limit", "200");
-  const response = await outbound.safeFetchBuffer(url, { maxBytes: 5 * 1024 * 1024, headers: { accept: "application/json" } });
-  if (!response.ok) throw new ApiError(502, "upstream_failed", `Apple Podcasts' lookup answered HTTP ${response.status}.`);
+  const response = await outbound.safeFetchBuffer(url, {
+    maxBytes: 5 * 1024 * 1024,
+    headers: { accept: "application/json" },
+  });
+  if (!response.ok) throw new ApiError("upstream_failed", `Apple Podcasts' lookup answered HTTP ${response.status}.`);
   let body: { results?: unknown };
   try {
     body = JSON.parse(response.body.toString("utf8")) as { results?: unknown };
   } catch {
-    throw new ApiError(502, "upstream_failed", "Apple Podcasts' lookup answered something other than JSON.");
+    throw new ApiError("upstream_failed", "Apple Podcasts' lookup answered something other than JSON.");
   }
-  return Array.isArray(body.results) ? (body.results.filter((r) => typeof r === "object" && r !== null) as LookupResult[]) : [];
+  return Array.isArray(body.results)
+    ? (body.results.filter((r) => typeof r === "object" && r !== null) as LookupResult[])
+    : [];
 }
 
 /** The show's feed URL. 404 when Apple does not know the id or lists no feed for it. */
 export async function lookupFeedUrl(outbound: Outbound, base: string, showId: string): Promise<string> {
   const results = await lookup(outbound, base, showId, "podcast");
   const show = results.find((r) => typeof r.feedUrl === "string" && r.feedUrl !== "");
-  if (!show?.feedUrl) throw new ApiError(404, "podcast_not_found", "Apple Podcasts has no public feed for that show.");
+  if (!show?.feedUrl) throw new ApiError("podcast_not_found", "Apple Podcasts has no public feed for that show.");
   return show.feedUrl;
 }
 
 /** One episode of the show as Apple lists it (its recent 200), or null. */
-export async function lookupEpisode(outbound: Outbound, base: string, showId: string, episodeId: string): Promise<AppleEpisode | null> {
+export async function lookupEpisode(
+  outbound: Outbound,
+  base: string,
+  showId: string,
+  episodeId: string,
+): Promise<AppleEpisode | null> {
   const results = await lookup(outbound, base, showId, "podcastEpisode");
   const found = results.find((r) => String(r.trackId) === episodeId && r.wrapperType === "podcastEpisode");
   if (!found) return null;
@@ -76,7 +91,10 @@ export async function lookupEpisode(outbound: Outbound, base: string, showId: st
     guid: typeof found.episodeGuid === "string" ? found.episodeGuid : null,
     title: typeof found.trackName === "string" ? found.trackName : "Untitled",
     audioUrl: typeof found.episodeUrl === "string" ? found.episodeUrl : null,
-    published: typeof found.releaseDate === "string" && !Number.isNaN(Date.parse(found.releaseDate)) ? new Date(found.releaseDate).toISOString() : null,
+    published:
+      typeof found.releaseDate === "string" && !Number.isNaN(Date.parse(found.releaseDate))
+        ? new Date(found.releaseDate).toISOString()
+        : null,
     durationMs: typeof found.trackTimeMillis === "number" ? found.trackTimeMillis : null,
   };
 }

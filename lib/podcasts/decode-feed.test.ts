@@ -32,13 +32,21 @@ describe("decodeFeed", () => {
     expect(decodeFeed(jn, "text/xml; charset=no-such-encoding")).toContain(FIRST_TITLE);
     const undeclared = xml('<?xml version="1.0"?>', "Notícias");
     expect(decodeFeed(undeclared, "text/xml")).toContain("<title>Notícias</title>"); // not UTF-8, so windows-1252
-    expect(decodeFeed(xml('<?xml version="1.0" encoding="bogus"?>', "Notícias", "utf8"), null)).toContain("<title>Notícias</title>");
+    expect(decodeFeed(xml('<?xml version="1.0" encoding="bogus"?>', "Notícias", "utf8"), null)).toContain(
+      "<title>Notícias</title>",
+    );
   });
 
   it("a byte order mark decides over everything; UTF-8 is the default", () => {
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), xml('<?xml version="1.0" encoding="UTF-16"?>', "Ünïcode", "utf16le")]);
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      xml('<?xml version="1.0" encoding="UTF-16"?>', "Ünïcode", "utf16le"),
+    ]);
     expect(decodeFeed(utf16, "text/xml; charset=iso-8859-1")).toMatch(/^<\?xml .*<title>Ünïcode<\/title>/);
-    const bom8 = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), xml('<?xml version="1.0" encoding="ISO-8859-1"?>', "Ünïcode", "utf8")]);
+    const bom8 = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      xml('<?xml version="1.0" encoding="ISO-8859-1"?>', "Ünïcode", "utf8"),
+    ]);
     expect(decodeFeed(bom8, null)).toMatch(/^<\?xml .*<title>Ünïcode<\/title>/);
     expect(decodeFeed(xml("", "Ünïcode", "utf8"), "application/rss+xml")).toContain("<title>Ünïcode</title>");
   });

@@ -35,7 +35,12 @@ function decodeAs(label: string, bytes: Uint8Array): string | null {
 }
 
 export function decodeFeed(bytes: Uint8Array, contentType: string | null): string {
-  const candidates = [bomEncoding(bytes), CHARSET_PARAM.exec(contentType ?? "")?.[1] ?? null, declaredEncoding(bytes), "utf-8"];
+  const candidates = [
+    bomEncoding(bytes),
+    CHARSET_PARAM.exec(contentType ?? "")?.[1] ?? null,
+    declaredEncoding(bytes),
+    "utf-8",
+  ];
   for (const label of candidates) {
     const text = label ? decodeAs(label, bytes) : null;
     if (text !== null) return text;

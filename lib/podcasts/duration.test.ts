@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { durationSeconds, normaliseDuration } from "@/lib/podcasts/duration";
+import { durationSeconds, normalizeDuration } from "@/lib/podcasts/duration";
 
-describe("normaliseDuration", () => {
+describe("normalizeDuration", () => {
   it.each([
     ["10475", "02:54:35"],
     ["74", "00:01:14"],
@@ -13,15 +13,15 @@ describe("normaliseDuration", () => {
     ["101:02:03", "101:02:03"],
     ["0", "00:00:00"],
   ])("%j → %s", (raw, expected) => {
-    expect(normaliseDuration(raw)).toBe(expected);
+    expect(normalizeDuration(raw)).toBe(expected);
   });
 
   it.each(["", "abc", "1:2:3:4", "-5", "10:75", "1.5:00", "99999999999", "1 hour"])("%j → null", (raw) => {
-    expect(normaliseDuration(raw)).toBeNull();
+    expect(normalizeDuration(raw)).toBeNull();
   });
 
   it("round-trips to seconds", () => {
-    expect(durationSeconds(normaliseDuration("1:09:50"))).toBe(4190);
+    expect(durationSeconds(normalizeDuration("1:09:50"))).toBe(4190);
     expect(durationSeconds(null)).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * fractions or stray spaces) → one form: `HH:MM:SS` (hours not capped at 24, e.g. `101:02:03`).
  * Anything else (empty, words, negative, over 1,000 hours) → null.
  */
-export function normaliseDuration(raw: unknown): string | null {
+export function normalizeDuration(raw: unknown): string | null {
   if (typeof raw !== "string" && typeof raw !== "number") return null;
   const text = String(raw).trim();
   if (text === "" || text.length > 32) return null;
@@ -26,7 +26,7 @@ export function formatSeconds(total: number): string {
 }
 
 /** "01:02:03" → 3723 (the inverse, for estimates). */
-export function durationSeconds(normalised: string | null): number {
-  if (!normalised) return 0;
-  return normalised.split(":").reduce((total, n) => total * 60 + Number(n), 0);
+export function durationSeconds(normalized: string | null): number {
+  if (!normalized) return 0;
+  return normalized.split(":").reduce((total, n) => total * 60 + Number(n), 0);
 }

@@ -9,7 +9,7 @@ export const resolvePodcastEndpoint = defineEndpoint({
   description:
     "Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: " +
     "the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` " +
-    "(the URL serves audio or video: transcribe it with `POST /v1/transcript {\"audio\": url}`). Apple Podcasts links are resolved to the " +
+    '(the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the ' +
     "show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker " +
     "thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a " +
     "text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's " +

@@ -1,17 +1,15 @@
 import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { captionSegments, parseCaptions, type CaptionFormat } from "@/lib/captions/parse";
-import { normalizeSegments } from "@/lib/formats";
+import { normalizeSegments, type Segment } from "@/lib/formats";
 import type { Outbound } from "@/lib/http/outbound";
-import type { Transcript } from "@/lib/generated/prisma/client";
-import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
-import { findStoredTranscript, type StoredTranscript } from "@/lib/transcripts/fetch-captions";
+import { parseSourceUrl } from "@/lib/sources";
 import type { FeedEpisode, FeedTranscript } from "@/lib/podcasts/parse-feed";
 import { log } from "@/lib/observability/logger";
 
 // Transcripts that podcast feeds publish (Podcasting 2.0 `podcast:transcript`): remembered per user when
 // they resolve or import a feed, and used by POST /v1/transcript for that episode's audio URL instead of
-// speech recognition (200 at once, source `captions`).
+// speech recognition (200 at once, source `captions`; lib/transcripts/published-transcript.ts stores them).
 
 /** Timed formats by declared media type, best first. text/plain has no times and is not used. */
 const FORMATS: [RegExp, CaptionFormat][] = [
@@ -48,14 +46,27 @@ export async function rememberEpisodeTranscripts(
     const transcript = bestTranscript(episode.transcripts);
     const source = transcript ? parseSourceUrl(episode.audioUrl, { allowPrivateFor: options.allowPrivateFor }) : null;
     return transcript && source?.platform === "podcast"
-      ? [{ userId, videoId: source.videoId, audioUrl: source.canonicalUrl, transcriptUrl: transcript.url, type: transcript.type, language: transcript.language }]
+      ? [
+          {
+            userId,
+            videoId: source.videoId,
+            audioUrl: source.canonicalUrl,
+            transcriptUrl: transcript.url,
+            type: transcript.type,
+            language: transcript.language,
+          },
+        ]
       : [];
   });
   if (rows.length === 0) return;
   const db = await getDb();
   for (const row of rows) {
     const { userId: u, videoId, ...data } = row;
-    await db.podcastEpisodeTranscript.upsert({ where: { userId_videoId: { userId: u, videoId } }, create: row, update: data });
+    await db.podcastEpisodeTranscript.upsert({
+      where: { userId_videoId: { userId: u, videoId } },
+      create: row,
+      update: data,
+    });
   }
 }
 
@@ -69,45 +80,54 @@ function sameLanguage(published: string | null, requested: string): boolean {
   return published.toLowerCase().split(/[-_]/)[0] === requested.toLowerCase().split(/[-_]/)[0];
 }
 
-/**
- * The transcript the episode's feed publishes, when this user resolved or imported that feed and it is
- * in `lang`: stored (source `captions`) and returned. Null when there is none, or when it cannot be
- * fetched or read (speech recognition then takes over).
- */
-export async function getPublishedTranscript(
+/** The transcript file the episode's feed publishes, as this user last saw that feed. */
+export interface PublishedTranscript {
+  transcriptUrl: string;
+  /** Its declared media type. */
+  type: string;
+  /** Stored as the transcript's captionKind: which published file it came from. */
+  captionKind: string;
+}
+
+/** The transcript the episode's feed publishes in `lang`, when this user resolved or imported that feed. */
+export async function findPublishedTranscript(
   userId: string,
-  source: Pick<ParsedSource, "platform" | "videoId" | "canonicalUrl">,
+  videoId: string,
   lang: string,
-  deps: { outbound: Outbound },
-): Promise<StoredTranscript | null> {
-  if (source.platform !== "podcast") return null;
+): Promise<PublishedTranscript | null> {
   const db = await getDb();
-  const published = await db.podcastEpisodeTranscript.findUnique({ where: { userId_videoId: { userId, videoId: source.videoId } } });
+  const published = await db.podcastEpisodeTranscript.findUnique({ where: { userId_videoId: { userId, videoId } } });
   if (!published || !sameLanguage(published.language, lang)) return null;
-  const kind = captionKindFor(published.transcriptUrl);
-  const stored = await findStoredTranscript(userId, source, lang, "captions");
-  if (stored && stored.transcript.captionKind === kind) return stored;
+  return {
+    transcriptUrl: published.transcriptUrl,
+    type: published.type,
+    captionKind: captionKindFor(published.transcriptUrl),
+  };
+}
+
+/**
+ * The published file's segments; null when it is not in a timed format we read, or cannot be fetched or
+ * read (speech recognition then takes over).
+ */
+export async function fetchPublishedSegments(
+  published: PublishedTranscript,
+  deps: { outbound: Outbound },
+): Promise<Segment[] | null> {
   const format = formatOf(published.type);
   if (!format) return null;
-  let transcript: Transcript;
   try {
     const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const segments = normalizeSegments(captionSegments(parseCaptions(response.body.toString("utf8"), format.format), "manual"));
+    const segments = normalizeSegments(
+      captionSegments(parseCaptions(response.body.toString("utf8"), format.format), "manual"),
+    );
     if (segments.length === 0) throw new Error("no segments");
-    const data = {
-      captionKind: kind,
-      title: null,
-      sourceUrl: source.canonicalUrl,
-      durationSeconds: Math.ceil(segments[segments.length - 1]!.end),
-      segments: segments as unknown as object,
-      fetchedAt: new Date(),
-    };
-    const key = { platform: source.platform, videoId: source.videoId, lang, source: "captions" as const };
-    transcript = await db.transcript.upsert({ where: { platform_videoId_lang_source: key }, create: { ...key, ...data }, update: data });
+    return segments;
   } catch (error) {
-    log.warn({ transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) }, "a podcast's published transcript could not be used");
+    log.warn(
+      { transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) },
+      "a podcast's published transcript could not be used",
+    );
     return null;
   }
-  return { transcript, inHistory: false };
 }

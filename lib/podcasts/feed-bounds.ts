@@ -72,7 +72,8 @@ export function feedBoundsProblem(text: string, bounds: FeedBounds = FEED_BOUNDS
       } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
         quote = c;
         valueStart = j + 1;
-        if (++attributes > bounds.maxAttributes) return `An element of the feed has more than ${bounds.maxAttributes} attributes.`;
+        if (++attributes > bounds.maxAttributes)
+          return `An element of the feed has more than ${bounds.maxAttributes} attributes.`;
       } else if (c === 0x3e /* > */) {
         selfClosing = text.charCodeAt(j - 1) === 0x2f;
         break;

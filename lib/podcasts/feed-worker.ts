@@ -9,10 +9,15 @@ import type { FeedJob, FeedOutcome } from "@/lib/podcasts/parse-off-thread";
 function run(job: FeedJob): FeedOutcome {
   const text = decodeFeed(job.bytes, job.contentType);
   const type = (job.contentType ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type === "text/html" && !/^\s*(<\?xml|<rss|<feed|<rdf:RDF)/i.test(text)) return { ok: false, reason: "not_a_feed", message: "" };
+  if (type === "text/html" && !/^\s*(<\?xml|<rss|<feed|<rdf:RDF)/i.test(text))
+    return { ok: false, reason: "not_a_feed", message: "" };
   try {
     const feed = parseFeed(text);
-    return { ok: true, feed: { ...feed, episodes: feed.episodes.slice(0, job.maxEpisodes) }, totalEpisodes: feed.episodes.length };
+    return {
+      ok: true,
+      feed: { ...feed, episodes: feed.episodes.slice(0, job.maxEpisodes) },
+      totalEpisodes: feed.episodes.length,
+    };
   } catch (error) {
     if (error instanceof FeedParseError) return { ok: false, reason: "invalid", message: error.message };
     throw error;

@@ -1,7 +1,12 @@
 import type { Outbound } from "@/lib/http/outbound";
 import { ApiError } from "@/lib/http/errors";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
-import { MAX_FEED_EPISODES, readFeedOffThread, type FeedParseSettings, type ReadFeed } from "@/lib/podcasts/parse-off-thread";
+import {
+  MAX_FEED_EPISODES,
+  readFeedOffThread,
+  type FeedParseSettings,
+  type ReadFeed,
+} from "@/lib/podcasts/parse-off-thread";
 
 export interface FeedFetchDeps {
   outbound: Outbound;
@@ -14,7 +19,12 @@ export interface FeedFetchDeps {
 }
 
 /** The settings' defaults (lib/env.ts), for callers that do not pass their own. */
-export const DEFAULT_FEED_PARSE: FeedParseSettings = { threads: 2, timeoutMs: 20_000, memoryMb: 384, maxEpisodes: MAX_FEED_EPISODES };
+export const DEFAULT_FEED_PARSE: FeedParseSettings = {
+  threads: 2,
+  timeoutMs: 20_000,
+  memoryMb: 384,
+  maxEpisodes: MAX_FEED_EPISODES,
+};
 export const DEFAULT_FEED_TIMEOUT_MS = 60_000;
 
 export type Fetched = { kind: "feed"; feed: ReadFeed; url: string } | { kind: "audio"; url: string };
@@ -33,12 +43,15 @@ export async function fetchFeedOrAudio(url: string, deps: FeedFetchDeps): Promis
       maxBytes: deps.maxBytes,
       timeoutMs,
       totalTimeoutMs: timeoutMs,
-      headers: { accept: "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, audio/*;q=0.8, */*;q=0.5" },
+      headers: {
+        accept:
+          "application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.9, audio/*;q=0.8, */*;q=0.5",
+      },
     });
     const type = (response.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!response.ok) {
       response.body.destroy();
-      throw new ApiError(502, "upstream_failed", `That URL answered HTTP ${response.status}.`);
+      throw new ApiError("upstream_failed", `That URL answered HTTP ${response.status}.`);
     }
     if (type.startsWith("audio/") || type.startsWith("video/")) {
       response.body.destroy();
@@ -46,7 +59,11 @@ export async function fetchFeedOrAudio(url: string, deps: FeedFetchDeps): Promis
     }
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(chunk as Buffer);
-    const feed = await readFeedOffThread(Buffer.concat(chunks), response.headers.get("content-type"), deps.parse ?? DEFAULT_FEED_PARSE);
+    const feed = await readFeedOffThread(
+      Buffer.concat(chunks),
+      response.headers.get("content-type"),
+      deps.parse ?? DEFAULT_FEED_PARSE,
+    );
     return { kind: "feed", feed, url };
   } catch (error) {
     throw asApiError(error);

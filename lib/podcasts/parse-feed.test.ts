@@ -15,7 +15,8 @@ describe("parseFeed on real feeds", () => {
     expect(parsed.episodes[0]).toEqual({
       guid: "1600-2823",
       title: "Giant Bombcast 603: Call of Tuesday",
-      audioUrl: "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
+      audioUrl:
+        "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
       published: "2019-10-01T22:30:00.000Z",
       duration: "02:54:35",
       transcripts: [],
@@ -74,7 +75,9 @@ describe("parseFeed on hostile input", () => {
   });
 
   it("refuses external entities (XXE): the parser will not even declare them", () => {
-    expect(() => parseFeed(HOSTILE["xxe.xml"]!.replaceAll("__ORIGIN__", "http://127.0.0.1:9"))).toThrow(/External entities are not supported/);
+    expect(() => parseFeed(HOSTILE["xxe.xml"]!.replaceAll("__ORIGIN__", "http://127.0.0.1:9"))).toThrow(
+      /External entities are not supported/,
+    );
   });
 
   it("refuses malformed XML with the line", () => {

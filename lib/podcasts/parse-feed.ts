@@ -1,7 +1,7 @@
 import { decodeXML } from "entities";
 import { storableText } from "@/lib/db/storable-text";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { normaliseDuration } from "@/lib/podcasts/duration";
+import { normalizeDuration } from "@/lib/podcasts/duration";
 import { FEED_BOUNDS, feedBoundsProblem } from "@/lib/podcasts/feed-bounds";
 
 // RSS 2.0 (with the iTunes and Podcasting 2.0 namespaces) and Atom feeds → show title and episodes.
@@ -71,7 +71,11 @@ export function parseFeed(xml: string): ParsedFeed {
   if (problem) throw new FeedParseError(`${problem} That is more than a podcast feed needs; it was not read.`);
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
-    throw new FeedParseError(storableText(`The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`));
+    throw new FeedParseError(
+      storableText(
+        `The feed is not well-formed XML (line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg})`,
+      ),
+    );
   }
   let doc: Node;
   try {
@@ -84,18 +88,32 @@ export function parseFeed(xml: string): ParsedFeed {
     const channel = asNode(rss.channel);
     if (!channel) throw new FeedParseError("The feed has no <channel>.");
     const items = [...asArray(channel.item), ...asArray(rss.item)];
-    return { format: "rss", title: textOf(channel.title) || "Untitled", episodes: items.map(asNode).flatMap((item) => (item ? rssEpisode(item) : [])) };
+    return {
+      format: "rss",
+      title: textOf(channel.title) || "Untitled",
+      episodes: items.map(asNode).flatMap((item) => (item ? rssEpisode(item) : [])),
+    };
   }
   const feed = asNode(doc.feed);
   if (feed) {
-    return { format: "atom", title: textOf(feed.title) || "Untitled", episodes: asArray(feed.entry).map(asNode).flatMap((entry) => (entry ? atomEpisode(entry) : [])) };
+    return {
+      format: "atom",
+      title: textOf(feed.title) || "Untitled",
+      episodes: asArray(feed.entry)
+        .map(asNode)
+        .flatMap((entry) => (entry ? atomEpisode(entry) : [])),
+    };
   }
   throw new FeedParseError("This is XML, but not an RSS or Atom feed.");
 }
 
 function rssEpisode(item: Node): FeedEpisode[] {
-  const enclosure = asArray(item.enclosure).map(asNode).find((e) => e && attr(e, "url"));
-  const media = asArray(item["media:content"]).map(asNode).find((e) => e && attr(e, "url") && /^(audio|video)\//.test(attr(e, "type")));
+  const enclosure = asArray(item.enclosure)
+    .map(asNode)
+    .find((e) => e && attr(e, "url"));
+  const media = asArray(item["media:content"])
+    .map(asNode)
+    .find((e) => e && attr(e, "url") && /^(audio|video)\//.test(attr(e, "type")));
   const audioUrl = attr(enclosure ?? media ?? {}, "url");
   if (!audioUrl) return [];
   return [
@@ -104,18 +122,22 @@ function rssEpisode(item: Node): FeedEpisode[] {
       title: textOf(item.title) || textOf(item["itunes:title"]) || "Untitled",
       audioUrl,
       published: isoDate(textOf(item.pubDate) || textOf(item["dc:date"])),
-      duration: normaliseDuration(textOf(item["itunes:duration"])),
+      duration: normalizeDuration(textOf(item["itunes:duration"])),
       transcripts: asArray(item["podcast:transcript"]).flatMap((t) => {
         const node = asNode(t);
         const url = node ? attr(node, "url") : "";
-        return node && url ? [{ url, type: attr(node, "type").toLowerCase(), language: attr(node, "language") || null }] : [];
+        return node && url
+          ? [{ url, type: attr(node, "type").toLowerCase(), language: attr(node, "language") || null }]
+          : [];
       }),
     },
   ];
 }
 
 function atomEpisode(entry: Node): FeedEpisode[] {
-  const links = asArray(entry.link).map(asNode).filter((l): l is Node => l !== null);
+  const links = asArray(entry.link)
+    .map(asNode)
+    .filter((l): l is Node => l !== null);
   const enclosure = links.find((l) => attr(l, "rel") === "enclosure" && attr(l, "href"));
   if (!enclosure) return [];
   const audioUrl = attr(enclosure, "href");
@@ -145,7 +167,10 @@ function textOf(value: unknown): string {
   if (Array.isArray(value)) return textOf(value[0]);
   const node = asNode(value);
   if (!node) return "";
-  const parts = [typeof node["#text"] === "string" ? decodeXML(node["#text"]) : "", ...asArray(node["#cdata"]).map((c) => (typeof c === "string" ? c : ""))];
+  const parts = [
+    typeof node["#text"] === "string" ? decodeXML(node["#text"]) : "",
+    ...asArray(node["#cdata"]).map((c) => (typeof c === "string" ? c : "")),
+  ];
   return storableText(parts.join("")).trim();
 }
 

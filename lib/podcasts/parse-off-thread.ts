@@ -55,7 +55,11 @@ async function turn(threads: number): Promise<() => void> {
 function spawn(job: FeedJob, settings: FeedParseSettings): Worker {
   const options = {
     workerData: job,
-    resourceLimits: { maxOldGenerationSizeMb: settings.memoryMb, maxYoungGenerationSizeMb: Math.min(64, Math.max(8, settings.memoryMb / 8)), stackSizeMb: 4 },
+    resourceLimits: {
+      maxOldGenerationSizeMb: settings.memoryMb,
+      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, settings.memoryMb / 8)),
+      stackSizeMb: 4,
+    },
     stdout: false,
     stderr: false,
   };
@@ -65,13 +69,19 @@ function spawn(job: FeedJob, settings: FeedParseSettings): Worker {
   // registers tsx, then imports the entry.
   if (process.env.NEXT_RUNTIME !== "nodejs") {
     const entry = import.meta.url.replace(/[^/]*$/, "feed-worker.ts");
-    return new Worker(`import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { ...options, eval: true });
+    return new Worker(
+      `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+      { ...options, eval: true },
+    );
   }
   return new Worker(new URL("./feed-worker.ts", import.meta.url), options);
 }
 
 function tooMuch(): ApiError {
-  return new ApiError(422, "feed_invalid", "The feed is too large or too complex to read (it took more time or memory than a podcast feed needs).");
+  return new ApiError(
+    "feed_invalid",
+    "The feed is too large or too complex to read (it took more time or memory than a podcast feed needs).",
+  );
 }
 
 /**
@@ -79,7 +89,11 @@ function tooMuch(): ApiError {
  * API errors: 422 feed_invalid (malformed, over the bounds of feed-bounds.ts, over the thread's memory or
  * deadline), 422 not_a_feed (a web page).
  */
-export async function readFeedOffThread(bytes: Uint8Array, contentType: string | null, settings: FeedParseSettings): Promise<ReadFeed> {
+export async function readFeedOffThread(
+  bytes: Uint8Array,
+  contentType: string | null,
+  settings: FeedParseSettings,
+): Promise<ReadFeed> {
   const release = await turn(settings.threads);
   try {
     const outcome = await new Promise<FeedOutcome>((resolve, reject) => {
@@ -97,11 +111,14 @@ export async function readFeedOffThread(bytes: Uint8Array, contentType: string |
       worker.once("error", (error: Error & { code?: string }) =>
         settle(() => reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? tooMuch() : error)),
       );
-      worker.once("exit", (code) => settle(() => reject(new Error(`The feed parser stopped (exit code ${code}) without an answer.`))));
+      worker.once("exit", (code) =>
+        settle(() => reject(new Error(`The feed parser stopped (exit code ${code}) without an answer.`))),
+      );
     });
     if (outcome.ok) return { ...outcome.feed, totalEpisodes: outcome.totalEpisodes };
-    if (outcome.reason === "not_a_feed") throw new ApiError(422, "not_a_feed", "That URL is a web page, not a podcast feed or an audio file.");
-    throw new ApiError(422, "feed_invalid", outcome.message);
+    if (outcome.reason === "not_a_feed")
+      throw new ApiError("not_a_feed", "That URL is a web page, not a podcast feed or an audio file.");
+    throw new ApiError("feed_invalid", outcome.message);
   } finally {
     release();
   }

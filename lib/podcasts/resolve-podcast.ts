@@ -34,13 +34,13 @@ export interface Resolved {
 }
 
 /** Pasted podcast schemes (feed://, itpc://, pcast://, podcast://) are https. */
-export function normaliseFeedUrl(raw: string): string {
+export function normalizeFeedUrl(raw: string): string {
   return raw.trim().replace(/^(feed|itpc|pcast|podcast):\/\//i, "https://");
 }
 
 /** A URL → what it is (see the endpoint's description). Shared by POST /v1/podcast/resolve and imports. */
 export async function resolvePodcastUrl(raw: string, deps: ResolveDeps): Promise<Resolved> {
-  const text = normaliseFeedUrl(raw);
+  const text = normalizeFeedUrl(raw);
   let url: URL;
   try {
     url = deps.outbound.checkUrl(text);
@@ -51,12 +51,15 @@ export async function resolvePodcastUrl(raw: string, deps: ResolveDeps): Promise
   if (apple) {
     const feedUrl = await wrap(() => lookupFeedUrl(deps.outbound, deps.lookupUrl, apple.showId));
     const fetched = await fetchFeedOrAudio(feedUrl, deps);
-    if (fetched.kind !== "feed") throw new ApiError(502, "upstream_failed", "Apple Podcasts names a feed that is not a feed.");
+    if (fetched.kind !== "feed")
+      throw new ApiError("upstream_failed", "Apple Podcasts names a feed that is not a feed.");
     if (!apple.episodeId) return { kind: "feed", feed: fetched.feed, feedUrl, episode: null, audioUrl: null };
     const listed = await wrap(() => lookupEpisode(deps.outbound, deps.lookupUrl, apple.showId, apple.episodeId!));
-    if (!listed) throw new ApiError(404, "podcast_not_found", "Apple Podcasts does not list that episode.");
+    if (!listed) throw new ApiError("podcast_not_found", "Apple Podcasts does not list that episode.");
     const episode =
-      fetched.feed.episodes.find((e) => (listed.guid && e.guid === listed.guid) || (listed.audioUrl && e.audioUrl === listed.audioUrl)) ??
+      fetched.feed.episodes.find(
+        (e) => (listed.guid && e.guid === listed.guid) || (listed.audioUrl && e.audioUrl === listed.audioUrl),
+      ) ??
       (listed.audioUrl
         ? {
             guid: listed.guid ?? listed.audioUrl,
@@ -67,16 +70,22 @@ export async function resolvePodcastUrl(raw: string, deps: ResolveDeps): Promise
             transcripts: [],
           }
         : null);
-    if (!episode) throw new ApiError(404, "podcast_not_found", "That episode has no audio Apple Podcasts or the feed lists.");
+    if (!episode)
+      throw new ApiError("podcast_not_found", "That episode has no audio Apple Podcasts or the feed lists.");
     return { kind: "episode", feed: fetched.feed, feedUrl, episode, audioUrl: episode.audioUrl };
   }
   const fetched = await fetchFeedOrAudio(url.href, deps);
-  if (fetched.kind === "audio") return { kind: "audio", feed: null, feedUrl: null, episode: null, audioUrl: fetched.url };
+  if (fetched.kind === "audio")
+    return { kind: "audio", feed: null, feedUrl: null, episode: null, audioUrl: fetched.url };
   return { kind: "feed", feed: fetched.feed, feedUrl: fetched.url, episode: null, audioUrl: null };
 }
 
 /** POST /v1/podcast/resolve. Episodes that publish a transcript are remembered for the caller (POST /v1/transcript uses it). */
-export async function resolvePodcast(userId: string, request: ResolveRequest, deps: ResolveDeps): Promise<ResolveResponse> {
+export async function resolvePodcast(
+  userId: string,
+  request: ResolveRequest,
+  deps: ResolveDeps,
+): Promise<ResolveResponse> {
   const resolved = await resolvePodcastUrl(request.url, deps);
   if (resolved.kind === "audio") return { kind: "audio", show: null, episodes: null, audio_url: resolved.audioUrl };
   const show = { title: resolved.feed!.title };

@@ -31,7 +31,14 @@ beforeAll(async () => {
   delete process.env.ASSEMBLYAI_API_KEY;
   fake.shows.set("1000", {
     feed: "/feeds/podcastindex-example.xml",
-    episodes: [{ trackId: 2003, guid: "https://example.com/ep0003", title: "Episode 3 - The Future", audioPath: "/ex/file-03.mp3" }],
+    episodes: [
+      {
+        trackId: 2003,
+        guid: "https://example.com/ep0003",
+        title: "Episode 3 - The Future",
+        audioPath: "/ex/file-03.mp3",
+      },
+    ],
   });
   fake.shows.set("1001", { feed: "/feeds/giantbomb-podcast.rss" });
   ctx = await useTestDatabase();
@@ -67,19 +74,30 @@ interface Resolved {
 
 async function resolve(auth: Record<string, string>, url: string, page: { offset?: number; limit?: number } = {}) {
   const res = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: { url, ...page } });
-  return { ...res, body: res.json as Resolved & { detail?: string; code?: string; total_episodes?: number; next_offset?: number | null } };
+  return {
+    ...res,
+    body: res.json as Resolved & {
+      detail?: string;
+      code?: string;
+      total_episodes?: number;
+      next_offset?: number | null;
+    },
+  };
 }
 
 describe("POST /v1/podcast/resolve", () => {
   it("needs credentials and a URL", async () => {
-    expect((await callRoute(resolveRoute, "/v1/podcast/resolve", { body: { url: `${fake.origin}/feeds/heise.atom` } })).status).toBe(401);
+    expect(
+      (await callRoute(resolveRoute, "/v1/podcast/resolve", { body: { url: `${fake.origin}/feeds/heise.atom` } }))
+        .status,
+    ).toBe(401);
     const { auth } = await caller();
     const missing = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: {} });
     expect(missing.status).toBe(422);
     expect((missing.json as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "url"]);
   });
 
-  it("a large real feed: 730 episodes with normalised durations, 100 a page", async () => {
+  it("a large real feed: 730 episodes with normalized durations, 100 a page", async () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`);
     expect(status).toBe(200);
@@ -90,19 +108,23 @@ describe("POST /v1/podcast/resolve", () => {
     expect(body).toMatchObject({ total_episodes: 730, next_offset: 100 });
     // Paged through with `next_offset`: every episode once, in the feed's order.
     const guids = body.episodes!.map((e) => e.guid);
-    for (let offset: number | null = body.next_offset!; offset !== null; ) {
+    for (let offset: number | null = body.next_offset!; offset !== null;) {
       const page = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`, { offset, limit: 300 });
       guids.push(...page.body.episodes!.map((e) => e.guid));
       offset = page.body.next_offset!;
     }
     expect(guids).toHaveLength(730);
     expect(new Set(guids).size).toBe(730);
-    const over = await callRoute(resolveRoute, "/v1/podcast/resolve", { headers: auth, body: { url: `${fake.origin}/feeds/giantbomb-podcast.rss`, limit: 501 } });
+    const over = await callRoute(resolveRoute, "/v1/podcast/resolve", {
+      headers: auth,
+      body: { url: `${fake.origin}/feeds/giantbomb-podcast.rss`, limit: 501 },
+    });
     expect(over.status).toBe(422);
     expect(body.episodes![0]).toEqual({
       guid: "1600-2823",
       title: "Giant Bombcast 603: Call of Tuesday",
-      audio_url: "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
+      audio_url:
+        "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
       published: "2019-10-01T22:30:00.000Z",
       duration: "02:54:35",
     });
@@ -143,7 +165,11 @@ describe("POST /v1/podcast/resolve", () => {
     expect(body.kind).toBe("episode");
     expect(body.show).toEqual({ title: "Podcasting 2.0 Namespace Example" });
     expect(body.episodes).toHaveLength(1);
-    expect(body.episodes![0]).toMatchObject({ guid: `${fake.origin}/ex/ep0003`, title: "Episode 3 - The Future", audio_url: `${fake.origin}/ex/file-03.mp3` });
+    expect(body.episodes![0]).toMatchObject({
+      guid: `${fake.origin}/ex/ep0003`,
+      title: "Episode 3 - The Future",
+      audio_url: `${fake.origin}/ex/file-03.mp3`,
+    });
     expect(body.audio_url).toBe(`${fake.origin}/ex/file-03.mp3`);
   });
 
@@ -160,7 +186,12 @@ describe("POST /v1/podcast/resolve", () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, `${fake.origin}/ex/some-episode.mp3`);
     expect(status).toBe(200);
-    expect(body).toEqual({ kind: "audio", show: null, episodes: null, audio_url: `${fake.origin}/ex/some-episode.mp3` });
+    expect(body).toEqual({
+      kind: "audio",
+      show: null,
+      episodes: null,
+      audio_url: `${fake.origin}/ex/some-episode.mp3`,
+    });
   });
 
   it("refuses a malformed feed, a web page, a missing feed and internal addresses with clear answers", async () => {
@@ -215,24 +246,32 @@ describe("published transcripts (podcast:transcript) as captions", () => {
     expect(transcript.segments[0]!.start).toBe(0.5);
     expect(transcript.segments.map((s) => s.text).join(" ")).toContain("I am your father.");
 
-    const entry = await ctx.db.transcription.findFirst({ where: { userId: user.id, platform: "podcast" } });
-    expect(entry).toMatchObject({ source: "captions", state: "done" });
+    const entry = await ctx.db.historyEntry.findFirst({ where: { userId: user.id, platform: "podcast" } });
+    expect(entry).toMatchObject({ origin: "captions", state: "done" });
 
     // Another user who never resolved that feed does not get it (a feed may name any audio URL).
     const other = await caller();
-    expect((await callRoute(transcriptRoute, "/v1/transcript", { headers: other.auth, body: { audio } })).status).toBe(503);
+    expect((await callRoute(transcriptRoute, "/v1/transcript", { headers: other.auth, body: { audio } })).status).toBe(
+      503,
+    );
   });
 
   it("SRT and HTML transcripts; a transcript in another language is not used for `lang`", async () => {
     const { auth } = await caller();
     await resolve(auth, `${fake.origin}/feeds/transcript-json-episode.xml`);
-    const srt = await callRoute(transcriptRoute, "/v1/transcript", { headers: auth, body: { audio: `${fake.origin}/ex/srt-1.mp3`, format: "text" } });
+    const srt = await callRoute(transcriptRoute, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${fake.origin}/ex/srt-1.mp3`, format: "text" },
+    });
     expect(srt.status).toBe(200);
     expect((srt.json as { content: string }).content).toContain("When you first get started in podcasting");
     // (Each example transcript is about 10 minutes: a second one would exceed the free allowance, so a second user.)
     const second = await caller();
     await resolve(second.auth, `${fake.origin}/feeds/transcript-json-episode.xml`);
-    const html = await callRoute(transcriptRoute, "/v1/transcript", { headers: second.auth, body: { audio: `${fake.origin}/ex/html-1.mp3` } });
+    const html = await callRoute(transcriptRoute, "/v1/transcript", {
+      headers: second.auth,
+      body: { audio: `${fake.origin}/ex/html-1.mp3` },
+    });
     expect(html.status).toBe(200);
     expect((html.json as { segments: { start: number }[] }).segments[1]!.start).toBe(53);
 
@@ -240,7 +279,9 @@ describe("published transcripts (podcast:transcript) as captions", () => {
     const { auth: third } = await caller();
     await resolve(third, `${fake.origin}/feeds/podcastindex-example.xml`);
     const audio = `${fake.origin}/ex/file-03.mp3`;
-    expect((await callRoute(transcriptRoute, "/v1/transcript", { headers: third, body: { audio, lang: "en" } })).status).toBe(503);
+    expect(
+      (await callRoute(transcriptRoute, "/v1/transcript", { headers: third, body: { audio, lang: "en" } })).status,
+    ).toBe(503);
     const es = await callRoute(transcriptRoute, "/v1/transcript", { headers: third, body: { audio, lang: "es" } });
     expect(es.status).toBe(200);
     expect(es.json).toMatchObject({ source: "captions", lang: "es" });

@@ -11,7 +11,9 @@ export const resolveRequestSchema = z
       .string()
       .min(1)
       .max(MAX_SOURCE_URL_LENGTH)
-      .describe("An RSS or Atom feed URL, an Apple Podcasts show or episode link, or a direct link to an episode's audio file"),
+      .describe(
+        "An RSS or Atom feed URL, an Apple Podcasts show or episode link, or a direct link to an episode's audio file",
+      ),
     limit: z
       .number()
       .int()
@@ -36,9 +38,14 @@ export const episodeOutSchema = z
   .object({
     guid: z.string().describe("The feed's guid for the episode (Atom: its id); the audio URL when the feed gives none"),
     title: z.string(),
-    audio_url: z.string().describe("The episode's audio file (the enclosure); pass it as `audio` to POST /v1/transcript"),
+    audio_url: z
+      .string()
+      .describe("The episode's audio file (the enclosure); pass it as `audio` to POST /v1/transcript"),
     published: z.string().nullable().describe("ISO 8601"),
-    duration: z.string().nullable().describe("HH:MM:SS, normalised from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24"),
+    duration: z
+      .string()
+      .nullable()
+      .describe("HH:MM:SS, normalized from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24"),
   })
   .meta({ id: "EpisodeOut" });
 
@@ -46,19 +53,28 @@ export type EpisodeOut = z.infer<typeof episodeOutSchema>;
 
 export const resolveResponseSchema = z
   .object({
-    kind: z.enum(["feed", "episode", "audio"]).describe("feed: a whole show; episode: one episode of a show (Apple episode link); audio: a direct audio file"),
+    kind: z
+      .enum(["feed", "episode", "audio"])
+      .describe("feed: a whole show; episode: one episode of a show (Apple episode link); audio: a direct audio file"),
     show: showInfoSchema.nullable(),
     episodes: z
       .array(episodeOutSchema)
       .nullable()
-      .describe("Newest first as the feed lists them; only items with an audio enclosure. For `feed`, one page: `limit` from `offset`"),
+      .describe(
+        "Newest first as the feed lists them; only items with an audio enclosure. For `feed`, one page: `limit` from `offset`",
+      ),
     audio_url: z.string().nullable().describe("For `episode` and `audio`: the audio to transcribe"),
     total_episodes: z
       .number()
       .int()
       .optional()
       .describe("For `feed`: the episodes with audio the feed lists (of which the first 10,000 can be paged through)"),
-    next_offset: z.number().int().nullable().optional().describe("For `feed`: the `offset` of the next page, or null on the last one"),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe("For `feed`: the `offset` of the next page, or null on the last one"),
   })
   .meta({ id: "ResolveResponse" });
 

@@ -33,7 +33,13 @@ let bundledDirs: readonly string[] | undefined;
 
 /** The directories of the npm-installed ffmpeg and ffprobe (looked up once per process). */
 export function bundledToolDirs(): readonly string[] {
-  bundledDirs ??= [...new Set((Object.keys(INSTALLERS) as MediaTool[]).flatMap((tool) => bundledBinary(tool) ?? []).map((binary) => path.dirname(binary)))];
+  bundledDirs ??= [
+    ...new Set(
+      (Object.keys(INSTALLERS) as MediaTool[])
+        .flatMap((tool) => bundledBinary(tool) ?? [])
+        .map((binary) => path.dirname(binary)),
+    ),
+  ];
   return bundledDirs;
 }
 

@@ -48,7 +48,10 @@ describe("runTool", () => {
     process.env.DATABASE_URL = "postgres://user:pw@db/verbatim";
     process.env.AUTH_SECRET = "a-session-secret";
     process.env.HTTPS_PROXY = "http://proxy.example:3128";
-    const r = await runTool(node, ["-e", "process.stdout.write(JSON.stringify(process.env))"], { timeoutMs: 30_000, env: { EXTRA: "1" } });
+    const r = await runTool(node, ["-e", "process.stdout.write(JSON.stringify(process.env))"], {
+      timeoutMs: 30_000,
+      env: { EXTRA: "1" },
+    });
     expect(r).toMatchObject({ code: 0, failure: null });
     const env = JSON.parse(r.stdout) as Record<string, string>;
     expect(env).not.toHaveProperty("STRIPE_SECRET_KEY");
@@ -106,13 +109,20 @@ describe("runTool", () => {
 
   it("streams stdout line by line", async () => {
     const lines: string[] = [];
-    const r = await runTool(node, ["-e", `process.stdout.write("a\\r\\nb\\nc")`], { timeoutMs: 30_000, onStdoutLine: (l) => lines.push(l) });
+    const r = await runTool(node, ["-e", `process.stdout.write("a\\r\\nb\\nc")`], {
+      timeoutMs: 30_000,
+      onStdoutLine: (l) => lines.push(l),
+    });
     expect(r.code).toBe(0);
     expect(lines).toEqual(["a", "b", "c"]);
   });
 
   it("passes arguments as they are, without a shell", async () => {
-    const r = await runTool(node, ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", "$(id)", "`id`; rm -rf /", "a b"], { timeoutMs: 30_000 });
+    const r = await runTool(
+      node,
+      ["-e", "process.stdout.write(JSON.stringify(process.argv.slice(1)))", "$(id)", "`id`; rm -rf /", "a b"],
+      { timeoutMs: 30_000 },
+    );
     expect(JSON.parse(r.stdout)).toEqual(["$(id)", "`id`; rm -rf /", "a b"]);
   });
 

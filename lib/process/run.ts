@@ -169,7 +169,12 @@ export function runTool(binary: string, args: readonly string[], opts: RunToolOp
         return;
       }
       if (partial !== "" && opts.onStdoutLine) opts.onStdoutLine(partial);
-      resolve({ code, stdout: Buffer.concat(stdout).toString("utf8"), stderrTail: stderr.slice(-tailChars).trim(), failure });
+      resolve({
+        code,
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderrTail: stderr.slice(-tailChars).trim(),
+        failure,
+      });
     };
     child.once("error", (err) => {
       kill();

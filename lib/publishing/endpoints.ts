@@ -22,7 +22,10 @@ export const publishEndpoint = defineEndpoint({
   rateLimit: "account",
   body: publishRequestSchema,
   response: publishResponseSchema,
-  errors: { 404: "No transcript of this source and language in the caller's history", 409: "The transcript is not complete yet" },
+  errors: {
+    404: "No transcript of this source and language in the caller's history",
+    409: "The transcript is not complete yet",
+  },
 });
 
 export const unpublishEndpoint = defineEndpoint({
@@ -63,7 +66,11 @@ export const publicTranscriptEndpoint = defineEndpoint({
   rateLimit: "publicRead",
   params: slugParamsSchema,
   response: publicTranscriptSchema,
-  errors: { 304: "Not modified", 404: "No published transcript has this slug", 429: "Too many requests from this address (see Retry-After)" },
+  errors: {
+    304: "Not modified",
+    404: "No published transcript has this slug",
+    429: "Too many requests from this address (see Retry-After)",
+  },
 });
 
 export const publicDownloadEndpoint = defineEndpoint({
@@ -75,5 +82,9 @@ export const publicDownloadEndpoint = defineEndpoint({
   rateLimit: "publicRead",
   params: slugParamsSchema,
   query: publicDownloadQuerySchema,
-  errors: { 304: "Not modified", 404: "No published transcript has this slug", 429: "Too many requests from this address (see Retry-After)" },
+  errors: {
+    304: "Not modified",
+    404: "No published transcript has this slug",
+    429: "Too many requests from this address (see Retry-After)",
+  },
 });

@@ -12,7 +12,14 @@ type StoredRow = Omit<IndexRow, "publishedAt" | "updatedAt"> & { publishedAt: st
 const stored = cached(
   async (limit: number): Promise<{ rows: StoredRow[]; nextCursor: string | null }> => {
     const page = await listPublished({ limit });
-    return { rows: page.rows.map((row) => ({ ...row, publishedAt: row.publishedAt.toISOString(), updatedAt: row.updatedAt.toISOString() })), nextCursor: page.nextCursor };
+    return {
+      rows: page.rows.map((row) => ({
+        ...row,
+        publishedAt: row.publishedAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+      })),
+      nextCursor: page.nextCursor,
+    };
   },
   "explore-newest",
   [PUBLIC_INDEX_TAG],
@@ -22,5 +29,12 @@ const stored = cached(
 /** The newest `limit` published transcripts, as listPublished gives them. */
 export async function newestPublished(limit: number): Promise<{ rows: IndexRow[]; nextCursor: string | null }> {
   const page = await stored(limit);
-  return { rows: page.rows.map((row) => ({ ...row, publishedAt: new Date(row.publishedAt), updatedAt: new Date(row.updatedAt) })), nextCursor: page.nextCursor };
+  return {
+    rows: page.rows.map((row) => ({
+      ...row,
+      publishedAt: new Date(row.publishedAt),
+      updatedAt: new Date(row.updatedAt),
+    })),
+    nextCursor: page.nextCursor,
+  };
 }

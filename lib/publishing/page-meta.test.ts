@@ -18,7 +18,11 @@ const transcript: PublicTranscript = {
   content: null,
   segments: [
     { start: 0, end: 4, text: "When I was 27 years old, I left a very demanding job in management consulting" },
-    { start: 4, end: 9, text: "for a job that was even more demanding: teaching. </script> & more words to make this longer than a description" },
+    {
+      start: 4,
+      end: 9,
+      text: "for a job that was even more demanding: teaching. </script> & more words to make this longer than a description",
+    },
   ],
   channel: null,
   source_published_at: null,
@@ -38,9 +42,14 @@ describe("public page metadata", () => {
   it("has Open Graph and Twitter cards with the YouTube thumbnail and the canonical URL", () => {
     const meta = pageMetadata(transcript);
     expect(meta.alternates?.canonical).toBe(transcript.url);
-    expect(meta.openGraph).toMatchObject({ url: transcript.url, images: [{ url: "https://i.ytimg.com/vi/H14bBuluwB8/hqdefault.jpg" }] });
+    expect(meta.openGraph).toMatchObject({
+      url: transcript.url,
+      images: [{ url: "https://i.ytimg.com/vi/H14bBuluwB8/hqdefault.jpg" }],
+    });
     expect(meta.twitter).toMatchObject({ card: "summary_large_image" });
-    expect(pageMetadata({ ...transcript, platform: "upload", video_id: null, source_url: null }).twitter).toMatchObject({ card: "summary" });
+    expect(pageMetadata({ ...transcript, platform: "upload", video_id: null, source_url: null }).twitter).toMatchObject(
+      { card: "summary" },
+    );
   });
 
   it("writes a VideoObject with the transcript that cannot close its script element", () => {
@@ -48,7 +57,13 @@ describe("public page metadata", () => {
     expect(json).not.toMatch(/<\/script/i);
     expect(json).not.toContain("<");
     const data = JSON.parse(json) as Record<string, string>;
-    expect(data).toMatchObject({ "@type": "VideoObject", name: transcript.title, duration: "PT371S", uploadDate: transcript.published_at, thumbnailUrl: expect.any(String) });
+    expect(data).toMatchObject({
+      "@type": "VideoObject",
+      name: transcript.title,
+      duration: "PT371S",
+      uploadDate: transcript.published_at,
+      thumbnailUrl: expect.any(String),
+    });
     expect(data.transcript).toContain("teaching. </script> & more");
   });
 

@@ -10,7 +10,10 @@ const DESCRIPTION_CHARS = 160;
 const JSON_LD_TRANSCRIPT_CHARS = 100_000;
 
 export function transcriptText(transcript: Pick<PublicTranscript, "segments">): string {
-  return (transcript.segments ?? []).map((segment) => segment.text.trim()).filter(Boolean).join(" ");
+  return (transcript.segments ?? [])
+    .map((segment) => segment.text.trim())
+    .filter(Boolean)
+    .join(" ");
 }
 
 export function pageTitle(transcript: Pick<PublicTranscript, "title">): string {
@@ -26,7 +29,8 @@ export function pageDescription(transcript: PublicTranscript): string {
 
 /** The platform's thumbnail, where there is a public one. */
 export function thumbnailUrl(transcript: Pick<PublicTranscript, "platform" | "video_id">): string | null {
-  if (transcript.platform === "youtube" && transcript.video_id) return `https://i.ytimg.com/vi/${encodeURIComponent(transcript.video_id)}/hqdefault.jpg`;
+  if (transcript.platform === "youtube" && transcript.video_id)
+    return `https://i.ytimg.com/vi/${encodeURIComponent(transcript.video_id)}/hqdefault.jpg`;
   return null;
 }
 
@@ -36,7 +40,10 @@ export function momentPrefix(transcript: Pick<PublicTranscript, "platform" | "vi
 }
 
 /** The link a timestamp falls back to without the player: that moment on the platform, where it has such links. */
-export function momentHref(transcript: Pick<PublicTranscript, "platform" | "video_id">, seconds: number): string | null {
+export function momentHref(
+  transcript: Pick<PublicTranscript, "platform" | "video_id">,
+  seconds: number,
+): string | null {
   const prefix = momentPrefix(transcript);
   return prefix ? `${prefix}${Math.floor(seconds)}s` : null;
 }
@@ -57,7 +64,12 @@ export function pageMetadata(transcript: PublicTranscript): Metadata {
       siteName: "Verbatim",
       ...(image ? { images: [{ url: image, width: 480, height: 360 }] } : {}),
     },
-    twitter: { card: image ? "summary_large_image" : "summary", title, description, ...(image ? { images: [image] } : {}) },
+    twitter: {
+      card: image ? "summary_large_image" : "summary",
+      title,
+      description,
+      ...(image ? { images: [image] } : {}),
+    },
   };
 }
 

@@ -23,7 +23,15 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
   const [ms, id] = Buffer.from(cursor, "base64url").toString("utf8").split(".", 2);
   const at = Number(ms);
   if (!id || !/^\d{1,15}$/.test(ms ?? "") || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) {
-    throw new RequestValidationError([{ type: "value_error", loc: ["query", "cursor"], msg: "Value error, not a cursor from this index", input: cursor, ctx: { error: {} } }]);
+    throw new RequestValidationError([
+      {
+        type: "value_error",
+        loc: ["query", "cursor"],
+        msg: "Value error, not a cursor from this index",
+        input: cursor,
+        ctx: { error: {} },
+      },
+    ]);
   }
   return { at: new Date(at), id };
 }
@@ -32,7 +40,11 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
  * One page of published transcripts, newest first. `search` (the /explore page) matches title words,
  * case-insensitively; the API leaves it out.
  */
-export async function listPublished(options: { cursor?: string; limit: number; search?: string }): Promise<{ rows: IndexRow[]; nextCursor: string | null }> {
+export async function listPublished(options: {
+  cursor?: string;
+  limit: number;
+  search?: string;
+}): Promise<{ rows: IndexRow[]; nextCursor: string | null }> {
   const db = await getDb();
   const after = options.cursor ? decodeCursor(options.cursor) : null;
   const search = options.search?.trim().slice(0, 100) || null;
@@ -53,5 +65,8 @@ export async function listPublished(options: { cursor?: string; limit: number; s
 /** GET /v1/public/index. */
 export async function publicIndex(query: { cursor?: string; limit: number }): Promise<PublicIndexResponse> {
   const { rows, nextCursor } = await listPublished(query);
-  return { items: rows.map((row) => ({ slug: row.slug, updated_at: row.updatedAt.toISOString() })), next_cursor: nextCursor };
+  return {
+    items: rows.map((row) => ({ slug: row.slug, updated_at: row.updatedAt.toISOString() })),
+    next_cursor: nextCursor,
+  };
 }

@@ -1,7 +1,7 @@
 import { revalidatePath, revalidateTag } from "next/cache";
 
-// Next.js caches the public pages (/t/{slug}, lib/http/security-headers.ts CACHED_PAGES) and the public
-// index's first page and sitemaps (tag PUBLIC_INDEX_TAG). Whatever changes what they show expires them here,
+// Next.js caches the public pages (/t/{slug}), /explore's first page, and the data of that page and of the
+// sitemaps (tag PUBLIC_INDEX_TAG). Whatever changes what they show expires them here,
 // before the answer goes out, on every app process (lib/cache/next-cache-handler.mjs).
 
 export const PUBLIC_INDEX_TAG = "public-index";
@@ -13,6 +13,7 @@ export const PUBLIC_INDEX_TAG = "public-index";
 export function expirePublicPages(slugs: string[]): void {
   try {
     for (const slug of slugs) revalidatePath(`/t/${slug}`);
+    revalidatePath("/explore/newest"); // /explore (next.config.ts rewrites)
     revalidateTag(PUBLIC_INDEX_TAG, { expire: 0 });
   } catch (error) {
     if (error instanceof Error && error.message.startsWith("Invariant: static generation store missing")) return;

@@ -17,7 +17,10 @@ const notPublished = () => errors.notFound("No published transcript has this slu
 export async function findPublished(slug: string): Promise<PublishedRow | null> {
   if (!isSlug(slug)) return null;
   const db = await getDb();
-  const row = await db.publication.findFirst({ where: { slug, publishedAt: { not: null } }, include: { transcript: true } });
+  const row = await db.publication.findFirst({
+    where: { slug, publishedAt: { not: null } },
+    include: { transcript: true },
+  });
   return row as PublishedRow | null;
 }
 
@@ -62,7 +65,12 @@ export function notModified(request: Request, etag: string, lastModified: Date):
 
 function cacheHeaders(version: Version): Record<string, string> {
   const { etag, lastModified } = validators(version);
-  return { ETag: etag, "Last-Modified": lastModified.toUTCString(), "Cache-Control": PUBLIC_CACHE_CONTROL, Vary: "Accept-Encoding" };
+  return {
+    ETag: etag,
+    "Last-Modified": lastModified.toUTCString(),
+    "Cache-Control": PUBLIC_CACHE_CONTROL,
+    Vary: "Accept-Encoding",
+  };
 }
 
 // Serialised answers by ETag, so a read costs one small query instead of loading and re-serialising the
@@ -105,7 +113,8 @@ export async function publicTranscriptResponse(request: Request, slug: string): 
     if (!row) throw notPublished();
     body = JSON.stringify(serializePublicTranscript(row));
     // Cached under the version just read only if the row is still that version.
-    if (validators({ id: row.id, publishedAt: row.publishedAt, fetchedAt: row.transcript.fetchedAt }).etag === etag) remember(etag, body);
+    if (validators({ id: row.id, publishedAt: row.publishedAt, fetchedAt: row.transcript.fetchedAt }).etag === etag)
+      remember(etag, body);
   }
   return new Response(body, { headers: { ...headers, "content-type": "application/json" } });
 }

@@ -25,32 +25,46 @@ async function sourceKey(url: string, deps: ResolveDeps): Promise<{ platform: st
  * POST /v1/publish: puts the caller's finished transcript of (url, lang) on a public page. The slug is
  * made once per user and transcript; publishing again (also after unpublishing) keeps it.
  */
-export async function publishTranscript(userId: string, request: PublishRequest, deps: ResolveDeps): Promise<PublishResponse> {
+export async function publishTranscript(
+  userId: string,
+  request: PublishRequest,
+  deps: ResolveDeps,
+): Promise<PublishResponse> {
   const key = await sourceKey(request.url, deps);
   const db = await getDb();
-  const entry = await db.transcription.findUnique({
+  const entry = await db.historyEntry.findUnique({
     where: { userId_platform_videoId_lang: { userId, ...key, lang: request.lang } },
     include: { transcript: { select: { id: true, title: true } } },
   });
   if (!entry) {
-    throw errors.notFound(`No transcript of this source in '${request.lang}' in your history. Transcribe it first (POST /v1/transcript), then publish it.`);
+    throw errors.notFound(
+      `No transcript of this source in '${request.lang}' in your history. Transcribe it first (POST /v1/transcript), then publish it.`,
+    );
   }
   if (entry.state !== "done" || !entry.transcript) {
-    throw errors.conflict("transcript_not_complete", `This transcript is not complete yet (status: ${entry.state}). Publish it once it is done.`);
+    throw errors.conflict(
+      "transcript_not_complete",
+      `This transcript is not complete yet (status: ${entry.state}). Publish it once it is done.`,
+    );
   }
   const transcriptId = entry.transcript.id;
 
   const existing = await db.publication.findUnique({ where: { userId_transcriptId: { userId, transcriptId } } });
   if (existing) {
     if (!existing.publishedAt) {
-      await db.publication.updateMany({ where: { id: existing.id, publishedAt: null }, data: { publishedAt: new Date() } });
+      await db.publication.updateMany({
+        where: { id: existing.id, publishedAt: null },
+        data: { publishedAt: new Date() },
+      });
       expirePublicPages([existing.slug]); // its cached 404
     }
     return { slug: existing.slug, url: publicPageUrl(existing.slug) };
   }
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
     try {
-      const created = await db.publication.create({ data: { slug: newSlug(entry.transcript.title), userId, transcriptId, publishedAt: new Date() } });
+      const created = await db.publication.create({
+        data: { slug: newSlug(entry.transcript.title), userId, transcriptId, publishedAt: new Date() },
+      });
       expirePublicPages([created.slug]);
       return { slug: created.slug, url: publicPageUrl(created.slug) };
     } catch (error) {
@@ -66,7 +80,10 @@ export async function publishTranscript(userId: string, request: PublishRequest,
 /** DELETE /v1/publish/{slug}: the owner's published page goes private at once; anything else is the same 404. */
 export async function unpublishTranscript(userId: string, slug: string): Promise<void> {
   const db = await getDb();
-  const { count } = await db.publication.updateMany({ where: { slug, userId, publishedAt: { not: null } }, data: { publishedAt: null } });
+  const { count } = await db.publication.updateMany({
+    where: { slug, userId, publishedAt: { not: null } },
+    data: { publishedAt: null },
+  });
   if (count === 0) throw errors.notFound("No published transcript of yours has this slug.");
   expirePublicPages([slug]);
 }

@@ -44,7 +44,8 @@ async function newCaller() {
 
 let videoCounter = 0;
 /** A fresh eleven-character YouTube id. */
-const newVideoId = () => `pub${String(++videoCounter).padStart(4, "0")}${Math.random().toString(36).slice(2, 6)}`.slice(0, 11).padEnd(11, "x");
+const newVideoId = () =>
+  `pub${String(++videoCounter).padStart(4, "0")}${Math.random().toString(36).slice(2, 6)}`.slice(0, 11).padEnd(11, "x");
 
 async function publish(caller: { headers: Record<string, string> }, body: unknown) {
   const res = await callRoute(publishRoute, "/v1/publish", { method: "POST", headers: caller.headers, body });
@@ -53,18 +54,25 @@ async function publish(caller: { headers: Record<string, string> }, body: unknow
 }
 
 async function unpublish(caller: { headers: Record<string, string> }, slug: string) {
-  const res = await callRoute(unpublishRoute, `/v1/publish/${slug}`, { method: "DELETE", headers: caller.headers, params: { slug } });
+  const res = await callRoute(unpublishRoute, `/v1/publish/${slug}`, {
+    method: "DELETE",
+    headers: caller.headers,
+    params: { slug },
+  });
   if (res.status === 204) live.delete(slug);
   return res;
 }
 
 /** A download: not JSON, so read as text. */
 async function download(slug: string, format: string) {
-  const res = await downloadRoute(new NextRequest(new URL(`/v1/public/${slug}/download?format=${format}`, APP_URL)), { params: Promise.resolve({ slug }) });
+  const res = await downloadRoute(new NextRequest(new URL(`/v1/public/${slug}/download?format=${format}`, APP_URL)), {
+    params: Promise.resolve({ slug }),
+  });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const readPublic = (slug: string, headers: Record<string, string> = {}) => callRoute(publicRoute, `/v1/public/${slug}`, { headers, params: { slug } });
+const readPublic = (slug: string, headers: Record<string, string> = {}) =>
+  callRoute(publicRoute, `/v1/public/${slug}`, { headers, params: { slug } });
 
 describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
   it("publishes under a readable slug with a random suffix, and keeps the slug across republishing and URL forms", async () => {
@@ -106,12 +114,18 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     await seedTranscript(ctx.db, caller.userId, { videoId: pending, state: "in_progress" });
     const inProgress = await publish(caller, { url: `https://www.youtube.com/watch?v=${pending}` });
     expect(inProgress.status).toBe(409);
-    expect(inProgress.json).toMatchObject({ code: "transcript_not_complete", detail: expect.stringContaining("not complete") });
+    expect(inProgress.json).toMatchObject({
+      code: "transcript_not_complete",
+      detail: expect.stringContaining("not complete"),
+    });
   });
 
   it("rejects hostile input with 4xx in the contract's shape", async () => {
     const caller = await newCaller();
-    expect((await callRoute(publishRoute, "/v1/publish", { method: "POST", body: { url: "https://youtu.be/aaaaaaaaaaa" } })).status).toBe(401);
+    expect(
+      (await callRoute(publishRoute, "/v1/publish", { method: "POST", body: { url: "https://youtu.be/aaaaaaaaaaa" } }))
+        .status,
+    ).toBe(401);
     const unsupported = await publish(caller, { url: "javascript:alert(1)" });
     expect(unsupported.status).toBe(422);
     expect(unsupported.json).toMatchObject({ detail: [{ loc: ["body", "url"] }] });
@@ -126,7 +140,9 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     const stranger = await newCaller();
     const videoId = newVideoId();
     await seedTranscript(ctx.db, owner.userId, { videoId });
-    const { slug } = (await publish(owner, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string };
+    const { slug } = (await publish(owner, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as {
+      slug: string;
+    };
 
     const byStranger = await unpublish(stranger, slug);
     expect(byStranger.status).toBe(404);
@@ -145,7 +161,12 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     const caller = await newCaller();
     const random = "Q1w2E3r4T5y6U7i8O9p0aS";
     const objectPath = `uploads/${caller.userId}/${random}/Talk_final.wav`;
-    await seedTranscript(ctx.db, caller.userId, { platform: "upload", videoId: random, title: "Talk (final).wav", sourceUrl: `upload:${objectPath}` });
+    await seedTranscript(ctx.db, caller.userId, {
+      platform: "upload",
+      videoId: random,
+      title: "Talk (final).wav",
+      sourceUrl: `upload:${objectPath}`,
+    });
 
     const res = await publish(caller, { url: `upload:${objectPath}` });
     expect(res.status).toBe(200);
@@ -156,7 +177,12 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     expect((await publish(await newCaller(), { url: `upload:${objectPath}` })).status).toBe(404);
 
     const page = await readPublic(slug);
-    expect(page.json).toMatchObject({ title: "Talk (final).wav", platform: "upload", source_url: null, video_id: null });
+    expect(page.json).toMatchObject({
+      title: "Talk (final).wav",
+      platform: "upload",
+      source_url: null,
+      video_id: null,
+    });
     for (const format of ["json", "md", "text", "srt", "vtt"]) {
       const file = await download(slug, format);
       expect(file.status).toBe(200);
@@ -172,25 +198,47 @@ describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
     const caller = await newCaller();
     const random = "Z9x8C7v6B5n4M3l2K1j0hG";
     const objectPath = `uploads/${caller.userId}/${random}/Board_meeting.m4a`;
-    await seedTranscript(ctx.db, caller.userId, { platform: "upload", videoId: random, title: "Board meeting.m4a", sourceUrl: `upload:${objectPath}` });
+    await seedTranscript(ctx.db, caller.userId, {
+      platform: "upload",
+      videoId: random,
+      title: "Board meeting.m4a",
+      sourceUrl: `upload:${objectPath}`,
+    });
     // A podcast episode is keyed as POST /v1/transcript keys its audio URL (a hash of the canonical URL).
     const episode = parseSourceUrl("https://media.example.org/show/episode-12.mp3")!;
-    await seedTranscript(ctx.db, caller.userId, { platform: "podcast", videoId: episode.videoId, title: "Episode 12: Tides", sourceUrl: episode.canonicalUrl });
+    await seedTranscript(ctx.db, caller.userId, {
+      platform: "podcast",
+      videoId: episode.videoId,
+      title: "Episode 12: Tides",
+      sourceUrl: episode.canonicalUrl,
+    });
     const videoId = newVideoId();
     await seedTranscript(ctx.db, caller.userId, { videoId, title: "A video" });
     const running = parseSourceUrl("https://media.example.org/show/episode-13.mp3")!;
-    await seedTranscript(ctx.db, caller.userId, { platform: "podcast", videoId: running.videoId, state: "in_progress" });
+    await seedTranscript(ctx.db, caller.userId, {
+      platform: "podcast",
+      videoId: running.videoId,
+      state: "in_progress",
+    });
 
     const history = await callRoute(historyRoute, "/v1/me/transcriptions", { headers: caller.headers });
     expect(history.status).toBe(200);
-    const entries = (history.json as { transcriptions: { source: string; video_id: string; complete: boolean; source_url: string | null }[] }).transcriptions;
+    const entries = (
+      history.json as {
+        transcriptions: { source: string; video_id: string; complete: boolean; source_url: string | null }[];
+      }
+    ).transcriptions;
     const bySource = (video: string) => entries.find((e) => e.video_id === video)!;
     expect(bySource(random).source_url).toBe(`upload:${objectPath}`);
     expect(bySource(episode.videoId).source_url).toBe("https://media.example.org/show/episode-12.mp3");
     expect(bySource(videoId).source_url).toBe(`https://www.youtube.com/watch?v=${videoId}`);
     expect(bySource(running.videoId)).toMatchObject({ complete: false, source_url: null });
 
-    const titles: Record<string, string> = { [random]: "Board meeting.m4a", [episode.videoId]: "Episode 12: Tides", [videoId]: "A video" };
+    const titles: Record<string, string> = {
+      [random]: "Board meeting.m4a",
+      [episode.videoId]: "Episode 12: Tides",
+      [videoId]: "A video",
+    };
     for (const entry of entries.filter((e) => e.complete)) {
       const res = await publish(caller, { url: entry.source_url, lang: "en" });
       expect(res.status, entry.source).toBe(200);
@@ -210,7 +258,9 @@ describe("GET /v1/public/{slug}", () => {
     const caller = await newCaller();
     const videoId = newVideoId();
     const stored = await seedTranscript(ctx.db, caller.userId, { videoId });
-    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string };
+    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as {
+      slug: string;
+    };
 
     const res = await readPublic(slug);
     expect(res.status).toBe(200);
@@ -247,7 +297,10 @@ describe("GET /v1/public/{slug}", () => {
     expect((await readPublic(slug, { "if-none-match": 'W/"something-else"' })).status).toBe(200);
 
     // A refreshed transcript (the captions were fetched again) is a new version: new ETag, new body.
-    await ctx.db.transcript.update({ where: { id: stored.id }, data: { title: "Grit (refreshed)", fetchedAt: new Date(Date.now() + 1000) } });
+    await ctx.db.transcript.update({
+      where: { id: stored.id },
+      data: { title: "Grit (refreshed)", fetchedAt: new Date(Date.now() + 1000) },
+    });
     const refreshed = await readPublic(slug, { "if-none-match": etag });
     expect(refreshed.status).toBe(200);
     expect(refreshed.json).toMatchObject({ title: "Grit (refreshed)" });
@@ -266,7 +319,9 @@ describe("GET /v1/public/{slug}", () => {
     const caller = await newCaller();
     const videoId = newVideoId();
     await seedTranscript(ctx.db, caller.userId, { videoId });
-    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string };
+    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as {
+      slug: string;
+    };
     await unpublish(caller, slug);
 
     const unpublished = await readPublic(slug);
@@ -283,10 +338,14 @@ describe("GET /v1/public/{slug}", () => {
     const caller = await newCaller();
     const videoId = newVideoId();
     await seedTranscript(ctx.db, caller.userId, { videoId });
-    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string };
+    const { slug } = (await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as {
+      slug: string;
+    };
     const srt = await download(slug, "srt");
     expect(srt.status).toBe(200);
-    expect(srt.headers.get("content-disposition")).toMatch(/^attachment; filename="grit-the-power-of-passion-and-perseverance-angela-en\.srt"$/);
+    expect(srt.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="grit-the-power-of-passion-and-perseverance-angela-en\.srt"$/,
+    );
     expect(srt.text).toMatch(/^1\n00:00:\d\d,\d{3} --> /);
     const bad = await download(slug, "exe");
     expect(bad.status).toBe(422);
@@ -300,7 +359,9 @@ describe("GET /v1/public/index and the sitemap", () => {
     for (let i = 0; i < 5; i += 1) {
       const videoId = newVideoId();
       await seedTranscript(ctx.db, caller.userId, { videoId, title: `Index item ${i}` });
-      slugs.push(((await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string }).slug);
+      slugs.push(
+        ((await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` })).json as { slug: string }).slug,
+      );
     }
     await unpublish(caller, slugs[2]);
 
@@ -338,14 +399,18 @@ describe("GET /v1/public/index and the sitemap", () => {
     const indexXml = await index.text();
     expect([...indexXml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])).toEqual([`${APP_URL}/sitemaps/0.xml`]);
 
-    const part = await sitemapPartRoute(new Request(`${APP_URL}/sitemaps/0.xml`), { params: Promise.resolve({ file: "0.xml" }) });
+    const part = await sitemapPartRoute(new Request(`${APP_URL}/sitemaps/0.xml`), {
+      params: Promise.resolve({ file: "0.xml" }),
+    });
     expect(part.status).toBe(200);
     const locs = [...(await part.text()).matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     expect(live.size).toBeGreaterThan(3);
     expect(new Set(locs)).toEqual(new Set([...live].map((slug) => `${APP_URL}/t/${slug}`)));
     expect(locs.length).toBe(live.size);
 
-    const missing = await sitemapPartRoute(new Request(`${APP_URL}/sitemaps/1.xml`), { params: Promise.resolve({ file: "1.xml" }) });
+    const missing = await sitemapPartRoute(new Request(`${APP_URL}/sitemaps/1.xml`), {
+      params: Promise.resolve({ file: "1.xml" }),
+    });
     expect(missing.status).toBe(404);
   });
 });

@@ -4,7 +4,13 @@ import { formatSchema, langSchema, transcriptSchema } from "@/lib/transcripts/sc
 
 export const publishRequestSchema = z
   .object({
-    url: z.string().min(1).max(2048).describe("The transcript's source: the link given to POST /v1/transcript, an upload's source_url (upload:<object_path>), or the source_url of an entry of GET /v1/me/transcriptions"),
+    url: z
+      .string()
+      .min(1)
+      .max(2048)
+      .describe(
+        "The transcript's source: the link given to POST /v1/transcript, an upload's source_url (upload:<object_path>), or the source_url of an entry of GET /v1/me/transcriptions",
+      ),
     lang: langSchema.default("en"),
   })
   .meta({ id: "PublishRequest" });
@@ -27,7 +33,11 @@ export const PUBLIC_INDEX_PAGE = 100;
 export const PUBLIC_INDEX_MAX_PAGE = 1000;
 
 export const publicIndexQuerySchema = z.object({
-  cursor: z.string().max(200).optional().describe("next_cursor of the previous page; absent for the first (newest) page"),
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("next_cursor of the previous page; absent for the first (newest) page"),
   limit: queryInt(z.int().min(1).max(PUBLIC_INDEX_MAX_PAGE).default(PUBLIC_INDEX_PAGE)),
 });
 

@@ -36,7 +36,8 @@ describe("sitemap past 50,000 URLs", () => {
     const { GET: part } = await import("@/app/sitemaps/[file]/route");
     expect(locs(await (await index()).text())).toEqual([`${APP_URL}/sitemaps/0.xml`, `${APP_URL}/sitemaps/1.xml`]);
 
-    const read = async (file: string) => part(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });
+    const read = async (file: string) =>
+      part(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });
     const first = locs(await (await read("0.xml")).text());
     const second = locs(await (await read("1.xml")).text());
     expect(first).toHaveLength(50_000);
@@ -53,6 +54,8 @@ describe("sitemap past 50,000 URLs", () => {
   it("robots.txt points at the sitemap index and keeps crawlers out of the dashboard and the API", async () => {
     const robots = (await import("@/app/robots")).default();
     expect(robots.sitemap).toBe(`${APP_URL}/sitemap.xml`);
-    expect(robots.rules).toEqual([expect.objectContaining({ disallow: expect.arrayContaining(["/dashboard", "/v1/"]) })]);
+    expect(robots.rules).toEqual([
+      expect.objectContaining({ disallow: expect.arrayContaining(["/dashboard", "/v1/"]) }),
+    ]);
   });
 });

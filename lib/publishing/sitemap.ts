@@ -13,10 +13,16 @@ import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
 
 export const SITEMAP_MAX_URLS = 50_000;
 
-const escapeXml = (value: string) => value.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
+const escapeXml = (value: string) =>
+  value.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 
 const xmlResponse = (body: string) =>
-  new Response(body, { headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=300, s-maxage=3600" } });
+  new Response(body, {
+    headers: {
+      "content-type": "application/xml; charset=utf-8",
+      "cache-control": "public, max-age=300, s-maxage=3600",
+    },
+  });
 
 export async function sitemapPartCount(): Promise<number> {
   const db = await getDb();
@@ -27,31 +33,47 @@ export async function sitemapPartCount(): Promise<number> {
 /** How long a cached sitemap may be served without a publish or unpublish expiring it. */
 const CACHE_SECONDS = 3600;
 
-const indexXml = cached(async (): Promise<string> => {
-  const parts = await sitemapPartCount();
-  const base = env().APP_URL;
-  const entries = Array.from({ length: parts }, (_, n) => `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${n}.xml`, base).toString())}</loc></sitemap>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`;
-}, "sitemap-index", [PUBLIC_INDEX_TAG], CACHE_SECONDS);
+const indexXml = cached(
+  async (): Promise<string> => {
+    const parts = await sitemapPartCount();
+    const base = env().APP_URL;
+    const entries = Array.from(
+      { length: parts },
+      (_, n) => `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${n}.xml`, base).toString())}</loc></sitemap>`,
+    );
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`;
+  },
+  "sitemap-index",
+  [PUBLIC_INDEX_TAG],
+  CACHE_SECONDS,
+);
 
 /** The sitemap index: one entry per part. */
 export async function sitemapIndexResponse(): Promise<Response> {
   return xmlResponse(await indexXml());
 }
 
-const partXml = cached(async (n: number): Promise<string | null> => {
-  if (n >= (await sitemapPartCount())) return null;
-  const db = await getDb();
-  const rows = await db.publication.findMany({
-    where: { publishedAt: { not: null } },
-    orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
-    skip: n * SITEMAP_MAX_URLS,
-    take: SITEMAP_MAX_URLS,
-    select: { slug: true, updatedAt: true },
-  });
-  const urls = rows.map((row) => `<url><loc>${escapeXml(publicPageUrl(row.slug))}</loc><lastmod>${row.updatedAt.toISOString()}</lastmod></url>`);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
-}, "sitemap-part", [PUBLIC_INDEX_TAG], CACHE_SECONDS);
+const partXml = cached(
+  async (n: number): Promise<string | null> => {
+    if (n >= (await sitemapPartCount())) return null;
+    const db = await getDb();
+    const rows = await db.publication.findMany({
+      where: { publishedAt: { not: null } },
+      orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
+      skip: n * SITEMAP_MAX_URLS,
+      take: SITEMAP_MAX_URLS,
+      select: { slug: true, updatedAt: true },
+    });
+    const urls = rows.map(
+      (row) =>
+        `<url><loc>${escapeXml(publicPageUrl(row.slug))}</loc><lastmod>${row.updatedAt.toISOString()}</lastmod></url>`,
+    );
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>\n`;
+  },
+  "sitemap-part",
+  [PUBLIC_INDEX_TAG],
+  CACHE_SECONDS,
+);
 
 /** Part `n` ("0.xml", "1.xml", …): its published pages with their last change; an unknown part is null (404). */
 export async function sitemapPartResponse(file: string): Promise<Response | null> {

@@ -3,9 +3,13 @@ import { isSlug, newSlug, slugWords } from "@/lib/publishing/slug";
 
 describe("slugs", () => {
   it("keeps the title's words, folded to ASCII, at most eight and 60 characters", () => {
-    expect(slugWords('How Bread Rises: Yeast, Gluten & the "Oven Spring"')).toBe("how-bread-rises-yeast-gluten-the-oven-spring");
+    expect(slugWords('How Bread Rises: Yeast, Gluten & the "Oven Spring"')).toBe(
+      "how-bread-rises-yeast-gluten-the-oven-spring",
+    );
     expect(slugWords("Crème brûlée — für Anfänger!")).toBe("creme-brulee-fur-anfanger");
-    expect(slugWords("one two three four five six seven eight nine ten")).toBe("one-two-three-four-five-six-seven-eight");
+    expect(slugWords("one two three four five six seven eight nine ten")).toBe(
+      "one-two-three-four-five-six-seven-eight",
+    );
     expect(slugWords("x".repeat(70) + " short")).toBe("transcript");
     expect(slugWords("Talk (final).wav")).toBe("talk-final-wav");
   });
@@ -26,6 +30,7 @@ describe("slugs", () => {
   });
 
   it("refuses what cannot be a slug", () => {
-    for (const value of ["", "A-Talk", "a--b", "-a", "a-", "../etc", "a b", "a".repeat(81), "index.xml"]) expect(isSlug(value), value).toBe(false);
+    for (const value of ["", "A-Talk", "a--b", "-a", "a-", "../etc", "a b", "a".repeat(81), "index.xml"])
+      expect(isSlug(value), value).toBe(false);
   });
 });

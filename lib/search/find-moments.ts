@@ -67,9 +67,13 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     return `$${params.length}`;
   };
   // Configuration names are fixed (SEARCH_CONFIGS), safe to write into the statement; the queries are parameters.
-  const branches = groups.map((g) => ({ configs: g.configs.map((c) => `'${c}'`).join(", "), query: `${param(g.query)}::tsquery` }));
+  const branches = groups.map((g) => ({
+    configs: g.configs.map((c) => `'${c}'`).join(", "),
+    query: `${param(g.query)}::tsquery`,
+  }));
   const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
-  const queryOf = (alias: string) => `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
+  const queryOf = (alias: string) =>
+    `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
 
   const user = scope.kind === "library" ? param(scope.userId) : null;
   const visible =
@@ -79,7 +83,8 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
   if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
-  const filterJoin = filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
+  const filterJoin =
+    filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
   // The page's public page: a live publication of the transcript (the caller's own in the library).
   const slug =
     user !== null

@@ -33,7 +33,8 @@ afterAll(async () => {
   delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
 });
 
-const search = (q: string, extra: Record<string, string> = {}) => searchLibrary(userId, searchQuerySchema.parse({ q, ...extra }));
+const search = (q: string, extra: Record<string, string> = {}) =>
+  searchLibrary(userId, searchQuerySchema.parse({ q, ...extra }));
 
 describe("search on PGlite", () => {
   it("finds phrases at their timestamps, stems, marks the words", async () => {
@@ -60,9 +61,17 @@ describe("search on PGlite", () => {
   });
 
   it("keeps the index current when a transcript is replaced or deleted", async () => {
-    const { transcript } = await storeTranscript(db, { segments: [{ start: 1, end: 2, text: "zeppelins over the bay" }], lang: "en", title: "Z", userIds: [userId] });
+    const { transcript } = await storeTranscript(db, {
+      segments: [{ start: 1, end: 2, text: "zeppelins over the bay" }],
+      lang: "en",
+      title: "Z",
+      userIds: [userId],
+    });
     expect((await search("zeppelin")).results).toHaveLength(1);
-    await db.transcript.update({ where: { id: transcript.id }, data: { segments: [{ start: 3, end: 4, text: "submarines under the bay" }] } });
+    await db.transcript.update({
+      where: { id: transcript.id },
+      data: { segments: [{ start: 3, end: 4, text: "submarines under the bay" }] },
+    });
     expect((await search("zeppelin")).results).toEqual([]);
     expect((await search("submarine")).results.map((m) => m.start)).toEqual([3]);
     await db.transcript.delete({ where: { id: transcript.id } });

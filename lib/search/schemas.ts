@@ -26,7 +26,9 @@ export const searchQuerySchema = z.object({
     .trim()
     .min(1, "must not be empty")
     .max(SEARCH_QUERY_MAX)
-    .describe('What was said: words (stemmed by the transcript\'s language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters'),
+    .describe(
+      'What was said: words (stemmed by the transcript\'s language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters',
+    ),
   platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
   lang: langSchema.nullable().default(null).describe("Only transcripts in this language (e.g. en, de, zh-Hans)"),
   limit: queryInt(z.int().min(1).max(SEARCH_MAX_PAGE)).default(SEARCH_PAGE),
@@ -58,11 +60,19 @@ export const searchMomentSchema = z
     snippet: z.string().describe("Words around the match (at most about 300 characters; … where cut)"),
     highlights: z
       .array(z.tuple([z.int(), z.int()]))
-      .describe("The matched words in `snippet`: [start, end) offsets in UTF-16 code units, as JavaScript strings count"),
+      .describe(
+        "The matched words in `snippet`: [start, end) offsets in UTF-16 code units, as JavaScript strings count",
+      ),
     links: z.object({
-      source: z.string().nullable().describe("The moment on the platform (YouTube &t=, Vimeo #t=), where it has such links"),
+      source: z
+        .string()
+        .nullable()
+        .describe("The moment on the platform (YouTube &t=, Vimeo #t=), where it has such links"),
       viewer: z.string().nullable().describe("The dashboard's viewer at the moment (the caller's library only)"),
-      page: z.string().nullable().describe("The public page /t/{slug} at the moment's line, when the transcript is published"),
+      page: z
+        .string()
+        .nullable()
+        .describe("The public page /t/{slug} at the moment's line, when the transcript is published"),
     }),
     slug: z.string().nullable().describe("The public page's slug, when published"),
     rank: z.number().describe("Relevance (higher is better); comparable within one answer only"),

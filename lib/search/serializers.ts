@@ -4,7 +4,13 @@ import { viewerMomentHref } from "@/lib/client/search";
 import { hasCjk } from "@/lib/search/cjk";
 import { isUpload, publicPageUrl } from "@/lib/publishing/serializers";
 import { MARK_END, MARK_START, type MomentRow, type SearchScope } from "@/lib/search/find-moments";
-import { encodeCursor, SEARCH_MAX_OFFSET, type SearchMoment, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
+import {
+  encodeCursor,
+  SEARCH_MAX_OFFSET,
+  type SearchMoment,
+  type SearchQuery,
+  type SearchResponse,
+} from "@/lib/search/schemas";
 
 const SNIPPET_CHARS = 300;
 /** Characters of the passage kept before the first match when the snippet is cut. */
@@ -31,7 +37,8 @@ export function unmark(marked: string): { text: string; ranges: Range[] } {
 export function occurrences(text: string, needles: string[]): Range[] {
   const ranges: Range[] = [];
   for (const needle of needles) {
-    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) ranges.push([at, at + needle.length]);
+    for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length))
+      ranges.push([at, at + needle.length]);
   }
   return ranges;
 }
@@ -89,7 +96,8 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
   const text = joined;
   // CJK matches are the needles' occurrences: ts_headline sees a whole CJK run as one word, which it marks
   // only when the run happens to equal one of the query's bigrams.
-  const headlineRanges = unmarked.text === joined ? unmarked.ranges.filter(([a, b]) => !hasCjk(joined.slice(a, b))) : [];
+  const headlineRanges =
+    unmarked.text === joined ? unmarked.ranges.filter(([a, b]) => !hasCjk(joined.slice(a, b))) : [];
   const ranges = mergeRanges([...headlineRanges, ...occurrences(joined, cjkNeedles)]);
   const inPassage = ranges.length > 0 ? segmentAt(row.texts, ranges[0]![0]) : 0;
   const start = Number(row.starts[inPassage] ?? row.start);
@@ -114,7 +122,10 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
     highlights,
     links: {
       source: prefix ? `${prefix}${second}s` : null,
-      viewer: scope.kind === "library" ? new URL(viewerMomentHref({ transcript_id: row.transcriptId, start }), env().APP_URL).toString() : null,
+      viewer:
+        scope.kind === "library"
+          ? new URL(viewerMomentHref({ transcript_id: row.transcriptId, start }), env().APP_URL).toString()
+          : null,
       page: row.slug ? `${publicPageUrl(row.slug)}#t${second}-${segmentIndex}` : null,
     },
     slug: row.slug,
@@ -123,7 +134,13 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
 }
 
 /** The answer: `limit` moments and the cursor of the next page (findMoments reads one row more to know there is one). */
-export function serializeSearch(rows: MomentRow[], scope: SearchScope, query: SearchQuery, offset: number, cjkNeedles: string[]): SearchResponse {
+export function serializeSearch(
+  rows: MomentRow[],
+  scope: SearchScope,
+  query: SearchQuery,
+  offset: number,
+  cjkNeedles: string[],
+): SearchResponse {
   const page = rows.slice(0, query.limit);
   const next = offset + query.limit;
   return {

@@ -23,60 +23,232 @@ const positives: Row[] = [
   ["https://youtu.be/dQw4w9WgXcQ", "youtube", "dQw4w9WgXcQ", YT],
   ["https://youtu.be/dQw4w9WgXcQ?si=B_RZg_I-lLaa7UU-&t=10", "youtube", "dQw4w9WgXcQ", YT],
   ["youtu.be/dQw4w9WgXcQ", "youtube", "dQw4w9WgXcQ", YT],
-  ["https://www.youtube.com/shorts/aqz-KE-bpKQ", "youtube", "aqz-KE-bpKQ", "https://www.youtube.com/watch?v=aqz-KE-bpKQ"],
-  ["https://youtube.com/shorts/aqz-KE-bpKQ?feature=share", "youtube", "aqz-KE-bpKQ", "https://www.youtube.com/watch?v=aqz-KE-bpKQ"],
-  ["https://www.youtube.com/live/jfKfPfyJRdk?si=abc", "youtube", "jfKfPfyJRdk", "https://www.youtube.com/watch?v=jfKfPfyJRdk"],
+  [
+    "https://www.youtube.com/shorts/aqz-KE-bpKQ",
+    "youtube",
+    "aqz-KE-bpKQ",
+    "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+  ],
+  [
+    "https://youtube.com/shorts/aqz-KE-bpKQ?feature=share",
+    "youtube",
+    "aqz-KE-bpKQ",
+    "https://www.youtube.com/watch?v=aqz-KE-bpKQ",
+  ],
+  [
+    "https://www.youtube.com/live/jfKfPfyJRdk?si=abc",
+    "youtube",
+    "jfKfPfyJRdk",
+    "https://www.youtube.com/watch?v=jfKfPfyJRdk",
+  ],
   ["https://www.youtube.com/embed/dQw4w9WgXcQ?start=30", "youtube", "dQw4w9WgXcQ", YT],
   ["https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0", "youtube", "dQw4w9WgXcQ", YT],
   ["https://m.youtube.com/shorts/_-_-_-_-_-_", "youtube", "_-_-_-_-_-_", "https://www.youtube.com/watch?v=_-_-_-_-_-_"],
 
   // X / Twitter
-  ["https://x.com/NASA/status/1785701153231093968", "x", "1785701153231093968", "https://x.com/i/status/1785701153231093968"],
-  ["https://x.com/NASA/status/1785701153231093968?s=46&t=abc", "x", "1785701153231093968", "https://x.com/i/status/1785701153231093968"],
-  ["https://x.com/NASA/status/1785701153231093968/video/1", "x", "1785701153231093968", "https://x.com/i/status/1785701153231093968"],
+  [
+    "https://x.com/NASA/status/1785701153231093968",
+    "x",
+    "1785701153231093968",
+    "https://x.com/i/status/1785701153231093968",
+  ],
+  [
+    "https://x.com/NASA/status/1785701153231093968?s=46&t=abc",
+    "x",
+    "1785701153231093968",
+    "https://x.com/i/status/1785701153231093968",
+  ],
+  [
+    "https://x.com/NASA/status/1785701153231093968/video/1",
+    "x",
+    "1785701153231093968",
+    "https://x.com/i/status/1785701153231093968",
+  ],
   ["https://twitter.com/jack/status/20", "x", "20", "https://x.com/i/status/20"],
-  ["https://www.twitter.com/user_name/status/1519480761749016577", "x", "1519480761749016577", "https://x.com/i/status/1519480761749016577"],
-  ["https://mobile.twitter.com/elonmusk/status/1519480761749016577?s=20", "x", "1519480761749016577", "https://x.com/i/status/1519480761749016577"],
-  ["https://x.com/i/status/1785701153231093968", "x", "1785701153231093968", "https://x.com/i/status/1785701153231093968"],
-  ["https://twitter.com/i/web/status/1785701153231093968", "x", "1785701153231093968", "https://x.com/i/status/1785701153231093968"],
+  [
+    "https://www.twitter.com/user_name/status/1519480761749016577",
+    "x",
+    "1519480761749016577",
+    "https://x.com/i/status/1519480761749016577",
+  ],
+  [
+    "https://mobile.twitter.com/elonmusk/status/1519480761749016577?s=20",
+    "x",
+    "1519480761749016577",
+    "https://x.com/i/status/1519480761749016577",
+  ],
+  [
+    "https://x.com/i/status/1785701153231093968",
+    "x",
+    "1785701153231093968",
+    "https://x.com/i/status/1785701153231093968",
+  ],
+  [
+    "https://twitter.com/i/web/status/1785701153231093968",
+    "x",
+    "1785701153231093968",
+    "https://x.com/i/status/1785701153231093968",
+  ],
 
   // TikTok
-  ["https://www.tiktok.com/@scout2015/video/6718335390845095173", "tiktok", "6718335390845095173", "https://www.tiktok.com/@/video/6718335390845095173"],
-  ["https://tiktok.com/@user.name_1/video/7234567890123456789?is_from_webapp=1&sender_device=pc", "tiktok", "7234567890123456789", "https://www.tiktok.com/@/video/7234567890123456789"],
-  ["https://m.tiktok.com/v/6718335390845095173.html", "tiktok", "6718335390845095173", "https://www.tiktok.com/@/video/6718335390845095173"],
-  ["https://www.tiktok.com/embed/v2/6718335390845095173", "tiktok", "6718335390845095173", "https://www.tiktok.com/@/video/6718335390845095173"],
+  [
+    "https://www.tiktok.com/@scout2015/video/6718335390845095173",
+    "tiktok",
+    "6718335390845095173",
+    "https://www.tiktok.com/@/video/6718335390845095173",
+  ],
+  [
+    "https://tiktok.com/@user.name_1/video/7234567890123456789?is_from_webapp=1&sender_device=pc",
+    "tiktok",
+    "7234567890123456789",
+    "https://www.tiktok.com/@/video/7234567890123456789",
+  ],
+  [
+    "https://m.tiktok.com/v/6718335390845095173.html",
+    "tiktok",
+    "6718335390845095173",
+    "https://www.tiktok.com/@/video/6718335390845095173",
+  ],
+  [
+    "https://www.tiktok.com/embed/v2/6718335390845095173",
+    "tiktok",
+    "6718335390845095173",
+    "https://www.tiktok.com/@/video/6718335390845095173",
+  ],
   ["https://vm.tiktok.com/ZMeAbCdEf/", "tiktok", "ZMeAbCdEf", "https://vm.tiktok.com/ZMeAbCdEf/", true],
   ["https://vt.tiktok.com/ZSYxyz123", "tiktok", "ZSYxyz123", "https://vt.tiktok.com/ZSYxyz123/", true],
   ["https://www.tiktok.com/t/ZTRabc123/", "tiktok", "ZTRabc123", "https://www.tiktok.com/t/ZTRabc123/", true],
 
   // Facebook
-  ["https://www.facebook.com/watch/?v=1234567890123456", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://www.facebook.com/watch?v=1234567890123456", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://m.facebook.com/watch/?v=1234567890123456&ref=sharing", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://web.facebook.com/watch/?v=1234567890123456", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://facebook.com/NASA/videos/1234567890123456/", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://www.facebook.com/NASA/videos/launch-day-recap/1234567890123456/", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
-  ["https://www.facebook.com/reel/987654321098765", "facebook", "987654321098765", "https://www.facebook.com/watch/?v=987654321098765"],
-  ["https://m.facebook.com/reel/987654321098765/?mibextid=abc", "facebook", "987654321098765", "https://www.facebook.com/watch/?v=987654321098765"],
-  ["https://www.facebook.com/video.php?v=1234567890123456", "facebook", "1234567890123456", "https://www.facebook.com/watch/?v=1234567890123456"],
+  [
+    "https://www.facebook.com/watch/?v=1234567890123456",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://www.facebook.com/watch?v=1234567890123456",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://m.facebook.com/watch/?v=1234567890123456&ref=sharing",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://web.facebook.com/watch/?v=1234567890123456",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://facebook.com/NASA/videos/1234567890123456/",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://www.facebook.com/NASA/videos/launch-day-recap/1234567890123456/",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
+  [
+    "https://www.facebook.com/reel/987654321098765",
+    "facebook",
+    "987654321098765",
+    "https://www.facebook.com/watch/?v=987654321098765",
+  ],
+  [
+    "https://m.facebook.com/reel/987654321098765/?mibextid=abc",
+    "facebook",
+    "987654321098765",
+    "https://www.facebook.com/watch/?v=987654321098765",
+  ],
+  [
+    "https://www.facebook.com/video.php?v=1234567890123456",
+    "facebook",
+    "1234567890123456",
+    "https://www.facebook.com/watch/?v=1234567890123456",
+  ],
   ["https://fb.watch/abcDEF123/", "facebook", "abcDEF123", "https://fb.watch/abcDEF123/", true],
-  ["https://www.facebook.com/share/v/1AbCdEfGh/", "facebook", "1AbCdEfGh", "https://www.facebook.com/share/v/1AbCdEfGh/", true],
-  ["https://www.facebook.com/share/r/1AbCdEfGh/", "facebook", "1AbCdEfGh", "https://www.facebook.com/share/r/1AbCdEfGh/", true],
+  [
+    "https://www.facebook.com/share/v/1AbCdEfGh/",
+    "facebook",
+    "1AbCdEfGh",
+    "https://www.facebook.com/share/v/1AbCdEfGh/",
+    true,
+  ],
+  [
+    "https://www.facebook.com/share/r/1AbCdEfGh/",
+    "facebook",
+    "1AbCdEfGh",
+    "https://www.facebook.com/share/r/1AbCdEfGh/",
+    true,
+  ],
 
   // Instagram
   ["https://www.instagram.com/p/C8xYz12AbCd/", "instagram", "C8xYz12AbCd", "https://www.instagram.com/p/C8xYz12AbCd/"],
-  ["https://instagram.com/reel/C8xYz12AbCd/?igsh=MzRlODBiNWFlZA==", "instagram", "C8xYz12AbCd", "https://www.instagram.com/p/C8xYz12AbCd/"],
-  ["https://www.instagram.com/reels/C8xYz12AbCd/", "instagram", "C8xYz12AbCd", "https://www.instagram.com/p/C8xYz12AbCd/"],
+  [
+    "https://instagram.com/reel/C8xYz12AbCd/?igsh=MzRlODBiNWFlZA==",
+    "instagram",
+    "C8xYz12AbCd",
+    "https://www.instagram.com/p/C8xYz12AbCd/",
+  ],
+  [
+    "https://www.instagram.com/reels/C8xYz12AbCd/",
+    "instagram",
+    "C8xYz12AbCd",
+    "https://www.instagram.com/p/C8xYz12AbCd/",
+  ],
   ["https://www.instagram.com/tv/B_abc-123XY/", "instagram", "B_abc-123XY", "https://www.instagram.com/p/B_abc-123XY/"],
-  ["https://www.instagram.com/natgeo/p/C8xYz12AbCd/", "instagram", "C8xYz12AbCd", "https://www.instagram.com/p/C8xYz12AbCd/"],
-  ["https://www.instagram.com/natgeo/reel/C8xYz12AbCd/", "instagram", "C8xYz12AbCd", "https://www.instagram.com/p/C8xYz12AbCd/"],
+  [
+    "https://www.instagram.com/natgeo/p/C8xYz12AbCd/",
+    "instagram",
+    "C8xYz12AbCd",
+    "https://www.instagram.com/p/C8xYz12AbCd/",
+  ],
+  [
+    "https://www.instagram.com/natgeo/reel/C8xYz12AbCd/",
+    "instagram",
+    "C8xYz12AbCd",
+    "https://www.instagram.com/p/C8xYz12AbCd/",
+  ],
 
   // RedNote
-  ["https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b", "rednote", "64f1a2b3c4d5e6f708192a3b", "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b"],
-  ["https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b?xsec_token=ABcd&xsec_source=pc_share", "rednote", "64f1a2b3c4d5e6f708192a3b", "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b"],
-  ["https://xiaohongshu.com/discovery/item/64F1A2B3C4D5E6F708192A3B", "rednote", "64f1a2b3c4d5e6f708192a3b", "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b"],
-  ["https://www.rednote.com/explore/64f1a2b3c4d5e6f708192a3b", "rednote", "64f1a2b3c4d5e6f708192a3b", "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b"],
-  ["https://www.xiaohongshu.com/user/profile/5ff0e6410000000001008400/64f1a2b3c4d5e6f708192a3b", "rednote", "64f1a2b3c4d5e6f708192a3b", "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b"],
+  [
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+    "rednote",
+    "64f1a2b3c4d5e6f708192a3b",
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+  ],
+  [
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b?xsec_token=ABcd&xsec_source=pc_share",
+    "rednote",
+    "64f1a2b3c4d5e6f708192a3b",
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+  ],
+  [
+    "https://xiaohongshu.com/discovery/item/64F1A2B3C4D5E6F708192A3B",
+    "rednote",
+    "64f1a2b3c4d5e6f708192a3b",
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+  ],
+  [
+    "https://www.rednote.com/explore/64f1a2b3c4d5e6f708192a3b",
+    "rednote",
+    "64f1a2b3c4d5e6f708192a3b",
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+  ],
+  [
+    "https://www.xiaohongshu.com/user/profile/5ff0e6410000000001008400/64f1a2b3c4d5e6f708192a3b",
+    "rednote",
+    "64f1a2b3c4d5e6f708192a3b",
+    "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
+  ],
   ["http://xhslink.com/a/AbCdEf12", "rednote", "AbCdEf12", "https://xhslink.com/a/AbCdEf12", true],
   ["https://xhslink.com/AbCdEf12", "rednote", "AbCdEf12", "https://xhslink.com/AbCdEf12", true],
 
@@ -88,14 +260,21 @@ const positives: Row[] = [
   ["https://vimeo.com/groups/shortfilms/videos/76979871", "vimeo", "76979871", "https://vimeo.com/76979871"],
   ["https://vimeo.com/showcase/9876543/video/76979871", "vimeo", "76979871", "https://vimeo.com/76979871"],
   ["https://player.vimeo.com/video/76979871", "vimeo", "76979871", "https://vimeo.com/76979871"],
-  ["https://player.vimeo.com/video/76979871?h=8272103f6e&badge=0", "vimeo", "76979871", "https://vimeo.com/76979871/8272103f6e"],
+  [
+    "https://player.vimeo.com/video/76979871?h=8272103f6e&badge=0",
+    "vimeo",
+    "76979871",
+    "https://vimeo.com/76979871/8272103f6e",
+  ],
   ["https://vimeo.com/76979871/8272103f6e", "vimeo", "76979871", "https://vimeo.com/76979871/8272103f6e"],
 ];
 
 describe("parseSourceUrl: supported URLs", () => {
   it.each(positives)("%s → %s %s", (url, platform, videoId, canonicalUrl, needsResolve) => {
     const parsed = parseSourceUrl(url);
-    expect(parsed).toEqual(needsResolve ? { platform, videoId, canonicalUrl, needsResolve: true } : { platform, videoId, canonicalUrl });
+    expect(parsed).toEqual(
+      needsResolve ? { platform, videoId, canonicalUrl, needsResolve: true } : { platform, videoId, canonicalUrl },
+    );
     // The canonical URL is itself recognised as the same item.
     expect(parseSourceUrl(canonicalUrl)).toEqual(parsed);
   });
@@ -125,7 +304,7 @@ describe("parseSourceUrl: direct audio and video files are podcasts", () => {
     expect(parsed?.videoId).toMatch(/^[0-9a-f]{16}$/);
   });
 
-  it("gives one stable id per normalised URL", () => {
+  it("gives one stable id per normalized URL", () => {
     const a = parseSourceUrl("https://Example.com:443/ep.mp3#t=30");
     const b = parseSourceUrl("https://example.com/ep.mp3");
     const c = parseSourceUrl("https://example.com/ep.mp3?v=2");
@@ -136,7 +315,9 @@ describe("parseSourceUrl: direct audio and video files are podcasts", () => {
 
   it("lets the outbound test hook allow a local fake server", () => {
     expect(parseSourceUrl("http://127.0.0.1:8080/ep.mp3")).toBeNull();
-    expect(parseSourceUrl("http://127.0.0.1:8080/ep.mp3", { allowPrivateFor: (h) => h === "127.0.0.1" })?.platform).toBe("podcast");
+    expect(
+      parseSourceUrl("http://127.0.0.1:8080/ep.mp3", { allowPrivateFor: (h) => h === "127.0.0.1" })?.platform,
+    ).toBe("podcast");
   });
 });
 
@@ -257,7 +438,17 @@ describe("parseSourceUrl: everything else is null", () => {
 
 describe("platform list", () => {
   it("has the nine platforms and a sentence for error messages", () => {
-    expect(PLATFORMS).toEqual(["youtube", "x", "tiktok", "facebook", "instagram", "rednote", "vimeo", "upload", "podcast"]);
+    expect(PLATFORMS).toEqual([
+      "youtube",
+      "x",
+      "tiktok",
+      "facebook",
+      "instagram",
+      "rednote",
+      "vimeo",
+      "upload",
+      "podcast",
+    ]);
     expect(isPlatform("vimeo")).toBe(true);
     expect(isPlatform("myspace")).toBe(false);
     expect(SUPPORTED_PLATFORMS_SENTENCE).toMatch(/YouTube.*X \(Twitter\).*TikTok.*Facebook.*Instagram.*RedNote.*Vimeo/);

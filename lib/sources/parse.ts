@@ -9,8 +9,9 @@ import { createHash } from "node:crypto";
 
 import { type CheckUrlOptions, checkUrl } from "../http/outbound/guard";
 
-export const PLATFORMS = ["youtube", "x", "tiktok", "facebook", "instagram", "rednote", "vimeo", "upload", "podcast"] as const;
-export type Platform = (typeof PLATFORMS)[number];
+import { PLATFORMS, type Platform } from "./platforms";
+
+export { PLATFORMS, type Platform };
 
 export interface ParsedSource {
   platform: Platform;
@@ -20,7 +21,7 @@ export interface ParsedSource {
    * `podcast`: first 16 hex chars of sha256(canonicalUrl).
    */
   videoId: string;
-  /** One URL per item, whatever form was pasted. For short links: the normalised short link. */
+  /** One URL per item, whatever form was pasted. For short links: the normalized short link. */
   canonicalUrl: string;
   /** True for short links (vm.tiktok.com, fb.watch, xhslink.com, ...): call resolveShortLink. */
   needsResolve?: boolean;
@@ -33,7 +34,19 @@ export interface ParseOptions {
 
 export const MAX_SOURCE_URL_LENGTH = 2048;
 
-export const AUDIO_EXTENSIONS = [".mp3", ".m4a", ".aac", ".wav", ".ogg", ".oga", ".opus", ".flac", ".webm", ".mp4", ".m4b"] as const;
+export const AUDIO_EXTENSIONS = [
+  ".mp3",
+  ".m4a",
+  ".aac",
+  ".wav",
+  ".ogg",
+  ".oga",
+  ".opus",
+  ".flac",
+  ".webm",
+  ".mp4",
+  ".m4b",
+] as const;
 
 export const SUPPORTED_PLATFORMS_SENTENCE =
   "Supported sources are YouTube, X (Twitter), TikTok, Facebook, Instagram, RedNote (Xiaohongshu) and Vimeo links, " +
@@ -47,7 +60,13 @@ const YOUTU_BE_HOSTS = new Set(["youtu.be", "www.youtu.be"]);
 const X_HOSTS = new Set(["x.com", "www.x.com", "mobile.x.com", "twitter.com", "www.twitter.com", "mobile.twitter.com"]);
 const TIKTOK_HOSTS = new Set(["tiktok.com", "www.tiktok.com", "m.tiktok.com"]);
 const TIKTOK_SHORT_HOSTS = new Set(["vm.tiktok.com", "vt.tiktok.com"]);
-const FACEBOOK_HOSTS = new Set(["facebook.com", "www.facebook.com", "m.facebook.com", "web.facebook.com", "mbasic.facebook.com"]);
+const FACEBOOK_HOSTS = new Set([
+  "facebook.com",
+  "www.facebook.com",
+  "m.facebook.com",
+  "web.facebook.com",
+  "mbasic.facebook.com",
+]);
 const FB_WATCH_HOSTS = new Set(["fb.watch", "www.fb.watch"]);
 const INSTAGRAM_HOSTS = new Set(["instagram.com", "www.instagram.com", "m.instagram.com"]);
 const REDNOTE_HOSTS = new Set(["xiaohongshu.com", "www.xiaohongshu.com", "rednote.com", "www.rednote.com"]);
@@ -175,7 +194,8 @@ function facebook(url: URL, host: string): ParsedSource | null {
     return result("facebook", code, `https://fb.watch/${code}/`, true);
   }
   let id: string | null | undefined;
-  if (seg[0] === "watch" && seg.length <= 2 && (seg[1] === undefined || seg[1] === "live")) id = url.searchParams.get("v");
+  if (seg[0] === "watch" && seg.length <= 2 && (seg[1] === undefined || seg[1] === "live"))
+    id = url.searchParams.get("v");
   else if (seg[0] === "video.php" && seg.length === 1) id = url.searchParams.get("v");
   else if ((seg[0] === "reel" || seg[0] === "reels") && seg.length === 2) id = seg[1];
   else if (seg[0] === "share" && (seg[1] === "v" || seg[1] === "r") && seg.length === 3) {
@@ -254,9 +274,9 @@ function directFile(url: URL, opts: ParseOptions): ParsedSource | null {
   } catch {
     return null;
   }
-  const normalised = new URL(url.href);
-  normalised.hash = "";
-  const canonicalUrl = normalised.href;
+  const normalized = new URL(url.href);
+  normalized.hash = "";
+  const canonicalUrl = normalized.href;
   const videoId = createHash("sha256").update(canonicalUrl).digest("hex").slice(0, 16);
   return result("podcast", videoId, canonicalUrl);
 }
@@ -273,7 +293,8 @@ export function parseSourceUrl(raw: string, opts: ParseOptions = {}): ParsedSour
   if (ALL_PLATFORM_HOSTS.has(host)) {
     // Platform hosts only ever answer on their default ports.
     if (url.port !== "") return null;
-    if (YOUTUBE_HOSTS.has(host) || YOUTUBE_NOCOOKIE_HOSTS.has(host) || YOUTU_BE_HOSTS.has(host)) return youtube(url, host);
+    if (YOUTUBE_HOSTS.has(host) || YOUTUBE_NOCOOKIE_HOSTS.has(host) || YOUTU_BE_HOSTS.has(host))
+      return youtube(url, host);
     if (X_HOSTS.has(host)) return x(url);
     if (TIKTOK_HOSTS.has(host) || TIKTOK_SHORT_HOSTS.has(host)) return tiktok(url, host);
     if (FACEBOOK_HOSTS.has(host) || FB_WATCH_HOSTS.has(host)) return facebook(url, host);

@@ -79,7 +79,9 @@ describe("resolveShortLink against a local server", () => {
     routes["/s/html"] = (req, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       if (req.method === "HEAD") return void res.end();
-      res.write(`<html><head><meta http-equiv="refresh" content="0; url=https://vimeo.com/76979871?share=copy"></head>`);
+      res.write(
+        `<html><head><meta http-equiv="refresh" content="0; url=https://vimeo.com/76979871?share=copy"></head>`,
+      );
       // then a lot of padding nobody needs (far more than socket buffers hold)
       const pad = Buffer.alloc(64 * 1024, 0x20);
       const pump = () => {
@@ -170,7 +172,11 @@ describe("resolveShortLink with a platform short link", () => {
       "https://www.facebook.com/share/v/1AbCdEfGh/": "https://www.facebook.com/NASA/videos/1234567890123456/",
     });
     const parsed = await resolveShortLink("https://fb.watch/abcDEF123/", fake);
-    expect(parsed).toEqual({ platform: "facebook", videoId: "1234567890123456", canonicalUrl: "https://www.facebook.com/watch/?v=1234567890123456" });
+    expect(parsed).toEqual({
+      platform: "facebook",
+      videoId: "1234567890123456",
+      canonicalUrl: "https://www.facebook.com/watch/?v=1234567890123456",
+    });
   });
 
   it("returns null when a short link lands on another platform", async () => {
@@ -187,13 +193,18 @@ describe("resolveShortLink with a platform short link", () => {
 
 describe("linkInHtml", () => {
   it("finds a meta refresh, og:url or canonical link", () => {
-    expect(linkInHtml(`<meta http-equiv="Refresh" content="0;URL='https://x.com/i/status/1'">`, "https://t.co/a")).toBe("https://x.com/i/status/1");
-    expect(linkInHtml(`<meta property="og:url" content="https://www.instagram.com/p/C8xYz12AbCd/?a=1&amp;b=2">`, "https://a.b/")).toBe(
-      "https://www.instagram.com/p/C8xYz12AbCd/?a=1&b=2",
+    expect(linkInHtml(`<meta http-equiv="Refresh" content="0;URL='https://x.com/i/status/1'">`, "https://t.co/a")).toBe(
+      "https://x.com/i/status/1",
     );
-    expect(linkInHtml(`<link href="/explore/64f1a2b3c4d5e6f708192a3b" rel="canonical">`, "https://www.xiaohongshu.com/x")).toBe(
-      "https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b",
-    );
+    expect(
+      linkInHtml(
+        `<meta property="og:url" content="https://www.instagram.com/p/C8xYz12AbCd/?a=1&amp;b=2">`,
+        "https://a.b/",
+      ),
+    ).toBe("https://www.instagram.com/p/C8xYz12AbCd/?a=1&b=2");
+    expect(
+      linkInHtml(`<link href="/explore/64f1a2b3c4d5e6f708192a3b" rel="canonical">`, "https://www.xiaohongshu.com/x"),
+    ).toBe("https://www.xiaohongshu.com/explore/64f1a2b3c4d5e6f708192a3b");
     expect(linkInHtml(`<meta http-equiv="refresh" content="0;url=javascript:alert(1)">`, "https://a.b/")).toBeNull();
     expect(linkInHtml("<p>nothing</p>", "https://a.b/")).toBeNull();
   });

@@ -48,7 +48,11 @@ export async function resolveShortLink(
 }
 
 /** One hop: HEAD, and GET when HEAD does not redirect. Returns where the URL points, or null. */
-async function nextLocation(current: string, outbound: Pick<Outbound, "safeFetchStream">, opts: ResolveOptions): Promise<string | null> {
+async function nextLocation(
+  current: string,
+  outbound: Pick<Outbound, "safeFetchStream">,
+  opts: ResolveOptions,
+): Promise<string | null> {
   // A hop reads at most a page's head: its whole body, too, within the call's deadline (default 30 s).
   const base = { totalTimeoutMs: opts.fetch?.timeoutMs ?? 30_000, ...opts.fetch, followRedirects: false };
 
@@ -57,7 +61,8 @@ async function nextLocation(current: string, outbound: Pick<Outbound, "safeFetch
     head = await outbound.safeFetchStream(current, { ...base, method: "HEAD" });
   } catch (err) {
     // Some servers drop HEAD on the floor; GET below gets a second chance. Refusals are final.
-    if (!(err instanceof OutboundError) || (err.code !== "upstream_failed" && err.code !== "upstream_timeout")) throw err;
+    if (!(err instanceof OutboundError) || (err.code !== "upstream_failed" && err.code !== "upstream_timeout"))
+      throw err;
   }
   if (head) {
     head.body.destroy();
@@ -74,7 +79,9 @@ async function nextLocation(current: string, outbound: Pick<Outbound, "safeFetch
     const html = await readPrefix(get, opts.maxHtmlBytes ?? 64 * 1024);
     const link = linkInHtml(html, current);
     // Only a link to something we support is worth another hop; a page naming itself is not.
-    return link !== null && link !== current && parseSourceUrl(link, { allowPrivateFor: opts.allowPrivateFor }) ? link : null;
+    return link !== null && link !== current && parseSourceUrl(link, { allowPrivateFor: opts.allowPrivateFor })
+      ? link
+      : null;
   } finally {
     get.body.destroy();
   }

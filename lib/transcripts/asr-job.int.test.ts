@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -7,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
+import { speech } from "@/test/speech";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 
 // The speech-recognition path end to end: POST /v1/transcript with an audio URL → 202 → the local
@@ -21,15 +21,16 @@ let audioServer: http.Server;
 let audioBase: string;
 let dataDir: string;
 let runner: { stop(): Promise<void> };
-let routes: { transcript: typeof import("@/app/v1/transcript/route").POST; job: typeof import("@/app/v1/jobs/[job_id]/route").GET };
+let routes: {
+  transcript: typeof import("@/app/v1/transcript/route").POST;
+  job: typeof import("@/app/v1/jobs/[job_id]/route").GET;
+};
 let keys: typeof import("@/lib/auth/api-keys");
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-"));
-  const wav = path.join(dataDir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", wav, "Bread rises because yeast makes gas. The gluten traps it."]);
-  const audio = readFileSync(wav);
+  const audio = await speech("Bread rises because yeast makes gas. The gluten traps it.");
   audioServer = http.createServer((req, res) => {
     if (req.url === "/episode.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
@@ -46,13 +47,20 @@ beforeAll(async () => {
 
   asr = await startFakeOpenAiAsr();
   asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
-  Object.assign(process.env, { DATA_DIR: dataDir, ASR_OPENAI_BASE_URL: asr.origin, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+  });
 
   ctx = await useTestDatabase();
-  await import("@/lib/jobs/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs");
-  runner = await startLocalRunner({ pollMs: 250, log: () => undefined });
-  routes = { transcript: (await import("@/app/v1/transcript/route")).POST, job: (await import("@/app/v1/jobs/[job_id]/route")).GET };
+  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
+  runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined });
+  routes = {
+    transcript: (await import("@/app/v1/transcript/route")).POST,
+    job: (await import("@/app/v1/jobs/[job_id]/route")).GET,
+  };
   keys = await import("@/lib/auth/api-keys");
   ({ getSubscription } = await import("@/lib/usage/get-subscription"));
 });
@@ -73,7 +81,10 @@ async function userWithKey() {
 
 async function waitForJob(jobId: string, auth: Record<string, string>, format = "json") {
   for (let i = 0; i < 300; i++) {
-    const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=${format}`, { headers: auth, params: { job_id: jobId } });
+    const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=${format}`, {
+      headers: auth,
+      params: { job_id: jobId },
+    });
     const body = res.json as { status: string };
     if (body.status === "done" || body.status === "error") return res;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -84,14 +95,22 @@ async function waitForJob(jobId: string, auth: Record<string, string>, format = 
 describe("speech recognition jobs", () => {
   it("202 → done: the transcript from real audio, charged the measured duration", async () => {
     const { user, auth } = await userWithKey();
-    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/episode.wav` } });
+    const res = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/episode.wav` },
+    });
     expect(res.status).toBe(202);
     const accepted = res.json as { job_id: string; status: string };
     expect(accepted.status).toBe("queued");
     expect(res.headers.get("location")).toBe(`/v1/jobs/${accepted.job_id}`);
 
     const done = await waitForJob(accepted.job_id, auth, "srt");
-    const job = done.json as { status: string; progress: number; error: unknown; transcript: { source: string; content: string; duration_seconds: number; platform: string } };
+    const job = done.json as {
+      status: string;
+      progress: number;
+      error: unknown;
+      transcript: { source: string; content: string; duration_seconds: number; platform: string };
+    };
     expect(job).toMatchObject({ status: "done", progress: 1, error: null });
     expect(job.transcript).toMatchObject({ source: "asr", platform: "podcast", format: "srt" });
     expect(job.transcript.content).toMatch(/^1\n00:00:00,300 --> /);
@@ -104,23 +123,37 @@ describe("speech recognition jobs", () => {
     const seconds = job.transcript.duration_seconds;
     expect(seconds).toBeGreaterThan(0);
     expect((await getSubscription(user.id)).used_seconds).toBe(seconds);
-    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: user.id } });
-    expect(entry).toMatchObject({ state: "done", jobId: accepted.job_id, durationSeconds: seconds, totalSeconds: seconds });
+    const entry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: user.id } });
+    expect(entry).toMatchObject({
+      state: "done",
+      jobId: accepted.job_id,
+      durationSeconds: seconds,
+      totalSeconds: seconds,
+    });
     // Work files are removed.
     expect(existsSync(path.join(dataDir, "work", accepted.job_id))).toBe(false);
   });
 
   it("a second request for the same audio is answered from the store; the same user gets the running job back", async () => {
     const a = await userWithKey();
-    const first = await callRoute(routes.transcript, "/v1/transcript", { headers: a.auth, body: { audio: `${audioBase}/episode.wav`, lang: "de" } });
-    const again = await callRoute(routes.transcript, "/v1/transcript", { headers: a.auth, body: { audio: `${audioBase}/episode.wav`, lang: "de" } });
+    const first = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: a.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "de" },
+    });
+    const again = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: a.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "de" },
+    });
     expect(first.status).toBe(202);
     expect((again.json as { job_id: string }).job_id).toBe((first.json as { job_id: string }).job_id);
     await waitForJob((first.json as { job_id: string }).job_id, a.auth);
 
     const b = await userWithKey();
     const requestsBefore = asr.requests.length;
-    const cached = await callRoute(routes.transcript, "/v1/transcript", { headers: b.auth, body: { audio: `${audioBase}/episode.wav`, lang: "de", format: "text" } });
+    const cached = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: b.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "de", format: "text" },
+    });
     expect(cached.status).toBe(200);
     expect((cached.json as { content: string }).content).toContain("Bread rises");
     expect(asr.requests.length).toBe(requestsBefore);
@@ -129,40 +162,65 @@ describe("speech recognition jobs", () => {
   it("a permanent failure ends in error with its message, and the reservation is refunded", async () => {
     const { user, auth } = await userWithKey();
     asr.failNext(400);
-    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/episode.wav`, lang: "fr" } });
+    const res = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "fr" },
+    });
     const failed = await waitForJob((res.json as { job_id: string }).job_id, auth);
     expect(failed.json).toMatchObject({ status: "error", error: { code: "asr_rejected" }, transcript: null });
     expect((await getSubscription(user.id)).used_seconds).toBe(0);
-    expect(await ctx.db.transcription.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({ state: "error" });
+    expect(await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({
+      state: "error",
+    });
   });
 
   it("no allowance left: 402 and no job", async () => {
     const { user, auth } = await userWithKey();
     const now = new Date();
     await ctx.db.usagePeriod.create({
-      data: { userId: user.id, periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)), usedSeconds: 900 },
+      data: {
+        userId: user.id,
+        periodStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)),
+        periodEnd: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)),
+        usedSeconds: 900,
+      },
     });
-    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/episode.wav`, lang: "it" } });
+    const res = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "it" },
+    });
     expect(res.status).toBe(402);
     expect(res.json).toMatchObject({ code: "allowance_exhausted" });
     expect(await ctx.db.job.count({ where: { userId: user.id } })).toBe(0);
-    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("a link that is not audio is refused; other users' jobs, unknown ids and bad formats too", async () => {
     const { auth } = await userWithKey();
-    const res = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/page.html` } });
+    const res = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/page.html` },
+    });
     // page.html has no audio extension: it is not recognised as an audio link at all.
     expect(res.status).toBe(422);
 
-    const own = await callRoute(routes.transcript, "/v1/transcript", { headers: auth, body: { audio: `${audioBase}/episode.wav`, lang: "es" } });
+    const own = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "es" },
+    });
     const jobId = (own.json as { job_id: string }).job_id;
     const stranger = await userWithKey();
-    const other = await callRoute(routes.job, `/v1/jobs/${jobId}`, { headers: stranger.auth, params: { job_id: jobId } });
+    const other = await callRoute(routes.job, `/v1/jobs/${jobId}`, {
+      headers: stranger.auth,
+      params: { job_id: jobId },
+    });
     expect(other.status).toBe(404);
     const unknown = await callRoute(routes.job, "/v1/jobs/nope", { headers: auth, params: { job_id: "nope" } });
     expect(unknown.status).toBe(404);
-    const badFormat = await callRoute(routes.job, `/v1/jobs/${jobId}?format=pdf`, { headers: auth, params: { job_id: jobId } });
+    const badFormat = await callRoute(routes.job, `/v1/jobs/${jobId}?format=pdf`, {
+      headers: auth,
+      params: { job_id: jobId },
+    });
     expect(badFormat.status).toBe(422);
     await waitForJob(jobId, auth);
   });

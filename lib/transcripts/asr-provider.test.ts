@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 // ASR_PROVIDER: which recogniser each combination of settings gives, and what /health then says.
 
-const SETTINGS = ["ASR_PROVIDER", "ASSEMBLYAI_API_KEY", "ASR_OPENAI_BASE_URL", "ASR_LOCAL_MODEL", "ASR_LOCAL_MODEL_PATH", "ASR_WEBHOOK_BASE_URL"];
+const SETTINGS = [
+  "ASR_PROVIDER",
+  "ASSEMBLYAI_API_KEY",
+  "ASR_OPENAI_BASE_URL",
+  "ASR_LOCAL_MODEL",
+  "ASR_LOCAL_MODEL_PATH",
+  "ASR_WEBHOOK_BASE_URL",
+];
 const saved = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
 
 afterEach(() => {
@@ -32,13 +39,23 @@ describe("ASR_PROVIDER", () => {
 
     // The runtime is an optional dependency installed on this platform (linux-x64 here).
     const local = await statusWith({});
-    expect(local.status).toEqual({ provider: "local", model: "base-q5_1", reason: null });
+    expect(local.status).toEqual({ provider: "local", model: "base-q5_1", reason: null, accelerator: "cpu" });
     expect(local.provider?.name).toBe("local:base-q5_1");
   });
 
   it("an explicit choice wins over auto's order; a choice without its setting is off, saying why", async () => {
-    expect((await statusWith({ ASR_PROVIDER: "openai", ASSEMBLYAI_API_KEY: "key", ASR_OPENAI_BASE_URL: "http://127.0.0.1:9" })).provider?.name).toBe("openai-compatible");
-    expect((await statusWith({ ASR_PROVIDER: "local", ASSEMBLYAI_API_KEY: "key" })).provider?.name).toBe("local:base-q5_1");
+    expect(
+      (
+        await statusWith({
+          ASR_PROVIDER: "openai",
+          ASSEMBLYAI_API_KEY: "key",
+          ASR_OPENAI_BASE_URL: "http://127.0.0.1:9",
+        })
+      ).provider?.name,
+    ).toBe("openai-compatible");
+    expect((await statusWith({ ASR_PROVIDER: "local", ASSEMBLYAI_API_KEY: "key" })).provider?.name).toBe(
+      "local:base-q5_1",
+    );
     const off = await statusWith({ ASR_PROVIDER: "off", ASSEMBLYAI_API_KEY: "key" });
     expect(off).toEqual({ provider: null, status: { provider: "off", model: null, reason: "ASR_PROVIDER=off" } });
     const noKey = await statusWith({ ASR_PROVIDER: "assemblyai" });
@@ -48,7 +65,7 @@ describe("ASR_PROVIDER", () => {
 
   it("local: an operator-placed file names the model; an unknown model name is off, saying which exist", async () => {
     const placed = await statusWith({ ASR_PROVIDER: "local", ASR_LOCAL_MODEL_PATH: "/models/ggml-small-q8_0.bin" });
-    expect(placed.status).toEqual({ provider: "local", model: "small-q8_0", reason: null });
+    expect(placed.status).toEqual({ provider: "local", model: "small-q8_0", reason: null, accelerator: "cpu" });
     expect(placed.provider?.name).toBe("local:small-q8_0");
     const unknown = await statusWith({ ASR_PROVIDER: "local", ASR_LOCAL_MODEL: "huge" });
     expect(unknown.provider).toBeNull();

@@ -1,3 +1,4 @@
+import { withOperatorNote } from "@/lib/observability/failure-cause";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +7,7 @@ import { authSecret } from "@/lib/auth/secret";
 import { createAsrProvider, createAssemblyAiProvider, handleAssemblyAiWebhook, type AsrProvider } from "@/lib/asr";
 import { createLocalProvider } from "@/lib/asr/local";
 import { ensureModel, LOCAL_MODELS } from "@/lib/asr/local-model";
-import { localRuntime } from "@/lib/asr/local-runtime";
+import { localRuntime, type Accelerator } from "@/lib/asr/local-runtime";
 import { errors } from "@/lib/http/errors";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { findExecutable } from "@/lib/process/media-tools";
@@ -17,15 +18,26 @@ const WEBHOOK_HEADER = "x-verbatim-webhook";
 export interface AsrStatus {
   provider: "assemblyai" | "openai" | "local" | "off";
   model: string | null;
-  /** Why it is off, when it is. */
+  /** Why it is off, when it is (or, for the local recogniser, why it does not use the GPU asked for). */
   reason: string | null;
+  /** Where the local recogniser runs: cpu, metal, cuda or vulkan (ASR_LOCAL_GPU); null for the others. */
+  accelerator?: Accelerator | null;
 }
 
 let cached: { provider: AsrProvider | null; status: AsrStatus } | undefined;
 
-/** For the operator, in every answer that needed speech recognition this server does not have. */
+/** For the operator (the log line), whenever a request needed speech recognition this server does not have. */
 export const ASR_SETTINGS_HINT =
   "An operator turns it on with ASSEMBLYAI_API_KEY (AssemblyAI), ASR_OPENAI_BASE_URL (an OpenAI-compatible Whisper server) or ASR_PROVIDER=local (whisper.cpp on this machine).";
+
+/** A "speech recognition is off" error for the user, with the settings that turn it on for the operator. */
+export function asrNotConfigured<E extends Error>(error: E): E {
+  return withOperatorNote(error, {
+    cause: "asr_not_configured",
+    setting: "ASR_PROVIDER, ASSEMBLYAI_API_KEY or ASR_OPENAI_BASE_URL",
+    detail: ASR_SETTINGS_HINT,
+  });
+}
 
 /** Whether this server can transcribe files and caption-less videos (the Transcribe page says so up front). */
 export function speechRecognitionAvailable(): boolean {
@@ -46,17 +58,30 @@ function localSizing(concurrency: number | undefined): { concurrency: number; th
 }
 
 function localProvider(settings: ReturnType<typeof env>): { provider: AsrProvider | null; status: AsrStatus } {
-  const runtime = localRuntime();
+  const runtime = localRuntime(settings.ASR_LOCAL_GPU);
   const operatorFile = settings.ASR_LOCAL_MODEL_PATH;
-  const model = operatorFile ? path.basename(operatorFile).replace(/^ggml-/, "").replace(/\.bin$/, "") : settings.ASR_LOCAL_MODEL;
+  const model = operatorFile
+    ? path
+        .basename(operatorFile)
+        .replace(/^ggml-/, "")
+        .replace(/\.bin$/, "")
+    : settings.ASR_LOCAL_MODEL;
   if (!runtime.available) return { provider: null, status: { provider: "off", model: null, reason: runtime.reason } };
   if (!operatorFile && !LOCAL_MODELS[settings.ASR_LOCAL_MODEL]) {
-    return { provider: null, status: { provider: "off", model: null, reason: `ASR_LOCAL_MODEL "${settings.ASR_LOCAL_MODEL}" is not one of ${Object.keys(LOCAL_MODELS).join(", ")} (or set ASR_LOCAL_MODEL_PATH)` } };
+    return {
+      provider: null,
+      status: {
+        provider: "off",
+        model: null,
+        reason: `ASR_LOCAL_MODEL "${settings.ASR_LOCAL_MODEL}" is not one of ${Object.keys(LOCAL_MODELS).join(", ")} (or set ASR_LOCAL_MODEL_PATH)`,
+      },
+    };
   }
   const sizing = localSizing(settings.ASR_LOCAL_CONCURRENCY);
   const provider = createLocalProvider({
     modelName: model,
     bindingPath: runtime.bindingPath,
+    useGpu: runtime.useGpu,
     ...sizing,
     ffmpegPath: findExecutable("ffmpeg") ?? undefined,
     resolveModel: async ({ signal, onProgress }) =>
@@ -71,7 +96,7 @@ function localProvider(settings: ReturnType<typeof env>): { provider: AsrProvide
             onProgress,
           }),
   });
-  return { provider, status: { provider: "local", model, reason: null } };
+  return { provider, status: { provider: "local", model, reason: runtime.note, accelerator: runtime.accelerator } };
 }
 
 /** The value AssemblyAI sends back in WEBHOOK_HEADER, derived from the auth secret. */
@@ -89,7 +114,8 @@ export function asrProvider(): AsrProvider | null {
     const choice = settings.ASR_PROVIDER;
     const remote = choice === "auto" || choice === "assemblyai" || choice === "openai";
     const useAssemblyAi = Boolean(settings.ASSEMBLYAI_API_KEY) && (choice === "auto" || choice === "assemblyai");
-    const useOpenAi = !useAssemblyAi && Boolean(settings.ASR_OPENAI_BASE_URL) && (choice === "auto" || choice === "openai");
+    const useOpenAi =
+      !useAssemblyAi && Boolean(settings.ASR_OPENAI_BASE_URL) && (choice === "auto" || choice === "openai");
     if (choice === "off") {
       cached = { provider: null, status: { provider: "off", model: null, reason: "ASR_PROVIDER=off" } };
       return null;
@@ -100,7 +126,10 @@ export function asrProvider(): AsrProvider | null {
     }
     if (remote && !useAssemblyAi && !useOpenAi) {
       const missing = choice === "assemblyai" ? "ASSEMBLYAI_API_KEY" : "ASR_OPENAI_BASE_URL";
-      cached = { provider: null, status: { provider: "off", model: null, reason: `ASR_PROVIDER=${choice} but ${missing} is not set` } };
+      cached = {
+        provider: null,
+        status: { provider: "off", model: null, reason: `ASR_PROVIDER=${choice} but ${missing} is not set` },
+      };
       return null;
     }
     const provider =

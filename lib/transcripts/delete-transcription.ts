@@ -10,19 +10,31 @@ import { expirePublicPages } from "@/lib/publishing/public-pages";
 export async function deleteTranscription(userId: string, id: string): Promise<void> {
   const db = await getDb();
   const unpublished = await db.$transaction(async (tx) => {
-    const entry = await tx.transcription.findFirst({ where: { id, userId }, select: { id: true, state: true, jobId: true, transcriptId: true } });
+    const entry = await tx.historyEntry.findFirst({
+      where: { id, userId },
+      select: { id: true, state: true, jobId: true, transcriptId: true },
+    });
     if (!entry) throw errors.notFound("No transcription with this id in your history.");
     if (entry.state === "in_progress" && entry.jobId) {
       // Its job still reserves allowance and will write to this entry: let it end first.
       const job = await tx.job.findUnique({ where: { id: entry.jobId }, select: { status: true } });
       if (job && (job.status === "queued" || job.status === "running")) {
-        throw errors.conflict("transcription_in_progress", "This transcription is still running. Delete it once it has finished or failed.");
+        throw errors.conflict(
+          "transcription_in_progress",
+          "This transcription is still running. Delete it once it has finished or failed.",
+        );
       }
     }
-    await tx.transcription.delete({ where: { id: entry.id } });
+    await tx.historyEntry.delete({ where: { id: entry.id } });
     if (!entry.transcriptId) return [];
-    const published = await tx.publication.findMany({ where: { userId, transcriptId: entry.transcriptId, publishedAt: { not: null } }, select: { id: true, slug: true } });
-    await tx.publication.updateMany({ where: { id: { in: published.map((row) => row.id) } }, data: { publishedAt: null } });
+    const published = await tx.publication.findMany({
+      where: { userId, transcriptId: entry.transcriptId, publishedAt: { not: null } },
+      select: { id: true, slug: true },
+    });
+    await tx.publication.updateMany({
+      where: { id: { in: published.map((row) => row.id) } },
+      data: { publishedAt: null },
+    });
     return published.map((row) => row.slug);
   });
   if (unpublished.length > 0) expirePublicPages(unpublished);

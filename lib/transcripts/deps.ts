@@ -25,9 +25,12 @@ export function transcriptDeps(): TranscriptDeps {
     innertubeBaseUrl: settings.YOUTUBE_BASE_URL,
     proxyUrl: settings.OUTBOUND_PROXY,
     proxies: settings.YOUTUBE_PROXIES,
-    makeOutbound: (proxyUrl) => createOutbound({ proxyUrl, ...(exempt.size > 0 ? { allowPrivateFor: (host: string) => exempt.has(host) } : {}) }),
+    makeOutbound: (proxyUrl) =>
+      createOutbound({ proxyUrl, ...(exempt.size > 0 ? { allowPrivateFor: (host: string) => exempt.has(host) } : {}) }),
     clients: settings.YOUTUBE_CLIENTS,
-    pot: settings.YOUTUBE_POT_PROVIDER_URL ? createPotProvider({ baseUrl: settings.YOUTUBE_POT_PROVIDER_URL }) : undefined,
+    pot: settings.YOUTUBE_POT_PROVIDER_URL
+      ? createPotProvider({ baseUrl: settings.YOUTUBE_POT_PROVIDER_URL })
+      : undefined,
     cookie: settings.YOUTUBE_COOKIES_FILE ? readCookieFile(settings.YOUTUBE_COOKIES_FILE) : undefined,
     blockRetries: settings.YOUTUBE_BLOCK_RETRIES,
     cooldownMs: settings.YOUTUBE_PROXY_COOLDOWN_SECONDS * 1000,
@@ -41,7 +44,10 @@ export function transcriptDeps(): TranscriptDeps {
           outbound,
           binary: settings.YTDLP_PATH,
           platforms: new Set(["youtube"]),
-          extraArgs: youtubeYtDlpArgs({ potProviderUrl: settings.YOUTUBE_POT_PROVIDER_URL, cookiesFile: settings.YOUTUBE_COOKIES_FILE }),
+          extraArgs: youtubeYtDlpArgs({
+            potProviderUrl: settings.YOUTUBE_POT_PROVIDER_URL,
+            cookiesFile: settings.YOUTUBE_COOKIES_FILE,
+          }),
         }),
   });
   const providers: Partial<Record<string, CaptionProvider>> = {

@@ -28,7 +28,10 @@ export const createTranscriptEndpoint = defineEndpoint({
   rateLimit: "transcript",
   body: transcriptRequestSchema,
   response: transcriptSchema,
-  accepted: { description: "Speech recognition job queued; poll Location (/v1/jobs/{job_id})", schema: jobAcceptedSchema },
+  accepted: {
+    description: "Speech recognition job queued; poll Location (/v1/jobs/{job_id})",
+    schema: jobAcceptedSchema,
+  },
   errors: {
     402: "Not enough monthly allowance left",
     403: "The video needs sign-in (age-restricted)",
@@ -73,7 +76,10 @@ export const transcriptMediaEndpoint = defineEndpoint({
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,
-  errors: { 404: "Not in the caller's history, not an upload, or the upload has expired", 416: "The Range lies outside the file" },
+  errors: {
+    404: "Not in the caller's history, not an upload, or the upload has expired",
+    416: "The Range lies outside the file",
+  },
 });
 
 export const listTranscriptionsEndpoint = defineEndpoint({
@@ -99,7 +105,10 @@ export const deleteTranscriptionEndpoint = defineEndpoint({
   params: transcriptionIdParamsSchema,
   status: 204,
   response: null,
-  errors: { 404: "No entry with this id in the caller's history", 409: "Still running; delete it once it has finished or failed" },
+  errors: {
+    404: "No entry with this id in the caller's history",
+    409: "Still running; delete it once it has finished or failed",
+  },
 });
 
 export const listLanguagesEndpoint = defineEndpoint({

@@ -1,15 +1,15 @@
-import { getDb } from "@/lib/db/client";
 import { Prisma, type Transcript } from "@/lib/generated/prisma/client";
 import { normalizeSegments } from "@/lib/formats";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { ParsedSource } from "@/lib/sources";
 import { ApiError } from "@/lib/http/errors";
+import { isErrorCode } from "@/lib/http/error-codes";
 import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
 import { countUpstream } from "@/lib/observability/metrics";
 import { upstreamErrorCode } from "@/lib/captions/count-upstream";
 import { fetchShared } from "@/lib/transcripts/shared-fetch";
-import { ASR_SETTINGS_HINT } from "@/lib/transcripts/asr-provider";
+import { findStoredTranscript, storeTranscript, type StoredTranscript } from "@/lib/transcripts/store-transcript";
 
 export interface CaptionDeps {
   providerFor(platform: ParsedSource["platform"]): CaptionProvider | null;
@@ -17,60 +17,38 @@ export interface CaptionDeps {
   cacheHours: number;
 }
 
+/** What the platform said about an item without captions in the language, for the job's title and reservation. */
+export interface ItemInfo {
+  title: string | null;
+  durationSeconds: number;
+  /** The caption languages it has (MCP lists them rather than starting recognition). */
+  languages?: { code: string; name: string; kind: string }[];
+}
+
+/** The captions in the language, or that there are none (speech recognition then takes over). */
+export type CaptionLookup =
+  ({ kind: "transcript" } & StoredTranscript) | { kind: "no_captions"; info: ItemInfo | null };
+
+type Fetched = Transcript | { kind: "no_captions"; info: ItemInfo | null };
+
 // Requests for the same new video share one upstream fetch: in this process through this map, across
 // processes through shared-fetch.ts.
-const inFlight = new Map<string, Promise<Transcript>>();
-
-/** No captions in the language: speech recognition takes over (or 503 when it is not configured). */
-export class NoCaptionsError extends ApiError {
-  constructor(
-    readonly lang: string,
-    /** What the platform said about the item, for the job's title and reservation. */
-    readonly info: { title: string | null; durationSeconds: number } | null,
-  ) {
-    super(503, "asr_not_configured", `This source has no captions in '${lang}', and speech recognition is not configured on this server. ${ASR_SETTINGS_HINT}`);
-  }
-}
-
-export interface StoredTranscript {
-  transcript: Transcript;
-  /** Whether the user already has it in their history (then asking again is free). */
-  inHistory: boolean;
-}
-
-/**
- * The stored transcript and whether the user has it, in one round trip: this is the hot path for
- * repeat requests, so it is one SQL statement rather than two Prisma queries.
- */
-export async function findStoredTranscript(
-  userId: string,
-  source: Pick<ParsedSource, "platform" | "videoId">,
-  lang: string,
-  origin: "captions" | "asr",
-): Promise<StoredTranscript | null> {
-  const db = await getDb();
-  const rows = await db.$queryRaw<(Transcript & { inHistory: boolean })[]>`
-    SELECT t.*, EXISTS (
-      SELECT 1 FROM "Transcription" e
-      WHERE e."userId" = ${userId} AND e."platform" = t."platform" AND e."videoId" = t."videoId"
-        AND e."lang" = t."lang" AND e."transcriptId" = t."id"
-    ) AS "inHistory"
-    FROM "Transcript" t
-    WHERE t."platform" = ${source.platform} AND t."videoId" = ${source.videoId} AND t."lang" = ${lang} AND t."source" = ${origin}::"TranscriptSource"`;
-  if (rows.length === 0) return null;
-  const { inHistory, ...transcript } = rows[0];
-  return { transcript, inHistory };
-}
+const inFlight = new Map<string, Promise<Fetched>>();
 
 /** The caption transcript for (source, lang), fetched from the platform when missing or stale. */
-export async function getCaptionTranscript(userId: string, source: ParsedSource, lang: string, deps: CaptionDeps): Promise<StoredTranscript> {
+export async function getCaptionTranscript(
+  userId: string,
+  source: ParsedSource,
+  lang: string,
+  deps: CaptionDeps,
+): Promise<CaptionLookup> {
   const stored = await findStoredTranscript(userId, source, lang, "captions");
-  if (stored && isFresh(stored.transcript, deps)) return stored;
+  if (stored && isFresh(stored.transcript, deps)) return { kind: "transcript", ...stored };
 
   const flightKey = `${source.platform}:${source.videoId}:${lang}`;
   let pending = inFlight.get(flightKey);
   if (!pending) {
-    pending = fetchShared(flightKey, {
+    pending = fetchShared<Fetched>(flightKey, {
       findFresh: async () => {
         const fresh = await findStoredTranscript(userId, source, lang, "captions");
         return fresh && isFresh(fresh.transcript, deps) ? fresh.transcript : null;
@@ -78,10 +56,21 @@ export async function getCaptionTranscript(userId: string, source: ParsedSource,
       fetch: () => fetchAndStore(source, lang, deps),
       encodeFailure,
       decodeFailure,
+      // "No captions" is stored nowhere: the requests waiting in other processes are handed it.
+      encodeUnstored: (fetched) => (isNoCaptions(fetched) ? { noCaptions: { info: fetched.info } } : null),
+      decodeUnstored: (unstored) => ({
+        kind: "no_captions",
+        info: (unstored as { noCaptions: { info: ItemInfo | null } }).noCaptions.info,
+      }),
     }).finally(() => inFlight.delete(flightKey));
     inFlight.set(flightKey, pending);
   }
-  return { transcript: await pending, inHistory: false };
+  const fetched = await pending;
+  return isNoCaptions(fetched) ? fetched : { kind: "transcript", transcript: fetched, inHistory: false };
+}
+
+function isNoCaptions(fetched: Fetched): fetched is Extract<Fetched, { kind: "no_captions" }> {
+  return "kind" in fetched && fetched.kind === "no_captions";
 }
 
 function isFresh(transcript: Transcript, deps: CaptionDeps): boolean {
@@ -90,49 +79,53 @@ function isFresh(transcript: Transcript, deps: CaptionDeps): boolean {
 
 /** What the requests waiting in other processes are told: the same answer this one got. */
 function encodeFailure(error: unknown): object | null {
-  if (error instanceof NoCaptionsError) return { noCaptions: { lang: error.lang, info: error.info } };
-  if (error instanceof ApiError) return { api: { status: error.status, code: error.code, detail: error.detail, headers: error.headers } };
+  if (error instanceof ApiError) return { api: { code: error.code, detail: error.detail, headers: error.headers } };
   return null;
 }
 
 function decodeFailure(failure: unknown): Error {
-  const f = failure as { noCaptions?: { lang: string; info: NoCaptionsError["info"] }; api?: { status: number; code: string; detail: string; headers: Record<string, string> } };
-  if (f.noCaptions) return new NoCaptionsError(f.noCaptions.lang, f.noCaptions.info);
-  if (f.api) return new ApiError(f.api.status, f.api.code, f.api.detail, f.api.headers);
+  const f = failure as { api?: { code: string; detail: string; headers: Record<string, string> } };
+  if (f.api && isErrorCode(f.api.code)) return new ApiError(f.api.code, f.api.detail, f.api.headers);
   return new Error("The caption fetch failed in another process");
 }
 
-async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Transcript> {
+async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDeps): Promise<Fetched> {
   const provider = deps.providerFor(source.platform);
-  if (!provider) throw new NoCaptionsError(lang, null);
-  const { info, track, segments } = await mapUpstreamErrors(async () => {
+  if (!provider) return { kind: "no_captions", info: null };
+  const found = await mapUpstreamErrors(async () => {
     const info = await provider.getInfo(source);
     const track = pickTrack(info.tracks, lang);
-    if (!track) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
-    return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)) };
+    if (!track) {
+      const languages = info.tracks.map((t) => ({ code: t.lang, name: t.name, kind: t.kind }));
+      return { info, track, segments: [], languages };
+    }
+    return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)), languages: undefined };
   }).catch((error: unknown) => {
-    countUpstream(source.platform, "lookup", error instanceof NoCaptionsError ? "no_captions" : upstreamErrorCode(error));
+    countUpstream(source.platform, "lookup", upstreamErrorCode(error));
     throw error;
   });
+  const { info, track, segments, languages } = found;
   countUpstream(source.platform, "lookup", segments.length > 0 ? "ok" : "no_captions");
-  if (segments.length === 0) throw new NoCaptionsError(lang, { title: info.title, durationSeconds: info.durationSeconds });
+  if (!track || segments.length === 0) {
+    return {
+      kind: "no_captions",
+      info: { title: info.title, durationSeconds: info.durationSeconds, ...(languages ? { languages } : {}) },
+    };
+  }
   const durationSeconds = Math.ceil(info.durationSeconds || segments[segments.length - 1].end);
-  const data = {
-    captionKind: track.kind,
-    title: info.title,
-    sourceUrl: info.canonicalUrl,
-    durationSeconds,
-    segments: segments as unknown as object,
-    servedBy: info.servedBy ?? null,
-    channel: info.channel ?? null,
-    publishedAt: info.publishedAt ?? null,
-    chapters: info.chapters && info.chapters.length > 0 ? (info.chapters as unknown as object) : Prisma.DbNull,
-    fetchedAt: new Date(),
-  };
-  const db = await getDb();
-  return db.transcript.upsert({
-    where: { platform_videoId_lang_source: { platform: source.platform, videoId: source.videoId, lang, source: "captions" } },
-    create: { platform: source.platform, videoId: source.videoId, lang, source: "captions", ...data },
-    update: data,
-  });
+  return storeTranscript(
+    { platform: source.platform, videoId: source.videoId, lang, origin: "captions" },
+    {
+      captionKind: track.kind,
+      title: info.title,
+      sourceUrl: info.canonicalUrl,
+      durationSeconds,
+      segments: segments as unknown as object,
+      servedBy: info.servedBy ?? null,
+      channel: info.channel ?? null,
+      publishedAt: info.publishedAt ?? null,
+      chapters: info.chapters && info.chapters.length > 0 ? (info.chapters as unknown as object) : Prisma.DbNull,
+      fetchedAt: new Date(),
+    },
+  );
 }

@@ -16,7 +16,10 @@ export async function getJob(userId: string, jobId: string, format: Format): Pro
     progress: job.status === "done" ? 1 : Math.min(1, Math.max(0, job.progress)),
     created_at: job.createdAt.toISOString(),
     updated_at: job.updatedAt.toISOString(),
-    error: job.status === "error" ? { code: job.errorCode ?? "job_failed", message: job.errorMessage ?? "The job failed." } : null,
+    error:
+      job.status === "error"
+        ? { code: job.errorCode ?? "job_failed", message: job.errorMessage ?? "The job failed." }
+        : null,
     transcript: job.status === "done" && job.transcript ? serializeTranscript(job.transcript, format) : null,
   };
 }

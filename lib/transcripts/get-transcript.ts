@@ -2,12 +2,13 @@ import { getDb } from "@/lib/db/client";
 import { renderTranscript, type Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
 import type { Transcript } from "@/lib/generated/prisma/client";
+import { attachmentDisposition } from "@/lib/transcripts/download-name";
 import { serializeTranscript, transcriptMeta, transcriptSegments } from "@/lib/transcripts/serializers";
 
 /** A transcript the caller has in their history (anyone else's, or an unknown id → 404). */
 export async function ownedTranscript(userId: string, transcriptId: string) {
   const db = await getDb();
-  const entry = await db.transcription.findFirst({ where: { userId, transcriptId }, include: { transcript: true } });
+  const entry = await db.historyEntry.findFirst({ where: { userId, transcriptId }, include: { transcript: true } });
   if (!entry?.transcript) throw errors.notFound("No transcript with this id in your history.");
   return entry.transcript;
 }
@@ -21,11 +22,22 @@ export async function downloadTranscript(userId: string, transcriptId: string, f
   return transcriptFile(await ownedTranscript(userId, transcriptId), format);
 }
 
-/** A transcript as a file to download (also the public pages' downloads); `name` replaces the platform-id-lang filename. */
-export function transcriptFile(row: Transcript, format: Format, name?: string, headers: Record<string, string> = {}): Response {
+/**
+ * A transcript as a file to download, named after its title (download-name.ts); `name` (the public
+ * pages' slug-lang) replaces that name.
+ */
+export function transcriptFile(
+  row: Transcript,
+  format: Format,
+  name?: string,
+  headers: Record<string, string> = {},
+): Response {
   const file = renderTranscript(format, transcriptSegments(row), transcriptMeta(row));
-  const filename = `${name ?? `${row.platform}-${row.videoId}-${row.lang}`}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  const idStem = `${row.platform}-${row.videoId}-${row.lang}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  const disposition = name
+    ? `attachment; filename="${`${name}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_")}"`
+    : attachmentDisposition(row.title, row.lang, idStem, file.extension);
   return new Response(file.content, {
-    headers: { ...headers, "content-type": file.contentType, "content-disposition": `attachment; filename="${filename}"` },
+    headers: { ...headers, "content-type": file.contentType, "content-disposition": disposition },
   });
 }

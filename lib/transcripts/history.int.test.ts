@@ -16,29 +16,43 @@ let listTranscriptions: typeof import("@/lib/transcripts/list-transcriptions").l
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
 let deleteRoute: typeof import("@/app/v1/me/transcriptions/[id]/route").DELETE;
 
-type Video = { title: string; durationSeconds: number; tracks: { lang: string; name: string; kind: "manual" | "auto" }[] };
+type Video = {
+  title: string;
+  durationSeconds: number;
+  tracks: { lang: string; name: string; kind: "manual" | "auto" }[];
+};
 const videos: Record<string, Video> = {
   aaaaaaaaaaa: { title: "Short talk", durationSeconds: 120, tracks: [{ lang: "en", name: "English", kind: "manual" }] },
   ccccccccccc: { title: "No English", durationSeconds: 60, tracks: [{ lang: "fr", name: "French", kind: "manual" }] },
 };
 const provider = new StaticCaptionProvider(videos);
-const deps: TranscriptDeps = { outbound: createOutbound(), providerFor: (p) => (p === "youtube" ? provider : null), cacheHours: 24 };
+const deps: TranscriptDeps = {
+  outbound: createOutbound(),
+  providerFor: (p) => (p === "youtube" ? provider : null),
+  cacheHours: 24,
+};
 const yt = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 const req = (url: string) => transcriptRequestSchema.parse({ url });
 
 /** What POST /v1/transcript does (app/v1/transcript/route.ts): a failure is recorded, then rethrown. */
 async function attempt(userId: string, url: string) {
   const request = req(url);
-  return requestTranscript(userId, request, deps).catch((error: unknown) => recordFailedRequest(userId, request, error));
+  return requestTranscript(userId, request, deps).catch((error: unknown) =>
+    recordFailedRequest(userId, request, error),
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
 
-const history = (userId: string, query: Record<string, string> = {}) => listTranscriptions(userId, transcriptionListQuerySchema.parse(query));
+const history = (userId: string, query: Record<string, string> = {}) =>
+  listTranscriptions(userId, transcriptionListQuerySchema.parse(query));
 
 beforeAll(async () => {
   // A server without speech recognition (auto would pick the local whisper.cpp where it is installed).
@@ -81,7 +95,13 @@ describe("failed link requests", () => {
     const list = await history(user.id, { state: "error" });
     expect(list.total).toBe(2);
     const byId = Object.fromEntries(list.transcriptions.map((entry) => [entry.video_id, entry]));
-    expect(byId.zzzzzzzzzzz).toMatchObject({ status: "error", complete: false, duration_seconds: 0, transcript_id: null, error: { code: missing.code, message: missing.detail } });
+    expect(byId.zzzzzzzzzzz).toMatchObject({
+      status: "error",
+      complete: false,
+      duration_seconds: 0,
+      transcript_id: null,
+      error: { code: missing.code, message: missing.detail },
+    });
     expect(byId.ccccccccccc.error).toEqual({ code: noCaptions.code, message: noCaptions.detail });
     expect((await getSubscription(user.id)).used_seconds).toBe(0);
 
@@ -90,10 +110,20 @@ describe("failed link requests", () => {
     expect((await history(user.id)).total).toBe(2);
 
     // The video gets English captions: the failed entry becomes the transcript, charged once.
-    videos.zzzzzzzzzzz = { title: "Back online", durationSeconds: 30, tracks: [{ lang: "en", name: "English", kind: "manual" }] };
+    videos.zzzzzzzzzzz = {
+      title: "Back online",
+      durationSeconds: 30,
+      tracks: [{ lang: "en", name: "English", kind: "manual" }],
+    };
     await attempt(user.id, yt("zzzzzzzzzzz"));
     const [revived] = (await history(user.id, { q: "zzzzzzzzzzz" })).transcriptions;
-    expect(revived).toMatchObject({ status: "done", complete: true, duration_seconds: 30, title: "Back online", error: null });
+    expect(revived).toMatchObject({
+      status: "done",
+      complete: true,
+      duration_seconds: 30,
+      title: "Back online",
+      error: null,
+    });
     expect((await getSubscription(user.id)).used_seconds).toBe(30);
     await attempt(user.id, yt("zzzzzzzzzzz"));
     expect((await getSubscription(user.id)).used_seconds).toBe(30);
@@ -102,14 +132,19 @@ describe("failed link requests", () => {
   it("keep only the newest few per user, and never touch a finished entry", async () => {
     const user = await createUser(ctx.db);
     await attempt(user.id, yt("aaaaaaaaaaa"));
-    for (let i = 0; i < FAILED_REQUESTS_KEPT + 3; i++) await failure(attempt(user.id, yt(`missing${String(i).padStart(4, "0")}`)));
+    for (let i = 0; i < FAILED_REQUESTS_KEPT + 3; i++)
+      await failure(attempt(user.id, yt(`missing${String(i).padStart(4, "0")}`)));
     const failed = await history(user.id, { state: "error", limit: "100" });
     expect(failed.total).toBe(FAILED_REQUESTS_KEPT);
     expect(failed.transcriptions.map((entry) => entry.video_id)).not.toContain("missing0000");
-    expect(failed.transcriptions.map((entry) => entry.video_id)).toContain(`missing${String(FAILED_REQUESTS_KEPT + 2).padStart(4, "0")}`);
+    expect(failed.transcriptions.map((entry) => entry.video_id)).toContain(
+      `missing${String(FAILED_REQUESTS_KEPT + 2).padStart(4, "0")}`,
+    );
 
     // An error for a link that is already done (say the platform is down now) leaves the entry as it was.
-    await failure(recordFailedRequest(user.id, req(yt("aaaaaaaaaaa")), errors.upstream("The platform could not be reached.")));
+    await failure(
+      recordFailedRequest(user.id, req(yt("aaaaaaaaaaa")), errors.upstream("The platform could not be reached.")),
+    );
     const [done] = (await history(user.id, { q: "aaaaaaaaaaa" })).transcriptions;
     expect(done).toMatchObject({ status: "done", error: null });
   });
@@ -130,8 +165,16 @@ describe("DELETE /v1/me/transcriptions/{id}", () => {
     await requestTranscript(owner.userId, req(yt("aaaaaaaaaaa")), deps);
     await requestTranscript(other.userId, req(yt("aaaaaaaaaaa")), deps);
     const [entry] = (await history(owner.userId)).transcriptions;
-    await ctx.db.publication.create({ data: { slug: `s-${entry.id}`, userId: owner.userId, transcriptId: entry.transcript_id!, publishedAt: new Date() } });
-    const del = (id: string, headers: Record<string, string>) => callRoute(deleteRoute, `/v1/me/transcriptions/${id}`, { method: "DELETE", headers, params: { id } });
+    await ctx.db.publication.create({
+      data: {
+        slug: `s-${entry.id}`,
+        userId: owner.userId,
+        transcriptId: entry.transcript_id!,
+        publishedAt: new Date(),
+      },
+    });
+    const del = (id: string, headers: Record<string, string>) =>
+      callRoute(deleteRoute, `/v1/me/transcriptions/${id}`, { method: "DELETE", headers, params: { id } });
 
     const foreign = await del(entry.id, other.headers);
     expect(foreign.status).toBe(404);
@@ -151,19 +194,42 @@ describe("DELETE /v1/me/transcriptions/{id}", () => {
   it("refuses a running transcription with 409 and deletes it once its job has failed", async () => {
     const caller = await createCaller(ctx.db);
     const job = await ctx.db.job.create({ data: { userId: caller.userId, input: {}, status: "running" } });
-    const entry = await ctx.db.transcription.create({
-      data: { userId: caller.userId, platform: "upload", videoId: "obj1", lang: "en", source: "asr", jobId: job.id, state: "in_progress", title: "talk.mp3" },
+    const entry = await ctx.db.historyEntry.create({
+      data: {
+        userId: caller.userId,
+        platform: "upload",
+        videoId: "obj1",
+        lang: "en",
+        origin: "asr",
+        jobId: job.id,
+        state: "in_progress",
+        title: "talk.mp3",
+      },
     });
     expect((await history(caller.userId)).transcriptions[0]).toMatchObject({ title: "talk.mp3", thumbnail_url: null });
     const params = { id: entry.id };
-    const running = await callRoute(deleteRoute, `/v1/me/transcriptions/${entry.id}`, { method: "DELETE", headers: caller.headers, params });
+    const running = await callRoute(deleteRoute, `/v1/me/transcriptions/${entry.id}`, {
+      method: "DELETE",
+      headers: caller.headers,
+      params,
+    });
     expect(running.status).toBe(409);
     expect(running.json).toMatchObject({ code: "transcription_in_progress" });
 
-    await ctx.db.job.update({ where: { id: job.id }, data: { status: "error", errorCode: "asr_failed", errorMessage: "The audio could not be decoded." } });
-    await ctx.db.transcription.update({ where: { id: entry.id }, data: { state: "error" } });
-    expect((await history(caller.userId)).transcriptions[0].error).toEqual({ code: "asr_failed", message: "The audio could not be decoded." });
-    const deleted = await callRoute(deleteRoute, `/v1/me/transcriptions/${entry.id}`, { method: "DELETE", headers: caller.headers, params });
+    await ctx.db.job.update({
+      where: { id: job.id },
+      data: { status: "error", errorCode: "asr_failed", errorMessage: "The audio could not be decoded." },
+    });
+    await ctx.db.historyEntry.update({ where: { id: entry.id }, data: { state: "error" } });
+    expect((await history(caller.userId)).transcriptions[0].error).toEqual({
+      code: "asr_failed",
+      message: "The audio could not be decoded.",
+    });
+    const deleted = await callRoute(deleteRoute, `/v1/me/transcriptions/${entry.id}`, {
+      method: "DELETE",
+      headers: caller.headers,
+      params,
+    });
     expect(deleted.status).toBe(204);
   });
 });

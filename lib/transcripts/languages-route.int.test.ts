@@ -12,7 +12,9 @@ describe("GET /v1/languages", () => {
     // The limit counts every request, invalid ones included: 1 + 3 + 1 = 5 allowed, the 6th refused.
     const missing = await callRoute(GET, "/v1/languages", from("203.0.113.1"));
     expect(missing.status).toBe(422);
-    expect(missing.json).toEqual({ detail: [{ type: "missing", loc: ["query", "url"], msg: "Field required", input: null }] });
+    expect(missing.json).toEqual({
+      detail: [{ type: "missing", loc: ["query", "url"], msg: "Field required", input: null }],
+    });
 
     for (let i = 0; i < 3; i++) {
       const res = await callRoute(GET, "/v1/languages?url=https://example.com/not-a-video", from("203.0.113.1"));

@@ -8,7 +8,10 @@ export async function listLanguages(url: string, deps: TranscriptDeps) {
   const source = await resolveSource(url, deps, ["query", "url"]);
   const provider = deps.providerFor(source.platform);
   if (!provider) {
-    throw errors.notConfigured("no_captions_source", "This kind of source has no captions; its transcript comes from speech recognition.");
+    throw errors.notConfigured(
+      "no_captions_source",
+      "This kind of source has no captions; its transcript comes from speech recognition.",
+    );
   }
   const info = await mapUpstreamErrors(() => provider.getInfo(source));
   return {

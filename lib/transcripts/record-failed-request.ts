@@ -22,7 +22,11 @@ export async function recordFailedRequest(userId: string, request: TranscriptReq
   const source = link && !request.upload && isLinkFailure(error) ? parseSourceUrl(link) : null;
   if (source && !source.needsResolve) {
     try {
-      await storeFailure(userId, { platform: source.platform, videoId: source.videoId, lang: request.lang }, error as ApiError);
+      await storeFailure(
+        userId,
+        { platform: source.platform, videoId: source.videoId, lang: request.lang },
+        error as ApiError,
+      );
     } catch (storeError) {
       console.error("[transcripts] could not record a failed request:", storeError);
     }
@@ -32,11 +36,20 @@ export async function recordFailedRequest(userId: string, request: TranscriptReq
 
 async function storeFailure(userId: string, key: { platform: string; videoId: string; lang: string }, error: ApiError) {
   const db = await getDb();
-  const failure = { state: "error", errorCode: error.code, errorMessage: error.detail.slice(0, 1000), jobId: null, createdAt: new Date() };
+  const failure = {
+    state: "error",
+    errorCode: error.code,
+    errorMessage: error.detail.slice(0, 1000),
+    jobId: null,
+    createdAt: new Date(),
+  };
   await db.$transaction(async (tx) => {
-    const created = await tx.transcription.createMany({ data: [{ userId, ...key, source: null, ...failure }], skipDuplicates: true });
+    const created = await tx.historyEntry.createMany({
+      data: [{ userId, ...key, origin: null, ...failure }],
+      skipDuplicates: true,
+    });
     if (created.count === 0) {
-      await tx.transcription.updateMany({ where: { userId, ...key, state: "error" }, data: failure });
+      await tx.historyEntry.updateMany({ where: { userId, ...key, state: "error" }, data: failure });
     }
     // Bounded: only the newest failed requests (entries that failed before any job ran) are kept.
     await tx.$executeRaw`

@@ -11,23 +11,32 @@ export async function recordTranscription(userId: string, transcript: Transcript
   const db = await getDb();
   const seconds = Math.max(0, Math.ceil(transcript.durationSeconds));
   const entry = { userId, platform: transcript.platform, videoId: transcript.videoId, lang: transcript.lang };
-  const done = { source: transcript.source, transcriptId: transcript.id, state: "done", durationSeconds: seconds, totalSeconds: seconds };
+  const done = {
+    origin: transcript.origin,
+    transcriptId: transcript.id,
+    state: "done",
+    durationSeconds: seconds,
+    totalSeconds: seconds,
+  };
   await db.$transaction(
     async (tx) => {
       // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.
-      const created = await tx.transcription.createMany({
+      const created = await tx.historyEntry.createMany({
         data: [{ ...entry, ...done }],
         skipDuplicates: true,
       });
       if (created.count === 0) {
         // A failed entry (a failed link request, never charged, or a failed job, refunded) becomes this
         // transcript and is charged now; any other existing entry is free.
-        const revived = await tx.transcription.updateMany({
+        const revived = await tx.historyEntry.updateMany({
           where: { ...entry, state: "error" },
           data: { ...done, jobId: null, errorCode: null, errorMessage: null, createdAt: new Date() },
         });
         if (revived.count === 0) {
-          await tx.transcription.updateMany({ where: { ...entry, transcriptId: null }, data: { transcriptId: transcript.id } });
+          await tx.historyEntry.updateMany({
+            where: { ...entry, transcriptId: null },
+            data: { transcriptId: transcript.id },
+          });
           return;
         }
       }

@@ -1,9 +1,11 @@
 import { errors } from "@/lib/http/errors";
-import { findStoredTranscript, getCaptionTranscript, NoCaptionsError } from "@/lib/transcripts/fetch-captions";
+import { getCaptionTranscript } from "@/lib/transcripts/fetch-captions";
+import { findStoredTranscript } from "@/lib/transcripts/store-transcript";
+import { getPublishedTranscript } from "@/lib/transcripts/published-transcript";
 import { recordTranscription } from "@/lib/transcripts/record-transcription";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
 import { serializeTranscript } from "@/lib/transcripts/serializers";
-import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
+import { asrNotConfigured, asrProvider } from "@/lib/transcripts/asr-provider";
 import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import { startTranscriptionJob, type StartedJob } from "@/lib/transcripts/start-transcription-job";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
@@ -11,7 +13,7 @@ import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 import type { TranscriptRequest, TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ParsedSource } from "@/lib/sources";
-import { getPublishedTranscript } from "@/lib/podcasts/episode-transcripts";
+import { audioFileTitle } from "@/lib/transcripts/audio-title";
 
 /** How an import (lib/imports) asks: its own limits apply instead of the per-request job rate limit. */
 export interface RequestOptions {
@@ -19,16 +21,43 @@ export interface RequestOptions {
   estimateSeconds?: number;
   /** Skip the `job` rate-limit row (imports are limited per batch and by IMPORT_CONCURRENCY). */
   skipJobRateLimit?: boolean;
+  /** What the caller knows the audio is called (an imported episode's title): kept in the history and the transcript. */
+  title?: string | null;
+  /** Who published it (an imported episode's show): the transcript's channel. */
+  channel?: string | null;
+  /**
+   * When the video has captions, but not in `lang`: throw OtherLanguagesOnly (with the languages it has)
+   * instead of starting paid speech recognition. MCP asks first; REST keeps the contract's behaviour.
+   */
+  askBeforeRecognition?: boolean;
 }
 
-export type TranscriptOutcome = { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
+/** The video has captions, only not in the language asked for: what it has instead. */
+export class OtherLanguagesOnly extends Error {
+  override readonly name = "OtherLanguagesOnly";
+  constructor(
+    readonly lang: string,
+    readonly languages: { code: string; name: string; kind: string }[],
+    readonly durationSeconds: number,
+  ) {
+    super(`No captions in '${lang}'.`);
+  }
+}
+
+export type TranscriptOutcome =
+  { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
 
 interface AsrSource {
   source: Pick<ParsedSource, "platform" | "videoId" | "canonicalUrl">;
   origin: TranscribeContext["origin"];
   objectPath?: string;
   title: string | null;
+  /** The title is only the URL's file name: the file's own title tag replaces it. */
+  titleFromFile?: boolean;
+  channel?: string | null;
   estimateSeconds: number;
+  /** Caption languages the video has instead (askBeforeRecognition): asked about, not recognised. */
+  otherLanguages?: { code: string; name: string; kind: string }[];
 }
 
 /**
@@ -41,7 +70,8 @@ export async function requestTranscript(
   deps: TranscriptDeps,
   options: RequestOptions = {},
 ): Promise<TranscriptOutcome> {
-  if (request.webhook_url) request = { ...request, webhook_url: await checkRequestWebhook(userId, request.webhook_url) };
+  if (request.webhook_url)
+    request = { ...request, webhook_url: await checkRequestWebhook(userId, request.webhook_url) };
   if (request.upload) {
     const upload = await resolveUploadForUser(userId, request.upload);
     const videoId = upload.objectPath.split("/")[2] ?? upload.objectPath;
@@ -63,33 +93,53 @@ export async function requestTranscript(
       if (!published.inHistory) await recordTranscription(userId, published.transcript);
       return { kind: "transcript", transcript: serializeTranscript(published.transcript, request.format) };
     }
-    const asr: AsrSource = { source, origin: "audio_url", title: null, estimateSeconds: options.estimateSeconds ?? 0 };
-    return transcribeAudio(userId, request, asr, options);
-  }
-  try {
-    const { transcript, inHistory } = await getCaptionTranscript(userId, source, request.lang, deps);
-    if (!inHistory) await recordTranscription(userId, transcript);
-    return { kind: "transcript", transcript: serializeTranscript(transcript, request.format) };
-  } catch (error) {
-    if (!(error instanceof NoCaptionsError)) throw error;
+    const fileTitle = options.title ? null : audioFileTitle(source.canonicalUrl);
     const asr: AsrSource = {
       source,
-      origin: "platform",
-      title: error.info?.title ?? null,
-      estimateSeconds: error.info?.durationSeconds ?? options.estimateSeconds ?? 0,
+      origin: "audio_url",
+      title: options.title ?? fileTitle,
+      titleFromFile: fileTitle !== null,
+      channel: options.channel ?? null,
+      estimateSeconds: options.estimateSeconds ?? 0,
     };
     return transcribeAudio(userId, request, asr, options);
   }
+  const captions = await getCaptionTranscript(userId, source, request.lang, deps);
+  if (captions.kind === "transcript") {
+    if (!captions.inHistory) await recordTranscription(userId, captions.transcript);
+    return { kind: "transcript", transcript: serializeTranscript(captions.transcript, request.format) };
+  }
+  const asr: AsrSource = {
+    source,
+    origin: "platform",
+    title: captions.info?.title ?? null,
+    estimateSeconds: captions.info?.durationSeconds ?? options.estimateSeconds ?? 0,
+    ...(options.askBeforeRecognition && captions.info?.languages?.length
+      ? { otherLanguages: captions.info.languages }
+      : {}),
+  };
+  return transcribeAudio(userId, request, asr, options);
 }
 
-async function transcribeAudio(userId: string, request: TranscriptRequest, asr: AsrSource, options: RequestOptions): Promise<TranscriptOutcome> {
+async function transcribeAudio(
+  userId: string,
+  request: TranscriptRequest,
+  asr: AsrSource,
+  options: RequestOptions,
+): Promise<TranscriptOutcome> {
   const stored = await findStoredTranscript(userId, asr.source, request.lang, "asr");
   if (stored) {
     if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
     return { kind: "transcript", transcript: serializeTranscript(stored.transcript, request.format) };
   }
+  if (asr.otherLanguages) throw new OtherLanguagesOnly(request.lang, asr.otherLanguages, asr.estimateSeconds);
   if (!asrProvider()) {
-    throw errors.notConfigured("asr_not_configured", `This source needs speech recognition, which is not configured on this server. ${ASR_SETTINGS_HINT}`);
+    throw asrNotConfigured(
+      errors.notConfigured(
+        "asr_not_configured",
+        "This source needs speech recognition, which this server does not offer.",
+      ),
+    );
   }
   const job = await startTranscriptionJob({
     userId,
@@ -100,6 +150,8 @@ async function transcribeAudio(userId: string, request: TranscriptRequest, asr: 
     origin: asr.origin,
     objectPath: asr.objectPath,
     title: asr.title,
+    ...(asr.titleFromFile ? { titleFromFile: true } : {}),
+    ...(asr.channel ? { channel: asr.channel } : {}),
     estimateSeconds: asr.estimateSeconds,
     skipJobRateLimit: options.skipJobRateLimit,
     ...(request.webhook_url ? { webhookUrl: request.webhook_url } : {}),

@@ -18,11 +18,17 @@ function unsupported(url: string, loc: (string | number)[]): RequestValidationEr
 }
 
 /** A pasted link → platform and canonical id; short links are expanded through the outbound guard. */
-export async function resolveSource(url: string, deps: ResolveDeps, loc: (string | number)[] = ["body", "url"]): Promise<ParsedSource> {
+export async function resolveSource(
+  url: string,
+  deps: ResolveDeps,
+  loc: (string | number)[] = ["body", "url"],
+): Promise<ParsedSource> {
   const parsed = parseSourceUrl(url.trim(), { allowPrivateFor: deps.allowPrivateFor });
   if (!parsed) throw unsupported(url, loc);
   if (!parsed.needsResolve) return parsed;
-  const resolved = await mapUpstreamErrors(() => resolveShortLink(parsed.canonicalUrl, deps.outbound, { allowPrivateFor: deps.allowPrivateFor }));
+  const resolved = await mapUpstreamErrors(() =>
+    resolveShortLink(parsed.canonicalUrl, deps.outbound, { allowPrivateFor: deps.allowPrivateFor }),
+  );
   if (!resolved || resolved.needsResolve) throw unsupported(url, loc);
   return resolved;
 }

@@ -11,21 +11,45 @@ const history = withApi({ ...listTranscriptionsEndpoint, auth: "none" }, async (
 describe("TranscriptRequest", () => {
   it("applies the contract's defaults", async () => {
     const res = await callRoute(transcript, "/v1/transcript", { body: { url: "https://youtu.be/aaaaaaaaaaa" } });
-    expect(res.json).toEqual({ url: "https://youtu.be/aaaaaaaaaaa", upload: null, audio: null, lang: "en", format: "json" });
+    expect(res.json).toEqual({
+      url: "https://youtu.be/aaaaaaaaaaa",
+      upload: null,
+      audio: null,
+      lang: "en",
+      format: "json",
+    });
   });
 
-  it("normalises format aliases and language tags", async () => {
-    const res = await callRoute(transcript, "/v1/transcript", { body: { url: "u", format: "Markdown", lang: "pt_BR" } });
+  it("normalizes format aliases and language tags", async () => {
+    const res = await callRoute(transcript, "/v1/transcript", {
+      body: { url: "u", format: "Markdown", lang: "pt_BR" },
+    });
     expect(res.json).toMatchObject({ format: "md", lang: "pt-BR" });
-    expect((await callRoute(transcript, "/v1/transcript", { body: { url: "u", format: "txt" } })).json).toMatchObject({ format: "text" });
+    expect((await callRoute(transcript, "/v1/transcript", { body: { url: "u", format: "txt" } })).json).toMatchObject({
+      format: "text",
+    });
   });
 
   it("needs exactly one of url, upload and audio (loc body)", async () => {
-    for (const body of [{}, { url: "" }, { url: "  ", audio: null }, { url: "a", upload: "b" }, { upload: "b", audio: "c" }]) {
+    for (const body of [
+      {},
+      { url: "" },
+      { url: "  ", audio: null },
+      { url: "a", upload: "b" },
+      { upload: "b", audio: "c" },
+    ]) {
       const res = await callRoute(transcript, "/v1/transcript", { body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.json).toEqual({
-        detail: [{ type: "value_error", loc: ["body"], msg: "Value error, exactly one of url, upload or audio must be given", input: body, ctx: { error: {} } }],
+        detail: [
+          {
+            type: "value_error",
+            loc: ["body"],
+            msg: "Value error, exactly one of url, upload or audio must be given",
+            input: body,
+            ctx: { error: {} },
+          },
+        ],
       });
     }
   });
@@ -37,7 +61,9 @@ describe("TranscriptRequest", () => {
     expect(lang.json).toMatchObject({ detail: [{ type: "string_pattern_mismatch", loc: ["body", "lang"] }] });
     for (const field of ["url", "upload", "audio"]) {
       const res = await callRoute(transcript, "/v1/transcript", { body: { [field]: "x".repeat(2049) } });
-      expect(res.json, field).toMatchObject({ detail: [{ type: "string_too_long", loc: ["body", field], ctx: { max_length: 2048 } }] });
+      expect(res.json, field).toMatchObject({
+        detail: [{ type: "string_too_long", loc: ["body", field], ctx: { max_length: 2048 } }],
+      });
     }
   });
 });
@@ -59,7 +85,18 @@ describe("history query", () => {
       expect(res.status, qs).toBe(422);
       expect(res.json, qs).toMatchObject({ detail: [{ type, loc: ["query", field] }] });
     }
-    const ok = await callRoute(history, "/v1/me/transcriptions?limit=100&offset=0&q=abc&platform=vimeo&state=done&sort=total_seconds&order=asc");
-    expect(ok.json).toEqual({ limit: 100, offset: 0, q: "abc", platform: "vimeo", state: "done", sort: "total_seconds", order: "asc" });
+    const ok = await callRoute(
+      history,
+      "/v1/me/transcriptions?limit=100&offset=0&q=abc&platform=vimeo&state=done&sort=total_seconds&order=asc",
+    );
+    expect(ok.json).toEqual({
+      limit: 100,
+      offset: 0,
+      q: "abc",
+      platform: "vimeo",
+      state: "done",
+      sort: "total_seconds",
+      order: "asc",
+    });
   });
 });

@@ -52,14 +52,24 @@ export const transcriptSchema = z
     caption_kind: z
       .enum(["manual", "auto", "translated"])
       .nullable()
-      .describe("manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr"),
+      .describe(
+        "manual or auto (the platform's speech recognition) captions; translated: a machine translation, served only when no original track has the language; null for asr",
+      ),
     duration_seconds: z.int(),
     channel: z.string().nullable().describe("the channel or account that published it, when the platform says"),
-    source_published_at: z.string().nullable().describe("when the video or episode itself was published (ISO 8601), when the platform says"),
+    source_published_at: z
+      .string()
+      .nullable()
+      .describe("when the video or episode itself was published (ISO 8601), when the platform says"),
     chapters: z
       .array(z.object({ start: z.number().describe("seconds"), title: z.string() }).meta({ id: "Chapter" }))
       .describe("chapters from the platform or the description's timestamps; empty when there are none"),
-    served_by: z.string().nullable().describe("which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1)"),
+    served_by: z
+      .string()
+      .nullable()
+      .describe(
+        "which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1)",
+      ),
     format: z.enum(FORMATS),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
     segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),
@@ -87,7 +97,10 @@ export const transcriptionEntrySchema = z
         "The link POST /v1/transcript and POST /v1/publish take for this entry: the canonical page, a podcast episode's audio URL, or an upload's upload:<object_path>. Null until the transcript is stored.",
       ),
     title: z.string().nullable().describe("the video's or episode's title, an upload's file name; null when not known"),
-    thumbnail_url: z.string().nullable().describe("a thumbnail image, for platforms that publish one at a fixed address (YouTube)"),
+    thumbnail_url: z
+      .string()
+      .nullable()
+      .describe("a thumbnail image, for platforms that publish one at a fixed address (YouTube)"),
     transcript_id: z.string().nullable().describe("for GET /v1/transcripts/{id} and its download, once done"),
     error: z
       .object({ code: z.string(), message: z.string() })
@@ -107,8 +120,8 @@ export const transcriptionListSchema = z
   })
   .meta({ id: "TranscriptionListResponse" });
 
-// The contract's platform filter, plus vimeo (the ninth platform the transcript call accepts).
-export const HISTORY_PLATFORMS = ["youtube", "x", "tiktok", "facebook", "instagram", "rednote", "vimeo", "upload", "podcast"] as const;
+// The contract's platform filter, plus vimeo (the ninth platform the transcript call accepts): every platform.
+export const HISTORY_PLATFORMS = PLATFORMS;
 
 export const transcriptionListQuerySchema = z.object({
   limit: queryInt(z.int().min(1).max(100)).default(20),
@@ -150,7 +163,9 @@ export const jobResponseSchema = z
     created_at: z.string(),
     updated_at: z.string(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    transcript: transcriptSchema.nullable().describe("the finished transcript in the requested format, when status is done"),
+    transcript: transcriptSchema
+      .nullable()
+      .describe("the finished transcript in the requested format, when status is done"),
   })
   .meta({ id: "JobResponse" });
 

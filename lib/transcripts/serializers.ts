@@ -1,4 +1,4 @@
-import type { Transcript, Transcription } from "@/lib/generated/prisma/client";
+import type { HistoryEntry, Transcript } from "@/lib/generated/prisma/client";
 import { renderTranscript, type Format, type Segment, type TranscriptMeta } from "@/lib/formats";
 import type { Chapter } from "@/lib/captions/types";
 import type { Platform } from "@/lib/sources";
@@ -14,7 +14,9 @@ export function transcriptSegments(row: Pick<Transcript, "segments">): Segment[]
 export function serializeTranscript(row: Transcript, format: Format): TranscriptResponse {
   const segments = transcriptSegments(row);
   const captionKind: TranscriptResponse["caption_kind"] =
-    row.captionKind === "manual" || row.captionKind === "auto" || row.captionKind === "translated" ? row.captionKind : null;
+    row.captionKind === "manual" || row.captionKind === "auto" || row.captionKind === "translated"
+      ? row.captionKind
+      : null;
   const base = {
     id: row.id,
     platform: row.platform as Platform,
@@ -22,7 +24,7 @@ export function serializeTranscript(row: Transcript, format: Format): Transcript
     source_url: row.sourceUrl,
     title: row.title,
     lang: row.lang,
-    source: row.source,
+    source: row.origin,
     caption_kind: captionKind,
     duration_seconds: row.durationSeconds,
     channel: row.channel,
@@ -39,25 +41,41 @@ export function serializeTranscript(row: Transcript, format: Format): Transcript
 export function transcriptChapters(row: Pick<Transcript, "chapters">): Chapter[] {
   if (!Array.isArray(row.chapters)) return [];
   return (row.chapters as unknown[]).filter(
-    (c): c is Chapter => typeof c === "object" && c !== null && typeof (c as Chapter).start === "number" && typeof (c as Chapter).title === "string",
+    (c): c is Chapter =>
+      typeof c === "object" &&
+      c !== null &&
+      typeof (c as Chapter).start === "number" &&
+      typeof (c as Chapter).title === "string",
   );
 }
 
 /** What the human-readable formats print besides the segments. */
 export function transcriptMeta(row: Transcript): TranscriptMeta {
-  return { title: row.title, sourceUrl: row.sourceUrl, platform: row.platform, videoId: row.videoId, lang: row.lang, chapters: transcriptChapters(row) };
+  return {
+    title: row.title,
+    sourceUrl: row.sourceUrl,
+    platform: row.platform,
+    videoId: row.videoId,
+    lang: row.lang,
+    chapters: transcriptChapters(row),
+  };
 }
 
-export type TranscriptionRow = Transcription & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
+export type HistoryEntryRow = HistoryEntry & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
 export type JobFailure = { code: string; message: string };
 
 /** A fixed-address thumbnail, for the platforms that have one (no lookup needed). */
 export function thumbnailUrl(platform: string, videoId: string): string | null {
-  return platform === "youtube" && /^[A-Za-z0-9_-]{11}$/.test(videoId) ? `https://i.ytimg.com/vi/${videoId}/mqdefault.jpg` : null;
+  return platform === "youtube" && /^[A-Za-z0-9_-]{11}$/.test(videoId)
+    ? `https://i.ytimg.com/vi/${videoId}/mqdefault.jpg`
+    : null;
 }
 
 /** A history entry; `jobFailure` is its failed job's error, when it has one. */
-export function serializeTranscription(row: TranscriptionRow, jobFailure?: JobFailure | null): z.infer<typeof transcriptionEntrySchema> {
+export function serializeTranscription(
+  row: HistoryEntryRow,
+  jobFailure?: JobFailure | null,
+): z.infer<typeof transcriptionEntrySchema> {
   const requestFailure = row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;
   return {
     id: row.id,

@@ -13,11 +13,24 @@ type FetchCaptions = typeof import("@/lib/transcripts/fetch-captions");
 const processes: FetchCaptions[] = [];
 
 const videos = {
-  aaaaaaaaaaa: { title: "Shared", durationSeconds: 60, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
-  bbbbbbbbbbb: { title: "French only", durationSeconds: 45, tracks: [{ lang: "fr", name: "French", kind: "manual" as const }] },
-  ccccccccccc: { title: "Orphaned", durationSeconds: 30, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
+  aaaaaaaaaaa: {
+    title: "Shared",
+    durationSeconds: 60,
+    tracks: [{ lang: "en", name: "English", kind: "manual" as const }],
+  },
+  bbbbbbbbbbb: {
+    title: "French only",
+    durationSeconds: 45,
+    tracks: [{ lang: "fr", name: "French", kind: "manual" as const }],
+  },
+  ccccccccccc: {
+    title: "Orphaned",
+    durationSeconds: 30,
+    tracks: [{ lang: "en", name: "English", kind: "manual" as const }],
+  },
 };
-const source = (videoId: string): ParsedSource => ({ platform: "youtube", videoId, canonicalUrl: `https://www.youtube.com/watch?v=${videoId}` }) as ParsedSource;
+const source = (videoId: string): ParsedSource =>
+  ({ platform: "youtube", videoId, canonicalUrl: `https://www.youtube.com/watch?v=${videoId}` }) as ParsedSource;
 const deps = (provider: StaticCaptionProvider): CaptionDeps => ({ providerFor: () => provider, cacheHours: 24 });
 
 beforeAll(async () => {
@@ -34,34 +47,43 @@ describe("caption fetches shared across processes", () => {
     const provider = new StaticCaptionProvider(videos, 400);
     const user = await createUser(ctx.db);
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => processes[i % 2]!.getCaptionTranscript(user.id, source("aaaaaaaaaaa"), "en", deps(provider))),
+      Array.from({ length: 8 }, (_, i) =>
+        processes[i % 2]!.getCaptionTranscript(user.id, source("aaaaaaaaaaa"), "en", deps(provider)),
+      ),
     );
     expect(provider.infoCalls).toBe(1);
-    expect(new Set(results.map((r) => r.transcript.id)).size).toBe(1);
+    expect(new Set(results.map((r) => (r.kind === "transcript" ? r.transcript.id : r.kind))).size).toBe(1);
+    expect(results[0]).toMatchObject({ kind: "transcript" });
     expect(await ctx.db.captionFetch.count()).toBe(0);
   });
 
-  it("a failure is handed to the requests waiting in the other process (no second upstream call)", async () => {
+  it("no captions is handed to the requests waiting in the other process (no second upstream call)", async () => {
     const provider = new StaticCaptionProvider(videos, 400);
     const user = await createUser(ctx.db);
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: 4 }, (_, i) => processes[i % 2]!.getCaptionTranscript(user.id, source("bbbbbbbbbbb"), "en", deps(provider))),
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        processes[i % 2]!.getCaptionTranscript(user.id, source("bbbbbbbbbbb"), "en", deps(provider)),
+      ),
     );
     expect(provider.infoCalls).toBe(1);
-    for (const outcome of outcomes) {
-      expect(outcome.status).toBe("rejected");
-      const error = (outcome as PromiseRejectedResult).reason as InstanceType<FetchCaptions["NoCaptionsError"]>;
-      expect(error.code).toBe("asr_not_configured");
-      expect(error.info).toEqual({ title: "French only", durationSeconds: 45 });
-    }
+    for (const result of results)
+      expect(result).toEqual({
+        kind: "no_captions",
+        info: {
+          title: "French only",
+          durationSeconds: 45,
+          languages: [{ code: "fr", name: "French", kind: "manual" }],
+        },
+      });
   });
 
-  it("a request that arrives after a failure asks upstream again", async () => {
+  it("a request that arrives after a no-captions answer asks upstream again", async () => {
     const provider = new StaticCaptionProvider(videos);
     const user = await createUser(ctx.db);
     for (const instance of [processes[1]!, processes[0]!]) {
-      const error = await instance.getCaptionTranscript(user.id, source("bbbbbbbbbbb"), "de", deps(provider)).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: "asr_not_configured" });
+      expect(await instance.getCaptionTranscript(user.id, source("bbbbbbbbbbb"), "de", deps(provider))).toMatchObject({
+        kind: "no_captions",
+      });
     }
     expect(provider.infoCalls).toBe(2);
   });
@@ -69,9 +91,10 @@ describe("caption fetches shared across processes", () => {
   it("a crashed owner's claim runs out and the next request takes over", async () => {
     const provider = new StaticCaptionProvider(videos);
     const user = await createUser(ctx.db);
-    await ctx.db.$executeRaw`INSERT INTO "CaptionFetch" ("key", "owner", "expiresAt") VALUES ('youtube:ccccccccccc:en', 'dead-process', now() + interval '300 milliseconds')`;
+    await ctx.db
+      .$executeRaw`INSERT INTO "CaptionFetch" ("key", "owner", "expiresAt") VALUES ('youtube:ccccccccccc:en', 'dead-process', now() + interval '300 milliseconds')`;
     const result = await processes[0]!.getCaptionTranscript(user.id, source("ccccccccccc"), "en", deps(provider));
-    expect(result.transcript.title).toBe("Orphaned");
+    expect(result).toMatchObject({ kind: "transcript", transcript: { title: "Orphaned" } });
     expect(provider.infoCalls).toBe(1);
   });
 });

@@ -4,7 +4,8 @@ import { dbKind, getDb } from "@/lib/db/client";
 
 // One upstream fetch per key across every app process on one PostgreSQL: the first request claims a
 // `CaptionFetch` row (a lease, renewed while it works) and fetches; the others poll for what it stored, or
-// for the failure it left on the row a few seconds for them (a request arriving after that asks again). A crashed owner's lease runs out after
+// for the failure or unstored result (e.g. "no captions") it left on the row a few seconds for them (a
+// request arriving after that asks again). A crashed owner's lease runs out after
 // LEASE_MS and the next request takes over. With the embedded PGlite there is only this process, and the
 // caller's in-process coalescing is enough.
 
@@ -25,7 +26,13 @@ export interface SharedFetch<T> {
   /** A failure other processes should see as JSON, or null to let the next request try again itself. */
   encodeFailure(error: unknown): object | null;
   decodeFailure(failure: unknown): Error;
+  /** A result that is not stored (findFresh cannot see it) as JSON for the waiting requests, else null. */
+  encodeUnstored?(result: T): object | null;
+  decodeUnstored?(unstored: unknown): T;
 }
+
+/** What the lead leaves on the row (its "failure" column) for the requests that waited. */
+type HandedOver = { unstored: object } | object;
 
 export async function fetchShared<T>(key: string, work: SharedFetch<T>): Promise<T> {
   if ((await dbKind()) === "pglite") return work.fetch();
@@ -41,7 +48,11 @@ export async function fetchShared<T>(key: string, work: SharedFetch<T>): Promise
     if (claimed.length > 0) return lead(key, work);
     const fresh = await work.findFresh();
     if (fresh) return fresh;
-    const [row] = await db.$queryRaw<{ failure: unknown }[]>`SELECT "failure" FROM "CaptionFetch" WHERE "key" = ${key} AND "expiresAt" > now()`;
+    const [row] = await db.$queryRaw<
+      { failure: HandedOver | null }[]
+    >`SELECT "failure" FROM "CaptionFetch" WHERE "key" = ${key} AND "expiresAt" > now()`;
+    if (row?.failure && "unstored" in row.failure && work.decodeUnstored)
+      return work.decodeUnstored(row.failure.unstored);
     if (row?.failure) throw work.decodeFailure(row.failure);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
     pollMs = Math.min(POLL_MAX_MS, pollMs * 2);
@@ -60,16 +71,25 @@ async function lead<T>(key: string, work: SharedFetch<T>): Promise<T> {
     // Another process may have stored it between our look and our claim.
     const result = (await work.findFresh()) ?? (await work.fetch());
     clearInterval(renew);
-    await db.$executeRaw`DELETE FROM "CaptionFetch" WHERE "key" = ${key} AND "owner" = ${OWNER}`;
+    const unstored = work.encodeUnstored?.(result) ?? null;
+    if (unstored === null) await db.$executeRaw`DELETE FROM "CaptionFetch" WHERE "key" = ${key} AND "owner" = ${OWNER}`;
+    else await handOver(key, { unstored }).catch(() => undefined);
     return result;
   } catch (error) {
     clearInterval(renew);
     const failure = work.encodeFailure(error);
-    await (failure === null
-      ? db.$executeRaw`DELETE FROM "CaptionFetch" WHERE "key" = ${key} AND "owner" = ${OWNER}`
-      : db.$executeRaw`UPDATE "CaptionFetch" SET "failure" = ${JSON.stringify(failure)}::jsonb, "expiresAt" = now() + ${FAILURE_KEEP_MS} * interval '1 millisecond'
-          WHERE "key" = ${key} AND "owner" = ${OWNER}`
+    await (
+      failure === null
+        ? db.$executeRaw`DELETE FROM "CaptionFetch" WHERE "key" = ${key} AND "owner" = ${OWNER}`
+        : handOver(key, failure)
     ).catch(() => undefined);
     throw error;
   }
+}
+
+/** Leaves `value` on the row for FAILURE_KEEP_MS, for the requests that waited on this fetch. */
+async function handOver(key: string, value: HandedOver): Promise<void> {
+  const db = await getDb();
+  await db.$executeRaw`UPDATE "CaptionFetch" SET "failure" = ${JSON.stringify(value)}::jsonb, "expiresAt" = now() + ${FAILURE_KEEP_MS} * interval '1 millisecond'
+    WHERE "key" = ${key} AND "owner" = ${OWNER}`;
 }

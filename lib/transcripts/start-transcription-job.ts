@@ -1,9 +1,9 @@
 import { getDb } from "@/lib/db/client";
-import { enqueueJob } from "@/lib/jobs";
+import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
 import { limitUser } from "@/lib/http/rate-limits";
 import { chargeSeconds } from "@/lib/usage/charge";
-import { TRANSCRIBE_PIPELINE, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
+import { transcribePipeline, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
 export interface StartedJob {
   jobId: string;
@@ -33,14 +33,18 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
     async (tx) => {
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
       // ON CONFLICT DO NOTHING waits for a concurrent insert of the same entry to commit or roll back.
-      await tx.transcription.createMany({ data: [{ ...key, source: "asr", state: "in_progress" }], skipDuplicates: true });
+      await tx.historyEntry.createMany({
+        data: [{ ...key, origin: "asr", state: "in_progress" }],
+        skipDuplicates: true,
+      });
       const [entry] = await tx.$queryRaw<{ id: string; state: string; jobId: string | null }[]>`
         SELECT "id", "state", "jobId" FROM "Transcription"
         WHERE "userId" = ${key.userId} AND "platform" = ${key.platform} AND "videoId" = ${key.videoId} AND "lang" = ${key.lang}
         FOR UPDATE`;
       if (entry?.state === "in_progress" && entry.jobId) {
         const running = await tx.job.findUnique({ where: { id: entry.jobId }, select: { id: true, status: true } });
-        if (running && (running.status === "queued" || running.status === "running")) return { jobId: running.id, status: running.status };
+        if (running && (running.status === "queued" || running.status === "running"))
+          return { jobId: running.id, status: running.status };
       }
       // At least one second, so a user with nothing left is refused now rather than after the download.
       const reserve = Math.max(1, Math.ceil(estimateSeconds));
@@ -52,13 +56,13 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
       }
       const job = await enqueueJob(tx, {
         userId: request.userId,
-        pipeline: TRANSCRIBE_PIPELINE,
+        pipeline: transcribePipeline,
         context: { ...context, periodStart: period.start.toISOString() },
         reservedSecs: reserve,
         periodStart: period.start,
       });
       const fields = {
-        source: "asr",
+        origin: "asr",
         jobId: job.id,
         state: "in_progress",
         transcriptId: null,
@@ -68,7 +72,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         errorMessage: null,
         ...(request.title ? { title: request.title } : {}),
       };
-      await tx.transcription.update({ where: { userId_platform_videoId_lang: key }, data: fields });
+      await tx.historyEntry.update({ where: { userId_platform_videoId_lang: key }, data: fields });
       return { jobId: job.id, status: "queued" as const };
     },
     { timeout: 20_000, maxWait: 20_000 },

@@ -2,8 +2,16 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/lib/env";
 import { getDb } from "@/lib/db/client";
-import { PermanentError, registerPipeline, RetryableError, type Pipeline, type StepContext } from "@/lib/jobs";
-import { assertDuration, convertForAsr, downloadAudioUrl, downloadPlatformAudio, isMediaError, probeMedia } from "@/lib/media";
+import { z } from "zod";
+import { definePipeline, PermanentError, RetryableError, type StepContext } from "@/lib/jobs/pipeline";
+import {
+  assertDuration,
+  convertForAsr,
+  downloadAudioUrl,
+  downloadPlatformAudio,
+  isMediaError,
+  probeMedia,
+} from "@/lib/media";
 import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
@@ -11,8 +19,10 @@ import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
-import type { ParsedSource } from "@/lib/sources";
-import { ASR_SETTINGS_HINT, asrProvider } from "@/lib/transcripts/asr-provider";
+import { PLATFORMS } from "@/lib/sources";
+import { asrNotConfigured, asrProvider } from "@/lib/transcripts/asr-provider";
+import { withOperatorNote } from "@/lib/observability/failure-cause";
+import { storeTranscript } from "@/lib/transcripts/store-transcript";
 import { recognitionSeconds } from "@/lib/observability/metrics";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
 import { transcriptEvent } from "@/lib/webhooks/events";
@@ -27,31 +37,37 @@ export const TRANSCRIBE_PIPELINE = "transcribe";
 /** Sources up to this size are probed and converted concurrently. */
 const CONCURRENT_PREPARE_BYTES = 8 * 1024 * 1024;
 
-export interface TranscribeContext {
-  userId: string;
-  platform: ParsedSource["platform"];
-  videoId: string;
-  canonicalUrl: string;
-  lang: string;
+const transcribeContextSchema = z.object({
+  userId: z.string().min(1),
+  platform: z.enum(PLATFORMS),
+  videoId: z.string().min(1),
+  canonicalUrl: z.string().min(1),
+  lang: z.string().min(1),
   /** Where the audio comes from: a platform page (yt-dlp), a direct audio URL, or an upload. */
-  origin: "platform" | "audio_url" | "upload";
+  origin: z.enum(["platform", "audio_url", "upload"]),
   /** The upload's object path (origin "upload"). */
-  objectPath?: string;
-  title?: string | null;
+  objectPath: z.string().optional(),
+  title: z.string().nullish(),
+  /** `title` is the audio URL's file name: the file's own title tag (ffprobe) replaces it once probed. */
+  titleFromFile: z.boolean().optional(),
+  /** Who published it, when the requester knew (an imported episode's show). */
+  channel: z.string().nullish(),
   /** Start of the usage period the reservation was charged to (ISO); the job row's periodStart wins. */
-  periodStart: string;
+  periodStart: z.iso.datetime({ offset: true }),
   /** The request's own `webhook_url`, told of this job's outcome besides the account's endpoints. */
-  webhookUrl?: string;
+  webhookUrl: z.string().optional(),
   // Step outputs:
-  audioPath?: string;
+  audioPath: z.string().optional(),
   /** Asynchronous providers: the provider the audio was uploaded to, its URL for the audio, when (ISO), and the transcript id. */
-  asrProvider?: string;
-  asrUploadUrl?: string;
-  asrUploadedAt?: string;
-  asrTranscriptId?: string;
-  durationSeconds?: number;
-  transcriptId?: string;
-}
+  asrProvider: z.string().optional(),
+  asrUploadUrl: z.string().optional(),
+  asrUploadedAt: z.string().optional(),
+  asrTranscriptId: z.string().optional(),
+  durationSeconds: z.number().nonnegative().optional(),
+  transcriptId: z.string().optional(),
+});
+
+export type TranscribeContext = z.infer<typeof transcribeContextSchema>;
 
 /** Work files of a job live here until it finishes, so a retried step can find them. */
 function workDir(jobId: string): string {
@@ -60,10 +76,22 @@ function workDir(jobId: string): string {
 
 /** Media, platform and network failures: permanent when retrying cannot help. */
 function asJobError(error: unknown): unknown {
-  if (error instanceof SourceError) return error.code === "upstream_failed" ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
-  if (isMediaError(error)) return error.retryable ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
-  if (error instanceof AsrError) return error.retryable ? new RetryableError(error.code, error.message, { cause: error }) : new PermanentError(error.code, error.message, { cause: error });
-  if (isOutboundError(error)) return error.status < 500 ? new PermanentError(error.code, error.message, { cause: error }) : new RetryableError(error.code, error.message, { cause: error });
+  if (error instanceof SourceError)
+    return error.code === "upstream_failed"
+      ? new RetryableError(error.code, error.message, { cause: error })
+      : new PermanentError(error.code, error.message, { cause: error });
+  if (isMediaError(error))
+    return error.retryable
+      ? new RetryableError(error.code, error.message, { cause: error })
+      : new PermanentError(error.code, error.message, { cause: error });
+  if (error instanceof AsrError)
+    return error.retryable
+      ? new RetryableError(error.code, error.message, { cause: error })
+      : new PermanentError(error.code, error.message, { cause: error });
+  if (isOutboundError(error))
+    return error.status < 500
+      ? new PermanentError(error.code, error.message, { cause: error })
+      : new RetryableError(error.code, error.message, { cause: error });
   return error;
 }
 
@@ -75,20 +103,32 @@ async function fetchSource(ctx: TranscribeContext, dir: string, io: StepContext)
     });
     if (upload.path) return upload.path;
     // The app's own bucket: its own client, not the guard for user-supplied URLs (lib/uploads/s3.ts).
-    const file = await downloadAudioUrl(upload.url!, dir, { outbound: upload.outbound!, maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    const file = await downloadAudioUrl(upload.url!, dir, {
+      outbound: upload.outbound!,
+      maxBytes: settings.MEDIA_MAX_BYTES,
+      signal: io.signal,
+    });
     return file.path;
   }
   if (ctx.origin === "audio_url") {
-    const file = await downloadAudioUrl(ctx.canonicalUrl, dir, { outbound: appOutbound(), maxBytes: settings.MEDIA_MAX_BYTES, signal: io.signal });
+    const file = await downloadAudioUrl(ctx.canonicalUrl, dir, {
+      outbound: appOutbound(),
+      maxBytes: settings.MEDIA_MAX_BYTES,
+      signal: io.signal,
+    });
     return file.path;
   }
-  const file = await downloadPlatformAudio({ platform: ctx.platform, videoId: ctx.videoId, canonicalUrl: ctx.canonicalUrl }, dir, {
-    binary: settings.YTDLP_PATH,
-    maxBytes: settings.MEDIA_MAX_BYTES,
-    maxDurationSeconds: settings.MEDIA_MAX_DURATION_SECONDS,
-    outbound: appOutbound(),
-    signal: io.signal,
-  });
+  const file = await downloadPlatformAudio(
+    { platform: ctx.platform, videoId: ctx.videoId, canonicalUrl: ctx.canonicalUrl },
+    dir,
+    {
+      binary: settings.YTDLP_PATH,
+      maxBytes: settings.MEDIA_MAX_BYTES,
+      maxDurationSeconds: settings.MEDIA_MAX_DURATION_SECONDS,
+      outbound: appOutbound(),
+      signal: io.signal,
+    },
+  );
   return file.path;
 }
 
@@ -100,10 +140,20 @@ async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: n
   const db = await getDb();
   await db.$transaction(async (tx) => {
     if (!(await settleReservation(tx, jobId, ctx.userId, measured, new Date(ctx.periodStart)))) {
-      throw new PermanentError("allowance_exhausted", `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`);
+      throw new PermanentError(
+        "allowance_exhausted",
+        `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`,
+      );
     }
-    await tx.transcription.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
+    await tx.historyEntry.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
   });
+}
+
+/** The file's own title (its tag) for the job and its history entries, in place of the URL's file name. */
+async function retitle(jobId: string, title: string): Promise<Partial<TranscribeContext>> {
+  const db = await getDb();
+  await db.historyEntry.updateMany({ where: { jobId }, data: { title } });
+  return { title, titleFromFile: false };
 }
 
 /** Fetch, probe, settle the reservation, convert. Idempotent: a finished conversion is reused. */
@@ -113,22 +163,26 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
   await mkdir(dir, { recursive: true });
   try {
     await io.progress("fetching audio", 0.05);
-    const source = await fetchSource(ctx, dir, io);
+    const media = await fetchSource(ctx, dir, io);
     await io.progress("probing", 0.25);
     const convert = (durationSeconds?: number) =>
-      convertForAsr(source, converted, { signal: io.signal, durationSeconds, maxSeconds: env().MEDIA_MAX_DURATION_SECONDS });
+      convertForAsr(media, converted, {
+        signal: io.signal,
+        durationSeconds,
+        maxSeconds: env().MEDIA_MAX_DURATION_SECONDS,
+      });
     let probe: Awaited<ReturnType<typeof probeMedia>>;
     let output: Awaited<ReturnType<typeof convertForAsr>>;
-    if ((await stat(source)).size <= CONCURRENT_PREPARE_BYTES) {
+    if ((await stat(media)).size <= CONCURRENT_PREPARE_BYTES) {
       // Small files: probing and converting at once saves a tool start-up on the hot path; a file
       // this small converts in well under a second even when the probe then refuses it.
-      const [probed, convertedFile] = await Promise.allSettled([probeMedia(source, { signal: io.signal }), convert()]);
+      const [probed, convertedFile] = await Promise.allSettled([probeMedia(media, { signal: io.signal }), convert()]);
       if (probed.status === "rejected") throw probed.reason;
       if (convertedFile.status === "rejected") throw convertedFile.reason;
       [probe, output] = [probed.value, convertedFile.value];
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
     } else {
-      probe = await probeMedia(source, { signal: io.signal });
+      probe = await probeMedia(media, { signal: io.signal });
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
       // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
       // means the container does not say (some browser recordings): settled after converting.
@@ -138,14 +192,19 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
     }
     const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
     await settleMeasured(io.jobId, ctx, measured);
-    if (source.startsWith(dir)) await rm(source, { force: true });
-    return { audioPath: output.path, durationSeconds: measured };
+    if (media.startsWith(dir)) await rm(media, { force: true });
+    const tagged = ctx.titleFromFile && probe.title ? await retitle(io.jobId, probe.title) : {};
+    return { audioPath: output.path, durationSeconds: measured, ...tagged };
   } catch (error) {
     throw asJobError(error);
   }
 }
 
-const recognitionOptions = (ctx: TranscribeContext, io: StepContext, { chunkDir, stage = "recognising speech" }: { chunkDir?: string; stage?: string } = {}) => ({
+const recognitionOptions = (
+  ctx: TranscribeContext,
+  io: StepContext,
+  { chunkDir, stage = "recognising speech" }: { chunkDir?: string; stage?: string } = {},
+) => ({
   lang: ctx.lang,
   signal: io.signal,
   chunkDir,
@@ -154,7 +213,10 @@ const recognitionOptions = (ctx: TranscribeContext, io: StepContext, { chunkDir,
 
 function configuredProvider() {
   const provider = asrProvider();
-  if (!provider) throw new PermanentError("asr_not_configured", `Speech recognition is not configured on this server. ${ASR_SETTINGS_HINT}`);
+  if (!provider)
+    throw asrNotConfigured(
+      new PermanentError("asr_not_configured", "This server no longer offers speech recognition."),
+    );
   return provider;
 }
 
@@ -196,7 +258,17 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
   try {
     if (provider.submit && provider.findSubmitted && provider.waitFor) {
       if (!ctx.asrUploadUrl || provider.name !== ctx.asrProvider) {
-        throw new PermanentError("asr_not_configured", `The speech recognition this job's audio was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
+        throw withOperatorNote(
+          new PermanentError(
+            "asr_not_configured",
+            "The speech recognition this transcription was sent to is no longer available on this server.",
+          ),
+          {
+            cause: "asr_provider_changed",
+            setting: "ASR_PROVIDER",
+            detail: `the audio was uploaded to ${ctx.asrProvider ?? "none"}, which is no longer the configured recogniser`,
+          },
+        );
       }
       const options = recognitionOptions(ctx, io);
       const uploadedAt = new Date(ctx.asrUploadedAt ?? Date.now());
@@ -206,13 +278,21 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
     }
     if (provider.prepare) {
       // The local model's first download: its progress is the job's stage.
-      await provider.prepare({ signal: io.signal, onStatus: (stage) => void io.progress(stage, 0.4).catch(() => undefined) });
+      await provider.prepare({
+        signal: io.signal,
+        onStatus: (stage) => void io.progress(stage, 0.4).catch(() => undefined),
+      });
     }
     await io.progress("recognising speech", 0.4);
     const audioPath = await preparedAudio(ctx, io);
     const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
     await mkdir(chunkDir, { recursive: true });
-    return await storeTranscript(ctx, io, await provider.transcribe(audioPath, recognitionOptions(ctx, io, { chunkDir })), provider.name);
+    return await storeRecognized(
+      ctx,
+      io,
+      await provider.transcribe(audioPath, recognitionOptions(ctx, io, { chunkDir })),
+      provider.name,
+    );
   } catch (error) {
     throw asJobError(error);
   }
@@ -223,26 +303,45 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
   if (ctx.transcriptId) return {};
   const provider = asrProvider();
   if (!ctx.asrTranscriptId || !provider?.waitFor || provider.name !== ctx.asrProvider) {
-    throw new PermanentError("asr_not_configured", `The speech recognition this job was sent to (${ctx.asrProvider ?? "none"}) is no longer configured.`);
+    throw withOperatorNote(
+      new PermanentError(
+        "asr_not_configured",
+        "The speech recognition this transcription was sent to is no longer available on this server.",
+      ),
+      {
+        cause: "asr_provider_changed",
+        setting: "ASR_PROVIDER",
+        detail: `the job was sent to ${ctx.asrProvider ?? "none"}, which is no longer the configured recogniser`,
+      },
+    );
   }
   try {
-    return await storeTranscript(ctx, io, await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)), provider.name);
+    return await storeRecognized(
+      ctx,
+      io,
+      await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)),
+      provider.name,
+    );
   } catch (error) {
     throw asJobError(error);
   }
 }
 
 /** Recognised words → subtitle-size segments → the shared transcript store (source "asr"). */
-async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: AsrResult, providerName: string): Promise<Partial<TranscribeContext>> {
+async function storeRecognized(
+  ctx: TranscribeContext,
+  io: StepContext,
+  result: AsrResult,
+  providerName: string,
+): Promise<Partial<TranscribeContext>> {
   recognitionSeconds.inc({ provider: providerName }, Math.max(0, result.durationSeconds || ctx.durationSeconds || 0));
   const segments = normalizeSegments(segmentWords(result.words));
   if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
   await io.progress("storing", 0.95);
-  const db = await getDb();
-  const key = { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, source: "asr" as const };
-  const data = {
+  const fields = {
     captionKind: null,
     title: ctx.title ?? null,
+    channel: ctx.channel ?? null,
     sourceUrl: ctx.canonicalUrl,
     durationSeconds: ctx.durationSeconds ?? Math.ceil(result.durationSeconds),
     segments: segments as unknown as object,
@@ -250,16 +349,19 @@ async function storeTranscript(ctx: TranscribeContext, io: StepContext, result: 
     servedBy: providerName,
     fetchedAt: new Date(),
   };
-  const transcript = await db.transcript.upsert({
-    where: { platform_videoId_lang_source: key },
-    create: { ...key, ...data },
-    update: data,
-  });
+  // Another requester of the same audio may have known its title or show when this one did not.
+  const known = { ...fields, title: fields.title ?? undefined, channel: fields.channel ?? undefined };
+  const transcript = await storeTranscript(
+    { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, origin: "asr" },
+    fields,
+    known,
+  );
   return { transcriptId: transcript.id };
 }
 
-export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<TranscribeContext>({
+export const transcribePipeline = definePipeline<TranscribeContext>({
   name: TRANSCRIBE_PIPELINE,
+  context: transcribeContextSchema,
   steps: [
     { name: "prepare-audio", run: prepareAudio },
     { name: "upload-audio", run: uploadAudio },
@@ -269,27 +371,46 @@ export const transcribePipeline: Pipeline<TranscribeContext> = registerPipeline<
   ],
   async onSuccess(ctx, io) {
     const seconds = ctx.durationSeconds ?? 0;
-    await io.tx.transcription.updateMany({
+    await io.tx.historyEntry.updateMany({
       where: { jobId: io.jobId },
       data: { state: "done", transcriptId: ctx.transcriptId ?? null, durationSeconds: seconds, totalSeconds: seconds },
     });
     await rm(workDir(io.jobId), { recursive: true, force: true });
     const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
-    const event = { jobId: io.jobId, platform: ctx.platform, videoId: ctx.videoId, sourceUrl: ctx.canonicalUrl, lang: ctx.lang };
+    const event = {
+      jobId: io.jobId,
+      platform: ctx.platform,
+      videoId: ctx.videoId,
+      sourceUrl: ctx.canonicalUrl,
+      lang: ctx.lang,
+    };
     await emitWebhookEvent(io.tx, {
       userId: ctx.userId,
-      payload: transcriptEvent("transcript.completed", { ...event, transcriptId: ctx.transcriptId ?? null, durationSeconds: seconds }),
+      payload: transcriptEvent("transcript.completed", {
+        ...event,
+        transcriptId: ctx.transcriptId ?? null,
+        durationSeconds: seconds,
+      }),
       requestUrl: ctx.webhookUrl,
     });
     return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
   },
   async onFailure(ctx, failure, io) {
     await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
-    await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
-    const event = { jobId: io.jobId, platform: ctx.platform, videoId: ctx.videoId, sourceUrl: ctx.canonicalUrl, lang: ctx.lang };
+    await io.tx.historyEntry.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
+    const event = {
+      jobId: io.jobId,
+      platform: ctx.platform,
+      videoId: ctx.videoId,
+      sourceUrl: ctx.canonicalUrl,
+      lang: ctx.lang,
+    };
     await emitWebhookEvent(io.tx, {
       userId: ctx.userId,
-      payload: transcriptEvent("transcript.failed", { ...event, error: { code: failure.code, message: failure.message } }),
+      payload: transcriptEvent("transcript.failed", {
+        ...event,
+        error: { code: failure.code, message: failure.message },
+      }),
       requestUrl: ctx.webhookUrl,
     });
     await rm(workDir(io.jobId), { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
-import { makeWav } from "@/lib/uploads/fixtures";
+import { makeWav } from "@/test/uploads";
 
 // GET /v1/transcripts/{id}/media: a user's own upload played back beside its transcript (embedded store).
 
@@ -34,16 +34,34 @@ const wav = makeWav(0.5);
 
 /** Signs and PUTs a WAV as `caller`, then records the transcript of it in the caller's history. */
 async function uploadedTranscript(caller: { userId: string; headers: Record<string, string> }) {
-  const signed = (await callRoute(signRoute, "/v1/uploads/sign", { method: "POST", headers: caller.headers, body: { filename: "talk.wav", content_type: "audio/wav" } })).json as {
+  const signed = (
+    await callRoute(signRoute, "/v1/uploads/sign", {
+      method: "POST",
+      headers: caller.headers,
+      body: { filename: "talk.wav", content_type: "audio/wav" },
+    })
+  ).json as {
     object_path: string;
     upload_url: string;
   };
   const url = new URL(signed.upload_url);
-  const segments = url.pathname.replace(/^\/uploads\//, "").split("/").map(decodeURIComponent);
-  const request = new NextRequest(url, { method: "PUT", headers: { "content-type": "audio/wav", "content-length": String(wav.length) }, body: new Uint8Array(wav) });
+  const segments = url.pathname
+    .replace(/^\/uploads\//, "")
+    .split("/")
+    .map(decodeURIComponent);
+  const request = new NextRequest(url, {
+    method: "PUT",
+    headers: { "content-type": "audio/wav", "content-length": String(wav.length) },
+    body: new Uint8Array(wav),
+  });
   expect((await putRoute(request, { params: Promise.resolve({ path: segments }) })).status).toBeLessThan(300);
   const videoId = signed.object_path.split("/")[2];
-  return seedTranscript(ctx.db, caller.userId, { platform: "upload", videoId, sourceUrl: `upload:${signed.object_path}`, title: "talk.wav" });
+  return seedTranscript(ctx.db, caller.userId, {
+    platform: "upload",
+    videoId,
+    sourceUrl: `upload:${signed.object_path}`,
+    title: "talk.wav",
+  });
 }
 
 async function media(id: string, headers: Record<string, string>) {

@@ -6,7 +6,10 @@ import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import { ownedTranscript } from "@/lib/transcripts/get-transcript";
 
 /** A single `bytes=` range of a file of `size` bytes, inclusive; null for none, or for a form we do not serve (several ranges). */
-export function parseByteRange(header: string | null, size: number): { start: number; end: number } | null | "unsatisfiable" {
+export function parseByteRange(
+  header: string | null,
+  size: number,
+): { start: number; end: number } | null | "unsatisfiable" {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? "");
   if (!match || (match[1] === "" && match[2] === "")) return null;
   if (match[1] === "") {
@@ -33,14 +36,20 @@ export async function transcriptMedia(userId: string, transcriptId: string, rang
   if (!objectPath) throw errors.notFound("This transcript is not of an uploaded file.");
   const upload = await resolveUploadForUser(userId, objectPath);
   const headers: Record<string, string> = { "cache-control": "private, no-store" };
-  if (upload.url !== undefined) return new Response(null, { status: 302, headers: { ...headers, location: upload.url } });
+  if (upload.url !== undefined)
+    return new Response(null, { status: 302, headers: { ...headers, location: upload.url } });
 
   const size = upload.sizeBytes;
-  Object.assign(headers, { "content-type": upload.contentType, "accept-ranges": "bytes", "content-disposition": "inline" });
+  Object.assign(headers, {
+    "content-type": upload.contentType,
+    "accept-ranges": "bytes",
+    "content-disposition": "inline",
+  });
   const wanted = parseByteRange(range, size);
   if (wanted === "unsatisfiable") throw errors.rangeNotSatisfiable(size);
   const { start, end } = wanted ?? { start: 0, end: size - 1 };
-  const body = size === 0 ? null : (Readable.toWeb(createReadStream(upload.path, { start, end })) as ReadableStream<Uint8Array>);
+  const body =
+    size === 0 ? null : (Readable.toWeb(createReadStream(upload.path, { start, end })) as ReadableStream<Uint8Array>);
   headers["content-length"] = String(size === 0 ? 0 : end - start + 1);
   if (wanted) headers["content-range"] = `bytes ${start}-${end}/${size}`;
   return new Response(body, { status: wanted ? 206 : 200, headers });

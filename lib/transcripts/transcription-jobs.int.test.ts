@@ -19,11 +19,24 @@ let recordCharge: (userId: string, seconds: number) => Promise<unknown>;
 
 // No "fr" track on either video: a French request needs speech recognition, estimated at the video's length.
 const videos = {
-  aaaaaaaaaaa: { title: "Five minutes", durationSeconds: 300, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
-  bbbbbbbbbbb: { title: "Two minutes", durationSeconds: 120, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
+  aaaaaaaaaaa: {
+    title: "Five minutes",
+    durationSeconds: 300,
+    tracks: [{ lang: "en", name: "English", kind: "manual" as const }],
+  },
+  bbbbbbbbbbb: {
+    title: "Two minutes",
+    durationSeconds: 120,
+    tracks: [{ lang: "en", name: "English", kind: "manual" as const }],
+  },
 };
-const deps: TranscriptDeps = { outbound: createOutbound(), providerFor: (p) => (p === "youtube" ? new StaticCaptionProvider(videos) : null), cacheHours: 24 };
-const french = (id: string) => transcriptRequestSchema.parse({ url: `https://www.youtube.com/watch?v=${id}`, lang: "fr" });
+const deps: TranscriptDeps = {
+  outbound: createOutbound(),
+  providerFor: (p) => (p === "youtube" ? new StaticCaptionProvider(videos) : null),
+  cacheHours: 24,
+};
+const french = (id: string) =>
+  transcriptRequestSchema.parse({ url: `https://www.youtube.com/watch?v=${id}`, lang: "fr" });
 
 beforeAll(async () => {
   // A provider must be configured for a job to be accepted; no job runs here, so nothing listens there.
@@ -38,7 +51,12 @@ beforeAll(async () => {
 afterEach(() => vi.useRealTimers());
 afterAll(async () => ctx?.teardown());
 
-const usage = (userId: string) => ctx.db.usagePeriod.findMany({ where: { userId }, orderBy: { periodStart: "asc" }, select: { periodStart: true, usedSeconds: true } });
+const usage = (userId: string) =>
+  ctx.db.usagePeriod.findMany({
+    where: { userId },
+    orderBy: { periodStart: "asc" },
+    select: { periodStart: true, usedSeconds: true },
+  });
 
 async function startJob(userId: string, id = "aaaaaaaaaaa"): Promise<string> {
   const outcome = await requestTranscript(userId, french(id), deps);
@@ -49,7 +67,9 @@ async function startJob(userId: string, id = "aaaaaaaaaaa"): Promise<string> {
 describe("one job, one charge", () => {
   it("10 concurrent identical submissions → one job, one reservation, every answer names it", async () => {
     const user = await createUser(ctx.db);
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => requestTranscript(user.id, french("aaaaaaaaaaa"), deps)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => requestTranscript(user.id, french("aaaaaaaaaaa"), deps)),
+    );
     const jobIds = outcomes.map((outcome) => (outcome.kind === "job" ? outcome.job.jobId : null));
     expect(new Set(jobIds).size).toBe(1);
     expect(jobIds[0]).toEqual(expect.any(String));
@@ -59,7 +79,9 @@ describe("one job, one charge", () => {
     expect(jobs[0]).toMatchObject({ id: jobIds[0], status: "queued", reservedSecs: 300 });
     // Charged once: 300 of 900, not 900 and seven 402s.
     expect((await usage(user.id)).map((row) => row.usedSeconds)).toEqual([300]);
-    expect(await ctx.db.transcription.findMany({ where: { userId: user.id } })).toMatchObject([{ jobId: jobIds[0], state: "in_progress", totalSeconds: 300 }]);
+    expect(await ctx.db.historyEntry.findMany({ where: { userId: user.id } })).toMatchObject([
+      { jobId: jobIds[0], state: "in_progress", totalSeconds: 300 },
+    ]);
   });
 
   it("another language or another video is another job; a failed job's entry is re-armed with a new one", async () => {
@@ -70,7 +92,11 @@ describe("one job, one charge", () => {
 
     await ctx.db.$transaction(async (tx) => {
       await tx.job.update({ where: { id: other }, data: { status: "error" } });
-      await transcribePipeline.onFailure({ userId: user.id, periodStart: new Date().toISOString() } as never, { code: "x", message: "x" }, { jobId: other, userId: user.id, tx, job: null as never });
+      await transcribePipeline.onFailure(
+        { userId: user.id, periodStart: new Date().toISOString() } as never,
+        { code: "x", message: "x" },
+        { jobId: other, userId: user.id, tx, job: null as never },
+      );
     });
     const again = await Promise.all(Array.from({ length: 5 }, () => startJob(user.id, "bbbbbbbbbbb")));
     expect(new Set(again).size).toBe(1);
@@ -89,7 +115,7 @@ describe("one job, one charge", () => {
       expect(((answer as PromiseRejectedResult).reason as ApiError).status).toBe(402);
     }
     expect(await ctx.db.job.count({ where: { userId: user.id } })).toBe(0);
-    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
     expect((await usage(user.id)).map((row) => row.usedSeconds)).toEqual([700]);
   });
 });
@@ -106,12 +132,16 @@ describe("a reservation is settled and refunded in its own period", () => {
     const long = await startJob(user.id, "aaaaaaaaaaa");
     const short = await startJob(user.id, "bbbbbbbbbbb");
     expect(await usage(user.id)).toEqual([{ periodStart: november, usedSeconds: 420 }]);
-    expect(await ctx.db.job.findUnique({ where: { id: long } })).toMatchObject({ periodStart: november, reservedSecs: 300 });
+    expect(await ctx.db.job.findUnique({ where: { id: long } })).toMatchObject({
+      periodStart: november,
+      reservedSecs: 300,
+    });
 
     vi.setSystemTime(decemberStart);
     await recordCharge(user.id, 50); // December's own usage
     // The measured audio is longer (+60 s) for one job, shorter (−20 s) for the other: both in November.
-    const settle = (jobId: string, seconds: number) => ctx.db.$transaction((tx) => reservation.settleReservation(tx, jobId, user.id, seconds, december));
+    const settle = (jobId: string, seconds: number) =>
+      ctx.db.$transaction((tx) => reservation.settleReservation(tx, jobId, user.id, seconds, december));
     expect(await settle(long, 360)).toBe(true);
     expect(await settle(short, 100)).toBe(true);
     expect(await usage(user.id)).toEqual([
@@ -124,7 +154,11 @@ describe("a reservation is settled and refunded in its own period", () => {
     // The long job fails: its whole (settled) reservation goes back to November.
     await ctx.db.$transaction(async (tx) => {
       const job = await tx.job.update({ where: { id: long }, data: { status: "error" } });
-      await transcribePipeline.onFailure({ userId: user.id, periodStart: december.toISOString() } as never, { code: "x", message: "x" }, { jobId: long, userId: user.id, tx, job });
+      await transcribePipeline.onFailure(
+        { userId: user.id, periodStart: december.toISOString() } as never,
+        { code: "x", message: "x" },
+        { jobId: long, userId: user.id, tx, job },
+      );
     });
     expect(await usage(user.id)).toEqual([
       { periodStart: november, usedSeconds: 100 },
@@ -138,7 +172,9 @@ describe("a reservation is settled and refunded in its own period", () => {
     const jobId = await startJob(user.id, "aaaaaaaaaaa");
     await recordCharge(user.id, 500);
     const period = (await ctx.db.job.findUnique({ where: { id: jobId } }))!.periodStart!;
-    expect(await ctx.db.$transaction((tx) => reservation.settleReservation(tx, jobId, user.id, 500, period))).toBe(false);
+    expect(await ctx.db.$transaction((tx) => reservation.settleReservation(tx, jobId, user.id, 500, period))).toBe(
+      false,
+    );
     expect((await usage(user.id)).map((row) => row.usedSeconds)).toEqual([800]);
     expect(await ctx.db.job.findUnique({ where: { id: jobId } })).toMatchObject({ reservedSecs: 300 });
   });

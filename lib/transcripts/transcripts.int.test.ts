@@ -8,16 +8,37 @@ import { ApiError } from "@/lib/http/errors";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 type Request = typeof import("@/lib/transcripts/request-transcript").requestTranscript;
-let requestTranscript: (...args: Parameters<Request>) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
+let requestTranscript: (
+  ...args: Parameters<Request>
+) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
 let listTranscriptions: typeof import("@/lib/transcripts/list-transcriptions").listTranscriptions;
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
 
 // Eleven-character YouTube ids; durations chosen against the 900 s free allowance.
 const videos = {
-  aaaaaaaaaaa: { title: "Short talk", durationSeconds: 120, tracks: [{ lang: "en", name: "English", kind: "manual" as const }, { lang: "de", name: "German", kind: "auto" as const }] },
-  bbbbbbbbbbb: { title: "Long lecture", durationSeconds: 800, tracks: [{ lang: "en-US", name: "English", kind: "auto" as const }] },
-  ccccccccccc: { title: "No English", durationSeconds: 60, tracks: [{ lang: "fr", name: "French", kind: "manual" as const }] },
-  ddddddddddd: { title: "Forty", durationSeconds: 40, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
+  aaaaaaaaaaa: {
+    title: "Short talk",
+    durationSeconds: 120,
+    tracks: [
+      { lang: "en", name: "English", kind: "manual" as const },
+      { lang: "de", name: "German", kind: "auto" as const },
+    ],
+  },
+  bbbbbbbbbbb: {
+    title: "Long lecture",
+    durationSeconds: 800,
+    tracks: [{ lang: "en-US", name: "English", kind: "auto" as const }],
+  },
+  ccccccccccc: {
+    title: "No English",
+    durationSeconds: 60,
+    tracks: [{ lang: "fr", name: "French", kind: "manual" as const }],
+  },
+  ddddddddddd: {
+    title: "Forty",
+    durationSeconds: 40,
+    tracks: [{ lang: "en", name: "English", kind: "manual" as const }],
+  },
   eeeeeeeeeee: {
     title: "Translated",
     durationSeconds: 30,
@@ -38,7 +59,10 @@ const req = (url: string, extra: Record<string, unknown> = {}) => transcriptRequ
 const yt = (id: string) => `https://www.youtube.com/watch?v=${id}`;
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
@@ -64,7 +88,17 @@ describe("POST /v1/transcript from captions", () => {
     const provider = new StaticCaptionProvider(videos);
     const user = await createUser(ctx.db);
     const json = await requestTranscript(user.id, req(`https://youtu.be/aaaaaaaaaaa`), deps(provider));
-    expect(json).toMatchObject({ platform: "youtube", video_id: "aaaaaaaaaaa", lang: "en", source: "captions", caption_kind: "manual", duration_seconds: 120, format: "json", content: null, title: "Short talk" });
+    expect(json).toMatchObject({
+      platform: "youtube",
+      video_id: "aaaaaaaaaaa",
+      lang: "en",
+      source: "captions",
+      caption_kind: "manual",
+      duration_seconds: 120,
+      format: "json",
+      content: null,
+      title: "Short talk",
+    });
     expect(json.segments).toHaveLength(24);
     expect(json.segments![0]).toEqual({ start: 0, end: 4.5, text: "en line 1 of Short talk." });
 
@@ -76,7 +110,15 @@ describe("POST /v1/transcript from captions", () => {
     expect(usage).toMatchObject({ tier: "free", limit_seconds: 900, used_seconds: 120 });
     const history = await listTranscriptions(user.id, transcriptionListQuerySchema.parse({}));
     expect(history.total).toBe(1);
-    expect(history.transcriptions[0]).toMatchObject({ video_id: "aaaaaaaaaaa", lang: "en", source: "youtube", complete: true, status: "done", duration_seconds: 120, total_seconds: 120 });
+    expect(history.transcriptions[0]).toMatchObject({
+      video_id: "aaaaaaaaaaa",
+      lang: "en",
+      source: "youtube",
+      complete: true,
+      status: "done",
+      duration_seconds: 120,
+      total_seconds: 120,
+    });
   });
 
   it("serves a repeat request from the store with no upstream call", async () => {
@@ -94,7 +136,9 @@ describe("POST /v1/transcript from captions", () => {
   it("coalesces concurrent requests for the same new video into one upstream fetch", async () => {
     const provider = new StaticCaptionProvider(videos, 150);
     const users = await Promise.all(Array.from({ length: 6 }, () => createUser(ctx.db)));
-    const results = await Promise.all(users.map((u) => requestTranscript(u.id, req(yt("aaaaaaaaaaa"), { lang: "de" }), deps(provider))));
+    const results = await Promise.all(
+      users.map((u) => requestTranscript(u.id, req(yt("aaaaaaaaaaa"), { lang: "de" }), deps(provider))),
+    );
     expect(provider.infoCalls).toBe(1);
     expect(provider.trackCalls).toBe(1);
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
@@ -104,8 +148,12 @@ describe("POST /v1/transcript from captions", () => {
   it("serves the original track over a machine translation, and labels a translation as one", async () => {
     const user = await createUser(ctx.db);
     const provider = new StaticCaptionProvider(videos);
-    expect((await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "de" }), deps(provider))).caption_kind).toBe("auto");
-    expect((await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "es" }), deps(provider))).caption_kind).toBe("translated");
+    expect(
+      (await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "de" }), deps(provider))).caption_kind,
+    ).toBe("auto");
+    expect(
+      (await requestTranscript(user.id, req(yt("eeeeeeeeeee"), { lang: "es" }), deps(provider))).caption_kind,
+    ).toBe("translated");
   });
 
   it("matches the primary language subtag", async () => {
@@ -117,7 +165,9 @@ describe("POST /v1/transcript from captions", () => {
 
   it("answers 503 asr_not_configured when there are no captions in the language, and charges nothing", async () => {
     const user = await createUser(ctx.db);
-    const error = await rejection(requestTranscript(user.id, req(yt("ccccccccccc")), deps(new StaticCaptionProvider(videos))));
+    const error = await rejection(
+      requestTranscript(user.id, req(yt("ccccccccccc")), deps(new StaticCaptionProvider(videos))),
+    );
     expect(error.status).toBe(503);
     expect(error.code).toBe("asr_not_configured");
     expect((await getSubscription(user.id)).used_seconds).toBe(0);
@@ -139,11 +189,21 @@ describe("POST /v1/transcript from captions", () => {
 
   it("20 parallel requests near the limit never take used_seconds past limit_seconds", async () => {
     const ids = Array.from({ length: 20 }, (_, i) => `par${String(i).padStart(8, "0")}`);
-    const many = Object.fromEntries(ids.map((id) => [id, { title: id, durationSeconds: 100, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] }]));
+    const many = Object.fromEntries(
+      ids.map((id) => [
+        id,
+        { title: id, durationSeconds: 100, tracks: [{ lang: "en", name: "English", kind: "manual" as const }] },
+      ]),
+    );
     const provider = new StaticCaptionProvider(many);
     const user = await createUser(ctx.db);
     await ctx.db.usagePeriod.create({
-      data: { userId: user.id, periodStart: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)), periodEnd: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)), usedSeconds: 450 },
+      data: {
+        userId: user.id,
+        periodStart: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1)),
+        periodEnd: new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 1)),
+        usedSeconds: 450,
+      },
     });
     const outcomes = await Promise.allSettled(ids.map((id) => requestTranscript(user.id, req(yt(id)), deps(provider))));
     const ok = outcomes.filter((o) => o.status === "fulfilled").length;
@@ -159,21 +219,44 @@ describe("POST /v1/transcript from captions", () => {
   it("refuses unsupported links with a 422 naming the platforms, a caption-less source with 503 and an unknown upload with 404", async () => {
     const user = await createUser(ctx.db);
     const provider = new StaticCaptionProvider(videos);
-    for (const url of ["https://example.com/video", "https://youtube.com.evil.example/watch?v=aaaaaaaaaaa", "ftp://youtube.com/x"]) {
-      const error = await requestTranscript(user.id, req(url), deps(provider)).then(() => null, (e: unknown) => e);
+    for (const url of [
+      "https://example.com/video",
+      "https://youtube.com.evil.example/watch?v=aaaaaaaaaaa",
+      "ftp://youtube.com/x",
+    ]) {
+      const error = await requestTranscript(user.id, req(url), deps(provider)).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error, url).toMatchObject({ items: [{ type: "value_error", loc: ["body", "url"] }] });
       expect((error as { items: { msg: string }[] }).items[0].msg).toContain("YouTube");
     }
     // A word is not a link at all, and is told so.
-    const word = await requestTranscript(user.id, req("hello"), deps(provider)).then(() => null, (e: unknown) => e);
-    expect(word).toMatchObject({ items: [{ type: "value_error", loc: ["body", "url"], msg: expect.stringMatching(/^Value error, this is not a link\. /) }] });
-    // Without speech recognition configured, sources without captions cannot be transcribed; the answer names the settings.
+    const word = await requestTranscript(user.id, req("hello"), deps(provider)).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(word).toMatchObject({
+      items: [
+        {
+          type: "value_error",
+          loc: ["body", "url"],
+          msg: expect.stringMatching(/^Value error, this is not a link\. /),
+        },
+      ],
+    });
+    // Without speech recognition configured, sources without captions cannot be transcribed; the answer says so
+    // in the user's words, and the settings are the operator's (the log line).
     const noCaptions = await rejection(requestTranscript(user.id, req(yt("ccccccccccc")), deps(provider)));
     expect(noCaptions.code).toBe("asr_not_configured");
-    expect(noCaptions.message).toContain("ASSEMBLYAI_API_KEY");
-    expect(noCaptions.message).toContain("ASR_OPENAI_BASE_URL");
+    expect(noCaptions.message).not.toMatch(/ASSEMBLYAI_API_KEY|operator/);
+    const { operatorNote } = await import("@/lib/observability/failure-cause");
+    expect(operatorNote(noCaptions).detail).toContain("ASSEMBLYAI_API_KEY");
+    expect(operatorNote(noCaptions).detail).toContain("ASR_OPENAI_BASE_URL");
     // Someone else's (or a made-up) upload is a 404, whatever is configured.
-    const upload = await rejection(requestTranscript(user.id, transcriptRequestSchema.parse({ upload: "uploads/x/abc/x.wav" }), deps(provider)));
+    const upload = await rejection(
+      requestTranscript(user.id, transcriptRequestSchema.parse({ upload: "uploads/x/abc/x.wav" }), deps(provider)),
+    );
     expect(upload.status).toBe(404);
   });
 });
@@ -192,7 +275,10 @@ describe("GET /v1/languages", () => {
         { code: "de", name: "German", kind: "auto" },
       ],
     });
-    const error = await listLanguages("https://example.com/nope", deps(new StaticCaptionProvider(videos))).then(() => null, (e: unknown) => e);
+    const error = await listLanguages("https://example.com/nope", deps(new StaticCaptionProvider(videos))).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ items: [{ loc: ["query", "url"], type: "value_error" }] });
   });
 });
@@ -208,16 +294,37 @@ describe("GET /v1/me/transcriptions", () => {
       { platform: "youtube", videoId: "zzzabcdzzzz", durationSeconds: 0, totalSeconds: 0, state: "error" },
     ];
     for (const [i, row] of rows.entries()) {
-      await ctx.db.transcription.create({ data: { ...base, ...row, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) } });
+      await ctx.db.historyEntry.create({ data: { ...base, ...row, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) } });
     }
     const list = (q: Record<string, string>) => listTranscriptions(user.id, transcriptionListQuerySchema.parse(q));
-    expect((await list({})).transcriptions.map((t) => t.video_id)).toEqual(["zzzabcdzzzz", "1800000000000000000", "7300000000000000001", "AbCdEf12345"]);
+    expect((await list({})).transcriptions.map((t) => t.video_id)).toEqual([
+      "zzzabcdzzzz",
+      "1800000000000000000",
+      "7300000000000000001",
+      "AbCdEf12345",
+    ]);
     expect((await list({ order: "asc" })).transcriptions[0].video_id).toBe("AbCdEf12345");
-    expect((await list({ q: "ABCD" })).transcriptions.map((t) => t.video_id).sort()).toEqual(["AbCdEf12345", "zzzabcdzzzz"]);
-    expect((await list({ platform: "youtube", state: "done" })).transcriptions.map((t) => t.video_id)).toEqual(["AbCdEf12345"]);
-    expect((await list({ state: "in_progress" })).transcriptions[0]).toMatchObject({ complete: false, status: "in_progress", duration_seconds: 10, total_seconds: 60 });
-    expect((await list({ sort: "total_seconds", order: "desc" })).transcriptions[0].video_id).toBe("7300000000000000001");
-    expect((await list({ sort: "duration_seconds", order: "asc", limit: "2", offset: "1" }))).toMatchObject({ total: 4, limit: 2, offset: 1 });
+    expect((await list({ q: "ABCD" })).transcriptions.map((t) => t.video_id).sort()).toEqual([
+      "AbCdEf12345",
+      "zzzabcdzzzz",
+    ]);
+    expect((await list({ platform: "youtube", state: "done" })).transcriptions.map((t) => t.video_id)).toEqual([
+      "AbCdEf12345",
+    ]);
+    expect((await list({ state: "in_progress" })).transcriptions[0]).toMatchObject({
+      complete: false,
+      status: "in_progress",
+      duration_seconds: 10,
+      total_seconds: 60,
+    });
+    expect((await list({ sort: "total_seconds", order: "desc" })).transcriptions[0].video_id).toBe(
+      "7300000000000000001",
+    );
+    expect(await list({ sort: "duration_seconds", order: "asc", limit: "2", offset: "1" })).toMatchObject({
+      total: 4,
+      limit: 2,
+      offset: 1,
+    });
     const page = await list({ sort: "duration_seconds", order: "asc", limit: "2", offset: "1" });
     expect(page.transcriptions.map((t) => t.duration_seconds)).toEqual([10, 30]);
     expect((await list({ offset: "10" })).transcriptions).toEqual([]);

@@ -13,7 +13,9 @@ import { ApiError } from "@/lib/http/errors";
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakeYoutube;
 type Request = typeof import("@/lib/transcripts/request-transcript").requestTranscript;
-let requestTranscript: (...args: Parameters<Request>) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
+let requestTranscript: (
+  ...args: Parameters<Request>
+) => Promise<import("@/lib/transcripts/schemas").TranscriptResponse>;
 
 function deps(): TranscriptDeps {
   const allowPrivateFor = (host: string) => host === "127.0.0.1";
@@ -24,7 +26,8 @@ function deps(): TranscriptDeps {
 
 const timedtextCalls = () => fake.requests.filter((r) => r.path === "/api/timedtext").length;
 const playerCalls = () => fake.requests.filter((r) => r.path.endsWith("/player")).length;
-const req = (id: string, extra: Record<string, unknown> = {}) => transcriptRequestSchema.parse({ url: `https://youtu.be/${id}`, ...extra });
+const req = (id: string, extra: Record<string, unknown> = {}) =>
+  transcriptRequestSchema.parse({ url: `https://youtu.be/${id}`, ...extra });
 
 beforeAll(async () => {
   // A server without speech recognition (auto would pick the local whisper.cpp where it is installed).
@@ -48,7 +51,13 @@ describe("YouTube captions end to end", () => {
   it("transcribes, then serves repeats and other formats from the store with no upstream call", async () => {
     const user = await createUser(ctx.db);
     const first = await requestTranscript(user.id, req(FAKE_IDS.captioned), deps());
-    expect(first).toMatchObject({ platform: "youtube", video_id: FAKE_IDS.captioned, source: "captions", caption_kind: "manual", lang: "en" });
+    expect(first).toMatchObject({
+      platform: "youtube",
+      video_id: FAKE_IDS.captioned,
+      source: "captions",
+      caption_kind: "manual",
+      lang: "en",
+    });
     expect(first.title).toBeTruthy();
     expect(first.duration_seconds).toBeGreaterThan(0);
     expect(first.segments![0].text).toBe("[MUSIC]");
@@ -65,7 +74,9 @@ describe("YouTube captions end to end", () => {
   it("coalesces concurrent requests for a new language into one player and one timedtext call", async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => createUser(ctx.db)));
     const before = { player: playerCalls(), timedtext: timedtextCalls() };
-    const results = await Promise.all(users.map((u) => requestTranscript(u.id, req(FAKE_IDS.captioned, { lang: "de" }), deps())));
+    const results = await Promise.all(
+      users.map((u) => requestTranscript(u.id, req(FAKE_IDS.captioned, { lang: "de" }), deps())),
+    );
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
     expect(results[0].segments![0].text).toBe("[MUSIK]");
     expect(playerCalls() - before.player).toBe(1);
@@ -98,7 +109,12 @@ describe("YouTube captions end to end", () => {
     fake.scenarios.set("GJLlxj_dtq8", { VISIONOS: "recorded/request_blocked", "*": "recorded/captioned" });
     try {
       const t = await requestTranscript(user.id, req("GJLlxj_dtq8", { lang: "de" }), deps());
-      expect(t).toMatchObject({ served_by: "innertube:ANDROID_VR", channel: "Dave2D", title: "Surface Go Review - It’s Awesome", chapters: [] });
+      expect(t).toMatchObject({
+        served_by: "innertube:ANDROID_VR",
+        channel: "Dave2D",
+        title: "Surface Go Review - It’s Awesome",
+        chapters: [],
+      });
     } finally {
       fake.scenarios.clear();
     }
@@ -109,13 +125,29 @@ describe("YouTube captions end to end", () => {
     fake.scenarios.set("blkdBotChk1", { "*": "recorded/request_blocked" });
     fake.scenarios.set("GJLlxj_dtq8", { "*": "recorded/po_token_required" });
     try {
-      const blocked = await requestTranscript(user.id, req("blkdBotChk1"), deps()).then(() => null, (e: unknown) => e);
+      const blocked = await requestTranscript(user.id, req("blkdBotChk1"), deps()).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(blocked).toMatchObject({ status: 503, code: "upstream_blocked" });
       expect(Number((blocked as ApiError).headers["Retry-After"])).toBeGreaterThan(0);
-      const pot = await requestTranscript(user.id, req("GJLlxj_dtq8", { lang: "en" }), deps()).then(() => null, (e: unknown) => e);
+      const pot = await requestTranscript(user.id, req("GJLlxj_dtq8", { lang: "en" }), deps()).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(pot).toMatchObject({ status: 503, code: "po_token_required" });
-      expect((pot as ApiError).detail).toContain("YOUTUBE_POT_PROVIDER_URL");
-      expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+      // The user's sentence; the setting is for the operator's log line (issue 27).
+      expect((pot as ApiError).detail).toBe(
+        "YouTube is not letting this server fetch captions right now. Try again later.",
+      );
+      const { operatorNote } = await import("@/lib/observability/failure-cause");
+      expect(operatorNote(pot).setting).toContain("YOUTUBE_POT_PROVIDER_URL");
+      expect((blocked as ApiError).detail).not.toMatch(/YOUTUBE_|operator/);
+      expect(operatorNote(blocked)).toMatchObject({
+        cause: "youtube_bot_check",
+        setting: "YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL",
+      });
+      expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
     } finally {
       fake.scenarios.clear();
     }
@@ -124,13 +156,16 @@ describe("YouTube captions end to end", () => {
   it("maps unavailable, age-restricted and caption-less videos to clear errors, charging nothing", async () => {
     const user = await createUser(ctx.db);
     const outcome = async (id: string) => {
-      const error = await requestTranscript(user.id, req(id), deps()).then(() => null, (e: unknown) => e);
+      const error = await requestTranscript(user.id, req(id), deps()).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ApiError);
       return { status: (error as ApiError).status, code: (error as ApiError).code };
     };
     expect(await outcome(FAKE_IDS.unavailable)).toEqual({ status: 404, code: "video_unavailable" });
     expect(await outcome(FAKE_IDS.ageRestricted)).toEqual({ status: 403, code: "age_restricted" });
     expect(await outcome(FAKE_IDS.noCaptions)).toEqual({ status: 503, code: "asr_not_configured" });
-    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
   });
 });

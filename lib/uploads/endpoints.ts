@@ -9,7 +9,7 @@ export const signUploadEndpoint = defineEndpoint({
   description:
     "Answers a one-file upload URL valid for 15 minutes. PUT the raw bytes to `upload_url` with `Content-Type` set exactly to `content_type` " +
     "(the local store also refuses bodies over its size limit or over what is left of the user's upload space with 413, bodies that are not audio or video with 415, and a second upload to the same path with 409). " +
-    "Then transcribe it with `POST /v1/transcript {\"upload\": object_path}`. Uploads are kept 24 hours by default.",
+    'Then transcribe it with `POST /v1/transcript {"upload": object_path}`. Uploads are kept 24 hours by default.',
   auth: "use",
   rateLimit: "uploadSign",
   body: signUploadRequestSchema,

@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { env } from "@/lib/env";
 import { authSecret } from "@/lib/auth/secret";
@@ -12,14 +13,16 @@ import { authSecret } from "@/lib/auth/secret";
 
 const HKDF_INFO = "verbatim/uploads/v1";
 
-let cachedKey: { source: string; key: Buffer } | undefined;
+let cachedKey: { secret: string; key: Buffer } | undefined;
 
 function uploadKey(): Buffer {
   const explicit = env().UPLOAD_SECRET;
-  const source = explicit ?? authSecret();
-  if (cachedKey?.source !== source) {
-    const key = explicit ? Buffer.from(explicit, "utf8") : Buffer.from(hkdfSync("sha256", source, Buffer.alloc(0), HKDF_INFO, 32));
-    cachedKey = { source, key };
+  const secret = explicit ?? authSecret();
+  if (cachedKey?.secret !== secret) {
+    const key = explicit
+      ? Buffer.from(explicit, "utf8")
+      : Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), HKDF_INFO, 32));
+    cachedKey = { secret, key };
   }
   return cachedKey.key;
 }
@@ -33,7 +36,9 @@ export interface SignedFields {
 }
 
 export function localSignature(fields: SignedFields): string {
-  const message = [fields.method.toUpperCase(), fields.objectPath, String(fields.expires), fields.contentType].join("|");
+  const message = [fields.method.toUpperCase(), fields.objectPath, String(fields.expires), fields.contentType].join(
+    "|",
+  );
   return createHmac("sha256", uploadKey()).update(message, "utf8").digest("hex");
 }
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { allowedContentType, displayFilename, isObjectPath, newObjectPath, parseObjectPath, safeFilename } from "@/lib/uploads/objects";
+import {
+  allowedContentType,
+  displayFilename,
+  isObjectPath,
+  newObjectPath,
+  parseObjectPath,
+  safeFilename,
+} from "@/lib/uploads/objects";
 import { parseEnv } from "@/lib/env";
 
 describe("upload object names", () => {
@@ -47,7 +54,15 @@ describe("upload object names", () => {
     expect(allowedContentType("audio/wav")).toBe("audio/wav");
     expect(allowedContentType(" Audio/MPEG ")).toBe("audio/mpeg");
     expect(allowedContentType("video/x-matroska")).toBe("video/x-matroska");
-    for (const bad of ["audio/mp3", "audio/wav; codecs=1", "text/plain", "application/octet-stream", "image/png", "audio/*", ""]) {
+    for (const bad of [
+      "audio/mp3",
+      "audio/wav; codecs=1",
+      "text/plain",
+      "application/octet-stream",
+      "image/png",
+      "audio/*",
+      "",
+    ]) {
       expect(allowedContentType(bad), bad).toBeNull();
     }
   });
@@ -56,13 +71,20 @@ describe("upload object names", () => {
 describe("upload settings", () => {
   it("defaults: 24 h retention, 2 GiB - 1 cap, local storage", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ UPLOAD_RETENTION_HOURS: 24, UPLOAD_MAX_BYTES: 2147483647, S3_REGION: "us-east-1", S3_FORCE_PATH_STYLE: false });
+    expect(env).toMatchObject({
+      UPLOAD_RETENTION_HOURS: 24,
+      UPLOAD_MAX_BYTES: 2147483647,
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: false,
+    });
     expect(env.S3_BUCKET).toBeUndefined();
     expect(env.UPLOAD_SECRET).toBeUndefined();
   });
 
   it("parses and names bad values", () => {
-    expect(parseEnv({ UPLOAD_MAX_BYTES: "1024", S3_FORCE_PATH_STYLE: "true", S3_ENDPOINT: "http://127.0.0.1:9000" })).toMatchObject({
+    expect(
+      parseEnv({ UPLOAD_MAX_BYTES: "1024", S3_FORCE_PATH_STYLE: "true", S3_ENDPOINT: "http://127.0.0.1:9000" }),
+    ).toMatchObject({
       UPLOAD_MAX_BYTES: 1024,
       S3_FORCE_PATH_STYLE: true,
     });

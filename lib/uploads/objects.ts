@@ -67,7 +67,12 @@ export function safeFilename(name: string): string {
 
 /** The name kept for display: the given one without control characters, at most 255 characters. */
 export function displayFilename(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 255) || "upload";
+  return (
+    name
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .trim()
+      .slice(0, 255) || "upload"
+  );
 }
 
 export function newObjectPath(userId: string, filename: string): string {

@@ -5,7 +5,7 @@ import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
 import { createCaller, useTestDatabase } from "@/test/app-db";
-import { makeWav } from "@/lib/uploads/fixtures";
+import { makeWav } from "@/test/uploads";
 
 // Per-user upload quotas against the embedded store on real PostgreSQL: at most 3 uploads kept at once
 // and 20,000 bytes uploaded; refused PUTs leave no folders behind.
@@ -39,16 +39,28 @@ afterAll(async () => {
 const newCaller = () => createCaller(ctx.db);
 
 async function sign(caller: { headers: Record<string, string> }) {
-  const res = await callRoute(signRoute, "/v1/uploads/sign", { method: "POST", headers: caller.headers, body: { filename: "talk.wav", content_type: "audio/wav" } });
+  const res = await callRoute(signRoute, "/v1/uploads/sign", {
+    method: "POST",
+    headers: caller.headers,
+    body: { filename: "talk.wav", content_type: "audio/wav" },
+  });
   return { ...res, signed: res.json as { object_path: string; upload_url: string } };
 }
 
 /** PUTs through the route handler; a ReadableStream body is sent without Content-Length (chunked). */
 async function put(uploadUrl: string, body: Buffer | ReadableStream<Uint8Array>) {
   const url = new URL(uploadUrl);
-  const segments = url.pathname.replace(/^\/uploads\//, "").split("/").map(decodeURIComponent);
+  const segments = url.pathname
+    .replace(/^\/uploads\//, "")
+    .split("/")
+    .map(decodeURIComponent);
   const length = Buffer.isBuffer(body) ? { "content-length": String(body.length) } : {};
-  const request = new NextRequest(url, { method: "PUT", headers: { ...length, "content-type": "audio/wav" }, body, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
+  const request = new NextRequest(url, {
+    method: "PUT",
+    headers: { ...length, "content-type": "audio/wav" },
+    body,
+    duplex: "half",
+  } as ConstructorParameters<typeof NextRequest>[1]);
   const response = await putRoute(request, { params: Promise.resolve({ path: segments }) });
   const text = await response.text();
   return { status: response.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> | null };
@@ -95,7 +107,10 @@ describe("how many uploads a user keeps", () => {
 
     expect((await sign(await newCaller())).status).toBe(200);
     // An expired upload frees its place.
-    const oldest = await ctx.db.upload.findFirstOrThrow({ where: { userId: caller.userId }, orderBy: { createdAt: "asc" } });
+    const oldest = await ctx.db.upload.findFirstOrThrow({
+      where: { userId: caller.userId },
+      orderBy: { createdAt: "asc" },
+    });
     await ctx.db.upload.update({ where: { id: oldest.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect((await sign(caller)).status).toBe(200);
   });
@@ -109,30 +124,38 @@ describe("how many uploads a user keeps", () => {
 });
 
 describe("how many bytes a user's uploads take", () => {
-  it("a PUT past what is left answers 413 upload_quota_exceeded, declared or streamed, and leaves no folder", async () => {
+  it("a PUT past what is left answers 413 upload_space_exceeded, declared or streamed, and leaves no folder", async () => {
     const caller = await newCaller();
     const first = (await sign(caller)).signed;
     expect((await put(first.upload_url, half)).status).toBe(200); // 8,044 of 20,000
 
     const over = (await sign(caller)).signed;
-    expectProblem(await put(over.upload_url, second), 413, "upload_quota_exceeded"); // declared 16,044 > 11,956 left
-    expectProblem(await put(over.upload_url, stream(second)), 413, "upload_quota_exceeded"); // stopped while streaming
+    expectProblem(await put(over.upload_url, second), 413, "upload_space_exceeded"); // declared 16,044 > 11,956 left
+    expectProblem(await put(over.upload_url, stream(second)), 413, "upload_space_exceeded"); // stopped while streaming
     expect(userFolders(caller.userId)).toEqual([folderOf(first.object_path)]);
-    expect(await ctx.db.upload.findUniqueOrThrow({ where: { objectPath: over.object_path } })).toMatchObject({ completedAt: null, sizeBytes: null });
+    expect(await ctx.db.upload.findUniqueOrThrow({ where: { objectPath: over.object_path } })).toMatchObject({
+      completedAt: null,
+      sizeBytes: null,
+    });
 
     // What fits still goes in.
     expect((await put(over.upload_url, half)).status).toBe(200);
-    expect(userFolders(caller.userId)?.sort()).toEqual([folderOf(first.object_path), folderOf(over.object_path)].sort());
+    expect(userFolders(caller.userId)?.sort()).toEqual(
+      [folderOf(first.object_path), folderOf(over.object_path)].sort(),
+    );
     // Full (16,088 used, 3,912 left): signing still works while the count allows, uploading 1 s does not.
     const third = (await sign(caller)).signed;
-    expectProblem(await put(third.upload_url, second), 413, "upload_quota_exceeded");
+    expectProblem(await put(third.upload_url, second), 413, "upload_space_exceeded");
   });
 
   it("two concurrent PUTs that each fit but not together: one is stored, the other gets 413 and leaves nothing", async () => {
     const caller = await newCaller();
     const a = (await sign(caller)).signed;
     const b = (await sign(caller)).signed;
-    const answers = await Promise.all([put(a.upload_url, stream(threeQuarters, 1024)), put(b.upload_url, stream(threeQuarters, 1024))]);
+    const answers = await Promise.all([
+      put(a.upload_url, stream(threeQuarters, 1024)),
+      put(b.upload_url, stream(threeQuarters, 1024)),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([200, 413]);
     const winner = answers[0].status === 200 ? a : b;
     expect(userFolders(caller.userId)).toEqual([folderOf(winner.object_path)]);
@@ -143,7 +166,11 @@ describe("how many bytes a user's uploads take", () => {
   it("a user whose first PUT is refused (not audio) has no upload folder at all", async () => {
     const caller = await newCaller();
     const { signed } = await sign(caller);
-    expectProblem(await put(signed.upload_url, Buffer.from("this is not a wav file, just text".repeat(10))), 415, "unsupported_media_type");
+    expectProblem(
+      await put(signed.upload_url, Buffer.from("this is not a wav file, just text".repeat(10))),
+      415,
+      "unsupported_media_type",
+    );
     expect(userFolders(caller.userId)).toBeNull();
     // The same URL then takes a real file.
     expect((await put(signed.upload_url, half)).status).toBe(200);

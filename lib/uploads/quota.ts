@@ -38,8 +38,13 @@ export function assertCanSign(pending: PendingUploads, now: Date): void {
         ? `Your uploads take ${pending.bytes} bytes, the most this server keeps for one user (${UPLOAD_MAX_PENDING_BYTES}).`
         : null;
   if (!full) return;
-  const retryAfter = Math.max(1, Math.ceil(((pending.oldestExpiresAt?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
-  throw new ApiError(429, "upload_quota_exceeded", `${full} The oldest one expires in ${retryAfter} s.`, { "Retry-After": String(retryAfter) });
+  const retryAfter = Math.max(
+    1,
+    Math.ceil(((pending.oldestExpiresAt?.getTime() ?? now.getTime()) - now.getTime()) / 1000),
+  );
+  throw new ApiError("upload_quota_exceeded", `${full} The oldest one expires in ${retryAfter} s.`, {
+    "Retry-After": String(retryAfter),
+  });
 }
 
 /** Bytes the user may still upload (never negative). */
@@ -47,11 +52,10 @@ export function bytesLeft(pending: PendingUploads): number {
   return Math.max(0, env().UPLOAD_MAX_PENDING_BYTES - pending.bytes);
 }
 
-/** 413 upload_quota_exceeded: the file does not fit in what is left of the user's upload space. */
+/** 413 upload_space_exceeded: the file does not fit in what is left of the user's upload space. */
 export function uploadSpaceExceeded(left: number): ApiError {
   return new ApiError(
-    413,
-    "upload_quota_exceeded",
+    "upload_space_exceeded",
     `This file does not fit in your upload space: ${left} bytes are left of ${env().UPLOAD_MAX_PENDING_BYTES}. Uploads free their space when they expire.`,
   );
 }

@@ -17,7 +17,7 @@ import { bytesLeft, lockUserUploads, pendingUploads, uploadSpaceExceeded } from 
 // signed one, the declared size, the Upload row (exists, not complete). Then the body streams to
 // <file>.partial, opened exclusively so a second concurrent PUT gets 409 instead of interleaving,
 // counted as it goes (413 past UPLOAD_MAX_BYTES, or past what is left of the user's
-// UPLOAD_MAX_PENDING_BYTES: upload_quota_exceeded). Its first 4 KiB must be audio or video by their
+// UPLOAD_MAX_PENDING_BYTES: upload_space_exceeded). Its first 4 KiB must be audio or video by their
 // magic bytes (lib/media/magic.ts; else 415).
 // Only then is the row claimed (completedAt, sizeBytes; conditional, so exactly one PUT ever wins)
 // and the file renamed into place: a partial or refused upload is never at the final path, and a
@@ -33,25 +33,35 @@ export interface ReceivedUpload {
 }
 
 const invalidUrl = () =>
-  new ApiError(403, "invalid_signature", "This upload URL is not valid (altered or incomplete). Sign a new one with POST /v1/uploads/sign.");
+  new ApiError(
+    "upload_url_invalid",
+    "This upload URL is not valid (altered or incomplete). Sign a new one with POST /v1/uploads/sign.",
+  );
 
-export async function receiveUpload(request: Request, objectPath: string, now: Date = new Date()): Promise<ReceivedUpload> {
-  if (s3Config()) throw errors.notFound("Uploads go to object storage on this server: PUT to the upload_url that POST /v1/uploads/sign answers.");
+export async function receiveUpload(
+  request: Request,
+  objectPath: string,
+  now: Date = new Date(),
+): Promise<ReceivedUpload> {
+  if (s3Config())
+    throw errors.notFound(
+      "Uploads go to object storage on this server: PUT to the upload_url that POST /v1/uploads/sign answers.",
+    );
 
   const query = new URL(request.url).searchParams;
   const expires = query.get("expires") ?? "";
   const contentType = query.get("ct") ?? "";
   const sig = query.get("sig") ?? "";
   if (!isObjectPath(objectPath) || !/^\d{1,12}$/.test(expires) || !contentType) throw invalidUrl();
-  if (!verifyLocalSignature({ method: "PUT", objectPath, expires: Number(expires), contentType }, sig)) throw invalidUrl();
+  if (!verifyLocalSignature({ method: "PUT", objectPath, expires: Number(expires), contentType }, sig))
+    throw invalidUrl();
   if (Number(expires) * 1000 <= now.getTime()) {
-    throw new ApiError(403, "upload_url_expired", "This upload URL has expired. Sign a new one with POST /v1/uploads/sign.");
+    throw new ApiError("upload_url_expired", "This upload URL has expired. Sign a new one with POST /v1/uploads/sign.");
   }
 
   const sent = (request.headers.get("content-type") ?? "").trim().toLowerCase();
   if (sent !== contentType) {
     throw new ApiError(
-      415,
       "content_type_mismatch",
       `This upload URL was signed for Content-Type '${contentType}', and the request sent '${sent.slice(0, 100) || "none"}'. Send exactly the signed type.`,
     );
@@ -63,12 +73,16 @@ export async function receiveUpload(request: Request, objectPath: string, now: D
 
   const db = await getDb();
   const row = await db.upload.findUnique({ where: { objectPath } });
-  if (!row || row.expiresAt.getTime() <= now.getTime()) throw errors.notFound("This upload no longer exists. Sign a new one with POST /v1/uploads/sign.");
+  if (!row || row.expiresAt.getTime() <= now.getTime())
+    throw errors.notFound("This upload no longer exists. Sign a new one with POST /v1/uploads/sign.");
   if (row.completedAt) throw alreadyUploaded();
   // What is left of the user's upload space now; checked again when the file is claimed (concurrent PUTs).
   const left = bytesLeft(await pendingUploads(db, row.userId, now));
   if (declared !== null && Number(declared) > left) throw uploadSpaceExceeded(left);
-  const limit = left < fileLimit ? { bytes: left, error: () => uploadSpaceExceeded(left) } : { bytes: fileLimit, error: () => tooLarge(fileLimit) };
+  const limit =
+    left < fileLimit
+      ? { bytes: left, error: () => uploadSpaceExceeded(left) }
+      : { bytes: fileLimit, error: () => tooLarge(fileLimit) };
 
   const paths = localPaths(objectPath);
   // A concurrent refused PUT may remove the user's folder between the two levels: try once more.
@@ -95,12 +109,17 @@ export async function receiveUpload(request: Request, objectPath: string, now: D
         await handle.close();
       }
       if (declared !== null && Number(declared) !== received.size) {
-        throw new ApiError(400, "incomplete_upload", `The body ended after ${received.size} of ${declared} bytes. Upload the file again.`);
+        throw new ApiError(
+          "incomplete_upload",
+          `The body ended after ${received.size} of ${declared} bytes. Upload the file again.`,
+        );
       }
 
       const detected = sniffMediaType(received.head);
       if (!detected) {
-        throw errors.unsupportedMediaType("The file is not a recognised audio or video file (such as WAV, MP3, AAC, Ogg, FLAC, MP4/M4A/MOV or WebM/Matroska).");
+        throw errors.unsupportedMediaType(
+          "The file is not a recognised audio or video file (such as WAV, MP3, AAC, Ogg, FLAC, MP4/M4A/MOV or WebM/Matroska).",
+        );
       }
 
       // Claim the row: only one PUT can move completedAt from null, so only one file is ever published. Under
@@ -119,10 +138,19 @@ export async function receiveUpload(request: Request, objectPath: string, now: D
         await rename(paths.partial, paths.final);
         published = true;
       } catch (error) {
-        await db.upload.updateMany({ where: { objectPath, completedAt: now }, data: { completedAt: null, sizeBytes: null } });
+        await db.upload.updateMany({
+          where: { objectPath, completedAt: now },
+          data: { completedAt: null, sizeBytes: null },
+        });
         throw error;
       }
-      return { object_path: objectPath, source_url: `${SOURCE_PREFIX}${objectPath}`, content_type: contentType, size_bytes: received.size, detected_type: detected };
+      return {
+        object_path: objectPath,
+        source_url: `${SOURCE_PREFIX}${objectPath}`,
+        content_type: contentType,
+        size_bytes: received.size,
+        detected_type: detected,
+      };
     } finally {
       if (!published) await unlink(paths.partial).catch(() => undefined);
     }
@@ -143,7 +171,11 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 }
 
 /** Copies the body to the file, counting bytes; past the limit it stops reading and throws its 413. */
-async function streamToFile(request: Request, handle: FileHandle, limit: { bytes: number; error: () => ApiError }): Promise<{ size: number; head: Uint8Array }> {
+async function streamToFile(
+  request: Request,
+  handle: FileHandle,
+  limit: { bytes: number; error: () => ApiError },
+): Promise<{ size: number; head: Uint8Array }> {
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
   const size = await consumeBody(
@@ -151,7 +183,7 @@ async function streamToFile(request: Request, handle: FileHandle, limit: { bytes
     {
       maxBytes: limit.bytes,
       tooLarge: limit.error,
-      interrupted: () => new ApiError(400, "incomplete_upload", "The upload was interrupted. Upload the file again."),
+      interrupted: () => new ApiError("incomplete_upload", "The upload was interrupted. Upload the file again."),
     },
     async (bytes) => {
       if (headLength < SNIFF_BYTES) {
@@ -174,7 +206,10 @@ function tooLarge(maxBytes: number): ApiError {
 }
 
 function alreadyUploaded(): ApiError {
-  return errors.conflict("upload_exists", "A file has already been uploaded to this URL. Sign a new upload to send another file.");
+  return errors.conflict(
+    "upload_exists",
+    "A file has already been uploaded to this URL. Sign a new upload to send another file.",
+  );
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -6,7 +6,14 @@ import { errors } from "@/lib/http/errors";
 import { sniffMediaType, SNIFF_BYTES } from "@/lib/media/magic";
 import { localPaths, parseObjectPath, PUT_URL_TTL_SECONDS, uploadsRoot } from "@/lib/uploads/objects";
 import type { Outbound } from "@/lib/http/outbound";
-import { deleteObject, presignObject, readObjectHead, s3Config, storageOutbound, type S3Config } from "@/lib/uploads/s3";
+import {
+  deleteObject,
+  presignObject,
+  readObjectHead,
+  s3Config,
+  storageOutbound,
+  type S3Config,
+} from "@/lib/uploads/s3";
 import { log } from "@/lib/observability/logger";
 
 // For the transcription pipeline: an upload by object path, only for its owner, only when it is
@@ -31,10 +38,17 @@ export type ResolvedUpload = ResolvedCommon &
     | { url: string; outbound: Outbound; path?: undefined }
   );
 
-const notFound = () => errors.notFound("No such upload: it does not exist, is not complete, or has expired. Sign and upload the file again.");
+const notFound = () =>
+  errors.notFound(
+    "No such upload: it does not exist, is not complete, or has expired. Sign and upload the file again.",
+  );
 
 /** `objectPath` may be the object path or the `upload:` source URL. */
-export async function resolveUploadForUser(userId: string, objectPath: string, now: Date = new Date()): Promise<ResolvedUpload> {
+export async function resolveUploadForUser(
+  userId: string,
+  objectPath: string,
+  now: Date = new Date(),
+): Promise<ResolvedUpload> {
   const key = parseObjectPath(objectPath.trim());
   if (!key) throw notFound();
   const db = await getDb();
@@ -73,11 +87,15 @@ async function verifyS3Object(storage: S3Config, key: string): Promise<number> {
   const maxBytes = env().UPLOAD_MAX_BYTES;
   if (object.sizeBytes > maxBytes) {
     await deleteObject(storage, key);
-    throw errors.payloadTooLarge(`The uploaded file is larger than this server accepts (${maxBytes} bytes); it has been deleted.`);
+    throw errors.payloadTooLarge(
+      `The uploaded file is larger than this server accepts (${maxBytes} bytes); it has been deleted.`,
+    );
   }
   if (!sniffMediaType(object.head)) {
     await deleteObject(storage, key);
-    throw errors.unsupportedMediaType("The uploaded file is not audio or video this service can read; it has been deleted.");
+    throw errors.unsupportedMediaType(
+      "The uploaded file is not audio or video this service can read; it has been deleted.",
+    );
   }
   return object.sizeBytes;
 }
@@ -132,7 +150,11 @@ async function removeLocal(objectPath: string): Promise<void> {
   await rm(partial, { force: true });
   // Tidy the per-upload folder and the user's folder when empty.
   const root = uploadsRoot();
-  for (let folder = dir; folder.startsWith(root + path.sep) && folder !== path.join(root, "uploads"); folder = path.dirname(folder)) {
+  for (
+    let folder = dir;
+    folder.startsWith(root + path.sep) && folder !== path.join(root, "uploads");
+    folder = path.dirname(folder)
+  ) {
     const entries = await readdir(folder).catch(() => null);
     if (entries === null || entries.length > 0) break;
     await rmdir(folder).catch(() => undefined);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { callRoute } from "@/test/request";
 import { createCaller, useTestDatabase } from "@/test/app-db";
-import { makeWav } from "@/lib/uploads/fixtures";
+import { makeWav } from "@/test/uploads";
 import { createOutbound } from "@/lib/http/outbound";
 import { downloadAudioUrl } from "@/lib/media/download";
 import { presignPut, s3Config } from "@/lib/uploads/s3";
@@ -41,7 +41,10 @@ type SourceData = string | ArrayBuffer | ArrayBufferView;
 class Sha256 {
   private readonly hash: Hash | Hmac;
   constructor(secret?: SourceData) {
-    this.hash = secret === undefined ? createHash("sha256") : createHmac("sha256", typeof secret === "string" ? secret : Buffer.from(secret as Uint8Array));
+    this.hash =
+      secret === undefined
+        ? createHash("sha256")
+        : createHmac("sha256", typeof secret === "string" ? secret : Buffer.from(secret as Uint8Array));
   }
   update(data: SourceData): void {
     this.hash.update(typeof data === "string" ? data : Buffer.from(data as Uint8Array));
@@ -65,10 +68,14 @@ async function verify(request: IncomingMessage, url: URL): Promise<string | null
   if (!signature || accessKey !== ACCESS_KEY || region !== "us-east-1" || service !== "s3") return "AccessDenied";
   if (q.get("X-Amz-Security-Token") !== SESSION_TOKEN) return "InvalidToken";
   const stamp = q.get("X-Amz-Date") ?? "";
-  const date = new Date(`${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`);
-  if (stamp.slice(0, 8) !== day || Date.now() > date.getTime() + Number(q.get("X-Amz-Expires")) * 1000) return "AccessDenied";
+  const date = new Date(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+  );
+  if (stamp.slice(0, 8) !== day || Date.now() > date.getTime() + Number(q.get("X-Amz-Expires")) * 1000)
+    return "AccessDenied";
   const headers: Record<string, string> = { "x-amz-content-sha256": "UNSIGNED-PAYLOAD" };
-  for (const name of (q.get("X-Amz-SignedHeaders") ?? "").split(";")) headers[name] = String(request.headers[name] ?? "");
+  for (const name of (q.get("X-Amz-SignedHeaders") ?? "").split(";"))
+    headers[name] = String(request.headers[name] ?? "");
   const query = Object.fromEntries([...q.entries()].filter(([name]) => name !== "X-Amz-Signature"));
   const signer = new SignatureV4({
     credentials: { accessKeyId: ACCESS_KEY, secretAccessKey: SECRET_KEY, sessionToken: SESSION_TOKEN },
@@ -79,13 +86,29 @@ async function verify(request: IncomingMessage, url: URL): Promise<string | null
     applyChecksum: false,
   });
   const expected = await signer.presign(
-    { method: request.method!, protocol: "http:", hostname: url.hostname, port: Number(url.port), path: url.pathname, query, headers },
-    { signingDate: date, expiresIn: Number(q.get("X-Amz-Expires")), unsignableHeaders: new Set(["x-amz-content-sha256"]), unhoistableHeaders: new Set(["x-amz-content-sha256"]) },
+    {
+      method: request.method!,
+      protocol: "http:",
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query,
+      headers,
+    },
+    {
+      signingDate: date,
+      expiresIn: Number(q.get("X-Amz-Expires")),
+      unsignableHeaders: new Set(["x-amz-content-sha256"]),
+      unhoistableHeaders: new Set(["x-amz-content-sha256"]),
+    },
   );
   return expected.query?.["X-Amz-Signature"] === signature ? null : "SignatureDoesNotMatch";
 }
 
-async function fakeS3(request: IncomingMessage, url: URL): Promise<{ status: number; body?: Buffer; headers?: Record<string, string> }> {
+async function fakeS3(
+  request: IncomingMessage,
+  url: URL,
+): Promise<{ status: number; body?: Buffer; headers?: Record<string, string> }> {
   const problem = await verify(request, url);
   if (problem) return { status: 403, body: Buffer.from(`<Error><Code>${problem}</Code></Error>`) };
   const prefix = `/${BUCKET}/`;
@@ -147,14 +170,22 @@ afterAll(async () => {
 const newCaller = () => createCaller(ctx.db);
 
 async function signFor(caller: { headers: Record<string, string> }, content_type = "audio/wav") {
-  const res = await callRoute(signRoute, "/v1/uploads/sign", { method: "POST", headers: caller.headers, body: { filename: "talk.wav", content_type } });
+  const res = await callRoute(signRoute, "/v1/uploads/sign", {
+    method: "POST",
+    headers: caller.headers,
+    body: { filename: "talk.wav", content_type },
+  });
   expect(res.status).toBe(200);
   return res.json as { object_path: string; upload_url: string; source_url: string };
 }
 
 /** PUT straight to the storage, as a client does with upload_url. */
 function putObject(url: string, body: Buffer | string, contentType: string) {
-  return fetch(url, { method: "PUT", body: typeof body === "string" ? body : new Uint8Array(body), headers: { "content-type": contentType } });
+  return fetch(url, {
+    method: "PUT",
+    body: typeof body === "string" ? body : new Uint8Array(body),
+    headers: { "content-type": contentType },
+  });
 }
 
 async function rejection(promise: Promise<unknown>) {
@@ -188,7 +219,9 @@ describe("uploads to S3-compatible storage", () => {
     expect(ok.status).toBe(200);
 
     // Not complete until the pipeline asks: then checked (size, first bytes) and marked.
-    expect((await ctx.db.upload.findUniqueOrThrow({ where: { objectPath: signed.object_path } })).completedAt).toBeNull();
+    expect(
+      (await ctx.db.upload.findUniqueOrThrow({ where: { objectPath: signed.object_path } })).completedAt,
+    ).toBeNull();
     const resolved = await resolver.resolveUploadForUser(owner.userId, signed.source_url);
     expect(resolved).toMatchObject({ objectPath: signed.object_path, contentType: "audio/wav", sizeBytes: wav.length });
     expect(resolved.path).toBeUndefined();
@@ -201,7 +234,9 @@ describe("uploads to S3-compatible storage", () => {
       expect(readFileSync(file.path).equals(wav)).toBe(true);
       // ... which the guard for user-supplied URLs (the app instance, before) refuses.
       const guarded = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1" });
-      await expect(downloadAudioUrl(resolved.url!, path.join(dir, "x"), { outbound: guarded, maxBytes: MAX_BYTES })).rejects.toMatchObject({
+      await expect(
+        downloadAudioUrl(resolved.url!, path.join(dir, "x"), { outbound: guarded, maxBytes: MAX_BYTES }),
+      ).rejects.toMatchObject({
         name: "OutboundError",
         code: "address_not_allowed",
       });
@@ -212,43 +247,67 @@ describe("uploads to S3-compatible storage", () => {
     expect(row.completedAt).toBeInstanceOf(Date);
     expect(row.sizeBytes).toBe(wav.length);
 
-    expect(await rejection(resolver.resolveUploadForUser((await newCaller()).userId, signed.object_path))).toMatchObject({ status: 404, code: "not_found" });
+    expect(
+      await rejection(resolver.resolveUploadForUser((await newCaller()).userId, signed.object_path)),
+    ).toMatchObject({ status: 404, code: "not_found" });
   });
 
   it("answers 404 before the file is uploaded, and refuses (and deletes) non-media and oversize objects", async () => {
     const owner = await newCaller();
     const pending = await signFor(owner);
-    expect(await rejection(resolver.resolveUploadForUser(owner.userId, pending.object_path))).toMatchObject({ status: 404 });
+    expect(await rejection(resolver.resolveUploadForUser(owner.userId, pending.object_path))).toMatchObject({
+      status: 404,
+    });
 
     const text = await signFor(owner);
     await putObject(text.upload_url, "just text, not audio", "audio/wav");
-    expect(await rejection(resolver.resolveUploadForUser(owner.userId, text.object_path))).toMatchObject({ status: 415, code: "unsupported_media_type" });
+    expect(await rejection(resolver.resolveUploadForUser(owner.userId, text.object_path))).toMatchObject({
+      status: 415,
+      code: "unsupported_media_type",
+    });
     expect(objects.has(text.object_path)).toBe(false);
 
     const big = await signFor(owner);
     await putObject(big.upload_url, makeWav(5), "audio/wav");
-    expect(await rejection(resolver.resolveUploadForUser(owner.userId, big.object_path))).toMatchObject({ status: 413, code: "payload_too_large" });
+    expect(await rejection(resolver.resolveUploadForUser(owner.userId, big.object_path))).toMatchObject({
+      status: 413,
+      code: "payload_too_large",
+    });
     expect(objects.has(big.object_path)).toBe(false);
   });
 
   it("refuses what the old signer produced for temporary credentials: no session token", async () => {
     const storage = s3Config()!;
-    const withoutToken = { ...storage, credentials: { accessKeyId: storage.credentials.accessKeyId, secretAccessKey: storage.credentials.secretAccessKey } };
+    const withoutToken = {
+      ...storage,
+      credentials: {
+        accessKeyId: storage.credentials.accessKeyId,
+        secretAccessKey: storage.credentials.secretAccessKey,
+      },
+    };
     const url = await presignPut(withoutToken, "uploads/x/AAAAAAAAAAAAAAAAAAAAAA/a.wav", "audio/wav", 900);
     const res = await putObject(url, makeWav(), "audio/wav");
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("InvalidToken");
-    const tampered = (await presignPut(storage, "uploads/x/AAAAAAAAAAAAAAAAAAAAAA/a.wav", "audio/wav", 900)).replace("session", "sessioN");
+    const tampered = (await presignPut(storage, "uploads/x/AAAAAAAAAAAAAAAAAAAAAA/a.wav", "audio/wav", 900)).replace(
+      "session",
+      "sessioN",
+    );
     expect((await putObject(tampered, makeWav(), "audio/wav")).status).toBe(403);
   });
 
   it("does not accept PUTs on the app itself", async () => {
-    const request = new NextRequest("http://localhost:3000/uploads/uploads/u/AAAAAAAAAAAAAAAAAAAAAA/a.wav?expires=1&ct=audio%2Fwav&sig=00", {
-      method: "PUT",
-      body: new Uint8Array(makeWav()),
-      headers: { "content-type": "audio/wav" },
+    const request = new NextRequest(
+      "http://localhost:3000/uploads/uploads/u/AAAAAAAAAAAAAAAAAAAAAA/a.wav?expires=1&ct=audio%2Fwav&sig=00",
+      {
+        method: "PUT",
+        body: new Uint8Array(makeWav()),
+        headers: { "content-type": "audio/wav" },
+      },
+    );
+    const response = await putRoute(request, {
+      params: Promise.resolve({ path: ["uploads", "u", "AAAAAAAAAAAAAAAAAAAAAA", "a.wav"] }),
     });
-    const response = await putRoute(request, { params: Promise.resolve({ path: ["uploads", "u", "AAAAAAAAAAAAAAAAAAAAAA", "a.wav"] }) });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ detail: expect.any(String), code: "not_found" });
   });
@@ -261,7 +320,9 @@ describe("uploads to S3-compatible storage", () => {
     const result = await resolver.deleteExpiredUploads(new Date(Date.now() + 25 * 3600_000));
     expect(result.failed).toBe(0);
     expect(objects.has(signed.object_path)).toBe(false);
-    expect(seen.some((r) => r.method === "DELETE" && r.path === `/${BUCKET}/${signed.object_path}` && r.status === 204)).toBe(true);
+    expect(
+      seen.some((r) => r.method === "DELETE" && r.path === `/${BUCKET}/${signed.object_path}` && r.status === 204),
+    ).toBe(true);
     expect(await ctx.db.upload.findUnique({ where: { objectPath: signed.object_path } })).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { AwsV4Signer } from "aws4fetch";
 
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
-import { createOutbound, normaliseHost, type Outbound } from "@/lib/http/outbound";
+import { createOutbound, normalizeHost, type Outbound } from "@/lib/http/outbound";
 
 // S3-compatible object storage (AWS S3, MinIO, R2, …) for uploads, used when S3_BUCKET is set.
 // Everything is a presigned URL (AWS Signature V4 in the query, signed by aws4fetch): the client PUTs
@@ -32,7 +32,10 @@ export function s3Config(): S3Config | null {
   const settings = env();
   if (!settings.S3_BUCKET) return null;
   if (!settings.S3_ACCESS_KEY_ID || !settings.S3_SECRET_ACCESS_KEY) {
-    throw errors.notConfigured("storage_not_configured", "Upload storage is misconfigured: S3_BUCKET is set without S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY.");
+    throw errors.notConfigured(
+      "storage_not_configured",
+      "Upload storage is misconfigured: S3_BUCKET is set without S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY.",
+    );
   }
   return {
     bucket: settings.S3_BUCKET,
@@ -49,7 +52,10 @@ export function s3Config(): S3Config | null {
 
 /** RFC 3986 encoding of a path segment (S3's: everything but unreserved characters), "/" kept when asked. */
 function uriEncode(value: string, keepSlash = false): string {
-  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return keepSlash ? encoded.replaceAll("%2F", "/") : encoded;
 }
 
@@ -93,7 +99,13 @@ export async function presignObject(config: S3Config, options: PresignObjectOpti
 }
 
 /** A PUT URL that only accepts this exact Content-Type. */
-export function presignPut(config: S3Config, key: string, contentType: string, expiresSeconds: number, now?: Date): Promise<string> {
+export function presignPut(
+  config: S3Config,
+  key: string,
+  contentType: string,
+  expiresSeconds: number,
+  now?: Date,
+): Promise<string> {
   return presignObject(config, { method: "PUT", key, expiresSeconds, headers: { "content-type": contentType }, now });
 }
 
@@ -105,7 +117,7 @@ const storageClients = new Map<string, Outbound>();
  * and no OUTBOUND_PROXY is used: the endpoint is configuration, not user input.
  */
 export function storageOutbound(config: S3Config): Outbound {
-  const host = normaliseHost(objectUrl(config, "k").hostname);
+  const host = normalizeHost(objectUrl(config, "k").hostname);
   let client = storageClients.get(host);
   if (!client) {
     client = createOutbound({ allowPrivateFor: (h) => h === host });
@@ -123,7 +135,10 @@ export interface ObjectHead {
 /** The first `bytes` bytes and the total size, or null when there is no such object. */
 export async function readObjectHead(config: S3Config, key: string, bytes: number): Promise<ObjectHead | null> {
   const url = await presignObject(config, { method: "GET", key, expiresSeconds: 60 });
-  const response = await fetch(url, { headers: { range: `bytes=0-${bytes - 1}` }, signal: AbortSignal.timeout(15_000) });
+  const response = await fetch(url, {
+    headers: { range: `bytes=0-${bytes - 1}` },
+    signal: AbortSignal.timeout(15_000),
+  });
   // S3 answers 403 rather than 404 for a missing key when the credentials may not list the bucket.
   if (response.status === 404 || response.status === 403) {
     await response.body?.cancel();
@@ -139,7 +154,8 @@ export async function readObjectHead(config: S3Config, key: string, bytes: numbe
     throw errors.upstream(`Upload storage answered ${response.status} reading an object.`);
   }
   const head = new Uint8Array(await response.arrayBuffer()).subarray(0, bytes);
-  const total = /\/(\d+)\s*$/.exec(response.headers.get("content-range") ?? "")?.[1] ?? response.headers.get("content-length");
+  const total =
+    /\/(\d+)\s*$/.exec(response.headers.get("content-range") ?? "")?.[1] ?? response.headers.get("content-length");
   return { head, sizeBytes: Number(total ?? head.length) };
 }
 

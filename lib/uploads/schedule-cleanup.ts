@@ -11,7 +11,10 @@ async function sweep(): Promise<void> {
     const temp = await removeStaleTempDirs();
     const deliveries = await deleteOldDeliveries();
     if (uploads.deleted || uploads.failed || temp.length || deliveries) {
-      log.info({ deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length, webhookDeliveries: deliveries }, "cleanup: expired uploads, stale temp dirs and old webhook deliveries removed");
+      log.info(
+        { deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length, webhookDeliveries: deliveries },
+        "cleanup: expired uploads, stale temp dirs and old webhook deliveries removed",
+      );
     }
   } catch (error) {
     log.error({ err: error }, "cleanup failed");

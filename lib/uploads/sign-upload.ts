@@ -2,7 +2,14 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { localUploadUrl } from "@/lib/uploads/local-url";
-import { ALLOWED_CONTENT_TYPES, allowedContentType, displayFilename, newObjectPath, PUT_URL_TTL_SECONDS, SOURCE_PREFIX } from "@/lib/uploads/objects";
+import {
+  ALLOWED_CONTENT_TYPES,
+  allowedContentType,
+  displayFilename,
+  newObjectPath,
+  PUT_URL_TTL_SECONDS,
+  SOURCE_PREFIX,
+} from "@/lib/uploads/objects";
 import { presignPut, s3Config } from "@/lib/uploads/s3";
 import { assertCanSign, lockUserUploads, pendingUploads } from "@/lib/uploads/quota";
 import type { SignedUpload, SignUploadRequest } from "@/lib/uploads/schemas";
@@ -13,7 +20,11 @@ import type { SignedUpload, SignUploadRequest } from "@/lib/uploads/schemas";
  * Refused with 429 when the user already keeps UPLOAD_MAX_PENDING uploads or UPLOAD_MAX_PENDING_BYTES.
  * `source_url` is `upload:<object_path>`; POST /v1/transcript takes the object path as `upload`.
  */
-export async function signUpload(userId: string, request: SignUploadRequest, now: Date = new Date()): Promise<SignedUpload> {
+export async function signUpload(
+  userId: string,
+  request: SignUploadRequest,
+  now: Date = new Date(),
+): Promise<SignedUpload> {
   const contentType = allowedContentType(request.content_type);
   if (!contentType) {
     throw errors.unsupportedMediaType(
@@ -37,7 +48,13 @@ export async function signUpload(userId: string, request: SignUploadRequest, now
   });
 
   const uploadUrl = storage
-    ? await presignPut(storage, objectPath, contentType, Math.max(1, urlExpires - Math.floor(now.getTime() / 1000)), now)
+    ? await presignPut(
+        storage,
+        objectPath,
+        contentType,
+        Math.max(1, urlExpires - Math.floor(now.getTime() / 1000)),
+        now,
+      )
     : localUploadUrl(objectPath, contentType, urlExpires);
   return { object_path: objectPath, upload_url: uploadUrl, source_url: `${SOURCE_PREFIX}${objectPath}` };
 }

@@ -34,5 +34,8 @@ export function billingPeriod(stored: UsageWindow, now: Date = new Date()): Usag
   const length = stored.end.getTime() - stored.start.getTime();
   if (length <= 0 || now < stored.end) return stored;
   const elapsed = Math.floor((now.getTime() - stored.end.getTime()) / length) + 1;
-  return { start: new Date(stored.start.getTime() + elapsed * length), end: new Date(stored.end.getTime() + elapsed * length) };
+  return {
+    start: new Date(stored.start.getTime() + elapsed * length),
+    end: new Date(stored.end.getTime() + elapsed * length),
+  };
 }

@@ -31,7 +31,12 @@ export async function usagePlan(tx: Tx, userId: string, now = new Date()): Promi
  * One conditional UPDATE, so concurrent charges can never take usage past the limit.
  * Returns the period charged, or null (and changes nothing) when there is not enough allowance left.
  */
-export async function chargeSeconds(tx: Tx, userId: string, seconds: number, now = new Date()): Promise<UsageWindow | null> {
+export async function chargeSeconds(
+  tx: Tx,
+  userId: string,
+  seconds: number,
+  now = new Date(),
+): Promise<UsageWindow | null> {
   const plan = await usagePlan(tx, userId, now);
   const { start } = plan.window;
   await openPeriod(tx, userId, plan.window, 0);
@@ -47,7 +52,13 @@ export async function chargeSeconds(tx: Tx, userId: string, seconds: number, now
  * that period stays within the user's current limit. True when charged; false changes nothing. Settling a
  * reservation uses this, so a job that crosses a month boundary is charged in the period it was reserved in.
  */
-export async function chargeSecondsIn(tx: Tx, userId: string, seconds: number, periodStart: Date, now = new Date()): Promise<boolean> {
+export async function chargeSecondsIn(
+  tx: Tx,
+  userId: string,
+  seconds: number,
+  periodStart: Date,
+  now = new Date(),
+): Promise<boolean> {
   if (seconds <= 0) return true;
   const plan = await usagePlan(tx, userId, now);
   const updated = await tx.$executeRaw`

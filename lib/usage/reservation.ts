@@ -15,7 +15,9 @@ interface LockedReservation {
 }
 
 async function lockReservation(tx: Tx, jobId: string): Promise<LockedReservation | null> {
-  const [job] = await tx.$queryRaw<LockedReservation[]>`SELECT "reservedSecs", "periodStart" FROM "Job" WHERE "id" = ${jobId} FOR UPDATE`;
+  const [job] = await tx.$queryRaw<
+    LockedReservation[]
+  >`SELECT "reservedSecs", "periodStart" FROM "Job" WHERE "id" = ${jobId} FOR UPDATE`;
   return job ?? null;
 }
 
@@ -23,7 +25,13 @@ async function lockReservation(tx: Tx, jobId: string): Promise<LockedReservation
  * Moves the job's reservation to `measured` seconds in its period. False (nothing changed) when the extra
  * seconds do not fit in the allowance. `fallbackPeriod` is for jobs enqueued before the period was recorded.
  */
-export async function settleReservation(tx: Tx, jobId: string, userId: string, measured: number, fallbackPeriod: Date): Promise<boolean> {
+export async function settleReservation(
+  tx: Tx,
+  jobId: string,
+  userId: string,
+  measured: number,
+  fallbackPeriod: Date,
+): Promise<boolean> {
   const job = await lockReservation(tx, jobId);
   const period = job?.periodStart ?? fallbackPeriod;
   const delta = measured - (job?.reservedSecs ?? 0);

@@ -12,7 +12,9 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
  */
 export function checkWebhookUrl(raw: string, loc: (string | number)[]): string {
   const refuse = (msg: string) =>
-    new RequestValidationError([{ type: "value_error", loc, msg: `Value error, ${msg}`, input: raw, ctx: { error: {} } }]);
+    new RequestValidationError([
+      { type: "value_error", loc, msg: `Value error, ${msg}`, input: raw, ctx: { error: {} } },
+    ]);
   let url: URL;
   try {
     url = appOutbound().checkUrl(raw, { maxLength: MAX_WEBHOOK_URL_LENGTH });
@@ -20,6 +22,7 @@ export function checkWebhookUrl(raw: string, loc: (string | number)[]): string {
     throw refuse(error instanceof Error ? error.message : "this URL cannot be called.");
   }
   const exempt = env().OUTBOUND_ALLOW_PRIVATE_HOSTS ?? [];
-  if (url.protocol !== "https:" && !exempt.includes(url.hostname.toLowerCase())) throw refuse("a webhook URL must use https.");
+  if (url.protocol !== "https:" && !exempt.includes(url.hostname.toLowerCase()))
+    throw refuse("a webhook URL must use https.");
   return url.href;
 }

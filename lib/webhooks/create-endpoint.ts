@@ -16,9 +16,14 @@ export async function createWebhookEndpoint(userId: string, request: CreateWebho
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${userId}`}))`;
     const count = await tx.webhookEndpoint.count({ where: { userId } });
     if (count >= env().WEBHOOK_MAX_ENDPOINTS) {
-      throw errors.conflict("too_many_webhooks", `An account can have ${env().WEBHOOK_MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+      throw errors.conflict(
+        "too_many_webhooks",
+        `An account can have ${env().WEBHOOK_MAX_ENDPOINTS} webhook endpoints; delete one first.`,
+      );
     }
-    return tx.webhookEndpoint.create({ data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret(secret) } });
+    return tx.webhookEndpoint.create({
+      data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret(secret) },
+    });
   });
   return serializeEndpoint(endpoint, secret);
 }

@@ -7,6 +7,8 @@ export const DELIVERY_RETENTION_DAYS = 30;
 export async function deleteOldDeliveries(now = new Date()): Promise<number> {
   const db = await getDb();
   const before = new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000);
-  const { count } = await db.webhookDelivery.deleteMany({ where: { status: { in: ["delivered", "failed"] }, createdAt: { lt: before } } });
+  const { count } = await db.webhookDelivery.deleteMany({
+    where: { status: { in: ["delivered", "failed"] }, createdAt: { lt: before } },
+  });
   return count;
 }

@@ -45,7 +45,8 @@ async function post(outbound: Outbound, delivery: WebhookDelivery, secrets: stri
     return { status: res.status, error: `Answered ${res.status}`, final: res.status === 410 };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const refused = isOutboundError(error) && (error.code === "address_not_allowed" || error.code === "url_not_allowed");
+    const refused =
+      isOutboundError(error) && (error.code === "address_not_allowed" || error.code === "url_not_allowed");
     return { status: null, error: message.slice(0, 500), final: refused };
   }
 }
@@ -54,23 +55,51 @@ async function post(outbound: Outbound, delivery: WebhookDelivery, secrets: stri
  * The secrets the delivery is signed with: its endpoint's (and the previous one within ROTATION_GRACE_MS of a
  * rotation), or the user's request secret for a per-request URL.
  */
-async function signingSecrets(db: Db, delivery: WebhookDelivery, now: Date): Promise<{ secrets: string[] | null; reason?: string }> {
+async function signingSecrets(
+  db: Db,
+  delivery: WebhookDelivery,
+  now: Date,
+): Promise<{ secrets: string[] | null; reason?: string }> {
   if (delivery.endpointId) {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } });
     if (!endpoint) return { secrets: null, reason: "The endpoint was deleted." };
-    if (endpoint.disabledAt) return { secrets: null, reason: `The endpoint is disabled: ${endpoint.disabledReason ?? "disabled"}` };
-    const inGrace = endpoint.previousSecretCipher && endpoint.secretRotatedAt && now.getTime() - endpoint.secretRotatedAt.getTime() < ROTATION_GRACE_MS;
-    return { secrets: [openSecret(endpoint.secretCipher), ...(inGrace ? [openSecret(endpoint.previousSecretCipher!)] : [])] };
+    if (endpoint.disabledAt)
+      return { secrets: null, reason: `The endpoint is disabled: ${endpoint.disabledReason ?? "disabled"}` };
+    return { secrets: withPrevious(endpoint, now) };
   }
   const request = await db.webhookRequestSecret.findUnique({ where: { userId: delivery.userId } });
-  return request ? { secrets: [openSecret(request.secretCipher)] } : { secrets: null, reason: "The account has no request signing secret." };
+  return request
+    ? { secrets: withPrevious(request, now) }
+    : { secrets: null, reason: "The account has no request signing secret." };
+}
+
+/** The current secret, and the one it replaced while the rotation is younger than ROTATION_GRACE_MS. */
+function withPrevious(
+  row: { secretCipher: string; previousSecretCipher: string | null; secretRotatedAt: Date | null },
+  now: Date,
+): string[] {
+  const secrets = [openSecret(row.secretCipher)];
+  if (
+    row.previousSecretCipher &&
+    row.secretRotatedAt &&
+    now.getTime() - row.secretRotatedAt.getTime() < ROTATION_GRACE_MS
+  )
+    secrets.push(openSecret(row.previousSecretCipher));
+  return secrets;
 }
 
 /** Runs one attempt of a claimed delivery (its `attempts` already counts this one) and records it. */
-export async function attemptDelivery(db: Db, outbound: Outbound, delivery: WebhookDelivery, owner: string): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  db: Db,
+  outbound: Outbound,
+  delivery: WebhookDelivery,
+  owner: string,
+): Promise<AttemptOutcome> {
   const now = new Date();
   const { secrets, reason } = await signingSecrets(db, delivery, now);
-  const answer: Answer = secrets ? await post(outbound, delivery, secrets) : { status: null, error: reason ?? "No secret", final: true };
+  const answer: Answer = secrets
+    ? await post(outbound, delivery, secrets)
+    : { status: null, error: reason ?? "No secret", final: true };
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const outOfAttempts = delivery.attempts >= env().WEBHOOK_MAX_ATTEMPTS;
   const outcome: AttemptOutcome = ok ? "delivered" : answer.final || outOfAttempts ? "failed" : "retry";
@@ -88,20 +117,30 @@ export async function attemptDelivery(db: Db, outbound: Outbound, delivery: Webh
     const updated = await tx.webhookDelivery.updateMany({ where: { id: delivery.id, leaseOwner: owner }, data });
     if (updated.count === 0 || !delivery.endpointId || !secrets) return updated.count > 0;
     if (ok) {
-      await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
+      await tx.webhookEndpoint.updateMany({
+        where: { id: delivery.endpointId, failingSince: { not: null } },
+        data: { failingSince: null },
+      });
     } else if (answer.status === 410) {
       await tx.webhookEndpoint.updateMany({
         where: { id: delivery.endpointId, disabledAt: null },
         data: { disabledAt: now, disabledReason: "The endpoint answered 410 Gone." },
       });
     } else {
-      await tx.webhookEndpoint.updateMany({ where: { id: delivery.endpointId, failingSince: null }, data: { failingSince: now } });
+      await tx.webhookEndpoint.updateMany({
+        where: { id: delivery.endpointId, failingSince: null },
+        data: { failingSince: now },
+      });
       const since = new Date(now.getTime() - env().WEBHOOK_DISABLE_AFTER_HOURS * 3600_000);
       const disabled = await tx.webhookEndpoint.updateMany({
         where: { id: delivery.endpointId, disabledAt: null, failingSince: { lte: since } },
-        data: { disabledAt: now, disabledReason: `Every delivery failed for ${env().WEBHOOK_DISABLE_AFTER_HOURS} hours.` },
+        data: {
+          disabledAt: now,
+          disabledReason: `Every delivery failed for ${env().WEBHOOK_DISABLE_AFTER_HOURS} hours.`,
+        },
       });
-      if (disabled.count > 0) log.warn({ endpointId: delivery.endpointId }, "webhook endpoint disabled after failing for too long");
+      if (disabled.count > 0)
+        log.warn({ endpointId: delivery.endpointId }, "webhook endpoint disabled after failing for too long");
     }
     return true;
   });

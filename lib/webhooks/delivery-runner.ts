@@ -158,6 +158,10 @@ export async function ensureDeliveryRunner(options: Partial<DeliveryRunnerOption
   if (state.verbatimDeliveryRunner) return state.verbatimDeliveryRunner;
   const { getDb } = await import("@/lib/db/client");
   const { appOutbound } = await import("@/lib/http/outbound/configured");
-  state.verbatimDeliveryRunner = startDeliveryRunner({ db: options.db ?? (await getDb()), outbound: options.outbound ?? appOutbound(), ...options });
+  state.verbatimDeliveryRunner = startDeliveryRunner({
+    db: options.db ?? (await getDb()),
+    outbound: options.outbound ?? appOutbound(),
+    ...options,
+  });
   return state.verbatimDeliveryRunner;
 }

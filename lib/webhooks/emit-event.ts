@@ -22,7 +22,10 @@ export async function emitWebhookEvent(tx: Prisma.TransactionClient, input: Emit
     where: { userId: input.userId, disabledAt: null, eventTypes: { has: input.payload.type } },
     select: { id: true, url: true },
   });
-  const destinations: { endpointId: string | null; url: string }[] = endpoints.map((e) => ({ endpointId: e.id, url: e.url }));
+  const destinations: { endpointId: string | null; url: string }[] = endpoints.map((e) => ({
+    endpointId: e.id,
+    url: e.url,
+  }));
   if (input.requestUrl) destinations.push({ endpointId: null, url: input.requestUrl });
   if (destinations.length === 0) return 0;
   const pending = await tx.webhookDelivery.count({ where: { userId: input.userId, status: "pending" } });
@@ -37,7 +40,13 @@ export async function emitWebhookEvent(tx: Prisma.TransactionClient, input: Emit
       messageId,
       eventType: input.payload.type,
       payload,
-      ...(i < room ? {} : { status: "failed", nextAttemptAt: null, lastError: `Not sent: this account already has ${env().WEBHOOK_MAX_PENDING} deliveries waiting.` }),
+      ...(i < room
+        ? {}
+        : {
+            status: "failed",
+            nextAttemptAt: null,
+            lastError: `Not sent: this account already has ${env().WEBHOOK_MAX_PENDING} deliveries waiting.`,
+          }),
     })),
   });
   if (room > 0) {

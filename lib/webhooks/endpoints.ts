@@ -35,7 +35,10 @@ export const createWebhookEndpoint = defineEndpoint({
   body: createWebhookSchema,
   status: 201,
   response: webhookEndpointSchema,
-  errors: { 409: "The account has WEBHOOK_MAX_ENDPOINTS endpoints already", 422: "The URL is not https or not one the service calls" },
+  errors: {
+    409: "The account has WEBHOOK_MAX_ENDPOINTS endpoints already",
+    422: "The URL is not https or not one the service calls",
+  },
 });
 
 export const deleteWebhookEndpoint = defineEndpoint({
@@ -56,7 +59,8 @@ export const rotateWebhookSecretEndpoint = defineEndpoint({
   path: "/v1/me/webhooks/{id}/rotate-secret",
   tag,
   summary: "Replace an endpoint's signing secret (returned once); also re-enables a disabled endpoint",
-  description: "For 24 hours after a rotation, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.",
+  description:
+    "For 24 hours after a rotation, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.",
   auth: "webhooks",
   rateLimit: "account",
   params: webhookParamsSchema,
@@ -107,7 +111,8 @@ export const rotateRequestSecretEndpoint = defineEndpoint({
   path: "/v1/me/webhooks/request-secret",
   tag,
   summary: "Create or replace the secret that signs deliveries to per-request webhook_url (returned once)",
-  description: "POST /v1/transcript and POST /v1/import accept an optional `webhook_url` once this secret exists.",
+  description:
+    "POST /v1/transcript and POST /v1/import accept an optional `webhook_url` once this secret exists. For 24 hours after a replacement, deliveries carry two signatures in `webhook-signature`: one with the new secret, one with the previous one.",
   auth: "webhooks",
   rateLimit: "account",
   response: requestSecretSchema,

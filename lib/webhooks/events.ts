@@ -3,10 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { env } from "@/lib/env";
-import type { importEventSchema, transcriptEventSchema } from "@/lib/webhooks/schemas";
-
-export const WEBHOOK_EVENT_TYPES = ["transcript.completed", "transcript.failed", "import.completed"] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { importEventSchema, transcriptEventSchema, WebhookEventType } from "@/lib/webhooks/schemas";
 /** Sent by "send a test event"; endpoints receive it whatever types they chose. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
@@ -34,7 +31,10 @@ export interface TranscriptJobEvent {
   error?: { code: string; message: string } | null;
 }
 
-export function transcriptEvent(type: "transcript.completed" | "transcript.failed", job: TranscriptJobEvent): WebhookPayload & z.infer<typeof transcriptEventSchema> {
+export function transcriptEvent(
+  type: "transcript.completed" | "transcript.failed",
+  job: TranscriptJobEvent,
+): WebhookPayload & z.infer<typeof transcriptEventSchema> {
   return {
     type,
     timestamp: new Date().toISOString(),

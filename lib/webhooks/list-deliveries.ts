@@ -8,6 +8,10 @@ const RECENT = 50;
 export async function listDeliveries(userId: string, id: string) {
   await findOwnEndpoint(userId, id);
   const db = await getDb();
-  const deliveries = await db.webhookDelivery.findMany({ where: { endpointId: id, userId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: RECENT });
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { endpointId: id, userId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: RECENT,
+  });
   return { deliveries: deliveries.map(serializeDelivery) };
 }

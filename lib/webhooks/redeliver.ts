@@ -10,7 +10,11 @@ import { signalWebhooksQueued } from "@/lib/webhooks/signal";
  */
 export async function redeliver(userId: string, id: string, deliveryId: string) {
   const endpoint = await findOwnEndpoint(userId, id);
-  if (endpoint.disabledAt) throw errors.conflict("webhook_disabled", `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`);
+  if (endpoint.disabledAt)
+    throw errors.conflict(
+      "webhook_disabled",
+      `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`,
+    );
   const db = await getDb();
   const updated = await db.webhookDelivery.updateMany({
     where: { id: deliveryId, endpointId: id, userId, status: { not: "pending" } },

@@ -3,15 +3,23 @@ import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
 
 /**
  * POST /v1/me/webhooks/request-secret: creates (or replaces) the secret that signs deliveries to per-request
- * `webhook_url`s; shown in this answer only.
+ * `webhook_url`s; shown in this answer only. A replaced secret keeps signing too for 24 hours (a second
+ * signature in `webhook-signature`, as endpoints' rotations do), so receivers can switch without losing events.
  */
 export async function rotateRequestSecret(userId: string) {
   const db = await getDb();
   const secret = generateWebhookSecret();
-  const row = await db.webhookRequestSecret.upsert({
-    where: { userId },
-    create: { userId, secretCipher: sealSecret(secret) },
-    update: { secretCipher: sealSecret(secret) },
+  const row = await db.$transaction(async (tx) => {
+    const current = await tx.webhookRequestSecret.findUnique({ where: { userId } });
+    if (!current) return tx.webhookRequestSecret.create({ data: { userId, secretCipher: sealSecret(secret) } });
+    return tx.webhookRequestSecret.update({
+      where: { userId },
+      data: {
+        secretCipher: sealSecret(secret),
+        previousSecretCipher: current.secretCipher,
+        secretRotatedAt: new Date(),
+      },
+    });
   });
   return { secret, created_at: row.updatedAt.toISOString() };
 }

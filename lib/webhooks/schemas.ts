@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
 import { MAX_WEBHOOK_URL_LENGTH } from "@/lib/webhooks/check-url";
+
+// The event types are part of the wire contract, so they live here; events.ts builds the payloads and
+// imports them (the other way round was an import cycle).
+export const WEBHOOK_EVENT_TYPES = ["transcript.completed", "transcript.failed", "import.completed"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const eventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
 
@@ -25,9 +29,14 @@ export const webhookEndpointSchema = z
     event_types: z.array(z.string()),
     secret: z
       .string()
-      .describe("The signing secret (`whsec_…`, Standard Webhooks): in full only in the answer that creates or rotates it, masked otherwise"),
+      .describe(
+        "The signing secret (`whsec_…`, Standard Webhooks): in full only in the answer that creates or rotates it, masked otherwise",
+      ),
     enabled: z.boolean(),
-    disabled_reason: z.string().nullable().describe("Why deliveries stopped (410 Gone, or failing for days); re-enable by creating the endpoint again"),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .describe("Why deliveries stopped (410 Gone, or failing for days); re-enable by creating the endpoint again"),
     failing_since: z.string().nullable().describe("First failed attempt since the last success"),
     created_at: z.string(),
   })
@@ -35,7 +44,9 @@ export const webhookEndpointSchema = z
 
 export type WebhookEndpointOut = z.infer<typeof webhookEndpointSchema>;
 
-export const webhookEndpointListSchema = z.object({ endpoints: z.array(webhookEndpointSchema) }).meta({ id: "WebhookEndpointList" });
+export const webhookEndpointListSchema = z
+  .object({ endpoints: z.array(webhookEndpointSchema) })
+  .meta({ id: "WebhookEndpointList" });
 
 export const webhookParamsSchema = z.object({ id: z.string().min(1).max(64) });
 export const deliveryParamsSchema = z.object({ id: z.string().min(1).max(64), delivery_id: z.string().min(1).max(64) });
@@ -49,13 +60,19 @@ export const webhookDeliverySchema = z
     attempts: z.number().int(),
     next_attempt_at: z.string().nullable(),
     last_attempt_at: z.string().nullable(),
-    last_status_code: z.number().int().nullable().describe("The receiver's HTTP status on the last attempt; null when it did not answer"),
+    last_status_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe("The receiver's HTTP status on the last attempt; null when it did not answer"),
     last_error: z.string().nullable(),
     created_at: z.string(),
   })
   .meta({ id: "WebhookDelivery" });
 
-export const webhookDeliveryListSchema = z.object({ deliveries: z.array(webhookDeliverySchema) }).meta({ id: "WebhookDeliveryList" });
+export const webhookDeliveryListSchema = z
+  .object({ deliveries: z.array(webhookDeliverySchema) })
+  .meta({ id: "WebhookDeliveryList" });
 
 export const requestSecretSchema = z
   .object({
@@ -81,7 +98,10 @@ export const transcriptEventSchema = envelope(
     duration_seconds: z.number().nullable(),
     job_url: z.string().describe("GET it for the job and its transcript in any format"),
     transcript_url: z.string().nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable().describe("Why the job failed (transcript.failed only)"),
+    error: z
+      .object({ code: z.string(), message: z.string() })
+      .nullable()
+      .describe("Why the job failed (transcript.failed only)"),
   }),
 ).meta({ id: "TranscriptEvent" });
 
@@ -101,12 +121,23 @@ export const importEventSchema = envelope(
   }),
 ).meta({ id: "ImportEvent" });
 
-export const testEventSchema = envelope(z.literal("webhook.test"), z.object({ endpoint_id: z.string(), message: z.string() })).meta({ id: "WebhookTestEvent" });
+export const testEventSchema = envelope(
+  z.literal("webhook.test"),
+  z.object({ endpoint_id: z.string(), message: z.string() }),
+).meta({ id: "WebhookTestEvent" });
 
 /** What /openapi.json lists under `webhooks`: each event, its summary and payload. */
 export const WEBHOOK_EVENT_DOCS = [
-  { type: "transcript.completed", summary: "A speech-recognition job (a 202 answer) finished", schema: transcriptEventSchema },
+  {
+    type: "transcript.completed",
+    summary: "A speech-recognition job (a 202 answer) finished",
+    schema: transcriptEventSchema,
+  },
   { type: "transcript.failed", summary: "A speech-recognition job ended in error", schema: transcriptEventSchema },
-  { type: "import.completed", summary: "An import ended (done, partial or error), with its counts", schema: importEventSchema },
+  {
+    type: "import.completed",
+    summary: "An import ended (done, partial or error), with its counts",
+    schema: importEventSchema,
+  },
   { type: "webhook.test", summary: "Sent by POST /v1/me/webhooks/{id}/test", schema: testEventSchema },
 ] as const;

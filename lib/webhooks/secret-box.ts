@@ -2,6 +2,7 @@
 // readable (the server signs with them), so they are stored encrypted, AES-256-GCM under a key derived from
 // the app's auth secret (AUTH_SECRET, or the embedded default's secret file): a database dump alone does not
 // reveal them. Rotating AUTH_SECRET makes stored secrets unreadable: rotate each endpoint's secret then.
+import "server-only";
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { authSecret } from "@/lib/auth/secret";
 

@@ -9,10 +9,18 @@ import { signalWebhooksQueued } from "@/lib/webhooks/signal";
 /** POST /v1/me/webhooks/{id}/test: queues a `webhook.test` event for this endpoint (409 when it is disabled). */
 export async function sendTestEvent(userId: string, id: string) {
   const endpoint = await findOwnEndpoint(userId, id);
-  if (endpoint.disabledAt) throw errors.conflict("webhook_disabled", `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`);
+  if (endpoint.disabledAt)
+    throw errors.conflict(
+      "webhook_disabled",
+      `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`,
+    );
   const db = await getDb();
   const pending = await db.webhookDelivery.count({ where: { userId, status: "pending" } });
-  if (pending >= env().WEBHOOK_MAX_PENDING) throw errors.conflict("too_many_deliveries", `${pending} deliveries are still waiting to be sent; try again later.`);
+  if (pending >= env().WEBHOOK_MAX_PENDING)
+    throw errors.conflict(
+      "too_many_deliveries",
+      `${pending} deliveries are still waiting to be sent; try again later.`,
+    );
   const delivery = await db.webhookDelivery.create({
     data: {
       userId,
@@ -20,7 +28,11 @@ export async function sendTestEvent(userId: string, id: string) {
       url: endpoint.url,
       messageId: newMessageId(),
       eventType: TEST_EVENT_TYPE,
-      payload: { type: TEST_EVENT_TYPE, timestamp: new Date().toISOString(), data: { endpoint_id: endpoint.id, message: "A test event from Verbatim." } },
+      payload: {
+        type: TEST_EVENT_TYPE,
+        timestamp: new Date().toISOString(),
+        data: { endpoint_id: endpoint.id, message: "A test event from Verbatim." },
+      },
     },
   });
   signalWebhooksQueued();

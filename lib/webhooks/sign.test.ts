@@ -10,12 +10,18 @@ vi.mock("@/lib/auth/secret", () => ({ authSecret: () => "unit-test-auth-secret-u
 describe("Standard Webhooks signing", () => {
   it("signs id.timestamp.body with HMAC-SHA256 under the base64-decoded whsec_ key, as the spec says", () => {
     const secret = generateWebhookSecret();
-    const body = JSON.stringify({ type: "transcript.completed", timestamp: "2026-11-23T12:00:00.000Z", data: { job_id: "j1" } });
+    const body = JSON.stringify({
+      type: "transcript.completed",
+      timestamp: "2026-11-23T12:00:00.000Z",
+      data: { job_id: "j1" },
+    });
     const at = new Date("2026-11-23T12:00:00Z");
     const headers = webhookHeaders(secret, "msg_abc", at, body);
     expect(headers["webhook-id"]).toBe("msg_abc");
     expect(headers["webhook-timestamp"]).toBe(String(at.getTime() / 1000));
-    const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`msg_abc.${headers["webhook-timestamp"]}.${body}`).digest("base64");
+    const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+      .update(`msg_abc.${headers["webhook-timestamp"]}.${body}`)
+      .digest("base64");
     expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
   });
 

@@ -5,8 +5,15 @@
 import { Webhook } from "standardwebhooks";
 
 /** `secrets`: the current one first; during a rotation the previous one too (one signature each, space-separated). */
-export function webhookHeaders(secrets: string | string[], messageId: string, at: Date, body: string): Record<string, string> {
-  const signature = (Array.isArray(secrets) ? secrets : [secrets]).map((secret) => new Webhook(secret).sign(messageId, at, body)).join(" ");
+export function webhookHeaders(
+  secrets: string | string[],
+  messageId: string,
+  at: Date,
+  body: string,
+): Record<string, string> {
+  const signature = (Array.isArray(secrets) ? secrets : [secrets])
+    .map((secret) => new Webhook(secret).sign(messageId, at, body))
+    .join(" ");
   return {
     "content-type": "application/json",
     "webhook-id": messageId,

@@ -9,7 +9,7 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 import { startWebhookReceiver, type Receiver } from "@/test/webhook-receiver";
-import { makeWav } from "@/lib/uploads/fixtures";
+import { makeWav } from "@/test/uploads";
 
 // A webhook is never lost to a crash: `npm run worker` (a child process) finishes a job, which queues its
 // transcript.completed in the finishing transaction, and is killed with SIGKILL while its delivery attempt is
@@ -27,13 +27,20 @@ const children = new Set<ChildProcess>();
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-webhook-restart-"));
   const audio = makeWav(1);
-  audioServer = http.createServer((_req, res) => res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length }).end(audio));
+  audioServer = http.createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length }).end(audio),
+  );
   await new Promise<void>((resolve) => audioServer.listen(0, "127.0.0.1", resolve));
   audioBase = `http://127.0.0.1:${(audioServer.address() as AddressInfo).port}`;
   asr = await startFakeOpenAiAsr();
   asr.respondWith(() => ({ words: [{ word: "Hello.", start: 0.1, end: 0.6 }] }));
   receiver = await startWebhookReceiver();
-  Object.assign(process.env, { DATA_DIR: dataDir, ASR_OPENAI_BASE_URL: asr.origin, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", RATE_LIMIT_MULTIPLIER: "0" });
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
   ctx = await useTestDatabase();
 }, 60_000);
 
@@ -50,20 +57,24 @@ afterAll(async () => {
 });
 
 function startWorker(): ChildProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200"], {
-    env: {
-      NODE_ENV: "test",
-      PATH: process.env.PATH,
-      DATABASE_URL: ctx.url,
-      AUTH_SECRET: process.env.AUTH_SECRET,
-      DATA_DIR: dataDir,
-      ASR_OPENAI_BASE_URL: asr.origin,
-      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-      // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.
-      WEBHOOK_TIMEOUT_MS: "1000",
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200"],
+    {
+      env: {
+        NODE_ENV: "test",
+        PATH: process.env.PATH,
+        DATABASE_URL: ctx.url,
+        AUTH_SECRET: process.env.AUTH_SECRET,
+        DATA_DIR: dataDir,
+        ASR_OPENAI_BASE_URL: asr.origin,
+        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+        // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.
+        WEBHOOK_TIMEOUT_MS: "1000",
+      },
+      stdio: ["ignore", "ignore", "ignore"],
     },
-    stdio: ["ignore", "ignore", "ignore"],
-  });
+  );
   child.on("exit", () => children.delete(child));
   children.add(child);
   return child;
@@ -80,7 +91,10 @@ function stopChild(child: ChildProcess): Promise<void> {
 it("kill -9 during the delivery attempt, restart: delivered with the same webhook-id", async () => {
   const { headers } = await createCaller(ctx.db);
   const create = (await import("@/app/v1/me/webhooks/route")).POST;
-  const created = await callRoute(create, "/v1/me/webhooks", { headers, body: { url: `${receiver.origin}/crash`, event_types: ["transcript.completed"] } });
+  const created = await callRoute(create, "/v1/me/webhooks", {
+    headers,
+    body: { url: `${receiver.origin}/crash`, event_types: ["transcript.completed"] },
+  });
   expect(created.status, created.text).toBe(201);
   receiver.secrets.set("/crash", (created.json as { secret: string }).secret);
   // The first request is held (never answered); the next one is answered 200.
@@ -95,7 +109,9 @@ it("kill -9 during the delivery attempt, restart: delivered with the same webhoo
   await receiver.waitFor("the first attempt", (all) => all.length >= 1, 120_000);
   await stopChild(first);
   expect(await ctx.db.job.findUnique({ where: { id: jobId } })).toMatchObject({ status: "done" });
-  const held = await ctx.db.webhookDelivery.findFirstOrThrow({ where: { userId: (await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } })).userId } });
+  const held = await ctx.db.webhookDelivery.findFirstOrThrow({
+    where: { userId: (await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } })).userId },
+  });
   expect(held).toMatchObject({ status: "pending", attempts: 1 });
 
   startWorker();
@@ -104,8 +120,16 @@ it("kill -9 during the delivery attempt, restart: delivered with the same webhoo
   expect(lost!.payload).toMatchObject({ type: "transcript.completed", data: { job_id: jobId } });
   expect(delivered!.payload).toEqual(lost!.payload);
   expect(delivered!.headers["webhook-id"]).toBe(lost!.headers["webhook-id"]);
-  for (let i = 0; i < 100 && (await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).status === "pending"; i++) {
+  for (
+    let i = 0;
+    i < 100 && (await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).status === "pending";
+    i++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  expect(await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
+  expect(await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+    status: "delivered",
+    attempts: 2,
+    lastStatusCode: 200,
+  });
 }, 180_000);

@@ -15,11 +15,13 @@ import path from "node:path";
 import { localRuntime } from "../../lib/asr/local-runtime";
 import { findExecutable } from "../../lib/process/media-tools";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { speechWav } from "../../test/speech";
 import { writeTinyWhisperModel } from "../../test/whisper-model";
 import { createApiKey, startApp } from "./server";
 
 const TEN_MINUTES = 600;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Pids of recogniser children whose command line names `model`. */
 function childPids(model: string): number[] {
@@ -64,9 +66,26 @@ export async function benchAsrLocal(): Promise<Record<string, number>> {
     const model = process.env.ASR_LOCAL_MODEL_PATH ?? path.join(dir, "ggml-tiny-random.bin");
     if (!process.env.ASR_LOCAL_MODEL_PATH) await writeTinyWhisperModel(model);
     const sentence = path.join(dir, "sentence.wav");
-    execFileSync("espeak-ng", ["-w", sentence, "Bread rises because yeast makes gas. The gluten traps it, and the dough grows slowly in the warm kitchen."]);
+    await speechWav(
+      sentence,
+      "Bread rises because yeast makes gas. The gluten traps it, and the dough grows slowly in the warm kitchen.",
+    );
     const audio = path.join(dir, "ten-minutes.wav");
-    execFileSync(ffmpeg, ["-v", "error", "-stream_loop", "-1", "-i", sentence, "-t", String(TEN_MINUTES), "-ac", "1", "-ar", "16000", audio]);
+    execFileSync(ffmpeg, [
+      "-v",
+      "error",
+      "-stream_loop",
+      "-1",
+      "-i",
+      sentence,
+      "-t",
+      String(TEN_MINUTES),
+      "-ac",
+      "1",
+      "-ar",
+      "16000",
+      audio,
+    ]);
 
     // The built app: /health while idle, then while the 10 minutes are recognised in a job; meanwhile the
     // recogniser child (found by its command line, which names this model file) is watched for its peak RSS.
@@ -89,7 +108,11 @@ export async function benchAsrLocal(): Promise<Record<string, number>> {
       const auth = { authorization: `Bearer ${await createApiKey(app.baseUrl, "bench-local@example.test")}` };
       await healthLatencies(app.baseUrl, () => false, 20); // warm-up
       const idle = await healthLatencies(app.baseUrl, () => false, 300);
-      const res = await fetch(`${app.baseUrl}/v1/transcript`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ audio: audioUrl }) });
+      const res = await fetch(`${app.baseUrl}/v1/transcript`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ audio: audioUrl }),
+      });
       const jobId = ((await res.json()) as { job_id: string }).job_id;
       const started = performance.now();
       let childPeak = 0;
@@ -99,7 +122,9 @@ export async function benchAsrLocal(): Promise<Record<string, number>> {
       let status = "queued";
       const watcher = (async () => {
         while (status !== "done" && status !== "error") {
-          status = ((await (await fetch(`${app.baseUrl}/v1/jobs/${jobId}`, { headers: auth })).json()) as { status: string }).status;
+          status = (
+            (await (await fetch(`${app.baseUrl}/v1/jobs/${jobId}`, { headers: auth })).json()) as { status: string }
+          ).status;
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
       })();
@@ -108,7 +133,8 @@ export async function benchAsrLocal(): Promise<Record<string, number>> {
       const seconds = (performance.now() - started) / 1000;
       clearInterval(poll);
       return {
-        [`model: ${process.env.ASR_LOCAL_MODEL_PATH ? "ASR_LOCAL_MODEL_PATH" : "generated tiny random-weight (1 layer, width 64)"} (1 = real)`]: process.env.ASR_LOCAL_MODEL_PATH ? 1 : 0,
+        [`model: ${process.env.ASR_LOCAL_MODEL_PATH ? "ASR_LOCAL_MODEL_PATH" : "generated tiny random-weight (1 layer, width 64)"} (1 = real)`]:
+          process.env.ASR_LOCAL_MODEL_PATH ? 1 : 0,
         "10 min of audio: seconds from 202 to done": seconds,
         [`10 min of audio: real-time factor (${os.availableParallelism()} cores)`]: seconds / TEN_MINUTES,
         "10 min of audio: recogniser child peak RSS, MB": childPeak,

@@ -11,26 +11,39 @@ import path from "node:path";
 import pg from "pg";
 import { startFakeOpenAiAsr } from "../../test/fakes/openai-asr/server";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { speechWav } from "../../test/speech";
 import { createApiKey, startApp } from "./server";
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 function serveFiles(files: Record<string, string>): Promise<{ base: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const name = (req.url ?? "").split("/")[1]?.split("?")[0] ?? "";
     const file = files[name];
     if (!file) return void res.writeHead(404).end();
-    res.writeHead(200, { "content-type": name.endsWith(".mp3") ? "audio/mpeg" : "audio/wav", "content-length": statSync(file).size });
+    res.writeHead(200, {
+      "content-type": name.endsWith(".mp3") ? "audio/mpeg" : "audio/wav",
+      "content-length": statSync(file).size,
+    });
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve) =>
     server.listen(0, "127.0.0.1", () =>
-      resolve({ base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) }),
+      resolve({
+        base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
     ),
   );
 }
 
-async function waitDone(baseUrl: string, auth: Record<string, string>, jobId: string, intervalMs: number): Promise<string> {
+async function waitDone(
+  baseUrl: string,
+  auth: Record<string, string>,
+  jobId: string,
+  intervalMs: number,
+): Promise<string> {
   for (;;) {
     const res = await fetch(`${baseUrl}/v1/jobs/${jobId}`, { headers: auth });
     const body = (await res.json()) as { status: string };
@@ -47,9 +60,23 @@ function peakRssMb(pid: number): number {
 export async function benchAsr(): Promise<Record<string, number>> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-asr-"));
   const speech = path.join(dir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", speech, "A short sentence for the benchmark."]);
+  await speechWav(speech, "A short sentence for the benchmark.");
   const long = path.join(dir, "three-hours.mp3");
-  execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=300:sample_rate=16000", "-t", "10800", "-ac", "1", "-b:a", "32k", long]);
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=300:sample_rate=16000",
+    "-t",
+    "10800",
+    "-ac",
+    "1",
+    "-b:a",
+    "32k",
+    long,
+  ]);
   const files = await serveFiles({ "speech.wav": speech, "long.mp3": long });
   const asr = await startFakeOpenAiAsr({ maxUploadBytes: 512 * 1024 * 1024 });
   const database = await createMigratedTestDatabase();
@@ -88,13 +115,20 @@ export async function benchAsr(): Promise<Record<string, number>> {
     overheads.sort((a, b) => a - b);
 
     // 200 at once, each from its own user so the allowance is not the limit.
-    const users = await Promise.all(Array.from({ length: 200 }, async (_, i) => ({ authorization: `Bearer ${await createApiKey(app.baseUrl, `bench-c${i}@example.test`)}` })));
+    const users = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => ({
+        authorization: `Bearer ${await createApiKey(app.baseUrl, `bench-c${i}@example.test`)}`,
+      })),
+    );
     const started = performance.now();
     const jobIds = await Promise.all(users.map((auth, i) => submit(auth, `c${i}`)));
     // Clients poll about every second, as the contract suggests.
     const outcomes = await Promise.all(jobIds.map((id, i) => waitDone(app.baseUrl, users[i], id, 1000)));
     const totalSeconds = (performance.now() - started) / 1000;
-    const rows = await db.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM "Job" WHERE id = ANY($1)`, [jobIds]);
+    const rows = await db.query<{ status: string; attempts: number }>(
+      `SELECT status, attempts FROM "Job" WHERE id = ANY($1)`,
+      [jobIds],
+    );
 
     // A 3-hour file through the whole pipeline, in a fresh app process so that its peak memory
     // (VmHWM) belongs to this job alone.

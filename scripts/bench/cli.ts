@@ -14,12 +14,18 @@ import { createMigratedTestDatabase } from "../../test/pg";
 import { createApiKey, startApp } from "./server";
 
 const RUNS = 30;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 const run = promisify(execFile);
 
 /** Wall times of `runs` runs, one after another. Asynchronous: the YouTube fake answers from this process. */
-async function timedRuns(cli: string, args: string[], env: Record<string, string | undefined>, runs = RUNS): Promise<number[]> {
+async function timedRuns(
+  cli: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  runs = RUNS,
+): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
@@ -43,7 +49,13 @@ export async function benchCli(): Promise<Record<string, number>> {
     RATE_LIMIT_MULTIPLIER: "0",
   });
   try {
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: config, VERBATIM_BASE_URL: app.baseUrl, VERBATIM_API_KEY: await createApiKey(app.baseUrl) };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      XDG_CONFIG_HOME: config,
+      VERBATIM_BASE_URL: app.baseUrl,
+      VERBATIM_API_KEY: await createApiKey(app.baseUrl),
+    };
     const get = ["get", `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`];
     await timedRuns(cli, get, env, 3); // the first copy, from the fake; then a warm server
     const upstreamBefore = fake.requests.length;

@@ -7,7 +7,13 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { type Cue, dedupe, parseCaptions, parseJson3, parseVtt, repeatedNgramCount } from "../../lib/captions/parse";
-import { LARGEST_AUTO_FILE, REAL_CAPTION_FILES, readCaptionFile, referenceWords, words as wordsOf } from "../../test/fixtures/captions";
+import {
+  LARGEST_AUTO_FILE,
+  REAL_CAPTION_FILES,
+  readCaptionFile,
+  referenceWords,
+  words as wordsOf,
+} from "../../test/fixtures/captions";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fakes/youtube/fixtures/timedtext/", import.meta.url));
@@ -54,7 +60,8 @@ export async function benchDedup(): Promise<Record<string, number>> {
   const one = parseVtt(load("vtt"));
   const span = Math.ceil(Math.max(...one.map((c) => c.end)) + 1);
   const long: Cue[] = [];
-  for (let i = 0; i < LONG_COPIES; i++) for (const c of one) long.push({ ...c, start: c.start + i * span, end: c.end + i * span });
+  for (let i = 0; i < LONG_COPIES; i++)
+    for (const c of one) long.push({ ...c, start: c.start + i * span, end: c.end + i * span });
   const times: number[] = [];
   let sink = 0;
   for (let i = 0; i < RUNS + 3; i++) {

@@ -11,7 +11,10 @@ export async function benchFaults(): Promise<Record<string, number>> {
   const dir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-faults-"));
   const report = path.join(dir, "faults.jsonl");
   try {
-    const run = spawnSync("npx", ["vitest", "run", "--config", "vitest.faults.config.ts"], { stdio: "inherit", env: { ...process.env, FAULTS_REPORT: report } });
+    const run = spawnSync("npx", ["vitest", "run", "--config", "vitest.faults.config.ts"], {
+      stdio: "inherit",
+      env: { ...process.env, FAULTS_REPORT: report },
+    });
     if (run.status !== 0) throw new Error(`the fault suite failed (exit ${run.status})`);
     const figures: Record<string, number> = {};
     for (const row of readFaults(report)) {

@@ -41,7 +41,13 @@ function feed(items: string): string {
 /** The parse as it was before issue 21: on the calling thread, everything read. */
 function parseOnEventLoop(text: string): number {
   if (XMLValidator.validate(text, { allowBooleanAttributes: true }) !== true) return -1;
-  const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@_", processEntities: false, parseTagValue: false, parseAttributeValue: false }).parse(text) as {
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@_",
+    processEntities: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+  }).parse(text) as {
     rss?: { channel?: { item?: unknown } };
   };
   const items = doc.rss?.channel?.item;
@@ -54,8 +60,18 @@ function percentile(sorted: number[], p: number): number {
 
 export async function benchFeeds(): Promise<Record<string, number>> {
   const feeds: Record<string, Buffer> = {
-    "1.4M-attribute feed": Buffer.from(feed(`<item><enclosure url="https://e.example/1.mp3" type="audio/mpeg" ${Array.from({ length: 1_400_000 }, (_, i) => `a${i}="x"`).join(" ")}/></item>`)),
-    "300,000-item feed": Buffer.from(feed(Array.from({ length: 300_000 }, (_, i) => `<item><enclosure url="https://e.example/${i}.mp3"/></item>`).join(""))),
+    "1.4M-attribute feed": Buffer.from(
+      feed(
+        `<item><enclosure url="https://e.example/1.mp3" type="audio/mpeg" ${Array.from({ length: 1_400_000 }, (_, i) => `a${i}="x"`).join(" ")}/></item>`,
+      ),
+    ),
+    "300,000-item feed": Buffer.from(
+      feed(
+        Array.from({ length: 300_000 }, (_, i) => `<item><enclosure url="https://e.example/${i}.mp3"/></item>`).join(
+          "",
+        ),
+      ),
+    ),
   };
   const feedServer = http.createServer((req, res) => {
     const body = Object.values(feeds)[Number(req.url?.slice(1))];
@@ -98,7 +114,9 @@ export async function benchFeeds(): Promise<Record<string, number>> {
         });
         await prober.terminate();
         const sorted = latencies.sort((a, b) => a - b);
-        console.log(`  ${name}, ${mode}: ${outcome} in ${Math.round(elapsed)} ms; /health answers ${sorted.length}, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`);
+        console.log(
+          `  ${name}, ${mode}: ${outcome} in ${Math.round(elapsed)} ms; /health answers ${sorted.length}, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`,
+        );
         figures[`feeds: ${name}, ${mode}: resolve ms`] = elapsed;
         figures[`feeds: ${name}, ${mode}: /health p99 ms`] = percentile(sorted, 99);
         figures[`feeds: ${name}, ${mode}: /health max ms`] = sorted.at(-1) ?? 0;

@@ -2,7 +2,7 @@
 // Run directly: `npx tsx scripts/bench/formats.ts`; the main bench script imports benchFormats().
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { SAMPLE_META, makeLongTranscript } from "../../lib/formats/fixtures";
+import { SAMPLE_META, makeLongTranscript } from "../../test/formats/fixtures";
 import { FORMATS, renderTranscript } from "../../lib/formats/index";
 
 const SEGMENTS = 36_000;

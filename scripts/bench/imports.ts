@@ -11,7 +11,12 @@ import { createApiKey, startApp } from "./server";
 
 const EPISODES = 200;
 
-async function importSeconds(port: number, feedBase: string, asrOrigin: string, concurrency: string): Promise<{ seconds: number; done: number }> {
+async function importSeconds(
+  port: number,
+  feedBase: string,
+  asrOrigin: string,
+  concurrency: string,
+): Promise<{ seconds: number; done: number }> {
   const database = await createMigratedTestDatabase();
   const app = await startApp(port, {
     DATABASE_URL: database.url,
@@ -23,7 +28,9 @@ async function importSeconds(port: number, feedBase: string, asrOrigin: string, 
   });
   try {
     // A paid tier's allowance is not the point here: the free 900 s covers 200 one-second episodes.
-    const auth = { authorization: `Bearer ${await createApiKey(app.baseUrl, `bench-import-${concurrency}@example.test`)}` };
+    const auth = {
+      authorization: `Bearer ${await createApiKey(app.baseUrl, `bench-import-${concurrency}@example.test`)}`,
+    };
     const started = performance.now();
     const res = await fetch(`${app.baseUrl}/v1/import`, {
       method: "POST",
@@ -33,8 +40,12 @@ async function importSeconds(port: number, feedBase: string, asrOrigin: string, 
     if (res.status !== 200) throw new Error(`POST /v1/import: ${res.status} ${await res.text()}`);
     const { batch_id } = (await res.json()) as { batch_id: string };
     for (;;) {
-      const batch = (await (await fetch(`${app.baseUrl}/v1/import/${batch_id}`, { headers: auth })).json()) as { status: string; done: number };
-      if (["done", "partial", "error"].includes(batch.status)) return { seconds: (performance.now() - started) / 1000, done: batch.done };
+      const batch = (await (await fetch(`${app.baseUrl}/v1/import/${batch_id}`, { headers: auth })).json()) as {
+        status: string;
+        done: number;
+      };
+      if (["done", "partial", "error"].includes(batch.status))
+        return { seconds: (performance.now() - started) / 1000, done: batch.done };
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
@@ -56,7 +67,12 @@ export async function benchImports(): Promise<Record<string, number>> {
     figures[`import ${EPISODES} episodes, concurrency 8: seconds`] = eight.seconds;
 
     const database = await createMigratedTestDatabase();
-    const app = await startApp(4803, { DATABASE_URL: database.url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret", AUTH_DEV_LOGIN: "true", OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
+    const app = await startApp(4803, {
+      DATABASE_URL: database.url,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      AUTH_DEV_LOGIN: "true",
+      OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    });
     try {
       const auth = { authorization: `Bearer ${await createApiKey(app.baseUrl, "bench-resolve@example.test")}` };
       const times: number[] = [];

@@ -13,8 +13,9 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../../lib/generated/prisma/client";
 import { applyMigrations, pgliteExecutor } from "../../lib/db/migrate";
 import { enqueueJob } from "../../lib/jobs/enqueue";
-import { registerPipeline, type Pipeline } from "../../lib/jobs/pipeline";
-import { startLocalRunner, type LocalRunnerOptions, type SettledEvent } from "../../lib/jobs/local-runner";
+import { z } from "zod";
+import { definePipeline, pipelinesByName } from "../../lib/jobs/pipeline";
+import { startLocalRunner, type LocalRunnerOptions, type SettledEvent } from "../../lib/jobs/drivers/local";
 import { createMigratedTestDatabase } from "../../test/pg";
 
 const PIPELINE = "bench-noop";
@@ -22,8 +23,9 @@ const SEQUENTIAL = 50;
 const BURST = 200;
 
 const runs = new Map<string, number>();
-const noop: Pipeline<Record<string, never>> = {
+const noop = definePipeline<Record<string, never>>({
   name: PIPELINE,
+  context: z.record(z.string(), z.never()),
   steps: [
     {
       name: "noop",
@@ -33,7 +35,7 @@ const noop: Pipeline<Record<string, never>> = {
     },
   ],
   onFailure: async () => {},
-};
+});
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,11 +43,12 @@ function percentile(values: number[], p: number): number {
 }
 
 /** A runner whose settled jobs resolve waiters keyed by job id. */
-async function runnerWithWaiters(db: PrismaClient, options: LocalRunnerOptions) {
+async function runnerWithWaiters(db: PrismaClient, options: Partial<LocalRunnerOptions>) {
   const waiters = new Map<string, (event: SettledEvent) => void>();
   const early = new Map<string, SettledEvent>();
   const settled: SettledEvent[] = [];
   const runner = await startLocalRunner({
+    pipelines: pipelinesByName([noop]),
     db,
     log: () => {},
     pollMs: 60_000,
@@ -66,13 +69,17 @@ async function runnerWithWaiters(db: PrismaClient, options: LocalRunnerOptions) 
   return { runner, done, settled };
 }
 
-async function latency(db: PrismaClient, userId: string, options: LocalRunnerOptions): Promise<{ p50: number; p95: number }> {
+async function latency(
+  db: PrismaClient,
+  userId: string,
+  options: Partial<LocalRunnerOptions>,
+): Promise<{ p50: number; p95: number }> {
   const { runner, done } = await runnerWithWaiters(db, options);
   try {
     const times: number[] = [];
     for (let i = 0; i < SEQUENTIAL + 5; i++) {
       const t0 = performance.now();
-      const job = await enqueueJob(db, { userId, pipeline: PIPELINE, context: {}, driver: "local" });
+      const job = await enqueueJob(db, { userId, pipeline: noop, context: {}, driver: "local" });
       await done(job.id);
       if (i >= 5) times.push(performance.now() - t0); // the first few warm up connections and code paths
     }
@@ -88,7 +95,7 @@ async function burst(db: PrismaClient, userId: string, concurrency: number) {
   try {
     const t0 = performance.now();
     const jobs = await Promise.all(
-      Array.from({ length: BURST }, () => enqueueJob(db, { userId, pipeline: PIPELINE, context: {}, driver: "local" })),
+      Array.from({ length: BURST }, () => enqueueJob(db, { userId, pipeline: noop, context: {}, driver: "local" })),
     );
     await Promise.all(jobs.map((job) => done(job.id)));
     const seconds = (performance.now() - t0) / 1000;
@@ -107,7 +114,6 @@ async function burst(db: PrismaClient, userId: string, concurrency: number) {
 }
 
 export async function benchJobs(): Promise<Record<string, number>> {
-  registerPipeline(noop);
   const results: Record<string, number> = {};
 
   const database = await createMigratedTestDatabase();

@@ -10,7 +10,8 @@ import { createMigratedTestDatabase } from "../../test/pg";
 import { createApiKey, startApp } from "./server";
 
 const CALLS = 200;
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function timed(n: number, call: () => Promise<void>): Promise<number[]> {
   const times: number[] = [];
@@ -36,7 +37,11 @@ export async function benchMcp(): Promise<Record<string, number>> {
   try {
     const key = await createApiKey(app.baseUrl);
     const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
     const call = async () => {
       const result = await client.callTool({ name: "get_transcript", arguments: { url } });
       if (result.isError) throw new Error(`get_transcript failed: ${JSON.stringify(result.content)}`);

@@ -15,7 +15,7 @@ import { convertForAsr } from "../../lib/media/convert";
 import { downloadAudioUrl } from "../../lib/media/download";
 import { probeMedia } from "../../lib/media/probe";
 import { withTempDir } from "../../lib/media/temp";
-import { ffmpeg, serveFile, startLocalServer } from "../../lib/media/testing";
+import { ffmpeg, serveFile, startLocalServer } from "../../test/media";
 
 const HOURS = 3;
 const SECONDS = HOURS * 3600;
@@ -97,7 +97,15 @@ async function runChild(url: string, workdir: string): Promise<void> {
         onProgress: () => progressCalls++,
       });
       const convertSeconds = (performance.now() - t) / 1000;
-      return { downloadSeconds, probeSeconds, convertSeconds, inputBytes: src.bytes, outputBytes: out.bytes, durationSeconds: probe.durationSeconds, progressCalls };
+      return {
+        downloadSeconds,
+        probeSeconds,
+        convertSeconds,
+        inputBytes: src.bytes,
+        outputBytes: out.bytes,
+        durationSeconds: probe.durationSeconds,
+        progressCalls,
+      };
     },
     { root: workdir },
   );
@@ -115,13 +123,20 @@ async function runChild(url: string, workdir: string): Promise<void> {
 // Parent: makes the file, serves it, runs and watches the child
 // ---------------------------------------------------------------------------------------------------
 
-function runChildProcess(url: string, workdir: string): Promise<{ result: ChildResult; toolPeaks: Record<string, number>; wallSeconds: number }> {
+function runChildProcess(
+  url: string,
+  workdir: string,
+): Promise<{ result: ChildResult; toolPeaks: Record<string, number>; wallSeconds: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), CHILD_FLAG, url, workdir], {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(import.meta.url), CHILD_FLAG, url, workdir],
+      {
+        cwd: REPO_ROOT,
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const toolPeaks: Record<string, number> = {};
     // VmHWM only grows, so the last reading of each tool before it exits is (close to) its peak.
     const sampler = setInterval(() => {
@@ -146,7 +161,11 @@ function runChildProcess(url: string, workdir: string): Promise<{ result: ChildR
         reject(new Error(`bench child exited with ${code}: ${stdout.slice(-2000)}`));
         return;
       }
-      resolve({ result: JSON.parse(line.slice(RESULT_MARK.length)) as ChildResult, toolPeaks, wallSeconds: (performance.now() - started) / 1000 });
+      resolve({
+        result: JSON.parse(line.slice(RESULT_MARK.length)) as ChildResult,
+        toolPeaks,
+        wallSeconds: (performance.now() - started) / 1000,
+      });
     });
   });
 }
@@ -213,5 +232,9 @@ if (invokedDirectly && process.argv[2] === CHILD_FLAG) {
   console.log(`Audio steps on a ${HOURS}-hour file (download → probe → convert in a child process)`);
   for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(48)} ${value}`);
   const peak = figures["child peak RSS, VmHWM (MB)"] ?? Number.NaN;
-  console.log(peak <= RSS_TARGET_MB ? `OK: peak RSS ${peak} MB ≤ ${RSS_TARGET_MB} MB` : `OVER TARGET: peak RSS ${peak} MB > ${RSS_TARGET_MB} MB`);
+  console.log(
+    peak <= RSS_TARGET_MB
+      ? `OK: peak RSS ${peak} MB ≤ ${RSS_TARGET_MB} MB`
+      : `OVER TARGET: peak RSS ${peak} MB > ${RSS_TARGET_MB} MB`,
+  );
 }

@@ -14,8 +14,13 @@ async function seed(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-user', 'bench@example.test', now())`);
-    await client.query(`INSERT INTO "OAuthClient" ("id", "name", "redirectUris") VALUES ($1, 'Bench', ARRAY['http://127.0.0.1/cb'])`, [CLIENT]);
+    await client.query(
+      `INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-user', 'bench@example.test', now())`,
+    );
+    await client.query(
+      `INSERT INTO "OAuthClient" ("id", "name", "redirectUris") VALUES ($1, 'Bench', ARRAY['http://127.0.0.1/cb'])`,
+      [CLIENT],
+    );
     await client.query(
       `INSERT INTO "OAuthToken" ("id", "accessTokenHash", "refreshTokenHash", "clientId", "userId", "scope", "resource", "accessExpiresAt", "refreshExpiresAt", "familyId")
        SELECT 'bench-' || i, encode(sha256(('vat_bench_' || i)::bytea), 'hex'), encode(sha256(('vrt_bench_' || i)::bytea), 'hex'), $1, 'bench-user', 'api',
@@ -39,11 +44,15 @@ async function refreshGrantsPerSecond(url: string, next: () => number, seconds: 
       {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        setupRequest: (request) => ({ ...request, body: `grant_type=refresh_token&client_id=${CLIENT}&refresh_token=vrt_bench_${next()}` }),
+        setupRequest: (request) => ({
+          ...request,
+          body: `grant_type=refresh_token&client_id=${CLIENT}&refresh_token=vrt_bench_${next()}`,
+        }),
       },
     ],
   });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -51,7 +60,10 @@ export async function benchOauth(): Promise<Record<string, number>> {
   const database = await createMigratedTestDatabase();
   try {
     await seed(database.url);
-    const app = await startApp(4905, { DATABASE_URL: database.url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret" });
+    const app = await startApp(4905, {
+      DATABASE_URL: database.url,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+    });
     try {
       let used = 0;
       const next = () => {

@@ -13,7 +13,6 @@ import { freePort } from "../../test/free-port";
 
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
-
 interface Variant {
   label: string;
   env: Record<string, string>;
@@ -28,12 +27,20 @@ async function perRequestMicros(logFile: string): Promise<Record<string, number>
   const pino = (await import("pino")).default;
   const logger = createLogger({ level: "info", destination: pino.destination({ dest: logFile, sync: true }) });
   const N = 100_000;
-  const line = { requestId: "0b6f1c1e-4c55-4f57-9d2f-3c1f5a3b2e11", method: "POST", route: "/v1/transcript", path: "/v1/transcript", status: 200, ms: 3.2 };
+  const line = {
+    requestId: "0b6f1c1e-4c55-4f57-9d2f-3c1f5a3b2e11",
+    method: "POST",
+    route: "/v1/transcript",
+    path: "/v1/transcript",
+    status: 200,
+    ms: 3.2,
+  };
   let started = performance.now();
   for (let i = 0; i < N; i++) logger.info(line, "request");
   const logMicros = ((performance.now() - started) * 1000) / N;
   started = performance.now();
-  for (let i = 0; i < N; i++) httpRequestDuration.observe({ method: "POST", route: "/v1/transcript", status: "200" }, 0.0032);
+  for (let i = 0; i < N; i++)
+    httpRequestDuration.observe({ method: "POST", route: "/v1/transcript", status: "200" }, 0.0032);
   const observeMicros = ((performance.now() - started) * 1000) / N;
   return { "in-process: one request line, µs": logMicros, "in-process: one latency observation, µs": observeMicros };
 }
@@ -72,7 +79,11 @@ export async function benchObservability(): Promise<Record<string, number>> {
   }
 }
 
-async function runVariant(variant: Variant, youtubeUrl: string, logDir: string): Promise<{ health: number; cached: number; bytes: number }> {
+async function runVariant(
+  variant: Variant,
+  youtubeUrl: string,
+  logDir: string,
+): Promise<{ health: number; cached: number; bytes: number }> {
   const database = await createMigratedTestDatabase();
   const logFile = path.join(logDir, `${variant.label.replace(/\W+/g, "-")}.log`);
   const app = await startApp(
@@ -89,7 +100,14 @@ async function runVariant(variant: Variant, youtubeUrl: string, logDir: string):
     logFile,
   );
   const scraper = variant.scrape
-    ? setInterval(() => void fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.arrayBuffer(), () => undefined), 1000)
+    ? setInterval(
+        () =>
+          void fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then(
+            (r) => r.arrayBuffer(),
+            () => undefined,
+          ),
+        1000,
+      )
     : undefined;
   try {
     const key = await createApiKey(app.baseUrl);

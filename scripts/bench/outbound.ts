@@ -16,7 +16,9 @@ import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 import { startFakeYoutube } from "../../test/fakes/youtube/server";
 
 /** A TCP relay to `port` that counts the connections it accepts. */
-async function countingRelay(port: number): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
+async function countingRelay(
+  port: number,
+): Promise<{ url: string; accepted: () => number; close: () => Promise<void> }> {
   let accepted = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {

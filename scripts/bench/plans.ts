@@ -12,7 +12,8 @@ async function thousandRequests(url: string, concurrency: number): Promise<void>
       next += 1;
       const res = await fetch(url);
       const body = (await res.json()) as { source?: string };
-      if (res.status !== 200 || body.source !== "stripe") throw new Error(`GET /v1/plans: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (res.status !== 200 || body.source !== "stripe")
+        throw new Error(`GET /v1/plans: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
@@ -20,11 +21,28 @@ async function thousandRequests(url: string, concurrency: number): Promise<void>
 
 export async function benchPlans(): Promise<Record<string, number>> {
   const stripe = await startFakeStripe();
-  const pro = stripe.seedPrice({ product: { name: "Pro" }, unit_amount: 900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_pro" });
-  stripe.seedPrice({ product: { name: "Ultra" }, unit_amount: 2900, currency: "usd", recurring: { interval: "month" }, lookup_key: "verbatim_ultra" });
+  const pro = stripe.seedPrice({
+    product: { name: "Pro" },
+    unit_amount: 900,
+    currency: "usd",
+    recurring: { interval: "month" },
+    lookup_key: "verbatim_pro",
+  });
+  stripe.seedPrice({
+    product: { name: "Ultra" },
+    unit_amount: 2900,
+    currency: "usd",
+    recurring: { interval: "month" },
+    lookup_key: "verbatim_ultra",
+  });
   const launch = stripe.seedCoupon({ name: "Launch", percent_off: 20, duration: "once" });
   stripe.seedPromotionCode({ coupon: launch.id as string, code: "LAUNCH20" });
-  stripe.seedCoupon({ name: "Ten off Pro", amount_off: 1000, currency: "usd", applies_to: { products: [pro.product as string] } });
+  stripe.seedCoupon({
+    name: "Ten off Pro",
+    amount_off: 1000,
+    currency: "usd",
+    applies_to: { products: [pro.product as string] },
+  });
 
   const app = await startApp(3180, {
     STRIPE_SECRET_KEY: stripe.apiKey,
@@ -65,5 +83,6 @@ export async function benchPlans(): Promise<Record<string, number>> {
 // `npx tsx scripts/bench/plans.ts` runs this suite alone (after `npm run build`).
 if (process.argv[1]?.endsWith("plans.ts")) {
   const figures = await benchPlans();
-  for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(72)} ${Number.isInteger(value) ? value : value.toFixed(2)}`);
+  for (const [label, value] of Object.entries(figures))
+    console.log(`${label.padEnd(72)} ${Number.isInteger(value) ? value : value.toFixed(2)}`);
 }

@@ -16,7 +16,9 @@ async function seed(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-user', 'bench@example.test', now())`);
+    await client.query(
+      `INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-user', 'bench@example.test', now())`,
+    );
     // The page under test: the real TED "Grit" captions (test/fixtures/captions).
     const segments = gritSegments();
     await client.query(
@@ -24,7 +26,10 @@ async function seed(url: string): Promise<void> {
        VALUES ('bench-grit', 'youtube', 'H14bBuluwB8', 'en', 'captions', 'manual', 'Grit: the power of passion and perseverance', 'https://www.youtube.com/watch?v=H14bBuluwB8', $1, $2)`,
       [Math.ceil(segments.at(-1)!.end), JSON.stringify(segments)],
     );
-    await client.query(`INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt") VALUES ('bench-pub', $1, 'bench-user', 'bench-grit', now(), now())`, [SLUG]);
+    await client.query(
+      `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt") VALUES ('bench-pub', $1, 'bench-user', 'bench-grit', now(), now())`,
+      [SLUG],
+    );
     // 100,000 more: one transcript each (a user publishes a transcript once), published a second apart.
     await client.query(
       `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "segments")
@@ -67,12 +72,19 @@ export async function benchPublishing(): Promise<Record<string, number>> {
   const database = await createMigratedTestDatabase();
   try {
     await seed(database.url);
-    const app = await startApp(4705, { DATABASE_URL: database.url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret" });
+    const app = await startApp(4705, {
+      DATABASE_URL: database.url,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+    });
     try {
       const base = app.baseUrl;
       await requestsPerSecond(`${base}/health`, {}, 2); // warm-up
       await requestsPerSecond(`${base}/v1/public/${SLUG}`, {}, 2);
       await requestsPerSecond(`${base}/t/${SLUG}`, {}, 2);
+      // What a reader downloads (uncompressed, as autocannon asks): on loopback a cached page costs about
+      // what its bytes cost to write, so the size is the figure to move.
+      const pageBytes = (await (await fetch(`${base}/t/${SLUG}`)).arrayBuffer()).byteLength;
+      const exploreBytes = (await (await fetch(`${base}/explore`)).arrayBuffer()).byteLength;
       const health = await requestsPerSecond(`${base}/health`);
       const json = await requestsPerSecond(`${base}/v1/public/${SLUG}`);
       const page = await requestsPerSecond(`${base}/t/${SLUG}`);
@@ -87,7 +99,9 @@ export async function benchPublishing(): Promise<Record<string, number>> {
       const first = await latency(`${base}/v1/public/index`);
       let cursor: string | null = null;
       for (let i = 0; i < 50; i++) {
-        const body = (await (await fetch(`${base}/v1/public/index?limit=1000${cursor ? `&cursor=${cursor}` : ""}`)).json()) as { next_cursor: string | null };
+        const body = (await (
+          await fetch(`${base}/v1/public/index?limit=1000${cursor ? `&cursor=${cursor}` : ""}`)
+        ).json()) as { next_cursor: string | null };
         cursor = body.next_cursor;
       }
       const deep = await latency(`${base}/v1/public/index?cursor=${cursor}`);
@@ -95,6 +109,8 @@ export async function benchPublishing(): Promise<Record<string, number>> {
         "PostgreSQL: GET /health req/s": health,
         "GET /v1/public/{slug} req/s (Grit, 140 segments)": json,
         "GET /v1/public/{slug} / health ratio (goal ≥ 1.0)": json / health,
+        "GET /t/{slug} bytes (uncompressed)": pageBytes,
+        "GET /explore bytes (uncompressed)": exploreBytes,
         "GET /t/{slug} req/s": page,
         "GET /t/{slug} / health ratio (goal ≥ 1.0)": page / health,
         [`${readers} readers: GET /health req/s`]: healthLoaded.rps,
@@ -104,7 +120,8 @@ export async function benchPublishing(): Promise<Record<string, number>> {
         [`${readers} readers: GET /t/{slug} / health ratio (goal ≥ 1.0)`]: pageLoaded.rps / healthLoaded.rps,
         [`${readers} readers: GET /explore req/s`]: exploreLoaded.rps,
         [`${readers} readers: GET /explore p99 ms`]: exploreLoaded.p99,
-        [`${readers} readers: requests over 10 s (health, page, explore, sitemap)`]: healthLoaded.timeouts + pageLoaded.timeouts + exploreLoaded.timeouts + sitemapLoaded.timeouts,
+        [`${readers} readers: requests over 10 s (health, page, explore, sitemap)`]:
+          healthLoaded.timeouts + pageLoaded.timeouts + exploreLoaded.timeouts + sitemapLoaded.timeouts,
         [`${readers} readers: GET /sitemap.xml (100,001 published) req/s`]: sitemapLoaded.rps,
         [`${readers} readers: GET /sitemap.xml p99 ms`]: sitemapLoaded.p99,
         "GET /v1/public/{slug} with If-None-Match (304) req/s": revalidated,

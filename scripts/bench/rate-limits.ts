@@ -52,8 +52,10 @@ export async function benchRateLimits(): Promise<Record<string, number>> {
       const key = await createApiKey(app.baseUrl, `bench-rl-${mode}-${Date.now()}@example.test`);
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
       const first = await fetch(`${app.baseUrl}/v1/transcript`, { method: "POST", headers, body });
-      if (first.status !== 200) throw new Error(`first transcript request failed: ${first.status} ${await first.text()}`);
-      if (mode !== "base" && first.headers.has("ratelimit-limit") !== (mode === "on")) throw new Error(`limiter ${mode}, but RateLimit-Limit says otherwise`);
+      if (first.status !== 200)
+        throw new Error(`first transcript request failed: ${first.status} ${await first.text()}`);
+      if (mode !== "base" && first.headers.has("ratelimit-limit") !== (mode === "on"))
+        throw new Error(`limiter ${mode}, but RateLimit-Limit says otherwise`);
       requests[mode] = {
         health: () => requestsPerSecond(`${app.baseUrl}/health`, {}, SECONDS),
         apiKey: () => requestsPerSecond(`${app.baseUrl}/v1/me/api-key`, { authorization: `Bearer ${key}` }, SECONDS),
@@ -61,7 +63,10 @@ export async function benchRateLimits(): Promise<Record<string, number>> {
       };
       for (const target of ["health", "transcript"] as const) await requests[mode][target](); // warm-up
     }
-    const sums = Object.fromEntries(modes.map((mode) => [mode, { health: 0, apiKey: 0, transcript: 0 }])) as Record<Mode, Record<Target, number>>;
+    const sums = Object.fromEntries(modes.map((mode) => [mode, { health: 0, apiKey: 0, transcript: 0 }])) as Record<
+      Mode,
+      Record<Target, number>
+    >;
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of ["health", "apiKey", "transcript"] as const) {
         for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) {
@@ -79,7 +84,8 @@ export async function benchRateLimits(): Promise<Record<string, number>> {
           "api-key / health, original code": ratio("base", "apiKey"),
           "cached transcript / health, original code": ratio("base", "transcript"),
           "this branch vs original, api-key, % (req/s)": (1 - mean("on", "apiKey") / mean("base", "apiKey")) * 100,
-          "this branch vs original, cached transcript, % (req/s)": (1 - mean("on", "transcript") / mean("base", "transcript")) * 100,
+          "this branch vs original, cached transcript, % (req/s)":
+            (1 - mean("on", "transcript") / mean("base", "transcript")) * 100,
         }
       : {};
     return {
@@ -95,7 +101,8 @@ export async function benchRateLimits(): Promise<Record<string, number>> {
       "cached transcript / health, off": ratio("off", "transcript"),
       "cached transcript / health, on": ratio("on", "transcript"),
       "limiter cost, api-key, % (req/s on vs off)": (1 - mean("on", "apiKey") / mean("off", "apiKey")) * 100,
-      "limiter cost, cached transcript, % (req/s on vs off)": (1 - mean("on", "transcript") / mean("off", "transcript")) * 100,
+      "limiter cost, cached transcript, % (req/s on vs off)":
+        (1 - mean("on", "transcript") / mean("off", "transcript")) * 100,
       ...baseline,
     };
   } finally {

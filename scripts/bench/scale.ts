@@ -20,7 +20,9 @@ const CONNECTIONS = 20;
 
 async function rps(urls: string[], headers: Record<string, string>, body: string): Promise<number> {
   const results = await Promise.all(
-    urls.map((url) => autocannon({ url, connections: CONNECTIONS / urls.length, duration: SECONDS, method: "POST", headers, body })),
+    urls.map((url) =>
+      autocannon({ url, connections: CONNECTIONS / urls.length, duration: SECONDS, method: "POST", headers, body }),
+    ),
   );
   for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error(`${r.non2xx} non-2xx, ${r.errors} errors`);
   return results.reduce((sum, r) => sum + r.requests.average, 0);
@@ -48,7 +50,10 @@ export async function benchScale(): Promise<Record<string, number>> {
     };
     const apps = [await startApp("app1", await freePort(), env), await startApp("app2", await freePort(), env)];
     procs.push(...apps);
-    balancer = await startBalancer(await freePort(), apps.map((a) => a.url));
+    balancer = await startBalancer(
+      await freePort(),
+      apps.map((a) => a.url),
+    );
     const key = await createApiKey(apps[0]!.url, `bench-scale-${Date.now()}@example.test`);
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const body = JSON.stringify({ url: `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`, format: "json" });
@@ -63,7 +68,8 @@ export async function benchScale(): Promise<Record<string, number>> {
     for (const name of names) await rps(setups[name], headers, body); // warm-up
     const sums = { one: 0, balanced: 0, direct: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      for (const name of round % 2 === 0 ? names : [...names].reverse()) sums[name] += await rps(setups[name], headers, body);
+      for (const name of round % 2 === 0 ? names : [...names].reverse())
+        sums[name] += await rps(setups[name], headers, body);
     }
     const mean = (name: keyof typeof sums) => sums[name] / ROUNDS;
     return {

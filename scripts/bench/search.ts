@@ -16,7 +16,16 @@ import { rewriteCjkQuery } from "../../lib/search/cjk";
 const SEGMENTS = 100; // × 10 words: ~1,000 words a transcript
 const WORDS_PER_SEGMENT = 10;
 const RUNS = 30;
-const QUERIES = ["people", "really", "weather forecast", '"the first thing"', "motivated", "computer OR science", "people -really", "zeppelin"];
+const QUERIES = [
+  "people",
+  "really",
+  "weather forecast",
+  '"the first thing"',
+  "motivated",
+  "computer OR science",
+  "people -really",
+  "zeppelin",
+];
 
 interface Sql {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
@@ -24,12 +33,16 @@ interface Sql {
 
 /** The English words of the real caption tracks, in order: the text the transcripts are cut from. */
 function englishWords(): string[] {
-  return REAL_CAPTION_FILES.filter((f) => f.file.includes(".en.")).flatMap((f) => referenceWords(f)).map((w) => w.replace(/[\u0000\ue000\ue001]/g, ""));
+  return REAL_CAPTION_FILES.filter((f) => f.file.includes(".en."))
+    .flatMap((f) => referenceWords(f))
+    .map((w) => w.replace(/[\u0000\ue000\ue001]/g, ""));
 }
 
 export async function seed(db: Sql, transcripts: number): Promise<number> {
   const words = englishWords();
-  await db.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-all', 'all@bench.test', now()), ('bench-few', 'few@bench.test', now())`);
+  await db.query(
+    `INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-all', 'all@bench.test', now()), ('bench-few', 'few@bench.test', now())`,
+  );
   await db.query(
     `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "durationSeconds", "segments")
      SELECT 'bt-' || i, 'youtube', lpad(i::text, 11, 'v'), 'en', 'captions', 'Bench talk ' || i, 'https://www.youtube.com/watch?v=' || lpad(i::text, 11, 'v'), ${SEGMENTS * 4},
@@ -52,7 +65,9 @@ export async function seed(db: Sql, transcripts: number): Promise<number> {
      SELECT 'bp-' || i, 'bench-talk-' || i, 'bench-all', 'bt-' || i, now(), now() FROM generate_series(1, ${transcripts}, 2) AS i`,
   );
   await db.query(`ANALYZE`);
-  const [row] = await db.query<{ words: string }>(`SELECT sum(array_length(regexp_split_to_array(s.text, ' '), 1))::text AS words FROM "Transcript", verbatim_segments("segments") AS s`);
+  const [row] = await db.query<{ words: string }>(
+    `SELECT sum(array_length(regexp_split_to_array(s.text, ' '), 1))::text AS words FROM "Transcript", verbatim_segments("segments") AS s`,
+  );
   return Number(row!.words);
 }
 
@@ -91,7 +106,11 @@ async function timeQueries(label: string): Promise<Record<string, number>> {
 /** An hour of speech: 900 segments of 4 s, ~10,000 words of the real tracks. */
 function hourLong(): { start: number; end: number; text: string }[] {
   const words = englishWords();
-  return Array.from({ length: 900 }, (_, s) => ({ start: s * 4, end: s * 4 + 4, text: words.slice((s * 11) % (words.length - 11), ((s * 11) % (words.length - 11)) + 11).join(" ") }));
+  return Array.from({ length: 900 }, (_, s) => ({
+    start: s * 4,
+    end: s * 4 + 4,
+    text: words.slice((s * 11) % (words.length - 11), ((s * 11) % (words.length - 11)) + 11).join(" "),
+  }));
 }
 
 /** Median ms to store (INSERT) one hour-long transcript, then delete it. */
@@ -187,7 +206,8 @@ async function postgres(transcripts: number): Promise<Record<string, number>> {
       "PostgreSQL: passages (segment ranges, times, tsvectors), MB": mb(size!.passages),
       "PostgreSQL: GIN index on the tsvectors, MB": mb(size!.gin),
       "PostgreSQL: index (passages + GIN) / transcripts' text": (mb(size!.passages) + mb(size!.gin)) / mb(size!.text),
-      "PostgreSQL: index (passages + GIN) / transcripts table": (mb(size!.passages) + mb(size!.gin)) / mb(size!.transcripts),
+      "PostgreSQL: index (passages + GIN) / transcripts table":
+        (mb(size!.passages) + mb(size!.gin)) / mb(size!.transcripts),
       "PostgreSQL: store an hour-long transcript (900 segments) with the index, median ms": withIndex,
       "PostgreSQL: the same without the index (trigger disabled), median ms": withoutIndex,
       ...cjkFigures,

@@ -15,27 +15,51 @@ export interface RunningApp {
 }
 
 /**
- * `next start` (already built, in `cwd`) with a fresh DATA_DIR (or `extraEnv.DATA_DIR`, kept afterwards);
- * resolves at the first 200 from /health. Its output is discarded, or appended to `logFile`.
+ * Flags for the app's node, e.g. `BENCH_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` to profile a suite's
+ * server (node refuses --cpu-prof in NODE_OPTIONS).
  */
-export async function startApp(port: number, extraEnv: Record<string, string> = {}, cwd = process.cwd(), logFile?: string): Promise<RunningApp> {
+const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+
+/**
+ * `next start` (already built, in `cwd`) with a fresh DATA_DIR (or `extraEnv.DATA_DIR`, kept afterwards);
+ * resolves at the first 200 from /health with the database up. Its output is discarded, or appended to `logFile`.
+ */
+export async function startApp(
+  port: number,
+  extraEnv: Record<string, string> = {},
+  cwd = process.cwd(),
+  logFile?: string,
+): Promise<RunningApp> {
   const ownDataDir = extraEnv.DATA_DIR === undefined;
   const dataDir = extraEnv.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-"));
   let output: number | undefined;
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    // Throughput runs go through the rate limiter (every request is counted) with limits scaled so far up
-    // that none is refused; bench/rate-limits.ts compares with the limiter off.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NEXT_TELEMETRY_DISABLED: "1", DATA_DIR: dataDir, RATE_LIMIT_MULTIPLIER: "1000000", ...extraEnv } as unknown as NodeJS.ProcessEnv,
-    stdio: logFile ? ["ignore", (output = openSync(logFile, "a")), output] : "ignore",
-    cwd,
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeFlags, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      // Throughput runs go through the rate limiter (every request is counted) with limits scaled so far up
+      // that none is refused; bench/rate-limits.ts compares with the limiter off.
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NEXT_TELEMETRY_DISABLED: "1",
+        DATA_DIR: dataDir,
+        RATE_LIMIT_MULTIPLIER: "1000000",
+        ...extraEnv,
+      } as unknown as NodeJS.ProcessEnv,
+      stdio: logFile ? ["ignore", (output = openSync(logFile, "a")), output] : "ignore",
+      cwd,
+    },
+  );
   if (output !== undefined) closeSync(output);
   const baseUrl = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}/health`)).status === 200) break;
+      // /health answers 200 "degraded" when the database is not up: a start counts once it is.
+      const health = await fetch(`${baseUrl}/health`);
+      if (health.status === 200 && ((await health.json()) as { status?: string }).status === "ok") break;
     } catch {
       // not listening yet
     }
@@ -74,7 +98,10 @@ export async function devLoginCookies(baseUrl: string, email: string): Promise<s
 /** Signs in with the development login and returns a fresh API key. */
 export async function createApiKey(baseUrl: string, email = `bench-${Date.now()}@example.test`): Promise<string> {
   const session = (await devLoginCookies(baseUrl, email)).join("; ");
-  const ensure = await fetch(`${baseUrl}/v1/me/api-key/ensure`, { method: "POST", headers: { cookie: session, origin: baseUrl } });
+  const ensure = await fetch(`${baseUrl}/v1/me/api-key/ensure`, {
+    method: "POST",
+    headers: { cookie: session, origin: baseUrl },
+  });
   const state = (await ensure.json()) as { key: string | null };
   if (!state.key) throw new Error(`could not create an API key (${ensure.status})`);
   return state.key;
@@ -87,7 +114,8 @@ export async function requestsPerSecond(
   request: { method?: "GET" | "POST"; body?: string } = {},
 ): Promise<number> {
   const result = await autocannon({ url, connections: 10, duration: seconds, headers, ...request });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -95,7 +123,11 @@ export async function requestsPerSecond(
  * Requests/s and 99th-percentile latency (ms) under `connections` concurrent readers; `timeouts`: requests
  * not answered within 10 s (a figure, not a failure: a loaded machine is what this measures).
  */
-export async function underLoad(url: string, connections: number, seconds = 10): Promise<{ rps: number; p99: number; timeouts: number }> {
+export async function underLoad(
+  url: string,
+  connections: number,
+  seconds = 10,
+): Promise<{ rps: number; p99: number; timeouts: number }> {
   const result = await autocannon({ url, connections, duration: seconds });
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx`);
   return { rps: result.requests.average, p99: result.latency.p99, timeouts: result.timeouts };
@@ -148,7 +180,10 @@ async function startups(): Promise<{ fresh: number; restart: number; postgres: n
   const postgres = await withPostgres(async (url) => {
     const times: number[] = [];
     for (let run = 0; run < 3; run++) {
-      const app = await startApp(3147 + run, { DATABASE_URL: url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret" });
+      const app = await startApp(3147 + run, {
+        DATABASE_URL: url,
+        AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      });
       times.push(app.startupSeconds);
       await app.stop();
     }
@@ -162,7 +197,11 @@ export async function benchServer(): Promise<Record<string, number>> {
   const embeddedApp = await startApp(3150);
   const embedded = await throughput(embeddedApp).finally(() => embeddedApp.stop());
   const postgres = await withPostgres(async (url) => {
-    const app = await startApp(3151, { DATABASE_URL: url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret", AUTH_DEV_LOGIN: "true" });
+    const app = await startApp(3151, {
+      DATABASE_URL: url,
+      AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
+      AUTH_DEV_LOGIN: "true",
+    });
     return throughput(app).finally(() => app.stop());
   });
   return {

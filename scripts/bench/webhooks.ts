@@ -14,8 +14,9 @@ import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../lib/generated/prisma/client";
 import { enqueueJob } from "../../lib/jobs/enqueue";
-import { registerPipeline, type Pipeline } from "../../lib/jobs/pipeline";
-import { startLocalRunner, type SettledEvent } from "../../lib/jobs/local-runner";
+import { z } from "zod";
+import { definePipeline, pipelinesByName } from "../../lib/jobs/pipeline";
+import { startLocalRunner, type SettledEvent } from "../../lib/jobs/drivers/local";
 import { createOutbound } from "../../lib/http/outbound";
 import { emitWebhookEvent } from "../../lib/webhooks/emit-event";
 import { startDeliveryRunner } from "../../lib/webhooks/delivery-runner";
@@ -32,15 +33,29 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-const emitting: Pipeline<{ userId: string }> = {
+const emitting = definePipeline<{ userId: string }>({
   name: EMIT,
+  context: z.object({ userId: z.string() }),
   steps: [{ name: "noop", run: async () => {} }],
   onFailure: async () => {},
   async onSuccess(ctx, io) {
-    await emitWebhookEvent(io.tx, { userId: ctx.userId, payload: { type: "transcript.completed", timestamp: new Date().toISOString(), data: { job_id: io.jobId, emitted_at: Date.now() } } });
+    await emitWebhookEvent(io.tx, {
+      userId: ctx.userId,
+      payload: {
+        type: "transcript.completed",
+        timestamp: new Date().toISOString(),
+        data: { job_id: io.jobId, emitted_at: Date.now() },
+      },
+    });
   },
-};
-const noop: Pipeline<Record<string, never>> = { name: NOOP, steps: [{ name: "noop", run: async () => {} }], onFailure: async () => {} };
+});
+const noop = definePipeline<Record<string, never>>({
+  name: NOOP,
+  context: z.record(z.string(), z.never()),
+  steps: [{ name: "noop", run: async () => {} }],
+  onFailure: async () => {},
+});
+const pipelines = pipelinesByName([emitting, noop]);
 
 interface Receiver {
   url: string;
@@ -77,12 +92,19 @@ async function startReceiver(): Promise<Receiver> {
 
 async function jobLatency(db: PrismaClient, userId: string, count: number): Promise<number[]> {
   const waiters = new Map<string, () => void>();
-  const runner = await startLocalRunner({ db, log: () => {}, pollMs: 60_000, listenUrl: null, onSettled: (e: SettledEvent) => waiters.get(e.jobId)?.() });
+  const runner = await startLocalRunner({
+    pipelines,
+    db,
+    log: () => {},
+    pollMs: 60_000,
+    listenUrl: null,
+    onSettled: (e: SettledEvent) => waiters.get(e.jobId)?.(),
+  });
   try {
     const times: number[] = [];
     for (let i = 0; i < count; i++) {
       const t0 = performance.now();
-      const job = await enqueueJob(db, { userId, pipeline: NOOP, context: {}, driver: "local" });
+      const job = await enqueueJob(db, { userId, pipeline: noop, context: {}, driver: "local" });
       await new Promise<void>((resolve) => {
         waiters.set(job.id, resolve);
         void db.job.findUnique({ where: { id: job.id } }).then((row) => row?.status === "done" && resolve());
@@ -98,8 +120,6 @@ async function jobLatency(db: PrismaClient, userId: string, count: number): Prom
 export async function benchWebhooks(): Promise<Record<string, number>> {
   process.env.AUTH_SECRET ??= "bench-webhooks-secret-bench-webhooks-secret";
   process.env.WEBHOOK_MAX_PENDING ??= "100000";
-  registerPipeline(emitting);
-  registerPipeline(noop);
   const results: Record<string, number> = {};
   const database = await createMigratedTestDatabase();
   const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 20 }) });
@@ -107,7 +127,14 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
   const outbound = createOutbound({ allowPrivateFor: (host) => host === "127.0.0.1" });
   try {
     const { id: userId } = await db.user.create({ data: { email: "bench-webhooks@example.test" } });
-    await db.webhookEndpoint.create({ data: { userId, url: receiver.url, eventTypes: ["transcript.completed"], secretCipher: sealSecret(generateWebhookSecret()) } });
+    await db.webhookEndpoint.create({
+      data: {
+        userId,
+        url: receiver.url,
+        eventTypes: ["transcript.completed"],
+        secretCipher: sealSecret(generateWebhookSecret()),
+      },
+    });
 
     const variants = [
       ["same process", { inProcessSignal: true, listenUrl: null }],
@@ -116,13 +143,15 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
     ] as const;
     for (const [label, wakeups] of variants) {
       const deliveries = startDeliveryRunner({ db, outbound, ...wakeups, pollMs: 1_000 });
-      const jobs = await startLocalRunner({ db, log: () => {}, pollMs: 60_000, listenUrl: null });
+      const jobs = await startLocalRunner({ pipelines, db, log: () => {}, pollMs: 60_000, listenUrl: null });
       const latencies: number[] = [];
       try {
         for (let i = 0; i < LATENCY_EVENTS + 3; i++) {
           const before = receiver.arrivals.length;
-          const arrived = new Promise<void>((resolve) => (receiver.onArrival = () => receiver.arrivals.length > before && resolve()));
-          await enqueueJob(db, { userId, pipeline: EMIT, context: { userId }, driver: "local" });
+          const arrived = new Promise<void>(
+            (resolve) => (receiver.onArrival = () => receiver.arrivals.length > before && resolve()),
+          );
+          await enqueueJob(db, { userId, pipeline: emitting, context: { userId }, driver: "local" });
           await arrived;
           const last = receiver.arrivals.at(-1)!;
           const emittedAt = (JSON.parse(last.body) as { data: { emitted_at: number } }).data.emitted_at;
@@ -147,16 +176,29 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
     for (const r of all) r.delayMs = 1_000;
     const spread = await db.user.create({ data: { email: "bench-webhooks-4@example.test" } });
     for (const r of all) {
-      await db.webhookEndpoint.create({ data: { userId: spread.id, url: r.url, eventTypes: ["transcript.completed"], secretCipher: sealSecret(generateWebhookSecret()) } });
+      await db.webhookEndpoint.create({
+        data: {
+          userId: spread.id,
+          url: r.url,
+          eventTypes: ["transcript.completed"],
+          secretCipher: sealSecret(generateWebhookSecret()),
+        },
+      });
     }
     try {
-      for (const [receivers, owner] of [[1, userId], [4, spread.id]] as const) {
+      for (const [receivers, owner] of [
+        [1, userId],
+        [4, spread.id],
+      ] as const) {
         for (const concurrency of [16, 64]) {
           await db.webhookDelivery.deleteMany({});
           await db.$transaction(
             async (tx) => {
               for (let i = 0; i < SLOW_DELIVERIES / receivers; i++) {
-                await emitWebhookEvent(tx, { userId: owner, payload: { type: "transcript.completed", timestamp: new Date().toISOString(), data: { i } } });
+                await emitWebhookEvent(tx, {
+                  userId: owner,
+                  payload: { type: "transcript.completed", timestamp: new Date().toISOString(), data: { i } },
+                });
               }
             },
             { timeout: 120_000 },
@@ -164,7 +206,8 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
           const start = Date.now();
           const deliveries = startDeliveryRunner({ db, outbound, concurrency, pollMs: 1_000, listenUrl: null });
           const during = await jobLatency(db, userId, 20);
-          while ((await db.webhookDelivery.count({ where: { status: "delivered" } })) < SLOW_DELIVERIES) await new Promise((resolve) => setTimeout(resolve, 100));
+          while ((await db.webhookDelivery.count({ where: { status: "delivered" } })) < SLOW_DELIVERIES)
+            await new Promise((resolve) => setTimeout(resolve, 100));
           const seconds = (Date.now() - start) / 1000;
           await deliveries.stop();
           const label = `1 s receiver${receivers > 1 ? "s" : ""} ×${receivers}, concurrency ${concurrency}`;
@@ -187,6 +230,7 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const figures = await benchWebhooks();
-  for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
+  for (const [label, value] of Object.entries(figures))
+    console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
   process.exit(0);
 }

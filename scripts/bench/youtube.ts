@@ -32,16 +32,38 @@ export async function benchYoutube(): Promise<Record<string, number>> {
   const fallback = createYtDlpProvider({
     // yt-dlp runs behind the app's guarded forward proxy, chained to the TLS-terminating test proxy. There is
     // no DNS here: YouTube's names resolve to one of its public addresses, which the guard accepts.
-    outbound: createOutbound({ proxyUrl: mitm.url, resolver: youtubeResolver, allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0 } }),
+    outbound: createOutbound({
+      proxyUrl: mitm.url,
+      resolver: youtubeResolver,
+      allowPrivateFor: (h) => h === "127.0.0.1",
+      defaults: { retries: 0 },
+    }),
     platforms: new Set(["youtube"]),
     extraArgs: ["--no-check-certificates", "--extractor-args", "youtube:player_skip=webpage,configs,initial_data"],
     rewriteUrl: (url) => rewriteYoutubeUrl(url, fake.url),
   });
   const cases: { label: string; runs: number; scenario: Scenario; clients?: readonly InnerTubeClient[] }[] = [
     { label: "first client serves", runs: 20, scenario: { "*": "recorded/captioned" } },
-    { label: "first two clients blocked", runs: 20, scenario: { VISIONOS: "recorded/request_blocked", ANDROID_VR: "recorded/request_blocked", "*": "recorded/captioned" } },
+    {
+      label: "first two clients blocked",
+      runs: 20,
+      scenario: {
+        VISIONOS: "recorded/request_blocked",
+        ANDROID_VR: "recorded/request_blocked",
+        "*": "recorded/captioned",
+      },
+    },
     // youtubei.js asks as ANDROID_VR and WEB (blocked); yt-dlp asks as VISIONOS (served).
-    { label: "yt-dlp fallback", runs: 5, scenario: { ANDROID_VR: "recorded/request_blocked", WEB: "recorded/request_blocked", VISIONOS: "recorded/captioned" }, clients: ["ANDROID_VR", "WEB"] },
+    {
+      label: "yt-dlp fallback",
+      runs: 5,
+      scenario: {
+        ANDROID_VR: "recorded/request_blocked",
+        WEB: "recorded/request_blocked",
+        VISIONOS: "recorded/captioned",
+      },
+      clients: ["ANDROID_VR", "WEB"],
+    },
   ];
   const results: Record<string, number> = {};
   try {
@@ -52,7 +74,13 @@ export async function benchYoutube(): Promise<Record<string, number>> {
       let servedBy = "";
       for (let i = 0; i < c.runs; i++) {
         fake.requests.length = 0;
-        const provider = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url, clients: c.clients ? [...c.clients] : undefined, fallback, timeoutMs: 60_000 });
+        const provider = createYoutubeProvider({
+          outbound,
+          innertubeBaseUrl: fake.url,
+          clients: c.clients ? [...c.clients] : undefined,
+          fallback,
+          timeoutMs: 60_000,
+        });
         const t0 = performance.now();
         const info = await provider.getInfo(source);
         const track = info.tracks.find((t) => t.lang === "en" && t.kind === "manual");
@@ -74,5 +102,6 @@ export async function benchYoutube(): Promise<Record<string, number>> {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  for (const [label, value] of Object.entries(await benchYoutube())) console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
+  for (const [label, value] of Object.entries(await benchYoutube()))
+    console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
 }

@@ -12,7 +12,10 @@ export class StaticCaptionProvider implements CaptionProvider {
   trackCalls = 0;
 
   constructor(
-    private readonly videos: Record<string, { title: string; durationSeconds: number; tracks: Omit<CaptionTrack, "ref">[] }>,
+    private readonly videos: Record<
+      string,
+      { title: string; durationSeconds: number; tracks: Omit<CaptionTrack, "ref">[] }
+    >,
     private readonly delayMs = 0,
   ) {}
 
@@ -34,6 +37,10 @@ export class StaticCaptionProvider implements CaptionProvider {
   async fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
     this.trackCalls += 1;
     const count = Math.max(1, Math.floor(info.durationSeconds / 5));
-    return Array.from({ length: count }, (_, i) => ({ start: i * 5, end: i * 5 + 4.5, text: `${track.lang} line ${i + 1} of ${info.title}.` }));
+    return Array.from({ length: count }, (_, i) => ({
+      start: i * 5,
+      end: i * 5 + 4.5,
+      text: `${track.lang} line ${i + 1} of ${info.title}.`,
+    }));
   }
 }

@@ -34,7 +34,14 @@ beforeAll(async () => {
   audioBase = speech.base;
   asr = await startFakeAssemblyAi();
   // Each transcript is queued, then processing twice, then done: about 8 s of polling per job.
-  asr.respondWith(() => ({ words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }], queuedPolls: 1, processingPolls: 2 }));
+  asr.respondWith(() => ({
+    words: [
+      { text: "Bread", start: 100, end: 400 },
+      { text: "rises.", start: 450, end: 900 },
+    ],
+    queuedPolls: 1,
+    processingPolls: 2,
+  }));
   ctx = await useTestDatabase();
   port = await freePort();
   appEnv = {
@@ -64,7 +71,9 @@ const lookups = () => asr.requests.filter((r) => r.method === "GET" && r.path ==
 
 const counts = async () => {
   const rows = await ctx.db.job.groupBy({ by: ["status"], _count: { _all: true } });
-  return Object.fromEntries(rows.map((r) => [r.status, r._count._all])) as Partial<Record<"queued" | "running" | "done" | "error", number>>;
+  return Object.fromEntries(rows.map((r) => [r.status, r._count._all])) as Partial<
+    Record<"queued" | "running" | "done" | "error", number>
+  >;
 };
 
 describe("the app process is killed with jobs in flight", () => {
@@ -98,14 +107,19 @@ describe("the app process is killed with jobs in flight", () => {
     await app.crash();
     const killedAt = Date.now();
     app = await startApp("app", port, appEnv);
-    const finished = await until("every job finished", async () => {
-      const c = await counts();
-      return (c.done ?? 0) + (c.error ?? 0) === JOBS ? c : null;
-    }, 180_000, 250);
+    const finished = await until(
+      "every job finished",
+      async () => {
+        const c = await counts();
+        return (c.done ?? 0) + (c.error ?? 0) === JOBS ? c : null;
+      },
+      180_000,
+      250,
+    );
     const recoverySeconds = (Date.now() - killedAt) / 1000;
 
     const jobs = await ctx.db.job.findMany({ where: { id: { in: ids } } });
-    const entries = await ctx.db.transcription.findMany({ where: { userId: caller.userId } });
+    const entries = await ctx.db.historyEntry.findMany({ where: { userId: caller.userId } });
     const periods = await ctx.db.usagePeriod.findMany({ where: { userId: caller.userId } });
     const used = periods.reduce((sum, p) => sum + p.usedSeconds, 0);
     const held = jobs.reduce((sum, j) => sum + j.reservedSecs, 0);

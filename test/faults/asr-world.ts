@@ -1,7 +1,6 @@
 // What the recogniser fault tests share: spoken audio (espeak-ng) served over HTTP, the app's transcript
 // and job routes called in-process with a local runner on fast backoff, and the usage ledger.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -9,17 +8,14 @@ import path from "node:path";
 import { expect } from "vitest";
 import { useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
+import { speech } from "@/test/speech";
 import { until } from "./report";
 
 type Caller = { headers: Record<string, string> };
 
 /** A second of real speech (espeak-ng), served as WAV at every path of a local HTTP server. */
 export async function startSpeechServer() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "verbatim-speech-"));
-  const wav = path.join(dir, "speech.wav");
-  execFileSync("espeak-ng", ["-w", wav, "Bread rises."]);
-  const audio = readFileSync(wav);
-  rmSync(dir, { recursive: true, force: true });
+  const audio = await speech("Bread rises.");
   const server = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
     res.end(audio);
@@ -36,11 +32,22 @@ export async function startAsrWorld(settings: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-faults-asr-"));
   const speech = await startSpeechServer();
   const audioBase = speech.base;
-  Object.assign(process.env, { DATA_DIR: dataDir, ASR_REQUEST_TIMEOUT_SECONDS: "1", OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", ...settings });
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    ASR_REQUEST_TIMEOUT_SECONDS: "1",
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    ...settings,
+  });
   const ctx = await useTestDatabase();
-  await import("@/lib/jobs/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs");
-  const runner = await startLocalRunner({ pollMs: 200, concurrency: 4, backoff: { baseMs: 50, maxMs: 400 }, log: () => undefined });
+  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
+  const runner = await startLocalRunner({
+    pipelines: appPipelines,
+    pollMs: 200,
+    concurrency: 4,
+    backoff: { baseMs: 50, maxMs: 400 },
+    log: () => undefined,
+  });
   const transcriptRoute = (await import("@/app/v1/transcript/route")).POST;
   const jobRoute = (await import("@/app/v1/jobs/[job_id]/route")).GET;
   let counter = 0;
@@ -49,13 +56,19 @@ export async function startAsrWorld(settings: Record<string, string>) {
     db: ctx.db,
     async submit(caller: Caller): Promise<string> {
       counter += 1;
-      const res = await callRoute(transcriptRoute, "/v1/transcript", { headers: caller.headers, body: { audio: `${audioBase}/episode-${counter}.wav` } });
+      const res = await callRoute(transcriptRoute, "/v1/transcript", {
+        headers: caller.headers,
+        body: { audio: `${audioBase}/episode-${counter}.wav` },
+      });
       expect(res.status).toBe(202);
       return (res.json as { job_id: string }).job_id;
     },
     finished(jobId: string, caller: Caller) {
       return until(`job ${jobId}`, async () => {
-        const res = await callRoute(jobRoute, `/v1/jobs/${jobId}`, { headers: caller.headers, params: { job_id: jobId } });
+        const res = await callRoute(jobRoute, `/v1/jobs/${jobId}`, {
+          headers: caller.headers,
+          params: { job_id: jobId },
+        });
         const body = res.json as { status: string; error: { code: string; message: string } | null };
         return body.status === "done" || body.status === "error" ? body : null;
       });
@@ -64,7 +77,11 @@ export async function startAsrWorld(settings: Record<string, string>) {
     async ledger(userId: string) {
       const periods = await ctx.db.usagePeriod.findMany({ where: { userId } });
       const jobs = await ctx.db.job.findMany({ where: { userId } });
-      return { used: periods.reduce((sum, p) => sum + p.usedSeconds, 0), held: jobs.reduce((sum, j) => sum + j.reservedSecs, 0), jobs };
+      return {
+        used: periods.reduce((sum, p) => sum + p.usedSeconds, 0),
+        held: jobs.reduce((sum, j) => sum + j.reservedSecs, 0),
+        jobs,
+      };
     },
     async close() {
       await runner.stop();
@@ -93,9 +110,10 @@ export async function checkRecogniserFault(
     expect(outcome.error?.message).toBeTruthy();
   }
   const afterFailure = await world.ledger(caller.userId);
-  for (const job of afterFailure.jobs) expect(job).toMatchObject({ status: "error", attempts: options.attempts, reservedSecs: 0 });
+  for (const job of afterFailure.jobs)
+    expect(job).toMatchObject({ status: "error", attempts: options.attempts, reservedSecs: 0 });
   expect(afterFailure.used).toBe(0);
-  const entries = await world.db.transcription.findMany({ where: { userId: caller.userId } });
+  const entries = await world.db.historyEntry.findMany({ where: { userId: caller.userId } });
   expect(entries.map((e) => e.state)).toEqual(jobIds.map(() => "error"));
   expect(options.paidCalls()).toBe(paidBefore); // nothing was paid for
 
@@ -107,5 +125,9 @@ export async function checkRecogniserFault(
   const after = await world.ledger(caller.userId);
   expect(after.used).toBe(after.held);
   expect(after.used).toBeGreaterThan(0);
-  return { lost: outcomes.filter((o) => o.status !== "error").length + Math.abs(after.used - after.held), recoverySeconds, message: outcomes[0]!.error?.message ?? "" };
+  return {
+    lost: outcomes.filter((o) => o.status !== "error").length + Math.abs(after.used - after.held),
+    recoverySeconds,
+    message: outcomes[0]!.error?.message ?? "",
+  };
 }

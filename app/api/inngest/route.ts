@@ -3,7 +3,7 @@
 // local runner and this answers 503.
 import type { NextRequest } from "next/server";
 import { errorResponse, errors } from "@/lib/http/errors";
-import { inngestConfigured } from "@/inngest/settings";
+import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -12,20 +12,23 @@ type Handler = (request: NextRequest, context: unknown) => Promise<Response>;
 let served: Promise<Record<"GET" | "POST" | "PUT", Handler>> | undefined;
 
 async function serveInngest() {
-  const [{ serve }, { inngest }, { functions }] = await Promise.all([
+  const [{ serve }, { inngest }, { createRunPipelineFunction }, { appPipelines }] = await Promise.all([
     import("inngest/next"),
-    import("@/inngest/client"),
-    import("@/inngest/functions"),
+    import("@/lib/jobs/drivers/inngest-client"),
+    import("@/lib/jobs/drivers/inngest"),
     import("@/lib/jobs/pipelines"),
   ]);
-  return serve({ client: inngest, functions });
+  return serve({ client: inngest, functions: [createRunPipelineFunction(inngest, { pipelines: appPipelines })] });
 }
 
 function route(method: "GET" | "POST" | "PUT"): Handler {
   return async (request, context) => {
     if (!inngestConfigured()) {
       return errorResponse(
-        errors.notConfigured("inngest_not_configured", "Inngest is not configured on this server; jobs run on the local runner."),
+        errors.notConfigured(
+          "inngest_not_configured",
+          "Inngest is not configured on this server; jobs run on the local runner.",
+        ),
       );
     }
     served ??= serveInngest();

@@ -5,7 +5,11 @@ import { BillingPanel } from "@/components/dashboard/billing-panel";
 
 export const metadata: Metadata = { title: "Billing" };
 
-export default async function BillingPage({ searchParams }: { searchParams: Promise<{ checkout?: string | string[] }> }) {
+export default async function BillingPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ checkout?: string | string[] }>;
+}) {
   const { checkout } = await searchParams;
   // Spreading reads the settings-backed getters into plain numbers a client component can take.
   const allowances = { ...TIER_ALLOWANCE_SECONDS };

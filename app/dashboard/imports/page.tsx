@@ -8,7 +8,8 @@ export default function ImportsPage() {
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Imports</h1>
       <p className="text-sm text-stone-600">
-        Transcribe a whole podcast or playlist: every episode lands in your history. Episodes you already have are skipped.
+        Transcribe a whole podcast or playlist: every episode lands in your history. Episodes you already have are
+        skipped.
       </p>
       <ImportsPanel />
     </section>

@@ -11,7 +11,10 @@ export default async function PublishedPage() {
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Published</h1>
-      <p className="text-sm text-stone-600">Public pages anyone can read, listed on Explore and in the sitemap. Unpublishing takes a page down at once; publishing it again brings back the same link.</p>
+      <p className="text-sm text-stone-600">
+        Public pages anyone can read, listed on Explore and in the sitemap. Unpublishing takes a page down at once;
+        publishing it again brings back the same link.
+      </p>
       <PublishedList items={items} />
     </section>
   );

@@ -8,8 +8,8 @@ export default function WebhooksPage() {
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Webhooks</h1>
       <p className="text-sm text-stone-600">
-        Be told when a transcription job or an import finishes instead of polling: Verbatim POSTs signed events (Standard Webhooks) to your endpoints, and
-        retries for about a day when they do not answer 2xx.
+        Be told when a transcription job or an import finishes instead of polling: Verbatim POSTs signed events
+        (Standard Webhooks) to your endpoints, and retries for about a day when they do not answer 2xx.
       </p>
       <WebhooksPanel />
     </section>

@@ -3,17 +3,31 @@ import { checkAuthorizationRequest } from "@/lib/oauth/authorization-request";
 import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 import { pagePath, requireSignedIn } from "@/lib/oauth/sign-in-gate";
 import { ConsentDecision } from "@/components/oauth/decision-buttons";
+import { SiteHeader } from "@/components/site/site-header";
 
 export const metadata: Metadata = { title: "Allow access" };
 export const dynamic = "force-dynamic";
 
-const QUERY = ["client_id", "redirect_uri", "response_type", "code_challenge", "code_challenge_method", "scope", "resource", "state"] as const;
+const QUERY = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "code_challenge",
+  "code_challenge_method",
+  "scope",
+  "resource",
+  "state",
+] as const;
 
 // The authorization endpoint (RFC 6749 4.1.1) as a consent page: signed out, sign in and come back.
 // Anything wrong with the request (unknown client or redirect URI, response_type, PKCE, scope, resource)
 // is shown here and never redirected to the app (RFC 9700 4.11.2): the browser goes back to the app only
 // from the person's decision on a valid request (lib/oauth/authorize.ts).
-export default async function ConsentPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ConsentPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const one = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : null);
   const user = await requireSignedIn(pagePath("/oauth/authorize", params));
@@ -21,63 +35,75 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const checked = await checkAuthorizationRequest(Object.fromEntries(QUERY.map((name) => [name, one(name)])));
   if (!checked.ok) {
     return (
-      <main className="mx-auto flex max-w-md flex-col gap-4 px-6 py-24">
-        <h1 className="text-2xl font-semibold">This link cannot be used</h1>
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-          {checked.description} <span className="font-mono text-xs">({checked.error})</span>
-        </p>
-        <p className="text-sm text-stone-600">Nothing was shared with the app. Go back to it and try connecting again, or tell its maker.</p>
-      </main>
+      <div className="min-h-screen">
+        <SiteHeader />
+        <main id="main" className="mx-auto flex max-w-md flex-col gap-4 px-6 py-24">
+          <h1 className="text-2xl font-semibold">This link cannot be used</h1>
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
+            {checked.description} <span className="font-mono text-xs">({checked.error})</span>
+          </p>
+          <p className="text-sm text-stone-600">
+            Nothing was shared with the app. Go back to it and try connecting again, or tell its maker.
+          </p>
+        </main>
+      </div>
     );
   }
   const { consent, codeChallenge, scope, resource, state } = checked.request;
 
   return (
-    <main className="mx-auto flex max-w-md flex-col gap-6 px-6 py-24">
-      <h1 className="text-2xl font-semibold">
-        Allow <span data-testid="consent-client">{consent.name ?? "an unnamed app"}</span> to use your Verbatim account?
-      </h1>
-      <p className="text-sm text-stone-600">Signed in as {user.email ?? "you"}.</p>
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-stone-500">App</dt>
-        <dd>
-          {consent.name ?? "not named"} <span className="font-mono text-xs text-stone-500">({consent.clientId})</span>
-        </dd>
-        <dt className="text-stone-500">Sends you back to</dt>
-        <dd className="font-mono" data-testid="consent-redirect-host">
-          {consent.redirectHost}
-        </dd>
-        <dt className="text-stone-500">It may</dt>
-        <dd>
-          <ul className="list-disc pl-4" data-testid="consent-can">
-            {CONNECTOR_CAN.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </dd>
-        <dt className="text-stone-500">It may not</dt>
-        <dd>
-          <ul className="list-disc pl-4" data-testid="consent-cannot">
-            {connectorCannot().map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </dd>
-        <dt className="text-stone-500">For</dt>
-        <dd className="font-mono text-xs">{resource}</dd>
-      </dl>
-      <p className="text-sm text-stone-600">You can disconnect it any time on the dashboard’s API keys page; that ends everything it can do. Only allow apps you trust.</p>
-      <ConsentDecision
-        request={{
-          client_id: consent.clientId,
-          redirect_uri: consent.redirectUri,
-          code_challenge: codeChallenge,
-          code_challenge_method: "S256",
-          state,
-          scope,
-          resource,
-        }}
-      />
-    </main>
+    <div className="min-h-screen">
+      <SiteHeader />
+      <main id="main" className="mx-auto flex max-w-md flex-col gap-6 px-6 py-24">
+        <h1 className="text-2xl font-semibold">
+          Allow <span data-testid="consent-client">{consent.name ?? "an unnamed app"}</span> to use your Verbatim
+          account?
+        </h1>
+        <p className="text-sm text-stone-600">Signed in as {user.email ?? "you"}.</p>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-stone-500">App</dt>
+          <dd>
+            {consent.name ?? "not named"} <span className="font-mono text-xs text-stone-500">({consent.clientId})</span>
+          </dd>
+          <dt className="text-stone-500">Sends you back to</dt>
+          <dd className="font-mono" data-testid="consent-redirect-host">
+            {consent.redirectHost}
+          </dd>
+          <dt className="text-stone-500">It may</dt>
+          <dd>
+            <ul className="list-disc pl-4" data-testid="consent-can">
+              {CONNECTOR_CAN.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </dd>
+          <dt className="text-stone-500">It may not</dt>
+          <dd>
+            <ul className="list-disc pl-4" data-testid="consent-cannot">
+              {connectorCannot().map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          </dd>
+          <dt className="text-stone-500">For</dt>
+          <dd data-testid="consent-service">Verbatim, your transcripts and history</dd>
+        </dl>
+        <p className="text-sm text-stone-600">
+          You can disconnect it any time on the dashboard’s API keys page; that ends everything it can do. Only allow
+          apps you trust.
+        </p>
+        <ConsentDecision
+          request={{
+            client_id: consent.clientId,
+            redirect_uri: consent.redirectUri,
+            code_challenge: codeChallenge,
+            code_challenge_method: "S256",
+            state,
+            scope,
+            resource,
+          }}
+        />
+      </main>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: "Check your email" };
 
 export default function CheckEmailPage() {
   return (
-    <main className="mx-auto flex max-w-sm flex-col gap-4 px-6 py-24">
+    <main id="main" className="mx-auto flex max-w-sm flex-col gap-4 px-6 py-24">
       <h1 className="text-2xl font-semibold">Check your email</h1>
       <p className="text-stone-600">
         A sign-in link is on its way. Without SMTP configured, the link is printed to the server log.

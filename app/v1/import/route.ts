@@ -4,5 +4,7 @@ import { listImportsEndpoint, startImportEndpoint } from "@/lib/imports/endpoint
 import { listImports } from "@/lib/imports/list-imports";
 import { startImport } from "@/lib/imports/start-import";
 
-export const POST = withApi(startImportEndpoint, ({ principal, body }) => startImport(principal.userId, body, { outbound: appOutbound() }));
+export const POST = withApi(startImportEndpoint, ({ principal, body }) =>
+  startImport(principal.userId, body, { outbound: appOutbound() }),
+);
 export const GET = withApi(listImportsEndpoint, ({ principal }) => listImports(principal.userId));

@@ -3,4 +3,6 @@ import { publishEndpoint } from "@/lib/publishing/endpoints";
 import { publishTranscript } from "@/lib/publishing/publish";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 
-export const POST = withApi(publishEndpoint, ({ principal, body }) => publishTranscript(principal.userId, body, transcriptDeps()));
+export const POST = withApi(publishEndpoint, ({ principal, body }) =>
+  publishTranscript(principal.userId, body, transcriptDeps()),
+);

@@ -6,7 +6,9 @@ import { recordFailedRequest } from "@/lib/transcripts/record-failed-request";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 
 export const POST = withApi(createTranscriptEndpoint, async ({ principal, body }) => {
-  const outcome = await requestTranscript(principal.userId, body, transcriptDeps()).catch((error: unknown) => recordFailedRequest(principal.userId, body, error));
+  const outcome = await requestTranscript(principal.userId, body, transcriptDeps()).catch((error: unknown) =>
+    recordFailedRequest(principal.userId, body, error),
+  );
   if (outcome.kind === "transcript") return outcome.transcript;
   const { jobId, status } = outcome.job;
   return NextResponse.json({ job_id: jobId, status }, { status: 202, headers: { Location: `/v1/jobs/${jobId}` } });

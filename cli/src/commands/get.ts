@@ -1,13 +1,15 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
+import { mkdir, stat } from "node:fs/promises";
+import { Option, type Command } from "commander";
 import pLimit from "p-limit";
-import type { TranscriptResponse } from "@/lib/transcripts/schemas";
+import { FORMAT_TOKEN_NAMES, parseFormat } from "@/lib/formats/types";
+import { action, examples, withJson } from "../command";
 import type { Context } from "../context";
 import { CliError, EXIT } from "../errors";
-import { waitForJob } from "../jobs";
+import { waitForJob, type TranscriptFormat } from "../jobs";
+import { rendered, writeTranscript, type Transcript } from "../transcript-file";
 import { uploadFile } from "../upload";
 
-export interface GetOptions {
+interface GetOptions {
   lang: string;
   format: string;
   output?: string;
@@ -15,9 +17,9 @@ export interface GetOptions {
   json?: boolean;
 }
 
-export type GetResult = { input: string; transcript: TranscriptResponse } | { input: string; error: { message: string; code: string | null; exit_code: number } };
-
-const EXTENSIONS: Record<string, string> = { json: "json", text: "txt", txt: "txt", srt: "srt", vtt: "vtt", md: "md", markdown: "md" };
+type GetResult =
+  | { input: string; transcript: Transcript }
+  | { input: string; error: { message: string; code: string | null; exit_code: number } };
 
 /** `-` reads links (or file paths) from stdin, one a line; blank lines and # comments are skipped. */
 async function expandInputs(inputs: string[]): Promise<string[]> {
@@ -29,7 +31,12 @@ async function expandInputs(inputs: string[]): Promise<string[]> {
     }
     let text = "";
     for await (const chunk of process.stdin) text += chunk;
-    expanded.push(...text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line && !line.startsWith("#")));
+    expanded.push(
+      ...text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith("#")),
+    );
   }
   return expanded;
 }
@@ -50,42 +57,50 @@ async function sourceOf(input: string): Promise<{ url: string } | { file: string
 }
 
 /** One input to a finished transcript: the direct answer, or the job it started, waited for. */
-export async function transcribe(ctx: Context, input: string, options: { lang: string; format: string }): Promise<TranscriptResponse> {
+async function transcribe(
+  ctx: Context,
+  input: string,
+  options: { lang: string; format: TranscriptFormat },
+): Promise<Transcript> {
   const named = await sourceOf(input);
-  const source = "file" in named ? { upload: (await uploadFile(ctx, named.file)).object_path } : named;
-  const answer = await ctx.api.request<TranscriptResponse | { job_id: string }>("POST", "/v1/transcript", { body: { ...source, lang: options.lang, format: options.format } });
-  if (answer.status === 202 && "job_id" in answer.body) {
-    return (await waitForJob(ctx, answer.body.job_id, options.format)).transcript;
-  }
-  return answer.body as TranscriptResponse;
+  const target =
+    "file" in named
+      ? { source: "upload" as const, url: (await uploadFile(ctx, named.file)).object_path }
+      : { source: "url" as const, url: named.url };
+  const answer = await ctx.api.verbatim
+    .transcribe(target.url, { source: target.source, lang: options.lang, format: options.format, wait: false })
+    .catch((error: unknown) => {
+      throw ctx.api.failure(error);
+    });
+  return answer.kind === "job"
+    ? (await waitForJob(ctx, answer.job.job_id, options.format)).transcript
+    : answer.transcript;
 }
 
-/** The transcript as its file: `content` for the text formats, the JSON object for json. */
-export function rendered(transcript: TranscriptResponse): string {
-  if (transcript.format === "json" || transcript.content === null) return `${JSON.stringify(transcript, null, 2)}\n`;
-  return transcript.content.endsWith("\n") ? transcript.content : `${transcript.content}\n`;
+/**
+ * With --json the transcript carries its `segments` whatever the format: the API sends them for json only,
+ * so for the others they are read once more from the history entry in json.
+ */
+async function withSegments(ctx: Context, transcript: Transcript): Promise<Transcript> {
+  if (transcript.segments !== null) return transcript;
+  const params = { path: { id: transcript.id }, query: { format: "json" as const } };
+  const { segments } = await ctx.api.ok(ctx.api.client.GET("/v1/transcripts/{id}", { params }));
+  return { ...transcript, segments };
 }
 
-function fileName(transcript: TranscriptResponse): string {
-  const base = `${transcript.video_id}.${transcript.lang}`.replace(/[^\w.-]+/g, "_").replace(/^[._]+/, "");
-  return `${base || "transcript"}.${EXTENSIONS[transcript.format] ?? transcript.format}`;
-}
-
-export async function writeTranscript(ctx: Context, transcript: TranscriptResponse, output: string | undefined, intoDirectory: boolean): Promise<void> {
-  if (!output || output === "-") {
-    if (!ctx.out.json) ctx.out.write(rendered(transcript));
-    return;
-  }
-  const file = intoDirectory ? path.join(output, fileName(transcript)) : output;
-  await writeFile(file, rendered(transcript));
-  ctx.out.info(`Wrote ${file} (${transcript.title ?? transcript.video_id}, ${transcript.source === "asr" ? "speech recognition" : "captions"})`);
-}
-
-export async function get(ctx: Context, inputs: string[], options: GetOptions): Promise<number> {
+async function get(ctx: Context, inputs: string[], options: GetOptions): Promise<number> {
   const all = await expandInputs(inputs);
-  if (all.length === 0) throw new CliError("No link or file given. Example: verbatim get https://youtu.be/… (or - to read links from stdin)", EXIT.usage);
+  if (all.length === 0)
+    throw new CliError(
+      "No link or file given. Example: verbatim get https://youtu.be/… (or - to read links from stdin)",
+      EXIT.usage,
+    );
   const concurrency = Number(options.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16) throw new CliError("--concurrency must be a whole number from 1 to 16", EXIT.usage);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 16)
+    throw new CliError("--concurrency must be a whole number from 1 to 16", EXIT.usage);
+  const format = parseFormat(options.format);
+  if (!format)
+    throw new CliError(`Unknown format: ${options.format}. One of: ${FORMAT_TOKEN_NAMES.join(", ")}`, EXIT.usage);
   const several = all.length > 1 || inputs.includes("-");
   if (several && options.output && options.output !== "-") {
     // Several transcripts go into a folder, each named <video id>.<lang>.<ext>.
@@ -96,7 +111,8 @@ export async function get(ctx: Context, inputs: string[], options: GetOptions): 
     all.map((input) =>
       limit(async (): Promise<GetResult> => {
         try {
-          const transcript = await transcribe(ctx, input, options);
+          let transcript = await transcribe(ctx, input, { lang: options.lang, format });
+          if (ctx.out.json) transcript = await withSegments(ctx, transcript);
           if (several && !ctx.out.json && (!options.output || options.output === "-")) return { input, transcript }; // printed in order below
           await writeTranscript(ctx, transcript, options.output, several);
           return { input, transcript };
@@ -112,7 +128,29 @@ export async function get(ctx: Context, inputs: string[], options: GetOptions): 
   if (several && !ctx.out.json && (!options.output || options.output === "-")) {
     for (const result of results) if ("transcript" in result) ctx.out.write(rendered(result.transcript));
   }
-  if (ctx.out.json) ctx.out.writeJson(several ? results : (results[0] as { transcript: TranscriptResponse }).transcript);
+  if (ctx.out.json) ctx.out.writeJson(several ? results : (results[0] as { transcript: Transcript }).transcript);
   const failed = results.find((result) => "error" in result);
   return failed && "error" in failed ? failed.error.exit_code : EXIT.ok;
+}
+
+export function registerGet(program: Command): void {
+  withJson(program.command("get"))
+    .description("Transcribe links or local audio/video files (uploaded), waiting for speech recognition when needed")
+    .argument("<url|file...>", "links or files; - reads them from stdin, one a line")
+    .option("-l, --lang <lang>", "language of the transcript", "en")
+    .addOption(new Option("-f, --format <format>", "output format").choices(FORMAT_TOKEN_NAMES).default("text"))
+    .option("-o, --output <file>", "write to this file (a folder when several inputs are given) instead of stdout")
+    .option("-c, --concurrency <n>", "how many inputs are transcribed at once", "3")
+    .addHelpText(
+      "after",
+      examples(
+        "verbatim get https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+        "verbatim get https://youtu.be/dQw4w9WgXcQ --lang de --format srt -o talk.de.srt",
+        "verbatim get interview.m4a --format vtt > interview.vtt",
+        "cat links.txt | verbatim get - -o transcripts/",
+        "verbatim get https://youtu.be/dQw4w9WgXcQ --json | jq '.segments[0]'",
+      ) +
+        "\nWith --json: the transcript object, its timed segments included whatever the format; with several inputs an array of {input, transcript} or {input, error}.\n",
+    )
+    .action(action(get));
 }

@@ -1,10 +1,12 @@
-import type { SearchResponse } from "@/lib/search/schemas";
+import { Option, type Command } from "commander";
+import { PLATFORMS } from "@/lib/sources/platforms";
+import { action, examples, withJson } from "../command";
 import type { Context } from "../context";
 import { EXIT } from "../errors";
 import { duration, table } from "../format";
 
-export interface SearchOptions {
-  platform?: string;
+interface SearchOptions {
+  platform?: (typeof PLATFORMS)[number];
   lang?: string;
   limit: string;
   cursor?: string;
@@ -17,7 +19,7 @@ function clip(text: string, max: number): string {
 }
 
 /** The snippet on one line, its matched words set off by `mark`. */
-function marked(snippet: string, highlights: [number, number][], mark: (text: string) => string): string {
+function marked(snippet: string, highlights: number[][], mark: (text: string) => string): string {
   let out = "";
   let at = 0;
   for (const [start, end] of highlights) {
@@ -29,10 +31,17 @@ function marked(snippet: string, highlights: [number, number][], mark: (text: st
 }
 
 /** `verbatim search "<query>"`: moments of what was said in your transcripts, as a table (time, title, snippet) or --json. */
-export async function search(ctx: Context, query: string, options: SearchOptions): Promise<number> {
-  const found = await ctx.api.get<SearchResponse>("/v1/me/search", {
-    query: { q: query, platform: options.platform, lang: options.lang, limit: options.limit, cursor: options.cursor },
-  });
+async function search(ctx: Context, query: string, options: SearchOptions): Promise<number> {
+  const params = {
+    query: {
+      q: query,
+      platform: options.platform,
+      lang: options.lang,
+      limit: Number(options.limit),
+      cursor: options.cursor,
+    },
+  };
+  const found = await ctx.api.ok(ctx.api.client.GET("/v1/me/search", { params }));
   if (ctx.out.json) {
     ctx.out.writeJson(found);
     return EXIT.ok;
@@ -43,8 +52,31 @@ export async function search(ctx: Context, query: string, options: SearchOptions
   }
   // Matched words: bold on a terminal, between * elsewhere (pipes, NO_COLOR).
   const mark = ctx.out.interactive ? ctx.out.color.bold : (text: string) => `*${text}*`;
-  const rows = found.results.map((m) => [duration(Math.floor(m.start)), clip(m.title ?? m.video_id ?? m.transcript_id, TITLE_CHARS), marked(m.snippet, m.highlights, mark)]);
+  const rows = found.results.map((m) => [
+    duration(Math.floor(m.start)),
+    clip(m.title ?? m.video_id ?? m.transcript_id, TITLE_CHARS),
+    marked(m.snippet, m.highlights, mark),
+  ]);
   ctx.out.write(table(["TIME", "TITLE", "SNIPPET"], rows, ctx.out.color.bold));
   if (found.next_cursor) ctx.out.info(`More with --cursor ${found.next_cursor}`);
   return EXIT.ok;
+}
+
+export function registerSearch(program: Command): void {
+  withJson(program.command("search"))
+    .description("Search what was said in your transcripts: the moments, with their time and a snippet")
+    .argument("<query>", 'words (any form), "a phrase", -exclude, OR')
+    .addOption(new Option("--platform <platform>", "only this platform").choices(PLATFORMS))
+    .option("-l, --lang <lang>", "only transcripts in this language")
+    .option("-n, --limit <n>", "how many moments (1-50)", "20")
+    .option("--cursor <cursor>", "the next page (printed after a full page)")
+    .addHelpText(
+      "after",
+      examples(
+        'verbatim search "growth mindset"',
+        "verbatim search '\"suez crisis\" -film' --lang en",
+        "verbatim search 比特币 --json | jq -r '.results[].links.source'",
+      ),
+    )
+    .action(action(search));
 }

@@ -13,7 +13,8 @@
  * `dedupe` handles both: it drops newline-only events, folds appended text into the event it
  * continues, removes from each cue the prefix that repeats the tail of the previous cue (longest
  * token-level overlap) when the track rolls, drops cues that only repeat, keeps each phrase's timing
- * from its first appearance, and clips every segment's end to the next segment's start.
+ * from its first appearance, and clips every segment's end to the next segment's start. A cue that
+ * starts after a gap is never folded into the one before it, whatever its words.
  *
  * Whether a track "rolls" is decided from the track itself (a good share of adjacent cues overlap by
  * whole phrases), so a json3 track, whose overlaps are only ever a speaker repeating themselves
@@ -22,6 +23,8 @@
  * Pure: no I/O.
  */
 import type { Segment } from "@/lib/formats/types";
+
+import { joinCaptionText } from "./text";
 
 type InputCue = Segment & { append?: boolean };
 
@@ -82,14 +85,17 @@ function base(cues: readonly InputCue[]): Segment[] {
     if (text === "") continue;
     const prev = out[out.length - 1];
     if (c.append && prev) {
-      prev.text = `${prev.text} ${text}`;
+      prev.text = joinCaptionText(prev.text, text);
       prev.end = Math.max(prev.end, c.end);
       continue;
     }
     out.push({ start: c.start, end: Math.max(c.start, c.end), text });
   }
   // Stable: cues that start together keep their order.
-  return out.map((s, i) => [s, i] as const).sort((a, b) => a[0].start - b[0].start || a[1] - b[1]).map(([s]) => s);
+  return out
+    .map((s, i) => [s, i] as const)
+    .sort((a, b) => a[0].start - b[0].start || a[1] - b[1])
+    .map(([s]) => s);
 }
 
 /** True when enough adjacent cues re-show the previous cue's tail for this to be a rolling track. */
@@ -133,11 +139,14 @@ export function dedupe(cues: readonly InputCue[]): Segment[] {
     const last = out[out.length - 1];
     let keepFrom = 0;
 
-    if (prevTokens !== null) {
+    // Only a cue that follows on from the previous one can re-show it: after a gap, the same words
+    // ("[Music]" three times, 100 s apart) are said again and stay separate segments.
+    const follows = seg.start <= prevEnd + TOUCH;
+    if (prevTokens !== null && follows) {
       if (rolling) {
         const k = longestOverlap(prevTokens, norms);
         if (isCarryOver(k, prevTokens.length, norms.length)) keepFrom = k;
-      } else if (seg.start <= prevEnd + TOUCH && norms.join(" ") === prevTokens.join(" ")) {
+      } else if (norms.join(" ") === prevTokens.join(" ")) {
         // The same cue twice in a row (e.g. "[Music]" split in two): one segment.
         keepFrom = norms.length;
       }

@@ -40,7 +40,9 @@ describe("parseClockMs", () => {
 
 describe("decodeEntities", () => {
   it("decodes named, decimal and hex references", () => {
-    expect(decodeEntities("Tom &amp; Jerry &lt;3 &quot;hi&quot; it&#39;s &#x2019; &nbsp;x")).toBe("Tom & Jerry <3 \"hi\" it's \u2019 \u00a0x");
+    expect(decodeEntities("Tom &amp; Jerry &lt;3 &quot;hi&quot; it&#39;s &#x2019; &nbsp;x")).toBe(
+      'Tom & Jerry <3 "hi" it\'s \u2019 \u00a0x',
+    );
     expect(decodeEntities("caf&eacute; &hellip;")).toBe("café …");
   });
 
@@ -51,7 +53,18 @@ describe("decodeEntities", () => {
 
 describe("parseVtt", () => {
   it("parses cues with and without hours, identifiers and cue settings", () => {
-    const vtt = ["WEBVTT", "", "1", "00:00:00.500 --> 00:00:03.000 line:85% align:center", "Hello", "", "intro", "00:03.200 --> 00:06.800 position:10%", "World", ""].join("\n");
+    const vtt = [
+      "WEBVTT",
+      "",
+      "1",
+      "00:00:00.500 --> 00:00:03.000 line:85% align:center",
+      "Hello",
+      "",
+      "intro",
+      "00:03.200 --> 00:06.800 position:10%",
+      "World",
+      "",
+    ].join("\n");
     expect(parseVtt(vtt)).toEqual([
       { start: 0.5, end: 3, text: "Hello" },
       { start: 3.2, end: 6.8, text: "World" },
@@ -65,17 +78,20 @@ describe("parseVtt", () => {
       { start: 3.2, end: 6.8, text: "from link to transcript in one request." },
       { start: 7, end: 142.5, text: "Thanks for watching." },
     ]);
-    const withRegion = "WEBVTT\nKind: captions\nLanguage: en\n\nREGION\nid:fred width:40%\n\nNOTE\nmulti\nline\n\n00:00:01.000 --> 00:00:02.000 region:fred\nHi\n";
+    const withRegion =
+      "WEBVTT\nKind: captions\nLanguage: en\n\nREGION\nid:fred width:40%\n\nNOTE\nmulti\nline\n\n00:00:01.000 --> 00:00:02.000 region:fred\nHi\n";
     expect(parseVtt(withRegion)).toEqual([{ start: 1, end: 2, text: "Hi" }]);
   });
 
   it("removes <c>, <v>, <i>, inline timestamps and decodes entities", () => {
-    const vtt = "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v.loud Bob>it&#39;s</v><00:00:00.500><c.colorE5E5E5> a</c> <i>test</i> &amp; more&nbsp;here\n";
+    const vtt =
+      "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v.loud Bob>it&#39;s</v><00:00:00.500><c.colorE5E5E5> a</c> <i>test</i> &amp; more&nbsp;here\n";
     expect(parseVtt(vtt)).toEqual([{ start: 0, end: 2, text: "it's a test & more here" }]);
   });
 
   it("copes with CRLF, a BOM, a header that runs into the first cue, and blank runs", () => {
-    const vtt = "\ufeffWEBVTT\r\n00:00:01.000 --> 00:00:02.000\r\nOne\r\n\r\n\r\n\r\n00:00:03.000 --> 00:00:04.000\r\nTwo\r\n";
+    const vtt =
+      "\ufeffWEBVTT\r\n00:00:01.000 --> 00:00:02.000\r\nOne\r\n\r\n\r\n\r\n00:00:03.000 --> 00:00:04.000\r\nTwo\r\n";
     expect(parseVtt(vtt)).toEqual([
       { start: 1, end: 2, text: "One" },
       { start: 3, end: 4, text: "Two" },
@@ -83,7 +99,8 @@ describe("parseVtt", () => {
   });
 
   it("drops cues with broken timings; cues with empty text go at tidy/dedupe", () => {
-    const vtt = "WEBVTT\n\n00:00:01.000 --> soon\nBroken\n\n00:00:02.000 --> 00:00:03.000\n<c> </c>\n\n00:00:04.000 --> 00:00:05.000\nKept\n";
+    const vtt =
+      "WEBVTT\n\n00:00:01.000 --> soon\nBroken\n\n00:00:02.000 --> 00:00:03.000\n<c> </c>\n\n00:00:04.000 --> 00:00:05.000\nKept\n";
     expect(parseVtt(vtt)).toEqual([
       { start: 2, end: 3, text: "" },
       { start: 4, end: 5, text: "Kept" },
@@ -92,7 +109,8 @@ describe("parseVtt", () => {
   });
 
   it("keeps a one-space line inside a cue (YouTube auto captions) instead of splitting there", () => {
-    const vtt = "WEBVTT\n\n00:00:00.160 --> 00:00:02.050 align:start position:0%\n \nhello<00:00:00.560><c> everyone</c>\n";
+    const vtt =
+      "WEBVTT\n\n00:00:00.160 --> 00:00:02.050 align:start position:0%\n \nhello<00:00:00.560><c> everyone</c>\n";
     expect(parseVtt(vtt)).toEqual([{ start: 0.16, end: 2.05, text: "hello everyone" }]);
   });
 
@@ -115,7 +133,8 @@ describe("parseVtt", () => {
   });
 
   it("dedupe keeps a line that repeats something older than the previous cue", () => {
-    const vtt = "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nNo.\n\n00:00:02.000 --> 00:00:03.000\nYes.\n\n00:00:03.000 --> 00:00:04.000\nNo.\n";
+    const vtt =
+      "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nNo.\n\n00:00:02.000 --> 00:00:03.000\nYes.\n\n00:00:03.000 --> 00:00:04.000\nNo.\n";
     expect(dedupe(parseVtt(vtt)).map((s) => s.text)).toEqual(["No.", "Yes.", "No."]);
   });
 });
@@ -130,7 +149,8 @@ describe("parseSrt", () => {
   });
 
   it("tolerates missing indexes, dot decimals, whitespace-only separators and <font>", () => {
-    const srt = "00:00:01.000 --> 00:00:02.000\n<font color=\"#fff\">One</font>\n  \n2\n00:00:03,000 --> 00:00:04,000\nTwo\n";
+    const srt =
+      '00:00:01.000 --> 00:00:02.000\n<font color="#fff">One</font>\n  \n2\n00:00:03,000 --> 00:00:04,000\nTwo\n';
     expect(parseSrt(srt)).toEqual([
       { start: 1, end: 2, text: "One" },
       { start: 3, end: 4, text: "Two" },
@@ -150,7 +170,12 @@ describe("parseJson3", () => {
   });
 
   it("splits manual multi-line events into one text and tolerates missing durations", () => {
-    const doc = { events: [{ tStartMs: 1000, segs: [{ utf8: "line one\nline two" }] }, { tStartMs: "x", segs: [{ utf8: "bad" }] }] };
+    const doc = {
+      events: [
+        { tStartMs: 1000, segs: [{ utf8: "line one\nline two" }] },
+        { tStartMs: "x", segs: [{ utf8: "bad" }] },
+      ],
+    };
     expect(parseJson3(JSON.stringify(doc))).toEqual([{ start: 1, end: 1, text: "line one line two" }]);
   });
 
@@ -163,7 +188,8 @@ describe("parseJson3", () => {
 
 describe("srv3 and TTML", () => {
   it("reads srv3 <p t d>", () => {
-    const srv3 = '<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body><p t="1200" d="2300">Hello <s>there</s></p><p t="4000" d="1000">a&amp;b<br/>c</p></body></timedtext>';
+    const srv3 =
+      '<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body><p t="1200" d="2300">Hello <s>there</s></p><p t="4000" d="1000">a&amp;b<br/>c</p></body></timedtext>';
     expect(parseSrv3(srv3)).toEqual([
       { start: 1.2, end: 3.5, text: "Hello there" },
       { start: 4, end: 5, text: "a&b c" },
@@ -187,13 +213,17 @@ describe("parseCaptions / sniffFormat", () => {
     expect(sniffFormat("1\n00:00:01,000 --> 00:00:02,000\nx")).toBe("srt");
     expect(sniffFormat("<tt xmlns=...>")).toBe("ttml");
     expect(sniffFormat('<?xml version="1.0"?><timedtext>')).toBe("srv3");
-    expect(sniffFormat('<?xml version="1.0" encoding="utf-8" ?><tt:tt xmlns:tt="http://www.w3.org/ns/ttml">')).toBe("ttml");
+    expect(sniffFormat('<?xml version="1.0" encoding="utf-8" ?><tt:tt xmlns:tt="http://www.w3.org/ns/ttml">')).toBe(
+      "ttml",
+    );
     expect(sniffFormat("00:00:01.000 --> 00:00:02.000\nNo header")).toBe("srt");
     expect(sniffFormat("hello")).toBeNull();
   });
 
   it("trusts the content over a wrong declared format", () => {
-    expect(parseCaptions("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi\n", "srt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
+    expect(parseCaptions("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi\n", "srt")).toEqual([
+      { start: 1, end: 2, text: "Hi" },
+    ]);
     expect(parseCaptions("1\n00:00:01,000 --> 00:00:02,000\nHi\n", "vtt")).toEqual([{ start: 1, end: 2, text: "Hi" }]);
     expect(() => parseCaptions("hello")).toThrow(CaptionParseError);
   });
@@ -209,14 +239,20 @@ describe("HLS WebVTT", () => {
       "https://cdn.example/a/b/seg-1.vtt",
       "https://cdn.example/a/b/seg-2.vtt",
     ]);
-    expect(parseM3u8Segments("#EXTM3U\n#EXTINF:1,\n/abs/0.vtt\n#EXTINF:1,\nhttps://other.example/1.vtt\n", "https://cdn.example/a/en.m3u8")).toEqual([
-      "https://cdn.example/abs/0.vtt",
-      "https://other.example/1.vtt",
-    ]);
+    expect(
+      parseM3u8Segments(
+        "#EXTM3U\n#EXTINF:1,\n/abs/0.vtt\n#EXTINF:1,\nhttps://other.example/1.vtt\n",
+        "https://cdn.example/a/en.m3u8",
+      ),
+    ).toEqual(["https://cdn.example/abs/0.vtt", "https://other.example/1.vtt"]);
   });
 
   it("merges segments: continued cues joined, X-TIMESTAMP-MAP offsets applied", () => {
-    const segs = mergeHlsVtt([subtitleFile("x-en-seg-0.vtt"), subtitleFile("x-en-seg-1.vtt"), subtitleFile("x-en-seg-2.vtt")]);
+    const segs = mergeHlsVtt([
+      subtitleFile("x-en-seg-0.vtt"),
+      subtitleFile("x-en-seg-1.vtt"),
+      subtitleFile("x-en-seg-2.vtt"),
+    ]);
     expect(segs).toEqual([
       { start: 0.4, end: 3.9, text: "Three things we learned building a transcript API." },
       { start: 4.1, end: 9.25, text: "One: people paste every kind of link you can imagine." },
@@ -230,7 +266,8 @@ describe("HLS WebVTT", () => {
 
   it("drops a cue repeated whole in the next segment", () => {
     const a = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:00:05.000 --> 00:00:07.000\nSame\n";
-    const b = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:00:05.000 --> 00:00:07.000\nSame\n\n00:00:08.000 --> 00:00:09.000\nNext\n";
+    const b =
+      "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:900000,LOCAL:00:00:00.000\n\n00:00:05.000 --> 00:00:07.000\nSame\n\n00:00:08.000 --> 00:00:09.000\nNext\n";
     expect(mergeHlsVtt([a, b])).toEqual([
       { start: 5, end: 7, text: "Same" },
       { start: 8, end: 9, text: "Next" },
@@ -238,7 +275,9 @@ describe("HLS WebVTT", () => {
   });
 
   it("handles segments without a timestamp map", () => {
-    expect(mergeHlsVtt(["WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nA\n", "WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nB\n"])).toEqual([
+    expect(
+      mergeHlsVtt(["WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nA\n", "WEBVTT\n\n00:00:03.000 --> 00:00:04.000\nB\n"]),
+    ).toEqual([
       { start: 1, end: 2, text: "A" },
       { start: 3, end: 4, text: "B" },
     ]);

@@ -43,7 +43,9 @@ export function mergeHlsVtt(segmentTexts: readonly string[]): Cue[] {
     for (const cue of doc.cues) {
       const start = Math.round((cue.start + adjust) * 1000) / 1000;
       const end = Math.round((cue.end + adjust) * 1000) / 1000;
-      const same = merged.slice(-32).find((c) => c.text === cue.text && (Math.abs(c.start - start) < SAME || Math.abs(c.end - start) < SAME));
+      const same = merged
+        .slice(-32)
+        .find((c) => c.text === cue.text && (Math.abs(c.start - start) < SAME || Math.abs(c.end - start) < SAME));
       if (same) {
         same.end = Math.max(same.end, end);
         continue;
@@ -51,5 +53,8 @@ export function mergeHlsVtt(segmentTexts: readonly string[]): Cue[] {
       merged.push({ start, end, text: cue.text });
     }
   });
-  return merged.map((c, i) => [c, i] as const).sort((a, b) => a[0].start - b[0].start || a[1] - b[1]).map(([c]) => c);
+  return merged
+    .map((c, i) => [c, i] as const)
+    .sort((a, b) => a[0].start - b[0].start || a[1] - b[1])
+    .map(([c]) => c);
 }

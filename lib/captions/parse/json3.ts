@@ -18,7 +18,9 @@ interface Json3Event {
 }
 
 function segText(seg: unknown): string {
-  return typeof seg === "object" && seg !== null && typeof (seg as { utf8?: unknown }).utf8 === "string" ? (seg as { utf8: string }).utf8 : "";
+  return typeof seg === "object" && seg !== null && typeof (seg as { utf8?: unknown }).utf8 === "string"
+    ? (seg as { utf8: string }).utf8
+    : "";
 }
 
 export function parseJson3(body: string): Cue[] {

@@ -1,7 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CaptionParseError, parseCaptions, parsePodcastHtml, parsePodcastJson, sniffFormat } from "@/lib/captions/parse";
+import {
+  CaptionParseError,
+  parseCaptions,
+  parsePodcastHtml,
+  parsePodcastJson,
+  sniffFormat,
+} from "@/lib/captions/parse";
 
 // The Podcasting 2.0 namespace's own example transcripts (test/fixtures/feeds/README.md).
 const example = (ext: string) => readFileSync(path.join("test/fixtures/feeds", `transcript-example.${ext}`), "utf8");
@@ -12,7 +18,12 @@ describe("Podcasting 2.0 transcripts", () => {
     expect(sniffFormat(body)).toBe("podcast-json");
     const cues = parseCaptions(body);
     expect(cues[0]).toEqual({ start: 0.5, end: 0.75, text: "I" });
-    expect(cues.slice(0, 4).map((c) => c.text).join(" ")).toBe("I am your father.");
+    expect(
+      cues
+        .slice(0, 4)
+        .map((c) => c.text)
+        .join(" "),
+    ).toBe("I am your father.");
     expect(parsePodcastJson(body)).toEqual(cues);
   });
 
@@ -25,7 +36,10 @@ describe("Podcasting 2.0 transcripts", () => {
   });
 
   it("reads the SRT and VTT examples through the existing parsers", () => {
-    expect(parseCaptions(example("srt"))[0]).toMatchObject({ start: 0.179, text: "Travis: When you first get started in podcasting, it's" });
+    expect(parseCaptions(example("srt"))[0]).toMatchObject({
+      start: 0.179,
+      text: "Travis: When you first get started in podcasting, it's",
+    });
     expect(parseCaptions(example("vtt")).length).toBeGreaterThan(0);
   });
 
@@ -33,6 +47,10 @@ describe("Podcasting 2.0 transcripts", () => {
     expect(() => parsePodcastJson("{")).toThrow(CaptionParseError);
     expect(() => parsePodcastJson('{"version":"1.0.0"}')).toThrow(CaptionParseError);
     expect(() => parsePodcastHtml("<p>no times</p>")).toThrow(CaptionParseError);
-    expect(parsePodcastJson('{"segments":[{"startTime":-1,"endTime":2,"body":"x"},{"startTime":3,"endTime":2,"body":"y"},{"startTime":1,"endTime":2,"body":7}]}')).toEqual([]);
+    expect(
+      parsePodcastJson(
+        '{"segments":[{"startTime":-1,"endTime":2,"body":"x"},{"startTime":3,"endTime":2,"body":"y"},{"startTime":1,"endTime":2,"body":7}]}',
+      ),
+    ).toEqual([]);
   });
 });

@@ -24,7 +24,8 @@ export function parsePodcastJson(body: string): Cue[] {
     const { startTime, endTime, body: text } = raw as { startTime?: unknown; endTime?: unknown; body?: unknown };
     const start = Number(startTime);
     const end = Number(endTime);
-    if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start) continue;
+    if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start)
+      continue;
     const clean = cleanText(text);
     if (clean !== "") cues.push({ start, end, text: clean });
   }
@@ -44,7 +45,10 @@ export function parsePodcastHtml(body: string): Cue[] {
     const to = i + 1 < marks.length ? marks[i + 1]!.index! : body.length;
     const text = cleanText(body.slice(from, to).replace(/<cite>[\s\S]*?<\/cite>/gi, " "));
     const start = starts[i]!;
-    const end = i + 1 < marks.length ? Math.max(start, starts[i + 1]!) : start + Math.max(1, Math.ceil(text.split(" ").length / 3));
+    const end =
+      i + 1 < marks.length
+        ? Math.max(start, starts[i + 1]!)
+        : start + Math.max(1, Math.ceil(text.split(" ").length / 3));
     if (text !== "") cues.push({ start, end, text });
   }
   return cues;

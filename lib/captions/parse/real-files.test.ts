@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { normalizeSegments } from "@/lib/formats/normalize";
 import { renderSrt } from "@/lib/formats/srt";
-import { parseSrtStrict } from "@/lib/formats/srt-validator";
+import { parseSrtStrict } from "@/test/formats/srt-validator";
 import type { Segment } from "@/lib/formats/types";
 import { renderVtt } from "@/lib/formats/vtt";
 import { REAL_CAPTION_FILES, newRows, readCaptionFile, referenceWords, words } from "@/test/fixtures/captions";
@@ -149,8 +149,84 @@ describe("regressions from real files (issue 11)", () => {
     const zw = "从合欢\u200b\u200b山到";
     expect(cleanText(zw)).toBe("从合欢山到");
     expect(parseVtt(`WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${zw}\n`)[0]?.text).toBe("从合欢山到");
-    expect(parseJson3(JSON.stringify({ events: [{ tStartMs: 0, dDurationMs: 900, segs: [{ utf8: "从合欢" }, { utf8: "\u200b\u200b" }, { utf8: "山到" }] }] }))[0]?.text).toBe("从合欢山到");
-    expect(parseSrv3(`<timedtext format="3"><body><p t="0" d="900">从合欢&#8203;&#x200B;山到</p></body></timedtext>`)[0]?.text).toBe("从合欢山到");
+    expect(
+      parseJson3(
+        JSON.stringify({
+          events: [
+            { tStartMs: 0, dDurationMs: 900, segs: [{ utf8: "从合欢" }, { utf8: "\u200b\u200b" }, { utf8: "山到" }] },
+          ],
+        }),
+      )[0]?.text,
+    ).toBe("从合欢山到");
+    expect(
+      parseSrv3(`<timedtext format="3"><body><p t="0" d="900">从合欢&#8203;&#x200B;山到</p></body></timedtext>`)[0]
+        ?.text,
+    ).toBe("从合欢山到");
     expect(parseSrt(`1\n00:00:01,000 --> 00:00:02,000\n${zw}\n`)[0]?.text).toBe("从合欢山到");
+  });
+});
+
+describe("regressions from real files (issue 27)", () => {
+  const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff01-\\uff60";
+  /** Spaces with a Chinese or Japanese character on both sides: none belongs in zh/ja text. */
+  const straySpaces = (text: string) => [...text.matchAll(new RegExp(`(?<=[${CJK}]) (?=[${CJK}])`, "gu"))].length;
+  const nonSpace = (text: string) => text.replace(/\s+/g, "");
+
+  it("a Chinese track's wrapped lines are joined without a space, and every character is kept", () => {
+    const body = readCaptionFile("mempool.promo.zh.vtt");
+    // The file wraps lines 18 times between two Chinese characters; each used to become a space.
+    const wraps = [...body.matchAll(new RegExp(`(?<=[${CJK}])\\n(?=[${CJK}])`, "gu"))].length;
+    expect(wraps).toBe(18);
+    const segments = captionSegments(parseCaptions(body, "vtt"), "manual");
+    const text = segments.map((s) => s.text).join("");
+    expect(straySpaces(text)).toBe(0);
+    expect(segments.map((s) => s.text)).toContain("我们有实时追踪系统，你可以看到交易被确认的瞬间！");
+    // A wrap next to a Latin word stays a space ("mempool" then "我们").
+    expect(segments[0]?.text).toBe("欢迎来到开源项目 mempool 我们可以提供各式数据");
+    const cueText = body
+      .split("\n")
+      .filter((l) => l !== "" && !l.includes("-->") && !/^(WEBVTT|Kind:|Language:)/.test(l));
+    expect(nonSpace(text)).toBe(nonSpace(cueText.join("")));
+  });
+
+  it("Japanese auto captions appended in json3 are joined without a space; Latin ones with one", () => {
+    const json3 = JSON.stringify({
+      events: [
+        { tStartMs: 0, dDurationMs: 2000, segs: [{ utf8: "今日は" }] },
+        { tStartMs: 1000, dDurationMs: 1000, aAppend: 1, segs: [{ utf8: "\n" }] },
+        { tStartMs: 1000, dDurationMs: 1000, aAppend: 1, segs: [{ utf8: "いい天気です" }] },
+        { tStartMs: 2000, dDurationMs: 1000, segs: [{ utf8: "hello" }] },
+        { tStartMs: 2500, dDurationMs: 500, aAppend: 1, segs: [{ utf8: "world" }] },
+      ],
+    });
+    expect(dedupe(parseJson3(json3)).map((s) => s.text)).toEqual(["今日はいい天気です", "hello world"]);
+    expect(cleanText("中文<br/>字幕")).toBe("中文字幕");
+    expect(cleanText("한국어\n자막")).toBe("한국어 자막");
+  });
+
+  it("cues with a gap between them are never merged, even in a rolling track: three [Music] cues 100 s apart stay three", () => {
+    // The real rolling file, with three music breaks in YouTube's layout appended after its last cue.
+    const real = readCaptionFile("webvtt-py.youtube_dl.en.vtt");
+    const music = (at: number) => {
+      const t = (s: number) =>
+        `00:${String(Math.floor(s / 60)).padStart(2, "0")}:${(s % 60).toFixed(3).padStart(6, "0")}`;
+      return `\n${t(at)} --> ${t(at + 1.5)} align:start position:0%\n[Music]\n`;
+    };
+    const body = `${real.trimEnd()}\n${music(400)}${music(500)}${music(600)}`;
+    const reference = [
+      ...referenceWords({ file: "", format: "vtt", kind: "auto", rolling: true }, real),
+      "[Music]",
+      "[Music]",
+      "[Music]",
+    ];
+    const out = dedupe(parseVtt(body));
+    const musicSegments = out.filter((s) => s.text === "[Music]");
+    expect(musicSegments).toEqual([
+      { start: 400, end: 401.5, text: "[Music]" },
+      { start: 500, end: 501.5, text: "[Music]" },
+      { start: 600, end: 601.5, text: "[Music]" },
+    ]);
+    expect(textWords(out)).toEqual(reference);
+    expect(Math.max(...out.map((s) => s.end - s.start))).toBeLessThan(20);
   });
 });

@@ -22,7 +22,9 @@ export function parseSrv3(body: string): Cue[] {
     const attrs = attributes(m[1] ?? "");
     const start = finite(attrs.t);
     if (start === null) continue;
-    out.push(cueAt(start, start + Math.max(0, finite(attrs.d) ?? 0), cleanText(m[2] ?? "", { xml: true }), attrs.a === "1"));
+    out.push(
+      cueAt(start, start + Math.max(0, finite(attrs.d) ?? 0), cleanText(m[2] ?? "", { xml: true }), attrs.a === "1"),
+    );
   }
   return out;
 }
@@ -37,7 +39,9 @@ export function parseTranscriptXml(body: string): Cue[] {
     const start = finite(attrs.start);
     if (start === null) continue;
     const startMs = start * 1000;
-    out.push(cueAt(startMs, startMs + Math.max(0, finite(attrs.dur) ?? 0) * 1000, cleanText(m[2] ?? "", { xml: true })));
+    out.push(
+      cueAt(startMs, startMs + Math.max(0, finite(attrs.dur) ?? 0) * 1000, cleanText(m[2] ?? "", { xml: true })),
+    );
   }
   return out;
 }

@@ -3,8 +3,10 @@
  *
  * Text is cleaned the same way for every format: tags removed, HTML entities decoded by the
  * `entities` library (the whole HTML5 table, `;` required, so "AT&T" and "&notice" stay as
- * written), zero-width characters removed (U+200B between CJK words is not a space), and every run
- * of whitespace (newlines, NBSP, ideographic space) collapsed to one space.
+ * written), zero-width characters removed (U+200B between CJK words is not a space), a line break
+ * between two Chinese or Japanese characters removed (those scripts put no space between words, so
+ * a wrapped line is one run of text), and every other run of whitespace (newlines, NBSP, ideographic
+ * space) collapsed to one space.
  *
  * Pure: no I/O.
  */
@@ -48,9 +50,28 @@ const BREAK = /<br\s*\/?>/gi;
 /** Invisible characters that are not spaces: zero-width space, word joiner, BOM, soft hyphen, LRM/RLM. */
 const INVISIBLE = /[\u200b\u2060\ufeff\u00ad\u200e\u200f]/g;
 const WHITESPACE = /[\s\u0000-\u001f\u007f]+/g;
+/**
+ * Characters of scripts written without spaces between words: Han, Hiragana, Katakana, CJK and
+ * full-width punctuation. Korean (Hangul) is written with spaces and is not here.
+ */
+const UNSPACED = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff01-\\uff60\\u30fc";
+/** A line break (with the blanks around it) between two such characters. */
+const UNSPACED_LINE_BREAK = new RegExp(`(?<=[${UNSPACED}])[ \\t]*(?:\\r\\n?|\\n)[\\s]*(?=[${UNSPACED}])`, "gu");
+const ENDS_UNSPACED = new RegExp(`[${UNSPACED}]$`, "u");
+const STARTS_UNSPACED = new RegExp(`^[${UNSPACED}]`, "u");
+
+/**
+ * Joins two pieces of caption text: with nothing between a Chinese or Japanese end and start
+ * (a line wrapped there is one run of text), else with one space.
+ */
+export function joinCaptionText(a: string, b: string): string {
+  if (a === "") return b;
+  if (b === "") return a;
+  return ENDS_UNSPACED.test(a) && STARTS_UNSPACED.test(b) ? a + b : `${a} ${b}`;
+}
 
 function stripTags(s: string): string {
-  return s.replace(BREAK, " ").replace(TAG, "");
+  return s.replace(BREAK, "\n").replace(TAG, "");
 }
 
 export interface CleanOptions {
@@ -65,7 +86,7 @@ export interface CleanOptions {
 export function cleanText(raw: string, opts: CleanOptions = {}): string {
   let text = decodeEntities(stripTags(raw), opts.xml === true);
   if (opts.xml && text.includes("<")) text = stripTags(text);
-  return text.replace(INVISIBLE, "").replace(WHITESPACE, " ").trim();
+  return text.replace(INVISIBLE, "").replace(UNSPACED_LINE_BREAK, "").replace(WHITESPACE, " ").trim();
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -105,10 +126,10 @@ export function finite(value: unknown): number | null {
 }
 
 /** Attributes of one start tag, e.g. ` t="80" d="4040" w="1"` → {t: "80", d: "4040", w: "1"}. Names keep their prefix. */
-export function attributes(source: string): Record<string, string> {
+export function attributes(tag: string): Record<string, string> {
   const out: Record<string, string> = {};
   const re = /([A-Za-z_:][-A-Za-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(source)) !== null) out[m[1] as string] = decodeEntities(m[2] ?? m[3] ?? "");
+  while ((m = re.exec(tag)) !== null) out[m[1] as string] = decodeEntities(m[2] ?? m[3] ?? "");
   return out;
 }

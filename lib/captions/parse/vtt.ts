@@ -57,7 +57,12 @@ export function splitLines(body: string): string[] {
  * Cues from a line list, starting at `from`. A cue's text ends where `endsText(line)` is true or at a
  * line with `-->`. Shared with SRT.
  */
-export function readCues(lines: readonly string[], from: number, endsText: (line: string) => boolean, textOf: (lines: string[]) => string): Cue[] {
+export function readCues(
+  lines: readonly string[],
+  from: number,
+  endsText: (line: string) => boolean,
+  textOf: (lines: string[]) => string,
+): Cue[] {
   const cues: Cue[] = [];
   let i = from;
   while (i < lines.length) {
@@ -66,7 +71,8 @@ export function readCues(lines: readonly string[], from: number, endsText: (line
     if (!line.includes("-->")) continue;
     const timing = parseTimingLine(line);
     const text: string[] = [];
-    while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->")) text.push(lines[i++] as string);
+    while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->"))
+      text.push(lines[i++] as string);
     // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
     if (timing) cues.push(cueAt(timing.startMs, timing.endMs, textOf(text)));
   }
@@ -83,7 +89,12 @@ export function parseVttDocument(body: string): VttDocument {
     const m = /^X-TIMESTAMP-MAP=(.*)$/.exec((lines[i] as string).trim());
     if (m) timestampMap = parseTimestampMap(m[1] as string);
   }
-  const cues = readCues(lines, i, (l) => l === "", (text) => cleanText(text.join("\n")));
+  const cues = readCues(
+    lines,
+    i,
+    (l) => l === "",
+    (text) => cleanText(text.join("\n")),
+  );
   return { cues, timestampMap };
 }
 

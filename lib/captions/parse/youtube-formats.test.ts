@@ -23,8 +23,12 @@ const fixture = (name: string) => readFileSync(`${DIR}${FAKE_IDS.captioned}.${na
 
 describe("decodeEntities / cleanText", () => {
   it("decodes named and numeric entities", () => {
-    expect(decodeEntities("Tom &amp; Jerry &quot;live&quot; &gt;&gt; &lt;3 &#39;hi&#39; &#x2014; &apos;")).toBe(`Tom & Jerry "live" >> <3 'hi' \u2014 '`);
-    expect(decodeEntities("caf&eacute; na&iuml;ve &Uuml;ber &szlig; &hellip; &euro;5 &nbsp;")).toBe("café naïve Über ß … €5 \u00a0");
+    expect(decodeEntities("Tom &amp; Jerry &quot;live&quot; &gt;&gt; &lt;3 &#39;hi&#39; &#x2014; &apos;")).toBe(
+      `Tom & Jerry "live" >> <3 'hi' \u2014 '`,
+    );
+    expect(decodeEntities("caf&eacute; na&iuml;ve &Uuml;ber &szlig; &hellip; &euro;5 &nbsp;")).toBe(
+      "café naïve Über ß … €5 \u00a0",
+    );
   });
 
   it("decodes the classic format's double escaping when asked, and only then", () => {
@@ -33,7 +37,9 @@ describe("decodeEntities / cleanText", () => {
   });
 
   it("decodes every HTML name with its own case (the second parser lowercased them: &Eacute; became é)", () => {
-    expect(decodeEntities("&Eacute;cole &eacute;t&eacute; &iacute;ndice &Iacute; &euro;5 &Ntilde;and&uacute; &OElig;uvre")).toBe("École été índice Í €5 Ñandú Œuvre");
+    expect(
+      decodeEntities("&Eacute;cole &eacute;t&eacute; &iacute;ndice &Iacute; &euro;5 &Ntilde;and&uacute; &OElig;uvre"),
+    ).toBe("École été índice Í €5 Ñandú Œuvre");
   });
 
   it("leaves unknown entities, names without ';' and bare ampersands as written; invalid numbers become U+FFFD", () => {
@@ -43,7 +49,9 @@ describe("decodeEntities / cleanText", () => {
 
   it("strips tags, escaped tags too, and collapses whitespace", () => {
     expect(cleanText('<font color="#E5E5E5">so</font> <i>this</i>\n  is<br/>it')).toBe("so this is it");
-    expect(cleanText("&lt;font color=&quot;#CCCCCC&quot;&gt;quiet&lt;/font&gt; words", { xml: true })).toBe("quiet words");
+    expect(cleanText("&lt;font color=&quot;#CCCCCC&quot;&gt;quiet&lt;/font&gt; words", { xml: true })).toBe(
+      "quiet words",
+    );
     expect(cleanText("hey<00:00:01.469><c> there</c>")).toBe("hey there");
     expect(cleanText("a < b and c > d, I <3 bread")).toBe("a < b and c > d, I <3 bread");
     expect(cleanText("\n")).toBe("");
@@ -94,7 +102,10 @@ describe("parsers on the fixtures (manual English)", () => {
   it("German, with umlauts and typographic quotes intact", () => {
     for (const name of ["de.json3", "de.srv3", "de.xml", "de.vtt"]) {
       const cues = parseCaptions(fixture(name));
-      expect(cues.map((c) => c.text), name).toEqual(LINES.map(([, , de]) => de));
+      expect(
+        cues.map((c) => c.text),
+        name,
+      ).toEqual(LINES.map(([, , de]) => de));
     }
     expect(parseCaptions(fixture("de.xml"))[24]?.text).toBe("Bäcker nennen das den „Ofentrieb“.");
   });
@@ -116,7 +127,11 @@ describe("parsers on the fixtures (auto captions)", () => {
   });
 
   it("srv3 and classic XML read as the same lines", () => {
-    expect(parseSrv3(fixture("en.asr.srv3")).filter((c) => c.text !== "").map((c) => c.text)).toEqual(asrLines);
+    expect(
+      parseSrv3(fixture("en.asr.srv3"))
+        .filter((c) => c.text !== "")
+        .map((c) => c.text),
+    ).toEqual(asrLines);
     expect(parseTranscriptXml(fixture("en.asr.xml")).map((c) => c.text)).toEqual(asrLines);
   });
 
@@ -165,7 +180,9 @@ describe("parser edge cases", () => {
   });
 
   it("classic: attributes in any order, empty texts", () => {
-    const cues = parseTranscriptXml('<transcript><text dur="1.5" start="2.25">a &amp;amp; b</text><text start="4" dur="1"/></transcript>');
+    const cues = parseTranscriptXml(
+      '<transcript><text dur="1.5" start="2.25">a &amp;amp; b</text><text start="4" dur="1"/></transcript>',
+    );
     expect(cues).toEqual([
       { start: 2.25, end: 3.75, text: "a & b" },
       { start: 4, end: 5, text: "" },
@@ -173,7 +190,9 @@ describe("parser edge cases", () => {
   });
 
   it("WebVTT: CRLF, cue ids, NOTE blocks, hours optional", () => {
-    const cues = parseVtt("WEBVTT\r\n\r\nNOTE made by hand\r\n\r\n1\r\n00:01.000 --> 00:02.500 line:0\r\nfirst &amp; only\r\n");
+    const cues = parseVtt(
+      "WEBVTT\r\n\r\nNOTE made by hand\r\n\r\n1\r\n00:01.000 --> 00:02.500 line:0\r\nfirst &amp; only\r\n",
+    );
     expect(cues).toEqual([{ start: 1, end: 2.5, text: "first & only" }]);
     expect(() => parseVtt("<transcript/>")).toThrow(CaptionParseError);
   });

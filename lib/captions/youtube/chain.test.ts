@@ -1,3 +1,4 @@
+import { operatorNote, type OperatorNote } from "@/lib/observability/failure-cause";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { createOutbound } from "@/lib/http/outbound";
@@ -17,9 +18,22 @@ import { type YoutubeProviderOptions, createYoutubeProvider } from "./provider";
 /** The video of the recorded captioned response (and of the recorded PO-token-required one). */
 const RECORDED_ID = "GJLlxj_dtq8";
 /** Recorded answers that name their video are served for that id; the others for made-up ids. */
-const ID = { blocked: "blkdBotChk1", tooMany: "tooManyReq1", age: "Njp5uhTorCo", gone: "unavailabl1", unplayable: "unplayable1", disabled: "dsMFmonKDD4", liveEnded: "Fjg5lYqvzUs", hang: "hangsForevr" };
+const ID = {
+  blocked: "blkdBotChk1",
+  tooMany: "tooManyReq1",
+  age: "Njp5uhTorCo",
+  gone: "unavailabl1",
+  unplayable: "unplayable1",
+  disabled: "dsMFmonKDD4",
+  liveEnded: "Fjg5lYqvzUs",
+  hang: "hangsForevr",
+};
 
-const source = (videoId: string): ParsedSource => ({ platform: "youtube", videoId, canonicalUrl: `https://www.youtube.com/watch?v=${videoId}` });
+const source = (videoId: string): ParsedSource => ({
+  platform: "youtube",
+  videoId,
+  canonicalUrl: `https://www.youtube.com/watch?v=${videoId}`,
+});
 const local = (h: string) => h === "127.0.0.1";
 const outbound = createOutbound({ allowPrivateFor: local, defaults: { retries: 0, timeoutMs: 5_000 } });
 
@@ -43,7 +57,8 @@ function provider(extra: Partial<YoutubeProviderOptions> = {}) {
   return createYoutubeProvider({
     outbound,
     innertubeBaseUrl: fake.url,
-    makeOutbound: (proxyUrl) => createOutbound({ proxyUrl, allowPrivateFor: local, defaults: { retries: 0, timeoutMs: 5_000 } }),
+    makeOutbound: (proxyUrl) =>
+      createOutbound({ proxyUrl, allowPrivateFor: local, defaults: { retries: 0, timeoutMs: 5_000 } }),
     ...extra,
   });
 }
@@ -52,17 +67,23 @@ const players = () => fake.requests.filter((r) => r.path === "/youtubei/v1/playe
 const clientsTried = () => players().map((r) => r.client);
 const upstream = () => fake.requests.length;
 
-async function outcome(p: Promise<unknown>): Promise<{ status: number; code: string; message: string; retryAfter?: number }> {
+async function outcome(
+  p: Promise<unknown>,
+): Promise<{ status: number; code: string; message: string; retryAfter?: number; note: OperatorNote }> {
   const err = await p.then(
     () => null,
     (e: unknown) => e,
   );
   expect(err).toBeInstanceOf(SourceError);
   const e = err as SourceError;
-  return { status: e.status, code: e.code, message: e.message, retryAfter: e.retryAfterSeconds };
+  return { status: e.status, code: e.code, message: e.message, retryAfter: e.retryAfterSeconds, note: operatorNote(e) };
 }
 
-async function transcript(p: ReturnType<typeof provider>, id: string, pick: (t: CaptionTrack) => boolean = (t) => t.lang === "en" && t.kind === "manual") {
+async function transcript(
+  p: ReturnType<typeof provider>,
+  id: string,
+  pick: (t: CaptionTrack) => boolean = (t) => t.lang === "en" && t.kind === "manual",
+) {
   const info = await p.getInfo(source(id));
   const track = info.tracks.find(pick);
   if (!track) throw new Error("no such track");
@@ -74,9 +95,18 @@ describe("recorded YouTube answers, replayed for every client", () => {
   it("a captioned video (recorded ANDROID answer): the first client serves; config, one player call, one track", async () => {
     fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
     const { info, segments } = await transcript(provider(), RECORDED_ID);
-    expect(info).toMatchObject({ title: "Surface Go Review - It’s Awesome", durationSeconds: 316, channel: "Dave2D", servedBy: "innertube:VISIONOS" });
+    expect(info).toMatchObject({
+      title: "Surface Go Review - It’s Awesome",
+      durationSeconds: 316,
+      channel: "Dave2D",
+      servedBy: "innertube:VISIONOS",
+    });
     expect(info.tracks.length).toBe(9);
-    expect(segments.map((s) => s.text)).toEqual(["Hey, this is just a test", "this is not the original transcript", "just something shorter, I made up for testing"]);
+    expect(segments.map((s) => s.text)).toEqual([
+      "Hey, this is just a test",
+      "this is not the original transcript",
+      "just something shorter, I made up for testing",
+    ]);
     expect(clientsTried()).toEqual(["VISIONOS"]);
     expect(upstream()).toBe(3); // config, player, timedtext
   });
@@ -104,7 +134,11 @@ describe("recorded YouTube answers, replayed for every client", () => {
 
   it.each([
     ["recorded/transcripts_disabled", ID.disabled, "Angèle - Eels x Richard Cocciante | A Take Away Show"],
-    ["recorded/transcripts_disabled2", ID.liveEnded, "Watch live Dow Jones feed: Markets plunge amid coronavirus fears, oil price war"],
+    [
+      "recorded/transcripts_disabled2",
+      ID.liveEnded,
+      "Watch live Dow Jones feed: Markets plunge amid coronavirus fears, oil price war",
+    ],
   ])("%s: every client asked, no tracks (speech recognition's turn), no yt-dlp", async (answer, id, title) => {
     fake.scenarios.set(id, { "*": answer });
     const info = await provider().getInfo(source(id));
@@ -117,7 +151,9 @@ describe("recorded YouTube answers, replayed for every client", () => {
   it("a live stream that has not ended → 409 live_not_finished, no other client asked", async () => {
     // The recorded finished stream, as YouTube describes one still running: videoDetails.isLive.
     const { readPlayerResponse } = await import("./player-response");
-    const recorded = (await import("@/test/fakes/youtube/fixtures/recorded/transcripts_disabled2.json")).default as { videoDetails: Record<string, unknown> };
+    const recorded = (await import("@/test/fakes/youtube/fixtures/recorded/transcripts_disabled2.json")).default as {
+      videoDetails: Record<string, unknown>;
+    };
     const verdict = readPlayerResponse({ ...recorded, videoDetails: { ...recorded.videoDetails, isLive: true } });
     expect(verdict).toMatchObject({ kind: "final", error: { code: "live_not_finished", status: 409 } });
   });
@@ -129,7 +165,8 @@ describe("recorded YouTube answers, replayed for every client", () => {
     const en = info.tracks.find((t) => t.lang === "en" && t.kind === "manual") as CaptionTrack;
     const result = await outcome(p.fetchTrack(info, en));
     expect(result).toMatchObject({ status: 503, code: "po_token_required" });
-    expect(result.message).toContain("YOUTUBE_POT_PROVIDER_URL");
+    expect(result.message).not.toContain("YOUTUBE_POT_PROVIDER_URL");
+    expect(result.note.setting).toContain("YOUTUBE_POT_PROVIDER_URL");
     // Each client listed the track only with exp=xpe; nothing was fetched without a token.
     expect(clientsTried()).toEqual(["VISIONOS", "ANDROID_VR", "WEB"]);
     expect(fake.requests.filter((r) => r.path === "/api/timedtext")).toHaveLength(0);
@@ -153,7 +190,10 @@ describe("the client chain", () => {
 
   it("YOUTUBE_CLIENTS order is followed", async () => {
     fake.scenarios.set(RECORDED_ID, { "*": "recorded/unplayable", iOS: "recorded/captioned" }); // youtubei.js names IOS "iOS"
-    const { info } = await transcript(provider({ clients: ["ANDROID", "IOS", "WEB"] as InnerTubeClient[] }), RECORDED_ID);
+    const { info } = await transcript(
+      provider({ clients: ["ANDROID", "IOS", "WEB"] as InnerTubeClient[] }),
+      RECORDED_ID,
+    );
     expect(info.servedBy).toBe("innertube:IOS");
     expect(clientsTried()).toEqual(["ANDROID", "iOS"]);
   });
@@ -167,7 +207,11 @@ describe("the client chain", () => {
 
   it("with the fake provider: the token is minted once per video, sent on WEB's player call and appended to the track", async () => {
     const pot = createPotProvider({ baseUrl: pots.url });
-    fake.scenarios.set(RECORDED_ID, { VISIONOS: "recorded/unplayable", ANDROID_VR: "recorded/unplayable", WEB: "recorded/po_token_required" });
+    fake.scenarios.set(RECORDED_ID, {
+      VISIONOS: "recorded/unplayable",
+      ANDROID_VR: "recorded/unplayable",
+      WEB: "recorded/po_token_required",
+    });
     const p = provider({ pot });
     const first = await transcript(p, RECORDED_ID);
     const second = await transcript(p, RECORDED_ID);
@@ -176,12 +220,20 @@ describe("the client chain", () => {
     expect(pots.calls).toEqual([{ content_binding: RECORDED_ID }]);
     expect(pot.minted).toBe(1);
     const token = pots.issued.get(RECORDED_ID);
-    expect(players().filter((r) => r.client === "WEB").map((r) => r.poToken)).toEqual([token, token]);
+    expect(
+      players()
+        .filter((r) => r.client === "WEB")
+        .map((r) => r.poToken),
+    ).toEqual([token, token]);
     const tracks = fake.requests.filter((r) => r.path === "/api/timedtext");
     expect(tracks).toHaveLength(2);
     for (const t of tracks) {
       expect(t.query.get("exp")).toBe("xpe");
-      expect({ pot: t.query.get("pot"), potc: t.query.get("potc"), c: t.query.get("c") }).toEqual({ pot: token, potc: "1", c: "WEB" });
+      expect({ pot: t.query.get("pot"), potc: t.query.get("potc"), c: t.query.get("c") }).toEqual({
+        pot: token,
+        potc: "1",
+        c: "WEB",
+      });
     }
   });
 
@@ -191,9 +243,11 @@ describe("the client chain", () => {
       fake.scenarios.set(RECORDED_ID, { "*": "recorded/po_token_required" });
       const p = provider({ pot: createPotProvider({ baseUrl: pots.url }), clients: ["WEB"] });
       const info = await p.getInfo(source(RECORDED_ID));
-      const result = await outcome(p.fetchTrack(info, info.tracks.find((t) => t.lang === "en" && t.kind === "manual") as CaptionTrack));
+      const result = await outcome(
+        p.fetchTrack(info, info.tracks.find((t) => t.lang === "en" && t.kind === "manual") as CaptionTrack),
+      );
       expect(result).toMatchObject({ status: 502, code: "upstream_failed" });
-      expect(result.message).toMatch(/PO token provider answered 500/);
+      expect(result.note.detail).toMatch(/PO token provider answered 500/);
     } finally {
       pots.fail = false;
     }
@@ -206,7 +260,10 @@ describe("egress: proxy rotation", () => {
     proxies.push(p);
     return p;
   }
-  const playerCalls = (p: FakeProxy) => p.requests.filter((r) => r.url.endsWith("/youtubei/v1/player?prettyPrint=false") || r.url.includes("/youtubei/v1/player")).length;
+  const playerCalls = (p: FakeProxy) =>
+    p.requests.filter(
+      (r) => r.url.endsWith("/youtubei/v1/player?prettyPrint=false") || r.url.includes("/youtubei/v1/player"),
+    ).length;
 
   it("a proxy that meets the bot check → the same client again on the next proxy, which serves", async () => {
     const [a, b] = [await proxy("a", "bot-check"), await proxy("b", "pass")];
@@ -247,12 +304,19 @@ describe("egress: proxy rotation", () => {
   it("every proxy blocks: bounded retries, then 503 upstream_blocked with Retry-After from the cooldown", async () => {
     const list = [await proxy("c", "bot-check"), await proxy("d", "429"), await proxy("e", "bot-check")];
     fake.scenarios.set(RECORDED_ID, { "*": "recorded/captioned" });
-    const p = provider({ proxies: list.map((x) => x.url), blockRetries: 1, clients: ["VISIONOS", "ANDROID_VR"], cooldownMs: 120_000 });
+    const p = provider({
+      proxies: list.map((x) => x.url),
+      blockRetries: 1,
+      clients: ["VISIONOS", "ANDROID_VR"],
+      cooldownMs: 120_000,
+    });
     const result = await outcome(p.getInfo(source(RECORDED_ID)));
     expect(result).toMatchObject({ status: 503, code: "upstream_blocked" });
     expect(result.retryAfter).toBeGreaterThan(60);
     // VISIONOS through c, once more through d (the one retry), ANDROID_VR through one of them: 3 attempts.
-    expect(list.reduce((n, x) => n + x.requests.filter((r) => r.url.includes("/youtubei/v1/")).length, 0)).toBeLessThanOrEqual(6);
+    expect(
+      list.reduce((n, x) => n + x.requests.filter((r) => r.url.includes("/youtubei/v1/")).length, 0),
+    ).toBeLessThanOrEqual(6);
     expect(list.reduce((n, x) => n + playerCalls(x), 0)).toBe(3);
   });
 

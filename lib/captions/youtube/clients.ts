@@ -47,7 +47,12 @@ export const KNOWN_CLIENTS: readonly InnerTubeClient[] = [
 ];
 
 /** Browser clients: YouTube wants a PO token on their player calls and caption URLs. */
-const POT_CLIENTS: ReadonlySet<InnerTubeClient> = new Set<InnerTubeClient>(["WEB", "MWEB", "WEB_EMBEDDED", "WEB_CREATOR"]);
+const POT_CLIENTS: ReadonlySet<InnerTubeClient> = new Set<InnerTubeClient>([
+  "WEB",
+  "MWEB",
+  "WEB_EMBEDDED",
+  "WEB_CREATOR",
+]);
 
 export function needsPoToken(client: InnerTubeClient): boolean {
   return POT_CLIENTS.has(client);
@@ -59,7 +64,8 @@ export function parseClientList(list: string): InnerTubeClient[] {
   for (const raw of list.split(",")) {
     const name = raw.trim().toUpperCase();
     if (name === "") continue;
-    if (!(KNOWN_CLIENTS as readonly string[]).includes(name)) throw new Error(`unknown InnerTube client "${raw.trim()}" (known: ${KNOWN_CLIENTS.join(", ")})`);
+    if (!(KNOWN_CLIENTS as readonly string[]).includes(name))
+      throw new Error(`unknown InnerTube client "${raw.trim()}" (known: ${KNOWN_CLIENTS.join(", ")})`);
     if (!out.includes(name as InnerTubeClient)) out.push(name as InnerTubeClient);
   }
   if (out.length === 0) throw new Error("name at least one InnerTube client");

@@ -68,6 +68,8 @@ describe("YOUTUBE_COOKIES_FILE", () => {
       "malformed line",
       ".youtube.com\tTRUE\t/\tTRUE\t2000000000\tBAD;NAME\tx",
     ].join("\n");
-    expect(cookieHeaderFromNetscape(file, 1_700_000_000)).toBe("PREF=f6=40000000&hl=en; __Secure-3PSID=abc.def; NID=511=xyz");
+    expect(cookieHeaderFromNetscape(file, 1_700_000_000)).toBe(
+      "PREF=f6=40000000&hl=en; __Secure-3PSID=abc.def; NID=511=xyz",
+    );
   });
 });

@@ -49,7 +49,11 @@ function label(proxy: string | null, index: number): string {
 export function createEgress(opts: EgressOptions): Egress {
   const now = opts.now ?? Date.now;
   const list: (string | null)[] = opts.proxies.length > 0 ? [...opts.proxies] : [null];
-  const exits: Exit[] = list.map((proxy, i) => ({ proxy, outbound: opts.makeOutbound(proxy ?? undefined), label: label(proxy, i) }));
+  const exits: Exit[] = list.map((proxy, i) => ({
+    proxy,
+    outbound: opts.makeOutbound(proxy ?? undefined),
+    label: label(proxy, i),
+  }));
   const coolUntil = new Map<string | null, number>();
   let cursor = 0;
 
@@ -60,7 +64,8 @@ export function createEgress(opts: EgressOptions): Egress {
       const order = exits.map((_, i) => exits[(cursor + i) % exits.length] as Exit).filter((e) => !tried.has(e.proxy));
       if (order.length === 0) return null;
       const ready = order.find((e) => (coolUntil.get(e.proxy) ?? 0) <= t);
-      const chosen = ready ?? order.reduce((a, b) => ((coolUntil.get(a.proxy) ?? 0) <= (coolUntil.get(b.proxy) ?? 0) ? a : b));
+      const chosen =
+        ready ?? order.reduce((a, b) => ((coolUntil.get(a.proxy) ?? 0) <= (coolUntil.get(b.proxy) ?? 0) ? a : b));
       cursor = (exits.indexOf(chosen) + 1) % exits.length;
       return chosen;
     },

@@ -7,22 +7,34 @@
  * Only YouTube and Google hosts are fetched at all. With `baseUrl` (tests), requests to the YouTube
  * API hosts go to that origin instead, path and query unchanged.
  */
-import { type Outbound, OutboundError, normaliseHost } from "@/lib/http/outbound";
+import { type Outbound, OutboundError, normalizeHost } from "@/lib/http/outbound";
 
 /** Hosts whose requests are sent to `baseUrl` when one is set. */
-export const YOUTUBE_API_HOSTS: ReadonlySet<string> = new Set(["www.youtube.com", "youtube.com", "m.youtube.com", "youtubei.googleapis.com"]);
+export const YOUTUBE_API_HOSTS: ReadonlySet<string> = new Set([
+  "www.youtube.com",
+  "youtube.com",
+  "m.youtube.com",
+  "youtubei.googleapis.com",
+]);
 
 /** youtubei.js has no business anywhere else. */
-const ALLOWED_HOST_SUFFIXES = ["youtube.com", "googleapis.com", "google.com", "googlevideo.com", "ytimg.com", "youtube-nocookie.com"];
+const ALLOWED_HOST_SUFFIXES = [
+  "youtube.com",
+  "googleapis.com",
+  "google.com",
+  "googlevideo.com",
+  "ytimg.com",
+  "youtube-nocookie.com",
+];
 
 export function isAllowedYoutubeHost(host: string): boolean {
-  const h = normaliseHost(host);
+  const h = normalizeHost(host);
   return ALLOWED_HOST_SUFFIXES.some((s) => h === s || h.endsWith(`.${s}`));
 }
 
 /** `https://www.youtube.com/youtubei/v1/player?x=1` → `<baseUrl>/youtubei/v1/player?x=1` for API hosts. */
 export function rewriteYoutubeUrl(url: URL, baseUrl: string | undefined): URL {
-  if (!baseUrl || !YOUTUBE_API_HOSTS.has(normaliseHost(url.hostname))) return url;
+  if (!baseUrl || !YOUTUBE_API_HOSTS.has(normalizeHost(url.hostname))) return url;
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
   return new URL(`${base.origin}${prefix}${url.pathname}${url.search}`);
@@ -37,7 +49,14 @@ export interface OutboundFetchOptions {
 }
 
 /** Headers node:http or the outbound module set themselves. */
-const DROPPED_REQUEST_HEADERS = new Set(["host", "content-length", "connection", "accept-encoding", "transfer-encoding", "keep-alive"]);
+const DROPPED_REQUEST_HEADERS = new Set([
+  "host",
+  "content-length",
+  "connection",
+  "accept-encoding",
+  "transfer-encoding",
+  "keep-alive",
+]);
 /** Bodies arrive decoded (identity) and whole, so these would lie. */
 const DROPPED_RESPONSE_HEADERS = ["content-encoding", "transfer-encoding", "content-length"];
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);

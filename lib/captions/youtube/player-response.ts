@@ -45,7 +45,8 @@ const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !=
 export function textOf(v: unknown): string {
   const o = obj(v);
   if (typeof o.simpleText === "string") return o.simpleText;
-  if (Array.isArray(o.runs)) return o.runs.map((r) => (typeof obj(r).text === "string" ? (obj(r).text as string) : "")).join("");
+  if (Array.isArray(o.runs))
+    return o.runs.map((r) => (typeof obj(r).text === "string" ? (obj(r).text as string) : "")).join("");
   return "";
 }
 
@@ -112,20 +113,30 @@ export function readPlayerResponse(raw: unknown): PlayerVerdict {
 
   if (status === "OK") {
     if (vd.isLive === true || vd.isUpcoming === true) {
-      return err("live_not_finished", "This YouTube video is a live stream or premiere that has not finished; its transcript can be made once it has ended.");
+      return err(
+        "live_not_finished",
+        "This YouTube video is a live stream or premiere that has not finished; its transcript can be made once it has ended.",
+      );
     }
     return { kind: "ok", details: detailsOf(response) };
   }
   if (status === "ERROR") {
-    return err("video_unavailable", `This YouTube video is unavailable${reason ? ` (YouTube says: "${reason}")` : ""}: it was removed, or the id is wrong.`);
+    return err(
+      "video_unavailable",
+      `This YouTube video is unavailable${reason ? ` (YouTube says: "${reason}")` : ""}: it was removed, or the id is wrong.`,
+    );
   }
-  if (status === "LOGIN_REQUIRED" && /\bprivate\b/i.test(reason)) return err("video_unavailable", "This YouTube video is private.");
+  if (status === "LOGIN_REQUIRED" && /\bprivate\b/i.test(reason))
+    return err("video_unavailable", "This YouTube video is private.");
   if (status === "LOGIN_REQUIRED" && /\bbot\b/i.test(reason)) return { kind: "blocked", reason };
   if (status === "LOGIN_REQUIRED" || AGE_STATUSES.has(status)) {
     return err("age_restricted", "This YouTube video is age-restricted: YouTube only shows it to signed-in adults.");
   }
   if (status === "LIVE_STREAM_OFFLINE" || vd.isUpcoming === true) {
-    return err("live_not_finished", `This YouTube video is a live stream or premiere that has not started or finished${reason ? ` (YouTube says: "${reason}")` : ""}; ask again after it has ended.`);
+    return err(
+      "live_not_finished",
+      `This YouTube video is a live stream or premiere that has not started or finished${reason ? ` (YouTube says: "${reason}")` : ""}; ask again after it has ended.`,
+    );
   }
   if (status === "") return { kind: "unplayable", reason: "YouTube answered without a playability status." };
   return { kind: "unplayable", reason: reason || status.toLowerCase().replace(/_/g, " ") };

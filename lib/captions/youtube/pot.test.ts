@@ -35,7 +35,9 @@ describe("PO tokens from the bgutil provider's HTTP API", () => {
     } finally {
       fake.fail = false;
     }
-    await expect(createPotProvider({ baseUrl: "http://127.0.0.1:9", timeoutMs: 2_000 }).tokenFor("ddddddddddd")).rejects.toThrow(/did not answer/);
+    await expect(
+      createPotProvider({ baseUrl: "http://127.0.0.1:9", timeoutMs: 2_000 }).tokenFor("ddddddddddd"),
+    ).rejects.toThrow(/did not answer/);
   });
 
   it("withPoToken appends pot, potc=1 and c", () => {

@@ -70,7 +70,10 @@ export function createPotProvider(opts: PotProviderOptions): PotProvider {
     if (typeof body.poToken !== "string" || !/^[A-Za-z0-9_\-+/=]{16,4096}$/.test(body.poToken)) {
       throw new PotError("the PO token provider answered without a token");
     }
-    const expires = typeof body.expiresAt === "string" || typeof body.expiresAt === "number" ? new Date(body.expiresAt).getTime() : NaN;
+    const expires =
+      typeof body.expiresAt === "string" || typeof body.expiresAt === "number"
+        ? new Date(body.expiresAt).getTime()
+        : NaN;
     const until = Number.isFinite(expires) ? expires - EXPIRY_MARGIN_MS : now() + DEFAULT_TTL_MS;
     if (until > now()) {
       if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);

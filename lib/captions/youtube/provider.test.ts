@@ -9,9 +9,19 @@ import { type FakeYoutube, startFakeYoutube } from "@/test/fakes/youtube/server"
 import { repeatedNgramCount } from "../parse";
 import { type CaptionTrack, SourceError, type VideoInfo } from "../types";
 import { createOutboundFetch, isAllowedYoutubeHost, rewriteYoutubeUrl } from "./fetch";
-import { type YoutubeTrackRef, createYoutubeProvider, normaliseLanguageCode, playabilityError, trackName } from "./provider";
+import {
+  type YoutubeTrackRef,
+  createYoutubeProvider,
+  normalizeLanguageCode,
+  playabilityError,
+  trackName,
+} from "./provider";
 
-const source = (videoId: string): ParsedSource => ({ platform: "youtube", videoId, canonicalUrl: `https://www.youtube.com/watch?v=${videoId}` });
+const source = (videoId: string): ParsedSource => ({
+  platform: "youtube",
+  videoId,
+  canonicalUrl: `https://www.youtube.com/watch?v=${videoId}`,
+});
 
 let fake: FakeYoutube;
 /** Reaches the fake on 127.0.0.1; no retries so 429s answer at once. */
@@ -75,7 +85,9 @@ describe("getInfo through youtubei.js against the fake", () => {
     ]);
     const refs = info.tracks.map((t) => t.ref as YoutubeTrackRef);
     expect(refs.map((r) => r.vssId)).toEqual([".en", "a.en", ".de"]);
-    expect(refs[1]?.baseUrl).toMatch(/^https:\/\/www\.youtube\.com\/api\/timedtext\?v=Hq7sWc2dT4E&.*&kind=asr&lang=en$/);
+    expect(refs[1]?.baseUrl).toMatch(
+      /^https:\/\/www\.youtube\.com\/api\/timedtext\?v=Hq7sWc2dT4E&.*&kind=asr&lang=en$/,
+    );
     // youtubei.js's parser knew every renderer in the fixture.
     expect(warn).not.toHaveBeenCalled();
   });
@@ -95,8 +107,18 @@ describe("getInfo through youtubei.js against the fake", () => {
     expect(player?.headers["x-youtube-client-name"]).toBe("1");
     expect(player?.headers["user-agent"]).toMatch(/^Mozilla\/5\.0/);
     expect(player?.headers.host).toBe(new URL(fake.url).host);
-    const body = JSON.parse(player?.body ?? "{}") as { videoId: string; racyCheckOk: boolean; contentCheckOk: boolean; context: { client: { clientName: string; hl: string } } };
-    expect(body).toMatchObject({ videoId: FAKE_IDS.captioned, racyCheckOk: true, contentCheckOk: true, context: { client: { clientName: "WEB", hl: "en" } } });
+    const body = JSON.parse(player?.body ?? "{}") as {
+      videoId: string;
+      racyCheckOk: boolean;
+      contentCheckOk: boolean;
+      context: { client: { clientName: string; hl: string } };
+    };
+    expect(body).toMatchObject({
+      videoId: FAKE_IDS.captioned,
+      racyCheckOk: true,
+      contentCheckOk: true,
+      context: { client: { clientName: "WEB", hl: "en" } },
+    });
   });
 
   it("a video without captions has no tracks", async () => {
@@ -125,7 +147,9 @@ describe("getInfo through youtubei.js against the fake", () => {
 
   it("refuses other platforms", async () => {
     const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
-    const err = await rejection(provider.getInfo({ platform: "vimeo", videoId: "76979871", canonicalUrl: "https://vimeo.com/76979871" }));
+    const err = await rejection(
+      provider.getInfo({ platform: "vimeo", videoId: "76979871", canonicalUrl: "https://vimeo.com/76979871" }),
+    );
     expect(err).toMatchObject({ name: "SourceError", code: "unsupported_source" });
     expect(fake.requests).toEqual([]);
   });
@@ -140,7 +164,9 @@ describe("fetchTrack", () => {
   };
 
   beforeAll(async () => {
-    info = await createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url }).getInfo(source(FAKE_IDS.captioned));
+    info = await createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url }).getInfo(
+      source(FAKE_IDS.captioned),
+    );
   });
 
   it("manual English: json3, entities decoded, text as uploaded", async () => {
@@ -171,23 +197,44 @@ describe("fetchTrack", () => {
   it("an empty 200 (a track that wants a PO token) and a 429 are upstream failures", async () => {
     const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
     fake.timedtext = "empty";
-    expect(await rejection(provider.fetchTrack(info, track("manual", "en")))).toMatchObject({ name: "SourceError", code: "upstream_failed" });
+    expect(await rejection(provider.fetchTrack(info, track("manual", "en")))).toMatchObject({
+      name: "SourceError",
+      code: "upstream_failed",
+    });
     fake.timedtext = "throttled";
-    expect(await rejection(provider.fetchTrack(info, track("manual", "en")))).toMatchObject({ name: "SourceError", code: "upstream_failed" });
+    expect(await rejection(provider.fetchTrack(info, track("manual", "en")))).toMatchObject({
+      name: "SourceError",
+      code: "upstream_failed",
+    });
   });
 
   it("a track the fake does not have (404) is an upstream failure", async () => {
     const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
     const ref = track("manual", "en").ref as YoutubeTrackRef;
-    const fr: CaptionTrack = { lang: "fr", name: "French", kind: "manual", ref: { ...ref, baseUrl: ref.baseUrl.replace("lang=en", "lang=fr") } };
+    const fr: CaptionTrack = {
+      lang: "fr",
+      name: "French",
+      kind: "manual",
+      ref: { ...ref, baseUrl: ref.baseUrl.replace("lang=en", "lang=fr") },
+    };
     expect(await rejection(provider.fetchTrack(info, fr))).toMatchObject({ code: "upstream_failed" });
   });
 
   it("does not follow a baseUrl off youtube.com, or a ref without one", async () => {
     const provider = createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url });
-    const bad: CaptionTrack = { lang: "en", name: "English", kind: "manual", ref: { baseUrl: "http://169.254.169.254/api/timedtext?v=x", languageCode: "en", vssId: null } };
-    expect(await rejection(provider.fetchTrack(info, bad))).toMatchObject({ name: "SourceError", code: "upstream_failed" });
-    expect(await rejection(provider.fetchTrack(info, { ...bad, ref: null }))).toMatchObject({ code: "upstream_failed" });
+    const bad: CaptionTrack = {
+      lang: "en",
+      name: "English",
+      kind: "manual",
+      ref: { baseUrl: "http://169.254.169.254/api/timedtext?v=x", languageCode: "en", vssId: null },
+    };
+    expect(await rejection(provider.fetchTrack(info, bad))).toMatchObject({
+      name: "SourceError",
+      code: "upstream_failed",
+    });
+    expect(await rejection(provider.fetchTrack(info, { ...bad, ref: null }))).toMatchObject({
+      code: "upstream_failed",
+    });
     expect(fake.requests).toEqual([]);
   });
 });
@@ -198,18 +245,27 @@ describe("every request goes through the outbound module", () => {
     const provider = createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url });
     const info = await provider.getInfo(source(FAKE_IDS.captioned));
     await provider.fetchTrack(info, info.tracks[1] as CaptionTrack);
-    expect(urls.map((u) => new URL(u).pathname)).toEqual(["/youtubei/v1/config", "/youtubei/v1/player", "/api/timedtext"]);
+    expect(urls.map((u) => new URL(u).pathname)).toEqual([
+      "/youtubei/v1/config",
+      "/youtubei/v1/player",
+      "/api/timedtext",
+    ]);
     expect(fake.requests).toHaveLength(urls.length);
   });
 
   it("the default outbound (nothing internal allowed) refuses the fake: OutboundError, nothing sent", async () => {
-    const provider = createYoutubeProvider({ outbound: createOutbound({ defaults: { retries: 0 } }), innertubeBaseUrl: fake.url });
+    const provider = createYoutubeProvider({
+      outbound: createOutbound({ defaults: { retries: 0 } }),
+      innertubeBaseUrl: fake.url,
+    });
     const err = await rejection(provider.getInfo(source(FAKE_IDS.captioned)));
     expect(err).toBeInstanceOf(OutboundError);
     expect((err as OutboundError).code).toBe("address_not_allowed");
     expect(fake.requests).toEqual([]);
 
-    const info = await createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url }).getInfo(source(FAKE_IDS.captioned));
+    const info = await createYoutubeProvider({ outbound: local, innertubeBaseUrl: fake.url }).getInfo(
+      source(FAKE_IDS.captioned),
+    );
     fake.requests.length = 0;
     expect(await rejection(provider.fetchTrack(info, info.tracks[0] as CaptionTrack))).toBeInstanceOf(OutboundError);
     expect(fake.requests).toEqual([]);
@@ -233,11 +289,22 @@ describe("every request goes through the outbound module", () => {
 
   it("the fetch adapter reads Request objects and init, and answers a web Response", async () => {
     const f = createOutboundFetch({ outbound: local, baseUrl: fake.url });
-    const request = new Request("https://www.youtube.com/youtubei/v1/player?prettyPrint=false", { method: "POST", headers: { "X-Test": "1" } });
-    const res = await f(request, { body: JSON.stringify({ context: { client: { clientName: "WEB", clientVersion: "2.0" } }, videoId: FAKE_IDS.noCaptions }), headers: { "content-type": "application/json" } });
+    const request = new Request("https://www.youtube.com/youtubei/v1/player?prettyPrint=false", {
+      method: "POST",
+      headers: { "X-Test": "1" },
+    });
+    const res = await f(request, {
+      body: JSON.stringify({
+        context: { client: { clientName: "WEB", clientVersion: "2.0" } },
+        videoId: FAKE_IDS.noCaptions,
+      }),
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(200);
     expect(res.url).toBe(`${fake.url}/youtubei/v1/player?prettyPrint=false`);
-    expect(((await res.json()) as { videoDetails: { videoId: string } }).videoDetails.videoId).toBe(FAKE_IDS.noCaptions);
+    expect(((await res.json()) as { videoDetails: { videoId: string } }).videoDetails.videoId).toBe(
+      FAKE_IDS.noCaptions,
+    );
     expect(fake.requests[0]?.headers["content-type"]).toBe("application/json");
     // init.headers replace the Request's, as in fetch()
     expect(fake.requests[0]?.headers["x-test"]).toBeUndefined();
@@ -254,9 +321,15 @@ describe("every request goes through the outbound module", () => {
 
 describe("helpers", () => {
   it("rewriteYoutubeUrl only moves YouTube API hosts", () => {
-    expect(rewriteYoutubeUrl(new URL("https://www.youtube.com/api/timedtext?v=1&fmt=json3"), "http://127.0.0.1:9/").href).toBe("http://127.0.0.1:9/api/timedtext?v=1&fmt=json3");
-    expect(rewriteYoutubeUrl(new URL("https://youtubei.googleapis.com/youtubei/v1/player"), "http://127.0.0.1:9/base").href).toBe("http://127.0.0.1:9/base/youtubei/v1/player");
-    expect(rewriteYoutubeUrl(new URL("https://i.ytimg.com/vi/x/hq.jpg"), "http://127.0.0.1:9").href).toBe("https://i.ytimg.com/vi/x/hq.jpg");
+    expect(
+      rewriteYoutubeUrl(new URL("https://www.youtube.com/api/timedtext?v=1&fmt=json3"), "http://127.0.0.1:9/").href,
+    ).toBe("http://127.0.0.1:9/api/timedtext?v=1&fmt=json3");
+    expect(
+      rewriteYoutubeUrl(new URL("https://youtubei.googleapis.com/youtubei/v1/player"), "http://127.0.0.1:9/base").href,
+    ).toBe("http://127.0.0.1:9/base/youtubei/v1/player");
+    expect(rewriteYoutubeUrl(new URL("https://i.ytimg.com/vi/x/hq.jpg"), "http://127.0.0.1:9").href).toBe(
+      "https://i.ytimg.com/vi/x/hq.jpg",
+    );
     expect(rewriteYoutubeUrl(new URL("https://www.youtube.com/x"), undefined).href).toBe("https://www.youtube.com/x");
   });
 
@@ -267,10 +340,10 @@ describe("helpers", () => {
     expect(isAllowedYoutubeHost("notyoutube.com")).toBe(false);
   });
 
-  it("normaliseLanguageCode", () => {
-    expect(["en", "EN-gb", "pt_br", "zh-hans", "zh-Hant", "es-419", "iw", "fil", "sr-latn-rs"].map(normaliseLanguageCode)).toEqual([
-      "en", "en-GB", "pt-BR", "zh-Hans", "zh-Hant", "es-419", "he", "fil", "sr-Latn-RS",
-    ]);
+  it("normalizeLanguageCode", () => {
+    expect(
+      ["en", "EN-gb", "pt_br", "zh-hans", "zh-Hant", "es-419", "iw", "fil", "sr-latn-rs"].map(normalizeLanguageCode),
+    ).toEqual(["en", "en-GB", "pt-BR", "zh-Hans", "zh-Hant", "es-419", "he", "fil", "sr-Latn-RS"]);
   });
 
   it("trackName", () => {
@@ -282,11 +355,21 @@ describe("helpers", () => {
 
   it("playabilityError", () => {
     expect(playabilityError({ status: "OK" })).toBeNull();
-    expect(playabilityError({ status: "UNPLAYABLE", reason: "Video unavailable" })).toMatchObject({ code: "video_unplayable", message: "YouTube will not play this video: Video unavailable" });
-    expect(playabilityError({ status: "LIVE_STREAM_OFFLINE", reason: "Premieres in 2 hours" })).toMatchObject({ code: "live_not_finished", status: 409 });
-    expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" })).toMatchObject({ code: "upstream_blocked", status: 503 });
+    expect(playabilityError({ status: "UNPLAYABLE", reason: "Video unavailable" })).toMatchObject({
+      code: "video_unplayable",
+      message: "YouTube will not play this video: Video unavailable",
+    });
+    expect(playabilityError({ status: "LIVE_STREAM_OFFLINE", reason: "Premieres in 2 hours" })).toMatchObject({
+      code: "live_not_finished",
+      status: 409,
+    });
+    expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" })).toMatchObject(
+      { code: "upstream_blocked", status: 503 },
+    );
     expect(playabilityError({ status: "AGE_CHECK_REQUIRED" })).toMatchObject({ code: "age_restricted" });
-    expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm your age" })).toMatchObject({ code: "age_restricted" });
+    expect(playabilityError({ status: "LOGIN_REQUIRED", reason: "Sign in to confirm your age" })).toMatchObject({
+      code: "age_restricted",
+    });
     expect(playabilityError(undefined)).toMatchObject({ code: "video_unplayable" });
   });
 });

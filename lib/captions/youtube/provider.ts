@@ -40,6 +40,7 @@ import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fet
 import { type PlayerDetails, type RawTrack, readPlayerResponse } from "./player-response";
 import { PotError, type PotProvider, withPoToken } from "./pot";
 import { countUpstream } from "@/lib/observability/metrics";
+import { networkFailure, withOperatorNote } from "@/lib/observability/failure-cause";
 
 export interface YoutubeProviderOptions {
   /** The outbound instance (lib/env.ts builds the configured one); used when no proxy is set. */
@@ -88,7 +89,8 @@ export interface YoutubeTrackRef {
 export const MAX_TRACK_BYTES = 20 * 1024 * 1024;
 
 const TIMEDTEXT_HEADERS = {
-  "user-agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36",
+  "user-agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36",
   "accept-language": "en-US,en;q=0.9",
   accept: "*/*",
 };
@@ -105,8 +107,12 @@ const CLIENT_NAMES: Partial<Record<InnerTubeClient, string>> = {
 const LEGACY_LANGUAGE_CODES: Readonly<Record<string, string>> = { iw: "he", in: "id", ji: "yi", jw: "jv", mo: "ro" };
 
 /** "en" → "en", "pt-br" → "pt-BR", "zh-hans" → "zh-Hans", "es-419" → "es-419", "iw" → "he". */
-export function normaliseLanguageCode(code: string): string {
-  const parts = code.trim().replace(/_/g, "-").split("-").filter((p) => p !== "");
+export function normalizeLanguageCode(code: string): string {
+  const parts = code
+    .trim()
+    .replace(/_/g, "-")
+    .split("-")
+    .filter((p) => p !== "");
   const [first, ...rest] = parts;
   if (first === undefined) return code.trim();
   const lang = LEGACY_LANGUAGE_CODES[first.toLowerCase()] ?? first.toLowerCase();
@@ -149,17 +155,37 @@ export function playabilityError(ps: { status?: unknown; reason?: unknown } | nu
   const verdict = readPlayerResponse({ playabilityStatus: ps ?? {} });
   if (verdict.kind === "ok") return null;
   if (verdict.kind === "final") return verdict.error;
-  if (verdict.kind === "blocked") return sourceError("upstream_blocked", BLOCKED_MESSAGE);
+  if (verdict.kind === "blocked") return blockedError();
   return sourceError("video_unplayable", `YouTube will not play this video: ${verdict.reason}`);
 }
 
-const BLOCKED_MESSAGE =
-  "YouTube refused this server (it asked to confirm this is not a bot). Try again later; the operator can set YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL.";
+/** YouTube's bot check: the user is told to try later, the operator which settings get past it. */
+function blockedError(retryAfterSeconds?: number): SourceError {
+  return withOperatorNote(
+    sourceError(
+      "upstream_blocked",
+      "YouTube is not letting this server fetch captions right now. Try again later.",
+      undefined,
+      retryAfterSeconds,
+    ),
+    {
+      cause: "youtube_bot_check",
+      setting: "YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL",
+      detail: "YouTube answered LOGIN_REQUIRED (confirm you are not a bot) on every client and exit",
+    },
+  );
+}
 
 function trackRef(track: CaptionTrack): YoutubeTrackRef {
   const ref = track.ref as Partial<YoutubeTrackRef> | null | undefined;
-  if (!ref || typeof ref.baseUrl !== "string") throw sourceError("upstream_failed", "That caption track has no address to fetch it from.");
-  return { ...ref, baseUrl: ref.baseUrl, languageCode: String(ref.languageCode ?? track.lang), vssId: typeof ref.vssId === "string" ? ref.vssId : null };
+  if (!ref || typeof ref.baseUrl !== "string")
+    throw sourceError("upstream_failed", "That caption track has no address to fetch it from.");
+  return {
+    ...ref,
+    baseUrl: ref.baseUrl,
+    languageCode: String(ref.languageCode ?? track.lang),
+    vssId: typeof ref.vssId === "string" ? ref.vssId : null,
+  };
 }
 
 /** Per-call scope seen by the fetch handed to youtubei.js: the budget's signal, and the last status. */
@@ -185,6 +211,8 @@ interface Lookup {
   /** A client listed caption tracks (perhaps none it could fetch). */
   sawTracks: boolean;
   timedOut: boolean;
+  /** The network failure when YouTube could not be reached at all (refused, DNS, no route). */
+  unreachable: { cause: string; detail: string } | null;
   /** The last caption-track answer that was neither a block nor empty (404, 5xx). */
   trackError: SourceError | null;
   lastDetails: PlayerDetails | null;
@@ -218,7 +246,11 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       const base = createOutboundFetch({ outbound: exit.outbound, baseUrl: opts.innertubeBaseUrl });
       const scoped: typeof fetch = async (input, init) => {
         const s = scope.getStore();
-        const signal = s ? (init?.signal ? AbortSignal.any([init.signal, s.signal]) : s.signal) : (init?.signal ?? undefined);
+        const signal = s
+          ? init?.signal
+            ? AbortSignal.any([init.signal, s.signal])
+            : s.signal
+          : (init?.signal ?? undefined);
         const res = await base(input, { ...init, signal });
         if (s) s.lastStatus = res.status;
         return res;
@@ -315,7 +347,8 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
         // Tracks marked exp=xpe are usable with a token: this client's, or one minted when fetching.
         const usable = outcome.tracks.filter((t) => !t.needsPot || pot !== undefined || opts.pot !== undefined);
         const candidates = wanted ? outcome.tracks.filter((t) => sameTrack(t, wanted)) : outcome.tracks;
-        if (candidates.length > 0 && candidates.every((t) => t.needsPot) && !usable.some((t) => candidates.includes(t))) l.potMissing = true;
+        if (candidates.length > 0 && candidates.every((t) => t.needsPot) && !usable.some((t) => candidates.includes(t)))
+          l.potMissing = true;
         if (usable.length === 0) break;
         if (wanted && !usable.some((t) => sameTrack(t, wanted))) break;
         return { client, exit, details: outcome, pot };
@@ -325,7 +358,12 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
   }
 
   /** "retry": this exit is blocked; "next": this client cannot help; else the details of an OK answer. */
-  async function askOnce(l: Lookup, client: InnerTubeClient, exit: Exit, pot: string | undefined): Promise<PlayerDetails | "retry" | "next"> {
+  async function askOnce(
+    l: Lookup,
+    client: InnerTubeClient,
+    exit: Exit,
+    pot: string | undefined,
+  ): Promise<PlayerDetails | "retry" | "next"> {
     const count = (code: string) => countUpstream("youtube", `innertube:${client}`, code);
     let raw: unknown;
     try {
@@ -345,7 +383,13 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
         return "retry";
       }
       count(out?.code ?? "upstream_failed");
-      if (out && (out.code === "upstream_unreachable" || out.code === "upstream_timeout" || out.code === "upstream_failed")) {
+      if (
+        out &&
+        (out.code === "upstream_unreachable" || out.code === "upstream_timeout" || out.code === "upstream_failed")
+      ) {
+        // No connection at all (refused, no DNS answer, no route): the answer says the server could not reach YouTube.
+        const network = networkFailure(out);
+        if (network && ["connection_refused", "dns", "no_route"].includes(network.cause)) l.unreachable ??= network;
         egress.block(exit); // the proxy (or the way to YouTube) does not work: another exit may
         return "retry";
       }
@@ -382,7 +426,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
   }
 
   function toTrack(t: RawTrack, served: Served): CaptionTrack {
-    const lang = normaliseLanguageCode(t.languageCode);
+    const lang = normalizeLanguageCode(t.languageCode);
     const ref: YoutubeTrackRef = {
       baseUrl: t.baseUrl,
       languageCode: t.languageCode,
@@ -419,21 +463,53 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
   /** Why the chain ended without captions, as the error the caller sees. */
   function exhausted(l: Lookup): SourceError {
     const wait = Math.max(egress.retryAfterSeconds(), 30);
-    if (l.blocked) return sourceError("upstream_blocked", BLOCKED_MESSAGE, undefined, wait);
+    if (l.blocked) return blockedError(wait);
     if (l.rateLimited) {
-      return sourceError("upstream_rate_limited", "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes.", undefined, wait);
+      return sourceError(
+        "upstream_rate_limited",
+        "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes.",
+        undefined,
+        wait,
+      );
     }
     if (l.unplayable) return sourceError("video_unplayable", `YouTube will not play this video: ${l.unplayable}`);
     if (l.potMissing && !opts.pot) {
-      return sourceError(
-        "po_token_required",
-        "YouTube asks this server for a proof-of-origin (PO) token, and none is configured: the operator can set YOUTUBE_POT_PROVIDER_URL to a bgutil PO token provider.",
-        undefined,
-        300,
+      return withOperatorNote(
+        sourceError(
+          "po_token_required",
+          "YouTube is not letting this server fetch captions right now. Try again later.",
+          undefined,
+          300,
+        ),
+        {
+          cause: "youtube_po_token_missing",
+          setting: "YOUTUBE_POT_PROVIDER_URL (a bgutil PO token provider)",
+          detail: "YouTube asks for a proof-of-origin (PO) token, and none is configured",
+        },
       );
     }
-    if (l.potFailed) return sourceError("upstream_failed", `YouTube wants a PO token, and ${l.potFailed}.`);
-    if (l.timedOut) return sourceError("upstream_failed", `YouTube did not give the captions within ${Math.round(timeoutMs / 1000)} s. Try again later.`);
+    if (l.potFailed) {
+      return withOperatorNote(
+        sourceError("upstream_failed", "YouTube is not letting this server fetch captions right now. Try again later."),
+        {
+          cause: "youtube_po_token_failed",
+          setting: "YOUTUBE_POT_PROVIDER_URL",
+          detail: `YouTube wants a PO token, and ${l.potFailed}`,
+        },
+      );
+    }
+    if (l.unreachable) {
+      return withOperatorNote(sourceError("upstream_failed", "This server could not reach YouTube. Try again later."), {
+        cause: l.unreachable.cause,
+        setting: "the server's network and DNS (or YOUTUBE_PROXIES)",
+        detail: l.unreachable.detail,
+      });
+    }
+    if (l.timedOut)
+      return sourceError(
+        "upstream_failed",
+        `YouTube did not give the captions within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
+      );
     return sourceError("upstream_failed", "YouTube did not answer as expected.");
   }
 
@@ -445,17 +521,25 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     try {
       // Through the exit that is ready (yt-dlp gets one proxy per run).
       const exit = egress.pick(new Set());
-      info = await opts.fallback.getInfo(l.source, { timeoutMs: left(l), ...(exit?.proxy ? { outbound: exit.outbound } : {}) });
+      info = await opts.fallback.getInfo(l.source, {
+        timeoutMs: left(l),
+        ...(exit?.proxy ? { outbound: exit.outbound } : {}),
+      });
     } catch (err) {
       // A final answer from yt-dlp about the video itself wins over our summary.
-      if (err instanceof SourceError && (err.code === "video_unavailable" || err.code === "age_restricted" || err.code === "live_not_finished")) throw err;
+      if (
+        err instanceof SourceError &&
+        (err.code === "video_unavailable" || err.code === "age_restricted" || err.code === "live_not_finished")
+      )
+        throw err;
       return null;
     }
     return { ...info, servedBy: "yt-dlp" };
   }
 
   async function getInfo(source: ParsedSource): Promise<VideoInfo> {
-    if (source.platform !== "youtube") throw sourceError("unsupported_source", "The YouTube provider only reads YouTube videos.");
+    if (source.platform !== "youtube")
+      throw sourceError("unsupported_source", "The YouTube provider only reads YouTube videos.");
     const l: Lookup = {
       source,
       deadline: Date.now() + timeoutMs,
@@ -469,13 +553,19 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       answered: false,
       sawTracks: false,
       timedOut: false,
+      unreachable: null,
       trackError: null,
       lastDetails: null,
     };
     const served = await runChain(l, null);
     let info: VideoInfo;
     if (served) {
-      info = infoFrom(source, served.details, served.details.tracks.map((t) => toTrack(t, served)), `innertube:${served.client}`);
+      info = infoFrom(
+        source,
+        served.details,
+        served.details.tracks.map((t) => toTrack(t, served)),
+        `innertube:${served.client}`,
+      );
     } else if (l.answered && !l.sawTracks && l.lastDetails) {
       // Every client that answered said the same: no caption tracks (captions disabled): speech recognition's turn.
       info = infoFrom(source, l.lastDetails, [], `innertube:${clients[clients.length - 1]}`);
@@ -488,7 +578,11 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     return info;
   }
 
-  async function fetchOne(track: CaptionTrack, ref: YoutubeTrackRef, l: Lookup | undefined): Promise<Segment[] | "failed"> {
+  async function fetchOne(
+    track: CaptionTrack,
+    ref: YoutubeTrackRef,
+    l: Lookup | undefined,
+  ): Promise<Segment[] | "failed"> {
     let url: URL;
     try {
       url = new URL(ref.baseUrl);
@@ -518,13 +612,24 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     });
     const body = res.ok ? res.body.toString("utf8") : "";
     const empty = !res.ok || body.trim() === "";
-    countUpstream("youtube", "timedtext", !empty ? "ok" : res.status === 429 ? "upstream_rate_limited" : res.ok && ref.needsPot ? "po_token_required" : "upstream_failed");
+    countUpstream(
+      "youtube",
+      "timedtext",
+      !empty
+        ? "ok"
+        : res.status === 429
+          ? "upstream_rate_limited"
+          : res.ok && ref.needsPot
+            ? "po_token_required"
+            : "upstream_failed",
+    );
     if (empty) {
       if (!l) {
         if (!res.ok) throw sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
         throw sourceError("upstream_failed", "YouTube sent an empty caption track.");
       }
-      if (!res.ok && res.status !== 429) l.trackError = sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
+      if (!res.ok && res.status !== 429)
+        l.trackError = sourceError("upstream_failed", `YouTube answered ${res.status} for the caption track.`);
       if (res.status === 429) l.rateLimited = true;
       // An empty 200 where a track was expected: YouTube wants a token, or blocks this exit.
       else if (res.ok && ref.needsPot) l.potMissing = true;
@@ -542,7 +647,8 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     try {
       cues = parseCaptions(body, "json3");
     } catch (err) {
-      if (err instanceof CaptionParseError) throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
+      if (err instanceof CaptionParseError)
+        throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;
     }
     return captionSegments(cues, track.kind);
@@ -569,7 +675,12 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     // InnerTube could not deliver this track: yt-dlp, for the same language and kind.
     if (l && opts.fallback && left(l) > 0) {
       const ytInfo = await viaFallback({ ...l, answered: false, sawTracks: true });
-      const same = ytInfo ? pickTrack(ytInfo.tracks.filter((t) => t.kind === track.kind), track.lang) : null;
+      const same = ytInfo
+        ? pickTrack(
+            ytInfo.tracks.filter((t) => t.kind === track.kind),
+            track.lang,
+          )
+        : null;
       if (ytInfo && same) {
         const segments = await opts.fallback.fetchTrack(ytInfo, same);
         info.servedBy = "yt-dlp";

@@ -17,8 +17,15 @@ import { rewriteYoutubeUrl } from "./fetch";
 import { createYoutubeProvider } from "./provider";
 
 const ID = "GJLlxj_dtq8";
-const source: ParsedSource = { platform: "youtube", videoId: ID, canonicalUrl: `https://www.youtube.com/watch?v=${ID}` };
-const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0, timeoutMs: 5_000 } });
+const source: ParsedSource = {
+  platform: "youtube",
+  videoId: ID,
+  canonicalUrl: `https://www.youtube.com/watch?v=${ID}`,
+};
+const outbound = createOutbound({
+  allowPrivateFor: (h) => h === "127.0.0.1",
+  defaults: { retries: 0, timeoutMs: 5_000 },
+});
 
 let fake: FakeYoutube;
 let mitm: FakeProxy;
@@ -41,19 +48,41 @@ function provider() {
   const fallback = createYtDlpProvider({
     // yt-dlp runs behind the app's guarded forward proxy, chained to the TLS-terminating test proxy. There is
     // no DNS here: YouTube's names resolve to one of its public addresses, which the guard accepts.
-    outbound: createOutbound({ proxyUrl: mitm.url, resolver: youtubeResolver, allowPrivateFor: (h) => h === "127.0.0.1", defaults: { retries: 0 } }),
+    outbound: createOutbound({
+      proxyUrl: mitm.url,
+      resolver: youtubeResolver,
+      allowPrivateFor: (h) => h === "127.0.0.1",
+      defaults: { retries: 0 },
+    }),
     platforms: new Set(["youtube"]),
     // Test only: trust the proxy's certificate, and ask the player API straight away (no watch page).
-    extraArgs: ["--no-check-certificates", "--extractor-args", "youtube:player_skip=webpage,configs,initial_data", ...youtubeYtDlpArgs({})],
+    extraArgs: [
+      "--no-check-certificates",
+      "--extractor-args",
+      "youtube:player_skip=webpage,configs,initial_data",
+      ...youtubeYtDlpArgs({}),
+    ],
     rewriteUrl: (url) => rewriteYoutubeUrl(url, fake.url),
   });
-  // youtubei.js asks as ANDROID_VR and WEB; yt-dlp 2026.08.19 asks as VISIONOS (its first default client).
-  return createYoutubeProvider({ outbound, innertubeBaseUrl: fake.url, clients: ["ANDROID_VR", "WEB"], fallback, timeoutMs: 60_000 });
+  // youtubei.js asks as ANDROID_VR and WEB; yt-dlp 2026.08.19 asks as VISIONOS and WEB (its default
+  // clients; WEB only because it has a JavaScript runtime, the npm-installed deno, to solve the player's
+  // challenges with: it first looks for the player's version in /iframe_api, which the fake does not serve).
+  return createYoutubeProvider({
+    outbound,
+    innertubeBaseUrl: fake.url,
+    clients: ["ANDROID_VR", "WEB"],
+    fallback,
+    timeoutMs: 60_000,
+  });
 }
 
 describe("yt-dlp as the second path for YouTube", () => {
   it("InnerTube blocked for every client → yt-dlp's YouTube extractor gets the tracks; the same transcript; served_by yt-dlp", async () => {
-    fake.scenarios.set(ID, { ANDROID_VR: "recorded/request_blocked", WEB: "recorded/request_blocked", VISIONOS: "recorded/captioned" });
+    fake.scenarios.set(ID, {
+      ANDROID_VR: "recorded/request_blocked",
+      WEB: "recorded/request_blocked",
+      VISIONOS: "recorded/captioned",
+    });
     const p = provider();
     const info = await p.getInfo(source);
     // (yt-dlp takes the channel from the watch page's initial data, which this run skips: channel stays null.)
@@ -61,14 +90,20 @@ describe("yt-dlp as the second path for YouTube", () => {
     const en = info.tracks.find((t) => t.lang === "en" && t.kind === "manual");
     expect(en).toBeDefined();
     const segments = await p.fetchTrack(info, en!);
-    expect(segments.map((s) => s.text)).toEqual(["Hey, this is just a test", "this is not the original transcript", "just something shorter, I made up for testing"]);
+    expect(segments.map((s) => s.text)).toEqual([
+      "Hey, this is just a test",
+      "this is not the original transcript",
+      "just something shorter, I made up for testing",
+    ]);
     expect(info.servedBy).toBe("yt-dlp");
 
     const players = fake.requests.filter((r) => r.path === "/youtubei/v1/player").map((r) => r.client);
-    expect(players).toEqual(["ANDROID_VR", "WEB", "VISIONOS"]);
-    // yt-dlp's own request went through the TLS-terminating proxy; the track was fetched by us.
+    expect(players).toEqual(["ANDROID_VR", "WEB", "VISIONOS", "WEB"]);
+    // yt-dlp's own requests went through the TLS-terminating proxy; the track was fetched by us.
     // (the track, fetched by us through the same egress, is the plain-http request to the fake).
-    expect(mitm.requests.map((r) => r.url).filter((u) => u.startsWith("https:"))).toEqual(["https://www.youtube.com/youtubei/v1/player?prettyPrint=false"]);
+    expect(new Set(mitm.requests.map((r) => r.url).filter((u) => u.startsWith("https:")))).toEqual(
+      new Set(["https://www.youtube.com/youtubei/v1/player?prettyPrint=false", "https://www.youtube.com/iframe_api"]),
+    );
     const tracks = fake.requests.filter((r) => r.path === "/api/timedtext");
     expect(tracks).toHaveLength(1);
     expect(tracks[0]?.query.get("fmt")).toBe("json3");
@@ -85,7 +120,12 @@ describe("yt-dlp as the second path for YouTube", () => {
     expect(err).toBeInstanceOf(SourceError);
     expect(err).toMatchObject({ code: "upstream_blocked", status: 503 });
     expect((err as SourceError).retryAfterSeconds).toBeGreaterThan(0);
-    expect(fake.requests.filter((r) => r.path === "/youtubei/v1/player").map((r) => r.client)).toEqual(["ANDROID_VR", "WEB", "VISIONOS"]);
+    expect(fake.requests.filter((r) => r.path === "/youtubei/v1/player").map((r) => r.client)).toEqual([
+      "ANDROID_VR",
+      "WEB",
+      "VISIONOS",
+      "WEB",
+    ]);
   });
 
   it("a video InnerTube calls unavailable is not asked of yt-dlp", async () => {
@@ -103,7 +143,9 @@ describe("yt-dlp as the second path for YouTube", () => {
 
 describe("youtubeYtDlpArgs", () => {
   it("points the bgutil plugin at the provider (plugins back on) and passes the cookies file", () => {
-    expect(youtubeYtDlpArgs({ potProviderUrl: "http://127.0.0.1:4416", cookiesFile: "/etc/verbatim/cookies.txt" })).toEqual([
+    expect(
+      youtubeYtDlpArgs({ potProviderUrl: "http://127.0.0.1:4416", cookiesFile: "/etc/verbatim/cookies.txt" }),
+    ).toEqual([
       "--plugin-dirs",
       "default",
       "--extractor-args",

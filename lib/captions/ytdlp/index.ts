@@ -6,6 +6,20 @@
  *
  * The binary comes from scripts/install-yt-dlp.sh (.venv/bin/yt-dlp), or `binary`, or PATH.
  */
-export { createYtDlpProvider, DEFAULT_MAX_SUBTITLE_BYTES, INFO_ARGS, YTDLP_PLATFORMS, type YtDlpProviderOptions } from "./provider";
-export { BASE_ARGS, mapYtDlpError, resolveYtDlpBinary, runYtDlp, YtDlpError, type RunYtDlpOptions, type RunYtDlpResult } from "./run";
-export { captionTracks, chooseFormat, normaliseLang, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";
+export {
+  createYtDlpProvider,
+  DEFAULT_MAX_SUBTITLE_BYTES,
+  INFO_ARGS,
+  YTDLP_PLATFORMS,
+  type YtDlpProviderOptions,
+} from "./provider";
+export {
+  BASE_ARGS,
+  mapYtDlpError,
+  resolveYtDlpBinary,
+  runYtDlp,
+  YtDlpError,
+  type RunYtDlpOptions,
+  type RunYtDlpResult,
+} from "./run";
+export { captionTracks, chooseFormat, normalizeLang, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";

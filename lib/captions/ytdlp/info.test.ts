@@ -3,11 +3,20 @@ import { describe, expect, it } from "vitest";
 import { fixtureText, loadFixture, PLACEHOLDER_ORIGIN } from "@/test/fakes/ytdlp/server";
 
 import { pickTrack } from "../pick-track";
-import { captionTracks, chooseFormat, isYtDlpTrackRef, languageName, normaliseLang, parseInfoJson, translationTarget, type YtDlpTrackRef } from "./info";
+import {
+  captionTracks,
+  chooseFormat,
+  isYtDlpTrackRef,
+  languageName,
+  normalizeLang,
+  parseInfoJson,
+  translationTarget,
+  type YtDlpTrackRef,
+} from "./info";
 
 const refOf = (t: { ref: unknown }) => t.ref as YtDlpTrackRef;
 
-describe("normaliseLang", () => {
+describe("normalizeLang", () => {
   it.each([
     ["en", "en"],
     ["en-US", "en"],
@@ -42,17 +51,32 @@ describe("normaliseLang", () => {
     ["fil", "fil"],
     ["sr-Latn", "sr-Latn"],
   ])("%s → %s", (key, lang) => {
-    expect(normaliseLang(key)).toEqual({ lang, auto: false });
+    expect(normalizeLang(key)).toEqual({ lang, auto: false });
   });
 
   it("marks Vimeo's -x-autogen as auto and strips it", () => {
-    expect(normaliseLang("en-x-autogen")).toEqual({ lang: "en", auto: true });
-    expect(normaliseLang("pt-BR-x-autogen")).toEqual({ lang: "pt-BR", auto: true });
-    expect(normaliseLang("de-x-private")).toEqual({ lang: "de", auto: false });
+    expect(normalizeLang("en-x-autogen")).toEqual({ lang: "en", auto: true });
+    expect(normalizeLang("pt-BR-x-autogen")).toEqual({ lang: "pt-BR", auto: true });
+    expect(normalizeLang("de-x-private")).toEqual({ lang: "de", auto: false });
   });
 
-  it.each(["live_chat", "danmaku", "rechat", "en-orig", "de-orig", "und", "UND", "mul", "zxx", "", "  ", "english", "1234", "x"])("excludes %j", (key) => {
-    expect(normaliseLang(key)).toBeNull();
+  it.each([
+    "live_chat",
+    "danmaku",
+    "rechat",
+    "en-orig",
+    "de-orig",
+    "und",
+    "UND",
+    "mul",
+    "zxx",
+    "",
+    "  ",
+    "english",
+    "1234",
+    "x",
+  ])("excludes %j", (key) => {
+    expect(normalizeLang(key)).toBeNull();
   });
 });
 
@@ -66,7 +90,11 @@ describe("languageName", () => {
 });
 
 describe("chooseFormat", () => {
-  const f = (ext: string, extra: Record<string, unknown> = {}) => ({ ext, url: `https://cdn.example/s.${ext}`, ...extra });
+  const f = (ext: string, extra: Record<string, unknown> = {}) => ({
+    ext,
+    url: `https://cdn.example/s.${ext}`,
+    ...extra,
+  });
 
   it("prefers json3 > vtt > srt > srv3 > ttml whatever the order", () => {
     expect(chooseFormat([f("ttml"), f("srv3"), f("srt"), f("vtt"), f("json3")])?.ext).toBe("json3");
@@ -85,7 +113,9 @@ describe("chooseFormat", () => {
   });
 
   it("accepts HLS WebVTT (X) and maps webvtt/dfxp spellings", () => {
-    expect(chooseFormat([{ ext: "vtt", url: "https://x/p.m3u8", protocol: "m3u8_native" }])?.protocol).toBe("m3u8_native");
+    expect(chooseFormat([{ ext: "vtt", url: "https://x/p.m3u8", protocol: "m3u8_native" }])?.protocol).toBe(
+      "m3u8_native",
+    );
     expect(chooseFormat([{ ext: "webvtt", url: "https://x/s" }])?.ext).toBe("webvtt");
     expect(chooseFormat([{ ext: "dfxp", url: "https://x/s" }])?.ext).toBe("dfxp");
   });
@@ -94,8 +124,19 @@ describe("chooseFormat", () => {
 describe("captionTracks", () => {
   it("puts manual tracks first and keeps one per language and kind", () => {
     const tracks = captionTracks(
-      { en_US: [{ ext: "srt", url: "https://a/1.srt" }], en_GB: [{ ext: "srt", url: "https://a/2.srt" }], fr: [{ ext: "vtt", url: "https://a/3.vtt" }] },
-      { en: [{ ext: "vtt", url: "https://a/4.vtt" }, { ext: "json3", url: "https://a/4.json3" }], "en-orig": [{ ext: "vtt", url: "https://a/5.vtt" }], live_chat: [{ ext: "json", url: "https://a/6" }] },
+      {
+        en_US: [{ ext: "srt", url: "https://a/1.srt" }],
+        en_GB: [{ ext: "srt", url: "https://a/2.srt" }],
+        fr: [{ ext: "vtt", url: "https://a/3.vtt" }],
+      },
+      {
+        en: [
+          { ext: "vtt", url: "https://a/4.vtt" },
+          { ext: "json3", url: "https://a/4.json3" },
+        ],
+        "en-orig": [{ ext: "vtt", url: "https://a/5.vtt" }],
+        live_chat: [{ ext: "json", url: "https://a/6" }],
+      },
     );
     expect(tracks.map((t) => [t.lang, t.kind, refOf(t).url])).toEqual([
       ["en", "manual", "https://a/1.srt"],
@@ -107,7 +148,9 @@ describe("captionTracks", () => {
   it("labels YouTube's machine translations (de-en, zh-Hans-en, tlang=) as translated, after the originals", () => {
     // yt-dlp's order for a German video with manual English captions: the translations of the
     // manual track ("<target>-en", tlang in the URL) come before the German ASR track ("de", no tlang).
-    const tt = (q: string) => [{ ext: "json3", url: `https://www.youtube.com/api/timedtext?v=x&caps=asr&lang=${q}&fmt=json3` }];
+    const tt = (q: string) => [
+      { ext: "json3", url: `https://www.youtube.com/api/timedtext?v=x&caps=asr&lang=${q}&fmt=json3` },
+    ];
     const tracks = captionTracks(
       { en: [{ ext: "json3", url: "https://www.youtube.com/api/timedtext?v=x&lang=en&fmt=json3" }] },
       {
@@ -203,17 +246,34 @@ describe("parseInfoJson: fixtures built from each extractor's output", () => {
 
   it("Instagram: no captions (the extractor never lists any)", () => {
     const info = parseInfoJson(loadFixture("instagram"));
-    expect(info).toMatchObject({ id: "C6xYzAbCdEf", title: "Video by verbatim.demo", durationSeconds: 34, extractorKey: "Instagram", tracks: [] });
+    expect(info).toMatchObject({
+      id: "C6xYzAbCdEf",
+      title: "Video by verbatim.demo",
+      durationSeconds: 34,
+      extractorKey: "Instagram",
+      tracks: [],
+    });
   });
 
   it("RedNote: no captions, title and duration from the note", () => {
     const info = parseInfoJson(loadFixture("rednote"));
-    expect(info).toMatchObject({ id: "6650f0a1000000001e00abcd", title: "三分钟做好会议纪要", durationSeconds: 182, extractorKey: "XiaoHongShu", tracks: [] });
+    expect(info).toMatchObject({
+      id: "6650f0a1000000001e00abcd",
+      title: "三分钟做好会议纪要",
+      durationSeconds: 182,
+      extractorKey: "XiaoHongShu",
+      tracks: [],
+    });
   });
 
   it("Vimeo: text tracks, en-x-autogen becomes an auto track", () => {
     const info = parseInfoJson(loadFixture("vimeo"));
-    expect(info).toMatchObject({ id: "987654321", title: "Verbatim: from link to transcript", durationSeconds: 143, extractorKey: "Vimeo" });
+    expect(info).toMatchObject({
+      id: "987654321",
+      title: "Verbatim: from link to transcript",
+      durationSeconds: 143,
+      extractorKey: "Vimeo",
+    });
     expect(info.tracks.map((t) => [t.lang, t.name, t.kind, refOf(t).key])).toEqual([
       ["en", "English", "manual", "en"],
       ["fr", "French", "manual", "fr"],
@@ -236,7 +296,11 @@ describe("parseInfoJson: shapes", () => {
     });
     expect(info).toMatchObject({ id: "b", title: "#2", durationSeconds: 8, webpageUrl: "https://x.com/i/status/1" });
     expect(info.tracks).toHaveLength(1);
-    expect(parseInfoJson({ _type: "playlist", title: "P", entries: [{ id: "a" }] })).toMatchObject({ id: "a", title: "P", tracks: [] });
+    expect(parseInfoJson({ _type: "playlist", title: "P", entries: [{ id: "a" }] })).toMatchObject({
+      id: "a",
+      title: "P",
+      tracks: [],
+    });
     expect(() => parseInfoJson({ _type: "playlist", entries: [] })).toThrow(/no video/);
   });
 
@@ -259,8 +323,16 @@ describe("parseInfoJson: shapes", () => {
   });
 
   it("keeps inline subtitle data (TikTok's aweme API) in the ref", () => {
-    const info = parseInfoJson({ id: "a", subtitles: { "eng-US": [{ ext: "srt", data: "1\n00:00:01,000 --> 00:00:02,000\nhi" }] } });
-    expect(info.tracks[0]?.ref).toEqual({ url: null, data: "1\n00:00:01,000 --> 00:00:02,000\nhi", format: "srt", key: "eng-US" });
+    const info = parseInfoJson({
+      id: "a",
+      subtitles: { "eng-US": [{ ext: "srt", data: "1\n00:00:01,000 --> 00:00:02,000\nhi" }] },
+    });
+    expect(info.tracks[0]?.ref).toEqual({
+      url: null,
+      data: "1\n00:00:01,000 --> 00:00:02,000\nhi",
+      format: "srt",
+      key: "eng-US",
+    });
   });
 });
 
@@ -277,12 +349,29 @@ describe("metadata every platform may report", () => {
         { start_time: 100, end_time: 300, title: "Main" },
       ],
     });
-    expect(info).toMatchObject({ channel: "Kitchen Physics", publishedAt: "2024-03-14", chapters: [{ start: 0, title: "Intro" }, { start: 100, title: "Main" }] });
+    expect(info).toMatchObject({
+      channel: "Kitchen Physics",
+      publishedAt: "2024-03-14",
+      chapters: [
+        { start: 0, title: "Intro" },
+        { start: 100, title: "Main" },
+      ],
+    });
   });
 
   it("falls back to the uploader, a timestamp, and the description's timestamps", () => {
-    const info = parseInfoJson({ id: "a", duration: 200, uploader: "someone", timestamp: 1710424810, description: "0:00 One\n1:00 Two\n2:00 Three" });
-    expect(info).toMatchObject({ channel: "someone", publishedAt: "2024-03-14T14:00:10.000Z", chapters: [{ start: 0 }, { start: 60 }, { start: 120 }] });
+    const info = parseInfoJson({
+      id: "a",
+      duration: 200,
+      uploader: "someone",
+      timestamp: 1710424810,
+      description: "0:00 One\n1:00 Two\n2:00 Three",
+    });
+    expect(info).toMatchObject({
+      channel: "someone",
+      publishedAt: "2024-03-14T14:00:10.000Z",
+      chapters: [{ start: 0 }, { start: 60 }, { start: 120 }],
+    });
     expect(parseInfoJson({ id: "a" })).toMatchObject({ channel: null, publishedAt: null, chapters: [] });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Reads the info dict that `yt-dlp -J --skip-download --write-subs --write-auto-subs` prints: title,
  * duration and the caption tracks (`subtitles` → manual, `automatic_captions` → auto), with language
- * codes normalised and one subtitle format chosen per track. Pure: no I/O.
+ * codes normalized and one subtitle format chosen per track. Pure: no I/O.
  */
 import { chaptersFromDescription, chaptersFromList } from "@/lib/captions/chapters";
 import type { CaptionKind, CaptionTrack, Chapter } from "@/lib/captions/types";
@@ -50,33 +50,133 @@ const NO_LANGUAGE = new Set(["und", "mul", "zxx", "mis", "xx"]);
 
 /** ISO 639-2/B, 639-2/T and 639-3 codes of common languages → ISO 639-1; deprecated 639-1 codes → current. */
 const TO_639_1: Record<string, string> = {
-  afr: "af", amh: "am", ara: "ar", aze: "az", bel: "be", ben: "bn", bos: "bs", bul: "bg", cat: "ca",
-  ces: "cs", cze: "cs", cym: "cy", wel: "cy", dan: "da", deu: "de", ger: "de", ell: "el", gre: "el",
-  eng: "en", epo: "eo", est: "et", eus: "eu", baq: "eu", fas: "fa", per: "fa", pes: "fa", fin: "fi",
-  fra: "fr", fre: "fr", gle: "ga", glg: "gl", guj: "gu", hau: "ha", heb: "he", hin: "hi", hrv: "hr",
-  hun: "hu", hye: "hy", arm: "hy", ibo: "ig", ind: "id", isl: "is", ice: "is", ita: "it", jav: "jv",
-  jpn: "ja", kat: "ka", geo: "ka", kaz: "kk", khm: "km", kan: "kn", kor: "ko", kur: "ku", lao: "lo",
-  lat: "la", lav: "lv", lit: "lt", mal: "ml", mar: "mr", mkd: "mk", mac: "mk", mon: "mn", msa: "ms",
-  may: "ms", zsm: "ms", mya: "my", bur: "my", nep: "ne", nld: "nl", dut: "nl", nor: "no", nob: "nb",
-  nno: "nn", pan: "pa", pol: "pl", por: "pt", pus: "ps", ron: "ro", rum: "ro", rus: "ru", sin: "si",
-  slk: "sk", slo: "sk", slv: "sl", som: "so", spa: "es", sqi: "sq", alb: "sq", srp: "sr", sun: "su",
-  swa: "sw", swh: "sw", swe: "sv", tam: "ta", tat: "tt", tel: "te", tha: "th", tgl: "tl", tur: "tr",
-  ukr: "uk", urd: "ur", uzb: "uz", vie: "vi", yor: "yo", zho: "zh", chi: "zh", cmn: "zh", zul: "zu",
-  yid: "yi", iw: "he", in: "id", ji: "yi", jw: "jv",
+  afr: "af",
+  amh: "am",
+  ara: "ar",
+  aze: "az",
+  bel: "be",
+  ben: "bn",
+  bos: "bs",
+  bul: "bg",
+  cat: "ca",
+  ces: "cs",
+  cze: "cs",
+  cym: "cy",
+  wel: "cy",
+  dan: "da",
+  deu: "de",
+  ger: "de",
+  ell: "el",
+  gre: "el",
+  eng: "en",
+  epo: "eo",
+  est: "et",
+  eus: "eu",
+  baq: "eu",
+  fas: "fa",
+  per: "fa",
+  pes: "fa",
+  fin: "fi",
+  fra: "fr",
+  fre: "fr",
+  gle: "ga",
+  glg: "gl",
+  guj: "gu",
+  hau: "ha",
+  heb: "he",
+  hin: "hi",
+  hrv: "hr",
+  hun: "hu",
+  hye: "hy",
+  arm: "hy",
+  ibo: "ig",
+  ind: "id",
+  isl: "is",
+  ice: "is",
+  ita: "it",
+  jav: "jv",
+  jpn: "ja",
+  kat: "ka",
+  geo: "ka",
+  kaz: "kk",
+  khm: "km",
+  kan: "kn",
+  kor: "ko",
+  kur: "ku",
+  lao: "lo",
+  lat: "la",
+  lav: "lv",
+  lit: "lt",
+  mal: "ml",
+  mar: "mr",
+  mkd: "mk",
+  mac: "mk",
+  mon: "mn",
+  msa: "ms",
+  may: "ms",
+  zsm: "ms",
+  mya: "my",
+  bur: "my",
+  nep: "ne",
+  nld: "nl",
+  dut: "nl",
+  nor: "no",
+  nob: "nb",
+  nno: "nn",
+  pan: "pa",
+  pol: "pl",
+  por: "pt",
+  pus: "ps",
+  ron: "ro",
+  rum: "ro",
+  rus: "ru",
+  sin: "si",
+  slk: "sk",
+  slo: "sk",
+  slv: "sl",
+  som: "so",
+  spa: "es",
+  sqi: "sq",
+  alb: "sq",
+  srp: "sr",
+  sun: "su",
+  swa: "sw",
+  swh: "sw",
+  swe: "sv",
+  tam: "ta",
+  tat: "tt",
+  tel: "te",
+  tha: "th",
+  tgl: "tl",
+  tur: "tr",
+  ukr: "uk",
+  urd: "ur",
+  uzb: "uz",
+  vie: "vi",
+  yor: "yo",
+  zho: "zh",
+  chi: "zh",
+  cmn: "zh",
+  zul: "zu",
+  yid: "yi",
+  iw: "he",
+  in: "id",
+  ji: "yi",
+  jw: "jv",
 };
 
 const SIMPLIFIED_REGIONS = new Set(["CN", "SG", "MY"]);
 const TRADITIONAL_REGIONS = new Set(["TW", "HK", "MO"]);
 const LATIN_AMERICA = new Set(["419", "LA", "MX", "AR", "CO", "CL", "PE", "VE", "US"]);
 
-export interface NormalisedLang {
+export interface NormalizedLang {
   lang: string;
   /** The key itself says the track is machine-made (Vimeo's "en-x-autogen"). */
   auto: boolean;
 }
 
 /**
- * Normalises a yt-dlp subtitle key to the BCP-47-ish code CaptionTrack uses, or null for keys that are
+ * Normalizes a yt-dlp subtitle key to the BCP-47-ish code CaptionTrack uses, or null for keys that are
  * not a caption language (live_chat, danmaku, "-orig" duplicates, und).
  *
  * - `_` separators become `-` (Facebook's "en_US");
@@ -87,7 +187,7 @@ export interface NormalisedLang {
  *   "es-419") → "es-419";
  * - Vimeo's private-use "-x-autogen" marks an auto caption and is removed.
  */
-export function normaliseLang(key: string): NormalisedLang | null {
+export function normalizeLang(key: string): NormalizedLang | null {
   let code = key.trim();
   if (code === "" || EXCLUDED_KEYS.has(code.toLowerCase()) || /-orig$/i.test(code)) return null;
   let auto = false;
@@ -105,7 +205,8 @@ export function normaliseLang(key: string): NormalisedLang | null {
   let script: string | null = null;
   let region: string | null = null;
   for (const p of parts) {
-    if (/^[A-Za-z]{4}$/.test(p) && script === null && region === null) script = p[0]!.toUpperCase() + p.slice(1).toLowerCase();
+    if (/^[A-Za-z]{4}$/.test(p) && script === null && region === null)
+      script = p[0]!.toUpperCase() + p.slice(1).toLowerCase();
     else if (/^([A-Za-z]{2}|\d{3})$/.test(p) && region === null) region = p.toUpperCase();
   }
 
@@ -165,8 +266,10 @@ function usable(entry: SubtitleEntry): boolean {
   const hasData = typeof entry.data === "string" && entry.data !== "";
   if (!hasUrl && !hasData) return false;
   // HLS playlists can only carry WebVTT; other streaming protocols (DASH fragments, rtmp…) we do not fetch.
-  if (typeof entry.protocol === "string" && entry.protocol !== "" && !/^(https?|m3u8(_native)?)$/.test(entry.protocol)) return false;
-  if (typeof entry.protocol === "string" && entry.protocol.startsWith("m3u8") && formatOf(entry) !== "vtt") return false;
+  if (typeof entry.protocol === "string" && entry.protocol !== "" && !/^(https?|m3u8(_native)?)$/.test(entry.protocol))
+    return false;
+  if (typeof entry.protocol === "string" && entry.protocol.startsWith("m3u8") && formatOf(entry) !== "vtt")
+    return false;
   return formatOf(entry) !== null;
 }
 
@@ -220,7 +323,7 @@ function tracksOf(dict: unknown, kind: CaptionKind): CaptionTrack[] {
     const chosen = chooseFormat(entries as SubtitleEntry[]);
     if (!chosen) continue;
     const target = kind === "auto" ? translationTarget(key, chosen.url) : null;
-    const norm = normaliseLang(target ?? key);
+    const norm = normalizeLang(target ?? key);
     if (!norm) continue;
     const ref: YtDlpTrackRef = {
       url: typeof chosen.url === "string" ? chosen.url : null,
@@ -245,7 +348,9 @@ const KIND_ORDER: Readonly<Record<CaptionKind, number>> = { manual: 0, auto: 1, 
 /** Manual tracks first, then auto, then machine translations; one track per (lang, kind), the first one yt-dlp listed. */
 export function captionTracks(subtitles: unknown, automaticCaptions: unknown): CaptionTrack[] {
   const seen = new Set<string>();
-  const all = [...tracksOf(subtitles, "manual"), ...tracksOf(automaticCaptions, "auto")].sort((a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind]);
+  const all = [...tracksOf(subtitles, "manual"), ...tracksOf(automaticCaptions, "auto")].sort(
+    (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind],
+  );
   return all.filter((t) => {
     const id = `${t.kind}:${t.lang}`;
     if (seen.has(id)) return false;
@@ -299,18 +404,26 @@ export function parseInfoJson(input: unknown): YtDlpInfo {
   let info = doc as Record<string, unknown>;
   if (info._type === "playlist" || info._type === "multi_video") {
     const entries = Array.isArray(info.entries)
-      ? (info.entries as unknown[]).filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null && !Array.isArray(e))
+      ? (info.entries as unknown[]).filter(
+          (e): e is Record<string, unknown> => typeof e === "object" && e !== null && !Array.isArray(e),
+        )
       : [];
     const entry = entries.find(hasTracks) ?? entries[0];
     if (!entry) throw new Error("yt-dlp found no video in that post.");
     info = { ...entry, title: entry.title ?? info.title, webpage_url: info.webpage_url ?? entry.webpage_url };
   }
-  const duration = typeof info.duration === "number" && Number.isFinite(info.duration) && info.duration > 0 ? Math.ceil(info.duration - 1e-9) : 0;
+  const duration =
+    typeof info.duration === "number" && Number.isFinite(info.duration) && info.duration > 0
+      ? Math.ceil(info.duration - 1e-9)
+      : 0;
   const listed = chaptersFromList(info.chapters);
   return {
     channel: firstText(info.channel, info.uploader, info.creator, info.uploader_id),
     publishedAt: publishedAt(info),
-    chapters: listed.length > 0 ? listed : chaptersFromDescription(typeof info.description === "string" ? info.description : null, duration),
+    chapters:
+      listed.length > 0
+        ? listed
+        : chaptersFromDescription(typeof info.description === "string" ? info.description : null, duration),
     id: str(info.id),
     displayId: str(info.display_id),
     title: typeof info.title === "string" && info.title.trim() !== "" ? info.title.trim() : null,

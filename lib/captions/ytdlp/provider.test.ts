@@ -7,10 +7,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CaptionTrack, VideoInfo } from "@/lib/captions/types";
 import { createOutbound, OutboundError } from "@/lib/http/outbound";
 import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
-import { FAKES_DIR, FIXTURES_DIR, startFakeSubtitleServer, type FakeSubtitleServer, type FixtureName } from "@/test/fakes/ytdlp/server";
+import {
+  FAKES_DIR,
+  FIXTURES_DIR,
+  startFakeSubtitleServer,
+  type FakeSubtitleServer,
+  type FixtureName,
+} from "@/test/fakes/ytdlp/server";
 
 import type { YtDlpTrackRef } from "./info";
 import { createYtDlpProvider, INFO_ARGS } from "./provider";
+import { denoBinary, jsRuntimeArgs } from "./js-runtime";
 import { BASE_ARGS } from "./run";
 
 // Unit tests: a fake yt-dlp prints the fixtures (the integration tests run the real binary); the subtitle
@@ -53,7 +60,12 @@ function provider(name: FixtureName, extraEnv: Record<string, string> = {}) {
     outbound,
     binary: FAKE,
     timeoutMs: 10_000,
-    env: { FAKE_YTDLP_MODE: "info", FAKE_YTDLP_INFO: path.join(FIXTURES_DIR, `${name}.info.json`), FAKE_YTDLP_ORIGIN: server.origin, ...extraEnv },
+    env: {
+      FAKE_YTDLP_MODE: "info",
+      FAKE_YTDLP_INFO: path.join(FIXTURES_DIR, `${name}.info.json`),
+      FAKE_YTDLP_ORIGIN: server.origin,
+      ...extraEnv,
+    },
   });
 }
 
@@ -67,7 +79,15 @@ describe("getInfo", () => {
   it("runs yt-dlp -J on the canonical URL, after the safety flags", async () => {
     const argsFile = path.join(tmp, "argv.json");
     await provider("vimeo", { FAKE_YTDLP_ARGSFILE: argsFile }).getInfo(source("vimeo"));
-    expect(JSON.parse(readFileSync(argsFile, "utf8"))).toEqual([...BASE_ARGS, "--proxy", await outbound.toolProxyUrl(), ...INFO_ARGS, "--", "https://vimeo.com/987654321"]);
+    expect(JSON.parse(readFileSync(argsFile, "utf8"))).toEqual([
+      ...BASE_ARGS,
+      ...jsRuntimeArgs(denoBinary()),
+      "--proxy",
+      await outbound.toolProxyUrl(),
+      ...INFO_ARGS,
+      "--",
+      "https://vimeo.com/987654321",
+    ]);
   });
 
   it("points yt-dlp's --proxy at the outbound instance's guarded forward proxy", async () => {
@@ -75,7 +95,11 @@ describe("getInfo", () => {
     const p = createYtDlpProvider({
       outbound,
       binary: FAKE,
-      env: { FAKE_YTDLP_MODE: "info", FAKE_YTDLP_INFO: path.join(FIXTURES_DIR, "x.info.json"), FAKE_YTDLP_ARGSFILE: argsFile },
+      env: {
+        FAKE_YTDLP_MODE: "info",
+        FAKE_YTDLP_INFO: path.join(FIXTURES_DIR, "x.info.json"),
+        FAKE_YTDLP_ARGSFILE: argsFile,
+      },
     });
     await p.getInfo(source("x"));
     const argv = JSON.parse(readFileSync(argsFile, "utf8")) as string[];
@@ -84,24 +108,62 @@ describe("getInfo", () => {
 
   it.each([
     ["x", "Verbatim Demo - Three things we learned building a transcript API \u{1F9F5}", 48, [["en", "manual"]]],
-    ["tiktok", "How we turn any video link into a clean transcript #developer #api", 62, [["zh-Hans", "manual"], ["en", "manual"], ["es", "manual"]]],
-    ["facebook", "Behind the scenes: transcribing a whole conference in an afternoon. | By Verbatim", 96, [["en", "manual"], ["es-419", "auto"]]],
+    [
+      "tiktok",
+      "How we turn any video link into a clean transcript #developer #api",
+      62,
+      [
+        ["zh-Hans", "manual"],
+        ["en", "manual"],
+        ["es", "manual"],
+      ],
+    ],
+    [
+      "facebook",
+      "Behind the scenes: transcribing a whole conference in an afternoon. | By Verbatim",
+      96,
+      [
+        ["en", "manual"],
+        ["es-419", "auto"],
+      ],
+    ],
     ["instagram", "Video by verbatim.demo", 34, []],
     ["rednote", "三分钟做好会议纪要", 182, []],
-    ["vimeo", "Verbatim: from link to transcript", 143, [["en", "manual"], ["fr", "manual"], ["en", "auto"]]],
+    [
+      "vimeo",
+      "Verbatim: from link to transcript",
+      143,
+      [
+        ["en", "manual"],
+        ["fr", "manual"],
+        ["en", "auto"],
+      ],
+    ],
   ] as const)("%s: metadata and tracks", async (name, title, duration, tracks) => {
     const s = source(name);
     const info = await provider(name).getInfo(s);
-    expect(info).toMatchObject({ platform: s.platform, videoId: s.videoId, canonicalUrl: s.canonicalUrl, title, durationSeconds: duration });
+    expect(info).toMatchObject({
+      platform: s.platform,
+      videoId: s.videoId,
+      canonicalUrl: s.canonicalUrl,
+      title,
+      durationSeconds: duration,
+    });
     expect(info.tracks.map((t) => [t.lang, t.kind])).toEqual(tracks);
     expect(server.hits).toEqual([]); // metadata only: no subtitle fetched
   });
 
   it("refuses platforms it does not serve and unresolved short links", async () => {
     const p = provider("x");
-    await expect(p.getInfo(parseSourceUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ")!)).rejects.toMatchObject({ code: "unsupported_source" });
-    await expect(p.getInfo(parseSourceUrl("https://vm.tiktok.com/ZMabcdef/")!)).rejects.toMatchObject({ code: "unsupported_source" });
-    await expect(p.getInfo({ platform: "podcast", videoId: "abc", canonicalUrl: "https://cdn.example/a.mp3" })).rejects.toMatchObject({
+    await expect(p.getInfo(parseSourceUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ")!)).rejects.toMatchObject({
+      code: "unsupported_source",
+    });
+    await expect(p.getInfo(parseSourceUrl("https://vm.tiktok.com/ZMabcdef/")!)).rejects.toMatchObject({
+      code: "unsupported_source",
+    });
+    await expect(
+      p.getInfo({ platform: "podcast", videoId: "abc", canonicalUrl: "https://cdn.example/a.mp3" }),
+    ).rejects.toMatchObject({
       code: "unsupported_source",
     });
   });
@@ -117,7 +179,8 @@ describe("getInfo", () => {
   it("maps yt-dlp failures and unreadable output", async () => {
     const failing = provider("x", {
       FAKE_YTDLP_MODE: "fail",
-      FAKE_YTDLP_STDERR: "ERROR: [twitter] 1790000000000000001: NSFW tweet requires authentication. Use --cookies-from-browser or --cookies for the authentication.\n",
+      FAKE_YTDLP_STDERR:
+        "ERROR: [twitter] 1790000000000000001: NSFW tweet requires authentication. Use --cookies-from-browser or --cookies for the authentication.\n",
     });
     await expect(failing.getInfo(source("x"))).rejects.toMatchObject({ code: "age_restricted", status: 403 });
     const garbage = provider("x", { FAKE_YTDLP_MODE: "garbage" });
@@ -134,7 +197,12 @@ describe("fetchTrack", () => {
     expect(segments[0]).toEqual({ start: 0.4, end: 3.9, text: "Three things we learned building a transcript API." });
     expect(segments[3]).toEqual({ start: 18.5, end: 21.7, text: "Two: captions beat speech-to-text" });
     expect(segments[6]).toEqual({ start: 40.5, end: 44, text: "That\u2019s it. Thread below." });
-    expect(server.hits.map((h) => h.split("/").pop())).toEqual(["Zb3kXQ1aPq0rT9mA.m3u8", "seg-0.vtt", "seg-1.vtt", "seg-2.vtt"]);
+    expect(server.hits.map((h) => h.split("/").pop())).toEqual([
+      "Zb3kXQ1aPq0rT9mA.m3u8",
+      "seg-0.vtt",
+      "seg-1.vtt",
+      "seg-2.vtt",
+    ]);
   });
 
   it("TikTok: the chosen VTT (not the creator_caption json)", async () => {
@@ -180,54 +248,108 @@ describe("fetchTrack", () => {
     ]);
   });
 
-  const info: VideoInfo = { platform: "vimeo", videoId: "1", canonicalUrl: "https://vimeo.com/1", title: null, durationSeconds: 0, tracks: [] };
+  const info: VideoInfo = {
+    platform: "vimeo",
+    videoId: "1",
+    canonicalUrl: "https://vimeo.com/1",
+    title: null,
+    durationSeconds: 0,
+    tracks: [],
+  };
   const ref = (r: Partial<YtDlpTrackRef>): YtDlpTrackRef => ({ url: null, format: "vtt", key: "en", ...r });
 
   it("json3 and rolling auto VTT are de-duplicated for auto tracks", async () => {
     const p = provider("vimeo");
-    const json3 = await p.fetchTrack(info, { lang: "en", name: "English", kind: "auto", ref: ref({ url: `${server.origin}/youtube/timedtext/auto.json3`, format: "json3" }) });
-    expect(json3.map((s) => s.text)).toEqual(["hello everyone and welcome", "to the show", "today we talk captions & more"]);
-    const vtt = await p.fetchTrack(info, { lang: "en", name: "English", kind: "auto", ref: ref({ url: `${server.origin}/youtube/timedtext/auto.vtt` }) });
+    const json3 = await p.fetchTrack(info, {
+      lang: "en",
+      name: "English",
+      kind: "auto",
+      ref: ref({ url: `${server.origin}/youtube/timedtext/auto.json3`, format: "json3" }),
+    });
+    expect(json3.map((s) => s.text)).toEqual([
+      "hello everyone and welcome",
+      "to the show",
+      "today we talk captions & more",
+    ]);
+    const vtt = await p.fetchTrack(info, {
+      lang: "en",
+      name: "English",
+      kind: "auto",
+      ref: ref({ url: `${server.origin}/youtube/timedtext/auto.vtt` }),
+    });
     expect(vtt.map((s) => s.text)).toEqual(["hello everyone and welcome", "to the show", "today we talk captions"]);
   });
 
   it("parses inline data without any request", async () => {
     const p = provider("vimeo");
-    const segs = await p.fetchTrack(info, { lang: "en", name: "English", kind: "manual", ref: ref({ data: "1\n00:00:01,000 --> 00:00:02,000\nhi &amp; bye\n", format: "srt" }) });
+    const segs = await p.fetchTrack(info, {
+      lang: "en",
+      name: "English",
+      kind: "manual",
+      ref: ref({ data: "1\n00:00:01,000 --> 00:00:02,000\nhi &amp; bye\n", format: "srt" }),
+    });
     expect(segs).toEqual([{ start: 1, end: 2, text: "hi & bye" }]);
     expect(server.hits).toEqual([]);
   });
 
   it("a subtitle URL that is gone is upstream_failed", async () => {
     const p = provider("vimeo");
-    const t: CaptionTrack = { lang: "en", name: "English", kind: "manual", ref: ref({ url: `${server.origin}/vimeo/captions/expired.vtt` }) };
+    const t: CaptionTrack = {
+      lang: "en",
+      name: "English",
+      kind: "manual",
+      ref: ref({ url: `${server.origin}/vimeo/captions/expired.vtt` }),
+    };
     await expect(p.fetchTrack(info, t)).rejects.toMatchObject({ code: "upstream_failed" });
   });
 
   it("caps the size of a subtitle file and of all HLS segments together", async () => {
     const small = createYtDlpProvider({ outbound, binary: FAKE, maxSubtitleBytes: 300 });
-    const big: CaptionTrack = { lang: "en", name: "English", kind: "manual", ref: ref({ url: `${server.origin}/vimeo/captions/171000001.vtt` }) };
+    const big: CaptionTrack = {
+      lang: "en",
+      name: "English",
+      kind: "manual",
+      ref: ref({ url: `${server.origin}/vimeo/captions/171000001.vtt` }),
+    };
     await expect(small.fetchTrack(info, big)).rejects.toMatchObject({ code: "response_too_large" });
     const hls: CaptionTrack = {
       lang: "en",
       name: "English",
       kind: "manual",
-      ref: ref({ url: `${server.origin}/x/ext_tw_video/1790000000000000002/pu/pl/subs/en/Zb3kXQ1aPq0rT9mA.m3u8`, protocol: "m3u8_native" }),
+      ref: ref({
+        url: `${server.origin}/x/ext_tw_video/1790000000000000002/pu/pl/subs/en/Zb3kXQ1aPq0rT9mA.m3u8`,
+        protocol: "m3u8_native",
+      }),
     };
-    await expect(createYtDlpProvider({ outbound, binary: FAKE, maxSubtitleBytes: 700 }).fetchTrack(info, hls)).rejects.toMatchObject({ code: "response_too_large" });
+    await expect(
+      createYtDlpProvider({ outbound, binary: FAKE, maxSubtitleBytes: 700 }).fetchTrack(info, hls),
+    ).rejects.toMatchObject({ code: "response_too_large" });
   });
 
   it("fetches through the outbound guard: internal subtitle hosts are refused", async () => {
     const strict = createYtDlpProvider({ outbound: createOutbound(), binary: FAKE });
-    const t: CaptionTrack = { lang: "en", name: "English", kind: "manual", ref: ref({ url: `${server.origin}/vimeo/captions/171000001.vtt` }) };
-    await expect(strict.fetchTrack(info, t)).rejects.toMatchObject({ name: "OutboundError", code: "address_not_allowed" });
+    const t: CaptionTrack = {
+      lang: "en",
+      name: "English",
+      kind: "manual",
+      ref: ref({ url: `${server.origin}/vimeo/captions/171000001.vtt` }),
+    };
+    await expect(strict.fetchTrack(info, t)).rejects.toMatchObject({
+      name: "OutboundError",
+      code: "address_not_allowed",
+    });
     expect(server.hits).toEqual([]);
   });
 
   it("refuses a track from another provider", async () => {
     const p = provider("vimeo");
-    await expect(p.fetchTrack(info, { lang: "en", name: "English", kind: "manual", ref: { baseUrl: "https://youtube.com/api/timedtext" } })).rejects.toThrow(
-      /not come from the yt-dlp provider/,
-    );
+    await expect(
+      p.fetchTrack(info, {
+        lang: "en",
+        name: "English",
+        kind: "manual",
+        ref: { baseUrl: "https://youtube.com/api/timedtext" },
+      }),
+    ).rejects.toThrow(/not come from the yt-dlp provider/);
   });
 });

@@ -13,13 +13,29 @@ import type { Segment } from "@/lib/formats/types";
 import type { Outbound } from "@/lib/http/outbound";
 import type { ParsedSource, Platform } from "@/lib/sources";
 
-import { CaptionParseError, captionSegments, isM3u8, mergeHlsVtt, parseCaptions, parseM3u8Segments, type CaptionFormat, type Cue } from "../parse";
+import {
+  CaptionParseError,
+  captionSegments,
+  isM3u8,
+  mergeHlsVtt,
+  parseCaptions,
+  parseM3u8Segments,
+  type CaptionFormat,
+  type Cue,
+} from "../parse";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
 import { countedProvider } from "@/lib/captions/count-upstream";
 
 /** The platforms this provider serves (YouTube has its own provider; uploads and podcasts have no captions). */
-export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>(["x", "tiktok", "facebook", "instagram", "rednote", "vimeo"]);
+export const YTDLP_PLATFORMS: ReadonlySet<Platform> = new Set<Platform>([
+  "x",
+  "tiktok",
+  "facebook",
+  "instagram",
+  "rednote",
+  "vimeo",
+]);
 
 export const DEFAULT_MAX_SUBTITLE_BYTES = 20 * 1024 * 1024;
 /** An HLS subtitle playlist with more segments than this is refused (a 3-hour video in 6 s segments is 1800). */
@@ -59,8 +75,10 @@ export interface YtDlpProviderOptions {
 }
 
 function decode(body: Buffer): string {
-  if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe) return new TextDecoder("utf-16le").decode(body.subarray(2));
-  if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff) return new TextDecoder("utf-16be").decode(body.subarray(2));
+  if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe)
+    return new TextDecoder("utf-16le").decode(body.subarray(2));
+  if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff)
+    return new TextDecoder("utf-16be").decode(body.subarray(2));
   return new TextDecoder("utf-8").decode(body);
 }
 
@@ -69,7 +87,8 @@ function parseSubtitle(read: string | (() => Cue[]), format: CaptionFormat, kind
   try {
     return captionSegments(typeof read === "string" ? parseCaptions(read, format) : read(), kind);
   } catch (err) {
-    if (err instanceof CaptionParseError) throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
+    if (err instanceof CaptionParseError)
+      throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
     throw err;
   }
 }
@@ -81,10 +100,16 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
 
   async function getInfo(source: ParsedSource, call?: { timeoutMs?: number; outbound?: Outbound }): Promise<VideoInfo> {
     if (!platforms.has(source.platform)) {
-      throw new SourceError("unsupported_source", "That link is not something we can get captions for with this provider.");
+      throw new SourceError(
+        "unsupported_source",
+        "That link is not something we can get captions for with this provider.",
+      );
     }
     if (source.needsResolve) {
-      throw new SourceError("unsupported_source", "That short link has to be resolved before its captions can be fetched.");
+      throw new SourceError(
+        "unsupported_source",
+        "That short link has to be resolved before its captions can be fetched.",
+      );
     }
     // The same gate as every other outbound request; OutboundError propagates as is.
     const url = opts.outbound.checkUrl(source.canonicalUrl).href;
@@ -104,7 +129,11 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     try {
       parsed = parseInfoJson(stdout);
     } catch (err) {
-      throw new YtDlpError("upstream_failed", "The platform answered with something unexpected.", err instanceof Error ? err.message : String(err));
+      throw new YtDlpError(
+        "upstream_failed",
+        "The platform answered with something unexpected.",
+        err instanceof Error ? err.message : String(err),
+      );
     }
     return {
       platform: source.platform,
@@ -123,7 +152,11 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const target = opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url;
     const res = await opts.outbound.safeFetchBuffer(target, { maxBytes: Math.max(1, budget.left) });
     if (!res.ok) {
-      throw new YtDlpError("upstream_failed", "The caption file could not be downloaded from the platform.", `HTTP ${res.status} for a subtitle file`);
+      throw new YtDlpError(
+        "upstream_failed",
+        "The caption file could not be downloaded from the platform.",
+        `HTTP ${res.status} for a subtitle file`,
+      );
     }
     budget.left -= res.body.length;
     return { text: decode(res.body), url: res.url };
@@ -135,7 +168,8 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const r: YtDlpTrackRef = ref;
 
     if (r.data !== undefined) return parseSubtitle(r.data, r.format, track.kind);
-    if (r.url === null) throw new YtDlpError("upstream_failed", "The caption track has no address.", "no url and no data");
+    if (r.url === null)
+      throw new YtDlpError("upstream_failed", "The caption track has no address.", "no url and no data");
 
     const budget = { left: maxBytes };
     const first = await download(r.url, budget);
@@ -147,11 +181,20 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     const segments = parseM3u8Segments(first.text, first.url);
     if (segments.length === 0) return [];
     if (segments.length > MAX_HLS_SEGMENTS) {
-      throw new YtDlpError("upstream_failed", "The caption track is larger than we accept.", `${segments.length} HLS segments`);
+      throw new YtDlpError(
+        "upstream_failed",
+        "The caption track is larger than we accept.",
+        `${segments.length} HLS segments`,
+      );
     }
     const texts: string[] = [];
     for (const segmentUrl of segments) {
-      if (budget.left <= 0) throw new YtDlpError("upstream_failed", "The caption track is larger than we accept.", "HLS segments over the size cap");
+      if (budget.left <= 0)
+        throw new YtDlpError(
+          "upstream_failed",
+          "The caption track is larger than we accept.",
+          "HLS segments over the size cap",
+        );
       texts.push((await download(segmentUrl, budget)).text);
     }
     return parseSubtitle(() => mergeHlsVtt(texts), "vtt", track.kind);
@@ -174,7 +217,8 @@ export interface YoutubeYtDlpOptions {
  */
 export function youtubeYtDlpArgs(o: YoutubeYtDlpOptions): string[] {
   const args: string[] = [];
-  if (o.potProviderUrl) args.push("--plugin-dirs", "default", "--extractor-args", `youtubepot-bgutilhttp:base_url=${o.potProviderUrl}`);
+  if (o.potProviderUrl)
+    args.push("--plugin-dirs", "default", "--extractor-args", `youtubepot-bgutilhttp:base_url=${o.potProviderUrl}`);
   if (o.cookiesFile) args.push("--cookies", o.cookiesFile);
   return args;
 }

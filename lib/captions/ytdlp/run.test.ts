@@ -38,15 +38,9 @@ const BUG_HINT =
 
 describe("buildArgs", () => {
   it("puts the safety flags first, the proxy next, the URL last after --", () => {
-    expect(buildArgs(["-J", "--skip-download"], { url: "https://vimeo.com/1", proxyUrl: "http://proxy:3128" })).toEqual([
-      ...BASE_ARGS,
-      "--proxy",
-      "http://proxy:3128",
-      "-J",
-      "--skip-download",
-      "--",
-      "https://vimeo.com/1",
-    ]);
+    expect(buildArgs(["-J", "--skip-download"], { url: "https://vimeo.com/1", proxyUrl: "http://proxy:3128" })).toEqual(
+      [...BASE_ARGS, "--proxy", "http://proxy:3128", "-J", "--skip-download", "--", "https://vimeo.com/1"],
+    );
     expect(buildArgs(["--version"])).toEqual([...BASE_ARGS, "--version"]);
   });
 
@@ -81,10 +75,22 @@ describe("mapYtDlpError: stderr lines as yt-dlp prints them", () => {
     ["ERROR: [Instagram] C6xYzAbCdEf: There is no video in this post", "unsupported_source"],
     ["ERROR: [XiaoHongShu] 6650f0a1000000001e00abcd: No video formats found!; " + BUG_HINT, "unsupported_source"],
     ["ERROR: [youtube] dQw4w9WgXcQ: Video unavailable", "video_unavailable"],
-    ["ERROR: [youtube] dQw4w9WgXcQ: Video unavailable. This video has been removed by the uploader", "video_unavailable"],
-    [`ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you've been granted access to this video. ${COOKIES_HINT}`, "video_unavailable"],
-    [`ERROR: [TikTok] 7350000000000000001: You do not have permission to view this post. Log into an account that has access. ${COOKIES_HINT}`, "video_unavailable"],
-    [`ERROR: [twitter] 1790000000000000001: You are not authorized to view this protected tweet. ${COOKIES_HINT}`, "video_unavailable"],
+    [
+      "ERROR: [youtube] dQw4w9WgXcQ: Video unavailable. This video has been removed by the uploader",
+      "video_unavailable",
+    ],
+    [
+      `ERROR: [youtube] dQw4w9WgXcQ: Private video. Sign in if you've been granted access to this video. ${COOKIES_HINT}`,
+      "video_unavailable",
+    ],
+    [
+      `ERROR: [TikTok] 7350000000000000001: You do not have permission to view this post. Log into an account that has access. ${COOKIES_HINT}`,
+      "video_unavailable",
+    ],
+    [
+      `ERROR: [twitter] 1790000000000000001: You are not authorized to view this protected tweet. ${COOKIES_HINT}`,
+      "video_unavailable",
+    ],
     ["ERROR: [twitter] 1790000000000000001: Requested tweet is unavailable", "video_unavailable"],
     ["ERROR: [TikTok] 7350000000000000001: Video not available, status code 10204", "video_unavailable"],
     [
@@ -95,18 +101,45 @@ describe("mapYtDlpError: stderr lines as yt-dlp prints them", () => {
       "ERROR: [XiaoHongShu] 6650f0a1000000001e00abcd: Unable to download webpage: HTTP Error 404: Not Found (caused by <HTTPError 404: Not Found>)",
       "video_unavailable",
     ],
-    ["ERROR: [facebook] 1234567890123456: The video is not available, Facebook said: \"This content isn't available right now\"", "video_unavailable"],
-    ["ERROR: [vimeo] 987654321: This video is not available from your location due to geo restriction", "video_unavailable"],
-    [`ERROR: [youtube] dQw4w9WgXcQ: Sign in to confirm your age. This video may be inappropriate for some users. ${COOKIES_HINT}`, "age_restricted"],
-    [`ERROR: [facebook] 1234567890123456: This video is only available for registered users. ${COOKIES_HINT}`, "age_restricted"],
+    [
+      'ERROR: [facebook] 1234567890123456: The video is not available, Facebook said: "This content isn\'t available right now"',
+      "video_unavailable",
+    ],
+    [
+      "ERROR: [vimeo] 987654321: This video is not available from your location due to geo restriction",
+      "video_unavailable",
+    ],
+    [
+      `ERROR: [youtube] dQw4w9WgXcQ: Sign in to confirm your age. This video may be inappropriate for some users. ${COOKIES_HINT}`,
+      "age_restricted",
+    ],
+    [
+      `ERROR: [facebook] 1234567890123456: This video is only available for registered users. ${COOKIES_HINT}`,
+      "age_restricted",
+    ],
     [`ERROR: [twitter] 1790000000000000001: NSFW tweet requires authentication. ${COOKIES_HINT}`, "age_restricted"],
-    [`ERROR: [TikTok] 7350000000000000001: This post may not be comfortable for some audiences. Log in for access. ${COOKIES_HINT}`, "age_restricted"],
-    [`ERROR: [TikTok] 7350000000000000001: TikTok is requiring login for access to this content. ${COOKIES_HINT}`, "age_restricted"],
-    ["ERROR: [vimeo] 987654321: This video is protected by a password, use the --video-password option", "age_restricted"],
+    [
+      `ERROR: [TikTok] 7350000000000000001: This post may not be comfortable for some audiences. Log in for access. ${COOKIES_HINT}`,
+      "age_restricted",
+    ],
+    [
+      `ERROR: [TikTok] 7350000000000000001: TikTok is requiring login for access to this content. ${COOKIES_HINT}`,
+      "age_restricted",
+    ],
+    [
+      "ERROR: [vimeo] 987654321: This video is protected by a password, use the --video-password option",
+      "age_restricted",
+    ],
     [`ERROR: [youtube] dQw4w9WgXcQ: Sign in to confirm you\u2019re not a bot. ${COOKIES_HINT}`, "upstream_failed"],
     ["ERROR: [TikTok] 7350000000000000001: Your IP address is blocked from accessing this post", "upstream_failed"],
-    ["ERROR: [vimeo] 987654321: Unable to download webpage: HTTP Error 429: Too Many Requests (caused by <HTTPError 429: Too Many Requests>)", "upstream_failed"],
-    ["ERROR: [Instagram] C6xYzAbCdEf: Unable to download JSON metadata: HTTP Error 403: Forbidden (caused by <HTTPError 403: Forbidden>)", "upstream_failed"],
+    [
+      "ERROR: [vimeo] 987654321: Unable to download webpage: HTTP Error 429: Too Many Requests (caused by <HTTPError 429: Too Many Requests>)",
+      "upstream_failed",
+    ],
+    [
+      "ERROR: [Instagram] C6xYzAbCdEf: Unable to download JSON metadata: HTTP Error 403: Forbidden (caused by <HTTPError 403: Forbidden>)",
+      "upstream_failed",
+    ],
     [
       "ERROR: [twitter] 123: Unable to download JSON metadata: [Errno -2] Name or service not known (caused by TransportError('[Errno -2] Name or service not known'))",
       "upstream_failed",
@@ -161,14 +194,21 @@ describe("runYtDlp with a fake binary", () => {
     const run = runYtDlp(["-J"], {
       binary: FAKE,
       url: "https://vimeo.com/1",
-      env: { FAKE_YTDLP_MODE: "fail", FAKE_YTDLP_STDERR: "ERROR: [vimeo] 1: Unable to download JSON metadata: HTTP Error 404: Not Found\n" },
+      env: {
+        FAKE_YTDLP_MODE: "fail",
+        FAKE_YTDLP_STDERR: "ERROR: [vimeo] 1: Unable to download JSON metadata: HTTP Error 404: Not Found\n",
+      },
     });
     await expect(run).rejects.toMatchObject({ name: "YtDlpError", code: "video_unavailable", status: 404 });
   });
 
   it("kills the whole process group at the deadline", async () => {
     const pidfile = path.join(tmp, "pids.json");
-    const run = runYtDlp(["-J"], { binary: FAKE, timeoutMs: 1500, env: { FAKE_YTDLP_MODE: "hang", FAKE_YTDLP_PIDFILE: pidfile } });
+    const run = runYtDlp(["-J"], {
+      binary: FAKE,
+      timeoutMs: 1500,
+      env: { FAKE_YTDLP_MODE: "hang", FAKE_YTDLP_PIDFILE: pidfile },
+    });
     await expect(run).rejects.toMatchObject({ code: "upstream_failed", message: expect.stringMatching(/too long/) });
     const pids = JSON.parse(readFileSync(pidfile, "utf8")) as number[];
     expect(pids).toHaveLength(2);
@@ -178,18 +218,28 @@ describe("runYtDlp with a fake binary", () => {
 
   it("stops a run whose stdout passes the cap", async () => {
     const run = runYtDlp(["-J"], { binary: FAKE, maxStdoutBytes: 256 * 1024, env: { FAKE_YTDLP_MODE: "flood" } });
-    await expect(run).rejects.toMatchObject({ code: "upstream_failed", detail: expect.stringMatching(/more than 262144 bytes/) });
+    await expect(run).rejects.toMatchObject({
+      code: "upstream_failed",
+      detail: expect.stringMatching(/more than 262144 bytes/),
+    });
   });
 
   it("reports a missing binary as upstream_failed with an install hint in the detail", async () => {
     const run = runYtDlp(["--version"], { binary: path.join(tmp, "no-such-yt-dlp") });
     await expect(run).rejects.toBeInstanceOf(YtDlpError);
-    await expect(run).rejects.toMatchObject({ code: "upstream_failed", detail: expect.stringMatching(/install-yt-dlp\.sh/) });
+    await expect(run).rejects.toMatchObject({
+      code: "upstream_failed",
+      detail: expect.stringMatching(/install-yt-dlp\.sh/),
+    });
   });
 
   it("honours an abort signal", async () => {
     const ac = new AbortController();
-    const run = runYtDlp(["-J"], { binary: FAKE, signal: ac.signal, env: { FAKE_YTDLP_MODE: "hang", FAKE_YTDLP_PIDFILE: path.join(tmp, "p2.json") } });
+    const run = runYtDlp(["-J"], {
+      binary: FAKE,
+      signal: ac.signal,
+      env: { FAKE_YTDLP_MODE: "hang", FAKE_YTDLP_PIDFILE: path.join(tmp, "p2.json") },
+    });
     setTimeout(() => ac.abort(new Error("client went away")), 300);
     await expect(run).rejects.toThrow("client went away");
   });

@@ -14,6 +14,8 @@ import { SourceError, type SourceErrorCode } from "@/lib/captions/types";
 import { outbound as defaultOutbound, type Outbound } from "@/lib/http/outbound";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
+import { denoBinary, denoEnv, jsRuntimeArgs } from "./js-runtime";
+
 /**
  * Always passed, before the caller's arguments:
  * - `--ignore-config`: no system/user config files;
@@ -23,7 +25,9 @@ import { runTool, ToolStartError } from "@/lib/process/run";
  * - `--no-playlist`: one item, never the channel/playlist around it;
  * - `--no-update`: no update check, and no "older than 90 days" nag on stderr;
  * - `--no-cache-dir`: nothing written under $HOME;
- * - `--color never`: plain stderr for the error mapping.
+ * - `--color never`: plain stderr for the error mapping;
+ * - `--no-remote-components`: yt-dlp never fetches the YouTube challenge solver's code itself (it comes
+ *   from the yt-dlp-ejs package or deno's local cache, ./js-runtime.ts).
  */
 export const BASE_ARGS: readonly string[] = [
   "--ignore-config",
@@ -35,6 +39,7 @@ export const BASE_ARGS: readonly string[] = [
   "--no-cache-dir",
   "--color",
   "never",
+  "--no-remote-components",
 ];
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -97,9 +102,16 @@ export function resolveYtDlpBinary(explicit?: string, cwd: string = process.cwd(
   return "yt-dlp";
 }
 
-/** The complete argument vector: safety flags, proxy, the caller's arguments, then `--` and the URL. */
-export function buildArgs(args: readonly string[], opts: { url?: string; proxyUrl?: string } = {}): string[] {
+/**
+ * The complete argument vector: safety flags, the JavaScript runtime (`deno`: its path, or null for none;
+ * left out, yt-dlp's own default), proxy, the caller's arguments, then `--` and the URL.
+ */
+export function buildArgs(
+  args: readonly string[],
+  opts: { url?: string; proxyUrl?: string; deno?: string | null } = {},
+): string[] {
   const out = [...BASE_ARGS];
+  if (opts.deno !== undefined) out.push(...jsRuntimeArgs(opts.deno));
   if (opts.proxyUrl) out.push("--proxy", opts.proxyUrl);
   out.push(...args);
   if (opts.url !== undefined) out.push("--", opts.url);
@@ -128,27 +140,32 @@ const RULES: readonly Rule[] = [
   {
     code: "unsupported_source",
     message: "That link is not something we can get a transcript from.",
-    pattern: /Unsupported URL|No suitable extractor found|is not a valid URL|No video could be found in this tweet|There is no video in this post|No video formats found|Media #\d+ is not a video|This account does not have any videos|not a video\b|\bis not a video post\b/i,
+    pattern:
+      /Unsupported URL|No suitable extractor found|is not a valid URL|No video could be found in this tweet|There is no video in this post|No video formats found|Media #\d+ is not a video|This account does not have any videos|not a video\b|\bis not a video post\b/i,
   },
   {
     code: "upstream_failed",
     message: "The platform refused to serve this video to us right now. Try again later.",
-    pattern: /confirm you(?:'|’)re not a bot|Your IP address is blocked|HTTP Error 429|Too Many Requests|rate[- ]limit|blocked due to its TLS fingerprint|HTTP Error 403/i,
+    pattern:
+      /confirm you(?:'|’)re not a bot|Your IP address is blocked|HTTP Error 429|Too Many Requests|rate[- ]limit|blocked due to its TLS fingerprint|HTTP Error 403/i,
   },
   {
     code: "video_unavailable",
     message: "That video is private.",
-    pattern: /Private video|This video is private|private (?:post|account|video)|You do not have permission to view this post|not authorized to view this protected tweet|only available for registered users who follow/i,
+    pattern:
+      /Private video|This video is private|private (?:post|account|video)|You do not have permission to view this post|not authorized to view this protected tweet|only available for registered users who follow/i,
   },
   {
     code: "age_restricted",
     message: "That video needs a signed-in account (age-restricted or members only).",
-    pattern: /Sign in to confirm your age|age[- ]restricted|inappropriate for some users|NSFW tweet requires authentication|only available for registered users|requires? (?:a )?(?:login|log in|authentication)|log ?in (?:to|for) (?:access|view|continue)|login required|may not be comfortable for some audiences|You must log in|protected by a password|Wrong (?:video )?password|members[- ]only|Join this channel/i,
+    pattern:
+      /Sign in to confirm your age|age[- ]restricted|inappropriate for some users|NSFW tweet requires authentication|only available for registered users|requires? (?:a )?(?:login|log in|authentication)|log ?in (?:to|for) (?:access|view|continue)|login required|may not be comfortable for some audiences|You must log in|protected by a password|Wrong (?:video )?password|members[- ]only|Join this channel/i,
   },
   {
     code: "video_unavailable",
     message: "That video is unavailable: it may have been removed, or the link is wrong.",
-    pattern: /Video unavailable|This video (?:is|has been) (?:unavailable|removed|deleted)|no longer (?:available|exists)|does not exist|has been removed|HTTP Error 404|HTTP Error 410|Video not available|Requested tweet is unavailable|is unavailable\b|content isn(?:'|’)t available|This content is unreachable|not available (?:from|in) your (?:location|country)|geo[- ]?restrict|Broadcast no longer exists|This livestream has ended|not found\b/i,
+    pattern:
+      /Video unavailable|This video (?:is|has been) (?:unavailable|removed|deleted)|no longer (?:available|exists)|does not exist|has been removed|HTTP Error 404|HTTP Error 410|Video not available|Requested tweet is unavailable|is unavailable\b|content isn(?:'|’)t available|This content is unreachable|not available (?:from|in) your (?:location|country)|geo[- ]?restrict|Broadcast no longer exists|This livestream has ended|not found\b/i,
   },
 ];
 
@@ -157,7 +174,12 @@ export function errorLines(stderr: string): string[] {
   return stderr
     .split(/\r?\n/)
     .filter((l) => l.startsWith("ERROR:"))
-    .map((l) => l.replace(/^ERROR:\s*/, "").replace(/^\[[^\]]+\]\s*(?:[^\s:]+:\s+)?/, "").trim());
+    .map((l) =>
+      l
+        .replace(/^ERROR:\s*/, "")
+        .replace(/^\[[^\]]+\]\s*(?:[^\s:]+:\s+)?/, "")
+        .trim(),
+    );
 }
 
 /**
@@ -166,12 +188,17 @@ export function errorLines(stderr: string): string[] {
  */
 export function mapYtDlpError(stderr: string): YtDlpError {
   const errors = errorLines(stderr);
-  const detail = errors.length > 0 ? (errors[errors.length - 1] as string) : stderr.trim().split(/\r?\n/).slice(-1)[0] ?? "";
+  const detail =
+    errors.length > 0 ? (errors[errors.length - 1] as string) : (stderr.trim().split(/\r?\n/).slice(-1)[0] ?? "");
   const candidates = errors.length > 0 ? [...errors].reverse() : [stderr];
   for (const text of candidates) {
     for (const rule of RULES) if (rule.pattern.test(text)) return new YtDlpError(rule.code, rule.message, detail);
   }
-  return new YtDlpError("upstream_failed", "The platform could not be reached, or it answered with something unexpected.", detail);
+  return new YtDlpError(
+    "upstream_failed",
+    "The platform could not be reached, or it answered with something unexpected.",
+    detail,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -179,11 +206,16 @@ export function mapYtDlpError(stderr: string): YtDlpError {
 // ---------------------------------------------------------------------------------------------------
 
 /** Python settings yt-dlp needs on top of the runner's minimal environment. */
-const PYTHON_ENV: Readonly<Record<string, string>> = { PYTHONIOENCODING: "utf-8", PYTHONUTF8: "1", PYTHONDONTWRITEBYTECODE: "1" };
+const PYTHON_ENV: Readonly<Record<string, string>> = {
+  PYTHONIOENCODING: "utf-8",
+  PYTHONUTF8: "1",
+  PYTHONDONTWRITEBYTECODE: "1",
+};
 
 /**
  * Runs yt-dlp (through lib/process/run.ts: minimal environment, own process group, deadline, stdout cap)
- * with BASE_ARGS, `--proxy <the guard proxy>`, `args`, and `-- url`. Every connection yt-dlp makes goes
+ * with BASE_ARGS, the npm-installed deno as its only JavaScript runtime (./js-runtime.ts),
+ * `--proxy <the guard proxy>`, `args`, and `-- url`. Every connection yt-dlp makes goes
  * through `outbound`'s guarded forward proxy (lib/http/outbound/forward-proxy.ts), which refuses what the
  * app's own fetches would refuse. Resolves with stdout and stderr when it exits 0; otherwise rejects with
  * a YtDlpError (mapped from stderr), or upstream_failed for a timeout, an oversized stdout, or a binary
@@ -193,7 +225,7 @@ export async function runYtDlp(args: readonly string[], opts: RunYtDlpOptions = 
   opts.signal?.throwIfAborted();
   const binary = resolveYtDlpBinary(opts.binary, opts.cwd);
   const proxyUrl = await (opts.outbound ?? defaultOutbound).toolProxyUrl();
-  const fullArgs = buildArgs(args, { url: opts.url, proxyUrl });
+  const fullArgs = buildArgs(args, { url: opts.url, proxyUrl, deno: denoBinary() });
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxStdout = opts.maxStdoutBytes ?? DEFAULT_MAX_STDOUT_BYTES;
 
@@ -205,23 +237,33 @@ export async function runYtDlp(args: readonly string[], opts: RunYtDlpOptions = 
       maxStdoutBytes: maxStdout,
       stderrTailChars: MAX_STDERR_CHARS,
       cwd: opts.cwd,
-      env: { ...PYTHON_ENV, ...opts.env },
+      env: { ...PYTHON_ENV, ...denoEnv(), ...opts.env },
     });
   } catch (err) {
     if (err instanceof ToolStartError) {
       throw new YtDlpError(
         "upstream_failed",
         "Captions for this platform are not available on this server right now.",
-        err.errno === "ENOENT" ? `yt-dlp not found (${binary}); run scripts/install-yt-dlp.sh` : `yt-dlp could not be started: ${err.message}`,
+        err.errno === "ENOENT"
+          ? `yt-dlp not found (${binary}); run scripts/install-yt-dlp.sh`
+          : `yt-dlp could not be started: ${err.message}`,
       );
     }
     throw err; // the caller's abort reason
   }
   if (result.failure === "timeout") {
-    throw new YtDlpError("upstream_failed", "The platform took too long to answer.", `yt-dlp timed out after ${timeoutMs} ms`);
+    throw new YtDlpError(
+      "upstream_failed",
+      "The platform took too long to answer.",
+      `yt-dlp timed out after ${timeoutMs} ms`,
+    );
   }
   if (result.failure === "stdout_too_large") {
-    throw new YtDlpError("upstream_failed", "The platform answered with more data than we accept.", `yt-dlp printed more than ${maxStdout} bytes`);
+    throw new YtDlpError(
+      "upstream_failed",
+      "The platform answered with more data than we accept.",
+      `yt-dlp printed more than ${maxStdout} bytes`,
+    );
   }
   if (result.code !== 0) throw mapYtDlpError(result.stderrTail);
   return { stdout: result.stdout, stderr: result.stderrTail, args: fullArgs };

@@ -39,7 +39,9 @@ beforeAll(async () => {
     version = (await runYtDlp(["--version"], { binary, timeoutMs: 30_000 })).stdout.trim();
   } catch (err) {
     const detail = err instanceof Error && "detail" in err ? String((err as { detail: unknown }).detail) : String(err);
-    throw new Error(`yt-dlp is not installed or does not run (${binary}): run scripts/install-yt-dlp.sh first. ${detail}`);
+    throw new Error(
+      `yt-dlp is not installed or does not run (${binary}): run scripts/install-yt-dlp.sh first. ${detail}`,
+    );
   }
   server = await startFakeSubtitleServer();
   tmp = mkdtempSync(path.join(tmpdir(), "ytdlp-int-"));
@@ -87,7 +89,17 @@ describe("yt-dlp downloads the fixtures' subtitles; our provider gets the same s
     // 1. The real binary, as a user would run it: it fetches every subtitle file from the fake CDN
     //    (for X through its HLS downloader, which merges the WebVTT segments).
     await runYtDlp(
-      ["--load-info-json", infoJson, "--skip-download", "--write-subs", "--write-auto-subs", "--sub-langs", "all", "-o", path.join(dir, "%(id)s.%(ext)s")],
+      [
+        "--load-info-json",
+        infoJson,
+        "--skip-download",
+        "--write-subs",
+        "--write-auto-subs",
+        "--sub-langs",
+        "all",
+        "-o",
+        path.join(dir, "%(id)s.%(ext)s"),
+      ],
       { binary, timeoutMs: 60_000, outbound },
     );
 
@@ -178,7 +190,13 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
       timeoutMs: 60_000,
     });
     const info = parseInfoJson(stdout);
-    expect(info).toMatchObject({ id: NOTE, title: "三分钟做好会议纪要", durationSeconds: 182, extractorKey: "XiaoHongShu", tracks: [] });
+    expect(info).toMatchObject({
+      id: NOTE,
+      title: "三分钟做好会议纪要",
+      durationSeconds: 182,
+      extractorKey: "XiaoHongShu",
+      tracks: [],
+    });
     // yt-dlp → the guard's forward proxy → OUTBOUND_PROXY, which is asked for the address the guard
     // resolved and checked, never for the name.
     expect(proxy.requests).toContain(`http://${PUBLIC_IP}:80/explore/${NOTE}`);
@@ -187,8 +205,17 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
   });
 
   it("maps the site's 404 to video_unavailable", async () => {
-    const run = runYtDlp(["-J", "--skip-download"], { binary, url: `http://www.xiaohongshu.com/explore/${GONE}`, outbound: viaProxy, timeoutMs: 60_000 });
-    await expect(run).rejects.toMatchObject({ code: "video_unavailable", status: 404, detail: expect.stringMatching(/HTTP Error 404/) });
+    const run = runYtDlp(["-J", "--skip-download"], {
+      binary,
+      url: `http://www.xiaohongshu.com/explore/${GONE}`,
+      outbound: viaProxy,
+      timeoutMs: 60_000,
+    });
+    await expect(run).rejects.toMatchObject({
+      code: "video_unavailable",
+      status: 404,
+      detail: expect.stringMatching(/HTTP Error 404/),
+    });
   });
 
   it("kills a run that outlives its deadline", async () => {
@@ -198,7 +225,10 @@ describe("a real extractor through --proxy (RedNote page served by a local fake 
       outbound: viaProxy,
       timeoutMs: 3_000,
     });
-    await expect(run).rejects.toMatchObject({ code: "upstream_failed", detail: expect.stringMatching(/timed out after 3000 ms/) });
+    await expect(run).rejects.toMatchObject({
+      code: "upstream_failed",
+      detail: expect.stringMatching(/timed out after 3000 ms/),
+    });
   });
 });
 
@@ -217,15 +247,30 @@ describe("every connection yt-dlp makes passes the outbound guard (a canary outs
     ["points at the canary by the name localhost", () => `http://localhost:${canary.port}`],
     ["redirects to the canary", () => `${server.origin}/to-canary`],
   ])("a subtitle URL that %s: yt-dlp fetches nothing from it, nor does the provider", async (_name, origin) => {
-    server.override("/to-canary/vimeo/captions/171000001.vtt", { status: 302, headers: { location: `${canary.origin}/vimeo/captions/171000001.vtt` } });
+    server.override("/to-canary/vimeo/captions/171000001.vtt", {
+      status: 302,
+      headers: { location: `${canary.origin}/vimeo/captions/171000001.vtt` },
+    });
     const dir = mkdtempSync(path.join(tmp, "canary-"));
     const infoJson = writeFixture("vimeo", origin(), dir);
 
-    const run = runYtDlp(["--load-info-json", infoJson, "--skip-download", "--write-subs", "--sub-langs", "en", "-o", path.join(dir, "%(id)s.%(ext)s")], {
-      binary,
-      timeoutMs: 60_000,
-      outbound,
-    });
+    const run = runYtDlp(
+      [
+        "--load-info-json",
+        infoJson,
+        "--skip-download",
+        "--write-subs",
+        "--sub-langs",
+        "en",
+        "-o",
+        path.join(dir, "%(id)s.%(ext)s"),
+      ],
+      {
+        binary,
+        timeoutMs: 60_000,
+        outbound,
+      },
+    );
     const outcome = await run.then(
       () => "exit 0",
       (err: unknown) => err,
@@ -238,7 +283,10 @@ describe("every connection yt-dlp makes passes the outbound guard (a canary outs
     const provider = createYtDlpProvider({ outbound, binary, timeoutMs: 60_000, infoJsonFor: () => infoJson });
     const info = await provider.getInfo(source("vimeo"));
     const en = info.tracks.find((t: CaptionTrack) => t.lang === "en") as CaptionTrack;
-    await expect(provider.fetchTrack(info, en)).rejects.toMatchObject({ name: "OutboundError", code: "address_not_allowed" });
+    await expect(provider.fetchTrack(info, en)).rejects.toMatchObject({
+      name: "OutboundError",
+      code: "address_not_allowed",
+    });
     expect(canary.connections()).toBe(0);
   });
 });

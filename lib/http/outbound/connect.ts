@@ -15,7 +15,7 @@ import net from "node:net";
 import tls from "node:tls";
 
 import { OutboundError } from "./errors";
-import { checkHost, checkResolvedAddresses, effectivePort, normaliseHost } from "./guard";
+import { checkHost, checkResolvedAddresses, effectivePort, normalizeHost } from "./guard";
 
 export type Resolver = (host: string) => Promise<string[]>;
 export type TlsCa = Array<string | Buffer> | undefined;
@@ -76,7 +76,7 @@ export interface ResolveOptions {
 
 /** Resolves `host` (unless it is an IP literal) and checks every address; throws OutboundError. */
 export async function resolveChecked(rawHost: string, opts: ResolveOptions): Promise<string[]> {
-  const host = normaliseHost(rawHost);
+  const host = normalizeHost(rawHost);
   const guard = { allowPrivateFor: opts.allowPrivateFor };
   checkHost(host, guard);
   if (net.isIP(host) !== 0) {
@@ -89,7 +89,8 @@ export async function resolveChecked(rawHost: string, opts: ResolveOptions): Pro
       opts.resolver(host),
       new Promise<never>((_, reject) => {
         timer = setTimeout(
-          () => reject(retryableError(new OutboundError("upstream_timeout", "Resolving the upstream host took too long."))),
+          () =>
+            reject(retryableError(new OutboundError("upstream_timeout", "Resolving the upstream host took too long."))),
           Math.max(1, opts.timeoutMs),
         );
       }),
@@ -109,11 +110,21 @@ export interface SocketOptions {
 }
 
 /** Resolves with the socket once `event` fires; rejects on error, close, timeout or abort. */
-function awaitSocket<S extends net.Socket>(socket: S, event: "connect" | "secureConnect", timeoutMs: number, signal: AbortSignal | undefined): Promise<S> {
+function awaitSocket<S extends net.Socket>(
+  socket: S,
+  event: "connect" | "secureConnect",
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<S> {
   return new Promise<S>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy(retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long.")));
-    }, Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        socket.destroy(
+          retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long.")),
+        );
+      },
+      Math.max(1, timeoutMs),
+    );
     const onAbort = () => socket.destroy(abortReason(signal as AbortSignal));
     const done = () => {
       clearTimeout(timer);
@@ -143,14 +154,23 @@ function awaitSocket<S extends net.Socket>(socket: S, event: "connect" | "secure
 }
 
 /** Asks the proxy to open a tunnel to ip:port; resolves with the raw tunnel socket. */
-function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy: ProxyConfig, timeoutMs: number): Promise<net.Socket> {
+function connectTunnel(
+  proxySocket: net.Socket,
+  ip: string,
+  port: number,
+  proxy: ProxyConfig,
+  timeoutMs: number,
+): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const target = `${bracket(ip)}:${port}`;
     let head = Buffer.alloc(0);
-    const timer = setTimeout(() => {
-      proxySocket.destroy();
-      reject(retryableError(new OutboundError("upstream_timeout", "The proxy took too long to open a tunnel.")));
-    }, Math.max(1, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        proxySocket.destroy();
+        reject(retryableError(new OutboundError("upstream_timeout", "The proxy took too long to open a tunnel.")));
+      },
+      Math.max(1, timeoutMs),
+    );
     const finish = () => {
       clearTimeout(timer);
       proxySocket.off("readable", onData);
@@ -176,7 +196,9 @@ function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy:
         const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
         if (status !== 200) {
           proxySocket.destroy();
-          reject(new OutboundError("upstream_failed", `The proxy refused the connection (status ${status || "unknown"}).`));
+          reject(
+            new OutboundError("upstream_failed", `The proxy refused the connection (status ${status || "unknown"}).`),
+          );
           return;
         }
         const rest = head.subarray(end + 4);
@@ -203,11 +225,20 @@ function connectTunnel(proxySocket: net.Socket, ip: string, port: number, proxy:
 }
 
 /** A socket to the proxy itself (the proxy is configuration, not user input: not checked). */
-export function connectProxy(proxy: ProxyConfig, opts: Pick<SocketOptions, "ca" | "timeoutMs" | "signal">): Promise<net.Socket> {
-  const host = normaliseHost(proxy.url.hostname);
+export function connectProxy(
+  proxy: ProxyConfig,
+  opts: Pick<SocketOptions, "ca" | "timeoutMs" | "signal">,
+): Promise<net.Socket> {
+  const host = normalizeHost(proxy.url.hostname);
   const port = effectivePort(proxy.url);
   if (proxy.url.protocol === "https:") {
-    const s = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"], ca: opts.ca });
+    const s = tls.connect({
+      host,
+      port,
+      servername: net.isIP(host) ? undefined : host,
+      ALPNProtocols: ["http/1.1"],
+      ca: opts.ca,
+    });
     return awaitSocket(s, "secureConnect", opts.timeoutMs, opts.signal);
   }
   return awaitSocket(net.connect({ host, port }), "connect", opts.timeoutMs, opts.signal);
@@ -218,13 +249,23 @@ export function connectProxy(proxy: ProxyConfig, opts: Pick<SocketOptions, "ca" 
  * TLS with SNI and the certificate checked against `servername` (undefined for an IP-literal host);
  * directly, or through the proxy's CONNECT tunnel to the checked IP.
  */
-export async function openSocket(ip: string, port: number, servername: string | undefined | false, opts: SocketOptions): Promise<net.Socket> {
+export async function openSocket(
+  ip: string,
+  port: number,
+  servername: string | undefined | false,
+  opts: SocketOptions,
+): Promise<net.Socket> {
   const started = Date.now();
   const left = () => opts.timeoutMs - (Date.now() - started);
   let raw: net.Socket;
   if (!opts.proxy) {
     if (servername !== false) {
-      return awaitSocket(tls.connect({ host: ip, port, servername, ALPNProtocols: ["http/1.1"], ca: opts.ca }), "secureConnect", left(), opts.signal);
+      return awaitSocket(
+        tls.connect({ host: ip, port, servername, ALPNProtocols: ["http/1.1"], ca: opts.ca }),
+        "secureConnect",
+        left(),
+        opts.signal,
+      );
     }
     raw = await awaitSocket(net.connect({ host: ip, port }), "connect", left(), opts.signal);
     return raw;
@@ -262,5 +303,7 @@ export async function connectChecked(
       if (err instanceof OutboundError && !isRetryable(err)) throw err;
     }
   }
-  throw lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."));
+  throw (
+    lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."))
+  );
 }

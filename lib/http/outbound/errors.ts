@@ -1,3 +1,5 @@
+import { ERROR_CODES } from "@/lib/http/error-codes";
+
 /**
  * The one error type thrown by the outbound module. `status` is the HTTP status the API should answer
  * with when this error escapes a route handler; `message` is a sentence safe to show the caller
@@ -11,18 +13,6 @@ export type OutboundErrorCode =
   | "upstream_timeout"
   | "upstream_failed";
 
-const STATUS: Record<OutboundErrorCode, number> = {
-  // The caller's URL (or where it leads) is not something we will fetch: their input is the problem.
-  url_not_allowed: 422,
-  address_not_allowed: 422,
-  // The file behind the caller's URL exceeds our limit: retrying will not help, so not a 5xx.
-  response_too_large: 422,
-  // The upstream misbehaved.
-  too_many_redirects: 502,
-  upstream_failed: 502,
-  upstream_timeout: 504,
-};
-
 export class OutboundError extends Error {
   override readonly name = "OutboundError";
   readonly code: OutboundErrorCode;
@@ -31,7 +21,7 @@ export class OutboundError extends Error {
   constructor(code: OutboundErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = STATUS[code];
+    this.status = ERROR_CODES[code].status;
   }
 }
 

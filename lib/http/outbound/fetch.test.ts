@@ -369,7 +369,9 @@ describe("fetching from an allowed upstream", () => {
 
   it("times out connecting when DNS never answers", async () => {
     const client = createOutbound({ resolver: () => new Promise<string[]>(() => undefined) });
-    const err = await refused(client.safeFetchBuffer("http://slow-dns.example.com/", { connectTimeoutMs: 100, retries: 0 }));
+    const err = await refused(
+      client.safeFetchBuffer("http://slow-dns.example.com/", { connectTimeoutMs: 100, retries: 0 }),
+    );
     expect(err.code).toBe("upstream_timeout");
     expect(err.status).toBe(504);
   });
@@ -573,8 +575,15 @@ describe("through a proxy", () => {
   });
 
   it("never asks the proxy for an internal target", async () => {
-    const client = createOutbound({ proxyUrl: `http://127.0.0.1:${proxyPort}`, resolver: async () => ["169.254.169.254"] });
-    for (const url of ["http://metadata.example.com/", "https://metadata.example.com/", `http://127.0.0.1:${trapPort}/`]) {
+    const client = createOutbound({
+      proxyUrl: `http://127.0.0.1:${proxyPort}`,
+      resolver: async () => ["169.254.169.254"],
+    });
+    for (const url of [
+      "http://metadata.example.com/",
+      "https://metadata.example.com/",
+      `http://127.0.0.1:${trapPort}/`,
+    ]) {
       const err = await refused(client.safeFetchBuffer(url));
       expect(err.code).toBe("address_not_allowed");
     }

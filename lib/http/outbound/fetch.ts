@@ -40,13 +40,13 @@ import {
 } from "./connect";
 import { OutboundError } from "./errors";
 import { startForwardProxy, type ForwardProxy } from "./forward-proxy";
-import { type CheckUrlOptions, checkUrl, effectivePort, normaliseHost } from "./guard";
+import { type CheckUrlOptions, checkUrl, effectivePort, normalizeHost } from "./guard";
 
 export type { Resolver } from "./connect";
 
 export interface OutboundSettings {
   /**
-   * Test hook: hosts (normalised: lower case, no brackets, no trailing dot) that may be internal,
+   * Test hook: hosts (normalized: lower case, no brackets, no trailing dot) that may be internal,
    * e.g. `(h) => h === "127.0.0.1"` for a fake upstream. Default: none, everything internal refused.
    */
   allowPrivateFor?: (host: string) => boolean;
@@ -183,7 +183,15 @@ const RETRYABLE_CODES = new Set([
 /** Headers that must not follow a redirect to another origin. */
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 /** Hop-by-hop headers undici manages itself (it refuses some of them outright). */
-const TRANSPORT_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
+const TRANSPORT_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+  "expect",
+]);
 
 /** Per-call state shared by every hop and attempt. */
 interface CallContext {
@@ -213,16 +221,22 @@ function mapError(err: unknown, ctx: CallContext): unknown {
     return new OutboundError("upstream_failed", "The host in that URL could not be resolved.", { cause: err });
   }
   if (code === "UND_ERR_HEADERS_TIMEOUT") {
-    return retryableError(new OutboundError("upstream_timeout", "The upstream server stopped responding.", { cause: err }));
+    return retryableError(
+      new OutboundError("upstream_timeout", "The upstream server stopped responding.", { cause: err }),
+    );
   }
   if (code === "UND_ERR_BODY_TIMEOUT") {
     return new OutboundError("upstream_timeout", "The upstream server stopped sending data.", { cause: err });
   }
   if (RETRYABLE_CODES.has(code)) {
-    return retryableError(new OutboundError("upstream_failed", "The upstream server could not be reached.", { cause: err }));
+    return retryableError(
+      new OutboundError("upstream_failed", "The upstream server could not be reached.", { cause: err }),
+    );
   }
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code)) {
-    return new OutboundError("upstream_failed", "A secure connection to the upstream server could not be made.", { cause: err });
+    return new OutboundError("upstream_failed", "A secure connection to the upstream server could not be made.", {
+      cause: err,
+    });
   }
   if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
     return new OutboundError("upstream_failed", "The request could not be sent.", { cause: err });
@@ -335,7 +349,8 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
   const allowPrivateFor = settings.allowPrivateFor;
   const proxy = parseProxy(settings.proxyUrl);
   // Node replaces its roots when `ca` is given, so extra CAs are added to the bundled ones.
-  const ca: TlsCa = settings.extraCa === undefined ? undefined : [...tls.rootCertificates, ...[settings.extraCa].flat()];
+  const ca: TlsCa =
+    settings.extraCa === undefined ? undefined : [...tls.rootCertificates, ...[settings.extraCa].flat()];
   const guardOpts: CheckUrlOptions = { allowPrivateFor, allowedPorts: settings.allowedPorts };
   const poolConnectTimeoutMs = settings.defaults?.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
 
@@ -388,15 +403,21 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       );
       return { dispatcher, path: `http://${bracket(ip)}:${port}${pathAndQuery}`, viaProxy: proxy };
     }
-    const host = normaliseHost(url.hostname);
+    const host = normalizeHost(url.hostname);
     const servername = url.protocol === "https:" ? (net.isIP(host) !== 0 ? undefined : host) : false;
-    const dispatcher = pool(`${url.origin}|${ip}`, url.origin, () => openSocket(ip, port, servername, { proxy, ca, timeoutMs: poolConnectTimeoutMs }));
+    const dispatcher = pool(`${url.origin}|${ip}`, url.origin, () =>
+      openSocket(ip, port, servername, { proxy, ca, timeoutMs: poolConnectTimeoutMs }),
+    );
     return { dispatcher, path: pathAndQuery, viaProxy: null };
   }
 
   /** One request/response exchange with one host; resolves at the response head. */
   async function exchange(hop: Hop, r: Resolved, ctx: CallContext): Promise<Answer> {
-    const addresses = await resolveChecked(hop.url.hostname, { resolver, allowPrivateFor, timeoutMs: Math.min(r.opts.connectTimeoutMs, remaining(ctx)) });
+    const addresses = await resolveChecked(hop.url.hostname, {
+      resolver,
+      allowPrivateFor,
+      timeoutMs: Math.min(r.opts.connectTimeoutMs, remaining(ctx)),
+    });
     throwIfDone(ctx);
     const headers: Record<string, string> = { ...hop.headers, host: hop.url.host };
     let lastErr: unknown;
@@ -422,7 +443,10 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
         if (!(mapped instanceof OutboundError && isRetryable(mapped) && errCode(err) !== "UND_ERR_SOCKET")) throw err;
       }
     }
-    throw lastErr ?? retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."));
+    throw (
+      lastErr ??
+      retryableError(new OutboundError("upstream_timeout", "Connecting to the upstream server took too long."))
+    );
   }
 
   /** Follows redirects and retries; resolves with the final response head. */
@@ -477,7 +501,8 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       ctx.timedOut = true;
       controller.abort(timeoutError());
     }, r.opts.timeoutMs);
-    const onUserAbort = () => controller.abort(merged.signal?.reason instanceof Error ? merged.signal.reason : new Error("aborted"));
+    const onUserAbort = () =>
+      controller.abort(merged.signal?.reason instanceof Error ? merged.signal.reason : new Error("aborted"));
     if (merged.signal?.aborted) onUserAbort();
     else merged.signal?.addEventListener("abort", onUserAbort, { once: true });
     const release = () => {
@@ -512,7 +537,10 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
         if (r.opts.followRedirects && REDIRECT_STATUSES.has(status) && location !== null && location !== "") {
           discard(res.body);
           if (redirects >= r.opts.maxRedirects) {
-            throw new OutboundError("too_many_redirects", `The upstream server redirected more than ${r.opts.maxRedirects} times.`);
+            throw new OutboundError(
+              "too_many_redirects",
+              `The upstream server redirected more than ${r.opts.maxRedirects} times.`,
+            );
           }
           let next: URL;
           try {
@@ -524,14 +552,21 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
           redirects++;
           const nextHeaders = { ...hop.headers };
           if (next.origin !== hop.url.origin) for (const h of CREDENTIAL_HEADERS) delete nextHeaders[h];
-          const toGet = status === 303 ? hop.method !== "HEAD" : (status === 301 || status === 302) && hop.method === "POST";
+          const toGet =
+            status === 303 ? hop.method !== "HEAD" : (status === 301 || status === 302) && hop.method === "POST";
           if (toGet) delete nextHeaders["content-type"];
-          hop = { url: next, method: toGet ? "GET" : hop.method, headers: nextHeaders, body: toGet ? undefined : hop.body };
+          hop = {
+            url: next,
+            method: toGet ? "GET" : hop.method,
+            headers: nextHeaders,
+            body: toGet ? undefined : hop.body,
+          };
           continue;
         }
 
         if (idempotent && RETRY_STATUSES.has(status) && attempt < r.opts.retries) {
-          const wanted = parseRetryAfter(headerValue(res.headers, "retry-after")) ?? r.opts.retryBaseDelayMs * 2 ** attempt;
+          const wanted =
+            parseRetryAfter(headerValue(res.headers, "retry-after")) ?? r.opts.retryBaseDelayMs * 2 ** attempt;
           const delay = Math.min(wanted, r.opts.maxRetryDelayMs);
           if (delay < remaining(ctx)) {
             discard(res.body);
@@ -557,22 +592,31 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
    * The body as the caller reads it: decoded when it came compressed, capped at `maxBytes` (decoded
    * bytes: a small gzip bomb cannot get past it), failures reported as OutboundError.
    */
-  function capped(res: Answer, method: string, maxBytes: number, ctx: CallContext, onDone: () => void): { body: Readable; headers: Headers } {
+  function capped(
+    res: Answer,
+    method: string,
+    maxBytes: number,
+    ctx: CallContext,
+    onDone: () => void,
+  ): { body: Readable; headers: Headers } {
     const headers = toHeaders(res.headers);
-    const decoder = method === "HEAD" || res.status === 204 || res.status === 304 ? null : decoderFor(headers.get("content-encoding"));
+    const decoder =
+      method === "HEAD" || res.status === 204 || res.status === 304
+        ? null
+        : decoderFor(headers.get("content-encoding"));
     if (decoder) {
       headers.delete("content-encoding");
       headers.delete("content-length");
       res.body.on("error", (err) => decoder.destroy(err));
       res.body.pipe(decoder);
     }
-    const source: Readable = decoder ?? res.body;
+    const stream: Readable = decoder ?? res.body;
     let received = 0;
     let ended = false;
     const signal = ctx.controller.signal;
     const out = new Readable({
       read() {
-        source.resume();
+        stream.resume();
       },
       destroy(err, cb) {
         finish();
@@ -591,29 +635,38 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
       onDone();
     };
 
-    source.on("data", (chunk: Buffer) => {
+    stream.on("data", (chunk: Buffer) => {
       if (out.destroyed) return;
       received += chunk.length;
       if (received > maxBytes) {
         out.destroy(tooLarge(maxBytes));
         return;
       }
-      if (!out.push(chunk)) source.pause();
+      if (!out.push(chunk)) stream.pause();
     });
-    source.once("end", () => {
+    stream.once("end", () => {
       ended = true;
       finish();
       out.push(null);
     });
-    source.on("error", (err) => {
+    stream.on("error", (err) => {
       if (!out.destroyed) {
-        const mapped = decoder && errCode(err).startsWith("Z_") ? new OutboundError("upstream_failed", "The upstream server sent a corrupt compressed body.", { cause: err }) : mapError(err, ctx);
+        const mapped =
+          decoder && errCode(err).startsWith("Z_")
+            ? new OutboundError("upstream_failed", "The upstream server sent a corrupt compressed body.", {
+                cause: err,
+              })
+            : mapError(err, ctx);
         out.destroy(mapped as Error);
       }
     });
-    source.once("close", () => {
+    stream.once("close", () => {
       if (!ended && !out.destroyed) {
-        out.destroy(ctx.timedOut ? timeoutError() : new OutboundError("upstream_failed", "The upstream server closed the connection early."));
+        out.destroy(
+          ctx.timedOut
+            ? timeoutError()
+            : new OutboundError("upstream_failed", "The upstream server closed the connection early."),
+        );
       }
     });
     return { body: out, headers };
@@ -624,13 +677,25 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     // Streams outlive the call deadline: from here on they are bounded by idle time (undici's
     // bodyTimeout), size, the caller's signal, and the total deadline (`totalTimeoutMs`).
     clearTimeout(ctx.timer);
-    ctx.timer = setTimeout(() => {
-      ctx.timedOut = true;
-      ctx.controller.abort(new OutboundError("upstream_timeout", "The upstream server took too long to send the whole answer."));
-    }, Math.max(0, ctx.started + r.opts.totalTimeoutMs - Date.now()));
+    ctx.timer = setTimeout(
+      () => {
+        ctx.timedOut = true;
+        ctx.controller.abort(
+          new OutboundError("upstream_timeout", "The upstream server took too long to send the whole answer."),
+        );
+      },
+      Math.max(0, ctx.started + r.opts.totalTimeoutMs - Date.now()),
+    );
     ctx.timer.unref();
     const { body, headers } = capped(res, fo.method?.toUpperCase() ?? "GET", r.maxBytes, ctx, release);
-    return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body };
+    return {
+      status: res.status,
+      ok: res.status >= 200 && res.status < 300,
+      headers,
+      url: finalUrl.href,
+      redirects,
+      body,
+    };
   }
 
   async function safeFetchBuffer(url: string | URL, fo: FetchOptions = {}): Promise<BufferResponse> {
@@ -647,7 +712,14 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     // undici hands the connection back to its pool on a later turn of the event loop; a caller that
     // sends its next request at once would otherwise find it busy and open another one.
     await new Promise((resolve) => setImmediate(resolve));
-    return { status: res.status, ok: res.status >= 200 && res.status < 300, headers, url: finalUrl.href, redirects, body: Buffer.concat(chunks) };
+    return {
+      status: res.status,
+      ok: res.status >= 200 && res.status < 300,
+      headers,
+      url: finalUrl.href,
+      redirects,
+      body: Buffer.concat(chunks),
+    };
   }
 
   // -------------------------------------------------------------------------------------------------
@@ -657,7 +729,14 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
 
   function toolProxyUrl(): Promise<string> {
     if (!forward) {
-      const starting = startForwardProxy({ resolver, allowPrivateFor, allowedPorts: settings.allowedPorts, proxy, ca, connectTimeoutMs: poolConnectTimeoutMs });
+      const starting = startForwardProxy({
+        resolver,
+        allowPrivateFor,
+        allowedPorts: settings.allowedPorts,
+        proxy,
+        ca,
+        connectTimeoutMs: poolConnectTimeoutMs,
+      });
       // A failed start is not remembered: the next call tries again.
       starting.catch(() => {
         if (forward === starting) forward = undefined;
@@ -672,14 +751,20 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
     forward = undefined;
     const all = [...pools.values()];
     pools.clear();
-    await Promise.all([...all.map((p) => p.close().catch(() => undefined)), started?.then((p) => p.close()).catch(() => undefined)]);
+    await Promise.all([
+      ...all.map((p) => p.close().catch(() => undefined)),
+      started?.then((p) => p.close()).catch(() => undefined),
+    ]);
   }
 
   return { checkUrl: check, safeFetchBuffer, safeFetchStream, toolProxyUrl, close };
 }
 
 function tooLarge(maxBytes: number): OutboundError {
-  return new OutboundError("response_too_large", `The file at that URL is larger than the ${formatBytes(maxBytes)} limit.`);
+  return new OutboundError(
+    "response_too_large",
+    `The file at that URL is larger than the ${formatBytes(maxBytes)} limit.`,
+  );
 }
 
 function formatBytes(n: number): string {

@@ -16,20 +16,36 @@ function listen(server: net.Server): Promise<number> {
 /** The proxy URL split into what a client needs: address and the Proxy-Authorization value. */
 function parts(proxyUrl: string): { port: number; auth: string } {
   const u = new URL(proxyUrl);
-  return { port: Number(u.port), auth: `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}` };
+  return {
+    port: Number(u.port),
+    auth: `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`,
+  };
 }
 
 /** A plain-HTTP request through the proxy (absolute-form): status, reason, body. */
-function viaProxy(proxyUrl: string, target: string, auth = true): Promise<{ status: number; reason: string; body: string }> {
+function viaProxy(
+  proxyUrl: string,
+  target: string,
+  auth = true,
+): Promise<{ status: number; reason: string; body: string }> {
   const { port, auth: value } = parts(proxyUrl);
   return new Promise((resolve, reject) => {
     const host = URL.canParse(target) ? new URL(target).host : "example.com";
-    const req = http.request({ host: "127.0.0.1", port, path: target, agent: false, headers: { host, ...(auth ? { "proxy-authorization": value } : {}) } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (c: string) => (body += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? "", body }));
-    });
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: target,
+        agent: false,
+        headers: { host, ...(auth ? { "proxy-authorization": value } : {}) },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, reason: res.statusMessage ?? "", body }));
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -40,7 +56,9 @@ function connect(proxyUrl: string, target: string, auth = true): Promise<{ statu
   const { port, auth: value } = parts(proxyUrl);
   return new Promise((resolve, reject) => {
     const s = net.connect(port, "127.0.0.1", () => {
-      s.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${value}\r\n` : ""}\r\n`);
+      s.write(
+        `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth ? `Proxy-Authorization: ${value}\r\n` : ""}\r\n`,
+      );
     });
     let buf = "";
     let statusLine = "";
@@ -50,7 +68,8 @@ function connect(proxyUrl: string, target: string, auth = true): Promise<{ statu
       if (!statusLine && buf.includes("\r\n\r\n")) {
         statusLine = buf.slice(0, buf.indexOf("\r\n"));
         buf = buf.slice(buf.indexOf("\r\n\r\n") + 4);
-        if (statusLine.includes(" 200 ")) s.write(`GET /tunnelled HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`);
+        if (statusLine.includes(" 200 "))
+          s.write(`GET /tunnelled HTTP/1.1\r\nHost: ${target}\r\nConnection: close\r\n\r\n`);
       }
     });
     s.on("close", () => resolve({ statusLine, answer: buf }));
@@ -73,7 +92,12 @@ beforeAll(async () => {
   upPort = await listen(upstream);
   canary = await startCanary();
   proxy = await startForwardProxy({
-    resolver: async (host) => (host === "rebind.example.com" ? ["127.0.0.2"] : host === "mixed.example.com" ? ["93.184.216.34", "10.0.0.1"] : ["93.184.216.34"]),
+    resolver: async (host) =>
+      host === "rebind.example.com"
+        ? ["127.0.0.2"]
+        : host === "mixed.example.com"
+          ? ["93.184.216.34", "10.0.0.1"]
+          : ["93.184.216.34"],
     allowPrivateFor: (h) => h === "127.0.0.1",
     proxy: null,
     ca: undefined,
@@ -132,9 +156,21 @@ describe("the guarded forward proxy", () => {
     ];
     for (const target of plain) {
       const res = await viaProxy(proxy.url, target);
-      expect({ target, status: res.status, reason: res.reason }).toEqual({ target, status: 403, reason: REFUSED_REASON });
+      expect({ target, status: res.status, reason: res.reason }).toEqual({
+        target,
+        status: 403,
+        reason: REFUSED_REASON,
+      });
     }
-    const tunnels = [`127.0.0.2:${port}`, `localhost:${port}`, `[::1]:${port}`, `[::ffff:127.0.0.2]:${port}`, `rebind.example.com:${port}`, "169.254.169.254:80", "10.0.0.1:443"];
+    const tunnels = [
+      `127.0.0.2:${port}`,
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      `[::ffff:127.0.0.2]:${port}`,
+      `rebind.example.com:${port}`,
+      "169.254.169.254:80",
+      "10.0.0.1:443",
+    ];
     for (const target of tunnels) {
       const { statusLine } = await connect(proxy.url, target);
       expect({ target, statusLine }).toEqual({ target, statusLine: `HTTP/1.1 403 ${REFUSED_REASON}` });
@@ -191,7 +227,10 @@ describe("chained to an upstream proxy (OUTBOUND_PROXY)", () => {
     expect(answer).toContain("ok");
     const res = await viaProxy(chained.url, "http://video.example.com/a.mp4?x=1");
     expect(res.body).toBe("asked for http://93.184.216.34:80/a.mp4?x=1");
-    expect(firstLines).toEqual(["CONNECT 93.184.216.34:443 HTTP/1.1", "GET http://93.184.216.34:80/a.mp4?x=1 HTTP/1.1"]);
+    expect(firstLines).toEqual([
+      "CONNECT 93.184.216.34:443 HTTP/1.1",
+      "GET http://93.184.216.34:80/a.mp4?x=1 HTTP/1.1",
+    ]);
   });
 
   it("never hands the upstream proxy an internal destination", async () => {

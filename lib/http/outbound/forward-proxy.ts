@@ -22,7 +22,15 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
-import { bracket, connectChecked, connectProxy, resolveChecked, type ProxyConfig, type Resolver, type TlsCa } from "./connect";
+import {
+  bracket,
+  connectChecked,
+  connectProxy,
+  resolveChecked,
+  type ProxyConfig,
+  type Resolver,
+  type TlsCa,
+} from "./connect";
 import { isOutboundError } from "./errors";
 import { checkUrl, effectivePort } from "./guard";
 import { log as logger } from "@/lib/observability/logger";
@@ -51,7 +59,17 @@ export interface ForwardProxy {
 export const REFUSED_REASON = "Destination not allowed by the outbound guard";
 
 /** Request headers that belong to the hop between the client and us, not to the destination. */
-const HOP_HEADERS = new Set(["connection", "proxy-connection", "keep-alive", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade"]);
+const HOP_HEADERS = new Set([
+  "connection",
+  "proxy-connection",
+  "keep-alive",
+  "proxy-authorization",
+  "proxy-authenticate",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 function hopless(raw: readonly string[]): string[] {
   const out: string[] = [];
@@ -98,7 +116,11 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
   async function dialHttp(target: URL): Promise<{ socket: Socket; path: string; extra: string[] }> {
     const pathAndQuery = `${target.pathname}${target.search}`;
     if (opts.proxy) {
-      const [ip] = await resolveChecked(target.hostname, { resolver: opts.resolver, allowPrivateFor: opts.allowPrivateFor, timeoutMs: opts.connectTimeoutMs });
+      const [ip] = await resolveChecked(target.hostname, {
+        resolver: opts.resolver,
+        allowPrivateFor: opts.allowPrivateFor,
+        timeoutMs: opts.connectTimeoutMs,
+      });
       const socket = await connectProxy(opts.proxy, { ca: opts.ca, timeoutMs: opts.connectTimeoutMs });
       const extra = opts.proxy.authorization ? ["Proxy-Authorization", opts.proxy.authorization] : [];
       return { socket, path: `http://${bracket(ip as string)}:${effectivePort(target)}${pathAndQuery}`, extra };
@@ -126,7 +148,9 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
       if (!/^http:\/\//i.test(req.url ?? "")) throw new TypeError("absolute-form http:// only");
       target = checkUrl(req.url ?? "", { allowPrivateFor: opts.allowPrivateFor, allowedPorts: opts.allowedPorts });
     } catch (err) {
-      const { status, reason } = isOutboundError(err) ? failure(err, `${req.method} ${req.url}`) : { status: 400, reason: "Bad request" };
+      const { status, reason } = isOutboundError(err)
+        ? failure(err, `${req.method} ${req.url}`)
+        : { status: 400, reason: "Bad request" };
       res.writeHead(status, reason, { connection: "close", "content-type": "text/plain" }).end(`${reason}\n`);
       return;
     }
@@ -161,13 +185,18 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
   server.on("connect", (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     client.on("error", () => client.destroy());
-    const answer = (status: number, reason: string, extra = "") => client.end(`HTTP/1.1 ${status} ${reason}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
-    if (!authorized(req)) return void answer(407, "Proxy Authentication Required", 'Proxy-Authenticate: Basic realm="verbatim"\r\n');
+    const answer = (status: number, reason: string, extra = "") =>
+      client.end(`HTTP/1.1 ${status} ${reason}\r\n${extra}Connection: close\r\nContent-Length: 0\r\n\r\n`);
+    if (!authorized(req))
+      return void answer(407, "Proxy Authentication Required", 'Proxy-Authenticate: Basic realm="verbatim"\r\n');
     let target: URL;
     try {
       // "host:port" or "[v6]:port", nothing else: parsed and vetted as an https URL would be.
       if (!/^(\[[0-9a-f:.]+\]|[^\s/?#@[\]]+):\d{1,5}$/i.test(req.url ?? "")) throw new TypeError("not host:port");
-      target = checkUrl(`https://${req.url}/`, { allowPrivateFor: opts.allowPrivateFor, allowedPorts: opts.allowedPorts });
+      target = checkUrl(`https://${req.url}/`, {
+        allowPrivateFor: opts.allowPrivateFor,
+        allowedPorts: opts.allowedPorts,
+      });
     } catch (err) {
       if (!isOutboundError(err)) return void answer(400, "Bad Request");
       const { status, reason } = failure(err, `CONNECT ${req.url}`);

@@ -16,35 +16,108 @@ function refusal(fn: () => unknown): OutboundError {
 describe("isPublicAddress", () => {
   const notPublic = [
     // loopback, unspecified, "this network"
-    "127.0.0.1", "127.255.255.254", "0.0.0.0", "0.1.2.3", "::1", "::", "[::1]",
+    "127.0.0.1",
+    "127.255.255.254",
+    "0.0.0.0",
+    "0.1.2.3",
+    "::1",
+    "::",
+    "[::1]",
     // private
-    "10.0.0.1", "10.255.255.255", "172.16.0.1", "172.31.255.255", "192.168.1.1", "fc00::1", "fd12:3456:789a::1",
+    "10.0.0.1",
+    "10.255.255.255",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "fc00::1",
+    "fd12:3456:789a::1",
     // link-local incl. cloud metadata
-    "169.254.169.254", "169.254.0.1", "fe80::1", "febf::1", "fe80::1%eth0",
+    "169.254.169.254",
+    "169.254.0.1",
+    "fe80::1",
+    "febf::1",
+    "fe80::1%eth0",
     // CGNAT, benchmarking, documentation, IETF, 6to4 relay
-    "100.64.0.1", "100.127.255.255", "198.18.0.1", "198.19.255.255", "192.0.2.1", "198.51.100.7", "203.0.113.9",
-    "192.0.0.1", "192.88.99.1", "2001:db8::1", "3fff::1", "2001::1", "2001:2::1", "2001:10::1", "100::1",
+    "100.64.0.1",
+    "100.127.255.255",
+    "198.18.0.1",
+    "198.19.255.255",
+    "192.0.2.1",
+    "198.51.100.7",
+    "203.0.113.9",
+    "192.0.0.1",
+    "192.88.99.1",
+    "2001:db8::1",
+    "3fff::1",
+    "2001::1",
+    "2001:2::1",
+    "2001:10::1",
+    "100::1",
     // multicast, reserved, broadcast, site-local
-    "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255", "ff02::1", "ff05::2", "fec0::1",
+    "224.0.0.1",
+    "239.255.255.250",
+    "240.0.0.1",
+    "255.255.255.255",
+    "ff02::1",
+    "ff05::2",
+    "fec0::1",
     // IPv4-mapped / compatible / translated
-    "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe",
-    "::127.0.0.1", "::7f00:1", "::ffff:0:127.0.0.1", "0:0:0:0:0:ffff:7f00:1", "::ffff:0.0.0.0",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "::ffff:a9fe:a9fe",
+    "::127.0.0.1",
+    "::7f00:1",
+    "::ffff:0:127.0.0.1",
+    "0:0:0:0:0:ffff:7f00:1",
+    "::ffff:0.0.0.0",
     // NAT64 with private v4, local-use NAT64
-    "64:ff9b::127.0.0.1", "64:ff9b::a00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::8.8.8.8",
+    "64:ff9b::127.0.0.1",
+    "64:ff9b::a00:1",
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b:1::8.8.8.8",
     // 6to4 embedding private v4
-    "2002:7f00:1::", "2002:a00:1::1", "2002:c0a8:101::1", "2002:a9fe:a9fe::",
+    "2002:7f00:1::",
+    "2002:a00:1::1",
+    "2002:c0a8:101::1",
+    "2002:a9fe:a9fe::",
     // garbage
-    "", "localhost", "127.1", "0x7f000001", "2130706433", "1.2.3.04", "999.1.1.1", "::ffff:1.2.3", "1::2::3",
+    "",
+    "localhost",
+    "127.1",
+    "0x7f000001",
+    "2130706433",
+    "1.2.3.04",
+    "999.1.1.1",
+    "::ffff:1.2.3",
+    "1::2::3",
   ];
   it.each(notPublic)("refuses %s", (ip) => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
   const isPublic = [
-    "8.8.8.8", "1.1.1.1", "93.184.216.34", "172.15.255.255", "172.32.0.1", "100.63.255.255", "100.128.0.1",
-    "169.253.255.255", "192.167.1.1", "198.17.255.255", "198.20.0.1", "223.255.255.254", "11.0.0.1",
-    "2606:4700:4700::1111", "2a00:1450:4001:82a::200e", "[2606:4700:4700::1111]", "2001:4860:4860::8888",
-    "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1",
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.216.34",
+    "172.15.255.255",
+    "172.32.0.1",
+    "100.63.255.255",
+    "100.128.0.1",
+    "169.253.255.255",
+    "192.167.1.1",
+    "198.17.255.255",
+    "198.20.0.1",
+    "223.255.255.254",
+    "11.0.0.1",
+    "2606:4700:4700::1111",
+    "2a00:1450:4001:82a::200e",
+    "[2606:4700:4700::1111]",
+    "2001:4860:4860::8888",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::1",
   ];
   it.each(isPublic)("accepts %s", (ip) => {
     expect(isPublicAddress(ip)).toBe(true);
@@ -125,8 +198,10 @@ describe("checkUrl", () => {
     expect(err.status).toBe(422);
   });
 
-  it("accepts ordinary public URLs and returns the normalised URL", () => {
-    expect(checkUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ").href).toBe("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
+  it("accepts ordinary public URLs and returns the normalized URL", () => {
+    expect(checkUrl("https://www.youtube.com/watch?v=dQw4w9WgXcQ").href).toBe(
+      "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    );
     expect(checkUrl("HTTP://Example.COM:80/a").href).toBe("http://example.com/a");
     expect(checkUrl("http://8.8.8.8/").hostname).toBe("8.8.8.8");
     expect(checkUrl("http://[2606:4700:4700::1111]/").hostname).toBe("[2606:4700:4700::1111]");
@@ -135,7 +210,9 @@ describe("checkUrl", () => {
   it("applies the port allow-list after scheme defaults", () => {
     expect(checkUrl("https://example.com/", { allowedPorts: [443] }).port).toBe("");
     expect(checkUrl("https://example.com:443/", { allowedPorts: [443] }).port).toBe("");
-    expect(refusal(() => checkUrl("https://example.com:6379/", { allowedPorts: [80, 443] })).code).toBe("url_not_allowed");
+    expect(refusal(() => checkUrl("https://example.com:6379/", { allowedPorts: [80, 443] })).code).toBe(
+      "url_not_allowed",
+    );
     expect(refusal(() => checkUrl("http://example.com/", { allowedPorts: [443] })).code).toBe("url_not_allowed");
   });
 
@@ -143,7 +220,9 @@ describe("checkUrl", () => {
     const allowPrivateFor = (h: string) => h === "127.0.0.1";
     expect(checkUrl("http://127.0.0.1:1234/", { allowPrivateFor }).port).toBe("1234");
     expect(refusal(() => checkUrl("http://localhost:1234/", { allowPrivateFor })).code).toBe("address_not_allowed");
-    expect(refusal(() => checkUrl("http://[::ffff:127.0.0.1]:1234/", { allowPrivateFor })).code).toBe("address_not_allowed");
+    expect(refusal(() => checkUrl("http://[::ffff:127.0.0.1]:1234/", { allowPrivateFor })).code).toBe(
+      "address_not_allowed",
+    );
     // The hook never relaxes the scheme or credential rules.
     expect(refusal(() => checkUrl("file:///etc/passwd", { allowPrivateFor: () => true })).code).toBe("url_not_allowed");
   });
@@ -151,7 +230,9 @@ describe("checkUrl", () => {
 
 describe("checkResolvedAddresses", () => {
   it("refuses a name if any address is internal", () => {
-    expect(refusal(() => checkResolvedAddresses("evil.example", ["93.184.216.34", "127.0.0.1"])).code).toBe("address_not_allowed");
+    expect(refusal(() => checkResolvedAddresses("evil.example", ["93.184.216.34", "127.0.0.1"])).code).toBe(
+      "address_not_allowed",
+    );
     expect(refusal(() => checkResolvedAddresses("evil.example", ["::ffff:10.0.0.1"])).code).toBe("address_not_allowed");
     expect(refusal(() => checkResolvedAddresses("evil.example", [])).code).toBe("upstream_failed");
     expect(() => checkResolvedAddresses("ok.example", ["93.184.216.34", "2606:4700:4700::1111"])).not.toThrow();

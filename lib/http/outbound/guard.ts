@@ -15,7 +15,7 @@ export interface CheckUrlOptions {
   allowedPorts?: readonly number[];
   /**
    * Test hook: hosts for which internal names and addresses are allowed (e.g. a fake upstream on
-   * 127.0.0.1). Receives the normalised host: lower case, no brackets, no trailing dot.
+   * 127.0.0.1). Receives the normalized host: lower case, no brackets, no trailing dot.
    */
   allowPrivateFor?: (host: string) => boolean;
   /** Longest raw URL accepted, in characters. Default 4096. */
@@ -30,7 +30,7 @@ const ALLOWED_PROTOCOLS = new Set(["http:", "https:"]);
 const INTERNAL_NAME_SUFFIXES = ["localhost", "local", "localdomain", "internal", "intranet", "lan", "home.arpa"];
 
 /**
- * Parses and vets a user-supplied URL. Returns the WHATWG-normalised URL (numeric hosts such as
+ * Parses and vets a user-supplied URL. Returns the WHATWG-normalized URL (numeric hosts such as
  * `0x7f000001` or `127.1` are already rewritten to dotted IPv4 by the parser, and then checked).
  * Throws OutboundError(url_not_allowed | address_not_allowed).
  */
@@ -63,12 +63,12 @@ export function checkUrl(raw: string, opts: CheckUrlOptions = {}): URL {
       throw new OutboundError("url_not_allowed", `Port ${port} is not accepted.`);
     }
   }
-  checkHost(normaliseHost(url.hostname), opts);
+  checkHost(normalizeHost(url.hostname), opts);
   return url;
 }
 
 /** Host as used for checks and DNS: lower case, IPv6 brackets and a trailing dot removed. */
-export function normaliseHost(hostname: string): string {
+export function normalizeHost(hostname: string): string {
   let h = hostname.toLowerCase();
   if (h.startsWith("[") && h.endsWith("]")) h = h.slice(1, -1);
   while (h.endsWith(".")) h = h.slice(0, -1);
@@ -80,7 +80,7 @@ export function effectivePort(url: URL): number {
   return url.protocol === "https:" ? 443 : 80;
 }
 
-/** Vets a normalised host literal (name or IP), without DNS. */
+/** Vets a normalized host literal (name or IP), without DNS. */
 export function checkHost(host: string, opts: Pick<CheckUrlOptions, "allowPrivateFor"> = {}): void {
   if (opts.allowPrivateFor?.(host)) return;
   if (isIP(host) !== 0) {
@@ -115,7 +115,10 @@ export function checkResolvedAddresses(
   if (opts.allowPrivateFor?.(host)) return;
   for (const a of addresses) {
     if (!isPublicAddress(a)) {
-      throw new OutboundError("address_not_allowed", "That URL's host resolves to a private or reserved network address.");
+      throw new OutboundError(
+        "address_not_allowed",
+        "That URL's host resolves to a private or reserved network address.",
+      );
     }
   }
 }

@@ -14,7 +14,7 @@ export {
   checkHost,
   checkResolvedAddresses,
   isPublicAddress,
-  normaliseHost,
+  normalizeHost,
   effectivePort,
   type CheckUrlOptions,
 } from "./guard";

@@ -167,7 +167,8 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
     const done = t.status === "completed";
     const words = done ? (t.spec.words ?? DEFAULT_WORDS) : null;
     const languageCode =
-      t.spec.languageCode ?? (typeof p.language_code === "string" ? p.language_code : p.language_detection ? "en_us" : "en_us");
+      t.spec.languageCode ??
+      (typeof p.language_code === "string" ? p.language_code : p.language_detection ? "en_us" : "en_us");
     const lastEnd = words?.length ? Math.max(...words.map((w) => w.end)) : 0;
     return {
       id: t.id,
@@ -187,13 +188,14 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
       punctuate: p.punctuate ?? true,
       format_text: p.format_text ?? true,
       text: done ? (t.spec.text ?? words!.map((w) => w.text).join(" ")) : null,
-      words: words?.map((w) => ({
-        text: w.text,
-        start: w.start,
-        end: w.end,
-        confidence: w.confidence ?? 0.95,
-        speaker: w.speaker ?? null,
-      })) ?? null,
+      words:
+        words?.map((w) => ({
+          text: w.text,
+          start: w.start,
+          end: w.end,
+          confidence: w.confidence ?? 0.95,
+          speaker: w.speaker ?? null,
+        })) ?? null,
       utterances: null,
       confidence: done ? 0.95 : null,
       audio_duration: done ? (t.spec.audioDuration ?? Math.ceil(lastEnd / 1000)) : null,
@@ -220,7 +222,11 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
     const value = t.params.webhook_auth_header_value;
     if (typeof name === "string" && typeof value === "string") headers[name] = value;
     try {
-      const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ transcript_id: t.id, status: t.status }) });
+      const res = await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ transcript_id: t.id, status: t.status }),
+      });
       await res.arrayBuffer();
       return res.status;
     } catch {
@@ -262,7 +268,10 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         at: Date.now(),
       });
 
-      const faulted = fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method) ? fault.mode : null;
+      const faulted =
+        fault && (!fault.path || url.pathname.startsWith(fault.path)) && (!fault.method || fault.method === req.method)
+          ? fault.mode
+          : null;
       if (faulted && fault?.count !== undefined && --fault.count <= 0) fault = null;
       if (faulted === "hang") return;
       if (faulted === "lost-answer") unanswered.add(res);
@@ -277,7 +286,9 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
       );
       if (failureAt >= 0) {
         const [failure] = failures.splice(failureAt, 1);
-        send(res, failure.status, { error: failure.error ?? (failure.status >= 500 ? "Internal server error" : `Fake failure ${failure.status}`) });
+        send(res, failure.status, {
+          error: failure.error ?? (failure.status >= 500 ? "Internal server error" : `Fake failure ${failure.status}`),
+        });
         return;
       }
       if (req.headers.authorization !== apiKey) {
@@ -307,11 +318,17 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
           send(res, 400, { error: "audio_url is required" });
           return;
         }
-        if (params.language_code !== undefined && params.language_code !== null && !LANGUAGE_CODES.has(String(params.language_code))) {
+        if (
+          params.language_code !== undefined &&
+          params.language_code !== null &&
+          !LANGUAGE_CODES.has(String(params.language_code))
+        ) {
           send(res, 400, { error: `Invalid language_code: ${String(params.language_code)}` });
           return;
         }
-        const uploadId = params.audio_url.startsWith(`${origin}/upload/`) ? params.audio_url.slice(`${origin}/upload/`.length) : null;
+        const uploadId = params.audio_url.startsWith(`${origin}/upload/`)
+          ? params.audio_url.slice(`${origin}/upload/`.length)
+          : null;
         const entry: SubmittedTranscript = {
           id: randomUUID(),
           params,
@@ -321,7 +338,15 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         if (entry.uploadBytes === null && spec.error === undefined) {
           spec = { ...spec, error: `Download error, unable to download ${params.audio_url}` };
         }
-        const stored: Stored = { id: entry.id, params, spec, polls: 0, status: "queued", created: timestamp(), completed: null };
+        const stored: Stored = {
+          id: entry.id,
+          params,
+          spec,
+          polls: 0,
+          status: "queued",
+          created: timestamp(),
+          completed: null,
+        };
         transcripts.set(entry.id, stored);
         submitted.push(entry);
         send(res, 200, transcriptJson(stored));
@@ -340,7 +365,14 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         const afterId = url.searchParams.get("after_id");
         const status = url.searchParams.get("status");
         if (beforeId) list = list.slice(list.findIndex((t) => t.id === beforeId) + 1 || list.length);
-        if (afterId) list = list.slice(0, Math.max(0, list.findIndex((t) => t.id === afterId)));
+        if (afterId)
+          list = list.slice(
+            0,
+            Math.max(
+              0,
+              list.findIndex((t) => t.id === afterId),
+            ),
+          );
         if (status) list = list.filter((t) => t.status === status);
         const page = list.slice(0, limit);
         const pageUrl = (extra: string) => `${origin}/v2/transcript?limit=${limit}${extra}`;

@@ -47,7 +47,11 @@ const proxy = http.createServer((req, res) => {
   );
   upstream.on("error", (error) => {
     if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: `fake ASR unreachable: ${error.message}`, type: "server_error", param: null, code: null } }));
+    res.end(
+      JSON.stringify({
+        error: { message: `fake ASR unreachable: ${error.message}`, type: "server_error", param: null, code: null },
+      }),
+    );
   });
   req.pipe(upstream);
 });

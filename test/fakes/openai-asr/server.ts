@@ -79,7 +79,13 @@ export interface FakeOpenAiAsr {
 
 const SUPPORTED = ["flac", "mp3", "mp4", "mpeg", "mpga", "m4a", "ogg", "oga", "wav", "webm"];
 
-function openAiError(res: http.ServerResponse, status: number, message: string, type = "invalid_request_error", param: string | null = null) {
+function openAiError(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  type = "invalid_request_error",
+  param: string | null = null,
+) {
   const body = JSON.stringify({ error: { message, type, param, code: null } });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
@@ -103,7 +109,9 @@ function segmentsOf(words: FakeAsrWord[], withWords: boolean) {
       avg_logprob: -0.21,
       compression_ratio: 1.3,
       no_speech_prob: 0.01,
-      ...(withWords ? { words: group.map((w) => ({ word: ` ${w.word}`, start: w.start, end: w.end, probability: 0.9 })) } : {}),
+      ...(withWords
+        ? { words: group.map((w) => ({ word: ` ${w.word}`, start: w.start, end: w.end, probability: 0.9 })) }
+        : {}),
     });
     group = [];
   };
@@ -166,7 +174,8 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
       return;
     }
     if (fault === "hang") return;
-    if (fault === "500") return fail(500, "The server had an error while processing your request. Sorry about that!", "server_error");
+    if (fault === "500")
+      return fail(500, "The server had an error while processing your request. Sorry about that!", "server_error");
     if (fault === "garbage") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end('{"task": "transcribe", "language": "english", "words": [{"word": "Hel');
@@ -174,7 +183,13 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
     }
     const failure = failures.shift();
     if (failure !== undefined) {
-      fail(failure, failure >= 500 ? "The server had an error while processing your request. Sorry about that!" : `Fake failure ${failure}`, failure >= 500 ? "server_error" : "invalid_request_error");
+      fail(
+        failure,
+        failure >= 500
+          ? "The server had an error while processing your request. Sorry about that!"
+          : `Fake failure ${failure}`,
+        failure >= 500 ? "server_error" : "invalid_request_error",
+      );
       return;
     }
     if (apiKey !== null && req.headers.authorization !== `Bearer ${apiKey}`) {
@@ -207,7 +222,12 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
       }
     }
     if (!file) {
-      fail(400, "1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)", "invalid_request_error", "file");
+      fail(
+        400,
+        "1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)",
+        "invalid_request_error",
+        "file",
+      );
       return;
     }
     const audio = Buffer.from(await file.arrayBuffer());
@@ -219,13 +239,23 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
     }
     const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
     if (!SUPPORTED.includes(extension)) {
-      fail(400, `Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED)}`, "invalid_request_error", "file");
+      fail(
+        400,
+        `Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED)}`,
+        "invalid_request_error",
+        "file",
+      );
       return;
     }
     const format = (record.params.response_format as string | undefined) ?? "json";
     const granularities = ([] as string[]).concat(record.params["timestamp_granularities[]"] ?? []);
     if (granularities.length && format !== "verbose_json") {
-      fail(400, "timestamp_granularities requires response_format=verbose_json", "invalid_request_error", "timestamp_granularities");
+      fail(
+        400,
+        "timestamp_granularities requires response_format=verbose_json",
+        "invalid_request_error",
+        "timestamp_granularities",
+      );
       return;
     }
 

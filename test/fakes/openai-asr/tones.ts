@@ -30,10 +30,46 @@ const SAMPLE_RATE = 8000;
 const FRAME = 80; // 10 ms at 8 kHz
 
 export const VOCABULARY = [
-  "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliett",
-  "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
-  "uniform", "victor", "whiskey", "xray", "yankee", "zulu", "one", "two", "three", "four",
-  "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen",
+  "alpha",
+  "bravo",
+  "charlie",
+  "delta",
+  "echo",
+  "foxtrot",
+  "golf",
+  "hotel",
+  "india",
+  "juliett",
+  "kilo",
+  "lima",
+  "mike",
+  "november",
+  "oscar",
+  "papa",
+  "quebec",
+  "romeo",
+  "sierra",
+  "tango",
+  "uniform",
+  "victor",
+  "whiskey",
+  "xray",
+  "yankee",
+  "zulu",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
 ] as const;
 
 function textOf(k: number): string {
@@ -49,7 +85,8 @@ export function toneText(words: ReadonlyArray<{ word: string }>): string {
 /** The words of a tone file of `durationSeconds`, in seconds (bursts cut by the end excluded). */
 export function toneWords(durationSeconds: number): Array<{ text: string; start: number; end: number }> {
   const words = [];
-  for (let k = 0; k * PERIOD + BURST <= durationSeconds; k++) words.push({ text: textOf(k), start: k * PERIOD, end: k * PERIOD + BURST });
+  for (let k = 0; k * PERIOD + BURST <= durationSeconds; k++)
+    words.push({ text: textOf(k), start: k * PERIOD, end: k * PERIOD + BURST });
   return words;
 }
 
@@ -61,9 +98,20 @@ export async function generateToneAudio(out: string, durationSeconds: number, bi
   const n = VOCABULARY.length;
   const expr = `if(lt(mod(t,${PERIOD}),${BURST}),0.5*sin(2*PI*(${BASE_HZ}+${STEP_HZ}*mod(floor(t/${PERIOD}),${n}))*t),0)`;
   await run(ffmpegBinary(), [
-    "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-    "-f", "lavfi", "-i", `aevalsrc=exprs='${expr}':s=16000:d=${durationSeconds}`,
-    "-ac", "1", "-b:a", bitrate, out,
+    "-hide_banner",
+    "-nostdin",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `aevalsrc=exprs='${expr}':s=16000:d=${durationSeconds}`,
+    "-ac",
+    "1",
+    "-b:a",
+    bitrate,
+    out,
   ]);
 }
 
@@ -75,7 +123,21 @@ async function decode(audio: Buffer, extension: string): Promise<Float32Array> {
     await writeFile(file, audio);
     const { stdout } = await run(
       ffmpegBinary(),
-      ["-hide_banner", "-nostdin", "-loglevel", "error", "-i", file, "-f", "s16le", "-ac", "1", "-ar", String(SAMPLE_RATE), "pipe:1"],
+      [
+        "-hide_banner",
+        "-nostdin",
+        "-loglevel",
+        "error",
+        "-i",
+        file,
+        "-f",
+        "s16le",
+        "-ac",
+        "1",
+        "-ar",
+        String(SAMPLE_RATE),
+        "pipe:1",
+      ],
       { encoding: "buffer", maxBuffer: 512 * 1024 * 1024 },
     );
     const samples = new Float32Array(stdout.length >> 1);
@@ -90,7 +152,10 @@ async function decode(audio: Buffer, extension: string): Promise<Float32Array> {
  * The tone words heard in `audio`, times in seconds from its start. Bursts shorter than 80 ms (a word cut
  * off at a chunk edge) are not heard.
  */
-export async function recognizeTones(audio: Buffer, extension: string): Promise<Array<{ word: string; start: number; end: number }>> {
+export async function recognizeTones(
+  audio: Buffer,
+  extension: string,
+): Promise<Array<{ word: string; start: number; end: number }>> {
   const samples = await decode(audio, extension);
   const frames = Math.floor(samples.length / FRAME);
   const loud: boolean[] = [];
@@ -100,7 +165,7 @@ export async function recognizeTones(audio: Buffer, extension: string): Promise<
     loud.push(Math.sqrt(energy / FRAME) > 0.05);
   }
   const words: Array<{ word: string; start: number; end: number }> = [];
-  for (let f = 0; f < frames; ) {
+  for (let f = 0; f < frames;) {
     if (!loud[f]) {
       f++;
       continue;

@@ -88,8 +88,13 @@ export function generatedFeed(
   const prefix = options.prefix ?? "gen";
   const items = Array.from({ length: n }, (_, k) => {
     const i = n - k;
-    const duration = options.durations === false ? "" : `<itunes:duration>${i % 2 === 0 ? String(60 + i) : `00:01:${String(i % 60).padStart(2, "0")}`}</itunes:duration>`;
-    const transcript = options.transcripts ? `<podcast:transcript url="${origin}/ex/${prefix}-${i}/transcript.json" type="application/json"/>` : "";
+    const duration =
+      options.durations === false
+        ? ""
+        : `<itunes:duration>${i % 2 === 0 ? String(60 + i) : `00:01:${String(i % 60).padStart(2, "0")}`}</itunes:duration>`;
+    const transcript = options.transcripts
+      ? `<podcast:transcript url="${origin}/ex/${prefix}-${i}/transcript.json" type="application/json"/>`
+      : "";
     return `<item><title>Episode ${i}</title><guid isPermaLink="false">${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toUTCString()}</pubDate>${duration}${transcript}<enclosure url="${origin}/ex/${prefix}-${i}.mp3" type="audio/mpeg" length="1000"/></item>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -103,7 +108,8 @@ export function toneWav(seconds = 1): Buffer {
   const rate = 8000;
   const samples = rate * seconds;
   const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
+  for (let i = 0; i < samples; i++)
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), i * 2);
   const header = Buffer.alloc(44);
   header.write("RIFF", 0);
   header.writeUInt32LE(36 + data.length, 4);
@@ -159,7 +165,11 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
       const charset = url.searchParams.get("charset") ?? "utf-8";
       const type = `${name.endsWith(".atom") ? "application/atom+xml" : "application/rss+xml"}${charset === "none" ? "" : `; charset=${charset}`}`;
       // Through latin1 and back: every byte stays as it is (whatever the feed's encoding), the ASCII URL is replaced.
-      return send(200, type, Buffer.from(bytes.toString("latin1").replaceAll("https://example.com/", `${state.origin}/ex/`), "latin1"));
+      return send(
+        200,
+        type,
+        Buffer.from(bytes.toString("latin1").replaceAll("https://example.com/", `${state.origin}/ex/`), "latin1"),
+      );
     }
     if (url.pathname.startsWith("/generated/")) {
       const n = Number(path.basename(url.pathname, ".xml"));
@@ -168,7 +178,11 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
         prefix: url.searchParams.get("prefix") ?? "gen",
         transcripts: url.searchParams.get("transcripts") === "1",
       };
-      return send(200, "application/rss+xml", generatedFeed(state.origin, Number.isFinite(n) ? Math.min(n, 10_000) : 1, options));
+      return send(
+        200,
+        "application/rss+xml",
+        generatedFeed(state.origin, Number.isFinite(n) ? Math.min(n, 10_000) : 1, options),
+      );
     }
     if (url.pathname.startsWith("/ex/")) {
       const ext = path.extname(url.pathname);
@@ -182,7 +196,14 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
       const show = shows.get(id);
       if (!show) return send(200, "text/javascript; charset=utf-8", JSON.stringify({ resultCount: 0, results: [] }));
       const results: object[] = [
-        { wrapperType: "track", kind: "podcast", collectionId: Number(id), trackId: Number(id), collectionName: "Show", feedUrl: `${state.origin}${show.feed}` },
+        {
+          wrapperType: "track",
+          kind: "podcast",
+          collectionId: Number(id),
+          trackId: Number(id),
+          collectionName: "Show",
+          feedUrl: `${state.origin}${show.feed}`,
+        },
       ];
       if (url.searchParams.get("entity") === "podcastEpisode") {
         for (const e of show.episodes ?? []) {
@@ -220,7 +241,11 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
       const name = path.basename(url.pathname);
       const body = HOSTILE[name];
       if (!body) return send(404, "text/plain", "not found");
-      return send(200, name.endsWith(".html") ? "text/html; charset=utf-8" : "application/rss+xml", body.replaceAll("__ORIGIN__", state.origin));
+      return send(
+        200,
+        name.endsWith(".html") ? "text/html; charset=utf-8" : "application/rss+xml",
+        body.replaceAll("__ORIGIN__", state.origin),
+      );
     }
     send(404, "text/plain", "not found");
   });

@@ -36,14 +36,22 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
 export async function startFakePotProvider(): Promise<FakePotProvider> {
   const started = Date.now();
   const cache = new Map<string, { token: string; expiresAt: number }>();
-  const fake: FakePotProvider = { url: "", calls: [], issued: new Map(), fail: false, ttlMs: 6 * 3_600_000, close: async () => undefined };
+  const fake: FakePotProvider = {
+    url: "",
+    calls: [],
+    issued: new Map(),
+    fail: false,
+    ttlMs: 6 * 3_600_000,
+    close: async () => undefined,
+  };
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = new URL(req.url ?? "/", "http://pot").pathname;
-      if (path === "/ping" && req.method === "GET") return json(res, 200, { server_uptime: (Date.now() - started) / 1000, version: "1.2.2" });
+      if (path === "/ping" && req.method === "GET")
+        return json(res, 200, { server_uptime: (Date.now() - started) / 1000, version: "1.2.2" });
       if (path !== "/get_pot" || req.method !== "POST") return json(res, 404, { error: "Not Found" });
       let body: Record<string, unknown>;
       try {
@@ -55,10 +63,17 @@ export async function startFakePotProvider(): Promise<FakePotProvider> {
       }
       fake.calls.push(body);
       if (fake.fail) return json(res, 500, { error: "Failed while generating POT. Error: BotGuard failed to load" });
-      const binding = typeof body.content_binding === "string" && body.content_binding !== "" ? body.content_binding : randomBytes(8).toString("base64url");
+      const binding =
+        typeof body.content_binding === "string" && body.content_binding !== ""
+          ? body.content_binding
+          : randomBytes(8).toString("base64url");
       const hit = cache.get(binding);
       if (hit && hit.expiresAt > Date.now() && body.bypass_cache !== true) {
-        return json(res, 200, { poToken: hit.token, contentBinding: binding, expiresAt: new Date(hit.expiresAt).toISOString() });
+        return json(res, 200, {
+          poToken: hit.token,
+          contentBinding: binding,
+          expiresAt: new Date(hit.expiresAt).toISOString(),
+        });
       }
       const token = randomBytes(96).toString("base64url");
       const expiresAt = Date.now() + fake.ttlMs;

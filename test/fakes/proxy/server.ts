@@ -13,20 +13,19 @@
  * Every request is counted in `requests` (method and URL).
  *
  * With `intercept` (an origin such as the YouTube fake's), HTTPS through the proxy is answered too:
- * CONNECT is accepted, TLS is terminated with a throwaway self-signed certificate (made with the
- * openssl CLI; the client must skip verification, e.g. yt-dlp's --no-check-certificates), and the
+ * CONNECT is accepted, TLS is terminated with a throwaway self-signed certificate (made in Node by the
+ * `selfsigned` package, so no openssl CLI is needed; the client must skip verification, e.g. yt-dlp's --no-check-certificates), and the
  * requests inside are sent on to `intercept` with their path and query. That is how a real client
  * whose URLs are hard-wired to https://www.youtube.com (yt-dlp's YouTube extractor) reaches the fake.
  * Tunnelled requests are recorded with their https:// URL.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
-import { tmpdir } from "node:os";
 import tls from "node:tls";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { generate } from "selfsigned";
 
 const RECORDED = join(dirname(fileURLToPath(import.meta.url)), "..", "youtube", "fixtures", "recorded");
 
@@ -41,18 +40,25 @@ export interface FakeProxy {
 }
 
 /** A self-signed certificate for the given host names, valid for two days. */
-function selfSigned(hosts: readonly string[]): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), "fake-proxy-tls-"));
-  try {
-    const san = hosts.map((h) => `DNS:${h}`).join(",");
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", `/CN=${hosts[0]}`, "-addext", `subjectAltName=${san}`, "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")], { stdio: "ignore" });
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+async function selfSigned(hosts: readonly string[]): Promise<{ key: string; cert: string }> {
+  const notBeforeDate = new Date();
+  const pems = await generate([{ name: "commonName", value: hosts[0] }], {
+    keySize: 2048,
+    algorithm: "sha256",
+    notBeforeDate,
+    notAfterDate: new Date(notBeforeDate.getTime() + 2 * 24 * 3600 * 1000),
+    extensions: [{ name: "subjectAltName", altNames: hosts.map((value) => ({ type: 2, value })) }],
+  });
+  return { key: pems.private, cert: pems.cert };
 }
 
-function forward(target: string, req: http.IncomingMessage, body: Buffer, res: http.ServerResponse, name: string): void {
+function forward(
+  target: string,
+  req: http.IncomingMessage,
+  body: Buffer,
+  res: http.ServerResponse,
+  name: string,
+): void {
   const headers = { ...req.headers };
   delete headers["proxy-connection"];
   delete headers["proxy-authorization"];
@@ -68,7 +74,11 @@ function forward(target: string, req: http.IncomingMessage, body: Buffer, res: h
   upstream.end(body);
 }
 
-export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opts: { intercept?: string } = {}): Promise<FakeProxy> {
+export async function startFakeProxy(
+  name: string,
+  mode: ProxyMode = "pass",
+  opts: { intercept?: string } = {},
+): Promise<FakeProxy> {
   const blocked = JSON.stringify(JSON.parse(readFileSync(join(RECORDED, "request_blocked.json"), "utf8")));
   const tooMany = readFileSync(join(RECORDED, "too_many_requests.html"), "utf8");
   const proxy: FakeProxy = { url: "", name, mode, requests: [], close: async () => undefined };
@@ -85,7 +95,10 @@ export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opt
         return res.end("absolute-form http:// requests only");
       }
       if (proxy.mode === "bot-check" && new URL(target).pathname === "/youtubei/v1/player") {
-        res.writeHead(200, { "content-type": "application/json; charset=UTF-8", "content-length": Buffer.byteLength(blocked) });
+        res.writeHead(200, {
+          "content-type": "application/json; charset=UTF-8",
+          "content-length": Buffer.byteLength(blocked),
+        });
         return res.end(blocked);
       }
       if (proxy.mode === "empty-tracks" && new URL(target).pathname === "/api/timedtext") {
@@ -93,7 +106,10 @@ export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opt
         return res.end();
       }
       if (proxy.mode === "429") {
-        res.writeHead(429, { "content-type": "text/html; charset=UTF-8", "content-length": Buffer.byteLength(tooMany) });
+        res.writeHead(429, {
+          "content-type": "text/html; charset=UTF-8",
+          "content-length": Buffer.byteLength(tooMany),
+        });
         return res.end(tooMany);
       }
       forward(target, req, Buffer.concat(chunks), res, name);
@@ -102,7 +118,12 @@ export async function startFakeProxy(name: string, mode: ProxyMode = "pass", opt
 
   if (opts.intercept) {
     const origin = opts.intercept.replace(/\/+$/, "");
-    const { key, cert } = selfSigned(["www.youtube.com", "youtube.com", "m.youtube.com", "youtubei.googleapis.com"]);
+    const { key, cert } = await selfSigned([
+      "www.youtube.com",
+      "youtube.com",
+      "m.youtube.com",
+      "youtubei.googleapis.com",
+    ]);
     const inner = http.createServer((req, res) => {
       const url = `https://${req.headers.host ?? "unknown"}${req.url ?? "/"}`;
       proxy.requests.push({ method: req.method ?? "", url });

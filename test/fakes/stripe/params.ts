@@ -23,7 +23,8 @@ export class StripeApiError extends Error {
   }
 }
 
-export const paramError = (message: string, param?: string, code?: string) => new StripeApiError(400, "invalid_request_error", message, code, param);
+export const paramError = (message: string, param?: string, code?: string) =>
+  new StripeApiError(400, "invalid_request_error", message, code, param);
 
 export const missingResource = (kind: string, id: string, param: string, status = 404) =>
   new StripeApiError(status, "invalid_request_error", `No such ${kind}: '${id}'`, "resource_missing", param);
@@ -96,8 +97,15 @@ export type Spec =
 
 export type ParamsSpec = Record<string, Spec>;
 
-export const pagination: ParamsSpec = { limit: "integer", starting_after: "string", ending_before: "string", expand: "expand" };
-export const rangeOrInt: Spec = { oneOf: ["integer", { object: { gt: "integer", gte: "integer", lt: "integer", lte: "integer" } }] };
+export const pagination: ParamsSpec = {
+  limit: "integer",
+  starting_after: "string",
+  ending_before: "string",
+  expand: "expand",
+};
+export const rangeOrInt: Spec = {
+  oneOf: ["integer", { object: { gt: "integer", gte: "integer", lt: "integer", lte: "integer" } }],
+};
 
 const join = (path: string, key: string) => (path ? `${path}[${key}]` : key);
 const lastKey = (path: string) => /([^[\]]+)\]?$/.exec(path)?.[1] ?? path;
@@ -119,7 +127,11 @@ export function coerce(value: RawValue, spec: Spec, path: string): Json {
         return value;
       case "integer":
         if (typeof value !== "string" || !/^-?\d+$/.test(value)) {
-          throw paramError(`Invalid integer: ${typeof value === "string" ? value : "{...}"}`, path, "parameter_invalid_integer");
+          throw paramError(
+            `Invalid integer: ${typeof value === "string" ? value : "{...}"}`,
+            path,
+            "parameter_invalid_integer",
+          );
         }
         return Number(value);
       case "number":
@@ -128,7 +140,8 @@ export function coerce(value: RawValue, spec: Spec, path: string): Json {
         }
         return Number(value);
       case "boolean":
-        if (value !== "true" && value !== "false") throw paramError(`Invalid boolean: ${typeof value === "string" ? value : "{...}"}`, path);
+        if (value !== "true" && value !== "false")
+          throw paramError(`Invalid boolean: ${typeof value === "string" ? value : "{...}"}`, path);
         return value === "true";
       case "metadata": {
         if (value === "") return {};
@@ -136,8 +149,16 @@ export function coerce(value: RawValue, spec: Spec, path: string): Json {
         const out: JsonObject = {};
         for (const [key, v] of Object.entries(value)) {
           if (typeof v !== "string") throw paramError("Invalid string: {...}", join(path, key));
-          if (key.length > 40) throw paramError(`Metadata keys can have up to 40 characters. You passed in a key with ${key.length} characters.`, join(path, key));
-          if (v.length > 500) throw paramError(`Metadata values can have up to 500 characters, but you passed in a value that is ${v.length} characters. Invalid value: ${v}`, join(path, key));
+          if (key.length > 40)
+            throw paramError(
+              `Metadata keys can have up to 40 characters. You passed in a key with ${key.length} characters.`,
+              join(path, key),
+            );
+          if (v.length > 500)
+            throw paramError(
+              `Metadata values can have up to 500 characters, but you passed in a value that is ${v.length} characters. Invalid value: ${v}`,
+              join(path, key),
+            );
           out[key] = v;
         }
         return out;
@@ -183,7 +204,12 @@ export function coerce(value: RawValue, spec: Spec, path: string): Json {
   return coerceObject(value, spec.object, path, spec.required);
 }
 
-function coerceObject(value: { [key: string]: RawValue }, fields: Record<string, Spec>, path: string, required: readonly string[] = []): JsonObject {
+function coerceObject(
+  value: { [key: string]: RawValue },
+  fields: Record<string, Spec>,
+  path: string,
+  required: readonly string[] = [],
+): JsonObject {
   const out: JsonObject = {};
   for (const [key, raw] of Object.entries(value)) {
     const spec = fields[key];
@@ -191,12 +217,17 @@ function coerceObject(value: { [key: string]: RawValue }, fields: Record<string,
     out[key] = coerce(raw, spec, join(path, key));
   }
   for (const key of required) {
-    if (out[key] === undefined) throw paramError(`Missing required param: ${join(path, key)}.`, join(path, key), "parameter_missing");
+    if (out[key] === undefined)
+      throw paramError(`Missing required param: ${join(path, key)}.`, join(path, key), "parameter_missing");
   }
   return out;
 }
 
 /** Top-level parameters of one request, checked against the endpoint's spec. */
-export function checkParams(raw: { [key: string]: RawValue }, spec: ParamsSpec, required: readonly string[] = []): JsonObject {
+export function checkParams(
+  raw: { [key: string]: RawValue },
+  spec: ParamsSpec,
+  required: readonly string[] = [],
+): JsonObject {
   return coerceObject(raw, spec, "", required);
 }

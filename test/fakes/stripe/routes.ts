@@ -37,7 +37,9 @@ const customerFields: ParamsSpec = {
   balance: "integer",
   description: emptyableString,
   email: emptyableString,
-  invoice_settings: { object: { custom_fields: "any", default_payment_method: str, footer: str, rendering_options: "any" } },
+  invoice_settings: {
+    object: { custom_fields: "any", default_payment_method: str, footer: str, rendering_options: "any" },
+  },
   metadata,
   name: emptyableString,
   phone: emptyableString,
@@ -48,7 +50,13 @@ const customerFields: ParamsSpec = {
 };
 
 const recurring: Spec = {
-  object: { interval, interval_count: "integer", usage_type: { enum: ["licensed", "metered"] }, trial_period_days: "integer", meter: str },
+  object: {
+    interval,
+    interval_count: "integer",
+    usage_type: { enum: ["licensed", "metered"] },
+    trial_period_days: "integer",
+    meter: str,
+  },
   required: ["interval"],
 };
 
@@ -69,7 +77,16 @@ const phaseSpec: Spec = {
     invoice_settings: "any",
     items: {
       array: {
-        object: { billing_thresholds: "any", discounts: discountsParam, metadata: "metadata", plan: str, price: str, price_data: "any", quantity: "integer", tax_rates: "any" },
+        object: {
+          billing_thresholds: "any",
+          discounts: discountsParam,
+          metadata: "metadata",
+          plan: str,
+          price: str,
+          price_data: "any",
+          quantity: "integer",
+          tax_rates: "any",
+        },
       },
     },
     iterations: "integer",
@@ -83,16 +100,34 @@ const phaseSpec: Spec = {
   },
 };
 
-const listOf = (state: FakeStripeState, kind: Kind, items: { id: string }[], params: JsonObject, url: string, render: RenderContext) => {
+const listOf = (
+  state: FakeStripeState,
+  kind: Kind,
+  items: { id: string }[],
+  params: JsonObject,
+  url: string,
+  render: RenderContext,
+) => {
   const page = state.page(items, params);
-  return { json: state.listJson(page.data.map((rec) => state.render(kind, rec, render)), page.hasMore, url) };
+  return {
+    json: state.listJson(
+      page.data.map((rec) => state.render(kind, rec, render)),
+      page.hasMore,
+      url,
+    ),
+  };
 };
 
 const createdFilter = (created: unknown, at: number): boolean => {
   if (created === undefined) return true;
   if (typeof created === "number") return at === created;
   const range = created as Record<string, number>;
-  return (range.gt === undefined || at > range.gt) && (range.gte === undefined || at >= range.gte) && (range.lt === undefined || at < range.lt) && (range.lte === undefined || at <= range.lte);
+  return (
+    (range.gt === undefined || at > range.gt) &&
+    (range.gte === undefined || at >= range.gte) &&
+    (range.lt === undefined || at < range.lt) &&
+    (range.lte === undefined || at <= range.lte)
+  );
 };
 
 export const routes: Route[] = [
@@ -110,7 +145,8 @@ export const routes: Route[] = [
     required: ["query"],
     run: ({ state, params, render }) => {
       const limit = params.limit === undefined ? 10 : Number(params.limit);
-      if (limit < 1 || limit > 100) throw paramError(`This value must be less than or equal to 100 (it currently is '${limit}').`, "limit");
+      if (limit < 1 || limit > 100)
+        throw paramError(`This value must be less than or equal to 100 (it currently is '${limit}').`, "limit");
       const all = state.searchCustomers(String(params.query));
       const offset = params.page ? Number(Buffer.from(String(params.page), "base64url").toString()) || 0 : 0;
       const data = all.slice(offset, offset + limit);
@@ -149,7 +185,14 @@ export const routes: Route[] = [
     pattern: /^\/v1\/customers$/,
     spec: { ...pagination, email: str, created: rangeOrInt, test_clock: str },
     run: ({ state, params, render }) => {
-      const items = state.all("customer").filter((c) => !c.deleted && (params.email === undefined || c.email === params.email) && createdFilter(params.created, c.created));
+      const items = state
+        .all("customer")
+        .filter(
+          (c) =>
+            !c.deleted &&
+            (params.email === undefined || c.email === params.email) &&
+            createdFilter(params.created, c.created),
+        );
       return listOf(state, "customer", items, params, "/v1/customers", render);
     },
   },
@@ -166,7 +209,18 @@ export const routes: Route[] = [
       metadata: "metadata",
       images: { array: str },
       marketing_features: { array: { object: { name: str } } },
-      default_price_data: { object: { currency: str, unit_amount: "integer", unit_amount_decimal: str, recurring, tax_behavior: str, currency_options: "any", custom_unit_amount: "any" }, required: ["currency"] },
+      default_price_data: {
+        object: {
+          currency: str,
+          unit_amount: "integer",
+          unit_amount_decimal: str,
+          recurring,
+          tax_behavior: str,
+          currency_options: "any",
+          custom_unit_amount: "any",
+        },
+        required: ["currency"],
+      },
       shippable: "boolean",
       statement_descriptor: str,
       tax_code: str,
@@ -214,12 +268,25 @@ export const routes: Route[] = [
   {
     method: "GET",
     pattern: /^\/v1\/products$/,
-    spec: { ...pagination, active: "boolean", created: rangeOrInt, ids: { array: str }, shippable: "boolean", url: str },
+    spec: {
+      ...pagination,
+      active: "boolean",
+      created: rangeOrInt,
+      ids: { array: str },
+      shippable: "boolean",
+      url: str,
+    },
     run: ({ state, params, render }) => {
       const ids = params.ids as string[] | undefined;
       const items = state
         .all("product")
-        .filter((p) => !p.deleted && (params.active === undefined || p.active === params.active) && (!ids || ids.includes(p.id)) && createdFilter(params.created, p.created));
+        .filter(
+          (p) =>
+            !p.deleted &&
+            (params.active === undefined || p.active === params.active) &&
+            (!ids || ids.includes(p.id)) &&
+            createdFilter(params.created, p.created),
+        );
       return listOf(state, "product", items, params, "/v1/products", render);
     },
   },
@@ -234,7 +301,18 @@ export const routes: Route[] = [
       metadata: "metadata",
       nickname: str,
       product: str,
-      product_data: { object: { name: str, active: "boolean", id: str, metadata: "metadata", statement_descriptor: str, tax_code: str, unit_label: str }, required: ["name"] },
+      product_data: {
+        object: {
+          name: str,
+          active: "boolean",
+          id: str,
+          metadata: "metadata",
+          statement_descriptor: str,
+          tax_code: str,
+          unit_label: str,
+        },
+        required: ["name"],
+      },
       recurring,
       tax_behavior: { enum: ["exclusive", "inclusive", "unspecified"] },
       transfer_lookup_key: "boolean",
@@ -268,7 +346,16 @@ export const routes: Route[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/v1/prices/${id}$`),
-    spec: { active: "boolean", lookup_key: str, metadata, nickname: emptyableString, tax_behavior: { enum: ["exclusive", "inclusive", "unspecified"] }, transfer_lookup_key: "boolean", currency_options: "any", expand: "expand" },
+    spec: {
+      active: "boolean",
+      lookup_key: str,
+      metadata,
+      nickname: emptyableString,
+      tax_behavior: { enum: ["exclusive", "inclusive", "unspecified"] },
+      transfer_lookup_key: "boolean",
+      currency_options: "any",
+      expand: "expand",
+    },
     run: ({ state, params, ids }) => ({ kind: "price", rec: state.updatePrice(ids[0], params).object }),
   },
   {
@@ -286,18 +373,24 @@ export const routes: Route[] = [
     },
     run: ({ state, params, render }) => {
       const lookupKeys = params.lookup_keys as string[] | undefined;
-      if (lookupKeys && lookupKeys.length > 10) throw paramError("You may only specify up to 10 lookup keys.", "lookup_keys");
+      if (lookupKeys && lookupKeys.length > 10)
+        throw paramError("You may only specify up to 10 lookup keys.", "lookup_keys");
       const rec = params.recurring as JsonObject | undefined;
-      const items = state.all("price").filter(
-        (p) =>
-          (params.active === undefined || p.active === params.active) &&
-          (params.currency === undefined || p.currency === params.currency) &&
-          (!lookupKeys || (p.lookup_key !== null && lookupKeys.includes(p.lookup_key))) &&
-          (params.product === undefined || p.product === params.product) &&
-          (params.type === undefined || (params.type === "recurring") === (p.recurring !== null)) &&
-          (!rec || (p.recurring !== null && (rec.interval === undefined || p.recurring.interval === rec.interval) && (rec.usage_type === undefined || p.recurring.usage_type === rec.usage_type))) &&
-          createdFilter(params.created, p.created),
-      );
+      const items = state
+        .all("price")
+        .filter(
+          (p) =>
+            (params.active === undefined || p.active === params.active) &&
+            (params.currency === undefined || p.currency === params.currency) &&
+            (!lookupKeys || (p.lookup_key !== null && lookupKeys.includes(p.lookup_key))) &&
+            (params.product === undefined || p.product === params.product) &&
+            (params.type === undefined || (params.type === "recurring") === (p.recurring !== null)) &&
+            (!rec ||
+              (p.recurring !== null &&
+                (rec.interval === undefined || p.recurring.interval === rec.interval) &&
+                (rec.usage_type === undefined || p.recurring.usage_type === rec.usage_type))) &&
+            createdFilter(params.created, p.created),
+        );
       return listOf(state, "price", items, params, "/v1/prices", render);
     },
   },
@@ -362,7 +455,14 @@ export const routes: Route[] = [
       expires_at: "integer",
       max_redemptions: "integer",
       metadata: "metadata",
-      restrictions: { object: { currency_options: "any", first_time_transaction: "boolean", minimum_amount: "integer", minimum_amount_currency: str } },
+      restrictions: {
+        object: {
+          currency_options: "any",
+          first_time_transaction: "boolean",
+          minimum_amount: "integer",
+          minimum_amount_currency: str,
+        },
+      },
       expand: "expand",
     },
     required: ["promotion"],
@@ -378,12 +478,23 @@ export const routes: Route[] = [
     method: "POST",
     pattern: new RegExp(`^/v1/promotion_codes/${id}$`),
     spec: { active: "boolean", metadata, restrictions: { object: { currency_options: "any" } }, expand: "expand" },
-    run: ({ state, params, ids }) => ({ kind: "promotion_code", rec: state.updatePromotionCode(ids[0], params).object }),
+    run: ({ state, params, ids }) => ({
+      kind: "promotion_code",
+      rec: state.updatePromotionCode(ids[0], params).object,
+    }),
   },
   {
     method: "GET",
     pattern: /^\/v1\/promotion_codes$/,
-    spec: { ...pagination, active: "boolean", code: str, coupon: str, created: rangeOrInt, customer: str, customer_account: str },
+    spec: {
+      ...pagination,
+      active: "boolean",
+      code: str,
+      coupon: str,
+      created: rangeOrInt,
+      customer: str,
+      customer_account: str,
+    },
     run: ({ state, params, render }) => {
       const items = state
         .all("promotion_code")
@@ -405,7 +516,19 @@ export const routes: Route[] = [
     pattern: /^\/v1\/checkout\/sessions$/,
     spec: {
       mode: { enum: ["payment", "setup", "subscription"] },
-      line_items: { array: { object: { price: str, quantity: "integer", adjustable_quantity: "any", dynamic_tax_rates: "any", price_data: "any", tax_rates: "any", metadata: "metadata" } } },
+      line_items: {
+        array: {
+          object: {
+            price: str,
+            quantity: "integer",
+            adjustable_quantity: "any",
+            dynamic_tax_rates: "any",
+            price_data: "any",
+            tax_rates: "any",
+            metadata: "metadata",
+          },
+        },
+      },
       customer: str,
       customer_email: str,
       customer_creation: { enum: ["always", "if_required"] },
@@ -460,7 +583,8 @@ export const routes: Route[] = [
     spec: { ...pagination },
     run: ({ state, ids, params, render }) => {
       state.get("checkout.session", ids[0]);
-      const json = state.expand({ object: "checkout.session", id: ids[0] }, ["line_items"], render).line_items as JsonObject;
+      const json = state.expand({ object: "checkout.session", id: ids[0] }, ["line_items"], render)
+        .line_items as JsonObject;
       const page = state.page(json.data as (JsonObject & { id: string })[], params);
       return { json: state.listJson(page.data, page.hasMore, json.url as string) };
     },
@@ -480,7 +604,16 @@ export const routes: Route[] = [
   {
     method: "GET",
     pattern: /^\/v1\/checkout\/sessions$/,
-    spec: { ...pagination, customer: str, customer_details: "any", subscription: str, status: { enum: ["complete", "expired", "open"] }, payment_intent: str, payment_link: str, created: rangeOrInt },
+    spec: {
+      ...pagination,
+      customer: str,
+      customer_details: "any",
+      subscription: str,
+      status: { enum: ["complete", "expired", "open"] },
+      payment_intent: str,
+      payment_link: str,
+      created: rangeOrInt,
+    },
     run: ({ state, params, render }) => {
       const items = state
         .all("checkout.session")
@@ -497,7 +630,16 @@ export const routes: Route[] = [
   {
     method: "POST",
     pattern: /^\/v1\/billing_portal\/sessions$/,
-    spec: { customer: str, customer_account: str, return_url: str, configuration: str, flow_data: "any", locale: str, on_behalf_of: str, expand: "expand" },
+    spec: {
+      customer: str,
+      customer_account: str,
+      return_url: str,
+      configuration: str,
+      flow_data: "any",
+      locale: str,
+      on_behalf_of: str,
+      expand: "expand",
+    },
     required: ["customer"],
     run: ({ state, params }) => ({ kind: "billing_portal.session", rec: state.createPortalSession(params).object }),
   },
@@ -508,7 +650,19 @@ export const routes: Route[] = [
     pattern: /^\/v1\/subscriptions$/,
     spec: {
       customer: str,
-      items: { array: { object: { price: str, quantity: "integer", metadata: "metadata", discounts: discountsParam, tax_rates: "any", price_data: "any", billing_thresholds: "any" } } },
+      items: {
+        array: {
+          object: {
+            price: str,
+            quantity: "integer",
+            metadata: "metadata",
+            discounts: discountsParam,
+            tax_rates: "any",
+            price_data: "any",
+            billing_thresholds: "any",
+          },
+        },
+      },
       metadata: "metadata",
       cancel_at_period_end: "boolean",
       collection_method: { enum: ["charge_automatically", "send_invoice"] },
@@ -516,7 +670,9 @@ export const routes: Route[] = [
       description: str,
       discounts: discountsParam,
       off_session: "boolean",
-      payment_behavior: { enum: ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"] },
+      payment_behavior: {
+        enum: ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"],
+      },
       payment_settings: "any",
       proration_behavior: { enum: ["always_invoice", "create_prorations", "none"] },
       trial_period_days: "integer",
@@ -526,7 +682,8 @@ export const routes: Route[] = [
     run: ({ state, params }) => {
       const items = (params.items as JsonObject[] | undefined) ?? [];
       items.forEach((item, i) => {
-        if (!item.price) throw paramError(`Missing required param: items[${i}][price].`, `items[${i}][price]`, "parameter_missing");
+        if (!item.price)
+          throw paramError(`Missing required param: items[${i}][price].`, `items[${i}][price]`, "parameter_missing");
       });
       const discounts = ((params.discounts as JsonObject[] | null | undefined) ?? []).map((d, i) => {
         if (d.promotion_code) {
@@ -537,7 +694,11 @@ export const routes: Route[] = [
       });
       const created = state.createSubscription({
         customer: String(params.customer),
-        items: items.map((item) => ({ price: String(item.price), quantity: item.quantity as number | undefined, metadata: item.metadata as Record<string, string> | undefined })),
+        items: items.map((item) => ({
+          price: String(item.price),
+          quantity: item.quantity as number | undefined,
+          metadata: item.metadata as Record<string, string> | undefined,
+        })),
         metadata: params.metadata as Record<string, string> | undefined,
         description: (params.description as string | undefined) ?? null,
         cancel_at_period_end: params.cancel_at_period_end as boolean | undefined,
@@ -556,14 +717,31 @@ export const routes: Route[] = [
     method: "POST",
     pattern: new RegExp(`^/v1/subscriptions/${id}$`),
     spec: {
-      items: { array: { object: { id: str, price: str, quantity: "integer", deleted: "boolean", clear_usage: "boolean", metadata, discounts: discountsParam, tax_rates: "any", price_data: "any", billing_thresholds: "any" } } },
+      items: {
+        array: {
+          object: {
+            id: str,
+            price: str,
+            quantity: "integer",
+            deleted: "boolean",
+            clear_usage: "boolean",
+            metadata,
+            discounts: discountsParam,
+            tax_rates: "any",
+            price_data: "any",
+            billing_thresholds: "any",
+          },
+        },
+      },
       proration_behavior: { enum: ["always_invoice", "create_prorations", "none"] },
       proration_date: "integer",
       cancel_at_period_end: "boolean",
       cancel_at: { emptyable: { oneOf: ["integer", { enum: ["max_period_end", "min_period_end"] }] } },
       cancellation_details: { object: { comment: emptyableString, feedback: { emptyable: str } } },
       billing_cycle_anchor: { enum: ["now", "unchanged"] },
-      payment_behavior: { enum: ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"] },
+      payment_behavior: {
+        enum: ["allow_incomplete", "default_incomplete", "error_if_incomplete", "pending_if_incomplete"],
+      },
       metadata,
       description: emptyableString,
       default_payment_method: emptyableString,
@@ -579,7 +757,12 @@ export const routes: Route[] = [
   {
     method: "DELETE",
     pattern: new RegExp(`^/v1/subscriptions/${id}$`),
-    spec: { invoice_now: "boolean", prorate: "boolean", cancellation_details: { object: { comment: emptyableString, feedback: { emptyable: str } } }, expand: "expand" },
+    spec: {
+      invoice_now: "boolean",
+      prorate: "boolean",
+      cancellation_details: { object: { comment: emptyableString, feedback: { emptyable: str } } },
+      expand: "expand",
+    },
     run: ({ state, params, ids }) => ({ kind: "subscription", rec: state.cancelSubscription(ids[0], params).object }),
   },
   {
@@ -590,7 +773,20 @@ export const routes: Route[] = [
       customer: str,
       customer_account: str,
       price: str,
-      status: { enum: ["active", "all", "canceled", "ended", "incomplete", "incomplete_expired", "past_due", "paused", "trialing", "unpaid"] },
+      status: {
+        enum: [
+          "active",
+          "all",
+          "canceled",
+          "ended",
+          "incomplete",
+          "incomplete_expired",
+          "past_due",
+          "paused",
+          "trialing",
+          "unpaid",
+        ],
+      },
       collection_method: { enum: ["charge_automatically", "send_invoice"] },
       created: rangeOrInt,
       current_period_end: rangeOrInt,
@@ -648,13 +844,19 @@ export const routes: Route[] = [
       default_settings: "any",
       expand: "expand",
     },
-    run: ({ state, params, ids }) => ({ kind: "subscription_schedule", rec: state.updateSchedule(ids[0], params).object }),
+    run: ({ state, params, ids }) => ({
+      kind: "subscription_schedule",
+      rec: state.updateSchedule(ids[0], params).object,
+    }),
   },
   {
     method: "POST",
     pattern: new RegExp(`^/v1/subscription_schedules/${id}/release$`),
     spec: { preserve_cancel_date: "boolean", expand: "expand" },
-    run: ({ state, params, ids }) => ({ kind: "subscription_schedule", rec: state.releaseSchedule(ids[0], params).object }),
+    run: ({ state, params, ids }) => ({
+      kind: "subscription_schedule",
+      rec: state.releaseSchedule(ids[0], params).object,
+    }),
   },
   {
     method: "POST",
@@ -665,11 +867,25 @@ export const routes: Route[] = [
   {
     method: "GET",
     pattern: /^\/v1\/subscription_schedules$/,
-    spec: { ...pagination, customer: str, customer_account: str, scheduled: "boolean", canceled_at: rangeOrInt, completed_at: rangeOrInt, created: rangeOrInt, released_at: rangeOrInt },
+    spec: {
+      ...pagination,
+      customer: str,
+      customer_account: str,
+      scheduled: "boolean",
+      canceled_at: rangeOrInt,
+      completed_at: rangeOrInt,
+      created: rangeOrInt,
+      released_at: rangeOrInt,
+    },
     run: ({ state, params, render }) => {
       const items = state
         .all("subscription_schedule")
-        .filter((s) => (params.customer === undefined || s.customer === params.customer) && (params.scheduled === undefined || (s.status === "not_started") === params.scheduled) && createdFilter(params.created, s.created));
+        .filter(
+          (s) =>
+            (params.customer === undefined || s.customer === params.customer) &&
+            (params.scheduled === undefined || (s.status === "not_started") === params.scheduled) &&
+            createdFilter(params.created, s.created),
+        );
       return listOf(state, "subscription_schedule", items, params, "/v1/subscription_schedules", render);
     },
   },
@@ -684,7 +900,15 @@ export const routes: Route[] = [
   {
     method: "POST",
     pattern: new RegExp(`^/v1/invoices/${id}/pay$`),
-    spec: { paid_out_of_band: "boolean", payment_method: str, off_session: "boolean", forgive: "boolean", mandate: str, source: str, expand: "expand" },
+    spec: {
+      paid_out_of_band: "boolean",
+      payment_method: str,
+      off_session: "boolean",
+      forgive: "boolean",
+      mandate: str,
+      source: str,
+      expand: "expand",
+    },
     run: ({ state, params, ids }) => ({ kind: "invoice", rec: state.payInvoice(ids[0], params).object }),
   },
   {
@@ -727,10 +951,16 @@ export const routes: Route[] = [
     spec: { ...pagination, type: str, types: { array: str }, created: rangeOrInt, delivery_success: "boolean" },
     run: ({ state, params, render }) => {
       const types = params.types as string[] | undefined;
-      const matches = (type: string, pattern: string) => (pattern.endsWith(".*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern);
+      const matches = (type: string, pattern: string) =>
+        pattern.endsWith(".*") ? type.startsWith(pattern.slice(0, -1)) : type === pattern;
       const items = state
         .all("event")
-        .filter((e) => (params.type === undefined || matches(String(e.type), String(params.type))) && (!types || types.some((t) => matches(String(e.type), t))) && createdFilter(params.created, Number(e.created))) as (JsonObject & { id: string })[];
+        .filter(
+          (e) =>
+            (params.type === undefined || matches(String(e.type), String(params.type))) &&
+            (!types || types.some((t) => matches(String(e.type), t))) &&
+            createdFilter(params.created, Number(e.created)),
+        ) as (JsonObject & { id: string })[];
       return listOf(state, "event", items, params, "/v1/events", render);
     },
   },

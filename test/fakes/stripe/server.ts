@@ -27,7 +27,14 @@ import type { Socket } from "node:net";
 import Stripe from "stripe";
 import { parseForm, StripeApiError, type JsonObject } from "./params";
 import { checkRouteParams, matchRoute } from "./routes";
-import { FakeStripeState, randomId, type CheckoutSessionRec, type InvoiceRec, type Kind, type SubscriptionRec } from "./state";
+import {
+  FakeStripeState,
+  randomId,
+  type CheckoutSessionRec,
+  type InvoiceRec,
+  type Kind,
+  type SubscriptionRec,
+} from "./state";
 
 export type { JsonObject } from "./params";
 
@@ -95,20 +102,34 @@ type SeedPrice = {
 const DEFAULT_KEY = "sk_test_fake_verbatim";
 
 const matches = (rule: { method?: string; path?: string | RegExp }, method: string, path: string) =>
-  (!rule.method || rule.method.toUpperCase() === method) && (!rule.path || (typeof rule.path === "string" ? rule.path === path : rule.path.test(path)));
+  (!rule.method || rule.method.toUpperCase() === method) &&
+  (!rule.path || (typeof rule.path === "string" ? rule.path === path : rule.path.test(path)));
 
 /** `Stripe-Signature` header for a payload, from the SDK's own test helper. */
-export function signEvent(payload: string | object, secret: string, timestamp = Math.floor(Date.now() / 1000)): { body: string; header: string } {
+export function signEvent(
+  payload: string | object,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): { body: string; header: string } {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload, null, 2);
   return { body, header: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }) };
 }
 
 /** POSTs one event to a webhook URL the way Stripe does (JSON, `Stripe-Signature`). */
-export async function sendEvent(url: string, event: object, secret: string, timestamp?: number): Promise<{ status: number; body: string }> {
+export async function sendEvent(
+  url: string,
+  event: object,
+  secret: string,
+  timestamp?: number,
+): Promise<{ status: number; body: string }> {
   const { body, header } = signEvent(event, secret, timestamp);
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json; charset=utf-8", "stripe-signature": header, "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)" },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "stripe-signature": header,
+      "user-agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+    },
     body,
   });
   return { status: response.status, body: await response.text() };
@@ -123,7 +144,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   const requests: RecordedRequest[] = [];
   const faults: (Fault & { left: number })[] = [];
   const stalls: (Stall & { waiting: Set<() => void> })[] = [];
-  const idempotency = new Map<string, { fingerprint: string; path: string; status: number; body: string } | "in_progress">();
+  const idempotency = new Map<
+    string,
+    { fingerprint: string; path: string; status: number; body: string } | "in_progress"
+  >();
   const sockets = new Set<Socket>();
   const deliveries: DeliveryResult[] = [];
   let webhook = options.webhook;
@@ -133,7 +157,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       handle(req, res, Buffer.concat(chunks).toString("utf8")).catch((error: unknown) => {
-        if (!res.headersSent) send(res, 500, { error: { type: "api_error", message: `fake stripe: ${String(error)}` } });
+        if (!res.headersSent)
+          send(res, 500, { error: { type: "api_error", message: `fake stripe: ${String(error)}` } });
       });
     });
   });
@@ -151,14 +176,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
 
   function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
     const text = typeof body === "string" ? body : JSON.stringify(body, null, 2);
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+    res.writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(text),
+      ...headers,
+    });
     res.end(text);
   }
 
   function errorBody(error: StripeApiError, requestId: string) {
     return {
       error: {
-        ...(error.code ? { code: error.code, doc_url: `https://stripe.com/docs/error-codes/${error.code.replace(/_/g, "-")}` } : {}),
+        ...(error.code
+          ? { code: error.code, doc_url: `https://stripe.com/docs/error-codes/${error.code.replace(/_/g, "-")}` }
+          : {}),
         message: error.message,
         ...(error.param ? { param: error.param } : {}),
         request_log_url: `https://dashboard.stripe.com/test/logs/${requestId}?t=${now()}`,
@@ -178,9 +209,21 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     const version = (req.headers["stripe-version"] as string | undefined) ?? apiVersion;
     const idempotencyKey = method === "POST" ? (req.headers["idempotency-key"] as string | undefined) : undefined;
     const raw = parseForm(method === "POST" ? rawBody : url.search.slice(1));
-    const record: RecordedRequest = { method, path, params: raw as JsonObject, idempotencyKey, stripeVersion: req.headers["stripe-version"] as string | undefined, status: 0, at: Date.now() };
+    const record: RecordedRequest = {
+      method,
+      path,
+      params: raw as JsonObject,
+      idempotencyKey,
+      stripeVersion: req.headers["stripe-version"] as string | undefined,
+      status: 0,
+      at: Date.now(),
+    };
     requests.push(record);
-    const baseHeaders: Record<string, string> = { "request-id": requestId, "stripe-version": version, ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}) };
+    const baseHeaders: Record<string, string> = {
+      "request-id": requestId,
+      "stripe-version": version,
+      ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
+    };
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
       send(res, status, body, { ...baseHeaders, ...headers });
@@ -197,7 +240,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     }
 
     const auth = req.headers.authorization;
-    const key = auth?.startsWith("Bearer ") ? auth.slice(7).trim() : auth?.startsWith("Basic ") ? Buffer.from(auth.slice(6), "base64").toString().split(":")[0] : undefined;
+    const key = auth?.startsWith("Bearer ")
+      ? auth.slice(7).trim()
+      : auth?.startsWith("Basic ")
+        ? Buffer.from(auth.slice(6), "base64").toString().split(":")[0]
+        : undefined;
     if (!key) {
       return reply(401, {
         error: {
@@ -208,7 +255,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       });
     }
     if (key !== apiKey) {
-      return reply(401, { error: { code: "api_key_invalid", doc_url: "https://stripe.com/docs/error-codes/api-key-invalid", message: `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`, type: "invalid_request_error" } });
+      return reply(401, {
+        error: {
+          code: "api_key_invalid",
+          doc_url: "https://stripe.com/docs/error-codes/api-key-invalid",
+          message: `Invalid API Key provided: ${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`,
+          type: "invalid_request_error",
+        },
+      });
     }
 
     const fault = faults.find((f) => f.left > 0 && matches(f, method, path));
@@ -218,7 +272,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
       return reply(status, {
         error: {
           message: fault.error?.message ?? (status >= 500 ? "An unknown error occurred" : "Injected error"),
-          type: fault.error?.type ?? (status >= 500 ? "api_error" : status === 429 ? "rate_limit_error" : "invalid_request_error"),
+          type:
+            fault.error?.type ??
+            (status >= 500 ? "api_error" : status === 429 ? "rate_limit_error" : "invalid_request_error"),
           ...(fault.error?.code ? { code: fault.error.code } : {}),
         },
       });
@@ -227,7 +283,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
     const found = matchRoute(method, path);
     if (!found) {
       return reply(404, {
-        error: { message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`, type: "invalid_request_error" },
+        error: {
+          message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+          type: "invalid_request_error",
+        },
       });
     }
 
@@ -261,7 +320,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
           });
         }
         record.status = seen.status;
-        return send(res, seen.status, seen.body, { ...baseHeaders, "idempotent-replayed": "true", "original-request": requestId });
+        return send(res, seen.status, seen.body, {
+          ...baseHeaders,
+          "idempotent-replayed": "true",
+          "original-request": requestId,
+        });
       }
     }
 
@@ -300,17 +363,23 @@ export async function startFakeStripe(options: FakeStripeOptions = {}) {
   async function hostedPage(method: string, path: string, rawBody: string, res: http.ServerResponse) {
     const html = (status: number, body: string) => {
       res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
-      res.end(`<!doctype html><html><head><meta charset="utf-8"><title>Fake Stripe</title></head><body>${body}</body></html>`);
+      res.end(
+        `<!doctype html><html><head><meta charset="utf-8"><title>Fake Stripe</title></head><body>${body}</body></html>`,
+      );
     };
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const checkout = /^\/c\/pay\/([^/]+)$/.exec(path);
     if (checkout) {
       const session = state.find("checkout.session", checkout[1]);
-      if (!session) return html(404, "<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>");
+      if (!session)
+        return html(404, "<h1>Something went wrong</h1><p>The page you were looking for could not be found.</p>");
       if (method === "POST") {
         if (session.status !== "open") return html(409, `<h1>This Checkout Session is ${esc(session.status)}</h1>`);
         const form = new URLSearchParams(rawBody);
-        const done = state.completeCheckout(session.id, { promotionCode: form.get("promotion_code") || undefined, email: form.get("email") || undefined });
+        const done = state.completeCheckout(session.id, {
+          promotionCode: form.get("promotion_code") || undefined,
+          email: form.get("email") || undefined,
+        });
         state.drainEvents();
         if (webhook) await deliver(done.events);
         const target = (session.success_url ?? `${origin}/c/done`).replace("{CHECKOUT_SESSION_ID}", session.id);
@@ -335,14 +404,24 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
       const session = state.find("billing_portal.session", portal[1]);
       if (!session) return html(404, "<h1>This link has expired</h1>");
       const subs = state.all("subscription").filter((s) => s.customer === session.customer && s.status !== "canceled");
-      const list = subs.map((s) => `<li>${esc(s.id)}: ${esc(s.status)}${s.cancel_at_period_end ? " (cancels at period end)" : ""}</li>`).join("");
-      return html(200, `<h1>Fake Stripe customer portal</h1><ul>${list}</ul>${session.return_url ? `<a href="${esc(session.return_url)}">Return</a>` : ""}`);
+      const list = subs
+        .map(
+          (s) => `<li>${esc(s.id)}: ${esc(s.status)}${s.cancel_at_period_end ? " (cancels at period end)" : ""}</li>`,
+        )
+        .join("");
+      return html(
+        200,
+        `<h1>Fake Stripe customer portal</h1><ul>${list}</ul>${session.return_url ? `<a href="${esc(session.return_url)}">Return</a>` : ""}`,
+      );
     }
     return html(404, "<h1>Not found</h1>");
   }
 
   /** Sends events to the webhook endpoint in order, each signed; returns each answer. */
-  async function deliver(events: JsonObject[], target: { url: string; secret: string } | undefined = webhook): Promise<DeliveryResult[]> {
+  async function deliver(
+    events: JsonObject[],
+    target: { url: string; secret: string } | undefined = webhook,
+  ): Promise<DeliveryResult[]> {
     if (!target) throw new Error("fake stripe: no webhook endpoint (pass `webhook` to startFakeStripe or to deliver)");
     const results: DeliveryResult[] = [];
     for (const event of events) {
@@ -387,18 +466,33 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
     },
 
     // Seeding (straight into the account: no requests recorded, events emitted but not delivered) ---------
-    seedProduct(params: { name: string; id?: string; active?: boolean; metadata?: Record<string, string> }): JsonObject {
+    seedProduct(params: {
+      name: string;
+      id?: string;
+      active?: boolean;
+      metadata?: Record<string, string>;
+    }): JsonObject {
       const created = state.createProduct(params);
       take();
       return render("product", created.object);
     },
     seedPrice(params: SeedPrice): JsonObject {
-      const product = typeof params.product === "string" ? params.product : state.createProduct(params.product ?? { name: "Product" }).object.id;
+      const product =
+        typeof params.product === "string"
+          ? params.product
+          : state.createProduct(params.product ?? { name: "Product" }).object.id;
       const created = state.createPrice({
         product,
         unit_amount: params.unit_amount,
         currency: params.currency ?? "usd",
-        ...(params.recurring === null ? {} : { recurring: { interval: params.recurring?.interval ?? "month", interval_count: params.recurring?.interval_count ?? 1 } }),
+        ...(params.recurring === null
+          ? {}
+          : {
+              recurring: {
+                interval: params.recurring?.interval ?? "month",
+                interval_count: params.recurring?.interval_count ?? 1,
+              },
+            }),
         ...(params.lookup_key ? { lookup_key: params.lookup_key } : {}),
         ...(params.nickname ? { nickname: params.nickname } : {}),
         ...(params.active === false ? { active: false } : {}),
@@ -424,7 +518,15 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
       take();
       return render("coupon", created.object);
     },
-    seedPromotionCode(params: { coupon: string; code?: string; active?: boolean; expires_at?: number; max_redemptions?: number; customer?: string; metadata?: Record<string, string> }): JsonObject {
+    seedPromotionCode(params: {
+      coupon: string;
+      code?: string;
+      active?: boolean;
+      expires_at?: number;
+      max_redemptions?: number;
+      customer?: string;
+      metadata?: Record<string, string>;
+    }): JsonObject {
       const { coupon, ...rest } = params;
       const created = state.createPromotionCode({ ...(rest as JsonObject), promotion: { type: "coupon", coupon } });
       take();
@@ -436,15 +538,27 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
       return render("customer", created.object);
     },
     /** An active subscription for a customer, as if bought earlier (first invoice paid). */
-    seedSubscription(params: { customer: string; price: string; quantity?: number; metadata?: Record<string, string> }): { subscription: JsonObject; events: JsonObject[] } {
-      const created = state.createSubscription({ customer: params.customer, items: [{ price: params.price, quantity: params.quantity }], metadata: params.metadata });
+    seedSubscription(params: {
+      customer: string;
+      price: string;
+      quantity?: number;
+      metadata?: Record<string, string>;
+    }): { subscription: JsonObject; events: JsonObject[] } {
+      const created = state.createSubscription({
+        customer: params.customer,
+        items: [{ price: params.price, quantity: params.quantity }],
+        metadata: params.metadata,
+      });
       take();
       return { subscription: render("subscription", created.object), events: created.events };
     },
 
     // Lifecycle helpers: each returns the event payloads Stripe would send, for the test to deliver -------
     /** The customer pays on the hosted Checkout page (optionally with a promotion code). */
-    completeCheckout(sessionId: string, opts: { promotionCode?: string; email?: string } = {}): { session: JsonObject; subscription: JsonObject | null; invoice: JsonObject | null; events: JsonObject[] } {
+    completeCheckout(
+      sessionId: string,
+      opts: { promotionCode?: string; email?: string } = {},
+    ): { session: JsonObject; subscription: JsonObject | null; invoice: JsonObject | null; events: JsonObject[] } {
       const done = state.completeCheckout(sessionId, opts);
       take();
       return {
@@ -455,16 +569,31 @@ ${session.cancel_url ? `<a href="${esc(session.cancel_url)}">Cancel</a>` : ""}`,
       };
     },
     /** The current period ends now: renewal, scheduled cancel or schedule phase change (see state.advancePeriod). */
-    advancePeriod(subscriptionId: string, opts: { paymentFails?: boolean } = {}): { subscription: JsonObject; invoice: JsonObject | null; events: JsonObject[] } {
+    advancePeriod(
+      subscriptionId: string,
+      opts: { paymentFails?: boolean } = {},
+    ): { subscription: JsonObject; invoice: JsonObject | null; events: JsonObject[] } {
       const done = state.advancePeriod(subscriptionId, opts);
       take();
-      return { subscription: render("subscription", done.object), invoice: done.invoice ? render("invoice", done.invoice) : null, events: done.events };
+      return {
+        subscription: render("subscription", done.object),
+        invoice: done.invoice ? render("invoice", done.invoice) : null,
+        events: done.events,
+      };
     },
     /** A payment fails: a retry of the open invoice, or else the renewal (subscription → past_due). */
-    failPayment(subscriptionId: string): { subscription: JsonObject; invoice: JsonObject | null; events: JsonObject[] } {
+    failPayment(subscriptionId: string): {
+      subscription: JsonObject;
+      invoice: JsonObject | null;
+      events: JsonObject[];
+    } {
       const done = state.failPayment(subscriptionId);
       take();
-      return { subscription: render("subscription", done.object), invoice: done.invoice ? render("invoice", done.invoice) : null, events: done.events };
+      return {
+        subscription: render("subscription", done.object),
+        invoice: done.invoice ? render("invoice", done.invoice) : null,
+        events: done.events,
+      };
     },
     /** An object as Stripe would render it now (account API version). */
     object(id: string): JsonObject {

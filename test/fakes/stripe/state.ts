@@ -97,7 +97,11 @@ export interface PromotionCodeRec {
   max_redemptions: number | null;
   times_redeemed: number;
   metadata: Metadata;
-  restrictions: { first_time_transaction: boolean; minimum_amount: number | null; minimum_amount_currency: string | null };
+  restrictions: {
+    first_time_transaction: boolean;
+    minimum_amount: number | null;
+    minimum_amount_currency: string | null;
+  };
 }
 
 export interface LineItemRec {
@@ -318,7 +322,16 @@ export function addInterval(at: number, interval: Recurring["interval"], count =
   const y = date.getUTCFullYear();
   const m = date.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  const next = new Date(Date.UTC(y, m, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()));
+  const next = new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(date.getUTCDate(), lastDay),
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+    ),
+  );
   return Math.floor(next.getTime() / 1000);
 }
 
@@ -330,12 +343,50 @@ const EXPANDABLE: Record<string, string[]> = {
   coupon: [],
   promotion_code: ["customer", "promotion.coupon", "coupon"],
   discount: ["customer", "promotion_code", "source.coupon"],
-  "checkout.session": ["customer", "invoice", "payment_intent", "payment_link", "setup_intent", "subscription", "discounts.coupon", "discounts.promotion_code"],
+  "checkout.session": [
+    "customer",
+    "invoice",
+    "payment_intent",
+    "payment_link",
+    "setup_intent",
+    "subscription",
+    "discounts.coupon",
+    "discounts.promotion_code",
+  ],
   "billing_portal.session": ["configuration"],
-  subscription: ["customer", "default_payment_method", "default_source", "latest_invoice", "pending_setup_intent", "schedule", "discounts", "test_clock", "application", "on_behalf_of"],
+  subscription: [
+    "customer",
+    "default_payment_method",
+    "default_source",
+    "latest_invoice",
+    "pending_setup_intent",
+    "schedule",
+    "discounts",
+    "test_clock",
+    "application",
+    "on_behalf_of",
+  ],
   subscription_item: ["discounts"],
-  subscription_schedule: ["customer", "subscription", "test_clock", "application", "phases.items.price", "phases.items.plan", "phases.default_payment_method"],
-  invoice: ["customer", "subscription", "parent.subscription_details.subscription", "discounts", "default_payment_method", "latest_revision", "test_clock", "application", "on_behalf_of"],
+  subscription_schedule: [
+    "customer",
+    "subscription",
+    "test_clock",
+    "application",
+    "phases.items.price",
+    "phases.items.plan",
+    "phases.default_payment_method",
+  ],
+  invoice: [
+    "customer",
+    "subscription",
+    "parent.subscription_details.subscription",
+    "discounts",
+    "default_payment_method",
+    "latest_revision",
+    "test_clock",
+    "application",
+    "on_behalf_of",
+  ],
   line_item: ["discounts", "subscription", "pricing.price_details.price"],
   item: ["discounts.discount"],
   plan: ["product"],
@@ -481,7 +532,14 @@ export class FakeStripeState {
     return json;
   }
 
-  private expandAt(node: JsonObject, typed: JsonObject, rel: string[], segments: string[], path: string, ctx: RenderContext): void {
+  private expandAt(
+    node: JsonObject,
+    typed: JsonObject,
+    rel: string[],
+    segments: string[],
+    path: string,
+    ctx: RenderContext,
+  ): void {
     const [head, ...rest] = segments;
     const type = String(typed.object ?? "");
     if ((node.object === "list" || node.object === "search_result") && rel.length === 0) {
@@ -511,11 +569,13 @@ export class FakeStripeState {
       value = expandOne(value);
       node[head] = value;
     } else if (Array.isArray(value) && rest.length === 0) {
-      if (!expandable && value.some((v) => typeof v === "string")) throw paramError(`This property cannot be expanded (${path}).`);
+      if (!expandable && value.some((v) => typeof v === "string"))
+        throw paramError(`This property cannot be expanded (${path}).`);
       node[head] = value.map(expandOne);
       return;
     } else if (value !== null && typeof value === "object" && !Array.isArray(value) && rest.length === 0) {
-      if (!expandable && !INCLUDABLE[type]?.includes(head)) throw paramError(`This property cannot be expanded (${path}).`);
+      if (!expandable && !INCLUDABLE[type]?.includes(head))
+        throw paramError(`This property cannot be expanded (${path}).`);
       return;
     }
     if (rest.length === 0 || value === null) return;
@@ -537,7 +597,12 @@ export class FakeStripeState {
     }
     if (type === "customer" && field === "subscriptions") {
       const subs = this.all("subscription").filter((s) => s.customer === id && s.status !== "canceled");
-      return this.listJson(subs.map((s) => this.renderSubscription(s, ctx)), false, `/v1/customers/${id}/subscriptions`, subs.length);
+      return this.listJson(
+        subs.map((s) => this.renderSubscription(s, ctx)),
+        false,
+        `/v1/customers/${id}/subscriptions`,
+        subs.length,
+      );
     }
     if (type === "checkout.session" && field === "line_items") {
       const session = this.find("checkout.session", id);
@@ -548,17 +613,30 @@ export class FakeStripeState {
   }
 
   listJson(data: JsonObject[], hasMore: boolean, url: string, totalCount?: number): JsonObject {
-    return { object: "list", data, has_more: hasMore, url, ...(totalCount !== undefined ? { total_count: totalCount } : {}) };
+    return {
+      object: "list",
+      data,
+      has_more: hasMore,
+      url,
+      ...(totalCount !== undefined ? { total_count: totalCount } : {}),
+    };
   }
 
   /** One page of a list, newest first, with Stripe's limit / starting_after / ending_before. */
   page<T extends { id: string }>(items: T[], params: JsonObject): { data: T[]; hasMore: boolean } {
     const limit = params.limit === undefined ? 10 : Number(params.limit);
-    if (limit > 100) throw paramError(`This value must be less than or equal to 100 (it currently is '${limit}').`, "limit");
+    if (limit > 100)
+      throw paramError(`This value must be less than or equal to 100 (it currently is '${limit}').`, "limit");
     if (limit < 1) throw paramError(`This value must be greater than or equal to 1.`, "limit");
     if (params.starting_after !== undefined) {
       const i = items.findIndex((item) => item.id === params.starting_after);
-      if (i < 0) throw missingResource(KIND_NAMES[this.kindOf(String(params.starting_after)) ?? "customer"] ?? "object", String(params.starting_after), "starting_after", 400);
+      if (i < 0)
+        throw missingResource(
+          KIND_NAMES[this.kindOf(String(params.starting_after)) ?? "customer"] ?? "object",
+          String(params.starting_after),
+          "starting_after",
+          400,
+        );
       const rest = items.slice(i + 1);
       return { data: rest.slice(0, limit), hasMore: rest.length > limit };
     }
@@ -633,7 +711,13 @@ export class FakeStripeState {
       discount: null,
       email: c.email,
       invoice_prefix: c.id.slice(4, 12).toUpperCase(),
-      invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null, ...c.invoice_settings },
+      invoice_settings: {
+        custom_fields: null,
+        default_payment_method: null,
+        footer: null,
+        rendering_options: null,
+        ...c.invoice_settings,
+      },
       livemode: false,
       metadata: { ...c.metadata },
       name: c.name,
@@ -675,12 +759,22 @@ export class FakeStripeState {
   updateCustomer(id: string, params: JsonObject): Outcome<CustomerRec> {
     const c = this.liveCustomer(id, "id");
     const event = this.changed("customer", c, "customer.updated", () => {
-      for (const key of ["email", "name", "description", "phone", "address", "shipping", "tax_exempt", "balance"] as const) {
+      for (const key of [
+        "email",
+        "name",
+        "description",
+        "phone",
+        "address",
+        "shipping",
+        "tax_exempt",
+        "balance",
+      ] as const) {
         if (key in params) (c as unknown as JsonObject)[key] = params[key] ?? null;
       }
       if ("metadata" in params) c.metadata = mergeMetadata(c.metadata, params.metadata);
       if (params.preferred_locales) c.preferred_locales = params.preferred_locales as string[];
-      if (params.invoice_settings) c.invoice_settings = { ...c.invoice_settings, ...(params.invoice_settings as JsonObject) };
+      if (params.invoice_settings)
+        c.invoice_settings = { ...c.invoice_settings, ...(params.invoice_settings as JsonObject) };
       c.touched = this.now();
     });
     return { object: c, events: event ? [event] : [] };
@@ -710,10 +804,17 @@ export class FakeStripeState {
     return this.all("customer").filter((c) => {
       if (c.deleted || c.touched > visibleBefore) return false;
       const results = clauses.terms.map((term) => {
-        const value = term.field === "metadata" ? c.metadata[term.key!] : term.field === "created" ? c.created : (c as unknown as Record<string, unknown>)[term.field];
+        const value =
+          term.field === "metadata"
+            ? c.metadata[term.key!]
+            : term.field === "created"
+              ? c.created
+              : (c as unknown as Record<string, unknown>)[term.field];
         let hit: boolean;
-        if (term.op === ":") hit = value !== undefined && value !== null && String(value).toLowerCase() === term.value.toLowerCase();
-        else if (term.op === "~") hit = typeof value === "string" && value.toLowerCase().includes(term.value.toLowerCase());
+        if (term.op === ":")
+          hit = value !== undefined && value !== null && String(value).toLowerCase() === term.value.toLowerCase();
+        else if (term.op === "~")
+          hit = typeof value === "string" && value.toLowerCase().includes(term.value.toLowerCase());
         else {
           const n = Number(value);
           const v = Number(term.value);
@@ -791,7 +892,19 @@ export class FakeStripeState {
     const p = this.get("product", id);
     if (params.default_price) this.get("price", String(params.default_price), "default_price");
     const event = this.changed("product", p, "product.updated", () => {
-      for (const key of ["name", "active", "description", "url", "unit_label", "statement_descriptor", "tax_code", "shippable", "images", "default_price", "marketing_features"] as const) {
+      for (const key of [
+        "name",
+        "active",
+        "description",
+        "url",
+        "unit_label",
+        "statement_descriptor",
+        "tax_code",
+        "shippable",
+        "images",
+        "default_price",
+        "marketing_features",
+      ] as const) {
         if (key in params) (p as unknown as JsonObject)[key] = params[key] ?? null;
       }
       if ("metadata" in params) p.metadata = mergeMetadata(p.metadata, params.metadata);
@@ -861,15 +974,25 @@ export class FakeStripeState {
   createPrice(params: JsonObject): Outcome<PriceRec> {
     const events: JsonObject[] = [];
     let product = params.product as string | undefined;
-    if (product && params.product_data) throw paramError("You may only specify one of these parameters: product, product_data.", "product", "parameters_exclusive");
-    if (!product && !params.product_data) throw paramError("Missing required param: product.", "product", "parameter_missing");
+    if (product && params.product_data)
+      throw paramError(
+        "You may only specify one of these parameters: product, product_data.",
+        "product",
+        "parameters_exclusive",
+      );
+    if (!product && !params.product_data)
+      throw paramError("Missing required param: product.", "product", "parameter_missing");
     if (product) this.get("product", product, "product");
     else {
       const created = this.createProduct(params.product_data as JsonObject);
       product = created.object.id;
       events.push(...created.events);
     }
-    if (params.unit_amount === undefined && params.unit_amount_decimal === undefined && params.custom_unit_amount === undefined) {
+    if (
+      params.unit_amount === undefined &&
+      params.unit_amount_decimal === undefined &&
+      params.custom_unit_amount === undefined
+    ) {
       throw paramError("Missing required param: unit_amount.", "unit_amount", "parameter_missing");
     }
     const lookupKey = (params.lookup_key as string | undefined) ?? null;
@@ -887,7 +1010,10 @@ export class FakeStripeState {
       active: (params.active as boolean) ?? true,
       currency: String(params.currency).toLowerCase(),
       product,
-      unit_amount: params.unit_amount !== undefined ? Number(params.unit_amount) : Math.round(Number(params.unit_amount_decimal ?? 0)),
+      unit_amount:
+        params.unit_amount !== undefined
+          ? Number(params.unit_amount)
+          : Math.round(Number(params.unit_amount_decimal ?? 0)),
       recurring: recurring
         ? {
             interval: recurring.interval as Recurring["interval"],
@@ -910,7 +1036,8 @@ export class FakeStripeState {
     const p = this.get("price", id);
     if (params.lookup_key) {
       const holder = this.all("price").find((other) => other.lookup_key === params.lookup_key && other.id !== id);
-      if (holder && !params.transfer_lookup_key) throw paramError(`A price (\`${holder.id}\`) already uses that lookup key.`, "lookup_key");
+      if (holder && !params.transfer_lookup_key)
+        throw paramError(`A price (\`${holder.id}\`) already uses that lookup key.`, "lookup_key");
       if (holder) holder.lookup_key = null;
     }
     const event = this.changed("price", p, "price.updated", () => {
@@ -956,8 +1083,14 @@ export class FakeStripeState {
   createCoupon(params: JsonObject): Outcome<CouponRec> {
     const hasPercent = params.percent_off !== undefined;
     const hasAmount = params.amount_off !== undefined;
-    if (hasPercent && hasAmount) throw paramError("You may only specify one of these parameters: amount_off, percent_off.", "amount_off", "parameters_exclusive");
-    if (!hasPercent && !hasAmount) throw paramError("You must pass either `percent_off` or `amount_off`.", "percent_off");
+    if (hasPercent && hasAmount)
+      throw paramError(
+        "You may only specify one of these parameters: amount_off, percent_off.",
+        "amount_off",
+        "parameters_exclusive",
+      );
+    if (!hasPercent && !hasAmount)
+      throw paramError("You must pass either `percent_off` or `amount_off`.", "percent_off");
     if (hasAmount && !params.currency) throw paramError("You must pass currency when passing amount_off", "currency");
     if (hasPercent && (Number(params.percent_off) <= 0 || Number(params.percent_off) > 100)) {
       throw paramError("Percent off must be between 0 and 100", "percent_off");
@@ -966,8 +1099,11 @@ export class FakeStripeState {
     if (duration === "repeating" && params.duration_in_months === undefined) {
       throw paramError("Missing required param: duration_in_months.", "duration_in_months", "parameter_missing");
     }
-    if (params.id && this.entries.has(String(params.id))) throw paramError("Coupon already exists.", "id", "resource_already_exists");
-    for (const [i, product] of ((params.applies_to as JsonObject | undefined)?.products as string[] | undefined ?? []).entries()) {
+    if (params.id && this.entries.has(String(params.id)))
+      throw paramError("Coupon already exists.", "id", "resource_already_exists");
+    for (const [i, product] of (
+      ((params.applies_to as JsonObject | undefined)?.products as string[] | undefined) ?? []
+    ).entries()) {
       this.get("product", product, `applies_to[products][${i}]`);
     }
     const c = this.put("coupon", {
@@ -1040,12 +1176,19 @@ export class FakeStripeState {
   createPromotionCode(params: JsonObject): Outcome<PromotionCodeRec> {
     const promotion = params.promotion as JsonObject;
     if (promotion.type !== "coupon") throw paramError("Invalid type: must be one of coupon", "promotion[type]");
-    if (!promotion.coupon) throw paramError("Missing required param: promotion[coupon].", "promotion[coupon]", "parameter_missing");
+    if (!promotion.coupon)
+      throw paramError("Missing required param: promotion[coupon].", "promotion[coupon]", "parameter_missing");
     const coupon = this.get("coupon", String(promotion.coupon), "promotion[coupon]");
     if (params.customer) this.liveCustomer(String(params.customer), "customer");
     const code = (params.code as string | undefined) ?? randomId("", 8).toUpperCase();
-    if (!/^[A-Za-z0-9-]+$/.test(code)) throw paramError("The code may only contain letters, digits and dashes.", "code");
-    const taken = this.all("promotion_code").find((p) => p.code.toLowerCase() === code.toLowerCase() && this.promotionCodeActive(p) && p.customer === ((params.customer as string) ?? null));
+    if (!/^[A-Za-z0-9-]+$/.test(code))
+      throw paramError("The code may only contain letters, digits and dashes.", "code");
+    const taken = this.all("promotion_code").find(
+      (p) =>
+        p.code.toLowerCase() === code.toLowerCase() &&
+        this.promotionCodeActive(p) &&
+        p.customer === ((params.customer as string) ?? null),
+    );
     if (taken) throw paramError(`An active promotion code with \`code: ${code}\` already exists.`, "code");
     const restrictions = (params.restrictions as JsonObject | undefined) ?? {};
     const p = this.put("promotion_code", {
@@ -1072,7 +1215,11 @@ export class FakeStripeState {
     const p = this.get("promotion_code", id);
     if (params.active === true && !p.active) {
       const coupon = this.find("coupon", p.coupon);
-      if (!coupon || !this.couponValid(coupon)) throw paramError("The coupon of this promotion code is no longer valid, so the code cannot be reactivated.", "active");
+      if (!coupon || !this.couponValid(coupon))
+        throw paramError(
+          "The coupon of this promotion code is no longer valid, so the code cannot be reactivated.",
+          "active",
+        );
     }
     const event = this.changed("promotion_code", p, "promotion_code.updated", () => {
       if ("active" in params) p.active = Boolean(params.active);
@@ -1127,7 +1274,8 @@ export class FakeStripeState {
     const price = this.find("price", li.price)!;
     const product = this.find("product", price.product);
     const subtotal = (price.unit_amount ?? 0) * li.quantity;
-    const share = session.amount_subtotal > 0 ? Math.round((session.amount_discount * subtotal) / session.amount_subtotal) : 0;
+    const share =
+      session.amount_subtotal > 0 ? Math.round((session.amount_discount * subtotal) / session.amount_subtotal) : 0;
     return {
       id: li.id,
       object: "item",
@@ -1158,7 +1306,8 @@ export class FakeStripeState {
       cancel_url: s.cancel_url,
       client_reference_id: s.client_reference_id,
       client_secret: null,
-      collected_information: s.status === "complete" ? { business_name: null, individual_name: null, shipping_details: null } : null,
+      collected_information:
+        s.status === "complete" ? { business_name: null, individual_name: null, shipping_details: null } : null,
       consent: null,
       consent_collection: null,
       created: s.created,
@@ -1211,10 +1360,18 @@ export class FakeStripeState {
   createCheckoutSession(params: JsonObject): Outcome<CheckoutSessionRec> {
     const mode = (params.mode as string | undefined) ?? "payment";
     if (params.allow_promotion_codes !== undefined && params.discounts !== undefined) {
-      throw paramError("You may only specify one of these parameters: allow_promotion_codes, discounts.", "allow_promotion_codes", "parameters_exclusive");
+      throw paramError(
+        "You may only specify one of these parameters: allow_promotion_codes, discounts.",
+        "allow_promotion_codes",
+        "parameters_exclusive",
+      );
     }
     if (params.customer !== undefined && params.customer_email !== undefined) {
-      throw paramError("You may only specify one of these parameters: customer, customer_email.", "customer", "parameters_exclusive");
+      throw paramError(
+        "You may only specify one of these parameters: customer, customer_email.",
+        "customer",
+        "parameters_exclusive",
+      );
     }
     if (params.customer_creation !== undefined && mode !== "payment") {
       throw paramError("`customer_creation` can only be used in `payment` mode.", "customer_creation");
@@ -1224,35 +1381,61 @@ export class FakeStripeState {
     }
     const customer = params.customer ? this.liveCustomer(String(params.customer), "customer") : null;
     const rawItems = (params.line_items as JsonObject[] | undefined) ?? [];
-    if (mode !== "setup" && rawItems.length === 0) throw paramError("Missing required param: line_items.", "line_items", "parameter_missing");
+    if (mode !== "setup" && rawItems.length === 0)
+      throw paramError("Missing required param: line_items.", "line_items", "parameter_missing");
     const lineItems: LineItemRec[] = rawItems.map((raw, i) => {
-      if (!raw.price) throw paramError(`Missing required param: line_items[${i}][price].`, `line_items[${i}][price]`, "parameter_missing");
+      if (!raw.price)
+        throw paramError(
+          `Missing required param: line_items[${i}][price].`,
+          `line_items[${i}][price]`,
+          "parameter_missing",
+        );
       const price = this.get("price", String(raw.price), `line_items[${i}][price]`);
-      if (!price.active) throw paramError("The price specified is inactive. This field only accepts active prices.", `line_items[${i}][price]`);
+      if (!price.active)
+        throw paramError(
+          "The price specified is inactive. This field only accepts active prices.",
+          `line_items[${i}][price]`,
+        );
       if (mode === "payment" && price.recurring) {
-        throw paramError("You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.", "line_items");
+        throw paramError(
+          "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.",
+          "line_items",
+        );
       }
-      if (raw.quantity === undefined) throw paramError(`Missing required param: line_items[${i}][quantity].`, `line_items[${i}][quantity]`, "parameter_missing");
+      if (raw.quantity === undefined)
+        throw paramError(
+          `Missing required param: line_items[${i}][quantity].`,
+          `line_items[${i}][quantity]`,
+          "parameter_missing",
+        );
       return { id: randomId("li_"), price: price.id, quantity: Number(raw.quantity) };
     });
     const prices = lineItems.map((li) => this.find("price", li.price)!);
     if (mode === "subscription") {
       if (!prices.some((p) => p.recurring)) {
-        throw paramError("You must provide at least one recurring price in `subscription` mode when using prices.", "line_items");
+        throw paramError(
+          "You must provide at least one recurring price in `subscription` mode when using prices.",
+          "line_items",
+        );
       }
-      const intervals = new Set(prices.filter((p) => p.recurring).map((p) => `${p.recurring!.interval}/${p.recurring!.interval_count}`));
-      if (intervals.size > 1) throw paramError("Checkout does not support multiple prices with different billing intervals.", "line_items");
+      const intervals = new Set(
+        prices.filter((p) => p.recurring).map((p) => `${p.recurring!.interval}/${p.recurring!.interval_count}`),
+      );
+      if (intervals.size > 1)
+        throw paramError("Checkout does not support multiple prices with different billing intervals.", "line_items");
     }
     const currencies = new Set(prices.map((p) => p.currency));
     if (currencies.size > 1) throw paramError("All prices must be in the same currency.", "line_items");
     const discounts = ((params.discounts as JsonObject[] | undefined) ?? []).map((d, i) => {
       if (d.coupon) {
         const c = this.get("coupon", String(d.coupon), `discounts[${i}][coupon]`);
-        if (!this.couponValid(c)) throw paramError(`This coupon is no longer valid: '${c.id}'`, `discounts[${i}][coupon]`, "coupon_expired");
+        if (!this.couponValid(c))
+          throw paramError(`This coupon is no longer valid: '${c.id}'`, `discounts[${i}][coupon]`, "coupon_expired");
         return { coupon: c.id, promotion_code: null };
       }
       const promo = this.get("promotion_code", String(d.promotion_code), `discounts[${i}][promotion_code]`);
-      if (!this.promotionCodeActive(promo)) throw paramError("This promotion code is no longer valid.", `discounts[${i}][promotion_code]`);
+      if (!this.promotionCodeActive(promo))
+        throw paramError("This promotion code is no longer valid.", `discounts[${i}][promotion_code]`);
       return { coupon: promo.coupon, promotion_code: promo.id };
     });
     const now = this.now();
@@ -1284,7 +1467,9 @@ export class FakeStripeState {
       amount_total: 0,
       amount_discount: 0,
       url: `${this.options.origin}/c/pay/${id}`,
-      customer_details: customer ? { email: customer.email, name: customer.name, phone: null, address: null, tax_exempt: "none", tax_ids: [] } : null,
+      customer_details: customer
+        ? { email: customer.email, name: customer.name, phone: null, address: null, tax_exempt: "none", tax_ids: [] }
+        : null,
       billing_address_collection: (params.billing_address_collection as string | undefined) ?? null,
       payment_method_collection: (params.payment_method_collection as string | undefined) ?? null,
     });
@@ -1293,15 +1478,24 @@ export class FakeStripeState {
   }
 
   private priceSession(s: CheckoutSessionRec): void {
-    const lines = s.line_items.map((li) => ({ price: li.price, amount: (this.find("price", li.price)!.unit_amount ?? 0) * li.quantity }));
+    const lines = s.line_items.map((li) => ({
+      price: li.price,
+      amount: (this.find("price", li.price)!.unit_amount ?? 0) * li.quantity,
+    }));
     s.amount_subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
-    s.amount_discount = s.discounts.reduce((sum, d) => sum + (d.coupon ? this.discountOn(d.coupon, lines, s.currency ?? "usd") : 0), 0);
+    s.amount_discount = s.discounts.reduce(
+      (sum, d) => sum + (d.coupon ? this.discountOn(d.coupon, lines, s.currency ?? "usd") : 0),
+      0,
+    );
     s.amount_total = Math.max(0, s.amount_subtotal - s.amount_discount);
   }
 
   expireCheckoutSession(id: string): Outcome<CheckoutSessionRec> {
     const s = this.get("checkout.session", id);
-    if (s.status !== "open") throw paramError(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`);
+    if (s.status !== "open")
+      throw paramError(
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`,
+      );
     s.status = "expired";
     return { object: s, events: [this.emit("checkout.session.expired", "checkout.session", s)] };
   }
@@ -1311,13 +1505,18 @@ export class FakeStripeState {
    * the session had none), the subscription with its first paid invoice, the redeemed promotion code, and
    * the session marked complete — with the events Stripe sends, in a typical order.
    */
-  completeCheckout(id: string, options: { promotionCode?: string; email?: string } = {}): Outcome<CheckoutSessionRec> & { subscription: SubscriptionRec | null; invoice: InvoiceRec | null } {
+  completeCheckout(
+    id: string,
+    options: { promotionCode?: string; email?: string } = {},
+  ): Outcome<CheckoutSessionRec> & { subscription: SubscriptionRec | null; invoice: InvoiceRec | null } {
     const s = this.get("checkout.session", id);
     if (s.status !== "open") throw new Error(`checkout session ${id} is ${s.status}, not open`);
     const events: JsonObject[] = [];
     if (options.promotionCode) {
       if (!s.allow_promotion_codes) throw new Error("this session does not allow promotion codes");
-      const promo = this.all("promotion_code").find((p) => p.code.toLowerCase() === options.promotionCode!.toLowerCase() && this.promotionCodeActive(p));
+      const promo = this.all("promotion_code").find(
+        (p) => p.code.toLowerCase() === options.promotionCode!.toLowerCase() && this.promotionCodeActive(p),
+      );
       if (!promo) throw new Error(`no active promotion code ${options.promotionCode}`);
       s.discounts = [{ coupon: promo.coupon, promotion_code: promo.id }];
       this.priceSession(s);
@@ -1330,7 +1529,14 @@ export class FakeStripeState {
       events.push(...created.events);
       s.customer = customer.id;
     }
-    s.customer_details = { email: customer.email, name: customer.name, phone: null, address: null, tax_exempt: "none", tax_ids: [] };
+    s.customer_details = {
+      email: customer.email,
+      name: customer.name,
+      phone: null,
+      address: null,
+      tax_exempt: "none",
+      tax_ids: [],
+    };
     let subscription: SubscriptionRec | null = null;
     let invoice: InvoiceRec | null = null;
     if (s.mode === "subscription") {
@@ -1441,7 +1647,13 @@ export class FakeStripeState {
       description: s.description,
       discounts: [...s.discounts],
       ended_at: s.ended_at,
-      invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: "self" } },
+      invoice_settings: {
+        account_tax_ids: null,
+        custom_fields: null,
+        description: null,
+        footer: null,
+        issuer: { type: "self" },
+      },
       items: this.listJson(
         s.items.map((item) => this.renderItem(s, item)),
         false,
@@ -1455,7 +1667,11 @@ export class FakeStripeState {
       next_pending_invoice_item_invoice: null,
       on_behalf_of: null,
       pause_collection: null,
-      payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: "off" },
+      payment_settings: {
+        payment_method_options: null,
+        payment_method_types: null,
+        save_default_payment_method: "off",
+      },
       pending_invoice_item_interval: null,
       pending_setup_intent: null,
       pending_update: null,
@@ -1482,13 +1698,27 @@ export class FakeStripeState {
 
   private checkItemPrices(prices: PriceRec[], param: string): void {
     for (const p of prices) {
-      if (!p.recurring) throw paramError(`The price \`${p.id}\` is a \`one_time\` price. Only recurring prices can be used on a subscription.`, param);
+      if (!p.recurring)
+        throw paramError(
+          `The price \`${p.id}\` is a \`one_time\` price. Only recurring prices can be used on a subscription.`,
+          param,
+        );
     }
     const first = prices[0];
     for (const p of prices.slice(1)) {
-      if (p.currency !== first.currency) throw paramError("Currency and interval fields must match across all plans on this subscription. Found mismatch in currency field.", param);
-      if (p.recurring!.interval !== first.recurring!.interval || p.recurring!.interval_count !== first.recurring!.interval_count) {
-        throw paramError("Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.", param);
+      if (p.currency !== first.currency)
+        throw paramError(
+          "Currency and interval fields must match across all plans on this subscription. Found mismatch in currency field.",
+          param,
+        );
+      if (
+        p.recurring!.interval !== first.recurring!.interval ||
+        p.recurring!.interval_count !== first.recurring!.interval_count
+      ) {
+        throw paramError(
+          "Currency and interval fields must match across all plans on this subscription. Found mismatch in interval field.",
+          param,
+        );
       }
     }
   }
@@ -1510,7 +1740,8 @@ export class FakeStripeState {
     this.checkItemPrices(prices, "items");
     const seen = new Set<string>();
     for (const p of prices) {
-      if (seen.has(p.id)) throw paramError(`Cannot add multiple subscription items with the same price: ${p.id}`, "items");
+      if (seen.has(p.id))
+        throw paramError(`Cannot add multiple subscription items with the same price: ${p.id}`, "items");
       seen.add(p.id);
     }
     const now = this.now();
@@ -1534,7 +1765,11 @@ export class FakeStripeState {
       cancel_at_period_end: params.cancel_at_period_end ?? false,
       canceled_at: params.cancel_at_period_end ? now : null,
       ended_at: null,
-      cancellation_details: { comment: null, feedback: null, reason: params.cancel_at_period_end ? "cancellation_requested" : null },
+      cancellation_details: {
+        comment: null,
+        feedback: null,
+        reason: params.cancel_at_period_end ? "cancellation_requested" : null,
+      },
       metadata: params.metadata ?? {},
       latest_invoice: null,
       schedule: null,
@@ -1557,7 +1792,10 @@ export class FakeStripeState {
         coupon: d.coupon,
         promotion_code: d.promotion_code,
         start: now,
-        end: coupon.duration === "repeating" && coupon.duration_in_months ? addInterval(now, "month", coupon.duration_in_months) : null,
+        end:
+          coupon.duration === "repeating" && coupon.duration_in_months
+            ? addInterval(now, "month", coupon.duration_in_months)
+            : null,
         customer: customer.id,
         subscription: sub.id,
         checkout_session: params.checkoutSession ?? null,
@@ -1566,9 +1804,17 @@ export class FakeStripeState {
       sub.discounts.push(discount.id);
       this.redeem(d.coupon, d.promotion_code);
     }
-    const invoice = this.createInvoiceForPeriod(sub, "subscription_create", { start: now, end }, Boolean(params.paymentFails));
+    const invoice = this.createInvoiceForPeriod(
+      sub,
+      "subscription_create",
+      { start: now, end },
+      Boolean(params.paymentFails),
+    );
     if (params.paymentFails && invoice.status !== "paid") sub.status = "incomplete";
-    const events = [this.emit("customer.subscription.created", "subscription", sub), ...this.drainInvoiceEvents(invoice)];
+    const events = [
+      this.emit("customer.subscription.created", "subscription", sub),
+      ...this.drainInvoiceEvents(invoice),
+    ];
     return { object: sub, events };
   }
 
@@ -1585,34 +1831,60 @@ export class FakeStripeState {
       );
     }
     if ("cancel_at_period_end" in params && "cancel_at" in params && params.cancel_at !== null) {
-      throw paramError("You may only specify one of these parameters: cancel_at, cancel_at_period_end.", "cancel_at", "parameters_exclusive");
+      throw paramError(
+        "You may only specify one of these parameters: cancel_at, cancel_at_period_end.",
+        "cancel_at",
+        "parameters_exclusive",
+      );
     }
     const events: JsonObject[] = [];
     const proration = (params.proration_behavior as string | undefined) ?? "create_prorations";
     const made: { invoice: InvoiceRec | null } = { invoice: null };
     const event = this.changed("subscription", sub, "customer.subscription.updated", () => {
-      if (params.items) made.invoice = this.applyItemChanges(sub, params.items as JsonObject[], proration, (params.proration_date as number | undefined) ?? this.now());
+      if (params.items)
+        made.invoice = this.applyItemChanges(
+          sub,
+          params.items as JsonObject[],
+          proration,
+          (params.proration_date as number | undefined) ?? this.now(),
+        );
       if (params.billing_cycle_anchor === "now") this.resetPeriod(sub, this.now(), true);
       if ("cancel_at_period_end" in params) {
         sub.cancel_at_period_end = Boolean(params.cancel_at_period_end);
         sub.cancel_at = sub.cancel_at_period_end ? sub.items[0].current_period_end : null;
         sub.canceled_at = sub.cancel_at_period_end ? this.now() : null;
-        sub.cancellation_details = { comment: null, feedback: null, reason: sub.cancel_at_period_end ? "cancellation_requested" : null };
+        sub.cancellation_details = {
+          comment: null,
+          feedback: null,
+          reason: sub.cancel_at_period_end ? "cancellation_requested" : null,
+        };
       }
       if ("cancel_at" in params) {
-        const at = params.cancel_at === "min_period_end" ? Math.min(...sub.items.map((i) => i.current_period_end)) : (params.cancel_at as number | null);
+        const at =
+          params.cancel_at === "min_period_end"
+            ? Math.min(...sub.items.map((i) => i.current_period_end))
+            : (params.cancel_at as number | null);
         sub.cancel_at = at;
         sub.cancel_at_period_end = at !== null && at === sub.items[0].current_period_end;
         sub.canceled_at = at === null ? null : this.now();
-        sub.cancellation_details = { comment: null, feedback: null, reason: at === null ? null : "cancellation_requested" };
+        sub.cancellation_details = {
+          comment: null,
+          feedback: null,
+          reason: at === null ? null : "cancellation_requested",
+        };
       }
       if (params.cancellation_details) {
         const details = params.cancellation_details as JsonObject;
-        sub.cancellation_details = { ...sub.cancellation_details, comment: (details.comment as string | null) ?? null, feedback: (details.feedback as string | null) ?? null };
+        sub.cancellation_details = {
+          ...sub.cancellation_details,
+          comment: (details.comment as string | null) ?? null,
+          feedback: (details.feedback as string | null) ?? null,
+        };
       }
       if ("metadata" in params) sub.metadata = mergeMetadata(sub.metadata, params.metadata);
       if ("description" in params) sub.description = (params.description as string | null) ?? null;
-      if ("default_payment_method" in params) sub.default_payment_method = (params.default_payment_method as string | null) ?? null;
+      if ("default_payment_method" in params)
+        sub.default_payment_method = (params.default_payment_method as string | null) ?? null;
     });
     if (made.invoice) events.push(...this.drainInvoiceEvents(made.invoice));
     if (event) events.push(event);
@@ -1627,7 +1899,12 @@ export class FakeStripeState {
   }
 
   /** `items` of a subscription update: with `id` an existing item changes (or is deleted), without one an item is added. */
-  private applyItemChanges(sub: SubscriptionRec, changes: JsonObject[], proration: string, prorationDate: number): InvoiceRec | null {
+  private applyItemChanges(
+    sub: SubscriptionRec,
+    changes: JsonObject[],
+    proration: string,
+    prorationDate: number,
+  ): InvoiceRec | null {
     const before = sub.items.map((item) => ({ ...item }));
     const next = sub.items.map((item) => ({ ...item }));
     changes.forEach((change, i) => {
@@ -1643,8 +1920,13 @@ export class FakeStripeState {
         if (change.quantity !== undefined) next[at].quantity = Number(change.quantity);
         if (change.metadata !== undefined) next[at].metadata = mergeMetadata(next[at].metadata, change.metadata);
       } else {
-        if (!price) throw paramError(`Missing required param: items[${i}][price].`, `items[${i}][price]`, "parameter_missing");
-        if (next.some((item) => item.price === price.id)) throw paramError(`Cannot add multiple subscription items with the same price: ${price.id}`, `items[${i}][price]`);
+        if (!price)
+          throw paramError(`Missing required param: items[${i}][price].`, `items[${i}][price]`, "parameter_missing");
+        if (next.some((item) => item.price === price.id))
+          throw paramError(
+            `Cannot add multiple subscription items with the same price: ${price.id}`,
+            `items[${i}][price]`,
+          );
         next.push({
           id: randomId("si_", 14),
           created: this.now(),
@@ -1656,8 +1938,15 @@ export class FakeStripeState {
         });
       }
     });
-    if (next.length === 0) throw paramError("A subscription must have at least one active plan. To cancel a subscription, send a DELETE request to /v1/subscriptions/{id}.", "items");
-    this.checkItemPrices(next.map((item) => this.find("price", item.price)!), "items");
+    if (next.length === 0)
+      throw paramError(
+        "A subscription must have at least one active plan. To cancel a subscription, send a DELETE request to /v1/subscriptions/{id}.",
+        "items",
+      );
+    this.checkItemPrices(
+      next.map((item) => this.find("price", item.price)!),
+      "items",
+    );
     sub.items = next;
     if (proration === "none") return null;
     // Prorations: credit for the unused time on what was there, charge for the rest of the period on what is there now.
@@ -1669,17 +1958,37 @@ export class FakeStripeState {
       const now = next.find((item) => item.id === old.id);
       if (now && now.price === old.price && now.quantity === old.quantity) continue;
       const product = this.find("product", this.find("price", old.price)!.product)?.name ?? "item";
-      lines.push({ id: randomId("il_"), price: old.price, amount: -Math.round(amountOf(old) * fraction), description: `Unused time on ${old.quantity} × ${product}`, period: { start: prorationDate, end }, subscription_item: old.id });
+      lines.push({
+        id: randomId("il_"),
+        price: old.price,
+        amount: -Math.round(amountOf(old) * fraction),
+        description: `Unused time on ${old.quantity} × ${product}`,
+        period: { start: prorationDate, end },
+        subscription_item: old.id,
+      });
     }
     for (const item of next) {
       const old = before.find((b) => b.id === item.id);
       if (old && old.price === item.price && old.quantity === item.quantity) continue;
       const product = this.find("product", this.find("price", item.price)!.product)?.name ?? "item";
-      lines.push({ id: randomId("il_"), price: item.price, amount: Math.round(amountOf(item) * fraction), description: `Remaining time on ${item.quantity} × ${product}`, period: { start: prorationDate, end }, subscription_item: item.id });
+      lines.push({
+        id: randomId("il_"),
+        price: item.price,
+        amount: Math.round(amountOf(item) * fraction),
+        description: `Remaining time on ${item.quantity} × ${product}`,
+        period: { start: prorationDate, end },
+        subscription_item: item.id,
+      });
     }
     if (lines.length === 0) return null;
     if (proration === "always_invoice") {
-      const invoice = this.createInvoice(sub, "subscription_update", lines.map((l) => ({ ...l, quantity: 1, proration: true })), { start: prorationDate, end }, false);
+      const invoice = this.createInvoice(
+        sub,
+        "subscription_update",
+        lines.map((l) => ({ ...l, quantity: 1, proration: true })),
+        { start: prorationDate, end },
+        false,
+      );
       return invoice;
     }
     sub.pending_prorations.push(...lines);
@@ -1728,9 +2037,13 @@ export class FakeStripeState {
    * phase (or releases / cancels at its end); otherwise a new period starts with a new invoice, paid unless
    * `paymentFails` (then it stays open and the subscription goes `past_due`).
    */
-  advancePeriod(id: string, options: { paymentFails?: boolean } = {}): Outcome<SubscriptionRec> & { invoice: InvoiceRec | null } {
+  advancePeriod(
+    id: string,
+    options: { paymentFails?: boolean } = {},
+  ): Outcome<SubscriptionRec> & { invoice: InvoiceRec | null } {
     const sub = this.get("subscription", id);
-    if (sub.status === "canceled" || sub.status === "incomplete_expired") throw new Error(`subscription ${id} is ${sub.status}`);
+    if (sub.status === "canceled" || sub.status === "incomplete_expired")
+      throw new Error(`subscription ${id} is ${sub.status}`);
     const now = this.now();
     const delta = now - sub.items[0].current_period_end;
     for (const item of sub.items) {
@@ -1763,7 +2076,15 @@ export class FakeStripeState {
       if (schedule && phase) {
         sub.items = phase.items.map((item) => {
           const existing = sub.items.find((i) => i.price === item.price);
-          return { id: existing?.id ?? randomId("si_", 14), created: existing?.created ?? now, price: item.price, quantity: item.quantity, metadata: { ...item.metadata }, current_period_start: now, current_period_end: now };
+          return {
+            id: existing?.id ?? randomId("si_", 14),
+            created: existing?.created ?? now,
+            price: item.price,
+            quantity: item.quantity,
+            metadata: { ...item.metadata },
+            current_period_start: now,
+            current_period_end: now,
+          };
         });
         if (Object.keys(phase.metadata).length > 0) sub.metadata = { ...phase.metadata };
       } else if (schedule) {
@@ -1775,7 +2096,12 @@ export class FakeStripeState {
         events.push(this.emit("subscription_schedule.released", "subscription_schedule", schedule));
       }
       this.resetPeriod(sub, now, false);
-      made.invoice = this.createInvoiceForPeriod(sub, "subscription_cycle", { start: now, end: sub.items[0].current_period_end }, Boolean(options.paymentFails));
+      made.invoice = this.createInvoiceForPeriod(
+        sub,
+        "subscription_cycle",
+        { start: now, end: sub.items[0].current_period_end },
+        Boolean(options.paymentFails),
+      );
       if (options.paymentFails) sub.status = "past_due";
       else if (sub.status === "past_due") sub.status = "active";
     });
@@ -1811,7 +2137,8 @@ export class FakeStripeState {
 
   private renderSchedule(s: ScheduleRec): JsonObject {
     const now = this.now();
-    const current = s.status === "active" ? s.phases.find((p) => p.start_date <= now && now < p.end_date) ?? null : null;
+    const current =
+      s.status === "active" ? (s.phases.find((p) => p.start_date <= now && now < p.end_date) ?? null) : null;
     return {
       id: s.id,
       object: "subscription_schedule",
@@ -1831,7 +2158,14 @@ export class FakeStripeState {
         collection_method: "charge_automatically",
         default_payment_method: null,
         description: null,
-        invoice_settings: { account_tax_ids: null, custom_fields: null, days_until_due: null, description: null, footer: null, issuer: { type: "self" } },
+        invoice_settings: {
+          account_tax_ids: null,
+          custom_fields: null,
+          days_until_due: null,
+          description: null,
+          footer: null,
+          issuer: { type: "self" },
+        },
         on_behalf_of: null,
         transfer_data: null,
       },
@@ -1883,8 +2217,13 @@ export class FakeStripeState {
         if (key in params) throw paramError(`You cannot set \`${key}\` if \`from_subscription\` is set.`, key);
       }
       const sub = this.get("subscription", String(params.from_subscription), "from_subscription");
-      if (sub.status === "canceled") throw paramError("You cannot migrate a canceled subscription to a subscription schedule.", "from_subscription");
-      if (sub.schedule) throw paramError(`You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`, "from_subscription");
+      if (sub.status === "canceled")
+        throw paramError("You cannot migrate a canceled subscription to a subscription schedule.", "from_subscription");
+      if (sub.schedule)
+        throw paramError(
+          `You cannot migrate a subscription that is already attached to a schedule: \`${sub.schedule}\`.`,
+          "from_subscription",
+        );
       const schedule = this.put("subscription_schedule", {
         id: randomId("sub_sched_"),
         created: now,
@@ -1895,7 +2234,11 @@ export class FakeStripeState {
           {
             start_date: sub.items[0].current_period_start,
             end_date: sub.items[0].current_period_end,
-            items: sub.items.map((item) => ({ price: item.price, quantity: item.quantity, metadata: { ...item.metadata } })),
+            items: sub.items.map((item) => ({
+              price: item.price,
+              quantity: item.quantity,
+              metadata: { ...item.metadata },
+            })),
             proration_behavior: "create_prorations",
             metadata: {},
             currency: sub.currency,
@@ -1919,7 +2262,8 @@ export class FakeStripeState {
     if (!params.customer) throw paramError("Missing required param: customer.", "customer", "parameter_missing");
     const customer = this.liveCustomer(String(params.customer), "customer");
     const phasesParam = params.phases as JsonObject[] | undefined;
-    if (!phasesParam || phasesParam.length === 0) throw paramError("Missing required param: phases.", "phases", "parameter_missing");
+    if (!phasesParam || phasesParam.length === 0)
+      throw paramError("Missing required param: phases.", "phases", "parameter_missing");
     const start = params.start_date === undefined || params.start_date === "now" ? now : Number(params.start_date);
     const phases = this.buildPhases(phasesParam, start, null);
     const schedule = this.put("subscription_schedule", {
@@ -1938,7 +2282,11 @@ export class FakeStripeState {
     });
     const events = [this.emit("subscription_schedule.created", "subscription_schedule", schedule)];
     if (schedule.status === "active") {
-      const created = this.createSubscription({ customer: customer.id, items: phases[0].items, metadata: phases[0].metadata });
+      const created = this.createSubscription({
+        customer: customer.id,
+        items: phases[0].items,
+        metadata: phases[0].metadata,
+      });
       created.object.schedule = schedule.id;
       for (const item of created.object.items) {
         item.current_period_start = phases[0].start_date;
@@ -1957,11 +2305,21 @@ export class FakeStripeState {
     raw.forEach((p, i) => {
       const param = `phases[${i}]`;
       const items = p.items as JsonObject[] | undefined;
-      if (!items || items.length === 0) throw paramError(`Missing required param: ${param}[items].`, `${param}[items]`, "parameter_missing");
+      if (!items || items.length === 0)
+        throw paramError(`Missing required param: ${param}[items].`, `${param}[items]`, "parameter_missing");
       const phaseItems = items.map((item, j) => {
-        if (!item.price) throw paramError(`Missing required param: ${param}[items][${j}][price].`, `${param}[items][${j}][price]`, "parameter_missing");
+        if (!item.price)
+          throw paramError(
+            `Missing required param: ${param}[items][${j}][price].`,
+            `${param}[items][${j}][price]`,
+            "parameter_missing",
+          );
         const price = this.get("price", String(item.price), `${param}[items][${j}][price]`);
-        return { price: price.id, quantity: (item.quantity as number | undefined) ?? 1, metadata: (item.metadata as Metadata | undefined) ?? {} };
+        return {
+          price: price.id,
+          quantity: (item.quantity as number | undefined) ?? 1,
+          metadata: (item.metadata as Metadata | undefined) ?? {},
+        };
       });
       const prices = phaseItems.map((item) => this.find("price", item.price)!);
       this.checkItemPrices(prices, `${param}[items]`);
@@ -1971,15 +2329,27 @@ export class FakeStripeState {
         if (i === 0 && current && phaseStart !== current.start_date) {
           throw paramError("You can not modify the start date of the current phase.", `${param}[start_date]`);
         }
-        if (i > 0 && phaseStart !== cursor) throw paramError(`The start_date of phase ${i} must be the end_date of the previous phase.`, `${param}[start_date]`);
+        if (i > 0 && phaseStart !== cursor)
+          throw paramError(
+            `The start_date of phase ${i} must be the end_date of the previous phase.`,
+            `${param}[start_date]`,
+          );
       }
       let end: number;
       if (p.end_date !== undefined) end = p.end_date === "now" ? this.now() : Number(p.end_date);
       else if (p.duration !== undefined) {
         const duration = p.duration as JsonObject;
-        end = addInterval(phaseStart, duration.interval as Recurring["interval"], (duration.interval_count as number | undefined) ?? 1);
+        end = addInterval(
+          phaseStart,
+          duration.interval as Recurring["interval"],
+          (duration.interval_count as number | undefined) ?? 1,
+        );
       } else if (p.iterations !== undefined) {
-        end = addInterval(phaseStart, prices[0].recurring!.interval, prices[0].recurring!.interval_count * Number(p.iterations));
+        end = addInterval(
+          phaseStart,
+          prices[0].recurring!.interval,
+          prices[0].recurring!.interval_count * Number(p.iterations),
+        );
       } else end = addInterval(phaseStart, prices[0].recurring!.interval, prices[0].recurring!.interval_count);
       if (end <= phaseStart) throw paramError("The phase end_date must be after its start_date.", `${param}[end_date]`);
       phases.push({
@@ -1999,7 +2369,9 @@ export class FakeStripeState {
   updateSchedule(id: string, params: JsonObject): Outcome<ScheduleRec> {
     const schedule = this.get("subscription_schedule", id);
     if (schedule.status !== "active" && schedule.status !== "not_started") {
-      throw paramError(`You cannot update a subscription schedule that is currently in the \`${schedule.status}\` status. It must be in one of the following statuses: \`not_started\`, \`active\`.`);
+      throw paramError(
+        `You cannot update a subscription schedule that is currently in the \`${schedule.status}\` status. It must be in one of the following statuses: \`not_started\`, \`active\`.`,
+      );
     }
     const events: JsonObject[] = [];
     const event = this.changed("subscription_schedule", schedule, "subscription_schedule.updated", () => {
@@ -2007,21 +2379,39 @@ export class FakeStripeState {
         const now = this.now();
         const current = schedule.phases.find((p) => p.start_date <= now && now < p.end_date) ?? null;
         const start = current?.start_date ?? schedule.phases[0]?.start_date ?? now;
-        const phases = this.buildPhases(params.phases as JsonObject[], start, schedule.status === "active" ? current : null);
+        const phases = this.buildPhases(
+          params.phases as JsonObject[],
+          start,
+          schedule.status === "active" ? current : null,
+        );
         schedule.phases = phases;
         const sub = schedule.subscription ? this.find("subscription", schedule.subscription) : undefined;
         const nowPhase = phases.find((p) => p.start_date <= now && now < p.end_date);
         if (sub && nowPhase) {
-          const same = nowPhase.items.length === sub.items.length && nowPhase.items.every((item) => sub.items.some((s) => s.price === item.price && s.quantity === item.quantity));
+          const same =
+            nowPhase.items.length === sub.items.length &&
+            nowPhase.items.every((item) =>
+              sub.items.some((s) => s.price === item.price && s.quantity === item.quantity),
+            );
           if (!same) {
             const changes: JsonObject[] = [
-              ...sub.items.filter((s) => !nowPhase.items.some((item) => item.price === s.price)).map((s) => ({ id: s.id, deleted: true })),
+              ...sub.items
+                .filter((s) => !nowPhase.items.some((item) => item.price === s.price))
+                .map((s) => ({ id: s.id, deleted: true })),
               ...nowPhase.items.map((item) => {
                 const existing = sub.items.find((s) => s.price === item.price);
-                return (existing ? { id: existing.id, quantity: item.quantity } : { price: item.price, quantity: item.quantity }) as JsonObject;
+                return (
+                  existing
+                    ? { id: existing.id, quantity: item.quantity }
+                    : { price: item.price, quantity: item.quantity }
+                ) as JsonObject;
               }),
             ];
-            const update = this.updateSubscriptionItemsForSchedule(sub, changes, (params.proration_behavior as string | undefined) ?? nowPhase.proration_behavior);
+            const update = this.updateSubscriptionItemsForSchedule(
+              sub,
+              changes,
+              (params.proration_behavior as string | undefined) ?? nowPhase.proration_behavior,
+            );
             events.push(...update);
           }
         }
@@ -2032,7 +2422,11 @@ export class FakeStripeState {
     return { object: schedule, events: event ? [event, ...events] : events };
   }
 
-  private updateSubscriptionItemsForSchedule(sub: SubscriptionRec, changes: JsonObject[], proration: string): JsonObject[] {
+  private updateSubscriptionItemsForSchedule(
+    sub: SubscriptionRec,
+    changes: JsonObject[],
+    proration: string,
+  ): JsonObject[] {
     const events: JsonObject[] = [];
     const made: { invoice: InvoiceRec | null } = { invoice: null };
     const event = this.changed("subscription", sub, "customer.subscription.updated", () => {
@@ -2046,7 +2440,9 @@ export class FakeStripeState {
   releaseSchedule(id: string, params: JsonObject): Outcome<ScheduleRec> {
     const schedule = this.get("subscription_schedule", id);
     if (schedule.status !== "active" && schedule.status !== "not_started") {
-      throw paramError(`You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status. It must be in one of the following statuses: \`not_started\`, \`active\`.`);
+      throw paramError(
+        `You cannot release a subscription schedule that is currently in the \`${schedule.status}\` status. It must be in one of the following statuses: \`not_started\`, \`active\`.`,
+      );
     }
     const sub = schedule.subscription ? this.find("subscription", schedule.subscription) : undefined;
     schedule.status = "released";
@@ -2070,7 +2466,9 @@ export class FakeStripeState {
   cancelSchedule(id: string): Outcome<ScheduleRec> {
     const schedule = this.get("subscription_schedule", id);
     if (schedule.status !== "active" && schedule.status !== "not_started") {
-      throw paramError(`You cannot cancel a subscription schedule that is currently in the \`${schedule.status}\` status.`);
+      throw paramError(
+        `You cannot cancel a subscription schedule that is currently in the \`${schedule.status}\` status.`,
+      );
     }
     const events: JsonObject[] = [];
     if (schedule.subscription) {
@@ -2148,7 +2546,11 @@ export class FakeStripeState {
       number: i.number,
       on_behalf_of: null,
       parent: i.subscription
-        ? { quote_details: null, subscription_details: { metadata: i.subscription_metadata ?? {}, subscription: i.subscription }, type: "subscription_details" }
+        ? {
+            quote_details: null,
+            subscription_details: { metadata: i.subscription_metadata ?? {}, subscription: i.subscription },
+            type: "subscription_details",
+          }
         : null,
       payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
       period_end: i.period_end,
@@ -2162,7 +2564,12 @@ export class FakeStripeState {
       starting_balance: 0,
       statement_descriptor: null,
       status: i.status,
-      status_transitions: { finalized_at: i.finalized_at, marked_uncollectible_at: null, paid_at: i.paid_at, voided_at: null },
+      status_transitions: {
+        finalized_at: i.finalized_at,
+        marked_uncollectible_at: null,
+        paid_at: i.paid_at,
+        voided_at: null,
+      },
       subtotal: i.subtotal,
       subtotal_excluding_tax: i.subtotal,
       test_clock: null,
@@ -2194,13 +2601,23 @@ export class FakeStripeState {
       parent: line.subscription_item
         ? {
             invoice_item_details: null,
-            subscription_item_details: { invoice_item: line.proration ? randomId("ii_") : null, proration: line.proration, proration_details: { credited_items: null }, subscription: i.subscription, subscription_item: line.subscription_item },
+            subscription_item_details: {
+              invoice_item: line.proration ? randomId("ii_") : null,
+              proration: line.proration,
+              proration_details: { credited_items: null },
+              subscription: i.subscription,
+              subscription_item: line.subscription_item,
+            },
             type: "subscription_item_details",
           }
         : null,
       period: { ...line.period },
       pretax_credit_amounts: [],
-      pricing: { price_details: { price: price.id, product: price.product }, type: "price_details", unit_amount_decimal: String(price.unit_amount ?? 0) },
+      pricing: {
+        price_details: { price: price.id, product: price.product },
+        type: "price_details",
+        unit_amount_decimal: String(price.unit_amount ?? 0),
+      },
       quantity: line.quantity,
       quantity_decimal: String(line.quantity),
       subscription: i.subscription,
@@ -2210,7 +2627,12 @@ export class FakeStripeState {
   }
 
   /** The invoice for a subscription's period (its items plus pending prorations, less its discounts). */
-  private createInvoiceForPeriod(sub: SubscriptionRec, reason: string, period: { start: number; end: number }, paymentFails: boolean): InvoiceRec {
+  private createInvoiceForPeriod(
+    sub: SubscriptionRec,
+    reason: string,
+    period: { start: number; end: number },
+    paymentFails: boolean,
+  ): InvoiceRec {
     const lines: (Omit<InvoiceLineRec, "id"> & { id?: string })[] = [
       ...sub.pending_prorations.map((p) => ({ ...p, quantity: 1, proration: true })),
       ...sub.items.map((item) => {
@@ -2231,18 +2653,29 @@ export class FakeStripeState {
     return this.createInvoice(sub, reason, lines, period, paymentFails);
   }
 
-  private createInvoice(sub: SubscriptionRec, reason: string, rawLines: (Omit<InvoiceLineRec, "id"> & { id?: string })[], period: { start: number; end: number }, paymentFails: boolean): InvoiceRec {
+  private createInvoice(
+    sub: SubscriptionRec,
+    reason: string,
+    rawLines: (Omit<InvoiceLineRec, "id"> & { id?: string })[],
+    period: { start: number; end: number },
+    paymentFails: boolean,
+  ): InvoiceRec {
     const now = this.now();
     const lines: InvoiceLineRec[] = rawLines.map((l) => ({ ...l, id: l.id ?? randomId("il_") }));
     const subtotal = lines.reduce((sum, l) => sum + l.amount, 0);
-    const activeDiscounts = sub.discounts.map((id) => this.find("discount", id)!).filter((d) => {
-      const coupon = this.find("coupon", d.coupon);
-      if (!coupon) return false;
-      if (coupon.duration === "once") return reason === "subscription_create";
-      return d.end === null || d.end > now;
-    });
+    const activeDiscounts = sub.discounts
+      .map((id) => this.find("discount", id)!)
+      .filter((d) => {
+        const coupon = this.find("coupon", d.coupon);
+        if (!coupon) return false;
+        if (coupon.duration === "once") return reason === "subscription_create";
+        return d.end === null || d.end > now;
+      });
     const discountable = lines.filter((l) => !l.proration).map((l) => ({ price: l.price, amount: l.amount }));
-    const discountAmount = activeDiscounts.reduce((sum, d) => sum + this.discountOn(d.coupon, discountable, sub.currency), 0);
+    const discountAmount = activeDiscounts.reduce(
+      (sum, d) => sum + this.discountOn(d.coupon, discountable, sub.currency),
+      0,
+    );
     const total = Math.max(0, subtotal - discountAmount);
     this.invoiceNumber += 1;
     const invoice = this.put("invoice", {
@@ -2271,7 +2704,10 @@ export class FakeStripeState {
       metadata: {},
     });
     sub.latest_invoice = invoice.id;
-    const events = [this.emit("invoice.created", "invoice", invoice), this.emit("invoice.finalized", "invoice", invoice)];
+    const events = [
+      this.emit("invoice.created", "invoice", invoice),
+      this.emit("invoice.finalized", "invoice", invoice),
+    ];
     invoice.attempted = true;
     if (paymentFails && total > 0) {
       invoice.attempt_count = 1;
@@ -2282,7 +2718,10 @@ export class FakeStripeState {
       invoice.attempt_count = total > 0 ? 1 : 0;
       invoice.amount_paid = total;
       invoice.paid_at = now;
-      events.push(this.emit("invoice.paid", "invoice", invoice), this.emit("invoice.payment_succeeded", "invoice", invoice));
+      events.push(
+        this.emit("invoice.paid", "invoice", invoice),
+        this.emit("invoice.payment_succeeded", "invoice", invoice),
+      );
     }
     this.invoiceEvents.set(invoice.id, events);
     return invoice;
@@ -2291,8 +2730,14 @@ export class FakeStripeState {
   /** POST /v1/invoices/:id/pay: the open invoice is paid; a past_due subscription becomes active again. */
   payInvoice(id: string, params: JsonObject): Outcome<InvoiceRec> {
     const invoice = this.get("invoice", id);
-    if (invoice.status === "paid") throw paramError("Invoice is already paid", undefined, "invoice_already_paid" as string);
-    if (invoice.status !== "open") throw paramError(`You can only pay an invoice that is \`open\`. This invoice is \`${invoice.status}\`.`, undefined, "invoice_not_editable");
+    if (invoice.status === "paid")
+      throw paramError("Invoice is already paid", undefined, "invoice_already_paid" as string);
+    if (invoice.status !== "open")
+      throw paramError(
+        `You can only pay an invoice that is \`open\`. This invoice is \`${invoice.status}\`.`,
+        undefined,
+        "invoice_not_editable",
+      );
     const now = this.now();
     invoice.status = "paid";
     invoice.attempted = true;
@@ -2300,7 +2745,10 @@ export class FakeStripeState {
     invoice.amount_paid = invoice.total;
     invoice.paid_at = now;
     invoice.next_payment_attempt = null;
-    const events = [this.emit("invoice.paid", "invoice", invoice), this.emit("invoice.payment_succeeded", "invoice", invoice)];
+    const events = [
+      this.emit("invoice.paid", "invoice", invoice),
+      this.emit("invoice.payment_succeeded", "invoice", invoice),
+    ];
     const sub = invoice.subscription ? this.find("subscription", invoice.subscription) : undefined;
     if (sub && (sub.status === "past_due" || sub.status === "incomplete" || sub.status === "unpaid")) {
       const event = this.changed("subscription", sub, "customer.subscription.updated", () => {
@@ -2337,7 +2785,8 @@ interface SearchTerm {
 export function parseSearchQuery(query: string): { terms: SearchTerm[]; join: "AND" | "OR" } {
   const terms: SearchTerm[] = [];
   const joins = new Set<string>();
-  const pattern = /\s*(-)?(metadata\[(['"])(.+?)\3\]|[a-z_]+)\s*(:|~|>=|<=|>|<)\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?))\s*(AND|OR)?/gy;
+  const pattern =
+    /\s*(-)?(metadata\[(['"])(.+?)\3\]|[a-z_]+)\s*(:|~|>=|<=|>|<)\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|(-?\d+(?:\.\d+)?))\s*(AND|OR)?/gy;
   let match: RegExpExecArray | null;
   let consumed = 0;
   while ((match = pattern.exec(query)) !== null) {
@@ -2345,18 +2794,31 @@ export function parseSearchQuery(query: string): { terms: SearchTerm[]; join: "A
     const [, negate, field, , key, op, single, double, number, join] = match;
     const isMetadata = field.startsWith("metadata[");
     const value = single ?? double ?? number ?? "";
-    if (op === "~" && value.length < 3) throw paramError("Substring search (~) requires at least 3 characters.", "query");
-    terms.push({ field: isMetadata ? "metadata" : field, key: isMetadata ? key : undefined, op: op as SearchTerm["op"], value: value.replace(/\\(.)/g, "$1"), negate: negate === "-" });
+    if (op === "~" && value.length < 3)
+      throw paramError("Substring search (~) requires at least 3 characters.", "query");
+    terms.push({
+      field: isMetadata ? "metadata" : field,
+      key: isMetadata ? key : undefined,
+      op: op as SearchTerm["op"],
+      value: value.replace(/\\(.)/g, "$1"),
+      negate: negate === "-",
+    });
     if (join) joins.add(join);
     if (pattern.lastIndex >= query.length) break;
   }
   if (terms.length === 0 || consumed < query.trim().length) {
-    throw paramError(`We were unable to parse your search query. Try using the format \`metadata["key"]:"value"\` to query for metadata or \`key:"value"\` to query for other fields.`, "query");
+    throw paramError(
+      `We were unable to parse your search query. Try using the format \`metadata["key"]:"value"\` to query for metadata or \`key:"value"\` to query for other fields.`,
+      "query",
+    );
   }
   if (joins.size > 1) throw paramError("Search queries cannot combine AND and OR.", "query");
   for (const term of terms) {
     if (!["email", "name", "phone", "metadata", "created"].includes(term.field)) {
-      throw paramError(`Field \`${term.field}\` is an unsupported search field for resource \`customers\`. See http://stripe.com/docs/search#query-fields-for-customers for a list of supported fields.`, "query");
+      throw paramError(
+        `Field \`${term.field}\` is an unsupported search field for resource \`customers\`. See http://stripe.com/docs/search#query-fields-for-customers for a list of supported fields.`,
+        "query",
+      );
     }
   }
   return { terms, join: joins.has("OR") ? "OR" : "AND" };

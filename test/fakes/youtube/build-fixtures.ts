@@ -64,7 +64,10 @@ function responseContext(visitorData: string) {
       },
     ],
     maxAgeSeconds: 0,
-    mainAppWebResponseContext: { loggedOut: true, trackingParam: "kx_fmPxhoPZRkI7mCvXtP0zUUxUnZFbcjTiJd0m4gK7Q2Br4kvXq" },
+    mainAppWebResponseContext: {
+      loggedOut: true,
+      trackingParam: "kx_fmPxhoPZRkI7mCvXtP0zUUxUnZFbcjTiJd0m4gK7Q2Br4kvXq",
+    },
     webResponseContextExtensionData: { hasDecorated: true },
   };
 }
@@ -72,10 +75,26 @@ function responseContext(visitorData: string) {
 function thumbnails(id: string) {
   return {
     thumbnails: [
-      { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEbCKgBEF5IVfKriqkDDggBFQAAiEIYAXABwAEG&rs=AOn4CLBsM0kd`, width: 168, height: 94 },
-      { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCMQBEG5IVfKriqkDDwgBFQAAiEIYAXABwAEG&rs=AOn4CLD7yQkm`, width: 196, height: 110 },
-      { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCPYBEIoBSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLAq2Hk`, width: 246, height: 138 },
-      { url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCNACELwBSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLCnE0pW`, width: 336, height: 188 },
+      {
+        url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEbCKgBEF5IVfKriqkDDggBFQAAiEIYAXABwAEG&rs=AOn4CLBsM0kd`,
+        width: 168,
+        height: 94,
+      },
+      {
+        url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCMQBEG5IVfKriqkDDwgBFQAAiEIYAXABwAEG&rs=AOn4CLD7yQkm`,
+        width: 196,
+        height: 110,
+      },
+      {
+        url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCPYBEIoBSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLAq2Hk`,
+        width: 246,
+        height: 138,
+      },
+      {
+        url: `https://i.ytimg.com/vi/${id}/hqdefault.jpg?sqp=-oaymwEcCNACELwBSFXyq4qpAw4IARUAAIhCGAFwAcABBg==&rs=AOn4CLCnE0pW`,
+        width: 336,
+        height: 188,
+      },
       { url: `https://i.ytimg.com/vi_webp/${id}/maxresdefault.webp`, width: 1920, height: 1080 },
     ],
   };
@@ -119,7 +138,9 @@ function videoDetails(v: VideoMeta) {
 function microformat(v: VideoMeta) {
   return {
     playerMicroformatRenderer: {
-      thumbnail: { thumbnails: [{ url: `https://i.ytimg.com/vi/${v.id}/maxresdefault.jpg`, width: 1280, height: 720 }] },
+      thumbnail: {
+        thumbnails: [{ url: `https://i.ytimg.com/vi/${v.id}/maxresdefault.jpg`, width: 1280, height: 720 }],
+      },
       embed: { iframeUrl: `https://www.youtube.com/embed/${v.id}`, width: 1280, height: 720 },
       title: { simpleText: v.title },
       description: { simpleText: v.description },
@@ -127,7 +148,33 @@ function microformat(v: VideoMeta) {
       ownerProfileUrl: `http://www.youtube.com/${v.handle}`,
       externalChannelId: v.channelId,
       isFamilySafe: v.familySafe,
-      availableCountries: ["AD", "AE", "AT", "AU", "BE", "BR", "CA", "CH", "DE", "DK", "ES", "FI", "FR", "GB", "IE", "IN", "IT", "JP", "NL", "NO", "NZ", "PL", "PT", "SE", "US"],
+      availableCountries: [
+        "AD",
+        "AE",
+        "AT",
+        "AU",
+        "BE",
+        "BR",
+        "CA",
+        "CH",
+        "DE",
+        "DK",
+        "ES",
+        "FI",
+        "FR",
+        "GB",
+        "IE",
+        "IN",
+        "IT",
+        "JP",
+        "NL",
+        "NO",
+        "NZ",
+        "PL",
+        "PT",
+        "SE",
+        "US",
+      ],
       isUnlisted: false,
       hasYpcMetadata: false,
       viewCount: String(v.viewCount),
@@ -211,7 +258,8 @@ function streamingData(v: VideoMeta) {
         signatureCipher: cipher(140),
       },
     ],
-    serverAbrStreamingUrl: "https://rr3---sn-4g5lznez.googlevideo.com/videoplayback?expire=1767225600&ei=pUtjZ8WkLcXi&ip=203.0.113.7&id=o-AJm3kXWq8&source=youtube&requiressl=yes&sabr=1",
+    serverAbrStreamingUrl:
+      "https://rr3---sn-4g5lznez.googlevideo.com/videoplayback?expire=1767225600&ei=pUtjZ8WkLcXi&ip=203.0.113.7&id=o-AJm3kXWq8&source=youtube&requiressl=yes&sabr=1",
   };
 }
 
@@ -221,9 +269,16 @@ function playbackTracking(v: VideoMeta) {
     videostatsPlaybackUrl: { baseUrl: `https://s.youtube.com/api/stats/playback?${q}` },
     videostatsDelayplayUrl: { baseUrl: `https://s.youtube.com/api/stats/delayplay?${q}` },
     videostatsWatchtimeUrl: { baseUrl: `https://s.youtube.com/api/stats/watchtime?${q}` },
-    ptrackingUrl: { baseUrl: `https://www.youtube.com/ptracking?ei=pUtjZ8WkLcXi&oid=Kq0x7T2mVb9&plid=AAYx4T7Qm0Jq&pltype=content&ptchn=${v.channelId.slice(2)}&ptk=youtube_single&video_id=${v.id}` },
-    qoeUrl: { baseUrl: `https://s.youtube.com/api/stats/qoe?cl=738291455&docid=${v.id}&ei=pUtjZ8WkLcXi&event=streamingstats&plid=AAYx4T7Qm0Jq` },
-    atrUrl: { baseUrl: `https://s.youtube.com/api/stats/atr?docid=${v.id}&len=${v.lengthSeconds}&ns=yt&plid=AAYx4T7Qm0Jq&ver=2`, elapsedMediaTimeSeconds: 5 },
+    ptrackingUrl: {
+      baseUrl: `https://www.youtube.com/ptracking?ei=pUtjZ8WkLcXi&oid=Kq0x7T2mVb9&plid=AAYx4T7Qm0Jq&pltype=content&ptchn=${v.channelId.slice(2)}&ptk=youtube_single&video_id=${v.id}`,
+    },
+    qoeUrl: {
+      baseUrl: `https://s.youtube.com/api/stats/qoe?cl=738291455&docid=${v.id}&ei=pUtjZ8WkLcXi&event=streamingstats&plid=AAYx4T7Qm0Jq`,
+    },
+    atrUrl: {
+      baseUrl: `https://s.youtube.com/api/stats/atr?docid=${v.id}&len=${v.lengthSeconds}&ns=yt&plid=AAYx4T7Qm0Jq&ver=2`,
+      elapsedMediaTimeSeconds: 5,
+    },
     videostatsScheduledFlushWalltimeSeconds: [10, 20, 30],
     videostatsDefaultFlushIntervalSeconds: 40,
   };
@@ -247,8 +302,17 @@ function playerConfig() {
   return {
     audioConfig: { loudnessDb: -1.37, perceptualLoudnessDb: -15.37, enablePerFormatLoudness: true },
     streamSelectionConfig: { maxBitrate: "2260000" },
-    mediaCommonConfig: { dynamicReadaheadConfig: { maxReadAheadMediaTimeMs: 120000, minReadAheadMediaTimeMs: 15000, readAheadGrowthRateMs: 1000 } },
-    webPlayerConfig: { useCobaltTvosDash: true, webPlayerActionsPorting: { getSharePanelCommand: {}, subscribeCommand: {}, unsubscribeCommand: {} } },
+    mediaCommonConfig: {
+      dynamicReadaheadConfig: {
+        maxReadAheadMediaTimeMs: 120000,
+        minReadAheadMediaTimeMs: 15000,
+        readAheadGrowthRateMs: 1000,
+      },
+    },
+    webPlayerConfig: {
+      useCobaltTvosDash: true,
+      webPlayerActionsPorting: { getSharePanelCommand: {}, subscribeCommand: {}, unsubscribeCommand: {} },
+    },
   };
 }
 
@@ -267,7 +331,12 @@ function captions(id: string) {
     playerCaptionsTracklistRenderer: {
       captionTracks: [
         {
-          baseUrl: timedtextUrl(id, "en", false, "4C1F0B9E2D7A63E58C0B41F9A2D6E7C3B8F05A14.6E2B7D91C4A0F35E8B16D2C7A9F04E3B5D81C62A"),
+          baseUrl: timedtextUrl(
+            id,
+            "en",
+            false,
+            "4C1F0B9E2D7A63E58C0B41F9A2D6E7C3B8F05A14.6E2B7D91C4A0F35E8B16D2C7A9F04E3B5D81C62A",
+          ),
           name: { simpleText: "English" },
           vssId: ".en",
           languageCode: "en",
@@ -275,7 +344,12 @@ function captions(id: string) {
           trackName: "",
         },
         {
-          baseUrl: timedtextUrl(id, "en", true, "9A3E51C07F2B8D46E1A90C3F5B7D2E84A6C1F093.2D8F4B6A1E9C03D57B2F8A4E6C1D9B03F5A7E28C"),
+          baseUrl: timedtextUrl(
+            id,
+            "en",
+            true,
+            "9A3E51C07F2B8D46E1A90C3F5B7D2E84A6C1F093.2D8F4B6A1E9C03D57B2F8A4E6C1D9B03F5A7E28C",
+          ),
           name: { simpleText: "English (auto-generated)" },
           vssId: "a.en",
           languageCode: "en",
@@ -284,7 +358,12 @@ function captions(id: string) {
           trackName: "",
         },
         {
-          baseUrl: timedtextUrl(id, "de", false, "B7E2A94F1C0D83E65A2B9F4C7D1E03A8B5F62C9D.0F3A8C5E2B7D1946A0C3E8F5B2D7A41C9E6F03B8"),
+          baseUrl: timedtextUrl(
+            id,
+            "de",
+            false,
+            "B7E2A94F1C0D83E65A2B9F4C7D1E03A8B5F62C9D.0F3A8C5E2B7D1946A0C3E8F5B2D7A41C9E6F03B8",
+          ),
           name: { runs: [{ text: "German" }] },
           vssId: ".de",
           languageCode: "de",
@@ -302,10 +381,28 @@ function captions(id: string) {
         },
       ],
       translationLanguages: [
-        ["af", "Afrikaans"], ["ar", "Arabic"], ["bn", "Bangla"], ["zh-Hans", "Chinese (Simplified)"], ["zh-Hant", "Chinese (Traditional)"],
-        ["nl", "Dutch"], ["en", "English"], ["fr", "French"], ["de", "German"], ["iw", "Hebrew"], ["hi", "Hindi"], ["it", "Italian"],
-        ["ja", "Japanese"], ["ko", "Korean"], ["pl", "Polish"], ["pt", "Portuguese"], ["ru", "Russian"], ["es", "Spanish"],
-        ["sv", "Swedish"], ["tr", "Turkish"], ["uk", "Ukrainian"], ["vi", "Vietnamese"],
+        ["af", "Afrikaans"],
+        ["ar", "Arabic"],
+        ["bn", "Bangla"],
+        ["zh-Hans", "Chinese (Simplified)"],
+        ["zh-Hant", "Chinese (Traditional)"],
+        ["nl", "Dutch"],
+        ["en", "English"],
+        ["fr", "French"],
+        ["de", "German"],
+        ["iw", "Hebrew"],
+        ["hi", "Hindi"],
+        ["it", "Italian"],
+        ["ja", "Japanese"],
+        ["ko", "Korean"],
+        ["pl", "Polish"],
+        ["pt", "Portuguese"],
+        ["ru", "Russian"],
+        ["es", "Spanish"],
+        ["sv", "Swedish"],
+        ["tr", "Turkish"],
+        ["uk", "Ukrainian"],
+        ["vi", "Vietnamese"],
       ].map(([languageCode, name]) => ({ languageCode, languageName: { simpleText: name } })),
       defaultAudioTrackIndex: 0,
     },
@@ -315,10 +412,14 @@ function captions(id: string) {
 function attestation() {
   return {
     playerAttestationRenderer: {
-      challenge: "a=6&a2=10&b=Qm7v3Xk0Jt2Nd9Ws4Lb8Hq1Pc5Rg&c=1767225600&d=1&t=7200&c1a=1&c6a=1&c6b=1&hh=Zx3Vq8Kd0Tm2Lw7Jn4Bs9Rg5Pc1Hf6",
+      challenge:
+        "a=6&a2=10&b=Qm7v3Xk0Jt2Nd9Ws4Lb8Hq1Pc5Rg&c=1767225600&d=1&t=7200&c1a=1&c6a=1&c6b=1&hh=Zx3Vq8Kd0Tm2Lw7Jn4Bs9Rg5Pc1Hf6",
       botguardData: {
         program: "Vq8Xk3Jt0Nd2Ws9Lb4Hq7Pc1Rg5Zm6Tf0Yb3Kc8Wd2Jn7Ls4Ph9Qg1Rv5Xm0",
-        interpreterSafeUrl: { privateDoNotAccessOrElseTrustedResourceUrlWrappedValue: "//www.google.com/js/th/Zq3Vx8Kd0Tm2Lw7Jn4Bs9Rg5Pc1.js" },
+        interpreterSafeUrl: {
+          privateDoNotAccessOrElseTrustedResourceUrlWrappedValue:
+            "//www.google.com/js/th/Zq3Vx8Kd0Tm2Lw7Jn4Bs9Rg5Pc1.js",
+        },
         serverEnvironment: 1,
       },
     },
@@ -419,7 +520,10 @@ function playerLoginRequired(
   };
 }
 
-const AGE_SCREEN = { reason: "Sign in to confirm your age", subreason: "This video may be inappropriate for some users." };
+const AGE_SCREEN = {
+  reason: "Sign in to confirm your age",
+  subreason: "This video may be inappropriate for some users.",
+};
 
 const CAPTIONED: VideoMeta = {
   id: FAKE_IDS.captioned,
@@ -428,7 +532,8 @@ const CAPTIONED: VideoMeta = {
   author: "Kitchen Physics",
   channelId: "UCq7Xk3Vt0Jm2Nd9Ws4Lb8Hq",
   handle: "@kitchenphysics",
-  description: "Why does bread rise? Yeast, gluten and the oven spring, explained in three minutes.\n\n0:00 Intro\n0:10 Yeast\n0:35 Gluten\n1:10 Proofing\n1:45 Baking",
+  description:
+    "Why does bread rise? Yeast, gluten and the oven spring, explained in three minutes.\n\n0:00 Intro\n0:10 Yeast\n0:35 Gluten\n1:10 Proofing\n1:45 Baking",
   keywords: ["bread", "baking", "yeast", "gluten", "science"],
   viewCount: 48213,
   category: "Education",
@@ -471,7 +576,12 @@ const AGE_GATED: VideoMeta = {
 // ---------------------------------------------------------------------------------------------------
 
 function xmlEscape(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }
 
 /** Manual captions wrap long lines in two rows, as uploaded SRT files usually do. */
@@ -509,7 +619,11 @@ function manualCues(timed: TimedLine[], column: 1 | 2): ManualCue[] {
   return timed.map((line, i) => {
     const next = timed[i + 1];
     const endMs = next ? Math.min(line.endMs + 300, next.startMs) : line.endMs + 300;
-    return { startMs: line.startMs, durMs: endMs - line.startMs, text: wrap((LINES[line.index] as readonly string[])[column] as string) };
+    return {
+      startMs: line.startMs,
+      durMs: endMs - line.startMs,
+      text: wrap((LINES[line.index] as readonly string[])[column] as string),
+    };
   });
 }
 
@@ -534,12 +648,17 @@ function classicEscape(s: string): string {
 }
 
 function manualClassic(cues: ManualCue[]): string {
-  const body = cues.map((c) => `<text start="${secs(c.startMs)}" dur="${secs(c.durMs)}">${classicEscape(c.text)}</text>`).join("");
+  const body = cues
+    .map((c) => `<text start="${secs(c.startMs)}" dur="${secs(c.durMs)}">${classicEscape(c.text)}</text>`)
+    .join("");
   return `<?xml version="1.0" encoding="utf-8" ?><transcript>${body}</transcript>`;
 }
 
 function manualVtt(cues: ManualCue[], lang: string): string {
-  const blocks = cues.map((c) => `${vttTime(c.startMs)} --> ${vttTime(c.startMs + c.durMs)}\n${c.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}`);
+  const blocks = cues.map(
+    (c) =>
+      `${vttTime(c.startMs)} --> ${vttTime(c.startMs + c.durMs)}\n${c.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}`,
+  );
   return `WEBVTT\nKind: captions\nLanguage: ${lang}\n\n${blocks.join("\n\n")}\n`;
 }
 
@@ -557,12 +676,20 @@ function asrJson3(timed: TimedLine[]): string {
   timed.forEach((line, i) => {
     if (i > 0) {
       // The row break: a newline appended 10 ms before the next line's words, kept until the line after.
-      events.push({ tStartMs: line.startMs - 10, dDurationMs: startOf(i + 1) - (line.startMs - 10), wWinId: 1, aAppend: 1, segs: [{ utf8: "\n" }] });
+      events.push({
+        tStartMs: line.startMs - 10,
+        dDurationMs: startOf(i + 1) - (line.startMs - 10),
+        wWinId: 1,
+        aAppend: 1,
+        segs: [{ utf8: "\n" }],
+      });
     }
     const segs =
       line.words.length === 1 && line.words[0]?.text === "[Music]"
         ? [{ utf8: "[Music]" }]
-        : line.words.map((w, j) => (j === 0 ? { utf8: w.text, acAsrConf: 0 } : { utf8: ` ${w.text}`, tOffsetMs: w.offsetMs, acAsrConf: 0 }));
+        : line.words.map((w, j) =>
+            j === 0 ? { utf8: w.text, acAsrConf: 0 } : { utf8: ` ${w.text}`, tOffsetMs: w.offsetMs, acAsrConf: 0 },
+          );
     events.push({ tStartMs: line.startMs, dDurationMs: startOf(i + 2) - line.startMs, wWinId: 1, segs });
   });
   return json({
@@ -582,7 +709,11 @@ function asrSrv3(timed: TimedLine[]): string {
     const inner =
       line.words[0]?.text === "[Music]"
         ? "[Music]"
-        : line.words.map((w, j) => (j === 0 ? `<s ac="0">${xmlEscape(w.text)}</s>` : `<s t="${w.offsetMs}" ac="0"> ${xmlEscape(w.text)}</s>`)).join("");
+        : line.words
+            .map((w, j) =>
+              j === 0 ? `<s ac="0">${xmlEscape(w.text)}</s>` : `<s t="${w.offsetMs}" ac="0"> ${xmlEscape(w.text)}</s>`,
+            )
+            .join("");
     ps.push(`<p t="${line.startMs}" d="${startOf(i + 2) - line.startMs}" w="1">${inner}</p>`);
   });
   void finalMs;
@@ -595,7 +726,10 @@ function asrSrv3(timed: TimedLine[]): string {
 function asrClassic(timed: TimedLine[]): string {
   const { startOf } = asrWindow(timed);
   const body = timed
-    .map((line, i) => `<text start="${secs(line.startMs)}" dur="${secs(startOf(i + 2) - line.startMs)}">${classicEscape(line.words.map((w) => w.text).join(" "))}</text>`)
+    .map(
+      (line, i) =>
+        `<text start="${secs(line.startMs)}" dur="${secs(startOf(i + 2) - line.startMs)}">${classicEscape(line.words.map((w) => w.text).join(" "))}</text>`,
+    )
     .join("");
   return `<?xml version="1.0" encoding="utf-8" ?><transcript>${body}</transcript>`;
 }
@@ -608,16 +742,17 @@ function asrVtt(timed: TimedLine[]): string {
   const { finalMs, startOf } = asrWindow(timed);
   const plain = (line: TimedLine) => line.words.map((w) => w.text).join(" ");
   const tagged = (line: TimedLine) =>
-    line.words
-      .map((w, j) => (j === 0 ? w.text : `<${vttTime(line.startMs + w.offsetMs)}><c> ${w.text}</c>`))
-      .join("");
+    line.words.map((w, j) => (j === 0 ? w.text : `<${vttTime(line.startMs + w.offsetMs)}><c> ${w.text}</c>`)).join("");
   const blocks: string[] = [];
   timed.forEach((line, i) => {
     const prev = timed[i - 1];
     const isLast = i === timed.length - 1;
     const end = isLast ? finalMs : startOf(i + 1) - 10;
-    blocks.push(`${vttTime(line.startMs)} --> ${vttTime(end)} align:start position:0%\n${prev ? plain(prev) : " "}\n${tagged(line)}`);
-    if (!isLast) blocks.push(`${vttTime(end)} --> ${vttTime(startOf(i + 1))} align:start position:0%\n${plain(line)}\n `);
+    blocks.push(
+      `${vttTime(line.startMs)} --> ${vttTime(end)} align:start position:0%\n${prev ? plain(prev) : " "}\n${tagged(line)}`,
+    );
+    if (!isLast)
+      blocks.push(`${vttTime(end)} --> ${vttTime(startOf(i + 1))} align:start position:0%\n${plain(line)}\n `);
   });
   return `WEBVTT\nKind: captions\nLanguage: en\n\n${blocks.join("\n\n")}\n`;
 }
@@ -635,13 +770,21 @@ function main(): void {
   write(
     `player/${FAKE_IDS.ageRestricted}.json`,
     json(
-      playerLoginRequired(AGE_GATED, "LOGIN_REQUIRED", "Sign in to confirm your age", AGE_SCREEN, { desktopLegacyAgeGateReason: 1 }),
+      playerLoginRequired(AGE_GATED, "LOGIN_REQUIRED", "Sign in to confirm your age", AGE_SCREEN, {
+        desktopLegacyAgeGateReason: 1,
+      }),
     ),
   );
   write(
     `player/${FAKE_IDS.ageVerification}.json`,
     json(
-      playerLoginRequired({ ...AGE_GATED, id: FAKE_IDS.ageVerification }, "AGE_VERIFICATION_REQUIRED", "Sign in to confirm your age", AGE_SCREEN, {}),
+      playerLoginRequired(
+        { ...AGE_GATED, id: FAKE_IDS.ageVerification },
+        "AGE_VERIFICATION_REQUIRED",
+        "Sign in to confirm your age",
+        AGE_SCREEN,
+        {},
+      ),
     ),
   );
   write(
@@ -665,7 +808,10 @@ function main(): void {
         { ...AGE_GATED, id: FAKE_IDS.botCheck },
         "LOGIN_REQUIRED",
         "Sign in to confirm you\u2019re not a bot",
-        { reason: "Sign in to confirm you\u2019re not a bot", subreason: "This helps protect our community. Learn more" },
+        {
+          reason: "Sign in to confirm you\u2019re not a bot",
+          subreason: "This helps protect our community. Learn more",
+        },
         {},
       ),
       videoDetails: undefined,

@@ -64,7 +64,12 @@ export interface FakeYoutube {
 }
 
 function googleError(res: http.ServerResponse, code: number, status: string, message: string): void {
-  send(res, code, "application/json; charset=UTF-8", JSON.stringify({ error: { code, message, errors: [{ message, domain: "global", reason: "badRequest" }], status } }));
+  send(
+    res,
+    code,
+    "application/json; charset=UTF-8",
+    JSON.stringify({ error: { code, message, errors: [{ message, domain: "global", reason: "badRequest" }], status } }),
+  );
 }
 
 function send(res: http.ServerResponse, status: number, type: string, body: string): void {
@@ -99,7 +104,8 @@ function innertubeBody(raw: string): InnertubeBody | null {
     const parsed = JSON.parse(raw) as unknown;
     if (typeof parsed !== "object" || parsed === null) return null;
     const body = parsed as InnertubeBody;
-    if (typeof body.context?.client?.clientName !== "string" || typeof body.context.client.clientVersion !== "string") return null;
+    if (typeof body.context?.client?.clientName !== "string" || typeof body.context.client.clientVersion !== "string")
+      return null;
     return body;
   } catch {
     return null;
@@ -131,7 +137,13 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://fake.youtube");
       const body = Buffer.concat(chunks).toString("utf8");
-      const recorded: RecordedRequest = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body };
+      const recorded: RecordedRequest = {
+        method: req.method ?? "",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+      };
       requests.push(recorded);
 
       if (url.pathname.startsWith("/youtubei/v1/")) {
@@ -140,18 +152,32 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
         const parsed = innertubeBody(body);
         if (!parsed) return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
         recorded.client = String(parsed.context?.client?.clientName);
-        if (typeof parsed.serviceIntegrityDimensions?.poToken === "string") recorded.poToken = parsed.serviceIntegrityDimensions.poToken;
-        if (endpoint === "config") return send(res, 200, "application/json; charset=UTF-8", compact(fixture("config.json") as string));
+        if (typeof parsed.serviceIntegrityDimensions?.poToken === "string")
+          recorded.poToken = parsed.serviceIntegrityDimensions.poToken;
+        if (endpoint === "config")
+          return send(res, 200, "application/json; charset=UTF-8", compact(fixture("config.json") as string));
         if (endpoint === "player") {
           const id = parsed.videoId;
-          if (typeof id !== "string" || id === "") return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
+          if (typeof id !== "string" || id === "")
+            return googleError(res, 400, "INVALID_ARGUMENT", "Request contains an invalid argument.");
           const scenario = fake.scenarios.get(id);
           const answer = scenario ? (scenario[recorded.client] ?? scenario["*"]) : undefined;
           if (answer === "hang") return; // never answers: the caller's deadline must end it
-          if (answer === "429") return send(res, 429, "text/html; charset=UTF-8", fixture("recorded/too_many_requests.html") as string);
-          const found = answer ? fixture(`${answer}.json`) : /^[A-Za-z0-9_-]{11}$/.test(id) ? fixture(`player/${id}.json`) : null;
+          if (answer === "429")
+            return send(res, 429, "text/html; charset=UTF-8", fixture("recorded/too_many_requests.html") as string);
+          const found = answer
+            ? fixture(`${answer}.json`)
+            : /^[A-Za-z0-9_-]{11}$/.test(id)
+              ? fixture(`player/${id}.json`)
+              : null;
           if (answer && found === null) throw new Error(`fake YouTube: no fixture ${answer}.json`);
-          const answer200 = () => send(res, 200, "application/json; charset=UTF-8", compact(found ?? (fixture("player/_unavailable.json") as string)));
+          const answer200 = () =>
+            send(
+              res,
+              200,
+              "application/json; charset=UTF-8",
+              compact(found ?? (fixture("player/_unavailable.json") as string)),
+            );
           if (fake.playerDelayMs > 0) return void setTimeout(answer200, fake.playerDelayMs);
           return answer200();
         }
@@ -159,7 +185,8 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
       }
 
       if (url.pathname === "/api/timedtext" && req.method === "GET") {
-        if (fake.timedtext === "throttled") return send(res, 429, "text/html; charset=UTF-8", "<html><body>Too Many Requests</body></html>");
+        if (fake.timedtext === "throttled")
+          return send(res, 429, "text/html; charset=UTF-8", "<html><body>Too Many Requests</body></html>");
         const v = url.searchParams.get("v") ?? "";
         const lang = url.searchParams.get("lang") ?? "";
         const asr = url.searchParams.get("kind") === "asr";
@@ -168,19 +195,33 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
           return send(res, 404, "text/html; charset=UTF-8", "");
         }
         // A recorded video has one recorded track (classic XML, and json3 derived from it), served for each of its tracks.
-        const content = fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`) ?? fixture(`recorded/${v}.en.${fmt}`) ?? fixture(`recorded/${v}.en.xml`);
+        const content =
+          fixture(`timedtext/${v}.${lang}${asr ? ".asr" : ""}.${fmt}`) ??
+          fixture(`recorded/${v}.en.${fmt}`) ??
+          fixture(`recorded/${v}.en.xml`);
         if (content === null) return send(res, 404, "text/html; charset=UTF-8", "");
         if (fake.timedtext === "empty") return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         // Tracks marked exp=xpe answer an empty 200 unless a PO token comes with them (pot, potc=1, c).
-        const tokenMissing = url.searchParams.get("exp") === "xpe" && !(url.searchParams.get("pot") && url.searchParams.get("potc") === "1" && url.searchParams.get("c"));
+        const tokenMissing =
+          url.searchParams.get("exp") === "xpe" &&
+          !(url.searchParams.get("pot") && url.searchParams.get("potc") === "1" && url.searchParams.get("c"));
         if (tokenMissing) return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, content);
       }
 
-      const playlist = url.pathname === "/playlist" && req.method === "GET" ? fake.playlists.get(url.searchParams.get("list") ?? "") : undefined;
-      if (playlist) return send(res, 200, "text/html; charset=utf-8", youtubePlaylistPage(url.searchParams.get("list")!, playlist));
+      const playlist =
+        url.pathname === "/playlist" && req.method === "GET"
+          ? fake.playlists.get(url.searchParams.get("list") ?? "")
+          : undefined;
+      if (playlist)
+        return send(res, 200, "text/html; charset=utf-8", youtubePlaylistPage(url.searchParams.get("list")!, playlist));
 
-      send(res, 404, "text/html; charset=UTF-8", "<!DOCTYPE html><html lang=en><title>Error 404 (Not Found)!!1</title></html>");
+      send(
+        res,
+        404,
+        "text/html; charset=UTF-8",
+        "<!DOCTYPE html><html lang=en><title>Error 404 (Not Found)!!1</title></html>",
+      );
     });
   });
 

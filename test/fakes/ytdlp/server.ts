@@ -94,7 +94,10 @@ export async function startFakeSubtitleServer(): Promise<FakeSubtitleServer> {
       return;
     }
     const body = readFileSync(path.join(SUBS_DIR, file));
-    res.writeHead(200, { "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream", "content-length": String(body.length) });
+    res.writeHead(200, {
+      "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+      "content-length": String(body.length),
+    });
     res.end(req.method === "HEAD" ? undefined : body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -177,7 +180,10 @@ export async function startFakeProxy(handler: ProxyHandler): Promise<FakeProxy> 
 }
 
 /** A RedNote note page as www.xiaohongshu.com serves it: the note in window.__INITIAL_STATE__. */
-export function rednoteNotePage(noteId: string, note: { title: string; desc: string; durationMs: number; videoUrl: string }): string {
+export function rednoteNotePage(
+  noteId: string,
+  note: { title: string; desc: string; durationMs: number; videoUrl: string },
+): string {
   const state = {
     note: {
       noteDetailMap: {
@@ -193,7 +199,17 @@ export function rednoteNotePage(noteId: string, note: { title: string; desc: str
             video: {
               media: {
                 stream: {
-                  h264: [{ masterUrl: note.videoUrl, backupUrls: [], width: 1080, height: 1920, videoCodec: "h264", audioCodec: "aac", duration: note.durationMs }],
+                  h264: [
+                    {
+                      masterUrl: note.videoUrl,
+                      backupUrls: [],
+                      width: 1080,
+                      height: 1920,
+                      videoCodec: "h264",
+                      audioCodec: "aac",
+                      duration: note.durationMs,
+                    },
+                  ],
                   h265: [],
                 },
               },

@@ -11,7 +11,9 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<{ q?: st
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const transcript = await publishedForPage((await params).slug);
-  return transcript ? { ...pageMetadata(transcript), robots: { index: false } } : { title: "Not found", robots: { index: false } };
+  return transcript
+    ? { ...pageMetadata(transcript), robots: { index: false } }
+    : { title: "Not found", robots: { index: false } };
 }
 
 export default async function PublicTranscriptSearch({ params, searchParams }: Props) {

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { deviceApproveEndpoint } from "@/lib/oauth/endpoints";
 import { decideDeviceCode } from "@/lib/oauth/device-decide";
 
-export const POST = withApi(deviceApproveEndpoint, ({ request, principal, body }) => decideDeviceCode(request, principal.userId, body.user_code, "approve"));
+export const POST = withApi(deviceApproveEndpoint, ({ request, principal, body }) =>
+  decideDeviceCode(request, principal.userId, body.user_code, "approve"),
+);

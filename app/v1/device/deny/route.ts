@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { deviceDenyEndpoint } from "@/lib/oauth/endpoints";
 import { decideDeviceCode } from "@/lib/oauth/device-decide";
 
-export const POST = withApi(deviceDenyEndpoint, ({ request, principal, body }) => decideDeviceCode(request, principal.userId, body.user_code, "deny"));
+export const POST = withApi(deviceDenyEndpoint, ({ request, principal, body }) =>
+  decideDeviceCode(request, principal.userId, body.user_code, "deny"),
+);

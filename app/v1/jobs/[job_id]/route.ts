@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { getJobEndpoint } from "@/lib/transcripts/endpoints";
 import { getJob } from "@/lib/transcripts/get-job";
 
-export const GET = withApi(getJobEndpoint, ({ principal, params, query }) => getJob(principal.userId, params.job_id, query.format));
+export const GET = withApi(getJobEndpoint, ({ principal, params, query }) =>
+  getJob(principal.userId, params.job_id, query.format),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
 import { listTranscriptions } from "@/lib/transcripts/list-transcriptions";
 
-export const GET = withApi(listTranscriptionsEndpoint, ({ principal, query }) => listTranscriptions(principal.userId, query));
+export const GET = withApi(listTranscriptionsEndpoint, ({ principal, query }) =>
+  listTranscriptions(principal.userId, query),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { publicTranscriptEndpoint } from "@/lib/publishing/endpoints";
 import { publicTranscriptResponse } from "@/lib/publishing/public-transcript";
 
-export const GET = withApi(publicTranscriptEndpoint, ({ request, params }) => publicTranscriptResponse(request, params.slug));
+export const GET = withApi(publicTranscriptEndpoint, ({ request, params }) =>
+  publicTranscriptResponse(request, params.slug),
+);

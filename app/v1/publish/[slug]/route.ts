@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { unpublishEndpoint } from "@/lib/publishing/endpoints";
 import { unpublishTranscript } from "@/lib/publishing/publish";
 
-export const DELETE = withApi(unpublishEndpoint, ({ principal, params }) => unpublishTranscript(principal.userId, params.slug));
+export const DELETE = withApi(unpublishEndpoint, ({ principal, params }) =>
+  unpublishTranscript(principal.userId, params.slug),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { assemblyAiWebhookEndpoint } from "@/lib/transcripts/endpoints";
 import { receiveAssemblyAiWebhook } from "@/lib/transcripts/asr-provider";
 
-export const POST = withApi(assemblyAiWebhookEndpoint, async ({ request, body }) => receiveAssemblyAiWebhook(request, body));
+export const POST = withApi(assemblyAiWebhookEndpoint, async ({ request, body }) =>
+  receiveAssemblyAiWebhook(request, body),
+);

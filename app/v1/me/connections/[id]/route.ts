@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { revokeConnectionEndpoint } from "@/lib/oauth/endpoints";
 import { revokeConnection } from "@/lib/oauth/connections";
 
-export const DELETE = withApi(revokeConnectionEndpoint, ({ principal, params }) => revokeConnection(principal.userId, params.id));
+export const DELETE = withApi(revokeConnectionEndpoint, ({ principal, params }) =>
+  revokeConnection(principal.userId, params.id),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { deleteTranscriptionEndpoint } from "@/lib/transcripts/endpoints";
 import { deleteTranscription } from "@/lib/transcripts/delete-transcription";
 
-export const DELETE = withApi(deleteTranscriptionEndpoint, ({ principal, params }) => deleteTranscription(principal.userId, params.id));
+export const DELETE = withApi(deleteTranscriptionEndpoint, ({ principal, params }) =>
+  deleteTranscription(principal.userId, params.id),
+);

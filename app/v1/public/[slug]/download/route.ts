@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { publicDownloadEndpoint } from "@/lib/publishing/endpoints";
 import { publicDownloadResponse } from "@/lib/publishing/public-transcript";
 
-export const GET = withApi(publicDownloadEndpoint, ({ request, params, query }) => publicDownloadResponse(request, params.slug, query.format));
+export const GET = withApi(publicDownloadEndpoint, ({ request, params, query }) =>
+  publicDownloadResponse(request, params.slug, query.format),
+);

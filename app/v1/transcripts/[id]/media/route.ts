@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { transcriptMediaEndpoint } from "@/lib/transcripts/endpoints";
 import { transcriptMedia } from "@/lib/transcripts/transcript-media";
 
-export const GET = withApi(transcriptMediaEndpoint, ({ principal, params, request }) => transcriptMedia(principal.userId, params.id, request.headers.get("range")));
+export const GET = withApi(transcriptMediaEndpoint, ({ principal, params, request }) =>
+  transcriptMedia(principal.userId, params.id, request.headers.get("range")),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { rotateWebhookSecretEndpoint } from "@/lib/webhooks/endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 
-export const POST = withApi(rotateWebhookSecretEndpoint, ({ principal, params }) => rotateWebhookSecret(principal.userId, params.id));
+export const POST = withApi(rotateWebhookSecretEndpoint, ({ principal, params }) =>
+  rotateWebhookSecret(principal.userId, params.id),
+);

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { redeliverWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { redeliver } from "@/lib/webhooks/redeliver";
 
-export const POST = withApi(redeliverWebhookEndpoint, ({ principal, params }) => redeliver(principal.userId, params.id, params.delivery_id));
+export const POST = withApi(redeliverWebhookEndpoint, ({ principal, params }) =>
+  redeliver(principal.userId, params.id, params.delivery_id),
+);

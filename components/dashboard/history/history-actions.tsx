@@ -1,0 +1,95 @@
+"use client";
+
+import { useState } from "react";
+import { canonicalSourceUrl, downloadHref, type TranscriptionEntry } from "@/lib/client/transcripts";
+import { buttonClass } from "@/components/ui/button";
+import { PublishButton } from "@/components/dashboard/publish-button";
+import { displayTitle } from "@/components/dashboard/history/history-cells";
+
+const actionClass = buttonClass("secondary", "sm");
+
+/** Download (text and SRT), publish and delete; delete asks once more, in place. */
+export function Actions({
+  entry,
+  onDelete,
+}: {
+  entry: TranscriptionEntry;
+  onDelete: (entry: TranscriptionEntry) => Promise<void>;
+}) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  // What POST /v1/publish takes for this entry: the stored transcript's source (also an upload's or an episode's).
+  const publishUrl = entry.source_url ?? canonicalSourceUrl(entry.source, entry.video_id);
+  const running = entry.status === "in_progress";
+  const name = displayTitle(entry);
+  if (confirming) {
+    return (
+      <div
+        role="group"
+        aria-label={`Delete ${name}?`}
+        className="flex flex-wrap items-center gap-2 text-xs"
+        data-testid="history-delete-confirm"
+      >
+        <span>Delete from your history?</span>
+        <button
+          type="button"
+          autoFocus
+          disabled={busy}
+          onClick={async () => {
+            setBusy(true);
+            try {
+              await onDelete(entry);
+            } finally {
+              setBusy(false);
+              setConfirming(false);
+            }
+          }}
+          className={buttonClass("danger", "sm")}
+        >
+          {busy ? "Deleting…" : "Delete"}
+        </button>
+        <button type="button" onClick={() => setConfirming(false)} className={actionClass}>
+          Keep
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {entry.transcript_id && (
+        <>
+          <a
+            href={downloadHref(entry.transcript_id, "text")}
+            download
+            className={actionClass}
+            aria-label={`Download .txt of ${name}`}
+            data-testid="history-download-txt"
+          >
+            .txt
+          </a>
+          <a
+            href={downloadHref(entry.transcript_id, "srt")}
+            download
+            className={actionClass}
+            aria-label={`Download .srt of ${name}`}
+            data-testid="history-download-srt"
+          >
+            .srt
+          </a>
+        </>
+      )}
+      {publishUrl && entry.complete && entry.lang ? <PublishButton url={publishUrl} lang={entry.lang} compact /> : null}
+      {!running && (
+        <button
+          type="button"
+          onClick={() => setConfirming(true)}
+          className={`${actionClass} text-red-800`}
+          aria-label={`Delete ${name}`}
+          data-testid="history-delete"
+        >
+          Delete
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { feedCost } from "@/lib/client/imports";
+import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import type { ResolveResponse } from "@/lib/podcasts/schemas";
+import { buttonClass } from "@/components/ui/button";
+
+/**
+ * What an import will cost against the allowance, said before it starts: a feed's episodes and their
+ * length in all (what is already in the history is free); a playlist or channel, whose length is known
+ * only once listed, by the rule. `feed` is null when the address is not a feed.
+ */
+export function ImportPreview({
+  feed,
+  onStart,
+  onCancel,
+  starting,
+}: {
+  feed: ResolveResponse | null;
+  onStart: () => void;
+  onCancel: () => void;
+  starting: boolean;
+}) {
+  const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
+  const left = subscription.data ? Math.max(0, subscription.data.limit_seconds - subscription.data.used_seconds) : null;
+  const episodes = feed?.episodes ?? [];
+  const cost = feedCost(episodes);
+  const total = feed?.total_episodes ?? episodes.length;
+  const fits = left === null || cost.seconds <= left;
+  return (
+    <section
+      aria-labelledby="import-preview-title"
+      className="flex flex-col gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4 text-sm text-amber-900"
+      data-testid="import-preview"
+    >
+      <h2 id="import-preview-title" className="font-semibold">
+        {feed
+          ? `${feed.show?.title ?? "This feed"}: ${total.toLocaleString("en-US")} episode${total === 1 ? "" : "s"}`
+          : "A playlist or channel"}
+      </h2>
+      <p data-testid="import-cost">
+        {feed
+          ? `About ${formatMinutes(cost.seconds)} of audio${episodes.length < total ? ` in the newest ${episodes.length.toLocaleString("en-US")}` : ""}${cost.unknown > 0 ? ` (${cost.unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`
+          : "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."}{" "}
+        {left !== null && `You have ${formatMinutes(left)} left this period.`}
+      </p>
+      {!fits && (
+        <p data-testid="import-over">
+          That is more than is left: the episodes that do not fit will fail.{" "}
+          <Link href="/dashboard/billing" className="font-medium underline">
+            See plans
+          </Link>
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          onClick={onStart}
+          disabled={starting}
+          className={buttonClass("primary")}
+          data-testid="import-start"
+        >
+          {starting ? "Starting…" : "Start the import"}
+        </button>
+        <button type="button" onClick={onCancel} className={buttonClass("ghost")}>
+          Cancel
+        </button>
+      </div>
+    </section>
+  );
+}

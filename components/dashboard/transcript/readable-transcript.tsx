@@ -1,0 +1,205 @@
+"use client";
+
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { sourceHref, type Transcript } from "@/lib/client/transcripts";
+import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/client/transcript-view";
+import type { usePlayer } from "@/lib/client/use-player";
+import { keepInView } from "@/lib/client/keep-in-view";
+import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { renderText, renderTimestampedText } from "@/lib/formats/text";
+import { buttonClass } from "@/components/ui/button";
+import { focusRing } from "@/components/ui/focus";
+import { CopyButton } from "@/components/dashboard/transcript/copy-button";
+import { SegmentLine } from "@/components/dashboard/transcript/segment-line";
+
+type PlayerState = ReturnType<typeof usePlayer>;
+
+/**
+ * The readable transcript: lines with timestamps, chapters, the line being played, search. The search bar
+ * stays pinned under the phone's sticky player; the first match is shown as soon as it is typed.
+ */
+export function ReadableTranscript({
+  transcript,
+  player,
+  canSeek,
+}: {
+  transcript: Transcript;
+  player: PlayerState;
+  canSeek: boolean;
+}) {
+  const segments = useMemo(() => transcript.segments ?? [], [transcript.segments]);
+  const chapters = useMemo(() => chapterStarts(segments, transcript.chapters ?? []), [segments, transcript.chapters]);
+  const [query, setQuery] = useState("");
+  const [current, setCurrent] = useState(0);
+  const [follow, setFollow] = useState(true);
+  const [timestamps, setTimestamps] = useState(false);
+  const list = useRef<HTMLOListElement>(null);
+  const matches = useMemo(() => findMatches(segments, query), [segments, query]);
+  const matched = useMemo(() => new Set(matches.map((match) => match.segment)), [matches]);
+  const active = activeSegmentIndex(segments, player.time);
+  const sourceLink = sourceHref(transcript.source_url);
+  const searchId = useId();
+  useRovingFocus(list, [segments, canSeek]);
+
+  // The line being played stays in view while following.
+  useEffect(() => {
+    if (!follow || active < 0) return;
+    const line = list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
+    if (line) keepInView(line);
+  }, [active, follow]);
+
+  // Typing jumps to the first match (and stops following playback, which would scroll it away).
+  useEffect(() => {
+    if (matches.length === 0) return;
+    const mark = list.current?.querySelector<HTMLElement>(`[data-match="0"]`);
+    if (mark) keepInView(mark);
+  }, [matches]);
+
+  // Reading elsewhere pauses following: a wheel or touch scroll once playback has started.
+  const started = player.time !== null;
+  useEffect(() => {
+    if (!follow || !started) return;
+    const pause = () => setFollow(false);
+    window.addEventListener("wheel", pause, { passive: true });
+    window.addEventListener("touchmove", pause, { passive: true });
+    return () => {
+      window.removeEventListener("wheel", pause);
+      window.removeEventListener("touchmove", pause);
+    };
+  }, [follow, started]);
+
+  function goTo(index: number) {
+    if (matches.length === 0) return;
+    const next = (index + matches.length) % matches.length;
+    setCurrent(next);
+    setFollow(false);
+    const mark = list.current?.querySelector<HTMLElement>(`[data-match="${next}"]`);
+    if (mark) keepInView(mark);
+  }
+
+  if (segments.length === 0) return <p className="p-4 text-sm text-stone-600">This transcript has no text.</p>;
+  const currentMatch = matches.length === 0 ? -1 : Math.min(current, matches.length - 1);
+  const countLabel = matchCountLabel(currentMatch, matches.length, query);
+
+  return (
+    <div className="flex min-w-0 flex-col gap-2">
+      {/* Phones: pinned under the sticky player (its height is --player-height, set by the viewer). */}
+      <div
+        className="z-10 -mx-4 flex flex-wrap items-center gap-2 bg-stone-50 px-4 py-1 max-lg:sticky max-lg:top-[var(--player-height,0px)] sm:mx-0 sm:px-0"
+        data-pinned
+        data-testid="transcript-toolbar"
+      >
+        <form
+          role="search"
+          className="flex min-w-0 flex-1 basis-64 items-center gap-1"
+          onSubmit={(event) => {
+            event.preventDefault();
+            goTo(currentMatch + 1);
+          }}
+        >
+          <label htmlFor={searchId} className="sr-only">
+            Search this transcript
+          </label>
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            placeholder="Search this transcript"
+            autoComplete="off"
+            onChange={(event) => {
+              setQuery(event.target.value);
+              setCurrent(0);
+              if (event.target.value.trim()) setFollow(false);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === "Enter" && event.shiftKey) {
+                event.preventDefault();
+                goTo(currentMatch - 1);
+              }
+            }}
+            className={`min-w-0 flex-1 rounded-md border border-stone-300 bg-white px-3 py-1.5 text-sm placeholder:text-stone-500 max-sm:min-h-11 ${focusRing}`}
+            data-testid="transcript-search"
+          />
+          <span
+            className="min-w-16 text-center text-xs text-stone-600 tabular-nums"
+            aria-live="polite"
+            data-testid="search-count"
+          >
+            {countLabel}
+          </span>
+          <button
+            type="button"
+            className={buttonClass("secondary", "md", "max-sm:min-w-11")}
+            onClick={() => goTo(currentMatch - 1)}
+            disabled={matches.length === 0}
+            aria-label="Previous match"
+            data-testid="search-previous"
+          >
+            ↑
+          </button>
+          <button
+            type="submit"
+            className={buttonClass("secondary", "md", "max-sm:min-w-11")}
+            disabled={matches.length === 0}
+            aria-label="Next match"
+            data-testid="search-next"
+          >
+            ↓
+          </button>
+        </form>
+        {canSeek && (
+          <button
+            type="button"
+            className={buttonClass()}
+            aria-pressed={follow}
+            onClick={() => setFollow((on) => !on)}
+            data-testid="follow-toggle"
+          >
+            {follow ? "Auto-scroll on" : "Auto-scroll off"}
+          </button>
+        )}
+        <div className="flex items-center gap-2">
+          <label className="flex items-center gap-1.5 text-sm text-stone-700 max-sm:min-h-11">
+            <input
+              type="checkbox"
+              checked={timestamps}
+              onChange={(event) => setTimestamps(event.target.checked)}
+              className={`size-4 accent-stone-900 ${focusRing}`}
+              data-testid="copy-timestamps"
+            />
+            Timestamps
+          </label>
+          <CopyButton
+            text={() => (timestamps ? renderTimestampedText(segments) : renderText(segments))}
+            label="Copy text"
+          />
+        </div>
+      </div>
+
+      <ol
+        ref={list}
+        id="transcript-lines"
+        aria-label="Transcript lines (arrow keys move between timestamps)"
+        onKeyDown={rovingKeyDown}
+        onFocus={rovingFocus}
+        className="max-h-none divide-y divide-stone-100 overflow-visible rounded-lg border border-stone-200 bg-white text-sm lg:max-h-[calc(100vh-12rem)] lg:overflow-y-auto"
+        data-testid="segments"
+      >
+        {segments.map((segment, index) => (
+          <SegmentLine
+            key={index}
+            index={index}
+            segment={segment}
+            chapters={chapters.get(index)}
+            active={index === active}
+            matches={matches}
+            currentMatch={matched.has(index) ? currentMatch : -1}
+            hasMatch={matched.has(index)}
+            onSeek={canSeek ? player.seek : null}
+            sourceLink={sourceLink}
+          />
+        ))}
+      </ol>
+    </div>
+  );
+}

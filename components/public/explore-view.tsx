@@ -1,0 +1,97 @@
+import Link from "next/link";
+import { platformLabel } from "@/lib/client/transcripts";
+import type { IndexRow } from "@/lib/publishing/public-index";
+import { ExploreMoments } from "@/components/public/explore-moments";
+import { SiteHeader } from "@/components/site/site-header";
+import { controlClass } from "@/components/ui/field";
+import { buttonClass } from "@/components/ui/button";
+
+// The public index as a page: newest first, searchable by title, paginated by the index's keyset cursor.
+// Plain links and a GET form: it works without JavaScript. app/explore (the first page, from Next.js's
+// cache) and app/explore/search (a search or a later page, rendered per request) both show it.
+
+export const EXPLORE_PAGE_SIZE = 30;
+
+interface Props {
+  q: string;
+  cursor: string | undefined;
+  /** null: a cursor that is not ours. */
+  page: { rows: IndexRow[]; nextCursor: string | null } | null;
+}
+
+export function ExploreView({ q, cursor, page }: Props) {
+  const next = page?.nextCursor
+    ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
+    : null;
+
+  return (
+    <div className="min-h-screen">
+      <SiteHeader />
+      <main id="main" className="mx-auto flex max-w-3xl flex-col gap-6 px-6 py-10">
+        <h1 className="text-2xl font-semibold tracking-tight">Published transcripts</h1>
+        <form role="search" method="get" action="/explore" className="flex gap-2">
+          <label htmlFor="explore-search" className="sr-only">
+            Search titles and what was said
+          </label>
+          <input
+            id="explore-search"
+            name="q"
+            type="search"
+            defaultValue={q}
+            placeholder="Search titles and what was said"
+            className={`min-w-0 flex-1 ${controlClass}`}
+            data-testid="explore-search"
+          />
+          <button type="submit" className={buttonClass()}>
+            Search
+          </button>
+        </form>
+        {q && !cursor && <ExploreMoments q={q} />}
+        {!page || page.rows.length === 0 ? (
+          <p className="text-stone-600" data-testid="explore-empty">
+            {page
+              ? q
+                ? `No published transcript has “${q}” in its title.`
+                : "Nothing has been published yet."
+              : "This page link is not valid."}{" "}
+            {(cursor || q) && (
+              <Link href="/explore" className="text-sky-700 hover:underline">
+                Show the newest
+              </Link>
+            )}
+          </p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-stone-200" data-testid="explore-list">
+            {page.rows.map((row) => (
+              <li key={row.id} className="flex flex-col py-3">
+                <Link href={`/t/${row.slug}`} prefetch={false} className="font-medium text-sky-800 hover:underline">
+                  {row.title?.trim() || "Untitled"}
+                </Link>
+                <span className="text-sm text-stone-600">
+                  {platformLabel(row.platform)} · {row.publishedAt.toISOString().slice(0, 10)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <nav className="flex justify-between text-sm">
+          {cursor ? (
+            <Link
+              href={q ? `/explore?${new URLSearchParams({ q })}` : "/explore"}
+              className="text-sky-700 hover:underline"
+            >
+              ← Newest
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next && (
+            <Link href={next} className="text-sky-700 hover:underline" rel="next" data-testid="explore-next">
+              Older →
+            </Link>
+          )}
+        </nav>
+      </main>
+    </div>
+  );
+}

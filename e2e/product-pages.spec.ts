@@ -1,0 +1,463 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { devLogin, randomEmail } from "./helpers";
+import { FAKE_IDS } from "../test/fakes/youtube/ids";
+
+// Issue 27 in Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
+// colour-contrast check, counting the results axe can only flag for review ("incomplete": it filed
+// white-on-white as that); the transcript leads its page (title on top, player in view, search that
+// jumps and stays pinned, a menu that closes, timestamps as one Tab stop, 44 px targets, a skip link);
+// the home page invites; every page carries the brand; the phone's nav reaches every page.
+
+const SIZES = [
+  { name: "laptop", width: 1366, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+const SCHEMES = ["light", "dark"] as const;
+
+/** A 1×1 PNG standing in for YouTube's thumbnails (no network here). */
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+const WATCH_URL = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
+
+interface World {
+  email: string;
+  transcriptId: string;
+  slug: string;
+  deviceCode: string;
+  consent: string;
+}
+
+async function stubThirdParties(page: Page) {
+  await page.route("https://i.ytimg.com/**", (route) => route.fulfill({ contentType: "image/png", body: PIXEL }));
+  // The embedded players are third-party pages: not loaded here (no network), not ours to check.
+  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title>" }),
+  );
+}
+
+/** A signed-in user with a transcript, a failed request, a published page, an API key, a pending device code and an OAuth client. */
+async function makeWorld(browser: Browser): Promise<{ world: World; signedIn: BrowserContext }> {
+  const signedIn = await browser.newContext();
+  const page = await signedIn.newPage();
+  const email = randomEmail("pages27");
+  await devLogin(page, email);
+  const api = page.request;
+  const ok = await api.post("/v1/transcript", { data: { url: WATCH_URL, lang: "en" } });
+  expect(ok.status()).toBe(200);
+  const transcriptId = (await ok.json()).id as string;
+  expect(
+    (
+      await api.post("/v1/transcript", {
+        data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" },
+      })
+    ).ok(),
+  ).toBe(false);
+  const published = await api.post("/v1/publish", { data: { url: WATCH_URL, lang: "en" } });
+  expect(published.status()).toBe(200);
+  const { slug } = await published.json();
+  expect((await api.post("/v1/me/api-key/ensure")).ok()).toBe(true);
+  const device = await (await api.post("/v1/device/code", { form: { client_id: "verbatim-cli" } })).json();
+  const client = await (
+    await api.post("/oauth/register", {
+      data: { redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Contrast Connector" },
+    })
+  ).json();
+  const consent = `/oauth/authorize?${new URLSearchParams({
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+    code_challenge_method: "S256",
+    state: "pages27",
+    scope: "api",
+  })}`;
+  await page.close();
+  return { world: { email, transcriptId, slug, deviceCode: device.user_code, consent }, signedIn };
+}
+
+function pages(world: World) {
+  return [
+    { name: "home", path: "/", signedOut: true, ready: (p: Page) => p.getByTestId("link-box") },
+    {
+      name: "signin",
+      path: "/signin",
+      signedOut: true,
+      ready: (p: Page) => p.getByRole("heading", { name: "Sign in to Verbatim" }),
+    },
+    { name: "explore", path: "/explore", signedOut: true, ready: (p: Page) => p.getByRole("heading", { level: 1 }) },
+    {
+      name: "docs",
+      path: "/docs",
+      signedOut: true,
+      ready: (p: Page) => p.getByRole("heading", { name: /Transcripts/ }).first(),
+    },
+    {
+      name: "public-transcript",
+      path: `/t/${world.slug}`,
+      signedOut: true,
+      ready: (p: Page) => p.getByTestId("public-segment").first(),
+    },
+    { name: "transcribe", path: "/dashboard", ready: (p: Page) => p.getByTestId("try-sample") },
+    {
+      name: "transcript",
+      path: `/dashboard?transcript=${world.transcriptId}`,
+      ready: (p: Page) => p.getByTestId("segment").first(),
+    },
+    {
+      name: "transcript-search",
+      path: `/dashboard?transcript=${world.transcriptId}`,
+      ready: (p: Page) => p.getByTestId("segment").first(),
+      search: "dough",
+    },
+    { name: "history", path: "/dashboard/history", ready: (p: Page) => p.getByTestId("history-row").first() },
+    { name: "billing", path: "/dashboard/billing", ready: (p: Page) => p.getByTestId("current-tier") },
+    { name: "keys", path: "/dashboard/keys", ready: (p: Page) => p.getByTestId("key-prefix") },
+    {
+      name: "device",
+      path: `/device?user_code=${world.deviceCode}`,
+      ready: (p: Page) => p.getByTestId("device-user-code"),
+    },
+    { name: "consent", path: world.consent, ready: (p: Page) => p.getByTestId("consent-client") },
+  ];
+}
+
+/**
+ * The contrast of an element's text against what is behind it, from computed styles: its colour over the
+ * stack of ancestor background colours (images ignored), faded by ancestor opacity. Colours go through a
+ * canvas, so any CSS colour (Tailwind's oklch included) comes back as sRGB bytes.
+ */
+async function measuredContrast(page: Page, selector: string): Promise<{ ratio: number; large: boolean } | null> {
+  return page.evaluate((selector) => {
+    const element = document.querySelector(selector);
+    if (!element) return null;
+    const canvas = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
+    const rgba = (color: string): [number, number, number, number] => {
+      canvas.clearRect(0, 0, 1, 1);
+      canvas.fillStyle = color;
+      canvas.fillRect(0, 0, 1, 1);
+      const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data;
+      return [r, g, b, a / 255];
+    };
+    const over = (top: number[], bottom: number[]) =>
+      top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3]));
+    const layers: [number, number, number, number][] = [];
+    let opacity = 1;
+    for (let node: Element | null = element; node; node = node.parentElement) {
+      const style = getComputedStyle(node);
+      opacity *= Number(style.opacity);
+      const background = rgba(style.backgroundColor);
+      if (background[3] > 0) layers.push(background);
+      if (background[3] >= 1) break;
+    }
+    let behind = [255, 255, 255];
+    for (const layer of layers.reverse()) behind = over(layer, behind);
+    const text = rgba(getComputedStyle(element).color);
+    const seen = over([...text.slice(0, 3), text[3] * opacity], behind);
+    const luminance = (rgb: number[]) => {
+      const [r, g, b] = rgb.map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const [light, dark] = [luminance(seen), luminance(behind)].sort((a, b) => b - a);
+    const style = getComputedStyle(element);
+    const size = Number.parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    return { ratio: (light + 0.05) / (dark + 0.05), large };
+  }, selector);
+}
+
+// One world for the four scans (each scheme at each size is its own test, with its own time budget: 13 pages
+// each, the transcript pages being the slowest to check).
+test.describe("colour contrast", () => {
+  let world: World;
+  let signedIn: BrowserContext;
+  let signedOut: BrowserContext;
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(120_000);
+    ({ world, signedIn } = await makeWorld(browser));
+    signedOut = await browser.newContext();
+  });
+  test.afterAll(async () => {
+    await Promise.all([signedIn?.close(), signedOut?.close()]);
+  });
+
+  for (const scheme of SCHEMES) {
+    for (const size of SIZES) {
+      test(`every page passes a colour-contrast check, counting axe's needs-review results: ${scheme}, ${size.name}`, async () => {
+        test.setTimeout(240_000);
+        const problems: string[] = [];
+        for (const entry of pages(world)) {
+          const page = await (entry.signedOut ? signedOut : signedIn).newPage();
+          await stubThirdParties(page);
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize({ width: size.width, height: size.height });
+          await page.goto(entry.path);
+          await expect(entry.ready(page)).toBeVisible();
+          if (entry.search) await page.getByTestId("transcript-search").fill(entry.search);
+          // Nothing scrolled under the sticky player: the check sees each element on its own background.
+          await page.evaluate(() => window.scrollTo(0, 0));
+          const scan = await new AxeBuilder({ page }).withRules(["color-contrast"]).exclude("iframe").analyze();
+          for (const node of scan.violations.flatMap((result) => result.nodes))
+            problems.push(`${entry.name}: ${node.target.join(" ")}: ${node.failureSummary}`);
+          // What axe could only flag for review (a glyph, a background image, an overlap, white on white) is
+          // measured here from the computed colours instead, never skipped.
+          for (const node of scan.incomplete.flatMap((result) => result.nodes)) {
+            const reason = node.any.map((check) => check.message).join("; ");
+            const selector = node.target.length === 1 ? String(node.target[0]) : null;
+            const measured = selector ? await measuredContrast(page, selector) : null;
+            if (!measured) {
+              problems.push(`${entry.name}: ${node.target.join(" ")}: not measurable (${reason})`);
+              continue;
+            }
+            // Glyphs and icons are non-text contrast (WCAG 1.4.11, 3:1); text needs 4.5:1 (3:1 when large).
+            const glyph = /non-text characters/.test(reason);
+            const needed = glyph || measured.large ? 3 : 4.5;
+            if (measured.ratio < needed)
+              problems.push(
+                `${entry.name}: ${selector}: contrast ${measured.ratio.toFixed(2)} (needs ${needed}; axe: ${reason})`,
+              );
+          }
+          await page.close();
+        }
+        expect(problems, problems.join("\n")).toEqual([]);
+      });
+    }
+  }
+});
+
+for (const scheme of SCHEMES) {
+  for (const size of SIZES) {
+    test.describe(`${scheme}, ${size.name}`, () => {
+      test.use({ colorScheme: scheme, viewport: { width: size.width, height: size.height } });
+      const phone = size.name === "phone";
+
+      test("the transcript leads: title on top, one Tab stop for the timestamps, a menu that closes, search that jumps, targets to touch", async ({
+        page,
+      }) => {
+        await stubThirdParties(page);
+        await devLogin(page, randomEmail("lead"));
+        const id = (await (await page.request.post("/v1/transcript", { data: { url: WATCH_URL, lang: "en" } })).json())
+          .id as string;
+        await page.goto(`/dashboard?transcript=${id}`);
+        await expect(page.getByTestId("segment").first()).toBeVisible();
+
+        // The title is the page's heading, at the top; the form to transcribe another comes after the transcript.
+        const h1 = page.getByRole("heading", { level: 1 });
+        await expect(h1).toHaveCount(1);
+        await expect(h1).toHaveAttribute("data-testid", "transcript-title");
+        expect((await h1.boundingBox())!.y).toBeLessThan(phone ? 260 : 200);
+        const formAfter = await page.evaluate(() => {
+          const viewer = document.querySelector("[data-testid=transcript-viewer]")!;
+          const form = document.querySelector("form[aria-label='Transcribe a link or a file']")!;
+          return Boolean(viewer.compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING);
+        });
+        expect(formAfter).toBe(true);
+
+        // A skip link is the first Tab stop.
+        await page.keyboard.press("Tab");
+        await expect(page.getByTestId("skip-link")).toBeFocused();
+
+        // Timestamps: one Tab stop, arrow keys within.
+        const stamps = page.getByTestId("segments").locator("[data-roving]");
+        expect(await stamps.count()).toBeGreaterThan(20);
+        await expect(page.getByTestId("segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+        await stamps.first().focus();
+        await page.keyboard.press("ArrowDown");
+        await expect(stamps.nth(1)).toBeFocused();
+        await page.keyboard.press("End");
+        await expect(stamps.last()).toBeFocused();
+        await expect(page.getByTestId("segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => document.activeElement?.closest("[data-testid=segments]") === null)).toBe(
+          true,
+        );
+
+        // "Other formats" closes on Escape (focus back on its button), on a click outside, and when focus moves on.
+        const more = page.getByTestId("download-more");
+        const menu = page.getByTestId("download-menu");
+        await more.click();
+        await expect(menu).toBeVisible();
+        await page.keyboard.press("Escape");
+        await expect(menu).toBeHidden();
+        await expect(more).toBeFocused();
+        await more.click();
+        await expect(menu).toBeVisible();
+        await page.getByTestId("transcript-title").click();
+        await expect(menu).toBeHidden();
+        await more.click();
+        await expect(menu).toBeVisible();
+        await page.getByTestId("transcript-search").focus();
+        await expect(menu).toBeHidden();
+
+        // Search jumps to the first match as it is typed; the match is on screen, below what is pinned.
+        await page.getByTestId("transcript-search").fill("gummy");
+        const match = page.locator("mark[data-match='0']");
+        await expect(match).toBeInViewport();
+        if (phone) {
+          // Pinned under the sticky player while the page scrolls.
+          const toolbar = page.getByTestId("transcript-toolbar");
+          const pane = page.getByTestId("player-pane");
+          // Once the scroll has settled: the player stuck at the top, the search bar right under it, the match below both.
+          await expect
+            .poll(async () => {
+              const [bar, player, mark] = [
+                (await toolbar.boundingBox())!,
+                (await pane.boundingBox())!,
+                (await match.boundingBox())!,
+              ];
+              return (
+                Math.abs(player.y) < 2 &&
+                Math.abs(bar.y - (player.y + player.height)) < 2 &&
+                mark.y >= bar.y + bar.height - 1 &&
+                mark.y + mark.height <= size.height
+              );
+            })
+            .toBe(true);
+          expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+
+          // Every visible control of the viewer is at least 44 px tall (and timestamps as wide).
+          await page.evaluate(() => window.scrollTo(0, 0));
+          const small = await page.evaluate(() =>
+            Array.from(
+              document.querySelectorAll<HTMLElement>(
+                "[data-testid=transcript-viewer] :is(a, button, input, summary, [role=tab])",
+              ),
+            )
+              .filter(
+                (element) =>
+                  element.offsetParent !== null &&
+                  getComputedStyle(element).visibility !== "hidden" &&
+                  !element.classList.contains("sr-only"),
+              )
+              .filter(
+                (element) =>
+                  element.getBoundingClientRect().height < 44 &&
+                  !(element instanceof HTMLInputElement && element.type === "checkbox"),
+              )
+              .map(
+                (element) =>
+                  `${element.tagName} "${element.textContent?.trim().slice(0, 30)}" ${element.getBoundingClientRect().height}px`,
+              ),
+          );
+          expect(small).toEqual([]);
+        }
+      });
+
+      test("no surprise charges: the languages the video has, and recognition asked for with its cost", async ({
+        page,
+      }) => {
+        await devLogin(page, randomEmail("charges"));
+        const posts: string[] = [];
+        page.on("request", (request) => {
+          if (request.method() === "POST" && new URL(request.url()).pathname === "/v1/transcript")
+            posts.push(request.postData() ?? "");
+        });
+        // A language the captioned video lacks: its languages are offered, nothing is sent until one is chosen.
+        await page.getByLabel("Video or audio link").fill(WATCH_URL);
+        await page.getByLabel("Language").fill("fr");
+        await page.getByRole("button", { name: "Transcribe" }).click();
+        const prompt = page.getByTestId("recognition-prompt");
+        await expect(prompt).toBeVisible();
+        await expect(prompt.getByTestId("available-languages")).toContainText("English");
+        await expect(prompt.getByTestId("recognition-cost")).toHaveText(
+          /about \d+ min of your allowance \(\d[\d,]* min left this period\)/,
+        );
+        expect(posts).toEqual([]);
+        await prompt
+          .getByTestId("use-language")
+          .filter({ hasText: /^English/ })
+          .first()
+          .click();
+        await expect(page.getByTestId("transcript-lang")).toHaveText("en");
+        expect(posts).toHaveLength(1);
+
+        // No captions at all: recognition only once confirmed.
+        await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.noCaptions}`);
+        await page.getByLabel("Language").fill("en");
+        await page.getByRole("button", { name: "Transcribe" }).click();
+        await expect(prompt).toContainText("no captions at all");
+        expect(posts).toHaveLength(1);
+        await prompt.getByTestId("confirm-recognition").click();
+        await expect(page.getByTestId("job-panel")).toBeVisible();
+        expect(posts).toHaveLength(2);
+        // No job ids shown to the user.
+        await expect(page).toHaveURL(/job=[\w-]+$/);
+        const jobId = new URL(page.url()).searchParams.get("job")!;
+        await expect(page.getByTestId("job-panel")).not.toContainText(jobId);
+      });
+
+      test("home invites, every page carries the brand and a way back, the consent page names the service, the phone nav reaches every page", async ({
+        page,
+      }) => {
+        await stubThirdParties(page);
+        // Home: a header with sign-in, one line on what it does, a link box with a sample.
+        await page.goto("/");
+        await expect(page.getByRole("banner").getByTestId("brand")).toBeVisible();
+        await expect(page.getByTestId("header-sign-in")).toBeVisible();
+        await expect(page.getByRole("heading", { level: 1 })).toContainText("transcripts");
+        await expect(page.getByTestId("home-sample")).toBeVisible();
+        // A link typed there is transcribed after sign-in.
+        await page.getByTestId("home-url").fill(WATCH_URL);
+        await page.getByTestId("home-submit").click();
+        await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+        const email = randomEmail("home");
+        await page.getByLabel(/development login/i).fill(email);
+        await page.getByRole("button", { name: "Sign in (development)" }).click();
+        await expect(page.getByTestId("transcript-title")).toBeVisible();
+        await expect(page).toHaveURL(/\/dashboard\?url=https%3A(\/\/|%2F%2F)www\.youtube\.com/);
+
+        // Public pages and the OAuth pages: the brand links home.
+        const slug = (await (await page.request.post("/v1/publish", { data: { url: WATCH_URL, lang: "en" } })).json())
+          .slug as string;
+        const device = await (
+          await page.request.post("/v1/device/code", { form: { client_id: "verbatim-cli" } })
+        ).json();
+        const client = await (
+          await page.request.post("/oauth/register", {
+            data: { redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Brand Connector" },
+          })
+        ).json();
+        const consent = `/oauth/authorize?${new URLSearchParams({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256", state: "s", scope: "api" })}`;
+        for (const path of [`/t/${slug}`, "/explore", `/device?user_code=${device.user_code}`, consent]) {
+          await page.goto(path);
+          await expect(page.getByRole("banner").getByTestId("brand"), path).toHaveAttribute("href", "/");
+          await expect(
+            page.getByRole("navigation", { name: "Site" }).getByRole("link", { name: "Dashboard" }),
+            path,
+          ).toBeVisible();
+        }
+        await expect(page.getByTestId("consent-service")).toHaveText(/Verbatim/);
+        await expect(page.locator("main")).not.toContainText("/v1");
+
+        // The public page's player stays in view while the text scrolls.
+        await page.goto(`/t/${slug}`);
+        await page.getByTestId("public-segment").last().scrollIntoViewIfNeeded();
+        await expect(page.getByTestId("public-player")).toBeInViewport();
+        await expect(page.getByTestId("public-segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+
+        // The dashboard's nav: every page in sight, the current one whole; on Keys, Copy command does not cover the command.
+        await page.goto("/dashboard/billing");
+        const nav = page.getByRole("navigation", { name: "Dashboard" });
+        for (const name of ["Transcribe", "History", "Imports", "Published", "Billing", "API key", "Webhooks"]) {
+          const box = (await nav.getByRole("link", { name, exact: true }).boundingBox())!;
+          expect(box.x, name).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, name).toBeLessThanOrEqual(size.width);
+          if (phone) expect(box.height, name).toBeGreaterThanOrEqual(44);
+        }
+        await expect(nav.getByRole("link", { name: "Billing" })).toHaveAttribute("aria-current", "page");
+        await page.goto("/dashboard/keys");
+        await page.getByRole("button", { name: "Create key" }).click();
+        const command = (await page.getByTestId("curl").boundingBox())!;
+        const copy = (await page.getByTestId("copy-curl").boundingBox())!;
+        const overlaps =
+          copy.x < command.x + command.width &&
+          command.x < copy.x + copy.width &&
+          copy.y < command.y + command.height &&
+          command.y < copy.y + copy.height;
+        expect(overlaps).toBe(false);
+      });
+    });
+  }
+}

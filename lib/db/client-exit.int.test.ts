@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+
+describe("the embedded database when the app process exits", () => {
+  let dataDir: string;
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it("is shut down cleanly, so the next start does not run crash recovery", async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-exit-"));
+    await run(process.execPath, ["--import", "tsx", "test/fixtures/open-embedded-and-exit.ts"], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+      } as unknown as NodeJS.ProcessEnv,
+      timeout: 240_000,
+    });
+
+    const messages: string[] = [];
+    const collect = (line: string) => (messages.push(line), false);
+    const reopened = await PGlite.create({
+      dataDir: path.join(dataDir, "pglite"),
+      onStderr: collect,
+      onStdout: collect,
+    });
+    try {
+      expect((await reopened.query(`SELECT id FROM "ExitProbe"`)).rows).toEqual([{ id: 1 }]);
+      expect(messages.join("\n")).not.toMatch(/not properly shut down|automatic recovery/);
+    } finally {
+      await reopened.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,109 @@
+import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEmbeddedDatabase, writeSnapshot } from "@/lib/db/embedded";
+import { MigrationChecksumError } from "@/lib/db/migrate";
+
+const MIGRATIONS_DIR = path.resolve("prisma/migrations");
+
+/** Everything a migration defines, in a comparable form: columns, indexes, constraints, enums, history, rows. */
+async function schemaOf(pglite: PGlite) {
+  const rows = async (sql: string) => (await pglite.query(sql)).rows;
+  const tables = (await rows(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`)) as {
+    tablename: string;
+  }[];
+  const counts: Record<string, unknown> = {};
+  for (const { tablename } of tables)
+    counts[tablename] = (await rows(`SELECT count(*)::int AS n FROM "${tablename}"`))[0];
+  return {
+    columns: await rows(
+      `SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default, ordinal_position
+       FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`,
+    ),
+    indexes: await rows(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`),
+    constraints: await rows(
+      `SELECT conrelid::regclass::text AS rel, conname, pg_get_constraintdef(oid) AS def
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`,
+    ),
+    enums: await rows(
+      `SELECT t.typname, e.enumlabel FROM pg_type t JOIN pg_enum e ON e.enumtypid = t.oid ORDER BY 1, e.enumsortorder`,
+    ),
+    history: await rows(
+      `SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM "_prisma_migrations" ORDER BY 1`,
+    ),
+    counts,
+  };
+}
+
+describe("the embedded database at start", () => {
+  let root: string;
+  let snapshotDir: string;
+  const open: PGlite[] = [];
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(os.tmpdir(), "verbatim-embedded-"));
+    snapshotDir = path.join(root, "snapshot");
+    await writeSnapshot(snapshotDir);
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(open.splice(0).map((pglite) => pglite.close().catch(() => {})));
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function start(dir: string, opts: Parameters<typeof openEmbeddedDatabase>[1] = {}) {
+    const opened = await openEmbeddedDatabase(path.join(root, dir), { snapshotDir, ...opts });
+    open.push(opened.pglite);
+    return opened;
+  }
+
+  async function stop(opened: { pglite: PGlite }) {
+    open.splice(open.indexOf(opened.pglite), 1);
+    await opened.pglite.close();
+  }
+
+  it("restores a fresh folder from the build's snapshot, with the schema that initdb and every migration give", async () => {
+    expect(await readdir(snapshotDir)).toEqual([expect.stringMatching(/^pglite-[0-9a-f]{32}\.tar\.gz$/)]);
+    const restored = await start("restored");
+    const created = await start("created", { snapshotDir: path.join(root, "no-snapshot-here") });
+
+    expect(restored.start).toBe("restored from snapshot");
+    expect(created.start).toBe("created and migrated");
+    expect(created.applied.length).toBeGreaterThan(0);
+    const schema = await schemaOf(restored.pglite);
+    expect(schema.history).toHaveLength(created.applied.length);
+    expect(schema).toEqual(await schemaOf(created.pglite));
+  }, 240_000);
+
+  it("migrates an existing folder whose migrations are behind, and skips the check once they are not", async () => {
+    const migrations = path.join(root, "migrations");
+    await cp(MIGRATIONS_DIR, migrations, { recursive: true });
+    // Same files as the snapshot's: restored from it.
+    const first = await start("behind", { migrationsDir: migrations });
+    expect(first.start).toBe("restored from snapshot");
+    await stop(first);
+
+    await mkdir(path.join(migrations, "99999999999999_pending"));
+    await writeFile(
+      path.join(migrations, "99999999999999_pending", "migration.sql"),
+      `CREATE TABLE "Pending" ("id" INTEGER);`,
+    );
+    const second = await start("behind", { migrationsDir: migrations });
+    expect(second).toMatchObject({ start: "migrated", applied: ["99999999999999_pending"] });
+    expect((await second.pglite.query(`SELECT count(*)::int AS n FROM "Pending"`)).rows).toEqual([{ n: 0 }]);
+    await stop(second);
+
+    const third = await start("behind", { migrationsDir: migrations });
+    expect(third).toMatchObject({ start: "already migrated", applied: [] });
+    await stop(third);
+
+    // An edited migration changes the fingerprint: the check runs again and refuses, as it always did.
+    await writeFile(
+      path.join(migrations, "99999999999999_pending", "migration.sql"),
+      `CREATE TABLE "Pending" ("id" BIGINT);`,
+    );
+    await expect(start("behind", { migrationsDir: migrations })).rejects.toBeInstanceOf(MigrationChecksumError);
+  }, 240_000);
+});

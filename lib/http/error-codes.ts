@@ -1,0 +1,282 @@
+// Every machine code the API answers with in `{"detail", "code"}` (or as a 422 item's `type`): its HTTP
+// status, whether the same request may work later, and what it means. `new ApiError(code)` takes only these,
+// /openapi.json lists them, and the dashboard, the CLI and the typed client read `retryable` from here.
+// Imported by browser code and the CLI bundle: keep it free of imports.
+// OAuth's token endpoint answers RFC 6749's own `error` strings (lib/oauth); they are not listed here.
+
+export interface ErrorCodeInfo {
+  readonly status: number;
+  /** The same request may work later (the platform, the network or this server, not the request). */
+  readonly retryable: boolean;
+  readonly meaning: string;
+}
+
+export const ERROR_CODES = {
+  // 400: the request itself cannot be read
+  bad_request: { status: 400, retryable: false, meaning: "the request is not valid HTTP" },
+  invalid_path: {
+    status: 400,
+    retryable: false,
+    meaning: "the request path is not valid percent-encoding or names no resource",
+  },
+  invalid_text: {
+    status: 400,
+    retryable: false,
+    meaning: "the path or query holds text that cannot be stored (NUL, unpaired surrogate)",
+  },
+  invalid_body: {
+    status: 400,
+    retryable: false,
+    meaning: "the body cannot be decoded (a cut multipart form, a Server Action's arguments)",
+  },
+  body_interrupted: { status: 400, retryable: true, meaning: "the request body ended early; send it again" },
+  incomplete_upload: {
+    status: 400,
+    retryable: true,
+    meaning: "the upload ended before its declared length; upload the file again",
+  },
+  invalid_signature: {
+    status: 400,
+    retryable: false,
+    meaning: "a Stripe webhook's Stripe-Signature is missing, wrong or older than 300 s",
+  },
+  invalid_payload: { status: 400, retryable: false, meaning: "a signed Stripe webhook body is not a Stripe event" },
+  invalid_client: {
+    status: 400,
+    retryable: false,
+    meaning: "an OAuth authorization names no client or an unregistered one",
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    retryable: false,
+    meaning: "an OAuth authorization's redirect URI is not one the client registered",
+  },
+  invalid_scope: {
+    status: 400,
+    retryable: false,
+    meaning: "an OAuth authorization asks for an unknown scope (the only scope is 'api')",
+  },
+  invalid_target: { status: 400, retryable: false, meaning: "an OAuth authorization names an unknown resource" },
+  invalid_user_code: { status: 400, retryable: false, meaning: "a device-flow user code is not of the form BCDF-GHJK" },
+  // 401, 402, 403: who is asking and what they may do
+  unauthorized: {
+    status: 401,
+    retryable: false,
+    meaning: "no credential, or not one this server knows; send 'Authorization: Bearer <API key>'",
+  },
+  invalid_token: { status: 401, retryable: false, meaning: "the credential is not valid or has been revoked" },
+  allowance_exhausted: {
+    status: 402,
+    retryable: false,
+    meaning: "the plan's transcription allowance is used up for this period",
+  },
+  forbidden: {
+    status: 403,
+    retryable: false,
+    meaning: "the credential may not do this (scope, ownership, or a cross-site form)",
+  },
+  age_restricted: { status: 403, retryable: false, meaning: "the platform only shows the item to signed-in adults" },
+  upload_url_invalid: {
+    status: 403,
+    retryable: false,
+    meaning: "the upload URL was altered or is incomplete; sign a new one",
+  },
+  upload_url_expired: { status: 403, retryable: false, meaning: "the upload URL has expired; sign a new one" },
+  // 404
+  not_found: { status: 404, retryable: false, meaning: "nothing by that id or path (or not yours)" },
+  video_unavailable: {
+    status: 404,
+    retryable: false,
+    meaning: "the video was removed, is private, or the id is wrong",
+  },
+  podcast_not_found: {
+    status: 404,
+    retryable: false,
+    meaning: "Apple Podcasts or the feed does not list that show or episode",
+  },
+  no_billing_account: {
+    status: 404,
+    retryable: false,
+    meaning: "the user has no billing account yet; subscribe first",
+  },
+  // 405, 408
+  method_not_allowed: {
+    status: 405,
+    retryable: false,
+    meaning: "the path does not serve this method; Allow lists those it does",
+  },
+  request_timeout: { status: 408, retryable: true, meaning: "the request took too long to arrive" },
+  // 409: the state of something forbids it now
+  live_not_finished: {
+    status: 409,
+    retryable: true,
+    meaning: "a live stream or premiere that has not ended; ask again after it ends",
+  },
+  transcription_in_progress: {
+    status: 409,
+    retryable: true,
+    meaning: "the history entry is still running; delete it once it has finished or failed",
+  },
+  transcript_not_complete: {
+    status: 409,
+    retryable: true,
+    meaning: "the transcript is not done yet; publish it once it is",
+  },
+  already_subscribed: {
+    status: 409,
+    retryable: false,
+    meaning: "the user already has a subscription; change tiers instead",
+  },
+  no_subscription: { status: 409, retryable: false, meaning: "the user has no subscription to change" },
+  unknown_price: {
+    status: 409,
+    retryable: false,
+    meaning: "the subscription is on a price this service does not sell",
+  },
+  same_tier: { status: 409, retryable: false, meaning: "the subscription is already on that tier" },
+  cancel_scheduled: {
+    status: 409,
+    retryable: false,
+    meaning: "the subscription ends at the period end; resume it before changing tiers",
+  },
+  upload_in_progress: { status: 409, retryable: true, meaning: "another upload to this URL is in progress" },
+  upload_exists: {
+    status: 409,
+    retryable: false,
+    meaning: "a file was already uploaded to this URL; sign a new upload",
+  },
+  too_many_webhooks: {
+    status: 409,
+    retryable: false,
+    meaning: "the account has the most webhook endpoints allowed; delete one first",
+  },
+  webhook_disabled: {
+    status: 409,
+    retryable: false,
+    meaning: "the webhook endpoint is disabled; rotate its secret to enable it",
+  },
+  too_many_deliveries: {
+    status: 409,
+    retryable: true,
+    meaning: "too many deliveries to this endpoint are still waiting to be sent",
+  },
+  // 413, 415, 416
+  payload_too_large: { status: 413, retryable: false, meaning: "the body is larger than this endpoint accepts" },
+  upload_space_exceeded: {
+    status: 413,
+    retryable: false,
+    meaning: "the file does not fit in what is left of the user's upload space",
+  },
+  unsupported_media_type: {
+    status: 415,
+    retryable: false,
+    meaning: "the body's Content-Type or format is not one this endpoint reads",
+  },
+  content_type_mismatch: {
+    status: 415,
+    retryable: false,
+    meaning: "the upload's Content-Type is not the one its URL was signed for",
+  },
+  range_not_satisfiable: { status: 416, retryable: false, meaning: "the requested byte range lies outside the file" },
+  // 422: the input is well-formed but cannot be acted on (answered as one HTTPValidationError item)
+  unsupported_source: { status: 422, retryable: false, meaning: "the platform cannot serve this item" },
+  video_unplayable: {
+    status: 422,
+    retryable: false,
+    meaning: "the platform will not play it; detail carries the platform's own reason",
+  },
+  url_not_allowed: {
+    status: 422,
+    retryable: false,
+    meaning: "the URL is not one this server fetches (scheme, port, credentials)",
+  },
+  address_not_allowed: { status: 422, retryable: false, meaning: "the URL leads to an internal or reserved address" },
+  response_too_large: {
+    status: 422,
+    retryable: false,
+    meaning: "the file behind the URL is larger than this server fetches",
+  },
+  feed_invalid: {
+    status: 422,
+    retryable: false,
+    meaning: "the podcast feed is not well-formed, or too large or complex to read",
+  },
+  not_a_feed: { status: 422, retryable: false, meaning: "the URL is a web page, not a podcast feed or an audio file" },
+  // 429, 431
+  rate_limited: { status: 429, retryable: true, meaning: "too many requests; Retry-After says when to try again" },
+  upload_quota_exceeded: {
+    status: 429,
+    retryable: true,
+    meaning: "the user keeps the most uploads allowed at once; Retry-After says when the oldest expires",
+  },
+  headers_too_large: { status: 431, retryable: false, meaning: "the request line and headers are larger than 16 KiB" },
+  // 5xx: this server or the platform behind it
+  internal_error: {
+    status: 500,
+    retryable: true,
+    meaning: "something failed on this server; try again, and contact support if it keeps happening",
+  },
+  upstream_failed: { status: 502, retryable: true, meaning: "the platform or tool failed or answered unexpectedly" },
+  too_many_redirects: {
+    status: 502,
+    retryable: true,
+    meaning: "the URL redirected more times than this server follows",
+  },
+  upstream_blocked: {
+    status: 503,
+    retryable: true,
+    meaning: "the platform refused this server (bot check); retry after Retry-After",
+  },
+  upstream_rate_limited: {
+    status: 503,
+    retryable: true,
+    meaning: "the platform rate-limited this server; retry after Retry-After",
+  },
+  po_token_required: {
+    status: 503,
+    retryable: true,
+    meaning: "the platform wants a proof-of-origin token and none is configured (YOUTUBE_POT_PROVIDER_URL)",
+  },
+  database_unavailable: { status: 503, retryable: true, meaning: "the database is not reachable right now" },
+  asr_not_configured: {
+    status: 503,
+    retryable: false,
+    meaning: "the source needs speech recognition, which this server has not configured",
+  },
+  no_captions_source: {
+    status: 503,
+    retryable: false,
+    meaning: "this kind of source has no captions; its transcript comes from speech recognition",
+  },
+  billing_not_configured: { status: 503, retryable: false, meaning: "billing is not configured on this server" },
+  webhook_not_configured: {
+    status: 503,
+    retryable: false,
+    meaning: "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified",
+  },
+  storage_not_configured: { status: 503, retryable: false, meaning: "upload storage is misconfigured on this server" },
+  inngest_not_configured: {
+    status: 503,
+    retryable: false,
+    meaning: "Inngest is not configured on this server; jobs run on the local runner",
+  },
+  upstream_timeout: { status: 504, retryable: true, meaning: "the platform or URL did not answer in time" },
+  insufficient_storage: {
+    status: 507,
+    retryable: true,
+    meaning: "this server has no room to store the file right now",
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
+}
+
+/** Whether asking again may work, for a code an API answer carried (unknown codes: no). */
+export function isRetryableCode(code: string | null | undefined): boolean {
+  return isErrorCode(code) && ERROR_CODES[code].retryable;
+}

@@ -1,0 +1,161 @@
+import { z } from "zod";
+
+import { renderMarkdown, renderSrt, renderVtt, type Format, type Segment } from "@/lib/formats";
+import { clock } from "@/lib/mcp/render";
+import { transcriptSchema, type TranscriptResponse } from "@/lib/transcripts/schemas";
+
+// A transcript for a model, once and in pages: the text (content) carries the transcript, the structured
+// answer only what it is and which part this is. An hour of captions is ~60,000 characters, more than an
+// assistant should take in one answer, so a page holds at most `max_characters` of transcript text and
+// says how to ask for the next one (by segment index or by time).
+
+/** Characters of transcript per answer unless the caller asks otherwise (~10,000 tokens). */
+export const DEFAULT_PAGE_CHARACTERS = 40_000;
+export const MIN_PAGE_CHARACTERS = 2_000;
+export const MAX_PAGE_CHARACTERS = 100_000;
+
+export const pageInput = {
+  from_segment: z
+    .int()
+    .min(0)
+    .optional()
+    .describe("First segment to return (0-based); next_from_segment of the previous answer continues it"),
+  from_seconds: z
+    .number()
+    .min(0)
+    .optional()
+    .describe("Start at the segment playing at this time (seconds), instead of from_segment"),
+  to_seconds: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Stop before the segments that start at or after this time (seconds)"),
+  max_characters: z
+    .int()
+    .min(MIN_PAGE_CHARACTERS)
+    .max(MAX_PAGE_CHARACTERS)
+    .optional()
+    .describe(`Most transcript characters in this answer (default ${DEFAULT_PAGE_CHARACTERS})`),
+};
+
+export interface PageRequest {
+  from_segment?: number;
+  from_seconds?: number;
+  to_seconds?: number;
+  max_characters?: number;
+}
+
+export const transcriptInfoSchema = transcriptSchema.omit({ content: true, segments: true, format: true });
+
+export const pageSchema = z.object({
+  format: z
+    .enum(["json", "text", "srt", "vtt", "md"])
+    .describe("how the text content renders the segments: json and text as [hh:mm:ss] lines"),
+  from_segment: z.int().describe("first segment in this answer (0-based)"),
+  to_segment: z.int().describe("one past the last segment in this answer"),
+  total_segments: z.int(),
+  from_seconds: z.number(),
+  to_seconds: z.number(),
+  characters: z.int().describe("transcript characters in this answer"),
+  total_characters: z.int().describe("transcript characters of the whole transcript"),
+  next_from_segment: z
+    .int()
+    .nullable()
+    .describe("pass as from_segment for the next part; null at the end (or at to_seconds)"),
+});
+
+export type TranscriptPage = z.infer<typeof pageSchema>;
+
+const line = (segment: Segment) => `[${clock(segment.start)}] ${segment.text}`;
+
+/** The segments a page holds: from the requested start, up to to_seconds, within the character budget (at least one). */
+function select(segments: readonly Segment[], request: PageRequest): { from: number; to: number; characters: number } {
+  const budget = request.max_characters ?? DEFAULT_PAGE_CHARACTERS;
+  let from = Math.min(request.from_segment ?? 0, segments.length);
+  if (request.from_seconds !== undefined) {
+    const at = segments.findIndex((s) => s.end > request.from_seconds!);
+    from = at < 0 ? segments.length : at;
+  }
+  let to = from;
+  let characters = 0;
+  while (to < segments.length) {
+    const segment = segments[to]!;
+    if (request.to_seconds !== undefined && segment.start >= request.to_seconds) break;
+    const size = line(segment).length + 1;
+    if (to > from && characters + size > budget) break;
+    characters += size;
+    to++;
+  }
+  return { from, to, characters };
+}
+
+function body(format: Format, part: Segment[], transcript: TranscriptResponse): string {
+  switch (format) {
+    case "srt":
+      return renderSrt(part);
+    case "vtt":
+      return renderVtt(part);
+    case "md":
+      return renderMarkdown(part, {
+        title: transcript.title,
+        sourceUrl: transcript.source_url,
+        platform: transcript.platform,
+        videoId: transcript.video_id,
+        lang: transcript.lang,
+        chapters: transcript.chapters,
+      });
+    default:
+      return part.map(line).join("\n");
+  }
+}
+
+/**
+ * One page of a transcript (fetched as json, with its segments) as a model reads it: a short header
+ * (which the Markdown format brings itself), where this part lies in the whole, the segments rendered in
+ * `format`, and how to get the next part.
+ */
+export function transcriptPage(transcript: TranscriptResponse, format: Format, request: PageRequest, tool: string) {
+  const segments = transcript.segments ?? [];
+  const { from, to, characters } = select(segments, request);
+  const part = segments.slice(from, to);
+  const total = segments.reduce((n, s) => n + line(s).length + 1, 0);
+  const endOfRange =
+    to >= segments.length || (request.to_seconds !== undefined && segments[to]!.start >= request.to_seconds);
+  const page: TranscriptPage = {
+    format,
+    from_segment: from,
+    to_segment: to,
+    total_segments: segments.length,
+    from_seconds: part[0]?.start ?? 0,
+    to_seconds: part.at(-1)?.end ?? 0,
+    characters,
+    total_characters: total,
+    next_from_segment: endOfRange ? null : to,
+  };
+  const header =
+    format === "md"
+      ? []
+      : [
+          `# ${transcript.title ?? transcript.video_id}`,
+          `Source: ${transcript.source_url}`,
+          `Language: ${transcript.lang} (${transcript.source === "asr" ? "speech recognition" : `${transcript.caption_kind ?? "platform"} captions`})`,
+          `Duration: ${clock(transcript.duration_seconds)}`,
+          ...(transcript.channel ? [`Channel: ${transcript.channel}`] : []),
+          ...(transcript.chapters.length > 0 && from === 0
+            ? [`Chapters: ${transcript.chapters.map((c) => `[${clock(c.start)}] ${c.title}`).join("; ")}`]
+            : []),
+        ];
+  const whole = from === 0 && to === segments.length;
+  const where = whole
+    ? `The whole transcript: ${segments.length} segments, ${total.toLocaleString("en")} characters.`
+    : `Segments ${from}–${Math.max(from, to - 1)} of ${segments.length} (${clock(page.from_seconds)}–${clock(page.to_seconds)} of ${clock(transcript.duration_seconds)}; ${characters.toLocaleString("en")} of ${total.toLocaleString("en")} characters).`;
+  const more =
+    page.next_from_segment === null
+      ? null
+      : `More: call ${tool} again with the same arguments and from_segment=${page.next_from_segment} (or from_seconds=${Math.floor(segments[to]!.start)}).`;
+  const text = [[...header, where].join("\n"), body(format, part, transcript).trimEnd(), ...(more ? [more] : [])].join(
+    "\n\n",
+  );
+  const { content: _content, segments: _segments, format: _format, ...info } = transcript;
+  return { text, page, info };
+}

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { createCaller, useTestDatabase } from "@/test/app-db";
+import { captureLogs } from "@/test/capture-logs";
+import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { callRoute } from "@/test/request";
+
+// Errors in the user's words, the cause in the log (issue 27, item 4): through the real route, the real
+// youtubei.js chain and the real job runner, with YouTube and the speech recogniser at addresses nothing
+// listens on. The user's answer and the history entry say what happened in plain words (no errno, no
+// setting, no job id); the log line names the cause and the setting, and /metrics counts it by cause.
+
+/** A port nothing listens on: connecting is refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "verbatim-user-errors-"));
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let podcasts: FakePodcastServer;
+let asrPort: number;
+
+beforeAll(async () => {
+  podcasts = await startFakePodcastServer();
+  asrPort = await closedPort();
+  Object.assign(process.env, {
+    DATA_DIR: dataDir,
+    YOUTUBE_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+    YOUTUBE_LOOKUP_TIMEOUT_SECONDS: "5",
+    ASR_OPENAI_BASE_URL: `http://127.0.0.1:${asrPort}`,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
+  ctx = await useTestDatabase();
+}, 60_000);
+
+afterAll(async () => {
+  await podcasts?.close();
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function failures(): Promise<string> {
+  const { metricsRegistry } = await import("@/lib/observability/metrics");
+  return (await metricsRegistry.metrics())
+    .split("\n")
+    .filter((line) => line.startsWith("verbatim_failures_total{"))
+    .join("\n");
+}
+
+describe("errors in the user's words, the cause in the log", () => {
+  it("YouTube unreachable: the answer says the server could not reach YouTube; the log names the refused connection and what to check", async () => {
+    const { headers } = await createCaller(ctx.db);
+    const route = (await import("@/app/v1/transcript/route")).POST;
+    const logs = captureLogs();
+    let res: Awaited<ReturnType<typeof callRoute>>;
+    try {
+      res = await callRoute(route, "/v1/transcript", {
+        headers,
+        body: { url: "https://www.youtube.com/watch?v=Hq7sWc2dT4E" },
+      });
+    } finally {
+      logs.restore();
+    }
+    expect(res.status).toBe(502);
+    expect(res.json).toEqual({
+      code: "upstream_failed",
+      detail: "This server could not reach YouTube. Try again later.",
+    });
+    const line = logs.lines.find((l) => l.code === "upstream_failed" && l.cause === "connection_refused");
+    expect(line).toMatchObject({
+      setting: expect.stringContaining("network"),
+      detail: expect.stringMatching(/ECONNREFUSED|refused/i),
+    });
+    expect(String(line?.msg)).toMatch(/request failed \(upstream_failed\): connection_refused; check /);
+    expect(await failures()).toMatch(
+      /verbatim_failures_total\{surface="api",code="upstream_failed",cause="connection_refused"\} [1-9]/,
+    );
+  }, 60_000);
+
+  it("the recogniser unreachable: the job's error and the history say so plainly; the log has ECONNREFUSED and ASR_OPENAI_BASE_URL", async () => {
+    const { userId, headers } = await createCaller(ctx.db);
+    const { appPipelines } = await import("@/lib/jobs/pipelines");
+    const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
+    const logs = captureLogs();
+    const runner = await startLocalRunner({
+      pipelines: appPipelines,
+      pollMs: 50,
+      concurrency: 1,
+      backoff: { baseMs: 10, maxMs: 20 },
+      log: () => undefined,
+    });
+    try {
+      const route = (await import("@/app/v1/transcript/route")).POST;
+      const started = await callRoute(route, "/v1/transcript", {
+        headers,
+        body: { audio: `${podcasts.origin}/ex/lecture.mp3` },
+      });
+      expect(started.status).toBe(202);
+      const jobId = (started.json as { job_id: string }).job_id;
+      let job = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
+      for (let i = 0; i < 600 && job.status !== "error"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        job = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
+      }
+      expect(job.status).toBe("error");
+      expect(job.errorMessage).toBe("Speech recognition is not reachable right now. Try again later.");
+      const history = (await import("@/app/v1/me/transcriptions/route")).GET;
+      const listed = await callRoute(history, "/v1/me/transcriptions", { headers });
+      const entry = (
+        listed.json as { transcriptions: { title: string; error: { code: string; message: string } | null }[] }
+      ).transcriptions[0];
+      expect(entry?.title).toBe("lecture.mp3");
+      expect(entry?.error?.message).toBe(job.errorMessage);
+      expect(entry?.error?.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|ASR_|job|[0-9a-z]{20,}/i);
+      expect(await ctx.db.historyEntry.count({ where: { userId, state: "error" } })).toBe(1);
+    } finally {
+      await runner.stop();
+      logs.restore();
+    }
+    const line = logs.lines.find((l) => l.jobId !== undefined && l.cause === "connection_refused");
+    expect(line).toMatchObject({
+      code: "asr_failed",
+      setting: "ASR_OPENAI_BASE_URL",
+      detail: expect.stringContaining(`ECONNREFUSED 127.0.0.1:${asrPort}`),
+    });
+    expect(await failures()).toMatch(
+      /verbatim_failures_total\{surface="job",code="asr_failed",cause="connection_refused"\} [1-9]/,
+    );
+  }, 120_000);
+});

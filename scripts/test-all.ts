@@ -1,0 +1,153 @@
+// `npm test`: every suite, the independent ones side by side, and a breakdown table at the end.
+//
+//   lint, format, typecheck, unit,       need nothing but the tree
+//   integration
+//   build                                `next build`, once
+//   faults, e2e (in shards)              the build's output, each with its own apps and ports
+//
+// Steps start in the order below as soon as what they need has passed and fewer than TEST_JOBS (default 3)
+// run: on two cores the build and the e2e shards are the long poles, so they go first and the short steps
+// fill the gaps. Each step's output is kept in test-results/steps/<step>.log and printed whole when it ends
+// (so the steps' lines do not interleave). A failed step fails the run; the steps that need it are not run.
+//
+//   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
+//                                          runs against the build that is there)
+//   TEST_JOBS=1 E2E_SHARDS=1 npm test      the old serial run
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+interface Step {
+  name: string;
+  command: string;
+  needs?: string[];
+  env?: Record<string, string>;
+}
+
+const jobs = Math.max(1, Number(process.env.TEST_JOBS || 3));
+const shards = Math.max(1, Number(process.env.E2E_SHARDS || 2));
+const e2ePort = Number(process.env.E2E_PORT || 3123);
+const logDir = path.resolve("test-results", "steps");
+const runId = Date.now().toString(36);
+
+/** The e2e run split by spec file across `shards` Playwright runs, each with its own apps (ports 20 apart). */
+function e2eShards(): Step[] {
+  // Each run has an output folder of its own: Playwright empties its folder at start, and test-results/steps (the
+  // steps' logs) must survive it.
+  if (shards === 1)
+    return [{ name: "e2e", command: "playwright test --output=test-results/e2e", needs: ["build", "chromium"] }];
+  return Array.from({ length: shards }, (_, i) => ({
+    name: `e2e ${i + 1}/${shards}`,
+    command: `playwright test --shard=${i + 1}/${shards} --output=test-results/e2e-${i + 1}`,
+    needs: ["build", "chromium"],
+    env: { E2E_PORT: String(e2ePort + 20 * i), E2E_RUN_ID: `${runId}-${i + 1}` },
+  }));
+}
+
+const STEPS: Step[] = [
+  { name: "build", command: "next build" },
+  { name: "chromium", command: "tsx test/chromium.ts" },
+  ...e2eShards(),
+  { name: "integration", command: "vitest run --config vitest.integration.config.ts" },
+  { name: "faults", command: "vitest run --config vitest.faults.config.ts", needs: ["build"] },
+  { name: "typecheck", command: "tsc --noEmit" },
+  { name: "unit", command: "vitest run" },
+  { name: "lint", command: "eslint ." },
+  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}" },
+];
+
+interface Result {
+  step: Step;
+  status: "passed" | "failed" | "not run";
+  seconds: number;
+}
+
+function runStep(step: Step): Promise<Result> {
+  const started = Date.now();
+  const logFile = path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+  const log = createWriteStream(logFile);
+  console.log(`==> ${step.name}: ${step.command}`);
+  return new Promise((resolve) => {
+    // npx resolves the project's binaries as `npm run` would.
+    const child = spawn("npx", ["--no-install", ...step.command.split(" ")], {
+      env: { ...process.env, ...step.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.pipe(log, { end: false });
+    child.stderr.pipe(log, { end: false });
+    child.on("error", (error) => log.write(`\n${String(error)}\n`));
+    child.on("close", (code) => {
+      log.end(() => {
+        const seconds = (Date.now() - started) / 1000;
+        const status = code === 0 ? "passed" : "failed";
+        console.log(
+          `\n==> ${step.name} ${status} in ${seconds.toFixed(0)} s (${path.relative(process.cwd(), logFile)})\n${readFileSync(logFile, "utf8")}`,
+        );
+        resolve({ step, status, seconds });
+      });
+    });
+  });
+}
+
+function table(results: Result[], wallSeconds: number): string {
+  const rows = [
+    ["step", "result", "seconds"],
+    ...results.map((r) => [r.step.name, r.status, r.status === "not run" ? "" : r.seconds.toFixed(0)]),
+    ["(wall clock)", "", wallSeconds.toFixed(0)],
+  ];
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+  return rows
+    .map((row) => row.map((cell, c) => (c === 2 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]))).join("  "))
+    .join("\n");
+}
+
+async function main(): Promise<number> {
+  const only = process.argv.slice(2);
+  const chosen =
+    only.length > 0
+      ? STEPS.filter((s) => only.some((name) => s.name === name || s.name.startsWith(`${name} `)))
+      : STEPS;
+  const steps = chosen.map((s) => ({
+    ...s,
+    needs: (s.needs ?? []).filter((name) => chosen.some((c) => c.name === name)),
+  }));
+  if (only.length > 0 && steps.length === 0)
+    throw new Error(`No step named ${only.join(", ")}: ${STEPS.map((s) => s.name).join(", ")}`);
+  rmSync("test-results", { recursive: true, force: true });
+  mkdirSync(logDir, { recursive: true });
+
+  const started = Date.now();
+  const results = new Map<string, Result>();
+  const running = new Map<string, Promise<Result>>();
+  const waiting = [...steps];
+  const failedOrSkipped = (name: string) => ["failed", "not run"].includes(results.get(name)?.status ?? "");
+
+  while (waiting.length > 0 || running.size > 0) {
+    for (const step of [...waiting]) {
+      if (running.size >= jobs) break;
+      const needs = step.needs ?? [];
+      if (needs.some(failedOrSkipped)) {
+        waiting.splice(waiting.indexOf(step), 1);
+        results.set(step.name, { step, status: "not run", seconds: 0 });
+        continue;
+      }
+      if (!needs.every((name) => results.get(name)?.status === "passed")) continue;
+      waiting.splice(waiting.indexOf(step), 1);
+      running.set(step.name, runStep(step));
+    }
+    if (running.size === 0) break;
+    const done = await Promise.race(running.values());
+    running.delete(done.step.name);
+    results.set(done.step.name, done);
+  }
+
+  const ordered = steps.map((s) => results.get(s.name)!);
+  const failed = ordered.filter((r) => r.status !== "passed");
+  console.log(
+    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} at a time)\n${table(ordered, (Date.now() - started) / 1000)}`,
+  );
+  if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

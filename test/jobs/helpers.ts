@@ -1,0 +1,76 @@
+// Helpers for the job tests: child runner processes, waiting, counting effects.
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const CHILD = fileURLToPath(new URL("./runner-child.ts", import.meta.url));
+const WORKER = fileURLToPath(new URL("../../scripts/worker.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface ChildRunner {
+  child: ChildProcess;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+function spawnTs(file: string, args: string[], env: Record<string, string>, readyLine: RegExp): Promise<ChildRunner> {
+  const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`child did not start in time:\n${out}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (readyLine.test(out)) {
+        clearTimeout(timer);
+        resolve({ child, exited, output: () => out });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`child exited (${code}) before it was ready:\n${out}`));
+    });
+  });
+}
+
+/** Starts test/jobs/runner-child.ts against `databaseUrl`; resolves when it listens. */
+export function spawnChildRunner(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildRunner> {
+  return spawnTs(CHILD, [], { DATABASE_URL: databaseUrl, ...env }, /^ready$/m);
+}
+
+/** Starts scripts/worker.ts; resolves when it runs. */
+export function spawnWorker(databaseUrl: string, args: string[] = []): Promise<ChildRunner> {
+  return spawnTs(
+    WORKER,
+    args,
+    { DATABASE_URL: databaseUrl, AUTH_SECRET: "worker-test-secret-worker-test-secret" },
+    /running as/,
+  );
+}
+
+export async function waitFor<T>(
+  probe: () => Promise<T | false | null | undefined>,
+  timeoutMs = 15_000,
+  everyMs = 10,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(everyMs);
+  }
+}
+
+export function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
+  return counts;
+}
