@@ -62,9 +62,15 @@ interface Result {
   seconds: number;
 }
 
+const FAILED_TAIL_LINES = 80;
+
+function stepLog(step: Step): string {
+  return path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+}
+
 function runStep(step: Step): Promise<Result> {
   const started = Date.now();
-  const logFile = path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+  const logFile = stepLog(step);
   const log = createWriteStream(logFile);
   console.log(`==> ${step.name}: ${step.command}`);
   return new Promise((resolve) => {
@@ -147,6 +153,14 @@ async function main(): Promise<number> {
     `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} at a time)\n${table(ordered, (Date.now() - started) / 1000)}`,
   );
   if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
+  // A failed step's log was printed when it ended, often long before the table: its end again, last, so that a
+  // CI view that keeps only the tail of the output still shows what failed.
+  for (const { step, status } of failed) {
+    if (status !== "failed") continue;
+    const lines = readFileSync(stepLog(step), "utf8").trimEnd().split("\n");
+    console.log(`\n==> the last ${Math.min(lines.length, FAILED_TAIL_LINES)} lines of ${step.name}'s log\n`);
+    console.log(lines.slice(-FAILED_TAIL_LINES).join("\n"));
+  }
   return failed.length > 0 ? 1 : 0;
 }
 

@@ -1,5 +1,9 @@
 "use client";
 
+// The billing page's interactive part: the current plan, the plan cards and the confirmation dialog, with
+// the wait for Stripe's webhook after Checkout. One file because its pieces share the panel's state (the
+// pending action, the activation wait) through props and are used nowhere else.
+
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {

@@ -1,3 +1,7 @@
+// AssemblyAI through its official SDK (`assemblyai`), with the SDK's HTTP calls sent through the outbound
+// guard: upload, submit once per job, then wait for the result by polling with backoff or, given a
+// `webhookUrl`, by AssemblyAI's webhook (handleAssemblyAiWebhook wakes the waiters). One module because the
+// guarded services, the waiters and the provider share the SDK's types and one job's state.
 import { FileService, TranscriptService, type BaseServiceParams, type SubmitParams, type Transcript } from "assemblyai";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";

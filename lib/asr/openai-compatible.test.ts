@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 import { generateToneAudio } from "@/test/fakes/openai-asr/tones";
 import { createAsrProvider } from "./index";
-import { createOpenAiCompatibleProvider, punctuateWords, type OpenAiCompatibleOptions } from "./openai-compatible";
+import { createOpenAiCompatibleProvider, type OpenAiCompatibleOptions } from "./openai-compatible";
+import { punctuateWords } from "./verbose-json";
 import { AsrError } from "./types";
 
 let dir: string;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { operatorNote } from "@/lib/observability/failure-cause";
 import { cutAudio, probeDuration } from "./ffmpeg";
-import { fromWhisperLanguage, primaryLanguage } from "./language";
+import { primaryLanguage } from "./language";
 import { joinWords } from "./segment-words";
 import { stitchChunks, type ChunkWords } from "./stitch";
 import {
@@ -16,8 +16,8 @@ import {
   throwIfAborted,
   type AsrProvider,
   type AsrResult,
-  type Word,
 } from "./types";
+import { mostCommon, parseVerboseJson, type ChunkAnswer, type VerboseJson } from "./verbose-json";
 
 export interface OpenAiCompatibleOptions {
   /** Server origin, e.g. "https://api.openai.com" or "http://localhost:8000" (a trailing "/v1" is tolerated). */
@@ -71,22 +71,6 @@ const FILL = 0.9;
 /** Bitrate of re-encoded chunks (16 kHz mono MP3; plenty for speech recognition), bytes per second. */
 const MP3_BITRATE = "64k";
 const MP3_BYTES_PER_SECOND = 8000;
-
-/** One answer in OpenAI's verbose_json shape (compatible servers add or omit fields). */
-interface VerboseJson {
-  text?: unknown;
-  language?: unknown;
-  duration?: unknown;
-  words?: unknown;
-  segments?: unknown;
-}
-
-interface ChunkAnswer {
-  words: Word[];
-  text: string;
-  language: string | null;
-  duration: number | null;
-}
 
 export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions): AsrProvider {
   const endpoint = `${options.baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/v1/audio/transcriptions`;
@@ -348,103 +332,4 @@ function errorDetail(body: string, statusText: string): string {
     // not JSON
   }
   return body.trim().slice(0, 300) || statusText;
-}
-
-function finite(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
-function mostCommon(values: readonly string[]): string | null {
-  const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-  let best: string | null = null;
-  for (const [v, c] of counts) if (best === null || c > counts.get(best)!) best = v;
-  return best;
-}
-
-const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-
-/** Words from timed objects ({word|text, start, end}), dropping malformed ones. */
-function timedWords(list: unknown): Word[] {
-  if (!Array.isArray(list)) return [];
-  const words: Word[] = [];
-  for (const item of list as Array<Record<string, unknown>>) {
-    const text = typeof item?.word === "string" ? item.word : typeof item?.text === "string" ? item.text : null;
-    const start = finite(item?.start);
-    const end = finite(item?.end);
-    if (text === null || !text.trim() || start === null || end === null) continue;
-    words.push({ text: text.trim(), start, end: Math.max(start, end) });
-  }
-  return words;
-}
-
-/** Words spread over a segment's time in proportion to their length (when the server gives no word times). */
-function wordsInSegment(text: string, start: number, end: number): Word[] {
-  const trimmed = text.trim();
-  if (!trimmed) return [];
-  let tokens = trimmed.split(/\s+/);
-  if (tokens.length === 1 && NO_SPACE_SCRIPT.test(trimmed)) tokens = Array.from(trimmed);
-  const total = tokens.reduce((n, t) => n + t.length + 1, 0);
-  const span = Math.max(0, end - start);
-  const words: Word[] = [];
-  let at = 0;
-  for (const token of tokens) {
-    const share = ((token.length + 1) / total) * span;
-    words.push({ text: token, start: start + at, end: start + at + share });
-    at += share;
-  }
-  return words;
-}
-
-const PUNCTUATION = /\p{P}/u;
-/** Punctuation inside words ("don't", "well-known") says nothing about whether a server punctuates words. */
-const WORD_INTERNAL = /['’-]/;
-
-function hasPunctuation(text: string): boolean {
-  return Array.from(text).some((ch) => PUNCTUATION.test(ch) && !WORD_INTERNAL.test(ch));
-}
-
-/**
- * OpenAI's word timestamps come without punctuation ("Hello", "world"), which subtitles need to break at
- * sentence ends: take each word's trailing punctuation from the full text, matching the words in order.
- * Words that already carry punctuation (other servers) are left alone.
- */
-export function punctuateWords(words: readonly Word[], text: string): Word[] {
-  if (!text || words.some((w) => hasPunctuation(w.text))) return [...words];
-  const lowerText = text.toLowerCase();
-  let cursor = 0;
-  return words.map((w) => {
-    const needle = w.text.toLowerCase();
-    const at = lowerText.indexOf(needle, cursor);
-    if (at < 0 || at - cursor > 40 + needle.length) return w;
-    let after = at + needle.length;
-    let trailing = "";
-    while (after < text.length && PUNCTUATION.test(text[after]) && !WORD_INTERNAL.test(text[after]))
-      trailing += text[after++];
-    cursor = after;
-    return trailing ? { ...w, text: w.text + trailing } : w;
-  });
-}
-
-function parseVerboseJson(json: VerboseJson): ChunkAnswer {
-  const text = typeof json.text === "string" ? json.text.trim() : "";
-  const segments = Array.isArray(json.segments) ? (json.segments as Array<Record<string, unknown>>) : [];
-  let words = timedWords(json.words);
-  if (words.length === 0) words = segments.flatMap((s) => timedWords(s?.words));
-  if (words.length === 0) {
-    words = segments.flatMap((s) => {
-      const start = finite(s?.start);
-      const end = finite(s?.end);
-      return typeof s?.text === "string" && start !== null && end !== null ? wordsInSegment(s.text, start, end) : [];
-    });
-  }
-  const duration = finite(json.duration);
-  if (words.length === 0 && text && duration !== null) words = wordsInSegment(text, 0, duration);
-  words.sort((a, b) => a.start - b.start);
-  return {
-    words: punctuateWords(words, text || segments.map((s) => (typeof s?.text === "string" ? s.text : "")).join(" ")),
-    text,
-    language: fromWhisperLanguage(json.language),
-    duration,
-  };
 }

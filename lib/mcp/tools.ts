@@ -55,6 +55,8 @@ import { log } from "@/lib/observability/logger";
 // in the text only, once, in pages (transcript-page.ts), and structuredContent says what it is and which part. An ApiError
 // (or a validation failure) becomes a tool result with isError and the error's sentence, so the model
 // can act on it; anything unexpected is logged and answered without details.
+// One file on purpose, like a route table: every tool's name, description, schemas and rate-limit row in one
+// list, so that a connector's whole surface is read in one place; the work is in lib/ behind each one.
 
 export interface ToolContext {
   userId: string;

@@ -13,6 +13,9 @@
  * not serve (video_unavailable, age_restricted, unsupported_source). An abort rejects with the signal's
  * reason. A partly written file is deleted before the promise settles, and the returned path only ever
  * holds a complete file (a retry into the same directory replaces it).
+ *
+ * The two ways share one contract (the size and duration caps, the accepted media types, the errors, the
+ * partial-file cleanup), which is why they are one module.
  */
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";

@@ -22,6 +22,10 @@
  *
  * When everything fails the error says why: upstream_blocked / upstream_rate_limited (503 +
  * Retry-After), po_token_required (503), video_unplayable (YouTube's reason), upstream_failed.
+ *
+ * One file on purpose: the chain is one loop over one time budget whose branches (cool-downs, retries
+ * through the next proxy, the fallback) share its state; its stand-alone parts have their own modules
+ * (clients.ts, pot.ts, fetch.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

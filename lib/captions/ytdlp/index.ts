@@ -22,4 +22,5 @@ export {
   type RunYtDlpOptions,
   type RunYtDlpResult,
 } from "./run";
-export { captionTracks, chooseFormat, normalizeLang, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";
+export { captionTracks, chooseFormat, parseInfoJson, type YtDlpInfo, type YtDlpTrackRef } from "./info";
+export { normalizeLang } from "./language-keys";

@@ -7,12 +7,11 @@ import {
   captionTracks,
   chooseFormat,
   isYtDlpTrackRef,
-  languageName,
-  normalizeLang,
   parseInfoJson,
   translationTarget,
   type YtDlpTrackRef,
 } from "./info";
+import { languageName, normalizeLang } from "./language-keys";
 
 const refOf = (t: { ref: unknown }) => t.ref as YtDlpTrackRef;
 

@@ -17,6 +17,11 @@
  * The transport is undici: one `Pool` per (origin, checked IP) with keep-alive, so consecutive
  * requests to one host reuse a connection; bodies are asked for and decoded compressed (gzip, deflate,
  * br). Settings come in as parameters (lib/env.ts passes them); nothing here reads environment variables.
+ *
+ * One file on purpose (longer than most): the policy above holds only if the first request, every redirect
+ * hop, the proxy path, the pools and the deadlines all follow it, and a reviewer checks that by reading them
+ * side by side. The parts that stand alone are modules of their own: the URL and address rules (guard.ts),
+ * the checked connection (connect.ts), the proxy tunnel (forward-proxy.ts), the errors (errors.ts).
  */
 import net from "node:net";
 import { Readable } from "node:stream";

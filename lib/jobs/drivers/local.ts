@@ -12,6 +12,9 @@
 // - `stop()`: no new claims; running jobs finish their current step (an `interruptible` step, one that
 //   only waits, is aborted at once) and are released (queued again, the interrupted attempt not
 //   counted) so another runner resumes them.
+//
+// One file on purpose: claim, lease, heartbeat, wake-ups and stop all act on one runner's state (its running
+// jobs, its timers, its LISTEN connection); the row operations they share live in store.ts and pipeline.ts.
 import { reportFailure } from "@/lib/observability/failure-cause";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
