@@ -31,6 +31,9 @@ import { transcriptEvent } from "@/lib/webhooks/events";
 // measured duration → convert to mono 16 kHz), submit it to speech recognition (paid: once per job), then
 // wait for the result and store it. Usage is reserved when the job is enqueued (start-transcription-job.ts),
 // adjusted once the duration is measured, and refunded on failure, in the period it was reserved in.
+// One file because the steps hand each other one checkpointed context and the money rules (reserve, settle,
+// refund, one paid submission) are checked by reading every step together; the audio and recogniser work
+// they call is in lib/media and lib/asr.
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
 
