@@ -1,5 +1,6 @@
 // POST /v1/transcript answered from the cache against GET /health on the same server (issue target:
 // ratio ≥ 0.6). The app runs on PostgreSQL and fetches the first copy from the YouTube fake.
+import autocannon from "autocannon";
 import { startFakeYoutube } from "../../test/fakes/youtube/server";
 import { FAKE_IDS } from "../../test/fakes/youtube/ids";
 import { createMigratedTestDatabase } from "../../test/pg";
@@ -25,10 +26,25 @@ export async function benchTranscripts(): Promise<Record<string, number>> {
     await requestsPerSecond(`${app.baseUrl}/health`, {}, 2); // warm-up
     const health = await requestsPerSecond(`${app.baseUrl}/health`);
     const cached = await requestsPerSecond(`${app.baseUrl}/v1/transcript`, headers, 10, { method: "POST", body });
+    // The floor under it: the same call with the same key, refused at validation (authenticated, counted,
+    // body read and parsed; no transcript looked up or rendered). What the cached call costs beyond this
+    // is the lookup and the answer.
+    const refused = await autocannon({
+      url: `${app.baseUrl}/v1/transcript`,
+      connections: 10,
+      duration: 10,
+      headers,
+      method: "POST",
+      body: JSON.stringify({ url: 5 }),
+    });
+    if (refused["4xx"] !== refused.requests.total || refused.errors > 0)
+      throw new Error("the invalid transcript request was not refused with a 4xx every time");
     return {
       "PostgreSQL: GET /health req/s": health,
       "PostgreSQL: POST /v1/transcript (cached) req/s": cached,
       "cached transcript / health ratio (goal ≥ 0.9)": cached / health,
+      "PostgreSQL: POST /v1/transcript refused at validation req/s": refused.requests.average,
+      "refused at validation / health ratio (the floor for an authenticated POST)": refused.requests.average / health,
       "upstream requests during the cached run": fake.requests.length - upstreamBefore,
     };
   } finally {
