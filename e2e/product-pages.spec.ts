@@ -98,7 +98,7 @@ function pages(world: World) {
       name: "public-transcript",
       path: `/t/${world.slug}`,
       signedOut: true,
-      ready: (p: Page) => p.getByTestId("public-segment").first(),
+      ready: (p: Page) => p.getByTestId("public-segments").getByRole("listitem").first(),
     },
     { name: "transcribe", path: "/dashboard", ready: (p: Page) => p.getByTestId("try-sample") },
     {
@@ -433,7 +433,7 @@ for (const scheme of SCHEMES) {
 
         // The public page's player stays in view while the text scrolls.
         await page.goto(`/t/${slug}`);
-        await page.getByTestId("public-segment").last().scrollIntoViewIfNeeded();
+        await page.getByTestId("public-segments").getByRole("listitem").last().scrollIntoViewIfNeeded();
         await expect(page.getByTestId("public-player")).toBeInViewport();
         await expect(page.getByTestId("public-segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
 

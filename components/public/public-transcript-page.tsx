@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { PublicTranscript } from "@/components/public/public-transcript";
+import { PublicTranscript, type Line } from "@/components/public/public-transcript";
 import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts";
-import { momentPrefix, videoJsonLd } from "@/lib/publishing/page-meta";
+import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
 import { SiteHeader } from "@/components/site/site-header";
 import { buttonClass } from "@/components/ui/button";
@@ -32,10 +32,6 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
     <div className="min-h-screen">
       <SiteHeader />
       <main id="main" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6 sm:px-6 sm:py-10">
-        <script
-          type="application/ld+json"
-          dangerouslySetInnerHTML={{ __html: videoJsonLd(transcript, player?.src ?? null) }}
-        />
         <nav className="text-sm">
           <Link href="/explore" className="text-sky-700 hover:underline">
             ← All published transcripts
@@ -77,10 +73,11 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
           </p>
         </header>
         <PublicTranscript
-          segments={segments}
+          lines={segments.map((segment): Line => [segment.start, segment.end, segment.text])}
           player={player ? { ...player, title } : null}
           momentPrefix={momentPrefix(transcript)}
           initialQuery={query}
+          jsonLd={videoJsonLdHead(transcript, player?.src ?? null)}
         />
       </main>
     </div>

@@ -5,6 +5,7 @@ import { formatClock, type Player } from "@/lib/client/transcripts";
 import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
 import { usePlayer } from "@/lib/client/use-player";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 
@@ -14,13 +15,21 @@ interface Segment {
   text: string;
 }
 
+/**
+ * A line as [start, end, text]: the props travel in the page's React Server Components payload, and on a
+ * cached page every byte counts (issue 25); named keys cost about 30 bytes a line there.
+ */
+export type Line = [start: number, end: number, text: string];
+
 interface Props {
-  segments: Segment[];
+  lines: Line[];
   player: (Player & { title: string }) | null;
   /** The platform's link to a moment, to which "<seconds>s" is appended; null: the timestamp is an anchor to its line. */
   momentPrefix: string | null;
   /** ?q= from the URL (app/t/[slug]/search): the search works without JavaScript through the form's GET. */
   initialQuery: string;
+  /** The page's schema.org VideoObject but its transcript, which is taken from the lines (json-ld.ts says why). */
+  jsonLd: VideoJsonLdHead;
 }
 
 // The transcript of a public page. Server-rendered in full (readable with JavaScript off: timestamps are
@@ -45,7 +54,8 @@ function Highlighted({ text, index, matches }: { text: string; index: number; ma
   );
 }
 
-export function PublicTranscript({ segments, player, momentPrefix, initialQuery }: Props) {
+export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd }: Props) {
+  const segments: Segment[] = useMemo(() => lines.map(([start, end, text]) => ({ start, end, text })), [lines]);
   const [query, setQuery] = useState(initialQuery);
   const { time, seek, frameProps } = usePlayer(player);
   const needle = query.trim();
@@ -55,6 +65,7 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
   const matchCount = matchedLines.size;
   const current = activeSegmentIndex(segments, time);
   const list = useRef<HTMLOListElement>(null);
+  const structuredData = useMemo(() => videoJsonLd(jsonLd, segments), [jsonLd, segments]);
   useRovingFocus(list, [segments, needle]);
 
   const onTimestamp = (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
@@ -72,6 +83,7 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
 
   return (
     <div className="flex flex-col gap-6">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: structuredData }} />
       {player && (
         // Stays in view while the text scrolls: stuck to the top (compact on phones).
         <div
@@ -121,7 +133,7 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
         onKeyDown={rovingKeyDown}
         onFocus={rovingFocus}
         aria-label="Transcript lines (arrow keys move between timestamps)"
-        className="flex flex-col gap-1"
+        className="transcript-lines flex flex-col gap-1"
         data-testid="public-segments"
       >
         {segments.map((segment, i) =>
@@ -129,19 +141,15 @@ export function PublicTranscript({ segments, player, momentPrefix, initialQuery 
             <li
               key={i}
               id={`t${Math.floor(segment.start)}-${i}`}
-              className={i === current ? "transcript-line bg-sky-100" : "transcript-line"}
+              className={i === current ? "bg-sky-100" : undefined}
               aria-current={i === current ? "true" : undefined}
-              data-testid="public-segment"
             >
               <a
                 href={
                   momentPrefix ? `${momentPrefix}${Math.floor(segment.start)}s` : `#t${Math.floor(segment.start)}-${i}`
                 }
                 onClick={(event) => onTimestamp(event, segment.start)}
-                className="transcript-time"
-                data-start={segment.start}
                 data-roving
-                data-testid="timestamp"
                 rel="nofollow"
               >
                 {formatClock(segment.start)}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { momentHref, pageDescription, pageMetadata, videoJsonLd } from "@/lib/publishing/page-meta";
+import { videoJsonLd } from "@/lib/publishing/json-ld";
+import { momentHref, pageDescription, pageMetadata, videoJsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
 
 const transcript: PublicTranscript = {
@@ -53,7 +54,10 @@ describe("public page metadata", () => {
   });
 
   it("writes a VideoObject with the transcript that cannot close its script element", () => {
-    const json = videoJsonLd(transcript, "https://www.youtube-nocookie.com/embed/H14bBuluwB8?enablejsapi=1");
+    const json = videoJsonLd(
+      videoJsonLdHead(transcript, "https://www.youtube-nocookie.com/embed/H14bBuluwB8?enablejsapi=1"),
+      transcript.segments ?? [],
+    );
     expect(json).not.toMatch(/<\/script/i);
     expect(json).not.toContain("<");
     const data = JSON.parse(json) as Record<string, string>;

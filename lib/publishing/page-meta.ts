@@ -1,27 +1,18 @@
 import type { Metadata } from "next";
 import { deepLinkPrefix } from "@/lib/formats/markdown";
+import { transcriptText, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
 
 // What the public page says about itself: its <title>, description, Open Graph and Twitter cards, and the
-// schema.org VideoObject (with the whole transcript) that search engines read from JSON-LD.
+// head of the schema.org VideoObject that search engines read from JSON-LD (json-ld.ts adds the transcript).
 
 const DESCRIPTION_CHARS = 160;
-/** Search engines read a few thousand words at most; the page itself has everything. */
-const JSON_LD_TRANSCRIPT_CHARS = 100_000;
-
-export function transcriptText(transcript: Pick<PublicTranscript, "segments">): string {
-  return (transcript.segments ?? [])
-    .map((segment) => segment.text.trim())
-    .filter(Boolean)
-    .join(" ");
-}
-
 export function pageTitle(transcript: Pick<PublicTranscript, "title">): string {
   return `${transcript.title?.trim() || "Untitled"} — transcript`;
 }
 
 export function pageDescription(transcript: PublicTranscript): string {
-  const text = transcriptText(transcript);
+  const text = transcriptText(transcript.segments ?? []);
   if (text.length <= DESCRIPTION_CHARS) return text || "A timestamped transcript.";
   const cut = text.slice(0, DESCRIPTION_CHARS - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), DESCRIPTION_CHARS / 2)).trimEnd()}…`;
@@ -73,22 +64,18 @@ export function pageMetadata(transcript: PublicTranscript): Metadata {
   };
 }
 
-/** schema.org VideoObject with `transcript`, serialised for a <script type="application/ld+json"> (no "</script>" possible). */
-export function videoJsonLd(transcript: PublicTranscript, embedUrl: string | null): string {
-  const text = transcriptText(transcript);
-  const data = {
-    "@context": "https://schema.org",
-    "@type": "VideoObject",
+/** The VideoObject's fields but the transcript, which the page's lines add (json-ld.ts). */
+export function videoJsonLdHead(transcript: PublicTranscript, embedUrl: string | null): VideoJsonLdHead {
+  const thumbnail = thumbnailUrl(transcript);
+  return {
     name: transcript.title?.trim() || "Untitled",
     description: pageDescription(transcript),
     url: transcript.url,
     uploadDate: transcript.source_published_at ?? transcript.published_at,
     inLanguage: transcript.lang,
     duration: `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`,
-    ...(thumbnailUrl(transcript) ? { thumbnailUrl: thumbnailUrl(transcript) } : {}),
+    ...(thumbnail ? { thumbnailUrl: thumbnail } : {}),
     ...(embedUrl ? { embedUrl } : {}),
     ...(transcript.source_url ? { sameAs: transcript.source_url } : {}),
-    transcript: text.length > JSON_LD_TRANSCRIPT_CHARS ? `${text.slice(0, JSON_LD_TRANSCRIPT_CHARS)}…` : text,
   };
-  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
 }

@@ -1,0 +1,29 @@
+// The schema.org VideoObject (with the whole transcript) that search engines read from a public page's JSON-LD.
+// Built where the page's lines are rendered (components/public/public-transcript.tsx, a client component, on the
+// server first): there the segments are already at hand, so the transcript is not sent a second time in the
+// page's React Server Components payload (issue 25: a cached page costs what its bytes cost). Pure, browser-safe.
+
+/** Search engines read a few thousand words at most; the page itself has everything. */
+const JSON_LD_TRANSCRIPT_CHARS = 100_000;
+
+/** The VideoObject's fields other than the transcript (lib/publishing/page-meta.ts). */
+export type VideoJsonLdHead = Record<string, string>;
+
+export function transcriptText(segments: readonly { text: string }[]): string {
+  return segments
+    .map((segment) => segment.text.trim())
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** The VideoObject with `transcript`, serialised for a <script type="application/ld+json"> (no "</script>" possible). */
+export function videoJsonLd(head: VideoJsonLdHead, segments: readonly { text: string }[]): string {
+  const text = transcriptText(segments);
+  const data = {
+    "@context": "https://schema.org",
+    "@type": "VideoObject",
+    ...head,
+    transcript: text.length > JSON_LD_TRANSCRIPT_CHARS ? `${text.slice(0, JSON_LD_TRANSCRIPT_CHARS)}…` : text,
+  };
+  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026");
+}
