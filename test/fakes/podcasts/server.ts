@@ -41,7 +41,8 @@ export interface FakePodcastServer {
   close(): Promise<void>;
 }
 
-const HUGE_TOTAL = 50 * 1024 * 1024;
+/** What /hostile/huge.xml would send in all, were it read to the end. */
+export const HUGE_FEED_BYTES = 50 * 1024 * 1024;
 
 export const HOSTILE: Record<string, string> = {
   "billion-laughs.xml": `<?xml version="1.0"?>
@@ -227,7 +228,7 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
       const chunk = Buffer.from(`<item><title>${"x".repeat(1000)}</title></item>\n`.repeat(64));
       res.write('<?xml version="1.0"?><rss version="2.0"><channel><title>Huge</title>\n');
       const pump = () => {
-        while (hugeSent < HUGE_TOTAL) {
+        while (hugeSent < HUGE_FEED_BYTES) {
           hugeSent += chunk.length;
           if (!res.write(chunk)) return void res.once("drain", pump);
         }
