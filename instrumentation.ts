@@ -18,16 +18,19 @@ export async function register() {
   installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES, ...APP_ROUTES]));
   const { log } = await import("@/lib/observability/logger");
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
-  // One line on what yt-dlp can do for YouTube (its runtime, its solver, its age), off the start path.
-  const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
-  void reportYtDlpAtStart(log, settings.YTDLP_PATH);
   await database;
   // Several app processes may share PostgreSQL: each tells the others which cached pages it expired.
   if (settings.DATABASE_URL) (await import("@/lib/cache/tag-broadcast")).startTagBroadcast(settings.DATABASE_URL);
   // Jobs (the local runner in this process, unless Inngest is configured), webhook deliveries (rows in the
-  // database whichever job driver runs the jobs, sent from every app process) and the upload cleanup start
-  // next to the first requests, not before them: nothing a request answers waits for them.
+  // database whichever job driver runs the jobs, sent from every app process), the upload cleanup and one
+  // line on what yt-dlp can do for YouTube start once the first request is answered (or a few seconds
+  // after the server could answer one): nothing a request answers waits for them, and on a small machine
+  // they would take the first answer a second longer.
+  const { afterFirstAnswer } = await import("@/lib/http/first-response");
   void (async () => {
+    await afterFirstAnswer(BACKGROUND_START_AT_MOST_MS);
+    const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
+    void reportYtDlpAtStart(log, settings.YTDLP_PATH);
     const { startAppJobs } = await import("@/lib/jobs/start");
     const runner = await startAppJobs();
     const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
@@ -45,3 +48,6 @@ export async function register() {
     );
   })().catch((error: unknown) => log.error({ err: error }, "jobs could not start"));
 }
+
+/** Longest the postponable work waits for a first request once the server is ready. */
+const BACKGROUND_START_AT_MOST_MS = 3000;

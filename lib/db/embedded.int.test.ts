@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -65,7 +66,7 @@ describe("the embedded database at start", () => {
   }
 
   it("restores a fresh folder from the build's snapshot, with the schema that initdb and every migration give", async () => {
-    expect(await readdir(snapshotDir)).toEqual([expect.stringMatching(/^pglite-[0-9a-f]{32}\.tar\.gz$/)]);
+    expect(await readdir(snapshotDir)).toEqual([expect.stringMatching(/^pglite-[0-9a-f]{32}$/)]);
     const restored = await start("restored");
     const created = await start("created", { snapshotDir: path.join(root, "no-snapshot-here") });
 
@@ -75,6 +76,18 @@ describe("the embedded database at start", () => {
     const schema = await schemaOf(restored.pglite);
     expect(schema.history).toHaveLength(created.applied.length);
     expect(schema).toEqual(await schemaOf(created.pglite));
+  }, 240_000);
+
+  it("restores into an empty folder, past a copy that an earlier start left half-done", async () => {
+    await mkdir(path.join(root, "empty"));
+    await mkdir(path.join(root, "empty.restoring", "base"), { recursive: true });
+    const opened = await start("empty");
+    expect(opened.start).toBe("restored from snapshot");
+    expect(existsSync(path.join(root, "empty.restoring"))).toBe(false);
+    expect((await opened.pglite.query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`)).rows).toEqual([
+      { n: (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory()).length },
+    ]);
+    await stop(opened);
   }, 240_000);
 
   it("migrates an existing folder whose migrations are behind, and skips the check once they are not", async () => {

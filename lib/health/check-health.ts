@@ -1,4 +1,5 @@
-import { ytdlpHealthFields, ytdlpStatusIfKnown } from "@/lib/captions/ytdlp/status";
+import { after } from "next/server";
+import { lastYtDlpStatus, ytdlpHealthFields, ytdlpStatus } from "@/lib/captions/ytdlp/status";
 import { getDb, dbKind } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
@@ -47,11 +48,15 @@ function speechRecognition(): Record<string, string> {
 
 /**
  * yt-dlp's version, age, JavaScript runtime and YouTube challenge solver (lib/captions/ytdlp/status.ts):
- * the last probe's answer, never waited for ("checking" until the first one, started at boot, ends).
+ * the last probe's answer, never waited for ("checking" until the first one ends; the start runs one once the
+ * first request is answered, instrumentation.ts).
  */
 function ytdlp(): Record<string, string> {
   try {
-    return ytdlpHealthFields(ytdlpStatusIfKnown(env().YTDLP_PATH));
+    const binary = env().YTDLP_PATH;
+    // A due probe (a Python start, spawned from this thread) begins once this answer has been sent.
+    after(() => ytdlpStatus(binary));
+    return ytdlpHealthFields(lastYtDlpStatus());
   } catch {
     return { ytdlp: "missing" };
   }

@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { noteAnswered } from "@/lib/http/first-response";
 import { log } from "@/lib/observability/logger";
 import { httpRequestDuration } from "@/lib/observability/metrics";
 import { requestIdFrom } from "@/lib/observability/request-context";
@@ -46,6 +47,7 @@ export function instrumentRequest(
   response.setHeader("x-request-id", requestId);
   const started = process.hrtime.bigint();
   response.once("close", () => {
+    noteAnswered();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const path = (request.url ?? "/").split("?")[0]!;
     let decoded: string;

@@ -179,9 +179,8 @@ export function ytdlpStatus(binary?: string): Promise<YtDlpStatus> {
   return inFlight;
 }
 
-/** The last probe's answer without waiting (null before the first one ends); starts a probe when one is due. */
-export function ytdlpStatusIfKnown(binary?: string): YtDlpStatus | null {
-  void ytdlpStatus(binary);
+/** The last probe's answer without waiting or probing (null before the first one ends). */
+export function lastYtDlpStatus(): YtDlpStatus | null {
   return known;
 }
 

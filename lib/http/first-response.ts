@@ -1,0 +1,16 @@
+// The moment a start's postponable work begins (issue 25): once the server has answered its first request,
+// or a few seconds after it could, whichever comes first. On two cores the job runner's first claims,
+// webhook deliveries and the yt-dlp probe (a Python start) took about a second from the first request.
+
+let markAnswered: () => void = () => undefined;
+const firstAnswer = new Promise<void>((resolve) => (markAnswered = resolve));
+
+/** Called for every answered request (lib/observability/http.ts); only the first one counts. */
+export function noteAnswered(): void {
+  markAnswered();
+}
+
+/** Resolves when the first request has been answered, or after `atMostMs`, whichever comes first. */
+export function afterFirstAnswer(atMostMs: number): Promise<void> {
+  return Promise.race([firstAnswer, new Promise<void>((resolve) => setTimeout(resolve, atMostMs).unref())]);
+}
