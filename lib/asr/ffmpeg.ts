@@ -7,7 +7,7 @@ import path from "node:path";
 
 import { isMediaError } from "@/lib/media/errors";
 import { probeMedia } from "@/lib/media/probe";
-import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { FIRST_AUDIO_ONLY_ARGS, fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
 import { AsrError, throwIfAborted } from "./types";
@@ -80,13 +80,7 @@ export async function cutAudio(
     length.toFixed(3),
     "-i",
     fileUrl(input),
-    "-map",
-    "0:a:0",
-    "-vn",
-    "-sn",
-    "-dn",
-    "-map_metadata",
-    "-1",
+    ...FIRST_AUDIO_ONLY_ARGS,
     ...codecArgs,
     path.resolve(output),
   ];

@@ -15,7 +15,7 @@ import path from "node:path";
 
 import { MediaError } from "./errors";
 import { runTool, ToolStartError } from "@/lib/process/run";
-import { fileUrl, INPUT_GUARD_ARGS, NOT_MEDIA_PATTERN, type ToolPaths } from "./tools";
+import { FIRST_AUDIO_ONLY_ARGS, fileUrl, INPUT_GUARD_ARGS, NOT_MEDIA_PATTERN, type ToolPaths } from "./tools";
 
 export type AsrCodec = "opus" | "mp3";
 
@@ -90,13 +90,7 @@ export function buildConvertArgs(input: string, output: string, codec: AsrCodec,
     ...INPUT_GUARD_ARGS,
     "-i",
     fileUrl(input),
-    "-map",
-    "0:a:0",
-    "-vn",
-    "-sn",
-    "-dn",
-    "-map_metadata",
-    "-1",
+    ...FIRST_AUDIO_ONLY_ARGS,
     ...(maxSeconds !== undefined ? ["-t", String(maxSeconds)] : []),
     "-ac",
     "1",

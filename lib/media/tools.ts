@@ -70,6 +70,9 @@ export const INPUT_GUARD_ARGS: readonly string[] = [
   INPUT_DEMUXERS.join(","),
 ];
 
+/** Output options that keep the input's first audio stream alone: no video, subtitles, data or metadata. */
+export const FIRST_AUDIO_ONLY_ARGS: readonly string[] = ["-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1"];
+
 /** `file:/absolute/path`: never read as another protocol, an option, or a relative name. */
 export function fileUrl(p: string): string {
   return `file:${path.resolve(p)}`;
