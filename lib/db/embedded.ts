@@ -8,7 +8,7 @@
 // - PostgreSQL gets 32 MB of shared buffers instead of its 128 MB default: setting those up was about
 //   half of PGlite's boot, and the embedded database is a small one.
 import "server-only";
-import { cpSync, existsSync, readdirSync } from "node:fs";
+import { constants, cpSync, existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -92,7 +92,8 @@ async function restoreSnapshot(dir: string, snapshot: string): Promise<boolean> 
   const staging = `${dir}.restoring`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(path.dirname(dir), { recursive: true });
-  cpSync(snapshot, staging, { recursive: true });
+  // A copy-on-write clone where the file system has them (Btrfs, XFS, APFS), a plain copy elsewhere.
+  cpSync(snapshot, staging, { recursive: true, mode: constants.COPYFILE_FICLONE });
   if (existsSync(dir)) await rmdir(dir);
   await rename(staging, dir);
   return true;
