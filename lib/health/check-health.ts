@@ -1,5 +1,5 @@
 import { after } from "next/server";
-import { lastYtDlpStatus, ytdlpHealthFields, ytdlpStatus } from "@/lib/captions/ytdlp/status";
+import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue, ytdlpStatus } from "@/lib/captions/ytdlp/status";
 import { getDb, dbKind } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
@@ -55,7 +55,7 @@ function ytdlp(): Record<string, string> {
   try {
     const binary = env().YTDLP_PATH;
     // A due probe (a Python start, spawned from this thread) begins once this answer has been sent.
-    after(() => ytdlpStatus(binary));
+    if (ytdlpProbeDue()) after(() => ytdlpStatus(binary));
     return ytdlpHealthFields(lastYtDlpStatus());
   } catch {
     return { ytdlp: "missing" };

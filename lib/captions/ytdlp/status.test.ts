@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 
 import {
   ageInDays,
+  lastYtDlpStatus,
   parseVerboseHeader,
   startupLine,
   statusFrom,
   versionDate,
   ytdlpHealthFields,
+  ytdlpProbeDue,
+  ytdlpStatus,
   type YtDlpStatus,
 } from "./status";
 
@@ -143,5 +146,18 @@ describe("/health's yt-dlp fields", () => {
     const gap = startupLine({ ...ready, solver: null, problems: ["no solver: run `npm run ytdlp:update`"] });
     expect(gap.level).toBe("warn");
     expect(gap.message).toMatch(/solver missing: no solver: run `npm run ytdlp:update`$/);
+  });
+});
+
+describe("when a probe is due (/health starts one after its answer)", () => {
+  it("is before the first probe, not while one runs, and not once one has ended", async () => {
+    expect(ytdlpProbeDue()).toBe(true);
+    expect(lastYtDlpStatus()).toBeNull();
+    const probing = ytdlpStatus("/nonexistent/yt-dlp");
+    expect(ytdlpProbeDue()).toBe(false);
+    const status = await probing;
+    expect(status.version).toBeNull();
+    expect(ytdlpProbeDue()).toBe(false);
+    expect(lastYtDlpStatus()).toBe(status);
   });
 });

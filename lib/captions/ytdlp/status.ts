@@ -179,6 +179,11 @@ export function ytdlpStatus(binary?: string): Promise<YtDlpStatus> {
   return inFlight;
 }
 
+/** True when ytdlpStatus() would start a probe: none has ended within STATUS_TTL_MS and none is running. */
+export function ytdlpProbeDue(): boolean {
+  return inFlight === null && (known === null || Date.now() - probedAt > STATUS_TTL_MS);
+}
+
 /** The last probe's answer without waiting or probing (null before the first one ends). */
 export function lastYtDlpStatus(): YtDlpStatus | null {
   return known;
