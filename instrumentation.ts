@@ -1,5 +1,5 @@
 // Runs once when the server starts: fail fast on bad settings, and open the database (with the
-// embedded default this applies migrations) before the first request is served; the jobs start beside.
+// embedded default this applies migrations) before the first request is served; the jobs start after it.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
