@@ -24,12 +24,20 @@ export async function ensureCustomer(stripe: Stripe, userId: string): Promise<st
     { email: user.email ?? undefined, name: user.name ?? undefined, metadata: { user_id: userId } },
     { idempotencyKey: `verbatim-customer-${userId}` },
   );
-  await db.$executeRaw`
+  const link = () => db.$executeRaw`
     INSERT INTO "Subscription" ("id", "userId", "tier", "stripeCustomerId", "cancelAtPeriodEnd", "createdAt", "updatedAt")
     VALUES (${`sub_${userId}`}, ${userId}, 'free', ${customer.id}, false, now(), now())
     ON CONFLICT ("userId") DO UPDATE SET "stripeCustomerId" = COALESCE("Subscription"."stripeCustomerId", EXCLUDED."stripeCustomerId"), "updatedAt" = now()`;
+  // ON CONFLICT spares only its arbiter index: two first calls inserting at once can still meet on the primary
+  // key ("sub_<user>"). The loser's second try finds the winner's committed row and takes the update.
+  await link().catch((error: unknown) => (isUniqueViolation(error) ? link() : Promise.reject(error)));
   const linked = await db.subscription.findUniqueOrThrow({ where: { userId }, select: { stripeCustomerId: true } });
   return linked.stripeCustomerId!;
+}
+
+/** PostgreSQL's unique_violation (23505), as Prisma reports it from a raw statement. */
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Error && /\b23505\b/.test(error.message);
 }
 
 /** POST /v1/checkout: a Stripe Checkout Session for a first subscription to `tier`. */
