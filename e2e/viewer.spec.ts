@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
-import { devLogin, randomEmail } from "./helpers";
+import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { speech, speechWav as writeSpeech } from "../test/speech";
 
@@ -58,7 +57,7 @@ async function expectNoHorizontalOverflow(page: Page) {
 
 async function expectNoSeriousA11yViolations(page: Page) {
   // The third-party player frame is not ours to scan.
-  const results = await new AxeBuilder({ page }).exclude("iframe").analyze();
+  const results = await axeScan(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
