@@ -1,6 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { devLogin, randomEmail } from "./helpers";
+import { contrastProblems } from "./contrast";
+import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
 // Issue 27 in Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
@@ -124,52 +124,13 @@ function pages(world: World) {
   ];
 }
 
-/**
- * The contrast of an element's text against what is behind it, from computed styles: its colour over the
- * stack of ancestor background colours (images ignored), faded by ancestor opacity. Colours go through a
- * canvas, so any CSS colour (Tailwind's oklch included) comes back as sRGB bytes.
- */
-async function measuredContrast(page: Page, selector: string): Promise<{ ratio: number; large: boolean } | null> {
-  return page.evaluate((selector) => {
-    const element = document.querySelector(selector);
-    if (!element) return null;
-    const canvas = document.createElement("canvas").getContext("2d", { willReadFrequently: true })!;
-    const rgba = (color: string): [number, number, number, number] => {
-      canvas.clearRect(0, 0, 1, 1);
-      canvas.fillStyle = color;
-      canvas.fillRect(0, 0, 1, 1);
-      const [r, g, b, a] = canvas.getImageData(0, 0, 1, 1).data;
-      return [r, g, b, a / 255];
-    };
-    const over = (top: number[], bottom: number[]) =>
-      top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3]));
-    const layers: [number, number, number, number][] = [];
-    let opacity = 1;
-    for (let node: Element | null = element; node; node = node.parentElement) {
-      const style = getComputedStyle(node);
-      opacity *= Number(style.opacity);
-      const background = rgba(style.backgroundColor);
-      if (background[3] > 0) layers.push(background);
-      if (background[3] >= 1) break;
-    }
-    let behind = [255, 255, 255];
-    for (const layer of layers.reverse()) behind = over(layer, behind);
-    const text = rgba(getComputedStyle(element).color);
-    const seen = over([...text.slice(0, 3), text[3] * opacity], behind);
-    const luminance = (rgb: number[]) => {
-      const [r, g, b] = rgb.map((c) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4));
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    const [light, dark] = [luminance(seen), luminance(behind)].sort((a, b) => b - a);
-    const style = getComputedStyle(element);
-    const size = Number.parseFloat(style.fontSize);
-    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-    return { ratio: (light + 0.05) / (dark + 0.05), large };
-  }, selector);
-}
+// Every test of this file makes its own user, so they may run in any worker: the scans (a minute each) spread
+// over the e2e workers instead of queuing behind each other.
+test.describe.configure({ mode: "parallel" });
 
-// One world for the four scans (each scheme at each size is its own test, with its own time budget: 13 pages
-// each, the transcript pages being the slowest to check).
+// One world per worker for the dark scans (each size is its own test, with its own time budget: 13 pages each,
+// the transcript pages being the slowest to check). The light scheme's contrast is checked by all-pages.spec.ts's
+// full axe scan of the same pages, counted the same way (e2e/contrast.ts).
 test.describe("colour contrast", () => {
   let world: World;
   let signedIn: BrowserContext;
@@ -183,7 +144,7 @@ test.describe("colour contrast", () => {
     await Promise.all([signedIn?.close(), signedOut?.close()]);
   });
 
-  for (const scheme of SCHEMES) {
+  for (const scheme of ["dark"] as const) {
     for (const size of SIZES) {
       test(`every page passes a colour-contrast check, counting axe's needs-review results: ${scheme}, ${size.name}`, async () => {
         test.setTimeout(240_000);
@@ -198,27 +159,8 @@ test.describe("colour contrast", () => {
           if (entry.search) await page.getByTestId("transcript-search").fill(entry.search);
           // Nothing scrolled under the sticky player: the check sees each element on its own background.
           await page.evaluate(() => window.scrollTo(0, 0));
-          const scan = await new AxeBuilder({ page }).withRules(["color-contrast"]).exclude("iframe").analyze();
-          for (const node of scan.violations.flatMap((result) => result.nodes))
-            problems.push(`${entry.name}: ${node.target.join(" ")}: ${node.failureSummary}`);
-          // What axe could only flag for review (a glyph, a background image, an overlap, white on white) is
-          // measured here from the computed colours instead, never skipped.
-          for (const node of scan.incomplete.flatMap((result) => result.nodes)) {
-            const reason = node.any.map((check) => check.message).join("; ");
-            const selector = node.target.length === 1 ? String(node.target[0]) : null;
-            const measured = selector ? await measuredContrast(page, selector) : null;
-            if (!measured) {
-              problems.push(`${entry.name}: ${node.target.join(" ")}: not measurable (${reason})`);
-              continue;
-            }
-            // Glyphs and icons are non-text contrast (WCAG 1.4.11, 3:1); text needs 4.5:1 (3:1 when large).
-            const glyph = /non-text characters/.test(reason);
-            const needed = glyph || measured.large ? 3 : 4.5;
-            if (measured.ratio < needed)
-              problems.push(
-                `${entry.name}: ${selector}: contrast ${measured.ratio.toFixed(2)} (needs ${needed}; axe: ${reason})`,
-              );
-          }
+          const scan = await axeScan(page).withRules(["color-contrast"]).analyze();
+          problems.push(...(await contrastProblems(page, entry.name, scan)));
           await page.close();
         }
         expect(problems, problems.join("\n")).toEqual([]);
