@@ -2,10 +2,10 @@ import { expect, test, type APIRequestContext, type APIResponse } from "@playwri
 
 // Issue 21 item 5: anonymous pages that read the database are rate-limited per client address like the
 // public API's reads, on the built app: /t/{slug} (served from Next.js's cache, so proxy.ts does not run
-// for it) with unknown slugs, its search, /explore?q= and the sitemaps. Against the fuzz app
-// (playwright.config.ts), whose per-address limits no other spec needs afterwards.
+// for it) with unknown slugs, its search, /explore?q= and the sitemaps. Against an app of its own
+// (playwright.config.ts), whose per-address limits no other spec meets.
 
-test.use({ baseURL: process.env.E2E_FUZZ_ORIGIN });
+test.use({ baseURL: process.env.E2E_LIMITS_ORIGIN });
 
 const PUBLIC_PAGE_LIMIT = 300; // RATE_LIMITS.publicPage: 300 a minute per address
 const PUBLIC_READ_LIMIT = 300; // RATE_LIMITS.publicRead
@@ -47,7 +47,7 @@ test("unknown slugs run into the per-address limit; then /t searches, /explore?q
   request,
 }) => {
   test.setTimeout(240_000);
-  // Every slug is unknown: 404 until the limit (the fuzz spec before may have used part of it), then 429.
+  // Every slug is unknown: 404 until the limit, then 429.
   const refusal = await useUp(request, PUBLIC_PAGE_LIMIT, (i) => `/t/no-such-slug-${i}`, 404);
   expect(refusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
 
