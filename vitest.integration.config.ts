@@ -16,9 +16,11 @@ export default defineConfig({
     server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
-    testTimeout: 60000,
+    // A guard against a hang, not a timing: in CI these files run beside the e2e suite on two cores, where a test
+    // that takes 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
+    testTimeout: 180_000,
     // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
-    hookTimeout: 60000,
+    hookTimeout: 180_000,
     // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): three workers keep two cores busy
     // where vitest's default would run one (662 s → 489 s for this suite on a 2-core machine). Each file has
     // its own database, so files do not meet.

@@ -93,7 +93,7 @@ beforeAll(async () => {
   ];
   const { headers } = await createCaller(ctx.db);
   client = createVerbatimClient({ baseUrl: served.url, apiKey: headers.authorization.replace("Bearer ", "") });
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const runner of runners) await runner.stop();

@@ -12,7 +12,7 @@ let getRoute: typeof import("@/app/v1/import/[batch_id]/route").GET;
 beforeAll(async () => {
   world = await startImportWorld("import-failure");
   getRoute = (await import("@/app/v1/import/[batch_id]/route")).GET;
-}, 60_000);
+});
 
 afterAll(async () => {
   await world?.close();

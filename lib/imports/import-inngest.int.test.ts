@@ -93,5 +93,5 @@ describe("imports on the Inngest driver", () => {
       failed: 0,
       skipped: 0,
     });
-  }, 120_000);
+  });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
     items: (await import("@/app/v1/import/[batch_id]/items/route")).GET,
     transcript: (await import("@/app/v1/transcripts/[id]/route")).GET,
   };
-}, 60_000);
+});
 
 afterAll(async () => {
   await world?.close();
@@ -94,7 +94,7 @@ describe("GET /v1/import/{batch_id}/items", () => {
       skipped: 2,
       failed: 1,
     });
-  }, 120_000);
+  });
 
   it("the owner sees every item in listing order with its state, note, job and transcript", async () => {
     const res = await listItems(owner.auth, batchId);

@@ -36,7 +36,7 @@ beforeAll(async () => {
     list: batchRoutes.GET,
     get: (await import("@/app/v1/import/[batch_id]/route")).GET,
   };
-}, 60_000);
+});
 
 afterAll(async () => {
   await world?.close();
@@ -121,7 +121,7 @@ describe("imports", () => {
     });
     expect(res.status).toBe(404);
     expect((await callRoute(routes.list, "/v1/import", { headers: other.auth })).json).toEqual([]);
-  }, 120_000);
+  });
 
   it("an allowance that runs out mid-batch: the rest are failed with a note, not dropped", async () => {
     const { user, auth } = await caller();
@@ -137,7 +137,7 @@ describe("imports", () => {
     expect(failed.every((i) => /allowance/.test(i.note ?? ""))).toBe(true);
     const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
     expect(period?.usedSeconds).toBe(900);
-  }, 120_000);
+  });
 
   it("an Apple Podcasts episode link imports that one episode; a show link imports the feed", async () => {
     const { auth } = await caller();
@@ -151,7 +151,7 @@ describe("imports", () => {
     const show = await startImport(auth, "https://podcasts.apple.com/us/podcast/example/id1000");
     // Three episodes (the live item's stream is not an episode); the one just transcribed is skipped.
     expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
-  }, 120_000);
+  });
 
   it("two batches of one user at once never run more than IMPORT_CONCURRENCY items together", async () => {
     const { user, auth } = await caller();
@@ -179,7 +179,7 @@ describe("imports", () => {
     ]);
     expect(most).toBeGreaterThan(0);
     expect(most).toBeLessThanOrEqual(4); // IMPORT_CONCURRENCY in this file
-  }, 120_000);
+  });
 
   it("a source that cannot be listed ends in error with the reason; bad URLs are refused at once", async () => {
     const { auth } = await caller();
@@ -200,5 +200,5 @@ describe("imports", () => {
     expect(
       (await callRoute(routes.start, "/v1/import", { body: { url: `${fake.origin}/generated/1.xml` } })).status,
     ).toBe(401);
-  }, 60_000);
+  });
 });

@@ -42,7 +42,7 @@ beforeAll(async () => {
     start: (await import("@/app/v1/import/route")).POST,
     get: (await import("@/app/v1/import/[batch_id]/route")).GET,
   };
-}, 60_000);
+});
 
 afterAll(async () => {
   (await import("@/lib/imports/deps")).setImportDepsForTests(undefined);

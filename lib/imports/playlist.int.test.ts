@@ -49,7 +49,7 @@ describe("a YouTube playlist through the real yt-dlp", () => {
     expect(listed.entries).toEqual(VIDEOS.map((v) => ({ id: v.id, title: v.title, durationSeconds: v.seconds })));
     // One request, through the guard: it asks the upstream proxy for the address it checked, not the name.
     expect(proxy.requests).toEqual([`http://142.250.80.46:80/playlist?list=${LIST}`]); // flat: no video page fetched
-  }, 90_000);
+  });
 
   it("stops at the item cap", async () => {
     const listed = await listPlaylist(`http://www.youtube.com/playlist?list=${LIST}`, {
@@ -58,7 +58,7 @@ describe("a YouTube playlist through the real yt-dlp", () => {
       max: 5,
     });
     expect(listed.entries.map((e) => e.id)).toEqual(VIDEOS.slice(0, 5).map((v) => v.id));
-  }, 90_000);
+  });
 
   it("a playlist the platform does not have is an error, not an empty import", async () => {
     await expect(
@@ -68,5 +68,5 @@ describe("a YouTube playlist through the real yt-dlp", () => {
         max: 5,
       }),
     ).rejects.toThrow();
-  }, 90_000);
+  });
 });

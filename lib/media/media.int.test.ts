@@ -77,7 +77,7 @@ beforeAll(async () => {
   wavDuration = (size - 44) / 2 / 22_050;
   await Promise.all(SAMPLES.map(async (s) => files.set(s.name, await makeSample(wav, samplesDir, s))));
   server = await startLocalServer();
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -244,7 +244,7 @@ describe("convertForAsr", () => {
       "32k",
       long,
     ]);
-  }, 60_000);
+  });
 
   it("this ffmpeg has libopus", async () => {
     expect(await detectAsrCodec()).toBe("opus");
@@ -321,7 +321,7 @@ describe("convertForAsr", () => {
     expect(err).toMatchObject({ code: "convert_failed", retryable: true });
     expect(existsSync(path.join(root, "timeout-out.ogg"))).toBe(false);
     expect(readdirSync(root).filter((f) => f.endsWith(".part"))).toEqual([]);
-  }, 60_000);
+  });
 
   it("an abort kills ffmpeg and rejects with the caller's reason; withTempDir removes everything", async () => {
     const ac = new AbortController();
@@ -339,7 +339,7 @@ describe("convertForAsr", () => {
     await expect(job).rejects.toBe(reason);
     expect(tmp).not.toBe("");
     expect(existsSync(tmp)).toBe(false);
-  }, 60_000);
+  });
 
   it("never overwrites its input; a missing ffmpeg is convert_failed", async () => {
     const input = path.join(samplesDir, "same.ogg");

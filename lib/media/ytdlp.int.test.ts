@@ -96,7 +96,7 @@ beforeAll(async () => {
     const timer = setInterval(() => res.write(chunk), 20); // ~200 KB/s, endless
     res.on("close", () => clearInterval(timer));
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await outbound.close();

@@ -582,7 +582,7 @@ describe("device flow", () => {
     expect((await apiKeyRead(tokens.access_token)).status).toBe(200);
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect((await apiKeyRead(refreshed.access_token)).status).toBe(200);
-  }, 30_000);
+  });
 
   it("answers authorization_pending, slow_down (interval +5 s), access_denied, expired_token and invalid_grant", async () => {
     const user = await createCaller(ctx.db);

@@ -41,7 +41,7 @@ beforeAll(async () => {
     RATE_LIMIT_MULTIPLIER: "0",
   });
   ctx = await useTestDatabase();
-}, 60_000);
+});
 
 afterAll(async () => {
   await podcasts?.close();
@@ -85,7 +85,7 @@ describe("errors in the user's words, the cause in the log", () => {
     expect(await failures()).toMatch(
       /verbatim_failures_total\{surface="api",code="upstream_failed",cause="connection_refused"\} [1-9]/,
     );
-  }, 60_000);
+  });
 
   it("the recogniser unreachable: the job's error and the history say so plainly; the log has ECONNREFUSED and ASR_OPENAI_BASE_URL", async () => {
     const { userId, headers } = await createCaller(ctx.db);
@@ -136,5 +136,5 @@ describe("errors in the user's words, the cause in the log", () => {
     expect(await failures()).toMatch(
       /verbatim_failures_total\{surface="job",code="asr_failed",cause="connection_refused"\} [1-9]/,
     );
-  }, 120_000);
+  });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   userId = (await db.user.create({ data: { email: "pglite-search@example.test" } })).id;
   await storeTranscript(db, { segments: gritTrack(), lang: "en", title: "Grit", userIds: [userId] });
   await storeTranscript(db, { segments: mempoolChineseTrack(), lang: "zh", title: "mempool", userIds: [userId] });
-}, 120_000);
+});
 
 afterAll(async () => {
   await db?.$disconnect();

@@ -86,7 +86,7 @@ beforeAll(async () => {
   };
   keys = await import("@/lib/auth/api-keys");
   ({ getSubscription } = await import("@/lib/usage/get-subscription"));
-}, 60_000);
+});
 
 afterAll(async () => {
   await runner?.stop();

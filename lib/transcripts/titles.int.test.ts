@@ -45,7 +45,7 @@ beforeAll(async () => {
     history: (await import("@/app/v1/me/transcriptions/route")).GET,
     download: (await import("@/app/v1/transcripts/[id]/download/route")).GET,
   };
-}, 60_000);
+});
 
 afterAll(async () => {
   await world?.close();
@@ -101,7 +101,7 @@ describe("titles", () => {
     ]);
     expect(await history(headers, "Generated show")).toHaveLength(3);
     expect(await history(headers, "Episode 2")).toHaveLength(1);
-  }, 120_000);
+  });
 
   it("a direct lecture.mp3 link is titled from its file name, at once and once transcribed; a download is named after it", async () => {
     const { headers } = await world.caller();
@@ -121,7 +121,7 @@ describe("titles", () => {
     const file = await download(headers, entry!.transcript_id!, "srt");
     expect(file.status).toBe(200);
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="Lecture 03.mp3 (en).srt"');
-  }, 120_000);
+  });
 
   it("the file's own title tag replaces the file name; a non-ASCII title downloads as filename* with an ASCII fallback", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "verbatim-titles-"));
@@ -166,5 +166,5 @@ describe("titles", () => {
     expect(file.headers.get("content-disposition")).toBe(
       `attachment; filename="Cafe Entropie Teil 1 (en).txt"; filename*=UTF-8''Caf%C3%A9%20Entropie%20Teil%201%20%28en%29.txt`,
     );
-  }, 120_000);
+  });
 });

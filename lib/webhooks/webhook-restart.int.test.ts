@@ -42,7 +42,7 @@ beforeAll(async () => {
     RATE_LIMIT_MULTIPLIER: "0",
   });
   ctx = await useTestDatabase();
-}, 60_000);
+});
 
 afterEach(async () => {
   for (const child of children) await stopChild(child);

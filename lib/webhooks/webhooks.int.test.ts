@@ -50,7 +50,7 @@ beforeAll(async () => {
     sign: (await import("@/app/v1/uploads/sign/route")).POST,
     put: (await import("@/app/uploads/[...path]/route")).PUT as unknown as Route,
   };
-}, 60_000);
+});
 
 afterAll(async () => {
   await deliveries?.stop();
@@ -349,7 +349,7 @@ describe("events", () => {
     const { importEventSchema } = await import("@/lib/webhooks/schemas");
     expect(importEventSchema.strict().safeParse(receiver.forPath(perRequest)[0]!.payload).success).toBe(true);
     expect(new Set(receiver.forPath(transcripts).map((q) => q.headers["webhook-id"])).size).toBe(3);
-  }, 150_000);
+  });
 });
 
 describe("delivery", () => {

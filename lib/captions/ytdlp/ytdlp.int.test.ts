@@ -45,7 +45,7 @@ beforeAll(async () => {
   }
   server = await startFakeSubtitleServer();
   tmp = mkdtempSync(path.join(tmpdir(), "ytdlp-int-"));
-}, 60_000);
+});
 
 afterAll(async () => {
   await outbound.close();
