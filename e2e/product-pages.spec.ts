@@ -1,7 +1,8 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { contrastProblems } from "./contrast";
 import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
+import { WATCH_URL, makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
 
 // Issue 27 in Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
 // colour-contrast check, counting the results axe can only flag for review ("incomplete": it filed
@@ -15,129 +16,23 @@ const SIZES = [
 ] as const;
 const SCHEMES = ["light", "dark"] as const;
 
-/** A 1×1 PNG standing in for YouTube's thumbnails (no network here). */
-const PIXEL = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
-  "base64",
-);
-const WATCH_URL = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
-
-interface World {
-  email: string;
-  transcriptId: string;
-  slug: string;
-  deviceCode: string;
-  consent: string;
-}
-
-async function stubThirdParties(page: Page) {
-  await page.route("https://i.ytimg.com/**", (route) => route.fulfill({ contentType: "image/png", body: PIXEL }));
-  // The embedded players are third-party pages: not loaded here (no network), not ours to check.
-  await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) =>
-    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title>" }),
-  );
-}
-
-/** A signed-in user with a transcript, a failed request, a published page, an API key, a pending device code and an OAuth client. */
-async function makeWorld(browser: Browser): Promise<{ world: World; signedIn: BrowserContext }> {
-  const signedIn = await browser.newContext();
-  const page = await signedIn.newPage();
-  const email = randomEmail("pages27");
-  await devLogin(page, email);
-  const api = page.request;
-  const ok = await api.post("/v1/transcript", { data: { url: WATCH_URL, lang: "en" } });
-  expect(ok.status()).toBe(200);
-  const transcriptId = (await ok.json()).id as string;
-  expect(
-    (
-      await api.post("/v1/transcript", {
-        data: { url: `https://www.youtube.com/watch?v=${FAKE_IDS.private}`, lang: "en" },
-      })
-    ).ok(),
-  ).toBe(false);
-  const published = await api.post("/v1/publish", { data: { url: WATCH_URL, lang: "en" } });
-  expect(published.status()).toBe(200);
-  const { slug } = await published.json();
-  expect((await api.post("/v1/me/api-key/ensure")).ok()).toBe(true);
-  const device = await (await api.post("/v1/device/code", { form: { client_id: "verbatim-cli" } })).json();
-  const client = await (
-    await api.post("/oauth/register", {
-      data: { redirect_uris: ["http://127.0.0.1:9/callback"], client_name: "Contrast Connector" },
-    })
-  ).json();
-  const consent = `/oauth/authorize?${new URLSearchParams({
-    response_type: "code",
-    client_id: client.client_id,
-    redirect_uri: "http://127.0.0.1:9/callback",
-    code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-    code_challenge_method: "S256",
-    state: "pages27",
-    scope: "api",
-  })}`;
-  await page.close();
-  return { world: { email, transcriptId, slug, deviceCode: device.user_code, consent }, signedIn };
-}
-
-function pages(world: World) {
-  return [
-    { name: "home", path: "/", signedOut: true, ready: (p: Page) => p.getByTestId("link-box") },
-    {
-      name: "signin",
-      path: "/signin",
-      signedOut: true,
-      ready: (p: Page) => p.getByRole("heading", { name: "Sign in to Verbatim" }),
-    },
-    { name: "explore", path: "/explore", signedOut: true, ready: (p: Page) => p.getByRole("heading", { level: 1 }) },
-    {
-      name: "docs",
-      path: "/docs",
-      signedOut: true,
-      ready: (p: Page) => p.getByRole("heading", { name: /Transcripts/ }).first(),
-    },
-    {
-      name: "public-transcript",
-      path: `/t/${world.slug}`,
-      signedOut: true,
-      ready: (p: Page) => p.getByTestId("public-segments").getByRole("listitem").first(),
-    },
-    { name: "transcribe", path: "/dashboard", ready: (p: Page) => p.getByTestId("try-sample") },
-    {
-      name: "transcript",
-      path: `/dashboard?transcript=${world.transcriptId}`,
-      ready: (p: Page) => p.getByTestId("segment").first(),
-    },
-    {
-      name: "transcript-search",
-      path: `/dashboard?transcript=${world.transcriptId}`,
-      ready: (p: Page) => p.getByTestId("segment").first(),
-      search: "dough",
-    },
-    { name: "history", path: "/dashboard/history", ready: (p: Page) => p.getByTestId("history-row").first() },
-    { name: "billing", path: "/dashboard/billing", ready: (p: Page) => p.getByTestId("current-tier") },
-    { name: "keys", path: "/dashboard/keys", ready: (p: Page) => p.getByTestId("key-prefix") },
-    {
-      name: "device",
-      path: `/device?user_code=${world.deviceCode}`,
-      ready: (p: Page) => p.getByTestId("device-user-code"),
-    },
-    { name: "consent", path: world.consent, ready: (p: Page) => p.getByTestId("consent-client") },
-  ];
-}
-
 // Every test of this file makes its own user, so they may run in any worker: the scans (a minute each) spread
 // over the e2e workers instead of queuing behind each other.
 test.describe.configure({ mode: "parallel" });
 
-// One world per worker for the dark scans (each size is its own test, with its own time budget: 13 pages each,
-// the transcript pages being the slowest to check). The light scheme's contrast is checked by all-pages.spec.ts's
-// full axe scan of the same pages, counted the same way (e2e/contrast.ts).
+// One world per worker for the dark scans (each size is its own test, with its own time budget: every page of
+// pages-world.ts, the transcript pages being the slowest to check). The light scheme's contrast is checked by
+// all-pages.spec.ts's full axe scan of the same pages, counted the same way (e2e/contrast.ts).
 test.describe("colour contrast", () => {
   let world: World;
   let signedIn: BrowserContext;
   let signedOut: BrowserContext;
   test.beforeAll(async ({ browser }) => {
     test.setTimeout(120_000);
-    ({ world, signedIn } = await makeWorld(browser));
+    signedIn = await browser.newContext();
+    const setup = await signedIn.newPage();
+    world = await makeWorld(setup, "pages27");
+    await setup.close();
     signedOut = await browser.newContext();
   });
   test.afterAll(async () => {
@@ -149,7 +44,7 @@ test.describe("colour contrast", () => {
       test(`every page passes a colour-contrast check, counting axe's needs-review results: ${scheme}, ${size.name}`, async () => {
         test.setTimeout(240_000);
         const problems: string[] = [];
-        for (const entry of pages(world)) {
+        for (const entry of productPages(world)) {
           const page = await (entry.signedOut ? signedOut : signedIn).newPage();
           await stubThirdParties(page);
           await page.emulateMedia({ colorScheme: scheme });
