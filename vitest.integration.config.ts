@@ -16,8 +16,8 @@ export default defineConfig({
     server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**"],
-    // A guard against a hang, not a timing: in CI these files run beside the e2e suite on two cores, where a test
-    // that takes 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
+    // A guard against a hang, not a timing: in CI (three of these files at a time on two cores) a test that takes
+    // 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
     testTimeout: 180_000,
     // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
     hookTimeout: 180_000,
