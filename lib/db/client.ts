@@ -3,6 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PGlite } from "@electric-sql/pglite";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 
@@ -10,7 +11,7 @@ export type Db = PrismaClient;
 
 // One client per process, kept on globalThis so dev-mode reloads do not open new pools.
 const globalForDb = globalThis as unknown as {
-  verbatimDb?: Promise<{ client: PrismaClient; kind: DbKind; pool?: pg.Pool }>;
+  verbatimDb?: Promise<{ client: PrismaClient; kind: DbKind; pool?: pg.Pool; pglite?: PGlite }>;
 };
 
 export type DbKind = "postgres" | "pglite";
@@ -41,7 +42,7 @@ async function connectEmbedded(dataDir: string) {
     { start, applied: applied.length, openMs: Math.round(performance.now() - started) },
     "embedded database open",
   );
-  return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const };
+  return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const, pglite };
 }
 
 /**
@@ -84,6 +85,11 @@ export async function getDb(): Promise<PrismaClient> {
 /** The PostgreSQL pool Prisma uses (null with the embedded database): for lib/db/hot-sql.ts only. */
 export async function pgPool(): Promise<pg.Pool | null> {
   return (await connection()).pool ?? null;
+}
+
+/** The embedded database Prisma uses (null on PostgreSQL): for lib/db/hot-sql.ts only. */
+export async function embeddedDatabase(): Promise<PGlite | null> {
+  return (await connection()).pglite ?? null;
 }
 
 export async function dbKind(): Promise<DbKind> {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   pglite = await PGlite.create();
   await applyMigrations(pgliteExecutor(pglite));
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite" });
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite", pglite });
   ({ searchLibrary } = await import("@/lib/search/search-library"));
   ({ searchPublic } = await import("@/lib/search/search-public"));
   userId = (await db.user.create({ data: { email: "pglite-search@example.test" } })).id;

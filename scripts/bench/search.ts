@@ -230,7 +230,7 @@ async function pglite(transcripts: number): Promise<Record<string, number>> {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const withIndex = await storeTime(db);
     const client = new PrismaClient({ adapter: new PrismaPGlite(lite) });
-    (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client, kind: "pglite" });
+    (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client, kind: "pglite", pglite: lite });
     const figures = await timeQueries(`PGlite, ${transcripts} transcripts`);
     delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
     await client.$disconnect();
