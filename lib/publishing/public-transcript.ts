@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { hotQuery } from "@/lib/db/hot-sql";
 import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
 import { transcriptFile } from "@/lib/transcripts/get-transcript";
@@ -31,14 +32,19 @@ interface Version {
   fetchedAt: Date;
 }
 
-/** The version of a published slug: one small indexed query, no segments. */
+/**
+ * The version of a published slug: one small indexed query, no segments. Every GET /v1/public/{slug} runs
+ * it, 304s included, so it is a hot statement (lib/db/hot-sql.ts).
+ */
 async function publishedVersion(slug: string): Promise<Version | null> {
   if (!isSlug(slug)) return null;
-  const db = await getDb();
-  const rows = await db.$queryRaw<Version[]>`
-    SELECT p."id", p."publishedAt", t."fetchedAt"
-    FROM "Publication" p JOIN "Transcript" t ON t."id" = p."transcriptId"
-    WHERE p."slug" = ${slug} AND p."publishedAt" IS NOT NULL`;
+  const rows = await hotQuery<Version>(
+    "public-version",
+    `SELECT p."id", p."publishedAt", t."fetchedAt"
+     FROM "Publication" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+     WHERE p."slug" = $1 AND p."publishedAt" IS NOT NULL`,
+    [slug],
+  );
   return rows[0] ?? null;
 }
 
