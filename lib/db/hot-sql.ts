@@ -2,7 +2,8 @@ import "server-only";
 import pg from "pg";
 import { embeddedDatabase, pgPool } from "@/lib/db/client";
 
-// The few statements every authenticated API request runs (who is calling; a stored transcript) go
+// The few statements run on every request of the hottest paths (who is calling; a stored transcript; the
+// version of a public transcript, which GET /v1/public/{slug} and its 304s ask for) go
 // straight to the database's own driver: on PostgreSQL as named prepared statements (PostgreSQL parses and
 // plans each once per connection), on the embedded database through PGlite's own query (its one session is
 // shared with Prisma; PGlite runs a query only between Prisma's transactions). The ORM's per-query work
