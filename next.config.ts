@@ -56,6 +56,10 @@ const nextConfig: NextConfig = {
   // `npm test` type-checks in a step of its own (tsc --noEmit, the same tsconfig) and asks its build to skip
   // Next.js's second pass over the same files (36 s on two cores). `npm run build` alone still checks.
   typescript: { ignoreBuildErrors: process.env.VERBATIM_BUILD_SKIP_TYPECHECK === "1" },
+  // No ETag on pages: Next.js hashes the whole HTML of a cached page on every request to make one (a tenth of
+  // the CPU time of a /t/{slug} hit, issue 25) instead of keeping it with the cache entry. Dynamic pages never
+  // had one; the API's public answers carry their own (lib/publishing/public-transcript.ts).
+  generateEtags: false,
   // Cached pages tell shared caches (CDNs) to serve a copy for at most 5 minutes (`revalidate`) and a stale
   // one for 10 more while they fetch a fresh one.
   expireTime: 900,
