@@ -12,10 +12,10 @@ export async function register() {
   // Requests Next.js itself would answer with a plain-text 500 or an
   // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).
   const { installRequestGuard, routeTable } = await import("@/lib/http/request-guard");
-  const { allEndpoints } = await import("@/lib/openapi/endpoints");
+  const { API_ROUTES } = await import("@/lib/http/api-routes");
   const { MCP_ROUTES } = await import("@/lib/mcp/metadata");
   const { APP_ROUTES } = await import("@/lib/http/app-routes");
-  installRequestGuard(routeTable([...allEndpoints, ...MCP_ROUTES, ...APP_ROUTES]));
+  installRequestGuard(routeTable([...API_ROUTES, ...MCP_ROUTES, ...APP_ROUTES]));
   const { log } = await import("@/lib/observability/logger");
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
   await database;

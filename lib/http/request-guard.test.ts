@@ -20,6 +20,27 @@ describe("the request guard", () => {
     expect(refusal("GET", "/v1/jobs/a%00", table)).toBeNull(); // decodes; the schema layer refuses the NUL
   });
 
+  it("matches a fixed path before a parameterised one, whichever comes first in the list", () => {
+    for (const routes of [
+      [
+        { method: "DELETE", path: "/v1/things/{id}" },
+        { method: "POST", path: "/v1/things/special" },
+      ],
+      [
+        { method: "POST", path: "/v1/things/special" },
+        { method: "DELETE", path: "/v1/things/{id}" },
+      ],
+    ] as const) {
+      const routesTable = routeTable(routes);
+      expect(routesTable.match("/v1/things/special")).toContain("POST");
+      expect(routesTable.template("/v1/things/special")).toBe("/v1/things/special");
+      expect(routesTable.match("/v1/things/abc")).toContain("DELETE");
+      expect(routesTable.template("/v1/things/abc")).toBe("/v1/things/{id}");
+    }
+    expect(table.template("/v1/public/index")).toBe("/v1/public/index");
+    expect(table.template("/v1/me/webhooks/request-secret")).toBe("/v1/me/webhooks/request-secret");
+  });
+
   it("refuses methods the fetch standard cannot carry, undecodable paths, and methods a described path does not serve", () => {
     for (const method of ["TRACE", "TRACK", "PROPFIND", "FOO"]) {
       expect(refusal(method, "/v1/languages", table)).toMatchObject({

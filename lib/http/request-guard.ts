@@ -69,11 +69,12 @@ export function routeTable(endpoints: readonly Pick<Endpoint, "method" | "path">
     route.methods.add(method);
     if (method === "GET") route.methods.add("HEAD");
   }
-  const list = [...routes].map(([template, { pattern, methods }]) => ({
-    template,
-    pattern,
-    methods: [...methods].sort(),
-  }));
+  // Fixed paths before those with parameters, as Next.js routes (/v1/public/index is not the slug "index"),
+  // whatever order the endpoints came in.
+  const parameters = (template: string) => template.split("{").length - 1;
+  const list = [...routes]
+    .map(([template, { pattern, methods }]) => ({ template, pattern, methods: [...methods].sort() }))
+    .sort((a, b) => parameters(a.template) - parameters(b.template));
   return {
     match: (path) => list.find((route) => route.pattern.test(path))?.methods,
     template: (path) => list.find((route) => route.pattern.test(path))?.template,
