@@ -11,7 +11,7 @@ import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/
 // An import survives its runner: `npm run worker` (scripts/worker.ts) runs as a child process; kill -9 it
 // mid-batch, start another: the batch finishes with every episode transcribed once and charged once.
 
-const EPISODES = 30;
+const EPISODES = 15;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakePodcastServer;
 let asr: FakeOpenAiAsr;

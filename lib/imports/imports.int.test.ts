@@ -75,28 +75,32 @@ async function waitForBatch(auth: Record<string, string>, id: string, seconds = 
   throw new Error(`batch ${id} did not finish`);
 }
 
+const EPISODES = 20;
+
 describe("imports", () => {
-  it("a 200-episode feed: every episode transcribed once, counts right, nothing charged twice", async () => {
+  // 20 episodes prove what 200 did (issue 35: fixtures sized to what they prove): more than the runner's
+  // concurrency, so items queue, finish out of order and are counted while others still run.
+  it("a 20-episode feed: every episode transcribed once, counts right, nothing charged twice", async () => {
     const { user, auth } = await caller();
-    const id = await startImport(auth, `${fake.origin}/generated/200.xml?prefix=big`);
+    const id = await startImport(auth, `${fake.origin}/generated/${EPISODES}.xml?prefix=big`);
     const batch = await waitForBatch(auth, id);
     expect(batch).toMatchObject({
-      total: 200,
-      done: 200,
+      total: EPISODES,
+      done: EPISODES,
       failed: 0,
       skipped: 0,
       status: "done",
       note: null,
-      title: "Generated show (200)",
+      title: `Generated show (${EPISODES})`,
     });
     const entries = await ctx.db.historyEntry.findMany({ where: { userId: user.id } });
-    expect(entries).toHaveLength(200);
+    expect(entries).toHaveLength(EPISODES);
     expect(entries.every((e) => e.state === "done" && e.origin === "asr" && e.totalSeconds === 1)).toBe(true);
     const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
-    expect(period?.usedSeconds).toBe(200);
+    expect(period?.usedSeconds).toBe(EPISODES);
     const items = await ctx.db.importItem.findMany({ where: { batchId: id } });
-    expect(new Set(items.map((i) => i.jobId)).size).toBe(200);
-  }, 300_000);
+    expect(new Set(items.map((i) => i.jobId)).size).toBe(EPISODES);
+  });
 
   it("skips what the user already has; the list is newest first and private to its owner", async () => {
     const { auth } = await caller();
