@@ -134,6 +134,8 @@ const schema = z.object({
   // on Apple silicon), cuda, vulkan, or off (the CPU).
   ASR_LOCAL_GPU: z.enum(["auto", "cuda", "vulkan", "off"]).default("auto"),
   JOB_CONCURRENCY: z.coerce.number().int().positive().max(100).default(2),
+  // How long a claimed job stays a process's without a heartbeat: a crashed process's jobs resume elsewhere after it.
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   ASR_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().positive().optional(),
   MEDIA_MAX_DURATION_SECONDS: z.coerce
     .number()

@@ -4,7 +4,7 @@
 // only waits, such as waiting on AssemblyAI, is aborted at once) and are handed back to the queue. A
 // second signal exits at once (leases then expire and are recovered).
 //
-//   npm run worker -- [--concurrency JOB_CONCURRENCY] [--lease-ms 30000] [--poll-ms 5000]
+//   npm run worker -- [--concurrency JOB_CONCURRENCY] [--lease-ms JOB_LEASE_MS] [--poll-ms 5000]
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
@@ -50,7 +50,7 @@ async function main() {
     pipelines: appPipelines,
     db,
     concurrency: positive("concurrency", values.concurrency) ?? settings.JOB_CONCURRENCY,
-    leaseMs: positive("lease-ms", values["lease-ms"]),
+    leaseMs: positive("lease-ms", values["lease-ms"]) ?? settings.JOB_LEASE_MS,
     pollMs: positive("poll-ms", values["poll-ms"]),
     keepAlive: true,
   });

@@ -11,7 +11,12 @@ const APP_STOP_TIMEOUT_MS = 10_000;
 
 export async function startAppJobs(options: Partial<LocalRunnerOptions> = {}): Promise<LocalRunner | null> {
   if (inngestConfigured()) return null;
-  const runner = await ensureLocalRunner({ pipelines: appPipelines, concurrency: env().JOB_CONCURRENCY, ...options });
+  const runner = await ensureLocalRunner({
+    pipelines: appPipelines,
+    concurrency: env().JOB_CONCURRENCY,
+    leaseMs: env().JOB_LEASE_MS,
+    ...options,
+  });
   stopOnSignal(runner);
   return runner;
 }

@@ -17,6 +17,7 @@ import { recordFault, until } from "./report";
 // what the jobs hold, which equals the transcripts' durations).
 
 const JOBS = 100;
+const LEASE_MS = 5_000;
 const CUT_OFF = 5;
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -55,6 +56,9 @@ beforeAll(async () => {
     ASSEMBLYAI_BASE_URL: asr.origin,
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     JOB_CONCURRENCY: "50",
+    // A short lease: the restarted app resumes the dead one's jobs after 5 s instead of the default 30 s (a
+    // heartbeat every 1.7 s keeps the live ones).
+    JOB_LEASE_MS: String(LEASE_MS),
     RATE_LIMIT_MULTIPLIER: "0",
   };
 });
@@ -132,7 +136,7 @@ describe("the app process is killed with jobs in flight", () => {
       injected: `kill -9 of the app with ${atKill.running ?? 0} jobs running (${CUT_OFF} of them submitted to AssemblyAI, answer not yet received), ${atKill.queued ?? 0} queued, ${atKill.done ?? 0} done (of ${JOBS})`,
       lost: lost + Math.max(0, runTwice) + chargedTwice,
       recoverySeconds,
-      note: `kill → all ${JOBS} done; a dead process's leases expire after 30 s; ${asr.uploads.length - JOBS} audio re-uploads (free); ${Math.max(0, runTwice)} paid submissions beyond one per job; ${lookups()} transcript-list lookups`,
+      note: `kill → all ${JOBS} done; a dead process's leases expire after ${LEASE_MS / 1000} s; ${asr.uploads.length - JOBS} audio re-uploads (free); ${Math.max(0, runTwice)} paid submissions beyond one per job; ${lookups()} transcript-list lookups`,
     });
 
     expect(finished).toEqual({ done: JOBS });
