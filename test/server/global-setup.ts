@@ -29,6 +29,8 @@ declare module "vitest" {
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const READY_TIMEOUT_MS = 120_000;
 
+type Env = Record<string, string | undefined>;
+
 interface Started {
   name: string;
   child: ChildProcess;
@@ -37,17 +39,21 @@ interface Started {
 }
 
 /** The environment this process was given, less what vitest set for its own tests (NODE_ENV=test, VITEST*). */
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
+function inheritedEnv(): Env {
+  const env: Env = {};
   for (const [key, value] of Object.entries(process.env))
     if (key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST")) env[key] = value;
   return env;
 }
 
-function start(name: string, args: string[], env: NodeJS.ProcessEnv, log: string): Started {
+function start(name: string, args: string[], env: Env, log: string): Started {
   const fd = openSync(log, "w");
   try {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ["ignore", fd, fd],
+    });
     return { name, child, log };
   } finally {
     closeSync(fd);
