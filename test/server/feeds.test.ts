@@ -72,59 +72,53 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-test(
-  "hostile and large feeds: a clear 422; /health answers while a feed is parsed; episodes a page at a time",
-  {
-    timeout: 120_000,
-  },
-  async () => {
-    signedIn = await signIn(baseURL, randomEmail("feeds"));
-    const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
-    const { key } = (await ensured.json()) as { key: string };
-    recordSecrets(key);
-    const resolve = (url: string, extra: Record<string, unknown> = {}) =>
-      request.post("/v1/podcast/resolve", {
-        headers: { authorization: `Bearer ${key}` },
-        data: { url, ...extra },
-        failOnStatusCode: false,
-        timeout: 60_000,
-      });
-
-    const hostile = await resolve(`${origin}/attributes.xml`);
-    expect(hostile.status()).toBe(422);
-    const [item] = (await hostile.json()).detail;
-    expect(item).toMatchObject({ type: "feed_invalid", msg: expect.stringMatching(/more than 64 attributes/) });
-
-    let settled = false;
-    let answered = 0;
-    const probing = new Promise<void>((done) => {
-      sent = () => {
-        void (async () => {
-          while (!settled) {
-            const health = await request.get("/health", { failOnStatusCode: false });
-            expect(health.status()).toBe(200);
-            if (!settled) answered++;
-          }
-          done();
-        })();
-      };
+test("hostile and large feeds: a clear 422; /health answers while a feed is parsed; episodes a page at a time", async () => {
+  signedIn = await signIn(baseURL, randomEmail("feeds"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
+  const { key } = (await ensured.json()) as { key: string };
+  recordSecrets(key);
+  const resolve = (url: string, extra: Record<string, unknown> = {}) =>
+    request.post("/v1/podcast/resolve", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { url, ...extra },
+      failOnStatusCode: false,
+      timeout: 60_000,
     });
-    const long = await resolve(`${origin}/60k.xml`, { limit: 1 });
-    settled = true;
-    await probing;
-    expect(long.status()).toBe(200);
-    expect(await long.json()).toMatchObject({ total_episodes: 60_000, next_offset: 1 });
-    expect(answered).toBeGreaterThanOrEqual(5);
 
-    const first = await resolve(`${origin}/thousand.xml`);
-    expect(first.status()).toBe(200);
-    const body = await first.json();
-    expect(body).toMatchObject({ kind: "feed", total_episodes: 1000, next_offset: 100 });
-    expect(body.episodes).toHaveLength(100);
-    const last = await (await resolve(`${origin}/thousand.xml`, { offset: 900, limit: 500 })).json();
-    expect(last.episodes.map((e: { title: string }) => e.title)).toEqual(
-      Array.from({ length: 100 }, (_, i) => `E${900 + i}`),
-    );
-    expect(last.next_offset).toBeNull();
-  },
-);
+  const hostile = await resolve(`${origin}/attributes.xml`);
+  expect(hostile.status()).toBe(422);
+  const [item] = (await hostile.json()).detail;
+  expect(item).toMatchObject({ type: "feed_invalid", msg: expect.stringMatching(/more than 64 attributes/) });
+
+  let settled = false;
+  let answered = 0;
+  const probing = new Promise<void>((done) => {
+    sent = () => {
+      void (async () => {
+        while (!settled) {
+          const health = await request.get("/health", { failOnStatusCode: false });
+          expect(health.status()).toBe(200);
+          if (!settled) answered++;
+        }
+        done();
+      })();
+    };
+  });
+  const long = await resolve(`${origin}/60k.xml`, { limit: 1 });
+  settled = true;
+  await probing;
+  expect(long.status()).toBe(200);
+  expect(await long.json()).toMatchObject({ total_episodes: 60_000, next_offset: 1 });
+  expect(answered).toBeGreaterThanOrEqual(5);
+
+  const first = await resolve(`${origin}/thousand.xml`);
+  expect(first.status()).toBe(200);
+  const body = await first.json();
+  expect(body).toMatchObject({ kind: "feed", total_episodes: 1000, next_offset: 100 });
+  expect(body.episodes).toHaveLength(100);
+  const last = await (await resolve(`${origin}/thousand.xml`, { offset: 900, limit: 500 })).json();
+  expect(last.episodes.map((e: { title: string }) => e.title)).toEqual(
+    Array.from({ length: 100 }, (_, i) => `E${900 + i}`),
+  );
+  expect(last.next_offset).toBeNull();
+}, 120_000);

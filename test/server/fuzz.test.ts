@@ -379,239 +379,227 @@ test("a chunked body with no Content-Length is cut off at 1 MiB while it streams
   expect(outcome.written).toBeLessThan(16 * 1024 * 1024);
 });
 
-test(
-  "every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes",
-  {
-    timeout: 300_000,
-  },
-  async () => {
-    const started = Date.now();
-    signedIn = await signIn(baseURL, randomEmail("fuzz"));
-    const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
-    expect(ensured.status()).toBe(200);
-    let key = ((await ensured.json()) as { key: string }).key;
-    recordSecrets(key);
-    expect(key).toMatch(/^vbt_/);
+test("every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes", async () => {
+  const started = Date.now();
+  signedIn = await signIn(baseURL, randomEmail("fuzz"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
+  expect(ensured.status()).toBe(200);
+  let key = ((await ensured.json()) as { key: string }).key;
+  recordSecrets(key);
+  expect(key).toMatch(/^vbt_/);
 
-    const document = await (await request.get("/openapi.json")).json();
-    const ops = operations(document);
-    expect(ops.length).toBeGreaterThan(15);
+  const document = await (await request.get("/openapi.json")).json();
+  const ops = operations(document);
+  expect(ops.length).toBeGreaterThan(15);
 
-    const r = rng(SEED);
-    const stats = new Map<string, Stats>();
-    const failures: string[] = [];
-    for (const op of ops) {
-      const name = `${op.method} ${op.path}`;
-      const opStats: Stats = { sent: 0, byStatus: {} };
-      stats.set(name, opStats);
-      for (const c of casesFor(op, r)) {
-        const answer = await send(request, op, c, key);
-        opStats.sent++;
-        opStats.byStatus[answer.status] = (opStats.byStatus[answer.status] ?? 0) + 1;
-        const check = checkAnswer(op, answer.status, answer.contentType, answer.text);
-        if (!check.ok)
-          failures.push(
-            `${name} [${c.label}] ${c.path.slice(0, 80)}?${c.query.slice(0, 80)} → ${check.why}: ${answer.text.slice(0, 200)}`,
-          );
-        // The regenerate operation replaces the key; keep fuzzing with the new one.
-        if (answer.status === 200 && answer.contentType.includes("json")) {
-          const fresh = (JSON.parse(answer.text) as { key?: unknown }).key;
-          if (typeof fresh === "string" && fresh.startsWith("vbt_")) {
-            key = fresh;
-            recordSecrets(key);
-          }
+  const r = rng(SEED);
+  const stats = new Map<string, Stats>();
+  const failures: string[] = [];
+  for (const op of ops) {
+    const name = `${op.method} ${op.path}`;
+    const opStats: Stats = { sent: 0, byStatus: {} };
+    stats.set(name, opStats);
+    for (const c of casesFor(op, r)) {
+      const answer = await send(request, op, c, key);
+      opStats.sent++;
+      opStats.byStatus[answer.status] = (opStats.byStatus[answer.status] ?? 0) + 1;
+      const check = checkAnswer(op, answer.status, answer.contentType, answer.text);
+      if (!check.ok)
+        failures.push(
+          `${name} [${c.label}] ${c.path.slice(0, 80)}?${c.query.slice(0, 80)} → ${check.why}: ${answer.text.slice(0, 200)}`,
+        );
+      // The regenerate operation replaces the key; keep fuzzing with the new one.
+      if (answer.status === 200 && answer.contentType.includes("json")) {
+        const fresh = (JSON.parse(answer.text) as { key?: unknown }).key;
+        if (typeof fresh === "string" && fresh.startsWith("vbt_")) {
+          key = fresh;
+          recordSecrets(key);
         }
       }
     }
+  }
 
-    const total = [...stats.values()].reduce((sum, s) => sum + s.sent, 0);
-    const fiveHundreds = [...stats.values()].reduce(
-      (sum, s) =>
-        sum +
-        Object.entries(s.byStatus)
-          .filter(([code]) => code === "500")
-          .reduce((n, [, k]) => n + k, 0),
-      0,
-    );
-    const lines = [...stats].map(
-      ([name, s]) =>
-        `${name.padEnd(44)} ${String(s.sent).padStart(4)}  ${Object.entries(s.byStatus)
-          .map(([code, n]) => `${code}×${n}`)
-          .join(" ")}`,
-    );
-    const summary = `fuzz seed ${SEED}: ${total} requests over ${ops.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} × 500\n${lines.join("\n")}`;
-    console.log(summary);
-    expect(failures, summary).toEqual([]);
-  },
-);
+  const total = [...stats.values()].reduce((sum, s) => sum + s.sent, 0);
+  const fiveHundreds = [...stats.values()].reduce(
+    (sum, s) =>
+      sum +
+      Object.entries(s.byStatus)
+        .filter(([code]) => code === "500")
+        .reduce((n, [, k]) => n + k, 0),
+    0,
+  );
+  const lines = [...stats].map(
+    ([name, s]) =>
+      `${name.padEnd(44)} ${String(s.sent).padStart(4)}  ${Object.entries(s.byStatus)
+        .map(([code, n]) => `${code}×${n}`)
+        .join(" ")}`,
+  );
+  const summary = `fuzz seed ${SEED}: ${total} requests over ${ops.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} × 500\n${lines.join("\n")}`;
+  console.log(summary);
+  expect(failures, summary).toEqual([]);
+}, 300_000);
 
-test(
-  "pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx",
-  {
-    timeout: 180_000,
-  },
-  async () => {
-    // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
-    // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
-    const r = rng(SEED + 21);
-    const tally = new Map<string, Record<number, number>>();
-    const failures: string[] = [];
-    const note = (surface: string, label: string, status: number, text = "") => {
-      const counts = tally.get(surface) ?? {};
-      counts[status] = (counts[status] ?? 0) + 1;
-      tally.set(surface, counts);
-      if (status >= 500 || status === 0) failures.push(`${surface} ${label} → ${status}: ${text.slice(0, 200)}`);
-    };
+test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async () => {
+  // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
+  // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
+  const r = rng(SEED + 21);
+  const tally = new Map<string, Record<number, number>>();
+  const failures: string[] = [];
+  const note = (surface: string, label: string, status: number, text = "") => {
+    const counts = tally.get(surface) ?? {};
+    counts[status] = (counts[status] ?? 0) + 1;
+    tally.set(surface, counts);
+    if (status >= 500 || status === 0) failures.push(`${surface} ${label} → ${status}: ${text.slice(0, 200)}`);
+  };
 
-    signedIn = await signIn(baseURL, randomEmail("fuzz-surfaces"));
-    const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
-    const { key } = (await ensured.json()) as { key: string };
-    recordSecrets(key);
+  signedIn = await signIn(baseURL, randomEmail("fuzz-surfaces"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
+  const { key } = (await ensured.json()) as { key: string };
+  recordSecrets(key);
 
-    // Pages: hostile ids and queries, every method, anonymous and signed in.
-    for (const path of PAGES) {
-      const targets = path.includes("{slug}") ? PAGE_IDS.map((id) => path.replace("{slug}", id)) : [path];
-      for (const target of targets) {
-        for (const query of ["", ...pageQueries(r)]) {
-          const api = path.startsWith("/dashboard") && r.chance(0.5) ? signedIn : request;
-          const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
-          const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, {
-            method,
+  // Pages: hostile ids and queries, every method, anonymous and signed in.
+  for (const path of PAGES) {
+    const targets = path.includes("{slug}") ? PAGE_IDS.map((id) => path.replace("{slug}", id)) : [path];
+    for (const target of targets) {
+      for (const query of ["", ...pageQueries(r)]) {
+        const api = path.startsWith("/dashboard") && r.chance(0.5) ? signedIn : request;
+        const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
+        const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, {
+          method,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+          timeout: 20_000,
+        });
+        note(
+          "pages",
+          `${method} ${target.slice(0, 40)}?${query.slice(0, 40)}`,
+          response.status(),
+          await response.text(),
+        );
+      }
+      for (const method of PAGE_METHODS) {
+        const response = await request.fetch(target, {
+          method,
+          data: method === "GET" || method === "HEAD" ? undefined : "{}",
+          failOnStatusCode: false,
+          maxRedirects: 0,
+        });
+        note("pages", `${method} ${target.slice(0, 40)}`, response.status(), await response.text());
+      }
+    }
+  }
+
+  // Server Actions: the real action ids the sign-in and dashboard pages carry, made-up ones, junk bodies,
+  // other origins.
+  const idsIn = (html: string) => [...new Set([...html.matchAll(/\$ACTION_ID_([0-9a-f]{20,})/g)].map((m) => m[1]!))];
+  const signinIds = idsIn(await (await request.get("/signin")).text());
+  const dashboardIds = idsIn(await (await signedIn.get("/dashboard/keys")).text());
+  expect(signinIds.length).toBeGreaterThan(0);
+  for (const [path, api, ids] of [
+    ["/signin", request, signinIds],
+    ["/dashboard/keys", signedIn, dashboardIds],
+    ["/", request, [] as string[]],
+  ] as const) {
+    for (const id of [...ids, null]) {
+      for (const c of actionBodies(r, id)) {
+        for (const origin of [baseURL, "https://evil.example", "null", undefined]) {
+          const headers = { ...c.headers, ...(origin ? { origin } : {}) };
+          const response = await api.fetch(path, {
+            method: "POST",
+            headers,
+            data: c.body,
             failOnStatusCode: false,
             maxRedirects: 0,
-            timeout: 20_000,
           });
           note(
-            "pages",
-            `${method} ${target.slice(0, 40)}?${query.slice(0, 40)}`,
+            "server actions",
+            `${path} [${c.label}] origin ${origin ?? "none"}`,
             response.status(),
             await response.text(),
           );
         }
-        for (const method of PAGE_METHODS) {
-          const response = await request.fetch(target, {
-            method,
-            data: method === "GET" || method === "HEAD" ? undefined : "{}",
-            failOnStatusCode: false,
-            maxRedirects: 0,
-          });
-          note("pages", `${method} ${target.slice(0, 40)}`, response.status(), await response.text());
-        }
       }
     }
+  }
 
-    // Server Actions: the real action ids the sign-in and dashboard pages carry, made-up ones, junk bodies,
-    // other origins.
-    const idsIn = (html: string) => [...new Set([...html.matchAll(/\$ACTION_ID_([0-9a-f]{20,})/g)].map((m) => m[1]!))];
-    const signinIds = idsIn(await (await request.get("/signin")).text());
-    const dashboardIds = idsIn(await (await signedIn.get("/dashboard/keys")).text());
-    expect(signinIds.length).toBeGreaterThan(0);
-    for (const [path, api, ids] of [
-      ["/signin", request, signinIds],
-      ["/dashboard/keys", signedIn, dashboardIds],
-      ["/", request, [] as string[]],
-    ] as const) {
-      for (const id of [...ids, null]) {
-        for (const c of actionBodies(r, id)) {
-          for (const origin of [baseURL, "https://evil.example", "null", undefined]) {
-            const headers = { ...c.headers, ...(origin ? { origin } : {}) };
-            const response = await api.fetch(path, {
-              method: "POST",
-              headers,
-              data: c.body,
-              failOnStatusCode: false,
-              maxRedirects: 0,
-            });
-            note(
-              "server actions",
-              `${path} [${c.label}] origin ${origin ?? "none"}`,
-              response.status(),
-              await response.text(),
-            );
-          }
-        }
-      }
-    }
-
-    // /mcp: JSON-RPC envelopes and batches, then every listed tool with junk arguments.
-    const mcp = async (label: string, body: string, auth = true) => {
-      const response = await request.fetch("/mcp", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          ...(auth ? { authorization: `Bearer ${key}` } : {}),
-        },
-        data: body,
-        failOnStatusCode: false,
-      });
-      const text = await response.text();
-      note("mcp", label, response.status(), text);
-      if (text.includes("Something went wrong on our side"))
-        failures.push(`mcp ${label} → a tool failed on our side: ${text.slice(0, 300)}`);
-      return text;
-    };
-    for (const { label, body } of rpcMessages(r)) {
-      await mcp(label, body);
-      if (r.chance(0.2)) await mcp(`${label} (no credential)`, body, false);
-    }
-    const listed = JSON.parse(
-      await mcp("tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
-    ) as {
-      result: { tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[] };
-    };
-    expect(listed.result.tools.length).toBeGreaterThan(5);
-    let id = 100;
-    for (const tool of listed.result.tools) {
-      const junk = junkArguments(tool.inputSchema, r);
-      for (const args of junk)
-        await mcp(
-          `${tool.name} ${JSON.stringify(args).slice(0, 40)}`,
-          JSON.stringify({
-            jsonrpc: "2.0",
-            id: id++,
-            method: "tools/call",
-            params: { name: tool.name, arguments: args },
-          }),
-        );
-      const batch = junk.slice(0, 5).map((args) => ({
-        jsonrpc: "2.0",
-        id: id++,
-        method: "tools/call",
-        params: { name: tool.name, arguments: args },
-      }));
-      await mcp(`${tool.name} batch`, JSON.stringify(batch));
-    }
-
-    // Request targets a client library will not send: a raw socket.
-    const { hostname, port, host } = new URL(baseURL);
-    for (const { label, request: raw } of rawTargets(host)) {
-      const answer = await sendRaw(hostname, Number(port), raw);
-      // 0: the server closed the connection without an answer (Node does so for CONNECT with no handler).
-      if (answer.status === 0 && label === "CONNECT")
-        tally.set("request targets", {
-          ...tally.get("request targets"),
-          0: (tally.get("request targets")?.[0] ?? 0) + 1,
-        });
-      else note("request targets", label, answer.status, answer.head);
-    }
-    const star = await sendRaw(
-      hostname,
-      Number(port),
-      `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
-    );
-    expect(star.status).toBe(400);
-    expect(star.head).toContain('"code":"invalid_path"');
-
-    const lines = [...tally].map(([surface, counts]) => {
-      const total = Object.values(counts).reduce((a, b) => a + b, 0);
-      return `${surface.padEnd(18)} ${String(total).padStart(5)}  ${Object.entries(counts)
-        .map(([code, n]) => `${code}×${n}`)
-        .join(" ")}`;
+  // /mcp: JSON-RPC envelopes and batches, then every listed tool with junk arguments.
+  const mcp = async (label: string, body: string, auth = true) => {
+    const response = await request.fetch("/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(auth ? { authorization: `Bearer ${key}` } : {}),
+      },
+      data: body,
+      failOnStatusCode: false,
     });
-    const total = [...tally.values()].flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
-    const summary = `fuzz seed ${SEED}: ${total} requests beyond the REST operations\n${lines.join("\n")}`;
-    console.log(summary);
-    expect(failures, summary).toEqual([]);
-  },
-);
+    const text = await response.text();
+    note("mcp", label, response.status(), text);
+    if (text.includes("Something went wrong on our side"))
+      failures.push(`mcp ${label} → a tool failed on our side: ${text.slice(0, 300)}`);
+    return text;
+  };
+  for (const { label, body } of rpcMessages(r)) {
+    await mcp(label, body);
+    if (r.chance(0.2)) await mcp(`${label} (no credential)`, body, false);
+  }
+  const listed = JSON.parse(
+    await mcp("tools/list", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" })),
+  ) as {
+    result: { tools: { name: string; inputSchema: { properties?: Record<string, unknown> } }[] };
+  };
+  expect(listed.result.tools.length).toBeGreaterThan(5);
+  let id = 100;
+  for (const tool of listed.result.tools) {
+    const junk = junkArguments(tool.inputSchema, r);
+    for (const args of junk)
+      await mcp(
+        `${tool.name} ${JSON.stringify(args).slice(0, 40)}`,
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: id++,
+          method: "tools/call",
+          params: { name: tool.name, arguments: args },
+        }),
+      );
+    const batch = junk.slice(0, 5).map((args) => ({
+      jsonrpc: "2.0",
+      id: id++,
+      method: "tools/call",
+      params: { name: tool.name, arguments: args },
+    }));
+    await mcp(`${tool.name} batch`, JSON.stringify(batch));
+  }
+
+  // Request targets a client library will not send: a raw socket.
+  const { hostname, port, host } = new URL(baseURL);
+  for (const { label, request: raw } of rawTargets(host)) {
+    const answer = await sendRaw(hostname, Number(port), raw);
+    // 0: the server closed the connection without an answer (Node does so for CONNECT with no handler).
+    if (answer.status === 0 && label === "CONNECT")
+      tally.set("request targets", {
+        ...tally.get("request targets"),
+        0: (tally.get("request targets")?.[0] ?? 0) + 1,
+      });
+    else note("request targets", label, answer.status, answer.head);
+  }
+  const star = await sendRaw(
+    hostname,
+    Number(port),
+    `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+  );
+  expect(star.status).toBe(400);
+  expect(star.head).toContain('"code":"invalid_path"');
+
+  const lines = [...tally].map(([surface, counts]) => {
+    const total = Object.values(counts).reduce((a, b) => a + b, 0);
+    return `${surface.padEnd(18)} ${String(total).padStart(5)}  ${Object.entries(counts)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(" ")}`;
+  });
+  const total = [...tally.values()].flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
+  const summary = `fuzz seed ${SEED}: ${total} requests beyond the REST operations\n${lines.join("\n")}`;
+  console.log(summary);
+  expect(failures, summary).toEqual([]);
+}, 180_000);

@@ -49,28 +49,22 @@ async function useUp(
   throw new Error("the limit's window ended twice right after it was used up");
 }
 
-test(
-  "unknown slugs run into the per-address limit; then /t searches, /explore?q= and the sitemaps are refused too; /v1/public stays limited",
-  {
-    timeout: 240_000,
-  },
-  async () => {
-    // Every slug is unknown: 404 until the limit, then 429.
-    const refusal = await useUp(request, PUBLIC_PAGE_LIMIT, (i) => `/t/no-such-slug-${i}`, 404);
-    expect(refusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
+test("unknown slugs run into the per-address limit; then /t searches, /explore?q= and the sitemaps are refused too; /v1/public stays limited", async () => {
+  // Every slug is unknown: 404 until the limit, then 429.
+  const refusal = await useUp(request, PUBLIC_PAGE_LIMIT, (i) => `/t/no-such-slug-${i}`, 404);
+  expect(refusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
 
-    const limited = await request.get("/t/no-such-slug-again");
-    expect(limited.status()).toBe(429);
-    expect(Number(limited.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(limited.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
-    expect(limited.headers()["cache-control"]).toBe("no-store");
-    expect(await limited.text()).toContain("Too many requests");
-    for (const path of ["/t/some-slug?q=bread", "/explore?q=bread", "/explore", "/sitemap.xml", "/sitemaps/0.xml"]) {
-      expect((await request.get(path)).status(), path).toBe(429);
-    }
+  const limited = await request.get("/t/no-such-slug-again");
+  expect(limited.status()).toBe(429);
+  expect(Number(limited.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
+  expect(limited.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
+  expect(limited.headers()["cache-control"]).toBe("no-store");
+  expect(await limited.text()).toContain("Too many requests");
+  for (const path of ["/t/some-slug?q=bread", "/explore?q=bread", "/explore", "/sitemap.xml", "/sitemaps/0.xml"]) {
+    expect((await request.get(path)).status(), path).toBe(429);
+  }
 
-    // The public API's reads have their own row (publicRead), unchanged.
-    const readRefusal = await useUp(request, PUBLIC_READ_LIMIT, () => "/v1/public/index?limit=1", 200);
-    expect(readRefusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_READ_LIMIT));
-  },
-);
+  // The public API's reads have their own row (publicRead), unchanged.
+  const readRefusal = await useUp(request, PUBLIC_READ_LIMIT, () => "/v1/public/index?limit=1", 200);
+  expect(readRefusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_READ_LIMIT));
+}, 240_000);
