@@ -169,7 +169,12 @@ export default async function setup(project: TestProject) {
   return async () => {
     await teardown();
     // After the apps have stopped (their logs are complete): no key or token this run was given, nothing
-    // shaped like one, in any of them.
-    checkServerLogs({ logs: (name) => name.startsWith("server-") });
+    // shaped like one, in any of them. vitest prints an error thrown here but still exits 0: hence the exit code.
+    try {
+      checkServerLogs({ logs: (name) => name.startsWith("server-") });
+    } catch (error) {
+      process.exitCode = 1;
+      throw error;
+    }
   };
 }
