@@ -7,8 +7,9 @@ import { chromiumExecutable } from "./test/chromium";
 // e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
 // /usr/bin/chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
-// start themselves; port+5 for viewer.spec.ts's app without speech recognition; the fakes, the billing app, the
-// fuzz app and the limits app below.
+// start themselves; port+5 for viewer.spec.ts's app without speech recognition; the fakes and the billing app
+// below (port+2, port+3, port+6 and port+7). The checks that need no browser (the fuzzer, rate limits, headers,
+// MCP, feeds) run against apps of their own in the server suite (test/server).
 const port = Number(process.env.E2E_PORT ?? 3123);
 const fakeYoutubePort = port + 2;
 const fakeAsrPort = port + 3;
@@ -17,14 +18,6 @@ const fakeAsrPort = port + 3;
 // environment, which the test workers inherit.
 const billingPort = port + 6;
 const fakeStripePort = port + 7;
-// A third app for e2e/fuzz.spec.ts alone: a thousand hostile requests from 127.0.0.1 would use up the
-// per-address rate limits the other specs meet on the first app.
-const fuzzPort = port + 8;
-process.env.E2E_FUZZ_ORIGIN = `http://127.0.0.1:${fuzzPort}`;
-// A fourth for e2e/public-page-limit.spec.ts alone, which uses up the public pages' per-address limit while the
-// fuzzer (in the other worker) expects its own answers from the same pages.
-const limitsPort = port + 9;
-process.env.E2E_LIMITS_ORIGIN = `http://127.0.0.1:${limitsPort}`;
 process.env.E2E_BILLING_ORIGIN = `http://127.0.0.1:${billingPort}`;
 process.env.E2E_FAKE_STRIPE_PORT = String(fakeStripePort);
 process.env.E2E_STRIPE_WEBHOOK_SECRET = "whsec_fake_e2e";
@@ -59,8 +52,9 @@ export default defineConfig({
   testDir: "e2e",
   // Spec files side by side on machines with the cores for it (Playwright's default: a worker per two cores),
   // each file's tests in order in one worker. The apps are shared: every spec makes its own users, and the
-  // specs that use up per-address limits have apps of their own. On two cores that is one worker: two made
-  // every test about twice as slow, the run hardly shorter, and web-first assertions timed out.
+  // checks that use up per-address limits run in the server suite (test/server), against apps of their own. On
+  // two cores that is one worker: two made every test about twice as slow, the run hardly shorter, and
+  // web-first assertions timed out.
   fullyParallel: false,
   workers: process.env.E2E_WORKERS || "50%",
   // One retry on CI, as Playwright's own template sets: a test that fails twice fails the run, and one that
@@ -105,11 +99,8 @@ export default defineConfig({
       stdout: "ignore",
     },
     // Two workers sign in through it from one address: the per-address sign-in limit (60 in 10 minutes) is
-    // for people, and no spec tests it here (the fuzz app keeps the real limits).
+    // for people, and no spec tests it here (the server suite's fuzz app keeps the real limits).
     app(port, { DATA_DIR: dataDir, APP_URL: `http://127.0.0.1:${port}`, RATE_LIMIT_MULTIPLIER: "10", ...withFakes }),
-    // The same build with embedded defaults, for the fuzzer only.
-    app(fuzzPort, { DATA_DIR: `${dataDir}-fuzz`, APP_URL: process.env.E2E_FUZZ_ORIGIN!, ...withFakes }),
-    app(limitsPort, { DATA_DIR: `${dataDir}-limits`, APP_URL: process.env.E2E_LIMITS_ORIGIN!, ...withFakes }),
     // The same build with billing on. Stripe is first asked when a page needs it, after the spec has
     // started the fake.
     app(billingPort, {

@@ -14,7 +14,7 @@ export default defineConfig({
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },
     include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**"],
+    exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**", "test/server/**"],
     // npm test runs this suite beside the build, the e2e shards and the integration suite on two cores: a test
     // that loads the app's route modules or builds a 17 MB feed can take well over vitest's 5 s there. These are
     // guards against a hang, not timings.

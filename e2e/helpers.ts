@@ -1,23 +1,10 @@
-import { appendFileSync, mkdirSync } from "node:fs";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
-/** Where specs note the keys and tokens they were given; e2e/global-teardown.ts looks for them in the server logs. */
-export const SECRETS_FILE = path.resolve("test-results", "e2e-secrets.txt");
-
-/** Notes API keys and tokens this run created: none may appear in any app server's log. */
-export function recordSecrets(...values: unknown[]): void {
-  const secrets = values.filter((value): value is string => typeof value === "string" && value.length > 0);
-  if (secrets.length === 0) return;
-  mkdirSync(path.dirname(SECRETS_FILE), { recursive: true });
-  appendFileSync(SECRETS_FILE, secrets.map((secret) => `${secret}\n`).join(""));
-}
-
-/** A fresh email per test, so tests never see each other's data. */
-export function randomEmail(prefix = "e2e"): string {
-  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-}
+// Shared with the server suite (test/server): the fresh emails, and the keys and tokens noted for
+// e2e/global-teardown.ts's search of the app servers' logs.
+export { randomEmail } from "../test/emails";
+export { recordSecrets } from "../test/secrets";
 
 /** Signs in through the sign-in page with the development login (on by default with embedded defaults). */
 export async function devLogin(page: Page, email: string, from = "/dashboard") {

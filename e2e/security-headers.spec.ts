@@ -1,65 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 
-// Issue 10 item 8: security headers on every page, and the pages still work in Chromium with the
-// Content-Security-Policy on: no violation is reported while signing in and walking the dashboard and
-// the API reference.
-
-const BASELINE = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "strict-origin-when-cross-origin",
-  "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
-};
-
-test("every page carries the security headers; pages a nonce-based policy, a fresh nonce per view", async ({
-  request,
-}) => {
-  const nonces = new Set<string>();
-  for (const path of ["/", "/signin", "/dashboard", "/signin/check-email", "/no-such-page"]) {
-    const response = await request.get(path, { maxRedirects: 0, failOnStatusCode: false });
-    const headers = response.headers();
-    expect(headers, path).toMatchObject(BASELINE);
-    const csp = headers["content-security-policy"] ?? "";
-    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
-    expect(nonce, `${path}: ${csp}`).toBeTruthy();
-    nonces.add(nonce!);
-    expect(csp, path).toContain(`script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`);
-    expect(csp, path).not.toContain("unsafe-eval");
-    expect(csp, path).toContain("frame-ancestors 'none'");
-    expect(csp, path).toContain(
-      "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
-    );
-    expect(csp, path).toContain("media-src 'self' blob:");
-    // APP_URL is http here: no HSTS.
-    expect(headers["strict-transport-security"], path).toBeUndefined();
-    if (response.status() === 200) {
-      // Next.js puts this view's nonce on every script it renders; no script goes without it.
-      const html = await response.text();
-      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-      expect(scripts.length, path).toBeGreaterThan(0);
-      for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
-    }
-  }
-  expect(nonces.size).toBe(5);
-
-  const docs = await request.get("/docs");
-  expect(docs.headers()).toMatchObject(BASELINE);
-  expect(docs.headers()["content-security-policy"]).toMatch(/script-src 'self';/);
-  expect(docs.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-  expect(docs.headers()["content-security-policy"]).not.toContain("unsafe-eval");
-
-  // Issue 21: the page Auth.js renders itself (sign-out confirmation) cannot be framed either.
-  const signout = await request.get("/api/auth/signout");
-  expect(signout.headers()["content-type"]).toMatch(/^text\/html/);
-  expect(signout.headers()).toMatchObject(BASELINE);
-  expect(signout.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
-
-  const api = await request.get("/v1/plans");
-  expect(api.headers()).toMatchObject({
-    ...BASELINE,
-    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
-  });
-});
+// Issue 10 item 8: the pages still work in Chromium with the Content-Security-Policy on: no violation is
+// reported while signing in and walking the dashboard and the API reference. (The headers themselves, on every
+// page: test/server/security-headers.test.ts.)
 
 /** Every CSP violation and every console error or warning, from every document the page loads. */
 async function watch(page: Page) {

@@ -1,4 +1,4 @@
-// The fuzzer behind e2e/fuzz.spec.ts: requests for every operation of /openapi.json, built from the
+// The fuzzer behind test/server/fuzz.test.ts: requests for every operation of /openapi.json, built from the
 // operation's own schemas (valid-looking values, their boundaries, and hostile ones), and the check
 // that every answer is in one of the contract's shapes.
 

@@ -1,4 +1,4 @@
-// The fuzzer's cases beyond the REST operations (e2e/fuzz.spec.ts): pages, Server Actions, the MCP
+// The fuzzer's cases beyond the REST operations (test/server/fuzz.test.ts): pages, Server Actions, the MCP
 // endpoint's JSON-RPC messages, and request targets only a raw socket can send. Each case is a request;
 // the check is the same for all: never a 5xx (pages answer HTML, so their shape is not checked here).
 import net from "node:net";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, inject, test } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
@@ -6,8 +6,10 @@ import {
   extractWWWAuthenticateParams,
 } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { devLogin, randomEmail, recordSecrets } from "./helpers";
-import { FAKE_IDS } from "../test/fakes/youtube/ids";
+import { randomEmail } from "../emails";
+import { FAKE_IDS } from "../fakes/youtube/ids";
+import { recordSecrets } from "../secrets";
+import { signIn } from "./http";
 
 // The MCP endpoint in the built app: Next.js routes /mcp and the .well-known metadata (no page proxy, no
 // buffering), the request guard answers other methods; then the SDK's client with an API key.
@@ -19,7 +21,9 @@ const initialize = JSON.stringify({
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
 });
 
-test("MCP: discovery without a credential, then every call with an API key", async ({ page, baseURL }) => {
+const baseURL = inject("appOrigin");
+
+test("MCP: discovery without a credential, then every call with an API key", async () => {
   const mcpUrl = new URL("/mcp", baseURL);
   const post = (headers: Record<string, string> = {}) =>
     fetch(mcpUrl, {
@@ -49,9 +53,10 @@ test("MCP: discovery without a credential, then every call with an API key", asy
   expect(put.status).toBe(405);
   expect(put.headers.get("allow")).toBe("DELETE, GET, HEAD, OPTIONS, POST");
 
-  await devLogin(page, randomEmail("mcp"));
-  const ensured = await page.request.post("/v1/me/api-key/ensure");
+  const signedIn = await signIn(baseURL, randomEmail("mcp"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure");
   const key = ((await ensured.json()) as { key: string }).key;
+  await signedIn.dispose();
   recordSecrets(key);
   expect(key).toMatch(/^vbt_/);
 

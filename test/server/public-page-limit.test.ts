@@ -1,11 +1,17 @@
-import { expect, test, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { afterEach, beforeEach, expect, inject, test } from "vitest";
+import { anonymous, type APIRequestContext, type APIResponse } from "./http";
 
 // Issue 21 item 5: anonymous pages that read the database are rate-limited per client address like the
 // public API's reads, on the built app: /t/{slug} (served from Next.js's cache, so proxy.ts does not run
 // for it) with unknown slugs, its search, /explore?q= and the sitemaps. Against an app of its own
-// (playwright.config.ts), whose per-address limits no other spec meets.
+// (test/server/global-setup.ts), whose per-address limits no other file meets.
 
-test.use({ baseURL: process.env.E2E_LIMITS_ORIGIN });
+const baseURL = inject("limitsOrigin");
+let request: APIRequestContext;
+beforeEach(async () => {
+  request = await anonymous(baseURL);
+});
+afterEach(() => request.dispose());
 
 const PUBLIC_PAGE_LIMIT = 300; // RATE_LIMITS.publicPage: 300 a minute per address
 const PUBLIC_READ_LIMIT = 300; // RATE_LIMITS.publicRead
@@ -43,10 +49,7 @@ async function useUp(
   throw new Error("the limit's window ended twice right after it was used up");
 }
 
-test("unknown slugs run into the per-address limit; then /t searches, /explore?q= and the sitemaps are refused too; /v1/public stays limited", async ({
-  request,
-}) => {
-  test.setTimeout(240_000);
+test("unknown slugs run into the per-address limit; then /t searches, /explore?q= and the sitemaps are refused too; /v1/public stays limited", async () => {
   // Every slug is unknown: 404 until the limit, then 429.
   const refusal = await useUp(request, PUBLIC_PAGE_LIMIT, (i) => `/t/no-such-slug-${i}`, 404);
   expect(refusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_PAGE_LIMIT));
@@ -64,4 +67,4 @@ test("unknown slugs run into the per-address limit; then /t searches, /explore?q
   // The public API's reads have their own row (publicRead), unchanged.
   const readRefusal = await useUp(request, PUBLIC_READ_LIMIT, () => "/v1/public/index?limit=1", 200);
   expect(readRefusal.headers()["ratelimit-limit"]).toBe(String(PUBLIC_READ_LIMIT));
-});
+}, 240_000);

@@ -1,6 +1,7 @@
 import http from "node:http";
-import { expect, test, type APIRequestContext } from "@playwright/test";
-import { devLogin, randomEmail, recordSecrets } from "./helpers";
+import { afterEach, beforeEach, expect, inject, test } from "vitest";
+import { randomEmail } from "../emails";
+import { recordSecrets } from "../secrets";
 import {
   checkAnswer,
   generate,
@@ -25,6 +26,7 @@ import {
   rpcMessages,
   sendRaw,
 } from "./fuzz-surfaces";
+import { anonymous, signIn, type APIRequestContext } from "./http";
 
 // Issue 10 item 5: no input gives a 500. Every operation of the built app's /openapi.json is sent
 // random, boundary and hostile path ids, queries, bodies and headers (with the API key, without it,
@@ -35,8 +37,20 @@ import {
 
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 
-// Its own app (playwright.config.ts): the rate limits this file runs into stay out of the other specs' way.
-test.use({ baseURL: process.env.E2E_FUZZ_ORIGIN });
+// Its own app (test/server/global-setup.ts): the rate limits this file runs into stay out of the other files' way.
+const baseURL = inject("fuzzOrigin");
+// Each test's contexts, as e2e's fixtures were: `request` without a session, `signedIn` (e2e's `page.request`
+// after devLogin) once the test has signed in.
+let request: APIRequestContext;
+let signedIn: APIRequestContext | undefined;
+beforeEach(async () => {
+  request = await anonymous(baseURL);
+  signedIn = undefined;
+});
+afterEach(async () => {
+  await request.dispose();
+  await signedIn?.dispose();
+});
 
 // Raw path segments, already percent-encoded as a client would send them (or would not).
 const PATH_IDS = [
@@ -220,7 +234,7 @@ async function send(api: APIRequestContext, op: Operation, c: FuzzRequest, key: 
   };
 }
 
-test("the defects issue 10 found answer in the contract's shapes", async ({ request }) => {
+test("the defects issue 10 found answer in the contract's shapes", async () => {
   const problem = { detail: expect.any(String), code: expect.any(String) };
   const cases: { method: string; path: string; status: number; code?: string; body?: string }[] = [
     { method: "POST", path: "/v1/webhooks/assemblyai", status: 422, body: nested(4100) },
@@ -264,7 +278,7 @@ test("the defects issue 10 found answer in the contract's shapes", async ({ requ
   expect(wrongMethod.headers().allow).toBe("GET, HEAD, OPTIONS");
 });
 
-test("the defects issue 21 found answer in the contract's shapes", async ({ request }) => {
+test("the defects issue 21 found answer in the contract's shapes", async () => {
   const cases: {
     method: string;
     path: string;
@@ -304,16 +318,16 @@ test("the defects issue 21 found answer in the contract's shapes", async ({ requ
   }
 });
 
-test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", async ({ page, baseURL }) => {
-  await devLogin(page, randomEmail("nul"));
-  const api = page.request;
+test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", async () => {
+  signedIn = await signIn(baseURL, randomEmail("nul"));
+  const api = signedIn;
   for (const path of [
     "/v1/jobs/a%00",
     "/v1/transcripts/%00",
     "/v1/transcripts/%00/download",
     "/v1/me/transcriptions?q=%00",
   ]) {
-    const response = await api.get(path, { headers: { origin: baseURL! }, failOnStatusCode: false });
+    const response = await api.get(path, { headers: { origin: baseURL }, failOnStatusCode: false });
     expect(response.status(), path).toBe(422);
     const [item] = (await response.json()).detail;
     expect(item, path).toMatchObject({
@@ -323,7 +337,7 @@ test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", a
   }
 });
 
-test("a chunked body with no Content-Length is cut off at 1 MiB while it streams", async ({ baseURL }) => {
+test("a chunked body with no Content-Length is cut off at 1 MiB while it streams", async () => {
   // An operation that reads its body without credentials (the webhook checks its header afterwards).
   const url = new URL("/v1/webhooks/assemblyai", baseURL);
   const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -365,15 +379,10 @@ test("a chunked body with no Content-Length is cut off at 1 MiB while it streams
   expect(outcome.written).toBeLessThan(16 * 1024 * 1024);
 });
 
-test("every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes", async ({
-  page,
-  request,
-  baseURL,
-}) => {
-  test.setTimeout(300_000);
+test("every operation of /openapi.json answers random, boundary and hostile input in the contract's shapes", async () => {
   const started = Date.now();
-  await devLogin(page, randomEmail("fuzz"));
-  const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
+  signedIn = await signIn(baseURL, randomEmail("fuzz"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
   expect(ensured.status()).toBe(200);
   let key = ((await ensured.json()) as { key: string }).key;
   recordSecrets(key);
@@ -427,18 +436,12 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
   );
   const summary = `fuzz seed ${SEED}: ${total} requests over ${ops.length} operations in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} × 500\n${lines.join("\n")}`;
   console.log(summary);
-  await test.info().attach("fuzz-summary", { body: summary, contentType: "text/plain" });
   expect(failures, summary).toEqual([]);
-});
+}, 300_000);
 
-test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async ({
-  page,
-  request,
-  baseURL,
-}) => {
+test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async () => {
   // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
   // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
-  test.setTimeout(180_000);
   const r = rng(SEED + 21);
   const tally = new Map<string, Record<number, number>>();
   const failures: string[] = [];
@@ -449,8 +452,8 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
     if (status >= 500 || status === 0) failures.push(`${surface} ${label} → ${status}: ${text.slice(0, 200)}`);
   };
 
-  await devLogin(page, randomEmail("fuzz-surfaces"));
-  const ensured = await page.request.post("/v1/me/api-key/ensure", { headers: { origin: baseURL! } });
+  signedIn = await signIn(baseURL, randomEmail("fuzz-surfaces"));
+  const ensured = await signedIn.post("/v1/me/api-key/ensure", { headers: { origin: baseURL } });
   const { key } = (await ensured.json()) as { key: string };
   recordSecrets(key);
 
@@ -459,7 +462,7 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
     const targets = path.includes("{slug}") ? PAGE_IDS.map((id) => path.replace("{slug}", id)) : [path];
     for (const target of targets) {
       for (const query of ["", ...pageQueries(r)]) {
-        const api = path.startsWith("/dashboard") && r.chance(0.5) ? page.request : request;
+        const api = path.startsWith("/dashboard") && r.chance(0.5) ? signedIn : request;
         const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
         const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, {
           method,
@@ -490,16 +493,16 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   // other origins.
   const idsIn = (html: string) => [...new Set([...html.matchAll(/\$ACTION_ID_([0-9a-f]{20,})/g)].map((m) => m[1]!))];
   const signinIds = idsIn(await (await request.get("/signin")).text());
-  const dashboardIds = idsIn(await (await page.request.get("/dashboard/keys")).text());
+  const dashboardIds = idsIn(await (await signedIn.get("/dashboard/keys")).text());
   expect(signinIds.length).toBeGreaterThan(0);
   for (const [path, api, ids] of [
     ["/signin", request, signinIds],
-    ["/dashboard/keys", page.request, dashboardIds],
+    ["/dashboard/keys", signedIn, dashboardIds],
     ["/", request, [] as string[]],
   ] as const) {
     for (const id of [...ids, null]) {
       for (const c of actionBodies(r, id)) {
-        for (const origin of [baseURL!, "https://evil.example", "null", undefined]) {
+        for (const origin of [baseURL, "https://evil.example", "null", undefined]) {
           const headers = { ...c.headers, ...(origin ? { origin } : {}) };
           const response = await api.fetch(path, {
             method: "POST",
@@ -570,7 +573,7 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   }
 
   // Request targets a client library will not send: a raw socket.
-  const { hostname, port, host } = new URL(baseURL!);
+  const { hostname, port, host } = new URL(baseURL);
   for (const { label, request: raw } of rawTargets(host)) {
     const answer = await sendRaw(hostname, Number(port), raw);
     // 0: the server closed the connection without an answer (Node does so for CONNECT with no handler).
@@ -598,6 +601,5 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   const total = [...tally.values()].flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
   const summary = `fuzz seed ${SEED}: ${total} requests beyond the REST operations\n${lines.join("\n")}`;
   console.log(summary);
-  await test.info().attach("fuzz-surfaces-summary", { body: summary, contentType: "text/plain" });
   expect(failures, summary).toEqual([]);
-});
+}, 180_000);

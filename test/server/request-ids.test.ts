@@ -1,15 +1,20 @@
 import http from "node:http";
-import { expect, test } from "@playwright/test";
+import { afterEach, beforeEach, expect, inject, test } from "vitest";
+import { anonymous, type APIRequestContext } from "./http";
 
 // Every answer of the built app carries X-Request-Id: API routes, pages, redirects, unknown paths and the
 // request guard's own answers; a well-formed id from the client comes back unchanged, anything else is replaced.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test("every answer carries a request id: the client's when well-formed, else a fresh one", async ({
-  request,
-  baseURL,
-}) => {
+const baseURL = inject("appOrigin");
+let request: APIRequestContext;
+beforeEach(async () => {
+  request = await anonymous(baseURL);
+});
+afterEach(() => request.dispose());
+
+test("every answer carries a request id: the client's when well-formed, else a fresh one", async () => {
   const answers = [
     ["GET", "/health"],
     ["GET", "/"],
