@@ -6,8 +6,8 @@ import { chromiumExecutable } from "./test/chromium";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
 // /usr/bin/chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
-// Ports: the app on `port`; port+1 and port+4 are taken by the servers smoke.spec.ts and magic-link.spec.ts
-// start themselves; port+5 for viewer.spec.ts's app without speech recognition; the fakes and the billing app
+// Ports: the app on `port`; port+4 is taken by the server magic-link.spec.ts starts itself (port+1 is free);
+// port+5 for viewer.spec.ts's app without speech recognition; the fakes and the billing app
 // below (port+2, port+3, port+6 and port+7). The checks that need no browser (the fuzzer, rate limits, headers,
 // MCP, feeds) run against apps of their own in the server suite (test/server).
 const port = Number(process.env.E2E_PORT ?? 3123);
