@@ -38,7 +38,12 @@ function e2eShards(): Step[] {
   // steps' logs) must survive it.
   if (shards === 1)
     return [
-      { name: "e2e", command: "playwright test --output=test-results/e2e", budget: E2E_BUDGET, needs: ["build", "chromium"] },
+      {
+        name: "e2e",
+        command: "playwright test --output=test-results/e2e",
+        budget: E2E_BUDGET,
+        needs: ["build", "chromium"],
+      },
     ];
   return Array.from({ length: shards }, (_, i) => ({
     name: `e2e ${i + 1}/${shards}`,
