@@ -1,8 +1,8 @@
 import { checkServerLogs } from "../test/secrets";
 
 // After the run: no API key or token the run created (recordSecrets), no secret the apps were configured with,
-// and nothing shaped like one of our keys or tokens, appears in any app server's log (playwright.config.ts
-// writes each to test-results/server-logs/app-<port>.log; test/secrets.ts does the search).
+// and nothing shaped like one of our keys or tokens, appears in any app server's log (test/apps.ts writes each to
+// test-results/server-logs/app-<name>-<port>.log; test/secrets.ts does the search).
 
 export default async function globalTeardown() {
   checkServerLogs({

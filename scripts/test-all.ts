@@ -3,7 +3,8 @@
 //   lint, format, typecheck, unit,       need nothing but the tree
 //   integration
 //   build                                `next build`, once
-//   faults, e2e (in shards)              the build's output, each with its own apps and ports
+//   e2e (in shards), server, faults      the build's output; e2e and server against one set of apps
+//                                        (test/apps.ts), started once before the first and stopped after the last
 //
 // Steps start in the order below as soon as what they need has passed and fewer than TEST_JOBS (default 3)
 // run: on two cores the build and the e2e shards are the long poles, so they go first and the short steps
@@ -13,9 +14,10 @@
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
 //   TEST_JOBS=1 E2E_SHARDS=1 npm test      the old serial run
-import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { TEST_APPS_UP } from "../test/apps";
 
 interface Step {
   name: string;
@@ -23,6 +25,8 @@ interface Step {
   /** Seconds this step may take on a 2-core machine (docs/testing.md); over it, the table marks it. */
   budget: number;
   needs?: string[];
+  /** Runs against test/apps.ts's apps, which this run starts once for every such step. */
+  apps?: boolean;
   env?: Record<string, string>;
 }
 
@@ -61,8 +65,24 @@ const STEPS: Step[] = [
   { name: "build", command: "next build", budget: 90, env: { VERBATIM_BUILD_SKIP_TYPECHECK: "1" } },
   { name: "chromium", command: "tsx test/chromium.ts", budget: 30 },
   ...e2eShards(),
+  // Right after e2e, so the apps they share are stopped before the other steps run.
+  shards === 1
+    ? {
+        name: "server",
+        command: "vitest run --config vitest.server.config.ts",
+        budget: 2 * 60,
+        needs: ["build"],
+        apps: true,
+      }
+    : {
+        // e2e shards each start their own apps (ports 20 apart); the server suite's go above them.
+        name: "server",
+        command: "vitest run --config vitest.server.config.ts",
+        budget: 2 * 60,
+        needs: ["build"],
+        env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
+      },
   { name: "integration", command: "vitest run --config vitest.integration.config.ts", budget: 4 * 60 },
-  { name: "server", command: "vitest run --config vitest.server.config.ts", budget: 2 * 60, needs: ["build"] },
   { name: "faults", command: "vitest run --config vitest.faults.config.ts", budget: 2 * 60, needs: ["build"] },
   { name: "typecheck", command: "tsc --noEmit", budget: 60 },
   { name: "unit", command: "vitest run", budget: 90 },
@@ -80,6 +100,59 @@ const FAILED_TAIL_LINES = 80;
 
 function stepLog(step: Step): string {
   return path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+}
+
+/**
+ * test/apps.ts's apps (`tsx test/apps.ts`), up from the first step that needs them until stop(); its output goes to
+ * test-results/steps/apps.log.
+ */
+class SharedApps {
+  private child: ChildProcess | null = null;
+  private starting: Promise<void> | null = null;
+  readonly log = path.join(logDir, "apps.log");
+
+  start(): Promise<void> {
+    this.starting ??= new Promise<void>((resolve, reject) => {
+      const log = createWriteStream(this.log);
+      // One process (node --import tsx), so SIGTERM reaches the code that stops the apps.
+      const child = spawn(process.execPath, ["--import", "tsx", "test/apps.ts"], {
+        env: { ...process.env, E2E_RUN_ID: runId },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      this.child = child;
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        log.write(chunk);
+        output += chunk.toString();
+        if (/^ready$/m.test(output)) resolve();
+      });
+      child.stderr.pipe(log);
+      child.once("exit", (code) => reject(new Error(`test/apps.ts exited (${code}) before its apps were ready`)));
+    });
+    return this.starting;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+}
+
+/** A step that needs the shared apps: they are started first; if they do not come up, the step fails. */
+async function runStepWithApps(step: Step, apps: SharedApps): Promise<Result> {
+  const started = Date.now();
+  try {
+    await apps.start();
+  } catch (error) {
+    const message = `${String(error)}\n${readFileSync(apps.log, "utf8").slice(-8000)}`;
+    writeFileSync(stepLog(step), message);
+    console.log(`\n==> ${step.name} failed: ${message}`);
+    return { step, status: "failed", seconds: (Date.now() - started) / 1000 };
+  }
+  return runStep({ ...step, env: { ...step.env, [TEST_APPS_UP]: "1" } });
 }
 
 function runStep(step: Step): Promise<Result> {
@@ -154,6 +227,8 @@ async function main(): Promise<number> {
   const running = new Map<string, Promise<Result>>();
   const waiting = [...steps];
   const failedOrSkipped = (name: string) => ["failed", "not run"].includes(results.get(name)?.status ?? "");
+  const apps = new SharedApps();
+  const appSteps = steps.filter((step) => step.apps);
 
   while (waiting.length > 0 || running.size > 0) {
     for (const step of [...waiting]) {
@@ -166,13 +241,15 @@ async function main(): Promise<number> {
       }
       if (!needs.every((name) => results.get(name)?.status === "passed")) continue;
       waiting.splice(waiting.indexOf(step), 1);
-      running.set(step.name, runStep(step));
+      running.set(step.name, step.apps ? runStepWithApps(step, apps) : runStep(step));
     }
     if (running.size === 0) break;
     const done = await Promise.race(running.values());
     running.delete(done.step.name);
     results.set(done.step.name, done);
+    if (appSteps.every((step) => results.has(step.name))) await apps.stop();
   }
+  await apps.stop();
 
   const ordered = steps.map((s) => results.get(s.name)!);
   const failed = ordered.filter((r) => r.status !== "passed");
