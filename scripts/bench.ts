@@ -23,7 +23,7 @@ import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
 import { benchWebhooks } from "./bench/webhooks";
-import { benchSearch } from "./bench/search";
+import { benchSearch, benchSearchWorst } from "./bench/search";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -50,6 +50,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   feeds: benchFeeds,
   webhooks: benchWebhooks,
   search: benchSearch,
+  "search-worst": benchSearchWorst,
 };
 
 const only = process.argv.slice(2);

@@ -1540,7 +1540,7 @@ export interface components {
             token_type_hint?: string;
         };
         SearchMoment: {
-            /** @description The matching segment with its neighbours: the passage it was found in */
+            /** @description The matching segment with its neighbours: the passage it was found in (at most about 1,000 characters of it, around the match; … where cut) */
             context: {
                 end: number;
                 start: number;
@@ -3098,7 +3098,7 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
-                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
             };
             header?: never;
@@ -4560,7 +4560,7 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
-                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
             };
             header?: never;
