@@ -2487,6 +2487,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description webhook_url sent with an OAuth app's or a device login's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The URL is not a feed, Apple Podcasts show, or YouTube playlist/channel URL (or is internal) */
             422: {
                 headers: {
@@ -4785,7 +4794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The video needs sign-in (age-restricted) */
+            /** @description The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token */
             403: {
                 headers: {
                     [name: string]: unknown;
