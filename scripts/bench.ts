@@ -22,7 +22,7 @@ import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
-import { benchWebhooks } from "./bench/webhooks";
+import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch, benchSearchWorst } from "./bench/search";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
@@ -49,6 +49,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   pages: benchPages,
   feeds: benchFeeds,
   webhooks: benchWebhooks,
+  "webhook-fairness": benchWebhookFairness,
   search: benchSearch,
   "search-worst": benchSearchWorst,
 };
