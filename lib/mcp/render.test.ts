@@ -109,7 +109,7 @@ describe("what a model reads", () => {
   });
 
   it("a segment longer than the whole budget is cut: each page keeps max_characters, and the pages hold all of it", () => {
-    const giantText = Array.from({ length: 15_000 }, (_, i) => `w${i % 10}rd ${i % 7}`)
+    const giantText = Array.from({ length: 25_000 }, (_, i) => `w${i % 10}rd ${i % 7}`)
       .join(" ")
       .slice(0, 150_025);
     expect(giantText).toHaveLength(150_025);

@@ -148,10 +148,15 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     ) AS seg
     ORDER BY page.rank DESC, page."transcriptId", page."seq"`;
   try {
-    return await db.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(env().SEARCH_TIMEOUT_MS));
-      return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
-    });
+    const timeoutMs = env().SEARCH_TIMEOUT_MS;
+    return await db.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(timeoutMs));
+        return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
+      },
+      // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.
+      { maxWait: 10_000, timeout: timeoutMs + 5_000 },
+    );
   } catch (error) {
     // 57014 query_canceled: the statement ran past SEARCH_TIMEOUT_MS.
     if (sqlState(error) === "57014")

@@ -66,7 +66,7 @@ export function collapseNegations(q: string): string {
 /** Why the query cannot be searched (a sentence for a 422), or null. */
 export function queryProblem(q: string): string | null {
   const { positive, negative } = queryTerms(q);
-  if (positive + negative > SEARCH_MAX_TERMS) return `use at most ${SEARCH_MAX_TERMS} words and phrases`;
   if (positive === 0) return "give at least one word to find (a query of only -excluded words would match everything)";
+  if (positive + negative > SEARCH_MAX_TERMS) return `use at most ${SEARCH_MAX_TERMS} words and phrases`;
   return null;
 }

@@ -29,7 +29,7 @@ function row(texts: string[], marked: string): MomentRow {
 describe("a moment of a giant segment", () => {
   const filler = "lorem ipsum dolor sit amet ";
   const before = filler.repeat(3000);
-  const giant = `${before}the marathon ${filler.repeat(2500)}`.trim();
+  const giant = `${before}the marathon ${filler.repeat(3000)}`.trim();
 
   it("carries at most about CONTEXT_CHARS of the passage in context.text, around the match", () => {
     expect(giant.length).toBeGreaterThan(150_000);

@@ -75,7 +75,7 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
             row_number() OVER (PARTITION BY d."userId", COALESCE(d."endpointId", d."url") ORDER BY d."nextAttemptAt", d."id") AS nth
           FROM "WebhookDelivery" d
           WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${NOW} AND (d."leaseUntil" IS NULL OR d."leaseUntil" < ${NOW})
-        ), open AS (
+        ), with_room AS (
           SELECT due.* FROM due
           LEFT JOIN busy b ON b."userId" = due."userId" AND b.dest = due.dest
           LEFT JOIN "WebhookEndpoint" e ON e."id" = due."endpointId"
@@ -84,7 +84,7 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
           SELECT o."id", o."nextAttemptAt",
             row_number() OVER (PARTITION BY o."userId" ORDER BY o."nextAttemptAt", o."id")
               + COALESCE((SELECT sum(b.n) FROM busy b WHERE b."userId" = o."userId"), 0) AS nth
-          FROM open o
+          FROM with_room o
         )
         UPDATE "WebhookDelivery" SET "leaseOwner" = ${owner},
           "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1, "updatedAt" = ${NOW}
