@@ -12,13 +12,21 @@ import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 // query as parsed by their own configuration; for each configuration the query is parsed once (the
 // functions are immutable, so the planner folds them) and each branch of the OR can use the GIN index.
 // A reading with nothing the index can look up (only -excluded words, as querytree() says) is dropped: it
-// would match every passage of its configuration. The statement runs under SEARCH_TIMEOUT_MS.
+// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, and the
+// statement runs under SEARCH_TIMEOUT_MS.
 
 /** Who may see a transcript: the caller's complete history entries, or a live publication. */
 export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
+
+/**
+ * At most this many matching passages are ranked: a query matching more (a string of common words OR'ed)
+ * is ranked among the first this many found, so that its cost does not grow with the index. Relevance that
+ * deep is noise; pages end at SEARCH_MAX_OFFSET anyway.
+ */
+export const SEARCH_MAX_CANDIDATES = 20_000;
 
 /** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
 export const MARK_START = "\ue000";
@@ -121,12 +129,14 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
   const skip = param(offset);
   const perTranscript = param(MOMENTS_PER_TRANSCRIPT);
   const headline = param(HEADLINE_OPTIONS);
+  const candidates = param(SEARCH_MAX_CANDIDATES);
 
   const sql = `
     WITH hits AS (
       SELECT p."transcriptId", p."seq", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
       FROM "TranscriptPassage" p ${filterJoin}
       WHERE (${matches}) AND ${visible}
+      LIMIT ${candidates}
     ), capped AS (
       SELECT *, row_number() OVER (PARTITION BY "transcriptId" ORDER BY rank DESC, "seq") AS nth FROM hits
     ), page AS (
