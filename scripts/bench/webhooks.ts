@@ -240,7 +240,8 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
 /**
  * Issue 36: another account's delivery latency while one account's 10 endpoints never answer, 10 events
  * queued to each before it (the issue's probe: 67.8 s instead of 0.2 s). With the default caps (16 slots, 4 per
- * account, 2 per endpoint), and with the caps opened to the whole pool (one queue for everyone, as before).
+ * account, 2 per endpoint), and with the caps opened to the whole pool (the claim's order alone: accounts
+ * with the least in flight first). A first round warms the process up and is not reported.
  */
 export async function benchWebhookFairness(): Promise<Record<string, number>> {
   process.env.AUTH_SECRET ??= "bench-webhooks-secret-bench-webhooks-secret";
@@ -272,8 +273,9 @@ export async function benchWebhookFairness(): Promise<Record<string, number>> {
       payload: { type: "webhook.test", timestamp: new Date().toISOString(), data: {} },
     });
     for (const [label, caps] of [
+      ["warm-up", {}],
       ["default caps (4 per account, 2 per endpoint)", {}],
-      ["one shared pool (caps opened to 16)", { accountConcurrency: 16, endpointConcurrency: 16 }],
+      ["caps opened to 16 (fair order only)", { accountConcurrency: 16, endpointConcurrency: 16 }],
     ] as const) {
       await db.webhookDelivery.deleteMany({});
       await db.webhookEndpoint.updateMany({ data: { failingSince: null } });
@@ -295,8 +297,9 @@ export async function benchWebhookFairness(): Promise<Record<string, number>> {
         pollMs: 1_000,
         listenUrl: null,
       });
-      results[`another account's delivery while one account's 10 endpoints stall, ${label}: ms`] =
-        (await arrived) - start;
+      const ms = (await arrived) - start;
+      if (label !== "warm-up")
+        results[`another account's delivery while one account's 10 endpoints stall, ${label}: ms`] = ms;
       receiver.onArrival = undefined;
       stalled.closeAllConnections();
       await deliveries.stop({ timeoutMs: 30_000 });
