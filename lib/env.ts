@@ -171,6 +171,10 @@ const schema = z.object({
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().positive().default(10),
   WEBHOOK_MAX_PENDING: z.coerce.number().int().positive().default(1000),
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(16),
+  WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(4),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
+  // Full-text search (lib/search): one search statement's limit.
+  SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
 
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),

@@ -22,8 +22,8 @@ import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
-import { benchWebhooks } from "./bench/webhooks";
-import { benchSearch } from "./bench/search";
+import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
+import { benchSearch, benchSearchWorst } from "./bench/search";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -49,7 +49,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   pages: benchPages,
   feeds: benchFeeds,
   webhooks: benchWebhooks,
+  "webhook-fairness": benchWebhookFairness,
   search: benchSearch,
+  "search-worst": benchSearchWorst,
 };
 
 const only = process.argv.slice(2);

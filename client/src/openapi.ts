@@ -1540,7 +1540,7 @@ export interface components {
             token_type_hint?: string;
         };
         SearchMoment: {
-            /** @description The matching segment with its neighbours: the passage it was found in */
+            /** @description The matching segment with its neighbours: the passage it was found in (at most about 1,000 characters of it, around the match; … where cut) */
             context: {
                 end: number;
                 start: number;
@@ -2487,6 +2487,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description webhook_url sent with an OAuth app's or a device login's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The URL is not a feed, Apple Podcasts show, or YouTube playlist/channel URL (or is internal) */
             422: {
                 headers: {
@@ -3098,7 +3107,7 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
-                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
             };
             header?: never;
@@ -4560,7 +4569,7 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
-                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters */
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
             };
             header?: never;
@@ -4785,7 +4794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The video needs sign-in (age-restricted) */
+            /** @description The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -119,6 +119,42 @@ describe("the permission table", () => {
     expect(outcomes).toContain("use:device_login:allowed");
   });
 
+  it("a per-request webhook_url follows the table's webhooks row: a delegated token gets 403, nothing is started", async () => {
+    const withFields = allEndpoints.filter((e) => e.fieldAuth && Object.keys(e.fieldAuth).length > 0);
+    expect(withFields.map((e) => `${e.method} ${e.path}`).sort()).toEqual(["POST /v1/import", "POST /v1/transcript"]);
+    const bodies: Record<string, Record<string, string>> = {
+      "/v1/transcript": { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
+      "/v1/import": { url: "https://feeds.example.com/show.xml" },
+    };
+    const jobsBefore = await ctx.db.job.count();
+    const importsBefore = await ctx.db.importBatch.count();
+    for (const endpoint of withFields) {
+      const handler = await handlerOf(endpoint);
+      for (const [field, permission] of Object.entries(endpoint.fieldAuth!)) {
+        for (const kind of CREDENTIAL_KINDS) {
+          const headers = await credential(kind);
+          const res = await callRoute(handler, endpoint.path, {
+            method: endpoint.method,
+            headers,
+            body: { ...bodies[endpoint.path], [field]: "https://hooks.example.com/verbatim" },
+          });
+          const label = `${endpoint.method} ${endpoint.path} with ${field}, ${kind}: ${res.status} ${res.text.slice(0, 200)}`;
+          if (isAllowed(permission, kind)) {
+            // Past the permission check: refused for want of a request signing secret (422), as before.
+            expect(res.status, label).toBe(422);
+            expect(res.text, label).toContain("request signing secret");
+          } else {
+            expect(res.status, label).toBe(403);
+            expect(res.json, label).toEqual({ detail: expect.stringContaining(field), code: "forbidden" });
+          }
+        }
+      }
+    }
+    // Nothing was started for a refused request: no job, no history entry, no import.
+    expect(await ctx.db.job.count()).toBe(jobsBefore);
+    expect(await ctx.db.importBatch.count()).toBe(importsBefore);
+  });
+
   it("a connector's token cannot mint an API key, and disconnecting the app ends everything it could do", async () => {
     const headers = await credential("oauth_app");
     const { POST: regenerate } = await import("@/app/v1/me/api-key/regenerate/route");

@@ -28,7 +28,10 @@ export const PERMISSIONS = {
   connections: OWNER,
   /** Checkout, the billing portal, cancel/resume/change the plan, reconcile. */
   billing: OWNER,
-  /** Webhook endpoints and their signing secrets: they outlive any grant and receive the account's events. */
+  /**
+   * Webhook endpoints and their signing secrets: they outlive any grant and receive the account's events. Also a
+   * request's own `webhook_url` (endpoint fieldAuth): its deliveries carry the account's request-secret signature.
+   */
   webhooks: OWNER,
   /** Approve a connector (the consent decision) or a device login: creates new delegated credentials. */
   grants: OWNER,
@@ -56,8 +59,10 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   grants: "approving apps and device logins",
 };
 
-/** The 403's detail when `kind` may not do what `requirement` needs. */
-export function refusalDetail(requirement: Permission): string {
+/** The 403's detail when `kind` may not do what `requirement` needs (for the body field `field`, when one needs it). */
+export function refusalDetail(requirement: Permission, field?: string): string {
   const what = requirement === "use" || requirement === "mcp" ? "this operation" : REFUSAL[requirement];
+  if (field)
+    return `An OAuth app's or a device login's token cannot set ${field}: only the account's own credentials may (the API key, or the dashboard). Send the request without it.`;
   return `An OAuth app's or a device login's token cannot be used for ${what}; sign in to the dashboard (or use the API key).`;
 }

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import type { AuthRequirement } from "@/lib/auth/permissions";
+import type { AuthRequirement, Permission } from "@/lib/auth/permissions";
 import type { RateLimitName } from "@/lib/http/rate-limits";
 
 // An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
@@ -20,6 +20,11 @@ export interface Endpoint<
   tag: string;
   /** No credential, or the row of the permission table (lib/auth/permissions.ts) the caller's credential must be in. */
   auth: AuthRequirement;
+  /**
+   * Body fields that need a further row of the permission table when they are given: a request's `webhook_url`
+   * is signed with the account's request secret, which only the `webhooks` row may have deliveries signed with.
+   */
+  fieldAuth?: Record<string, Permission>;
   query?: Q;
   body?: B;
   params?: P;

@@ -119,6 +119,47 @@ describe("the request guard", () => {
     expect(refusal("POST", "/v1/transcript", table, form)).toBeNull();
   });
 
+  it("guards the OAuth consent page like /device: a Server Action or form from another origin is a 403", () => {
+    const action = {
+      "next-action": "0".repeat(42),
+      host: "app.example",
+      "content-type": "text/plain;charset=UTF-8",
+      origin: "https://evil.example",
+    };
+    for (const page of ["/device", "/oauth/authorize"]) {
+      expect(refusal("POST", page, table, action), page).toMatchObject({ status: 403, body: { code: "forbidden" } });
+      expect(refusal("POST", `${page}?client_id=x`, table, action), page).toMatchObject({ status: 403 });
+      expect(
+        refusal("POST", page, table, { ...action, "next-action": undefined, "content-type": "multipart/form-data" }),
+      ).toMatchObject({ status: 403 });
+      expect(refusal("POST", page, table, { ...action, origin: "https://app.example" }), page).toBeNull();
+    }
+    // The OAuth route handlers are not pages: a connector's server (or a browser app) posts forms there.
+    for (const handler of ["/oauth/token", "/oauth/register", "/oauth/revoke"]) {
+      expect(
+        refusal("POST", handler, table, { ...action, "content-type": "application/x-www-form-urlencoded" }),
+        handler,
+      ).toBeNull();
+    }
+  });
+
+  it("matches a path with dot segments as Next.js routes it, so the answer has the JSON shape", () => {
+    // Next.js serves /v1/me/webhooks/./deliveries as /v1/me/webhooks/deliveries: the {id} route, DELETE only.
+    for (const path of [
+      "/v1/me/webhooks/./deliveries",
+      "/v1/me/webhooks/%2e/deliveries",
+      "/v1/me/webhooks/x/../deliveries",
+    ]) {
+      expect(refusal("GET", path, table), path).toMatchObject({
+        status: 405,
+        body: { code: "method_not_allowed" },
+        headers: { allow: "DELETE, OPTIONS" },
+      });
+    }
+    expect(refusal("GET", "/v1/me/webhooks/abc/deliveries", table)).toBeNull();
+    expect(refusal("DELETE", "/v1/me/webhooks/./deliveries", table)).toBeNull();
+  });
+
   it("answers on a real Node.js server before its request listener runs", async () => {
     const uninstall = installRequestGuard(table);
     let reached = 0;
@@ -188,14 +229,14 @@ describe("Server Action bodies", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
-    const post = (headers: Record<string, string>, body: string) =>
+    const post = (headers: Record<string, string>, body: string, path = "/signin") =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
         const request = http.request(
           {
             host: "127.0.0.1",
             port,
             method: "POST",
-            path: "/signin",
+            path,
             headers: { ...headers, "content-length": Buffer.byteLength(body, "latin1") },
           },
           (response) => {
@@ -222,6 +263,13 @@ describe("Server Action bodies", () => {
       for (const junk of ["[1,2", "", "{}", "nul"]) expect((await post(action, junk)).status, junk).toBe(400);
       expect(await post(action, '["a",{"b":1}]')).toEqual({ status: 200, body: "read 13" });
       expect(seen).toHaveLength(2);
+      // The consent page, from its own origin: a form cut short is a 400 too, not Next's 500.
+      const consent = "/oauth/authorize?client_id=c&redirect_uri=https%3A%2F%2Fc.example%2Fcb";
+      const cutConsent = await post(multipart, form.slice(0, 5_000), consent);
+      expect(cutConsent.status).toBe(400);
+      expect(JSON.parse(cutConsent.body)).toMatchObject({ code: "invalid_body" });
+      expect((await post(action, "[1,2", consent)).status).toBe(400);
+      expect(await post(multipart, form, consent)).toEqual({ status: 200, body: `read ${form.length}` });
     } finally {
       uninstall();
       server.close();

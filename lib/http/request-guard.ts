@@ -105,10 +105,10 @@ export function refusal(
       headers: {},
     };
   }
-  const rawPath = (url ?? "/").split("?")[0];
+  const rawPath = (url ?? "/").split("?")[0]!;
   let path: string;
   try {
-    path = decodeURIComponent(rawPath);
+    path = decodeURIComponent(routedPath(rawPath));
   } catch {
     return {
       status: 400,
@@ -154,6 +154,19 @@ export function refusal(
 }
 
 /**
+ * The path as Next.js routes it: dot segments ("/./", "/../", also as %2e) resolved, as the WHATWG URL
+ * parser does, so that `/v1/me/webhooks/./deliveries` is matched as the `/v1/me/webhooks/deliveries` Next serves.
+ */
+export function routedPath(rawPath: string): string {
+  if (!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(rawPath)) return rawPath;
+  try {
+    return new URL(rawPath, "http://path.invalid").pathname;
+  } catch {
+    return rawPath;
+  }
+}
+
+/**
  * A POST to a page that Next.js would take as a Server Action (a `Next-Action` header, or a form body) from
  * another origin: Next refuses it by throwing (a 500 in text/x-component). Same rule as Next's (the Origin's
  * host against X-Forwarded-Host, else Host; no Origin passes), answered as a 403 before Next sees it.
@@ -172,9 +185,13 @@ function crossOriginAction(path: string, headers: http.IncomingHttpHeaders, tabl
   return !originHost || !host || originHost !== host;
 }
 
-/** A POST to a page (not a route handler) that Next.js would take as a Server Action: the method is not checked. */
+/**
+ * A POST to a page (not a route handler) that Next.js would take as a Server Action: the method is not checked.
+ * Under /oauth only the route handlers the table describes (token, register, revoke) are not pages: the
+ * consent page /oauth/authorize is one, guarded like /device.
+ */
 function possibleAction(path: string, headers: http.IncomingHttpHeaders, table: RouteTable): boolean {
-  if (/^\/(v1|api|oauth|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
+  if (/^\/(v1|api|uploads|mcp|\.well-known)(\/|$)/.test(path) || table.match(path)) return false;
   const type = String(headers["content-type"] ?? "").toLowerCase();
   return (
     headers["next-action"] !== undefined ||
@@ -278,7 +295,7 @@ export function installRequestGuard(table: RouteTable): () => void {
         request.resume();
         return true;
       }
-      const path = (request.url ?? "/").split("?")[0]!;
+      const path = routedPath((request.url ?? "/").split("?")[0]!);
       const proceed = () => {
         if (request.method === "POST" && possibleAction(path, request.headers, table)) {
           // A Server Action's body is checked before Next decodes it (action-body.ts).

@@ -1,6 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
+import { isAllowed, refusalDetail } from "@/lib/auth/permissions";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
 import { reportFailure } from "@/lib/observability/failure-cause";
@@ -46,6 +47,7 @@ export function withApi<E extends Endpoint>(
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
       const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;
+      if (principal) refuseFields(endpoint, principal, body);
       const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
@@ -66,6 +68,15 @@ export function withApi<E extends Endpoint>(
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
     }
   };
+}
+
+/** 403 when the body gives a field (fieldAuth) that needs a row of the permission table the credential is not in. */
+function refuseFields(endpoint: Endpoint, principal: Principal, body: unknown): void {
+  for (const [field, permission] of Object.entries(endpoint.fieldAuth ?? {})) {
+    const value = (body as Record<string, unknown> | undefined)?.[field];
+    if (value !== undefined && value !== null && !isAllowed(permission, principal.kind))
+      throw errors.forbidden(refusalDetail(permission, field));
+  }
 }
 
 /** Query parameters as an object; for a repeated scalar the last value wins, as in FastAPI. */

@@ -20,10 +20,14 @@ export const startImportEndpoint = defineEndpoint({
     "transcribes the rest as POST /v1/transcript would (captions or a published transcript at once, else speech recognition), at most " +
     "IMPORT_CONCURRENCY at a time per user. Items beyond the allowance are `failed` with a note, never dropped. Follow it with GET /v1/import/{batch_id}.",
   auth: "use",
+  fieldAuth: { webhook_url: "webhooks" },
   rateLimit: "import",
   body: importRequestSchema,
   response: importStartSchema,
-  errors: { 422: "The URL is not a feed, Apple Podcasts show, or YouTube playlist/channel URL (or is internal)" },
+  errors: {
+    403: "webhook_url sent with an OAuth app's or a device login's token",
+    422: "The URL is not a feed, Apple Podcasts show, or YouTube playlist/channel URL (or is internal)",
+  },
 });
 
 export const listImportsEndpoint = defineEndpoint({

@@ -192,6 +192,7 @@ describe("with an API key", () => {
       "from_segment",
       "from_seconds",
       "to_seconds",
+      "from_character",
       "max_characters",
     ]);
   });
@@ -409,6 +410,61 @@ describe("with an API key", () => {
     expect(text(none)).toBe('Nothing in your transcripts matches "zeppelin".');
     const bad = (await client.callTool({ name: "search_transcripts", arguments: { q: "" } })) as CallToolResult;
     expect(bad.isError).toBe(true);
+  });
+
+  it("search_transcripts: a query it cannot run is a tool error that says why, never 'something went wrong'", async () => {
+    for (const q of ["-".repeat(33), "- ".repeat(40), " -zz".repeat(125), "grit OR -zz"]) {
+      const result = (await client.callTool({ name: "search_transcripts", arguments: { q } })) as CallToolResult;
+      expect(result.isError, q).toBe(true);
+      expect(text(result), q).toMatch(/^Invalid input: q: .*(word to find|at most 32)/);
+    }
+    const fine = (await client.callTool({
+      name: "search_transcripts",
+      arguments: { q: `bread ${"-".repeat(40)}` },
+    })) as CallToolResult;
+    expect(fine.isError, text(fine)).toBeFalsy();
+  });
+
+  it("a giant segment: get_transcript keeps max_characters, page after page; search's context is bounded", async () => {
+    const giantText = `${"lorem ipsum dolor sit amet ".repeat(3000)}the zeppelinium moment ${"consectetur ".repeat(5000)}`;
+    const { storeTranscript } = await import("@/test/search");
+    const { transcript } = await storeTranscript(ctx.db, {
+      segments: [
+        { start: 0, end: 5, text: "Opening words." },
+        { start: 5, end: 3600, text: giantText.slice(0, 150_025) },
+      ],
+      lang: "en",
+      title: "Giant",
+      userIds: [caller.userId],
+    });
+    const url = video(transcript.videoId);
+    let args: Record<string, unknown> = { url, max_characters: 2000 };
+    const page = async (request: Record<string, unknown>) => {
+      const result = (await client.callTool({ name: "get_transcript", arguments: request })) as CallToolResult;
+      expect(result.isError, text(result)).toBeFalsy();
+      // The transcript's part, plus a header and a line saying how to continue.
+      expect(text(result).length).toBeLessThanOrEqual(2000 + 600);
+      const part = (result.structuredContent as { page: Record<string, number | null> }).page;
+      expect(part.characters).toBeLessThanOrEqual(2000);
+      return { text: text(result), part };
+    };
+    for (let n = 0; n < 4; n++) {
+      const { part } = await page(args);
+      expect(part.next_from_segment).toBe(1);
+      args = { url, max_characters: 2000, from_segment: 1, from_character: part.next_from_character ?? undefined };
+      if (n > 0) expect(part.next_from_character).toBeGreaterThan(0);
+    }
+    const last = await page({ url, max_characters: 2000, from_segment: 1, from_character: 149_000 });
+    expect(last.part.next_from_segment).toBeNull();
+    expect(last.text).toContain(giantText.slice(149_000, 149_100));
+    const found = (await client.callTool({
+      name: "search_transcripts",
+      arguments: { q: "zeppelinium" },
+    })) as CallToolResult;
+    const results = (found.structuredContent as { results: { context: { text: string } }[] }).results;
+    expect(results).toHaveLength(1);
+    expect(results[0]!.context.text.length).toBeLessThanOrEqual(1_002);
+    expect(text(found).length).toBeLessThan(1_000);
   });
 
   it("publish_transcript and unpublish_transcript", async () => {

@@ -66,6 +66,7 @@ describe("what a model reads", () => {
       characters: 80,
       total_characters: 80,
       next_from_segment: null,
+      next_from_character: null,
     });
   });
 
@@ -105,6 +106,63 @@ describe("what a model reads", () => {
       to_seconds: 620,
       next_from_segment: null,
     });
+  });
+
+  it("a segment longer than the whole budget is cut: each page keeps max_characters, and the pages hold all of it", () => {
+    const giantText = Array.from({ length: 25_000 }, (_, i) => `w${i % 10}rd ${i % 7}`)
+      .join(" ")
+      .slice(0, 150_025);
+    expect(giantText).toHaveLength(150_025);
+    const giant = {
+      ...transcript,
+      segments: [
+        { start: 0, end: 2.5, text: "Before." },
+        { start: 2.5, end: 3600, text: giantText },
+        { start: 3600, end: 3601, text: "After." },
+      ],
+    };
+    for (const format of ["text", "srt", "vtt", "md"] as const) {
+      let request: { from_segment?: number; from_character?: number } = {};
+      let text = "";
+      let after = false;
+      for (let pages = 0; pages < 200; pages++) {
+        const part = transcriptPage(giant, format, { ...request, max_characters: 2000 }, "get_transcript");
+        expect(part.page.characters, format).toBeLessThanOrEqual(2000);
+        // The page's text: the transcript's part plus a header and a line of how to continue.
+        expect(part.text.length, format).toBeLessThanOrEqual(2000 + 600);
+        text += part.text;
+        after ||= part.text.includes("After.");
+        if (part.page.next_from_segment === null) break;
+        request = {
+          from_segment: part.page.next_from_segment,
+          ...(part.page.next_from_character !== null ? { from_character: part.page.next_from_character } : {}),
+        };
+        if (part.page.next_from_character !== null)
+          expect(part.text).toContain(`from_character=${part.page.next_from_character}`);
+      }
+      expect(after, format).toBe(true);
+      // Every piece of the giant segment came, in order, once.
+      const words = giantText.split(" ");
+      expect(text.includes(words.at(-1)!), format).toBe(true);
+    }
+    const first = transcriptPage(giant, "text", { max_characters: 2000 }, "get_transcript");
+    expect(first.page).toMatchObject({
+      from_segment: 0,
+      to_segment: 1,
+      next_from_segment: 1,
+      next_from_character: null,
+    });
+    const second = transcriptPage(giant, "text", { from_segment: 1, max_characters: 2000 }, "get_transcript");
+    expect(second.page).toMatchObject({ from_segment: 1, to_segment: 1, next_from_segment: 1 });
+    const cutAt = second.page.next_from_character!;
+    expect(second.text).toContain(giantText.slice(cutAt - 50, cutAt));
+    const third = transcriptPage(
+      giant,
+      "text",
+      { from_segment: 1, from_character: cutAt, max_characters: 2000 },
+      "get_transcript",
+    );
+    expect(third.text).toContain(`[00:00:02] ${giantText.slice(cutAt, cutAt + 50)}`);
   });
 
   it("file formats render the page's segments as they are; Markdown brings its own header (not a second one)", () => {

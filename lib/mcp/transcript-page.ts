@@ -30,6 +30,13 @@ export const pageInput = {
     .positive()
     .optional()
     .describe("Stop before the segments that start at or after this time (seconds)"),
+  from_character: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "Characters of the first segment's text to skip: next_from_character of the previous answer, which ended inside a segment longer than a page",
+    ),
   max_characters: z
     .int()
     .min(MIN_PAGE_CHARACTERS)
@@ -42,6 +49,7 @@ export interface PageRequest {
   from_segment?: number;
   from_seconds?: number;
   to_seconds?: number;
+  from_character?: number;
   max_characters?: number;
 }
 
@@ -62,31 +70,55 @@ export const pageSchema = z.object({
     .int()
     .nullable()
     .describe("pass as from_segment for the next part; null at the end (or at to_seconds)"),
+  next_from_character: z
+    .int()
+    .nullable()
+    .describe("pass as from_character with next_from_segment when this part ended inside a segment; else null"),
 });
 
 export type TranscriptPage = z.infer<typeof pageSchema>;
 
 const line = (segment: Segment) => `[${clock(segment.start)}] ${segment.text}`;
 
-/** The segments a page holds: from the requested start, up to to_seconds, within the character budget (at least one). */
-function select(segments: readonly Segment[], request: PageRequest): { from: number; to: number; characters: number } {
+/**
+ * The segments a page holds: from the requested start, up to to_seconds, within the character budget. A
+ * segment longer than the whole budget is cut: the page holds as much of it as fits, and the next one goes
+ * on inside it (from_character).
+ */
+function select(
+  segments: readonly Segment[],
+  request: PageRequest,
+): { part: Segment[]; from: number; to: number; characters: number; nextCharacter: number | null } {
   const budget = request.max_characters ?? DEFAULT_PAGE_CHARACTERS;
   let from = Math.min(request.from_segment ?? 0, segments.length);
+  let skip = request.from_character ?? 0;
   if (request.from_seconds !== undefined) {
     const at = segments.findIndex((s) => s.end > request.from_seconds!);
     from = at < 0 ? segments.length : at;
+    skip = 0;
   }
+  const part: Segment[] = [];
   let to = from;
   let characters = 0;
   while (to < segments.length) {
-    const segment = segments[to]!;
-    if (request.to_seconds !== undefined && segment.start >= request.to_seconds) break;
+    const whole = segments[to]!;
+    if (request.to_seconds !== undefined && whole.start >= request.to_seconds) break;
+    const segment = to === from && skip > 0 ? { ...whole, text: whole.text.slice(skip) } : whole;
     const size = line(segment).length + 1;
-    if (to > from && characters + size > budget) break;
+    if (characters + size > budget) {
+      if (part.length > 0) break;
+      // Alone it is over the budget: as much of its text as fits, and where the next page goes on.
+      let room = Math.max(1, budget - (size - segment.text.length));
+      if (/[\uD800-\uDBFF]/.test(segment.text[room - 1] ?? "")) room = Math.max(1, room - 1); // not half a pair
+      part.push({ ...segment, text: segment.text.slice(0, room) });
+      characters += line(part[0]!).length + 1;
+      return { part, from, to, characters, nextCharacter: skip + room };
+    }
+    part.push(segment);
     characters += size;
     to++;
   }
-  return { from, to, characters };
+  return { part, from, to, characters, nextCharacter: null };
 }
 
 function body(format: Format, part: Segment[], transcript: TranscriptResponse): string {
@@ -116,11 +148,11 @@ function body(format: Format, part: Segment[], transcript: TranscriptResponse): 
  */
 export function transcriptPage(transcript: TranscriptResponse, format: Format, request: PageRequest, tool: string) {
   const segments = transcript.segments ?? [];
-  const { from, to, characters } = select(segments, request);
-  const part = segments.slice(from, to);
+  const { part, from, to, characters, nextCharacter } = select(segments, request);
   const total = segments.reduce((n, s) => n + line(s).length + 1, 0);
   const endOfRange =
-    to >= segments.length || (request.to_seconds !== undefined && segments[to]!.start >= request.to_seconds);
+    nextCharacter === null &&
+    (to >= segments.length || (request.to_seconds !== undefined && segments[to]!.start >= request.to_seconds));
   const page: TranscriptPage = {
     format,
     from_segment: from,
@@ -131,6 +163,7 @@ export function transcriptPage(transcript: TranscriptResponse, format: Format, r
     characters,
     total_characters: total,
     next_from_segment: endOfRange ? null : to,
+    next_from_character: nextCharacter,
   };
   const header =
     format === "md"
@@ -145,14 +178,17 @@ export function transcriptPage(transcript: TranscriptResponse, format: Format, r
             ? [`Chapters: ${transcript.chapters.map((c) => `[${clock(c.start)}] ${c.title}`).join("; ")}`]
             : []),
         ];
-  const whole = from === 0 && to === segments.length;
+  const whole = from === 0 && to === segments.length && !request.from_character;
+  const last = nextCharacter === null ? Math.max(from, to - 1) : to;
   const where = whole
     ? `The whole transcript: ${segments.length} segments, ${total.toLocaleString("en")} characters.`
-    : `Segments ${from}–${Math.max(from, to - 1)} of ${segments.length} (${clock(page.from_seconds)}–${clock(page.to_seconds)} of ${clock(transcript.duration_seconds)}; ${characters.toLocaleString("en")} of ${total.toLocaleString("en")} characters).`;
+    : `Segments ${from}–${last}${nextCharacter === null ? "" : ` (cut at character ${nextCharacter} of ${segments[to]!.text.length})`} of ${segments.length} (${clock(page.from_seconds)}–${clock(page.to_seconds)} of ${clock(transcript.duration_seconds)}; ${characters.toLocaleString("en")} of ${total.toLocaleString("en")} characters).`;
   const more =
     page.next_from_segment === null
       ? null
-      : `More: call ${tool} again with the same arguments and from_segment=${page.next_from_segment} (or from_seconds=${Math.floor(segments[to]!.start)}).`;
+      : nextCharacter !== null
+        ? `More: call ${tool} again with the same arguments, from_segment=${to} and from_character=${nextCharacter}.`
+        : `More: call ${tool} again with the same arguments and from_segment=${page.next_from_segment} (or from_seconds=${Math.floor(segments[to]!.start)}).`;
   const text = [[...header, where].join("\n"), body(format, part, transcript).trimEnd(), ...(more ? [more] : [])].join(
     "\n\n",
   );

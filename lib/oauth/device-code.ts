@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { clientAddress } from "@/lib/http/client-address";
-import { DEVICE_CODE_SECONDS, DEVICE_POLL_INTERVAL, grantedScope, serverUrl } from "@/lib/oauth/config";
+import { DEVICE_CODE_SECONDS, DEVICE_GRANT, DEVICE_POLL_INTERVAL, grantedScope, serverUrl } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { formatUserCode, generateUserCode } from "@/lib/oauth/user-code";
 
@@ -18,8 +18,15 @@ export async function createDeviceCode(request: Request, input: { client_id?: st
   // A registered client is shown by its registered name; anything else by the client_id it sent.
   const clientId = input.client_id?.trim().slice(0, 200) || null;
   const registered = clientId
-    ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true } })
+    ? await db.oAuthClient.findUnique({ where: { id: clientId }, select: { name: true, grantTypes: true } })
     : null;
+  // RFC 8628 3.1: a registered client that did not register the device grant is refused here, before a
+  // person is asked to approve a login its token request would be refused anyway.
+  if (registered && !registered.grantTypes.includes(DEVICE_GRANT))
+    throw new OAuthError(
+      "unauthorized_client",
+      `This client did not register the device code grant (its grant_types: ${registered.grantTypes.join(", ")}).`,
+    );
   const label = registered?.name ?? clientId;
   // A collision of user codes (unique column) is rare; try again with a fresh one.
   for (let attempt = 0; ; attempt++) {

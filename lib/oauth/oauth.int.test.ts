@@ -205,6 +205,22 @@ describe("authorization server metadata and registration", () => {
     });
     expect(await polled.json()).toMatchObject({ error: "unauthorized_client" });
   });
+
+  it("refuses a device code to a registered client without the device grant, before anyone is asked (RFC 8628 3.1)", async () => {
+    const before = await ctx.db.deviceCode.count();
+    for (const grants of [["authorization_code"], ["authorization_code", "refresh_token"]]) {
+      const registered = await registeredClient({ grant_types: grants });
+      const refused = await postForm("/v1/device/code", { client_id: registered.clientMetadata().client_id });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "unauthorized_client" });
+    }
+    expect(await ctx.db.deviceCode.count()).toBe(before);
+    // A client that registered it, and the CLI's free-text client_id, get their codes.
+    const deviceClient = await registeredClient({ grant_types: [DEVICE] });
+    const granted = await postForm("/v1/device/code", { client_id: deviceClient.clientMetadata().client_id });
+    expect(granted.status).toBe(200);
+    expect((await post("/v1/device/code", { client_id: "verbatim-cli" })).status).toBe(200);
+  });
 });
 
 describe("the authorization endpoint (the consent page's checks)", () => {

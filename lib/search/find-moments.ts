@@ -1,18 +1,32 @@
 import { getDb } from "@/lib/db/client";
+import { postgresMessage, sqlState } from "@/lib/db/sql-state";
+import { env } from "@/lib/env";
+import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
+import { collapseNegations } from "@/lib/search/query-terms";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 
 // The one search statement behind GET /v1/me/search, GET /v1/public/search and MCP's search_transcripts.
 // Passages (see the migration 20261123123000_transcript_search) match when their tsvector matches the
 // query as parsed by their own configuration; for each configuration the query is parsed once (the
 // functions are immutable, so the planner folds them) and each branch of the OR can use the GIN index.
+// A reading with nothing the index can look up (only -excluded words, as querytree() says) is dropped: it
+// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, and the
+// statement runs under SEARCH_TIMEOUT_MS.
 
 /** Who may see a transcript: the caller's complete history entries, or a live publication. */
 export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
+
+/**
+ * At most this many matching passages are ranked: a query matching more (a string of common words OR'ed)
+ * is ranked among the first this many found, so that its cost does not grow with the index. Relevance that
+ * deep is noise; pages end at SEARCH_MAX_OFFSET anyway.
+ */
+export const SEARCH_MAX_CANDIDATES = 20_000;
 
 /** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
 export const MARK_START = "\ue000";
@@ -39,19 +53,39 @@ export interface MomentRow {
   slug: string | null;
 }
 
+/** A 422 at query.q, in the contract's validation shape (MCP's search tool says the same as a tool error). */
+function refuseQuery(q: string, msg: string): RequestValidationError {
+  return new RequestValidationError([
+    { type: "value_error", loc: ["query", "q"], msg: `Value error, ${msg}`, input: q, ctx: { error: {} } },
+  ]);
+}
+
 /**
  * The query as each configuration reads it, grouped: most configurations read most queries alike (the same
  * tsquery), so the statement gets one branch per distinct reading rather than one per configuration.
  * Empty when every configuration reads nothing (only stop words, only punctuation).
  */
-async function readings(db: Awaited<ReturnType<typeof getDb>>, text: string, configs: readonly string[]) {
-  const rows = await db.$queryRawUnsafe<{ config: string; query: string }[]>(
-    `SELECT c AS config, websearch_to_tsquery(c::regconfig, $1)::text AS query FROM unnest($2::text[]) AS c`,
-    text,
-    [...configs],
-  );
+async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, configs: readonly string[]) {
+  let rows: { config: string; query: string; indexable: string }[];
+  try {
+    rows = await db.$queryRawUnsafe(
+      `SELECT c AS config, w::text AS query, querytree(w) AS indexable
+       FROM unnest($2::text[]) AS c, websearch_to_tsquery(c::regconfig, $1) AS w`,
+      collapseNegations(rewriteCjkQuery(q)),
+      [...configs],
+    );
+  } catch (error) {
+    // The parser's own limits ("tsquery stack too small", a word too long): the query's shape, not our failure.
+    if (/tsquery|word is too long/i.test(postgresMessage(error)) || sqlState(error)?.startsWith("54"))
+      throw refuseQuery(q, 'this query cannot be read; use plain words, "phrases", -excluded words and OR');
+    throw error;
+  }
+  const read = rows.filter((row) => row.query !== "");
+  const findable = read.filter((row) => row.indexable !== "T");
+  if (read.length > 0 && findable.length === 0)
+    throw refuseQuery(q, "give at least one word to find (a query of only -excluded words would match everything)");
   const byQuery = new Map<string, string[]>();
-  for (const row of rows) if (row.query !== "") byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row.config]);
+  for (const row of findable) byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row.config]);
   return [...byQuery].map(([query, group]) => ({ query, configs: group }));
 }
 
@@ -59,7 +93,7 @@ async function readings(db: Awaited<ReturnType<typeof getDb>>, text: string, con
 export async function findMoments(scope: SearchScope, query: SearchQuery): Promise<MomentRow[]> {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const groups = await readings(db, rewriteCjkQuery(query.q), configs);
+  const groups = await readings(db, query.q, configs);
   if (groups.length === 0) return [];
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -95,12 +129,14 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
   const skip = param(offset);
   const perTranscript = param(MOMENTS_PER_TRANSCRIPT);
   const headline = param(HEADLINE_OPTIONS);
+  const candidates = param(SEARCH_MAX_CANDIDATES);
 
   const sql = `
     WITH hits AS (
       SELECT p."transcriptId", p."seq", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
       FROM "TranscriptPassage" p ${filterJoin}
       WHERE (${matches}) AND ${visible}
+      LIMIT ${candidates}
     ), capped AS (
       SELECT *, row_number() OVER (PARTITION BY "transcriptId" ORDER BY rank DESC, "seq") AS nth FROM hits
     ), page AS (
@@ -121,5 +157,20 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
       FROM verbatim_segments(t."segments") AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
     ) AS seg
     ORDER BY page.rank DESC, page."transcriptId", page."seq"`;
-  return db.$queryRawUnsafe<MomentRow[]>(sql, ...params);
+  try {
+    const timeoutMs = env().SEARCH_TIMEOUT_MS;
+    return await db.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(timeoutMs));
+        return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
+      },
+      // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.
+      { maxWait: 10_000, timeout: timeoutMs + 5_000 },
+    );
+  } catch (error) {
+    // 57014 query_canceled: the statement ran past SEARCH_TIMEOUT_MS.
+    if (sqlState(error) === "57014")
+      throw refuseQuery(query.q, "this search takes too long; use more specific words or a phrase");
+    throw error;
+  }
 }

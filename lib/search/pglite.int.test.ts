@@ -54,9 +54,18 @@ describe("search on PGlite", () => {
   });
 
   it("answers hostile queries with nothing, and the public search shows nothing unpublished", async () => {
-    for (const q of ['"grit is', "the of and", ".*[a-z]+\\d(?=x)", "!grit & (marathon | <-> :* )", "- OR -"]) {
+    for (const q of [
+      '"grit is',
+      "the of and",
+      ".*[a-z]+\\d(?=x)",
+      "!grit & (marathon | <-> :* )",
+      `grit ${"-".repeat(40)}`,
+      `grit ${"-!".repeat(40)}`,
+    ]) {
       expect(Array.isArray((await search(q)).results)).toBe(true);
     }
+    // Nothing the index can look up (querytree() is T on PGlite too): refused, at query.q.
+    await expect(search("grit OR -zz")).rejects.toMatchObject({ items: [{ loc: ["query", "q"] }] });
     expect((await searchPublic(searchQuerySchema.parse({ q: "marathon" }))).results).toEqual([]);
   });
 

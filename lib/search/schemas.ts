@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/http/query";
 import { HISTORY_PLATFORMS, langSchema } from "@/lib/transcripts/schemas";
+import { queryProblem, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
 
 export const SEARCH_QUERY_MAX = 500;
 export const SEARCH_PAGE = 20;
@@ -26,8 +27,12 @@ export const searchQuerySchema = z.object({
     .trim()
     .min(1, "must not be empty")
     .max(SEARCH_QUERY_MAX)
+    .superRefine((q, ctx) => {
+      const problem = queryProblem(q);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
     .describe(
-      'What was said: words (stemmed by the transcript\'s language), "quoted phrases" (in order), -excluded words, OR. Chinese, Japanese and Korean: two or more characters',
+      `What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most ${SEARCH_MAX_TERMS} words and phrases. Chinese, Japanese and Korean: two or more characters`,
     ),
   platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
   lang: langSchema.nullable().default(null).describe("Only transcripts in this language (e.g. en, de, zh-Hans)"),
@@ -56,7 +61,9 @@ export const searchMomentSchema = z
     segment_index: z.int().describe("Index of the matching segment in the transcript's segments"),
     context: z
       .object({ start: z.number(), end: z.number(), text: z.string() })
-      .describe("The matching segment with its neighbours: the passage it was found in"),
+      .describe(
+        "The matching segment with its neighbours: the passage it was found in (at most about 1,000 characters of it, around the match; … where cut)",
+      ),
     snippet: z.string().describe("Words around the match (at most about 300 characters; … where cut)"),
     highlights: z
       .array(z.tuple([z.int(), z.int()]))

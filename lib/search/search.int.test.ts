@@ -53,6 +53,10 @@ async function search(q: string, extra: Record<string, string> = {}, caller = ow
   return callRoute(meSearch, `/v1/me/search?${query}`, { headers: caller.headers });
 }
 
+async function publicQuery(q: string) {
+  return callRoute(publicSearch, `/v1/public/search?${new URLSearchParams({ q }).toString()}`, {});
+}
+
 async function moments(q: string, extra: Record<string, string> = {}, caller = owner): Promise<SearchMoment[]> {
   const res = await search(q, extra, caller);
   expect(res.status, res.text).toBe(200);
@@ -254,30 +258,58 @@ describe("GET /v1/public/search", () => {
   });
 });
 
-describe("hostile queries: 200 with no results or 422, never 500", () => {
+describe("hostile queries: 200 with results or none, or 422, never 500 (library and public search alike)", () => {
   const cases: [string, string, number][] = [
     ["huge", "grit ".repeat(2000), 422],
     ["empty", "   ", 422],
     ["NUL", "grit\u0000", 422],
     ["unbalanced quotes", '"grit is', 200],
-    ["only quotes", '"""', 200],
+    ["only quotes", '"""', 422],
     ["only stop words", "the of and is", 200],
     ["regex-like", ".*[a-z]+\\d(?=x)|^$", 200],
     ["tsquery operators", "!grit & (marathon | <-> :* ) 'x'", 200],
-    ["lone minus and OR", "- OR -", 200],
+    ["lone minus and OR", "- OR -", 422],
     ["backslashes and semicolons", '\\\'; DROP TABLE "Transcript"; --', 200],
     ["a very long word", "x".repeat(499), 200],
     ["emoji and combining marks", "🏃‍♀️ e\u0301\u0301\u0301", 200],
     ["private-use marks", "\ue000grit\ue001", 200],
+    // websearch_to_tsquery stacks a NOT per "-" and fails past 32 ("tsquery stack too small").
+    ["33 minus signs", "-".repeat(33), 422],
+    ["'- ' forty times", "- ".repeat(40), 422],
+    ["a word, then 40 minus signs", `grit ${"-".repeat(40)}`, 200],
+    ["40 minus signs, then a word", `${"-".repeat(40)}grit marathon`, 200],
+    ["minus signs between punctuation", `grit ${"-!".repeat(40)}`, 200],
+    ["minus signs between parentheses and operators", `grit ${"-(&|<".repeat(40)} x`, 200],
+    ["minus signs between quotes", `grit ${'-"'.repeat(40)}`, 200],
+    // Nothing to find: every passage would match.
+    ["only excluded words (125 × -zz)", " -zz".repeat(125), 422],
+    ["a word OR an excluded word", "grit OR -zz", 422],
+    ["more words than allowed", Array.from({ length: 33 }, (_, i) => `w${i}`).join(" "), 422],
   ];
   for (const [name, q, status] of cases) {
     it(name, async () => {
-      const res = await search(q);
-      expect(res.status, res.text).toBe(status);
-      if (status === 422) expect(res.json).toMatchObject({ detail: expect.anything() });
-      else expect(Array.isArray((res.json as SearchResponse).results)).toBe(true);
+      for (const res of [await search(q), await publicQuery(q)]) {
+        expect(res.status, res.text).toBe(status);
+        if (status === 422) {
+          const detail = (res.json as { detail: { loc: unknown[]; msg: string; type: string }[] }).detail;
+          expect(detail[0]).toMatchObject({ loc: ["query", "q"], msg: expect.any(String), type: expect.any(String) });
+        } else expect(Array.isArray((res.json as SearchResponse).results)).toBe(true);
+      }
     });
   }
+
+  it("finds what the words find, however many minus signs stand around them", async () => {
+    expect((await moments(`marathon ${"-".repeat(40)}`)).map((m) => m.start)).toEqual([202.969]);
+    expect((await moments(`marathon ${"- -!".repeat(40)}sprint`)).map((m) => m.start)).toEqual([]);
+    // Many minus signs before the only word: it is excluded, so there is nothing to find.
+    expect((await search(`${"- ".repeat(40)}marathon`)).status).toBe(422);
+  });
+
+  it("a stop word and an excluded word: nothing the English configuration can look up (422)", async () => {
+    const english = await search("the -zz", { lang: "en" });
+    expect(english.status, english.text).toBe(422);
+    expect(english.text).toContain("at least one word to find");
+  });
 
   it("bad limit and cursor → 422", async () => {
     expect((await search("grit", { limit: "0" })).status).toBe(422);
@@ -289,6 +321,42 @@ describe("hostile queries: 200 with no results or 422, never 500", () => {
 
   it("only stop words and a lone stop word find nothing", async () => {
     expect(await moments("the of and is")).toEqual([]);
+  });
+});
+
+describe("a giant segment (a recogniser's answer in one piece)", () => {
+  it("answers a bounded context.text and snippet, in the library and the public search", async () => {
+    const giant = `${"lorem ipsum dolor sit amet ".repeat(3000)}the zeppelinium moment ${"consectetur adipiscing ".repeat(3000)}`;
+    expect(giant.length).toBeGreaterThan(150_000);
+    const { transcript } = await storeTranscript(ctx.db, {
+      segments: [
+        { start: 0, end: 5, text: "Opening words." },
+        { start: 5, end: 3600, text: giant },
+      ],
+      lang: "en",
+      title: "Giant",
+      userIds: [owner.userId],
+    });
+    await ctx.db.publication.create({
+      data: {
+        slug: `giant-${transcript.id}`,
+        userId: owner.userId,
+        transcriptId: transcript.id,
+        publishedAt: new Date(),
+      },
+    });
+    const library = await moments("zeppelinium");
+    const publicRes = await publicQuery("zeppelinium");
+    expect(publicRes.status, publicRes.text).toBe(200);
+    for (const found of [library, (publicRes.json as SearchResponse).results]) {
+      expect(found).toHaveLength(1);
+      const [m] = found;
+      expect(m!.context.text.length).toBeLessThanOrEqual(1_002);
+      expect(m!.context.text).toContain("the zeppelinium moment");
+      expect(m!.snippet.length).toBeLessThanOrEqual(302);
+      expect(highlighted(m!)).toEqual(["zeppelinium"]);
+      expect(m!.segment_index).toBe(1);
+    }
   });
 });
 

@@ -15,6 +15,12 @@ import {
 const SNIPPET_CHARS = 300;
 /** Characters of the passage kept before the first match when the snippet is cut. */
 const SNIPPET_LEAD = 90;
+/**
+ * The most of a passage `context.text` holds: passages are ~200 characters of whole segments, so only one
+ * holding a giant segment (a recogniser's answer in one piece) is cut, around its first match.
+ */
+export const CONTEXT_CHARS = 1_000;
+const CONTEXT_LEAD = 300;
 
 type Range = [number, number];
 
@@ -57,21 +63,34 @@ export function mergeRanges(ranges: Range[]): Range[] {
 
 /** The passage cut to SNIPPET_CHARS around its first match, on word boundaries where there are any, with the ranges moved along. */
 export function cutSnippet(text: string, ranges: Range[]): { snippet: string; highlights: Range[] } {
-  if (text.length <= SNIPPET_CHARS) return { snippet: text, highlights: ranges };
+  return cutAround(text, ranges, SNIPPET_CHARS, SNIPPET_LEAD);
+}
+
+/**
+ * `text` cut to about `size` characters (at most size + 2 with the "…" marks) around its first range,
+ * `lead` of them before it, on word boundaries where there are any, with the ranges moved along.
+ */
+export function cutAround(
+  text: string,
+  ranges: Range[],
+  size: number,
+  lead: number,
+): { snippet: string; highlights: Range[] } {
+  if (text.length <= size) return { snippet: text, highlights: ranges };
   const first = ranges[0]?.[0] ?? 0;
-  let from = Math.max(0, Math.min(first - SNIPPET_LEAD, text.length - SNIPPET_CHARS));
+  let from = Math.max(0, Math.min(first - lead, text.length - size));
   if (from > 0) {
     const space = text.indexOf(" ", from);
     if (space !== -1 && space < first && space - from < 30) from = space + 1;
   }
-  let to = Math.min(text.length, from + SNIPPET_CHARS);
+  let to = Math.min(text.length, from + size);
   if (to < text.length) {
     const space = text.lastIndexOf(" ", to);
     if (space > from && to - space < 30) to = space;
   }
-  const lead = from > 0 ? "…" : "";
-  const snippet = `${lead}${text.slice(from, to).trim()}${to < text.length ? "…" : ""}`;
-  const shift = lead.length - from - (text.slice(from, to).length - text.slice(from, to).trimStart().length);
+  const mark = from > 0 ? "…" : "";
+  const snippet = `${mark}${text.slice(from, to).trim()}${to < text.length ? "…" : ""}`;
+  const shift = mark.length - from - (text.slice(from, to).length - text.slice(from, to).trimStart().length);
   const highlights = ranges
     .filter(([start, end]) => start >= from && end <= to)
     .map(([start, end]): Range => [start + shift, end + shift])
@@ -117,7 +136,11 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
     start,
     end,
     segment_index: segmentIndex,
-    context: { start: Number(row.start), end: Number(row.end), text },
+    context: {
+      start: Number(row.start),
+      end: Number(row.end),
+      text: cutAround(text, ranges, CONTEXT_CHARS, CONTEXT_LEAD).snippet,
+    },
     snippet,
     highlights,
     links: {

@@ -25,6 +25,7 @@ export const createTranscriptEndpoint = defineEndpoint({
   description:
     "Exactly one of url, upload or audio. Answers 200 with the transcript in `format` when the platform has captions in `lang`. Charges the media duration once per source and language.",
   auth: "use",
+  fieldAuth: { webhook_url: "webhooks" },
   rateLimit: "transcript",
   body: transcriptRequestSchema,
   response: transcriptSchema,
@@ -34,7 +35,7 @@ export const createTranscriptEndpoint = defineEndpoint({
   },
   errors: {
     402: "Not enough monthly allowance left",
-    403: "The video needs sign-in (age-restricted)",
+    403: "The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token",
     404: "The video does not exist or is private",
     502: "The platform failed",
     503: "Speech recognition is needed but not configured",

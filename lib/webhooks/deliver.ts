@@ -5,15 +5,12 @@ import type { Db } from "@/lib/jobs/store";
 import { env } from "@/lib/env";
 import { isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
-import { retryDelayMs } from "@/lib/webhooks/backoff";
+import { MAX_RETRY_DELAY_MS, retryDelayMs } from "@/lib/webhooks/backoff";
 import { openSecret } from "@/lib/webhooks/secret-box";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 
 /** After a rotation, deliveries carry the previous secret's signature too for this long (Standard Webhooks' rotation). */
 export const ROTATION_GRACE_MS = 24 * 3600_000;
-
-/** Receivers' bodies are not read: the status line decides. */
-const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export type AttemptOutcome = "delivered" | "retry" | "failed" | "lost";
 
@@ -38,7 +35,9 @@ async function post(outbound: Outbound, delivery: WebhookDelivery, secrets: stri
       idleTimeoutMs: timeoutMs,
       followRedirects: false,
       retries: 0,
-      maxBytes: MAX_RESPONSE_BYTES,
+      // The status decides and the body is never read: however long the receiver says its answer is, that
+      // is no reason to refuse it (and deliver again what it has accepted).
+      maxBytes: Number.MAX_SAFE_INTEGER,
     });
     res.body.destroy();
     if (res.status >= 200 && res.status < 300) return { status: res.status, error: null, final: false };
@@ -59,13 +58,13 @@ async function signingSecrets(
   db: Db,
   delivery: WebhookDelivery,
   now: Date,
-): Promise<{ secrets: string[] | null; reason?: string }> {
+): Promise<{ secrets: string[] | null; reason?: string; failingSince?: Date | null }> {
   if (delivery.endpointId) {
     const endpoint = await db.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } });
     if (!endpoint) return { secrets: null, reason: "The endpoint was deleted." };
     if (endpoint.disabledAt)
       return { secrets: null, reason: `The endpoint is disabled: ${endpoint.disabledReason ?? "disabled"}` };
-    return { secrets: withPrevious(endpoint, now) };
+    return { secrets: withPrevious(endpoint, now), failingSince: endpoint.failingSince };
   }
   const request = await db.webhookRequestSecret.findUnique({ where: { userId: delivery.userId } });
   return request
@@ -96,13 +95,14 @@ export async function attemptDelivery(
   owner: string,
 ): Promise<AttemptOutcome> {
   const now = new Date();
-  const { secrets, reason } = await signingSecrets(db, delivery, now);
+  const { secrets, reason, failingSince } = await signingSecrets(db, delivery, now);
   const answer: Answer = secrets
     ? await post(outbound, delivery, secrets)
     : { status: null, error: reason ?? "No secret", final: true };
   const ok = answer.status !== null && answer.status >= 200 && answer.status < 300;
   const outOfAttempts = delivery.attempts >= env().WEBHOOK_MAX_ATTEMPTS;
   const outcome: AttemptOutcome = ok ? "delivered" : answer.final || outOfAttempts ? "failed" : "retry";
+  const retryAt = new Date(now.getTime() + retryDelayMs(delivery.attempts));
   const data: Prisma.WebhookDeliveryUpdateManyMutationInput = {
     lastAttemptAt: now,
     lastStatusCode: answer.status,
@@ -110,7 +110,7 @@ export async function attemptDelivery(
     leaseOwner: null,
     leaseUntil: null,
     status: outcome === "retry" ? "pending" : outcome,
-    nextAttemptAt: outcome === "retry" ? new Date(now.getTime() + retryDelayMs(delivery.attempts)) : null,
+    nextAttemptAt: outcome === "retry" ? retryAt : null,
     ...(ok ? { deliveredAt: now } : {}),
   };
   const saved = await db.$transaction(async (tx) => {
@@ -130,6 +130,21 @@ export async function attemptDelivery(
       await tx.webhookEndpoint.updateMany({
         where: { id: delivery.endpointId, failingSince: null },
         data: { failingSince: now },
+      });
+      // The endpoint is backed off as a whole, not one delivery at a time: its other waiting deliveries wait
+      // at least as long as this one, and as long again as it has been failing, so that an endpoint that
+      // keeps timing out is tried less and less often instead of once per queued event.
+      const failingFor = failingSince ? now.getTime() - failingSince.getTime() : 0;
+      const resumeAt = new Date(Math.max(retryAt.getTime(), now.getTime() + Math.min(failingFor, MAX_RETRY_DELAY_MS)));
+      await tx.webhookDelivery.updateMany({
+        where: {
+          endpointId: delivery.endpointId,
+          status: "pending",
+          id: { not: delivery.id },
+          leaseOwner: null,
+          nextAttemptAt: { lt: resumeAt },
+        },
+        data: { nextAttemptAt: resumeAt },
       });
       const since = new Date(now.getTime() - env().WEBHOOK_DISABLE_AFTER_HOURS * 3600_000);
       const disabled = await tx.webhookEndpoint.updateMany({

@@ -2,7 +2,8 @@
 // finishes a job whichever job driver ran it (local runner or Inngest), so this runner is the same for both:
 // it runs in every app process (instrumentation.ts) and every `npm run worker`, claims due rows with
 // `FOR UPDATE SKIP LOCKED` under a lease, and never shares slots with jobs (its own WEBHOOK_CONCURRENCY), so a
-// slow receiver cannot delay transcriptions. A process killed mid-attempt leaves a lease that expires; the
+// slow receiver cannot delay transcriptions. Nor another account's deliveries: an account and an endpoint get
+// only so many attempts in flight at once (WEBHOOK_ACCOUNT_CONCURRENCY, WEBHOOK_ENDPOINT_CONCURRENCY). A process killed mid-attempt leaves a lease that expires; the
 // next claim sends the same message (same `webhook-id`) again: at least once.
 import { hostname } from "node:os";
 import pg from "pg";
@@ -23,6 +24,10 @@ export interface DeliveryRunnerOptions {
   outbound: Outbound;
   /** Attempts in flight at once. Default WEBHOOK_CONCURRENCY. */
   concurrency?: number;
+  /** One account's attempts in flight at once, all processes together. Default WEBHOOK_ACCOUNT_CONCURRENCY. */
+  accountConcurrency?: number;
+  /** Attempts to one endpoint (or per-request URL) in flight at once; 1 while it fails. Default WEBHOOK_ENDPOINT_CONCURRENCY. */
+  endpointConcurrency?: number;
   /** Safety-net poll for rows queued by other processes. Default 1 s. */
   pollMs?: number;
   /** How long a claim holds a delivery. Default 2 × WEBHOOK_TIMEOUT_MS + 1 s. */
@@ -51,16 +56,45 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
   let pumping: Promise<void> | null = null;
   let again = false;
 
-  const claim = async (limit: number): Promise<string[]> => {
-    const rows = await options.db.$queryRaw<{ id: string }[]>`
-      UPDATE "WebhookDelivery" SET "leaseOwner" = ${owner},
-        "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1, "updatedAt" = ${NOW}
-      WHERE "id" IN (SELECT "id" FROM "WebhookDelivery"
-        WHERE "status" = 'pending' AND "nextAttemptAt" <= ${NOW} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})
-        ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING "id"`;
-    return rows.map((r) => r.id);
-  };
+  const accountCap = options.accountConcurrency ?? env().WEBHOOK_ACCOUNT_CONCURRENCY;
+  const endpointCap = options.endpointConcurrency ?? env().WEBHOOK_ENDPOINT_CONCURRENCY;
+
+  // Fair claims: due deliveries whose destination (endpoint, or per-request URL) and account have room
+  // under their caps, counting what every process holds (live leases), the accounts with the least in
+  // flight first. A failing endpoint gets one attempt at a time. Claims are taken one process at a time
+  // (an advisory lock) so that two processes cannot both fill the same account's last slot.
+  const claim = async (limit: number): Promise<string[]> =>
+    options.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verbatim:webhook-claims'))`;
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        WITH busy AS (
+          SELECT "userId", COALESCE("endpointId", "url") AS dest, count(*)::int AS n FROM "WebhookDelivery"
+          WHERE "status" = 'pending' AND "leaseUntil" >= ${NOW} GROUP BY 1, 2
+        ), due AS (
+          SELECT d."id", d."userId", d."nextAttemptAt", d."endpointId", COALESCE(d."endpointId", d."url") AS dest,
+            row_number() OVER (PARTITION BY d."userId", COALESCE(d."endpointId", d."url") ORDER BY d."nextAttemptAt", d."id") AS nth
+          FROM "WebhookDelivery" d
+          WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${NOW} AND (d."leaseUntil" IS NULL OR d."leaseUntil" < ${NOW})
+        ), with_room AS (
+          SELECT due.* FROM due
+          LEFT JOIN busy b ON b."userId" = due."userId" AND b.dest = due.dest
+          LEFT JOIN "WebhookEndpoint" e ON e."id" = due."endpointId"
+          WHERE due.nth + COALESCE(b.n, 0) <= CASE WHEN e."failingSince" IS NULL THEN ${endpointCap}::int ELSE 1 END
+        ), ranked AS (
+          SELECT o."id", o."nextAttemptAt",
+            row_number() OVER (PARTITION BY o."userId" ORDER BY o."nextAttemptAt", o."id")
+              + COALESCE((SELECT sum(b.n) FROM busy b WHERE b."userId" = o."userId"), 0) AS nth
+          FROM with_room o
+        )
+        UPDATE "WebhookDelivery" SET "leaseOwner" = ${owner},
+          "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1, "updatedAt" = ${NOW}
+        WHERE "id" IN (SELECT "id" FROM "WebhookDelivery"
+          WHERE "id" IN (SELECT "id" FROM ranked WHERE nth <= ${accountCap}::int ORDER BY nth, "nextAttemptAt" LIMIT ${limit})
+            AND "status" = 'pending' AND "nextAttemptAt" <= ${NOW} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})
+          FOR UPDATE SKIP LOCKED)
+        RETURNING "id"`;
+      return rows.map((r) => r.id);
+    });
 
   const run = (id: string) => {
     const task = (async () => {

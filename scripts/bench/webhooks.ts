@@ -204,7 +204,16 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
             { timeout: 120_000 },
           );
           const start = Date.now();
-          const deliveries = startDeliveryRunner({ db, outbound, concurrency, pollMs: 1_000, listenUrl: null });
+          // One process's raw capacity: the per-account and per-endpoint caps opened to the whole pool.
+          const deliveries = startDeliveryRunner({
+            db,
+            outbound,
+            concurrency,
+            accountConcurrency: concurrency,
+            endpointConcurrency: concurrency,
+            pollMs: 1_000,
+            listenUrl: null,
+          });
           const during = await jobLatency(db, userId, 20);
           while ((await db.webhookDelivery.count({ where: { status: "delivered" } })) < SLOW_DELIVERIES)
             await new Promise((resolve) => setTimeout(resolve, 100));
@@ -228,8 +237,86 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
   return results;
 }
 
+/**
+ * Issue 36: another account's delivery latency while one account's 10 endpoints never answer, 10 events
+ * queued to each before it (the issue's probe: 67.8 s instead of 0.2 s). With the default caps (16 slots, 4 per
+ * account, 2 per endpoint), and with the caps opened to the whole pool (the claim's order alone: accounts
+ * with the least in flight first). A first round warms the process up and is not reported.
+ */
+export async function benchWebhookFairness(): Promise<Record<string, number>> {
+  process.env.AUTH_SECRET ??= "bench-webhooks-secret-bench-webhooks-secret";
+  const results: Record<string, number> = {};
+  const database = await createMigratedTestDatabase();
+  const db = new PrismaClient({ adapter: new PrismaPg({ connectionString: database.url, max: 20 }) });
+  const stalled = http.createServer(() => undefined); // never answers
+  await new Promise<void>((resolve) => stalled.listen(0, "127.0.0.1", resolve));
+  const stalledUrl = `http://127.0.0.1:${(stalled.address() as AddressInfo).port}`;
+  const receiver = await startReceiver();
+  const outbound = createOutbound({ allowPrivateFor: (host) => host === "127.0.0.1" });
+  try {
+    const noisy = await db.user.create({ data: { email: "bench-noisy@example.test" } });
+    const quiet = await db.user.create({ data: { email: "bench-quiet@example.test" } });
+    const endpointFor = (userId: string, url: string) =>
+      db.webhookEndpoint.create({
+        data: { userId, url, eventTypes: ["webhook.test"], secretCipher: sealSecret(generateWebhookSecret()) },
+      });
+    const stalledEndpoints = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => endpointFor(noisy.id, `${stalledUrl}/stall-${i}`)),
+    );
+    const quietEndpoint = await endpointFor(quiet.id, receiver.url);
+    const event = (userId: string, endpointId: string, url: string) => ({
+      userId,
+      endpointId,
+      url,
+      messageId: `msg_${Math.random().toString(36).slice(2)}`,
+      eventType: "webhook.test",
+      payload: { type: "webhook.test", timestamp: new Date().toISOString(), data: {} },
+    });
+    for (const [label, caps] of [
+      ["warm-up", {}],
+      ["default caps (4 per account, 2 per endpoint)", {}],
+      ["caps opened to 16 (fair order only)", { accountConcurrency: 16, endpointConcurrency: 16 }],
+    ] as const) {
+      await db.webhookDelivery.deleteMany({});
+      await db.webhookEndpoint.updateMany({ data: { failingSince: null } });
+      await db.webhookDelivery.createMany({
+        data: stalledEndpoints.flatMap((e) => Array.from({ length: 10 }, () => event(noisy.id, e.id, e.url))),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const before = receiver.arrivals.length;
+      const arrived = new Promise<number>(
+        (resolve) => (receiver.onArrival = () => receiver.arrivals.length > before && resolve(Date.now())),
+      );
+      const start = Date.now();
+      await db.webhookDelivery.create({ data: event(quiet.id, quietEndpoint.id, quietEndpoint.url) });
+      const deliveries = startDeliveryRunner({
+        db,
+        outbound,
+        concurrency: 16,
+        ...caps,
+        pollMs: 1_000,
+        listenUrl: null,
+      });
+      const ms = (await arrived) - start;
+      if (label !== "warm-up")
+        results[`another account's delivery while one account's 10 endpoints stall, ${label}: ms`] = ms;
+      receiver.onArrival = undefined;
+      stalled.closeAllConnections();
+      await deliveries.stop({ timeoutMs: 30_000 });
+    }
+  } finally {
+    await receiver.close();
+    stalled.closeAllConnections();
+    await new Promise((resolve) => stalled.close(resolve));
+    await outbound.close();
+    await db.$disconnect();
+    await database.drop();
+  }
+  return results;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const figures = await benchWebhooks();
+  const figures = { ...(await benchWebhookFairness()), ...(await benchWebhooks()) };
   for (const [label, value] of Object.entries(figures))
     console.log(`${label.padEnd(64)} ${Number.isInteger(value) ? value : value.toFixed(1)}`);
   process.exit(0);

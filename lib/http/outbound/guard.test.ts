@@ -216,6 +216,15 @@ describe("checkUrl", () => {
     expect(refusal(() => checkUrl("http://example.com/", { allowedPorts: [443] })).code).toBe("url_not_allowed");
   });
 
+  it("refuses port 0, which no connection can reach, whatever the allow-list and the host", () => {
+    for (const raw of ["https://example.com:0/hook", "http://example.com:00/", "https://8.8.8.8:0/"])
+      expect(refusal(() => checkUrl(raw)).code, raw).toBe("url_not_allowed");
+    expect(refusal(() => checkUrl("http://127.0.0.1:0/", { allowPrivateFor: () => true })).code).toBe(
+      "url_not_allowed",
+    );
+    expect(checkUrl("https://example.com:1/").port).toBe("1");
+  });
+
   it("lets the explicit test hook allow a named host, and only that host", () => {
     const allowPrivateFor = (h: string) => h === "127.0.0.1";
     expect(checkUrl("http://127.0.0.1:1234/", { allowPrivateFor }).port).toBe("1234");

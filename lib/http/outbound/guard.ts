@@ -57,6 +57,8 @@ export function checkUrl(raw: string, opts: CheckUrlOptions = {}): URL {
   if (url.hostname === "") {
     throw new OutboundError("url_not_allowed", "That URL has no host.");
   }
+  // Port 0 names no service: no connection to it can be made (the URL parser accepts it).
+  if (url.port === "0") throw new OutboundError("url_not_allowed", "Port 0 is not accepted.");
   if (opts.allowedPorts) {
     const port = effectivePort(url);
     if (!opts.allowedPorts.includes(port)) {
