@@ -1,27 +1,22 @@
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import { sharedConfig } from "./vitest.shared.ts";
 
 // Unit tests: beside the code, no database. Integration tests (*.int.test.ts) have their own config.
-export default defineConfig({
-  resolve: {
-    alias: {
-      "@": fileURLToPath(new URL("./", import.meta.url)),
-      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+export default mergeConfig(
+  sharedConfig,
+  defineConfig({
+    test: {
+      include: ["**/*.test.ts", "**/*.test.tsx"],
+      exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**", "test/server/**"],
+      // npm test runs this suite beside the build, the e2e shards and the integration suite on two cores: a test
+      // that loads the app's route modules or builds a 17 MB feed can take well over vitest's 5 s there. These are
+      // guards against a hang, not timings.
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      // vitest's default (one worker fewer than the cores) is a single worker on two cores, where a second one
+      // still finds idle time while the first loads modules: 101 s → 73 s for this suite on a 2-core machine.
+      maxWorkers: Math.max(2, availableParallelism() - 1),
     },
-  },
-  test: {
-    // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
-    server: { deps: { inline: ["next-auth"] } },
-    include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**", "test/server/**"],
-    // npm test runs this suite beside the build, the e2e shards and the integration suite on two cores: a test
-    // that loads the app's route modules or builds a 17 MB feed can take well over vitest's 5 s there. These are
-    // guards against a hang, not timings.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // vitest's default (one worker fewer than the cores) is a single worker on two cores, where a second one
-    // still finds idle time while the first loads modules: 101 s → 73 s for this suite on a 2-core machine.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
-  },
-});
+  }),
+);

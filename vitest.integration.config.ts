@@ -1,30 +1,25 @@
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import { sharedConfig } from "./vitest.shared.ts";
 
 // Integration tests (*.int.test.ts): real PostgreSQL (see test/pg.ts; the global setup starts an embedded
 // server when none answers at TEST_DATABASE_ADMIN_URL) and PGlite.
-export default defineConfig({
-  resolve: {
-    alias: {
-      "@": fileURLToPath(new URL("./", import.meta.url)),
-      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+export default mergeConfig(
+  sharedConfig,
+  defineConfig({
+    test: {
+      include: ["**/*.int.test.ts"],
+      exclude: ["node_modules/**", ".next/**"],
+      // A guard against a hang, not a timing: in CI (three of these files at a time on two cores) a test that takes
+      // 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
+      testTimeout: 180_000,
+      // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
+      hookTimeout: 180_000,
+      // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): three workers keep two cores busy
+      // where vitest's default would run one (662 s → 489 s for this suite on a 2-core machine). Each file has
+      // its own database, so files do not meet.
+      maxWorkers: Math.max(3, availableParallelism() - 1),
+      globalSetup: ["test/integration-setup.ts"],
     },
-  },
-  test: {
-    // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
-    server: { deps: { inline: ["next-auth"] } },
-    include: ["**/*.int.test.ts"],
-    exclude: ["node_modules/**", ".next/**"],
-    // A guard against a hang, not a timing: in CI (three of these files at a time on two cores) a test that takes
-    // 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
-    testTimeout: 180_000,
-    // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
-    hookTimeout: 180_000,
-    // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): three workers keep two cores busy
-    // where vitest's default would run one (662 s → 489 s for this suite on a 2-core machine). Each file has
-    // its own database, so files do not meet.
-    maxWorkers: Math.max(3, availableParallelism() - 1),
-    globalSetup: ["test/integration-setup.ts"],
-  },
-});
+  }),
+);

@@ -1,25 +1,21 @@
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, mergeConfig } from "vitest/config";
+import { sharedConfig } from "./vitest.shared.ts";
 
 // The server suite (npm test's "server" step): test/server/*.test.ts check over HTTP what the built app
 // (`next start` of `.next`: build first) answers, the checks that need no browser: status codes, headers,
 // request ids, rate limits, MCP, feeds, the OpenAPI fuzzer. test/server/global-setup.ts starts the apps and
 // the fakes once for the run. One file at a time: the fuzzer alone keeps an app busy, and on two cores every
 // request competes with the apps for the CPU.
-export default defineConfig({
-  resolve: {
-    alias: {
-      "@": fileURLToPath(new URL("./", import.meta.url)),
-      "server-only": fileURLToPath(new URL("./lib/server-only-node.ts", import.meta.url)),
+export default mergeConfig(
+  sharedConfig,
+  defineConfig({
+    test: {
+      include: ["test/server/**/*.test.ts"],
+      globalSetup: ["test/server/global-setup.ts"],
+      fileParallelism: false,
+      // Guards against a hang, not timings: the tests that need longer say so.
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
     },
-  },
-  test: {
-    server: { deps: { inline: ["next-auth"] } },
-    include: ["test/server/**/*.test.ts"],
-    globalSetup: ["test/server/global-setup.ts"],
-    fileParallelism: false,
-    // Guards against a hang, not timings: the tests that need longer say so.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-  },
-});
+  }),
+);

@@ -2,20 +2,7 @@
 // endpoint's JSON-RPC messages, and request targets only a raw socket can send. Each case is a request;
 // the check is the same for all: never a 5xx (pages answer HTML, so their shape is not checked here).
 import net from "node:net";
-import { hostileString, nested, type Json, type Rng } from "./fuzz";
-
-/** encodeURIComponent, except that a lone surrogate goes out as the bytes of one (which it refuses to encode). */
-function enc(value: string): string {
-  return Array.from(value)
-    .map((ch) => {
-      try {
-        return encodeURIComponent(ch);
-      } catch {
-        return "%ED%A0%80";
-      }
-    })
-    .join("");
-}
+import { enc, hostileString, nested, type Json, type Rng } from "./fuzz";
 
 /** The app's pages; `{slug}` is filled with hostile ids. */
 export const PAGES = [

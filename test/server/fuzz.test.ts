@@ -4,6 +4,7 @@ import { randomEmail } from "../emails";
 import { recordSecrets } from "../secrets";
 import {
   checkAnswer,
+  enc,
   generate,
   hostileString,
   mutateBody,
@@ -94,19 +95,6 @@ const HEADER_CASES: Record<string, string>[] = [
   { "content-encoding": "gzip" },
   { "accept-encoding": "br;q=2, *;q=-1" },
 ];
-
-/** encodeURIComponent, except that a lone surrogate goes out as the bytes of one (which it refuses to encode). */
-function enc(value: string): string {
-  return Array.from(value)
-    .map((ch) => {
-      try {
-        return encodeURIComponent(ch);
-      } catch {
-        return "%ED%A0%80";
-      }
-    })
-    .join("");
-}
 
 interface Stats {
   sent: number;

@@ -305,3 +305,16 @@ export function checkAnswer(op: Operation | undefined, status: number, contentTy
     return { ok: false, why: `${status} with invalid JSON` };
   return { ok: true };
 }
+
+/** encodeURIComponent, except that a lone surrogate goes out as the bytes of one (which it refuses to encode). */
+export function enc(value: string): string {
+  return Array.from(value)
+    .map((ch) => {
+      try {
+        return encodeURIComponent(ch);
+      } catch {
+        return "%ED%A0%80";
+      }
+    })
+    .join("");
+}
