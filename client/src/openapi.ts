@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Register a client (RFC 7591 dynamic registration)
-         * @description Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme.
+         * @description Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme. Deviation from the contract's 422: invalid metadata, a missing `redirect_uris` included, is 400 `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 3.2.2), because MCP connectors and other OAuth clients register themselves and read only RFC 7591's error object.
          */
         post: operations["postOauthRegister"];
         delete?: never;
@@ -188,7 +188,7 @@ export interface paths {
         put?: never;
         /**
          * Poll a device login for its tokens
-         * @description Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token.
+         * @description Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token. Deviation from the contract's 422: a body without `device_code` (e.g. `{}`) is 400 `invalid_request` (RFC 8628 3.5, RFC 6749 5.2), because device-flow clients read every failure of this poll as an RFC error object.
          */
         post: operations["postV1DeviceToken"];
         delete?: never;
@@ -409,7 +409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A Stripe customer portal link */
+        /**
+         * A Stripe customer portal link
+         * @description Deviation from the contract, which names only 404 (no billing account): a server with billing off answers 503 `billing_not_configured`, as every billing operation does, because no user has a billing account to be missing and the cause is the server's configuration, not the caller's.
+         */
         post: operations["postV1MePortal"];
         delete?: never;
         options?: never;
@@ -2493,7 +2496,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -3788,7 +3791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -4360,7 +4363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -4468,7 +4471,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Transcript"];
+                    "application/x-subrip": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Not modified */
@@ -4803,6 +4810,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4922,7 +4938,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["Transcript"];
+                    "application/x-subrip": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Missing or invalid credentials */
@@ -4980,8 +5000,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "audio/*": string;
+                    "video/*": string;
                 };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                    "video/*": string;
+                };
+            };
+            /** @description With S3 storage: Location is a short-lived presigned GET of the file */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid credentials */
             401: {

@@ -110,6 +110,8 @@ export const portalEndpoint = defineEndpoint({
   path: "/v1/me/portal",
   tag,
   summary: "A Stripe customer portal link",
+  description:
+    "Deviation from the contract, which names only 404 (no billing account): a server with billing off answers 503 `billing_not_configured`, as every billing operation does, because no user has a billing account to be missing and the cause is the server's configuration, not the caller's.",
   auth: "billing",
   rateLimit: "billing",
   response: portalResponseSchema,

@@ -6,6 +6,7 @@ import {
   jobResponseSchema,
   languagesQuerySchema,
   languagesResponseSchema,
+  transcriptFileContent,
   transcriptFormatQuerySchema,
   transcriptIdParamsSchema,
   transcriptionIdParamsSchema,
@@ -34,6 +35,7 @@ export const createTranscriptEndpoint = defineEndpoint({
   },
   errors: {
     402: "Not enough monthly allowance left",
+    413: "The body is over 1 MiB (`payload_too_large`)",
     403: "The video needs sign-in (age-restricted)",
     404: "The video does not exist or is private",
     502: "The platform failed",
@@ -63,6 +65,7 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   rateLimit: "account",
   params: transcriptIdParamsSchema,
   query: transcriptFormatQuerySchema,
+  content: transcriptFileContent,
   errors: { 404: "Not in the caller's history" },
 });
 
@@ -76,7 +79,10 @@ export const transcriptMediaEndpoint = defineEndpoint({
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,
+  content: { "audio/*": "binary", "video/*": "binary" },
   errors: {
+    206: "The requested byte range",
+    302: "With S3 storage: Location is a short-lived presigned GET of the file",
     404: "Not in the caller's history, not an upload, or the upload has expired",
     416: "The Range lies outside the file",
   },

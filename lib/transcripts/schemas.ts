@@ -172,3 +172,12 @@ export const jobResponseSchema = z
 export type JobResponse = z.infer<typeof jobResponseSchema>;
 
 export const jobParamsSchema = z.object({ job_id: z.string().min(1).max(64) });
+
+/** A transcript as a file: the type of `format` (lib/formats), JSON in the Transcript shape. */
+export const transcriptFileContent: Record<string, z.ZodType | "text" | "binary"> = {
+  "application/json": transcriptSchema,
+  "text/plain": "text",
+  "application/x-subrip": "text",
+  "text/vtt": "text",
+  "text/markdown": "text",
+} as const;
