@@ -1701,6 +1701,9 @@ export interface components {
             /** @enum {string} */
             type: "transcript.completed" | "transcript.failed";
         };
+        TranscriptFile: {
+            segments: components["schemas"]["Segment"][];
+        };
         TranscriptionEntry: {
             complete: boolean;
             created_at: string | null;
@@ -4471,7 +4474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Transcript"];
+                    "application/json": components["schemas"]["TranscriptFile"];
                     "application/x-subrip": string;
                     "text/markdown": string;
                     "text/plain": string;
@@ -4938,7 +4941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Transcript"];
+                    "application/json": components["schemas"]["TranscriptFile"];
                     "application/x-subrip": string;
                     "text/markdown": string;
                     "text/plain": string;
