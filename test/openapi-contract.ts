@@ -40,7 +40,11 @@ export class ContractChecker {
   readonly seen = new Set<string>();
   readonly mismatches: string[] = [];
 
-  constructor(private readonly document: OpenApiDocument) {
+  constructor(
+    private readonly document: OpenApiDocument,
+    /** Pass over answers of paths the document does not describe (pages, /mcp, signed upload targets). */
+    private readonly options: { onlyDocumentedPaths?: boolean } = {},
+  ) {
     addFormats(this.ajv);
     this.ajv.addSchema({ $id: "openapi.json", components: document.components });
   }
@@ -63,6 +67,7 @@ export class ContractChecker {
     const path = this.operationPath(method, pathname);
     const label = `${exchange.method} ${path ?? pathname} ${exchange.status}`;
     const problems: string[] = [];
+    if (!path && this.options.onlyDocumentedPaths) return problems;
     if (!path) {
       problems.push(`${label}: no such operation in /openapi.json`);
     } else {

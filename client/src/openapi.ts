@@ -5225,6 +5225,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Applying the event failed (`internal_error`); Stripe sends it again */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {

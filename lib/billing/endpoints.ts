@@ -127,5 +127,9 @@ export const billingWebhookEndpoint = defineEndpoint({
     "Verifies `Stripe-Signature` on the raw body (300 s tolerance), processes each event id once, and applies the customer's subscription as read back from Stripe. 400 for a bad or stale signature; 500 when applying fails, so Stripe retries.",
   auth: "none",
   response: billingWebhookResponseSchema,
-  errors: { 400: "Bad or stale signature (`invalid_signature`)", 503: billingOff },
+  errors: {
+    400: "Bad or stale signature (`invalid_signature`)",
+    500: "Applying the event failed (`internal_error`); Stripe sends it again",
+    503: billingOff,
+  },
 });
