@@ -39,6 +39,8 @@ export class ContractChecker {
   /** "METHOD /path status content-type" of every answer checked, for the coverage figures. */
   readonly seen = new Set<string>();
   readonly mismatches: string[] = [];
+  /** How many answers were checked. */
+  checked = 0;
 
   constructor(
     private readonly document: OpenApiDocument,
@@ -73,6 +75,7 @@ export class ContractChecker {
     } else {
       const response = this.document.paths[path][method].responses[String(exchange.status)];
       const mediaType = (exchange.contentType ?? "").split(";")[0].trim().toLowerCase();
+      this.checked += 1;
       this.seen.add(`${exchange.method} ${path} ${exchange.status} ${mediaType || "-"}`);
       if (!response) problems.push(`${label}: status not documented`);
       else if (!response.content) {
