@@ -2135,6 +2135,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3083,6 +3092,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3290,6 +3308,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3373,6 +3400,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3438,6 +3474,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3494,6 +3539,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postV1MeSubscriptionResume: {
@@ -3543,6 +3597,15 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

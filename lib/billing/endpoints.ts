@@ -25,6 +25,8 @@ export const getPlansEndpoint = defineEndpoint({
 
 const billingOff = "Billing is not configured on this server (`billing_not_configured`)";
 const noSubscription = "The caller has no subscription (`no_subscription`)";
+const stripeFailed =
+  "Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand";
 
 export const checkoutEndpoint = defineEndpoint({
   method: "POST",
@@ -37,7 +39,11 @@ export const checkoutEndpoint = defineEndpoint({
   rateLimit: "billing",
   body: checkoutRequestSchema,
   response: checkoutResponseSchema,
-  errors: { 409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)", 503: billingOff },
+  errors: {
+    409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)",
+    502: stripeFailed,
+    503: billingOff,
+  },
 });
 
 export const reconcileSubscriptionEndpoint = defineEndpoint({
@@ -50,6 +56,7 @@ export const reconcileSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
+  errors: { 502: stripeFailed },
 });
 
 export const cancelSubscriptionEndpoint = defineEndpoint({
@@ -61,7 +68,7 @@ export const cancelSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const resumeSubscriptionEndpoint = defineEndpoint({
@@ -72,7 +79,7 @@ export const resumeSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const changeTierEndpoint = defineEndpoint({
@@ -88,6 +95,7 @@ export const changeTierEndpoint = defineEndpoint({
   response: subscriptionResponseSchema,
   errors: {
     409: "No subscription (`no_subscription`), already on that tier (`same_tier`), or a cancel is scheduled and must be resumed first (`cancel_scheduled`)",
+    502: stripeFailed,
     503: billingOff,
   },
 });
@@ -102,7 +110,7 @@ export const undoTierChangeEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const portalEndpoint = defineEndpoint({
@@ -115,7 +123,7 @@ export const portalEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: portalResponseSchema,
-  errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 503: billingOff },
+  errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 502: stripeFailed, 503: billingOff },
 });
 
 export const billingWebhookEndpoint = defineEndpoint({
