@@ -1,4 +1,5 @@
 import { NextRequest } from "next/server";
+import { checkResponse } from "./openapi-contract";
 
 type Handler = (
   request: NextRequest,
@@ -13,7 +14,10 @@ export interface CallOptions {
   params?: Record<string, string>;
 }
 
-/** Calls an exported route handler the way Next.js does, and returns status, headers and JSON. */
+/**
+ * Calls an exported route handler the way Next.js does, and returns status, headers and JSON (and the text). While
+ * a contract check is installed (test/openapi-contract.ts), the answer is checked against /openapi.json.
+ */
 export async function callRoute(handler: Handler, url: string, options: CallOptions = {}) {
   const body =
     options.body === undefined
@@ -28,12 +32,29 @@ export async function callRoute(handler: Handler, url: string, options: CallOpti
   });
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) });
   const text = await response.text();
+  checkResponse({
+    method: request.method,
+    url: request.url,
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    text,
+  });
   return {
     status: response.status,
     headers: response.headers,
     text,
-    json: text ? (JSON.parse(text) as unknown) : null,
+    json: parseJson(text),
   };
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** JSON when the body is JSON (downloads in other formats are text). */
+function parseJson(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}

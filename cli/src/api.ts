@@ -2,6 +2,7 @@ import type { Client } from "openapi-fetch";
 import { errorCode, errorMessage } from "@/lib/client/api";
 import {
   createVerbatimClient,
+  NETWORK_ERROR,
   VerbatimError,
   type CredentialSource,
   type VerbatimClient,
@@ -94,6 +95,7 @@ export class Api {
   failure(error: unknown): Error {
     if (error instanceof CliError || (error as Error | null)?.name === "AbortError") return error as Error;
     if (error instanceof VerbatimError) {
+      if (error.code === NETWORK_ERROR) return unreachable(this.baseUrl, error.details?.body ?? error);
       if (error.status !== null) return this.refusal(error.status, error.details?.body);
       return new CliError(error.message, exitCodeFor(null, error.code), error.code);
     }

@@ -18,7 +18,16 @@ describe("exitCodeFor", () => {
     [503, "asr_not_configured", EXIT.upstream],
     [409, "not_complete", EXIT.other],
     [429, "rate_limited", EXIT.other],
-    [null, "transcription_failed", EXIT.other],
+    [null, "transcription_failed", EXIT.other], // not a code of the closed list
+    // A failed job's own codes (lib/http/error-codes.ts): the server or a provider failed → 6.
+    [null, "download_failed", EXIT.upstream],
+    [null, "asr_failed", EXIT.upstream],
+    [null, "asr_rejected", EXIT.upstream],
+    [null, "convert_failed", EXIT.upstream],
+    [null, "job_failed", EXIT.upstream],
+    [null, "attempts_exhausted", EXIT.upstream],
+    [null, "upload_not_found", EXIT.notFound],
+    [null, "no_speech", EXIT.usage],
   ])("%s %s → %i", (status, code, exit) => {
     expect(exitCodeFor(status, code)).toBe(exit);
   });

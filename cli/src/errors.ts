@@ -1,4 +1,4 @@
-import { ERROR_CODES, isErrorCode, isRetryableCode } from "../../lib/http/error-codes";
+import { ERROR_CODES, isErrorCode } from "../../lib/http/error-codes";
 
 // Exit codes, one per kind of failure a script may want to tell apart (gh and the Stripe CLI do the same).
 export const EXIT = {
@@ -27,17 +27,22 @@ export class CliError extends Error {
   }
 }
 
-// A platform or provider that failed, or a server that cannot do it now: a retryable 5xx in the API's table.
-function isUpstreamCode(code: string): boolean {
-  return isErrorCode(code) && isRetryableCode(code) && ERROR_CODES[code].status >= 500;
+// A platform, provider or this server failed (a 5xx in the API's table): a failed job's download_failed,
+// asr_failed, convert_failed, job_failed… as much as an answer's upstream_failed.
+function isServerCode(code: string): boolean {
+  return isErrorCode(code) && ERROR_CODES[code].status >= 500;
 }
 
-/** The exit code for an API answer: its machine code first (also a failed job's), then its status. */
-export function exitCodeFor(status: number | null, code: string | null): ExitCode {
+/**
+ * The exit code for an API answer: its machine code first, then its status. A failed job's code comes without
+ * a status (null): the status its code has in lib/http/error-codes.ts stands in.
+ */
+export function exitCodeFor(answered: number | null, code: string | null): ExitCode {
   if (code === "allowance_exhausted") return EXIT.allowance;
   if (code === "video_unavailable" || code === "not_found") return EXIT.notFound;
-  if (code && isUpstreamCode(code)) return EXIT.upstream;
+  if (code && isServerCode(code)) return EXIT.upstream;
   if (code === "unauthorized" || code === "invalid_token") return EXIT.auth;
+  const status = answered ?? (isErrorCode(code) ? ERROR_CODES[code].status : null);
   switch (true) {
     case status === 401:
       return EXIT.auth;

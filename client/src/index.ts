@@ -1,15 +1,24 @@
 // @verbatim/client: the Verbatim API with types generated from its /openapi.json (./openapi.ts, by
 // openapi-typescript) over openapi-fetch, and the helpers programs need: transcribe() that waits for a job,
 // errors that carry the API's `code`, and verifyWebhook() for the signed events (Standard Webhooks).
-import createClient, { type Client, type Middleware } from "openapi-fetch";
+import openapiFetch, { type Client, type Middleware } from "openapi-fetch";
 import { Webhook } from "standardwebhooks";
-import { isRetryableCode } from "./error-codes";
-import type { components, paths } from "./openapi";
+import { isRetryableCode } from "./error-codes.js";
+import type { components, paths } from "./openapi.js";
 
 export type { components, paths };
-export { ERROR_CODES, isRetryableCode, type ErrorCode, type ErrorCodeInfo } from "./error-codes";
+export { ERROR_CODES, isRetryableCode, type ErrorCode, type ErrorCodeInfo } from "./error-codes.js";
 export type Transcript = components["schemas"]["Transcript"];
-export type Job = components["schemas"]["JobResponse"];
+/** A queued job, as `transcribe(url, {wait: false})` and POST /v1/transcript's 202 give it: `{job_id, status}`. */
+export type Job = components["schemas"]["Job"];
+/** A job as GET /v1/jobs/{job_id} describes it: status, stage, progress, and the transcript when done. */
+export type JobStatus = components["schemas"]["JobResponse"];
+export type WebhookEndpoint = components["schemas"]["WebhookEndpoint"];
+export type WebhookDelivery = components["schemas"]["WebhookDelivery"];
+export type SignedUpload = components["schemas"]["SignedUpload"];
+/** The events a webhook endpoint can subscribe to. */
+export type WebhookEventType =
+  paths["/v1/me/webhooks"]["post"]["requestBody"]["content"]["application/json"]["event_types"][number];
 export type TranscriptFormat = Transcript["format"];
 
 /** A failed call or job: `code` is the API's machine code (`not_found`, `allowance_exhausted`, `no_speech`, ...). */
@@ -27,8 +36,33 @@ export class VerbatimError extends Error {
 
   /** Whether the same request may work later, as the API's error-code table says (unknown codes: no). */
   get retryable(): boolean {
-    return isRetryableCode(this.code);
+    return this.code === NETWORK_ERROR || isRetryableCode(this.code);
   }
+}
+
+// openapi-fetch's CommonJS build has only `exports.default`: required from dist/index.cjs, the default import is that
+// exports object, not the function.
+const createClient: typeof openapiFetch =
+  typeof openapiFetch === "function"
+    ? openapiFetch
+    : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
+
+/** The code of a VerbatimError for a request that got no answer (DNS, refused connection, reset): retryable. */
+export const NETWORK_ERROR = "network_error";
+
+/** `fetch` whose failures to get any answer are VerbatimError("network_error"); an abort stays an abort. */
+function answeringFetch(inner: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    try {
+      return await inner(input, init);
+    } catch (error) {
+      if (error instanceof VerbatimError || (error instanceof Error && error.name === "AbortError")) throw error;
+      const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : "";
+      throw new VerbatimError(NETWORK_ERROR, `The server could not be reached${cause ? `: ${cause}` : ""}.`, null, {
+        body: error,
+      });
+    }
+  };
 }
 
 /**
@@ -104,8 +138,7 @@ export interface TranscribeOptions {
   signal?: AbortSignal;
 }
 
-export type TranscribeResult =
-  { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: components["schemas"]["Job"] };
+export type TranscribeResult = { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: Job };
 
 /** The events Verbatim sends (payload `{type, timestamp, data}`), from the `webhooks` section of /openapi.json. */
 export type WebhookEvent =
@@ -187,12 +220,28 @@ export interface VerbatimClient {
     options?: Omit<TranscribeOptions, "source" | "lang" | "webhookUrl" | "wait">,
   ): Promise<Transcript>;
   verifyWebhook: typeof verifyWebhook;
+  /**
+   * Uploads a file (POST /v1/uploads/sign, then PUT to the signed URL) and answers its object_path, to pass as
+   * `transcribe(objectPath, {source: "upload"})`.
+   */
+  upload(file: Blob, options: { filename: string; contentType: string; signal?: AbortSignal }): Promise<SignedUpload>;
+  /** A transcript from the history as a file's text (GET /v1/transcripts/{id}/download): SRT, VTT, text, Markdown, JSON. */
+  download(transcriptId: string, format?: TranscriptFormat): Promise<string>;
+  /** Webhook endpoints (/v1/me/webhooks): the secret is in `create`'s answer only. */
+  webhooks: {
+    list(): Promise<WebhookEndpoint[]>;
+    create(url: string, eventTypes: WebhookEventType[]): Promise<WebhookEndpoint>;
+    delete(id: string): Promise<void>;
+    test(id: string): Promise<WebhookDelivery>;
+    deliveries(id: string): Promise<WebhookDelivery[]>;
+  };
 }
 
 export function createVerbatimClient(options: VerbatimClientOptions): VerbatimClient {
+  const fetcher = answeringFetch(options.fetch ?? ((input, init) => globalThis.fetch(input, init)));
   const api = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: fetcher,
     headers: { ...options.headers },
   });
   const apiKey = options.apiKey;
@@ -246,7 +295,7 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
     });
     if (!data) throw toVerbatimError(response.status, error, response.headers);
     if (response.status === 202) {
-      const job = data as components["schemas"]["Job"];
+      const job = data as Job;
       if (opts.wait === false) return { kind: "job", job };
       return waitForJob(job.job_id, opts);
     }
@@ -254,5 +303,59 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
     return opts.wait === false ? { kind: "transcript", transcript } : transcript;
   }
 
-  return { api, transcribe: transcribe as VerbatimClient["transcribe"], waitForJob, verifyWebhook };
+  /** The data of an answer, or its error as a VerbatimError. */
+  function ok<T>(result: { data?: T; error?: unknown; response: Response }): T {
+    if (result.data === undefined) throw toVerbatimError(result.response.status, result.error, result.response.headers);
+    return result.data;
+  }
+
+  async function upload(file: Blob, opts: { filename: string; contentType: string; signal?: AbortSignal }) {
+    const signal = opts.signal ? { signal: opts.signal } : {};
+    const signed = ok(
+      await api.POST("/v1/uploads/sign", {
+        body: { filename: opts.filename, content_type: opts.contentType },
+        ...signal,
+      }),
+    );
+    const put = await fetcher(signed.upload_url, {
+      method: "PUT",
+      headers: { "content-type": opts.contentType },
+      body: file,
+      ...signal,
+    });
+    if (!put.ok) throw toVerbatimError(put.status, await put.json().catch(() => null), put.headers);
+    return signed;
+  }
+
+  async function download(transcriptId: string, format: TranscriptFormat = "srt"): Promise<string> {
+    return ok(
+      await api.GET("/v1/transcripts/{id}/download", {
+        params: { path: { id: transcriptId }, query: { format } },
+        parseAs: "text",
+      }),
+    );
+  }
+
+  const webhooks: VerbatimClient["webhooks"] = {
+    list: async () => ok(await api.GET("/v1/me/webhooks")).endpoints,
+    create: async (url, eventTypes) =>
+      ok(await api.POST("/v1/me/webhooks", { body: { url, event_types: eventTypes } })),
+    delete: async (id) => {
+      const { error, response } = await api.DELETE("/v1/me/webhooks/{id}", { params: { path: { id } } });
+      if (!response.ok) throw toVerbatimError(response.status, error, response.headers);
+    },
+    test: async (id) => ok(await api.POST("/v1/me/webhooks/{id}/test", { params: { path: { id } } })),
+    deliveries: async (id) =>
+      ok(await api.GET("/v1/me/webhooks/{id}/deliveries", { params: { path: { id } } })).deliveries,
+  };
+
+  return {
+    api,
+    transcribe: transcribe as VerbatimClient["transcribe"],
+    waitForJob,
+    verifyWebhook,
+    upload,
+    download,
+    webhooks,
+  };
 }

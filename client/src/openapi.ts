@@ -48,7 +48,7 @@ export interface paths {
         put?: never;
         /**
          * Register a client (RFC 7591 dynamic registration)
-         * @description Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme.
+         * @description Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme. Deviation from the contract's 422: invalid metadata, a missing `redirect_uris` included, is 400 `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 3.2.2), because MCP connectors and other OAuth clients register themselves and read only RFC 7591's error object.
          */
         post: operations["postOauthRegister"];
         delete?: never;
@@ -188,7 +188,7 @@ export interface paths {
         put?: never;
         /**
          * Poll a device login for its tokens
-         * @description Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token.
+         * @description Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token. Deviation from the contract's 422: a body without `device_code` (e.g. `{}`) is 400 `invalid_request` (RFC 8628 3.5, RFC 6749 5.2), because device-flow clients read every failure of this poll as an RFC error object.
          */
         post: operations["postV1DeviceToken"];
         delete?: never;
@@ -409,7 +409,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A Stripe customer portal link */
+        /**
+         * A Stripe customer portal link
+         * @description Deviation from the contract, which names only 404 (no billing account): a server with billing off answers 503 `billing_not_configured`, as every billing operation does, because no user has a billing account to be missing and the cause is the server's configuration, not the caller's.
+         */
         post: operations["postV1MePortal"];
         delete?: never;
         options?: never;
@@ -1426,7 +1429,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -1697,6 +1700,9 @@ export interface components {
             timestamp: string;
             /** @enum {string} */
             type: "transcript.completed" | "transcript.failed";
+        };
+        TranscriptFile: {
+            segments: components["schemas"]["Segment"][];
         };
         TranscriptionEntry: {
             complete: boolean;
@@ -2129,6 +2135,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -2502,7 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -3086,6 +3101,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3293,6 +3317,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3376,6 +3409,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3441,6 +3483,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
                 headers: {
@@ -3497,6 +3548,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postV1MeSubscriptionResume: {
@@ -3546,6 +3606,15 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3797,7 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -4369,7 +4438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -4477,7 +4546,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TranscriptFile"];
+                    "application/x-subrip": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Not modified */
@@ -4812,6 +4885,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The body is over 1 MiB (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4931,7 +5013,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": components["schemas"]["TranscriptFile"];
+                    "application/x-subrip": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Missing or invalid credentials */
@@ -4989,8 +5075,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "audio/*": string;
+                    "video/*": string;
                 };
+            };
+            /** @description The requested byte range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/*": string;
+                    "video/*": string;
+                };
+            };
+            /** @description With S3 storage: Location is a short-lived presigned GET of the file */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid credentials */
             401: {
@@ -5186,6 +5290,15 @@ export interface operations {
             };
             /** @description Bad or stale signature (`invalid_signature`) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Applying the event failed (`internal_error`); Stripe sends it again */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,8 @@ export const getPlansEndpoint = defineEndpoint({
 
 const billingOff = "Billing is not configured on this server (`billing_not_configured`)";
 const noSubscription = "The caller has no subscription (`no_subscription`)";
+const stripeFailed =
+  "Stripe did not complete the request (`upstream_failed`); try again, POST /v1/me/subscription/reconcile shows where things stand";
 
 export const checkoutEndpoint = defineEndpoint({
   method: "POST",
@@ -37,7 +39,11 @@ export const checkoutEndpoint = defineEndpoint({
   rateLimit: "billing",
   body: checkoutRequestSchema,
   response: checkoutResponseSchema,
-  errors: { 409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)", 503: billingOff },
+  errors: {
+    409: "Already subscribed: use POST /v1/me/subscription/change (`already_subscribed`)",
+    502: stripeFailed,
+    503: billingOff,
+  },
 });
 
 export const reconcileSubscriptionEndpoint = defineEndpoint({
@@ -50,6 +56,7 @@ export const reconcileSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
+  errors: { 502: stripeFailed },
 });
 
 export const cancelSubscriptionEndpoint = defineEndpoint({
@@ -61,7 +68,7 @@ export const cancelSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const resumeSubscriptionEndpoint = defineEndpoint({
@@ -72,7 +79,7 @@ export const resumeSubscriptionEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const changeTierEndpoint = defineEndpoint({
@@ -88,6 +95,7 @@ export const changeTierEndpoint = defineEndpoint({
   response: subscriptionResponseSchema,
   errors: {
     409: "No subscription (`no_subscription`), already on that tier (`same_tier`), or a cancel is scheduled and must be resumed first (`cancel_scheduled`)",
+    502: stripeFailed,
     503: billingOff,
   },
 });
@@ -102,7 +110,7 @@ export const undoTierChangeEndpoint = defineEndpoint({
   auth: "billing",
   rateLimit: "billing",
   response: subscriptionResponseSchema,
-  errors: { 409: noSubscription, 503: billingOff },
+  errors: { 409: noSubscription, 502: stripeFailed, 503: billingOff },
 });
 
 export const portalEndpoint = defineEndpoint({
@@ -110,10 +118,12 @@ export const portalEndpoint = defineEndpoint({
   path: "/v1/me/portal",
   tag,
   summary: "A Stripe customer portal link",
+  description:
+    "Deviation from the contract, which names only 404 (no billing account): a server with billing off answers 503 `billing_not_configured`, as every billing operation does, because no user has a billing account to be missing and the cause is the server's configuration, not the caller's.",
   auth: "billing",
   rateLimit: "billing",
   response: portalResponseSchema,
-  errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 503: billingOff },
+  errors: { 404: "The caller has no billing account yet (`no_billing_account`)", 502: stripeFailed, 503: billingOff },
 });
 
 export const billingWebhookEndpoint = defineEndpoint({
@@ -125,5 +135,9 @@ export const billingWebhookEndpoint = defineEndpoint({
     "Verifies `Stripe-Signature` on the raw body (300 s tolerance), processes each event id once, and applies the customer's subscription as read back from Stripe. 400 for a bad or stale signature; 500 when applying fails, so Stripe retries.",
   auth: "none",
   response: billingWebhookResponseSchema,
-  errors: { 400: "Bad or stale signature (`invalid_signature`)", 503: billingOff },
+  errors: {
+    400: "Bad or stale signature (`invalid_signature`)",
+    500: "Applying the event failed (`internal_error`); Stripe sends it again",
+    503: billingOff,
+  },
 });

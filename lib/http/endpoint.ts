@@ -31,6 +31,11 @@ export interface Endpoint<
   /** Success status and schema; `null` schema means no body (e.g. 204). */
   status?: number;
   response?: ZodType | null;
+  /**
+   * The success answer's media types when it is not (only) JSON: a download's formats or a file's bytes. Each
+   * type maps to its body: a zod schema (JSON), "text" or "binary". Replaces `response`.
+   */
+  content?: Record<string, ZodType | "text" | "binary">;
   /** A 202 answer the endpoint may give instead (e.g. a queued job). */
   accepted?: { description: string; schema: ZodType };
   /** The row of lib/http/rate-limits.ts that applies, checked before the input is parsed (invalid requests count too). */

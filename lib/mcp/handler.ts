@@ -70,6 +70,9 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
         waitMs: options.waitMs ?? 20_000,
         pollMs: options.pollMs ?? 1000,
       });
+      // The SDK announces tools.listChanged; a stateless server (no GET stream, no session) can never send that
+      // notification, and its tool list never changes.
+      server.server.registerCapabilities({ tools: { listChanged: false } });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -161,6 +161,10 @@ describe("with an API key", () => {
   });
   afterAll(async () => client?.close());
 
+  it("announces only what a stateless server does: tools, without listChanged (it can never notify)", async () => {
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+  });
+
   it("lists the tools, each with a description and input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
@@ -244,6 +248,14 @@ describe("with an API key", () => {
     expect((second.structuredContent as { page: { from_segment: number } }).page.from_segment).toBe(1);
     expect(text(second)).toMatch(/\nSegments 1–\d+ of \d+ \(/);
     expect(text(second).split("\n\n")[1]).not.toBe(text(result).split("\n\n")[1]);
+    // Past the end: a tool error that says where the end is, not an empty page.
+    const total = (second.structuredContent as { page: { total_segments: number } }).page.total_segments;
+    const past = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned), from_segment: total },
+    })) as CallToolResult;
+    expect(past.isError).toBe(true);
+    expect(text(past)).toContain(`from_segment: must be less than total_segments (${total})`);
 
     // Cached: a repeat in another format makes no upstream call.
     const before = fake.requests.length;

@@ -2,6 +2,7 @@ import { z } from "zod";
 
 import { renderMarkdown, renderSrt, renderVtt, type Format, type Segment } from "@/lib/formats";
 import { clock } from "@/lib/mcp/render";
+import { RequestValidationError } from "@/lib/http/validation";
 import { transcriptSchema, type TranscriptResponse } from "@/lib/transcripts/schemas";
 
 // A transcript for a model, once and in pages: the text (content) carries the transcript, the structured
@@ -148,6 +149,18 @@ function body(format: Format, part: Segment[], transcript: TranscriptResponse): 
  */
 export function transcriptPage(transcript: TranscriptResponse, format: Format, request: PageRequest, tool: string) {
   const segments = transcript.segments ?? [];
+  // Past the end is a mistake the model should hear about, not an empty page it might read as "nothing said".
+  if (request.from_segment !== undefined && request.from_segment > 0 && request.from_segment >= segments.length) {
+    throw new RequestValidationError([
+      {
+        type: "less_than",
+        loc: ["body", "from_segment"],
+        msg: `must be less than total_segments (${segments.length}); the last segment is ${Math.max(segments.length - 1, 0)}`,
+        input: request.from_segment,
+        ctx: { lt: segments.length },
+      },
+    ]);
+  }
   const { part, from, to, characters, nextCharacter } = select(segments, request);
   const total = segments.reduce((n, s) => n + line(s).length + 1, 0);
   const endOfRange =

@@ -1,25 +1,19 @@
+import { ERROR_CODES } from "@/lib/http/error-codes";
+
 /**
  * The error type of the audio steps (download, probe, convert). `message` is a sentence safe to show
  * the caller; `detail` (a tool's stderr tail, an HTTP status…) is for logs only. `retryable` says
  * whether running the same step again later may succeed (network trouble, a timeout), as opposed to
  * a problem with the file itself.
  */
+// Each code's status and meaning: lib/http/error-codes.ts.
 export type MediaErrorCode =
-  | "unsupported_media" // not audio/video we can read → 422
-  | "media_too_large" // over the byte cap → 422
-  | "media_too_long" // over the duration cap → 422
-  | "download_failed" // the file could not be fetched → 502
-  | "probe_failed" // ffprobe could not run (not: the file is bad) → 500
-  | "convert_failed"; // ffmpeg could not convert a file it could read → 500
-
-const STATUS: Record<MediaErrorCode, number> = {
-  unsupported_media: 422,
-  media_too_large: 422,
-  media_too_long: 422,
-  download_failed: 502,
-  probe_failed: 500,
-  convert_failed: 500,
-};
+  | "unsupported_media" // not audio/video we can read
+  | "media_too_large" // over the byte cap
+  | "media_too_long" // over the duration cap
+  | "download_failed" // the file could not be fetched
+  | "probe_failed" // ffprobe could not run (not: the file is bad)
+  | "convert_failed"; // ffmpeg could not convert a file it could read
 
 const RETRYABLE_BY_DEFAULT: Record<MediaErrorCode, boolean> = {
   unsupported_media: false,
@@ -48,7 +42,7 @@ export class MediaError extends Error {
   constructor(code: MediaErrorCode, message: string, options: MediaErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = STATUS[code];
+    this.status = ERROR_CODES[code].status;
     this.retryable = options.retryable ?? RETRYABLE_BY_DEFAULT[code];
     this.detail = options.detail ?? "";
   }

@@ -43,7 +43,8 @@ export const deviceTokenEndpoint = defineEndpoint({
   tag: device,
   summary: "Poll a device login for its tokens",
   description:
-    "Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token.",
+    "Before approval 400 `authorization_pending`; polling faster than `interval` 400 `slow_down` (the interval grows by 5 s); `expired_token`, `access_denied`, and `invalid_grant` for a used or unknown code. After approval the tokens, exactly once. The same poll is accepted as the RFC 8628 grant at POST /oauth/token. " +
+    "Deviation from the contract's 422: a body without `device_code` (e.g. `{}`) is 400 `invalid_request` (RFC 8628 3.5, RFC 6749 5.2), because device-flow clients read every failure of this poll as an RFC error object.",
   auth: "none",
   rateLimit: "oauthToken",
   body: deviceTokenRequestSchema,
@@ -95,7 +96,8 @@ export const registerEndpoint = defineEndpoint({
   tag: oauth,
   summary: "Register a client (RFC 7591 dynamic registration)",
   description:
-    "Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme.",
+    "Public clients (token_endpoint_auth_method `none`, the default) use PKCE only; `client_secret_basic` or `client_secret_post` clients get a `client_secret`, once. http redirect URIs are allowed only for loopback; native apps may use a reverse-domain scheme. " +
+    "Deviation from the contract's 422: invalid metadata, a missing `redirect_uris` included, is 400 `invalid_redirect_uri` or `invalid_client_metadata` (RFC 7591 3.2.2), because MCP connectors and other OAuth clients register themselves and read only RFC 7591's error object.",
   auth: "none",
   rateLimit: "oauthRegister",
   body: registerRequestSchema,

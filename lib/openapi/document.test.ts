@@ -130,4 +130,44 @@ describe("/openapi.json", () => {
       format: "srt",
     });
   });
+
+  it("types downloads and media by what they send, not as JSON", () => {
+    type Op = { responses: Record<string, { content?: Record<string, unknown> }> };
+    const paths = buildOpenApiDocument("http://localhost:3000").paths as Record<string, Record<string, Op>>;
+    const formats = ["application/json", "text/plain", "application/x-subrip", "text/vtt", "text/markdown"];
+    for (const path of ["/v1/transcripts/{id}/download", "/v1/public/{slug}/download"]) {
+      expect(Object.keys(paths[path].get.responses["200"].content ?? {})).toEqual(formats);
+    }
+    expect(Object.keys(paths["/v1/transcripts/{id}/media"].get.responses["200"].content ?? {})).toEqual([
+      "audio/*",
+      "video/*",
+    ]);
+  });
+
+  it("documents an endpoint's own 422 besides the validation errors, and the body limit of POST /v1/transcript", () => {
+    type Op = { responses: Record<string, { content?: { "application/json"?: { schema: unknown } } }> };
+    const paths = buildOpenApiDocument("http://localhost:3000").paths as Record<string, Record<string, Op>>;
+    for (const path of ["/v1/podcast/resolve", "/v1/import", "/v1/me/webhooks"]) {
+      expect(paths[path].post.responses["422"].content?.["application/json"]?.schema).toEqual({
+        anyOf: [{ $ref: "#/components/schemas/HTTPValidationError" }, { $ref: "#/components/schemas/Problem" }],
+      });
+    }
+    expect(paths["/v1/transcript"].post.responses).toHaveProperty("413");
+  });
+
+  it("passes Redocly's recommended rules that redocly.yaml keeps (4XX, security, license)", () => {
+    const document = buildOpenApiDocument("http://localhost:3000");
+    expect(document.info.license.name).toBeTruthy();
+    type Op = { responses: Record<string, unknown>; security?: unknown[] };
+    for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Op>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        // GET /health is the one documented exception (redocly.yaml): it always answers 200.
+        if (path !== "/health")
+          expect(Object.keys(op.responses), `${method} ${path}`).toContainEqual(expect.stringMatching(/^4/));
+      }
+    }
+    for (const [event, item] of Object.entries(document.webhooks as Record<string, { post: Op }>)) {
+      expect(item.post.security, event).toEqual([{ webhookSignature: [] }]);
+    }
+  });
 });

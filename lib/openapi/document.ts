@@ -65,17 +65,17 @@ function parameters(schema: ZodType | undefined, where: "query" | "path", compon
 
 function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   const credentials = allowedKinds(endpoint.auth);
-  const responses: Record<string, unknown> = {
-    [String(endpoint.status ?? 200)]:
-      endpoint.response === null
-        ? { description: "No content" }
-        : {
-            description: "Success",
-            content: {
-              "application/json": { schema: endpoint.response ? convert(endpoint.response, "output", components) : {} },
-            },
+  const success = endpoint.content
+    ? { description: "Success", content: mediaTypes(endpoint.content, components) }
+    : endpoint.response === null
+      ? { description: "No content" }
+      : {
+          description: "Success",
+          content: {
+            "application/json": { schema: endpoint.response ? convert(endpoint.response, "output", components) : {} },
           },
-  };
+        };
+  const responses: Record<string, unknown> = { [String(endpoint.status ?? 200)]: success };
   if (endpoint.accepted) {
     responses["202"] = {
       description: endpoint.accepted.description,
@@ -84,11 +84,9 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   }
   const hasInput = endpoint.query || endpoint.body || endpoint.params;
   const problem = { $ref: `#/components/schemas/${endpoint.oauth ? "OAuthError" : "Problem"}` };
+  const validation = { $ref: "#/components/schemas/HTTPValidationError" };
   if (hasInput && !endpoint.oauth) {
-    responses["422"] = {
-      description: "Validation Error",
-      content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } },
-    };
+    responses["422"] = { description: "Validation Error", content: { "application/json": { schema: validation } } };
   }
   if (credentials.length > 0) {
     responses["401"] = {
@@ -109,9 +107,14 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     };
   }
   for (const [status, description] of Object.entries(endpoint.errors ?? {})) {
-    // 304 and other non-errors have no body.
+    // A 422 of the endpoint's own is sent besides the schema's validation errors: either shape.
+    const schema = status === "422" && hasInput && !endpoint.oauth ? { anyOf: [validation, problem] } : problem;
     responses[status] =
-      Number(status) < 400 ? { description } : { description, content: { "application/json": { schema: problem } } };
+      status === "206" && endpoint.content
+        ? { description, content: mediaTypes(endpoint.content, components) }
+        : Number(status) < 400
+          ? { description } // 304, redirects: no body
+          : { description, content: { "application/json": { schema } } };
   }
   return {
     tags: [isInbound(endpoint) ? INBOUND_TAG : endpoint.tag],
@@ -138,6 +141,22 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
       [scheme]: [],
     })),
   };
+}
+
+function mediaTypes(content: NonNullable<Endpoint["content"]>, components: Record<string, JsonSchema>) {
+  return Object.fromEntries(
+    Object.entries(content).map(([type, body]) => [
+      type,
+      {
+        schema:
+          body === "text"
+            ? { type: "string" }
+            : body === "binary"
+              ? { type: "string", contentMediaType: type }
+              : convert(body, "output", components),
+      },
+    ]),
+  );
 }
 
 /** JSON for the API; the OAuth endpoints take the RFCs' form encoding (and some JSON as well). */
@@ -246,6 +265,8 @@ function webhookOperations(components: Record<string, JsonSchema>) {
             required: true,
             content: { "application/json": { schema: convert(event.schema, "output", components) } },
           },
+          // Verbatim is the caller here: the receiver authenticates it by the signature headers.
+          security: [{ webhookSignature: [] }],
           responses: {
             "200": { description: "Received (any 2xx)" },
             "410": { description: "Gone: stop sending to this endpoint" },
@@ -282,6 +303,8 @@ export function buildOpenApiDocument(baseUrl: string) {
       title: "Verbatim",
       version: "0.1.0",
       description: introduction(baseUrl),
+      // Not open source: the API may be used under the service's terms.
+      license: { name: "Proprietary (UNLICENSED)", url: `${baseUrl}/` },
     },
     servers: [{ url: baseUrl }],
     tags: TAGS,
@@ -292,6 +315,13 @@ export function buildOpenApiDocument(baseUrl: string) {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An API key (vbt_…) or an OAuth access token." },
         session: { type: "apiKey", in: "cookie", name: "authjs.session-token", description: "Dashboard session." },
+        webhookSignature: {
+          type: "apiKey",
+          in: "header",
+          name: "webhook-signature",
+          description:
+            "How a webhook receiver knows Verbatim sent the event: Standard Webhooks' HMAC over webhook-id, webhook-timestamp and the body, keyed with the endpoint's whsec_ secret.",
+        },
       },
     },
   };

@@ -1,4 +1,5 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
+import { transcriptFileContent } from "@/lib/transcripts/schemas";
 import {
   publicDownloadQuerySchema,
   publicIndexQuerySchema,
@@ -82,6 +83,7 @@ export const publicDownloadEndpoint = defineEndpoint({
   rateLimit: "publicRead",
   params: slugParamsSchema,
   query: publicDownloadQuerySchema,
+  content: transcriptFileContent,
   errors: {
     304: "Not modified",
     404: "No published transcript has this slug",

@@ -6,6 +6,7 @@ import {
   jobResponseSchema,
   languagesQuerySchema,
   languagesResponseSchema,
+  transcriptFileContent,
   transcriptFormatQuerySchema,
   transcriptIdParamsSchema,
   transcriptionIdParamsSchema,
@@ -36,6 +37,7 @@ export const createTranscriptEndpoint = defineEndpoint({
   errors: {
     402: "Not enough monthly allowance left",
     403: "The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token",
+    413: "The body is over 1 MiB (`payload_too_large`)",
     404: "The video does not exist or is private",
     502: "The platform failed",
     503: "Speech recognition is needed but not configured",
@@ -64,6 +66,7 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   rateLimit: "account",
   params: transcriptIdParamsSchema,
   query: transcriptFormatQuerySchema,
+  content: transcriptFileContent,
   errors: { 404: "Not in the caller's history" },
 });
 
@@ -77,7 +80,10 @@ export const transcriptMediaEndpoint = defineEndpoint({
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,
+  content: { "audio/*": "binary", "video/*": "binary" },
   errors: {
+    206: "The requested byte range",
+    302: "With S3 storage: Location is a short-lived presigned GET of the file",
     404: "Not in the caller's history, not an upload, or the upload has expired",
     416: "The Range lies outside the file",
   },

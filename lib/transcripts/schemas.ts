@@ -172,3 +172,15 @@ export const jobResponseSchema = z
 export type JobResponse = z.infer<typeof jobResponseSchema>;
 
 export const jobParamsSchema = z.object({ job_id: z.string().min(1).max(64) });
+
+/** A transcript as a file: the type of `format` (lib/formats). */
+/** A transcript downloaded as JSON (lib/formats/json.ts): its segments only. */
+export const transcriptFileSchema = z.object({ segments: z.array(segmentSchema) }).meta({ id: "TranscriptFile" });
+
+export const transcriptFileContent: Record<string, z.ZodType | "text" | "binary"> = {
+  "application/json": transcriptFileSchema,
+  "text/plain": "text",
+  "application/x-subrip": "text",
+  "text/vtt": "text",
+  "text/markdown": "text",
+} as const;
