@@ -1615,13 +1615,18 @@ export interface components {
             /** @default false */
             cancel_at_period_end: boolean;
             current_period_end: string | null;
-            /** @description allowance in seconds for the current period */
+            /** @description allowance in seconds for the current period; 2147483647 when `unlimited` (no limit on this server) */
             limit_seconds: number;
             payment_state: string | null;
             pending_change_at: string | null;
             pending_tier: ("free" | "pro" | "ultra") | null;
             /** @enum {string} */
             tier: "free" | "pro" | "ultra";
+            /**
+             * @description true when no allowance applies on this server (billing off and no FREE/PRO/ULTRA_ALLOWANCE_SECONDS set)
+             * @default false
+             */
+            unlimited: boolean;
             used_seconds: number;
         };
         TokenRequest: {

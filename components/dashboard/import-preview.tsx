@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { feedCost } from "@/lib/client/imports";
 import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { allowanceLeft } from "@/lib/client/billing";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { buttonClass } from "@/components/ui/button";
 
@@ -24,7 +25,7 @@ export function ImportPreview({
   starting: boolean;
 }) {
   const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
-  const left = subscription.data ? Math.max(0, subscription.data.limit_seconds - subscription.data.used_seconds) : null;
+  const left = subscription.data ? allowanceLeft(subscription.data) : null;
   const episodes = feed?.episodes ?? [];
   const cost = feedCost(episodes);
   const total = feed?.total_episodes ?? episodes.length;

@@ -1,3 +1,4 @@
+import { describeUsage } from "@/lib/usage/describe-usage";
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -398,10 +399,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     () =>
       run(ctx, getSubscriptionEndpoint, async () => {
         const usage = await getSubscription(ctx.userId);
-        const left = Math.max(0, usage.limit_seconds - usage.used_seconds);
-        const text =
-          `Plan: ${usage.tier}. Used ${usage.used_seconds} of ${usage.limit_seconds} s (${left} s left)` +
-          (usage.current_period_end ? `; the period ends ${usage.current_period_end}.` : ".");
+        const text = describeUsage(usage);
         return { content: [{ type: "text", text }], structuredContent: usage };
       }),
   );

@@ -16,6 +16,7 @@ import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
+import { allowanceRefusal } from "@/lib/usage/charge";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
@@ -145,7 +146,7 @@ async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: n
     if (!(await settleReservation(tx, jobId, ctx.userId, measured, new Date(ctx.periodStart)))) {
       throw new PermanentError(
         "allowance_exhausted",
-        `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`,
+        await allowanceRefusal(tx, ctx.userId, "This audio is", measured),
       );
     }
     await tx.historyEntry.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
