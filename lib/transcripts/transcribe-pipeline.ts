@@ -78,10 +78,16 @@ function workDir(jobId: string): string {
   return path.resolve(env().DATA_DIR, "work", jobId);
 }
 
+/**
+ * Source failures a later attempt may get past. A bot check or a 429 passes with time; DNS, a refused
+ * connection or a certificate (upstream_dns_failed, …) need the operator, so they fail the job at once.
+ */
+const RETRIED_SOURCE_CODES = new Set<string>(["upstream_failed", "upstream_blocked", "upstream_rate_limited"]);
+
 /** Media, platform and network failures: permanent when retrying cannot help. */
 function asJobError(error: unknown): unknown {
   if (error instanceof SourceError)
-    return error.code === "upstream_failed"
+    return RETRIED_SOURCE_CODES.has(error.code)
       ? new RetryableError(error.code, error.message, { cause: error })
       : new PermanentError(error.code, error.message, { cause: error });
   if (isMediaError(error))
