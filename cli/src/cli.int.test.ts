@@ -271,15 +271,18 @@ describe("--json on every command", () => {
     expect(text.stderr).toBe("");
     const history = await runCli(["history"], user.env);
     expectPlain(history);
-    expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO$/);
-    expect(history.stdout).toContain(FAKE_IDS.captioned);
+    expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+TITLE$/);
+    // The title, not the id; the length as people say it (issue 37).
+    expect(history.stdout).toContain("How Bread Rises");
+    expect(history.stdout).not.toContain(FAKE_IDS.captioned);
+    expect(history.stdout.split("\n")[1]).toMatch(/\s\d+ (h|min|s)( \d+ (min|s))?\s+done\s/);
     // A failure is listed with its reason (the API's sentence and code) in a last column.
     await runCli(["get", video(FAKE_IDS.unavailable)], user.env);
     const failed = await runCli(["history", "--state", "error"], user.env);
     expectPlain(failed);
     expect(failed.code, failed.stderr).toBe(0);
     const [failedHeader, failedRow] = failed.stdout.split("\n");
-    expect(failedHeader).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO\s+REASON$/);
+    expect(failedHeader).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+TITLE\s+REASON$/);
     expect(failedRow).toMatch(
       new RegExp(`\\serror\\s+${FAKE_IDS.unavailable}\\s+.*unavailable.*\\(video_unavailable\\)$`, "i"),
     );

@@ -18,7 +18,17 @@ describe("exitCodeFor", () => {
     [503, "asr_not_configured", EXIT.upstream],
     [409, "not_complete", EXIT.other],
     [429, "rate_limited", EXIT.other],
-    [null, "transcription_failed", EXIT.other],
+    // A job that failed on the server exits 6 as docs/cli.md says, whatever its own code (issue 37).
+    [null, "transcription_failed", EXIT.upstream],
+    [null, "asr_failed", EXIT.upstream],
+    [null, "download_failed", EXIT.upstream],
+    [null, "job_failed", EXIT.upstream],
+    [null, "upstream_dns_failed", EXIT.upstream],
+    [502, "upstream_refused", EXIT.upstream],
+    [null, "asr_model_missing", EXIT.upstream],
+    [null, "upload_not_found", EXIT.notFound],
+    [null, "unsupported_source", EXIT.usage], // the request itself, not the server
+    [null, "video_unplayable", EXIT.usage],
   ])("%s %s → %i", (status, code, exit) => {
     expect(exitCodeFor(status, code)).toBe(exit);
   });

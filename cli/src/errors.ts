@@ -1,4 +1,4 @@
-import { ERROR_CODES, isErrorCode, isRetryableCode } from "../../lib/http/error-codes";
+import { ERROR_CODES, isErrorCode } from "../../lib/http/error-codes";
 
 // Exit codes, one per kind of failure a script may want to tell apart (gh and the Stripe CLI do the same).
 export const EXIT = {
@@ -27,28 +27,37 @@ export class CliError extends Error {
   }
 }
 
-// A platform or provider that failed, or a server that cannot do it now: a retryable 5xx in the API's table.
-function isUpstreamCode(code: string): boolean {
-  return isErrorCode(code) && isRetryableCode(code) && ERROR_CODES[code].status >= 500;
+// The server or the platform behind it failed: any 5xx in the API's table, whether asking again may help
+// (upstream_failed) or not (upstream_dns_failed, asr_model_missing).
+function isServerCode(code: string): boolean {
+  return isErrorCode(code) && ERROR_CODES[code].status >= 500;
 }
 
-/** The exit code for an API answer: its machine code first (also a failed job's), then its status. */
+/**
+ * The exit code for an API answer or a failed job (status null): its machine code first, then its status.
+ * docs/cli.md: 2 usage, 3 auth, 4 allowance, 5 not found, 6 server or platform failed, 1 anything else. A job
+ * that fails on the server is 6 whatever its own code (asr_failed, download_failed, …), unless the code
+ * says the request itself was at fault (its 4xx in the table).
+ */
 export function exitCodeFor(status: number | null, code: string | null): ExitCode {
   if (code === "allowance_exhausted") return EXIT.allowance;
-  if (code === "video_unavailable" || code === "not_found") return EXIT.notFound;
-  if (code && isUpstreamCode(code)) return EXIT.upstream;
+  if (code === "video_unavailable" || code === "not_found" || code === "upload_not_found") return EXIT.notFound;
+  if (code && isServerCode(code)) return EXIT.upstream;
   if (code === "unauthorized" || code === "invalid_token") return EXIT.auth;
+  const effective = status ?? (code && isErrorCode(code) ? ERROR_CODES[code].status : null);
   switch (true) {
-    case status === 401:
+    case effective === 401:
       return EXIT.auth;
-    case status === 402:
+    case effective === 402:
       return EXIT.allowance;
-    case status === 404:
+    case effective === 404:
       return EXIT.notFound;
-    case status === 400 || status === 422:
+    case effective === 400 || effective === 422:
       return EXIT.usage;
-    case status !== null && status >= 502:
+    case effective !== null && effective >= 500:
       return EXIT.upstream;
+    case status === null && code !== null && effective === null:
+      return EXIT.upstream; // a job's own failure code: it failed on the server
     default:
       return EXIT.other;
   }
