@@ -772,7 +772,7 @@ export interface paths {
         put?: never;
         /**
          * A podcast feed, Apple Podcasts link or audio URL → show and episodes
-         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's `next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
+         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a text of 1 MiB. By default a feed's episodes come whole, up to 5,000 (more than any real podcast has); past that, or with a smaller `limit` (at most 5,000), a page at a time from `offset` (the previous answer's `next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
          */
         post: operations["postV1PodcastResolve"];
         delete?: never;
@@ -1510,7 +1510,7 @@ export interface components {
             token_endpoint_auth_method: string;
         };
         ResolveRequest: {
-            /** @description Episodes to answer for a feed, at most 500; default 100 */
+            /** @description Episodes to answer for a feed, at most 5000; default 5000 */
             limit?: number;
             /** @description Episodes to skip (newest first): the previous answer's `next_offset`; default 0 */
             offset?: number;

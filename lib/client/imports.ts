@@ -26,7 +26,7 @@ export function previewFeed(url: string): Promise<ResolveResponse> {
   return apiFetch<ResolveResponse>("/v1/podcast/resolve", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url, limit: 500 }),
+    body: JSON.stringify({ url }), // every episode of a real feed (up to 5,000), so the cost is the whole feed's
   });
 }
 
