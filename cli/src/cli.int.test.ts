@@ -12,7 +12,7 @@ import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server"
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
-import { importBatchSchema } from "@/lib/imports/schemas";
+import { importBatchSchema, importItemSchema } from "@/lib/imports/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { searchResponseSchema } from "@/lib/search/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
@@ -62,6 +62,10 @@ beforeAll(async () => {
     "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
     "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
     "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
+    "/v1/import/[batch_id]/items": { GET: lazy(() => import("@/app/v1/import/[batch_id]/items/route"), "GET") },
+    "/v1/import/[batch_id]/items/retry": {
+      POST: lazy(() => import("@/app/v1/import/[batch_id]/items/retry/route"), "POST"),
+    },
     "/v1/me/webhooks": {
       GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"),
       POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST"),
@@ -261,6 +265,40 @@ describe("--json on every command", () => {
     await fails(["whoami"], user.env, 3, /VERBATIM_API_KEY/);
     await json(whoamiSchema, ["whoami"], { ...user.env, VERBATIM_API_KEY: regenerated.key! });
   }, 180_000); // some twenty runs of the CLI, each a Node start-up: over a minute on a loaded 2-core machine
+
+  it("retry-import queues every failed item of a batch again (or the guids given), and leaves the rest", async () => {
+    const user = await apiKeyUser();
+    const batch = await ctx.db.importBatch.create({
+      data: { userId: user.userId, sourceUrl: `${podcasts.origin}/generated/3.xml`, status: "partial", total: 3 },
+    });
+    const item = (guid: string, position: number, status: string) => ({
+      batchId: batch.id,
+      guid,
+      title: `Episode ${guid}`,
+      audioUrl: `${podcasts.origin}/ex/retry-${guid}.mp3`,
+      position,
+      status,
+      note: status === "failed" ? "It failed." : null,
+    });
+    await ctx.db.importItem.createMany({
+      data: [item("a", 0, "failed"), item("b", 1, "done"), item("c", 2, "failed")],
+    });
+    const one = await json(
+      z.object({ batch_id: z.string(), items: z.array(importItemSchema) }),
+      ["retry-import", batch.id, "c"],
+      user.env,
+    );
+    expect(one.items.map((i) => [i.guid, i.status])).toEqual([["c", "queued"]]);
+    const all = await json(
+      z.object({ batch_id: z.string(), items: z.array(importItemSchema) }),
+      ["retry-import", batch.id],
+      user.env,
+    );
+    expect(all.items.map((i) => [i.guid, i.status, i.note])).toEqual([["a", "queued", null]]);
+    const rows = await ctx.db.importItem.findMany({ where: { batchId: batch.id }, orderBy: { position: "asc" } });
+    expect(rows.map((r) => r.status)).toEqual(["queued", "done", "queued"]);
+    await fails(["retry-import", "no-such-batch"], user.env, 5, /No import batch/);
+  });
 
   it("human output: the transcript's text on stdout, a table for history, and no colour", async () => {
     const user = await apiKeyUser();

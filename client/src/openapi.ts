@@ -258,6 +258,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/import/{batch_id}/items/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a failed item of a batch again
+         * @description The item named by `guid` goes back to `queued`, its note cleared, and the batch runs again if it had ended (its counts and status follow; import.completed is sent again when it ends). It is transcribed exactly as the first time, with the same allowance rules. An item that is not `failed` is answered as it is, unchanged.
+         */
+        post: operations["postV1ImportBatchIdItemsRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -1533,6 +1553,10 @@ export interface components {
             /** @description For `feed`: the episodes with audio the feed lists (of which the first 10,000 can be paged through) */
             total_episodes?: number;
         };
+        RetryImportItemRequest: {
+            /** @description The failed item's `guid` (from GET /v1/import/{batch_id}/items) */
+            guid: string;
+        };
         RevokeRequest: {
             client_id?: string;
             client_secret?: string;
@@ -2605,6 +2629,73 @@ export interface operations {
                 };
             };
             /** @description No such batch for this user (another user's batch answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1ImportBatchIdItemsRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "guid": "https://example.com/episodes/42"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RetryImportItemRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportItemOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such batch for this user, or no item with that guid in it */
             404: {
                 headers: {
                     [name: string]: unknown;
