@@ -45,7 +45,9 @@ export function ImportPreview({
         {feed
           ? `About ${formatMinutes(cost.seconds)} of audio${episodes.length < total ? ` in the newest ${episodes.length.toLocaleString("en-US")}` : ""}${cost.unknown > 0 ? ` (${cost.unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`
           : "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."}{" "}
-        {left !== null && `You have ${formatMinutes(left)} left this period.`}
+        {subscription.data?.unlimited
+          ? "There is no limit on this server."
+          : left !== null && `You have ${formatMinutes(left)} left this period.`}
       </p>
       {!fits && (
         <p data-testid="import-over">

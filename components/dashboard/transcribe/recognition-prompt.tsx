@@ -68,8 +68,9 @@ export function RecognitionPrompt({
       {speechRecognition && (
         <div className="flex flex-col gap-2">
           <p data-testid="recognition-cost">
-            Speech recognition can transcribe it in “{lang}”: that uses about {formatMinutes(cost)} of your allowance
-            {left !== null ? ` (${formatMinutes(left)} left this period)` : ""}.
+            {subscription.data?.unlimited
+              ? `Speech recognition can transcribe it in “${lang}”: about ${formatMinutes(cost)} of audio, and there is no limit on this server.`
+              : `Speech recognition can transcribe it in “${lang}”: that uses about ${formatMinutes(cost)} of your allowance${left !== null ? ` (${formatMinutes(left)} left this period)` : ""}.`}
           </p>
           <div className="flex flex-wrap items-center gap-2">
             {enough ? (
