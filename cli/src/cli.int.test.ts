@@ -403,12 +403,11 @@ describe("exit codes", () => {
 
     // A server whose /health says speech recognition is off: a file is refused before any upload.
     const asked: string[] = [];
+    let health: Record<string, string> = { status: "ok", speech_recognition: "off", speech_model: "" };
     const off = http.createServer((req, res) => {
       asked.push(`${req.method} ${req.url}`);
       res.writeHead(req.url === "/health" ? 200 : 500, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(req.url === "/health" ? { status: "ok", speech_recognition: "off", speech_model: "" } : {}),
-      );
+      res.end(JSON.stringify(req.url === "/health" ? health : {}));
     });
     await new Promise<void>((resolve) => off.listen(0, "127.0.0.1", resolve));
     const recording = path.join(configHome, "talk.wav");
@@ -421,6 +420,21 @@ describe("exit codes", () => {
         /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/,
       );
       expect(asked).toEqual(["GET /health"]);
+      // Its setup checks found the speech model missing and not downloadable (issue 37): refused the same way.
+      health = {
+        status: "ok",
+        speech_recognition: "local",
+        speech_model: "base-q5_1",
+        setup: "degraded",
+        setup_failing: "youtube,speech_model",
+      };
+      await fails(
+        ["get", recording],
+        { ...user.env, VERBATIM_BASE_URL: `http://127.0.0.1:${(off.address() as AddressInfo).port}` },
+        6,
+        /talk\.wav: .*speech model is missing and cannot be downloaded.*ASR_LOCAL_MODEL_PATH.*Nothing was uploaded/,
+      );
+      expect(asked).toEqual(["GET /health", "GET /health"]);
     } finally {
       await new Promise((resolve) => off.close(resolve));
     }
