@@ -20,6 +20,9 @@ export default mergeConfig(
       // its own database, so files do not meet.
       maxWorkers: Math.max(3, availableParallelism() - 1),
       globalSetup: ["test/integration-setup.ts"],
+      // These files test allowances as an operator who set one: the contract's free 15 minutes. With billing off
+      // and no setting there is no limit (lib/billing/billing-off.int.test.ts deletes this to check that).
+      env: { FREE_ALLOWANCE_SECONDS: "900" },
     },
   }),
 );

@@ -190,8 +190,11 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_PRICE_PRO: z.string().min(1).optional(),
   STRIPE_PRICE_ULTRA: z.string().min(1).optional(),
-  PRO_ALLOWANCE_SECONDS: z.coerce.number().int().positive().default(36_000),
-  ULTRA_ALLOWANCE_SECONDS: z.coerce.number().int().positive().default(180_000),
+  // Monthly allowances (lib/usage/allowance.ts). Unset: the defaults below apply only when billing is on;
+  // with billing off a tier has no limit unless the operator sets one.
+  FREE_ALLOWANCE_SECONDS: z.coerce.number().int().positive().optional(),
+  PRO_ALLOWANCE_SECONDS: z.coerce.number().int().positive().optional(),
+  ULTRA_ALLOWANCE_SECONDS: z.coerce.number().int().positive().optional(),
   PLANS_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(300),
   PLANS_STATIC_PRO_AMOUNT: z.coerce.number().int().nonnegative().default(900),
   PLANS_STATIC_ULTRA_AMOUNT: z.coerce.number().int().nonnegative().default(2900),
@@ -253,6 +256,13 @@ export function proxyHopsWarning(settings: Env): string | null {
 export function devLoginWarning(settings: Env): string | null {
   if (!settings.devLogin || (settings.embedded && isLoopbackUrl(settings.APP_URL))) return null;
   return `[verbatim] WARNING: the development login is on (AUTH_DEV_LOGIN=true) at ${settings.APP_URL}: anyone who can reach this server can sign in as any user. Turn it off unless this is a private test machine.`;
+}
+
+/** Billing (Stripe) is on when the secret key and both tier prices are set (lib/billing/stripe.ts). */
+export function stripeSettingsComplete(
+  settings: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_PRICE_PRO" | "STRIPE_PRICE_ULTRA">,
+): boolean {
+  return Boolean(settings.STRIPE_SECRET_KEY && settings.STRIPE_PRICE_PRO && settings.STRIPE_PRICE_ULTRA);
 }
 
 let cached: Env | undefined;

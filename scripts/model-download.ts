@@ -3,7 +3,7 @@
 // Safe to run while the app runs (the same lock file); resumes a cut download.
 import path from "node:path";
 import { env } from "@/lib/env";
-import { ensureModel, LOCAL_MODELS } from "@/lib/asr/local-model";
+import { ensureModel, LOCAL_MODELS, MODEL_HINT, MODEL_HINT_FOR_DOWNLOAD } from "@/lib/asr/local-model";
 import { appOutbound, closeAppOutbound } from "@/lib/http/outbound/configured";
 
 const settings = env();
@@ -34,7 +34,7 @@ try {
   });
   console.log(`${file}: ${info.bytes} bytes, SHA-256 ${info.sha256}`);
 } catch (error) {
-  console.error((error as Error).message);
+  console.error((error as Error).message.replace(MODEL_HINT, MODEL_HINT_FOR_DOWNLOAD));
   process.exitCode = 1;
 } finally {
   await closeAppOutbound();

@@ -96,8 +96,10 @@ export function testApps(env: NodeJS.ProcessEnv = process.env): { apps: TestApp[
     fake("youtube", port + 2, "test/fakes/youtube/serve.ts"),
     fake("asr", port + 3, "test/fakes/openai-asr/serve.ts", "1000"),
     // Two workers sign in through it from one address: the per-address sign-in limit (60 in 10 minutes) is for
-    // people, and no spec tests it here (the fuzz and limits apps keep the real limits).
-    app("app", port, { RATE_LIMIT_MULTIPLIER: "10" }),
+    // people, and no spec tests it here (the fuzz and limits apps keep the real limits). Billing is off here, so
+    // it has no allowance unless one is set: the specs that show and use one up (the usage line, the cost
+    // prompts, the CLI's exit 4) see an operator who set the contract's free 15 minutes.
+    app("app", port, { RATE_LIMIT_MULTIPLIER: "10", FREE_ALLOWANCE_SECONDS: "900" }),
     // Stripe is first asked when a page needs it, after billing.spec.ts has started the fake.
     app("billing", port + 6, {
       STRIPE_SECRET_KEY: settings.E2E_STRIPE_SECRET_KEY,

@@ -12,7 +12,7 @@ import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server"
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
-import { importBatchSchema } from "@/lib/imports/schemas";
+import { importBatchSchema, importItemSchema } from "@/lib/imports/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { searchResponseSchema } from "@/lib/search/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
@@ -62,6 +62,10 @@ beforeAll(async () => {
     "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
     "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
     "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
+    "/v1/import/[batch_id]/items": { GET: lazy(() => import("@/app/v1/import/[batch_id]/items/route"), "GET") },
+    "/v1/import/[batch_id]/items/retry": {
+      POST: lazy(() => import("@/app/v1/import/[batch_id]/items/retry/route"), "POST"),
+    },
     "/v1/me/webhooks": {
       GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"),
       POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST"),
@@ -262,6 +266,40 @@ describe("--json on every command", () => {
     await json(whoamiSchema, ["whoami"], { ...user.env, VERBATIM_API_KEY: regenerated.key! });
   }, 180_000); // some twenty runs of the CLI, each a Node start-up: over a minute on a loaded 2-core machine
 
+  it("retry-import queues every failed item of a batch again (or the guids given), and leaves the rest", async () => {
+    const user = await apiKeyUser();
+    const batch = await ctx.db.importBatch.create({
+      data: { userId: user.userId, sourceUrl: `${podcasts.origin}/generated/3.xml`, status: "partial", total: 3 },
+    });
+    const item = (guid: string, position: number, status: string) => ({
+      batchId: batch.id,
+      guid,
+      title: `Episode ${guid}`,
+      audioUrl: `${podcasts.origin}/ex/retry-${guid}.mp3`,
+      position,
+      status,
+      note: status === "failed" ? "It failed." : null,
+    });
+    await ctx.db.importItem.createMany({
+      data: [item("a", 0, "failed"), item("b", 1, "done"), item("c", 2, "failed")],
+    });
+    const one = await json(
+      z.object({ batch_id: z.string(), items: z.array(importItemSchema) }),
+      ["retry-import", batch.id, "c"],
+      user.env,
+    );
+    expect(one.items.map((i) => [i.guid, i.status])).toEqual([["c", "queued"]]);
+    const all = await json(
+      z.object({ batch_id: z.string(), items: z.array(importItemSchema) }),
+      ["retry-import", batch.id],
+      user.env,
+    );
+    expect(all.items.map((i) => [i.guid, i.status, i.note])).toEqual([["a", "queued", null]]);
+    const rows = await ctx.db.importItem.findMany({ where: { batchId: batch.id }, orderBy: { position: "asc" } });
+    expect(rows.map((r) => r.status)).toEqual(["queued", "done", "queued"]);
+    await fails(["retry-import", "no-such-batch"], user.env, 5, /No import batch/);
+  });
+
   it("human output: the transcript's text on stdout, a table for history, and no colour", async () => {
     const user = await apiKeyUser();
     const text = await runCli(["get", video(FAKE_IDS.captioned)], user.env);
@@ -271,15 +309,18 @@ describe("--json on every command", () => {
     expect(text.stderr).toBe("");
     const history = await runCli(["history"], user.env);
     expectPlain(history);
-    expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO$/);
-    expect(history.stdout).toContain(FAKE_IDS.captioned);
+    expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+TITLE$/);
+    // The title, not the id; the length as people say it (issue 37).
+    expect(history.stdout).toContain("How Bread Rises");
+    expect(history.stdout).not.toContain(FAKE_IDS.captioned);
+    expect(history.stdout.split("\n")[1]).toMatch(/\s\d+ (h|min|s)( \d+ (min|s))?\s+done\s/);
     // A failure is listed with its reason (the API's sentence and code) in a last column.
     await runCli(["get", video(FAKE_IDS.unavailable)], user.env);
     const failed = await runCli(["history", "--state", "error"], user.env);
     expectPlain(failed);
     expect(failed.code, failed.stderr).toBe(0);
     const [failedHeader, failedRow] = failed.stdout.split("\n");
-    expect(failedHeader).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+VIDEO\s+REASON$/);
+    expect(failedHeader).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+TITLE\s+REASON$/);
     expect(failedRow).toMatch(
       new RegExp(`\\serror\\s+${FAKE_IDS.unavailable}\\s+.*unavailable.*\\(video_unavailable\\)$`, "i"),
     );
@@ -362,12 +403,11 @@ describe("exit codes", () => {
 
     // A server whose /health says speech recognition is off: a file is refused before any upload.
     const asked: string[] = [];
+    let health: Record<string, string> = { status: "ok", speech_recognition: "off", speech_model: "" };
     const off = http.createServer((req, res) => {
       asked.push(`${req.method} ${req.url}`);
       res.writeHead(req.url === "/health" ? 200 : 500, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify(req.url === "/health" ? { status: "ok", speech_recognition: "off", speech_model: "" } : {}),
-      );
+      res.end(JSON.stringify(req.url === "/health" ? health : {}));
     });
     await new Promise<void>((resolve) => off.listen(0, "127.0.0.1", resolve));
     const recording = path.join(configHome, "talk.wav");
@@ -380,6 +420,21 @@ describe("exit codes", () => {
         /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/,
       );
       expect(asked).toEqual(["GET /health"]);
+      // Its setup checks found the speech model missing and not downloadable (issue 37): refused the same way.
+      health = {
+        status: "ok",
+        speech_recognition: "local",
+        speech_model: "base-q5_1",
+        setup: "degraded",
+        setup_failing: "youtube,speech_model",
+      };
+      await fails(
+        ["get", recording],
+        { ...user.env, VERBATIM_BASE_URL: `http://127.0.0.1:${(off.address() as AddressInfo).port}` },
+        6,
+        /talk\.wav: .*speech model is missing and cannot be downloaded.*ASR_LOCAL_MODEL_PATH.*Nothing was uploaded/,
+      );
+      expect(asked).toEqual(["GET /health", "GET /health"]);
     } finally {
       await new Promise((resolve) => off.close(resolve));
     }

@@ -18,15 +18,22 @@ describe("exitCodeFor", () => {
     [503, "asr_not_configured", EXIT.upstream],
     [409, "not_complete", EXIT.other],
     [429, "rate_limited", EXIT.other],
-    [null, "transcription_failed", EXIT.other], // not a code of the closed list
-    // A failed job's own codes (lib/http/error-codes.ts): the server or a provider failed → 6.
-    [null, "download_failed", EXIT.upstream],
+    // A job that failed on the server exits 6 as docs/cli.md says, whatever its own code (issue 37).
+    [null, "transcription_failed", EXIT.upstream],
     [null, "asr_failed", EXIT.upstream],
+    [null, "download_failed", EXIT.upstream],
+    [null, "job_failed", EXIT.upstream],
+    [null, "upstream_dns_failed", EXIT.upstream],
+    [502, "upstream_refused", EXIT.upstream],
+    [null, "asr_model_missing", EXIT.upstream],
+    [null, "upload_not_found", EXIT.notFound],
+    [null, "unsupported_source", EXIT.usage], // the request itself, not the server
+    [null, "video_unplayable", EXIT.usage],
+    // The closed list's other job failure codes (issue 38): the server or a provider failed → 6; the audio
+    // itself (no speech in it) is the request's fault → 2.
     [null, "asr_rejected", EXIT.upstream],
     [null, "convert_failed", EXIT.upstream],
-    [null, "job_failed", EXIT.upstream],
     [null, "attempts_exhausted", EXIT.upstream],
-    [null, "upload_not_found", EXIT.notFound],
     [null, "no_speech", EXIT.usage],
   ])("%s %s → %i", (status, code, exit) => {
     expect(exitCodeFor(status, code)).toBe(exit);

@@ -27,33 +27,37 @@ export class CliError extends Error {
   }
 }
 
-// A platform, provider or this server failed (a 5xx in the API's table): a failed job's download_failed,
-// asr_failed, convert_failed, job_failed… as much as an answer's upstream_failed.
+// The server or the platform behind it failed: any 5xx in the API's table, whether asking again may help
+// (upstream_failed) or not (upstream_dns_failed, asr_model_missing).
 function isServerCode(code: string): boolean {
   return isErrorCode(code) && ERROR_CODES[code].status >= 500;
 }
 
 /**
- * The exit code for an API answer: its machine code first, then its status. A failed job's code comes without
- * a status (null): the status its code has in lib/http/error-codes.ts stands in.
+ * The exit code for an API answer or a failed job (status null): its machine code first, then its status.
+ * docs/cli.md: 2 usage, 3 auth, 4 allowance, 5 not found, 6 server or platform failed, 1 anything else. A job
+ * that fails on the server is 6 whatever its own code (asr_failed, download_failed, …), unless the code
+ * says the request itself was at fault (its 4xx in the table).
  */
-export function exitCodeFor(answered: number | null, code: string | null): ExitCode {
+export function exitCodeFor(status: number | null, code: string | null): ExitCode {
   if (code === "allowance_exhausted") return EXIT.allowance;
-  if (code === "video_unavailable" || code === "not_found") return EXIT.notFound;
+  if (code === "video_unavailable" || code === "not_found" || code === "upload_not_found") return EXIT.notFound;
   if (code && isServerCode(code)) return EXIT.upstream;
   if (code === "unauthorized" || code === "invalid_token") return EXIT.auth;
-  const status = answered ?? (isErrorCode(code) ? ERROR_CODES[code].status : null);
+  const effective = status ?? (code && isErrorCode(code) ? ERROR_CODES[code].status : null);
   switch (true) {
-    case status === 401:
+    case effective === 401:
       return EXIT.auth;
-    case status === 402:
+    case effective === 402:
       return EXIT.allowance;
-    case status === 404:
+    case effective === 404:
       return EXIT.notFound;
-    case status === 400 || status === 422:
+    case effective === 400 || effective === 422:
       return EXIT.usage;
-    case status !== null && status >= 502:
+    case effective !== null && effective >= 500:
       return EXIT.upstream;
+    case status === null && code !== null && effective === null:
+      return EXIT.upstream; // a job's own failure code: it failed on the server
     default:
       return EXIT.other;
   }

@@ -1,7 +1,14 @@
 // Plain-text rendering for people: durations and aligned tables (no borders, like gh's lists).
+import { spokenDuration } from "../../lib/formats/spoken-duration";
 
+/** A duration as people say it ("1 h 11 min", "4 min 3 s"), "-" when unknown: lib/formats/spoken-duration.ts. */
 export function duration(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return "-";
+  return spokenDuration(seconds);
+}
+
+/** A position in a recording, as a player shows it: "4:03", "1:11:23". */
+export function timestamp(seconds: number): string {
   const total = Math.max(0, Math.round(seconds));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -9,13 +16,6 @@ export function duration(seconds: number | null | undefined): string {
   return h > 0
     ? `${h}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}`
     : `${m}:${String(s).padStart(2, "0")}`;
-}
-
-/** "12m 30s", for allowances. */
-export function minutes(seconds: number): string {
-  const m = Math.floor(seconds / 60);
-  const s = Math.round(seconds % 60);
-  return s === 0 ? `${m}m` : `${m}m ${s}s`;
 }
 
 export function date(iso: string | null | undefined): string {

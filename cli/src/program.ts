@@ -4,6 +4,7 @@ import { examples } from "./command";
 import { registerGet } from "./commands/get";
 import { registerHistory } from "./commands/history";
 import { registerImport } from "./commands/import";
+import { registerRetryImport } from "./commands/retry-import";
 import { registerJob } from "./commands/job";
 import { registerKey } from "./commands/key";
 import { registerLanguages } from "./commands/languages";
@@ -34,6 +35,7 @@ const COMMANDS = [
   registerUnpublish,
   registerPodcast,
   registerImport,
+  registerRetryImport,
   registerKey,
   registerWebhooks,
   registerOpen,

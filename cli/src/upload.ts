@@ -28,6 +28,14 @@ export async function uploadFile(ctx: Context, file: string): Promise<Schemas["S
       "asr_not_configured",
     );
   }
+  // The server's setup checks found its speech model missing and not downloadable (`npm run doctor` there).
+  if (health?.setup_failing?.split(",").includes("speech_model")) {
+    throw new CliError(
+      `${name}: this server cannot transcribe files right now: its speech model is missing and cannot be downloaded (its operator places the model and sets ASR_LOCAL_MODEL_PATH; \`npm run doctor\` on the server says more). Nothing was uploaded.`,
+      exitCodeFor(503, "asr_model_missing"),
+      "asr_model_missing",
+    );
+  }
   const signed = await ctx.api.ok(
     ctx.api.client.POST("/v1/uploads/sign", { body: { filename: name, content_type: contentType } }),
   );

@@ -218,6 +218,22 @@ export const ERROR_CODES = {
     meaning: "something failed on this server; try again, and contact support if it keeps happening",
   },
   upstream_failed: { status: 502, retryable: true, meaning: "the platform or tool failed or answered unexpectedly" },
+  upstream_dns_failed: {
+    status: 502,
+    retryable: false,
+    meaning: "the host's name could not be resolved (DNS): a wrong host, or this server has no working DNS or internet",
+  },
+  upstream_refused: {
+    status: 502,
+    retryable: false,
+    meaning: "the connection was refused: nothing listens there, or the configured proxy is down",
+  },
+  upstream_tls_failed: {
+    status: 502,
+    retryable: false,
+    meaning:
+      "no secure connection could be made: the certificate was not accepted (an intercepting proxy needs NODE_EXTRA_CA_CERTS)",
+  },
   too_many_redirects: {
     status: 502,
     retryable: true,
@@ -243,6 +259,11 @@ export const ERROR_CODES = {
     status: 503,
     retryable: false,
     meaning: "the source needs speech recognition, which this server has not configured",
+  },
+  asr_model_missing: {
+    status: 503,
+    retryable: false,
+    meaning: "the local speech model is not on this server and could not be downloaded (ASR_LOCAL_MODEL_PATH)",
   },
   no_captions_source: {
     status: 503,

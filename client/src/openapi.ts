@@ -258,6 +258,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/import/{batch_id}/items/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue a failed item of a batch again
+         * @description The item named by `guid` goes back to `queued`, its note cleared, and the batch runs again if it had ended (its counts and status follow; import.completed is sent again when it ends). It is transcribed exactly as the first time, with the same allowance rules. An item that is not `failed` is answered as it is, unchanged.
+         */
+        post: operations["postV1ImportBatchIdItemsRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -775,7 +795,7 @@ export interface paths {
         put?: never;
         /**
          * A podcast feed, Apple Podcasts link or audio URL → show and episodes
-         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's `next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
+         * @description Fetches the URL (through the outbound guard, at most PODCAST_FEED_MAX_BYTES) and answers what it is: `feed` (an RSS or Atom feed: the show and its episodes that carry audio), `episode` (an Apple Podcasts episode link: the show and that one episode), or `audio` (the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a text of 1 MiB. By default a feed's episodes come whole, up to 5,000 (more than any real podcast has); past that, or with a smaller `limit` (at most 5,000), a page at a time from `offset` (the previous answer's `next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).
          */
         post: operations["postV1PodcastResolve"];
         delete?: never;
@@ -1429,7 +1449,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -1513,7 +1533,7 @@ export interface components {
             token_endpoint_auth_method: string;
         };
         ResolveRequest: {
-            /** @description Episodes to answer for a feed, at most 500; default 100 */
+            /** @description Episodes to answer for a feed, at most 5000; default 5000 */
             limit?: number;
             /** @description Episodes to skip (newest first): the previous answer's `next_offset`; default 0 */
             offset?: number;
@@ -1535,6 +1555,10 @@ export interface components {
             show: components["schemas"]["ShowInfo"] | null;
             /** @description For `feed`: the episodes with audio the feed lists (of which the first 10,000 can be paged through) */
             total_episodes?: number;
+        };
+        RetryImportItemRequest: {
+            /** @description The failed item's `guid` (from GET /v1/import/{batch_id}/items) */
+            guid: string;
         };
         RevokeRequest: {
             client_id?: string;
@@ -1618,13 +1642,18 @@ export interface components {
             /** @default false */
             cancel_at_period_end: boolean;
             current_period_end: string | null;
-            /** @description allowance in seconds for the current period */
+            /** @description allowance in seconds for the current period; 2147483647 when `unlimited` (no limit on this server) */
             limit_seconds: number;
             payment_state: string | null;
             pending_change_at: string | null;
             pending_tier: ("free" | "pro" | "ultra") | null;
             /** @enum {string} */
             tier: "free" | "pro" | "ultra";
+            /**
+             * @description true when no allowance applies on this server (billing off and no FREE/PRO/ULTRA_ALLOWANCE_SECONDS set)
+             * @default false
+             */
+            unlimited: boolean;
             used_seconds: number;
         };
         TokenRequest: {
@@ -2624,6 +2653,73 @@ export interface operations {
                 };
             };
             /** @description No such batch for this user (another user's batch answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1ImportBatchIdItemsRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "guid": "https://example.com/episodes/42"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RetryImportItemRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportItemOut"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such batch for this user, or no item with that guid in it */
             404: {
                 headers: {
                     [name: string]: unknown;

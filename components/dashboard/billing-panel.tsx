@@ -14,7 +14,7 @@ import {
   formatAllowance,
   formatDate,
   formatPrice,
-  formatUsage,
+  usageSummary,
   paymentWarning,
   planAction,
   PLANS_KEY,
@@ -67,7 +67,7 @@ export function BillingPanel({
   checkout,
 }: {
   billingEnabled: boolean;
-  allowances: Record<Tier, number>;
+  allowances: Record<Tier, number | null>;
   /** `?checkout=` on the way back from Stripe Checkout. */
   checkout: "success" | "canceled" | null;
 }) {
@@ -131,8 +131,9 @@ export function BillingPanel({
           className="rounded-lg border border-stone-300 bg-stone-100 p-4 text-sm text-stone-700"
         >
           {/* How an operator turns billing on is in docs/operations.md, not on a page every user sees. */}
-          Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan (
-          {formatAllowance(allowances.free)} a month).
+          {allowances.free === null
+            ? "Billing is off on this server: paid plans cannot be bought here, and there is no limit on this server."
+            : `Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan (${formatAllowance(allowances.free)} a month, set by this server’s operator).`}
         </p>
       )}
       {checkout && <CheckoutBanner result={checkout} sub={sub} waiting={waitingForActivation} />}
@@ -236,8 +237,8 @@ function CurrentPlan({
   busy: boolean;
   perform: (operation: Operation) => void;
 }) {
-  const percent = sub.limit_seconds > 0 ? (sub.used_seconds / sub.limit_seconds) * 100 : 100;
-  const exhausted = sub.used_seconds >= sub.limit_seconds;
+  const percent = sub.unlimited ? 0 : sub.limit_seconds > 0 ? (sub.used_seconds / sub.limit_seconds) * 100 : 100;
+  const exhausted = !sub.unlimited && sub.used_seconds >= sub.limit_seconds;
   const paid = sub.tier !== "free";
   const periodEnd = sub.current_period_end ? formatDate(sub.current_period_end) : null;
   return (
@@ -275,14 +276,16 @@ function CurrentPlan({
       </div>
 
       <div className="flex flex-col gap-2">
-        <ProgressBar
-          value={percent}
-          label="Allowance used"
-          tone={exhausted ? "bg-red-600" : percent >= 80 ? "bg-amber-500" : "bg-stone-900"}
-          testId="usage-meter"
-        />
+        {!sub.unlimited && (
+          <ProgressBar
+            value={percent}
+            label="Allowance used"
+            tone={exhausted ? "bg-red-600" : percent >= 80 ? "bg-amber-500" : "bg-stone-900"}
+            testId="usage-meter"
+          />
+        )}
         <p className="flex flex-wrap justify-between gap-2 text-sm text-stone-600">
-          <span data-testid="usage-text">{formatUsage(sub.used_seconds, sub.limit_seconds)} used</span>
+          <span data-testid="usage-text">{usageSummary(sub)}</span>
           {periodEnd && (
             <span data-testid="period-end">
               {paid && !sub.cancel_at_period_end ? "Renews" : "Resets"} on {periodEnd}
@@ -351,7 +354,7 @@ function PlanCards({
   sub: Subscription;
   plans: PlansResponse | undefined;
   plansError: boolean;
-  allowances: Record<Tier, number>;
+  allowances: Record<Tier, number | null>;
   billingEnabled: boolean;
   busy: boolean;
   onAction: (action: Exclude<PlanAction, null>) => void;
@@ -389,7 +392,9 @@ function PlanCards({
                 {plan ? formatPrice(plan) : "…"}
               </p>
               <p data-testid="plan-allowance" className="text-sm text-stone-600">
-                {formatAllowance(allowances[tier])} of audio a {plan?.interval ?? "month"}
+                {allowances[tier] === null
+                  ? "No limit on this server"
+                  : `${formatAllowance(allowances[tier])} of audio a ${plan?.interval ?? "month"}`}
               </p>
               {discounts.length > 0 && (
                 <ul className="flex flex-col gap-1 text-xs">
@@ -459,7 +464,7 @@ function Confirmation({
 }: {
   action: Confirmable;
   sub: Subscription;
-  allowances: Record<Tier, number>;
+  allowances: Record<Tier, number | null>;
   busy: boolean;
   onConfirm: () => void;
   onDismiss: () => void;

@@ -2,12 +2,14 @@
 
 import { useEffect, useRef } from "react";
 import Link from "next/link";
-import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   fetchImportItems,
   IMPORT_ITEM_STATUS_LABELS,
+  IMPORTS_KEY,
   importItemsKey,
   isBatchActive,
+  retryImportItem,
   storedTranscriptHref,
   type ImportBatchOut,
   type ImportItemOut,
@@ -74,7 +76,7 @@ export function ImportItems({ batch, id }: { batch: ImportBatchOut; id: string }
           aria-label={`Items of ${batch.title ?? batch.source_url}`}
         >
           {rows.map((item) => (
-            <Item key={item.guid} item={item} />
+            <Item key={item.guid} item={item} batchId={batch.id} />
           ))}
         </ol>
       )}
@@ -92,7 +94,13 @@ export function ImportItems({ batch, id }: { batch: ImportBatchOut; id: string }
   );
 }
 
-function Item({ item }: { item: ImportItemOut }) {
+function Item({ item, batchId }: { item: ImportItemOut; batchId: string }) {
+  const queryClient = useQueryClient();
+  // A failed item can be tried again: it is queued, and the batch (with its counts) runs again.
+  const retry = useMutation({
+    mutationFn: () => retryImportItem(batchId, item.guid),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: IMPORTS_KEY }),
+  });
   return (
     <li className="flex flex-col gap-1 px-3 py-2 text-sm" data-testid="import-item" data-status={item.status}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -115,6 +123,16 @@ function Item({ item }: { item: ImportItemOut }) {
             >
               Watch
             </Link>
+          ) : item.status === "failed" ? (
+            <button
+              type="button"
+              onClick={() => retry.mutate()}
+              disabled={retry.isPending}
+              className="text-xs underline decoration-stone-300 hover:decoration-stone-900 disabled:opacity-50"
+              data-testid="import-item-retry"
+            >
+              {retry.isPending ? "Queuing…" : "Try again"}
+            </button>
           ) : null}
           <span
             className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_CLASSES[item.status]}`}
@@ -124,6 +142,11 @@ function Item({ item }: { item: ImportItemOut }) {
           </span>
         </span>
       </div>
+      {retry.isError ? (
+        <p role="alert" className="text-xs text-red-800">
+          {retry.error.message}
+        </p>
+      ) : null}
       {item.note && (item.status === "failed" || item.status === "skipped") ? (
         <p
           className={`text-xs ${item.status === "failed" ? "text-red-800" : "text-stone-500"}`}

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { feedCost } from "@/lib/client/imports";
 import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { allowanceLeft } from "@/lib/client/billing";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { buttonClass } from "@/components/ui/button";
 
@@ -24,7 +25,7 @@ export function ImportPreview({
   starting: boolean;
 }) {
   const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
-  const left = subscription.data ? Math.max(0, subscription.data.limit_seconds - subscription.data.used_seconds) : null;
+  const left = subscription.data ? allowanceLeft(subscription.data) : null;
   const episodes = feed?.episodes ?? [];
   const cost = feedCost(episodes);
   const total = feed?.total_episodes ?? episodes.length;
@@ -44,7 +45,9 @@ export function ImportPreview({
         {feed
           ? `About ${formatMinutes(cost.seconds)} of audio${episodes.length < total ? ` in the newest ${episodes.length.toLocaleString("en-US")}` : ""}${cost.unknown > 0 ? ` (${cost.unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`
           : "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."}{" "}
-        {left !== null && `You have ${formatMinutes(left)} left this period.`}
+        {subscription.data?.unlimited
+          ? "There is no limit on this server."
+          : left !== null && `You have ${formatMinutes(left)} left this period.`}
       </p>
       {!fits && (
         <p data-testid="import-over">

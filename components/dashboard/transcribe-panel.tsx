@@ -12,6 +12,7 @@ import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer"
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
 import { dragHasFiles } from "@/components/dashboard/file-drop-zone";
+import type { SetupLine } from "@/lib/health/setup-checks";
 import { FirstRun, SAMPLE_LINK, TranscribeHeading } from "@/components/dashboard/transcribe/first-run";
 import { TranscribeError, errorBoxClass } from "@/components/dashboard/transcribe/transcribe-error";
 import { TranscribeForm, type Mode } from "@/components/dashboard/transcribe/transcribe-form";
@@ -40,11 +41,14 @@ interface FileInfo {
 export function TranscribePanel({
   speechRecognition,
   recogniser = null,
+  setupProblems = [],
   initialTranscript = null,
 }: {
   speechRecognition: boolean;
   /** Which recogniser, in words ("whisper.cpp on this server, model base-q5_1"), for the first-run panel. */
   recogniser?: string | null;
+  /** The setup checks that fail (lib/health/setup-checks.ts), for the first-run panel. */
+  setupProblems?: SetupLine[];
   initialTranscript?: Transcript | null;
 }) {
   const router = useRouter();
@@ -304,7 +308,12 @@ export function TranscribePanel({
         <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : cancelUpload} />
       )}
       {!showingSomething && (
-        <FirstRun speechRecognition={speechRecognition} recogniser={recogniser} onTrySample={trySample} />
+        <FirstRun
+          speechRecognition={speechRecognition}
+          recogniser={recogniser}
+          setupProblems={setupProblems}
+          onTrySample={trySample}
+        />
       )}
     </div>
   );

@@ -1,14 +1,8 @@
 "use client";
 
 import { useEffect, useMemo, useRef } from "react";
-import {
-  captionKindLabel,
-  formatClock,
-  platformLabel,
-  playerFor,
-  sourceHref,
-  type Transcript,
-} from "@/lib/client/transcripts";
+import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/client/transcripts";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { usePlayer } from "@/lib/client/use-player";
 import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";
@@ -88,7 +82,7 @@ function TranscriptHeader({ transcript }: { transcript: Transcript }) {
         <Detail label="Platform" value={platformLabel(transcript.platform)} testId="transcript-platform" />
         <Detail label="Language" value={transcript.lang} testId="transcript-lang" />
         <Detail label="Captions" value={captionKindLabel(transcript)} testId="transcript-caption-kind" />
-        <Detail label="Duration" value={formatClock(transcript.duration_seconds)} testId="transcript-duration" />
+        <Detail label="Duration" value={spokenDuration(transcript.duration_seconds)} testId="transcript-duration" />
         <div className="flex min-w-0 gap-1.5">
           <dt className="text-stone-600">Source</dt>
           <dd className="max-w-xs min-w-0 truncate" data-testid="transcript-source">

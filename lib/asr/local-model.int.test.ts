@@ -79,11 +79,13 @@ describe("the local model download", () => {
     expect(existsSync(path.join(dir, info.file))).toBe(false);
   });
 
-  it("host unreachable: the error names ASR_LOCAL_MODEL_PATH and npm run model:download", async () => {
+  it("host unreachable: asr_model_missing, not retried, and the error names ASR_LOCAL_MODEL_PATH and npm run model:download", async () => {
     const error = (await ensureModel({ name: "test", dir, baseUrl: "http://127.0.0.1:9", info, outbound }).catch(
       (e: unknown) => e,
     )) as AsrError;
     expect(error).toBeInstanceOf(AsrError);
+    expect(error.code).toBe("asr_model_missing");
+    expect(error.retryable).toBe(false);
     expect(error.message).toContain("ASR_LOCAL_MODEL_PATH");
     expect(error.message).toContain("npm run model:download");
   });

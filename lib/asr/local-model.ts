@@ -63,6 +63,10 @@ const DOWNLOAD_TIMEOUT_MS = 60 * 60_000;
 export const MODEL_HINT =
   "Put the model file on this machine and set ASR_LOCAL_MODEL_PATH to it, or run `npm run model:download` where the model host is reachable (ASR_LOCAL_MODEL_BASE_URL sets a mirror).";
 
+/** The same advice for `npm run model:download` itself, which must not tell its user to run it again. */
+export const MODEL_HINT_FOR_DOWNLOAD =
+  "Download the model file on a machine that can reach the host (or from a mirror: ASR_LOCAL_MODEL_BASE_URL), copy it here and set ASR_LOCAL_MODEL_PATH to it; or give this machine a way out (OUTBOUND_PROXY).";
+
 export interface EnsureModelOptions {
   /** Catalogue name (LOCAL_MODELS). */
   name: string;
@@ -179,11 +183,13 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
     have = 0;
   }
   const hash = createHash("sha256");
-  const unreachable = (detail: string, cause?: unknown) =>
+  // A cut transfer is worth another attempt (it resumes); a host this server cannot reach at all, or that
+  // has no such file, is not: the model is missing until the operator places it or opens the way.
+  const unreachable = (detail: string, cause?: unknown, missing = false) =>
     new AsrError(
-      "asr_unavailable",
+      missing ? "asr_model_missing" : "asr_unavailable",
       `The speech model ${info.file} could not be downloaded from ${url}: ${detail.replace(/\.+$/, "")}. ${MODEL_HINT}`,
-      { retryable: true, cause },
+      { retryable: !missing, cause },
     );
 
   if (have < info.bytes) {
@@ -197,11 +203,20 @@ async function download(info: LocalModelInfo, target: string, opts: EnsureModelO
       });
     } catch (error) {
       throwIfAborted(opts.signal);
-      throw unreachable(isOutboundError(error) ? error.message : (error as Error).message, error);
+      const permanent =
+        isOutboundError(error) &&
+        [
+          "upstream_dns_failed",
+          "upstream_refused",
+          "upstream_tls_failed",
+          "url_not_allowed",
+          "address_not_allowed",
+        ].includes(error.code);
+      throw unreachable(isOutboundError(error) ? error.message : (error as Error).message, error, permanent);
     }
     if (response.status !== 200 && response.status !== 206) {
       response.body.destroy();
-      throw unreachable(`the host answered ${response.status}`);
+      throw unreachable(`the host answered ${response.status}`, undefined, response.status === 404);
     }
     if (response.status === 200)
       have = 0; // the host ignored the range: start again

@@ -66,6 +66,7 @@ export interface AsrProvider {
 export type AsrErrorCode =
   | "asr_failed" // the backend failed or could not be reached (5xx, network, timeout, its own job error)
   | "asr_unavailable" // this backend cannot run here at all (e.g. ffmpeg missing)
+  | "asr_model_missing" // the local model is not here and cannot be downloaded (lib/http/error-codes.ts)
   | "asr_rejected"; // the backend refused the request (4xx: bad key, bad audio, too large)
 
 export class AsrError extends Error {

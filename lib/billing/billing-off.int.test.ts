@@ -3,15 +3,21 @@ import { createUser, useTestDatabase } from "@/test/app-db";
 import { signEvent } from "@/test/fakes/stripe/server";
 import { bearer, callRoute } from "@/test/request";
 
-// The embedded default: no Stripe settings. Plans are static, everyone is free, and the operations that
-// need Stripe say so with 503 billing_not_configured.
+// The embedded default: no Stripe settings and no allowance settings. Plans are static, everyone is free with
+// no limit on this server, and the operations that need Stripe say so with 503 billing_not_configured.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let key: string;
 let userId: string;
 
 beforeAll(async () => {
-  for (const name of ["STRIPE_SECRET_KEY", "STRIPE_PRICE_PRO", "STRIPE_PRICE_ULTRA", "STRIPE_WEBHOOK_SECRET"])
+  for (const name of [
+    "STRIPE_SECRET_KEY",
+    "STRIPE_PRICE_PRO",
+    "STRIPE_PRICE_ULTRA",
+    "STRIPE_WEBHOOK_SECRET",
+    "FREE_ALLOWANCE_SECONDS", // set for the other integration files (vitest.integration.config.ts)
+  ])
     delete process.env[name];
   ctx = await useTestDatabase();
   const user = await createUser(ctx.db);
@@ -56,7 +62,7 @@ describe("billing off", () => {
     expect(await ctx.db.subscription.findUnique({ where: { userId } })).toBeNull();
   });
 
-  it("reconcile is a no-op and the subscription is free", async () => {
+  it("reconcile is a no-op and the subscription is free, with no limit", async () => {
     const reconcile = await callRoute(
       (await import("@/app/v1/me/subscription/reconcile/route")).POST,
       "/v1/me/subscription/reconcile",
@@ -65,7 +71,8 @@ describe("billing off", () => {
     expect(reconcile.status).toBe(200);
     expect(reconcile.json).toMatchObject({
       tier: "free",
-      limit_seconds: 900,
+      limit_seconds: 2_147_483_647,
+      unlimited: true,
       cancel_at_period_end: false,
       pending_tier: null,
       payment_state: null,
@@ -74,6 +81,18 @@ describe("billing off", () => {
       headers: bearer(key),
     });
     expect(get.json).toEqual(reconcile.json);
+  });
+
+  it("with no limit, a charge of any length goes through in one conditional update and is still counted", async () => {
+    const { chargeSeconds, refundSeconds } = await import("@/lib/usage/charge");
+    const { getSubscription } = await import("@/lib/usage/get-subscription");
+    const user = await createUser(ctx.db);
+    const period = await ctx.db.$transaction((tx) => chargeSeconds(tx, user.id, 4283));
+    expect(period).not.toBeNull();
+    await Promise.all(Array.from({ length: 5 }, () => ctx.db.$transaction((tx) => chargeSeconds(tx, user.id, 9868))));
+    expect(await getSubscription(user.id)).toMatchObject({ unlimited: true, used_seconds: 4283 + 5 * 9868 });
+    await ctx.db.$transaction((tx) => refundSeconds(tx, user.id, 4283, period!.start));
+    expect((await getSubscription(user.id)).used_seconds).toBe(5 * 9868);
   });
 
   it("the webhook answers 503 and stores nothing", async () => {

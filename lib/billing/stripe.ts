@@ -1,6 +1,6 @@
 import "server-only";
 import Stripe from "stripe";
-import { env, type Env } from "@/lib/env";
+import { env, stripeSettingsComplete, type Env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 
@@ -22,7 +22,7 @@ export interface BillingConfig {
 /** The billing settings, or null when billing is off (the embedded default). */
 export function billingConfig(settings: Env = env()): BillingConfig | null {
   const { STRIPE_SECRET_KEY, STRIPE_PRICE_PRO, STRIPE_PRICE_ULTRA } = settings;
-  if (!STRIPE_SECRET_KEY || !STRIPE_PRICE_PRO || !STRIPE_PRICE_ULTRA) return null;
+  if (!stripeSettingsComplete(settings) || !STRIPE_SECRET_KEY || !STRIPE_PRICE_PRO || !STRIPE_PRICE_ULTRA) return null;
   return {
     secretKey: STRIPE_SECRET_KEY,
     apiBase: settings.STRIPE_API_BASE ?? null,

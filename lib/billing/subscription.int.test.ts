@@ -82,6 +82,7 @@ describe("GET /v1/me/subscription", () => {
       pending_tier: null,
       pending_change_at: null,
       payment_state: null,
+      unlimited: false,
     });
   });
 
@@ -96,6 +97,7 @@ describe("GET /v1/me/subscription", () => {
       pending_tier: null,
       pending_change_at: null,
       payment_state: "ok",
+      unlimited: false,
     });
     expect(await account.row()).toMatchObject({ stripeSubscriptionId: subscriptionId, status: "active" });
   });

@@ -184,6 +184,7 @@ describe("the period end", () => {
       pending_tier: null,
       pending_change_at: null,
       payment_state: null,
+      unlimited: false,
     });
     expect(await charge(account, 301)).toBeNull();
     expect(await ok(account.subscription())).toMatchObject({ used_seconds: 600 });

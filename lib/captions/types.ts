@@ -66,6 +66,9 @@ export type SourceErrorCode =
   | "age_restricted" // needs sign-in
   | "unsupported_source" // the platform cannot serve this item
   | "upstream_failed" // the platform or tool failed
+  | "upstream_dns_failed" // the platform's name could not be resolved from this server
+  | "upstream_refused" // the connection to the platform (or the proxy) was refused
+  | "upstream_tls_failed" // no secure connection to the platform (certificate not accepted)
   | "upstream_blocked" // the platform refused this server (bot check)
   | "upstream_rate_limited" // the platform rate-limited this server (429)
   | "po_token_required" // the platform wants a proof-of-origin token and none is configured

@@ -8,6 +8,8 @@ import {
   formatPrice,
   paymentWarning,
   planAction,
+  allowanceLeft,
+  usageSummary,
   type DiscountInfo,
 } from "@/lib/client/billing";
 
@@ -125,5 +127,21 @@ describe("planAction", () => {
     expect(planAction(sub("pro", { cancel_at_period_end: true }), "free")).toBeNull();
     expect(planAction(sub("ultra", { cancel_at_period_end: true }), "pro")).toBeNull();
     expect(planAction(sub("pro", { cancel_at_period_end: true }), "ultra")).toEqual({ kind: "upgrade", tier: "ultra" });
+  });
+});
+
+describe("usage without a limit", () => {
+  it("says there is no limit on this server instead of a plan's figures", () => {
+    const unlimited = { limit_seconds: 2_147_483_647, used_seconds: 4283, unlimited: true };
+    expect(usageSummary(unlimited)).toBe("No limit on this server: 1 h 11 min transcribed this period");
+    expect(allowanceLeft(unlimited)).toBeNull();
+    expect(formatAllowance(null)).toBe("no limit");
+  });
+
+  it("keeps a limit's figures where one applies", () => {
+    const limited = { limit_seconds: 900, used_seconds: 1000, unlimited: false };
+    expect(usageSummary(limited)).toBe("17 minutes of 15 minutes used");
+    expect(allowanceLeft(limited)).toBe(0);
+    expect(allowanceLeft({ ...limited, used_seconds: 300 })).toBe(600);
   });
 });

@@ -5,6 +5,7 @@ import type { DiscountInfo, PlanInfo, PlansResponse } from "@/lib/billing/schema
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { apiFetch } from "@/lib/client/api";
 import { isUpgrade } from "@/lib/billing/tiers";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 
 export type { DiscountInfo, PlanInfo, PlansResponse };
 export type Tier = SubscriptionResponse["tier"];
@@ -68,8 +69,9 @@ export function formatMoney(minor: number, currency: string): string {
   }).format(major);
 }
 
-/** An allowance: 900 → "15 minutes", 36000 → "10 hours", 5400 → "1.5 hours", 60 → "1 minute". */
-export function formatAllowance(seconds: number): string {
+/** An allowance: 900 → "15 minutes", 36000 → "10 hours", 5400 → "1.5 hours", 60 → "1 minute"; null → "no limit". */
+export function formatAllowance(seconds: number | null): string {
+  if (seconds === null) return "no limit";
   const s = Math.max(0, seconds);
   if (s < 3600) {
     const minutes = Math.ceil(s / 60);
@@ -82,6 +84,18 @@ export function formatAllowance(seconds: number): string {
 /** Usage against the limit, in the unit of the limit: "12 min of 10 h" style, whole minutes when under an hour. */
 export function formatUsage(used: number, limit: number): string {
   return `${formatAllowance(used)} of ${formatAllowance(limit)}`;
+}
+
+/** Seconds left this period, or null when no limit applies on this server. */
+export function allowanceLeft(sub: Pick<SubscriptionResponse, "limit_seconds" | "used_seconds" | "unlimited">) {
+  return sub.unlimited ? null : Math.max(0, sub.limit_seconds - sub.used_seconds);
+}
+
+/** The usage line of the billing page: "12 minutes of 15 minutes used", or the plain truth when unlimited. */
+export function usageSummary(sub: Pick<SubscriptionResponse, "limit_seconds" | "used_seconds" | "unlimited">): string {
+  return sub.unlimited
+    ? `No limit on this server: ${spokenDuration(sub.used_seconds)} transcribed this period`
+    : `${formatUsage(sub.used_seconds, sub.limit_seconds)} used`;
 }
 
 /** "20% off" / "$5 off", with the code and how long it runs when known. */

@@ -27,3 +27,25 @@ describe("feedCost", () => {
     });
   });
 });
+
+describe("retryImportItem", () => {
+  it("POSTs the item's guid to its batch's retry endpoint and answers the item", async () => {
+    const { retryImportItem } = await import("@/lib/client/imports");
+    const calls: { url: string; init: RequestInit }[] = [];
+    const item = { guid: "ep/42", status: "queued" };
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      return new Response(JSON.stringify(item), { status: 200, headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    try {
+      expect(await retryImportItem("b 1", "ep/42")).toEqual(item);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.url).toBe("/v1/import/b%201/items/retry");
+    expect(calls[0]!.init.method).toBe("POST");
+    expect(JSON.parse(String(calls[0]!.init.body))).toEqual({ guid: "ep/42" });
+  });
+});

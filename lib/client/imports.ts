@@ -1,5 +1,5 @@
 // Browser side of imports: start one (POST /v1/import), list the caller's batches (GET /v1/import) and a
-// batch's items (GET /v1/import/{batch_id}/items).
+// batch's items (GET /v1/import/{batch_id}/items), and try a failed item again (POST …/items/retry).
 
 import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/imports/schemas";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
@@ -26,7 +26,7 @@ export function previewFeed(url: string): Promise<ResolveResponse> {
   return apiFetch<ResolveResponse>("/v1/podcast/resolve", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url, limit: 500 }),
+    body: JSON.stringify({ url }), // every episode of a real feed (up to 5,000), so the cost is the whole feed's
   });
 }
 
@@ -73,6 +73,15 @@ export const importItemsKey = (batchId: string) => [...IMPORTS_KEY, batchId, "it
 export function fetchImportItems(batchId: string, cursor: string | null): Promise<ImportItemsResponse> {
   const search = cursor ? `?${new URLSearchParams({ cursor }).toString()}` : "";
   return apiFetch<ImportItemsResponse>(`/v1/import/${encodeURIComponent(batchId)}/items${search}`);
+}
+
+/** Queues a failed item again; the batch runs again if it had ended. */
+export function retryImportItem(batchId: string, guid: string): Promise<ImportItemOut> {
+  return apiFetch<ImportItemOut>(`/v1/import/${encodeURIComponent(batchId)}/items/retry`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ guid }),
+  });
 }
 
 export const IMPORT_ITEM_STATUS_LABELS: Readonly<Record<ImportItemOut["status"], string>> = {

@@ -17,18 +17,47 @@ describe("platformOfLink", () => {
 describe("describeTranscribeError", () => {
   const youtube = "https://www.youtube.com/watch?v=dQw4w9WgXcQ";
 
-  it("an upstream failure says the platform could not be reached, not that the link is wrong, and offers a retry", () => {
+  it("a transient upstream failure says the platform could not be reached, not that the link is wrong, and offers a retry", () => {
     const shown = describeTranscribeError(
-      new ApiRequestError(502, "The host in that URL could not be resolved.", "upstream_failed"),
+      new ApiRequestError(502, "YouTube did not answer as expected.", "upstream_failed"),
       youtube,
     );
     expect(shown.message).toBe(
       "YouTube could not be reached from this server just now. Your link is fine; try again in a moment.",
     );
-    expect(shown.detail).toBe("The host in that URL could not be resolved.");
+    expect(shown.detail).toBe("YouTube did not answer as expected.");
     expect(shown.retry).toBe(true);
-    expect(describeTranscribeError(new ApiRequestError(503, "Bot check.", "upstream_blocked"), youtube).retry).toBe(
+  });
+
+  it("a failure with a named cause shows the API's sentence (cause and fix), and offers a retry only where waiting helps", () => {
+    const dns = describeTranscribeError(
+      new ApiRequestError(
+        502,
+        "This server could not look up youtube.com (DNS failed): it has no working DNS or no internet connection.",
+        "upstream_dns_failed",
+      ),
+      youtube,
+    );
+    expect(dns).toEqual({
+      message:
+        "This server could not look up youtube.com (DNS failed): it has no working DNS or no internet connection.",
+      detail: null,
+      retry: false,
+    });
+    for (const code of ["upstream_refused", "upstream_tls_failed", "asr_model_missing"]) {
+      const shown = describeTranscribeError(new ApiRequestError(502, `Cause of ${code}.`, code), youtube);
+      expect(shown, code).toEqual({ message: `Cause of ${code}.`, detail: null, retry: false });
+    }
+    const bot = describeTranscribeError(
+      new ApiRequestError(503, "A bot check (YOUTUBE_PROXIES).", "upstream_blocked"),
+      youtube,
+    );
+    expect(bot).toEqual({ message: "A bot check (YOUTUBE_PROXIES).", detail: null, retry: true });
+    expect(describeTranscribeError(new ApiRequestError(503, "429.", "upstream_rate_limited"), youtube).retry).toBe(
       true,
+    );
+    expect(describeTranscribeError(new ApiRequestError(503, "PO token.", "po_token_required"), youtube).message).toBe(
+      "PO token.",
     );
   });
 

@@ -52,11 +52,29 @@ function hostOf(url: string | null): string | null {
   }
 }
 
+/**
+ * Failures whose API sentence already names the cause and what fixes it (DNS, a refused connection, TLS, a
+ * bot check, 429, the PO-token wall, a missing speech model): shown as they are, with a retry only where
+ * waiting helps, never the generic "try again in a moment".
+ */
+const CAUSE_NAMED_CODES: ReadonlySet<string> = new Set([
+  "upstream_dns_failed",
+  "upstream_refused",
+  "upstream_tls_failed",
+  "upstream_blocked",
+  "upstream_rate_limited",
+  "po_token_required",
+  "asr_model_missing",
+]);
+
 /** The sentence for a failed transcription request for `url` (null for a file). */
 export function describeTranscribeError(error: unknown, url: string | null): ShownError {
   if (!(error instanceof ApiRequestError)) {
     // fetch itself failed: this page could not reach Verbatim.
     return { message: "Could not reach Verbatim. Check your connection and try again.", detail: null, retry: true };
+  }
+  if (error.code && CAUSE_NAMED_CODES.has(error.code)) {
+    return { message: error.message, detail: null, retry: isRetryableCode(error.code) };
   }
   const upstream = isUpstreamCode(error.code) || ((error.status === 502 || error.status === 504) && !error.code);
   if (upstream) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseSourceUrl } from "@/lib/sources";
 import { errorMessage } from "@/lib/client/api";
 import {
+  formatMinutes,
   canonicalSourceUrl,
   formatClock,
   historyApiSearch,
@@ -152,5 +153,15 @@ describe("display", () => {
       }),
     ).toBe("Exactly one of url, upload or audio must be given");
     expect(errorMessage(500, null)).toBe("Request failed (500)");
+  });
+});
+
+describe("formatMinutes", () => {
+  it("rounds up to the minute, and says hours as people do from an hour up", () => {
+    expect(formatMinutes(0)).toBe("0 min");
+    expect(formatMinutes(90)).toBe("2 min");
+    expect(formatMinutes(900)).toBe("15 min");
+    expect(formatMinutes(4283)).toBe("1 h 12 min");
+    expect(formatMinutes(36_000)).toBe("10 h");
   });
 });

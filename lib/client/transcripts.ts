@@ -13,6 +13,7 @@ import type {
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import type { Format } from "@/lib/formats/types";
 import { apiFetch, apiFetchWithStatus } from "@/lib/client/api";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 
 export type Transcript = TranscriptResponse;
 export type TranscriptionEntry = z.infer<typeof transcriptionEntrySchema>;
@@ -335,9 +336,13 @@ export function formatClock(seconds: number): string {
   return `${h > 0 ? `${h}:` : ""}${mm}:${String(s).padStart(2, "0")}`;
 }
 
-/** An allowance in minutes: 0 → "0 min", 90 → "2 min", 36000 → "600 min". */
+/**
+ * An allowance or a cost, rounded up to the minute and said as people do: 0 → "0 min", 90 → "2 min",
+ * 4283 → "1 h 12 min", 36000 → "10 h" (lib/formats/spoken-duration.ts from an hour up).
+ */
 export function formatMinutes(seconds: number): string {
-  return `${Math.ceil(Math.max(0, seconds) / 60).toLocaleString("en-US")} min`;
+  const minutes = Math.ceil(Math.max(0, seconds) / 60);
+  return minutes < 60 ? `${minutes} min` : spokenDuration(minutes * 60);
 }
 
 export function captionKindLabel(transcript: Pick<Transcript, "source" | "caption_kind">): string {

@@ -5,6 +5,8 @@ import { hotQuery } from "@/lib/db/hot-sql";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 import { asrStatus } from "@/lib/transcripts/asr-provider";
+import { setupHealthFields } from "@/lib/health/setup-checks";
+import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/run-setup-checks";
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -72,6 +74,19 @@ function ytdlp(): Record<string, string> {
   }
 }
 
+/**
+ * The setup checks' summary (`npm run doctor` prints them whole): the last results, never waited for; a
+ * refresh, when they are stale, begins once this answer has been sent ("checking" until the first ends).
+ */
+function setup(): Record<string, string> {
+  try {
+    if (setupChecksDue()) after(() => refreshSetupChecks());
+  } catch {
+    // Outside a request (a script calling checkHealth): no background work to schedule.
+  }
+  return setupHealthFields(lastSetupChecks());
+}
+
 /** Strings only, as the contract says; never throws. */
 export async function checkHealth(): Promise<Record<string, string>> {
   const database = await checkDatabase();
@@ -81,6 +96,7 @@ export async function checkHealth(): Promise<Record<string, string>> {
     database_kind: database.kind,
     ...speechRecognition(),
     ...ytdlp(),
+    ...setup(),
     version: "0.1.0",
   };
 }

@@ -22,6 +22,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "GET", path: "/health" },
   { method: "GET", path: "/v1/import/{batch_id}" },
   { method: "GET", path: "/v1/import/{batch_id}/items" },
+  { method: "POST", path: "/v1/import/{batch_id}/items/retry" },
   { method: "GET", path: "/v1/import" },
   { method: "POST", path: "/v1/import" },
   { method: "POST", path: "/v1/oauth/authorize" },

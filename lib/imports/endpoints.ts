@@ -4,9 +4,11 @@ import {
   batchParamsSchema,
   importBatchSchema,
   importItemsQuerySchema,
+  importItemSchema,
   importItemsResponseSchema,
   importRequestSchema,
   importStartSchema,
+  retryImportItemRequestSchema,
 } from "@/lib/imports/schemas";
 
 export const startImportEndpoint = defineEndpoint({
@@ -68,4 +70,21 @@ export const listImportItemsEndpoint = defineEndpoint({
   query: importItemsQuerySchema,
   response: importItemsResponseSchema,
   errors: { 404: "No such batch for this user (another user's batch answers the same)" },
+});
+
+export const retryImportItemEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/import/{batch_id}/items/retry",
+  tag: "Imports",
+  summary: "Queue a failed item of a batch again",
+  description:
+    "The item named by `guid` goes back to `queued`, its note cleared, and the batch runs again if it had ended (its counts and " +
+    "status follow; import.completed is sent again when it ends). It is transcribed exactly as the first time, with the same " +
+    "allowance rules. An item that is not `failed` is answered as it is, unchanged.",
+  auth: "use",
+  rateLimit: "account",
+  params: batchParamsSchema,
+  body: retryImportItemRequestSchema,
+  response: importItemSchema,
+  errors: { 404: "No such batch for this user, or no item with that guid in it" },
 });

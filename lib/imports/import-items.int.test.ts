@@ -15,6 +15,7 @@ let routes: {
   get: typeof import("@/app/v1/import/[batch_id]/route").GET;
   items: typeof import("@/app/v1/import/[batch_id]/items/route").GET;
   transcript: typeof import("@/app/v1/transcripts/[id]/route").GET;
+  retry: typeof import("@/app/v1/import/[batch_id]/items/retry/route").POST;
 };
 
 beforeAll(async () => {
@@ -25,6 +26,7 @@ beforeAll(async () => {
     get: (await import("@/app/v1/import/[batch_id]/route")).GET,
     items: (await import("@/app/v1/import/[batch_id]/items/route")).GET,
     transcript: (await import("@/app/v1/transcripts/[id]/route")).GET,
+    retry: (await import("@/app/v1/import/[batch_id]/items/retry/route")).POST,
   };
 });
 
@@ -203,5 +205,37 @@ describe("GET /v1/import/{batch_id}/items", () => {
       ["First", "running", "job-in-flight", null],
       ["Second", "queued", null, null],
     ]);
+  });
+
+  // Last in this describe: it changes the shared batch.
+  it("POST …/items/retry: a failed item is queued again, the ended batch runs again and finishes it", async () => {
+    const retry = (auth: Record<string, string>, id: string, guid: string) =>
+      callRoute(routes.retry, `/v1/import/${id}/items/retry`, {
+        headers: auth,
+        params: { batch_id: id },
+        body: { guid },
+      });
+    const before = (await listItems(owner.auth, batchId)).json as Page;
+    const failed = before.items.find((i) => i.status === "failed")!;
+    const done = before.items.find((i) => i.status === "done")!;
+
+    // Nothing changes for an item that did not fail, another user's batch, or an unknown guid.
+    expect((await retry(owner.auth, batchId, done.guid)).json).toMatchObject({ guid: done.guid, status: "done" });
+    const stranger = await caller();
+    expect((await retry(stranger.auth, batchId, failed.guid)).status).toBe(404);
+    expect((await retry(owner.auth, batchId, "no-such-guid")).status).toBe(404);
+    expect((await ctx.db.importItem.findFirstOrThrow({ where: { batchId, guid: failed.guid } })).status).toBe("failed");
+
+    // It failed for the allowance: free some, then retry.
+    const { refundSeconds } = await import("@/lib/usage/charge");
+    const { calendarMonth } = await import("@/lib/usage/allowance");
+    await ctx.db.$transaction((tx) => refundSeconds(tx, owner.user.id, 896, calendarMonth().start));
+    const res = await retry(owner.auth, batchId, failed.guid);
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ guid: failed.guid, status: "queued", note: null, job_id: null });
+    expect(await waitForBatch(owner.auth, batchId)).toMatchObject({ status: "done", done: 3, skipped: 2, failed: 0 });
+    const after = (await listItems(owner.auth, batchId)).json as Page;
+    expect(after.items.find((i) => i.guid === failed.guid)).toMatchObject({ status: "done", note: null });
+    expect(after.items.find((i) => i.guid === failed.guid)!.transcript_id).not.toBeNull();
   });
 });

@@ -128,7 +128,7 @@ async function countItems(db: Prisma.TransactionClient, batchId: string): Promis
   return counts;
 }
 
-async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Promise<Counts> {
+export async function refreshCounts(db: Prisma.TransactionClient, batchId: string): Promise<Counts> {
   const counts = await countItems(db, batchId);
   await db.importBatch.update({
     where: { id: batchId },
@@ -288,6 +288,18 @@ async function finishBatch(tx: Prisma.TransactionClient, batchId: string): Promi
   await tx.importBatch.update({ where: { id: batchId }, data: summarise(counts, first?.note ?? null) });
 }
 
+/** The next link of a batch's chain of import jobs (the same context, `finished` unset). */
+export async function enqueueImportLink(tx: Prisma.TransactionClient, ctx: ImportContext): Promise<void> {
+  const next: ImportContext = {
+    batchId: ctx.batchId,
+    userId: ctx.userId,
+    url: ctx.url,
+    lang: ctx.lang,
+    ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
+  };
+  await enqueueJob(tx, { userId: ctx.userId, pipeline: importPipeline, context: next });
+}
+
 export const importPipeline = definePipeline<ImportContext>({
   name: IMPORT_PIPELINE,
   context: importContextSchema,
@@ -298,19 +310,18 @@ export const importPipeline = definePipeline<ImportContext>({
   ],
   async onSuccess(ctx, io) {
     if (ctx.finished) {
-      await finishBatch(io.tx, ctx.batchId);
-      await emitCompleted(io.tx, ctx);
-      return;
+      // A retried item (retry-import-item.ts) may have been queued since `advance` saw none: under the batch's
+      // row lock (the retry takes it too), finish only when nothing is queued or running, else go on.
+      await io.tx.$queryRaw`SELECT "id" FROM "ImportBatch" WHERE "id" = ${ctx.batchId} FOR UPDATE`;
+      const counts = await countItems(io.tx, ctx.batchId);
+      if (counts.queued === 0 && counts.running === 0) {
+        await finishBatch(io.tx, ctx.batchId);
+        await emitCompleted(io.tx, ctx);
+        return;
+      }
     }
     // Work is left: the next link of the chain, enqueued exactly when this one is marked done.
-    const next: ImportContext = {
-      batchId: ctx.batchId,
-      userId: ctx.userId,
-      url: ctx.url,
-      lang: ctx.lang,
-      ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
-    };
-    await enqueueJob(io.tx, { userId: ctx.userId, pipeline: importPipeline, context: next });
+    await enqueueImportLink(io.tx, ctx);
   },
   async onFailure(ctx, failure, io) {
     // The batch ends here, so nothing may stay queued or running: no later link would ever count it (and running

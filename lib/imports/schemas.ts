@@ -53,6 +53,12 @@ export type ImportBatchOut = z.infer<typeof importBatchSchema>;
 
 export const batchParamsSchema = z.object({ batch_id: z.string().min(1).max(64) });
 
+export const retryImportItemRequestSchema = z
+  .object({
+    guid: z.string().min(1).max(2048).describe("The failed item's `guid` (from GET /v1/import/{batch_id}/items)"),
+  })
+  .meta({ id: "RetryImportItemRequest" });
+
 export const IMPORT_ITEM_STATUSES = ["queued", "running", "done", "failed", "skipped"] as const;
 export type ImportItemStatus = (typeof IMPORT_ITEM_STATUSES)[number];
 

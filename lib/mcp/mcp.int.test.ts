@@ -531,7 +531,7 @@ describe("with an API key", () => {
     const usage = result.structuredContent as { tier: string; used_seconds: number; limit_seconds: number };
     expect(usage.tier).toBe("free");
     expect(usage.used_seconds).toBeGreaterThan(0);
-    expect(text(result)).toMatch(/^Plan: free\. Used \d+ of \d+ s/);
+    expect(text(result)).toMatch(/^Free plan: [\w ]+ of 15 min used, [\w ]+ left; the period ends \d{4}-\d\d-\d\d\.$/);
   });
 
   it("another user's job is not visible", async () => {

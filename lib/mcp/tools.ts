@@ -1,3 +1,5 @@
+import { describeUsage } from "@/lib/usage/describe-usage";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -244,7 +246,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
       run(ctx, listLanguagesEndpoint, async () => {
         const info = await listLanguages(url, ctx.deps);
         const lines = info.languages.map((l) => `- ${l.code}: ${l.name} (${l.kind})`);
-        const text = `${info.title ?? info.video_id} (${info.platform}, ${info.duration_seconds} s)\n${lines.length > 0 ? lines.join("\n") : "No captions: get_transcript will use speech recognition."}`;
+        const text = `${info.title ?? info.video_id} (${info.platform}, ${spokenDuration(info.duration_seconds)})\n${lines.length > 0 ? lines.join("\n") : "No captions: get_transcript will use speech recognition."}`;
         return { content: [{ type: "text", text }], structuredContent: info };
       }),
   );
@@ -277,7 +279,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         const list = await listTranscriptions(ctx.userId, query);
         const lines = list.transcriptions.map(
           (t) =>
-            `- ${t.title ? `"${t.title}" ` : ""}${t.source ?? "?"} ${t.video_id} [${t.lang ?? "?"}] ${t.status ?? ""}, ${t.total_seconds} s, ${t.created_at ?? ""}` +
+            `- ${t.title ? `"${t.title}" ` : ""}${t.source ?? "?"} ${t.video_id} [${t.lang ?? "?"}] ${t.status ?? ""}, ${spokenDuration(t.total_seconds)}, ${t.created_at ?? ""}` +
             `${t.source_url ? `, ${t.source_url}` : ""}${t.job_id && t.status === "in_progress" ? `, job ${t.job_id}` : ""}${t.error ? `: ${t.error.message}` : ""}`,
         );
         const text = `${list.total} transcription(s); showing ${list.transcriptions.length} from ${list.offset}.\n${lines.join("\n")}`;
@@ -398,10 +400,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
     () =>
       run(ctx, getSubscriptionEndpoint, async () => {
         const usage = await getSubscription(ctx.userId);
-        const left = Math.max(0, usage.limit_seconds - usage.used_seconds);
-        const text =
-          `Plan: ${usage.tier}. Used ${usage.used_seconds} of ${usage.limit_seconds} s (${left} s left)` +
-          (usage.current_period_end ? `; the period ends ${usage.current_period_end}.` : ".");
+        const text = describeUsage(usage);
         return { content: [{ type: "text", text }], structuredContent: usage };
       }),
   );

@@ -52,16 +52,8 @@ export function isMediaError(err: unknown): err is MediaError {
   return err instanceof MediaError;
 }
 
-/** "2 h 05 min", "12 min 30 s", "45 s": for messages about duration caps. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s % 60;
-  if (h > 0) return `${h} h ${String(m).padStart(2, "0")} min`;
-  if (m > 0) return sec > 0 ? `${m} min ${sec} s` : `${m} min`;
-  return `${sec} s`;
-}
+/** Durations in messages about duration caps: the one spoken form ("2 h 5 min", "12 min 30 s", "45 s"). */
+export { spokenDuration as formatDuration } from "@/lib/formats/spoken-duration";
 
 /** "512 MiB", "1.5 GiB", "300 KiB": for messages about size caps. */
 export function formatBytes(n: number): string {

@@ -108,7 +108,7 @@ describe("assertDuration / assertHasAudio", () => {
       code: "media_too_long",
       status: 422,
       retryable: false,
-      message: "That recording is 3 h 12 min long; the limit is 3 h 00 min.",
+      message: "That recording is 3 h 12 min long; the limit is 3 h.",
     });
   });
 
@@ -123,7 +123,7 @@ describe("formatting", () => {
     expect(formatDuration(45)).toBe("45 s");
     expect(formatDuration(750)).toBe("12 min 30 s");
     expect(formatDuration(600)).toBe("10 min");
-    expect(formatDuration(7500)).toBe("2 h 05 min");
+    expect(formatDuration(7500)).toBe("2 h 5 min");
     expect(formatBytes(512)).toBe("512 bytes");
     expect(formatBytes(512 * 1024 * 1024)).toBe("512 MiB");
     expect(formatBytes(1.5 * 1024 ** 3)).toBe("1.5 GiB");

@@ -231,7 +231,7 @@ describe("downloadPlatformAudio on the real yt-dlp", () => {
     expect(err).toMatchObject({
       code: "media_too_long",
       retryable: false,
-      message: "That recording is 4 h 00 min long; the limit is 3 h 00 min.",
+      message: "That recording is 4 h long; the limit is 3 h.",
     });
     expect(server.hits).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);

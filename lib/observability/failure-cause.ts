@@ -42,6 +42,11 @@ const NETWORK_CAUSES: Record<string, string> = {
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "tls",
   DEPTH_ZERO_SELF_SIGNED_CERT: "tls",
   ERR_TLS_CERT_ALTNAME_INVALID: "tls",
+  SELF_SIGNED_CERT_IN_CHAIN: "tls",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "tls",
+  UNABLE_TO_GET_ISSUER_CERT: "tls",
+  CERT_NOT_YET_VALID: "tls",
+  CERT_UNTRUSTED: "tls",
 };
 
 /** The errors under an error, outermost first (its `cause` chain, and an AggregateError's errors). */

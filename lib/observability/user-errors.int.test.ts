@@ -58,7 +58,7 @@ async function failures(): Promise<string> {
 }
 
 describe("errors in the user's words, the cause in the log", () => {
-  it("YouTube unreachable: the answer says the server could not reach YouTube; the log names the refused connection and what to check", async () => {
+  it("YouTube unreachable: the answer names the refused connection and what fixes it, not 'try again'; so does the log", async () => {
     const { headers } = await createCaller(ctx.db);
     const route = (await import("@/app/v1/transcript/route")).POST;
     const logs = captureLogs();
@@ -73,17 +73,18 @@ describe("errors in the user's words, the cause in the log", () => {
     }
     expect(res.status).toBe(502);
     expect(res.json).toEqual({
-      code: "upstream_failed",
-      detail: "This server could not reach YouTube. Try again later.",
+      code: "upstream_refused",
+      detail:
+        "YouTube refused this server's connection: a firewall rejects it. Its operator can route YouTube through a proxy (YOUTUBE_PROXIES).",
     });
-    const line = logs.lines.find((l) => l.code === "upstream_failed" && l.cause === "connection_refused");
+    const line = logs.lines.find((l) => l.code === "upstream_refused" && l.cause === "connection_refused");
     expect(line).toMatchObject({
-      setting: expect.stringContaining("network"),
+      setting: expect.stringContaining("YOUTUBE_PROXIES"),
       detail: expect.stringMatching(/ECONNREFUSED|refused/i),
     });
-    expect(String(line?.msg)).toMatch(/request failed \(upstream_failed\): connection_refused; check /);
+    expect(String(line?.msg)).toMatch(/request failed \(upstream_refused\): connection_refused; check /);
     expect(await failures()).toMatch(
-      /verbatim_failures_total\{surface="api",code="upstream_failed",cause="connection_refused"\} [1-9]/,
+      /verbatim_failures_total\{surface="api",code="upstream_refused",cause="connection_refused"\} [1-9]/,
     );
   });
 

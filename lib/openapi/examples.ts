@@ -13,6 +13,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
+  "POST /v1/import/{batch_id}/items/retry": { guid: "https://example.com/episodes/42" },
   "POST /v1/me/webhooks": {
     url: "https://example.com/hooks/verbatim",
     event_types: ["transcript.completed", "transcript.failed"],

@@ -12,8 +12,9 @@ export const resolvePodcastEndpoint = defineEndpoint({
     '(the URL serves audio or video: transcribe it with `POST /v1/transcript {"audio": url}`). Apple Podcasts links are resolved to the ' +
     "show's feed through the public iTunes lookup API. Feeds are parsed with entity expansion and external entities off, in a worker " +
     "thread with a memory limit and a deadline, and are refused past 500,000 elements, 64 attributes on an element, a depth of 48 or a " +
-    "text of 1 MiB. A feed's episodes come a page at a time: `limit` (default 100, at most 500) from `offset` (the previous answer's " +
-    "`next_offset`); `total_episodes` counts them all, of which the first 10,000 can be paged through. When an episode on the page " +
+    "text of 1 MiB. By default a feed's episodes come whole, up to 5,000 (more than any real podcast has); past that, or with a " +
+    "smaller `limit` (at most 5,000), a page at a time from `offset` (the previous answer's `next_offset`); `total_episodes` counts " +
+    "them all, of which the first 10,000 can be paged through. When an episode on the page " +
     "publishes a transcript (Podcasting 2.0 `podcast:transcript`), a later POST /v1/transcript for its audio uses it (source `captions`).",
   auth: "use",
   rateLimit: "podcastResolve",

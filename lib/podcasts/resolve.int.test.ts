@@ -97,27 +97,28 @@ describe("POST /v1/podcast/resolve", () => {
     expect((missing.json as { detail: { loc: string[] }[] }).detail[0]!.loc).toEqual(["body", "url"]);
   });
 
-  it("a large real feed: 730 episodes with normalized durations, 100 a page", async () => {
+  it("a large real feed: all 730 episodes by default, with normalized durations; a smaller limit pages", async () => {
     const { auth } = await caller();
     const { status, body } = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`);
     expect(status).toBe(200);
     expect(body.kind).toBe("feed");
     expect(body.show).toEqual({ title: "Giant Bombcast" });
     expect(body.audio_url).toBeNull();
-    expect(body.episodes).toHaveLength(100);
-    expect(body).toMatchObject({ total_episodes: 730, next_offset: 100 });
+    // A client that follows the contract (no paging) gets the whole feed (issue 37).
+    expect(body.episodes).toHaveLength(730);
+    expect(body).toMatchObject({ total_episodes: 730, next_offset: null });
     // Paged through with `next_offset`: every episode once, in the feed's order.
-    const guids = body.episodes!.map((e) => e.guid);
-    for (let offset: number | null = body.next_offset!; offset !== null;) {
+    const guids: string[] = [];
+    for (let offset: number | null = 0; offset !== null;) {
       const page = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`, { offset, limit: 300 });
       guids.push(...page.body.episodes!.map((e) => e.guid));
       offset = page.body.next_offset!;
     }
-    expect(guids).toHaveLength(730);
+    expect(guids).toEqual(body.episodes!.map((e) => e.guid));
     expect(new Set(guids).size).toBe(730);
     const over = await callRoute(resolveRoute, "/v1/podcast/resolve", {
       headers: auth,
-      body: { url: `${fake.origin}/feeds/giantbomb-podcast.rss`, limit: 501 },
+      body: { url: `${fake.origin}/feeds/giantbomb-podcast.rss`, limit: 5001 },
     });
     expect(over.status).toBe(422);
     expect(body.episodes![0]).toEqual({
@@ -130,10 +131,22 @@ describe("POST /v1/podcast/resolve", () => {
     });
   });
 
+  it("past 5,000 episodes the answer pages: the first 5,000, then the rest from next_offset", async () => {
+    const { auth } = await caller();
+    const url = `${fake.origin}/generated/5003.xml?prefix=big`;
+    const first = (await resolve(auth, url)).body;
+    expect(first.episodes).toHaveLength(5000);
+    expect(first).toMatchObject({ total_episodes: 5003, next_offset: 5000 });
+    const rest = (await resolve(auth, url, { offset: first.next_offset! })).body;
+    expect(rest.episodes).toHaveLength(3);
+    expect(rest.next_offset).toBeNull();
+    expect(new Set([...first.episodes!, ...rest.episodes!].map((e) => e.guid)).size).toBe(5003);
+  });
+
   it("HH:MM:SS durations; Atom feeds", async () => {
     const { auth } = await caller();
     const taverncast = (await resolve(auth, `${fake.origin}/feeds/itunes-missing-image.rss`)).body;
-    expect(taverncast.episodes).toHaveLength(100);
+    expect(taverncast.episodes).toHaveLength(131);
     expect(taverncast.total_episodes).toBe(131);
     expect(taverncast.episodes![0]!.duration).toBe("01:09:50");
     const atom = (await resolve(auth, `${fake.origin}/feeds/rfc4287-example.atom`)).body;
@@ -155,7 +168,7 @@ describe("POST /v1/podcast/resolve", () => {
     const { status, body } = await resolve(auth, "https://podcasts.apple.com/us/podcast/giant-bombcast/id1001");
     expect(status).toBe(200);
     expect(body).toMatchObject({ kind: "feed", show: { title: "Giant Bombcast" }, total_episodes: 730 });
-    expect(body.episodes).toHaveLength(100);
+    expect(body.episodes).toHaveLength(730);
   });
 
   it("an Apple Podcasts episode link → that episode of the feed", async () => {

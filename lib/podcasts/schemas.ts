@@ -1,9 +1,14 @@
 import { z } from "zod";
 import { MAX_SOURCE_URL_LENGTH } from "@/lib/sources";
 
-/** Episodes a resolve answers at once: the default, and the most a request may ask for. */
-export const DEFAULT_EPISODES_PAGE = 100;
-export const MAX_EPISODES_PAGE = 500;
+/**
+ * Episodes a resolve answers at once: by default every episode of any real feed (the longest-running shows
+ * have a few thousand; a client that follows the contract, which has no paging, must get them all), paged
+ * past that. An episode out is a few hundred bytes and a feed is at most PODCAST_FEED_MAX_BYTES, so a page
+ * stays bounded by the feed's own size; hostile feeds are bounded by the parser (parse-off-thread.ts).
+ */
+export const DEFAULT_EPISODES_PAGE = 5_000;
+export const MAX_EPISODES_PAGE = 5_000;
 
 export const resolveRequestSchema = z
   .object({

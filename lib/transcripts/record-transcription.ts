@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Transcript } from "@/lib/generated/prisma/client";
-import { chargeSeconds } from "@/lib/usage/charge";
+import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { errors } from "@/lib/http/errors";
 
 /**
@@ -41,9 +41,7 @@ export async function recordTranscription(userId: string, transcript: Transcript
         }
       }
       if (!(await chargeSeconds(tx, userId, seconds))) {
-        throw errors.allowanceExhausted(
-          `This transcript is ${seconds} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
-        );
+        throw errors.allowanceExhausted(await allowanceRefusal(tx, userId, "This transcript is", seconds));
       }
     },
     { timeout: 20_000, maxWait: 20_000 },

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
 import { limitUser } from "@/lib/http/rate-limits";
-import { chargeSeconds } from "@/lib/usage/charge";
+import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { transcribePipeline, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
 export interface StartedJob {
@@ -50,9 +50,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
       const reserve = Math.max(1, Math.ceil(estimateSeconds));
       const period = await chargeSeconds(tx, request.userId, reserve);
       if (!period) {
-        throw errors.allowanceExhausted(
-          `This source is about ${reserve} s long, which is more than what is left of your monthly allowance. Upgrade your plan or wait for the next period.`,
-        );
+        throw errors.allowanceExhausted(await allowanceRefusal(tx, request.userId, "This source is about", reserve));
       }
       const job = await enqueueJob(tx, {
         userId: request.userId,

@@ -16,6 +16,7 @@ import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
+import { allowanceRefusal } from "@/lib/usage/charge";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
@@ -77,10 +78,16 @@ function workDir(jobId: string): string {
   return path.resolve(env().DATA_DIR, "work", jobId);
 }
 
+/**
+ * Source failures a later attempt may get past. A bot check or a 429 passes with time; DNS, a refused
+ * connection or a certificate (upstream_dns_failed, …) need the operator, so they fail the job at once.
+ */
+const RETRIED_SOURCE_CODES = new Set<string>(["upstream_failed", "upstream_blocked", "upstream_rate_limited"]);
+
 /** Media, platform and network failures: permanent when retrying cannot help. */
 function asJobError(error: unknown): unknown {
   if (error instanceof SourceError)
-    return error.code === "upstream_failed"
+    return RETRIED_SOURCE_CODES.has(error.code)
       ? new RetryableError(error.code, error.message, { cause: error })
       : new PermanentError(error.code, error.message, { cause: error });
   if (isMediaError(error))
@@ -145,7 +152,7 @@ async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: n
     if (!(await settleReservation(tx, jobId, ctx.userId, measured, new Date(ctx.periodStart)))) {
       throw new PermanentError(
         "allowance_exhausted",
-        `This audio is ${measured} s long, which is more than what is left of your monthly allowance.`,
+        await allowanceRefusal(tx, ctx.userId, "This audio is", measured),
       );
     }
     await tx.historyEntry.updateMany({ where: { jobId }, data: { totalSeconds: measured } });

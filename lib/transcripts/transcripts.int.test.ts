@@ -181,6 +181,10 @@ describe("POST /v1/transcript from captions", () => {
     const error = await rejection(requestTranscript(user.id, req(yt("aaaaaaaaaaa")), deps(provider))); // 120 more
     expect(error.status).toBe(402);
     expect(error.code).toBe("allowance_exhausted");
+    // The length as people say it, and the operator's setting rather than an upgrade (billing is off here).
+    expect(error.detail).toBe(
+      "This transcript is 2 min long, which is more than what is left of your monthly allowance. This server's operator set the free allowance (FREE_ALLOWANCE_SECONDS); it renews at the start of the next period.",
+    );
     expect((await getSubscription(user.id)).used_seconds).toBe(800);
     expect((await listTranscriptions(user.id, transcriptionListQuerySchema.parse({}))).total).toBe(1);
     await requestTranscript(user.id, req(yt("bbbbbbbbbbb"), { format: "text" }), deps(provider));

@@ -136,13 +136,16 @@ describe("YouTube captions end to end", () => {
         (e: unknown) => e,
       );
       expect(pot).toMatchObject({ status: 503, code: "po_token_required" });
-      // The user's sentence; the setting is for the operator's log line (issue 27).
+      // Each cause its own sentence with the setting that helps (issue 37; issue 27 kept settings to the log).
       expect((pot as ApiError).detail).toBe(
-        "YouTube is not letting this server fetch captions right now. Try again later.",
+        "YouTube wants a proof-of-origin (PO) token from this server, and none is configured: its operator can add a PO token provider (YOUTUBE_POT_PROVIDER_URL). Asking again will not help until then.",
       );
       const { operatorNote } = await import("@/lib/observability/failure-cause");
       expect(operatorNote(pot).setting).toContain("YOUTUBE_POT_PROVIDER_URL");
-      expect((blocked as ApiError).detail).not.toMatch(/YOUTUBE_|operator/);
+      expect((blocked as ApiError).detail).toMatch(
+        /^YouTube asked this server to prove it is not a bot \(a bot check\)/,
+      );
+      expect((blocked as ApiError).detail).toContain("YOUTUBE_PROXIES");
       expect(operatorNote(blocked)).toMatchObject({
         cause: "youtube_bot_check",
         setting: "YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL",

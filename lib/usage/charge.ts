@@ -1,11 +1,18 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { billingPeriod, calendarMonth, TIER_ALLOWANCE_SECONDS, type UsageWindow } from "@/lib/usage/allowance";
+import type { Prisma, Tier } from "@/lib/generated/prisma/client";
+import {
+  allowanceShortSentence,
+  billingPeriod,
+  calendarMonth,
+  tierAllowanceSeconds,
+  type UsageWindow,
+} from "@/lib/usage/allowance";
 
 type Tx = Prisma.TransactionClient;
 
 export interface UsagePlan {
-  tier: keyof typeof TIER_ALLOWANCE_SECONDS;
-  limitSeconds: number;
+  tier: Tier;
+  /** Null: no limit on this server (usage is still counted). */
+  limitSeconds: number | null;
   window: UsageWindow;
 }
 
@@ -23,7 +30,7 @@ export async function usagePlan(tx: Tx, userId: string, now = new Date()): Promi
     tier !== "free" && subscription?.currentPeriodStart && subscription.currentPeriodEnd
       ? billingPeriod({ start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd }, now)
       : null;
-  return { tier, limitSeconds: TIER_ALLOWANCE_SECONDS[tier], window: paidPeriod ?? calendarMonth(now) };
+  return { tier, limitSeconds: tierAllowanceSeconds(tier), window: paidPeriod ?? calendarMonth(now) };
 }
 
 /**
@@ -41,10 +48,8 @@ export async function chargeSeconds(
   const { start } = plan.window;
   await openPeriod(tx, userId, plan.window, 0);
   if (seconds <= 0) return plan.window;
-  const updated = await tx.$executeRaw`
-    UPDATE "UsagePeriod" SET "usedSeconds" = "usedSeconds" + ${seconds}, "updatedAt" = now()
-    WHERE "userId" = ${userId} AND "periodStart" = ${start} AND "usedSeconds" + ${seconds} <= ${plan.limitSeconds}`;
-  return updated === 1 ? plan.window : null;
+  const updated = await addWithinLimit(tx, userId, start, seconds, plan.limitSeconds);
+  return updated ? plan.window : null;
 }
 
 /**
@@ -61,9 +66,28 @@ export async function chargeSecondsIn(
 ): Promise<boolean> {
   if (seconds <= 0) return true;
   const plan = await usagePlan(tx, userId, now);
-  const updated = await tx.$executeRaw`
+  return addWithinLimit(tx, userId, periodStart, seconds, plan.limitSeconds);
+}
+
+/**
+ * One conditional UPDATE of the period's row: with a limit, only if usage stays within it; without one
+ * (null), always, so usage is still counted.
+ */
+async function addWithinLimit(
+  tx: Tx,
+  userId: string,
+  periodStart: Date,
+  seconds: number,
+  limitSeconds: number | null,
+): Promise<boolean> {
+  const updated =
+    limitSeconds === null
+      ? await tx.$executeRaw`
     UPDATE "UsagePeriod" SET "usedSeconds" = "usedSeconds" + ${seconds}, "updatedAt" = now()
-    WHERE "userId" = ${userId} AND "periodStart" = ${periodStart} AND "usedSeconds" + ${seconds} <= ${plan.limitSeconds}`;
+    WHERE "userId" = ${userId} AND "periodStart" = ${periodStart}`
+      : await tx.$executeRaw`
+    UPDATE "UsagePeriod" SET "usedSeconds" = "usedSeconds" + ${seconds}, "updatedAt" = now()
+    WHERE "userId" = ${userId} AND "periodStart" = ${periodStart} AND "usedSeconds" + ${seconds} <= ${limitSeconds}`;
   return updated === 1;
 }
 
@@ -94,4 +118,10 @@ export async function refundSeconds(tx: Tx, userId: string, seconds: number, per
   await tx.$executeRaw`
     UPDATE "UsagePeriod" SET "usedSeconds" = GREATEST("usedSeconds" - ${seconds}, 0), "updatedAt" = now()
     WHERE "userId" = ${userId} AND "periodStart" = ${periodStart}`;
+}
+
+/** The sentence refusing a charge of `seconds` that did not fit the user's allowance (see allowanceShortSentence). */
+export async function allowanceRefusal(tx: Tx, userId: string, what: string, seconds: number): Promise<string> {
+  const plan = await usagePlan(tx, userId);
+  return allowanceShortSentence(what, seconds, plan.tier);
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { UNLIMITED_LIMIT_SECONDS } from "@/lib/usage/allowance";
 import { usagePlan, usedSeconds } from "@/lib/usage/charge";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 
@@ -15,7 +16,8 @@ export async function getSubscription(userId: string): Promise<SubscriptionRespo
   });
   return {
     tier: plan.tier,
-    limit_seconds: plan.limitSeconds,
+    limit_seconds: plan.limitSeconds ?? UNLIMITED_LIMIT_SECONDS,
+    unlimited: plan.limitSeconds === null,
     used_seconds: await usedSeconds(db, userId, plan.window),
     cancel_at_period_end: row?.cancelAtPeriodEnd ?? false,
     current_period_end: plan.window.end.toISOString(),

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { billingConfigured } from "@/lib/billing/stripe";
-import { TIER_ALLOWANCE_SECONDS } from "@/lib/usage/allowance";
+import { tierAllowances } from "@/lib/usage/allowance";
 import { BillingPanel } from "@/components/dashboard/billing-panel";
 
 export const metadata: Metadata = { title: "Billing" };
@@ -11,8 +11,8 @@ export default async function BillingPage({
   searchParams: Promise<{ checkout?: string | string[] }>;
 }) {
   const { checkout } = await searchParams;
-  // Spreading reads the settings-backed getters into plain numbers a client component can take.
-  const allowances = { ...TIER_ALLOWANCE_SECONDS };
+  // Plain numbers (null: no limit) a client component can take.
+  const allowances = tierAllowances();
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Billing</h1>

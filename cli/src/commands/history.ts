@@ -36,11 +36,12 @@ async function history(ctx: Context, options: HistoryOptions): Promise<number> {
       t.lang ?? "-",
       duration(t.total_seconds),
       t.status ?? (t.complete ? "done" : "-"),
-      t.video_id,
+      // A file's title (its name), a video's or episode's title; the id only when no title is known.
+      t.title ?? t.video_id,
     ];
     return failed ? [...row, t.error ? `${t.error.message} (${t.error.code})` : ""] : row;
   });
-  const header = ["CREATED", "PLATFORM", "LANG", "LENGTH", "STATUS", "VIDEO", ...(failed ? ["REASON"] : [])];
+  const header = ["CREATED", "PLATFORM", "LANG", "LENGTH", "STATUS", "TITLE", ...(failed ? ["REASON"] : [])];
   ctx.out.write(table(header, rows, ctx.out.color.bold));
   const last = list.offset + list.transcriptions.length;
   if (list.total > last)

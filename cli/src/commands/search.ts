@@ -3,7 +3,7 @@ import { PLATFORMS } from "@/lib/sources/platforms";
 import { action, examples, withJson } from "../command";
 import type { Context } from "../context";
 import { EXIT } from "../errors";
-import { duration, table } from "../format";
+import { table, timestamp } from "../format";
 
 interface SearchOptions {
   platform?: (typeof PLATFORMS)[number];
@@ -53,7 +53,7 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
   // Matched words: bold on a terminal, between * elsewhere (pipes, NO_COLOR).
   const mark = ctx.out.interactive ? ctx.out.color.bold : (text: string) => `*${text}*`;
   const rows = found.results.map((m) => [
-    duration(Math.floor(m.start)),
+    timestamp(Math.floor(m.start)),
     clip(m.title ?? m.video_id ?? m.transcript_id, TITLE_CHARS),
     marked(m.snippet, m.highlights, mark),
   ]);

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, examples, withJson } from "../command";
 import type { Context } from "../context";
 import { EXIT } from "../errors";
-import { minutes } from "../format";
+import { describeUsage } from "../../../lib/usage/describe-usage";
 
 async function whoami(ctx: Context): Promise<number> {
   const { api, out } = ctx;
@@ -15,12 +15,11 @@ async function whoami(ctx: Context): Promise<number> {
     out.writeJson({ base_url: api.baseUrl, credential, user: me, usage });
     return EXIT.ok;
   }
-  const left = Math.max(0, usage.limit_seconds - usage.used_seconds);
   out.write(
     [
       `Logged in to ${api.baseUrl} as ${out.color.bold(me.email ?? me.name ?? me.id)} (${credential === "api_key" ? "VERBATIM_API_KEY" : "device login"})`,
       `Tier: ${usage.tier}${usage.pending_tier ? ` (changes to ${usage.pending_tier} on ${usage.pending_change_at?.slice(0, 10)})` : ""}`,
-      `Usage this period: ${minutes(usage.used_seconds)} of ${minutes(usage.limit_seconds)} (${minutes(left)} left${usage.current_period_end ? `, renews ${usage.current_period_end.slice(0, 10)}` : ""})`,
+      `Usage: ${describeUsage(usage)}`,
     ].join("\n") + "\n",
   );
   return EXIT.ok;

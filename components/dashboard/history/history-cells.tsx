@@ -1,13 +1,13 @@
 import Link from "next/link";
 import {
   canonicalSourceUrl,
-  formatClock,
   platformLabel,
   STATE_LABELS,
   transcribeHref,
   watchJobHref,
   type TranscriptionEntry,
 } from "@/lib/client/transcripts";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 
 const linkClass = `underline decoration-stone-400 hover:decoration-stone-900 ${focusRing}`;
@@ -114,11 +114,11 @@ export function Duration({ entry }: { entry: TranscriptionEntry }) {
   if (entry.status === "in_progress" && entry.duration_seconds < entry.total_seconds) {
     return (
       <>
-        {formatClock(entry.duration_seconds)} of {formatClock(entry.total_seconds)}
+        {spokenDuration(entry.duration_seconds)} of {spokenDuration(entry.total_seconds)}
       </>
     );
   }
-  return <>{formatClock(entry.total_seconds)}</>;
+  return <>{spokenDuration(entry.total_seconds)}</>;
 }
 
 const BADGE_CLASSES = {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
+import type { SetupLine } from "@/lib/health/setup-checks";
 
 /** A link with captions to try on a first visit: TED's "Grit" talk, which has manual English captions. */
 export const SAMPLE_LINK = "https://www.youtube.com/watch?v=H14bBuluwB8";
@@ -21,16 +22,33 @@ export function RecognitionOff() {
   );
 }
 
+const SETUP_LABELS: Record<SetupLine["id"], string> = {
+  database: "Database",
+  youtube: "Reaching YouTube",
+  ytdlp: "yt-dlp (audio from platforms)",
+  ffmpeg: "ffmpeg (audio conversion)",
+  speech_model: "Speech model",
+  outbound_proxy: "Outbound proxy",
+  stripe: "Billing",
+  mail: "Mail",
+};
+
 /** The empty page: what this server can do now, and a link to try. */
 export function FirstRun({
   speechRecognition,
   recogniser,
+  setupProblems = [],
   onTrySample,
 }: {
   speechRecognition: boolean;
   recogniser: string | null;
+  /** Failing setup checks (`npm run doctor` prints them all): each a ✗ row with the sentence that fixes it. */
+  setupProblems?: readonly SetupLine[];
   onTrySample: () => void;
 }) {
+  // A recogniser is set up but its model is missing and cannot be downloaded: files do not work (issue 37).
+  const model = setupProblems.find((line) => line.id === "speech_model");
+  const others = setupProblems.filter((line) => line.id !== "speech_model");
   const row = (ok: boolean, what: string, how: string, testId: string) => (
     <li className="flex gap-3" data-testid={testId} data-available={ok}>
       <span
@@ -63,13 +81,31 @@ export function FirstRun({
           "can-captions",
         )}
         {row(
-          speechRecognition,
+          speechRecognition && !model,
           "Files, podcasts and videos without captions",
-          speechRecognition
-            ? `Transcribed by speech recognition${recogniser ? ` (${recogniser})` : ""} in the background; follow the progress here or in History.`
-            : "Not on this server: they need speech recognition, which has not been set up here.",
+          !speechRecognition
+            ? "Not on this server: they need speech recognition, which has not been set up here."
+            : model
+              ? `Not on this server yet: ${model.found}. ${model.fix ?? ""}`
+              : `Transcribed by speech recognition${recogniser ? ` (${recogniser})` : ""} in the background; follow the progress here or in History.`,
           "can-asr",
         )}
+        {others.map((line) => (
+          <li key={line.id} className="flex gap-3" data-testid="setup-problem" data-check={line.id}>
+            <span
+              aria-hidden="true"
+              className="mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full bg-red-100 text-xs font-bold text-red-800"
+            >
+              ✗
+            </span>
+            <span>
+              <span className="font-medium">{SETUP_LABELS[line.id]}</span> <span className="sr-only">(failing)</span>
+              <span className="block text-stone-600">
+                {line.found}. {line.fix}
+              </span>
+            </span>
+          </li>
+        ))}
       </ul>
       <div className="flex flex-wrap items-center gap-3">
         <button

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { allowanceLeft } from "@/lib/client/billing";
 import type { LanguagesResponse } from "@/lib/client/languages";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
@@ -28,7 +29,7 @@ export function RecognitionPrompt({
   onCancel: () => void;
 }) {
   const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
-  const left = subscription.data ? Math.max(0, subscription.data.limit_seconds - subscription.data.used_seconds) : null;
+  const left = subscription.data ? allowanceLeft(subscription.data) : null;
   const cost = info.duration_seconds;
   const enough = left === null || cost <= left;
   const what = info.title ? `“${info.title}”` : "This video";
@@ -67,8 +68,9 @@ export function RecognitionPrompt({
       {speechRecognition && (
         <div className="flex flex-col gap-2">
           <p data-testid="recognition-cost">
-            Speech recognition can transcribe it in “{lang}”: that uses about {formatMinutes(cost)} of your allowance
-            {left !== null ? ` (${formatMinutes(left)} left this period)` : ""}.
+            {subscription.data?.unlimited
+              ? `Speech recognition can transcribe it in “${lang}”: about ${formatMinutes(cost)} of audio, and there is no limit on this server.`
+              : `Speech recognition can transcribe it in “${lang}”: that uses about ${formatMinutes(cost)} of your allowance${left !== null ? ` (${formatMinutes(left)} left this period)` : ""}.`}
           </p>
           <div className="flex flex-wrap items-center gap-2">
             {enough ? (

@@ -3,13 +3,20 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 
 /** The plan and what is left of this period's allowance, under the form. */
 export function UsageLine() {
   const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
   if (!subscription.data) return null;
-  const { tier, used_seconds, limit_seconds } = subscription.data;
+  const { tier, used_seconds, limit_seconds, unlimited } = subscription.data;
+  if (unlimited)
+    return (
+      <p className="text-xs text-stone-600" data-testid="usage-line">
+        No limit on this server: {spokenDuration(used_seconds)} transcribed this period.
+      </p>
+    );
   const left = Math.max(0, limit_seconds - used_seconds);
   return (
     <p className="text-xs text-stone-600" data-testid="usage-line">

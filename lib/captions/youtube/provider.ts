@@ -163,12 +163,46 @@ export function playabilityError(ps: { status?: unknown; reason?: unknown } | nu
   return sourceError("video_unplayable", `YouTube will not play this video: ${verdict.reason}`);
 }
 
+/**
+ * YouTube could not be reached at all: each cause its own code and the sentence that fixes it (none of them
+ * goes away by asking again in a moment).
+ */
+export function unreachableError(network: { cause: string; detail: string }, viaProxy: boolean): SourceError {
+  const [code, message, setting]: [SourceErrorCode, string, string] =
+    network.cause === "dns"
+      ? [
+          "upstream_dns_failed",
+          "This server could not look up youtube.com (DNS failed): it has no working DNS or no internet connection. Its operator has to give it one; asking again will not help until then.",
+          "the server's DNS and network",
+        ]
+      : network.cause === "connection_refused"
+        ? [
+            "upstream_refused",
+            viaProxy
+              ? "The proxy this server reaches YouTube through refused the connection: it is down or at the wrong address (YOUTUBE_PROXIES, OUTBOUND_PROXY)."
+              : "YouTube refused this server's connection: a firewall rejects it. Its operator can route YouTube through a proxy (YOUTUBE_PROXIES).",
+            viaProxy ? "YOUTUBE_PROXIES / OUTBOUND_PROXY" : "the server's firewall, or YOUTUBE_PROXIES",
+          ]
+        : network.cause === "tls"
+          ? [
+              "upstream_tls_failed",
+              "This server could not make a secure connection to YouTube: the certificate was not accepted. If it reaches the internet through an intercepting proxy, its operator must trust that proxy's CA (NODE_EXTRA_CA_CERTS).",
+              "NODE_EXTRA_CA_CERTS",
+            ]
+          : [
+              "upstream_failed",
+              "This server has no route to YouTube: its network is down or it has no internet connection. Its operator can fix the network or route YouTube through a proxy (YOUTUBE_PROXIES).",
+              "the server's network, or YOUTUBE_PROXIES",
+            ];
+  return withOperatorNote(sourceError(code, message), { cause: network.cause, setting, detail: network.detail });
+}
+
 /** YouTube's bot check: the user is told to try later, the operator which settings get past it. */
 function blockedError(retryAfterSeconds?: number): SourceError {
   return withOperatorNote(
     sourceError(
       "upstream_blocked",
-      "YouTube is not letting this server fetch captions right now. Try again later.",
+      "YouTube asked this server to prove it is not a bot (a bot check). It usually passes in a while; to get past it now, its operator can route YouTube through other addresses (YOUTUBE_PROXIES) or add a PO token provider (YOUTUBE_POT_PROVIDER_URL).",
       undefined,
       retryAfterSeconds,
     ),
@@ -389,11 +423,16 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       count(out?.code ?? "upstream_failed");
       if (
         out &&
-        (out.code === "upstream_unreachable" || out.code === "upstream_timeout" || out.code === "upstream_failed")
+        (out.code === "upstream_timeout" ||
+          out.code === "upstream_failed" ||
+          out.code === "upstream_dns_failed" ||
+          out.code === "upstream_refused" ||
+          out.code === "upstream_tls_failed")
       ) {
         // No connection at all (refused, no DNS answer, no route): the answer says the server could not reach YouTube.
         const network = networkFailure(out);
-        if (network && ["connection_refused", "dns", "no_route"].includes(network.cause)) l.unreachable ??= network;
+        if (network && ["connection_refused", "dns", "no_route", "tls"].includes(network.cause))
+          l.unreachable ??= network;
         egress.block(exit); // the proxy (or the way to YouTube) does not work: another exit may
         return "retry";
       }
@@ -471,7 +510,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     if (l.rateLimited) {
       return sourceError(
         "upstream_rate_limited",
-        "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes.",
+        "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes; a server that asks often can spread its requests over more addresses (YOUTUBE_PROXIES).",
         undefined,
         wait,
       );
@@ -481,7 +520,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       return withOperatorNote(
         sourceError(
           "po_token_required",
-          "YouTube is not letting this server fetch captions right now. Try again later.",
+          "YouTube wants a proof-of-origin (PO) token from this server, and none is configured: its operator can add a PO token provider (YOUTUBE_POT_PROVIDER_URL). Asking again will not help until then.",
           undefined,
           300,
         ),
@@ -494,7 +533,10 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     }
     if (l.potFailed) {
       return withOperatorNote(
-        sourceError("upstream_failed", "YouTube is not letting this server fetch captions right now. Try again later."),
+        sourceError(
+          "upstream_failed",
+          "YouTube wants a proof-of-origin (PO) token, and the PO token provider (YOUTUBE_POT_PROVIDER_URL) did not give one. Its operator should check that provider is running.",
+        ),
         {
           cause: "youtube_po_token_failed",
           setting: "YOUTUBE_POT_PROVIDER_URL",
@@ -502,13 +544,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
         },
       );
     }
-    if (l.unreachable) {
-      return withOperatorNote(sourceError("upstream_failed", "This server could not reach YouTube. Try again later."), {
-        cause: l.unreachable.cause,
-        setting: "the server's network and DNS (or YOUTUBE_PROXIES)",
-        detail: l.unreachable.detail,
-      });
-    }
+    if (l.unreachable) return unreachableError(l.unreachable, proxies.length > 0);
     if (l.timedOut)
       return sourceError(
         "upstream_failed",

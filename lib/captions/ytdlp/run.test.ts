@@ -130,11 +130,11 @@ describe("mapYtDlpError: stderr lines as yt-dlp prints them", () => {
       "ERROR: [vimeo] 987654321: This video is protected by a password, use the --video-password option",
       "age_restricted",
     ],
-    [`ERROR: [youtube] dQw4w9WgXcQ: Sign in to confirm you\u2019re not a bot. ${COOKIES_HINT}`, "upstream_failed"],
-    ["ERROR: [TikTok] 7350000000000000001: Your IP address is blocked from accessing this post", "upstream_failed"],
+    [`ERROR: [youtube] dQw4w9WgXcQ: Sign in to confirm you\u2019re not a bot. ${COOKIES_HINT}`, "upstream_blocked"],
+    ["ERROR: [TikTok] 7350000000000000001: Your IP address is blocked from accessing this post", "upstream_blocked"],
     [
       "ERROR: [vimeo] 987654321: Unable to download webpage: HTTP Error 429: Too Many Requests (caused by <HTTPError 429: Too Many Requests>)",
-      "upstream_failed",
+      "upstream_rate_limited",
     ],
     [
       "ERROR: [Instagram] C6xYzAbCdEf: Unable to download JSON metadata: HTTP Error 403: Forbidden (caused by <HTTPError 403: Forbidden>)",
@@ -142,6 +142,22 @@ describe("mapYtDlpError: stderr lines as yt-dlp prints them", () => {
     ],
     [
       "ERROR: [twitter] 123: Unable to download JSON metadata: [Errno -2] Name or service not known (caused by TransportError('[Errno -2] Name or service not known'))",
+      "upstream_dns_failed",
+    ],
+    [
+      "ERROR: [youtube] dQw4w9WgXcQ: Unable to download API page: ('Unable to connect to proxy', OSError('Tunnel connection failed: 502 Destination name could not be resolved'))",
+      "upstream_dns_failed",
+    ],
+    [
+      "ERROR: [youtube] dQw4w9WgXcQ: Unable to download API page: ('Unable to connect to proxy', OSError('Tunnel connection failed: 502 Destination refused the connection'))",
+      "upstream_refused",
+    ],
+    [
+      "ERROR: [vimeo] 987654321: Unable to download webpage: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate in certificate chain (_ssl.c:1000)",
+      "upstream_tls_failed",
+    ],
+    [
+      "ERROR: [youtube] dQw4w9WgXcQ: Unable to download API page: ('Unable to connect to proxy', OSError('Tunnel connection failed: 502 Destination could not be reached'))",
       "upstream_failed",
     ],
     [`ERROR: [TikTok] 7658719634220272914: Unexpected response from webpage request; ${BUG_HINT}`, "upstream_failed"],

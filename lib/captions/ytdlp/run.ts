@@ -130,6 +130,27 @@ interface Rule {
 
 /** First match wins: order matters (a private video's message also says "Sign in"). */
 const RULES: readonly Rule[] = [
+  // Network causes first (the forward proxy names them in its status line: forward-proxy.ts), each with what
+  // fixes it: none goes away by trying again in a moment.
+  {
+    code: "upstream_dns_failed",
+    message:
+      "This server could not look up the platform's address (DNS failed): it has no working DNS or no internet connection. Its operator has to give it one.",
+    pattern:
+      /Destination name could not be resolved|Name or service not known|Temporary failure in name resolution|nodename nor servname|getaddrinfo failed/i,
+  },
+  {
+    code: "upstream_refused",
+    message:
+      "The platform refused this server's connection, or the proxy it goes through (OUTBOUND_PROXY) is down. Its operator can check that proxy or route requests through one.",
+    pattern: /Destination refused the connection|Connection refused/i,
+  },
+  {
+    code: "upstream_tls_failed",
+    message:
+      "This server could not make a secure connection to the platform: the certificate was not accepted. Behind an intercepting proxy its operator must trust that proxy's CA (NODE_EXTRA_CA_CERTS).",
+    pattern: /CERTIFICATE_VERIFY_FAILED|certificate verify failed|SSLCertVerificationError/i,
+  },
   {
     // Our own forward proxy refused a destination (forward-proxy.ts REFUSED_REASON), e.g. a format or
     // subtitle URL, or a redirect, pointing at an internal address. Before the generic "HTTP Error 403".
@@ -144,10 +165,21 @@ const RULES: readonly Rule[] = [
       /Unsupported URL|No suitable extractor found|is not a valid URL|No video could be found in this tweet|There is no video in this post|No video formats found|Media #\d+ is not a video|This account does not have any videos|not a video\b|\bis not a video post\b/i,
   },
   {
+    code: "upstream_blocked",
+    message:
+      "The platform asked this server to prove it is not a bot (a bot check), or blocks its address. It often passes in a while; its operator can route requests through other addresses (YOUTUBE_PROXIES) or add a PO token provider (YOUTUBE_POT_PROVIDER_URL).",
+    pattern: /confirm you(?:'|’)re not a bot|Your IP address is blocked/i,
+  },
+  {
+    code: "upstream_rate_limited",
+    message:
+      "The platform is rate-limiting this server (429 Too Many Requests). Try again in a few minutes; a busy server can spread its requests over more addresses (YOUTUBE_PROXIES).",
+    pattern: /HTTP Error 429|Too Many Requests|rate[- ]limit/i,
+  },
+  {
     code: "upstream_failed",
     message: "The platform refused to serve this video to us right now. Try again later.",
-    pattern:
-      /confirm you(?:'|’)re not a bot|Your IP address is blocked|HTTP Error 429|Too Many Requests|rate[- ]limit|blocked due to its TLS fingerprint|HTTP Error 403/i,
+    pattern: /blocked due to its TLS fingerprint|HTTP Error 403/i,
   },
   {
     code: "video_unavailable",

@@ -11,7 +11,10 @@ export type OutboundErrorCode =
   | "too_many_redirects"
   | "response_too_large"
   | "upstream_timeout"
-  | "upstream_failed";
+  | "upstream_failed"
+  | "upstream_dns_failed"
+  | "upstream_refused"
+  | "upstream_tls_failed";
 
 export class OutboundError extends Error {
   override readonly name = "OutboundError";

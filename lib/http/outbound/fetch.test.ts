@@ -431,13 +431,28 @@ describe("fetching from an allowed upstream", () => {
     expect(upRequests).toBe(1);
   });
 
-  it("reports a refused connection as upstream_failed (502) after retries", async () => {
+  it("reports a refused connection as upstream_refused (502) after retries, naming the proxy setting", async () => {
     const closed = net.createServer();
     const port = await listen(closed);
     await new Promise((r) => closed.close(r));
     const err = await refused(local.safeFetchBuffer(`http://127.0.0.1:${port}/`, { retries: 1 }));
-    expect(err.code).toBe("upstream_failed");
+    expect(err.code).toBe("upstream_refused");
     expect(err.status).toBe(502);
+    expect(err.message).toContain("OUTBOUND_PROXY");
+    expect(err.message).not.toMatch(/try again/i);
+  });
+
+  it("reports a name that does not resolve as upstream_dns_failed, not as something to retry", async () => {
+    const client = createOutbound({
+      resolver: async () => {
+        throw Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.example"), { code: "ENOTFOUND" });
+      },
+    });
+    const err = await refused(client.safeFetchBuffer("http://nowhere.example/feed.xml", { retries: 2 }));
+    expect(err.code).toBe("upstream_dns_failed");
+    expect(err.status).toBe(502);
+    expect(err.message).toMatch(/could not be resolved \(DNS\)/);
+    expect(err.message).not.toMatch(/try again/i);
   });
 
   it("drops credentials when a redirect changes origin", async () => {
@@ -635,17 +650,18 @@ describe("https", () => {
     expect(sni).toEqual(["media.test"]);
   });
 
-  it("refuses a certificate that does not match the host name", async () => {
+  it("refuses a certificate that does not match the host name: upstream_tls_failed", async () => {
     const client = createOutbound({ ...settings, extraCa: TEST_CERT });
     const err = await refused(client.safeFetchBuffer(`https://other.test:${tlsPort}/`));
-    expect(err.code).toBe("upstream_failed");
+    expect(err.code).toBe("upstream_tls_failed");
     expect(err.status).toBe(502);
   });
 
-  it("refuses an untrusted certificate", async () => {
+  it("refuses an untrusted certificate: upstream_tls_failed, naming NODE_EXTRA_CA_CERTS", async () => {
     const client = createOutbound(settings);
     const err = await refused(client.safeFetchBuffer(`https://media.test:${tlsPort}/`));
-    expect(err.code).toBe("upstream_failed");
+    expect(err.code).toBe("upstream_tls_failed");
+    expect(err.message).toContain("NODE_EXTRA_CA_CERTS");
   });
 
   it("tunnels through the proxy to the checked IP and still verifies the host name", async () => {

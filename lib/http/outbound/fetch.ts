@@ -213,6 +213,14 @@ function timeoutError(): OutboundError {
   return new OutboundError("upstream_timeout", "The upstream server took too long to respond.");
 }
 
+// What the person is told for the network failures that retrying will not fix, with what does fix them.
+export const DNS_FAILED =
+  "The host's name could not be resolved (DNS). Check the link; if every site fails, this server has no working DNS or no route to the internet, which its operator has to fix.";
+export const REFUSED =
+  "The connection was refused: nothing answers at that address, or the proxy this server sends requests through (OUTBOUND_PROXY) is down.";
+export const TLS_FAILED =
+  "A secure connection could not be made: the certificate was not accepted. If this server reaches the internet through an intercepting proxy, its operator must trust that proxy's CA (NODE_EXTRA_CA_CERTS).";
+
 function errCode(err: unknown): string {
   return typeof err === "object" && err !== null && "code" in err && typeof err.code === "string" ? err.code : "";
 }
@@ -223,7 +231,15 @@ function mapError(err: unknown, ctx: CallContext): unknown {
   if (ctx.timedOut) return timeoutError();
   const code = errCode(err);
   if (code === "ENOTFOUND" || code === "EAI_NONAME" || code === "EAI_NODATA") {
-    return new OutboundError("upstream_failed", "The host in that URL could not be resolved.", { cause: err });
+    return new OutboundError("upstream_dns_failed", DNS_FAILED, { cause: err });
+  }
+  if (code === "EAI_AGAIN") {
+    // "Try again" from the resolver: retried, then said as what it is (no DNS answer) when retries run out.
+    return retryableError(new OutboundError("upstream_dns_failed", DNS_FAILED, { cause: err }));
+  }
+  if (code === "ECONNREFUSED") {
+    // Retried like any connection failure; the code says what it was when the retries run out.
+    return retryableError(new OutboundError("upstream_refused", REFUSED, { cause: err }));
   }
   if (code === "UND_ERR_HEADERS_TIMEOUT") {
     return retryableError(
@@ -239,9 +255,7 @@ function mapError(err: unknown, ctx: CallContext): unknown {
     );
   }
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_INVALID_CERT)/.test(code)) {
-    return new OutboundError("upstream_failed", "A secure connection to the upstream server could not be made.", {
-      cause: err,
-    });
+    return new OutboundError("upstream_tls_failed", TLS_FAILED, { cause: err });
   }
   if (code === "UND_ERR_INVALID_ARG" || code === "ERR_INVALID_CHAR" || code === "ERR_INVALID_HTTP_TOKEN") {
     return new OutboundError("upstream_failed", "The request could not be sent.", { cause: err });

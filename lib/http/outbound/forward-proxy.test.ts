@@ -93,11 +93,13 @@ beforeAll(async () => {
   canary = await startCanary();
   proxy = await startForwardProxy({
     resolver: async (host) =>
-      host === "rebind.example.com"
-        ? ["127.0.0.2"]
-        : host === "mixed.example.com"
-          ? ["93.184.216.34", "10.0.0.1"]
-          : ["93.184.216.34"],
+      host === "nowhere.example.com"
+        ? Promise.reject(Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.example.com"), { code: "ENOTFOUND" }))
+        : host === "rebind.example.com"
+          ? ["127.0.0.2"]
+          : host === "mixed.example.com"
+            ? ["93.184.216.34", "10.0.0.1"]
+            : ["93.184.216.34"],
     allowPrivateFor: (h) => h === "127.0.0.1",
     proxy: null,
     ca: undefined,
@@ -141,6 +143,17 @@ describe("the guarded forward proxy", () => {
     const { statusLine, answer } = await connect(proxy.url, `127.0.0.1:${upPort}`);
     expect(statusLine).toMatch(/^HTTP\/1\.1 200 /);
     expect(answer).toContain(`hello from 127.0.0.1:${upPort}/tunnelled`);
+  });
+
+  it("says in its 502 why a destination could not be reached: no DNS answer, or a refused connection", async () => {
+    // yt-dlp prints this status line ("Tunnel connection failed: 502 …"), which names the cause (issue 37).
+    const dns = await connect(proxy.url, "nowhere.example.com:443");
+    expect(dns.statusLine).toBe("HTTP/1.1 502 Destination name could not be resolved");
+    const closed = net.createServer();
+    const port = await listen(closed);
+    await new Promise((r) => closed.close(r));
+    const refused = await connect(proxy.url, `127.0.0.1:${port}`);
+    expect(refused.statusLine).toBe("HTTP/1.1 502 Destination refused the connection");
   });
 
   it("refuses internal destinations with 403 and a log line, and connects nowhere", async () => {

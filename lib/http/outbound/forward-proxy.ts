@@ -128,13 +128,32 @@ export async function startForwardProxy(opts: ForwardProxyOptions): Promise<Forw
     return { socket: await dial(target), path: pathAndQuery, extra: [] };
   }
 
+  /**
+   * Why a destination could not be reached, in the status line the tool prints (yt-dlp: "Tunnel connection
+   * failed: 502 …"), so its error is mapped to the cause (lib/captions/ytdlp/run.ts) rather than "try again".
+   */
+  function unreachableReason(err: unknown): string {
+    const codes: string[] = [];
+    for (
+      let e: unknown = err, depth = 0;
+      e && typeof e === "object" && depth < 5;
+      e = (e as { cause?: unknown }).cause, depth++
+    )
+      if (typeof (e as { code?: unknown }).code === "string") codes.push((e as { code: string }).code);
+    if (codes.some((c) => ["upstream_dns_failed", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_NODATA"].includes(c)))
+      return "Destination name could not be resolved";
+    if (codes.some((c) => c === "upstream_refused" || c === "ECONNREFUSED"))
+      return "Destination refused the connection";
+    return "Destination could not be reached";
+  }
+
   /** 403 for what the guard refuses (logged), 502 for what could not be reached. */
   function failure(err: unknown, what: string): { status: number; reason: string } {
     if (isOutboundError(err) && (err.code === "url_not_allowed" || err.code === "address_not_allowed")) {
       log(`[outbound] forward proxy refused ${what}: ${err.message}`);
       return { status: 403, reason: REFUSED_REASON };
     }
-    return { status: 502, reason: "Destination could not be reached" };
+    return { status: 502, reason: unreachableReason(err) };
   }
 
   const server = http.createServer((req, res) => {

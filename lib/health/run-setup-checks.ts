@@ -1,0 +1,163 @@
+import { execFile } from "node:child_process";
+import { lookup } from "node:dns/promises";
+import { existsSync, statSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { LOCAL_MODELS } from "@/lib/asr/local-model";
+import { lastYtDlpStatus, ytdlpStatus } from "@/lib/captions/ytdlp/status";
+import { dbKind, getDb } from "@/lib/db/client";
+import { env, stripeSettingsComplete } from "@/lib/env";
+import { findExecutable } from "@/lib/process/media-tools";
+import { asrStatus } from "@/lib/transcripts/asr-provider";
+import {
+  judgeDatabase,
+  judgeFfmpeg,
+  judgeService,
+  judgeSpeechModel,
+  judgeStripe,
+  judgeYoutube,
+  judgeYtDlp,
+  type ConnectResult,
+  type SetupLine,
+} from "@/lib/health/setup-checks";
+
+// The probes behind the setup checks (lib/health/setup-checks.ts judges them): a DNS lookup and a TCP
+// connection per host, `ffmpeg -version`, the model file on disk, yt-dlp's last probe. The results are kept and
+// refreshed in the background, so /health never waits on them; `npm run doctor` runs them once and waits.
+
+const CONNECT_TIMEOUT_MS = 5000;
+/** How long a result is served before a request starts a refresh (in the background). */
+const FRESH_MS = 5 * 60_000;
+
+/** Resolves the name, then opens (and closes) a TCP connection: the OS's error code on failure. */
+export async function connectOnce(host: string, port: number, timeoutMs = CONNECT_TIMEOUT_MS): Promise<ConnectResult> {
+  let address: string;
+  try {
+    address = (await lookup(host)).address;
+  } catch (error) {
+    return { ok: false, code: (error as { code?: string }).code ?? "EDNS" };
+  }
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: address, port });
+    const done = (result: ConnectResult) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done({ ok: false, code: "ETIMEDOUT" }), timeoutMs);
+    socket.once("connect", () => done({ ok: true }));
+    socket.once("error", (error: NodeJS.ErrnoException) => done({ ok: false, code: error.code ?? "ECONNECT" }));
+  });
+}
+
+function hostPort(url: string): { host: string; port: number } {
+  const parsed = new URL(url);
+  const port = parsed.port ? Number(parsed.port) : parsed.protocol === "https:" ? 443 : 80;
+  return { host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"), port };
+}
+
+async function database(): Promise<SetupLine> {
+  try {
+    const kind = await dbKind();
+    await (
+      await getDb()
+    ).$queryRaw`SELECT 1`;
+    return judgeDatabase({ ok: true, kind });
+  } catch (error) {
+    return judgeDatabase({ ok: false, kind: "unknown", error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+async function youtube(): Promise<SetupLine> {
+  const settings = env();
+  const target = hostPort(settings.YOUTUBE_BASE_URL ?? "https://www.youtube.com");
+  const proxy = settings.YOUTUBE_PROXIES?.[0] ?? settings.OUTBOUND_PROXY ?? null;
+  const via = proxy ? hostPort(proxy) : target;
+  return judgeYoutube(target.host, proxy, await connectOnce(via.host, via.port));
+}
+
+function ffmpegVersion(): Promise<string | null> {
+  const binary = findExecutable("ffmpeg");
+  if (!binary) return Promise.resolve(null);
+  return new Promise((resolve) =>
+    execFile(binary, ["-version"], { timeout: CONNECT_TIMEOUT_MS }, (error, stdout) =>
+      resolve(error ? null : (stdout.split("\n")[0]?.trim() ?? "ffmpeg")),
+    ),
+  );
+}
+
+async function speechModel(): Promise<SetupLine> {
+  const settings = env();
+  const status = asrStatus();
+  if (status.provider !== "local") return judgeSpeechModel(status);
+  const file = settings.ASR_LOCAL_MODEL_PATH;
+  const info = LOCAL_MODELS[settings.ASR_LOCAL_MODEL];
+  const target = file ?? (info ? path.resolve(settings.DATA_DIR, "models", info.file) : null);
+  const present =
+    target !== null && existsSync(target) && (file !== undefined || statSync(target).size === info?.bytes);
+  if (present || file) return judgeSpeechModel({ ...status, present });
+  const { host, port } = hostPort(settings.ASR_LOCAL_MODEL_BASE_URL);
+  const proxy = settings.OUTBOUND_PROXY ? hostPort(settings.OUTBOUND_PROXY) : null;
+  const reachable = await connectOnce(proxy?.host ?? host, proxy?.port ?? port);
+  return judgeSpeechModel({ ...status, present: false, host, reachable });
+}
+
+async function service(id: "outbound_proxy" | "mail", setting: string, url: string | undefined) {
+  if (!url) return judgeService(id, setting, null, null);
+  const parsed = new URL(url);
+  const defaults: Record<string, number> = { "smtp:": 587, "smtps:": 465, "https:": 443 };
+  const port = parsed.port ? Number(parsed.port) : (defaults[parsed.protocol] ?? 80);
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  return judgeService(id, setting, `${host}:${port}`, await connectOnce(host, port));
+}
+
+/** Every check, now (the doctor; a background refresh). Never throws. */
+export async function runSetupChecks(): Promise<SetupLine[]> {
+  const settings = env();
+  const ytdlp = async () => judgeYtDlp(lastYtDlpStatus() ?? (await ytdlpStatus(settings.YTDLP_PATH)));
+  return Promise.all([
+    database(),
+    youtube(),
+    ytdlp(),
+    ffmpegVersion().then(judgeFfmpeg),
+    speechModel(),
+    service("outbound_proxy", "OUTBOUND_PROXY", settings.OUTBOUND_PROXY),
+    Promise.resolve(judgeStripe(stripeSettingsComplete(settings), Boolean(settings.STRIPE_WEBHOOK_SECRET))),
+    service("mail", "SMTP_URL", settings.SMTP_URL),
+  ]);
+}
+
+let last: { at: number; lines: SetupLine[] } | null = null;
+let running: Promise<void> | null = null;
+
+/** The last results: null before the first refresh has ended. */
+export function lastSetupChecks(): SetupLine[] | null {
+  return last?.lines ?? null;
+}
+
+/** True when there are no results yet or they are older than FRESH_MS, and no refresh is under way. */
+export function setupChecksDue(now = Date.now()): boolean {
+  return !running && (!last || now - last.at > FRESH_MS);
+}
+
+/** Runs the checks once (a second call while one runs joins it) and keeps the results. */
+export function refreshSetupChecks(): Promise<void> {
+  running ??= runSetupChecks()
+    .then((lines) => {
+      last = { at: Date.now(), lines };
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      running = null;
+    });
+  return running;
+}
+
+/**
+ * For the dashboard's "What works on this server": the failing lines of the last results (empty until the
+ * first refresh ends), starting a refresh in the background when they are stale. Never waits.
+ */
+export function setupProblemsNow(): SetupLine[] {
+  if (setupChecksDue()) void refreshSetupChecks();
+  return (lastSetupChecks() ?? []).filter((line) => line.ok === false);
+}

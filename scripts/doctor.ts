@@ -1,0 +1,15 @@
+// `npm run doctor`: the setup checks (lib/health/setup-checks.ts), each ✓ or ✗ with the sentence that fixes
+// it; the same checks /health sums up. Exits 1 when one fails.
+import { env } from "@/lib/env";
+import { formatSetupLines } from "@/lib/health/setup-checks";
+import { runSetupChecks } from "@/lib/health/run-setup-checks";
+
+const settings = env();
+console.log(
+  `Verbatim at ${settings.APP_URL}, ${settings.embedded ? `embedded database under ${settings.DATA_DIR}` : "PostgreSQL"}`,
+);
+const lines = await runSetupChecks();
+console.log(formatSetupLines(lines));
+process.exitCode = lines.some((line) => line.ok === false) ? 1 : 0;
+// The database client and sockets must not keep the process alive.
+process.exit();
