@@ -10,7 +10,7 @@ import { anonymous, signIn, type APIRequestContext } from "./http";
 // a feed that takes seconds to parse (60,000 items, within the bounds) does not hold up other requests:
 // /health requests sent one after another from the moment the feed is sent are answered before the resolve
 // is (on the event loop, the parse held every one of them until it ended); a feed of 1,000 episodes answers
-// 100 of them with total_episodes and next_offset.
+// all of them by default, and 100 with total_episodes and next_offset when asked for 100.
 
 const baseURL = inject("appOrigin");
 let request: APIRequestContext;
@@ -111,7 +111,13 @@ test("hostile and large feeds: a clear 422; /health answers while a feed is pars
   expect(await long.json()).toMatchObject({ total_episodes: 60_000, next_offset: 1 });
   expect(answered).toBeGreaterThanOrEqual(5);
 
-  const first = await resolve(`${origin}/thousand.xml`);
+  // A real feed comes back whole by default (issue 37: up to 5,000 episodes); a client may still page it.
+  const whole = await resolve(`${origin}/thousand.xml`);
+  expect(whole.status()).toBe(200);
+  const all = await whole.json();
+  expect(all).toMatchObject({ kind: "feed", total_episodes: 1000, next_offset: null });
+  expect(all.episodes).toHaveLength(1000);
+  const first = await resolve(`${origin}/thousand.xml`, { limit: 100 });
   expect(first.status()).toBe(200);
   const body = await first.json();
   expect(body).toMatchObject({ kind: "feed", total_episodes: 1000, next_offset: 100 });
