@@ -251,7 +251,8 @@ export const ERROR_CODES = {
   },
   po_token_required: {
     status: 503,
-    retryable: true,
+    // Asking again does not help until the operator configures a token provider (its sentence says so).
+    retryable: false,
     meaning: "the platform wants a proof-of-origin token and none is configured (YOUTUBE_POT_PROVIDER_URL)",
   },
   database_unavailable: { status: 503, retryable: true, meaning: "the database is not reachable right now" },
