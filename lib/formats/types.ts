@@ -1,8 +1,17 @@
+/** One word with its own time, where the source gives one (issue 39). Times are in seconds (floats). */
+export interface Word {
+  start: number;
+  end: number;
+  text: string;
+}
+
 /** One timed piece of transcript text. Times are in seconds (floats). */
 export interface Segment {
   start: number;
   end: number;
   text: string;
+  /** The segment's words with their own times, in order; absent where the source has none. */
+  words?: Word[];
 }
 
 /** Transcript metadata used by the headers of the human-readable formats. */
