@@ -2,6 +2,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { TEST_APPS_UP, startTestApps, testApps } from "../apps";
 import { checkServerLogs } from "../secrets";
+import { contractAppLog } from "./contract-app";
 
 // What the server suite's files run against (test/apps.ts defines them for this suite and e2e): the main app
 // (rate limits ×10), the fuzz app and the limits app (real limits, one file each, because those files use up
@@ -34,7 +35,8 @@ export default async function setup(project: TestProject) {
     // No key or token this run was given, nothing shaped like one, in the logs of the apps this suite used
     // (complete when it started them itself). vitest prints an error thrown here but still exits 0: hence the
     // exit code.
-    const logs = new Set(mine.map((app) => path.basename(app.log)));
+    // contract.test.ts's own app too.
+    const logs = new Set([...mine.map((app) => app.log), contractAppLog()].map((log) => path.basename(log)));
     try {
       checkServerLogs({ logs: (name) => logs.has(name) });
     } catch (error) {
