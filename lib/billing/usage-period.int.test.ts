@@ -278,7 +278,7 @@ describe("a job's reservation across an upgrade", () => {
       const failed = await tx.job.update({ where: { id: jobId }, data: { status: "error" } });
       await transcribePipeline.onFailure(
         { userId, periodStart: month.start.toISOString() } as never,
-        { code: "x", message: "x" },
+        { code: "job_failed", message: "x" },
         { jobId, userId, tx, job: failed },
       );
     });

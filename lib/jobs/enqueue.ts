@@ -1,6 +1,6 @@
 // Route handlers call this and return; they never run a pipeline inline.
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
-import type { JobInput, Pipeline } from "@/lib/jobs/pipeline";
+import type { JobFailure, JobInput, Pipeline } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
 import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
@@ -71,7 +71,10 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       // its pipeline's onFailure (the refund) run exactly once.
       if (!isTransaction(db)) {
         const message = error instanceof Error ? error.message : String(error);
-        const failure = { code: "dispatch_failed", message: `The job could not be handed to Inngest: ${message}` };
+        const failure: JobFailure = {
+          code: "dispatch_failed",
+          message: `The job could not be handed to Inngest: ${message}`,
+        };
         await failJob(db as Db, job, null, failure, (io) => pipeline.onFailure(input.context, failure, io)).catch(
           (failError: unknown) => log.error({ jobId: job.id, err: failError }, "could not mark the job failed"),
         );

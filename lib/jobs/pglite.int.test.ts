@@ -103,7 +103,7 @@ describe("local runner on PGlite", () => {
           return row.status === "done" || row.status === "error" ? row : null;
         });
       expect(await finished(retried.id)).toMatchObject({ status: "done", attempts: 2 });
-      expect(await finished(permanent.id)).toMatchObject({ status: "error", errorCode: "bad_input" });
+      expect(await finished(permanent.id)).toMatchObject({ status: "error", errorCode: "invalid_job_context" });
       expect(countBy(await effects(db, permanent.id), (e) => e.kind)).toEqual({
         one: 1,
         "two-start": 1,

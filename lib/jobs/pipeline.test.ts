@@ -8,6 +8,7 @@ import {
   PermanentError,
   pipelinesByName,
   RetryableError,
+  storedFailureCode,
   toJobFailure,
   type Pipeline,
 } from "@/lib/jobs/pipeline";
@@ -79,10 +80,13 @@ describe("currentContext", () => {
 });
 
 describe("failures", () => {
-  it("keeps a code from PermanentError, RetryableError or an error with a snake_case code", () => {
-    expect(toJobFailure(new PermanentError("source_gone", "Gone"))).toEqual({ code: "source_gone", message: "Gone" });
-    expect(toJobFailure(new RetryableError("upstream_busy", "Busy"))).toEqual({
-      code: "upstream_busy",
+  it("keeps a code from PermanentError, RetryableError or an error with a code of the closed list", () => {
+    expect(toJobFailure(new PermanentError("upload_not_found", "Gone"))).toEqual({
+      code: "upload_not_found",
+      message: "Gone",
+    });
+    expect(toJobFailure(new RetryableError("download_failed", "Busy"))).toEqual({
+      code: "download_failed",
       message: "Busy",
     });
     expect(toJobFailure(Object.assign(new Error("x"), { code: "upstream_failed" }))).toEqual({
@@ -93,7 +97,18 @@ describe("failures", () => {
       code: "job_failed",
       message: "y",
     });
+    // A snake_case code outside lib/http/error-codes.ts is not stored: nothing downstream could read it.
+    expect(toJobFailure(Object.assign(new Error("z"), { code: "source_gone" }))).toEqual({
+      code: "job_failed",
+      message: "z",
+    });
     expect(toJobFailure("weird")).toEqual({ code: "job_failed", message: "weird" });
+  });
+
+  it("reads a stored code as one of the closed list", () => {
+    expect(storedFailureCode(null, "attempts_exhausted")).toBe("attempts_exhausted");
+    expect(storedFailureCode("no_speech", "attempts_exhausted")).toBe("no_speech");
+    expect(storedFailureCode("bad_input", "attempts_exhausted")).toBe("job_failed");
   });
 
   it("backs off 1 s, 2 s, 4 s … up to 5 min", () => {

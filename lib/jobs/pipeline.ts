@@ -12,6 +12,7 @@
 //   status, through `io.tx`, and only the runner that still owns the job can commit it.
 import type { z } from "zod";
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
+import { isErrorCode, type ErrorCode } from "@/lib/http/error-codes";
 
 /** What a step gets besides the context. */
 export interface StepContext {
@@ -40,9 +41,9 @@ export interface PipelineStep<C> {
   interruptible?: boolean;
 }
 
-/** Why a job ended in `error`: stored as the job's errorCode / errorMessage. */
+/** Why a job ended in `error`: stored as the job's errorCode / errorMessage. A code of the closed list. */
 export interface JobFailure {
-  code: string;
+  code: ErrorCode;
   message: string;
 }
 
@@ -91,12 +92,16 @@ export type Checkpoints = Record<string, JobContext>;
 // PermanentError from another copy of this module: recognise it by a global symbol, not instanceof.
 const PERMANENT = Symbol.for("verbatim.jobs.PermanentError");
 
-/** A failure that retrying cannot fix (bad input, source gone, not allowed). The job ends in `error`. */
+/**
+ * A failure that retrying cannot fix (bad input, source gone, not allowed). The job ends in `error` with `code`,
+ * one of the closed list (lib/http/error-codes.ts): its status and retryability are what the API, the CLI's exit
+ * code and the client read.
+ */
 export class PermanentError extends Error {
   readonly [PERMANENT] = true;
 
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -105,10 +110,10 @@ export class PermanentError extends Error {
   }
 }
 
-/** Any other error is retryable; this one also carries a code for the job row. */
+/** Any other error is retryable; this one also carries a code of the closed list for the job row. */
 export class RetryableError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -118,7 +123,16 @@ export class RetryableError extends Error {
 }
 
 /** The runner's own failure when a job has used up its attempts without an error to name (e.g. crashes). */
-export const ATTEMPTS_EXHAUSTED = "attempts_exhausted";
+export const ATTEMPTS_EXHAUSTED = "attempts_exhausted" satisfies ErrorCode;
+
+/**
+ * A job row's stored errorCode as a code of the closed list: `fallback` when none is stored, `job_failed` for one a
+ * version before the list was closed wrote.
+ */
+export function storedFailureCode(stored: string | null, fallback: ErrorCode): ErrorCode {
+  if (stored === null) return fallback;
+  return isErrorCode(stored) ? stored : "job_failed";
+}
 
 export function isPermanent(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { [PERMANENT]?: unknown })[PERMANENT] === true;
@@ -131,7 +145,7 @@ export function toJobFailure(error: unknown): JobFailure {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return {
-      code: typeof code === "string" && /^[a-z][a-z0-9_]*$/.test(code) ? code : "job_failed",
+      code: isErrorCode(code) ? code : "job_failed",
       message: error.message || error.name,
     };
   }

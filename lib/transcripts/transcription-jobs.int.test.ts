@@ -94,7 +94,7 @@ describe("one job, one charge", () => {
       await tx.job.update({ where: { id: other }, data: { status: "error" } });
       await transcribePipeline.onFailure(
         { userId: user.id, periodStart: new Date().toISOString() } as never,
-        { code: "x", message: "x" },
+        { code: "job_failed", message: "x" },
         { jobId: other, userId: user.id, tx, job: null as never },
       );
     });
@@ -156,7 +156,7 @@ describe("a reservation is settled and refunded in its own period", () => {
       const job = await tx.job.update({ where: { id: long }, data: { status: "error" } });
       await transcribePipeline.onFailure(
         { userId: user.id, periodStart: december.toISOString() } as never,
-        { code: "x", message: "x" },
+        { code: "job_failed", message: "x" },
         { jobId: long, userId: user.id, tx, job },
       );
     });

@@ -84,7 +84,7 @@ export function makeTestPipeline(name: string, getDb: () => Promise<DbOrTx>): Pi
           if (ctx.sleepMs && io.attempt === (ctx.sleepOnAttempt ?? 1)) await pause(ctx.sleepMs, io.signal);
           if (ctx.permanent) {
             await record(db, io.jobId, "two-permanent", io.attempt);
-            throw new PermanentError("bad_input", "The input can never work");
+            throw new PermanentError("invalid_job_context", "The input can never work");
           }
           if (ctx.failTimes) {
             const failed = await db.$queryRaw<{ n: number }[]>`

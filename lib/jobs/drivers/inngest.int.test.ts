@@ -90,7 +90,7 @@ describe("run-pipeline (Inngest)", () => {
     const { error } = await new InngestTestEngine({ function: fn(), events: [requested(job.id)] }).execute();
     expect(error).toMatchObject({ name: "NonRetriableError", message: "The input can never work" });
     const running = await database.db.job.findUniqueOrThrow({ where: { id: job.id } });
-    expect(running).toMatchObject({ status: "running", errorCode: "bad_input" });
+    expect(running).toMatchObject({ status: "running", errorCode: "invalid_job_context" });
     expect(await kinds(job.id)).toEqual({ one: 1, "two-start": 1, "two-permanent": 1 });
 
     // What Inngest does next: it runs the function's onFailure handler for inngest/function.failed.
@@ -117,11 +117,15 @@ describe("run-pipeline (Inngest)", () => {
     expect(handled.error).toBeUndefined();
     expect(handled.result).toEqual({
       failed: true,
-      failure: { code: "bad_input", message: "The input can never work" },
+      failure: { code: "invalid_job_context", message: "The input can never work" },
     });
 
     const failed = await database.db.job.findUniqueOrThrow({ where: { id: job.id } });
-    expect(failed).toMatchObject({ status: "error", errorCode: "bad_input", errorMessage: "The input can never work" });
+    expect(failed).toMatchObject({
+      status: "error",
+      errorCode: "invalid_job_context",
+      errorMessage: "The input can never work",
+    });
     expect(await kinds(job.id)).toEqual({ one: 1, "two-start": 1, "two-permanent": 1, refund: 1 });
 
     // A second failure notification (Inngest retrying the handler) changes nothing.

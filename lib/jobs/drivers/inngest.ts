@@ -13,6 +13,7 @@ import {
   isPermanent,
   jobCheckpoints,
   jobInput,
+  storedFailureCode,
   toJobFailure,
   type JobContext,
   type JobFailure,
@@ -91,7 +92,7 @@ export async function failPipelineJob(
   const cause = toJobFailure(error);
   // The step that failed recorded its own code and message; Inngest's error only has the message.
   const failure: JobFailure = job.errorCode
-    ? { code: job.errorCode, message: job.errorMessage ?? cause.message }
+    ? { code: storedFailureCode(job.errorCode, cause.code), message: job.errorMessage ?? cause.message }
     : { code: cause.code, message: cause.message };
   let pipeline: Pipeline<JobContext> | undefined;
   try {

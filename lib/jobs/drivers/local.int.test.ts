@@ -162,13 +162,13 @@ describe("local runner", () => {
     expect(failed).toMatchObject({
       status: "error",
       attempts: 1,
-      errorCode: "bad_input",
+      errorCode: "invalid_job_context",
       errorMessage: "The input can never work",
     });
     // Give a wrongly scheduled retry the chance to show up.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await kinds(id)).toEqual({ one: 1, "two-start": 1, "two-permanent": 1, refund: 1 });
-    expect((await effects(database.db, id)).find((e) => e.kind === "refund")?.detail).toBe("bad_input");
+    expect((await effects(database.db, id)).find((e) => e.kind === "refund")?.detail).toBe("invalid_job_context");
   });
 
   it("a runner in another process picks a new job up through NOTIFY, long before its 60 s poll", async () => {

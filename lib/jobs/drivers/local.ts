@@ -30,6 +30,7 @@ import {
   RetryableError,
   jobCheckpoints,
   jobInput,
+  storedFailureCode,
   toJobFailure,
   type JobFailure,
   type Pipeline,
@@ -308,7 +309,7 @@ class Runner implements LocalRunner {
       if (job.attempts > job.maxAttempts) {
         // Attempts used up by runs that died (or whose onFailure threw): end it without running steps.
         const failure = {
-          code: job.errorCode ?? ATTEMPTS_EXHAUSTED,
+          code: storedFailureCode(job.errorCode, ATTEMPTS_EXHAUSTED),
           message: job.errorMessage ?? "The transcription stopped several times before it could finish. Try again.",
         };
         return await this.fail(job, lease, pipeline, ctx, failure);
