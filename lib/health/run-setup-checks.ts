@@ -184,10 +184,13 @@ export function refreshSetupChecks(): Promise<void> {
 }
 
 /**
- * For the dashboard's "What works on this server": the failing lines of the last results (empty until the
- * first refresh ends), starting a refresh in the background when they are stale. Never waits.
+ * For the dashboard's "What works on this server": the failing lines of the last results, or null while the
+ * first round is still running (the panel then shows "checking…" rows). Starts a refresh in the background
+ * when the results are stale or missing (the start runs the first round itself, instrumentation.ts). Never
+ * waits.
  */
-export function setupProblemsNow(): SetupLine[] {
+export function setupProblemsNow(): SetupLine[] | null {
   if (setupChecksDue()) void refreshSetupChecks();
-  return (lastSetupChecks() ?? []).filter((line) => line.ok === false);
+  const lines = lastSetupChecks();
+  return lines ? lines.filter((line) => line.ok === false) : null;
 }
