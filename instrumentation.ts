@@ -22,8 +22,8 @@ export async function register() {
   // Several app processes may share PostgreSQL: each tells the others which cached pages it expired.
   if (settings.DATABASE_URL) (await import("@/lib/cache/tag-broadcast")).startTagBroadcast(settings.DATABASE_URL);
   // Jobs (the local runner in this process, unless Inngest is configured), webhook deliveries (rows in the
-  // database whichever job driver runs the jobs, sent from every app process), the upload cleanup and one
-  // line on what yt-dlp can do for YouTube start once the first request is answered (or a few seconds
+  // database whichever job driver runs the jobs, sent from every app process), the upload cleanup, the first
+  // round of setup checks and one line on what yt-dlp can do for YouTube start once the first request is answered (or a few seconds
   // after the server could answer one): nothing a request answers waits for them, and on a small machine
   // they would take the first answer a second longer.
   const { afterFirstAnswer } = await import("@/lib/http/first-response");
@@ -31,6 +31,10 @@ export async function register() {
     await afterFirstAnswer(BACKGROUND_START_AT_MOST_MS);
     const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
     void reportYtDlpAtStart(log, settings.YTDLP_PATH);
+    // The first round of setup checks (`npm run doctor`'s), so "What works on this server" and /health have
+    // results soon after a start; each request only reads the last results (lib/health/run-setup-checks.ts).
+    const { refreshSetupChecks } = await import("@/lib/health/run-setup-checks");
+    void refreshSetupChecks();
     const { startAppJobs } = await import("@/lib/jobs/start");
     const runner = await startAppJobs();
     const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");

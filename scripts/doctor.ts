@@ -10,6 +10,6 @@ console.log(
 );
 const lines = await runSetupChecks();
 console.log(formatSetupLines(lines));
-process.exitCode = lines.some((line) => line.ok === false) ? 1 : 0;
-// The database client and sockets must not keep the process alive.
-process.exit();
+// The database client and sockets must not keep the process alive. The code is passed, not left in
+// process.exitCode: under tsx a bare process.exit() ended with 0 even when a line failed.
+process.exit(lines.some((line) => line.ok === false) ? 1 : 0);

@@ -47,8 +47,8 @@ export function TranscribePanel({
   speechRecognition: boolean;
   /** Which recogniser, in words ("whisper.cpp on this server, model base-q5_1"), for the first-run panel. */
   recogniser?: string | null;
-  /** The setup checks that fail (lib/health/setup-checks.ts), for the first-run panel. */
-  setupProblems?: SetupLine[];
+  /** The setup checks that fail (lib/health/setup-checks.ts), for the first-run panel; null while they run. */
+  setupProblems?: SetupLine[] | null;
   initialTranscript?: Transcript | null;
 }) {
   const router = useRouter();

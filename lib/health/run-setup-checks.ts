@@ -9,8 +9,13 @@ import { dbKind, getDb } from "@/lib/db/client";
 import { env, stripeSettingsComplete } from "@/lib/env";
 import { findExecutable } from "@/lib/process/media-tools";
 import { asrStatus } from "@/lib/transcripts/asr-provider";
+import { appOutbound } from "@/lib/http/outbound/configured";
+import { probeYoutube } from "@/lib/health/probe-youtube";
+import { probeMail, probeStripe } from "@/lib/health/probe-services";
+import { youtubeProviderOptions } from "@/lib/transcripts/deps";
 import {
   judgeDatabase,
+  judgeMail,
   judgeFfmpeg,
   judgeService,
   judgeSpeechModel,
@@ -21,8 +26,10 @@ import {
   type SetupLine,
 } from "@/lib/health/setup-checks";
 
-// The probes behind the setup checks (lib/health/setup-checks.ts judges them): a DNS lookup and a TCP
-// connection per host, `ffmpeg -version`, the model file on disk, yt-dlp's last probe. The results are kept and
+// The probes behind the setup checks (lib/health/setup-checks.ts judges them): one real InnerTube request for
+// YouTube (probe-youtube.ts), one cheap Stripe read and an SMTP login when they are configured
+// (probe-services.ts), a TCP connection to the outbound proxy and the model host, `ffmpeg -version`, the model
+// file on disk, yt-dlp's last probe. The results are kept and
 // refreshed in the background, so /health never waits on them; `npm run doctor` runs them once and waits.
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -68,12 +75,19 @@ async function database(): Promise<SetupLine> {
   }
 }
 
+/** host:port of a URL, never its credentials (proxy URLs carry them). */
+function label(url: string): string {
+  const { host, port } = hostPort(url);
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** One real InnerTube request the way the caption lookup makes it (lib/health/probe-youtube.ts). */
 async function youtube(): Promise<SetupLine> {
   const settings = env();
   const target = hostPort(settings.YOUTUBE_BASE_URL ?? "https://www.youtube.com");
   const proxy = settings.YOUTUBE_PROXIES?.[0] ?? settings.OUTBOUND_PROXY ?? null;
-  const via = proxy ? hostPort(proxy) : target;
-  return judgeYoutube(target.host, proxy, await connectOnce(via.host, via.port));
+  const answer = await probeYoutube(youtubeProviderOptions(settings, appOutbound()));
+  return judgeYoutube(target.host, proxy ? label(proxy) : null, answer);
 }
 
 function ffmpegVersion(): Promise<string | null> {
@@ -102,13 +116,29 @@ async function speechModel(): Promise<SetupLine> {
   return judgeSpeechModel({ ...status, present: false, host, reachable });
 }
 
-async function service(id: "outbound_proxy" | "mail", setting: string, url: string | undefined) {
-  if (!url) return judgeService(id, setting, null, null);
+async function outboundProxy(url: string | undefined): Promise<SetupLine> {
+  if (!url) return judgeService("outbound_proxy", "OUTBOUND_PROXY", null, null);
+  const { host, port } = hostPort(url);
+  return judgeService("outbound_proxy", "OUTBOUND_PROXY", label(url), await connectOnce(host, port));
+}
+
+async function stripe(): Promise<SetupLine> {
+  const settings = env();
+  if (!stripeSettingsComplete(settings) || !settings.STRIPE_SECRET_KEY) return judgeStripe({ configured: false });
+  const apiBase = settings.STRIPE_API_BASE ?? null;
+  return judgeStripe({
+    configured: true,
+    apiBase,
+    webhookSecret: Boolean(settings.STRIPE_WEBHOOK_SECRET),
+    answer: await probeStripe(settings.STRIPE_SECRET_KEY, apiBase),
+  });
+}
+
+async function mail(url: string | undefined): Promise<SetupLine> {
+  if (!url) return judgeMail(null, null);
   const parsed = new URL(url);
-  const defaults: Record<string, number> = { "smtp:": 587, "smtps:": 465, "https:": 443 };
-  const port = parsed.port ? Number(parsed.port) : (defaults[parsed.protocol] ?? 80);
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
-  return judgeService(id, setting, `${host}:${port}`, await connectOnce(host, port));
+  const port = parsed.port || (parsed.protocol === "smtps:" ? "465" : "587");
+  return judgeMail(`${parsed.hostname}:${port}`, await probeMail(url));
 }
 
 /** Every check, now (the doctor; a background refresh). Never throws. */
@@ -121,9 +151,9 @@ export async function runSetupChecks(): Promise<SetupLine[]> {
     ytdlp(),
     ffmpegVersion().then(judgeFfmpeg),
     speechModel(),
-    service("outbound_proxy", "OUTBOUND_PROXY", settings.OUTBOUND_PROXY),
-    Promise.resolve(judgeStripe(stripeSettingsComplete(settings), Boolean(settings.STRIPE_WEBHOOK_SECRET))),
-    service("mail", "SMTP_URL", settings.SMTP_URL),
+    outboundProxy(settings.OUTBOUND_PROXY),
+    stripe(),
+    mail(settings.SMTP_URL),
   ]);
 }
 
@@ -154,10 +184,13 @@ export function refreshSetupChecks(): Promise<void> {
 }
 
 /**
- * For the dashboard's "What works on this server": the failing lines of the last results (empty until the
- * first refresh ends), starting a refresh in the background when they are stale. Never waits.
+ * For the dashboard's "What works on this server": the failing lines of the last results, or null while the
+ * first round is still running (the panel then shows "checking…" rows). Starts a refresh in the background
+ * when the results are stale or missing (the start runs the first round itself, instrumentation.ts). Never
+ * waits.
  */
-export function setupProblemsNow(): SetupLine[] {
+export function setupProblemsNow(): SetupLine[] | null {
   if (setupChecksDue()) void refreshSetupChecks();
-  return (lastSetupChecks() ?? []).filter((line) => line.ok === false);
+  const lines = lastSetupChecks();
+  return lines ? lines.filter((line) => line.ok === false) : null;
 }

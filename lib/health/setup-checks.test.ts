@@ -3,6 +3,7 @@ import {
   formatSetupLines,
   judgeDatabase,
   judgeFfmpeg,
+  judgeMail,
   judgeService,
   judgeSpeechModel,
   judgeStripe,
@@ -12,17 +13,70 @@ import {
 } from "@/lib/health/setup-checks";
 
 describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", () => {
-  it("YouTube: DNS, refused (direct or through a proxy) and no route each name their own fix", () => {
-    expect(judgeYoutube("www.youtube.com", null, { ok: true })).toMatchObject({ ok: true, fix: null });
-    const dns = judgeYoutube("www.youtube.com", null, { ok: false, code: "ENOTFOUND" });
-    expect(dns).toMatchObject({ ok: false, found: "www.youtube.com: ENOTFOUND (name resolution failed)" });
+  it("YouTube: a real answer, DNS, refused, TLS, a bot check, 429 and a PO-token wall each name their own fix", () => {
+    const fail = (code: string, proxy: string | null = null) =>
+      judgeYoutube("www.youtube.com", proxy, { ok: false, code, detail: "…" });
+    expect(judgeYoutube("www.youtube.com", null, { ok: true, detail: "answers (innertube:VISIONOS)" })).toEqual({
+      id: "youtube",
+      ok: true,
+      found: "www.youtube.com: answers (innertube:VISIONOS)",
+      fix: null,
+    });
+    const dns = fail("upstream_dns_failed");
+    expect(dns).toMatchObject({ ok: false, found: "www.youtube.com: name resolution failed (upstream_dns_failed)" });
     expect(dns.fix).toMatch(/DNS server/);
-    expect(judgeYoutube("www.youtube.com", null, { ok: false, code: "EAI_AGAIN" }).fix).toMatch(/DNS server/);
-    expect(judgeYoutube("www.youtube.com", null, { ok: false, code: "ECONNREFUSED" }).fix).toMatch(/firewall/);
-    expect(judgeYoutube("www.youtube.com", "http://10.0.0.2:3128", { ok: false, code: "ECONNREFUSED" }).fix).toMatch(
-      /Start the proxy .*YOUTUBE_PROXIES/,
+    expect(fail("upstream_refused").fix).toMatch(/firewall .*YOUTUBE_PROXIES/);
+    expect(fail("upstream_refused", "10.0.0.2:3128").fix).toMatch(/Start the proxy .*YOUTUBE_PROXIES/);
+    expect(fail("upstream_refused", "10.0.0.2:3128").found).toMatch(
+      /^www\.youtube\.com through the proxy 10\.0\.0\.2:3128/,
     );
-    expect(judgeYoutube("www.youtube.com", null, { ok: false, code: "ENETUNREACH" }).fix).toMatch(/no route/);
+    expect(fail("upstream_tls_failed").fix).toContain("NODE_EXTRA_CA_CERTS");
+    const bot = fail("upstream_blocked");
+    expect(bot.found).toMatch(/bot check \(LOGIN_REQUIRED/);
+    expect(bot.fix).toMatch(/YOUTUBE_POT_PROVIDER_URL.*YOUTUBE_PROXIES/);
+    expect(fail("upstream_rate_limited").found).toMatch(/429/);
+    expect(fail("upstream_rate_limited").fix).toContain("YOUTUBE_PROXIES");
+    expect(fail("po_token_required").fix).toContain("YOUTUBE_POT_PROVIDER_URL");
+    expect(fail("upstream_timeout").fix).toMatch(/no working route/);
+    // Anything else: the lookup's own sentence says what happened.
+    expect(
+      judgeYoutube("www.youtube.com", null, {
+        ok: false,
+        code: "upstream_failed",
+        detail: "YouTube did not answer as expected.",
+      }).found,
+    ).toBe("www.youtube.com: YouTube did not answer as expected. (upstream_failed)");
+  });
+
+  it("Stripe: off, key refused, unreachable (api.stripe.com or STRIPE_API_BASE), fine but no webhook secret", () => {
+    expect(judgeStripe({ configured: false }).ok).toBeNull();
+    const on = { configured: true as const, apiBase: null, webhookSecret: true };
+    expect(judgeStripe({ ...on, answer: { ok: true } })).toMatchObject({
+      ok: true,
+      found: "billing on, api.stripe.com accepts the key",
+    });
+    expect(
+      judgeStripe({ ...on, answer: { ok: false, kind: "bad_key", detail: "Invalid API Key provided: sk_test_***" } })
+        .fix,
+    ).toMatch(/^Stripe does not accept STRIPE_SECRET_KEY/);
+    expect(judgeStripe({ ...on, answer: { ok: false, kind: "unreachable", detail: "…" } }).fix).toMatch(
+      /api\.stripe\.com/,
+    );
+    expect(
+      judgeStripe({ ...on, apiBase: "http://127.0.0.1:1", answer: { ok: false, kind: "unreachable", detail: "…" } })
+        .fix,
+    ).toMatch(/STRIPE_API_BASE/);
+    expect(judgeStripe({ ...on, webhookSecret: false, answer: { ok: true } }).fix).toMatch(/STRIPE_WEBHOOK_SECRET/);
+  });
+
+  it("mail: unset, accepted, bad login, refused, unknown host, no answer", () => {
+    expect(judgeMail(null, null)).toMatchObject({ ok: null, found: "SMTP_URL not set" });
+    expect(judgeMail("smtp.example:587", { ok: true }).ok).toBe(true);
+    const fix = (code: string, detail = "…") => judgeMail("smtp.example:587", { ok: false, code, detail }).fix;
+    expect(fix("EAUTH")).toMatch(/user name or password: correct them in SMTP_URL/);
+    expect(fix("ECONNECTION", "connect ECONNREFUSED 127.0.0.1:1")).toMatch(/^Nothing accepts connections/);
+    expect(fix("EDNS", "getaddrinfo ENOTFOUND smtp.example")).toMatch(/does not resolve/);
+    expect(fix("ETIMEDOUT")).toMatch(/587 for smtp:\/\/, 465 for smtps:\/\//);
   });
 
   it("the speech model: present, downloadable, or neither (then ✗, never ✓)", () => {
@@ -40,7 +94,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(judgeSpeechModel({ provider: "openai", model: "whisper-1", reason: null }).ok).toBe(true);
   });
 
-  it("yt-dlp, ffmpeg, the database, configured services and Stripe", () => {
+  it("yt-dlp, ffmpeg, the database and the outbound proxy", () => {
     expect(judgeYtDlp(null).ok).toBeNull();
     expect(judgeYtDlp({ version: null, jsRuntime: null, solver: null, problems: [] }).fix).toMatch(/install-yt-dlp/);
     expect(
@@ -48,23 +102,21 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     ).toMatchObject({ ok: false, fix: "no JavaScript runtime: …" });
     expect(judgeFfmpeg(null).ok).toBe(false);
     expect(judgeDatabase({ ok: false, kind: "unknown", error: "timed out" }).fix).toMatch(/DATABASE_URL/);
-    expect(judgeService("mail", "SMTP_URL", null, null)).toMatchObject({ ok: null, fix: null });
-    expect(judgeService("mail", "SMTP_URL", "smtp.example:587", { ok: false, code: "ECONNREFUSED" }).fix).toBe(
-      "Start it, or correct SMTP_URL.",
-    );
-    expect(judgeStripe(false, false).ok).toBeNull();
-    expect(judgeStripe(true, false).fix).toMatch(/STRIPE_WEBHOOK_SECRET/);
+    expect(judgeService("outbound_proxy", "OUTBOUND_PROXY", null, null)).toMatchObject({ ok: null, fix: null });
+    expect(
+      judgeService("outbound_proxy", "OUTBOUND_PROXY", "10.0.0.2:3128", { ok: false, code: "ECONNREFUSED" }).fix,
+    ).toBe("Start it, or correct OUTBOUND_PROXY.");
   });
 
   it("print as ✓/✗/‒ lines with the fix under a failing one, and sum up for /health", () => {
     const lines = [
       judgeDatabase({ ok: true, kind: "pglite" }),
-      judgeYoutube("www.youtube.com", null, { ok: false, code: "ENOTFOUND" }),
-      judgeStripe(false, false),
+      judgeYoutube("www.youtube.com", null, { ok: false, code: "upstream_dns_failed", detail: "…" }),
+      judgeStripe({ configured: false }),
     ];
     const text = formatSetupLines(lines);
     expect(text.split("\n")[0]).toBe("✓ database  pglite answers");
-    expect(text).toMatch(/^✗ youtube {3}www\.youtube\.com: ENOTFOUND/m);
+    expect(text).toMatch(/^✗ youtube {3}www\.youtube\.com: name resolution failed/m);
     expect(text).toMatch(/^ {12}→ Give this machine a working DNS server/m);
     expect(text).toMatch(/^‒ stripe/m);
     expect(setupHealthFields(lines)).toEqual({ setup: "degraded", setup_failing: "youtube" });

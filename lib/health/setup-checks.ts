@@ -26,35 +26,73 @@ export function judgeDatabase(result: { ok: boolean; kind: string; error?: strin
       };
 }
 
-const DNS_CODES = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_NODATA"]);
+/**
+ * What one real InnerTube request got (lib/health/probe-youtube.ts): an answer, or the caption lookup's error
+ * code (upstream_dns_failed, upstream_refused, upstream_tls_failed, upstream_blocked, upstream_rate_limited,
+ * po_token_required, upstream_failed…) with its message.
+ */
+export type YoutubeAnswer = { ok: true; detail: string } | { ok: false; code: string; detail: string };
 
-/** Reaching YouTube (or the proxy in front of it): each cause its own fix. */
-export function judgeYoutube(host: string, viaProxy: string | null, result: ConnectResult): SetupLine {
+/** Reaching YouTube (or the proxy in front of it) and getting a real answer: each cause its own fix. */
+export function judgeYoutube(host: string, viaProxy: string | null, result: YoutubeAnswer): SetupLine {
   const where = viaProxy ? `${host} through the proxy ${viaProxy}` : host;
-  if (result.ok) return { id: "youtube", ok: true, found: `${where}: connects`, fix: null };
-  const found = `${where}: ${result.code}`;
-  if (DNS_CODES.has(result.code))
-    return {
-      id: "youtube",
-      ok: false,
-      found: `${found} (name resolution failed)`,
-      fix: "Give this machine a working DNS server and a route to the internet; links to platforms cannot work until then.",
-    };
-  if (result.code === "ECONNREFUSED")
-    return {
-      id: "youtube",
-      ok: false,
-      found: `${found} (connection refused)`,
-      fix: viaProxy
-        ? "Start the proxy or correct its address in YOUTUBE_PROXIES / OUTBOUND_PROXY."
-        : "A firewall refuses the connection: open outbound HTTPS, or set YOUTUBE_PROXIES to a proxy that can reach YouTube.",
-    };
-  return {
-    id: "youtube",
-    ok: false,
-    found,
-    fix: "This machine has no route to YouTube: check its network, or set YOUTUBE_PROXIES to a proxy that can reach it.",
-  };
+  if (result.ok) return { id: "youtube", ok: true, found: `${where}: ${result.detail}`, fix: null };
+  const [what, fix] = youtubeFailure(result.code, viaProxy !== null);
+  return { id: "youtube", ok: false, found: `${where}: ${what ?? result.detail} (${result.code})`, fix };
+}
+
+/** What went wrong in words (null: the lookup's own message says it best) and the sentence that fixes it. */
+function youtubeFailure(code: string, viaProxy: boolean): [string | null, string] {
+  switch (code) {
+    case "upstream_dns_failed":
+      return [
+        "name resolution failed",
+        viaProxy
+          ? "The proxy's name does not resolve: correct its address in YOUTUBE_PROXIES / OUTBOUND_PROXY, or give this machine a working DNS server."
+          : "Give this machine a working DNS server and a route to the internet; links to platforms cannot work until then.",
+      ];
+    case "upstream_refused":
+      return [
+        "connection refused",
+        viaProxy
+          ? "Start the proxy or correct its address in YOUTUBE_PROXIES / OUTBOUND_PROXY."
+          : "A firewall refuses the connection: open outbound HTTPS, or set YOUTUBE_PROXIES to a proxy that can reach YouTube.",
+      ];
+    case "upstream_tls_failed":
+      return [
+        "the TLS certificate was not accepted",
+        "If this machine reaches the internet through an intercepting proxy, set NODE_EXTRA_CA_CERTS to that proxy's CA certificate file.",
+      ];
+    case "upstream_blocked":
+      return [
+        "a bot check (LOGIN_REQUIRED: “Sign in to confirm you’re not a bot”)",
+        "YouTube does not trust this server's address: set YOUTUBE_POT_PROVIDER_URL to a PO token provider, or YOUTUBE_PROXIES to proxies on other addresses.",
+      ];
+    case "upstream_rate_limited":
+      return [
+        "rate-limited (429 Too Many Requests)",
+        "YouTube limits this address: wait a few minutes, or spread requests over more addresses with YOUTUBE_PROXIES.",
+      ];
+    case "po_token_required":
+      return [
+        "a proof-of-origin (PO) token is required",
+        "Set YOUTUBE_POT_PROVIDER_URL to a PO token provider (bgutil-ytdlp-pot-provider).",
+      ];
+    case "upstream_timeout":
+      return [
+        "no answer in time",
+        viaProxy
+          ? "The proxy does not answer: check it, or correct YOUTUBE_PROXIES / OUTBOUND_PROXY."
+          : "This machine has no working route to YouTube: check its network, or set YOUTUBE_PROXIES to a proxy that can reach it.",
+      ];
+    default:
+      return [
+        null,
+        viaProxy
+          ? "Check that the proxy in YOUTUBE_PROXIES / OUTBOUND_PROXY can reach YouTube."
+          : "This machine has no route to YouTube: check its network, or set YOUTUBE_PROXIES to a proxy that can reach it.",
+      ];
+  }
 }
 
 export function judgeYtDlp(
@@ -134,9 +172,9 @@ export function judgeSpeechModel(input: {
   };
 }
 
-/** A configured service (the outbound proxy, the SMTP server) reached over TCP; ‒ when not configured. */
+/** A configured service (the outbound proxy) reached over TCP; ‒ when not configured. */
 export function judgeService(
-  id: "outbound_proxy" | "mail",
+  id: "outbound_proxy",
   setting: string,
   address: string | null,
   result: ConnectResult | null,
@@ -146,16 +184,69 @@ export function judgeService(
   return { id, ok: false, found: `${address}: ${result.code}`, fix: `Start it, or correct ${setting}.` };
 }
 
-export function judgeStripe(configured: boolean, webhookSecret: boolean): SetupLine {
-  if (!configured) return { id: "stripe", ok: null, found: "billing off (no Stripe settings)", fix: null };
-  return webhookSecret
-    ? { id: "stripe", ok: true, found: "billing on", fix: null }
+/** One cheap read with Stripe's SDK (lib/health/probe-services.ts). */
+export type StripeAnswer =
+  { ok: true } | { ok: false; kind: "bad_key" | "no_permission" | "unreachable" | "other"; detail: string };
+
+/** Billing: ‒ when off; else whether Stripe takes the key (one real request), and the webhook secret. */
+export function judgeStripe(
+  input:
+    { configured: false } | { configured: true; apiBase: string | null; webhookSecret: boolean; answer: StripeAnswer },
+): SetupLine {
+  if (!input.configured) return { id: "stripe", ok: null, found: "billing off (no Stripe settings)", fix: null };
+  const where = input.apiBase ?? "api.stripe.com";
+  const { answer } = input;
+  if (!answer.ok) {
+    const fix =
+      answer.kind === "bad_key"
+        ? "Stripe does not accept STRIPE_SECRET_KEY: copy the secret key (sk_live_… or sk_test_…) from the Stripe Dashboard, Developers → API keys."
+        : answer.kind === "no_permission"
+          ? "STRIPE_SECRET_KEY is a restricted key that may not read prices: give it read and write access to Billing, or use the secret key."
+          : answer.kind === "unreachable"
+            ? input.apiBase
+              ? "Nothing answers at STRIPE_API_BASE: start that server or correct the setting (unset, api.stripe.com is used)."
+              : "This machine cannot reach api.stripe.com: open outbound HTTPS to it (or unset STRIPE_SECRET_KEY to turn billing off)."
+            : "Stripe answered with an error: check STRIPE_SECRET_KEY and Stripe's status page.";
+    const what = {
+      bad_key: "key not accepted",
+      no_permission: "key lacks permission",
+      unreachable: "unreachable",
+      other: "error",
+    }[answer.kind];
+    return { id: "stripe", ok: false, found: `billing on, ${where}: ${what} (${answer.detail})`, fix };
+  }
+  return input.webhookSecret
+    ? { id: "stripe", ok: true, found: `billing on, ${where} accepts the key`, fix: null }
     : {
         id: "stripe",
         ok: false,
-        found: "billing on, but STRIPE_WEBHOOK_SECRET unset",
+        found: `billing on, ${where} accepts the key, but STRIPE_WEBHOOK_SECRET unset`,
         fix: "Set STRIPE_WEBHOOK_SECRET to the signing secret of the /v1/webhooks/billing endpoint, or plans never reach users.",
       };
+}
+
+/** nodemailer's verify() against SMTP_URL: ok, or its error code (EAUTH, ECONNECTION, ETIMEDOUT, EDNS, ETLS…). */
+export type MailAnswer = { ok: true } | { ok: false; code: string; detail: string };
+
+/** Mail: ‒ when SMTP_URL is unset (magic links go to the server log); else whether the server lets us in. */
+export function judgeMail(address: string | null, answer: MailAnswer | null): SetupLine {
+  if (!address || !answer) return { id: "mail", ok: null, found: "SMTP_URL not set", fix: null };
+  if (answer.ok) return { id: "mail", ok: true, found: `${address} accepts the connection and the login`, fix: null };
+  const code = answer.code;
+  const detail = /ENOTFOUND|EAI_AGAIN/.test(answer.detail) ? "EDNS" : code;
+  const fix =
+    code === "EAUTH"
+      ? "The mail server refuses the user name or password: correct them in SMTP_URL (smtp://user:password@host:587)."
+      : detail === "EDNS"
+        ? "The host in SMTP_URL does not resolve: correct it, or give this machine a working DNS server."
+        : code === "ETIMEDOUT"
+          ? "No answer from SMTP_URL's host and port: check the port (587 for smtp://, 465 for smtps://) and that the firewall lets it out."
+          : code === "ETLS" || /certificate|SSL|TLS/i.test(answer.detail)
+            ? "The TLS handshake failed: use smtps:// for port 465 and smtp:// (STARTTLS) for 587, or trust the server's CA (NODE_EXTRA_CA_CERTS)."
+            : code === "ECONNECTION" || /ECONNREFUSED/.test(answer.detail)
+              ? "Nothing accepts connections there: start the mail server, or correct the host and port in SMTP_URL."
+              : "The mail server did not complete the check: correct SMTP_URL.";
+  return { id: "mail", ok: false, found: `${address}: ${answer.detail} (${code})`, fix };
 }
 
 /** The doctor's lines: "✓ database  PostgreSQL answers" / "✗ youtube  …\n    fix: …". */

@@ -2,6 +2,8 @@
 // with in-memory WAV bytes. The same on real speech audio, then probed and converted: media.int.test.ts.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import type { ServerResponse } from "node:http";
+import https from "node:https";
+import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -14,6 +16,16 @@ import { downloadAudioUrl, downloadPlatformAudio, isAcceptedContentType, platfor
 import { MediaError } from "./errors";
 import { withTempDir } from "./temp";
 import { type LocalServer, startLocalServer } from "@/test/media";
+import { generate } from "selfsigned";
+
+/** A throwaway self-signed certificate (no CA trusts it): what a TLS failure looks like. */
+async function selfSigned(host: string): Promise<{ key: string; cert: string }> {
+  const pems = await generate([{ name: "commonName", value: host }], {
+    keySize: 2048,
+    extensions: [{ name: "subjectAltName", altNames: [{ type: 2, value: host }] }],
+  });
+  return { key: pems.private, cert: pems.cert };
+}
 
 /** A valid PCM WAV: 16 kHz mono 16-bit, `seconds` of a quiet square wave. */
 function wav(seconds: number): Buffer {
@@ -212,6 +224,50 @@ describe("downloadAudioUrl", () => {
       code: "download_failed",
       retryable: true,
     });
+  });
+
+  it("DNS, refused and TLS failures keep their own codes, name the link's host and are not retryable", async () => {
+    const noName = createOutbound({
+      defaults: { retries: 0 },
+      resolver: async () => {
+        throw Object.assign(new Error("getaddrinfo ENOTFOUND feeds.example.invalid"), { code: "ENOTFOUND" });
+      },
+    });
+    const dns = await downloadAudioUrl("https://feeds.example.invalid/ep1.mp3", freshDir(), {
+      outbound: noName,
+      maxBytes: 1e6,
+    }).catch((e: unknown) => e);
+    expect(dns).toBeInstanceOf(OutboundError);
+    expect(dns).toMatchObject({ code: "upstream_dns_failed", status: 502 });
+    expect((dns as Error).message).toMatch(/^The name feeds\.example\.invalid could not be found \(DNS failed\)/);
+    expect((dns as Error).message).not.toMatch(/YOUTUBE_PROXIES|try again/i);
+
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+    const refused = await downloadAudioUrl(`http://127.0.0.1:${port}/ep1.mp3`, freshDir(), opts()).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ code: "upstream_refused", status: 502 });
+    expect((refused as Error).message).toMatch(/^127\.0\.0\.1 refused the connection: .*check the link/);
+    expect((refused as Error).message).toContain("OUTBOUND_PROXY");
+
+    const tlsServer = https.createServer(await selfSigned("media.test"), (_req, res) => res.end("x"));
+    await new Promise<void>((resolve) => tlsServer.listen(0, "127.0.0.1", resolve));
+    const tlsPort = (tlsServer.address() as net.AddressInfo).port;
+    const toLocal = createOutbound({
+      resolver: async () => ["127.0.0.1"],
+      allowPrivateFor: (h) => h === "media.test",
+      defaults: { retries: 0 },
+    });
+    const tlsError = await downloadAudioUrl(`https://media.test:${tlsPort}/ep1.mp3`, freshDir(), {
+      outbound: toLocal,
+      maxBytes: 1e6,
+    }).catch((e: unknown) => e);
+    await new Promise((resolve) => tlsServer.close(resolve));
+    expect(tlsError).toMatchObject({ code: "upstream_tls_failed", status: 502 });
+    expect((tlsError as Error).message).toMatch(/^No secure connection to media\.test: .*NODE_EXTRA_CA_CERTS/);
   });
 
   it("refuses an empty body", async () => {

@@ -26,7 +26,7 @@ import { pipeline } from "node:stream/promises";
 
 import { SourceError } from "@/lib/captions/types";
 import { runYtDlp, YtDlpError } from "@/lib/captions/ytdlp/run";
-import { OutboundError, outbound as defaultOutbound, type Outbound } from "@/lib/http/outbound";
+import { OutboundError, explainForUrl, outbound as defaultOutbound, type Outbound } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
 import { formatBytes, formatDuration, MediaError } from "./errors";
@@ -148,7 +148,7 @@ class HeadCapture extends Transform {
   }
 }
 
-function mapOutboundError(err: OutboundError, maxBytes: number): Error {
+function mapOutboundError(err: OutboundError, maxBytes: number, url: string): Error {
   switch (err.code) {
     case "response_too_large":
       return new MediaError("media_too_large", `That file is larger than the ${formatBytes(maxBytes)} limit.`, {
@@ -158,6 +158,11 @@ function mapOutboundError(err: OutboundError, maxBytes: number): Error {
     case "url_not_allowed":
     case "address_not_allowed":
       return err; // the caller's URL (or where it redirects) is the problem: keep the guard's answer
+    case "upstream_dns_failed":
+    case "upstream_refused":
+    case "upstream_tls_failed":
+      // Not the file: the link's host (or this server's network). Its own code and a sentence naming the host.
+      return explainForUrl(err, url);
     case "too_many_redirects":
       return new MediaError("download_failed", "The file could not be downloaded: too many redirects.", {
         retryable: false,
@@ -195,7 +200,7 @@ export async function downloadAudioUrl(
     });
   } catch (err) {
     if (opts.signal?.aborted) throw opts.signal.reason;
-    if (err instanceof OutboundError) throw mapOutboundError(err, opts.maxBytes);
+    if (err instanceof OutboundError) throw mapOutboundError(err, opts.maxBytes, url);
     throw err;
   }
 
@@ -231,7 +236,7 @@ export async function downloadAudioUrl(
     res.body.destroy();
     await rm(partial, { force: true });
     if (opts.signal?.aborted) throw opts.signal.reason;
-    if (err instanceof OutboundError) throw mapOutboundError(err, opts.maxBytes);
+    if (err instanceof OutboundError) throw mapOutboundError(err, opts.maxBytes, url);
     throw new MediaError("download_failed", "The file could not be saved.", {
       detail: err instanceof Error ? err.message : String(err),
       cause: err,

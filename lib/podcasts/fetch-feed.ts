@@ -1,4 +1,4 @@
-import type { Outbound } from "@/lib/http/outbound";
+import { explainForUrl, isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { ApiError } from "@/lib/http/errors";
 import { asApiError } from "@/lib/transcripts/upstream-errors";
 import {
@@ -66,6 +66,7 @@ export async function fetchFeedOrAudio(url: string, deps: FeedFetchDeps): Promis
     );
     return { kind: "feed", feed, url };
   } catch (error) {
-    throw asApiError(error);
+    // A DNS failure, a refused connection or a certificate: said about the feed's host, not as "try again".
+    throw asApiError(isOutboundError(error) ? explainForUrl(error, url) : error);
   }
 }

@@ -1,10 +1,10 @@
-import { env } from "@/lib/env";
+import { env, type Env } from "@/lib/env";
 import { appOutbound } from "@/lib/http/outbound/configured";
-import { createYoutubeProvider } from "@/lib/captions/youtube/provider";
+import { createYoutubeProvider, type YoutubeProviderOptions } from "@/lib/captions/youtube/provider";
 import { createYtDlpProvider, youtubeYtDlpArgs } from "@/lib/captions/ytdlp/provider";
 import { createPotProvider } from "@/lib/captions/youtube/pot";
 import { readCookieFile } from "@/lib/captions/youtube/cookies";
-import { createOutbound } from "@/lib/http/outbound";
+import { createOutbound, type Outbound } from "@/lib/http/outbound";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { CaptionDeps } from "@/lib/transcripts/fetch-captions";
 import type { ResolveDeps } from "@/lib/transcripts/resolve-source";
@@ -13,14 +13,13 @@ export type TranscriptDeps = CaptionDeps & ResolveDeps;
 
 let deps: TranscriptDeps | undefined;
 
-/** The real sources, from settings: youtubei.js for YouTube, yt-dlp for the other platforms. */
-export function transcriptDeps(): TranscriptDeps {
-  if (deps) return deps;
-  const settings = env();
-  const outbound = appOutbound();
+/**
+ * How YouTube is reached, from settings (fake origin, proxies, clients, PO tokens, cookies, retries, budget):
+ * the caption lookup's, and the setup check's (lib/health/run-setup-checks.ts), so the check takes the same way.
+ */
+export function youtubeProviderOptions(settings: Env, outbound: Outbound): YoutubeProviderOptions {
   const exempt = new Set(settings.OUTBOUND_ALLOW_PRIVATE_HOSTS ?? []);
-  const ytdlp = createYtDlpProvider({ outbound, binary: settings.YTDLP_PATH });
-  const youtube = createYoutubeProvider({
+  return {
     outbound,
     innertubeBaseUrl: settings.YOUTUBE_BASE_URL,
     proxyUrl: settings.OUTBOUND_PROXY,
@@ -35,6 +34,18 @@ export function transcriptDeps(): TranscriptDeps {
     blockRetries: settings.YOUTUBE_BLOCK_RETRIES,
     cooldownMs: settings.YOUTUBE_PROXY_COOLDOWN_SECONDS * 1000,
     timeoutMs: settings.YOUTUBE_LOOKUP_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+/** The real sources, from settings: youtubei.js for YouTube, yt-dlp for the other platforms. */
+export function transcriptDeps(): TranscriptDeps {
+  if (deps) return deps;
+  const settings = env();
+  const outbound = appOutbound();
+  const exempt = new Set(settings.OUTBOUND_ALLOW_PRIVATE_HOSTS ?? []);
+  const ytdlp = createYtDlpProvider({ outbound, binary: settings.YTDLP_PATH });
+  const youtube = createYoutubeProvider({
+    ...youtubeProviderOptions(settings, outbound),
     // The second path: yt-dlp's YouTube extractor, with the same PO token provider and cookies. Off when
     // YOUTUBE_BASE_URL points InnerTube at a fake: yt-dlp's YouTube URLs cannot follow it (tests reach the
     // fake through a TLS-terminating proxy instead, lib/captions/youtube/ytdlp-fallback.int.test.ts).

@@ -20,6 +20,7 @@ import { allowanceRefusal } from "@/lib/usage/charge";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { isOutboundError } from "@/lib/http/outbound";
+import { isRetryableCode } from "@/lib/http/error-codes";
 import { PLATFORMS } from "@/lib/sources";
 import { asrNotConfigured, asrProvider } from "@/lib/transcripts/asr-provider";
 import { withOperatorNote } from "@/lib/observability/failure-cause";
@@ -99,7 +100,8 @@ function asJobError(error: unknown): unknown {
       ? new RetryableError(error.code, error.message, { cause: error })
       : new PermanentError(error.code, error.message, { cause: error });
   if (isOutboundError(error))
-    return error.status < 500
+    // The closed list says which need the operator or the link (DNS, refused, TLS): those fail the job at once.
+    return error.status < 500 || !isRetryableCode(error.code)
       ? new PermanentError(error.code, error.message, { cause: error })
       : new RetryableError(error.code, error.message, { cause: error });
   return error;

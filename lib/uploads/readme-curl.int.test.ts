@@ -70,6 +70,9 @@ describe("README: transcribing a local file with curl", () => {
     const [uploaded, ...job] = stdout.split("\n");
     expect(uploaded).toMatch(/^uploaded: HTTP 20[01]$/);
     expect(JSON.parse(job.join("\n"))).toEqual({ status: "queued", error: null, text: null });
+    // Done, the transcript's text is there only when the poll asks for it (a job's default format is JSON, whose
+    // content is null): the first README left it out, and a newcomer's finished job showed "text": null.
+    expect(script).toMatch(/\/v1\/jobs\/\$JOB\?format=text"/);
 
     const upload = await ctx.db.upload.findFirstOrThrow({ where: { userId } });
     expect(upload).toMatchObject({ contentType: "audio/wav", filename: "talk.wav", completedAt: expect.any(Date) });

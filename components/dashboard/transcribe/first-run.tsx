@@ -1,4 +1,6 @@
+import { useEffect } from "react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import type { SetupLine } from "@/lib/health/setup-checks";
@@ -33,6 +35,9 @@ const SETUP_LABELS: Record<SetupLine["id"], string> = {
   mail: "Mail",
 };
 
+/** How often the page asks the server again while the first round of setup checks runs. */
+const CHECKING_REFRESH_MS = 3000;
+
 /** The empty page: what this server can do now, and a link to try. */
 export function FirstRun({
   speechRecognition,
@@ -42,24 +47,35 @@ export function FirstRun({
 }: {
   speechRecognition: boolean;
   recogniser: string | null;
-  /** Failing setup checks (`npm run doctor` prints them all): each a ✗ row with the sentence that fixes it. */
-  setupProblems?: readonly SetupLine[];
+  /**
+   * Failing setup checks (`npm run doctor` prints them all): each a ✗ row with the sentence that fixes it;
+   * null while the first round after a start still runs ("checking…" rows until it ends).
+   */
+  setupProblems?: readonly SetupLine[] | null;
   onTrySample: () => void;
 }) {
+  const router = useRouter();
+  const checking = setupProblems === null;
+  // The checks run on the server in the background; the page asks again until their results are there.
+  useEffect(() => {
+    if (!checking) return;
+    const timer = setInterval(() => router.refresh(), CHECKING_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [checking, router]);
   // A recogniser is set up but its model is missing and cannot be downloaded: files do not work (issue 37).
-  const model = setupProblems.find((line) => line.id === "speech_model");
-  const others = setupProblems.filter((line) => line.id !== "speech_model");
-  const row = (ok: boolean, what: string, how: string, testId: string) => (
+  const model = setupProblems?.find((line) => line.id === "speech_model");
+  const others = (setupProblems ?? []).filter((line) => line.id !== "speech_model");
+  const row = (ok: boolean | "checking", what: string, how: string, testId: string) => (
     <li className="flex gap-3" data-testid={testId} data-available={ok}>
       <span
         aria-hidden="true"
-        className={`mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full text-xs font-bold ${ok ? "bg-emerald-100 text-emerald-800" : "bg-stone-200 text-stone-700"}`}
+        className={`mt-0.5 inline-flex size-5 shrink-0 items-center justify-center rounded-full text-xs font-bold ${ok === true ? "bg-emerald-100 text-emerald-800" : "bg-stone-200 text-stone-700"}`}
       >
-        {ok ? "✓" : "–"}
+        {ok === "checking" ? "…" : ok ? "✓" : "–"}
       </span>
       <span>
         <span className="font-medium">{what}</span>{" "}
-        <span className="sr-only">{ok ? "(available)" : "(not available)"}</span>
+        <span className="sr-only">{ok === "checking" ? "(checking)" : ok ? "(available)" : "(not available)"}</span>
         <span className="block text-stone-600">{how}</span>
       </span>
     </li>
@@ -81,15 +97,24 @@ export function FirstRun({
           "can-captions",
         )}
         {row(
-          speechRecognition && !model,
+          speechRecognition && checking ? "checking" : speechRecognition && !model,
           "Files, podcasts and videos without captions",
           !speechRecognition
             ? "Not on this server: they need speech recognition, which has not been set up here."
-            : model
-              ? `Not on this server yet: ${model.found}. ${model.fix ?? ""}`
-              : `Transcribed by speech recognition${recogniser ? ` (${recogniser})` : ""} in the background; follow the progress here or in History.`,
+            : checking
+              ? `Checking… whether the speech model${recogniser ? ` (${recogniser})` : ""} is here or can be fetched.`
+              : model
+                ? `Not on this server yet: ${model.found}. ${model.fix ?? ""}`
+                : `Transcribed by speech recognition${recogniser ? ` (${recogniser})` : ""} in the background; follow the progress here or in History.`,
           "can-asr",
         )}
+        {checking &&
+          row(
+            "checking",
+            "This server's setup",
+            "Checking… the database, reaching YouTube, yt-dlp, ffmpeg and the configured services (what `npm run doctor` prints). Results appear here in a few seconds.",
+            "setup-checking",
+          )}
         {others.map((line) => (
           <li key={line.id} className="flex gap-3" data-testid="setup-problem" data-check={line.id}>
             <span

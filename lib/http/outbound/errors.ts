@@ -20,6 +20,8 @@ export class OutboundError extends Error {
   override readonly name = "OutboundError";
   readonly code: OutboundErrorCode;
   readonly status: number;
+  /** The host the failing request went to (after redirects), when known: for sentences that name it. */
+  host?: string;
 
   constructor(code: OutboundErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });

@@ -540,6 +540,7 @@ export function createOutbound(settings: OutboundSettings = {}): Outbound {
           res = await exchange(hop, r, ctx);
         } catch (err) {
           const mapped = mapError(err, ctx);
+          if (mapped instanceof OutboundError) mapped.host ??= hop.url.hostname;
           if (idempotent && isRetryable(mapped) && attempt < r.opts.retries) {
             const delay = Math.min(r.opts.retryBaseDelayMs * 2 ** attempt, r.opts.maxRetryDelayMs);
             if (delay < remaining(ctx)) {

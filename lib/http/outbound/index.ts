@@ -9,6 +9,7 @@
 import { createOutbound, type FetchOptions } from "./fetch";
 
 export { OutboundError, isOutboundError, type OutboundErrorCode } from "./errors";
+export { explainForUrl } from "./explain";
 export {
   checkUrl,
   checkHost,
