@@ -112,7 +112,7 @@ describe("renderJson", () => {
       const out = JSON.parse(renderJson(input)) as { segments: Segment[] };
       expect(out.segments[0]?.end).toBe(18);
       expect(out.segments[0]?.words).toEqual([
-        { start: 10, end: 11, text: "a\\n" },
+        { start: 10, end: 11, text: "a" },
         { start: 11, end: 11, text: 'b"' },
         { start: 11, end: 18, text: "c" },
         { start: 18, end: 18, text: "d" },
