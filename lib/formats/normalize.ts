@@ -179,7 +179,8 @@ function merge(input: CueArrays, m: number, order: number[] | null, out: CueArra
     const i = order === null ? k : order[k];
     const s = inStart[i];
     const t = carryText === "" ? inText[i] : carryText + " " + inText[i];
-    const w = carryWords === undefined ? inWords[i] : inWords[i] === undefined ? carryWords : carryWords.concat(inWords[i]!);
+    const w =
+      carryWords === undefined ? inWords[i] : inWords[i] === undefined ? carryWords : carryWords.concat(inWords[i]!);
     let e = inEnd[i] > carryEnd ? inEnd[i] : carryEnd;
     const nextStart = k + 1 < m ? inStart[order === null ? k + 1 : order[k + 1]] : -1;
     if (nextStart === s) {

@@ -74,8 +74,12 @@ export function parseCaptions(body: string, declared?: CaptionFormat): Cue[] {
 /**
  * Cues → the segments stored for a track. Machine-made tracks (auto captions and their machine
  * translations) lose their rolling repetition (dedupe); manual captions are only tidied (a song's
- * repeated chorus is content).
+ * repeated chorus is content). Only automatic captions keep their word times (issue 39): a manual
+ * track is timed by the line, and a machine translation's words were never spoken at the times of
+ * the words it translates.
  */
 export function captionSegments(cues: readonly Cue[], kind: CaptionKind): Segment[] {
-  return kind === "manual" ? tidy(cues) : dedupe(cues);
+  if (kind === "manual") return tidy(cues);
+  const segments = dedupe(cues);
+  return kind === "auto" ? segments : segments.map(({ start, end, text }) => ({ start, end, text }));
 }
