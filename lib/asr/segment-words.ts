@@ -68,7 +68,7 @@ export function segmentWords(
   { maxSeconds = 7, maxChars = 84 }: SegmentWordsOptions = {},
 ): TimedText[] {
   const items = words
-    .map((w) => ({ text: w.text.trim(), start: w.start, end: Math.max(w.end, w.start), estimated: w.estimated === true }))
+    .map((w): Word => ({ text: w.text.trim(), start: w.start, end: Math.max(w.end, w.start), estimated: w.estimated }))
     .filter((w) => w.text.length > 0);
   const n = items.length;
   if (n === 0) return [];
@@ -106,7 +106,8 @@ export function segmentWords(
       end: Math.max(...group.map((w) => w.end)),
       text: joinWords(group.map((w) => w.text)),
     };
-    if (!group.some((w) => w.estimated)) segment.words = group.map((w) => ({ start: w.start, end: w.end, text: w.text }));
+    if (!group.some((w) => w.estimated))
+      segment.words = group.map((w) => ({ start: w.start, end: w.end, text: w.text }));
     segments.push(segment);
   }
   return segments.reverse();

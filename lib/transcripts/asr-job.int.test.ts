@@ -121,7 +121,10 @@ describe("speech recognition jobs", () => {
     expect(upload.filename).toMatch(/\.(ogg|mp3)$/);
     // Word times asked for, and stored once with the transcript, each word with its own time (issue 39).
     expect(upload.params["timestamp_granularities[]"]).toContain("word");
-    const stored = await ctx.db.transcript.findFirstOrThrow({ where: { origin: "asr" }, orderBy: { createdAt: "desc" } });
+    const stored = await ctx.db.transcript.findFirstOrThrow({
+      where: { origin: "asr" },
+      orderBy: { createdAt: "desc" },
+    });
     const words = (stored.segments as Array<{ words?: Array<{ start: number; end: number; text: string }> }>).flatMap(
       (s) => s.words ?? [],
     );
