@@ -8,6 +8,9 @@
  * One file per format (json3.ts, srv3.ts for srv3 and the classic XML, vtt.ts, srt.ts, ttml.ts,
  * podcast.ts for the Podcasting 2.0 JSON and HTML transcripts),
  * HLS WebVTT in hls.ts, text cleaning in text.ts, rolling-caption de-duplication in dedup.ts.
+ * Word times (issue 39): the parsers keep the words a file times itself (Cue.words: json3 `tOffsetMs`,
+ * srv3 `<s t>`, WebVTT `<00:00:01.469>` tags; YouTube's TTML and classic XML time none), dedup.ts keeps
+ * each once with its own time, and captionSegments keeps them for automatic tracks only.
  * Pure: no I/O.
  */
 import type { CaptionKind } from "@/lib/captions/types";

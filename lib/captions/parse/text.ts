@@ -124,6 +124,9 @@ export function cueAt(startMs: number, endMs: number, text: string, append = fal
   return cue;
 }
 
+/** One word that cleanText would leave as it is: no tag, entity, whitespace, control or invisible character. */
+const PLAIN_WORD = /^[^\s<&\u0000-\u001f\u007f\u00ad\u200b\u200e\u200f\u2060\ufeff]+$/;
+
 /** A piece of a cue's text that the file gives its own time (a json3 seg, an srv3 `<s>`, the text after a VTT timestamp tag). */
 export interface TimedPiece {
   /** When the piece starts, ms from the start of the media. */
@@ -141,7 +144,9 @@ export function timedWords(pieces: readonly TimedPiece[], endMs: number, opts: C
   const texts: string[] = [];
   let prev = 0;
   for (const piece of pieces) {
-    const clean = cleanText(piece.raw, opts);
+    // Most pieces are one plain word (" everyone"): nothing for cleanText to do but trim.
+    const trimmed = piece.raw.trim();
+    const clean = PLAIN_WORD.test(trimmed) ? trimmed : cleanText(piece.raw, opts);
     if (clean === "") continue;
     if (clean.includes(" ")) continue;
     const ms = Math.max(prev, piece.ms, 0);

@@ -101,13 +101,14 @@ export function readCues(
 }
 
 const TIMESTAMP_TAG = /<(\d{1,3}:\d{2}(?::\d{2})?[.,]\d{1,3})>/;
+const ANY_TAG = /<[^<>]*>/g;
 
 /** The timed words of one cue's rows (see the file comment). */
 export function vttWords(rows: readonly string[], startMs: number, endMs: number): Word[] {
   const pieces: TimedPiece[] = [];
-  const lastRow = rows.findLastIndex((r) => cleanText(r) !== "");
+  const lastRow = rows.findLastIndex((r) => r.replace(ANY_TAG, "").trim() !== "");
   rows.forEach((row, i) => {
-    const parts = row.split(TIMESTAMP_TAG);
+    const parts = row.includes("<") ? row.split(TIMESTAMP_TAG) : [row];
     if (parts.length > 1) {
       // [before, stamp, text, stamp, text, ...]
       pieces.push({ ms: startMs, raw: parts[0] as string });
@@ -116,7 +117,8 @@ export function vttWords(rows: readonly string[], startMs: number, endMs: number
         if (ms !== null) pieces.push({ ms, raw: parts[k + 1] as string });
         else pieces.push({ ms: pieces.at(-1)?.ms ?? startMs, raw: parts[k + 1] as string });
       }
-    } else if (i === lastRow && !cleanText(row).includes(" ")) {
+    } else if (i === lastRow) {
+      // One word alone (timedWords drops a row of several).
       pieces.push({ ms: startMs, raw: row });
     }
   });
