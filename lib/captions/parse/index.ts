@@ -9,7 +9,7 @@
  * podcast.ts for the Podcasting 2.0 JSON and HTML transcripts),
  * HLS WebVTT in hls.ts, text cleaning in text.ts, rolling-caption de-duplication in dedup.ts.
  * Word times (issue 39): the parsers keep the words a file times itself (Cue.words: json3 `tOffsetMs`,
- * srv3 `<s t>`, WebVTT `<00:00:01.469>` tags; YouTube's TTML and classic XML time none), dedup.ts keeps
+ * srv3 `<s t>`, WebVTT `<00:00:01.469>` tags; TTML and the classic XML are read by the line), dedup.ts keeps
  * each once with its own time, and captionSegments keeps them for automatic tracks only.
  * Pure: no I/O.
  */
