@@ -130,6 +130,11 @@ describe("speech recognition jobs", () => {
     );
     expect(words.map((w) => w.text)).toEqual(WORDS);
     expect(words.map((w) => w.start)).toEqual(WORDS.map((_, i) => Math.round((0.3 + i * 0.4) * 1000) / 1000));
+    // And the JSON format gives them as stored.
+    const asJson = (await waitForJob(accepted.job_id, auth, "json")).json as {
+      transcript: { segments: Array<{ words?: unknown[] }> };
+    };
+    expect(asJson.transcript.segments.flatMap((s) => s.words ?? [])).toEqual(words);
 
     const seconds = job.transcript.duration_seconds;
     expect(seconds).toBeGreaterThan(0);
