@@ -9,6 +9,10 @@ import type { components, paths } from "./openapi.js";
 export type { components, paths };
 export { ERROR_CODES, isRetryableCode, type ErrorCode, type ErrorCodeInfo } from "./error-codes.js";
 export type Transcript = components["schemas"]["Transcript"];
+/** A timed piece of a JSON transcript; `words` where the source timed each word (automatic captions, speech recognition). */
+export type Segment = components["schemas"]["Segment"];
+/** One word with its own time, in seconds. */
+export type Word = components["schemas"]["Word"];
 /** A queued job, as `transcribe(url, {wait: false})` and POST /v1/transcript's 202 give it: `{job_id, status}`. */
 export type Job = components["schemas"]["Job"];
 /** A job as GET /v1/jobs/{job_id} describes it: status, stage, progress, and the transcript when done. */

@@ -1616,6 +1616,8 @@ export interface components {
             end: number;
             start: number;
             text: string;
+            /** @description the segment's words with their own times, in order, inside the segment; only where the source times each word (automatic captions, speech recognition); absent otherwise */
+            words?: components["schemas"]["Word"][];
         };
         SessionsEnded: {
             /** @description how many sessions were ended */
@@ -1857,6 +1859,14 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "webhook.test";
+        };
+        /** @description One word with its own time, as the source timed it. */
+        Word: {
+            /** @description seconds; no later than the next word's start */
+            end: number;
+            /** @description seconds */
+            start: number;
+            text: string;
         };
     };
     responses: never;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toWhisperLanguage } from "./language";
 import { createLocalProvider, planChunks, tokensToWords } from "./local";
+import { segmentWords } from "./segment-words";
 
 const BPS = 32_000; // 16 kHz s16le mono
 
@@ -53,6 +54,8 @@ describe("tokensToWords", () => {
       { text: "Hello", start: 295, end: 295.4 },
       { text: "world.", start: 295.5, end: 295.95 },
     ]);
+    // The tokens' own times are the words' (issue 39): the segment keeps them.
+    expect(segmentWords(words)).toEqual([{ start: 295, end: 295.95, text: "Hello world.", words }]);
   });
 
   it("keeps times inside the chunk and skips special tokens and blanks", () => {

@@ -7,6 +7,7 @@ import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/
 import { generateToneAudio } from "@/test/fakes/openai-asr/tones";
 import { createAsrProvider } from "./index";
 import { createOpenAiCompatibleProvider, type OpenAiCompatibleOptions } from "./openai-compatible";
+import { segmentWords } from "./segment-words";
 import { punctuateWords } from "./verbose-json";
 import { AsrError } from "./types";
 
@@ -123,6 +124,9 @@ describe("OpenAI-compatible provider", () => {
       expect(words[i].start).toBeGreaterThanOrEqual(words[i - 1].end - 1e-9);
       expect(words[i].end).toBeGreaterThan(words[i].start);
     }
+    // Shares of a segment's time, not the words' own: marked so, never shown as word times (issue 39).
+    expect(words.every((w) => w.estimated === true)).toBe(true);
+    expect(segmentWords(words).some((s) => s.words)).toBe(false);
   });
 
   it("reads words given inside segments (faster-whisper style, with leading spaces)", async () => {

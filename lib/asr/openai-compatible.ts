@@ -225,7 +225,8 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
         chunks.push({
           start,
           end: start + length,
-          words: answer.words.map((w) => ({ text: w.text, start: w.start + start, end: w.end + start })),
+          // Shifted to the whole file's clock; an estimated time stays marked as one.
+          words: answer.words.map((w) => ({ ...w, start: w.start + start, end: w.end + start })),
         });
         if (answer.text) texts.push(answer.text);
         if (answer.language) languages.push(answer.language);

@@ -40,7 +40,7 @@ describe("segmentWords", () => {
 
   it("keeps a short sentence whole, with the first start and last end", () => {
     const words = timed("Hello there, world.");
-    expect(segmentWords(words)).toEqual([{ start: 0, end: words[2].end, text: "Hello there, world." }]);
+    expect(segmentWords(words)).toEqual([{ start: 0, end: words[2].end, text: "Hello there, world.", words }]);
   });
 
   it("splits at sentence ends rather than inside sentences", () => {
@@ -117,9 +117,9 @@ describe("segmentWords", () => {
     ];
     const segments = segmentWords(words, { maxChars: 40, maxSeconds: 7 });
     expect(segments).toEqual([
-      { start: 0, end: 0.5, text: "The word" },
-      { start: 0.6, end: 9.6, text: long },
-      { start: 9.7, end: 10.2, text: "is long." },
+      { start: 0, end: 0.5, text: "The word", words: words.slice(0, 2) },
+      { start: 0.6, end: 9.6, text: long, words: words.slice(2, 3) },
+      { start: 9.7, end: 10.2, text: "is long.", words: words.slice(3) },
     ]);
   });
 
@@ -147,6 +147,17 @@ describe("segmentWords", () => {
       start: i * 0.3,
       end: i * 0.3 + 0.25,
     }));
-    expect(segmentWords(words)).toEqual([{ start: 0, end: 1.45, text: "我们今天去公园。" }]);
+    expect(segmentWords(words)).toEqual([{ start: 0, end: 1.45, text: "我们今天去公园。", words }]);
+  });
+
+  it("keeps each segment's words with their own times, except where a time was only estimated (issue 39)", () => {
+    const words = [...timed("One two three."), ...timed("Four five six.", { start: 5 })];
+    const segments = segmentWords(words);
+    expect(segments.map((s) => s.text)).toEqual(["One two three.", "Four five six."]);
+    expect(segments.flatMap((s) => s.words ?? [])).toEqual(words);
+    const shared: Word[] = words.map((w, i) => (i >= 3 ? { ...w, estimated: true } : w));
+    const mixed = segmentWords(shared);
+    expect(mixed.map((s) => s.words?.length ?? 0)).toEqual([3, 0]);
+    expect(mixed.flatMap((s) => s.words ?? []).some((w) => "estimated" in w)).toBe(false);
   });
 });

@@ -1,10 +1,9 @@
+import type { Segment } from "@/lib/formats/types";
+
 import type { Word } from "./types";
 
-export interface TimedText {
-  start: number;
-  end: number;
-  text: string;
-}
+/** A segment cut from recognised words: its words with their times, unless any was only estimated. */
+export type TimedText = Segment;
 
 export interface SegmentWordsOptions {
   /** Longest a segment may last (first word's start to last word's end), unless one word alone is longer. */
@@ -61,13 +60,15 @@ function breakCost(word: Word, next: Word | undefined): number {
  * (a single longer word gets a segment of its own; a word is never split). Among the cuts that respect
  * the limits it picks the cheapest overall: sentence ends (. ? !) and long silences first, then commas and
  * pauses over 0.6 s, then plain word boundaries, with as few and as evenly filled segments as possible.
+ * Each segment keeps its words (`words`, issue 39) when the backend timed every one of them; a segment
+ * with an `estimated` word (a share of a segment's time, not a word's own) has none.
  */
 export function segmentWords(
   words: readonly Word[],
   { maxSeconds = 7, maxChars = 84 }: SegmentWordsOptions = {},
 ): TimedText[] {
   const items = words
-    .map((w) => ({ text: w.text.trim(), start: w.start, end: Math.max(w.end, w.start) }))
+    .map((w): Word => ({ text: w.text.trim(), start: w.start, end: Math.max(w.end, w.start), estimated: w.estimated }))
     .filter((w) => w.text.length > 0);
   const n = items.length;
   if (n === 0) return [];
@@ -100,11 +101,14 @@ export function segmentWords(
   const segments: TimedText[] = [];
   for (let j = n; j > 0; j = from[j]) {
     const group = items.slice(from[j], j);
-    segments.push({
+    const segment: TimedText = {
       start: group[0].start,
       end: Math.max(...group.map((w) => w.end)),
       text: joinWords(group.map((w) => w.text)),
-    });
+    };
+    if (!group.some((w) => w.estimated))
+      segment.words = group.map((w) => ({ start: w.start, end: w.end, text: w.text }));
+    segments.push(segment);
   }
   return segments.reverse();
 }

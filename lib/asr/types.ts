@@ -9,6 +9,11 @@ export interface Word {
   start: number;
   /** Seconds from the start of the audio; >= start. */
   end: number;
+  /**
+   * The backend timed only the segment or the whole text, and this word's time is a share of it
+   * (lib/asr/verbose-json.ts): good for cutting segments, not a time to show (issue 39).
+   */
+  estimated?: true;
 }
 
 export interface AsrResult {

@@ -49,7 +49,10 @@ function timedWords(list: unknown): Word[] {
   return words;
 }
 
-/** Words spread over a segment's time in proportion to their length (when the server gives no word times). */
+/**
+ * Words spread over a segment's time in proportion to their length (when the server gives no word times),
+ * marked `estimated`: they cut segments but are not shown as word times.
+ */
 function wordsInSegment(text: string, start: number, end: number): Word[] {
   const trimmed = text.trim();
   if (!trimmed) return [];
@@ -61,7 +64,7 @@ function wordsInSegment(text: string, start: number, end: number): Word[] {
   let at = 0;
   for (const token of tokens) {
     const share = ((token.length + 1) / total) * span;
-    words.push({ text: token, start: start + at, end: start + at + share });
+    words.push({ text: token, start: start + at, end: start + at + share, estimated: true });
     at += share;
   }
   return words;

@@ -67,4 +67,95 @@ describe("renderJson", () => {
     expect(out).toBe(reference(input));
     expect((JSON.parse(out) as { segments: unknown[] }).segments).toHaveLength(36_000);
   });
+
+  describe("words (issue 39)", () => {
+    it("writes a segment's words after its text, and no words key where there are none", () => {
+      const input: Segment[] = [
+        {
+          start: 1,
+          end: 3,
+          text: "hey everyone",
+          words: [
+            { start: 1, end: 1.329, text: "hey" },
+            { start: 1.329, end: 3, text: "everyone" },
+          ],
+        },
+        { start: 3, end: 4, text: "[Music]" },
+        { start: 4, end: 5, text: "empty list", words: [] },
+      ];
+      expect(renderJson(input)).toBe(
+        '{"segments":[{"start":1,"end":3,"text":"hey everyone","words":[{"start":1,"end":1.329,"text":"hey"},' +
+          '{"start":1.329,"end":3,"text":"everyone"}]},{"start":3,"end":4,"text":"[Music]"},' +
+          '{"start":4,"end":5,"text":"empty list"}]}',
+      );
+      expect(renderJson(input)).toBe(reference(input));
+    });
+
+    it("keeps words inside their segment, in order, each ending by the next one's start", () => {
+      const input: Segment[] = [
+        {
+          start: 10,
+          end: 20,
+          text: "a b c d",
+          words: [
+            { start: 9, end: 12, text: " a\n" },
+            { start: 11.0004, end: Number.NaN, text: 'b"' },
+            { start: 10.5, end: 30, text: "c" },
+            { start: Number.NaN, end: 1, text: "lost" },
+            { start: 15, end: 40, text: "  " },
+            { start: 19, end: 25, text: "d" },
+          ],
+        },
+        // Trims this segment's end to 18: the last word ends there too.
+        { start: 18, end: 22, text: "next" },
+      ];
+      const out = JSON.parse(renderJson(input)) as { segments: Segment[] };
+      expect(out.segments[0]?.end).toBe(18);
+      expect(out.segments[0]?.words).toEqual([
+        { start: 10, end: 11, text: "a" },
+        { start: 11, end: 11, text: 'b"' },
+        { start: 11, end: 18, text: "c" },
+        { start: 18, end: 18, text: "d" },
+      ]);
+      expect(renderJson(input)).toBe(reference(input));
+    });
+
+    it("merges the words of segments that start together", () => {
+      const input: Segment[] = [
+        { start: 0, end: 1, text: "one", words: [{ start: 0, end: 1, text: "one" }] },
+        { start: 0, end: 2, text: "two", words: [{ start: 0.5, end: 2, text: "two" }] },
+      ];
+      expect(normalizeSegments(input)).toEqual([
+        {
+          start: 0,
+          end: 2,
+          text: "one two",
+          words: [
+            { start: 0, end: 0.5, text: "one" },
+            { start: 0.5, end: 2, text: "two" },
+          ],
+        },
+      ]);
+      expect(renderJson(input)).toBe(reference(input));
+    });
+
+    it("equals the reference on random words", () => {
+      let seed = 11;
+      const rand = () => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return seed / 0x1_0000_0000;
+      };
+      const input: Segment[] = [];
+      for (let i = 0; i < 500; i++) {
+        const start = rand() * 1000;
+        const words = Array.from({ length: Math.floor(rand() * 6) }, (_, k) => ({
+          start: start + rand() * 4 - 0.5,
+          end: start + rand() * 6,
+          text: ["w", " ", "é\n", '"q"', "😀"][k % 5] as string,
+        }));
+        input.push({ start, end: start + rand() * 5, text: `cue ${i}`, ...(rand() < 0.7 ? { words } : {}) });
+      }
+      expect(renderJson(input)).toBe(reference(input));
+    });
+  });
 });

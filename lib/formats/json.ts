@@ -1,4 +1,4 @@
-import { normalizeCues, totalTextLength, type NormalizedCues } from "./normalize";
+import { normalizeCues, normalizeWords, totalTextLength, type NormalizedCues } from "./normalize";
 import type { Segment } from "./types";
 import { Utf16Writer, textEscaping, writeText } from "./writer";
 
@@ -28,7 +28,9 @@ function writeSeconds(w: Utf16Writer, ms: number): void {
 
 /**
  * JSON: `{"segments":[{"start":s,"end":s,"text":"..."}...]}` with the normalized segments (times
- * in seconds with millisecond precision). Byte-for-byte what JSON.stringify({ segments:
+ * in seconds with millisecond precision); a segment whose source timed its words also has
+ * `"words":[{"start":s,"end":s,"text":"..."}...]` after its text (normalizeWords rules), and no
+ * `words` key otherwise. Byte-for-byte what JSON.stringify({ segments:
  * normalizeSegments(segments) }) gives, written directly from the normalized arrays for speed.
  */
 export function renderJson(segments: readonly Segment[]): string {
@@ -55,6 +57,35 @@ function writeJsonCues(w: Utf16Writer, cues: NormalizedCues): void {
     w.raw(',"text":"');
     writeText(w, text[i], JSON_TEXT);
     w.reserve(2);
+    w.raw('"');
+    const words = cues.words[i];
+    if (words !== undefined) writeJsonWords(w, words, startMs[i], endMs[i]);
+    w.reserve(1);
+    w.raw("}");
+  }
+}
+
+function writeJsonWords(
+  w: Utf16Writer,
+  raw: NonNullable<NormalizedCues["words"][number]>,
+  segStartMs: number,
+  segEndMs: number,
+): void {
+  const words = normalizeWords(raw, segStartMs, segEndMs);
+  if (words.count === 0) return;
+  w.reserve(PER_CUE);
+  w.raw(',"words":[');
+  for (let k = 0; k < words.count; k++) {
+    w.reserve(PER_CUE);
+    w.raw(k === 0 ? '{"start":' : ',{"start":');
+    writeSeconds(w, words.startMs[k]);
+    w.raw(',"end":');
+    writeSeconds(w, words.endMs[k]);
+    w.raw(',"text":"');
+    writeText(w, words.text[k], JSON_TEXT);
+    w.reserve(2);
     w.raw('"}');
   }
+  w.reserve(2);
+  w.raw("]");
 }

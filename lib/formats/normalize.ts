@@ -1,4 +1,4 @@
-import type { Segment } from "./types";
+import type { Segment, Word } from "./types";
 
 /** Minimum length given to a zero-length (or inverted) cue, in ms; capped by the next cue's start. */
 export const MIN_CUE_MS = 500;
@@ -51,6 +51,8 @@ export interface NormalizedCues {
   startMs: Float64Array;
   endMs: Float64Array;
   text: string[];
+  /** The words of cue i as the source gave them (not normalized yet: see normalizeWords), or undefined. */
+  words: (readonly Word[] | undefined)[];
 }
 
 /** Sum of the (raw) text lengths: sizes output buffers. */
@@ -83,11 +85,17 @@ interface CueArrays {
   startMs: Float64Array;
   endMs: Float64Array;
   text: string[];
+  words: (readonly Word[] | undefined)[];
 }
 const scratch: { input: CueArrays; sorted: CueArrays } = { input: cueArrays(0), sorted: cueArrays(0) };
 
 function cueArrays(n: number): CueArrays {
-  return { startMs: new Float64Array(n), endMs: new Float64Array(n), text: new Array<string>(n) };
+  return {
+    startMs: new Float64Array(n),
+    endMs: new Float64Array(n),
+    text: new Array<string>(n),
+    words: new Array<readonly Word[] | undefined>(n),
+  };
 }
 
 function scratchArrays(which: "input" | "sorted", n: number): CueArrays {
@@ -108,27 +116,28 @@ function scratchArrays(which: "input" | "sorted", n: number): CueArrays {
  */
 export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
   const input = scratchArrays("input", segments.length);
-  const collected = collect(segments, input.startMs, input.endMs, input.text);
+  const collected = collect(segments, input);
   const m = collected < 0 ? -collected - 1 : collected;
   if (collected >= 0) {
     // In start order: merged in place (cue k is read before any cue <= k is written).
-    const count = merge(input.startMs, input.endMs, input.text, m, null, input.startMs, input.endMs, input.text);
-    return { count, startMs: input.startMs, endMs: input.endMs, text: input.text };
+    const count = merge(input, m, null, input);
+    return { count, startMs: input.startMs, endMs: input.endMs, text: input.text, words: input.words };
   }
   const order = new Array<number>(m);
   for (let i = 0; i < m; i++) order[i] = i;
   const inStart = input.startMs;
   order.sort((a, b) => inStart[a] - inStart[b] || a - b); // stable by construction
   const out = scratchArrays("sorted", m);
-  const count = merge(input.startMs, input.endMs, input.text, m, order, out.startMs, out.endMs, out.text);
-  return { count, startMs: out.startMs, endMs: out.endMs, text: out.text };
+  const count = merge(input, m, order, out);
+  return { count, startMs: out.startMs, endMs: out.endMs, text: out.text, words: out.words };
 }
 
 /**
  * Pass 1: drops blank-text and time-less segments, rounds and clamps times into the `in*` arrays.
  * Returns how many were kept, as `m` when they are sorted by start and `-m - 1` when not.
  */
-function collect(segments: readonly Segment[], inStart: Float64Array, inEnd: Float64Array, inText: string[]): number {
+function collect(segments: readonly Segment[], into: CueArrays): number {
+  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords } = into;
   let m = 0;
   let sorted = true;
   let prevStart = -1;
@@ -148,6 +157,8 @@ function collect(segments: readonly Segment[], inStart: Float64Array, inEnd: Flo
     inStart[m] = s;
     inEnd[m] = e; // -1 = unknown, treated as zero-length in merge()
     inText[m] = t;
+    const words = seg.words;
+    inWords[m] = Array.isArray(words) && words.length > 0 ? words : undefined;
     m++;
   }
   return sorted ? m : -m - 1;
@@ -157,38 +168,37 @@ function collect(segments: readonly Segment[], inStart: Float64Array, inEnd: Flo
  * Pass 2, in start order (`order`, or index order when null): merges same-start cues, gives
  * zero-length/inverted cues MIN_CUE_MS, trims overlaps. Returns the number of cues written.
  */
-function merge(
-  inStart: Float64Array,
-  inEnd: Float64Array,
-  inText: string[],
-  m: number,
-  order: number[] | null,
-  startMs: Float64Array,
-  endMs: Float64Array,
-  text: string[],
-): number {
+function merge(input: CueArrays, m: number, order: number[] | null, out: CueArrays): number {
+  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords } = input;
+  const { startMs, endMs, text, words } = out;
   let count = 0;
   let carryText = "";
   let carryEnd = -1;
+  let carryWords: readonly Word[] | undefined;
   for (let k = 0; k < m; k++) {
     const i = order === null ? k : order[k];
     const s = inStart[i];
     const t = carryText === "" ? inText[i] : carryText + " " + inText[i];
+    const w =
+      carryWords === undefined ? inWords[i] : inWords[i] === undefined ? carryWords : carryWords.concat(inWords[i]!);
     let e = inEnd[i] > carryEnd ? inEnd[i] : carryEnd;
     const nextStart = k + 1 < m ? inStart[order === null ? k + 1 : order[k + 1]] : -1;
     if (nextStart === s) {
       // Same start as the next cue: fold this one into it.
       carryText = t;
       carryEnd = e;
+      carryWords = w;
       continue;
     }
     carryText = "";
     carryEnd = -1;
+    carryWords = undefined;
     if (e <= s) e = s + MIN_CUE_MS;
     if (nextStart >= 0 && e > nextStart) e = nextStart; // nextStart > s here, so e > s still
     startMs[count] = s;
     endMs[count] = e;
     text[count] = t;
+    words[count] = w;
     count++;
   }
   return count;
@@ -217,7 +227,60 @@ export function normalizeSegments(segments: readonly Segment[]): Segment[] {
   const cues = normalizeCues(segments);
   const out = new Array<Segment>(cues.count);
   for (let i = 0; i < cues.count; i++) {
-    out[i] = { start: cues.startMs[i] / 1000, end: cues.endMs[i] / 1000, text: cleanText(cues.text[i]) };
+    const seg: Segment = { start: cues.startMs[i] / 1000, end: cues.endMs[i] / 1000, text: cleanText(cues.text[i]) };
+    const raw = cues.words[i];
+    if (raw !== undefined) {
+      const words = normalizeWords(raw, cues.startMs[i], cues.endMs[i]);
+      if (words.count > 0) {
+        seg.words = new Array<Word>(words.count);
+        for (let k = 0; k < words.count; k++) {
+          seg.words[k] = { start: words.startMs[k] / 1000, end: words.endMs[k] / 1000, text: words.text[k] };
+        }
+      }
+    }
+    out[i] = seg;
   }
   return out;
+}
+
+/** A cue's words, normalized: times in integer ms, texts cleaned. Entries [0, count) are valid. */
+export interface NormalizedWords {
+  count: number;
+  startMs: number[];
+  endMs: number[];
+  text: string[];
+}
+
+/**
+ * The words of one normalized cue (issue 39): words whose text is blank (or not a string) or whose
+ * start is not a finite number are dropped, texts are cleaned like cue texts, times are rounded to
+ * whole milliseconds and kept inside the cue (segStartMs <= start <= end <= segEndMs), starts never
+ * go backwards, and a word ends no later than the next one starts (a missing or inverted end
+ * becomes the next word's start, or the cue's end for the last word).
+ */
+export function normalizeWords(words: readonly Word[], segStartMs: number, segEndMs: number): NormalizedWords {
+  const startMs: number[] = [];
+  const endMs: number[] = [];
+  const text: string[] = [];
+  let prevStart = segStartMs;
+  for (const w of words) {
+    if (w == null || isBlank(w.text)) continue;
+    let s = secondsToMs(w.start);
+    if (s < 0) continue;
+    if (s < prevStart) s = prevStart;
+    if (s > segEndMs) s = segEndMs;
+    prevStart = s;
+    const e = secondsToMs(w.end);
+    startMs.push(s);
+    endMs.push(e);
+    text.push(cleanText(w.text));
+  }
+  const count = startMs.length;
+  for (let k = 0; k < count; k++) {
+    const s = startMs[k];
+    const limit = k + 1 < count ? startMs[k + 1] : segEndMs;
+    const e = endMs[k];
+    endMs[k] = e < s || e > limit ? limit : e;
+  }
+  return { count, startMs, endMs, text };
 }

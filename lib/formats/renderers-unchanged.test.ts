@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { captionSegments, parseCaptions } from "@/lib/captions/parse";
+import { SAMPLE_META } from "@/test/formats/fixtures";
 import { renderCorpus } from "@/test/formats/render-corpus";
+import { REAL_CAPTION_FILES, readCaptionFile } from "@/test/fixtures/captions";
 import { FORMATS, renderTimestampedText, renderTranscript } from "./index";
 
 /**
@@ -116,4 +119,18 @@ describe("renderers after the speed work", () => {
       }
     }
   }, 120_000);
+
+  it("print the same text, SRT, WebVTT and Markdown for the real files with their word times as without (issue 39)", () => {
+    for (const f of REAL_CAPTION_FILES.filter((x) => x.kind === "auto")) {
+      const timed = captionSegments(parseCaptions(readCaptionFile(f.file), f.format), "auto");
+      expect(timed.some((s) => s.words)).toBe(true);
+      const plain = timed.map(({ start, end, text }) => ({ start, end, text }));
+      for (const format of FORMATS.filter((x) => x !== "json")) {
+        expect(renderTranscript(format, timed, SAMPLE_META).content, `${f.file} · ${format}`).toBe(
+          renderTranscript(format, plain, SAMPLE_META).content,
+        );
+      }
+      expect(renderTimestampedText(timed)).toBe(renderTimestampedText(plain));
+    }
+  });
 });

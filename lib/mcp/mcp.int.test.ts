@@ -198,6 +198,7 @@ describe("with an API key", () => {
       "to_seconds",
       "from_character",
       "max_characters",
+      "words",
     ]);
   });
 

@@ -183,4 +183,55 @@ describe("what a model reads", () => {
       'The transcript is being made by speech recognition (job j1: running, recognize, 43%).\nCall get_job with job_id "j1" in a minute or two to get it; longer recordings take longer.',
     );
   });
+
+  describe("words: true (issue 39)", () => {
+    const timed = {
+      ...transcript,
+      caption_kind: "auto" as const,
+      segments: Array.from({ length: 200 }, (_, i) => ({
+        start: i * 2,
+        end: i * 2 + 2,
+        text: "one two three",
+        words: ["one", "two", "three"].map((text, k) => ({ start: i * 2 + k / 2, end: i * 2 + (k + 1) / 2, text })),
+      })),
+    };
+
+    it("gives the part's segments with their words in the structured answer, only when asked", () => {
+      expect(transcriptPage(timed, "json", {}, "get_transcript").page).not.toHaveProperty("segments");
+      const { page, text } = transcriptPage(timed, "json", { words: true }, "get_transcript");
+      expect(page.segments).toEqual(timed.segments);
+      // The text a model reads stays the [hh:mm:ss] lines.
+      expect(text).toContain("[00:00:02] one two three\n");
+      expect(text).not.toContain('"start"');
+    });
+
+    it("counts the words toward max_characters: a part holds fewer segments, and the pages hold them all", () => {
+      const plain = transcriptPage(timed, "json", { max_characters: 2000 }, "get_transcript").page;
+      const first = transcriptPage(timed, "json", { max_characters: 2000, words: true }, "get_transcript").page;
+      expect(first.characters).toBeLessThanOrEqual(2000);
+      expect(first.to_segment).toBeLessThan(plain.to_segment / 3);
+      expect(JSON.stringify(first.segments).length).toBeLessThanOrEqual(2000);
+      const seen = [...first.segments!];
+      let next = first.next_from_segment;
+      while (next !== null) {
+        const part = transcriptPage(timed, "json", { max_characters: 2000, words: true, from_segment: next }, "x").page;
+        expect(part.characters).toBeLessThanOrEqual(2000);
+        seen.push(...part.segments!);
+        next = part.next_from_segment;
+      }
+      expect(seen).toEqual(timed.segments);
+    });
+
+    it("a segment longer than the budget is cut to fit twice (its line and its JSON), without words", () => {
+      const giant = {
+        ...timed,
+        segments: [{ start: 0, end: 9, text: "x".repeat(5000), words: timed.segments[0]!.words }],
+      };
+      const { page } = transcriptPage(giant, "json", { max_characters: 2000, words: true }, "get_transcript");
+      expect(page.characters).toBeLessThanOrEqual(2000);
+      expect(JSON.stringify(page.segments).length).toBeLessThanOrEqual(2000);
+      expect(page.segments![0]).not.toHaveProperty("words");
+      expect(page.next_from_character).toBe(page.segments![0]!.text.length);
+    });
+  });
 });

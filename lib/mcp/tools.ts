@@ -170,7 +170,8 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
         "Transcript of a video or audio link (YouTube, X, TikTok, Facebook, Instagram, RedNote, Vimeo, podcast episode or direct audio URL), " +
         "with [hh:mm:ss] timestamps. Uses the platform's captions when they exist (answers at once); otherwise speech recognition runs as a job: " +
         "this tool waits up to about 20 seconds, then returns the job_id to poll with get_job. A long transcript comes in parts (about 40,000 characters " +
-        "each, the whole length stated): continue with from_segment, or jump to a time with from_seconds/to_seconds. When the video has captions but not " +
+        "each, the whole length stated): continue with from_segment, or jump to a time with from_seconds/to_seconds; words: true also returns the part's " +
+        "segments with each word's own time where the source has them. When the video has captions but not " +
         "in lang, the answer lists the languages it has (recognize: true transcribes it anyway). Counts against the caller's monthly allowance " +
         "(once per video and language; repeats and further parts are free).",
       inputSchema: {

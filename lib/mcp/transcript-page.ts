@@ -3,7 +3,7 @@ import { z } from "zod";
 import { renderMarkdown, renderSrt, renderVtt, type Format, type Segment } from "@/lib/formats";
 import { clock } from "@/lib/mcp/render";
 import { RequestValidationError } from "@/lib/http/validation";
-import { transcriptSchema, type TranscriptResponse } from "@/lib/transcripts/schemas";
+import { segmentSchema, transcriptSchema, type TranscriptResponse } from "@/lib/transcripts/schemas";
 
 // A transcript for a model, once and in pages: the text (content) carries the transcript, the structured
 // answer only what it is and which part this is. An hour of captions is ~60,000 characters, more than an
@@ -44,6 +44,13 @@ export const pageInput = {
     .max(MAX_PAGE_CHARACTERS)
     .optional()
     .describe(`Most transcript characters in this answer (default ${DEFAULT_PAGE_CHARACTERS})`),
+  words: z
+    .boolean()
+    .optional()
+    .describe(
+      "Also return this part's segments in structuredContent.page.segments, each with its words' own times (words: [{start, end, text}]) " +
+        "where the source times each word (automatic captions, speech recognition). The words count toward max_characters, so a part holds fewer segments",
+    ),
 };
 
 export interface PageRequest {
@@ -52,6 +59,8 @@ export interface PageRequest {
   to_seconds?: number;
   from_character?: number;
   max_characters?: number;
+  /** Return the part's segments with their words (structured), counting the words' JSON toward the budget. */
+  words?: boolean;
 }
 
 export const transcriptInfoSchema = transcriptSchema.omit({ content: true, segments: true, format: true });
@@ -65,8 +74,10 @@ export const pageSchema = z.object({
   total_segments: z.int(),
   from_seconds: z.number(),
   to_seconds: z.number(),
-  characters: z.int().describe("transcript characters in this answer"),
-  total_characters: z.int().describe("transcript characters of the whole transcript"),
+  characters: z
+    .int()
+    .describe("transcript characters in this answer (with words: true, the JSON of page.segments counted too)"),
+  total_characters: z.int().describe("transcript characters of the whole transcript (counted as characters is)"),
   next_from_segment: z
     .int()
     .nullable()
@@ -75,11 +86,23 @@ export const pageSchema = z.object({
     .int()
     .nullable()
     .describe("pass as from_character with next_from_segment when this part ended inside a segment; else null"),
+  segments: z
+    .array(segmentSchema)
+    .optional()
+    .describe("with words: true, this part's segments, each with its words' own times where the source has them"),
 });
 
 export type TranscriptPage = z.infer<typeof pageSchema>;
 
 const line = (segment: Segment) => `[${clock(segment.start)}] ${segment.text}`;
+
+/**
+ * The characters a segment costs in a page: its line, and with `words` (issue 39) also its JSON in
+ * page.segments, words included, so the structured part stays within the budget too.
+ */
+function cost(segment: Segment, words: boolean): number {
+  return line(segment).length + 1 + (words ? JSON.stringify(segment).length + 1 : 0);
+}
 
 /**
  * The segments a page holds: from the requested start, up to to_seconds, within the character budget. A
@@ -91,6 +114,7 @@ function select(
   request: PageRequest,
 ): { part: Segment[]; from: number; to: number; characters: number; nextCharacter: number | null } {
   const budget = request.max_characters ?? DEFAULT_PAGE_CHARACTERS;
+  const words = request.words === true;
   let from = Math.min(request.from_segment ?? 0, segments.length);
   let skip = request.from_character ?? 0;
   if (request.from_seconds !== undefined) {
@@ -104,15 +128,19 @@ function select(
   while (to < segments.length) {
     const whole = segments[to]!;
     if (request.to_seconds !== undefined && whole.start >= request.to_seconds) break;
-    const segment = to === from && skip > 0 ? { ...whole, text: whole.text.slice(skip) } : whole;
-    const size = line(segment).length + 1;
+    // A segment read from inside (from_character) has no words: which of them the rest holds is not known.
+    const segment = to === from && skip > 0 ? textOnly({ ...whole, text: whole.text.slice(skip) }) : whole;
+    const size = cost(segment, words);
     if (characters + size > budget) {
       if (part.length > 0) break;
-      // Alone it is over the budget: as much of its text as fits, and where the next page goes on.
-      let room = Math.max(1, budget - (size - segment.text.length));
-      if (/[\uD800-\uDBFF]/.test(segment.text[room - 1] ?? "")) room = Math.max(1, room - 1); // not half a pair
-      part.push({ ...segment, text: segment.text.slice(0, room) });
-      characters += line(part[0]!).length + 1;
+      // Alone it is over the budget: as much of its text as fits (without its words), and where the next page goes on.
+      // With words the text is there twice (the line and page.segments' JSON): half as much fits.
+      const plain = textOnly(segment);
+      const copies = words ? 2 : 1;
+      let room = Math.max(1, Math.floor((budget - (cost(plain, words) - copies * plain.text.length)) / copies));
+      if (/[\uD800-\uDBFF]/.test(plain.text[room - 1] ?? "")) room = Math.max(1, room - 1); // not half a pair
+      part.push({ ...plain, text: plain.text.slice(0, room) });
+      characters += cost(part[0]!, words);
       return { part, from, to, characters, nextCharacter: skip + room };
     }
     part.push(segment);
@@ -120,6 +148,10 @@ function select(
     to++;
   }
   return { part, from, to, characters, nextCharacter: null };
+}
+
+function textOnly({ start, end, text }: Segment): Segment {
+  return { start, end, text };
 }
 
 function body(format: Format, part: Segment[], transcript: TranscriptResponse): string {
@@ -162,7 +194,7 @@ export function transcriptPage(transcript: TranscriptResponse, format: Format, r
     ]);
   }
   const { part, from, to, characters, nextCharacter } = select(segments, request);
-  const total = segments.reduce((n, s) => n + line(s).length + 1, 0);
+  const total = segments.reduce((n, s) => n + cost(s, request.words === true), 0);
   const endOfRange =
     nextCharacter === null &&
     (to >= segments.length || (request.to_seconds !== undefined && segments[to]!.start >= request.to_seconds));
@@ -177,6 +209,7 @@ export function transcriptPage(transcript: TranscriptResponse, format: Format, r
     total_characters: total,
     next_from_segment: endOfRange ? null : to,
     next_from_character: nextCharacter,
+    ...(request.words === true ? { segments: part } : {}),
   };
   const header =
     format === "md"

@@ -119,6 +119,22 @@ describe("speech recognition jobs", () => {
     // The uploaded audio was converted: mono 16 kHz compressed, not the original WAV.
     const upload = asr.requests.at(-1)!;
     expect(upload.filename).toMatch(/\.(ogg|mp3)$/);
+    // Word times asked for, and stored once with the transcript, each word with its own time (issue 39).
+    expect(upload.params["timestamp_granularities[]"]).toContain("word");
+    const stored = await ctx.db.transcript.findFirstOrThrow({
+      where: { origin: "asr" },
+      orderBy: { createdAt: "desc" },
+    });
+    const words = (stored.segments as Array<{ words?: Array<{ start: number; end: number; text: string }> }>).flatMap(
+      (s) => s.words ?? [],
+    );
+    expect(words.map((w) => w.text)).toEqual(WORDS);
+    expect(words.map((w) => w.start)).toEqual(WORDS.map((_, i) => Math.round((0.3 + i * 0.4) * 1000) / 1000));
+    // And the JSON format gives them as stored.
+    const asJson = (await waitForJob(accepted.job_id, auth, "json")).json as {
+      transcript: { segments: Array<{ words?: unknown[] }> };
+    };
+    expect(asJson.transcript.segments.flatMap((s) => s.words ?? [])).toEqual(words);
 
     const seconds = job.transcript.duration_seconds;
     expect(seconds).toBeGreaterThan(0);

@@ -23,6 +23,19 @@ import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblya
 const API_KEY = "test-assemblyai-key";
 const SHORT_LEASE_MS = 1500;
 const LONG_LEASE_MS = 60_000;
+
+/** The stored transcript: AssemblyAI's words (ms) as one segment, each word with its own time (issue 39). */
+const BREAD_RISES = [
+  {
+    start: 0.1,
+    end: 0.9,
+    text: "Bread rises.",
+    words: [
+      { start: 0.1, end: 0.4, text: "Bread" },
+      { start: 0.45, end: 0.9, text: "rises." },
+    ],
+  },
+];
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakeAssemblyAi;
 let audioServer: http.Server;
@@ -188,7 +201,7 @@ describe("paid recognition across a killed runner", () => {
     expect(fake.submitted.length).toBe(submissions);
     expect(submissionsOf(transcriptId)).toBe(1);
     const transcript = await ctx.db.transcript.findUnique({ where: { id: job.transcriptId! } });
-    expect(transcript?.segments).toEqual([{ start: 0.1, end: 0.9, text: "Bread rises." }]);
+    expect(transcript?.segments).toEqual(BREAD_RISES);
   });
 
   it("kill -9 between AssemblyAI accepting the submission and its answer: the next worker finds it, submits nothing", async () => {
@@ -216,7 +229,7 @@ describe("paid recognition across a killed runner", () => {
     expect(fake.uploads.length).toBe(uploads);
     expect(fake.requests.filter((r) => r.method === "GET" && r.path === "/v2/transcript").length).toBeGreaterThan(0);
     const transcript = await ctx.db.transcript.findUnique({ where: { id: done.transcriptId! } });
-    expect(transcript?.segments).toEqual([{ start: 0.1, end: 0.9, text: "Bread rises." }]);
+    expect(transcript?.segments).toEqual(BREAD_RISES);
   });
 
   it("SIGTERM during the wait: the worker exits at once and the job is claimable by another runner", async () => {

@@ -1,5 +1,6 @@
 import { Prisma, type Transcript } from "@/lib/generated/prisma/client";
 import { normalizeSegments } from "@/lib/formats";
+import { boundStoredWords } from "@/lib/transcripts/stored-words";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { ParsedSource } from "@/lib/sources";
@@ -99,7 +100,8 @@ async function fetchAndStore(source: ParsedSource, lang: string, deps: CaptionDe
       const languages = info.tracks.map((t) => ({ code: t.lang, name: t.name, kind: t.kind }));
       return { info, track, segments: [], languages };
     }
-    return { info, track, segments: normalizeSegments(await provider.fetchTrack(info, track)), languages: undefined };
+    const segments = boundStoredWords(normalizeSegments(await provider.fetchTrack(info, track)));
+    return { info, track, segments, languages: undefined };
   }).catch((error: unknown) => {
     countUpstream(source.platform, "lookup", upstreamErrorCode(error));
     throw error;

@@ -38,7 +38,28 @@ export const transcriptRequestSchema = z
 
 export type TranscriptRequest = z.output<typeof transcriptRequestSchema>;
 
-export const segmentSchema = z.object({ start: z.number(), end: z.number(), text: z.string() }).meta({ id: "Segment" });
+export const wordSchema = z
+  .object({
+    start: z.number().describe("seconds"),
+    end: z.number().describe("seconds; no later than the next word's start"),
+    text: z.string(),
+  })
+  .meta({ id: "Word", description: "One word with its own time, as the source timed it." });
+
+export const segmentSchema = z
+  .object({
+    start: z.number(),
+    end: z.number(),
+    text: z.string(),
+    words: z
+      .array(wordSchema)
+      .optional()
+      .describe(
+        "the segment's words with their own times, in order, inside the segment; only where the source times " +
+          "each word (automatic captions, speech recognition); absent otherwise",
+      ),
+  })
+  .meta({ id: "Segment" });
 
 export const transcriptSchema = z
   .object({

@@ -15,6 +15,7 @@ import {
 import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
+import { boundStoredWords } from "@/lib/transcripts/stored-words";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import { allowanceRefusal } from "@/lib/usage/charge";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";
@@ -347,7 +348,8 @@ async function storeRecognized(
   providerName: string,
 ): Promise<Partial<TranscribeContext>> {
   recognitionSeconds.inc({ provider: providerName }, Math.max(0, result.durationSeconds || ctx.durationSeconds || 0));
-  const segments = normalizeSegments(segmentWords(result.words));
+  // Each segment keeps its words' own times where the recogniser gave them (issue 39), within the bound.
+  const segments = boundStoredWords(normalizeSegments(segmentWords(result.words)));
   if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
   await io.progress("storing", 0.95);
   const fields = {

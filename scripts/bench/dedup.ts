@@ -11,6 +11,7 @@ import {
   LARGEST_AUTO_FILE,
   REAL_CAPTION_FILES,
   readCaptionFile,
+  referenceTimedWords,
   referenceWords,
   words as wordsOf,
 } from "../../test/fixtures/captions";
@@ -108,6 +109,14 @@ async function benchRealFiles(): Promise<Record<string, number>> {
     results[`real_${name}_words_before_dedupe`] = wordsOf(cues.map((c) => c.text).join(" ")).length;
     results[`real_${name}_words_after_dedupe`] = got.length;
     results[`real_${name}_words_lost`] = reference.filter((w, i) => got[i] !== w).length;
+    // Issue 39: the words the file times itself, and those that come out with the same text and start.
+    const timed = referenceTimedWords(f, body);
+    const kept = out.flatMap((s) => s.words ?? []);
+    results[`real_${name}_timed_words_in_file`] = timed.length;
+    results[`real_${name}_timed_words_out`] = kept.length;
+    results[`real_${name}_timed_words_same`] = timed.filter(
+      (w, i) => kept[i]?.text === w.text && kept[i]?.start === w.start,
+    ).length;
   }
   const largest = REAL_CAPTION_FILES.find((x) => x.file === LARGEST_AUTO_FILE);
   if (largest) {

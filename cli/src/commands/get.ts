@@ -149,8 +149,9 @@ export function registerGet(program: Command): void {
         "verbatim get interview.m4a --format vtt > interview.vtt",
         "cat links.txt | verbatim get - -o transcripts/",
         "verbatim get https://youtu.be/dQw4w9WgXcQ --json | jq '.segments[0]'",
+        "verbatim get https://youtu.be/dQw4w9WgXcQ --json | jq -c '.segments[].words[]?'",
       ) +
-        "\nWith --json: the transcript object, its timed segments included whatever the format; with several inputs an array of {input, transcript} or {input, error}.\n",
+        "\nWith --json: the transcript object, its timed segments included whatever the format (each with its words' own times, `words`, where the source times them: automatic captions, speech recognition); with several inputs an array of {input, transcript} or {input, error}.\n",
     )
     .action(action(get));
 }

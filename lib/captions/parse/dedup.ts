@@ -20,9 +20,15 @@
  * whole phrases), so a json3 track, whose overlaps are only ever a speaker repeating themselves
  * ("the more you knead it, the more / the more elastic..."), keeps those words.
  *
+ * Word times (issue 39): a cue's timed words (text.ts Cue) go with the tokens they belong to. A token
+ * dropped as a re-shown repeat drops its words (they were kept, with their own time, where the row was
+ * new), a kept token keeps its words, so each timed word comes out once with the time the file gave
+ * it. Appended text brings its words along; every word ends by the next word's start and inside its
+ * segment.
+ *
  * Pure: no I/O.
  */
-import type { Segment } from "@/lib/formats/types";
+import type { Segment, Word } from "@/lib/formats/types";
 
 import { joinCaptionText } from "./text";
 
@@ -77,6 +83,31 @@ function round(s: number): number {
   return Math.round(s * 1000) / 1000;
 }
 
+/**
+ * For each word of a segment, the index of the token (space-separated piece of `text`) it belongs to.
+ * Words are the text's last tokens, in order (text.ts Cue), so they are found from the end backwards;
+ * several words can share a token (Chinese or Japanese words joined without a space). A word not found
+ * (never the case for the parsers here) goes with the token where the search stands.
+ */
+export function wordTokens(text: string, words: readonly Word[]): number[] {
+  const tokenAt = (pos: number): number => {
+    let n = 0;
+    for (let i = 0; i < pos; i++) if (text.charCodeAt(i) === 32) n++;
+    return n;
+  };
+  const out = new Array<number>(words.length);
+  let cursor = text.length;
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = (words[i] as Word).text;
+    const at = w === "" ? -1 : text.lastIndexOf(w, cursor - w.length);
+    if (at >= 0 && at + w.length <= cursor) {
+      out[i] = tokenAt(at);
+      cursor = at;
+    } else out[i] = tokenAt(Math.max(0, cursor - 1));
+  }
+  return out;
+}
+
 /** Drops empty (newline-only) cues, folds appended text into the cue it continues, sorts by start. */
 function base(cues: readonly InputCue[]): Segment[] {
   const out: Segment[] = [];
@@ -87,9 +118,12 @@ function base(cues: readonly InputCue[]): Segment[] {
     if (c.append && prev) {
       prev.text = joinCaptionText(prev.text, text);
       prev.end = Math.max(prev.end, c.end);
+      if (c.words?.length) prev.words = (prev.words ?? []).concat(c.words);
       continue;
     }
-    out.push({ start: c.start, end: Math.max(c.start, c.end), text });
+    const seg: Segment = { start: c.start, end: Math.max(c.start, c.end), text };
+    if (c.words?.length) seg.words = [...c.words];
+    out.push(seg);
   }
   // Stable: cues that start together keep their order.
   return out
@@ -110,7 +144,10 @@ export function isRollingTrack(segments: readonly Segment[]): boolean {
   return carried >= 2 && carried / (segments.length - 1) >= ROLLING_SHARE;
 }
 
-/** Each segment ends no later than the next one starts; never before it starts. */
+/**
+ * Each segment ends no later than the next one starts; never before it starts. Its words stay inside
+ * it, and each ends no later than the next word starts.
+ */
 function clip(segments: Segment[]): Segment[] {
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i] as Segment;
@@ -118,6 +155,21 @@ function clip(segments: Segment[]): Segment[] {
     if (next && next.start < s.end) s.end = Math.max(s.start, next.start);
     s.start = round(s.start);
     s.end = round(Math.max(s.start, s.end));
+    if (s.words) {
+      const words = s.words;
+      let prevStart = s.start;
+      for (let k = 0; k < words.length; k++) {
+        const w = words[k] as Word;
+        const start = round(Math.min(s.end, Math.max(prevStart, w.start)));
+        prevStart = start;
+        words[k] = { start, end: w.end, text: w.text };
+      }
+      for (let k = 0; k < words.length; k++) {
+        const w = words[k] as Word;
+        const limit = k + 1 < words.length ? (words[k + 1] as Word).start : s.end;
+        w.end = round(Math.max(w.start, Math.min(w.end, limit)));
+      }
+    }
   }
   return segments;
 }
@@ -160,14 +212,20 @@ export function dedupe(cues: readonly InputCue[]): Segment[] {
       if (last) last.end = Math.max(last.end, seg.end);
       continue;
     }
-    out.push({
+    const kept: Segment = {
       start: seg.start,
       end: seg.end,
       text: toks
         .slice(keepFrom)
         .map((t) => t.raw)
         .join(" "),
-    });
+    };
+    if (seg.words) {
+      const at = wordTokens(seg.text, seg.words);
+      const words = seg.words.filter((_, k) => (at[k] as number) >= keepFrom);
+      if (words.length > 0) kept.words = words;
+    }
+    out.push(kept);
   }
   return clip(out);
 }
@@ -175,6 +233,7 @@ export function dedupe(cues: readonly InputCue[]): Segment[] {
 /**
  * Manual captions: same cleanup without touching the text (a song's repeated chorus is content).
  * Drops empty cues, folds appends, sorts; overlapping manual captions (two speakers) keep their times.
+ * People time their captions by the line, not by the word: no `words`.
  */
 export function tidy(cues: readonly InputCue[]): Segment[] {
   return base(cues).map((s) => ({ start: round(s.start), end: round(Math.max(s.start, s.end)), text: s.text }));

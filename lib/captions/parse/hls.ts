@@ -27,7 +27,8 @@ const SAME = 0.0005;
  * Joins the WebVTT segments of an HLS subtitle rendition the way yt-dlp's HLS downloader does: cue
  * times of later segments are shifted by the change of their X-TIMESTAMP-MAP relative to the first
  * segment, cues repeated across segment boundaries are dropped, and a cue continued in the next
- * segment (same text, starting where the earlier one ends) becomes one cue.
+ * segment (same text, starting where the earlier one ends) becomes one cue (keeping the earlier
+ * cue's word times, the words being the same). Word times move with their cue.
  */
 export function mergeHlsVtt(segmentTexts: readonly string[]): Cue[] {
   const merged: Cue[] = [];
@@ -50,7 +51,17 @@ export function mergeHlsVtt(segmentTexts: readonly string[]): Cue[] {
         same.end = Math.max(same.end, end);
         continue;
       }
-      merged.push({ start, end, text: cue.text });
+      const shift = (t: number) => Math.max(0, Math.round((t + adjust) * 1000) / 1000);
+      merged.push(
+        cue.words
+          ? {
+              start,
+              end,
+              text: cue.text,
+              words: cue.words.map((w) => ({ ...w, start: shift(w.start), end: shift(w.end) })),
+            }
+          : { start, end, text: cue.text },
+      );
     }
   });
   return merged

@@ -7,8 +7,11 @@
  * Events without `segs` (window and style definitions) are skipped. Word segments carry their own
  * leading spaces, so they are joined as they are. Newline-only `aAppend` events come back as empty
  * appended cues; dedup.ts drops them.
+ *
+ * Word times (issue 39): every seg is timed at the event's `tStartMs` plus its own `tOffsetMs` (0
+ * when absent, as for an event's first word), so each of its words gets that time (text.ts timedWords).
  */
-import { CaptionParseError, type Cue, cleanText, cueAt, finite, stripBom } from "./text";
+import { CaptionParseError, type Cue, type TimedPiece, cleanText, cueAt, finite, stripBom, timedWords } from "./text";
 
 interface Json3Event {
   tStartMs?: unknown;
@@ -44,9 +47,15 @@ export function parseJson3(body: string): Cue[] {
     if (!Array.isArray(ev.segs)) continue;
     const start = finite(ev.tStartMs);
     if (start === null) continue;
-    const text = (ev.segs as unknown[]).map(segText).join("");
+    const segs = ev.segs as unknown[];
+    const text = segs.map(segText).join("");
     const append = finite(ev.aAppend) === 1 || ev.aAppend === true;
-    out.push(cueAt(start, start + Math.max(0, finite(ev.dDurationMs) ?? 0), cleanText(text), append));
+    const end = start + Math.max(0, finite(ev.dDurationMs) ?? 0);
+    const pieces: TimedPiece[] = segs.map((seg) => ({
+      ms: start + Math.max(0, finite((seg as { tOffsetMs?: unknown } | null)?.tOffsetMs) ?? 0),
+      raw: segText(seg),
+    }));
+    out.push(cueAt(start, end, cleanText(text), append, timedWords(pieces, end)));
   }
   return out;
 }

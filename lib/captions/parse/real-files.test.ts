@@ -11,7 +11,14 @@ import { renderSrt } from "@/lib/formats/srt";
 import { parseSrtStrict } from "@/test/formats/srt-validator";
 import type { Segment } from "@/lib/formats/types";
 import { renderVtt } from "@/lib/formats/vtt";
-import { REAL_CAPTION_FILES, newRows, readCaptionFile, referenceWords, words } from "@/test/fixtures/captions";
+import {
+  REAL_CAPTION_FILES,
+  newRows,
+  readCaptionFile,
+  referenceTimedWords,
+  referenceWords,
+  words,
+} from "@/test/fixtures/captions";
 
 import {
   captionSegments,
@@ -84,6 +91,31 @@ describe.each(REAL_CAPTION_FILES)("real file $file", (f) => {
     if (f.kind === "auto") expect(segments.filter((s) => s.end - s.start <= 0.011 && s.end > s.start)).toEqual([]);
   });
 
+  it("keeps every word the file times, once, with its own time: words with times in = out (issue 39)", () => {
+    const timedIn = referenceTimedWords(f, body);
+    const timedOut = segments.flatMap((s) => s.words ?? []);
+    if (f.kind === "auto") expect(timedIn.length).toBeGreaterThan(0);
+    expect(timedOut.map((w) => ({ text: w.text, start: w.start }))).toEqual(timedIn);
+  });
+
+  it("keeps each segment's words inside it, in the order of its text, each ending by the next one's start", () => {
+    const all = segments.flatMap((s) => s.words ?? []);
+    for (const [i, w] of all.entries()) {
+      expect(w.end).toBeGreaterThanOrEqual(w.start);
+      expect(w.end).toBeLessThanOrEqual(all[i + 1]?.start ?? Infinity);
+    }
+    for (const s of segments) {
+      let at = 0;
+      for (const w of s.words ?? []) {
+        expect(w.start).toBeGreaterThanOrEqual(s.start);
+        expect(w.end).toBeLessThanOrEqual(s.end);
+        const found = s.text.indexOf(w.text, at);
+        expect(found, `${w.text} in "${s.text}"`).toBeGreaterThanOrEqual(0);
+        at = found + w.text.length;
+      }
+    }
+  });
+
   it("renders to WebVTT and SRT that strict parsers accept", () => {
     const normalized = normalizeSegments(segments);
     const vtt = renderVtt(normalized);
@@ -124,17 +156,30 @@ describe("regressions from real files (issue 11)", () => {
     // webvtt-py's youtube_dl.vtt: `<c.colorCCCCCC>what</c>` is followed straight by the next timing line.
     const body = readCaptionFile("webvtt-py.youtube_dl.en.vtt");
     expect(body).toContain("<c.colorCCCCCC>what</c>\n00:05:04.080 --> 00:05:05.069 align:start position:0%\n");
-    expect(parseVtt(body)).toEqual([
+    expect(parseVtt(body).map(({ words: _words, ...cue }) => cue)).toEqual([
       { start: 286.07, end: 286.47, text: "yeah" },
       { start: 286.47, end: 304.08, text: "yeah what" },
       { start: 304.08, end: 305.069, text: "this will happen is I'm telling" },
       { start: 305.069, end: 305.4, text: "this will happen is I'm telling" },
     ]);
     // The rolling repeats are caught, and the phrase keeps its real duration (not 10 ms).
+    // Each word keeps the time of its own <00:05:04.199> tag (issue 39), the hold cue adds none.
     expect(dedupe(parseVtt(body))).toEqual([
-      { start: 286.07, end: 286.47, text: "yeah" },
-      { start: 286.47, end: 304.08, text: "what" },
-      { start: 304.08, end: 305.4, text: "this will happen is I'm telling" },
+      { start: 286.07, end: 286.47, text: "yeah", words: [{ start: 286.07, end: 286.47, text: "yeah" }] },
+      { start: 286.47, end: 304.08, text: "what", words: [{ start: 286.47, end: 304.08, text: "what" }] },
+      {
+        start: 304.08,
+        end: 305.4,
+        text: "this will happen is I'm telling",
+        words: [
+          { start: 304.08, end: 304.199, text: "this" },
+          { start: 304.199, end: 304.379, text: "will" },
+          { start: 304.379, end: 304.62, text: "happen" },
+          { start: 304.62, end: 304.86, text: "is" },
+          { start: 304.86, end: 305.069, text: "I'm" },
+          { start: 305.069, end: 305.069, text: "telling" },
+        ],
+      },
     ]);
   });
 
@@ -221,11 +266,8 @@ describe("regressions from real files (issue 27)", () => {
     ];
     const out = dedupe(parseVtt(body));
     const musicSegments = out.filter((s) => s.text === "[Music]");
-    expect(musicSegments).toEqual([
-      { start: 400, end: 401.5, text: "[Music]" },
-      { start: 500, end: 501.5, text: "[Music]" },
-      { start: 600, end: 601.5, text: "[Music]" },
-    ]);
+    const musicAt = (start: number) => ({ start, end: start + 1.5, text: "[Music]" });
+    expect(musicSegments).toEqual([400, 500, 600].map((t) => ({ ...musicAt(t), words: [musicAt(t)] })));
     expect(textWords(out)).toEqual(reference);
     expect(Math.max(...out.map((s) => s.end - s.start))).toBeLessThan(20);
   });

@@ -9,7 +9,21 @@
  * dur="4.04">hey guys I&amp;#39;m</text>...</transcript>`, times in seconds; its text is HTML-escaped
  * and then XML-escaped again, so it is decoded twice.
  */
-import { CaptionParseError, type Cue, attributes, cleanText, cueAt, finite } from "./text";
+import { CaptionParseError, type Cue, type TimedPiece, attributes, cleanText, cueAt, finite, timedWords } from "./text";
+
+/**
+ * Word times of one srv3 `<p>` (issue 39): each `<s>` at the paragraph's `t` plus its own `t` (0 when
+ * absent, as for the first word); a paragraph without `<s>` is one piece at its own time.
+ */
+function srv3Pieces(startMs: number, inner: string): TimedPiece[] {
+  const pieces: TimedPiece[] = [];
+  const re = /<s\b([^>]*?)(?:\/>|>([\s\S]*?)<\/s>)/gi;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(inner)) !== null) {
+    pieces.push({ ms: startMs + Math.max(0, finite(attributes(m[1] ?? "").t) ?? 0), raw: m[2] ?? "" });
+  }
+  return pieces.length > 0 ? pieces : [{ ms: startMs, raw: inner }];
+}
 
 export function parseSrv3(body: string): Cue[] {
   if (!/<timedtext\b/i.test(body)) throw new CaptionParseError("The srv3 caption track has no <timedtext> element.");
@@ -22,9 +36,10 @@ export function parseSrv3(body: string): Cue[] {
     const attrs = attributes(m[1] ?? "");
     const start = finite(attrs.t);
     if (start === null) continue;
-    out.push(
-      cueAt(start, start + Math.max(0, finite(attrs.d) ?? 0), cleanText(m[2] ?? "", { xml: true }), attrs.a === "1"),
-    );
+    const end = start + Math.max(0, finite(attrs.d) ?? 0);
+    const inner = m[2] ?? "";
+    const words = timedWords(srv3Pieces(start, inner), end, { xml: true });
+    out.push(cueAt(start, end, cleanText(inner, { xml: true }), attrs.a === "1", words));
   }
   return out;
 }

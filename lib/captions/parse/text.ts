@@ -12,8 +12,14 @@
  */
 import { decodeHTMLStrict } from "entities";
 
-import type { Segment } from "@/lib/formats/types";
+import type { Segment, Word } from "@/lib/formats/types";
 
+/**
+ * A cue as a parser reads it. `words` (issue 39): the words the file times itself (YouTube's automatic
+ * captions: json3 `tOffsetMs`, srv3 `<s t>`, WebVTT `<00:00:01.469>` tags), each a single
+ * whitespace-free token of the cue's text, in order; the timed words are the text's last tokens (a
+ * rolling WebVTT cue re-shows the previous row untimed above them). Absent where the file times no word.
+ */
 export interface Cue extends Segment {
   /** The event continues the previous one on the same line (json3 `aAppend: 1`, srv3 `a="1"`). */
   append?: boolean;
@@ -109,11 +115,50 @@ function seconds(ms: number): number {
 }
 
 /** A cue from milliseconds; a negative start becomes 0 and an end before the start becomes the start. */
-export function cueAt(startMs: number, endMs: number, text: string, append = false): Cue {
+export function cueAt(startMs: number, endMs: number, text: string, append = false, words?: Word[]): Cue {
   const s = Math.max(0, startMs);
   const start = seconds(s);
   const end = seconds(Math.max(s, endMs));
-  return append ? { start, end, text, append: true } : { start, end, text };
+  const cue: Cue = append ? { start, end, text, append: true } : { start, end, text };
+  if (words !== undefined && words.length > 0) cue.words = words;
+  return cue;
+}
+
+/** One word that cleanText would leave as it is: no tag, entity, whitespace, control or invisible character. */
+const PLAIN_WORD = /^[^\s<&\u0000-\u001f\u007f\u00ad\u200b\u200e\u200f\u2060\ufeff]+$/;
+
+/** A piece of a cue's text that the file gives its own time (a json3 seg, an srv3 `<s>`, the text after a VTT timestamp tag). */
+export interface TimedPiece {
+  /** When the piece starts, ms from the start of the media. */
+  ms: number;
+  raw: string;
+}
+
+/**
+ * The words of timed pieces: each piece cleaned like cue text, timed at its start, ending where the next
+ * word starts (the last one at `endMs`); a word never starts before the one before it. A piece of
+ * several words (spaces inside once cleaned) is a line timed as a whole, not a word: it gives none.
+ */
+export function timedWords(pieces: readonly TimedPiece[], endMs: number, opts: CleanOptions = {}): Word[] {
+  const starts: number[] = [];
+  const texts: string[] = [];
+  let prev = 0;
+  for (const piece of pieces) {
+    // Most pieces are one plain word (" everyone"): nothing for cleanText to do but trim.
+    const trimmed = piece.raw.trim();
+    const clean = PLAIN_WORD.test(trimmed) ? trimmed : cleanText(piece.raw, opts);
+    if (clean === "") continue;
+    if (clean.includes(" ")) continue;
+    const ms = Math.max(prev, piece.ms, 0);
+    prev = ms;
+    starts.push(ms);
+    texts.push(clean);
+  }
+  return texts.map((text, i) => {
+    const start = starts[i] as number;
+    const next = i + 1 < starts.length ? (starts[i + 1] as number) : Math.max(start, endMs);
+    return { start: seconds(start), end: seconds(next), text };
+  });
 }
 
 export function stripBom(text: string): string {

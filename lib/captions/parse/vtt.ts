@@ -14,8 +14,25 @@
  * For auto captions every cue is a two-row window (the previous line in plain text, then the new
  * line with `<00:00:01.469><c> word</c>` timing tags) with 10 ms "hold" cues between them: the
  * rolling repetition dedup.ts removes.
+ *
+ * Word times (issue 39): a row with timestamp tags gives its words their times (the text before the
+ * first tag at the cue's start, the text after each tag at that tag's time); a cue's last row that
+ * is a single word without tags (`[Music]`, or a one-word row of the 2018 layout) is timed at the
+ * cue's start. Other rows are untimed: in a rolling cue the upper row only re-shows words timed in
+ * the cue before.
  */
-import { CaptionParseError, type Cue, cleanText, cueAt, parseClockMs, stripBom } from "./text";
+import type { Word } from "@/lib/formats/types";
+
+import {
+  CaptionParseError,
+  type Cue,
+  type TimedPiece,
+  cleanText,
+  cueAt,
+  parseClockMs,
+  stripBom,
+  timedWords,
+} from "./text";
 
 export interface VttDocument {
   cues: Cue[];
@@ -62,6 +79,7 @@ export function readCues(
   from: number,
   endsText: (line: string) => boolean,
   textOf: (lines: string[]) => string,
+  wordsOf?: (lines: string[], startMs: number, endMs: number) => Word[],
 ): Cue[] {
   const cues: Cue[] = [];
   let i = from;
@@ -74,9 +92,37 @@ export function readCues(
     while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->"))
       text.push(lines[i++] as string);
     // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
-    if (timing) cues.push(cueAt(timing.startMs, timing.endMs, textOf(text)));
+    if (timing) {
+      const words = wordsOf?.(text, timing.startMs, timing.endMs);
+      cues.push(cueAt(timing.startMs, timing.endMs, textOf(text), false, words));
+    }
   }
   return cues;
+}
+
+const TIMESTAMP_TAG = /<(\d{1,3}:\d{2}(?::\d{2})?[.,]\d{1,3})>/;
+const ANY_TAG = /<[^<>]*>/g;
+
+/** The timed words of one cue's rows (see the file comment). */
+export function vttWords(rows: readonly string[], startMs: number, endMs: number): Word[] {
+  const pieces: TimedPiece[] = [];
+  const lastRow = rows.findLastIndex((r) => r.replace(ANY_TAG, "").trim() !== "");
+  rows.forEach((row, i) => {
+    const parts = row.includes("<") ? row.split(TIMESTAMP_TAG) : [row];
+    if (parts.length > 1) {
+      // [before, stamp, text, stamp, text, ...]
+      pieces.push({ ms: startMs, raw: parts[0] as string });
+      for (let k = 1; k + 1 < parts.length; k += 2) {
+        const ms = parseClockMs(parts[k] as string);
+        if (ms !== null) pieces.push({ ms, raw: parts[k + 1] as string });
+        else pieces.push({ ms: pieces.at(-1)?.ms ?? startMs, raw: parts[k + 1] as string });
+      }
+    } else if (i === lastRow) {
+      // One word alone (timedWords drops a row of several).
+      pieces.push({ ms: startMs, raw: row });
+    }
+  });
+  return timedWords(pieces, endMs);
 }
 
 export function parseVttDocument(body: string): VttDocument {
@@ -94,6 +140,7 @@ export function parseVttDocument(body: string): VttDocument {
     i,
     (l) => l === "",
     (text) => cleanText(text.join("\n")),
+    vttWords,
   );
   return { cues, timestampMap };
 }

@@ -158,8 +158,17 @@ describe("parser edge cases", () => {
       }),
     );
     expect(cues).toEqual([
-      { start: 0.1, end: 1, text: "so this" },
-      { start: 1, end: 1.5, text: "works", append: true },
+      {
+        start: 0.1,
+        end: 1,
+        text: "so this",
+        words: [
+          { start: 0.1, end: 0.3, text: "so" },
+          { start: 0.3, end: 1, text: "this" },
+        ],
+      },
+      { start: 1, end: 1.5, text: "works", append: true, words: [{ start: 1, end: 1.5, text: "works" }] },
+      // One seg of several words is a line timed as a whole (a manual track's event): no word times.
       { start: 1.5, end: 1.5, text: "Tom & Jerry" },
     ]);
     expect(parseJson3("{}")).toEqual([]);
