@@ -67,7 +67,7 @@ const hasBody = (endpoint: Endpoint) => endpoint.method !== "GET" && endpoint.me
 
 describe("every answer is what /openapi.json documents", () => {
   it("for every operation: no credentials, junk input, valid input", async () => {
-    expect(allEndpoints).toHaveLength(58);
+    expect(allEndpoints).toHaveLength(62);
 
     // Errors: each operation without credentials, then signed in with unknown ids and an empty or broken body.
     for (const endpoint of allEndpoints) {
@@ -102,6 +102,19 @@ describe("every answer is what /openapi.json documents", () => {
       await call("GET /v1/transcripts/{id}/download", { id: transcript.id }, as, `?format=${format}`);
     }
     await call("GET /v1/transcripts/{id}/media", { id: transcript.id }, as);
+    const segments = transcript.segments as { start: number; end: number; text: string }[];
+    await call(
+      "PATCH /v1/transcripts/{id}",
+      { id: transcript.id },
+      { ...as, body: { segments: segments.map((s) => ({ ...s, text: s.text.replace("passion", "PASSION") })) } },
+    );
+    await call("GET /v1/transcripts/{id}/revisions", { id: transcript.id }, as);
+    await call(
+      "GET /v1/transcripts/{id}/revisions/{revision_id}/diff",
+      { id: transcript.id, revision_id: "current" },
+      as,
+    );
+    await call("DELETE /v1/transcripts/{id}/edits", { id: transcript.id }, as);
     const published = await call(
       "POST /v1/publish",
       {},
