@@ -49,12 +49,20 @@ async function newCaller() {
 }
 
 let videoCounter = 0;
-const newVideoId = () => `edit${String(++videoCounter).padStart(3, "0")}${Math.random().toString(36).slice(2, 6)}`.slice(0, 11).padEnd(11, "x");
+const newVideoId = () =>
+  `edit${String(++videoCounter).padStart(3, "0")}${Math.random().toString(36).slice(2, 6)}`
+    .slice(0, 11)
+    .padEnd(11, "x");
 
 type TranscriptJson = { id: string; segments: Segment[]; edited?: true; content: string | null };
 
 const patch = (caller: { headers: Record<string, string> }, id: string, body: unknown) =>
-  callRoute(transcriptRoute.PATCH, `/v1/transcripts/${id}`, { method: "PATCH", headers: caller.headers, body, params: { id } });
+  callRoute(transcriptRoute.PATCH, `/v1/transcripts/${id}`, {
+    method: "PATCH",
+    headers: caller.headers,
+    body,
+    params: { id },
+  });
 const get = (caller: { headers: Record<string, string> }, id: string, query = "") =>
   callRoute(transcriptRoute.GET, `/v1/transcripts/${id}${query}`, { headers: caller.headers, params: { id } });
 
@@ -109,7 +117,13 @@ describe("PATCH /v1/transcripts/{id}", () => {
     const author = await newCaller();
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
     const original = gritSegments();
-    const file = renderTranscript("srt", original, { title: null, sourceUrl: "", platform: "youtube", videoId: "x", lang: "en" }).content;
+    const file = renderTranscript("srt", original, {
+      title: null,
+      sourceUrl: "",
+      platform: "youtube",
+      videoId: "x",
+      lang: "en",
+    }).content;
     const fixed = file.replace(/\bpassion\b/g, "PASSION");
     expect(fixed).not.toBe(file);
     const res = await patch(author, transcript.id, { format: "srt", content: fixed });
@@ -136,7 +150,9 @@ describe("PATCH /v1/transcripts/{id}", () => {
       },
     ];
     expect((await patch(author, transcript.id, { segments: withWords })).status).toBe(200);
-    const res = await patch(author, transcript.id, { segments: [{ start: 1, end: 3, text: "we met doctor Anna Smyth" }] });
+    const res = await patch(author, transcript.id, {
+      segments: [{ start: 1, end: 3, text: "we met doctor Anna Smyth" }],
+    });
     expect(res.status).toBe(200);
     expect((res.json as TranscriptJson).segments[0]!.words).toEqual([
       { start: 1, end: 1.5, text: "we" },
@@ -163,7 +179,11 @@ describe("PATCH /v1/transcripts/{id}", () => {
     expect(past.status).toBe(422);
     const nul = await patch(author, transcript.id, { segments: [{ start: 0, end: 1, text: "a\u0000" }] });
     expect(nul.status).toBe(422);
-    const both = await patch(author, transcript.id, { segments: [{ start: 0, end: 1, text: "a" }], format: "srt", content: "x" });
+    const both = await patch(author, transcript.id, {
+      segments: [{ start: 0, end: 1, text: "a" }],
+      format: "srt",
+      content: "x",
+    });
     expect(both.status).toBe(422);
     const notSrt = await patch(author, transcript.id, { format: "srt", content: "not a subtitle file" });
     expect(notSrt.status).toBe(422);
@@ -179,10 +199,17 @@ describe("PATCH /v1/transcripts/{id}", () => {
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
     const now = new Date();
     await ctx.db.usagePeriod.create({
-      data: { userId: author.userId, periodStart: new Date(now.getTime() - 86_400_000), periodEnd: new Date(now.getTime() + 86_400_000), usedSeconds: 123 },
+      data: {
+        userId: author.userId,
+        periodStart: new Date(now.getTime() - 86_400_000),
+        periodEnd: new Date(now.getTime() + 86_400_000),
+        usedSeconds: 123,
+      },
     });
     const before = await ctx.db.usagePeriod.findMany({ where: { userId: author.userId } });
-    expect((await patch(author, transcript.id, { segments: replaceAll(gritSegments(), /the/g, "THE") })).status).toBe(200);
+    expect((await patch(author, transcript.id, { segments: replaceAll(gritSegments(), /the/g, "THE") })).status).toBe(
+      200,
+    );
     const after = await ctx.db.usagePeriod.findMany({ where: { userId: author.userId } });
     expect(after.map((p) => p.usedSeconds)).toEqual(before.map((p) => p.usedSeconds));
     expect(after).toHaveLength(1);
@@ -195,7 +222,9 @@ describe("revisions", () => {
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
     const original = gritSegments();
     for (let i = 1; i <= KEPT + 2; i++)
-      expect((await patch(author, transcript.id, { segments: replaceAll(original, /\bgrit\b/gi, `GRIT${i}`) })).status).toBe(200);
+      expect(
+        (await patch(author, transcript.id, { segments: replaceAll(original, /\bgrit\b/gi, `GRIT${i}`) })).status,
+      ).toBe(200);
     const list = await callRoute(revisionsRoute, `/v1/transcripts/${transcript.id}/revisions`, {
       headers: author.headers,
       params: { id: transcript.id },
@@ -223,7 +252,9 @@ describe("revisions", () => {
     const grits = original.flatMap((s) => s.text.match(/\bgrit\b/gi) ?? []).length;
     expect(grits).toBeGreaterThan(3);
     expect(changes.length).toBeGreaterThan(0);
-    expect(changes.every((c) => c.op === "replace" && /grit/i.test(c.original) && c.revision.includes(`GRIT${KEPT + 2}`))).toBe(true);
+    expect(
+      changes.every((c) => c.op === "replace" && /grit/i.test(c.original) && c.revision.includes(`GRIT${KEPT + 2}`)),
+    ).toBe(true);
 
     const restored = await callRoute(editsRoute, `/v1/transcripts/${transcript.id}/edits`, {
       method: "DELETE",
@@ -297,10 +328,14 @@ describe("search finds the corrected words", () => {
     const theirs = (await search(other)).json as { results: unknown[] };
     expect(theirs.results).toHaveLength(0);
     // The original words are no longer the author's.
-    const old = (await callRoute(librarySearchRoute, "/v1/me/search?q=grit", { headers: author.headers })).json as { results: unknown[] };
+    const old = (await callRoute(librarySearchRoute, "/v1/me/search?q=grit", { headers: author.headers })).json as {
+      results: unknown[];
+    };
     expect(old.results).toHaveLength(0);
 
-    const publicBefore = (await callRoute(publicSearchRoute, "/v1/public/search?q=zorblax")).json as { results: unknown[] };
+    const publicBefore = (await callRoute(publicSearchRoute, "/v1/public/search?q=zorblax")).json as {
+      results: unknown[];
+    };
     expect(publicBefore.results).toHaveLength(0);
     const published = await callRoute(publishRoute, "/v1/publish", {
       method: "POST",
@@ -308,7 +343,9 @@ describe("search finds the corrected words", () => {
       body: { url: `https://www.youtube.com/watch?v=${videoId}`, lang: "en" },
     });
     expect(published.status).toBe(200);
-    const publicAfter = (await callRoute(publicSearchRoute, "/v1/public/search?q=zorblax")).json as { results: unknown[] };
+    const publicAfter = (await callRoute(publicSearchRoute, "/v1/public/search?q=zorblax")).json as {
+      results: unknown[];
+    };
     expect(publicAfter.results.length).toBeGreaterThan(0);
   });
 });

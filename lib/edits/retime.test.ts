@@ -93,3 +93,15 @@ describe("followTimings", () => {
     expect(followTimings([timed], [{ start: 10, end: 14, text: "hi", words }])[0]!.words).toBe(words);
   });
 });
+
+describe("replaceInSegments (lib/edits/find-replace.ts)", () => {
+  it("replaces whole words in any case, leaves other segments as they are", async () => {
+    const { replaceInSegments } = await import("@/lib/edits/find-replace");
+    const segments: Segment[] = [timed, { start: 20, end: 21, text: "Smith, smithy and SMITH." }];
+    const out = replaceInSegments(segments, "smith", "Smyth");
+    expect(out.replaced).toBe(3);
+    expect(out.segments[1]!.text).toBe("Smyth, smithy and Smyth.");
+    expect(out.segments[0]!.words).toBeUndefined();
+    expect(replaceInSegments(segments, "nothing", "x").segments[0]).toBe(timed);
+  });
+});

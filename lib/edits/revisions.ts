@@ -29,11 +29,14 @@ export function segmentsSize(segments: readonly Segment[]): number {
 function editedSegments(body: EditRequest): EditedSegment[] {
   const hasSegments = body.segments !== undefined;
   const hasFile = body.format !== undefined || body.content !== undefined;
-  if (hasSegments === hasFile)
-    throw refusal(["body"], "give either `segments` or `format` with `content`", null);
+  if (hasSegments === hasFile) throw refusal(["body"], "give either `segments` or `format` with `content`", null);
   if (hasSegments) return body.segments!;
   if (body.format === undefined || body.content === undefined)
-    throw refusal(["body", body.format === undefined ? "format" : "content"], "`format` and `content` go together", null);
+    throw refusal(
+      ["body", body.format === undefined ? "format" : "content"],
+      "`format` and `content` go together",
+      null,
+    );
   let segments: Segment[];
   try {
     // Manual captions' cleanup only (tidy): a correction is the author's text, never de-duplicated.
@@ -46,7 +49,9 @@ function editedSegments(body: EditRequest): EditedSegment[] {
 }
 
 function refusal(loc: (string | number)[], msg: string, input: unknown): RequestValidationError {
-  return new RequestValidationError([{ type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } }]);
+  return new RequestValidationError([
+    { type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } },
+  ]);
 }
 
 /** The latest a corrected segment may end: the media's duration, or the source's own last end when later. */
@@ -76,7 +81,12 @@ export async function saveEdit(
   const row = await ownedTranscript(userId, transcriptId);
   const edited = editedSegments(body);
   const current = transcriptSegments(await authorView(userId, row));
-  const problems = segmentProblems(edited, maxEnd(row), current, body.segments ? ["body", "segments"] : ["body", "content"]);
+  const problems = segmentProblems(
+    edited,
+    maxEnd(row),
+    current,
+    body.segments ? ["body", "segments"] : ["body", "content"],
+  );
   if (problems.length > 0) throw new RequestValidationError(problems);
   const segments = followTimings(current, edited);
   const sizeBytes = segmentsSize(segments);
@@ -85,7 +95,9 @@ export async function saveEdit(
   const saved = await db.$transaction(async (tx) => {
     // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
-    const revision = await tx.transcriptRevision.create({ data: { userId, transcriptId, segments: segments as object[], sizeBytes } });
+    const revision = await tx.transcriptRevision.create({
+      data: { userId, transcriptId, segments: segments as object[], sizeBytes },
+    });
     const older = await tx.transcriptRevision.findMany({
       where: { userId, transcriptId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -162,7 +174,11 @@ export async function listRevisions(userId: string, transcriptId: string) {
 }
 
 /** DELETE /v1/transcripts/{id}/edits: back to the original everywhere (every saved revision removed). */
-export async function restoreOriginal(userId: string, transcriptId: string, format: Format): Promise<TranscriptResponse> {
+export async function restoreOriginal(
+  userId: string,
+  transcriptId: string,
+  format: Format,
+): Promise<TranscriptResponse> {
   const row = await ownedTranscript(userId, transcriptId);
   const db = await getDb();
   await db.transcriptRevision.deleteMany({ where: { userId, transcriptId } });

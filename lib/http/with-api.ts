@@ -46,7 +46,9 @@ export function withApi<E extends Endpoint>(
         : undefined;
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
-      const body = endpoint.body ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body") : undefined;
+      const body = endpoint.body
+        ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body")
+        : undefined;
       if (principal) refuseFields(endpoint, principal, body);
       const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
       if (result instanceof Response) return withRateLimitHeaders(result, limit);

@@ -65,7 +65,8 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   path: "/v1/transcripts/{id}/download",
   tag,
   summary: "Download a transcript as a file (its own Content-Type and filename)",
-  description: "The caller's current version (their correction, when they saved one); `revision` as for GET /v1/transcripts/{id}.",
+  description:
+    "The caller's current version (their correction, when they saved one); `revision` as for GET /v1/transcripts/{id}.",
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,

@@ -20,6 +20,7 @@ export async function getJob(userId: string, jobId: string, format: Format): Pro
       job.status === "error"
         ? { code: job.errorCode ?? "job_failed", message: job.errorMessage ?? "The job failed." }
         : null,
-    transcript: job.status === "done" && job.transcript ? await serializeForAuthor(userId, job.transcript, format) : null,
+    transcript:
+      job.status === "done" && job.transcript ? await serializeForAuthor(userId, job.transcript, format) : null,
   };
 }

@@ -2,4 +2,6 @@ import { withApi } from "@/lib/http/with-api";
 import { listRevisionsEndpoint } from "@/lib/edits/endpoints";
 import { listRevisions } from "@/lib/edits/revisions";
 
-export const GET = withApi(listRevisionsEndpoint, ({ principal, params }) => listRevisions(principal.userId, params.id));
+export const GET = withApi(listRevisionsEndpoint, ({ principal, params }) =>
+  listRevisions(principal.userId, params.id),
+);
