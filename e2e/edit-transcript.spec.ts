@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { devLogin, randomEmail } from "./helpers";
+import { FAKE_IDS } from "../test/fakes/youtube/ids";
+
+// Issue 40, what only a browser shows: the viewer's edit mode changes the text in place, saves with the
+// keyboard, and a reload shows the author's correction (marked "Edited").
+
+test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the correction", async ({ page }) => {
+  await page.route("https://www.youtube-nocookie.com/embed/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title>" }),
+  );
+  await devLogin(page, randomEmail("edit"));
+  await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
+  await page.getByRole("button", { name: "Transcribe" }).click();
+  await expect(page.getByTestId("transcript-viewer")).toBeVisible();
+  await expect(page.getByTestId("segment-text").first()).toContainText("bread");
+
+  await page.getByTestId("edit-transcript").click();
+  const editor = page.getByTestId("transcript-editor");
+  await expect(editor).toBeVisible();
+  await page.getByTestId("editor-find").fill("bread");
+  await expect(page.getByTestId("editor-replace-all")).toContainText(/Replace all \(\d+\)/);
+  await page.getByTestId("editor-replace").fill("sourdough");
+  await page.getByTestId("editor-replace-all").click();
+  await expect(editor.locator("textarea").first()).toHaveValue(/sourdough/);
+  // A line edited in place, then the keyboard: Ctrl+Enter saves.
+  const last = editor.locator("textarea").last();
+  await last.click();
+  await last.press("End");
+  await last.pressSequentially(" (edited)");
+  await last.press("Control+Enter");
+  await expect(page.getByTestId("editor-status")).toContainText("Saved");
+  await expect(page.getByTestId("transcript-edited")).toBeVisible();
+
+  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as {
+    transcriptions: { transcript_id: string | null }[];
+  };
+  const id = history.transcriptions[0]!.transcript_id!;
+  await page.goto(`/dashboard?transcript=${id}`);
+  await expect(page.getByTestId("transcript-edited")).toBeVisible();
+  await expect(page.getByTestId("segment-text").first()).toContainText("sourdough");
+  await expect(page.getByTestId("segment-text").last()).toContainText("(edited)");
+});
