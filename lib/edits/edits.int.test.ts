@@ -279,6 +279,36 @@ describe("revisions", () => {
 });
 
 describe("the author's version everywhere", () => {
+  it("a repeated POST /v1/transcript for the same video: the author's correction, no charge; another user's: the original", async () => {
+    const { StaticCaptionProvider } = await import("@/test/fakes/static-captions");
+    const { createOutbound } = await import("@/lib/http/outbound");
+    const { requestTranscript } = await import("@/lib/transcripts/request-transcript");
+    const { transcriptRequestSchema } = await import("@/lib/transcripts/schemas");
+    const { getSubscription } = await import("@/lib/usage/get-subscription");
+    const provider = new StaticCaptionProvider({
+      rrrrrrrrrrr: { title: "Repeat", durationSeconds: 60, tracks: [{ lang: "en", name: "English", kind: "manual" }] },
+    });
+    const deps = { outbound: createOutbound(), providerFor: () => provider, cacheHours: 24 };
+    const request = transcriptRequestSchema.parse({ url: "https://www.youtube.com/watch?v=rrrrrrrrrrr" });
+    const author = await newCaller();
+    const first = await requestTranscript(author.userId, request, deps);
+    if (first.kind !== "transcript") throw new Error("expected a transcript");
+    const segments = first.transcript.segments!;
+    const edited = segments.map((s, i) => ({ ...s, text: i === 0 ? "Corrected first line." : s.text }));
+    expect((await patch(author, first.transcript.id, { segments: edited })).status).toBe(200);
+    const used = (await getSubscription(author.userId)).used_seconds;
+    const again = await requestTranscript(author.userId, request, deps);
+    if (again.kind !== "transcript") throw new Error("expected a transcript");
+    expect(again.transcript.edited).toBe(true);
+    expect(again.transcript.segments![0]!.text).toBe("Corrected first line.");
+    expect((await getSubscription(author.userId)).used_seconds).toBe(used);
+    const other = await newCaller();
+    const theirs = await requestTranscript(other.userId, request, deps);
+    if (theirs.kind !== "transcript") throw new Error("expected a transcript");
+    expect(theirs.transcript.edited).toBeUndefined();
+    expect(theirs.transcript.segments![0]!.text).toBe(segments[0]!.text);
+  });
+
   it("a finished job's transcript", async () => {
     const author = await newCaller();
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
