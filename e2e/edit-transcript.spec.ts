@@ -13,7 +13,7 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
   await page.getByRole("button", { name: "Transcribe" }).click();
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
-  await expect(page.getByTestId("segment-text").first()).toContainText("bread");
+  await expect(page.getByTestId("segment-text").filter({ hasText: "bread" }).first()).toBeVisible();
 
   await page.getByTestId("edit-transcript").click();
   const editor = page.getByTestId("transcript-editor");
@@ -22,7 +22,8 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await expect(page.getByTestId("editor-replace-all")).toContainText(/Replace all \(\d+\)/);
   await page.getByTestId("editor-replace").fill("sourdough");
   await page.getByTestId("editor-replace-all").click();
-  await expect(editor.locator("textarea").first()).toHaveValue(/sourdough/);
+  // Nothing left to find: every "bread" is now "sourdough".
+  await expect(page.getByTestId("editor-replace-all")).toHaveText("Replace all (0)");
   // A line edited in place, then the keyboard: Ctrl+Enter saves.
   const last = editor.locator("textarea").last();
   await last.click();
@@ -38,6 +39,7 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   const id = history.transcriptions[0]!.transcript_id!;
   await page.goto(`/dashboard?transcript=${id}`);
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
-  await expect(page.getByTestId("segment-text").first()).toContainText("sourdough");
+  await expect(page.getByTestId("segment-text").filter({ hasText: "sourdough" }).first()).toBeVisible();
+  await expect(page.getByTestId("segment-text").filter({ hasText: "bread" })).toHaveCount(0);
   await expect(page.getByTestId("segment-text").last()).toContainText("(edited)");
 });
