@@ -63,9 +63,10 @@ function threeHours(): Segment[] {
   const segments: Segment[] = [];
   for (let i = 0; i < 2700; i++) {
     const start = i * 4;
+    // Times to the millisecond, as stored transcripts have them (no float noise past a segment's end).
     const words = Array.from({ length: 10 }, (_, w) => ({
-      start: start + w * 0.4,
-      end: start + w * 0.4 + 0.38,
+      start: Math.round((start + w * 0.4) * 1000) / 1000,
+      end: Math.round((start + w * 0.4 + 0.38) * 1000) / 1000,
       text: `word${(i * 10 + w) % 997}`,
     }));
     segments.push({ start, end: start + 3.98, text: words.map((w) => w.text).join(" "), words });
@@ -102,7 +103,7 @@ export async function benchEdits(): Promise<Record<string, number>> {
   const app = await startApp(PORT, {
     DATABASE_URL: database.url,
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-    APP_URL: `http://127.0.0.1:${PORT}`,
+    AUTH_DEV_LOGIN: "true",
   });
   const db = new pg.Client({ connectionString: database.url });
   await db.connect();
