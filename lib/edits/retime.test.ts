@@ -105,3 +105,28 @@ describe("replaceInSegments (lib/edits/find-replace.ts)", () => {
     expect(replaceInSegments(segments, "nothing", "x").segments[0]).toBe(timed);
   });
 });
+
+describe("diffSegments (the revision diff)", () => {
+  it("scattered edits across a long transcript: segments first, then words; every change found", async () => {
+    const { diffSegments } = await import("@/lib/edits/revisions");
+    const a: Segment[] = Array.from({ length: 5000 }, (_, i) => ({ start: i, end: i + 1, text: `w${i} x${i} y${i}` }));
+    // Every second segment changed (2,500 edits: past what one word-level diff aligns exactly), one removed, one added.
+    const b: Segment[] = a.map((s, i) => (i % 2 === 0 ? { ...s, text: s.text.replace(/^w/, "W") } : s));
+    b.splice(101, 1);
+    b.push({ start: 6000, end: 6001, text: "the end" });
+    const diff = diffSegments(a, b);
+    expect(diff.changes.filter((c) => c.op === "replace")).toHaveLength(2500);
+    expect(diff.changes[0]).toEqual({
+      op: "replace",
+      original: "w0",
+      revision: "W0",
+      original_start: 0,
+      revision_start: 0,
+    });
+    expect(diff.changes.filter((c) => c.op === "delete")).toEqual([
+      { op: "delete", original: "w101 x101 y101", revision: "", original_start: 101, revision_start: 102 },
+    ]);
+    expect(diff.changes.at(-1)).toMatchObject({ op: "insert", revision: "the end", revision_start: 6000 });
+    expect(diff.unchanged_words).toBe(15000 - 2500 - 3);
+  });
+});

@@ -207,20 +207,82 @@ function locate(segments: readonly Segment[]): Located {
 export async function revisionDiff(userId: string, transcriptId: string, revisionId: string) {
   const edited = await rowAt(userId, transcriptId, revisionId === "current" ? undefined : revisionId);
   const row = await ownedTranscript(userId, transcriptId);
-  const a = locate(transcriptSegments(row));
-  const b = locate(transcriptSegments(edited));
-  return { revision_id: edited.revisionId ?? ORIGINAL, ...diffSummary(a, b) };
+  return {
+    revision_id: edited.revisionId ?? ORIGINAL,
+    ...diffSegments(transcriptSegments(row), transcriptSegments(edited)),
+  };
 }
 
-export function diffSummary(a: Located, b: Located) {
-  const runs = diffTokens(a.tokens, b.tokens, 20_000);
-  const changes: {
-    op: "replace" | "delete" | "insert";
-    original: string;
-    revision: string;
-    original_start: number | null;
-    revision_start: number | null;
-  }[] = [];
+type Change = {
+  op: "replace" | "delete" | "insert";
+  original: string;
+  revision: string;
+  original_start: number | null;
+  revision_start: number | null;
+};
+
+/**
+ * Word-level differences of two versions, in two steps so that a long transcript with many scattered edits
+ * stays cheap and exact: segments first, by their times (a correction keeps them: aligned segments are then
+ * diffed word by word, pair by pair), then the words of each run of added, removed or re-timed segments.
+ * Each step is Myers' diff bounded by MAX_EDITS (beyond it, a coarser but still correct answer).
+ */
+export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
+  const changes: Change[] = [];
+  let unchanged = 0;
+  const times = (s: Segment) => `${Math.round(s.start * 1000)}:${Math.round(s.end * 1000)}`;
+  const segmentRuns = diffTokens(a.map(times), b.map(times));
+  let i = 0;
+  while (i < segmentRuns.length) {
+    const run = segmentRuns[i]!;
+    if (run.op === "equal") {
+      for (let j = 0; j < run.tokens.length; j++) {
+        const old = a[run.from + j]!;
+        const now = b[run.at + j]!;
+        if (old.text === now.text) unchanged += tokenize(old.text).length;
+        else {
+          const words = wordChanges(locate([old]), locate([now]));
+          unchanged += words.unchanged;
+          changes.push(...words.changes);
+        }
+      }
+      i++;
+      continue;
+    }
+    // A run of changed segments (deleted, inserted, or both): their words, diffed.
+    const from: Segment[] = [];
+    const to: Segment[] = [];
+    // Where the run is in each version: a change with no words on one side is placed there.
+    const first = segmentRuns[i]!;
+    const aAt = a[first.op === "delete" ? first.from : first.at]?.start ?? a.at(-1)?.start ?? null;
+    const bAt = b[first.op === "insert" ? first.from : first.at]?.start ?? b.at(-1)?.start ?? null;
+    while (i < segmentRuns.length && segmentRuns[i]!.op !== "equal") {
+      const r = segmentRuns[i]!;
+      if (r.op === "delete") from.push(...a.slice(r.from, r.from + r.tokens.length));
+      else to.push(...b.slice(r.from, r.from + r.tokens.length));
+      i++;
+    }
+    const words = wordChanges(locate(from), locate(to));
+    unchanged += words.unchanged;
+    changes.push(
+      ...words.changes.map((c) => ({
+        ...c,
+        original_start: c.original_start ?? aAt,
+        revision_start: c.revision_start ?? bAt,
+      })),
+    );
+  }
+  return {
+    original_words: a.reduce((n, s) => n + tokenize(s.text).length, 0),
+    revision_words: b.reduce((n, s) => n + tokenize(s.text).length, 0),
+    unchanged_words: unchanged,
+    changes,
+  };
+}
+
+function wordChanges(a: Located, b: Located): { changes: Change[]; unchanged: number } {
+  const runs = diffTokens(a.tokens, b.tokens);
+  const changes: Change[] = [];
   let unchanged = 0;
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i]!;
@@ -244,19 +306,19 @@ export function diffSummary(a: Located, b: Located) {
         original: run.tokens.join(" "),
         revision: "",
         original_start: a.starts[run.from] ?? null,
-        revision_start: b.starts[run.at] ?? null,
+        revision_start: b.starts[run.at] ?? b.starts[b.starts.length - 1] ?? null,
       });
     } else {
       changes.push({
         op: "insert",
         original: "",
         revision: run.tokens.join(" "),
-        original_start: a.starts[run.at] ?? null,
+        original_start: a.starts[run.at] ?? a.starts[a.starts.length - 1] ?? null,
         revision_start: b.starts[run.from] ?? null,
       });
     }
   }
-  return { original_words: a.tokens.length, revision_words: b.tokens.length, unchanged_words: unchanged, changes };
+  return { changes, unchanged };
 }
 
 export { newestRevision };

@@ -3,7 +3,7 @@
 // carry; this is Myers' O((N+M)·D) algorithm ("An O(ND) Difference Algorithm and Its Variations", 1986), which
 // is fast exactly where corrections are: long sequences with few differences. Its cost is bounded: past
 // `maxEdits` differences the middle is reported as one replacement (delete all, insert all), still a correct
-// diff, only a coarser one.
+// diff, only a coarser one. Memory is O(D²) (each step keeps only the diagonals it reached), 16 MB at D = 2,000.
 
 /** One run of a diff: `equal` tokens are in both, `delete` only in the old sequence, `insert` only in the new. */
 export interface DiffRun {
@@ -15,13 +15,16 @@ export interface DiffRun {
   tokens: string[];
 }
 
+/** The most differences aligned exactly (see above). */
+export const MAX_EDITS = 2000;
+
 /** Words of a text: runs of non-space characters (punctuation stays with its word, as it is written). */
 export function tokenize(text: string): string[] {
   return text.split(/\s+/u).filter((w) => w !== "");
 }
 
 /** The diff of two token sequences, in order; adjacent runs of one kind merged. */
-export function diffTokens(a: readonly string[], b: readonly string[], maxEdits = 2000): DiffRun[] {
+export function diffTokens(a: readonly string[], b: readonly string[], maxEdits = MAX_EDITS): DiffRun[] {
   // Common prefix and suffix first: the usual correction touches a few words in the middle.
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
@@ -62,7 +65,8 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): ("
   let v = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
   for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
+    // The diagonals step d can read: k - 1 and k + 1 for k in [-d, d].
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {
       let x =
@@ -73,7 +77,7 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): ("
         y++;
       }
       next[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(trace, d, offset, n, m);
+      if (x >= n && y >= m) return backtrack(trace, d, n, m);
     }
     v = next;
   }
@@ -81,22 +85,17 @@ function myers(a: readonly string[], b: readonly string[], maxEdits: number): ("
   return [...Array<"delete">(n).fill("delete"), ...Array<"insert">(m).fill("insert")];
 }
 
-function backtrack(
-  trace: Int32Array[],
-  dEnd: number,
-  offset: number,
-  n: number,
-  m: number,
-): ("equal" | "delete" | "insert")[] {
+function backtrack(trace: Int32Array[], dEnd: number, n: number, m: number): ("equal" | "delete" | "insert")[] {
   const ops: ("equal" | "delete" | "insert")[] = [];
   let x = n;
   let y = m;
   for (let d = dEnd; d > 0; d--) {
-    const v = trace[d]!; // the furthest reaching paths before step d
+    const slice = trace[d]!; // the furthest reaching paths before step d, diagonals -d-1 … d+1
+    const at = (diagonal: number) => slice[diagonal + d + 1]!;
     const k = x - y;
-    const down = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!);
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = v[offset + prevK]!;
+    const prevX = at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX + (down ? 0 : 1) && y > prevY + (down ? 1 : 0)) {
       ops.push("equal");
