@@ -16,12 +16,19 @@ import { Button } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 
 /**
- * Edit mode of the transcript viewer (issue 40): every segment's text in place, find and replace across the
+ * Edit mode of the transcript viewer (issue 40): every segment's text in place, its start and end moved within
+ * its neighbours (Alt+←/→ the start, Alt+Shift+←/→ the end, by 0.1 s), find and replace across the
  * whole transcript, undo, and saving as the author's correction (PATCH /v1/transcripts/{id}; only they see it,
  * and their public page). Keyboard-first: Ctrl/Cmd+Enter saves, Esc leaves (asking first when there are
  * unsaved changes), Ctrl/Cmd+Z outside a text field undoes the last change (inside one, the field's own undo).
  * Saving keeps the reader where they were: the page's scroll and the focused segment stay as they are.
  */
+/** m:ss.t: a cue's time to the tenth of a second, as the editor moves it. */
+function clock(seconds: number): string {
+  const tenths = Math.floor((seconds % 1) * 10 + 1e-6);
+  return `${formatShortClock(Math.floor(seconds))}.${tenths}`;
+}
+
 export function TranscriptEditor({
   transcript,
   onSaved,
@@ -42,6 +49,7 @@ export function TranscriptEditor({
   });
   const root = useRef<HTMLDivElement>(null);
   const matches = find ? countMatches(state.segments, find) : 0;
+  const maxEnd = Math.max(transcript.duration_seconds, transcript.segments?.at(-1)?.end ?? 0);
 
   /** The focused text area's text, committed before a save or an undo. */
   function commitFocused(): readonly Segment[] {
@@ -202,7 +210,7 @@ export function TranscriptEditor({
             ? ""
             : state.dirty
               ? "Unsaved changes. Ctrl/Cmd+Enter saves, Esc leaves."
-              : "Edit any line; Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings."}
+              : "Edit any line; Alt+←/→ moves its start, Alt+Shift+←/→ its end. Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings."}
       </p>
       {status.kind === "error" && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -211,9 +219,11 @@ export function TranscriptEditor({
       )}
       <ol className="flex flex-col gap-1" data-testid="editor-lines">
         {state.segments.map((segment, index) => (
-          <li key={`${version}:${index}`} className="grid grid-cols-[4.5rem_minmax(0,1fr)] items-start gap-2">
-            <span className="pt-1 font-mono text-xs text-stone-500 tabular-nums">
-              {formatShortClock(segment.start)}
+          <li key={`${version}:${index}`} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-start gap-2">
+            <span className="pt-1 font-mono text-xs text-stone-500 tabular-nums" data-testid="editor-times">
+              {clock(segment.start)}
+              <br />
+              {clock(segment.end)}
             </span>
             <textarea
               defaultValue={segment.text}
@@ -221,6 +231,12 @@ export function TranscriptEditor({
               aria-label={`Line at ${formatShortClock(segment.start)}`}
               rows={Math.max(1, Math.ceil(segment.text.length / 90))}
               onBlur={(e) => dispatch({ type: "set-text", index, text: e.currentTarget.value })}
+              onKeyDown={(e) => {
+                if (!e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+                e.preventDefault();
+                const by = e.key === "ArrowLeft" ? -0.1 : 0.1;
+                dispatch({ type: "nudge", index, edge: e.shiftKey ? "end" : "start", by, maxEnd });
+              }}
               className={`w-full resize-y rounded border border-transparent bg-transparent px-1 py-0.5 text-sm leading-relaxed hover:border-stone-200 focus:border-stone-300 focus:bg-white ${focusRing}`}
             />
           </li>

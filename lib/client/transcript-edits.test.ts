@@ -27,6 +27,24 @@ describe("editorReducer", () => {
     expect(editorReducer(state, { type: "replace-all", find: "zzz", replace: "y" })).toBe(state);
   });
 
+  it("nudges a cue's start and end within its neighbours", () => {
+    let state = initialEditorState([
+      { start: 0, end: 1, text: "a" },
+      { start: 1.2, end: 2, text: "b" },
+      { start: 2.5, end: 3, text: "c" },
+    ]);
+    state = editorReducer(state, { type: "nudge", index: 1, edge: "start", by: -0.1, maxEnd: 3 });
+    expect(state.segments[1]).toMatchObject({ start: 1.1, end: 2 });
+    state = editorReducer(state, { type: "nudge", index: 1, edge: "start", by: -0.5, maxEnd: 3 });
+    expect(state.segments[1]!.start).toBe(1); // the previous cue's end
+    state = editorReducer(state, { type: "nudge", index: 1, edge: "end", by: 1, maxEnd: 3 });
+    expect(state.segments[1]!.end).toBe(2.5); // the next cue's start
+    state = editorReducer(state, { type: "nudge", index: 2, edge: "end", by: 1, maxEnd: 3 });
+    expect(state.segments[2]!.end).toBe(3); // the media's end
+    state = editorReducer(state, { type: "nudge", index: 0, edge: "start", by: 5, maxEnd: 3 });
+    expect(state.segments[0]!.start).toBe(1); // not past its own end
+  });
+
   it("saving clears dirty and keeps the undo stack", () => {
     let state = editorReducer(initialEditorState(segments), { type: "set-times", index: 0, start: 0.1, end: 1 });
     state = editorReducer(state, { type: "saved", segments: state.segments });

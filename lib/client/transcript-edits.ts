@@ -21,6 +21,8 @@ export const UNDO_DEPTH = 100;
 export type EditorAction =
   | { type: "set-text"; index: number; text: string }
   | { type: "set-times"; index: number; start: number; end: number }
+  /** Moves a cue's start or end by `by` seconds, never past its neighbours (nor before 0 or after `maxEnd`). */
+  | { type: "nudge"; index: number; edge: "start" | "end"; by: number; maxEnd: number }
   | { type: "replace-all"; find: string; replace: string; options?: FindReplaceOptions }
   | { type: "undo" }
   | { type: "saved"; segments: readonly Segment[] };
@@ -49,6 +51,22 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const segments = state.segments.slice();
       segments[action.index] = { start: action.start, end: action.end, text: old.text };
       return push(state, segments);
+    }
+    case "nudge": {
+      const old = state.segments[action.index];
+      if (!old) return state;
+      const prevEnd = state.segments[action.index - 1]?.end ?? 0;
+      const nextStart = state.segments[action.index + 1]?.start ?? action.maxEnd;
+      const ms = (s: number) => Math.round(s * 1000) / 1000;
+      const start =
+        action.edge === "start"
+          ? ms(Math.min(old.end, Math.max(Math.min(prevEnd, old.start), old.start + action.by)))
+          : old.start;
+      const end =
+        action.edge === "end"
+          ? ms(Math.max(old.start, Math.min(Math.max(nextStart, old.end), old.end + action.by)))
+          : old.end;
+      return editorReducer(state, { type: "set-times", index: action.index, start, end });
     }
     case "replace-all": {
       const { segments, replaced } = replaceInSegments(state.segments, action.find, action.replace, action.options);
