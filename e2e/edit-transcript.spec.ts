@@ -15,6 +15,13 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
   await expect(page.getByTestId("segment-text").filter({ hasText: "bread" }).first()).toBeVisible();
 
+  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as {
+    transcriptions: { transcript_id: string | null }[];
+  };
+  const id = history.transcriptions[0]!.transcript_id!;
+  type Json = { segments: { start: number; end: number; text: string }[] };
+  const before = (await (await page.request.get(`/v1/transcripts/${id}`)).json()) as Json;
+
   await page.getByTestId("edit-transcript").click();
   const editor = page.getByTestId("transcript-editor");
   await expect(editor).toBeVisible();
@@ -29,14 +36,15 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await last.click();
   await last.press("End");
   await last.pressSequentially(" (edited)");
+  // The cue's end, 0.1 s earlier (Alt+Shift+←).
+  await last.press("Alt+Shift+ArrowLeft");
   await last.press("Control+Enter");
   await expect(page.getByTestId("editor-status")).toContainText("Saved");
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
 
-  const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as {
-    transcriptions: { transcript_id: string | null }[];
-  };
-  const id = history.transcriptions[0]!.transcript_id!;
+  const after = (await (await page.request.get(`/v1/transcripts/${id}`)).json()) as Json;
+  expect(after.segments.at(-1)!.end).toBeCloseTo(before.segments.at(-1)!.end - 0.1, 3);
+  expect(after.segments.at(-1)!.start).toBe(before.segments.at(-1)!.start);
   await page.goto(`/dashboard?transcript=${id}`);
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
   await expect(page.getByTestId("segment-text").filter({ hasText: "sourdough" }).first()).toBeVisible();
