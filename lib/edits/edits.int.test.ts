@@ -268,6 +268,18 @@ describe("revisions", () => {
     expect(now.segments).toEqual(original);
   });
 
+  it("deleting the history entry deletes the author's corrections of it", async () => {
+    const author = await newCaller();
+    const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
+    await patch(author, transcript.id, { segments: replaceAll(gritSegments(), /\bgrit\b/gi, "GONE") });
+    expect(await ctx.db.transcriptRevision.count({ where: { userId: author.userId } })).toBe(1);
+    const entry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: author.userId } });
+    const { deleteTranscription } = await import("@/lib/transcripts/delete-transcription");
+    await deleteTranscription(author.userId, entry.id);
+    expect(await ctx.db.transcriptRevision.count({ where: { userId: author.userId } })).toBe(0);
+    expect(await ctx.db.transcript.count({ where: { id: transcript.id } })).toBe(1);
+  });
+
   it("a save past the caller's storage bound is a 413 and stores nothing", async () => {
     const author = await newCaller();
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
