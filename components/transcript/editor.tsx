@@ -185,6 +185,15 @@ export function TranscriptEditor({
           Undo
         </Button>
         {transcript.edited && (
+          <a
+            href={`/v1/transcripts/${encodeURIComponent(transcript.id)}/download?format=srt&revision=original`}
+            className={`text-xs underline decoration-stone-400 hover:decoration-stone-900 ${focusRing}`}
+            data-testid="editor-original"
+          >
+            Original (.srt)
+          </a>
+        )}
+        {transcript.edited && (
           <Button size="sm" variant="danger-outline" onClick={() => void revert()} data-testid="editor-revert">
             Revert to original
           </Button>
