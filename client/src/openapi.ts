@@ -1349,7 +1349,14 @@ export interface components {
             start: number;
             text: string;
             /** @description the segment's word times; leave out to keep the times of unchanged words (new words share the time between their neighbours) */
-            words?: components["schemas"]["Word"][];
+            words?: components["schemas"]["EditWord"][];
+        };
+        EditWord: {
+            /** @description seconds */
+            end: number;
+            /** @description seconds */
+            start: number;
+            text: string;
         };
         Empty: Record<string, never>;
         EpisodeOut: {
@@ -1992,13 +1999,6 @@ export interface components {
             timestamp: string;
             /** @constant */
             type: "webhook.test";
-        };
-        Word: {
-            /** @description seconds */
-            end: number;
-            /** @description seconds */
-            start: number;
-            text: string;
         };
     };
     responses: never;

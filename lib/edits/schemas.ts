@@ -6,7 +6,7 @@ export const MAX_EDIT_BODY_BYTES = 4 * 1024 * 1024;
 
 const wordSchema = z
   .object({ start: z.number().describe("seconds"), end: z.number().describe("seconds"), text: z.string() })
-  .meta({ id: "Word" });
+  .meta({ id: "EditWord" });
 
 export const editSegmentSchema = z
   .object({
