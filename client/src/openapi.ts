@@ -5175,7 +5175,7 @@ export interface operations {
             query?: {
                 /** @example srt */
                 format?: string;
-                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; left out: the caller's current version */
+                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version */
                 revision?: string;
             };
             header?: never;
@@ -5328,7 +5328,7 @@ export interface operations {
             query?: {
                 /** @example srt */
                 format?: string;
-                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; left out: the caller's current version */
+                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version */
                 revision?: string;
             };
             header?: never;

@@ -90,6 +90,9 @@ describe("PATCH /v1/transcripts/{id}", () => {
     const mine = (await get(author, transcript.id)).json as TranscriptJson;
     expect(mine.edited).toBe(true);
     expect(mine.segments.some((s) => s.text.includes("GRITTINESS"))).toBe(true);
+    expect(((await get(author, transcript.id, "?revision=current")).json as TranscriptJson).segments).toEqual(
+      mine.segments,
+    );
     const asGiven = (await get(author, transcript.id, "?revision=original")).json as TranscriptJson;
     expect(asGiven.edited).toBeUndefined();
     expect(asGiven.segments).toEqual(original);

@@ -19,6 +19,8 @@ import { diffTokens, tokenize } from "@/lib/edits/word-diff";
 // it is a 404, whoever else has it). Editing is free: nothing here touches usage.
 
 export const ORIGINAL = "original";
+/** The caller's current version (their newest revision, or the original when they have none). */
+export const CURRENT = "current";
 
 /** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
 export function segmentsSize(segments: readonly Segment[]): number {
@@ -133,7 +135,7 @@ export async function readRevision(
 export async function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<AuthorRow> {
   const row = await ownedTranscript(userId, transcriptId);
   if (revision === ORIGINAL) return row;
-  if (revision === undefined) return authorView(userId, row);
+  if (revision === undefined || revision === CURRENT) return authorView(userId, row);
   const db = await getDb();
   const saved = await db.transcriptRevision.findFirst({ where: { id: revision, userId, transcriptId } });
   if (!saved) throw errors.notFound("No revision with this id for this transcript (older ones are dropped on save).");
@@ -205,7 +207,7 @@ function locate(segments: readonly Segment[]): Located {
 
 /** GET /v1/transcripts/{id}/revisions/{revision_id}/diff: a revision's words against the original's. */
 export async function revisionDiff(userId: string, transcriptId: string, revisionId: string) {
-  const edited = await rowAt(userId, transcriptId, revisionId === "current" ? undefined : revisionId);
+  const edited = await rowAt(userId, transcriptId, revisionId);
   const row = await ownedTranscript(userId, transcriptId);
   return {
     revision_id: edited.revisionId ?? ORIGINAL,

@@ -43,7 +43,7 @@ export const transcriptReadQuerySchema = z.object({
     .max(64)
     .optional()
     .describe(
-      "`original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; left out: the caller's current version",
+      "`original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version",
     ),
 });
 
