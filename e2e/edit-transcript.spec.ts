@@ -41,6 +41,10 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await last.press("Control+Enter");
   await expect(page.getByTestId("editor-status")).toContainText("Saved");
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
+  // What changed, word by word, against the original.
+  await page.getByText("Changes from the original").click();
+  await expect(page.getByTestId("editor-changes").locator("ins", { hasText: "sourdough" }).first()).toBeVisible();
+  await expect(page.getByTestId("editor-changes").locator("del", { hasText: "bread" }).first()).toBeVisible();
 
   const after = (await (await page.request.get(`/v1/transcripts/${id}`)).json()) as Json;
   expect(after.segments.at(-1)!.end).toBeCloseTo(before.segments.at(-1)!.end - 0.1, 3);

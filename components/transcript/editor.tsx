@@ -1,11 +1,13 @@
 "use client";
 
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { transcriptKey, type Transcript } from "@/lib/client/transcripts";
 import {
   countMatches,
   editorReducer,
+  fetchChanges,
+  fetchRevisions,
   initialEditorState,
   restoreOriginalTranscript,
   saveTranscriptEdit,
@@ -42,6 +44,8 @@ export function TranscriptEditor({
   const [state, dispatch] = useReducer(editorReducer, transcript.segments ?? [], initialEditorState);
   // Text areas are uncontrolled (a 3-hour transcript has thousands); `version` remounts them after an undo or a replace.
   const [version, setVersion] = useState(0);
+  // Saves so far: the "Changes" list is read again after each.
+  const [saves, setSaves] = useState(0);
   const [find, setFind] = useState("");
   const [replace, setReplace] = useState("");
   const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "error"; message?: string }>({
@@ -79,6 +83,7 @@ export function TranscriptEditor({
       const saved = await saveTranscriptEdit(transcript.id, segments);
       dispatch({ type: "saved", segments: saved.segments ?? segments });
       publish(saved);
+      setSaves((n) => n + 1);
       setStatus({ kind: "saved" });
     } catch (error) {
       setStatus({ kind: "error", message: error instanceof Error ? error.message : "The correction was not saved." });
@@ -226,6 +231,7 @@ export function TranscriptEditor({
           {status.message}
         </p>
       )}
+      {transcript.edited && <Changes id={transcript.id} saves={saves} />}
       <ol className="flex flex-col gap-1" data-testid="editor-lines">
         {state.segments.map((segment, index) => (
           <li key={`${version}:${index}`} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-start gap-2">
@@ -282,5 +288,43 @@ export function EditToggle({
         </span>
       )}
     </span>
+  );
+}
+
+/** "Changes from the original": the saved correction's word-level diff and its saved revisions, read when opened. */
+function Changes({ id, saves }: { id: string; saves: number }) {
+  const [open, setOpen] = useState(false);
+  const changes = useQuery({
+    queryKey: ["transcript-changes", id, saves],
+    queryFn: () => Promise.all([fetchChanges(id), fetchRevisions(id)]),
+    enabled: open,
+  });
+  return (
+    <details
+      className="rounded-md border border-stone-200 px-3 py-2 text-sm"
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      data-testid="editor-changes"
+    >
+      <summary className={`cursor-pointer text-stone-700 ${focusRing}`}>Changes from the original</summary>
+      {changes.isPending && open && <p className="text-xs text-stone-600">Loading…</p>}
+      {changes.data && (
+        <>
+          <p className="mt-1 text-xs text-stone-600">
+            {changes.data[0].changes.length} change{changes.data[0].changes.length === 1 ? "" : "s"};{" "}
+            {changes.data[1].revisions.length - 1} saved revision{changes.data[1].revisions.length === 2 ? "" : "s"}{" "}
+            kept, the newest from {new Date(changes.data[1].revisions[0]?.created_at ?? 0).toLocaleString()}.
+          </p>
+          <ul className="mt-1 flex max-h-64 flex-col gap-0.5 overflow-auto">
+            {changes.data[0].changes.slice(0, 500).map((c, i) => (
+              <li key={i} className="font-mono text-xs">
+                <span className="text-stone-500">{clock(c.revision_start ?? c.original_start ?? 0)}</span>{" "}
+                {c.original && <del className="text-red-800">{c.original}</del>}{" "}
+                {c.revision && <ins className="text-emerald-800 no-underline">{c.revision}</ins>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </details>
   );
 }

@@ -104,3 +104,23 @@ export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Pr
 export function restoreOriginalTranscript(id: string): Promise<Transcript> {
   return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}/edits?format=json`, { method: "DELETE" });
 }
+
+export interface RevisionChange {
+  op: "replace" | "delete" | "insert";
+  original: string;
+  revision: string;
+  original_start: number | null;
+  revision_start: number | null;
+}
+
+/** GET /v1/transcripts/{id}/revisions/current/diff: the author's current version against the original. */
+export function fetchChanges(id: string): Promise<{ changes: RevisionChange[]; unchanged_words: number }> {
+  return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions/current/diff`);
+}
+
+/** GET /v1/transcripts/{id}/revisions: the saved revisions (newest first) and the original. */
+export function fetchRevisions(
+  id: string,
+): Promise<{ revisions: { id: string; created_at: string | null; current: boolean }[] }> {
+  return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions`);
+}
