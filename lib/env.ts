@@ -175,6 +175,9 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
+  // Corrections (lib/edits): revisions kept per (user, transcript), and each user's bytes of revisions.
+  EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),
+  EDIT_STORAGE_BYTES: z.coerce.number().int().positive().default(104_857_600), // 100 MiB
 
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),

@@ -24,6 +24,7 @@ import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
 import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch, benchSearchWorst } from "./bench/search";
+import { benchEdits } from "./bench/edits";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -52,6 +53,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "webhook-fairness": benchWebhookFairness,
   search: benchSearch,
   "search-worst": benchSearchWorst,
+  edits: benchEdits,
 };
 
 const only = process.argv.slice(2);

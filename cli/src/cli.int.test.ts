@@ -55,7 +55,12 @@ beforeAll(async () => {
     "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
     "/v1/transcript": { POST: lazy(() => import("@/app/v1/transcript/route"), "POST") },
     "/v1/jobs/[job_id]": { GET: lazy(() => import("@/app/v1/jobs/[job_id]/route"), "GET") },
-    "/v1/transcripts/[id]": { GET: lazy(() => import("@/app/v1/transcripts/[id]/route"), "GET") },
+    "/v1/transcripts/[id]": {
+      GET: lazy(() => import("@/app/v1/transcripts/[id]/route"), "GET"),
+      PATCH: lazy(() => import("@/app/v1/transcripts/[id]/route"), "PATCH"),
+    },
+    "/v1/transcripts/[id]/download": { GET: lazy(() => import("@/app/v1/transcripts/[id]/download/route"), "GET") },
+    "/v1/transcripts/[id]/edits": { DELETE: lazy(() => import("@/app/v1/transcripts/[id]/edits/route"), "DELETE") },
     "/v1/languages": { GET: lazy(() => import("@/app/v1/languages/route"), "GET") },
     "/v1/publish": { POST: lazy(() => import("@/app/v1/publish/route"), "POST") },
     "/v1/publish/[slug]": { DELETE: lazy(() => import("@/app/v1/publish/[slug]/route"), "DELETE") },
@@ -339,6 +344,35 @@ describe("--json on every command", () => {
     expect(written.code, written.stderr).toBe(0);
     expect(written.stdout).toBe("");
     expect(await readFile(file, "utf8")).toMatch(/^WEBVTT/);
+  });
+});
+
+describe("edit", () => {
+  it("--from a corrected SRT, --replace … --with, --restore; 5 for a transcript not in the history, 2 for bad usage", async () => {
+    const user = await apiKeyUser();
+    const got = await json(transcriptSchema, ["get", video(FAKE_IDS.captioned)], user.env);
+    const srt = await (
+      await fetch(`${served.url}/v1/transcripts/${got.id}/download?format=srt`, { headers: user.headers })
+    ).text();
+    expect(srt).toContain("bread");
+    const file = path.join(configHome, "fixed.srt");
+    await writeFile(file, srt.replaceAll("bread", "sourdough"));
+    const fixed = await json(transcriptSchema, ["edit", got.id, "--from", file], user.env);
+    expect(fixed.edited).toBe(true);
+    expect(fixed.segments!.map((s) => [s.start, s.end])).toEqual(got.segments!.map((s) => [s.start, s.end]));
+    expect(fixed.segments!.some((s) => s.text.includes("sourdough"))).toBe(true);
+    const replaced = await json(
+      z.object({ replaced: z.number(), transcript: transcriptSchema }),
+      ["edit", got.id, "--replace", "sourdough", "--with", "rye"],
+      user.env,
+    );
+    expect(replaced.replaced).toBeGreaterThan(0);
+    const restored = await json(transcriptSchema, ["edit", got.id, "--restore"], user.env);
+    expect(restored.edited).toBeUndefined();
+    expect(restored.segments).toEqual(got.segments);
+    await fails(["edit", "no-such-transcript", "--restore"], user.env, 5, /No transcript/);
+    await fails(["edit", got.id], user.env, 2, /Give one of/);
+    await fails(["edit", got.id, "--from", path.join(configHome, "fixed.txt")], user.env, 2, /--format srt or vtt/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { version } from "../package.json";
 import { examples } from "./command";
+import { registerEdit } from "./commands/edit";
 import { registerGet } from "./commands/get";
 import { registerHistory } from "./commands/history";
 import { registerImport } from "./commands/import";
@@ -27,6 +28,7 @@ const COMMANDS = [
   registerLogout,
   registerWhoami,
   registerGet,
+  registerEdit,
   registerJob,
   registerLanguages,
   registerHistory,

@@ -24,6 +24,45 @@ export type SignedUpload = components["schemas"]["SignedUpload"];
 export type WebhookEventType =
   paths["/v1/me/webhooks"]["post"]["requestBody"]["content"]["application/json"]["event_types"][number];
 export type TranscriptFormat = Transcript["format"];
+/** A segment of a correction (PATCH /v1/transcripts/{id}): `{start, end, text}`, optional `words`. */
+export type EditSegment = components["schemas"]["EditSegment"];
+export type TranscriptRevisionList = components["schemas"]["TranscriptRevisionList"];
+export type TranscriptRevisionDiff = components["schemas"]["TranscriptRevisionDiff"];
+
+export interface FindReplaceOptions {
+  /** Match case exactly (default: no). */
+  caseSensitive?: boolean;
+  /** Only whole words (default: yes): "grit" does not touch "gritty". */
+  wholeWord?: boolean;
+}
+
+/**
+ * `segments` with every occurrence of `find` replaced by `replace`, and how many were replaced. Times are left
+ * as they are: the server keeps the times of the words that did not change.
+ */
+export function replaceInSegments<S extends { start: number; end: number; text: string }>(
+  segments: readonly S[],
+  find: string,
+  replace: string,
+  options: FindReplaceOptions = {},
+): { segments: EditSegment[]; replaced: number } {
+  if (find === "") return { segments: segments.map(({ start, end, text }) => ({ start, end, text })), replaced: 0 };
+  const escaped = find.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(
+    options.wholeWord === false ? escaped : `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`,
+    options.caseSensitive ? "gu" : "giu",
+  );
+  let replaced = 0;
+  const out = segments.map(({ start, end, text }) => ({
+    start,
+    end,
+    text: text.replace(pattern, () => {
+      replaced += 1;
+      return replace;
+    }),
+  }));
+  return { segments: out, replaced };
+}
 
 /** A failed call or job: `code` is the API's machine code (`not_found`, `allowance_exhausted`, `no_speech`, ...). */
 export class VerbatimError extends Error {
@@ -231,6 +270,25 @@ export interface VerbatimClient {
   upload(file: Blob, options: { filename: string; contentType: string; signal?: AbortSignal }): Promise<SignedUpload>;
   /** A transcript from the history as a file's text (GET /v1/transcripts/{id}/download): SRT, VTT, text, Markdown, JSON. */
   download(transcriptId: string, format?: TranscriptFormat): Promise<string>;
+  /**
+   * Corrections of a transcript in the history, the caller's own (nobody else sees them; editing is free).
+   * `save` sends the whole corrected list, `saveFile` a corrected SRT or VTT file; `findReplace` reads the
+   * caller's current version, replaces a word or phrase everywhere and saves it (nothing is saved when
+   * nothing matched). `restore` drops every correction.
+   */
+  edits: {
+    save(transcriptId: string, segments: EditSegment[]): Promise<Transcript>;
+    saveFile(transcriptId: string, format: "srt" | "vtt", content: string): Promise<Transcript>;
+    findReplace(
+      transcriptId: string,
+      find: string,
+      replace: string,
+      options?: FindReplaceOptions,
+    ): Promise<{ transcript: Transcript; replaced: number }>;
+    revisions(transcriptId: string): Promise<TranscriptRevisionList>;
+    diff(transcriptId: string, revisionId?: string): Promise<TranscriptRevisionDiff>;
+    restore(transcriptId: string): Promise<Transcript>;
+  };
   /** Webhook endpoints (/v1/me/webhooks): the secret is in `create`'s answer only. */
   webhooks: {
     list(): Promise<WebhookEndpoint[]>;
@@ -340,6 +398,29 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
     );
   }
 
+  const patch = async (id: string, body: { segments: EditSegment[] } | { format: "srt" | "vtt"; content: string }) =>
+    ok(await api.PATCH("/v1/transcripts/{id}", { params: { path: { id } }, body }));
+  const edits: VerbatimClient["edits"] = {
+    save: (id, segments) => patch(id, { segments }),
+    saveFile: (id, format, content) => patch(id, { format, content }),
+    findReplace: async (id, find, replace, opts) => {
+      const current = ok(
+        await api.GET("/v1/transcripts/{id}", { params: { path: { id }, query: { format: "json" } } }),
+      );
+      const { segments, replaced } = replaceInSegments(current.segments ?? [], find, replace, opts);
+      if (replaced === 0) return { transcript: current, replaced };
+      return { transcript: await patch(id, { segments }), replaced };
+    },
+    revisions: async (id) => ok(await api.GET("/v1/transcripts/{id}/revisions", { params: { path: { id } } })),
+    diff: async (id, revisionId = "current") =>
+      ok(
+        await api.GET("/v1/transcripts/{id}/revisions/{revision_id}/diff", {
+          params: { path: { id, revision_id: revisionId } },
+        }),
+      ),
+    restore: async (id) => ok(await api.DELETE("/v1/transcripts/{id}/edits", { params: { path: { id } } })),
+  };
+
   const webhooks: VerbatimClient["webhooks"] = {
     list: async () => ok(await api.GET("/v1/me/webhooks")).endpoints,
     create: async (url, eventTypes) =>
@@ -360,6 +441,7 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
     verifyWebhook,
     upload,
     download,
+    edits,
     webhooks,
   };
 }

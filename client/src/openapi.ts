@@ -945,14 +945,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A transcript from the caller's history, in any format */
+        /**
+         * A transcript from the caller's history, in any format
+         * @description The caller's current version: their own correction (`edited: true`) when they saved one (PATCH), else the transcript as the source gave it. `revision=original` reads the original.
+         */
         get: operations["getV1TranscriptsId"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Correct a transcript in the caller's history (a new revision; free)
+         * @description Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words`) or `format` (`srt` or `vtt`) with `content` (a corrected subtitle file). Unchanged words keep their times; new words share the time between their neighbours. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.
+         */
+        patch: operations["patchV1TranscriptsId"];
         trace?: never;
     };
     "/v1/transcripts/{id}/download": {
@@ -962,11 +969,34 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a transcript as a file (its own Content-Type and filename) */
+        /**
+         * Download a transcript as a file (its own Content-Type and filename)
+         * @description The caller's current version (their correction, when they saved one); `revision` as for GET /v1/transcripts/{id}.
+         */
         get: operations["getV1TranscriptsIdDownload"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transcripts/{id}/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop the caller's corrections: back to the original everywhere
+         * @description Removes every saved revision of this transcript and answers the original.
+         */
+        delete: operations["deleteV1TranscriptsIdEdits"];
         options?: never;
         head?: never;
         patch?: never;
@@ -984,6 +1014,43 @@ export interface paths {
          * @description Only for transcripts of the caller's own uploads, while the upload is kept (UPLOAD_RETENTION_HOURS). Honours a single byte Range (206); with S3 storage, a redirect to a short-lived presigned GET.
          */
         get: operations["getV1TranscriptsIdMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transcripts/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's saved corrections of a transcript, newest first, and the original */
+        get: operations["getV1TranscriptsIdRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/transcripts/{id}/revisions/{revision_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A saved correction against the original, word by word
+         * @description `revision_id` is an id from the revisions list, or `current` for the caller's current version.
+         */
+        get: operations["getV1TranscriptsIdRevisionsRevisionIdDiff"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1275,6 +1342,22 @@ export interface components {
             tiers: ("free" | "pro" | "ultra")[];
             type: ("percent" | "amount") | null;
         };
+        EditSegment: {
+            /** @description seconds */
+            end: number;
+            /** @description seconds */
+            start: number;
+            text: string;
+            /** @description the segment's word times; leave out to keep the times of unchanged words (new words share the time between their neighbours) */
+            words?: components["schemas"]["EditWord"][];
+        };
+        EditWord: {
+            /** @description seconds */
+            end: number;
+            /** @description seconds */
+            start: number;
+            text: string;
+        };
         Empty: Record<string, never>;
         EpisodeOut: {
             /** @description The episode's audio file (the enclosure); pass it as `audio` to POST /v1/transcript */
@@ -1471,6 +1554,11 @@ export interface components {
             /** @description the rendered transcript for text, srt, vtt and md; null for json */
             content: string | null;
             duration_seconds: number;
+            /**
+             * @description present (true) when this is the caller's own correction (PATCH /v1/transcripts/{id}); absent for the transcript as the source gave it
+             * @constant
+             */
+            edited?: true;
             /** @enum {string} */
             format: "json" | "text" | "srt" | "vtt" | "md";
             id: string;
@@ -1688,6 +1776,11 @@ export interface components {
             /** @description the rendered transcript for text, srt, vtt and md; null for json */
             content: string | null;
             duration_seconds: number;
+            /**
+             * @description present (true) when this is the caller's own correction (PATCH /v1/transcripts/{id}); absent for the transcript as the source gave it
+             * @constant
+             */
+            edited?: true;
             /** @enum {string} */
             format: "json" | "text" | "srt" | "vtt" | "md";
             id: string;
@@ -1705,6 +1798,17 @@ export interface components {
             source_url: string;
             title: string | null;
             video_id: string;
+        };
+        TranscriptEdit: {
+            /** @description with `format`: the subtitle file's text */
+            content?: string;
+            /**
+             * @description with `content`: the corrected transcript as a subtitle file
+             * @enum {string}
+             */
+            format?: "srt" | "vtt";
+            /** @description the whole corrected transcript, in order; segments left out are removed */
+            segments?: components["schemas"]["EditSegment"][];
         };
         TranscriptEvent: {
             data: {
@@ -1790,6 +1894,44 @@ export interface components {
             url: string;
             /** @description Optional. When the answer is a job (202), this https URL is also sent transcript.completed or transcript.failed, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). Not used for a 200 answer, nor when the answer is a job already running for the same source (that job keeps its own). */
             webhook_url?: string;
+        };
+        TranscriptRevision: {
+            /** @description when it was saved; null for the original */
+            created_at: string | null;
+            /** @description the version the caller sees everywhere */
+            current: boolean;
+            /** @description `original` for the transcript as the source gave it */
+            id: string;
+            segment_count: number;
+            size_bytes: number;
+        };
+        TranscriptRevisionDiff: {
+            /** @description word-level differences, in order */
+            changes: {
+                /** @enum {string} */
+                op: "replace" | "delete" | "insert";
+                /** @description the original's words here (empty for insert) */
+                original: string;
+                /** @description seconds: the original segment's start where it happens */
+                original_start: number | null;
+                /** @description the revision's words here (empty for delete) */
+                revision: string;
+                /** @description seconds: the revision's segment start where it happens */
+                revision_start: number | null;
+            }[];
+            original_words: number;
+            revision_id: string;
+            revision_words: number;
+            unchanged_words: number;
+        };
+        TranscriptRevisionList: {
+            /** @description how many saved revisions are kept per transcript (older ones are dropped on save) */
+            kept: number;
+            /** @description newest first; the original last */
+            revisions: components["schemas"]["TranscriptRevision"][];
+            storage_limit_bytes: number;
+            /** @description the caller's saved revisions of every transcript, in bytes */
+            storage_used_bytes: number;
         };
         ValidationError: {
             ctx?: Record<string, never>;
@@ -5043,6 +5185,8 @@ export interface operations {
             query?: {
                 /** @example srt */
                 format?: string;
+                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version */
+                revision?: string;
             };
             header?: never;
             path: {
@@ -5059,6 +5203,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Transcript"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in the caller's history, or no such revision */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchV1TranscriptsId: {
+        parameters: {
+            query?: {
+                /** @example srt */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "segments": [
+                 *         {
+                 *           "start": 0,
+                 *           "end": 2.4,
+                 *           "text": "Welcome back to the channel."
+                 *         },
+                 *         {
+                 *           "start": 2.4,
+                 *           "end": 5.1,
+                 *           "text": "Today Dr. Nguyen explains the results."
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["TranscriptEdit"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Transcript"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in the caller's history */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 4 MiB, or the caller's saved corrections would pass EDIT_STORAGE_BYTES (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TranscriptsIdDownload: {
+        parameters: {
+            query?: {
+                /** @example srt */
+                format?: string;
+                /** @description `original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version */
+                revision?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptFile"];
+                    "application/x-subrip": string;
+                    "text/markdown": string;
+                    "text/plain": string;
+                    "text/vtt": string;
                 };
             };
             /** @description Missing or invalid credentials */
@@ -5099,7 +5400,7 @@ export interface operations {
             };
         };
     };
-    getV1TranscriptsIdDownload: {
+    deleteV1TranscriptsIdEdits: {
         parameters: {
             query?: {
                 /** @example srt */
@@ -5119,11 +5420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TranscriptFile"];
-                    "application/x-subrip": string;
-                    "text/markdown": string;
-                    "text/plain": string;
-                    "text/vtt": string;
+                    "application/json": components["schemas"]["Transcript"];
                 };
             };
             /** @description Missing or invalid credentials */
@@ -5222,6 +5519,123 @@ export interface operations {
             };
             /** @description The Range lies outside the file */
             416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TranscriptsIdRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptRevisionList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in the caller's history */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TranscriptsIdRevisionsRevisionIdDiff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                revision_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TranscriptRevisionDiff"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not in the caller's history, or no such revision */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/client/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { usePlayer } from "@/lib/client/use-player";
@@ -8,6 +8,7 @@ import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { FormatTabs } from "@/components/dashboard/transcript/format-tabs";
 import { PlayerFrame, UploadPlayer } from "@/components/dashboard/transcript/transcript-player";
+import { EditToggle, TranscriptEditor } from "@/components/transcript/editor";
 
 /**
  * One transcript to read while it plays, as the page's own document: its title on top; on wide screens
@@ -16,7 +17,16 @@ import { PlayerFrame, UploadPlayer } from "@/components/dashboard/transcript/tra
  * scrolls away or turns it off), the text can be searched, copied as readable text and downloaded (.txt
  * and .srt first); every format has its own tab.
  */
-export function TranscriptViewer({ transcript, startAt = null }: { transcript: Transcript; startAt?: number | null }) {
+export function TranscriptViewer({
+  transcript: given,
+  startAt = null,
+}: {
+  transcript: Transcript;
+  startAt?: number | null;
+}) {
+  // The author's saved correction replaces what was given (issue 40: components/transcript/editor.tsx).
+  const [transcript, setTranscript] = useState(given);
+  const [editing, setEditing] = useState(false);
   const embedded = useMemo(() => playerFor(transcript, startAt), [transcript, startAt]);
   const upload = transcript.platform === "upload";
   const player = usePlayer(embedded, startAt);
@@ -42,7 +52,10 @@ export function TranscriptViewer({ transcript, startAt = null }: { transcript: T
       aria-labelledby="transcript-title"
       data-testid="transcript-viewer"
     >
-      <TranscriptHeader transcript={transcript} />
+      <TranscriptHeader
+        transcript={transcript}
+        editToggle={<EditToggle edited={transcript.edited === true} editing={editing} onToggle={setEditing} />}
+      />
       <div
         className={
           hasPlayer
@@ -65,13 +78,17 @@ export function TranscriptViewer({ transcript, startAt = null }: { transcript: T
             )}
           </div>
         )}
-        <FormatTabs transcript={transcript} player={player} canSeek={hasPlayer} />
+        {editing ? (
+          <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
+        ) : (
+          <FormatTabs transcript={transcript} player={player} canSeek={hasPlayer} />
+        )}
       </div>
     </article>
   );
 }
 
-function TranscriptHeader({ transcript }: { transcript: Transcript }) {
+function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; editToggle?: ReactNode }) {
   const sourceLink = sourceHref(transcript.source_url);
   return (
     <header className="flex min-w-0 flex-col gap-3">
@@ -105,6 +122,7 @@ function TranscriptHeader({ transcript }: { transcript: Transcript }) {
       </dl>
       <div className="flex items-center gap-2">
         <PublishButton url={transcript.source_url} lang={transcript.lang} />
+        {editToggle}
         <a href="#transcript-lines" className={`sr-only rounded px-2 py-1 text-sm focus:not-sr-only ${focusRing}`}>
           Skip to the transcript text
         </a>

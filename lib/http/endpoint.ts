@@ -42,6 +42,8 @@ export interface Endpoint<
   rateLimit?: RateLimitName;
   /** Other documented outcomes, status → description. */
   errors?: Record<number, string>;
+  /** The largest JSON body accepted (default 1 MiB); a larger one is a 413. */
+  maxBodyBytes?: number;
   /**
    * OAuth and device-flow endpoints (lib/oauth/handler.ts): errors are RFC 6749 `{error, error_description}`
    * rather than `{detail, code}`, and the body may be form-encoded (the RFCs' encoding) as well as JSON.

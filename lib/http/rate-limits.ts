@@ -37,6 +37,7 @@ export const RATE_LIMITS = {
   magicLinkEmail: { by: "email", points: 5, seconds: 60 * 60 },
   // The caller's own account.
   account: { by: "user", points: 1200, seconds: 60 }, // reads, history, job polling, key ensure, sign-out everywhere
+  edit: { by: "user", points: 120, seconds: 60 }, // PATCH /v1/transcripts/{id}, restore (each stores a revision or expires pages)
   apiKeyRegenerate: { by: "user", points: 10, seconds: 60 * 60 },
   billing: { by: "user", points: 60, seconds: 60 * 60 }, // each one calls Stripe
   // Paid work, by tier.

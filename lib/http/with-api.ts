@@ -46,7 +46,9 @@ export function withApi<E extends Endpoint>(
         : undefined;
       const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
-      const body = endpoint.body ? parseInput(endpoint.body, await readJson(request), "body") : undefined;
+      const body = endpoint.body
+        ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body")
+        : undefined;
       if (principal) refuseFields(endpoint, principal, body);
       const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
@@ -84,10 +86,10 @@ function queryObject(request: NextRequest): Record<string, string> {
   return Object.fromEntries(request.nextUrl.searchParams.entries());
 }
 
-async function readJson(request: NextRequest): Promise<unknown> {
+async function readJson(request: NextRequest, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
   const bytes = await readBodyBytes(request, {
-    maxBytes: MAX_JSON_BODY_BYTES,
-    tooLarge: () => errors.payloadTooLarge("The JSON body is larger than 1 MiB."),
+    maxBytes,
+    tooLarge: () => errors.payloadTooLarge(`The JSON body is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB.`),
   });
   return parseJsonBody(bytes);
 }

@@ -169,6 +169,7 @@ describe("with an API key", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
+        "edit_transcript",
         "get_job",
         "get_transcript",
         "get_usage",
@@ -423,6 +424,46 @@ describe("with an API key", () => {
     expect(text(none)).toBe('Nothing in your transcripts matches "zeppelin".');
     const bad = (await client.callTool({ name: "search_transcripts", arguments: { q: "" } })) as CallToolResult;
     expect(bad.isError).toBe(true);
+  });
+
+  it("edit_transcript: replaces a word everywhere; get_transcript and search_transcripts then read the correction", async () => {
+    const got = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
+    const id = (got.structuredContent as { transcript: { id: string } }).transcript.id;
+    const edited = (await client.callTool({
+      name: "edit_transcript",
+      arguments: { transcript_id: id, replacements: [{ find: "bread", replace: "sourdough" }] },
+    })) as CallToolResult;
+    expect(edited.isError, text(edited)).toBeFalsy();
+    expect((edited.structuredContent as { replaced: number }).replaced).toBeGreaterThan(0);
+    const again = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
+    expect(text(again)).toContain("sourdough");
+    expect((again.structuredContent as { transcript: { edited?: boolean } }).transcript.edited).toBe(true);
+    const found = (await client.callTool({
+      name: "search_transcripts",
+      arguments: { q: "sourdough" },
+    })) as CallToolResult;
+    expect((found.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    const none = (await client.callTool({
+      name: "edit_transcript",
+      arguments: { transcript_id: id },
+    })) as CallToolResult;
+    expect(none.isError).toBe(true);
+    const restored = (await client.callTool({
+      name: "edit_transcript",
+      arguments: { transcript_id: id, restore: true },
+    })) as CallToolResult;
+    expect((restored.structuredContent as { edited: boolean }).edited).toBe(false);
+    const back = (await client.callTool({
+      name: "get_transcript",
+      arguments: { url: video(FAKE_IDS.captioned) },
+    })) as CallToolResult;
+    expect(text(back)).not.toContain("sourdough");
   });
 
   it("search_transcripts: a query it cannot run is a tool error that says why, never 'something went wrong'", async () => {

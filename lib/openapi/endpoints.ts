@@ -1,6 +1,7 @@
 import type { Endpoint } from "@/lib/http/endpoint";
 import * as apiKeys from "@/lib/auth/endpoints";
 import * as billing from "@/lib/billing/endpoints";
+import * as edits from "@/lib/edits/endpoints";
 import * as health from "@/lib/health/endpoints";
 import * as imports from "@/lib/imports/endpoints";
 import * as podcasts from "@/lib/podcasts/endpoints";
@@ -16,6 +17,7 @@ import * as webhooks from "@/lib/webhooks/endpoints";
 export const allEndpoints: Endpoint[] = [
   apiKeys,
   billing,
+  edits,
   health,
   imports,
   oauth,

@@ -12,6 +12,12 @@ const REDIRECT_URI = "http://127.0.0.1:33418/callback";
 export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
+  "PATCH /v1/transcripts/{id}": {
+    segments: [
+      { start: 0, end: 2.4, text: "Welcome back to the channel." },
+      { start: 2.4, end: 5.1, text: "Today Dr. Nguyen explains the results." },
+    ],
+  },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
   "POST /v1/import/{batch_id}/items/retry": { guid: "https://example.com/episodes/42" },
   "POST /v1/me/webhooks": {

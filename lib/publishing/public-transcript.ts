@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
+import { authorView } from "@/lib/edits/author-view";
 import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
 import { transcriptFile } from "@/lib/transcripts/get-transcript";
@@ -22,7 +23,9 @@ export async function findPublished(slug: string): Promise<PublishedRow | null> 
     where: { slug, publishedAt: { not: null } },
     include: { transcript: true },
   });
-  return row as PublishedRow | null;
+  if (!row) return null;
+  // The publisher's own correction, when they saved one (lib/edits): the page shows what its author sees.
+  return { ...row, transcript: await authorView(row.userId, row.transcript) } as PublishedRow;
 }
 
 /** What the validators are made of: the publication, when it was (re)published, and the transcript's version. */
@@ -40,7 +43,10 @@ async function publishedVersion(slug: string): Promise<Version | null> {
   if (!isSlug(slug)) return null;
   const rows = await hotQuery<Version>(
     "public-version",
-    `SELECT p."id", p."publishedAt", t."fetchedAt"
+    // fetchedAt: the later of the transcript's and the publisher's newest correction (lib/edits/author-view.ts).
+    `SELECT p."id", p."publishedAt",
+            GREATEST(t."fetchedAt", (SELECT max(r."createdAt") FROM "TranscriptRevision" r
+                                     WHERE r."userId" = p."userId" AND r."transcriptId" = p."transcriptId")) AS "fetchedAt"
      FROM "Publication" p JOIN "Transcript" t ON t."id" = p."transcriptId"
      WHERE p."slug" = $1 AND p."publishedAt" IS NOT NULL`,
     [slug],

@@ -110,10 +110,17 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
 
   const user = scope.kind === "library" ? param(scope.userId) : null;
+  // Passages are read through the view "SearchPassage" (migration revision_search): the transcripts' own
+  // (editorId NULL) and each user's current correction's (lib/edits). A user's correction replaces the
+  // transcript's passages for that user alone: in their library, and where they published it.
+  const hasRevision = (who: string) =>
+    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
   const visible =
     user !== null
-      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done')`
-      : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL)`;
+      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done')
+         AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
+      : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END))`;
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
   if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
@@ -123,7 +130,8 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
   const slug =
     user !== null
       ? `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."userId" = ${user} AND pub."publishedAt" IS NOT NULL LIMIT 1)`
-      : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."publishedAt" IS NOT NULL ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
+      : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."publishedAt" IS NOT NULL
+           AND (page."editorId" IS NULL OR pub."userId" = page."editorId") ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
   const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
   const limit = param(query.limit + 1);
   const skip = param(offset);
@@ -133,15 +141,15 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
 
   const sql = `
     WITH hits AS (
-      SELECT p."transcriptId", p."seq", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
-      FROM "TranscriptPassage" p ${filterJoin}
+      SELECT p."transcriptId", p."seq", p."editorId", p."revisionId", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
+      FROM "SearchPassage" p ${filterJoin}
       WHERE (${matches}) AND ${visible}
       LIMIT ${candidates}
     ), capped AS (
-      SELECT *, row_number() OVER (PARTITION BY "transcriptId" ORDER BY rank DESC, "seq") AS nth FROM hits
+      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "seq") AS nth FROM hits
     ), page AS (
       SELECT * FROM capped WHERE nth <= ${perTranscript}
-      ORDER BY rank DESC, "transcriptId", "seq" LIMIT ${limit} OFFSET ${skip}
+      ORDER BY rank DESC, "transcriptId", "seq", "revisionId" LIMIT ${limit} OFFSET ${skip}
     )
     SELECT page."transcriptId", page."seq", page.rank::float8 AS rank,
            t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
@@ -149,14 +157,16 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
            ts_headline(p."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("p")}, ${headline}) AS marked,
            ${slug} AS slug
     FROM page
-    JOIN "TranscriptPassage" p ON p."transcriptId" = page."transcriptId" AND p."seq" = page."seq"
+    JOIN "SearchPassage" p ON p."transcriptId" = page."transcriptId" AND p."seq" = page."seq"
+      AND p."revisionId" IS NOT DISTINCT FROM page."revisionId"
     JOIN "Transcript" t ON t."id" = page."transcriptId"
-    -- The passage's segments, read from the transcript as the index read them (verbatim_segments).
+    LEFT JOIN "TranscriptRevision" rev ON rev."id" = page."revisionId"
+    -- The passage's segments, read from the transcript (or the correction) as the index read them (verbatim_segments).
     CROSS JOIN LATERAL (
       SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-      FROM verbatim_segments(t."segments") AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
+      FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
     ) AS seg
-    ORDER BY page.rank DESC, page."transcriptId", page."seq"`;
+    ORDER BY page.rank DESC, page."transcriptId", page."seq", page."revisionId"`;
   try {
     const timeoutMs = env().SEARCH_TIMEOUT_MS;
     return await db.$transaction(

@@ -5,7 +5,8 @@ import { expirePublicPages } from "@/lib/publishing/public-pages";
 /**
  * DELETE /v1/me/transcriptions/{id}: removes one entry from the caller's history. The transcript itself
  * stays in the shared cache (other users' entries point at it); the caller's public page of it is taken
- * down. Asking for the same source again adds a new entry, charged like any new one.
+ * down, and the caller's corrections of it (lib/edits) are deleted with the entry. Asking for the same source
+ * again adds a new entry, charged like any new one.
  */
 export async function deleteTranscription(userId: string, id: string): Promise<void> {
   const db = await getDb();
@@ -27,6 +28,7 @@ export async function deleteTranscription(userId: string, id: string): Promise<v
     }
     await tx.historyEntry.delete({ where: { id: entry.id } });
     if (!entry.transcriptId) return [];
+    await tx.transcriptRevision.deleteMany({ where: { userId, transcriptId: entry.transcriptId } });
     const published = await tx.publication.findMany({
       where: { userId, transcriptId: entry.transcriptId, publishedAt: { not: null } },
       select: { id: true, slug: true },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
+import { transcriptReadQuerySchema } from "@/lib/edits/schemas";
 import {
   jobAcceptedSchema,
   jobParamsSchema,
@@ -49,12 +50,14 @@ export const getTranscriptEndpoint = defineEndpoint({
   path: "/v1/transcripts/{id}",
   tag,
   summary: "A transcript from the caller's history, in any format",
+  description:
+    "The caller's current version: their own correction (`edited: true`) when they saved one (PATCH), else the transcript as the source gave it. `revision=original` reads the original.",
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,
-  query: transcriptFormatQuerySchema,
+  query: transcriptReadQuerySchema,
   response: transcriptSchema,
-  errors: { 404: "Not in the caller's history" },
+  errors: { 404: "Not in the caller's history, or no such revision" },
 });
 
 export const downloadTranscriptEndpoint = defineEndpoint({
@@ -62,10 +65,12 @@ export const downloadTranscriptEndpoint = defineEndpoint({
   path: "/v1/transcripts/{id}/download",
   tag,
   summary: "Download a transcript as a file (its own Content-Type and filename)",
+  description:
+    "The caller's current version (their correction, when they saved one); `revision` as for GET /v1/transcripts/{id}.",
   auth: "use",
   rateLimit: "account",
   params: transcriptIdParamsSchema,
-  query: transcriptFormatQuerySchema,
+  query: transcriptReadQuerySchema,
   content: transcriptFileContent,
   errors: { 404: "Not in the caller's history" },
 });

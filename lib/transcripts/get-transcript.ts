@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { authorView } from "@/lib/edits/author-view";
 import { renderTranscript, type Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
 import type { Transcript } from "@/lib/generated/prisma/client";
@@ -13,13 +14,14 @@ export async function ownedTranscript(userId: string, transcriptId: string) {
   return entry.transcript;
 }
 
+/** The transcript as the caller sees it: their correction (lib/edits) when they saved one. */
 export async function getTranscript(userId: string, transcriptId: string, format: Format) {
-  return serializeTranscript(await ownedTranscript(userId, transcriptId), format);
+  return serializeTranscript(await authorView(userId, await ownedTranscript(userId, transcriptId)), format);
 }
 
 /** The rendered file with its own Content-Type and a filename, for downloads. */
 export async function downloadTranscript(userId: string, transcriptId: string, format: Format): Promise<Response> {
-  return transcriptFile(await ownedTranscript(userId, transcriptId), format);
+  return transcriptFile(await authorView(userId, await ownedTranscript(userId, transcriptId)), format);
 }
 
 /**

@@ -92,6 +92,12 @@ export const transcriptSchema = z
         "which client or path served the captions (e.g. innertube:VISIONOS, yt-dlp), or the speech recogniser (assemblyai, openai-compatible, local:base-q5_1)",
       ),
     format: z.enum(FORMATS),
+    edited: z
+      .literal(true)
+      .optional()
+      .describe(
+        "present (true) when this is the caller's own correction (PATCH /v1/transcripts/{id}); absent for the transcript as the source gave it",
+      ),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
     segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),
   })

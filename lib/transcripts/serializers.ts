@@ -11,7 +11,7 @@ export function transcriptSegments(row: Pick<Transcript, "segments">): Segment[]
 }
 
 /** The one transcript shape: the direct answer, a finished job's `transcript`, a public page. */
-export function serializeTranscript(row: Transcript, format: Format): TranscriptResponse {
+export function serializeTranscript(row: Transcript & { edited?: true }, format: Format): TranscriptResponse {
   const segments = transcriptSegments(row);
   const captionKind: TranscriptResponse["caption_kind"] =
     row.captionKind === "manual" || row.captionKind === "auto" || row.captionKind === "translated"
@@ -32,6 +32,8 @@ export function serializeTranscript(row: Transcript, format: Format): Transcript
     chapters: transcriptChapters(row),
     served_by: row.servedBy,
     format,
+    // The author's correction (lib/edits/author-view.ts): only then is the field there.
+    ...(row.edited ? { edited: true as const } : {}),
   };
   // Segments are normalized when stored (store-captions.ts), so json needs no work here.
   if (format === "json") return { ...base, content: null, segments };

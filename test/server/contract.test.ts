@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(58);
+  expect(operations).toHaveLength(62);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -165,6 +165,23 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   }
   await call(me, "GET /v1/me/transcriptions");
   await call(me, "GET /v1/me/search", {}, { query: "?q=hello" });
+
+  // Corrections (issue 40): a revision, the list, its diff against the original, then the original restored.
+  const full = await call(me, "GET /v1/transcripts/{id}", { id: transcript.id });
+  const segments = (full.json as { segments: { start: number; end: number; text: string }[] }).segments;
+  const edited = await call(
+    me,
+    "PATCH /v1/transcripts/{id}",
+    { id: transcript.id },
+    { body: { segments: segments.map((s, i) => (i === 0 ? { ...s, text: `${s.text} (corrected)` } : s)) } },
+  );
+  expect(edited.status, edited.text).toBe(200);
+  await call(me, "GET /v1/transcripts/{id}/revisions", { id: transcript.id });
+  await call(me, "GET /v1/transcripts/{id}/revisions/{revision_id}/diff", {
+    id: transcript.id,
+    revision_id: "current",
+  });
+  await call(me, "DELETE /v1/transcripts/{id}/edits", { id: transcript.id });
 
   // An upload, transcribed by the speech fake: a job, then the file's media, whole and by range.
   const signed = await call(

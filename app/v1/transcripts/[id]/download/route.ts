@@ -1,7 +1,8 @@
 import { withApi } from "@/lib/http/with-api";
+import { rowAt } from "@/lib/edits/revisions";
 import { downloadTranscriptEndpoint } from "@/lib/transcripts/endpoints";
-import { downloadTranscript } from "@/lib/transcripts/get-transcript";
+import { transcriptFile } from "@/lib/transcripts/get-transcript";
 
-export const GET = withApi(downloadTranscriptEndpoint, ({ principal, params, query }) =>
-  downloadTranscript(principal.userId, params.id, query.format),
+export const GET = withApi(downloadTranscriptEndpoint, async ({ principal, params, query }) =>
+  transcriptFile(await rowAt(principal.userId, params.id, query.revision), query.format),
 );

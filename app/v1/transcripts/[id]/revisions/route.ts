@@ -1,0 +1,7 @@
+import { withApi } from "@/lib/http/with-api";
+import { listRevisionsEndpoint } from "@/lib/edits/endpoints";
+import { listRevisions } from "@/lib/edits/revisions";
+
+export const GET = withApi(listRevisionsEndpoint, ({ principal, params }) =>
+  listRevisions(principal.userId, params.id),
+);

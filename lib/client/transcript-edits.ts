@@ -1,0 +1,126 @@
+// Browser-side state of the transcript editor (components/transcript/editor.tsx): the corrected segments, an
+// undo stack, and the two API calls (save, restore the original). Pure apart from the calls, so the reducer
+// is tested without a browser. Find and replace is lib/edits/find-replace.ts (no server code in it).
+
+import { apiFetch } from "@/lib/client/api";
+import type { Transcript } from "@/lib/client/transcripts";
+import type { Segment } from "@/lib/formats/types";
+import { replaceInSegments, type FindReplaceOptions } from "@/lib/edits/find-replace";
+
+export interface EditorState {
+  /** What the author will save. */
+  segments: readonly Segment[];
+  /** Earlier states, newest last: Ctrl/Cmd+Z goes back one. At most UNDO_DEPTH. */
+  past: readonly (readonly Segment[])[];
+  /** Changes since the last save (or since opening). */
+  dirty: boolean;
+}
+
+export const UNDO_DEPTH = 100;
+
+export type EditorAction =
+  | { type: "set-text"; index: number; text: string }
+  | { type: "set-times"; index: number; start: number; end: number }
+  /** Moves a cue's start or end by `by` seconds, never past its neighbours (nor before 0 or after `maxEnd`). */
+  | { type: "nudge"; index: number; edge: "start" | "end"; by: number; maxEnd: number }
+  | { type: "replace-all"; find: string; replace: string; options?: FindReplaceOptions }
+  | { type: "undo" }
+  | { type: "saved"; segments: readonly Segment[] };
+
+export function initialEditorState(segments: readonly Segment[]): EditorState {
+  return { segments, past: [], dirty: false };
+}
+
+function push(state: EditorState, segments: readonly Segment[]): EditorState {
+  if (segments === state.segments) return state;
+  return { segments, past: [...state.past, state.segments].slice(-UNDO_DEPTH), dirty: true };
+}
+
+export function editorReducer(state: EditorState, action: EditorAction): EditorState {
+  switch (action.type) {
+    case "set-text": {
+      const old = state.segments[action.index];
+      if (!old || old.text === action.text) return state;
+      const segments = state.segments.slice();
+      segments[action.index] = { start: old.start, end: old.end, text: action.text };
+      return push(state, segments);
+    }
+    case "set-times": {
+      const old = state.segments[action.index];
+      if (!old || (old.start === action.start && old.end === action.end)) return state;
+      const segments = state.segments.slice();
+      segments[action.index] = { start: action.start, end: action.end, text: old.text };
+      return push(state, segments);
+    }
+    case "nudge": {
+      const old = state.segments[action.index];
+      if (!old) return state;
+      const prevEnd = state.segments[action.index - 1]?.end ?? 0;
+      const nextStart = state.segments[action.index + 1]?.start ?? action.maxEnd;
+      const ms = (s: number) => Math.round(s * 1000) / 1000;
+      const start =
+        action.edge === "start"
+          ? ms(Math.min(old.end, Math.max(Math.min(prevEnd, old.start), old.start + action.by)))
+          : old.start;
+      const end =
+        action.edge === "end"
+          ? ms(Math.max(old.start, Math.min(Math.max(nextStart, old.end), old.end + action.by)))
+          : old.end;
+      return editorReducer(state, { type: "set-times", index: action.index, start, end });
+    }
+    case "replace-all": {
+      const { segments, replaced } = replaceInSegments(state.segments, action.find, action.replace, action.options);
+      return replaced === 0 ? state : push(state, segments);
+    }
+    case "undo": {
+      const previous = state.past[state.past.length - 1];
+      if (!previous) return state;
+      return { segments: previous, past: state.past.slice(0, -1), dirty: state.past.length > 1 || state.dirty };
+    }
+    case "saved":
+      return { segments: action.segments, past: state.past, dirty: false };
+  }
+}
+
+/** How many times `find` occurs (for the "Replace all (n)" button). */
+export function countMatches(segments: readonly Segment[], find: string, options?: FindReplaceOptions): number {
+  return replaceInSegments(segments, find, "", options).replaced;
+}
+
+/** PATCH /v1/transcripts/{id}: the saved transcript as the author now sees it. */
+export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Promise<Transcript> {
+  return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?format=json`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      segments: segments.map(({ start, end, text, words }) =>
+        words ? { start, end, text, words } : { start, end, text },
+      ),
+    }),
+  });
+}
+
+/** DELETE /v1/transcripts/{id}/edits: the original, everywhere. */
+export function restoreOriginalTranscript(id: string): Promise<Transcript> {
+  return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}/edits?format=json`, { method: "DELETE" });
+}
+
+export interface RevisionChange {
+  op: "replace" | "delete" | "insert";
+  original: string;
+  revision: string;
+  original_start: number | null;
+  revision_start: number | null;
+}
+
+/** GET /v1/transcripts/{id}/revisions/current/diff: the author's current version against the original. */
+export function fetchChanges(id: string): Promise<{ changes: RevisionChange[]; unchanged_words: number }> {
+  return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions/current/diff`);
+}
+
+/** GET /v1/transcripts/{id}/revisions: the saved revisions (newest first) and the original. */
+export function fetchRevisions(
+  id: string,
+): Promise<{ revisions: { id: string; created_at: string | null; current: boolean }[] }> {
+  return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions`);
+}

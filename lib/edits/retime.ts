@@ -1,0 +1,81 @@
+import type { Segment, Word } from "@/lib/formats/types";
+import { diffTokens, tokenize } from "@/lib/edits/word-diff";
+
+// Timings follow the words. A corrected segment keeps the times of every word it did not change (a word-level
+// diff against the segment as it was), and the words it adds share the time between their kept neighbours
+// (the time of the words they replace, or the segment's edge), evenly. A segment whose source gave no word
+// times keeps no invented ones: its own start and end are its timing.
+
+/** A segment as an edit sends it: its times, its text, and word times only when the caller has them. */
+export interface EditedSegment {
+  start: number;
+  end: number;
+  text: string;
+  words?: Word[];
+}
+
+const ms = (s: number) => Math.round(s * 1000);
+const round = (s: number) => ms(s) / 1000;
+const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
+
+/** `next` (new text, possibly new times) with word times carried over from `old` where the words are the same. */
+export function retimeSegment(old: Segment, next: EditedSegment): Segment {
+  const base: Segment = { start: next.start, end: next.end, text: next.text };
+  if (!old.words || old.words.length === 0) return base;
+  const oldTokens = old.words.map((w) => w.text.trim());
+  const newTokens = tokenize(next.text);
+  if (newTokens.length === 0) return base;
+  const kept = new Array<Word | null>(newTokens.length).fill(null);
+  for (const run of diffTokens(oldTokens, newTokens)) {
+    if (run.op !== "equal") continue;
+    for (let i = 0; i < run.tokens.length; i++) {
+      const w = old.words[run.from + i]!;
+      const start = clamp(w.start, next.start, next.end);
+      kept[run.at + i] = { start, end: clamp(w.end, start, next.end), text: newTokens[run.at + i]! };
+    }
+  }
+  const words: Word[] = [];
+  let i = 0;
+  while (i < newTokens.length) {
+    const word = kept[i];
+    if (word) {
+      words.push(word);
+      i++;
+      continue;
+    }
+    // A run of new words: between the previous kept word's end (or the segment's start) and the next kept word's start.
+    let j = i;
+    while (j < newTokens.length && !kept[j]) j++;
+    const from = words.length > 0 ? words[words.length - 1]!.end : next.start;
+    const to = j < newTokens.length ? kept[j]!.start : next.end;
+    const step = Math.max(0, to - from) / (j - i);
+    for (let k = i; k < j; k++) {
+      const start = round(from + step * (k - i));
+      words.push({ start, end: Math.max(start, round(from + step * (k - i + 1))), text: newTokens[k]! });
+    }
+    i = j;
+  }
+  return { ...base, words };
+}
+
+/**
+ * The whole corrected list with timings carried over from `current` (what the author sees now): each edited
+ * segment without its own words is matched to the current segment with the same start and end (to the
+ * millisecond, as subtitle files write them), or, when the list kept its length, to the one at its index
+ * (a cue whose times were adjusted); a segment that matches nothing has no word times.
+ */
+export function followTimings(current: readonly Segment[], edited: readonly EditedSegment[]): Segment[] {
+  const byTimes = new Map<string, Segment>();
+  for (const s of current) {
+    const key = `${ms(s.start)}:${ms(s.end)}`;
+    if (!byTimes.has(key)) byTimes.set(key, s);
+  }
+  const sameLength = current.length === edited.length;
+  return edited.map((seg, index) => {
+    if (seg.words && seg.words.length > 0) return { start: seg.start, end: seg.end, text: seg.text, words: seg.words };
+    const old = byTimes.get(`${ms(seg.start)}:${ms(seg.end)}`) ?? (sameLength ? current[index] : undefined);
+    if (!old) return { start: seg.start, end: seg.end, text: seg.text };
+    if (old.text === seg.text && old.start === seg.start && old.end === seg.end) return old;
+    return retimeSegment(old, seg);
+  });
+}

@@ -1,0 +1,326 @@
+import { CaptionParseError, parseCaptions, tidy } from "@/lib/captions/parse";
+import { getDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { Format, Segment } from "@/lib/formats";
+import type { Transcript } from "@/lib/generated/prisma/client";
+import { errors } from "@/lib/http/errors";
+import { RequestValidationError } from "@/lib/http/validation";
+import { expirePublicPages } from "@/lib/publishing/public-pages";
+import { ownedTranscript } from "@/lib/transcripts/get-transcript";
+import { serializeTranscript, transcriptSegments } from "@/lib/transcripts/serializers";
+import type { TranscriptResponse } from "@/lib/transcripts/schemas";
+import { authorView, newestRevision, type AuthorRow } from "@/lib/edits/author-view";
+import { followTimings, type EditedSegment } from "@/lib/edits/retime";
+import type { EditRequest } from "@/lib/edits/schemas";
+import { segmentProblems } from "@/lib/edits/validate";
+import { diffTokens, tokenize } from "@/lib/edits/word-diff";
+
+// Saving, listing and restoring a user's corrections of a transcript in their history (a transcript not in
+// it is a 404, whoever else has it). Editing is free: nothing here touches usage.
+
+export const ORIGINAL = "original";
+/** The caller's current version (their newest revision, or the original when they have none). */
+export const CURRENT = "current";
+
+/** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
+export function segmentsSize(segments: readonly Segment[]): number {
+  return Buffer.byteLength(JSON.stringify(segments), "utf8");
+}
+
+/** The corrected list a PATCH body gives: its segments, or its subtitle file read by the one caption parser. */
+function editedSegments(body: EditRequest): EditedSegment[] {
+  const hasSegments = body.segments !== undefined;
+  const hasFile = body.format !== undefined || body.content !== undefined;
+  if (hasSegments === hasFile) throw refusal(["body"], "give either `segments` or `format` with `content`", null);
+  if (hasSegments) return body.segments!;
+  if (body.format === undefined || body.content === undefined)
+    throw refusal(
+      ["body", body.format === undefined ? "format" : "content"],
+      "`format` and `content` go together",
+      null,
+    );
+  let segments: Segment[];
+  try {
+    // Manual captions' cleanup only (tidy): a correction is the author's text, never de-duplicated.
+    segments = tidy(parseCaptions(body.content, body.format));
+  } catch (error) {
+    if (error instanceof CaptionParseError) throw refusal(["body", "content"], error.message, null);
+    throw error;
+  }
+  return segments;
+}
+
+function refusal(loc: (string | number)[], msg: string, input: unknown): RequestValidationError {
+  return new RequestValidationError([
+    { type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } },
+  ]);
+}
+
+/** The latest a corrected segment may end: the media's duration, or the source's own last end when later. */
+function maxEnd(row: Transcript): number {
+  const original = transcriptSegments(row);
+  const lastEnd = original.reduce((max, s) => Math.max(max, s.end), 0);
+  return Math.max(row.durationSeconds, lastEnd);
+}
+
+/** The author's live public pages of a transcript: expired at once when what they show changes. */
+async function expireAuthorPages(userId: string, transcriptId: string): Promise<void> {
+  const db = await getDb();
+  const pages = await db.publication.findMany({
+    where: { userId, transcriptId, publishedAt: { not: null } },
+    select: { slug: true },
+  });
+  if (pages.length > 0) expirePublicPages(pages.map((p) => p.slug));
+}
+
+/** PATCH /v1/transcripts/{id}: saves a new revision and answers the transcript as the author now sees it. */
+export async function saveEdit(
+  userId: string,
+  transcriptId: string,
+  body: EditRequest,
+  format: Format = "json",
+): Promise<TranscriptResponse> {
+  const row = await ownedTranscript(userId, transcriptId);
+  const edited = editedSegments(body);
+  const current = transcriptSegments(await authorView(userId, row));
+  const problems = segmentProblems(
+    edited,
+    maxEnd(row),
+    current,
+    body.segments ? ["body", "segments"] : ["body", "content"],
+  );
+  if (problems.length > 0) throw new RequestValidationError(problems);
+  const segments = followTimings(current, edited);
+  const sizeBytes = segmentsSize(segments);
+  const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = env();
+  const db = await getDb();
+  const saved = await db.$transaction(async (tx) => {
+    // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
+    const revision = await tx.transcriptRevision.create({
+      data: { userId, transcriptId, segments: segments as object[], sizeBytes },
+    });
+    const older = await tx.transcriptRevision.findMany({
+      where: { userId, transcriptId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: kept,
+      select: { id: true },
+    });
+    if (older.length > 0) await tx.transcriptRevision.deleteMany({ where: { id: { in: older.map((r) => r.id) } } });
+    const used = await tx.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
+    if ((used._sum.sizeBytes ?? 0) > limit)
+      throw errors.payloadTooLarge(
+        `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
+      );
+    return revision;
+  });
+  await expireAuthorPages(userId, transcriptId);
+  return serializeTranscript(
+    { ...row, segments: saved.segments as Transcript["segments"], edited: true } satisfies AuthorRow,
+    format,
+  );
+}
+
+/** GET /v1/transcripts/{id} with `revision`: the current version, the original, or one saved revision. */
+export async function readRevision(
+  userId: string,
+  transcriptId: string,
+  revision: string | undefined,
+  format: Format,
+): Promise<TranscriptResponse> {
+  return serializeTranscript(await rowAt(userId, transcriptId, revision), format);
+}
+
+/** The transcript row at `revision` (undefined: the author's current version). */
+export async function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<AuthorRow> {
+  const row = await ownedTranscript(userId, transcriptId);
+  if (revision === ORIGINAL) return row;
+  if (revision === undefined || revision === CURRENT) return authorView(userId, row);
+  const db = await getDb();
+  const saved = await db.transcriptRevision.findFirst({ where: { id: revision, userId, transcriptId } });
+  if (!saved) throw errors.notFound("No revision with this id for this transcript (older ones are dropped on save).");
+  return { ...row, segments: saved.segments as Transcript["segments"], edited: true, revisionId: saved.id };
+}
+
+/** GET /v1/transcripts/{id}/revisions: the saved revisions, newest first, then the original. */
+export async function listRevisions(userId: string, transcriptId: string) {
+  const row = await ownedTranscript(userId, transcriptId);
+  const db = await getDb();
+  const saved = await db.transcriptRevision.findMany({
+    where: { userId, transcriptId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const used = await db.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
+  const original = transcriptSegments(row);
+  return {
+    revisions: [
+      ...saved.map((r, i) => ({
+        id: r.id,
+        created_at: r.createdAt.toISOString(),
+        size_bytes: r.sizeBytes,
+        segment_count: Array.isArray(r.segments) ? r.segments.length : 0,
+        current: i === 0,
+      })),
+      {
+        id: ORIGINAL,
+        created_at: null,
+        size_bytes: segmentsSize(original),
+        segment_count: original.length,
+        current: saved.length === 0,
+      },
+    ],
+    kept: env().EDIT_REVISIONS_KEPT,
+    storage_used_bytes: used._sum.sizeBytes ?? 0,
+    storage_limit_bytes: env().EDIT_STORAGE_BYTES,
+  };
+}
+
+/** DELETE /v1/transcripts/{id}/edits: back to the original everywhere (every saved revision removed). */
+export async function restoreOriginal(
+  userId: string,
+  transcriptId: string,
+  format: Format,
+): Promise<TranscriptResponse> {
+  const row = await ownedTranscript(userId, transcriptId);
+  const db = await getDb();
+  await db.transcriptRevision.deleteMany({ where: { userId, transcriptId } });
+  await expireAuthorPages(userId, transcriptId);
+  return serializeTranscript(row, format);
+}
+
+interface Located {
+  tokens: string[];
+  /** Each token's segment start. */
+  starts: number[];
+}
+
+function locate(segments: readonly Segment[]): Located {
+  const tokens: string[] = [];
+  const starts: number[] = [];
+  for (const s of segments)
+    for (const t of tokenize(s.text)) {
+      tokens.push(t);
+      starts.push(s.start);
+    }
+  return { tokens, starts };
+}
+
+/** GET /v1/transcripts/{id}/revisions/{revision_id}/diff: a revision's words against the original's. */
+export async function revisionDiff(userId: string, transcriptId: string, revisionId: string) {
+  const edited = await rowAt(userId, transcriptId, revisionId);
+  const row = await ownedTranscript(userId, transcriptId);
+  return {
+    revision_id: edited.revisionId ?? ORIGINAL,
+    ...diffSegments(transcriptSegments(row), transcriptSegments(edited)),
+  };
+}
+
+type Change = {
+  op: "replace" | "delete" | "insert";
+  original: string;
+  revision: string;
+  original_start: number | null;
+  revision_start: number | null;
+};
+
+/**
+ * Word-level differences of two versions, in two steps so that a long transcript with many scattered edits
+ * stays cheap and exact: segments first, by their times (a correction keeps them: aligned segments are then
+ * diffed word by word, pair by pair), then the words of each run of added, removed or re-timed segments.
+ * Each step is Myers' diff bounded by MAX_EDITS (beyond it, a coarser but still correct answer).
+ */
+export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
+  const changes: Change[] = [];
+  let unchanged = 0;
+  const times = (s: Segment) => `${Math.round(s.start * 1000)}:${Math.round(s.end * 1000)}`;
+  const segmentRuns = diffTokens(a.map(times), b.map(times));
+  let i = 0;
+  while (i < segmentRuns.length) {
+    const run = segmentRuns[i]!;
+    if (run.op === "equal") {
+      for (let j = 0; j < run.tokens.length; j++) {
+        const old = a[run.from + j]!;
+        const now = b[run.at + j]!;
+        if (old.text === now.text) unchanged += tokenize(old.text).length;
+        else {
+          const words = wordChanges(locate([old]), locate([now]));
+          unchanged += words.unchanged;
+          changes.push(...words.changes);
+        }
+      }
+      i++;
+      continue;
+    }
+    // A run of changed segments (deleted, inserted, or both): their words, diffed.
+    const from: Segment[] = [];
+    const to: Segment[] = [];
+    // Where the run is in each version: a change with no words on one side is placed there.
+    const first = segmentRuns[i]!;
+    const aAt = a[first.op === "delete" ? first.from : first.at]?.start ?? a.at(-1)?.start ?? null;
+    const bAt = b[first.op === "insert" ? first.from : first.at]?.start ?? b.at(-1)?.start ?? null;
+    while (i < segmentRuns.length && segmentRuns[i]!.op !== "equal") {
+      const r = segmentRuns[i]!;
+      if (r.op === "delete") from.push(...a.slice(r.from, r.from + r.tokens.length));
+      else to.push(...b.slice(r.from, r.from + r.tokens.length));
+      i++;
+    }
+    const words = wordChanges(locate(from), locate(to));
+    unchanged += words.unchanged;
+    changes.push(
+      ...words.changes.map((c) => ({
+        ...c,
+        original_start: c.original_start ?? aAt,
+        revision_start: c.revision_start ?? bAt,
+      })),
+    );
+  }
+  return {
+    original_words: a.reduce((n, s) => n + tokenize(s.text).length, 0),
+    revision_words: b.reduce((n, s) => n + tokenize(s.text).length, 0),
+    unchanged_words: unchanged,
+    changes,
+  };
+}
+
+function wordChanges(a: Located, b: Located): { changes: Change[]; unchanged: number } {
+  const runs = diffTokens(a.tokens, b.tokens);
+  const changes: Change[] = [];
+  let unchanged = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    if (run.op === "equal") {
+      unchanged += run.tokens.length;
+      continue;
+    }
+    const next = runs[i + 1];
+    if (run.op === "delete" && next?.op === "insert") {
+      changes.push({
+        op: "replace",
+        original: run.tokens.join(" "),
+        revision: next.tokens.join(" "),
+        original_start: a.starts[run.from] ?? null,
+        revision_start: b.starts[next.from] ?? null,
+      });
+      i++;
+    } else if (run.op === "delete") {
+      changes.push({
+        op: "delete",
+        original: run.tokens.join(" "),
+        revision: "",
+        original_start: a.starts[run.from] ?? null,
+        revision_start: b.starts[run.at] ?? b.starts[b.starts.length - 1] ?? null,
+      });
+    } else {
+      changes.push({
+        op: "insert",
+        original: "",
+        revision: run.tokens.join(" "),
+        original_start: a.starts[run.at] ?? a.starts[a.starts.length - 1] ?? null,
+        revision_start: b.starts[run.from] ?? null,
+      });
+    }
+  }
+  return { changes, unchanged };
+}
+
+export { newestRevision };

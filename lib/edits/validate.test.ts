@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { segmentProblems } from "@/lib/edits/validate";
+
+const ok = [
+  { start: 0, end: 1, text: "a" },
+  { start: 1, end: 2, text: "b" },
+];
+
+describe("segmentProblems", () => {
+  it("accepts ordered, non-overlapping segments within the duration", () => {
+    expect(segmentProblems(ok, 2, [])).toEqual([]);
+  });
+
+  it("refuses overlaps, disorder, times past the end, bad words, in the contract's 422 items", () => {
+    const problems = segmentProblems(
+      [
+        { start: 0, end: 1.5, text: "a" },
+        { start: 1, end: 2, text: "b" },
+        { start: 0.5, end: 3, text: "c", words: [{ start: 0, end: 1, text: "w" }] },
+      ],
+      2,
+      [],
+    );
+    expect(problems.map((p) => p.loc)).toEqual([
+      ["body", "segments", 1, "start"],
+      ["body", "segments", 2, "end"],
+      ["body", "segments", 2, "start"],
+      ["body", "segments", 2, "words", 0],
+    ]);
+    expect(problems[0]).toMatchObject({ type: "value_error", msg: expect.stringMatching(/^Value error, overlaps/) });
+  });
+
+  it("keeps an overlap the current version already has (two speakers' manual captions)", () => {
+    const overlapping = [
+      { start: 0, end: 2, text: "a" },
+      { start: 1, end: 3, text: "b" },
+    ];
+    expect(segmentProblems(overlapping, 3, overlapping)).toEqual([]);
+    expect(segmentProblems(overlapping, 3, [])).toHaveLength(1);
+  });
+
+  it("refuses unstorable and empty text", () => {
+    const problems = segmentProblems(
+      [
+        { start: 0, end: 1, text: "a\u0000" },
+        { start: 1, end: 2, text: "\ud800" },
+        { start: 2, end: 3, text: "  " },
+      ],
+      3,
+      [],
+    );
+    expect(problems.map((p) => p.loc)).toEqual([
+      ["body", "segments", 0, "text"],
+      ["body", "segments", 1, "text"],
+      ["body", "segments", 2, "text"],
+    ]);
+  });
+
+  it("refuses an empty list", () => {
+    expect(segmentProblems([], 10, [])).toHaveLength(1);
+  });
+});
