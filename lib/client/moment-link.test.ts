@@ -9,7 +9,18 @@ describe("parseMomentHash", () => {
     expect(parseMomentHash("#t891")).toEqual({ seconds: 891, segment: null });
   });
   it("refuses anything else", () => {
-    for (const hash of ["", "#", "#transcript-lines", "#t", "#t-1", "#t12-", "#t1.5-2", "#t12-3x", "#T12-3", "#t1234567-1"]) {
+    for (const hash of [
+      "",
+      "#",
+      "#transcript-lines",
+      "#t",
+      "#t-1",
+      "#t12-",
+      "#t1.5-2",
+      "#t12-3x",
+      "#T12-3",
+      "#t1234567-1",
+    ]) {
       expect(parseMomentHash(hash), hash).toBeNull();
     }
     expect(parseMomentHash(null)).toBeNull();

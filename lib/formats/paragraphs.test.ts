@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { captionSegments, parseCaptions } from "@/lib/captions/parse";
 import { readCaptionFile, REAL_CAPTION_FILES } from "@/test/fixtures/captions";
-import {
-  activeWordIndex,
-  paragraphOf,
-  READING_PARAGRAPHS,
-  readingParagraphs,
-  type TimedSegment,
-} from "./paragraphs";
+import { activeWordIndex, paragraphOf, READING_PARAGRAPHS, readingParagraphs, type TimedSegment } from "./paragraphs";
 
 const seg = (start: number, end: number, text: string, words?: TimedSegment["words"]): TimedSegment => ({
   start,

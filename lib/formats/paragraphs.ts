@@ -1,4 +1,5 @@
 import { isSpaceCode, type NormalizedCues } from "./normalize";
+import type { Segment } from "./types";
 
 export interface ParagraphRules {
   /** Break at a sentence end once the paragraph spans at least this many seconds. */
@@ -54,13 +55,8 @@ export function paragraphStarts(cues: NormalizedCues, rules: ParagraphRules): nu
 // The reading view's paragraphs (issue 39): the same rules over a transcript's segments as the API
 // returns them (seconds), for the dashboard's viewer and the public page. Pure and browser-safe.
 
-/** A timed piece of text as the reading view gets it (a Segment; `words` where the source times each word). */
-export interface TimedSegment {
-  start: number;
-  end: number;
-  text: string;
-  words?: readonly { start: number; end: number; text: string }[];
-}
+/** A timed piece of text as the reading view gets it: a Segment, with `words` where the source times each word. */
+export type TimedSegment = Segment;
 
 /** One paragraph of the reading view: segments [from, to), starting at `start` seconds. */
 export interface ReadingParagraph {
@@ -100,7 +96,11 @@ export function readingParagraphs(
   const starts = new Set(paragraphStarts({ count, startMs, endMs, text }, rules));
   for (const index of breaks) if (Number.isInteger(index) && index > 0 && index < count) starts.add(index);
   const sorted = [...starts].sort((a, b) => a - b);
-  return sorted.map((from, k) => ({ from, to: k + 1 < sorted.length ? sorted[k + 1] : count, start: segments[from].start }));
+  return sorted.map((from, k) => ({
+    from,
+    to: k + 1 < sorted.length ? sorted[k + 1] : count,
+    start: segments[from].start,
+  }));
 }
 
 /** The paragraph that holds segment `index` (binary search), or -1 when none does. */
