@@ -149,7 +149,7 @@ test("with JavaScript off the public page has its content, plain timestamp links
   await expect(yeast).toHaveCount(1);
   expect(Number(/^t(\d+)-/.exec((await yeast.getAttribute("id")) ?? "")?.[1])).toBeGreaterThan(0);
   // Without the player script, a paragraph's timestamp is a plain link to its moment on YouTube.
-  const paragraph = reader.getByTestId("paragraph").filter({ has: yeast });
+  const paragraph = reader.getByTestId("paragraph").filter({ hasText: "Yeast is a tiny fungus" });
   const start = Number(/^t(\d+)-/.exec((await paragraph.locator("span[id]").first().getAttribute("id")) ?? "")?.[1]);
   await expect(paragraph.locator(".stamp a")).toHaveAttribute(
     "href",

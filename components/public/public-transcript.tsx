@@ -176,6 +176,9 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
           <div className="mx-auto aspect-video max-h-[28vh] max-w-full overflow-hidden rounded-lg bg-black sm:max-h-[40vh]">
             <iframe
               {...frameProps}
+              // A new frame for a cued address: changing a loaded frame's src would add an entry to the
+              // window's history (the back button would then step the player back, not leave the page).
+              key={shownPlayer?.src ?? player.src}
               src={shownPlayer?.src ?? player.src}
               title={`Player: ${player.title}`}
               className="h-full w-full"
