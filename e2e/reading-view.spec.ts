@@ -116,6 +116,32 @@ for (const viewport of [PHONE, DESKTOP]) {
   });
 }
 
+test("without JavaScript, on a phone and a wide screen, a moment link's cue lands below the sticky player", async ({
+  browser,
+  page,
+}) => {
+  const { slug, segments } = await published(page, "moment-nojs");
+  const index = farSegment(segments);
+  const anchor = `t${Math.floor(segments[index].start)}-${index}`;
+  const response = await page.request.get(`/t/${slug}`);
+  test.info().annotations.push({ type: "page bytes", description: `/t/{slug}: ${(await response.body()).length}` });
+  for (const viewport of [PHONE, DESKTOP]) {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport });
+    const reader = await context.newPage();
+    await fakePlayer(reader);
+    await reader.goto(`/t/${slug}#${anchor}`);
+    const cue = reader.locator(`[id="${anchor}"]`);
+    await expect(cue).toBeVisible();
+    await expect
+      .poll(async () => {
+        const [rect, pane] = [await box(cue), await box(reader.getByTestId("public-player-pane"))];
+        return pane.y <= 1 && rect.y >= pane.y + pane.height && rect.y + Math.min(rect.height, 40) <= viewport.height;
+      })
+      .toBe(true);
+    await context.close();
+  }
+});
+
 test("on a phone, History's &t= moment lands below the sticky player and search bar, which take at most a third of the screen, opaque and touching", async ({
   page,
 }) => {
