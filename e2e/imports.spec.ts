@@ -56,7 +56,7 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
   const viewer = page.getByTestId("transcript-viewer");
   await expect(viewer).toBeVisible();
   await expect(viewer.getByTestId("transcript-platform")).toHaveText("Podcast");
-  await expect(viewer.getByTestId("segments")).toContainText("father");
+  await expect(viewer.getByTestId("reading-view")).toContainText("father");
   await page.goBack();
 
   // The episodes are in the history now.

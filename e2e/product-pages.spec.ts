@@ -85,7 +85,7 @@ for (const { scheme, size } of RUNS) {
       const id = (await (await page.request.post("/v1/transcript", { data: { url: WATCH_URL, lang: "en" } })).json())
         .id as string;
       await page.goto(`/dashboard?transcript=${id}`);
-      await expect(page.getByTestId("segment").first()).toBeVisible();
+      await expect(page.getByTestId("paragraph").first()).toBeVisible();
 
       // The title is the page's heading, at the top; the form to transcribe another comes after the transcript.
       const h1 = page.getByRole("heading", { level: 1 });
@@ -103,18 +103,20 @@ for (const { scheme, size } of RUNS) {
       await page.keyboard.press("Tab");
       await expect(page.getByTestId("skip-link")).toBeFocused();
 
-      // Timestamps: one Tab stop, arrow keys within.
-      const stamps = page.getByTestId("segments").locator("[data-roving]");
-      expect(await stamps.count()).toBeGreaterThan(20);
-      await expect(page.getByTestId("segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+      // Timestamps (the reading view's paragraphs' and chapters'): one Tab stop, arrow keys within.
+      const stamps = page.getByTestId("reading-view").locator("[data-roving]");
+      expect(await stamps.count()).toBeGreaterThan(3);
+      await expect(page.getByTestId("reading-view").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
       await stamps.first().focus();
       await page.keyboard.press("ArrowDown");
       await expect(stamps.nth(1)).toBeFocused();
       await page.keyboard.press("End");
       await expect(stamps.last()).toBeFocused();
-      await expect(page.getByTestId("segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+      await expect(page.getByTestId("reading-view").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
       await page.keyboard.press("Tab");
-      expect(await page.evaluate(() => document.activeElement?.closest("[data-testid=segments]") === null)).toBe(true);
+      expect(await page.evaluate(() => document.activeElement?.closest("[data-testid=reading-view]") === null)).toBe(
+        true,
+      );
 
       // "Other formats" closes on Escape (focus back on its button), on a click outside, and when focus moves on.
       const more = page.getByTestId("download-more");
@@ -273,9 +275,9 @@ for (const { scheme, size } of RUNS) {
 
       // The public page's player stays in view while the text scrolls.
       await page.goto(`/t/${slug}`);
-      await page.getByTestId("public-segments").getByRole("listitem").last().scrollIntoViewIfNeeded();
+      await page.getByTestId("paragraph").last().scrollIntoViewIfNeeded();
       await expect(page.getByTestId("public-player")).toBeInViewport();
-      await expect(page.getByTestId("public-segments").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
+      await expect(page.getByTestId("reading-view").locator('[data-roving][tabindex="0"]')).toHaveCount(1);
 
       // The dashboard's nav: every page in sight, the current one whole; on Keys, Copy command does not cover the command.
       await page.goto("/dashboard/billing");

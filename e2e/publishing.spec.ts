@@ -48,6 +48,10 @@ test("a published transcript: public page with player, seek, highlight, search, 
   await page.goto(path);
   await expect(page).toHaveTitle(`${title} — transcript · Verbatim`);
   await expect(page.getByTestId("public-title")).toHaveText(title);
+  // The reading view is the default; the cue list (one line per caption cue) is one click away.
+  await expect(page.getByTestId("paragraph").first()).toContainText("[MUSIC]");
+  await page.getByTestId("view-toggle").click();
+  await expect(page.getByTestId("view-toggle")).toHaveAttribute("aria-pressed", "true");
   const segments = page.getByTestId("public-segments").getByRole("listitem");
   await expect(segments.first()).toContainText("[MUSIC]");
   expect(await segments.count()).toBeGreaterThan(10);
@@ -138,24 +142,25 @@ test("with JavaScript off the public page has its content, plain timestamp links
   );
   await reader.goto(path);
   await expect(reader.getByTestId("public-title")).toHaveText(title);
-  const segments = reader.getByTestId("public-segments").getByRole("listitem");
-  await expect(segments.first()).toContainText("[MUSIC]");
-  const yeast = segments.filter({ hasText: "Yeast is a tiny fungus" });
+  // The reading view, server-rendered: paragraphs of cues, each cue's id its moment (t<whole seconds>-<index>).
+  const cues = reader.locator(".reading p > span[id]");
+  await expect(cues.first()).toContainText("[MUSIC]");
+  const yeast = cues.filter({ hasText: "Yeast is a tiny fungus" });
   await expect(yeast).toHaveCount(1);
-  // Without the player script, a timestamp is a plain link to that moment on YouTube.
-  // A line's id is t<whole seconds>-<index>: its moment.
-  const start = Number(/^t(\d+)-/.exec((await yeast.getAttribute("id")) ?? "")?.[1]);
-  expect(start).toBeGreaterThan(0);
-  await expect(yeast.getByRole("link")).toHaveAttribute(
+  expect(Number(/^t(\d+)-/.exec((await yeast.getAttribute("id")) ?? "")?.[1])).toBeGreaterThan(0);
+  // Without the player script, a paragraph's timestamp is a plain link to its moment on YouTube.
+  const paragraph = reader.getByTestId("paragraph").filter({ hasText: "Yeast is a tiny fungus" });
+  const start = Number(/^t(\d+)-/.exec((await paragraph.locator("span[id]").first().getAttribute("id")) ?? "")?.[1]);
+  await expect(paragraph.locator(".stamp a")).toHaveAttribute(
     "href",
     `https://www.youtube.com/watch?v=${videoId}&t=${start}s`,
   );
 
-  // The search is a GET form: the server filters.
+  // The search is a GET form: the server shows the paragraphs that match.
   await reader.getByTestId("transcript-search").fill("gluten");
   await reader.getByRole("button", { name: "Search" }).click();
   await expect(reader).toHaveURL(/[?&]q=gluten/);
-  const matching = await segments.allTextContents();
+  const matching = await reader.getByTestId("paragraph").allTextContents();
   expect(matching.length).toBeGreaterThan(0);
   for (const text of matching) expect(text.toLowerCase()).toContain("gluten");
   await context.close();

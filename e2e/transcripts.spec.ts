@@ -35,12 +35,13 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
     `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1`,
   );
   await expect(page.getByRole("tab", { name: "Transcript" })).toHaveAttribute("aria-selected", "true");
-  const firstSegment = page.getByTestId("segment").first();
-  await expect(firstSegment.getByRole("button", { name: /^Play from 0:0\d$/ })).toBeVisible();
-  await expect(firstSegment.getByTestId("segment-text")).toHaveText(firstText);
+  // The reading view: paragraphs, each with its timestamp; the first cue is the first segment.
+  const firstParagraph = page.getByTestId("paragraph").first();
+  await expect(firstParagraph.getByRole("button", { name: /^Play from 0:0\d$/ })).toBeVisible();
+  await expect(page.locator(".reading p > span[id]").first()).toHaveText(firstText);
 
   // A timestamp seeks the player over the IFrame API protocol, then plays.
-  await firstSegment.getByRole("button", { name: /^Play from / }).click();
+  await firstParagraph.getByRole("button", { name: /^Play from / }).click();
   // (The viewer also asks the player to report its position, the widget protocol's "listening": not a command.)
   const received = page
     .frameLocator('[data-testid="transcript-player"]')
@@ -120,7 +121,9 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
     "src",
     `https://www.youtube-nocookie.com/embed/${id}?enablejsapi=1&start=5`,
   );
-  await expect(page.locator('[data-testid="segment"][aria-current="true"]')).toContainText("bread rises");
+  // The moment is marked (and, the player not having played, it is also the cue being played).
+  await expect(page.locator(".reading [data-moment]")).toContainText("bread rises");
+  await expect(page.locator('.reading [aria-current="true"]')).toContainText("bread rises");
   await page.goBack();
 
   // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
@@ -129,7 +132,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page).toHaveURL(/\/dashboard\?url=.*&lang=en$/);
   await expect(page.getByLabel("Video or audio link")).toHaveValue(watchUrl);
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
-  await expect(page.getByTestId("segment-text").first()).toHaveText(firstText);
+  await expect(page.locator(".reading p > span[id]").first()).toHaveText(firstText);
 });
 
 test("history: a new user sees the empty state, and filters live in the address", async ({ page }) => {

@@ -28,7 +28,9 @@ async function uploadAndWait(page: Page, file: string) {
   await page.getByLabel("Audio or video file").setInputFiles(file);
   await page.getByRole("button", { name: "Transcribe" }).click();
   await expect(page.getByTestId("job-status")).toHaveText("Done", { timeout: 30_000 });
-  await expect(page.getByTestId("segment-text")).toHaveText([FIRST_SENTENCE, SECOND_SENTENCE]);
+  // The reading view: the two sentences, 2 s apart, are two paragraphs of one cue each.
+  await expect(page.getByTestId("paragraph")).toHaveCount(2);
+  await expect(page.locator(".reading p > span[id]")).toHaveText([FIRST_SENTENCE, SECOND_SENTENCE]);
 }
 
 /** The embedded YouTube player, replaced by a page that reports a playback position like the IFrame API does. */
@@ -77,9 +79,9 @@ test("an upload: the line being played is highlighted as its own file plays; sea
   await expect(audio).toHaveAttribute("src", /^\/v1\/transcripts\/[^/]+\/media$/);
   await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.duration)).toBeGreaterThan(5);
 
-  // Playing from the first line: the first is current, then, as playback reaches 3.2 s, the second.
-  const lines = page.getByTestId("segment");
-  await lines.nth(0).getByRole("button", { name: "Play from 0:00" }).click();
+  // Playing from the first paragraph: its cue is current, then, as playback reaches 3.2 s, the second.
+  const lines = page.locator(".reading p > span[id]");
+  await page.getByRole("button", { name: "Play from 0:00" }).click();
   await expect(lines.nth(0)).toHaveAttribute("aria-current", "true");
   await expect(lines.nth(1)).toHaveAttribute("aria-current", "true", { timeout: 15_000 });
   await expect(lines.nth(0)).not.toHaveAttribute("aria-current", "true");
@@ -142,18 +144,18 @@ test("a YouTube transcript: side by side on a wide screen, stacked with a sticky
   await devLogin(page, randomEmail("viewer-youtube"));
   await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
   await page.getByRole("button", { name: "Transcribe" }).click();
-  await expect(page.getByTestId("segment").first()).toBeVisible();
+  await expect(page.getByTestId("paragraph").first()).toBeVisible();
 
   // The fake's chapters, in order, each before the first line at or after its start.
   await expect(page.getByTestId("chapter")).toHaveText([/^Intro/, /^Yeast/, /^Gluten/, /^Proofing/, /^Baking/]);
   // The stub player reported 12.4 s: the line playing then is the current one.
-  const current = page.locator("[data-testid=segment][aria-current=true]");
+  const current = page.locator(".reading [aria-current=true]");
   await expect(current).toHaveCount(1);
-  const start = await current.getByRole("button").textContent();
-  expect(start).toMatch(/^0:(0\d|1[0-2])$/);
+  const start = Number(/^t(\d+)-/.exec((await current.getAttribute("id")) ?? "")?.[1]);
+  expect(start).toBeLessThanOrEqual(12);
 
   const player = page.getByTestId("player-pane");
-  const list = page.getByTestId("segments");
+  const list = page.getByTestId("reading-view");
   const [p, l] = [await player.boundingBox(), await list.boundingBox()];
   expect(p!.x + p!.width).toBeLessThanOrEqual(l!.x); // beside
   await expectNoHorizontalOverflow(page);
@@ -165,7 +167,7 @@ test("a YouTube transcript: side by side on a wide screen, stacked with a sticky
   expect(p2!.height).toBeLessThan(844 * 0.35); // compact
   await expectNoHorizontalOverflow(page);
   // Scrolled into the text, the player stays at the top.
-  await list.getByTestId("segment").last().scrollIntoViewIfNeeded();
+  await list.getByTestId("paragraph").last().scrollIntoViewIfNeeded();
   await expect.poll(async () => (await player.boundingBox())!.y).toBeLessThanOrEqual(1);
 
   // The same transcript from the history's link (/dashboard?transcript=<id>), on a phone.

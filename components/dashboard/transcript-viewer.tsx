@@ -67,7 +67,7 @@ export function TranscriptViewer({
           // Phones: a compact player stuck to the top while the text scrolls under it. Wide screens: sticky beside it.
           <div
             ref={pane}
-            className="sticky top-0 z-20 -mx-4 bg-stone-50/95 px-4 py-2 backdrop-blur sm:mx-0 sm:px-0 lg:top-4 lg:bg-transparent lg:py-0 lg:backdrop-blur-none"
+            className="sticky top-0 z-20 -mx-4 bg-stone-50 px-4 pt-2 sm:mx-0 sm:px-0 lg:top-4 lg:bg-transparent lg:pt-0"
             data-pinned
             data-testid="player-pane"
           >
@@ -81,7 +81,7 @@ export function TranscriptViewer({
         {editing ? (
           <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
         ) : (
-          <FormatTabs transcript={transcript} player={player} canSeek={hasPlayer} />
+          <FormatTabs transcript={transcript} player={player} canSeek={hasPlayer} startAt={startAt} />
         )}
       </div>
     </article>

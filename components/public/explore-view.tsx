@@ -2,6 +2,7 @@ import Link from "next/link";
 import { platformLabel } from "@/lib/client/transcripts";
 import type { IndexRow } from "@/lib/publishing/public-index";
 import { ExploreMoments } from "@/components/public/explore-moments";
+import type { SearchMoment } from "@/lib/search/schemas";
 import { SiteHeader } from "@/components/site/site-header";
 import { controlClass } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
@@ -17,9 +18,17 @@ interface Props {
   cursor: string | undefined;
   /** null: a cursor that is not ours. */
   page: { rows: IndexRow[]; nextCursor: string | null } | null;
+  /** /explore?q=: the moments where it was said (exploreMoments), shown above the titles; [] otherwise. */
+  moments?: readonly SearchMoment[];
 }
 
-export function ExploreView({ q, cursor, page }: Props) {
+/** The note under a search that found no title: it agrees with the moments shown above it. */
+function emptySearchNote(q: string, moments: number): string {
+  if (moments === 0) return `Nothing published has “${q}” in its title or in what was said.`;
+  return `No title has “${q}” in it; ${moments === 1 ? "the moment above is where it was said" : "the moments above are where it was said"}.`;
+}
+
+export function ExploreView({ q, cursor, page, moments = [] }: Props) {
   const next = page?.nextCursor
     ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
     : null;
@@ -46,16 +55,22 @@ export function ExploreView({ q, cursor, page }: Props) {
             Search
           </button>
         </form>
-        {q && !cursor && <ExploreMoments q={q} />}
+        {q && !cursor && <ExploreMoments q={q} results={moments} />}
+        {q && !cursor && moments.length > 0 && page && page.rows.length > 0 && (
+          <h2 className="-mb-4 text-sm font-medium text-stone-700">Titles with “{q}”</h2>
+        )}
         {!page || page.rows.length === 0 ? (
           <p className="text-stone-600" data-testid="explore-empty">
             {page
               ? q
-                ? `No published transcript has “${q}” in its title.`
+                ? cursor
+                  ? `No more titles have “${q}” in them.`
+                  : emptySearchNote(q, moments.length)
                 : "Nothing has been published yet."
               : "This page link is not valid."}{" "}
             {(cursor || q) && (
-              <Link href="/explore" className="text-sky-700 hover:underline">
+              // Underlined: a link inside a sentence is told apart by more than its colour (WCAG 1.4.1).
+              <Link href="/explore" className="text-sky-700 underline hover:decoration-2" data-testid="explore-newest">
                 Show the newest
               </Link>
             )}

@@ -1,10 +1,23 @@
 "use client";
 
-import { useMemo, useRef, useState, type FormEvent, type MouseEvent } from "react";
-import { formatClock, type Player } from "@/lib/client/transcripts";
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type FormEvent,
+  type MouseEvent,
+  type RefObject,
+} from "react";
+import { cuedSrc, formatClock, type Player } from "@/lib/client/transcripts";
 import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
 import { usePlayer } from "@/lib/client/use-player";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { landBelowPinned } from "@/lib/client/keep-in-view";
+import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/client/moment-link";
+import { readingParagraphs } from "@/lib/formats/paragraphs";
+import { ReadingView } from "@/components/transcript/reading-view";
 import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
@@ -32,10 +45,13 @@ interface Props {
   jsonLd: VideoJsonLdHead;
 }
 
-// The transcript of a public page. Server-rendered in full (readable with JavaScript off: timestamps are
-// plain links, search is a GET form). With JavaScript, a timestamp seeks the embedded player through its
-// postMessage API (YouTube's widget protocol, Vimeo's player.js protocol: no third-party script), the
-// line being played is highlighted, and the search filters as you type.
+// The transcript of a public page. Server-rendered in full as the reading view (paragraphs; readable with
+// JavaScript off: timestamps are plain links, a moment link's cue is an anchor that lands below the sticky
+// player through CSS, search is a GET form); the cue list is one click away. With JavaScript, a timestamp or
+// a cue seeks the embedded player through its postMessage API (YouTube's widget protocol, Vimeo's player.js
+// protocol: no third-party script), the cue being played is marked and followed, a moment link (#t<s>-<i>,
+// from Explore, the search API and MCP) is scrolled to below the sticky player, marked and the player cued
+// there, and the search filters as you type. Word times are not sent to public pages (their bytes).
 
 /** A line's text with the search's matches marked. */
 function Highlighted({ text, index, matches }: { text: string; index: number; matches: SearchMatch[] }) {
@@ -54,25 +70,90 @@ function Highlighted({ text, index, matches }: { text: string; index: number; ma
   );
 }
 
+/** What the page's sticky elements cover, for the cues' scroll-margin (app/globals.css `.reading`). */
+function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
+  useEffect(() => {
+    const element = pane.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() =>
+      document.documentElement.style.setProperty("--sticky-height", `${element.offsetHeight}px`),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [pane]);
+}
+
 export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd }: Props) {
   const segments: Segment[] = useMemo(() => lines.map(([start, end, text]) => ({ start, end, text })), [lines]);
+  const paragraphs = useMemo(() => readingParagraphs(segments), [segments]);
   const [query, setQuery] = useState(initialQuery);
-  const { time, seek, frameProps } = usePlayer(player);
+  const [view, setView] = useState<"reading" | "cues">("reading");
+  const [moment, setMoment] = useState(-1);
+  const [cuedAt, setCuedAt] = useState<number | null>(null);
+  const shownPlayer = useMemo(
+    () => (player && cuedAt !== null ? { ...player, src: cuedSrc(player, cuedAt) } : player),
+    [player, cuedAt],
+  );
+  const { time, seek, cue, frameProps } = usePlayer(shownPlayer);
   const needle = query.trim();
 
   const found = useMemo(() => findMatches(segments, needle), [segments, needle]);
-  const matchedLines = useMemo(() => new Set(found.map((match) => match.segment)), [found]);
-  const matchCount = matchedLines.size;
+  const matchedLines = useMemo(() => {
+    const lines = new Set(found.map((match) => match.segment));
+    // The moment a link named stays shown under a search (its words may match the index's stemming only).
+    if (moment >= 0 && lines.size > 0) lines.add(moment);
+    return lines;
+  }, [found, moment]);
+  const matchCount = found.length;
+  const lineCount = new Set(found.map((match) => match.segment)).size;
   const current = activeSegmentIndex(segments, time);
   const list = useRef<HTMLOListElement>(null);
+  const pane = useRef<HTMLDivElement>(null);
   const structuredData = useMemo(() => videoJsonLd(jsonLd, segments), [jsonLd, segments]);
-  useRovingFocus(list, [segments, needle]);
+  useRovingFocus(list, [segments, needle, view]);
+  useStickyHeight(pane);
 
-  const onTimestamp = (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
-    if (!player || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    if (seek(seconds)) event.preventDefault();
-  };
+  // A moment link (#t<seconds>-<index>): marked, the player cued there, and scrolled to below the sticky
+  // player; again on every change of the hash (a timestamp link without a player, the back button). The
+  // landing is remembered in this history entry, so that coming back to it keeps where the reader was.
+  useEffect(() => {
+    const land = () => {
+      const parsed = parseMomentHash(window.location.hash);
+      if (!parsed) return;
+      const index = momentSegment(segments, parsed);
+      if (index < 0) return;
+      setMoment(index);
+      setCuedAt(segments[index].start);
+      cue(segments[index].start);
+    };
+    land();
+    window.addEventListener("hashchange", land);
+    return () => window.removeEventListener("hashchange", land);
+  }, [segments, cue]);
 
+  useEffect(() => {
+    if (moment < 0) return;
+    const state = (window.history.state ?? {}) as Record<string, unknown>;
+    const key = window.location.hash;
+    if (state.verbatimLanded === key) return;
+    const element = document.getElementById(momentAnchor(segments[moment].start, moment));
+    const line = view === "cues" ? element?.closest("li") : element;
+    if (line) landBelowPinned(line as HTMLElement);
+    window.history.replaceState({ ...state, verbatimLanded: key }, "");
+  }, [moment, segments, view]);
+
+  const onTimestamp = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
+      if (!player || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+      if (seek(seconds)) event.preventDefault();
+    },
+    [player, seek],
+  );
+  const stampHref = useCallback(
+    (start: number, index: number) =>
+      momentPrefix ? `${momentPrefix}${Math.floor(start)}s` : `#${momentAnchor(start, index)}`,
+    [momentPrefix],
+  );
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const url = new URL(window.location.href);
@@ -87,14 +168,18 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
       {player && (
         // Stays in view while the text scrolls: stuck to the top (compact on phones).
         <div
-          className="sticky top-0 z-20 -mx-4 bg-stone-50/95 px-4 py-2 backdrop-blur sm:mx-0 sm:px-0"
+          ref={pane}
+          className="sticky top-0 z-20 -mx-4 bg-stone-50 px-4 py-2 sm:mx-0 sm:px-0"
           data-pinned
           data-testid="public-player-pane"
         >
           <div className="mx-auto aspect-video max-h-[28vh] max-w-full overflow-hidden rounded-lg bg-black sm:max-h-[40vh]">
             <iframe
               {...frameProps}
-              src={player.src}
+              // A new frame for a cued address: changing a loaded frame's src would add an entry to the
+              // window's history (the back button would then step the player back, not leave the page).
+              key={shownPlayer?.src ?? player.src}
+              src={shownPlayer?.src ?? player.src}
               title={`Player: ${player.title}`}
               className="h-full w-full"
               allow="autoplay; encrypted-media; picture-in-picture; fullscreen"
@@ -123,44 +208,76 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
         </button>
         {needle && (
           <p className="w-full text-sm text-stone-600" aria-live="polite" data-testid="search-count">
-            {matchCount} {matchCount === 1 ? "line matches" : "lines match"} “{needle}”
+            {matchCount === 0
+              ? `No matches for “${needle}”`
+              : `${matchCount} ${matchCount === 1 ? "match" : "matches"} for “${needle}” in ${lineCount} ${lineCount === 1 ? "line" : "lines"}`}
           </p>
         )}
       </form>
 
-      <ol
-        ref={list}
-        onKeyDown={rovingKeyDown}
-        onFocus={rovingFocus}
-        aria-label="Transcript lines (arrow keys move between timestamps)"
-        className="transcript-lines flex flex-col gap-1"
-        data-testid="public-segments"
-      >
-        {segments.map((segment, i) =>
-          !needle || matchedLines.has(i) ? (
-            <li
-              key={i}
-              id={`t${Math.floor(segment.start)}-${i}`}
-              className={i === current ? "bg-sky-100" : undefined}
-              aria-current={i === current ? "true" : undefined}
-            >
-              <a
-                href={
-                  momentPrefix ? `${momentPrefix}${Math.floor(segment.start)}s` : `#t${Math.floor(segment.start)}-${i}`
-                }
-                onClick={(event) => onTimestamp(event, segment.start)}
-                data-roving
-                rel="nofollow"
+      <p className="-mt-3 flex justify-end">
+        <button
+          type="button"
+          className={buttonClass("secondary", "md")}
+          aria-pressed={view === "cues"}
+          onClick={() => setView((shown) => (shown === "reading" ? "cues" : "reading"))}
+          data-testid="view-toggle"
+        >
+          Cue list
+        </button>
+      </p>
+
+      {view === "reading" ? (
+        <ReadingView
+          segments={segments}
+          paragraphs={paragraphs}
+          active={current}
+          activeWord={-1}
+          moment={moment}
+          matches={found}
+          currentMatch={-1}
+          only={needle ? matchedLines : null}
+          onSeek={player ? seek : null}
+          stampHref={stampHref}
+          onStampClick={onTimestamp}
+        />
+      ) : (
+        <ol
+          ref={list}
+          onKeyDown={rovingKeyDown}
+          onFocus={rovingFocus}
+          aria-label="Transcript lines (arrow keys move between timestamps)"
+          className="transcript-lines flex flex-col gap-1"
+          data-testid="public-segments"
+        >
+          {segments.map((segment, i) =>
+            !needle || matchedLines.has(i) ? (
+              <li
+                key={i}
+                id={`t${Math.floor(segment.start)}-${i}`}
+                className={i === current ? "bg-sky-100" : i === moment ? "bg-amber-100" : undefined}
+                aria-current={i === current ? "true" : undefined}
               >
-                {formatClock(segment.start)}
-              </a>
-              <span>
-                <Highlighted text={segment.text} index={i} matches={found} />
-              </span>
-            </li>
-          ) : null,
-        )}
-      </ol>
+                <a
+                  href={
+                    momentPrefix
+                      ? `${momentPrefix}${Math.floor(segment.start)}s`
+                      : `#t${Math.floor(segment.start)}-${i}`
+                  }
+                  onClick={(event) => onTimestamp(event, segment.start)}
+                  data-roving
+                  rel="nofollow"
+                >
+                  {formatClock(segment.start)}
+                </a>
+                <span>
+                  <Highlighted text={segment.text} index={i} matches={found} />
+                </span>
+              </li>
+            ) : null,
+          )}
+        </ol>
+      )}
     </div>
   );
 }

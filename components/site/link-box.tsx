@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, useTransition } from "react";
 import { useRouter } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
@@ -11,16 +11,21 @@ import { SAMPLE_LINK } from "@/components/dashboard/transcribe/first-run";
  * The home page's link box: a link (or the sample) goes to the Transcribe page, through sign-in when
  * needed. The link rides in the sign-in's callbackUrl with its slashes left as they are (the redirect
  * rule refuses encoded slashes, lib/auth/safe-redirect.ts). Without JavaScript the form still opens
- * the dashboard.
+ * the dashboard. While the Transcribe page is on its way (a slow line), the form says so: the button is
+ * disabled and reads "Opening…", the form is aria-busy (the navigation runs in a transition, whose pending
+ * flag lasts until the new page is shown).
  */
 export function LinkBox({ signedIn }: { signedIn: boolean }) {
   const router = useRouter();
   const [url, setUrl] = useState("");
+  const [pending, startTransition] = useTransition();
 
   function open(link: string) {
     const target = `/dashboard?url=${encodeURIComponent(link).replace(/%2F/gi, "/")}&lang=en`;
-    if (signedIn) router.push(target);
-    else router.push(`/signin?${new URLSearchParams({ callbackUrl: target })}`);
+    startTransition(() => {
+      if (signedIn) router.push(target);
+      else router.push(`/signin?${new URLSearchParams({ callbackUrl: target })}`);
+    });
   }
 
   return (
@@ -29,8 +34,9 @@ export function LinkBox({ signedIn }: { signedIn: boolean }) {
       action="/dashboard"
       onSubmit={(event) => {
         event.preventDefault();
-        if (url.trim()) open(url.trim());
+        if (url.trim() && !pending) open(url.trim());
       }}
+      aria-busy={pending}
       className="flex flex-col gap-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5"
       aria-label="Transcribe a link"
       data-testid="link-box"
@@ -53,8 +59,14 @@ export function LinkBox({ signedIn }: { signedIn: boolean }) {
           className={`min-w-0 flex-1 ${controlClass}`}
           data-testid="home-url"
         />
-        <button type="submit" className={buttonClass("primary", "lg")} data-testid="home-submit">
-          Get the transcript
+        <button
+          type="submit"
+          disabled={pending}
+          aria-busy={pending}
+          className={buttonClass("primary", "lg")}
+          data-testid="home-submit"
+        >
+          {pending ? "Opening…" : "Get the transcript"}
         </button>
       </div>
       <p className="text-xs text-stone-600">
@@ -62,6 +74,7 @@ export function LinkBox({ signedIn }: { signedIn: boolean }) {
         <button
           type="button"
           onClick={() => open(SAMPLE_LINK)}
+          disabled={pending}
           className={`rounded font-medium text-stone-900 underline ${focusRing}`}
           data-testid="home-sample"
         >

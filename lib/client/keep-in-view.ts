@@ -47,3 +47,13 @@ function revealInWindow(top: number, bottom: number, rect: DOMRect) {
   if (top >= covered + visible * 0.2 && bottom <= window.innerHeight - visible * 0.2) return;
   window.scrollTo({ top: window.scrollY + top - covered - (visible - (bottom - top)) / 2, behavior: "smooth" });
 }
+
+/**
+ * Lands on a moment (a moment link's cue): scrolls the window so that `element` starts a little below everything
+ * pinned above it (the sticky player and toolbar, measured now), wherever it is on the page. Instant: the
+ * reader asked for that place, and a smooth scroll would be overtaken by the page still settling.
+ */
+export function landBelowPinned(element: HTMLElement, gap = 16) {
+  const rect = element.getBoundingClientRect();
+  window.scrollTo({ top: Math.max(0, window.scrollY + rect.top - pinnedBottom(rect) - gap), behavior: "instant" });
+}

@@ -8,6 +8,7 @@ import {
   historyApiSearch,
   historySearch,
   parseHistoryParams,
+  cuedSrc,
   playerFor,
   seekMessages,
   transcribeHref,
@@ -163,5 +164,25 @@ describe("formatMinutes", () => {
     expect(formatMinutes(900)).toBe("15 min");
     expect(formatMinutes(4283)).toBe("1 h 12 min");
     expect(formatMinutes(36_000)).toBe("10 h");
+  });
+});
+
+describe("cuedSrc", () => {
+  const youtube = playerFor({
+    platform: "youtube",
+    video_id: "abc",
+    source_url: "https://www.youtube.com/watch?v=abc",
+  })!;
+  const vimeo = playerFor({ platform: "vimeo", video_id: "76979871", source_url: "https://vimeo.com/76979871" })!;
+  it("is playerFor's address with startAt: whole seconds, YouTube's start=, Vimeo's #t=", () => {
+    expect(cuedSrc(youtube, 891.44)).toBe(
+      playerFor({ platform: "youtube", video_id: "abc", source_url: "" }, 891.44)!.src,
+    );
+    expect(cuedSrc(vimeo, 12.9)).toBe("https://player.vimeo.com/video/76979871#t=12s");
+  });
+  it("replaces an earlier cue and leaves the start alone for 0", () => {
+    expect(cuedSrc({ ...youtube, src: cuedSrc(youtube, 5) }, 9)).toBe(cuedSrc(youtube, 9));
+    expect(cuedSrc({ ...vimeo, src: cuedSrc(vimeo, 5) }, 9)).toBe(cuedSrc(vimeo, 9));
+    expect(cuedSrc(youtube, 0.4)).toBe(youtube.src);
   });
 });

@@ -125,6 +125,15 @@ export function playerFor(
   return null;
 }
 
+/** The player's address cued at a moment (whole seconds), as playerFor gives it with `startAt`. */
+export function cuedSrc(player: Pick<Player, "kind" | "src">, seconds: number): string {
+  const start = Math.floor(seconds);
+  if (start <= 0) return player.src;
+  const src = player.src.replace(/[&?]start=\d+/, "").replace(/#t=\d+s$/, "");
+  if (player.kind === "youtube") return `${src}${src.includes("?") ? "&" : "?"}start=${start}`;
+  return `${src}#t=${start}s`;
+}
+
 /** The postMessage payloads that seek the player to `seconds` and play. */
 export function seekMessages(kind: Player["kind"], seconds: number): string[] {
   const t = Math.max(0, Math.round(seconds * 1000) / 1000);

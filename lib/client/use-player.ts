@@ -13,13 +13,20 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   const frame = useRef<HTMLIFrameElement>(null);
   const media = useRef<HTMLMediaElement>(null);
   const [time, setTime] = useState<number | null>(startAt);
+  // Cued at a moment and not played yet: a player that reports 0 s until it plays must not move the mark away.
+  const cued = useRef(startAt !== null && startAt >= 0.5);
 
   useEffect(() => {
     if (!player) return;
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== player.origin || event.source !== frame.current?.contentWindow) return;
       const seconds = reportedTime(player.kind, event.data);
-      if (seconds !== null) setTime(seconds);
+      if (seconds === null) return;
+      if (cued.current) {
+        if (seconds < 0.5) return;
+        cued.current = false;
+      }
+      setTime(seconds);
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
@@ -47,6 +54,7 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   /** Plays from `seconds`; false when there is no player to seek. */
   const seek = useCallback(
     (seconds: number) => {
+      cued.current = false;
       const element = media.current;
       if (element) {
         element.currentTime = seconds;
@@ -63,6 +71,12 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
     [player, post],
   );
 
+  /** Shows `seconds` as the moment being played without playing (a moment link); the caller cues the player itself. */
+  const cue = useCallback((seconds: number) => {
+    cued.current = seconds >= 0.5;
+    setTime(seconds);
+  }, []);
+
   /** Props for the iframe: asks the player to report its position once it has loaded. */
   const frameProps = { ref: frame, onLoad: () => player && post(listenMessages(player.kind)) };
   /** Props for an <audio>/<video>. */
@@ -74,5 +88,5 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
       if (startAt !== null && event.currentTarget.currentTime < 0.5) event.currentTarget.currentTime = startAt;
     },
   };
-  return { time, seek, frameProps, mediaProps };
+  return { time, seek, cue, frameProps, mediaProps };
 }

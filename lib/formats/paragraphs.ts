@@ -1,4 +1,5 @@
 import { isSpaceCode, type NormalizedCues } from "./normalize";
+import type { Segment } from "./types";
 
 export interface ParagraphRules {
   /** Break at a sentence end once the paragraph spans at least this many seconds. */
@@ -48,4 +49,92 @@ export function paragraphStarts(cues: NormalizedCues, rules: ParagraphRules): nu
     }
   }
   return starts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reading view's paragraphs (issue 39): the same rules over a transcript's segments as the API
+// returns them (seconds), for the dashboard's viewer and the public page. Pure and browser-safe.
+
+/** A timed piece of text as the reading view gets it: a Segment, with `words` where the source times each word. */
+export type TimedSegment = Segment;
+
+/** One paragraph of the reading view: segments [from, to), starting at `start` seconds. */
+export interface ReadingParagraph {
+  from: number;
+  to: number;
+  start: number;
+}
+
+/**
+ * The reading view's rules: a paragraph ends at a sentence end once it is 20 s long (punctuated sources), at a
+ * pause over 1.5 s (every source), and at the latest after 45 s (unpunctuated automatic captions): short enough
+ * to find a moment in, long enough to read as prose.
+ */
+export const READING_PARAGRAPHS: ParagraphRules = { minSeconds: 20, maxSeconds: 45, pauseSeconds: 1.5 };
+
+/**
+ * Groups segments into paragraphs with paragraphStarts' rules. `breaks`: segment indexes that must start a
+ * paragraph (chapters). Segments are in start order (the API's invariant); times are taken as they are.
+ */
+export function readingParagraphs(
+  segments: readonly TimedSegment[],
+  rules: ParagraphRules = READING_PARAGRAPHS,
+  breaks: Iterable<number> = [],
+): ReadingParagraph[] {
+  const count = segments.length;
+  if (count === 0) return [];
+  const startMs = new Float64Array(count);
+  const endMs = new Float64Array(count);
+  const text: string[] = new Array<string>(count);
+  for (let i = 0; i < count; i++) {
+    const segment = segments[i];
+    startMs[i] = Math.round(segment.start * 1000);
+    // A segment that ends before it starts (or before the next starts) counts as ending where it starts.
+    endMs[i] = Math.max(startMs[i], Math.round(segment.end * 1000));
+    text[i] = segment.text;
+  }
+  const starts = new Set(paragraphStarts({ count, startMs, endMs, text }, rules));
+  for (const index of breaks) if (Number.isInteger(index) && index > 0 && index < count) starts.add(index);
+  const sorted = [...starts].sort((a, b) => a - b);
+  return sorted.map((from, k) => ({
+    from,
+    to: k + 1 < sorted.length ? sorted[k + 1] : count,
+    start: segments[from].start,
+  }));
+}
+
+/** The paragraph that holds segment `index` (binary search), or -1 when none does. */
+export function paragraphOf(paragraphs: readonly ReadingParagraph[], index: number): number {
+  let low = 0;
+  let high = paragraphs.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (index < paragraphs[mid].from) high = mid - 1;
+    else if (index >= paragraphs[mid].to) low = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/**
+ * The word being spoken at `seconds` in a segment's words: the last one that has started (allowing `lead`
+ * seconds for a player's lagging reports), or -1 before the first or when there are none.
+ */
+export function activeWordIndex(
+  words: readonly { start: number }[] | undefined,
+  seconds: number | null,
+  lead = 0.25,
+): number {
+  if (!words || seconds === null || !Number.isFinite(seconds)) return -1;
+  let low = 0;
+  let high = words.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (words[mid].start <= seconds + lead) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
 }

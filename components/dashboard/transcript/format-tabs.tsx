@@ -16,10 +16,13 @@ export function FormatTabs({
   transcript,
   player,
   canSeek,
+  startAt = null,
 }: {
   transcript: Transcript;
   player: PlayerState;
   canSeek: boolean;
+  /** The moment a link opened the transcript at (seconds), for the readable view to land on. */
+  startAt?: number | null;
 }) {
   const baseId = useId();
   const [active, setActive] = useState<Format>("json");
@@ -104,7 +107,7 @@ export function FormatTabs({
                 {query.error.message}
               </p>
             ) : tab.format === "json" ? (
-              <ReadableTranscript transcript={query.data} player={player} canSeek={canSeek} />
+              <ReadableTranscript transcript={query.data} player={player} canSeek={canSeek} startAt={startAt} />
             ) : (
               <RenderedFormat content={query.data.content ?? ""} />
             ))}

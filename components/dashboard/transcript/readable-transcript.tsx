@@ -4,54 +4,95 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { sourceHref, type Transcript } from "@/lib/client/transcripts";
 import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/client/transcript-view";
 import type { usePlayer } from "@/lib/client/use-player";
-import { keepInView } from "@/lib/client/keep-in-view";
+import { keepInView, landBelowPinned } from "@/lib/client/keep-in-view";
+import { momentAnchor, momentSegment } from "@/lib/client/moment-link";
+import { activeWordIndex, readingParagraphs, READING_PARAGRAPHS, type TimedSegment } from "@/lib/formats/paragraphs";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
 import { renderText, renderTimestampedText } from "@/lib/formats/text";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { CopyButton } from "@/components/dashboard/transcript/copy-button";
 import { SegmentLine } from "@/components/dashboard/transcript/segment-line";
+import { ReadingView } from "@/components/transcript/reading-view";
 
 type PlayerState = ReturnType<typeof usePlayer>;
 
 /**
- * The readable transcript: lines with timestamps, chapters, the line being played, search. The search bar
- * stays pinned under the phone's sticky player; the first match is shown as soon as it is typed.
+ * The readable transcript: by default the reading view (paragraphs, components/transcript/reading-view.tsx),
+ * the cue list (one line per caption cue) one click away; chapters, the cue or word being played, search, the
+ * moment a link names (`startAt`: History's and the dashboard search's `&t=`) scrolled to below the sticky
+ * player and marked. The search bar stays pinned under the phone's sticky player; the first match is shown as
+ * soon as it is typed.
  */
 export function ReadableTranscript({
   transcript,
   player,
   canSeek,
+  startAt = null,
 }: {
   transcript: Transcript;
   player: PlayerState;
   canSeek: boolean;
+  startAt?: number | null;
 }) {
-  const segments = useMemo(() => transcript.segments ?? [], [transcript.segments]);
+  // `words` (issue 39) where the source times each word; the generated client's type may not name it yet.
+  const segments = useMemo(() => (transcript.segments ?? []) as TimedSegment[], [transcript.segments]);
   const chapters = useMemo(() => chapterStarts(segments, transcript.chapters ?? []), [segments, transcript.chapters]);
   const [query, setQuery] = useState("");
   const [current, setCurrent] = useState(0);
   const [follow, setFollow] = useState(true);
   const [timestamps, setTimestamps] = useState(false);
+  const [view, setView] = useState<"reading" | "cues">("reading");
   const list = useRef<HTMLOListElement>(null);
+  const body = useRef<HTMLDivElement>(null);
+  const paragraphs = useMemo(
+    () => readingParagraphs(segments, READING_PARAGRAPHS, chapters.keys()),
+    [segments, chapters],
+  );
+  const moment = useMemo(
+    () => (startAt === null ? -1 : momentSegment(segments, { seconds: startAt, segment: null })),
+    [segments, startAt],
+  );
   const matches = useMemo(() => findMatches(segments, query), [segments, query]);
   const matched = useMemo(() => new Set(matches.map((match) => match.segment)), [matches]);
   const active = activeSegmentIndex(segments, player.time);
+  const activeWord = active >= 0 ? activeWordIndex(segments[active].words, player.time) : -1;
   const sourceLink = sourceHref(transcript.source_url);
   const searchId = useId();
-  useRovingFocus(list, [segments, canSeek]);
+  useRovingFocus(list, [segments, canSeek, view]);
 
-  // The line being played stays in view while following.
+  /** A segment's element in the view shown: its cue in the reading view, its line in the cue list. */
+  const segmentElement = (index: number) =>
+    view === "reading"
+      ? (body.current?.querySelector<HTMLElement>(`[id="${momentAnchor(segments[index].start, index)}"]`) ?? null)
+      : (body.current?.querySelector<HTMLElement>(`[data-index="${index}"]`) ?? null);
+
+  // A moment link lands once: its cue below the sticky player and toolbar, marked; the player is cued there
+  // (playerFor's start). Following waits until playback moves on, so that it does not scroll the moment away.
+  const landed = useRef(false);
   useEffect(() => {
-    if (!follow || active < 0) return;
-    const line = list.current?.querySelector<HTMLElement>(`[data-index="${active}"]`);
-    if (line) keepInView(line);
-  }, [active, follow]);
+    if (landed.current || moment < 0) return;
+    landed.current = true;
+    const element = segmentElement(moment);
+    if (element) landBelowPinned(element);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [moment]);
+
+  // The line (or word) being played stays in view while following.
+  useEffect(() => {
+    if (!follow || active < 0 || active === moment) return;
+    const element =
+      view === "reading"
+        ? (body.current?.querySelector<HTMLElement>(".reading [data-playing]") ?? segmentElement(active))
+        : segmentElement(active);
+    if (element) keepInView(element);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [active, activeWord, follow, view]);
 
   // Typing jumps to the first match (and stops following playback, which would scroll it away).
   useEffect(() => {
     if (matches.length === 0) return;
-    const mark = list.current?.querySelector<HTMLElement>(`[data-match="0"]`);
+    const mark = body.current?.querySelector<HTMLElement>(`[data-match="0"]`);
     if (mark) keepInView(mark);
   }, [matches]);
 
@@ -73,7 +114,7 @@ export function ReadableTranscript({
     const next = (index + matches.length) % matches.length;
     setCurrent(next);
     setFollow(false);
-    const mark = list.current?.querySelector<HTMLElement>(`[data-match="${next}"]`);
+    const mark = body.current?.querySelector<HTMLElement>(`[data-match="${next}"]`);
     if (mark) keepInView(mark);
   }
 
@@ -83,7 +124,8 @@ export function ReadableTranscript({
 
   return (
     <div className="flex min-w-0 flex-col gap-2">
-      {/* Phones: pinned under the sticky player (its height is --player-height, set by the viewer). */}
+      {/* Phones: the search row is pinned right under the sticky player (its height is --player-height, set by the
+          viewer), opaque like it, so that nothing shows through between them; the other controls scroll away. */}
       <div
         className="z-10 -mx-4 flex flex-wrap items-center gap-2 bg-stone-50 px-4 py-1 max-lg:sticky max-lg:top-[var(--player-height,0px)] sm:mx-0 sm:px-0"
         data-pinned
@@ -147,6 +189,17 @@ export function ReadableTranscript({
             ↓
           </button>
         </form>
+      </div>
+      <div className="flex flex-wrap items-center gap-2" data-testid="transcript-options">
+        <button
+          type="button"
+          className={buttonClass()}
+          aria-pressed={view === "cues"}
+          onClick={() => setView((shown) => (shown === "reading" ? "cues" : "reading"))}
+          data-testid="view-toggle"
+        >
+          Cue list
+        </button>
         {canSeek && (
           <button
             type="button"
@@ -176,30 +229,45 @@ export function ReadableTranscript({
         </div>
       </div>
 
-      <ol
-        ref={list}
-        id="transcript-lines"
-        aria-label="Transcript lines (arrow keys move between timestamps)"
-        onKeyDown={rovingKeyDown}
-        onFocus={rovingFocus}
-        className="max-h-none divide-y divide-stone-100 overflow-visible rounded-lg border border-stone-200 bg-white text-sm lg:max-h-[calc(100vh-12rem)] lg:overflow-y-auto"
-        data-testid="segments"
-      >
-        {segments.map((segment, index) => (
-          <SegmentLine
-            key={index}
-            index={index}
-            segment={segment}
-            chapters={chapters.get(index)}
-            active={index === active}
+      <div ref={body} id="transcript-lines" className="min-w-0">
+        {view === "reading" ? (
+          <ReadingView
+            segments={segments}
+            paragraphs={paragraphs}
+            chapters={chapters}
+            active={active}
+            activeWord={activeWord}
+            moment={moment}
             matches={matches}
-            currentMatch={matched.has(index) ? currentMatch : -1}
-            hasMatch={matched.has(index)}
+            currentMatch={currentMatch}
             onSeek={canSeek ? player.seek : null}
-            sourceLink={sourceLink}
           />
-        ))}
-      </ol>
+        ) : (
+          <ol
+            ref={list}
+            aria-label="Transcript lines (arrow keys move between timestamps)"
+            onKeyDown={rovingKeyDown}
+            onFocus={rovingFocus}
+            className="divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white text-sm"
+            data-testid="segments"
+          >
+            {segments.map((segment, index) => (
+              <SegmentLine
+                key={index}
+                index={index}
+                segment={segment}
+                chapters={chapters.get(index)}
+                active={index === active}
+                matches={matches}
+                currentMatch={matched.has(index) ? currentMatch : -1}
+                hasMatch={matched.has(index)}
+                onSeek={canSeek ? player.seek : null}
+                sourceLink={sourceLink}
+              />
+            ))}
+          </ol>
+        )}
+      </div>
     </div>
   );
 }
