@@ -93,7 +93,8 @@ export function readingParagraphs(
     endMs[i] = Math.max(startMs[i], Math.round(segment.end * 1000));
     text[i] = segment.text;
   }
-  const starts = new Set(paragraphStarts({ count, startMs, endMs, text }, rules));
+  const words = segments.map((segment) => segment.words);
+  const starts = new Set(paragraphStarts({ count, startMs, endMs, text, words }, rules));
   for (const index of breaks) if (Number.isInteger(index) && index > 0 && index < count) starts.add(index);
   const sorted = [...starts].sort((a, b) => a - b);
   return sorted.map((from, k) => ({
