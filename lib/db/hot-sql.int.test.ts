@@ -1,3 +1,4 @@
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,7 +53,7 @@ describe("hot statements", () => {
 
 describe("hot statements on the embedded database", () => {
   it("go to PGlite itself, read what Prisma reads (UTC timestamps, JSON, enums), and wait for Prisma's transaction", async () => {
-    const pglite = await PGlite.create();
+    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     await applyMigrations(pgliteExecutor(pglite));
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const globals = globalThis as { verbatimDb?: unknown };

@@ -1,3 +1,4 @@
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readdirSync, readFileSync } from "node:fs";
@@ -191,7 +192,7 @@ SELECT * FROM "does_not_exist";
 
 describe("applyMigrations on embedded PGlite", () => {
   it("migrates an in-memory database that the generated Prisma client can use", async () => {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     try {
       expect(await applyMigrations(pgliteExecutor(pglite))).toEqual({ applied: MIGRATIONS, skipped: [] });

@@ -57,7 +57,7 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
          jsonb_build_object('start', 4, 'end', 8, 'text', array_to_string(($1::text[])[o + 10 : o + 19], ' '))),
        now() - make_interval(secs => ${n} - i)
      FROM generate_series(1, ${n}) AS i,
-          LATERAL (SELECT 1 + abs(hashint4(i * 7919)) % (array_length($1::text[], 1) - 20) AS o) AS w`,
+          LATERAL (SELECT 1 + abs(hashint8(i::bigint * 7919)) % (array_length($1::text[], 1) - 20) AS o) AS w`,
     [words],
   );
   // The busy user's entries are transcripts 1 … n/10; each other transcript is one other user's entry.
