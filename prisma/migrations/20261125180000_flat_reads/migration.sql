@@ -20,8 +20,9 @@ ALTER TABLE "Transcription" ADD COLUMN "searchText" TEXT NOT NULL DEFAULT '';
 
 CREATE FUNCTION verbatim_history_search_text(video_id TEXT, title TEXT, transcript_id TEXT) RETURNS TEXT
 LANGUAGE sql STABLE AS $$
-  SELECT concat_ws(E'\n', video_id, title, t."title", t."channel")
-  FROM (SELECT 1) AS one LEFT JOIN "Transcript" t ON t."id" = transcript_id
+  -- $1, $2, $3: the parameters (a bare "title" would be the transcript's column).
+  SELECT concat_ws(E'\n', $1, $2, t."title", t."channel")
+  FROM (SELECT 1) AS one LEFT JOIN "Transcript" t ON t."id" = $3
 $$;
 
 CREATE FUNCTION verbatim_history_search_text_row() RETURNS TRIGGER
