@@ -1,10 +1,10 @@
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { createUser, useTestDatabase } from "@/test/app-db";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 
 // The statements that skip the ORM (lib/db/hot-sql.ts) read what Prisma reads, and are prepared.
 

@@ -96,7 +96,12 @@ export function splitStatements(sql: string): string[] {
 }
 
 export function runsOutsideTransaction(sql: string): boolean {
-  return sql.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0]!.trim() === NO_TRANSACTION_MARKER;
+  return (
+    sql
+      .replace(/^\uFEFF/, "")
+      .split(/\r?\n/, 1)[0]!
+      .trim() === NO_TRANSACTION_MARKER
+  );
 }
 
 export interface ApplyMigrationsOptions {
@@ -184,7 +189,12 @@ export async function applyMigrations(
   const log = opts.log ?? (() => {});
   const local = await readMigrations(dir);
 
-  await db.query(`SELECT pg_advisory_lock(${ADVISORY_LOCK_KEY})`);
+  // Waiting by polling, not in pg_advisory_lock(): a session waiting inside a statement holds a snapshot,
+  // which the other runner's CREATE INDEX CONCURRENTLY would wait for while we wait for its lock (a deadlock).
+  while (
+    !(await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${ADVISORY_LOCK_KEY}) AS locked`))[0]?.locked
+  )
+    await new Promise((resolve) => setTimeout(resolve, 100));
   let failure: unknown = undefined;
   try {
     await db.exec(CREATE_MIGRATIONS_TABLE);

@@ -162,5 +162,4 @@ describe("the history list", () => {
     expect((await list(me, { q: "mountain talk 2" })).transcriptions.map((t) => t.video_id)).not.toContain("vid002");
     expect((await list(me, { q: "vid002" })).total).toBe(1);
   });
-
 });

@@ -20,7 +20,11 @@ const substringPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`
  * - without: the page from the index of the sort (user, sort column, id: the ids of a deep offset are read
  *   from the index alone), the total from "HistoryCount" (entries per platform and state, kept by a trigger).
  */
-async function pageIds(db: Db, userId: string, query: TranscriptionListQuery): Promise<{ ids: string[]; total: number }> {
+async function pageIds(
+  db: Db,
+  userId: string,
+  query: TranscriptionListQuery,
+): Promise<{ ids: string[]; total: number }> {
   const column = Prisma.raw(`"${SORT_COLUMNS[query.sort]}"`);
   const direction = Prisma.raw(query.order === "asc" ? "ASC" : "DESC");
   const filters = Prisma.join(

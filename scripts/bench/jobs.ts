@@ -4,9 +4,9 @@
 //   and the embedded PGlite database;
 // - 200 jobs enqueued at once: all done, none lost or run twice, total seconds (runner concurrency 2 and 8).
 // "done" is when the runner has committed the job's final status.
-// Run directly: `npx tsx scripts/bench/jobs.ts`; the main bench script can import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
-import benchJobs().
+// Run directly: `npx tsx scripts/bench/jobs.ts`; the main bench script can import benchJobs().
 import { performance } from "node:perf_hooks";
+import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PGlite } from "@electric-sql/pglite";
