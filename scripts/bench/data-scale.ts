@@ -120,7 +120,7 @@ async function openScaleDb(label: string): Promise<{ prisma: PrismaClient; pool:
 type Db = Awaited<ReturnType<typeof openScaleDb>>;
 
 /** Makes `db` the app's connection (the one lib/db/client.ts keeps on globalThis). */
-function use(db: Db) {
+function install(db: Db) {
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({
     client: db.prisma,
     kind: "postgres",
@@ -199,7 +199,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     // One warm-up call each, then RUNS calls alternated between the two databases.
     for (let run = -1; run < RUNS; run++) {
       for (const k of run % 2 === 0 ? [0, 1] : [1, 0]) {
-        use(dbs[k]!);
+        install(dbs[k]!);
         const t = performance.now();
         await read(sizes[k]!, dbs[k]!);
         if (run >= 0) times[k]!.push(performance.now() - t);
@@ -210,10 +210,42 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     figures[`${name}: ${labels[0]} ms`] = small;
     figures[`${name}: ${labels[1]} ms`] = big;
   }
+  if (process.env.DATA_SCALE_EXPLAIN) await explainAll(dbs[1]!, sizes[1]!, reads);
   for (const db of dbs) {
     await db.prisma.$disconnect();
     await db.pool.end();
   }
   delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
   return figures;
+}
+
+/**
+ * DATA_SCALE_EXPLAIN=1: every SELECT each read sends to the big database, as Prisma logs it, run again
+ * under EXPLAIN (ANALYZE, BUFFERS); then the size of each index on the tables of the issue.
+ */
+async function explainAll(db: Db, n: number, reads: [string, (n: number, db: Db) => Promise<unknown>][]) {
+  const logged: { query: string; params: string }[] = [];
+  const prisma = new PrismaClient({ adapter: new PrismaPg(db.pool), log: [{ emit: "event", level: "query" }] });
+  prisma.$on("query", (event) => logged.push({ query: event.query, params: event.params }));
+  const spy = { ...db, prisma };
+  install(spy);
+  for (const [name, read] of reads) {
+    logged.length = 0;
+    await read(n, spy);
+    for (const { query, params } of logged) {
+      if (!/^\s*(SELECT|WITH)\b/i.test(query) || /set_config/.test(query)) continue;
+      const plan = await db.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, JSON.parse(params) as unknown[]);
+      console.log(
+        `\n### ${name}\n${query.replace(/\s+/g, " ").slice(0, 400)}\n${plan.rows.map((r) => r["QUERY PLAN"]).join("\n")}`,
+      );
+    }
+  }
+  const sizes = await db.pool.query(
+    `SELECT c.relname AS index, pg_size_pretty(pg_relation_size(c.oid)) AS size FROM pg_index i
+     JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+     WHERE t.relname IN ('Transcription', 'Publication', 'HistoryCount', 'TranscriptPassage') ORDER BY 1`,
+  );
+  console.log("\n| index | size |\n|---|---|");
+  for (const row of sizes.rows) console.log(`| ${row.index} | ${row.size} |`);
+  await prisma.$disconnect();
 }
