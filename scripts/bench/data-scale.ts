@@ -145,7 +145,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   const { searchLibrary } = await import("../../lib/search/search-library");
   const { searchQuerySchema } = await import("../../lib/search/schemas");
   const { sitemapIndexResponse, sitemapPartResponse } = await import("../../lib/publishing/sitemap");
-  const { publicIndex } = await import("../../lib/publishing/public-index");
+  const { publicIndex, listPublished } = await import("../../lib/publishing/public-index");
   const { findPublished } = await import("../../lib/publishing/public-transcript");
 
   const history = (extra: (n: number) => Record<string, unknown>) => (n: number) =>
@@ -171,6 +171,8 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     ["library search frequent (ocean)", () => searchLibrary(BUSY, searchQuerySchema.parse({ q: "ocean" }))],
     ["library search rare (zeppelin)", () => searchLibrary(BUSY, searchQuerySchema.parse({ q: "zeppelin" }))],
     ["public index first page", () => publicIndex({ limit: 50 })],
+    ["Explore title search, no match (zqx)", () => listPublished({ limit: 24, search: "zqx" })],
+    ["Explore title search, every title (talk)", () => listPublished({ limit: 24, search: "talk" })],
     ["public page /t/{slug}", (n) => findPublished(`talk-${Math.floor(n / 2)}`)],
     [
       "/sitemap.xml after a publish",

@@ -25,6 +25,11 @@ DROP INDEX CONCURRENTLY IF EXISTS "Transcription_userId_createdAt_idx";
 DROP INDEX CONCURRENTLY IF EXISTS "Transcription_transcriptId_userId_idx";
 CREATE INDEX CONCURRENTLY "Transcription_transcriptId_userId_idx" ON "Transcription"("transcriptId", "userId");
 
+-- Explore's title search (listPublished: a substring of the title, newest first): the matching titles
+-- by trigram, instead of walking every publication when a title is rare.
+DROP INDEX CONCURRENTLY IF EXISTS "Transcript_title_idx";
+CREATE INDEX CONCURRENTLY "Transcript_title_idx" ON "Transcript" USING GIN ("title" gin_trgm_ops);
+
 -- The public search's visibility and each result's slug: a transcript's publications.
 DROP INDEX CONCURRENTLY IF EXISTS "Publication_transcriptId_publishedAt_idx";
 CREATE INDEX CONCURRENTLY "Publication_transcriptId_publishedAt_idx" ON "Publication"("transcriptId", "publishedAt");
