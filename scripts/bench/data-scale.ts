@@ -157,6 +157,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   };
   const reads: [string, (n: number, db: Db) => Promise<unknown>][] = [
     ["history q=zqx", history(() => ({ q: "zqx" }))],
+    ["history q=talk (every entry matches)", history(() => ({ q: "talk" }))],
     ["history sort=duration_seconds", history(() => ({ sort: "duration_seconds" }))],
     ["history sort=total_seconds order=asc", history(() => ({ sort: "total_seconds", order: "asc" }))],
     ["history offset=90% of entries", history((n) => ({ offset: Math.floor((n / 10) * 0.9) }))],
