@@ -1,5 +1,6 @@
 // `npm run bench`: every figure the issues ask for. Needs `npm run build` first (it starts the app).
-// `npm run bench -- formats dedup` runs only those suites.
+// `npm run bench -- formats dedup` runs only those suites. `npm run bench -- data-scale` (issue 44) seeds and
+// keeps two databases of 10k and 1M rows (DATA_SCALE=10k,100k for a smaller pair); it runs only when named.
 import { benchServer } from "./bench/server";
 import { benchFormats } from "./bench/formats";
 import { benchDedup } from "./bench/dedup";
@@ -25,6 +26,7 @@ import { benchFeeds } from "./bench/feeds";
 import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch, benchSearchWorst } from "./bench/search";
 import { benchEdits } from "./bench/edits";
+import { benchDataScale } from "./bench/data-scale";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -54,11 +56,14 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   search: benchSearch,
   "search-worst": benchSearchWorst,
   edits: benchEdits,
+  // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
+  "data-scale": benchDataScale,
 };
+const onlyWhenNamed = new Set(["data-scale"]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {
-  if (only.length > 0 && !only.includes(name)) continue;
+  if (only.length > 0 ? !only.includes(name) : onlyWhenNamed.has(name)) continue;
   console.log(`\n## ${name}`);
   const figures = await run();
   for (const [label, value] of Object.entries(figures)) {

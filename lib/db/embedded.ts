@@ -12,6 +12,7 @@ import { constants, copyFileSync, existsSync, mkdirSync, readdirSync } from "nod
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import {
   applyMigrations,
   migrationsDir,
@@ -59,7 +60,11 @@ export async function openEmbeddedDatabase(dir: string, opts: OpenEmbeddedOption
   await mkdir(dir, { recursive: true });
   const fresh = !existsSync(path.join(dir, "PG_VERSION"));
 
-  const pglite = await PGlite.create({ dataDir: dir, startParams: [...EMBEDDED_START_PARAMS] });
+  const pglite = await PGlite.create({
+    dataDir: dir,
+    startParams: [...EMBEDDED_START_PARAMS],
+    extensions: PGLITE_EXTENSIONS,
+  });
   try {
     if (restored) {
       await writeStamp(dir, fingerprint);
@@ -126,7 +131,11 @@ export async function writeSnapshot(snapshotDir = defaultSnapshotDir(), dir?: st
   const staging = `${folder}.building`;
   await rm(snapshotDir, { recursive: true, force: true });
   await mkdir(snapshotDir, { recursive: true });
-  const pglite = await PGlite.create({ dataDir: staging, startParams: [...EMBEDDED_START_PARAMS] });
+  const pglite = await PGlite.create({
+    dataDir: staging,
+    startParams: [...EMBEDDED_START_PARAMS],
+    extensions: PGLITE_EXTENSIONS,
+  });
   try {
     await applyMigrations(pgliteExecutor(pglite), { dir });
     await pglite.exec("CHECKPOINT");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { createUser, useTestDatabase } from "@/test/app-db";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 
 // The statements that skip the ORM (lib/db/hot-sql.ts) read what Prisma reads, and are prepared.
 
@@ -52,7 +53,7 @@ describe("hot statements", () => {
 
 describe("hot statements on the embedded database", () => {
   it("go to PGlite itself, read what Prisma reads (UTC timestamps, JSON, enums), and wait for Prisma's transaction", async () => {
-    const pglite = await PGlite.create();
+    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
     await applyMigrations(pgliteExecutor(pglite));
     const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const globals = globalThis as { verbatimDb?: unknown };

@@ -8,7 +8,15 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { applyMigrations, MigrationChecksumError, pgExecutor, pgliteExecutor } from "@/lib/db/migrate";
+import {
+  applyMigrations,
+  MigrationChecksumError,
+  MigrationFailedError,
+  pgExecutor,
+  pgliteExecutor,
+  splitStatements,
+} from "@/lib/db/migrate";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { createTestDatabase } from "@/test/pg";
 
 const MIGRATIONS_DIR = path.resolve("prisma/migrations");
@@ -187,11 +195,76 @@ SELECT * FROM "does_not_exist";
     );
     expect(rows).toEqual(MIGRATIONS.map((name) => ({ migration_name: name, n: 1 })));
   });
+
+  it("runs a migration marked -- verbatim:no-transaction one statement at a time, outside a transaction", async () => {
+    const dir = await migrationsCopy();
+    const client = await connect();
+    await applyMigrations(pgExecutor(client), { dir });
+    // Without the marker CREATE INDEX CONCURRENTLY fails (a transaction block), and nothing stays.
+    const concurrently = `DROP INDEX CONCURRENTLY IF EXISTS "Job_probe_idx";\nCREATE INDEX CONCURRENTLY "Job_probe_idx" ON "Job"("stage");\n`;
+    await addMigration(dir, "29990101000000_in_transaction", concurrently);
+    await expect(applyMigrations(pgExecutor(client), { dir })).rejects.toThrow(/transaction block/);
+    await rm(path.join(dir, "29990101000000_in_transaction"), { recursive: true });
+    // With it: applied, recorded once, the index valid.
+    await addMigration(
+      dir,
+      "29990101000001_concurrently",
+      `-- verbatim:no-transaction\n-- A probe index.\n${concurrently}`,
+    );
+    expect((await applyMigrations(pgExecutor(client), { dir })).applied).toEqual(["29990101000001_concurrently"]);
+    const { rows } = await client.query(
+      `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = 'Job_probe_idx'`,
+    );
+    expect(rows).toEqual([{ indisvalid: true }]);
+    expect((await history(client)).filter((row) => row.migration_name === "29990101000001_concurrently")).toHaveLength(
+      1,
+    );
+  });
+
+  it("leaves no row for a no-transaction migration that fails, and runs it again once fixed", async () => {
+    const dir = await migrationsCopy();
+    const client = await connect();
+    await applyMigrations(pgExecutor(client), { dir });
+    const name = "29990101000002_half_done";
+    const index = `DROP INDEX CONCURRENTLY IF EXISTS "Job_probe2_idx";\nCREATE INDEX CONCURRENTLY "Job_probe2_idx" ON "Job"("stage");\n`;
+    await addMigration(
+      dir,
+      name,
+      `-- verbatim:no-transaction\n${index}CREATE INDEX CONCURRENTLY "x" ON "NoSuchTable"("id");\n`,
+    );
+    const error = await applyMigrations(pgExecutor(client), { dir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MigrationFailedError);
+    expect((error as Error).message).toMatch(/outside a transaction/);
+    expect((await history(client)).map((row) => row.migration_name)).not.toContain(name);
+    // Fixed by hand (a new checksum is fine: it was never recorded), it runs again from the start.
+    await writeFile(path.join(dir, name, "migration.sql"), `-- verbatim:no-transaction\n${index}`);
+    expect((await applyMigrations(pgExecutor(client), { dir })).applied).toEqual([name]);
+  });
+
+  it("builds the history's trigram index and keeps searchText and HistoryCount on a migrated database", async () => {
+    const client = await connect();
+    await applyMigrations(pgExecutor(client));
+    const { rows } = await client.query<{ relname: string }>(
+      `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisvalid AND c.relname = ANY($1)`,
+      [
+        [
+          "Transcription_userId_searchText_idx",
+          "Publication_transcriptId_publishedAt_idx",
+          "Publication_sitemapSeq_key",
+        ],
+      ],
+    );
+    expect(rows.map((row) => row.relname).sort()).toEqual([
+      "Publication_sitemapSeq_key",
+      "Publication_transcriptId_publishedAt_idx",
+      "Transcription_userId_searchText_idx",
+    ]);
+  });
 });
 
 describe("applyMigrations on embedded PGlite", () => {
   it("migrates an in-memory database that the generated Prisma client can use", async () => {
-    const pglite = new PGlite();
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     try {
       expect(await applyMigrations(pgliteExecutor(pglite))).toEqual({ applied: MIGRATIONS, skipped: [] });
@@ -216,9 +289,52 @@ describe("applyMigrations on embedded PGlite", () => {
         checkpoints: {},
         input: { url: "https://example.com/v" },
       });
+      // The flat-reads migrations on PGlite: pg_trgm and btree_gin, the CONCURRENTLY-built indexes, the triggers.
+      const { rows: indexes } = await pglite.query<{ relname: string }>(
+        `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisvalid AND c.relname LIKE 'Transcription_userId_%'`,
+      );
+      expect(indexes.map((row) => row.relname)).toContain("Transcription_userId_searchText_idx");
+      const transcript = await prisma.transcript.create({
+        data: {
+          platform: "youtube",
+          videoId: "abc",
+          lang: "en",
+          origin: "captions",
+          title: "Deep Ocean",
+          sourceUrl: "u",
+          segments: [],
+        },
+      });
+      await prisma.historyEntry.create({
+        data: {
+          userId: user.id,
+          platform: "youtube",
+          videoId: "abc",
+          lang: "en",
+          transcriptId: transcript.id,
+          state: "done",
+        },
+      });
+      const { rows: matched } = await pglite.query(
+        `SELECT "searchText" FROM "Transcription" WHERE "userId" = $1 AND "searchText" ILIKE '%ocean%'`,
+        [user.id],
+      );
+      expect(matched).toEqual([{ searchText: "abc\nDeep Ocean" }]);
+      expect(await prisma.historyCount.findMany({ select: { platform: true, state: true, n: true } })).toEqual([
+        { platform: "youtube", state: "done", n: 1 },
+      ]);
     } finally {
       await prisma.$disconnect();
       await pglite.close();
     }
+  });
+});
+
+describe("splitStatements", () => {
+  it("splits at a semicolon that ends a line and drops comment lines", () => {
+    expect(splitStatements("-- verbatim:no-transaction\n-- why\nDROP INDEX a;\nCREATE INDEX b ON t(x);  \n\n")).toEqual(
+      ["DROP INDEX a", "CREATE INDEX b ON t(x)"],
+    );
+    expect(splitStatements("SELECT 'a;b';\nSELECT 2")).toEqual(["SELECT 'a;b'", "SELECT 2"]);
   });
 });

@@ -52,20 +52,56 @@ export class MigrationChecksumError extends Error {
   }
 }
 
-/** A migration failed; its transaction was rolled back, so neither its changes nor its row remain. */
+/**
+ * A migration failed. A transactional one was rolled back, so neither its changes nor its row remain; a
+ * NO_TRANSACTION_MARKER one keeps the statements that ran before the failing one (it is written to be run
+ * again: DROP INDEX CONCURRENTLY IF EXISTS before each CREATE INDEX CONCURRENTLY), and has no row either.
+ */
 export class MigrationFailedError extends Error {
   constructor(
     readonly migration: string,
     cause: unknown,
+    transactional = true,
   ) {
     super(
-      `Migration ${migration} failed and was rolled back: ${cause instanceof Error ? cause.message : String(cause)}`,
+      `Migration ${migration} failed and ${transactional ? "was rolled back" : "stopped (it runs outside a transaction; it is written to be run again)"}: ${cause instanceof Error ? cause.message : String(cause)}`,
       {
         cause,
       },
     );
     this.name = "MigrationFailedError";
   }
+}
+
+/**
+ * A migration whose first line is this comment runs outside a transaction, one statement at a time: what
+ * `CREATE INDEX CONCURRENTLY` needs (it cannot run in a transaction block), so an index on a big table is
+ * built without blocking writes. Its statements are separated by a ";" at the end of a line (no function
+ * bodies), and each must be safe to run again (a failed run leaves the ones before it applied).
+ */
+export const NO_TRANSACTION_MARKER = "-- verbatim:no-transaction";
+
+/** The statements of a NO_TRANSACTION_MARKER migration: split at each ";" that ends a line; comments dropped. */
+export function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;[ \t]*(?:\r?\n|$)/)
+    .map((chunk) =>
+      chunk
+        .split(/\r?\n/)
+        .filter((line) => !/^\s*--/.test(line))
+        .join("\n")
+        .trim(),
+    )
+    .filter((statement) => statement !== "");
+}
+
+export function runsOutsideTransaction(sql: string): boolean {
+  return (
+    sql
+      .replace(/^\uFEFF/, "")
+      .split(/\r?\n/, 1)[0]!
+      .trim() === NO_TRANSACTION_MARKER
+  );
 }
 
 export interface ApplyMigrationsOptions {
@@ -153,7 +189,12 @@ export async function applyMigrations(
   const log = opts.log ?? (() => {});
   const local = await readMigrations(dir);
 
-  await db.query(`SELECT pg_advisory_lock(${ADVISORY_LOCK_KEY})`);
+  // Waiting by polling, not in pg_advisory_lock(): a session waiting inside a statement holds a snapshot,
+  // which the other runner's CREATE INDEX CONCURRENTLY would wait for while we wait for its lock (a deadlock).
+  while (
+    !(await db.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${ADVISORY_LOCK_KEY}) AS locked`))[0]?.locked
+  )
+    await new Promise((resolve) => setTimeout(resolve, 100));
   let failure: unknown = undefined;
   try {
     await db.exec(CREATE_MIGRATIONS_TABLE);
@@ -201,6 +242,20 @@ export async function applyMigrations(
     const applied: string[] = [];
     for (const migration of pending) {
       log(`applying ${migration.name}`);
+      if (runsOutsideTransaction(migration.sql)) {
+        try {
+          for (const statement of splitStatements(migration.sql)) await db.exec(statement);
+          await db.query(
+            `INSERT INTO "_prisma_migrations" ("id", "checksum", "migration_name", "started_at", "finished_at", "applied_steps_count")
+             VALUES ($1, $2, $3, now(), clock_timestamp(), 1)`,
+            [randomUUID(), migration.checksum, migration.name],
+          );
+        } catch (error) {
+          throw new MigrationFailedError(migration.name, error, false);
+        }
+        applied.push(migration.name);
+        continue;
+      }
       await db.query("BEGIN");
       try {
         await db.exec(migration.sql);

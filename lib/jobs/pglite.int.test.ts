@@ -1,6 +1,7 @@
 // The local runner on the embedded database: in-memory PGlite with the real migrations. PGlite is one
 // connection in this process: `FOR UPDATE SKIP LOCKED` parses and runs (there is simply nothing to
 // skip), transactions are serialised with other queries, and new jobs arrive by the in-process signal.
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -20,7 +21,7 @@ const pipeline = makeTestPipeline("pglite-test", async () => db);
 const pipelines = pipelinesByName([pipeline]);
 
 beforeAll(async () => {
-  pglite = await PGlite.create();
+  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await applyMigrations(pgliteExecutor(pglite));
   await pglite.exec(CREATE_EFFECTS_TABLE);
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 
 // Past 50,000 published pages the sitemap splits, as the sitemap protocol requires: /sitemap.xml becomes an
-// index of two parts, and every published page is in exactly one of them.
+// index of two parts, and every published page is in exactly one of them. Parts are ranges of
+// Publication.sitemapSeq (given in the order the rows are made), so a page keeps its part.
 
 const APP_URL = "https://verbatim.example";
 const PUBLISHED = 50_001;
@@ -45,8 +46,19 @@ describe("sitemap past 50,000 URLs", () => {
     const all = new Set([...first, ...second]);
     expect(all.size).toBe(PUBLISHED);
     expect(all.has(`${APP_URL}/t/talk-${PUBLISHED + 1}-abcdef`)).toBe(false);
-    // Oldest first: the part a page is in does not change as newer pages are published.
-    expect(first[0]).toBe(`${APP_URL}/t/talk-${PUBLISHED}-abcdef`);
+    // In the order the publications were made: the part a page is in does not change as newer pages are
+    // published, or when it is taken down and published again.
+    expect(first[0]).toBe(`${APP_URL}/t/talk-1-abcdef`);
+    expect(second).toEqual([`${APP_URL}/t/talk-${PUBLISHED}-abcdef`]);
+    await ctx.db.publication.update({ where: { id: "split-p-7" }, data: { publishedAt: null } });
+    expect(locs(await (await read("0.xml")).text())).not.toContain(`${APP_URL}/t/talk-7-abcdef`);
+    await ctx.db.publication.update({ where: { id: "split-p-7" }, data: { publishedAt: new Date() } });
+    expect(locs(await (await read("0.xml")).text())[6]).toBe(`${APP_URL}/t/talk-7-abcdef`);
+    // The part count follows the newest live page: with the last one taken down, one part.
+    await ctx.db.publication.update({ where: { id: `split-p-${PUBLISHED}` }, data: { publishedAt: null } });
+    expect(locs(await (await index()).text())).toEqual([`${APP_URL}/sitemaps/0.xml`]);
+    expect((await read("1.xml")).status).toBe(404);
+    await ctx.db.publication.update({ where: { id: `split-p-${PUBLISHED}` }, data: { publishedAt: new Date() } });
     expect((await read("2.xml")).status).toBe(404);
     expect((await read("0.json")).status).toBe(404);
   });

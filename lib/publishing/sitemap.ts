@@ -5,8 +5,9 @@ import { publicPageUrl } from "@/lib/publishing/serializers";
 import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
 
 // sitemap.xml for the published pages, split as the sitemap protocol requires: at most 50,000 URLs per
-// file. /sitemap.xml is a sitemap index naming /sitemaps/<n>.xml; each part lists one slice of the
-// published pages, oldest first, so a page keeps its part while newer ones are added.
+// file. /sitemap.xml is a sitemap index naming /sitemaps/<n>.xml; each part lists one range of the
+// published pages, in the order they were first published, so a page keeps its part while newer ones are
+// added (a slug is at most a few hundred bytes: 50,000 URLs stay far below the protocol's 50 MB).
 // (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
 // are route handlers here.) The XML is kept in Next.js's data cache under PUBLIC_INDEX_TAG, which every
 // publish and unpublish expires (lib/publishing/public-pages.ts), so a cached answer reads no database.
@@ -24,10 +25,21 @@ const xmlResponse = (body: string) =>
     },
   });
 
+/**
+ * Parts are ranges of Publication."sitemapSeq" (a number given once, when the publication row is made):
+ * part n lists the live pages with n * SITEMAP_MAX_URLS < sitemapSeq <= (n + 1) * SITEMAP_MAX_URLS, so at
+ * most SITEMAP_MAX_URLS (fewer where pages were unpublished), and a page keeps its part for good. The
+ * number of parts is the highest live number's part, read from the end of the unique index: no count, no
+ * OFFSET, the same cost at any size.
+ */
 export async function sitemapPartCount(): Promise<number> {
   const db = await getDb();
-  const count = await db.publication.count({ where: { publishedAt: { not: null } } });
-  return Math.max(1, Math.ceil(count / SITEMAP_MAX_URLS));
+  const last = await db.publication.findFirst({
+    where: { publishedAt: { not: null } },
+    orderBy: { sitemapSeq: "desc" },
+    select: { sitemapSeq: true },
+  });
+  return Math.max(1, Math.ceil((last?.sitemapSeq ?? 0) / SITEMAP_MAX_URLS));
 }
 
 /** How long a cached sitemap may be served without a publish or unpublish expiring it. */
@@ -58,10 +70,11 @@ const partXml = cached(
     if (n >= (await sitemapPartCount())) return null;
     const db = await getDb();
     const rows = await db.publication.findMany({
-      where: { publishedAt: { not: null } },
-      orderBy: [{ publishedAt: "asc" }, { id: "asc" }],
-      skip: n * SITEMAP_MAX_URLS,
-      take: SITEMAP_MAX_URLS,
+      where: {
+        publishedAt: { not: null },
+        sitemapSeq: { gt: n * SITEMAP_MAX_URLS, lte: (n + 1) * SITEMAP_MAX_URLS },
+      },
+      orderBy: { sitemapSeq: "asc" },
       select: { slug: true, updatedAt: true },
     });
     const urls = rows.map(

@@ -22,11 +22,14 @@ export type SearchScope = { kind: "library"; userId: string } | { kind: "public"
 export const MOMENTS_PER_TRANSCRIPT = 3;
 
 /**
- * At most this many matching passages are ranked: a query matching more (a string of common words OR'ed)
- * is ranked among the first this many found, so that its cost does not grow with the index. Relevance that
- * deep is noise; pages end at SEARCH_MAX_OFFSET anyway.
+ * At most this many matching passages are ranked: a query matching more (a frequent word, common words
+ * OR'ed) is ranked among the first this many visible ones found, so that its cost does not grow with the
+ * index (issue 44: at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
+ * one query ranks the same candidates (the same statement up to its OFFSET), so pages neither repeat nor
+ * skip a moment. 2,000 passages give at least the 1,050 moments the deepest page (SEARCH_MAX_OFFSET plus a
+ * page) can ask for, unless one transcript holds many of them (3 moments each at most).
  */
-export const SEARCH_MAX_CANDIDATES = 20_000;
+export const SEARCH_MAX_CANDIDATES = 2_000;
 
 /** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
 export const MARK_START = "\ue000";

@@ -1,6 +1,7 @@
 // The same index and search on the embedded database (PGlite, what the app uses without DATABASE_URL):
 // the migration's functions and trigger, stemming, CJK bigrams and ts_headline's marks. In memory, with
 // the real migrations, installed as the app's connection (the one lib/db/client.ts keeps on globalThis).
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
 let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
 
 beforeAll(async () => {
-  pglite = await PGlite.create();
+  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await applyMigrations(pgliteExecutor(pglite));
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite", pglite });

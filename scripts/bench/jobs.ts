@@ -6,6 +6,7 @@
 // "done" is when the runner has committed the job's final status.
 // Run directly: `npx tsx scripts/bench/jobs.ts`; the main bench script can import benchJobs().
 import { performance } from "node:perf_hooks";
+import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { pathToFileURL } from "node:url";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PGlite } from "@electric-sql/pglite";
@@ -142,7 +143,7 @@ export async function benchJobs(): Promise<Record<string, number>> {
     await database.drop();
   }
 
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await applyMigrations(pgliteExecutor(pglite));
   const embedded = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   try {

@@ -1,0 +1,90 @@
+// A frequent word (issue 44): more matching passages than SEARCH_MAX_CANDIDATES. The public and library
+// searches rank a bounded set, and paging through it in pages of any size gives the same moments in the
+// same order: none twice, none skipped, most relevant first, at most 3 per transcript.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { searchQuerySchema, SEARCH_MAX_OFFSET, type SearchMoment } from "@/lib/search/schemas";
+
+const TRANSCRIPTS = 900;
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let userId: string;
+let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
+let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
+let SEARCH_MAX_CANDIDATES: number;
+
+beforeAll(async () => {
+  process.env.APP_URL = "https://verbatim.example";
+  ctx = await useTestDatabase();
+  ({ searchPublic } = await import("@/lib/search/search-public"));
+  ({ searchLibrary } = await import("@/lib/search/search-library"));
+  ({ SEARCH_MAX_CANDIDATES } = await import("@/lib/search/find-moments"));
+  userId = (await createUser(ctx.db)).id;
+  // Three segments of about 200 characters each (three passages, cut by the app's trigger), each saying
+  // "ocean" one to three times among other words; every transcript published and in the user's history.
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "segments")
+     SELECT 'fw-' || i, 'youtube', lpad(i::text, 11, 'f'), 'en', 'captions', 'Waves ' || i, 'https://www.youtube.com/watch?v=' || lpad(i::text, 11, 'f'),
+       (SELECT jsonb_agg(jsonb_build_object('start', s * 10, 'end', s * 10 + 9, 'text',
+          repeat('the ocean ', 1 + abs(hashint4(i * 3 + s)) % 3) || repeat('waves rolling over sand and stone ', 6)) ORDER BY s)
+        FROM generate_series(0, 2) AS s)
+     FROM generate_series(1, ${TRANSCRIPTS}) AS i`,
+  );
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "updatedAt")
+     SELECT 'fh-' || i, $1, 'youtube', lpad(i::text, 11, 'f'), 'en', 'captions', 'fw-' || i, 'done', now() FROM generate_series(1, ${TRANSCRIPTS}) AS i`,
+    userId,
+  );
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
+     SELECT 'fp-' || i, 'waves-' || i, $1, 'fw-' || i, now(), now() FROM generate_series(1, ${TRANSCRIPTS}) AS i`,
+    userId,
+  );
+});
+afterAll(async () => ctx?.teardown());
+
+const key = (m: SearchMoment) => `${m.transcript_id}:${m.segment_index}`;
+
+/** Every page of `q`, `limit` at a time, until next_cursor is null. */
+async function pages(
+  search: (q: Record<string, unknown>) => Promise<{ results: SearchMoment[]; next_cursor: string | null }>,
+  limit: number,
+) {
+  const all: SearchMoment[] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await search({ q: "ocean", limit, ...(cursor ? { cursor } : {}) });
+    all.push(...page.results);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return all;
+}
+
+describe("a word in more passages than are ranked", () => {
+  it("has more matches than SEARCH_MAX_CANDIDATES", async () => {
+    const [row] = await ctx.db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM "TranscriptPassage" WHERE "tsv" @@ to_tsquery('english', 'ocean')`,
+    );
+    expect(row!.n).toBe(TRANSCRIPTS * 3);
+    expect(row!.n).toBeGreaterThan(SEARCH_MAX_CANDIDATES);
+  });
+
+  for (const [name, search] of [
+    ["public", (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q))],
+    ["library", (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q))],
+  ] as const) {
+    it(`${name}: pages of 20 and of 50 give the same moments, none twice, best first, 3 per transcript at most`, async () => {
+      const by20 = await pages(search, 20);
+      const by50 = await pages(search, 50);
+      // The last page starts at SEARCH_MAX_OFFSET: 1,020 moments by 20, 1,050 by 50.
+      expect(by20.map(key)).toEqual(by50.slice(0, by20.length).map(key));
+      expect(new Set(by20.map(key)).size).toBe(by20.length);
+      expect([by20.length, by50.length]).toEqual([SEARCH_MAX_OFFSET + 20, SEARCH_MAX_OFFSET + 50]);
+      for (let i = 1; i < by20.length; i++) expect(by20[i]!.rank).toBeLessThanOrEqual(by20[i - 1]!.rank);
+      const perTranscript = new Map<string, number>();
+      for (const m of by20) perTranscript.set(m.transcript_id, (perTranscript.get(m.transcript_id) ?? 0) + 1);
+      expect(Math.max(...perTranscript.values())).toBeLessThanOrEqual(3);
+      // The same question asked again gives the same first page.
+      expect((await search({ q: "ocean", limit: 50 })).results.map(key)).toEqual(by50.slice(0, 50).map(key));
+    });
+  }
+});
