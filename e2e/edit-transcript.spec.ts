@@ -13,7 +13,9 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
   await page.getByRole("button", { name: "Transcribe" }).click();
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
-  await expect(page.getByTestId("segment-text").filter({ hasText: "bread" }).first()).toBeVisible();
+  // The reading view's lines (issue 39): one span per cue inside its paragraph.
+  const lines = page.getByTestId("reading-view").locator("p > span[id]");
+  await expect(lines.filter({ hasText: "bread" }).first()).toBeVisible();
 
   const history = (await (await page.request.get("/v1/me/transcriptions")).json()) as {
     transcriptions: { transcript_id: string | null }[];
@@ -51,7 +53,7 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   expect(after.segments.at(-1)!.start).toBe(before.segments.at(-1)!.start);
   await page.goto(`/dashboard?transcript=${id}`);
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
-  await expect(page.getByTestId("segment-text").filter({ hasText: "sourdough" }).first()).toBeVisible();
-  await expect(page.getByTestId("segment-text").filter({ hasText: "bread" })).toHaveCount(0);
-  await expect(page.getByTestId("segment-text").last()).toContainText("(edited)");
+  await expect(lines.filter({ hasText: "sourdough" }).first()).toBeVisible();
+  await expect(lines.filter({ hasText: "bread" })).toHaveCount(0);
+  await expect(lines.last()).toContainText("(edited)");
 });
