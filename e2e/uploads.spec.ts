@@ -81,7 +81,9 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   await expect(page.getByTestId("transcript-source")).toHaveText("Uploaded file");
   await expect(page.getByTestId("transcript-duration")).toHaveText(/^[5-7] s$/);
   await expect(page.getByTestId("transcript-player")).toHaveCount(0);
-  await expect(page.getByTestId("segment-text")).toHaveText([FIRST_SENTENCE, SECOND_SENTENCE]);
+  // The reading view (issue 39): one span per cue inside its paragraph.
+  const lines = page.getByTestId("reading-view").locator("p > span[id]");
+  await expect(lines).toHaveText([FIRST_SENTENCE, SECOND_SENTENCE]);
 
   // SRT: fetched as its own format, then downloaded and checked strictly.
   await page.getByRole("tab", { name: "SRT" }).click();
@@ -116,7 +118,7 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   // A reload resumes the job from the address: finished, so the transcript again.
   await page.reload();
   await expect(page.getByTestId("job-panel").getByTestId("job-status")).toHaveText("Done");
-  await expect(page.getByTestId("segment-text").first()).toHaveText(FIRST_SENTENCE);
+  await expect(lines.first()).toHaveText(FIRST_SENTENCE);
 
   // History: the upload is done; its id opens the job (and so the transcript) again.
   await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "History" }).click();
@@ -142,7 +144,7 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
 
   await row.getByTestId("history-video-link").click();
   await expect(page).toHaveURL(new RegExp(`/dashboard\\?job=${jobId}$`));
-  await expect(page.getByTestId("segment-text").first()).toHaveText(FIRST_SENTENCE);
+  await expect(lines.first()).toHaveText(FIRST_SENTENCE);
 });
 
 test("a file that is not audio or video is refused with the reason", async ({ page }, testInfo) => {
