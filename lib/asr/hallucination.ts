@@ -201,6 +201,26 @@ function creditLineWords(words: readonly Word[]): Set<number> {
   return drop;
 }
 
+/** The per-window figures of a verbose_json answer's segments (OpenAI and the servers that copy it). */
+export function segmentStats(json: { segments?: unknown }): SegmentStats[] {
+  if (!Array.isArray(json.segments)) return [];
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : null);
+  return (json.segments as Array<Record<string, unknown>>).flatMap((s) => {
+    const start = num(s?.start);
+    const end = num(s?.end);
+    if (start === null || end === null) return [];
+    return [
+      {
+        start,
+        end,
+        noSpeechProb: num(s.no_speech_prob),
+        avgLogprob: num(s.avg_logprob),
+        compressionRatio: num(s.compression_ratio),
+      },
+    ];
+  });
+}
+
 /** Sums two drop counts (several chunks' answers). */
 export function addDropped(a: GuardResult["dropped"], b: GuardResult["dropped"]): GuardResult["dropped"] {
   const out = { ...a };
