@@ -55,6 +55,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     ASR_OPENAI_BASE_URL: asr.origin,
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    // Speech is detected first here (the integration config turns it off for the tone fixtures).
+    ASR_VAD: "silero",
   });
 
   ctx = await useTestDatabase();

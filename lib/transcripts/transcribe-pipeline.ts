@@ -231,6 +231,7 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
  * reads next (the same path), or undefined where the detector cannot run here: then everything is heard.
  */
 async function speechRegions(audioPath: string, io: StepContext): Promise<TranscribeContext["speech"]> {
+  if (env().ASR_VAD === "off") return undefined;
   const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
   await mkdir(chunkDir, { recursive: true });
   try {
