@@ -67,6 +67,11 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** Where PCM and chunk answers go when the caller gives no chunkDir. Default os.tmpdir(). */
   tmpDir?: string;
+  /**
+   * whisper.cpp's temperature step for its fallback decodes (its default 0.2); 0: no fallback. The bench
+   * uses 0, since a random-weight model fails every check and would decode each window six times.
+   */
+  temperatureInc?: number;
   /** Called with the child's pid once it runs (tests, bench). */
   onChild?(pid: number): void;
 }
@@ -361,6 +366,7 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
       language: toWhisperLanguage(opts.lang),
       prompt: whisperPrompt(opts.vocabulary),
       threads: options.threads,
+      ...(options.temperatureInc !== undefined ? { temperatureInc: options.temperatureInc } : {}),
       joinSilenceBytes: toByte(JOIN_SILENCE_SECONDS),
       chunks: todo.map(({ index, startByte, endByte, pieces }) => ({
         index,

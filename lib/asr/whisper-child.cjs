@@ -59,6 +59,7 @@ async function main() {
       const job = context.transcribeData(pcm.buffer, {
         language: config.language || "auto",
         ...(config.prompt ? { prompt: config.prompt } : {}),
+        ...(typeof config.temperatureInc === "number" ? { temperatureInc: config.temperatureInc } : {}),
         maxThreads: config.threads,
         tokenTimestamps: true,
         // One token per segment: the tokens' own timestamps, joined into words by the parent.
