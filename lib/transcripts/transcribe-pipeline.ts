@@ -235,11 +235,14 @@ async function speechRegions(audioPath: string, io: StepContext): Promise<Transc
   const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
   await mkdir(chunkDir, { recursive: true });
   try {
+    const pcmPath = path.join(chunkDir, "audio.s16le");
     const found = await detectSpeech(audioPath, {
       signal: io.signal,
       ffmpegPath: findExecutable("ffmpeg") ?? undefined,
-      pcmPath: path.join(chunkDir, "audio.s16le"),
+      pcmPath,
     });
+    // Only the local runner reads the PCM again (32 kB a second of audio): for a paid engine it goes now.
+    if (!asrProvider()?.name.startsWith("local:")) await rm(pcmPath, { force: true });
     return found.regions;
   } catch (error) {
     if (error instanceof AsrError && error.code === "asr_unavailable") {
