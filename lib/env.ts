@@ -133,6 +133,9 @@ const schema = z.object({
   // Its GPU build (lib/asr/local-runtime.ts): auto (an installed CUDA/Vulkan build where the GPU is, Metal
   // on Apple silicon), cuda, vulkan, or off (the CPU).
   ASR_LOCAL_GPU: z.enum(["auto", "cuda", "vulkan", "off"]).default("auto"),
+  // Voice-activity detection before any recogniser (lib/asr/vad.ts): silero (only speech is recognised;
+  // silence or music alone ends no_speech without a recogniser) or off (everything is sent, as before).
+  ASR_VAD: z.enum(["silero", "off"]).default("silero"),
   JOB_CONCURRENCY: z.coerce.number().int().positive().max(100).default(2),
   // How long a claimed job stays a process's without a heartbeat: a crashed process's jobs resume elsewhere after it.
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),

@@ -9,6 +9,7 @@ import { benchJobs } from "./bench/jobs";
 import { benchMedia } from "./bench/media";
 import { benchAsr } from "./bench/asr";
 import { benchAsrLocal } from "./bench/asr-local";
+import { benchAsrVad } from "./bench/asr-vad";
 import { benchPlans } from "./bench/plans";
 import { benchYoutube } from "./bench/youtube";
 import { benchRateLimits } from "./bench/rate-limits";
@@ -37,6 +38,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   media: benchMedia,
   asr: benchAsr,
   "asr-local": benchAsrLocal,
+  "asr-vad": benchAsrVad,
   plans: benchPlans,
   youtube: benchYoutube,
   ratelimits: benchRateLimits,

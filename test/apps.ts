@@ -67,6 +67,8 @@ export function testApps(env: NodeJS.ProcessEnv = process.env): { apps: TestApp[
     YOUTUBE_BASE_URL: origin(port + 2),
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     ASR_OPENAI_BASE_URL: origin(port + 3),
+    // The fake recogniser's audio is not all speech: no voice-activity detection in the browser tests.
+    ASR_VAD: "off",
   };
   const fake = (name: AppName, p: number, script: string, ...rest: string[]): TestApp => ({
     name,

@@ -34,7 +34,7 @@ export async function seedTranscript(db: PrismaClient, userId: string, options: 
   const segments = gritSegments();
   const duration = Math.ceil(segments.at(-1)?.end ?? 0);
   const transcript = await db.transcript.upsert({
-    where: { platform_videoId_lang_origin: { platform, videoId, lang, origin: "captions" } },
+    where: { platform_videoId_lang_origin_variant: { platform, videoId, lang, origin: "captions", variant: "" } },
     update: {},
     create: {
       platform,

@@ -1447,6 +1447,8 @@ export interface components {
             lang?: string;
             /** @description A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube playlist or channel URL */
             url: string;
+            /** @description Optional. Names and terms the speech recogniser should expect (at most 100, each at most 50 characters and 6 words). Used only when the audio is recognised (not for platform captions); a transcript recognised with a vocabulary is stored apart from the one without. */
+            vocabulary?: string[];
             /** @description Optional. This https URL is sent import.completed (with the counts) when the import ends, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). */
             webhook_url?: string;
         };
@@ -1892,6 +1894,8 @@ export interface components {
              * @default
              */
             url: string;
+            /** @description Optional. Names and terms the speech recogniser should expect (at most 100, each at most 50 characters and 6 words). Used only when the audio is recognised (not for platform captions); a transcript recognised with a vocabulary is stored apart from the one without. */
+            vocabulary?: string[];
             /** @description Optional. When the answer is a job (202), this https URL is also sent transcript.completed or transcript.failed, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). Not used for a 200 answer, nor when the answer is a job already running for the same source (that job keeps its own). */
             webhook_url?: string;
         };

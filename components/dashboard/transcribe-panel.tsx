@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import type { Transcript } from "@/lib/client/transcripts";
+import { parseVocabulary, type Transcript } from "@/lib/client/transcripts";
 import { isAudioOrVideo } from "@/lib/client/uploads";
 import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/client/languages";
 import { describeTranscribeError } from "@/lib/client/transcribe-errors";
@@ -20,9 +20,9 @@ import { UploadPanel } from "@/components/dashboard/transcribe/upload-panel";
 import { RecognitionPrompt } from "@/components/dashboard/transcribe/recognition-prompt";
 import { isAbort, useTranscribeRequest } from "@/components/dashboard/transcribe/use-transcribe-request";
 
-// The API's language rule (lib/transcripts/schemas.ts langSchema), checked here to say it in plain words.
-const LANGUAGE_TAG = /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/;
-const LANGUAGE_HINT = "The language must be a code such as en, de or pt-BR.";
+// The API's language rule (lib/transcripts/schemas.ts requestLangSchema), checked here to say it in plain words.
+const LANGUAGE_TAG = /^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$/;
+const LANGUAGE_HINT = "The language must be a code such as en, de or pt-BR, or auto.";
 
 interface FileInfo {
   name: string;
@@ -64,6 +64,7 @@ export function TranscribePanel({
   const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
   const [url, setUrl] = useState(queryUrl);
   const [lang, setLang] = useState(queryLang);
+  const [vocabulary, setVocabulary] = useState("");
   const [file, setFile] = useState<File | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   // The file behind a job started here, to name it in the job panel.
@@ -107,18 +108,20 @@ export function TranscribePanel({
     mutate({ kind: "link", url: queryUrl, lang: queryLang });
   }, [queryKey, queryUrl, queryLang, queryJob, mutate]);
 
-  function sendLink(input: { url: string; lang: string }) {
+  function sendLink(input: { url: string; lang: string; vocabulary?: string[] }) {
     setPrompt(null);
     lastSent.current = `${input.url}\n${input.lang}`;
     mutate({ kind: "link", ...input });
-    router.replace(`${pathname}?${new URLSearchParams(input).toString()}`, { scroll: false });
+    router.replace(`${pathname}?${new URLSearchParams({ url: input.url, lang: input.lang }).toString()}`, {
+      scroll: false,
+    });
   }
 
   /**
    * A typed link: when the video has no captions in that language (GET /v1/languages), ask before paid
    * speech recognition. Links from the address (History, retries) go straight on, as the API would.
    */
-  async function checkThenSend(input: { url: string; lang: string }) {
+  async function checkThenSend(input: { url: string; lang: string; vocabulary?: string[] }) {
     setPrompt(null);
     setChecking(true);
     const info = await fetchLanguages(input.url).catch(() => null);
@@ -142,11 +145,11 @@ export function TranscribePanel({
         return;
       }
       lastSent.current = null;
-      mutate({ kind: "file", file, lang: language });
+      mutate({ kind: "file", file, lang: language, vocabulary: parseVocabulary(vocabulary) });
       router.replace(pathname, { scroll: false });
       return;
     }
-    if (url.trim()) void checkThenSend({ url: url.trim(), lang: language });
+    if (url.trim()) void checkThenSend({ url: url.trim(), lang: language, vocabulary: parseVocabulary(vocabulary) });
   }
 
   /** Something new was chosen or typed: the last attempt's error no longer applies. */
@@ -230,6 +233,8 @@ export function TranscribePanel({
       }}
       lang={lang}
       onLang={setLang}
+      vocabulary={vocabulary}
+      onVocabulary={setVocabulary}
       file={file}
       onFile={chooseFile}
       speechRecognition={speechRecognition}

@@ -100,6 +100,13 @@ describe("AssemblyAI provider (real SDK against the fake)", () => {
     expect(result.durationSeconds).toBe(1);
   });
 
+  it("sends the vocabulary as keyterms_prompt, AssemblyAI's list of phrases; none without one", async () => {
+    await provider().transcribe(audio, { lang: "en", vocabulary: ["Kelly Byrne-Donoghue", "Wellbutrin XL 150mg"] });
+    expect(fake.submitted[0].params.keyterms_prompt).toEqual(["Kelly Byrne-Donoghue", "Wellbutrin XL 150mg"]);
+    await provider().transcribe(audio, { lang: "en" });
+    expect(fake.submitted[1].params).not.toHaveProperty("keyterms_prompt");
+  });
+
   it("maps regional and aliased languages", async () => {
     await provider().transcribe(audio, { lang: "pt-BR" });
     await provider().transcribe(audio, { lang: "en-GB" });

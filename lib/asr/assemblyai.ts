@@ -10,6 +10,7 @@ import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { log } from "@/lib/observability/logger";
 import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { joinWords } from "./segment-words";
+import { assemblyAiKeyterms } from "./vocabulary";
 import {
   AsrError,
   httpAsrError,
@@ -297,7 +298,7 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
   /** 2. Submit the uploaded audio for recognition (paid). Returns the queued transcript. */
   async function submitQueued(
     audioUrl: string,
-    { lang, signal, onProgress }: AsrTranscribeOptions,
+    { lang, signal, onProgress, vocabulary }: AsrTranscribeOptions,
   ): Promise<Transcript> {
     const progress = monotonicProgress(onProgress);
     throwIfAborted(signal);
@@ -308,6 +309,8 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
       format_text: true,
       ...(languageCode ? { language_code: languageCode } : { language_detection: true }),
       ...(options.speechModels ? { speech_models: options.speechModels } : {}),
+      // The vocabulary as AssemblyAI's own list of key terms (lib/asr/vocabulary.ts).
+      ...(assemblyAiKeyterms(vocabulary) ? { keyterms_prompt: assemblyAiKeyterms(vocabulary) } : {}),
       ...(options.webhookUrl ? { webhook_url: options.webhookUrl } : {}),
       ...(options.webhookUrl && options.webhookAuthHeaderName && options.webhookAuthHeaderValue
         ? {

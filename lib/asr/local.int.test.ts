@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -78,5 +78,35 @@ describe("local provider", () => {
     await expect(run).rejects.toBe(reason);
     expect(pid).toBeGreaterThan(0);
     expect(existsSync(`/proc/${pid}`)).toBe(false);
+  });
+
+  it("the vocabulary reaches whisper.cpp as its initial prompt; auto: the language whisper.cpp heard is reported", async () => {
+    let config: { prompt?: string; language?: string } = {};
+    const result = await provider(model, {
+      onChild: (pid) => {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+        config = JSON.parse(argv[argv.length - 2]) as typeof config;
+      },
+    }).transcribe(speech, { lang: "auto", vocabulary: ["Verbatim", "whisper.cpp"] });
+    expect(config).toMatchObject({ prompt: "Verbatim, whisper.cpp.", language: "auto" });
+    // The random model hears some language; what matters is that the detected one comes back.
+    expect(result.language).toMatch(/^[a-z]{2,3}$/);
+  });
+
+  it("speech regions: only they are heard (times stay on the file's clock); none: the model is not even looked up", async () => {
+    const result = await provider(model).transcribe(speech, { lang: "en", speech: [{ start: 1, end: 2.5 }] });
+    for (const word of result.words) {
+      expect(word.start).toBeGreaterThanOrEqual(1);
+      expect(word.end).toBeLessThanOrEqual(2.5);
+    }
+    let looked = false;
+    const none = await provider(model, {
+      resolveModel: async () => {
+        looked = true;
+        return model;
+      },
+    }).transcribe(speech, { lang: "en", speech: [] });
+    expect(none.words).toEqual([]);
+    expect(looked).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { toWhisperLanguage } from "./language";
-import { createLocalProvider, planChunks, tokensToWords } from "./local";
+import { createLocalProvider, planChunks, tokensToWords, planSpeechOnlyChunks } from "./local";
 import { segmentWords } from "./segment-words";
 
 const BPS = 32_000; // 16 kHz s16le mono
@@ -98,5 +98,30 @@ describe("prepare", () => {
     await provider.prepare!({ onStatus: (stage) => stages.push(stage) });
     expect(stages).toEqual(["downloading the speech model, 40 %", "downloading the speech model, 100 %"]);
     expect(provider.name).toBe("local:base-q5_1");
+  });
+});
+
+describe("speech-only chunks", () => {
+  it("token times in the joined audio land on the file's clock, inside the speech pieces", () => {
+    const [chunk] = planSpeechOnlyChunks(
+      [
+        { start: 10, end: 12 },
+        { start: 40, end: 41 },
+      ],
+      300,
+      5,
+    );
+    expect(chunk).toMatchObject({ start: 10, end: 41, startByte: 320_000, endByte: 1_312_000 });
+    const words = tokensToWords(
+      [
+        { text: " first", t0: 500, t1: 900 },
+        { text: " second", t0: 2300, t1: 2800 },
+      ],
+      chunk,
+    );
+    expect(words).toEqual([
+      { text: "first", start: 10.5, end: 10.9 },
+      { text: "second", start: 40.1, end: 40.6 },
+    ]);
   });
 });

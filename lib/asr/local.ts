@@ -11,6 +11,7 @@
  * At most `concurrency` children run at once in this process; each uses `threads` threads. The child has
  * a deadline that grows with the audio, and is killed (its process group) when the job's signal aborts.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,9 +19,13 @@ import path from "node:path";
 import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
-import { toWhisperLanguage } from "./language";
+import { guardWords } from "./hallucination";
+import { fromWhisperLanguage, toWhisperLanguage } from "./language";
 import { joinWords } from "./segment-words";
+import { mostCommon } from "./verbose-json";
 import { stitchChunks, type ChunkWords } from "./stitch";
+import { JOIN_SILENCE_SECONDS, planSpeechChunks, toFileTime, type TimeRange } from "./vad";
+import { whisperPrompt } from "./vocabulary";
 import {
   AsrError,
   monotonicProgress,
@@ -62,6 +67,11 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** Where PCM and chunk answers go when the caller gives no chunkDir. Default os.tmpdir(). */
   tmpDir?: string;
+  /**
+   * whisper.cpp's temperature step for its fallback decodes (its default 0.2); 0: no fallback. The bench
+   * uses 0, since a random-weight model fails every check and would decode each window six times.
+   */
+  temperatureInc?: number;
   /** Called with the child's pid once it runs (tests, bench). */
   onChild?(pid: number): void;
 }
@@ -72,6 +82,26 @@ interface Chunk {
   end: number;
   startByte: number;
   endByte: number;
+  /** Speech regions heard one after another (./vad.ts), on the file's clock; absent: start…end as it is. */
+  pieces?: TimeRange[];
+}
+
+const toByte = (seconds: number) => Math.round(seconds * SAMPLE_RATE) * 2;
+
+/** Chunks of only the speech regions (./vad.ts packs them), with their byte ranges in the PCM file. */
+export function planSpeechOnlyChunks(
+  speech: readonly TimeRange[],
+  chunkSeconds: number,
+  overlapSeconds: number,
+): Chunk[] {
+  return planSpeechChunks(speech, chunkSeconds, overlapSeconds).map((c) => ({
+    index: c.index,
+    start: c.start,
+    end: c.end,
+    startByte: toByte(c.start),
+    endByte: toByte(c.end),
+    pieces: c.pieces,
+  }));
 }
 
 interface ChildSegment {
@@ -143,9 +173,16 @@ export function planChunks(totalBytes: number, chunkSeconds: number, overlapSeco
  * the file's clock: a token that starts with a space starts a word, others continue it. Times are kept
  * inside the chunk (a model can place a timestamp past the end of the audio it heard).
  */
-export function tokensToWords(segments: readonly ChildSegment[], chunk: { start: number; end: number }): Word[] {
+export function tokensToWords(
+  segments: readonly ChildSegment[],
+  chunk: { start: number; end: number; pieces?: readonly TimeRange[] },
+): Word[] {
   const words: Word[] = [];
-  const clamp = (ms: number) => Math.min(chunk.end, Math.max(chunk.start, chunk.start + ms / 1000));
+  const pieces = chunk.pieces;
+  const clamp = (ms: number) =>
+    pieces
+      ? toFileTime(pieces, Math.max(0, ms / 1000))
+      : Math.min(chunk.end, Math.max(chunk.start, chunk.start + ms / 1000));
   for (const segment of segments) {
     if (!segment.text || /^\s*\[_[A-Z]+_?/.test(segment.text)) continue;
     const start = clamp(segment.t0);
@@ -222,6 +259,11 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
 
   async function transcribe(audioPath: string, opts: AsrTranscribeOptions): Promise<AsrResult> {
     const progress = monotonicProgress(opts.onProgress);
+    // No speech found (./vad.ts): nothing to hear, so the model is neither fetched nor loaded.
+    if (opts.speech && opts.speech.length === 0) {
+      progress(1);
+      return { words: [], text: "", durationSeconds: 0, language: null };
+    }
     const modelPath = await options.resolveModel({ signal: opts.signal });
     const ownDir = opts.chunkDir ? null : await mkdtemp(path.join(options.tmpDir ?? tmpdir(), "verbatim-local-asr-"));
     const dir = opts.chunkDir ?? ownDir!;
@@ -231,13 +273,29 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
       const bytes = (await stat(pcm)).size;
       const durationSeconds = bytes / BYTES_PER_SECOND;
       if (durationSeconds < 0.1) throw new AsrError("asr_failed", "The audio is empty.", { retryable: false });
-      const chunks = planChunks(bytes, chunkSeconds, overlapSeconds);
+      // Speech regions found by ./vad.ts: only those are heard. None at all is the caller's no_speech.
+      const chunks = opts.speech
+        ? planSpeechOnlyChunks(opts.speech, chunkSeconds, overlapSeconds)
+        : planChunks(bytes, chunkSeconds, overlapSeconds);
+      const prompt = whisperPrompt(opts.vocabulary);
+      // What the answers depend on besides the model and chunking: a retried job asks the same.
+      const variant =
+        opts.speech || prompt || opts.lang === "auto"
+          ? `-${createHash("sha256")
+              .update(JSON.stringify({ speech: opts.speech ?? null, prompt, lang: opts.lang }))
+              .digest("hex")
+              .slice(0, 12)}`
+          : "";
       const answerFile = (c: Chunk) =>
-        path.join(dir, `local-${options.modelName}-${chunkSeconds}-${overlapSeconds}-${c.index}.json`);
+        path.join(dir, `local-${options.modelName}-${chunkSeconds}-${overlapSeconds}${variant}-${c.index}.json`);
       const answers = new Map<number, Word[]>();
+      const heard: string[] = [];
       for (const c of chunks) {
         const saved = await readFile(answerFile(c), "utf8").catch(() => null);
-        if (saved !== null) answers.set(c.index, JSON.parse(saved) as Word[]);
+        if (saved === null) continue;
+        const parsed = JSON.parse(saved) as Word[] | { words: Word[]; language: string | null };
+        answers.set(c.index, Array.isArray(parsed) ? parsed : parsed.words);
+        if (!Array.isArray(parsed) && parsed.language) heard.push(parsed.language);
       }
       const todo = chunks.filter((c) => !answers.has(c.index));
       const report = (index: number, fraction: number) => {
@@ -254,10 +312,11 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
             pcm,
             todo,
             opts,
-            async (index, segments) => {
+            async (index, segments, language) => {
               const chunk = chunks[index];
               const words = tokensToWords(segments, chunk);
-              await writeFile(answerFile(chunk), JSON.stringify(words));
+              await writeFile(answerFile(chunk), JSON.stringify({ words, language }));
+              if (language) heard.push(language);
               answers.set(index, words);
               report(index, 1);
             },
@@ -272,14 +331,17 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
         end: c.end,
         words: answers.get(c.index) ?? [],
       }));
-      const words = stitchChunks(ordered);
+      // Loops, over-compressed windows, text outside the speech regions: dropped (./hallucination.ts).
+      const { words } = guardWords(stitchChunks(ordered), { speech: opts.speech });
       progress(1);
       const language = toWhisperLanguage(opts.lang);
+      // Asked to detect: the language whisper.cpp heard in most chunks.
+      const detected = language === "auto" ? fromWhisperLanguage(mostCommon(heard)) : null;
       return {
         words,
         text: joinWords(words.map((w) => w.text)),
         durationSeconds,
-        language: language === "auto" ? null : language === "jw" ? "jv" : language,
+        language: language === "auto" ? detected : language === "jw" ? "jv" : language,
       };
     } finally {
       if (ownDir) await rm(ownDir, { recursive: true, force: true });
@@ -291,7 +353,7 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
     pcm: string,
     todo: Chunk[],
     opts: AsrTranscribeOptions,
-    onChunk: (index: number, segments: ChildSegment[]) => Promise<void>,
+    onChunk: (index: number, segments: ChildSegment[], language: string | null) => Promise<void>,
     onProgress: (index: number, fraction: number) => void,
   ): Promise<void> {
     const seconds = todo.reduce((s, c) => s + (c.end - c.start), 0);
@@ -302,8 +364,16 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
       model: modelPath,
       pcm,
       language: toWhisperLanguage(opts.lang),
+      prompt: whisperPrompt(opts.vocabulary),
       threads: options.threads,
-      chunks: todo.map(({ index, startByte, endByte }) => ({ index, startByte, endByte })),
+      ...(options.temperatureInc !== undefined ? { temperatureInc: options.temperatureInc } : {}),
+      joinSilenceBytes: toByte(JOIN_SILENCE_SECONDS),
+      chunks: todo.map(({ index, startByte, endByte, pieces }) => ({
+        index,
+        startByte,
+        endByte,
+        ...(pieces ? { pieces: pieces.map((p) => ({ startByte: toByte(p.start), endByte: toByte(p.end) })) } : {}),
+      })),
     };
     let reported: { code: string; message: string } | null = null;
     const pending = new Set<number>(todo.map((c) => c.index));
@@ -320,6 +390,7 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
             index?: number;
             fraction?: number;
             segments?: ChildSegment[];
+            language?: string | null;
             code?: string;
             message?: string;
           };
@@ -333,8 +404,9 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
           else if (message.type === "chunk" && typeof message.index === "number" && Array.isArray(message.segments)) {
             const index = message.index;
             const segments = message.segments;
+            const language = typeof message.language === "string" ? message.language : null;
             pending.delete(index);
-            writes = writes.then(() => onChunk(index, segments));
+            writes = writes.then(() => onChunk(index, segments, language));
           } else if (message.type === "error")
             reported = { code: message.code ?? "failed", message: message.message ?? "" };
         },

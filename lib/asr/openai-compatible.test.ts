@@ -89,6 +89,33 @@ describe("OpenAI-compatible provider", () => {
     expect(progress).toEqual([0, 1]);
   });
 
+  it("sends the vocabulary as OpenAI's prompt, one text field", async () => {
+    const server = await start();
+    await provider(server).transcribe(audio, { lang: "en", vocabulary: ["Kubernetes", "Verbatim", "PostgreSQL"] });
+    expect(server.requests[0]).toMatchObject({ status: 200 });
+    expect(server.requests[0].params.prompt).toBe("Kubernetes, Verbatim, PostgreSQL.");
+    await provider(server).transcribe(audio, { lang: "en" });
+    expect(server.requests[1].params).not.toHaveProperty("prompt");
+  });
+
+  it("drops a window Whisper itself calls silent (no_speech_prob > 0.6 with avg_logprob < -1), keeps the rest", async () => {
+    const server = await start();
+    server.respondWith(() => ({
+      words: [
+        { word: "Thank", start: 0.2, end: 0.5 },
+        { word: "you.", start: 0.5, end: 0.9 },
+        { word: "Bread", start: 3.1, end: 3.4 },
+        { word: "rises.", start: 3.4, end: 3.9 },
+      ],
+      segments: [
+        { start: 0, end: 2, text: " Thank you.", no_speech_prob: 0.92, avg_logprob: -1.31, compression_ratio: 0.7 },
+        { start: 3, end: 4, text: " Bread rises.", no_speech_prob: 0.01, avg_logprob: -0.2, compression_ratio: 0.9 },
+      ],
+    }));
+    const result = await provider(server).transcribe(audio, { lang: "en" });
+    expect(result.words.map((w) => w.text)).toEqual(["Bread", "rises."]);
+  });
+
   it("tolerates a base URL ending in /v1 and leaves out an unknown language", async () => {
     const server = await start();
     const result = await createOpenAiCompatibleProvider({ baseUrl: `${server.origin}/v1/`, model: "m" }).transcribe(

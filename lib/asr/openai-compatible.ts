@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { operatorNote } from "@/lib/observability/failure-cause";
 import { cutAudio, probeDuration } from "./ffmpeg";
+import { guardWords, segmentStats } from "./hallucination";
 import { primaryLanguage } from "./language";
+import { whisperPrompt } from "./vocabulary";
 import { joinWords } from "./segment-words";
 import { stitchChunks, type ChunkWords } from "./stitch";
 import {
@@ -86,7 +88,12 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
   // Chunks shorter than this are not worth a request: re-encode, or give up.
   const minChunkSeconds = Math.min(chunkSeconds, Math.max(3 * overlapSeconds, 15));
 
-  async function post(file: string, language: string | null, signal: AbortSignal | undefined): Promise<ChunkAnswer> {
+  async function post(
+    file: string,
+    language: string | null,
+    signal: AbortSignal | undefined,
+    prompt?: string,
+  ): Promise<ChunkAnswer> {
     const ext = path.extname(file).toLowerCase();
     const form = new FormData();
     form.append(
@@ -99,6 +106,8 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
     form.append("timestamp_granularities[]", "word");
     form.append("timestamp_granularities[]", "segment");
     if (language) form.append("language", language);
+    // The vocabulary as OpenAI's `prompt` (lib/asr/vocabulary.ts).
+    if (prompt) form.append("prompt", prompt);
 
     const headers: Record<string, string> = { accept: "application/json" };
     if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
@@ -137,17 +146,21 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
         status: response.status,
       });
     }
-    return parseVerboseJson(json);
+    const answer = parseVerboseJson(json);
+    // Whisper's own per-window verdicts (no_speech_prob with avg_logprob, compression_ratio), loops,
+    // credit lines: dropped before the answer is kept (lib/asr/hallucination.ts).
+    return { ...answer, words: guardWords(answer.words, { segments: segmentStats(json) }).words };
   }
 
   async function postWithRetries(
     file: string,
     language: string | null,
     signal: AbortSignal | undefined,
+    prompt?: string,
   ): Promise<ChunkAnswer> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await post(file, language, signal);
+        return await post(file, language, signal, prompt);
       } catch (error) {
         if (!(error instanceof AsrError) || !error.retryable || attempt >= retries) throw error;
         await sleep(retryDelayMs * 2 ** attempt, signal);
@@ -163,6 +176,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
     signal: AbortSignal | undefined,
     progress: (p: number) => void,
     chunkDir: string | undefined,
+    prompt?: string,
   ): Promise<AsrResult> {
     const paths = { ffmpegPath: options.ffmpegPath, ffprobePath: options.ffprobePath };
     const duration = await probeDuration(audioPath, { ...paths, signal });
@@ -203,7 +217,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
           bytes = (await stat(file)).size;
           if (bytes + MULTIPART_MARGIN <= limit) {
             try {
-              answer = await postWithRetries(file, language, signal);
+              answer = await postWithRetries(file, language, signal, prompt);
               await keepAnswer(chunkDir, key, answer);
             } catch (error) {
               if (!(error instanceof AsrError && error.status === 413)) throw error;
@@ -250,7 +264,8 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
 
   return {
     name: "openai-compatible",
-    async transcribe(audioPath, { lang, signal, onProgress, chunkDir }) {
+    async transcribe(audioPath, { lang, signal, onProgress, chunkDir, vocabulary }) {
+      const prompt = whisperPrompt(vocabulary);
       const progress = monotonicProgress(onProgress);
       throwIfAborted(signal);
       progress(0);
@@ -270,7 +285,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
         try {
           let answer = await keptAnswer(chunkDir, "whole");
           if (!answer) {
-            answer = await postWithRetries(audioPath, language, signal);
+            answer = await postWithRetries(audioPath, language, signal, prompt);
             await keepAnswer(chunkDir, "whole", answer);
           }
           progress(1);
@@ -285,7 +300,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
           limit = learnedLimit(error, size + MULTIPART_MARGIN); // The server takes less than maxUploadBytes: cut.
         }
       }
-      const result = await transcribeInChunks(audioPath, size, limit, language, signal, progress, chunkDir);
+      const result = await transcribeInChunks(audioPath, size, limit, language, signal, progress, chunkDir, prompt);
       progress(1);
       return result;
     },

@@ -37,6 +37,13 @@ export interface AsrTranscribeOptions {
    * it when the same file is transcribed again (a retried job), so no piece is paid for twice.
    */
   chunkDir?: string;
+  /** Terms to expect (lib/asr/vocabulary.ts), given to each engine in its own form. */
+  vocabulary?: string[];
+  /**
+   * Where someone speaks (lib/asr/vad.ts), seconds on the file's clock: the local recogniser hears only
+   * these; every engine's words outside them are dropped (lib/asr/hallucination.ts). Absent: all of it.
+   */
+  speech?: Array<{ start: number; end: number }>;
 }
 
 export interface AsrPrepareOptions {

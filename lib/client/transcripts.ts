@@ -153,7 +153,17 @@ export type TranscribeResult =
   { kind: "transcript"; transcript: Transcript } | { kind: "queued"; jobId: string; status: string };
 
 /** What to transcribe: a link, or the object path of a finished upload; in `lang`. */
-export type TranscribeInput = { lang: string } & ({ url: string; upload?: never } | { upload: string; url?: never });
+export type TranscribeInput = { lang: string; vocabulary?: string[] } & (
+  { url: string; upload?: never } | { upload: string; url?: never }
+);
+
+/** The form's "names and terms" text as the API's vocabulary: split at commas and new lines, blanks dropped. */
+export function parseVocabulary(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((term) => term.trim())
+    .filter(Boolean);
+}
 
 /** POST /v1/transcript: the transcript at once (200), or a speech recognition job to watch (202). */
 export async function requestTranscript(input: TranscribeInput): Promise<TranscribeResult> {
@@ -161,7 +171,12 @@ export async function requestTranscript(input: TranscribeInput): Promise<Transcr
   const { status, body } = await apiFetchWithStatus<Transcript | { job_id: string; status: string }>("/v1/transcript", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ ...source, lang: input.lang, format: "json" }),
+    body: JSON.stringify({
+      ...source,
+      lang: input.lang,
+      format: "json",
+      ...(input.vocabulary?.length ? { vocabulary: input.vocabulary } : {}),
+    }),
   });
   if (status === 202 || (body && "job_id" in body && !("segments" in body))) {
     const job = body as { job_id: string; status: string };

@@ -32,6 +32,8 @@ const importContextSchema = z.object({
   userId: z.string().min(1),
   url: z.string().min(1),
   lang: z.string().min(1),
+  /** The request's vocabulary, given to every item that is recognised (lib/asr/vocabulary.ts). */
+  vocabulary: z.array(z.string()).optional(),
   /** The request's own `webhook_url`, told when the import ends (import.completed). */
   webhookUrl: z.string().optional(),
   /** Set by `advance`: nothing queued or running is left. */
@@ -212,6 +214,7 @@ async function startQueued(ctx: ImportContext): Promise<number> {
           upload: null,
           lang: ctx.lang,
           format: "json",
+          ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
         },
         transcriptDeps(),
         // An episode keeps the title and show its feed gave it (a video's page names its own).
@@ -295,6 +298,7 @@ export async function enqueueImportLink(tx: Prisma.TransactionClient, ctx: Impor
     userId: ctx.userId,
     url: ctx.url,
     lang: ctx.lang,
+    ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
     ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
   };
   await enqueueJob(tx, { userId: ctx.userId, pipeline: importPipeline, context: next });

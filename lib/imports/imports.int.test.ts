@@ -157,6 +157,28 @@ describe("imports", () => {
     expect(await waitForBatch(auth, show)).toMatchObject({ total: 3, skipped: 1, done: 2, failed: 0, status: "done" });
   });
 
+  it("a vocabulary on the import reaches the recogniser for every episode, as its prompt; a bad one is a 422", async () => {
+    const { auth } = await caller();
+    const res = await callRoute(routes.start, "/v1/import", {
+      headers: auth,
+      body: { url: `${fake.origin}/generated/3.xml?prefix=vocab`, vocabulary: ["Verbatim", "Nguyễn Thị Lan"] },
+    });
+    expect(res.status).toBe(200);
+    const before = world.asr.requests.length;
+    const batch = await waitForBatch(auth, (res.json as { batch_id: string }).batch_id);
+    expect(batch).toMatchObject({ total: 3, done: 3, status: "done" });
+    const sent = world.asr.requests.slice(before);
+    expect(sent).toHaveLength(3);
+    expect(sent.every((r) => r.params.prompt === "Verbatim, Nguyễn Thị Lan.")).toBe(true);
+
+    const bad = await callRoute(routes.start, "/v1/import", {
+      headers: auth,
+      body: { url: `${fake.origin}/generated/3.xml?prefix=vocab-bad`, vocabulary: ["x".repeat(51)] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ detail: [{ loc: ["body", "vocabulary", 0] }] });
+  });
+
   it("two batches of one user at once never run more than IMPORT_CONCURRENCY items together", async () => {
     const { user, auth } = await caller();
     const ids = await Promise.all([

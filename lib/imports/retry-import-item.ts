@@ -36,12 +36,15 @@ export async function retryImportItem(userId: string, batchId: string, guid: str
         ORDER BY "createdAt" DESC`;
       if (!jobs.some((job) => job.status === "queued" || job.status === "running")) {
         const webhookUrl = jobs.find((job) => job.context.webhookUrl)?.context.webhookUrl;
+        // The batch's vocabulary lives in its jobs' context, as its webhook does.
+        const vocabulary = jobs.find((job) => job.context.vocabulary?.length)?.context.vocabulary;
         await tx.importBatch.update({ where: { id: batchId }, data: { status: "running", note: null } });
         await enqueueImportLink(tx, {
           batchId,
           userId,
           url: batch.sourceUrl,
           lang: batch.lang,
+          ...(vocabulary?.length ? { vocabulary } : {}),
           ...(webhookUrl ? { webhookUrl } : {}),
         });
       }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { queryInt } from "@/lib/http/query";
 import { MAX_SOURCE_URL_LENGTH } from "@/lib/sources";
-import { langSchema } from "@/lib/transcripts/schemas";
+import { requestLangSchema } from "@/lib/transcripts/schemas";
+import { vocabularySchema } from "@/lib/asr/vocabulary";
 
 export const importRequestSchema = z
   .object({
@@ -10,9 +11,10 @@ export const importRequestSchema = z
       .min(1)
       .max(MAX_SOURCE_URL_LENGTH)
       .describe("A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube playlist or channel URL"),
-    lang: langSchema
+    lang: requestLangSchema
       .default("en")
       .describe("The language every item is transcribed in, as `lang` of POST /v1/transcript"),
+    vocabulary: vocabularySchema.optional(),
     webhook_url: z
       .string()
       .max(2048)

@@ -47,6 +47,7 @@ export async function startImport(
       userId,
       url: sourceUrl,
       lang: request.lang,
+      ...(request.vocabulary?.length ? { vocabulary: request.vocabulary } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
     };
     await enqueueJob(tx, { userId, pipeline: importPipeline, context });

@@ -31,10 +31,14 @@ let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscripti
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-"));
   const audio = await speech("Bread rises because yeast makes gas. The gluten traps it.");
+  const silence = silentWav(20);
   audioServer = http.createServer((req, res) => {
     if (req.url === "/episode.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
       res.end(audio);
+    } else if (req.url === "/silence.wav") {
+      res.writeHead(200, { "content-type": "audio/wav", "content-length": silence.length });
+      res.end(silence);
     } else if (req.url === "/page.html") {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html>not audio</html>");
@@ -51,6 +55,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     ASR_OPENAI_BASE_URL: asr.origin,
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    // Speech is detected first here (the integration config turns it off for the tone fixtures).
+    ASR_VAD: "silero",
   });
 
   ctx = await useTestDatabase();
@@ -72,6 +78,25 @@ afterAll(async () => {
   await ctx?.teardown();
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** `seconds` of digital silence as a 16 kHz mono 16-bit WAV file. */
+function silentWav(seconds: number): Buffer {
+  const data = seconds * 16_000 * 2;
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0);
+  header.writeUInt32LE(36 + data, 4);
+  header.write("WAVEfmt ", 8);
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(16_000, 24);
+  header.writeUInt32LE(32_000, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36);
+  header.writeUInt32LE(data, 40);
+  return Buffer.concat([header, Buffer.alloc(data)]);
+}
 
 async function userWithKey() {
   const user = await createUser(ctx.db);
@@ -188,6 +213,83 @@ describe("speech recognition jobs", () => {
     expect(await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({
       state: "error",
     });
+  });
+
+  it("silence only: no_speech without a single request to the recogniser, and the reservation refunded once", async () => {
+    const { user, auth } = await userWithKey();
+    const requestsBefore = asr.requests.length;
+    const res = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: auth,
+      body: { audio: `${audioBase}/silence.wav` },
+    });
+    expect(res.status).toBe(202);
+    const jobId = (res.json as { job_id: string }).job_id;
+    const failed = await waitForJob(jobId, auth);
+    expect(failed.json).toMatchObject({ status: "error", error: { code: "no_speech" }, transcript: null });
+    expect(asr.requests.length).toBe(requestsBefore);
+    expect((await getSubscription(user.id)).used_seconds).toBe(0);
+    expect(await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      reservedSecs: 0,
+      attempts: 1,
+    });
+  });
+
+  it("a vocabulary is sent as the recogniser's prompt and is its own cache entry", async () => {
+    const a = await userWithKey();
+    const first = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: a.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "it", vocabulary: ["Yeast", "Gluten"] },
+    });
+    expect(first.status).toBe(202);
+    const done = await waitForJob((first.json as { job_id: string }).job_id, a.auth);
+    expect(done.json).toMatchObject({ status: "done" });
+    expect(asr.requests.at(-1)!.params.prompt).toBe("Yeast, Gluten.");
+    const stored = await ctx.db.transcript.findMany({ where: { lang: "it", origin: "asr" } });
+    expect(stored.map((t) => t.variant)).toEqual([expect.stringMatching(/^v-/)]);
+
+    // Without the vocabulary (another user): not served from the entry recognised with it.
+    const b = await userWithKey();
+    const plain = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: b.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "it" },
+    });
+    expect(plain.status).toBe(202);
+    await waitForJob((plain.json as { job_id: string }).job_id, b.auth);
+    expect(asr.requests.at(-1)!.params).not.toHaveProperty("prompt");
+    // The same terms in another order: served from the store.
+    const c = await userWithKey();
+    const again = await callRoute(routes.transcript, "/v1/transcript", {
+      headers: c.auth,
+      body: { audio: `${audioBase}/episode.wav`, lang: "it", vocabulary: ["Gluten", "Yeast"] },
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it("lang auto: no language is sent, and the transcript records the one the recogniser heard", async () => {
+    const { auth } = await userWithKey();
+    asr.respondWith(() => ({
+      words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })),
+      language: "german",
+    }));
+    try {
+      const res = await callRoute(routes.transcript, "/v1/transcript", {
+        headers: auth,
+        body: { audio: `${audioBase}/episode.wav`, lang: "auto" },
+      });
+      expect(res.status).toBe(202);
+      const done = await waitForJob((res.json as { job_id: string }).job_id, auth);
+      expect(done.json).toMatchObject({ status: "done", transcript: { lang: "de", source: "asr" } });
+      expect(asr.requests.at(-1)!.params).not.toHaveProperty("language");
+      // Asking again with auto is the same transcript, from the history, free.
+      const again = await callRoute(routes.transcript, "/v1/transcript", {
+        headers: auth,
+        body: { audio: `${audioBase}/episode.wav`, lang: "auto" },
+      });
+      expect(again.status).toBe(200);
+      expect(again.json).toMatchObject({ lang: "de" });
+    } finally {
+      asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
+    }
   });
 
   it("no allowance left: 402 and no job", async () => {

@@ -115,6 +115,8 @@ function startWorker(leaseMs: number): { child: ChildProcess; output: () => stri
         DATABASE_URL: ctx.url,
         AUTH_SECRET: process.env.AUTH_SECRET,
         DATA_DIR: dataDir,
+        // The worker keeps the suite's voice-activity setting (off: the fixtures' audio may be a tone).
+        ASR_VAD: process.env.ASR_VAD,
         ASSEMBLYAI_API_KEY: API_KEY,
         ASSEMBLYAI_BASE_URL: fake.origin,
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",

@@ -14,6 +14,8 @@ import type { TranscriptRequest, TranscriptResponse } from "@/lib/transcripts/sc
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ParsedSource } from "@/lib/sources";
 import { audioFileTitle } from "@/lib/transcripts/audio-title";
+import { vocabularyKey } from "@/lib/asr/vocabulary";
+import { findAutoTranscript } from "@/lib/transcripts/auto-language";
 
 /** How an import (lib/imports) asks: its own limits apply instead of the per-request job rate limit. */
 export interface RequestOptions {
@@ -127,7 +129,13 @@ async function transcribeAudio(
   asr: AsrSource,
   options: RequestOptions,
 ): Promise<TranscriptOutcome> {
-  const stored = await findStoredTranscript(userId, asr.source, request.lang, "asr");
+  // A vocabulary changes what is recognised: such a transcript is its own cache entry (lib/asr/vocabulary.ts).
+  // "auto" is stored under the language heard, unknown before recognition: the user's own earlier
+  // auto-detected transcript of this source is served; anyone else's is not known to be the same language.
+  const stored =
+    request.lang === "auto"
+      ? await findAutoTranscript(userId, asr.source, vocabularyKey(request.vocabulary))
+      : await findStoredTranscript(userId, asr.source, request.lang, "asr", vocabularyKey(request.vocabulary));
   if (stored) {
     if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
     return { kind: "transcript", transcript: await serializeForAuthor(userId, stored.transcript, request.format) };
@@ -147,6 +155,7 @@ async function transcribeAudio(
     videoId: asr.source.videoId,
     canonicalUrl: asr.source.canonicalUrl,
     lang: request.lang,
+    ...(request.vocabulary?.length ? { vocabulary: request.vocabulary } : {}),
     origin: asr.origin,
     objectPath: asr.objectPath,
     title: asr.title,

@@ -54,6 +54,27 @@ describe("TranscriptRequest", () => {
     }
   });
 
+  it("takes lang auto and a vocabulary (trimmed, duplicates dropped)", async () => {
+    const res = await callRoute(transcript, "/v1/transcript", {
+      body: { url: "u", lang: "auto", vocabulary: [" Kubernetes ", "kubernetes", "PostgreSQL"] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ lang: "auto", vocabulary: ["Kubernetes", "PostgreSQL"] });
+  });
+
+  it("a bad vocabulary is a 422 naming the field: too many terms, a term too long, not a list", async () => {
+    const many = await callRoute(transcript, "/v1/transcript", {
+      body: { url: "u", vocabulary: Array.from({ length: 101 }, (_, i) => `t${i}`) },
+    });
+    expect(many.status).toBe(422);
+    expect(many.json).toMatchObject({ detail: [{ loc: ["body", "vocabulary"] }] });
+    const long = await callRoute(transcript, "/v1/transcript", { body: { url: "u", vocabulary: ["x".repeat(51)] } });
+    expect(long.status).toBe(422);
+    expect(long.json).toMatchObject({ detail: [{ loc: ["body", "vocabulary", 0] }] });
+    const text = await callRoute(transcript, "/v1/transcript", { body: { url: "u", vocabulary: "Kubernetes" } });
+    expect(text.status).toBe(422);
+  });
+
   it("refuses an unknown format, a bad language and sources over 2048 characters", async () => {
     const format = await callRoute(transcript, "/v1/transcript", { body: { url: "u", format: "docx" } });
     expect(format.json).toMatchObject({ detail: [{ type: "value_error", loc: ["body", "format"], input: "docx" }] });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FORMATS, parseFormat } from "@/lib/formats/types";
 import { PLATFORMS } from "@/lib/sources";
 import { queryInt } from "@/lib/http/query";
+import { vocabularySchema } from "@/lib/asr/vocabulary";
 
 const MAX_SOURCE = 2048;
 
@@ -10,6 +11,19 @@ export const langSchema = z
   .max(35)
   .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/, "must be a language tag such as en, de or pt-BR")
   .transform((tag) => tag.replace(/_/g, "-"));
+
+/**
+ * `lang` of a transcription request: a language tag, or `auto` (speech recognition detects the language,
+ * and the transcript records the one it heard). Captions are never in "auto": such a request is recognised.
+ */
+export const requestLangSchema = z
+  .string()
+  .max(35)
+  .regex(
+    /^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$/,
+    "must be a language tag such as en, de or pt-BR, or auto (detected by speech recognition)",
+  )
+  .transform((tag) => (tag === "auto" ? tag : tag.replace(/_/g, "-")));
 
 export const formatSchema = z
   .string()
@@ -21,8 +35,9 @@ export const transcriptRequestSchema = z
     url: z.string().max(MAX_SOURCE).default("").describe("A video or audio link"),
     upload: z.string().max(MAX_SOURCE).nullable().default(null).describe("object_path of a signed upload"),
     audio: z.string().max(MAX_SOURCE).nullable().default(null).describe("A direct audio URL"),
-    lang: langSchema.default("en"),
+    lang: requestLangSchema.default("en"),
     format: formatSchema.default("json"),
+    vocabulary: vocabularySchema.optional(),
     webhook_url: z
       .string()
       .max(MAX_SOURCE)

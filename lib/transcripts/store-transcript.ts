@@ -14,6 +14,8 @@ export interface TranscriptKey {
   videoId: string;
   lang: string;
   origin: TranscriptOrigin;
+  /** "" (the default) for the shared entry; a vocabulary's key for speech recognised with one (lib/asr/vocabulary.ts). */
+  variant?: string;
 }
 
 /** What a writer sets; fields it leaves out keep their stored value on an update. */
@@ -32,9 +34,10 @@ export async function storeTranscript(
   update: TranscriptFields = fields,
 ): Promise<Transcript> {
   const db = await getDb();
+  const unique = { ...key, variant: key.variant ?? "" };
   return db.transcript.upsert({
-    where: { platform_videoId_lang_origin: key },
-    create: { ...key, ...fields },
+    where: { platform_videoId_lang_origin_variant: unique },
+    create: { ...unique, ...fields },
     update,
   });
 }
@@ -48,20 +51,22 @@ export async function findStoredTranscript(
   source: Pick<ParsedSource, "platform" | "videoId">,
   lang: string,
   origin: TranscriptOrigin,
+  variant = "",
 ): Promise<StoredTranscript | null> {
   const rows = await hotQuery<Transcript & { inHistory: boolean }>(
     "stored-transcript",
     // The columns by name: a prepared statement's result columns may not change under it (a migration).
     `SELECT t."id", t."platform", t."videoId", t."lang", t."source" AS "origin", t."captionKind", t."title", t."sourceUrl",
        t."durationSeconds", t."segments", t."servedBy", t."channel", t."publishedAt", t."chapters", t."fetchedAt",
-       t."createdAt", EXISTS (
+       t."createdAt", t."variant", EXISTS (
        SELECT 1 FROM "Transcription" e
        WHERE e."userId" = $1 AND e."platform" = t."platform" AND e."videoId" = t."videoId"
          AND e."lang" = t."lang" AND e."transcriptId" = t."id"
      ) AS "inHistory"
      FROM "Transcript" t
-     WHERE t."platform" = $2 AND t."videoId" = $3 AND t."lang" = $4 AND t."source" = $5::"TranscriptSource"`,
-    [userId, source.platform, source.videoId, lang, origin],
+     WHERE t."platform" = $2 AND t."videoId" = $3 AND t."lang" = $4 AND t."source" = $5::"TranscriptSource"
+       AND t."variant" = $6`,
+    [userId, source.platform, source.videoId, lang, origin, variant],
   );
   if (rows.length === 0) return null;
   const { inHistory, ...transcript } = rows[0];

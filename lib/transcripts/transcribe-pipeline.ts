@@ -13,6 +13,11 @@ import {
   probeMedia,
 } from "@/lib/media";
 import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
+import { guardWords } from "@/lib/asr/hallucination";
+import { detectSpeech } from "@/lib/asr/vad";
+import { vocabularyKey } from "@/lib/asr/vocabulary";
+import { log } from "@/lib/observability/logger";
+import { findExecutable } from "@/lib/process/media-tools";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { boundStoredWords } from "@/lib/transcripts/stored-words";
@@ -48,7 +53,10 @@ const transcribeContextSchema = z.object({
   platform: z.enum(PLATFORMS),
   videoId: z.string().min(1),
   canonicalUrl: z.string().min(1),
+  /** A language tag, or "auto": the recogniser detects it and the transcript is stored under the one heard. */
   lang: z.string().min(1),
+  /** Terms the recogniser should expect (lib/asr/vocabulary.ts); kept with the job so a retry asks the same. */
+  vocabulary: z.array(z.string()).optional(),
   /** Where the audio comes from: a platform page (yt-dlp), a direct audio URL, or an upload. */
   origin: z.enum(["platform", "audio_url", "upload"]),
   /** The upload's object path (origin "upload"). */
@@ -70,6 +78,8 @@ const transcribeContextSchema = z.object({
   asrUploadedAt: z.string().optional(),
   asrTranscriptId: z.string().optional(),
   durationSeconds: z.number().nonnegative().optional(),
+  /** Speech regions the voice-activity detector found (lib/asr/vad.ts); absent when it could not run. */
+  speech: z.array(z.object({ start: z.number(), end: z.number() })).optional(),
   transcriptId: z.string().optional(),
 });
 
@@ -207,9 +217,42 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
     await settleMeasured(io.jobId, ctx, measured);
     if (media.startsWith(dir)) await rm(media, { force: true });
     const tagged = ctx.titleFromFile && probe.title ? await retitle(io.jobId, probe.title) : {};
-    return { audioPath: output.path, durationSeconds: measured, ...tagged };
+    await io.progress("detecting speech", 0.35);
+    const speech = await speechRegions(output.path, io);
+    // Silence or music only: no recogniser is started, nothing is uploaded or paid; onFailure refunds the
+    // reservation (once, as for any failure).
+    if (speech && speech.length === 0)
+      throw new PermanentError("no_speech", "No speech was found in this audio (silence or music only).");
+    return { audioPath: output.path, durationSeconds: measured, ...tagged, ...(speech ? { speech } : {}) };
   } catch (error) {
     throw asJobError(error);
+  }
+}
+
+/**
+ * The speech regions of the converted audio (lib/asr/vad.ts), decoded to the PCM file the local recogniser
+ * reads next (the same path), or undefined where the detector cannot run here: then everything is heard.
+ */
+async function speechRegions(audioPath: string, io: StepContext): Promise<TranscribeContext["speech"]> {
+  if (env().ASR_VAD === "off") return undefined;
+  const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
+  await mkdir(chunkDir, { recursive: true });
+  try {
+    const pcmPath = path.join(chunkDir, "audio.s16le");
+    const found = await detectSpeech(audioPath, {
+      signal: io.signal,
+      ffmpegPath: findExecutable("ffmpeg") ?? undefined,
+      pcmPath,
+    });
+    // Only the local runner reads the PCM again (32 kB a second of audio): for a paid engine it goes now.
+    if (!asrProvider()?.name.startsWith("local:")) await rm(pcmPath, { force: true });
+    return found.regions;
+  } catch (error) {
+    if (error instanceof AsrError && error.code === "asr_unavailable") {
+      log.warn({ err: error.message }, "voice-activity detection unavailable: the whole audio is recognised");
+      return undefined;
+    }
+    throw error;
   }
 }
 
@@ -221,6 +264,8 @@ const recognitionOptions = (
   lang: ctx.lang,
   signal: io.signal,
   chunkDir,
+  ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
+  ...(ctx.speech ? { speech: ctx.speech } : {}),
   onProgress: (fraction: number) => void io.progress(stage, 0.4 + 0.5 * fraction).catch(() => undefined),
 });
 
@@ -348,8 +393,10 @@ async function storeRecognized(
   providerName: string,
 ): Promise<Partial<TranscribeContext>> {
   recognitionSeconds.inc({ provider: providerName }, Math.max(0, result.durationSeconds || ctx.durationSeconds || 0));
-  // Each segment keeps its words' own times where the recogniser gave them (issue 39), within the bound.
-  const segments = boundStoredWords(normalizeSegments(segmentWords(result.words)));
+  // Whatever the engine, text over the silence the detector found and loops are never stored (issue 41); each
+  // segment keeps its words' own times where the recogniser gave them (issue 39), within the bound.
+  const { words } = guardWords(result.words, { speech: ctx.speech });
+  const segments = boundStoredWords(normalizeSegments(segmentWords(words)));
   if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
   await io.progress("storing", 0.95);
   const fields = {
@@ -365,8 +412,10 @@ async function storeRecognized(
   };
   // Another requester of the same audio may have known its title or show when this one did not.
   const known = { ...fields, title: fields.title ?? undefined, channel: fields.channel ?? undefined };
+  // "auto": stored under the language heard ("und" when the engine does not say), as a request for it finds it.
+  const lang = ctx.lang === "auto" ? (result.language ?? "und") : ctx.lang;
   const transcript = await storeTranscript(
-    { platform: ctx.platform, videoId: ctx.videoId, lang: ctx.lang, origin: "asr" },
+    { platform: ctx.platform, videoId: ctx.videoId, lang, origin: "asr", variant: vocabularyKey(ctx.vocabulary) },
     fields,
     known,
   );

@@ -67,6 +67,8 @@ function startWorker(): ChildProcess {
         DATABASE_URL: ctx.url,
         AUTH_SECRET: process.env.AUTH_SECRET,
         DATA_DIR: dataDir,
+        // The worker keeps the suite's voice-activity setting (off: the fixtures' audio may be a tone).
+        ASR_VAD: process.env.ASR_VAD,
         ASR_OPENAI_BASE_URL: asr.origin,
         OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
         // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.

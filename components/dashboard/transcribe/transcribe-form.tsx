@@ -20,6 +20,7 @@ const LANGUAGE_SUGGESTIONS: readonly [string, string][] = [
   ["ja", "Japanese"],
   ["ko", "Korean"],
   ["zh-Hans", "Chinese (Simplified)"],
+  ["auto", "Detect (speech recognition)"],
 ];
 
 export type Mode = "link" | "file";
@@ -34,6 +35,9 @@ export function TranscribeForm(props: {
   onUrl: (url: string) => void;
   lang: string;
   onLang: (lang: string) => void;
+  /** Names and terms for speech recognition, comma-separated (the API's `vocabulary`). */
+  vocabulary: string;
+  onVocabulary: (vocabulary: string) => void;
   file: File | null;
   onFile: (file: File | null) => void;
   speechRecognition: boolean;
@@ -154,6 +158,24 @@ export function TranscribeForm(props: {
           </button>
         </div>
       </div>
+      {speechRecognition && (
+        <label className="flex flex-col gap-1 text-sm">
+          <span className="font-medium">
+            Names and terms <span className="font-normal text-stone-600">(optional, comma-separated)</span>
+          </span>
+          <input
+            name="vocabulary"
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="Kubernetes, Nguyễn Thị Lan, PostgreSQL"
+            value={props.vocabulary}
+            onChange={(event) => props.onVocabulary(event.target.value)}
+            className={`w-full ${controlClass}`}
+            data-testid="transcribe-vocabulary"
+          />
+        </label>
+      )}
       <p className="text-xs text-stone-600">
         {mode === "link"
           ? `YouTube, X, TikTok, Facebook, Instagram, RedNote and Vimeo links${speechRecognition ? "" : " that have captions"}. Asking again for a transcript already in your history is free.`

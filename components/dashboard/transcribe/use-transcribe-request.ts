@@ -12,7 +12,9 @@ import {
 import { ApiRequestError } from "@/lib/client/api";
 import { putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
 
-export type Submission = { kind: "link"; url: string; lang: string } | { kind: "file"; file: File; lang: string };
+export type Submission = { vocabulary?: string[] } & (
+  { kind: "link"; url: string; lang: string } | { kind: "file"; file: File; lang: string }
+);
 export type UploadState = { phase: "signing" | "uploading" | "starting"; name: string } & UploadProgress;
 
 export const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
@@ -28,7 +30,9 @@ export function useTranscribeRequest(onQueued: (jobId: string, submission: Submi
 
   const transcribe = useMutation({
     mutationFn: async (submission: Submission): Promise<TranscribeResult> => {
-      if (submission.kind === "link") return requestTranscript({ url: submission.url, lang: submission.lang });
+      const { vocabulary } = submission;
+      if (submission.kind === "link")
+        return requestTranscript({ url: submission.url, lang: submission.lang, vocabulary });
       const { file: chosen } = submission;
       const controller = new AbortController();
       uploadAbort.current = controller;
@@ -51,7 +55,7 @@ export function useTranscribeRequest(onQueued: (jobId: string, submission: Submi
       }
       uploadAbort.current = null;
       setUpload({ phase: "starting", name: chosen.name, loaded: chosen.size, total: chosen.size });
-      return requestTranscript({ upload: signed.object_path, lang: submission.lang });
+      return requestTranscript({ upload: signed.object_path, lang: submission.lang, vocabulary });
     },
     onSuccess: (result, submission) => {
       if (result.kind === "transcript")

@@ -326,6 +326,19 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
           send(res, 400, { error: `Invalid language_code: ${String(params.language_code)}` });
           return;
         }
+        // keyterms_prompt as AssemblyAI documents it (docs: keyterms prompting): a list of up to 1,000
+        // words or phrases, each at most 6 words.
+        if (params.keyterms_prompt !== undefined) {
+          const terms = params.keyterms_prompt;
+          if (
+            !Array.isArray(terms) ||
+            terms.length > 1000 ||
+            terms.some((t) => typeof t !== "string" || !t.trim() || t.trim().split(/\s+/).length > 6)
+          ) {
+            send(res, 400, { error: "keyterms_prompt must be a list of up to 1000 phrases of at most 6 words" });
+            return;
+          }
+        }
         const uploadId = params.audio_url.startsWith(`${origin}/upload/`)
           ? params.audio_url.slice(`${origin}/upload/`.length)
           : null;

@@ -39,6 +39,15 @@ export interface FakeAsrTranscript {
   duration?: number;
   /** Default: the words joined with spaces. */
   text?: string;
+  /** verbose_json segments as the server reports them (Whisper's per-window figures); default: made from the words. */
+  segments?: Array<{
+    start: number;
+    end: number;
+    text: string;
+    no_speech_prob?: number;
+    avg_logprob?: number;
+    compression_ratio?: number;
+  }>;
 }
 
 export interface RecordedAsrRequest {
@@ -237,6 +246,12 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
       fail(400, "you must provide a model parameter", "invalid_request_error", "model");
       return;
     }
+    // `prompt` is one optional text field (OpenAI: "An optional text to guide the model's style or continue
+    // a previous audio segment"), not repeated.
+    if (record.params.prompt !== undefined && typeof record.params.prompt !== "string") {
+      fail(400, "prompt must be a single string", "invalid_request_error", "prompt");
+      return;
+    }
     const extension = file.name.split(".").pop()?.toLowerCase() ?? "";
     if (!SUPPORTED.includes(extension)) {
       fail(
@@ -272,7 +287,9 @@ export async function startFakeOpenAiAsr(options: FakeOpenAiAsrOptions = {}): Pr
         duration,
         text,
         ...(wantWords ? { words: heard.words.map((w) => ({ word: w.word, start: w.start, end: w.end })) } : {}),
-        ...(wantSegments ? { segments: segmentsOf(heard.words, options.wordsInSegments ?? false) } : {}),
+        ...(wantSegments
+          ? { segments: heard.segments ?? segmentsOf(heard.words, options.wordsInSegments ?? false) }
+          : {}),
       };
     } else if (format === "text") {
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
