@@ -6,7 +6,7 @@ import { WATCH_URL } from "./pages-world";
 // Issue 39, what only a browser shows: the reading view's type and line length, one scroll; a moment link
 // (public #t<s>-<i>, History's &t=) landing below every sticky element, marked, the player cued; the phone's
 // sticky player and toolbar within a third of the screen with nothing showing through; word times as seek
-// targets, the word being played marked; axe in both schemes on the changed pages.
+// targets, the word being played marked (the dashboard and public pages); axe in both schemes on the changed pages.
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
@@ -282,6 +282,58 @@ test("segments with word times: each word plays from its own time, the word bein
   const seek = received.filter({ hasText: "seekTo" });
   await expect(seek).toHaveCount(1);
   expect(JSON.parse((await seek.textContent())!).args).toEqual([timed[target].words[1].start, true]);
+});
+
+test("a public page with word times: each word plays from its own time, the word being played is marked", async ({
+  page,
+}) => {
+  // The publisher's correction gives the fake's captions word times (PATCH keeps the words it is sent, issue
+  // 40), evenly spread over each segment; the public page shows the publisher's view.
+  await fakePlayer(page, 20);
+  await page.setViewportSize(DESKTOP);
+  await devLogin(page, randomEmail("public-words"));
+  const made = await page.request.post("/v1/transcript", { data: { url: WATCH_URL, lang: "en" } });
+  expect(made.status()).toBe(200);
+  const { id, segments } = (await made.json()) as { id: string; segments: PublicSegment[] };
+  const timed = segments.map((segment) => {
+    const texts = segment.text.split(" ");
+    const step = (segment.end - segment.start) / texts.length;
+    const words = texts.map((text, k) => ({
+      start: Math.round((segment.start + k * step) * 1000) / 1000,
+      end: Math.round((segment.start + (k + 1) * step) * 1000) / 1000,
+      text,
+    }));
+    return { ...segment, words };
+  });
+  const corrected = await page.request.patch(`/v1/transcripts/${id}`, { data: { segments: timed } });
+  expect(corrected.status(), await corrected.text()).toBe(200);
+  const publish = await page.request.post("/v1/publish", { data: { url: WATCH_URL, lang: "en" } });
+  expect(publish.status()).toBe(200);
+  const slug = (await publish.json()).slug as string;
+  // The cached page's HTML has no word spans (nothing seeks without JavaScript), only their times.
+  expect(await (await page.request.get(`/t/${slug}`)).text()).not.toContain("data-w=");
+
+  await page.goto(`/t/${slug}`);
+  // The player reports 20 s: the word spoken then is marked, not its cue.
+  const segment = timed.findLastIndex((s) => s.start <= 20.25);
+  const word = timed[segment].words.findLastIndex((w) => w.start <= 20.25);
+  const cue = page.locator(`[id="t${Math.floor(timed[segment].start)}-${segment}"]`);
+  await expect(cue.locator(`[data-w="${word}"]`)).toHaveAttribute("aria-current", "true");
+  await expect(cue.locator(`[data-w="${word}"]`)).toHaveText(timed[segment].words[word].text);
+  await expect(page.locator(".reading [aria-current=true]")).toHaveCount(1);
+  await expect(cue).not.toHaveAttribute("data-playing");
+
+  // A click on another word seeks the player to that word's time (sent to the centisecond).
+  const target = timed.findIndex((s, i) => i > segment && s.words.length >= 3);
+  const targetCue = page.locator(`[id="t${Math.floor(timed[target].start)}-${target}"]`);
+  await targetCue.locator('[data-w="2"]').click();
+  const received = page.frameLocator('[data-testid="public-player"]').locator("#received li");
+  const seek = received.filter({ hasText: "seekTo" });
+  await expect(seek).toHaveCount(1);
+  const [seconds, allowAhead] = JSON.parse((await seek.textContent())!).args as [number, boolean];
+  expect(allowAhead).toBe(true);
+  expect(Math.abs(seconds - timed[target].words[2].start)).toBeLessThanOrEqual(0.005);
+  expect(seconds).not.toBe(timed[target].start);
 });
 
 test("axe and contrast in both schemes: the public reading view, the dashboard's, Explore's search notes", async ({

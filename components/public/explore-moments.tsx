@@ -3,23 +3,50 @@ import { formatClock, platformLabel } from "@/lib/client/transcripts";
 import { snippetParts } from "@/lib/client/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
 import { searchPublic } from "@/lib/search/search-public";
+import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { momentAnchor } from "@/lib/client/moment-link";
 
 const EXPLORE_MOMENTS = 10;
 
-/** /explore?q=: the moments where `q` was said in published transcripts; [] for a query the search refuses. */
-export async function exploreMoments(q: string): Promise<SearchMoment[]> {
+export interface ExploreMomentsFound {
+  results: SearchMoment[];
+  /** Slug → how many matches the transcript's own page will say it has for `q` (viewer-counts.ts). */
+  counts: ReadonlyMap<string, number>;
+}
+
+/**
+ * /explore?q=: the moments where `q` was said in published transcripts (none for a query the search refuses),
+ * and for each of their transcripts the count its page's search will show.
+ */
+export async function exploreMoments(q: string): Promise<ExploreMomentsFound> {
   const query = searchQuerySchema.safeParse({ q, limit: String(EXPLORE_MOMENTS) });
-  if (!query.success) return [];
-  return (await searchPublic(query.data)).results;
+  if (!query.success) return { results: [], counts: new Map() };
+  const { results } = await searchPublic(query.data);
+  const slugs = results.flatMap((moment) => (moment.slug ? [moment.slug] : []));
+  return { results, counts: await viewerMatchCounts(slugs, q) };
+}
+
+/** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */
+function everyMatchLabel(q: string, count: number | undefined): string {
+  if (count === undefined) return `Every “${q}” in this transcript`;
+  if (count === 0) return `No matches for “${q}” as typed in this transcript (this moment says a form of it)`;
+  return `${count} ${count === 1 ? "match" : "matches"} for “${q}” in this transcript`;
 }
 
 /**
  * What was said in published transcripts (the list below it matches titles). Each moment links to its cue on
  * the public page (#t<seconds>-<segment>, the anchor the page marks and lands on below its sticky player).
  */
-export function ExploreMoments({ q, results }: { q: string; results: readonly SearchMoment[] }) {
+export function ExploreMoments({
+  q,
+  results,
+  counts = new Map(),
+}: {
+  q: string;
+  results: readonly SearchMoment[];
+  counts?: ReadonlyMap<string, number>;
+}) {
   if (results.length === 0) return null;
   const moments = results.length === 1 ? "1 moment" : `${results.length} moments`;
   return (
@@ -62,7 +89,7 @@ export function ExploreMoments({ q, results }: { q: string; results: readonly Se
                 rel="nofollow"
                 data-testid="explore-moment-search"
               >
-                Every “{q}” in this transcript
+                {everyMatchLabel(q, moment.slug ? counts.get(moment.slug) : undefined)}
               </Link>
             </span>
           </li>

@@ -20,6 +20,8 @@ interface Props {
   page: { rows: IndexRow[]; nextCursor: string | null } | null;
   /** /explore?q=: the moments where it was said (exploreMoments), shown above the titles; [] otherwise. */
   moments?: readonly SearchMoment[];
+  /** Slug → the match count each moment's transcript page will show (exploreMoments). */
+  counts?: ReadonlyMap<string, number>;
 }
 
 /** The note under a search that found no title: it agrees with the moments shown above it. */
@@ -28,7 +30,7 @@ function emptySearchNote(q: string, moments: number): string {
   return `No title has “${q}” in it; ${moments === 1 ? "the moment above is where it was said" : "the moments above are where it was said"}.`;
 }
 
-export function ExploreView({ q, cursor, page, moments = [] }: Props) {
+export function ExploreView({ q, cursor, page, moments = [], counts }: Props) {
   const next = page?.nextCursor
     ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
     : null;
@@ -55,7 +57,7 @@ export function ExploreView({ q, cursor, page, moments = [] }: Props) {
             Search
           </button>
         </form>
-        {q && !cursor && <ExploreMoments q={q} results={moments} />}
+        {q && !cursor && <ExploreMoments q={q} results={moments} counts={counts} />}
         {q && !cursor && moments.length > 0 && page && page.rows.length > 0 && (
           <h2 className="-mb-4 text-sm font-medium text-stone-700">Titles with “{q}”</h2>
         )}

@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { PublicTranscript, type Line } from "@/components/public/public-transcript";
+import { PublicTranscript } from "@/components/public/public-transcript";
+import { publicLine } from "@/lib/publishing/public-lines";
 import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts";
 import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
@@ -73,7 +74,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
           </p>
         </header>
         <PublicTranscript
-          lines={segments.map((segment): Line => [segment.start, segment.end, segment.text])}
+          lines={segments.map(publicLine)}
           player={player ? { ...player, title } : null}
           momentPrefix={momentPrefix(transcript)}
           initialQuery={query}

@@ -6,6 +6,7 @@ import {
   useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type FormEvent,
   type MouseEvent,
   type RefObject,
@@ -16,23 +17,16 @@ import { usePlayer } from "@/lib/client/use-player";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
 import { landBelowPinned } from "@/lib/client/keep-in-view";
 import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/client/moment-link";
-import { readingParagraphs } from "@/lib/formats/paragraphs";
+import { activeWordIndex, readingParagraphs } from "@/lib/formats/paragraphs";
+import { lineSegments, type Line } from "@/lib/publishing/public-lines";
 import { ReadingView } from "@/components/transcript/reading-view";
 import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 
-interface Segment {
-  start: number;
-  end: number;
-  text: string;
-}
+export type { Line };
 
-/**
- * A line as [start, end, text]: the props travel in the page's React Server Components payload, and on a
- * cached page every byte counts (issue 25); named keys cost about 30 bytes a line there.
- */
-export type Line = [start: number, end: number, text: string];
+const noSubscription = () => () => {};
 
 interface Props {
   lines: Line[];
@@ -51,7 +45,10 @@ interface Props {
 // a cue seeks the embedded player through its postMessage API (YouTube's widget protocol, Vimeo's player.js
 // protocol: no third-party script), the cue being played is marked and followed, a moment link (#t<s>-<i>,
 // from Explore, the search API and MCP) is scrolled to below the sticky player, marked and the player cued
-// there, and the search filters as you type. Word times are not sent to public pages (their bytes).
+// there, and the search filters as you type. Where the lines carry word times (lib/publishing/public-lines.ts),
+// each word is a seek target and the word being played is marked, as in the dashboard: the words become spans
+// once the page runs (the server's HTML has none: without JavaScript nothing seeks, and a 38-minute automatic
+// caption track would otherwise add ~6,300 spans to a cached page).
 
 /** A line's text with the search's matches marked. */
 function Highlighted({ text, index, matches }: { text: string; index: number; matches: SearchMatch[] }) {
@@ -84,7 +81,13 @@ function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
 }
 
 export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd }: Props) {
-  const segments: Segment[] = useMemo(() => lines.map(([start, end, text]) => ({ start, end, text })), [lines]);
+  // false on the server and while hydrating (the same HTML), true after: then the words get their spans.
+  const running = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+  const segments = useMemo(() => lineSegments(lines, running), [lines, running]);
   const paragraphs = useMemo(() => readingParagraphs(segments), [segments]);
   const [query, setQuery] = useState(initialQuery);
   const [view, setView] = useState<"reading" | "cues">("reading");
@@ -107,6 +110,7 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
   const matchCount = found.length;
   const lineCount = new Set(found.map((match) => match.segment)).size;
   const current = activeSegmentIndex(segments, time);
+  const currentWord = current >= 0 ? activeWordIndex(segments[current].words, time) : -1;
   const list = useRef<HTMLOListElement>(null);
   const pane = useRef<HTMLDivElement>(null);
   const structuredData = useMemo(() => videoJsonLd(jsonLd, segments), [jsonLd, segments]);
@@ -232,7 +236,7 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
           segments={segments}
           paragraphs={paragraphs}
           active={current}
-          activeWord={-1}
+          activeWord={currentWord}
           moment={moment}
           matches={found}
           currentMatch={-1}

@@ -21,7 +21,7 @@ export default async function ExploreSearchPage({ searchParams }: Props) {
   const params = await searchParams;
   const q = first(params.q).slice(0, 100);
   const cursor = first(params.cursor) || undefined;
-  const [page, moments] = await Promise.all([
+  const [page, found] = await Promise.all([
     (!cursor && !q
       ? newestPublished(EXPLORE_PAGE_SIZE)
       : listPublished({ cursor, limit: EXPLORE_PAGE_SIZE, search: q })
@@ -29,7 +29,7 @@ export default async function ExploreSearchPage({ searchParams }: Props) {
       if (error instanceof RequestValidationError) return null; // a cursor that is not ours: show the first page link
       throw error;
     }),
-    q && !cursor ? exploreMoments(q) : Promise.resolve([]),
+    q && !cursor ? exploreMoments(q) : Promise.resolve(null),
   ]);
-  return <ExploreView q={q} cursor={cursor} page={page} moments={moments} />;
+  return <ExploreView q={q} cursor={cursor} page={page} moments={found?.results} counts={found?.counts} />;
 }
