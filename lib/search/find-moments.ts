@@ -215,7 +215,14 @@ export async function findMoments(
     const timeoutMs = env().SEARCH_TIMEOUT_MS;
     return await db.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(timeoutMs));
+        // Serial: the candidates are the first SEARCH_MAX_CANDIDATES visible matches in the order the plan reads
+        // them; parallel workers (chosen since the view "SearchPassage" is a UNION ALL: Parallel Append) hand
+        // them over in no fixed order, so two pages could rank different candidates, and starting the workers
+        // cost about what the bounded work they share saves (issue 44b).
+        await tx.$queryRawUnsafe(
+          `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)`,
+          String(timeoutMs),
+        );
         return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
       },
       // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.
