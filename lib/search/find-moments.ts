@@ -218,9 +218,12 @@ export async function findMoments(
         // Serial: the candidates are the first SEARCH_MAX_CANDIDATES visible matches in the order the plan reads
         // them; parallel workers (chosen since the view "SearchPassage" is a UNION ALL: Parallel Append) hand
         // them over in no fixed order, so two pages could rank different candidates, and starting the workers
-        // cost about what the bounded work they share saves (issue 44b).
+        // cost about what the bounded work they share saves (issue 44b). No JIT: the planner's estimate for the
+        // probing plan (all matches of a frequent word) passes jit_above_cost, while the statement stops at the
+        // bound; compiling took 56 of its 96 ms at a million (issue 44b).
         await tx.$queryRawUnsafe(
-          `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true)`,
+          `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true),
+                  set_config('jit', 'off', true)`,
           String(timeoutMs),
         );
         return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
