@@ -249,13 +249,20 @@ async function explainAll(db: Db, n: number, reads: [string, (n: number, db: Db)
   for (const [name, read] of reads) {
     logged.length = 0;
     await read(n, spy);
+    // One transaction per read, so that the settings a read gives its statements (set_config(…, true): the
+    // search's timeout, no parallel workers, no JIT) apply to their plans here too.
+    const client = await db.pool.connect();
+    await client.query("BEGIN");
     for (const { query, params } of logged) {
+      if (/set_config/.test(query)) await client.query(query, JSON.parse(params) as unknown[]);
       if (!/^\s*(SELECT|WITH)\b/i.test(query) || /set_config/.test(query)) continue;
-      const plan = await db.pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, JSON.parse(params) as unknown[]);
+      const plan = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, JSON.parse(params) as unknown[]);
       console.log(
         `\n### ${name}\n${query.replace(/\s+/g, " ").slice(0, 400)}\n${plan.rows.map((r) => r["QUERY PLAN"]).join("\n")}`,
       );
     }
+    await client.query("COMMIT");
+    client.release();
   }
   const sizes = await db.pool.query(
     `SELECT c.relname AS index, pg_size_pretty(pg_relation_size(c.oid)) AS size FROM pg_index i
