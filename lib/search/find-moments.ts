@@ -92,8 +92,47 @@ async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, config
   return [...byQuery].map(([query, group]) => ({ query, configs: group }));
 }
 
+/**
+ * Whether the library search of a user with `entries` done history entries, among `transcripts`, checks
+ * each candidate passage against the caller's history by an index probe (`Transcription(transcriptId, userId)`), in the order the word's index yields them, stopping at the
+ * candidate bound (true), or leaves the plan to PostgreSQL (false), which for a history this size reads the
+ * caller's entries first: passages of their transcripts by the passages' primary key (a small history), or a
+ * hash of all their entries that the candidates are looked up in (issue 44b: 100,000 entries hashed for every
+ * search, 59-73 ms at a million, the largest part of the statement).
+ *
+ * Probing finds SEARCH_MAX_CANDIDATES visible passages after about SEARCH_MAX_CANDIDATES × transcripts /
+ * entries probes when the caller's transcripts are spread evenly among everyone's (fewer when their passages
+ * come first), never more than the word's matches; the hash costs one row per entry. So probing is chosen
+ * when entries² ≥ 2 × SEARCH_MAX_CANDIDATES × transcripts (2 for a probe's higher cost per row than a hash
+ * row's): at a million transcripts from about 63,000 done entries. Below that, a small history read first
+ * is cheap while probing would test every match of a frequent word (1.9 s for a user with 90 entries at a
+ * million). Entries come from "HistoryCount" (kept by a trigger), transcripts from the planner's estimate
+ * (pg_class.reltuples; -1 before the first ANALYZE, read as "small"). `OFFSET 0` keeps the EXISTS a
+ * per-row subplan (PostgreSQL does not turn a sub-select with OFFSET into a join). Either way the
+ * candidates are the first SEARCH_MAX_CANDIDATES visible matches found (the hash plan also reads the
+ * passages in the index's order; a small history read first yields them in its own order), and a word with
+ * fewer visible matches than that gives the same moments by both (search-scale.int.test.ts).
+ */
+export function probesHistory(entries: number, transcripts: number): boolean {
+  return transcripts > 0 && entries * entries >= 2 * SEARCH_MAX_CANDIDATES * transcripts;
+}
+
+async function probeEntries(db: Awaited<ReturnType<typeof getDb>>, userId: string): Promise<boolean> {
+  const [row] = await db.$queryRawUnsafe<{ entries: number; transcripts: number }[]>(
+    `SELECT coalesce((SELECT sum(c."n") FROM "HistoryCount" c WHERE c."userId" = $1 AND c."state" = 'done'), 0)::float8 AS entries,
+            coalesce((SELECT c.reltuples FROM pg_class c WHERE c.oid = '"Transcript"'::regclass), -1)::float8 AS transcripts`,
+    userId,
+  );
+  return row ? probesHistory(row.entries, row.transcripts) : false;
+}
+
 /** One page of moments (one row more than `limit` when there is a next page), best first. */
-export async function findMoments(scope: SearchScope, query: SearchQuery): Promise<MomentRow[]> {
+export async function findMoments(
+  scope: SearchScope,
+  query: SearchQuery,
+  /** probe: the library's visibility check one way or the other (tests); by default as probesHistory says. */
+  options: { probe?: boolean } = {},
+): Promise<MomentRow[]> {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
   const groups = await readings(db, query.q, configs);
@@ -113,6 +152,8 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
 
   const user = scope.kind === "library" ? param(scope.userId) : null;
+  // How the library's visibility is checked depends on how much of the index is the caller's (see probeEntries).
+  const probe = scope.kind === "library" && (options.probe ?? (await probeEntries(db, scope.userId)));
   // Passages are read through the view "SearchPassage" (migration revision_search): the transcripts' own
   // (editorId NULL) and each user's current correction's (lib/edits). A user's correction replaces the
   // transcript's passages for that user alone: in their library, and where they published it.
@@ -120,7 +161,7 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
   const visible =
     user !== null
-      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done')
+      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done'${probe ? " OFFSET 0" : ""})
          AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
       : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END))`;
@@ -174,7 +215,17 @@ export async function findMoments(scope: SearchScope, query: SearchQuery): Promi
     const timeoutMs = env().SEARCH_TIMEOUT_MS;
     return await db.$transaction(
       async (tx) => {
-        await tx.$queryRawUnsafe(`SELECT set_config('statement_timeout', $1, true)`, String(timeoutMs));
+        // Serial: the candidates are the first SEARCH_MAX_CANDIDATES visible matches in the order the plan reads
+        // them; parallel workers (chosen since the view "SearchPassage" is a UNION ALL: Parallel Append) hand
+        // them over in no fixed order, so two pages could rank different candidates, and starting the workers
+        // cost about what the bounded work they share saves (issue 44b). No JIT: the planner's estimate for the
+        // probing plan (all matches of a frequent word) passes jit_above_cost, while the statement stops at the
+        // bound; compiling took 56 of its 96 ms at a million (issue 44b).
+        await tx.$queryRawUnsafe(
+          `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true),
+                  set_config('jit', 'off', true)`,
+          String(timeoutMs),
+        );
         return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
       },
       // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.

@@ -4,8 +4,12 @@ import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/searc
 import { serializeSearch } from "@/lib/search/serializers";
 
 /** GET /v1/me/search (and MCP's search_transcripts): moments of what was said in the caller's complete history entries. */
-export async function searchLibrary(userId: string, query: SearchQuery): Promise<SearchResponse> {
+export async function searchLibrary(
+  userId: string,
+  query: SearchQuery,
+  options: { probe?: boolean } = {},
+): Promise<SearchResponse> {
   const scope = { kind: "library", userId } as const;
-  const rows = await findMoments(scope, query);
+  const rows = await findMoments(scope, query, options);
   return serializeSearch(rows, scope, query, query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0, cjkNeedles(query.q));
 }

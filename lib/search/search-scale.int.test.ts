@@ -11,13 +11,14 @@ let userId: string;
 let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
 let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
 let SEARCH_MAX_CANDIDATES: number;
+let probesHistory: typeof import("@/lib/search/find-moments").probesHistory;
 
 beforeAll(async () => {
   process.env.APP_URL = "https://verbatim.example";
   ctx = await useTestDatabase();
   ({ searchPublic } = await import("@/lib/search/search-public"));
   ({ searchLibrary } = await import("@/lib/search/search-library"));
-  ({ SEARCH_MAX_CANDIDATES } = await import("@/lib/search/find-moments"));
+  ({ SEARCH_MAX_CANDIDATES, probesHistory } = await import("@/lib/search/find-moments"));
   userId = (await createUser(ctx.db)).id;
   // Three segments of about 200 characters each (three passages, cut by the app's trigger), each saying
   // "ocean" one to three times among other words; every transcript published and in the user's history.
@@ -37,6 +38,20 @@ beforeAll(async () => {
   await ctx.db.$executeRawUnsafe(
     `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
      SELECT 'fp-' || i, 'waves-' || i, $1, 'fw-' || i, now(), now() FROM generate_series(1, ${TRANSCRIPTS}) AS i`,
+    userId,
+  );
+  // Twelve transcripts saying "lighthouse" once (fewer matches than are ranked): 1-6 in the user's history
+  // (done), 7-9 in it with an error, 10-12 not in it.
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "segments")
+     SELECT 'lh-' || i, 'youtube', lpad(i::text, 11, 'l'), 'en', 'captions', 'Coast ' || i, 'https://www.youtube.com/watch?v=' || lpad(i::text, 11, 'l'),
+       jsonb_build_array(jsonb_build_object('start', 0, 'end', 5, 'text', 'the old lighthouse on the cape, number ' || i))
+     FROM generate_series(1, 12) AS i`,
+  );
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "updatedAt")
+     SELECT 'lhh-' || i, $1, 'youtube', lpad(i::text, 11, 'l'), 'en', 'captions', 'lh-' || i, CASE WHEN i <= 6 THEN 'done' ELSE 'error' END, now()
+     FROM generate_series(1, 9) AS i`,
     userId,
   );
 });
@@ -71,6 +86,10 @@ describe("a word in more passages than are ranked", () => {
   for (const [name, search] of [
     ["public", (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q))],
     ["library", (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q))],
+    [
+      "library probing each candidate (a large history)",
+      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q), { probe: true }),
+    ],
   ] as const) {
     it(`${name}: pages of 20 and of 50 give the same moments, none twice, best first, 3 per transcript at most`, async () => {
       const by20 = await pages(search, 20);
@@ -87,4 +106,33 @@ describe("a word in more passages than are ranked", () => {
       expect((await search({ q: "ocean", limit: 50 })).results.map(key)).toEqual(by50.slice(0, 50).map(key));
     });
   }
+});
+
+describe("the library's visibility check, by the caller's size (issue 44b)", () => {
+  it("probes per candidate only for a history that is a large part of the index", () => {
+    // The bench's busy user: 98,000 done entries among a million transcripts; a light user: 90.
+    expect(probesHistory(98_000, 1_000_000)).toBe(true);
+    expect(probesHistory(90, 1_000_000)).toBe(false);
+    expect(probesHistory(980, 10_000)).toBe(false);
+    expect(probesHistory(900, 900)).toBe(false);
+    // The bound: entries² = 2 × 2,000 × transcripts.
+    expect(probesHistory(20_000, 100_000)).toBe(true);
+    expect(probesHistory(19_999, 100_000)).toBe(false);
+    // Before the first ANALYZE the planner knows no size (-1): left to the planner.
+    expect(probesHistory(5_000, -1)).toBe(false);
+  });
+
+  it("either way: the same moments of the caller's done entries, for a word with fewer matches than are ranked", async () => {
+    const ask = (probe: boolean) =>
+      searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 }), { probe });
+    const [probed, planned, chosen] = await Promise.all([
+      ask(true),
+      ask(false),
+      searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 })),
+    ]);
+    const ids = (r: typeof probed) => r.results.map((m) => m.transcript_id).sort();
+    expect(ids(probed)).toEqual(["lh-1", "lh-2", "lh-3", "lh-4", "lh-5", "lh-6"]);
+    expect(probed.results.map(key)).toEqual(planned.results.map(key));
+    expect(chosen.results.map(key)).toEqual(planned.results.map(key));
+  });
 });
