@@ -183,6 +183,8 @@ test("transcribe: the form shows the plan's usage and says what is wrong with th
   );
   await expect(page.getByLabel("Video or audio link")).toHaveValue("https://www.youtube.com/watch?v=dQw4w9WgXcQ");
   await expect(page.getByLabel("Language")).toHaveValue("not a language");
-  await expect(page.getByTestId("transcribe-error")).toHaveText("The language must be a code such as en, de or pt-BR.");
+  await expect(page.getByTestId("transcribe-error")).toHaveText(
+    "The language must be a code such as en, de or pt-BR, or auto.",
+  );
   await expect(page.getByTestId("transcript-viewer")).toHaveCount(0);
 });

@@ -38,6 +38,8 @@ export function contractApp(fakes: { stripeOrigin: string; stripeKey: string; po
       AUTH_SECRET: CONTRACT_AUTH_SECRET,
       YOUTUBE_BASE_URL: fake("youtube"),
       ASR_OPENAI_BASE_URL: fake("asr"),
+      // The upload is a tone the speech fake "hears"; voice-activity detection would rightly find no speech in it.
+      ASR_VAD: "off",
       ITUNES_LOOKUP_URL: `${fakes.podcastsOrigin}/lookup`,
       OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
       RATE_LIMIT_MULTIPLIER: "10",
