@@ -97,19 +97,7 @@ export async function buildSpeechAudio(
     const pcm = path.join(dir, "audio.s16le");
     await decodePcm(audioPath, pcm, opts);
     const joined = path.join(dir, "speech.s16le");
-    const out = createWriteStream(joined);
-    const silence = Buffer.alloc(Math.round(JOIN_SILENCE_SECONDS * SAMPLE_RATE) * 2);
-    for (let i = 0; i < pieces.length; i++) {
-      throwIfAborted(opts.signal);
-      if (i > 0 && !out.write(silence)) await new Promise((resolve) => out.once("drain", resolve));
-      // Sample-exact: the pieces' times are whole milliseconds (16 samples each).
-      const start = Math.round(pieces[i].start * SAMPLE_RATE) * 2;
-      const end = Math.round(pieces[i].end * SAMPLE_RATE) * 2;
-      if (end > start) await pipeline(createReadStream(pcm, { start, end: end - 1 }), out, { end: false });
-    }
-    await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    await pipeline(joinedPcm(pcm, pieces, opts.signal), createWriteStream(joined));
     await rm(pcm, { force: true });
     const partial = path.join(dir, `speech${EXTENSION[codec]}`);
     await encodePcm(joined, partial, codec, opts);
@@ -122,6 +110,19 @@ export async function buildSpeechAudio(
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The PCM of `pieces`, read one piece at a time, with JOIN_SILENCE_SECONDS of zeros between them. */
+async function* joinedPcm(pcm: string, pieces: readonly TimeRange[], signal: AbortSignal | undefined) {
+  const silence = Buffer.alloc(Math.round(JOIN_SILENCE_SECONDS * SAMPLE_RATE) * 2);
+  for (let i = 0; i < pieces.length; i++) {
+    throwIfAborted(signal);
+    if (i > 0) yield silence;
+    // Sample-exact: the pieces' times are whole milliseconds (16 samples each).
+    const start = Math.round(pieces[i].start * SAMPLE_RATE) * 2;
+    const end = Math.round(pieces[i].end * SAMPLE_RATE) * 2;
+    if (end > start) yield* createReadStream(pcm, { start, end: end - 1 }) as AsyncIterable<Buffer>;
   }
 }
 
