@@ -46,12 +46,13 @@ export interface ConvertResult {
   mimeType: "audio/ogg" | "audio/mpeg";
 }
 
-const CODEC_ARGS: Record<AsrCodec, readonly string[]> = {
+/** Encoder arguments of each codec (also lib/asr/speech-audio.ts, which re-encodes speech-only audio alike). */
+export const CODEC_ARGS: Record<AsrCodec, readonly string[]> = {
   opus: ["-c:a", "libopus", "-b:a", "24k", "-application", "voip", "-f", "ogg"],
   // MPEG-2 layer III at 16 kHz: 32 kbit/s keeps speech clear.
   mp3: ["-c:a", "libmp3lame", "-b:a", "32k", "-f", "mp3"],
 };
-const EXTENSION: Record<AsrCodec, string> = { opus: ".ogg", mp3: ".mp3" };
+export const EXTENSION: Record<AsrCodec, string> = { opus: ".ogg", mp3: ".mp3" };
 const MIME: Record<AsrCodec, ConvertResult["mimeType"]> = { opus: "audio/ogg", mp3: "audio/mpeg" };
 
 const encoderCache = new Map<string, Promise<AsrCodec>>();

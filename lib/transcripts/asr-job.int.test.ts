@@ -1,4 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -6,7 +8,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
-import { speech } from "@/test/speech";
+import { probeDuration } from "@/lib/asr/ffmpeg";
+import { joinedSeconds } from "@/lib/asr/speech-audio";
+import { findExecutable } from "@/lib/process/media-tools";
+import { speech, speechWav } from "@/test/speech";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 
 // The speech-recognition path end to end: POST /v1/transcript with an audio URL → 202 → the local
@@ -19,6 +24,8 @@ let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let asr: FakeOpenAiAsr;
 let audioServer: http.Server;
 let audioBase: string;
+/** Two spoken sentences with 30 s of silence between them (espeak-ng speech, ffmpeg silence). */
+let pausedTalk: Buffer;
 let dataDir: string;
 let runner: { stop(): Promise<void> };
 let routes: {
@@ -32,10 +39,40 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-"));
   const audio = await speech("Bread rises because yeast makes gas. The gluten traps it.");
   const silence = silentWav(20);
+  const ffmpeg = findExecutable("ffmpeg") ?? "ffmpeg";
+  const first = await speechWav(path.join(dataDir, "first.wav"), "The first part of the talk is here.");
+  const second = await speechWav(path.join(dataDir, "second.wav"), "And the second part follows the pause.");
+  const paused = path.join(dataDir, "paused.wav");
+  execFileSync(ffmpeg, [
+    "-loglevel",
+    "error",
+    "-y",
+    "-i",
+    first,
+    "-f",
+    "lavfi",
+    "-t",
+    "30",
+    "-i",
+    "anullsrc=r=22050:cl=mono",
+    "-i",
+    second,
+    "-filter_complex",
+    "[0:a][1:a][2:a]concat=n=3:v=0:a=1",
+    "-ac",
+    "1",
+    "-ar",
+    "22050",
+    paused,
+  ]);
+  pausedTalk = readFileSync(paused);
   audioServer = http.createServer((req, res) => {
     if (req.url === "/episode.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
       res.end(audio);
+    } else if (req.url === "/paused.wav") {
+      res.writeHead(200, { "content-type": "audio/wav", "content-length": pausedTalk.length });
+      res.end(pausedTalk);
     } else if (req.url === "/silence.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": silence.length });
       res.end(silence);
@@ -232,6 +269,66 @@ describe("speech recognition jobs", () => {
       reservedSecs: 0,
       attempts: 1,
     });
+  });
+
+  it("a long pause: the paid recogniser is sent only the speech, the times are stored on the original clock, the charge is the whole audio", async () => {
+    const { user, auth } = await userWithKey();
+    const received: number[] = [];
+    asr.respondWith(async (upload) => {
+      // What a provider would bill: the duration of the audio it received.
+      const file = path.join(dataDir, `received-${received.length}-${upload.filename}`);
+      await writeFile(file, upload.audio);
+      const seconds = await probeDuration(file);
+      received.push(seconds);
+      // A word near the start of what it heard, and one 1.5 s before its end (in the second sentence).
+      return {
+        words: [
+          { word: "First.", start: 0.5, end: 0.9 },
+          { word: "Second.", start: seconds - 1.5, end: seconds - 1.1 },
+        ],
+        duration: seconds,
+      };
+    });
+    try {
+      const res = await callRoute(routes.transcript, "/v1/transcript", {
+        headers: auth,
+        body: { audio: `${audioBase}/paused.wav` },
+      });
+      expect(res.status).toBe(202);
+      const jobId = (res.json as { job_id: string }).job_id;
+      const done = (await waitForJob(jobId, auth)).json as { status: string; transcript: { duration_seconds: number } };
+      expect(done.status).toBe("done");
+
+      const job = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
+      const regions = (job.checkpoints as { "prepare-audio": { speech: Array<{ start: number; end: number }> } })[
+        "prepare-audio"
+      ].speech;
+      expect(regions).toHaveLength(2);
+      const whole = done.transcript.duration_seconds;
+      expect(whole).toBeGreaterThan(33);
+      // One request, with the speech only: the 30-s pause is not sent (the regions joined with 0.2 s).
+      expect(received).toHaveLength(1);
+      expect(received[0]).toBeLessThan(whole - 25);
+      expect(Math.abs(received[0] - joinedSeconds(regions))).toBeLessThan(0.1);
+
+      const stored = await ctx.db.transcript.findFirstOrThrow({
+        where: { origin: "asr" },
+        orderBy: { createdAt: "desc" },
+      });
+      const words = (stored.segments as Array<{ words?: Array<{ start: number; text: string }> }>).flatMap(
+        (s) => s.words ?? [],
+      );
+      expect(words.map((w) => w.text)).toEqual(["First.", "Second."]);
+      // On the original clock: the first word 0.5 s into the first region, the second after the pause,
+      // 1.5 s before the second region's end.
+      expect(words[0].start).toBeCloseTo(regions[0].start + 0.5, 1);
+      expect(words[1].start).toBeGreaterThan(30);
+      expect(Math.abs(words[1].start - (regions[1].end - 1.5))).toBeLessThan(0.1);
+      // The user is charged the media's duration, as before: the saving is the provider's bill.
+      expect((await getSubscription(user.id)).used_seconds).toBe(whole);
+    } finally {
+      asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
+    }
   });
 
   it("a vocabulary is sent as the recogniser's prompt and is its own cache entry", async () => {

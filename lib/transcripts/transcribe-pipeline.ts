@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/lib/env";
@@ -14,6 +15,7 @@ import {
 } from "@/lib/media";
 import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { guardWords } from "@/lib/asr/hallucination";
+import { buildSpeechAudio, speechOnlyPieces, toOriginalClock } from "@/lib/asr/speech-audio";
 import { detectSpeech } from "@/lib/asr/vad";
 import { vocabularyKey } from "@/lib/asr/vocabulary";
 import { log } from "@/lib/observability/logger";
@@ -80,6 +82,11 @@ const transcribeContextSchema = z.object({
   durationSeconds: z.number().nonnegative().optional(),
   /** Speech regions the voice-activity detector found (lib/asr/vad.ts); absent when it could not run. */
   speech: z.array(z.object({ start: z.number(), end: z.number() })).optional(),
+  /**
+   * What the asynchronous provider was sent: these pieces of the audio joined (lib/asr/speech-audio.ts),
+   * so its times are mapped back with them; absent: the whole audio. Kept with the upload it describes.
+   */
+  asrPieces: z.array(z.object({ start: z.number(), end: z.number() })).optional(),
   transcriptId: z.string().optional(),
 });
 
@@ -245,7 +252,8 @@ async function speechRegions(audioPath: string, io: StepContext): Promise<Transc
       pcmPath,
     });
     // Only the local runner reads the PCM again (32 kB a second of audio): for a paid engine it goes now.
-    if (!asrProvider()?.name.startsWith("local:")) await rm(pcmPath, { force: true });
+    const provider = asrProvider();
+    if (!provider || !isLocal(provider)) await rm(pcmPath, { force: true });
     return found.regions;
   } catch (error) {
     if (error instanceof AsrError && error.code === "asr_unavailable") {
@@ -259,13 +267,18 @@ async function speechRegions(audioPath: string, io: StepContext): Promise<Transc
 const recognitionOptions = (
   ctx: TranscribeContext,
   io: StepContext,
-  { chunkDir, stage = "recognising speech" }: { chunkDir?: string; stage?: string } = {},
+  {
+    chunkDir,
+    stage = "recognising speech",
+    speechOnly = false,
+  }: { chunkDir?: string; stage?: string; speechOnly?: boolean } = {},
 ) => ({
   lang: ctx.lang,
   signal: io.signal,
   chunkDir,
   ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
-  ...(ctx.speech ? { speech: ctx.speech } : {}),
+  // Regions are on the file's clock: an engine hearing the joined speech gets none (its times are mapped after).
+  ...(ctx.speech && !speechOnly ? { speech: ctx.speech } : {}),
   onProgress: (fraction: number) => void io.progress(stage, 0.4 + 0.5 * fraction).catch(() => undefined),
 });
 
@@ -284,6 +297,36 @@ async function preparedAudio(ctx: TranscribeContext, io: StepContext): Promise<s
   return (await prepareAudio(ctx, io)).audioPath!;
 }
 
+/** The local recogniser hears only the speech regions itself (lib/asr/local.ts). */
+const isLocal = (provider: { name: string }) => provider.name.startsWith("local:");
+
+/**
+ * What a paid recogniser is sent (issue 41): where the detector found speech covering less than
+ * SPEECH_ONLY_MAX_SHARE of the audio, only those pieces, joined (lib/asr/speech-audio.ts), built from the
+ * checkpointed regions into the job's work folder under a name that is the pieces' hash, so a retry sends
+ * the same audio (built again if the folder is gone); else the whole converted audio. The user's charge is
+ * the media's duration either way (settled in prepare-audio): the saving is the provider's bill.
+ */
+async function paidAudio(
+  ctx: TranscribeContext,
+  io: StepContext,
+): Promise<{ audioPath: string; pieces: TranscribeContext["speech"] | null; key: string }> {
+  const audioPath = await preparedAudio(ctx, io);
+  const pieces = speechOnlyPieces(ctx.speech, ctx.durationSeconds);
+  if (!pieces) return { audioPath, pieces: null, key: "" };
+  const key = createHash("sha256").update(JSON.stringify(pieces)).digest("hex").slice(0, 16);
+  const speechPath = path.join(workDir(io.jobId), `asr-speech-${key}${path.extname(audioPath)}`);
+  if (!(await stat(speechPath).catch(() => null))) {
+    await io.progress("cutting out the silence", 0.38);
+    await buildSpeechAudio(audioPath, pieces, speechPath, {
+      signal: io.signal,
+      ffmpegPath: findExecutable("ffmpeg") ?? undefined,
+      tmpDir: workDir(io.jobId),
+    });
+  }
+  return { audioPath: speechPath, pieces, key };
+}
+
 /**
  * Asynchronous providers (AssemblyAI): sends the audio to the provider (free) and checkpoints the URL it
  * is now at, which is what lets the paid submission be found again after a crash (submitRecognition).
@@ -292,11 +335,19 @@ async function uploadAudio(ctx: TranscribeContext, io: StepContext): Promise<Par
   const provider = configuredProvider();
   // A job submitted before this step existed has nothing to upload.
   if (!provider.upload || ctx.asrTranscriptId) return {};
-  const audioPath = await preparedAudio(ctx, io);
-  const uploadedAt = new Date().toISOString();
   try {
-    const { audioUrl } = await provider.upload(audioPath, recognitionOptions(ctx, io, { stage: "uploading audio" }));
-    return { asrProvider: provider.name, asrUploadUrl: audioUrl, asrUploadedAt: uploadedAt };
+    const { audioPath, pieces } = await paidAudio(ctx, io);
+    const uploadedAt = new Date().toISOString();
+    const { audioUrl } = await provider.upload(
+      audioPath,
+      recognitionOptions(ctx, io, { stage: "uploading audio", speechOnly: Boolean(pieces) }),
+    );
+    return {
+      asrProvider: provider.name,
+      asrUploadUrl: audioUrl,
+      asrUploadedAt: uploadedAt,
+      ...(pieces ? { asrPieces: pieces } : {}),
+    };
   } catch (error) {
     throw asJobError(error);
   }
@@ -328,7 +379,7 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
           },
         );
       }
-      const options = recognitionOptions(ctx, io);
+      const options = recognitionOptions(ctx, io, { speechOnly: Boolean(ctx.asrPieces) });
       const uploadedAt = new Date(ctx.asrUploadedAt ?? Date.now());
       const earlier = await provider.findSubmitted(ctx.asrUploadUrl, uploadedAt, options);
       const { id } = earlier ?? (await provider.submit(ctx.asrUploadUrl, options));
@@ -341,16 +392,29 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
         onStatus: (stage) => void io.progress(stage, 0.4).catch(() => undefined),
       });
     }
+    if (isLocal(provider)) {
+      await io.progress("recognising speech", 0.4);
+      const audioPath = await preparedAudio(ctx, io);
+      const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
+      await mkdir(chunkDir, { recursive: true });
+      return await storeRecognized(
+        ctx,
+        io,
+        await provider.transcribe(audioPath, recognitionOptions(ctx, io, { chunkDir })),
+        provider.name,
+      );
+    }
+    // A paid synchronous provider: the speech-only audio when it saves money, its kept answers in a folder
+    // of their own (named by the pieces), so a retry never reuses an answer for other audio.
+    const { audioPath, pieces, key } = await paidAudio(ctx, io);
     await io.progress("recognising speech", 0.4);
-    const audioPath = await preparedAudio(ctx, io);
-    const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
+    const chunkDir = path.join(workDir(io.jobId), "asr-chunks", ...(pieces ? [`speech-${key}`] : []));
     await mkdir(chunkDir, { recursive: true });
-    return await storeRecognized(
-      ctx,
-      io,
-      await provider.transcribe(audioPath, recognitionOptions(ctx, io, { chunkDir })),
-      provider.name,
+    const result = await provider.transcribe(
+      audioPath,
+      recognitionOptions(ctx, io, { chunkDir, speechOnly: Boolean(pieces) }),
     );
+    return await storeRecognized(ctx, io, pieces ? toOriginalClock(result, pieces) : result, provider.name);
   } catch (error) {
     throw asJobError(error);
   }
@@ -374,10 +438,15 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
     );
   }
   try {
+    const result = await provider.waitFor(
+      ctx.asrTranscriptId,
+      recognitionOptions(ctx, io, { speechOnly: Boolean(ctx.asrPieces) }),
+    );
+    // Sent the speech only: its times back on the original audio's clock.
     return await storeRecognized(
       ctx,
       io,
-      await provider.waitFor(ctx.asrTranscriptId, recognitionOptions(ctx, io)),
+      ctx.asrPieces ? toOriginalClock(result, ctx.asrPieces) : result,
       provider.name,
     );
   } catch (error) {

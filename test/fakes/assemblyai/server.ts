@@ -55,6 +55,8 @@ export interface SubmittedTranscript {
   params: Record<string, unknown>;
   /** Bytes of the upload its audio_url points at, null when it is not an upload of this server. */
   uploadBytes: number | null;
+  /** That upload's body (the audio AssemblyAI would transcribe and bill), null likewise. */
+  uploadAudio: Buffer | null;
 }
 
 export interface RecordedRequest {
@@ -154,6 +156,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
   const requests: RecordedRequest[] = [];
   const uploads: number[] = [];
   const uploadSizes = new Map<string, number>();
+  const uploadBodies = new Map<string, Buffer>();
   const submitted: SubmittedTranscript[] = [];
   const transcripts = new Map<string, Stored>();
   const failures: FakeFailure[] = [];
@@ -303,6 +306,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
         }
         const id = randomUUID();
         uploadSizes.set(id, body.length);
+        uploadBodies.set(id, body);
         uploads.push(body.length);
         send(res, 200, { upload_url: `${origin}/upload/${id}` });
         return;
@@ -346,6 +350,7 @@ export async function startFakeAssemblyAi(options: FakeAssemblyAiOptions = {}): 
           id: randomUUID(),
           params,
           uploadBytes: uploadId ? (uploadSizes.get(uploadId) ?? null) : null,
+          uploadAudio: uploadId ? (uploadBodies.get(uploadId) ?? null) : null,
         };
         let spec = decide(entry);
         if (entry.uploadBytes === null && spec.error === undefined) {
