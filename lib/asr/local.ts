@@ -12,11 +12,10 @@
  * a deadline that grows with the audio, and is killed (its process group) when the job's signal aborts.
  */
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
 import { guardWords } from "./hallucination";
@@ -24,7 +23,7 @@ import { fromWhisperLanguage, toWhisperLanguage } from "./language";
 import { joinWords } from "./segment-words";
 import { mostCommon } from "./verbose-json";
 import { stitchChunks, type ChunkWords } from "./stitch";
-import { JOIN_SILENCE_SECONDS, planSpeechChunks, toFileTime, type TimeRange } from "./vad";
+import { decodePcm, JOIN_SILENCE_SECONDS, planSpeechChunks, toFileTime, type TimeRange } from "./vad";
 import { whisperPrompt } from "./vocabulary";
 import {
   AsrError,
@@ -45,7 +44,6 @@ export const OVERLAP_SECONDS = 5;
 /** The child's deadline: this much, plus DEADLINE_PER_AUDIO_SECOND for every second of audio. */
 const DEADLINE_BASE_MS = 5 * 60_000;
 const DEADLINE_PER_AUDIO_SECOND_MS = 3_000;
-const DECODE_TIMEOUT_MS = 30 * 60_000;
 
 export const CHILD_SCRIPT = path.join(process.cwd(), "lib", "asr", "whisper-child.cjs");
 
@@ -204,51 +202,9 @@ export function createLocalProvider(options: LocalProviderOptions): AsrProvider 
   const slots = createSlots(Math.max(1, options.concurrency));
   const name = `local:${options.modelName}`;
 
-  async function toPcm(audioPath: string, pcm: string, signal?: AbortSignal): Promise<void> {
-    if (await stat(pcm).catch(() => null)) return;
-    const command = options.ffmpegPath ?? "ffmpeg";
-    const partial = `${pcm}.part`;
-    const args = [
-      "-hide_banner",
-      "-nostdin",
-      "-loglevel",
-      "error",
-      "-y",
-      ...INPUT_GUARD_ARGS,
-      "-i",
-      fileUrl(audioPath),
-      "-map",
-      "0:a:0",
-      "-vn",
-      "-ac",
-      "1",
-      "-ar",
-      String(SAMPLE_RATE),
-      "-f",
-      "s16le",
-      path.resolve(partial),
-    ];
-    let result;
-    try {
-      result = await runTool(command, args, { timeoutMs: DECODE_TIMEOUT_MS, signal, maxStdoutBytes: 64 * 1024 });
-    } catch (error) {
-      if (error instanceof ToolStartError)
-        throw new AsrError("asr_unavailable", `${command} could not be started: ${error.message}`, {
-          retryable: false,
-          cause: error,
-        });
-      throw error;
-    }
-    if (result.code !== 0) {
-      await rm(partial, { force: true });
-      throw new AsrError(
-        "asr_failed",
-        `${command} could not decode the audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`,
-        { retryable: result.failure === "timeout" },
-      );
-    }
-    await rename(partial, pcm);
-  }
+  // The same 16 kHz s16le file the speech detector reads (./vad.ts), decoded once per job.
+  const toPcm = (audioPath: string, pcm: string, signal?: AbortSignal) =>
+    decodePcm(audioPath, pcm, { ffmpegPath: options.ffmpegPath, signal });
 
   async function prepare(opts: AsrPrepareOptions): Promise<void> {
     await options.resolveModel({
