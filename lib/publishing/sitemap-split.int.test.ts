@@ -1,12 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
+import { SITEMAP_PART_URLS } from "@/lib/publishing/sitemap";
+import { publicPageUrl } from "@/lib/publishing/serializers";
 
-// Past 50,000 published pages the sitemap splits, as the sitemap protocol requires: /sitemap.xml becomes an
-// index of two parts, and every published page is in exactly one of them. Parts are ranges of
-// Publication.sitemapSeq (given in the order the rows are made), so a page keeps its part.
+// Past SITEMAP_PART_URLS published pages the sitemap splits: /sitemap.xml becomes an index of two parts, and
+// every published page is in exactly one of them. Parts are ranges of Publication.sitemapSeq (given in the
+// order the rows are made), so a page keeps its part. Slugs here are as long as a slug can be (80
+// characters), so a full part is as big as a part can be.
 
 const APP_URL = "https://verbatim.example";
-const PUBLISHED = 50_001;
+const PUBLISHED = SITEMAP_PART_URLS + 1;
+/** The protocol's limits for one sitemap file. */
+const PROTOCOL_MAX_URLS = 50_000;
+const PROTOCOL_MAX_BYTES = 50 * 1024 * 1024;
+const slug = (i: number) => `talk-${i}-`.padEnd(80, "x");
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 
@@ -22,7 +29,7 @@ beforeAll(async () => {
   // One more that was published and taken down again: in no part.
   await ctx.db.$executeRawUnsafe(
     `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
-     SELECT 'split-p-' || i, 'talk-' || i || '-abcdef', $1, 'split-t-' || i, CASE WHEN i <= ${PUBLISHED} THEN now() - i * interval '1 second' END, now()
+     SELECT 'split-p-' || i, rpad('talk-' || i || '-', 80, 'x'), $1, 'split-t-' || i, CASE WHEN i <= ${PUBLISHED} THEN now() - i * interval '1 second' END, now()
      FROM generate_series(1, ${PUBLISHED + 1}) AS i`,
     user.id,
   );
@@ -31,7 +38,7 @@ afterAll(async () => ctx?.teardown());
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 
-describe("sitemap past 50,000 URLs", () => {
+describe("sitemap past SITEMAP_PART_URLS pages", () => {
   it("is an index of two parts that list every published page once", async () => {
     const { GET: index } = await import("@/app/sitemap.xml/route");
     const { GET: part } = await import("@/app/sitemaps/[file]/route");
@@ -39,21 +46,29 @@ describe("sitemap past 50,000 URLs", () => {
 
     const read = async (file: string) =>
       part(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });
-    const first = locs(await (await read("0.xml")).text());
+    const full = await (await read("0.xml")).text();
+    const first = locs(full);
     const second = locs(await (await read("1.xml")).text());
-    expect(first).toHaveLength(50_000);
+    expect(first).toHaveLength(SITEMAP_PART_URLS);
+    expect(SITEMAP_PART_URLS).toBeLessThanOrEqual(PROTOCOL_MAX_URLS);
+    expect(Buffer.byteLength(full)).toBeLessThan(PROTOCOL_MAX_BYTES);
     expect(second).toHaveLength(1);
     const all = new Set([...first, ...second]);
     expect(all.size).toBe(PUBLISHED);
-    expect(all.has(`${APP_URL}/t/talk-${PUBLISHED + 1}-abcdef`)).toBe(false);
+    expect(all.has(`${APP_URL}/t/${slug(PUBLISHED + 1)}`)).toBe(false);
+    // Each URL with its page's last change, as publicPageUrl and the row say.
+    const row = await ctx.db.publication.findUniqueOrThrow({ where: { id: "split-p-1" } });
+    expect(full).toContain(
+      `<url><loc>${publicPageUrl(slug(1))}</loc><lastmod>${row.updatedAt.toISOString()}</lastmod></url>`,
+    );
     // In the order the publications were made: the part a page is in does not change as newer pages are
     // published, or when it is taken down and published again.
-    expect(first[0]).toBe(`${APP_URL}/t/talk-1-abcdef`);
-    expect(second).toEqual([`${APP_URL}/t/talk-${PUBLISHED}-abcdef`]);
+    expect(first[0]).toBe(`${APP_URL}/t/${slug(1)}`);
+    expect(second).toEqual([`${APP_URL}/t/${slug(PUBLISHED)}`]);
     await ctx.db.publication.update({ where: { id: "split-p-7" }, data: { publishedAt: null } });
-    expect(locs(await (await read("0.xml")).text())).not.toContain(`${APP_URL}/t/talk-7-abcdef`);
+    expect(locs(await (await read("0.xml")).text())).not.toContain(`${APP_URL}/t/${slug(7)}`);
     await ctx.db.publication.update({ where: { id: "split-p-7" }, data: { publishedAt: new Date() } });
-    expect(locs(await (await read("0.xml")).text())[6]).toBe(`${APP_URL}/t/talk-7-abcdef`);
+    expect(locs(await (await read("0.xml")).text())[6]).toBe(`${APP_URL}/t/${slug(7)}`);
     // The part count follows the newest live page: with the last one taken down, one part.
     await ctx.db.publication.update({ where: { id: `split-p-${PUBLISHED}` }, data: { publishedAt: null } });
     expect(locs(await (await index()).text())).toEqual([`${APP_URL}/sitemaps/0.xml`]);
