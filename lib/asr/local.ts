@@ -24,11 +24,11 @@ import { joinWords } from "./segment-words";
 import { mostCommon } from "./verbose-json";
 import { stitchChunks, type ChunkWords } from "./stitch";
 import { decodePcm, JOIN_SILENCE_SECONDS, planSpeechChunks, toFileTime, type TimeRange } from "./vad";
+import { createSlots } from "./slots";
 import { whisperPrompt } from "./vocabulary";
 import {
   AsrError,
   monotonicProgress,
-  throwIfAborted,
   type AsrPrepareOptions,
   type AsrProvider,
   type AsrResult,
@@ -106,41 +106,6 @@ interface ChildSegment {
   text: string;
   t0: number;
   t1: number;
-}
-
-/** A counting semaphore whose waiters leave when their signal aborts. */
-function createSlots(size: number) {
-  let free = size;
-  const waiting: Array<() => void> = [];
-  return {
-    async take(signal?: AbortSignal): Promise<() => void> {
-      throwIfAborted(signal);
-      if (free > 0) {
-        free--;
-      } else {
-        await new Promise<void>((resolve, reject) => {
-          const grant = () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          };
-          const onAbort = () => {
-            waiting.splice(waiting.indexOf(grant), 1);
-            reject(signal!.reason);
-          };
-          waiting.push(grant);
-          signal?.addEventListener("abort", onAbort, { once: true });
-        });
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const next = waiting.shift();
-        if (next) next();
-        else free++;
-      };
-    },
-  };
 }
 
 /** Chunks of the PCM file: `length` seconds each, every one starting `overlap` before the previous ends. */

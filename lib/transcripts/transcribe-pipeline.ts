@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { env } from "@/lib/env";
@@ -15,11 +14,8 @@ import {
 } from "@/lib/media";
 import { AsrError, segmentWords, type AsrResult } from "@/lib/asr";
 import { guardWords } from "@/lib/asr/hallucination";
-import { buildSpeechAudio, speechOnlyPieces, toOriginalClock } from "@/lib/asr/speech-audio";
-import { detectSpeech } from "@/lib/asr/vad";
+import { toOriginalClock } from "@/lib/asr/speech-audio";
 import { vocabularyKey } from "@/lib/asr/vocabulary";
-import { log } from "@/lib/observability/logger";
-import { findExecutable } from "@/lib/process/media-tools";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
 import { boundStoredWords } from "@/lib/transcripts/stored-words";
@@ -31,6 +27,7 @@ import { isOutboundError } from "@/lib/http/outbound";
 import { isRetryableCode } from "@/lib/http/error-codes";
 import { PLATFORMS } from "@/lib/sources";
 import { asrNotConfigured, asrProvider } from "@/lib/transcripts/asr-provider";
+import { findSpeech, isLocal, paidEngineAudio } from "@/lib/transcripts/heard-audio";
 import { withOperatorNote } from "@/lib/observability/failure-cause";
 import { storeTranscript } from "@/lib/transcripts/store-transcript";
 import { recognitionSeconds } from "@/lib/observability/metrics";
@@ -43,7 +40,7 @@ import { transcriptEvent } from "@/lib/webhooks/events";
 // adjusted once the duration is measured, and refunded on failure, in the period it was reserved in.
 // One file because the steps hand each other one checkpointed context and the money rules (reserve, settle,
 // refund, one paid submission) are checked by reading every step together; the audio and recogniser work
-// they call is in lib/media and lib/asr.
+// they call is in lib/media, lib/asr and ./heard-audio.ts (which audio each recogniser hears).
 
 export const TRANSCRIBE_PIPELINE = "transcribe";
 
@@ -225,7 +222,7 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
     if (media.startsWith(dir)) await rm(media, { force: true });
     const tagged = ctx.titleFromFile && probe.title ? await retitle(io.jobId, probe.title) : {};
     await io.progress("detecting speech", 0.35);
-    const speech = await speechRegions(output.path, io);
+    const speech = await findSpeech(output.path, workDir(io.jobId), io.signal);
     // Silence or music only: no recogniser is started, nothing is uploaded or paid; onFailure refunds the
     // reservation (once, as for any failure).
     if (speech && speech.length === 0)
@@ -233,34 +230,6 @@ async function prepareAudio(ctx: TranscribeContext, io: StepContext): Promise<Pa
     return { audioPath: output.path, durationSeconds: measured, ...tagged, ...(speech ? { speech } : {}) };
   } catch (error) {
     throw asJobError(error);
-  }
-}
-
-/**
- * The speech regions of the converted audio (lib/asr/vad.ts), decoded to the PCM file the local recogniser
- * reads next (the same path), or undefined where the detector cannot run here: then everything is heard.
- */
-async function speechRegions(audioPath: string, io: StepContext): Promise<TranscribeContext["speech"]> {
-  if (env().ASR_VAD === "off") return undefined;
-  const chunkDir = path.join(workDir(io.jobId), "asr-chunks");
-  await mkdir(chunkDir, { recursive: true });
-  try {
-    const pcmPath = path.join(chunkDir, "audio.s16le");
-    const found = await detectSpeech(audioPath, {
-      signal: io.signal,
-      ffmpegPath: findExecutable("ffmpeg") ?? undefined,
-      pcmPath,
-    });
-    // Only the local runner reads the PCM again (32 kB a second of audio): for a paid engine it goes now.
-    const provider = asrProvider();
-    if (!provider || !isLocal(provider)) await rm(pcmPath, { force: true });
-    return found.regions;
-  } catch (error) {
-    if (error instanceof AsrError && error.code === "asr_unavailable") {
-      log.warn({ err: error.message }, "voice-activity detection unavailable: the whole audio is recognised");
-      return undefined;
-    }
-    throw error;
   }
 }
 
@@ -297,34 +266,9 @@ async function preparedAudio(ctx: TranscribeContext, io: StepContext): Promise<s
   return (await prepareAudio(ctx, io)).audioPath!;
 }
 
-/** The local recogniser hears only the speech regions itself (lib/asr/local.ts). */
-const isLocal = (provider: { name: string }) => provider.name.startsWith("local:");
-
-/**
- * What a paid recogniser is sent (issue 41): where the detector found speech covering less than
- * SPEECH_ONLY_MAX_SHARE of the audio, only those pieces, joined (lib/asr/speech-audio.ts), built from the
- * checkpointed regions into the job's work folder under a name that is the pieces' hash, so a retry sends
- * the same audio (built again if the folder is gone); else the whole converted audio. The user's charge is
- * the media's duration either way (settled in prepare-audio): the saving is the provider's bill.
- */
-async function paidAudio(
-  ctx: TranscribeContext,
-  io: StepContext,
-): Promise<{ audioPath: string; pieces: TranscribeContext["speech"] | null; key: string }> {
-  const audioPath = await preparedAudio(ctx, io);
-  const pieces = speechOnlyPieces(ctx.speech, ctx.durationSeconds);
-  if (!pieces) return { audioPath, pieces: null, key: "" };
-  const key = createHash("sha256").update(JSON.stringify(pieces)).digest("hex").slice(0, 16);
-  const speechPath = path.join(workDir(io.jobId), `asr-speech-${key}${path.extname(audioPath)}`);
-  if (!(await stat(speechPath).catch(() => null))) {
-    await io.progress("cutting out the silence", 0.38);
-    await buildSpeechAudio(audioPath, pieces, speechPath, {
-      signal: io.signal,
-      ffmpegPath: findExecutable("ffmpeg") ?? undefined,
-      tmpDir: workDir(io.jobId),
-    });
-  }
-  return { audioPath: speechPath, pieces, key };
+/** What a paid recogniser is sent (./heard-audio.ts): the speech only, where that saves enough. */
+async function paidAudio(ctx: TranscribeContext, io: StepContext) {
+  return paidEngineAudio(await preparedAudio(ctx, io), ctx.speech, ctx.durationSeconds, workDir(io.jobId), io);
 }
 
 /**
