@@ -260,6 +260,40 @@ SELECT * FROM "does_not_exist";
       "Transcription_userId_searchText_idx",
     ]);
   });
+
+  it("lowers the history's searchText and moves the search probe's index onto (transcriptId, userId, state) on a database that has rows", async () => {
+    // Migrated up to the one before them, with an entry written then; then the rest, as a deploy would.
+    const later = MIGRATIONS.filter((name) => name >= "20261125213000");
+    expect(later.slice(0, 2)).toEqual(["20261125213000_search_probe_index", "20261125213100_history_search_lowercase"]);
+    const dir = await migrationsCopy();
+    for (const name of later) await rm(path.join(dir, name), { recursive: true });
+    const client = await connect();
+    await applyMigrations(pgExecutor(client), { dir });
+    await client.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now())`);
+    await client.query(
+      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "channel", "sourceUrl", "segments")
+       VALUES ('t1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 'Deep Ocean', 'Ümlaut Channel', 'u', '[]')`,
+    );
+    await client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "updatedAt")
+       VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', 'My NOTES', now())`,
+    );
+    const searchText = async () =>
+      (await client.query<{ searchText: string }>(`SELECT "searchText" FROM "Transcription" WHERE "id" = 'h1'`))
+        .rows[0]!.searchText;
+    expect(await searchText()).toBe("AbCdEfGhIjK\nMy NOTES\nDeep Ocean\nÜmlaut Channel");
+
+    expect((await applyMigrations(pgExecutor(client))).applied).toEqual(later);
+    expect(await searchText()).toBe("abcdefghijk\nmy notes\ndeep ocean\nümlaut channel");
+    // New and changed rows are kept in lower case by the triggers.
+    await client.query(`UPDATE "Transcript" SET "title" = 'Shallow SEA' WHERE "id" = 't1'`);
+    expect(await searchText()).toBe("abcdefghijk\nmy notes\nshallow sea\nümlaut channel");
+    const { rows } = await client.query<{ relname: string; valid: boolean }>(
+      `SELECT c.relname, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE c.relname LIKE 'Transcription_transcriptId_%'`,
+    );
+    expect(rows).toEqual([{ relname: "Transcription_transcriptId_userId_state_idx", valid: true }]);
+  });
 });
 
 describe("applyMigrations on embedded PGlite", () => {
@@ -316,10 +350,10 @@ describe("applyMigrations on embedded PGlite", () => {
         },
       });
       const { rows: matched } = await pglite.query(
-        `SELECT "searchText" FROM "Transcription" WHERE "userId" = $1 AND "searchText" ILIKE '%ocean%'`,
+        `SELECT "searchText" FROM "Transcription" WHERE "userId" = $1 AND "searchText" LIKE '%ocean%'`,
         [user.id],
       );
-      expect(matched).toEqual([{ searchText: "abc\nDeep Ocean" }]);
+      expect(matched).toEqual([{ searchText: "abc\ndeep ocean" }]);
       expect(await prisma.historyCount.findMany({ select: { platform: true, state: true, n: true } })).toEqual([
         { platform: "youtube", state: "done", n: 1 },
       ]);

@@ -5,7 +5,7 @@ import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations } from "@/lib/search/query-terms";
-import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
+import { decodeCursor, SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE, type SearchQuery } from "@/lib/search/schemas";
 
 // The one search statement behind GET /v1/me/search, GET /v1/public/search and MCP's search_transcripts.
 // Passages (see the migration 20261123123000_transcript_search) match when their tsvector matches the
@@ -26,10 +26,12 @@ export const MOMENTS_PER_TRANSCRIPT = 3;
  * OR'ed) is ranked among the first this many visible ones found, so that its cost does not grow with the
  * index (issue 44: at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
  * one query ranks the same candidates (the same statement up to its OFFSET), so pages neither repeat nor
- * skip a moment. 2,000 passages give at least the 1,050 moments the deepest page (SEARCH_MAX_OFFSET plus a
- * page) can ask for, unless one transcript holds many of them (3 moments each at most).
+ * skip a moment. The bound is the deepest position a page can reach (SEARCH_MAX_OFFSET plus the largest
+ * page: 1,050), so every page that can be asked for is full unless one transcript holds more than 3 of the
+ * candidates (MOMENTS_PER_TRANSCRIPT). It was 2,000: the candidates are the first found, not the best, so
+ * ranking more of them bought no relevance, and ranking and checking them was most of a frequent word's cost.
  */
-export const SEARCH_MAX_CANDIDATES = 2_000;
+export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
 
 /** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
 export const MARK_START = "\ue000";
@@ -94,7 +96,7 @@ async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, config
 
 /**
  * Whether the library search of a user with `entries` done history entries, among `transcripts`, checks
- * each candidate passage against the caller's history by an index probe (`Transcription(transcriptId, userId)`), in the order the word's index yields them, stopping at the
+ * each candidate passage against the caller's history by an index probe (`Transcription(transcriptId, userId, state)`), in the order the word's index yields them, stopping at the
  * candidate bound (true), or leaves the plan to PostgreSQL (false), which for a history this size reads the
  * caller's entries first: passages of their transcripts by the passages' primary key (a small history), or a
  * hash of all their entries that the candidates are looked up in (issue 44b: 100,000 entries hashed for every
@@ -104,7 +106,8 @@ async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, config
  * entries probes when the caller's transcripts are spread evenly among everyone's (fewer when their passages
  * come first), never more than the word's matches; the hash costs one row per entry. So probing is chosen
  * when entries² ≥ 2 × SEARCH_MAX_CANDIDATES × transcripts (2 for a probe's higher cost per row than a hash
- * row's): at a million transcripts from about 63,000 done entries. Below that, a small history read first
+ * row's): at a million transcripts from about 46,000 done entries. A probe reads the index alone
+ * (`Transcription(transcriptId, userId, state)`, migration search_probe_index). Below that, a small history read first
  * is cheap while probing would test every match of a frequent word (1.9 s for a user with 90 entries at a
  * million). Entries come from "HistoryCount" (kept by a trigger), transcripts from the planner's estimate
  * (pg_class.reltuples; -1 before the first ANALYZE, read as "small"). `OFFSET 0` keeps the EXISTS a

@@ -115,9 +115,10 @@ describe("the library's visibility check, by the caller's size (issue 44b)", () 
     expect(probesHistory(90, 1_000_000)).toBe(false);
     expect(probesHistory(980, 10_000)).toBe(false);
     expect(probesHistory(900, 900)).toBe(false);
-    // The bound: entries² = 2 × 2,000 × transcripts.
-    expect(probesHistory(20_000, 100_000)).toBe(true);
-    expect(probesHistory(19_999, 100_000)).toBe(false);
+    // The bound: entries² = 2 × 1,050 × transcripts (SEARCH_MAX_CANDIDATES: the deepest a page reaches).
+    expect(SEARCH_MAX_CANDIDATES).toBe(SEARCH_MAX_OFFSET + 50);
+    expect(probesHistory(14_492, 100_000)).toBe(true);
+    expect(probesHistory(14_491, 100_000)).toBe(false);
     // Before the first ANALYZE the planner knows no size (-1): left to the planner.
     expect(probesHistory(5_000, -1)).toBe(false);
   });

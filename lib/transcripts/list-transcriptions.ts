@@ -9,14 +9,18 @@ const SORT_COLUMNS = {
   total_seconds: "totalSeconds",
 } as const;
 
-/** `q` as an ILIKE pattern: a substring, its own % _ and \\ taken literally. */
+/**
+ * `q` as a LIKE pattern of "searchText", which the triggers keep in lower case (migration
+ * history_search_lowercase): lower() of the pattern there makes LIKE exactly what ILIKE would be (PostgreSQL's
+ * ILIKE lowers both sides in a multibyte database) without lowering every candidate row. The pattern's own
+ * % _ and \\ are taken literally.
+ */
 const substringPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The ids of one page and the exact `total`. Every statement reads the caller's rows only, by an index
  * with "userId" first (migrations flat_reads and flat_reads_indexes):
- * - with `q`: the entries whose "searchText" (video id, title, the transcript's title and channel, kept by
- *   triggers) contains it, found by the trigram index; the page and the count are taken from that one set;
+ * - with `q`: see pageIdsMatching;
  * - without: the page from the index of the sort (user, sort column, id: the ids of a deep offset are read
  *   from the index alone), the total from "HistoryCount" (entries per platform and state, kept by a trigger).
  */
@@ -25,40 +29,75 @@ async function pageIds(
   userId: string,
   query: TranscriptionListQuery,
 ): Promise<{ ids: string[]; total: number }> {
-  const column = Prisma.raw(`"${SORT_COLUMNS[query.sort]}"`);
-  const direction = Prisma.raw(query.order === "asc" ? "ASC" : "DESC");
-  const filters = Prisma.join(
-    [
-      Prisma.sql`h."userId" = ${userId}`,
-      ...(query.platform ? [Prisma.sql`h."platform" = ${query.platform}`] : []),
-      ...(query.state ? [Prisma.sql`h."state" = ${query.state}`] : []),
-    ],
-    " AND ",
+  const order = Prisma.raw(
+    `h."${SORT_COLUMNS[query.sort]}" ${query.order === "asc" ? "ASC" : "DESC"}, h."id" ${query.order === "asc" ? "ASC" : "DESC"}`,
   );
-  if (query.q) {
-    const [row] = await db.$queryRaw<{ total: number; ids: string[] }[]>`
-      WITH m AS MATERIALIZED (
-        SELECT h."id", h.${column} AS k FROM "Transcription" h
-        WHERE ${filters} AND h."searchText" ILIKE ${substringPattern(query.q)}
-      )
-      SELECT (SELECT count(*) FROM m)::int AS total,
-             array(SELECT "id" FROM m ORDER BY k ${direction}, "id" ${direction} LIMIT ${query.limit} OFFSET ${query.offset}) AS ids`;
-    return row!;
-  }
+  // The caller's entries with the query's platform and state: on "Transcription" (h) or "HistoryCount" (c).
+  const filtersOf = (alias: "h" | "c") => {
+    const column = (name: string) => Prisma.raw(`${alias}."${name}"`);
+    return Prisma.join(
+      [
+        Prisma.sql`${column("userId")} = ${userId}`,
+        ...(query.platform ? [Prisma.sql`${column("platform")} = ${query.platform}`] : []),
+        ...(query.state ? [Prisma.sql`${column("state")} = ${query.state}`] : []),
+      ],
+      " AND ",
+    );
+  };
+  const filters = filtersOf("h");
+  const counted = {
+    userId,
+    ...(query.platform ? { platform: query.platform } : {}),
+    ...(query.state ? { state: query.state } : {}),
+  };
+  if (query.q) return pageIdsMatching(db, query.q, query, { filters, counted: filtersOf("c"), order });
   const [rows, counts] = await Promise.all([
     db.$queryRaw<{ id: string }[]>`
       SELECT h."id" FROM "Transcription" h WHERE ${filters}
-      ORDER BY h.${column} ${direction}, h."id" ${direction} LIMIT ${query.limit} OFFSET ${query.offset}`,
-    db.historyCount.aggregate({
-      _sum: { n: true },
-      where: {
-        userId,
-        ...(query.platform ? { platform: query.platform } : {}),
-        ...(query.state ? { state: query.state } : {}),
-      },
-    }),
+      ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`,
+    db.historyCount.aggregate({ _sum: { n: true }, where: counted }),
   ]);
   return { ids: rows.map((row) => row.id), total: counts._sum.n ?? 0 };
+}
+
+/**
+ * With `q`: the exact count first, from the trigram index ("userId", "searchText"), which reads the caller's
+ * matches and no one else's rows. An exact count must visit every match (the index cannot say that a row
+ * holds the substring, only that it may: each is checked), so it costs what the caller's matches are, not
+ * what everyone's data is. Knowing it, the page takes the cheaper of two paths:
+ * - walking the sort's index (user, sort column, id) and keeping the matches, which stops after about
+ *   (offset + limit) × entries ÷ matches entries: the way for a `q` that most entries match (a channel, a
+ *   word of most titles), whose page would otherwise sort every match;
+ * - or the matches found by the trigram index, sorted: the way for a rare `q`, where the walk would read
+ *   most of the history to fill a page.
+ */
+async function pageIdsMatching(
+  db: Db,
+  q: string,
+  query: TranscriptionListQuery,
+  { filters, counted, order }: { filters: Prisma.Sql; counted: Prisma.Sql; order: Prisma.Sql },
+): Promise<{ ids: string[]; total: number }> {
+  const pattern = substringPattern(q);
+  const [{ total, entries }] = (await db.$queryRaw<{ total: number; entries: number }[]>`
+    SELECT (SELECT count(*) FROM "Transcription" h WHERE ${filters} AND h."searchText" LIKE lower(${pattern}))::int AS total,
+           (SELECT coalesce(sum(c."n"), 0) FROM "HistoryCount" c WHERE ${counted})::int AS entries`) as [
+    { total: number; entries: number },
+  ];
+  if (total === 0 || query.offset >= total) return { ids: [], total };
+  const walk = ((query.offset + query.limit) * entries) / total;
+  const rows =
+    walk < total
+      ? // `|| ''` keeps the trigram index out of this plan: the sort's index is walked in order.
+        await db.$queryRaw<{ id: string }[]>`
+          SELECT h."id" FROM "Transcription" h WHERE ${filters} AND (h."searchText" || '') LIKE lower(${pattern})
+          ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`
+      : await db.$queryRaw<{ id: string }[]>`
+          WITH m AS MATERIALIZED (
+            SELECT h."id", h."${Prisma.raw(SORT_COLUMNS[query.sort])}" FROM "Transcription" h
+            WHERE ${filters} AND h."searchText" LIKE lower(${pattern})
+          )
+          SELECT h."id" FROM m AS h ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`;
+  return { ids: rows.map((r) => r.id), total };
 }
 
 /** GET /v1/me/transcriptions: the caller's history (failed link requests included), filtered, sorted and paged. */

@@ -16,6 +16,7 @@ import { REAL_CAPTION_FILES, referenceWords } from "../../test/fixtures/captions
 import { configuredAdminUrl } from "../../test/pg-server";
 
 const RUNS = 5;
+const WARMUPS = 3;
 const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
 const BUSY = "bench-scale-busy";
 
@@ -113,7 +114,11 @@ async function openScaleDb(label: string): Promise<{ prisma: PrismaClient; pool:
   } finally {
     await client.end();
   }
-  const pool = new pg.Pool({ connectionString: dbUrl(name), max: 4 });
+  // Connections opened before timing and kept (pg closes an idle one after 10 s by default): opening one
+  // inside a timed read cost it 10-20 ms, more than a whole read (issue 44, a read using two at once).
+  const pool = new pg.Pool({ connectionString: dbUrl(name), max: 4, idleTimeoutMillis: 0 });
+  const opened = await Promise.all(Array.from({ length: 4 }, () => pool.connect()));
+  for (const connection of opened) connection.release();
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool, seeded };
 }
 
@@ -208,8 +213,9 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   console.log(`\n| read | ${labels[0]} ms | ${labels[1]} ms | ratio |\n|---|---|---|---|`);
   for (const [name, read] of reads) {
     const times: number[][] = [[], []];
-    // One warm-up call each, then RUNS calls alternated between the two databases.
-    for (let run = -1; run < RUNS; run++) {
+    // WARMUPS calls each (the first calls of a read plan its statements and warm Node's and Prisma's code),
+    // then RUNS calls alternated between the two databases.
+    for (let run = -WARMUPS; run < RUNS; run++) {
       for (const k of run % 2 === 0 ? [0, 1] : [1, 0]) {
         install(dbs[k]!);
         const t = performance.now();
