@@ -278,13 +278,26 @@ SELECT * FROM "does_not_exist";
       `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "updatedAt")
        VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', 'My NOTES', now())`,
     );
+    // One entry more than a batch of the lowering (5,000 a transaction): two batches.
+    await client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "state", "title", "updatedAt")
+       SELECT 'm' || i, 'u1', 'youtube', 'V' || i, 'en', 'captions', 'done', 'Entry ' || i, now() FROM generate_series(1, 5000) AS i`,
+    );
     const searchText = async () =>
       (await client.query<{ searchText: string }>(`SELECT "searchText" FROM "Transcription" WHERE "id" = 'h1'`))
         .rows[0]!.searchText;
+    const notLowered = async () =>
+      (
+        await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "Transcription" WHERE "searchText" <> lower("searchText")`,
+        )
+      ).rows[0]!.n;
     expect(await searchText()).toBe("AbCdEfGhIjK\nMy NOTES\nDeep Ocean\nÜmlaut Channel");
+    expect(await notLowered()).toBe(5_001);
 
     expect((await applyMigrations(pgExecutor(client))).applied).toEqual(later);
     expect(await searchText()).toBe("abcdefghijk\nmy notes\ndeep ocean\nümlaut channel");
+    expect(await notLowered()).toBe(0);
     // New and changed rows are kept in lower case by the triggers.
     await client.query(`UPDATE "Transcript" SET "title" = 'Shallow SEA' WHERE "id" = 't1'`);
     expect(await searchText()).toBe("abcdefghijk\nmy notes\nshallow sea\nümlaut channel");
@@ -360,6 +373,38 @@ describe("applyMigrations on embedded PGlite", () => {
     } finally {
       await prisma.$disconnect();
       await pglite.close();
+    }
+  });
+});
+
+describe("the history_search_lowercase migration on embedded PGlite", () => {
+  it("lowers the searchText of an existing embedded database (its batches COMMIT inside a DO block)", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    try {
+      await cp(MIGRATIONS_DIR, dir, { recursive: true });
+      const later = MIGRATIONS.filter((name) => name >= "20261125213100");
+      for (const name of later) await rm(path.join(dir, name), { recursive: true });
+      await applyMigrations(pgliteExecutor(pglite), { dir });
+      await pglite.exec(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now())`);
+      await pglite.exec(
+        `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "state", "title", "updatedAt")
+         SELECT 'h' || i, 'u1', 'youtube', 'V' || i, 'en', 'captions', 'done', 'My NOTES ' || i, now() FROM generate_series(1, 10) AS i`,
+      );
+      const notLowered = async () =>
+        (
+          await pglite.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM "Transcription" WHERE "searchText" <> lower("searchText")`,
+          )
+        ).rows[0]!.n;
+      expect(await notLowered()).toBe(10);
+      expect((await applyMigrations(pgliteExecutor(pglite))).applied).toEqual(later);
+      expect(await notLowered()).toBe(0);
+      const { rows } = await pglite.query(`SELECT "searchText" FROM "Transcription" WHERE "id" = 'h7'`);
+      expect(rows).toEqual([{ searchText: "v7\nmy notes 7" }]);
+    } finally {
+      await pglite.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
