@@ -166,6 +166,11 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     ["history sort=duration_seconds", history(() => ({ sort: "duration_seconds" }))],
     ["history sort=total_seconds order=asc", history(() => ({ sort: "total_seconds", order: "asc" }))],
     ["history offset=90% of entries", history((n) => ({ offset: Math.floor((n / 10) * 0.9) }))],
+    [
+      "history state=done offset=90% of them",
+      history((n) => ({ state: "done", offset: Math.floor((n / 10) * 0.98 * 0.9) })),
+    ],
+    ["history q=talk offset=90% of entries", history((n) => ({ q: "talk", offset: Math.floor((n / 10) * 0.9) }))],
     ["history state=error", history(() => ({ state: "error" }))],
     ["history default page (with total)", history(() => ({}))],
     ["public search rare (zeppelin)", () => searchPublic(searchQuerySchema.parse({ q: "zeppelin" }))],
