@@ -261,7 +261,7 @@ SELECT * FROM "does_not_exist";
     ]);
   });
 
-  it("lowers the history's searchText and moves the search probe's index onto (transcriptId, userId, state) on a database that has rows", async () => {
+  it("lowers the history's searchText, moves the search probe's index onto (transcriptId, userId, state) and builds the history's covering index on a database that has rows", async () => {
     // Migrated up to the one before them, with an entry written then; then the rest, as a deploy would.
     const later = MIGRATIONS.filter((name) => name >= "20261125213000");
     expect(later.slice(0, 2)).toEqual(["20261125213000_search_probe_index", "20261125213100_history_search_lowercase"]);
@@ -306,6 +306,15 @@ SELECT * FROM "does_not_exist";
        WHERE c.relname LIKE 'Transcription_transcriptId_%'`,
     );
     expect(rows).toEqual([{ relname: "Transcription_transcriptId_userId_state_idx", valid: true }]);
+    // The newest-first sort's index now carries what the `q` reads need (history_covering_index).
+    const { rows: covering } = await client.query<{ relname: string; definition: string }>(
+      `SELECT c.relname, pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE i.indisvalid AND c.relname IN ('Transcription_history_covering_idx', 'Transcription_userId_createdAt_id_idx')`,
+    );
+    expect(covering.map((row) => row.relname)).toEqual(["Transcription_history_covering_idx"]);
+    expect(covering[0]!.definition).toContain(
+      `("userId", "createdAt", id) INCLUDE ("searchText", state, platform, "durationSeconds", "totalSeconds")`,
+    );
   });
 });
 
