@@ -1,12 +1,11 @@
 import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { readdirSync, readFileSync } from "node:fs";
-import os from "node:os";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import {
   applyMigrations,
@@ -17,37 +16,15 @@ import {
   splitStatements,
 } from "@/lib/db/migrate";
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
-import { createTestDatabase } from "@/test/pg";
+import { MIGRATIONS, MIGRATIONS_DIR, useMigrationsDatabase } from "@/test/migrations-db";
 
-const MIGRATIONS_DIR = path.resolve("prisma/migrations");
-const MIGRATIONS = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name)
-  .sort();
 // Each model's table: its name, or the name its @@map keeps (HistoryEntry is stored as "Transcription").
 const MODELS = [...readFileSync("prisma/schema.prisma", "utf8").matchAll(/^model (\w+) \{([^}]*)\}/gm)].map(
   (m) => /@@map\("([^"]+)"\)/.exec(m[2]!)?.[1] ?? m[1],
 );
 
 describe("applyMigrations on PostgreSQL", () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  const clients: pg.Client[] = [];
-  const tempDirs: string[] = [];
-
-  async function connect() {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    clients.push(client);
-    return client;
-  }
-
-  /** A copy of prisma/migrations that a test may edit. */
-  async function migrationsCopy() {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
-    tempDirs.push(dir);
-    await cp(MIGRATIONS_DIR, dir, { recursive: true });
-    return dir;
-  }
+  const { connect, migrationsCopy } = useMigrationsDatabase();
 
   async function addMigration(dir: string, name: string, sql: string) {
     await mkdir(path.join(dir, name));
@@ -67,16 +44,6 @@ describe("applyMigrations on PostgreSQL", () => {
     );
     return rows;
   }
-
-  beforeEach(async () => {
-    database = await createTestDatabase();
-  });
-
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((client) => client.end().catch(() => {})));
-    await Promise.all(tempDirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-    await database.drop();
-  });
 
   it("applies every migration to a fresh database and records it with its checksum", async () => {
     expect(MIGRATIONS.length).toBeGreaterThan(0);
@@ -240,82 +207,6 @@ SELECT * FROM "does_not_exist";
     await writeFile(path.join(dir, name, "migration.sql"), `-- verbatim:no-transaction\n${index}`);
     expect((await applyMigrations(pgExecutor(client), { dir })).applied).toEqual([name]);
   });
-
-  it("builds the history's trigram index and keeps searchText and HistoryCount on a migrated database", async () => {
-    const client = await connect();
-    await applyMigrations(pgExecutor(client));
-    const { rows } = await client.query<{ relname: string }>(
-      `SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indisvalid AND c.relname = ANY($1)`,
-      [
-        [
-          "Transcription_userId_searchText_idx",
-          "Publication_transcriptId_publishedAt_idx",
-          "Publication_sitemapSeq_key",
-        ],
-      ],
-    );
-    expect(rows.map((row) => row.relname).sort()).toEqual([
-      "Publication_sitemapSeq_key",
-      "Publication_transcriptId_publishedAt_idx",
-      "Transcription_userId_searchText_idx",
-    ]);
-  });
-
-  it("lowers the history's searchText, moves the search probe's index onto (transcriptId, userId, state) and builds the history's covering index on a database that has rows", async () => {
-    // Migrated up to the one before them, with an entry written then; then the rest, as a deploy would.
-    const later = MIGRATIONS.filter((name) => name >= "20261125213000");
-    expect(later.slice(0, 2)).toEqual(["20261125213000_search_probe_index", "20261125213100_history_search_lowercase"]);
-    const dir = await migrationsCopy();
-    for (const name of later) await rm(path.join(dir, name), { recursive: true });
-    const client = await connect();
-    await applyMigrations(pgExecutor(client), { dir });
-    await client.query(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now())`);
-    await client.query(
-      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "channel", "sourceUrl", "segments")
-       VALUES ('t1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 'Deep Ocean', 'Ümlaut Channel', 'u', '[]')`,
-    );
-    await client.query(
-      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "updatedAt")
-       VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', 'My NOTES', now())`,
-    );
-    // One entry more than a batch of the lowering (5,000 a transaction): two batches.
-    await client.query(
-      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "state", "title", "updatedAt")
-       SELECT 'm' || i, 'u1', 'youtube', 'V' || i, 'en', 'captions', 'done', 'Entry ' || i, now() FROM generate_series(1, 5000) AS i`,
-    );
-    const searchText = async () =>
-      (await client.query<{ searchText: string }>(`SELECT "searchText" FROM "Transcription" WHERE "id" = 'h1'`))
-        .rows[0]!.searchText;
-    const notLowered = async () =>
-      (
-        await client.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM "Transcription" WHERE "searchText" <> lower("searchText")`,
-        )
-      ).rows[0]!.n;
-    expect(await searchText()).toBe("AbCdEfGhIjK\nMy NOTES\nDeep Ocean\nÜmlaut Channel");
-    expect(await notLowered()).toBe(5_001);
-
-    expect((await applyMigrations(pgExecutor(client))).applied).toEqual(later);
-    expect(await searchText()).toBe("abcdefghijk\nmy notes\ndeep ocean\nümlaut channel");
-    expect(await notLowered()).toBe(0);
-    // New and changed rows are kept in lower case by the triggers.
-    await client.query(`UPDATE "Transcript" SET "title" = 'Shallow SEA' WHERE "id" = 't1'`);
-    expect(await searchText()).toBe("abcdefghijk\nmy notes\nshallow sea\nümlaut channel");
-    const { rows } = await client.query<{ relname: string; valid: boolean }>(
-      `SELECT c.relname, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE c.relname LIKE 'Transcription_transcriptId_%'`,
-    );
-    expect(rows).toEqual([{ relname: "Transcription_transcriptId_userId_state_idx", valid: true }]);
-    // The newest-first sort's index now carries what the `q` reads need (history_covering_index).
-    const { rows: covering } = await client.query<{ relname: string; definition: string }>(
-      `SELECT c.relname, pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indisvalid AND c.relname IN ('Transcription_history_covering_idx', 'Transcription_userId_createdAt_id_idx')`,
-    );
-    expect(covering.map((row) => row.relname)).toEqual(["Transcription_history_covering_idx"]);
-    expect(covering[0]!.definition).toContain(
-      `("userId", "createdAt", id) INCLUDE ("searchText", state, platform, "durationSeconds", "totalSeconds")`,
-    );
-  });
 });
 
 describe("applyMigrations on embedded PGlite", () => {
@@ -382,38 +273,6 @@ describe("applyMigrations on embedded PGlite", () => {
     } finally {
       await prisma.$disconnect();
       await pglite.close();
-    }
-  });
-});
-
-describe("the history_search_lowercase migration on embedded PGlite", () => {
-  it("lowers the searchText of an existing embedded database (its batches COMMIT inside a DO block)", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
-    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    try {
-      await cp(MIGRATIONS_DIR, dir, { recursive: true });
-      const later = MIGRATIONS.filter((name) => name >= "20261125213100");
-      for (const name of later) await rm(path.join(dir, name), { recursive: true });
-      await applyMigrations(pgliteExecutor(pglite), { dir });
-      await pglite.exec(`INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now())`);
-      await pglite.exec(
-        `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "state", "title", "updatedAt")
-         SELECT 'h' || i, 'u1', 'youtube', 'V' || i, 'en', 'captions', 'done', 'My NOTES ' || i, now() FROM generate_series(1, 10) AS i`,
-      );
-      const notLowered = async () =>
-        (
-          await pglite.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM "Transcription" WHERE "searchText" <> lower("searchText")`,
-          )
-        ).rows[0]!.n;
-      expect(await notLowered()).toBe(10);
-      expect((await applyMigrations(pgliteExecutor(pglite))).applied).toEqual(later);
-      expect(await notLowered()).toBe(0);
-      const { rows } = await pglite.query(`SELECT "searchText" FROM "Transcription" WHERE "id" = 'h7'`);
-      expect(rows).toEqual([{ searchText: "v7\nmy notes 7" }]);
-    } finally {
-      await pglite.close();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });
