@@ -45,19 +45,16 @@ async function pageIds(
     );
   };
   const filters = filtersOf("h");
-  const counted = {
-    userId,
-    ...(query.platform ? { platform: query.platform } : {}),
-    ...(query.state ? { state: query.state } : {}),
-  };
-  if (query.q) return pageIdsMatching(db, query.q, query, { filters, counted: filtersOf("c"), order });
-  const [rows, counts] = await Promise.all([
+  // The caller's entries with those filters, from the counts the trigger keeps (one row per platform and state).
+  const entryCount = Prisma.sql`(SELECT coalesce(sum(c."n"), 0) FROM "HistoryCount" c WHERE ${filtersOf("c")})::int`;
+  if (query.q) return pageIdsMatching(db, query.q, query, { filters, entryCount, order });
+  const [rows, [counted]] = await Promise.all([
     db.$queryRaw<{ id: string }[]>`
       SELECT h."id" FROM "Transcription" h WHERE ${filters}
       ORDER BY ${order} LIMIT ${query.limit} OFFSET ${query.offset}`,
-    db.historyCount.aggregate({ _sum: { n: true }, where: counted }),
+    db.$queryRaw<{ entries: number }[]>`SELECT ${entryCount} AS entries`,
   ]);
-  return { ids: rows.map((row) => row.id), total: counts._sum.n ?? 0 };
+  return { ids: rows.map((row) => row.id), total: counted?.entries ?? 0 };
 }
 
 /**
@@ -83,14 +80,12 @@ async function pageIdsMatching(
   db: Db,
   q: string,
   query: TranscriptionListQuery,
-  { filters, counted, order }: { filters: Prisma.Sql; counted: Prisma.Sql; order: Prisma.Sql },
+  { filters, entryCount, order }: { filters: Prisma.Sql; entryCount: Prisma.Sql; order: Prisma.Sql },
 ): Promise<{ ids: string[]; total: number }> {
   const pattern = substringPattern(q);
   const [{ total, entries }] = (await db.$queryRaw<{ total: number; entries: number }[]>`
     SELECT (SELECT count(*) FROM "Transcription" h WHERE ${filters} AND h."searchText" LIKE lower(${pattern}))::int AS total,
-           (SELECT coalesce(sum(c."n"), 0) FROM "HistoryCount" c WHERE ${counted})::int AS entries`) as [
-    { total: number; entries: number },
-  ];
+           ${entryCount} AS entries`) as [{ total: number; entries: number }];
   if (total === 0 || query.offset >= total) return { ids: [], total };
   const walked = ((query.offset + query.limit) * entries) / total;
   const rows =
