@@ -1,37 +1,29 @@
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations } from "@/lib/search/query-terms";
-import { decodeCursor, SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE, type SearchQuery } from "@/lib/search/schemas";
+import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
+import {
+  choosePlan,
+  planFacts,
+  SEARCH_MAX_CANDIDATES,
+  type SearchPlan,
+  type SearchScope,
+} from "@/lib/search/search-plan";
 
 // The one search statement behind GET /v1/me/search, GET /v1/public/search and MCP's search_transcripts.
 // Passages (see the migration 20261123123000_transcript_search) match when their tsvector matches the
 // query as parsed by their own configuration; for each configuration the query is parsed once (the
 // functions are immutable, so the planner folds them) and each branch of the OR can use the GIN index.
 // A reading with nothing the index can look up (only -excluded words, as querytree() says) is dropped: it
-// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, and the
-// statement runs under SEARCH_TIMEOUT_MS.
-
-/** Who may see a transcript: the caller's complete history entries, or a live publication. */
-export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
+// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, found
+// as search-plan.ts chooses, and the statement runs under SEARCH_TIMEOUT_MS.
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
-
-/**
- * At most this many matching passages are ranked: a query matching more (a frequent word, common words
- * OR'ed) is ranked among the first this many visible ones found, so that its cost does not grow with the
- * index (issue 44: at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
- * one query ranks the same candidates (the same statement up to its OFFSET), so pages neither repeat nor
- * skip a moment. The bound is the deepest position a page can reach (SEARCH_MAX_OFFSET plus the largest
- * page: 1,050), so every page that can be asked for is full unless one transcript holds more than 3 of the
- * candidates (MOMENTS_PER_TRANSCRIPT). It was 2,000: the candidates are the first found, not the best, so
- * ranking more of them bought no relevance, and ranking and checking them was most of a frequent word's cost.
- */
-export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
 
 /** Marks around matched words in ts_headline's answer: private-use characters, removed from stored texts. */
 export const MARK_START = "\ue000";
@@ -68,13 +60,14 @@ function refuseQuery(q: string, msg: string): RequestValidationError {
 /**
  * The query as each configuration reads it, grouped: most configurations read most queries alike (the same
  * tsquery), so the statement gets one branch per distinct reading rather than one per configuration.
- * Empty when every configuration reads nothing (only stop words, only punctuation).
+ * Empty when every configuration reads nothing (only stop words, only punctuation). With each reading, the
+ * words of the query as its configurations index them (excluded ones too), for scansInOrder's bound.
  */
-async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, configs: readonly string[]) {
-  let rows: { config: string; query: string; indexable: string }[];
+async function readings(db: Db, q: string, configs: readonly string[]) {
+  let rows: { config: string; query: string; indexable: string; words: string[] }[];
   try {
     rows = await db.$queryRawUnsafe(
-      `SELECT c AS config, w::text AS query, querytree(w) AS indexable
+      `SELECT c AS config, w::text AS query, querytree(w) AS indexable, tsvector_to_array(to_tsvector(c::regconfig, $1)) AS words
        FROM unnest($2::text[]) AS c, websearch_to_tsquery(c::regconfig, $1) AS w`,
       collapseNegations(rewriteCjkQuery(q)),
       [...configs],
@@ -89,57 +82,25 @@ async function readings(db: Awaited<ReturnType<typeof getDb>>, q: string, config
   const findable = read.filter((row) => row.indexable !== "T");
   if (read.length > 0 && findable.length === 0)
     throw refuseQuery(q, "give at least one word to find (a query of only -excluded words would match everything)");
-  const byQuery = new Map<string, string[]>();
-  for (const row of findable) byQuery.set(row.query, [...(byQuery.get(row.query) ?? []), row.config]);
-  return [...byQuery].map(([query, group]) => ({ query, configs: group }));
+  const byQuery = new Map<string, { configs: string[]; words: Set<string> }>();
+  for (const row of findable) {
+    const group = byQuery.get(row.query) ?? { configs: [], words: new Set<string>() };
+    group.configs.push(row.config);
+    for (const word of row.words) group.words.add(word);
+    byQuery.set(row.query, group);
+  }
+  return [...byQuery].map(([query, group]) => ({ query, ...group }));
 }
 
 /**
- * Whether the library search of a user with `entries` done history entries, among `transcripts`, checks
- * each candidate passage against the caller's history by an index probe (`Transcription(transcriptId, userId, state)`), in the order the word's index yields them, stopping at the
- * candidate bound (true), or leaves the plan to PostgreSQL (false), which for a history this size reads the
- * caller's entries first: passages of their transcripts by the passages' primary key (a small history), or a
- * hash of all their entries that the candidates are looked up in (issue 44b: 100,000 entries hashed for every
- * search, 59-73 ms at a million, the largest part of the statement).
- *
- * Probing finds SEARCH_MAX_CANDIDATES visible passages after about SEARCH_MAX_CANDIDATES × transcripts /
- * entries probes when the caller's transcripts are spread evenly among everyone's (fewer when their passages
- * come first), never more than the word's matches; the hash costs one row per entry. So probing is chosen
- * when entries² ≥ 2 × SEARCH_MAX_CANDIDATES × transcripts (2 for a probe's higher cost per row than a hash
- * row's): at a million transcripts from about 46,000 done entries. A probe reads the index alone
- * (`Transcription(transcriptId, userId, state)`, migration search_probe_index). Below that, a small history read first
- * is cheap while probing would test every match of a frequent word (1.9 s for a user with 90 entries at a
- * million). Entries come from "HistoryCount" (kept by a trigger), transcripts from the planner's estimate
- * (pg_class.reltuples; -1 before the first ANALYZE, read as "small"). `OFFSET 0` keeps the EXISTS a
- * per-row subplan (PostgreSQL does not turn a sub-select with OFFSET into a join). Either way the
- * candidates are the first SEARCH_MAX_CANDIDATES visible matches found (the hash plan also reads the
- * passages in the index's order; a small history read first yields them in its own order), and a word with
- * fewer visible matches than that gives the same moments by both (search-scale.int.test.ts).
+ * The query's readings as the statement's match condition on passages "p" (each reading's tsquery a
+ * parameter, from $1), and the plan chosen for it; null when the query has nothing to find.
  */
-export function probesHistory(entries: number, transcripts: number): boolean {
-  return transcripts > 0 && entries * entries >= 2 * SEARCH_MAX_CANDIDATES * transcripts;
-}
-
-async function probeEntries(db: Awaited<ReturnType<typeof getDb>>, userId: string): Promise<boolean> {
-  const [row] = await db.$queryRawUnsafe<{ entries: number; transcripts: number }[]>(
-    `SELECT coalesce((SELECT sum(c."n") FROM "HistoryCount" c WHERE c."userId" = $1 AND c."state" = 'done'), 0)::float8 AS entries,
-            coalesce((SELECT c.reltuples FROM pg_class c WHERE c.oid = '"Transcript"'::regclass), -1)::float8 AS transcripts`,
-    userId,
-  );
-  return row ? probesHistory(row.entries, row.transcripts) : false;
-}
-
-/** One page of moments (one row more than `limit` when there is a next page), best first. */
-export async function findMoments(
-  scope: SearchScope,
-  query: SearchQuery,
-  /** probe: the library's visibility check one way or the other (tests); by default as probesHistory says. */
-  options: { probe?: boolean } = {},
-): Promise<MomentRow[]> {
+async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<SearchPlan>) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const groups = await readings(db, query.q, configs);
-  if (groups.length === 0) return [];
+  const [groups, facts] = await Promise.all([readings(db, query.q, configs), planFacts(db, scope)]);
+  if (groups.length === 0) return null;
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
@@ -151,12 +112,35 @@ export async function findMoments(
     query: `${param(g.query)}::tsquery`,
   }));
   const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
+  const plan = await choosePlan(db, scope, query, { groups, facts, matches, params: [...params] }, forced);
+  return { db, branches, matches, params, param, plan };
+}
+
+/** The plan a search gets (tests): see choosePlan. */
+export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Promise<SearchPlan | null> {
+  return (await prepare(scope, query, {}))?.plan ?? null;
+}
+
+/** One page of moments (one row more than `limit` when there is a next page), best first. */
+export async function findMoments(
+  scope: SearchScope,
+  query: SearchQuery,
+  /** The plan's choices made (tests); by default as choosePlan makes them. */
+  forced: Partial<SearchPlan> = {},
+): Promise<MomentRow[]> {
+  const prepared = await prepare(scope, query, forced);
+  if (!prepared) return [];
+  const {
+    db,
+    branches,
+    matches,
+    params,
+    param,
+    plan: { probe, inOrder },
+  } = prepared;
   const queryOf = (alias: string) =>
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
-
   const user = scope.kind === "library" ? param(scope.userId) : null;
-  // How the library's visibility is checked depends on how much of the index is the caller's (see probeEntries).
-  const probe = scope.kind === "library" && (options.probe ?? (await probeEntries(db, scope.userId)));
   // Passages are read through the view "SearchPassage" (migration revision_search): the transcripts' own
   // (editorId NULL) and each user's current correction's (lib/edits). A user's correction replaces the
   // transcript's passages for that user alone: in their library, and where they published it.
@@ -167,7 +151,7 @@ export async function findMoments(
       ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done'${probe ? " OFFSET 0" : ""})
          AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
       : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
-           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END))`;
+           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
   if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
@@ -224,10 +208,13 @@ export async function findMoments(
         // cost about what the bounded work they share saves (issue 44b). No JIT: the planner's estimate for the
         // probing plan (all matches of a frequent word) passes jit_above_cost, while the statement stops at the
         // bound; compiling took 56 of its 96 ms at a million (issue 44b).
+        // In order: no bitmap (the word index can only give one), and no synchronized scan (scansInOrder).
         await tx.$queryRawUnsafe(
           `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true),
-                  set_config('jit', 'off', true)`,
+                  set_config('jit', 'off', true), set_config('synchronize_seqscans', 'off', true),
+                  set_config('enable_bitmapscan', $2, true)`,
           String(timeoutMs),
+          inOrder ? "off" : "on",
         );
         return tx.$queryRawUnsafe<MomentRow[]>(sql, ...params);
       },

@@ -1,5 +1,6 @@
 import { cjkNeedles } from "@/lib/search/cjk";
 import { findMoments } from "@/lib/search/find-moments";
+import type { SearchPlan } from "@/lib/search/search-plan";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
 
@@ -7,7 +8,7 @@ import { serializeSearch } from "@/lib/search/serializers";
 export async function searchLibrary(
   userId: string,
   query: SearchQuery,
-  options: { probe?: boolean } = {},
+  options: Partial<SearchPlan> = {},
 ): Promise<SearchResponse> {
   const scope = { kind: "library", userId } as const;
   const rows = await findMoments(scope, query, options);

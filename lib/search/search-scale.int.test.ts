@@ -1,24 +1,25 @@
 // A frequent word (issue 44): more matching passages than SEARCH_MAX_CANDIDATES. The public and library
 // searches rank a bounded set, and paging through it in pages of any size gives the same moments in the
-// same order: none twice, none skipped, most relevant first, at most 3 per transcript.
+// same order: none twice, none skipped, most relevant first, at most 3 per transcript; and the same moments
+// whichever way the plan finds its candidates (search-plan.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { searchQuerySchema, SEARCH_MAX_OFFSET, type SearchMoment } from "@/lib/search/schemas";
+import { probesHistory, scansInOrder, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
 
-const TRANSCRIPTS = 900;
+const TRANSCRIPTS = 1_200;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let userId: string;
 let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
 let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
-let SEARCH_MAX_CANDIDATES: number;
-let probesHistory: typeof import("@/lib/search/find-moments").probesHistory;
+let searchPlanOf: typeof import("@/lib/search/find-moments").searchPlanOf;
 
 beforeAll(async () => {
   process.env.APP_URL = "https://verbatim.example";
   ctx = await useTestDatabase();
   ({ searchPublic } = await import("@/lib/search/search-public"));
   ({ searchLibrary } = await import("@/lib/search/search-library"));
-  ({ SEARCH_MAX_CANDIDATES, probesHistory } = await import("@/lib/search/find-moments"));
+  ({ searchPlanOf } = await import("@/lib/search/find-moments"));
   userId = (await createUser(ctx.db)).id;
   // Three segments of about 200 characters each (three passages, cut by the app's trigger), each saying
   // "ocean" one to three times among other words; every transcript published and in the user's history.
@@ -54,6 +55,8 @@ beforeAll(async () => {
      FROM generate_series(1, 9) AS i`,
     userId,
   );
+  // The planner's figures (rows, the index's most common words) that the plan is chosen by.
+  await ctx.db.$executeRawUnsafe(`ANALYZE "Transcript", "TranscriptPassage", "Transcription", "Publication"`);
 });
 afterAll(async () => ctx?.teardown());
 
@@ -83,14 +86,27 @@ describe("a word in more passages than are ranked", () => {
     expect(row!.n).toBeGreaterThan(SEARCH_MAX_CANDIDATES);
   });
 
-  for (const [name, search] of [
-    ["public", (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q))],
+  const ways = [
+    [
+      "public, by the word index's bitmap",
+      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { inOrder: false }),
+    ],
+    [
+      "public, reading in table order",
+      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { inOrder: true }),
+    ],
     ["library", (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q))],
     [
       "library probing each candidate (a large history)",
-      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q), { probe: true }),
+      (q: Record<string, unknown>) =>
+        searchLibrary(userId, searchQuerySchema.parse(q), { probe: true, inOrder: false }),
     ],
-  ] as const) {
+    [
+      "library probing each candidate, reading in table order",
+      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q), { probe: true, inOrder: true }),
+    ],
+  ] as const;
+  for (const [name, search] of ways) {
     it(`${name}: pages of 20 and of 50 give the same moments, none twice, best first, 3 per transcript at most`, async () => {
       const by20 = await pages(search, 20);
       const by50 = await pages(search, 50);
@@ -106,6 +122,41 @@ describe("a word in more passages than are ranked", () => {
       expect((await search({ q: "ocean", limit: 50 })).results.map(key)).toEqual(by50.slice(0, 50).map(key));
     });
   }
+
+  it("finds the same moments by the bitmap and reading in table order, public and library", async () => {
+    const [publicByBitmap, publicInOrder, , libraryByBitmap, libraryInOrder] = await Promise.all(
+      ways.map(([, search]) => pages(search, 50)),
+    );
+    expect(publicInOrder.map(key)).toEqual(publicByBitmap!.map(key));
+    expect(libraryInOrder!.map(key)).toEqual(libraryByBitmap!.map(key));
+  });
+
+  it("reads in table order for a word in nearly every passage, by the bitmap for a rare one", async () => {
+    const plan = (scope: Parameters<typeof searchPlanOf>[0], q: string) =>
+      searchPlanOf(scope, searchQuerySchema.parse({ q }));
+    // ANALYZE counted "ocean" in 3,600 of 3,612 passages, all published: 3,600² ≥ 3 × 1,050 × 3,612.
+    expect(await plan({ kind: "public" }, "ocean")).toEqual({ probe: false, inOrder: true });
+    expect(await plan({ kind: "public" }, "lighthouse")).toEqual({ probe: false, inOrder: false });
+    // A platform or language filter keeps the bitmap; so does a library search that does not probe.
+    expect(await searchPlanOf({ kind: "public" }, searchQuerySchema.parse({ q: "ocean", lang: "en" }))).toEqual({
+      probe: false,
+      inOrder: false,
+    });
+    expect(await plan({ kind: "library", userId }, "ocean")).toEqual({ probe: false, inOrder: false });
+  });
+});
+
+describe("reading in table order, by the query's matches (issue 44)", () => {
+  it("is chosen where reading stops sooner than the bitmap of every match is built", () => {
+    // 1,050 candidates, a row read costing 3 bitmap entries: matches² × visible share ≥ 3 × 1,050 × passages.
+    expect(scansInOrder(97_177, 1_000_000, 1)).toBe(true); // the bench's frequent word, everything published
+    expect(scansInOrder(56_125, 1_000_000, 1)).toBe(true);
+    expect(scansInOrder(56_124, 1_000_000, 1)).toBe(false);
+    expect(scansInOrder(97_177, 1_000_000, 0.098)).toBe(false); // a library of 10 % of everything, spread evenly
+    expect(scansInOrder(5, 1_000_000, 1)).toBe(false);
+    // Before the first ANALYZE the planner knows no size (-1).
+    expect(scansInOrder(10, -1, 1)).toBe(false);
+  });
 });
 
 describe("the library's visibility check, by the caller's size (issue 44b)", () => {
