@@ -121,3 +121,68 @@ describe("the history_search_lowercase migration on embedded PGlite", () => {
     }
   });
 });
+
+describe("the library_lexemes migration", () => {
+  const { connect, migrationsCopy } = useMigrationsDatabase();
+  const LATER = MIGRATIONS.filter((name) => name >= "20261126034000");
+  const segments = (text: string) => JSON.stringify([{ start: 0, end: 5, text }]);
+  const lexemes = async (query: (sql: string) => Promise<{ rows: unknown[] }>, id: string) =>
+    ((await query(`SELECT "lexemes"::text AS l FROM "Transcription" WHERE "id" = '${id}'`)).rows[0] as { l: string }).l;
+  const seed = `
+    INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now()), ('u2', 'u2@example.com', now());
+    INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "sourceUrl", "segments")
+      VALUES ('t1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 'u', '${segments("The deep oceans")}');
+    INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "updatedAt")
+      VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', now()),
+             ('h2', 'u2', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', now()),
+             ('h3', 'u2', 'youtube', 'ZzZzZzZzZzZ', 'en', 'captions', NULL, 'in_progress', now());
+    INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes")
+      VALUES ('r1', 'u1', 't1', '${segments("The deep lighthouse")}', 40);`;
+
+  it("fills the entries of a database that has rows, and triggers keep them as their passages change", async () => {
+    const dir = await migrationsCopy();
+    for (const name of LATER) await rm(path.join(dir, name), { recursive: true });
+    const client = await connect();
+    await applyMigrations(pgExecutor(client), { dir });
+    await client.query(seed);
+    expect((await applyMigrations(pgExecutor(client))).applied).toEqual(LATER);
+    const query = (sql: string) => client.query(sql);
+    // The transcript's words, and the author's correction's for the author alone; none without a transcript.
+    expect(await lexemes(query, "h1")).toBe("'deep' 'lighthous' 'ocean'");
+    expect(await lexemes(query, "h2")).toBe("'deep' 'ocean'");
+    expect(await lexemes(query, "h3")).toBe("");
+    // A transcript cut again, a correction saved, an entry given its transcript.
+    await client.query(`UPDATE "Transcript" SET "segments" = '${segments("Shallow seas")}' WHERE "id" = 't1'`);
+    expect(await lexemes(query, "h2")).toBe("'sea' 'shallow'");
+    await client.query(
+      `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('r2', 'u2', 't1', '${segments("Shallow reefs")}', 30)`,
+    );
+    expect(await lexemes(query, "h2")).toBe("'reef' 'sea' 'shallow'");
+    await client.query(`UPDATE "Transcription" SET "transcriptId" = 't1', "state" = 'done' WHERE "id" = 'h3'`);
+    expect(await lexemes(query, "h3")).toBe("'reef' 'sea' 'shallow'");
+    const { rows } = await client.query(
+      `SELECT pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE i.indisvalid AND c.relname = 'Transcription_userId_lexemes_idx'`,
+    );
+    expect(rows).toEqual([{ definition: expect.stringContaining(`USING gin ("userId", lexemes)`) }]);
+  });
+
+  it("fills the entries of an embedded PGlite database", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    try {
+      await cp(MIGRATIONS_DIR, dir, { recursive: true });
+      for (const name of LATER) await rm(path.join(dir, name), { recursive: true });
+      await applyMigrations(pgliteExecutor(pglite), { dir });
+      await pglite.exec(seed);
+      expect((await applyMigrations(pgliteExecutor(pglite))).applied).toEqual(LATER);
+      const query = (sql: string) => pglite.query(sql);
+      expect(await lexemes(query, "h1")).toBe("'deep' 'lighthous' 'ocean'");
+      await pglite.exec(`UPDATE "Transcript" SET "segments" = '${segments("Shallow seas")}' WHERE "id" = 't1'`);
+      expect(await lexemes(query, "h2")).toBe("'sea' 'shallow'");
+    } finally {
+      await pglite.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { collapseNegations } from "@/lib/search/query-terms";
+import { collapseNegations, phrasesAsAnd } from "@/lib/search/query-terms";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
   choosePlan,
@@ -19,8 +19,10 @@ import {
 // query as parsed by their own configuration; for each configuration the query is parsed once (the
 // functions are immutable, so the planner folds them) and each branch of the OR can use the GIN index.
 // A reading with nothing the index can look up (only -excluded words, as querytree() says) is dropped: it
-// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, found
-// as search-plan.ts chooses, and the statement runs under SEARCH_TIMEOUT_MS.
+// would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, and the
+// statement runs under SEARCH_TIMEOUT_MS. Public search finds them as search-plan.ts chooses; the library
+// search starts from the caller's done entries whose words ("lexemes", migration library_lexemes: a GIN index
+// on ("userId", "lexemes")) hold the query without its phrases and exclusions, then matches their passages.
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
@@ -82,9 +84,9 @@ async function readings(db: Db, q: string, configs: readonly string[]) {
   const findable = read.filter((row) => row.indexable !== "T");
   if (read.length > 0 && findable.length === 0)
     throw refuseQuery(q, "give at least one word to find (a query of only -excluded words would match everything)");
-  const byQuery = new Map<string, { configs: string[]; words: Set<string> }>();
+  const byQuery = new Map<string, { configs: string[]; words: Set<string>; indexable: string }>();
   for (const row of findable) {
-    const group = byQuery.get(row.query) ?? { configs: [], words: new Set<string>() };
+    const group = byQuery.get(row.query) ?? { configs: [], words: new Set<string>(), indexable: row.indexable };
     group.configs.push(row.config);
     for (const word of row.words) group.words.add(word);
     byQuery.set(row.query, group);
@@ -99,7 +101,10 @@ async function readings(db: Db, q: string, configs: readonly string[]) {
 async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<SearchPlan>) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const [groups, facts] = await Promise.all([readings(db, query.q, configs), planFacts(db, scope)]);
+  const [groups, facts] = await Promise.all([
+    readings(db, query.q, configs),
+    scope.kind === "public" ? planFacts(db) : null,
+  ]);
   if (groups.length === 0) return null;
   const params: unknown[] = [];
   const param = (value: unknown) => {
@@ -112,8 +117,12 @@ async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<S
     query: `${param(g.query)}::tsquery`,
   }));
   const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
-  const plan = await choosePlan(db, scope, query, { groups, facts, matches, params: [...params] }, forced);
-  return { db, branches, matches, params, param, plan };
+  const plan = facts
+    ? await choosePlan(db, query, { groups, facts, matches, params: [...params] }, forced)
+    : { inOrder: false };
+  // What an entry's lexemes must hold for one of its passages to match: any reading, without its phrases.
+  const lexemes = [...new Set(groups.map((g) => phrasesAsAnd(g.indexable)))].map((q) => `(${q})`).join(" | ");
+  return { db, branches, matches, params, param, plan, lexemes };
 }
 
 /** The plan a search gets (tests): see choosePlan. */
@@ -136,7 +145,8 @@ export async function findMoments(
     matches,
     params,
     param,
-    plan: { probe, inOrder },
+    plan: { inOrder },
+    lexemes,
   } = prepared;
   const queryOf = (alias: string) =>
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
@@ -146,17 +156,25 @@ export async function findMoments(
   // transcript's passages for that user alone: in their library, and where they published it.
   const hasRevision = (who: string) =>
     `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
-  const visible =
-    user !== null
-      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done'${probe ? " OFFSET 0" : ""})
-         AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
-      : `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
-           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
   if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
   const filterJoin =
     filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
+  // The matching passages the caller may see, in the order they are found; `OFFSET 0` keeps the library's
+  // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index.
+  const found =
+    user !== null
+      ? `FROM "Transcription" h CROSS JOIN LATERAL (
+           SELECT p.* FROM "SearchPassage" p ${filterJoin}
+           WHERE p."transcriptId" = h."transcriptId" AND (${matches})
+             AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)
+           OFFSET 0
+         ) AS p
+         WHERE h."userId" = ${user} AND h."state" = 'done' AND h."lexemes" @@ ${param(lexemes)}::tsquery`
+      : `FROM "SearchPassage" p ${filterJoin}
+         WHERE (${matches}) AND EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;
   // The page's public page: a live publication of the transcript (the caller's own in the library).
   const slug =
     user !== null
@@ -173,11 +191,12 @@ export async function findMoments(
   const sql = `
     WITH hits AS (
       SELECT p."transcriptId", p."seq", p."editorId", p."revisionId", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
-      FROM "SearchPassage" p ${filterJoin}
-      WHERE (${matches}) AND ${visible}
+      ${found}
       LIMIT ${candidates}
     ), capped AS (
-      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "seq") AS nth FROM hits
+      -- DISTINCT: two entries of one user may hold the same transcript (languages asked for apart).
+      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "seq") AS nth
+      FROM (SELECT DISTINCT * FROM hits) AS hits
     ), page AS (
       SELECT * FROM capped WHERE nth <= ${perTranscript}
       ORDER BY rank DESC, "transcriptId", "seq", "revisionId" LIMIT ${limit} OFFSET ${skip}
@@ -205,9 +224,9 @@ export async function findMoments(
         // Serial: the candidates are the first SEARCH_MAX_CANDIDATES visible matches in the order the plan reads
         // them; parallel workers (chosen since the view "SearchPassage" is a UNION ALL: Parallel Append) hand
         // them over in no fixed order, so two pages could rank different candidates, and starting the workers
-        // cost about what the bounded work they share saves (issue 44b). No JIT: the planner's estimate for the
-        // probing plan (all matches of a frequent word) passes jit_above_cost, while the statement stops at the
-        // bound; compiling took 56 of its 96 ms at a million (issue 44b).
+        // cost about what the bounded work they share saves (issue 44b). No JIT: the planner's estimate of all the
+        // matches of a frequent word passes jit_above_cost, while the statement stops at the bound; compiling
+        // took 56 of its 96 ms at a million (issue 44b).
         // In order: no bitmap (the word index can only give one), and no synchronized scan (scansInOrder).
         await tx.$queryRawUnsafe(
           `SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', '0', true),

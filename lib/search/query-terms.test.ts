@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collapseNegations, queryProblem, queryTerms, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
+import { collapseNegations, phrasesAsAnd, queryProblem, queryTerms, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
 
 describe("queryTerms", () => {
   it("counts words and phrases to find and -excluded ones, as websearch_to_tsquery reads them", () => {
@@ -61,5 +61,19 @@ describe("collapseNegations", () => {
   it("leaves single negations, hyphens and phrases alone", () => {
     for (const q of ['grit -chicago -"fixed mindset"', "state-of-the-art", "x - y", '-"a" -"b"'])
       expect(collapseNegations(q), q).toBe(q);
+  });
+});
+
+describe("phrasesAsAnd", () => {
+  // querytree(websearch_to_tsquery('english', …)) as PostgreSQL 15 prints it.
+  it("makes each phrase operator an AND, keeping ORs", () => {
+    expect(phrasesAsAnd("'deep' <-> 'ocean'")).toBe("'deep' & 'ocean'");
+    expect(phrasesAsAnd("'sea' | 'big' <-> 'wave' & 'tide'")).toBe("'sea' | 'big' & 'wave' & 'tide'");
+    expect(phrasesAsAnd("'sea' <2> 'tranquil'")).toBe("'sea' & 'tranquil'");
+    expect(phrasesAsAnd("'b' & 'fine'")).toBe("'b' & 'fine'");
+  });
+
+  it("leaves what is inside a quoted lexeme alone", () => {
+    expect(phrasesAsAnd("'a<->b' <-> 'it''s <3>'")).toBe("'a<->b' & 'it''s <3>'");
   });
 });

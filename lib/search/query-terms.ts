@@ -70,3 +70,13 @@ export function queryProblem(q: string): string | null {
   if (positive + negative > SEARCH_MAX_TERMS) return `use at most ${SEARCH_MAX_TERMS} words and phrases`;
   return null;
 }
+
+/**
+ * A tsquery's text as querytree() gives it (no negation) with each phrase operator (<->, <N>) made an AND:
+ * what a tsvector without positions (a history entry's lexemes, migration library_lexemes) can be matched
+ * against, since a phrase never matches one. Both operators bind tighter than OR, so the query keeps its
+ * shape; lexemes are quoted, so only operators outside quotes are replaced.
+ */
+export function phrasesAsAnd(tsquery: string): string {
+  return tsquery.replace(/'(?:[^']|'')*'|<(?:-|\d+)>/g, (token) => (token.startsWith("'") ? token : "&"));
+}

@@ -1,16 +1,16 @@
 import type { Db } from "@/lib/db/client";
 import { SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE, type SearchQuery } from "@/lib/search/schemas";
 
-// How the search statement (find-moments.ts) finds its candidates. Reading in table order or by the word
-// index's bitmap changes what the statement costs, never which moments it finds; probing the library's
-// history or not changes them only for a word with more visible matches than are ranked (probesHistory).
-// search-scale.int.test.ts compares them.
+// How the public search statement (find-moments.ts) finds its candidates. Reading in table order or by the
+// word index's bitmap changes what the statement costs, never which moments it finds
+// (search-scale.int.test.ts compares them). The library search has no such choice: it starts from the
+// caller's own entries whose words hold the query (find-moments.ts, migration library_lexemes).
 
 /** Who may see a transcript: the caller's complete history entries, or a live publication. */
 export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
 
-/** probe: see probesHistory; inOrder: see scansInOrder. */
-export type SearchPlan = { probe: boolean; inOrder: boolean };
+/** inOrder: see scansInOrder. */
+export type SearchPlan = { inOrder: boolean };
 
 /**
  * At most this many matching passages are ranked: a query matching more (a frequent word, common words
@@ -24,32 +24,6 @@ export type SearchPlan = { probe: boolean; inOrder: boolean };
  */
 export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
 
-/**
- * Whether the library search of a user with `entries` done history entries, among `transcripts`, checks
- * each candidate passage against the caller's history by an index probe (`Transcription(transcriptId, userId, state)`), in the order the word's index yields them, stopping at the
- * candidate bound (true), or leaves the plan to PostgreSQL (false), which for a history this size reads the
- * caller's entries first: passages of their transcripts by the passages' primary key (a small history), or a
- * hash of all their entries that the candidates are looked up in (issue 44b: 100,000 entries hashed for every
- * search, 59-73 ms at a million, the largest part of the statement).
- *
- * Probing finds SEARCH_MAX_CANDIDATES visible passages after about SEARCH_MAX_CANDIDATES × transcripts /
- * entries probes when the caller's transcripts are spread evenly among everyone's (fewer when their passages
- * come first), never more than the word's matches; the hash costs one row per entry. So probing is chosen
- * when entries² ≥ 2 × SEARCH_MAX_CANDIDATES × transcripts (2 for a probe's higher cost per row than a hash
- * row's): at a million transcripts from about 46,000 done entries. A probe reads the index alone
- * (`Transcription(transcriptId, userId, state)`, migration search_probe_index). Below that, a small history read first
- * is cheap while probing would test every match of a frequent word (1.9 s for a user with 90 entries at a
- * million). Entries come from "HistoryCount" (kept by a trigger), transcripts from the planner's estimate
- * (pg_class.reltuples; -1 before the first ANALYZE, read as "small"). `OFFSET 0` keeps the EXISTS a
- * per-row subplan (PostgreSQL does not turn a sub-select with OFFSET into a join). Either way the
- * candidates are the first SEARCH_MAX_CANDIDATES visible matches found (the hash plan also reads the
- * passages in the index's order; a small history read first yields them in its own order), and a word with
- * fewer visible matches than that gives the same moments by both (search-scale.int.test.ts).
- */
-export function probesHistory(entries: number, transcripts: number): boolean {
-  return transcripts > 0 && entries * entries >= 2 * SEARCH_MAX_CANDIDATES * transcripts;
-}
-
 const SCAN_ROW_COST = 3;
 
 /**
@@ -61,7 +35,7 @@ const SCAN_ROW_COST = 3;
  * and tested costs about SCAN_ROW_COST bitmap entries (0.56 against 0.21 µs at a million, four readings of
  * the query), so in order is chosen when matches² × visibleShare ≥ SCAN_ROW_COST × SEARCH_MAX_CANDIDATES ×
  * passages: at a million passages, a word in 5.6 % of them that everyone can see. visibleShare assumes the
- * visible passages are spread evenly through the table (a large history's usually are), which is the
+ * visible passages are spread evenly through the table (publications usually are), which is the
  * pessimistic case for reading in order. Both ways give the same candidates: a bitmap heap scan also
  * returns its rows in table order (passages are only inserted and deleted, never updated in place, so
  * no row moves within its page), and the statement turns off synchronized scans, which would start a
@@ -71,17 +45,13 @@ export function scansInOrder(matches: number, passages: number, visibleShare: nu
   return passages > 0 && matches * matches * visibleShare >= SCAN_ROW_COST * SEARCH_MAX_CANDIDATES * passages;
 }
 
-/** What the choices above read: PostgreSQL's estimates (pg_class.reltuples: -1 before the first ANALYZE). */
-async function sizes(db: Db, userId: string | null) {
+/** What the choice above reads: PostgreSQL's estimates (pg_class.reltuples: -1 before the first ANALYZE). */
+async function sizes(db: Db) {
   const estimate = (table: string) =>
     `coalesce((SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass), -1)::float8`;
-  const [row] = await db.$queryRawUnsafe<
-    { entries: number; transcripts: number; passages: number; publications: number }[]
-  >(
-    `SELECT coalesce((SELECT sum(c."n") FROM "HistoryCount" c WHERE c."userId" = $1 AND c."state" = 'done'), 0)::float8 AS entries,
-            ${estimate("Transcript")} AS transcripts, ${estimate("TranscriptPassage")} AS passages,
+  const [row] = await db.$queryRawUnsafe<{ transcripts: number; passages: number; publications: number }[]>(
+    `SELECT ${estimate("Transcript")} AS transcripts, ${estimate("TranscriptPassage")} AS passages,
             ${estimate("Publication")} AS publications`,
-    userId,
   );
   return row!;
 }
@@ -126,17 +96,16 @@ function commonWordShares(db: Db): Promise<Map<string, number>> {
 }
 
 /** What choosePlan reads besides the query: sizes, and the most common words' shares. */
-export function planFacts(db: Db, scope: SearchScope) {
-  return Promise.all([sizes(db, scope.kind === "library" ? scope.userId : null), commonWordShares(db)]);
+export function planFacts(db: Db) {
+  return Promise.all([sizes(db), commonWordShares(db)]);
 }
 
 /**
- * The plan of one search. `matches` is the statement's match condition on passages "p", whose parameters are
- * `params`; `groups`, the query's readings with their words.
+ * The plan of one public search. `matches` is the statement's match condition on passages "p", whose
+ * parameters are `params`; `groups`, the query's readings with their words.
  */
 export async function choosePlan(
   db: Db,
-  scope: SearchScope,
   query: SearchQuery,
   {
     groups,
@@ -151,27 +120,21 @@ export async function choosePlan(
   },
   forced: Partial<SearchPlan> = {},
 ): Promise<SearchPlan> {
-  // How the library's visibility is checked depends on how much of the index is the caller's (probesHistory).
-  const probe = scope.kind === "library" && (forced.probe ?? probesHistory(known.entries, known.transcripts));
   // At most the share of passages the query matches: its common words' shares added up (a word ANALYZE did
   // not count among the most common is rare, taken as none).
   const frequency = [...new Set(groups.flatMap((group) => [...group.words]))].reduce(
     (sum, word) => sum + (shares.get(word) ?? 0),
     0,
   );
-  const share = Math.max(
-    0,
-    Math.min(1, (scope.kind === "library" ? known.entries : known.publications) / known.transcripts),
-  );
-  // Reading in order is weighed where each candidate's visibility is a probe, and without a platform or
-  // language filter (a join the plan could then read whole). PostgreSQL's estimate of the matches (a round
-  // trip) is asked for only where the common words' shares allow reading in order: not for a rare word.
+  const share = Math.max(0, Math.min(1, known.publications / known.transcripts));
+  // Not with a platform or language filter (a join the plan could then read whole). PostgreSQL's estimate of
+  // the matches (a round trip) is asked for only where the common words' shares allow reading in order: not
+  // for a rare word.
   const inOrder =
     forced.inOrder ??
-    ((scope.kind === "public" || probe) &&
-      !query.platform &&
+    (!query.platform &&
       !query.lang &&
       scansInOrder(Math.min(1, frequency) * known.passages, known.passages, share) &&
       scansInOrder(await estimatedMatches(db, matches, [...params]), known.passages, share));
-  return { probe, inOrder };
+  return { inOrder };
 }

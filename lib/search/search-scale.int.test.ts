@@ -1,11 +1,11 @@
 // A frequent word (issue 44): more matching passages than SEARCH_MAX_CANDIDATES. The public and library
 // searches rank a bounded set, and paging through it in pages of any size gives the same moments in the
 // same order: none twice, none skipped, most relevant first, at most 3 per transcript; and the same moments
-// whichever way the plan finds its candidates (search-plan.ts).
+// whichever way the public plan finds its candidates (search-plan.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { searchQuerySchema, SEARCH_MAX_OFFSET, type SearchMoment } from "@/lib/search/schemas";
-import { probesHistory, scansInOrder, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
+import { scansInOrder, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
 
 const TRANSCRIPTS = 1_200;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -96,15 +96,6 @@ describe("a word in more passages than are ranked", () => {
       (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { inOrder: true }),
     ],
     ["library", (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q))],
-    [
-      "library probing each candidate (a large history)",
-      (q: Record<string, unknown>) =>
-        searchLibrary(userId, searchQuerySchema.parse(q), { probe: true, inOrder: false }),
-    ],
-    [
-      "library probing each candidate, reading in table order",
-      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q), { probe: true, inOrder: true }),
-    ],
   ] as const;
   for (const [name, search] of ways) {
     it(`${name}: pages of 20 and of 50 give the same moments, none twice, best first, 3 per transcript at most`, async () => {
@@ -123,26 +114,22 @@ describe("a word in more passages than are ranked", () => {
     });
   }
 
-  it("finds the same moments by the bitmap and reading in table order, public and library", async () => {
-    const [publicByBitmap, publicInOrder, , libraryByBitmap, libraryInOrder] = await Promise.all(
-      ways.map(([, search]) => pages(search, 50)),
-    );
-    expect(publicInOrder.map(key)).toEqual(publicByBitmap!.map(key));
-    expect(libraryInOrder!.map(key)).toEqual(libraryByBitmap!.map(key));
+  it("finds the same moments by the bitmap and reading in table order", async () => {
+    const [publicByBitmap, publicInOrder] = await Promise.all(ways.slice(0, 2).map(([, search]) => pages(search, 50)));
+    expect(publicInOrder!.map(key)).toEqual(publicByBitmap!.map(key));
   });
 
   it("reads in table order for a word in nearly every passage, by the bitmap for a rare one", async () => {
     const plan = (scope: Parameters<typeof searchPlanOf>[0], q: string) =>
       searchPlanOf(scope, searchQuerySchema.parse({ q }));
     // ANALYZE counted "ocean" in 3,600 of 3,612 passages, all published: 3,600² ≥ 3 × 1,050 × 3,612.
-    expect(await plan({ kind: "public" }, "ocean")).toEqual({ probe: false, inOrder: true });
-    expect(await plan({ kind: "public" }, "lighthouse")).toEqual({ probe: false, inOrder: false });
-    // A platform or language filter keeps the bitmap; so does a library search that does not probe.
+    expect(await plan({ kind: "public" }, "ocean")).toEqual({ inOrder: true });
+    expect(await plan({ kind: "public" }, "lighthouse")).toEqual({ inOrder: false });
+    // A platform or language filter keeps the bitmap; the library starts from the caller's entries.
     expect(await searchPlanOf({ kind: "public" }, searchQuerySchema.parse({ q: "ocean", lang: "en" }))).toEqual({
-      probe: false,
       inOrder: false,
     });
-    expect(await plan({ kind: "library", userId }, "ocean")).toEqual({ probe: false, inOrder: false });
+    expect(await plan({ kind: "library", userId }, "ocean")).toEqual({ inOrder: false });
   });
 });
 
@@ -159,32 +146,27 @@ describe("reading in table order, by the query's matches (issue 44)", () => {
   });
 });
 
-describe("the library's visibility check, by the caller's size (issue 44b)", () => {
-  it("probes per candidate only for a history that is a large part of the index", () => {
-    // The bench's busy user: 98,000 done entries among a million transcripts; a light user: 90.
-    expect(probesHistory(98_000, 1_000_000)).toBe(true);
-    expect(probesHistory(90, 1_000_000)).toBe(false);
-    expect(probesHistory(980, 10_000)).toBe(false);
-    expect(probesHistory(900, 900)).toBe(false);
-    // The bound: entries² = 2 × 1,050 × transcripts (SEARCH_MAX_CANDIDATES: the deepest a page reaches).
-    expect(SEARCH_MAX_CANDIDATES).toBe(SEARCH_MAX_OFFSET + 50);
-    expect(probesHistory(14_492, 100_000)).toBe(true);
-    expect(probesHistory(14_491, 100_000)).toBe(false);
-    // Before the first ANALYZE the planner knows no size (-1): left to the planner.
-    expect(probesHistory(5_000, -1)).toBe(false);
+describe("the library, from the caller's entries and their words (issue 44)", () => {
+  it("finds the moments of the caller's done entries only", async () => {
+    const found = await searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 }));
+    expect(found.results.map((m) => m.transcript_id).sort()).toEqual(["lh-1", "lh-2", "lh-3", "lh-4", "lh-5", "lh-6"]);
+    // A phrase and an exclusion: the entries' words hold no positions, the passages decide.
+    const phrase = await searchLibrary(userId, searchQuerySchema.parse({ q: '"old lighthouse" -waves', limit: 50 }));
+    expect(phrase.results.map(key).sort()).toEqual(found.results.map(key).sort());
+    expect((await searchLibrary(userId, searchQuerySchema.parse({ q: '"lighthouse old"' }))).results).toEqual([]);
   });
 
-  it("either way: the same moments of the caller's done entries, for a word with fewer matches than are ranked", async () => {
-    const ask = (probe: boolean) =>
-      searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 }), { probe });
-    const [probed, planned, chosen] = await Promise.all([
-      ask(true),
-      ask(false),
-      searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 })),
+  it("keeps each entry's words as its transcript's passages hold them", async () => {
+    const rows = await ctx.db.$queryRawUnsafe<{ id: string; same: boolean }[]>(
+      `SELECT h."id", h."lexemes" = (SELECT array_to_tsvector(array_agg(DISTINCT w.lexeme)) FROM "TranscriptPassage" p, unnest(p."tsv") AS w
+                                     WHERE p."transcriptId" = h."transcriptId") AS same
+       FROM "Transcription" h WHERE h."userId" = $1 AND h."id" IN ('fh-1', 'lhh-1', 'lhh-9')`,
+      userId,
+    );
+    expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: "fh-1", same: true },
+      { id: "lhh-1", same: true },
+      { id: "lhh-9", same: true },
     ]);
-    const ids = (r: typeof probed) => r.results.map((m) => m.transcript_id).sort();
-    expect(ids(probed)).toEqual(["lh-1", "lh-2", "lh-3", "lh-4", "lh-5", "lh-6"]);
-    expect(probed.results.map(key)).toEqual(planned.results.map(key));
-    expect(chosen.results.map(key)).toEqual(planned.results.map(key));
   });
 });
