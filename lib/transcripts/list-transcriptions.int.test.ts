@@ -3,7 +3,8 @@
 // Every page of every filter, sort and order is checked against the plain query the list used to run
 // (Prisma's `contains`, `count`, ORDER BY sort, id), walking the pages one after another. A `q` takes one of
 // two paths per page (pageIdsMatching): "mountain" (33 of the 45 entries) walks the sort's index for its first
-// pages and sorts the matches for the later ones; "vid01" (10) and "zz" sort them on every page.
+// pages and sorts the matches for the later ones; "vid01" (10) and "zz" sort them on every page. Pages past the
+// middle are read from the other end in the reverse order (nearerEnd), the last one partly.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { transcriptionListQuerySchema } from "@/lib/transcripts/schemas";
