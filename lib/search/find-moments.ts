@@ -101,9 +101,10 @@ async function readings(db: Db, q: string, configs: readonly string[]) {
 async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<SearchPlan>) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const [groups, facts] = await Promise.all([
+  const [groups, facts, corrects] = await Promise.all([
     readings(db, query.q, configs),
     scope.kind === "public" ? planFacts(db) : null,
+    scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
   ]);
   if (groups.length === 0) return null;
   const params: unknown[] = [];
@@ -122,7 +123,16 @@ async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<S
     : { inOrder: false };
   // What an entry's lexemes must hold for one of its passages to match: any reading, without its phrases.
   const lexemes = [...new Set(groups.map((g) => phrasesAsAnd(g.indexable)))].map((q) => `(${q})`).join(" | ");
-  return { db, branches, matches, params, param, plan, lexemes };
+  return { db, branches, matches, params, param, plan, lexemes, corrects };
+}
+
+/** Whether the user has saved a correction of any transcript (lib/edits). */
+async function hasCorrections(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.$queryRawUnsafe<{ any: boolean }[]>(
+    `SELECT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $1) AS any`,
+    userId,
+  );
+  return row?.any ?? false;
 }
 
 /** The plan a search gets (tests): see choosePlan. */
@@ -147,6 +157,7 @@ export async function findMoments(
     param,
     plan: { inOrder },
     lexemes,
+    corrects,
   } = prepared;
   const queryOf = (alias: string) =>
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
@@ -163,12 +174,18 @@ export async function findMoments(
     filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
   // The matching passages the caller may see, in the order they are found; `OFFSET 0` keeps the library's
   // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index.
+  // A caller who has corrected nothing reads the transcripts' passages alone: no look for a correction per entry.
   const found =
     user !== null
       ? `FROM "Transcription" h CROSS JOIN LATERAL (
-           SELECT p.* FROM "SearchPassage" p ${filterJoin}
-           WHERE p."transcriptId" = h."transcriptId" AND (${matches})
-             AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)
+           ${
+             corrects
+               ? `SELECT p.* FROM "SearchPassage" p ${filterJoin}
+                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})
+                    AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
+               : `SELECT p.*, NULL::text AS "editorId", NULL::text AS "revisionId" FROM "TranscriptPassage" p ${filterJoin}
+                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})`
+           }
            OFFSET 0
          ) AS p
          WHERE h."userId" = ${user} AND h."state" = 'done' AND h."lexemes" @@ ${param(lexemes)}::tsquery`
@@ -190,7 +207,8 @@ export async function findMoments(
 
   const sql = `
     WITH hits AS (
-      SELECT p."transcriptId", p."seq", p."editorId", p."revisionId", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
+      SELECT p."transcriptId", p."seq", p."editorId", p."revisionId", p."segFrom", p."segTo", p."start", p."end",
+             p."config", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
       ${found}
       LIMIT ${candidates}
     ), capped AS (
@@ -203,18 +221,18 @@ export async function findMoments(
     )
     SELECT page."transcriptId", page."seq", page.rank::float8 AS rank,
            t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
-           p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end",
-           ts_headline(p."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("p")}, ${headline}) AS marked,
+           page."segFrom", seg.texts, seg.starts, seg.ends, page."start", page."end",
+           ts_headline(page."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("page")}, ${headline}) AS marked,
            ${slug} AS slug
+    -- The page's passages as found (joining "SearchPassage" again by key read every correction's passages per
+    -- row: its second half is a join, which PostgreSQL cannot look up by a key from outside).
     FROM page
-    JOIN "SearchPassage" p ON p."transcriptId" = page."transcriptId" AND p."seq" = page."seq"
-      AND p."revisionId" IS NOT DISTINCT FROM page."revisionId"
     JOIN "Transcript" t ON t."id" = page."transcriptId"
     LEFT JOIN "TranscriptRevision" rev ON rev."id" = page."revisionId"
     -- The passage's segments, read from the transcript (or the correction) as the index read them (verbatim_segments).
     CROSS JOIN LATERAL (
       SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-      FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
+      FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN page."segFrom" AND page."segTo"
     ) AS seg
     ORDER BY page.rank DESC, page."transcriptId", page."seq", page."revisionId"`;
   try {
