@@ -1,6 +1,7 @@
 // The migrations of issue 44 (flat reads) on databases that already hold rows: the history's trigram index,
 // searchText kept in lower case (lowered in committed batches), the search probe's index and the history's
 // covering index, on PostgreSQL and on embedded PGlite. lib/db/migrate.int.test.ts tests the runner itself.
+import { createHash } from "node:crypto";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -126,8 +127,15 @@ describe("the library_lexemes migration", () => {
   const { connect, migrationsCopy } = useMigrationsDatabase();
   const LATER = MIGRATIONS.filter((name) => name >= "20261126034000");
   const segments = (text: string) => JSON.stringify([{ start: 0, end: 5, text }]);
+  /** An entry's lexemes without its user's key (checked apart). */
   const lexemes = async (query: (sql: string) => Promise<{ rows: unknown[] }>, id: string) =>
-    ((await query(`SELECT "lexemes"::text AS l FROM "Transcription" WHERE "id" = '${id}'`)).rows[0] as { l: string }).l;
+    (
+      (
+        await query(
+          `SELECT replace("lexemes"::text, verbatim_library_key("userId") || ' ', '') AS l FROM "Transcription" WHERE "id" = '${id}'`,
+        )
+      ).rows[0] as { l: string }
+    ).l;
   const seed = `
     INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now()), ('u2', 'u2@example.com', now());
     INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "sourceUrl", "segments")
@@ -151,6 +159,10 @@ describe("the library_lexemes migration", () => {
     expect(await lexemes(query, "h1")).toBe("'deep' 'lighthous' 'ocean'");
     expect(await lexemes(query, "h2")).toBe("'deep' 'ocean'");
     expect(await lexemes(query, "h3")).toBe("");
+    // Each word after the user's key: the first 8 hex digits of the SHA-256 of their id, as the search computes it.
+    const { rows: keyed } = await client.query(`SELECT "lexemes"::text AS l FROM "Transcription" WHERE "id" = 'h2'`);
+    const key = createHash("sha256").update("u2").digest("hex").slice(0, 8);
+    expect(keyed).toEqual([{ l: `'${key} deep' '${key} ocean'` }]);
     // A transcript cut again, a correction saved, an entry given its transcript.
     await client.query(`UPDATE "Transcript" SET "segments" = '${segments("Shallow seas")}' WHERE "id" = 't1'`);
     expect(await lexemes(query, "h2")).toBe("'sea' 'shallow'");
@@ -162,9 +174,9 @@ describe("the library_lexemes migration", () => {
     expect(await lexemes(query, "h3")).toBe("'reef' 'sea' 'shallow'");
     const { rows } = await client.query(
       `SELECT pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indisvalid AND c.relname = 'Transcription_userId_lexemes_idx'`,
+       WHERE i.indisvalid AND c.relname = 'Transcription_lexemes_idx'`,
     );
-    expect(rows).toEqual([{ definition: expect.stringContaining(`USING gin ("userId", lexemes)`) }]);
+    expect(rows).toEqual([{ definition: expect.stringContaining(`USING gin (lexemes)`) }]);
   });
 
   it("fills the entries of an embedded PGlite database", async () => {

@@ -1,10 +1,11 @@
+import { createHash } from "node:crypto";
 import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { collapseNegations, phrasesAsAnd } from "@/lib/search/query-terms";
+import { collapseNegations, entryQuery } from "@/lib/search/query-terms";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
   choosePlan,
@@ -21,8 +22,8 @@ import {
 // A reading with nothing the index can look up (only -excluded words, as querytree() says) is dropped: it
 // would match every passage of its configuration. At most SEARCH_MAX_CANDIDATES matches are ranked, and the
 // statement runs under SEARCH_TIMEOUT_MS. Public search finds them as search-plan.ts chooses; the library
-// search starts from the caller's done entries whose words ("lexemes", migration library_lexemes: a GIN index
-// on ("userId", "lexemes")) hold the query without its phrases and exclusions, then matches their passages.
+// search starts from the caller's done entries whose words ("lexemes", migration library_lexemes, after the
+// caller's key) hold the query without its phrases and exclusions, then matches their passages.
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
@@ -121,10 +122,17 @@ async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<S
   const plan = facts
     ? await choosePlan(db, query, { groups, facts, matches, params: [...params] }, forced)
     : { inOrder: false };
-  // What an entry's lexemes must hold for one of its passages to match: any reading, without its phrases.
-  const lexemes = [...new Set(groups.map((g) => phrasesAsAnd(g.indexable)))].map((q) => `(${q})`).join(" | ");
+  // What an entry's lexemes must hold for one of its passages to match: any reading, its lexemes after the
+  // caller's key, without its phrases.
+  const lexemes =
+    scope.kind === "library"
+      ? entryQuery([...new Set(groups.map((g) => `(${g.indexable})`))].join(" | "), libraryKey(scope.userId))
+      : null;
   return { db, branches, matches, params, param, plan, lexemes, corrects };
 }
+
+/** The key before each of a user's entries' lexemes: verbatim_library_key (migration library_lexemes). */
+const libraryKey = (userId: string) => createHash("sha256").update(userId, "utf8").digest("hex").slice(0, 8);
 
 /** Whether the user has saved a correction of any transcript (lib/edits). */
 async function hasCorrections(db: Db, userId: string): Promise<boolean> {
@@ -174,7 +182,10 @@ export async function findMoments(
     filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
   // The matching passages the caller may see, in the order they are found; `OFFSET 0` keeps the library's
   // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index.
-  // A caller who has corrected nothing reads the transcripts' passages alone: no look for a correction per entry.
+  // The caller's key in the lexemes finds their entries alone (`|| ''` keeps the indexes on "userId" out of the
+  // plan: ANDed in, they would add a bitmap of every entry of the caller, 8 ms for 100,000; the planner cannot
+  // know how narrow a key makes a word). A caller who has corrected nothing reads the transcripts' passages
+  // alone: no look for a correction per entry.
   const found =
     user !== null
       ? `FROM "Transcription" h CROSS JOIN LATERAL (
@@ -188,7 +199,7 @@ export async function findMoments(
            }
            OFFSET 0
          ) AS p
-         WHERE h."userId" = ${user} AND h."state" = 'done' AND h."lexemes" @@ ${param(lexemes)}::tsquery`
+         WHERE h."lexemes" @@ ${param(lexemes)}::tsquery AND (h."userId" || '') = ${user} AND h."state" = 'done'`
       : `FROM "SearchPassage" p ${filterJoin}
          WHERE (${matches}) AND EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;

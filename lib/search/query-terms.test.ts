@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collapseNegations, phrasesAsAnd, queryProblem, queryTerms, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
+import { collapseNegations, entryQuery, queryProblem, queryTerms, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
 
 describe("queryTerms", () => {
   it("counts words and phrases to find and -excluded ones, as websearch_to_tsquery reads them", () => {
@@ -64,16 +64,16 @@ describe("collapseNegations", () => {
   });
 });
 
-describe("phrasesAsAnd", () => {
+describe("entryQuery", () => {
   // querytree(websearch_to_tsquery('english', …)) as PostgreSQL 15 prints it.
-  it("makes each phrase operator an AND, keeping ORs", () => {
-    expect(phrasesAsAnd("'deep' <-> 'ocean'")).toBe("'deep' & 'ocean'");
-    expect(phrasesAsAnd("'sea' | 'big' <-> 'wave' & 'tide'")).toBe("'sea' | 'big' & 'wave' & 'tide'");
-    expect(phrasesAsAnd("'sea' <2> 'tranquil'")).toBe("'sea' & 'tranquil'");
-    expect(phrasesAsAnd("'b' & 'fine'")).toBe("'b' & 'fine'");
+  it("puts the user's key before each lexeme and makes each phrase operator an AND, keeping ORs", () => {
+    expect(entryQuery("'deep' <-> 'ocean'", "5609a277")).toBe("'5609a277 deep' & '5609a277 ocean'");
+    expect(entryQuery("'sea' | 'big' <-> 'wave' & 'tide'", "k")).toBe("'k sea' | 'k big' & 'k wave' & 'k tide'");
+    expect(entryQuery("'sea' <2> 'tranquil'", "k")).toBe("'k sea' & 'k tranquil'");
+    expect(entryQuery("( 'b' | 'c' ) & 'fine'", "k")).toBe("( 'k b' | 'k c' ) & 'k fine'");
   });
 
   it("leaves what is inside a quoted lexeme alone", () => {
-    expect(phrasesAsAnd("'a<->b' <-> 'it''s <3>'")).toBe("'a<->b' & 'it''s <3>'");
+    expect(entryQuery("'a<->b' <-> 'it''s <3>'", "k")).toBe("'k a<->b' & 'k it''s <3>'");
   });
 });

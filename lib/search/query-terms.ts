@@ -72,11 +72,13 @@ export function queryProblem(q: string): string | null {
 }
 
 /**
- * A tsquery's text as querytree() gives it (no negation) with each phrase operator (<->, <N>) made an AND:
- * what a tsvector without positions (a history entry's lexemes, migration library_lexemes) can be matched
- * against, since a phrase never matches one. Both operators bind tighter than OR, so the query keeps its
- * shape; lexemes are quoted, so only operators outside quotes are replaced.
+ * A tsquery's text as querytree() gives it (no negation) as a history entry's lexemes are matched (migration
+ * library_lexemes): each lexeme after the user's `key` and a space, and each phrase operator (<->, <N>) made
+ * an AND, since the lexemes hold no positions and a phrase never matches them. Both operators bind tighter
+ * than OR, so the query keeps its shape; only operators outside the quoted lexemes are replaced.
  */
-export function phrasesAsAnd(tsquery: string): string {
-  return tsquery.replace(/'(?:[^']|'')*'|<(?:-|\d+)>/g, (token) => (token.startsWith("'") ? token : "&"));
+export function entryQuery(tsquery: string, key: string): string {
+  return tsquery.replace(/'(?:[^']|'')*'|<(?:-|\d+)>/g, (token) =>
+    token.startsWith("'") ? `'${key} ${token.slice(1)}` : "&",
+  );
 }

@@ -156,9 +156,9 @@ describe("the library, from the caller's entries and their words (issue 44)", ()
     expect((await searchLibrary(userId, searchQuerySchema.parse({ q: '"lighthouse old"' }))).results).toEqual([]);
   });
 
-  it("keeps each entry's words as its transcript's passages hold them", async () => {
+  it("keeps each entry's words as its transcript's passages hold them, after the user's key", async () => {
     const rows = await ctx.db.$queryRawUnsafe<{ id: string; same: boolean }[]>(
-      `SELECT h."id", h."lexemes" = (SELECT array_to_tsvector(array_agg(DISTINCT w.lexeme)) FROM "TranscriptPassage" p, unnest(p."tsv") AS w
+      `SELECT h."id", h."lexemes" = (SELECT array_to_tsvector(array_agg(DISTINCT verbatim_library_key(h."userId") || ' ' || w.lexeme)) FROM "TranscriptPassage" p, unnest(p."tsv") AS w
                                      WHERE p."transcriptId" = h."transcriptId") AS same
        FROM "Transcription" h WHERE h."userId" = $1 AND h."id" IN ('fh-1', 'lhh-1', 'lhh-9')`,
       userId,

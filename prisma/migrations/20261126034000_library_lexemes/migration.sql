@@ -1,14 +1,17 @@
 -- verbatim:no-transaction
 -- The library search (lib/search/find-moments.ts) starts from the caller's own history: each entry keeps the
 -- words its transcript's passages hold, as the caller sees them (the transcript's, and those of their current
--- correction), in "lexemes", and a GIN index on ("userId", "lexemes") (btree_gin for the first column) finds
--- the caller's entries holding a query's words without reading anyone else's. It was found from the words'
--- index over everyone's passages, each match checked against the caller's history: a word in 10 % of a million
--- passages meant 97,000 matches and, for a library of 100,000 entries spread among everyone's, 10,700 checks
--- (issue 44: 60 ms at a million against 11 at ten thousand).
+-- correction), in "lexemes", each prefixed by its user's key (verbatim_library_key: "5609a277 ocean"), and a
+-- GIN index on "lexemes" finds the caller's entries holding a query's words by their own keys alone: it reads
+-- no other account's entries, not even in the index. It was found from the words' index over everyone's
+-- passages, each match checked against the caller's history: a word in 10 % of a million passages meant 97,000
+-- matches and, for a library of 100,000 entries spread among everyone's, 10,700 checks (issue 44: 60 ms at a
+-- million against 11 at ten thousand). With the user as a column of the index instead (btree_gin), every
+-- entry holding the word, anyone's, was read from the index to meet the user's: 7 ms for that library.
 --
--- "lexemes" is a superset, never less: search still matches each passage of the entries found. It holds no
--- positions (a phrase or an -excluded word is checked on the passages), and a correction's words stay after
+-- "lexemes" is a superset, never less: search still matches each passage of the entries found (two users
+-- whose keys are the same only find each other's entries here, which the search's "userId" then drops). It
+-- holds no positions (a phrase or an -excluded word is checked on the passages), and a correction's words stay after
 -- the correction is undone until the passages are cut again. Kept by triggers: an entry's own (its transcript
 -- set or changed), and a statement trigger on each passage table (a transcript cut again, a correction saved)
 -- that recomputes the entries of the transcripts whose passages were written.
@@ -18,16 +21,25 @@
 -- batches of 5,000, then the index is built without blocking writes. Every statement can be run again.
 ALTER TABLE "Transcription" ADD COLUMN IF NOT EXISTS "lexemes" tsvector NOT NULL DEFAULT ''::tsvector;
 
--- The words of a transcript's passages and of the user's current correction's passages, without positions.
+-- A user's key: the first 8 hex digits of the SHA-256 of their id (lib/search/find-moments.ts computes the same).
+CREATE OR REPLACE FUNCTION verbatim_library_key(user_id TEXT) RETURNS TEXT
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 8)
+$$;
+
+-- The words of a transcript's passages and of the user's current correction's passages, without positions,
+-- each after the user's key and a space (no word holds a space).
 CREATE OR REPLACE FUNCTION verbatim_entry_lexemes(transcript_id TEXT, user_id TEXT) RETURNS tsvector
 LANGUAGE sql STABLE AS $$
-  SELECT coalesce(array_to_tsvector(array_agg(DISTINCT w.lexeme)), ''::tsvector)
-  FROM (
-    SELECT p."tsv" FROM "TranscriptPassage" p WHERE p."transcriptId" = $1
-    UNION ALL
-    SELECT rp."tsv" FROM "TranscriptRevision" r JOIN "RevisionPassage" rp ON rp."revisionId" = r."id"
-    WHERE r."userId" = $2 AND r."transcriptId" = $1
-  ) AS p CROSS JOIN LATERAL unnest(p."tsv") AS w
+  -- The key once (OFFSET 0 keeps it from being computed again for each word), each distinct word once.
+  SELECT coalesce(array_to_tsvector(array_agg(k.key || ' ' || d.lexeme)), ''::tsvector)
+  FROM (SELECT verbatim_library_key($2) AS key OFFSET 0) AS k,
+       (SELECT DISTINCT w.lexeme FROM (
+          SELECT p."tsv" FROM "TranscriptPassage" p WHERE p."transcriptId" = $1
+          UNION ALL
+          SELECT rp."tsv" FROM "TranscriptRevision" r JOIN "RevisionPassage" rp ON rp."revisionId" = r."id"
+          WHERE r."userId" = $2 AND r."transcriptId" = $1
+        ) AS p CROSS JOIN LATERAL unnest(p."tsv") AS w) AS d
 $$;
 
 CREATE OR REPLACE FUNCTION verbatim_entry_lexemes_row() RETURNS TRIGGER
@@ -73,5 +85,5 @@ REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION verbatim_revi
 -- One statement (the runner splits at a ";" that ends a line): the entries in the order of their id, 5,000 at a time.
 DO $$ DECLARE batch TEXT[]; last_id TEXT := ''; BEGIN LOOP SELECT array_agg(b."id" ORDER BY b."id") INTO batch FROM (SELECT "id" FROM "Transcription" WHERE "id" > last_id ORDER BY "id" LIMIT 5000) AS b; EXIT WHEN batch IS NULL; UPDATE "Transcription" SET "lexemes" = verbatim_entry_lexemes("transcriptId", "userId") WHERE "id" = ANY (batch) AND "transcriptId" IS NOT NULL AND "lexemes" = ''::tsvector; last_id := batch[array_length(batch, 1)]; COMMIT; END LOOP; END $$;
 
-DROP INDEX CONCURRENTLY IF EXISTS "Transcription_userId_lexemes_idx";
-CREATE INDEX CONCURRENTLY "Transcription_userId_lexemes_idx" ON "Transcription" USING GIN ("userId", "lexemes");
+DROP INDEX CONCURRENTLY IF EXISTS "Transcription_lexemes_idx";
+CREATE INDEX CONCURRENTLY "Transcription_lexemes_idx" ON "Transcription" USING GIN ("lexemes");
