@@ -139,7 +139,7 @@ describe("reading in table order, by the query's matches (issue 44)", () => {
     expect(scansInOrder(97_177, 1_000_000, 1)).toBe(true); // the bench's frequent word, everything published
     expect(scansInOrder(56_125, 1_000_000, 1)).toBe(true);
     expect(scansInOrder(56_124, 1_000_000, 1)).toBe(false);
-    expect(scansInOrder(97_177, 1_000_000, 0.098)).toBe(false); // a library of 10 % of everything, spread evenly
+    expect(scansInOrder(97_177, 1_000_000, 0.098)).toBe(false); // a tenth of everything published, spread evenly
     expect(scansInOrder(5, 1_000_000, 1)).toBe(false);
     // Before the first ANALYZE the planner knows no size (-1).
     expect(scansInOrder(10, -1, 1)).toBe(false);
