@@ -27,6 +27,20 @@ const schema = z.object({
 
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   AUTH_DEV_LOGIN: flag.optional(),
+  /** Who runs this server (lib/auth/operators.ts): they see its setup's details. Unset: see operators.ts. */
+  ADMIN_EMAILS: z
+    .string()
+    .transform((list, ctx) => {
+      const emails = list
+        .split(",")
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean);
+      for (const email of emails)
+        if (!z.email().safeParse(email).success)
+          ctx.addIssue({ code: "custom", message: `"${email}" is not an email` });
+      return emails;
+    })
+    .optional(),
   AUTH_GITHUB_ID: z.string().min(1).optional(),
   AUTH_GITHUB_SECRET: z.string().min(1).optional(),
   AUTH_GOOGLE_ID: z.string().min(1).optional(),
