@@ -18,24 +18,8 @@ export async function uploadFile(ctx: Context, file: string): Promise<Schemas["S
   const size = (await stat(file)).size;
   const name = path.basename(file);
   const contentType = uploadContentType({ name, type: "" });
-  // A server without speech recognition says so in /health: refuse before sending any bytes. (An older
-  // server that does not say is asked anyway, and answers 503 asr_not_configured after the upload.)
-  const health = await ctx.api.ok(ctx.api.anonymous.GET("/health")).catch(() => null);
-  if (health?.speech_recognition === "off") {
-    throw new CliError(
-      `${name}: this server cannot transcribe files: speech recognition is off there (its operator turns it on with ASR_PROVIDER, ASSEMBLYAI_API_KEY or ASR_OPENAI_BASE_URL). Nothing was uploaded.`,
-      exitCodeFor(503, "asr_not_configured"),
-      "asr_not_configured",
-    );
-  }
-  // The server's setup checks found its speech model missing and not downloadable (`npm run doctor` there).
-  if (health?.setup_failing?.split(",").includes("speech_model")) {
-    throw new CliError(
-      `${name}: this server cannot transcribe files right now: its speech model is missing and cannot be downloaded (its operator places the model and sets ASR_LOCAL_MODEL_PATH; \`npm run doctor\` on the server says more). Nothing was uploaded.`,
-      exitCodeFor(503, "asr_model_missing"),
-      "asr_model_missing",
-    );
-  }
+  const refusal = refusalFromHealth(name, await ctx.api.ok(ctx.api.anonymous.GET("/health")).catch(() => null));
+  if (refusal) throw refusal;
   const signed = await ctx.api.ok(
     ctx.api.client.POST("/v1/uploads/sign", { body: { filename: name, content_type: contentType } }),
   );
@@ -52,6 +36,34 @@ export async function uploadFile(ctx: Context, file: string): Promise<Schemas["S
     progress.stop();
   }
   return signed;
+}
+
+/**
+ * A server that says in /health it cannot transcribe files now: the refusal, before any bytes are sent (an older
+ * server that does not say is asked anyway, and answers 503 after the upload). /health says what works there
+ * (`files`), never why: the why is its operator's (`npm run doctor` there).
+ */
+export function refusalFromHealth(name: string, health: Record<string, string> | null): CliError | null {
+  if (health?.speech_recognition === "off")
+    return new CliError(
+      `${name}: this server cannot transcribe files: speech recognition is off there (its operator turns it on with ASR_PROVIDER, ASSEMBLYAI_API_KEY or ASR_OPENAI_BASE_URL). Nothing was uploaded.`,
+      exitCodeFor(503, "asr_not_configured"),
+      "asr_not_configured",
+    );
+  if (health?.files === "unavailable")
+    return new CliError(
+      `${name}: files cannot be transcribed on this server right now (its operator's \`npm run doctor\` says why). Nothing was uploaded.`,
+      exitCodeFor(503, "asr_model_missing"),
+      "asr_model_missing",
+    );
+  // A server from before `files`, whose /health named its failing checks: the speech model missing there.
+  if (health?.setup_failing?.split(",").includes("speech_model"))
+    return new CliError(
+      `${name}: this server cannot transcribe files right now: its speech model is missing and cannot be downloaded (its operator places the model and sets ASR_LOCAL_MODEL_PATH; \`npm run doctor\` on the server says more). Nothing was uploaded.`,
+      exitCodeFor(503, "asr_model_missing"),
+      "asr_model_missing",
+    );
+  return null;
 }
 
 async function put(

@@ -1,11 +1,13 @@
-import { after } from "next/server";
+import { after, NextResponse, type NextRequest } from "next/server";
 import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue, ytdlpStatus } from "@/lib/captions/ytdlp/status";
 import { dbKind, getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
-import { asrStatus } from "@/lib/transcripts/asr-provider";
-import { setupHealthFields } from "@/lib/health/setup-checks";
+import { asrStatus, speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
+import { isOperatorRequest } from "@/lib/auth/operators";
+import { capabilityHealthFields, serverCapabilities } from "@/lib/health/capabilities";
+import { setupDetailFields, setupHealthFields, type SetupLine } from "@/lib/health/setup-checks";
 import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/run-setup-checks";
 
 const DATABASE_TIMEOUT_MS = 2000;
@@ -39,7 +41,7 @@ async function checkDatabase(): Promise<{ state: "ok" | "down"; kind: string }> 
 }
 
 /** Which recogniser transcribes files and caption-less videos, with which model ("" when none). */
-function speechRecognition(): Record<string, string> {
+function speechRecognition(operator: boolean): Record<string, string> {
   try {
     const status = asrStatus();
     return {
@@ -47,7 +49,7 @@ function speechRecognition(): Record<string, string> {
       speech_model: status.model ?? "",
       ...(status.accelerator ? { speech_accelerator: status.accelerator } : {}),
       // Why it is off ("local speech recognition has no runtime for linux-riscv64 …", "ASR_PROVIDER=off").
-      ...(status.reason ? { speech_recognition_note: status.reason } : {}),
+      ...(operator && status.reason ? { speech_recognition_note: status.reason } : {}),
     };
   } catch (error) {
     log.error(
@@ -75,28 +77,67 @@ function ytdlp(): Record<string, string> {
 }
 
 /**
- * The setup checks' summary (`npm run doctor` prints them whole): the last results, never waited for; a
- * refresh, when they are stale, begins once this answer has been sent ("checking" until the first ends).
+ * The setup checks' last results (`npm run doctor` prints them whole), never waited for; a refresh, when they
+ * are stale, begins once this answer has been sent ("checking" until the first ends).
  */
-function setup(): Record<string, string> {
+function setupChecks(): SetupLine[] | null {
   try {
     if (setupChecksDue()) after(() => refreshSetupChecks());
   } catch {
     // Outside a request (a script calling checkHealth): no background work to schedule.
   }
-  return setupHealthFields(lastSetupChecks());
+  return lastSetupChecks();
 }
 
-/** Strings only, as the contract says; never throws. */
-export async function checkHealth(): Promise<Record<string, string>> {
+/** What works here, for everyone; never throws. */
+function capabilities(lines: readonly SetupLine[] | null): Record<string, string> {
+  try {
+    const failing = lines ? lines.filter((line) => line.ok === false) : null;
+    return capabilityHealthFields(serverCapabilities(failing, speechRecognitionAvailable()));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Strings only, as the contract says; never throws. Everyone gets the status, the database's state, the
+ * recogniser and what works here (`youtube_links`, `platform_links`, `files`: available, unavailable or checking)
+ * with the setup's summary (`setup`: ok, degraded or checking). An operator (`operator`) also gets which checks
+ * fail and why, each check's finding and fix, and yt-dlp's details: hosts, ports and errors are theirs alone.
+ */
+export async function checkHealth({ operator = false }: { operator?: boolean } = {}): Promise<Record<string, string>> {
   const database = await checkDatabase();
+  const yt = ytdlp();
+  const lines = setupChecks();
+  const { setup_failing: failing, ...summary } = setupHealthFields(lines);
   return {
     status: database.state === "ok" ? "ok" : "degraded",
     database: database.state,
     database_kind: database.kind,
-    ...speechRecognition(),
-    ...ytdlp(),
-    ...setup(),
+    ...speechRecognition(operator),
+    ...capabilities(lines),
+    ...summary,
+    ...(operator
+      ? { view: "operator", ...yt, ...(failing ? { setup_failing: failing } : {}), ...setupDetailFields(lines) }
+      : {}),
     version: "0.1.0",
   };
+}
+
+/** Whether the request is an operator's browser; a database that does not answer makes nobody one. */
+async function operatorAsking(request: NextRequest): Promise<boolean> {
+  try {
+    return await isOperatorRequest(request);
+  } catch (error) {
+    log.warn({ err: error instanceof Error ? error.message : String(error) }, "health: operator check failed");
+    return false;
+  }
+}
+
+/** GET /health: an operator's browser gets the detail; the answer is never stored by a cache, as it varies by cookie. */
+export async function healthResponse(request: NextRequest): Promise<Response> {
+  const operator = await operatorAsking(request);
+  return NextResponse.json(await checkHealth({ operator }), {
+    headers: { "cache-control": "private, no-store", vary: "cookie" },
+  });
 }

@@ -2,6 +2,12 @@
 // with the one sentence that fixes it (or ‒ when it does not apply: Stripe and mail unconfigured). What is
 // measured (probes) is kept apart from what it means (judge*), so the sentences are tested without a network.
 
+/**
+ * What a person can do on this server, as the checks decide it (lib/health/capabilities.ts): links to YouTube,
+ * links with captions on the other platforms (through yt-dlp), files (and podcasts and videos without captions).
+ */
+export type Capability = "youtube" | "links" | "files";
+
 export interface SetupLine {
   id: "database" | "youtube" | "ytdlp" | "ffmpeg" | "speech_model" | "outbound_proxy" | "stripe" | "mail";
   /** true ✓, false ✗, null ‒ (not configured, nothing to check). */
@@ -10,6 +16,8 @@ export interface SetupLine {
   found: string;
   /** The one sentence that fixes it; null when it is fine. */
   fix: string | null;
+  /** A failing line only: what stops working for people while it fails (none: the setup is poorer, nothing stops). */
+  cuts?: readonly Capability[];
 }
 
 /** How a TCP connection to a host went: the OS's error code, or null when it connected. */
@@ -23,6 +31,7 @@ export function judgeDatabase(result: { ok: boolean; kind: string; error?: strin
         ok: false,
         found: `no answer${result.error ? ` (${result.error})` : ""}`,
         fix: "Start PostgreSQL or correct DATABASE_URL (unset, the embedded database under DATA_DIR is used).",
+        cuts: ["youtube", "links", "files"],
       };
 }
 
@@ -38,7 +47,9 @@ export function judgeYoutube(host: string, viaProxy: string | null, result: Yout
   const where = viaProxy ? `${host} through the proxy ${viaProxy}` : host;
   if (result.ok) return { id: "youtube", ok: true, found: `${where}: ${result.detail}`, fix: null };
   const [what, fix] = youtubeFailure(result.code, viaProxy !== null);
-  return { id: "youtube", ok: false, found: `${where}: ${what ?? result.detail} (${result.code})`, fix };
+  // A name that does not resolve without a proxy: this machine has no working DNS, so no platform answers either.
+  const cuts: Capability[] = result.code === "upstream_dns_failed" && !viaProxy ? ["youtube", "links"] : ["youtube"];
+  return { id: "youtube", ok: false, found: `${where}: ${what ?? result.detail} (${result.code})`, fix, cuts };
 }
 
 /** What went wrong in words (null: the lookup's own message says it best) and the sentence that fixes it. */
@@ -110,6 +121,8 @@ export function judgeYtDlp(
       ok: false,
       found: "yt-dlp missing",
       fix: "Run scripts/install-yt-dlp.sh (needs python3), or set YTDLP_PATH to a yt-dlp binary.",
+      // The other platforms' captions come through yt-dlp; YouTube's come from InnerTube first.
+      cuts: ["links"],
     };
   const found = `yt-dlp ${status.version}, JavaScript runtime ${status.jsRuntime ?? "missing"}, challenge solver ${status.solver ?? "missing"}`;
   return status.problems.length === 0
@@ -125,6 +138,7 @@ export function judgeFfmpeg(version: string | null): SetupLine {
         ok: false,
         found: "ffmpeg missing",
         fix: "Reinstall with `npm install` (ffmpeg comes from the @ffmpeg-installer package for this platform) or put ffmpeg on PATH.",
+        cuts: ["files"],
       };
 }
 
@@ -148,6 +162,7 @@ export function judgeSpeechModel(input: {
       ok: false,
       found: `speech recognition off${input.reason ? `: ${input.reason}` : ""}`,
       fix: "Set ASR_PROVIDER=local (the default on supported machines), or ASSEMBLYAI_API_KEY / ASR_OPENAI_BASE_URL for a provider.",
+      cuts: ["files"],
     };
   if (input.provider !== "local")
     return {
@@ -169,6 +184,7 @@ export function judgeSpeechModel(input: {
     ok: false,
     found: `local model ${input.model} missing, and ${input.host ?? "its host"} cannot be reached (${input.reachable && !input.reachable.ok ? input.reachable.code : "not checked"})`,
     fix: "Download the model on a machine that can reach the host, copy it here and set ASR_LOCAL_MODEL_PATH to it (or point ASR_LOCAL_MODEL_BASE_URL at a mirror).",
+    cuts: ["files"],
   };
 }
 
@@ -181,7 +197,14 @@ export function judgeService(
 ): SetupLine {
   if (!address || !result) return { id, ok: null, found: `${setting} not set`, fix: null };
   if (result.ok) return { id, ok: true, found: `${address} connects`, fix: null };
-  return { id, ok: false, found: `${address}: ${result.code}`, fix: `Start it, or correct ${setting}.` };
+  // Requests to platforms go out through it (YouTube's own check says whether YouTube is reached).
+  return {
+    id,
+    ok: false,
+    found: `${address}: ${result.code}`,
+    fix: `Start it, or correct ${setting}.`,
+    cuts: ["links"],
+  };
 }
 
 /** One cheap read with Stripe's SDK (lib/health/probe-services.ts). */
@@ -261,9 +284,22 @@ export function formatSetupLines(lines: readonly SetupLine[]): string {
     .join("\n");
 }
 
-/** /health's summary (strings only): "ok", or the ids that fail. */
+/** /health's summary (strings only): "ok", or the ids that fail (these for operators only, lib/health/check-health.ts). */
 export function setupHealthFields(lines: readonly SetupLine[] | null): Record<string, string> {
   if (!lines) return { setup: "checking" };
   const failing = lines.filter((line) => line.ok === false).map((line) => line.id);
   return failing.length === 0 ? { setup: "ok" } : { setup: "degraded", setup_failing: failing.join(",") };
+}
+
+/**
+ * Every line for an operator's /health, strings only: `setup_<id>` "ok: …", "failing: …" or "not configured: …"
+ * with what was found, and `setup_<id>_fix` with the sentence that fixes a failing one.
+ */
+export function setupDetailFields(lines: readonly SetupLine[] | null): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const line of lines ?? []) {
+    fields[`setup_${line.id}`] = `${line.ok === null ? "not configured" : line.ok ? "ok" : "failing"}: ${line.found}`;
+    if (line.fix) fields[`setup_${line.id}_fix`] = line.fix;
+  }
+  return fields;
 }
