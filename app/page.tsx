@@ -2,6 +2,10 @@ import Link from "next/link";
 import { auth } from "@/lib/auth/nextauth";
 import { SiteHeader } from "@/components/site/site-header";
 import { LinkBox } from "@/components/site/link-box";
+import { sampleLinkFor } from "@/lib/client/what-works";
+import { serverCapabilities } from "@/lib/health/capabilities";
+import { setupProblemsNow } from "@/lib/health/run-setup-checks";
+import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
 
 // Per request: its scripts carry the view's CSP nonce (app/layout.tsx), and the header knows who is signed in.
 export const dynamic = "force-dynamic";
@@ -29,7 +33,10 @@ export default async function HomePage() {
             it, search it, download it.
           </p>
         </div>
-        <LinkBox signedIn={signedIn} />
+        <LinkBox
+          signedIn={signedIn}
+          sampleLink={sampleLinkFor(serverCapabilities(setupProblemsNow(), speechRecognitionAvailable()))}
+        />
         <ul className="grid gap-4 text-sm sm:grid-cols-2">
           {WHAT_PEOPLE_DO.map(([what, how]) => (
             <li key={what}>

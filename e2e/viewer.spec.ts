@@ -217,6 +217,11 @@ test("the empty Transcribe page on the main app: everything available, no overfl
     await expectNoHorizontalOverflow(page);
   }
   await expectNoSeriousA11yViolations(page);
+
+  // YouTube answers here (the fake): the sample link is offered, fills the form and asks for it.
+  await page.getByTestId("try-sample").click();
+  await expect(page.getByLabel("Video or audio link")).toHaveValue("https://www.youtube.com/watch?v=H14bBuluwB8");
+  await expect(page).toHaveURL(/\?url=https%3A%2F%2Fwww\.youtube\.com%2Fwatch%3Fv%3DH14bBuluwB8&lang=en/);
 });
 
 test.describe("a server without speech recognition that cannot reach YouTube", () => {
@@ -274,11 +279,18 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     await page.getByLabel(/development login/i).fill(randomEmail("viewer-noasr"));
     await page.getByRole("button", { name: "Sign in (development)" }).click();
 
-    // First run: caption links yes, files and caption-less videos no, and a sample to try.
+    // First run, as the operator (the first user of this embedded server): YouTube links no (nothing answers at
+    // YOUTUBE_BASE_URL), so the captions line does not claim YouTube and no YouTube sample is offered; files no; the
+    // failing check with its cause and fix.
     const firstRun = page.getByTestId("first-run");
-    await expect(firstRun.getByTestId("can-captions")).toHaveAttribute("data-available", "true");
+    await expect(firstRun.getByTestId("can-captions")).not.toHaveAttribute("data-available", "checking");
+    await expect(firstRun.getByTestId("can-captions")).not.toContainText("YouTube");
     await expect(firstRun.getByTestId("can-asr")).toHaveAttribute("data-available", "false");
     await expect(firstRun.getByTestId("can-asr")).toContainText("Not on this server");
+    await expect(firstRun.getByTestId("try-sample")).toHaveCount(0);
+    await expect(firstRun.locator('[data-testid="setup-problem"][data-check="youtube"]')).toContainText(
+      "127.0.0.1: connection refused",
+    );
     for (const width of [390, 1366]) {
       await page.setViewportSize({ width, height: 900 });
       await expectNoHorizontalOverflow(page);
@@ -335,11 +347,20 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     );
     await expect(page.getByTestId("transcribe-retry")).toHaveCount(0);
 
-    // The sample link fills the form and asks for it.
-    await link.fill("");
-    await page.goto(`${origin}/dashboard`);
-    await page.getByTestId("try-sample").click();
-    await expect(link).toHaveValue("https://www.youtube.com/watch?v=H14bBuluwB8");
-    await expect(page).toHaveURL(/\?url=https%3A%2F%2Fwww\.youtube\.com%2Fwatch%3Fv%3DH14bBuluwB8&lang=en$/);
+    // Someone else on the same server: the same truths, without the server's setup.
+    const other = await page.context().browser()!.newPage();
+    try {
+      await other.goto(`${origin}/dashboard`);
+      await other.getByLabel(/development login/i).fill(randomEmail("viewer-noasr-user"));
+      await other.getByRole("button", { name: "Sign in (development)" }).click();
+      const theirs = other.getByTestId("first-run");
+      await expect(theirs.getByTestId("can-captions")).not.toContainText("YouTube");
+      await expect(theirs.getByTestId("can-asr")).toContainText("Not on this server");
+      await expect(theirs.getByTestId("setup-problem")).toHaveCount(0);
+      await expect(theirs).not.toContainText("127.0.0.1");
+      await expect(theirs.getByTestId("try-sample")).toHaveCount(0);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -2,33 +2,21 @@ import { Suspense } from "react";
 import type { Metadata } from "next";
 import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
 import { auth } from "@/lib/auth/nextauth";
-import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
-import { setupProblemsNow } from "@/lib/health/run-setup-checks";
+import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
+import { whatWorksFor } from "@/lib/health/what-works";
 import { getTranscript } from "@/lib/transcripts/get-transcript";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 
 export const metadata: Metadata = { title: "Transcribe" };
 
 /** `?transcript=<id>` is rendered with the page (the text is the largest paint), not fetched after it. */
-async function initialTranscript(id: string | string[] | undefined): Promise<TranscriptResponse | null> {
-  if (typeof id !== "string" || !id.trim()) return null;
-  const session = await auth();
-  if (!session?.user?.id) return null;
+async function initialTranscript(
+  userId: string | null,
+  id: string | string[] | undefined,
+): Promise<TranscriptResponse | null> {
+  if (typeof id !== "string" || !id.trim() || !userId) return null;
   // Anything else (not in the history, a bad id) is left to the client, which shows the API's answer.
-  return getTranscript(session.user.id, id.trim(), "json").catch(() => null);
-}
-
-const GPU_NAMES = { metal: "Metal GPU", cuda: "CUDA GPU", vulkan: "Vulkan GPU" } as const;
-
-/** The active recogniser in words, for the first-run panel. */
-function recogniserLabel(status: AsrStatus): string | null {
-  if (status.provider === "local") {
-    const gpu = status.accelerator && status.accelerator !== "cpu" ? ` (${GPU_NAMES[status.accelerator]})` : "";
-    return `whisper.cpp on this server${gpu}, model ${status.model}`;
-  }
-  if (status.provider === "assemblyai") return "AssemblyAI";
-  if (status.provider === "openai") return `an OpenAI-compatible server, model ${status.model}`;
-  return null;
+  return getTranscript(userId, id.trim(), "json").catch(() => null);
 }
 
 export default async function DashboardHome({
@@ -36,15 +24,18 @@ export default async function DashboardHome({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const transcript = await initialTranscript((await searchParams).transcript);
+  const userId = (await auth())?.user?.id ?? null;
+  const [transcript, whatWorks] = await Promise.all([
+    initialTranscript(userId, (await searchParams).transcript),
+    whatWorksFor(userId),
+  ]);
   return (
     <section className="flex min-w-0 flex-col gap-6">
       {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
       <Suspense fallback={<p className="text-sm text-stone-600">Loading…</p>}>
         <TranscribePanel
           speechRecognition={speechRecognitionAvailable()}
-          recogniser={recogniserLabel(asrStatus())}
-          setupProblems={setupProblemsNow()}
+          whatWorks={whatWorks}
           initialTranscript={transcript}
         />
       </Suspense>

@@ -12,8 +12,8 @@ import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer"
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
 import { dragHasFiles } from "@/components/dashboard/file-drop-zone";
-import type { SetupLine } from "@/lib/health/setup-checks";
-import { FirstRun, SAMPLE_LINK, TranscribeHeading } from "@/components/dashboard/transcribe/first-run";
+import type { WhatWorksView } from "@/lib/client/what-works";
+import { FirstRun, TranscribeHeading } from "@/components/dashboard/transcribe/first-run";
 import { TranscribeError, errorBoxClass } from "@/components/dashboard/transcribe/transcribe-error";
 import { TranscribeForm, type Mode } from "@/components/dashboard/transcribe/transcribe-form";
 import { UploadPanel } from "@/components/dashboard/transcribe/upload-panel";
@@ -36,19 +36,16 @@ interface FileInfo {
  * `?job=<id>` watches a job (so a reload resumes it instead of asking again), and `?transcript=<id>`
  * shows a transcript from the history (an import's finished items link there). A transcript (or a job)
  * leads the page, title on top; the form to transcribe another follows it. `speechRecognition` says
- * whether this server can transcribe files and caption-less videos.
+ * whether this server can transcribe files and caption-less videos; `whatWorks` is the first-run panel's view.
  */
 export function TranscribePanel({
   speechRecognition,
-  recogniser = null,
-  setupProblems = [],
+  whatWorks,
   initialTranscript = null,
 }: {
   speechRecognition: boolean;
-  /** Which recogniser, in words ("whisper.cpp on this server, model base-q5_1"), for the first-run panel. */
-  recogniser?: string | null;
-  /** The setup checks that fail (lib/health/setup-checks.ts), for the first-run panel; null while they run. */
-  setupProblems?: SetupLine[] | null;
+  /** What works on this server (lib/client/what-works.ts), for the first-run panel. */
+  whatWorks: WhatWorksView;
   initialTranscript?: Transcript | null;
 }) {
   const router = useRouter();
@@ -173,12 +170,12 @@ export function TranscribePanel({
     setFile(chosen);
   }
 
-  function trySample() {
+  function trySample(link: string) {
     clearErrors();
     setMode("link");
-    setUrl(SAMPLE_LINK);
+    setUrl(link);
     setLang("en");
-    sendLink({ url: SAMPLE_LINK, lang: "en" });
+    sendLink({ url: link, lang: "en" });
   }
 
   // A file dragged anywhere over the form switches to the file tab; dropped outside the drop zone, the
@@ -312,14 +309,7 @@ export function TranscribePanel({
       {pending && upload && (
         <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : cancelUpload} />
       )}
-      {!showingSomething && (
-        <FirstRun
-          speechRecognition={speechRecognition}
-          recogniser={recogniser}
-          setupProblems={setupProblems}
-          onTrySample={trySample}
-        />
-      )}
+      {!showingSomething && <FirstRun view={whatWorks} onTrySample={trySample} />}
     </div>
   );
 }

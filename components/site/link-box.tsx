@@ -5,7 +5,6 @@ import { useRouter } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { focusRing } from "@/components/ui/focus";
-import { SAMPLE_LINK } from "@/components/dashboard/transcribe/first-run";
 
 /**
  * The home page's link box: a link (or the sample) goes to the Transcribe page, through sign-in when
@@ -13,9 +12,10 @@ import { SAMPLE_LINK } from "@/components/dashboard/transcribe/first-run";
  * rule refuses encoded slashes, lib/auth/safe-redirect.ts). Without JavaScript the form still opens
  * the dashboard. While the Transcribe page is on its way (a slow line), the form says so: the button is
  * disabled and reads "Opening…", the form is aria-busy (the navigation runs in a transition, whose pending
- * flag lasts until the new page is shown).
+ * flag lasts until the new page is shown). The sample is offered only when it can work here (`sampleLink`,
+ * lib/client/what-works.ts).
  */
-export function LinkBox({ signedIn }: { signedIn: boolean }) {
+export function LinkBox({ signedIn, sampleLink }: { signedIn: boolean; sampleLink: string | null }) {
   const router = useRouter();
   const [url, setUrl] = useState("");
   const [pending, startTransition] = useTransition();
@@ -69,18 +69,20 @@ export function LinkBox({ signedIn }: { signedIn: boolean }) {
           {pending ? "Opening…" : "Get the transcript"}
         </button>
       </div>
-      <p className="text-xs text-stone-600">
-        No link at hand?{" "}
-        <button
-          type="button"
-          onClick={() => open(SAMPLE_LINK)}
-          disabled={pending}
-          className={`rounded font-medium text-stone-900 underline ${focusRing}`}
-          data-testid="home-sample"
-        >
-          Try a sample: a TED talk with captions
-        </button>
-      </p>
+      {sampleLink && (
+        <p className="text-xs text-stone-600">
+          No link at hand?{" "}
+          <button
+            type="button"
+            onClick={() => open(sampleLink)}
+            disabled={pending}
+            className={`rounded font-medium text-stone-900 underline ${focusRing}`}
+            data-testid="home-sample"
+          >
+            Try a sample: a TED talk with captions
+          </button>
+        </p>
+      )}
     </form>
   );
 }
