@@ -4,6 +4,8 @@ import { buttonClass } from "@/components/ui/button";
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
+import { planLabel } from "@/lib/client/billing";
+import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { EXAMPLE_VIDEO_URL } from "@/lib/openapi/examples";
 
@@ -38,6 +40,8 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
   const [confirming, setConfirming] = useState(false);
   const regenerateButton = useRef<HTMLButtonElement>(null);
   const state = useQuery({ queryKey: KEY_QUERY, queryFn: () => apiFetch<ApiKeyState>("/v1/me/api-key") });
+  // The plan in words: the key's tier alone would say "free" on a server that has no limit at all.
+  const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
   const mutate = useMutation({
     mutationFn: (action: "ensure" | "regenerate") =>
       apiFetch<ApiKeyState>(`/v1/me/api-key/${action}`, { method: "POST" }),
@@ -65,7 +69,7 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
           {key.key_prefix ? `${key.key_prefix}…` : "No key yet"}
         </dd>
         <dt className="text-stone-500">Plan</dt>
-        <dd data-testid="key-tier">{key.tier}</dd>
+        <dd data-testid="key-tier">{subscription.data ? planLabel(subscription.data) : "…"}</dd>
         <dt className="text-stone-500">Created</dt>
         <dd>{key.created_at ? dateTime(key.created_at) : "—"}</dd>
         <dt className="text-stone-500">Last used</dt>

@@ -14,6 +14,7 @@ import {
   formatAllowance,
   formatDate,
   formatPrice,
+  planLabel,
   usageSummary,
   paymentWarning,
   planAction,
@@ -83,7 +84,7 @@ export function BillingPanel({
     refetchInterval: (query) =>
       waitingForActivation && query.state.data?.tier === "free" ? ACTIVATION_POLL_MS : false,
   });
-  const plans = useQuery({ queryKey: PLANS_KEY, queryFn: fetchPlans, staleTime: 60_000 });
+  const plans = useQuery({ queryKey: PLANS_KEY, queryFn: fetchPlans, staleTime: 60_000, enabled: billingEnabled });
 
   const operation = useMutation({
     mutationFn: run,
@@ -132,8 +133,8 @@ export function BillingPanel({
         >
           {/* How an operator turns billing on is in docs/operations.md, not on a page every user sees. */}
           {allowances.free === null
-            ? "Billing is off on this server: paid plans cannot be bought here, and there is no limit on this server."
-            : `Billing is off on this server: paid plans cannot be bought here, and everyone is on the Free plan (${formatAllowance(allowances.free)} a month, set by this server’s operator).`}
+            ? "Billing is off on this server: there are no plans to buy here."
+            : `Billing is off on this server: no plan can be bought here, and everyone is on the Free plan (${formatAllowance(allowances.free)} a month, set by this server’s operator).`}
         </p>
       )}
       {checkout && <CheckoutBanner result={checkout} sub={sub} waiting={waitingForActivation} />}
@@ -174,18 +175,20 @@ export function BillingPanel({
         />
       )}
 
-      <PlanCards
-        sub={sub}
-        plans={plans.data}
-        plansError={plans.isError}
-        allowances={allowances}
-        billingEnabled={billingEnabled}
-        busy={busy}
-        onAction={(action) => {
-          if (action.kind === "checkout") perform(action);
-          else setConfirming(action);
-        }}
-      />
+      {/* With billing off no plan can be bought here: the plans and their prices would only mislead. */}
+      {billingEnabled && (
+        <PlanCards
+          sub={sub}
+          plans={plans.data}
+          plansError={plans.isError}
+          allowances={allowances}
+          busy={busy}
+          onAction={(action) => {
+            if (action.kind === "checkout") perform(action);
+            else setConfirming(action);
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -248,7 +251,13 @@ function CurrentPlan({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="current-plan" className="text-lg font-semibold">
-          Current plan: <span data-testid="current-tier">{TIER_LABELS[sub.tier]}</span>
+          {sub.unlimited ? (
+            <span data-testid="current-tier">{planLabel(sub)}</span>
+          ) : (
+            <>
+              Current plan: <span data-testid="current-tier">{planLabel(sub)}</span>
+            </>
+          )}
         </h2>
         {billingEnabled && (
           <div className="flex flex-wrap gap-2 text-sm">
@@ -347,7 +356,6 @@ function PlanCards({
   plans,
   plansError,
   allowances,
-  billingEnabled,
   busy,
   onAction,
 }: {
@@ -355,7 +363,6 @@ function PlanCards({
   plans: PlansResponse | undefined;
   plansError: boolean;
   allowances: Record<Tier, number | null>;
-  billingEnabled: boolean;
   busy: boolean;
   onAction: (action: Exclude<PlanAction, null>) => void;
 }) {
@@ -363,7 +370,7 @@ function PlanCards({
     <section aria-label="Plans" className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Plans</h2>
       {plansError && <p className="text-sm text-red-700">Prices could not be loaded.</p>}
-      {plans?.source === "static" && billingEnabled && (
+      {plans?.source === "static" && (
         <p className="text-sm text-stone-500">
           Stripe did not answer, so these are the list prices; checkout shows the exact amount.
         </p>
@@ -373,7 +380,7 @@ function PlanCards({
           const plan = plans?.plans.find((p) => p.tier === tier);
           const discounts = discountsFor(plans?.discounts ?? [], tier);
           const current = sub.tier === tier;
-          const action = billingEnabled ? planAction(sub, tier) : null;
+          const action = planAction(sub, tier);
           return (
             <article
               key={tier}

@@ -8,6 +8,7 @@ import {
   formatPrice,
   paymentWarning,
   planAction,
+  planLabel,
   allowanceLeft,
   usageSummary,
   type DiscountInfo,
@@ -143,5 +144,14 @@ describe("usage without a limit", () => {
     expect(usageSummary(limited)).toBe("17 minutes of 15 minutes used");
     expect(allowanceLeft(limited)).toBe(0);
     expect(allowanceLeft({ ...limited, used_seconds: 300 })).toBe(600);
+  });
+});
+
+describe("planLabel", () => {
+  it("names the plan where a limit applies, and no plan where none does", () => {
+    expect(planLabel({ tier: "free", unlimited: false })).toBe("Free");
+    expect(planLabel({ tier: "pro", unlimited: false })).toBe("Pro");
+    // Billing off and no allowance set: every account carries the tier "free", which limits nothing here.
+    expect(planLabel({ tier: "free", unlimited: true })).toBe("No limit on this server");
   });
 });

@@ -15,6 +15,14 @@ export const TIERS: readonly Tier[] = ["free", "pro", "ultra"];
 
 export const TIER_LABELS: Record<Tier, string> = { free: "Free", pro: "Pro", ultra: "Ultra" };
 
+/**
+ * What the user is on, in words: their plan's name, or "No limit on this server" where no plan applies (billing
+ * off and no allowance set: every account still carries the tier "free", which limits nothing there).
+ */
+export function planLabel(sub: Pick<SubscriptionResponse, "tier" | "unlimited">): string {
+  return sub.unlimited ? "No limit on this server" : TIER_LABELS[sub.tier];
+}
+
 export const PLANS_KEY = ["plans"] as const;
 
 export function fetchPlans(): Promise<PlansResponse> {
