@@ -28,6 +28,7 @@ import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch, benchSearchWorst } from "./bench/search";
 import { benchEdits } from "./bench/edits";
 import { benchDataScale } from "./bench/data-scale";
+import { benchEventLoop } from "./bench/event-loop";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -58,6 +59,8 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   search: benchSearch,
   "search-worst": benchSearchWorst,
   edits: benchEdits,
+  // The longest event-loop hold per endpoint at its body bound and per parser at its document bound.
+  "event-loop": () => benchEventLoop(),
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
   "data-scale": benchDataScale,
 };

@@ -219,6 +219,31 @@ describe("withApi against hostile input", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("an object of more than 1,000 members is a 422 json_invalid at the separator past the bound, before it is parsed", async () => {
+    const members = (n: number) => Array.from({ length: n }, (_, i) => `"k${i}": 0`).join(", ");
+    const body = `{"tier": "pro", ${members(1000)}}`;
+    const res = await callRoute(create, "/v1/test/body", { body });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({
+      detail: [
+        {
+          type: "json_invalid",
+          loc: ["body", body.lastIndexOf(",")],
+          msg: "JSON decode error",
+          input: {},
+          ctx: { error: "More than 1000 members in one object" },
+        },
+      ],
+    });
+    // 1,000 members are fine; so are separators in strings and arrays, and many small objects.
+    const fine = [
+      `{"tier": "pro", ${members(999)}}`,
+      `{"tier": "${",".repeat(5000)}", "x": [${"0,".repeat(100_000)}0]}`,
+      `{"tier": "pro", "x": [${Array.from({ length: 2000 }, () => '{"a": 1, "b": [1, 2], "c": {"d": 1}}').join(",")}]}`,
+    ];
+    for (const ok of fine) expect((await callRoute(create, "/v1/test/body", { body: ok })).status).toBe(200);
+  });
+
   it("a NUL or an unpaired surrogate in a body, query or path string is a 422 before any handler runs", async () => {
     let calls = 0;
     const endpoint = defineEndpoint({
@@ -275,7 +300,8 @@ describe("withApi against hostile input", () => {
   });
 
   it("the echoed input is bounded: a ~1 MB body that fails validation does not come back as 2 MB", async () => {
-    const wide = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, "v".repeat(40)]));
+    // As wide as an object may be (1,000 members), ~0.9 MB.
+    const wide = Object.fromEntries(Array.from({ length: 999 }, (_, i) => [`k${i}`, "v".repeat(900)]));
     const res = await callRoute(create, "/v1/test/body", { body: { ...wide, tier: 5 } });
     expect(res.status).toBe(422);
     expect(res.text.length).toBeLessThan(40 * 1024);

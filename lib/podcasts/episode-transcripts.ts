@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { getDb } from "@/lib/db/client";
-import { captionSegments, parseCaptions, type CaptionFormat } from "@/lib/captions/parse";
+import type { CaptionFormat } from "@/lib/captions/parse";
+import { parseCaptionsOffThread } from "@/lib/captions/parse-off-thread";
 import { normalizeSegments, type Segment } from "@/lib/formats";
 import type { Outbound } from "@/lib/http/outbound";
 import { parseSourceUrl } from "@/lib/sources";
@@ -119,7 +120,7 @@ export async function fetchPublishedSegments(
     const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const segments = normalizeSegments(
-      captionSegments(parseCaptions(response.body.toString("utf8"), format.format), "manual"),
+      await parseCaptionsOffThread(response.body.toString("utf8"), format.format, "manual"),
     );
     if (segments.length === 0) throw new Error("no segments");
     return segments;

@@ -4,6 +4,7 @@
  * segment) and the HTML format (`<cite>Speaker:</cite> <time>0:53</time> <p>text</p>`, start times only: a
  * paragraph ends where the next begins). VTT and SRT transcripts go through vtt.ts and srt.ts.
  */
+import { replaceElements } from "./elements";
 import { type Cue, CaptionParseError, cleanText } from "./text";
 
 const MAX_SEGMENTS = 500_000;
@@ -43,7 +44,7 @@ export function parsePodcastHtml(body: string): Cue[] {
   for (let i = 0; i < marks.length; i++) {
     const from = marks[i]!.index! + marks[i]![0].length;
     const to = i + 1 < marks.length ? marks[i + 1]!.index! : body.length;
-    const text = cleanText(body.slice(from, to).replace(/<cite>[\s\S]*?<\/cite>/gi, " "));
+    const text = cleanText(replaceElements(body.slice(from, to), /<cite(?=>)/gi, /<\/cite>/gi, " "));
     const start = starts[i]!;
     const end =
       i + 1 < marks.length

@@ -9,6 +9,7 @@
  * dur="4.04">hey guys I&amp;#39;m</text>...</transcript>`, times in seconds; its text is HTML-escaped
  * and then XML-escaped again, so it is decoded twice.
  */
+import { elements } from "./elements";
 import { CaptionParseError, type Cue, type TimedPiece, attributes, cleanText, cueAt, finite, timedWords } from "./text";
 
 /**
@@ -17,11 +18,8 @@ import { CaptionParseError, type Cue, type TimedPiece, attributes, cleanText, cu
  */
 function srv3Pieces(startMs: number, inner: string): TimedPiece[] {
   const pieces: TimedPiece[] = [];
-  const re = /<s\b([^>]*?)(?:\/>|>([\s\S]*?)<\/s>)/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(inner)) !== null) {
-    pieces.push({ ms: startMs + Math.max(0, finite(attributes(m[1] ?? "").t) ?? 0), raw: m[2] ?? "" });
-  }
+  for (const s of elements(inner, /<s\b/gi, /<\/s>/gi))
+    pieces.push({ ms: startMs + Math.max(0, finite(attributes(s.attrs).t) ?? 0), raw: s.inner ?? "" });
   return pieces.length > 0 ? pieces : [{ ms: startMs, raw: inner }];
 }
 
@@ -30,14 +28,12 @@ export function parseSrv3(body: string): Cue[] {
   const bodyStart = body.search(/<body\b/i);
   const scope = bodyStart === -1 ? body : body.slice(bodyStart);
   const out: Cue[] = [];
-  const re = /<p\b([^>]*?)(?:\/>|>([\s\S]*?)<\/p>)/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(scope)) !== null) {
-    const attrs = attributes(m[1] ?? "");
+  for (const p of elements(scope, /<p\b/gi, /<\/p>/gi)) {
+    const attrs = attributes(p.attrs);
     const start = finite(attrs.t);
     if (start === null) continue;
     const end = start + Math.max(0, finite(attrs.d) ?? 0);
-    const inner = m[2] ?? "";
+    const inner = p.inner ?? "";
     const words = timedWords(srv3Pieces(start, inner), end, { xml: true });
     out.push(cueAt(start, end, cleanText(inner, { xml: true }), attrs.a === "1", words));
   }
@@ -47,15 +43,13 @@ export function parseSrv3(body: string): Cue[] {
 export function parseTranscriptXml(body: string): Cue[] {
   if (!/<transcript\b/i.test(body)) throw new CaptionParseError("The caption track has no <transcript> element.");
   const out: Cue[] = [];
-  const re = /<text\b([^>]*?)(?:\/>|>([\s\S]*?)<\/text>)/gi;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(body)) !== null) {
-    const attrs = attributes(m[1] ?? "");
+  for (const text of elements(body, /<text\b/gi, /<\/text>/gi)) {
+    const attrs = attributes(text.attrs);
     const start = finite(attrs.start);
     if (start === null) continue;
     const startMs = start * 1000;
     out.push(
-      cueAt(startMs, startMs + Math.max(0, finite(attrs.dur) ?? 0) * 1000, cleanText(m[2] ?? "", { xml: true })),
+      cueAt(startMs, startMs + Math.max(0, finite(attrs.dur) ?? 0) * 1000, cleanText(text.inner ?? "", { xml: true })),
     );
   }
   return out;

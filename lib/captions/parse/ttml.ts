@@ -3,6 +3,7 @@
  * Time expressions: clock time (`hh:mm:ss.fff`, `hh:mm:ss:frames` at the document's frame rate,
  * 30 by default) and offsets (`1.5s`, `1500ms`, `2m`, `1h`, `12f`, `9000t` at the tick rate).
  */
+import { elements } from "./elements";
 import { CaptionParseError, type Cue, attributes, cleanText, cueAt } from "./text";
 
 interface Rates {
@@ -47,15 +48,13 @@ export function parseTtml(body: string): Cue[] {
   const tickRate = Number(rootAttrs["ttp:tickRate"] ?? 0) || frameRate;
   const rates = { frameRate, tickRate };
   const out: Cue[] = [];
-  const re = /<(?:[A-Za-z_][\w.-]*:)?p\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:[A-Za-z_][\w.-]*:)?p>)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(body)) !== null) {
-    const attrs = attributes(m[1] ?? "");
+  for (const p of elements(body, /<(?:[A-Za-z_][\w.-]*:)?p\b/g, /<\/(?:[A-Za-z_][\w.-]*:)?p>/g)) {
+    const attrs = attributes(p.attrs);
     const start = parseTtmlTime(attrs.begin, rates);
     if (start === null) continue;
     const dur = parseTtmlTime(attrs.dur, rates);
     const end = parseTtmlTime(attrs.end, rates) ?? (dur !== null ? start + dur : start);
-    out.push(cueAt(start, end, cleanText(m[2] ?? "")));
+    out.push(cueAt(start, end, cleanText(p.inner ?? "")));
   }
   return out;
 }

@@ -35,7 +35,8 @@ import type { Segment } from "@/lib/formats/types";
 import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
-import { CaptionParseError, captionSegments, parseCaptions } from "../parse";
+import { CaptionParseError } from "../parse";
+import { parseCaptionsOffThread } from "../parse-off-thread";
 import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
 import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
@@ -683,15 +684,13 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       }
       return "failed";
     }
-    let cues;
     try {
-      cues = parseCaptions(body, "json3");
+      return await parseCaptionsOffThread(body, "json3", track.kind);
     } catch (err) {
       if (err instanceof CaptionParseError)
         throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;
     }
-    return captionSegments(cues, track.kind);
   }
 
   async function fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {

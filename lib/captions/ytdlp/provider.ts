@@ -13,16 +13,8 @@ import type { Segment } from "@/lib/formats/types";
 import type { Outbound } from "@/lib/http/outbound";
 import type { ParsedSource, Platform } from "@/lib/sources";
 
-import {
-  CaptionParseError,
-  captionSegments,
-  isM3u8,
-  mergeHlsVtt,
-  parseCaptions,
-  parseM3u8Segments,
-  type CaptionFormat,
-  type Cue,
-} from "../parse";
+import { CaptionParseError, isM3u8, parseM3u8Segments, type CaptionFormat } from "../parse";
+import { parseCaptionsOffThread } from "../parse-off-thread";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
 import { countedProvider } from "@/lib/captions/count-upstream";
@@ -82,10 +74,14 @@ function decode(body: Buffer): string {
   return new TextDecoder("utf-8").decode(body);
 }
 
-/** A subtitle file (or HLS segments) → segments; a file we cannot read is the platform's failure. */
-function parseSubtitle(read: string | (() => Cue[]), format: CaptionFormat, kind: CaptionTrack["kind"]): Segment[] {
+/** A subtitle file (or the texts of HLS segments) → segments; a file we cannot read is the platform's failure. */
+async function parseSubtitle(
+  body: string | string[],
+  format: CaptionFormat,
+  kind: CaptionTrack["kind"],
+): Promise<Segment[]> {
   try {
-    return captionSegments(typeof read === "string" ? parseCaptions(read, format) : read(), kind);
+    return await parseCaptionsOffThread(body, format, kind);
   } catch (err) {
     if (err instanceof CaptionParseError)
       throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
@@ -197,7 +193,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
         );
       texts.push((await download(segmentUrl, budget)).text);
     }
-    return parseSubtitle(() => mergeHlsVtt(texts), "vtt", track.kind);
+    return parseSubtitle(texts, "vtt", track.kind);
   }
 
   return countedProvider({ getInfo, fetchTrack }, "yt-dlp");
