@@ -251,8 +251,9 @@ function CurrentPlan({
     >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id="current-plan" className="text-lg font-semibold">
+          {/* No limit: no plan applies, and the usage line below says there is no limit. */}
           {sub.unlimited ? (
-            <span data-testid="current-tier">{planLabel(sub)}</span>
+            "Usage"
           ) : (
             <>
               Current plan: <span data-testid="current-tier">{planLabel(sub)}</span>
