@@ -25,7 +25,8 @@ import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
 import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
-import { benchSearch, benchSearchWorst } from "./bench/search";
+import { benchSearch } from "./bench/search";
+import { benchSearchWorst } from "./bench/search-worst";
 import { benchEdits } from "./bench/edits";
 import { benchDataScale } from "./bench/data-scale";
 
