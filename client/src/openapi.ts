@@ -755,7 +755,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or deny a connector (signed-in user, from the consent page)
-         * @description Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss` (or `error=access_denied`).
+         * @description Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss`, or with `error` (`access_denied` on deny; `invalid_scope`, `invalid_target`) as RFC 6749 4.1.2.1 has it. Only an unknown client or redirect URI is answered here.
          */
         post: operations["postV1OauthAuthorize"];
         delete?: never;
@@ -2456,7 +2456,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceCodeResponse"];
                 };
             };
-            /** @description invalid_request or invalid_scope */
+            /** @description invalid_request, invalid_scope, unauthorized_client (a registered client without the device grant), or invalid_client (a client_id shaped like a registered one, vci_…, that no client holds) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,16 +2986,43 @@ export interface operations {
                     "application/json": components["schemas"]["LanguagesResponse"];
                 };
             };
-            /** @description Validation Error */
+            /** @description `age_restricted`: the platform only shows the item to signed-in adults */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `video_unavailable`: the video was removed, is private, or the id is wrong */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `live_not_finished`: a live stream or premiere that has not ended; ask again after it ends */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_source`: the platform cannot serve this item; `video_unplayable`: the platform will not play it; detail carries the platform's own reason; `url_not_allowed`: the URL is not one this server fetches (scheme, port, credentials); `address_not_allowed`: the URL leads to an internal or reserved address; `response_too_large`: the file behind the URL is larger than this server fetches */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests from this address (see Retry-After) */
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3004,8 +3031,26 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The platform failed */
+            /** @description `upstream_failed`: the platform or tool failed or answered unexpectedly; `upstream_dns_failed`: the host's name could not be resolved (DNS): a wrong host, or this server has no working DNS or internet; `upstream_refused`: the connection was refused: nothing listens there, or the configured proxy is down; `upstream_tls_failed`: no secure connection could be made: the certificate was not accepted (an intercepting proxy needs NODE_EXTRA_CA_CERTS); `too_many_redirects`: the URL redirected more times than this server follows */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_captions_source`: this kind of source has no captions (its transcript comes from speech recognition) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `upstream_timeout`: the platform or URL did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5137,6 +5182,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `live_not_finished`: a live stream or premiere that has not ended; ask again after it ends */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over 1 MiB (`payload_too_large`) */
             413: {
                 headers: {
@@ -5146,13 +5200,13 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation Error */
+            /** @description `unsupported_source`: the platform cannot serve this item; `video_unplayable`: the platform will not play it; detail carries the platform's own reason; `url_not_allowed`: the URL is not one this server fetches (scheme, port, credentials); `address_not_allowed`: the URL leads to an internal or reserved address; `response_too_large`: the file behind the URL is larger than this server fetches */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -5175,6 +5229,15 @@ export interface operations {
             };
             /** @description Speech recognition is needed but not configured */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `upstream_timeout`: the platform or URL did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
