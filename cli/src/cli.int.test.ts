@@ -416,6 +416,20 @@ describe("terminals", () => {
     expect(plain.code, plain.stdout).toBe(0);
     expect(plain.stdout).toMatch(/Logged in to/);
     expect(plain.stdout).not.toMatch(ANSI);
+    const flagged = await onTerminal(["whoami", "--no-color"], user.env);
+    expect(flagged.stdout).toMatch(/Logged in to/);
+    expect(flagged.stdout).not.toMatch(ANSI);
+  });
+
+  it("colour into a pipe with FORCE_COLOR or --color (a CI log), none with FORCE_COLOR=0", async () => {
+    const user = await apiKeyUser();
+    const piped = await runProgram(process.execPath, [CLI_PATH, "whoami"], { ...user.env, FORCE_COLOR: "1" });
+    expect(piped.code, piped.stdout).toBe(0);
+    expect(piped.stdout).toMatch(ANSI);
+    expect((await runProgram(process.execPath, [CLI_PATH, "--color", "whoami"], user.env)).stdout).toMatch(ANSI);
+    const off = await onTerminal(["whoami"], { ...user.env, FORCE_COLOR: "0" });
+    expect(off.stdout).toMatch(/Logged in to/);
+    expect(off.stdout).not.toMatch(ANSI);
   });
 });
 

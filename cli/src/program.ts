@@ -19,7 +19,7 @@ import { registerUnpublish } from "./commands/unpublish";
 import { registerWebhooks } from "./commands/webhooks";
 import { registerWhoami } from "./commands/whoami";
 import { CliError, EXIT } from "./errors";
-import { isInteractive } from "./output";
+import { wantsColor } from "./output";
 
 // The program and its global options; each command defines itself (options, help, action) in ./commands/.
 // They are listed in `verbatim --help` in this order.
@@ -43,13 +43,16 @@ const COMMANDS = [
   registerOpen,
 ];
 
-const red = (text: string) => (isInteractive() ? `\u001b[31m${text}\u001b[39m` : text);
+const paint = (colored: boolean) => (text: string) => (colored ? `\u001b[31m${text}\u001b[39m` : text);
 
-export function buildProgram(): Command {
+export function buildProgram(red = paint(wantsColor())): Command {
   const program = new Command("verbatim");
   program
     .description("Timestamped transcripts of videos, podcasts and audio files, from Verbatim.")
+    // -v is the version, as in node, npm, pnpm, yarn and deno (commander's own default is -V).
     .version(version, "-v, --version")
+    .option("--color", "colour the output even when it is not a terminal (as FORCE_COLOR=1)")
+    .option("--no-color", "no colour (as NO_COLOR=1)")
     .addOption(
       new Option(
         "--base-url <url>",
@@ -67,7 +70,7 @@ export function buildProgram(): Command {
         "verbatim get talk.mp3 --format srt -o talk.srt",
         "verbatim history --platform youtube",
       ) +
-        "\nEnvironment:\n  VERBATIM_API_KEY   an API key (vbt_…); takes precedence over `verbatim login`\n  VERBATIM_BASE_URL  the server, as --base-url\n  NO_COLOR           no colour and no progress bars\n" +
+        "\nEnvironment:\n  VERBATIM_API_KEY   an API key (vbt_…); takes precedence over `verbatim login`\n  VERBATIM_BASE_URL  the server, as --base-url\n  NO_COLOR           no colour and no progress bars\n  FORCE_COLOR        colour even into a pipe (0 or false: none); --color and --no-color win over both\n" +
         "\nExit codes: 0 ok, 1 other error, 2 usage, 3 not logged in or not allowed, 4 allowance used up, 5 not found, 6 server or platform failed.\n",
     );
   // The Option's env() reads VERBATIM_BASE_URL itself; config.ts resolves it again when no flag was given.
@@ -77,7 +80,8 @@ export function buildProgram(): Command {
 
 /** Parses argv, runs the command, and answers its exit code; errors are one line on stderr. */
 export async function run(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const red = paint(wantsColor(process.env, argv));
+  const program = buildProgram(red);
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;

@@ -146,6 +146,11 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "a file was already uploaded to this URL; sign a new upload",
   },
+  webhook_exists: {
+    status: 409,
+    retryable: false,
+    meaning: "the account has an endpoint for this URL already; change that one (its events) or delete it",
+  },
   too_many_webhooks: {
     status: 409,
     retryable: false,

@@ -90,6 +90,9 @@ const createClient: typeof openapiFetch =
     ? openapiFetch
     : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
 
+/** The paths whose answer is a file, read as text by `api.GET` (openapi-fetch would parse JSON by default). */
+const FILE_PATHS = new Set<string>(["/v1/transcripts/{id}/download", "/v1/public/{slug}/download"]);
+
 /** The code of a VerbatimError for a request that got no answer (DNS, refused connection, reset): retryable. */
 export const NETWORK_ERROR = "network_error";
 
@@ -309,6 +312,10 @@ export function createVerbatimClient(options: VerbatimClientOptions): VerbatimCl
   const apiKey = options.apiKey;
   const credential = options.credential ?? (apiKey ? { token: () => apiKey } : null);
   if (credential) api.use(bearerAuth(credential));
+  // A download is a file (SRT, VTT, text, Markdown, or JSON as a file): its text, unless the caller asks otherwise.
+  const get = api.GET.bind(api);
+  api.GET = ((path: string, init?: { parseAs?: string }) =>
+    get(path as never, (FILE_PATHS.has(path) ? { parseAs: "text", ...init } : init) as never)) as typeof api.GET;
 
   async function waitForJob(
     jobId: string,

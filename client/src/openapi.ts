@@ -755,7 +755,7 @@ export interface paths {
         put?: never;
         /**
          * Approve or deny a connector (signed-in user, from the consent page)
-         * @description Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss` (or `error=access_denied`).
+         * @description Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss`, or with `error` (`access_denied` on deny; `invalid_scope`, `invalid_target`) as RFC 6749 4.1.2.1 has it. Only an unknown client or redirect URI is answered here.
          */
         post: operations["postV1OauthAuthorize"];
         delete?: never;
@@ -1534,7 +1534,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2456,7 +2456,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeviceCodeResponse"];
                 };
             };
-            /** @description invalid_request or invalid_scope */
+            /** @description invalid_request, invalid_scope, unauthorized_client (a registered client without the device grant), or invalid_client (a client_id shaped like a registered one, vci_…, that no client holds) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,16 +2986,43 @@ export interface operations {
                     "application/json": components["schemas"]["LanguagesResponse"];
                 };
             };
-            /** @description Validation Error */
+            /** @description `age_restricted`: the platform only shows the item to signed-in adults */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `video_unavailable`: the video was removed, is private, or the id is wrong */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `live_not_finished`: a live stream or premiere that has not ended; ask again after it ends */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `unsupported_source`: the platform cannot serve this item; `video_unplayable`: the platform will not play it; detail carries the platform's own reason; `url_not_allowed`: the URL is not one this server fetches (scheme, port, credentials); `address_not_allowed`: the URL leads to an internal or reserved address; `response_too_large`: the file behind the URL is larger than this server fetches */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
-            /** @description Too many requests from this address (see Retry-After) */
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3004,8 +3031,26 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The platform failed */
+            /** @description `upstream_failed`: the platform or tool failed or answered unexpectedly; `upstream_dns_failed`: the host's name could not be resolved (DNS): a wrong host, or this server has no working DNS or internet; `upstream_refused`: the connection was refused: nothing listens there, or the configured proxy is down; `upstream_tls_failed`: no secure connection could be made: the certificate was not accepted (an intercepting proxy needs NODE_EXTRA_CA_CERTS); `too_many_redirects`: the URL redirected more times than this server follows */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `no_captions_source`: this kind of source has no captions (its transcript comes from speech recognition) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `upstream_timeout`: the platform or URL did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4103,7 +4148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account has WEBHOOK_MAX_ENDPOINTS endpoints already */
+            /** @description The account has an endpoint for this URL already (`webhook_exists`), or WEBHOOK_MAX_ENDPOINTS endpoints (`too_many_webhooks`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,6 +5182,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `live_not_finished`: a live stream or premiere that has not ended; ask again after it ends */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is over 1 MiB (`payload_too_large`) */
             413: {
                 headers: {
@@ -5146,13 +5200,13 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation Error */
+            /** @description `unsupported_source`: the platform cannot serve this item; `video_unplayable`: the platform will not play it; detail carries the platform's own reason; `url_not_allowed`: the URL is not one this server fetches (scheme, port, credentials); `address_not_allowed`: the URL leads to an internal or reserved address; `response_too_large`: the file behind the URL is larger than this server fetches */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -5175,6 +5229,15 @@ export interface operations {
             };
             /** @description Speech recognition is needed but not configured */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `upstream_timeout`: the platform or URL did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,5 @@
-import { canonicalResource, grantedScope } from "@/lib/oauth/config";
-import { findConsentClient, type ConsentClient } from "@/lib/oauth/authorize";
+import { canonicalResource, grantedScope, issuer } from "@/lib/oauth/config";
+import { findConsentClient, redirectWith, type ConsentClient } from "@/lib/oauth/authorize";
 import { ApiError } from "@/lib/http/errors";
 
 export interface AuthorizationRequest {
@@ -11,27 +11,41 @@ export interface AuthorizationRequest {
 }
 
 export type CheckedAuthorizationRequest =
-  { ok: true; request: AuthorizationRequest } | { ok: false; error: string; description: string };
+  | { ok: true; request: AuthorizationRequest }
+  | {
+      ok: false;
+      error: string;
+      description: string;
+      /** The client's redirect URI with the error (RFC 6749 4.1.2.1); absent when the client or URI is unknown. */
+      redirectTo?: string;
+    };
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9._~-]{43,128}$/;
 
 /**
  * The authorization endpoint's query (RFC 6749 4.1.1, RFC 7636, RFC 8707), checked in full before the
- * consent page is shown. Any problem is for our own error page: the browser goes to the client's
- * redirect URI only after a valid request the person has seen (RFC 9700 4.11.2), so an unapproved or
- * malicious client cannot use this endpoint as an open redirector.
+ * consent page is shown. An unknown client or a redirect URI it did not register is for our own error page:
+ * the browser is never sent to an address the client did not register. Every later problem goes back to the
+ * client's registered redirect URI with `error`, `error_description`, `state` and RFC 9207's `iss`
+ * (RFC 6749 4.1.2.1), since the client is waiting there for an answer and can show or act on it.
  */
 export async function checkAuthorizationRequest(
   query: Record<string, string | null>,
 ): Promise<CheckedAuthorizationRequest> {
-  const fail = (error: string, description: string): CheckedAuthorizationRequest => ({ ok: false, error, description });
   let consent: ConsentClient;
   try {
     consent = await findConsentClient(query.client_id, query.redirect_uri);
   } catch (error) {
-    if (error instanceof ApiError) return fail(error.code, error.detail);
+    if (error instanceof ApiError) return { ok: false, error: error.code, description: error.detail };
     throw error;
   }
+  const state = query.state ?? null;
+  const fail = (error: string, description: string): CheckedAuthorizationRequest => ({
+    ok: false,
+    error,
+    description,
+    redirectTo: redirectWith(consent.redirectUri, { error, error_description: description, state, iss: issuer() }),
+  });
   if (query.response_type !== "code") return fail("unsupported_response_type", "The only response_type is 'code'.");
   const challenge = query.code_challenge;
   if (!challenge || !PKCE_CHALLENGE.test(challenge))
@@ -42,7 +56,6 @@ export async function checkAuthorizationRequest(
   if (!scope) return fail("invalid_scope", "Unknown scope; the only scope is 'api'.");
   const resource = canonicalResource(query.resource);
   if (!resource) return fail("invalid_target", "Unknown resource.");
-  if (query.state !== null && query.state !== undefined && query.state.length > 2048)
-    return fail("invalid_request", "state is longer than 2048 characters.");
-  return { ok: true, request: { consent, codeChallenge: challenge, scope, resource, state: query.state ?? null } };
+  if (state !== null && state.length > 2048) return fail("invalid_request", "state is longer than 2048 characters.");
+  return { ok: true, request: { consent, codeChallenge: challenge, scope, resource, state } };
 }

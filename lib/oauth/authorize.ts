@@ -38,7 +38,8 @@ export async function findConsentClient(clientId: unknown, redirectUri: unknown)
   return { clientId: client.id, name: client.name, redirectUri: matched, redirectHost: url.host || url.protocol };
 }
 
-function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
+/** The redirect URI with the authorization response's parameters added (RFC 6749 4.1.2); null ones left out. */
+export function redirectWith(redirectUri: string, params: Record<string, string | null | undefined>): string {
   const url = new URL(redirectUri);
   for (const [key, value] of Object.entries(params))
     if (value !== null && value !== undefined) url.searchParams.set(key, value);
@@ -46,24 +47,26 @@ function redirectWith(redirectUri: string, params: Record<string, string | null 
 }
 
 /**
- * POST /v1/oauth/authorize: the signed-in user's decision on the consent page. The request must be as
- * valid as the page required (else 400 here: never a redirect for a request nobody was shown, RFC 9700
- * 4.11.2). Approving creates a one-time code bound to the user, client, redirect URI, PKCE challenge,
- * scope and resource; either way the answer is where the browser goes next (RFC 6749 4.1.2 with RFC
- * 9207's `iss`).
+ * POST /v1/oauth/authorize: the signed-in user's decision on the consent page. An unknown client or
+ * redirect URI is a 400 here (the browser is never sent to an unregistered address); anything else wrong
+ * with the request goes back to the client as the authorization endpoint sends it (RFC 6749 4.1.2.1).
+ * Approving creates a one-time code bound to the user, client, redirect URI, PKCE challenge, scope and
+ * resource; either way the answer is where the browser goes next (RFC 6749 4.1.2 with RFC 9207's `iss`).
  */
 export async function authorize(
   userId: string,
   input: z.output<typeof authorizeGrantRequestSchema>,
 ): Promise<{ redirect_to: string }> {
   const consent = await findConsentClient(input.client_id, input.redirect_uri);
-  const scope = grantedScope(input.scope);
-  if (!scope) throw new ApiError("invalid_scope", "Unknown scope; the only scope is 'api'.");
-  const resource = canonicalResource(input.resource);
-  if (!resource) throw new ApiError("invalid_target", "Unknown resource.");
   const common = { state: input.state ?? undefined, iss: issuer() };
-  if (input.decision === "deny")
-    return { redirect_to: redirectWith(consent.redirectUri, { error: "access_denied", ...common }) };
+  const refuse = (error: string, description?: string) => ({
+    redirect_to: redirectWith(consent.redirectUri, { error, error_description: description, ...common }),
+  });
+  if (input.decision === "deny") return refuse("access_denied");
+  const scope = grantedScope(input.scope);
+  if (!scope) return refuse("invalid_scope", "Unknown scope; the only scope is 'api'.");
+  const resource = canonicalResource(input.resource);
+  if (!resource) return refuse("invalid_target", "Unknown resource.");
 
   const code = randomSecret(AUTHORIZATION_CODE_PREFIX);
   const db = await getDb();

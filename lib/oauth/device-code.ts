@@ -3,6 +3,7 @@ import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { clientAddress } from "@/lib/http/client-address";
 import { DEVICE_CODE_SECONDS, DEVICE_GRANT, DEVICE_POLL_INTERVAL, grantedScope, serverUrl } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
+import { CLIENT_ID_PREFIX } from "@/lib/oauth/register-client";
 import { formatUserCode, generateUserCode } from "@/lib/oauth/user-code";
 
 export const DEVICE_CODE_PREFIX = "vdc_";
@@ -27,6 +28,11 @@ export async function createDeviceCode(request: Request, input: { client_id?: st
       "unauthorized_client",
       `This client did not register the device code grant (its grant_types: ${registered.grantTypes.join(", ")}).`,
     );
+  // A client_id shaped like ours that no client holds is a made-up or deleted registration, not a program's
+  // name: refused (RFC 8628 3.2, RFC 6749 5.2), so the person is never shown a client that does not exist.
+  // 400, not 401: the client sent no Authorization header, so there is no scheme to challenge.
+  if (!registered && clientId?.startsWith(CLIENT_ID_PREFIX))
+    throw new OAuthError("invalid_client", "This client is not registered here (unknown client_id).", 400);
   const label = registered?.name ?? clientId;
   // A collision of user codes (unique column) is rare; try again with a fresh one.
   for (let attempt = 0; ; attempt++) {

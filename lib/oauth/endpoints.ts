@@ -34,7 +34,9 @@ export const deviceCodeEndpoint = defineEndpoint({
   body: deviceCodeRequestSchema,
   oauth: { body: "form or json" },
   response: deviceCodeResponseSchema,
-  errors: { 400: "invalid_request or invalid_scope" },
+  errors: {
+    400: "invalid_request, invalid_scope, unauthorized_client (a registered client without the device grant), or invalid_client (a client_id shaped like a registered one, vci_…, that no client holds)",
+  },
 });
 
 export const deviceTokenEndpoint = defineEndpoint({
@@ -113,7 +115,7 @@ export const authorizeEndpoint = defineEndpoint({
   tag: oauth,
   summary: "Approve or deny a connector (signed-in user, from the consent page)",
   description:
-    "Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss` (or `error=access_denied`).",
+    "Validates the (client_id, redirect_uri) pair (exact match; a loopback redirect URI may use any port), creates a one-time authorization code bound to the user, the PKCE challenge, the scope and the resource, and returns the redirect the browser follows back to the client, with `code`, `state` and `iss`, or with `error` (`access_denied` on deny; `invalid_scope`, `invalid_target`) as RFC 6749 4.1.2.1 has it. Only an unknown client or redirect URI is answered here.",
   auth: "grants",
   rateLimit: "account",
   body: authorizeGrantRequestSchema,

@@ -229,7 +229,7 @@ describe("the authorization endpoint (the consent page's checks)", () => {
     config = await registeredClient();
   });
 
-  it("shows every invalid request on our own page, never redirecting to the client (RFC 9700 4.11.2)", async () => {
+  it("shows an unknown client or redirect URI on our own page; every other problem goes back to the client", async () => {
     const { checkAuthorizationRequest } = await import("@/lib/oauth/authorization-request");
     const valid = {
       client_id: config.clientMetadata().client_id,
@@ -245,26 +245,26 @@ describe("the authorization endpoint (the consent page's checks)", () => {
       ok: true,
       request: { scope: "api", resource: `${server.origin}/v1`, state: "s" },
     });
-    const cases: [Record<string, string | null>, string][] = [
-      [{ client_id: "vci_nope" }, "invalid_client"],
-      [{ redirect_uri: "https://evil.example/cb" }, "invalid_redirect_uri"],
-      [{ response_type: "token" }, "unsupported_response_type"],
-      [{ response_type: null }, "unsupported_response_type"],
-      [{ code_challenge: null }, "invalid_request"],
-      [{ code_challenge_method: "plain" }, "invalid_request"],
-      [{ scope: "api admin" }, "invalid_scope"],
-      [{ resource: "https://other.example/api" }, "invalid_target"],
+    const cases: [Record<string, string | null>, string, boolean][] = [
+      [{ client_id: "vci_nope" }, "invalid_client", false],
+      [{ redirect_uri: "https://evil.example/cb" }, "invalid_redirect_uri", false],
+      [{ response_type: "token" }, "unsupported_response_type", true],
+      [{ response_type: null }, "unsupported_response_type", true],
+      [{ code_challenge: null }, "invalid_request", true],
+      [{ code_challenge_method: "plain" }, "invalid_request", true],
+      [{ scope: "api admin" }, "invalid_scope", true],
+      [{ resource: "https://other.example/api" }, "invalid_target", true],
     ];
-    for (const [change, error] of cases) {
-      expect(await checkAuthorizationRequest({ ...valid, ...change }), JSON.stringify(change)).toEqual({
-        ok: false,
-        error,
-        description: expect.any(String),
-      });
+    for (const [change, error, redirected] of cases) {
+      const checked = await checkAuthorizationRequest({ ...valid, ...change });
+      expect(checked, JSON.stringify(change)).toMatchObject({ ok: false, error, description: expect.any(String) });
+      const redirectTo = checked.ok ? undefined : checked.redirectTo;
+      if (!redirected) expect(redirectTo, JSON.stringify(change)).toBeUndefined();
+      else expect(redirectTo, JSON.stringify(change)).toMatch(new RegExp(`^${REDIRECT}\\?error=${error}&`));
     }
   });
 
-  it("redirects a decision only for a request that was valid: a tampered one is a 400 here", async () => {
+  it("answers a tampered decision with the client's redirect URI and the error; an unknown redirect URI is a 400", async () => {
     const user = await createCaller(ctx.db);
     const base = {
       client_id: config.clientMetadata().client_id,
@@ -272,13 +272,21 @@ describe("the authorization endpoint (the consent page's checks)", () => {
       code_challenge: "c".repeat(43),
       state: "s",
     };
-    for (const change of [{ scope: "admin" }, { resource: "https://other.example/" }]) {
+    for (const [change, error] of [
+      [{ scope: "admin" }, "invalid_scope"],
+      [{ resource: "https://other.example/" }, "invalid_target"],
+    ] as const) {
       for (const decision of ["approve", "deny"]) {
         const res = await post("/v1/oauth/authorize", { ...base, ...change, decision }, user.headers);
-        expect(res.status, `${JSON.stringify(change)} ${decision}`).toBe(400);
-        expect(await res.json()).not.toHaveProperty("redirect_to");
+        expect(res.status, `${JSON.stringify(change)} ${decision}`).toBe(200);
+        const back = new URL(((await res.json()) as { redirect_to: string }).redirect_to);
+        expect(back.searchParams.get("error")).toBe(decision === "deny" ? "access_denied" : error);
+        expect(back.searchParams.get("code")).toBeNull();
       }
     }
+    const res = await post("/v1/oauth/authorize", { ...base, redirect_uri: "https://evil.example/cb" }, user.headers);
+    expect(res.status).toBe(400);
+    expect(await res.json()).not.toHaveProperty("redirect_to");
   });
 });
 
@@ -452,7 +460,7 @@ describe("authorization code with PKCE", () => {
     const { findUserIdByAccessToken } = await import("@/lib/auth/oauth-tokens");
     expect((await findUserIdByAccessToken(tokens.access_token, `${server.origin}/mcp`))?.userId).toBe(user.userId);
 
-    // An unknown resource is the consent request's fault: a 400 here, never a redirect to the app.
+    // An unknown resource goes back to the app as invalid_target (RFC 8707 2, RFC 6749 4.1.2.1).
     const other = await post(
       "/v1/oauth/authorize",
       {
@@ -463,8 +471,9 @@ describe("authorization code with PKCE", () => {
       },
       user.headers,
     );
-    expect(other.status).toBe(400);
-    expect(await other.json()).toMatchObject({ code: "invalid_target" });
+    expect(other.status).toBe(200);
+    const back = new URL(((await other.json()) as { redirect_to: string }).redirect_to);
+    expect(back.searchParams.get("error")).toBe("invalid_target");
   });
 });
 

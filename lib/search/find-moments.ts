@@ -3,7 +3,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
-import { rewriteCjkQuery } from "@/lib/search/cjk";
+import { rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations, entryQuery } from "@/lib/search/query-terms";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
@@ -81,7 +81,7 @@ async function readings(db: Db, q: string, configs: readonly string[]) {
       throw refuseQuery(q, 'this query cannot be read; use plain words, "phrases", -excluded words and OR');
     throw error;
   }
-  const read = rows.filter((row) => row.query !== "");
+  const read = rows.filter((row) => row.query !== "").map((row) => ({ ...row, query: spaceCjkPhrases(row.query, q) }));
   const findable = read.filter((row) => row.indexable !== "T");
   if (read.length > 0 && findable.length === 0)
     throw refuseQuery(q, "give at least one word to find (a query of only -excluded words would match everything)");

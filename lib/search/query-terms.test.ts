@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { collapseNegations, entryQuery, queryProblem, queryTerms, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
+import { CJK_MAX_BIGRAMS } from "@/lib/search/cjk";
+import {
+  collapseNegations,
+  entryQuery,
+  parsedWords,
+  queryProblem,
+  queryTerms,
+  SEARCH_MAX_TERMS,
+} from "@/lib/search/query-terms";
 
 describe("queryTerms", () => {
   it("counts words and phrases to find and -excluded ones, as websearch_to_tsquery reads them", () => {
@@ -75,5 +83,23 @@ describe("entryQuery", () => {
 
   it("leaves what is inside a quoted lexeme alone", () => {
     expect(entryQuery("'a<->b' <-> 'it''s <3>'", "k")).toBe("'k a<->b' & 'k it''s <3>'");
+  });
+});
+
+describe("the words the parser reads", () => {
+  it("refuses one term that the parser splits into more than SEARCH_MAX_WORDS words", () => {
+    expect(parsedWords("state-of-the-art grit")).toBe(6);
+    expect(parsedWords("比特币 mempool")).toBe(3);
+    expect(queryProblem("中a".repeat(250))).toMatch(/at most 100 words/);
+    expect(queryProblem("a-".repeat(249) + "a")).toMatch(/at most 100 words/);
+    expect(queryProblem("比特a".repeat(166))).toMatch(/at most 100 words/);
+  });
+
+  it("accepts a quoted sentence and a long CJK run (its bigrams are capped)", () => {
+    const sentence = `"${"grit is living life like it is a marathon not a sprint ".repeat(6).trim()}"`;
+    expect(parsedWords(sentence)).toBe(72);
+    expect(queryProblem(sentence)).toBeNull();
+    expect(queryProblem("比特币闪电网络".repeat(72).slice(0, 500))).toBeNull();
+    expect(parsedWords("比特币闪电网络".repeat(72).slice(0, 500))).toBe(CJK_MAX_BIGRAMS);
   });
 });

@@ -1,3 +1,5 @@
+import { rewriteCjkQuery } from "@/lib/search/cjk";
+
 // A search query as websearch_to_tsquery will read it, looked at before PostgreSQL sees it: how many terms it
 // has and whether any of them is something to find. A query of only -excluded terms matches every passage, so
 // no index can help it; it is refused, like one with more terms than SEARCH_MAX_TERMS. PostgreSQL has the last
@@ -5,6 +7,14 @@
 
 /** Most terms (words and "phrases", excluded ones too) in one query. */
 export const SEARCH_MAX_TERMS = 32;
+
+/**
+ * Most words the parser may read in one query, counting each part of a word it splits ("a-b-c" is four:
+ * the whole and its parts) and each CJK bigram that stands for a run (rewriteCjkQuery): one term can hold
+ * hundreds ("中a中a…", "a-a-a-…"), each an operand of the statement. A quoted sentence of ordinary words
+ * stays well under it.
+ */
+export const SEARCH_MAX_WORDS = 100;
 
 const WORD = /[\p{L}\p{N}]/u;
 
@@ -55,6 +65,15 @@ export function queryTerms(q: string): QueryTerms {
   return terms;
 }
 
+/** About how many words websearch_to_tsquery reads in `q`: each part of a joined word, and the whole of it. */
+export function parsedWords(q: string): number {
+  const text = rewriteCjkQuery(q);
+  const parts = text.match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+  // A word joined by "-" is read whole and by parts (the parser's hword forms).
+  const joined = text.match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu)?.length ?? 0;
+  return parts + joined;
+}
+
 /**
  * The query with every run of "-" (and the punctuation and spaces between them) cut to its first "-":
  * websearch_to_tsquery stacks a NOT for each and fails ("tsquery stack too small") past 32 of them.
@@ -68,6 +87,8 @@ export function queryProblem(q: string): string | null {
   const { positive, negative } = queryTerms(q);
   if (positive === 0) return "give at least one word to find (a query of only -excluded words would match everything)";
   if (positive + negative > SEARCH_MAX_TERMS) return `use at most ${SEARCH_MAX_TERMS} words and phrases`;
+  if (parsedWords(q) > SEARCH_MAX_WORDS)
+    return `use at most ${SEARCH_MAX_WORDS} words in all (a word joined by hyphens or other marks counts each part)`;
   return null;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { upstreamErrorStatuses } from "@/lib/transcripts/upstream-errors";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { transcriptReadQuerySchema } from "@/lib/edits/schemas";
 import {
@@ -36,6 +37,7 @@ export const createTranscriptEndpoint = defineEndpoint({
     schema: jobAcceptedSchema,
   },
   errors: {
+    ...upstreamErrorStatuses(),
     402: "Not enough monthly allowance left",
     403: "The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token",
     413: "The body is over 1 MiB (`payload_too_large`)",
@@ -132,7 +134,10 @@ export const listLanguagesEndpoint = defineEndpoint({
   rateLimit: "languages",
   query: languagesQuerySchema,
   response: languagesResponseSchema,
-  errors: { 429: "Too many requests from this address (see Retry-After)", 502: "The platform failed" },
+  errors: {
+    ...upstreamErrorStatuses(),
+    503: "`no_captions_source`: this kind of source has no captions (its transcript comes from speech recognition)",
+  },
 });
 
 export const getJobEndpoint = defineEndpoint({

@@ -6,7 +6,7 @@ import type { CreateWebhookRequest } from "@/lib/webhooks/schemas";
 import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
 import { serializeEndpoint } from "@/lib/webhooks/serializers";
 
-/** POST /v1/me/webhooks: a new endpoint; its secret is in this answer only. */
+/** POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. */
 export async function createWebhookEndpoint(userId: string, request: CreateWebhookRequest) {
   const url = checkWebhookUrl(request.url, ["body", "url"]);
   const db = await getDb();
@@ -19,6 +19,14 @@ export async function createWebhookEndpoint(userId: string, request: CreateWebho
       throw errors.conflict(
         "too_many_webhooks",
         `An account can have ${env().WEBHOOK_MAX_ENDPOINTS} webhook endpoints; delete one first.`,
+      );
+    }
+    // One endpoint per URL: a second would receive every event twice (each endpoint has its own deliveries).
+    const same = await tx.webhookEndpoint.findFirst({ where: { userId, url }, select: { id: true } });
+    if (same) {
+      throw errors.conflict(
+        "webhook_exists",
+        `This account already has an endpoint for this URL (${same.id}); delete it first, or keep using it.`,
       );
     }
     return tx.webhookEndpoint.create({

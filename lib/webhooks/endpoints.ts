@@ -36,7 +36,7 @@ export const createWebhookEndpoint = defineEndpoint({
   status: 201,
   response: webhookEndpointSchema,
   errors: {
-    409: "The account has WEBHOOK_MAX_ENDPOINTS endpoints already",
+    409: "The account has an endpoint for this URL already (`webhook_exists`), or WEBHOOK_MAX_ENDPOINTS endpoints (`too_many_webhooks`)",
     422: "The URL is not https or not one the service calls",
   },
 });

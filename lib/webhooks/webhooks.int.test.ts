@@ -150,6 +150,30 @@ describe("webhook endpoints API", () => {
     expect((res.json as { code: string }).code).toBe("too_many_webhooks");
   });
 
+  it("refuses a second endpoint for the same URL (409 webhook_exists), so no event arrives twice", async () => {
+    const { headers: auth } = await world.caller();
+    const url = `${receiver.origin}${newPath()}`;
+    const first = await endpoint(auth, url.slice(receiver.origin.length));
+    const again = await callRoute(r.webhooks, "/v1/me/webhooks", { headers: auth, body: { url } });
+    expect(again.status).toBe(409);
+    expect(again.json).toMatchObject({ code: "webhook_exists", detail: expect.stringContaining(first.id) });
+    const listed = (await callRoute(r.listWebhooks, "/v1/me/webhooks", { headers: auth })).json as {
+      endpoints: unknown[];
+    };
+    expect(listed.endpoints).toHaveLength(1);
+    // Another account may use the same URL; the same account may once the first is deleted.
+    const other = await world.caller();
+    expect((await callRoute(r.webhooks, "/v1/me/webhooks", { headers: other.headers, body: { url } })).status).toBe(
+      201,
+    );
+    await callRoute(r.deleteWebhook, `/v1/me/webhooks/${first.id}`, {
+      method: "DELETE",
+      headers: auth,
+      params: { id: first.id },
+    });
+    expect((await callRoute(r.webhooks, "/v1/me/webhooks", { headers: auth, body: { url } })).status).toBe(201);
+  });
+
   it("a per-request webhook_url needs the request signing secret first (422), and must be https", async () => {
     const { headers: auth } = await world.caller();
     const audio = `${world.podcasts.origin}/ex/nosecret.mp3`;

@@ -28,7 +28,7 @@ const QUERIES = [
   "zeppelin",
 ];
 
-interface Sql {
+export interface Sql {
   query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
@@ -72,7 +72,7 @@ export async function seed(db: Sql, transcripts: number): Promise<number> {
   return Number(row!.words);
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 }
 
@@ -250,117 +250,4 @@ export async function benchSearch(): Promise<Record<string, number>> {
   const pgCount = Number(process.env.BENCH_SEARCH_TRANSCRIPTS ?? 10_000);
   const liteCount = Math.max(1, Math.round(pgCount / 10));
   return { ...(await postgres(pgCount)), ...(await pglite(liteCount)) };
-}
-
-/** 32 common words of the corpus, OR'ed: the broadest query the term cap lets through. */
-const BROAD = [
-  "people",
-  "really",
-  "know",
-  "think",
-  "going",
-  "like",
-  "time",
-  "things",
-  "world",
-  "make",
-  "want",
-  "good",
-  "life",
-  "thing",
-  "years",
-  "work",
-  "right",
-  "way",
-  "actually",
-  "something",
-  "first",
-  "lot",
-  "kind",
-  "little",
-  "great",
-  "look",
-  "different",
-  "today",
-  "need",
-  "idea",
-  "back",
-  "said",
-];
-
-/**
- * Issue 36: the worst query one can send against an ordinary one, on 100,000+ passages, through the same
- * lib/search functions (public scope: anonymous, half the transcripts published). Refused queries are timed
- * to their 422; the unguarded cost of a negation-only query is timed as the bare statement it used to run.
- */
-export async function benchSearchWorst(): Promise<Record<string, number>> {
-  const transcripts = Number(process.env.BENCH_SEARCH_WORST_TRANSCRIPTS ?? 5_000);
-  const database = await createMigratedTestDatabase();
-  const client = new pg.Client({ connectionString: database.url });
-  await client.connect();
-  const db: Sql = { query: async (sql, params) => (await client.query(sql, params)).rows };
-  try {
-    await seed(db, transcripts);
-    const [count] = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "TranscriptPassage"`);
-    process.env.DATABASE_URL = database.url;
-    process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
-    const { searchPublic } = await import("../../lib/search/search-public");
-    const { searchQuerySchema } = await import("../../lib/search/schemas");
-    const run = async (q: string) => {
-      const parsed = searchQuerySchema.safeParse({ q });
-      if (!parsed.success) return "422 (schema)";
-      try {
-        await searchPublic(parsed.data);
-        return "200";
-      } catch (error) {
-        if ((error as { name?: string }).name === "RequestValidationError") return "422";
-        throw error;
-      }
-    };
-    const median = async (label: string, q: string, runs = 15) => {
-      let outcome = await run(q); // warm-up
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const started = performance.now();
-        outcome = await run(q);
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`  ${label}: ${outcome}`);
-      return percentile(times, 0.5);
-    };
-    const figures: Record<string, number> = { [`passages (${transcripts} transcripts)`]: Number(count!.n) };
-    const queries: [string, string][] = [
-      ["ordinary: one word (people)", "people"],
-      ["ordinary: two words (weather forecast)", "weather forecast"],
-      ["ordinary: a phrase", '"the first thing"'],
-      ["broadest allowed: 32 common words OR'ed", BROAD.join(" OR ")],
-      [
-        "a common word and 31 excluded ones",
-        `people ${BROAD.slice(1)
-          .map((w) => `-${w}`)
-          .join(" ")}`,
-      ],
-      ["a long quoted phrase of common words", `"${BROAD.slice(0, 30).join(" ")}"`],
-      ["one 499-character word", "x".repeat(499)],
-      ["250 CJK characters (249 bigrams)", "比特币闪电网络".repeat(36).slice(0, 250)],
-      ["issue 36: 125 × -zz (refused)", " -zz".repeat(125)],
-      ["issue 36: a word OR an excluded word (refused)", "people OR -zz"],
-      ["issue 36: a stop word and -zz (allowed: the 'simple' configuration reads 'the')", "the -zz"],
-      ["issue 36: 40 × '- ' then a word (the word is excluded: refused)", `${"- ".repeat(40)}people`],
-      ["issue 36: a word then 40 minus signs", `people ${"-".repeat(40)}`],
-    ];
-    for (const [label, q] of queries) figures[`search-worst, ${label}: median ms`] = await median(label, q);
-    // What the negation-only query cost before: every passage read (the index cannot help).
-    const started = performance.now();
-    await db.query(`SELECT count(*) FROM "TranscriptPassage" WHERE "tsv" @@ '!zz'::tsquery`);
-    figures["unguarded: a bare scan for !zz (what 125 × -zz ran before), ms"] = performance.now() - started;
-    const { getDb } = await import("../../lib/db/client");
-    await (await getDb()).$disconnect();
-    delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
-    return figures;
-  } finally {
-    await client.end();
-    await database.drop();
-  }
 }

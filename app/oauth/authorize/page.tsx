@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { checkAuthorizationRequest } from "@/lib/oauth/authorization-request";
 import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 import { pagePath, requireSignedIn } from "@/lib/oauth/sign-in-gate";
@@ -20,9 +21,9 @@ const QUERY = [
 ] as const;
 
 // The authorization endpoint (RFC 6749 4.1.1) as a consent page: signed out, sign in and come back.
-// Anything wrong with the request (unknown client or redirect URI, response_type, PKCE, scope, resource)
-// is shown here and never redirected to the app (RFC 9700 4.11.2): the browser goes back to the app only
-// from the person's decision on a valid request (lib/oauth/authorize.ts).
+// An unknown client or redirect URI is shown here; anything else wrong with the request (response_type,
+// PKCE, scope, resource) goes straight back to the client's registered redirect URI (RFC 6749 4.1.2.1),
+// before any sign-in, since the client is waiting there (lib/oauth/authorization-request.ts).
 export default async function ConsentPage({
   searchParams,
 }: {
@@ -30,9 +31,9 @@ export default async function ConsentPage({
 }) {
   const params = await searchParams;
   const one = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : null);
-  const user = await requireSignedIn(pagePath("/oauth/authorize", params));
-
   const checked = await checkAuthorizationRequest(Object.fromEntries(QUERY.map((name) => [name, one(name)])));
+  if (!checked.ok && checked.redirectTo) redirect(checked.redirectTo);
+  const user = await requireSignedIn(pagePath("/oauth/authorize", params));
   if (!checked.ok) {
     return (
       <div className="min-h-screen">

@@ -1,0 +1,164 @@
+// The worst search queries one can send against an ordinary one, on 100,000+ passages, through the same
+// lib/search functions (public scope: anonymous, half the transcripts published). Refused queries are timed
+// to their 422; the unguarded cost of a negation-only query is timed as the bare statement it used to run.
+// One transcript in ten is the real Chinese track, so a CJK query's bigrams have postings to intersect.
+import pg from "pg";
+import { createMigratedTestDatabase } from "../../test/pg";
+import { mempoolChineseTrack } from "../../test/search";
+import { percentile, seed, type Sql } from "./search";
+
+/** 32 common words of the corpus, OR'ed: the broadest query the term cap lets through. */
+const BROAD = [
+  "people",
+  "really",
+  "know",
+  "think",
+  "going",
+  "like",
+  "time",
+  "things",
+  "world",
+  "make",
+  "want",
+  "good",
+  "life",
+  "thing",
+  "years",
+  "work",
+  "right",
+  "way",
+  "actually",
+  "something",
+  "first",
+  "lot",
+  "kind",
+  "little",
+  "great",
+  "look",
+  "different",
+  "today",
+  "need",
+  "idea",
+  "back",
+  "said",
+];
+
+/** transcripts ÷ 10 copies of the Chinese track (lang zh), every second one published. */
+async function seedChinese(db: Sql, count: number) {
+  const segments = mempoolChineseTrack();
+  await db.query(
+    `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "durationSeconds", "segments")
+     SELECT 'bz-' || i, 'youtube', lpad(i::text, 11, 'z'), 'zh', 'captions', 'Bench 讲座 ' || i, 'https://www.youtube.com/watch?v=' || lpad(i::text, 11, 'z'), $2, $1::jsonb
+     FROM generate_series(1, ${count}) AS i`,
+    [JSON.stringify(segments), Math.ceil(segments.at(-1)!.end)],
+  );
+  await db.query(
+    `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
+     SELECT 'bzp-' || i, 'bench-zh-' || i, 'bench-all', 'bz-' || i, now(), now() FROM generate_series(1, ${count}, 2) AS i`,
+  );
+  await db.query(`ANALYZE`);
+}
+
+/** The track's Chinese characters end to end, `length` of them: every bigram of it is in the index. */
+function chineseRun(length: number): string {
+  const chars = [
+    ...mempoolChineseTrack()
+      .flatMap((s) => s.text.match(/[\u4e00-\u9fff]+/g) ?? [])
+      .join(""),
+  ];
+  return chars.slice(0, length).join("");
+}
+
+export async function benchSearchWorst(): Promise<Record<string, number>> {
+  const transcripts = Number(process.env.BENCH_SEARCH_WORST_TRANSCRIPTS ?? 5_000);
+  const database = await createMigratedTestDatabase();
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const db: Sql = { query: async (sql, params) => (await client.query(sql, params)).rows };
+  try {
+    await seed(db, transcripts);
+    await seedChinese(db, Math.round(transcripts / 10));
+    const [count] = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "TranscriptPassage"`);
+    process.env.DATABASE_URL = database.url;
+    process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
+    const { searchPublic } = await import("../../lib/search/search-public");
+    const { searchQuerySchema } = await import("../../lib/search/schemas");
+    const run = async (q: string) => {
+      const parsed = searchQuerySchema.safeParse({ q });
+      if (!parsed.success) return "422 (schema)";
+      try {
+        const page = await searchPublic(parsed.data);
+        return `200, ${page.results.length} moments`;
+      } catch (error) {
+        if ((error as { name?: string }).name === "RequestValidationError") return "422";
+        throw error;
+      }
+    };
+    const median = async (label: string, q: string, runs = 15) => {
+      let outcome = await run(q); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const started = performance.now();
+        outcome = await run(q);
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`  ${label}: ${outcome}`);
+      return percentile(times, 0.5);
+    };
+    const figures: Record<string, number> = {
+      [`passages (${transcripts} transcripts and ${Math.round(transcripts / 10)} Chinese ones)`]: Number(count!.n),
+    };
+    const queries: [string, string][] = [
+      ["ordinary: one word (people)", "people"],
+      ["ordinary: one rarer word (weather)", "weather"],
+      ["ordinary: two words (weather forecast)", "weather forecast"],
+      ["ordinary: a phrase", '"the first thing"'],
+      ["ordinary: one Chinese word (比特币)", "比特币"],
+      ["broadest allowed: 32 common words OR'ed", BROAD.join(" OR ")],
+      [
+        "a common word and 31 excluded ones",
+        `people ${BROAD.slice(1)
+          .map((w) => `-${w}`)
+          .join(" ")}`,
+      ],
+      ["a long quoted phrase of common words", `"${BROAD.slice(0, 30).join(" ")}"`],
+      ["one 499-character word", "x".repeat(499)],
+      ["250 CJK characters (249 bigrams)", "比特币闪电网络".repeat(36).slice(0, 250)],
+      ["500 CJK characters, one repeated word (499 bigrams)", "比特币闪电网络".repeat(72).slice(0, 500)],
+      ["500 CJK characters of the indexed track (499 bigrams)", chineseRun(500)],
+      ["the indexed track's first 40 CJK characters (a real sentence run)", chineseRun(40)],
+      ["250 one-character CJK runs between letters (中a中a…)", "中a".repeat(250)],
+      ["166 two-character CJK runs between letters (比特a比特a…)", "比特a".repeat(166)],
+      ["one word of 250 parts joined by hyphens (a-a-a…)", `${"a-".repeat(249)}a`],
+      ["125 × -zz (refused)", " -zz".repeat(125)],
+      ["a word OR an excluded word (refused)", "people OR -zz"],
+      ["a stop word and -zz (allowed: the 'simple' configuration reads 'the')", "the -zz"],
+      ["40 × '- ' then a word (the word is excluded: refused)", `${"- ".repeat(40)}people`],
+      ["a word then 40 minus signs", `people ${"-".repeat(40)}`],
+    ];
+    for (const [label, q] of queries) figures[`search-worst, ${label}: median ms`] = await median(label, q);
+    // Ratios to a frequent word (its candidates capped) and to a rarer one (the cheaper, stricter baseline).
+    for (const ordinary of ["ordinary: one word (people)", "ordinary: one rarer word (weather)"]) {
+      const base = figures[`search-worst, ${ordinary}: median ms`]!;
+      let worst = 0;
+      for (const [label] of queries) {
+        const ratio = figures[`search-worst, ${label}: median ms`]! / base;
+        figures[`search-worst, ${label}: × ${ordinary.slice(10)}`] = ratio;
+        worst = Math.max(worst, ratio);
+      }
+      figures[`search-worst, the costliest query: × ${ordinary.slice(10)} (goal ≤ 5)`] = worst;
+    }
+    // What the negation-only query cost before: every passage read (the index cannot help).
+    const started = performance.now();
+    await db.query(`SELECT count(*) FROM "TranscriptPassage" WHERE "tsv" @@ '!zz'::tsquery`);
+    figures["unguarded: a bare scan for !zz (what 125 × -zz ran before), ms"] = performance.now() - started;
+    const { getDb } = await import("../../lib/db/client");
+    await (await getDb()).$disconnect();
+    delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
+    return figures;
+  } finally {
+    await client.end();
+    await database.drop();
+  }
+}
