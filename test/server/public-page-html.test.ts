@@ -36,15 +36,23 @@ test("/t/{slug} and its search serve the transcript's text outside any hidden el
     title: string;
   };
   // A line from the middle and the last: the whole text is there, not only the first screen of it.
-  const lines = [segments[Math.floor(segments.length / 2)]!.text, segments.at(-1)!.text].map(escaped);
+  const middle = segments[Math.floor(segments.length / 2)]!.text;
+  const lines = [middle, segments.at(-1)!.text].map(escaped);
+  // The no-JavaScript search, for a word of the middle line: that line is shown, the word marked.
+  const word = middle.split(/[^\p{L}]+/u).reduce((a, b) => (b.length > a.length ? b : a), "");
 
   // The first visit renders the page; the second is served from the cache.
-  for (const path of [`/t/${slug}`, `/t/${slug}`, `/t/${slug}?q=the`]) {
+  for (const [path, needles] of [
+    [`/t/${slug}`, [escaped(title), ...lines]],
+    [`/t/${slug}`, [escaped(title), ...lines]],
+    [`/t/${slug}?${new URLSearchParams({ q: word })}`, [escaped(title), escaped(word)]],
+  ] as const) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(200);
     const html = await response.text();
     expect(html, path).not.toMatch(/Loading the transcript|data-testid="transcript-loading"/);
-    for (const needle of [escaped(title), ...lines.slice(path.includes("?") ? 1 : 0)]) {
+    if (path.includes("?")) expect(html, path).toMatch(new RegExp(`<mark[^>]*>${word}</mark>`, "i"));
+    for (const needle of needles) {
       const ancestors = ancestorsOfText(html, needle);
       expect(ancestors, `${path}: "${needle}" in the page's text`).not.toBeNull();
       expect(ancestors!.filter(hides), `${path}: "${needle}" inside a hidden element`).toEqual([]);
