@@ -13,25 +13,29 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (!session?.user?.id) redirect("/signin?callbackUrl=/dashboard");
   return (
     <div className="min-h-screen">
-      {/* Phones: brand and sign-out on one line, the nav one scrollable line below it. Wide: all on one line. */}
+      {/* Phones: one line, the brand, the pages behind a button naming the current one, and sign-out. Wide: the pages in a row. */}
       <header className="border-b border-stone-200 bg-white">
-        <div className="mx-auto grid max-w-5xl grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:grid-cols-[auto_1fr_auto] md:py-3">
+        <div className="mx-auto flex max-w-5xl items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:py-3">
           <BrandLink href="/dashboard" />
+          <DashboardNav />
           <form
             action={signOutAction}
-            className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 md:order-last"
+            className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 max-md:order-3"
           >
-            <span data-testid="user-email" className="truncate" title={session.user.email ?? undefined}>
+            <span
+              data-testid="user-email"
+              className="max-w-56 truncate max-sm:sr-only"
+              title={session.user.email ?? undefined}
+            >
               {session.user.email}
             </span>
             <button type="submit" className={buttonClass("secondary", "md", "shrink-0")}>
               Sign out
             </button>
           </form>
-          <DashboardNav />
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-5xl px-4 py-6 sm:px-6 md:py-8">
+      <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">
         {children}
       </main>
     </div>

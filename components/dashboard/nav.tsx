@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useId, useRef, useState } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { focusRing } from "@/components/ui/focus";
@@ -14,18 +15,66 @@ const items = [
   { href: "/dashboard/webhooks", label: "Webhooks" },
 ];
 
-/** One line on wide screens; on a phone it wraps, so every page (and the current one) is in sight without scrolling sideways. */
+/**
+ * One line on wide screens. On a phone the pages are behind one button that names the current page (a
+ * disclosure, not two rows of links above every page's content); it closes on Escape, on a click outside
+ * and on choosing a page.
+ */
 export function DashboardNav() {
   const pathname = usePathname();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const listId = useId();
+  const current = items.find((item) => item.href === pathname)?.label ?? "Menu";
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, [open]);
+
   return (
-    <nav aria-label="Dashboard" className="col-span-2 -mx-1 md:col-span-1 md:mx-0">
-      <ul className="flex flex-wrap gap-1 p-1" data-testid="dashboard-nav">
+    <nav
+      ref={root}
+      aria-label="Dashboard"
+      className="relative max-md:order-2 max-md:ml-auto md:flex-1"
+      onKeyDown={(event) => {
+        if (event.key !== "Escape" || !open) return;
+        event.preventDefault();
+        setOpen(false);
+        toggle.current?.focus();
+      }}
+    >
+      <button
+        ref={toggle}
+        type="button"
+        aria-expanded={open}
+        aria-controls={listId}
+        onClick={() => setOpen((value) => !value)}
+        className={`flex min-h-11 items-center gap-1.5 rounded-md border border-stone-300 bg-white px-3 text-sm md:hidden ${focusRing}`}
+        data-testid="dashboard-menu"
+      >
+        {current}
+        <span aria-hidden="true" className="text-xs">
+          {open ? "▴" : "▾"}
+        </span>
+      </button>
+      <ul
+        id={listId}
+        className={`flex gap-1 max-md:absolute max-md:right-0 max-md:z-40 max-md:mt-1 max-md:w-52 max-md:flex-col max-md:rounded-md max-md:border max-md:border-stone-200 max-md:bg-white max-md:p-1 max-md:shadow-lg md:flex-wrap ${open ? "" : "max-md:hidden"}`}
+        data-testid="dashboard-nav"
+      >
         {items.map((item) => (
           <li key={item.href}>
             <Link
               href={item.href}
               aria-current={pathname === item.href ? "page" : undefined}
-              className={`flex items-center rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-sm:min-h-11 sm:px-3 ${focusRing}`}
+              onClick={() => setOpen(false)}
+              className={`flex items-center rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-md:min-h-11 md:px-3 ${focusRing}`}
             >
               {item.label}
             </Link>

@@ -1,19 +1,23 @@
 "use client";
 
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/client/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { usePlayer } from "@/lib/client/use-player";
+import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";
+import { Downloads } from "@/components/dashboard/transcript/downloads-menu";
 import { FormatTabs } from "@/components/dashboard/transcript/format-tabs";
+import { PlayerKeys } from "@/components/transcript/player-keys";
 import { PlayerFrame, UploadPlayer } from "@/components/dashboard/transcript/transcript-player";
 import { EditToggle, TranscriptEditor } from "@/components/transcript/editor";
 
 /**
  * One transcript to read while it plays, as the page's own document: its title on top; on wide screens
  * the player (sticky) beside the text, on phones a compact player stuck to the top above it, with the
- * search bar pinned under it. The line being played is highlighted and kept in view (until the reader
+ * search bar pinned under it. On a phone the details and downloads wait behind one button, so that the
+ * first screen reaches the text. The line being played is highlighted and kept in view (until the reader
  * scrolls away or turns it off), the text can be searched, copied as readable text and downloaded (.txt
  * and .srt first); every format has its own tab.
  */
@@ -35,12 +39,15 @@ export function TranscriptViewer({
   const article = useRef<HTMLElement>(null);
   const pane = useRef<HTMLDivElement>(null);
 
-  // The phone's pinned search bar sits right under the sticky player, whatever height the player has.
-  useEffect(() => {
+  // The phone's pinned search bar sits right under the sticky player, whatever height the player has. Set
+  // before any effect runs (a moment link lands in one, measuring what is pinned), then kept up to date.
+  useLayoutEffect(() => {
     const element = pane.current;
     const root = article.current;
     if (!element || !root) return;
-    const observer = new ResizeObserver(() => root.style.setProperty("--player-height", `${element.offsetHeight}px`));
+    const measure = () => root.style.setProperty("--player-height", `${element.offsetHeight}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [hasPlayer]);
@@ -76,6 +83,8 @@ export function TranscriptViewer({
             ) : (
               <UploadPlayer transcript={transcript} mediaProps={player.mediaProps} />
             )}
+            {/* The keys work at every width; their list is a button on wide screens (phones seldom have keys). */}
+            <PlayerKeys player={player} className="mt-2 max-lg:hidden" />
           </div>
         )}
         {editing ? (
@@ -90,42 +99,67 @@ export function TranscriptViewer({
 
 function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; editToggle?: ReactNode }) {
   const sourceLink = sourceHref(transcript.source_url);
+  const [details, setDetails] = useState(false);
+  const detailsId = useId();
   return (
     <header className="flex min-w-0 flex-col gap-3">
-      <h1 id="transcript-title" className="text-2xl font-semibold break-words" data-testid="transcript-title">
+      <h1
+        id="transcript-title"
+        className="text-xl font-semibold break-words sm:text-2xl"
+        data-testid="transcript-title"
+      >
         {transcript.title || transcript.video_id}
       </h1>
-      <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
-        <Detail label="Platform" value={platformLabel(transcript.platform)} testId="transcript-platform" />
-        <Detail label="Language" value={transcript.lang} testId="transcript-lang" />
-        <Detail label="Captions" value={captionKindLabel(transcript)} testId="transcript-caption-kind" />
-        <Detail label="Duration" value={spokenDuration(transcript.duration_seconds)} testId="transcript-duration" />
-        <div className="flex min-w-0 gap-1.5">
-          <dt className="text-stone-600">Source</dt>
-          <dd className="max-w-xs min-w-0 truncate" data-testid="transcript-source">
-            {sourceLink ? (
-              <a
-                href={sourceLink}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={`underline decoration-stone-400 hover:decoration-stone-900 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center ${focusRing}`}
-              >
-                {sourceLink.replace(/^https?:\/\//, "")}
-              </a>
-            ) : transcript.platform === "upload" ? (
-              "Uploaded file"
-            ) : (
-              transcript.source_url
-            )}
-          </dd>
-        </div>
-      </dl>
-      <div className="flex items-center gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        {/* Phones only: the details and downloads below open from here. */}
+        <button
+          type="button"
+          aria-expanded={details}
+          aria-controls={detailsId}
+          onClick={() => setDetails((open) => !open)}
+          className={buttonClass("secondary", "sm", "sm:hidden")}
+          data-testid="transcript-details-toggle"
+        >
+          Details &amp; downloads
+          <span aria-hidden="true">{details ? "▴" : "▾"}</span>
+        </button>
         <PublishButton url={transcript.source_url} lang={transcript.lang} />
         {editToggle}
         <a href="#transcript-lines" className={`sr-only rounded px-2 py-1 text-sm focus:not-sr-only ${focusRing}`}>
           Skip to the transcript text
         </a>
+      </div>
+      <div
+        id={detailsId}
+        className={`flex min-w-0 flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between ${details ? "" : "max-sm:hidden"}`}
+        data-testid="transcript-details"
+      >
+        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">
+          <Detail label="Platform" value={platformLabel(transcript.platform)} testId="transcript-platform" />
+          <Detail label="Language" value={transcript.lang} testId="transcript-lang" />
+          <Detail label="Captions" value={captionKindLabel(transcript)} testId="transcript-caption-kind" />
+          <Detail label="Duration" value={spokenDuration(transcript.duration_seconds)} testId="transcript-duration" />
+          <div className="flex min-w-0 gap-1.5">
+            <dt className="text-stone-600">Source</dt>
+            <dd className="max-w-xs min-w-0 truncate" data-testid="transcript-source">
+              {sourceLink ? (
+                <a
+                  href={sourceLink}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className={`underline decoration-stone-400 hover:decoration-stone-900 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center ${focusRing}`}
+                >
+                  {sourceLink.replace(/^https?:\/\//, "")}
+                </a>
+              ) : transcript.platform === "upload" ? (
+                "Uploaded file"
+              ) : (
+                transcript.source_url
+              )}
+            </dd>
+          </div>
+        </dl>
+        <Downloads transcriptId={transcript.id} />
       </div>
     </header>
   );

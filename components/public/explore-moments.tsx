@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkPending } from "@/components/public/link-pending";
 import { formatClock, platformLabel } from "@/lib/client/transcripts";
 import { snippetParts } from "@/lib/client/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
@@ -68,6 +69,7 @@ export function ExploreMoments({
             >
               <span className="font-mono tabular-nums">{formatClock(moment.start)}</span>
               <span className="font-medium">{moment.title?.trim() || "Untitled"}</span>
+              <LinkPending />
             </Link>
             <span className="text-stone-700">
               {snippetParts(moment.snippet, moment.highlights).map((part, i) =>

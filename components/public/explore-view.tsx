@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LinkPending } from "@/components/public/link-pending";
 import { platformLabel } from "@/lib/client/transcripts";
 import type { IndexRow } from "@/lib/publishing/public-index";
 import { ExploreMoments } from "@/components/public/explore-moments";
@@ -83,6 +84,7 @@ export function ExploreView({ q, cursor, page, moments = [], counts }: Props) {
               <li key={row.id} className="flex flex-col py-3">
                 <Link href={`/t/${row.slug}`} prefetch={false} className="font-medium text-sky-800 hover:underline">
                   {row.title?.trim() || "Untitled"}
+                  <LinkPending />
                 </Link>
                 <span className="text-sm text-stone-600">
                   {platformLabel(row.platform)} · {row.publishedAt.toISOString().slice(0, 10)}

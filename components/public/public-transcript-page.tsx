@@ -5,7 +5,9 @@ import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts"
 import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
 import { SiteHeader } from "@/components/site/site-header";
-import { buttonClass } from "@/components/ui/button";
+import { focusRing } from "@/components/ui/focus";
+
+const downloadLink = `inline-flex items-center justify-center rounded px-1.5 py-0.5 font-mono text-sky-700 underline decoration-sky-300 hover:decoration-sky-700 max-sm:min-h-11 max-sm:min-w-11 ${focusRing}`;
 
 /**
  * The body of a public transcript page (app/t/[slug]): server-rendered in full, readable with JavaScript
@@ -32,14 +34,15 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
   return (
     <div className="min-h-screen">
       <SiteHeader />
-      <main id="main" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-6 sm:px-6 sm:py-10">
+      {/* Wide screens: the player beside the text (components/public/public-transcript.tsx), as the dashboard has it. */}
+      <main id="main" className="mx-auto flex max-w-3xl flex-col gap-3 px-4 py-4 sm:gap-5 sm:px-6 sm:py-8 lg:max-w-5xl">
         <nav className="text-sm">
           <Link href="/explore" className="text-sky-700 hover:underline">
             ← All published transcripts
           </Link>
         </nav>
-        <header className="flex flex-col gap-2">
-          <h1 className="text-2xl font-semibold tracking-tight" data-testid="public-title">
+        <header className="flex flex-col gap-1.5 sm:gap-2">
+          <h1 className="text-xl font-semibold tracking-tight sm:text-2xl" data-testid="public-title">
             {title}
           </h1>
           <p className="text-sm text-stone-600">
@@ -58,17 +61,19 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
               </>
             )}
           </p>
-          <p className="flex flex-wrap gap-2 text-sm" data-testid="public-downloads">
-            <span className="py-1">Download:</span>
+          {/* One line of small links, even on a phone: the text, not the downloads, fills the first screen. */}
+          <p className="flex flex-wrap items-center gap-x-1 text-sm" data-testid="public-downloads">
+            <span className="pr-1 text-stone-600">Download</span>
             {FORMAT_TABS.map((tab) => (
               <a
                 key={tab.format}
                 href={`/v1/public/${transcript.slug}/download?format=${tab.format}`}
-                className={buttonClass("secondary", "md")}
+                className={downloadLink}
                 download
                 rel="nofollow"
+                aria-label={`Download ${tab.format === "json" ? "JSON" : tab.label} (.${tab.extension})`}
               >
-                {tab.label === "Segments" ? "JSON" : tab.label} (.{tab.extension})
+                .{tab.extension}
               </a>
             ))}
           </p>
@@ -79,6 +84,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
           momentPrefix={momentPrefix(transcript)}
           initialQuery={query}
           jsonLd={videoJsonLdHead(transcript, player?.src ?? null)}
+          title={title}
         />
       </main>
     </div>

@@ -20,6 +20,8 @@ import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/client/momen
 import { activeWordIndex, readingParagraphs } from "@/lib/formats/paragraphs";
 import { lineSegments, type Line } from "@/lib/publishing/public-lines";
 import { ReadingView } from "@/components/transcript/reading-view";
+import { PlayerKeys } from "@/components/transcript/player-keys";
+import { ShareLinks } from "@/components/public/share-links";
 import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
@@ -37,6 +39,8 @@ interface Props {
   initialQuery: string;
   /** The page's schema.org VideoObject but its transcript, which is taken from the lines (json-ld.ts says why). */
   jsonLd: VideoJsonLdHead;
+  /** The page's title, for the share sheet. */
+  title: string;
 }
 
 // The transcript of a public page. Server-rendered in full as the reading view (paragraphs; readable with
@@ -48,7 +52,9 @@ interface Props {
 // there, and the search filters as you type. Where the lines carry word times (lib/publishing/public-lines.ts),
 // each word is a seek target and the word being played is marked, as in the dashboard: the words become spans
 // once the page runs (the server's HTML has none: without JavaScript nothing seeks, and a 38-minute automatic
-// caption track would otherwise add ~6,300 spans to a cached page).
+// caption track would otherwise add ~6,300 spans to a cached page). On wide screens the player sits beside
+// the text, as in the dashboard. Once the page runs: sharing the page or a moment (Web Share, else the
+// clipboard) and the player's keys (components/transcript/player-keys.tsx).
 
 /** A line's text with the search's matches marked. */
 function Highlighted({ text, index, matches }: { text: string; index: number; matches: SearchMatch[] }) {
@@ -67,7 +73,7 @@ function Highlighted({ text, index, matches }: { text: string; index: number; ma
   );
 }
 
-/** What the page's sticky elements cover, for the cues' scroll-margin (app/globals.css `.reading`). */
+/** What the page's sticky elements cover, for the cues' scroll-margin (app/globals.css `.reading`; wide screens, where the player is beside the text, have their own). */
 function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
   useEffect(() => {
     const element = pane.current;
@@ -80,7 +86,7 @@ function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
   }, [pane]);
 }
 
-export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd }: Props) {
+export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd, title }: Props) {
   // false on the server and while hydrating (the same HTML), true after: then the words get their spans.
   const running = useSyncExternalStore(
     noSubscription,
@@ -97,7 +103,8 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
     () => (player && cuedAt !== null ? { ...player, src: cuedSrc(player, cuedAt) } : player),
     [player, cuedAt],
   );
-  const { time, seek, cue, frameProps } = usePlayer(shownPlayer);
+  const controls = usePlayer(shownPlayer);
+  const { time, seek, cue, frameProps } = controls;
   const needle = query.trim();
 
   const found = useMemo(() => findMatches(segments, needle), [segments, needle]);
@@ -166,18 +173,31 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
     window.history.replaceState(null, "", url);
   };
 
+  // The moment to share: the line being played, else the one a link opened at.
+  const shared = current >= 0 ? current : moment;
+  const sharedMoment =
+    running && shared >= 0
+      ? { anchor: momentAnchor(segments[shared].start, shared), clock: formatClock(segments[shared].start) }
+      : null;
+
   return (
-    <div className="flex flex-col gap-6">
+    <div
+      className={
+        player
+          ? "flex flex-col gap-4 lg:grid lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8"
+          : "flex flex-col gap-4"
+      }
+    >
       <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: structuredData }} />
       {player && (
-        // Stays in view while the text scrolls: stuck to the top (compact on phones).
+        // Stays in view while the text scrolls: stuck to the top above it on phones (compact), beside it on wide screens.
         <div
           ref={pane}
-          className="sticky top-0 z-20 -mx-4 bg-stone-50 px-4 py-2 sm:mx-0 sm:px-0"
+          className="sticky top-0 z-20 -mx-4 bg-stone-50 px-4 py-2 sm:mx-0 sm:px-0 lg:top-4 lg:py-0"
           data-pinned
           data-testid="public-player-pane"
         >
-          <div className="mx-auto aspect-video max-h-[28vh] max-w-full overflow-hidden rounded-lg bg-black sm:max-h-[40vh]">
+          <div className="mx-auto aspect-video max-h-[28vh] max-w-full overflow-hidden rounded-lg bg-black sm:max-h-[40vh] lg:max-h-none lg:w-full">
             <iframe
               {...frameProps}
               // A new frame for a cued address: changing a loaded frame's src would add an entry to the
@@ -191,97 +211,99 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
               data-testid="public-player"
             />
           </div>
+          {running && <PlayerKeys player={controls} className="mt-2 max-lg:hidden" />}
         </div>
       )}
 
-      <form role="search" method="get" onSubmit={onSubmit} className="flex flex-wrap items-center gap-2">
-        <label htmlFor="transcript-search" className="text-sm font-medium">
-          Search this transcript
-        </label>
-        <input
-          id="transcript-search"
-          name="q"
-          type="search"
-          value={query}
-          onChange={(event) => setQuery(event.target.value)}
-          className={`min-w-0 flex-1 ${controlClass}`}
-          data-testid="transcript-search"
-        />
-        <button type="submit" className={buttonClass()}>
-          Search
-        </button>
-        {needle && (
-          <p className="w-full text-sm text-stone-600" aria-live="polite" data-testid="search-count">
-            {matchCount === 0
-              ? `No matches for “${needle}”`
-              : `${matchCount} ${matchCount === 1 ? "match" : "matches"} for “${needle}” in ${lineCount} ${lineCount === 1 ? "line" : "lines"}`}
-          </p>
-        )}
-      </form>
-
-      <p className="-mt-3 flex justify-end">
-        <button
-          type="button"
-          className={buttonClass("secondary", "md")}
-          aria-pressed={view === "cues"}
-          onClick={() => setView((shown) => (shown === "reading" ? "cues" : "reading"))}
-          data-testid="view-toggle"
-        >
-          Cue list
-        </button>
-      </p>
-
-      {view === "reading" ? (
-        <ReadingView
-          segments={segments}
-          paragraphs={paragraphs}
-          active={current}
-          activeWord={currentWord}
-          moment={moment}
-          matches={found}
-          currentMatch={-1}
-          only={needle ? matchedLines : null}
-          onSeek={player ? seek : null}
-          stampHref={stampHref}
-          onStampClick={onTimestamp}
-        />
-      ) : (
-        <ol
-          ref={list}
-          onKeyDown={rovingKeyDown}
-          onFocus={rovingFocus}
-          aria-label="Transcript lines (arrow keys move between timestamps)"
-          className="transcript-lines flex flex-col gap-1"
-          data-testid="public-segments"
-        >
-          {segments.map((segment, i) =>
-            !needle || matchedLines.has(i) ? (
-              <li
-                key={i}
-                id={`t${Math.floor(segment.start)}-${i}`}
-                className={i === current ? "bg-sky-100" : i === moment ? "bg-amber-100" : undefined}
-                aria-current={i === current ? "true" : undefined}
-              >
-                <a
-                  href={
-                    momentPrefix
-                      ? `${momentPrefix}${Math.floor(segment.start)}s`
-                      : `#t${Math.floor(segment.start)}-${i}`
-                  }
-                  onClick={(event) => onTimestamp(event, segment.start)}
-                  data-roving
-                  rel="nofollow"
-                >
-                  {formatClock(segment.start)}
-                </a>
-                <span>
-                  <Highlighted text={segment.text} index={i} matches={found} />
-                </span>
-              </li>
-            ) : null,
+      <div className="flex min-w-0 flex-col gap-4">
+        {running && <ShareLinks title={title} moment={sharedMoment} />}
+        <form role="search" method="get" onSubmit={onSubmit} className="flex flex-wrap items-center gap-2">
+          <label htmlFor="transcript-search" className="sr-only">
+            Search this transcript
+          </label>
+          <input
+            id="transcript-search"
+            name="q"
+            type="search"
+            value={query}
+            placeholder="Search this transcript"
+            onChange={(event) => setQuery(event.target.value)}
+            className={`min-w-0 flex-1 basis-40 ${controlClass}`}
+            data-testid="transcript-search"
+          />
+          <button type="submit" className={buttonClass()}>
+            Search
+          </button>
+          <button
+            type="button"
+            className={buttonClass("secondary", "md")}
+            aria-pressed={view === "cues"}
+            onClick={() => setView((shown) => (shown === "reading" ? "cues" : "reading"))}
+            data-testid="view-toggle"
+          >
+            Cue list
+          </button>
+          {needle && (
+            <p className="w-full text-sm text-stone-600" aria-live="polite" data-testid="search-count">
+              {matchCount === 0
+                ? `No matches for “${needle}”`
+                : `${matchCount} ${matchCount === 1 ? "match" : "matches"} for “${needle}” in ${lineCount} ${lineCount === 1 ? "line" : "lines"}`}
+            </p>
           )}
-        </ol>
-      )}
+        </form>
+
+        {view === "reading" ? (
+          <ReadingView
+            segments={segments}
+            paragraphs={paragraphs}
+            active={current}
+            activeWord={currentWord}
+            moment={moment}
+            matches={found}
+            currentMatch={-1}
+            only={needle ? matchedLines : null}
+            onSeek={player ? seek : null}
+            stampHref={stampHref}
+            onStampClick={onTimestamp}
+          />
+        ) : (
+          <ol
+            ref={list}
+            onKeyDown={rovingKeyDown}
+            onFocus={rovingFocus}
+            aria-label="Transcript lines (arrow keys move between timestamps)"
+            className="transcript-lines flex flex-col gap-1"
+            data-testid="public-segments"
+          >
+            {segments.map((segment, i) =>
+              !needle || matchedLines.has(i) ? (
+                <li
+                  key={i}
+                  id={`t${Math.floor(segment.start)}-${i}`}
+                  className={i === current ? "bg-sky-100" : i === moment ? "bg-amber-100" : undefined}
+                  aria-current={i === current ? "true" : undefined}
+                >
+                  <a
+                    href={
+                      momentPrefix
+                        ? `${momentPrefix}${Math.floor(segment.start)}s`
+                        : `#t${Math.floor(segment.start)}-${i}`
+                    }
+                    onClick={(event) => onTimestamp(event, segment.start)}
+                    data-roving
+                    rel="nofollow"
+                  >
+                    {formatClock(segment.start)}
+                  </a>
+                  <span>
+                    <Highlighted text={segment.text} index={i} matches={found} />
+                  </span>
+                </li>
+              ) : null,
+            )}
+          </ol>
+        )}
+      </div>
     </div>
   );
 }

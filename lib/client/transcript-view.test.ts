@@ -4,6 +4,7 @@ import {
   chapterStarts,
   findMatches,
   listenMessages,
+  reportedPlaying,
   matchCountLabel,
   reportedTime,
   splitByMatches,
@@ -117,5 +118,19 @@ describe("player reports", () => {
     expect(listenMessages("youtube").map((m) => JSON.parse(m))).toEqual([
       { event: "listening", id: "verbatim", channel: "widget" },
     ]);
+  });
+
+  it("reads whether the player plays: YouTube's playerState and state changes, Vimeo's play and pause", () => {
+    expect(reportedPlaying("youtube", JSON.stringify({ event: "infoDelivery", info: { playerState: 1 } }))).toBe(true);
+    expect(reportedPlaying("youtube", { event: "infoDelivery", info: { playerState: 2 } })).toBe(false);
+    expect(reportedPlaying("youtube", { event: "onStateChange", info: 3 })).toBe(true);
+    expect(reportedPlaying("youtube", { event: "infoDelivery", info: { currentTime: 4 } })).toBeNull();
+    expect(reportedPlaying("vimeo", { event: "play" })).toBe(true);
+    expect(reportedPlaying("vimeo", JSON.stringify({ event: "pause" }))).toBe(false);
+    expect(reportedPlaying("vimeo", { event: "timeupdate", data: { seconds: 4 } })).toBeNull();
+    expect(reportedPlaying("youtube", "not json")).toBeNull();
+    expect(listenMessages("vimeo").map((m) => JSON.parse(m).value)).toEqual(
+      expect.arrayContaining(["timeupdate", "play", "pause"]),
+    );
   });
 });

@@ -136,12 +136,36 @@ export function reportedTime(kind: Player["kind"], data: unknown): number | null
   return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
-/** What to send a player once its frame has loaded so that it starts reporting its position. */
+/**
+ * Whether a player's postMessage says it is playing (true) or stopped (false); null when the message says
+ * neither. YouTube's widget reports `playerState` (1 playing, 3 buffering to play), Vimeo sends play and pause.
+ */
+export function reportedPlaying(kind: Player["kind"], data: unknown): boolean | null {
+  let message: unknown = data;
+  if (typeof data === "string") {
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return null;
+    }
+  }
+  if (!message || typeof message !== "object") return null;
+  const m = message as { event?: string; info?: unknown };
+  if (kind === "vimeo") return m.event === "play" ? true : m.event === "pause" || m.event === "ended" ? false : null;
+  const state =
+    m.event === "onStateChange"
+      ? m.info
+      : m.event === "infoDelivery" && m.info && typeof m.info === "object"
+        ? (m.info as { playerState?: unknown }).playerState
+        : undefined;
+  return typeof state === "number" ? state === 1 || state === 3 : null;
+}
+
+/** What to send a player once its frame has loaded so that it starts reporting its position (and playing or not). */
 export function listenMessages(kind: Player["kind"]): string[] {
   return kind === "youtube"
     ? [JSON.stringify({ event: "listening", id: "verbatim", channel: "widget" })]
-    : [
-        JSON.stringify({ method: "addEventListener", value: "timeupdate" }),
-        JSON.stringify({ method: "addEventListener", value: "playProgress" }),
-      ];
+    : ["timeupdate", "playProgress", "play", "pause", "ended"].map((value) =>
+        JSON.stringify({ method: "addEventListener", value }),
+      );
 }

@@ -10,6 +10,7 @@ import {
   parseHistoryParams,
   cuedSrc,
   playerFor,
+  playMessages,
   seekMessages,
   transcribeHref,
 } from "@/lib/client/transcripts";
@@ -102,6 +103,11 @@ describe("players", () => {
     expect(seekMessages("vimeo", 3).map((m) => JSON.parse(m))).toEqual([
       { method: "setCurrentTime", value: 3 },
       { method: "play" },
+    ]);
+    expect(seekMessages("vimeo", 3, false).map((m) => JSON.parse(m))).toEqual([{ method: "setCurrentTime", value: 3 }]);
+    expect(playMessages("vimeo", false).map((m) => JSON.parse(m))).toEqual([{ method: "pause" }]);
+    expect(playMessages("youtube", false).map((m) => JSON.parse(m))).toEqual([
+      { event: "command", func: "pauseVideo", args: [] },
     ]);
   });
 

@@ -134,16 +134,21 @@ export function cuedSrc(player: Pick<Player, "kind" | "src">, seconds: number): 
   return `${src}#t=${start}s`;
 }
 
-/** The postMessage payloads that seek the player to `seconds` and play. */
-export function seekMessages(kind: Player["kind"], seconds: number): string[] {
+/** The postMessage payloads that seek the player to `seconds` and play (or only seek, `play` false). */
+export function seekMessages(kind: Player["kind"], seconds: number, play = true): string[] {
   const t = Math.max(0, Math.round(seconds * 1000) / 1000);
-  if (kind === "youtube") {
-    return [
-      JSON.stringify({ event: "command", func: "seekTo", args: [t, true] }),
-      JSON.stringify({ event: "command", func: "playVideo", args: [] }),
-    ];
-  }
-  return [JSON.stringify({ method: "setCurrentTime", value: t }), JSON.stringify({ method: "play" })];
+  const seek =
+    kind === "youtube"
+      ? JSON.stringify({ event: "command", func: "seekTo", args: [t, true] })
+      : JSON.stringify({ method: "setCurrentTime", value: t });
+  return play ? [seek, ...playMessages(kind, true)] : [seek];
+}
+
+/** The postMessage payloads that play (or pause) the player. */
+export function playMessages(kind: Player["kind"], play: boolean): string[] {
+  if (kind === "youtube")
+    return [JSON.stringify({ event: "command", func: play ? "playVideo" : "pauseVideo", args: [] })];
+  return [JSON.stringify({ method: play ? "play" : "pause" })];
 }
 
 // ---------------------------------------------------------------------------------------------

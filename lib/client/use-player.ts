@@ -5,8 +5,8 @@
 // own file). One hook gives the playback position and a way to seek, whichever it is.
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { seekMessages, type Player } from "@/lib/client/transcripts";
-import { listenMessages, reportedTime } from "@/lib/client/transcript-view";
+import { playMessages, seekMessages, type Player } from "@/lib/client/transcripts";
+import { listenMessages, reportedPlaying, reportedTime } from "@/lib/client/transcript-view";
 
 /** `startAt`: the moment the page opens at (a search result): shown as the current line, the player cued there. */
 export function usePlayer(player: Player | null, startAt: number | null = null) {
@@ -15,11 +15,15 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   const [time, setTime] = useState<number | null>(startAt);
   // Cued at a moment and not played yet: a player that reports 0 s until it plays must not move the mark away.
   const cued = useRef(startAt !== null && startAt >= 0.5);
+  // Whether the embedded player last said it plays (a media element is asked directly); read by the keys.
+  const playing = useRef(false);
 
   useEffect(() => {
     if (!player) return;
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== player.origin || event.source !== frame.current?.contentWindow) return;
+      const state = reportedPlaying(player.kind, event.data);
+      if (state !== null) playing.current = state;
       const seconds = reportedTime(player.kind, event.data);
       if (seconds === null) return;
       if (cued.current) {
@@ -71,6 +75,37 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
     [player, post],
   );
 
+  /** Plays if stopped, pauses if playing; false when there is no player. */
+  const toggle = useCallback(() => {
+    const element = media.current;
+    if (element) {
+      if (element.paused) void element.play().catch(() => undefined);
+      else element.pause();
+      return true;
+    }
+    const play = !playing.current;
+    if (!post(playMessages(player?.kind ?? "youtube", play))) return false;
+    playing.current = play;
+    return true;
+  }, [player, post]);
+
+  /** Moves by `delta` seconds from where playback is, playing or paused as it was; false when there is no player. */
+  const skip = useCallback(
+    (delta: number) => {
+      cued.current = false;
+      const element = media.current;
+      if (element) {
+        element.currentTime = Math.max(0, element.currentTime + delta);
+        return true;
+      }
+      const to = Math.max(0, (time ?? 0) + delta);
+      if (!player || !post(seekMessages(player.kind, to, false))) return false;
+      setTime(to);
+      return true;
+    },
+    [player, post, time],
+  );
+
   /** Shows `seconds` as the moment being played without playing (a moment link); the caller cues the player itself. */
   const cue = useCallback((seconds: number) => {
     cued.current = seconds >= 0.5;
@@ -88,5 +123,5 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
       if (startAt !== null && event.currentTarget.currentTime < 0.5) event.currentTarget.currentTime = startAt;
     },
   };
-  return { time, seek, cue, frameProps, mediaProps };
+  return { time, seek, cue, toggle, skip, frameProps, mediaProps };
 }

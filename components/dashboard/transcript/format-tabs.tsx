@@ -6,12 +6,11 @@ import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format, type Transcri
 import type { usePlayer } from "@/lib/client/use-player";
 import { focusRing } from "@/components/ui/focus";
 import { CopyButton } from "@/components/dashboard/transcript/copy-button";
-import { Downloads } from "@/components/dashboard/transcript/downloads-menu";
 import { ReadableTranscript } from "@/components/dashboard/transcript/readable-transcript";
 
 type PlayerState = ReturnType<typeof usePlayer>;
 
-/** Tabs: the readable transcript first, then each export format as the API renders it. */
+/** Tabs: the readable transcript first, then each export format as the API renders it (the downloads are in the viewer's header). */
 export function FormatTabs({
   transcript,
   player,
@@ -59,7 +58,7 @@ export function FormatTabs({
 
   return (
     <section className="flex min-w-0 flex-col gap-3" aria-label="Transcript">
-      <div className="flex flex-wrap items-center justify-between gap-2">
+      <div className="flex flex-wrap items-center gap-2">
         <div
           role="tablist"
           aria-label="Transcript format"
@@ -86,7 +85,6 @@ export function FormatTabs({
             </button>
           ))}
         </div>
-        <Downloads transcriptId={transcript.id} />
       </div>
 
       {FORMAT_TABS.map((tab) => (

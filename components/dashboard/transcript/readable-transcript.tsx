@@ -21,8 +21,8 @@ type PlayerState = ReturnType<typeof usePlayer>;
  * The readable transcript: by default the reading view (paragraphs, components/transcript/reading-view.tsx),
  * the cue list (one line per caption cue) one click away; chapters, the cue or word being played, search, the
  * moment a link names (`startAt`: History's and the dashboard search's `&t=`) scrolled to below the sticky
- * player and marked. The search bar stays pinned under the phone's sticky player; the first match is shown as
- * soon as it is typed.
+ * player and marked. The search bar stays pinned (under the phone's sticky player, at the top on wide screens);
+ * the first match is shown as soon as it is typed.
  */
 export function ReadableTranscript({
   transcript,
@@ -124,10 +124,11 @@ export function ReadableTranscript({
 
   return (
     <div className="flex min-w-0 flex-col gap-2">
-      {/* Phones: the search row is pinned right under the sticky player (its height is --player-height, set by the
-          viewer), opaque like it, so that nothing shows through between them; the other controls scroll away. */}
+      {/* The search row stays in view while stepping through matches: on phones pinned right under the sticky
+          player (its height is --player-height, set by the viewer), opaque like it, so that nothing shows through
+          between them; on wide screens at the top of the text's column. The other controls scroll away. */}
       <div
-        className="z-10 -mx-4 flex flex-wrap items-center gap-2 bg-stone-50 px-4 py-1 max-lg:sticky max-lg:top-[var(--player-height,0px)] sm:mx-0 sm:px-0"
+        className="sticky top-[var(--player-height,0px)] z-10 -mx-4 flex flex-wrap items-center gap-2 bg-stone-50 px-4 py-1 sm:mx-0 sm:px-0 lg:top-0 lg:py-2"
         data-pinned
         data-testid="transcript-toolbar"
       >
