@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
 import { auth } from "@/lib/auth/nextauth";
 import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
-import { setupProblemsNow } from "@/lib/health/run-setup-checks";
+import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import { getTranscript } from "@/lib/transcripts/get-transcript";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 

@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 import { asrStatus } from "@/lib/transcripts/asr-provider";
 import { setupHealthFields } from "@/lib/health/setup-checks";
-import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/run-setup-checks";
+import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/setup-check-results";
 
 const DATABASE_TIMEOUT_MS = 2000;
 
