@@ -91,7 +91,9 @@ export function modelFilePath(dir: string, name: string): string {
       `Unknown ASR_LOCAL_MODEL "${name}": one of ${Object.keys(LOCAL_MODELS).join(", ")}, or set ASR_LOCAL_MODEL_PATH.`,
       { retryable: false },
     );
-  return path.join(dir, info.file);
+  // The models' folder is DATA_DIR/models (or a test's), never the project's: the turbopackIgnore comments here
+  // keep Turbopack from tracing the whole project into the server output.
+  return path.join(/*turbopackIgnore: true*/ dir, info.file);
 }
 
 async function sizeOf(file: string): Promise<number | null> {
@@ -153,7 +155,7 @@ async function hashFile(file: string, hash: ReturnType<typeof createHash>): Prom
 export async function ensureModel(opts: EnsureModelOptions): Promise<string> {
   const info = opts.info ?? LOCAL_MODELS[opts.name];
   if (!info) modelFilePath(opts.dir, opts.name); // throws the clear error
-  const target = path.join(opts.dir, info!.file);
+  const target = path.join(/*turbopackIgnore: true*/ opts.dir, info!.file);
   if ((await sizeOf(target)) === info!.bytes) return target;
   await mkdir(opts.dir, { recursive: true });
   const release = await lockOrWait(`${target}.lock`, target, opts.signal);
