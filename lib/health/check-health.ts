@@ -1,10 +1,10 @@
 import { after } from "next/server";
-import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue, ytdlpStatus } from "@/lib/captions/ytdlp/status";
+import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue } from "@/lib/captions/ytdlp/last-status";
 import { dbKind, getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
-import { asrStatus } from "@/lib/transcripts/asr-provider";
+import { asrStatus } from "@/lib/transcripts/asr-status";
 import { setupHealthFields } from "@/lib/health/setup-checks";
 import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/setup-check-results";
 
@@ -67,7 +67,8 @@ function ytdlp(): Record<string, string> {
   try {
     const binary = env().YTDLP_PATH;
     // A due probe (a Python start, spawned from this thread) begins once this answer has been sent.
-    if (ytdlpProbeDue()) after(() => ytdlpStatus(binary));
+    // The probe's module (yt-dlp's runner and the outbound stack) loads then too, not before a first answer.
+    if (ytdlpProbeDue()) after(async () => (await import("@/lib/captions/ytdlp/status")).ytdlpStatus(binary));
     return ytdlpHealthFields(lastYtDlpStatus());
   } catch {
     return { ytdlp: "missing" };
