@@ -32,8 +32,8 @@ export async function register() {
     const { reportYtDlpAtStart } = await import("@/lib/captions/ytdlp/status");
     void reportYtDlpAtStart(log, settings.YTDLP_PATH);
     // The first round of setup checks (`npm run doctor`'s), so "What works on this server" and /health have
-    // results soon after a start; each request only reads the last results (lib/health/run-setup-checks.ts).
-    const { refreshSetupChecks } = await import("@/lib/health/run-setup-checks");
+    // results soon after a start; each request only reads the last results (lib/health/setup-check-results.ts).
+    const { refreshSetupChecks } = await import("@/lib/health/setup-check-results");
     void refreshSetupChecks();
     const { startAppJobs } = await import("@/lib/jobs/start");
     const runner = await startAppJobs();

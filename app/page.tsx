@@ -4,7 +4,7 @@ import { SiteHeader } from "@/components/site/site-header";
 import { LinkBox } from "@/components/site/link-box";
 import { sampleLinkFor } from "@/lib/client/what-works";
 import { serverCapabilities } from "@/lib/health/capabilities";
-import { setupProblemsNow } from "@/lib/health/run-setup-checks";
+import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
 
 // Per request: its scripts carry the view's CSP nonce (app/layout.tsx), and the header knows who is signed in.

@@ -1,7 +1,7 @@
 // `npm run bench`: every figure the issues ask for. Needs `npm run build` first (it starts the app).
 // `npm run bench -- formats dedup` runs only those suites. `npm run bench -- data-scale` (issue 44) seeds and
 // keeps two databases of 10k and 1M rows (DATA_SCALE=10k,100k for a smaller pair); it runs only when named.
-import { benchServer } from "./bench/server";
+import { benchServer, benchStartup } from "./bench/server";
 import { benchFormats } from "./bench/formats";
 import { benchDedup } from "./bench/dedup";
 import { benchTranscripts } from "./bench/transcripts";
@@ -33,6 +33,7 @@ import { benchEventLoop } from "./bench/event-loop";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
+  startup: benchStartup,
   transcripts: benchTranscripts,
   formats: benchFormats,
   dedup: benchDedup,
@@ -65,7 +66,8 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
   "data-scale": benchDataScale,
 };
-const onlyWhenNamed = new Set(["data-scale"]);
+// The server suite has the start-up figures too: `startup` is them alone.
+const onlyWhenNamed = new Set(["data-scale", "startup"]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {

@@ -3,7 +3,11 @@
 import { env } from "@/lib/env";
 import { formatSetupLines } from "@/lib/health/setup-checks";
 import { runSetupChecks } from "@/lib/health/run-setup-checks";
+import { logToStderr } from "@/lib/observability/logger";
 
+// The checks' results are this command's output; the app's log lines (the embedded database opening, at info)
+// are not: only warnings and errors, on standard error.
+logToStderr("warn");
 const settings = env();
 console.log(
   `Verbatim at ${settings.APP_URL}, ${settings.embedded ? `embedded database under ${settings.DATA_DIR}` : "PostgreSQL"}`,

@@ -15,42 +15,11 @@ import { Transform } from "node:stream";
 
 import { isOutboundError, type Outbound } from "@/lib/http/outbound";
 
+import { LOCAL_MODELS, type LocalModelInfo } from "./model-catalog";
 import { AsrError, sleep, throwIfAborted } from "./types";
 
-export interface LocalModelInfo {
-  file: string;
-  bytes: number;
-  sha256: string;
-}
+export { DEFAULT_LOCAL_MODEL, LOCAL_MODELS, type LocalModelInfo } from "./model-catalog";
 
-/**
- * whisper.cpp's converted OpenAI Whisper models, as published at huggingface.co/ggerganov/whisper.cpp.
- * Sizes and SHA-256s are those of the files' Git LFS objects there.
- */
-export const LOCAL_MODELS: Readonly<Record<string, LocalModelInfo>> = {
-  "base-q5_1": {
-    file: "ggml-base-q5_1.bin",
-    bytes: 59_707_625,
-    sha256: "422f1ae452ade6f30a004d7e5c6a43195e4433bc370bf23fac9cc591f01a8898",
-  },
-  base: {
-    file: "ggml-base.bin",
-    bytes: 147_951_465,
-    sha256: "60ed5bc3dd14eea856493d334349b405782ddcaf0028d4b5df4088345fba2efe",
-  },
-  "tiny-q5_1": {
-    file: "ggml-tiny-q5_1.bin",
-    bytes: 32_152_673,
-    sha256: "818710568da3ca15689e31a743197b520007872ff9576237bda97bd1b469c3d7",
-  },
-  tiny: {
-    file: "ggml-tiny.bin",
-    bytes: 77_691_713,
-    sha256: "be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21",
-  },
-};
-
-export const DEFAULT_LOCAL_MODEL = "base-q5_1";
 export const DEFAULT_MODEL_BASE_URL = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main";
 
 /** A lock file not refreshed for this long belongs to a process that died: taken over. */
@@ -91,7 +60,9 @@ export function modelFilePath(dir: string, name: string): string {
       `Unknown ASR_LOCAL_MODEL "${name}": one of ${Object.keys(LOCAL_MODELS).join(", ")}, or set ASR_LOCAL_MODEL_PATH.`,
       { retryable: false },
     );
-  return path.join(dir, info.file);
+  // The models' folder is DATA_DIR/models (or a test's), never the project's: the turbopackIgnore comments here
+  // keep Turbopack from tracing the whole project into the server output.
+  return path.join(/*turbopackIgnore: true*/ dir, info.file);
 }
 
 async function sizeOf(file: string): Promise<number | null> {
@@ -153,7 +124,7 @@ async function hashFile(file: string, hash: ReturnType<typeof createHash>): Prom
 export async function ensureModel(opts: EnsureModelOptions): Promise<string> {
   const info = opts.info ?? LOCAL_MODELS[opts.name];
   if (!info) modelFilePath(opts.dir, opts.name); // throws the clear error
-  const target = path.join(opts.dir, info!.file);
+  const target = path.join(/*turbopackIgnore: true*/ opts.dir, info!.file);
   if ((await sizeOf(target)) === info!.bytes) return target;
   await mkdir(opts.dir, { recursive: true });
   const release = await lockOrWait(`${target}.lock`, target, opts.signal);

@@ -218,7 +218,8 @@ export async function detectSpeech(audioPath: string, options: DetectSpeechOptio
   const pcm = options.pcmPath ?? path.join(ownDir!, "audio.s16le");
   try {
     await decodePcm(audioPath, pcm, options);
-    const durationSeconds = (await stat(pcm)).size / (SAMPLE_RATE * 2);
+    // A job's temporary file, never the project's (the comment keeps Turbopack from tracing the whole project).
+    const durationSeconds = (await stat(/*turbopackIgnore: true*/ pcm)).size / (SAMPLE_RATE * 2);
     const probabilities: number[] = [];
     let failure: { code: string; message: string } | null = null;
     let done = false;

@@ -1,14 +1,14 @@
 import { after, NextResponse, type NextRequest } from "next/server";
-import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue, ytdlpStatus } from "@/lib/captions/ytdlp/status";
+import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue } from "@/lib/captions/ytdlp/last-status";
 import { dbKind, getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
-import { asrStatus, speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
+import { asrStatus } from "@/lib/transcripts/asr-status";
 import { isOperatorRequest } from "@/lib/auth/operators";
 import { capabilityHealthFields, serverCapabilities } from "@/lib/health/capabilities";
 import { setupDetailFields, setupHealthFields, type SetupLine } from "@/lib/health/setup-checks";
-import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/run-setup-checks";
+import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/health/setup-check-results";
 
 const DATABASE_TIMEOUT_MS = 2000;
 
@@ -69,7 +69,8 @@ function ytdlp(): Record<string, string> {
   try {
     const binary = env().YTDLP_PATH;
     // A due probe (a Python start, spawned from this thread) begins once this answer has been sent.
-    if (ytdlpProbeDue()) after(() => ytdlpStatus(binary));
+    // The probe's module (yt-dlp's runner and the outbound stack) loads then too, not before a first answer.
+    if (ytdlpProbeDue()) after(async () => (await import("@/lib/captions/ytdlp/status")).ytdlpStatus(binary));
     return ytdlpHealthFields(lastYtDlpStatus());
   } catch {
     return { ytdlp: "missing" };
@@ -93,7 +94,7 @@ function setupChecks(): SetupLine[] | null {
 function capabilities(lines: readonly SetupLine[] | null): Record<string, string> {
   try {
     const failing = lines ? lines.filter((line) => line.ok === false) : null;
-    return capabilityHealthFields(serverCapabilities(failing, speechRecognitionAvailable()));
+    return capabilityHealthFields(serverCapabilities(failing, asrStatus().provider !== "off"));
   } catch {
     return {};
   }

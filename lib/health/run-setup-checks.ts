@@ -30,11 +30,9 @@ import {
 // YouTube (probe-youtube.ts), one cheap Stripe read and an SMTP login when they are configured
 // (probe-services.ts), a TCP connection to the outbound proxy and the model host, `ffmpeg -version`, the model
 // file on disk, yt-dlp's last probe. The results are kept and
-// refreshed in the background, so /health never waits on them; `npm run doctor` runs them once and waits.
+// refreshed in the background (setup-check-results.ts), so /health never waits on them; `npm run doctor` runs them once and waits.
 
 const CONNECT_TIMEOUT_MS = 5000;
-/** How long a result is served before a request starts a refresh (in the background). */
-const FRESH_MS = 5 * 60_000;
 
 /** Resolves the name, then opens (and closes) a TCP connection: the OS's error code on failure. */
 export async function connectOnce(host: string, port: number, timeoutMs = CONNECT_TIMEOUT_MS): Promise<ConnectResult> {
@@ -155,42 +153,4 @@ export async function runSetupChecks(): Promise<SetupLine[]> {
     stripe(),
     mail(settings.SMTP_URL),
   ]);
-}
-
-let last: { at: number; lines: SetupLine[] } | null = null;
-let running: Promise<void> | null = null;
-
-/** The last results: null before the first refresh has ended. */
-export function lastSetupChecks(): SetupLine[] | null {
-  return last?.lines ?? null;
-}
-
-/** True when there are no results yet or they are older than FRESH_MS, and no refresh is under way. */
-export function setupChecksDue(now = Date.now()): boolean {
-  return !running && (!last || now - last.at > FRESH_MS);
-}
-
-/** Runs the checks once (a second call while one runs joins it) and keeps the results. */
-export function refreshSetupChecks(): Promise<void> {
-  running ??= runSetupChecks()
-    .then((lines) => {
-      last = { at: Date.now(), lines };
-    })
-    .catch(() => undefined)
-    .finally(() => {
-      running = null;
-    });
-  return running;
-}
-
-/**
- * For the dashboard's "What works on this server": the failing lines of the last results, or null while the
- * first round is still running (the panel then shows "checking…" rows). Starts a refresh in the background
- * when the results are stale or missing (the start runs the first round itself, instrumentation.ts). Never
- * waits.
- */
-export function setupProblemsNow(): SetupLine[] | null {
-  if (setupChecksDue()) void refreshSetupChecks();
-  const lines = lastSetupChecks();
-  return lines ? lines.filter((line) => line.ok === false) : null;
 }

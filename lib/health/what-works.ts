@@ -1,7 +1,7 @@
 import { isOperator } from "@/lib/auth/operators";
 import type { WhatWorksView } from "@/lib/client/what-works";
 import { serverCapabilities } from "@/lib/health/capabilities";
-import { setupProblemsNow } from "@/lib/health/run-setup-checks";
+import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import type { SetupLine } from "@/lib/health/setup-checks";
 import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
 

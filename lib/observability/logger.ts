@@ -70,6 +70,20 @@ function root(): Logger {
   return (holder.verbatimLogger ??= createLogger({ level: configuredLevel() }));
 }
 
+/**
+ * For a command whose standard output is its answer (`npm run doctor`): the process's lines go to standard
+ * error instead, from `level` up, so that what the lib functions it calls log (the embedded database opening, a
+ * failed probe) neither mixes with the answer nor buries it. Call before anything logs.
+ */
+export function logToStderr(level = "warn"): void {
+  holder.verbatimLogger = createLogger({
+    level,
+    destination: process.stderr.isTTY
+      ? pretty({ colorize: true, sync: true, destination: 2 })
+      : pino.destination({ dest: 2, sync: true }),
+  });
+}
+
 /** The process's logger (created on first use, at LOG_LEVEL). */
 export const log: Logger = new Proxy({} as Logger, {
   get(_, property) {

@@ -6,25 +6,18 @@ import { env } from "@/lib/env";
 import { authSecret } from "@/lib/auth/secret";
 import { createAsrProvider, createAssemblyAiProvider, handleAssemblyAiWebhook, type AsrProvider } from "@/lib/asr";
 import { createLocalProvider } from "@/lib/asr/local";
-import { ensureModel, LOCAL_MODELS } from "@/lib/asr/local-model";
-import { localRuntime, type Accelerator } from "@/lib/asr/local-runtime";
+import { ensureModel } from "@/lib/asr/local-model";
+import type { LocalRuntime } from "@/lib/asr/local-runtime";
 import { errors } from "@/lib/http/errors";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { findExecutable } from "@/lib/process/media-tools";
+import { asrChoice } from "@/lib/transcripts/asr-status";
+
+export { asrStatus, type AsrStatus } from "@/lib/transcripts/asr-status";
 
 const WEBHOOK_HEADER = "x-verbatim-webhook";
 
-/** Which recogniser is on, with which model, and why none is (for /health and the dashboard). */
-export interface AsrStatus {
-  provider: "assemblyai" | "openai" | "local" | "off";
-  model: string | null;
-  /** Why it is off, when it is (or, for the local recogniser, why it does not use the GPU asked for). */
-  reason: string | null;
-  /** Where the local recogniser runs: cpu, metal, cuda or vulkan (ASR_LOCAL_GPU); null for the others. */
-  accelerator?: Accelerator | null;
-}
-
-let cached: { provider: AsrProvider | null; status: AsrStatus } | undefined;
+let cached: { provider: AsrProvider | null } | undefined;
 
 /** For the operator (the log line), whenever a request needed speech recognition this server does not have. */
 export const ASR_SETTINGS_HINT =
@@ -44,12 +37,6 @@ export function speechRecognitionAvailable(): boolean {
   return asrProvider() !== null;
 }
 
-/** The active recogniser and model (asrProvider()'s choice). */
-export function asrStatus(): AsrStatus {
-  asrProvider();
-  return cached!.status;
-}
-
 /** Children at once: one per 4 cores, at least 1; threads: the cores shared between them. */
 function localSizing(concurrency: number | undefined): { concurrency: number; threads: number } {
   const cores = Math.max(1, os.availableParallelism());
@@ -57,28 +44,14 @@ function localSizing(concurrency: number | undefined): { concurrency: number; th
   return { concurrency: slots, threads: Math.max(1, Math.min(8, Math.floor(cores / slots))) };
 }
 
-function localProvider(settings: ReturnType<typeof env>): { provider: AsrProvider | null; status: AsrStatus } {
-  const runtime = localRuntime(settings.ASR_LOCAL_GPU);
+function localProvider(
+  settings: ReturnType<typeof env>,
+  runtime: Extract<LocalRuntime, { available: true }>,
+  model: string,
+): AsrProvider {
   const operatorFile = settings.ASR_LOCAL_MODEL_PATH;
-  const model = operatorFile
-    ? path
-        .basename(operatorFile)
-        .replace(/^ggml-/, "")
-        .replace(/\.bin$/, "")
-    : settings.ASR_LOCAL_MODEL;
-  if (!runtime.available) return { provider: null, status: { provider: "off", model: null, reason: runtime.reason } };
-  if (!operatorFile && !LOCAL_MODELS[settings.ASR_LOCAL_MODEL]) {
-    return {
-      provider: null,
-      status: {
-        provider: "off",
-        model: null,
-        reason: `ASR_LOCAL_MODEL "${settings.ASR_LOCAL_MODEL}" is not one of ${Object.keys(LOCAL_MODELS).join(", ")} (or set ASR_LOCAL_MODEL_PATH)`,
-      },
-    };
-  }
   const sizing = localSizing(settings.ASR_LOCAL_CONCURRENCY);
-  const provider = createLocalProvider({
+  return createLocalProvider({
     modelName: model,
     bindingPath: runtime.bindingPath,
     useGpu: runtime.useGpu,
@@ -96,7 +69,6 @@ function localProvider(settings: ReturnType<typeof env>): { provider: AsrProvide
             onProgress,
           }),
   });
-  return { provider, status: { provider: "local", model, reason: runtime.note, accelerator: runtime.accelerator } };
 }
 
 /** The value AssemblyAI sends back in WEBHOOK_HEADER, derived from the auth secret. */
@@ -107,55 +79,34 @@ function webhookToken(): string {
 const requestTimeoutMs = (settings: ReturnType<typeof env>) =>
   settings.ASR_REQUEST_TIMEOUT_SECONDS === undefined ? undefined : settings.ASR_REQUEST_TIMEOUT_SECONDS * 1000;
 
-/** The configured speech recognition (ASR_PROVIDER; auto: AssemblyAI, else OpenAI-compatible, else local), or null. */
+/** The configured speech recognition (asrChoice: ASR_PROVIDER; auto: AssemblyAI, else OpenAI-compatible, else local), or null. */
 export function asrProvider(): AsrProvider | null {
-  if (!cached) {
-    const settings = env();
-    const choice = settings.ASR_PROVIDER;
-    const remote = choice === "auto" || choice === "assemblyai" || choice === "openai";
-    const useAssemblyAi = Boolean(settings.ASSEMBLYAI_API_KEY) && (choice === "auto" || choice === "assemblyai");
-    const useOpenAi =
-      !useAssemblyAi && Boolean(settings.ASR_OPENAI_BASE_URL) && (choice === "auto" || choice === "openai");
-    if (choice === "off") {
-      cached = { provider: null, status: { provider: "off", model: null, reason: "ASR_PROVIDER=off" } };
-      return null;
-    }
-    if (choice === "local" || (choice === "auto" && !useAssemblyAi && !useOpenAi)) {
-      cached = localProvider(settings);
-      return cached.provider;
-    }
-    if (remote && !useAssemblyAi && !useOpenAi) {
-      const missing = choice === "assemblyai" ? "ASSEMBLYAI_API_KEY" : "ASR_OPENAI_BASE_URL";
-      cached = {
-        provider: null,
-        status: { provider: "off", model: null, reason: `ASR_PROVIDER=${choice} but ${missing} is not set` },
-      };
-      return null;
-    }
-    const provider =
-      useAssemblyAi && settings.ASR_WEBHOOK_BASE_URL
-        ? createAssemblyAiProvider({
-            apiKey: settings.ASSEMBLYAI_API_KEY!,
-            baseUrl: settings.ASSEMBLYAI_BASE_URL,
-            webhookUrl: new URL("/v1/webhooks/assemblyai", settings.ASR_WEBHOOK_BASE_URL).toString(),
-            webhookAuthHeaderName: WEBHOOK_HEADER,
-            webhookAuthHeaderValue: webhookToken(),
-            requestTimeoutMs: requestTimeoutMs(settings),
-          })
-        : createAsrProvider({
-            assemblyAiApiKey: useAssemblyAi ? settings.ASSEMBLYAI_API_KEY : undefined,
-            assemblyAiBaseUrl: settings.ASSEMBLYAI_BASE_URL,
-            openAiBaseUrl: settings.ASR_OPENAI_BASE_URL,
-            openAiApiKey: settings.ASR_OPENAI_API_KEY,
-            openAiModel: settings.ASR_OPENAI_MODEL,
-            requestTimeoutMs: requestTimeoutMs(settings),
-          });
-    const status: AsrStatus = useAssemblyAi
-      ? { provider: "assemblyai", model: null, reason: null }
-      : { provider: "openai", model: settings.ASR_OPENAI_MODEL, reason: null };
-    cached = { provider, status };
-  }
+  cached ??= { provider: createProvider(env()) };
   return cached.provider;
+}
+
+function createProvider(settings: ReturnType<typeof env>): AsrProvider | null {
+  const choice = asrChoice(settings);
+  if (choice.engine === null) return null;
+  if (choice.engine === "local") return localProvider(settings, choice.runtime, choice.model);
+  const useAssemblyAi = choice.engine === "assemblyai";
+  return useAssemblyAi && settings.ASR_WEBHOOK_BASE_URL
+    ? createAssemblyAiProvider({
+        apiKey: settings.ASSEMBLYAI_API_KEY!,
+        baseUrl: settings.ASSEMBLYAI_BASE_URL,
+        webhookUrl: new URL("/v1/webhooks/assemblyai", settings.ASR_WEBHOOK_BASE_URL).toString(),
+        webhookAuthHeaderName: WEBHOOK_HEADER,
+        webhookAuthHeaderValue: webhookToken(),
+        requestTimeoutMs: requestTimeoutMs(settings),
+      })
+    : createAsrProvider({
+        assemblyAiApiKey: useAssemblyAi ? settings.ASSEMBLYAI_API_KEY : undefined,
+        assemblyAiBaseUrl: settings.ASSEMBLYAI_BASE_URL,
+        openAiBaseUrl: settings.ASR_OPENAI_BASE_URL,
+        openAiApiKey: settings.ASR_OPENAI_API_KEY,
+        openAiModel: settings.ASR_OPENAI_MODEL,
+        requestTimeoutMs: requestTimeoutMs(settings),
+      });
 }
 
 /**

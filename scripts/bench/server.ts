@@ -2,7 +2,7 @@
 // GET /v1/me/api-key (API key) against GET /health, with autocannon (10 connections, alternating rounds:
 // againstHealth).
 import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -12,6 +12,8 @@ export interface RunningApp {
   baseUrl: string;
   pid: number;
   startupSeconds: number;
+  /** CPU time (user and system) the app's process had used by then; NaN where /proc is not there. */
+  startupCpuSeconds: number;
   stop(): Promise<void>;
 }
 
@@ -67,11 +69,13 @@ export async function startApp(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const startupSeconds = (performance.now() - started) / 1000;
+  const startupCpuSeconds = cpuSeconds(child.pid!);
   await backgroundStartDone(baseUrl);
   return {
     baseUrl,
     pid: child.pid!,
     startupSeconds,
+    startupCpuSeconds,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -82,6 +86,20 @@ export async function startApp(
     },
   };
 }
+
+/** Seconds of CPU (user and system) a process has used, from /proc (Linux); NaN elsewhere. */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the command name's closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
 
 /**
  * The work a start postpones until its first answer (the job runner, the yt-dlp check: instrumentation.ts)
@@ -199,25 +217,38 @@ async function withPostgres<T>(run: (url: string) => Promise<T>): Promise<T> {
 
 const median3 = (values: number[]) => [...values].sort((a, b) => a - b)[1];
 
+/** The start-up runs' first port (each start takes the next one): BENCH_STARTUP_PORT, for a shared machine. */
+const STARTUP_PORT = Number(process.env.BENCH_STARTUP_PORT ?? 3140);
+
+interface Startups {
+  fresh: number;
+  freshCpu: number;
+  restart: number;
+  restartCpu: number;
+  postgres: number;
+}
+
 /**
- * Issue 25: `npm start` to the first /health 200 on a fresh data folder (creates and migrates the
- * embedded database), on the data folder of an earlier run (what a restart is), and on PostgreSQL (the
- * app's own start: Next.js and the modules, no embedded database), each the median of 3.
+ * `npm start` to the first /health 200 on a fresh data folder (the embedded database restored from the build's
+ * snapshot), on the data folder of an earlier run (what a restart is), and on PostgreSQL (the app's own start:
+ * Next.js and the modules, no embedded database), each the median of 3; with the CPU seconds the app had used by
+ * then, which a busy neighbour on the machine moves far less than the wall-clock time.
  */
-async function startups(): Promise<{ fresh: number; restart: number; postgres: number }> {
-  const fresh: number[] = [];
+export async function startups(cwd = process.cwd()): Promise<Startups> {
+  let port = STARTUP_PORT;
+  const fresh: RunningApp[] = [];
   for (let run = 0; run < 3; run++) {
-    const app = await startApp(3140 + run);
-    fresh.push(app.startupSeconds);
+    const app = await startApp(port++, {}, cwd);
+    fresh.push(app);
     await app.stop();
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-restart-"));
-  const restart: number[] = [];
+  const restart: RunningApp[] = [];
   try {
-    await (await startApp(3143, { DATA_DIR: dataDir })).stop();
+    await (await startApp(port++, { DATA_DIR: dataDir }, cwd)).stop();
     for (let run = 0; run < 3; run++) {
-      const app = await startApp(3144 + run, { DATA_DIR: dataDir });
-      restart.push(app.startupSeconds);
+      const app = await startApp(port++, { DATA_DIR: dataDir }, cwd);
+      restart.push(app);
       await app.stop();
     }
   } finally {
@@ -226,16 +257,38 @@ async function startups(): Promise<{ fresh: number; restart: number; postgres: n
   const postgres = await withPostgres(async (url) => {
     const times: number[] = [];
     for (let run = 0; run < 3; run++) {
-      const app = await startApp(3147 + run, {
-        DATABASE_URL: url,
-        AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
-      });
+      const app = await startApp(
+        port++,
+        { DATABASE_URL: url, AUTH_SECRET: "bench-secret-bench-secret-bench-secret" },
+        cwd,
+      );
       times.push(app.startupSeconds);
       await app.stop();
     }
     return times;
   });
-  return { fresh: median3(fresh), restart: median3(restart), postgres: median3(postgres) };
+  return {
+    fresh: median3(fresh.map((app) => app.startupSeconds)),
+    freshCpu: median3(fresh.map((app) => app.startupCpuSeconds)),
+    restart: median3(restart.map((app) => app.startupSeconds)),
+    restartCpu: median3(restart.map((app) => app.startupCpuSeconds)),
+    postgres: median3(postgres),
+  };
+}
+
+function startupFigures(started: Startups): Record<string, number> {
+  return {
+    "start on a fresh data folder to first /health 200, s (goal ≤ 2.5)": started.fresh,
+    "  fresh start: the app's CPU seconds by then": started.freshCpu,
+    "restart on existing embedded data to first /health 200, s (goal ≤ 1)": started.restart,
+    "  restart: the app's CPU seconds by then": started.restartCpu,
+    "start on PostgreSQL to first /health 200, s": started.postgres,
+  };
+}
+
+/** `npm run bench -- startup`: the start-up figures alone (the server suite has them too). */
+export async function benchStartup(): Promise<Record<string, number>> {
+  return startupFigures(await startups());
 }
 
 export async function benchServer(): Promise<Record<string, number>> {
@@ -251,9 +304,7 @@ export async function benchServer(): Promise<Record<string, number>> {
     return throughput(app).finally(() => app.stop());
   });
   return {
-    "start on a fresh data folder to first /health 200, s (goal ≤ 2.5)": started.fresh,
-    "restart on existing embedded data to first /health 200, s (goal ≤ 1)": started.restart,
-    "start on PostgreSQL to first /health 200, s": started.postgres,
+    ...startupFigures(started),
     "PGlite: GET /health req/s": embedded.health,
     "PGlite: GET /v1/me/api-key req/s": embedded.apiKey,
     "PGlite: api-key / health ratio (goal ≥ 0.7)": embedded.ratio,

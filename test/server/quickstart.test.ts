@@ -18,10 +18,11 @@ const root = path.resolve(import.meta.dirname, "..", "..");
 
 /** A PATH with every command of this one but NOT_INSTALLED's: a folder of links to them. */
 function pathWithoutServices(into: string): string {
-  // None of this checkout's node_modules/.bin either: the app and the suites must find their own tools.
+  // None of this checkout's node_modules/.bin either: the app and the suites must find their own tools. Node.js
+  // itself stays, wherever it is (CI's Node 22 is a package under .ci/.node/node_modules, .ci/node.sh).
   const dirs = (process.env.PATH ?? "/usr/bin:/bin")
     .split(path.delimiter)
-    .filter((dir) => !/node_modules|node-gyp-bin|\.venv/.test(dir));
+    .filter((dir) => !/node_modules[\\/]\.bin|node-gyp-bin|\.venv/.test(dir));
   mkdirSync(into, { recursive: true });
   const linked = new Set<string>();
   for (const dir of dirs) {
