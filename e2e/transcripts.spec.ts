@@ -99,7 +99,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page).toHaveURL(/\/dashboard\/history\?sort=total_seconds&order=asc$/);
   await expect(page.getByRole("columnheader", { name: "Duration" })).toHaveAttribute("aria-sort", "ascending");
 
-  const search = page.getByLabel("Search by title or video ID");
+  const search = page.getByLabel("Search titles, channels, video IDs and what was said");
   const part = id.slice(1, Math.min(id.length, 7));
   await search.fill(part);
   await expect(page).toHaveURL(new RegExp(`[?&]q=${part}(&|$)`));
@@ -115,6 +115,10 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   const moment = page.getByTestId("history-moment").first();
   await expect(moment).toContainText("0:05");
   await expect(moment.locator("mark")).toHaveText(["bread", "rises"]);
+  // No title holds the words: the list says so, rather than "nothing matches" right under the moments.
+  await expect(page.getByTestId("history-empty")).toHaveText(
+    "No title, channel or video ID contains “bread rises”: it was found only in what was said, above.",
+  );
   await moment.click();
   await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&t=5\.685$/);
   await expect(page.getByTestId("transcript-player")).toHaveAttribute(
@@ -124,6 +128,13 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   // The moment is marked (and, the player not having played, it is also the cue being played).
   await expect(page.locator(".reading [data-moment]")).toContainText("bread rises");
   await expect(page.locator('.reading [aria-current="true"]')).toContainText("bread rises");
+  await page.goBack();
+  // Every match in that transcript: the viewer with its find box holding the words, on the first of them.
+  await page.getByTestId("history-moments-all").first().click();
+  await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&find=bread\+rises$/);
+  await expect(page.getByTestId("transcript-search")).toHaveValue("bread rises");
+  await expect(page.getByTestId("search-count")).toHaveText(/^1 of [1-9]\d*$/);
+  await expect(page.locator(".reading mark[data-current]")).toHaveText("bread rises");
   await page.goBack();
 
   // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
@@ -150,14 +161,14 @@ test("history: a new user sees the empty state, and filters live in the address"
   await expect(page).toHaveURL(/\/dashboard\/history\?platform=tiktok&state=in_progress$/);
 
   // Typing is debounced into the address.
-  await page.getByLabel("Search by title or video ID").fill("abc");
+  await page.getByLabel("Search titles, channels, video IDs and what was said").fill("abc");
   await expect(page).toHaveURL(/\/dashboard\/history\?q=abc&platform=tiktok&state=in_progress$/);
 
   // A reload restores every control from the address.
   await page.reload();
   await expect(page.getByLabel("Platform")).toHaveValue("tiktok");
   await expect(page.getByLabel("State")).toHaveValue("in_progress");
-  await expect(page.getByLabel("Search by title or video ID")).toHaveValue("abc");
+  await expect(page.getByLabel("Search titles, channels, video IDs and what was said")).toHaveValue("abc");
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
 
   // Values the API would reject are ignored rather than breaking the page.
