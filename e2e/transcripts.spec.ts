@@ -115,10 +115,9 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   const moment = page.getByTestId("history-moment").first();
   await expect(moment).toContainText("0:05");
   await expect(moment.locator("mark")).toHaveText(["bread", "rises"]);
-  // No title holds the words: the list says so, rather than "nothing matches" right under the moments.
-  await expect(page.getByTestId("history-empty")).toHaveText(
-    "No title, channel or video ID contains “bread rises”: it was found only in what was said, above.",
-  );
+  // The title holds the words too: both answers are shown, each under its own heading.
+  await expect(page.getByTestId("history-list-title")).toHaveText("Titles, channels and video IDs");
+  await expect(page.getByTestId("history-row")).toHaveCount(1);
   await moment.click();
   await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&t=5\.685$/);
   await expect(page.getByTestId("transcript-player")).toHaveAttribute(
@@ -129,12 +128,17 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.locator(".reading [data-moment]")).toContainText("bread rises");
   await expect(page.locator('.reading [aria-current="true"]')).toContainText("bread rises");
   await page.goBack();
-  // Every match in that transcript: the viewer with its find box holding the words, on the first of them.
-  await page.getByTestId("history-moments-all").first().click();
-  await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&find=bread\+rises$/);
-  await expect(page.getByTestId("transcript-search")).toHaveValue("bread rises");
+  // Words said but in no title: the list says so (not "nothing matches" under the moments that did), and
+  // links to every match in the transcript: the viewer with its find box holding the word, on the first match.
+  await search.fill("dough");
+  await expect(page.getByTestId("history-empty")).toHaveText(
+    "No title, channel or video ID contains “dough”: it was found only in what was said, above.",
+  );
+  await page.getByTestId("history-moments-all").click();
+  await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&find=dough$/);
+  await expect(page.getByTestId("transcript-search")).toHaveValue("dough");
   await expect(page.getByTestId("search-count")).toHaveText(/^1 of [1-9]\d*$/);
-  await expect(page.locator(".reading mark[data-current]")).toHaveText("bread rises");
+  await expect(page.locator(".reading mark[data-current]")).toHaveText("dough");
   await page.goBack();
 
   // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
