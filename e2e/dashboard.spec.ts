@@ -82,7 +82,7 @@ test.describe("history", () => {
     await failedRow.getByTestId("history-delete").click();
     await failedRow.getByRole("button", { name: "Delete", exact: true }).click();
     await expect(rows).toHaveCount(1);
-    await expect(page.getByLabel("Search by title or video ID")).toBeFocused();
+    await expect(page.getByLabel("Search titles, channels, video IDs and what was said")).toBeFocused();
     const list = await (await page.request.get("/v1/me/transcriptions")).json();
     expect(list.total).toBe(1);
 

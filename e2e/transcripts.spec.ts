@@ -99,7 +99,7 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page).toHaveURL(/\/dashboard\/history\?sort=total_seconds&order=asc$/);
   await expect(page.getByRole("columnheader", { name: "Duration" })).toHaveAttribute("aria-sort", "ascending");
 
-  const search = page.getByLabel("Search by title or video ID");
+  const search = page.getByLabel("Search titles, channels, video IDs and what was said");
   const part = id.slice(1, Math.min(id.length, 7));
   await search.fill(part);
   await expect(page).toHaveURL(new RegExp(`[?&]q=${part}(&|$)`));
@@ -115,6 +115,9 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   const moment = page.getByTestId("history-moment").first();
   await expect(moment).toContainText("0:05");
   await expect(moment.locator("mark")).toHaveText(["bread", "rises"]);
+  // The title holds the words too: both answers are shown, each under its own heading.
+  await expect(page.getByTestId("history-list-title")).toHaveText("Titles, channels and video IDs");
+  await expect(page.getByTestId("history-row")).toHaveCount(1);
   await moment.click();
   await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&t=5\.685$/);
   await expect(page.getByTestId("transcript-player")).toHaveAttribute(
@@ -124,6 +127,18 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   // The moment is marked (and, the player not having played, it is also the cue being played).
   await expect(page.locator(".reading [data-moment]")).toContainText("bread rises");
   await expect(page.locator('.reading [aria-current="true"]')).toContainText("bread rises");
+  await page.goBack();
+  // Words said but in no title: the list says so (not "nothing matches" under the moments that did), and
+  // links to every match in the transcript: the viewer with its find box holding the word, on the first match.
+  await search.fill("dough");
+  await expect(page.getByTestId("history-empty")).toHaveText(
+    "No title, channel or video ID contains “dough”: it was found only in what was said, above.",
+  );
+  await page.getByTestId("history-moments-all").click();
+  await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+&find=dough$/);
+  await expect(page.getByTestId("transcript-search")).toHaveValue("dough");
+  await expect(page.getByTestId("search-count")).toHaveText(/^1 of [1-9]\d*$/);
+  await expect(page.locator(".reading mark[data-current]")).toHaveText("dough");
   await page.goBack();
 
   // The title links back to the Transcribe page, which asks again (free) and shows the transcript.
@@ -150,14 +165,14 @@ test("history: a new user sees the empty state, and filters live in the address"
   await expect(page).toHaveURL(/\/dashboard\/history\?platform=tiktok&state=in_progress$/);
 
   // Typing is debounced into the address.
-  await page.getByLabel("Search by title or video ID").fill("abc");
+  await page.getByLabel("Search titles, channels, video IDs and what was said").fill("abc");
   await expect(page).toHaveURL(/\/dashboard\/history\?q=abc&platform=tiktok&state=in_progress$/);
 
   // A reload restores every control from the address.
   await page.reload();
   await expect(page.getByLabel("Platform")).toHaveValue("tiktok");
   await expect(page.getByLabel("State")).toHaveValue("in_progress");
-  await expect(page.getByLabel("Search by title or video ID")).toHaveValue("abc");
+  await expect(page.getByLabel("Search titles, channels, video IDs and what was said")).toHaveValue("abc");
   await expect(page.getByTestId("history-empty")).toContainText("No transcriptions match these filters.");
 
   // Values the API would reject are ignored rather than breaking the page.

@@ -8,52 +8,98 @@ import {
   MOMENT_QUERY_MIN,
   momentsKey,
   snippetParts,
+  viewerFindHref,
   viewerMomentHref,
   type SearchMoment,
 } from "@/lib/client/search";
 import { focusRing } from "@/components/ui/focus";
 
 /**
- * What was said: the History search box's text searched inside the transcripts (GET /v1/me/search), shown
- * above the list (which matches titles and video ids). Each moment opens the viewer there (?t=).
+ * What was said: the History search box's text searched inside the transcripts (GET /v1/me/search). The list
+ * below matches titles, channels and video ids; these are the moments, null while there is nothing to show.
  */
-export function HistoryMoments({ q, platform }: { q: string; platform: string | null }) {
+export function useHistoryMoments(q: string, platform: string | null) {
   const query = q.trim();
+  const searched = [...query].length >= MOMENT_QUERY_MIN;
   const moments = useQuery({
     queryKey: momentsKey(query, platform),
     queryFn: () => fetchMoments(query, platform),
-    enabled: [...query].length >= MOMENT_QUERY_MIN,
+    enabled: searched,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
-  if ([...query].length < MOMENT_QUERY_MIN || moments.isPending || moments.isError) return null;
-  const results = moments.data.results;
-  // Nothing said: the list below (titles and video ids) is the answer.
-  if (results.length === 0) return null;
+  const results = searched && moments.data && moments.data.results.length > 0 ? moments.data.results : null;
+  return { query, results, stale: moments.isPlaceholderData };
+}
+
+/** The moments grouped by transcript (in the order their best moment came): each opens the viewer there (?t=). */
+function byTranscript(results: readonly SearchMoment[]): SearchMoment[][] {
+  const groups = new Map<string, SearchMoment[]>();
+  for (const moment of results) {
+    const group = groups.get(moment.transcript_id);
+    if (group) group.push(moment);
+    else groups.set(moment.transcript_id, [moment]);
+  }
+  return [...groups.values()];
+}
+
+export function HistoryMoments({
+  query,
+  results,
+  stale,
+}: {
+  query: string;
+  results: readonly SearchMoment[] | null;
+  stale: boolean;
+}) {
+  // Nothing said: the list below (titles, channels and video ids) is the answer.
+  if (!results) return null;
   return (
     <section aria-labelledby="history-moments-title" className="flex flex-col gap-2" data-testid="history-moments">
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">
         Said in your transcripts
       </h2>
-      <ul
-        className={`flex flex-col divide-y divide-stone-100 rounded-lg border border-stone-200 bg-white text-sm ${moments.isPlaceholderData ? "opacity-60" : ""}`}
-      >
-        {results.map((moment) => (
-          <li key={`${moment.transcript_id}-${moment.segment_index}`}>
-            <Link
-              href={viewerMomentHref(moment)}
-              className={`flex flex-col gap-0.5 px-4 py-2 hover:bg-stone-50 ${focusRing}`}
-              data-testid="history-moment"
+      <ul className={`flex flex-col gap-2 ${stale ? "opacity-60" : ""}`}>
+        {byTranscript(results).map((group) => {
+          const first = group[0];
+          const title = first.title || first.video_id || "Untitled";
+          return (
+            <li
+              key={first.transcript_id}
+              className="rounded-lg border border-stone-200 bg-white text-sm"
+              data-testid="history-moment-group"
             >
-              <span className="flex gap-2 text-xs text-stone-600">
-                <span className="font-mono tabular-nums">{formatClock(moment.start)}</span>
-                <span className="truncate font-medium text-stone-800">{moment.title || moment.video_id}</span>
-                <span>{platformLabel(moment.platform)}</span>
-              </span>
-              <Snippet moment={moment} />
-            </Link>
-          </li>
-        ))}
+              <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1 border-b border-stone-100 px-4 py-2">
+                <span className="min-w-0 truncate font-medium text-stone-800">{title}</span>
+                <span className="text-xs text-stone-600">{platformLabel(first.platform)}</span>
+                <Link
+                  href={viewerFindHref(first.transcript_id, query)}
+                  className={`ml-auto rounded text-xs text-sky-700 underline decoration-sky-700/40 hover:decoration-sky-700 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center ${focusRing}`}
+                  data-testid="history-moments-all"
+                >
+                  Every match in this transcript
+                  <span className="sr-only">: {title}</span>
+                </Link>
+              </div>
+              <ul className="flex flex-col divide-y divide-stone-100">
+                {group.map((moment) => (
+                  <li key={moment.segment_index}>
+                    <Link
+                      href={viewerMomentHref(moment)}
+                      className={`flex gap-3 px-4 py-2 hover:bg-stone-50 ${focusRing}`}
+                      data-testid="history-moment"
+                    >
+                      <span className="shrink-0 pt-px font-mono text-xs text-stone-600 tabular-nums">
+                        {formatClock(moment.start)}
+                      </span>
+                      <Snippet moment={moment} />
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

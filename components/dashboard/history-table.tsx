@@ -16,7 +16,7 @@ import {
   type TranscriptionEntry,
 } from "@/lib/client/transcripts";
 import { Notice } from "@/components/ui/notice";
-import { HistoryMoments } from "@/components/dashboard/history-moments";
+import { HistoryMoments, useHistoryMoments } from "@/components/dashboard/history-moments";
 import { HistoryFilters } from "@/components/dashboard/history/history-filters";
 import { HistoryCardsView, HistoryTableView } from "@/components/dashboard/history/history-list";
 import { Pagination } from "@/components/dashboard/history/pagination";
@@ -68,6 +68,8 @@ export function HistoryTable() {
   });
 
   const filtered = hasHistoryFilters(params);
+  const moments = useHistoryMoments(params.q, params.platform);
+  const otherFilters = params.platform !== null || params.state !== null;
   const wide = useWideScreen();
   const queryClient = useQueryClient();
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -109,7 +111,12 @@ export function HistoryTable() {
         searchRef={searchBox}
       />
 
-      <HistoryMoments q={params.q} platform={params.platform} />
+      <HistoryMoments {...moments} />
+      {moments.results && list.data && list.data.total > 0 && (
+        <h2 className="text-sm font-medium text-stone-700" data-testid="history-list-title">
+          Titles, channels and video IDs
+        </h2>
+      )}
 
       {list.isPending ? (
         <p className="text-sm text-stone-600">Loading…</p>
@@ -120,7 +127,13 @@ export function HistoryTable() {
           className="rounded-lg border border-dashed border-stone-300 bg-white px-6 py-10 text-center text-sm text-stone-600"
           data-testid="history-empty"
         >
-          {filtered ? (
+          {moments.results ? (
+            // The moments above matched what was said; say so rather than "nothing matches" under them.
+            <p>
+              No title, channel or video ID contains “{moments.query}”{otherFilters ? " with these filters" : ""}: it
+              was found only in what was said, above.
+            </p>
+          ) : filtered ? (
             <p>No transcriptions match these filters.</p>
           ) : (
             <p>

@@ -6,16 +6,19 @@ import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer"
 
 /**
  * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's
- * items link here), opened at `&t=<seconds>` when a search result links to a moment. The page renders it on the server (`initial`); otherwise it is fetched.
+ * items link here), opened at `&t=<seconds>` when a search result links to a moment, or with its find box
+ * holding `&find=<text>` when History links to every moment of it. The page renders it on the server (`initial`); otherwise it is fetched.
  */
 export function StoredTranscript({
   id,
   initial = null,
   startAt = null,
+  find = "",
 }: {
   id: string;
   initial?: Transcript | null;
   startAt?: number | null;
+  find?: string;
 }) {
   const transcript = useQuery({
     queryKey: transcriptKey(id, "json"),
@@ -35,5 +38,5 @@ export function StoredTranscript({
       </p>
     );
   }
-  return <TranscriptViewer key={transcript.data.id} transcript={transcript.data} startAt={startAt} />;
+  return <TranscriptViewer key={transcript.data.id} transcript={transcript.data} startAt={startAt} find={find} />;
 }

@@ -7,7 +7,7 @@ import { isAudioOrVideo } from "@/lib/client/uploads";
 import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/client/languages";
 import { describeTranscribeError } from "@/lib/client/transcribe-errors";
 import { ApiRequestError } from "@/lib/client/api";
-import { parseMomentSeconds } from "@/lib/client/search";
+import { parseFindText, parseMomentSeconds } from "@/lib/client/search";
 import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
@@ -56,6 +56,7 @@ export function TranscribePanel({
   const queryJob = searchParams.get("job")?.trim() || null;
   const queryTranscript = searchParams.get("transcript")?.trim() || null;
   const queryMoment = parseMomentSeconds(searchParams.get("t"));
+  const queryFind = parseFindText(searchParams.get("find"));
   const queryKey = `${queryUrl}\n${queryLang}`;
 
   const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
@@ -253,10 +254,11 @@ export function TranscribePanel({
           {shownTranscript && <TranscriptViewer key={shownTranscript.id} transcript={shownTranscript} />}
           {storedId && (
             <StoredTranscript
-              key={`${storedId}@${queryMoment ?? ""}`}
+              key={`${storedId}@${queryMoment ?? ""}@${queryFind}`}
               id={storedId}
               initial={initialTranscript}
               startAt={queryMoment}
+              find={queryFind}
             />
           )}
           <section aria-labelledby="transcribe-another" className="flex flex-col gap-3 border-t border-stone-200 pt-6">

@@ -24,14 +24,22 @@ import { EditToggle, TranscriptEditor } from "@/components/transcript/editor";
 export function TranscriptViewer({
   transcript: given,
   startAt = null,
+  find = "",
 }: {
   transcript: Transcript;
   startAt?: number | null;
+  /** The find box's first text (History's link to every moment of a search). */
+  find?: string;
 }) {
   // The author's saved correction replaces what was given (issue 40: components/transcript/editor.tsx).
   const [transcript, setTranscript] = useState(given);
   const [editing, setEditing] = useState(false);
-  const embedded = useMemo(() => playerFor(transcript, startAt), [transcript, startAt]);
+  // The player depends on the source only: a saved correction must not reload it.
+  const { platform, video_id, source_url } = transcript;
+  const embedded = useMemo(
+    () => playerFor({ platform, video_id, source_url }, startAt),
+    [platform, video_id, source_url, startAt],
+  );
   const upload = transcript.platform === "upload";
   const player = usePlayer(embedded, startAt);
   const hasPlayer = embedded !== null || upload;
@@ -90,7 +98,14 @@ export function TranscriptViewer({
         {editing ? (
           <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
         ) : (
-          <FormatTabs transcript={transcript} player={player} canSeek={hasPlayer} startAt={startAt} />
+          <FormatTabs
+            transcript={transcript}
+            player={player}
+            canSeek={hasPlayer}
+            startAt={startAt}
+            find={find}
+            onSaved={setTranscript}
+          />
         )}
       </div>
     </article>

@@ -1,21 +1,22 @@
 "use client";
 
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { transcriptKey, type Transcript } from "@/lib/client/transcripts";
+import { useQueryClient } from "@tanstack/react-query";
+import type { Transcript } from "@/lib/client/transcripts";
 import {
   countMatches,
   editorReducer,
-  fetchChanges,
-  fetchRevisions,
   initialEditorState,
   restoreOriginalTranscript,
   saveTranscriptEdit,
+  storeSavedTranscript,
 } from "@/lib/client/transcript-edits";
 import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
 import { Button } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
+import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content";
+import { Changes, clock, Revisions } from "@/components/transcript/revisions";
 
 /**
  * Edit mode of the transcript viewer (issue 40): every segment's text in place, its start and end moved within
@@ -25,12 +26,6 @@ import { focusRing } from "@/components/ui/focus";
  * unsaved changes), Ctrl/Cmd+Z outside a text field undoes the last change (inside one, the field's own undo).
  * Saving keeps the reader where they were: the page's scroll and the focused segment stay as they are.
  */
-/** m:ss.t: a cue's time to the tenth of a second, as the editor moves it. */
-function clock(seconds: number): string {
-  const tenths = Math.floor((seconds % 1) * 10 + 1e-6);
-  return `${formatShortClock(Math.floor(seconds))}.${tenths}`;
-}
-
 export function TranscriptEditor({
   transcript,
   onSaved,
@@ -48,10 +43,12 @@ export function TranscriptEditor({
   const [saves, setSaves] = useState(0);
   const [find, setFind] = useState("");
   const [replace, setReplace] = useState("");
-  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "error"; message?: string }>({
+  const [status, setStatus] = useState<{ kind: "idle" | "saving" | "saved" | "restored" | "error"; message?: string }>({
     kind: "idle",
   });
   const root = useRef<HTMLDivElement>(null);
+  const lines = useRef<HTMLOListElement>(null);
+  useGrowToContent(lines, [version]);
   const matches = find ? countMatches(state.segments, find) : 0;
   const maxEnd = Math.max(transcript.duration_seconds, transcript.segments?.at(-1)?.end ?? 0);
 
@@ -68,9 +65,7 @@ export function TranscriptEditor({
   }
 
   function publish(saved: Transcript) {
-    queryClient.setQueryData(transcriptKey(saved.id, "json"), saved);
-    for (const format of ["text", "srt", "vtt", "md"] as const)
-      queryClient.removeQueries({ queryKey: transcriptKey(saved.id, format) });
+    storeSavedTranscript(queryClient, saved);
     onSaved(saved);
   }
 
@@ -91,6 +86,21 @@ export function TranscriptEditor({
     // The reader's place: where the page was, and the segment they were in.
     window.scrollTo({ top: scrollY });
     focused?.focus({ preventScroll: true });
+  }
+
+  /** A saved version (components/transcript/revisions.tsx) saved again as the newest; unsaved changes are dropped. */
+  async function restore(segments: readonly Segment[]) {
+    setStatus({ kind: "saving" });
+    try {
+      const saved = await saveTranscriptEdit(transcript.id, segments);
+      dispatch({ type: "saved", segments: saved.segments ?? segments });
+      setVersion((v) => v + 1);
+      publish(saved);
+      setSaves((n) => n + 1);
+      setStatus({ kind: "restored" });
+    } catch (error) {
+      setStatus({ kind: "error", message: error instanceof Error ? error.message : "The version was not restored." });
+    }
   }
 
   async function revert() {
@@ -220,11 +230,13 @@ export function TranscriptEditor({
       <p className="text-xs text-stone-600" role="status" aria-live="polite" data-testid="editor-status">
         {status.kind === "saved"
           ? "Saved. Only you see this correction (and your public page of it)."
-          : status.kind === "error"
-            ? ""
-            : state.dirty
-              ? "Unsaved changes. Ctrl/Cmd+Enter saves, Esc leaves."
-              : "Edit any line; Alt+←/→ moves its start, Alt+Shift+←/→ its end. Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings."}
+          : status.kind === "restored"
+            ? "Restored: that version is now your newest."
+            : status.kind === "error"
+              ? ""
+              : state.dirty
+                ? "Unsaved changes. Ctrl/Cmd+Enter saves, Esc leaves."
+                : "Edit any line; Alt+←/→ moves its start, Alt+Shift+←/→ its end. Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings."}
       </p>
       {status.kind === "error" && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -232,7 +244,10 @@ export function TranscriptEditor({
         </p>
       )}
       {transcript.edited && <Changes id={transcript.id} saves={saves} />}
-      <ol className="flex flex-col gap-1" data-testid="editor-lines">
+      {transcript.edited && (
+        <Revisions id={transcript.id} saves={saves} busy={status.kind === "saving"} onRestore={restore} />
+      )}
+      <ol ref={lines} className="flex flex-col gap-1" data-testid="editor-lines">
         {state.segments.map((segment, index) => (
           <li key={`${version}:${index}`} className="grid grid-cols-[5.5rem_minmax(0,1fr)] items-start gap-2">
             <span className="pt-1 font-mono text-xs text-stone-500 tabular-nums" data-testid="editor-times">
@@ -244,7 +259,7 @@ export function TranscriptEditor({
               defaultValue={segment.text}
               data-segment={index}
               aria-label={`Line at ${formatShortClock(segment.start)}`}
-              rows={Math.max(1, Math.ceil(segment.text.length / 90))}
+              rows={1}
               onBlur={(e) => dispatch({ type: "set-text", index, text: e.currentTarget.value })}
               onKeyDown={(e) => {
                 if (!e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
@@ -252,7 +267,7 @@ export function TranscriptEditor({
                 const by = e.key === "ArrowLeft" ? -0.1 : 0.1;
                 dispatch({ type: "nudge", index, edge: e.shiftKey ? "end" : "start", by, maxEnd });
               }}
-              className={`w-full resize-y rounded border border-transparent bg-transparent px-1 py-0.5 text-sm leading-relaxed hover:border-stone-200 focus:border-stone-300 focus:bg-white ${focusRing}`}
+              className={`w-full rounded border border-transparent bg-transparent px-1 py-0.5 text-sm leading-relaxed break-words hover:border-stone-200 focus:border-stone-300 focus:bg-white ${FIELD_SIZING} ${focusRing}`}
             />
           </li>
         ))}
@@ -288,43 +303,5 @@ export function EditToggle({
         </span>
       )}
     </span>
-  );
-}
-
-/** "Changes from the original": the saved correction's word-level diff and its saved revisions, read when opened. */
-function Changes({ id, saves }: { id: string; saves: number }) {
-  const [open, setOpen] = useState(false);
-  const changes = useQuery({
-    queryKey: ["transcript-changes", id, saves],
-    queryFn: () => Promise.all([fetchChanges(id), fetchRevisions(id)]),
-    enabled: open,
-  });
-  return (
-    <details
-      className="rounded-md border border-stone-200 px-3 py-2 text-sm"
-      onToggle={(e) => setOpen(e.currentTarget.open)}
-      data-testid="editor-changes"
-    >
-      <summary className={`cursor-pointer text-stone-700 ${focusRing}`}>Changes from the original</summary>
-      {changes.isPending && open && <p className="text-xs text-stone-600">Loading…</p>}
-      {changes.data && (
-        <>
-          <p className="mt-1 text-xs text-stone-600">
-            {changes.data[0].changes.length} change{changes.data[0].changes.length === 1 ? "" : "s"};{" "}
-            {changes.data[1].revisions.length - 1} saved revision{changes.data[1].revisions.length === 2 ? "" : "s"}{" "}
-            kept, the newest from {new Date(changes.data[1].revisions[0]?.created_at ?? 0).toLocaleString()}.
-          </p>
-          <ul className="mt-1 flex max-h-64 flex-col gap-0.5 overflow-auto">
-            {changes.data[0].changes.slice(0, 500).map((c, i) => (
-              <li key={i} className="font-mono text-xs">
-                <span className="text-stone-500">{clock(c.revision_start ?? c.original_start ?? 0)}</span>{" "}
-                {c.original && <del className="text-red-800">{c.original}</del>}{" "}
-                {c.revision && <ins className="text-emerald-800 no-underline">{c.revision}</ins>}
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-    </details>
   );
 }

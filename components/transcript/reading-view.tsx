@@ -40,6 +40,8 @@ export interface ReadingViewProps {
   stampHref?: ((start: number, index: number) => string) | null;
   /** Clicks on a stamp link: seek instead of following it where a player answers. */
   onStampClick?: (event: MouseEvent<HTMLAnchorElement>, seconds: number) => void;
+  /** In-place correction (the dashboard): paragraph `paragraph` is drawn by `editor`, every other one offers "Edit". */
+  edit?: { paragraph: number; editor: ReactNode; onEdit: (paragraph: number) => void } | null;
 }
 
 export function ReadingView({
@@ -55,9 +57,10 @@ export function ReadingView({
   onSeek,
   stampHref = null,
   onStampClick,
+  edit = null,
 }: ReadingViewProps) {
   const root = useRef<HTMLDivElement>(null);
-  useRovingFocus(root, [paragraphs, only]);
+  useRovingFocus(root, [paragraphs, only, edit?.paragraph]);
 
   // One listener for every cue and word: a click (not a text selection) plays from it.
   const onClick = useCallback(
@@ -102,6 +105,12 @@ export function ReadingView({
           if (only?.has(i)) shown = true;
         }
         if (!shown) return null;
+        if (edit?.paragraph === k)
+          return (
+            <div key={`${k}-${paragraph.from}`} data-testid="paragraph-editor">
+              {edit.editor}
+            </div>
+          );
         const inside = (index: number) => (index >= paragraph.from && index < paragraph.to ? index : -1);
         return (
           <Paragraph
@@ -118,6 +127,8 @@ export function ReadingView({
             onSeek={onSeek}
             stampHref={stampHref}
             onStampClick={onStampClick}
+            index={k}
+            onEdit={edit?.onEdit}
           />
         );
       })}
@@ -138,6 +149,8 @@ const Paragraph = memo(function Paragraph({
   onSeek,
   stampHref,
   onStampClick,
+  index,
+  onEdit,
 }: {
   paragraph: ReadingParagraph;
   segments: readonly TimedSegment[];
@@ -151,6 +164,8 @@ const Paragraph = memo(function Paragraph({
   onSeek: ((seconds: number) => boolean) | null;
   stampHref: ((start: number, index: number) => string) | null;
   onStampClick?: (event: MouseEvent<HTMLAnchorElement>, seconds: number) => void;
+  index: number;
+  onEdit?: (paragraph: number) => void;
 }) {
   const clock = formatClock(paragraph.start);
   const stamp = (label: ReactNode, aria?: string): ReactNode =>
@@ -195,7 +210,22 @@ const Paragraph = memo(function Paragraph({
         </h3>
       ))}
       <p data-testid="paragraph">
-        <span className="stamp">{stamp(clock, seekable ? `Play from ${clock}` : undefined)}</span>
+        <span className="stamp">
+          {stamp(clock, seekable ? `Play from ${clock}` : undefined)}
+          {onEdit && (
+            // Utilities outrank the view's own styles (app/globals.css): a quiet text button beside the stamp.
+            <button
+              type="button"
+              onClick={() => onEdit(index)}
+              aria-label={`Edit the paragraph at ${clock}`}
+              className="ml-3 font-sans text-xs text-stone-600 underline decoration-stone-400 hover:text-stone-900 hover:decoration-stone-900"
+              data-roving
+              data-testid="paragraph-edit"
+            >
+              Edit
+            </button>
+          )}
+        </span>
         {cues}
       </p>
     </>

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseMomentSeconds, snippetParts, viewerMomentHref } from "@/lib/client/search";
+import {
+  findTextOf,
+  parseFindText,
+  parseMomentSeconds,
+  snippetParts,
+  viewerFindHref,
+  viewerMomentHref,
+} from "@/lib/client/search";
 import { boldHighlights } from "@/lib/mcp/render";
 import { cjkBigrams, cjkNeedles, rewriteCjkQuery } from "@/lib/search/cjk";
 import { cutSnippet, mergeRanges, unmark } from "@/lib/search/serializers";
@@ -87,5 +94,25 @@ describe("cursor and configuration", () => {
     expect(searchConfig("de_AT")).toBe("german");
     expect(searchConfig("zh-Hans")).toBe("simple");
     expect(searchConfig("ja")).toBe("simple");
+  });
+});
+
+describe("the viewer's find box from a search of what was said", () => {
+  it("keeps the words to find and drops the search's operators", () => {
+    expect(findTextOf("bread")).toBe("bread");
+    expect(findTextOf('  "bread  rises" ')).toBe("bread rises");
+    expect(findTextOf("bread -toast")).toBe("bread");
+    expect(findTextOf('bread -"sliced toast" rises')).toBe("bread rises");
+    expect(findTextOf("bread OR cake")).toBe("bread");
+    expect(findTextOf("-toast")).toBe("");
+    expect(findTextOf("well-known")).toBe("well-known");
+  });
+
+  it("links to the transcript with the box filled, and reads it back bounded", () => {
+    expect(viewerFindHref("tr_1", '"bread rises"')).toBe("/dashboard?transcript=tr_1&find=bread+rises");
+    expect(viewerFindHref("tr_1", "-toast")).toBe("/dashboard?transcript=tr_1");
+    expect(parseFindText(new URLSearchParams("find=bread+rises").get("find"))).toBe("bread rises");
+    expect(parseFindText(null)).toBe("");
+    expect(parseFindText("x".repeat(500))).toHaveLength(200);
   });
 });

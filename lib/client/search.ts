@@ -22,6 +22,30 @@ export function viewerMomentHref(moment: Pick<SearchMoment, "transcript_id" | "s
   return `/dashboard?${new URLSearchParams({ transcript: moment.transcript_id, t: momentSeconds(moment.start) })}`;
 }
 
+/**
+ * What the viewer's find box looks for, given a search of what was said: the words to find, without the
+ * search's operators (quotes, -excluded words; of `a OR b`, the first alternative). The box finds text as
+ * written, the search finds stemmed words, so this is the nearest literal form; "" where nothing is left.
+ */
+export function findTextOf(q: string): string {
+  const firstAlternative = q.split(/\s+OR\s+/)[0] ?? "";
+  const kept = firstAlternative.replace(/(^|\s)-("[^"]*"?|\S*)/g, " ").replace(/"/g, " ");
+  return kept.trim().split(/\s+/).filter(Boolean).join(" ");
+}
+
+/** The dashboard's viewer with its find box holding `q`'s words: every moment of that transcript, one after another. */
+export function viewerFindHref(transcriptId: string, q: string): string {
+  const find = findTextOf(q);
+  const search = new URLSearchParams({ transcript: transcriptId });
+  if (find) search.set("find", find);
+  return `/dashboard?${search}`;
+}
+
+/** `find` of the viewer's address: the find box's first text (bounded like the search box), or "". */
+export function parseFindText(value: string | null | undefined): string {
+  return (value ?? "").trim().slice(0, 200);
+}
+
 /** `t` of a viewer link: the segment's own start (whole seconds would show the line before it). */
 export function momentSeconds(start: number): string {
   return String(Math.max(0, Math.round(start * 1000) / 1000));

@@ -2,8 +2,9 @@
 // undo stack, and the two API calls (save, restore the original). Pure apart from the calls, so the reducer
 // is tested without a browser. Find and replace is lib/edits/find-replace.ts (no server code in it).
 
+import type { QueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/client/api";
-import type { Transcript } from "@/lib/client/transcripts";
+import { transcriptKey, type Transcript } from "@/lib/client/transcripts";
 import type { Segment } from "@/lib/formats/types";
 import { replaceInSegments, type FindReplaceOptions } from "@/lib/edits/find-replace";
 
@@ -100,6 +101,13 @@ export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Pr
   });
 }
 
+/** A saved version into the query cache: the viewer's JSON replaced, the other formats read again when shown. */
+export function storeSavedTranscript(queryClient: QueryClient, saved: Transcript) {
+  queryClient.setQueryData(transcriptKey(saved.id, "json"), saved);
+  for (const format of ["text", "srt", "vtt", "md"] as const)
+    queryClient.removeQueries({ queryKey: transcriptKey(saved.id, format) });
+}
+
 /** DELETE /v1/transcripts/{id}/edits: the original, everywhere. */
 export function restoreOriginalTranscript(id: string): Promise<Transcript> {
   return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}/edits?format=json`, { method: "DELETE" });
@@ -118,9 +126,21 @@ export function fetchChanges(id: string): Promise<{ changes: RevisionChange[]; u
   return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions/current/diff`);
 }
 
+export interface RevisionEntry {
+  /** `original` for the transcript as the source gave it. */
+  id: string;
+  created_at: string | null;
+  segment_count: number;
+  current: boolean;
+}
+
 /** GET /v1/transcripts/{id}/revisions: the saved revisions (newest first) and the original. */
-export function fetchRevisions(
-  id: string,
-): Promise<{ revisions: { id: string; created_at: string | null; current: boolean }[] }> {
+export function fetchRevisions(id: string): Promise<{ revisions: RevisionEntry[]; kept: number }> {
   return apiFetch(`/v1/transcripts/${encodeURIComponent(id)}/revisions`);
+}
+
+/** GET /v1/transcripts/{id}?revision=…: one saved revision (or `original`), as JSON. */
+export function fetchRevision(id: string, revision: string): Promise<Transcript> {
+  const query = new URLSearchParams({ format: "json", revision });
+  return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?${query}`);
 }

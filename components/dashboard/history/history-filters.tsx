@@ -32,7 +32,7 @@ export function HistoryFilters({
   const ids = { q: useId(), platform: useId(), state: useId() };
   return (
     <div role="search" className="flex flex-wrap items-end gap-3">
-      <Field label="Search by title or video ID" htmlFor={ids.q} className="flex-[1_1_14rem]">
+      <Field label="Search titles, channels, video IDs and what was said" htmlFor={ids.q} className="flex-[1_1_14rem]">
         <Input
           ref={searchRef}
           id={ids.q}

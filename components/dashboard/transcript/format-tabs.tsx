@@ -16,12 +16,18 @@ export function FormatTabs({
   player,
   canSeek,
   startAt = null,
+  find = "",
+  onSaved,
 }: {
   transcript: Transcript;
   player: PlayerState;
   canSeek: boolean;
   /** The moment a link opened the transcript at (seconds), for the readable view to land on. */
   startAt?: number | null;
+  /** The readable view's find box's first text. */
+  find?: string;
+  /** A paragraph corrected in place was saved (the readable view's edit). */
+  onSaved?: (saved: Transcript) => void;
 }) {
   const baseId = useId();
   const [active, setActive] = useState<Format>("json");
@@ -105,7 +111,14 @@ export function FormatTabs({
                 {query.error.message}
               </p>
             ) : tab.format === "json" ? (
-              <ReadableTranscript transcript={query.data} player={player} canSeek={canSeek} startAt={startAt} />
+              <ReadableTranscript
+                transcript={query.data}
+                player={player}
+                canSeek={canSeek}
+                startAt={startAt}
+                find={find}
+                onSaved={onSaved}
+              />
             ) : (
               <RenderedFormat content={query.data.content ?? ""} />
             ))}

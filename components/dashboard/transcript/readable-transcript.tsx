@@ -1,7 +1,10 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { sourceHref, type Transcript } from "@/lib/client/transcripts";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { formatClock, sourceHref, type Transcript } from "@/lib/client/transcripts";
+import { saveTranscriptEdit, storeSavedTranscript } from "@/lib/client/transcript-edits";
+import { paragraphText, redistributeParagraph } from "@/lib/edits/paragraph-text";
 import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/client/transcript-view";
 import type { usePlayer } from "@/lib/client/use-player";
 import { keepInView, landBelowPinned } from "@/lib/client/keep-in-view";
@@ -12,6 +15,7 @@ import { renderText, renderTimestampedText } from "@/lib/formats/text";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { CopyButton } from "@/components/dashboard/transcript/copy-button";
+import { ParagraphEditor } from "@/components/dashboard/transcript/paragraph-editor";
 import { SegmentLine } from "@/components/dashboard/transcript/segment-line";
 import { ReadingView } from "@/components/transcript/reading-view";
 
@@ -22,25 +26,32 @@ type PlayerState = ReturnType<typeof usePlayer>;
  * the cue list (one line per caption cue) one click away; chapters, the cue or word being played, search, the
  * moment a link names (`startAt`: History's and the dashboard search's `&t=`) scrolled to below the sticky
  * player and marked. The search bar stays pinned (under the phone's sticky player, at the top on wide screens);
- * the first match is shown as soon as it is typed.
+ * the first match is shown as soon as it is typed. With `onSaved` (the author's own transcript), each paragraph can be
+ * corrected in place.
  */
 export function ReadableTranscript({
   transcript,
   player,
   canSeek,
   startAt = null,
+  find = "",
+  onSaved,
 }: {
   transcript: Transcript;
   player: PlayerState;
   canSeek: boolean;
   startAt?: number | null;
+  /** The find box's first text: its first match is shown, as if typed. */
+  find?: string;
+  /** A correction saved here: the transcript as the author now sees it. */
+  onSaved?: (saved: Transcript) => void;
 }) {
   // `words` (issue 39) where the source times each word; the generated client's type may not name it yet.
   const segments = useMemo(() => (transcript.segments ?? []) as TimedSegment[], [transcript.segments]);
   const chapters = useMemo(() => chapterStarts(segments, transcript.chapters ?? []), [segments, transcript.chapters]);
-  const [query, setQuery] = useState("");
+  const [query, setQuery] = useState(find);
   const [current, setCurrent] = useState(0);
-  const [follow, setFollow] = useState(true);
+  const [follow, setFollow] = useState(find === "");
   const [timestamps, setTimestamps] = useState(false);
   const [view, setView] = useState<"reading" | "cues">("reading");
   const list = useRef<HTMLOListElement>(null);
@@ -60,6 +71,22 @@ export function ReadableTranscript({
   const sourceLink = sourceHref(transcript.source_url);
   const searchId = useId();
   useRovingFocus(list, [segments, canSeek, view]);
+  const queryClient = useQueryClient();
+  // The paragraph being corrected in place (its index in `paragraphs`), or -1.
+  const [editing, setEditing] = useState(-1);
+  const onEdit = useCallback((paragraph: number) => setEditing(paragraph), []);
+  const editedParagraph = paragraphs[editing];
+
+  async function saveParagraph(text: string) {
+    const { from, to } = editedParagraph;
+    const corrected = redistributeParagraph(segments, from, to, text);
+    if (corrected !== segments) {
+      const saved = await saveTranscriptEdit(transcript.id, corrected);
+      storeSavedTranscript(queryClient, saved);
+      onSaved?.(saved);
+    }
+    setEditing(-1);
+  }
 
   /** A segment's element in the view shown: its cue in the reading view, its line in the cue list. */
   const segmentElement = (index: number) =>
@@ -242,6 +269,22 @@ export function ReadableTranscript({
             matches={matches}
             currentMatch={currentMatch}
             onSeek={canSeek ? player.seek : null}
+            edit={
+              onSaved
+                ? {
+                    paragraph: editing,
+                    onEdit,
+                    editor: editedParagraph && (
+                      <ParagraphEditor
+                        text={paragraphText(segments, editedParagraph.from, editedParagraph.to)}
+                        clock={formatClock(editedParagraph.start)}
+                        onSave={saveParagraph}
+                        onCancel={() => setEditing(-1)}
+                      />
+                    ),
+                  }
+                : null
+            }
           />
         ) : (
           <ol
