@@ -1,0 +1,91 @@
+import { Worker } from "node:worker_threads";
+
+// The one way untrusted documents are parsed off the event loop (feeds: lib/podcasts/parse-off-thread.ts,
+// caption tracks: lib/captions/parse-off-thread.ts): each parse gets a fresh worker thread (parse-worker.ts)
+// with a memory limit (resourceLimits: a thread over it is stopped, the process is not) and a deadline (the
+// thread is terminated), and at most `threads` parses run at once in the process; the others wait their
+// turn. A document that takes seconds to read delays only itself.
+
+export interface OffThreadSettings {
+  /** Parses at once in this process. */
+  threads: number;
+  /** Deadline for one parse. */
+  timeoutMs: number;
+  /** Heap limit of one parse's thread, in MB. */
+  memoryMb: number;
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function turn(threads: number): Promise<() => void> {
+  if (running >= threads) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+function spawn(job: unknown, settings: OffThreadSettings): Worker {
+  const options = {
+    workerData: job,
+    resourceLimits: {
+      maxOldGenerationSizeMb: settings.memoryMb,
+      maxYoungGenerationSizeMb: Math.min(64, Math.max(8, settings.memoryMb / 8)),
+      stackSizeMb: 4,
+    },
+    stdout: false,
+    stderr: false,
+  };
+  // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles, as in instrumentation.ts), not a
+  // setting. In the built app, Turbopack bundles the entry below as a worker chunk of its own. Elsewhere the
+  // code runs from its TypeScript sources (tests, and tsx scripts such as the job worker): the thread
+  // registers tsx, then imports the entry.
+  if (process.env.NEXT_RUNTIME !== "nodejs") {
+    const entry = import.meta.url.replace(/[^/]*$/, "parse-worker.ts");
+    return new Worker(
+      `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+      { ...options, eval: true },
+    );
+  }
+  return new Worker(new URL("./parse-worker.ts", import.meta.url), options);
+}
+
+/**
+ * `job` (a message parse-worker.ts knows by its `kind`) → the worker's answer. Over the deadline or the memory
+ * limit: `tooMuch()` is thrown.
+ */
+export async function runOffThread<Outcome>(
+  job: { kind: string },
+  settings: OffThreadSettings,
+  tooMuch: () => Error,
+): Promise<Outcome> {
+  const release = await turn(settings.threads);
+  try {
+    return await new Promise<Outcome>((resolve, reject) => {
+      const worker = spawn(job, settings);
+      let settled = false;
+      const settle = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        fn();
+        void worker.terminate();
+      };
+      const timer = setTimeout(() => settle(() => reject(tooMuch())), settings.timeoutMs);
+      worker.once("message", (message: Outcome) => settle(() => resolve(message)));
+      worker.once("error", (error: Error & { code?: string }) =>
+        settle(() => reject(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? tooMuch() : error)),
+      );
+      worker.once("exit", (code) =>
+        settle(() => reject(new Error(`The parser thread stopped (exit code ${code}) without an answer.`))),
+      );
+    });
+  } finally {
+    release();
+  }
+}
