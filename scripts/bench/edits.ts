@@ -120,9 +120,14 @@ export async function benchEdits(): Promise<Record<string, number>> {
     const figures: Record<string, number> = {};
     Object.assign(
       figures,
-      await benchEditAttack(base, key, db, userId, app.pid, (id, videoId, segments) =>
-        seed(db, userId, id, videoId, segments, "en", "manual"),
-      ),
+      await benchEditAttack({
+        base,
+        key,
+        db,
+        userId,
+        appPid: app.pid,
+        seed: (id, videoId, segments) => seed(db, userId, id, videoId, segments, "en", "manual"),
+      }),
     );
     if (process.env.BENCH_EDITS_ONLY === "attack") return figures;
 
