@@ -192,9 +192,13 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
-  // Corrections (lib/edits): revisions kept per (user, transcript), and each user's bytes of revisions.
+  // Corrections (lib/edits): revisions kept per (user, transcript), each user's bytes of revisions, saves per
+  // user and minute, and the worker threads that prepare saves (at once, and each one's deadline).
   EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),
   EDIT_STORAGE_BYTES: z.coerce.number().int().positive().default(104_857_600), // 100 MiB
+  EDIT_SAVES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  EDIT_SAVE_THREADS: z.coerce.number().int().positive().max(16).default(2),
+  EDIT_SAVE_SECONDS: z.coerce.number().positive().max(300).default(10),
 
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),

@@ -5371,7 +5371,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The body is over 4 MiB, or the caller's saved corrections would pass EDIT_STORAGE_BYTES (`payload_too_large`) */
+            /** @description The body is over 4 MiB, the caller's saved corrections would pass EDIT_STORAGE_BYTES, or the correction takes more work than one save may use (`payload_too_large`) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -5389,7 +5389,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            /** @description More than EDIT_SAVES_PER_MINUTE saves in a minute (`rate_limited`, with Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

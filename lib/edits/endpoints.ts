@@ -18,7 +18,7 @@ export const editTranscriptEndpoint = defineEndpoint({
   description:
     "Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words`) or `format` (`srt` or `vtt`) with `content` (a corrected subtitle file). Unchanged words keep their times; new words share the time between their neighbours. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.",
   auth: "use",
-  rateLimit: "edit",
+  rateLimit: "editSave",
   params: transcriptIdParamsSchema,
   query: transcriptFormatQuerySchema,
   body: editRequestSchema,
@@ -26,7 +26,8 @@ export const editTranscriptEndpoint = defineEndpoint({
   maxBodyBytes: MAX_EDIT_BODY_BYTES,
   errors: {
     404: "Not in the caller's history",
-    413: "The body is over 4 MiB, or the caller's saved corrections would pass EDIT_STORAGE_BYTES (`payload_too_large`)",
+    413: "The body is over 4 MiB, the caller's saved corrections would pass EDIT_STORAGE_BYTES, or the correction takes more work than one save may use (`payload_too_large`)",
+    429: "More than EDIT_SAVES_PER_MINUTE saves in a minute (`rate_limited`, with Retry-After)",
   },
 });
 

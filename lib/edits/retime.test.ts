@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { followTimings, retimeSegment } from "@/lib/edits/retime";
-import { diffTokens, tokenize } from "@/lib/edits/word-diff";
+import { diffBudget, diffTokens, tokenize } from "@/lib/edits/word-diff";
 import type { Segment } from "@/lib/formats/types";
 
 const timed: Segment = {
@@ -91,6 +91,72 @@ describe("followTimings", () => {
   it("keeps the caller's own word times", () => {
     const words = [{ start: 10, end: 14, text: "hi" }];
     expect(followTimings([timed], [{ start: 10, end: 14, text: "hi", words }])[0]!.words).toBe(words);
+  });
+});
+
+describe("retiming under the save's diff budget", () => {
+  const inOrderInside = (segment: Segment) =>
+    segment.words!.every(
+      (w, i) =>
+        w.start >= segment.start &&
+        w.end <= segment.end &&
+        w.end >= w.start &&
+        (i === 0 || w.start >= segment.words![i - 1]!.start),
+    );
+
+  it("with budget left, the words between changes keep their times", () => {
+    const out = retimeSegment(timed, { start: 10, end: 14, text: "they met a doctor Smith yesterday" });
+    expect(out.words!.find((w) => w.text === "met")).toEqual({ start: 10.5, end: 11, text: "met" });
+    expect(out.words!.find((w) => w.text === "doctor")).toEqual({ start: 11, end: 12, text: "doctor" });
+  });
+
+  it("once it is spent: the common first and last words keep their times, the others share the time between", () => {
+    const out = retimeSegment(timed, { start: 10, end: 14, text: "we saw doctor Smith today" }, diffBudget(0));
+    expect(out.words).toEqual([
+      { start: 10, end: 10.5, text: "we" },
+      { start: 10.5, end: 11.333, text: "saw" },
+      { start: 11.333, end: 12.167, text: "doctor" },
+      { start: 12.167, end: 13, text: "Smith" },
+      { start: 13, end: 14, text: "today" },
+    ]);
+    const coarse = retimeSegment(
+      timed,
+      { start: 10, end: 14, text: "they met a doctor Smith yesterday" },
+      diffBudget(0),
+    );
+    expect(coarse.words).toHaveLength(6);
+    expect(inOrderInside(coarse)).toBe(true);
+  });
+
+  it("every segment of a save draws from one budget; words stay in order inside their segment, also where old word times overlap", () => {
+    const overlapping: Segment = {
+      start: 0,
+      end: 4,
+      text: "one two three four",
+      words: [
+        { start: 0, end: 2.5, text: "one" },
+        { start: 1, end: 3.5, text: "two" },
+        { start: 2, end: 4, text: "three" },
+        { start: 2, end: 4, text: "four" },
+      ],
+    };
+    const current: Segment[] = Array.from({ length: 30 }, (_, i) => ({
+      ...timed,
+      start: i * 4,
+      end: i * 4 + 4,
+      words: timed.words!.map((w) => ({ ...w, start: w.start - 10 + i * 4, end: w.end - 10 + i * 4 })),
+    }));
+    const edited = current.map((s) => ({ start: s.start, end: s.end, text: "they met a doctor Smith yesterday" }));
+    const budget = diffBudget(200);
+    const out = followTimings(current, edited, budget);
+    expect(budget.left).toBeLessThanOrEqual(0);
+    expect(budget.used).toBeLessThanOrEqual(200);
+    // The first segments were aligned word by word; the last ones past the budget were not.
+    expect(out[0]!.words!.find((w) => w.text === "met")).toMatchObject({ start: 0.5, end: 1 });
+    expect(out[29]!.words!.find((w) => w.text === "met")!.start).not.toBe(116.5);
+    expect(out.every(inOrderInside)).toBe(true);
+    const squeezed = retimeSegment(overlapping, { start: 0, end: 4, text: "one new words four" }, diffBudget(0));
+    expect(inOrderInside(squeezed)).toBe(true);
   });
 });
 

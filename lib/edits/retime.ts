@@ -1,10 +1,17 @@
 import type { Segment, Word } from "@/lib/formats/types";
-import { diffTokens, tokenize } from "@/lib/edits/word-diff";
+import { diffBudget, diffTokens, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
 
 // Timings follow the words. A corrected segment keeps the times of every word it did not change (a word-level
 // diff against the segment as it was), and the words it adds share the time between their kept neighbours
 // (the time of the words they replace, or the segment's edge), evenly. A segment whose source gave no word
 // times keeps no invented ones: its own start and end are its timing.
+//
+// The diffs of one save draw from one budget (SAVE_DIFF_STEPS): once it is spent, each remaining segment
+// keeps the times of its common first and last words only, and its other words share the time between them
+// evenly (the diff's coarse answer), which costs a pass over the words.
+
+/** The diff steps one save may take over all its segments. */
+export const SAVE_DIFF_STEPS = 5_000_000;
 
 /** A segment as an edit sends it: its times, its text, and word times only when the caller has them. */
 export interface EditedSegment {
@@ -19,14 +26,18 @@ const round = (s: number) => ms(s) / 1000;
 const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
 
 /** `next` (new text, possibly new times) with word times carried over from `old` where the words are the same. */
-export function retimeSegment(old: Segment, next: EditedSegment): Segment {
+export function retimeSegment(
+  old: Segment,
+  next: EditedSegment,
+  budget: DiffBudget = diffBudget(SAVE_DIFF_STEPS),
+): Segment {
   const base: Segment = { start: next.start, end: next.end, text: next.text };
   if (!old.words || old.words.length === 0) return base;
   const oldTokens = old.words.map((w) => w.text.trim());
   const newTokens = tokenize(next.text);
   if (newTokens.length === 0) return base;
   const kept = new Array<Word | null>(newTokens.length).fill(null);
-  for (const run of diffTokens(oldTokens, newTokens)) {
+  for (const run of diffTokens(oldTokens, newTokens, budget)) {
     if (run.op !== "equal") continue;
     for (let i = 0; i < run.tokens.length; i++) {
       const w = old.words[run.from + i]!;
@@ -46,8 +57,9 @@ export function retimeSegment(old: Segment, next: EditedSegment): Segment {
     // A run of new words: between the previous kept word's end (or the segment's start) and the next kept word's start.
     let j = i;
     while (j < newTokens.length && !kept[j]) j++;
-    const from = words.length > 0 ? words[words.length - 1]!.end : next.start;
     const to = j < newTokens.length ? kept[j]!.start : next.end;
+    // Not past the next kept word's start (old word times may overlap): the words stay in order.
+    const from = Math.min(words.length > 0 ? words[words.length - 1]!.end : next.start, to);
     const step = Math.max(0, to - from) / (j - i);
     for (let k = i; k < j; k++) {
       const start = round(from + step * (k - i));
@@ -64,7 +76,11 @@ export function retimeSegment(old: Segment, next: EditedSegment): Segment {
  * millisecond, as subtitle files write them), or, when the list kept its length, to the one at its index
  * (a cue whose times were adjusted); a segment that matches nothing has no word times.
  */
-export function followTimings(current: readonly Segment[], edited: readonly EditedSegment[]): Segment[] {
+export function followTimings(
+  current: readonly Segment[],
+  edited: readonly EditedSegment[],
+  budget: DiffBudget = diffBudget(SAVE_DIFF_STEPS),
+): Segment[] {
   const byTimes = new Map<string, Segment>();
   for (const s of current) {
     const key = `${ms(s.start)}:${ms(s.end)}`;
@@ -76,6 +92,6 @@ export function followTimings(current: readonly Segment[], edited: readonly Edit
     const old = byTimes.get(`${ms(seg.start)}:${ms(seg.end)}`) ?? (sameLength ? current[index] : undefined);
     if (!old) return { start: seg.start, end: seg.end, text: seg.text };
     if (old.text === seg.text && old.start === seg.start && old.end === seg.end) return old;
-    return retimeSegment(old, seg);
+    return retimeSegment(old, seg, budget);
   });
 }

@@ -1,19 +1,19 @@
-import { CaptionParseError, parseCaptions, tidy } from "@/lib/captions/parse";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Format, Segment } from "@/lib/formats";
 import type { Transcript } from "@/lib/generated/prisma/client";
-import { errors } from "@/lib/http/errors";
+import { ApiError, errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { expirePublicPages } from "@/lib/publishing/public-pages";
 import { ownedTranscript } from "@/lib/transcripts/get-transcript";
 import { serializeTranscript, transcriptSegments } from "@/lib/transcripts/serializers";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 import { authorView, newestRevision, type AuthorRow } from "@/lib/edits/author-view";
-import { followTimings, type EditedSegment } from "@/lib/edits/retime";
+import { segmentsSize } from "@/lib/edits/prepare-save";
+import { prepareSaveOffThread } from "@/lib/edits/save-off-thread";
 import type { EditRequest } from "@/lib/edits/schemas";
-import { segmentProblems } from "@/lib/edits/validate";
-import { diffTokens, tokenize } from "@/lib/edits/word-diff";
+import { diffBudget, diffTokens, DIFF_STEPS, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
+import { sqlState } from "@/lib/db/sql-state";
 
 // Saving, listing and restoring a user's corrections of a transcript in their history (a transcript not in
 // it is a 404, whoever else has it). Editing is free: nothing here touches usage.
@@ -21,40 +21,6 @@ import { diffTokens, tokenize } from "@/lib/edits/word-diff";
 export const ORIGINAL = "original";
 /** The caller's current version (their newest revision, or the original when they have none). */
 export const CURRENT = "current";
-
-/** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
-export function segmentsSize(segments: readonly Segment[]): number {
-  return Buffer.byteLength(JSON.stringify(segments), "utf8");
-}
-
-/** The corrected list a PATCH body gives: its segments, or its subtitle file read by the one caption parser. */
-function editedSegments(body: EditRequest): EditedSegment[] {
-  const hasSegments = body.segments !== undefined;
-  const hasFile = body.format !== undefined || body.content !== undefined;
-  if (hasSegments === hasFile) throw refusal(["body"], "give either `segments` or `format` with `content`", null);
-  if (hasSegments) return body.segments!;
-  if (body.format === undefined || body.content === undefined)
-    throw refusal(
-      ["body", body.format === undefined ? "format" : "content"],
-      "`format` and `content` go together",
-      null,
-    );
-  let segments: Segment[];
-  try {
-    // Manual captions' cleanup only (tidy): a correction is the author's text, never de-duplicated.
-    segments = tidy(parseCaptions(body.content, body.format));
-  } catch (error) {
-    if (error instanceof CaptionParseError) throw refusal(["body", "content"], error.message, null);
-    throw error;
-  }
-  return segments;
-}
-
-function refusal(loc: (string | number)[], msg: string, input: unknown): RequestValidationError {
-  return new RequestValidationError([
-    { type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } },
-  ]);
-}
 
 /** The latest a corrected segment may end: the media's duration, or the source's own last end when later. */
 function maxEnd(row: Transcript): number {
@@ -81,42 +47,63 @@ export async function saveEdit(
   format: Format = "json",
 ): Promise<TranscriptResponse> {
   const row = await ownedTranscript(userId, transcriptId);
-  const edited = editedSegments(body);
   const current = transcriptSegments(await authorView(userId, row));
-  const problems = segmentProblems(
-    edited,
-    maxEnd(row),
-    current,
-    body.segments ? ["body", "segments"] : ["body", "content"],
+  const settings = env();
+  const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
+  // Reading, validating and retiming the body: in a worker thread with a deadline (save-off-thread.ts).
+  const prepared = await prepareSaveOffThread(
+    { kind: "edit", body, current, maxEnd: maxEnd(row) },
+    { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
   );
-  if (problems.length > 0) throw new RequestValidationError(problems);
-  const segments = followTimings(current, edited);
-  const sizeBytes = segmentsSize(segments);
-  const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = env();
+  if (!prepared.ok) throw new RequestValidationError(prepared.problems);
+  const { segments, sizeBytes } = prepared;
+  const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
-  const saved = await db.$transaction(async (tx) => {
-    // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
-    const revision = await tx.transcriptRevision.create({
-      data: { userId, transcriptId, segments: segments as object[], sizeBytes },
-    });
-    const older = await tx.transcriptRevision.findMany({
-      where: { userId, transcriptId },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      skip: kept,
-      select: { id: true },
-    });
-    if (older.length > 0) await tx.transcriptRevision.deleteMany({ where: { id: { in: older.map((r) => r.id) } } });
-    const used = await tx.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
-    if ((used._sum.sizeBytes ?? 0) > limit)
-      throw errors.payloadTooLarge(
-        `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
+  try {
+    await db.$transaction(
+      async (tx) => {
+        // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
+        // Only the id comes back: the segments are already here (no second 4 MiB JSON to read).
+        await tx.transcriptRevision.create({
+          data: { userId, transcriptId, segments: segments as object[], sizeBytes },
+          select: { id: true },
+        });
+        const older = await tx.transcriptRevision.findMany({
+          where: { userId, transcriptId },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip: kept,
+          select: { id: true },
+        });
+        if (older.length > 0) await tx.transcriptRevision.deleteMany({ where: { id: { in: older.map((r) => r.id) } } });
+        const used = await tx.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
+        if ((used._sum.sizeBytes ?? 0) > limit)
+          throw errors.payloadTooLarge(
+            `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
+          );
+      },
+      { timeout: deadlineMs },
+    );
+  } catch (error) {
+    // Past the deadline (the insert's search indexing is bounded by MAX_WORDS, but a loaded database can
+    // still be slower): nothing was stored, and the same save may work in a moment.
+    if ((error as { code?: unknown }).code === "P2028")
+      throw new ApiError(
+        "database_unavailable",
+        "The database took too long to store this correction, so nothing was stored. Try again in a few seconds.",
+        { "Retry-After": "5" },
       );
-    return revision;
-  });
+    // The search index's words of one library entry (its transcript's and this correction's, without
+    // positions) exceed what PostgreSQL keeps in one tsvector (1 MiB): too many different words to index.
+    if (sqlState(error) === "54000")
+      throw errors.payloadTooLarge(
+        "This correction holds too many different words to be indexed for search. Keep the transcript's own words and correct them.",
+      );
+    throw error;
+  }
   await expireAuthorPages(userId, transcriptId);
   return serializeTranscript(
-    { ...row, segments: saved.segments as Transcript["segments"], edited: true } satisfies AuthorRow,
+    { ...row, segments: segments as unknown as Transcript["segments"], edited: true } satisfies AuthorRow,
     format,
   );
 }
@@ -227,13 +214,17 @@ type Change = {
  * Word-level differences of two versions, in two steps so that a long transcript with many scattered edits
  * stays cheap and exact: segments first, by their times (a correction keeps them: aligned segments are then
  * diffed word by word, pair by pair), then the words of each run of added, removed or re-timed segments.
- * Each step is Myers' diff bounded by MAX_EDITS (beyond it, a coarser but still correct answer).
+ * Each step is Myers' diff, all of them drawing from one budget (beyond it, coarser but still correct answers).
  */
-export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
+export function diffSegments(
+  a: readonly Segment[],
+  b: readonly Segment[],
+  budget: DiffBudget = diffBudget(DIFF_STEPS),
+) {
   const changes: Change[] = [];
   let unchanged = 0;
   const times = (s: Segment) => `${Math.round(s.start * 1000)}:${Math.round(s.end * 1000)}`;
-  const segmentRuns = diffTokens(a.map(times), b.map(times));
+  const segmentRuns = diffTokens(a.map(times), b.map(times), budget);
   let i = 0;
   while (i < segmentRuns.length) {
     const run = segmentRuns[i]!;
@@ -243,7 +234,7 @@ export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
         const now = b[run.at + j]!;
         if (old.text === now.text) unchanged += tokenize(old.text).length;
         else {
-          const words = wordChanges(locate([old]), locate([now]));
+          const words = wordChanges(locate([old]), locate([now]), budget);
           unchanged += words.unchanged;
           changes.push(...words.changes);
         }
@@ -264,7 +255,7 @@ export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
       else to.push(...b.slice(r.from, r.from + r.tokens.length));
       i++;
     }
-    const words = wordChanges(locate(from), locate(to));
+    const words = wordChanges(locate(from), locate(to), budget);
     unchanged += words.unchanged;
     changes.push(
       ...words.changes.map((c) => ({
@@ -282,8 +273,8 @@ export function diffSegments(a: readonly Segment[], b: readonly Segment[]) {
   };
 }
 
-function wordChanges(a: Located, b: Located): { changes: Change[]; unchanged: number } {
-  const runs = diffTokens(a.tokens, b.tokens);
+function wordChanges(a: Located, b: Located, budget: DiffBudget): { changes: Change[]; unchanged: number } {
+  const runs = diffTokens(a.tokens, b.tokens, budget);
   const changes: Change[] = [];
   let unchanged = 0;
   for (let i = 0; i < runs.length; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { segmentProblems } from "@/lib/edits/validate";
+import { MAX_WORDS, segmentProblems } from "@/lib/edits/validate";
 
 const ok = [
   { start: 0, end: 1, text: "a" },
@@ -58,5 +58,17 @@ describe("segmentProblems", () => {
 
   it("refuses an empty list", () => {
     expect(segmentProblems([], 10, [])).toHaveLength(1);
+  });
+
+  it(`refuses more than ${MAX_WORDS} words in all segments together (each is indexed for search)`, () => {
+    const full = "a ".repeat(2500).trim();
+    const segments = (count: number) => Array.from({ length: count }, (_, i) => ({ start: i, end: i + 1, text: full }));
+    expect(segmentProblems(segments(MAX_WORDS / 2500), 1000, [])).toEqual([]);
+    expect(segmentProblems(segments(MAX_WORDS / 2500 + 1), 1000, [])).toEqual([
+      expect.objectContaining({
+        loc: ["body", "segments"],
+        msg: `Value error, at most ${MAX_WORDS} words in all segments together`,
+      }),
+    ]);
   });
 });

@@ -7,9 +7,13 @@ import type { EditedSegment } from "@/lib/edits/retime";
 // segments in order, none overlapping the one before (except a pair the author's current version already has
 // overlapping: two speakers' manual captions), inside the media's duration, with storable, non-empty text
 // of bounded length, and word times inside their segment, in order. Every problem is one 422 item.
+// The words of all segments together are bounded too: a saved revision is indexed for search in the same
+// transaction (the trigger of migration revision_search), at a cost proportional to its words.
 
 export const MAX_SEGMENTS = 50_000;
 export const MAX_SEGMENT_CHARS = 5_000;
+/** Words in all: twenty hours of speech (a 3-hour transcript has about 30,000). */
+export const MAX_WORDS = 200_000;
 /** Times are compared to the millisecond, as subtitle files write them. */
 const EPSILON = 0.0005;
 
@@ -36,8 +40,10 @@ export function segmentProblems(
   for (let i = 1; i < current.length; i++)
     if (current[i]!.start < current[i - 1]!.end - EPSILON)
       overlapping.add(`${key(current[i - 1]!)}|${key(current[i]!)}`);
+  let words = 0;
   segments.forEach((seg, i) => {
     const loc = [...at, i];
+    if (words <= MAX_WORDS) words += wordCount(seg.text); // counted only until past the bound
     if (!Number.isFinite(seg.start) || seg.start < 0)
       problems.push(item([...loc, "start"], "start must be a time in seconds, 0 or more", seg.start));
     if (!Number.isFinite(seg.end) || seg.end < seg.start - EPSILON)
@@ -59,7 +65,19 @@ export function segmentProblems(
       problems.push(...textProblems(word.text, [...wloc, "text"]));
     });
   });
+  if (words > MAX_WORDS) problems.push(item(at, `at most ${MAX_WORDS} words in all segments together`, words));
   return problems;
+}
+
+const WORD = /\S+/gu;
+
+/** The words tokenize() would find in `text`, counted without keeping them. */
+function wordCount(text: string): number {
+  if (typeof text !== "string") return 0;
+  let count = 0;
+  WORD.lastIndex = 0;
+  while (WORD.exec(text) !== null) count++;
+  return count;
 }
 
 function textProblems(text: string, loc: Loc): ValidationErrorItem[] {

@@ -37,7 +37,10 @@ export const RATE_LIMITS = {
   magicLinkEmail: { by: "email", points: 5, seconds: 60 * 60 },
   // The caller's own account.
   account: { by: "user", points: 1200, seconds: 60 }, // reads, history, job polling, key ensure, sign-out everywhere
-  edit: { by: "user", points: 120, seconds: 60 }, // PATCH /v1/transcripts/{id}, restore (each stores a revision or expires pages)
+  edit: { by: "user", points: 120, seconds: 60 }, // restore (DELETE /v1/transcripts/{id}/edits: expires pages)
+  // PATCH /v1/transcripts/{id} (and MCP's edit_transcript): each reads, checks and retimes a body of up to
+  // 4 MiB in a worker thread and stores a revision that is indexed for search.
+  editSave: { by: "user", points: () => env().EDIT_SAVES_PER_MINUTE, seconds: 60 },
   apiKeyRegenerate: { by: "user", points: 10, seconds: 60 * 60 },
   billing: { by: "user", points: 60, seconds: 60 * 60 }, // each one calls Stripe
   // Paid work, by tier.

@@ -1,4 +1,4 @@
-// Figures for issue 40 (corrections), against the built app on PostgreSQL, through @verbatim/client:
+// Figures for corrections, against the built app on PostgreSQL, through @verbatim/client:
 //   - a real manual caption file (the Russian lecture, test/fixtures/captions/gfedoseev.lecture.manual.ru.vtt)
 //     and a real automatic one (t2o2.auto.en.vtt, YouTube's rolling auto captions, de-duplicated as stored):
 //     a word replaced everywhere (the word nearest to 40 occurrences) by edits.findReplace, and the file
@@ -16,9 +16,11 @@ import { captionSegments, parseCaptions } from "../../lib/captions/parse";
 import { diffTokens, tokenize } from "../../lib/edits/word-diff";
 import type { Segment } from "../../lib/formats/types";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { benchEditAttack } from "./edit-attack";
 import { createApiKey, startApp } from "./server";
 
-const PORT = 3401;
+/** BENCH_EDITS_PORT moves the app off 3401; BENCH_EDITS_ONLY=attack runs only the heaviest correction. */
+const PORT = Number(process.env.BENCH_EDITS_PORT ?? 3401);
 
 function fixture(name: string): string {
   return readFileSync(fileURLToPath(new URL(`../../test/fixtures/captions/${name}`, import.meta.url)), "utf8");
@@ -116,6 +118,18 @@ export async function benchEdits(): Promise<Record<string, number>> {
     const userId = rows[0]!.id;
     const verbatim = createVerbatimClient({ baseUrl: base, apiKey: key });
     const figures: Record<string, number> = {};
+    Object.assign(
+      figures,
+      await benchEditAttack({
+        base,
+        key,
+        db,
+        userId,
+        appPid: app.pid,
+        seed: (id, videoId, segments) => seed(db, userId, id, videoId, segments, "en", "manual"),
+      }),
+    );
+    if (process.env.BENCH_EDITS_ONLY === "attack") return figures;
 
     const tracks = [
       { name: "manual", file: "gfedoseev.lecture.manual.ru.vtt", lang: "ru", kind: "manual" as const },

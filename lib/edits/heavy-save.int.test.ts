@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, callRoute } from "@/test/request";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { gritSegments, seedTranscript } from "@/test/publishing";
+import type { Segment } from "@/lib/formats";
+import { MAX_WORDS } from "@/lib/edits/validate";
+
+// The heaviest corrections a caller can send, through the route handler against PostgreSQL: each is stored
+// whole or refused whole with a 4xx in the contract's shape, and saves are rate-limited per user.
+
+const SAVES_PER_MINUTE = 4;
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let route: typeof import("@/app/v1/transcripts/[id]/route");
+
+beforeAll(async () => {
+  process.env.RATE_LIMIT_MULTIPLIER = "1";
+  process.env.EDIT_SAVES_PER_MINUTE = String(SAVES_PER_MINUTE);
+  ctx = await useTestDatabase();
+  route = await import("@/app/v1/transcripts/[id]/route");
+});
+afterAll(async () => ctx?.teardown());
+
+let videos = 0;
+
+/** A caller with the Grit transcript in their history, first corrected into `count` segments of one timed word. */
+async function callerWithTimedWords(count: number) {
+  const user = await createUser(ctx.db);
+  const { ensureApiKey } = await import("@/lib/auth/api-keys");
+  const { key } = await ensureApiKey(user.id);
+  const videoId = `heavy${String(++videos).padStart(6, "0")}`;
+  const transcript = await seedTranscript(ctx.db, user.id, { videoId });
+  const step = Math.floor((gritSegments().at(-1)!.end / count) * 1000) / 1000;
+  const segments: Segment[] = Array.from({ length: count }, (_, i) => {
+    const start = Math.round(i * step * 1000) / 1000;
+    const end = Math.round((start + step * 0.9) * 1000) / 1000;
+    return { start, end, text: `w${i}`, words: [{ start, end: start + 0.1, text: `w${i}` }] };
+  });
+  const caller = { userId: user.id, id: transcript.id, headers: bearer(key!), segments };
+  expect((await patch(caller, { segments })).status).toBe(200);
+  return caller;
+}
+
+const patch = (caller: { id: string; headers: Record<string, string> }, body: unknown) =>
+  callRoute(route.PATCH, `/v1/transcripts/${caller.id}`, {
+    method: "PATCH",
+    headers: caller.headers,
+    body,
+    params: { id: caller.id },
+  });
+
+const revisions = (caller: { userId: string; id: string }) =>
+  ctx.db.transcriptRevision.count({ where: { userId: caller.userId, transcriptId: caller.id } });
+
+/** `count` one-letter words: 2,500 of them fill a segment's 5,000 characters. */
+const letters = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, w) => String.fromCharCode(97 + ((w + from) % 26))).join(" ");
+
+describe("PATCH /v1/transcripts/{id} at its bounds", () => {
+  it("800 segments of 2,500 words (about 4 MB): refused with a 422 item, nothing stored", async () => {
+    const caller = await callerWithTimedWords(800);
+    const body = { segments: caller.segments.map((s) => ({ start: s.start, end: s.end, text: letters(2500) })) };
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(4_000_000);
+    const res = await patch(caller, body);
+    expect(res.status).toBe(422);
+    expect((res.json as { detail: unknown }).detail).toEqual([
+      expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining(`${MAX_WORDS} words`) }),
+    ]);
+    expect(await revisions(caller)).toBe(1);
+  });
+
+  it("80 segments of 2,451 words (near the most words a correction holds): stored, word times in order inside each segment", async () => {
+    const caller = await callerWithTimedWords(80);
+    const body = {
+      segments: caller.segments.map((s, i) => ({ start: s.start, end: s.end, text: `w${i} ${letters(2450, i)}` })),
+    };
+    const res = await patch(caller, body);
+    expect(res.status).toBe(200);
+    expect(await revisions(caller)).toBe(2);
+    const saved = (res.json as { segments: Segment[] }).segments;
+    expect(saved).toHaveLength(80);
+    // The one word each had keeps its time; every word lies inside its segment, in order.
+    expect(saved.map((s) => s.words![0])).toEqual(caller.segments.map((s) => s.words![0]));
+    const misplaced = saved.filter(
+      (segment) =>
+        segment.words!.length !== 2451 ||
+        segment.words!.some(
+          (word, w) =>
+            word.start < segment.start ||
+            word.end > segment.end ||
+            (w > 0 && word.start < segment.words![w - 1]!.start),
+        ),
+    );
+    expect(misplaced).toEqual([]);
+  });
+
+  it("more different words than search can index for one entry: 413, nothing stored", async () => {
+    const caller = await callerWithTimedWords(150);
+    // 150 × 833 words of 5 letters, each one different: past the 1 MiB that one tsvector holds once each word
+    // carries its user's key.
+    const body = {
+      segments: caller.segments.map((s, i) => ({
+        start: s.start,
+        end: s.end,
+        text: Array.from({ length: 833 }, (_, w) => (i * 833 + w).toString(36).padStart(5, "q")).join(" "),
+      })),
+    };
+    const res = await patch(caller, body);
+    expect(res.status).toBe(413);
+    expect(res.json).toMatchObject({ code: "payload_too_large", detail: expect.stringContaining("different words") });
+    expect(await revisions(caller)).toBe(1);
+  });
+
+  it(`past ${SAVES_PER_MINUTE} saves a minute: 429 rate_limited with Retry-After`, async () => {
+    const caller = await callerWithTimedWords(3);
+    for (let i = 1; i < SAVES_PER_MINUTE; i++)
+      expect((await patch(caller, { segments: caller.segments.map((s) => ({ ...s, text: `v${i}` })) })).status).toBe(
+        200,
+      );
+    const res = await patch(caller, { segments: caller.segments });
+    expect(res.status).toBe(429);
+    expect(res.json).toMatchObject({ code: "rate_limited" });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await revisions(caller)).toBe(SAVES_PER_MINUTE);
+  });
+});

@@ -1,0 +1,70 @@
+import { CaptionParseError, parseCaptions, tidy } from "@/lib/captions/parse";
+import type { Segment } from "@/lib/formats/types";
+import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
+import { followTimings, SAVE_DIFF_STEPS, type EditedSegment } from "@/lib/edits/retime";
+import type { EditRequest } from "@/lib/edits/schemas";
+import { segmentProblems } from "@/lib/edits/validate";
+import { diffBudget } from "@/lib/edits/word-diff";
+
+// The CPU work of a save, as one pure function of plain data, so that it runs in a worker thread
+// (revisions.ts sends it there through lib/process/off-thread.ts): reading a subtitle body, validating
+// the corrected list, carrying word times over (retime.ts, under one diff budget for the whole save), and
+// sizing the result as JSON. Proportional to the body; nothing here touches the database.
+
+/** What the worker is given (workerData). */
+export interface SaveJob {
+  kind: "edit";
+  body: EditRequest;
+  /** What the author sees now. */
+  current: Segment[];
+  /** The latest a corrected segment may end (revisions.ts: the media's duration or the source's last end). */
+  maxEnd: number;
+  /** Diff steps for the whole save (retime.ts SAVE_DIFF_STEPS; tests give fewer). */
+  diffSteps?: number;
+}
+
+/** What the worker answers: the segments to store and their JSON size, or the 422 items. */
+export type SaveOutcome =
+  | { ok: true; segments: Segment[]; sizeBytes: number; diffSteps: number }
+  | { ok: false; problems: ValidationErrorItem[] };
+
+/** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
+export function segmentsSize(segments: readonly Segment[]): number {
+  return Buffer.byteLength(JSON.stringify(segments), "utf8");
+}
+
+function problem(loc: Loc, msg: string, input: unknown): ValidationErrorItem {
+  return { type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } };
+}
+
+/** The corrected list a PATCH body gives: its segments, or its subtitle file read by the one caption parser. */
+function editedSegments(body: EditRequest): EditedSegment[] | ValidationErrorItem {
+  const hasSegments = body.segments !== undefined;
+  const hasFile = body.format !== undefined || body.content !== undefined;
+  if (hasSegments === hasFile) return problem(["body"], "give either `segments` or `format` with `content`", null);
+  if (hasSegments) return body.segments!;
+  if (body.format === undefined || body.content === undefined)
+    return problem(
+      ["body", body.format === undefined ? "format" : "content"],
+      "`format` and `content` go together",
+      null,
+    );
+  try {
+    // Manual captions' cleanup only (tidy): a correction is the author's text, never de-duplicated.
+    return tidy(parseCaptions(body.content, body.format));
+  } catch (error) {
+    if (error instanceof CaptionParseError) return problem(["body", "content"], error.message, null);
+    throw error;
+  }
+}
+
+export function prepareSave(job: SaveJob): SaveOutcome {
+  const edited = editedSegments(job.body);
+  if (!Array.isArray(edited)) return { ok: false, problems: [edited] };
+  const at: Loc = job.body.segments ? ["body", "segments"] : ["body", "content"];
+  const problems = segmentProblems(edited, job.maxEnd, job.current, at);
+  if (problems.length > 0) return { ok: false, problems };
+  const budget = diffBudget(job.diffSteps ?? SAVE_DIFF_STEPS);
+  const segments = followTimings(job.current, edited, budget);
+  return { ok: true, segments, sizeBytes: segmentsSize(segments), diffSteps: budget.used };
+}
