@@ -1,5 +1,5 @@
 // Where a piece of text sits in a server's HTML, read without a browser: the elements open around its first
-// occurrence in the document's text (not inside <script>, <style> or a comment), each with its attributes. A
+// occurrence in the body's text (not in <head>, nor inside <script>, <style> or a comment), each with its attributes. A
 // small tokenizer, enough for the well-formed HTML React writes; the server suite has no DOM.
 
 export interface OpenElement {
@@ -25,11 +25,12 @@ const VOID = new Set([
 const RAW_TEXT = new Set(["script", "style"]);
 const TOKEN = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
 
-/** The elements open around the first text node holding `needle`; null when no text node holds it. */
+/** The elements open around the body's first text node holding `needle` (from <body> on); null when none holds it. */
 export function ancestorsOfText(html: string, needle: string): OpenElement[] | null {
   const open: OpenElement[] = [];
-  let at = 0;
-  TOKEN.lastIndex = 0;
+  // From the body: the head's <title> and meta tags repeat the page's text.
+  let at = Math.max(0, html.search(/<body[\s>]/i));
+  TOKEN.lastIndex = at;
   for (let match = TOKEN.exec(html); ; match = TOKEN.exec(html)) {
     const text = html.slice(at, match ? match.index : html.length);
     if (text.includes(needle)) return [...open];

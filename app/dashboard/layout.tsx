@@ -24,7 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           >
             <span
               data-testid="user-email"
-              className="max-w-56 truncate max-sm:sr-only"
+              className="max-w-32 truncate max-sm:sr-only"
               title={session.user.email ?? undefined}
             >
               {session.user.email}

@@ -74,7 +74,7 @@ export function DashboardNav() {
               href={item.href}
               aria-current={pathname === item.href ? "page" : undefined}
               onClick={() => setOpen(false)}
-              className={`flex items-center rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-md:min-h-11 md:px-3 ${focusRing}`}
+              className={`flex items-center rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-md:min-h-11 ${focusRing}`}
             >
               {item.label}
             </Link>

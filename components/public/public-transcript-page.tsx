@@ -63,7 +63,9 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
           </p>
           {/* One line of small links, even on a phone: the text, not the downloads, fills the first screen. */}
           <p className="flex flex-wrap items-center gap-x-1 text-sm" data-testid="public-downloads">
-            <span className="pr-1 text-stone-600">Download</span>
+            <span className="pr-1 text-stone-600" aria-hidden="true">
+              Download
+            </span>
             {FORMAT_TABS.map((tab) => (
               <a
                 key={tab.format}
@@ -71,9 +73,8 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
                 className={downloadLink}
                 download
                 rel="nofollow"
-                aria-label={`Download ${tab.format === "json" ? "JSON" : tab.label} (.${tab.extension})`}
               >
-                .{tab.extension}
+                <span className="sr-only">Download </span>.{tab.extension}
               </a>
             ))}
           </p>

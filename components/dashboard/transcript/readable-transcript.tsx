@@ -105,16 +105,18 @@ export function ReadableTranscript({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [moment]);
 
-  // The line (or word) being played stays in view while following.
+  // The line (or word) being played stays in view while following, once playback has moved: a player reports
+  // 0 s as soon as it loads, which must not scroll the page away from its top.
+  const moved = (player.time ?? 0) > 0;
   useEffect(() => {
-    if (!follow || active < 0 || active === moment) return;
+    if (!follow || !moved || active < 0 || active === moment) return;
     const element =
       view === "reading"
         ? (body.current?.querySelector<HTMLElement>(".reading [data-playing]") ?? segmentElement(active))
         : segmentElement(active);
     if (element) keepInView(element);
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [active, activeWord, follow, view]);
+  }, [active, activeWord, follow, moved, view]);
 
   // Typing jumps to the first match (and stops following playback, which would scroll it away).
   useEffect(() => {
