@@ -36,7 +36,7 @@ import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbo
 import type { ParsedSource } from "@/lib/sources";
 
 import { CaptionParseError } from "../parse";
-import { parseCaptionsOffThread } from "../parse-off-thread";
+import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
 import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
 import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
@@ -687,6 +687,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     try {
       return await parseCaptionsOffThread(body, "json3", track.kind);
     } catch (err) {
+      if (err instanceof CaptionTrackTooLarge) throw sourceError("response_too_large", err.message, err);
       if (err instanceof CaptionParseError)
         throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;

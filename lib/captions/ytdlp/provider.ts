@@ -14,7 +14,7 @@ import type { Outbound } from "@/lib/http/outbound";
 import type { ParsedSource, Platform } from "@/lib/sources";
 
 import { CaptionParseError, isM3u8, parseM3u8Segments, type CaptionFormat } from "../parse";
-import { parseCaptionsOffThread } from "../parse-off-thread";
+import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
 import { countedProvider } from "@/lib/captions/count-upstream";
@@ -83,6 +83,7 @@ async function parseSubtitle(
   try {
     return await parseCaptionsOffThread(body, format, kind);
   } catch (err) {
+    if (err instanceof CaptionTrackTooLarge) throw new YtDlpError("response_too_large", err.message, err.message);
     if (err instanceof CaptionParseError)
       throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
     throw err;
