@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { isBlankBytes } from "@/lib/captions/parse";
 import type { Segment } from "@/lib/formats/types";
 import { boundTrack, readCaptionJob, TRACK_BOUNDS, type TrackBounds } from "./caption-job";
 
@@ -61,5 +62,15 @@ describe("readCaptionJob", () => {
     expect(readCaptionJob({ ...job, track: "manual" })).toMatchObject({ ok: false, tooLarge: true });
     // An author's own file is only tidied: its caller (a correction) has bounds of its own.
     expect(readCaptionJob({ ...job, track: null })).toMatchObject({ ok: true, segments: { length: 4 } });
+  });
+});
+
+describe("isBlankBytes", () => {
+  it("sees white space and byte order marks only, without decoding", () => {
+    expect(isBlankBytes(Buffer.from(" \n\t\r\n"))).toBe(true);
+    expect(isBlankBytes(Buffer.from("\uFEFF  "))).toBe(true);
+    expect(isBlankBytes(new Uint8Array(0))).toBe(true);
+    expect(isBlankBytes(Buffer.from("  {}"))).toBe(false);
+    expect(isBlankBytes(Buffer.from("\u00a0"))).toBe(false);
   });
 });

@@ -1,6 +1,13 @@
 // A caption file → its segments, or why not: what the parse thread (lib/process/parse-worker.ts) runs for a
 // caption track (parse-off-thread.ts sends it there). The same parser as on the calling thread (parse/).
-import { CaptionParseError, captionSegments, mergeHlsVtt, parseCaptions, tidy } from "@/lib/captions/parse";
+import {
+  CaptionParseError,
+  captionSegments,
+  decodeCaptionBytes,
+  mergeHlsVtt,
+  parseCaptions,
+  tidy,
+} from "@/lib/captions/parse";
 import type { CaptionFormat } from "@/lib/captions/parse";
 import type { CaptionKind } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats/normalize";
@@ -27,8 +34,8 @@ export const TRACK_BOUNDS: TrackBounds = { maxSegments: 20_000, maxTextChars: 2_
 
 export interface CaptionJob {
   kind: "captions";
-  /** The file's text, or the WebVTT segments of an HLS rendition in order. */
-  body: string | string[];
+  /** The file (its text, or its bytes, decoded here), or the WebVTT segments of an HLS rendition in order. */
+  body: string | Uint8Array | (string | Uint8Array)[];
   /** The declared format (the content decides when it is recognisable). */
   format: CaptionFormat;
   /** The track's kind (captionSegments); null: an author's own file, only tidied (its caller bounds it). */
@@ -43,7 +50,8 @@ export type CaptionOutcome =
 
 export function readCaptionJob(job: CaptionJob): CaptionOutcome {
   try {
-    const cues = typeof job.body === "string" ? parseCaptions(job.body, job.format) : mergeHlsVtt(job.body);
+    const text = (file: string | Uint8Array) => (typeof file === "string" ? file : decodeCaptionBytes(file));
+    const cues = Array.isArray(job.body) ? mergeHlsVtt(job.body.map(text)) : parseCaptions(text(job.body), job.format);
     if (job.track === null) return { ok: true, segments: tidy(cues) };
     return boundTrack(normalizeSegments(captionSegments(cues, job.track)), job.bounds ?? TRACK_BOUNDS);
   } catch (error) {

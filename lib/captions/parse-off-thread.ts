@@ -1,6 +1,6 @@
 import { CaptionParseError } from "@/lib/captions/parse";
 import type { CaptionJob, CaptionOutcome, TrackBounds } from "@/lib/captions/caption-job";
-import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
+import { movable, runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import type { Segment } from "@/lib/formats/types";
 
 // Caption files are parsed in a worker thread (lib/process/off-thread.ts), never on the event loop: a track
@@ -20,7 +20,9 @@ export class CaptionTrackTooLarge extends CaptionParseError {}
 
 /**
  * parseCaptions then captionSegments and normalizeSegments within TRACK_BOUNDS (or only tidy, for
- * `track: null`) in a worker thread; throws CaptionParseError (CaptionTrackTooLarge past the bounds).
+ * `track: null`) in a worker thread; throws CaptionParseError (CaptionTrackTooLarge past the bounds). Bytes
+ * are decoded there, and moved there rather than copied (not to be used afterwards): copying a 20 MiB text or
+ * buffer into the thread's workerData held the event loop for hundreds of ms.
  */
 export async function parseCaptionsOffThread(
   body: CaptionJob["body"],
@@ -29,8 +31,16 @@ export async function parseCaptionsOffThread(
   settings: OffThreadSettings = SETTINGS,
   bounds?: TrackBounds,
 ): Promise<Segment[]> {
-  const job: CaptionJob = { kind: "captions", body, format, track, ...(bounds ? { bounds } : {}) };
-  const outcome = await runOffThread<CaptionOutcome>(job, settings, tooMuch);
+  const transfer: ArrayBuffer[] = [];
+  const move = (file: string | Uint8Array) => {
+    if (typeof file === "string") return file;
+    const moved = movable(file);
+    transfer.push(moved.buffer);
+    return moved;
+  };
+  const files = Array.isArray(body) ? body.map(move) : move(body);
+  const job: CaptionJob = { kind: "captions", body: files, format, track, ...(bounds ? { bounds } : {}) };
+  const outcome = await runOffThread<CaptionOutcome>(job, settings, tooMuch, transfer);
   if (outcome.ok) return outcome.segments;
   throw outcome.tooLarge ? new CaptionTrackTooLarge(outcome.message) : new CaptionParseError(outcome.message);
 }
