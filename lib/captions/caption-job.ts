@@ -1,28 +1,83 @@
 // A caption file → its segments, or why not: what the parse thread (lib/process/parse-worker.ts) runs for a
 // caption track (parse-off-thread.ts sends it there). The same parser as on the calling thread (parse/).
-import { CaptionParseError, captionSegments, mergeHlsVtt, parseCaptions, tidy } from "@/lib/captions/parse";
+import {
+  CaptionParseError,
+  captionSegments,
+  decodeCaptionBytes,
+  mergeHlsVtt,
+  parseCaptions,
+  tidy,
+} from "@/lib/captions/parse";
 import type { CaptionFormat } from "@/lib/captions/parse";
 import type { CaptionKind } from "@/lib/captions/types";
+import { normalizeSegments } from "@/lib/formats/normalize";
 import type { Segment } from "@/lib/formats/types";
+import { boundStoredWords } from "@/lib/transcripts/stored-words";
+
+/**
+ * What one platform's track may come back with. Parsing runs in the thread, but everything after it runs on
+ * the event loop in time proportional to the segments and words: receiving them from the thread, normalising,
+ * storing, and every later read and rendering of the transcript. Real tracks stay far below: a 3-hour
+ * automatic track is about 3,600 lines and 24,000 timed words, a 12-hour manual one under 20,000 cues.
+ * `npm run bench -- event-loop` measures the worst track these admit (docs/decisions/0002-...).
+ */
+export interface TrackBounds {
+  /** Segments (lines) after de-duplication and normalising; past it the track is refused. */
+  maxSegments: number;
+  /** Characters of text in all; past it the track is refused. */
+  maxTextChars: number;
+  /** Word times kept (the segments after them keep their text and times, as lib/transcripts/stored-words.ts). */
+  maxWords: number;
+}
+
+export const TRACK_BOUNDS: TrackBounds = { maxSegments: 20_000, maxTextChars: 2_000_000, maxWords: 30_000 };
 
 export interface CaptionJob {
   kind: "captions";
-  /** The file's text, or the WebVTT segments of an HLS rendition in order. */
-  body: string | string[];
+  /** The file (its text, or its bytes, decoded here), or the WebVTT segments of an HLS rendition in order. */
+  body: string | Uint8Array | (string | Uint8Array)[];
   /** The declared format (the content decides when it is recognisable). */
   format: CaptionFormat;
-  /** The track's kind (captionSegments); null: an author's own file, only tidied. */
+  /** The track's kind (captionSegments); null: an author's own file, only tidied (its caller bounds it). */
   track: CaptionKind | null;
+  /** A platform track's bounds (TRACK_BOUNDS unless a test passes smaller ones). */
+  bounds?: TrackBounds;
 }
 
-export type CaptionOutcome = { ok: true; segments: Segment[] } | { ok: false; message: string };
+export type CaptionOutcome =
+  | { ok: true; segments: Segment[] }
+  | { ok: false; message: string; /** Over TrackBounds (not unreadable). */ tooLarge?: boolean };
 
 export function readCaptionJob(job: CaptionJob): CaptionOutcome {
   try {
-    const cues = typeof job.body === "string" ? parseCaptions(job.body, job.format) : mergeHlsVtt(job.body);
-    return { ok: true, segments: job.track === null ? tidy(cues) : captionSegments(cues, job.track) };
+    const text = (file: string | Uint8Array) => (typeof file === "string" ? file : decodeCaptionBytes(file));
+    const cues = Array.isArray(job.body) ? mergeHlsVtt(job.body.map(text)) : parseCaptions(text(job.body), job.format);
+    if (job.track === null) return { ok: true, segments: tidy(cues) };
+    return boundTrack(normalizeSegments(captionSegments(cues, job.track)), job.bounds ?? TRACK_BOUNDS);
   } catch (error) {
     if (error instanceof CaptionParseError) return { ok: false, message: error.message };
     throw error;
   }
+}
+
+/** A track's normalised segments within `bounds`: refused past its lines or text, word times kept up to its words. */
+export function boundTrack(segments: Segment[], bounds: TrackBounds): CaptionOutcome {
+  const count = (n: number) => n.toLocaleString("en-US");
+  if (segments.length > bounds.maxSegments) {
+    return {
+      ok: false,
+      tooLarge: true,
+      message: `The caption track has ${count(segments.length)} lines; Verbatim keeps at most ${count(bounds.maxSegments)} for one transcript.`,
+    };
+  }
+  let chars = 0;
+  for (const segment of segments) chars += segment.text.length;
+  if (chars > bounds.maxTextChars) {
+    return {
+      ok: false,
+      tooLarge: true,
+      message: `The caption track has ${count(chars)} characters of text; Verbatim keeps at most ${count(bounds.maxTextChars)} for one transcript.`,
+    };
+  }
+  return { ok: true, segments: boundStoredWords(segments, bounds.maxWords) };
 }

@@ -73,6 +73,7 @@ export type SourceErrorCode =
   | "upstream_rate_limited" // the platform rate-limited this server (429)
   | "po_token_required" // the platform wants a proof-of-origin token and none is configured
   | "live_not_finished" // a live stream or premiere that has not ended
+  | "response_too_large" // the caption track is longer than one transcript keeps
   | "video_unplayable"; // the platform will not play it, for its own stated reason
 
 export class SourceError extends Error {

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CaptionFormat } from "@/lib/captions/parse";
 import { parseCaptionsOffThread } from "@/lib/captions/parse-off-thread";
 import { normalizeSegments, type Segment } from "@/lib/formats";
@@ -37,28 +39,36 @@ export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTran
   return best?.t ?? null;
 }
 
+/**
+ * Episodes read between two turns of the event loop: a page holds up to thousands, and recognising each
+ * one's audio URL (parseSourceUrl) in one go held the loop for hundreds of ms.
+ */
+export const EPISODES_PER_TURN = 250;
+
 /** Records, for the user, each episode's best transcript (episodes without one are left alone). */
 export async function rememberEpisodeTranscripts(
   userId: string,
   episodes: readonly FeedEpisode[],
   options: { allowPrivateFor?: (host: string) => boolean } = {},
 ): Promise<void> {
-  const rows = episodes.flatMap((episode) => {
-    const transcript = bestTranscript(episode.transcripts);
-    const source = transcript ? parseSourceUrl(episode.audioUrl, { allowPrivateFor: options.allowPrivateFor }) : null;
-    return transcript && source?.platform === "podcast"
-      ? [
-          {
-            userId,
-            videoId: source.videoId,
-            audioUrl: source.canonicalUrl,
-            transcriptUrl: transcript.url,
-            type: transcript.type,
-            language: transcript.language,
-          },
-        ]
-      : [];
-  });
+  const rows: Prisma.PodcastEpisodeTranscriptUncheckedCreateInput[] = [];
+  for (let at = 0; at < episodes.length; at += EPISODES_PER_TURN) {
+    if (at > 0) await setImmediate();
+    for (const episode of episodes.slice(at, at + EPISODES_PER_TURN)) {
+      const transcript = bestTranscript(episode.transcripts);
+      if (!transcript) continue;
+      const source = parseSourceUrl(episode.audioUrl, { allowPrivateFor: options.allowPrivateFor });
+      if (source?.platform !== "podcast") continue;
+      rows.push({
+        userId,
+        videoId: source.videoId,
+        audioUrl: source.canonicalUrl,
+        transcriptUrl: transcript.url,
+        type: transcript.type,
+        language: transcript.language,
+      });
+    }
+  }
   if (rows.length === 0) return;
   const db = await getDb();
   for (const row of rows) {
@@ -119,9 +129,7 @@ export async function fetchPublishedSegments(
   try {
     const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const segments = normalizeSegments(
-      await parseCaptionsOffThread(response.body.toString("utf8"), format.format, "manual"),
-    );
+    const segments = normalizeSegments(await parseCaptionsOffThread(response.body, format.format, "manual"));
     if (segments.length === 0) throw new Error("no segments");
     return segments;
   } catch (error) {

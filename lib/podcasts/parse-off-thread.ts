@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import type { ParsedFeed } from "@/lib/podcasts/parse-feed";
-import { runOffThread } from "@/lib/process/off-thread";
+import { movable, runOffThread } from "@/lib/process/off-thread";
 
 // Feeds are decoded and parsed in a worker thread (lib/process/off-thread.ts runs feed-worker.ts's
 // readFeedJob there), never on the event loop that serves requests: a feed that takes seconds to read delays
@@ -46,7 +46,8 @@ function tooMuch(): ApiError {
 }
 
 /**
- * A feed's bytes (and the Content-Type they came with) → the feed, read in a worker thread. Errors are
+ * A feed's bytes (and the Content-Type they came with) → the feed, read in a worker thread; the bytes are
+ * moved there (not to be used afterwards). Errors are
  * API errors: 422 feed_invalid (malformed, over the bounds of feed-bounds.ts, over the thread's memory or
  * deadline), 422 not_a_feed (a web page).
  */
@@ -55,8 +56,9 @@ export async function readFeedOffThread(
   contentType: string | null,
   settings: FeedParseSettings,
 ): Promise<ReadFeed> {
-  const job: FeedJob = { kind: "feed", bytes, contentType, maxEpisodes: settings.maxEpisodes };
-  const outcome = await runOffThread<FeedOutcome>(job, settings, tooMuch);
+  const moved = movable(bytes);
+  const job: FeedJob = { kind: "feed", bytes: moved, contentType, maxEpisodes: settings.maxEpisodes };
+  const outcome = await runOffThread<FeedOutcome>(job, settings, tooMuch, [moved.buffer]);
   if (outcome.ok) return { ...outcome.feed, totalEpisodes: outcome.totalEpisodes };
   if (outcome.reason === "not_a_feed")
     throw new ApiError("not_a_feed", "That URL is a web page, not a podcast feed or an audio file.");

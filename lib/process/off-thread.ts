@@ -30,9 +30,22 @@ async function turn(threads: number): Promise<() => void> {
   };
 }
 
-function spawn(job: unknown, settings: OffThreadSettings): Worker {
+/**
+ * `bytes` on an ArrayBuffer of its own, to be moved to the thread (transferList) rather than copied: copying a
+ * 20 MiB document into workerData held the event loop for hundreds of ms. A view on a larger or shared
+ * buffer (Node's pool of small Buffers) is copied first, so moving it detaches nothing else. The caller's
+ * `bytes` must not be used afterwards.
+ */
+export function movable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const own =
+    bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return own ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}
+
+function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly ArrayBuffer[]): Worker {
   const options = {
     workerData: job,
+    transferList: [...transfer],
     resourceLimits: {
       maxOldGenerationSizeMb: settings.memoryMb,
       maxYoungGenerationSizeMb: Math.min(64, Math.max(8, settings.memoryMb / 8)),
@@ -57,17 +70,18 @@ function spawn(job: unknown, settings: OffThreadSettings): Worker {
 
 /**
  * `job` (a message parse-worker.ts knows by its `kind`) → the worker's answer. Over the deadline or the memory
- * limit: `tooMuch()` is thrown.
+ * limit: `tooMuch()` is thrown. `transfer`: the buffers of the job's bytes (see movable), moved, not copied.
  */
 export async function runOffThread<Outcome>(
   job: { kind: string },
   settings: OffThreadSettings,
   tooMuch: () => Error,
+  transfer: readonly ArrayBuffer[] = [],
 ): Promise<Outcome> {
   const release = await turn(settings.threads);
   try {
     return await new Promise<Outcome>((resolve, reject) => {
-      const worker = spawn(job, settings);
+      const worker = spawn(job, settings, transfer);
       let settled = false;
       const settle = (fn: () => void) => {
         if (settled) return;

@@ -42,6 +42,7 @@ export const createTranscriptEndpoint = defineEndpoint({
     403: "The video needs sign-in (age-restricted), or webhook_url sent with an OAuth app's or a device login's token",
     413: "The body is over 1 MiB (`payload_too_large`)",
     404: "The video does not exist or is private",
+    422: "The platform's caption track is larger or longer than one transcript keeps (`response_too_large`)",
     502: "The platform failed",
     503: "Speech recognition is needed but not configured",
   },

@@ -1,10 +1,14 @@
 // The event-loop suite's untrusted documents (event-loop.ts): every parser at the size bound of what reaches
 // it (caption tracks: 20 MiB from YouTube and yt-dlp; podcast transcripts: 10 MiB; a corrected file in a
 // PATCH: 4 MiB; feeds: PODCAST_FEED_MAX_BYTES, parsed in a worker), in the shapes that cost a parser most,
+// real automatic tracks of 3 and 12 hours, and the largest tracks TRACK_BOUNDS admit,
 // and the routes that take something other than a JSON body (/mcp, the Stripe webhook, the upload target).
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { TRACK_BOUNDS } from "../../lib/captions/caption-job";
 import { MiB } from "./event-loop-bodies";
 import { worstHold } from "./event-loop-hold";
 import { measureRequests, request, type Measured } from "./event-loop";
@@ -30,12 +34,45 @@ const clock = (ms: number, sep = ".") => {
   return `${String(h).padStart(2, "0")}:${String(m).padStart(2, "0")}:${String(s).padStart(2, "0")}${sep}${String(ms % 1000).padStart(3, "0")}`;
 };
 
+/** The real 20-minute automatic json3 track (test/fixtures/captions), repeated with shifted times to `hours`. */
+function realTrack(hours: number): string {
+  const file = path.join(process.cwd(), "test/fixtures/captions/ytenglishhub.auto.en.json3");
+  const real = JSON.parse(readFileSync(file, "utf8")) as { events: { tStartMs?: number }[] };
+  const span = 1_210_000;
+  const events: unknown[] = [];
+  for (let copy = 0; copy * span < hours * 3_600_000; copy++)
+    for (const e of real.events) events.push({ ...e, tStartMs: (e.tStartMs ?? 0) + copy * span });
+  // YouTube sends json3 indented, as the fixture was.
+  return JSON.stringify({ wireMagic: "pb3", events }, null, 2);
+}
+
 /** name → [format, body, kind of track] at the bound of what reaches the parser. */
 function captionDocuments(): Record<string, { format: string; body: string; kind: "manual" | "auto" }> {
   const track = 20 * MiB;
   const podcast = 10 * MiB;
   const edit = 4 * MiB;
+  const { maxSegments, maxTextChars, maxWords } = TRACK_BOUNDS;
   return {
+    "real json3 auto track, 3 hours": { format: "json3", kind: "auto", body: realTrack(3) },
+    "real json3 auto track, 12 hours": { format: "json3", kind: "auto", body: realTrack(12) },
+    [`json3 auto at the track bounds: ${maxSegments} lines, ${3 * maxSegments} words (${maxWords} kept)`]: {
+      format: "json3",
+      kind: "auto",
+      body: `{"events":[${Array.from(
+        { length: maxSegments },
+        (_, i) =>
+          `{"tStartMs":${i * 3000},"dDurationMs":2900,"segs":[{"utf8":"w${i}"},{"utf8":" x${i}","tOffsetMs":900},{"utf8":" y${i}","tOffsetMs":1900}]}`,
+      ).join(",")}]}`,
+    },
+    [`srt at the track bounds: ${maxSegments} lines, ${maxTextChars} characters`]: {
+      format: "srt",
+      kind: "manual",
+      body: Array.from(
+        { length: maxSegments },
+        (_, i) =>
+          `${i + 1}\n${clock(i * 2000, ",")} --> ${clock(i * 2000 + 1900, ",")}\n${`${i} `.padEnd(Math.floor(maxTextChars / maxSegments) - 1, "w")}\n`,
+      ).join("\n"),
+    },
     "json3 auto, word-timed events": {
       format: "json3",
       kind: "auto",
@@ -124,11 +161,15 @@ function captionDocuments(): Record<string, { format: string; body: string; kind
 }
 
 /**
- * Each document read as the app reads it now: off the event loop (lib/captions/parse-off-thread.ts), except
- * a PATCH's file, which lib/edits still parses on the calling thread (measured as it is).
+ * Each document read as the app reads it now: off the event loop (lib/captions/parse-off-thread.ts), and for
+ * a platform's track what lib/transcripts/fetch-captions.ts then does on the loop with its segments
+ * (normalising, bounding the word times, and the JSON text the store sends), all in the one hold measured.
+ * A PATCH's file is parsed where lib/edits parses it (measured as it is).
  */
 export async function benchParsers(filter?: string): Promise<Measured[]> {
   const { parseCaptions, tidy } = await import("../../lib/captions/parse");
+  const { normalizeSegments } = await import("../../lib/formats");
+  const { boundStoredWords } = await import("../../lib/transcripts/stored-words");
   const { parseCaptionsOffThread } = await import("../../lib/captions/parse-off-thread");
   const out: Measured[] = [];
   for (const [name, doc] of Object.entries(captionDocuments())) {
@@ -139,10 +180,14 @@ export async function benchParsers(filter?: string): Promise<Measured[]> {
     let outcome = "";
     const ms = await worstHold(async () => {
       try {
-        const segments = onLoop
-          ? tidy(parseCaptions(doc.body, format))
-          : await parseCaptionsOffThread(doc.body, format!, doc.kind);
-        outcome = `${segments.length} segments${onLoop ? ", on the event loop" : ", in a worker thread"}`;
+        if (onLoop) {
+          outcome = `${tidy(parseCaptions(doc.body, format)).length} segments, on the event loop`;
+          return;
+        }
+        const segments = boundStoredWords(normalizeSegments(await parseCaptionsOffThread(doc.body, format!, doc.kind)));
+        const words = segments.reduce((n, segment) => n + (segment.words?.length ?? 0), 0);
+        const stored = JSON.stringify(segments).length;
+        outcome = `${segments.length} segments, ${words} word times, ${(stored / MiB).toFixed(1)} MiB stored; parsed in a worker thread`;
       } catch (error) {
         outcome = `refused: ${(error as Error).message}`;
       }

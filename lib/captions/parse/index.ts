@@ -25,7 +25,16 @@ import { CaptionParseError, type CaptionFormat, type Cue, stripBom } from "./tex
 import { parseTtml } from "./ttml";
 import { parseVtt } from "./vtt";
 
-export { CaptionParseError, cleanText, decodeEntities, parseClockMs, type CaptionFormat, type Cue } from "./text";
+export {
+  CaptionParseError,
+  cleanText,
+  decodeCaptionBytes,
+  decodeEntities,
+  isBlankBytes,
+  parseClockMs,
+  type CaptionFormat,
+  type Cue,
+} from "./text";
 export { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
 export { isM3u8, mergeHlsVtt, parseM3u8Segments } from "./hls";
 export { parseJson3 } from "./json3";

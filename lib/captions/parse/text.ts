@@ -161,6 +161,29 @@ export function timedWords(pieces: readonly TimedPiece[], endMs: number, opts: C
   });
 }
 
+/** A caption file's bytes as text: UTF-16 by its byte order mark, else UTF-8 (the platforms' encodings). */
+export function decodeCaptionBytes(bytes: Uint8Array): string {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe)
+    return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff)
+    return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
+/** Whether a body holds only white space (or a byte order mark), without decoding it. */
+export function isBlankBytes(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b === 0x20 || (b >= 0x09 && b <= 0x0d)) continue;
+    if (b === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) {
+      i += 2;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -35,8 +35,8 @@ import type { Segment } from "@/lib/formats/types";
 import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
 
-import { CaptionParseError } from "../parse";
-import { parseCaptionsOffThread } from "../parse-off-thread";
+import { CaptionParseError, isBlankBytes } from "../parse";
+import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
 import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
 import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
@@ -651,8 +651,8 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       retries: 0,
       ...(l ? { signal: budgetSignal(l) } : {}),
     });
-    const body = res.ok ? res.body.toString("utf8") : "";
-    const empty = !res.ok || body.trim() === "";
+    // The track is decoded and read in the parse thread: here only whether it has anything but white space.
+    const empty = !res.ok || isBlankBytes(res.body);
     countUpstream(
       "youtube",
       "timedtext",
@@ -685,8 +685,9 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       return "failed";
     }
     try {
-      return await parseCaptionsOffThread(body, "json3", track.kind);
+      return await parseCaptionsOffThread(res.body, "json3", track.kind);
     } catch (err) {
+      if (err instanceof CaptionTrackTooLarge) throw sourceError("response_too_large", err.message, err);
       if (err instanceof CaptionParseError)
         throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
       throw err;

@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { TRACK_BOUNDS } from "@/lib/captions/caption-job";
 import type { CaptionTrack, VideoInfo } from "@/lib/captions/types";
 import { createOutbound, OutboundError } from "@/lib/http/outbound";
 import { parseSourceUrl, type ParsedSource } from "@/lib/sources";
@@ -290,6 +291,19 @@ describe("fetchTrack", () => {
     });
     expect(segs).toEqual([{ start: 1, end: 2, text: "hi & bye" }]);
     expect(server.hits).toEqual([]);
+  });
+
+  it("a track with more lines than one transcript keeps is response_too_large, saying how many", async () => {
+    const lines = TRACK_BOUNDS.maxSegments + 1;
+    const clock = (s: number) => `${new Date(s * 1000).toISOString().slice(11, 19)},000`;
+    const data = Array.from({ length: lines }, (_, i) => `${i + 1}\n${clock(i)} --> ${clock(i + 1)}\nline ${i}\n`).join(
+      "\n",
+    );
+    const t: CaptionTrack = { lang: "en", name: "English", kind: "manual", ref: ref({ data, format: "srt" }) };
+    await expect(provider("vimeo").fetchTrack(info, t)).rejects.toMatchObject({
+      code: "response_too_large",
+      message: expect.stringContaining(`${lines.toLocaleString("en-US")} lines`),
+    });
   });
 
   it("a subtitle URL that is gone is upstream_failed", async () => {

@@ -13,8 +13,8 @@ import type { Segment } from "@/lib/formats/types";
 import type { Outbound } from "@/lib/http/outbound";
 import type { ParsedSource, Platform } from "@/lib/sources";
 
-import { CaptionParseError, isM3u8, parseM3u8Segments, type CaptionFormat } from "../parse";
-import { parseCaptionsOffThread } from "../parse-off-thread";
+import { CaptionParseError, decodeCaptionBytes, isM3u8, parseM3u8Segments, type CaptionFormat } from "../parse";
+import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
 import { isYtDlpTrackRef, parseInfoJson, type YtDlpTrackRef } from "./info";
 import { DEFAULT_TIMEOUT_MS, runYtDlp, YtDlpError } from "./run";
 import { countedProvider } from "@/lib/captions/count-upstream";
@@ -66,23 +66,16 @@ export interface YtDlpProviderOptions {
   rewriteUrl?: (url: URL) => URL;
 }
 
-function decode(body: Buffer): string {
-  if (body.length >= 2 && body[0] === 0xff && body[1] === 0xfe)
-    return new TextDecoder("utf-16le").decode(body.subarray(2));
-  if (body.length >= 2 && body[0] === 0xfe && body[1] === 0xff)
-    return new TextDecoder("utf-16be").decode(body.subarray(2));
-  return new TextDecoder("utf-8").decode(body);
-}
-
 /** A subtitle file (or the texts of HLS segments) → segments; a file we cannot read is the platform's failure. */
 async function parseSubtitle(
-  body: string | string[],
+  body: string | Uint8Array | Uint8Array[],
   format: CaptionFormat,
   kind: CaptionTrack["kind"],
 ): Promise<Segment[]> {
   try {
     return await parseCaptionsOffThread(body, format, kind);
   } catch (err) {
+    if (err instanceof CaptionTrackTooLarge) throw new YtDlpError("response_too_large", err.message, err.message);
     if (err instanceof CaptionParseError)
       throw new YtDlpError("upstream_failed", "The platform sent a caption file Verbatim could not read.", err.message);
     throw err;
@@ -144,7 +137,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
     };
   }
 
-  async function download(url: string, budget: { left: number }): Promise<{ text: string; url: string }> {
+  async function download(url: string, budget: { left: number }): Promise<{ bytes: Buffer; url: string }> {
     const target = opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url;
     const res = await opts.outbound.safeFetchBuffer(target, { maxBytes: Math.max(1, budget.left) });
     if (!res.ok) {
@@ -155,7 +148,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
       );
     }
     budget.left -= res.body.length;
-    return { text: decode(res.body), url: res.url };
+    return { bytes: res.body, url: res.url };
   }
 
   async function fetchTrack(_info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {
@@ -169,12 +162,13 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
 
     const budget = { left: maxBytes };
     const first = await download(r.url, budget);
-    if (!(r.protocol?.startsWith("m3u8") || isM3u8(first.text))) {
-      return parseSubtitle(first.text, r.format, track.kind);
+    // The file itself is decoded in the parse thread; only its first bytes say whether it is a playlist.
+    if (!(r.protocol?.startsWith("m3u8") || isM3u8(decodeCaptionBytes(first.bytes.subarray(0, 1024))))) {
+      return parseSubtitle(first.bytes, r.format, track.kind);
     }
 
     // HLS: a media playlist of WebVTT segments (X). A master playlist would list renditions instead.
-    const segments = parseM3u8Segments(first.text, first.url);
+    const segments = parseM3u8Segments(decodeCaptionBytes(first.bytes), first.url);
     if (segments.length === 0) return [];
     if (segments.length > MAX_HLS_SEGMENTS) {
       throw new YtDlpError(
@@ -183,7 +177,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
         `${segments.length} HLS segments`,
       );
     }
-    const texts: string[] = [];
+    const texts: Buffer[] = [];
     for (const segmentUrl of segments) {
       if (budget.left <= 0)
         throw new YtDlpError(
@@ -191,7 +185,7 @@ export function createYtDlpProvider(opts: YtDlpProviderOptions): CaptionProvider
           "The caption track is larger than we accept.",
           "HLS segments over the size cap",
         );
-      texts.push((await download(segmentUrl, budget)).text);
+      texts.push((await download(segmentUrl, budget)).bytes);
     }
     return parseSubtitle(texts, "vtt", track.kind);
   }

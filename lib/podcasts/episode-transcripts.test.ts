@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import type { FeedEpisode } from "@/lib/podcasts/parse-feed";
+import { EPISODES_PER_TURN, rememberEpisodeTranscripts } from "./episode-transcripts";
+
+// Episodes whose audio is not a podcast file (a YouTube link) are looked at and left alone: no database.
+const episode = (i: number): FeedEpisode => ({
+  guid: `g${i}`,
+  title: `Episode ${i}`,
+  audioUrl: `https://www.youtube.com/watch?v=abcdefghij${i % 10}`,
+  published: null,
+  duration: null,
+  transcripts: [{ url: `https://cdn.example/${i}.vtt`, type: "text/vtt", language: null }],
+});
+
+describe("rememberEpisodeTranscripts", () => {
+  it("reads a page of thousands of episodes a slice per turn of the event loop", async () => {
+    const episodes = Array.from({ length: 4 * EPISODES_PER_TURN }, (_, i) => episode(i));
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await rememberEpisodeTranscripts("user", episodes);
+    counting = false;
+    expect(turns).toBeGreaterThanOrEqual(3);
+  });
+});
