@@ -41,7 +41,7 @@ beforeAll(async () => {
   someone = await createUser(ctx.db);
   health = (await import("@/app/health/route")).GET;
   // One round of the setup checks, as the start runs it (instrumentation.ts); /health never waits for one.
-  const { lastSetupChecks, refreshSetupChecks } = await import("@/lib/health/run-setup-checks");
+  const { lastSetupChecks, refreshSetupChecks } = await import("@/lib/health/setup-check-results");
   await refreshSetupChecks();
   expect(
     lastSetupChecks()
@@ -115,7 +115,7 @@ describe("/health", () => {
 describe("the dashboard's What works on this server", () => {
   it("is sent to a non-operator's page without any check's finding, and to the operator's with them", async () => {
     const { whatWorksFor } = await import("@/lib/health/what-works");
-    const { lastSetupChecks } = await import("@/lib/health/run-setup-checks");
+    const { lastSetupChecks } = await import("@/lib/health/setup-check-results");
     const failing = lastSetupChecks()!.filter((line) => line.ok === false);
     for (const userId of [someone.id, null]) {
       const view = await whatWorksFor(userId, failing);
