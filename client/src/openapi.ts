@@ -5200,7 +5200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `unsupported_source`: the platform cannot serve this item; `video_unplayable`: the platform will not play it; detail carries the platform's own reason; `url_not_allowed`: the URL is not one this server fetches (scheme, port, credentials); `address_not_allowed`: the URL leads to an internal or reserved address; `response_too_large`: the file behind the URL is larger than this server fetches */
+            /** @description The platform's caption track is larger or longer than one transcript keeps (`response_too_large`) */
             422: {
                 headers: {
                     [name: string]: unknown;
