@@ -20,7 +20,7 @@ import { boundStoredWords } from "@/lib/transcripts/stored-words";
  * storing, and every later read and rendering of the transcript. A real 3-hour automatic track is about
  * 3,600 lines and 24,000 timed words (kept whole), a 12-hour one 14,500 lines; a manual track has a line
  * every 2-3 s. `npm run bench -- event-loop` measures the worst track these admit
- * (docs/decisions/0002-caption-tracks-bounded-for-the-event-loop.md).
+ * (docs/decisions/0001-untrusted-documents-off-the-event-loop.md).
  */
 export interface TrackBounds {
   /** Segments (lines) after de-duplication and normalising; past it the track is refused. */
