@@ -1,9 +1,9 @@
 // The worker thread's entry (off-thread.ts starts it): one document, parsed by the domain that knows its
 // kind, and the answer posted back. Here the CPU work cannot hold up the event loop that serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { readCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
+import { answerCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 
 const job = workerData as FeedJob | CaptionJob;
-parentPort!.postMessage(job.kind === "captions" ? readCaptionJob(job) : readFeedJob(job));
+parentPort!.postMessage(job.kind === "captions" ? answerCaptionJob(job) : readFeedJob(job));
