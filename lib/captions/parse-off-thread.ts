@@ -1,5 +1,5 @@
 import { CaptionParseError } from "@/lib/captions/parse";
-import type { CaptionJob, CaptionOutcome, TrackBounds } from "@/lib/captions/caption-job";
+import type { CaptionAnswer, CaptionJob, TrackBounds } from "@/lib/captions/caption-job";
 import { movable, runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import type { Segment } from "@/lib/formats/types";
 
@@ -40,7 +40,7 @@ export async function parseCaptionsOffThread(
   };
   const files = Array.isArray(body) ? body.map(move) : move(body);
   const job: CaptionJob = { kind: "captions", body: files, format, track, ...(bounds ? { bounds } : {}) };
-  const outcome = await runOffThread<CaptionOutcome>(job, settings, tooMuch, transfer);
-  if (outcome.ok) return outcome.segments;
+  const outcome = await runOffThread<CaptionAnswer>(job, settings, tooMuch, transfer);
+  if (outcome.ok) return JSON.parse(outcome.json) as Segment[];
   throw outcome.tooLarge ? new CaptionTrackTooLarge(outcome.message) : new CaptionParseError(outcome.message);
 }

@@ -1,12 +1,12 @@
 // The worker thread's entry (off-thread.ts starts it): one job, done by the domain that knows its kind, and the
 // answer posted back. Here the CPU work cannot hold up the event loop that serves requests.
 import { parentPort, workerData } from "node:worker_threads";
-import { readCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
+import { answerCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
 import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 
 const job = workerData as FeedJob | CaptionJob | SaveJob;
 parentPort!.postMessage(
-  job.kind === "captions" ? readCaptionJob(job) : job.kind === "edit" ? prepareSave(job) : readFeedJob(job),
+  job.kind === "captions" ? answerCaptionJob(job) : job.kind === "edit" ? prepareSave(job) : readFeedJob(job),
 );

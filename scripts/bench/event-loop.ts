@@ -28,21 +28,40 @@ export interface Measured {
   statuses: string;
 }
 
-/** Calls `handler` with each request (built before its clock starts); the worst hold over them. */
+/**
+ * Runs a measurement `runs` times and keeps its lowest figure: what the work itself holds is there every
+ * time, while a stall of a busy machine (another process on the core) comes and goes.
+ */
+export async function lowestOf(runs: number, measure: () => Promise<number>): Promise<number> {
+  let lowest = Infinity;
+  for (let run = 0; run < runs; run++) lowest = Math.min(lowest, await measure());
+  return lowest;
+}
+
+/** How many times each request and document is measured (the lowest is kept). */
+export const RUNS = 2;
+
+/**
+ * Calls `handler` with each request (built before its clock starts, `runs` times: see lowestOf); the worst
+ * hold over them.
+ */
 export async function measureRequests(
   label: string,
   handler: Handler,
   requests: { name: string; build: () => NextRequest; params?: Record<string, string> }[],
+  runs = RUNS,
 ): Promise<Measured> {
   let worst = { ms: 0, body: "" };
   const statuses = new Map<number, number>();
   for (const { name, build, params } of requests) {
-    const request = build();
     let status = 0;
-    const ms = await worstHold(async () => {
-      const response = await handler(request, { params: Promise.resolve(params ?? {}) });
-      await response.arrayBuffer();
-      status = response.status;
+    const ms = await lowestOf(runs, async () => {
+      const request = build();
+      return worstHold(async () => {
+        const response = await handler(request, { params: Promise.resolve(params ?? {}) });
+        await response.arrayBuffer();
+        status = response.status;
+      });
     });
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
     if (ms > worst.ms) worst = { ms, body: name };
@@ -156,7 +175,9 @@ export async function benchEventLoop(filter?: string): Promise<Record<string, nu
     const calibration = JSON.stringify({
       segments: Array.from({ length: 20_000 }, (_, i) => ({ start: i, end: i + 1, text: "a few words here" })),
     });
-    figures["calibration: JSON.parse of 1 MiB ms"] = await worstHold(() => JSON.parse(calibration));
+    figures["calibration: JSON.parse of 1 MiB ms"] = await lowestOf(RUNS, () =>
+      worstHold(() => JSON.parse(calibration)),
+    );
     results.push(...(await benchParsers(filter)));
     for (const r of results) figures[`${r.label}: worst hold ms`] = r.worstMs;
     const over = results.filter((r) => r.worstMs > 200);
