@@ -119,6 +119,8 @@ for (const { scheme, size } of RUNS) {
       );
 
       // "Other formats" closes on Escape (focus back on its button), on a click outside, and when focus moves on.
+      // On a phone the downloads sit behind "Details & downloads".
+      if (phone) await page.getByTestId("transcript-details-toggle").click();
       const more = page.getByTestId("download-more");
       const menu = page.getByTestId("download-menu");
       await more.click();
@@ -201,7 +203,7 @@ for (const { scheme, size } of RUNS) {
       // A language the captioned video lacks: its languages are offered, nothing is sent until one is chosen.
       await page.getByLabel("Video or audio link").fill(WATCH_URL);
       await page.getByLabel("Language").fill("fr");
-      await page.getByRole("button", { name: "Transcribe" }).click();
+      await page.getByTestId("transcribe-submit").click();
       const prompt = page.getByTestId("recognition-prompt");
       await expect(prompt).toBeVisible();
       await expect(prompt.getByTestId("available-languages")).toContainText("English");
@@ -220,7 +222,7 @@ for (const { scheme, size } of RUNS) {
       // No captions at all: recognition only once confirmed.
       await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.noCaptions}`);
       await page.getByLabel("Language").fill("en");
-      await page.getByRole("button", { name: "Transcribe" }).click();
+      await page.getByTestId("transcribe-submit").click();
       await expect(prompt).toContainText("no captions at all");
       expect(posts).toHaveLength(1);
       await prompt.getByTestId("confirm-recognition").click();
@@ -282,6 +284,8 @@ for (const { scheme, size } of RUNS) {
       // The dashboard's nav: every page in sight, the current one whole; on Keys, Copy command does not cover the command.
       await page.goto("/dashboard/billing");
       const nav = page.getByRole("navigation", { name: "Dashboard" });
+      // On a phone the pages sit behind the menu button that names the current one.
+      if (phone) await page.getByTestId("dashboard-menu").click();
       for (const name of ["Transcribe", "History", "Imports", "Published", "Billing", "API key", "Webhooks"]) {
         const box = (await nav.getByRole("link", { name, exact: true }).boundingBox())!;
         expect(box.x, name).toBeGreaterThanOrEqual(0);
