@@ -8,20 +8,25 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { makeWav } from "@/test/uploads";
 
-// README.md's curl sequence for a local file (sign, PUT the bytes, transcribe, ask for the job), run word for
-// word by bash and curl against the app's real route handlers over HTTP: only the first line's server, file and
-// type are put in. No job runner runs here, so the job is seen queued; recognising it is the job tests' part.
+// The curl sequence for a local file that README.md points to (docs/api.md: sign, PUT the bytes, transcribe, ask
+// for the job), run word for word by bash and curl against the app's real route handlers over HTTP: only the
+// first line's file and type are put in, and BASE, which the README sets earlier. No job runner runs here, so the job is seen queued; recognising it is the job tests' part.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let served: ServedRoutes;
 let dir: string;
 
-/** The README's shell block that uses /v1/uploads/sign. */
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The shell block that uses /v1/uploads/sign, in the API guide the README links to for it. */
 function readmeUploadScript(): string {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  expect(readme).toContain("(docs/api.md#a-local-file-with-curl)");
+  const guide = readFileSync(path.join(root, "docs/api.md"), "utf8");
+  expect(guide).toMatch(/^## A local file with curl$/m);
+  const blocks = [...guide.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
   const block = blocks.find((b) => b.includes("/v1/uploads/sign"));
-  if (!block) throw new Error("README.md has no shell block that signs an upload");
+  if (!block) throw new Error("docs/api.md has no shell block that signs an upload");
   return block;
 }
 
@@ -57,7 +62,7 @@ describe("README: transcribing a local file with curl", () => {
     writeFileSync(file, makeWav(1));
     const script = readmeUploadScript();
     const first = script.split("\n")[0];
-    expect(first).toMatch(/^BASE=\S+ FILE=\S+ TYPE=\S+/);
+    expect(first).toMatch(/^FILE=\S+ TYPE=\S+/);
     const runnable = script.replace(first, `BASE=${served.url} FILE=${file} TYPE=audio/wav`);
 
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", runnable], {
