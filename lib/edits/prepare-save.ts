@@ -9,7 +9,10 @@ import { diffBudget } from "@/lib/edits/word-diff";
 // The CPU work of a save, as one pure function of plain data, so that it runs in a worker thread
 // (revisions.ts sends it there through lib/process/off-thread.ts): reading a subtitle body, validating
 // the corrected list, carrying word times over (retime.ts, under one diff budget for the whole save), and
-// sizing the result as JSON. Proportional to the body; nothing here touches the database.
+// writing the result as JSON text. Proportional to the body; nothing here touches the database.
+// The answer is that text, not the segments: the event loop passes it to PostgreSQL as it is (a jsonb
+// parameter), where rebuilding a large correction's objects from a worker's message and handing them to
+// Prisma, which walks every value of a Json field, held the event loop for seconds.
 
 /** What the worker is given (workerData). */
 export interface SaveJob {
@@ -23,9 +26,9 @@ export interface SaveJob {
   diffSteps?: number;
 }
 
-/** What the worker answers: the segments to store and their JSON size, or the 422 items. */
+/** What the worker answers: the segments to store as JSON text and its size in bytes, or the 422 items. */
 export type SaveOutcome =
-  | { ok: true; segments: Segment[]; sizeBytes: number; diffSteps: number }
+  | { ok: true; segmentsJson: string; sizeBytes: number; diffSteps: number }
   | { ok: false; problems: ValidationErrorItem[] };
 
 /** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
@@ -66,5 +69,6 @@ export function prepareSave(job: SaveJob): SaveOutcome {
   if (problems.length > 0) return { ok: false, problems };
   const budget = diffBudget(job.diffSteps ?? SAVE_DIFF_STEPS);
   const segments = followTimings(job.current, edited, budget);
-  return { ok: true, segments, sizeBytes: segmentsSize(segments), diffSteps: budget.used };
+  const segmentsJson = JSON.stringify(segments);
+  return { ok: true, segmentsJson, sizeBytes: Buffer.byteLength(segmentsJson, "utf8"), diffSteps: budget.used };
 }

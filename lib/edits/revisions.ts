@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Format, Segment } from "@/lib/formats";
@@ -56,7 +57,7 @@ export async function saveEdit(
     { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
   );
   if (!prepared.ok) throw new RequestValidationError(prepared.problems);
-  const { segments, sizeBytes } = prepared;
+  const { segmentsJson, sizeBytes } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
   try {
@@ -64,11 +65,10 @@ export async function saveEdit(
       async (tx) => {
         // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
-        // Only the id comes back: the segments are already here (no second 4 MiB JSON to read).
-        await tx.transcriptRevision.create({
-          data: { userId, transcriptId, segments: segments as object[], sizeBytes },
-          select: { id: true },
-        });
+        // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
+        await tx.$executeRaw`
+          INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes")
+          VALUES (${randomUUID()}, ${userId}, ${transcriptId}, ${segmentsJson}::jsonb, ${sizeBytes})`;
         const older = await tx.transcriptRevision.findMany({
           where: { userId, transcriptId },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -103,7 +103,7 @@ export async function saveEdit(
   }
   await expireAuthorPages(userId, transcriptId);
   return serializeTranscript(
-    { ...row, segments: segments as unknown as Transcript["segments"], edited: true } satisfies AuthorRow,
+    { ...row, segments: JSON.parse(segmentsJson) as Transcript["segments"], edited: true } satisfies AuthorRow,
     format,
   );
 }
