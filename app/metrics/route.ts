@@ -1,4 +1,4 @@
-import { scrapeMetrics } from "@/lib/observability/scrape-metrics";
+import { scrapeMetrics } from "@/lib/health/scrape-metrics";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
-
-export const tierSchema = z.enum(["free", "pro", "ultra"]);
+import { tierSchema } from "@/lib/usage/schemas";
 
 export const apiKeyStateSchema = z
   .object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tierSchema } from "@/lib/auth/schemas";
+import { tierSchema } from "@/lib/usage/schemas";
 
 export const planInfoSchema = z
   .object({

@@ -12,7 +12,7 @@ import type { CaptionFormat } from "@/lib/captions/parse";
 import type { CaptionKind } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats/normalize";
 import type { Segment } from "@/lib/formats/types";
-import { boundStoredWords } from "@/lib/transcripts/stored-words";
+import { boundStoredWords } from "@/lib/formats/stored-words";
 
 /**
  * What one platform's track may come back with. Parsing runs in the thread, but everything after it runs on
@@ -27,7 +27,7 @@ export interface TrackBounds {
   maxSegments: number;
   /** Characters of text in all; past it the track is refused. */
   maxTextChars: number;
-  /** Word times kept (the segments after them keep their text and times, as lib/transcripts/stored-words.ts). */
+  /** Word times kept (the segments after them keep their text and times, as lib/formats/stored-words.ts). */
   maxWords: number;
 }
 

@@ -1,25 +1,18 @@
 import type { ServerCapabilities } from "@/lib/health/capabilities";
 import type { SetupLine } from "@/lib/health/setup-checks";
+import type { WhatWorksView } from "@/lib/health/what-works";
 
 // The rows of the dashboard's "What works on this server" (components/dashboard/transcribe/first-run.tsx):
 // each row true of what it names, given the setup checks. Everyone sees what they can do; an operator also
 // gets the failing checks (`problems`, only ever sent to an operator's page), each with what was found and
 // its fix.
 
+export type { WhatWorksView };
+
 /** A link with captions to try on a first visit: TED's "Grit" talk, which has manual English captions. */
 export const SAMPLE_LINK = "https://www.youtube.com/watch?v=H14bBuluwB8";
 
 const OTHER_PLATFORMS = "X, TikTok, Facebook, Instagram, RedNote and Vimeo";
-
-export interface WhatWorksView {
-  capabilities: ServerCapabilities;
-  /** A recogniser is configured at all. */
-  speechRecognition: boolean;
-  /** Which one, in words ("whisper.cpp on this server, model base-q5_1"). */
-  recogniser: string | null;
-  /** An operator's page only: the failing setup checks (null while the first round runs). */
-  problems?: readonly SetupLine[] | null;
-}
 
 export interface WhatWorksRow {
   testId: string;

@@ -1,9 +1,19 @@
 import { isOperator } from "@/lib/auth/operators";
-import type { WhatWorksView } from "@/lib/client/what-works";
-import { serverCapabilities } from "@/lib/health/capabilities";
+import { serverCapabilities, type ServerCapabilities } from "@/lib/health/capabilities";
 import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import type { SetupLine } from "@/lib/health/setup-checks";
 import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
+
+/** What the dashboard's "What works on this server" is drawn from (lib/client/what-works.ts). */
+export interface WhatWorksView {
+  capabilities: ServerCapabilities;
+  /** A recogniser is configured at all. */
+  speechRecognition: boolean;
+  /** Which one, in words ("whisper.cpp on this server, model base-q5_1"). */
+  recogniser: string | null;
+  /** An operator's page only: the failing setup checks (null while the first round runs). */
+  problems?: readonly SetupLine[] | null;
+}
 
 const GPU_NAMES = { metal: "Metal GPU", cuda: "CUDA GPU", vulkan: "Vulkan GPU" } as const;
 

@@ -1,11 +1,11 @@
-// The moment a start's postponable work begins (issue 25): once the server has answered its first request,
-// or a few seconds after it could, whichever comes first. On two cores the job runner's first claims,
-// webhook deliveries and the yt-dlp probe (a Python start) took about a second from the first request.
+// The moment a start's postponable work begins: once the server has answered its first request, or a few
+// seconds after it could, whichever comes first. On a small machine the job runner's first claims, webhook
+// deliveries and the yt-dlp probe (a Python start) would otherwise delay the first answer.
 
 let markAnswered: () => void = () => undefined;
 const firstAnswer = new Promise<void>((resolve) => (markAnswered = resolve));
 
-/** Called for every answered request (lib/observability/http.ts); only the first one counts. */
+/** Called for every answered request (lib/http/request-guard.ts); only the first one counts. */
 export function noteAnswered(): void {
   markAnswered();
 }

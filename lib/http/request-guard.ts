@@ -6,6 +6,7 @@ import type { ErrorCode } from "@/lib/http/error-codes";
 import { stampPeerAddress } from "@/lib/http/client-address";
 import { unstorableReason } from "@/lib/db/storable-text";
 import { actionBodyProblem, readAndPutBack } from "@/lib/http/action-body";
+import { noteAnswered } from "@/lib/http/first-response";
 import { isPublicDataPage, limitPublicPage } from "@/lib/http/public-page-limit";
 import { log } from "@/lib/observability/logger";
 import { instrumentRequest } from "@/lib/observability/http";
@@ -288,6 +289,7 @@ export function installRequestGuard(table: RouteTable): () => void {
     if (event === "request" && (request?.url?.startsWith("/") || request?.url === "*")) {
       stampPeerAddress(request);
       const requestId = instrumentRequest(request, response, table.template);
+      response.once("close", noteAnswered);
       const refused = refusal(request.method, request.url, table, request.headers);
       if (refused) {
         answer(response, refused.status, refused.headers, refused.body);

@@ -7,7 +7,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { ApiError } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { asApiError } from "@/lib/captions/upstream-errors";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 import { importDeps } from "@/lib/imports/deps";

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";
-import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { asApiError } from "@/lib/captions/upstream-errors";
 import { parsePlaylistUrl } from "@/lib/imports/playlist";
 import { normalizeFeedUrl } from "@/lib/podcasts/resolve-podcast";
 import { importPipeline, type ImportContext } from "@/lib/imports/import-pipeline";

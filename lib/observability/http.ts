@@ -1,5 +1,4 @@
 import type http from "node:http";
-import { noteAnswered } from "@/lib/http/first-response";
 import { log } from "@/lib/observability/logger";
 import { httpRequestDuration } from "@/lib/observability/metrics";
 import { requestIdFrom } from "@/lib/observability/request-context";
@@ -47,7 +46,6 @@ export function instrumentRequest(
   response.setHeader("x-request-id", requestId);
   const started = process.hrtime.bigint();
   response.once("close", () => {
-    noteAnswered();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const path = (request.url ?? "/").split("?")[0]!;
     let decoded: string;

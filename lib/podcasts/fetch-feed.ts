@@ -1,6 +1,6 @@
 import { explainForUrl, isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { ApiError } from "@/lib/http/errors";
-import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { asApiError } from "@/lib/captions/upstream-errors";
 import {
   MAX_FEED_EPISODES,
   readFeedOffThread,

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/http/errors";
 import type { Outbound } from "@/lib/http/outbound";
-import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { asApiError } from "@/lib/captions/upstream-errors";
 import { lookupEpisode, lookupFeedUrl, parseAppleLink } from "@/lib/podcasts/apple";
 import { formatSeconds } from "@/lib/podcasts/duration";
 import { fetchFeedOrAudio } from "@/lib/podcasts/fetch-feed";

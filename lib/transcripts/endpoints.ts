@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { upstreamErrorStatuses } from "@/lib/transcripts/upstream-errors";
+import { upstreamErrorStatuses } from "@/lib/captions/upstream-errors";
 import { defineEndpoint } from "@/lib/http/endpoint";
 import { transcriptReadQuerySchema } from "@/lib/edits/schemas";
 import {

@@ -1,12 +1,12 @@
 import { Prisma, type Transcript } from "@/lib/generated/prisma/client";
 import { normalizeSegments } from "@/lib/formats";
-import { boundStoredWords } from "@/lib/transcripts/stored-words";
+import { boundStoredWords } from "@/lib/formats/stored-words";
 import { pickTrack } from "@/lib/captions/pick-track";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { ParsedSource } from "@/lib/sources";
 import { ApiError } from "@/lib/http/errors";
 import { isErrorCode } from "@/lib/http/error-codes";
-import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+import { mapUpstreamErrors } from "@/lib/captions/upstream-errors";
 import { countUpstream } from "@/lib/observability/metrics";
 import { upstreamErrorCode } from "@/lib/captions/count-upstream";
 import { fetchShared } from "@/lib/transcripts/shared-fetch";

@@ -1,6 +1,6 @@
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
-import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+import { mapUpstreamErrors } from "@/lib/captions/upstream-errors";
 import { errors } from "@/lib/http/errors";
 
 /** GET /v1/languages?url=: which caption languages a source has, manual and auto-generated. */

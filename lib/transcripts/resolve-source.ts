@@ -1,7 +1,7 @@
 import { parseSourceUrl, resolveShortLink, SUPPORTED_PLATFORMS_SENTENCE, type ParsedSource } from "@/lib/sources";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";
-import { mapUpstreamErrors } from "@/lib/transcripts/upstream-errors";
+import { mapUpstreamErrors } from "@/lib/captions/upstream-errors";
 
 export interface ResolveDeps {
   outbound: Outbound;

@@ -18,7 +18,7 @@ import { toOriginalClock } from "@/lib/asr/speech-audio";
 import { vocabularyKey } from "@/lib/asr/vocabulary";
 import { SourceError } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats";
-import { boundStoredWords } from "@/lib/transcripts/stored-words";
+import { boundStoredWords } from "@/lib/formats/stored-words";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import { allowanceRefusal } from "@/lib/usage/charge";
 import { refundReservation, settleReservation } from "@/lib/usage/reservation";

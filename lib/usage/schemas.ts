@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { tierSchema } from "@/lib/auth/schemas";
+
+/** A plan's tier, as the API names it. */
+export const tierSchema = z.enum(["free", "pro", "ultra"]);
 
 export const subscriptionResponseSchema = z
   .object({

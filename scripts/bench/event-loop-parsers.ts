@@ -170,7 +170,7 @@ function captionDocuments(): Record<string, { format: string; body: string; kind
 export async function benchParsers(filter?: string): Promise<Measured[]> {
   const { parseCaptions, tidy } = await import("../../lib/captions/parse");
   const { normalizeSegments } = await import("../../lib/formats");
-  const { boundStoredWords } = await import("../../lib/transcripts/stored-words");
+  const { boundStoredWords } = await import("../../lib/formats/stored-words");
   const { parseCaptionsOffThread } = await import("../../lib/captions/parse-off-thread");
   const out: Measured[] = [];
   for (const [name, doc] of Object.entries(captionDocuments())) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createTranscriptEndpoint, listLanguagesEndpoint } from "@/lib/transcripts/endpoints";
-import { upstreamErrorStatuses } from "@/lib/transcripts/upstream-errors";
+import { upstreamErrorStatuses } from "@/lib/captions/upstream-errors";
 import { SourceError } from "@/lib/captions/types";
 import { OutboundError } from "@/lib/http/outbound";
-import { asApiError } from "@/lib/transcripts/upstream-errors";
+import { asApiError } from "@/lib/captions/upstream-errors";
 import type { ApiError } from "@/lib/http/errors";
 
 describe("the statuses a platform's failure can answer", () => {
