@@ -24,7 +24,10 @@ import { sqlState } from "@/lib/db/sql-state";
 // it is a 404, whoever else has it). Editing is free: nothing here touches usage. Reading a version is the
 // read model's (lib/transcripts/read).
 
-/** The transcript as `userId` sees it at `revision`: MCP's edit tool reads through this until it calls `readTranscript`. */
+/**
+ * The transcript as `userId` sees it at `revision` (undefined: their current version). MCP's edit tool reads
+ * through this until it calls `readTranscript` itself.
+ */
 export function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<TranscriptView> {
   return readTranscript(userId, transcriptId, { revision });
 }
