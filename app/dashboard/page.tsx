@@ -4,7 +4,7 @@ import { TranscribePanel } from "@/components/dashboard/transcribe-panel";
 import { auth } from "@/lib/auth/nextauth";
 import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
 import { whatWorksFor } from "@/lib/health/what-works";
-import { getTranscript } from "@/lib/transcripts/get-transcript";
+import { getTranscript } from "@/lib/transcripts/read";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
 
 export const metadata: Metadata = { title: "Transcribe" };
@@ -16,7 +16,7 @@ async function initialTranscript(
 ): Promise<TranscriptResponse | null> {
   if (typeof id !== "string" || !id.trim() || !userId) return null;
   // Anything else (not in the history, a bad id) is left to the client, which shows the API's answer.
-  return getTranscript(userId, id.trim(), "json").catch(() => null);
+  return getTranscript(userId, id.trim(), { format: "json" }).catch(() => null);
 }
 
 export default async function DashboardHome({

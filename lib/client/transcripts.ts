@@ -171,7 +171,7 @@ export function parseVocabulary(text: string): string[] {
 }
 
 /** POST /v1/transcript: the transcript at once (200), or a speech recognition job to watch (202). */
-export async function requestTranscript(input: TranscribeInput): Promise<TranscribeResult> {
+export async function postTranscriptRequest(input: TranscribeInput): Promise<TranscribeResult> {
   const source = input.upload !== undefined ? { upload: input.upload } : { url: input.url };
   const { status, body } = await apiFetchWithStatus<Transcript | { job_id: string; status: string }>("/v1/transcript", {
     method: "POST",

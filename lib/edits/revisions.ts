@@ -6,10 +6,15 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { ApiError, errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { expirePublicPages } from "@/lib/publishing/public-pages";
-import { ownedTranscript } from "@/lib/transcripts/get-transcript";
-import { serializeTranscript, transcriptSegments } from "@/lib/transcripts/serializers";
+import {
+  asSeenBy,
+  ORIGINAL,
+  readTranscript,
+  serializeTranscript,
+  transcriptSegments,
+  type TranscriptView,
+} from "@/lib/transcripts/read";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
-import { authorView, newestRevision, type AuthorRow } from "@/lib/edits/author-view";
 import { segmentsSize } from "@/lib/edits/prepare-save";
 import { prepareSaveOffThread } from "@/lib/edits/save-off-thread";
 import type { EditRequest } from "@/lib/edits/schemas";
@@ -17,11 +22,21 @@ import { diffBudget, diffTokens, DIFF_STEPS, tokenize, type DiffBudget } from "@
 import { sqlState } from "@/lib/db/sql-state";
 
 // Saving, listing and restoring a user's corrections of a transcript in their history (a transcript not in
-// it is a 404, whoever else has it). Editing is free: nothing here touches usage.
+// it is a 404, whoever else has it). Editing is free: nothing here touches usage. Reading a version is the
+// read model's (lib/transcripts/read).
 
-export const ORIGINAL = "original";
-/** The caller's current version (their newest revision, or the original when they have none). */
-export const CURRENT = "current";
+/**
+ * The transcript as `userId` sees it at `revision` (undefined: their current version). MCP's edit tool reads
+ * through this until it calls `readTranscript` itself.
+ */
+export function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<TranscriptView> {
+  return readTranscript(userId, transcriptId, { revision });
+}
+
+/** The transcript as the source gave it, from the user's history (404 when it is not in it). */
+function originalOf(userId: string, transcriptId: string): Promise<TranscriptView> {
+  return readTranscript(userId, transcriptId, { revision: ORIGINAL });
+}
 
 /** The latest a corrected segment may end: the media's duration, or the source's own last end when later. */
 function maxEnd(row: Transcript): number {
@@ -47,8 +62,8 @@ export async function saveEdit(
   body: EditRequest,
   format: Format = "json",
 ): Promise<TranscriptResponse> {
-  const row = await ownedTranscript(userId, transcriptId);
-  const current = transcriptSegments(await authorView(userId, row));
+  const row = await originalOf(userId, transcriptId);
+  const current = transcriptSegments(await asSeenBy(userId, row));
   const settings = env();
   const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
   // Reading, validating and retiming the body: in a worker thread with a deadline (save-off-thread.ts).
@@ -103,35 +118,14 @@ export async function saveEdit(
   }
   await expireAuthorPages(userId, transcriptId);
   return serializeTranscript(
-    { ...row, segments: JSON.parse(segmentsJson) as Transcript["segments"], edited: true } satisfies AuthorRow,
+    { ...row, segments: JSON.parse(segmentsJson) as Transcript["segments"], edited: true } satisfies TranscriptView,
     format,
   );
 }
 
-/** GET /v1/transcripts/{id} with `revision`: the current version, the original, or one saved revision. */
-export async function readRevision(
-  userId: string,
-  transcriptId: string,
-  revision: string | undefined,
-  format: Format,
-): Promise<TranscriptResponse> {
-  return serializeTranscript(await rowAt(userId, transcriptId, revision), format);
-}
-
-/** The transcript row at `revision` (undefined: the author's current version). */
-export async function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<AuthorRow> {
-  const row = await ownedTranscript(userId, transcriptId);
-  if (revision === ORIGINAL) return row;
-  if (revision === undefined || revision === CURRENT) return authorView(userId, row);
-  const db = await getDb();
-  const saved = await db.transcriptRevision.findFirst({ where: { id: revision, userId, transcriptId } });
-  if (!saved) throw errors.notFound("No revision with this id for this transcript (older ones are dropped on save).");
-  return { ...row, segments: saved.segments as Transcript["segments"], edited: true, revisionId: saved.id };
-}
-
 /** GET /v1/transcripts/{id}/revisions: the saved revisions, newest first, then the original. */
 export async function listRevisions(userId: string, transcriptId: string) {
-  const row = await ownedTranscript(userId, transcriptId);
+  const row = await originalOf(userId, transcriptId);
   const db = await getDb();
   const saved = await db.transcriptRevision.findMany({
     where: { userId, transcriptId },
@@ -168,7 +162,7 @@ export async function restoreOriginal(
   transcriptId: string,
   format: Format,
 ): Promise<TranscriptResponse> {
-  const row = await ownedTranscript(userId, transcriptId);
+  const row = await originalOf(userId, transcriptId);
   const db = await getDb();
   await db.transcriptRevision.deleteMany({ where: { userId, transcriptId } });
   await expireAuthorPages(userId, transcriptId);
@@ -194,8 +188,8 @@ function locate(segments: readonly Segment[]): Located {
 
 /** GET /v1/transcripts/{id}/revisions/{revision_id}/diff: a revision's words against the original's. */
 export async function revisionDiff(userId: string, transcriptId: string, revisionId: string) {
-  const edited = await rowAt(userId, transcriptId, revisionId);
-  const row = await ownedTranscript(userId, transcriptId);
+  const edited = await readTranscript(userId, transcriptId, { revision: revisionId });
+  const row = await originalOf(userId, transcriptId);
   return {
     revision_id: edited.revisionId ?? ORIGINAL,
     ...diffSegments(transcriptSegments(row), transcriptSegments(edited)),
@@ -313,5 +307,3 @@ function wordChanges(a: Located, b: Located, budget: DiffBudget): { changes: Cha
   }
   return { changes, unchanged };
 }
-
-export { newestRevision };

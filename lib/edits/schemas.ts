@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { formatSchema } from "@/lib/transcripts/schemas";
 
 /** The largest PATCH body: a 3-hour transcript with word times fits several times over. */
 export const MAX_EDIT_BODY_BYTES = 4 * 1024 * 1024;
@@ -34,18 +33,6 @@ export const editRequestSchema = z
   .meta({ id: "TranscriptEdit" });
 
 export type EditRequest = z.infer<typeof editRequestSchema>;
-
-export const transcriptReadQuerySchema = z.object({
-  format: formatSchema.default("json"),
-  revision: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .describe(
-      "`original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version",
-    ),
-});
 
 export const revisionParamsSchema = z.object({ id: z.string().min(1).max(64), revision_id: z.string().min(1).max(64) });
 

@@ -1,9 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
-import { authorView } from "@/lib/edits/author-view";
 import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
-import { transcriptFile } from "@/lib/transcripts/get-transcript";
+import { asSeenBy, transcriptFile } from "@/lib/transcripts/read";
 import { isSlug, slugWords } from "@/lib/publishing/slug";
 import { isUpload, serializePublicTranscript, type PublishedRow } from "@/lib/publishing/serializers";
 
@@ -24,8 +23,8 @@ export async function findPublished(slug: string): Promise<PublishedRow | null> 
     include: { transcript: true },
   });
   if (!row) return null;
-  // The publisher's own correction, when they saved one (lib/edits): the page shows what its author sees.
-  return { ...row, transcript: await authorView(row.userId, row.transcript) } as PublishedRow;
+  // The page shows what its publisher sees: their own correction, when they saved one.
+  return { ...row, transcript: await asSeenBy(row.userId, row.transcript) } as PublishedRow;
 }
 
 /** What the validators are made of: the publication, when it was (re)published, and the transcript's version. */
@@ -43,7 +42,7 @@ async function publishedVersion(slug: string): Promise<Version | null> {
   if (!isSlug(slug)) return null;
   const rows = await hotQuery<Version>(
     "public-version",
-    // fetchedAt: the later of the transcript's and the publisher's newest correction (lib/edits/author-view.ts).
+    // fetchedAt: the later of the transcript's and the publisher's newest correction (asSeenBy, lib/transcripts/read).
     `SELECT p."id", p."publishedAt",
             GREATEST(t."fetchedAt", (SELECT max(r."createdAt") FROM "TranscriptRevision" r
                                      WHERE r."userId" = p."userId" AND r."transcriptId" = p."transcriptId")) AS "fetchedAt"

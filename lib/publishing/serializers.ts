@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import type { Publication, Transcript } from "@/lib/generated/prisma/client";
-import { serializeTranscript } from "@/lib/transcripts/serializers";
+import { serializeTranscript } from "@/lib/transcripts/read";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
 
 export type PublishedRow = Publication & { publishedAt: Date; transcript: Transcript };
@@ -15,7 +15,7 @@ export function isUpload(row: Pick<Transcript, "platform">): boolean {
   return row.platform === "upload";
 }
 
-/** The transcript object (lib/transcripts/serializers.ts) plus slug, page url and published_at. */
+/** The transcript object (lib/transcripts/read) plus slug, page url and published_at. */
 export function serializePublicTranscript(row: PublishedRow): PublicTranscript {
   const transcript = serializeTranscript(row.transcript, "json");
   const upload = isUpload(row.transcript);

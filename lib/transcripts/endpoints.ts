@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { upstreamErrorStatuses } from "@/lib/captions/upstream-errors";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { transcriptReadQuerySchema } from "@/lib/edits/schemas";
 import {
   jobAcceptedSchema,
   jobParamsSchema,
@@ -12,6 +11,7 @@ import {
   transcriptFormatQuerySchema,
   transcriptIdParamsSchema,
   transcriptionIdParamsSchema,
+  transcriptReadQuerySchema,
   transcriptionListQuerySchema,
   transcriptionListSchema,
   transcriptRequestSchema,

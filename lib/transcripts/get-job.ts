@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
-import { serializeForAuthor } from "@/lib/edits/author-view";
+import { asSeenBy, serializeTranscript } from "@/lib/transcripts/read";
 import type { JobResponse } from "@/lib/transcripts/schemas";
 
 /** GET /v1/jobs/{job_id}: the owner's job; anyone else's, or an unknown id, is a 404. */
@@ -21,6 +21,8 @@ export async function getJob(userId: string, jobId: string, format: Format): Pro
         ? { code: job.errorCode ?? "job_failed", message: job.errorMessage ?? "The job failed." }
         : null,
     transcript:
-      job.status === "done" && job.transcript ? await serializeForAuthor(userId, job.transcript, format) : null,
+      job.status === "done" && job.transcript
+        ? serializeTranscript(await asSeenBy(userId, job.transcript), format)
+        : null,
   };
 }

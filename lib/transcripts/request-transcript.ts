@@ -4,7 +4,7 @@ import { findStoredTranscript } from "@/lib/transcripts/store-transcript";
 import { getPublishedTranscript } from "@/lib/transcripts/published-transcript";
 import { recordTranscription } from "@/lib/transcripts/record-transcription";
 import { resolveSource } from "@/lib/transcripts/resolve-source";
-import { serializeForAuthor } from "@/lib/edits/author-view";
+import { asSeenBy, serializeTranscript } from "@/lib/transcripts/read";
 import { asrNotConfigured, asrProvider } from "@/lib/transcripts/asr-provider";
 import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import { startTranscriptionJob, type StartedJob } from "@/lib/transcripts/start-transcription-job";
@@ -93,7 +93,10 @@ export async function requestTranscript(
     const published = await getPublishedTranscript(userId, source, request.lang, deps);
     if (published) {
       if (!published.inHistory) await recordTranscription(userId, published.transcript);
-      return { kind: "transcript", transcript: await serializeForAuthor(userId, published.transcript, request.format) };
+      return {
+        kind: "transcript",
+        transcript: serializeTranscript(await asSeenBy(userId, published.transcript), request.format),
+      };
     }
     const fileTitle = options.title ? null : audioFileTitle(source.canonicalUrl);
     const asr: AsrSource = {
@@ -109,7 +112,10 @@ export async function requestTranscript(
   const captions = await getCaptionTranscript(userId, source, request.lang, deps);
   if (captions.kind === "transcript") {
     if (!captions.inHistory) await recordTranscription(userId, captions.transcript);
-    return { kind: "transcript", transcript: await serializeForAuthor(userId, captions.transcript, request.format) };
+    return {
+      kind: "transcript",
+      transcript: serializeTranscript(await asSeenBy(userId, captions.transcript), request.format),
+    };
   }
   const asr: AsrSource = {
     source,
@@ -138,7 +144,10 @@ async function transcribeAudio(
       : await findStoredTranscript(userId, asr.source, request.lang, "asr", vocabularyKey(request.vocabulary));
   if (stored) {
     if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
-    return { kind: "transcript", transcript: await serializeForAuthor(userId, stored.transcript, request.format) };
+    return {
+      kind: "transcript",
+      transcript: serializeTranscript(await asSeenBy(userId, stored.transcript), request.format),
+    };
   }
   if (asr.otherLanguages) throw new OtherLanguagesOnly(request.lang, asr.otherLanguages, asr.estimateSeconds);
   if (!asrProvider()) {

@@ -178,6 +178,17 @@ export const transcriptionListQuerySchema = z.object({
 export type TranscriptionListQuery = z.output<typeof transcriptionListQuerySchema>;
 
 export const transcriptFormatQuerySchema = z.object({ format: formatSchema.default("json") });
+export const transcriptReadQuerySchema = z.object({
+  format: formatSchema.default("json"),
+  revision: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .describe(
+      "`original`: the transcript as the source gave it; a revision id (GET /v1/transcripts/{id}/revisions): that saved correction; `current` or left out: the caller's current version",
+    ),
+});
 export const transcriptIdParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const languagesQuerySchema = z.object({ url: z.string().min(1).max(MAX_SOURCE) });

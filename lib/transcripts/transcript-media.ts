@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { errors } from "@/lib/http/errors";
 import { parseObjectPath } from "@/lib/uploads/objects";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
-import { ownedTranscript } from "@/lib/transcripts/get-transcript";
+import { ORIGINAL, readTranscript } from "@/lib/transcripts/read";
 
 /** A single `bytes=` range of a file of `size` bytes, inclusive; null for none, or for a form we do not serve (several ranges). */
 export function parseByteRange(
@@ -31,7 +31,7 @@ export function parseByteRange(
  * presigned GET.
  */
 export async function transcriptMedia(userId: string, transcriptId: string, range: string | null): Promise<Response> {
-  const transcript = await ownedTranscript(userId, transcriptId);
+  const transcript = await readTranscript(userId, transcriptId, { revision: ORIGINAL });
   const objectPath = transcript.platform === "upload" ? parseObjectPath(transcript.sourceUrl) : null;
   if (!objectPath) throw errors.notFound("This transcript is not of an uploaded file.");
   const upload = await resolveUploadForUser(userId, objectPath);

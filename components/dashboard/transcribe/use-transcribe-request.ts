@@ -3,7 +3,7 @@
 import { useRef, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import {
-  requestTranscript,
+  postTranscriptRequest,
   SUBSCRIPTION_KEY,
   transcriptKey,
   TRANSCRIPTIONS_KEY,
@@ -32,7 +32,7 @@ export function useTranscribeRequest(onQueued: (jobId: string, submission: Submi
     mutationFn: async (submission: Submission): Promise<TranscribeResult> => {
       const { vocabulary } = submission;
       if (submission.kind === "link")
-        return requestTranscript({ url: submission.url, lang: submission.lang, vocabulary });
+        return postTranscriptRequest({ url: submission.url, lang: submission.lang, vocabulary });
       const { file: chosen } = submission;
       const controller = new AbortController();
       uploadAbort.current = controller;
@@ -55,7 +55,7 @@ export function useTranscribeRequest(onQueued: (jobId: string, submission: Submi
       }
       uploadAbort.current = null;
       setUpload({ phase: "starting", name: chosen.name, loaded: chosen.size, total: chosen.size });
-      return requestTranscript({ upload: signed.object_path, lang: submission.lang, vocabulary });
+      return postTranscriptRequest({ upload: signed.object_path, lang: submission.lang, vocabulary });
     },
     onSuccess: (result, submission) => {
       if (result.kind === "transcript")

@@ -1,10 +1,11 @@
 import { withApi } from "@/lib/http/with-api";
 import { editTranscriptEndpoint } from "@/lib/edits/endpoints";
-import { readRevision, saveEdit } from "@/lib/edits/revisions";
+import { saveEdit } from "@/lib/edits/revisions";
 import { getTranscriptEndpoint } from "@/lib/transcripts/endpoints";
+import { getTranscript } from "@/lib/transcripts/read";
 
 export const GET = withApi(getTranscriptEndpoint, ({ principal, params, query }) =>
-  readRevision(principal.userId, params.id, query.revision, query.format),
+  getTranscript(principal.userId, params.id, query),
 );
 
 export const PATCH = withApi(editTranscriptEndpoint, ({ principal, params, query, body }) =>

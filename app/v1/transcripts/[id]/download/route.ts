@@ -1,8 +1,7 @@
 import { withApi } from "@/lib/http/with-api";
-import { rowAt } from "@/lib/edits/revisions";
 import { downloadTranscriptEndpoint } from "@/lib/transcripts/endpoints";
-import { transcriptFile } from "@/lib/transcripts/get-transcript";
+import { downloadTranscript } from "@/lib/transcripts/read";
 
-export const GET = withApi(downloadTranscriptEndpoint, async ({ principal, params, query }) =>
-  transcriptFile(await rowAt(principal.userId, params.id, query.revision), query.format),
+export const GET = withApi(downloadTranscriptEndpoint, ({ principal, params, query }) =>
+  downloadTranscript(principal.userId, params.id, query),
 );
