@@ -45,19 +45,19 @@ const nextConfig: NextConfig = {
   // empty, so a page unpublished while a process was down is never served from an old file.
   cacheHandler: path.resolve("lib/cache/next-cache-handler.mjs"),
   // Route modules load when first asked for, not all at start: preloading them ran beside the first
-  // requests and delayed them (issue 25).
+  // requests and delayed them (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md).
   // A CI build starts from a clean clone and is never built again there: Turbopack's build cache (on by default)
-  // would only be written, 22 s on two cores.
+  // would only be written, which costs build time on two cores for nothing.
   experimental: {
     isrFlushToDisk: false,
     preloadEntriesOnStart: false,
     turbopackFileSystemCacheForBuild: !process.env.CI,
   },
   // `npm test` type-checks in a step of its own (tsc --noEmit, the same tsconfig) and asks its build to skip
-  // Next.js's second pass over the same files (36 s on two cores). `npm run build` alone still checks.
+  // Next.js's second pass over the same files. `npm run build` alone still checks.
   typescript: { ignoreBuildErrors: process.env.VERBATIM_BUILD_SKIP_TYPECHECK === "1" },
-  // No ETag on pages: Next.js hashes the whole HTML of a cached page on every request to make one (a tenth of
-  // the CPU time of a /t/{slug} hit, issue 25) instead of keeping it with the cache entry. Dynamic pages never
+  // No ETag on pages: Next.js hashes the whole HTML of a cached page on every request to make one (a large share
+  // of the CPU time of a /t/{slug} hit) instead of keeping it with the cache entry. Dynamic pages never
   // had one; the API's public answers carry their own (lib/publishing/public-transcript.ts).
   generateEtags: false,
   // Cached pages tell shared caches (CDNs) to serve a copy for at most 5 minutes (`revalidate`) and a stale

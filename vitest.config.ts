@@ -15,7 +15,7 @@ export default mergeConfig(
       testTimeout: 30_000,
       hookTimeout: 60_000,
       // vitest's default (one worker fewer than the cores) is a single worker on two cores, where a second one
-      // still finds idle time while the first loads modules: 101 s → 73 s for this suite on a 2-core machine.
+      // still finds idle time while the first loads modules, and this suite finishes sooner on a 2-core machine.
       maxWorkers: Math.max(2, availableParallelism() - 1),
     },
   }),

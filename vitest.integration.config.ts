@@ -10,13 +10,13 @@ export default mergeConfig(
     test: {
       include: ["**/*.int.test.ts"],
       exclude: ["node_modules/**", ".next/**"],
-      // A guard against a hang, not a timing: in CI (three of these files at a time on two cores) a test that takes
-      // 6 s alone (15 ffmpeg cuts, each sent to a fake) once ran past 60 s.
+      // A guard against a hang, not a timing: in CI (three of these files at a time on two cores) a test that is
+      // quick alone (15 ffmpeg cuts, each sent to a fake) once took ten times as long.
       testTimeout: 180_000,
       // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
       hookTimeout: 180_000,
       // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): three workers keep two cores busy
-      // where vitest's default would run one (662 s → 489 s for this suite on a 2-core machine). Each file has
+      // where vitest's default would run one, and this suite finishes sooner on a 2-core machine. Each file has
       // its own database, so files do not meet.
       maxWorkers: Math.max(3, availableParallelism() - 1),
       globalSetup: ["test/integration-setup.ts"],

@@ -3,11 +3,11 @@ import { contrastProblems } from "./contrast";
 import { axeScan } from "./helpers";
 import { makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
 
-// Issue 15: every page, at a phone's and a laptop's size: no sideways scroll (the document is no wider
-// than the window), no console error, a title. At the laptop's size a full axe scan (no serious or critical
-// violation), which is also the light scheme's colour-contrast check (issue 27), axe's needs-review results
-// counted (e2e/contrast.ts); product-pages.spec.ts checks the dark scheme. Each page is scanned once per scheme
-// (issue 35): the phone's size gets the cheap layout checks, not a second axe run of the same markup.
+// Every page, at a phone's and a laptop's size: no sideways scroll (the document is no wider than the window),
+// no console error, a title. At the laptop's size a full axe scan (no serious or critical violation), which is
+// also the light scheme's colour-contrast check, axe's needs-review results counted (e2e/contrast.ts);
+// product-pages.spec.ts checks the dark scheme. Each page is scanned once per scheme (docs/testing.md): the
+// phone's size gets the cheap layout checks, not a second axe run of the same markup.
 // E2E_PAGES_SKIP (comma list of names) leaves pages out while one is being reworked.
 
 const SIZES = [

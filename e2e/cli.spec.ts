@@ -8,7 +8,7 @@ import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { speechWav as writeSpeech } from "../test/speech";
 import { findExecutable } from "../lib/process/media-tools";
 
-// Issue 14: the `verbatim` CLI, built, as a child process against the built app with the YouTube and
+// The `verbatim` CLI, built, as a child process against the built app with the YouTube and
 // speech-recognition fakes (playwright.config.ts). The device login is approved in Chromium on /device.
 // The speech fake hears every upload as these two sentences (see e2e/uploads.spec.ts).
 const FIRST_SENTENCE = "Welcome to Verbatim.";

@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
-// Issue 15 items 3–6: the history's rows and actions, the keys page, the API reference's examples, the 404,
+// The history's rows and actions, the keys page, the API reference's examples, the 404,
 // sign-in, dark mode and the header on a phone. The transcripts come from the YouTube fake (playwright.config.ts).
 
 const captionedUrl = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
-// Issue 40, what only a browser shows: the viewer's edit mode changes the text in place, saves with the
+// Corrections, what only a browser shows: the viewer's edit mode changes the text in place, saves with the
 // keyboard, and a reload shows the author's correction (marked "Edited").
 
 test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the correction", async ({ page }) => {
@@ -13,7 +13,7 @@ test("edit a transcript: find and replace, Ctrl+Enter saves, a reload shows the 
   await page.getByLabel("Video or audio link").fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
   await page.getByRole("button", { name: "Transcribe" }).click();
   await expect(page.getByTestId("transcript-viewer")).toBeVisible();
-  // The reading view's lines (issue 39): one span per cue inside its paragraph.
+  // The reading view's lines: one span per cue inside its paragraph.
   const lines = page.getByTestId("reading-view").locator("p > span[id]");
   await expect(lines.filter({ hasText: "bread" }).first()).toBeVisible();
 

@@ -18,8 +18,8 @@ export async function devLogin(page: Page, email: string, from = "/dashboard") {
 /**
  * axe-core on our own document, iframes left out (the embedded players are third-party pages). Legacy mode runs
  * axe once in the page: the default mode gathers each frame's results and merges them in a blank page it opens
- * for every scan, which took 2.0 s instead of 0.7 s on the home page and 10.4 s instead of 3.3 s on /docs on a
- * 2-core machine, with the same results. With the iframes excluded there is nothing for it to merge.
+ * for every scan, which made each scan about three times slower on a 2-core machine, with the same results.
+ * With the iframes excluded there is nothing for it to merge.
  */
 export function axeScan(page: Page): AxeBuilder {
   return new AxeBuilder({ page }).exclude("iframe").setLegacyMode(true);

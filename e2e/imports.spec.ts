@@ -28,7 +28,7 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
     .getByLabel(/Podcast feed, Apple Podcasts show/)
     .fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
   await page.getByRole("button", { name: "Import" }).click();
-  // What it will cost against the allowance is said before it starts (issue 27).
+  // What it will cost against the allowance is said before it starts.
   const preview = page.getByTestId("import-preview");
   await expect(preview).toContainText("3 episodes");
   await expect(preview.getByTestId("import-cost")).toContainText(

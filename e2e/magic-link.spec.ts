@@ -38,7 +38,7 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
   let log = "";
   app.stdout.on("data", (chunk) => (log += chunk));
   app.stderr.on("data", (chunk) => (log += chunk));
-  // Issue 21: a client-sent X-Forwarded-Proto (TRUSTED_PROXY_HOPS=0) must not change the link's scheme.
+  // A client-sent X-Forwarded-Proto (TRUSTED_PROXY_HOPS=0) must not change the link's scheme.
   const context = await browser.newContext({
     baseURL: `http://127.0.0.1:${port}`,
     extraHTTPHeaders: { "x-forwarded-proto": "https" },

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import { randomEmail, recordSecrets } from "./helpers";
 
-// Issue 13: the device page (enter or confirm the code, approve, deny), the dashboard's connected apps,
+// The device page (enter or confirm the code, approve, deny), the dashboard's connected apps,
 // and the consent page (approve, deny, a signed-out visit comes back after sign-in), in Chromium against the built app. The program's
 // side (device code, polling, token exchange) is plain HTTP from the test.
 

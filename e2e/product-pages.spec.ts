@@ -4,7 +4,7 @@ import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { WATCH_URL, makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
 
-// Issue 27 in Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
+// In Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
 // colour-contrast check, counting the results axe can only flag for review ("incomplete": it filed
 // white-on-white as that); the transcript leads its page (title on top, player in view, search that
 // jumps and stays pinned, a menu that closes, timestamps as one Tab stop, 44 px targets, a skip link);
@@ -38,7 +38,8 @@ test.describe("colour contrast", () => {
     await Promise.all([signedIn?.close(), signedOut?.close()]);
   });
 
-  // Once per page and scheme (issue 35), at the laptop's size: the phone's layout is checked by all-pages.spec.ts.
+  // Once per page and scheme (docs/testing.md), at the laptop's size: the phone's layout is checked by
+  // all-pages.spec.ts.
   for (const scheme of ["dark"] as const) {
     for (const size of SIZES.filter((s) => s.name === "laptop")) {
       test(`every page passes a colour-contrast check, counting axe's needs-review results: ${scheme}, ${size.name}`, async () => {
@@ -66,7 +67,7 @@ test.describe("colour contrast", () => {
 
 // The behaviour below does not depend on the colour scheme (the scans above and all-pages.spec.ts check the
 // colours): each size runs once, the laptop in the light scheme and the phone in the dark, so both schemes
-// still carry every journey (issue 35: twelve runs of the same steps were six too many).
+// still carry every journey without running the same steps once per scheme and size.
 const RUNS = [
   { scheme: "light", size: SIZES[0] },
   { scheme: "dark", size: SIZES[1] },

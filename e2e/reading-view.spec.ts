@@ -3,7 +3,7 @@ import { axeScan, devLogin, randomEmail } from "./helpers";
 import { contrastProblems } from "./contrast";
 import { WATCH_URL } from "./pages-world";
 
-// Issue 39, what only a browser shows: the reading view's type and line length, one scroll; a moment link
+// What only a browser shows of the reading view: its type and line length, one scroll; a moment link
 // (public #t<s>-<i>, History's &t=) landing below every sticky element, marked, the player cued; the phone's
 // sticky player and toolbar within a third of the screen with nothing showing through; word times as seek
 // targets, the word being played marked (the dashboard and public pages); axe in both schemes on the changed pages.
@@ -252,8 +252,8 @@ test("the reading view on a wide screen: at least 16 px, 60–80 characters a li
 test("segments with word times: each word plays from its own time, the word being played is marked", async ({
   page,
 }) => {
-  // The transcript the Transcribe form receives gets word times, evenly spread over each segment (the sources
-  // that time words come with issue 39's other half); the view draws what it is given.
+  // The transcript the Transcribe form receives gets word times, evenly spread over each segment (which
+  // sources time words is tested beside their parsers); the view draws what it is given.
   await fakePlayer(page, 20);
   await page.setViewportSize(DESKTOP);
   await devLogin(page, randomEmail("reading-words"));
@@ -298,8 +298,8 @@ test("segments with word times: each word plays from its own time, the word bein
 test("a public page with word times: each word plays from its own time, the word being played is marked", async ({
   page,
 }) => {
-  // The publisher's correction gives the fake's captions word times (PATCH keeps the words it is sent, issue
-  // 40), evenly spread over each segment; the public page shows the publisher's view.
+  // The publisher's correction gives the fake's captions word times (PATCH keeps the words it is sent), evenly
+  // spread over each segment; the public page shows the publisher's view.
   await fakePlayer(page, 20);
   await page.setViewportSize(DESKTOP);
   await devLogin(page, randomEmail("public-words"));

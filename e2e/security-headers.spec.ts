@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 
-// Issue 10 item 8: the pages still work in Chromium with the Content-Security-Policy on: no violation is
+// The pages still work in Chromium with the Content-Security-Policy on: no violation is
 // reported while signing in and walking the dashboard and the API reference. (The headers themselves, on every
 // page: test/server/security-headers.test.ts.)
 

@@ -81,7 +81,7 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   await expect(page.getByTestId("transcript-source")).toHaveText("Uploaded file");
   await expect(page.getByTestId("transcript-duration")).toHaveText(/^[5-7] s$/);
   await expect(page.getByTestId("transcript-player")).toHaveCount(0);
-  // The reading view (issue 39): one span per cue inside its paragraph.
+  // The reading view: one span per cue inside its paragraph.
   const lines = page.getByTestId("reading-view").locator("p > span[id]");
   await expect(lines).toHaveText([FIRST_SENTENCE, SECOND_SENTENCE]);
 
@@ -277,7 +277,7 @@ test("a link without captions is queued as a job too; the address keeps watching
   const watchUrl = `https://www.youtube.com/watch?v=${FAKE_IDS.noCaptions}`;
   await page.getByLabel("Video or audio link").fill(watchUrl);
   await page.getByRole("button", { name: "Transcribe" }).click();
-  // Speech recognition uses the allowance: asked first (issue 27).
+  // Speech recognition uses the allowance: asked first.
   await page.getByTestId("confirm-recognition").click();
 
   const jobPanel = page.getByTestId("job-panel");

@@ -7,7 +7,7 @@ import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { speech, speechWav as writeSpeech } from "../test/speech";
 
-// Issue 15's Transcribe page and transcript viewer in Chromium. The main app (playwright.config.ts) has
+// The Transcribe page and transcript viewer in Chromium. The main app (playwright.config.ts) has
 // speech recognition (the OpenAI-compatible fake, which hears every upload as the two sentences below)
 // and the YouTube fake. A second app started here has no speech recognition and a YouTube it cannot
 // reach, as a fresh install behind a blocked network would.
@@ -338,7 +338,8 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     await expect(error).toHaveCount(0);
 
     // YouTube unreachable from the server (nothing listens at YOUTUBE_BASE_URL): the cause and what fixes it,
-    // and no "try again in a moment" or retry button, since asking again cannot help (issue 37).
+    // and no "try again in a moment" or retry button, since asking again cannot help
+    // (docs/decisions/0009-failures-name-their-cause-and-fix.md).
     await link.fill(`https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`);
     await page.getByRole("button", { name: "Transcribe" }).click();
     await expect(page.getByTestId("transcribe-error-message")).toHaveText(

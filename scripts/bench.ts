@@ -1,5 +1,5 @@
-// `npm run bench`: every figure the issues ask for. Needs `npm run build` first (it starts the app).
-// `npm run bench -- formats dedup` runs only those suites. `npm run bench -- data-scale` (issue 44) seeds and
+// `npm run bench`: every figure we keep an eye on. Needs `npm run build` first (it starts the app).
+// `npm run bench -- formats dedup` runs only those suites. `npm run bench -- data-scale` seeds and
 // keeps two databases of 10k and 1M rows (DATA_SCALE=10k,100k for a smaller pair); it runs only when named.
 import { benchServer, benchStartup } from "./bench/server";
 import { benchFormats } from "./bench/formats";

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// Issue 43: the committed lockfile is the one npm writes with every platform's optional packages, so `npm ci`
-// (CI's install, the Dockerfile's) accepts it and installs a working tree on macOS and Linux, arm64 and x64.
-// `npm ci` itself (in .ci/run) is the sync check; this test says which platform package went missing, and that
-// every package with an install script has been reviewed in package.json's allowScripts.
+// The committed lockfile is the one npm writes with every platform's optional packages
+// (docs/decisions/0005-a-lockfile-for-every-platform.md), so `npm ci` (CI's install, the Dockerfile's) accepts it and
+// installs a working tree on macOS and Linux, arm64 and x64. `npm ci` itself (in .ci/run) is the sync check; this
+// test says which platform package went missing, and that every package with an install script has been reviewed in
+// package.json's allowScripts.
 
 interface LockEntry {
   version?: string;

@@ -315,7 +315,7 @@ describe("--json on every command", () => {
     const history = await runCli(["history"], user.env);
     expectPlain(history);
     expect(history.stdout.split("\n")[0]).toMatch(/^CREATED\s+PLATFORM\s+LANG\s+LENGTH\s+STATUS\s+TITLE$/);
-    // The title, not the id; the length as people say it (issue 37).
+    // The title, not the id; the length as people say it.
     expect(history.stdout).toContain("How Bread Rises");
     expect(history.stdout).not.toContain(FAKE_IDS.captioned);
     expect(history.stdout.split("\n")[1]).toMatch(/\s\d+ (h|min|s)( \d+ (min|s))?\s+done\s/);
@@ -468,7 +468,7 @@ describe("exit codes", () => {
         /talk\.wav: this server cannot transcribe files.*Nothing was uploaded/,
       );
       expect(asked).toEqual(["GET /health"]);
-      // Its setup checks found the speech model missing and not downloadable (issue 37): refused the same way.
+      // Its setup checks found the speech model missing and not downloadable: refused the same way.
       health = {
         status: "ok",
         speech_recognition: "local",

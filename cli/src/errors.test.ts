@@ -18,7 +18,7 @@ describe("exitCodeFor", () => {
     [503, "asr_not_configured", EXIT.upstream],
     [409, "not_complete", EXIT.other],
     [429, "rate_limited", EXIT.other],
-    // A job that failed on the server exits 6 as docs/cli.md says, whatever its own code (issue 37).
+    // A job that failed on the server exits 6 as docs/cli.md says, whatever its own code.
     [null, "transcription_failed", EXIT.upstream],
     [null, "asr_failed", EXIT.upstream],
     [null, "download_failed", EXIT.upstream],
@@ -29,7 +29,7 @@ describe("exitCodeFor", () => {
     [null, "upload_not_found", EXIT.notFound],
     [null, "unsupported_source", EXIT.usage], // the request itself, not the server
     [null, "video_unplayable", EXIT.usage],
-    // The closed list's other job failure codes (issue 38): the server or a provider failed → 6; the audio
+    // The closed list's other job failure codes: the server or a provider failed → 6; the audio
     // itself (no speech in it) is the request's fault → 2.
     [null, "asr_rejected", EXIT.upstream],
     [null, "convert_failed", EXIT.upstream],

@@ -31,7 +31,7 @@ export function TranscriptViewer({
   /** The find box's first text (History's link to every moment of a search). */
   find?: string;
 }) {
-  // The author's saved correction replaces what was given (issue 40: components/transcript/editor.tsx).
+  // The author's saved correction replaces what was given (components/transcript/editor.tsx).
   const [transcript, setTranscript] = useState(given);
   const [editing, setEditing] = useState(false);
   // The player depends on the source only: a saved correction must not reload it.

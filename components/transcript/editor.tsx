@@ -19,7 +19,7 @@ import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content"
 import { Changes, clock, Revisions } from "@/components/transcript/revisions";
 
 /**
- * Edit mode of the transcript viewer (issue 40): every segment's text in place, its start and end moved within
+ * Edit mode of the transcript viewer: every segment's text in place, its start and end moved within
  * its neighbours (Alt+←/→ the start, Alt+Shift+←/→ the end, by 0.1 s), find and replace across the
  * whole transcript, undo, and saving as the author's correction (PATCH /v1/transcripts/{id}; only they see it,
  * and their public page). Keyboard-first: Ctrl/Cmd+Enter saves, Esc leaves (asking first when there are

@@ -7,7 +7,7 @@ import { momentAnchor } from "@/lib/client/moment-link";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
 import type { ReadingParagraph, TimedSegment } from "@/lib/formats/paragraphs";
 
-// The reading view (issue 39): a transcript as paragraphs of prose, a timestamp on each, for the dashboard's
+// The reading view: a transcript as paragraphs of prose, a timestamp on each, for the dashboard's
 // viewer and the public page alike. The paragraph model (lib/formats/paragraphs.ts) is built by the caller;
 // this only draws it. Each cue is a span whose id is its moment anchor (#t<seconds>-<index>, what public links
 // point at), so a moment link lands without JavaScript; with a player, a click on a cue (or on a word, where

@@ -54,7 +54,7 @@ describe("tokensToWords", () => {
       { text: "Hello", start: 295, end: 295.4 },
       { text: "world.", start: 295.5, end: 295.95 },
     ]);
-    // The tokens' own times are the words' (issue 39): the segment keeps them.
+    // The tokens' own times are the words': the segment keeps them.
     expect(segmentWords(words)).toEqual([{ start: 295, end: 295.95, text: "Hello world.", words }]);
   });
 

@@ -151,7 +151,7 @@ describe("OpenAI-compatible provider", () => {
       expect(words[i].start).toBeGreaterThanOrEqual(words[i - 1].end - 1e-9);
       expect(words[i].end).toBeGreaterThan(words[i].start);
     }
-    // Shares of a segment's time, not the words' own: marked so, never shown as word times (issue 39).
+    // Shares of a segment's time, not the words' own: marked so, never shown as word times.
     expect(words.every((w) => w.estimated === true)).toBe(true);
     expect(segmentWords(words).some((s) => s.words)).toBe(false);
   });

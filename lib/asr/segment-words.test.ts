@@ -150,7 +150,7 @@ describe("segmentWords", () => {
     expect(segmentWords(words)).toEqual([{ start: 0, end: 1.45, text: "我们今天去公园。", words }]);
   });
 
-  it("keeps each segment's words with their own times, except where a time was only estimated (issue 39)", () => {
+  it("keeps each segment's words with their own times, except where a time was only estimated", () => {
     const words = [...timed("One two three."), ...timed("Four five six.", { start: 5 })];
     const segments = segmentWords(words);
     expect(segments.map((s) => s.text)).toEqual(["One two three.", "Four five six."]);

@@ -60,7 +60,7 @@ function breakCost(word: Word, next: Word | undefined): number {
  * (a single longer word gets a segment of its own; a word is never split). Among the cuts that respect
  * the limits it picks the cheapest overall: sentence ends (. ? !) and long silences first, then commas and
  * pauses over 0.6 s, then plain word boundaries, with as few and as evenly filled segments as possible.
- * Each segment keeps its words (`words`, issue 39) when the backend timed every one of them; a segment
+ * Each segment keeps its words (`words`) when the backend timed every one of them; a segment
  * with an `estimated` word (a share of a segment's time, not a word's own) has none.
  */
 export function segmentWords(

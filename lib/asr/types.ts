@@ -11,7 +11,8 @@ export interface Word {
   end: number;
   /**
    * The backend timed only the segment or the whole text, and this word's time is a share of it
-   * (lib/asr/verbose-json.ts): good for cutting segments, not a time to show (issue 39).
+   * (lib/asr/verbose-json.ts): good for cutting segments, not a time to show
+   * (docs/decisions/0006-word-times-where-the-source-measured-them.md).
    */
   estimated?: true;
 }

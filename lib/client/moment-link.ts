@@ -1,4 +1,4 @@
-// Moment links (issue 39): the two forms a link to a moment of a transcript takes today, read back into
+// Moment links: the two forms a link to a moment of a transcript takes today, read back into
 // where the viewer lands. Pure and browser-safe.
 //   - public pages, Explore, the search API's `page` and MCP answers: /t/{slug}#t{whole seconds}-{segment index}
 //   - the dashboard's viewer, from History and the dashboard's search: /dashboard?transcript={id}&t={seconds}

@@ -68,7 +68,7 @@ describe("renderJson", () => {
     expect((JSON.parse(out) as { segments: unknown[] }).segments).toHaveLength(36_000);
   });
 
-  describe("words (issue 39)", () => {
+  describe("words", () => {
     it("writes a segment's words after its text, and no words key where there are none", () => {
       const input: Segment[] = [
         {

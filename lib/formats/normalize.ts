@@ -252,7 +252,7 @@ export interface NormalizedWords {
 }
 
 /**
- * The words of one normalized cue (issue 39): words whose text is blank (or not a string) or whose
+ * The words of one normalized cue: words whose text is blank (or not a string) or whose
  * start is not a finite number are dropped, texts are cleaned like cue texts, times are rounded to
  * whole milliseconds and kept inside the cue (segStartMs <= start <= end <= segEndMs), starts never
  * go backwards, and a word ends no later than the next one starts (a missing or inverted end

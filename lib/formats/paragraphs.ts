@@ -52,7 +52,7 @@ export function paragraphStarts(cues: NormalizedCues, rules: ParagraphRules): nu
 }
 
 // ---------------------------------------------------------------------------------------------
-// The reading view's paragraphs (issue 39): the same rules over a transcript's segments as the API
+// The reading view's paragraphs: the same rules over a transcript's segments as the API
 // returns them (seconds), for the dashboard's viewer and the public page. Pure and browser-safe.
 
 /** A timed piece of text as the reading view gets it: a Segment, with `words` where the source times each word. */

@@ -8,7 +8,7 @@ import { FORMATS, renderTimestampedText, renderTranscript } from "./index";
 
 /**
  * SHA-256 (first 16 hex digits) of every rendering of test/formats/render-corpus.ts as the renderers gave it
- * before they were restructured for speed (issue 25: shared scratch arrays, Latin-1 output buffer),
+ * before they were restructured for speed (shared scratch arrays, Latin-1 output buffer),
  * recorded with the code of commit 4af76f5. Output must stay byte-identical.
  */
 const RECORDED: Record<string, string> = {
@@ -120,7 +120,7 @@ describe("renderers after the speed work", () => {
     }
   }, 120_000);
 
-  it("print the same text, SRT, WebVTT and Markdown for the real files with their word times as without (issue 39)", () => {
+  it("print the same text, SRT, WebVTT and Markdown for the real files with their word times as without", () => {
     for (const f of REAL_CAPTION_FILES.filter((x) => x.kind === "auto")) {
       const timed = captionSegments(parseCaptions(readCaptionFile(f.file), f.format), "auto");
       expect(timed.some((s) => s.words)).toBe(true);

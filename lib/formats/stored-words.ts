@@ -1,9 +1,10 @@
 import type { Segment } from "@/lib/formats/types";
 
 /**
- * The most word times stored with one transcript: about 11 hours of speech at 150 words a
- * minute. A word costs some 45 bytes of JSON, so this keeps a transcript's stored words under ~4.5 MB;
- * past it, the later segments are stored without their words (their text and times are untouched).
+ * The most word times stored with one transcript (docs/decisions/0006-word-times-where-the-source-measured-them.md):
+ * about 11 hours of speech at 150 words a minute. A word costs some 45 bytes of JSON, so this keeps a transcript's
+ * stored words under ~4.5 MB; past it, the later segments are stored without their words (their text and times are
+ * untouched).
  */
 export const MAX_STORED_WORDS = 100_000;
 

@@ -1,4 +1,7 @@
-/** One word with its own time, where the source gives one (issue 39). Times are in seconds (floats). */
+/**
+ * One word with its own time, where the source gives one (docs/decisions/0006-word-times-where-the-source-measured-them.md).
+ * Times are in seconds (floats).
+ */
 export interface Word {
   start: number;
   end: number;

@@ -21,9 +21,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 /**
  * On the embedded database through PGlite itself (lib/db/hot-sql.ts), so the first answer after a start does
- * not wait for Prisma's query compiler (about 0.3 s). On PostgreSQL through Prisma, as before: there /health is
- * the yardstick `npm run bench` divides the API's figures by (issue 25), and a cheaper ping would lower every
- * ratio without any request getting slower.
+ * not wait for Prisma's query compiler to load. On PostgreSQL through Prisma, as before: there /health is
+ * the yardstick `npm run bench` divides the API's figures by, and a cheaper ping would lower every ratio
+ * without any request getting slower (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md).
  */
 async function ping(kind: string): Promise<unknown> {
   return kind === "pglite" ? hotQuery("health", "SELECT 1", []) : (await getDb()).$queryRaw`SELECT 1`;

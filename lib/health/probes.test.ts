@@ -10,7 +10,7 @@ import { startFakeStripe, type FakeStripe } from "@/test/fakes/stripe/server";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
 
 // The setup checks' real requests against the fakes: YouTube (InnerTube through the caption lookup's path),
-// Stripe (the official SDK) and SMTP (nodemailer's verify()), each judged into its ✓/✗ line (issue 37).
+// Stripe (the official SDK) and SMTP (nodemailer's verify()), each judged into its ✓/✗ line.
 
 const allowLocal = (host: string) => host === "127.0.0.1";
 const local = createOutbound({ allowPrivateFor: allowLocal, defaults: { retries: 0, timeoutMs: 5_000 } });

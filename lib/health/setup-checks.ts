@@ -143,8 +143,8 @@ export function judgeFfmpeg(version: string | null): SetupLine {
 }
 
 /**
- * The speech model: present, downloadable on first use, or neither (the panel said ✓ for files while the model
- * was missing and its host unreachable: issue 37).
+ * The speech model: present, downloadable on first use, or neither, so the panel never says ✓ for files while
+ * the model is missing and its host unreachable.
  */
 export function judgeSpeechModel(input: {
   provider: "assemblyai" | "openai" | "local" | "off";

@@ -1,9 +1,10 @@
 import type { Endpoint } from "@/lib/http/endpoint";
 
-// The method and path of every REST API endpoint (lib/openapi/endpoints.ts): the request guard's route table
-// is built from this list at start. Importing the endpoint definitions themselves (every
-// domain's schemas) took about 0.3 s of a restart before the first answer (issue 25); each route loads its
-// own when it is first asked for. Kept in step with the definitions by api-routes.test.ts.
+// The method and path of every REST API endpoint (lib/openapi/endpoints.ts): the request guard's route table is built
+// from this list at start. Importing the endpoint definitions themselves (every domain's schemas) would delay a
+// restart's first answer; each route loads its own when it is first asked for
+// (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md). Kept in step with the definitions by
+// api-routes.test.ts.
 export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "POST", path: "/v1/me/sessions/revoke" },
   { method: "POST", path: "/v1/me/api-key/ensure" },

@@ -1,5 +1,5 @@
 /**
- * `PORT=3490 npm start` without APP_URL (issue 27): the links the server hands out (signed upload URLs,
+ * `PORT=3490 npm start` without APP_URL: the links the server hands out (signed upload URLs,
  * which the CLI PUTs to; the API reference's server, which /docs "Try it out" calls; the dashboard's
  * curl, built from the same setting) name the port the server listens on, not :3000.
  */

@@ -1,6 +1,7 @@
 // The moment a start's postponable work begins: once the server has answered its first request, or a few
-// seconds after it could, whichever comes first. On a small machine the job runner's first claims, webhook
-// deliveries and the yt-dlp probe (a Python start) would otherwise delay the first answer.
+// seconds after it could, whichever comes first. On two cores the job runner's first claims, webhook
+// deliveries and the yt-dlp probe (a Python start) otherwise compete with that first request
+// (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md).
 
 let markAnswered: () => void = () => undefined;
 const firstAnswer = new Promise<void>((resolve) => (markAnswered = resolve));

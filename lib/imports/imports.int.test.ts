@@ -78,7 +78,7 @@ async function waitForBatch(auth: Record<string, string>, id: string, seconds = 
 const EPISODES = 20;
 
 describe("imports", () => {
-  // 20 episodes prove what 200 did (issue 35: fixtures sized to what they prove): more than the runner's
+  // 20 episodes prove what 200 did (docs/testing.md: fixtures sized to what they prove): more than the runner's
   // concurrency, so items queue, finish out of order and are counted while others still run.
   it("a 20-episode feed: every episode transcribed once, counts right, nothing charged twice", async () => {
     const { user, auth } = await caller();

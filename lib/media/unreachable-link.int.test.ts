@@ -5,7 +5,7 @@ import { callRoute } from "@/test/request";
 
 // A direct audio link whose host refuses the connection, through the real pipeline (local runner, real
 // PostgreSQL): the job ends at once with upstream_refused and a sentence about that link's host, not the
-// generic "could not be downloaded" after retries (issue 37).
+// generic "could not be downloaded" after retries.
 
 let world: ImportWorld;
 let routes: {

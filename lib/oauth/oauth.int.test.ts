@@ -679,7 +679,7 @@ describe("device flow", () => {
   });
 });
 
-describe("a changed APP_URL ends no login (issue 27)", () => {
+describe("a changed APP_URL ends no login", () => {
   it("a CLI login issued under another APP_URL still opens /v1 and refreshes; an MCP-bound one still does not open /v1", async () => {
     const user = await createCaller(ctx.db);
     const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as {

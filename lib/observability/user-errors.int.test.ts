@@ -10,10 +10,10 @@ import { captureLogs } from "@/test/capture-logs";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { callRoute } from "@/test/request";
 
-// Errors in the user's words, the cause in the log (issue 27, item 4): through the real route, the real
-// youtubei.js chain and the real job runner, with YouTube and the speech recogniser at addresses nothing
-// listens on. The user's answer and the history entry say what happened in plain words (no errno, no
-// setting, no job id); the log line names the cause and the setting, and /metrics counts it by cause.
+// Errors in the user's words, the cause in the log (docs/decisions/0009-failures-name-their-cause-and-fix.md):
+// through the real route, the real youtubei.js chain and the real job runner, with YouTube and the speech recogniser
+// at addresses nothing listens on. The user's answer and the history entry say what happened in plain words (no
+// errno, no setting, no job id); the log line names the cause and the setting, and /metrics counts it by cause.
 
 /** A port nothing listens on: connecting is refused at once. */
 async function closedPort(): Promise<number> {

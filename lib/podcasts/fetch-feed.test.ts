@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/http/errors";
 import { createOutbound } from "@/lib/http/outbound";
 import { fetchFeedOrAudio } from "@/lib/podcasts/fetch-feed";
 
-// A feed URL that cannot be reached: the failure's own code and a sentence about the feed's host (issue 37),
+// A feed URL that cannot be reached: the failure's own code and a sentence about the feed's host,
 // not "could not be reached just now, try again" and never a YouTube setting.
 
 async function failure(url: string, outbound = createOutbound({ defaults: { retries: 0 } })): Promise<ApiError> {

@@ -6,7 +6,7 @@ import { createOutbound } from "@/lib/http/outbound";
 import { resolvePodcast, type ResolveDeps } from "@/lib/podcasts/resolve-podcast";
 import { DEFAULT_FEED_PARSE } from "@/lib/podcasts/fetch-feed";
 
-// Feeds made to stall the server (issue 21): one item with 1.4 million attributes (about 17 MB), 300,000
+// Feeds made to stall the server: one item with 1.4 million attributes (about 17 MB), 300,000
 // items, a feed dripping a byte at a time. Each is answered with a clear error or a capped page. A feed that
 // takes seconds to parse (60,000 items, within the bounds) does not hold the event loop: health requests
 // sent one after another from the moment it is sent complete before the resolve does (a parse on the event

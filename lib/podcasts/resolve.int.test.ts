@@ -104,7 +104,7 @@ describe("POST /v1/podcast/resolve", () => {
     expect(body.kind).toBe("feed");
     expect(body.show).toEqual({ title: "Giant Bombcast" });
     expect(body.audio_url).toBeNull();
-    // A client that follows the contract (no paging) gets the whole feed (issue 37).
+    // A client that follows the contract (no paging) gets the whole feed.
     expect(body.episodes).toHaveLength(730);
     expect(body).toMatchObject({ total_episodes: 730, next_offset: null });
     // Paged through with `next_offset`: every episode once, in the feed's order.

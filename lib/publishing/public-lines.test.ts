@@ -3,7 +3,7 @@ import { captionSegments, parseCaptions } from "@/lib/captions/parse";
 import { readCaptionFile, REAL_CAPTION_FILES } from "@/test/fixtures/captions";
 import { lineSegments, publicLine } from "./public-lines";
 
-describe("public page lines (issue 39)", () => {
+describe("public page lines", () => {
   it("carries no word times for a line without words", () => {
     expect(publicLine({ start: 1, end: 2, text: "no words here" })).toEqual([1, 2, "no words here"]);
     expect(lineSegments([[1, 2, "no words here"]])).toEqual([{ start: 1, end: 2, text: "no words here" }]);

@@ -1,10 +1,11 @@
 import type { TimedSegment } from "@/lib/formats/paragraphs";
 
-// The lines of a public page (/t/{slug}) as its props carry them: [start, end, text] and, where the segment's
-// words have times, the words' starts. The props travel in the page's React Server Components payload, and on
-// a cached page every byte counts (issue 25): a word is one number, its start in centiseconds after the
-// line's start (a 38-minute automatic caption track: ~6,300 words, ~25 kB); its text is the line's text split
-// at spaces, so the starts are sent only when the counts agree (else the line has no word times).
+// The lines of a public page (/t/{slug}) as its props carry them: [start, end, text] and, where the segment's words
+// have times, the words' starts. The props travel in the page's React Server Components payload, and on a cached page
+// every byte counts (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md): a word is one number, its
+// start in centiseconds after the line's start (a 38-minute automatic caption track: ~6,300 words, ~25 kB); its text
+// is the line's text split at spaces, so the starts are sent only when the counts agree (else the line has no word
+// times).
 
 /** A line: start and end in seconds, text, and optionally each word's start, centiseconds after `start`. */
 export type Line = [start: number, end: number, text: string, words?: number[]];

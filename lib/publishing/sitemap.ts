@@ -8,9 +8,9 @@ import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
 // sitemap.xml for the published pages, split into parts of SITEMAP_PART_URLS. /sitemap.xml is a sitemap
 // index naming /sitemaps/<n>.xml; each part lists one range of the published pages, in the order they were
 // first published, so a page keeps its part while newer ones are added. The protocol allows 50,000 URLs and
-// 50 MB per file and 50,000 parts per index; a part here is 10,000 URLs (a slug is at most 80 characters:
-// a full part is under 2 MB), so building the newest part, right after a publish, costs the same at a
-// million pages as at ten thousand (issue 44), and one index holds 500 million pages.
+// 50 MB per file and 50,000 parts per index; a part here is 10,000 URLs (a slug is at most 80 characters: a full part
+// is under 2 MB), so building the newest part, right after a publish, costs the same at a million pages as at ten
+// thousand (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md), and one index holds 500 million pages.
 // (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
 // are route handlers here.) The XML is kept in Next.js's data cache under PUBLIC_INDEX_TAG, which every
 // publish and unpublish expires (lib/publishing/public-pages.ts), so a cached answer reads no database.

@@ -181,7 +181,7 @@ describe("speech recognition jobs", () => {
     // The uploaded audio was converted: mono 16 kHz compressed, not the original WAV.
     const upload = asr.requests.at(-1)!;
     expect(upload.filename).toMatch(/\.(ogg|mp3)$/);
-    // Word times asked for, and stored once with the transcript, each word with its own time (issue 39).
+    // Word times asked for, and stored once with the transcript, each word with its own time.
     expect(upload.params["timestamp_granularities[]"]).toContain("word");
     const stored = await ctx.db.transcript.findFirstOrThrow({
       where: { origin: "asr" },

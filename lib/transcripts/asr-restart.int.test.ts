@@ -24,7 +24,7 @@ const API_KEY = "test-assemblyai-key";
 const SHORT_LEASE_MS = 1500;
 const LONG_LEASE_MS = 60_000;
 
-/** The stored transcript: AssemblyAI's words (ms) as one segment, each word with its own time (issue 39). */
+/** The stored transcript: AssemblyAI's words (ms) as one segment, each word with its own time. */
 const BREAD_RISES = [
   {
     start: 0.1,

@@ -12,7 +12,7 @@ import { bearer, callRoute } from "@/test/request";
 import { speechWav } from "@/test/speech";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 
-// AssemblyAI through the pipeline with the real voice-activity detector (issue 41): a talk with a 30-s
+// AssemblyAI through the pipeline with the real voice-activity detector: a talk with a 30-s
 // pause is uploaded as its speech only (the upload-audio step checkpoints the pieces it sent), and the
 // words AssemblyAI times on that audio are stored on the original clock after the wait.
 // (The OpenAI-compatible engine's case: asr-job.int.test.ts "a long pause…".)

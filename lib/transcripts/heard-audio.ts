@@ -11,7 +11,7 @@ import { log } from "@/lib/observability/logger";
 import { findExecutable } from "@/lib/process/media-tools";
 import { asrProvider } from "@/lib/transcripts/asr-provider";
 
-// Which audio each recogniser hears (issue 41), for the transcribe pipeline's steps: the speech regions the
+// Which audio each recogniser hears, for the transcribe pipeline's steps: the speech regions the
 // detector finds in the converted audio, and the speech-only audio a paid engine is sent.
 
 /** The local recogniser hears only the speech regions itself (lib/asr/local.ts). */

@@ -1,5 +1,6 @@
-// GET /v1/me/transcriptions's reads (issue 44): the filter `q` served by the trigram index on the entry's
-// searchText (kept by triggers), the total from HistoryCount (kept by a trigger), a page per sort index.
+// GET /v1/me/transcriptions's reads (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md): the filter `q`
+// served by the trigram index on the entry's searchText (kept by triggers), the total from HistoryCount (kept by a
+// trigger), a page per sort index.
 // Every page of every filter, sort and order is checked against the plain query the list used to run
 // (Prisma's `contains`, `count`, ORDER BY sort, id), walking the pages one after another. A `q` takes one of
 // two paths per page (pageIdsMatching): "mountain" (33 of the 45 entries) walks the sort's index for its first

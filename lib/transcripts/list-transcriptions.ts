@@ -18,10 +18,10 @@ const SORT_COLUMNS = {
 const substringPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Where a page of `limit` rows at `offset` in an order of `total` rows is read from: past the middle, the
- * same rows are the page at total - offset - limit in the reverse order (every order ends with the id, so
- * its reverse mirrors it row for row), read that way and turned back. A deep offset then reads at most half
- * the caller's rows (issue 44: the page at 90 % of 100,000 entries read 90,020 of them).
+ * Where a page of `limit` rows at `offset` in an order of `total` rows is read from: past the middle, the same rows
+ * are the page at total - offset - limit in the reverse order (every order ends with the id, so its reverse mirrors
+ * it row for row), read that way and turned back. A deep offset then reads at most half the caller's rows, where
+ * reading from the start would pass nearly all of them (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md).
  */
 function nearerEnd(query: TranscriptionListQuery, total: number) {
   const fromEnd = total - query.offset - query.limit;
@@ -82,7 +82,7 @@ async function pageIds(
 /**
  * An entry that a walk of the duration or total-seconds index passes costs a visit to its heap page (a
  * user's entries are spread among everyone's), about ten times what reading it from the covering index
- * costs (issue 44, at 100,000 entries: 800 ms cold and 240 ms warm from the heap, 40 ms from the index).
+ * costs, as measured with `npm run bench -- data-scale`.
  */
 const HEAP_VISIT_COST = 10;
 

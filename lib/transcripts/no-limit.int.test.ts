@@ -5,7 +5,7 @@ import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import { transcriptRequestSchema } from "@/lib/transcripts/schemas";
 import { createOutbound } from "@/lib/http/outbound";
 
-// Issue 37's headline: on someone's own server (billing off, no allowance set) a 71-minute video is
+// On someone's own server (billing off, no allowance set) a 71-minute video is
 // transcribed, not refused with "Upgrade your plan"; usage is still counted. (With FREE_ALLOWANCE_SECONDS set,
 // transcripts.int.test.ts checks the refusal.)
 

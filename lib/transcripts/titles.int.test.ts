@@ -12,7 +12,7 @@ import type { FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { callRoute } from "@/test/request";
 
-// Titles everywhere (issue 27, item 2), end to end through the real pipelines (local runner, real
+// Titles everywhere, end to end through the real pipelines (local runner, real
 // PostgreSQL, ffprobe/ffmpeg, the OpenAI-compatible fake): an imported episode keeps its feed's title and
 // its show (history search finds the show), a direct audio link is titled from its file name or its
 // own title tag, and a download is named after the title.

@@ -136,7 +136,8 @@ describe("YouTube captions end to end", () => {
         (e: unknown) => e,
       );
       expect(pot).toMatchObject({ status: 503, code: "po_token_required" });
-      // Each cause its own sentence with the setting that helps (issue 37; issue 27 kept settings to the log).
+      // Each cause its own sentence; a setting is named only where the operator is told to act
+      // (docs/decisions/0009-failures-name-their-cause-and-fix.md).
       expect((pot as ApiError).detail).toBe(
         "YouTube wants a proof-of-origin (PO) token from this server, and none is configured: its operator can add a PO token provider (YOUTUBE_POT_PROVIDER_URL). Asking again will not help until then.",
       );

@@ -1,4 +1,4 @@
-// Figures for the local recogniser (issue 22), with the model at ASR_LOCAL_MODEL_PATH, else a tiny
+// Figures for the local recogniser, with the model at ASR_LOCAL_MODEL_PATH, else a tiny
 // random-weight model generated here (test/whisper-model.ts: 1 layer, width 64; it recognises nothing, so
 // its figures measure the plumbing and whisper.cpp's per-window cost at that size, not a real model's):
 // - real-time factor (202 → done through the built app's job) and the recogniser child's peak RSS for

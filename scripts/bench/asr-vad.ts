@@ -1,4 +1,4 @@
-// Figures for voice-activity detection before the local recogniser (issue 41): the recogniser's seconds
+// Figures for voice-activity detection before the local recogniser: the recogniser's seconds
 // and real-time factor, and its child's peak RSS, on two threads, for 10 minutes of audio
 //   - speech only (espeak-ng, looped),
 //   - half silence (30 s of that speech, 30 s of silence, ten times), recognised whole (before) and only
@@ -27,7 +27,7 @@ import { writeTinyWhisperModel } from "../../test/whisper-model";
 
 /** The recognised files' length (default 2 minutes: the machine this runs on has two cores). */
 const SECONDS = Number(process.env.BENCH_ASR_VAD_SECONDS ?? 120);
-/** The silence-only file: 10 minutes, as the issue asks (only decoded and run through VAD). */
+/** The silence-only file: 10 minutes (only decoded and run through VAD). */
 const SILENCE_SECONDS = 600;
 const THREADS = 2;
 

@@ -1,4 +1,4 @@
-// Figures for the speech-recognition issue, through the real app (PostgreSQL, local runner):
+// Figures for speech recognition, through the real app (PostgreSQL, local runner):
 // - overhead from the 202 to `done` with an instant fake recogniser, p50/p95 over 50 jobs;
 // - 200 concurrent submissions: all accepted, all done, none lost or run twice, total seconds;
 // - peak memory (VmHWM) of the app process while it processes a 3-hour audio file.

@@ -1,4 +1,4 @@
-// The `verbatim` CLI (issue 14): wall time of a whole `verbatim get` of a cached transcript (process start to
+// The `verbatim` CLI: wall time of a whole `verbatim get` of a cached transcript (process start to
 // exit, as a person or a script sees it: Node's start, the bundle's load, the HTTP round trip, the output),
 // against the built app on PostgreSQL with the YouTube fake; `verbatim --version` for the start-up alone;
 // and the size of the bundled file.

@@ -109,7 +109,7 @@ async function benchRealFiles(): Promise<Record<string, number>> {
     results[`real_${name}_words_before_dedupe`] = wordsOf(cues.map((c) => c.text).join(" ")).length;
     results[`real_${name}_words_after_dedupe`] = got.length;
     results[`real_${name}_words_lost`] = reference.filter((w, i) => got[i] !== w).length;
-    // Issue 39: the words the file times itself, and those that come out with the same text and start.
+    // Word times: the words the file times itself, and those that come out with the same text and start.
     const timed = referenceTimedWords(f, body);
     const kept = out.flatMap((s) => s.words ?? []);
     results[`real_${name}_timed_words_in_file`] = timed.length;

@@ -1,6 +1,6 @@
-// /health latency while the two hostile feeds of issue 21 are resolved: a 17 MB feed with one item of 1.4
+// /health latency while two hostile feeds are resolved: a 17 MB feed with one item of 1.4
 // million attributes, and a feed of 300,000 items. "before": the feed parsed on the event loop with
-// fast-xml-parser as the app did until issue 21 (validator, then parser, no bounds); "after": the app's
+// fast-xml-parser as the app once did (validator, then parser, no bounds); "after": the app's
 // resolve (lib/podcasts: bounds, then a worker thread). A prober in its own thread sends GET /health to a
 // server on this event loop every 10 ms and times each answer, so a stalled loop shows in its figures.
 // Run directly: `npx tsx scripts/bench/feeds.ts`; the main bench script imports benchFeeds().
@@ -38,7 +38,7 @@ function feed(items: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel><title>Hostile</title>${items}</channel></rss>`;
 }
 
-/** The parse as it was before issue 21: on the calling thread, everything read. */
+/** The parse as it was before feeds were bounded: on the calling thread, everything read. */
 function parseOnEventLoop(text: string): number {
   if (XMLValidator.validate(text, { allowBooleanAttributes: true }) !== true) return -1;
   const doc = new XMLParser({

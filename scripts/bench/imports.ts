@@ -1,4 +1,4 @@
-// Figures for imports (issue 12), through the real app (`next start`, PostgreSQL, the in-app local runner):
+// Figures for imports, through the real app (`next start`, PostgreSQL, the in-app local runner):
 // - a 200-episode feed from the fake podcast host, every episode through the real speech-recognition path
 //   (guarded download, ffprobe/ffmpeg) with an instant OpenAI-compatible fake: seconds from POST /v1/import
 //   to the batch's `done`, with the default IMPORT_CONCURRENCY (3) and with 8.

@@ -1,4 +1,4 @@
-// /mcp tool-call latency for a cached transcript (issue 13): the built app on PostgreSQL, the first copy
+// /mcp tool-call latency for a cached transcript: the built app on PostgreSQL, the first copy
 // fetched from the YouTube fake, then get_transcript calls through the official SDK's client over Streamable
 // HTTP (one connection, calls one after another): p50 / p95 over 200 calls, against POST /v1/transcript
 // (the same cached transcript over REST) for comparison.

@@ -1,4 +1,4 @@
-// Figures for issue 13 (OAuth): POST /oauth/token refresh grants per second on the built server
+// Figures for OAuth: POST /oauth/token refresh grants per second on the built server
 // (PostgreSQL), each a real rotation (look up, mark used, issue a new pair, in one transaction), with
 // /health on the same server for scale. Refresh tokens are single-use, so every request carries a fresh
 // one: 100,000 are seeded with one INSERT … SELECT generate_series (hashes by PostgreSQL's sha256()).

@@ -1,4 +1,4 @@
-// Figures for issues 15 and 27 (the pages): Largest Contentful Paint and the JavaScript shipped for /dashboard
+// Figures for the pages: Largest Contentful Paint and the JavaScript shipped for /dashboard
 // (the empty Transcribe page), History, a 71-minute transcript view (/dashboard?transcript=<id>, the real
 // TED "Grit" captions repeated to 71 minutes) and its public page (/t/{slug}), from the production build in
 // Chromium, on a laptop (1366×900) and a phone (390×844, CPU slowed 4× through CDP's
@@ -14,7 +14,7 @@ import { devLoginCookies, startApp } from "./server";
 
 const RUNS = 5;
 const TRANSCRIPT_ID = "bench-view-grit";
-/** Grit's captions, one after another, until they fill 71 minutes (issue 27's long video). */
+/** Grit's captions, one after another, until they fill 71 minutes (a long video). */
 const LONG_SECONDS = 71 * 60;
 
 const PROFILES = [

@@ -1,4 +1,4 @@
-// Figures for the billing issue: GET /v1/plans served from the in-process cache, through the built app with
+// Figures for billing: GET /v1/plans served from the in-process cache, through the built app with
 // STRIPE_* pointing at the fake Stripe (test/fakes/stripe):
 // - how many Stripe calls 1,000 requests make, from a cold cache (200 at a time) and while it is fresh;
 // - requests/s of GET /v1/plans against GET /health (autocannon, 10 connections, 10 s each).

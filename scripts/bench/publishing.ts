@@ -1,9 +1,9 @@
-// Figures for issue 12 (publishing): GET /v1/public/{slug} and /t/{slug} requests/s against /health on the
+// Figures for publishing: GET /v1/public/{slug} and /t/{slug} requests/s against /health on the
 // same built server (PostgreSQL), and the first page of GET /v1/public/index with 100,000 published items
 // (seeded with one INSERT … SELECT generate_series per table), plus a page 50,000 items deep by cursor.
-// Issue 25: /t/{slug} (served from Next.js's cache), /explore and /sitemap.xml under 50 concurrent readers,
+// Cached pages: /t/{slug} (served from Next.js's cache), /explore and /sitemap.xml under 50 concurrent readers,
 // req/s and p99 beside /health's under the same load.
-// Issue 39: what word times cost a public page: the real 38-minute automatic caption track t2o2 (every word
+// Word times: what they cost a public page: the real 38-minute automatic caption track t2o2 (every word
 // timed) published twice, with its words and without them (the same lines), so both are measured on one
 // build: bytes (uncompressed and gzip) and req/s. BENCH_PUBLISHING_WORDS_ONLY=1 measures only those (no
 // 100,000-row seed, no 50-reader runs); BENCH_PUBLISHING_PORT moves the app off 4705.
@@ -108,7 +108,7 @@ async function pageBytes(url: string): Promise<{ raw: number; gzip: number }> {
   return { raw: body.byteLength, gzip: gzipSync(body).byteLength };
 }
 
-/** Issue 39: the word-timed public page against the same page without word times, on one build. */
+/** The word-timed public page against the same page without word times, on one build. */
 async function wordTimes(base: string): Promise<Record<string, number>> {
   const words = `${base}/t/${WORDS_SLUG}`;
   const plain = `${base}/t/${PLAIN_SLUG}`;

@@ -1,4 +1,4 @@
-// Figures for the hardening issue: what the rate limiter costs. Cached POST /v1/transcript and
+// What the rate limiter costs. Cached POST /v1/transcript and
 // GET /v1/me/api-key (API key) against GET /health, on PostgreSQL, through two copies of the built app
 // running side by side: limiter off (RATE_LIMIT_MULTIPLIER=0: withApi skips it) and on (every request
 // counted, limits scaled up so none is refused). Short runs alternate between the two (order swapped each

@@ -1,4 +1,4 @@
-// Scale-out figure (issue 16): cached POST /v1/transcript req/s from one app process against two behind
+// Scale-out figure: cached POST /v1/transcript req/s from one app process against two behind
 // scripts/cluster.ts's balancer, and against the same two hit directly (the balancer's own cost left out),
 // all on one PostgreSQL with rate limits counted in Redis (limits scaled up so none refuses). Short runs
 // alternate between the setups (order swapped each round) so load from elsewhere hits all alike. On this

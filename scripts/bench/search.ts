@@ -1,4 +1,4 @@
-// Figures for issue 23 (search inside transcripts): query p50/p95 over 10,000 transcripts (about 10 million
+// Figures for search inside transcripts: query p50/p95 over 10,000 transcripts (about 10 million
 // words) on PostgreSQL and 1,000 on PGlite, through the same lib/search functions the API calls; the
 // index's size against the transcripts' own; the store time of an hour-long transcript with the index
 // (the trigger) and without it. The text is real English: 10-word windows of the caption tracks in

@@ -1,4 +1,4 @@
-// Figures for the foundation issue: start-up time of the built app on its embedded defaults, and
+// Start-up time of the built app on its embedded defaults, and
 // GET /v1/me/api-key (API key) against GET /health, with autocannon (10 connections, alternating rounds:
 // againstHealth).
 import { spawn, type ChildProcess } from "node:child_process";

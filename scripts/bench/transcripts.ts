@@ -1,4 +1,4 @@
-// POST /v1/transcript answered from the cache against GET /health on the same server (issue target:
+// POST /v1/transcript answered from the cache against GET /health on the same server (the target:
 // ratio ≥ 0.6). The app runs on PostgreSQL and fetches the first copy from the YouTube fake.
 import autocannon from "autocannon";
 import { startFakeYoutube } from "../../test/fakes/youtube/server";

@@ -238,8 +238,8 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
 }
 
 /**
- * Issue 36: another account's delivery latency while one account's 10 endpoints never answer, 10 events
- * queued to each before it (the issue's probe: 67.8 s instead of 0.2 s). With the default caps (16 slots, 4 per
+ * Fairness: another account's delivery latency while one account's 10 endpoints never answer, 10 events
+ * queued to each before it (without per-account caps it waits behind every one of them). With the default caps (16 slots, 4 per
  * account, 2 per endpoint), and with the caps opened to the whole pool (the claim's order alone: accounts
  * with the least in flight first). A first round warms the process up and is not reported.
  */

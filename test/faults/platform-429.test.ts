@@ -45,7 +45,7 @@ describe("a platform answers 429", () => {
     const calls = playerCalls();
     expect(calls).toBeGreaterThan(1); // it did retry
     expect(calls).toBeLessThanOrEqual(10); // and gave up
-    // History lists the failed request with its reason (issue 15), uncharged.
+    // History lists the failed request with its reason, uncharged.
     expect(
       await ctx.db.historyEntry.findMany({
         where: { userId: caller.userId },

@@ -72,7 +72,7 @@ export function renderCorpus(): CorpusEntry[] {
   return [
     ...REAL_CAPTION_FILES.map((f) => ({
       name: f.file,
-      // Without their word times (issue 39): the recorded renderings predate them, and every format but
+      // Without their word times: the recorded renderings predate them, and every format but
       // JSON ignores them anyway (lib/formats/json.test.ts checks JSON's words).
       segments: parseCaptions(readCaptionFile(f.file), f.format).map(({ start, end, text }) => ({ start, end, text })),
       meta: SAMPLE_META,

@@ -20,7 +20,7 @@ import {
 } from "./contract-app";
 import { anonymous, signIn, type APIRequestContext, type APIResponse } from "./http";
 
-// Issue 38: the API exactly as documented, through the built server (`next start`). Every operation of the
+// The API exactly as documented, through the built server (`next start`). Every operation of the
 // /openapi.json this server serves is called without credentials, signed in with unknown ids and with empty and
 // broken bodies, and then with valid input until it succeeds; every answer's status, Content-Type and body are
 // checked against that document with Ajv (test/openapi-contract.ts). An undocumented status, a media type the
@@ -166,7 +166,7 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "GET /v1/me/transcriptions");
   await call(me, "GET /v1/me/search", {}, { query: "?q=hello" });
 
-  // Corrections (issue 40): a revision, the list, its diff against the original, then the original restored.
+  // Corrections: a revision, the list, its diff against the original, then the original restored.
   const full = await call(me, "GET /v1/transcripts/{id}", { id: transcript.id });
   const segments = (full.json as { segments: { start: number; end: number; text: string }[] }).segments;
   const edited = await call(

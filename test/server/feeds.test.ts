@@ -5,7 +5,7 @@ import { randomEmail } from "../emails";
 import { recordSecrets } from "../secrets";
 import { anonymous, signIn, type APIRequestContext } from "./http";
 
-// Issue 21 item 2 against the built app, where the feed parser runs in a worker thread that Next.js bundles:
+// Hostile feeds against the built app, where the feed parser runs in a worker thread that Next.js bundles:
 // a 17 MB feed with one item of 1.4 million attributes is a clear 422 (refused by the bounds before parsing);
 // a feed that takes seconds to parse (60,000 items, within the bounds) does not hold up other requests:
 // /health requests sent one after another from the moment the feed is sent are answered before the resolve
@@ -111,7 +111,7 @@ test("hostile and large feeds: a clear 422; /health answers while a feed is pars
   expect(await long.json()).toMatchObject({ total_episodes: 60_000, next_offset: 1 });
   expect(answered).toBeGreaterThanOrEqual(5);
 
-  // A real feed comes back whole by default (issue 37: up to 5,000 episodes); a client may still page it.
+  // A real feed comes back whole by default (up to 5,000 episodes); a client may still page it.
   const whole = await resolve(`${origin}/thousand.xml`);
   expect(whole.status()).toBe(200);
   const all = await whole.json();

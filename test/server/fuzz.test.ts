@@ -29,7 +29,7 @@ import {
 } from "./fuzz-surfaces";
 import { anonymous, signIn, type APIRequestContext } from "./http";
 
-// Issue 10 item 5: no input gives a 500. Every operation of the built app's /openapi.json is sent
+// No input gives a 500. Every operation of the built app's /openapi.json is sent
 // random, boundary and hostile path ids, queries, bodies and headers (with the API key, without it,
 // with a forged one); every answer must be in the contract's shapes (HTTPValidationError for 422,
 // {detail, code} for other errors), and a 5xx only where the operation documents it (503 when a
@@ -222,7 +222,7 @@ async function send(api: APIRequestContext, op: Operation, c: FuzzRequest, key: 
   };
 }
 
-test("the defects issue 10 found answer in the contract's shapes", async () => {
+test("the defects the first hardening review found answer in the contract's shapes", async () => {
   const problem = { detail: expect.any(String), code: expect.any(String) };
   const cases: { method: string; path: string; status: number; code?: string; body?: string }[] = [
     { method: "POST", path: "/v1/webhooks/assemblyai", status: 422, body: nested(4100) },
@@ -266,7 +266,7 @@ test("the defects issue 10 found answer in the contract's shapes", async () => {
   expect(wrongMethod.headers().allow).toBe("GET, HEAD, OPTIONS");
 });
 
-test("the defects issue 21 found answer in the contract's shapes", async () => {
+test("the defects the second hardening review found answer in the contract's shapes", async () => {
   const cases: {
     method: string;
     path: string;
@@ -428,7 +428,7 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
 }, 300_000);
 
 test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk arguments) and raw request targets: never a 5xx", async () => {
-  // Issue 21 item 10: the surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
+  // The surfaces outside /openapi.json. Pages answer HTML, so only the status is checked;
   // MCP tool results must not be the "Something went wrong" answer (the tool-level 500).
   const r = rng(SEED + 21);
   const tally = new Map<string, Record<number, number>>();

@@ -42,7 +42,7 @@ test("MCP: discovery without a credential, then every call with an API key", asy
     authorization_servers: [baseURL],
     bearer_methods_supported: ["header"],
   });
-  // RFC 9728 3.3: a document at the root would have to describe the origin; there is none (issue 21).
+  // RFC 9728 3.3: a document at the root would have to describe the origin; there is none.
   const root = await fetch(`${baseURL}/.well-known/oauth-protected-resource`);
   expect(root.status).toBe(404);
   expect(await root.json()).toMatchObject({ code: "not_found" });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, inject, test } from "vitest";
 import { anonymous, type APIRequestContext, type APIResponse } from "./http";
 
-// Issue 21 item 5: anonymous pages that read the database are rate-limited per client address like the
+// Anonymous pages that read the database are rate-limited per client address like the
 // public API's reads, on the built app: /t/{slug} (served from Next.js's cache, so proxy.ts does not run
 // for it) with unknown slugs, its search, /explore?q= and the sitemaps. Against an app of its own
 // (test/server/global-setup.ts), whose per-address limits no other file meets.

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, inject, test } from "vitest";
 import { anonymous, type APIRequestContext } from "./http";
 
-// Issue 10 item 8: security headers on every page. (That the pages still work in Chromium with the
+// Security headers on every page. (That the pages still work in Chromium with the
 // Content-Security-Policy on is e2e/security-headers.spec.ts.)
 
 const BASELINE = {
@@ -52,7 +52,7 @@ test("every page carries the security headers; pages a nonce-based policy, a fre
   expect(docs.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   expect(docs.headers()["content-security-policy"]).not.toContain("unsafe-eval");
 
-  // Issue 21: the page Auth.js renders itself (sign-out confirmation) cannot be framed either.
+  // The page Auth.js renders itself (sign-out confirmation) cannot be framed either.
   const signout = await request.get("/api/auth/signout");
   expect(signout.headers()["content-type"]).toMatch(/^text\/html/);
   expect(signout.headers()).toMatchObject(BASELINE);

@@ -46,7 +46,8 @@ export function ReadableTranscript({
   /** A correction saved here: the transcript as the author now sees it. */
   onSaved?: (saved: Transcript) => void;
 }) {
-  // `words` (issue 39) where the source times each word; the generated client's type may not name it yet.
+  // `words` where the source times each word (docs/decisions/0006-word-times-where-the-source-measured-them.md); the
+  // generated client's type may not name it yet.
   const segments = useMemo(() => (transcript.segments ?? []) as TimedSegment[], [transcript.segments]);
   const chapters = useMemo(() => chapterStarts(segments, transcript.chapters ?? []), [segments, transcript.chapters]);
   const [query, setQuery] = useState(find);

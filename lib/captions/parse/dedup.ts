@@ -20,7 +20,7 @@
  * whole phrases), so a json3 track, whose overlaps are only ever a speaker repeating themselves
  * ("the more you knead it, the more / the more elastic..."), keeps those words.
  *
- * Word times (issue 39): a cue's timed words (text.ts Cue) go with the tokens they belong to. A token
+ * Word times: a cue's timed words (text.ts Cue) go with the tokens they belong to. A token
  * dropped as a re-shown repeat drops its words (they were kept, with their own time, where the row was
  * new), a kept token keeps its words, so each timed word comes out once with the time the file gave
  * it. Appended text brings its words along; every word ends by the next word's start and inside its

@@ -8,9 +8,10 @@
  * One file per format (json3.ts, srv3.ts for srv3 and the classic XML, vtt.ts, srt.ts, ttml.ts,
  * podcast.ts for the Podcasting 2.0 JSON and HTML transcripts),
  * HLS WebVTT in hls.ts, text cleaning in text.ts, rolling-caption de-duplication in dedup.ts.
- * Word times (issue 39): the parsers keep the words a file times itself (Cue.words: json3 `tOffsetMs`,
- * srv3 `<s t>`, WebVTT `<00:00:01.469>` tags; TTML and the classic XML are read by the line), dedup.ts keeps
- * each once with its own time, and captionSegments keeps them for automatic tracks only.
+ * Word times (docs/decisions/0006-word-times-where-the-source-measured-them.md): the parsers keep the words a file
+ * times itself (Cue.words: json3 `tOffsetMs`, srv3 `<s t>`, WebVTT `<00:00:01.469>` tags; TTML and the classic XML
+ * are read by the line), dedup.ts keeps each once with its own time, and captionSegments keeps them for automatic
+ * tracks only.
  * Pure: no I/O.
  */
 import type { CaptionKind } from "@/lib/captions/types";
@@ -86,7 +87,7 @@ export function parseCaptions(body: string, declared?: CaptionFormat): Cue[] {
 /**
  * Cues → the segments stored for a track. Machine-made tracks (auto captions and their machine
  * translations) lose their rolling repetition (dedupe); manual captions are only tidied (a song's
- * repeated chorus is content). Only automatic captions keep their word times (issue 39): a manual
+ * repeated chorus is content). Only automatic captions keep their word times: a manual
  * track is timed by the line, and a machine translation's words were never spoken at the times of
  * the words it translates.
  */

@@ -8,7 +8,7 @@
  * leading spaces, so they are joined as they are. Newline-only `aAppend` events come back as empty
  * appended cues; dedup.ts drops them.
  *
- * Word times (issue 39): every seg is timed at the event's `tStartMs` plus its own `tOffsetMs` (0
+ * Word times: every seg is timed at the event's `tStartMs` plus its own `tOffsetMs` (0
  * when absent, as for an event's first word), so each of its words gets that time (text.ts timedWords).
  */
 import { CaptionParseError, type Cue, type TimedPiece, cleanText, cueAt, finite, stripBom, timedWords } from "./text";

@@ -1,6 +1,6 @@
 /**
  * The parser on real caption files from public repositories (test/fixtures/captions/README.md says
- * where each comes from), plus the defects issue 11 found on such files as regression tests.
+ * where each comes from), plus defects once found on such files, as regression tests.
  */
 import webvtt from "webvtt-parser";
 import htmlEntities from "webvtt-parser/html-entities.json";
@@ -91,7 +91,7 @@ describe.each(REAL_CAPTION_FILES)("real file $file", (f) => {
     if (f.kind === "auto") expect(segments.filter((s) => s.end - s.start <= 0.011 && s.end > s.start)).toEqual([]);
   });
 
-  it("keeps every word the file times, once, with its own time: words with times in = out (issue 39)", () => {
+  it("keeps every word the file times, once, with its own time: words with times in = out", () => {
     const timedIn = referenceTimedWords(f, body);
     const timedOut = segments.flatMap((s) => s.words ?? []);
     if (f.kind === "auto") expect(timedIn.length).toBeGreaterThan(0);
@@ -151,7 +151,7 @@ describe("rolling auto captions on the real files", () => {
   });
 });
 
-describe("regressions from real files (issue 11)", () => {
+describe("regressions from real files: where a cue ends, invisible characters", () => {
   it("a VTT cue's text ends at a line with -->, even with no blank line before it", () => {
     // webvtt-py's youtube_dl.vtt: `<c.colorCCCCCC>what</c>` is followed straight by the next timing line.
     const body = readCaptionFile("webvtt-py.youtube_dl.en.vtt");
@@ -163,7 +163,7 @@ describe("regressions from real files (issue 11)", () => {
       { start: 305.069, end: 305.4, text: "this will happen is I'm telling" },
     ]);
     // The rolling repeats are caught, and the phrase keeps its real duration (not 10 ms).
-    // Each word keeps the time of its own <00:05:04.199> tag (issue 39), the hold cue adds none.
+    // Each word keeps the time of its own <00:05:04.199> tag, the hold cue adds none.
     expect(dedupe(parseVtt(body))).toEqual([
       { start: 286.07, end: 286.47, text: "yeah", words: [{ start: 286.07, end: 286.47, text: "yeah" }] },
       { start: 286.47, end: 304.08, text: "what", words: [{ start: 286.47, end: 304.08, text: "what" }] },
@@ -211,7 +211,7 @@ describe("regressions from real files (issue 11)", () => {
   });
 });
 
-describe("regressions from real files (issue 27)", () => {
+describe("regressions from real files: joining lines, keeping gaps", () => {
   const CJK = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u3000-\\u303f\\uff01-\\uff60";
   /** Spaces with a Chinese or Japanese character on both sides: none belongs in zh/ja text. */
   const straySpaces = (text: string) => [...text.matchAll(new RegExp(`(?<=[${CJK}]) (?=[${CJK}])`, "gu"))].length;

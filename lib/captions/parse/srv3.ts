@@ -13,7 +13,7 @@ import { elements } from "./elements";
 import { CaptionParseError, type Cue, type TimedPiece, attributes, cleanText, cueAt, finite, timedWords } from "./text";
 
 /**
- * Word times of one srv3 `<p>` (issue 39): each `<s>` at the paragraph's `t` plus its own `t` (0 when
+ * Word times of one srv3 `<p>`: each `<s>` at the paragraph's `t` plus its own `t` (0 when
  * absent, as for the first word); a paragraph without `<s>` is one piece at its own time.
  */
 function srv3Pieces(startMs: number, inner: string): TimedPiece[] {

@@ -15,7 +15,7 @@ import { decodeHTMLStrict } from "entities";
 import type { Segment, Word } from "@/lib/formats/types";
 
 /**
- * A cue as a parser reads it. `words` (issue 39): the words the file times itself (YouTube's automatic
+ * A cue as a parser reads it. `words`: the words the file times itself (YouTube's automatic
  * captions: json3 `tOffsetMs`, srv3 `<s t>`, WebVTT `<00:00:01.469>` tags), each a single
  * whitespace-free token of the cue's text, in order; the timed words are the text's last tokens (a
  * rolling WebVTT cue re-shows the previous row untimed above them). Absent where the file times no word.

@@ -15,7 +15,7 @@
  * line with `<00:00:01.469><c> word</c>` timing tags) with 10 ms "hold" cues between them: the
  * rolling repetition dedup.ts removes.
  *
- * Word times (issue 39): a row with timestamp tags gives its words their times (the text before the
+ * Word times: a row with timestamp tags gives its words their times (the text before the
  * first tag at the cue's start, the text after each tag at that tag's time); a cue's last row that
  * is a single word without tags (`[Music]`, or a one-word row of the 2018 layout) is timed at the
  * cue's start. Other rows are untimed: in a rolling cue the upper row only re-shows words timed in

@@ -1,7 +1,7 @@
 /**
- * Word times (issue 39): every caption format that times words gives them, de-duplication keeps each
- * word once with its own time, and only automatic captions keep them. The real files' in = out check
- * is in real-files.test.ts.
+ * Word times (docs/decisions/0006-word-times-where-the-source-measured-them.md): every caption format that times
+ * words gives them, de-duplication keeps each word once with its own time, and only automatic captions keep them. The
+ * real files' in = out check is in real-files.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

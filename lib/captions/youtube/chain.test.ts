@@ -165,7 +165,7 @@ describe("recorded YouTube answers, replayed for every client", () => {
     const en = info.tracks.find((t) => t.lang === "en" && t.kind === "manual") as CaptionTrack;
     const result = await outcome(p.fetchTrack(info, en));
     expect(result).toMatchObject({ status: 503, code: "po_token_required" });
-    // The sentence names the fix (issue 37), and so does the log's note.
+    // The sentence names the fix, and so does the log's note.
     expect(result.message).toContain("YOUTUBE_POT_PROVIDER_URL");
     expect(result.note.setting).toContain("YOUTUBE_POT_PROVIDER_URL");
     // Each client listed the track only with exp=xpe; nothing was fetched without a token.

@@ -186,7 +186,7 @@ describe("fetchTrack", () => {
     expect(repeatedNgramCount(segments)).toBe(0);
     segments.slice(1).forEach((s, i) => expect(s.start).toBeGreaterThanOrEqual(segments[i]?.end ?? 0));
     expect(fake.requests.at(-1)?.query.get("kind")).toBe("asr");
-    // Each word with its own time (issue 39): every word of the text once, inside its segment.
+    // Each word with its own time: every word of the text once, inside its segment.
     const words = segments.flatMap((s) => s.words ?? []);
     expect(words.map((w) => w.text).join(" ")).toBe(asrText());
     for (const s of segments) for (const w of s.words ?? []) expect(w.start >= s.start && w.end <= s.end).toBe(true);

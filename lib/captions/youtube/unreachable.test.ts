@@ -3,7 +3,8 @@ import { unreachableError } from "@/lib/captions/youtube/provider";
 import { operatorNote } from "@/lib/observability/failure-cause";
 import { isRetryableCode } from "@/lib/http/error-codes";
 
-// YouTube not reachable at all: each cause its own code and sentence with what fixes it (issue 37).
+// YouTube not reachable at all: each cause its own code and sentence with what fixes it
+// (docs/decisions/0009-failures-name-their-cause-and-fix.md).
 
 describe("unreachableError", () => {
   it("DNS: upstream_dns_failed, says the server has no DNS or internet, not to try again", () => {
