@@ -1,7 +1,7 @@
 import { unstable_cache } from "next/cache";
 
 /**
- * `work` kept in Next.js's data cache under `tags` (expired with revalidateTag, lib/publishing/public-pages.ts)
+ * `work` kept in Next.js's data cache under `tags` (expired with revalidateTag, lib/cache/public-pages.ts)
  * for at most `seconds`; results go through JSON. Outside the app (tests, scripts) there is no such cache
  * and every call does the work.
  */

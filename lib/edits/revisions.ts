@@ -5,7 +5,7 @@ import type { Format, Segment } from "@/lib/formats";
 import type { Transcript } from "@/lib/generated/prisma/client";
 import { ApiError, errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
-import { expirePublicPages } from "@/lib/publishing/public-pages";
+import { expirePublicPages } from "@/lib/cache/public-pages";
 import {
   asSeenBy,
   ORIGINAL,

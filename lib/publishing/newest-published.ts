@@ -1,6 +1,6 @@
 import { cached } from "@/lib/cache/cached";
 import { listPublished, type IndexRow } from "@/lib/publishing/public-index";
-import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
+import { PUBLIC_INDEX_TAG } from "@/lib/cache/public-pages";
 
 // /explore's first page (no search, no cursor), the one most visitors see: kept in Next.js's data cache
 // under PUBLIC_INDEX_TAG, which every publish and unpublish expires, so it reads no database.

@@ -5,7 +5,7 @@ import { resolveSource, type ResolveDeps } from "@/lib/transcripts/resolve-sourc
 import { parseObjectPath, SOURCE_PREFIX } from "@/lib/uploads/objects";
 import { newSlug } from "@/lib/publishing/slug";
 import { publicPageUrl } from "@/lib/publishing/serializers";
-import { expirePublicPages } from "@/lib/publishing/public-pages";
+import { expirePublicPages } from "@/lib/cache/public-pages";
 import type { PublishRequest, PublishResponse } from "@/lib/publishing/schemas";
 
 const SLUG_ATTEMPTS = 5;

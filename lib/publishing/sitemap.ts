@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { publicPageUrl } from "@/lib/publishing/serializers";
 import { isSlug } from "@/lib/publishing/slug";
-import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
+import { PUBLIC_INDEX_TAG } from "@/lib/cache/public-pages";
 
 // sitemap.xml for the published pages, split into parts of SITEMAP_PART_URLS. /sitemap.xml is a sitemap
 // index naming /sitemaps/<n>.xml; each part lists one range of the published pages, in the order they were
@@ -13,7 +13,7 @@ import { PUBLIC_INDEX_TAG } from "@/lib/publishing/public-pages";
 // thousand (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md), and one index holds 500 million pages.
 // (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
 // are route handlers here.) The XML is kept in Next.js's data cache under PUBLIC_INDEX_TAG, which every
-// publish and unpublish expires (lib/publishing/public-pages.ts), so a cached answer reads no database.
+// publish and unpublish expires (lib/cache/public-pages.ts), so a cached answer reads no database.
 
 /** URLs per part (the protocol's limit is 50,000). */
 export const SITEMAP_PART_URLS = 10_000;

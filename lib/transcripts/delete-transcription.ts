@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
-import { expirePublicPages } from "@/lib/publishing/public-pages";
+import { expirePublicPages } from "@/lib/cache/public-pages";
 
 /**
  * DELETE /v1/me/transcriptions/{id}: removes one entry from the caller's history. The transcript itself

@@ -6,7 +6,7 @@ import { EXPLORE_PAGE_SIZE, ExploreView } from "@/components/public/explore-view
 // /explore's first page, the one most visitors see (next.config.ts rewrites /explore to /explore/newest):
 // rendered on the first visit and then served from Next.js's cache, with a Cache-Control a CDN can use,
 // expired at once on every app process when anything is published, unpublished or deleted
-// (lib/publishing/public-pages.ts). A dynamic segment only so that `next build` renders nothing (no
+// (lib/cache/public-pages.ts). A dynamic segment only so that `next build` renders nothing (no
 // database at build time): "newest" is its one value. No request data is read here: ?q= and ?cursor= go to
 // ../search, and the page's policy has no nonce (lib/http/security-headers.ts).
 

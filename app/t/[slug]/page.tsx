@@ -6,7 +6,7 @@ import { pageMetadata } from "@/lib/publishing/page-meta";
 
 // A published transcript, server-rendered once and then served from Next.js's cache (incremental static
 // regeneration, rendered on the first visit: no slug is known at build time). Publishing, unpublishing and
-// deleting expire it at once (lib/publishing/public-pages.ts), on every app process; the timed
+// deleting expire it at once (lib/cache/public-pages.ts), on every app process; the timed
 // revalidation only catches a transcript refreshed in place. No request data is read here: ?q= goes to
 // ./search (next.config.ts rewrites), and the page's policy has no nonce (lib/http/security-headers.ts).
 
