@@ -2,7 +2,7 @@ import { z } from "zod";
 
 import { searchLibraryEndpoint } from "@/lib/search/endpoints";
 import { searchQuerySchema, searchResponseSchema, SEARCH_QUERY_MAX } from "@/lib/search/schemas";
-import { searchLibrary } from "@/lib/search/search-library";
+import { searchLibrary } from "@/lib/search/search-moments";
 import { HISTORY_PLATFORMS, langSchema } from "@/lib/transcripts/schemas";
 import { searchText } from "@/lib/mcp/render";
 
