@@ -1,4 +1,6 @@
 // Which media types a direct download accepts, and the file extension it is stored under.
+import path from "node:path";
+
 /** Playlists live under audio/* but are text pointing elsewhere: never a file we transcribe. */
 const PLAYLIST_TYPES = new Set(["audio/x-mpegurl", "audio/mpegurl", "audio/x-scpls", "audio/scpls", "audio/x-ms-asx"]);
 /** Generic binary types: the bytes decide (ffprobe). `binary/octet-stream` is S3's old default. */
