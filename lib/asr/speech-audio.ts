@@ -20,7 +20,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 
 import { CODEC_ARGS, EXTENSION, type AsrCodec } from "@/lib/media/convert";
-import { fileUrl } from "@/lib/media/tools";
+import { fileUrl, QUIET_OVERWRITE_ARGS } from "@/lib/media/tools";
 
 import { ffmpegFailed, runFfmpeg } from "./run-ffmpeg";
 import { AsrError, throwIfAborted, type AsrResult } from "./types";
@@ -135,11 +135,7 @@ async function encodePcm(
 ): Promise<void> {
   const command = opts.ffmpegPath ?? "ffmpeg";
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...QUIET_OVERWRITE_ARGS,
     "-protocol_whitelist",
     "file",
     "-f",

@@ -15,7 +15,7 @@ import { mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { fileUrl, INPUT_GUARD_ARGS, QUIET_OVERWRITE_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
 import type { TimeRange } from "./hallucination";
@@ -168,11 +168,7 @@ export async function decodePcm(
   const command = options.ffmpegPath ?? "ffmpeg";
   const partial = `${pcm}.part`;
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...QUIET_OVERWRITE_ARGS,
     ...INPUT_GUARD_ARGS,
     "-i",
     fileUrl(audioPath),
