@@ -1,88 +1,33 @@
 // @verbatim/client: the Verbatim API with types generated from its /openapi.json (./openapi.ts, by
 // openapi-typescript) over openapi-fetch, and the helpers programs need: transcribe() that waits for a job,
-// errors that carry the API's `code`, and verifyWebhook() for the signed events (Standard Webhooks).
-import openapiFetch, { type Client, type Middleware } from "openapi-fetch";
-import { Webhook } from "standardwebhooks";
-import { isRetryableCode } from "./error-codes.js";
+// errors that carry the API's `code` (./errors.ts), and verifyWebhook() for the signed events (Standard
+// Webhooks, ./webhooks.ts).
+import openapiFetch, { type Client } from "openapi-fetch";
+import { bearerAuth, type CredentialSource } from "./auth.js";
+import { NETWORK_ERROR, toVerbatimError, VerbatimError } from "./errors.js";
 import type { components, paths } from "./openapi.js";
+import { replaceInSegments, type FindReplaceOptions } from "./find-replace.js";
+import type {
+  EditSegment,
+  Job,
+  SignedUpload,
+  Transcript,
+  TranscriptFormat,
+  TranscriptRevisionDiff,
+  TranscriptRevisionList,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
+} from "./types.js";
+import { verifyWebhook } from "./webhooks.js";
 
+export { bearerAuth, type CredentialSource } from "./auth.js";
+export { NETWORK_ERROR, toVerbatimError, VerbatimError } from "./errors.js";
+export { replaceInSegments, type FindReplaceOptions } from "./find-replace.js";
+export type * from "./types.js";
+export { verifyWebhook } from "./webhooks.js";
 export type { components, paths };
 export { ERROR_CODES, isRetryableCode, type ErrorCode, type ErrorCodeInfo } from "./error-codes.js";
-export type Transcript = components["schemas"]["Transcript"];
-/** A timed piece of a JSON transcript; `words` where the source timed each word (automatic captions, speech recognition). */
-export type Segment = components["schemas"]["Segment"];
-/** One word with its own time, in seconds. */
-export type Word = components["schemas"]["Word"];
-/** A queued job, as `transcribe(url, {wait: false})` and POST /v1/transcript's 202 give it: `{job_id, status}`. */
-export type Job = components["schemas"]["Job"];
-/** A job as GET /v1/jobs/{job_id} describes it: status, stage, progress, and the transcript when done. */
-export type JobStatus = components["schemas"]["JobResponse"];
-export type WebhookEndpoint = components["schemas"]["WebhookEndpoint"];
-export type WebhookDelivery = components["schemas"]["WebhookDelivery"];
-export type SignedUpload = components["schemas"]["SignedUpload"];
-/** The events a webhook endpoint can subscribe to. */
-export type WebhookEventType =
-  paths["/v1/me/webhooks"]["post"]["requestBody"]["content"]["application/json"]["event_types"][number];
-export type TranscriptFormat = Transcript["format"];
-/** A segment of a correction (PATCH /v1/transcripts/{id}): `{start, end, text}`, optional `words`. */
-export type EditSegment = components["schemas"]["EditSegment"];
-export type TranscriptRevisionList = components["schemas"]["TranscriptRevisionList"];
-export type TranscriptRevisionDiff = components["schemas"]["TranscriptRevisionDiff"];
-
-export interface FindReplaceOptions {
-  /** Match case exactly (default: no). */
-  caseSensitive?: boolean;
-  /** Only whole words (default: yes): "grit" does not touch "gritty". */
-  wholeWord?: boolean;
-}
-
-/**
- * `segments` with every occurrence of `find` replaced by `replace`, and how many were replaced. Times are left
- * as they are: the server keeps the times of the words that did not change.
- */
-export function replaceInSegments<S extends { start: number; end: number; text: string }>(
-  segments: readonly S[],
-  find: string,
-  replace: string,
-  options: FindReplaceOptions = {},
-): { segments: EditSegment[]; replaced: number } {
-  if (find === "") return { segments: segments.map(({ start, end, text }) => ({ start, end, text })), replaced: 0 };
-  const escaped = find.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const pattern = new RegExp(
-    options.wholeWord === false ? escaped : `(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`,
-    options.caseSensitive ? "gu" : "giu",
-  );
-  let replaced = 0;
-  const out = segments.map(({ start, end, text }) => ({
-    start,
-    end,
-    text: text.replace(pattern, () => {
-      replaced += 1;
-      return replace;
-    }),
-  }));
-  return { segments: out, replaced };
-}
-
-/** A failed call or job: `code` is the API's machine code (`not_found`, `allowance_exhausted`, `no_speech`, ...). */
-export class VerbatimError extends Error {
-  override readonly name = "VerbatimError";
-  constructor(
-    readonly code: string,
-    message: string,
-    /** The HTTP status, or null for a job that ended in error and for webhook verification. */
-    readonly status: number | null = null,
-    readonly details?: { jobId?: string; body?: unknown; retryAfterSeconds?: number },
-  ) {
-    super(message);
-  }
-
-  /** Whether the same request may work later, as the API's error-code table says (unknown codes: no). */
-  get retryable(): boolean {
-    return this.code === NETWORK_ERROR || isRetryableCode(this.code);
-  }
-}
-
 // openapi-fetch's CommonJS build has only `exports.default`: required from dist/index.cjs, the default import is that
 // exports object, not the function.
 const createClient: typeof openapiFetch =
@@ -92,9 +37,6 @@ const createClient: typeof openapiFetch =
 
 /** The paths whose answer is a file, read as text by `api.GET` (openapi-fetch would parse JSON by default). */
 const FILE_PATHS = new Set<string>(["/v1/transcripts/{id}/download", "/v1/public/{slug}/download"]);
-
-/** The code of a VerbatimError for a request that got no answer (DNS, refused connection, reset): retryable. */
-export const NETWORK_ERROR = "network_error";
 
 /** `fetch` whose failures to get any answer are VerbatimError("network_error"); an abort stays an abort. */
 function answeringFetch(inner: typeof globalThis.fetch): typeof globalThis.fetch {
@@ -111,17 +53,6 @@ function answeringFetch(inner: typeof globalThis.fetch): typeof globalThis.fetch
   };
 }
 
-/**
- * Where the bearer token comes from when it can change while the program runs: an OAuth login whose access
- * token runs out and is refreshed (the `verbatim` CLI's stored login). A fixed key is simply `apiKey`.
- */
-export interface CredentialSource {
-  /** The token for the next request; null sends none. It may throw to refuse the call (e.g. nobody is logged in). */
-  token(): string | null | Promise<string | null>;
-  /** After a 401 answer to a request sent with `rejected`: renew the credential; true sends the request once more. */
-  refresh?(rejected: string): Promise<boolean>;
-}
-
 export interface VerbatimClientOptions {
   /** Default https://verbatim.example's origin is not assumed: pass the server, e.g. https://api.example.com. */
   baseUrl: string;
@@ -132,39 +63,6 @@ export interface VerbatimClientOptions {
   /** Sent with every request (a `user-agent` naming your program, say). */
   headers?: Record<string, string>;
   fetch?: typeof globalThis.fetch;
-}
-
-/**
- * openapi-fetch middleware that sends `Authorization: Bearer` from `credentials` and, when the answer is 401 and the
- * credentials can refresh, renews the credential and sends the request once more.
- */
-export function bearerAuth(credentials: CredentialSource): Middleware {
-  // Per request id: the token sent, and a copy of the request (its body unread) for the one retry.
-  const sent = new Map<string, { token: string; retry: Request | null }>();
-  return {
-    async onRequest({ request, id }) {
-      const token = await credentials.token();
-      if (!token) return undefined;
-      request.headers.set("authorization", `Bearer ${token}`);
-      sent.set(id, { token, retry: credentials.refresh ? request.clone() : null });
-      return request;
-    },
-    async onResponse({ response, id, options }) {
-      const attempt = sent.get(id);
-      sent.delete(id);
-      if (response.status !== 401 || !attempt?.retry || !credentials.refresh) return undefined;
-      if (!(await credentials.refresh(attempt.token))) return undefined;
-      const token = await credentials.token();
-      if (!token) return undefined;
-      await response.body?.cancel();
-      attempt.retry.headers.set("authorization", `Bearer ${token}`);
-      return options.fetch(attempt.retry);
-    },
-    onError({ id }) {
-      sent.delete(id);
-      return undefined;
-    },
-  };
 }
 
 export interface TranscribeOptions {
@@ -186,73 +84,12 @@ export interface TranscribeOptions {
 
 export type TranscribeResult = { kind: "transcript"; transcript: Transcript } | { kind: "job"; job: Job };
 
-/** The events Verbatim sends (payload `{type, timestamp, data}`), from the `webhooks` section of /openapi.json. */
-export type WebhookEvent =
-  | components["schemas"]["TranscriptEvent"]
-  | components["schemas"]["ImportEvent"]
-  | components["schemas"]["WebhookTestEvent"];
-export type TranscriptEventData = components["schemas"]["TranscriptEvent"]["data"];
-export type ImportEventData = components["schemas"]["ImportEvent"]["data"];
-
-/** The API's error body as a VerbatimError: `{detail, code}`, or a 422's `{detail: [{loc, msg}]}`. */
-export function toVerbatimError(status: number, body: unknown, headers?: Headers): VerbatimError {
-  const retry = Number(headers?.get("retry-after"));
-  const details = { body, ...(Number.isFinite(retry) && retry > 0 ? { retryAfterSeconds: retry } : {}) };
-  if (body && typeof body === "object" && "detail" in body) {
-    const { detail, code } = body as { detail: unknown; code?: unknown };
-    if (typeof detail === "string")
-      return new VerbatimError(typeof code === "string" ? code : `http_${status}`, detail, status, details);
-    if (Array.isArray(detail)) {
-      const first = detail[0] as { loc?: unknown[]; msg?: string } | undefined;
-      const where = first?.loc?.filter((part) => part !== "body").join(".");
-      return new VerbatimError(
-        "validation_error",
-        `${where ? `${where}: ` : ""}${first?.msg ?? "invalid request"}`,
-        status,
-        details,
-      );
-    }
-  }
-  return new VerbatimError(`http_${status}`, `The server answered ${status}.`, status, details);
-}
-
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
-
-/**
- * Checks a webhook request's Standard Webhooks signature with `secret` (`whsec_…`; several during a rotation)
- * and returns the event. Pass the raw body: a fetch Request, or `{headers, body}` with the body as received.
- */
-export async function verifyWebhook(
-  request: Request | { headers: Headers | Record<string, string | string[] | undefined>; body: string },
-  secret: string | string[],
-): Promise<WebhookEvent> {
-  const body = request instanceof Request ? await request.text() : request.body;
-  const raw = request.headers;
-  const headers: Record<string, string> = {};
-  if (typeof (raw as Headers).forEach === "function" && typeof (raw as Headers).get === "function") {
-    (raw as Headers).forEach((value, key) => (headers[key.toLowerCase()] = value));
-  } else {
-    for (const [key, value] of Object.entries(raw as Record<string, string | string[] | undefined>)) {
-      if (value !== undefined) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-    }
-  }
-  for (const candidate of Array.isArray(secret) ? secret : [secret]) {
-    try {
-      return new Webhook(candidate).verify(body, headers) as WebhookEvent;
-    } catch {
-      // next secret
-    }
-  }
-  throw new VerbatimError(
-    "invalid_signature",
-    "The webhook's signature does not match the secret (or its timestamp is too old).",
-  );
-}
 
 export interface VerbatimClient {
   /** Every endpoint, typed from /openapi.json (openapi-fetch): `api.GET("/v1/me")`, ... */

@@ -3,7 +3,7 @@ import { LinkPending } from "@/components/public/link-pending";
 import { formatClock, platformLabel } from "@/lib/client/transcripts";
 import { snippetParts } from "@/lib/client/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
-import { searchPublic } from "@/lib/search/search-public";
+import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { momentAnchor } from "@/lib/client/moment-link";

@@ -1,27 +1,30 @@
 // AssemblyAI through its official SDK (`assemblyai`), with the SDK's HTTP calls sent through the outbound
 // guard: upload, submit once per job, then wait for the result by polling with backoff or, given a
-// `webhookUrl`, by AssemblyAI's webhook (handleAssemblyAiWebhook wakes the waiters). One module because the
-// guarded services, the waiters and the provider share the SDK's types and one job's state.
-import { FileService, TranscriptService, type BaseServiceParams, type SubmitParams, type Transcript } from "assemblyai";
+// `webhookUrl`, by AssemblyAI's webhook (handleAssemblyAiWebhook wakes the waiters, assemblyai-waiters.ts).
+// The guarded services are assemblyai-services.ts.
+import type { BaseServiceParams, SubmitParams, Transcript } from "assemblyai";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable, Transform } from "node:stream";
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web";
 import { log } from "@/lib/observability/logger";
+import { createdAt, GuardedFileService, GuardedTranscriptService } from "./assemblyai-services";
+import { addWaiter, handleAssemblyAiWebhook, nap, removeWaiter } from "./assemblyai-waiters";
 import { fromAssemblyAiLanguage, toAssemblyAiLanguage } from "./language";
 import { joinWords } from "./segment-words";
 import { assemblyAiKeyterms } from "./vocabulary";
 import {
   AsrError,
-  httpAsrError,
   monotonicProgress,
-  unreachableAsrError,
   throwIfAborted,
   type AsrProvider,
   type AsrResult,
   type AsrTranscribeOptions,
   type Word,
 } from "./types";
+
+export { createdAt } from "./assemblyai-services";
+export { handleAssemblyAiWebhook } from "./assemblyai-waiters";
 
 export interface AssemblyAiOptions {
   apiKey: string;
@@ -55,176 +58,6 @@ const LOOKUP_PAGE_SIZE = 200;
 const LOOKUP_MAX_PAGES = 10;
 /** How far our clock and AssemblyAI's may disagree about when the audio was uploaded. */
 const LOOKUP_CLOCK_SKEW_MS = 2 * 60_000;
-
-// Pending waits by transcript id. A webhook for one of them marks it and wakes its sleep; the wait then
-// polls once more (the webhook body is not trusted: it only says when to look).
-interface Waiter {
-  signalled: boolean;
-  wake: (() => void) | null;
-}
-const waiters = new Map<string, Set<Waiter>>();
-
-/**
- * Feed AssemblyAI's webhook delivery ({transcript_id, status}, as an object or JSON text) here. Wakes
- * the waits in this process for that transcript, which fetch it at once. Returns what the body named and
- * whether anything here was waiting for it; null when the body is not an AssemblyAI webhook. Safe to call
- * with unauthenticated input: it never reads the transcript from the body.
- */
-export function handleAssemblyAiWebhook(
-  body: unknown,
-): { transcriptId: string; status: string; waiting: boolean } | null {
-  let value = body;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
-  }
-  if (!value || typeof value !== "object") return null;
-  const { transcript_id: transcriptId, status } = value as { transcript_id?: unknown; status?: unknown };
-  if (typeof transcriptId !== "string" || !transcriptId) return null;
-  const pending = waiters.get(transcriptId);
-  for (const waiter of pending ?? []) {
-    waiter.signalled = true;
-    waiter.wake?.();
-  }
-  return { transcriptId, status: typeof status === "string" ? status : "", waiting: Boolean(pending?.size) };
-}
-
-/** Sleeps `ms`, returning early when a webhook for the transcript arrived (or arrives meanwhile). */
-function nap(waiter: Waiter, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    if (waiter.signalled) {
-      waiter.signalled = false;
-      return resolve();
-    }
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-      waiter.wake = null;
-      waiter.signalled = false;
-    };
-    const onAbort = () => {
-      done();
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
-    waiter.wake = () => {
-      done();
-      resolve();
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * Every SDK request goes through here: abortable, bounded in time (a server that never answers is a
- * retryable failure, not a job stuck for ever), and HTTP errors become AsrErrors that keep the status.
- */
-async function guardedFetch(
-  call: (init: RequestInit | undefined) => Promise<Response>,
-  init: RequestInit | undefined,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
-): Promise<Response> {
-  throwIfAborted(signal);
-  const timeout = AbortSignal.timeout(timeoutMs);
-  let response: Response;
-  try {
-    response = await call({ ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-  } catch (error) {
-    throwIfAborted(signal);
-    throw unreachableAsrError(
-      "AssemblyAI",
-      "ASSEMBLYAI_BASE_URL and the server's network",
-      error,
-      timeout.aborted ? timeoutMs : undefined,
-    );
-  }
-  if (response.status >= 400) {
-    const text = await response.text().catch(() => "");
-    let detail = text.trim().slice(0, 300) || response.statusText;
-    try {
-      const json = JSON.parse(text) as { error?: unknown };
-      if (typeof json.error === "string" && json.error) detail = json.error;
-    } catch {
-      // not JSON
-    }
-    throw httpAsrError("AssemblyAI", response.status, detail, "ASSEMBLYAI_API_KEY");
-  }
-  if (!(response.headers.get("content-type") ?? "").includes("json")) return response;
-  // The SDK parses JSON answers itself; a broken one (a proxy's error page, a cut body) is a retryable
-  // failure with a sentence, not a SyntaxError.
-  const text = await response.text().catch((error: unknown) => {
-    throw new AsrError("asr_failed", `AssemblyAI's answer was cut off: ${(error as Error).message}`, {
-      retryable: true,
-      cause: error,
-    });
-  });
-  try {
-    JSON.parse(text);
-  } catch {
-    throw new AsrError("asr_failed", `AssemblyAI answered ${response.status} with something that is not JSON`, {
-      retryable: true,
-    });
-  }
-  return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-// The SDK's own services, with their one request method wrapped (see guardedFetch). The SDK's errors are
-// plain Errors without the HTTP status, which is needed to tell a bad key (rejected) from an outage.
-class GuardedFileService extends FileService {
-  constructor(
-    params: BaseServiceParams,
-    private readonly abortSignal: AbortSignal | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    super(params);
-  }
-  protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
-    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal, this.timeoutMs);
-  }
-}
-
-/** One page of GET /v2/transcript as AssemblyAI sends it: `created` is UTC without a zone ("2023-11-02T21:49:25.586965"). */
-interface RawTranscriptList {
-  transcripts: Array<{ id: string; audio_url: string; created: string }>;
-}
-
-class GuardedTranscriptService extends TranscriptService {
-  constructor(
-    params: BaseServiceParams,
-    files: FileService,
-    private readonly abortSignal: AbortSignal | undefined,
-    private readonly timeoutMs: number,
-  ) {
-    super(params, files);
-  }
-  protected override fetchResponse(input: string, init?: RequestInit): Promise<Response> {
-    return guardedFetch((i) => super.fetchResponse(input, i), init, this.abortSignal, this.timeoutMs);
-  }
-  /**
-   * The SDK's list() turns `created` into a Date read in the server's local time zone, which is wrong by
-   * the zone's offset unless the server runs on UTC; this keeps the text, for createdAt() to read as UTC.
-   */
-  listPage(params: { limit: number; before_id?: string }): Promise<RawTranscriptList> {
-    const query = new URLSearchParams({
-      limit: String(params.limit),
-      ...(params.before_id ? { before_id: params.before_id } : {}),
-    });
-    return this.fetchJson<RawTranscriptList>(`/v2/transcript?${query}`);
-  }
-}
-
-/** AssemblyAI's `created` in ms since the epoch: UTC when it names no zone. NaN when unreadable. */
-export function createdAt(created: string): number {
-  return Date.parse(/(Z|[+-]\d\d:?\d\d)$/i.test(created) ? created : `${created}Z`);
-}
 
 function toWords(transcript: Transcript): Word[] {
   const words: Word[] = [];
@@ -365,10 +198,7 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
     throwIfAborted(signal);
     const client = clientFor(signal);
     const languageCode = toAssemblyAiLanguage(lang);
-    const waiter: Waiter = { signalled: false, wake: null };
-    let set = waiters.get(id);
-    if (!set) waiters.set(id, (set = new Set()));
-    set.add(waiter);
+    const waiter = addWaiter(id);
     const deadline = Date.now() + maxWaitMs;
     let delay = pollIntervalMs;
     let failures = 0;
@@ -416,8 +246,7 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
         }
       }
     } finally {
-      set.delete(waiter);
-      if (set.size === 0) waiters.delete(id);
+      removeWaiter(id, waiter);
     }
 
     const words = toWords(transcript);

@@ -7,7 +7,7 @@ import path from "node:path";
 
 import { isMediaError } from "@/lib/media/errors";
 import { probeMedia } from "@/lib/media/probe";
-import { FIRST_AUDIO_ONLY_ARGS, fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { FIRST_AUDIO_ONLY_ARGS, fileUrl, INPUT_GUARD_ARGS, QUIET_OVERWRITE_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
 import { AsrError, throwIfAborted } from "./types";
@@ -68,11 +68,7 @@ export async function cutAudio(
         // info makes decoders drop its first ~0.2 s, shifting every word in it.
         ["-c:a", "copy", ...(path.extname(output).toLowerCase() === ".mp3" ? ["-write_xing", "0"] : [])];
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...QUIET_OVERWRITE_ARGS,
     ...INPUT_GUARD_ARGS,
     "-ss",
     start.toFixed(3),

@@ -220,10 +220,3 @@ export function segmentStats(json: { segments?: unknown }): SegmentStats[] {
     ];
   });
 }
-
-/** Sums two drop counts (several chunks' answers). */
-export function addDropped(a: GuardResult["dropped"], b: GuardResult["dropped"]): GuardResult["dropped"] {
-  const out = { ...a };
-  for (const [reason, n] of Object.entries(b) as [HallucinationReason, number][]) out[reason] = (out[reason] ?? 0) + n;
-  return out;
-}

@@ -18,9 +18,7 @@ import { isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { LOCAL_MODELS, type LocalModelInfo } from "./model-catalog";
 import { AsrError, sleep, throwIfAborted } from "./types";
 
-export { DEFAULT_LOCAL_MODEL, LOCAL_MODELS, type LocalModelInfo } from "./model-catalog";
-
-export const DEFAULT_MODEL_BASE_URL = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main";
+export { LOCAL_MODELS, type LocalModelInfo } from "./model-catalog";
 
 /** A lock file not refreshed for this long belongs to a process that died: taken over. */
 const LOCK_STALE_MS = 30_000;

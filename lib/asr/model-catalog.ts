@@ -33,5 +33,3 @@ export const LOCAL_MODELS: Readonly<Record<string, LocalModelInfo>> = {
     sha256: "be07e048e1e599ad46341c8d2a135645097a538221678b7acdd1b1919c6e1b21",
   },
 };
-
-export const DEFAULT_LOCAL_MODEL = "base-q5_1";

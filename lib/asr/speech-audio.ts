@@ -20,9 +20,9 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 
 import { CODEC_ARGS, EXTENSION, type AsrCodec } from "@/lib/media/convert";
-import { fileUrl } from "@/lib/media/tools";
-import { runTool, ToolStartError } from "@/lib/process/run";
+import { fileUrl, QUIET_OVERWRITE_ARGS } from "@/lib/media/tools";
 
+import { ffmpegFailed, runFfmpeg } from "./run-ffmpeg";
 import { AsrError, throwIfAborted, type AsrResult } from "./types";
 import { decodePcm, JOIN_SILENCE_SECONDS, planSpeechChunks, toFileTime, totalSeconds, type TimeRange } from "./vad";
 
@@ -135,11 +135,7 @@ async function encodePcm(
 ): Promise<void> {
   const command = opts.ffmpegPath ?? "ffmpeg";
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...QUIET_OVERWRITE_ARGS,
     "-protocol_whitelist",
     "file",
     "-f",
@@ -155,26 +151,10 @@ async function encodePcm(
     ...CODEC_ARGS[codec],
     path.resolve(output),
   ];
-  let result;
-  try {
-    result = await runTool(command, args, {
-      timeoutMs: ENCODE_TIMEOUT_MS,
-      signal: opts.signal,
-      maxStdoutBytes: 64 * 1024,
-    });
-  } catch (error) {
-    if (error instanceof ToolStartError)
-      throw new AsrError(
-        error.errno === "ENOENT" ? "asr_unavailable" : "asr_failed",
-        `${command} could not be started: ${error.message}`,
-        { retryable: false, cause: error },
-      );
-    throw error; // the abort reason
-  }
-  if (result.code !== 0 || result.failure !== null)
-    throw new AsrError(
-      "asr_failed",
-      `${command} could not encode the speech-only audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`,
-      { retryable: result.failure === "timeout" },
-    );
+  const result = await runFfmpeg(command, args, {
+    timeoutMs: ENCODE_TIMEOUT_MS,
+    signal: opts.signal,
+    notStarted: "unavailable_when_missing",
+  });
+  if (result.code !== 0 || result.failure !== null) throw ffmpegFailed(command, "encode the speech-only audio", result);
 }

@@ -15,10 +15,11 @@ import { mkdtemp, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { fileUrl, INPUT_GUARD_ARGS } from "@/lib/media/tools";
+import { fileUrl, INPUT_GUARD_ARGS, QUIET_OVERWRITE_ARGS } from "@/lib/media/tools";
 import { runTool, ToolStartError } from "@/lib/process/run";
 
 import type { TimeRange } from "./hallucination";
+import { ffmpegFailed, runFfmpeg } from "./run-ffmpeg";
 import { AsrError } from "./types";
 
 export type { TimeRange } from "./hallucination";
@@ -167,11 +168,7 @@ export async function decodePcm(
   const command = options.ffmpegPath ?? "ffmpeg";
   const partial = `${pcm}.part`;
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...QUIET_OVERWRITE_ARGS,
     ...INPUT_GUARD_ARGS,
     "-i",
     fileUrl(audioPath),
@@ -186,28 +183,14 @@ export async function decodePcm(
     "s16le",
     path.resolve(partial),
   ];
-  let result;
-  try {
-    result = await runTool(command, args, {
-      timeoutMs: DETECT_TIMEOUT_MS,
-      signal: options.signal,
-      maxStdoutBytes: 64 * 1024,
-    });
-  } catch (error) {
-    if (error instanceof ToolStartError)
-      throw new AsrError("asr_unavailable", `${command} could not be started: ${error.message}`, {
-        retryable: false,
-        cause: error,
-      });
-    throw error;
-  }
+  const result = await runFfmpeg(command, args, {
+    timeoutMs: DETECT_TIMEOUT_MS,
+    signal: options.signal,
+    notStarted: "unavailable",
+  });
   if (result.code !== 0) {
     await rm(partial, { force: true });
-    throw new AsrError(
-      "asr_failed",
-      `${command} could not decode the audio: ${result.stderrTail.split("\n").slice(-2).join(" ").slice(0, 300) || `exit ${result.code}`}`,
-      { retryable: result.failure === "timeout" },
-    );
+    throw ffmpegFailed(command, "decode the audio", result);
   }
   await rename(partial, pcm);
 }

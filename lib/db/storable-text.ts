@@ -20,8 +20,3 @@ export function storableText(value: string): string {
     ? value.replaceAll("\u0000", "\uFFFD").toWellFormed()
     : value;
 }
-
-/** `storableText` for an optional value. */
-export function storableOrNull(value: string | null | undefined): string | null {
-  return value === null || value === undefined ? null : storableText(value);
-}

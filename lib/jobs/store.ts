@@ -10,11 +10,10 @@
 import { Prisma, type Job, type PrismaClient } from "@/lib/generated/prisma/client";
 import { type FinishIO, type JobFailure, type JobOutcome } from "@/lib/jobs/pipeline";
 import { storableText } from "@/lib/db/storable-text";
+import { NOW } from "@/lib/db/utc-now";
 
 export type Db = PrismaClient;
 export type DbOrTx = PrismaClient | Prisma.TransactionClient;
-
-const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
 /** Which run may write a row: the local runner's lease, or `null` for the Inngest driver. */
 export interface Lease {

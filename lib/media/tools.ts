@@ -71,6 +71,9 @@ export const INPUT_GUARD_ARGS: readonly string[] = [
 ];
 
 /** Output options that keep the input's first audio stream alone: no video, subtitles, data or metadata. */
+/** How the recognisers' ffmpeg steps start: no banner, no stdin, errors only, output overwritten. */
+export const QUIET_OVERWRITE_ARGS: readonly string[] = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"];
+
 export const FIRST_AUDIO_ONLY_ARGS: readonly string[] = ["-map", "0:a:0", "-vn", "-sn", "-dn", "-map_metadata", "-1"];
 
 /** `file:/absolute/path`: never read as another protocol, an option, or a relative name. */

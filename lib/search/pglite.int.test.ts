@@ -13,16 +13,16 @@ import { searchQuerySchema } from "@/lib/search/schemas";
 let pglite: PGlite;
 let db: PrismaClient;
 let userId: string;
-let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
-let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
+let searchLibrary: typeof import("@/lib/search/search-moments").searchLibrary;
+let searchPublic: typeof import("@/lib/search/search-moments").searchPublic;
 
 beforeAll(async () => {
   pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await applyMigrations(pgliteExecutor(pglite));
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite", pglite });
-  ({ searchLibrary } = await import("@/lib/search/search-library"));
-  ({ searchPublic } = await import("@/lib/search/search-public"));
+  ({ searchLibrary } = await import("@/lib/search/search-moments"));
+  ({ searchPublic } = await import("@/lib/search/search-moments"));
   userId = (await db.user.create({ data: { email: "pglite-search@example.test" } })).id;
   await storeTranscript(db, { segments: gritTrack(), lang: "en", title: "Grit", userIds: [userId] });
   await storeTranscript(db, { segments: mempoolChineseTrack(), lang: "zh", title: "mempool", userIds: [userId] });

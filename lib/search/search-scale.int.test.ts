@@ -10,15 +10,15 @@ import { scansInOrder, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
 const TRANSCRIPTS = 1_200;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let userId: string;
-let searchPublic: typeof import("@/lib/search/search-public").searchPublic;
-let searchLibrary: typeof import("@/lib/search/search-library").searchLibrary;
+let searchPublic: typeof import("@/lib/search/search-moments").searchPublic;
+let searchLibrary: typeof import("@/lib/search/search-moments").searchLibrary;
 let searchPlanOf: typeof import("@/lib/search/find-moments").searchPlanOf;
 
 beforeAll(async () => {
   process.env.APP_URL = "https://verbatim.example";
   ctx = await useTestDatabase();
-  ({ searchPublic } = await import("@/lib/search/search-public"));
-  ({ searchLibrary } = await import("@/lib/search/search-library"));
+  ({ searchPublic } = await import("@/lib/search/search-moments"));
+  ({ searchLibrary } = await import("@/lib/search/search-moments"));
   ({ searchPlanOf } = await import("@/lib/search/find-moments"));
   userId = (await createUser(ctx.db)).id;
   // Three segments of about 200 characters each (three passages, cut by the app's trigger), each saying

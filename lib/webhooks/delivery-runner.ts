@@ -8,7 +8,7 @@
 import { hostname } from "node:os";
 import pg from "pg";
 import { randomBytes } from "node:crypto";
-import { Prisma } from "@/lib/generated/prisma/client";
+import { NOW } from "@/lib/db/utc-now";
 import type { Db } from "@/lib/jobs/store";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
@@ -16,8 +16,6 @@ import { log } from "@/lib/observability/logger";
 import { webhookAttempts } from "@/lib/observability/metrics";
 import { attemptDelivery, type AttemptOutcome } from "@/lib/webhooks/deliver";
 import { onWebhooksQueued, WEBHOOKS_CHANNEL } from "@/lib/webhooks/signal";
-
-const NOW = Prisma.sql`(now() AT TIME ZONE 'UTC')`;
 
 export interface DeliveryRunnerOptions {
   db: Db;

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
-import { findOwnEndpoint } from "@/lib/webhooks/find-endpoint";
+import { findEnabledEndpoint } from "@/lib/webhooks/find-endpoint";
 import { serializeDelivery } from "@/lib/webhooks/serializers";
 import { signalWebhooksQueued } from "@/lib/webhooks/signal";
 
@@ -9,12 +9,7 @@ import { signalWebhooksQueued } from "@/lib/webhooks/signal";
  * same payload) again now, with a fresh set of attempts.
  */
 export async function redeliver(userId: string, id: string, deliveryId: string) {
-  const endpoint = await findOwnEndpoint(userId, id);
-  if (endpoint.disabledAt)
-    throw errors.conflict(
-      "webhook_disabled",
-      `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`,
-    );
+  await findEnabledEndpoint(userId, id);
   const db = await getDb();
   const updated = await db.webhookDelivery.updateMany({
     where: { id: deliveryId, endpointId: id, userId, status: { not: "pending" } },

@@ -2,18 +2,13 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { newMessageId, TEST_EVENT_TYPE } from "@/lib/webhooks/events";
-import { findOwnEndpoint } from "@/lib/webhooks/find-endpoint";
+import { findEnabledEndpoint } from "@/lib/webhooks/find-endpoint";
 import { serializeDelivery } from "@/lib/webhooks/serializers";
 import { signalWebhooksQueued } from "@/lib/webhooks/signal";
 
 /** POST /v1/me/webhooks/{id}/test: queues a `webhook.test` event for this endpoint (409 when it is disabled). */
 export async function sendTestEvent(userId: string, id: string) {
-  const endpoint = await findOwnEndpoint(userId, id);
-  if (endpoint.disabledAt)
-    throw errors.conflict(
-      "webhook_disabled",
-      `This endpoint is disabled (${endpoint.disabledReason ?? "disabled"}); rotate its secret to enable it again.`,
-    );
+  const endpoint = await findEnabledEndpoint(userId, id);
   const db = await getDb();
   const pending = await db.webhookDelivery.count({ where: { userId, status: "pending" } });
   if (pending >= env().WEBHOOK_MAX_PENDING)

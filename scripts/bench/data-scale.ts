@@ -197,8 +197,8 @@ export async function benchDataScale(): Promise<Record<string, number>> {
 
   const { listTranscriptions } = await import("../../lib/transcripts/list-transcriptions");
   const { transcriptionListQuerySchema } = await import("../../lib/transcripts/schemas");
-  const { searchPublic } = await import("../../lib/search/search-public");
-  const { searchLibrary } = await import("../../lib/search/search-library");
+  const { searchPublic } = await import("../../lib/search/search-moments");
+  const { searchLibrary } = await import("../../lib/search/search-moments");
   const { searchQuerySchema } = await import("../../lib/search/schemas");
   const { sitemapIndexResponse, sitemapPartResponse } = await import("../../lib/publishing/sitemap");
   const { publicIndex, listPublished } = await import("../../lib/publishing/public-index");

@@ -81,7 +81,7 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     const [count] = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM "TranscriptPassage"`);
     process.env.DATABASE_URL = database.url;
     process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
-    const { searchPublic } = await import("../../lib/search/search-public");
+    const { searchPublic } = await import("../../lib/search/search-moments");
     const { searchQuerySchema } = await import("../../lib/search/schemas");
     const run = async (q: string) => {
       const parsed = searchQuerySchema.safeParse({ q });

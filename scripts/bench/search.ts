@@ -78,8 +78,8 @@ export function percentile(sorted: number[], p: number): number {
 
 /** p50/p95 (ms) of every query in QUERIES, RUNS times each, in each scope. */
 async function timeQueries(label: string): Promise<Record<string, number>> {
-  const { searchLibrary } = await import("../../lib/search/search-library");
-  const { searchPublic } = await import("../../lib/search/search-public");
+  const { searchLibrary } = await import("../../lib/search/search-moments");
+  const { searchPublic } = await import("../../lib/search/search-moments");
   const { searchQuerySchema } = await import("../../lib/search/schemas");
   const scopes: [string, (q: string) => Promise<unknown>][] = [
     ["library of all", (q) => searchLibrary("bench-all", searchQuerySchema.parse({ q }))],

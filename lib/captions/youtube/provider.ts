@@ -23,29 +23,34 @@
  * When everything fails the error says why: upstream_blocked / upstream_rate_limited (503 +
  * Retry-After), po_token_required (503), video_unplayable (YouTube's reason), upstream_failed.
  *
- * One file on purpose: the chain is one loop over one time budget whose branches (cool-downs, retries
- * through the next proxy, the fallback) share its state; its stand-alone parts have their own modules
- * (clients.ts, pot.ts, fetch.ts).
+ * The chain is here, one loop over one time budget whose branches (cool-downs, retries through the next proxy,
+ * the fallback) share its state (lookup.ts); the parts that stand alone have their own modules: the clients
+ * (clients.ts), exits (egress.ts), `/player` sessions (player.ts), PO tokens (pot.ts), tracks (tracks.ts),
+ * their timedtext (timedtext.ts) and the errors the caller sees (errors.ts).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-
-import { Innertube } from "youtubei.js";
-
 import type { Segment } from "@/lib/formats/types";
-import { type Outbound, createOutbound, isOutboundError } from "@/lib/http/outbound";
+import { type Outbound, createOutbound } from "@/lib/http/outbound";
+import { countUpstream } from "@/lib/observability/metrics";
+import { networkFailure } from "@/lib/observability/failure-cause";
 import type { ParsedSource } from "@/lib/sources";
 
-import { CaptionParseError, isBlankBytes } from "../parse";
-import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
+import { isBlankBytes } from "../parse";
 import { pickTrack } from "../pick-track";
-import { type CaptionProvider, type CaptionTrack, SourceError, type SourceErrorCode, type VideoInfo } from "../types";
+import { type CaptionProvider, type CaptionTrack, SourceError, type VideoInfo } from "../types";
 import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
 import { type Egress, type Exit, createEgress } from "./egress";
-import { YOUTUBE_API_HOSTS, createOutboundFetch, rewriteYoutubeUrl } from "./fetch";
-import { type PlayerDetails, type RawTrack, readPlayerResponse } from "./player-response";
-import { PotError, type PotProvider, withPoToken } from "./pot";
-import { countUpstream } from "@/lib/observability/metrics";
-import { networkFailure, withOperatorNote } from "@/lib/observability/failure-cause";
+import { exhaustedError, outboundCause, sourceError } from "./errors";
+import { rewriteYoutubeUrl } from "./fetch";
+import { type Lookup, newLookup, type Served } from "./lookup";
+import { createPlayerCaller } from "./player";
+import { type PlayerDetails, readPlayerResponse } from "./player-response";
+import { PotError, type PotProvider } from "./pot";
+import { MAX_TRACK_BYTES, TIMEDTEXT_HEADERS, checkedTrackUrl, json3Url, parseTrack } from "./timedtext";
+import { type YoutubeTrackRef, infoFrom, sameTrack, toTrack, trackRef } from "./tracks";
+
+export { playabilityError, unreachableError } from "./errors";
+export { MAX_TRACK_BYTES } from "./timedtext";
+export { normalizeLanguageCode, trackName, type YoutubeTrackRef } from "./tracks";
 
 export interface YoutubeProviderOptions {
   /** The outbound instance (lib/env.ts builds the configured one); used when no proxy is set. */
@@ -77,193 +82,6 @@ export interface YoutubeProviderOptions {
   fallback?: CaptionProvider;
 }
 
-/** What CaptionTrack.ref holds for YouTube tracks. */
-export interface YoutubeTrackRef {
-  baseUrl: string;
-  languageCode: string;
-  vssId: string | null;
-  /** The client whose player response listed it (the `c` of a token-carrying URL). */
-  client?: InnerTubeClient;
-  needsPot?: boolean;
-  pot?: string;
-  /** Label of the exit that got the player response (the caption URL is fetched the same way). */
-  exit?: string;
-}
-
-/** A caption track is a few hundred KiB at most; 20 MiB is a 10-hour auto track in json3 with room to spare. */
-export const MAX_TRACK_BYTES = 20 * 1024 * 1024;
-
-const TIMEDTEXT_HEADERS = {
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Safari/537.36",
-  "accept-language": "en-US,en;q=0.9",
-  accept: "*/*",
-};
-
-/** The `c` value YouTube's own players put on caption URLs (context.client.clientName). */
-const CLIENT_NAMES: Partial<Record<InnerTubeClient, string>> = {
-  WEB: "WEB",
-  MWEB: "MWEB",
-  WEB_EMBEDDED: "WEB_EMBEDDED_PLAYER",
-  WEB_CREATOR: "WEB_CREATOR",
-};
-
-/** Codes YouTube still uses for languages that have newer ones. */
-const LEGACY_LANGUAGE_CODES: Readonly<Record<string, string>> = { iw: "he", in: "id", ji: "yi", jw: "jv", mo: "ro" };
-
-/** "en" → "en", "pt-br" → "pt-BR", "zh-hans" → "zh-Hans", "es-419" → "es-419", "iw" → "he". */
-export function normalizeLanguageCode(code: string): string {
-  const parts = code
-    .trim()
-    .replace(/_/g, "-")
-    .split("-")
-    .filter((p) => p !== "");
-  const [first, ...rest] = parts;
-  if (first === undefined) return code.trim();
-  const lang = LEGACY_LANGUAGE_CODES[first.toLowerCase()] ?? first.toLowerCase();
-  const subtags = rest.map((p) => {
-    if (p.length === 4 && /^[A-Za-z]+$/.test(p)) return p[0]?.toUpperCase() + p.slice(1).toLowerCase(); // script
-    if (p.length === 2 || /^\d{3}$/.test(p)) return p.toUpperCase(); // region
-    return p.toLowerCase();
-  });
-  return [lang, ...subtags].join("-");
-}
-
-/** "English (auto-generated)" → "English"; manual names stay as they are. */
-export function trackName(name: string, auto: boolean, fallback: string): string {
-  const trimmed = name.trim();
-  const clean = auto ? trimmed.replace(/\s*\([^()]*\)\s*$/, "").trim() : trimmed;
-  return clean || fallback;
-}
-
-function sourceError(code: SourceErrorCode, message: string, cause?: unknown, retryAfterSeconds?: number): SourceError {
-  const err = new SourceError(code, message, retryAfterSeconds);
-  if (cause !== undefined) Object.defineProperty(err, "cause", { value: cause, enumerable: false });
-  return err;
-}
-
-/** The OutboundError behind an error, if any (youtubei.js may wrap what our fetch threw). */
-function outboundCause(err: unknown): (Error & { code: string; status: number }) | null {
-  let e: unknown = err;
-  for (let depth = 0; depth < 5 && e; depth++) {
-    if (isOutboundError(e)) return e as Error & { code: string; status: number };
-    e = typeof e === "object" && e !== null && "cause" in e ? (e as { cause?: unknown }).cause : null;
-  }
-  return null;
-}
-
-/**
- * YouTube playability → SourceError, or null when the video can be read (kept for callers that only
- * have a playability status; the chain uses readPlayerResponse).
- */
-export function playabilityError(ps: { status?: unknown; reason?: unknown } | null | undefined): SourceError | null {
-  const verdict = readPlayerResponse({ playabilityStatus: ps ?? {} });
-  if (verdict.kind === "ok") return null;
-  if (verdict.kind === "final") return verdict.error;
-  if (verdict.kind === "blocked") return blockedError();
-  return sourceError("video_unplayable", `YouTube will not play this video: ${verdict.reason}`);
-}
-
-/**
- * YouTube could not be reached at all: each cause its own code and the sentence that fixes it (none of them
- * goes away by asking again in a moment).
- */
-export function unreachableError(network: { cause: string; detail: string }, viaProxy: boolean): SourceError {
-  const [code, message, setting]: [SourceErrorCode, string, string] =
-    network.cause === "dns"
-      ? [
-          "upstream_dns_failed",
-          "This server could not look up youtube.com (DNS failed): it has no working DNS or no internet connection. Its operator has to give it one; asking again will not help until then.",
-          "the server's DNS and network",
-        ]
-      : network.cause === "connection_refused"
-        ? [
-            "upstream_refused",
-            viaProxy
-              ? "The proxy this server reaches YouTube through refused the connection: it is down or at the wrong address (YOUTUBE_PROXIES, OUTBOUND_PROXY)."
-              : "YouTube refused this server's connection: a firewall rejects it. Its operator can route YouTube through a proxy (YOUTUBE_PROXIES).",
-            viaProxy ? "YOUTUBE_PROXIES / OUTBOUND_PROXY" : "the server's firewall, or YOUTUBE_PROXIES",
-          ]
-        : network.cause === "tls"
-          ? [
-              "upstream_tls_failed",
-              "This server could not make a secure connection to YouTube: the certificate was not accepted. If it reaches the internet through an intercepting proxy, its operator must trust that proxy's CA (NODE_EXTRA_CA_CERTS).",
-              "NODE_EXTRA_CA_CERTS",
-            ]
-          : [
-              "upstream_failed",
-              "This server has no route to YouTube: its network is down or it has no internet connection. Its operator can fix the network or route YouTube through a proxy (YOUTUBE_PROXIES).",
-              "the server's network, or YOUTUBE_PROXIES",
-            ];
-  return withOperatorNote(sourceError(code, message), { cause: network.cause, setting, detail: network.detail });
-}
-
-/** YouTube's bot check: the user is told to try later, the operator which settings get past it. */
-function blockedError(retryAfterSeconds?: number): SourceError {
-  return withOperatorNote(
-    sourceError(
-      "upstream_blocked",
-      "YouTube asked this server to prove it is not a bot (a bot check). It usually passes in a while; to get past it now, its operator can route YouTube through other addresses (YOUTUBE_PROXIES) or add a PO token provider (YOUTUBE_POT_PROVIDER_URL).",
-      undefined,
-      retryAfterSeconds,
-    ),
-    {
-      cause: "youtube_bot_check",
-      setting: "YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL",
-      detail: "YouTube answered LOGIN_REQUIRED (confirm you are not a bot) on every client and exit",
-    },
-  );
-}
-
-function trackRef(track: CaptionTrack): YoutubeTrackRef {
-  const ref = track.ref as Partial<YoutubeTrackRef> | null | undefined;
-  if (!ref || typeof ref.baseUrl !== "string")
-    throw sourceError("upstream_failed", "That caption track has no address to fetch it from.");
-  return {
-    ...ref,
-    baseUrl: ref.baseUrl,
-    languageCode: String(ref.languageCode ?? track.lang),
-    vssId: typeof ref.vssId === "string" ? ref.vssId : null,
-  };
-}
-
-/** Per-call scope seen by the fetch handed to youtubei.js: the budget's signal, and the last status. */
-interface CallScope {
-  signal: AbortSignal;
-  lastStatus?: number;
-}
-
-/** What one lookup has learnt so far; it continues from getInfo into fetchTrack. */
-interface Lookup {
-  source: ParsedSource;
-  deadline: number;
-  /** Index of the next client to ask. */
-  next: number;
-  retriesLeft: number;
-  blocked: boolean;
-  rateLimited: boolean;
-  potMissing: boolean;
-  potFailed: string | null;
-  unplayable: string | null;
-  /** A client answered OK (so the video itself is fine: no yt-dlp for "no captions"). */
-  answered: boolean;
-  /** A client listed caption tracks (perhaps none it could fetch). */
-  sawTracks: boolean;
-  timedOut: boolean;
-  /** The network failure when YouTube could not be reached at all (refused, DNS, no route). */
-  unreachable: { cause: string; detail: string } | null;
-  /** The last caption-track answer that was neither a block nor empty (404, 5xx). */
-  trackError: SourceError | null;
-  lastDetails: PlayerDetails | null;
-}
-
-interface Served {
-  client: InnerTubeClient;
-  exit: Exit;
-  details: PlayerDetails;
-  pot: string | undefined;
-}
-
 export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProvider {
   const clients = opts.clients && opts.clients.length > 0 ? opts.clients : DEFAULT_YOUTUBE_CLIENTS;
   const proxies = opts.proxies && opts.proxies.length > 0 ? opts.proxies : opts.proxyUrl ? [opts.proxyUrl] : [];
@@ -275,66 +93,13 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
   });
   const timeoutMs = opts.timeoutMs ?? 45_000;
   const blockRetries = opts.blockRetries ?? 2;
-  const scope = new AsyncLocalStorage<CallScope>();
-  const sessions = new Map<string, Promise<Innertube>>();
+  const callPlayer = createPlayerCaller({ innertubeBaseUrl: opts.innertubeBaseUrl, cookie: opts.cookie });
   const lookups = new WeakMap<VideoInfo, Lookup>();
-
-  function innertube(exit: Exit): Promise<Innertube> {
-    let session = sessions.get(exit.label);
-    if (!session) {
-      const base = createOutboundFetch({ outbound: exit.outbound, baseUrl: opts.innertubeBaseUrl });
-      const scoped: typeof fetch = async (input, init) => {
-        const s = scope.getStore();
-        const signal = s
-          ? init?.signal
-            ? AbortSignal.any([init.signal, s.signal])
-            : s.signal
-          : (init?.signal ?? undefined);
-        const res = await base(input, { ...init, signal });
-        if (s) s.lastStatus = res.status;
-        return res;
-      };
-      session = Innertube.create({
-        retrieve_player: false,
-        generate_session_locally: true,
-        lang: "en",
-        location: "US",
-        fetch: scoped,
-        ...(opts.cookie ? { cookie: opts.cookie } : {}),
-      }).catch((err: unknown) => {
-        sessions.delete(exit.label); // the next call tries again
-        throw err;
-      });
-      sessions.set(exit.label, session);
-    }
-    return session;
-  }
 
   const left = (l: Lookup) => l.deadline - Date.now();
 
   function budgetSignal(l: Lookup): AbortSignal {
     return AbortSignal.timeout(Math.max(1, left(l)));
-  }
-
-  /** One `/player` call as `client` through `exit`. */
-  async function callPlayer(l: Lookup, client: InnerTubeClient, exit: Exit, pot: string | undefined): Promise<unknown> {
-    const s: CallScope = { signal: budgetSignal(l) };
-    return scope.run(s, async () => {
-      try {
-        const yt = await innertube(exit);
-        const res = await yt.actions.execute("/player", {
-          videoId: l.source.videoId,
-          client,
-          racyCheckOk: true,
-          contentCheckOk: true,
-          playbackContext: { contentPlaybackContext: { vis: 0, splay: false, lactMilliseconds: "-1" } },
-          ...(pot ? { serviceIntegrityDimensions: { poToken: pot } } : {}),
-        });
-        return res.data;
-      } catch (err) {
-        throw Object.assign(err instanceof Error ? err : new Error(String(err)), { httpStatus: s.lastStatus });
-      }
-    });
   }
 
   /** The PO token for this client and video, when it needs one and a provider is configured. */
@@ -406,7 +171,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     const count = (code: string) => countUpstream("youtube", `innertube:${client}`, code);
     let raw: unknown;
     try {
-      raw = await callPlayer(l, client, exit, pot);
+      raw = await callPlayer(budgetSignal(l), l.source.videoId, client, exit, pot);
     } catch (err) {
       if (left(l) <= 0) {
         l.timedOut = true;
@@ -469,89 +234,14 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     return verdict.details;
   }
 
-  function toTrack(t: RawTrack, served: Served): CaptionTrack {
-    const lang = normalizeLanguageCode(t.languageCode);
-    const ref: YoutubeTrackRef = {
-      baseUrl: t.baseUrl,
-      languageCode: t.languageCode,
-      vssId: t.vssId,
-      client: served.client,
-      needsPot: t.needsPot,
-      exit: served.exit.label,
-      ...(t.needsPot && served.pot ? { pot: served.pot } : {}),
-    };
-    return { lang, name: trackName(t.name, t.auto, lang), kind: t.auto ? "auto" : "manual", ref };
-  }
-
-  function sameTrack(t: RawTrack, wanted: CaptionTrack): boolean {
-    const ref = wanted.ref as Partial<YoutubeTrackRef> | null;
-    const code = typeof ref?.languageCode === "string" ? ref.languageCode : wanted.lang;
-    return t.languageCode === code && t.auto === (wanted.kind === "auto");
-  }
-
-  function infoFrom(source: ParsedSource, details: PlayerDetails, tracks: CaptionTrack[], servedBy: string): VideoInfo {
-    return {
-      platform: "youtube",
-      videoId: source.videoId,
-      canonicalUrl: source.canonicalUrl,
-      title: details.title,
-      durationSeconds: details.durationSeconds,
-      channel: details.channel,
-      publishedAt: details.publishedAt,
-      chapters: details.chapters,
-      tracks,
-      servedBy,
-    };
-  }
-
   /** Why the chain ended without captions, as the error the caller sees. */
   function exhausted(l: Lookup): SourceError {
-    const wait = Math.max(egress.retryAfterSeconds(), 30);
-    if (l.blocked) return blockedError(wait);
-    if (l.rateLimited) {
-      return sourceError(
-        "upstream_rate_limited",
-        "YouTube is rate-limiting this server (429 Too Many Requests). Try again in a few minutes; a server that asks often can spread its requests over more addresses (YOUTUBE_PROXIES).",
-        undefined,
-        wait,
-      );
-    }
-    if (l.unplayable) return sourceError("video_unplayable", `YouTube will not play this video: ${l.unplayable}`);
-    if (l.potMissing && !opts.pot) {
-      return withOperatorNote(
-        sourceError(
-          "po_token_required",
-          "YouTube wants a proof-of-origin (PO) token from this server, and none is configured: its operator can add a PO token provider (YOUTUBE_POT_PROVIDER_URL). Asking again will not help until then.",
-          undefined,
-          300,
-        ),
-        {
-          cause: "youtube_po_token_missing",
-          setting: "YOUTUBE_POT_PROVIDER_URL (a bgutil PO token provider)",
-          detail: "YouTube asks for a proof-of-origin (PO) token, and none is configured",
-        },
-      );
-    }
-    if (l.potFailed) {
-      return withOperatorNote(
-        sourceError(
-          "upstream_failed",
-          "YouTube wants a proof-of-origin (PO) token, and the PO token provider (YOUTUBE_POT_PROVIDER_URL) did not give one. Its operator should check that provider is running.",
-        ),
-        {
-          cause: "youtube_po_token_failed",
-          setting: "YOUTUBE_POT_PROVIDER_URL",
-          detail: `YouTube wants a PO token, and ${l.potFailed}`,
-        },
-      );
-    }
-    if (l.unreachable) return unreachableError(l.unreachable, proxies.length > 0);
-    if (l.timedOut)
-      return sourceError(
-        "upstream_failed",
-        `YouTube did not give the captions within ${Math.round(timeoutMs / 1000)} s. Try again later.`,
-      );
-    return sourceError("upstream_failed", "YouTube did not answer as expected.");
+    return exhaustedError(l, {
+      retryAfterSeconds: egress.retryAfterSeconds(),
+      potConfigured: opts.pot !== undefined,
+      viaProxy: proxies.length > 0,
+      timeoutMs,
+    });
   }
 
   /** yt-dlp, when it may help (InnerTube never said anything final about the video). */
@@ -581,23 +271,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
   async function getInfo(source: ParsedSource): Promise<VideoInfo> {
     if (source.platform !== "youtube")
       throw sourceError("unsupported_source", "The YouTube provider only reads YouTube videos.");
-    const l: Lookup = {
-      source,
-      deadline: Date.now() + timeoutMs,
-      next: 0,
-      retriesLeft: blockRetries,
-      blocked: false,
-      rateLimited: false,
-      potMissing: false,
-      potFailed: null,
-      unplayable: null,
-      answered: false,
-      sawTracks: false,
-      timedOut: false,
-      unreachable: null,
-      trackError: null,
-      lastDetails: null,
-    };
+    const l = newLookup(source, timeoutMs, blockRetries);
     const served = await runChain(l, null);
     let info: VideoInfo;
     if (served) {
@@ -624,23 +298,13 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
     ref: YoutubeTrackRef,
     l: Lookup | undefined,
   ): Promise<Segment[] | "failed"> {
-    let url: URL;
-    try {
-      url = new URL(ref.baseUrl);
-    } catch {
-      throw sourceError("upstream_failed", "YouTube gave an invalid caption track address.");
-    }
-    // Caption tracks live on www.youtube.com; anything else in a baseUrl is not followed.
-    if (!YOUTUBE_API_HOSTS.has(url.hostname.toLowerCase()) || url.pathname !== "/api/timedtext") {
-      throw sourceError("upstream_failed", "YouTube gave an unexpected caption track address.");
-    }
+    const checked = checkedTrackUrl(ref.baseUrl);
     if (ref.needsPot && !ref.pot && opts.pot && l) ref.pot = await mint(l);
     if (ref.needsPot && !ref.pot) {
       if (l) l.potMissing = true;
       return "failed";
     }
-    url.searchParams.set("fmt", "json3");
-    if (ref.pot && ref.client) url = withPoToken(url, ref.pot, CLIENT_NAMES[ref.client] ?? ref.client);
+    const url = json3Url(checked, ref);
 
     // The track is fetched the way its player response came (caption URLs can be bound to the address).
     const chosen = (ref.exit ? egress.byLabel(ref.exit) : null) ?? egress.pick(new Set());
@@ -684,14 +348,7 @@ export function createYoutubeProvider(opts: YoutubeProviderOptions): CaptionProv
       }
       return "failed";
     }
-    try {
-      return await parseCaptionsOffThread(res.body, "json3", track.kind);
-    } catch (err) {
-      if (err instanceof CaptionTrackTooLarge) throw sourceError("response_too_large", err.message, err);
-      if (err instanceof CaptionParseError)
-        throw sourceError("upstream_failed", "YouTube sent a caption track Verbatim could not read.", err);
-      throw err;
-    }
+    return parseTrack(res.body, track.kind);
   }
 
   async function fetchTrack(info: VideoInfo, track: CaptionTrack): Promise<Segment[]> {

@@ -1,5 +1,5 @@
 import { withApi } from "@/lib/http/with-api";
 import { searchLibraryEndpoint } from "@/lib/search/endpoints";
-import { searchLibrary } from "@/lib/search/search-library";
+import { searchLibrary } from "@/lib/search/search-moments";
 
 export const GET = withApi(searchLibraryEndpoint, ({ principal, query }) => searchLibrary(principal.userId, query));

@@ -1,5 +1,5 @@
 import { withApi } from "@/lib/http/with-api";
 import { searchPublicEndpoint } from "@/lib/search/endpoints";
-import { searchPublic } from "@/lib/search/search-public";
+import { searchPublic } from "@/lib/search/search-moments";
 
 export const GET = withApi(searchPublicEndpoint, ({ query }) => searchPublic(query));

@@ -1,0 +1,29 @@
+import { cjkNeedles } from "@/lib/search/cjk";
+import { findMoments } from "@/lib/search/find-moments";
+import type { SearchPlan, SearchScope } from "@/lib/search/search-plan";
+import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
+import { serializeSearch } from "@/lib/search/serializers";
+
+/** The moments of what was said that match `query` within `scope`, one page of them. */
+export async function searchMoments(
+  scope: SearchScope,
+  query: SearchQuery,
+  options: Partial<SearchPlan> = {},
+): Promise<SearchResponse> {
+  const rows = await findMoments(scope, query, options);
+  return serializeSearch(rows, scope, query, query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0, cjkNeedles(query.q));
+}
+
+/** GET /v1/me/search (and MCP's search_transcripts): moments of what was said in the caller's complete history entries. */
+export function searchLibrary(
+  userId: string,
+  query: SearchQuery,
+  options: Partial<SearchPlan> = {},
+): Promise<SearchResponse> {
+  return searchMoments({ kind: "library", userId }, query, options);
+}
+
+/** GET /v1/public/search: moments of what was said in published transcripts (unpublished ones are gone at once). */
+export function searchPublic(query: SearchQuery, options: Partial<SearchPlan> = {}): Promise<SearchResponse> {
+  return searchMoments({ kind: "public" }, query, options);
+}
