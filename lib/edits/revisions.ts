@@ -25,14 +25,6 @@ import { sqlState } from "@/lib/db/sql-state";
 // it is a 404, whoever else has it). Editing is free: nothing here touches usage. Reading a version is the
 // read model's (lib/transcripts/read).
 
-/**
- * The transcript as `userId` sees it at `revision` (undefined: their current version). MCP's edit tool reads
- * through this until it calls `readTranscript` itself.
- */
-export function rowAt(userId: string, transcriptId: string, revision: string | undefined): Promise<TranscriptView> {
-  return readTranscript(userId, transcriptId, { revision });
-}
-
 /** The transcript as the source gave it, from the user's history (404 when it is not in it). */
 function originalOf(userId: string, transcriptId: string): Promise<TranscriptView> {
   return readTranscript(userId, transcriptId, { revision: ORIGINAL });

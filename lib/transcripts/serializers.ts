@@ -2,8 +2,7 @@ import type { HistoryEntry, Transcript } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
 import type { transcriptionEntrySchema } from "@/lib/transcripts/schemas";
 
-// The read model (lib/transcripts/read) owns the transcript's serialisers; MCP's edit tool still imports this one here.
-export { transcriptSegments } from "@/lib/transcripts/read";
+// A history entry's serialiser; the transcript's own are the read model's (lib/transcripts/read).
 
 export type HistoryEntryRow = HistoryEntry & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
 export type JobFailure = { code: string; message: string };

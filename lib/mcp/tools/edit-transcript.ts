@@ -2,9 +2,9 @@ import { z } from "zod";
 
 import { editTranscriptEndpoint, restoreTranscriptEndpoint } from "@/lib/edits/endpoints";
 import { replaceInSegments } from "@/lib/edits/find-replace";
-import { restoreOriginal, rowAt, saveEdit } from "@/lib/edits/revisions";
+import { restoreOriginal, saveEdit } from "@/lib/edits/revisions";
 import { RequestValidationError } from "@/lib/http/validation";
-import { transcriptSegments } from "@/lib/transcripts/serializers";
+import { readTranscript, transcriptSegments } from "@/lib/transcripts/read";
 
 import type { RegisterTool, ToolContext } from "./context";
 import { run } from "./run-tool";
@@ -64,7 +64,7 @@ export function registerEditTranscript(tool: RegisterTool, ctx: ToolContext): vo
               input: null,
             },
           ]);
-        const current = await rowAt(ctx.userId, transcript_id, undefined);
+        const current = await readTranscript(ctx.userId, transcript_id);
         let segments = transcriptSegments(current);
         let replaced = 0;
         for (const { find, replace } of replacements) {
