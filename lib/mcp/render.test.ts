@@ -184,7 +184,7 @@ describe("what a model reads", () => {
     );
   });
 
-  describe("words: true (issue 39)", () => {
+  describe("words: true", () => {
     const timed = {
       ...transcript,
       caption_kind: "auto" as const,

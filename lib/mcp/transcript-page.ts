@@ -97,7 +97,7 @@ export type TranscriptPage = z.infer<typeof pageSchema>;
 const line = (segment: Segment) => `[${clock(segment.start)}] ${segment.text}`;
 
 /**
- * The characters a segment costs in a page: its line, and with `words` (issue 39) also its JSON in
+ * The characters a segment costs in a page: its line, and with `words` also its JSON in
  * page.segments, words included, so the structured part stays within the budget too.
  */
 function cost(segment: Segment, words: boolean): number {

@@ -199,8 +199,8 @@ async function storeRecognized(
   providerName: string,
 ): Promise<Partial<TranscribeContext>> {
   recognitionSeconds.inc({ provider: providerName }, Math.max(0, result.durationSeconds || ctx.durationSeconds || 0));
-  // Whatever the engine, text over the silence the detector found and loops are never stored (issue 41); each
-  // segment keeps its words' own times where the recogniser gave them (issue 39), within the bound.
+  // Whatever the engine, text over the silence the detector found and loops are never stored; each
+  // segment keeps its words' own times where the recogniser gave them, within the bound.
   const { words } = guardWords(result.words, { speech: ctx.speech });
   const segments = boundStoredWords(normalizeSegments(segmentWords(words)));
   if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");

@@ -146,7 +146,7 @@ describe("the guarded forward proxy", () => {
   });
 
   it("says in its 502 why a destination could not be reached: no DNS answer, or a refused connection", async () => {
-    // yt-dlp prints this status line ("Tunnel connection failed: 502 …"), which names the cause (issue 37).
+    // yt-dlp prints this status line ("Tunnel connection failed: 502 …"), which names the cause.
     const dns = await connect(proxy.url, "nowhere.example.com:443");
     expect(dns.statusLine).toBe("HTTP/1.1 502 Destination name could not be resolved");
     const closed = net.createServer();
