@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { apiResource, currentResource } from "@/lib/oauth/config";
+import { apiResource, currentResource } from "@/lib/auth/resources";
 
 // How often "last used" is written for a token (the dashboard shows it); not on every request.
 const LAST_USED_EVERY_MS = 60_000;

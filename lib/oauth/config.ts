@@ -1,4 +1,7 @@
 import { env } from "@/lib/env";
+import { apiResource, issuer, mcpResource } from "@/lib/auth/resources";
+
+export { apiResource, currentResource, issuer, mcpResource, serverUrl } from "@/lib/auth/resources";
 
 // The authorization server's fixed choices (lifetimes, scopes, resources) and its URLs, all derived
 // from APP_URL so the issuer, the metadata and the `iss` of every redirect agree.
@@ -17,33 +20,6 @@ export const DEFAULT_SCOPE = "api";
 
 export const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 export const GRANT_TYPES = ["authorization_code", "refresh_token", DEVICE_GRANT] as const;
-
-/** The issuer: APP_URL's origin plus its path, without a trailing slash (RFC 8414 3.3 compares it exactly). */
-export function issuer(appUrl = env().APP_URL): string {
-  return appUrl.replace(/\/+$/, "");
-}
-
-export function serverUrl(path: string, appUrl = env().APP_URL): string {
-  return `${issuer(appUrl)}${path}`;
-}
-
-/** The protected resources tokens can be bound to (RFC 8707): the /v1 API and the MCP endpoint. */
-export function apiResource(appUrl = env().APP_URL): string {
-  return serverUrl("/v1", appUrl);
-}
-export function mcpResource(appUrl = env().APP_URL): string {
-  return serverUrl("/mcp", appUrl);
-}
-
-/**
- * The resource a stored code or token is bound to, under today's APP_URL. A binding stands for its
- * role (the /v1 API or the MCP endpoint), not for the address the server had when it was issued:
- * changing APP_URL (another port, a domain) must not end CLI or MCP logins, and a token still opens
- * only the kind of resource it was issued for.
- */
-export function currentResource(stored: string | null | undefined, appUrl = env().APP_URL): string {
-  return stored != null && /\/mcp$/.test(stored) ? mcpResource(appUrl) : apiResource(appUrl);
-}
 
 /**
  * The resource a `resource` parameter names, canonicalised, or null when it is not one of ours.
