@@ -40,7 +40,7 @@ const nextConfig: NextConfig = {
       fallback: [],
     };
   },
-  // Next.js's cache (the public pages, lib/publishing/public-pages.ts): its own, in memory, with expired
+  // Next.js's cache (the public pages, lib/cache/public-pages.ts): its own, in memory, with expired
   // tags shared between app processes (lib/cache/next-cache-handler.mjs). Not on disk: a restart starts
   // empty, so a page unpublished while a process was down is never served from an old file.
   cacheHandler: path.resolve("lib/cache/next-cache-handler.mjs"),

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { auth } from "@/lib/auth/nextauth";
 import { SiteHeader } from "@/components/site/site-header";
 import { LinkBox } from "@/components/site/link-box";
-import { sampleLinkFor } from "@/lib/client/what-works";
+import { sampleLinkFor } from "@/lib/browser/what-works";
 import { serverCapabilities } from "@/lib/health/capabilities";
 import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { expect, test, type Page } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
-import { formatDate } from "../lib/client/billing";
+import { formatDate } from "../lib/browser/billing";
 import { seedVerbatimCatalog } from "../test/fakes/stripe/catalog";
 import { startFakeStripe, type FakeStripe } from "../test/fakes/stripe/server";
 

@@ -1,5 +1,5 @@
 import type { Client } from "openapi-fetch";
-import { errorCode, errorMessage } from "@/lib/client/api";
+import { errorCode, errorMessage } from "@/lib/browser/api";
 import {
   createVerbatimClient,
   NETWORK_ERROR,

@@ -1,8 +1,8 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { errorCode, errorMessage } from "@/lib/client/api";
-import { uploadContentType } from "@/lib/client/uploads";
+import { errorCode, errorMessage } from "@/lib/browser/api";
+import { uploadContentType } from "@/lib/browser/uploads";
 import { USER_AGENT, unreachable, type Schemas } from "./api";
 import type { Context } from "./context";
 import { CliError, exitCodeFor } from "./errors";

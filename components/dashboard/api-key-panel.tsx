@@ -3,9 +3,9 @@
 import { buttonClass } from "@/components/ui/button";
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
-import { planLabel } from "@/lib/client/billing";
-import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { apiFetch } from "@/lib/browser/api";
+import { planLabel } from "@/lib/browser/billing";
+import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { EXAMPLE_VIDEO_URL } from "@/lib/openapi/examples";
 

@@ -6,8 +6,8 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { fetchPlans, formatAllowance, paymentWarning, PLANS_KEY, type Tier } from "@/lib/client/billing";
-import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { fetchPlans, formatAllowance, paymentWarning, PLANS_KEY, type Tier } from "@/lib/browser/billing";
+import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
 import { CheckoutBanner } from "@/components/dashboard/billing/checkout-banner";
 import { CurrentPlan } from "@/components/dashboard/billing/current-plan";
 import { runOperation, type Confirmable, type Operation } from "@/components/dashboard/billing/operations";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import { buttonClass } from "@/components/ui/button";
 
 interface Connection {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState, type DragEvent } from "react";
-import { formatBytes, UPLOAD_ACCEPT } from "@/lib/client/uploads";
+import { formatBytes, UPLOAD_ACCEPT } from "@/lib/browser/uploads";
 import { buttonClass } from "@/components/ui/button";
 
 /** Whether a drag carries files (and not, say, selected text or a link). */
@@ -12,7 +12,7 @@ export function dragHasFiles(event: DragEvent): boolean {
 /**
  * One audio or video file: dropped on the zone or picked with "Choose file". The chosen file is shown
  * with its size and can be replaced or removed. The form refuses what is not audio or video before
- * uploading (lib/client/uploads isAudioOrVideo); the server has the last word (its allow-list, then the
+ * uploading (lib/browser/uploads isAudioOrVideo); the server has the last word (its allow-list, then the
  * file's first bytes).
  */
 export function FileDropZone({

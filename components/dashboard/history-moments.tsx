@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { formatClock, platformLabel } from "@/lib/client/transcripts";
+import { formatClock, platformLabel } from "@/lib/browser/transcripts";
 import {
   fetchMoments,
   MOMENT_QUERY_MIN,
@@ -11,7 +11,7 @@ import {
   viewerFindHref,
   viewerMomentHref,
   type SearchMoment,
-} from "@/lib/client/search";
+} from "@/lib/browser/search";
 import { focusRing } from "@/components/ui/focus";
 
 /**

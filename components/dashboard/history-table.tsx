@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "reac
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import {
   DEFAULT_HISTORY_PARAMS,
   fetchTranscriptions,
@@ -14,7 +14,7 @@ import {
   TRANSCRIPTIONS_KEY,
   type HistoryParams,
   type TranscriptionEntry,
-} from "@/lib/client/transcripts";
+} from "@/lib/browser/transcripts";
 import { Notice } from "@/components/ui/notice";
 import { HistoryMoments, useHistoryMoments } from "@/components/dashboard/history-moments";
 import { HistoryFilters } from "@/components/dashboard/history/history-filters";

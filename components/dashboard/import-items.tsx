@@ -13,8 +13,8 @@ import {
   storedTranscriptHref,
   type ImportBatchOut,
   type ImportItemOut,
-} from "@/lib/client/imports";
-import { watchJobHref } from "@/lib/client/transcripts";
+} from "@/lib/browser/imports";
+import { watchJobHref } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 
 /** While the batch is queued or running, its items are asked for again this often. */

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { feedCost } from "@/lib/client/imports";
-import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
-import { allowanceLeft } from "@/lib/client/billing";
+import { feedCost } from "@/lib/browser/imports";
+import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
+import { allowanceLeft } from "@/lib/browser/billing";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { buttonClass } from "@/components/ui/button";
 

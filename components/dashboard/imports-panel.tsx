@@ -13,7 +13,7 @@ import {
   previewFeed,
   startImport,
   type ImportBatchOut,
-} from "@/lib/client/imports";
+} from "@/lib/browser/imports";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";

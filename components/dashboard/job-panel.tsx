@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/browser/api";
 import {
   fetchJob,
   JOB_POLL_MS,
@@ -13,8 +13,8 @@ import {
   SUBSCRIPTION_KEY,
   TRANSCRIPTIONS_KEY,
   type Job,
-} from "@/lib/client/transcripts";
-import { formatBytes } from "@/lib/client/uploads";
+} from "@/lib/browser/transcripts";
+import { formatBytes } from "@/lib/browser/uploads";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
 import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { publishTranscript, type PublishResponse } from "@/lib/client/publishing";
+import { publishTranscript, type PublishResponse } from "@/lib/browser/publishing";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 

@@ -2,8 +2,8 @@
 
 import { useState } from "react";
 import { useRouter } from "next/navigation";
-import { platformLabel } from "@/lib/client/transcripts";
-import { unpublishTranscript } from "@/lib/client/publishing";
+import { platformLabel } from "@/lib/browser/transcripts";
+import { unpublishTranscript } from "@/lib/browser/publishing";
 import { CopyLinkButton } from "@/components/dashboard/publish-button";
 import type { MyPublication } from "@/lib/publishing/list-my-publications";
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { buttonClass } from "@/components/ui/button";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { fetchTranscript, transcriptKey, type Transcript } from "@/lib/client/transcripts";
+import { fetchTranscript, transcriptKey, type Transcript } from "@/lib/browser/transcripts";
 import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 
 /**

@@ -2,17 +2,17 @@
 
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { parseVocabulary, type Transcript } from "@/lib/client/transcripts";
-import { isAudioOrVideo } from "@/lib/client/uploads";
-import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/client/languages";
-import { describeTranscribeError } from "@/lib/client/transcribe-errors";
-import { ApiRequestError } from "@/lib/client/api";
-import { parseFindText, parseMomentSeconds } from "@/lib/client/search";
+import { parseVocabulary, type Transcript } from "@/lib/browser/transcripts";
+import { isAudioOrVideo } from "@/lib/browser/uploads";
+import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/browser/languages";
+import { describeTranscribeError } from "@/lib/browser/transcribe-errors";
+import { ApiRequestError } from "@/lib/browser/api";
+import { parseFindText, parseMomentSeconds } from "@/lib/browser/search";
 import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/dashboard/stored-transcript";
 import { dragHasFiles } from "@/components/dashboard/file-drop-zone";
-import type { WhatWorksView } from "@/lib/client/what-works";
+import type { WhatWorksView } from "@/lib/browser/what-works";
 import { FirstRun, TranscribeHeading } from "@/components/dashboard/transcribe/first-run";
 import { TranscribeError, errorBoxClass } from "@/components/dashboard/transcribe/transcribe-error";
 import { TranscribeForm, type Mode } from "@/components/dashboard/transcribe/transcribe-form";
@@ -44,7 +44,7 @@ export function TranscribePanel({
   initialTranscript = null,
 }: {
   speechRecognition: boolean;
-  /** What works on this server (lib/client/what-works.ts), for the first-run panel. */
+  /** What works on this server (lib/browser/what-works.ts), for the first-run panel. */
   whatWorks: WhatWorksView;
   initialTranscript?: Transcript | null;
 }) {

@@ -1,9 +1,9 @@
 "use client";
 
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/client/transcripts";
+import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
-import { usePlayer } from "@/lib/client/use-player";
+import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";

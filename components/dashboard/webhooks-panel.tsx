@@ -18,7 +18,7 @@ import {
   WEBHOOKS_KEY,
   type WebhookEndpointView,
   type WebhookEventType,
-} from "@/lib/client/webhooks";
+} from "@/lib/browser/webhooks";
 import { controlClass } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import { buttonClass } from "@/components/ui/button";
 
 const primary = buttonClass("primary", "lg");

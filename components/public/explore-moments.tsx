@@ -1,12 +1,12 @@
 import Link from "next/link";
 import { LinkPending } from "@/components/public/link-pending";
-import { formatClock, platformLabel } from "@/lib/client/transcripts";
-import { snippetParts } from "@/lib/client/search";
+import { formatClock, platformLabel } from "@/lib/browser/transcripts";
+import { snippetParts } from "@/lib/browser/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
 import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
-import { momentAnchor } from "@/lib/client/moment-link";
+import { momentAnchor } from "@/lib/browser/moment-link";
 
 const EXPLORE_MOMENTS = 10;
 

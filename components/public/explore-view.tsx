@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { LinkPending } from "@/components/public/link-pending";
-import { platformLabel } from "@/lib/client/transcripts";
+import { platformLabel } from "@/lib/browser/transcripts";
 import type { IndexRow } from "@/lib/publishing/public-index";
 import { ExploreMoments } from "@/components/public/explore-moments";
 import type { SearchMoment } from "@/lib/search/schemas";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { PublicTranscript } from "@/components/public/public-transcript";
 import { publicLine } from "@/lib/publishing/public-lines";
-import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/client/transcripts";
+import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/browser/transcripts";
 import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
 import { SiteHeader } from "@/components/site/site-header";

@@ -11,12 +11,12 @@ import {
   type MouseEvent,
   type RefObject,
 } from "react";
-import { cuedSrc, formatClock, type Player } from "@/lib/client/transcripts";
-import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
-import { usePlayer } from "@/lib/client/use-player";
-import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
-import { landBelowPinned } from "@/lib/client/keep-in-view";
-import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/client/moment-link";
+import { cuedSrc, formatClock, type Player } from "@/lib/browser/transcripts";
+import { activeSegmentIndex, findMatches, splitByMatches, type SearchMatch } from "@/lib/browser/transcript-view";
+import { usePlayer } from "@/lib/browser/use-player";
+import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
+import { landBelowPinned } from "@/lib/browser/keep-in-view";
+import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/browser/moment-link";
 import { activeWordIndex, readingParagraphs } from "@/lib/formats/paragraphs";
 import { lineSegments, type Line } from "@/lib/publishing/public-lines";
 import { ReadingView } from "@/components/transcript/reading-view";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { momentUrl, shareLink, type ShareOutcome } from "@/lib/client/share";
+import { momentUrl, shareLink, type ShareOutcome } from "@/lib/browser/share";
 import { buttonClass } from "@/components/ui/button";
 
 const SAID: Record<ShareOutcome, string> = {

@@ -13,7 +13,7 @@ import { focusRing } from "@/components/ui/focus";
  * the dashboard. While the Transcribe page is on its way (a slow line), the form says so: the button is
  * disabled and reads "Opening…", the form is aria-busy (the navigation runs in a transition, whose pending
  * flag lasts until the new page is shown). The sample is offered only when it can work here (`sampleLink`,
- * lib/client/what-works.ts).
+ * lib/browser/what-works.ts).
  */
 export function LinkBox({ signedIn, sampleLink }: { signedIn: boolean; sampleLink: string | null }) {
   const router = useRouter();

@@ -2,7 +2,7 @@
 
 import { useEffect, useReducer, useRef, useState, type KeyboardEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import type { Transcript } from "@/lib/client/transcripts";
+import type { Transcript } from "@/lib/browser/transcripts";
 import {
   countMatches,
   editorReducer,
@@ -10,7 +10,7 @@ import {
   restoreOriginalTranscript,
   saveTranscriptEdit,
   storeSavedTranscript,
-} from "@/lib/client/transcript-edits";
+} from "@/lib/browser/transcript-edits";
 import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
 import { Button } from "@/components/ui/button";

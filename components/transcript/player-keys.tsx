@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
-import { PLAYER_KEYS, playerKeyAction, SKIP_SECONDS } from "@/lib/client/player-keys";
+import { PLAYER_KEYS, playerKeyAction, SKIP_SECONDS } from "@/lib/browser/player-keys";
 import { buttonClass } from "@/components/ui/button";
 
 interface Controls {
@@ -10,7 +10,7 @@ interface Controls {
 }
 
 /**
- * The player's keys wherever a transcript has a player (lib/client/player-keys.ts says which, and when they
+ * The player's keys wherever a transcript has a player (lib/browser/player-keys.ts says which, and when they
  * are left to what has focus), and their list in a modal dialog opened with `?` or this button. The native
  * <dialog> keeps focus inside while open, closes on Escape and gives focus back to what had it.
  */

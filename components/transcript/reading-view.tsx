@@ -1,10 +1,10 @@
 "use client";
 
 import { Fragment, memo, useCallback, useRef, type MouseEvent, type ReactNode } from "react";
-import { formatClock } from "@/lib/client/transcripts";
-import { splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
-import { momentAnchor } from "@/lib/client/moment-link";
-import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { formatClock } from "@/lib/browser/transcripts";
+import { splitByMatches, type SearchMatch } from "@/lib/browser/transcript-view";
+import { momentAnchor } from "@/lib/browser/moment-link";
+import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
 import type { ReadingParagraph, TimedSegment } from "@/lib/formats/paragraphs";
 
 // The reading view: a transcript as paragraphs of prose, a timestamp on each, for the dashboard's

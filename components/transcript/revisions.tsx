@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { fetchChanges, fetchRevision, fetchRevisions, type RevisionEntry } from "@/lib/client/transcript-edits";
+import { fetchChanges, fetchRevision, fetchRevisions, type RevisionEntry } from "@/lib/browser/transcript-edits";
 import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
 import { Button } from "@/components/ui/button";

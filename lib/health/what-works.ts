@@ -4,7 +4,7 @@ import { setupProblemsNow } from "@/lib/health/setup-check-results";
 import type { SetupLine } from "@/lib/health/setup-checks";
 import { asrStatus, speechRecognitionAvailable, type AsrStatus } from "@/lib/transcripts/asr-provider";
 
-/** What the dashboard's "What works on this server" is drawn from (lib/client/what-works.ts). */
+/** What the dashboard's "What works on this server" is drawn from (lib/browser/what-works.ts). */
 export interface WhatWorksView {
   capabilities: ServerCapabilities;
   /** A recogniser is configured at all. */

@@ -24,7 +24,7 @@ export const BASELINE_HEADERS: { key: string; value: string }[] = [
 
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
-/** The players the dashboard embeds (lib/client/transcripts.ts playerFor). */
+/** The players the dashboard embeds (lib/browser/transcripts.ts playerFor). */
 const PLAYER_FRAMES = ["https://www.youtube-nocookie.com", "https://www.youtube.com", "https://player.vimeo.com"];
 
 /**

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
 import { gritTrack, storeTranscript } from "@/test/search";
-import { findMatches } from "@/lib/client/transcript-view";
+import { findMatches } from "@/lib/browser/transcript-view";
 
 const APP_URL = "https://verbatim.example";
 

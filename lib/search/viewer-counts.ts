@@ -1,4 +1,4 @@
-import { findMatches } from "@/lib/client/transcript-view";
+import { findMatches } from "@/lib/browser/transcript-view";
 import { findPublished } from "@/lib/publishing/public-transcript";
 import { serializePublicTranscript } from "@/lib/publishing/serializers";
 

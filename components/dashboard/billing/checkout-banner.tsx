@@ -1,5 +1,5 @@
-import { TIER_LABELS } from "@/lib/client/billing";
-import type { Subscription } from "@/lib/client/transcripts";
+import { TIER_LABELS } from "@/lib/browser/billing";
+import type { Subscription } from "@/lib/browser/transcripts";
 
 /** What came of Stripe Checkout, on the way back from it (`?checkout=`). */
 export function CheckoutBanner({

@@ -2,8 +2,8 @@
 
 import { buttonClass } from "@/components/ui/button";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { formatDate, planLabel, TIER_LABELS, usageSummary } from "@/lib/client/billing";
-import type { Subscription } from "@/lib/client/transcripts";
+import { formatDate, planLabel, TIER_LABELS, usageSummary } from "@/lib/browser/billing";
+import type { Subscription } from "@/lib/browser/transcripts";
 
 import type { Operation } from "./operations";
 

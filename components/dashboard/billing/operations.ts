@@ -1,5 +1,5 @@
-import { billingApi, type PaidTier } from "@/lib/client/billing";
-import type { Subscription } from "@/lib/client/transcripts";
+import { billingApi, type PaidTier } from "@/lib/browser/billing";
+import type { Subscription } from "@/lib/browser/transcripts";
 
 /** What the billing panel can ask for; each is one call of the billing API. */
 export type Operation =

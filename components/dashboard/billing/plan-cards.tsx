@@ -11,8 +11,8 @@ import {
   type PlanAction,
   type PlansResponse,
   type Tier,
-} from "@/lib/client/billing";
-import type { Subscription } from "@/lib/client/transcripts";
+} from "@/lib/browser/billing";
+import type { Subscription } from "@/lib/browser/transcripts";
 
 /** Every plan with its price, allowance and discounts, and the action that leads to it from the current one. */
 export function PlanCards({

@@ -1,8 +1,8 @@
 "use client";
 
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
-import { formatAllowance, formatDate, TIER_LABELS, type Tier } from "@/lib/client/billing";
-import type { Subscription } from "@/lib/client/transcripts";
+import { formatAllowance, formatDate, TIER_LABELS, type Tier } from "@/lib/browser/billing";
+import type { Subscription } from "@/lib/browser/transcripts";
 
 import type { Confirmable } from "./operations";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { canonicalSourceUrl, downloadHref, type TranscriptionEntry } from "@/lib/client/transcripts";
+import { canonicalSourceUrl, downloadHref, type TranscriptionEntry } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { displayTitle } from "@/components/dashboard/history/history-cells";

@@ -6,7 +6,7 @@ import {
   transcribeHref,
   watchJobHref,
   type TranscriptionEntry,
-} from "@/lib/client/transcripts";
+} from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 

@@ -7,7 +7,7 @@ import {
   PLATFORM_LABELS,
   STATE_LABELS,
   type HistoryParams,
-} from "@/lib/client/transcripts";
+} from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
 

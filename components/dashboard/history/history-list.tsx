@@ -1,6 +1,6 @@
 "use client";
 
-import type { HistoryParams, HistorySort, TranscriptionEntry } from "@/lib/client/transcripts";
+import type { HistoryParams, HistorySort, TranscriptionEntry } from "@/lib/browser/transcripts";
 import { focusRing } from "@/components/ui/focus";
 import { Actions } from "@/components/dashboard/history/history-actions";
 import { Created, Duration, StateCell, TitleCell } from "@/components/dashboard/history/history-cells";

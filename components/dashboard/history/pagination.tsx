@@ -1,4 +1,4 @@
-import { HISTORY_PAGE_SIZE, type HistoryParams } from "@/lib/client/transcripts";
+import { HISTORY_PAGE_SIZE, type HistoryParams } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 
 /** "1–20 of 57" and Previous / Next. */

@@ -4,9 +4,9 @@ import { useRouter } from "next/navigation";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import type { SetupLine } from "@/lib/health/setup-checks";
-import { problemRows, sampleLinkFor, whatWorksRows, type WhatWorksView } from "@/lib/client/what-works";
+import { problemRows, sampleLinkFor, whatWorksRows, type WhatWorksView } from "@/lib/browser/what-works";
 
-export { SAMPLE_LINK } from "@/lib/client/what-works";
+export { SAMPLE_LINK } from "@/lib/browser/what-works";
 
 /** The File tab on a server without speech recognition: said before anything is chosen or uploaded. */
 export function RecognitionOff() {
@@ -39,7 +39,7 @@ const SETUP_LABELS: Record<SetupLine["id"], string> = {
 const CHECKING_REFRESH_MS = 3000;
 
 /**
- * The empty page: what this server can do now (lib/client/what-works.ts), and a link to try when it can work.
+ * The empty page: what this server can do now (lib/browser/what-works.ts), and a link to try when it can work.
  * An operator's page also lists the failing setup checks, each with what was found and the sentence that fixes
  * it (`npm run doctor` prints them all); nobody else's page is sent them.
  */

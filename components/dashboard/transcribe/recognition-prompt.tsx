@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
-import { allowanceLeft } from "@/lib/client/billing";
-import type { LanguagesResponse } from "@/lib/client/languages";
+import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
+import { allowanceLeft } from "@/lib/browser/billing";
+import type { LanguagesResponse } from "@/lib/browser/languages";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 

@@ -1,4 +1,4 @@
-import { formatBytes } from "@/lib/client/uploads";
+import { formatBytes } from "@/lib/browser/uploads";
 import { buttonClass } from "@/components/ui/button";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
 import type { UploadState } from "@/components/dashboard/transcribe/use-transcribe-request";

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/client/transcripts";
+import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 

@@ -8,9 +8,9 @@ import {
   transcriptKey,
   TRANSCRIPTIONS_KEY,
   type TranscribeResult,
-} from "@/lib/client/transcripts";
-import { ApiRequestError } from "@/lib/client/api";
-import { putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/client/uploads";
+} from "@/lib/browser/transcripts";
+import { ApiRequestError } from "@/lib/browser/api";
+import { putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/browser/uploads";
 
 export type Submission = { vocabulary?: string[] } & (
   { kind: "link"; url: string; lang: string } | { kind: "file"; file: File; lang: string }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { downloadHref, FORMAT_TABS, type Format } from "@/lib/client/transcripts";
+import { downloadHref, FORMAT_TABS, type Format } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 

@@ -2,8 +2,8 @@
 
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format, type Transcript } from "@/lib/client/transcripts";
-import type { usePlayer } from "@/lib/client/use-player";
+import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format, type Transcript } from "@/lib/browser/transcripts";
+import type { usePlayer } from "@/lib/browser/use-player";
 import { focusRing } from "@/components/ui/focus";
 import { CopyButton } from "@/components/dashboard/transcript/copy-button";
 import { ReadableTranscript } from "@/components/dashboard/transcript/readable-transcript";

@@ -2,15 +2,15 @@
 
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { formatClock, sourceHref, type Transcript } from "@/lib/client/transcripts";
-import { saveTranscriptEdit, storeSavedTranscript } from "@/lib/client/transcript-edits";
+import { formatClock, sourceHref, type Transcript } from "@/lib/browser/transcripts";
+import { saveTranscriptEdit, storeSavedTranscript } from "@/lib/browser/transcript-edits";
 import { paragraphText, redistributeParagraph } from "@/lib/edits/paragraph-text";
-import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/client/transcript-view";
-import type { usePlayer } from "@/lib/client/use-player";
-import { keepInView, landBelowPinned } from "@/lib/client/keep-in-view";
-import { momentAnchor, momentSegment } from "@/lib/client/moment-link";
+import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/browser/transcript-view";
+import type { usePlayer } from "@/lib/browser/use-player";
+import { keepInView, landBelowPinned } from "@/lib/browser/keep-in-view";
+import { momentAnchor, momentSegment } from "@/lib/browser/moment-link";
 import { activeWordIndex, readingParagraphs, READING_PARAGRAPHS, type TimedSegment } from "@/lib/formats/paragraphs";
-import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/client/roving-focus";
+import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
 import { renderText, renderTimestampedText } from "@/lib/formats/text";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";

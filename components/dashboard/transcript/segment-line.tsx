@@ -1,8 +1,8 @@
 "use client";
 
 import { memo, type ReactNode } from "react";
-import { formatClock, type Transcript } from "@/lib/client/transcripts";
-import { splitByMatches, type SearchMatch } from "@/lib/client/transcript-view";
+import { formatClock, type Transcript } from "@/lib/browser/transcripts";
+import { splitByMatches, type SearchMatch } from "@/lib/browser/transcript-view";
 import { focusRing } from "@/components/ui/focus";
 
 type Segment = NonNullable<Transcript["segments"]>[number];
@@ -12,7 +12,7 @@ const chapterClock = "font-mono text-xs font-normal text-stone-600";
 
 /**
  * One line of the readable transcript (with the chapter titles that start at it). Its timestamp seeks the
- * player, else opens the source; timestamps are one Tab stop for the whole list (lib/client/roving-focus.ts).
+ * player, else opens the source; timestamps are one Tab stop for the whole list (lib/browser/roving-focus.ts).
  */
 export const SegmentLine = memo(function SegmentLine({
   index,

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { isVideoFilename, mediaHref, type Player, type Transcript } from "@/lib/client/transcripts";
-import type { usePlayer } from "@/lib/client/use-player";
+import { isVideoFilename, mediaHref, type Player, type Transcript } from "@/lib/browser/transcripts";
+import type { usePlayer } from "@/lib/browser/use-player";
 
 type PlayerState = ReturnType<typeof usePlayer>;
 

@@ -12,7 +12,7 @@ import type {
 } from "@/lib/transcripts/schemas";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import type { Format } from "@/lib/formats/types";
-import { apiFetch, apiFetchWithStatus } from "@/lib/client/api";
+import { apiFetch, apiFetchWithStatus } from "@/lib/browser/api";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 
 export type Transcript = TranscriptResponse;

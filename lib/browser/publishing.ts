@@ -1,6 +1,6 @@
 // Browser side of publishing: the /v1 calls the dashboard makes.
 import type { PublishResponse } from "@/lib/publishing/schemas";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 
 export type { PublishResponse };
 

@@ -2,7 +2,7 @@
 // XMLHttpRequest, whose upload events give a progress bar (fetch has none for request bodies).
 
 import type { SignedUpload } from "@/lib/uploads/schemas";
-import { apiFetch, ApiRequestError, errorCode, errorMessage } from "@/lib/client/api";
+import { apiFetch, ApiRequestError, errorCode, errorMessage } from "@/lib/browser/api";
 
 export type { SignedUpload };
 

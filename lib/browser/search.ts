@@ -1,6 +1,6 @@
 // Search inside transcripts, browser side: the History page's moments and the pieces a snippet is drawn
 // with (also used by /explore on the server).
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import type { SearchMoment, SearchResponse } from "@/lib/search/schemas";
 
 export type { SearchMoment, SearchResponse };

@@ -12,7 +12,7 @@ import {
   allowanceLeft,
   usageSummary,
   type DiscountInfo,
-} from "@/lib/client/billing";
+} from "@/lib/browser/billing";
 
 const discount = (fields: Partial<DiscountInfo>): DiscountInfo => ({
   name: null,

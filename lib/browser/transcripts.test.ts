@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseSourceUrl } from "@/lib/sources";
-import { errorMessage } from "@/lib/client/api";
+import { errorMessage } from "@/lib/browser/api";
 import {
   formatMinutes,
   canonicalSourceUrl,
@@ -13,7 +13,7 @@ import {
   playMessages,
   seekMessages,
   transcribeHref,
-} from "@/lib/client/transcripts";
+} from "@/lib/browser/transcripts";
 
 describe("canonicalSourceUrl", () => {
   const items: [platform: string, videoId: string][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { playerKeyAction, type KeyPress } from "@/lib/client/player-keys";
+import { playerKeyAction, type KeyPress } from "@/lib/browser/player-keys";
 
 const on = (tagName: string, extra: Partial<KeyPress["target"]> = {}) => ({
   tagName,

@@ -5,8 +5,8 @@
 // own file). One hook gives the playback position and a way to seek, whichever it is.
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { playMessages, seekMessages, type Player } from "@/lib/client/transcripts";
-import { listenMessages, reportedPlaying, reportedTime } from "@/lib/client/transcript-view";
+import { playMessages, seekMessages, type Player } from "@/lib/browser/transcripts";
+import { listenMessages, reportedPlaying, reportedTime } from "@/lib/browser/transcript-view";
 
 /** `startAt`: the moment the page opens at (a search result): shown as the current line, the player cued there. */
 export function usePlayer(player: Player | null, startAt: number | null = null) {

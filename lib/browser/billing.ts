@@ -3,7 +3,7 @@
 
 import type { DiscountInfo, PlanInfo, PlansResponse } from "@/lib/billing/schemas";
 import type { SubscriptionResponse } from "@/lib/usage/schemas";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 import { isUpgrade } from "@/lib/billing/tiers";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 

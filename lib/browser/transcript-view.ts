@@ -3,7 +3,7 @@
 // players (YouTube's widget protocol, Vimeo's player.js protocol, both over postMessage) report.
 // Pure functions; the components hold the state.
 
-import type { Player } from "@/lib/client/transcripts";
+import type { Player } from "@/lib/browser/transcripts";
 
 export interface TimedText {
   start: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchProgress, durationSeconds, feedCost, isBatchActive } from "@/lib/client/imports";
+import { batchProgress, durationSeconds, feedCost, isBatchActive } from "@/lib/browser/imports";
 
 describe("import batches in the dashboard", () => {
   it("progress counts every finished item, and is 0 before listing", () => {
@@ -30,7 +30,7 @@ describe("feedCost", () => {
 
 describe("retryImportItem", () => {
   it("POSTs the item's guid to its batch's retry endpoint and answers the item", async () => {
-    const { retryImportItem } = await import("@/lib/client/imports");
+    const { retryImportItem } = await import("@/lib/browser/imports");
     const calls: { url: string; init: RequestInit }[] = [];
     const item = { guid: "ep/42", status: "queued" };
     const realFetch = globalThis.fetch;

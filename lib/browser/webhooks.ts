@@ -1,7 +1,7 @@
 // Browser side of webhooks (the dashboard's Webhooks page): endpoints, their recent deliveries, test events,
 // send again, secret rotation, and the request signing secret (POST /v1/me/webhooks…).
 
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 
 export const WEBHOOK_EVENT_LABELS = {
   "transcript.completed": "Transcript ready",

@@ -6,7 +6,7 @@ import {
   snippetParts,
   viewerFindHref,
   viewerMomentHref,
-} from "@/lib/client/search";
+} from "@/lib/browser/search";
 import { boldHighlights } from "@/lib/mcp/render";
 import { cjkBigrams, cjkNeedles, rewriteCjkQuery } from "@/lib/search/cjk";
 import { cutSnippet, mergeRanges, unmark } from "@/lib/search/serializers";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countMatches, editorReducer, initialEditorState } from "@/lib/client/transcript-edits";
+import { countMatches, editorReducer, initialEditorState } from "@/lib/browser/transcript-edits";
 
 const segments = [
   { start: 0, end: 1, text: "Jon met Jon" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { momentUrl, shareLink, type ShareTarget } from "@/lib/client/share";
+import { momentUrl, shareLink, type ShareTarget } from "@/lib/browser/share";
 
 function target(share: ShareTarget["share"] | undefined, copyFails = false) {
   const copied: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { problemRows, SAMPLE_LINK, sampleLinkFor, whatWorksRows, type WhatWorksView } from "@/lib/client/what-works";
+import { problemRows, SAMPLE_LINK, sampleLinkFor, whatWorksRows, type WhatWorksView } from "@/lib/browser/what-works";
 import { serverCapabilities } from "@/lib/health/capabilities";
 import { judgeMail, judgeSpeechModel, judgeYoutube, type SetupLine } from "@/lib/health/setup-checks";
 

@@ -2,7 +2,7 @@
 // sentence (`detail`) is kept where it speaks to the person asking; where it speaks to an operator or
 // would blame the link for the server's trouble, the page says it in the user's terms.
 
-import { ApiRequestError } from "@/lib/client/api";
+import { ApiRequestError } from "@/lib/browser/api";
 import { ERROR_CODES, isErrorCode, isRetryableCode } from "@/lib/http/error-codes";
 
 export interface ShownError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deliveryState } from "@/lib/client/webhooks";
+import { deliveryState } from "@/lib/browser/webhooks";
 
 describe("deliveryState", () => {
   it("names each state with what the receiver answered", () => {

@@ -3,7 +3,7 @@
 
 import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/imports/schemas";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 
 export type { ImportBatchOut, ImportItemOut, ImportItemsResponse };
 

@@ -3,8 +3,8 @@
 // is tested without a browser. Find and replace is lib/edits/find-replace.ts (no server code in it).
 
 import type { QueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
-import { transcriptKey, type Transcript } from "@/lib/client/transcripts";
+import { apiFetch } from "@/lib/browser/api";
+import { transcriptKey, type Transcript } from "@/lib/browser/transcripts";
 import type { Segment } from "@/lib/formats/types";
 import { replaceInSegments, type FindReplaceOptions } from "@/lib/edits/find-replace";
 

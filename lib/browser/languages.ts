@@ -2,7 +2,7 @@
 
 import type { z } from "zod";
 import type { languagesResponseSchema } from "@/lib/transcripts/schemas";
-import { apiFetch } from "@/lib/client/api";
+import { apiFetch } from "@/lib/browser/api";
 
 export type LanguagesResponse = z.infer<typeof languagesResponseSchema>;
 

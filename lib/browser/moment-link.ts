@@ -2,7 +2,7 @@
 // where the viewer lands. Pure and browser-safe.
 //   - public pages, Explore, the search API's `page` and MCP answers: /t/{slug}#t{whole seconds}-{segment index}
 //   - the dashboard's viewer, from History and the dashboard's search: /dashboard?transcript={id}&t={seconds}
-import { parseMomentSeconds } from "@/lib/client/search";
+import { parseMomentSeconds } from "@/lib/browser/search";
 
 export interface Moment {
   /** Seconds into the transcript. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ALLOWED_CONTENT_TYPES } from "@/lib/uploads/objects";
-import { formatBytes, isAudioOrVideo, uploadContentType } from "@/lib/client/uploads";
-import { jobStageLabel, jobStatusLabel, sourceHref, watchJobHref } from "@/lib/client/transcripts";
+import { formatBytes, isAudioOrVideo, uploadContentType } from "@/lib/browser/uploads";
+import { jobStageLabel, jobStatusLabel, sourceHref, watchJobHref } from "@/lib/browser/transcripts";
 
 describe("uploadContentType", () => {
   it("keeps the browser's type, mapping other names to the API's", () => {
