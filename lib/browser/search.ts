@@ -1,9 +1,11 @@
 // Search inside transcripts, browser side: the History page's moments and the pieces a snippet is drawn
 // with (also used by /explore on the server).
 import { apiFetch } from "@/lib/browser/api";
+import { momentSeconds, viewerMomentHref } from "@/lib/search/moment-links";
 import type { SearchMoment, SearchResponse } from "@/lib/search/schemas";
 
 export type { SearchMoment, SearchResponse };
+export { momentSeconds, viewerMomentHref };
 
 /** Shortest query that searches what was said (one CJK character finds nothing, one Latin letter everything). */
 export const MOMENT_QUERY_MIN = 2;
@@ -15,11 +17,6 @@ export function fetchMoments(q: string, platform: string | null, limit = HISTORY
   const search = new URLSearchParams({ q, limit: String(limit) });
   if (platform) search.set("platform", platform);
   return apiFetch<SearchResponse>(`/v1/me/search?${search}`);
-}
-
-/** The dashboard's viewer at the moment: the player starts there and the line is shown (t: seconds, to the millisecond). */
-export function viewerMomentHref(moment: Pick<SearchMoment, "transcript_id" | "start">): string {
-  return `/dashboard?${new URLSearchParams({ transcript: moment.transcript_id, t: momentSeconds(moment.start) })}`;
 }
 
 /**
@@ -44,11 +41,6 @@ export function viewerFindHref(transcriptId: string, q: string): string {
 /** `find` of the viewer's address: the find box's first text (bounded like the search box), or "". */
 export function parseFindText(value: string | null | undefined): string {
   return (value ?? "").trim().slice(0, 200);
-}
-
-/** `t` of a viewer link: the segment's own start (whole seconds would show the line before it). */
-export function momentSeconds(start: number): string {
-  return String(Math.max(0, Math.round(start * 1000) / 1000));
 }
 
 /** The snippet cut at its highlights: the parts to draw, each marked or not. */

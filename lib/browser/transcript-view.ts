@@ -4,6 +4,9 @@
 // Pure functions; the components hold the state.
 
 import type { Player } from "@/lib/browser/transcripts";
+import { findMatches, type SearchMatch } from "@/lib/search/find-matches";
+
+export { findMatches, type SearchMatch };
 
 export interface TimedText {
   start: number;
@@ -33,33 +36,6 @@ export function activeSegmentIndex(segments: readonly Pick<TimedText, "start">[]
     }
   }
   return found;
-}
-
-export interface SearchMatch {
-  /** Index of the segment. */
-  segment: number;
-  /** UTF-16 offsets into the segment's text. */
-  from: number;
-  to: number;
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/**
- * Every occurrence of `query` (trimmed, case-insensitive, runs of spaces matching any whitespace) in
- * the segments' texts, in reading order. An empty query finds nothing.
- */
-export function findMatches(segments: readonly Pick<TimedText, "text">[], query: string): SearchMatch[] {
-  const words = query.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [];
-  const pattern = new RegExp(words.map(escapeRegExp).join("\\s+"), "giu");
-  const matches: SearchMatch[] = [];
-  segments.forEach((segment, index) => {
-    for (const found of segment.text.matchAll(pattern)) {
-      matches.push({ segment: index, from: found.index, to: found.index + found[0].length });
-    }
-  });
-  return matches;
 }
 
 export interface TextPart {

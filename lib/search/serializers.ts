@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import { deepLinkPrefix } from "@/lib/formats/markdown";
-import { viewerMomentHref } from "@/lib/browser/search";
+import { viewerMomentHref } from "@/lib/search/moment-links";
 import { hasCjk } from "@/lib/search/cjk";
 import { isUpload, publicPageUrl } from "@/lib/publishing/serializers";
 import { MARK_END, MARK_START, type MomentRow } from "@/lib/search/find-moments";

@@ -1,4 +1,4 @@
-import { findMatches } from "@/lib/browser/transcript-view";
+import { findMatches } from "@/lib/search/find-matches";
 import { findPublished } from "@/lib/publishing/public-transcript";
 import { serializePublicTranscript } from "@/lib/publishing/serializers";
 
