@@ -390,10 +390,3 @@ export function ensureLocalRunner(options: LocalRunnerOptions): Promise<LocalRun
   }
   return holder.verbatimLocalRunner;
 }
-
-/** Stops the app process's runner, if one was started. */
-export async function stopLocalRunner(options?: { timeoutMs?: number }): Promise<void> {
-  const pending = holder.verbatimLocalRunner;
-  holder.verbatimLocalRunner = undefined;
-  if (pending) await (await pending).stop(options);
-}
