@@ -45,6 +45,26 @@ export default defineConfig([
     },
   },
   {
+    // lib/jobs sits below every domain: the pipelines are handed to the drivers by a composition root
+    // (lib/app/pipelines.ts), so a domain import here would be an upward one.
+    files: ["lib/jobs/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." },
+            {
+              regex: "^@/lib/(?!(jobs|db|generated|observability)/|env$|http/error-codes$)",
+              message: "lib/jobs imports no domain: hand it what it needs from a composition root (lib/app/).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["lib/**/*.{ts,tsx}"],
     settings: { "import/ignore": ["node_modules"] },
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },

@@ -35,8 +35,11 @@ export async function register() {
     // results soon after a start; each request only reads the last results (lib/health/setup-check-results.ts).
     const { refreshSetupChecks } = await import("@/lib/health/setup-check-results");
     void refreshSetupChecks();
-    const { startAppJobs } = await import("@/lib/jobs/start");
-    const runner = await startAppJobs();
+    const [{ startAppJobs }, { appPipelines }] = await Promise.all([
+      import("@/lib/jobs/start"),
+      import("@/lib/app/pipelines"),
+    ]);
+    const runner = await startAppJobs({ pipelines: appPipelines });
     const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
     await ensureDeliveryRunner();
     const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");

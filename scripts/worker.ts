@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { startLocalRunner } from "@/lib/jobs/drivers/local";
-import { appPipelines } from "@/lib/jobs/pipelines";
+import { appPipelines } from "@/lib/app/pipelines";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
 import { log } from "@/lib/observability/logger";
 import { ensureDeliveryRunner } from "@/lib/webhooks/delivery-runner";

@@ -27,7 +27,7 @@ export async function startImportWorld(
     ...env(podcasts),
   });
   const ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { appPipelines } = await import("@/lib/app/pipelines");
   const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
   const runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, concurrency: 4, log: () => undefined });
   return {

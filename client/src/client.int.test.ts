@@ -83,7 +83,7 @@ beforeAll(async () => {
     RATE_LIMIT_MULTIPLIER: "0",
   });
   ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { appPipelines } = await import("@/lib/app/pipelines");
   const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
   const { startDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
   const { appOutbound } = await import("@/lib/http/outbound/configured");

@@ -33,7 +33,7 @@ describe("imports on the Inngest driver", () => {
     // Imported here, after the settings above: the Inngest client reads them when loaded.
     const { JOB_REQUESTED } = await import("@/lib/jobs/drivers/inngest-client");
     const { createRunPipelineFunction } = await import("@/lib/jobs/drivers/inngest");
-    const { appPipelines } = await import("@/lib/jobs/pipelines");
+    const { appPipelines } = await import("@/lib/app/pipelines");
     const { startImport } = await import("@/lib/imports/start-import");
     const { createOutbound } = await import("@/lib/http/outbound");
     const inngest = new Inngest({ id: "verbatim", logger: quiet, internalLogger: quiet });

@@ -9,7 +9,7 @@ import { currentRequestId } from "@/lib/observability/request-context";
 
 export interface EnqueueJobInput<C> {
   userId: string;
-  /** One of the app's pipelines (lib/jobs/pipelines.ts); it types `context`. */
+  /** One of the app's pipelines (lib/app/pipelines.ts); it types `context`. */
   pipeline: Pipeline<C>;
   context: C;
   /** Seconds of allowance reserved for this job (refunded by the pipeline's onFailure). */

@@ -1,6 +1,6 @@
 // A job is a pipeline of named steps over a small JSON context. Two drivers run the same steps: the
 // local runner (drivers/local.ts, rows in PostgreSQL) and Inngest (drivers/inngest.ts). Both are given
-// the app's pipelines (pipelines.ts); nothing registers itself.
+// the app's pipelines by a composition root (lib/app/pipelines.ts); nothing registers itself.
 //
 // Exactly-once rules for step authors:
 // - A step's output is checkpointed when it returns, and a finished step is never run again for that

@@ -1,18 +1,19 @@
-// The app process's jobs: for instrumentation.ts. With Inngest configured, Inngest runs jobs (through
-// app/api/inngest) and nothing starts here; otherwise the local runner runs in this process.
+// The app process's jobs: for instrumentation.ts, which hands over the app's pipelines (lib/app/pipelines.ts).
+// With Inngest configured, Inngest runs jobs (through app/api/inngest) and nothing starts here; otherwise the
+// local runner runs in this process.
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { env } from "@/lib/env";
 import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/drivers/local";
-import { appPipelines } from "@/lib/jobs/pipelines";
 import { log } from "@/lib/observability/logger";
 
 /** How long a stopping app process lets running steps finish before aborting them and handing the jobs back. */
 const APP_STOP_TIMEOUT_MS = 10_000;
 
-export async function startAppJobs(options: Partial<LocalRunnerOptions> = {}): Promise<LocalRunner | null> {
+export async function startAppJobs(
+  options: Pick<LocalRunnerOptions, "pipelines"> & Partial<LocalRunnerOptions>,
+): Promise<LocalRunner | null> {
   if (inngestConfigured()) return null;
   const runner = await ensureLocalRunner({
-    pipelines: appPipelines,
     concurrency: env().JOB_CONCURRENCY,
     leaseMs: env().JOB_LEASE_MS,
     ...options,

@@ -90,7 +90,7 @@ describe("errors in the user's words, the cause in the log", () => {
 
   it("the recogniser unreachable: the job's error and the history say so plainly; the log has ECONNREFUSED and ASR_OPENAI_BASE_URL", async () => {
     const { userId, headers } = await createCaller(ctx.db);
-    const { appPipelines } = await import("@/lib/jobs/pipelines");
+    const { appPipelines } = await import("@/lib/app/pipelines");
     const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
     const logs = captureLogs();
     const runner = await startLocalRunner({

@@ -97,7 +97,7 @@ beforeAll(async () => {
   });
 
   ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { appPipelines } = await import("@/lib/app/pipelines");
   const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
   runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined });
   routes = {

@@ -69,7 +69,7 @@ beforeAll(async () => {
   });
 
   ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { appPipelines } = await import("@/lib/app/pipelines");
   const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
   runner = await startLocalRunner({
     pipelines: appPipelines,
@@ -333,7 +333,7 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
     const { InngestTestEngine } = await import("@inngest/test");
     const { Inngest } = await import("inngest");
     const { createRunPipelineFunction } = await import("@/lib/jobs/drivers/inngest");
-    const { appPipelines } = await import("@/lib/jobs/pipelines");
+    const { appPipelines } = await import("@/lib/app/pipelines");
     const { JOB_REQUESTED } = await import("@/lib/jobs/drivers/inngest-client");
     const { user, auth } = await userWithKey();
     const objectPath = await upload(auth, "inngest.wav");

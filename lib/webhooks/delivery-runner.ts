@@ -3,13 +3,14 @@
 // it runs in every app process (instrumentation.ts) and every `npm run worker`, claims due rows with
 // `FOR UPDATE SKIP LOCKED` under a lease, and never shares slots with jobs (its own WEBHOOK_CONCURRENCY), so a
 // slow receiver cannot delay transcriptions. Nor another account's deliveries: an account and an endpoint get
-// only so many attempts in flight at once (WEBHOOK_ACCOUNT_CONCURRENCY, WEBHOOK_ENDPOINT_CONCURRENCY). A process killed mid-attempt leaves a lease that expires; the
-// next claim sends the same message (same `webhook-id`) again: at least once.
-import { hostname } from "node:os";
-import pg from "pg";
-import { randomBytes } from "node:crypto";
+// only so many attempts in flight at once (WEBHOOK_ACCOUNT_CONCURRENCY, WEBHOOK_ENDPOINT_CONCURRENCY). A
+// process killed mid-attempt leaves a lease that expires; the next claim sends the same message (same
+// `webhook-id`) again: at least once. Wake-ups, slots and the hand-back at stop are the jobs' lease loop
+// (lib/jobs/lease-loop.ts); what is the deliveries' own is the fair claim and the attempt. Why deliveries are not
+// jobs: docs/decisions/0011-webhook-deliveries-share-the-lease-loop.md.
 import { NOW } from "@/lib/db/utc-now";
 import type { Db } from "@/lib/jobs/store";
+import { createLeaseLoop, defaultOwner } from "@/lib/jobs/lease-loop";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
@@ -46,14 +47,9 @@ export interface DeliveryRunner {
 }
 
 export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRunner {
-  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}:webhooks`;
+  const owner = `${defaultOwner()}:webhooks`;
   const concurrency = options.concurrency ?? env().WEBHOOK_CONCURRENCY;
   const leaseMs = options.leaseMs ?? 2 * env().WEBHOOK_TIMEOUT_MS + 1_000;
-  const active = new Set<Promise<void>>();
-  let stopping = false;
-  let pumping: Promise<void> | null = null;
-  let again = false;
-
   const accountCap = options.accountConcurrency ?? env().WEBHOOK_ACCOUNT_CONCURRENCY;
   const endpointCap = options.endpointConcurrency ?? env().WEBHOOK_ENDPOINT_CONCURRENCY;
 
@@ -94,93 +90,42 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
       return rows.map((r) => r.id);
     });
 
-  const run = (id: string) => {
-    const task = (async () => {
+  const run = async (id: string) => {
+    try {
       const delivery = await options.db.webhookDelivery.findUnique({ where: { id } });
       if (!delivery || delivery.leaseOwner !== owner) return;
       const outcome = await attemptDelivery(options.db, options.outbound, delivery, owner);
       webhookAttempts.inc({ outcome });
       options.onAttempt?.({ deliveryId: id, outcome });
-    })()
-      .catch((error: unknown) => log.error({ err: error, deliveryId: id }, "webhook delivery attempt failed"))
-      .finally(() => {
-        active.delete(task);
-        wake();
-      });
-    active.add(task);
-  };
-
-  const pump = async () => {
-    do {
-      again = false;
-      while (!stopping && active.size < concurrency) {
-        const ids = await claim(concurrency - active.size);
-        if (ids.length === 0) break;
-        ids.forEach(run);
-      }
-    } while (again && !stopping);
-  };
-
-  function wake(): void {
-    if (stopping) return;
-    if (pumping) {
-      again = true;
-      return;
+    } catch (error) {
+      log.error({ err: error, deliveryId: id }, "webhook delivery attempt failed");
     }
-    pumping = pump()
-      .catch((error: unknown) => log.warn({ err: error }, "webhook delivery runner: claim failed"))
-      .finally(() => (pumping = null));
-  }
-
-  const unsubscribe = options.inProcessSignal === false ? () => undefined : onWebhooksQueued(wake);
-  // LISTEN on a connection of its own; when it drops, the poll carries on and the next tick reconnects.
-  const listenUrl = options.listenUrl === undefined ? (env().DATABASE_URL ?? null) : options.listenUrl;
-  let listener: pg.Client | null = null;
-  const listen = () => {
-    if (!listenUrl || listener || stopping) return;
-    const client = (listener = new pg.Client({ connectionString: listenUrl }));
-    const drop = () => {
-      if (listener === client) listener = null;
-      client.end().catch(() => undefined);
-    };
-    client.on("notification", () => wake());
-    client.on("error", drop);
-    client.on("end", drop);
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${WEBHOOKS_CHANNEL}`))
-      .catch((error: unknown) => {
-        log.warn({ err: error }, "webhook delivery runner: LISTEN failed; polling");
-        drop();
-      });
   };
-  listen();
-  const timer = setInterval(() => {
-    listen();
-    wake();
-  }, options.pollMs ?? 1_000);
-  timer.unref?.();
-  wake();
 
-  return {
-    owner,
-    wake,
-    async stop({ timeoutMs = 10_000 } = {}) {
-      stopping = true;
-      clearInterval(timer);
-      unsubscribe();
-      const closing = listener;
-      listener = null;
-      await closing?.end().catch(() => undefined);
-      await pumping;
-      let wait: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(active), new Promise((resolve) => (wait = setTimeout(resolve, timeoutMs)))]);
-      clearTimeout(wait);
-      // Claims not finished: handed back (the attempt did not count) so another process sends them now.
+  const loop = createLeaseLoop<string>({
+    concurrency,
+    claim,
+    run,
+    // Claims not finished: handed back (the attempt did not count) so another process sends them now.
+    handBack: async () => {
       await options.db.$executeRaw`
         UPDATE "WebhookDelivery" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "attempts" = GREATEST(0, "attempts" - 1)
         WHERE "leaseOwner" = ${owner} AND "status" = 'pending'`.catch(() => undefined);
     },
+    pollMs: options.pollMs ?? 1_000,
+    listen: {
+      channel: WEBHOOKS_CHANNEL,
+      url: options.listenUrl === undefined ? (env().DATABASE_URL ?? null) : options.listenUrl,
+    },
+    ...(options.inProcessSignal === false ? {} : { subscribe: onWebhooksQueued }),
+    log: (line) => log.warn({ runner: owner }, `webhook delivery runner: ${line}`),
+  });
+  void loop.start();
+
+  return {
+    owner,
+    wake: loop.wake,
+    stop: ({ timeoutMs = 10_000 } = {}) => loop.stop(timeoutMs),
   };
 }
 

@@ -39,7 +39,7 @@ export async function startAsrWorld(settings: Record<string, string>) {
     ...settings,
   });
   const ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/jobs/pipelines");
+  const { appPipelines } = await import("@/lib/app/pipelines");
   const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
   const runner = await startLocalRunner({
     pipelines: appPipelines,

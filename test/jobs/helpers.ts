@@ -23,7 +23,11 @@ function spawnTs(file: string, args: string[], env: Record<string, string>, read
   let out = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`child did not start in time:\n${out}`)), 30_000);
+    // A child that never got ready is killed: no test holds it to stop it later.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`child did not start in time:\n${out}`));
+    }, 30_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (readyLine.test(out)) {

@@ -16,7 +16,7 @@ async function serveInngest() {
     import("inngest/next"),
     import("@/lib/jobs/drivers/inngest-client"),
     import("@/lib/jobs/drivers/inngest"),
-    import("@/lib/jobs/pipelines"),
+    import("@/lib/app/pipelines"),
   ]);
   return serve({ client: inngest, functions: [createRunPipelineFunction(inngest, { pipelines: appPipelines })] });
 }

@@ -40,7 +40,7 @@ export const RUN_PIPELINE_RETRIES = 4;
 export const PER_USER_CONCURRENCY = 2;
 
 export interface RunPipelineDeps {
-  /** The pipelines it runs (the app's: lib/jobs/pipelines.ts). */
+  /** The pipelines it runs (the app's: lib/app/pipelines.ts). */
   pipelines: Pipelines;
   /** Default: the app's client. */
   db?: () => Promise<Db>;

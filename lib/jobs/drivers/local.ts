@@ -1,9 +1,9 @@
 // The local driver: jobs are rows in PostgreSQL (or PGlite), claimed one at a time with
 // `FOR UPDATE SKIP LOCKED` under a lease (see store.ts), each step's output checkpointed on the row.
 //
-// - Wake-ups: `LISTEN verbatim_jobs` on a dedicated `pg` connection (PostgreSQL) and the in-process
-//   signal (always; the only one with PGlite). A timer for the next retry or lease expiry, and a slow
-//   poll as a safety net, cover anything missed.
+// - Wake-ups (the lease loop, lease-loop.ts, shared with webhook deliveries): `LISTEN verbatim_jobs` on a
+//   dedicated `pg` connection (PostgreSQL) and the in-process signal (always; the only one with PGlite). A
+//   timer for the next retry or lease expiry, and a slow poll as a safety net, cover anything missed.
 // - Crashes: a dead runner's lease expires; the next claim takes the job over and resumes after its
 //   last checkpoint. A running job's lease is renewed by a heartbeat while its step runs.
 // - Failures: retryable errors go back to the queue with exponential backoff until `maxAttempts`;
@@ -13,12 +13,9 @@
 //   only waits, is aborted at once) and are released (queued again, the interrupted attempt not
 //   counted) so another runner resumes them.
 //
-// One file on purpose: claim, lease, heartbeat, wake-ups and stop all act on one runner's state (its running
-// jobs, its timers, its LISTEN connection); the row operations they share live in store.ts and pipeline.ts.
+// What is the jobs' own lives here: running a claimed job's steps under its lease (heartbeat, checkpoints,
+// retries, aborting at stop); when to claim and the hand-back are the lease loop's, the row operations store.ts's.
 import { reportFailure } from "@/lib/observability/failure-cause";
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import type { Job } from "@/lib/generated/prisma/client";
 import {
   ATTEMPTS_EXHAUSTED,
@@ -38,6 +35,7 @@ import {
   type StepContext,
 } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, onJobsAvailable } from "@/lib/jobs/signal";
+import { createLeaseLoop, defaultOwner, describe, type LeaseLoop } from "@/lib/jobs/lease-loop";
 import { jobRunEnded, observeStep } from "@/lib/jobs/observe-step";
 import { log as logger } from "@/lib/observability/logger";
 import { withLogContext } from "@/lib/observability/request-context";
@@ -66,7 +64,7 @@ export interface BackoffOptions {
 }
 
 export interface LocalRunnerOptions {
-  /** The pipelines it runs (the app's: lib/jobs/pipelines.ts). */
+  /** The pipelines it runs (the app's: lib/app/pipelines.ts). */
   pipelines: Pipelines;
   /** Default: the app's client (getDb()). */
   db?: Db;
@@ -132,10 +130,6 @@ function pipelineName(pipelines: Pipelines, job: Job): string {
   }
 }
 
-export function defaultOwner(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-}
-
 class StopAbort extends Error {
   constructor() {
     super("The runner is shutting down");
@@ -152,7 +146,6 @@ class LeaseAbort extends Error {
 
 interface Running {
   controller: AbortController;
-  done: Promise<void>;
   /** The step being run now may be aborted at stop without losing work. */
   interruptible: boolean;
 }
@@ -172,102 +165,67 @@ export async function startLocalRunner(options: LocalRunnerOptions): Promise<Loc
 
 class Runner implements LocalRunner {
   readonly owner: string;
-  private readonly concurrency: number;
+  private readonly loop: LeaseLoop;
   private readonly leaseMs: number;
   private readonly heartbeatMs: number;
-  private readonly pollMs: number;
   private readonly log: (line: string) => void;
   private readonly active = new Map<string, Running>();
   private stopping = false;
-  private stopped: Promise<void> | undefined;
-  private pumping: Promise<void> | undefined;
-  private pumpAgain = false;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private dueTimer: NodeJS.Timeout | undefined;
-  private unsubscribe: (() => void) | undefined;
-  private listener: Listener | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly options: LocalRunnerOptions & { listenUrl: string | null },
   ) {
     this.owner = options.owner ?? defaultOwner();
-    this.concurrency = Math.max(1, options.concurrency ?? 2);
     this.leaseMs = options.leaseMs ?? 30_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
-    this.pollMs = options.pollMs ?? 5_000;
     this.log = options.log ?? ((line) => logger.info({ runner: this.owner }, line));
+    this.loop = createLeaseLoop<Job>({
+      concurrency: options.concurrency ?? 2,
+      claim: async () => {
+        const job = await claimJob(this.db, this.owner, this.leaseMs);
+        return job ? [job] : [];
+      },
+      run: (job) => this.launch(job),
+      handBack: async () => {
+        try {
+          const released = await releaseOwner(this.db, this.owner);
+          if (released > 0) this.log(`stop: released ${released} job(s)`);
+        } catch (error) {
+          this.log(`stop: could not release leases (they expire in ${this.leaseMs} ms): ${describe(error)}`);
+        }
+      },
+      msUntilNextDue: () => msUntilNextDue(this.db),
+      pollMs: options.pollMs ?? 5_000,
+      listen: { channel: JOBS_CHANNEL, url: options.listenUrl },
+      ...(options.inProcessSignal !== false ? { subscribe: onJobsAvailable } : {}),
+      abort: (which) => {
+        for (const r of this.active.values())
+          if (which === "all" || r.interruptible) r.controller.abort(new StopAbort());
+      },
+      keepAlive: options.keepAlive ?? false,
+      log: this.log,
+    });
   }
 
   get running(): number {
-    return this.active.size;
+    return this.loop.running;
   }
 
-  async start(): Promise<void> {
-    if (this.options.inProcessSignal !== false) this.unsubscribe = onJobsAvailable(() => this.wake());
-    if (this.options.listenUrl) {
-      this.listener = new Listener(this.options.listenUrl, () => this.wake(), this.log);
-      await this.listener.start();
-    }
-    this.pollTimer = setInterval(() => this.wake(), this.pollMs);
-    if (!this.options.keepAlive) this.pollTimer.unref?.();
-    // Expired leases of dead runners are recovered by the same claim.
-    this.wake();
-    await this.pumping;
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
   wake(): void {
-    if (this.stopping) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => (this.pumping = undefined));
+    this.loop.wake();
   }
 
-  private async pump(): Promise<void> {
-    do {
-      this.pumpAgain = false;
-      while (!this.stopping && this.active.size < this.concurrency) {
-        let job: Job | null;
-        try {
-          job = await claimJob(this.db, this.owner, this.leaseMs);
-        } catch (error) {
-          this.log(`claim failed: ${describe(error)}`);
-          return;
-        }
-        if (!job) break;
-        this.launch(job);
-      }
-      if (!this.stopping && this.active.size < this.concurrency) await this.armDueTimer();
-    } while (this.pumpAgain && !this.stopping);
-  }
-
-  /** Wakes up when the next retry is due or the next lease expires, if that is before the next poll. */
-  private async armDueTimer(): Promise<void> {
-    let ms: number | null;
-    try {
-      ms = await msUntilNextDue(this.db);
-    } catch (error) {
-      this.log(`could not read the next due time: ${describe(error)}`);
-      return;
-    }
-    if (this.dueTimer) clearTimeout(this.dueTimer);
-    this.dueTimer = undefined;
-    if (ms === null || ms >= this.pollMs || this.stopping) return;
-    this.dueTimer = setTimeout(() => this.wake(), Math.ceil(ms) + 5);
-    this.dueTimer.unref?.();
-  }
-
-  private launch(job: Job): void {
-    const running: Running = { controller: new AbortController(), done: Promise.resolve(), interruptible: false };
-    running.done = this.runJob(job, running)
-      .catch((error: unknown) => this.log(`job ${job.id}: ${describe(error)}`))
-      .finally(() => {
-        this.active.delete(job.id);
-        this.wake();
-      });
+  private launch(job: Job): Promise<void> {
+    const running: Running = { controller: new AbortController(), interruptible: false };
     this.active.set(job.id, running);
+    return this.runJob(job, running)
+      .catch((error: unknown) => this.log(`job ${job.id}: ${describe(error)}`))
+      .finally(() => this.active.delete(job.id));
   }
 
   private async runJob(job: Job, running: Running): Promise<void> {
@@ -415,106 +373,9 @@ class Runner implements LocalRunner {
   }
 
   stop(options: { timeoutMs?: number } = {}): Promise<void> {
-    this.stopped ??= this.shutdown(options.timeoutMs ?? 30_000);
-    return this.stopped;
-  }
-
-  private async shutdown(timeoutMs: number): Promise<void> {
     this.stopping = true;
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    if (this.dueTimer) clearTimeout(this.dueTimer);
-    this.unsubscribe?.();
-    await this.pumping;
-    for (const r of this.active.values()) if (r.interruptible) r.controller.abort(new StopAbort());
-    const all = () => Promise.all([...this.active.values()].map((r) => r.done));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = await Promise.race([
-      all().then(() => false),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) {
-      this.log(`stop: ${this.active.size} job(s) still running after ${timeoutMs} ms; aborting them`);
-      for (const r of this.active.values()) r.controller.abort(new StopAbort());
-      await Promise.race([all(), new Promise((resolve) => setTimeout(resolve, 5_000).unref?.())]);
-    }
-    try {
-      const released = await releaseOwner(this.db, this.owner);
-      if (released > 0) this.log(`stop: released ${released} job(s)`);
-    } catch (error) {
-      this.log(`stop: could not release leases (they expire in ${this.leaseMs} ms): ${describe(error)}`);
-    }
-    await this.listener?.close();
+    return this.loop.stop(options.timeoutMs ?? 30_000);
   }
-}
-
-/** A dedicated connection LISTENing on the jobs channel; reconnects with backoff when it drops. */
-class Listener {
-  private client: pg.Client | undefined;
-  private closed = false;
-  private retryMs = 500;
-  private retryTimer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly url: string,
-    private readonly onNotify: () => void,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  async start(): Promise<void> {
-    if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.url });
-    const lost = (error?: Error) => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      client.end().catch(() => {});
-      if (this.closed) return;
-      this.log(`LISTEN connection lost${error ? ` (${error.message})` : ""}; reconnecting in ${this.retryMs} ms`);
-      this.scheduleReconnect();
-    };
-    client.on("notification", () => this.onNotify());
-    client.on("error", lost);
-    client.on("end", () => lost());
-    this.client = client;
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${JOBS_CHANNEL}`);
-      this.retryMs = 500;
-      // Anything enqueued while we were not listening.
-      this.onNotify();
-    } catch (error) {
-      if (this.client === client) {
-        this.client = undefined;
-        client.end().catch(() => {});
-        if (!this.closed) {
-          this.log(`could not LISTEN (${describe(error)}); retrying in ${this.retryMs} ms, polling meanwhile`);
-          this.scheduleReconnect();
-        }
-      }
-    }
-  }
-
-  private scheduleReconnect(): void {
-    if (this.retryTimer || this.closed) return;
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
-      void this.start();
-    }, this.retryMs);
-    this.retryTimer.unref?.();
-    this.retryMs = Math.min(this.retryMs * 2, 30_000);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.end().catch(() => {});
-  }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 // One runner per app process (Next.js dev reloads re-run modules; the runner lives on globalThis).
@@ -528,11 +389,4 @@ export function ensureLocalRunner(options: LocalRunnerOptions): Promise<LocalRun
     holder.verbatimLocalRunner = pending;
   }
   return holder.verbatimLocalRunner;
-}
-
-/** Stops the app process's runner, if one was started. */
-export async function stopLocalRunner(options?: { timeoutMs?: number }): Promise<void> {
-  const pending = holder.verbatimLocalRunner;
-  holder.verbatimLocalRunner = undefined;
-  if (pending) await (await pending).stop(options);
 }
