@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { type CheckUrlOptions, checkUrl } from "../http/outbound/guard";
+import { type CheckUrlOptions, checkUrl } from "@/lib/http/outbound/guard";
 
 import { PLATFORMS, type Platform } from "./platforms";
 

@@ -4,7 +4,7 @@
  * host it connects to; redirects are followed here one hop at a time so that we stop as soon as a
  * supported URL appears, without ever fetching the platform page itself.
  */
-import { type FetchOptions, type Outbound, OutboundError, type StreamResponse } from "../http/outbound";
+import { type FetchOptions, type Outbound, OutboundError, type StreamResponse } from "@/lib/http/outbound";
 
 import { type ParsedSource, type ParseOptions, parseSourceUrl } from "./parse";
 

@@ -1,4 +1,4 @@
-import { spokenDuration } from "../formats/spoken-duration";
+import { spokenDuration } from "@/lib/formats/spoken-duration";
 
 // The one sentence about a caller's allowance, for the MCP tool and the CLI (pure: the CLI imports it).
 
