@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { getDb } from "@/lib/db/client";
 import type { Prisma, Tier } from "@/lib/generated/prisma/client";
 import { calendarMonth } from "@/lib/usage/allowance";
@@ -182,7 +183,7 @@ export async function syncCustomer(
   const state = billingState(await readSubscriptions(stripe, customerId), ids, config);
   return db.$transaction(
     async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`billing:${customerId}`}))`;
+      await lockUntilCommit(tx, `billing:${customerId}`);
       // Before the event row: an event that applies to no one is not recorded, so a redelivery once the
       // customer is ours (metadata fixed at Stripe) is applied, not dropped as a duplicate.
       const userId = await userOfCustomer(tx, customerId, claimedBy);

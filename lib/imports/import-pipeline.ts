@@ -1,3 +1,4 @@
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { storableText } from "@/lib/db/storable-text";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -12,6 +13,7 @@ import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 import { importDeps } from "@/lib/imports/deps";
 import { itemSource, listImportSource } from "@/lib/imports/list-source";
+import { lockBatch } from "@/lib/imports/batch-queries";
 import { summarise, type Counts } from "@/lib/imports/batch-status";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
 import { importEvent } from "@/lib/webhooks/events";
@@ -181,7 +183,7 @@ async function syncRunning(db: Prisma.TransactionClient, batchId: string): Promi
 async function startQueued(ctx: ImportContext): Promise<number> {
   const db = await getDb();
   const claimed = await db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`verbatim:import:${ctx.userId}`}))`;
+    await lockUntilCommit(tx, `verbatim:import:${ctx.userId}`);
     const running = await tx.importItem.count({ where: { status: "running", batch: { userId: ctx.userId } } });
     const free = env().IMPORT_CONCURRENCY - running;
     if (free <= 0) return [];
@@ -316,7 +318,7 @@ export const importPipeline = definePipeline<ImportContext>({
     if (ctx.finished) {
       // A retried item (retry-import-item.ts) may have been queued since `advance` saw none: under the batch's
       // row lock (the retry takes it too), finish only when nothing is queued or running, else go on.
-      await io.tx.$queryRaw`SELECT "id" FROM "ImportBatch" WHERE "id" = ${ctx.batchId} FOR UPDATE`;
+      await lockBatch(io.tx, ctx.batchId);
       const counts = await countItems(io.tx, ctx.batchId);
       if (counts.queued === 0 && counts.running === 0) {
         await finishBatch(io.tx, ctx.batchId);

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
+import { batchJobs, lockUsersBatch } from "@/lib/imports/batch-queries";
 import { enqueueImportLink, refreshCounts, type ImportContext } from "@/lib/imports/import-pipeline";
 import { serializeItem } from "@/lib/imports/serializers";
 import type { ImportItemOut } from "@/lib/imports/schemas";
@@ -9,17 +10,11 @@ import type { ImportItemOut } from "@/lib/imports/schemas";
 // (import-pipeline.ts onSuccess): either that link sees the queued item and goes on, or it has finished and
 // this starts a new link. Retrying an item that is not failed changes nothing and answers it as it is.
 
-interface ImportJobRow {
-  status: string;
-  context: ImportContext;
-}
-
 export async function retryImportItem(userId: string, batchId: string, guid: string): Promise<ImportItemOut> {
   const db = await getDb();
   return db.$transaction(
     async (tx) => {
-      const [batch] = await tx.$queryRaw<{ id: string; sourceUrl: string; lang: string }[]>`
-        SELECT "id", "sourceUrl", "lang" FROM "ImportBatch" WHERE "id" = ${batchId} AND "userId" = ${userId} FOR UPDATE`;
+      const batch = await lockUsersBatch(tx, userId, batchId);
       if (!batch) throw errors.notFound("No import batch with that id.");
       const item = await tx.importItem.findUnique({ where: { batchId_guid: { batchId, guid } } });
       if (!item) throw errors.notFound("No item with that guid in this batch.");
@@ -30,10 +25,7 @@ export async function retryImportItem(userId: string, batchId: string, guid: str
         data: { status: "queued", note: null, jobId: null },
       });
       await refreshCounts(tx, batchId);
-      const jobs = await tx.$queryRaw<ImportJobRow[]>`
-        SELECT "status"::text AS "status", "input"->'context' AS "context" FROM "Job"
-        WHERE "userId" = ${userId} AND "input"->>'pipeline' = 'import' AND "input"->'context'->>'batchId' = ${batchId}
-        ORDER BY "createdAt" DESC`;
+      const jobs = await batchJobs<ImportContext>(tx, userId, batchId);
       if (!jobs.some((job) => job.status === "queued" || job.status === "running")) {
         const webhookUrl = jobs.find((job) => job.context.webhookUrl)?.context.webhookUrl;
         // The batch's vocabulary lives in its jobs' context, as its webhook does.

@@ -1,13 +1,11 @@
 import type { Db } from "@/lib/db/client";
+import { commonWordStatistics, estimatedMatches, estimatedSizes } from "@/lib/search/queries";
 import { SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE, type SearchQuery } from "@/lib/search/schemas";
 
-// How the public search statement (find-moments.ts) finds its candidates. Reading in table order or by the
+// How the public search statement (search-statement.ts) finds its candidates. Reading in table order or by the
 // word index's bitmap changes what the statement costs, never which moments it finds
 // (search-scale.int.test.ts compares them). The library search has no such choice: it starts from the
-// caller's own entries whose words hold the query (find-moments.ts, migration library_lexemes).
-
-/** Who may see a transcript: the caller's complete history entries, or a live publication. */
-export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
+// caller's own entries whose words hold the query (search-statement.ts, prisma/sql/functions/verbatim_entry_lexemes.sql).
 
 /** inOrder: see scansInOrder. */
 export type SearchPlan = { inOrder: boolean };
@@ -45,29 +43,6 @@ export function scansInOrder(matches: number, passages: number, visibleShare: nu
   return passages > 0 && matches * matches * visibleShare >= SCAN_ROW_COST * SEARCH_MAX_CANDIDATES * passages;
 }
 
-/** What the choice above reads: PostgreSQL's estimates (pg_class.reltuples: -1 before the first ANALYZE). */
-async function sizes(db: Db) {
-  const estimate = (table: string) =>
-    `coalesce((SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass), -1)::float8`;
-  const [row] = await db.$queryRawUnsafe<{ transcripts: number; passages: number; publications: number }[]>(
-    `SELECT ${estimate("Transcript")} AS transcripts, ${estimate("TranscriptPassage")} AS passages,
-            ${estimate("Publication")} AS publications`,
-  );
-  return row!;
-}
-
-/** PostgreSQL's estimate of the passages the query matches (from the index's statistics of frequent words). */
-async function estimatedMatches(db: Db, matches: string, params: unknown[]): Promise<number> {
-  type Plan = [{ Plan: { "Plan Rows": number } }];
-  const [row] = await db.$queryRawUnsafe<{ "QUERY PLAN": Plan | string }[]>(
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM "TranscriptPassage" p WHERE ${matches}`,
-    ...params,
-  );
-  const plan = row?.["QUERY PLAN"];
-  // node-postgres parses the json column; a driver that does not hands over its text.
-  return (typeof plan === "string" ? (JSON.parse(plan) as Plan) : plan)?.[0].Plan["Plan Rows"] ?? 0;
-}
-
 /**
  * ANALYZE's most common words of the passages' index, with the share of passages holding each
  * (pg_stats.most_common_elems of "TranscriptPassage"."tsv", the figures the planner estimates a word's matches
@@ -80,24 +55,18 @@ const COMMON_WORDS_TTL_MS = 10 * 60_000;
 function commonWordShares(db: Db): Promise<Map<string, number>> {
   const kept = commonWords.get(db);
   if (kept && performance.now() - kept.read < COMMON_WORDS_TTL_MS) return kept.shares;
-  const shares = db
-    .$queryRawUnsafe<{ words: string[] | null; shares: number[] | null }[]>(
-      `SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs::float8[] AS shares FROM pg_stats s
-       WHERE s.schemaname = current_schema() AND s.tablename = 'TranscriptPassage' AND s.attname = 'tsv'`,
-    )
-    .then(([row]) => new Map((row?.words ?? []).map((word, i) => [word, row!.shares![i]!] as const)))
-    // Without the figures every word is taken for rare: the bitmap, which finds the same candidates.
-    .catch(() => {
-      commonWords.delete(db);
-      return new Map<string, number>();
-    });
+  // Without the figures every word is taken for rare: the bitmap, which finds the same candidates.
+  const shares = commonWordStatistics(db).catch(() => {
+    commonWords.delete(db);
+    return new Map<string, number>();
+  });
   commonWords.set(db, { read: performance.now(), shares });
   return shares;
 }
 
 /** What choosePlan reads besides the query: sizes, and the most common words' shares. */
 export function planFacts(db: Db) {
-  return Promise.all([sizes(db), commonWordShares(db)]);
+  return Promise.all([estimatedSizes(db), commonWordShares(db)]);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MARK_END, MARK_START, type MomentRow } from "@/lib/search/find-moments";
+import type { MomentRow } from "@/lib/search/find-moments";
+import { MARK_END, MARK_START } from "@/lib/search/search-statement";
 import { CONTEXT_CHARS, serializeMoment } from "@/lib/search/serializers";
 
 // A passage is ~200 characters of whole segments, so one holding a recogniser's answer in one piece is as

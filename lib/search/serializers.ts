@@ -3,8 +3,8 @@ import { deepLinkPrefix } from "@/lib/formats/markdown";
 import { viewerMomentHref } from "@/lib/search/moment-links";
 import { hasCjk } from "@/lib/search/cjk";
 import { isUpload, publicPageUrl } from "@/lib/publishing/serializers";
-import { MARK_END, MARK_START, type MomentRow } from "@/lib/search/find-moments";
-import type { SearchScope } from "@/lib/search/search-plan";
+import type { MomentRow } from "@/lib/search/find-moments";
+import { MARK_END, MARK_START, type SearchScope } from "@/lib/search/search-statement";
 import {
   encodeCursor,
   SEARCH_MAX_OFFSET,

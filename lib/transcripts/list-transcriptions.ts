@@ -1,13 +1,15 @@
 import { getDb, type Db } from "@/lib/db/client";
-import { Prisma } from "@/lib/generated/prisma/client";
+import {
+  countEntries,
+  countMatches,
+  entryIds,
+  matchIdsSorted,
+  matchIdsWalked,
+  type HistorySelection,
+  type HistoryWindow,
+} from "@/lib/transcripts/history-queries";
 import { serializeTranscription } from "@/lib/transcripts/serializers";
 import type { TranscriptionListQuery } from "@/lib/transcripts/schemas";
-
-const SORT_COLUMNS = {
-  created_at: "createdAt",
-  duration_seconds: "durationSeconds",
-  total_seconds: "totalSeconds",
-} as const;
 
 /**
  * `q` as a LIKE pattern of "searchText", which the triggers keep in lower case (migration
@@ -23,7 +25,7 @@ const substringPattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`
  * it row for row), read that way and turned back. A deep offset then reads at most half the caller's rows, where
  * reading from the start would pass nearly all of them (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md).
  */
-function nearerEnd(query: TranscriptionListQuery, total: number) {
+function nearerEnd(query: TranscriptionListQuery, total: number): HistoryWindow {
   const fromEnd = total - query.offset - query.limit;
   return fromEnd >= query.offset
     ? { reversed: false, limit: query.limit, offset: query.offset }
@@ -43,40 +45,20 @@ async function pageIds(
   userId: string,
   query: TranscriptionListQuery,
 ): Promise<{ ids: string[]; total: number }> {
-  const orderOf = (reversed: boolean) => {
-    const direction = (query.order === "asc") !== reversed ? "ASC" : "DESC";
-    return Prisma.raw(`h."${SORT_COLUMNS[query.sort]}" ${direction}, h."id" ${direction}`);
-  };
-  // The caller's entries with the query's platform and state: on "Transcription" (h) or "HistoryCount" (c).
-  const filtersOf = (alias: "h" | "c") => {
-    const column = (name: string) => Prisma.raw(`${alias}."${name}"`);
-    return Prisma.join(
-      [
-        Prisma.sql`${column("userId")} = ${userId}`,
-        ...(query.platform ? [Prisma.sql`${column("platform")} = ${query.platform}`] : []),
-        ...(query.state ? [Prisma.sql`${column("state")} = ${query.state}`] : []),
-      ],
-      " AND ",
-    );
-  };
-  const filters = filtersOf("h");
-  // The caller's entries with those filters, from the counts the trigger keeps (one row per platform and state).
-  const entryCount = Prisma.sql`(SELECT coalesce(sum(c."n"), 0) FROM "HistoryCount" c WHERE ${filtersOf("c")})::int`;
-  if (query.q) return pageIdsMatching(db, query.q, query, { filters, entryCount, orderOf });
-  const page = (window: ReturnType<typeof nearerEnd>) =>
-    db.$queryRaw<{ id: string }[]>`
-      SELECT h."id" FROM "Transcription" h WHERE ${filters}
-      ORDER BY ${orderOf(window.reversed)} LIMIT ${window.limit} OFFSET ${window.offset}`;
-  const counted = async () => (await db.$queryRaw<{ entries: number }[]>`SELECT ${entryCount} AS entries`)[0]!.entries;
+  const selection: HistorySelection = { userId, ...query };
+  if (query.q) return pageIdsMatching(db, query.q, query, selection);
   if (query.offset === 0) {
-    const [rows, total] = await Promise.all([page({ reversed: false, limit: query.limit, offset: 0 }), counted()]);
-    return { ids: rows.map((row) => row.id), total };
+    const [ids, total] = await Promise.all([
+      entryIds(db, selection, { reversed: false, limit: query.limit, offset: 0 }),
+      countEntries(db, selection),
+    ]);
+    return { ids, total };
   }
-  const total = await counted();
+  const total = await countEntries(db, selection);
   if (query.offset >= total) return { ids: [], total };
   const window = nearerEnd(query, total);
-  const rows = (await page(window)).map((row) => row.id);
-  return { ids: window.reversed ? rows.reverse() : rows, total };
+  const ids = await entryIds(db, selection, window);
+  return { ids: window.reversed ? ids.reverse() : ids, total };
 }
 
 /**
@@ -103,33 +85,17 @@ async function pageIdsMatching(
   db: Db,
   q: string,
   query: TranscriptionListQuery,
-  {
-    filters,
-    entryCount,
-    orderOf,
-  }: { filters: Prisma.Sql; entryCount: Prisma.Sql; orderOf: (reversed: boolean) => Prisma.Sql },
+  selection: HistorySelection,
 ): Promise<{ ids: string[]; total: number }> {
   const pattern = substringPattern(q);
-  const [{ total, entries }] = (await db.$queryRaw<{ total: number; entries: number }[]>`
-    SELECT (SELECT count(*) FROM "Transcription" h WHERE ${filters} AND h."searchText" LIKE lower(${pattern}))::int AS total,
-           ${entryCount} AS entries`) as [{ total: number; entries: number }];
+  const { total, entries } = await countMatches(db, selection, pattern);
   if (total === 0 || query.offset >= total) return { ids: [], total };
   const window = nearerEnd(query, total);
-  const order = orderOf(window.reversed);
   const walked = ((window.offset + window.limit) * entries) / total;
-  const rows =
+  const ids =
     walked * (query.sort === "created_at" ? 1 : HEAP_VISIT_COST) < total
-      ? // `|| ''` keeps the trigram index out of this plan: the sort's index is walked in order.
-        await db.$queryRaw<{ id: string }[]>`
-          SELECT h."id" FROM "Transcription" h WHERE ${filters} AND (h."searchText" || '') LIKE lower(${pattern})
-          ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`
-      : await db.$queryRaw<{ id: string }[]>`
-          WITH m AS MATERIALIZED (
-            SELECT h."id", h."${Prisma.raw(SORT_COLUMNS[query.sort])}" FROM "Transcription" h
-            WHERE ${filters} AND h."searchText" LIKE lower(${pattern})
-          )
-          SELECT h."id" FROM m AS h ORDER BY ${order} LIMIT ${window.limit} OFFSET ${window.offset}`;
-  const ids = rows.map((r) => r.id);
+      ? await matchIdsWalked(db, selection, pattern, window)
+      : await matchIdsSorted(db, selection, pattern, window);
   return { ids: window.reversed ? ids.reverse() : ids, total };
 }
 

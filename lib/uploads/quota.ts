@@ -1,3 +1,4 @@
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
@@ -17,7 +18,7 @@ export interface PendingUploads {
 }
 
 export async function lockUserUploads(tx: Tx, userId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`uploads:${userId}`}))`;
+  await lockUntilCommit(tx, `uploads:${userId}`);
 }
 
 export async function pendingUploads(db: Tx, userId: string, now: Date): Promise<PendingUploads> {

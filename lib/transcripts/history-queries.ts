@@ -1,0 +1,105 @@
+import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { TranscriptionListQuery } from "@/lib/transcripts/schemas";
+
+// The statements that page a caller's history ("Transcription", h) for GET /v1/me/transcriptions; which of
+// them runs, over which window, is list-transcriptions.ts's choice. Every one reads the caller's rows only,
+// by an index with "userId" first (migrations flat_reads, flat_reads_indexes, history_covering_index).
+
+const SORT_COLUMNS = {
+  created_at: "createdAt",
+  duration_seconds: "durationSeconds",
+  total_seconds: "totalSeconds",
+} as const;
+
+/** Which of the caller's entries, in which order: the list query's filters and sort. */
+export type HistorySelection = Pick<TranscriptionListQuery, "platform" | "state" | "sort" | "order"> & {
+  userId: string;
+};
+
+/** Rows `offset` to `offset + limit` of the selection's order, or of its reverse. */
+export interface HistoryWindow {
+  reversed: boolean;
+  limit: number;
+  offset: number;
+}
+
+const orderOf = (selection: HistorySelection, reversed: boolean) => {
+  const direction = (selection.order === "asc") !== reversed ? "ASC" : "DESC";
+  return Prisma.raw(`h."${SORT_COLUMNS[selection.sort]}" ${direction}, h."id" ${direction}`);
+};
+
+/** The caller's entries with the selection's platform and state: on "Transcription" (h) or "HistoryCount" (c). */
+const filtersOf = (selection: HistorySelection, alias: "h" | "c") => {
+  const column = (name: string) => Prisma.raw(`${alias}."${name}"`);
+  return Prisma.join(
+    [
+      Prisma.sql`${column("userId")} = ${selection.userId}`,
+      ...(selection.platform ? [Prisma.sql`${column("platform")} = ${selection.platform}`] : []),
+      ...(selection.state ? [Prisma.sql`${column("state")} = ${selection.state}`] : []),
+    ],
+    " AND ",
+  );
+};
+
+/** The caller's entries with those filters, from the counts the trigger keeps (one row per platform and state). */
+const entryCount = (selection: HistorySelection) =>
+  Prisma.sql`(SELECT coalesce(sum(c."n"), 0) FROM "HistoryCount" c WHERE ${filtersOf(selection, "c")})::int`;
+
+/** The number of the caller's entries the selection holds (exact, from "HistoryCount"). */
+export async function countEntries(db: Db, selection: HistorySelection): Promise<number> {
+  return (await db.$queryRaw<{ entries: number }[]>`SELECT ${entryCount(selection)} AS entries`)[0]!.entries;
+}
+
+/** One window's ids, read from the index of the sort (the ids of a deep offset from the index alone). */
+export async function entryIds(db: Db, selection: HistorySelection, window: HistoryWindow): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+      SELECT h."id" FROM "Transcription" h WHERE ${filtersOf(selection, "h")}
+      ORDER BY ${orderOf(selection, window.reversed)} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The entries whose "searchText" holds `pattern` (LIKE, lowered: "searchText" is kept in lower case), counted
+ * exactly, and the selection's entries.
+ */
+export async function countMatches(
+  db: Db,
+  selection: HistorySelection,
+  pattern: string,
+): Promise<{ total: number; entries: number }> {
+  const [counts] = await db.$queryRaw<{ total: number; entries: number }[]>`
+    SELECT (SELECT count(*) FROM "Transcription" h WHERE ${filtersOf(selection, "h")} AND h."searchText" LIKE lower(${pattern}))::int AS total,
+           ${entryCount(selection)} AS entries`;
+  return counts!;
+}
+
+/** One window of the matches, by walking the sort's index and keeping the matches. */
+export async function matchIdsWalked(
+  db: Db,
+  selection: HistorySelection,
+  pattern: string,
+  window: HistoryWindow,
+): Promise<string[]> {
+  // `|| ''` keeps the trigram index out of this plan: the sort's index is walked in order.
+  const rows = await db.$queryRaw<{ id: string }[]>`
+          SELECT h."id" FROM "Transcription" h WHERE ${filtersOf(selection, "h")} AND (h."searchText" || '') LIKE lower(${pattern})
+          ORDER BY ${orderOf(selection, window.reversed)} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  return rows.map((row) => row.id);
+}
+
+/** One window of the matches, by finding them all (the trigram index, or the covering index) and sorting them. */
+export async function matchIdsSorted(
+  db: Db,
+  selection: HistorySelection,
+  pattern: string,
+  window: HistoryWindow,
+): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+          WITH m AS MATERIALIZED (
+            SELECT h."id", h."${Prisma.raw(SORT_COLUMNS[selection.sort])}" FROM "Transcription" h
+            WHERE ${filtersOf(selection, "h")} AND h."searchText" LIKE lower(${pattern})
+          )
+          SELECT h."id" FROM m AS h ORDER BY ${orderOf(selection, window.reversed)} LIMIT ${window.limit} OFFSET ${window.offset}`;
+  return rows.map((row) => row.id);
+}
