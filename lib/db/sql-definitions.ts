@@ -5,7 +5,7 @@
 // create, and sql-definitions.int.test.ts fails while any does. Both compare what PostgreSQL itself prints
 // (pg_get_functiondef, pg_get_triggerdef, pg_get_viewdef) for a database migrated from the history, before
 // and after running the files in a transaction that is rolled back: a file that changes nothing agrees,
-// whatever its spacing or comments outside a function's body (docs/decisions/0005-sql-objects-have-one-file-each.md).
+// whatever its spacing or comments outside a function's body (docs/decisions/0012-sql-objects-have-one-file-each.md).
 import "server-only";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";

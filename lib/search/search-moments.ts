@@ -1,6 +1,7 @@
 import { cjkNeedles } from "@/lib/search/cjk";
 import { findMoments } from "@/lib/search/find-moments";
-import type { SearchPlan, SearchScope } from "@/lib/search/search-plan";
+import type { SearchPlan } from "@/lib/search/search-plan";
+import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
 
