@@ -31,7 +31,7 @@ async function connectEmbedded(dataDir: string) {
     import("pglite-prisma-adapter"),
     import("@/lib/db/embedded"),
   ]);
-  // Where a start's time goes (issue 25): opening PGlite (restoring the build's snapshot on a fresh folder)
+  // Where a start's time goes: opening PGlite (restoring the build's snapshot on a fresh folder)
   // and the migration check (skipped when the folder's stamp names the committed migrations).
   const started = performance.now();
   const { pglite, start, applied } = await openEmbeddedDatabase(path.resolve(dataDir, "pglite"), {

@@ -1,4 +1,4 @@
-// Opens the embedded database (PGlite under DATA_DIR/pglite) doing as little as a start can (issue 25):
+// Opens the embedded database (PGlite under DATA_DIR/pglite) doing as little as a start can:
 // - a fresh data folder is copied from the database folder `npm run build` prepares (scripts/db-snapshot.ts:
 //   initdb and every migration already run, shut down cleanly) instead of running initdb in WebAssembly and
 //   then migrating. Copying its ~1,100 files takes about 0.2 s; restoring the same files from a
@@ -106,8 +106,8 @@ async function restoreSnapshot(dir: string, snapshot: string): Promise<boolean> 
 /**
  * Copies a database folder: directories and regular files, each file a copy-on-write clone where the file
  * system has them (Btrfs, XFS, APFS) and a plain copy elsewhere. Not `fs.cpSync`: on Node 20 it is written in
- * JavaScript and makes several more system calls per file; for the snapshot's ~1,100 files it took a median
- * 331 ms against 217 ms for this loop (7 runs each, issue 25). A database folder holds nothing but
+ * JavaScript and makes several more system calls per file, which the snapshot's ~1,100 files multiply. A
+ * database folder holds nothing but
  * directories and files; anything else is refused rather than copied wrongly.
  */
 function copyFolder(from: string, to: string): void {

@@ -1,4 +1,4 @@
-// The migrations of issue 44 (flat reads) on databases that already hold rows: the history's trigram index,
+// The flat-reads migrations (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md) on databases that already hold rows: the history's trigram index,
 // searchText kept in lower case (lowered in committed batches), the search probe's index and the history's
 // covering index, on PostgreSQL and on embedded PGlite. lib/db/migrate.int.test.ts tests the runner itself.
 import { createHash } from "node:crypto";

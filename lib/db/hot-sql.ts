@@ -7,8 +7,8 @@ import { embeddedDatabase, pgPool } from "@/lib/db/client";
 // straight to the database's own driver: on PostgreSQL as named prepared statements (PostgreSQL parses and
 // plans each once per connection), on the embedded database through PGlite's own query (its one session is
 // shared with Prisma; PGlite runs a query only between Prisma's transactions). The ORM's per-query work
-// (about a millisecond a query under load, several times the driver's own: issue 25) is skipped, and so is
-// loading Prisma's query compiler (about 0.3 s, once per process) for a request that needs nothing else.
+// (several times the driver's own under load) is skipped, and so is loading Prisma's query compiler (once
+// per process) for a request that needs nothing else.
 // Everything else goes through Prisma.
 
 /** `timestamp without time zone` (Prisma's DateTime): stored as UTC, read back as UTC (both drivers' default is local time). */

@@ -13,7 +13,7 @@ export type SearchPlan = { inOrder: boolean };
 /**
  * At most this many matching passages are ranked: a query matching more (a frequent word, common words
  * OR'ed) is ranked among the first this many visible ones found, so that its cost does not grow with the
- * index (issue 44: at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
+ * index (at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
  * one query ranks the same candidates (the same statement up to its OFFSET), so pages neither repeat nor
  * skip a moment. The bound is the deepest position a page can reach (SEARCH_MAX_OFFSET plus the largest
  * page: 1,050), so every page that can be asked for is full unless one transcript holds more than 3 of the
@@ -27,7 +27,7 @@ const SCAN_ROW_COST = 3;
 /**
  * Whether the candidates are found by reading the passages in table order, testing each against the query
  * and stopping at SEARCH_MAX_CANDIDATES visible matches (true), instead of the word index's bitmap (false).
- * The bitmap holds every match before the first is read (issue 44: 97,000 for a word in 10 % of a million
+ * The bitmap holds every match before the first is read (97,000 for a word in 10 % of a million
  * passages, 20-22 of the statement's 45 ms), and reading in order stops after about SEARCH_MAX_CANDIDATES ×
  * passages ÷ (matches × visibleShare) rows (10,500 there: 10-14 ms with the visibility checks). A row read
  * and tested costs about SCAN_ROW_COST bitmap entries (0.56 against 0.21 µs at a million, four readings of

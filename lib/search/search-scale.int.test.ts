@@ -1,4 +1,4 @@
-// A frequent word (issue 44): more matching passages than SEARCH_MAX_CANDIDATES. The public and library
+// A frequent word: more matching passages than SEARCH_MAX_CANDIDATES. The public and library
 // searches rank a bounded set, and paging through it in pages of any size gives the same moments in the
 // same order: none twice, none skipped, most relevant first, at most 3 per transcript; and the same moments
 // whichever way the public plan finds its candidates (search-plan.ts).
@@ -133,7 +133,7 @@ describe("a word in more passages than are ranked", () => {
   });
 });
 
-describe("reading in table order, by the query's matches (issue 44)", () => {
+describe("reading in table order, by the query's matches", () => {
   it("is chosen where reading stops sooner than the bitmap of every match is built", () => {
     // 1,050 candidates, a row read costing 3 bitmap entries: matches² × visible share ≥ 3 × 1,050 × passages.
     expect(scansInOrder(97_177, 1_000_000, 1)).toBe(true); // the bench's frequent word, everything published
@@ -146,7 +146,7 @@ describe("reading in table order, by the query's matches (issue 44)", () => {
   });
 });
 
-describe("the library, from the caller's entries and their words (issue 44)", () => {
+describe("the library, from the caller's entries and their words", () => {
   it("finds the moments of the caller's done entries only", async () => {
     const found = await searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 }));
     expect(found.results.map((m) => m.transcript_id).sort()).toEqual(["lh-1", "lh-2", "lh-3", "lh-4", "lh-5", "lh-6"]);

@@ -1,4 +1,4 @@
-// Explore's count per transcript against the public viewer's (issue 39, item 4): the figure next to a moment
+// Explore's count per transcript against the public viewer's: the figure next to a moment
 // on /explore?q= is the one the transcript's page says when the link is followed, on the real TED "Grit"
 // captions, and it follows the publisher's correction as the page does.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,7 +49,7 @@ async function viewerCount(q: string): Promise<number> {
 const inText = (texts: string[], needle: string) =>
   texts.reduce((sum, text) => sum + text.toLowerCase().split(needle).length - 1, 0);
 
-describe("Explore's count per transcript (issue 39)", () => {
+describe("Explore's count per transcript", () => {
   it("is the count the transcript's page shows, not the number of moments listed", async () => {
     const { exploreMoments } = await import("@/components/public/explore-moments");
     const found = await exploreMoments("grit");

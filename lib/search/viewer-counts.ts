@@ -3,7 +3,7 @@ import { findPublished } from "@/lib/publishing/public-transcript";
 import { serializePublicTranscript } from "@/lib/publishing/serializers";
 
 // How many times the public viewer (/t/{slug}?q=…) will say a query occurs in a transcript, for Explore's
-// moments (issue 39, item 4): the same text the page draws (the publisher's view, lib/publishing) counted by
+// moments: the same text the page draws (the publisher's view, lib/publishing) counted by
 // the viewer's own rule (findMatches: each case-insensitive occurrence of the words, in order, in one line).
 // The index search (find-moments.ts) finds moments by stems and ranks passages; it never counts. This reads
 // whole transcripts, so it is for the few on one page only: at most VIEWER_COUNT_MAX_TRANSCRIPTS slugs.
