@@ -52,7 +52,7 @@ export async function seedTranscript(db: PrismaClient, userId: string, options: 
     },
   });
   const state = options.state ?? "done";
-  await db.historyEntry.create({
+  await db.transcription.create({
     data: {
       userId,
       platform,

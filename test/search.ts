@@ -44,7 +44,7 @@ export async function storeTranscript(
   const entries = [];
   for (const userId of options.userIds ?? []) {
     entries.push(
-      await db.historyEntry.create({
+      await db.transcription.create({
         data: {
           userId,
           platform,

@@ -18,7 +18,7 @@ import {
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { MIGRATIONS, MIGRATIONS_DIR, useMigrationsDatabase } from "@/test/migrations-db";
 
-// Each model's table: its name, or the name its @@map keeps (HistoryEntry is stored as "Transcription").
+// Each model's table: its name, or the name its @@map keeps.
 const MODELS = [...readFileSync("prisma/schema.prisma", "utf8").matchAll(/^model (\w+) \{([^}]*)\}/gm)].map(
   (m) => /@@map\("([^"]+)"\)/.exec(m[2]!)?.[1] ?? m[1],
 );
@@ -252,7 +252,7 @@ describe("applyMigrations on embedded PGlite", () => {
           segments: [],
         },
       });
-      await prisma.historyEntry.create({
+      await prisma.transcription.create({
         data: {
           userId: user.id,
           platform: "youtube",

@@ -276,7 +276,7 @@ describe("revisions", () => {
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
     await patch(author, transcript.id, { segments: replaceAll(gritSegments(), /\bgrit\b/gi, "GONE") });
     expect(await ctx.db.transcriptRevision.count({ where: { userId: author.userId } })).toBe(1);
-    const entry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: author.userId } });
+    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: author.userId } });
     const { deleteTranscription } = await import("@/lib/transcripts/delete-transcription");
     await deleteTranscription(author.userId, entry.id);
     expect(await ctx.db.transcriptRevision.count({ where: { userId: author.userId } })).toBe(0);

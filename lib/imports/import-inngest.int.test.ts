@@ -72,7 +72,7 @@ describe("imports on the Inngest driver", () => {
     expect(links).toBeGreaterThanOrEqual(1);
     const batch = await database.db.importBatch.findUniqueOrThrow({ where: { id: batch_id } });
     expect(batch).toMatchObject({ status: "done", total: 5, done: 5, failed: 0, skipped: 0 });
-    const entries = await database.db.historyEntry.findMany({ where: { userId: user.id } });
+    const entries = await database.db.transcription.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(5);
     expect(entries.every((e) => e.origin === "captions" && e.state === "done")).toBe(true);
     const jobs = await database.db.job.findMany({ where: { userId: user.id } });

@@ -125,7 +125,7 @@ describe("GET /v1/import/{batch_id}/items", () => {
     expect(byStatus("done").every((i) => i.job_id !== null && i.note === null)).toBe(true);
 
     // Done and skipped items name the transcript of their history entry, which the owner can open.
-    const entries = await ctx.db.historyEntry.findMany({ where: { userId: owner.user.id, state: "done" } });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: owner.user.id, state: "done" } });
     const historyIds = new Set(entries.map((e) => e.transcriptId));
     const finished = [...byStatus("done"), ...byStatus("skipped")];
     expect(new Set(finished.map((i) => i.transcript_id)).size).toBe(4);

@@ -83,7 +83,7 @@ async function listItems(ctx: ImportContext, io: StepContext): Promise<Partial<I
   const keys = sources.flatMap((s) => (s ? [{ platform: s.platform, videoId: s.videoId }] : []));
   const existing = new Set<string>();
   for (let i = 0; i < keys.length; i += INSERT_CHUNK) {
-    const rows = await db.historyEntry.findMany({
+    const rows = await db.transcription.findMany({
       where: { userId: ctx.userId, lang: ctx.lang, OR: keys.slice(i, i + INSERT_CHUNK) },
       select: { platform: true, videoId: true },
     });

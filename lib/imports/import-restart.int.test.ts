@@ -116,7 +116,7 @@ describe("an import across a killed runner", () => {
       return row && ["done", "partial", "error"].includes(row.status) ? row : null;
     });
     expect(batch).toMatchObject({ status: "done", total: EPISODES, done: EPISODES, failed: 0, skipped: 0 });
-    const entries = await ctx.db.historyEntry.findMany({ where: { userId: user.id } });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(EPISODES);
     expect(entries.every((e) => e.state === "done")).toBe(true);
     const transcribeJobs = await ctx.db.job.findMany({

@@ -93,7 +93,7 @@ describe("imports", () => {
       note: null,
       title: `Generated show (${EPISODES})`,
     });
-    const entries = await ctx.db.historyEntry.findMany({ where: { userId: user.id } });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(EPISODES);
     expect(entries.every((e) => e.state === "done" && e.origin === "asr" && e.totalSeconds === 1)).toBe(true);
     const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });

@@ -66,7 +66,7 @@ export async function listImportItems(
       const at = key.indexOf(":");
       return { platform: key.slice(0, at), videoId: key.slice(at + 1) };
     });
-    const entries = await db.historyEntry.findMany({
+    const entries = await db.transcription.findMany({
       where: { userId, lang: batch.lang, transcriptId: { not: null }, OR: keys },
       select: { platform: true, videoId: true, transcriptId: true },
     });

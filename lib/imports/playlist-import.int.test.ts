@@ -100,7 +100,7 @@ describe("a YouTube playlist import", () => {
       [`youtube:${FAKE_IDS.unavailable}`, "A removed video", 60, "failed"],
     ]);
     expect(items[2]!.note).toMatch(/unavailable/i);
-    const entries = await world.ctx.db.historyEntry.findMany({ where: { userId }, orderBy: { videoId: "asc" } });
+    const entries = await world.ctx.db.transcription.findMany({ where: { userId }, orderBy: { videoId: "asc" } });
     expect(entries.map((e) => [e.platform, e.videoId, e.state, e.origin])).toEqual([
       ["youtube", RECORDED_ID, "done", "captions"],
       ["youtube", FAKE_IDS.captioned, "done", "captions"],
@@ -110,6 +110,6 @@ describe("a YouTube playlist import", () => {
 
     const second = await importPlaylist(headers);
     expect(second.batch).toMatchObject({ total: 3, done: 0, skipped: 2, failed: 1, status: "partial" });
-    expect(await world.ctx.db.historyEntry.count({ where: { userId } })).toBe(2);
+    expect(await world.ctx.db.transcription.count({ where: { userId } })).toBe(2);
   }, 240_000);
 });

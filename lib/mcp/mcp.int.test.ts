@@ -295,7 +295,7 @@ describe("with an API key", () => {
       /^This video has no captions in 'ja'\. It has captions in: .*\ben\b.*\bde\b.*Call get_transcript with one of those as lang, or with recognize: true/,
     );
     expect(text(asked)).not.toMatch(/\/v1\//);
-    expect(await ctx.db.historyEntry.count({ where: { userId: caller.userId, lang: "ja" } })).toBe(0);
+    expect(await ctx.db.transcription.count({ where: { userId: caller.userId, lang: "ja" } })).toBe(0);
   });
 
   it("messages name tools, not REST paths", async () => {

@@ -123,7 +123,7 @@ describe("errors in the user's words, the cause in the log", () => {
       expect(entry?.title).toBe("lecture.mp3");
       expect(entry?.error?.message).toBe(job.errorMessage);
       expect(entry?.error?.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|ASR_|job|[0-9a-z]{20,}/i);
-      expect(await ctx.db.historyEntry.count({ where: { userId, state: "error" } })).toBe(1);
+      expect(await ctx.db.transcription.count({ where: { userId, state: "error" } })).toBe(1);
     } finally {
       await runner.stop();
       logs.restore();

@@ -262,7 +262,7 @@ describe("published transcripts (podcast:transcript) as captions", () => {
     expect(transcript.segments[0]!.start).toBe(0.5);
     expect(transcript.segments.map((s) => s.text).join(" ")).toContain("I am your father.");
 
-    const entry = await ctx.db.historyEntry.findFirst({ where: { userId: user.id, platform: "podcast" } });
+    const entry = await ctx.db.transcription.findFirst({ where: { userId: user.id, platform: "podcast" } });
     expect(entry).toMatchObject({ origin: "captions", state: "done" });
 
     // Another user who never resolved that feed does not get it (a feed may name any audio URL).

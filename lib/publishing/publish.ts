@@ -32,7 +32,7 @@ export async function publishTranscript(
 ): Promise<PublishResponse> {
   const key = await sourceKey(request.url, deps);
   const db = await getDb();
-  const entry = await db.historyEntry.findUnique({
+  const entry = await db.transcription.findUnique({
     where: { userId_platform_videoId_lang: { userId, ...key, lang: request.lang } },
     include: { transcript: { select: { id: true, title: true } } },
   });

@@ -201,7 +201,7 @@ describe("speech recognition jobs", () => {
     const seconds = job.transcript.duration_seconds;
     expect(seconds).toBeGreaterThan(0);
     expect((await getSubscription(user.id)).used_seconds).toBe(seconds);
-    const entry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: user.id } });
+    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: user.id } });
     expect(entry).toMatchObject({
       state: "done",
       jobId: accepted.job_id,
@@ -247,7 +247,7 @@ describe("speech recognition jobs", () => {
     const failed = await waitForJob((res.json as { job_id: string }).job_id, auth);
     expect(failed.json).toMatchObject({ status: "error", error: { code: "asr_rejected" }, transcript: null });
     expect((await getSubscription(user.id)).used_seconds).toBe(0);
-    expect(await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({
+    expect(await ctx.db.transcription.findFirstOrThrow({ where: { userId: user.id } })).toMatchObject({
       state: "error",
     });
   });
@@ -407,7 +407,7 @@ describe("speech recognition jobs", () => {
     expect(res.status).toBe(402);
     expect(res.json).toMatchObject({ code: "allowance_exhausted" });
     expect(await ctx.db.job.count({ where: { userId: user.id } })).toBe(0);
-    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("a link that is not audio is refused; other users' jobs, unknown ids and bad formats too", async () => {

@@ -13,7 +13,7 @@ export async function findAutoTranscript(
   variant: string,
 ): Promise<StoredTranscript | null> {
   const db = await getDb();
-  const entry = await db.historyEntry.findUnique({
+  const entry = await db.transcription.findUnique({
     where: {
       userId_platform_videoId_lang: { userId, platform: source.platform, videoId: source.videoId, lang: "auto" },
     },

@@ -11,7 +11,7 @@ import { expirePublicPages } from "@/lib/cache/public-pages";
 export async function deleteTranscription(userId: string, id: string): Promise<void> {
   const db = await getDb();
   const unpublished = await db.$transaction(async (tx) => {
-    const entry = await tx.historyEntry.findFirst({
+    const entry = await tx.transcription.findFirst({
       where: { id, userId },
       select: { id: true, state: true, jobId: true, transcriptId: true },
     });
@@ -26,7 +26,7 @@ export async function deleteTranscription(userId: string, id: string): Promise<v
         );
       }
     }
-    await tx.historyEntry.delete({ where: { id: entry.id } });
+    await tx.transcription.delete({ where: { id: entry.id } });
     if (!entry.transcriptId) return [];
     await tx.transcriptRevision.deleteMany({ where: { userId, transcriptId: entry.transcriptId } });
     const published = await tx.publication.findMany({

@@ -194,7 +194,7 @@ describe("DELETE /v1/me/transcriptions/{id}", () => {
   it("refuses a running transcription with 409 and deletes it once its job has failed", async () => {
     const caller = await createCaller(ctx.db);
     const job = await ctx.db.job.create({ data: { userId: caller.userId, input: {}, status: "running" } });
-    const entry = await ctx.db.historyEntry.create({
+    const entry = await ctx.db.transcription.create({
       data: {
         userId: caller.userId,
         platform: "upload",
@@ -220,7 +220,7 @@ describe("DELETE /v1/me/transcriptions/{id}", () => {
       where: { id: job.id },
       data: { status: "error", errorCode: "asr_failed", errorMessage: "The audio could not be decoded." },
     });
-    await ctx.db.historyEntry.update({ where: { id: entry.id }, data: { state: "error" } });
+    await ctx.db.transcription.update({ where: { id: entry.id }, data: { state: "error" } });
     expect((await history(caller.userId)).transcriptions[0].error).toEqual({
       code: "asr_failed",
       message: "The audio could not be decoded.",

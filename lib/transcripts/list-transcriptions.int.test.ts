@@ -40,7 +40,7 @@ beforeAll(async () => {
       },
     });
     for (const userId of i % 3 === 0 ? [me, other] : [me]) {
-      await ctx.db.historyEntry.create({
+      await ctx.db.transcription.create({
         data: {
           userId,
           platform: PLATFORMS[i % 3]!,
@@ -67,7 +67,7 @@ const list = (userId: string, query: Record<string, string | number>) =>
 /** The list as it used to be read: Prisma's contains (ILIKE) on each field, a count, ORDER BY sort, id. */
 async function expected(userId: string, query: Record<string, string>) {
   const q = query.q;
-  const where: Prisma.HistoryEntryWhereInput = {
+  const where: Prisma.TranscriptionWhereInput = {
     userId,
     ...(q
       ? {
@@ -84,7 +84,7 @@ async function expected(userId: string, query: Record<string, string>) {
   };
   const column = SORTS[(query.sort ?? "created_at") as keyof typeof SORTS];
   const order = (query.order ?? "desc") as "asc" | "desc";
-  const rows = await ctx.db.historyEntry.findMany({
+  const rows = await ctx.db.transcription.findMany({
     where,
     orderBy: [{ [column]: order }, { id: order }],
     select: { id: true },
@@ -137,7 +137,7 @@ describe("the history list", () => {
     const theirs = await list(other, { q: "ocean", limit: 100 });
     expect(mine.total).toBe(12);
     expect(theirs.total).toBe(4);
-    const theirIds = new Set((await ctx.db.historyEntry.findMany({ where: { userId: other } })).map((h) => h.id));
+    const theirIds = new Set((await ctx.db.transcription.findMany({ where: { userId: other } })).map((h) => h.id));
     expect(mine.transcriptions.some((t) => theirIds.has(t.id))).toBe(false);
     expect((await list(me, { q: "50%", limit: 100 })).total).toBe(5);
     expect((await list(me, { q: "off_9" })).transcriptions.map((t) => t.video_id)).toEqual(["vid009"]);
@@ -154,12 +154,12 @@ describe("the history list", () => {
     expect((await list(me, { q: "airship" })).total).toBe(1);
 
     const before = await list(me, { state: "error" });
-    const entry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: me, videoId: "vid001" } });
-    await ctx.db.historyEntry.update({ where: { id: entry.id }, data: { state: "error" } });
+    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: me, videoId: "vid001" } });
+    await ctx.db.transcription.update({ where: { id: entry.id }, data: { state: "error" } });
     expect((await list(me, { state: "error" })).total).toBe(before.total + 1);
-    await ctx.db.historyEntry.delete({ where: { id: entry.id } });
+    await ctx.db.transcription.delete({ where: { id: entry.id } });
     expect((await list(me, { state: "error" })).total).toBe(before.total);
-    expect((await list(me, {})).total).toBe(await ctx.db.historyEntry.count({ where: { userId: me } }));
+    expect((await list(me, {})).total).toBe(await ctx.db.transcription.count({ where: { userId: me } }));
     // A transcript deleted: the entry stays (transcriptId set null) and is no longer found by its title.
     const gone = await ctx.db.transcript.findFirstOrThrow({ where: { videoId: "vid002" } });
     await ctx.db.transcript.delete({ where: { id: gone.id } });

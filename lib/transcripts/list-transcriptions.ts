@@ -104,7 +104,7 @@ export async function listTranscriptions(userId: string, query: TranscriptionLis
   const db = await getDb();
   const { ids, total } = await pageIds(db, userId, query);
   const found = ids.length
-    ? await db.historyEntry.findMany({
+    ? await db.transcription.findMany({
         where: { id: { in: ids } },
         include: { transcript: { select: { title: true, sourceUrl: true } } },
       })

@@ -68,14 +68,14 @@ async function settleMeasured(jobId: string, ctx: TranscribeContext, measured: n
         await allowanceRefusal(tx, ctx.userId, "This audio is", measured),
       );
     }
-    await tx.historyEntry.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
+    await tx.transcription.updateMany({ where: { jobId }, data: { totalSeconds: measured } });
   });
 }
 
 /** The file's own title (its tag) for the job and its history entries, in place of the URL's file name. */
 async function retitle(jobId: string, title: string): Promise<Partial<TranscribeContext>> {
   const db = await getDb();
-  await db.historyEntry.updateMany({ where: { jobId }, data: { title } });
+  await db.transcription.updateMany({ where: { jobId }, data: { title } });
   return { title, titleFromFile: false };
 }
 

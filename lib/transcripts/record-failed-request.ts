@@ -44,12 +44,12 @@ async function storeFailure(userId: string, key: { platform: string; videoId: st
     createdAt: new Date(),
   };
   await db.$transaction(async (tx) => {
-    const created = await tx.historyEntry.createMany({
+    const created = await tx.transcription.createMany({
       data: [{ userId, ...key, origin: null, ...failure }],
       skipDuplicates: true,
     });
     if (created.count === 0) {
-      await tx.historyEntry.updateMany({ where: { userId, ...key, state: "error" }, data: failure });
+      await tx.transcription.updateMany({ where: { userId, ...key, state: "error" }, data: failure });
     }
     // Bounded: only the newest failed requests (entries that failed before any job ran) are kept.
     await tx.$executeRaw`

@@ -21,19 +21,19 @@ export async function recordTranscription(userId: string, transcript: Transcript
   await db.$transaction(
     async (tx) => {
       // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.
-      const created = await tx.historyEntry.createMany({
+      const created = await tx.transcription.createMany({
         data: [{ ...entry, ...done }],
         skipDuplicates: true,
       });
       if (created.count === 0) {
         // A failed entry (a failed link request, never charged, or a failed job, refunded) becomes this
         // transcript and is charged now; any other existing entry is free.
-        const revived = await tx.historyEntry.updateMany({
+        const revived = await tx.transcription.updateMany({
           where: { ...entry, state: "error" },
           data: { ...done, jobId: null, errorCode: null, errorMessage: null, createdAt: new Date() },
         });
         if (revived.count === 0) {
-          await tx.historyEntry.updateMany({
+          await tx.transcription.updateMany({
             where: { ...entry, transcriptId: null },
             data: { transcriptId: transcript.id },
           });

@@ -1,10 +1,10 @@
-import type { HistoryEntry, Transcript } from "@/lib/generated/prisma/client";
+import type { Transcription, Transcript } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
 import type { transcriptionEntrySchema } from "@/lib/transcripts/schemas";
 
 // A history entry's serialiser; the transcript's own are the read model's (lib/transcripts/read).
 
-export type HistoryEntryRow = HistoryEntry & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
+export type TranscriptionRow = Transcription & { transcript: Pick<Transcript, "title" | "sourceUrl"> | null };
 export type JobFailure = { code: string; message: string };
 
 /** A fixed-address thumbnail, for the platforms that have one (no lookup needed). */
@@ -16,7 +16,7 @@ export function thumbnailUrl(platform: string, videoId: string): string | null {
 
 /** A history entry; `jobFailure` is its failed job's error, when it has one. */
 export function serializeTranscription(
-  row: HistoryEntryRow,
+  row: TranscriptionRow,
   jobFailure?: JobFailure | null,
 ): z.infer<typeof transcriptionEntrySchema> {
   const requestFailure = row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;

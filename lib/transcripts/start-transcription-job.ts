@@ -33,7 +33,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
     async (tx) => {
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
       // ON CONFLICT DO NOTHING waits for a concurrent insert of the same entry to commit or roll back.
-      await tx.historyEntry.createMany({
+      await tx.transcription.createMany({
         data: [{ ...key, origin: "asr", state: "in_progress" }],
         skipDuplicates: true,
       });
@@ -70,7 +70,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         errorMessage: null,
         ...(request.title ? { title: request.title } : {}),
       };
-      await tx.historyEntry.update({ where: { userId_platform_videoId_lang: key }, data: fields });
+      await tx.transcription.update({ where: { userId_platform_videoId_lang: key }, data: fields });
       return { jobId: job.id, status: "queued" as const };
     },
     { timeout: 20_000, maxWait: 20_000 },

@@ -240,7 +240,7 @@ export const transcribePipeline = definePipeline<TranscribeContext>({
   ],
   async onSuccess(ctx, io) {
     const seconds = ctx.durationSeconds ?? 0;
-    await io.tx.historyEntry.updateMany({
+    await io.tx.transcription.updateMany({
       where: { jobId: io.jobId },
       data: { state: "done", transcriptId: ctx.transcriptId ?? null, durationSeconds: seconds, totalSeconds: seconds },
     });
@@ -266,7 +266,7 @@ export const transcribePipeline = definePipeline<TranscribeContext>({
   },
   async onFailure(ctx, failure, io) {
     await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
-    await io.tx.historyEntry.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
+    await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
     const event = {
       jobId: io.jobId,
       platform: ctx.platform,

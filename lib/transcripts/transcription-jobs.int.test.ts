@@ -79,7 +79,7 @@ describe("one job, one charge", () => {
     expect(jobs[0]).toMatchObject({ id: jobIds[0], status: "queued", reservedSecs: 300 });
     // Charged once: 300 of 900, not 900 and seven 402s.
     expect((await usage(user.id)).map((row) => row.usedSeconds)).toEqual([300]);
-    expect(await ctx.db.historyEntry.findMany({ where: { userId: user.id } })).toMatchObject([
+    expect(await ctx.db.transcription.findMany({ where: { userId: user.id } })).toMatchObject([
       { jobId: jobIds[0], state: "in_progress", totalSeconds: 300 },
     ]);
   });
@@ -115,7 +115,7 @@ describe("one job, one charge", () => {
       expect(((answer as PromiseRejectedResult).reason as ApiError).status).toBe(402);
     }
     expect(await ctx.db.job.count({ where: { userId: user.id } })).toBe(0);
-    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
     expect((await usage(user.id)).map((row) => row.usedSeconds)).toEqual([700]);
   });
 });

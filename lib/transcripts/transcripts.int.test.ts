@@ -298,7 +298,7 @@ describe("GET /v1/me/transcriptions", () => {
       { platform: "youtube", videoId: "zzzabcdzzzz", durationSeconds: 0, totalSeconds: 0, state: "error" },
     ];
     for (const [i, row] of rows.entries()) {
-      await ctx.db.historyEntry.create({ data: { ...base, ...row, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) } });
+      await ctx.db.transcription.create({ data: { ...base, ...row, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) } });
     }
     const list = (q: Record<string, string>) => listTranscriptions(user.id, transcriptionListQuerySchema.parse(q));
     expect((await list({})).transcriptions.map((t) => t.video_id)).toEqual([

@@ -151,7 +151,7 @@ describe("YouTube captions end to end", () => {
         cause: "youtube_bot_check",
         setting: "YOUTUBE_PROXIES or YOUTUBE_POT_PROVIDER_URL",
       });
-      expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
+      expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
     } finally {
       fake.scenarios.clear();
     }
@@ -170,6 +170,6 @@ describe("YouTube captions end to end", () => {
     expect(await outcome(FAKE_IDS.unavailable)).toEqual({ status: 404, code: "video_unavailable" });
     expect(await outcome(FAKE_IDS.ageRestricted)).toEqual({ status: 403, code: "age_restricted" });
     expect(await outcome(FAKE_IDS.noCaptions)).toEqual({ status: 503, code: "asr_not_configured" });
-    expect(await ctx.db.historyEntry.count({ where: { userId: user.id } })).toBe(0);
+    expect(await ctx.db.transcription.count({ where: { userId: user.id } })).toBe(0);
   });
 });

@@ -57,8 +57,8 @@ describe("the data-scale seed", () => {
   it("writes the columns the app writes", async () => {
     const app = await ctx.db.transcript.findFirstOrThrow({ where: { lang: "en-GB" } });
     expect(setColumns(seededTranscript)).toEqual(setColumns(app as Record<string, unknown>));
-    const seededEntry = await ctx.db.historyEntry.findUniqueOrThrow({ where: { id: "sh-7" } });
-    const appEntry = await ctx.db.historyEntry.findFirstOrThrow({ where: { userId: "app-user" } });
+    const seededEntry = await ctx.db.transcription.findUniqueOrThrow({ where: { id: "sh-7" } });
+    const appEntry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: "app-user" } });
     expect(setColumns(seededEntry)).toEqual(setColumns(appEntry));
     expect(seededEntry.origin).toBe(appEntry.origin);
     expect(seededEntry.searchText).toBe(appEntry.searchText);

@@ -123,7 +123,7 @@ describe("the app process is killed with jobs in flight", () => {
     const recoverySeconds = (Date.now() - killedAt) / 1000;
 
     const jobs = await ctx.db.job.findMany({ where: { id: { in: ids } } });
-    const entries = await ctx.db.historyEntry.findMany({ where: { userId: caller.userId } });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: caller.userId } });
     const periods = await ctx.db.usagePeriod.findMany({ where: { userId: caller.userId } });
     const used = periods.reduce((sum, p) => sum + p.usedSeconds, 0);
     const held = jobs.reduce((sum, j) => sum + j.reservedSecs, 0);

@@ -113,7 +113,7 @@ export async function checkRecogniserFault(
   for (const job of afterFailure.jobs)
     expect(job).toMatchObject({ status: "error", attempts: options.attempts, reservedSecs: 0 });
   expect(afterFailure.used).toBe(0);
-  const entries = await world.db.historyEntry.findMany({ where: { userId: caller.userId } });
+  const entries = await world.db.transcription.findMany({ where: { userId: caller.userId } });
   expect(entries.map((e) => e.state)).toEqual(jobIds.map(() => "error"));
   expect(options.paidCalls()).toBe(paidBefore); // nothing was paid for
 

@@ -47,7 +47,7 @@ describe("a platform answers 429", () => {
     expect(calls).toBeLessThanOrEqual(10); // and gave up
     // History lists the failed request with its reason, uncharged.
     expect(
-      await ctx.db.historyEntry.findMany({
+      await ctx.db.transcription.findMany({
         where: { userId: caller.userId },
         select: { state: true, errorCode: true, durationSeconds: true },
       }),

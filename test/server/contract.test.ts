@@ -373,7 +373,7 @@ test("every operation answers only as /openapi.json documents, and each succeeds
     },
   );
 
-  await call(me, "DELETE /v1/me/transcriptions/{id}", { id: await historyEntryOf(me, transcript.id) });
+  await call(me, "DELETE /v1/me/transcriptions/{id}", { id: await transcriptionOf(me, transcript.id) });
   await call(me, "POST /v1/me/sessions/revoke"); // last: it ends the session the calls above used
 
   // Coverage, and the figures for the record.
@@ -399,7 +399,7 @@ test("every operation answers only as /openapi.json documents, and each succeeds
 });
 
 /** The history entry (DELETE /v1/me/transcriptions/{id}'s id) of a transcript, from the caller's list. */
-async function historyEntryOf(me: APIRequestContext, transcriptId: string): Promise<string> {
+async function transcriptionOf(me: APIRequestContext, transcriptId: string): Promise<string> {
   const list = await call(me, "GET /v1/me/transcriptions");
   const items = (list.json as { transcriptions: { id: string; transcript_id: string | null }[] }).transcriptions;
   const entry = items.find((item) => item.transcript_id === transcriptId) ?? items[0];

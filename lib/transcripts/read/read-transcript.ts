@@ -67,7 +67,7 @@ async function newestRevision(userId: string, transcriptId: string) {
 
 async function transcriptInHistory(userId: string, transcriptId: string): Promise<Transcript> {
   const db = await getDb();
-  const entry = await db.historyEntry.findFirst({ where: { userId, transcriptId }, include: { transcript: true } });
+  const entry = await db.transcription.findFirst({ where: { userId, transcriptId }, include: { transcript: true } });
   if (!entry?.transcript) throw errors.notFound("No transcript with this id in your history.");
   return entry.transcript;
 }
