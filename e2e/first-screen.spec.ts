@@ -117,9 +117,12 @@ test("on a wide screen the find box and its count stay in view while stepping th
   const { id } = await published(page);
   await page.goto(`/dashboard?transcript=${id}`);
   const search = page.getByTestId("transcript-search");
-  await search.fill("the");
   const count = page.getByTestId("search-count");
-  await expect(count).toHaveText(/^1 of \d+$/);
+  // Text typed before the page has hydrated is reset by React's controlled input: type again until it counts.
+  await expect(async () => {
+    await search.fill("the");
+    await expect(count).toHaveText(/^1 of \d+$/, { timeout: 2000 });
+  }).toPass();
   const total = Number(/of (\d+)/.exec((await count.textContent()) ?? "")![1]);
   // Step on until the page has scrolled well down (the matches below the first screen).
   for (let i = 2; i <= total; i++) {
