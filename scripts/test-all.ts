@@ -46,14 +46,14 @@ function e2eShards(): Step[] {
         name: "e2e",
         command: "playwright test --output=test-results/e2e",
         budget: E2E_BUDGET,
-        needs: ["build", "chromium"],
+        needs: ["build", "snapshot", "chromium"],
       },
     ];
   return Array.from({ length: shards }, (_, i) => ({
     name: `e2e ${i + 1}/${shards}`,
     command: `playwright test --shard=${i + 1}/${shards} --output=test-results/e2e-${i + 1}`,
     budget: E2E_BUDGET,
-    needs: ["build", "chromium"],
+    needs: ["build", "snapshot", "chromium"],
     env: { E2E_PORT: String(e2ePort + 20 * i), E2E_RUN_ID: `${runId}-${i + 1}` },
   }));
 }
@@ -63,6 +63,9 @@ const E2E_BUDGET = 7 * 60;
 const STEPS: Step[] = [
   // The typecheck step runs tsc itself; the build need not do it again.
   { name: "build", command: "next build", budget: 90, env: { VERBATIM_BUILD_SKIP_TYPECHECK: "1" } },
+  // What `npm run build`'s postbuild does: the embedded database every app of the suites below starts from, so each
+  // restores it as a user's first start does instead of running every migration again.
+  { name: "snapshot", command: "tsx scripts/db-snapshot.ts", budget: 30, needs: ["build"] },
   { name: "chromium", command: "tsx test/chromium.ts", budget: 30 },
   ...e2eShards(),
   // Right after e2e, so the apps they share are stopped before the other steps run.
@@ -71,7 +74,7 @@ const STEPS: Step[] = [
         name: "server",
         command: "vitest run --config vitest.server.config.ts",
         budget: 2 * 60,
-        needs: ["build"],
+        needs: ["build", "snapshot"],
         apps: true,
       }
     : {
@@ -79,11 +82,16 @@ const STEPS: Step[] = [
         name: "server",
         command: "vitest run --config vitest.server.config.ts",
         budget: 2 * 60,
-        needs: ["build"],
+        needs: ["build", "snapshot"],
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
   { name: "integration", command: "vitest run --config vitest.integration.config.ts", budget: 4 * 60 },
-  { name: "faults", command: "vitest run --config vitest.faults.config.ts", budget: 2 * 60, needs: ["build"] },
+  {
+    name: "faults",
+    command: "vitest run --config vitest.faults.config.ts",
+    budget: 2 * 60,
+    needs: ["build", "snapshot"],
+  },
   { name: "typecheck", command: "tsc --noEmit", budget: 60 },
   { name: "unit", command: "vitest run", budget: 90 },
   { name: "lint", command: "eslint .", budget: 60 },
