@@ -9,9 +9,9 @@ import { log } from "@/lib/observability/logger";
 export type Db = PrismaClient;
 
 /**
- * The open database. On the embedded one, Prisma (its client and query compiler: a tenth of a second of a
- * start) is loaded by the first getDb(), not when the database opens: /health and the start's own work read
- * PGlite directly (lib/db/hot-sql.ts), so a start's first answer does not wait for it.
+ * The open database. On the embedded one, Prisma (its client module and query compiler) is loaded by the
+ * first getDb(), not when the database opens: /health and the start's own work read PGlite directly
+ * (lib/db/hot-sql.ts), so a start's first answer does not wait for it.
  */
 interface Connection {
   client?: PrismaClient;
