@@ -6,8 +6,10 @@ export async function register() {
   const settings = env();
   // The database opens first (the embedded one: seconds of WebAssembly, partly on V8's background threads)
   // while the rest of the start runs beside it; requests are served once it is open.
-  const { getDb, dbKind } = await import("@/lib/db/client");
-  const database = getDb();
+  // Awaited below is the database being open, not Prisma: on the embedded default Prisma loads with the first
+  // query that needs it (lib/db/client.ts), after the first answer at the latest (the jobs' start below).
+  const { dbKind } = await import("@/lib/db/client");
+  const database = dbKind();
   database.catch(() => {}); // awaited below
   // Requests Next.js itself would answer with a plain-text 500 or an
   // empty 405 get a JSON answer in the contract's shape instead (lib/http/request-guard.ts).

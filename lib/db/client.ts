@@ -1,22 +1,38 @@
 import "server-only";
 import path from "node:path";
-import pg from "pg";
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import type pg from "pg";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { PGlite } from "@electric-sql/pglite";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 
 export type Db = PrismaClient;
 
+/**
+ * The open database. On the embedded one, Prisma (its client module and query compiler) is loaded by the
+ * first getDb(), not when the database opens: /health and the start's own work read PGlite directly
+ * (lib/db/hot-sql.ts), so a start's first answer does not wait for it.
+ */
+interface Connection {
+  client?: PrismaClient;
+  /** The embedded database's Prisma client while it loads. */
+  loading?: Promise<PrismaClient>;
+  kind: DbKind;
+  pool?: pg.Pool;
+  pglite?: PGlite;
+}
+
 // One client per process, kept on globalThis so dev-mode reloads do not open new pools.
-const globalForDb = globalThis as unknown as {
-  verbatimDb?: Promise<{ client: PrismaClient; kind: DbKind; pool?: pg.Pool; pglite?: PGlite }>;
-};
+const globalForDb = globalThis as unknown as { verbatimDb?: Promise<Connection> };
 
 export type DbKind = "postgres" | "pglite";
 
-async function connectPostgres(url: string) {
+async function connectPostgres(url: string): Promise<Connection> {
+  const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([
+    import("pg"),
+    import("@prisma/adapter-pg"),
+    import("@/lib/generated/prisma/client"),
+  ]);
   // Our own pool, shared with Prisma, so the hottest statements can skip the ORM (lib/db/hot-sql.ts).
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closed (a restart, a dropped database) is replaced on the next query.
@@ -25,12 +41,9 @@ async function connectPostgres(url: string) {
   return { client: new PrismaClient({ adapter }), kind: "postgres" as const, pool };
 }
 
-async function connectEmbedded(dataDir: string) {
-  // PGlite and its adapter are loaded only for the embedded default.
-  const [{ PrismaPGlite }, { openEmbeddedDatabase }] = await Promise.all([
-    import("pglite-prisma-adapter"),
-    import("@/lib/db/embedded"),
-  ]);
+async function connectEmbedded(dataDir: string): Promise<Connection> {
+  // PGlite is loaded only for the embedded default.
+  const { openEmbeddedDatabase } = await import("@/lib/db/embedded");
   // Where a start's time goes: opening PGlite (restoring the build's snapshot on a fresh folder)
   // and the migration check (skipped when the folder's stamp names the committed migrations).
   const started = performance.now();
@@ -42,7 +55,15 @@ async function connectEmbedded(dataDir: string) {
     { start, applied: applied.length, openMs: Math.round(performance.now() - started) },
     "embedded database open",
   );
-  return { client: new PrismaClient({ adapter: new PrismaPGlite(pglite) }), kind: "pglite" as const, pglite };
+  return { kind: "pglite", pglite };
+}
+
+async function prismaOnPglite(pglite: PGlite): Promise<PrismaClient> {
+  const [{ PrismaPGlite }, { PrismaClient }] = await Promise.all([
+    import("pglite-prisma-adapter"),
+    import("@/lib/generated/prisma/client"),
+  ]);
+  return new PrismaClient({ adapter: new PrismaPGlite(pglite) });
 }
 
 /**
@@ -79,7 +100,16 @@ function connection() {
 
 /** The Prisma client; with the embedded default, resolves after migrations are applied. */
 export async function getDb(): Promise<PrismaClient> {
-  return (await connection()).client;
+  const open = await connection();
+  if (open.client) return open.client;
+  open.loading ??= prismaOnPglite(open.pglite!).then(
+    (client) => (open.client = client),
+    (error: unknown) => {
+      open.loading = undefined;
+      throw error;
+    },
+  );
+  return open.loading;
 }
 
 /** The PostgreSQL pool Prisma uses (null with the embedded database): for lib/db/hot-sql.ts only. */

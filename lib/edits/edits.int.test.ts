@@ -72,6 +72,25 @@ function replaceAll(segments: Segment[], from: RegExp, to: string): Segment[] {
 }
 
 describe("PATCH /v1/transcripts/{id}", () => {
+  it("answers the author's new version as GET answers it, in json and in another format", async () => {
+    const author = await newCaller();
+    const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
+    const edited = replaceAll(gritSegments(), /\bpassion\b/gi, 'PASSION "ardeur"');
+    for (const format of ["json", "srt"]) {
+      const res = await callRoute(transcriptRoute.PATCH, `/v1/transcripts/${transcript.id}?format=${format}`, {
+        method: "PATCH",
+        headers: author.headers,
+        body: { segments: edited },
+        params: { id: transcript.id },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      const now = await get(author, transcript.id, `?format=${format}`);
+      expect(res.json, format).toEqual(now.json);
+      expect((res.json as { edited?: true }).edited).toBe(true);
+    }
+  });
+
   it("saves the author's correction: they see it, the original stays, nobody else sees it", async () => {
     const author = await newCaller();
     const other = await newCaller();
@@ -234,10 +253,24 @@ describe("revisions", () => {
     });
     expect(list.status).toBe(200);
     const { revisions, storage_used_bytes } = list.json as {
-      revisions: { id: string; current: boolean; size_bytes: number }[];
+      revisions: {
+        id: string;
+        current: boolean;
+        size_bytes: number;
+        segment_count: number;
+        created_at: string | null;
+      }[];
       storage_used_bytes: number;
     };
     expect(revisions).toHaveLength(KEPT + 1);
+    expect(revisions.map((r) => r.segment_count)).toEqual(revisions.map(() => original.length));
+    const stored = await ctx.db.transcriptRevision.findMany({
+      where: { userId: author.userId, transcriptId: transcript.id },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
+    expect(revisions.slice(0, KEPT).map((r) => [r.id, r.created_at])).toEqual(
+      stored.map((r) => [r.id, r.createdAt.toISOString()]),
+    );
     expect(revisions.map((r) => r.current)).toEqual([true, false, false, false]);
     expect(revisions.at(-1)!.id).toBe("original");
     expect(storage_used_bytes).toBe(revisions.slice(0, KEPT).reduce((sum, r) => sum + r.size_bytes, 0));

@@ -1,5 +1,6 @@
 import { CaptionParseError, parseCaptions, tidy } from "@/lib/captions/parse";
-import type { Segment } from "@/lib/formats/types";
+import { renderTranscript } from "@/lib/formats";
+import type { Format, Segment, TranscriptMeta } from "@/lib/formats/types";
 import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
 import { followTimings, SAVE_DIFF_STEPS, type EditedSegment } from "@/lib/edits/retime";
 import type { EditRequest } from "@/lib/edits/schemas";
@@ -12,7 +13,9 @@ import { diffBudget } from "@/lib/edits/word-diff";
 // writing the result as JSON text. Proportional to the body; nothing here touches the database.
 // The answer is that text, not the segments: the event loop passes it to PostgreSQL as it is (a jsonb
 // parameter), where rebuilding a large correction's objects from a worker's message and handing them to
-// Prisma, which walks every value of a Json field, held the event loop for seconds.
+// Prisma, which walks every value of a Json field, held the event loop for seconds. The answer's segments
+// are that same text, spliced in (revisions.ts), and the answer in another format is rendered here too:
+// parsing the text back and writing it again held the event loop for hundreds of ms.
 
 /** What the worker is given (workerData). */
 export interface SaveJob {
@@ -24,11 +27,23 @@ export interface SaveJob {
   maxEnd: number;
   /** Diff steps for the whole save (retime.ts SAVE_DIFF_STEPS; tests give fewer). */
   diffSteps?: number;
+  /** The answer's format when it is not json: the saved segments rendered in it (`content`). */
+  render?: { format: Exclude<Format, "json">; meta: TranscriptMeta };
 }
 
-/** What the worker answers: the segments to store as JSON text and its size in bytes, or the 422 items. */
+/**
+ * What the worker answers: the segments to store as JSON text, its size in bytes, how many segments, and
+ * their rendering in the job's `render` format (else null); or the 422 items.
+ */
 export type SaveOutcome =
-  | { ok: true; segmentsJson: string; sizeBytes: number; diffSteps: number }
+  | {
+      ok: true;
+      segmentsJson: string;
+      sizeBytes: number;
+      segmentCount: number;
+      content: string | null;
+      diffSteps: number;
+    }
   | { ok: false; problems: ValidationErrorItem[] };
 
 /** The bytes a revision's segments take as JSON (UTF-8): what EDIT_STORAGE_BYTES counts. */
@@ -70,5 +85,12 @@ export function prepareSave(job: SaveJob): SaveOutcome {
   const budget = diffBudget(job.diffSteps ?? SAVE_DIFF_STEPS);
   const segments = followTimings(job.current, edited, budget);
   const segmentsJson = JSON.stringify(segments);
-  return { ok: true, segmentsJson, sizeBytes: Buffer.byteLength(segmentsJson, "utf8"), diffSteps: budget.used };
+  return {
+    ok: true,
+    segmentsJson,
+    sizeBytes: Buffer.byteLength(segmentsJson, "utf8"),
+    segmentCount: segments.length,
+    content: job.render ? renderTranscript(job.render.format, segments, job.render.meta).content : null,
+    diffSteps: budget.used,
+  };
 }

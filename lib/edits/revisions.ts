@@ -10,7 +10,9 @@ import {
   asSeenBy,
   ORIGINAL,
   readTranscript,
+  serializedTranscriptJson,
   serializeTranscript,
+  transcriptMeta,
   transcriptSegments,
   type TranscriptView,
 } from "@/lib/transcripts/read";
@@ -47,24 +49,47 @@ async function expireAuthorPages(userId: string, transcriptId: string): Promise<
   if (pages.length > 0) expirePublicPages(pages.map((p) => p.slug));
 }
 
-/** PATCH /v1/transcripts/{id}: saves a new revision and answers the transcript as the author now sees it. */
+/** A saved correction: the transcript as the author now sees it (serializeTranscript's JSON text), and its length. */
+export interface SavedEdit {
+  json: string;
+  segmentCount: number;
+}
+
+/** PATCH /v1/transcripts/{id}'s answer: saveEdit's text as it is (the shape of `transcriptSchema`). */
+export async function saveEditResponse(
+  userId: string,
+  transcriptId: string,
+  body: EditRequest,
+  format: Format,
+): Promise<Response> {
+  const saved = await saveEdit(userId, transcriptId, body, format);
+  return new Response(saved.json, { headers: { "content-type": "application/json" } });
+}
+
+/** Saves a new revision of the author's transcript, in the answer's `format`. */
 export async function saveEdit(
   userId: string,
   transcriptId: string,
   body: EditRequest,
   format: Format = "json",
-): Promise<TranscriptResponse> {
+): Promise<SavedEdit> {
   const row = await originalOf(userId, transcriptId);
   const current = transcriptSegments(await asSeenBy(userId, row));
   const settings = env();
   const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
   // Reading, validating and retiming the body: in a worker thread with a deadline (save-off-thread.ts).
   const prepared = await prepareSaveOffThread(
-    { kind: "edit", body, current, maxEnd: maxEnd(row) },
+    {
+      kind: "edit",
+      body,
+      current,
+      maxEnd: maxEnd(row),
+      ...(format === "json" ? {} : { render: { format, meta: transcriptMeta(row) } }),
+    },
     { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
   );
   if (!prepared.ok) throw new RequestValidationError(prepared.problems);
-  const { segmentsJson, sizeBytes } = prepared;
+  const { segmentsJson, sizeBytes, segmentCount, content } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
   try {
@@ -109,20 +134,20 @@ export async function saveEdit(
     throw error;
   }
   await expireAuthorPages(userId, transcriptId);
-  return serializeTranscript(
-    { ...row, segments: JSON.parse(segmentsJson) as Transcript["segments"], edited: true } satisfies TranscriptView,
-    format,
-  );
+  return { json: serializedTranscriptJson({ ...row, edited: true }, format, segmentsJson, content), segmentCount };
 }
 
 /** GET /v1/transcripts/{id}/revisions: the saved revisions, newest first, then the original. */
 export async function listRevisions(userId: string, transcriptId: string) {
   const row = await originalOf(userId, transcriptId);
   const db = await getDb();
-  const saved = await db.transcriptRevision.findMany({
-    where: { userId, transcriptId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  // Each revision's segments are counted where they are stored, not read whole (up to 4 MiB each) to count them.
+  const saved = await db.$queryRaw<{ id: string; createdAt: Date; sizeBytes: number; segmentCount: number }[]>`
+    SELECT "id", "createdAt", "sizeBytes",
+           CASE WHEN jsonb_typeof("segments") = 'array' THEN jsonb_array_length("segments") ELSE 0 END AS "segmentCount"
+    FROM "TranscriptRevision"
+    WHERE "userId" = ${userId} AND "transcriptId" = ${transcriptId}
+    ORDER BY "createdAt" DESC, "id" DESC`;
   const used = await db.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
   const original = transcriptSegments(row);
   return {
@@ -131,7 +156,7 @@ export async function listRevisions(userId: string, transcriptId: string) {
         id: r.id,
         created_at: r.createdAt.toISOString(),
         size_bytes: r.sizeBytes,
-        segment_count: Array.isArray(r.segments) ? r.segments.length : 0,
+        segment_count: r.segmentCount,
         current: i === 0,
       })),
       {

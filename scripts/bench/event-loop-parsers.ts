@@ -165,18 +165,19 @@ function captionDocuments(): Record<string, { format: string; body: string; kind
  * Each document read as the app reads it now: off the event loop (lib/captions/parse-off-thread.ts), and for
  * a platform's track what lib/transcripts/fetch-captions.ts then does on the loop with its segments
  * (normalising, bounding the word times, and the JSON text the store sends), all in the one hold measured.
- * A PATCH's file is parsed where lib/edits parses it (measured as it is).
+ * A PATCH's file is read where lib/edits reads it: a large one in the save's thread (save-off-thread.ts), with
+ * what the save then does on the loop with the thread's answer.
  */
 export async function benchParsers(filter?: string): Promise<Measured[]> {
-  const { parseCaptions, tidy } = await import("../../lib/captions/parse");
   const { normalizeSegments } = await import("../../lib/formats");
   const { boundStoredWords } = await import("../../lib/formats/stored-words");
   const { parseCaptionsOffThread } = await import("../../lib/captions/parse-off-thread");
+  const { prepareSaveOffThread } = await import("../../lib/edits/save-off-thread");
   const out: Measured[] = [];
   for (const [name, doc] of Object.entries(captionDocuments())) {
     const label = `parser: ${name}`;
     if (filter && !label.includes(filter)) continue;
-    const format = doc.format as Parameters<typeof parseCaptions>[1];
+    const format = doc.format as CaptionJob["format"];
     const onLoop = name.startsWith("PATCH");
     let outcome = "";
     const ms = await lowestOf(RUNS, async () => {
@@ -185,7 +186,18 @@ export async function benchParsers(filter?: string): Promise<Measured[]> {
       return worstHold(async () => {
         try {
           if (onLoop) {
-            outcome = `${tidy(parseCaptions(doc.body, format)).length} segments, on the event loop`;
+            const saved = await prepareSaveOffThread(
+              {
+                kind: "edit",
+                body: { format: "srt", content: doc.body },
+                current: [],
+                maxEnd: Number.MAX_SAFE_INTEGER,
+              },
+              { threads: 1, timeoutMs: 60_000 },
+            );
+            outcome = saved.ok
+              ? `${saved.segmentCount} segments, ${(saved.sizeBytes / MiB).toFixed(1)} MiB stored; read in the save's thread`
+              : `refused in the save's thread: ${saved.problems[0]!.msg}`;
             return;
           }
           const segments = boundStoredWords(normalizeSegments(await parseCaptionsOffThread(bytes, format!, doc.kind)));

@@ -49,7 +49,7 @@ export function registerEditTranscript(tool: RegisterTool, ctx: ToolContext): vo
         }
         if (content !== undefined) {
           const saved = await saveEdit(ctx.userId, transcript_id, { format: format ?? "srt", content }, "json");
-          const total = saved.segments?.length ?? 0;
+          const total = saved.segmentCount;
           return {
             content: [{ type: "text", text: `Saved the corrected transcript (${total} segments).` }],
             structuredContent: { edited: true, replaced: 0, total_segments: total },

@@ -5,5 +5,11 @@ export { ORIGINAL, CURRENT, readTranscript, asSeenBy } from "./read-transcript";
 export type { ReadOptions, TranscriptView } from "./read-transcript";
 export { getTranscript, downloadTranscript } from "./get-transcript";
 export type { TranscriptQuery } from "./get-transcript";
-export { serializeTranscript, transcriptChapters, transcriptMeta, transcriptSegments } from "./serialize-transcript";
+export {
+  serializedTranscriptJson,
+  serializeTranscript,
+  transcriptChapters,
+  transcriptMeta,
+  transcriptSegments,
+} from "./serialize-transcript";
 export { transcriptFile } from "./transcript-file";

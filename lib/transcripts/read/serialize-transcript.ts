@@ -39,6 +39,25 @@ export function serializeTranscript(row: TranscriptView, format: Format): Transc
   return { ...base, content: renderTranscript(format, segments, transcriptMeta(row)).content, segments: null };
 }
 
+/**
+ * serializeTranscript(row, format) as JSON text, from its segments already written as JSON text
+ * (`segmentsJson`) and, for a format other than json, their rendering (`content`): a large correction's
+ * answer (lib/edits) is spliced together rather than its segments parsed and written again.
+ */
+export function serializedTranscriptJson(
+  row: TranscriptView,
+  format: Format,
+  segmentsJson: string,
+  content: string | null,
+): string {
+  const shell = serializeTranscript({ ...row, segments: [] }, "json");
+  if (format !== "json") return JSON.stringify({ ...shell, format, content, segments: null });
+  const text = JSON.stringify(shell);
+  const empty = ',"segments":[]}';
+  if (!text.endsWith(empty)) throw new Error("serializeTranscript no longer answers segments last");
+  return `${text.slice(0, -empty.length)},"segments":${segmentsJson}}`;
+}
+
 export function transcriptChapters(row: Pick<Transcript, "chapters">): Chapter[] {
   if (!Array.isArray(row.chapters)) return [];
   return (row.chapters as unknown[]).filter(

@@ -1,6 +1,6 @@
 import { withApi } from "@/lib/http/with-api";
 import { editTranscriptEndpoint } from "@/lib/edits/endpoints";
-import { saveEdit } from "@/lib/edits/revisions";
+import { saveEditResponse } from "@/lib/edits/revisions";
 import { getTranscriptEndpoint } from "@/lib/transcripts/endpoints";
 import { getTranscript } from "@/lib/transcripts/read";
 
@@ -9,5 +9,5 @@ export const GET = withApi(getTranscriptEndpoint, ({ principal, params, query })
 );
 
 export const PATCH = withApi(editTranscriptEndpoint, ({ principal, params, query, body }) =>
-  saveEdit(principal.userId, params.id, body, query.format),
+  saveEditResponse(principal.userId, params.id, body, query.format),
 );
