@@ -14,9 +14,9 @@ import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving
 import { renderText, renderTimestampedText } from "@/lib/formats/text";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
-import { CopyButton } from "@/components/dashboard/transcript/copy-button";
-import { ParagraphEditor } from "@/components/dashboard/transcript/paragraph-editor";
-import { SegmentLine } from "@/components/dashboard/transcript/segment-line";
+import { CopyButton } from "@/components/transcript/dashboard/copy-button";
+import { ParagraphEditor } from "@/components/transcript/dashboard/paragraph-editor";
+import { SegmentLine } from "@/components/transcript/dashboard/segment-line";
 import { ReadingView } from "@/components/transcript/reading-view";
 
 type PlayerState = ReturnType<typeof usePlayer>;

@@ -21,7 +21,7 @@ import { activeWordIndex, readingParagraphs } from "@/lib/formats/paragraphs";
 import { lineSegments, type Line } from "@/lib/publishing/public-lines";
 import { ReadingView } from "@/components/transcript/reading-view";
 import { PlayerKeys } from "@/components/transcript/player-keys";
-import { ShareLinks } from "@/components/public/share-links";
+import { ShareLinks } from "@/components/transcript/public/share-links";
 import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";

@@ -5,8 +5,8 @@ import { useQuery } from "@tanstack/react-query";
 import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format, type Transcript } from "@/lib/browser/transcripts";
 import type { usePlayer } from "@/lib/browser/use-player";
 import { focusRing } from "@/components/ui/focus";
-import { CopyButton } from "@/components/dashboard/transcript/copy-button";
-import { ReadableTranscript } from "@/components/dashboard/transcript/readable-transcript";
+import { CopyButton } from "@/components/transcript/dashboard/copy-button";
+import { ReadableTranscript } from "@/components/transcript/dashboard/readable-transcript";
 
 type PlayerState = ReturnType<typeof usePlayer>;
 
