@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, type FormEvent, type ReactNode } from "react";
+import { filterCountLabel } from "@/lib/browser/transcript-view";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { focusRing } from "@/components/ui/focus";
@@ -106,9 +107,4 @@ export function FindBar({ reader, children }: { reader: Reader; children?: React
       )}
     </form>
   );
-}
-
-function filterCountLabel(matches: number, lines: number, needle: string): string {
-  if (matches === 0) return `No matches for “${needle}”`;
-  return `${matches} ${matches === 1 ? "match" : "matches"} for “${needle}” in ${lines} ${lines === 1 ? "line" : "lines"}`;
 }
