@@ -16,7 +16,7 @@ import {
 } from "@/lib/browser/transcripts";
 import { formatBytes } from "@/lib/browser/uploads";
 import { ProgressBar } from "@/components/dashboard/progress-bar";
-import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
+import { TranscriptViewer } from "@/components/transcript/dashboard/lazy-transcript-viewer";
 
 const STATUS_CLASSES: Record<Job["status"], string> = {
   queued: "bg-stone-100 text-stone-700 ring-stone-200",

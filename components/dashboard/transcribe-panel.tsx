@@ -8,9 +8,9 @@ import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/bro
 import { describeTranscribeError } from "@/lib/browser/transcribe-errors";
 import { ApiRequestError } from "@/lib/browser/api";
 import { parseFindText, parseMomentSeconds } from "@/lib/browser/search";
-import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
+import { TranscriptViewer } from "@/components/transcript/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
-import { StoredTranscript } from "@/components/dashboard/stored-transcript";
+import { StoredTranscript } from "@/components/transcript/dashboard/stored-transcript";
 import { dragHasFiles } from "@/components/dashboard/file-drop-zone";
 import type { WhatWorksView } from "@/lib/browser/what-works";
 import { FirstRun, TranscribeHeading } from "@/components/dashboard/transcribe/first-run";

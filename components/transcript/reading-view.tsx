@@ -2,10 +2,11 @@
 
 import { Fragment, memo, useCallback, useRef, type MouseEvent, type ReactNode } from "react";
 import { formatClock } from "@/lib/browser/transcripts";
-import { splitByMatches, type SearchMatch } from "@/lib/browser/transcript-view";
+import type { SearchMatch } from "@/lib/browser/transcript-view";
 import { momentAnchor } from "@/lib/browser/moment-link";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
 import type { ReadingParagraph, TimedSegment } from "@/lib/formats/paragraphs";
+import { MarkedText } from "@/components/transcript/marked-text";
 
 // The reading view: a transcript as paragraphs of prose, a timestamp on each, for the dashboard's
 // viewer and the public page alike. The paragraph model (lib/formats/paragraphs.ts) is built by the caller;
@@ -253,15 +254,7 @@ function Cue({
   const hasMatch = matches.length > 0 && matches.some((match) => match.segment === index);
   let body: ReactNode;
   if (hasMatch) {
-    body = splitByMatches(segment.text, index, matches).map((part, at) =>
-      part.match === null ? (
-        part.text
-      ) : (
-        <mark key={at} data-match={part.match} data-current={part.match === currentMatch || undefined}>
-          {part.text}
-        </mark>
-      ),
-    );
+    body = <MarkedText text={segment.text} index={index} matches={matches} currentMatch={currentMatch} />;
   } else if (words) {
     body = words.map((w, k) => (
       <Fragment key={k}>

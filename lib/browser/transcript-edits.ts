@@ -1,4 +1,4 @@
-// Browser-side state of the transcript editor (components/transcript/editor.tsx): the corrected segments, an
+// Browser-side state of the transcript editor (components/transcript/dashboard/editor.tsx): the corrected segments, an
 // undo stack, and the two API calls (save, restore the original). Pure apart from the calls, so the reducer
 // is tested without a browser. Find and replace is lib/edits/find-replace.ts (no server code in it).
 

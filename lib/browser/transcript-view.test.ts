@@ -6,6 +6,7 @@ import {
   listenMessages,
   reportedPlaying,
   matchCountLabel,
+  filterCountLabel,
   reportedTime,
   splitByMatches,
 } from "./transcript-view";
@@ -87,6 +88,16 @@ describe("matchCountLabel", () => {
     expect(matchCountLabel(0, 4, "grit")).toBe("1 of 4");
     expect(matchCountLabel(0, 0, "zebra")).toBe("No matches");
     expect(matchCountLabel(0, 0, " ")).toBe("");
+  });
+});
+
+describe("filterCountLabel", () => {
+  it("counts the matches and the lines they are in, in the singular where there is one", () => {
+    const found = findMatches(segments, " grit ");
+    const lines = new Set(found.map((match) => match.segment)).size;
+    expect(filterCountLabel(found.length, lines, " grit ")).toBe("4 matches for “grit” in 3 lines");
+    expect(filterCountLabel(1, 1, "stamina")).toBe("1 match for “stamina” in 1 line");
+    expect(filterCountLabel(0, 0, "zebra")).toBe("No matches for “zebra”");
   });
 });
 

@@ -65,6 +65,13 @@ export function matchCountLabel(current: number, total: number, query: string): 
   return `${current + 1} of ${total}`;
 }
 
+/** A filtering search's count (the public page): "3 matches for “grit” in 2 lines", "No matches for “zebra”". */
+export function filterCountLabel(matches: number, lines: number, query: string): string {
+  const needle = query.trim();
+  if (matches === 0) return `No matches for “${needle}”`;
+  return `${matches} ${matches === 1 ? "match" : "matches"} for “${needle}” in ${lines} ${lines === 1 ? "line" : "lines"}`;
+}
+
 /**
  * Where chapters begin: segment index → the titles of the chapters that start there (the first
  * segment at or after the chapter's start). Chapters after the last segment are left out.

@@ -1,5 +1,5 @@
 // The schema.org VideoObject (with the whole transcript) that search engines read from a public page's JSON-LD.
-// Built where the page's lines are rendered (components/public/public-transcript.tsx, a client component, on the
+// Built where the page's lines are rendered (components/transcript/public/public-transcript.tsx, a client component, on the
 // server first): there the segments are already at hand, so the transcript is not sent a second time in the
 // page's React Server Components payload: a cached page costs what its bytes cost
 // (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md). Pure, browser-safe.

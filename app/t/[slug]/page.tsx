@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { PublicTranscriptPage } from "@/components/public/public-transcript-page";
+import { PublicTranscriptPage } from "@/components/transcript/public/public-transcript-page";
 import { publishedForPage } from "@/lib/publishing/published-page";
 import { pageMetadata } from "@/lib/publishing/page-meta";
 

@@ -2,33 +2,17 @@
 
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format, type Transcript } from "@/lib/browser/transcripts";
-import type { usePlayer } from "@/lib/browser/use-player";
+import { fetchTranscript, FORMAT_TABS, transcriptKey, type Format } from "@/lib/browser/transcripts";
 import { focusRing } from "@/components/ui/focus";
-import { CopyButton } from "@/components/dashboard/transcript/copy-button";
-import { ReadableTranscript } from "@/components/dashboard/transcript/readable-transcript";
+import { CopyButton } from "@/components/transcript/dashboard/copy-button";
+import {
+  ReadableTranscript,
+  type ReadableTranscriptProps,
+} from "@/components/transcript/dashboard/readable-transcript";
 
-type PlayerState = ReturnType<typeof usePlayer>;
-
-/** Tabs: the readable transcript first, then each export format as the API renders it (the downloads are in the viewer's header). */
-export function FormatTabs({
-  transcript,
-  player,
-  canSeek,
-  startAt = null,
-  find = "",
-  onSaved,
-}: {
-  transcript: Transcript;
-  player: PlayerState;
-  canSeek: boolean;
-  /** The moment a link opened the transcript at (seconds), for the readable view to land on. */
-  startAt?: number | null;
-  /** The readable view's find box's first text. */
-  find?: string;
-  /** A paragraph corrected in place was saved (the readable view's edit). */
-  onSaved?: (saved: Transcript) => void;
-}) {
+/** Tabs: the readable transcript first (given these props), then each export format as the API renders it (the downloads are in the viewer's header). */
+export function FormatTabs(props: ReadableTranscriptProps) {
+  const { transcript } = props;
   const baseId = useId();
   const [active, setActive] = useState<Format>("json");
   const tabRefs = useRef<Partial<Record<Format, HTMLButtonElement | null>>>({});
@@ -111,14 +95,7 @@ export function FormatTabs({
                 {query.error.message}
               </p>
             ) : tab.format === "json" ? (
-              <ReadableTranscript
-                transcript={query.data}
-                player={player}
-                canSeek={canSeek}
-                startAt={startAt}
-                find={find}
-                onSaved={onSaved}
-              />
+              <ReadableTranscript {...props} transcript={query.data} />
             ) : (
               <RenderedFormat content={query.data.content ?? ""} />
             ))}

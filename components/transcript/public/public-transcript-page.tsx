@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { PublicTranscript } from "@/components/public/public-transcript";
+import { PublicTranscript } from "@/components/transcript/public/public-transcript";
 import { publicLine } from "@/lib/publishing/public-lines";
 import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/browser/transcripts";
 import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
@@ -34,7 +34,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
   return (
     <div className="min-h-screen">
       <SiteHeader />
-      {/* Wide screens: the player beside the text (components/public/public-transcript.tsx), as the dashboard has it. */}
+      {/* Wide screens: the player beside the text (components/transcript/public/public-transcript.tsx), as the dashboard has it. */}
       <main id="main" className="mx-auto flex max-w-3xl flex-col gap-3 px-4 py-4 sm:gap-5 sm:px-6 sm:py-8 lg:max-w-5xl">
         <nav className="text-sm">
           <Link href="/explore" className="text-sky-700 hover:underline">

@@ -16,7 +16,7 @@ import type { Segment } from "@/lib/formats/types";
 import { Button } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content";
-import { Changes, clock, Revisions } from "@/components/transcript/revisions";
+import { Changes, clock, Revisions } from "@/components/transcript/dashboard/revisions";
 
 /**
  * Edit mode of the transcript viewer: every segment's text in place, its start and end moved within
@@ -88,7 +88,7 @@ export function TranscriptEditor({
     focused?.focus({ preventScroll: true });
   }
 
-  /** A saved version (components/transcript/revisions.tsx) saved again as the newest; unsaved changes are dropped. */
+  /** A saved version (components/transcript/dashboard/revisions.tsx) saved again as the newest; unsaved changes are dropped. */
   async function restore(segments: readonly Segment[]) {
     setStatus({ kind: "saving" });
     try {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { fetchTranscript, transcriptKey, type Transcript } from "@/lib/browser/transcripts";
-import { TranscriptViewer } from "@/components/dashboard/lazy-transcript-viewer";
+import { TranscriptViewer } from "@/components/transcript/dashboard/lazy-transcript-viewer";
 
 /**
  * A transcript from the caller's history by its id (`/dashboard?transcript=<id>`; History and an import's

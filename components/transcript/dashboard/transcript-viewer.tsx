@@ -7,11 +7,11 @@ import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";
-import { Downloads } from "@/components/dashboard/transcript/downloads-menu";
-import { FormatTabs } from "@/components/dashboard/transcript/format-tabs";
+import { Downloads } from "@/components/transcript/dashboard/downloads-menu";
+import { FormatTabs } from "@/components/transcript/dashboard/format-tabs";
 import { PlayerKeys } from "@/components/transcript/player-keys";
-import { PlayerFrame, UploadPlayer } from "@/components/dashboard/transcript/transcript-player";
-import { EditToggle, TranscriptEditor } from "@/components/transcript/editor";
+import { PlayerFrame, UploadPlayer } from "@/components/transcript/dashboard/transcript-player";
+import { EditToggle, TranscriptEditor } from "@/components/transcript/dashboard/editor";
 
 /**
  * One transcript to read while it plays, as the page's own document: its title on top; on wide screens
@@ -31,7 +31,7 @@ export function TranscriptViewer({
   /** The find box's first text (History's link to every moment of a search). */
   find?: string;
 }) {
-  // The author's saved correction replaces what was given (components/transcript/editor.tsx).
+  // The author's saved correction replaces what was given (components/transcript/dashboard/editor.tsx).
   const [transcript, setTranscript] = useState(given);
   const [editing, setEditing] = useState(false);
   // The player depends on the source only: a saved correction must not reload it.

@@ -2,8 +2,9 @@
 
 import { memo, type ReactNode } from "react";
 import { formatClock, type Transcript } from "@/lib/browser/transcripts";
-import { splitByMatches, type SearchMatch } from "@/lib/browser/transcript-view";
+import type { SearchMatch } from "@/lib/browser/transcript-view";
 import { focusRing } from "@/components/ui/focus";
+import { MarkedText } from "@/components/transcript/marked-text";
 
 type Segment = NonNullable<Transcript["segments"]>[number];
 
@@ -90,22 +91,19 @@ export const SegmentLine = memo(function SegmentLine({
       >
         {stamp}
         <span className="min-w-0 break-words text-stone-800" data-testid="segment-text">
-          {hasMatch
-            ? splitByMatches(segment.text, index, matches).map((part, at) =>
-                part.match === null ? (
-                  part.text
-                ) : (
-                  <mark
-                    key={at}
-                    data-match={part.match}
-                    data-current={part.match === currentMatch || undefined}
-                    className={`rounded px-0.5 text-stone-900 ${part.match === currentMatch ? "bg-amber-400 ring-2 ring-amber-600 dark:bg-amber-100" : "bg-amber-200"}`}
-                  >
-                    {part.text}
-                  </mark>
-                ),
-              )
-            : segment.text}
+          {hasMatch ? (
+            <MarkedText
+              text={segment.text}
+              index={index}
+              matches={matches}
+              currentMatch={currentMatch}
+              markClass={(current) =>
+                `rounded px-0.5 text-stone-900 ${current ? "bg-amber-400 ring-2 ring-amber-600 dark:bg-amber-100" : "bg-amber-200"}`
+              }
+            />
+          ) : (
+            segment.text
+          )}
         </span>
       </li>
     </>

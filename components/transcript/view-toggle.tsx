@@ -1,0 +1,17 @@
+import { buttonClass } from "@/components/ui/button";
+import type { TranscriptReader } from "@/components/transcript/use-transcript-reader";
+
+/** The cue list one click away from the reading view, and back. */
+export function ViewToggle({ reader }: { reader: Pick<TranscriptReader, "view" | "toggleView"> }) {
+  return (
+    <button
+      type="button"
+      className={buttonClass()}
+      aria-pressed={reader.view === "cues"}
+      onClick={reader.toggleView}
+      data-testid="view-toggle"
+    >
+      Cue list
+    </button>
+  );
+}
