@@ -107,7 +107,11 @@ export function readingParagraphs(
   for (const index of breaks) if (Number.isInteger(index) && index > 0 && index < count) starts.add(index);
   const sorted = [...starts].sort((a, b) => a - b);
   return sorted.map((from, k) => {
-    const paragraph: ReadingParagraph = { from, to: k + 1 < sorted.length ? sorted[k + 1] : count, start: segments[from].start };
+    const paragraph: ReadingParagraph = {
+      from,
+      to: k + 1 < sorted.length ? sorted[k + 1] : count,
+      start: segments[from].start,
+    };
     const who = speaker[from];
     if (who !== undefined && (from === 0 || speaker[from - 1] !== who)) paragraph.speaker = who;
     return paragraph;

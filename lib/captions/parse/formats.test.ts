@@ -90,7 +90,9 @@ describe("parseVtt", () => {
   it("removes <c>, <v>, <i>, inline timestamps and decodes entities", () => {
     const vtt =
       "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v.loud Bob>it&#39;s</v><00:00:00.500><c.colorE5E5E5> a</c> <i>test</i> &amp; more&nbsp;here\n";
-    expect(withoutWords(parseVtt(vtt))).toEqual([{ start: 0, end: 2, text: "it's a test & more here", speaker: "Bob" }]);
+    expect(withoutWords(parseVtt(vtt))).toEqual([
+      { start: 0, end: 2, text: "it's a test & more here", speaker: "Bob" },
+    ]);
   });
 
   it("copes with CRLF, a BOM, a header that runs into the first cue, and blank runs", () => {

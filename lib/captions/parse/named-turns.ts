@@ -78,8 +78,7 @@ export function namedTurns(cues: readonly Cue[], known: ReadonlySet<string> = ne
   return cues.map((cue, i) => {
     const name = labels[i];
     const isLabel =
-      name != null &&
-      (known.has(name) || (uses.get(name) ?? 0) >= 2 || i === 0 || endsSentence(cues[i - 1]!.text));
+      name != null && (known.has(name) || (uses.get(name) ?? 0) >= 2 || i === 0 || endsSentence(cues[i - 1]!.text));
     if (isLabel) speaker = name;
     if (speaker === undefined) return cue;
     const out: Cue = { ...cue, speaker };
