@@ -2,8 +2,9 @@
  * Speakers a podcast's SRT names in its text: `Travis: When you first get…` at the start of the cue where
  * the speaker changes, nothing on the cues that follow (they are the same speaker's). Read conservatively,
  * as a label only when it looks like one:
- * - at the very start of a cue, a short name: one to three words, each starting with a capital letter, at
- *   most 40 characters, then `:` and more text (`Dr. Jane Doe:`, `GILON:`; not `10:30`, not `the host:`);
+ * - at the very start of a cue, a short name: one to three words, each starting with a capital letter (or a
+ *   number after the first: `Speaker 2:`), at most 40 characters, then `:` and more text (`Dr. Jane Doe:`,
+ *   `GILON:`; not `10:30`, not `the host:`);
  * - not a word that opens a remark (`Note:`, `Update:`, `Warning:`…);
  * - and either after a sentence's end (or as the first cue), or a name the file uses as a label at least
  *   twice: a `Note:`-like word inside a running sentence is text.
@@ -14,7 +15,7 @@ import { endsSentence } from "@/lib/formats/paragraphs";
 import type { Cue } from "./text";
 
 const WORD = "\\p{Lu}[\\p{L}\\p{M}'’.-]*";
-const LABEL = new RegExp(`^(${WORD}(?: ${WORD}){0,2}):\\s+(?=\\S)`, "u");
+const LABEL = new RegExp(`^(${WORD}(?: (?:${WORD}|\\d{1,3})){0,2}):\\s+(?=\\S)`, "u");
 const MAX_LABEL_CHARS = 40;
 
 /** Words that open a remark rather than name a person. */
