@@ -208,7 +208,7 @@ describe("real podcast transcripts: names in, names out", () => {
       const json = JSON.parse(renderJson(stored)) as { segments: { speaker?: string }[] };
       expect(json.segments.map((s) => s.speaker)).toEqual(stored.map((s) => s.speaker));
       // WebVTT, through a strict parser: every cue with a speaker opens with its voice
-      const parsed = strictVtt.parse(renderVtt(stored), "subtitles");
+      const parsed = strictVtt.parse(renderVtt(stored));
       expect(parsed.errors).toEqual([]);
       expect(parseVtt(renderVtt(stored)).map((c) => c.speaker)).toEqual(stored.map((s) => s.speaker));
       // SRT, valid, its labels read back where the speaker changes
