@@ -957,7 +957,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a transcript in the caller's history (a new revision; free)
-         * @description Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words`) or `format` (`srt` or `vtt`) with `content` (a corrected subtitle file). Unchanged words keep their times; new words share the time between their neighbours. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.
+         * @description Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words` and `speaker`), `format` (`srt` or `vtt`) with `content` (a corrected subtitle file), or `rename_speaker` (`{from, to}`: one speaker the source names, renamed across the whole transcript). Unchanged words keep their times; new words share the time between their neighbours; a segment sent without `speaker` keeps the one it has. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.
          */
         patch: operations["patchV1TranscriptsId"];
         trace?: never;
@@ -1345,6 +1345,8 @@ export interface components {
         EditSegment: {
             /** @description seconds */
             end: number;
+            /** @description who speaks (at most 100 characters); leave out to keep the segment's speaker, "" for none */
+            speaker?: string;
             /** @description seconds */
             start: number;
             text: string;
@@ -1704,6 +1706,8 @@ export interface components {
         };
         Segment: {
             end: number;
+            /** @description who speaks, as the source names them (a podcast's own transcript: Podcasting 2.0 JSON, HTML `<cite>`, WebVTT `<v>`, SRT `Name:`); absent where it names no one. Never guessed from the audio */
+            speaker?: string;
             start: number;
             text: string;
             /** @description the segment's words with their own times, in order, inside the segment; only where the source times each word (automatic captions, speech recognition); absent otherwise */
@@ -1809,6 +1813,13 @@ export interface components {
              * @enum {string}
              */
             format?: "srt" | "vtt";
+            /** @description instead of `segments` or a file: rename one speaker across the whole transcript */
+            rename_speaker?: {
+                /** @description a speaker the transcript names now */
+                from: string;
+                /** @description the name to give them everywhere in it (at most 100 characters) */
+                to: string;
+            };
             /** @description the whole corrected transcript, in order; segments left out are removed */
             segments?: components["schemas"]["EditSegment"][];
         };

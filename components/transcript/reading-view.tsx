@@ -7,6 +7,7 @@ import { momentAnchor } from "@/lib/browser/moment-link";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
 import type { ReadingParagraph, TimedSegment } from "@/lib/formats/paragraphs";
 import { MarkedText } from "@/components/transcript/marked-text";
+import { SpeakerLabel } from "@/components/transcript/speaker-label";
 
 // The reading view: a transcript as paragraphs of prose, a timestamp on each, for the dashboard's
 // viewer and the public page alike. The paragraph model (lib/formats/paragraphs.ts) is built by the caller;
@@ -227,6 +228,7 @@ const Paragraph = memo(function Paragraph({
             </button>
           )}
         </span>
+        <SpeakerLabel name={paragraph.speaker} />
         {cues}
       </p>
     </>

@@ -90,14 +90,27 @@ export function countMatches(segments: readonly Segment[], find: string, options
 
 /** PATCH /v1/transcripts/{id}: the saved transcript as the author now sees it. */
 export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Promise<Transcript> {
+  const named = segments.some((s) => s.speaker !== undefined);
   return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?format=json`, {
     method: "PATCH",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({
-      segments: segments.map(({ start, end, text, words }) =>
-        words ? { start, end, text, words } : { start, end, text },
-      ),
+      segments: segments.map(({ start, end, text, words, speaker }) => {
+        const out: Segment = words ? { start, end, text, words } : { start, end, text };
+        // Where the transcript names speakers, each segment says its own ("" for none): a restored version keeps its names.
+        if (named) out.speaker = speaker ?? "";
+        return out;
+      }),
     }),
+  });
+}
+
+/** PATCH /v1/transcripts/{id} with `rename_speaker`: one speaker renamed across the transcript, as a new revision. */
+export function renameSpeaker(id: string, from: string, to: string): Promise<Transcript> {
+  return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?format=json`, {
+    method: "PATCH",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rename_speaker: { from, to } }),
   });
 }
 

@@ -12,6 +12,7 @@ import type { CaptionFormat } from "@/lib/captions/parse";
 import type { CaptionKind } from "@/lib/captions/types";
 import { normalizeSegments } from "@/lib/formats/normalize";
 import type { Segment } from "@/lib/formats/types";
+import { speakerBoundsProblem } from "@/lib/formats/speakers";
 import { boundStoredWords } from "@/lib/formats/stored-words";
 
 /**
@@ -64,6 +65,8 @@ export function readCaptionJob(job: CaptionJob): CaptionOutcome {
   try {
     const text = (file: string | Uint8Array) => (typeof file === "string" ? file : decodeCaptionBytes(file));
     const cues = Array.isArray(job.body) ? mergeHlsVtt(job.body.map(text)) : parseCaptions(text(job.body), job.format);
+    const speakers = speakerBoundsProblem(cues);
+    if (speakers !== null) return { ok: false, tooLarge: true, message: speakers };
     if (job.track === null) return { ok: true, segments: tidy(cues) };
     return boundTrack(normalizeSegments(captionSegments(cues, job.track)), job.bounds ?? TRACK_BOUNDS);
   } catch (error) {

@@ -16,7 +16,7 @@ export const editTranscriptEndpoint = defineEndpoint({
   tag,
   summary: "Correct a transcript in the caller's history (a new revision; free)",
   description:
-    "Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words`) or `format` (`srt` or `vtt`) with `content` (a corrected subtitle file). Unchanged words keep their times; new words share the time between their neighbours. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.",
+    "Send `segments` (the whole corrected list, each `{start, end, text}`, optional `words` and `speaker`), `format` (`srt` or `vtt`) with `content` (a corrected subtitle file), or `rename_speaker` (`{from, to}`: one speaker the source names, renamed across the whole transcript). Unchanged words keep their times; new words share the time between their neighbours; a segment sent without `speaker` keeps the one it has. The correction is the caller's own: they see it wherever they meet this transcript (and on their public page of it); nobody else does. Answers the transcript as the caller now sees it, with `edited: true`. Costs no allowance.",
   auth: "use",
   rateLimit: "editSave",
   params: transcriptIdParamsSchema,

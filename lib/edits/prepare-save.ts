@@ -1,10 +1,11 @@
-import { CaptionParseError, parseCaptions, tidy } from "@/lib/captions/parse";
+import { CaptionParseError, namedTurns, parseCaptions, tidy } from "@/lib/captions/parse";
 import { renderTranscript } from "@/lib/formats";
+import { speakerBoundsProblem, speakersOf } from "@/lib/formats/speakers";
 import type { Format, Segment, TranscriptMeta } from "@/lib/formats/types";
 import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
 import { followTimings, SAVE_DIFF_STEPS, type EditedSegment } from "@/lib/edits/retime";
 import type { EditRequest } from "@/lib/edits/schemas";
-import { segmentProblems } from "@/lib/edits/validate";
+import { segmentProblems, speakerProblems } from "@/lib/edits/validate";
 import { diffBudget } from "@/lib/edits/word-diff";
 
 // The CPU work of a save, as one pure function of plain data, so that it runs in a worker thread
@@ -55,12 +56,18 @@ function problem(loc: Loc, msg: string, input: unknown): ValidationErrorItem {
   return { type: "value_error", loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } };
 }
 
-/** The corrected list a PATCH body gives: its segments, or its subtitle file read by the one caption parser. */
-function editedSegments(body: EditRequest): EditedSegment[] | ValidationErrorItem {
+/**
+ * The corrected list a PATCH body gives: its segments, its subtitle file read by the one caption parser, or
+ * the current list with one speaker renamed.
+ */
+function editedSegments(body: EditRequest, current: readonly Segment[]): EditedSegment[] | ValidationErrorItem {
   const hasSegments = body.segments !== undefined;
   const hasFile = body.format !== undefined || body.content !== undefined;
-  if (hasSegments === hasFile) return problem(["body"], "give either `segments` or `format` with `content`", null);
+  const hasRename = body.rename_speaker !== undefined;
+  if (Number(hasSegments) + Number(hasFile) + Number(hasRename) !== 1)
+    return problem(["body"], "give either `segments`, `format` with `content`, or `rename_speaker`", null);
   if (hasSegments) return body.segments!;
+  if (hasRename) return renamed(body.rename_speaker!, current);
   if (body.format === undefined || body.content === undefined)
     return problem(
       ["body", body.format === undefined ? "format" : "content"],
@@ -69,17 +76,45 @@ function editedSegments(body: EditRequest): EditedSegment[] | ValidationErrorIte
     );
   try {
     // Manual captions' cleanup only (tidy): a correction is the author's text, never de-duplicated.
-    return tidy(parseCaptions(body.content, body.format));
+    const cues = parseCaptions(body.content, body.format);
+    // An SRT names speakers as `Name:` (as Verbatim writes it): read for a transcript that names them.
+    const known = new Set(speakersOf(current));
+    const named =
+      body.format === "srt" && known.size > 0 && !cues.some((c) => c.speaker) ? namedTurns(cues, known) : cues;
+    const bounds = speakerBoundsProblem(named);
+    if (bounds !== null) return problem(["body", "content"], bounds, null);
+    return tidy(named);
   } catch (error) {
     if (error instanceof CaptionParseError) return problem(["body", "content"], error.message, null);
     throw error;
   }
 }
 
+/** The current list with `from` renamed `to` (a 422 item when `to` is no name, or nobody is called `from`). */
+function renamed(
+  rename: { from: string; to: string },
+  current: readonly Segment[],
+): EditedSegment[] | ValidationErrorItem {
+  const to = rename.to.replace(/\s+/g, " ").trim();
+  const bad = speakerProblems(to, ["body", "rename_speaker", "to"])[0];
+  if (bad) return bad;
+  if (!current.some((s) => s.speaker === rename.from))
+    return problem(
+      ["body", "rename_speaker", "from"],
+      "no segment of this transcript is spoken by this name",
+      rename.from,
+    );
+  return current.map((s) => (s.speaker === rename.from ? { ...s, speaker: to } : s));
+}
+
 export function prepareSave(job: SaveJob): SaveOutcome {
-  const edited = editedSegments(job.body);
+  const edited = editedSegments(job.body, job.current);
   if (!Array.isArray(edited)) return { ok: false, problems: [edited] };
-  const at: Loc = job.body.segments ? ["body", "segments"] : ["body", "content"];
+  const at: Loc = job.body.segments
+    ? ["body", "segments"]
+    : job.body.rename_speaker
+      ? ["body", "rename_speaker"]
+      : ["body", "content"];
   const problems = segmentProblems(edited, job.maxEnd, job.current, at);
   if (problems.length > 0) return { ok: false, problems };
   const budget = diffBudget(job.diffSteps ?? SAVE_DIFF_STEPS);

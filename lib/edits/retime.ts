@@ -19,6 +19,8 @@ export interface EditedSegment {
   end: number;
   text: string;
   words?: Word[];
+  /** Who speaks: left out, the matched current segment's speaker is kept; "" for none. */
+  speaker?: string;
 }
 
 const ms = (s: number) => Math.round(s * 1000);
@@ -70,11 +72,20 @@ export function retimeSegment(
   return { ...base, words };
 }
 
+/** `segment` with `speaker` as its speaker (none for undefined or ""). */
+function spokenBy(segment: Segment, speaker: string | undefined): Segment {
+  const name = speaker === "" ? undefined : speaker;
+  if (segment.speaker === name) return segment;
+  const { speaker: _old, ...rest } = segment;
+  return name === undefined ? rest : { ...rest, speaker: name };
+}
+
 /**
  * The whole corrected list with timings carried over from `current` (what the author sees now): each edited
- * segment without its own words is matched to the current segment with the same start and end (to the
- * millisecond, as subtitle files write them), or, when the list kept its length, to the one at its index
- * (a cue whose times were adjusted); a segment that matches nothing has no word times.
+ * segment is matched to the current segment with the same start and end (to the millisecond, as subtitle
+ * files write them), or, when the list kept its length, to the one at its index (a cue whose times were
+ * adjusted); one without its own words takes its word times from that match (none when nothing matches),
+ * and one without a `speaker` keeps the match's speaker.
  */
 export function followTimings(
   current: readonly Segment[],
@@ -88,10 +99,12 @@ export function followTimings(
   }
   const sameLength = current.length === edited.length;
   return edited.map((seg, index) => {
-    if (seg.words && seg.words.length > 0) return { start: seg.start, end: seg.end, text: seg.text, words: seg.words };
     const old = byTimes.get(`${ms(seg.start)}:${ms(seg.end)}`) ?? (sameLength ? current[index] : undefined);
-    if (!old) return { start: seg.start, end: seg.end, text: seg.text };
-    if (old.text === seg.text && old.start === seg.start && old.end === seg.end) return old;
-    return retimeSegment(old, seg, budget);
+    const speaker = seg.speaker !== undefined ? seg.speaker : old?.speaker;
+    if (seg.words && seg.words.length > 0)
+      return spokenBy({ start: seg.start, end: seg.end, text: seg.text, words: seg.words }, speaker);
+    if (!old) return spokenBy({ start: seg.start, end: seg.end, text: seg.text }, speaker);
+    if (old.text === seg.text && old.start === seg.start && old.end === seg.end) return spokenBy(old, speaker);
+    return spokenBy(retimeSegment(old, seg, budget), speaker);
   });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_SPEAKER_CHARS } from "@/lib/formats/speakers";
 
 /** The largest PATCH body: a 3-hour transcript with word times fits several times over. */
 export const MAX_EDIT_BODY_BYTES = 4 * 1024 * 1024;
@@ -18,6 +19,12 @@ export const editSegmentSchema = z
       .describe(
         "the segment's word times; leave out to keep the times of unchanged words (new words share the time between their neighbours)",
       ),
+    speaker: z
+      .string()
+      .optional()
+      .describe(
+        `who speaks (at most ${MAX_SPEAKER_CHARS} characters); leave out to keep the segment's speaker, "" for none`,
+      ),
   })
   .meta({ id: "EditSegment" });
 
@@ -29,6 +36,13 @@ export const editRequestSchema = z
       .describe("the whole corrected transcript, in order; segments left out are removed"),
     format: z.enum(["srt", "vtt"]).optional().describe("with `content`: the corrected transcript as a subtitle file"),
     content: z.string().optional().describe("with `format`: the subtitle file's text"),
+    rename_speaker: z
+      .object({
+        from: z.string().describe("a speaker the transcript names now"),
+        to: z.string().describe(`the name to give them everywhere in it (at most ${MAX_SPEAKER_CHARS} characters)`),
+      })
+      .optional()
+      .describe("instead of `segments` or a file: rename one speaker across the whole transcript"),
   })
   .meta({ id: "TranscriptEdit" });
 

@@ -1,4 +1,5 @@
 import { unstorableReason } from "@/lib/db/storable-text";
+import { MAX_SPEAKER_CHARS, MAX_SPEAKERS } from "@/lib/formats/speakers";
 import type { Segment } from "@/lib/formats/types";
 import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
 import type { EditedSegment } from "@/lib/edits/retime";
@@ -56,6 +57,8 @@ export function segmentProblems(
     else if (prev && seg.start < prev.end - EPSILON && !overlapping.has(`${key(prev)}|${key(seg)}`))
       problems.push(item([...loc, "start"], `overlaps the segment before it (which ends at ${prev.end} s)`, seg.start));
     problems.push(...textProblems(seg.text, [...loc, "text"]));
+    if (seg.speaker !== undefined && seg.speaker !== "")
+      problems.push(...speakerProblems(seg.speaker, [...loc, "speaker"]));
     seg.words?.forEach((word, w) => {
       const wloc = [...loc, "words", w];
       if (word.start < seg.start - EPSILON || word.end > seg.end + EPSILON || word.end < word.start - EPSILON)
@@ -66,6 +69,10 @@ export function segmentProblems(
     });
   });
   if (words > MAX_WORDS) problems.push(item(at, `at most ${MAX_WORDS} words in all segments together`, words));
+  const speakers = new Set<string>();
+  for (const seg of segments) if (seg.speaker) speakers.add(seg.speaker);
+  if (speakers.size > MAX_SPEAKERS)
+    problems.push(item(at, `at most ${MAX_SPEAKERS} distinct speakers in one transcript`, speakers.size));
   return problems;
 }
 
@@ -78,6 +85,16 @@ function wordCount(text: string): number {
   WORD.lastIndex = 0;
   while (WORD.exec(text) !== null) count++;
   return count;
+}
+
+/** What is wrong with a speaker's name (an edited segment's, or a rename's new name). */
+export function speakerProblems(name: string, loc: Loc): ValidationErrorItem[] {
+  const unstorable = unstorableReason(name);
+  if (unstorable) return [{ type: "value_error", loc, msg: unstorable, input: name, ctx: { error: {} } }];
+  if (name.trim() === "") return [item(loc, "a speaker's name must not be blank", name)];
+  if (name.length > MAX_SPEAKER_CHARS)
+    return [item(loc, `at most ${MAX_SPEAKER_CHARS} characters in a speaker's name`, name.length)];
+  return [];
 }
 
 function textProblems(text: string, loc: Loc): ValidationErrorItem[] {

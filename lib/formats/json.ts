@@ -28,7 +28,8 @@ function writeSeconds(w: Utf16Writer, ms: number): void {
 
 /**
  * JSON: `{"segments":[{"start":s,"end":s,"text":"..."}...]}` with the normalized segments (times
- * in seconds with millisecond precision); a segment whose source timed its words also has
+ * in seconds with millisecond precision); a segment whose source names its speaker has `"speaker":"..."`
+ * after its text (no `speaker` key otherwise); a segment whose source timed its words also has
  * `"words":[{"start":s,"end":s,"text":"..."}...]` after its text (normalizeWords rules), and no
  * `words` key otherwise. Byte-for-byte what JSON.stringify({ segments:
  * normalizeSegments(segments) }) gives, written directly from the normalized arrays for speed.
@@ -58,6 +59,14 @@ function writeJsonCues(w: Utf16Writer, cues: NormalizedCues): void {
     writeText(w, text[i], JSON_TEXT);
     w.reserve(2);
     w.raw('"');
+    const speaker = cues.speaker[i];
+    if (speaker !== undefined) {
+      w.reserve(16);
+      w.raw(',"speaker":"');
+      writeText(w, speaker, JSON_TEXT);
+      w.reserve(1);
+      w.raw('"');
+    }
     const words = cues.words[i];
     if (words !== undefined) writeJsonWords(w, words, startMs[i], endMs[i]);
     w.reserve(1);

@@ -81,7 +81,8 @@ export function chapterHeadings(cues: NormalizedCues, chapters: TranscriptMeta["
  * Markdown: `# Title` (or "Transcript"), a source link line, then one paragraph per ~30–60 s,
  * each starting with a `[mm:ss]`/`[h:mm:ss]` timestamp that links to that moment on YouTube or
  * Vimeo (plain text elsewhere). Chapters become `## Title` headings, each opening a new paragraph.
- * Transcript text is Markdown-escaped. Trailing newline.
+ * Transcript text is Markdown-escaped. Where the source names speakers, a change of speaker starts a
+ * paragraph, its name in bold after the timestamp (`**Sarah:** `). Trailing newline.
  */
 export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMeta): string {
   const cues = normalizeCues(segments);
@@ -142,6 +143,14 @@ function writeParagraphs(
       const stamp = prefix === null ? "\n\n[" + clock + "] " : "\n\n[" + clock + "](" + prefix + seconds + "s) ";
       w.reserve(stamp.length);
       w.raw(stamp);
+      const who = cues.speaker[i];
+      if (who !== undefined && (i === 0 || cues.speaker[i - 1] !== who)) {
+        w.reserve(2);
+        w.raw("**");
+        writeText(w, who, MD_TEXT);
+        w.reserve(4);
+        w.raw(":** ");
+      }
     } else {
       w.reserve(1);
       w.buf[w.pos++] = 32;

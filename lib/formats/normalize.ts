@@ -53,6 +53,8 @@ export interface NormalizedCues {
   text: string[];
   /** The words of cue i as the source gave them (not normalized yet: see normalizeWords), or undefined. */
   words: (readonly Word[] | undefined)[];
+  /** Who speaks in cue i (cleaned, non-empty), where the source names them; undefined elsewhere. */
+  speaker: (string | undefined)[];
 }
 
 /** Sum of the (raw) text lengths: sizes output buffers. */
@@ -86,6 +88,7 @@ interface CueArrays {
   endMs: Float64Array;
   text: string[];
   words: (readonly Word[] | undefined)[];
+  speaker: (string | undefined)[];
 }
 const scratch: { input: CueArrays; sorted: CueArrays } = { input: cueArrays(0), sorted: cueArrays(0) };
 
@@ -95,6 +98,7 @@ function cueArrays(n: number): CueArrays {
     endMs: new Float64Array(n),
     text: new Array<string>(n),
     words: new Array<readonly Word[] | undefined>(n),
+    speaker: new Array<string | undefined>(n),
   };
 }
 
@@ -121,7 +125,14 @@ export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
   if (collected >= 0) {
     // In start order: merged in place (cue k is read before any cue <= k is written).
     const count = merge(input, m, null, input);
-    return { count, startMs: input.startMs, endMs: input.endMs, text: input.text, words: input.words };
+    return {
+      count,
+      startMs: input.startMs,
+      endMs: input.endMs,
+      text: input.text,
+      words: input.words,
+      speaker: input.speaker,
+    };
   }
   const order = new Array<number>(m);
   for (let i = 0; i < m; i++) order[i] = i;
@@ -129,7 +140,7 @@ export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
   order.sort((a, b) => inStart[a] - inStart[b] || a - b); // stable by construction
   const out = scratchArrays("sorted", m);
   const count = merge(input, m, order, out);
-  return { count, startMs: out.startMs, endMs: out.endMs, text: out.text, words: out.words };
+  return { count, startMs: out.startMs, endMs: out.endMs, text: out.text, words: out.words, speaker: out.speaker };
 }
 
 /**
@@ -137,7 +148,7 @@ export function normalizeCues(segments: readonly Segment[]): NormalizedCues {
  * Returns how many were kept, as `m` when they are sorted by start and `-m - 1` when not.
  */
 function collect(segments: readonly Segment[], into: CueArrays): number {
-  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords } = into;
+  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords, speaker: inSpeaker } = into;
   let m = 0;
   let sorted = true;
   let prevStart = -1;
@@ -159,6 +170,8 @@ function collect(segments: readonly Segment[], into: CueArrays): number {
     inText[m] = t;
     const words = seg.words;
     inWords[m] = Array.isArray(words) && words.length > 0 ? words : undefined;
+    const speaker = seg.speaker;
+    inSpeaker[m] = speaker === undefined || isBlank(speaker) ? undefined : cleanText(speaker);
     m++;
   }
   return sorted ? m : -m - 1;
@@ -169,18 +182,21 @@ function collect(segments: readonly Segment[], into: CueArrays): number {
  * zero-length/inverted cues MIN_CUE_MS, trims overlaps. Returns the number of cues written.
  */
 function merge(input: CueArrays, m: number, order: number[] | null, out: CueArrays): number {
-  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords } = input;
-  const { startMs, endMs, text, words } = out;
+  const { startMs: inStart, endMs: inEnd, text: inText, words: inWords, speaker: inSpeaker } = input;
+  const { startMs, endMs, text, words, speaker } = out;
   let count = 0;
   let carryText = "";
   let carryEnd = -1;
   let carryWords: readonly Word[] | undefined;
+  let carrySpeaker: string | undefined;
   for (let k = 0; k < m; k++) {
     const i = order === null ? k : order[k];
     const s = inStart[i];
     const t = carryText === "" ? inText[i] : carryText + " " + inText[i];
     const w =
       carryWords === undefined ? inWords[i] : inWords[i] === undefined ? carryWords : carryWords.concat(inWords[i]!);
+    // Cues folded together keep the first name given.
+    const who = carrySpeaker ?? inSpeaker[i];
     let e = inEnd[i] > carryEnd ? inEnd[i] : carryEnd;
     const nextStart = k + 1 < m ? inStart[order === null ? k + 1 : order[k + 1]] : -1;
     if (nextStart === s) {
@@ -188,17 +204,20 @@ function merge(input: CueArrays, m: number, order: number[] | null, out: CueArra
       carryText = t;
       carryEnd = e;
       carryWords = w;
+      carrySpeaker = who;
       continue;
     }
     carryText = "";
     carryEnd = -1;
     carryWords = undefined;
+    carrySpeaker = undefined;
     if (e <= s) e = s + MIN_CUE_MS;
     if (nextStart >= 0 && e > nextStart) e = nextStart; // nextStart > s here, so e > s still
     startMs[count] = s;
     endMs[count] = e;
     text[count] = t;
     words[count] = w;
+    speaker[count] = who;
     count++;
   }
   return count;
@@ -216,7 +235,9 @@ function merge(input: CueArrays, m: number, order: number[] | null, out: CueArra
  * - segments that start on the same millisecond are merged into one cue (text joined with a space),
  *   since neither SRT nor WebVTT can show two cues there without one being zero-length;
  * - a zero-length or inverted cue gets MIN_CUE_MS of length;
- * - overlaps are trimmed: end = min(end, nextStart).
+ * - overlaps are trimmed: end = min(end, nextStart);
+ * - a `speaker` that is blank (or not a string) is dropped, others are cleaned like text; merged cues keep
+ *   the first one's.
  *
  * Guarantees on the output (in exact ms, i.e. after `Math.round(x * 1000)`):
  * start < end <= next.start, start >= 0, text non-empty without newlines or double spaces.
@@ -228,6 +249,8 @@ export function normalizeSegments(segments: readonly Segment[]): Segment[] {
   const out = new Array<Segment>(cues.count);
   for (let i = 0; i < cues.count; i++) {
     const seg: Segment = { start: cues.startMs[i] / 1000, end: cues.endMs[i] / 1000, text: cleanText(cues.text[i]) };
+    const speaker = cues.speaker[i];
+    if (speaker !== undefined) seg.speaker = speaker;
     const raw = cues.words[i];
     if (raw !== undefined) {
       const words = normalizeWords(raw, cues.startMs[i], cues.endMs[i]);

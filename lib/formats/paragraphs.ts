@@ -29,12 +29,13 @@ export function endsSentence(text: string): boolean {
 /**
  * Groups normalized cues into paragraphs. Returns the index of the first cue of each paragraph
  * (ascending); paragraph k spans [starts[k], starts[k + 1]) (the last one runs to the end).
+ * Where the source names speakers, a change of speaker also starts a paragraph.
  */
 export function paragraphStarts(cues: NormalizedCues, rules: ParagraphRules): number[] {
   const starts: number[] = [];
   const n = cues.count;
   if (n === 0) return starts;
-  const { startMs, endMs, text } = cues;
+  const { startMs, endMs, text, speaker } = cues;
   const minMs = rules.minSeconds * 1000;
   const maxMs = rules.maxSeconds * 1000;
   const pauseMs = rules.pauseSeconds * 1000;
@@ -43,7 +44,12 @@ export function paragraphStarts(cues: NormalizedCues, rules: ParagraphRules): nu
   for (let i = 0; i + 1 < n; i++) {
     const end = endMs[i];
     const elapsed = end - paraStart;
-    if (startMs[i + 1] - end > pauseMs || elapsed >= maxMs || (elapsed >= minMs && endsSentence(text[i]))) {
+    if (
+      startMs[i + 1] - end > pauseMs ||
+      elapsed >= maxMs ||
+      (elapsed >= minMs && endsSentence(text[i])) ||
+      speaker[i + 1] !== speaker[i]
+    ) {
       starts.push(i + 1);
       paraStart = startMs[i + 1];
     }
@@ -63,6 +69,8 @@ export interface ReadingParagraph {
   from: number;
   to: number;
   start: number;
+  /** The name to show before it: its speaker, where the source names one and it differs from the paragraph before. */
+  speaker?: string;
 }
 
 /**
@@ -94,14 +102,20 @@ export function readingParagraphs(
     text[i] = segment.text;
   }
   const words = segments.map((segment) => segment.words);
-  const starts = new Set(paragraphStarts({ count, startMs, endMs, text, words }, rules));
+  const speaker = segments.map((segment) => segment.speaker);
+  const starts = new Set(paragraphStarts({ count, startMs, endMs, text, words, speaker }, rules));
   for (const index of breaks) if (Number.isInteger(index) && index > 0 && index < count) starts.add(index);
   const sorted = [...starts].sort((a, b) => a - b);
-  return sorted.map((from, k) => ({
-    from,
-    to: k + 1 < sorted.length ? sorted[k + 1] : count,
-    start: segments[from].start,
-  }));
+  return sorted.map((from, k) => {
+    const paragraph: ReadingParagraph = {
+      from,
+      to: k + 1 < sorted.length ? sorted[k + 1] : count,
+      start: segments[from].start,
+    };
+    const who = speaker[from];
+    if (who !== undefined && (from === 0 || speaker[from - 1] !== who)) paragraph.speaker = who;
+    return paragraph;
+  });
 }
 
 /** The paragraph that holds segment `index` (binary search), or -1 when none does. */

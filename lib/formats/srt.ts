@@ -11,7 +11,8 @@ const SRT_TEXT = textEscaping({}, { arrows: true });
 /**
  * SubRip: cues numbered from 1, `HH:MM:SS,mmm --> HH:MM:SS,mmm`, one text line, a blank line
  * between cues, `\n` line endings and a trailing newline. Empty transcript → "".
- * Segments are normalized first (normalizeSegments rules).
+ * Segments are normalized first (normalizeSegments rules). Where the source names speakers, the cue where
+ * the speaker changes opens with `Name: ` (the way podcasts write them).
  */
 export function renderSrt(segments: readonly Segment[]): string {
   const cues = normalizeCues(segments);
@@ -21,7 +22,7 @@ export function renderSrt(segments: readonly Segment[]): string {
 }
 
 function writeSrtCues(w: Utf16Writer, cues: NormalizedCues, perCue: number): void {
-  const { count, startMs, endMs, text } = cues;
+  const { count, startMs, endMs, text, speaker } = cues;
   for (let i = 0; i < count; i++) {
     w.reserve(perCue);
     if (i > 0) w.buf[w.pos++] = NL;
@@ -31,6 +32,12 @@ function writeSrtCues(w: Utf16Writer, cues: NormalizedCues, perCue: number): voi
     w.raw(" --> ");
     w.clock(endMs[i], COMMA);
     w.buf[w.pos++] = NL;
+    const who = speaker[i];
+    if (who !== undefined && (i === 0 || speaker[i - 1] !== who)) {
+      writeText(w, who, SRT_TEXT);
+      w.reserve(2);
+      w.raw(": ");
+    }
     writeText(w, text[i], SRT_TEXT);
     w.reserve(1);
     w.buf[w.pos++] = NL;

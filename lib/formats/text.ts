@@ -9,7 +9,8 @@ export const TEXT_PARAGRAPHS: ParagraphRules = { minSeconds: 45, maxSeconds: 120
 
 /**
  * Plain text: segment texts joined with spaces into paragraphs separated by a blank line,
- * no timestamps, trailing newline. Empty transcript → "". Segments are normalized first.
+ * no timestamps, trailing newline. Empty transcript → "". Segments are normalized first. Where the source
+ * names speakers, a change of speaker starts a paragraph, opened by `Name: `.
  */
 export function renderText(segments: readonly Segment[]): string {
   return render(segments, false);
@@ -51,6 +52,12 @@ function writeParagraphs(w: Utf16Writer, cues: NormalizedCues, starts: number[],
       const stamp = `[${formatShortClock(Math.floor(cues.startMs[i] / 1000))}] `;
       w.reserve(stamp.length);
       w.raw(stamp);
+    }
+    const who = cues.speaker[i];
+    if (opens && who !== undefined && (i === 0 || cues.speaker[i - 1] !== who)) {
+      writeText(w, who, PLAIN);
+      w.reserve(2);
+      w.raw(": ");
     }
     writeText(w, text[i], PLAIN);
   }

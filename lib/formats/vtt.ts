@@ -12,6 +12,7 @@ const VTT_TEXT = textEscaping({ "&": "&amp;", "<": "&lt;", ">": "&gt;" });
  * WebVTT: `WEBVTT` signature, then cues `HH:MM:SS.mmm --> HH:MM:SS.mmm` with one escaped text
  * line each (whitespace, newlines included, is collapsed, so a cue never contains a blank line),
  * blank lines between cues, `\n` line endings. Segments are normalized first (normalizeSegments rules).
+ * A cue whose speaker the source named opens with a voice span, `<v Name>` (the name escaped like text).
  */
 export function renderVtt(segments: readonly Segment[]): string {
   const cues = normalizeCues(segments);
@@ -32,6 +33,14 @@ function writeVttCues(w: Utf16Writer, cues: NormalizedCues, perCue: number): voi
     w.raw(" --> ");
     w.clock(endMs[i], DOT);
     w.buf[w.pos++] = NL;
+    const speaker = cues.speaker[i];
+    if (speaker !== undefined) {
+      w.reserve(3);
+      w.raw("<v ");
+      writeText(w, speaker, VTT_TEXT);
+      w.reserve(1);
+      w.raw(">");
+    }
     writeText(w, text[i], VTT_TEXT);
     w.reserve(1);
     w.buf[w.pos++] = NL;

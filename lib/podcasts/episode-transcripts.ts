@@ -18,7 +18,7 @@ import { log } from "@/lib/observability/logger";
 const FORMATS: [RegExp, CaptionFormat][] = [
   [/^application\/(json|x-json)$/, "podcast-json"],
   [/^text\/vtt$/, "vtt"],
-  [/^(application\/(x-)?subrip|application\/srt|text\/srt|text\/x-srt)$/, "srt"],
+  [/^(application\/(x-)?subrip|application\/srt|text\/srt|text\/x-srt)$/, "podcast-srt"],
   [/^text\/html$/, "podcast-html"],
 ];
 

@@ -73,6 +73,13 @@ export const segmentSchema = z
         "the segment's words with their own times, in order, inside the segment; only where the source times " +
           "each word (automatic captions, speech recognition); absent otherwise",
       ),
+    speaker: z
+      .string()
+      .optional()
+      .describe(
+        "who speaks, as the source names them (a podcast's own transcript: Podcasting 2.0 JSON, HTML `<cite>`, " +
+          "WebVTT `<v>`, SRT `Name:`); absent where it names no one. Never guessed from the audio",
+      ),
   })
   .meta({ id: "Segment" });
 

@@ -17,6 +17,7 @@ import { Button } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content";
 import { Changes, clock, Revisions } from "@/components/transcript/dashboard/revisions";
+import { SpeakerRename } from "@/components/transcript/dashboard/speaker-rename";
 
 /**
  * Edit mode of the transcript viewer: every segment's text in place, its start and end moved within
@@ -243,6 +244,17 @@ export function TranscriptEditor({
           {status.message}
         </p>
       )}
+      <SpeakerRename
+        transcript={transcript}
+        disabled={state.dirty || status.kind === "saving"}
+        onSaved={(saved) => {
+          dispatch({ type: "saved", segments: saved.segments ?? state.segments });
+          setVersion((v) => v + 1);
+          publish(saved);
+          setSaves((n) => n + 1);
+          setStatus({ kind: "saved" });
+        }}
+      />
       {transcript.edited && <Changes id={transcript.id} saves={saves} />}
       {transcript.edited && (
         <Revisions id={transcript.id} saves={saves} busy={status.kind === "saving"} onRestore={restore} />

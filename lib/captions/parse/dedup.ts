@@ -123,6 +123,7 @@ function base(cues: readonly InputCue[]): Segment[] {
     }
     const seg: Segment = { start: c.start, end: Math.max(c.start, c.end), text };
     if (c.words?.length) seg.words = [...c.words];
+    if (c.speaker !== undefined) seg.speaker = c.speaker;
     out.push(seg);
   }
   // Stable: cues that start together keep their order.
@@ -233,10 +234,14 @@ export function dedupe(cues: readonly InputCue[]): Segment[] {
 /**
  * Manual captions: same cleanup without touching the text (a song's repeated chorus is content).
  * Drops empty cues, folds appends, sorts; overlapping manual captions (two speakers) keep their times.
- * People time their captions by the line, not by the word: no `words`.
+ * People time their captions by the line, not by the word: no `words`. A speaker the file names is kept.
  */
 export function tidy(cues: readonly InputCue[]): Segment[] {
-  return base(cues).map((s) => ({ start: round(s.start), end: round(Math.max(s.start, s.end)), text: s.text }));
+  return base(cues).map((s) => {
+    const seg: Segment = { start: round(s.start), end: round(Math.max(s.start, s.end)), text: s.text };
+    if (s.speaker !== undefined) seg.speaker = s.speaker;
+    return seg;
+  });
 }
 
 /**

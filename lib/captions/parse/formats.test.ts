@@ -78,7 +78,7 @@ describe("parseVtt", () => {
   it("skips NOTE, STYLE and REGION blocks and header metadata", () => {
     const segs = withoutWords(parseVtt(subtitleFile("vimeo-en.vtt")));
     expect(segs).toEqual([
-      { start: 0.5, end: 3, text: "This is Verbatim:" },
+      { start: 0.5, end: 3, text: "This is Verbatim:", speaker: "Narrator" },
       { start: 3.2, end: 6.8, text: "from link to transcript in one request." },
       { start: 7, end: 142.5, text: "Thanks for watching." },
     ]);
@@ -90,7 +90,9 @@ describe("parseVtt", () => {
   it("removes <c>, <v>, <i>, inline timestamps and decodes entities", () => {
     const vtt =
       "WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v.loud Bob>it&#39;s</v><00:00:00.500><c.colorE5E5E5> a</c> <i>test</i> &amp; more&nbsp;here\n";
-    expect(withoutWords(parseVtt(vtt))).toEqual([{ start: 0, end: 2, text: "it's a test & more here" }]);
+    expect(withoutWords(parseVtt(vtt))).toEqual([
+      { start: 0, end: 2, text: "it's a test & more here", speaker: "Bob" },
+    ]);
   });
 
   it("copes with CRLF, a BOM, a header that runs into the first cue, and blank runs", () => {

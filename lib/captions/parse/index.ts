@@ -19,6 +19,7 @@ import type { Segment } from "@/lib/formats/types";
 
 import { dedupe, tidy } from "./dedup";
 import { parseJson3 } from "./json3";
+import { namedTurns } from "./named-turns";
 import { parsePodcastHtml, parsePodcastJson } from "./podcast";
 import { parseSrt } from "./srt";
 import { parseSrv3, parseTranscriptXml } from "./srv3";
@@ -39,6 +40,7 @@ export {
 export { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
 export { isM3u8, mergeHlsVtt, parseM3u8Segments } from "./hls";
 export { parseJson3 } from "./json3";
+export { namedTurns } from "./named-turns";
 export { parsePodcastHtml, parsePodcastJson } from "./podcast";
 export { parseSrt } from "./srt";
 export { parseSrv3, parseTranscriptXml } from "./srv3";
@@ -72,6 +74,7 @@ const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
   ttml: parseTtml,
   "podcast-json": parsePodcastJson,
   "podcast-html": parsePodcastHtml,
+  "podcast-srt": (body) => namedTurns(parseSrt(body)),
 };
 
 /**
@@ -79,7 +82,9 @@ const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
  * declared format is tried. Throws CaptionParseError when neither works.
  */
 export function parseCaptions(body: string, declared?: CaptionFormat): Cue[] {
-  const format = sniffFormat(body) ?? declared;
+  const sniffed = sniffFormat(body);
+  // A podcast's SRT is SRT that may name its speakers: the declared kind says which reading applies.
+  const format = sniffed === "srt" && declared === "podcast-srt" ? declared : (sniffed ?? declared);
   if (!format) throw new CaptionParseError("The caption track is in a format Verbatim does not read.");
   return PARSERS[format](body);
 }

@@ -17,7 +17,7 @@ describe("Podcasting 2.0 transcripts", () => {
     const body = example("json");
     expect(sniffFormat(body)).toBe("podcast-json");
     const cues = parseCaptions(body);
-    expect(cues[0]).toEqual({ start: 0.5, end: 0.75, text: "I" });
+    expect(cues[0]).toEqual({ start: 0.5, end: 0.75, text: "I", speaker: "Darth Vader" });
     expect(
       cues
         .slice(0, 4)

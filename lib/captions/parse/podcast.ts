@@ -3,6 +3,8 @@
  * the JSON format `{version, segments: [{startTime, endTime, body, speaker?}]}` (seconds, often one word per
  * segment) and the HTML format (`<cite>Speaker:</cite> <time>0:53</time> <p>text</p>`, start times only: a
  * paragraph ends where the next begins). VTT and SRT transcripts go through vtt.ts and srt.ts.
+ * Speakers are kept as the file names them: the JSON `speaker`, and in HTML the `<cite>` before a `<time>`
+ * (which names whoever speaks from there until the next `<cite>`).
  */
 import { replaceElements } from "./elements";
 import { type Cue, CaptionParseError, cleanText } from "./text";
@@ -22,26 +24,42 @@ export function parsePodcastJson(body: string): Cue[] {
   const cues: Cue[] = [];
   for (const raw of segments) {
     if (typeof raw !== "object" || raw === null) continue;
-    const { startTime, endTime, body: text } = raw as { startTime?: unknown; endTime?: unknown; body?: unknown };
+    const {
+      startTime,
+      endTime,
+      body: text,
+      speaker,
+    } = raw as { startTime?: unknown; endTime?: unknown; body?: unknown; speaker?: unknown };
     const start = Number(startTime);
     const end = Number(endTime);
     if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start)
       continue;
     const clean = cleanText(text);
-    if (clean !== "") cues.push({ start, end, text: clean });
+    if (clean !== "") cues.push(withSpeaker({ start, end, text: clean }, typeof speaker === "string" ? speaker : ""));
   }
   return cues;
 }
 
 // <time>1:42</time> or <time>01:02:03</time>, then the paragraph up to the next <time> (or <cite>).
 const TIME = /<time>\s*((?:\d+:)?\d{1,2}:\d{2}(?:\.\d+)?)\s*<\/time>/gi;
+const CITE = /<cite>([^<]*)<\/cite>/gi;
+
+/** A cue with the speaker a file names (cleaned like cue text, a trailing `:` dropped), when it names one. */
+export function withSpeaker(cue: Cue, raw: string): Cue {
+  const name = cleanText(raw).replace(/\s*:$/, "");
+  if (name !== "") cue.speaker = name;
+  return cue;
+}
 
 export function parsePodcastHtml(body: string): Cue[] {
   const marks = [...body.matchAll(TIME)];
   if (marks.length === 0) throw new CaptionParseError("The HTML transcript has no <time> marks.");
   const starts = marks.map((m) => m[1]!.split(":").reduce((total, n) => total * 60 + Number(n), 0));
+  const cites = [...body.matchAll(CITE)];
+  let cite = -1; // the last <cite> before this <time>
   const cues: Cue[] = [];
   for (let i = 0; i < marks.length; i++) {
+    while (cite + 1 < cites.length && cites[cite + 1]!.index! < marks[i]!.index!) cite++;
     const from = marks[i]!.index! + marks[i]![0].length;
     const to = i + 1 < marks.length ? marks[i + 1]!.index! : body.length;
     const text = cleanText(replaceElements(body.slice(from, to), /<cite(?=>)/gi, /<\/cite>/gi, " "));
@@ -50,7 +68,7 @@ export function parsePodcastHtml(body: string): Cue[] {
       i + 1 < marks.length
         ? Math.max(start, starts[i + 1]!)
         : start + Math.max(1, Math.ceil(text.split(" ").length / 3));
-    if (text !== "") cues.push({ start, end, text });
+    if (text !== "") cues.push(withSpeaker({ start, end, text }, cite >= 0 ? cites[cite]![1]! : ""));
   }
   return cues;
 }

@@ -27,9 +27,11 @@ export interface Cue extends Segment {
 
 /**
  * The formats this module reads. `transcript` is YouTube's classic timedtext XML (srv1, no `fmt`);
- * `podcast-json` and `podcast-html` are Podcasting 2.0 transcripts (podcast.ts).
+ * `podcast-json` and `podcast-html` are Podcasting 2.0 transcripts (podcast.ts); `podcast-srt` is SubRip that
+ * names its speakers in the text (`Name:`, named-turns.ts), as podcasts publish it.
  */
-export type CaptionFormat = "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml" | "podcast-json" | "podcast-html";
+export type CaptionFormat =
+  "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml" | "podcast-json" | "podcast-html" | "podcast-srt";
 
 export class CaptionParseError extends Error {
   override readonly name = "CaptionParseError";

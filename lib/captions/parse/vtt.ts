@@ -20,6 +20,8 @@
  * is a single word without tags (`[Music]`, or a one-word row of the 2018 layout) is timed at the
  * cue's start. Other rows are untimed: in a rolling cue the upper row only re-shows words timed in
  * the cue before.
+ *
+ * Voices (`<v Name>`): voices.ts.
  */
 import type { Word } from "@/lib/formats/types";
 
@@ -33,6 +35,7 @@ import {
   stripBom,
   timedWords,
 } from "./text";
+import { voiceCues } from "./voices";
 
 export interface VttDocument {
   cues: Cue[];
@@ -80,6 +83,7 @@ export function readCues(
   endsText: (line: string) => boolean,
   textOf: (lines: string[]) => string,
   wordsOf?: (lines: string[], startMs: number, endMs: number) => Word[],
+  split?: (lines: string[], startMs: number, endMs: number, cue: Cue) => Cue[],
 ): Cue[] {
   const cues: Cue[] = [];
   let i = from;
@@ -94,7 +98,9 @@ export function readCues(
     // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
     if (timing) {
       const words = wordsOf?.(text, timing.startMs, timing.endMs);
-      cues.push(cueAt(timing.startMs, timing.endMs, textOf(text), false, words));
+      const cue = cueAt(timing.startMs, timing.endMs, textOf(text), false, words);
+      if (split) cues.push(...split(text, timing.startMs, timing.endMs, cue));
+      else cues.push(cue);
     }
   }
   return cues;
@@ -141,6 +147,7 @@ export function parseVttDocument(body: string): VttDocument {
     (l) => l === "",
     (text) => cleanText(text.join("\n")),
     vttWords,
+    voiceCues,
   );
   return { cues, timestampMap };
 }
