@@ -15,6 +15,8 @@ export interface Segment {
   text: string;
   /** The segment's words with their own times, in order; absent where the source has none. */
   words?: Word[];
+  /** Who speaks, where the source names them. */
+  speaker?: string;
 }
 
 /** Transcript metadata used by the headers of the human-readable formats. */
