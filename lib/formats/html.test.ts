@@ -79,7 +79,9 @@ describe("renderPodcastHtml", () => {
     expect(html).toContain("<p>&lt;/p&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; 'q'</p>");
     expect(html).toContain("<cite>&lt;b onclick=&quot;x&quot;&gt;Eve&lt;/b&gt;:</cite>");
     expect(html).toContain('<html lang="en&quot;&gt;&lt;script&gt;">');
-    expect(renderPodcastHtml([], { title: null, lang: "en" })).toContain("<title>Transcript</title>\n</head>\n<body>\n</body>");
+    expect(renderPodcastHtml([], { title: null, lang: "en" })).toContain(
+      "<title>Transcript</title>\n</head>\n<body>\n</body>",
+    );
   });
 
   it("writes every real caption file so that the podcast HTML parser reads back each line", () => {
@@ -89,7 +91,10 @@ describe("renderPodcastHtml", () => {
       expectWellFormed(html);
       const normalized = normalizeSegments(segments);
       const cues = parsePodcastHtml(html);
-      expect(cues.map((c) => c.text), f.file).toEqual(normalized.map((s) => s.text));
+      expect(
+        cues.map((c) => c.text),
+        f.file,
+      ).toEqual(normalized.map((s) => s.text));
       expect(cues.map((c) => c.start)).toEqual(normalized.map((s) => Math.floor(s.start)));
     }
   });

@@ -45,6 +45,8 @@ describe("the files a podcast feed links to", () => {
     );
     expect(
       podcastTranscriptTag({ url: 'https://x.example/?a=1&b="2"', type: "text/vtt", language: "<en>", rel: null }),
-    ).toBe('<podcast:transcript url="https://x.example/?a=1&amp;b=&quot;2&quot;" type="text/vtt" language="&lt;en&gt;" />');
+    ).toBe(
+      '<podcast:transcript url="https://x.example/?a=1&amp;b=&quot;2&quot;" type="text/vtt" language="&lt;en&gt;" />',
+    );
   });
 });

@@ -154,7 +154,11 @@ describe("GET /v1/public/{slug}/transcript.{vtt,srt,json,html}", () => {
 
   it("answers unpublished, unknown and malformed slugs with the same 404, readable from any origin", async () => {
     const { headers, slug } = await published();
-    const gone = await callRoute(unpublishRoute, `/v1/publish/${slug}`, { method: "DELETE", headers, params: { slug } });
+    const gone = await callRoute(unpublishRoute, `/v1/publish/${slug}`, {
+      method: "DELETE",
+      headers,
+      params: { slug },
+    });
     expect(gone.status).toBe(204);
     for (const kind of KINDS) {
       for (const target of [slug, "grit-the-power-zzzzzz", "..%2F..%2Fetc"]) {

@@ -57,7 +57,9 @@ export type PublicIndexResponse = z.infer<typeof publicIndexResponseSchema>;
 export const podcastTranscriptLinkSchema = z
   .object({
     url: z.string().describe("Absolute URL of the file: stable for as long as the transcript is published"),
-    type: z.string().describe("Its MIME type, the tag's `type`: text/vtt, application/x-subrip, application/json or text/html"),
+    type: z
+      .string()
+      .describe("Its MIME type, the tag's `type`: text/vtt, application/x-subrip, application/json or text/html"),
     language: z.string().describe("The transcript's language, the tag's `language`"),
     rel: z
       .enum(["captions"])
