@@ -120,6 +120,18 @@ test("a published transcript: public page with player, seek, highlight, search, 
   const row = page.getByTestId("published-row").filter({ has: page.locator(`a[href="${url}"]`) });
   await expect(row).toHaveCount(1);
   await expect(row.getByTestId("copy-link")).toBeVisible();
+  // … and the tag of each file for a podcast feed, whose file any origin may read.
+  await row.getByTestId("feed-tags").locator("summary").click();
+  const tags = row.getByTestId("feed-tag");
+  await expect(tags).toHaveCount(4);
+  await expect(tags.first()).toHaveText(
+    /^<podcast:transcript url="https?:[^"]+\/transcript\.vtt" type="text\/vtt" language="en" rel="captions" \/>$/,
+  );
+  await expect(row.getByRole("button", { name: "Copy the text/html tag" })).toBeVisible();
+  const vttUrl = /url="([^"]+)"/.exec((await tags.first().textContent())!)![1]!;
+  const vtt = await page.request.get(new URL(vttUrl).pathname);
+  expect(vtt.headers()["access-control-allow-origin"]).toBe("*");
+  expect(await vtt.text()).toMatch(/^WEBVTT\n\n00:00:00\.000 --> /);
   await row.getByTestId("unpublish-button").click();
   await expect(row).toHaveCount(0);
   const gone = await page.request.get(path);

@@ -15,7 +15,9 @@ function client() {
     fetch: async (input) => {
       const url = new URL(input instanceof Request ? input.url : String(input));
       asked.push(url.pathname + url.search);
-      if (url.pathname.endsWith("/download")) {
+      if (url.pathname.endsWith("/transcript.json"))
+        return Response.json({ version: "1.0.0", segments: [{ startTime: 0, endTime: 2, body: "Hello" }] });
+      if (url.pathname.endsWith("/download") || url.pathname.endsWith("/transcript.srt")) {
         const json = url.searchParams.get("format") === "json";
         return new Response(json ? JSON_FILE : SRT, {
           headers: { "content-type": json ? "application/json" : "application/x-subrip" },
@@ -43,6 +45,14 @@ describe("api.GET of a download", () => {
     });
     expect(page.data).toBe(SRT);
     expect(asked[0]).toBe("/v1/transcripts/t1/download?format=srt");
+  });
+
+  it("returns a podcast feed's SRT as text and its Podcasting 2.0 JSON parsed", async () => {
+    const { verbatim } = client();
+    const srt = await verbatim.api.GET("/v1/public/{slug}/transcript.srt", { params: { path: { slug: "a-talk" } } });
+    expect(srt.data).toBe(SRT);
+    const json = await verbatim.api.GET("/v1/public/{slug}/transcript.json", { params: { path: { slug: "a-talk" } } });
+    expect(json.data?.segments[0]?.body).toBe("Hello");
   });
 
   it("leaves other paths parsed as JSON, and an explicit parseAs as asked", async () => {

@@ -35,8 +35,17 @@ const createClient: typeof openapiFetch =
     ? openapiFetch
     : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
 
-/** The paths whose answer is a file, read as text by `api.GET` (openapi-fetch would parse JSON by default). */
-const FILE_PATHS = new Set<string>(["/v1/transcripts/{id}/download", "/v1/public/{slug}/download"]);
+/**
+ * The paths whose answer is a file, read as text by `api.GET` (openapi-fetch would parse JSON by default); a
+ * podcast feed's transcript.json is JSON.
+ */
+const FILE_PATHS = new Set<string>([
+  "/v1/transcripts/{id}/download",
+  "/v1/public/{slug}/download",
+  "/v1/public/{slug}/transcript.vtt",
+  "/v1/public/{slug}/transcript.srt",
+  "/v1/public/{slug}/transcript.html",
+]);
 
 /** `fetch` whose failures to get any answer are VerbatimError("network_error"); an abort stays an abort. */
 function answeringFetch(inner: typeof globalThis.fetch): typeof globalThis.fetch {

@@ -813,7 +813,7 @@ export interface paths {
         };
         /**
          * A published transcript: the transcript object plus title, platform, source link and published_at
-         * @description Answers carry ETag, Last-Modified and a Cache-Control shared caches may use; a request with a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404.
+         * @description Answers carry ETag, Last-Modified and a Cache-Control shared caches may use; a request with a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404. `podcast_transcripts` lists the files a podcast feed can link to. Every answer carries `Access-Control-Allow-Origin: *`.
          */
         get: operations["getV1PublicSlug"];
         put?: never;
@@ -833,6 +833,86 @@ export interface paths {
         };
         /** A published transcript as a file in any format (its own Content-Type and filename) */
         get: operations["getV1PublicSlugDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/{slug}/transcript.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published transcript as the Podcasting 2.0 HTML transcript, for a podcast feed
+         * @description For a podcast feed's `<podcast:transcript>` tag (Podcasting 2.0): GET /v1/public/{slug} lists every file with its absolute URL, type, language and rel. The URL stays while the transcript is published; the text is what its public page shows (the publisher's correction, if any). Every answer, 304 and errors included, carries `Access-Control-Allow-Origin: *`; answers carry ETag (it changes with the text), Last-Modified, `Content-Language` and a Cache-Control shared caches may use, and a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404. A whole document: `<time>` and `<p>` per line, `<cite>` where a named speaker starts.
+         */
+        get: operations["getV1PublicSlugTranscriptHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/{slug}/transcript.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published transcript in the Podcasting 2.0 JSON format, for a podcast feed
+         * @description For a podcast feed's `<podcast:transcript>` tag (Podcasting 2.0): GET /v1/public/{slug} lists every file with its absolute URL, type, language and rel. The URL stays while the transcript is published; the text is what its public page shows (the publisher's correction, if any). Every answer, 304 and errors included, carries `Access-Control-Allow-Origin: *`; answers carry ETag (it changes with the text), Last-Modified, `Content-Language` and a Cache-Control shared caches may use, and a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404. Segments carry `speaker` where the source names one.
+         */
+        get: operations["getV1PublicSlugTranscriptJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/{slug}/transcript.srt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published transcript as SubRip captions, for a podcast feed
+         * @description For a podcast feed's `<podcast:transcript>` tag (Podcasting 2.0): GET /v1/public/{slug} lists every file with its absolute URL, type, language and rel. The URL stays while the transcript is published; the text is what its public page shows (the publisher's correction, if any). Every answer, 304 and errors included, carries `Access-Control-Allow-Origin: *`; answers carry ETag (it changes with the text), Last-Modified, `Content-Language` and a Cache-Control shared caches may use, and a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404.
+         */
+        get: operations["getV1PublicSlugTranscriptSrt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/public/{slug}/transcript.vtt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published transcript as WebVTT captions, for a podcast feed
+         * @description For a podcast feed's `<podcast:transcript>` tag (Podcasting 2.0): GET /v1/public/{slug} lists every file with its absolute URL, type, language and rel. The URL stays while the transcript is published; the text is what its public page shows (the publisher's correction, if any). Every answer, 304 and errors included, carries `Access-Control-Allow-Origin: *`; answers carry ETag (it changes with the text), Last-Modified, `Content-Language` and a Cache-Control shared caches may use, and a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404.
+         */
+        get: operations["getV1PublicSlugTranscriptVtt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1527,6 +1607,29 @@ export interface components {
              */
             source: "stripe" | "static";
         };
+        PodcastTranscript: {
+            segments: {
+                body: string;
+                /** @description Seconds */
+                endTime: number;
+                /** @description Who speaks, where the source names them */
+                speaker?: string;
+                /** @description Seconds */
+                startTime: number;
+            }[];
+            /** @description The format's version: 1.0.0 */
+            version: string;
+        };
+        PodcastTranscriptLink: {
+            /** @description The transcript's language, the tag's `language` */
+            language: string;
+            /** @description `captions` for the timed files (VTT, SRT, JSON); null for HTML, which is a transcript to read */
+            rel: "captions" | null;
+            /** @description Its MIME type, the tag's `type`: text/vtt, application/x-subrip, application/json or text/html */
+            type: string;
+            /** @description Absolute URL of the file: stable for as long as the transcript is published */
+            url: string;
+        };
         PortalResponse: {
             /** @description short-lived, pre-authenticated link to the Stripe customer portal */
             url: string;
@@ -1569,6 +1672,8 @@ export interface components {
             lang: string;
             /** @enum {string} */
             platform: "youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast";
+            /** @description The transcript as files a podcast feed can link to, one `<podcast:transcript url="…" type="…" language="…" rel="captions"/>` tag each (Podcasting 2.0) */
+            podcast_transcripts: components["schemas"]["PodcastTranscriptLink"][];
             published_at: string;
             /** @description timed segments in seconds for json; null otherwise */
             segments: components["schemas"]["Segment"][] | null;
@@ -4858,6 +4963,230 @@ export interface operations {
                     "application/x-subrip": string;
                     "text/markdown": string;
                     "text/plain": string;
+                    "text/vtt": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No published transcript has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1PublicSlugTranscriptHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No published transcript has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1PublicSlugTranscriptJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PodcastTranscript"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No published transcript has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1PublicSlugTranscriptSrt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-subrip": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No published transcript has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1PublicSlugTranscriptVtt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "text/vtt": string;
                 };
             };

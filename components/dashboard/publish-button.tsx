@@ -6,8 +6,18 @@ import { publishTranscript, type PublishResponse } from "@/lib/browser/publishin
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 
-/** Copies a link, showing "Copied" for a moment. */
-export function CopyLinkButton({ url }: { url: string }) {
+/** Copies a link (or any text), showing "Copied" for a moment. */
+export function CopyLinkButton({
+  url,
+  label = "Copy link",
+  ariaLabel,
+  testId = "copy-link",
+}: {
+  url: string;
+  label?: string;
+  ariaLabel?: string;
+  testId?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -19,9 +29,10 @@ export function CopyLinkButton({ url }: { url: string }) {
         });
       }}
       className={buttonClass("secondary", "sm")}
-      data-testid="copy-link"
+      aria-label={ariaLabel}
+      data-testid={testId}
     >
-      {copied ? "Copied" : "Copy link"}
+      {copied ? "Copied" : label}
     </button>
   );
 }

@@ -7,7 +7,7 @@ import { unpublishTranscript } from "@/lib/browser/publishing";
 import { CopyLinkButton } from "@/components/dashboard/publish-button";
 import type { MyPublication } from "@/lib/publishing/list-my-publications";
 
-/** The caller's published transcripts, each with its link, copy-link and unpublish. */
+/** The caller's published transcripts, each with its link, copy-link, unpublish and the tags for a podcast feed. */
 export function PublishedList({ items }: { items: MyPublication[] }) {
   const router = useRouter();
   const [busy, setBusy] = useState<string | null>(null);
@@ -69,9 +69,29 @@ export function PublishedList({ items }: { items: MyPublication[] }) {
                 {busy === item.slug ? "Unpublishing…" : "Unpublish"}
               </button>
             </div>
+            <FeedTags tags={item.feedTags} />
           </li>
         ))}
       </ul>
     </div>
+  );
+}
+
+/** The `<podcast:transcript>` element of each file, to paste into the episode's item of a podcast feed. */
+function FeedTags({ tags }: { tags: MyPublication["feedTags"] }) {
+  return (
+    <details className="w-full text-sm" data-testid="feed-tags">
+      <summary className="cursor-pointer text-stone-700">Podcast feed tags</summary>
+      <ul className="mt-2 flex flex-col gap-2">
+        {tags.map(({ type, tag }) => (
+          <li key={type} className="flex items-start gap-2">
+            <code className="min-w-0 flex-1 rounded bg-stone-100 px-2 py-1 text-xs break-all" data-testid="feed-tag">
+              {tag}
+            </code>
+            <CopyLinkButton url={tag} label="Copy" ariaLabel={`Copy the ${type} tag`} testId="copy-feed-tag" />
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }

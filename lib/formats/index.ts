@@ -13,6 +13,8 @@ export { renderMarkdown } from "./markdown";
 export { renderSrt } from "./srt";
 export { renderText, renderTimestampedText } from "./text";
 export { renderVtt } from "./vtt";
+export { renderPodcastJson, PODCAST_JSON_VERSION, type PodcastJsonSegment } from "./podcast-json";
+export { renderPodcastHtml } from "./html";
 
 export interface RenderedTranscript {
   content: string;

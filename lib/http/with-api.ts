@@ -37,7 +37,7 @@ export function withApi<E extends Endpoint>(
   endpoint: E,
   handler: (ctx: ApiContext<E>) => Promise<unknown>,
 ): (request: NextRequest, route: RouteContext) => Promise<Response> {
-  return async (request, route) => {
+  const answer = async (request: NextRequest, route: RouteContext): Promise<Response> => {
     let limit: RateLimitHeaders | undefined;
     try {
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
@@ -69,6 +69,12 @@ export function withApi<E extends Endpoint>(
       }
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
     }
+  };
+  if (!endpoint.anyOrigin) return answer;
+  return async (request, route) => {
+    const response = await answer(request, route);
+    response.headers.set("access-control-allow-origin", "*");
+    return response;
   };
 }
 

@@ -4,6 +4,7 @@ import {
   publicDownloadQuerySchema,
   publicIndexQuerySchema,
   publicIndexResponseSchema,
+  podcastTranscriptJsonSchema,
   publicTranscriptSchema,
   publishRequestSchema,
   publishResponseSchema,
@@ -62,9 +63,10 @@ export const publicTranscriptEndpoint = defineEndpoint({
   tag,
   summary: "A published transcript: the transcript object plus title, platform, source link and published_at",
   description:
-    "Answers carry ETag, Last-Modified and a Cache-Control shared caches may use; a request with a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404.",
+    "Answers carry ETag, Last-Modified and a Cache-Control shared caches may use; a request with a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404. `podcast_transcripts` lists the files a podcast feed can link to. Every answer carries `Access-Control-Allow-Origin: *`.",
   auth: "none",
   rateLimit: "publicRead",
+  anyOrigin: true,
   params: slugParamsSchema,
   response: publicTranscriptSchema,
   errors: {
@@ -81,6 +83,7 @@ export const publicDownloadEndpoint = defineEndpoint({
   summary: "A published transcript as a file in any format (its own Content-Type and filename)",
   auth: "none",
   rateLimit: "publicRead",
+  anyOrigin: true,
   params: slugParamsSchema,
   query: publicDownloadQuerySchema,
   content: transcriptFileContent,
@@ -89,4 +92,69 @@ export const publicDownloadEndpoint = defineEndpoint({
     404: "No published transcript has this slug",
     429: "Too many requests from this address (see Retry-After)",
   },
+});
+
+const PODCAST_FILE_DESCRIPTION =
+  "For a podcast feed's `<podcast:transcript>` tag (Podcasting 2.0): GET /v1/public/{slug} lists every file with its absolute URL, type, language and rel. The URL stays while the transcript is published; the text is what its public page shows (the publisher's correction, if any). Every answer, 304 and errors included, carries `Access-Control-Allow-Origin: *`; answers carry ETag (it changes with the text), Last-Modified, `Content-Language` and a Cache-Control shared caches may use, and a matching If-None-Match (or If-Modified-Since) gets 304. Unknown and unpublished slugs are the same 404.";
+
+const podcastFileErrors = {
+  304: "Not modified",
+  404: "No published transcript has this slug",
+  429: "Too many requests from this address (see Retry-After)",
+};
+
+export const podcastTranscriptVttEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/public/{slug}/transcript.vtt",
+  tag,
+  summary: "A published transcript as WebVTT captions, for a podcast feed",
+  description: PODCAST_FILE_DESCRIPTION,
+  auth: "none",
+  rateLimit: "publicRead",
+  anyOrigin: true,
+  params: slugParamsSchema,
+  content: { "text/vtt": "text" },
+  errors: podcastFileErrors,
+});
+
+export const podcastTranscriptSrtEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/public/{slug}/transcript.srt",
+  tag,
+  summary: "A published transcript as SubRip captions, for a podcast feed",
+  description: PODCAST_FILE_DESCRIPTION,
+  auth: "none",
+  rateLimit: "publicRead",
+  anyOrigin: true,
+  params: slugParamsSchema,
+  content: { "application/x-subrip": "text" },
+  errors: podcastFileErrors,
+});
+
+export const podcastTranscriptJsonEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/public/{slug}/transcript.json",
+  tag,
+  summary: "A published transcript in the Podcasting 2.0 JSON format, for a podcast feed",
+  description: `${PODCAST_FILE_DESCRIPTION} Segments carry \`speaker\` where the source names one.`,
+  auth: "none",
+  rateLimit: "publicRead",
+  anyOrigin: true,
+  params: slugParamsSchema,
+  content: { "application/json": podcastTranscriptJsonSchema },
+  errors: podcastFileErrors,
+});
+
+export const podcastTranscriptHtmlEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/public/{slug}/transcript.html",
+  tag,
+  summary: "A published transcript as the Podcasting 2.0 HTML transcript, for a podcast feed",
+  description: `${PODCAST_FILE_DESCRIPTION} A whole document: \`<time>\` and \`<p>\` per line, \`<cite>\` where a named speaker starts.`,
+  auth: "none",
+  rateLimit: "publicRead",
+  anyOrigin: true,
+  params: slugParamsSchema,
+  content: { "text/html": "text" },
+  errors: podcastFileErrors,
 });

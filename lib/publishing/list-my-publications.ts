@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { podcastTranscriptLinks, podcastTranscriptTag } from "@/lib/publishing/podcast-links";
 import { publicPageUrl } from "@/lib/publishing/serializers";
 
 export interface MyPublication {
@@ -8,6 +9,8 @@ export interface MyPublication {
   platform: string;
   lang: string;
   publishedAt: string;
+  /** The `<podcast:transcript …/>` element of each file, with its type, to paste into a feed's item. */
+  feedTags: { type: string; tag: string }[];
 }
 
 /** The dashboard's Published page: the caller's published transcripts, newest first. */
@@ -26,5 +29,9 @@ export async function listMyPublications(userId: string): Promise<MyPublication[
     platform: row.transcript.platform,
     lang: row.transcript.lang,
     publishedAt: row.publishedAt!.toISOString(),
+    feedTags: podcastTranscriptLinks(row.slug, row.transcript.lang).map((link) => ({
+      type: link.type,
+      tag: podcastTranscriptTag(link),
+    })),
   }));
 }

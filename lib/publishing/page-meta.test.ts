@@ -30,6 +30,7 @@ const transcript: PublicTranscript = {
   chapters: [],
   served_by: null,
   published_at: "2026-11-23T02:00:00.000Z",
+  podcast_transcripts: [],
 };
 
 describe("public page metadata", () => {

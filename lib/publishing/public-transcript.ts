@@ -28,7 +28,7 @@ export async function findPublished(slug: string): Promise<PublishedRow | null> 
 }
 
 /** What the validators are made of: the publication, when it was (re)published, and the transcript's version. */
-interface Version {
+export interface Version {
   id: string;
   publishedAt: Date;
   fetchedAt: Date;
@@ -38,7 +38,7 @@ interface Version {
  * The version of a published slug: one small indexed query, no segments. Every GET /v1/public/{slug} runs
  * it, 304s included, so it is a hot statement (lib/db/hot-sql.ts).
  */
-async function publishedVersion(slug: string): Promise<Version | null> {
+export async function publishedVersion(slug: string): Promise<Version | null> {
   if (!isSlug(slug)) return null;
   const rows = await hotQuery<Version>(
     "public-version",

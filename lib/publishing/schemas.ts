@@ -54,6 +54,37 @@ export const publicIndexResponseSchema = z
 
 export type PublicIndexResponse = z.infer<typeof publicIndexResponseSchema>;
 
+export const podcastTranscriptLinkSchema = z
+  .object({
+    url: z.string().describe("Absolute URL of the file: stable for as long as the transcript is published"),
+    type: z
+      .string()
+      .describe("Its MIME type, the tag's `type`: text/vtt, application/x-subrip, application/json or text/html"),
+    language: z.string().describe("The transcript's language, the tag's `language`"),
+    rel: z
+      .enum(["captions"])
+      .nullable()
+      .describe("`captions` for the timed files (VTT, SRT, JSON); null for HTML, which is a transcript to read"),
+  })
+  .meta({ id: "PodcastTranscriptLink" });
+
+export type PodcastTranscriptLink = z.infer<typeof podcastTranscriptLinkSchema>;
+
+/** The Podcasting 2.0 JSON transcript format, as GET /v1/public/{slug}/transcript.json writes it. */
+export const podcastTranscriptJsonSchema = z
+  .object({
+    version: z.string().describe("The format's version: 1.0.0"),
+    segments: z.array(
+      z.object({
+        speaker: z.string().optional().describe("Who speaks, where the source names them"),
+        startTime: z.number().describe("Seconds"),
+        endTime: z.number().describe("Seconds"),
+        body: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "PodcastTranscript" });
+
 export const publicTranscriptSchema = transcriptSchema
   .extend({
     slug: z.string(),
@@ -61,6 +92,11 @@ export const publicTranscriptSchema = transcriptSchema
     source_url: z.string().nullable().describe("The source link; null for uploaded files"),
     video_id: z.string().nullable().describe("The platform's id; null for uploaded files"),
     published_at: z.string(),
+    podcast_transcripts: z
+      .array(podcastTranscriptLinkSchema)
+      .describe(
+        'The transcript as files a podcast feed can link to, one `<podcast:transcript url="…" type="…" language="…" rel="captions"/>` tag each (Podcasting 2.0)',
+      ),
   })
   .meta({ id: "PublicTranscript" });
 

@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import type { Publication, Transcript } from "@/lib/generated/prisma/client";
 import { serializeTranscript } from "@/lib/transcripts/read";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
+import { podcastTranscriptLinks } from "@/lib/publishing/podcast-links";
 
 export type PublishedRow = Publication & { publishedAt: Date; transcript: Transcript };
 
@@ -15,7 +16,7 @@ export function isUpload(row: Pick<Transcript, "platform">): boolean {
   return row.platform === "upload";
 }
 
-/** The transcript object (lib/transcripts/read) plus slug, page url and published_at. */
+/** The transcript object (lib/transcripts/read) plus slug, page url, published_at and the feed's transcript files. */
 export function serializePublicTranscript(row: PublishedRow): PublicTranscript {
   const transcript = serializeTranscript(row.transcript, "json");
   const upload = isUpload(row.transcript);
@@ -26,5 +27,6 @@ export function serializePublicTranscript(row: PublishedRow): PublicTranscript {
     slug: row.slug,
     url: publicPageUrl(row.slug),
     published_at: row.publishedAt.toISOString(),
+    podcast_transcripts: podcastTranscriptLinks(row.slug, row.transcript.lang),
   };
 }

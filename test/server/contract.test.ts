@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(62);
+  expect(operations).toHaveLength(66);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -226,7 +226,8 @@ test("every operation answers only as /openapi.json documents, and each succeeds
     },
   );
 
-  // Publishing: the public page (and its 304), its downloads, the index and search; then unpublished.
+  // Publishing: the public page (and its 304), its downloads and a podcast feed's files, the index and search; then
+  // unpublished.
   const published = await call(
     me,
     "POST /v1/publish",
@@ -241,6 +242,10 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   expect(unchanged.status).toBe(304);
   for (const format of ["json", "text", "srt", "vtt", "md"])
     await call(request, "GET /v1/public/{slug}/download", { slug }, { query: `?format=${format}` });
+  for (const kind of ["vtt", "srt", "json", "html"]) {
+    const feedFile = await call(request, `GET /v1/public/{slug}/transcript.${kind}`, { slug });
+    expect(feedFile.response.headers()["access-control-allow-origin"]).toBe("*");
+  }
   await call(request, "GET /v1/public/index");
   await call(request, "GET /v1/public/search", {}, { query: "?q=hello" });
   await call(me, "DELETE /v1/publish/{slug}", { slug });

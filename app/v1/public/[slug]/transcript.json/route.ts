@@ -1,0 +1,7 @@
+import { withApi } from "@/lib/http/with-api";
+import { podcastTranscriptJsonEndpoint } from "@/lib/publishing/endpoints";
+import { podcastTranscriptResponse } from "@/lib/publishing/podcast-transcripts";
+
+export const GET = withApi(podcastTranscriptJsonEndpoint, ({ request, params }) =>
+  podcastTranscriptResponse(request, params.slug, "json"),
+);
