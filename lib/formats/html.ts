@@ -1,4 +1,4 @@
-import { namedCues } from "./named-cues";
+import { normalizeSegments } from "./normalize";
 import type { Segment, TranscriptMeta } from "./types";
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
@@ -34,7 +34,7 @@ export function renderPodcastHtml(segments: readonly Segment[], meta: Pick<Trans
     "<body>",
   ];
   let speaking: string | undefined;
-  for (const { start, text, speaker } of namedCues(segments)) {
+  for (const { start, text, speaker } of normalizeSegments(segments)) {
     if (speaker !== undefined && speaker !== speaking) lines.push(`<cite>${escapeHtml(speaker)}:</cite>`);
     speaking = speaker;
     lines.push(`<time>${clock(start)}</time>`, `<p>${escapeHtml(text)}</p>`);

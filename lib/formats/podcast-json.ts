@@ -1,4 +1,4 @@
-import { namedCues } from "./named-cues";
+import { normalizeSegments } from "./normalize";
 import type { Segment } from "./types";
 
 /** The version of the Podcasting 2.0 JSON transcript format written. */
@@ -18,7 +18,7 @@ export interface PodcastJsonSegment {
  * normalized cue (normalizeSegments rules), times in seconds with millisecond precision.
  */
 export function renderPodcastJson(segments: readonly Segment[]): string {
-  const out: PodcastJsonSegment[] = namedCues(segments).map(({ start, end, text, speaker }) =>
+  const out: PodcastJsonSegment[] = normalizeSegments(segments).map(({ start, end, text, speaker }) =>
     speaker === undefined
       ? { startTime: start, endTime: end, body: text }
       : { speaker, startTime: start, endTime: end, body: text },
