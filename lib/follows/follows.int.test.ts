@@ -280,4 +280,33 @@ describe("follows", () => {
     expect(paused.items.find((i) => i.guid === "broke-2")?.status).toBe("queued");
     expect(await world.ctx.db.transcription.count({ where: { userId } })).toBe(0);
   });
+
+  it("each transcribed item is told to the follow's webhook_url with its follow_id, also without a job", async () => {
+    const { userId, headers } = await world.caller();
+    await (await import("@/lib/webhooks/rotate-request-secret")).rotateRequestSecret(userId);
+    fake.live.set("/live/hook.rss", generatedFeed(fake.origin, 1, { prefix: "hook" }));
+    const hook = "https://hooks.example.com/follows";
+    const { id } = await followed(headers, `${fake.origin}/live/hook.rss`, { webhook_url: hook });
+    fake.live.set(
+      "/live/hook.rss",
+      generatedFeed(fake.origin, 3, { prefix: "hook" }).replace(
+        "<guid",
+        `<podcast:transcript url="${fake.origin}/ex/hook-3/transcript.json" type="application/json"/><guid`,
+      ),
+    );
+    await checkFollow(id);
+    await waitForItems(headers, id, 2);
+    let payloads: { type: string; data: { follow_id?: string; job_id: string | null } }[] = [];
+    for (let i = 0; i < 300 && payloads.length < 2; i++) {
+      const rows = await world.ctx.db.webhookDelivery.findMany({ where: { userId, url: hook } });
+      payloads = rows.map((r) => r.payload as (typeof payloads)[number]);
+      if (payloads.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(payloads.map((p) => [p.type, p.data.follow_id])).toEqual([
+      ["transcript.completed", id],
+      ["transcript.completed", id],
+    ]);
+    // hook-3 publishes its transcript (no job); hook-2 is recognised (a job).
+    expect(payloads.map((p) => p.data.job_id === null).sort()).toEqual([false, true]);
+  });
 });
