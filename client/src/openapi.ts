@@ -1503,20 +1503,14 @@ export interface components {
             url: string;
         };
         FollowRequest: {
-            /**
-             * @description Also transcribe the latest N items already there (at most FOLLOW_MAX_BACKFILL); 0, the default, starts from now
-             * @default 0
-             */
-            backfill: number;
+            /** @description Also transcribe the latest N items already there (at most FOLLOW_MAX_BACKFILL); 0, the default, starts from now */
+            backfill?: number;
             /** @description The format the follow's transcripts are read in */
             format?: string;
             /** @description The language new items are transcribed in */
             lang?: string;
-            /**
-             * @description Publish each new item's transcript on a public page
-             * @default false
-             */
-            publish: boolean;
+            /** @description Publish each new item's transcript on a public page (default false) */
+            publish?: boolean;
             /** @description A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube channel or playlist URL */
             url: string;
             /** @description Optional. This https URL is sent transcript.completed / transcript.failed (with `follow_id`) for each item this follow transcribes, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret), as a request's own `webhook_url`. */
@@ -2826,6 +2820,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://feeds.npr.org/510289/podcast.xml",
+                 *       "lang": "en",
+                 *       "backfill": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowRequest"];
             };
         };
@@ -3029,6 +3030,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "state": "paused"
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowUpdate"];
             };
         };

@@ -28,13 +28,14 @@ function exists(): Error {
 export async function createFollow(userId: string, request: CreateFollowRequest): Promise<FollowOut> {
   const settings = env();
   const db = await getDb();
-  if (request.backfill > settings.FOLLOW_MAX_BACKFILL)
+  const wanted = request.backfill ?? 0;
+  if (wanted > settings.FOLLOW_MAX_BACKFILL)
     throw new RequestValidationError([
       {
         type: "less_than_equal",
         loc: ["body", "backfill"],
         msg: `Input should be less than or equal to ${settings.FOLLOW_MAX_BACKFILL}`,
-        input: request.backfill,
+        input: wanted,
         ctx: { le: settings.FOLLOW_MAX_BACKFILL },
       },
     ]);
@@ -54,7 +55,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
   if (await db.follow.findUnique({ where: { userId_url: { userId, url: listed.url } }, select: { id: true } }))
     throw exists();
   const items = listed.items ?? [];
-  const backfill = items.slice(0, request.backfill);
+  const backfill = items.slice(0, wanted);
   await rememberNew(userId, listed, new Set(backfill.map((i) => i.guid)), deps);
   const now = new Date();
   try {
@@ -68,7 +69,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
             title: listed.title ? storableText(listed.title.slice(0, 500)) : null,
             lang: request.lang,
             format: request.format,
-            publish: request.publish,
+            publish: request.publish ?? false,
             webhookUrl,
             etag: listed.validators.etag,
             lastModified: listed.validators.lastModified,

@@ -19,13 +19,13 @@ export const createFollowSchema = z
       .describe("A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube channel or playlist URL"),
     lang: requestLangSchema.default("en").describe("The language new items are transcribed in"),
     format: formatSchema.default("json").describe("The format the follow's transcripts are read in"),
-    publish: z.boolean().default(false).describe("Publish each new item's transcript on a public page"),
+    publish: z.boolean().optional().describe("Publish each new item's transcript on a public page (default false)"),
     backfill: z
       .number()
       .int()
       .min(0)
       .max(500)
-      .default(0)
+      .optional()
       .describe(
         "Also transcribe the latest N items already there (at most FOLLOW_MAX_BACKFILL); 0, the default, starts from now",
       ),
