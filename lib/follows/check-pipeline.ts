@@ -49,7 +49,8 @@ export async function scheduleNextCheck(
     return null;
   }
   let runAt = at ?? follow.nextCheckAt ?? new Date();
-  if (!at) {
+  // Settling links only matter for `publish` (an item's state is read from its job, and its webhook is its job's).
+  if (!at && follow.publish) {
     const running = await tx.followItem.count({ where: { followId, status: { in: ["running", "queued"] } } });
     const settle = new Date(Date.now() + SETTLE_MS);
     if (running > 0 && follow.state !== "allowance" && settle < runAt) runAt = settle;

@@ -27,5 +27,5 @@ export function nextCheckAfterFailure(
   return new Date(now.getTime() + jitter(ms, random));
 }
 
-/** While items are being transcribed, the chain looks at them this soon (without fetching the feed again). */
+/** While a publishing follow's items are being transcribed, the chain settles them this soon (without fetching the feed). */
 export const SETTLE_MS = 5_000;
