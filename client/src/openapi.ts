@@ -2894,8 +2894,26 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The feed's host or YouTube failed */
+            /** @description The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …) */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description YouTube refused to list the channel or playlist for now */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description upstream_timeout: the feed or YouTube did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -32,7 +32,9 @@ export const createFollowEndpoint = defineEndpoint({
     404: "Apple Podcasts, the feed or YouTube does not know that show, channel or playlist",
     409: "You follow this source already (`follow_exists`), or FOLLOW_MAX_PER_USER shows (`too_many_follows`)",
     422: "The URL is not a feed (`not_a_feed`, `feed_invalid`), an audio file, internal, or backfill is over FOLLOW_MAX_BACKFILL",
-    502: "The feed's host or YouTube failed",
+    502: "The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …)",
+    503: "YouTube refused to list the channel or playlist for now",
+    504: "upstream_timeout: the feed or YouTube did not answer in time",
   },
 });
 
