@@ -38,6 +38,7 @@ const LIB_LEVELS = [
   "edits",
   "search",
   "imports",
+  "follows",
   // surfaces
   "health",
   "mcp",

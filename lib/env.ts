@@ -180,6 +180,14 @@ const schema = z.object({
   // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
+  // Follows (lib/follows): shows one user may follow, checks per hour (scheduled and "check now" together per
+  // user for "check now"), the time between scheduled checks (jittered ±10%), the longest back-off after failures,
+  // and the most items a new follow may ask to be transcribed at once (`backfill`).
+  FOLLOW_MAX_PER_USER: z.coerce.number().int().positive().default(50),
+  FOLLOW_CHECKS_PER_HOUR: z.coerce.number().int().positive().default(12),
+  FOLLOW_CHECK_MINUTES: z.coerce.number().positive().default(60),
+  FOLLOW_MAX_BACKOFF_HOURS: z.coerce.number().positive().default(24),
+  FOLLOW_MAX_BACKFILL: z.coerce.number().int().min(0).max(500).default(20),
   // Outbound webhooks (lib/webhooks): retry schedule, per-attempt timeout, caps, the delivery runner.
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().positive().max(30).default(12),

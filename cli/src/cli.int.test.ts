@@ -13,6 +13,7 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
 import { importBatchSchema, importItemSchema } from "@/lib/imports/schemas";
+import { followDetailSchema, followSchema } from "@/lib/follows/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { searchResponseSchema } from "@/lib/search/schemas";
 import { publishResponseSchema } from "@/lib/publishing/schemas";
@@ -71,6 +72,16 @@ beforeAll(async () => {
     "/v1/import/[batch_id]/items/retry": {
       POST: lazy(() => import("@/app/v1/import/[batch_id]/items/retry/route"), "POST"),
     },
+    "/v1/follows": {
+      GET: lazy(() => import("@/app/v1/follows/route"), "GET"),
+      POST: lazy(() => import("@/app/v1/follows/route"), "POST"),
+    },
+    "/v1/follows/[id]": {
+      GET: lazy(() => import("@/app/v1/follows/[id]/route"), "GET"),
+      PATCH: lazy(() => import("@/app/v1/follows/[id]/route"), "PATCH"),
+      DELETE: lazy(() => import("@/app/v1/follows/[id]/route"), "DELETE"),
+    },
+    "/v1/follows/[id]/check": { POST: lazy(() => import("@/app/v1/follows/[id]/check/route"), "POST") },
     "/v1/me/webhooks": {
       GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"),
       POST: lazy(() => import("@/app/v1/me/webhooks/route"), "POST"),
@@ -397,6 +408,30 @@ describe("webhooks", () => {
     const deliveries = await json(webhookDeliveryListSchema, ["webhooks", "deliveries", id], user.env);
     expect(deliveries.deliveries.map((d) => d.webhook_id)).toEqual([queued.webhook_id]);
     await fails(["webhooks", "test", "no-such-endpoint"], user.env, 5, /No webhook endpoint/);
+  });
+});
+
+describe("follow", () => {
+  it("add, list, show, pause, resume, check and rm", async () => {
+    const user = await apiKeyUser();
+    const feed = `${podcasts.origin}/generated/3.xml?prefix=cli-follow`;
+    const added = await json(followSchema, ["follow", "add", feed], user.env);
+    expect(added).toMatchObject({ kind: "podcast", state: "active", items_seen: 3, title: "Generated show (3)" });
+    const { id } = added;
+    expect((await json(followSchema.array(), ["follow", "list"], user.env)).map((f) => f.id)).toEqual([id]);
+    const human = await runCli(["follow", "list"], user.env);
+    expectPlain(human);
+    expect(human.stdout.split("\n")[0]).toMatch(/^ID\s+KIND\s+STATE\s+ITEMS\s+NEXT CHECK\s+TITLE$/);
+    expect(human.stdout).toContain("Generated show (3)");
+    const shown = await json(followDetailSchema, ["follow", "show", id], user.env);
+    expect(shown.items.map((i) => i.status)).toEqual(["seen", "seen", "seen"]);
+    expect(await json(followSchema, ["follow", "pause", id], user.env)).toMatchObject({ state: "paused" });
+    await fails(["follow", "check", id], user.env, 1, /paused/);
+    expect(await json(followSchema, ["follow", "resume", id], user.env)).toMatchObject({ state: "active" });
+    expect((await runCli(["follow", "check", id], user.env)).stdout).toContain(`Checking Generated show (3) (${id})`);
+    expect((await runCli(["follow", "rm", id], user.env)).code).toBe(0);
+    await fails(["follow", "show", id], user.env, 5, /No follow/);
+    await fails(["follow", "add", `${podcasts.origin}/hostile/page.html`], user.env, 2, /web page/);
   });
 });
 

@@ -4,6 +4,7 @@ import { examples } from "./command";
 import { registerEdit } from "./commands/edit";
 import { registerGet } from "./commands/get";
 import { registerHistory } from "./commands/history";
+import { registerFollow } from "./commands/follow";
 import { registerImport } from "./commands/import";
 import { registerRetryImport } from "./commands/retry-import";
 import { registerJob } from "./commands/job";
@@ -38,6 +39,7 @@ const COMMANDS = [
   registerPodcast,
   registerImport,
   registerRetryImport,
+  registerFollow,
   registerKey,
   registerWebhooks,
   registerOpen,

@@ -151,6 +151,21 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "the account has an endpoint for this URL already; change that one (its events) or delete it",
   },
+  follow_exists: {
+    status: 409,
+    retryable: false,
+    meaning: "the account follows this feed or channel already; change that follow (PATCH) or delete it",
+  },
+  follow_paused: {
+    status: 409,
+    retryable: false,
+    meaning: "the follow is paused; resume it (PATCH state active) to check it",
+  },
+  too_many_follows: {
+    status: 409,
+    retryable: false,
+    meaning: "the account follows the most shows allowed (FOLLOW_MAX_PER_USER); delete one first",
+  },
   too_many_webhooks: {
     status: 409,
     retryable: false,

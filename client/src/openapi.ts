@@ -197,6 +197,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's follows, newest first */
+        get: operations["getV1Follows"];
+        put?: never;
+        /**
+         * Follow a podcast feed, Apple Podcasts show, or YouTube channel or playlist
+         * @description The source is listed now; what it already holds is remembered, not transcribed (unless `backfill` asks for the latest N, at most FOLLOW_MAX_BACKFILL). It is then checked about every FOLLOW_CHECK_MINUTES (jittered; conditional requests; backing off after failures), and each new item is transcribed as POST /v1/transcript would (a publisher's transcript or captions first, else speech recognition), charged once. When the allowance runs out the follow pauses (`state: allowance`) until the next period. At most FOLLOW_MAX_PER_USER follows per user.
+         */
+        post: operations["postV1Follows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/follows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One follow with the items it found last, their jobs and transcripts */
+        get: operations["getV1FollowsId"];
+        put?: never;
+        post?: never;
+        /** Stop following; transcripts already made stay in the history */
+        delete: operations["deleteV1FollowsId"];
+        options?: never;
+        head?: never;
+        /**
+         * Pause or resume a follow, or change its settings
+         * @description `state: paused` stops its checks; `state: active` resumes it and checks at once. `lang`, `format`, `publish` and `webhook_url` apply to items found from now on.
+         */
+        patch: operations["patchV1FollowsId"];
+        trace?: never;
+    };
+    "/v1/follows/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a follow now
+         * @description The check runs on the job system as soon as a runner is free; the answer is the follow, with `next_check_at` now. Limited to FOLLOW_CHECKS_PER_HOUR per user.
+         */
+        post: operations["postV1FollowsIdCheck"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/import": {
         parameters: {
             query?: never;
@@ -1452,6 +1515,101 @@ export interface components {
             published: string | null;
             title: string;
         };
+        Follow: {
+            created_at: string;
+            /** @enum {string} */
+            format: "json" | "text" | "srt" | "vtt" | "md";
+            id: string;
+            /** @description Items the follow has listed, transcribed or not */
+            items_seen: number;
+            /** @enum {string} */
+            kind: "podcast" | "youtube";
+            lang: string;
+            last_checked_at: string | null;
+            next_check_at: string | null;
+            /** @description Why the follow is paused for the allowance or failing */
+            note: string | null;
+            publish: boolean;
+            /**
+             * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
+             * @enum {string}
+             */
+            state: "active" | "paused" | "allowance" | "failing";
+            title: string | null;
+            /** @description The feed's or channel's URL (a feed that moved permanently has its new one) */
+            url: string;
+            webhook_url: string | null;
+        };
+        FollowDetail: {
+            created_at: string;
+            /** @enum {string} */
+            format: "json" | "text" | "srt" | "vtt" | "md";
+            id: string;
+            /** @description The 50 items found last, newest first */
+            items: components["schemas"]["FollowItem"][];
+            /** @description Items the follow has listed, transcribed or not */
+            items_seen: number;
+            /** @enum {string} */
+            kind: "podcast" | "youtube";
+            lang: string;
+            last_checked_at: string | null;
+            next_check_at: string | null;
+            /** @description Why the follow is paused for the allowance or failing */
+            note: string | null;
+            publish: boolean;
+            /**
+             * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
+             * @enum {string}
+             */
+            state: "active" | "paused" | "allowance" | "failing";
+            title: string | null;
+            /** @description The feed's or channel's URL (a feed that moved permanently has its new one) */
+            url: string;
+            webhook_url: string | null;
+        };
+        FollowItem: {
+            found_at: string;
+            guid: string;
+            /** @description The speech-recognition job (GET /v1/jobs/{job_id}), when one was needed */
+            job_id: string | null;
+            note: string | null;
+            /**
+             * @description seen (already there when the follow began: not transcribed); queued → running → done | failed (with `note`)
+             * @enum {string}
+             */
+            status: "seen" | "queued" | "running" | "done" | "failed";
+            title: string;
+            /** @description Once done: the transcript (GET /v1/transcripts/{id}) */
+            transcript_id: string | null;
+            /** @description The episode's audio URL, or the video's page */
+            url: string;
+        };
+        FollowRequest: {
+            /** @description Also transcribe the latest N items already there (at most FOLLOW_MAX_BACKFILL); 0, the default, starts from now */
+            backfill?: number;
+            /** @description The format the follow's transcripts are read in */
+            format?: string;
+            /** @description The language new items are transcribed in */
+            lang?: string;
+            /** @description Publish each new item's transcript on a public page (default false) */
+            publish?: boolean;
+            /** @description A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube channel or playlist URL */
+            url: string;
+            /** @description Optional. This https URL is sent transcript.completed / transcript.failed (with `follow_id`) for each item this follow transcribes, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret), as a request's own `webhook_url`. */
+            webhook_url?: string;
+        };
+        FollowUpdate: {
+            format?: string;
+            lang?: string;
+            publish?: boolean;
+            /**
+             * @description `paused` stops checking; `active` resumes
+             * @enum {string}
+             */
+            state?: "active" | "paused";
+            /** @description null removes it */
+            webhook_url?: string | null;
+        };
         Health: {
             [key: string]: string;
         };
@@ -1639,7 +1797,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -1936,9 +2094,12 @@ export interface components {
                     code: string;
                     message: string;
                 } | null;
-                job_id: string;
-                /** @description GET it for the job and its transcript in any format */
-                job_url: string;
+                /** @description Present for an item of a followed show: the follow (GET /v1/follows/{id}) that found it */
+                follow_id?: string;
+                /** @description The speech-recognition job; null for a followed item transcribed at once (captions, a publisher's transcript) */
+                job_id: string | null;
+                /** @description GET it for the job and its transcript in any format (null without a job) */
+                job_url: string | null;
                 lang: string;
                 platform: string;
                 source_url: string;
@@ -2724,6 +2885,413 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    getV1Follows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"][];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1Follows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://feeds.npr.org/510289/podcast.xml",
+                 *       "lang": "en",
+                 *       "backfill": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["FollowRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description webhook_url sent with an OAuth app's or a device login's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Apple Podcasts, the feed or YouTube does not know that show, channel or playlist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description You follow this source already (`follow_exists`), or FOLLOW_MAX_PER_USER shows (`too_many_follows`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The URL is not a feed (`not_a_feed`, `feed_invalid`), an audio file, internal, or backfill is over FOLLOW_MAX_BACKFILL */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description YouTube refused to list the channel or playlist for now */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description upstream_timeout: the feed or YouTube did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1FollowsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FollowDetail"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such follow for this user (another user's answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1FollowsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such follow for this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchV1FollowsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "state": "paused"
+                 *     }
+                 */
+                "application/json": components["schemas"]["FollowUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description webhook_url sent with an OAuth app's or a device login's token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such follow for this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1FollowsIdCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Follow"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such follow for this user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The follow is paused (`follow_paused`): resume it first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

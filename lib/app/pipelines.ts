@@ -4,6 +4,7 @@
 // are stored in jobs and must never change.
 import { transcribePipeline } from "@/lib/transcripts/transcribe-pipeline";
 import { importPipeline } from "@/lib/imports/import-pipeline";
+import { followCheckPipeline } from "@/lib/follows/check-pipeline";
 import { pipelinesByName } from "@/lib/jobs/pipeline";
 
-export const appPipelines = pipelinesByName([transcribePipeline, importPipeline]);
+export const appPipelines = pipelinesByName([transcribePipeline, importPipeline, followCheckPipeline]);

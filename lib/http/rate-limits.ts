@@ -53,6 +53,8 @@ export const RATE_LIMITS = {
   // Podcasts: each resolve fetches a feed (and may ask Apple's lookup API).
   podcastResolve: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 * 60 },
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
+  follow: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/follows: fetches the feed or lists the channel
+  followCheck: { by: "user", points: () => env().FOLLOW_CHECKS_PER_HOUR, seconds: 60 * 60 }, // POST /v1/follows/{id}/check
   // OAuth and device flow. Token, revocation and registration are credential-less (per address); a
   // device-code poll is also slowed per code by the flow itself (slow_down). Entering a user code is
   // limited per user and per address, so codes cannot be guessed (20^8 of them, 15 minutes each).

@@ -58,6 +58,15 @@ describe("enqueueJob with Inngest configured", () => {
     ]);
   });
 
+  it("a job due later is sent with that time as the event's ts, which Inngest schedules the run for", async () => {
+    const { enqueueJob } = await import("@/lib/jobs/enqueue");
+    const runAt = new Date(Date.now() + 3_600_000);
+    const job = await enqueueJob(database.db, { userId, pipeline, context: { trail: [] }, runAt });
+    expect(received.at(-1)!.body).toEqual([
+      expect.objectContaining({ name: "verbatim/job.requested", data: { jobId: job.id, userId }, ts: runAt.getTime() }),
+    ]);
+  });
+
   it("a failed send ends the job in error with onFailure run once, and rethrows", async () => {
     const { enqueueJob } = await import("@/lib/jobs/enqueue");
     status = 500;

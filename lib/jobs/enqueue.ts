@@ -18,7 +18,7 @@ export interface EnqueueJobInput<C> {
   periodStart?: Date;
   /** Default: the pipeline's maxAttempts, else the column default (5). */
   maxAttempts?: number;
-  /** Not before this time (local runner). */
+  /** Not before this time (the local runner's claim; Inngest schedules the event's run for it, `ts`). */
   runAt?: Date;
   /** Where the job runs. Default "auto": Inngest when configured, else the local runner. */
   driver?: "auto" | "local" | "inngest";
@@ -65,6 +65,7 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       await inngest.send({
         name: JOB_REQUESTED,
         data: { jobId: job.id, userId: job.userId, ...(requestId ? { requestId } : {}) },
+        ...(input.runAt && input.runAt.getTime() > Date.now() ? { ts: input.runAt.getTime() } : {}),
       });
     } catch (error) {
       // Inside a transaction the caller's rollback removes the row; otherwise the job ends here, with

@@ -184,6 +184,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Publishing", description: "Public pages for your transcripts, and the public index." },
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
+  { name: "Follows", description: "A show followed: each new episode or video transcribed as it appears." },
   { name: "Uploads", description: "Signed upload targets for your own files." },
   { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },

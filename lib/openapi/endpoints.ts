@@ -2,6 +2,7 @@ import type { Endpoint } from "@/lib/http/endpoint";
 import * as apiKeys from "@/lib/auth/endpoints";
 import * as billing from "@/lib/billing/endpoints";
 import * as edits from "@/lib/edits/endpoints";
+import * as follows from "@/lib/follows/endpoints";
 import * as health from "@/lib/health/endpoints";
 import * as imports from "@/lib/imports/endpoints";
 import * as podcasts from "@/lib/podcasts/endpoints";
@@ -18,6 +19,7 @@ export const allEndpoints: Endpoint[] = [
   apiKeys,
   billing,
   edits,
+  follows,
   health,
   imports,
   oauth,

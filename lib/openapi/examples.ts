@@ -20,6 +20,8 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
   "POST /v1/import/{batch_id}/items/retry": { guid: "https://example.com/episodes/42" },
+  "POST /v1/follows": { url: EXAMPLE_FEED_URL, lang: "en", backfill: 1 },
+  "PATCH /v1/follows/{id}": { state: "paused" },
   "POST /v1/me/webhooks": {
     url: "https://example.com/hooks/verbatim",
     event_types: ["transcript.completed", "transcript.failed"],

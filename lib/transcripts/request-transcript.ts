@@ -32,6 +32,8 @@ export interface RequestOptions {
    * instead of starting paid speech recognition. MCP asks first; REST keeps the contract's behaviour.
    */
   askBeforeRecognition?: boolean;
+  /** A follow's new item (lib/follows): the job's webhook events name the follow. */
+  followId?: string;
 }
 
 /** The video has captions, only not in the language asked for: what it has instead. */
@@ -173,6 +175,7 @@ async function transcribeAudio(
     estimateSeconds: asr.estimateSeconds,
     skipJobRateLimit: options.skipJobRateLimit,
     ...(request.webhook_url ? { webhookUrl: request.webhook_url } : {}),
+    ...(options.followId ? { followId: options.followId } : {}),
   });
   return { kind: "job", job };
 }

@@ -27,6 +27,8 @@ export const transcribeContextSchema = z.object({
   periodStart: z.iso.datetime({ offset: true }),
   /** The request's own `webhook_url`, told of this job's outcome besides the account's endpoints. */
   webhookUrl: z.string().optional(),
+  /** The follow (lib/follows) whose new item this is: named in the job's webhook events. */
+  followId: z.string().optional(),
   // Step outputs:
   audioPath: z.string().optional(),
   /** Asynchronous providers: the provider the audio was uploaded to, its URL for the audio, when (ISO), and the transcript id. */

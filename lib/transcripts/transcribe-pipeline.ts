@@ -252,6 +252,7 @@ export const transcribePipeline = definePipeline<TranscribeContext>({
       videoId: ctx.videoId,
       sourceUrl: ctx.canonicalUrl,
       lang: ctx.lang,
+      followId: ctx.followId ?? null,
     };
     await emitWebhookEvent(io.tx, {
       userId: ctx.userId,
@@ -273,6 +274,7 @@ export const transcribePipeline = definePipeline<TranscribeContext>({
       videoId: ctx.videoId,
       sourceUrl: ctx.canonicalUrl,
       lang: ctx.lang,
+      followId: ctx.followId ?? null,
     };
     await emitWebhookEvent(io.tx, {
       userId: ctx.userId,

@@ -21,7 +21,10 @@ export function newMessageId(): string {
 const link = (path: string) => new URL(path, env().APP_URL).href;
 
 export interface TranscriptJobEvent {
-  jobId: string;
+  /** null: a followed item transcribed at once, with no job. */
+  jobId: string | null;
+  /** The follow whose new item this is. */
+  followId?: string | null;
   platform: string;
   videoId: string;
   sourceUrl: string;
@@ -40,6 +43,7 @@ export function transcriptEvent(
     timestamp: new Date().toISOString(),
     data: {
       job_id: job.jobId,
+      ...(job.followId ? { follow_id: job.followId } : {}),
       status: type === "transcript.completed" ? ("done" as const) : ("error" as const),
       platform: job.platform,
       video_id: job.videoId,
@@ -47,7 +51,7 @@ export function transcriptEvent(
       lang: job.lang,
       transcript_id: job.transcriptId ?? null,
       duration_seconds: job.durationSeconds ?? null,
-      job_url: link(`/v1/jobs/${job.jobId}`),
+      job_url: job.jobId ? link(`/v1/jobs/${job.jobId}`) : null,
       transcript_url: job.transcriptId ? link(`/v1/transcripts/${job.transcriptId}`) : null,
       error: job.error ?? null,
     },

@@ -88,7 +88,16 @@ const envelope = <T extends z.ZodType>(type: z.ZodType, data: T) =>
 export const transcriptEventSchema = envelope(
   z.enum(["transcript.completed", "transcript.failed"]),
   z.object({
-    job_id: z.string(),
+    job_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The speech-recognition job; null for a followed item transcribed at once (captions, a publisher's transcript)",
+      ),
+    follow_id: z
+      .string()
+      .optional()
+      .describe("Present for an item of a followed show: the follow (GET /v1/follows/{id}) that found it"),
     status: z.enum(["done", "error"]),
     platform: z.string(),
     video_id: z.string(),
@@ -96,7 +105,7 @@ export const transcriptEventSchema = envelope(
     lang: z.string(),
     transcript_id: z.string().nullable().describe("GET /v1/transcripts/{id} (done only)"),
     duration_seconds: z.number().nullable(),
-    job_url: z.string().describe("GET it for the job and its transcript in any format"),
+    job_url: z.string().nullable().describe("GET it for the job and its transcript in any format (null without a job)"),
     transcript_url: z.string().nullable(),
     error: z
       .object({ code: z.string(), message: z.string() })

@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(66);
+  expect(operations).toHaveLength(72);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -266,6 +266,16 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   const failed = (items.json as { items: { guid: string; status: string }[] }).items.find((i) => i.status === "failed");
   expect(failed, JSON.stringify(items.json)).toBeDefined();
   await call(me, "POST /v1/import/{batch_id}/items/retry", { batch_id }, { body: { guid: failed!.guid } });
+
+  // A follow of the same feed: listed, changed, checked now, paused, resumed and deleted.
+  const followed = await call(me, "POST /v1/follows", {}, { body: { url: feed } });
+  const follow = (followed.json as { id: string }).id;
+  await call(me, "GET /v1/follows");
+  await call(me, "GET /v1/follows/{id}", { id: follow });
+  await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "paused" } });
+  await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
+  await call(me, "POST /v1/follows/{id}/check", { id: follow });
+  await call(me, "DELETE /v1/follows/{id}", { id: follow });
 
   // Webhook endpoints: a test event makes a delivery, which is sent again.
   const created = await call(

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { FollowsPanel } from "@/components/dashboard/follows-panel";
 import { ImportsPanel } from "@/components/dashboard/imports-panel";
 
 export const metadata: Metadata = { title: "Imports" };
@@ -12,6 +13,8 @@ export default function ImportsPage() {
         skipped.
       </p>
       <ImportsPanel />
+      <h2 className="text-xl font-semibold">Follows</h2>
+      <FollowsPanel />
     </section>
   );
 }

@@ -10,12 +10,15 @@
  *                          collectionId, feedUrl}, …episodes]}, unknown ids answer {resultCount: 0, results: []}
  * - /hostile/<name>        hand-made hostile feeds: billion-laughs.xml, xxe.xml, malformed.xml, page.html, and
  *                          huge.xml (50 MB of items, streamed without Content-Length; `hugeBytesSent` counts what left)
+ * - `live` paths            a feed a test changes (follows): served with an ETag (If-None-Match → 304), example.com
+ *                          rewritten as for /feeds/; `redirects` paths answer their status and Location
  * - /generated/<n>.xml     a generated feed of n episodes (imports), audio at /ex/<prefix>-<i>.mp3
  *                          (?prefix=…, default gen; ?durations=0 leaves itunes:duration out; ?transcripts=1 gives
  *                          each episode a Podcasting 2.0 JSON transcript)
  *
  *   const server = await startFakePodcastServer();   // server.origin = "http://127.0.0.1:<port>"
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -36,6 +39,10 @@ export interface FakePodcastServer {
   hugeBytesSent: () => number;
   /** Requests by path, for assertions (e.g. the XXE target is never fetched). */
   requests: string[];
+  /** Path → a feed's text, changed by the test between checks (served with an ETag). */
+  live: Map<string, string>;
+  /** Path → [status, location]: a feed that moved. */
+  redirects: Map<string, [number, string]>;
   /** A short WAV for audio paths; tests may replace it. */
   audio: Buffer;
   close(): Promise<void>;
@@ -144,6 +151,8 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
     shows,
     hugeBytesSent: () => hugeSent,
     requests,
+    live: new Map(),
+    redirects: new Map(),
     audio: toneWav(1),
     close: async () => undefined,
   };
@@ -155,6 +164,26 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
       res.writeHead(status, { "content-type": type, "content-length": String(Buffer.byteLength(body)) });
       res.end(body);
     };
+    const moved = fake.redirects.get(url.pathname);
+    if (moved) {
+      res.writeHead(moved[0], { location: moved[1], "content-length": "0" });
+      return res.end();
+    }
+    const live = fake.live.get(url.pathname);
+    if (live !== undefined) {
+      const body = Buffer.from(live.replaceAll("https://example.com/", `${state.origin}/ex/`));
+      const etag = `"${createHash("sha1").update(body).digest("hex").slice(0, 16)}"`;
+      if (req.headers["if-none-match"] === etag) {
+        res.writeHead(304, { etag });
+        return res.end();
+      }
+      res.writeHead(200, {
+        "content-type": "application/rss+xml; charset=utf-8",
+        etag,
+        "content-length": String(body.length),
+      });
+      return res.end(body);
+    }
     if (url.pathname.startsWith("/feeds/")) {
       const name = path.basename(url.pathname);
       let bytes: Buffer;

@@ -1,0 +1,123 @@
+"use client";
+
+import { useId, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  fetchFollows,
+  FOLLOW_STATE_LABELS,
+  FOLLOWS_KEY,
+  setFollowState,
+  startFollow,
+  stopFollow,
+  type FollowOut,
+} from "@/lib/browser/follows";
+import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
+
+/** Follow a show (feed, Apple Podcasts show, YouTube channel or playlist); pause, resume or stop the caller's follows. */
+export function FollowsPanel() {
+  const inputId = useId();
+  const [url, setUrl] = useState("");
+  const queryClient = useQueryClient();
+  const follows = useQuery({ queryKey: FOLLOWS_KEY, queryFn: fetchFollows });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: FOLLOWS_KEY });
+  const start = useMutation({
+    mutationFn: startFollow,
+    onSuccess: () => {
+      setUrl("");
+      refresh();
+    },
+  });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <form
+        className="flex flex-col gap-2 sm:flex-row sm:items-end"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (url.trim()) start.mutate(url.trim());
+        }}
+      >
+        <label htmlFor={inputId} className="flex flex-1 flex-col gap-1 text-sm">
+          Follow a show: new episodes or videos are transcribed as they appear
+          <input
+            id={inputId}
+            type="url"
+            required
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+            placeholder="https://feeds.example.com/show.xml"
+            className={controlClass}
+          />
+        </label>
+        <button type="submit" disabled={start.isPending} className={buttonClass("primary", "lg")}>
+          {start.isPending ? "Following…" : "Follow"}
+        </button>
+      </form>
+      {start.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {start.error.message}
+        </p>
+      ) : null}
+      {follows.error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {follows.error.message}
+        </p>
+      ) : null}
+      {follows.data && follows.data.length === 0 ? <p className="text-sm text-stone-500">No follows yet.</p> : null}
+      <ul className="flex flex-col gap-3" aria-label="Follows">
+        {follows.data?.map((follow) => (
+          <Follow key={follow.id} follow={follow} onChange={refresh} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void }) {
+  const toggle = useMutation({
+    mutationFn: () => setFollowState(follow.id, follow.state === "paused" ? "active" : "paused"),
+    onSuccess: onChange,
+  });
+  const stop = useMutation({ mutationFn: () => stopFollow(follow.id), onSuccess: onChange });
+  const name = follow.title ?? follow.url;
+  const error = toggle.error ?? stop.error;
+  return (
+    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="follow">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <span className="font-medium">{name}</span>
+        <span className="text-sm text-stone-500">{FOLLOW_STATE_LABELS[follow.state]}</span>
+      </div>
+      <p className="text-sm text-stone-600">
+        {follow.items_seen} items seen
+        {follow.next_check_at ? ` · next check ${new Date(follow.next_check_at).toLocaleString()}` : ""}
+      </p>
+      {follow.note ? <p className="text-sm text-stone-500">{follow.note}</p> : null}
+      <div className="flex gap-2">
+        <button
+          type="button"
+          disabled={toggle.isPending}
+          onClick={() => toggle.mutate()}
+          className={buttonClass("secondary", "sm")}
+          aria-label={`${follow.state === "paused" ? "Resume" : "Pause"} ${name}`}
+        >
+          {follow.state === "paused" ? "Resume" : "Pause"}
+        </button>
+        <button
+          type="button"
+          disabled={stop.isPending}
+          onClick={() => stop.mutate()}
+          className={buttonClass("secondary", "sm")}
+          aria-label={`Stop following ${name}`}
+        >
+          Stop following
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error.message}
+        </p>
+      ) : null}
+    </li>
+  );
+}

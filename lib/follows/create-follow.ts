@@ -1,0 +1,101 @@
+import { getDb } from "@/lib/db/client";
+import { storableText } from "@/lib/db/storable-text";
+import { env } from "@/lib/env";
+import { errors } from "@/lib/http/errors";
+import { RequestValidationError } from "@/lib/http/validation";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { asApiError } from "@/lib/captions/upstream-errors";
+import { normalizeFeedUrl } from "@/lib/podcasts/resolve-podcast";
+import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
+import { followDeps } from "@/lib/follows/deps";
+import { rememberNew, resolveFollowSource } from "@/lib/follows/list-source";
+import { nextCheckAfterSuccess } from "@/lib/follows/schedule";
+import { scheduleNextCheck } from "@/lib/follows/check-pipeline";
+import { serializeFollow } from "@/lib/follows/serializers";
+import type { CreateFollowRequest, FollowOut } from "@/lib/follows/schemas";
+
+const INSERT_CHUNK = 500;
+
+function exists(): Error {
+  return errors.conflict("follow_exists", "You follow this show already: change that follow or delete it.");
+}
+
+/**
+ * POST /v1/follows: the source is listed now (a feed that is not a feed, a channel that does not exist: a 4xx
+ * here, not a failing follow later), every item it holds is remembered as seen, except the newest `backfill`,
+ * which are queued; the first check is scheduled (at once when there is a backfill to start).
+ */
+export async function createFollow(userId: string, request: CreateFollowRequest): Promise<FollowOut> {
+  const settings = env();
+  const db = await getDb();
+  const wanted = request.backfill ?? 0;
+  if (wanted > settings.FOLLOW_MAX_BACKFILL)
+    throw new RequestValidationError([
+      {
+        type: "less_than_equal",
+        loc: ["body", "backfill"],
+        msg: `Input should be less than or equal to ${settings.FOLLOW_MAX_BACKFILL}`,
+        input: wanted,
+        ctx: { le: settings.FOLLOW_MAX_BACKFILL },
+      },
+    ]);
+  if ((await db.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER)
+    throw errors.conflict(
+      "too_many_follows",
+      `You follow ${settings.FOLLOW_MAX_PER_USER} shows, the most allowed: delete one first.`,
+    );
+  const webhookUrl = request.webhook_url ? await checkRequestWebhook(userId, request.webhook_url) : null;
+  const deps = followDeps();
+  let listed;
+  try {
+    listed = await resolveFollowSource(normalizeFeedUrl(request.url), deps);
+  } catch (error) {
+    throw asApiError(error);
+  }
+  if (await db.follow.findUnique({ where: { userId_url: { userId, url: listed.url } }, select: { id: true } }))
+    throw exists();
+  const items = listed.items ?? [];
+  const backfill = items.slice(0, wanted);
+  await rememberNew(userId, listed, new Set(backfill.map((i) => i.guid)), deps);
+  const now = new Date();
+  try {
+    const follow = await db.$transaction(
+      async (tx) => {
+        const created = await tx.follow.create({
+          data: {
+            userId,
+            url: listed.url,
+            kind: listed.kind,
+            title: listed.title ? storableText(listed.title.slice(0, 500)) : null,
+            lang: request.lang,
+            format: request.format,
+            publish: request.publish ?? false,
+            webhookUrl,
+            etag: listed.validators.etag,
+            lastModified: listed.validators.lastModified,
+            lastCheckedAt: now,
+            nextCheckAt: nextCheckAfterSuccess(now),
+            itemsSeen: items.length,
+          },
+        });
+        const rows: Prisma.FollowItemCreateManyInput[] = items.map((item, index) => ({
+          followId: created.id,
+          guid: item.guid,
+          title: storableText(item.title),
+          url: item.url,
+          durationSeconds: item.durationSeconds,
+          status: index < backfill.length ? "queued" : "seen",
+        }));
+        for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+          await tx.followItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
+        await scheduleNextCheck(tx, created.id, null, backfill.length > 0 ? now : undefined);
+        return tx.follow.findUniqueOrThrow({ where: { id: created.id } });
+      },
+      { timeout: 30_000, maxWait: 20_000 },
+    );
+    return serializeFollow(follow);
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw exists();
+    throw error;
+  }
+}

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import {
+  createFollowSchema,
+  followDetailSchema,
+  followParamsSchema,
+  followSchema,
+  updateFollowSchema,
+} from "@/lib/follows/schemas";
+
+const tag = "Follows";
+
+export const createFollowEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/follows",
+  tag,
+  summary: "Follow a podcast feed, Apple Podcasts show, or YouTube channel or playlist",
+  description:
+    "The source is listed now; what it already holds is remembered, not transcribed (unless `backfill` asks for the latest N, at most " +
+    "FOLLOW_MAX_BACKFILL). It is then checked about every FOLLOW_CHECK_MINUTES (jittered; conditional requests; backing off after " +
+    "failures), and each new item is transcribed as POST /v1/transcript would (a publisher's transcript or captions first, else speech " +
+    "recognition), charged once. When the allowance runs out the follow pauses (`state: allowance`) until the next period. At most " +
+    "FOLLOW_MAX_PER_USER follows per user.",
+  auth: "use",
+  fieldAuth: { webhook_url: "webhooks" },
+  rateLimit: "follow",
+  body: createFollowSchema,
+  status: 201,
+  response: followSchema,
+  errors: {
+    403: "webhook_url sent with an OAuth app's or a device login's token",
+    404: "Apple Podcasts, the feed or YouTube does not know that show, channel or playlist",
+    409: "You follow this source already (`follow_exists`), or FOLLOW_MAX_PER_USER shows (`too_many_follows`)",
+    422: "The URL is not a feed (`not_a_feed`, `feed_invalid`), an audio file, internal, or backfill is over FOLLOW_MAX_BACKFILL",
+    502: "The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …)",
+    503: "YouTube refused to list the channel or playlist for now",
+    504: "upstream_timeout: the feed or YouTube did not answer in time",
+  },
+});
+
+export const listFollowsEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/follows",
+  tag,
+  summary: "The caller's follows, newest first",
+  auth: "use",
+  rateLimit: "account",
+  response: z.array(followSchema),
+});
+
+export const getFollowEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/follows/{id}",
+  tag,
+  summary: "One follow with the items it found last, their jobs and transcripts",
+  auth: "use",
+  rateLimit: "account",
+  params: followParamsSchema,
+  response: followDetailSchema,
+  errors: { 404: "No such follow for this user (another user's answers the same)" },
+});
+
+export const updateFollowEndpoint = defineEndpoint({
+  method: "PATCH",
+  path: "/v1/follows/{id}",
+  tag,
+  summary: "Pause or resume a follow, or change its settings",
+  description:
+    "`state: paused` stops its checks; `state: active` resumes it and checks at once. `lang`, `format`, `publish` and `webhook_url` apply to items found from now on.",
+  auth: "use",
+  fieldAuth: { webhook_url: "webhooks" },
+  rateLimit: "account",
+  params: followParamsSchema,
+  body: updateFollowSchema,
+  response: followSchema,
+  errors: {
+    403: "webhook_url sent with an OAuth app's or a device login's token",
+    404: "No such follow for this user",
+  },
+});
+
+export const deleteFollowEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/v1/follows/{id}",
+  tag,
+  summary: "Stop following; transcripts already made stay in the history",
+  auth: "use",
+  rateLimit: "account",
+  params: followParamsSchema,
+  status: 204,
+  response: null,
+  errors: { 404: "No such follow for this user" },
+});
+
+export const checkFollowEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/follows/{id}/check",
+  tag,
+  summary: "Check a follow now",
+  description:
+    "The check runs on the job system as soon as a runner is free; the answer is the follow, with `next_check_at` now. Limited to FOLLOW_CHECKS_PER_HOUR per user.",
+  auth: "use",
+  rateLimit: "followCheck",
+  params: followParamsSchema,
+  status: 202,
+  response: followSchema,
+  errors: { 404: "No such follow for this user", 409: "The follow is paused (`follow_paused`): resume it first" },
+});
