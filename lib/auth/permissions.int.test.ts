@@ -121,25 +121,38 @@ describe("the permission table", () => {
 
   it("a per-request webhook_url follows the table's webhooks row: a delegated token gets 403, nothing is started", async () => {
     const withFields = allEndpoints.filter((e) => e.fieldAuth && Object.keys(e.fieldAuth).length > 0);
-    expect(withFields.map((e) => `${e.method} ${e.path}`).sort()).toEqual(["POST /v1/import", "POST /v1/transcript"]);
+    expect(withFields.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
+      "PATCH /v1/follows/{id}",
+      "POST /v1/follows",
+      "POST /v1/import",
+      "POST /v1/transcript",
+    ]);
     const bodies: Record<string, Record<string, string>> = {
       "/v1/transcript": { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
       "/v1/import": { url: "https://feeds.example.com/show.xml" },
+      "/v1/follows": { url: "https://feeds.example.com/show.xml" },
+      "/v1/follows/{id}": {},
     };
     const jobsBefore = await ctx.db.job.count();
     const importsBefore = await ctx.db.importBatch.count();
+    const followsBefore = await ctx.db.follow.count();
     for (const endpoint of withFields) {
       const handler = await handlerOf(endpoint);
+      const params = Object.fromEntries([...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1], "no-such-thing"]));
       for (const [field, permission] of Object.entries(endpoint.fieldAuth!)) {
         for (const kind of CREDENTIAL_KINDS) {
           const headers = await credential(kind);
-          const res = await callRoute(handler, endpoint.path, {
+          const res = await callRoute(handler, endpoint.path.replace(/\{(\w+)\}/g, "no-such-thing"), {
             method: endpoint.method,
             headers,
+            params,
             body: { ...bodies[endpoint.path], [field]: "https://hooks.example.com/verbatim" },
           });
           const label = `${endpoint.method} ${endpoint.path} with ${field}, ${kind}: ${res.status} ${res.text.slice(0, 200)}`;
-          if (isAllowed(permission, kind)) {
+          if (isAllowed(permission, kind) && endpoint.path === "/v1/follows/{id}") {
+            // Past the permission check: no such follow.
+            expect(res.status, label).toBe(404);
+          } else if (isAllowed(permission, kind)) {
             // Past the permission check: refused for want of a request signing secret (422), as before.
             expect(res.status, label).toBe(422);
             expect(res.text, label).toContain("request signing secret");
@@ -150,9 +163,10 @@ describe("the permission table", () => {
         }
       }
     }
-    // Nothing was started for a refused request: no job, no history entry, no import.
+    // Nothing was started for a refused request: no job, no history entry, no import, no follow.
     expect(await ctx.db.job.count()).toBe(jobsBefore);
     expect(await ctx.db.importBatch.count()).toBe(importsBefore);
+    expect(await ctx.db.follow.count()).toBe(followsBefore);
   });
 
   it("a connector's token cannot mint an API key, and disconnecting the app ends everything it could do", async () => {
