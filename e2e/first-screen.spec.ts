@@ -163,6 +163,9 @@ test("the player's keys on the public page and the dashboard, never while typing
   const { id, slug } = await published(page);
   for (const path of [`/t/${slug}`, `/dashboard?transcript=${id}`]) {
     await page.goto(path);
+    // A command posted before the frame's document has loaded is lost (its origin is not yet the player's), as it
+    // would be for a person pressing a key that early: wait for the player to be there.
+    await expect(page.frameLocator("iframe[src*='youtube-nocookie']").locator("#received")).toBeAttached();
     await expect(received(page)).toHaveCount(0);
     await expect(page.getByTestId("player-keys-button")).toBeVisible();
     await page.keyboard.press("k");
