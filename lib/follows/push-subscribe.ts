@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
-import { env } from "@/lib/env";
+import { env, type Env } from "@/lib/env";
 import { checkHost, checkUrl } from "@/lib/http/outbound";
 import type { Follow } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/observability/logger";
@@ -31,8 +31,9 @@ export function pushCallbackUrl(followId: string): string {
 }
 
 /** Why a hub could not reach this server's callbacks (a loopback or private APP_URL), or null. */
-export function callbackProblem(): string | null {
-  const settings = env();
+export function callbackProblem(
+  settings: Pick<Env, "APP_URL" | "FOLLOW_PUSH_PRIVATE_CALLBACK"> = env(),
+): string | null {
   if (settings.FOLLOW_PUSH_PRIVATE_CALLBACK) return null;
   try {
     checkHost(

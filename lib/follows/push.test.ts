@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { validSignature } from "@/lib/follows/push-callback";
-import { wantsSubscribe } from "@/lib/follows/push-subscribe";
+import { callbackProblem, wantsSubscribe } from "@/lib/follows/push-subscribe";
 
 const body = Buffer.from("<feed><entry><id>yt:video:abc</id></entry></feed>");
 const secret = "s3cret";
@@ -40,5 +40,15 @@ describe("when a check subscribes", () => {
     expect(wantsSubscribe({ ...base, pushState: "failed", pushRequestedAt: at(-25 * 3600_000) }, now)).toBe(true);
     expect(wantsSubscribe({ ...base, state: "paused", pushState: "off" }, now)).toBe(false);
     expect(wantsSubscribe({ ...base, pushHub: null, pushState: null }, now)).toBe(false);
+  });
+});
+
+describe("the callback a hub is given", () => {
+  it("is not given from a loopback or private APP_URL, unless FOLLOW_PUSH_PRIVATE_CALLBACK allows it", () => {
+    const off = { FOLLOW_PUSH_PRIVATE_CALLBACK: false };
+    for (const url of ["http://localhost:3000", "http://127.0.0.1:3000", "http://10.0.0.5", "http://[::1]:3000"])
+      expect(callbackProblem({ ...off, APP_URL: url }), url).toMatch(/^Polled only: APP_URL .* not reachable/);
+    expect(callbackProblem({ ...off, APP_URL: "https://verbatim.example" })).toBeNull();
+    expect(callbackProblem({ FOLLOW_PUSH_PRIVATE_CALLBACK: true, APP_URL: "http://127.0.0.1:3000" })).toBeNull();
   });
 });
