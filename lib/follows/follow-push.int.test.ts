@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { callRoute } from "@/test/request";
+import { checkResponse } from "@/test/openapi-contract";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { generatedFeed, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startFakeHub, type FakeHub } from "@/test/fakes/websub/hub";
 
 // WebSub push for follows against the route handlers, real PostgreSQL and a fake hub that follows the W3C
 // recommendation: the hub's verification GETs and content POSTs are handed to /v1/webhooks/websub/{id}'s handlers
-// in this process; the local runner runs the follow-check chain. FOLLOW_PUSH_PRIVATE_CALLBACK lets the loopback
-// APP_URL be the callback. Figures (requests, times) are printed for the record, not asserted.
+// in this process (their answers checked against /openapi.json under vitest.contract.config.ts); the local runner
+// runs the follow-check chain. FOLLOW_PUSH_PRIVATE_CALLBACK lets the loopback APP_URL be the callback. Figures
+// (requests, times) are printed for the record, not asserted.
 
 let world: ImportWorld;
 let fake: FakePodcastServer;
@@ -28,7 +30,16 @@ let routes: {
 async function deliver(request: Request): Promise<Response> {
   const id = decodeURIComponent(new URL(request.url).pathname.split("/").at(-1)!);
   const handler = request.method === "GET" ? routes.verify : routes.push;
-  return handler(new NextRequest(request), { params: Promise.resolve({ id }) });
+  const response = await handler(new NextRequest(request), { params: Promise.resolve({ id }) });
+  const text = await response.clone().text();
+  checkResponse({
+    method: request.method,
+    url: request.url,
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    text,
+  });
+  return response;
 }
 
 /** A generated feed naming a hub and itself (RSS with atom:link, as WordPress and FeedBurner write it). */
