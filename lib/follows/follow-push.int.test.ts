@@ -276,10 +276,11 @@ describe("follows pushed by a WebSub hub", () => {
     expect(hub.verifications.at(-1)).toMatchObject({ mode: "unsubscribe", confirmed: true });
   }, 120_000);
 
-  it("keeps polling, with a note, when the hub never answers or denies the subscription", async () => {
+  it("keeps polling, with a note, when the hub never answers, refuses or denies the subscription", async () => {
     const { headers } = await world.caller();
     const path = "/live/silent.rss";
     fake.live.set(path, hubFeed(path, 2, silent.url, "silent"));
+    const asked = Date.now();
     const created = await followFeed(headers, path);
     const failed = await until(
       "the subscription to fail",
@@ -287,6 +288,7 @@ describe("follows pushed by a WebSub hub", () => {
       (f) => f.push?.state === "failed",
       15_000,
     );
+    const gaveUpMs = Date.now() - asked;
     expect(failed.state).toBe("active");
     expect(failed.push!.note).toMatch(/^Polled only: subscribing for push failed, the hub could not be reached/);
     expect(new Date(failed.next_check_at!).getTime() - Date.now()).toBeGreaterThan(50 * 60_000);
@@ -296,8 +298,24 @@ describe("follows pushed by a WebSub hub", () => {
     const t0 = Date.now();
     expect(await checkFollow(created.id)).toMatchObject({ fetched: true, found: 1 });
     const checkMs = Date.now() - t0;
-    console.log(`websub silent hub: subscribe gave up after FOLLOW_PUSH_TIMEOUT_SECONDS=1; next check ${checkMs} ms`);
+    console.log(
+      `websub silent hub (FOLLOW_PUSH_TIMEOUT_SECONDS=1): follow → push failed in ${gaveUpMs} ms; next check ${checkMs} ms`,
+    );
     expect(checkMs).toBeLessThan(1000);
+
+    // A hub that refuses: its answer is noted.
+    silent.mode = "refuse";
+    const refusedPath = "/live/refused.rss";
+    fake.live.set(refusedPath, hubFeed(refusedPath, 1, silent.url, "refused"));
+    const refused = await followFeed(headers, refusedPath);
+    const noted = await until(
+      "the refusal to be noted",
+      () => detail(headers, refused.id),
+      (f) => f.push?.state === "failed",
+    );
+    expect(noted.push!.note).toBe(
+      "Polled only: subscribing for push failed, the hub answered HTTP 503: Hub is over capacity.",
+    );
 
     // A hub that denies: the denial is noted.
     const denyPath = "/live/denied.rss";
