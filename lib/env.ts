@@ -188,6 +188,13 @@ const schema = z.object({
   FOLLOW_CHECK_MINUTES: z.coerce.number().positive().default(60),
   FOLLOW_MAX_BACKOFF_HOURS: z.coerce.number().positive().default(24),
   FOLLOW_MAX_BACKFILL: z.coerce.number().int().min(0).max(500).default(20),
+  // WebSub push for followed shows (lib/follows/push-subscribe.ts): YouTube channels' hub, the deadline of a
+  // hub request, the poll interval kept while push is live, and whether a loopback or private APP_URL may be
+  // given to a hub as the callback (local hubs and tests; a public hub cannot reach it).
+  FOLLOW_PUSH_YOUTUBE_HUB: z.url().default("https://pubsubhubbub.appspot.com/"),
+  FOLLOW_PUSH_TIMEOUT_SECONDS: z.coerce.number().positive().max(120).default(10),
+  FOLLOW_PUSH_POLL_HOURS: z.coerce.number().positive().default(24),
+  FOLLOW_PUSH_PRIVATE_CALLBACK: flag.default(false),
   // Outbound webhooks (lib/webhooks): retry schedule, per-attempt timeout, caps, the delivery runner.
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().positive().default(10_000),
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().positive().max(30).default(12),

@@ -1259,6 +1259,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/websub/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A WebSub hub verifies a followed show's subscription (W3C WebSub §5.3)
+         * @description Called by the hub, not by clients. `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push; `denied` is noted on the follow. Anything else: 404.
+         */
+        get: operations["getV1WebhooksWebsubId"];
+        put?: never;
+        /**
+         * A WebSub hub pushes a followed show's new content (W3C WebSub §7)
+         * @description Called by the hub, not by clients. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the follow's secret is acknowledged and ignored); a signed one makes the follow checked now. The body is at most 1 MiB.
+         */
+        post: operations["postV1WebhooksWebsubId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "import.completed": {
@@ -1530,6 +1554,8 @@ export interface components {
             /** @description Why the follow is paused for the allowance or failing */
             note: string | null;
             publish: boolean;
+            /** @description WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only */
+            push: components["schemas"]["FollowPush"] | null;
             /**
              * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
              * @enum {string}
@@ -1557,6 +1583,8 @@ export interface components {
             /** @description Why the follow is paused for the allowance or failing */
             note: string | null;
             publish: boolean;
+            /** @description WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only */
+            push: components["schemas"]["FollowPush"] | null;
             /**
              * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
              * @enum {string}
@@ -1583,6 +1611,19 @@ export interface components {
             transcript_id: string | null;
             /** @description The episode's audio URL, or the video's page */
             url: string;
+        };
+        FollowPush: {
+            /** @description The WebSub hub the source names (a YouTube channel's: FOLLOW_PUSH_YOUTUBE_HUB) */
+            hub: string;
+            /** @description When the hub's subscription lapses unless renewed (it is renewed before) */
+            lease_ends_at: string | null;
+            /** @description Why push is not live, when it is not */
+            note: string | null;
+            /**
+             * @description off (not subscribed: paused, or not yet asked); pending (asked, the hub has not verified); active (new items are pushed; the follow is still polled every FOLLOW_PUSH_POLL_HOURS); failed (`note` says why: polled as usual)
+             * @enum {string}
+             */
+            state: "off" | "pending" | "active" | "failed";
         };
         FollowRequest: {
             /** @description Also transcribe the latest N items already there (at most FOLLOW_MAX_BACKFILL); 0, the default, starts from now */
@@ -6803,6 +6844,102 @@ export interface operations {
             };
             /** @description Billing is not configured on this server (`billing_not_configured`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1WebhooksWebsubId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Not an intent this follow has (unknown follow, another topic, or a mode it does not want) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1WebhooksWebsubId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is larger than 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

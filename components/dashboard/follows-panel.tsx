@@ -91,6 +91,7 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
       <p className="text-sm text-stone-600">
         {follow.items_seen} items seen
         {follow.next_check_at ? ` · next check ${new Date(follow.next_check_at).toLocaleString()}` : ""}
+        {follow.push?.state === "active" ? " · new items are pushed by its hub" : ""}
       </p>
       {follow.note ? <p className="text-sm text-stone-500">{follow.note}</p> : null}
       <div className="flex gap-2">

@@ -6,7 +6,8 @@ import { asApiError } from "@/lib/captions/upstream-errors";
 import type { SourceItem } from "@/lib/imports/list-source";
 import { followDeps } from "@/lib/follows/deps";
 import { listForCheck, rememberNew, type Listed } from "@/lib/follows/list-source";
-import { nextCheckAfterFailure, nextCheckAfterSuccess } from "@/lib/follows/schedule";
+import { nextCheckAfterFailure, nextCheckAfterSuccess, nextCheckWhilePushed } from "@/lib/follows/schedule";
+import { ensurePush, pushLive } from "@/lib/follows/push-subscribe";
 import { startQueued, syncRunning } from "@/lib/follows/start-items";
 
 const INSERT_CHUNK = 500;
@@ -69,17 +70,33 @@ async function recordFailure(follow: Follow, error: unknown): Promise<string> {
   return api.detail;
 }
 
-/** The listing's facts on the follow: when, what next, its validators, a permanent move, a title, no failure. */
+/** The push source a listing names, when it differs from the follow's: a new topic starts unsubscribed. */
+function pushChange(follow: Follow, listed: Listed): Prisma.FollowUpdateManyMutationInput {
+  if (listed.push === undefined) return {};
+  const hub = listed.push?.hub ?? null;
+  const topic = listed.push?.topic ?? null;
+  if (hub === follow.pushHub && topic === follow.pushTopic) return {};
+  return { pushHub: hub, pushTopic: topic, pushState: hub ? "off" : null, pushLeaseEndsAt: null, pushNote: null };
+}
+
+/**
+ * The listing's facts on the follow: when, what next (later while pushes arrive), its validators, where it can be
+ * pushed from, a permanent move, a title, no failure.
+ */
 async function recordSuccess(follow: Follow, listed: Listed): Promise<void> {
   const db = await getDb();
   const itemsSeen = await db.followItem.count({ where: { followId: follow.id } });
+  const push = pushChange(follow, listed);
+  const live = !("pushHub" in push) && pushLive(follow);
   const data: Prisma.FollowUpdateManyMutationInput = {
     lastCheckedAt: new Date(),
-    nextCheckAt: nextCheckAfterSuccess(),
+    nextCheckAt:
+      live && follow.pushLeaseEndsAt ? nextCheckWhilePushed(follow.pushLeaseEndsAt) : nextCheckAfterSuccess(),
     failures: 0,
     itemsSeen,
     etag: listed.validators.etag,
     lastModified: listed.validators.lastModified,
+    ...push,
     ...(listed.title ? { title: storableText(listed.title.slice(0, 500)) } : {}),
   };
   const where = { id: follow.id };
@@ -97,7 +114,8 @@ async function recordSuccess(follow: Follow, listed: Listed): Promise<void> {
 
 /**
  * One check of a follow: fetch (conditionally) or list its source, remember what is new, start what is queued,
- * and note the outcome on the follow (a failure backs the next check off and says why). `fetch: false` only
+ * note the outcome on the follow (a failure backs the next check off and says why), and subscribe for push
+ * where the source names a hub and that is due (push-subscribe.ts). `fetch: false` only
  * settles the items in progress and starts those waiting. A paused follow is left alone.
  */
 export async function checkFollow(
@@ -136,5 +154,6 @@ export async function checkFollow(
   const started = await startQueued(follow);
   result.started = started.started;
   result.running += started.started;
+  await ensurePush(follow.id, options.signal);
   return result;
 }

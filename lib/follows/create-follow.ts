@@ -23,7 +23,8 @@ function exists(): Error {
 /**
  * POST /v1/follows: the source is listed now (a feed that is not a feed, a channel that does not exist: a 4xx
  * here, not a failing follow later), every item it holds is remembered as seen, except the newest `backfill`,
- * which are queued; the first check is scheduled (at once when there is a backfill to start).
+ * which are queued; the first check is scheduled (at once when there is a backfill to start, or a WebSub hub to
+ * subscribe at).
  */
 export async function createFollow(userId: string, request: CreateFollowRequest): Promise<FollowOut> {
   const settings = env();
@@ -76,6 +77,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
             lastCheckedAt: now,
             nextCheckAt: nextCheckAfterSuccess(now),
             itemsSeen: items.length,
+            ...(listed.push ? { pushHub: listed.push.hub, pushTopic: listed.push.topic, pushState: "off" } : {}),
           },
         });
         const rows: Prisma.FollowItemCreateManyInput[] = items.map((item, index) => ({
@@ -88,7 +90,8 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
         }));
         for (let i = 0; i < rows.length; i += INSERT_CHUNK)
           await tx.followItem.createMany({ data: rows.slice(i, i + INSERT_CHUNK), skipDuplicates: true });
-        await scheduleNextCheck(tx, created.id, null, backfill.length > 0 ? now : undefined);
+        // A source with a hub gets a first link now: without fetching again (not due), it subscribes for push.
+        await scheduleNextCheck(tx, created.id, null, backfill.length > 0 || listed.push ? now : undefined);
         return tx.follow.findUniqueOrThrow({ where: { id: created.id } });
       },
       { timeout: 30_000, maxWait: 20_000 },

@@ -106,3 +106,32 @@ export const checkFollowEndpoint = defineEndpoint({
   response: followSchema,
   errors: { 404: "No such follow for this user", 409: "The follow is paused (`follow_paused`): resume it first" },
 });
+
+export const verifyPushEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/webhooks/websub/{id}",
+  tag,
+  summary: "A WebSub hub verifies a followed show's subscription (W3C WebSub §5.3)",
+  description:
+    "Called by the hub, not by clients. `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push; `denied` is noted on the follow. Anything else: 404.",
+  auth: "none",
+  rateLimit: "websub",
+  params: followParamsSchema,
+  content: { "text/plain": "text" },
+  errors: { 404: "Not an intent this follow has (unknown follow, another topic, or a mode it does not want)" },
+});
+
+export const receivePushEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/webhooks/websub/{id}",
+  tag,
+  summary: "A WebSub hub pushes a followed show's new content (W3C WebSub §7)",
+  description:
+    "Called by the hub, not by clients. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the follow's secret is acknowledged and ignored); a signed one makes the follow checked now. The body is at most 1 MiB.",
+  auth: "none",
+  rateLimit: "websub",
+  params: followParamsSchema,
+  status: 202,
+  response: null,
+  errors: { 413: "The body is larger than 1 MiB" },
+});

@@ -19,6 +19,8 @@ export type FeedCheck = FetchCost &
     /** Where the feed now is: the URL asked for, or where permanent redirects (301, 308) all the way led. */
     url: string;
     moved: boolean;
+    /** The answer's `Link` header (WebSub discovery), or null. */
+    link: string | null;
   } & ({ changed: false } | { changed: true; feed: ReadFeed });
 
 const MAX_HOPS = 5;
@@ -70,7 +72,7 @@ export async function fetchFeedForCheck(
       }
       const etag = response.headers.get("etag");
       const lastModified = response.headers.get("last-modified");
-      const where = { url: moved, moved: moved !== url };
+      const where = { url: moved, moved: moved !== url, link: response.headers.get("link") };
       if (response.status === 304) {
         response.body.destroy();
         return {

@@ -9,6 +9,7 @@ import { listPlaylist, parsePlaylistUrl } from "@/lib/imports/playlist";
 import type { ListDeps, SourceItem } from "@/lib/imports/list-source";
 import { fetchFeedForCheck, type FeedValidators, type FetchCost } from "@/lib/follows/fetch-feed";
 import type { FollowKind } from "@/lib/follows/schemas";
+import { channelIdOfUrl, discoverFeedPush, youtubeChannelPush, type PushSource } from "@/lib/follows/push-discovery";
 
 /** The transcripts the feed publishes for these items, remembered for the user (POST /v1/transcript reads them). */
 export async function rememberNew(userId: string, listed: Listed, guids: ReadonlySet<string>, deps: ListDeps) {
@@ -33,6 +34,8 @@ export interface Listed extends FetchCost {
   moved: boolean;
   /** A feed's episodes (for remembering the transcripts the new ones publish). */
   episodes?: readonly FeedEpisode[];
+  /** Where the source can be pushed from (WebSub); null: nowhere; absent: not known this time (304). */
+  push?: PushSource | null;
 }
 
 function episodeItems(episodes: readonly FeedEpisode[]): SourceItem[] {
@@ -62,9 +65,13 @@ async function listChannel(url: string, deps: ListDeps): Promise<Listed> {
       max: listLimit(),
       signal: deps.signal,
     });
+    const channel = url.startsWith("https://www.youtube.com/playlist?")
+      ? null
+      : (channelIdOfUrl(url) ?? listed.channelId);
     return {
       kind: "youtube",
       url,
+      push: youtubeChannelPush(channel, env().FOLLOW_PUSH_YOUTUBE_HUB),
       title: listed.title,
       items: listed.entries.map((e) => ({
         guid: `youtube:${e.id}`,
@@ -97,6 +104,7 @@ export async function resolveFollowSource(raw: string, deps: ListDeps): Promise<
     kind: "podcast",
     url: resolved.feedUrl,
     title: resolved.feed.title,
+    push: discoverFeedPush(resolved.feed, null, resolved.feedUrl),
     items: episodeItems(resolved.feed.episodes),
     episodes: resolved.feed.episodes,
     validators: { etag: null, lastModified: null },
@@ -125,6 +133,7 @@ export async function listForCheck(
   return {
     ...base,
     title: fetched.feed.title,
+    push: discoverFeedPush(fetched.feed, fetched.link, fetched.url),
     items: episodeItems(fetched.feed.episodes),
     episodes: fetched.feed.episodes,
   };

@@ -3,6 +3,7 @@ import { errors } from "@/lib/http/errors";
 import { checkRequestWebhook } from "@/lib/webhooks/check-request-webhook";
 import { scheduleNextCheck } from "@/lib/follows/check-pipeline";
 import { serializeFollow, serializeFollowItem } from "@/lib/follows/serializers";
+import { unsubscribeLater } from "@/lib/follows/push-subscribe";
 import type { FollowDetailOut, FollowOut, UpdateFollowRequest } from "@/lib/follows/schemas";
 
 const RECENT_ITEMS = 50;
@@ -45,7 +46,7 @@ export async function getFollow(userId: string, id: string): Promise<FollowDetai
 }
 
 /** Starts a new link of the follow's check chain due now (the older link, if any, then ends by itself). */
-async function checkSoon(followId: string): Promise<void> {
+export async function checkSoon(followId: string): Promise<void> {
   const db = await getDb();
   await db.$transaction(async (tx) => {
     const follow = await tx.follow.update({ where: { id: followId }, data: { nextCheckAt: new Date() } });
@@ -64,6 +65,7 @@ export async function updateFollow(userId: string, id: string, request: UpdateFo
         ? null
         : await checkRequestWebhook(userId, request.webhook_url);
   const resume = request.state === "active" && follow.state === "paused";
+  const pause = request.state === "paused" && follow.state !== "paused";
   await db.follow.update({
     where: { id },
     data: {
@@ -72,18 +74,28 @@ export async function updateFollow(userId: string, id: string, request: UpdateFo
       ...(request.publish !== undefined ? { publish: request.publish } : {}),
       ...(webhookUrl !== undefined ? { webhookUrl } : {}),
       ...(request.state === "paused" ? { state: "paused", note: null } : {}),
+      ...(pause && follow.pushHub ? { pushState: "off", pushLeaseEndsAt: null, pushNote: null } : {}),
       ...(resume ? { state: "active", note: null, failures: 0 } : {}),
     },
   });
   if (resume) await checkSoon(id);
+  if (pause) unsubscribeLater(follow);
   return serializeFollow(await findOwn(userId, id));
 }
 
-/** DELETE /v1/follows/{id}: the follow and its items go; transcripts it made stay in the history. */
+/**
+ * DELETE /v1/follows/{id}: the follow and its items go; transcripts it made stay in the history. Its hub, if
+ * any, is asked to stop pushing (the callback then confirms that, the follow being gone).
+ */
 export async function deleteFollow(userId: string, id: string): Promise<void> {
   const db = await getDb();
+  const follow = await db.follow.findFirst({
+    where: { id, userId },
+    select: { id: true, pushHub: true, pushTopic: true, pushState: true },
+  });
   const deleted = await db.follow.deleteMany({ where: { id, userId } });
-  if (deleted.count === 0) throw errors.notFound("No follow with that id.");
+  if (deleted.count === 0 || !follow) throw errors.notFound("No follow with that id.");
+  unsubscribeLater(follow);
 }
 
 /** POST /v1/follows/{id}/check: checked as soon as a runner is free (the answer does not wait for it). */

@@ -1,6 +1,7 @@
 import { env, type Env } from "@/lib/env";
 
 type Settings = Pick<Env, "FOLLOW_CHECK_MINUTES" | "FOLLOW_MAX_BACKOFF_HOURS">;
+type PushSettings = Pick<Env, "FOLLOW_PUSH_POLL_HOURS">;
 
 const MINUTE = 60_000;
 
@@ -12,6 +13,20 @@ function jitter(ms: number, random: () => number): number {
 /** When the next scheduled check is due after a good one. */
 export function nextCheckAfterSuccess(now = new Date(), random = Math.random, settings: Settings = env()): Date {
   return new Date(now.getTime() + jitter(settings.FOLLOW_CHECK_MINUTES * MINUTE, random));
+}
+
+/**
+ * While a WebSub lease is live: a fallback poll after FOLLOW_PUSH_POLL_HOURS, but no later than an hour before the
+ * lease ends, so that the check that renews it (within push-subscribe.ts's two hours) comes in time.
+ */
+export function nextCheckWhilePushed(
+  leaseEndsAt: Date,
+  now = new Date(),
+  random = Math.random,
+  settings: PushSettings = env(),
+): Date {
+  const poll = now.getTime() + jitter(settings.FOLLOW_PUSH_POLL_HOURS * 60 * MINUTE, random);
+  return new Date(Math.max(now.getTime() + MINUTE, Math.min(poll, leaseEndsAt.getTime() - 60 * MINUTE)));
 }
 
 /** After `failures` failed checks in a row (1 for the first): the interval doubled per failure, capped. */

@@ -52,6 +52,24 @@ export type FollowState = (typeof FOLLOW_STATES)[number];
 export const FOLLOW_KINDS = ["podcast", "youtube"] as const;
 export type FollowKind = (typeof FOLLOW_KINDS)[number];
 
+export const FOLLOW_PUSH_STATES = ["off", "pending", "active", "failed"] as const;
+
+export const followPushSchema = z
+  .object({
+    hub: z.string().describe("The WebSub hub the source names (a YouTube channel's: FOLLOW_PUSH_YOUTUBE_HUB)"),
+    state: z
+      .enum(FOLLOW_PUSH_STATES)
+      .describe(
+        "off (not subscribed: paused, or not yet asked); pending (asked, the hub has not verified); active (new items are pushed; the follow is still polled every FOLLOW_PUSH_POLL_HOURS); failed (`note` says why: polled as usual)",
+      ),
+    lease_ends_at: z
+      .string()
+      .nullable()
+      .describe("When the hub's subscription lapses unless renewed (it is renewed before)"),
+    note: z.string().nullable().describe("Why push is not live, when it is not"),
+  })
+  .meta({ id: "FollowPush" });
+
 export const followSchema = z
   .object({
     id: z.string(),
@@ -71,6 +89,11 @@ export const followSchema = z
     last_checked_at: z.string().nullable(),
     next_check_at: z.string().nullable(),
     items_seen: z.number().int().describe("Items the follow has listed, transcribed or not"),
+    push: followPushSchema
+      .nullable()
+      .describe(
+        "WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only",
+      ),
     created_at: z.string(),
   })
   .meta({ id: "Follow" });

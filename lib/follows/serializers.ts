@@ -2,6 +2,7 @@ import type { Follow, FollowItem } from "@/lib/generated/prisma/client";
 import { parseFormat } from "@/lib/formats/types";
 import {
   FOLLOW_ITEM_STATUSES,
+  FOLLOW_PUSH_STATES,
   FOLLOW_KINDS,
   FOLLOW_STATES,
   type FollowItemOut,
@@ -29,6 +30,14 @@ export function serializeFollow(row: Follow): FollowOut {
     last_checked_at: row.lastCheckedAt?.toISOString() ?? null,
     next_check_at: row.state === "paused" ? null : (row.nextCheckAt?.toISOString() ?? null),
     items_seen: row.itemsSeen,
+    push: row.pushHub
+      ? {
+          hub: row.pushHub,
+          state: oneOf(FOLLOW_PUSH_STATES, row.pushState ?? "off", "off"),
+          lease_ends_at: row.pushState === "active" ? (row.pushLeaseEndsAt?.toISOString() ?? null) : null,
+          note: row.pushNote,
+        }
+      : null,
     created_at: row.createdAt.toISOString(),
   };
 }

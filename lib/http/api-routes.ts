@@ -36,6 +36,8 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "PATCH", path: "/v1/follows/{id}" },
   { method: "DELETE", path: "/v1/follows/{id}" },
   { method: "POST", path: "/v1/follows/{id}/check" },
+  { method: "GET", path: "/v1/webhooks/websub/{id}" },
+  { method: "POST", path: "/v1/webhooks/websub/{id}" },
   { method: "POST", path: "/v1/oauth/authorize" },
   { method: "POST", path: "/v1/device/approve" },
   { method: "POST", path: "/v1/device/code" },

@@ -52,7 +52,7 @@ describe("listing a playlist", () => {
       { id: "bbbbbbbbbb1", title: "A short", durationSeconds: 43 },
     ]);
     expect(parsePlaylistJson(json, 1).entries).toHaveLength(1);
-    expect(parsePlaylistJson("nonsense", 10)).toEqual({ title: null, entries: [] });
+    expect(parsePlaylistJson("nonsense", 10)).toEqual({ title: null, entries: [], channelId: null });
   });
 
   it("runs yt-dlp in flat-playlist mode through the one runner, the URL after --", async () => {

@@ -46,6 +46,8 @@ export interface PlaylistEntry {
 export interface Playlist {
   title: string | null;
   entries: PlaylistEntry[];
+  /** The channel's id (UC…) when a channel was listed (yt-dlp's `channel_id`); null for a playlist. */
+  channelId: string | null;
 }
 
 const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
@@ -80,7 +82,8 @@ export function parsePlaylistJson(input: unknown, max: number): Playlist {
     }
   };
   walk(root.entries, 0);
-  return { title: typeof root.title === "string" ? root.title : null, entries };
+  const channelId = [root.channel_id, root.id].find((v): v is string => typeof v === "string" && CHANNEL_ID.test(v));
+  return { title: typeof root.title === "string" ? root.title : null, entries, channelId: channelId ?? null };
 }
 
 export interface PlaylistOptions {

@@ -99,7 +99,11 @@ describe("/openapi.json", () => {
     const internal = Object.entries(document.paths).filter(([, ops]) =>
       Object.values(ops).some((op) => (op as { "x-internal"?: boolean })["x-internal"]),
     );
-    expect(internal.map(([path]) => path).sort()).toEqual(["/v1/webhooks/assemblyai", "/v1/webhooks/billing"]);
+    expect(internal.map(([path]) => path).sort()).toEqual([
+      "/v1/webhooks/assemblyai",
+      "/v1/webhooks/billing",
+      "/v1/webhooks/websub/{id}",
+    ]);
     expect(operations.at(-1)!.tags).toEqual(["Inbound webhooks"]);
     // Every operation's section is one the reference introduces (else Swagger UI lists it after the webhooks).
     const sections = new Set(document.tags.map((tag) => tag.name));

@@ -42,9 +42,22 @@ export interface ParsedFeed {
   format: "rss" | "atom";
   title: string;
   episodes: FeedEpisode[];
+  /** The WebSub hub the feed names (`<atom:link rel="hub">`, Atom's `<link rel="hub">`), or null. */
+  hub: string | null;
+  /** The feed's own URL as it names it (`rel="self"`): a WebSub topic. */
+  self: string | null;
 }
 
-const ARRAYS = new Set(["item", "entry", "link", "enclosure", "podcast:transcript", "media:content"]);
+const ARRAYS = new Set([
+  "item",
+  "entry",
+  "link",
+  "atom:link",
+  "atom10:link",
+  "enclosure",
+  "podcast:transcript",
+  "media:content",
+]);
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -88,10 +101,14 @@ export function parseFeed(xml: string): ParsedFeed {
     const channel = asNode(rss.channel);
     if (!channel) throw new FeedParseError("The feed has no <channel>.");
     const items = [...asArray(channel.item), ...asArray(rss.item)];
+    // FeedBurner writes the Atom namespace as `atom10:`.
+    const links = [...asArray(channel["atom:link"]), ...asArray(channel["atom10:link"])];
     return {
       format: "rss",
       title: textOf(channel.title) || "Untitled",
       episodes: items.map(asNode).flatMap((item) => (item ? rssEpisode(item) : [])),
+      hub: linkHref(links, "hub"),
+      self: linkHref(links, "self"),
     };
   }
   const feed = asNode(doc.feed);
@@ -102,6 +119,8 @@ export function parseFeed(xml: string): ParsedFeed {
       episodes: asArray(feed.entry)
         .map(asNode)
         .flatMap((entry) => (entry ? atomEpisode(entry) : [])),
+      hub: linkHref(asArray(feed.link), "hub"),
+      self: linkHref(asArray(feed.link), "self"),
     };
   }
   throw new FeedParseError("This is XML, but not an RSS or Atom feed.");
@@ -151,6 +170,17 @@ function atomEpisode(entry: Node): FeedEpisode[] {
       transcripts: [],
     },
   ];
+}
+
+/** The first absolute http(s) `href` of the links with this `rel`. */
+function linkHref(links: readonly unknown[], rel: string): string | null {
+  for (const link of links) {
+    const node = asNode(link);
+    if (!node || !attr(node, "rel").toLowerCase().split(/\s+/).includes(rel)) continue;
+    const href = attr(node, "href");
+    if (/^https?:\/\//i.test(href) && href.length <= 2048) return href;
+  }
+  return null;
 }
 
 function asNode(value: unknown): Node | null {

@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(72);
+  expect(operations).toHaveLength(74);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -276,6 +276,16 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
   await call(me, "POST /v1/follows/{id}/check", { id: follow });
   await call(me, "DELETE /v1/follows/{id}", { id: follow });
+  // What a WebSub hub calls: an unsubscribe of a follow that is gone is confirmed; an unsigned push is acknowledged
+  // (and ignored).
+  const hubQuery = new URLSearchParams({ "hub.mode": "unsubscribe", "hub.topic": feed, "hub.challenge": "contract" });
+  await call(request, "GET /v1/webhooks/websub/{id}", { id: follow }, { query: `?${hubQuery}` });
+  await call(
+    request,
+    "POST /v1/webhooks/websub/{id}",
+    { id: follow },
+    { body: "<feed/>", headers: { "content-type": "application/atom+xml" } },
+  );
 
   // Webhook endpoints: a test event makes a delivery, which is sent again.
   const created = await call(

@@ -1,0 +1,10 @@
+import { withApi } from "@/lib/http/with-api";
+import { receivePushEndpoint, verifyPushEndpoint } from "@/lib/follows/endpoints";
+import { receivePush, verifyPushIntent } from "@/lib/follows/push-callback";
+
+export const GET = withApi(verifyPushEndpoint, ({ request, params }) =>
+  verifyPushIntent(params.id, request.nextUrl.searchParams),
+);
+export const POST = withApi(receivePushEndpoint, async ({ request, params }) => {
+  await receivePush(params.id, request);
+});

@@ -1,0 +1,112 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { getDb } from "@/lib/db/client";
+import { storableText } from "@/lib/db/storable-text";
+import { errors } from "@/lib/http/errors";
+import { readBodyBytes } from "@/lib/http/body";
+import { log } from "@/lib/observability/logger";
+import { checkSoon } from "@/lib/follows/manage-follow";
+
+// /v1/webhooks/websub/{follow id}: what a WebSub hub calls (W3C WebSub §5.3 and §7-8). GET: the hub verifies an
+// intent, answered with its challenge only when it is this follow's topic and what the follow wants; POST: new
+// content, whose body is only a signal here (the check reads the source itself), acted on when its X-Hub-Signature
+// is the follow's secret's.
+
+/** A pushed feed is a signal to check; nothing near this size is needed to see one. */
+export const MAX_PUSH_BYTES = 1024 * 1024;
+/** A check already due this soon is not asked for again. */
+const DUE_SOON_MS = 5_000;
+const MAX_LEASE_SECONDS = 366 * 24 * 3600;
+
+const ALGORITHMS: Record<string, string> = { sha1: "sha1", sha256: "sha256", sha384: "sha384", sha512: "sha512" };
+
+/** Whether `header` (`sha256=<hex>`, …) is the HMAC of `body` under `secret`, compared in constant time. */
+export function validSignature(header: string | null, body: Uint8Array, secret: string): boolean {
+  const match = /^(sha1|sha256|sha384|sha512)=([0-9a-f]+)$/i.exec(header?.trim() ?? "");
+  if (!match) return false;
+  const expected = createHmac(ALGORITHMS[match[1]!.toLowerCase()]!, secret).update(body).digest();
+  const given = Buffer.from(match[2]!.toLowerCase(), "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function text(body: string): Response {
+  return new Response(body, { status: 200, headers: { "content-type": "text/plain; charset=utf-8" } });
+}
+
+const notOurs = () => errors.notFound("No subscription here matches that request.");
+
+/**
+ * GET: the hub's verification of intent. `subscribe` is confirmed while the follow is waiting for it or renewing
+ * (and becomes active for the lease the hub grants); `unsubscribe` only when the follow no longer wants push (it
+ * is gone, paused, or moved to another topic); `denied` is noted on the follow. Anything else: 404.
+ */
+export async function verifyPushIntent(followId: string, query: URLSearchParams): Promise<Response> {
+  const mode = query.get("hub.mode");
+  const topic = query.get("hub.topic");
+  const challenge = query.get("hub.challenge");
+  const db = await getDb();
+  const follow = await db.follow.findUnique({ where: { id: followId } });
+  if (mode === "subscribe") {
+    if (!follow || !challenge || !topic || follow.state === "paused" || follow.pushTopic !== topic) throw notOurs();
+    if (follow.pushState !== "pending" && follow.pushState !== "active") throw notOurs();
+    const granted = Number(query.get("hub.lease_seconds"));
+    if (!Number.isInteger(granted) || granted <= 0) throw notOurs();
+    const confirmed = await db.follow.updateMany({
+      where: { id: followId, pushTopic: topic, pushState: { in: ["pending", "active"] }, state: { not: "paused" } },
+      data: {
+        pushState: "active",
+        pushLeaseEndsAt: new Date(Date.now() + Math.min(granted, MAX_LEASE_SECONDS) * 1000),
+        pushNote: null,
+      },
+    });
+    if (confirmed.count === 0) throw notOurs();
+    return text(challenge);
+  }
+  if (mode === "unsubscribe") {
+    if (!challenge || !topic) throw notOurs();
+    const wanted =
+      follow &&
+      follow.state !== "paused" &&
+      follow.pushTopic === topic &&
+      (follow.pushState === "pending" || follow.pushState === "active");
+    if (wanted) throw notOurs();
+    return text(challenge);
+  }
+  if (mode === "denied") {
+    if (!follow || !topic || follow.pushTopic !== topic) throw notOurs();
+    const reason = (query.get("hub.reason") ?? "").slice(0, 300);
+    await db.follow.updateMany({
+      where: { id: followId, pushTopic: topic },
+      data: {
+        pushState: "failed",
+        pushLeaseEndsAt: null,
+        pushNote: storableText(`Polled only: the hub denied the subscription${reason ? `: ${reason}` : ""}.`),
+      },
+    });
+    return text("");
+  }
+  throw notOurs();
+}
+
+export type PushOutcome = "checked" | "due" | "ignored";
+
+/**
+ * POST: content distribution. Always acknowledged (the spec: a bad signature is accepted and ignored, so a
+ * forger learns nothing); a body signed with the follow's secret makes the follow checked now through the
+ * "check now" path, unless a check is due within seconds anyway.
+ */
+export async function receivePush(followId: string, request: Request): Promise<PushOutcome> {
+  const body = await readBodyBytes(request, {
+    maxBytes: MAX_PUSH_BYTES,
+    tooLarge: () => errors.payloadTooLarge("A pushed feed is never larger than 1 MiB here."),
+  });
+  const db = await getDb();
+  const follow = await db.follow.findUnique({ where: { id: followId } });
+  if (!follow?.pushSecret || follow.state === "paused") return "ignored";
+  if (!validSignature(request.headers.get("x-hub-signature"), body, follow.pushSecret)) {
+    log.info({ followId }, "follow push: a delivery without a valid X-Hub-Signature was ignored");
+    return "ignored";
+  }
+  if (follow.checkJobId && follow.nextCheckAt && follow.nextCheckAt.getTime() <= Date.now() + DUE_SOON_MS) return "due";
+  await checkSoon(followId);
+  return "checked";
+}

@@ -1,0 +1,54 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { validSignature } from "@/lib/follows/push-callback";
+import { callbackProblem, wantsSubscribe } from "@/lib/follows/push-subscribe";
+
+const body = Buffer.from("<feed><entry><id>yt:video:abc</id></entry></feed>");
+const secret = "s3cret";
+const sign = (algorithm: string, key = secret, bytes: Uint8Array = body) =>
+  `${algorithm}=${createHmac(algorithm, key).update(bytes).digest("hex")}`;
+
+describe("X-Hub-Signature", () => {
+  it("accepts the HMAC of the raw body with the follow's secret, in each of the spec's algorithms", () => {
+    for (const algorithm of ["sha1", "sha256", "sha384", "sha512"])
+      expect(validSignature(sign(algorithm), body, secret), algorithm).toBe(true);
+    expect(validSignature(sign("sha256").toUpperCase().replace("SHA256", "sha256"), body, secret)).toBe(true);
+  });
+
+  it("refuses another secret, another body, a truncated or missing signature, and other algorithms", () => {
+    expect(validSignature(sign("sha256", "other"), body, secret)).toBe(false);
+    expect(validSignature(sign("sha256", secret, Buffer.from("<feed/>")), body, secret)).toBe(false);
+    expect(validSignature(sign("sha256").slice(0, -2), body, secret)).toBe(false);
+    expect(validSignature(null, body, secret)).toBe(false);
+    expect(validSignature("", body, secret)).toBe(false);
+    expect(validSignature(sign("md5"), body, secret)).toBe(false);
+    expect(validSignature(`sha256=${"zz".repeat(32)}`, body, secret)).toBe(false);
+  });
+});
+
+describe("when a check subscribes", () => {
+  const now = Date.parse("2026-01-01T00:00:00Z");
+  const at = (ms: number) => new Date(now + ms);
+  const base = { state: "active", pushHub: "https://hub.example/", pushLeaseEndsAt: null, pushRequestedAt: null };
+  it("subscribes when not yet, renews within two hours of the lease's end, asks again after silence or failure", () => {
+    expect(wantsSubscribe({ ...base, pushState: "off" }, now)).toBe(true);
+    expect(wantsSubscribe({ ...base, pushState: "active", pushLeaseEndsAt: at(3 * 3600_000) }, now)).toBe(false);
+    expect(wantsSubscribe({ ...base, pushState: "active", pushLeaseEndsAt: at(3600_000) }, now)).toBe(true);
+    expect(wantsSubscribe({ ...base, pushState: "pending", pushRequestedAt: at(-60_000) }, now)).toBe(false);
+    expect(wantsSubscribe({ ...base, pushState: "pending", pushRequestedAt: at(-2 * 3600_000) }, now)).toBe(true);
+    expect(wantsSubscribe({ ...base, pushState: "failed", pushRequestedAt: at(-3600_000) }, now)).toBe(false);
+    expect(wantsSubscribe({ ...base, pushState: "failed", pushRequestedAt: at(-25 * 3600_000) }, now)).toBe(true);
+    expect(wantsSubscribe({ ...base, state: "paused", pushState: "off" }, now)).toBe(false);
+    expect(wantsSubscribe({ ...base, pushHub: null, pushState: null }, now)).toBe(false);
+  });
+});
+
+describe("the callback a hub is given", () => {
+  it("is not given from a loopback or private APP_URL, unless FOLLOW_PUSH_PRIVATE_CALLBACK allows it", () => {
+    const off = { FOLLOW_PUSH_PRIVATE_CALLBACK: false };
+    for (const url of ["http://localhost:3000", "http://127.0.0.1:3000", "http://10.0.0.5", "http://[::1]:3000"])
+      expect(callbackProblem({ ...off, APP_URL: url }), url).toMatch(/^Polled only: APP_URL .* not reachable/);
+    expect(callbackProblem({ ...off, APP_URL: "https://verbatim.example" })).toBeNull();
+    expect(callbackProblem({ FOLLOW_PUSH_PRIVATE_CALLBACK: true, APP_URL: "http://127.0.0.1:3000" })).toBeNull();
+  });
+});
