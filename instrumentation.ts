@@ -55,6 +55,7 @@ export async function register() {
       },
       "ready",
     );
+    (await import("@/lib/app/compile-cache")).writeServerCompileCache();
   })().catch((error: unknown) => log.error({ err: error }, "jobs could not start"));
 }
 

@@ -1,6 +1,8 @@
 import path from "node:path";
 import type { NextConfig } from "next";
+import { PHASE_PRODUCTION_SERVER } from "next/constants";
 import { API_POLICY, BASELINE_HEADERS, cachedPageHeaders } from "./lib/http/security-headers";
+import { enableServerCompileCache } from "./lib/app/compile-cache";
 
 /** The query parameters that make /explore a search or a later page (app/explore/search). */
 const EXPLORE_QUERY = [
@@ -74,4 +76,8 @@ const nextConfig: NextConfig = {
   ],
 };
 
-export default nextConfig;
+export default function config(phase: string): NextConfig {
+  // Only what `next start` loads after reading this file is cached (lib/app/compile-cache.ts).
+  if (phase === PHASE_PRODUCTION_SERVER) enableServerCompileCache();
+  return nextConfig;
+}

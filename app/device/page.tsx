@@ -31,8 +31,9 @@ export default async function DevicePage({
   if (typed) {
     try {
       // Looking a code up counts like entering it: per user and per address (no guessing oracle).
-      await rateLimits().consume("deviceVerify", `user:${user.id}`);
-      await rateLimits().consume("deviceVerifyAddress", `ip:${clientAddress(await headers())}`);
+      const limits = await rateLimits();
+      await limits.consume("deviceVerify", `user:${user.id}`);
+      await limits.consume("deviceVerifyAddress", `ip:${clientAddress(await headers())}`);
       pending = await findPendingDevice(typed);
       if (!pending)
         problem = "No pending request has this code. Check it, or start again on the device (codes last 15 minutes).";

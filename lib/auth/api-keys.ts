@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
-import { Prisma, type ApiKey, type Tier } from "@/lib/generated/prisma/client";
+import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
 import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
@@ -40,8 +40,9 @@ export async function ensureApiKey(userId: string): Promise<ApiKeyState> {
     const created = await db.apiKey.create({ data: { userId, hash: key.hash, prefix: key.prefix } });
     return serializeApiKeyState(created, await getLiveTier(userId), key.plaintext);
   } catch (error) {
-    // A concurrent ensure won the unique userId slot: answer with its key, without plaintext.
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+    // A concurrent ensure won the unique userId slot: answer with its key, without plaintext. (Prisma's
+    // code, not its error class: importing the class would load Prisma with every module that imports this.)
+    if ((error as { code?: unknown } | null)?.code === "P2002") {
       const winner = await db.apiKey.findUniqueOrThrow({ where: { userId } });
       return serializeApiKeyState(winner, await getLiveTier(userId));
     }

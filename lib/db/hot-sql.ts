@@ -1,5 +1,5 @@
 import "server-only";
-import pg from "pg";
+import type pg from "pg";
 import { embeddedDatabase, pgPool } from "@/lib/db/client";
 
 // The few statements run on every request of the hottest paths (who is calling; a stored transcript; the
@@ -15,12 +15,17 @@ import { embeddedDatabase, pgPool } from "@/lib/db/client";
 const TIMESTAMP = 1114;
 const parseUtcTimestamp = (value: string) => new Date(`${value.replace(" ", "T")}Z`);
 
-const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === TIMESTAMP && format !== "binary"
-      ? parseUtcTimestamp
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
-};
+/** pg's type parsers with that one changed; pg itself is loaded only on PostgreSQL, with the pool. */
+let typeParsers: pg.CustomTypesConfig | undefined;
+async function postgresTypeParsers(): Promise<pg.CustomTypesConfig> {
+  const { default: driver } = await import("pg");
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") =>
+      oid === TIMESTAMP && format !== "binary"
+        ? parseUtcTimestamp
+        : driver.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}
 const embeddedParsers = { [TIMESTAMP]: parseUtcTimestamp };
 
 /**
@@ -29,7 +34,10 @@ const embeddedParsers = { [TIMESTAMP]: parseUtcTimestamp };
  */
 export async function hotQuery<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
   const pool = await pgPool();
-  if (pool) return (await pool.query<T & pg.QueryResultRow>({ name, text, values, types: typeParsers })).rows;
+  if (pool) {
+    const types = (typeParsers ??= await postgresTypeParsers());
+    return (await pool.query<T & pg.QueryResultRow>({ name, text, values, types })).rows;
+  }
   const pglite = (await embeddedDatabase())!;
   return (await pglite.query<T>(text, values, { parsers: embeddedParsers })).rows;
 }

@@ -33,7 +33,7 @@ const REFUSAL_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** Counts one request of the client; over the limit, the answer to send instead (429 with Retry-After), else null. */
 export async function limitPublicPage(pathname: string, headers: HeaderReader): Promise<PageRefusal | null> {
-  const limits = rateLimits();
+  const limits = await rateLimits();
   if (limits.off) return null;
   try {
     await limits.consume("publicPage", `ip:${clientAddress(headers)}`);

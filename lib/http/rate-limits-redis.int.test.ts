@@ -51,7 +51,7 @@ describe("the app's limits", () => {
   it("are kept in Redis when REDIS_URL is set", async () => {
     process.env.REDIS_URL = url;
     const key = `user:${prefix}`; // unique to this run
-    const app = rateLimits();
+    const app = await rateLimits();
     // The connection opens in the background; until it is ready the in-process fallback counts.
     await expect
       .poll(async () => {

@@ -1,6 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "@/lib/http/errors";
-import { RATE_LIMITS, RateLimits, withRateLimitHeaders } from "@/lib/http/rate-limits";
+import { RATE_LIMITS, RateLimits, rateLimits, withRateLimitHeaders } from "@/lib/http/rate-limits";
+
+const ioredis = vi.hoisted(() => ({ loaded: false }));
+vi.mock("ioredis", () => {
+  ioredis.loaded = true;
+  return {};
+});
 
 async function refusal(run: () => Promise<unknown>): Promise<ApiError> {
   try {
@@ -66,5 +72,17 @@ describe("RateLimits (in-process)", () => {
     const response = withRateLimitHeaders(new Response("x"), { "RateLimit-Limit": "5" });
     expect(response.headers.get("ratelimit-limit")).toBe("5");
     expect(withRateLimitHeaders(Response.redirect("http://localhost/"), { "RateLimit-Limit": "5" }).status).toBe(302);
+  });
+});
+
+describe("the app's limits", () => {
+  it("count in process memory without loading a Redis client when REDIS_URL is not set", async () => {
+    vi.stubEnv("REDIS_URL", undefined);
+    const limits = await rateLimits();
+    await expect(limits.consume("account", "user:in-process")).resolves.toMatchObject({
+      "RateLimit-Limit": String(RATE_LIMITS.account.points),
+    });
+    expect(ioredis.loaded).toBe(false);
+    vi.unstubAllEnvs();
   });
 });

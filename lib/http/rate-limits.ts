@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
@@ -147,20 +147,28 @@ function headersFor(limiter: RateLimiterAbstract, result: RateLimiterRes): RateL
   };
 }
 
-const globalFor = globalThis as { verbatimRateLimits?: RateLimits };
+const globalFor = globalThis as { verbatimRateLimits?: Promise<RateLimits> };
 
-/** The app's limits, from its settings (one per process; in Redis when REDIS_URL is set). */
-export function rateLimits(): RateLimits {
-  if (!globalFor.verbatimRateLimits) {
-    const settings = env();
-    const redis = settings.REDIS_URL
-      ? // No offline queue: while Redis is down a count fails at once and the in-process fallback answers.
-        new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 })
-      : undefined;
-    redis?.on("error", (error: Error) => log.warn({ err: error.message }, "rate limits: Redis error"));
-    globalFor.verbatimRateLimits = new RateLimits({ redis, multiplier: settings.RATE_LIMIT_MULTIPLIER });
-  }
+/**
+ * The app's limits, from its settings (one per process; in Redis when REDIS_URL is set). ioredis is loaded
+ * only then: the request guard counts public pages from the first request on, and a start without Redis
+ * should not pay for loading it.
+ */
+export function rateLimits(): Promise<RateLimits> {
+  globalFor.verbatimRateLimits ??= createRateLimits();
   return globalFor.verbatimRateLimits;
+}
+
+async function createRateLimits(): Promise<RateLimits> {
+  const settings = env();
+  let redis: Redis | undefined;
+  if (settings.REDIS_URL) {
+    const { Redis } = await import("ioredis");
+    // No offline queue: while Redis is down a count fails at once and the in-process fallback answers.
+    redis = new Redis(settings.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on("error", (error: Error) => log.warn({ err: error.message }, "rate limits: Redis error"));
+  }
+  return new RateLimits({ redis, multiplier: settings.RATE_LIMIT_MULTIPLIER });
 }
 
 /**
@@ -174,17 +182,19 @@ export async function limitRequest(
   userId?: string,
   tier?: Tier,
 ): Promise<RateLimitHeaders> {
-  if (rateLimits().off) return {};
+  const limits = await rateLimits();
+  if (limits.off) return {};
   if (RATE_LIMITS[name].by === "user" && userId) return limitUser(name, userId, tier);
-  return rateLimits().consume(name, `ip:${clientAddress(request.headers)}`);
+  return limits.consume(name, `ip:${clientAddress(request.headers)}`);
 }
 
 /** Applies a per-user row to `userId` (its tier's column for per-tier rows; `known`: the tier as just read). */
 export async function limitUser(name: RateLimitName, userId: string, known?: Tier): Promise<RateLimitHeaders> {
-  if (rateLimits().off) return {};
+  const limits = await rateLimits();
+  if (limits.off) return {};
   const limit: Limit = RATE_LIMITS[name];
   const tier = typeof limit.points === "object" ? (known ?? (await tierOf(userId))) : "free";
-  return rateLimits().consume(name, `user:${userId}`, tier);
+  return limits.consume(name, `user:${userId}`, tier);
 }
 
 /** Counts one sign-in attempt or magic-link mail by the request's client address and by the email. */
@@ -193,7 +203,7 @@ export async function limitSignIn(
   request: Request | undefined,
   email: string,
 ): Promise<void> {
-  const limits = rateLimits();
+  const limits = await rateLimits();
   await limits.consume(`${kind}Address`, `ip:${request ? clientAddress(request.headers) : "unknown"}`);
   const emailKey = createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 32);
   await limits.consume(`${kind}Email`, `email:${emailKey}`);

@@ -41,7 +41,7 @@ export async function decideDeviceCode(
   decision: "approve" | "deny",
 ): Promise<{ approved: boolean }> {
   // The per-user count is the endpoint's own row (deviceVerify); this adds the per-address one.
-  await rateLimits().consume("deviceVerifyAddress", `ip:${clientAddress(request.headers)}`);
+  await (await rateLimits()).consume("deviceVerifyAddress", `ip:${clientAddress(request.headers)}`);
   const code = normalizeUserCode(input);
   if (!code) throw new ApiError("invalid_user_code", "That is not a code: it has 8 letters, like BCDF-GHJK.");
   const db = await getDb();
