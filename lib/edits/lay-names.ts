@@ -1,6 +1,10 @@
 import type { Segment } from "@/lib/formats/types";
-import type { TextTurn } from "@/lib/captions/parse/text-turns";
-import { diffTokens, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
+import { textTurns, type TextTurn } from "@/lib/captions/parse/text-turns";
+import { SAVE_DIFF_STEPS } from "@/lib/edits/retime";
+import { diffBudget, diffTokens, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
+import type { NamesJob, NamesOutcome } from "@/lib/transcripts/published-text-names";
+
+export type { NamesJob } from "@/lib/transcripts/published-text-names";
 
 // A publisher's text transcript laid over recognised segments, as a correction is: a word diff (one shared
 // budget) matches the recognised words to the publisher's; each recognised word that matches takes the
@@ -62,4 +66,16 @@ export function layNames(segments: readonly Segment[], turns: readonly TextTurn[
     return best === undefined ? s : { ...s, speaker: best };
   });
   return { segments: out, match, applied: true };
+}
+
+/** The diff steps one episode's alignment may take (as one correction's save). */
+export const NAMES_DIFF_STEPS = SAVE_DIFF_STEPS;
+
+/** A names job's answer, in the worker thread: the text's turns laid over the segments; null when it names no one. */
+export function answerNamesJob(job: NamesJob): NamesOutcome {
+  const turns = textTurns(job.text);
+  if (!turns) return null;
+  const laid = layNames(job.segments, turns, diffBudget(NAMES_DIFF_STEPS));
+  const names = new Set(turns.flatMap((t) => (t.speaker === undefined ? [] : [t.speaker])));
+  return { ...laid, names: names.size };
 }
