@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { diffBudget } from "@/lib/edits/word-diff";
 import { textTurns } from "@/lib/captions/parse/text-turns";
 
-import { layNames } from "./lay-names";
+import { answerNamesJob, layNames } from "./lay-names";
 
 const recognised = [
   { start: 0, end: 2, text: "welcome to the show" },
@@ -37,5 +37,13 @@ describe("layNames", () => {
     const laid = layNames(recognised, turns, diffBudget(1_000_000));
     expect(laid.applied).toBe(false);
     expect(laid.segments).toEqual(recognised);
+  });
+});
+
+describe("answerNamesJob", () => {
+  it("a text that names no one changes nothing (null: the recognised segments are stored as they are)", () => {
+    expect(
+      answerNamesJob({ kind: "names", segments: recognised, text: "Welcome to the show.\nThanks for having me." }),
+    ).toBeNull();
   });
 });
