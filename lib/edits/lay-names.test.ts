@@ -32,6 +32,27 @@ describe("layNames", () => {
     ]);
   });
 
+  it("splits a segment with word times at the turn; each piece keeps its words and their times", () => {
+    const timed = [
+      {
+        start: 0,
+        end: 3,
+        text: "for years. then begin.",
+        words: [
+          { start: 0, end: 0.5, text: "for" },
+          { start: 0.5, end: 1, text: "years." },
+          { start: 2, end: 2.5, text: "then" },
+          { start: 2.5, end: 3, text: "begin." },
+        ],
+      },
+    ];
+    const turns = textTurns("Gilon: For years.\nTravis: Then begin.")!;
+    expect(layNames(timed, turns, diffBudget(1_000_000)).segments).toEqual([
+      { start: 0, end: 1, text: "for years.", words: timed[0]!.words.slice(0, 2), speaker: "Gilon" },
+      { start: 2, end: 3, text: "then begin.", words: timed[0]!.words.slice(2), speaker: "Travis" },
+    ]);
+  });
+
   it("leaves the segments untouched on a poor match", () => {
     const turns = textTurns("Travis: Something else entirely.\nGilon: Nothing alike here.")!;
     const laid = layNames(recognised, turns, diffBudget(1_000_000));
