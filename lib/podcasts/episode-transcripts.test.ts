@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FeedEpisode } from "@/lib/podcasts/parse-feed";
-import { EPISODES_PER_TURN, rememberEpisodeTranscripts } from "./episode-transcripts";
+import { bestTranscript, EPISODES_PER_TURN, rememberEpisodeTranscripts } from "./episode-transcripts";
 
 // Episodes whose audio is not a podcast file (a YouTube link) are looked at and left alone: no database.
 const episode = (i: number): FeedEpisode => ({
@@ -26,5 +26,14 @@ describe("rememberEpisodeTranscripts", () => {
     await rememberEpisodeTranscripts("user", episodes);
     counting = false;
     expect(turns).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("bestTranscript", () => {
+  const t = (type: string) => ({ url: `https://cdn.example/t.${type.split("/")[1]}`, type, language: null });
+  it("a timed transcript over a text/plain one; the text/plain one when nothing timed is published", () => {
+    expect(bestTranscript([t("text/plain"), t("text/vtt")])?.type).toBe("text/vtt");
+    expect(bestTranscript([t("text/plain")])?.type).toBe("text/plain");
+    expect(bestTranscript([t("application/pdf")])).toBeNull();
   });
 });

@@ -14,7 +14,10 @@ import { log } from "@/lib/observability/logger";
 // they resolve or import a feed, and used by POST /v1/transcript for that episode's audio URL instead of
 // speech recognition (200 at once, source `captions`; lib/transcripts/published-transcript.ts stores them).
 
-/** Timed formats by declared media type, best first. text/plain has no times and is not used. */
+/**
+ * Timed formats by declared media type, best first. text/plain has no times: remembered only when an episode
+ * publishes nothing timed, never used instead of recognition, only for the names it gives (fetchPublishedText).
+ */
 const FORMATS: [RegExp, CaptionFormat][] = [
   [/^application\/(json|x-json)$/, "podcast-json"],
   [/^text\/vtt$/, "vtt"],
@@ -29,14 +32,20 @@ function formatOf(type: string): { format: CaptionFormat; rank: number } | null 
   return index < 0 ? null : { format: FORMATS[index]![1], rank: index };
 }
 
-/** The episode's best timed transcript, or null. */
+const PLAIN_TEXT = /^text\/plain$/;
+
+/** The episode's best timed transcript, else its text/plain one, or null. */
 export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTranscript | null {
   let best: { t: FeedTranscript; rank: number } | null = null;
   for (const t of transcripts) {
     const format = formatOf(t.type);
     if (format && (!best || format.rank < best.rank)) best = { t, rank: format.rank };
   }
-  return best?.t ?? null;
+  return best?.t ?? transcripts.find((t) => PLAIN_TEXT.test(t.type)) ?? null;
+}
+
+export function isPlainText(published: Pick<PublishedTranscript, "type">): boolean {
+  return PLAIN_TEXT.test(published.type);
 }
 
 /**
@@ -136,6 +145,25 @@ export async function fetchPublishedSegments(
     log.warn(
       { transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) },
       "a podcast's published transcript could not be used",
+    );
+    return null;
+  }
+}
+
+/** The published text/plain transcript's text; null when it is not one, or cannot be fetched (the log says why). */
+export async function fetchPublishedText(
+  published: PublishedTranscript,
+  deps: { outbound: Outbound },
+): Promise<string | null> {
+  if (!isPlainText(published)) return null;
+  try {
+    const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new TextDecoder().decode(response.body);
+  } catch (error) {
+    log.warn(
+      { transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) },
+      "a podcast's published text transcript could not be fetched",
     );
     return null;
   }

@@ -3,10 +3,17 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { answerCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
 import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
+import { answerNamesJob, type NamesJob } from "@/lib/edits/lay-names";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 
-const job = workerData as FeedJob | CaptionJob | SaveJob;
+const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob;
 parentPort!.postMessage(
-  job.kind === "captions" ? answerCaptionJob(job) : job.kind === "edit" ? prepareSave(job) : readFeedJob(job),
+  job.kind === "captions"
+    ? answerCaptionJob(job)
+    : job.kind === "edit"
+      ? prepareSave(job)
+      : job.kind === "names"
+        ? answerNamesJob(job)
+        : readFeedJob(job),
 );

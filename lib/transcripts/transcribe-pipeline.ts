@@ -15,6 +15,8 @@ import { type TranscribeContext, transcribeContextSchema, workDir } from "@/lib/
 import { asJobError } from "@/lib/transcripts/transcribe-job-error";
 import { withOperatorNote } from "@/lib/observability/failure-cause";
 import { storeTranscript } from "@/lib/transcripts/store-transcript";
+import { withPublishedTextNames } from "@/lib/transcripts/published-text-names";
+import { appOutbound } from "@/lib/http/outbound/configured";
 import { recognitionSeconds } from "@/lib/observability/metrics";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
 import { transcriptEvent } from "@/lib/webhooks/events";
@@ -202,8 +204,15 @@ async function storeRecognized(
   // Whatever the engine, text over the silence the detector found and loops are never stored; each
   // segment keeps its words' own times where the recogniser gave them, within the bound.
   const { words } = guardWords(result.words, { speech: ctx.speech });
-  const segments = boundStoredWords(normalizeSegments(segmentWords(words)));
-  if (segments.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
+  const recognised = boundStoredWords(normalizeSegments(segmentWords(words)));
+  if (recognised.length === 0) throw new PermanentError("no_speech", "No speech was recognised in this audio.");
+  // "auto": stored under the language heard ("und" when the engine does not say), as a request for it finds it.
+  const lang = ctx.lang === "auto" ? (result.language ?? "und") : ctx.lang;
+  const segments = await withPublishedTextNames(
+    { userId: ctx.userId, platform: ctx.platform, videoId: ctx.videoId, lang },
+    recognised,
+    { outbound: appOutbound() },
+  );
   await io.progress("storing", 0.95);
   const fields = {
     captionKind: null,
@@ -218,8 +227,6 @@ async function storeRecognized(
   };
   // Another requester of the same audio may have known its title or show when this one did not.
   const known = { ...fields, title: fields.title ?? undefined, channel: fields.channel ?? undefined };
-  // "auto": stored under the language heard ("und" when the engine does not say), as a request for it finds it.
-  const lang = ctx.lang === "auto" ? (result.language ?? "und") : ctx.lang;
   const transcript = await storeTranscript(
     { platform: ctx.platform, videoId: ctx.videoId, lang, origin: "asr", variant: vocabularyKey(ctx.vocabulary) },
     fields,

@@ -139,6 +139,7 @@ const TRANSCRIPTS: Record<string, [string, string]> = {
   ".srt": ["transcript-example.srt", "application/x-subrip"],
   ".json": ["transcript-example.json", "application/json"],
   ".html": ["transcript-example.html", "text/html"],
+  ".txt": ["transcript-example.txt", "text/plain"],
 };
 
 export async function startFakePodcastServer(): Promise<FakePodcastServer> {
