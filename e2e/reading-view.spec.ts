@@ -171,10 +171,13 @@ test("on a phone, History's &t= moment lands below the sticky player and search 
   );
   const pane = page.getByTestId("player-pane");
   const toolbar = page.getByTestId("transcript-toolbar");
-  await expect.poll(async () => (await box(pane)).y).toBeLessThanOrEqual(1);
+  // Polled: while the moment is being scrolled to, the pane or the cue can be between renders without a box.
+  await expect.poll(async () => (await pane.boundingBox())?.y ?? Infinity).toBeLessThanOrEqual(1);
   await expect
     .poll(async () => {
-      const [rect, covered] = [await box(cue), await stickyBottom(page)];
+      const rect = await cue.boundingBox();
+      if (!rect) return false;
+      const covered = await stickyBottom(page);
       return rect.y >= covered && rect.y + Math.min(rect.height, 40) <= PHONE.height;
     })
     .toBe(true);
