@@ -24,6 +24,7 @@ import { benchScale } from "./bench/scale";
 import { benchFaults } from "./bench/faults";
 import { benchPages } from "./bench/pages";
 import { benchFeeds } from "./bench/feeds";
+import { benchFollows } from "./bench/follows";
 import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch } from "./bench/search";
 import { benchSearchWorst } from "./bench/search-worst";
@@ -56,6 +57,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   faults: benchFaults,
   pages: benchPages,
   feeds: benchFeeds,
+  follows: benchFollows,
   webhooks: benchWebhooks,
   "webhook-fairness": benchWebhookFairness,
   search: benchSearch,
