@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { FeedEpisode } from "@/lib/podcasts/parse-feed";
-import { bestTranscript, EPISODES_PER_TURN, rememberEpisodeTranscripts } from "./episode-transcripts";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { FEEDS_DIR } from "@/test/fakes/podcasts/server";
+import {
+  bestTranscript,
+  EPISODES_PER_TURN,
+  rememberEpisodeTranscripts,
+  timedFormatOfText,
+} from "./episode-transcripts";
 
 // Episodes whose audio is not a podcast file (a YouTube link) are looked at and left alone: no database.
 const episode = (i: number): FeedEpisode => ({
@@ -35,5 +43,19 @@ describe("bestTranscript", () => {
     expect(bestTranscript([t("text/plain"), t("text/vtt")])?.type).toBe("text/vtt");
     expect(bestTranscript([t("text/plain")])?.type).toBe("text/plain");
     expect(bestTranscript([t("application/pdf")])).toBeNull();
+  });
+});
+
+describe("timedFormatOfText", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it("WebVTT and SRT served as text/plain are read as what they are; plain text and look-alikes are not", () => {
+    expect(timedFormatOfText(readFileSync(path.join(FEEDS_DIR, "devinterrupted-labs.txt")))).toBe("vtt");
+    expect(timedFormatOfText(readFileSync(path.join(FEEDS_DIR, "transcript-example.srt")))).toBe("podcast-srt");
+    expect(timedFormatOfText(bytes("\uFEFF\r\nWEBVTT - a title\r\n\r\n"))).toBe("vtt");
+    expect(timedFormatOfText(bytes("1\n0:00:01.000 --> 0:00:02.000\nHello"))).toBe("podcast-srt");
+    expect(timedFormatOfText(readFileSync(path.join(FEEDS_DIR, "transcript-example.txt")))).toBeNull();
+    expect(timedFormatOfText(bytes("WEBVTTS is not a header"))).toBeNull();
+    expect(timedFormatOfText(bytes("1\nFirst, a sentence --> with an arrow"))).toBeNull();
+    expect(timedFormatOfText(bytes(""))).toBeNull();
   });
 });

@@ -16,7 +16,8 @@ import { log } from "@/lib/observability/logger";
 
 /**
  * Timed formats by declared media type, best first. text/plain has no times: remembered only when an episode
- * publishes nothing timed, never used instead of recognition, only for the names it gives (fetchPublishedText).
+ * publishes nothing timed, never used instead of recognition, only for the names it gives (fetchPublishedText),
+ * unless the file is in fact WebVTT or SRT (timedFormatOfText).
  */
 const FORMATS: [RegExp, CaptionFormat][] = [
   [/^application\/(json|x-json)$/, "podcast-json"],
@@ -46,6 +47,17 @@ export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTran
 
 export function isPlainText(published: Pick<PublishedTranscript, "type">): boolean {
   return PLAIN_TEXT.test(published.type);
+}
+
+/**
+ * The timed format a text/plain file is in fact written in, or null for plain text. Hosts and tools serve WebVTT
+ * and SRT as .txt / text/plain; such a file has times and names like any other VTT or SRT.
+ */
+export function timedFormatOfText(body: Uint8Array): CaptionFormat | null {
+  const start = new TextDecoder().decode(body.subarray(0, 256)).replace(/^\s+/, "");
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(start)) return "vtt";
+  if (/^\d+\r?\n(?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3}[ \t]+-->[ \t]+/.test(start)) return "podcast-srt";
+  return null;
 }
 
 /**
@@ -126,19 +138,21 @@ export async function findPublishedTranscript(
 }
 
 /**
- * The published file's segments; null when it is not in a timed format we read, or cannot be fetched or
- * read (speech recognition then takes over).
+ * The published file's segments; null when it is not in a timed format we read (a text/plain file is looked
+ * into: timedFormatOfText), or cannot be fetched or read (speech recognition then takes over).
  */
 export async function fetchPublishedSegments(
   published: PublishedTranscript,
   deps: { outbound: Outbound },
 ): Promise<Segment[] | null> {
-  const format = formatOf(published.type);
-  if (!format) return null;
+  const declared = formatOf(published.type)?.format;
+  if (!declared && !isPlainText(published)) return null;
   try {
     const response = await deps.outbound.safeFetchBuffer(published.transcriptUrl, { maxBytes: MAX_TRANSCRIPT_BYTES });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const segments = normalizeSegments(await parseCaptionsOffThread(response.body, format.format, "manual"));
+    const format = declared ?? timedFormatOfText(response.body);
+    if (!format) return null;
+    const segments = normalizeSegments(await parseCaptionsOffThread(response.body, format, "manual"));
     if (segments.length === 0) throw new Error("no segments");
     return segments;
   } catch (error) {

@@ -7,12 +7,13 @@ import type { Segment } from "@/lib/formats";
 
 // A podcast episode whose feed publishes only a text/plain transcript: remembered for the user, fetched from
 // the fake podcast server through the outbound guard, and its names laid over recognised segments in a
-// worker thread, on real PostgreSQL.
+// worker thread, on real PostgreSQL; or, when the file is in fact WebVTT, stored as the episode's transcript.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakePodcastServer;
 let remember: typeof import("@/lib/podcasts/episode-transcripts").rememberEpisodeTranscripts;
 let withNames: typeof import("@/lib/transcripts/published-text-names").withPublishedTextNames;
+let getPublished: typeof import("@/lib/transcripts/published-transcript").getPublishedTranscript;
 const local = () => true;
 const outbound = createOutbound({ allowPrivateFor: local });
 
@@ -30,6 +31,7 @@ beforeAll(async () => {
   fake = await startFakePodcastServer();
   ({ rememberEpisodeTranscripts: remember } = await import("@/lib/podcasts/episode-transcripts"));
   ({ withPublishedTextNames: withNames } = await import("@/lib/transcripts/published-text-names"));
+  ({ getPublishedTranscript: getPublished } = await import("@/lib/transcripts/published-transcript"));
 });
 afterAll(async () => {
   await fake?.close();
@@ -63,6 +65,25 @@ describe("a recognised episode and its podcast's text transcript", () => {
     const named = await withNames(who, recognised, { outbound });
     expect(named.map((s) => s.speaker)).toEqual(["Travis", "Travis", "Gilon", "Gilon", "Travis"]);
     expect(named.map(({ speaker: _s, ...rest }) => rest)).toEqual(recognised);
+  });
+
+  it("a text/plain file that is in fact WebVTT (a real one) is the episode's transcript, with its speakers", async () => {
+    const who = await episodeWith("labs/devinterrupted-labs.txt");
+    const stored = await getPublished(who.userId, { ...who, canonicalUrl: `${fake.origin}/ex/text-1.mp3` }, "en", {
+      outbound,
+    });
+    const segments = stored!.transcript.segments as unknown as Segment[];
+    expect(segments).toHaveLength(20);
+    expect(segments[0]).toMatchObject({ start: 0, end: 2.31, speaker: "Yishai Beeri" });
+    expect([...new Set(segments.map((s) => s.speaker))]).toEqual(["Yishai Beeri", "Conor Bronsdon", "Dan Lines"]);
+    expect(segments.at(-1)).toMatchObject({ text: "And best practices that we find.", speaker: "Dan Lines" });
+  });
+
+  it("a plain text is not a transcript of its own: no times, recognition goes on", async () => {
+    const who = await episodeWith("text-1/transcript.txt");
+    expect(
+      await getPublished(who.userId, { ...who, canonicalUrl: `${fake.origin}/ex/text-1.mp3` }, "en", { outbound }),
+    ).toBeNull();
   });
 
   it("a text transcript that cannot be fetched changes nothing", async () => {

@@ -141,6 +141,8 @@ const TRANSCRIPTS: Record<string, [string, string]> = {
   ".html": ["transcript-example.html", "text/html"],
   ".txt": ["transcript-example.txt", "text/plain"],
 };
+/** Real transcripts served as text/plain by their file name under /ex/ (test/fixtures/feeds/README.md). */
+const PLAIN_TEXT_FILES = new Set(["devinterrupted-labs.txt"]);
 
 export async function startFakePodcastServer(): Promise<FakePodcastServer> {
   let hugeSent = 0;
@@ -217,6 +219,8 @@ export async function startFakePodcastServer(): Promise<FakePodcastServer> {
     }
     if (url.pathname.startsWith("/ex/")) {
       const ext = path.extname(url.pathname);
+      const name = path.basename(url.pathname);
+      if (PLAIN_TEXT_FILES.has(name)) return send(200, "text/plain", readFileSync(path.join(FEEDS_DIR, name)));
       const transcript = TRANSCRIPTS[ext];
       if (transcript) return send(200, transcript[1], readFileSync(path.join(FEEDS_DIR, transcript[0])));
       if (ext === ".mp3" || ext === ".wav") return send(200, "audio/wav", fake.audio);
