@@ -4,7 +4,7 @@
  * as a label only when it looks like one:
  * - at the very start of a cue, a short name: one to three words, each starting with a capital letter (or a
  *   number after the first: `Speaker 2:`), at most 40 characters, then `:` and more text (`Dr. Jane Doe:`,
- *   `GILON:`; not `10:30`, not `the host:`);
+ *   `GILON:`, `Leo Dion (host):` with its role; not `10:30`, not `the host:`);
  * - not a word that opens a remark (`Note:`, `Update:`, `Warning:`…);
  * - and either after a sentence's end (or as the first cue), or a name the file uses as a label at least
  *   twice: a `Note:`-like word inside a running sentence is text.
@@ -15,7 +15,9 @@ import { endsSentence } from "@/lib/formats/paragraphs";
 import type { Cue } from "./text";
 
 const WORD = "\\p{Lu}[\\p{L}\\p{M}'’.-]*";
-const LABEL = new RegExp(`^(${WORD}(?: (?:${WORD}|\\d{1,3})){0,2}):\\s+(?=\\S)`, "u");
+/** A role after the name, as transcript tools write it: `Leo Dion (host):`. */
+const ROLE = "\\([\\p{L}\\p{M}'’. -]{1,20}\\)";
+const LABEL = new RegExp(`^(${WORD}(?: (?:${WORD}|\\d{1,3})){0,2}(?: ${ROLE})?):\\s+(?=\\S)`, "u");
 const MAX_LABEL_CHARS = 40;
 
 /** Words that open a remark rather than name a person. */
@@ -63,7 +65,7 @@ function labelOf(text: string): string | null {
   const m = LABEL.exec(text);
   if (!m) return null;
   const name = m[1]!;
-  if (name.length > MAX_LABEL_CHARS || NOT_NAMES.has(name.toLowerCase())) return null;
+  if (name.length > MAX_LABEL_CHARS || NOT_NAMES.has(name.replace(/ \(.*\)$/, "").toLowerCase())) return null;
   return name;
 }
 
