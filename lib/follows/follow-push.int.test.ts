@@ -135,21 +135,25 @@ describe("follows pushed by a WebSub hub", () => {
     const polled = await detail(headers, created.id);
     expect(new Date(polled.next_check_at!).getTime() - Date.now()).toBeGreaterThan(20 * 3600_000);
 
+    /** Publishes `body` at the hub (one delivery, 202) and waits for the link of the check chain it starts. */
+    const pushStartsCheck = async (body: string) => {
+      const before = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
+      expect(await hub.publish(topic, body)).toEqual([{ callback, status: 202 }]);
+      return until(
+        "the check link the push started to run",
+        () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } }),
+        (f) => f.checkJobId !== before,
+      );
+    };
+
     // A signed push: the follow is checked at once and the new item found. A few rounds, timed.
     const rounds: { checkStartedMs: number; foundMs: number }[] = [];
     for (let round = 0; round < 3; round++) {
       n += 1;
       const guid = `push-${n}`;
       fake.live.set(path, hubFeed(path, n, hub.url, "push"));
-      const before = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
       const t0 = Date.now();
-      const deliveries = await hub.publish(topic, fake.live.get(path)!);
-      expect(deliveries).toEqual([{ callback, status: 202 }]);
-      const link = await until(
-        "the check link the push started to run",
-        () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } }),
-        (f) => f.checkJobId !== before,
-      );
+      const link = await pushStartsCheck(fake.live.get(path)!);
       await until(
         "the check to start",
         () => world.ctx.db.job.findUnique({ where: { id: link.checkJobId! } }),
@@ -225,13 +229,7 @@ describe("follows pushed by a WebSub hub", () => {
     const renewed = await detail(headers, created.id);
     expect(renewed.push?.state).toBe("active");
     expect(new Date(renewed.push!.lease_ends_at!).getTime() - Date.now()).toBeGreaterThan(4 * 24 * 3600_000);
-    const beforeRenewedPush = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
-    expect(await hub.publish(topic, "<feed/>")).toEqual([{ callback, status: 202 }]);
-    const pushedAgain = await until(
-      "the push signed with the renewed secret to start a check",
-      () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } }),
-      (f) => f.checkJobId !== beforeRenewedPush,
-    );
+    const pushedAgain = await pushStartsCheck("<feed/>");
     await until(
       "that check to end",
       () => world.ctx.db.job.findUnique({ where: { id: pushedAgain.checkJobId! } }),
