@@ -1259,7 +1259,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/webhooks/websub/{id}": {
+    "/v1/webhooks/websub/{token}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1268,15 +1268,15 @@ export interface paths {
         };
         /**
          * A WebSub hub verifies a followed show's subscription (W3C WebSub §5.3)
-         * @description Called by the hub, not by clients. `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push; `denied` is noted on the follow. Anything else: 404.
+         * @description Called by the hub, not by clients, at the callback it was given for one subscription (a random token, new for each new subscription). `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push (or no follow has the token); `denied` is noted on the follow. Anything else: 404.
          */
-        get: operations["getV1WebhooksWebsubId"];
+        get: operations["getV1WebhooksWebsubToken"];
         put?: never;
         /**
          * A WebSub hub pushes a followed show's new content (W3C WebSub §7)
-         * @description Called by the hub, not by clients. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the follow's secret is acknowledged and ignored); a signed one makes the follow checked now. The body is at most 1 MiB.
+         * @description Called by the hub, not by clients, at the callback it was given for one subscription. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the subscription's secret is acknowledged and ignored, and so is one for a token no follow has); a signed one makes the follow checked now. The body is at most 1 MiB.
          */
-        post: operations["postV1WebhooksWebsubId"];
+        post: operations["postV1WebhooksWebsubToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6853,12 +6853,13 @@ export interface operations {
             };
         };
     };
-    getV1WebhooksWebsubId: {
+    getV1WebhooksWebsubToken: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The subscription's callback token, as the hub was given it */
+                token: string;
             };
             cookie?: never;
         };
@@ -6873,7 +6874,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Not an intent this follow has (unknown follow, another topic, or a mode it does not want) */
+            /** @description Not an intent of this subscription (unknown token, another topic, or a mode the follow does not want) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6902,12 +6903,13 @@ export interface operations {
             };
         };
     };
-    postV1WebhooksWebsubId: {
+    postV1WebhooksWebsubToken: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description The subscription's callback token, as the hub was given it */
+                token: string;
             };
             cookie?: never;
         };

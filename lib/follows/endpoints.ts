@@ -5,6 +5,7 @@ import {
   followDetailSchema,
   followParamsSchema,
   followSchema,
+  pushCallbackParamsSchema,
   updateFollowSchema,
 } from "@/lib/follows/schemas";
 
@@ -109,28 +110,30 @@ export const checkFollowEndpoint = defineEndpoint({
 
 export const verifyPushEndpoint = defineEndpoint({
   method: "GET",
-  path: "/v1/webhooks/websub/{id}",
+  path: "/v1/webhooks/websub/{token}",
   tag,
   summary: "A WebSub hub verifies a followed show's subscription (W3C WebSub §5.3)",
   description:
-    "Called by the hub, not by clients. `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push; `denied` is noted on the follow. Anything else: 404.",
+    "Called by the hub, not by clients, at the callback it was given for one subscription (a random token, new for each new subscription). `hub.mode=subscribe` is answered with `hub.challenge` while the follow is waiting for that subscription or renewing it, for its own `hub.topic`; `unsubscribe` only once the follow no longer wants push (or no follow has the token); `denied` is noted on the follow. Anything else: 404.",
   auth: "none",
   rateLimit: "websub",
-  params: followParamsSchema,
+  params: pushCallbackParamsSchema,
   content: { "text/plain": "text" },
-  errors: { 404: "Not an intent this follow has (unknown follow, another topic, or a mode it does not want)" },
+  errors: {
+    404: "Not an intent of this subscription (unknown token, another topic, or a mode the follow does not want)",
+  },
 });
 
 export const receivePushEndpoint = defineEndpoint({
   method: "POST",
-  path: "/v1/webhooks/websub/{id}",
+  path: "/v1/webhooks/websub/{token}",
   tag,
   summary: "A WebSub hub pushes a followed show's new content (W3C WebSub §7)",
   description:
-    "Called by the hub, not by clients. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the follow's secret is acknowledged and ignored); a signed one makes the follow checked now. The body is at most 1 MiB.",
+    "Called by the hub, not by clients, at the callback it was given for one subscription. Always 202 (the spec: a delivery whose `X-Hub-Signature` is not the HMAC of the body with the subscription's secret is acknowledged and ignored, and so is one for a token no follow has); a signed one makes the follow checked now. The body is at most 1 MiB.",
   auth: "none",
   rateLimit: "websub",
-  params: followParamsSchema,
+  params: pushCallbackParamsSchema,
   status: 202,
   response: null,
   errors: { 413: "The body is larger than 1 MiB" },

@@ -1,46 +1,24 @@
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NextRequest } from "next/server";
 import { callRoute } from "@/test/request";
-import { checkResponse } from "@/test/openapi-contract";
+import { captureLogs } from "@/test/capture-logs";
+import { deliverToCallback as deliver, followRoutes, until, type FollowRoutes } from "@/test/follows";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { generatedFeed, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startFakeHub, type FakeHub } from "@/test/fakes/websub/hub";
 
 // WebSub push for follows against the route handlers, real PostgreSQL and a fake hub that follows the W3C
-// recommendation: the hub's verification GETs and content POSTs are handed to /v1/webhooks/websub/{id}'s handlers
-// in this process (their answers checked against /openapi.json under vitest.contract.config.ts); the local runner
-// runs the follow-check chain. FOLLOW_PUSH_PRIVATE_CALLBACK lets the loopback APP_URL be the callback. Figures
-// (requests, times) are printed for the record, not asserted.
+// recommendation: the hub's verification GETs and content POSTs are handed to /v1/webhooks/websub/{token}'s
+// handlers in this process (their answers checked against /openapi.json under vitest.contract.config.ts); the
+// local runner runs the follow-check chain. FOLLOW_PUSH_PRIVATE_CALLBACK lets the loopback APP_URL be the
+// callback. Figures (requests, times) are printed for the record, not asserted.
 
 let world: ImportWorld;
 let fake: FakePodcastServer;
 let hub: FakeHub;
 let silent: FakeHub;
 let checkFollow: typeof import("@/lib/follows/check-follow").checkFollow;
-let routes: {
-  create: typeof import("@/app/v1/follows/route").POST;
-  get: typeof import("@/app/v1/follows/[id]/route").GET;
-  patch: typeof import("@/app/v1/follows/[id]/route").PATCH;
-  remove: typeof import("@/app/v1/follows/[id]/route").DELETE;
-  verify: typeof import("@/app/v1/webhooks/websub/[id]/route").GET;
-  push: typeof import("@/app/v1/webhooks/websub/[id]/route").POST;
-};
-
-/** What the hub sends to a callback, handed to the route handler (the callback is /v1/webhooks/websub/{id}). */
-async function deliver(request: Request): Promise<Response> {
-  const id = decodeURIComponent(new URL(request.url).pathname.split("/").at(-1)!);
-  const handler = request.method === "GET" ? routes.verify : routes.push;
-  const response = await handler(new NextRequest(request), { params: Promise.resolve({ id }) });
-  const text = await response.clone().text();
-  checkResponse({
-    method: request.method,
-    url: request.url,
-    status: response.status,
-    contentType: response.headers.get("content-type"),
-    text,
-  });
-  return response;
-}
+let routes: FollowRoutes;
 
 /** A generated feed naming a hub and itself (RSS with atom:link, as WordPress and FeedBurner write it). */
 function hubFeed(path: string, n: number, hubUrl: string, prefix: string): string {
@@ -73,16 +51,6 @@ async function detail(headers: Record<string, string>, id: string): Promise<Foll
   return res.json as Follow;
 }
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 async function followFeed(headers: Record<string, string>, path: string) {
   const res = await callRoute(routes.create, "/v1/follows", { headers, body: { url: `${fake.origin}${path}` } });
   expect(res.status, res.text).toBe(201);
@@ -100,17 +68,7 @@ beforeAll(async () => {
   silent = await startFakeHub({ deliver });
   silent.mode = "silent";
   ({ checkFollow } = await import("@/lib/follows/check-follow"));
-  const top = await import("@/app/v1/follows/route");
-  const one = await import("@/app/v1/follows/[id]/route");
-  const websub = await import("@/app/v1/webhooks/websub/[id]/route");
-  routes = {
-    create: top.POST,
-    get: one.GET,
-    patch: one.PATCH,
-    remove: one.DELETE,
-    verify: websub.GET,
-    push: websub.POST,
-  };
+  routes = await followRoutes();
 });
 
 afterAll(async () => {
@@ -137,36 +95,56 @@ describe("follows pushed by a WebSub hub", () => {
     );
     const activeMs = Date.now() - started;
     await hub.settled();
+    // The callback is a random token of this subscription's, not the follow's id; the secret is stored sealed.
     expect(hub.requests).toEqual([
       expect.objectContaining({
         mode: "subscribe",
         topic,
-        callback: `http://127.0.0.1:3000/v1/webhooks/websub/${created.id}`,
+        callback: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/v1\/webhooks\/websub\/[A-Za-z0-9_-]{43}$/),
       }),
     ]);
-    expect(hub.requests[0]!.secret).toMatch(/^[0-9a-f]{64}$/);
+    const { callback, secret } = hub.requests[0]!;
+    expect(callback).not.toContain(created.id);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const stored = await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } });
+    expect(stored.pushSecretCipher).toMatch(/^v1:/);
+    expect(stored.pushSecretCipher).not.toContain(secret);
     expect(hub.verifications).toEqual([expect.objectContaining({ mode: "subscribe", status: 200, confirmed: true })]);
     const lease = new Date(active.push!.lease_ends_at!).getTime() - Date.now();
     expect(lease).toBeGreaterThan(9 * 24 * 3600_000);
-    expect(JSON.stringify(active)).not.toContain(hub.requests[0]!.secret!);
+    expect(JSON.stringify(active)).not.toContain(secret!);
+    expect(JSON.stringify(active)).not.toContain(callback.split("/").at(-1)!);
     console.log(
       `websub subscribe: ${hub.requests.length} subscribe request + ${hub.verifications.length} verification GET; follow → active in ${activeMs} ms`,
     );
 
-    // Intents that are not this follow's are not confirmed.
-    const callback = hub.requests[0]!.callback;
-    const ask = async (query: Record<string, string>) =>
-      (await deliver(new Request(`${callback}?${new URLSearchParams(query)}`))).status;
+    // Intents that are not this subscription's are not confirmed; the follow's id is no callback.
+    const ask = async (query: Record<string, string>, at = callback) =>
+      (await deliver(new Request(`${at}?${new URLSearchParams(query)}`))).status;
     expect(
       await ask({ "hub.mode": "subscribe", "hub.topic": `${topic}x`, "hub.challenge": "c", "hub.lease_seconds": "60" }),
     ).toBe(404);
     expect(await ask({ "hub.mode": "unsubscribe", "hub.topic": topic, "hub.challenge": "c" })).toBe(404);
     expect(await ask({ "hub.mode": "publish", "hub.topic": topic })).toBe(404);
+    const byId = callback.replace(/[^/]+$/, created.id);
+    expect(await ask({ "hub.mode": "denied", "hub.topic": topic, "hub.reason": "forged" }, byId)).toBe(404);
+    expect((await detail(headers, created.id)).push?.state).toBe("active");
 
     // While push is live, the fallback poll waits FOLLOW_PUSH_POLL_HOURS.
     await checkFollow(created.id);
     const polled = await detail(headers, created.id);
     expect(new Date(polled.next_check_at!).getTime() - Date.now()).toBeGreaterThan(20 * 3600_000);
+
+    /** Publishes `body` at the hub (one delivery, 202) and waits for the link of the check chain it starts. */
+    const pushStartsCheck = async (body: string) => {
+      const before = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
+      expect(await hub.publish(topic, body)).toEqual([{ callback, status: 202 }]);
+      return until(
+        "the check link the push started to run",
+        () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } }),
+        (f) => f.checkJobId !== before,
+      );
+    };
 
     // A signed push: the follow is checked at once and the new item found. A few rounds, timed.
     const rounds: { checkStartedMs: number; foundMs: number }[] = [];
@@ -174,15 +152,8 @@ describe("follows pushed by a WebSub hub", () => {
       n += 1;
       const guid = `push-${n}`;
       fake.live.set(path, hubFeed(path, n, hub.url, "push"));
-      const before = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
       const t0 = Date.now();
-      const deliveries = await hub.publish(topic, fake.live.get(path)!);
-      expect(deliveries).toEqual([{ callback, status: 202 }]);
-      const link = await until(
-        "the check link the push started to run",
-        () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } }),
-        (f) => f.checkJobId !== before,
-      );
+      const link = await pushStartsCheck(fake.live.get(path)!);
       await until(
         "the check to start",
         () => world.ctx.db.job.findUnique({ where: { id: link.checkJobId! } }),
@@ -198,7 +169,9 @@ describe("follows pushed by a WebSub hub", () => {
     }
     console.log(`websub push → check started → item found (ms): ${JSON.stringify(rounds)}`);
 
-    // A bad signature, or none: acknowledged (202) and ignored (no new link of the check chain, no earlier check).
+    // A bad signature, none, a good one at the follow's id instead of the token, or a good one while the stored
+    // secret cannot be opened (AUTH_SECRET changed: here, a cipher sealed for another purpose): acknowledged (202)
+    // and ignored (no new link of the check chain, no earlier check).
     const quiet = await until(
       "the last pushed check to end (its chain's next link far off)",
       async () => {
@@ -210,6 +183,29 @@ describe("follows pushed by a WebSub hub", () => {
     expect(await hub.publish(topic, "<feed/>", { secret: "not the secret" })).toEqual([{ callback, status: 202 }]);
     const unsigned = await deliver(new Request(callback, { method: "POST", body: "<feed/>" }));
     expect(unsigned.status).toBe(202);
+    const signed = (at: string, body: string) =>
+      deliver(
+        new Request(at, {
+          method: "POST",
+          headers: { "x-hub-signature": `sha256=${createHmac("sha256", secret!).update(body).digest("hex")}` },
+          body,
+        }),
+      );
+    expect((await signed(byId, "<feed/>")).status).toBe(202);
+    const { sealSecret } = await import("@/lib/auth/secret-box");
+    await world.ctx.db.follow.update({
+      where: { id: created.id },
+      data: { pushSecretCipher: sealSecret("webhook", secret!) },
+    });
+    const logs = captureLogs("info");
+    try {
+      expect(await hub.publish(topic, "<feed/>")).toEqual([{ callback, status: 202 }]);
+    } finally {
+      logs.restore();
+    }
+    expect(logs.lines.map((l) => l.msg)).toContain(
+      "follow push: the push secret cannot be opened (AUTH_SECRET changed?)",
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const after = await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } });
     expect({ job: after.checkJobId, next: after.nextCheckAt }).toEqual({
@@ -217,7 +213,8 @@ describe("follows pushed by a WebSub hub", () => {
       next: quiet.nextCheckAt,
     });
 
-    // Near the lease's end, the next check renews it.
+    // Near the lease's end, the next check renews it: at the same callback, with a new secret since the stored one
+    // no longer opens; pushes signed with it are acted on again.
     await world.ctx.db.follow.update({
       where: { id: created.id },
       data: { pushLeaseEndsAt: new Date(Date.now() + 3600_000) },
@@ -226,9 +223,18 @@ describe("follows pushed by a WebSub hub", () => {
     await checkFollow(created.id);
     await hub.settled();
     expect(hub.requests.filter((r) => r.mode === "subscribe")).toHaveLength(2);
+    expect(hub.requests[1]!.callback).toBe(callback);
+    expect(hub.requests[1]!.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(hub.requests[1]!.secret).not.toBe(secret);
     const renewed = await detail(headers, created.id);
     expect(renewed.push?.state).toBe("active");
     expect(new Date(renewed.push!.lease_ends_at!).getTime() - Date.now()).toBeGreaterThan(4 * 24 * 3600_000);
+    const pushedAgain = await pushStartsCheck("<feed/>");
+    await until(
+      "that check to end",
+      () => world.ctx.db.job.findUnique({ where: { id: pushedAgain.checkJobId! } }),
+      (job) => !job || (job.status !== "queued" && job.status !== "running"),
+    );
 
     // Paused: unsubscribed (and confirmed); resumed: subscribed again; deleted: unsubscribed.
     const paused = await callRoute(routes.patch, `/v1/follows/${created.id}`, {
@@ -255,6 +261,11 @@ describe("follows pushed by a WebSub hub", () => {
       () => detail(headers, created.id),
       (f) => f.push?.state === "active",
     );
+    // A new subscription has a new callback: the earlier one's calls match nothing any more.
+    expect(hub.requests[3]!.mode).toBe("subscribe");
+    expect(hub.requests[3]!.callback).not.toBe(callback);
+    expect(await hub.deny(topic, callback, "stale")).toBe(404);
+    expect((await detail(headers, created.id)).push?.state).toBe("active");
     const removed = await callRoute(routes.remove, `/v1/follows/${created.id}`, {
       method: "DELETE",
       headers,

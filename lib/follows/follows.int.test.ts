@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
+import { followRoutes, type FollowRoutes } from "@/test/follows";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { FEEDS_DIR, generatedFeed, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 
@@ -12,14 +13,7 @@ import { FEEDS_DIR, generatedFeed, type FakePodcastServer } from "@/test/fakes/p
 let world: ImportWorld;
 let fake: FakePodcastServer;
 let checkFollow: typeof import("@/lib/follows/check-follow").checkFollow;
-let routes: {
-  create: typeof import("@/app/v1/follows/route").POST;
-  list: typeof import("@/app/v1/follows/route").GET;
-  get: typeof import("@/app/v1/follows/[id]/route").GET;
-  patch: typeof import("@/app/v1/follows/[id]/route").PATCH;
-  remove: typeof import("@/app/v1/follows/[id]/route").DELETE;
-  check: typeof import("@/app/v1/follows/[id]/check/route").POST;
-};
+let routes: FollowRoutes;
 
 const GIANTBOMB = readFileSync(path.join(FEEDS_DIR, "giantbomb-podcast.rss"), "utf8");
 
@@ -38,16 +32,7 @@ beforeAll(async () => {
   world = await startImportWorld("follows", (podcasts) => ({ ITUNES_LOOKUP_URL: `${podcasts.origin}/lookup` }));
   fake = world.podcasts;
   ({ checkFollow } = await import("@/lib/follows/check-follow"));
-  const top = await import("@/app/v1/follows/route");
-  const one = await import("@/app/v1/follows/[id]/route");
-  routes = {
-    create: top.POST,
-    list: top.GET,
-    get: one.GET,
-    patch: one.PATCH,
-    remove: one.DELETE,
-    check: (await import("@/app/v1/follows/[id]/check/route")).POST,
-  };
+  routes = await followRoutes();
 });
 
 afterAll(async () => {

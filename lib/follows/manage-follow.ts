@@ -91,7 +91,7 @@ export async function deleteFollow(userId: string, id: string): Promise<void> {
   const db = await getDb();
   const follow = await db.follow.findFirst({
     where: { id, userId },
-    select: { id: true, pushHub: true, pushTopic: true, pushState: true },
+    select: { id: true, pushHub: true, pushTopic: true, pushState: true, pushToken: true },
   });
   const deleted = await db.follow.deleteMany({ where: { id, userId } });
   if (deleted.count === 0 || !follow) throw errors.notFound("No follow with that id.");

@@ -5,11 +5,12 @@ import { errors } from "@/lib/http/errors";
 import { readBodyBytes } from "@/lib/http/body";
 import { log } from "@/lib/observability/logger";
 import { checkSoon } from "@/lib/follows/manage-follow";
+import { openPushSecret } from "@/lib/follows/push-subscribe";
 
-// /v1/webhooks/websub/{follow id}: what a WebSub hub calls (W3C WebSub §5.3 and §7-8). GET: the hub verifies an
-// intent, answered with its challenge only when it is this follow's topic and what the follow wants; POST: new
-// content, whose body is only a signal here (the check reads the source itself), acted on when its X-Hub-Signature
-// is the follow's secret's.
+// /v1/webhooks/websub/{token}: what a WebSub hub calls (W3C WebSub §5.3 and §7-8), the token naming one
+// subscription of one follow (push-subscribe.ts). GET: the hub verifies an intent, answered with its challenge only
+// when it is that follow's topic and what the follow wants; POST: new content, whose body is only a signal here
+// (the check reads the source itself), acted on when its X-Hub-Signature is the subscription's secret's.
 
 /** A pushed feed is a signal to check; nothing near this size is needed to see one. */
 export const MAX_PUSH_BYTES = 1024 * 1024;
@@ -39,19 +40,19 @@ const notOurs = () => errors.notFound("No subscription here matches that request
  * (and becomes active for the lease the hub grants); `unsubscribe` only when the follow no longer wants push (it
  * is gone, paused, or moved to another topic); `denied` is noted on the follow. Anything else: 404.
  */
-export async function verifyPushIntent(followId: string, query: URLSearchParams): Promise<Response> {
+export async function verifyPushIntent(token: string, query: URLSearchParams): Promise<Response> {
   const mode = query.get("hub.mode");
   const topic = query.get("hub.topic");
   const challenge = query.get("hub.challenge");
   const db = await getDb();
-  const follow = await db.follow.findUnique({ where: { id: followId } });
+  const follow = await db.follow.findUnique({ where: { pushToken: token } });
   if (mode === "subscribe") {
     if (!follow || !challenge || !topic || follow.state === "paused" || follow.pushTopic !== topic) throw notOurs();
     if (follow.pushState !== "pending" && follow.pushState !== "active") throw notOurs();
     const granted = Number(query.get("hub.lease_seconds"));
     if (!Number.isInteger(granted) || granted <= 0) throw notOurs();
     const confirmed = await db.follow.updateMany({
-      where: { id: followId, pushTopic: topic, pushState: { in: ["pending", "active"] }, state: { not: "paused" } },
+      where: { pushToken: token, pushTopic: topic, pushState: { in: ["pending", "active"] }, state: { not: "paused" } },
       data: {
         pushState: "active",
         pushLeaseEndsAt: new Date(Date.now() + Math.min(granted, MAX_LEASE_SECONDS) * 1000),
@@ -75,7 +76,7 @@ export async function verifyPushIntent(followId: string, query: URLSearchParams)
     if (!follow || !topic || follow.pushTopic !== topic) throw notOurs();
     const reason = (query.get("hub.reason") ?? "").slice(0, 300);
     await db.follow.updateMany({
-      where: { id: followId, pushTopic: topic },
+      where: { pushToken: token, pushTopic: topic },
       data: {
         pushState: "failed",
         pushLeaseEndsAt: null,
@@ -91,22 +92,24 @@ export type PushOutcome = "checked" | "due" | "ignored";
 
 /**
  * POST: content distribution. Always acknowledged (the spec: a bad signature is accepted and ignored, so a
- * forger learns nothing); a body signed with the follow's secret makes the follow checked now through the
- * "check now" path, unless a check is due within seconds anyway.
+ * forger learns nothing); a body signed with the subscription's secret makes the follow checked now through the
+ * "check now" path, unless a check is due within seconds anyway. A secret that no longer opens (AUTH_SECRET
+ * changed) verifies nothing: the push is ignored like a forged one until the renewal makes a new secret.
  */
-export async function receivePush(followId: string, request: Request): Promise<PushOutcome> {
+export async function receivePush(token: string, request: Request): Promise<PushOutcome> {
   const body = await readBodyBytes(request, {
     maxBytes: MAX_PUSH_BYTES,
     tooLarge: () => errors.payloadTooLarge("A pushed feed is never larger than 1 MiB here."),
   });
   const db = await getDb();
-  const follow = await db.follow.findUnique({ where: { id: followId } });
-  if (!follow?.pushSecret || follow.state === "paused") return "ignored";
-  if (!validSignature(request.headers.get("x-hub-signature"), body, follow.pushSecret)) {
-    log.info({ followId }, "follow push: a delivery without a valid X-Hub-Signature was ignored");
+  const follow = await db.follow.findUnique({ where: { pushToken: token } });
+  if (!follow || follow.state === "paused") return "ignored";
+  const secret = openPushSecret(follow);
+  if (!secret || !validSignature(request.headers.get("x-hub-signature"), body, secret)) {
+    log.info({ followId: follow.id }, "follow push: a delivery without a valid X-Hub-Signature was ignored");
     return "ignored";
   }
   if (follow.checkJobId && follow.nextCheckAt && follow.nextCheckAt.getTime() <= Date.now() + DUE_SOON_MS) return "due";
-  await checkSoon(followId);
+  await checkSoon(follow.id);
   return "checked";
 }

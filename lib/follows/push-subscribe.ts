@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { getDb } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
 import { env, type Env } from "@/lib/env";
@@ -8,9 +9,11 @@ import { log } from "@/lib/observability/logger";
 import { followDeps } from "@/lib/follows/deps";
 
 // The subscriber side of W3C WebSub (§5.1): after a good check of a follow whose source names a hub, ask the hub
-// to push the topic to /v1/webhooks/websub/{follow id}, signed with a secret of the follow's own. The hub's
-// verification of the intent (push-callback.ts) makes the subscription active; until then, and whenever the
-// hub refuses, fails or lets the lease lapse, the follow is polled as before, with the reason in `push.note`.
+// to push the topic to /v1/webhooks/websub/{token}, signed with a secret of the subscription's own. The token is
+// random and new for each new subscription (a renewal keeps it), so the callback does not name the follow and a
+// hub's calls for an earlier subscription no longer match; the secret is stored sealed (lib/auth/secret-box.ts).
+// The hub's verification of the intent (push-callback.ts) makes the subscription active; until then, and whenever
+// the hub refuses, fails or lets the lease lapse, the follow is polled as before, with the reason in `push.note`.
 
 export const PUSH_STATES = ["off", "pending", "active", "failed"] as const;
 export type PushState = (typeof PUSH_STATES)[number];
@@ -25,9 +28,31 @@ const PENDING_MS = 3600_000;
 const RETRY_MS = 24 * 3600_000;
 const MAX_HUB_ANSWER = 64 * 1024;
 
-/** The callback a hub is given for this follow. */
-export function pushCallbackUrl(followId: string): string {
-  return new URL(`/v1/webhooks/websub/${encodeURIComponent(followId)}`, env().APP_URL).href;
+/** The callback a hub is given for a subscription. */
+export function pushCallbackUrl(token: string): string {
+  return new URL(`/v1/webhooks/websub/${encodeURIComponent(token)}`, env().APP_URL).href;
+}
+
+/** A new subscription's callback token: 32 random bytes, base64url (43 characters). */
+export function newPushToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * The secret the follow's pushes are signed with, or null when it has none or it cannot be opened (AUTH_SECRET
+ * changed since it was sealed): pushes are then unverifiable, and the next subscribe or renewal makes a new one.
+ */
+export function openPushSecret(follow: Pick<Follow, "id" | "pushSecretCipher">): string | null {
+  if (!follow.pushSecretCipher) return null;
+  try {
+    return openSecret("websubPush", follow.pushSecretCipher);
+  } catch (error) {
+    log.warn(
+      { err: error, followId: follow.id },
+      "follow push: the push secret cannot be opened (AUTH_SECRET changed?)",
+    );
+    return null;
+  }
 }
 
 /** Why a hub could not reach this server's callbacks (a loopback or private APP_URL), or null. */
@@ -119,11 +144,15 @@ export async function ensurePush(followId: string, signal?: AbortSignal): Promis
       });
       return;
     }
-    const secret = follow.pushSecret ?? randomBytes(32).toString("hex");
+    // A renewal keeps the callback (and the secret, while it opens); a new subscription gets its own.
+    const renewed = follow.pushState === "active" ? follow.pushToken : null;
+    const token = renewed ?? newPushToken();
+    const secret = (renewed ? openPushSecret(follow) : null) ?? randomBytes(32).toString("hex");
     const claimed = await db.follow.updateMany({
       where: { id: followId, pushRequestedAt: follow.pushRequestedAt, state: { not: "paused" } },
       data: {
-        pushSecret: secret,
+        pushToken: token,
+        pushSecretCipher: sealSecret("websubPush", secret),
         pushRequestedAt: requestedAt,
         ...(follow.pushState === "active" ? {} : { pushState: "pending", pushNote: null }),
       },
@@ -134,7 +163,7 @@ export async function ensurePush(followId: string, signal?: AbortSignal): Promis
       {
         "hub.mode": "subscribe",
         "hub.topic": follow.pushTopic,
-        "hub.callback": pushCallbackUrl(followId),
+        "hub.callback": pushCallbackUrl(token),
         "hub.secret": secret,
         "hub.lease_seconds": String(LEASE_SECONDS),
       },
@@ -153,19 +182,22 @@ export async function ensurePush(followId: string, signal?: AbortSignal): Promis
   }
 }
 
+export type PushSubscription = Pick<Follow, "id" | "pushHub" | "pushTopic" | "pushState" | "pushToken">;
+
 /** Asks the hub to stop pushing this topic here (a paused or deleted follow); best effort, never throws. */
-export async function unsubscribePush(follow: Pick<Follow, "id" | "pushHub" | "pushTopic" | "pushState">) {
-  if (!follow.pushHub || !follow.pushTopic || (follow.pushState !== "active" && follow.pushState !== "pending")) return;
+export async function unsubscribePush(follow: PushSubscription) {
+  if (!follow.pushHub || !follow.pushTopic || !follow.pushToken) return;
+  if (follow.pushState !== "active" && follow.pushState !== "pending") return;
   const answer = await askHub(follow.pushHub, {
     "hub.mode": "unsubscribe",
     "hub.topic": follow.pushTopic,
-    "hub.callback": pushCallbackUrl(follow.id),
+    "hub.callback": pushCallbackUrl(follow.pushToken),
   });
   if (!answer.ok) log.info({ followId: follow.id, reason: answer.reason }, "follow push: unsubscribing failed");
 }
 
 /** Runs `unsubscribePush` without holding up the answer that paused or deleted the follow. */
-export function unsubscribeLater(follow: Pick<Follow, "id" | "pushHub" | "pushTopic" | "pushState">): void {
+export function unsubscribeLater(follow: PushSubscription): void {
   void unsubscribePush(follow).catch((error: unknown) =>
     log.warn({ err: error, followId: follow.id }, "follow push: unsubscribing failed"),
   );

@@ -1,7 +1,11 @@
 import { createHmac } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { sealSecret } from "@/lib/auth/secret-box";
+import { captureLogs } from "@/test/capture-logs";
 import { validSignature } from "@/lib/follows/push-callback";
-import { callbackProblem, wantsSubscribe } from "@/lib/follows/push-subscribe";
+import { callbackProblem, newPushToken, openPushSecret, wantsSubscribe } from "@/lib/follows/push-subscribe";
+
+vi.mock("@/lib/auth/secret", () => ({ authSecret: () => "unit-test-auth-secret-unit-test-auth-secret" }));
 
 const body = Buffer.from("<feed><entry><id>yt:video:abc</id></entry></feed>");
 const secret = "s3cret";
@@ -43,7 +47,34 @@ describe("when a check subscribes", () => {
   });
 });
 
+describe("the push secret", () => {
+  it("opens when sealed for push; a cipher that does not open (another key) is logged and verifies nothing", () => {
+    expect(openPushSecret({ id: "f1", pushSecretCipher: sealSecret("websubPush", secret) })).toBe(secret);
+    expect(openPushSecret({ id: "f1", pushSecretCipher: null })).toBeNull();
+    const logs = captureLogs("warn");
+    try {
+      expect(openPushSecret({ id: "f2", pushSecretCipher: sealSecret("webhook", secret) })).toBeNull();
+      expect(openPushSecret({ id: "f3", pushSecretCipher: "v1:AAAA" })).toBeNull();
+    } finally {
+      logs.restore();
+    }
+    expect(logs.lines.map((l) => [l.followId, l.msg])).toEqual([
+      ["f2", "follow push: the push secret cannot be opened (AUTH_SECRET changed?)"],
+      ["f3", "follow push: the push secret cannot be opened (AUTH_SECRET changed?)"],
+    ]);
+  });
+});
+
 describe("the callback a hub is given", () => {
+  it("ends in a token of 32 random bytes (base64url), a new one each time", () => {
+    const tokens = Array.from({ length: 50 }, newPushToken);
+    expect(new Set(tokens).size).toBe(50);
+    for (const token of tokens) {
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(Buffer.from(token, "base64url")).toHaveLength(32);
+    }
+  });
+
   it("is not given from a loopback or private APP_URL, unless FOLLOW_PUSH_PRIVATE_CALLBACK allows it", () => {
     const off = { FOLLOW_PUSH_PRIVATE_CALLBACK: false };
     for (const url of ["http://localhost:3000", "http://127.0.0.1:3000", "http://10.0.0.5", "http://[::1]:3000"])

@@ -55,7 +55,7 @@ export const RATE_LIMITS = {
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
   follow: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/follows: fetches the feed or lists the channel
   followCheck: { by: "user", points: () => env().FOLLOW_CHECKS_PER_HOUR, seconds: 60 * 60 }, // POST /v1/follows/{id}/check
-  // A WebSub hub's calls to /v1/webhooks/websub/{id} (verification, pushes): credential-less, per address.
+  // A WebSub hub's calls to /v1/webhooks/websub/{token} (verification, pushes): credential-less, per address.
   websub: { by: "address", points: 600, seconds: 60 },
   // OAuth and device flow. Token, revocation and registration are credential-less (per address); a
   // device-code poll is also slowed per code by the flow itself (slow_down). Entering a user code is

@@ -40,13 +40,14 @@ describe("imports on the Inngest driver", () => {
     const fn = createRunPipelineFunction(inngest, { pipelines: appPipelines, db: async () => database.db });
     const user = await createUser(database.db);
     // An account webhook endpoint: import.completed is queued in the transaction that ends the batch, on this driver too.
-    const { sealSecret, generateWebhookSecret } = await import("@/lib/webhooks/secret-box");
+    const { sealSecret } = await import("@/lib/auth/secret-box");
+    const { generateWebhookSecret } = await import("@/lib/webhooks/signing-secret");
     await database.db.webhookEndpoint.create({
       data: {
         userId: user.id,
         url: "https://hooks.example.com/x",
         eventTypes: ["import.completed"],
-        secretCipher: sealSecret(generateWebhookSecret()),
+        secretCipher: sealSecret("webhook", generateWebhookSecret()),
       },
     });
     const outbound = createOutbound({ allowPrivateFor: (h) => h === "127.0.0.1" });

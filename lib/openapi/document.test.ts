@@ -102,7 +102,7 @@ describe("/openapi.json", () => {
     expect(internal.map(([path]) => path).sort()).toEqual([
       "/v1/webhooks/assemblyai",
       "/v1/webhooks/billing",
-      "/v1/webhooks/websub/{id}",
+      "/v1/webhooks/websub/{token}",
     ]);
     expect(operations.at(-1)!.tags).toEqual(["Inbound webhooks"]);
     // Every operation's section is one the reference introduces (else Swagger UI lists it after the webhooks).

@@ -3,7 +3,8 @@ import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { checkWebhookUrl } from "@/lib/webhooks/check-url";
 import type { CreateWebhookRequest } from "@/lib/webhooks/schemas";
-import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
+import { sealSecret } from "@/lib/auth/secret-box";
+import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
 import { serializeEndpoint } from "@/lib/webhooks/serializers";
 
 /** POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. */
@@ -30,7 +31,7 @@ export async function createWebhookEndpoint(userId: string, request: CreateWebho
       );
     }
     return tx.webhookEndpoint.create({
-      data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret(secret) },
+      data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret("webhook", secret) },
     });
   });
   return serializeEndpoint(endpoint, secret);

@@ -6,7 +6,7 @@ import { env } from "@/lib/env";
 import { isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";
 import { MAX_RETRY_DELAY_MS, retryDelayMs } from "@/lib/webhooks/backoff";
-import { openSecret } from "@/lib/webhooks/secret-box";
+import { openSecret } from "@/lib/auth/secret-box";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 
 /** After a rotation, deliveries carry the previous secret's signature too for this long (Standard Webhooks' rotation). */
@@ -77,13 +77,13 @@ function withPrevious(
   row: { secretCipher: string; previousSecretCipher: string | null; secretRotatedAt: Date | null },
   now: Date,
 ): string[] {
-  const secrets = [openSecret(row.secretCipher)];
+  const secrets = [openSecret("webhook", row.secretCipher)];
   if (
     row.previousSecretCipher &&
     row.secretRotatedAt &&
     now.getTime() - row.secretRotatedAt.getTime() < ROTATION_GRACE_MS
   )
-    secrets.push(openSecret(row.previousSecretCipher));
+    secrets.push(openSecret("webhook", row.previousSecretCipher));
   return secrets;
 }
 

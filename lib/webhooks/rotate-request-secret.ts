@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/client";
-import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
+import { sealSecret } from "@/lib/auth/secret-box";
+import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
 
 /**
  * POST /v1/me/webhooks/request-secret: creates (or replaces) the secret that signs deliveries to per-request
@@ -11,11 +12,12 @@ export async function rotateRequestSecret(userId: string) {
   const secret = generateWebhookSecret();
   const row = await db.$transaction(async (tx) => {
     const current = await tx.webhookRequestSecret.findUnique({ where: { userId } });
-    if (!current) return tx.webhookRequestSecret.create({ data: { userId, secretCipher: sealSecret(secret) } });
+    if (!current)
+      return tx.webhookRequestSecret.create({ data: { userId, secretCipher: sealSecret("webhook", secret) } });
     return tx.webhookRequestSecret.update({
       where: { userId },
       data: {
-        secretCipher: sealSecret(secret),
+        secretCipher: sealSecret("webhook", secret),
         previousSecretCipher: current.secretCipher,
         secretRotatedAt: new Date(),
       },

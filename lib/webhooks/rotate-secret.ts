@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { findOwnEndpoint } from "@/lib/webhooks/find-endpoint";
-import { generateWebhookSecret, sealSecret } from "@/lib/webhooks/secret-box";
+import { sealSecret } from "@/lib/auth/secret-box";
+import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
 import { serializeEndpoint } from "@/lib/webhooks/serializers";
 
 /**
@@ -16,7 +17,7 @@ export async function rotateWebhookSecret(userId: string, id: string) {
   const endpoint = await db.webhookEndpoint.update({
     where: { id },
     data: {
-      secretCipher: sealSecret(secret),
+      secretCipher: sealSecret("webhook", secret),
       previousSecretCipher: current.secretCipher,
       secretRotatedAt: new Date(),
       disabledAt: null,

@@ -1,5 +1,6 @@
 import type { WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { maskSecret, openSecret } from "@/lib/webhooks/secret-box";
+import { openSecret } from "@/lib/auth/secret-box";
+import { maskSecret } from "@/lib/webhooks/signing-secret";
 import type { WebhookEndpointOut } from "@/lib/webhooks/schemas";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -9,7 +10,7 @@ export function serializeEndpoint(endpoint: WebhookEndpoint, fullSecret?: string
   let secret = fullSecret;
   if (!secret) {
     try {
-      secret = maskSecret(openSecret(endpoint.secretCipher));
+      secret = maskSecret(openSecret("webhook", endpoint.secretCipher));
     } catch {
       secret = "whsec_…";
     }

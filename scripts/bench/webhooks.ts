@@ -20,7 +20,8 @@ import { startLocalRunner, type SettledEvent } from "../../lib/jobs/drivers/loca
 import { createOutbound } from "../../lib/http/outbound";
 import { emitWebhookEvent } from "../../lib/webhooks/emit-event";
 import { startDeliveryRunner } from "../../lib/webhooks/delivery-runner";
-import { generateWebhookSecret, sealSecret } from "../../lib/webhooks/secret-box";
+import { sealSecret } from "../../lib/auth/secret-box";
+import { generateWebhookSecret } from "../../lib/webhooks/signing-secret";
 import { createMigratedTestDatabase } from "../../test/pg";
 
 const EMIT = "bench-webhook-emit";
@@ -132,7 +133,7 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
         userId,
         url: receiver.url,
         eventTypes: ["transcript.completed"],
-        secretCipher: sealSecret(generateWebhookSecret()),
+        secretCipher: sealSecret("webhook", generateWebhookSecret()),
       },
     });
 
@@ -181,7 +182,7 @@ export async function benchWebhooks(): Promise<Record<string, number>> {
           userId: spread.id,
           url: r.url,
           eventTypes: ["transcript.completed"],
-          secretCipher: sealSecret(generateWebhookSecret()),
+          secretCipher: sealSecret("webhook", generateWebhookSecret()),
         },
       });
     }
@@ -258,7 +259,12 @@ export async function benchWebhookFairness(): Promise<Record<string, number>> {
     const quiet = await db.user.create({ data: { email: "bench-quiet@example.test" } });
     const endpointFor = (userId: string, url: string) =>
       db.webhookEndpoint.create({
-        data: { userId, url, eventTypes: ["webhook.test"], secretCipher: sealSecret(generateWebhookSecret()) },
+        data: {
+          userId,
+          url,
+          eventTypes: ["webhook.test"],
+          secretCipher: sealSecret("webhook", generateWebhookSecret()),
+        },
       });
     const stalledEndpoints = await Promise.all(
       Array.from({ length: 10 }, (_, i) => endpointFor(noisy.id, `${stalledUrl}/stall-${i}`)),

@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -276,14 +276,15 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
   await call(me, "POST /v1/follows/{id}/check", { id: follow });
   await call(me, "DELETE /v1/follows/{id}", { id: follow });
-  // What a WebSub hub calls: an unsubscribe of a follow that is gone is confirmed; an unsigned push is acknowledged
-  // (and ignored).
+  // What a WebSub hub calls: an unsubscribe at a callback no follow has is confirmed; an unsigned push is
+  // acknowledged (and ignored).
   const hubQuery = new URLSearchParams({ "hub.mode": "unsubscribe", "hub.topic": feed, "hub.challenge": "contract" });
-  await call(request, "GET /v1/webhooks/websub/{id}", { id: follow }, { query: `?${hubQuery}` });
+  const token = randomBytes(32).toString("base64url");
+  await call(request, "GET /v1/webhooks/websub/{token}", { token }, { query: `?${hubQuery}` });
   await call(
     request,
-    "POST /v1/webhooks/websub/{id}",
-    { id: follow },
+    "POST /v1/webhooks/websub/{token}",
+    { token },
     { body: "<feed/>", headers: { "content-type": "application/atom+xml" } },
   );
 

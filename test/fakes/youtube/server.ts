@@ -11,6 +11,8 @@
  *                              no fmt → the classic <transcript> XML
  *   GET  /playlist             ?list= → the page yt-dlp's youtube:tab extractor reads, for the playlists
  *                              in `fake.playlists` (made by ../podcasts/youtube-playlist.ts), else 404
+ *   GET  /channel/<id>/videos, /@<handle>/videos → a channel's Videos tab, for the channels in
+ *                              `fake.channels` (keyed by id), else 404
  *
  * InnerTube requests are checked the way YouTube rejects bad ones (400 INVALID_ARGUMENT without a
  * JSON body carrying context.client.clientName/clientVersion). Every request is recorded.
@@ -21,7 +23,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { youtubePlaylistPage, type FakePlaylistVideo } from "../podcasts/youtube-playlist";
+import {
+  youtubeChannelPage,
+  youtubePlaylistPage,
+  type FakeChannel,
+  type FakePlaylistVideo,
+} from "../podcasts/youtube-playlist";
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 
@@ -58,6 +65,8 @@ export interface FakeYoutube {
   scenarios: Map<string, Scenario>;
   /** Playlist id → its videos, served as the playlist's page at /playlist?list=<id>. */
   playlists: Map<string, FakePlaylistVideo[]>;
+  /** Channel id (UC…) → the channel, served as its Videos tab at /channel/<id>/videos and /@<handle>/videos. */
+  channels: Map<string, FakeChannel>;
   /** Milliseconds every /player answer waits (keeps concurrent lookups overlapping). Default 0. */
   playerDelayMs: number;
   close(): Promise<void>;
@@ -127,6 +136,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     timedtext: "normal",
     scenarios: new Map(),
     playlists: new Map(),
+    channels: new Map(),
     playerDelayMs: 0,
     close: async () => undefined,
   };
@@ -215,6 +225,12 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
           : undefined;
       if (playlist)
         return send(res, 200, "text/html; charset=utf-8", youtubePlaylistPage(url.searchParams.get("list")!, playlist));
+      const tab = /^\/(?:channel\/(UC[\w-]{22})|@([\w.-]+))\/videos$/.exec(url.pathname);
+      const channel =
+        tab && req.method === "GET"
+          ? [...fake.channels.values()].find((c) => c.id === tab[1] || c.handle === tab[2])
+          : undefined;
+      if (channel) return send(res, 200, "text/html; charset=utf-8", youtubeChannelPage(channel));
 
       send(
         res,

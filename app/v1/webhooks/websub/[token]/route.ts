@@ -3,8 +3,8 @@ import { receivePushEndpoint, verifyPushEndpoint } from "@/lib/follows/endpoints
 import { receivePush, verifyPushIntent } from "@/lib/follows/push-callback";
 
 export const GET = withApi(verifyPushEndpoint, ({ request, params }) =>
-  verifyPushIntent(params.id, request.nextUrl.searchParams),
+  verifyPushIntent(params.token, request.nextUrl.searchParams),
 );
 export const POST = withApi(receivePushEndpoint, async ({ request, params }) => {
-  await receivePush(params.id, request);
+  await receivePush(params.token, request);
 });
