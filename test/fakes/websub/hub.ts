@@ -56,6 +56,8 @@ export type Deliver = (request: Request) => Promise<Response>;
 export interface FakeHub {
   /** http://127.0.0.1:<port>/ */
   url: string;
+  /** Every request received, whatever the mode (a silent hub's too). */
+  received: number;
   requests: HubRequest[];
   verifications: Verification[];
   /** Verified subscriptions, by callback and topic. */
@@ -122,6 +124,7 @@ export async function startFakeHub(options: { deliver?: Deliver } = {}): Promise
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      hub.received += 1;
       if (hub.mode === "silent") {
         hanging.add(res);
         return;
@@ -162,6 +165,7 @@ export async function startFakeHub(options: { deliver?: Deliver } = {}): Promise
 
   const hub: FakeHub = {
     url,
+    received: 0,
     requests: [],
     verifications: [],
     subscriptions: new Map(),
