@@ -1,4 +1,4 @@
-import { useTestDatabase } from "@/test/app-db";
+import { useTestRunner } from "@/test/app-db";
 import { callRoute } from "@/test/request";
 
 /**
@@ -14,10 +14,7 @@ export async function startTranscribeJobs(dataDir: string, env: Record<string, s
     ASR_VAD: "silero",
     ...env,
   });
-  const ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/app/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
-  const runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined });
+  const ctx = await useTestRunner();
   const routes = {
     transcript: (await import("@/app/v1/transcript/route")).POST,
     job: (await import("@/app/v1/jobs/[job_id]/route")).GET,
@@ -50,10 +47,7 @@ export async function startTranscribeJobs(dataDir: string, env: Record<string, s
         (s) => s.words ?? [],
       );
     },
-    async stop() {
-      await runner.stop();
-      await ctx.teardown();
-    },
+    stop: ctx.stop,
   };
 }
 
