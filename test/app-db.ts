@@ -1,3 +1,4 @@
+import type { LocalRunnerOptions } from "@/lib/jobs/drivers/local";
 import { createMigratedTestDatabase } from "./pg";
 
 /**
@@ -17,6 +18,24 @@ export async function useTestDatabase() {
       await db.$disconnect();
       delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
       await database.drop();
+    },
+  };
+}
+
+/**
+ * useTestDatabase with the local runner running the app's pipelines on it, quietly (`runner`: startLocalRunner's
+ * options; a poll every 250 ms unless it says otherwise). `stop` stops the runner, then drops the database.
+ */
+export async function useTestRunner(runner: Omit<LocalRunnerOptions, "pipelines"> = {}) {
+  const ctx = await useTestDatabase();
+  const { appPipelines } = await import("@/lib/app/pipelines");
+  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
+  const started = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined, ...runner });
+  return {
+    ...ctx,
+    async stop() {
+      await started.stop();
+      await ctx.teardown();
     },
   };
 }

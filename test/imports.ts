@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createCaller, useTestDatabase } from "@/test/app-db";
+import { createCaller, useTestRunner } from "@/test/app-db";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startFakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 
@@ -26,10 +26,7 @@ export async function startImportWorld(
     RATE_LIMIT_MULTIPLIER: "0",
     ...env(podcasts),
   });
-  const ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/app/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
-  const runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, concurrency: 4, log: () => undefined });
+  const ctx = await useTestRunner({ concurrency: 4 });
   return {
     ctx,
     podcasts,
@@ -37,10 +34,9 @@ export async function startImportWorld(
     /** A new user with an API key: `{ userId, headers }`. */
     caller: () => createCaller(ctx.db),
     async close() {
-      await runner.stop();
+      await ctx.stop();
       await asr.close();
       await podcasts.close();
-      await ctx.teardown();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,10 +1,11 @@
 /**
  * Test helpers for lib/media: real speech audio (espeak-ng, test/speech.ts) turned into every container with
- * the real ffmpeg, and a tiny local HTTP server. Used by the tests in lib/media and by
- * scripts/bench/media.ts; not imported by application code.
+ * the real ffmpeg, a talk with a long pause, and a tiny local HTTP server. Used by the tests in lib/media and
+ * lib/transcripts and by scripts/bench/media.ts; not imported by application code.
  */
 import { execFile } from "node:child_process";
 import { createReadStream, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -29,6 +30,36 @@ export async function ffmpeg(args: readonly string[]): Promise<void> {
 
 /** Speech synthesised by espeak-ng into a WAV file (22.05 kHz mono). */
 export const makeSpeechWav = (file: string, text: string): Promise<string> => speechWav(file, text);
+
+/**
+ * A talk with a long pause: two spoken sentences with 30 s of silence between them, as the bytes of a WAV file
+ * (22.05 kHz mono); it and its parts are written to `dir`.
+ */
+export async function pausedTalk(dir: string): Promise<Buffer> {
+  const first = await speechWav(path.join(dir, "first.wav"), "The first part of the talk is here.");
+  const second = await speechWav(path.join(dir, "second.wav"), "And the second part follows the pause.");
+  const paused = path.join(dir, "paused.wav");
+  await ffmpeg([
+    "-i",
+    first,
+    "-f",
+    "lavfi",
+    "-t",
+    "30",
+    "-i",
+    "anullsrc=r=22050:cl=mono",
+    "-i",
+    second,
+    "-filter_complex",
+    "[0:a][1:a][2:a]concat=n=3:v=0:a=1",
+    "-ac",
+    "1",
+    "-ar",
+    "22050",
+    paused,
+  ]);
+  return readFile(paused);
+}
 
 export const SPEECH_TEXT =
   "Welcome to the Verbatim test recording. Today we talk about streaming audio, speech recognition, and careful engineering. One, two, three, four, five.";

@@ -16,6 +16,15 @@ export function gritSegments() {
   return captionSegments(parseCaptions(xml, "transcript"), "manual");
 }
 
+/** Fresh eleven-character YouTube video ids: `prefix`, a count, four random characters. */
+export function videoIds(prefix: string): () => string {
+  let count = 0;
+  return () =>
+    `${prefix}${String(++count).padStart(7 - prefix.length, "0")}${Math.random().toString(36).slice(2, 6)}`
+      .slice(0, 11)
+      .padEnd(11, "x");
+}
+
 export interface SeedOptions {
   platform?: string;
   videoId?: string;

@@ -12,7 +12,8 @@ import {
   type FollowOut,
 } from "@/lib/browser/follows";
 import { buttonClass } from "@/components/ui/button";
-import { controlClass } from "@/components/ui/field";
+import { ErrorText } from "@/components/ui/notice";
+import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 
 /** Follow a show (feed, Apple Podcasts show, YouTube channel or playlist); pause, resume or stop the caller's follows. */
 export function FollowsPanel() {
@@ -38,38 +39,17 @@ export function FollowsPanel() {
           if (url.trim()) start.mutate(url.trim());
         }}
       >
-        <label htmlFor={inputId} className="flex flex-1 flex-col gap-1 text-sm">
+        <UrlField id={inputId} value={url} onChange={setUrl} placeholder="https://feeds.example.com/show.xml" grow>
           Follow a show: new episodes or videos are transcribed as they appear
-          <input
-            id={inputId}
-            type="url"
-            required
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://feeds.example.com/show.xml"
-            className={controlClass}
-          />
-        </label>
+        </UrlField>
         <button type="submit" disabled={start.isPending} className={buttonClass("primary", "lg")}>
           {start.isPending ? "Following…" : "Follow"}
         </button>
       </form>
-      {start.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {start.error.message}
-        </p>
-      ) : null}
-      {follows.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {follows.error.message}
-        </p>
-      ) : null}
-      {follows.data && follows.data.length === 0 ? <p className="text-sm text-stone-500">No follows yet.</p> : null}
-      <ul className="flex flex-col gap-3" aria-label="Follows">
-        {follows.data?.map((follow) => (
-          <Follow key={follow.id} follow={follow} onChange={refresh} />
-        ))}
-      </ul>
+      <ErrorText error={start.error} />
+      <PanelList query={follows} label="Follows" empty="No follows yet.">
+        {(follow) => <Follow key={follow.id} follow={follow} onChange={refresh} />}
+      </PanelList>
     </div>
   );
 }
@@ -83,11 +63,15 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
   const name = follow.title ?? follow.url;
   const error = toggle.error ?? stop.error;
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="follow">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-medium">{name}</span>
-        <span className="text-sm text-stone-500">{FOLLOW_STATE_LABELS[follow.state]}</span>
-      </div>
+    <PanelItem
+      testId="follow"
+      head={
+        <>
+          <span className="font-medium">{name}</span>
+          <span className="text-sm text-stone-500">{FOLLOW_STATE_LABELS[follow.state]}</span>
+        </>
+      }
+    >
       <p className="text-sm text-stone-600">
         {follow.items_seen} items seen
         {follow.next_check_at ? ` · next check ${new Date(follow.next_check_at).toLocaleString()}` : ""}
@@ -114,11 +98,7 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
           Stop following
         </button>
       </div>
-      {error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {error.message}
-        </p>
-      ) : null}
-    </li>
+      <ErrorText error={error} />
+    </PanelItem>
   );
 }

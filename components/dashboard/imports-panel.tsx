@@ -16,7 +16,8 @@ import {
 } from "@/lib/browser/imports";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { buttonClass } from "@/components/ui/button";
-import { controlClass } from "@/components/ui/field";
+import { ErrorText } from "@/components/ui/notice";
+import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { ImportPreview } from "@/components/dashboard/import-preview";
 
 /** While a batch is queued or running, the list is asked for again this often. */
@@ -61,21 +62,18 @@ export function ImportsPanel() {
           if (url.trim()) check.mutate(url.trim());
         }}
       >
-        <label htmlFor={inputId} className="flex flex-1 flex-col gap-1 text-sm">
+        <UrlField
+          id={inputId}
+          value={url}
+          onChange={(value) => {
+            setUrl(value);
+            setPreview(null);
+          }}
+          placeholder="https://feeds.example.com/show.xml"
+          grow
+        >
           Podcast feed, Apple Podcasts show, or YouTube playlist or channel
-          <input
-            id={inputId}
-            type="url"
-            required
-            value={url}
-            onChange={(event) => {
-              setUrl(event.target.value);
-              setPreview(null);
-            }}
-            placeholder="https://feeds.example.com/show.xml"
-            className={controlClass}
-          />
-        </label>
+        </UrlField>
         <button type="submit" disabled={start.isPending || check.isPending} className={buttonClass("primary", "lg")}>
           {check.isPending ? "Checking…" : "Import"}
         </button>
@@ -88,24 +86,11 @@ export function ImportsPanel() {
           onCancel={() => setPreview(null)}
         />
       )}
-      {start.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {start.error.message}
-        </p>
-      ) : null}
+      <ErrorText error={start.error} />
 
-      {batches.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
-      {batches.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {batches.error.message}
-        </p>
-      ) : null}
-      {batches.data && batches.data.length === 0 ? <p className="text-sm text-stone-500">No imports yet.</p> : null}
-      <ul className="flex flex-col gap-3" aria-label="Imports">
-        {batches.data?.map((batch) => (
-          <Batch key={batch.id} batch={batch} />
-        ))}
-      </ul>
+      <PanelList query={batches} label="Imports" empty="No imports yet." loading>
+        {(batch) => <Batch key={batch.id} batch={batch} />}
+      </PanelList>
     </div>
   );
 }
@@ -114,11 +99,15 @@ function Batch({ batch }: { batch: ImportBatchOut }) {
   const [open, setOpen] = useState(false);
   const itemsId = useId();
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="import-batch">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="font-medium">{batch.title ?? batch.source_url}</span>
-        <span className="text-sm text-stone-500">{IMPORT_STATUS_LABELS[batch.status]}</span>
-      </div>
+    <PanelItem
+      testId="import-batch"
+      head={
+        <>
+          <span className="font-medium">{batch.title ?? batch.source_url}</span>
+          <span className="text-sm text-stone-500">{IMPORT_STATUS_LABELS[batch.status]}</span>
+        </>
+      }
+    >
       <ProgressBar value={batchProgress(batch)} label={`Import of ${batch.title ?? batch.source_url}`} />
       <p className="text-sm text-stone-600">
         {batch.total === 0 && isBatchActive(batch)
@@ -139,6 +128,6 @@ function Batch({ batch }: { batch: ImportBatchOut }) {
         </button>
       )}
       {open && <ImportItems batch={batch} id={itemsId} />}
-    </li>
+    </PanelItem>
   );
 }

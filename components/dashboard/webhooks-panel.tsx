@@ -19,7 +19,8 @@ import {
   type WebhookEndpointView,
   type WebhookEventType,
 } from "@/lib/browser/webhooks";
-import { controlClass } from "@/components/ui/field";
+import { ErrorText } from "@/components/ui/notice";
+import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { buttonClass } from "@/components/ui/button";
 
 const EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
@@ -70,18 +71,9 @@ export function WebhooksPanel() {
           if (url.trim() && types.length > 0) create.mutate({ url: url.trim(), event_types: types });
         }}
       >
-        <label htmlFor={urlId} className="flex flex-col gap-1 text-sm">
+        <UrlField id={urlId} value={url} onChange={setUrl} placeholder="https://example.com/hooks/verbatim">
           Endpoint URL (https)
-          <input
-            id={urlId}
-            type="url"
-            required
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-            placeholder="https://example.com/hooks/verbatim"
-            className={controlClass}
-          />
-        </label>
+        </UrlField>
         <fieldset className="flex flex-wrap gap-4 text-sm">
           <legend className="mb-1">Events</legend>
           {EVENT_TYPES.map((type) => (
@@ -104,27 +96,12 @@ export function WebhooksPanel() {
         >
           {create.isPending ? "Adding…" : "Add endpoint"}
         </button>
-        {create.error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {create.error.message}
-          </p>
-        ) : null}
+        <ErrorText error={create.error} />
       </form>
 
-      {endpoints.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
-      {endpoints.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {endpoints.error.message}
-        </p>
-      ) : null}
-      {endpoints.data && endpoints.data.length === 0 ? (
-        <p className="text-sm text-stone-500">No endpoints yet.</p>
-      ) : null}
-      <ul className="flex flex-col gap-3" aria-label="Webhook endpoints">
-        {endpoints.data?.map((endpoint) => (
-          <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={setSecret} onChange={refresh} />
-        ))}
-      </ul>
+      <PanelList query={endpoints} label="Webhook endpoints" empty="No endpoints yet." loading>
+        {(endpoint) => <Endpoint key={endpoint.id} endpoint={endpoint} onSecret={setSecret} onChange={refresh} />}
+      </PanelList>
 
       <section className="flex flex-col gap-2 text-sm text-stone-600">
         <h2 className="text-base font-medium text-stone-900">Per-request webhook_url</h2>
@@ -178,13 +155,17 @@ function Endpoint({
   const remove = useMutation({ mutationFn: () => deleteWebhook(endpoint.id), onSuccess: onChange });
   const failure = test.error ?? rotate.error ?? remove.error;
   return (
-    <li className="flex flex-col gap-2 rounded-lg border border-stone-200 bg-white p-4" data-testid="webhook-endpoint">
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <span className="break-all font-medium">{endpoint.url}</span>
-        <span className={`text-sm ${endpoint.enabled ? "text-emerald-700" : "text-red-700"}`}>
-          {endpoint.enabled ? "Enabled" : "Disabled"}
-        </span>
-      </div>
+    <PanelItem
+      testId="webhook-endpoint"
+      head={
+        <>
+          <span className="break-all font-medium">{endpoint.url}</span>
+          <span className={`text-sm ${endpoint.enabled ? "text-emerald-700" : "text-red-700"}`}>
+            {endpoint.enabled ? "Enabled" : "Disabled"}
+          </span>
+        </>
+      }
+    >
       <p className="text-sm text-stone-600">
         {endpoint.event_types.join(", ")} · secret <code>{endpoint.secret}</code>
       </p>
@@ -233,13 +214,9 @@ function Endpoint({
           Remove this endpoint? Deliveries still waiting are not sent.
         </ConfirmBox>
       ) : null}
-      {failure ? (
-        <p role="alert" className="text-sm text-red-700">
-          {failure.message}
-        </p>
-      ) : null}
+      <ErrorText error={failure} />
       {open ? <Deliveries endpoint={endpoint} id={deliveriesId} /> : null}
-    </li>
+    </PanelItem>
   );
 }
 
@@ -255,12 +232,7 @@ function Deliveries({ endpoint, id }: { endpoint: WebhookEndpointView; id: strin
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: deliveriesKey(endpoint.id) }),
   });
   if (deliveries.isPending) return <p className="text-sm text-stone-500">Loading…</p>;
-  if (deliveries.error)
-    return (
-      <p role="alert" className="text-sm text-red-700">
-        {deliveries.error.message}
-      </p>
-    );
+  if (deliveries.error) return <ErrorText error={deliveries.error} />;
   if (deliveries.data.length === 0) return <p className="text-sm text-stone-500">No deliveries yet.</p>;
   return (
     <div id={id} className="overflow-x-auto">
@@ -303,11 +275,7 @@ function Deliveries({ endpoint, id }: { endpoint: WebhookEndpointView; id: strin
           ))}
         </tbody>
       </table>
-      {again.error ? (
-        <p role="alert" className="text-sm text-red-700">
-          {again.error.message}
-        </p>
-      ) : null}
+      <ErrorText error={again.error} />
     </div>
   );
 }

@@ -20,3 +20,12 @@ export function Notice({
     />
   );
 }
+
+/** A failed request's message, in a line of its own; nothing while there is none. */
+export function ErrorText({ error }: { error: Error | null }) {
+  return error ? (
+    <p role="alert" className="text-sm text-red-700">
+      {error.message}
+    </p>
+  ) : null;
+}

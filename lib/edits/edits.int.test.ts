@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
-import { gritSegments, seedTranscript } from "@/test/publishing";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
+import { gritSegments, seedTranscript, videoIds } from "@/test/publishing";
 import { renderTranscript, type Segment } from "@/lib/formats";
 
 // Corrections through the route handlers, against PostgreSQL: the real TED "Grit" captions (test/publishing.ts).
@@ -41,18 +41,9 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.teardown());
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  const { key } = await ensureApiKey(user.id);
-  return { userId: user.id, headers: bearer(key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
-let videoCounter = 0;
-const newVideoId = () =>
-  `edit${String(++videoCounter).padStart(3, "0")}${Math.random().toString(36).slice(2, 6)}`
-    .slice(0, 11)
-    .padEnd(11, "x");
+const newVideoId = videoIds("edit");
 
 type TranscriptJson = { id: string; segments: Segment[]; edited?: true; content: string | null };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
 import { gritSegments, seedTranscript } from "@/test/publishing";
 import { MAX_SPEAKER_CHARS, MAX_SPEAKERS, speakersOf } from "@/lib/formats/speakers";
 import type { Segment } from "@/lib/formats";
@@ -21,12 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.teardown());
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  const { key } = await ensureApiKey(user.id);
-  return { userId: user.id, headers: bearer(key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
 type TranscriptJson = { id: string; segments: Segment[]; edited?: true; content: string | null };
 type Caller = { headers: Record<string, string> };

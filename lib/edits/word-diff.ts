@@ -130,19 +130,9 @@ function middle(
   let k2end = 0;
   for (let d = 0; d < maxD; d++) {
     for (let k1 = -d + k1start; k1 <= d - k1end; k1 += 2) {
-      if (budget.left-- <= 0) return null;
-      budget.used++;
-      const i = offset + k1;
-      let x1 = k1 === -d || (k1 !== d && forward[i - 1]! < forward[i + 1]!) ? forward[i + 1]! : forward[i - 1]! + 1;
-      let y1 = x1 - k1;
-      const x0 = x1;
-      while (x1 < n && y1 < m && a[aLo + x1] === b[bLo + y1]) {
-        x1++;
-        y1++;
-      }
-      budget.left -= x1 - x0;
-      budget.used += x1 - x0;
-      forward[i] = x1;
+      const x1 = reach(forward, offset + k1, k1, d, a, aLo, b, bLo, 1, n, m, budget);
+      if (x1 < 0) return null;
+      const y1 = x1 - k1;
       if (x1 > n) k1end += 2;
       else if (y1 > m) k1start += 2;
       else if (front) {
@@ -151,19 +141,9 @@ function middle(
       }
     }
     for (let k2 = -d + k2start; k2 <= d - k2end; k2 += 2) {
-      if (budget.left-- <= 0) return null;
-      budget.used++;
-      const i = offset + k2;
-      let x2 = k2 === -d || (k2 !== d && backward[i - 1]! < backward[i + 1]!) ? backward[i + 1]! : backward[i - 1]! + 1;
-      let y2 = x2 - k2;
-      const x0 = x2;
-      while (x2 < n && y2 < m && a[aHi - 1 - x2] === b[bHi - 1 - y2]) {
-        x2++;
-        y2++;
-      }
-      budget.left -= x2 - x0;
-      budget.used += x2 - x0;
-      backward[i] = x2;
+      const x2 = reach(backward, offset + k2, k2, d, a, aHi - 1, b, bHi - 1, -1, n, m, budget);
+      if (x2 < 0) return null;
+      const y2 = x2 - k2;
       if (x2 > n) k2end += 2;
       else if (y2 > m) k2start += 2;
       else if (!front) {
@@ -177,6 +157,40 @@ function middle(
     }
   }
   return null;
+}
+
+/**
+ * One step of one search on diagonal k (at index i of its vector v): the furthest x it reaches in d moves, the
+ * run of equal tokens after it followed, and stored in v; -1 when the budget is spent. The search reads a and b
+ * from aStart and bStart, forward (dir 1) or from their ends backward (dir -1).
+ */
+function reach(
+  v: Int32Array,
+  i: number,
+  k: number,
+  d: number,
+  a: readonly string[],
+  aStart: number,
+  b: readonly string[],
+  bStart: number,
+  dir: 1 | -1,
+  n: number,
+  m: number,
+  budget: DiffBudget,
+): number {
+  if (budget.left-- <= 0) return -1;
+  budget.used++;
+  let x = k === -d || (k !== d && v[i - 1]! < v[i + 1]!) ? v[i + 1]! : v[i - 1]! + 1;
+  let y = x - k;
+  const x0 = x;
+  while (x < n && y < m && a[aStart + dir * x] === b[bStart + dir * y]) {
+    x++;
+    y++;
+  }
+  budget.left -= x - x0;
+  budget.used += x - x0;
+  v[i] = x;
+  return x;
 }
 
 function runs(ops: readonly Op[], a: readonly string[], b: readonly string[]): DiffRun[] {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,6 +6,7 @@ import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
+import { killableWorkers } from "@/test/jobs/helpers";
 
 // An import survives its runner: `npm run worker` (scripts/worker.ts) runs as a child process; kill -9 it
 // mid-batch, start another: the batch finishes with every episode transcribed once and charged once.
@@ -18,7 +18,7 @@ let asr: FakeOpenAiAsr;
 let dataDir: string;
 let keys: typeof import("@/lib/auth/api-keys");
 let startRoute: typeof import("@/app/v1/import/route").POST;
-const children = new Set<ChildProcess>();
+const workers = killableWorkers();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-import-restart-"));
@@ -36,9 +36,7 @@ beforeAll(async () => {
   startRoute = (await import("@/app/v1/import/route")).POST;
 });
 
-afterEach(async () => {
-  for (const child of children) await stopChild(child, "SIGKILL");
-});
+afterEach(() => workers.stopAll());
 
 afterAll(async () => {
   await asr?.close();
@@ -47,39 +45,14 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function startWorker(): ChildProcess {
-  // Node itself with tsx as a loader, so the signal reaches the runner's own process.
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200", "--concurrency", "3"],
-    {
-      env: {
-        NODE_ENV: "test",
-        PATH: process.env.PATH,
-        DATABASE_URL: ctx.url,
-        AUTH_SECRET: process.env.AUTH_SECRET,
-        DATA_DIR: dataDir,
-        // The worker keeps the suite's voice-activity setting (off: the fixtures' audio may be a tone).
-        ASR_VAD: process.env.ASR_VAD,
-        ASR_OPENAI_BASE_URL: asr.origin,
-        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-        IMPORT_CONCURRENCY: "2",
-      },
-      stdio: ["ignore", "ignore", "ignore"],
-    },
-  );
-  child.on("exit", () => children.delete(child));
-  children.add(child);
-  return child;
-}
-
-function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill(signal);
-  });
-}
+const startWorker = () =>
+  workers.start(["--lease-ms", "1500", "--poll-ms", "200", "--concurrency", "3"], {
+    DATABASE_URL: ctx.url,
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    IMPORT_CONCURRENCY: "2",
+  }).child;
 
 async function until<T>(what: string, read: () => Promise<T | null | undefined | false>): Promise<T> {
   for (let i = 0; i < 1800; i++) {
@@ -106,7 +79,7 @@ describe("an import across a killed runner", () => {
       "some episodes done",
       async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 5,
     );
-    await stopChild(first, "SIGKILL");
+    await workers.stop(first);
     const atKill = (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!;
     expect(atKill.done).toBeLessThan(EPISODES);
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
-import { bearer, callRoute } from "@/test/request";
-import { createUser, useTestDatabase } from "@/test/app-db";
-import { seedTranscript } from "@/test/publishing";
+import { callRoute } from "@/test/request";
+import { createCaller, useTestDatabase } from "@/test/app-db";
+import { seedTranscript, videoIds } from "@/test/publishing";
 import { parseSourceUrl } from "@/lib/sources";
 
 const APP_URL = "https://verbatim.example";
@@ -35,17 +35,9 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.teardown());
 
-async function newCaller() {
-  const user = await createUser(ctx.db);
-  const { ensureApiKey } = await import("@/lib/auth/api-keys");
-  const { key } = await ensureApiKey(user.id);
-  return { userId: user.id, headers: bearer(key!) };
-}
+const newCaller = () => createCaller(ctx.db);
 
-let videoCounter = 0;
-/** A fresh eleven-character YouTube id. */
-const newVideoId = () =>
-  `pub${String(++videoCounter).padStart(4, "0")}${Math.random().toString(36).slice(2, 6)}`.slice(0, 11).padEnd(11, "x");
+const newVideoId = videoIds("pub");
 
 async function publish(caller: { headers: Record<string, string> }, body: unknown) {
   const res = await callRoute(publishRoute, "/v1/publish", { method: "POST", headers: caller.headers, body });

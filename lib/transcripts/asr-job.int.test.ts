@@ -1,17 +1,17 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { createUser } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { probeDuration } from "@/lib/asr/ffmpeg";
 import { joinedSeconds } from "@/lib/asr/speech-audio";
-import { findExecutable } from "@/lib/process/media-tools";
-import { speech, speechWav } from "@/test/speech";
+import { speech } from "@/test/speech";
+import { pausedTalk } from "@/test/media";
+import { startTranscribeJobs, type TranscribeJobs } from "@/test/transcribe-jobs";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 
 // The speech-recognition path end to end: POST /v1/transcript with an audio URL → 202 → the local
@@ -20,59 +20,29 @@ import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/
 
 const WORDS = ["Bread", "rises", "because", "yeast", "makes", "gas."];
 
-let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let jobs: TranscribeJobs;
+let ctx: TranscribeJobs["ctx"];
 let asr: FakeOpenAiAsr;
 let audioServer: http.Server;
 let audioBase: string;
-/** Two spoken sentences with 30 s of silence between them (espeak-ng speech, ffmpeg silence). */
-let pausedTalk: Buffer;
 let dataDir: string;
-let runner: { stop(): Promise<void> };
-let routes: {
-  transcript: typeof import("@/app/v1/transcript/route").POST;
-  job: typeof import("@/app/v1/jobs/[job_id]/route").GET;
-};
-let keys: typeof import("@/lib/auth/api-keys");
-let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
+let routes: TranscribeJobs["routes"];
+let keys: TranscribeJobs["keys"];
+let getSubscription: TranscribeJobs["getSubscription"];
+let waitForJob: TranscribeJobs["waitForJob"];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-"));
   const audio = await speech("Bread rises because yeast makes gas. The gluten traps it.");
   const silence = silentWav(20);
-  const ffmpeg = findExecutable("ffmpeg") ?? "ffmpeg";
-  const first = await speechWav(path.join(dataDir, "first.wav"), "The first part of the talk is here.");
-  const second = await speechWav(path.join(dataDir, "second.wav"), "And the second part follows the pause.");
-  const paused = path.join(dataDir, "paused.wav");
-  execFileSync(ffmpeg, [
-    "-loglevel",
-    "error",
-    "-y",
-    "-i",
-    first,
-    "-f",
-    "lavfi",
-    "-t",
-    "30",
-    "-i",
-    "anullsrc=r=22050:cl=mono",
-    "-i",
-    second,
-    "-filter_complex",
-    "[0:a][1:a][2:a]concat=n=3:v=0:a=1",
-    "-ac",
-    "1",
-    "-ar",
-    "22050",
-    paused,
-  ]);
-  pausedTalk = readFileSync(paused);
+  const talk = await pausedTalk(dataDir);
   audioServer = http.createServer((req, res) => {
     if (req.url === "/episode.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
       res.end(audio);
     } else if (req.url === "/paused.wav") {
-      res.writeHead(200, { "content-type": "audio/wav", "content-length": pausedTalk.length });
-      res.end(pausedTalk);
+      res.writeHead(200, { "content-type": "audio/wav", "content-length": talk.length });
+      res.end(talk);
     } else if (req.url === "/silence.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": silence.length });
       res.end(silence);
@@ -88,31 +58,14 @@ beforeAll(async () => {
 
   asr = await startFakeOpenAiAsr();
   asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
-  Object.assign(process.env, {
-    DATA_DIR: dataDir,
-    ASR_OPENAI_BASE_URL: asr.origin,
-    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-    // Speech is detected first here (the integration config turns it off for the tone fixtures).
-    ASR_VAD: "silero",
-  });
-
-  ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/app/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
-  runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined });
-  routes = {
-    transcript: (await import("@/app/v1/transcript/route")).POST,
-    job: (await import("@/app/v1/jobs/[job_id]/route")).GET,
-  };
-  keys = await import("@/lib/auth/api-keys");
-  ({ getSubscription } = await import("@/lib/usage/get-subscription"));
+  jobs = await startTranscribeJobs(dataDir, { ASR_OPENAI_BASE_URL: asr.origin });
+  ({ ctx, routes, keys, getSubscription, waitForJob } = jobs);
 });
 
 afterAll(async () => {
-  await runner?.stop();
+  await jobs?.stop();
   await asr?.close();
   await new Promise((resolve) => audioServer?.close(resolve));
-  await ctx?.teardown();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -139,19 +92,6 @@ async function userWithKey() {
   const user = await createUser(ctx.db);
   const { key } = await keys.ensureApiKey(user.id);
   return { user, auth: bearer(key!) };
-}
-
-async function waitForJob(jobId: string, auth: Record<string, string>, format = "json") {
-  for (let i = 0; i < 300; i++) {
-    const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=${format}`, {
-      headers: auth,
-      params: { job_id: jobId },
-    });
-    const body = res.json as { status: string };
-    if (body.status === "done" || body.status === "error") return res;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`job ${jobId} did not finish`);
 }
 
 describe("speech recognition jobs", () => {
@@ -183,13 +123,7 @@ describe("speech recognition jobs", () => {
     expect(upload.filename).toMatch(/\.(ogg|mp3)$/);
     // Word times asked for, and stored once with the transcript, each word with its own time.
     expect(upload.params["timestamp_granularities[]"]).toContain("word");
-    const stored = await ctx.db.transcript.findFirstOrThrow({
-      where: { origin: "asr" },
-      orderBy: { createdAt: "desc" },
-    });
-    const words = (stored.segments as Array<{ words?: Array<{ start: number; end: number; text: string }> }>).flatMap(
-      (s) => s.words ?? [],
-    );
+    const words = await jobs.lastStoredWords();
     expect(words.map((w) => w.text)).toEqual(WORDS);
     expect(words.map((w) => w.start)).toEqual(WORDS.map((_, i) => Math.round((0.3 + i * 0.4) * 1000) / 1000));
     // And the JSON format gives them as stored.
@@ -311,13 +245,7 @@ describe("speech recognition jobs", () => {
       expect(received[0]).toBeLessThan(whole - 25);
       expect(Math.abs(received[0] - joinedSeconds(regions))).toBeLessThan(0.1);
 
-      const stored = await ctx.db.transcript.findFirstOrThrow({
-        where: { origin: "asr" },
-        orderBy: { createdAt: "desc" },
-      });
-      const words = (stored.segments as Array<{ words?: Array<{ start: number; text: string }> }>).flatMap(
-        (s) => s.words ?? [],
-      );
+      const words = await jobs.lastStoredWords();
       expect(words.map((w) => w.text)).toEqual(["First.", "Second."]);
       // On the original clock: the first word 0.5 s into the first region, the second after the pause,
       // 1.5 s before the second region's end.

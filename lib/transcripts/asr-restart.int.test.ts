@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,6 +8,7 @@ import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { speech } from "@/test/speech";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
+import { killableWorkers } from "@/test/jobs/helpers";
 
 // Paid recognition is submitted once, whatever happens to the runner: `npm run worker` (scripts/worker.ts
 // through tsx) runs as a child process against the fake AssemblyAI, which keeps every transcript
@@ -43,7 +43,7 @@ let audioBase: string;
 let dataDir: string;
 let transcriptRoute: typeof import("@/app/v1/transcript/route").POST;
 let keys: typeof import("@/lib/auth/api-keys");
-const children = new Set<ChildProcess>();
+const workers = killableWorkers();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-restart-"));
@@ -76,9 +76,7 @@ beforeAll(async () => {
   keys = await import("@/lib/auth/api-keys");
 });
 
-afterEach(async () => {
-  for (const child of children) await stopChild(child, "SIGKILL");
-});
+afterEach(() => workers.stopAll());
 
 afterAll(async () => {
   await fake?.close();
@@ -92,53 +90,14 @@ afterAll(async () => {
  * over soon; one that must keep its job gets a long one, so a heartbeat delayed by a loaded machine cannot
  * let the lease lapse and the job be claimed again (which counts as another attempt).
  */
-function startWorker(leaseMs: number): { child: ChildProcess; output: () => string } {
-  // Node itself with tsx as a loader (the tsx CLI would run the script in a grandchild that a signal to
-  // the child does not reach).
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "scripts/worker.ts",
-      "--lease-ms",
-      String(leaseMs),
-      "--poll-ms",
-      "200",
-      "--stop-timeout-ms",
-      "120000",
-    ],
-    {
-      env: {
-        NODE_ENV: "test",
-        PATH: process.env.PATH,
-        DATABASE_URL: ctx.url,
-        AUTH_SECRET: process.env.AUTH_SECRET,
-        DATA_DIR: dataDir,
-        // The worker keeps the suite's voice-activity setting (off: the fixtures' audio may be a tone).
-        ASR_VAD: process.env.ASR_VAD,
-        ASSEMBLYAI_API_KEY: API_KEY,
-        ASSEMBLYAI_BASE_URL: fake.origin,
-        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.on("exit", () => children.delete(child));
-  children.add(child);
-  return { child, output: () => output };
-}
-
-function stopChild(child: ChildProcess, signal: NodeJS.Signals): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
-    child.once("exit", (code) => resolve(code));
-    child.kill(signal);
+const startWorker = (leaseMs: number) =>
+  workers.start(["--lease-ms", String(leaseMs), "--poll-ms", "200", "--stop-timeout-ms", "120000"], {
+    DATABASE_URL: ctx.url,
+    DATA_DIR: dataDir,
+    ASSEMBLYAI_API_KEY: API_KEY,
+    ASSEMBLYAI_BASE_URL: fake.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
   });
-}
 
 async function until<T>(
   what: string,
@@ -184,7 +143,7 @@ describe("paid recognition across a killed runner", () => {
     await until("a status request from the first worker", () => statusPolls(transcriptId) > 0);
     const uploads = fake.uploads.length;
     const submissions = fake.submitted.length;
-    await stopChild(first.child, "SIGKILL");
+    await workers.stop(first.child);
     const killed = await ctx.db.job.findUnique({ where: { id: jobId } });
     expect(killed).toMatchObject({ status: "running" });
 
@@ -212,7 +171,7 @@ describe("paid recognition across a killed runner", () => {
     const submissions = fake.submitted.length;
     const first = startWorker(SHORT_LEASE_MS);
     await until("AssemblyAI to accept the submission", () => fake.submitted.length > submissions);
-    await stopChild(first.child, "SIGKILL");
+    await workers.stop(first.child);
     fake.setFault(null);
     const accepted = fake.submitted.at(-1)!;
     const job = await ctx.db.job.findUnique({ where: { id: jobId } });
@@ -241,7 +200,7 @@ describe("paid recognition across a killed runner", () => {
     await until("a status request", () => statusPolls(transcriptId) > 0);
 
     // The stop timeout is 120 s: only aborting the wait (not waiting for it) lets the worker exit now.
-    expect(await stopChild(worker.child, "SIGTERM"), worker.output()).toBe(0);
+    expect(await workers.stop(worker.child, "SIGTERM"), worker.output()).toBe(0);
     const job = await ctx.db.job.findUnique({ where: { id: jobId } });
     expect(job).toMatchObject({ status: "queued", leaseOwner: null, leaseUntil: null, attempts: 0 });
     expect(Object.keys(job!.checkpoints as object)).toEqual(

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -7,9 +7,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { joinedSeconds } from "@/lib/asr/speech-audio";
 import { findExecutable } from "@/lib/process/media-tools";
-import { createUser, useTestDatabase } from "@/test/app-db";
+import { createUser } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
-import { speechWav } from "@/test/speech";
+import { pausedTalk } from "@/test/media";
+import { startTranscribeJobs, type TranscribeJobs } from "@/test/transcribe-jobs";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 
 // AssemblyAI through the pipeline with the real voice-activity detector: a talk with a 30-s
@@ -18,21 +19,18 @@ import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblya
 // (The OpenAI-compatible engine's case: asr-job.int.test.ts "a long pause…".)
 
 const API_KEY = "test-assemblyai-key";
-const ffmpeg = findExecutable("ffmpeg") ?? "ffmpeg";
 const ffprobe = findExecutable("ffprobe") ?? "ffprobe";
 
-let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let jobs: TranscribeJobs;
+let ctx: TranscribeJobs["ctx"];
 let fake: FakeAssemblyAi;
 let audioServer: http.Server;
 let audioBase: string;
 let dataDir: string;
-let runner: { stop(): Promise<void> };
-let routes: {
-  transcript: typeof import("@/app/v1/transcript/route").POST;
-  job: typeof import("@/app/v1/jobs/[job_id]/route").GET;
-};
-let keys: typeof import("@/lib/auth/api-keys");
-let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
+let routes: TranscribeJobs["routes"];
+let keys: TranscribeJobs["keys"];
+let getSubscription: TranscribeJobs["getSubscription"];
+let waitForJob: TranscribeJobs["waitForJob"];
 /** Seconds of each upload AssemblyAI was asked to transcribe (what it bills). */
 const billed: number[] = [];
 
@@ -49,32 +47,7 @@ function durationOf(audio: Buffer): number {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-speech-only-"));
-  const first = await speechWav(path.join(dataDir, "first.wav"), "The first part of the talk is here.");
-  const second = await speechWav(path.join(dataDir, "second.wav"), "And the second part follows the pause.");
-  const paused = path.join(dataDir, "paused.wav");
-  execFileSync(ffmpeg, [
-    "-loglevel",
-    "error",
-    "-y",
-    "-i",
-    first,
-    "-f",
-    "lavfi",
-    "-t",
-    "30",
-    "-i",
-    "anullsrc=r=22050:cl=mono",
-    "-i",
-    second,
-    "-filter_complex",
-    "[0:a][1:a][2:a]concat=n=3:v=0:a=1",
-    "-ac",
-    "1",
-    "-ar",
-    "22050",
-    paused,
-  ]);
-  const audio = readFileSync(paused);
+  const audio = await pausedTalk(dataDir);
   audioServer = http.createServer((req, res) => {
     res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
     res.end(audio);
@@ -97,43 +70,16 @@ beforeAll(async () => {
       ],
     };
   });
-  Object.assign(process.env, {
-    DATA_DIR: dataDir,
-    ASSEMBLYAI_API_KEY: API_KEY,
-    ASSEMBLYAI_BASE_URL: fake.origin,
-    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-    // Speech is detected first here (the integration config turns it off for the tone fixtures).
-    ASR_VAD: "silero",
-  });
-  ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/app/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
-  runner = await startLocalRunner({ pipelines: appPipelines, pollMs: 250, log: () => undefined });
-  routes = {
-    transcript: (await import("@/app/v1/transcript/route")).POST,
-    job: (await import("@/app/v1/jobs/[job_id]/route")).GET,
-  };
-  keys = await import("@/lib/auth/api-keys");
-  ({ getSubscription } = await import("@/lib/usage/get-subscription"));
+  jobs = await startTranscribeJobs(dataDir, { ASSEMBLYAI_API_KEY: API_KEY, ASSEMBLYAI_BASE_URL: fake.origin });
+  ({ ctx, routes, keys, getSubscription, waitForJob } = jobs);
 });
 
 afterAll(async () => {
-  await runner?.stop();
+  await jobs?.stop();
   await fake?.close();
   await new Promise((resolve) => audioServer?.close(resolve));
-  await ctx?.teardown();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function waitForJob(jobId: string, auth: Record<string, string>) {
-  for (let i = 0; i < 600; i++) {
-    const res = await callRoute(routes.job, `/v1/jobs/${jobId}`, { headers: auth, params: { job_id: jobId } });
-    const body = res.json as { status: string };
-    if (body.status === "done" || body.status === "error") return res;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`job ${jobId} did not finish`);
-}
 
 describe("AssemblyAI hears only the speech", () => {
   it("a 30-s pause is not uploaded; the words are stored on the original clock; the user is charged the whole audio", async () => {
@@ -170,13 +116,7 @@ describe("AssemblyAI hears only the speech", () => {
     expect(billed[0]).toBeLessThan(whole - 25);
     expect(Math.abs(billed[0] - joinedSeconds(regions))).toBeLessThan(0.1);
 
-    const stored = await ctx.db.transcript.findFirstOrThrow({
-      where: { origin: "asr" },
-      orderBy: { createdAt: "desc" },
-    });
-    const words = (stored.segments as Array<{ words?: Array<{ start: number; text: string }> }>).flatMap(
-      (s) => s.words ?? [],
-    );
+    const words = await jobs.lastStoredWords();
     expect(words.map((w) => w.text)).toEqual(["First.", "Second."]);
     expect(words[0].start).toBeCloseTo(regions[0].start + 0.5, 1);
     expect(words[1].start).toBeGreaterThan(30);

@@ -1,6 +1,6 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { definePipeline, PermanentError, type StepContext } from "@/lib/jobs/pipeline";
+import { definePipeline, type FinishIO, PermanentError, type StepContext } from "@/lib/jobs/pipeline";
 import { segmentWords, type AsrResult } from "@/lib/asr";
 import { guardWords } from "@/lib/asr/hallucination";
 import { toOriginalClock } from "@/lib/asr/speech-audio";
@@ -19,7 +19,7 @@ import { withPublishedTextNames } from "@/lib/transcripts/published-text-names";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { recognitionSeconds } from "@/lib/observability/metrics";
 import { emitWebhookEvent } from "@/lib/webhooks/emit-event";
-import { transcriptEvent } from "@/lib/webhooks/events";
+import { transcriptEvent, type TranscriptJobEvent } from "@/lib/webhooks/events";
 
 export type { TranscribeContext } from "@/lib/transcripts/transcribe-context";
 
@@ -59,6 +59,21 @@ function configuredProvider() {
       new PermanentError("asr_not_configured", "This server no longer offers speech recognition."),
     );
   return provider;
+}
+
+/** The recogniser a job's audio went to is no longer the configured one: `sentTo` says where it went. */
+function providerChanged(sentTo: string) {
+  return withOperatorNote(
+    new PermanentError(
+      "asr_not_configured",
+      "The speech recognition this transcription was sent to is no longer available on this server.",
+    ),
+    {
+      cause: "asr_provider_changed",
+      setting: "ASR_PROVIDER",
+      detail: `${sentTo}, which is no longer the configured recogniser`,
+    },
+  );
 }
 
 /** What a paid recogniser is sent (./heard-audio.ts): the speech only, where that saves enough. */
@@ -106,17 +121,7 @@ async function submitRecognition(ctx: TranscribeContext, io: StepContext): Promi
   try {
     if (provider.submit && provider.findSubmitted && provider.waitFor) {
       if (!ctx.asrUploadUrl || provider.name !== ctx.asrProvider) {
-        throw withOperatorNote(
-          new PermanentError(
-            "asr_not_configured",
-            "The speech recognition this transcription was sent to is no longer available on this server.",
-          ),
-          {
-            cause: "asr_provider_changed",
-            setting: "ASR_PROVIDER",
-            detail: `the audio was uploaded to ${ctx.asrProvider ?? "none"}, which is no longer the configured recogniser`,
-          },
-        );
+        throw providerChanged(`the audio was uploaded to ${ctx.asrProvider ?? "none"}`);
       }
       const options = recognitionOptions(ctx, io, { speechOnly: Boolean(ctx.asrPieces) });
       const uploadedAt = new Date(ctx.asrUploadedAt ?? Date.now());
@@ -164,17 +169,7 @@ async function recognizeAndStore(ctx: TranscribeContext, io: StepContext): Promi
   if (ctx.transcriptId) return {};
   const provider = asrProvider();
   if (!ctx.asrTranscriptId || !provider?.waitFor || provider.name !== ctx.asrProvider) {
-    throw withOperatorNote(
-      new PermanentError(
-        "asr_not_configured",
-        "The speech recognition this transcription was sent to is no longer available on this server.",
-      ),
-      {
-        cause: "asr_provider_changed",
-        setting: "ASR_PROVIDER",
-        detail: `the job was sent to ${ctx.asrProvider ?? "none"}, which is no longer the configured recogniser`,
-      },
-    );
+    throw providerChanged(`the job was sent to ${ctx.asrProvider ?? "none"}`);
   }
   try {
     const result = await provider.waitFor(
@@ -235,6 +230,28 @@ async function storeRecognized(
   return { transcriptId: transcript.id };
 }
 
+// The job's transcript.* event, to the user's endpoints and the URL the request named.
+function emitJobEvent(
+  ctx: TranscribeContext,
+  io: FinishIO,
+  type: "transcript.completed" | "transcript.failed",
+  outcome: Pick<TranscriptJobEvent, "transcriptId" | "durationSeconds" | "error">,
+) {
+  return emitWebhookEvent(io.tx, {
+    userId: ctx.userId,
+    payload: transcriptEvent(type, {
+      jobId: io.jobId,
+      platform: ctx.platform,
+      videoId: ctx.videoId,
+      sourceUrl: ctx.canonicalUrl,
+      lang: ctx.lang,
+      followId: ctx.followId ?? null,
+      ...outcome,
+    }),
+    requestUrl: ctx.webhookUrl,
+  });
+}
+
 export const transcribePipeline = definePipeline<TranscribeContext>({
   name: TRANSCRIBE_PIPELINE,
   context: transcribeContextSchema,
@@ -253,44 +270,16 @@ export const transcribePipeline = definePipeline<TranscribeContext>({
     });
     await rm(workDir(io.jobId), { recursive: true, force: true });
     const job = await io.tx.job.findUnique({ where: { id: io.jobId }, select: { reservedSecs: true } });
-    const event = {
-      jobId: io.jobId,
-      platform: ctx.platform,
-      videoId: ctx.videoId,
-      sourceUrl: ctx.canonicalUrl,
-      lang: ctx.lang,
-      followId: ctx.followId ?? null,
-    };
-    await emitWebhookEvent(io.tx, {
-      userId: ctx.userId,
-      payload: transcriptEvent("transcript.completed", {
-        ...event,
-        transcriptId: ctx.transcriptId ?? null,
-        durationSeconds: seconds,
-      }),
-      requestUrl: ctx.webhookUrl,
+    await emitJobEvent(ctx, io, "transcript.completed", {
+      transcriptId: ctx.transcriptId ?? null,
+      durationSeconds: seconds,
     });
     return { transcriptId: ctx.transcriptId ?? null, chargedSecs: job?.reservedSecs ?? seconds };
   },
   async onFailure(ctx, failure, io) {
     await refundReservation(io.tx, io.jobId, ctx.userId, new Date(ctx.periodStart));
     await io.tx.transcription.updateMany({ where: { jobId: io.jobId }, data: { state: "error" } });
-    const event = {
-      jobId: io.jobId,
-      platform: ctx.platform,
-      videoId: ctx.videoId,
-      sourceUrl: ctx.canonicalUrl,
-      lang: ctx.lang,
-      followId: ctx.followId ?? null,
-    };
-    await emitWebhookEvent(io.tx, {
-      userId: ctx.userId,
-      payload: transcriptEvent("transcript.failed", {
-        ...event,
-        error: { code: failure.code, message: failure.message },
-      }),
-      requestUrl: ctx.webhookUrl,
-    });
+    await emitJobEvent(ctx, io, "transcript.failed", { error: { code: failure.code, message: failure.message } });
     await rm(workDir(io.jobId), { recursive: true, force: true });
   },
 });

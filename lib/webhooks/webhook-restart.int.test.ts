@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,6 +9,7 @@ import { callRoute } from "@/test/request";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 import { startWebhookReceiver, type Receiver } from "@/test/webhook-receiver";
 import { makeWav } from "@/test/uploads";
+import { killableWorkers } from "@/test/jobs/helpers";
 
 // A webhook is never lost to a crash: `npm run worker` (a child process) finishes a job, which queues its
 // transcript.completed in the finishing transaction, and is killed with SIGKILL while its delivery attempt is
@@ -22,7 +22,7 @@ let receiver: Receiver;
 let audioServer: http.Server;
 let audioBase: string;
 let dataDir: string;
-const children = new Set<ChildProcess>();
+const workers = killableWorkers();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-webhook-restart-"));
@@ -44,9 +44,7 @@ beforeAll(async () => {
   ctx = await useTestDatabase();
 });
 
-afterEach(async () => {
-  for (const child of children) await stopChild(child);
-});
+afterEach(() => workers.stopAll());
 
 afterAll(async () => {
   await receiver?.close();
@@ -56,39 +54,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function startWorker(): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "scripts/worker.ts", "--lease-ms", "1500", "--poll-ms", "200"],
-    {
-      env: {
-        NODE_ENV: "test",
-        PATH: process.env.PATH,
-        DATABASE_URL: ctx.url,
-        AUTH_SECRET: process.env.AUTH_SECRET,
-        DATA_DIR: dataDir,
-        // The worker keeps the suite's voice-activity setting (off: the fixtures' audio may be a tone).
-        ASR_VAD: process.env.ASR_VAD,
-        ASR_OPENAI_BASE_URL: asr.origin,
-        OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
-        // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.
-        WEBHOOK_TIMEOUT_MS: "1000",
-      },
-      stdio: ["ignore", "ignore", "ignore"],
-    },
-  );
-  child.on("exit", () => children.delete(child));
-  children.add(child);
-  return child;
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
+const startWorker = () =>
+  workers.start(["--lease-ms", "1500", "--poll-ms", "200"], {
+    DATABASE_URL: ctx.url,
+    DATA_DIR: dataDir,
+    ASR_OPENAI_BASE_URL: asr.origin,
+    OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
+    // A claim lasts 2 × 1 s + 1 s: the second worker takes the delivery over 3 s after the kill.
+    WEBHOOK_TIMEOUT_MS: "1000",
+  }).child;
 
 it("kill -9 during the delivery attempt, restart: delivered with the same webhook-id", async () => {
   const { headers } = await createCaller(ctx.db);
@@ -109,7 +83,7 @@ it("kill -9 during the delivery attempt, restart: delivered with the same webhoo
 
   const first = startWorker();
   await receiver.waitFor("the first attempt", (all) => all.length >= 1, 120_000);
-  await stopChild(first);
+  await workers.stop(first);
   expect(await ctx.db.job.findUnique({ where: { id: jobId } })).toMatchObject({ status: "done" });
   const held = await ctx.db.webhookDelivery.findFirstOrThrow({
     where: { userId: (await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } })).userId },

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { useTestDatabase } from "@/test/app-db";
+import { useTestRunner } from "@/test/app-db";
 import { callRoute } from "@/test/request";
 import { speech } from "@/test/speech";
 import { until } from "./report";
@@ -38,16 +38,7 @@ export async function startAsrWorld(settings: Record<string, string>) {
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     ...settings,
   });
-  const ctx = await useTestDatabase();
-  const { appPipelines } = await import("@/lib/app/pipelines");
-  const { startLocalRunner } = await import("@/lib/jobs/drivers/local");
-  const runner = await startLocalRunner({
-    pipelines: appPipelines,
-    pollMs: 200,
-    concurrency: 4,
-    backoff: { baseMs: 50, maxMs: 400 },
-    log: () => undefined,
-  });
+  const ctx = await useTestRunner({ pollMs: 200, concurrency: 4, backoff: { baseMs: 50, maxMs: 400 } });
   const transcriptRoute = (await import("@/app/v1/transcript/route")).POST;
   const jobRoute = (await import("@/app/v1/jobs/[job_id]/route")).GET;
   let counter = 0;
@@ -84,9 +75,8 @@ export async function startAsrWorld(settings: Record<string, string>) {
       };
     },
     async close() {
-      await runner.stop();
+      await ctx.stop();
       await speech.close();
-      await ctx.teardown();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

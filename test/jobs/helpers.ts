@@ -59,6 +59,46 @@ export function spawnWorker(databaseUrl: string, args: string[] = []): Promise<C
   );
 }
 
+/**
+ * `npm run worker` as child processes that a test kills: Node itself with tsx as a loader (the tsx CLI would run
+ * the script in a grandchild that a signal to the child does not reach), with only NODE_ENV=test, PATH,
+ * AUTH_SECRET, the suite's voice-activity setting (ASR_VAD) and `env`; their output kept. `stopAll` after each test.
+ */
+export function killableWorkers() {
+  const children = new Set<ChildProcess>();
+  /** Resolves with the exit code (null when killed by a signal), at once when it has exited already. */
+  const stop = (child: ChildProcess, signal: NodeJS.Signals = "SIGKILL") =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
+      child.once("exit", (code) => resolve(code));
+      child.kill(signal);
+    });
+  return {
+    start(args: string[], env: Record<string, string | undefined>) {
+      const child = spawn(process.execPath, ["--import", "tsx", WORKER, ...args], {
+        env: {
+          NODE_ENV: "test",
+          PATH: process.env.PATH,
+          AUTH_SECRET: process.env.AUTH_SECRET,
+          ASR_VAD: process.env.ASR_VAD,
+          ...env,
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      child.on("exit", () => children.delete(child));
+      children.add(child);
+      return { child, output: () => output };
+    },
+    stop,
+    async stopAll() {
+      for (const child of children) await stop(child);
+    },
+  };
+}
+
 export async function waitFor<T>(
   probe: () => Promise<T | false | null | undefined>,
   timeoutMs = 15_000,
