@@ -100,7 +100,9 @@ describe("follows pushed by a WebSub hub", () => {
       expect.objectContaining({
         mode: "subscribe",
         topic,
-        callback: expect.stringMatching(/^http:\/\/127\.0\.0\.1:3000\/v1\/webhooks\/websub\/[A-Za-z0-9_-]{43}$/),
+        callback: expect.stringMatching(
+          /^http:\/\/127\.0\.0\.1:3000\/v1\/webhooks\/websub\/[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/,
+        ),
       }),
     ]);
     const { callback, secret } = hub.requests[0]!;
@@ -114,6 +116,8 @@ describe("follows pushed by a WebSub hub", () => {
     expect(lease).toBeGreaterThan(9 * 24 * 3600_000);
     expect(JSON.stringify(active)).not.toContain(secret!);
     expect(JSON.stringify(active)).not.toContain(callback.split("/").at(-1)!);
+    // What the database holds is not the callback: without the MAC the auth secret gives, it matches nothing.
+    expect(callback.split("/").at(-1)!.split(".")[0]).toBe(stored.pushToken);
     console.log(
       `websub subscribe: ${hub.requests.length} subscribe request + ${hub.verifications.length} verification GET; follow → active in ${activeMs} ms`,
     );
@@ -128,6 +132,10 @@ describe("follows pushed by a WebSub hub", () => {
     expect(await ask({ "hub.mode": "publish", "hub.topic": topic })).toBe(404);
     const byId = callback.replace(/[^/]+$/, created.id);
     expect(await ask({ "hub.mode": "denied", "hub.topic": topic, "hub.reason": "forged" }, byId)).toBe(404);
+    const fromDump = callback.replace(/\.[^./]+$/, "");
+    expect(await ask({ "hub.mode": "denied", "hub.topic": topic, "hub.reason": "forged" }, fromDump)).toBe(404);
+    const badMac = callback.replace(/\.[^./]+$/, `.${"A".repeat(43)}`);
+    expect(await ask({ "hub.mode": "denied", "hub.topic": topic, "hub.reason": "forged" }, badMac)).toBe(404);
     expect((await detail(headers, created.id)).push?.state).toBe("active");
 
     // While push is live, the fallback poll waits FOLLOW_PUSH_POLL_HOURS.

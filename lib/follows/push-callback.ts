@@ -5,7 +5,7 @@ import { errors } from "@/lib/http/errors";
 import { readBodyBytes } from "@/lib/http/body";
 import { log } from "@/lib/observability/logger";
 import { checkSoon } from "@/lib/follows/manage-follow";
-import { openPushSecret } from "@/lib/follows/push-subscribe";
+import { openPushSecret, storedToken } from "@/lib/follows/push-subscribe";
 
 // /v1/webhooks/websub/{token}: what a WebSub hub calls (W3C WebSub §5.3 and §7-8), the token naming one
 // subscription of one follow (push-subscribe.ts). GET: the hub verifies an intent, answered with its challenge only
@@ -40,12 +40,13 @@ const notOurs = () => errors.notFound("No subscription here matches that request
  * (and becomes active for the lease the hub grants); `unsubscribe` only when the follow no longer wants push (it
  * is gone, paused, or moved to another topic); `denied` is noted on the follow. Anything else: 404.
  */
-export async function verifyPushIntent(token: string, query: URLSearchParams): Promise<Response> {
+export async function verifyPushIntent(callback: string, query: URLSearchParams): Promise<Response> {
   const mode = query.get("hub.mode");
   const topic = query.get("hub.topic");
   const challenge = query.get("hub.challenge");
   const db = await getDb();
-  const follow = await db.follow.findUnique({ where: { pushToken: token } });
+  const token = storedToken(callback);
+  const follow = token === null ? null : await db.follow.findUnique({ where: { pushToken: token } });
   if (mode === "subscribe") {
     if (!follow || !challenge || !topic || follow.state === "paused" || follow.pushTopic !== topic) throw notOurs();
     if (follow.pushState !== "pending" && follow.pushState !== "active") throw notOurs();
@@ -96,13 +97,14 @@ export type PushOutcome = "checked" | "due" | "ignored";
  * "check now" path, unless a check is due within seconds anyway. A secret that no longer opens (AUTH_SECRET
  * changed) verifies nothing: the push is ignored like a forged one until the renewal makes a new secret.
  */
-export async function receivePush(token: string, request: Request): Promise<PushOutcome> {
+export async function receivePush(callback: string, request: Request): Promise<PushOutcome> {
   const body = await readBodyBytes(request, {
     maxBytes: MAX_PUSH_BYTES,
     tooLarge: () => errors.payloadTooLarge("A pushed feed is never larger than 1 MiB here."),
   });
   const db = await getDb();
-  const follow = await db.follow.findUnique({ where: { pushToken: token } });
+  const token = storedToken(callback);
+  const follow = token === null ? null : await db.follow.findUnique({ where: { pushToken: token } });
   if (!follow || follow.state === "paused") return "ignored";
   const secret = openPushSecret(follow);
   if (!secret || !validSignature(request.headers.get("x-hub-signature"), body, secret)) {

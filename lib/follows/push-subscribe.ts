@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { authSecret } from "@/lib/auth/secret";
 import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { getDb } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
@@ -28,14 +29,36 @@ const PENDING_MS = 3600_000;
 const RETRY_MS = 24 * 3600_000;
 const MAX_HUB_ANSWER = 64 * 1024;
 
-/** The callback a hub is given for a subscription. */
+/** The callback a hub is given for a subscription, named by its stored token (callbackToken). */
 export function pushCallbackUrl(token: string): string {
-  return new URL(`/v1/webhooks/websub/${encodeURIComponent(token)}`, env().APP_URL).href;
+  return new URL(`/v1/webhooks/websub/${encodeURIComponent(callbackToken(token))}`, env().APP_URL).href;
 }
 
-/** A new subscription's callback token: 32 random bytes, base64url (43 characters). */
+/** A new subscription's stored token: 32 random bytes, base64url (43 characters). */
 export function newPushToken(): string {
   return randomBytes(32).toString("base64url");
+}
+
+function tokenMac(token: string): string {
+  return createHmac("sha256", authSecret()).update("verbatim websub callback\0").update(token).digest("base64url");
+}
+
+/**
+ * The callback's path segment for a stored token: `<token>.<its MAC under the auth secret>`. The stored column alone
+ * (a database dump) names no callback that answers; a changed AUTH_SECRET ends old callbacks like old secrets.
+ */
+export function callbackToken(token: string): string {
+  return `${token}.${tokenMac(token)}`;
+}
+
+/** The stored token a callback's path segment names, or null when its MAC is not this server's. */
+export function storedToken(callback: string): string | null {
+  const dot = callback.indexOf(".");
+  if (dot <= 0) return null;
+  const token = callback.slice(0, dot);
+  const given = Buffer.from(callback.slice(dot + 1));
+  const expected = Buffer.from(tokenMac(token));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
 }
 
 /**

@@ -3,7 +3,14 @@ import { describe, expect, it, vi } from "vitest";
 import { sealSecret } from "@/lib/auth/secret-box";
 import { captureLogs } from "@/test/capture-logs";
 import { validSignature } from "@/lib/follows/push-callback";
-import { callbackProblem, newPushToken, openPushSecret, wantsSubscribe } from "@/lib/follows/push-subscribe";
+import {
+  callbackProblem,
+  callbackToken,
+  newPushToken,
+  openPushSecret,
+  storedToken,
+  wantsSubscribe,
+} from "@/lib/follows/push-subscribe";
 
 vi.mock("@/lib/auth/secret", () => ({ authSecret: () => "unit-test-auth-secret-unit-test-auth-secret" }));
 
@@ -73,6 +80,18 @@ describe("the callback a hub is given", () => {
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(Buffer.from(token, "base64url")).toHaveLength(32);
     }
+  });
+
+  it("names its stored token with the token's MAC: only this server's MAC names it back", () => {
+    const token = newPushToken();
+    const callback = callbackToken(token);
+    expect(callback).toMatch(new RegExp(`^${token}\\.[A-Za-z0-9_-]{43}$`));
+    expect(storedToken(callback)).toBe(token);
+    expect(storedToken(token)).toBeNull();
+    expect(storedToken(`${token}.`)).toBeNull();
+    expect(storedToken(`${token}.${"A".repeat(43)}`)).toBeNull();
+    expect(storedToken(`${newPushToken()}.${callback.split(".")[1]}`)).toBeNull();
+    expect(storedToken(`.${callback.split(".")[1]}`)).toBeNull();
   });
 
   it("is not given from a loopback or private APP_URL, unless FOLLOW_PUSH_PRIVATE_CALLBACK allows it", () => {

@@ -131,5 +131,5 @@ export type FollowDetailOut = z.infer<typeof followDetailSchema>;
 export const followParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const pushCallbackParamsSchema = z.object({
-  token: z.string().min(1).max(64).describe("The subscription's callback token, as the hub was given it"),
+  token: z.string().min(1).max(128).describe("The subscription's callback token, as the hub was given it"),
 });
