@@ -102,10 +102,12 @@ describe("the app process is killed with jobs in flight", () => {
     }
     expect(new Set(ids).size).toBe(JOBS);
 
-    // Kill when many jobs are mid-way (downloading, converting, submitted, waiting) and the rest queued.
+    // Kill when many jobs are mid-way (downloading, converting, submitted, waiting) and the rest queued, or, where
+    // the queue has drained by the time the cut-off submissions are in, when every job left is mid-way.
     await until("jobs under way", async () => {
       const c = await counts();
-      return (c.running ?? 0) >= 25 && asr.submitted.length >= CUT_OFF ? c : null;
+      const left = JOBS - (c.done ?? 0) - (c.error ?? 0);
+      return (c.running ?? 0) >= Math.min(25, left) && asr.submitted.length >= CUT_OFF ? c : null;
     });
     const atKill = await counts();
     await app.crash();
