@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { CaptionFormat } from "@/lib/captions/parse";
+import { sniffFormat, type CaptionFormat } from "@/lib/captions/parse";
 import { parseCaptionsOffThread } from "@/lib/captions/parse-off-thread";
 import { normalizeSegments, type Segment } from "@/lib/formats";
 import type { Outbound } from "@/lib/http/outbound";
@@ -50,14 +50,12 @@ export function isPlainText(published: Pick<PublishedTranscript, "type">): boole
 }
 
 /**
- * The timed format a text/plain file is in fact written in, or null for plain text. Hosts and tools serve WebVTT
- * and SRT as .txt / text/plain; such a file has times and names like any other VTT or SRT.
+ * The timed format a text/plain file is in fact written in (the caption parser's sniffing), or null for plain text.
+ * Hosts and tools serve WebVTT and SRT as .txt / text/plain; such a file has times and names like any other.
  */
 export function timedFormatOfText(body: Uint8Array): CaptionFormat | null {
-  const start = new TextDecoder().decode(body.subarray(0, 256)).replace(/^\s+/, "");
-  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(start)) return "vtt";
-  if (/^\d+\r?\n(?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3}[ \t]+-->[ \t]+/.test(start)) return "podcast-srt";
-  return null;
+  const sniffed = sniffFormat(new TextDecoder().decode(body.subarray(0, 1024)));
+  return sniffed === "srt" ? "podcast-srt" : sniffed;
 }
 
 /**
