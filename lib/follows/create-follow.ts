@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { storableText } from "@/lib/db/storable-text";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
@@ -18,6 +19,11 @@ const INSERT_CHUNK = 500;
 
 function exists(): Error {
   return errors.conflict("follow_exists", "You follow this show already: change that follow or delete it.");
+}
+
+function tooMany(): Error {
+  const max = env().FOLLOW_MAX_PER_USER;
+  return errors.conflict("too_many_follows", `You follow ${max} shows, the most allowed: delete one first.`);
 }
 
 /**
@@ -40,11 +46,8 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
         ctx: { le: settings.FOLLOW_MAX_BACKFILL },
       },
     ]);
-  if ((await db.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER)
-    throw errors.conflict(
-      "too_many_follows",
-      `You follow ${settings.FOLLOW_MAX_PER_USER} shows, the most allowed: delete one first.`,
-    );
+  // Refused early (no fetch for a user at the limit), and again under the user's lock where the row is written.
+  if ((await db.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER) throw tooMany();
   const webhookUrl = request.webhook_url ? await checkRequestWebhook(userId, request.webhook_url) : null;
   const deps = followDeps();
   let listed;
@@ -62,6 +65,9 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
   try {
     const follow = await db.$transaction(
       async (tx) => {
+        // Creates at once count and insert one after another: the limit holds, whatever runs in parallel.
+        await lockUntilCommit(tx, `follows:${userId}`);
+        if ((await tx.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER) throw tooMany();
         const created = await tx.follow.create({
           data: {
             userId,

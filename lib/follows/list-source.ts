@@ -9,6 +9,7 @@ import { listPlaylist, parsePlaylistUrl } from "@/lib/imports/playlist";
 import type { ListDeps, SourceItem } from "@/lib/imports/list-source";
 import { fetchFeedForCheck, type FeedValidators, type FetchCost } from "@/lib/follows/fetch-feed";
 import type { FollowKind } from "@/lib/follows/schemas";
+import { FOLLOW_LIST_MAX } from "@/lib/follows/deps";
 import { channelIdOfUrl, discoverFeedPush, youtubeChannelPush, type PushSource } from "@/lib/follows/push-discovery";
 
 /** The transcripts the feed publishes for these items, remembered for the user (POST /v1/transcript reads them). */
@@ -20,7 +21,7 @@ export async function rememberNew(userId: string, listed: Listed, guids: Readonl
 
 /** Items a check looks at: a feed's or channel's newest (feeds and channels list newest first). */
 export function listLimit(): number {
-  return Math.min(env().IMPORT_MAX_ITEMS, 500);
+  return Math.min(env().IMPORT_MAX_ITEMS, FOLLOW_LIST_MAX);
 }
 
 export interface Listed extends FetchCost {

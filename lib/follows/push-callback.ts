@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { getDb } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
-import { errors } from "@/lib/http/errors";
+import { ApiError, errors } from "@/lib/http/errors";
+import { limitUser } from "@/lib/http/rate-limits";
 import { readBodyBytes } from "@/lib/http/body";
 import { log } from "@/lib/observability/logger";
 import { checkSoon } from "@/lib/follows/manage-follow";
@@ -17,6 +18,8 @@ export const MAX_PUSH_BYTES = 1024 * 1024;
 /** A check already due this soon is not asked for again. */
 const DUE_SOON_MS = 5_000;
 const MAX_LEASE_SECONDS = 366 * 24 * 3600;
+/** Pushes remembered per follow (their bodies' digests, newest first): a replay within them is ignored. */
+export const PUSHES_REMEMBERED = 64;
 
 const ALGORITHMS: Record<string, string> = { sha1: "sha1", sha256: "sha256", sha384: "sha384", sha512: "sha512" };
 
@@ -89,12 +92,38 @@ export async function verifyPushIntent(callback: string, query: URLSearchParams)
   throw notOurs();
 }
 
-export type PushOutcome = "checked" | "due" | "ignored";
+export type PushOutcome = "checked" | "due" | "ignored" | "replayed" | "limited";
+
+/**
+ * Remembers a signed push by its body's digest, in one conditional update (two deliveries of the same body at
+ * once: one of them is first). False when the follow has it among its last PUSHES_REMEMBERED.
+ */
+async function firstSeen(followId: string, body: Uint8Array): Promise<boolean> {
+  const db = await getDb();
+  const digest = createHash("sha256").update(body).digest("base64url");
+  const updated = await db.$executeRaw`
+    UPDATE "Follow" SET "pushSeen" = (ARRAY[${digest}]::text[] || coalesce("pushSeen", ARRAY[]::text[]))[1:${PUSHES_REMEMBERED}]
+    WHERE "id" = ${followId} AND NOT (${digest} = ANY(coalesce("pushSeen", ARRAY[]::text[])))`;
+  return updated === 1;
+}
+
+/** A push that would start a check counts against the user's checks per hour, like "check now". */
+async function withinCheckLimit(userId: string): Promise<boolean> {
+  try {
+    await limitUser("followCheck", userId);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "rate_limited") return false;
+    throw error;
+  }
+}
 
 /**
  * POST: content distribution. Always acknowledged (the spec: a bad signature is accepted and ignored, so a
  * forger learns nothing); a body signed with the subscription's secret makes the follow checked now through the
- * "check now" path, unless a check is due within seconds anyway. A secret that no longer opens (AUTH_SECRET
+ * "check now" path, unless a check is due within seconds anyway, the same body came before (a replay), or the
+ * user's checks per hour (FOLLOW_CHECKS_PER_HOUR, shared with "check now") are spent: the scheduled checks
+ * then find what it announced. A secret that no longer opens (AUTH_SECRET
  * changed) verifies nothing: the push is ignored like a forged one until the renewal makes a new secret.
  */
 export async function receivePush(callback: string, request: Request): Promise<PushOutcome> {
@@ -111,7 +140,15 @@ export async function receivePush(callback: string, request: Request): Promise<P
     log.info({ followId: follow.id }, "follow push: a delivery without a valid X-Hub-Signature was ignored");
     return "ignored";
   }
+  if (!(await firstSeen(follow.id, body))) {
+    log.info({ followId: follow.id }, "follow push: a notification already received was ignored");
+    return "replayed";
+  }
   if (follow.checkJobId && follow.nextCheckAt && follow.nextCheckAt.getTime() <= Date.now() + DUE_SOON_MS) return "due";
+  if (!(await withinCheckLimit(follow.userId))) {
+    log.info({ followId: follow.id }, "follow push: over the checks per hour, left to the next scheduled check");
+    return "limited";
+  }
   await checkSoon(follow.id);
   return "checked";
 }

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
 import { ApiError } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
-import type { Follow, FollowItem } from "@/lib/generated/prisma/client";
+import type { Follow, FollowItem, Prisma } from "@/lib/generated/prisma/client";
 import { asApiError } from "@/lib/captions/upstream-errors";
 import { usagePlan } from "@/lib/usage/charge";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
@@ -22,6 +22,24 @@ export interface Started {
   started: number;
   /** The allowance ran out: the follow is paused until the next period. */
   allowance: boolean;
+}
+
+/** The follow was paused or deleted while its check was starting items: nothing more is started. */
+class FollowStopped extends Error {
+  override readonly name = "FollowStopped";
+}
+
+/**
+ * In the transaction that charges for an item: the follow still exists and is not paused, and its row stays
+ * locked (FOR SHARE) until the charge commits, so a pause or a delete either comes first and nothing is
+ * charged, or waits for this item.
+ */
+function followStillWants(followId: string) {
+  return async (tx: Prisma.TransactionClient): Promise<void> => {
+    const [row] = await tx.$queryRaw<{ state: string }[]>`
+      SELECT "state" FROM "Follow" WHERE "id" = ${followId} FOR SHARE`;
+    if (!row || row.state === "paused") throw new FollowStopped();
+  };
 }
 
 /** The item's source as POST /v1/transcript takes it: an episode's audio, or a video's page. */
@@ -65,11 +83,15 @@ export async function startQueued(follow: Follow): Promise<Started> {
   });
   let started = 0;
   for (const item of queued) {
+    // Claimed only while the follow is not paused (a pause during a check stops what is left of it).
     const claimed = await db.followItem.updateMany({
-      where: { id: item.id, status: "queued" },
+      where: { id: item.id, status: "queued", follow: { state: { not: "paused" } } },
       data: { status: "running", jobId: null },
     });
-    if (claimed.count === 0) continue;
+    if (claimed.count === 0) {
+      if (await stopped(follow.id)) break;
+      continue;
+    }
     started++;
     try {
       const outcome = await requestTranscript(
@@ -86,6 +108,7 @@ export async function startQueued(follow: Follow): Promise<Started> {
           estimateSeconds: item.durationSeconds,
           skipJobRateLimit: true,
           followId: follow.id,
+          guard: followStillWants(follow.id),
           ...(follow.kind === "podcast" ? { title: item.title, channel: follow.title } : {}),
         },
       );
@@ -105,6 +128,10 @@ export async function startQueued(follow: Follow): Promise<Started> {
         await afterDone(follow, item);
       }
     } catch (error) {
+      if (error instanceof FollowStopped) {
+        await db.followItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "queued" } });
+        return { started: started - 1, allowance: false };
+      }
       const api = asApiError(error);
       if (api instanceof ApiError && api.code === "allowance_exhausted") {
         await db.followItem.updateMany({ where: { id: item.id, status: "running" }, data: { status: "queued" } });
@@ -126,6 +153,12 @@ export async function startQueued(follow: Follow): Promise<Started> {
     }
   }
   return { started, allowance: false };
+}
+
+async function stopped(followId: string): Promise<boolean> {
+  const db = await getDb();
+  const follow = await db.follow.findUnique({ where: { id: followId }, select: { state: true } });
+  return !follow || follow.state === "paused";
 }
 
 /** The follow waits for the next period of the user's allowance, and says so. */

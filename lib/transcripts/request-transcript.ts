@@ -13,6 +13,7 @@ import type { TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 import type { TranscriptRequest, TranscriptResponse } from "@/lib/transcripts/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
 import type { ParsedSource } from "@/lib/sources";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { audioFileTitle } from "@/lib/transcripts/audio-title";
 import { vocabularyKey } from "@/lib/asr/vocabulary";
 import { findAutoTranscript } from "@/lib/transcripts/auto-language";
@@ -34,6 +35,8 @@ export interface RequestOptions {
   askBeforeRecognition?: boolean;
   /** A follow's new item (lib/follows): the job's webhook events name the follow. */
   followId?: string;
+  /** Checked in the transaction that charges, before anything is (start-transcription-job.ts's `guard`). */
+  guard?: (tx: Prisma.TransactionClient) => Promise<void>;
 }
 
 /** The video has captions, only not in the language asked for: what it has instead. */
@@ -176,6 +179,7 @@ async function transcribeAudio(
     skipJobRateLimit: options.skipJobRateLimit,
     ...(request.webhook_url ? { webhookUrl: request.webhook_url } : {}),
     ...(options.followId ? { followId: options.followId } : {}),
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   return { kind: "job", job };
 }

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
 import { limitUser } from "@/lib/http/rate-limits";
@@ -15,6 +16,11 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
   estimateSeconds: number;
   /** Imports apply their own limits (IMPORT_CONCURRENCY) instead of the `job` rate-limit row. */
   skipJobRateLimit?: boolean;
+  /**
+   * Runs first in the transaction that charges: what must still hold for the job to start (a follow not paused
+   * or deleted meanwhile). Throwing rolls everything back; rows it locks stay locked until the charge commits.
+   */
+  guard?: (tx: Prisma.TransactionClient) => Promise<void>;
 };
 
 /**
@@ -26,11 +32,12 @@ type JobRequest = Omit<TranscribeContext, "periodStart" | "audioPath" | "duratio
  * reserves and enqueues, the others then find its job and return it without charging.
  */
 export async function startTranscriptionJob(request: JobRequest): Promise<StartedJob> {
-  const { estimateSeconds, skipJobRateLimit, ...context } = request;
+  const { estimateSeconds, skipJobRateLimit, guard, ...context } = request;
   if (!skipJobRateLimit) await limitUser("job", request.userId); // 429 before anything is reserved
   const db = await getDb();
   return db.$transaction(
     async (tx) => {
+      await guard?.(tx);
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
       // ON CONFLICT DO NOTHING waits for a concurrent insert of the same entry to commit or roll back.
       await tx.transcription.createMany({

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Follow" ADD COLUMN     "pushSeen" TEXT[] DEFAULT ARRAY[]::TEXT[];
