@@ -12,9 +12,16 @@ export function readFeedJob(job: FeedJob): FeedOutcome {
     return { ok: false, reason: "not_a_feed", message: "" };
   try {
     const feed = parseFeed(text);
+    const max = job.maxTextLength;
+    const cut = (s: string) => (max && s.length > max ? s.slice(0, max) : s);
+    const episodes = feed.episodes.slice(0, job.maxEpisodes);
     return {
       ok: true,
-      feed: { ...feed, episodes: feed.episodes.slice(0, job.maxEpisodes) },
+      feed: {
+        ...feed,
+        title: cut(feed.title),
+        episodes: max ? episodes.map((e) => ({ ...e, title: cut(e.title), guid: cut(e.guid) })) : episodes,
+      },
       totalEpisodes: feed.episodes.length,
     };
   } catch (error) {

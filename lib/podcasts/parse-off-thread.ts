@@ -16,6 +16,11 @@ export interface FeedParseSettings {
   memoryMb: number;
   /** Episodes kept of a feed (newest first, as feeds list them); `totalEpisodes` counts them all. */
   maxEpisodes: number;
+  /**
+   * Characters kept of the show's and each episode's title and guid (default: all). What comes back from the
+   * thread is rebuilt on the event loop, so a caller that keeps less asks for less.
+   */
+  maxTextLength?: number;
 }
 
 export const MAX_FEED_EPISODES = 10_000;
@@ -26,6 +31,7 @@ export interface FeedJob {
   bytes: Uint8Array;
   contentType: string | null;
   maxEpisodes: number;
+  maxTextLength?: number;
 }
 
 /** What the worker answers. */
@@ -57,7 +63,13 @@ export async function readFeedOffThread(
   settings: FeedParseSettings,
 ): Promise<ReadFeed> {
   const moved = movable(bytes);
-  const job: FeedJob = { kind: "feed", bytes: moved, contentType, maxEpisodes: settings.maxEpisodes };
+  const job: FeedJob = {
+    kind: "feed",
+    bytes: moved,
+    contentType,
+    maxEpisodes: settings.maxEpisodes,
+    ...(settings.maxTextLength ? { maxTextLength: settings.maxTextLength } : {}),
+  };
   const outcome = await runOffThread<FeedOutcome>(job, settings, tooMuch, [moved.buffer]);
   if (outcome.ok) return { ...outcome.feed, totalEpisodes: outcome.totalEpisodes };
   if (outcome.reason === "not_a_feed")
