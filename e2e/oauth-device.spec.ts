@@ -136,6 +136,15 @@ test.describe("consent page", () => {
     recordSecrets(tokens.access_token, tokens.refresh_token);
     const me = await request.get("/v1/me/api-key", { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status()).toBe(200);
+
+    // Approved now: a later invalid request of this client sends the person back to it by itself.
+    const invalid = new URLSearchParams(authorizeUrl(clientId, challenge, "st-1b").split("?")[1]);
+    invalid.set("scope", "admin");
+    await page.goto(`/oauth/authorize?${invalid}`);
+    await page.waitForURL(`${REDIRECT}**`);
+    const refused = new URL(page.url());
+    expect(refused.searchParams.get("error")).toBe("invalid_scope");
+    expect(refused.searchParams.get("state")).toBe("st-1b");
   });
 
   test("deny sends the browser back with access_denied; an unregistered redirect URI is never followed", async ({
@@ -162,7 +171,8 @@ test.describe("consent page", () => {
     await expect(page.getByText("The redirect URI is not one this app registered.")).toBeVisible();
   });
 
-  test("an invalid request for a registered client and redirect URI goes back to the app with the error and state, before any sign-in", async ({
+  test("an invalid request of a client the person never approved is shown, naming it, with a link back carrying the error and state", async ({
+    page,
     request,
   }) => {
     const clientId = await registeredClient(request);
@@ -175,16 +185,20 @@ test.describe("consent page", () => {
       ["invalid_scope", (q) => q.set("scope", "admin")],
       ["invalid_target", (q) => q.set("resource", "https://evil.example/")],
     ];
-    // The page's own redirect, read without following it (Chromium refuses to follow one to REDIRECT's port 9).
+    // Anyone can register a client with any redirect URI: the browser is never sent there by itself (RFC 9700
+    // 4.11.2), the page names the client and where its link leads.
     for (const [error, change] of variants) {
       const query = new URLSearchParams(valid);
       change(query);
-      const res = await request.get(`/oauth/authorize?${query}`, { maxRedirects: 0 });
-      expect(res.status(), error).toBe(307);
-      const back = new URL(res.headers()["location"]!);
+      await page.goto(`/oauth/authorize?${query}`);
+      expect(new URL(page.url()).pathname, error).toBe("/oauth/authorize");
+      await expect(page.getByTestId("authorize-error-client")).toContainText("E2E Connector");
+      await expect(page.getByTestId("authorize-error-host")).toHaveText("127.0.0.1:9");
+      const back = new URL((await page.getByTestId("authorize-error-back").getAttribute("href"))!);
       expect(back.origin + back.pathname).toBe(REDIRECT);
       expect(back.searchParams.get("error"), error).toBe(error);
       expect(back.searchParams.get("state")).toBe("st-4");
+      expect(back.searchParams.get("iss")).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(back.searchParams.get("code")).toBeNull();
     }
   });

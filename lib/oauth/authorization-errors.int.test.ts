@@ -6,8 +6,9 @@ import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 
 // Errors of the authorization endpoint as the clients waiting at their redirect URI read them (RFC 6749
 // 4.1.2.1 with RFC 9207's `iss`): openid-client and oauth4webapi validate the issuer and the state of the
-// redirect and then raise the error. The consent page redirects to checkAuthorizationRequest's `redirectTo`
-// (e2e/oauth-device.spec.ts follows it in a browser); the decision endpoint answers its own redirect.
+// redirect and then raise the error. The consent page sends the browser to checkAuthorizationRequest's
+// `redirectTo` by itself only for a client the signed-in user approved before (errorRedirectFor), else shows it as
+// a link (e2e/oauth-device.spec.ts reads both in a browser); the decision endpoint answers its own redirect.
 
 const REDIRECT = "http://127.0.0.1:8978/callback";
 const insecure = { execute: [client.allowInsecureRequests], algorithm: "oauth2" as const };
@@ -22,6 +23,8 @@ beforeAll(async () => {
       GET: lazy(() => import("@/app/.well-known/oauth-authorization-server/route"), "GET"),
     },
     "/oauth/register": { POST: lazy(() => import("@/app/oauth/register/route"), "POST") },
+    "/oauth/token": { POST: lazy(() => import("@/app/oauth/token/route"), "POST") },
+    "/oauth/revoke": { POST: lazy(() => import("@/app/oauth/revoke/route"), "POST") },
     "/v1/oauth/authorize": { POST: lazy(() => import("@/app/v1/oauth/authorize/route"), "POST") },
     "/v1/device/code": { POST: lazy(() => import("@/app/v1/device/code/route"), "POST") },
   });
@@ -166,6 +169,99 @@ describe("the authorization endpoint's errors", () => {
     const unknown = await decide({ redirect_uri: "https://evil.example/cb" });
     expect(unknown.res.status).toBe(400);
     expect(await unknown.res.json()).toMatchObject({ code: "invalid_redirect_uri" });
+  });
+});
+
+describe("who is sent back by itself", () => {
+  /** openid-client's connector, registered by anyone with a redirect URI of its choosing. */
+  async function registered(redirect: string, name: string) {
+    return client.dynamicClientRegistration(
+      new URL(server.url),
+      { redirect_uris: [redirect], client_name: name, token_endpoint_auth_method: "none" },
+      client.None(),
+      insecure,
+    );
+  }
+
+  /** An authorization request of `of` that fails (an unknown scope), checked as the consent page checks it. */
+  async function failing(of: client.Configuration, redirect: string, state: string) {
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(of, {
+      redirect_uri: redirect,
+      scope: "admin",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    });
+    return check(url.searchParams);
+  }
+
+  it("a client nobody approved (anyone can register one) is never redirected to: its page names it and links back", async () => {
+    const { errorRedirectFor } = await import("@/lib/oauth/authorization-request");
+    const evil = await registered("https://evil.example/landing", "Evil landing");
+    const user = await createCaller(ctx.db);
+    const state = client.randomState();
+    const checked = await failing(evil, "https://evil.example/landing", state);
+    expect(checked).toMatchObject({
+      ok: false,
+      error: "invalid_scope",
+      client: { name: "Evil landing", redirectHost: "evil.example" },
+    });
+    // Signed out, or signed in without ever approving it: not sent there.
+    expect(await errorRedirectFor(checked, null)).toBeNull();
+    expect(await errorRedirectFor(checked, user.userId)).toBeNull();
+    // The link the page shows carries what the waiting client needs, as oauth4webapi reads it.
+    const link = new URL(checked.ok ? "" : checked.redirectTo!);
+    expect(link.origin + link.pathname).toBe("https://evil.example/landing");
+    const as = await oauth.processDiscoveryResponse(
+      new URL(server.url),
+      await oauth.discoveryRequest(new URL(server.url), { algorithm: "oauth2", [oauth.allowInsecureRequests]: true }),
+    );
+    expect(() => oauth.validateAuthResponse(as, { client_id: evil.clientMetadata().client_id }, link, state)).toThrow(
+      expect.objectContaining({ error: "invalid_scope" }),
+    );
+  });
+
+  it("a client this user approved is sent the error by itself, until the user disconnects it", async () => {
+    const { errorRedirectFor } = await import("@/lib/oauth/authorization-request");
+    const redirect = "http://127.0.0.1:8979/callback";
+    const trusted = await registered(redirect, "Trusted connector");
+    const user = await createCaller(ctx.db);
+    const stranger = await createCaller(ctx.db);
+
+    // The user approves it once, and openid-client takes its tokens.
+    const state = client.randomState();
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(trusted, {
+      redirect_uri: redirect,
+      scope: "api",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    });
+    const decided = await fetch(new URL("/v1/oauth/authorize", server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", ...user.headers },
+      body: JSON.stringify({ ...Object.fromEntries(url.searchParams), decision: "approve" }),
+    });
+    expect(decided.status).toBe(200);
+    const callback = new URL(((await decided.json()) as { redirect_to: string }).redirect_to);
+    client.allowInsecureRequests(trusted);
+    const tokens = await client.authorizationCodeGrant(trusted, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+
+    const errorState = client.randomState();
+    const checked = await failing(trusted, redirect, errorState);
+    const automatic = await errorRedirectFor(checked, user.userId);
+    expect(automatic).not.toBeNull();
+    expect(new URL(automatic!).searchParams.get("state")).toBe(errorState);
+    // Another user, who never approved it, is not sent there.
+    expect(await errorRedirectFor(checked, stranger.userId)).toBeNull();
+    // Disconnected (its refresh token revoked, which ends the grant): no longer sent there by itself.
+    await client.tokenRevocation(trusted, tokens.refresh_token!);
+    expect(await errorRedirectFor(checked, user.userId)).toBeNull();
   });
 });
 

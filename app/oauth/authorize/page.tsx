@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { checkAuthorizationRequest } from "@/lib/oauth/authorization-request";
+import { auth } from "@/lib/auth/nextauth";
+import { checkAuthorizationRequest, errorRedirectFor } from "@/lib/oauth/authorization-request";
 import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 import { pagePath, requireSignedIn } from "@/lib/oauth/sign-in-gate";
 import { ConsentDecision } from "@/components/oauth/decision-buttons";
 import { SiteHeader } from "@/components/site/site-header";
+import { ClientError } from "@/app/oauth/authorize/client-error";
 
 export const metadata: Metadata = { title: "Allow access" };
 export const dynamic = "force-dynamic";
@@ -22,8 +24,9 @@ const QUERY = [
 
 // The authorization endpoint (RFC 6749 4.1.1) as a consent page: signed out, sign in and come back.
 // An unknown client or redirect URI is shown here; anything else wrong with the request (response_type,
-// PKCE, scope, resource) goes straight back to the client's registered redirect URI (RFC 6749 4.1.2.1),
-// before any sign-in, since the client is waiting there (lib/oauth/authorization-request.ts).
+// PKCE, scope, resource) goes back to the client's registered redirect URI (RFC 6749 4.1.2.1): by itself for a
+// client the signed-in person approved before, else by a link on a page that names the client and where the link
+// leads (lib/oauth/authorization-request.ts, docs/decisions/0003).
 export default async function ConsentPage({
   searchParams,
 }: {
@@ -32,7 +35,18 @@ export default async function ConsentPage({
   const params = await searchParams;
   const one = (name: string) => (typeof params[name] === "string" ? (params[name] as string) : null);
   const checked = await checkAuthorizationRequest(Object.fromEntries(QUERY.map((name) => [name, one(name)])));
-  if (!checked.ok && checked.redirectTo) redirect(checked.redirectTo);
+  if (!checked.ok && checked.redirectTo && checked.client) {
+    const automatic = await errorRedirectFor(checked, (await auth())?.user?.id ?? null);
+    if (automatic) redirect(automatic);
+    return (
+      <ClientError
+        client={checked.client}
+        error={checked.error}
+        description={checked.description}
+        redirectTo={checked.redirectTo}
+      />
+    );
+  }
   const user = await requireSignedIn(pagePath("/oauth/authorize", params));
   if (!checked.ok) {
     return (
