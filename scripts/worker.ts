@@ -5,6 +5,7 @@
 // second signal exits at once (leases then expire and are recovered).
 //
 //   npm run worker -- [--concurrency JOB_CONCURRENCY] [--lease-ms JOB_LEASE_MS] [--poll-ms 5000]
+import "./supported-node.mjs";
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";

@@ -14,6 +14,7 @@ import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
 import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
+import { peerIsLoopback } from "@/lib/http/client-address";
 import { log } from "@/lib/observability/logger";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
@@ -92,6 +93,12 @@ function buildProvider(id: string, db: Db): Provider {
               .toLowerCase(),
           );
           if (!email.success) return null;
+          // On by default (not asked for with AUTH_DEV_LOGIN), it is for this machine only: a connection from
+          // elsewhere (as the socket says; forwarding headers are the client's to write) is refused.
+          if (settings.AUTH_DEV_LOGIN === undefined && request && peerIsLoopback(request.headers) === false) {
+            log.warn("development login refused: the connection is not from this machine");
+            return null;
+          }
           await guardSignIn("signIn", request, email.data);
           const user = await db.user.upsert({
             where: { email: email.data },

@@ -3,6 +3,7 @@ import {
   canonicalAddress,
   clientAddress,
   peerHeaderName,
+  peerIsLoopback,
   stampPeerAddress,
   UNTRUSTED_CLIENT,
 } from "@/lib/http/client-address";
@@ -87,5 +88,25 @@ describe("canonicalAddress", () => {
     ["", null],
   ])("%s → %s", (input, expected) => {
     expect(canonicalAddress(input)).toBe(expected);
+  });
+});
+
+describe("peerIsLoopback", () => {
+  const peer = (remoteAddress?: string, extra: Record<string, string> = {}) => {
+    const request = { headers: { ...extra } as Record<string, string | undefined>, socket: { remoteAddress } };
+    stampPeerAddress(request);
+    return new Headers(request.headers as Record<string, string>);
+  };
+
+  it("says what the socket was, never what a forwarding header claims", () => {
+    expect(peerIsLoopback(peer("127.0.0.1"))).toBe(true);
+    expect(peerIsLoopback(peer("::1"))).toBe(true);
+    expect(peerIsLoopback(peer("::ffff:127.0.0.1"))).toBe(true);
+    expect(peerIsLoopback(peer("192.168.1.20", { "x-forwarded-for": "127.0.0.1" }))).toBe(false);
+    expect(peerIsLoopback(peer("::ffff:10.0.0.2"))).toBe(false);
+  });
+
+  it("knows nothing where the request guard did not run", () => {
+    expect(peerIsLoopback(new Headers({ "x-forwarded-for": "127.0.0.1" }))).toBeNull();
   });
 });

@@ -37,6 +37,17 @@ export function stampPeerAddress(request: {
   if (peer) request.headers[peerHeaderName()] = peer;
 }
 
+/**
+ * Whether the request came over a loopback connection, as the request guard saw its socket: true or false, or
+ * null where the guard did not run (nothing reliable to say; X-Forwarded-For is the client's to write).
+ */
+export function peerIsLoopback(headers: Pick<Headers, "get">): boolean | null {
+  const peer = headers.get(peerHeaderName());
+  if (!peer) return null;
+  const host = peer.replace(/^\[(.*)\]$/, "$1");
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === "loopback";
+}
+
 /** What clientAddress reads of a request's headers (a WHATWG Headers, or the request guard's view of Node's). */
 export type HeaderReader = Pick<Headers, "get">;
 

@@ -1,0 +1,5 @@
+export declare const SUPPORTED_NODE: string;
+export declare function supportedNode(version: string): boolean;
+export declare function nodeVersionProblem(version: string): string | null;
+export declare function isLoopbackHost(hostname: string): boolean;
+export declare function listenHost(vars: Record<string, string | undefined>): string | null;

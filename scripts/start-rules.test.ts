@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
+import { isLoopbackHost, listenHost, nodeVersionProblem, supportedNode } from "./start-rules.mjs";
+
+// What `npm start` decides before Next.js loads (scripts/start.mjs): the Node.js version, and the address.
+
+describe("the Node.js check", () => {
+  it("allows package.json's engines (^22.12 || >=24) and nothing else", () => {
+    for (const version of ["22.12.0", "v22.21.1", "24.0.0", "25.2.1"])
+      expect(supportedNode(version), version).toBe(true);
+    for (const version of ["20.20.2", "v20.9.0", "22.11.0", "23.11.1", "18.20.8"])
+      expect(supportedNode(version), version).toBe(false);
+  });
+
+  it("stops with a sentence naming the supported versions and the one running", () => {
+    expect(nodeVersionProblem("22.12.0")).toBeNull();
+    const said = nodeVersionProblem("v20.20.2")!;
+    expect(said).toContain("Node.js 22 (22.12 or newer) or 24");
+    expect(said).toContain("this is Node.js 20.20.2");
+  });
+});
+
+describe("the address npm start listens on", () => {
+  it("is loopback while the development login is on at a loopback APP_URL", () => {
+    expect(listenHost({})).toBe("127.0.0.1");
+    expect(listenHost({ PORT: "4000", DATABASE_URL: "" })).toBe("127.0.0.1");
+    expect(listenHost({ APP_URL: "http://127.0.0.1:3000" })).toBe("127.0.0.1");
+    expect(listenHost({ APP_URL: "http://[::1]:3000" })).toBe("::1");
+    expect(
+      listenHost({ APP_URL: "http://localhost:3000", AUTH_DEV_LOGIN: "true", DATABASE_URL: "postgres://x/y" }),
+    ).toBe("127.0.0.1");
+  });
+
+  it("is every interface (Next.js's default) without the development login, or at a non-loopback APP_URL", () => {
+    expect(listenHost({ DATABASE_URL: "postgres://db/verbatim" })).toBeNull();
+    expect(listenHost({ AUTH_DEV_LOGIN: "false" })).toBeNull();
+    expect(listenHost({ APP_URL: "https://verbatim.example.com" })).toBeNull();
+    expect(listenHost({ APP_URL: "http://192.168.1.20:3000", AUTH_DEV_LOGIN: "true" })).toBeNull();
+  });
+
+  it("is HOSTNAME whenever it is set", () => {
+    expect(listenHost({ HOSTNAME: "0.0.0.0" })).toBe("0.0.0.0");
+    expect(listenHost({ HOSTNAME: "::", DATABASE_URL: "postgres://db/verbatim" })).toBe("::");
+    expect(listenHost({ HOSTNAME: "" })).toBe("127.0.0.1");
+  });
+
+  it("follows lib/env's rules for the development login and a loopback address", () => {
+    const cases: Record<string, string>[] = [
+      {},
+      { APP_URL: "http://127.9.9.9:3000" },
+      { APP_URL: "http://[::ffff:127.0.0.1]:3000" },
+      { APP_URL: "http://[::ffff:10.0.0.1]:3000" },
+      { APP_URL: "http://10.0.0.1:3000" },
+      { APP_URL: "http://localhost.example.com" },
+      { DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32) },
+      { DATABASE_URL: "postgres://db/v", AUTH_SECRET: "s".repeat(32), AUTH_DEV_LOGIN: "yes" },
+      { AUTH_DEV_LOGIN: "off" },
+      { AUTH_DEV_LOGIN: "" },
+    ];
+    for (const vars of cases) {
+      const settings = parseEnv(vars);
+      const loopback = isLoopbackHost(new URL(settings.APP_URL).hostname);
+      expect(listenHost(vars) !== null, JSON.stringify(vars)).toBe(settings.devLogin && loopback);
+    }
+  });
+});

@@ -1,0 +1,46 @@
+// `npm start` (`next start`) and `npm run dev` (`next dev`), with two decisions first, in this order:
+// 1. Node.js is one package.json's engines allows, or it stops with a sentence saying which (Next.js itself would
+//    print "Ready" on Node 20 and then fail with a TypeError).
+// 2. The address to listen on (start-rules.mjs's listenHost): loopback while the development login is on at a
+//    loopback APP_URL, unless HOSTNAME or `-H` says otherwise. The settings are read as Next.js reads them
+//    (the environment first, then .env files), without changing the environment Next.js then loads.
+// Next.js's CLI then runs in this process (no second Node.js start).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { listenHost, nodeVersionProblem } from "./start-rules.mjs";
+
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  console.error(problem);
+  process.exit(1);
+}
+
+const [command = "start", ...args] = process.argv.slice(2);
+const dev = command === "dev";
+
+/** The settings as Next.js will see them: the environment, then the .env files it loads, in its order. */
+async function settings() {
+  const { parseEnv } = await import("node:util");
+  const mode = process.env.NODE_ENV === "test" ? "test" : dev ? "development" : "production";
+  const files = [`.env.${mode}.local`, mode !== "test" && ".env.local", `.env.${mode}`, ".env"].filter(Boolean);
+  const vars = {};
+  for (const file of files) {
+    let text;
+    try {
+      text = readFileSync(path.join(process.cwd(), file), "utf8");
+    } catch {
+      continue;
+    }
+    for (const [key, value] of Object.entries(parseEnv(text))) vars[key] ??= value;
+  }
+  return { ...vars, ...process.env };
+}
+
+const hostGiven = args.some((arg) => arg === "-H" || arg.startsWith("--hostname") || /^-H./.test(arg));
+const host = hostGiven ? null : listenHost(await settings());
+if (host && !process.env.HOSTNAME)
+  console.log(
+    `[verbatim] Listening on ${host} only: the development login is on, so anyone who reached this server could sign in as anyone. Set HOSTNAME (or -H), or a non-loopback APP_URL without the development login, to listen on the network.`,
+  );
+process.argv = [process.argv[0], "next", dev ? "dev" : "start", ...(host ? ["-H", host] : []), ...args];
+await import("next/dist/bin/next");
