@@ -94,7 +94,37 @@ export function errorResponse(error: ApiError): NextResponse {
 }
 
 /** Anything unexpected: logged with its stack, answered without it (a database outage: 503, logged in one line). */
+/** Node's error for a request whose client went away mid-body ("aborted"), also as the cause of a stream's error. */
+function isClientAbort(error: unknown): boolean {
+  for (let at = error, depth = 0; at instanceof Error && depth < 4; at = at.cause, depth++) {
+    const code = (at as NodeJS.ErrnoException).code;
+    if ((code === "ECONNRESET" && at.message === "aborted") || code === "ERR_STREAM_PREMATURE_CLOSE") return true;
+  }
+  return false;
+}
+
+/**
+ * The failure as the client's doing, or null: an ApiError under 500 (a body that ended early, or any other refusal
+ * that reached a catch-all), or a request body cut off by the client's connection (400 body_interrupted).
+ */
+export function clientFault(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error.status < 500 ? error : null;
+  if (isClientAbort(error))
+    return new ApiError("body_interrupted", "The request body ended early. Send the request again.");
+  return null;
+}
+
+/** A client's mistake in the log: one warn line with its code, no stack (nothing on our side to look into). */
+export function logClientFault(fault: ApiError, context: string): void {
+  log.warn({ operation: context, code: fault.code, status: fault.status }, `request refused: ${fault.detail}`);
+}
+
 export function internalErrorResponse(error: unknown, context: string): NextResponse {
+  const fault = clientFault(error);
+  if (fault) {
+    logClientFault(fault, context);
+    return errorResponse(fault);
+  }
   if (isDatabaseUnavailable(error)) {
     log.warn(
       {

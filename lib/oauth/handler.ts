@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { core, ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
-import { ApiError, internalErrorResponse } from "@/lib/http/errors";
+import { ApiError, clientFault, internalErrorResponse, logClientFault } from "@/lib/http/errors";
 import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { readBodyBytes } from "@/lib/http/body";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "@/lib/oauth/errors";
@@ -48,6 +48,13 @@ export function withOAuth<E extends Endpoint>(
       );
     } catch (error) {
       if (error instanceof OAuthError) return withRateLimitHeaders(oauthErrorResponse(error), limit);
+      // The client's doing (its body ended early): answered in the RFCs' shape, logged as a warning.
+      const fault = clientFault(error);
+      if (fault) {
+        logClientFault(fault, `${endpoint.method} ${endpoint.path}`);
+        const status = fault.status === 401 ? 400 : fault.status;
+        return withRateLimitHeaders(oauthErrorResponse(new OAuthError("invalid_request", fault.detail, status)), limit);
+      }
       return internalErrorResponse(error, `${endpoint.method} ${endpoint.path}`);
     }
   };
