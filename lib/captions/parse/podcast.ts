@@ -54,7 +54,10 @@ export function withSpeaker(cue: Cue, raw: string): Cue {
 export function parsePodcastHtml(body: string): Cue[] {
   const marks = [...body.matchAll(TIME)];
   if (marks.length === 0) throw new CaptionParseError("The HTML transcript has no <time> marks.");
-  const starts = marks.map((m) => m[1]!.split(":").reduce((total, n) => total * 60 + Number(n), 0));
+  // To the millisecond, as the times are written (`1:02.500`): no float noise from the sum.
+  const starts = marks.map(
+    (m) => Math.round(m[1]!.split(":").reduce((total, n) => total * 60 + Number(n), 0) * 1000) / 1000,
+  );
   const cites = [...body.matchAll(CITE)];
   let cite = -1; // the last <cite> before this <time>
   const cues: Cue[] = [];

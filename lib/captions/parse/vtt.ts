@@ -45,12 +45,27 @@ export interface VttDocument {
 
 const TIMING = /^\s*(\S+)\s*-->\s*(\S+)/;
 
+/** Seconds alone, `7.380` or `59,1`: how some publishers (Podnews) write a time under a minute. */
+const SECONDS_ONLY = /^(\d{1,6})(?:[.,](\d{1,3}))?$/;
+
+/**
+ * A cue time: the format's `[hh:]mm:ss.ttt`, or seconds alone. WebVTT requires the minutes, and browsers,
+ * ffmpeg and the `subtitle` and `webvtt-parser` packages drop such a cue; real podcast files write them
+ * (`0.860 --> 7.380`), and a timing line is unambiguous, so they are read rather than losing those words.
+ */
+function parseCueTimeMs(stamp: string): number | null {
+  const clock = parseClockMs(stamp);
+  if (clock !== null) return clock;
+  const m = SECONDS_ONLY.exec(stamp.trim());
+  return m ? Number(m[1]) * 1000 + Number((m[2] ?? "0").padEnd(3, "0")) : null;
+}
+
 /** The start and end of a timing line, or null when it is not one. */
 export function parseTimingLine(line: string): { startMs: number; endMs: number } | null {
   const m = TIMING.exec(line);
   if (!m) return null;
-  const startMs = parseClockMs(m[1] as string);
-  const endMs = parseClockMs(m[2] as string);
+  const startMs = parseCueTimeMs(m[1] as string);
+  const endMs = parseCueTimeMs(m[2] as string);
   return startMs === null || endMs === null ? null : { startMs, endMs };
 }
 
