@@ -9,7 +9,7 @@
 import { endsSentence } from "@/lib/formats/paragraphs";
 
 import { replaceElements } from "./elements";
-import { type Cue, CaptionParseError, cleanText } from "./text";
+import { type Cue, CaptionParseError, type Dropped, cleanText, countDropped } from "./text";
 
 const MAX_SEGMENTS = 500_000;
 
@@ -61,7 +61,7 @@ function wordTurns(cues: Cue[]): Cue[] {
   return turns;
 }
 
-export function parsePodcastJson(body: string): Cue[] {
+export function parsePodcastJson(body: string, dropped?: Dropped): Cue[] {
   let doc: unknown;
   try {
     doc = JSON.parse(body);
@@ -82,8 +82,10 @@ export function parsePodcastJson(body: string): Cue[] {
     } = raw as { startTime?: unknown; endTime?: unknown; body?: unknown; speaker?: unknown };
     const start = Number(startTime);
     const end = Number(endTime);
-    if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start)
+    if (typeof text !== "string" || !Number.isFinite(start) || !Number.isFinite(end) || start < 0 || end < start) {
+      if (typeof text === "string" && text.trim() !== "") countDropped(dropped, text);
       continue;
+    }
     const clean = cleanText(text);
     if (clean !== "") cues.push(withSpeaker({ start, end, text: clean }, typeof speaker === "string" ? speaker : ""));
   }

@@ -37,3 +37,33 @@ describe("WebVTT with seconds-only times", () => {
     expect(cues.map((c) => c.text)).toEqual(["kept"]);
   });
 });
+
+describe("what a file loses in reading is counted", () => {
+  it("counts a WebVTT or SRT cue under a timing line that is no time, with its words", () => {
+    const dropped = { cues: 0, words: 0 };
+    const vtt = "WEBVTT\n\n1.0 --> 2.0\nkept here\n\n1:2:3 --> 4\n<v Ann>three lost words\n\nx --> y\n\n";
+    expect(parseCaptions(vtt, "vtt", dropped).map((c) => c.text)).toEqual(["kept here"]);
+    expect(dropped).toEqual({ cues: 1, words: 3 });
+
+    const srtDropped = { cues: 0, words: 0 };
+    parseCaptions("1\n00:00:01,000 --> 00:00:02,000\nkept\n\n2\n00:00:90 --> soon\nlost one\n", "srt", srtDropped);
+    expect(srtDropped).toEqual({ cues: 1, words: 2 });
+  });
+
+  it("counts a Podcasting 2.0 JSON segment without usable times; nothing for a file read whole", () => {
+    const dropped = { cues: 0, words: 0 };
+    const body = JSON.stringify({
+      segments: [
+        { startTime: 0, endTime: 1, body: "Hello there." },
+        { startTime: "soon", endTime: 2, body: "Lost words here." },
+        { startTime: 3, endTime: 2, body: "Backwards." },
+      ],
+    });
+    parseCaptions(body, "podcast-json", dropped);
+    expect(dropped).toEqual({ cues: 2, words: 4 });
+
+    const whole = { cues: 0, words: 0 };
+    parseCaptions("WEBVTT\n\n0.860 --> 7.380\nAll here.\n", "vtt", whole);
+    expect(whole).toEqual({ cues: 0, words: 0 });
+  });
+});

@@ -30,7 +30,9 @@ import {
   type Cue,
   type TimedPiece,
   cleanText,
+  countDropped,
   cueAt,
+  type Dropped,
   parseClockMs,
   stripBom,
   timedWords,
@@ -99,6 +101,7 @@ export function readCues(
   textOf: (lines: string[]) => string,
   wordsOf?: (lines: string[], startMs: number, endMs: number) => Word[],
   split?: (lines: string[], startMs: number, endMs: number, cue: Cue) => Cue[],
+  dropped?: Dropped,
 ): Cue[] {
   const cues: Cue[] = [];
   let i = from;
@@ -110,8 +113,10 @@ export function readCues(
     const text: string[] = [];
     while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->"))
       text.push(lines[i++] as string);
-    // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
-    if (timing) {
+    // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped, and counted.
+    if (!timing) {
+      if (text.some((l) => l.trim() !== "")) countDropped(dropped, text.join(" "));
+    } else {
       const words = wordsOf?.(text, timing.startMs, timing.endMs);
       const cue = cueAt(timing.startMs, timing.endMs, textOf(text), false, words);
       if (split) cues.push(...split(text, timing.startMs, timing.endMs, cue));
@@ -146,7 +151,7 @@ export function vttWords(rows: readonly string[], startMs: number, endMs: number
   return timedWords(pieces, endMs);
 }
 
-export function parseVttDocument(body: string): VttDocument {
+export function parseVttDocument(body: string, dropped?: Dropped): VttDocument {
   const lines = splitLines(body);
   if (!/^WEBVTT(?:[ \t]|$)/.test(lines[0] ?? "")) throw new CaptionParseError("The caption track is not WebVTT.");
   let timestampMap: VttDocument["timestampMap"] = null;
@@ -163,10 +168,11 @@ export function parseVttDocument(body: string): VttDocument {
     (text) => cleanText(text.join("\n")),
     vttWords,
     voiceCues,
+    dropped,
   );
   return { cues, timestampMap };
 }
 
-export function parseVtt(body: string): Cue[] {
-  return parseVttDocument(body).cues;
+export function parseVtt(body: string, dropped?: Dropped): Cue[] {
+  return parseVttDocument(body, dropped).cues;
 }
