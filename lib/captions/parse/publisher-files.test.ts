@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 import { describe, expect, it } from "vitest";
 
 import { parseCaptions } from "./index";
@@ -30,6 +32,19 @@ describe("WebVTT with seconds-only times", () => {
       [59.12, 62.5, "James Cridland"],
       [62.5, 65, "Sam Sethi"],
     ]);
+  });
+
+  it("reads a clock whose seconds run past 59 (a real podcast SRT's `00:00:90,740`) by arithmetic", () => {
+    // AntennaPod's test SRT (test/fixtures/feeds/README.md): 3 cues, 16 words, read whole.
+    const body = readFileSync("test/fixtures/feeds/antennapod-speakers.srt", "utf8");
+    const dropped = { cues: 0, words: 0 };
+    const cues = parseCaptions(body, "podcast-srt", dropped);
+    expect(cues.map(({ start, end, speaker }) => [start, end, speaker])).toEqual([
+      [0, 50.73, "John Doe"],
+      [90.74, 91.6, "John Doe"],
+      [91.73, 93.6, "John Doe"],
+    ]);
+    expect(dropped).toEqual({ cues: 0, words: 0 });
   });
 
   it("still drops a timing line that is no time at all", () => {

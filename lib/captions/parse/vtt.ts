@@ -49,17 +49,25 @@ const TIMING = /^\s*(\S+)\s*-->\s*(\S+)/;
 
 /** Seconds alone, `7.380` or `59,1`: how some publishers (Podnews) write a time under a minute. */
 const SECONDS_ONLY = /^(\d{1,6})(?:[.,](\d{1,3}))?$/;
+/** A clock whose minutes or seconds run past 59 (`00:00:90,740`, a podcast's SRT): read by arithmetic. */
+const OVERFLOWING_CLOCK = /^(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})$/;
 
 /**
- * A cue time: the format's `[hh:]mm:ss.ttt`, or seconds alone. WebVTT requires the minutes, and browsers,
- * ffmpeg and the `subtitle` and `webvtt-parser` packages drop such a cue; real podcast files write them
- * (`0.860 --> 7.380`), and a timing line is unambiguous, so they are read rather than losing those words.
+ * A cue time: the format's `[hh:]mm:ss.ttt`, seconds alone, or a clock whose seconds run past 59. The formats
+ * forbid the last two, and browsers, ffmpeg and the `subtitle` and `webvtt-parser` packages drop such a cue;
+ * real podcast files write them (`0.860 --> 7.380`; `00:00:90,740 --> 00:00:91,600` between cues at 0:50 and
+ * 1:31), and a timing line leaves no doubt what they mean, so they are read rather than losing those words.
  */
 function parseCueTimeMs(stamp: string): number | null {
   const clock = parseClockMs(stamp);
   if (clock !== null) return clock;
-  const m = SECONDS_ONLY.exec(stamp.trim());
-  return m ? Number(m[1]) * 1000 + Number((m[2] ?? "0").padEnd(3, "0")) : null;
+  const trimmed = stamp.trim();
+  const seconds = SECONDS_ONLY.exec(trimmed);
+  if (seconds) return Number(seconds[1]) * 1000 + Number((seconds[2] ?? "0").padEnd(3, "0"));
+  const over = OVERFLOWING_CLOCK.exec(trimmed);
+  if (!over) return null;
+  const [, h, m, sec, frac] = over;
+  return ((Number(h ?? 0) * 60 + Number(m)) * 60 + Number(sec)) * 1000 + Number(frac!.padEnd(3, "0"));
 }
 
 /** The start and end of a timing line, or null when it is not one. */
