@@ -44,6 +44,9 @@ describe("bestTranscript", () => {
     expect(bestTranscript([t("text/plain"), t("text/vtt")])?.type).toBe("text/vtt");
     expect(bestTranscript([t("text/plain")])?.type).toBe("text/plain");
     expect(bestTranscript([t("application/pdf")])).toBeNull();
+    // A Markdown transcript is a text one (its **Name:** labels are read as names).
+    expect(bestTranscript([t("text/markdown")])?.type).toBe("text/markdown");
+    expect(bestTranscript([t("text/markdown"), t("application/x-subrip")])?.type).toBe("application/x-subrip");
   });
 });
 

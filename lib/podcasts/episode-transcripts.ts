@@ -33,7 +33,8 @@ function formatOf(type: string): { format: CaptionFormat; rank: number } | null 
   return index < 0 ? null : { format: FORMATS[index]![1], rank: index };
 }
 
-const PLAIN_TEXT = /^text\/plain$/;
+/** A text transcript: plain, or Markdown (`**Name:**` labels; read as text, lib/captions/parse/text-turns.ts). */
+const PLAIN_TEXT = /^text\/(plain|markdown|x-markdown)$/;
 
 /** The episode's best timed transcript, else its text/plain one, or null. */
 export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTranscript | null {
