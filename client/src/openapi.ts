@@ -1708,7 +1708,7 @@ export interface components {
             guid: string;
             /** @description The speech-recognition job (GET /v1/jobs/{job_id}) while it runs and after; null when none was needed */
             job_id: string | null;
-            /** @description Why the item failed or was skipped */
+            /** @description Why the item failed or was skipped; on a done item, what the publisher's own transcript file lost in reading (the transcript's source_note) */
             note: string | null;
             /** @description Listing order: 0 is the source's first item */
             position: number;
@@ -1881,6 +1881,8 @@ export interface components {
             slug: string;
             /** @enum {string} */
             source: "captions" | "asr";
+            /** @description present when the source's own file lost something in reading (a podcast publisher's passages whose times could not be read), in a sentence; absent when it was read whole */
+            source_note?: string;
             /** @description when the video or episode itself was published (ISO 8601), when the platform says */
             source_published_at: string | null;
             /** @description The source link; null for uploaded files */
@@ -2103,6 +2105,8 @@ export interface components {
             served_by: string | null;
             /** @enum {string} */
             source: "captions" | "asr";
+            /** @description present when the source's own file lost something in reading (a podcast publisher's passages whose times could not be read), in a sentence; absent when it was read whole */
+            source_note?: string;
             /** @description when the video or episode itself was published (ISO 8601), when the platform says */
             source_published_at: string | null;
             source_url: string;

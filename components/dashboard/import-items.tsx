@@ -147,7 +147,7 @@ function Item({ item, batchId }: { item: ImportItemOut; batchId: string }) {
           {retry.error.message}
         </p>
       ) : null}
-      {item.note && (item.status === "failed" || item.status === "skipped") ? (
+      {item.note && (item.status === "failed" || item.status === "skipped" || item.status === "done") ? (
         <p
           className={`text-xs ${item.status === "failed" ? "text-red-800" : "text-stone-500"}`}
           data-testid="import-item-note"

@@ -1,4 +1,4 @@
-import { CaptionParseError } from "@/lib/captions/parse";
+import { CaptionParseError, type Dropped } from "@/lib/captions/parse";
 import type { CaptionAnswer, CaptionJob, TrackBounds } from "@/lib/captions/caption-job";
 import { movable, runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import type { Segment } from "@/lib/formats/types";
@@ -31,6 +31,17 @@ export async function parseCaptionsOffThread(
   settings: OffThreadSettings = SETTINGS,
   bounds?: TrackBounds,
 ): Promise<Segment[]> {
+  return (await parseCaptionsOffThreadCounted(body, format, track, settings, bounds)).segments;
+}
+
+/** parseCaptionsOffThread, with what the file held that could not be read (`dropped`, absent when nothing). */
+export async function parseCaptionsOffThreadCounted(
+  body: CaptionJob["body"],
+  format: CaptionJob["format"],
+  track: CaptionJob["track"],
+  settings: OffThreadSettings = SETTINGS,
+  bounds?: TrackBounds,
+): Promise<{ segments: Segment[]; dropped?: Dropped }> {
   const transfer: ArrayBuffer[] = [];
   const move = (file: string | Uint8Array) => {
     if (typeof file === "string") return file;
@@ -41,6 +52,9 @@ export async function parseCaptionsOffThread(
   const files = Array.isArray(body) ? body.map(move) : move(body);
   const job: CaptionJob = { kind: "captions", body: files, format, track, ...(bounds ? { bounds } : {}) };
   const outcome = await runOffThread<CaptionAnswer>(job, settings, tooMuch, transfer);
-  if (outcome.ok) return JSON.parse(outcome.json) as Segment[];
+  if (outcome.ok) {
+    const segments = JSON.parse(outcome.json) as Segment[];
+    return outcome.dropped ? { segments, dropped: outcome.dropped } : { segments };
+  }
   throw outcome.tooLarge ? new CaptionTrackTooLarge(outcome.message) : new CaptionParseError(outcome.message);
 }

@@ -121,7 +121,7 @@ export async function startQueued(follow: Follow): Promise<Started> {
       }
       const done = await db.followItem.updateMany({
         where: { id: item.id, status: "running" },
-        data: { status: "done", transcriptId: outcome.transcript.id },
+        data: { status: "done", transcriptId: outcome.transcript.id, note: outcome.transcript.source_note ?? null },
       });
       if (done.count > 0) {
         await emitItemEvent(follow, item, { transcriptId: outcome.transcript.id, transcript: outcome.transcript });

@@ -36,9 +36,9 @@ describe("renderPodcastHtml", () => {
         "<body>",
         "<time>0:00</time>",
         "<p>We have an update planned.</p>",
-        "<time>0:09</time>",
+        "<time>0:09.500</time>",
         "<p>You're triggering Tom right now.</p>",
-        "<time>1:02:03</time>",
+        "<time>1:02:03.400</time>",
         "<p>An hour in.</p>",
         "</body>",
         "</html>",
@@ -95,7 +95,8 @@ describe("renderPodcastHtml", () => {
         cues.map((c) => c.text),
         f.file,
       ).toEqual(normalized.map((s) => s.text));
-      expect(cues.map((c) => c.start)).toEqual(normalized.map((s) => Math.floor(s.start)));
+      // Each line's start to the millisecond: lines within one second no longer share a start.
+      expect(cues.map((c) => c.start)).toEqual(normalized.map((s) => Math.round(s.start * 1000) / 1000));
     }
   });
 });

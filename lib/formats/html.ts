@@ -8,19 +8,25 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ESCAPES[c]!);
 }
 
-/** `m:ss` below an hour, `h:mm:ss` from an hour on: the transcript format's own examples write `0:09`. */
+/**
+ * `m:ss` below an hour, `h:mm:ss` from an hour on, as the transcript format's own examples write (`0:09`), with
+ * the milliseconds after a `.` when there are any (`0:09.500`): in whole seconds, two lines that start within
+ * the same second would start at the same time, and a reader (ours too) would run them together.
+ */
 function clock(seconds: number): string {
-  const whole = Math.floor(seconds);
+  const ms = Math.round(seconds * 1000);
+  const whole = Math.floor(ms / 1000);
   const h = Math.floor(whole / 3600);
   const m = Math.floor((whole % 3600) / 60);
   const s = String(whole % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  const fraction = ms % 1000 === 0 ? "" : `.${String(ms % 1000).padStart(3, "0")}`;
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}${fraction}` : `${m}:${s}${fraction}`;
 }
 
 /**
  * The HTML transcript of the Podcasting 2.0 format (podcast namespace, transcripts.md) as a whole, minimal
- * document: per normalized cue a `<time>` (its start, in whole seconds, bare as in the format's examples:
- * readers match `<time>0:09</time>`) and a `<p>`, preceded by `<cite>Name:</cite>` where the speaker changes
+ * document: per normalized cue a `<time>` (its start, bare as in the format's examples: readers match
+ * `<time>0:09</time>`; a fraction of a second only where the start has one, `<time>0:09.500</time>`) and a `<p>`, preceded by `<cite>Name:</cite>` where the speaker changes
  * to a named one. Everything from the transcript is escaped.
  */
 export function renderPodcastHtml(segments: readonly Segment[], meta: Pick<TranscriptMeta, "title" | "lang">): string {

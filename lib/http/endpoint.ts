@@ -49,7 +49,10 @@ export interface Endpoint<
    * rather than `{detail, code}`, and the body may be form-encoded (the RFCs' encoding) as well as JSON.
    */
   oauth?: { body: "form" | "form or json" };
-  /** Readable from any web page: every answer, errors and 304s included, carries `Access-Control-Allow-Origin: *`. */
+  /**
+   * Readable from any web page: every answer, errors and 304s included, carries `Access-Control-Allow-Origin: *`
+   * and `Access-Control-Expose-Headers` (lib/http/cors.ts); its route file exports `OPTIONS = corsPreflight`.
+   */
   anyOrigin?: true;
 }
 

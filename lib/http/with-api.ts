@@ -9,6 +9,7 @@ import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib
 import { readBodyBytes } from "@/lib/http/body";
 import { parseJsonBody } from "@/lib/http/json-body";
 import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
+import { withAnyOrigin } from "@/lib/http/cors";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
 // with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
@@ -71,11 +72,7 @@ export function withApi<E extends Endpoint>(
     }
   };
   if (!endpoint.anyOrigin) return answer;
-  return async (request, route) => {
-    const response = await answer(request, route);
-    response.headers.set("access-control-allow-origin", "*");
-    return response;
-  };
+  return async (request, route) => withAnyOrigin(await answer(request, route));
 }
 
 /** 403 when the body gives a field (fieldAuth) that needs a row of the permission table the credential is not in. */

@@ -226,7 +226,11 @@ async function startQueued(ctx: ImportContext): Promise<number> {
           ...(audio ? { title: item.title, channel: show ?? null } : {}),
         },
       );
-      const data = outcome.kind === "job" ? { jobId: outcome.job.jobId } : { status: "done" };
+      // A publisher's file that lost passages in reading says so on the item too (source_note).
+      const data =
+        outcome.kind === "job"
+          ? { jobId: outcome.job.jobId }
+          : { status: "done", note: outcome.transcript.source_note ?? null };
       await db.importItem.updateMany({ where: { id: item.id, status: "running" }, data });
     } catch (error) {
       const api = asApiError(error);

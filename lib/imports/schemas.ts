@@ -83,7 +83,12 @@ export const importItemSchema = z
       .describe(
         "queued → running (being transcribed) → done | failed; skipped when the item was already in the caller's history",
       ),
-    note: z.string().nullable().describe("Why the item failed or was skipped"),
+    note: z
+      .string()
+      .nullable()
+      .describe(
+        "Why the item failed or was skipped; on a done item, what the publisher's own transcript file lost in reading (the transcript's source_note)",
+      ),
     job_id: z
       .string()
       .nullable()

@@ -6,6 +6,7 @@ import { FEEDS_DIR } from "@/test/fakes/podcasts/server";
 import {
   bestTranscript,
   EPISODES_PER_TURN,
+  fetchPublishedSegments,
   rememberEpisodeTranscripts,
   timedFormatOfText,
 } from "./episode-transcripts";
@@ -43,6 +44,9 @@ describe("bestTranscript", () => {
     expect(bestTranscript([t("text/plain"), t("text/vtt")])?.type).toBe("text/vtt");
     expect(bestTranscript([t("text/plain")])?.type).toBe("text/plain");
     expect(bestTranscript([t("application/pdf")])).toBeNull();
+    // A Markdown transcript is a text one (its **Name:** labels are read as names).
+    expect(bestTranscript([t("text/markdown")])?.type).toBe("text/markdown");
+    expect(bestTranscript([t("text/markdown"), t("application/x-subrip")])?.type).toBe("application/x-subrip");
   });
 });
 
@@ -57,5 +61,25 @@ describe("timedFormatOfText", () => {
     expect(timedFormatOfText(bytes("WEBVTTS is not a header"))).toBeNull();
     expect(timedFormatOfText(bytes("1\nFirst, a sentence --> with an arrow"))).toBeNull();
     expect(timedFormatOfText(bytes(""))).toBeNull();
+  });
+});
+
+describe("fetchPublishedSegments", () => {
+  const outboundServing = (body: string) => ({
+    safeFetchBuffer: async () => ({ ok: true, status: 200, body: new TextEncoder().encode(body) }),
+  });
+  const published = { transcriptUrl: "https://cdn.example/1.vtt", type: "text/vtt", captionKind: "publisher:x" };
+
+  it("says in a note what the publisher's file lost in reading, and nothing when it was read whole", async () => {
+    const broken = "WEBVTT\n\n0.5 --> 2\nKept.\n\n00:02 --> later\nThese four are lost.\n";
+    const read = await fetchPublishedSegments(published, { outbound: outboundServing(broken) as never });
+    expect(read?.segments.map((s) => s.text)).toEqual(["Kept."]);
+    expect(read?.note).toBe(
+      "The publisher's transcript file has 1 passage (4 words) that could not be read, their times not being times: they are missing here.",
+    );
+    const whole = await fetchPublishedSegments(published, {
+      outbound: outboundServing("WEBVTT\n\n0.5 --> 2\nKept.\n") as never,
+    });
+    expect(whole?.note).toBeNull();
   });
 });

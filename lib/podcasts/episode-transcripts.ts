@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { sniffFormat, type CaptionFormat } from "@/lib/captions/parse";
-import { parseCaptionsOffThread } from "@/lib/captions/parse-off-thread";
+import { sniffFormat, type CaptionFormat, type Dropped } from "@/lib/captions/parse";
+import { parseCaptionsOffThreadCounted } from "@/lib/captions/parse-off-thread";
 import { normalizeSegments, type Segment } from "@/lib/formats";
 import type { Outbound } from "@/lib/http/outbound";
 import { parseSourceUrl } from "@/lib/sources";
@@ -33,7 +33,8 @@ function formatOf(type: string): { format: CaptionFormat; rank: number } | null 
   return index < 0 ? null : { format: FORMATS[index]![1], rank: index };
 }
 
-const PLAIN_TEXT = /^text\/plain$/;
+/** A text transcript: plain, or Markdown (`**Name:**` labels; read as text, lib/captions/parse/text-turns.ts). */
+const PLAIN_TEXT = /^text\/(plain|markdown|x-markdown)$/;
 
 /** The episode's best timed transcript, else its text/plain one, or null. */
 export function bestTranscript(transcripts: readonly FeedTranscript[]): FeedTranscript | null {
@@ -135,14 +136,25 @@ export async function findPublishedTranscript(
   };
 }
 
+/** What a publisher's file lost in reading, in a sentence for wherever the transcript is shown. */
+export function droppedNote(dropped: Dropped): string {
+  const n = (count: number, one: string, many: string) =>
+    `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
+  return (
+    `The publisher's transcript file has ${n(dropped.cues, "passage", "passages")} (${n(dropped.words, "word", "words")}) ` +
+    "that could not be read, their times not being times: they are missing here."
+  );
+}
+
 /**
- * The published file's segments; null when it is not in a timed format we read (a text/plain file is looked
- * into: timedFormatOfText), or cannot be fetched or read (speech recognition then takes over).
+ * The published file's segments, and a note when the file held passages that could not be read (droppedNote);
+ * null when it is not in a timed format we read (a text/plain file is looked into: timedFormatOfText), or
+ * cannot be fetched or read (speech recognition then takes over).
  */
 export async function fetchPublishedSegments(
   published: PublishedTranscript,
   deps: { outbound: Outbound },
-): Promise<Segment[] | null> {
+): Promise<{ segments: Segment[]; note: string | null } | null> {
   const declared = formatOf(published.type)?.format;
   if (!declared && !isPlainText(published)) return null;
   try {
@@ -150,9 +162,10 @@ export async function fetchPublishedSegments(
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const format = declared ?? timedFormatOfText(response.body);
     if (!format) return null;
-    const segments = normalizeSegments(await parseCaptionsOffThread(response.body, format, "manual"));
+    const parsed = await parseCaptionsOffThreadCounted(response.body, format, "manual");
+    const segments = normalizeSegments(parsed.segments);
     if (segments.length === 0) throw new Error("no segments");
-    return segments;
+    return { segments, note: parsed.dropped ? droppedNote(parsed.dropped) : null };
   } catch (error) {
     log.warn(
       { transcriptUrl: published.transcriptUrl, err: error instanceof Error ? error.message : String(error) },

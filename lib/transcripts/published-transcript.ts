@@ -21,8 +21,9 @@ export async function getPublishedTranscript(
   if (!published) return null;
   const stored = await findStoredTranscript(userId, source, lang, "captions");
   if (stored && stored.transcript.captionKind === published.captionKind) return stored;
-  const segments = await fetchPublishedSegments(published, deps);
-  if (!segments) return null;
+  const fetched = await fetchPublishedSegments(published, deps);
+  if (!fetched) return null;
+  const { segments, note } = fetched;
   let transcript: Transcript;
   try {
     transcript = await storeTranscript(
@@ -33,6 +34,8 @@ export async function getPublishedTranscript(
         sourceUrl: source.canonicalUrl,
         durationSeconds: Math.ceil(segments[segments.length - 1]!.end),
         segments: segments as unknown as object,
+        // What the file lost in reading is said wherever the transcript is shown, never lost silently.
+        sourceNote: note,
         fetchedAt: new Date(),
       },
     );

@@ -17,6 +17,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { audioFileTitle } from "@/lib/transcripts/audio-title";
 import { vocabularyKey } from "@/lib/asr/vocabulary";
 import { findAutoTranscript } from "@/lib/transcripts/auto-language";
+import { nameUntitled } from "@/lib/transcripts/known-title";
 
 /** How an import (lib/imports) asks: its own limits apply instead of the per-request job rate limit. */
 export interface RequestOptions {
@@ -97,10 +98,12 @@ export async function requestTranscript(
     // A transcript the episode's feed publishes (the caller resolved or imported that feed) is its captions.
     const published = await getPublishedTranscript(userId, source, request.lang, deps);
     if (published) {
-      if (!published.inHistory) await recordTranscription(userId, published.transcript);
+      // The publisher's file names no episode: its feed's item does (an import's or a follow's).
+      const transcript = await nameUntitled(published.transcript, options);
+      if (!published.inHistory) await recordTranscription(userId, transcript);
       return {
         kind: "transcript",
-        transcript: serializeTranscript(await asSeenBy(userId, published.transcript), request.format),
+        transcript: serializeTranscript(await asSeenBy(userId, transcript), request.format),
       };
     }
     const fileTitle = options.title ? null : audioFileTitle(source.canonicalUrl);
@@ -148,10 +151,13 @@ async function transcribeAudio(
       ? await findAutoTranscript(userId, asr.source, vocabularyKey(request.vocabulary))
       : await findStoredTranscript(userId, asr.source, request.lang, "asr", vocabularyKey(request.vocabulary));
   if (stored) {
-    if (!stored.inHistory) await recordTranscription(userId, stored.transcript);
+    // An episode asked for again by its feed's item (a follow, an import) is named after it if nothing named it yet.
+    const transcript =
+      asr.origin === "audio_url" && !asr.titleFromFile ? await nameUntitled(stored.transcript, asr) : stored.transcript;
+    if (!stored.inHistory) await recordTranscription(userId, transcript);
     return {
       kind: "transcript",
-      transcript: serializeTranscript(await asSeenBy(userId, stored.transcript), request.format),
+      transcript: serializeTranscript(await asSeenBy(userId, transcript), request.format),
     };
   }
   if (asr.otherLanguages) throw new OtherLanguagesOnly(request.lang, asr.otherLanguages, asr.estimateSeconds);

@@ -120,6 +120,12 @@ export const transcriptSchema = z
       .describe(
         "present (true) when this is the caller's own correction (PATCH /v1/transcripts/{id}); absent for the transcript as the source gave it",
       ),
+    source_note: z
+      .string()
+      .optional()
+      .describe(
+        "present when the source's own file lost something in reading (a podcast publisher's passages whose times could not be read), in a sentence; absent when it was read whole",
+      ),
     content: z.string().nullable().describe("the rendered transcript for text, srt, vtt and md; null for json"),
     segments: z.array(segmentSchema).nullable().describe("timed segments in seconds for json; null otherwise"),
   })

@@ -57,7 +57,7 @@ export async function findStoredTranscript(
     "stored-transcript",
     // The columns by name: a prepared statement's result columns may not change under it (a migration).
     `SELECT t."id", t."platform", t."videoId", t."lang", t."source" AS "origin", t."captionKind", t."title", t."sourceUrl",
-       t."durationSeconds", t."segments", t."servedBy", t."channel", t."publishedAt", t."chapters", t."fetchedAt",
+       t."durationSeconds", t."segments", t."servedBy", t."channel", t."publishedAt", t."chapters", t."sourceNote", t."fetchedAt",
        t."createdAt", t."variant", EXISTS (
        SELECT 1 FROM "Transcription" e
        WHERE e."userId" = $1 AND e."platform" = t."platform" AND e."videoId" = t."videoId"

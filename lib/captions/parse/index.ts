@@ -23,7 +23,7 @@ import { namedTurns } from "./named-turns";
 import { parsePodcastHtml, parsePodcastJson } from "./podcast";
 import { parseSrt } from "./srt";
 import { parseSrv3, parseTranscriptXml } from "./srv3";
-import { CaptionParseError, type CaptionFormat, type Cue, stripBom } from "./text";
+import { CaptionParseError, type CaptionFormat, type Cue, type Dropped, stripBom } from "./text";
 import { parseTtml } from "./ttml";
 import { parseVtt } from "./vtt";
 
@@ -36,6 +36,7 @@ export {
   parseClockMs,
   type CaptionFormat,
   type Cue,
+  type Dropped,
 } from "./text";
 export { dedupe, isRollingTrack, longestOverlap, repeatedNgramCount, tidy } from "./dedup";
 export { isM3u8, mergeHlsVtt, parseM3u8Segments } from "./hls";
@@ -65,7 +66,7 @@ export function sniffFormat(body: string): CaptionFormat | null {
   return null;
 }
 
-const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
+const PARSERS: Readonly<Record<CaptionFormat, (body: string, dropped?: Dropped) => Cue[]>> = {
   json3: parseJson3,
   srv3: parseSrv3,
   transcript: parseTranscriptXml,
@@ -74,19 +75,20 @@ const PARSERS: Readonly<Record<CaptionFormat, (body: string) => Cue[]>> = {
   ttml: parseTtml,
   "podcast-json": parsePodcastJson,
   "podcast-html": parsePodcastHtml,
-  "podcast-srt": (body) => namedTurns(parseSrt(body)),
+  "podcast-srt": (body, dropped) => namedTurns(parseSrt(body, dropped)),
 };
 
 /**
  * Parses a caption file. The content decides the format when it is recognisable; otherwise the
- * declared format is tried. Throws CaptionParseError when neither works.
+ * declared format is tried. Throws CaptionParseError when neither works. `dropped` counts what a file held that
+ * could not be read (VTT, SRT and Podcasting 2.0 JSON; the other formats are read whole or refused).
  */
-export function parseCaptions(body: string, declared?: CaptionFormat): Cue[] {
+export function parseCaptions(body: string, declared?: CaptionFormat, dropped?: Dropped): Cue[] {
   const sniffed = sniffFormat(body);
   // A podcast's SRT is SRT that may name its speakers: the declared kind says which reading applies.
   const format = sniffed === "srt" && declared === "podcast-srt" ? declared : (sniffed ?? declared);
   if (!format) throw new CaptionParseError("The caption track is in a format Verbatim does not read.");
-  return PARSERS[format](body);
+  return PARSERS[format](body, dropped);
 }
 
 /**

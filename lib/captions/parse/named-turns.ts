@@ -56,10 +56,28 @@ const NOT_NAMES = new Set(
     "music",
     "intro",
     "outro",
+    "break",
+    "sponsor",
+    "sponsors",
+    "ad",
+    "ads",
+    "advertisement",
+    "interlude",
+    "section",
+    "segment",
+    "topic",
+    "topics",
+    "chapters",
+    "timestamps",
     "http",
     "https",
   ].map((w) => w.toLowerCase()),
 );
+
+/** Whether `name` reads as a person's label (`Jerod Santo`, `Leo Dion (host)`), not a remark's or a section's word. */
+export function isLabelName(name: string): boolean {
+  return labelOf(`${name}: .`) === name;
+}
 
 function labelOf(text: string): string | null {
   const m = LABEL.exec(text);
@@ -71,14 +89,23 @@ function labelOf(text: string): string | null {
 
 /**
  * The cues with their `Name:` labels read as speakers (see the file comment). `known`: names that count as
- * labels wherever they open a cue (an author's correction of a transcript that already names them).
+ * labels wherever they open a cue (an author's correction of a transcript that already names them). `breaks`:
+ * cues that end a turn (a section heading): no one's words, and whoever speaks next is named again.
  */
-export function namedTurns(cues: readonly Cue[], known: ReadonlySet<string> = new Set()): Cue[] {
+export function namedTurns(
+  cues: readonly Cue[],
+  known: ReadonlySet<string> = new Set(),
+  breaks: ReadonlySet<number> = new Set(),
+): Cue[] {
   const labels = cues.map((c) => labelOf(c.text));
   const uses = new Map<string, number>();
   for (const name of labels) if (name !== null) uses.set(name, (uses.get(name) ?? 0) + 1);
   let speaker: string | undefined;
   return cues.map((cue, i) => {
+    if (breaks.has(i)) {
+      speaker = undefined;
+      return cue;
+    }
     const name = labels[i];
     const isLabel =
       name != null && (known.has(name) || (uses.get(name) ?? 0) >= 2 || i === 0 || endsSentence(cues[i - 1]!.text));

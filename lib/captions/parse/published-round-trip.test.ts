@@ -22,6 +22,20 @@ describe("published transcripts read back", () => {
     expect(named(parsePodcastHtml(renderPodcastHtml(SEGMENTS, { title: "Bread", lang: "en" })))).toEqual(expected);
   });
 
+  it("keeps two lines that start within one second apart through the HTML transcript", () => {
+    const close = [
+      { start: 61.2, end: 62.5, text: "So that is the plan.", speaker: "Ann Lee" },
+      { start: 62.5, end: 62.9, text: "Right.", speaker: "Bob" },
+      { start: 62.9, end: 65, text: "And then we bake.", speaker: "Ann Lee" },
+    ];
+    const html = renderPodcastHtml(close, { title: "Bread", lang: "en" });
+    expect(html).toContain("<time>1:02.500</time>");
+    const cues = parsePodcastHtml(html);
+    expect(cues.map(({ start, text, speaker }) => [start, speaker, text])).toEqual(
+      close.map(({ start, text, speaker }) => [start, speaker, text]),
+    );
+  });
+
   it("keeps every speaker through WebVTT voices", () => {
     expect(named(parseCaptions(renderVtt(SEGMENTS), "vtt"))).toEqual(expected);
   });

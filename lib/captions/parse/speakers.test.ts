@@ -34,11 +34,10 @@ describe("Podcasting 2.0 JSON and HTML", () => {
         ],
       }),
     );
+    // One word a segment: the words run on as one turn while no one is named.
     expect(who(cues)).toEqual([
       ["Ada & Co", "Hi"],
-      [null, "there"],
-      [null, "again"],
-      [null, "odd"],
+      [null, "there again odd"],
     ]);
   });
 

@@ -4,12 +4,12 @@
  * A cue's text ends at a blank line or at a line with `-->` (then a sequence number just before that
  * line belongs to the next cue, not to this one's text).
  */
-import { type Cue, cleanText } from "./text";
+import { type Cue, type Dropped, cleanText } from "./text";
 import { readCues, splitLines } from "./vtt";
 
 const SEQUENCE = /^\s*\d+\s*$/;
 
-export function parseSrt(body: string): Cue[] {
+export function parseSrt(body: string, dropped?: Dropped): Cue[] {
   const lines = splitLines(body);
   return readCues(
     lines,
@@ -19,5 +19,8 @@ export function parseSrt(body: string): Cue[] {
       const own = text.length > 1 && SEQUENCE.test(text[text.length - 1] as string) ? text.slice(0, -1) : text;
       return cleanText(own.join("\n").replace(/\{\\[^{}]*\}/g, ""));
     },
+    undefined,
+    undefined,
+    dropped,
   );
 }

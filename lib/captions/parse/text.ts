@@ -37,6 +37,25 @@ export class CaptionParseError extends Error {
   override readonly name = "CaptionParseError";
 }
 
+/**
+ * What a file held that the parser could not read and left out (a cue under a timing line that is no time, a
+ * JSON segment without usable times or text): counted, so whoever stores the transcript can say so.
+ */
+export interface Dropped {
+  cues: number;
+  words: number;
+}
+
+/** Counts one left-out cue and the words of its text (without its tags: `<v Ann>`). */
+export function countDropped(dropped: Dropped | undefined, text: string): void {
+  if (!dropped) return;
+  dropped.cues++;
+  dropped.words += text
+    .replace(/<[^<>]*>/gu, " ")
+    .split(/\s+/u)
+    .filter((w) => w !== "").length;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Text
 // ---------------------------------------------------------------------------------------------------

@@ -30,7 +30,9 @@ import {
   type Cue,
   type TimedPiece,
   cleanText,
+  countDropped,
   cueAt,
+  type Dropped,
   parseClockMs,
   stripBom,
   timedWords,
@@ -45,12 +47,35 @@ export interface VttDocument {
 
 const TIMING = /^\s*(\S+)\s*-->\s*(\S+)/;
 
+/** Seconds alone, `7.380` or `59,1`: how some publishers (Podnews) write a time under a minute. */
+const SECONDS_ONLY = /^(\d{1,6})(?:[.,](\d{1,3}))?$/;
+/** A clock whose minutes or seconds run past 59 (`00:00:90,740`, a podcast's SRT): read by arithmetic. */
+const OVERFLOWING_CLOCK = /^(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})$/;
+
+/**
+ * A cue time: the format's `[hh:]mm:ss.ttt`, seconds alone, or a clock whose seconds run past 59. The formats
+ * forbid the last two, and browsers, ffmpeg and the `subtitle` and `webvtt-parser` packages drop such a cue;
+ * real podcast files write them (`0.860 --> 7.380`; `00:00:90,740 --> 00:00:91,600` between cues at 0:50 and
+ * 1:31), and a timing line leaves no doubt what they mean, so they are read rather than losing those words.
+ */
+function parseCueTimeMs(stamp: string): number | null {
+  const clock = parseClockMs(stamp);
+  if (clock !== null) return clock;
+  const trimmed = stamp.trim();
+  const seconds = SECONDS_ONLY.exec(trimmed);
+  if (seconds) return Number(seconds[1]) * 1000 + Number((seconds[2] ?? "0").padEnd(3, "0"));
+  const over = OVERFLOWING_CLOCK.exec(trimmed);
+  if (!over) return null;
+  const [, h, m, sec, frac] = over;
+  return ((Number(h ?? 0) * 60 + Number(m)) * 60 + Number(sec)) * 1000 + Number(frac!.padEnd(3, "0"));
+}
+
 /** The start and end of a timing line, or null when it is not one. */
 export function parseTimingLine(line: string): { startMs: number; endMs: number } | null {
   const m = TIMING.exec(line);
   if (!m) return null;
-  const startMs = parseClockMs(m[1] as string);
-  const endMs = parseClockMs(m[2] as string);
+  const startMs = parseCueTimeMs(m[1] as string);
+  const endMs = parseCueTimeMs(m[2] as string);
   return startMs === null || endMs === null ? null : { startMs, endMs };
 }
 
@@ -84,6 +109,7 @@ export function readCues(
   textOf: (lines: string[]) => string,
   wordsOf?: (lines: string[], startMs: number, endMs: number) => Word[],
   split?: (lines: string[], startMs: number, endMs: number, cue: Cue) => Cue[],
+  dropped?: Dropped,
 ): Cue[] {
   const cues: Cue[] = [];
   let i = from;
@@ -95,8 +121,10 @@ export function readCues(
     const text: string[] = [];
     while (i < lines.length && !endsText(lines[i] as string) && !(lines[i] as string).includes("-->"))
       text.push(lines[i++] as string);
-    // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped.
-    if (timing) {
+    // A line with "-->" that is no timing line (a broken one) starts nothing; its text is dropped, and counted.
+    if (!timing) {
+      if (text.some((l) => l.trim() !== "")) countDropped(dropped, text.join(" "));
+    } else {
       const words = wordsOf?.(text, timing.startMs, timing.endMs);
       const cue = cueAt(timing.startMs, timing.endMs, textOf(text), false, words);
       if (split) cues.push(...split(text, timing.startMs, timing.endMs, cue));
@@ -131,7 +159,7 @@ export function vttWords(rows: readonly string[], startMs: number, endMs: number
   return timedWords(pieces, endMs);
 }
 
-export function parseVttDocument(body: string): VttDocument {
+export function parseVttDocument(body: string, dropped?: Dropped): VttDocument {
   const lines = splitLines(body);
   if (!/^WEBVTT(?:[ \t]|$)/.test(lines[0] ?? "")) throw new CaptionParseError("The caption track is not WebVTT.");
   let timestampMap: VttDocument["timestampMap"] = null;
@@ -148,10 +176,11 @@ export function parseVttDocument(body: string): VttDocument {
     (text) => cleanText(text.join("\n")),
     vttWords,
     voiceCues,
+    dropped,
   );
   return { cues, timestampMap };
 }
 
-export function parseVtt(body: string): Cue[] {
-  return parseVttDocument(body).cues;
+export function parseVtt(body: string, dropped?: Dropped): Cue[] {
+  return parseVttDocument(body, dropped).cues;
 }

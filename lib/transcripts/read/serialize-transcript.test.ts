@@ -30,6 +30,7 @@ const row: TranscriptView = {
   fetchedAt: new Date("2026-01-02T03:04:05Z"),
   createdAt: new Date("2026-01-02T03:04:05Z"),
   edited: true,
+  sourceNote: null,
   revisionId: "r1",
 };
 

@@ -33,6 +33,7 @@ export function serializeTranscript(row: TranscriptView, format: Format): Transc
     format,
     // The viewer's own correction (read-transcript.ts): only then is the field there.
     ...(row.edited ? { edited: true as const } : {}),
+    ...(row.sourceNote ? { source_note: row.sourceNote } : {}),
   };
   // Segments are normalized when stored (store-captions.ts), so json needs no work here.
   if (format === "json") return { ...base, content: null, segments };
