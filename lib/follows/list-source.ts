@@ -51,6 +51,7 @@ function episodeItems(episodes: readonly FeedEpisode[]): SourceItem[] {
       url: e.audioUrl,
       kind: "audio",
       durationSeconds: durationSeconds(e.duration),
+      published: e.published,
     });
   }
   return items;

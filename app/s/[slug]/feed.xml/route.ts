@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/http/with-api";
+import { showFeedEndpoint } from "@/lib/publishing/endpoints";
+import { showFeedResponse } from "@/lib/publishing/show-feed";
+
+export const GET = withApi(showFeedEndpoint, ({ request, params }) => showFeedResponse(request, params.slug));
