@@ -40,16 +40,16 @@ export function ShowView({ show }: { show: Show }) {
             </a>
           </p>
         </div>
-        {/* The public search (every published transcript): lib/search has no filter by show. */}
+        {/* The public search, over every published transcript: lib/search has no filter by show (decision 0026). */}
         <form role="search" method="get" action="/explore" className="flex gap-2">
           <label htmlFor="show-search" className="sr-only">
-            Search what was said
+            Search what was said in every published transcript
           </label>
           <input
             id="show-search"
             name="q"
             type="search"
-            placeholder="Search what was said"
+            placeholder="Search every published transcript"
             className={`min-w-0 flex-1 ${controlClass}`}
             data-testid="show-search"
           />
