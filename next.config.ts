@@ -22,6 +22,8 @@ const nextConfig: NextConfig = {
       { source: "/sitemap.xml", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
       { source: "/sitemaps/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
       { source: "/t/:path*", headers: cachedPageHeaders() },
+      { source: "/s/:slug", headers: cachedPageHeaders() },
+      { source: "/s/:slug/feed.xml", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
       // /explore's first page is cached too; a search or a later page (rewritten to /explore/search) is
       // rendered per request and gets its nonce-based policy from proxy.ts.
       { source: "/explore", missing: EXPLORE_QUERY, headers: cachedPageHeaders() },

@@ -97,6 +97,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/s/{slug}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A followed show's transcribed episodes as a podcast feed, each with its transcript files
+         * @description RSS 2.0 with the Podcasting 2.0 namespace, for a podcaster who has no feed of their own to add transcripts to: every episode of the show that its follower has published (newest first, at most 500), each an `<item>` with the publisher's `guid`, `pubDate`, the original audio as `enclosure`, a `link` to its public page and a `<podcast:transcript>` for each of its public files (WebVTT, SRT, JSON, HTML). The show's page is `/s/{slug}` (GET /v1/follows gives it as `show_url`). Answers carry an ETag (a matching If-None-Match gets 304), a Cache-Control shared caches may use, and `Access-Control-Allow-Origin: *`. A slug with no published episode is a 404.
+         */
+        get: operations["getSSlugFeedXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkout": {
         parameters: {
             query?: never;
@@ -1556,6 +1576,8 @@ export interface components {
             publish: boolean;
             /** @description WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only */
             push: components["schemas"]["FollowPush"] | null;
+            /** @description The show's public page (its feed of transcribed episodes: this URL and /feed.xml); it answers once an episode of the follow is published */
+            show_url: string | null;
             /**
              * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
              * @enum {string}
@@ -1585,6 +1607,8 @@ export interface components {
             publish: boolean;
             /** @description WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only */
             push: components["schemas"]["FollowPush"] | null;
+            /** @description The show's public page (its feed of transcribed episodes: this URL and /feed.xml); it answers once an episode of the follow is published */
+            show_url: string | null;
             /**
              * @description active; paused (by you); allowance (the allowance ran out: resumes with the next period); failing (the last checks failed: `note` says why, checks back off)
              * @enum {string}
@@ -2566,6 +2590,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    getSSlugFeedXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rss+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No show with a published episode has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

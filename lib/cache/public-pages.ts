@@ -1,6 +1,6 @@
 import { revalidatePath, revalidateTag } from "next/cache";
 
-// Next.js caches the public pages (/t/{slug}), /explore's first page, and the data of that page and of the
+// Next.js caches the public pages (/t/{slug}, the shows' /s/{slug}), /explore's first page, and the data of that page and of the
 // sitemaps (tag PUBLIC_INDEX_TAG). Whatever changes what they show expires them here,
 // before the answer goes out, on every app process (lib/cache/next-cache-handler.mjs).
 
@@ -13,6 +13,7 @@ export const PUBLIC_INDEX_TAG = "public-index";
 export function expirePublicPages(slugs: string[]): void {
   try {
     for (const slug of slugs) revalidatePath(`/t/${slug}`);
+    if (slugs.length > 0) revalidatePath("/s/[slug]", "page"); // every show page: which shows list a slug is not known here
     revalidatePath("/explore/newest"); // /explore (next.config.ts rewrites)
     revalidateTag(PUBLIC_INDEX_TAG, { expire: 0 });
   } catch (error) {

@@ -49,6 +49,7 @@ export async function recordItems(
       title: item.title,
       url: item.url,
       durationSeconds: item.durationSeconds,
+      publishedAt: item.published ? new Date(item.published) : null,
       status: status(item, index),
     });
   });

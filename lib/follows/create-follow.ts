@@ -13,6 +13,7 @@ import { rememberNew, resolveFollowSource } from "@/lib/follows/list-source";
 import { nextCheckAfterSuccess } from "@/lib/follows/schedule";
 import { scheduleNextCheck } from "@/lib/follows/check-pipeline";
 import { serializeFollow } from "@/lib/follows/serializers";
+import { newSlug } from "@/lib/publishing/slug";
 import type { CreateFollowRequest, FollowOut } from "@/lib/follows/schemas";
 
 const INSERT_CHUNK = 500;
@@ -77,6 +78,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
             lang: request.lang,
             format: request.format,
             publish: request.publish ?? false,
+            showSlug: newSlug(listed.title),
             webhookUrl,
             etag: listed.validators.etag,
             lastModified: listed.validators.lastModified,
@@ -92,6 +94,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
           title: storableText(item.title),
           url: item.url,
           durationSeconds: item.durationSeconds,
+          publishedAt: item.published ? new Date(item.published) : null,
           status: index < backfill.length ? "queued" : "seen",
         }));
         for (let i = 0; i < rows.length; i += INSERT_CHUNK)

@@ -52,6 +52,7 @@ function episodeItems(episodes: readonly FeedEpisode[]): SourceItem[] {
       url: e.audioUrl,
       kind: "audio",
       durationSeconds: durationSeconds(e.duration),
+      published: e.published,
     });
   }
   return items;

@@ -94,6 +94,12 @@ export const followSchema = z
       .describe(
         "WebSub: where the source names a hub (YouTube channels do; many feeds too), new items are pushed rather than waited for; null: polled only",
       ),
+    show_url: z
+      .string()
+      .nullable()
+      .describe(
+        "The show's public page (its feed of transcribed episodes: this URL and /feed.xml); it answers once an episode of the follow is published",
+      ),
     created_at: z.string(),
   })
   .meta({ id: "Follow" });

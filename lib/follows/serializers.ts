@@ -1,5 +1,7 @@
 import type { Follow, FollowItem } from "@/lib/generated/prisma/client";
+import { env } from "@/lib/env";
 import { parseFormat } from "@/lib/formats/types";
+import { showPagePath } from "@/lib/publishing/show-links";
 import {
   FOLLOW_ITEM_STATUSES,
   FOLLOW_PUSH_STATES,
@@ -38,6 +40,7 @@ export function serializeFollow(row: Follow): FollowOut {
           note: row.pushNote,
         }
       : null,
+    show_url: row.showSlug ? new URL(showPagePath(row.showSlug), env().APP_URL).toString() : null,
     created_at: row.createdAt.toISOString(),
   };
 }

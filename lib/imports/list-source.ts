@@ -12,6 +12,8 @@ export interface SourceItem {
   url: string;
   kind: "audio" | "video";
   durationSeconds: number;
+  /** When the feed says the episode was published (ISO 8601), where it says. */
+  published?: string | null;
 }
 
 export interface ListedSource {
@@ -82,6 +84,7 @@ export async function listImportSource(userId: string, url: string, deps: ListDe
       url: e.audioUrl,
       kind: "audio",
       durationSeconds: durationSeconds(e.duration),
+      published: e.published,
     });
   }
   return { title: resolved.feed.title, items };

@@ -158,3 +158,4 @@ export const podcastTranscriptHtmlEndpoint = defineEndpoint({
   content: { "text/html": "text" },
   errors: podcastFileErrors,
 });
+export { showFeedEndpoint } from "@/lib/publishing/show-endpoints";

@@ -1,0 +1,81 @@
+import Link from "next/link";
+import { LinkPending } from "@/components/public/link-pending";
+import { SiteHeader } from "@/components/site/site-header";
+import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
+import type { Show } from "@/lib/publishing/show-page";
+import { showFeedPath } from "@/lib/publishing/show-links";
+
+// A followed show's page (app/s/[slug]): its name, its published episodes newest first, each linking to its
+// transcript, its feed, and a search. Plain links and a GET form: it works without JavaScript, and it is
+// served from Next.js's cache, so nothing here reads the request.
+
+const dateFormat = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
+function duration(seconds: number): string | null {
+  if (seconds <= 0) return null;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export function ShowView({ show }: { show: Show }) {
+  const count = show.episodes.length;
+  return (
+    <div className="min-h-screen">
+      <SiteHeader />
+      <main id="main" className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-8 sm:px-6 sm:py-10">
+        <div className="flex flex-col gap-2">
+          <p className="text-sm text-stone-600">Show</p>
+          <h1 className="text-2xl font-semibold tracking-tight break-words" data-testid="show-title">
+            {show.title}
+          </h1>
+          <p className="text-sm text-stone-600">
+            {count === 1 ? "1 transcribed episode" : `${count} transcribed episodes`} ·{" "}
+            <a
+              href={showFeedPath(show.slug)}
+              className="text-sky-700 underline hover:decoration-2"
+              data-testid="show-feed"
+            >
+              Podcast feed with transcripts
+            </a>
+          </p>
+        </div>
+        {/* The public search, over every published transcript: lib/search has no filter by show (decision 0026). */}
+        <form role="search" method="get" action="/explore" className="flex gap-2">
+          <label htmlFor="show-search" className="sr-only">
+            Search what was said in every published transcript
+          </label>
+          <input
+            id="show-search"
+            name="q"
+            type="search"
+            placeholder="Search every published transcript"
+            className={`min-w-0 flex-1 ${controlClass}`}
+            data-testid="show-search"
+          />
+          <button type="submit" className={buttonClass()}>
+            Search
+          </button>
+        </form>
+        <ol className="flex flex-col divide-y divide-stone-200" data-testid="show-episodes">
+          {show.episodes.map((episode) => (
+            <li key={episode.slug} className="flex flex-col gap-0.5 py-3">
+              <Link
+                href={`/t/${episode.slug}`}
+                prefetch={false}
+                className="font-medium break-words text-sky-800 hover:underline"
+              >
+                {episode.title}
+                <LinkPending />
+              </Link>
+              <span className="text-sm text-stone-600">
+                <time dateTime={episode.date.toISOString()}>{dateFormat.format(episode.date)}</time>
+                {duration(episode.durationSeconds) && ` · ${duration(episode.durationSeconds)}`}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </main>
+    </div>
+  );
+}

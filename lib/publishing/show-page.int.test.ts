@@ -1,0 +1,131 @@
+import { XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callRoute } from "@/test/request";
+import { followRoutes, until, type FollowRoutes } from "@/test/follows";
+import { startImportWorld, type ImportWorld } from "@/test/imports";
+import { generatedFeed } from "@/test/fakes/podcasts/server";
+import { parseFeed } from "@/lib/podcasts/parse-feed";
+
+// A followed show's page data and feed, through the route handlers against PostgreSQL: a `publish: true`
+// follow of a feed whose episodes carry their own transcripts (no speech recognition), its newest two
+// transcribed and published by the follow's check; the feed read back by the project's own feed parser, as a
+// podcast app would read it.
+
+const APP_URL = "https://verbatim.example";
+type Handler = Parameters<typeof callRoute>[0];
+
+let world: ImportWorld;
+let routes: FollowRoutes;
+let feedRoute: Handler;
+let unpublishRoute: Handler;
+let findShow: typeof import("@/lib/publishing/show-page").findShow;
+
+beforeAll(async () => {
+  world = await startImportWorld("show-page", () => ({ APP_URL }));
+  routes = await followRoutes();
+  feedRoute = (await import("@/app/s/[slug]/feed.xml/route")).GET;
+  unpublishRoute = (await import("@/app/v1/publish/[slug]/route")).DELETE;
+  ({ findShow } = await import("@/lib/publishing/show-page"));
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+const feed = (slug: string, headers: Record<string, string> = {}) =>
+  callRoute(feedRoute, `/s/${slug}/feed.xml`, { headers, params: { slug } });
+
+/** A new caller following a generated three-episode show, its newest two published; the show's slug. */
+async function followedShow(prefix: string) {
+  const { headers } = await world.caller();
+  world.podcasts.live.set(
+    `/live/${prefix}.rss`,
+    generatedFeed(world.podcasts.origin, 3, { prefix, transcripts: true }),
+  );
+  const res = await callRoute(routes.create, "/v1/follows", {
+    headers,
+    body: { url: `${world.podcasts.origin}/live/${prefix}.rss`, backfill: 2, publish: true },
+  });
+  expect(res.status, JSON.stringify(res.json)).toBe(201);
+  const showUrl = (res.json as { show_url: string }).show_url;
+  expect(showUrl).toMatch(new RegExp(`^${APP_URL}/s/generated-show-3-[a-z0-9]{6}$`));
+  const slug = showUrl.split("/").at(-1)!;
+  await until(
+    "two published episodes",
+    () => findShow(slug),
+    (show) => show?.episodes.length === 2,
+  );
+  return { headers, slug };
+}
+
+describe("a followed show's page and feed", () => {
+  it("lists the published episodes newest first, and its feed gives each with its transcript files", async () => {
+    const { slug } = await followedShow("two");
+    const show = (await findShow(slug))!;
+    expect(show.title).toBe("Generated show (3)");
+    // The feed's pubDates (Episode 3 is the newest), not the order they were transcribed or published in.
+    expect(show.episodes.map((e) => [e.title, e.guid, e.date.toISOString().slice(0, 10)])).toEqual([
+      ["Episode 3", "two-3", "2024-01-04"],
+      ["Episode 2", "two-2", "2024-01-03"],
+    ]);
+
+    const res = await feed(slug);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/rss+xml; charset=utf-8");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(XMLValidator.validate(res.text)).toBe(true);
+    const parsed = parseFeed(res.text);
+    expect(parsed.title).toBe("Generated show (3)");
+    expect(parsed.episodes.map((e) => [e.guid, e.title, e.audioUrl, e.published])).toEqual([
+      ["two-3", "Episode 3", `${world.podcasts.origin}/ex/two-3.mp3`, "2024-01-04T00:00:00.000Z"],
+      ["two-2", "Episode 2", `${world.podcasts.origin}/ex/two-2.mp3`, "2024-01-03T00:00:00.000Z"],
+    ]);
+    for (const [i, episode] of parsed.episodes.entries()) {
+      const page = `${APP_URL}/v1/public/${show.episodes[i]!.slug}`;
+      expect(episode.transcripts).toEqual([
+        { url: `${page}/transcript.vtt`, type: "text/vtt", language: "en" },
+        { url: `${page}/transcript.srt`, type: "application/x-subrip", language: "en" },
+        { url: `${page}/transcript.json`, type: "application/json", language: "en" },
+        { url: `${page}/transcript.html`, type: "text/html", language: "en" },
+      ]);
+    }
+
+    const again = await feed(slug, { "if-none-match": res.headers.get("etag")! });
+    expect(again.status).toBe(304);
+  });
+
+  it("loses an episode when it is unpublished, and the page when the last one is", async () => {
+    const { headers, slug } = await followedShow("off");
+    const [newest, older] = (await findShow(slug))!.episodes;
+    const before = await feed(slug);
+
+    const off = await callRoute(unpublishRoute, `/v1/publish/${newest!.slug}`, {
+      method: "DELETE",
+      headers,
+      params: { slug: newest!.slug },
+    });
+    expect(off.status).toBe(204);
+    expect((await findShow(slug))!.episodes.map((e) => e.slug)).toEqual([older!.slug]);
+    const after = await feed(slug, { "if-none-match": before.headers.get("etag")! });
+    expect(after.status).toBe(200); // the old copy is stale
+    expect(parseFeed(after.text).episodes.map((e) => e.guid)).toEqual(["off-2"]);
+
+    await callRoute(unpublishRoute, `/v1/publish/${older!.slug}`, {
+      method: "DELETE",
+      headers,
+      params: { slug: older!.slug },
+    });
+    expect(await findShow(slug)).toBeNull();
+    expect((await feed(slug)).status).toBe(404);
+  });
+
+  it("answers an unknown or malformed slug with the same 404", async () => {
+    expect(await findShow("no-such-show-abc123")).toBeNull();
+    for (const slug of ["no-such-show-abc123", "../etc", "Ünïcode"]) {
+      const res = await feed(slug);
+      expect(res.status, slug).toBe(404);
+      expect((res.json as { code: string }).code).toBe("not_found");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    }
+  });
+});
