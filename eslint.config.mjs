@@ -55,11 +55,6 @@ const UPWARD_IMPORTS = [
     why: "settings check YOUTUBE_CLIENTS with the client list's own parser (lib/captions/youtube/clients.ts imports nothing)",
   },
   {
-    file: "lib/process/parse-worker.ts",
-    may: ["captions", "edits", "podcasts"],
-    why: "the worker thread's entry hands each job to its domain: a composition root (docs/decisions/0001)",
-  },
-  {
     file: "lib/http/with-api.ts",
     may: ["auth"],
     why: "the API wrapper authenticates each request and checks the permission table before any domain runs",

@@ -1,4 +1,4 @@
-// A caption file → its segments, or why not: what the parse thread (lib/process/parse-worker.ts) runs for a
+// A caption file → its segments, or why not: what the parse thread (lib/app/parse-worker.ts) runs for a
 // caption track (parse-off-thread.ts sends it there). The same parser as on the calling thread (parse/).
 import {
   CaptionParseError,
