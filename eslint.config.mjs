@@ -55,11 +55,6 @@ const UPWARD_IMPORTS = [
     may: ["auth"],
     why: "the API wrapper authenticates each request and checks the permission table before any domain runs",
   },
-  {
-    file: "lib/http/endpoint.ts",
-    may: ["auth"],
-    why: "an endpoint definition names the credential and permission it needs (types only)",
-  },
 ];
 
 const TEST_CODE = { group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." };

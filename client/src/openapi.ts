@@ -2602,7 +2602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2703,7 +2703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2839,7 +2839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3888,7 +3888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3935,7 +3935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3982,7 +3982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4031,7 +4031,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4096,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4227,7 +4227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4312,7 +4312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4395,7 +4395,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4478,7 +4478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4552,7 +4552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4608,7 +4608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4804,7 +4804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4864,7 +4864,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4929,7 +4929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4996,7 +4996,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5064,7 +5064,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,7 +5140,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5207,7 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5281,7 +5281,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5351,7 +5351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
             403: {
                 headers: {
                     [name: string]: unknown;
