@@ -49,13 +49,7 @@ const LIB_LEVELS = [
 ];
 
 // The upward imports that stay, each with its reason: file → the higher folders it may import.
-const UPWARD_IMPORTS = [
-  {
-    file: "lib/http/with-api.ts",
-    may: ["auth"],
-    why: "the API wrapper authenticates each request and checks the permission table before any domain runs",
-  },
-];
+const UPWARD_IMPORTS = [];
 
 const TEST_CODE = { group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." };
 
