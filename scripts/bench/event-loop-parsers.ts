@@ -11,8 +11,7 @@ import Stripe from "stripe";
 import { answerCaptionJob, TRACK_BOUNDS, type CaptionJob } from "../../lib/captions/caption-job";
 import type { Segment } from "../../lib/formats/types";
 import { MiB } from "./event-loop-bodies";
-import { worstHold } from "./event-loop-hold";
-import { lowestOf, measureRequests, request, RUNS, type Measured } from "./event-loop";
+import { lowestOf, measureRequests, request, RUNS, worstHold, type Measured } from "./event-loop-hold";
 
 /** `make(i)` for i = 0, 1, ... joined until `bytes` is reached. */
 function fill(bytes: number, make: (i: number) => string, head = "", tail = ""): string {
