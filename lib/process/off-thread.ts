@@ -32,7 +32,7 @@ async function turn(threads: number): Promise<() => void> {
 
 /**
  * `bytes` on an ArrayBuffer of its own, to be moved to the thread (transferList) rather than copied: copying a
- * 20 MiB document into workerData held the event loop for hundreds of ms. A view on a larger or shared
+ * large document into workerData holds the event loop for as long as the copy takes. A view on a larger or shared
  * buffer (Node's pool of small Buffers) is copied first, so moving it detaches nothing else. The caller's
  * `bytes` must not be used afterwards.
  */

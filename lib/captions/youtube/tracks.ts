@@ -1,4 +1,4 @@
-// YouTube's caption tracks as the rest of Verbatim sees them: language codes and names normalised, and the ref
+// YouTube's caption tracks as the rest of Verbatim sees them: language codes and names normalized, and the ref
 // a track carries from the player response that listed it to the fetch of its timedtext.
 import type { ParsedSource } from "@/lib/sources";
 
