@@ -8,7 +8,7 @@ import nextTs from "eslint-config-next/typescript";
 // lib/app holds the composition roots (the pipelines handed to the job drivers, the API wrapper, the parse thread's
 // entry): it may import everything, and only entry points (instrumentation.ts, scripts, app/) import it. A lib/ folder
 // missing from the list fails too, and lib/ imports neither components/ nor app/. No upward import is excepted.
-export const LIB_LEVELS = [
+const LIB_LEVELS = [
   // the base: types, settings (lib/env.ts, and in lib/env/ the vocabularies they are checked against), logs and
   // metrics, the database
   "formats",
@@ -101,6 +101,26 @@ const levelRules = [
         {
           selector: "Program",
           message: "This lib/ folder is missing from LIB_LEVELS in eslint.config.mjs: give it its level.",
+        },
+      ],
+    },
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    ignores: TEST_FILES,
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          basePath: ROOT,
+          zones: [
+            {
+              target: "./components",
+              from: "./lib/app",
+              message:
+                "lib/app is for entry points (routes, instrumentation.ts, scripts): import the domain's own module.",
+            },
+          ],
         },
       ],
     },

@@ -5,10 +5,12 @@ import { ESLint, type Linter } from "eslint";
 // written): each import below is one the rule must refuse, beside a downward one it must let through.
 
 let eslint: ESLint;
-beforeAll(() => {
+beforeAll(async () => {
   // no-cycle reads each importer from disk, which a sample is not on; cycles are not what these samples show.
   eslint = new ESLint({ cwd: process.cwd(), overrideConfig: { rules: { "import/no-cycle": "off" } } });
-});
+  // The first lint loads the configuration and its plugins, here rather than in the first test.
+  await eslint.lintText("", { filePath: "lib/sample.ts" });
+}, 120_000);
 
 async function problems(filePath: string, code: string): Promise<Linter.LintMessage[]> {
   const [result] = await eslint.lintText(code, { filePath });
@@ -60,6 +62,16 @@ describe("the levels of lib/", () => {
         message: expect.stringContaining("lib/ sits below"),
       }),
     ]);
+  });
+
+  it("refuses a component importing a composition root (lib/app)", async () => {
+    expect(await problems("components/sample.ts", 'export { withApi } from "@/lib/app/with-api";\n')).toEqual([
+      expect.objectContaining({
+        ruleId: "import/no-restricted-paths",
+        message: expect.stringContaining("lib/app is for entry points"),
+      }),
+    ]);
+    expect(await problems("components/sample.ts", 'export { env } from "@/lib/env";\n')).toEqual([]);
   });
 
   it("refuses a lib/ folder that LIB_LEVELS does not list", async () => {
