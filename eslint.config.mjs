@@ -1,13 +1,16 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, globalIgnores } from "eslint/config";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
 // Levels of lib/, from the bottom. A folder may import itself and the folders listed before it; importing one listed
 // after it is an upward import, and fails here. With one folder to a level no two folders can import each other.
-// lib/app holds the composition roots (the pipelines handed to the job drivers): it may import everything, and only
-// entry points (instrumentation.ts, scripts, app/) import it.
+// lib/app holds the composition roots (the pipelines handed to the job drivers, the API wrapper, the parse thread's
+// entry): it may import everything, and only entry points (instrumentation.ts, scripts, app/) import it. A lib/ folder
+// missing from the list fails too, and lib/ imports neither components/ nor app/. No upward import is excepted.
 const LIB_LEVELS = [
-  // the base: types, settings, logs and metrics, the database
+  // the base: types, settings (lib/env.ts, and in lib/env/ the vocabularies they are checked against), logs and
+  // metrics, the database
   "formats",
   "generated",
   "server-only-node",
@@ -47,69 +50,83 @@ const LIB_LEVELS = [
   "app",
 ];
 
-// The upward imports that stay, each with its reason: file → the higher folders it may import.
-const UPWARD_IMPORTS = [
+const ROOT = fileURLToPath(new URL(".", import.meta.url));
+const TEST_FILES = ["**/*.test.ts", "**/*.test.tsx"];
+const TEST_CODE = { group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." };
+
+/** A level's paths: its folder, and a file of the same name (lib/env.ts beside lib/env/). */
+const levelPaths = (folder) => [`./lib/${folder}`, `./lib/${folder}.ts`];
+
+// import/no-restricted-paths resolves each import to its file, whatever its form: `import`, `export … from`,
+// `import()`, `require()`, through the @ alias or a relative path.
+const levelZones = [
+  ...LIB_LEVELS.slice(0, -1).map((folder, level) => ({
+    target: levelPaths(folder),
+    from: LIB_LEVELS.slice(level + 1).flatMap(levelPaths),
+    message: `An upward import: lib/${folder} sits below it (LIB_LEVELS in eslint.config.mjs). Move the shared piece down, or hand it in from a composition root (lib/app).`,
+  })),
   {
-    file: "lib/env.ts",
-    may: ["captions"],
-    why: "settings check YOUTUBE_CLIENTS with the client list's own parser (lib/captions/youtube/clients.ts imports nothing)",
-  },
-  {
-    file: "lib/process/parse-worker.ts",
-    may: ["captions", "edits", "podcasts"],
-    why: "the worker thread's entry hands each job to its domain: a composition root (docs/decisions/0001)",
-  },
-  {
-    file: "lib/http/with-api.ts",
-    may: ["auth"],
-    why: "the API wrapper authenticates each request and checks the permission table before any domain runs",
-  },
-  {
-    file: "lib/http/endpoint.ts",
-    may: ["auth"],
-    why: "an endpoint definition names the credential and permission it needs (types only)",
+    target: "./lib",
+    from: ["./components", "./app"],
+    message: "lib/ sits below the React components and the routes: move the shared piece into lib/.",
   },
 ];
 
-const TEST_CODE = { group: ["@/test/**", "**/test/**"], message: "App code may not import test code (test/)." };
+// A relative import stays inside its folder; another folder is named by @/lib/…, where the levels are read.
+const relativeImportRules = [0, 1].map((depth) => ({
+  files: depth === 0 ? ["lib/*.ts", "lib/*/*.{ts,tsx}"] : ["lib/*/*/**/*.{ts,tsx}"],
+  ignores: TEST_FILES,
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [TEST_CODE, { regex: `^(\\.\\./){${depth + 1},}`, message: "Import another lib/ folder as @/lib/…" }],
+      },
+    ],
+  },
+}));
 
-/** The no-restricted-imports patterns of a file of `folder`, `depth` folders below lib/<folder>/, allowing `may`. */
-function levelPatterns(folder, depth, may = []) {
-  const above = LIB_LEVELS.slice(LIB_LEVELS.indexOf(folder) + 1).filter((f) => !may.includes(f));
-  const patterns = [TEST_CODE];
-  if (above.length > 0)
-    patterns.push({
-      regex: `^@/lib/(${above.join("|")})(/|$)`,
-      message: `An upward import: lib/${folder} sits below it (LIB_LEVELS in eslint.config.mjs). Move the shared piece down, or hand it in from a composition root (lib/app).`,
-    });
-  // A relative import stays inside its folder; another folder is named by @/lib/…, where the levels see it.
-  patterns.push({ regex: `^(\\.\\./){${depth + 1},}`, message: "Import another lib/ folder as @/lib/…" });
-  return patterns;
-}
-
-const levelRules = LIB_LEVELS.flatMap((folder) => [
-  ...[0, 1].map((depth) => ({
-    files: depth === 0 ? [`lib/${folder}.ts`, `lib/${folder}/*.{ts,tsx}`] : [`lib/${folder}/*/**/*.{ts,tsx}`],
-    ignores: ["**/*.test.ts", "**/*.test.tsx", ...UPWARD_IMPORTS.map((u) => u.file)],
-    rules: { "no-restricted-imports": ["error", { patterns: levelPatterns(folder, depth) }] },
-  })),
-]).concat(
-  UPWARD_IMPORTS.map(({ file, may }) => ({
-    files: [file],
+const levelRules = [
+  {
+    files: ["lib/**/*.{ts,tsx,mjs}"],
+    ignores: TEST_FILES,
+    rules: { "import/no-restricted-paths": ["error", { basePath: ROOT, zones: levelZones }] },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx,mjs}"],
+    ignores: LIB_LEVELS.flatMap((folder) => [`lib/${folder}.*`, `lib/${folder}/**`]),
     rules: {
-      "no-restricted-imports": [
+      "no-restricted-syntax": [
         "error",
         {
-          patterns: levelPatterns(
-            file.split("/")[1].replace(/\.ts$/, ""),
-            Math.max(0, file.split("/").length - 3),
-            may,
-          ),
+          selector: "Program",
+          message: "This lib/ folder is missing from LIB_LEVELS in eslint.config.mjs: give it its level.",
         },
       ],
     },
-  })),
-);
+  },
+  {
+    files: ["components/**/*.{ts,tsx}"],
+    ignores: TEST_FILES,
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          basePath: ROOT,
+          zones: [
+            {
+              target: "./components",
+              from: "./lib/app",
+              message:
+                "lib/app is for entry points (routes, instrumentation.ts, scripts): import the domain's own module.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...relativeImportRules,
+];
 
 export default defineConfig([
   ...nextVitals,
@@ -155,7 +172,8 @@ export default defineConfig([
   },
   ...levelRules,
   {
-    files: ["lib/**/*.{ts,tsx}"],
+    // No file imports itself back, anywhere.
+    files: ["**/*.{ts,tsx,mjs}"],
     settings: { "import/ignore": ["node_modules"] },
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },

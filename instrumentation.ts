@@ -4,7 +4,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
-  // The database opens first (the embedded one: seconds of WebAssembly, partly on V8's background threads)
+  // The database opens first (the embedded one: compiling WebAssembly, partly on V8's background threads)
   // while the rest of the start runs beside it; requests are served once it is open.
   // Awaited below is the database being open, not Prisma: on the embedded default Prisma loads with the first
   // query that needs it (lib/db/client.ts), after the first answer at the latest (the jobs' start below).
@@ -27,7 +27,7 @@ export async function register() {
   // database whichever job driver runs the jobs, sent from every app process), the upload cleanup, the first
   // round of setup checks and one line on what yt-dlp can do for YouTube start once the first request is answered (or a few seconds
   // after the server could answer one): nothing a request answers waits for them, and on a small machine
-  // they would take the first answer a second longer.
+  // they would delay the first answer.
   const { afterFirstAnswer } = await import("@/lib/http/first-response");
   void (async () => {
     await afterFirstAnswer(BACKGROUND_START_AT_MOST_MS);

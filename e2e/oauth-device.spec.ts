@@ -112,7 +112,7 @@ test.describe("consent page", () => {
     await signInAndReturn(page, /\/oauth\/authorize\?/);
     await expect(page.getByTestId("consent-client")).toHaveText("E2E Connector");
     await expect(page.getByTestId("consent-redirect-host")).toHaveText("127.0.0.1:9");
-    // What it may not do, from the permission table (lib/auth/permissions.ts).
+    // What it may not do, from the permission table (lib/http/permissions.ts).
     await expect(page.getByTestId("consent-cannot")).toContainText("API key");
     await expect(page.getByTestId("consent-cannot")).toContainText("paid plan");
     await page.getByRole("button", { name: "Allow" }).click();

@@ -2,7 +2,7 @@ import "server-only";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
-import { parseClientList } from "@/lib/captions/youtube/clients";
+import { parseClientList } from "@/lib/env/youtube-clients";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in docs/configuration.md and .env.example; keep the three in step.

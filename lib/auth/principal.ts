@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
-import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/auth/permissions";
+import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/http/permissions";
 import type { NextRequest } from "next/server";
 import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
 
@@ -13,7 +13,7 @@ export type Credential = "session" | "api_key" | "oauth";
 export interface Principal {
   userId: string;
   via: Credential;
-  /** Which kind of credential, for the permission table (lib/auth/permissions.ts). */
+  /** Which kind of credential, for the permission table (lib/http/permissions.ts). */
   kind: CredentialKind;
   /** Read with an API key, in the same query: the caller's tier (for per-tier limits) and the key row. */
   tier?: Tier;

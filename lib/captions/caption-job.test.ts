@@ -42,7 +42,7 @@ describe("boundTrack", () => {
 });
 
 describe("readCaptionJob", () => {
-  it("answers a platform's track normalised and bounded, a real 20-minute automatic track whole", () => {
+  it("answers a platform's track normalized and bounded, a real 20-minute automatic track whole", () => {
     const body = readFileSync(path.join(FIXTURES, "ytenglishhub.auto.en.json3"), "utf8");
     const outcome = readCaptionJob({ kind: "captions", body, format: "json3", track: "auto" });
     if (!outcome.ok) throw new Error(outcome.message);

@@ -1,4 +1,4 @@
-// A caption file → its segments, or why not: what the parse thread (lib/process/parse-worker.ts) runs for a
+// A caption file → its segments, or why not: what the parse thread (lib/app/parse-worker.ts) runs for a
 // caption track (parse-off-thread.ts sends it there). The same parser as on the calling thread (parse/).
 import {
   CaptionParseError,
@@ -17,14 +17,14 @@ import { boundStoredWords } from "@/lib/formats/stored-words";
 
 /**
  * What one platform's track may come back with. Parsing runs in the thread, but everything after it runs on
- * the event loop in time proportional to the segments and words: receiving them from the thread, normalising,
+ * the event loop in time proportional to the segments and words: receiving them from the thread, normalizing,
  * storing, and every later read and rendering of the transcript. A real 3-hour automatic track is about
  * 3,600 lines and 24,000 timed words (kept whole), a 12-hour one 14,500 lines; a manual track has a line
  * every 2-3 s. `npm run bench -- event-loop` measures the worst track these admit
  * (docs/decisions/0001-untrusted-documents-off-the-event-loop.md).
  */
 export interface TrackBounds {
-  /** Segments (lines) after de-duplication and normalising; past it the track is refused. */
+  /** Segments (lines) after de-duplication and normalizing; past it the track is refused. */
   maxSegments: number;
   /** Characters of text in all; past it the track is refused. */
   maxTextChars: number;
@@ -87,7 +87,7 @@ export function readCaptionJob(job: CaptionJob): CaptionOutcome {
   }
 }
 
-/** A track's normalised segments within `bounds`: refused past its lines or text, word times kept up to its words. */
+/** A track's normalized segments within `bounds`: refused past its lines or text, word times kept up to its words. */
 export function boundTrack(segments: Segment[], bounds: TrackBounds): CaptionOutcome {
   const count = (n: number) => n.toLocaleString("en-US");
   if (segments.length > bounds.maxSegments) {

@@ -5,9 +5,9 @@ import type { Segment } from "@/lib/formats/types";
 
 // Caption files are parsed in a worker thread (lib/process/off-thread.ts), never on the event loop: a track
 // is up to 20 MiB of text from a platform, a podcast host or an author's PATCH, and reading one that size
-// (JSON.parse, the per-cue text cleaning, rolling-caption de-duplication) takes seconds of CPU. The thread
+// (JSON.parse, the per-cue text cleaning, rolling-caption de-duplication) is long CPU work. The thread
 // has a deadline and a memory limit; a file over them is refused like an unreadable one. A platform's track
-// comes back normalised and within TRACK_BOUNDS (caption-job.ts), so what the event loop then does with its
+// comes back normalized and within TRACK_BOUNDS (caption-job.ts), so what the event loop then does with its
 // segments is bounded too.
 
 const SETTINGS: OffThreadSettings = { threads: 2, timeoutMs: 30_000, memoryMb: 1024 };
@@ -21,8 +21,8 @@ export class CaptionTrackTooLarge extends CaptionParseError {}
 /**
  * parseCaptions then captionSegments and normalizeSegments within TRACK_BOUNDS (or only tidy, for
  * `track: null`) in a worker thread; throws CaptionParseError (CaptionTrackTooLarge past the bounds). Bytes
- * are decoded there, and moved there rather than copied (not to be used afterwards): copying a 20 MiB text or
- * buffer into the thread's workerData held the event loop for hundreds of ms.
+ * are decoded there, and moved there rather than copied (not to be used afterwards): copying a large text or
+ * buffer into the thread's workerData would hold the event loop for the copy.
  */
 export async function parseCaptionsOffThread(
   body: CaptionJob["body"],

@@ -1,12 +1,12 @@
 // Opens the embedded database (PGlite under DATA_DIR/pglite) doing as little as a start can:
 // - a fresh data folder is copied from the database folder `npm run build` prepares (scripts/db-snapshot.ts:
 //   initdb and every migration already run, shut down cleanly) instead of running initdb in WebAssembly and
-//   then migrating. Copying its ~1,100 files takes about 0.2 s; restoring the same files from a
-//   tarball through PGlite's own file system layer (its `loadDataDir`) took about 0.9 s;
+//   then migrating; a plain copy of its files is quicker than restoring them from a tarball through
+//   PGlite's own file system layer (its `loadDataDir`; figures in README.md);
 // - a folder last migrated (or restored) with exactly the committed migrations, as its stamp file says,
 //   skips the migration check; any other folder is migrated as before;
-// - PostgreSQL gets 32 MB of shared buffers instead of its 128 MB default: setting those up was about
-//   half of PGlite's boot, and the embedded database is a small one.
+// - PostgreSQL gets 32 MB of shared buffers instead of its 128 MB default: setting those up was a large
+//   share of PGlite's boot, and the embedded database is a small one.
 import "server-only";
 import { constants, copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";

@@ -14,9 +14,9 @@ import { diffBudget } from "@/lib/edits/word-diff";
 // writing the result as JSON text. Proportional to the body; nothing here touches the database.
 // The answer is that text, not the segments: the event loop passes it to PostgreSQL as it is (a jsonb
 // parameter), where rebuilding a large correction's objects from a worker's message and handing them to
-// Prisma, which walks every value of a Json field, held the event loop for seconds. The answer's segments
+// Prisma, which walks every value of a Json field, held the event loop far too long. The answer's segments
 // are that same text, spliced in (revisions.ts), and the answer in another format is rendered here too:
-// parsing the text back and writing it again held the event loop for hundreds of ms.
+// parsing the text back and writing it again would hold the event loop again (docs/decisions/0017).
 
 /** What the worker is given (workerData). */
 export interface SaveJob {

@@ -16,9 +16,6 @@ import { followDeps } from "@/lib/follows/deps";
 // The hub's verification of the intent (push-callback.ts) makes the subscription active; until then, and whenever
 // the hub refuses, fails or lets the lease lapse, the follow is polled as before, with the reason in `push.note`.
 
-export const PUSH_STATES = ["off", "pending", "active", "failed"] as const;
-export type PushState = (typeof PUSH_STATES)[number];
-
 /** Asked of the hub; the hub grants what it likes (YouTube's: 5 days) and says so when it verifies. */
 export const LEASE_SECONDS = 10 * 24 * 3600;
 /** An active lease is renewed at the first check within this of its end (the schedule puts one there). */

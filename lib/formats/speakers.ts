@@ -10,15 +10,6 @@ export const MAX_SPEAKER_CHARS = 100;
 /** The most distinct speakers one transcript names. */
 export const MAX_SPEAKERS = 200;
 
-const WHITESPACE_RUN = /[\s\u0000-\u001f\u007f]+/g;
-
-/** A name as kept: whitespace collapsed and trimmed; undefined when nothing is left (or not a string). */
-export function speakerName(raw: unknown): string | undefined {
-  if (typeof raw !== "string") return undefined;
-  const name = raw.replace(WHITESPACE_RUN, " ").trim();
-  return name === "" ? undefined : name;
-}
-
 /** Why these segments' speakers are over the bounds, as a sentence; null when they are within them. */
 export function speakerBoundsProblem(segments: readonly Pick<Segment, "speaker">[]): string | null {
   const names = new Set<string>();

@@ -1,6 +1,6 @@
 // The setup checks' last results, kept for /health and the dashboard, which only read them. Apart from the
-// probes (run-setup-checks.ts): those pull in youtubei.js, Stripe and nodemailer, about a second of module
-// loading on a small machine, which /health must not wait for on the first answer after a start. The
+// probes (run-setup-checks.ts): those pull in youtubei.js, Stripe and nodemailer, a long module load on a
+// small machine, which /health must not wait for on the first answer after a start. The
 // probes are loaded when a refresh first runs (after that answer has been sent).
 import type { SetupLine } from "@/lib/health/setup-checks";
 

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import type { AuthRequirement, Permission } from "@/lib/auth/permissions";
+import type { AuthRequirement, Permission } from "@/lib/http/permissions";
 import type { RateLimitName } from "@/lib/http/rate-limits";
 
 // An endpoint's contract in one object: routes wrap it with withApi, and /openapi.json is generated
@@ -18,7 +18,7 @@ export interface Endpoint<
   summary: string;
   description?: string;
   tag: string;
-  /** No credential, or the row of the permission table (lib/auth/permissions.ts) the caller's credential must be in. */
+  /** No credential, or the row of the permission table (lib/http/permissions.ts) the caller's credential must be in. */
   auth: AuthRequirement;
   /**
    * Body fields that need a further row of the permission table when they are given: a request's `webhook_url`

@@ -4,8 +4,8 @@ import { jsonInvalid } from "@/lib/http/validation";
 // be UTF-8, and nesting deeper than MAX_JSON_DEPTH is refused by a linear scan before JSON.parse
 // builds anything, so no later step (schema, echo of `input`, JSON.stringify) can recurse without end.
 // The same scan refuses an object of more than MAX_JSON_OBJECT_KEYS members: no body here needs more
-// than a handful, and a 1 MiB object of ~100,000 distinct keys cost V8 a dictionary-mode object and
-// every later walk of it (the text checks, the schema) hundreds of ms of the event loop.
+// than a handful, and a 1 MiB object of ~100,000 distinct keys costs V8 a dictionary-mode object and
+// makes every later walk of it (the text checks, the schema) slow, on the event loop.
 
 export const MAX_JSON_DEPTH = 64;
 export const MAX_JSON_OBJECT_KEYS = 1000;

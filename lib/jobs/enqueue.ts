@@ -2,7 +2,8 @@
 import type { Job, Prisma } from "@/lib/generated/prisma/client";
 import type { JobFailure, JobInput, Pipeline } from "@/lib/jobs/pipeline";
 import { JOBS_CHANNEL, signalJobsAvailable } from "@/lib/jobs/signal";
-import { failJob, type Db, type DbOrTx } from "@/lib/jobs/store";
+import type { Db } from "@/lib/db/client";
+import { failJob, type DbOrTx } from "@/lib/jobs/store";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { log } from "@/lib/observability/logger";
 import { currentRequestId } from "@/lib/observability/request-context";

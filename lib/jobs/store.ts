@@ -9,10 +9,10 @@
 // (lib/db/storable-text.ts): a NUL in a feed's error message must not make the failure itself unsaveable.
 import { Prisma, type Job, type PrismaClient } from "@/lib/generated/prisma/client";
 import { type FinishIO, type JobFailure, type JobOutcome } from "@/lib/jobs/pipeline";
+import type { Db } from "@/lib/db/client";
 import { storableText } from "@/lib/db/storable-text";
 import { NOW } from "@/lib/db/utc-now";
 
-export type Db = PrismaClient;
 export type DbOrTx = PrismaClient | Prisma.TransactionClient;
 
 /** Which run may write a row: the local runner's lease, or `null` for the Inngest driver. */

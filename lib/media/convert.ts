@@ -21,7 +21,7 @@ export type AsrCodec = "opus" | "mp3";
 
 export interface ConvertOptions extends Pick<ToolPaths, "ffmpegPath"> {
   signal?: AbortSignal;
-  /** Kill ffmpeg after this long. Default 30 min (a 3-hour file takes well under a minute). */
+  /** Kill ffmpeg after this long. Default 30 min, far above what a 3-hour file needs. */
   timeoutMs?: number;
   /** Input duration (from probeMedia), for onProgress. */
   durationSeconds?: number;

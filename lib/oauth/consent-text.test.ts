@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PERMISSIONS } from "@/lib/auth/permissions";
+import { PERMISSIONS } from "@/lib/http/permissions";
 import { CONNECTOR_CAN, connectorCannot } from "@/lib/oauth/consent-text";
 
 describe("the consent page's text", () => {

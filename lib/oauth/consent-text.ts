@@ -1,7 +1,7 @@
-import { PERMISSIONS, type Permission } from "@/lib/auth/permissions";
+import { PERMISSIONS, type Permission } from "@/lib/http/permissions";
 
 // What the consent page tells the person a connector will be able to do, and not do. The "cannot" list
-// is read from the permission table (lib/auth/permissions.ts), so the page cannot promise more than the
+// is read from the permission table (lib/http/permissions.ts), so the page cannot promise more than the
 // API enforces.
 
 /** What a connector's token may do (the `use` row, in words). */

@@ -97,7 +97,7 @@ describe("oauth4webapi", () => {
     );
     expect(tokens.token_type).toBe("bearer");
     expect((await me(tokens.access_token)).status).toBe(200);
-    // A connector's token uses the service; it cannot mint an API key (lib/auth/permissions.ts).
+    // A connector's token uses the service; it cannot mint an API key (lib/http/permissions.ts).
     const mint = await fetch(new URL("/v1/me/api-key/regenerate", server.url), {
       method: "POST",
       headers: { authorization: `Bearer ${tokens.access_token}` },

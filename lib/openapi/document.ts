@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ERROR_CODE_NAMES } from "@/lib/http/error-codes";
-import { allowedKinds, CREDENTIAL_KINDS } from "@/lib/auth/permissions";
+import { allowedKinds, CREDENTIAL_KINDS } from "@/lib/http/permissions";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 import { WEBHOOK_EVENT_DOCS } from "@/lib/webhooks/schemas";
@@ -96,7 +96,7 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   }
   if (credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length && !endpoint.errors?.[403]) {
     responses["403"] = {
-      description: `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/auth/permissions.ts)`,
+      description: `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts)`,
       content: { "application/json": { schema: problem } },
     };
   }

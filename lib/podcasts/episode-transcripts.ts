@@ -61,7 +61,7 @@ export function timedFormatOfText(body: Uint8Array): CaptionFormat | null {
 
 /**
  * Episodes read between two turns of the event loop: a page holds up to thousands, and recognising each
- * one's audio URL (parseSourceUrl) in one go held the loop for hundreds of ms.
+ * one's audio URL (parseSourceUrl) in one go holds the loop for as long as the whole page takes.
  */
 export const EPISODES_PER_TURN = 250;
 

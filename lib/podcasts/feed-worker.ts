@@ -1,4 +1,4 @@
-// A feed's bytes → its episodes, or why not: what the parse thread (lib/process/parse-worker.ts) runs for a
+// A feed's bytes → its episodes, or why not: what the parse thread (lib/app/parse-worker.ts) runs for a
 // feed. Decoding and parsing a feed is CPU work proportional to its size; there it cannot hold up the event
 // loop that serves requests, and the thread's memory is bounded (resourceLimits) and freed when it ends.
 import { decodeFeed } from "@/lib/podcasts/decode-feed";

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 
 // The one way untrusted documents are parsed off the event loop (feeds: lib/podcasts/parse-off-thread.ts,
-// caption tracks: lib/captions/parse-off-thread.ts): each parse gets a fresh worker thread (parse-worker.ts)
+// caption tracks: lib/captions/parse-off-thread.ts): each parse gets a fresh worker thread (lib/app/parse-worker.ts)
 // with a memory limit (resourceLimits: a thread over it is stopped, the process is not) and a deadline (the
 // thread is terminated), and at most `threads` parses run at once in the process; the others wait their
 // turn. A document that takes seconds to read delays only itself.
@@ -32,7 +32,7 @@ async function turn(threads: number): Promise<() => void> {
 
 /**
  * `bytes` on an ArrayBuffer of its own, to be moved to the thread (transferList) rather than copied: copying a
- * 20 MiB document into workerData held the event loop for hundreds of ms. A view on a larger or shared
+ * large document into workerData holds the event loop for as long as the copy takes. A view on a larger or shared
  * buffer (Node's pool of small Buffers) is copied first, so moving it detaches nothing else. The caller's
  * `bytes` must not be used afterwards.
  */
@@ -41,6 +41,11 @@ export function movable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
     bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
   return own ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
+
+// The thread's entry is a composition root (it hands each job to its domain), so it lives in lib/app; this runner
+// names its file for the thread to load and imports nothing of it. The literal is repeated in the Worker call below,
+// where Turbopack must see it to bundle the entry.
+const WORKER_ENTRY = "../app/parse-worker.ts";
 
 function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly ArrayBuffer[]): Worker {
   const options = {
@@ -59,17 +64,17 @@ function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly Arr
   // code runs from its TypeScript sources (tests, and tsx scripts such as the job worker): the thread
   // registers tsx, then imports the entry.
   if (process.env.NEXT_RUNTIME !== "nodejs") {
-    const entry = import.meta.url.replace(/[^/]*$/, "parse-worker.ts");
+    const entry = new URL(WORKER_ENTRY, import.meta.url).href;
     return new Worker(
       `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
       { ...options, eval: true },
     );
   }
-  return new Worker(new URL("./parse-worker.ts", import.meta.url), options);
+  return new Worker(new URL("../app/parse-worker.ts", import.meta.url), options);
 }
 
 /**
- * `job` (a message parse-worker.ts knows by its `kind`) → the worker's answer. Over the deadline or the memory
+ * `job` (a message lib/app/parse-worker.ts knows by its `kind`) → the worker's answer. Over the deadline or the memory
  * limit: `tooMuch()` is thrown. `transfer`: the buffers of the job's bytes (see movable), moved, not copied.
  */
 export async function runOffThread<Outcome>(

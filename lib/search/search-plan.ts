@@ -27,12 +27,10 @@ const SCAN_ROW_COST = 3;
 /**
  * Whether the candidates are found by reading the passages in table order, testing each against the query
  * and stopping at SEARCH_MAX_CANDIDATES visible matches (true), instead of the word index's bitmap (false).
- * The bitmap holds every match before the first is read (97,000 for a word in 10 % of a million
- * passages, 20-22 of the statement's 45 ms), and reading in order stops after about SEARCH_MAX_CANDIDATES ×
- * passages ÷ (matches × visibleShare) rows (10,500 there: 10-14 ms with the visibility checks). A row read
- * and tested costs about SCAN_ROW_COST bitmap entries (0.56 against 0.21 µs at a million, four readings of
- * the query), so in order is chosen when matches² × visibleShare ≥ SCAN_ROW_COST × SEARCH_MAX_CANDIDATES ×
- * passages: at a million passages, a word in 5.6 % of them that everyone can see. visibleShare assumes the
+ * The bitmap holds every match before the first is read, and reading in order stops after about
+ * SEARCH_MAX_CANDIDATES × passages ÷ (matches × visibleShare) rows (the figures: lib/search/README.md). A row
+ * read and tested costs about SCAN_ROW_COST bitmap entries (four readings of the query), so in order is
+ * chosen when matches² × visibleShare ≥ SCAN_ROW_COST × SEARCH_MAX_CANDIDATES × passages: at a million passages, a word in 5.6 % of them that everyone can see. visibleShare assumes the
  * visible passages are spread evenly through the table (publications usually are), which is the
  * pessimistic case for reading in order. Both ways give the same candidates: a bitmap heap scan also
  * returns its rows in table order (passages are only inserted and deleted, never updated in place, so
@@ -46,8 +44,8 @@ export function scansInOrder(matches: number, passages: number, visibleShare: nu
 /**
  * ANALYZE's most common words of the passages' index, with the share of passages holding each
  * (pg_stats.most_common_elems of "TranscriptPassage"."tsv", the figures the planner estimates a word's matches
- * by); read again after COMMON_WORDS_TTL_MS, per database. Reading pg_stats costs about 2 ms, a quarter of a
- * rare word's whole search, and the figures change only when the table is analyzed.
+ * by); read again after COMMON_WORDS_TTL_MS, per database. Reading pg_stats is a round trip a rare word's
+ * search would otherwise not make, and the figures change only when the table is analyzed.
  */
 const commonWords = new WeakMap<Db, { read: number; shares: Promise<Map<string, number>> }>();
 const COMMON_WORDS_TTL_MS = 10 * 60_000;

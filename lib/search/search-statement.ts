@@ -7,6 +7,7 @@
 // search finds them as search-plan.ts chooses; the library search starts from the caller's done entries whose
 // words ("lexemes", prisma/sql/functions/verbatim_entry_lexemes.sql, after the caller's key) hold the query
 // without its phrases and exclusions, then matches their passages.
+import { completeEntriesSql } from "@/lib/transcripts/history-queries";
 
 /** Who may see a transcript: the caller's complete history entries, or a live publication. */
 export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
@@ -86,25 +87,21 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
   const filterJoin =
     filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
   // The matching passages the caller may see, in the order they are found; `OFFSET 0` keeps the library's
-  // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index.
-  // The caller's key in the lexemes finds their entries alone (`|| ''` keeps the indexes on "userId" out of the
-  // plan: ANDed in, they would add a bitmap of every entry of the caller; the planner cannot know how narrow a
-  // key makes a word). A caller who has corrected nothing reads the transcripts' passages alone: no look for a
+  // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index
+  // (completeEntriesSql). A caller who has corrected nothing reads the transcripts' passages alone: no look for a
   // correction per entry.
   const found =
     user !== null
-      ? `FROM "Transcription" h CROSS JOIN LATERAL (
-           ${
-             corrects
-               ? `SELECT p.* FROM "SearchPassage" p ${filterJoin}
+      ? completeEntriesSql(
+          corrects
+            ? `SELECT p.* FROM "SearchPassage" p ${filterJoin}
                   WHERE p."transcriptId" = h."transcriptId" AND (${matches})
                     AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
-               : `SELECT p.*, NULL::text AS "editorId", NULL::text AS "revisionId" FROM "TranscriptPassage" p ${filterJoin}
-                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})`
-           }
-           OFFSET 0
-         ) AS p
-         WHERE h."lexemes" @@ ${param(lexemes)}::tsquery AND (h."userId" || '') = ${user} AND h."state" = 'done'`
+            : `SELECT p.*, NULL::text AS "editorId", NULL::text AS "revisionId" FROM "TranscriptPassage" p ${filterJoin}
+                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})`,
+          param(lexemes),
+          user,
+        )
       : `FROM "SearchPassage" p ${filterJoin}
          WHERE (${matches}) AND EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;

@@ -2,9 +2,11 @@ import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TranscriptionListQuery } from "@/lib/transcripts/schemas";
 
-// The statements that page a caller's history ("Transcription", h) for GET /v1/me/transcriptions; which of
-// them runs, over which window, is list-transcriptions.ts's choice. Every one reads the caller's rows only,
-// by an index with "userId" first (migrations flat_reads, flat_reads_indexes, history_covering_index).
+// The history table ("Transcription", h) in SQL: this module alone names it in a statement. Most of it pages a
+// caller's history for GET /v1/me/transcriptions (which statement runs, over which window, is
+// list-transcriptions.ts's choice); every one reads the caller's rows only, by an index with "userId" first
+// (migrations flat_reads, flat_reads_indexes, history_covering_index). The others, at the end, are the pieces
+// other modules' statements need: text for statements with positional parameters takes the parameters' names.
 
 const SORT_COLUMNS = {
   created_at: "createdAt",
@@ -103,3 +105,44 @@ export async function matchIdsSorted(
           SELECT h."id" FROM m AS h ORDER BY ${orderOf(selection, window.reversed)} LIMIT ${window.limit} OFFSET ${window.offset}`;
   return rows.map((row) => row.id);
 }
+
+/** Deletes the caller's failed requests (entries that failed before any job ran) past the newest `keep`. */
+export async function deleteFailedRequestsPast(tx: Prisma.TransactionClient, userId: string, keep: number) {
+  await tx.$executeRaw`
+      DELETE FROM "Transcription" WHERE "id" IN (
+        SELECT "id" FROM "Transcription"
+        WHERE "userId" = ${userId} AND "state" = 'error' AND "errorCode" IS NOT NULL AND "jobId" IS NULL
+        ORDER BY "createdAt" DESC, "id" DESC OFFSET ${keep})`;
+}
+
+/** The caller's entry for one source and language, locked until the transaction ends. */
+export async function lockEntry(
+  tx: Prisma.TransactionClient,
+  key: { userId: string; platform: string; videoId: string; lang: string },
+): Promise<{ id: string; state: string; jobId: string | null } | undefined> {
+  const [entry] = await tx.$queryRaw<{ id: string; state: string; jobId: string | null }[]>`
+        SELECT "id", "state", "jobId" FROM "Transcription"
+        WHERE "userId" = ${key.userId} AND "platform" = ${key.platform} AND "videoId" = ${key.videoId} AND "lang" = ${key.lang}
+        FOR UPDATE`;
+  return entry;
+}
+
+/** Whether user `user` has the transcript row `t` in their history (store-transcript.ts's hot statement). */
+export const inHistorySql = (user: string, t: string) => `EXISTS (
+       SELECT 1 FROM "Transcription" e
+       WHERE e."userId" = ${user} AND e."platform" = ${t}."platform" AND e."videoId" = ${t}."videoId"
+         AND e."lang" = ${t}."lang" AND e."transcriptId" = ${t}."id"
+     )`;
+
+/**
+ * The library search's FROM and WHERE (lib/search/search-statement.ts): `perEntry`, which names the entry h, read
+ * for each of the complete entries of `user` whose words hold the tsquery `lexemes`. The caller's key in the
+ * lexemes finds their entries alone: `|| ''` keeps the indexes on "userId" out of the plan (ANDed in, they would
+ * add a bitmap of every entry of the caller; the planner cannot know how narrow a key makes a word).
+ */
+export const completeEntriesSql = (perEntry: string, lexemes: string, user: string) =>
+  `FROM "Transcription" h CROSS JOIN LATERAL (
+           ${perEntry}
+           OFFSET 0
+         ) AS p
+         WHERE h."lexemes" @@ ${lexemes}::tsquery AND (h."userId" || '') = ${user} AND h."state" = 'done'`;

@@ -98,7 +98,7 @@ export async function prepareAudio(ctx: TranscribeContext, io: StepContext): Pro
     let output: Awaited<ReturnType<typeof convertForAsr>>;
     if ((await stat(media)).size <= CONCURRENT_PREPARE_BYTES) {
       // Small files: probing and converting at once saves a tool start-up on the hot path; a file
-      // this small converts in well under a second even when the probe then refuses it.
+      // this small converts quickly even when the probe then refuses it.
       const [probed, convertedFile] = await Promise.allSettled([probeMedia(media, { signal: io.signal }), convert()]);
       if (probed.status === "rejected") throw probed.reason;
       if (convertedFile.status === "rejected") throw convertedFile.reason;

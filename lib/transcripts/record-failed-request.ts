@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { parseSourceUrl } from "@/lib/sources";
+import { deleteFailedRequestsPast } from "@/lib/transcripts/history-queries";
 import type { TranscriptRequest } from "@/lib/transcripts/schemas";
 
 /** Failed link requests kept per user; older ones are dropped as new ones come in. */
@@ -52,10 +53,6 @@ async function storeFailure(userId: string, key: { platform: string; videoId: st
       await tx.transcription.updateMany({ where: { userId, ...key, state: "error" }, data: failure });
     }
     // Bounded: only the newest failed requests (entries that failed before any job ran) are kept.
-    await tx.$executeRaw`
-      DELETE FROM "Transcription" WHERE "id" IN (
-        SELECT "id" FROM "Transcription"
-        WHERE "userId" = ${userId} AND "state" = 'error' AND "errorCode" IS NOT NULL AND "jobId" IS NULL
-        ORDER BY "createdAt" DESC, "id" DESC OFFSET ${FAILED_REQUESTS_KEPT})`;
+    await deleteFailedRequestsPast(tx, userId, FAILED_REQUESTS_KEPT);
   });
 }

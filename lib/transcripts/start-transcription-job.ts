@@ -4,6 +4,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
 import { limitUser } from "@/lib/http/rate-limits";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
+import { lockEntry } from "@/lib/transcripts/history-queries";
 import { transcribePipeline, type TranscribeContext } from "@/lib/transcripts/transcribe-pipeline";
 
 export interface StartedJob {
@@ -44,10 +45,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         data: [{ ...key, origin: "asr", state: "in_progress" }],
         skipDuplicates: true,
       });
-      const [entry] = await tx.$queryRaw<{ id: string; state: string; jobId: string | null }[]>`
-        SELECT "id", "state", "jobId" FROM "Transcription"
-        WHERE "userId" = ${key.userId} AND "platform" = ${key.platform} AND "videoId" = ${key.videoId} AND "lang" = ${key.lang}
-        FOR UPDATE`;
+      const entry = await lockEntry(tx, key);
       if (entry?.state === "in_progress" && entry.jobId) {
         const running = await tx.job.findUnique({ where: { id: entry.jobId }, select: { id: true, status: true } });
         if (running && (running.status === "queued" || running.status === "running"))

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
 import type { Prisma, Transcript } from "@/lib/generated/prisma/client";
 import type { ParsedSource } from "@/lib/sources";
+import { inHistorySql } from "@/lib/transcripts/history-queries";
 
 // The shared transcript store: one row per (platform, video, language, origin), whoever produced it
 // (platform captions, a podcast's published transcript, speech recognition). Every writer goes through
@@ -58,11 +59,7 @@ export async function findStoredTranscript(
     // The columns by name: a prepared statement's result columns may not change under it (a migration).
     `SELECT t."id", t."platform", t."videoId", t."lang", t."source" AS "origin", t."captionKind", t."title", t."sourceUrl",
        t."durationSeconds", t."segments", t."servedBy", t."channel", t."publishedAt", t."chapters", t."sourceNote", t."fetchedAt",
-       t."createdAt", t."variant", EXISTS (
-       SELECT 1 FROM "Transcription" e
-       WHERE e."userId" = $1 AND e."platform" = t."platform" AND e."videoId" = t."videoId"
-         AND e."lang" = t."lang" AND e."transcriptId" = t."id"
-     ) AS "inHistory"
+       t."createdAt", t."variant", ${inHistorySql("$1", "t")} AS "inHistory"
      FROM "Transcript" t
      WHERE t."platform" = $2 AND t."videoId" = $3 AND t."lang" = $4 AND t."source" = $5::"TranscriptSource"
        AND t."variant" = $6`,

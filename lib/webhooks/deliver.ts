@@ -1,7 +1,7 @@
 // One delivery attempt: sign, POST through the outbound guard (which checks the resolved address at every
 // attempt), and record the outcome on the row, only if this runner still holds its lease.
 import type { Prisma, WebhookDelivery } from "@/lib/generated/prisma/client";
-import type { Db } from "@/lib/jobs/store";
+import type { Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { isOutboundError, type Outbound } from "@/lib/http/outbound";
 import { log } from "@/lib/observability/logger";

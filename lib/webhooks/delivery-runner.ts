@@ -9,7 +9,7 @@
 // (lib/jobs/lease-loop.ts); what is the deliveries' own is the fair claim and the attempt. Why deliveries are not
 // jobs: docs/decisions/0011-webhook-deliveries-share-the-lease-loop.md.
 import { NOW } from "@/lib/db/utc-now";
-import type { Db } from "@/lib/jobs/store";
+import type { Db } from "@/lib/db/client";
 import { createLeaseLoop, defaultOwner } from "@/lib/jobs/lease-loop";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";

@@ -173,10 +173,10 @@ async function openScaleDb(label: string): Promise<{ prisma: PrismaClient; pool:
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool, seeded };
 }
 
-type Db = Awaited<ReturnType<typeof openScaleDb>>;
+type ScaleDb = Awaited<ReturnType<typeof openScaleDb>>;
 
 /** Makes `db` the app's connection (the one lib/db/client.ts keeps on globalThis). */
-function install(db: Db) {
+function install(db: ScaleDb) {
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({
     client: db.prisma,
     kind: "postgres",
@@ -208,10 +208,10 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     listTranscriptions(BUSY, transcriptionListQuerySchema.parse(extra(n)));
   // "Right after a publish": a publication is published again before each sitemap read (the app expires
   // the cached sitemap then; outside Next.js nothing is cached, so every call does the whole work).
-  const republish = async (db: Db, n: number) => {
+  const republish = async (db: ScaleDb, n: number) => {
     await db.prisma.publication.update({ where: { id: `sp-${n}` }, data: { publishedAt: new Date() } });
   };
-  const reads: [string, (n: number, db: Db) => Promise<unknown>][] = [
+  const reads: [string, (n: number, db: ScaleDb) => Promise<unknown>][] = [
     ["history q=zqx", history(() => ({ q: "zqx" }))],
     ["history q=talk (every entry matches)", history(() => ({ q: "talk" }))],
     ["history sort=duration_seconds", history(() => ({ sort: "duration_seconds" }))],
@@ -312,7 +312,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
  * DATA_SCALE_EXPLAIN=1: every SELECT each read sends to the big database, as Prisma logs it, run again
  * under EXPLAIN (ANALYZE, BUFFERS); then the size of each index on the tables these reads use.
  */
-async function explainAll(db: Db, n: number, reads: [string, (n: number, db: Db) => Promise<unknown>][]) {
+async function explainAll(db: ScaleDb, n: number, reads: [string, (n: number, db: ScaleDb) => Promise<unknown>][]) {
   const logged: { query: string; params: string }[] = [];
   const prisma = new PrismaClient({ adapter: new PrismaPg(db.pool), log: [{ emit: "event", level: "query" }] });
   prisma.$on("query", (event) => logged.push({ query: event.query, params: event.params }));

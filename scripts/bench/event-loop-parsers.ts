@@ -11,8 +11,7 @@ import Stripe from "stripe";
 import { answerCaptionJob, TRACK_BOUNDS, type CaptionJob } from "../../lib/captions/caption-job";
 import type { Segment } from "../../lib/formats/types";
 import { MiB } from "./event-loop-bodies";
-import { worstHold } from "./event-loop-hold";
-import { lowestOf, measureRequests, request, RUNS, type Measured } from "./event-loop";
+import { lowestOf, measureRequests, request, RUNS, worstHold, type Measured } from "./event-loop-hold";
 
 /** `make(i)` for i = 0, 1, ... joined until `bytes` is reached. */
 function fill(bytes: number, make: (i: number) => string, head = "", tail = ""): string {
@@ -164,7 +163,7 @@ function captionDocuments(): Record<string, { format: string; body: string; kind
 /**
  * Each document read as the app reads it now: off the event loop (lib/captions/parse-off-thread.ts), and for
  * a platform's track what lib/transcripts/fetch-captions.ts then does on the loop with its segments
- * (normalising, bounding the word times, and the JSON text the store sends), all in the one hold measured.
+ * (normalizing, bounding the word times, and the JSON text the store sends), all in the one hold measured.
  * A PATCH's file is read where lib/edits reads it: a large one in the save's thread (save-off-thread.ts), with
  * what the save then does on the loop with the thread's answer.
  */
@@ -220,7 +219,7 @@ export async function benchParsers(filter?: string): Promise<Measured[]> {
 
 /**
  * The event loop's own share of an admitted track, without the thread: the answer's JSON.parse, then what
- * lib/transcripts/fetch-captions.ts does (normalising, bounding word times, the store's JSON), timed as one
+ * lib/transcripts/fetch-captions.ts does (normalizing, bounding word times, the store's JSON), timed as one
  * synchronous run, the lowest of 7. On a busy machine the hold above also counts the stalls of sharing its
  * cores with the parse thread and everything else; this is the work itself.
  */

@@ -3,7 +3,7 @@
 // sign-out form posts (/api/auth/…), each at its body bound and, for Auth.js, past it.
 import { NextRequest } from "next/server";
 import { MiB } from "./event-loop-bodies";
-import { measureRequests, type Measured } from "./event-loop";
+import { measureRequests, type Measured } from "./event-loop-hold";
 
 const ORIGIN = "http://localhost:3000";
 

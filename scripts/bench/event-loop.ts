@@ -9,71 +9,21 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { formBodies, jsonBodies, MiB, queryStrings, type HostileBody } from "./event-loop-bodies";
-import { worstHold } from "./event-loop-hold";
+import {
+  lowestOf,
+  measureRequests,
+  ORIGIN,
+  request,
+  RUNS,
+  worstHold,
+  type Handler,
+  type Measured,
+} from "./event-loop-hold";
 import { benchParsers, benchSpecialRoutes } from "./event-loop-parsers";
 import { benchAuthPosts, benchUploadPut } from "./event-loop-streams";
-
-const ORIGIN = "http://localhost:3000";
-
-type Handler = (request: NextRequest, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
-
-export interface Measured {
-  label: string;
-  worstMs: number;
-  worstBody: string;
-  statuses: string;
-}
-
-/**
- * Runs a measurement `runs` times and keeps its lowest figure: what the work itself holds is there every
- * time, while a stall of a busy machine (another process on the core) comes and goes.
- */
-export async function lowestOf(runs: number, measure: () => Promise<number>): Promise<number> {
-  let lowest = Infinity;
-  for (let run = 0; run < runs; run++) lowest = Math.min(lowest, await measure());
-  return lowest;
-}
-
-/** How many times each request and document is measured (the lowest is kept). */
-export const RUNS = 2;
-
-/**
- * Calls `handler` with each request (built before its clock starts, `runs` times: see lowestOf); the worst
- * hold over them.
- */
-export async function measureRequests(
-  label: string,
-  handler: Handler,
-  requests: { name: string; build: () => NextRequest; params?: Record<string, string> }[],
-  runs = RUNS,
-): Promise<Measured> {
-  let worst = { ms: 0, body: "" };
-  const statuses = new Map<number, number>();
-  for (const { name, build, params } of requests) {
-    let status = 0;
-    const ms = await lowestOf(runs, async () => {
-      const request = build();
-      return worstHold(async () => {
-        const response = await handler(request, { params: Promise.resolve(params ?? {}) });
-        await response.arrayBuffer();
-        status = response.status;
-      });
-    });
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    if (ms > worst.ms) worst = { ms, body: name };
-  }
-  const codes = [...statuses].map(([s, n]) => `${n}×${s}`).join(" ");
-  console.log(`  ${label.padEnd(48)} ${worst.ms.toFixed(1).padStart(8)} ms  (${worst.body}; ${codes})`);
-  return { label, worstMs: worst.ms, worstBody: worst.body, statuses: codes };
-}
-
-export function request(path: string, init: { method: string; headers?: Record<string, string>; body?: string }) {
-  return new NextRequest(new URL(path, ORIGIN), init);
-}
 
 async function credentials(db: Awaited<ReturnType<typeof import("../../lib/db/client").getDb>>) {
   const user = await db.user.create({ data: { email: "event-loop-bench@example.test", name: "bench" } });

@@ -193,7 +193,7 @@ describe("bounds", () => {
   });
 });
 
-// Real podcast transcripts: the names each file gives, and the same names after storing (normalising) and in
+// Real podcast transcripts: the names each file gives, and the same names after storing (normalizing) and in
 // every format with a place for them.
 const strictVtt = new webvtt.WebVTTParser(htmlEntities as Record<string, string>);
 const REAL: { file: string; format: "podcast-json" | "podcast-html" | "vtt" | "podcast-srt"; names: string[] }[] = [

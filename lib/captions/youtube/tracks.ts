@@ -1,9 +1,9 @@
-// YouTube's caption tracks as the rest of Verbatim sees them: language codes and names normalised, and the ref
+// YouTube's caption tracks as the rest of Verbatim sees them: language codes and names normalized, and the ref
 // a track carries from the player response that listed it to the fetch of its timedtext.
 import type { ParsedSource } from "@/lib/sources";
 
 import type { CaptionTrack, VideoInfo } from "../types";
-import type { InnerTubeClient } from "./clients";
+import type { InnerTubeClient } from "@/lib/env/youtube-clients";
 import { sourceError } from "./errors";
 import type { Served } from "./lookup";
 import type { PlayerDetails, RawTrack } from "./player-response";

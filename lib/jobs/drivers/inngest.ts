@@ -21,15 +21,8 @@ import {
   type Pipelines,
   type StepContext,
 } from "@/lib/jobs/pipeline";
-import {
-  completeJob,
-  failJob,
-  markStarted,
-  recordError,
-  saveCheckpoint,
-  saveProgress,
-  type Db,
-} from "@/lib/jobs/store";
+import type { Db } from "@/lib/db/client";
+import { completeJob, failJob, markStarted, recordError, saveCheckpoint, saveProgress } from "@/lib/jobs/store";
 import { jobRunEnded, observeStep } from "@/lib/jobs/observe-step";
 import { withLogContext } from "@/lib/observability/request-context";
 import { reportFailure } from "@/lib/observability/failure-cause";

@@ -39,6 +39,7 @@ import { createLeaseLoop, defaultOwner, describe, type LeaseLoop } from "@/lib/j
 import { jobRunEnded, observeStep } from "@/lib/jobs/observe-step";
 import { log as logger } from "@/lib/observability/logger";
 import { withLogContext } from "@/lib/observability/request-context";
+import type { Db } from "@/lib/db/client";
 import {
   claimJob,
   completeJob,
@@ -50,7 +51,6 @@ import {
   saveCheckpoint,
   saveProgress,
   scheduleRetry,
-  type Db,
   type Lease,
 } from "@/lib/jobs/store";
 

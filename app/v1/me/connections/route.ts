@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/http/with-api";
+import { withApi } from "@/lib/app/with-api";
 import { listConnectionsEndpoint } from "@/lib/oauth/endpoints";
 import { listConnections } from "@/lib/oauth/connections";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/http/with-api";
+import { withApi } from "@/lib/app/with-api";
 import { authorizeEndpoint } from "@/lib/oauth/endpoints";
 import { authorize } from "@/lib/oauth/authorize";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/http/with-api";
+import { withApi } from "@/lib/app/with-api";
 import { revokeConnectionEndpoint } from "@/lib/oauth/endpoints";
 import { revokeConnection } from "@/lib/oauth/connections";
 

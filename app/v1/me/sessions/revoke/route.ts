@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/http/with-api";
+import { withApi } from "@/lib/app/with-api";
 import { endSessionsEndpoint } from "@/lib/auth/endpoints";
 import { endAllSessions } from "@/lib/auth/sessions";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
-import { CREDENTIAL_KINDS, isAllowed, PERMISSIONS, type CredentialKind } from "@/lib/auth/permissions";
+import { CREDENTIAL_KINDS, isAllowed, PERMISSIONS, type CredentialKind } from "@/lib/http/permissions";
 import type { Endpoint } from "@/lib/http/endpoint";
 
 // The permission table, walked: every operation of the endpoint registry (the one /openapi.json is made

@@ -1,7 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
-import { isAllowed, refusalDetail } from "@/lib/auth/permissions";
+import { isAllowed, refusalDetail } from "@/lib/http/permissions";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
 import { reportFailure } from "@/lib/observability/failure-cause";

@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ESLint, type Linter } from "eslint";
+
+// The levels rule of eslint.config.mjs, run by ESLint on small samples as if they were files of lib/ (none is
+// written): each import below is one the rule must refuse, beside a downward one it must let through.
+
+let eslint: ESLint;
+beforeAll(async () => {
+  // no-cycle reads each importer from disk, which a sample is not on; cycles are not what these samples show.
+  eslint = new ESLint({ cwd: process.cwd(), overrideConfig: { rules: { "import/no-cycle": "off" } } });
+  // The first lint loads the configuration and its plugins, here rather than in the first test.
+  await eslint.lintText("", { filePath: "lib/sample.ts" });
+}, 120_000);
+
+async function problems(filePath: string, code: string): Promise<Linter.LintMessage[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.filter((m) => m.ruleId !== "@typescript-eslint/no-unused-vars");
+}
+
+const upward = expect.objectContaining({
+  ruleId: "import/no-restricted-paths",
+  message: expect.stringContaining("An upward import: lib/http sits below it"),
+});
+
+describe("the levels of lib/", () => {
+  it("lets a folder import the folders below it, statically or with import()", async () => {
+    expect(
+      await problems(
+        "lib/http/sample.ts",
+        'import { env } from "@/lib/env";\nexport const settings = () => env;\nexport const load = () => import("@/lib/db/client");\n',
+      ),
+    ).toEqual([]);
+  });
+
+  it("refuses a static upward import", async () => {
+    expect(await problems("lib/http/sample.ts", 'export { authenticate } from "@/lib/auth/principal";\n')).toEqual([
+      upward,
+    ]);
+  });
+
+  it("refuses an upward import(), through the alias or a relative path", async () => {
+    expect(await problems("lib/http/sample.ts", 'export const load = () => import("@/lib/auth/principal");\n')).toEqual(
+      [upward],
+    );
+    expect(await problems("lib/http/sample.ts", 'export const load = () => import("../auth/principal");\n')).toEqual([
+      upward,
+    ]);
+  });
+
+  it("refuses lib/ importing components/ or app/", async () => {
+    const messages = await problems(
+      "lib/browser/sample.ts",
+      'export { Button } from "@/components/ui/button";\nexport const page = () => import("@/app/page");\n',
+    );
+    expect(messages).toEqual([
+      expect.objectContaining({
+        ruleId: "import/no-restricted-paths",
+        message: expect.stringContaining("lib/ sits below"),
+      }),
+      expect.objectContaining({
+        ruleId: "import/no-restricted-paths",
+        message: expect.stringContaining("lib/ sits below"),
+      }),
+    ]);
+  });
+
+  it("refuses a component importing a composition root (lib/app)", async () => {
+    expect(await problems("components/sample.ts", 'export { withApi } from "@/lib/app/with-api";\n')).toEqual([
+      expect.objectContaining({
+        ruleId: "import/no-restricted-paths",
+        message: expect.stringContaining("lib/app is for entry points"),
+      }),
+    ]);
+    expect(await problems("components/sample.ts", 'export { env } from "@/lib/env";\n')).toEqual([]);
+  });
+
+  it("refuses a lib/ folder that LIB_LEVELS does not list", async () => {
+    expect(await problems("lib/brand-new/sample.ts", "export const one = 1;\n")).toEqual([
+      expect.objectContaining({
+        ruleId: "no-restricted-syntax",
+        message: expect.stringContaining("missing from LIB_LEVELS"),
+      }),
+    ]);
+    expect(await problems("lib/search/sample.ts", "export const one = 1;\n")).toEqual([]);
+  });
+});
