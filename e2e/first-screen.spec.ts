@@ -63,6 +63,20 @@ async function pinnedBottom(page: Page, target: Locator): Promise<number> {
   );
 }
 
+/** Lines of the transcript's text (its cues' line boxes) wholly on the first screen, below everything pinned. */
+async function textLinesOnScreen(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const tops = new Set<number>();
+    for (const cue of document.querySelectorAll('[data-testid="reading-view"] p > span[id]')) {
+      const range = document.createRange();
+      range.selectNodeContents(cue);
+      for (const rect of range.getClientRects())
+        if (rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight) tops.add(Math.round(rect.top / 4));
+    }
+    return tops.size;
+  });
+}
+
 /** The commands the fake player has received. */
 const received = (page: Page) => page.frameLocator("iframe[src*='youtube-nocookie']").locator("#received li");
 
@@ -81,6 +95,7 @@ test("on a phone the first screen reaches the transcript's text, on the dashboar
     expect(cue.y + Math.min(cue.height, 32), `${path}: first line on the first screen`).toBeLessThanOrEqual(
       PHONE.height,
     );
+    expect(await textLinesOnScreen(page), `${path}: lines of text on the first screen`).toBeGreaterThanOrEqual(4);
   }
   // The details and downloads are one tap away on the dashboard.
   await page.goto(`/dashboard?transcript=${id}`);
@@ -88,6 +103,32 @@ test("on a phone the first screen reaches the transcript's text, on the dashboar
   await page.getByTestId("transcript-details-toggle").click();
   await expect(page.getByTestId("download-txt")).toBeVisible();
   await expect(page.getByTestId("transcript-platform")).toHaveText("YouTube");
+});
+
+test("on a phone the editor's pinned toolbar sits below the pinned player: a tap on Save hits Save", async ({
+  page,
+}) => {
+  await fakePlayer(page);
+  await page.setViewportSize(PHONE);
+  const { id } = await published(page);
+  await page.goto(`/dashboard?transcript=${id}`);
+  await page.getByTestId("edit-transcript").click();
+  const save = page.getByTestId("editor-save");
+  await expect(save).toBeVisible();
+  // Scrolled down the lines: the toolbar is pinned, under the player.
+  await page.mouse.wheel(0, 1500);
+  await expect(async () => {
+    const toolbar = await box(page.getByTestId("editor-toolbar"));
+    const player = await box(page.getByTestId("player-pane"));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    expect(toolbar.y, "the toolbar below the player").toBeGreaterThanOrEqual(player.y + player.height - 1);
+    const at = await box(save);
+    const hit = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="editor-save"]') !== null,
+      { x: at.x + at.width / 2, y: at.y + at.height / 2 },
+    );
+    expect(hit, "the element under Save's centre is Save").toBe(true);
+  }).toPass();
 });
 
 test("on a phone, History's moment lands with its first line below the pinned player and search bar", async ({

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
-import { startFakePodcastServer, type FakePodcastServer } from "../test/fakes/podcasts/server";
+import { startFakePodcastServer, toneWav, type FakePodcastServer } from "../test/fakes/podcasts/server";
 
 // The dashboard's imports page against the built app: a podcast host fake runs in the test process (the app
 // may fetch 127.0.0.1: OUTBOUND_ALLOW_PRIVATE_HOSTS in playwright.config.ts). Its episodes publish Podcasting
@@ -28,11 +28,11 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
     .getByLabel(/Podcast feed, Apple Podcasts show/)
     .fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
   await page.getByRole("button", { name: "Import" }).click();
-  // What it will cost against the allowance is said before it starts.
+  // What it will cost is said before it starts: nothing, since every episode publishes its own transcript.
   const preview = page.getByTestId("import-preview");
   await expect(preview).toContainText("3 episodes");
-  await expect(preview.getByTestId("import-cost")).toContainText(
-    /About \d+ min of audio.*You have [\d,]+ min left this period\./,
+  await expect(preview.getByTestId("import-cost")).toHaveText(
+    "Every episode publishes its own transcript: each is taken as it is, at once, and costs nothing from your allowance.",
   );
   await expect(page.getByTestId("import-batch")).toHaveCount(0);
   await page.getByTestId("import-start").click();
@@ -73,4 +73,74 @@ test("a URL that cannot be imported is refused in place", async ({ page }) => {
   // The API's sentence, without the validator's "url:" / "Value error," prefixes.
   await expect(page.getByText(/^That URL .*private or reserved network address/)).toBeVisible();
   await expect(page.getByTestId("import-batch")).toHaveCount(0);
+});
+
+test("an episode's public page: who speaks, its audio with the player's keys, Listen, and a PodcastEpisode", async ({
+  page,
+}) => {
+  // The feed's own transcript (the Podcasting 2.0 example SRT, which names its speakers) and 30 s of audio, served
+  // by range as podcast hosts do (a file that cannot be fetched by range cannot be seeked).
+  const audio = `${feeds.origin}/ex/e2e-page-1.mp3`;
+  const wav = toneWav(30);
+  await page.route(audio, (route) => {
+    const range = /bytes=(\d+)-(\d*)/.exec(route.request().headers().range ?? "");
+    if (!range)
+      return route.fulfill({ status: 200, contentType: "audio/wav", body: wav, headers: { "accept-ranges": "bytes" } });
+    const from = Number(range[1]);
+    const to = range[2] ? Math.min(Number(range[2]), wav.length - 1) : wav.length - 1;
+    return route.fulfill({
+      status: 206,
+      contentType: "audio/wav",
+      body: wav.subarray(from, to + 1),
+      headers: { "accept-ranges": "bytes", "content-range": `bytes ${from}-${to}/${wav.length}` },
+    });
+  });
+  feeds.live.set(
+    "/live/e2e-page.xml",
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Podcasting Q and A</title>
+<item><title>Ten things we wish we knew</title><guid>e2e-page-1</guid><podcast:transcript url="${feeds.origin}/ex/e2e-page-1/transcript.srt" type="application/x-subrip"/><enclosure url="${audio}" type="audio/mpeg" length="1000"/></item>
+</channel></rss>`,
+  );
+  await devLogin(page, randomEmail("imports-page"));
+  expect(
+    (await page.request.post("/v1/podcast/resolve", { data: { url: `${feeds.origin}/live/e2e-page.xml` } })).status(),
+  ).toBe(200);
+  const made = await page.request.post("/v1/transcript", { data: { url: audio, lang: "en" } });
+  expect(made.status()).toBe(200);
+  const { id } = (await made.json()) as { id: string };
+  const published = await page.request.post("/v1/publish", { data: { url: audio, lang: "en" } });
+  const { slug } = (await published.json()) as { slug: string };
+
+  // The dashboard's viewer plays the episode too.
+  await page.goto(`/dashboard?transcript=${id}`);
+  await expect(page.getByTestId("player-pane").getByTestId("episode-audio")).toHaveAttribute("src", audio);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/t/${slug}`);
+  // Who speaks, where it changes, as the dashboard shows it.
+  await expect(page.getByTestId("reading-view").getByTestId("speaker").first()).toHaveText("Travis:");
+  await expect(page.getByTestId("public-source")).toHaveText("Listen");
+  const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as {
+    "@type": string;
+    associatedMedia: { contentUrl: string; transcript: string };
+  };
+  expect(structured["@type"]).toBe("PodcastEpisode");
+  expect(structured.associatedMedia.contentUrl).toBe(audio);
+
+  // The player's keys drive the <audio>, and the line being played follows it.
+  const player = page.getByTestId("episode-audio");
+  await expect(player).toHaveAttribute("src", audio);
+  const paused = () => player.evaluate((element: HTMLAudioElement) => element.paused);
+  await page.keyboard.press("k");
+  await expect.poll(paused).toBe(false);
+  await page.keyboard.press("k");
+  await expect.poll(paused).toBe(true);
+  await page.keyboard.press("l");
+  await expect
+    .poll(() => player.evaluate((element: HTMLAudioElement) => element.currentTime))
+    .toBeGreaterThanOrEqual(5);
+  await expect(page.locator('.reading [data-playing="true"]')).toHaveCount(1);
+  // A timestamp plays from its moment (the first: the audio here is 30 s long).
+  await page.getByTestId("reading-view").getByRole("link", { name: "Play from 0:00" }).click();
+  await expect.poll(paused).toBe(false);
 });

@@ -1555,6 +1555,8 @@ export interface components {
             duration: string | null;
             /** @description The feed's guid for the episode (Atom: its id); the audio URL when the feed gives none */
             guid: string;
+            /** @description The feed links a timed transcript of it (Podcasting 2.0 `podcast:transcript`: WebVTT, SRT, JSON or HTML): POST /v1/transcript takes that, at once and free, with no speech recognition */
+            has_transcript: boolean;
             /** @description ISO 8601 */
             published: string | null;
             title: string;

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { feedCost } from "@/lib/browser/imports";
+import { importCostText } from "@/lib/browser/imports";
 import { fetchSubscription, formatMinutes, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
 import { allowanceLeft } from "@/lib/browser/billing";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
@@ -11,15 +11,18 @@ import { buttonClass } from "@/components/ui/button";
 /**
  * What an import will cost against the allowance, said before it starts: a feed's episodes and their
  * length in all (what is already in the history is free); a playlist or channel, whose length is known
- * only once listed, by the rule. `feed` is null when the address is not a feed.
+ * only once listed, by the rule. `feed` is null when the address is not a feed. Episodes that publish their own
+ * transcript cost nothing, and a server that cannot recognise speech takes nothing from the allowance.
  */
 export function ImportPreview({
   feed,
   onStart,
   onCancel,
   starting,
+  speechRecognition,
 }: {
   feed: ResolveResponse | null;
+  speechRecognition: boolean;
   onStart: () => void;
   onCancel: () => void;
   starting: boolean;
@@ -27,9 +30,11 @@ export function ImportPreview({
   const subscription = useQuery({ queryKey: SUBSCRIPTION_KEY, queryFn: fetchSubscription });
   const left = subscription.data ? allowanceLeft(subscription.data) : null;
   const episodes = feed?.episodes ?? [];
-  const cost = feedCost(episodes);
   const total = feed?.total_episodes ?? episodes.length;
-  const fits = left === null || cost.seconds <= left;
+  const said = importCostText(episodes, total, speechRecognition);
+  // The allowance is worth a word only where the import takes from it.
+  const costs = feed ? said.cost : speechRecognition;
+  const fits = !costs || left === null || said.seconds <= left;
   return (
     <section
       aria-labelledby="import-preview-title"
@@ -43,11 +48,15 @@ export function ImportPreview({
       </h2>
       <p data-testid="import-cost">
         {feed
-          ? `About ${formatMinutes(cost.seconds)} of audio${episodes.length < total ? ` in the newest ${episodes.length.toLocaleString("en-US")}` : ""}${cost.unknown > 0 ? ` (${cost.unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`
-          : "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."}{" "}
-        {subscription.data?.unlimited
-          ? "There is no limit on this server."
-          : left !== null && `You have ${formatMinutes(left)} left this period.`}
+          ? said.text
+          : speechRecognition
+            ? "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."
+            : "Its length is known only once it is listed. Videos with captions are taken as they are; those without cannot be transcribed on this server."}{" "}
+        {!costs
+          ? null
+          : subscription.data?.unlimited
+            ? "There is no limit on this server."
+            : left !== null && `You have ${formatMinutes(left)} left this period.`}
       </p>
       {!fits && (
         <p data-testid="import-over">

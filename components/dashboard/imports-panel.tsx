@@ -23,8 +23,11 @@ import { ImportPreview } from "@/components/dashboard/import-preview";
 /** While a batch is queued or running, the list is asked for again this often. */
 const ACTIVE_POLL_MS = 2000;
 
-/** Start an import (feed, Apple Podcasts show, YouTube playlist or channel) and follow the caller's batches. */
-export function ImportsPanel() {
+/**
+ * Start an import (feed, Apple Podcasts show, YouTube playlist or channel) and follow the caller's batches.
+ * `speechRecognition`: whether this server recognises speech (the preview's cost depends on it).
+ */
+export function ImportsPanel({ speechRecognition = true }: { speechRecognition?: boolean }) {
   const inputId = useId();
   const [url, setUrl] = useState("");
   const queryClient = useQueryClient();
@@ -81,6 +84,7 @@ export function ImportsPanel() {
       {preview && (
         <ImportPreview
           feed={preview.feed}
+          speechRecognition={speechRecognition}
           starting={start.isPending}
           onStart={() => start.mutate(preview.url)}
           onCancel={() => setPreview(null)}

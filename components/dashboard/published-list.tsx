@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { platformLabel } from "@/lib/browser/transcripts";
-import { unpublishTranscript } from "@/lib/browser/publishing";
+import { isLoopbackUrl, tagParts, unpublishTranscript } from "@/lib/browser/publishing";
 import { CopyLinkButton } from "@/components/dashboard/publish-button";
 import type { MyPublication } from "@/lib/publishing/list-my-publications";
 
@@ -69,7 +69,7 @@ export function PublishedList({ items }: { items: MyPublication[] }) {
                 {busy === item.slug ? "Unpublishing…" : "Unpublish"}
               </button>
             </div>
-            <FeedTags tags={item.feedTags} />
+            <FeedTags tags={item.feedTags} pageUrl={item.url} />
           </li>
         ))}
       </ul>
@@ -77,16 +77,35 @@ export function PublishedList({ items }: { items: MyPublication[] }) {
   );
 }
 
-/** The `<podcast:transcript>` element of each file, to paste into the episode's item of a podcast feed. */
-function FeedTags({ tags }: { tags: MyPublication["feedTags"] }) {
+/**
+ * The `<podcast:transcript>` element of each file, to paste into the episode's item of a podcast feed: wrapped only
+ * between its attributes (a URL wider than the screen scrolls). Their links are on APP_URL; where that is this
+ * machine only, a podcast app could not fetch them, and the note says what to set.
+ */
+function FeedTags({ tags, pageUrl }: { tags: MyPublication["feedTags"]; pageUrl: string }) {
+  const local = isLoopbackUrl(pageUrl);
   return (
-    <details className="w-full text-sm" data-testid="feed-tags">
+    <details className="w-full min-w-0 text-sm" data-testid="feed-tags">
       <summary className="cursor-pointer text-stone-700">Podcast feed tags</summary>
+      {local && (
+        <p className="mt-2 text-stone-700" data-testid="feed-tags-local">
+          These links point at {new URL(pageUrl).origin}, which only this computer can open: podcast apps cannot fetch
+          them. Set APP_URL to this server&apos;s public address (https://…) and restart it first.
+        </p>
+      )}
       <ul className="mt-2 flex flex-col gap-2">
         {tags.map(({ type, tag }) => (
-          <li key={type} className="flex items-start gap-2">
-            <code className="min-w-0 flex-1 rounded bg-stone-100 px-2 py-1 text-xs break-all" data-testid="feed-tag">
-              {tag}
+          <li key={type} className="flex min-w-0 items-start gap-2">
+            <code
+              className="min-w-0 flex-1 overflow-x-auto rounded bg-stone-100 px-2 py-1 text-xs"
+              data-testid="feed-tag"
+            >
+              {tagParts(tag).map((part, k) => (
+                <span key={k}>
+                  {k > 0 && " "}
+                  <span className="inline-block whitespace-nowrap">{part}</span>
+                </span>
+              ))}
             </code>
             <CopyLinkButton url={tag} label="Copy" ariaLabel={`Copy the ${type} tag`} testId="copy-feed-tag" />
           </li>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
-import { activeSegmentIndex, chapterStarts, findMatches, matchCountLabel } from "@/lib/browser/transcript-view";
+import { chapterStarts, findMatches, matchCountLabel, playingLine } from "@/lib/browser/transcript-view";
 import { keepInView, landBelowPinned } from "@/lib/browser/keep-in-view";
 import { momentAnchor, momentSegment, parseMomentHash } from "@/lib/browser/moment-link";
 import { activeWordIndex, readingParagraphs, READING_PARAGRAPHS, type TimedSegment } from "@/lib/formats/paragraphs";
@@ -81,7 +81,8 @@ export function useTranscriptReader({
     if (moment >= 0 && shown.size > 0) shown.add(moment);
     return shown;
   }, [find, needle, matched, moment]);
-  const active = activeSegmentIndex(segments, time);
+  // At a landed moment, the moment's line is the one being played (one line marked, not also the one before it).
+  const active = playingLine(segments, time, moment);
   const activeWord = active >= 0 ? activeWordIndex(segments[active].words, time) : -1;
   const currentMatch = matches.length === 0 ? -1 : Math.min(current, matches.length - 1);
 

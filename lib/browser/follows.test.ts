@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchFollows, FOLLOW_STATE_LABELS, setFollowState, stopFollow } from "@/lib/browser/follows";
+import { fetchFollows, FOLLOW_STATE_LABELS, lastCheckText, setFollowState, stopFollow } from "@/lib/browser/follows";
 import { FOLLOW_STATES } from "@/lib/follows/schemas";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,5 +25,41 @@ describe("browser follows", () => {
       "DELETE /v1/follows/f1",
     ]);
     expect(JSON.parse(calls[1]![1].body as string)).toEqual({ state: "paused" });
+  });
+});
+
+describe("what the last check found", () => {
+  const now = new Date("2026-11-27T12:00:00Z");
+  const follow = { kind: "podcast" as const, state: "active" as const, last_checked_at: "2026-11-27T11:58:00Z" };
+  const item = (status: "seen" | "queued" | "done", found_at: string, title = "Episode 604") => ({
+    status,
+    found_at,
+    title,
+  });
+
+  it("says so when nothing new came, and before the first check", () => {
+    expect(lastCheckText({ ...follow, last_checked_at: null }, [], now)).toBe("Not checked yet.");
+    // What was there when the follow began is remembered, not new.
+    expect(lastCheckText(follow, [item("seen", "2026-11-27T11:57:59Z")], now)).toBe(
+      "Last checked 2 min ago: no new episodes.",
+    );
+    // An item an earlier check found is not this check's.
+    expect(lastCheckText(follow, [item("done", "2026-11-26T09:00:00Z")], now)).toBe(
+      "Last checked 2 min ago: no new episodes.",
+    );
+  });
+
+  it("names what the last check found, and a failed check as failed", () => {
+    expect(lastCheckText(follow, [item("queued", "2026-11-27T11:57:58Z")], now)).toBe(
+      "Last checked 2 min ago: 1 new episode, “Episode 604”.",
+    );
+    expect(
+      lastCheckText(
+        { ...follow, kind: "youtube" },
+        [item("queued", "2026-11-27T11:57:58Z"), item("done", "2026-11-27T11:57:58Z")],
+        now,
+      ),
+    ).toBe("Last checked 2 min ago: 2 new videos.");
+    expect(lastCheckText({ ...follow, state: "failing" }, [], now)).toBe("Last checked 2 min ago: the check failed.");
   });
 });

@@ -1,9 +1,10 @@
-// Browser side of follows: list (GET /v1/follows), follow (POST), pause and resume (PATCH), stop (DELETE).
+// Browser side of follows: list (GET /v1/follows), one with its items (GET /v1/follows/{id}), follow (POST), pause
+// and resume (PATCH), stop (DELETE), check now (POST …/check), and what the last check found.
 
-import type { FollowOut, FollowState } from "@/lib/follows/schemas";
+import type { FollowDetailOut, FollowItemOut, FollowOut, FollowState } from "@/lib/follows/schemas";
 import { apiFetch } from "@/lib/browser/api";
 
-export type { FollowOut };
+export type { FollowDetailOut, FollowOut };
 
 export const FOLLOWS_KEY = ["follows"] as const;
 
@@ -36,4 +37,55 @@ export function setFollowState(id: string, state: "active" | "paused"): Promise<
 
 export function stopFollow(id: string): Promise<void> {
   return apiFetch<void>(`/v1/follows/${encodeURIComponent(id)}`, { method: "DELETE" });
+}
+
+export const followKey = (id: string) => ["follows", id] as const;
+
+export function fetchFollow(id: string): Promise<FollowDetailOut> {
+  return apiFetch<FollowDetailOut>(`/v1/follows/${encodeURIComponent(id)}`);
+}
+
+/** Asks for a check now (202: it runs as soon as a runner is free); answers the follow. */
+export function checkFollowNow(id: string): Promise<FollowOut> {
+  return apiFetch<FollowOut>(`/v1/follows/${encodeURIComponent(id)}/check`, { method: "POST" });
+}
+
+/**
+ * How long a check may take from its first new item to its end (it lists the source, records what is new, then
+ * notes the time): the items found by the last check are those found this long before it ended, or less.
+ */
+const CHECK_SPAN_MS = 5 * 60_000;
+
+/**
+ * What the last check found, in a sentence: "no new episodes" too (a follow that says nothing looks stuck). The
+ * items found by it are those to transcribe (not merely remembered, `seen`) found within the check's span before
+ * `last_checked_at`. A failed check is told by the follow's note.
+ */
+export function lastCheckText(
+  follow: Pick<FollowOut, "kind" | "last_checked_at" | "state">,
+  items: readonly Pick<FollowItemOut, "status" | "found_at" | "title">[] | undefined,
+  now: Date = new Date(),
+): string {
+  if (!follow.last_checked_at) return "Not checked yet.";
+  const ended = Date.parse(follow.last_checked_at);
+  const when = agoText(now.getTime() - ended);
+  if (follow.state === "failing") return `Last checked ${when}: the check failed.`;
+  if (!items) return `Last checked ${when}.`;
+  const found = items.filter((item) => {
+    const at = Date.parse(item.found_at);
+    return item.status !== "seen" && at <= ended + 1000 && at >= ended - CHECK_SPAN_MS;
+  });
+  const noun = follow.kind === "youtube" ? "video" : "episode";
+  if (found.length === 0) return `Last checked ${when}: no new ${noun}s.`;
+  if (found.length === 1) return `Last checked ${when}: 1 new ${noun}, “${found[0].title}”.`;
+  return `Last checked ${when}: ${found.length} new ${noun}s.`;
+}
+
+function agoText(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { batchProgress, durationSeconds, feedCost, isBatchActive } from "@/lib/browser/imports";
+import { batchProgress, durationSeconds, feedCost, importCostText, isBatchActive } from "@/lib/browser/imports";
 
 describe("import batches in the dashboard", () => {
   it("progress counts every finished item, and is 0 before listing", () => {
@@ -25,6 +25,37 @@ describe("feedCost", () => {
       seconds: 5400,
       unknown: 1,
     });
+  });
+});
+
+describe("importCostText", () => {
+  const own = { duration: "13:05:00", has_transcript: true };
+  const bare = { duration: "00:30:00", has_transcript: false };
+
+  it("promises no recognition time for a feed whose every episode has its own transcript, with or without recognition", () => {
+    for (const asr of [true, false]) {
+      const said = importCostText([own, own, own], 3, asr);
+      expect(said.cost).toBe(false);
+      expect(said.text).toMatch(/^Every episode publishes its own transcript/);
+      expect(said.text).not.toMatch(/About|Speech recognition takes/);
+    }
+  });
+
+  it("counts only the episodes without one against the allowance", () => {
+    const said = importCostText([own, bare, { duration: null, has_transcript: false }], 3, true);
+    expect(said).toMatchObject({ cost: true, seconds: 1800 });
+    expect(said.text).toBe(
+      "1 episode publishes its own transcript (taken at once, free). About 30 min of audio in the 2 episodes without their own transcript (1 without a stated length). Speech recognition takes it from your allowance; episodes already in your history are free.",
+    );
+    expect(importCostText([bare], 40, true).text).toMatch(/^About 30 min of audio in the newest 1\./);
+  });
+
+  it("on a server that cannot recognise speech: no allowance, and which episodes will fail", () => {
+    expect(importCostText([own, bare], 2, false)).toMatchObject({
+      cost: false,
+      text: "1 episode publishes its own transcript (taken at once, free); the other episode needs speech recognition, which this server does not have: it will fail.",
+    });
+    expect(importCostText([bare], 1, false).text).toMatch(/cannot recognise speech: each episode would fail/);
   });
 });
 

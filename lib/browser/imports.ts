@@ -4,6 +4,7 @@
 import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/imports/schemas";
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { apiFetch } from "@/lib/browser/api";
+import { formatMinutes } from "@/lib/browser/transcripts";
 
 export type { ImportBatchOut, ImportItemOut, ImportItemsResponse };
 
@@ -95,4 +96,52 @@ export const IMPORT_ITEM_STATUS_LABELS: Readonly<Record<ImportItemOut["status"],
 /** The dashboard page showing a transcript from the caller's history. */
 export function storedTranscriptHref(transcriptId: string): string {
   return `/dashboard?${new URLSearchParams({ transcript: transcriptId }).toString()}`;
+}
+
+/**
+ * What the import preview says a feed's episodes will take: the audio of those without their own transcript, from the
+ * allowance, where the server recognises speech; nothing where every listed episode publishes its transcript; and
+ * where the server cannot recognise speech, which episodes will be taken and which cannot be. `listed` < `total`: the
+ * newest `listed` episodes only. `cost`: whether the allowance is concerned (its "left" line is then worth saying).
+ */
+export function importCostText(
+  episodes: readonly { duration: string | null; has_transcript?: boolean }[],
+  total: number,
+  speechRecognition: boolean,
+): { text: string; seconds: number; cost: boolean } {
+  const count = (n: number, what = "episode") => `${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"}`;
+  const needing = episodes.filter((episode) => !episode.has_transcript);
+  const own = episodes.length - needing.length;
+  const scope = episodes.length < total ? ` of the newest ${episodes.length.toLocaleString("en-US")}` : "";
+  if (episodes.length > 0 && needing.length === 0)
+    return {
+      text: `Every episode${scope ? `${scope}` : ""} publishes its own transcript: each is taken as it is, at once, and costs nothing from your allowance.`,
+      seconds: 0,
+      cost: false,
+    };
+  const ownText =
+    own === 1
+      ? `1 episode${scope} publishes its own transcript (taken at once, free)`
+      : `${count(own)}${scope} publish their own transcript (taken at once, free)`;
+  if (!speechRecognition)
+    return {
+      text:
+        own > 0
+          ? `${ownText}; ${needing.length === 1 ? "the other episode needs" : `the other ${count(needing.length)} need`} speech recognition, which this server does not have: ${needing.length === 1 ? "it" : "they"} will fail.`
+          : "No episode here publishes its own transcript, and this server cannot recognise speech: each episode would fail.",
+      seconds: 0,
+      cost: false,
+    };
+  const { seconds, unknown } = feedCost(needing);
+  const what =
+    own > 0
+      ? ` in the ${count(needing.length)} without their own transcript`
+      : scope
+        ? ` in the newest ${episodes.length.toLocaleString("en-US")}`
+        : "";
+  return {
+    text: `${own > 0 ? `${ownText}. ` : ""}About ${formatMinutes(seconds)} of audio${what}${unknown > 0 ? ` (${unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`,
+    seconds,
+    cost: true,
+  };
 }

@@ -15,3 +15,28 @@ export function publishTranscript(url: string, lang: string): Promise<PublishRes
 export async function unpublishTranscript(slug: string): Promise<void> {
   await apiFetch<null>(`/v1/publish/${encodeURIComponent(slug)}`, { method: "DELETE" });
 }
+
+/**
+ * Whether an address is this machine only (localhost, 127.0.0.0/8, ::1, 0.0.0.0): links on it (APP_URL's) reach
+ * nobody else, so a podcast app cannot fetch a transcript from them.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(host) ||
+    host === "[::1]" ||
+    host === "0.0.0.0"
+  );
+}
+
+/** A `<podcast:transcript … />` element cut between its attributes, where a narrow screen may wrap it. */
+export function tagParts(tag: string): string[] {
+  return tag.split(/ (?=[a-z]+=")/);
+}

@@ -69,6 +69,16 @@ describe("describeTranscribeError", () => {
     expect(shown.message).toMatch(/^The server at cdn\.example\.org could not be reached .* Check the link/);
   });
 
+  it("for an uploaded file there is no link to check", () => {
+    const shown = describeTranscribeError(
+      new ApiRequestError(504, "The upstream server took too long to respond.", "upstream_timeout"),
+      null,
+    );
+    expect(shown.message).not.toMatch(/link|address/i);
+    expect(shown.message).toContain("Your file is fine");
+    expect(shown.retry).toBe(true);
+  });
+
   it("speech recognition off: tells the user it is not available here (the operator's settings stay in the API answer)", () => {
     const error = new ApiRequestError(
       503,

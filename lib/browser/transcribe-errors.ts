@@ -79,9 +79,13 @@ export function describeTranscribeError(error: unknown, url: string | null): Sho
   const upstream = isUpstreamCode(error.code) || ((error.status === 502 || error.status === 504) && !error.code);
   if (upstream) {
     const platform = platformOfLink(url);
-    const message = platform
-      ? `${platform} could not be reached from this server just now. Your link is fine; try again in a moment.`
-      : `The server at ${hostOf(url) ?? "that address"} could not be reached from here just now. Check the link, or try again in a moment.`;
+    // An uploaded file has no link to check: a service the server relies on for it did not answer.
+    const message =
+      url === null
+        ? "A service this server relies on did not answer just now. Your file is fine; try again in a moment."
+        : platform
+          ? `${platform} could not be reached from this server just now. Your link is fine; try again in a moment.`
+          : `The server at ${hostOf(url) ?? "that address"} could not be reached from here just now. Check the link, or try again in a moment.`;
     return { message, detail: error.message, retry: true };
   }
   if (error.code === "asr_not_configured") {

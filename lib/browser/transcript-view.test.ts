@@ -6,6 +6,7 @@ import {
   listenMessages,
   reportedPlaying,
   matchCountLabel,
+  playingLine,
   filterCountLabel,
   reportedTime,
   splitByMatches,
@@ -16,6 +17,23 @@ const segments = [
   { start: 2.5, end: 5, text: "Grit is having stamina." },
   { start: 9, end: 12, text: "GRIT, again: grit." },
 ];
+
+describe("playingLine", () => {
+  it("at a landed moment is the moment's line, though the player reports its whole second, until playback moves on", () => {
+    const lines = [{ start: 10.2 }, { start: 12.7 }, { start: 12.7 }, { start: 15 }];
+    // Cued at 12.7 s, the embedded player says 12 s: the line before by the clock, the moment by intent.
+    expect(activeSegmentIndex(lines, 12)).toBe(0);
+    expect(playingLine(lines, 12, 1)).toBe(1);
+    // Two lines starting in the same instant: the one the link named.
+    expect(activeSegmentIndex(lines, 12.7)).toBe(2);
+    expect(playingLine(lines, 12.7, 1)).toBe(1);
+    // Played on, or elsewhere: the clock again.
+    expect(playingLine(lines, 15.1, 1)).toBe(3);
+    expect(playingLine(lines, 11, 1)).toBe(0);
+    expect(playingLine(lines, 12, -1)).toBe(0);
+    expect(playingLine(lines, null, 1)).toBe(-1);
+  });
+});
 
 describe("activeSegmentIndex", () => {
   it("is -1 before anything plays and before the first line", () => {

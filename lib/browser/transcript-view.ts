@@ -38,6 +38,23 @@ export function activeSegmentIndex(segments: readonly Pick<TimedText, "start">[]
   return found;
 }
 
+/**
+ * The line being played where a link landed on moment `moment` (-1: none): a player cued at a moment reports the
+ * whole second it was cued at (YouTube's `start=`), which may fall in the line before the moment's, or reports the
+ * moment's start where another line starts in the same instant. Until playback moves on from there, the line being
+ * played is the moment's (one line marked, not also the one before it).
+ */
+export function playingLine(
+  segments: readonly Pick<TimedText, "start">[],
+  seconds: number | null,
+  moment: number,
+): number {
+  const found = activeSegmentIndex(segments, seconds);
+  if (seconds === null || moment < 0 || moment >= segments.length || found === moment) return found;
+  const start = segments[moment].start;
+  return seconds >= Math.floor(start) - LEAD_SECONDS && seconds <= start + LEAD_SECONDS ? moment : found;
+}
+
 export interface TextPart {
   text: string;
   /** The match's index among all matches, or null for text between matches. */

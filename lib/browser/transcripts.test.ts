@@ -9,6 +9,7 @@ import {
   historySearch,
   parseHistoryParams,
   cuedSrc,
+  episodeAudio,
   playerFor,
   playMessages,
   seekMessages,
@@ -113,6 +114,14 @@ describe("players", () => {
 
   it("has no player for the other platforms", () => {
     expect(playerFor({ platform: "tiktok", video_id: "1", source_url: "https://www.tiktok.com/@/video/1" })).toBeNull();
+  });
+
+  it("plays a podcast episode's enclosure in an audio element, nothing else", () => {
+    const audio = "https://traffic.example.com/show/603.mp3?source=rss";
+    expect(episodeAudio({ platform: "podcast", source_url: audio })).toBe(audio);
+    expect(episodeAudio({ platform: "podcast", source_url: "javascript:alert(1)" })).toBeNull();
+    expect(episodeAudio({ platform: "upload", source_url: "upload:abc/file.mp3" })).toBeNull();
+    expect(episodeAudio({ platform: "youtube", source_url: "https://www.youtube.com/watch?v=x" })).toBeNull();
   });
 });
 

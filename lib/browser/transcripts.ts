@@ -125,6 +125,15 @@ export function playerFor(
   return null;
 }
 
+/**
+ * A podcast episode's audio, to play in an <audio> element: the enclosure URL the transcript was made from (its
+ * source URL), where it is a web address; null for anything else.
+ */
+export function episodeAudio(transcript: { platform: string | null; source_url: string | null }): string | null {
+  if (transcript.platform !== "podcast" || !transcript.source_url) return null;
+  return /^https?:\/\//i.test(transcript.source_url) ? transcript.source_url : null;
+}
+
 /** The player's address cued at a moment (whole seconds), as playerFor gives it with `startAt`. */
 export function cuedSrc(player: Pick<Player, "kind" | "src">, seconds: number): string {
   const start = Math.floor(seconds);

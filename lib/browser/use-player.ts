@@ -2,7 +2,7 @@
 
 // The player beside a transcript, for the dashboard's viewer and the public page alike: an embedded
 // YouTube/Vimeo frame (driven over postMessage, no third-party script) or a media element (an upload's
-// own file). One hook gives the playback position and a way to seek, whichever it is.
+// own file, a podcast episode's audio). One hook gives the playback position and a way to seek, whichever it is.
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import { playMessages, seekMessages, type Player } from "@/lib/browser/transcripts";
@@ -17,6 +17,8 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   const cued = useRef(startAt !== null && startAt >= 0.5);
   // Whether the embedded player last said it plays (a media element is asked directly); read by the keys.
   const playing = useRef(false);
+  // Where a media element starts once its metadata is in (a moment link's, before the element has loaded).
+  const mediaStart = useRef(startAt);
 
   useEffect(() => {
     if (!player) return;
@@ -59,6 +61,7 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   const seek = useCallback(
     (seconds: number) => {
       cued.current = false;
+      mediaStart.current = null;
       const element = media.current;
       if (element) {
         element.currentTime = seconds;
@@ -93,6 +96,7 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
   const skip = useCallback(
     (delta: number) => {
       cued.current = false;
+      mediaStart.current = null;
       const element = media.current;
       if (element) {
         element.currentTime = Math.max(0, element.currentTime + delta);
@@ -106,9 +110,15 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
     [player, post, time],
   );
 
-  /** Shows `seconds` as the moment being played without playing (a moment link); the caller cues the player itself. */
+  /**
+   * Shows `seconds` as the moment being played without playing (a moment link). A media element is cued here (at
+   * once where it has loaded, else when its metadata is in); an embedded frame is cued by the caller.
+   */
   const cue = useCallback((seconds: number) => {
     cued.current = seconds >= 0.5;
+    mediaStart.current = seconds;
+    const element = media.current;
+    if (element && element.readyState > 0) element.currentTime = seconds;
     setTime(seconds);
   }, []);
 
@@ -120,7 +130,8 @@ export function usePlayer(player: Player | null, startAt: number | null = null) 
     onTimeUpdate: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
     onSeeked: (event: { currentTarget: HTMLMediaElement }) => setTime(event.currentTarget.currentTime),
     onLoadedMetadata: (event: { currentTarget: HTMLMediaElement }) => {
-      if (startAt !== null && event.currentTarget.currentTime < 0.5) event.currentTarget.currentTime = startAt;
+      const at = mediaStart.current;
+      if (at !== null && event.currentTarget.currentTime < 0.5) event.currentTarget.currentTime = at;
     },
   };
   return { time, seek, cue, toggle, skip, frameProps, mediaProps };

@@ -54,14 +54,14 @@ describe("What works on this server: every line true of what it names", () => {
     expect(sampleLinkFor(none.capabilities)).toBeNull();
   });
 
-  it("while the checks run: every line says checking, and the sample (which may work) is offered", () => {
+  it("while the checks run: every line says checking, and the sample is not offered until YouTube answers", () => {
     const v = view(null, false);
     expect(whatWorksRows(v).map((r) => [r.testId, r.state])).toEqual([
       ["can-captions", "checking"],
       ["can-asr", "checking"],
       ["setup-checking", "checking"],
     ]);
-    expect(sampleLinkFor(v.capabilities)).toBe(SAMPLE_LINK);
+    expect(sampleLinkFor(v.capabilities)).toBeNull();
   });
 
   it("someone who does not run the server: what they can do, with no host, port, error or setting", () => {
@@ -83,10 +83,18 @@ describe("What works on this server: every line true of what it names", () => {
     expect(everything(v)).toContain("10.0.0.2:3128");
   });
 
-  it("a server without speech recognition says so to everyone, without the setting", () => {
-    expect(row(view([], false, false), "can-asr")).toMatchObject({
+  it("a server without speech recognition says so to everyone, without the setting, and that podcasts' own transcripts work", () => {
+    const v = view([], false, false);
+    expect(row(v, "can-asr")).toMatchObject({
       state: false,
       text: "Not on this server: they need speech recognition, which has not been set up here.",
     });
+    expect(row(v, "can-asr")!.title).toMatch(/podcast episodes without a transcript/);
+    expect(row(v, "can-podcast-transcripts")).toMatchObject({ state: true });
+    // No line says podcasts as such are not available.
+    for (const line of whatWorksRows(v).filter((r) => r.state === false))
+      expect(line.title).not.toMatch(/^Files, podcasts/);
+    // With speech recognition, the files line speaks for podcasts too.
+    expect(row(view([], false), "can-podcast-transcripts")).toBeUndefined();
   });
 });

@@ -59,7 +59,18 @@ function linksRows({ youtube, links }: ServerCapabilities): WhatWorksRow[] {
   ];
 }
 
-function filesRow(view: WhatWorksView): WhatWorksRow {
+/**
+ * Podcasts whose feed publishes each episode's transcript (Podcasting 2.0) take it as captions, with no speech
+ * recognition: said on a server without it, where the files row cannot speak for podcasts.
+ */
+const PODCASTS_WITH_TRANSCRIPTS: WhatWorksRow = {
+  testId: "can-podcast-transcripts",
+  state: true,
+  title: "Podcasts that publish their transcripts",
+  text: "Episodes whose feed links a transcript (Podcasting 2.0) are imported and followed with it, at once. Episodes without one need speech recognition.",
+};
+
+function filesRows(view: WhatWorksView): WhatWorksRow[] {
   const { files } = view.capabilities;
   const by = view.recogniser ? ` (${view.recogniser})` : "";
   const row = (state: WhatWorksRow["state"], text: string): WhatWorksRow => ({
@@ -69,7 +80,24 @@ function filesRow(view: WhatWorksView): WhatWorksRow {
     text,
   });
   if (!view.speechRecognition)
-    return row(false, "Not on this server: they need speech recognition, which has not been set up here.");
+    return [
+      {
+        testId: "can-asr",
+        state: false,
+        title: "Files, podcast episodes without a transcript, and videos without captions",
+        text: "Not on this server: they need speech recognition, which has not been set up here.",
+      },
+      PODCASTS_WITH_TRANSCRIPTS,
+    ];
+  return [filesRow(view, row, by, files)];
+}
+
+function filesRow(
+  view: WhatWorksView,
+  row: (state: WhatWorksRow["state"], text: string) => WhatWorksRow,
+  by: string,
+  files: ServerCapabilities["files"],
+): WhatWorksRow {
   if (files === "checking")
     return row("checking", `Checking… whether the speech model${by} is here or can be fetched.`);
   if (files === "available")
@@ -87,7 +115,7 @@ function filesRow(view: WhatWorksView): WhatWorksRow {
 
 /** What a person can do here, row by row (an operator's rows name the causes of a missing file row). */
 export function whatWorksRows(view: WhatWorksView): WhatWorksRow[] {
-  const rows = [...linksRows(view.capabilities), filesRow(view)];
+  const rows = [...linksRows(view.capabilities), ...filesRows(view)];
   if (Object.values(view.capabilities).includes("checking"))
     rows.push({
       testId: "setup-checking",
@@ -106,7 +134,10 @@ export function problemRows(view: WhatWorksView): SetupLine[] {
   return (view.problems ?? []).filter((line) => line.ok === false && !FILES_CHECKS.includes(line.id));
 }
 
-/** The sample link, offered only while it can work: not when YouTube cannot be reached (no other sample is known to). */
+/**
+ * The sample link, offered only once it is known to work: YouTube reachable (no other sample is known to); not
+ * while the checks still run, where a first try could fail for a reason the panel is about to name.
+ */
 export function sampleLinkFor(capabilities: ServerCapabilities): string | null {
-  return capabilities.youtube === "unavailable" ? null : SAMPLE_LINK;
+  return capabilities.youtube === "available" ? SAMPLE_LINK : null;
 }

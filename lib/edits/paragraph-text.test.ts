@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Segment } from "@/lib/formats/types";
 import { PARAGRAPH_LCS_CELLS, paragraphText, redistributeParagraph } from "@/lib/edits/paragraph-text";
+import { readingParagraphs } from "@/lib/formats/paragraphs";
 
 const seg = (start: number, text: string, words?: Segment["words"]): Segment =>
   words ? { start, end: start + 1, text, words } : { start, end: start + 1, text };
@@ -45,6 +46,22 @@ describe("redistributeParagraph", () => {
     const out = redistributeParagraph(transcript, 1, 4, "the quick red fox jumps over the lazy dog.");
     expect(out[1]).toEqual({ start: 1, end: 2, text: "the quick red" });
     expect(out[2]).toBe(transcript[2]);
+  });
+
+  it("a changed segment keeps its speaker, so the paragraph stays where it was (no merge into the one before)", () => {
+    const named: Segment[] = [
+      { start: 0, end: 1, text: "Welcome to the show." },
+      { start: 1, end: 2, text: "Thanks for havng me.", speaker: "Alban" },
+      { start: 2, end: 3, text: "Glad you came.", speaker: "Alban" },
+    ];
+    const paragraphs = readingParagraphs(named);
+    expect(paragraphs.map((p) => [p.from, p.speaker])).toEqual([
+      [0, undefined],
+      [1, "Alban"],
+    ]);
+    const corrected = redistributeParagraph(named, 1, 3, "Thanks for having me. Glad you came.");
+    expect(corrected[1]).toEqual({ start: 1, end: 2, text: "Thanks for having me.", speaker: "Alban" });
+    expect(readingParagraphs(corrected)).toEqual(paragraphs);
   });
 
   it("inserted words join the segment of the word before them; at the very start, the word after", () => {

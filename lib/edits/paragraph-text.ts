@@ -9,7 +9,7 @@ import type { Segment } from "@/lib/formats/types";
 // in proportion to how many each had; new words that replace nothing join the segment of the word before them
 // (the one after, at the very start). A segment whose words are all unchanged is kept as it was (its text, with
 // any line break, and its word times); a changed one gets its words joined by spaces and no word times (the
-// server times them from its neighbours); one left without words is dropped.
+// server times them from its neighbours), and keeps its speaker; one left without words is dropped.
 
 /** The most cells the matching table may have; past it the changed middle is taken as one replaced run. */
 export const PARAGRAPH_LCS_CELLS = 250_000;
@@ -113,7 +113,14 @@ export function redistributeParagraph(
     const own = after[i - from];
     const old = before[i - from];
     if (own.length === old.length && own.every((word, k) => word === old[k])) corrected.push(segments[i]);
-    else if (own.length > 0) corrected.push({ start: segments[i].start, end: segments[i].end, text: own.join(" ") });
+    else if (own.length > 0) {
+      // Its speaker stays: a save names every segment's speaker, so one left out would lose it (and the paragraph
+      // would join the one before it, or split).
+      const { start, end, speaker } = segments[i];
+      corrected.push(
+        speaker === undefined ? { start, end, text: own.join(" ") } : { start, end, text: own.join(" "), speaker },
+      );
+    }
   }
   return [...segments.slice(0, from), ...corrected, ...segments.slice(to)];
 }

@@ -16,7 +16,10 @@ describe("page security headers", () => {
     expect(csp).toContain(
       "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
     );
-    expect(csp).toContain("media-src 'self' blob:");
+    // A podcast episode's audio plays from its host: any web address, for media only.
+    expect(csp).toContain("media-src 'self' blob: https: http:;");
+    expect(csp).toContain("img-src 'self' data: blob: https://i.ytimg.com;");
+    expect(csp).toContain("connect-src 'self';");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("upgrade-insecure-requests");
     expect(headers["Strict-Transport-Security"]).toBeUndefined();
@@ -34,7 +37,7 @@ describe("page security headers", () => {
       "connect-src 'self' https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com",
     );
     expect(headers["Content-Security-Policy"]).toContain(
-      "media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com",
+      "media-src 'self' blob: https://s3.eu-west-1.amazonaws.com https://*.s3.eu-west-1.amazonaws.com https:;",
     );
     expect(headers["Content-Security-Policy"]).toContain("form-action 'self' https://github.com");
   });
@@ -54,6 +57,7 @@ describe("page security headers", () => {
       "frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com",
     );
     expect(csp).toContain("form-action 'self';");
+    expect(csp).toContain("media-src 'self' blob: https: http:;");
     expect(csp).not.toContain("upgrade-insecure-requests");
   });
 

@@ -79,8 +79,11 @@ export function pageSecurityHeaders(
     // i.ytimg.com: YouTube's video thumbnails in the history (lib/transcripts/serializers.ts thumbnailUrl).
     "img-src 'self' data: blob: https://i.ytimg.com",
     "font-src 'self'",
-    // An upload's player follows /v1/transcripts/{id}/media's redirect to the bucket when uploads are on S3.
-    `media-src ${["'self'", "blob:", ...settings.uploadOrigins].join(" ")}`,
+    // An upload's player follows /v1/transcripts/{id}/media's redirect to the bucket when uploads are on S3. A
+    // podcast episode plays from the host its feed names, any host (docs/decisions/0024-a-podcast-episode-plays-
+    // from-its-host.md): media only, which runs no code; scripts, frames, images and connections stay listed.
+    // http: only where the page itself is http (an https page upgrades an http enclosure, or blocks it).
+    `media-src ${["'self'", "blob:", ...settings.uploadOrigins, "https:", ...(https ? [] : ["http:"])].join(" ")}`,
     `connect-src ${["'self'", ...settings.uploadOrigins].join(" ")}`,
     `frame-src ${PLAYER_FRAMES.join(" ")}`,
     "object-src 'none'",

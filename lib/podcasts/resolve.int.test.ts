@@ -64,6 +64,7 @@ interface Episode {
   audio_url: string;
   published: string | null;
   duration: string | null;
+  has_transcript: boolean;
 }
 interface Resolved {
   kind: string;
@@ -107,6 +108,8 @@ describe("POST /v1/podcast/resolve", () => {
     // A client that follows the contract (no paging) gets the whole feed.
     expect(body.episodes).toHaveLength(730);
     expect(body).toMatchObject({ total_episodes: 730, next_offset: null });
+    // A feed without Podcasting 2.0 transcripts: every episode needs speech recognition.
+    expect(body.episodes!.some((e) => e.has_transcript)).toBe(false);
     // Paged through with `next_offset`: every episode once, in the feed's order.
     const guids: string[] = [];
     for (let offset: number | null = 0; offset !== null;) {
@@ -128,6 +131,7 @@ describe("POST /v1/podcast/resolve", () => {
         "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
       published: "2019-10-01T22:30:00.000Z",
       duration: "02:54:35",
+      has_transcript: false,
     });
   });
 
@@ -254,7 +258,10 @@ describe("published transcripts (podcast:transcript) as captions", () => {
     const audio = `${fake.origin}/ex/json-1.mp3`;
     expect((await callRoute(transcriptRoute, "/v1/transcript", { headers: auth, body: { audio } })).status).toBe(503);
 
-    expect((await resolve(auth, `${fake.origin}/feeds/transcript-json-episode.xml`)).status).toBe(200);
+    const resolved = await resolve(auth, `${fake.origin}/feeds/transcript-json-episode.xml`);
+    expect(resolved.status).toBe(200);
+    // The preview can say so: this episode is taken from its own transcript, with no speech recognition.
+    expect(resolved.body.episodes!.find((e) => e.audio_url === audio)?.has_transcript).toBe(true);
     const res = await callRoute(transcriptRoute, "/v1/transcript", { headers: auth, body: { audio } });
     expect(res.status).toBe(200);
     const transcript = res.json as { source: string; platform: string; segments: { start: number; text: string }[] };

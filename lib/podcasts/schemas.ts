@@ -51,6 +51,11 @@ export const episodeOutSchema = z
       .string()
       .nullable()
       .describe("HH:MM:SS, normalized from the feed's seconds, MM:SS or HH:MM:SS; hours may exceed 24"),
+    has_transcript: z
+      .boolean()
+      .describe(
+        "The feed links a timed transcript of it (Podcasting 2.0 `podcast:transcript`: WebVTT, SRT, JSON or HTML): POST /v1/transcript takes that, at once and free, with no speech recognition",
+      ),
   })
   .meta({ id: "EpisodeOut" });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { videoJsonLd } from "@/lib/publishing/json-ld";
-import { momentHref, pageDescription, pageMetadata, videoJsonLdHead } from "@/lib/publishing/page-meta";
+import { transcriptJsonLd } from "@/lib/publishing/json-ld";
+import { momentHref, pageDescription, pageMetadata, jsonLdHead } from "@/lib/publishing/page-meta";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
 
 const transcript: PublicTranscript = {
@@ -55,8 +55,8 @@ describe("public page metadata", () => {
   });
 
   it("writes a VideoObject with the transcript that cannot close its script element", () => {
-    const json = videoJsonLd(
-      videoJsonLdHead(transcript, "https://www.youtube-nocookie.com/embed/H14bBuluwB8?enablejsapi=1"),
+    const json = transcriptJsonLd(
+      jsonLdHead(transcript, "https://www.youtube-nocookie.com/embed/H14bBuluwB8?enablejsapi=1"),
       transcript.segments ?? [],
     );
     expect(json).not.toMatch(/<\/script/i);
@@ -70,6 +70,29 @@ describe("public page metadata", () => {
       thumbnailUrl: expect.any(String),
     });
     expect(data.transcript).toContain("teaching. </script> & more");
+  });
+
+  it("names a podcast's episode and its show, the transcript on the episode's audio", () => {
+    const episode: PublicTranscript = {
+      ...transcript,
+      platform: "podcast",
+      video_id: "dfc2f65638e430ac",
+      title: "Giant Bombcast 603: Call of Tuesday",
+      channel: "The Giant Beastcast",
+      source_url: "https://example.com/episodes/603.mp3",
+    };
+    const data = JSON.parse(transcriptJsonLd(jsonLdHead(episode, null), episode.segments ?? [])) as Record<
+      string,
+      Record<string, string>
+    >;
+    expect(data).toMatchObject({
+      "@type": "PodcastEpisode",
+      name: "Giant Bombcast 603: Call of Tuesday",
+      partOfSeries: { "@type": "PodcastSeries", name: "The Giant Beastcast" },
+      associatedMedia: { "@type": "AudioObject", contentUrl: episode.source_url, duration: "PT371S" },
+    });
+    expect(data.associatedMedia.transcript).toContain("teaching.");
+    expect(data).not.toHaveProperty("transcript");
   });
 
   it("links a moment on platforms with time links, nowhere else", () => {

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { deepLinkPrefix } from "@/lib/formats/markdown";
-import { transcriptText, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
+import { transcriptText, type JsonLdHead } from "@/lib/publishing/json-ld";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
 
 // What the public page says about itself: its <title>, description, Open Graph and Twitter cards, and the
-// head of the schema.org VideoObject that search engines read from JSON-LD (json-ld.ts adds the transcript).
+// head of the schema.org VideoObject or PodcastEpisode that search engines read from JSON-LD (json-ld.ts adds the
+// transcript).
 
 const DESCRIPTION_CHARS = 160;
 export function pageTitle(transcript: Pick<PublicTranscript, "title">): string {
@@ -64,16 +65,38 @@ export function pageMetadata(transcript: PublicTranscript): Metadata {
   };
 }
 
-/** The VideoObject's fields but the transcript, which the page's lines add (json-ld.ts). */
-export function videoJsonLdHead(transcript: PublicTranscript, embedUrl: string | null): VideoJsonLdHead {
+/** The structured data's fields but the transcript, which the page's lines add (json-ld.ts). */
+export function jsonLdHead(transcript: PublicTranscript, embedUrl: string | null): JsonLdHead {
+  const name = transcript.title?.trim() || "Untitled";
+  const duration = `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`;
+  const published = transcript.source_published_at ?? transcript.published_at;
+  if (transcript.platform === "podcast") {
+    const show = transcript.channel?.trim();
+    return {
+      "@type": "PodcastEpisode",
+      name,
+      description: pageDescription(transcript),
+      url: transcript.url,
+      datePublished: published,
+      inLanguage: transcript.lang,
+      ...(show ? { partOfSeries: { "@type": "PodcastSeries", name: show } } : {}),
+      associatedMedia: {
+        "@type": "AudioObject",
+        ...(transcript.source_url ? { contentUrl: transcript.source_url } : {}),
+        duration,
+        inLanguage: transcript.lang,
+      },
+    };
+  }
   const thumbnail = thumbnailUrl(transcript);
   return {
-    name: transcript.title?.trim() || "Untitled",
+    "@type": "VideoObject",
+    name,
     description: pageDescription(transcript),
     url: transcript.url,
-    uploadDate: transcript.source_published_at ?? transcript.published_at,
+    uploadDate: published,
     inLanguage: transcript.lang,
-    duration: `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`,
+    duration,
     ...(thumbnail ? { thumbnailUrl: thumbnail } : {}),
     ...(embedUrl ? { embedUrl } : {}),
     ...(transcript.source_url ? { sameAs: transcript.source_url } : {}),

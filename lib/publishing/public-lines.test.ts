@@ -35,6 +35,38 @@ describe("public page lines", () => {
     expect(lineSegments([publicLine(segment)], false)).toEqual([{ start: 10.5, end: 12, text: "two words" }]);
   });
 
+  it("names a speaker only where it changes, and reads every line back as its speaker's", () => {
+    const segments = [
+      { start: 0, end: 1, text: "Hello there", speaker: "Alban" },
+      { start: 1, end: 2, text: "and welcome", speaker: "Alban" },
+      { start: 2, end: 3, text: "Thanks", speaker: "Mari" },
+      { start: 3, end: 4, text: "(music)" },
+      { start: 4, end: 5, text: "Back", speaker: "Mari" },
+    ];
+    const lines = segments.map(publicLine);
+    expect(lines).toEqual([
+      [0, 1, "Hello there", null, "Alban"],
+      [1, 2, "and welcome"],
+      [2, 3, "Thanks", null, "Mari"],
+      [3, 4, "(music)", null, ""],
+      [4, 5, "Back", null, "Mari"],
+    ]);
+    expect(lineSegments(lines)).toEqual(segments);
+    // Word times and a speaker on one line.
+    const timed = {
+      start: 0,
+      end: 1,
+      text: "hi you",
+      speaker: "Alban",
+      words: [
+        { start: 0, end: 0.5, text: "hi" },
+        { start: 0.5, end: 1, text: "you" },
+      ],
+    };
+    expect(publicLine(timed)).toEqual([0, 1, "hi you", [0, 50], "Alban"]);
+    expect(lineSegments([publicLine(timed)])).toEqual([timed]);
+  });
+
   it("leaves the words out where their count is not the text's", () => {
     const segment = {
       start: 0,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { FollowsPanel } from "@/components/dashboard/follows-panel";
 import { ImportsPanel } from "@/components/dashboard/imports-panel";
+import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
 
 export const metadata: Metadata = { title: "Imports" };
 
@@ -12,7 +13,7 @@ export default function ImportsPage() {
         Transcribe a whole podcast or playlist: every episode lands in your history. Episodes you already have are
         skipped.
       </p>
-      <ImportsPanel />
+      <ImportsPanel speechRecognition={speechRecognitionAvailable()} />
       <h2 className="text-xl font-semibold">Follows</h2>
       <FollowsPanel />
     </section>

@@ -162,7 +162,13 @@ export function TranscriptEditor({
       onKeyDown={onKeyDown}
       data-testid="transcript-editor"
     >
-      <div className="sticky top-0 z-10 flex flex-wrap items-end gap-2 border-b border-stone-200 bg-stone-50/95 py-2 backdrop-blur">
+      {/* Pinned under the phone's sticky player (its height is --player-height, set by the viewer), so that a tap on
+          Save hits Save; at the top of the text's column on wide screens, where the player is beside it. */}
+      <div
+        className="sticky top-[var(--player-height,0px)] z-10 flex flex-wrap items-end gap-2 border-b border-stone-200 bg-stone-50/95 py-2 backdrop-blur lg:top-0"
+        data-pinned
+        data-testid="editor-toolbar"
+      >
         <label className="flex flex-col text-xs text-stone-600">
           Find
           <input

@@ -100,7 +100,12 @@ export function ReadableTranscript({
       >
         <FindBar reader={reader} />
       </div>
-      <div className="flex flex-wrap items-center gap-2" data-testid="transcript-options">
+      {/* One row on phones (swiped sideways where it is wider than the screen): a second row would push the text
+          off the first screen. */}
+      <div
+        className="flex flex-wrap items-center gap-2 max-sm:-mx-4 max-sm:flex-nowrap max-sm:overflow-x-auto max-sm:px-4 max-sm:*:shrink-0"
+        data-testid="transcript-options"
+      >
         <ViewToggle reader={reader} />
         {canSeek && (
           <button

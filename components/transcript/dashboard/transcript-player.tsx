@@ -17,7 +17,7 @@ export function PlayerFrame({
   frameProps: PlayerState["frameProps"];
 }) {
   return (
-    <div className="mx-auto aspect-video max-h-[20vh] max-w-full overflow-hidden rounded-lg border border-stone-200 bg-stone-900 lg:max-h-none lg:w-full">
+    <div className="mx-auto aspect-video max-h-[16vh] max-w-full overflow-hidden rounded-lg border border-stone-200 bg-stone-900 lg:max-h-none lg:w-full">
       <iframe
         {...frameProps}
         src={player.src}
@@ -67,7 +67,7 @@ export function UploadPlayer({
   return isVideoFilename(transcript.title) ? (
     <video
       {...common}
-      className="mx-auto max-h-[20vh] w-full rounded-lg bg-black lg:max-h-none"
+      className="mx-auto max-h-[16vh] w-full rounded-lg bg-black lg:max-h-none"
       aria-label={`Player: ${transcript.title ?? "uploaded file"}`}
     />
   ) : (

@@ -1,7 +1,14 @@
 "use client";
 
 import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { captionKindLabel, platformLabel, playerFor, sourceHref, type Transcript } from "@/lib/browser/transcripts";
+import {
+  captionKindLabel,
+  episodeAudio,
+  platformLabel,
+  playerFor,
+  sourceHref,
+  type Transcript,
+} from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
@@ -9,6 +16,7 @@ import { focusRing } from "@/components/ui/focus";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { Downloads } from "@/components/transcript/dashboard/downloads-menu";
 import { FormatTabs } from "@/components/transcript/dashboard/format-tabs";
+import { EpisodeAudio } from "@/components/transcript/episode-audio";
 import { PlayerKeys } from "@/components/transcript/player-keys";
 import { PlayerFrame, UploadPlayer } from "@/components/transcript/dashboard/transcript-player";
 import { EditToggle, TranscriptEditor } from "@/components/transcript/dashboard/editor";
@@ -41,8 +49,9 @@ export function TranscriptViewer({
     [platform, video_id, source_url, startAt],
   );
   const upload = transcript.platform === "upload";
+  const audio = useMemo(() => episodeAudio({ platform, source_url }), [platform, source_url]);
   const player = usePlayer(embedded, startAt);
-  const hasPlayer = embedded !== null || upload;
+  const hasPlayer = embedded !== null || upload || audio !== null;
   const title = transcript.title || transcript.video_id;
   const article = useRef<HTMLElement>(null);
   const pane = useRef<HTMLDivElement>(null);
@@ -63,7 +72,8 @@ export function TranscriptViewer({
   return (
     <article
       ref={article}
-      className="flex min-w-0 flex-col gap-5"
+      // Phones: tighter, so that the first screen holds lines of the text under the title, the player and the bars.
+      className="flex min-w-0 flex-col gap-3 sm:gap-5"
       aria-labelledby="transcript-title"
       data-testid="transcript-viewer"
     >
@@ -74,7 +84,7 @@ export function TranscriptViewer({
       <div
         className={
           hasPlayer
-            ? "grid min-w-0 gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-6"
+            ? "grid min-w-0 gap-2 sm:gap-4 lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-6"
             : "min-w-0"
         }
       >
@@ -88,6 +98,8 @@ export function TranscriptViewer({
           >
             {embedded ? (
               <PlayerFrame player={embedded} title={title} frameProps={player.frameProps} />
+            ) : audio ? (
+              <EpisodeAudio src={audio} title={title} mediaProps={player.mediaProps} />
             ) : (
               <UploadPlayer transcript={transcript} mediaProps={player.mediaProps} />
             )}
@@ -117,7 +129,7 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
   const [details, setDetails] = useState(false);
   const detailsId = useId();
   return (
-    <header className="flex min-w-0 flex-col gap-3">
+    <header className="flex min-w-0 flex-col gap-2 sm:gap-3">
       <h1
         id="transcript-title"
         className="text-xl font-semibold break-words sm:text-2xl"

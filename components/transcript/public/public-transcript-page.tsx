@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { PublicTranscript } from "@/components/transcript/public/public-transcript";
 import { publicLine } from "@/lib/publishing/public-lines";
-import { FORMAT_TABS, platformLabel, playerFor } from "@/lib/browser/transcripts";
-import { momentPrefix, videoJsonLdHead } from "@/lib/publishing/page-meta";
+import { episodeAudio, FORMAT_TABS, platformLabel, playerFor } from "@/lib/browser/transcripts";
+import { jsonLdHead, momentPrefix } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
 import { SiteHeader } from "@/components/site/site-header";
 import { focusRing } from "@/components/ui/focus";
@@ -23,6 +23,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
         source_url: transcript.source_url ?? "",
       })
     : null;
+  const audio = episodeAudio(transcript);
   const title = transcript.title?.trim() || "Untitled";
   const publishedOn = new Date(transcript.published_at).toLocaleDateString("en-US", {
     year: "numeric",
@@ -56,7 +57,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
                   rel="nofollow noopener"
                   data-testid="public-source"
                 >
-                  Watch on {platformLabel(transcript.platform)}
+                  {audio ? "Listen" : `Watch on ${platformLabel(transcript.platform)}`}
                 </a>
               </>
             )}
@@ -82,9 +83,10 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
         <PublicTranscript
           lines={segments.map(publicLine)}
           player={player ? { ...player, title } : null}
+          audio={audio}
           momentPrefix={momentPrefix(transcript)}
           initialQuery={query}
-          jsonLd={videoJsonLdHead(transcript, player?.src ?? null)}
+          jsonLd={jsonLdHead(transcript, player?.src ?? null)}
           title={title}
         />
       </main>

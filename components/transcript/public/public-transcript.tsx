@@ -14,8 +14,10 @@ import { cuedSrc, formatClock, type Player } from "@/lib/browser/transcripts";
 import { usePlayer } from "@/lib/browser/use-player";
 import { momentAnchor } from "@/lib/browser/moment-link";
 import { lineSegments, type Line } from "@/lib/publishing/public-lines";
-import { videoJsonLd, type VideoJsonLdHead } from "@/lib/publishing/json-ld";
+import { transcriptJsonLd, type JsonLdHead } from "@/lib/publishing/json-ld";
 import { CueList } from "@/components/transcript/cue-list";
+import { EpisodeAudio } from "@/components/transcript/episode-audio";
+import { SpeakerLabel } from "@/components/transcript/speaker-label";
 import { FindBar } from "@/components/transcript/find-bar";
 import { MarkedText } from "@/components/transcript/marked-text";
 import { PlayerKeys } from "@/components/transcript/player-keys";
@@ -32,12 +34,14 @@ const PUBLIC_MARK = () => "rounded bg-amber-200 px-0.5 text-stone-900";
 interface Props {
   lines: Line[];
   player: (Player & { title: string }) | null;
+  /** A podcast episode's audio (its enclosure), played in an <audio> element where there is no embedded player. */
+  audio?: string | null;
   /** The platform's link to a moment, to which "<seconds>s" is appended; null: the timestamp is an anchor to its line. */
   momentPrefix: string | null;
   /** ?q= from the URL (app/t/[slug]/search): the search works without JavaScript through the form's GET. */
   initialQuery: string;
-  /** The page's schema.org VideoObject but its transcript, which is taken from the lines (json-ld.ts says why). */
-  jsonLd: VideoJsonLdHead;
+  /** The page's schema.org VideoObject or PodcastEpisode but its transcript, taken from the lines (json-ld.ts says why). */
+  jsonLd: JsonLdHead;
   /** The page's title, for the share sheet. */
   title: string;
 }
@@ -47,7 +51,7 @@ interface Props {
 // JavaScript off: timestamps are plain links, a moment link's cue is an anchor that lands below the sticky
 // player through CSS, search is a GET form); the cue list is one click away. With JavaScript, a timestamp or
 // a cue seeks the embedded player through its postMessage API (YouTube's widget protocol, Vimeo's player.js
-// protocol: no third-party script), the cue being played is marked, a moment link (#t<s>-<i>,
+// protocol: no third-party script; a podcast episode's audio in an <audio> element), the cue being played is marked, a moment link (#t<s>-<i>,
 // from Explore, the search API and MCP) is scrolled to below the sticky player, marked and the player cued
 // there, and the search filters as you type. Where the lines carry word times (lib/publishing/public-lines.ts),
 // each word is a seek target and the word being played is marked, as in the dashboard: the words become spans
@@ -69,7 +73,7 @@ function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
   }, [pane]);
 }
 
-export function PublicTranscript({ lines, player, momentPrefix, initialQuery, jsonLd, title }: Props) {
+export function PublicTranscript({ lines, player, audio = null, momentPrefix, initialQuery, jsonLd, title }: Props) {
   // false on the server and while hydrating (the same HTML), true after: then the words get their spans.
   const running = useSyncExternalStore(
     noSubscription,
@@ -83,14 +87,15 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
     [player, cuedAt],
   );
   const controls = usePlayer(shownPlayer);
-  const { time, seek, cue, frameProps } = controls;
+  const { time, seek, cue, frameProps, mediaProps } = controls;
+  const playable = player !== null || audio !== null;
   // A moment link (#t<seconds>-<index>) cues the player there, in a new frame (below).
   const onHashMoment = useCallback(
     (start: number) => {
-      setCuedAt(start);
+      if (player) setCuedAt(start);
       cue(start);
     },
-    [cue],
+    [player, cue],
   );
   const body = useRef<HTMLDivElement>(null);
   const reader = useTranscriptReader({
@@ -103,15 +108,15 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
   });
   const { active, moment } = reader;
   const pane = useRef<HTMLDivElement>(null);
-  const structuredData = useMemo(() => videoJsonLd(jsonLd, segments), [jsonLd, segments]);
+  const structuredData = useMemo(() => transcriptJsonLd(jsonLd, segments), [jsonLd, segments]);
   useStickyHeight(pane);
 
   const onTimestamp = useCallback(
     (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
-      if (!player || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+      if (!playable || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
       if (seek(seconds)) event.preventDefault();
     },
-    [player, seek],
+    [playable, seek],
   );
   const stampHref = useCallback(
     (start: number, index: number) =>
@@ -129,7 +134,7 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
   return (
     <div
       className={
-        player
+        playable
           ? "flex flex-col gap-4 lg:grid lg:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] lg:items-start lg:gap-8"
           : "flex flex-col gap-4"
       }
@@ -160,6 +165,19 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
           {running && <PlayerKeys player={controls} className="mt-2 max-lg:hidden" />}
         </div>
       )}
+      {!player && audio && (
+        // A podcast episode: its audio pinned like a video's player (one control row high, so that a phone's first
+        // screen is the text).
+        <div
+          ref={pane}
+          className="sticky top-0 z-20 -mx-4 bg-stone-50 px-4 py-2 sm:mx-0 sm:px-0 lg:top-4 lg:py-0"
+          data-pinned
+          data-testid="public-player-pane"
+        >
+          <EpisodeAudio src={audio} title={title} mediaProps={mediaProps} />
+          {running && <PlayerKeys player={controls} className="mt-2 max-lg:hidden" />}
+        </div>
+      )}
 
       <div ref={body} className="flex min-w-0 flex-col gap-4">
         {running && <ShareLinks title={title} moment={sharedMoment} />}
@@ -177,7 +195,7 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
             matches={reader.matches}
             currentMatch={-1}
             only={reader.only}
-            onSeek={player ? seek : null}
+            onSeek={playable ? seek : null}
             stampHref={stampHref}
             onStampClick={onTimestamp}
           />
@@ -185,7 +203,7 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
           <CueList
             segments={segments}
             only={reader.only}
-            seekable={player !== null}
+            seekable={playable}
             className="transcript-lines flex flex-col gap-1"
             testId="public-segments"
             line={(segment, i) => (
@@ -205,6 +223,9 @@ export function PublicTranscript({ lines, player, momentPrefix, initialQuery, js
                   {formatClock(segment.start)}
                 </a>
                 <span>
+                  {segment.speaker !== undefined && segment.speaker !== segments[i - 1]?.speaker && (
+                    <SpeakerLabel name={segment.speaker} />
+                  )}
                   <MarkedText text={segment.text} index={i} matches={reader.matches} markClass={PUBLIC_MARK} />
                 </span>
               </li>
