@@ -21,6 +21,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "POST", path: "/v1/me/subscription/resume" },
   { method: "DELETE", path: "/v1/me/subscription/change" },
   { method: "GET", path: "/health" },
+  { method: "GET", path: "/s/{slug}/feed.xml" },
   { method: "PATCH", path: "/v1/transcripts/{id}" },
   { method: "GET", path: "/v1/transcripts/{id}/revisions" },
   { method: "GET", path: "/v1/transcripts/{id}/revisions/{revision_id}/diff" },
