@@ -56,7 +56,7 @@ const UPWARD_IMPORTS = [
   },
   {
     file: "lib/process/parse-worker.ts",
-    may: ["captions", "edits", "podcasts"],
+    may: ["captions", "edits", "podcasts", "publishing"],
     why: "the worker thread's entry hands each job to its domain: a composition root (docs/decisions/0001)",
   },
   {
