@@ -31,6 +31,7 @@ import { benchSearchWorst } from "./bench/search-worst";
 import { benchEdits } from "./bench/edits";
 import { benchDataScale } from "./bench/data-scale";
 import { benchEventLoop } from "./bench/event-loop";
+import { benchAttacks } from "./bench/attacks";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -63,6 +64,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   search: benchSearch,
   "search-worst": benchSearchWorst,
   edits: benchEdits,
+  // The probe's two attacks (one user's heavy saves; six anonymous readers of a long transcript's files):
+  // /health's worst wait during each, on PostgreSQL and on the embedded default.
+  attacks: benchAttacks,
   // The longest event-loop hold per endpoint at its body bound and per parser at its document bound.
   "event-loop": () => benchEventLoop(),
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.

@@ -6424,7 +6424,7 @@ export interface operations {
                     "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
-            /** @description More than EDIT_SAVES_PER_MINUTE saves in a minute (`rate_limited`, with Retry-After) */
+            /** @description More than EDIT_SAVES_PER_MINUTE saves in a minute, or more than 5 in 15 seconds (`rate_limited`, with Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -6,14 +6,20 @@ import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
 import { answerNamesJob, type NamesJob } from "@/lib/edits/lay-names";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
+import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render";
 
-const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob;
-parentPort!.postMessage(
-  job.kind === "captions"
-    ? answerCaptionJob(job)
-    : job.kind === "edit"
-      ? prepareSave(job)
-      : job.kind === "names"
-        ? answerNamesJob(job)
-        : readFeedJob(job),
-);
+const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob;
+if (job.kind === "public-file") {
+  // A rendered file's bytes are moved to the calling thread, not copied.
+  const rendered = renderFileJob(job);
+  parentPort!.postMessage(rendered, [rendered.bytes.buffer]);
+} else
+  parentPort!.postMessage(
+    job.kind === "captions"
+      ? answerCaptionJob(job)
+      : job.kind === "edit"
+        ? prepareSave(job)
+        : job.kind === "names"
+          ? answerNamesJob(job)
+          : readFeedJob(job),
+  );

@@ -310,6 +310,8 @@ describe("revisions", () => {
   it("a save past the caller's storage bound is a 413 and stores nothing", async () => {
     const author = await newCaller();
     const transcript = await seedTranscript(ctx.db, author.userId, { videoId: newVideoId() });
+    // Long media, so that the text is within what it can hold (density.ts) and only the storage bound is passed.
+    await ctx.db.transcript.update({ where: { id: transcript.id }, data: { durationSeconds: 100_000 } });
     const long = gritSegments().map((s) => ({ start: s.start, end: s.end, text: "x".repeat(4000) }));
     const res = await patch(author, transcript.id, { segments: long });
     expect(res.status).toBe(413);

@@ -27,7 +27,7 @@ export const editTranscriptEndpoint = defineEndpoint({
   errors: {
     404: "Not in the caller's history",
     413: "The body is over 4 MiB, the caller's saved corrections would pass EDIT_STORAGE_BYTES, or the correction takes more work than one save may use (`payload_too_large`)",
-    429: "More than EDIT_SAVES_PER_MINUTE saves in a minute (`rate_limited`, with Retry-After)",
+    429: "More than EDIT_SAVES_PER_MINUTE saves in a minute, or more than 5 in 15 seconds (`rate_limited`, with Retry-After)",
   },
 });
 

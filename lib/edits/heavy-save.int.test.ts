@@ -6,9 +6,13 @@ import type { Segment } from "@/lib/formats";
 import { MAX_WORDS } from "@/lib/edits/validate";
 
 // The heaviest corrections a caller can send, through the route handler against PostgreSQL: each is stored
-// whole or refused whole with a 4xx in the contract's shape, and saves are rate-limited per user.
+// whole or refused whole with a 4xx in the contract's shape, and saves are rate-limited per user. The media is
+// made long (LONG_MEDIA_SECONDS) so that what is tested is each bound past the words the media can hold
+// (density.ts; dense-save.int.test.ts refuses the same bodies on the talk's own length).
 
 const SAVES_PER_MINUTE = 4;
+/** Long enough for the most words a correction holds (MAX_WORDS) at ten words a second, and more. */
+const LONG_MEDIA_SECONDS = 300_000;
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let route: typeof import("@/app/v1/transcripts/[id]/route");
@@ -30,6 +34,7 @@ async function callerWithTimedWords(count: number) {
   const { key } = await ensureApiKey(user.id);
   const videoId = `heavy${String(++videos).padStart(6, "0")}`;
   const transcript = await seedTranscript(ctx.db, user.id, { videoId });
+  await ctx.db.transcript.update({ where: { id: transcript.id }, data: { durationSeconds: LONG_MEDIA_SECONDS } });
   const step = Math.floor((gritSegments().at(-1)!.end / count) * 1000) / 1000;
   const segments: Segment[] = Array.from({ length: count }, (_, i) => {
     const start = Math.round(i * step * 1000) / 1000;

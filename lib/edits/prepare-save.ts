@@ -5,6 +5,7 @@ import type { Format, Segment, TranscriptMeta } from "@/lib/formats/types";
 import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
 import { followTimings, SAVE_DIFF_STEPS, type EditedSegment } from "@/lib/edits/retime";
 import type { EditRequest } from "@/lib/edits/schemas";
+import { densityProblem, type DensityLimits } from "@/lib/edits/density";
 import { segmentProblems, speakerProblems } from "@/lib/edits/validate";
 import { diffBudget } from "@/lib/edits/word-diff";
 
@@ -26,6 +27,8 @@ export interface SaveJob {
   current: Segment[];
   /** The latest a corrected segment may end (revisions.ts: the media's duration or the source's last end). */
   maxEnd: number;
+  /** The most the correction may hold (density.ts); a rename, which changes no text, is not measured. */
+  limits?: DensityLimits;
   /** Diff steps for the whole save (retime.ts SAVE_DIFF_STEPS; tests give fewer). */
   diffSteps?: number;
   /** The answer's format when it is not json: the saved segments rendered in it (`content`). */
@@ -115,6 +118,8 @@ export function prepareSave(job: SaveJob): SaveOutcome {
     : job.body.rename_speaker
       ? ["body", "rename_speaker"]
       : ["body", "content"];
+  const dense = job.limits && !job.body.rename_speaker ? densityProblem(edited, job.limits, at) : null;
+  if (dense) return { ok: false, problems: [dense] };
   const problems = segmentProblems(edited, job.maxEnd, job.current, at);
   if (problems.length > 0) return { ok: false, problems };
   const budget = diffBudget(job.diffSteps ?? SAVE_DIFF_STEPS);

@@ -17,6 +17,8 @@ import {
   type TranscriptView,
 } from "@/lib/transcripts/read";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
+import { limitUser } from "@/lib/http/rate-limits";
+import { densityLimits, densityProblem, measure, type DensityLimits } from "@/lib/edits/density";
 import { segmentsSize } from "@/lib/edits/prepare-save";
 import { prepareSaveOffThread } from "@/lib/edits/save-off-thread";
 import type { EditRequest } from "@/lib/edits/schemas";
@@ -37,6 +39,11 @@ function maxEnd(row: Transcript): number {
   const original = transcriptSegments(row);
   const lastEnd = original.reduce((max, s) => Math.max(max, s.end), 0);
   return Math.max(row.durationSeconds, lastEnd);
+}
+
+/** The most one correction of `row` may hold (density.ts): what its media can, or what its source does. */
+function limitsOf(row: Transcript, end: number): DensityLimits {
+  return densityLimits(end, measure(transcriptSegments(row)));
 }
 
 /** The author's live public pages of a transcript: expired at once when what they show changes. */
@@ -73,7 +80,15 @@ export async function saveEdit(
   body: EditRequest,
   format: Format = "json",
 ): Promise<SavedEdit> {
+  // Besides the endpoint's per-minute row, a short one: a burst of saves waits its turn.
+  await limitUser("editSaveBurst", userId);
   const row = await originalOf(userId, transcriptId);
+  const end = maxEnd(row);
+  const limits = limitsOf(row, end);
+  // More words than the media can hold: refused here, before the author's current version is read and
+  // before any thread starts. A subtitle file's words are counted once it is parsed, in the thread.
+  const dense = body.segments ? densityProblem(body.segments, limits, ["body", "segments"]) : null;
+  if (dense) throw new RequestValidationError([dense]);
   const current = transcriptSegments(await asSeenBy(userId, row));
   const settings = env();
   const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
@@ -83,7 +98,8 @@ export async function saveEdit(
       kind: "edit",
       body,
       current,
-      maxEnd: maxEnd(row),
+      maxEnd: end,
+      limits,
       ...(format === "json" ? {} : { render: { format, meta: transcriptMeta(row) } }),
     },
     { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },

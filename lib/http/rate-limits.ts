@@ -27,6 +27,10 @@ interface Limit {
 export const RATE_LIMITS = {
   // Public reads.
   publicRead: { by: "address", points: 300, seconds: 60 }, // GET /v1/plans, /v1/public/* (index, transcripts, downloads)
+  // The files a podcast feed links to (/v1/public/{slug}/transcript.*) and the public downloads: each may be
+  // megabytes of a long transcript, rendered once per version (lib/publishing/public-files.ts) and then
+  // served from memory; a reader who fetches them again and again is refused sooner than other reads.
+  publicFile: { by: "address", points: 60, seconds: 60 },
   publicPage: { by: "address", points: 300, seconds: 60 }, // the pages of the same data: /explore, /t/{slug}, sitemaps (proxy.ts)
   languages: { by: "address", points: () => env().LANGUAGES_RATE_PER_MINUTE, seconds: 60 }, // asks the platform
   // Sign-in: each attempt (development login) and each magic-link mail, by address and by email.
@@ -41,6 +45,9 @@ export const RATE_LIMITS = {
   // PATCH /v1/transcripts/{id} (and MCP's edit_transcript): each reads, checks and retimes a body of up to
   // 4 MiB in a worker thread and stores a revision that is indexed for search.
   editSave: { by: "user", points: () => env().EDIT_SAVES_PER_MINUTE, seconds: 60 },
+  // The same saves in a short window (lib/edits/revisions.ts): a person saves a correction every few seconds
+  // at most, while a loop of saves meets a 429 within ten.
+  editSaveBurst: { by: "user", points: 5, seconds: 15 },
   apiKeyRegenerate: { by: "user", points: 10, seconds: 60 * 60 },
   billing: { by: "user", points: 60, seconds: 60 * 60 }, // each one calls Stripe
   // Paid work, by tier.

@@ -2,9 +2,10 @@ import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
 import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
-import { asSeenBy, transcriptFile } from "@/lib/transcripts/read";
+import { asSeenBy } from "@/lib/transcripts/read";
+import { publicFile } from "@/lib/publishing/public-files";
 import { isSlug, slugWords } from "@/lib/publishing/slug";
-import { isUpload, serializePublicTranscript, type PublishedRow } from "@/lib/publishing/serializers";
+import { serializePublicTranscript, type PublishedRow } from "@/lib/publishing/serializers";
 
 // GET /v1/public/{slug}, its downloads, and the /t/{slug} page read one row the same way: only while it is
 // published, so unpublishing is visible at once on the origin. Unknown and unpublished slugs are the same 404.
@@ -130,14 +131,23 @@ export async function publicTranscriptResponse(request: Request, slug: string): 
   return new Response(body, { headers: { ...headers, "content-type": "application/json" } });
 }
 
-/** GET /v1/public/{slug}/download: the transcript as a file; uploads without their storage path. */
+/**
+ * GET /v1/public/{slug}/download: the transcript as a file; uploads without their storage path. A current copy
+ * gets 304 from the version query alone; the file is rendered once per version and kept (public-files.ts).
+ */
 export async function publicDownloadResponse(request: Request, slug: string, format: Format): Promise<Response> {
-  const row = await findPublished(slug);
-  if (!row) throw notPublished();
-  const version = { id: row.id, publishedAt: row.publishedAt, fetchedAt: row.transcript.fetchedAt };
-  const headers = cacheHeaders(version);
+  const version = await publishedVersion(slug);
+  if (!version) throw notPublished();
   const { etag, lastModified } = validators(version);
-  if (notModified(request, etag, lastModified)) return new Response(null, { status: 304, headers });
-  const transcript = isUpload(row.transcript) ? { ...row.transcript, sourceUrl: "", videoId: "" } : row.transcript;
-  return transcriptFile(transcript, format, `${slugWords(row.transcript.title)}-${row.transcript.lang}`, headers);
+  if (notModified(request, etag, lastModified))
+    return new Response(null, { status: 304, headers: cacheHeaders(version) });
+  const file = await publicFile(slug, { download: format }, version, (v) => validators(v).etag);
+  const name = `${slugWords(file.title)}-${file.lang}.${file.extension}`.replace(/[^A-Za-z0-9._-]/g, "_");
+  return new Response(file.bytes, {
+    headers: {
+      ...cacheHeaders(file.version),
+      "content-type": file.contentType!,
+      "content-disposition": `attachment; filename="${name}"`,
+    },
+  });
 }
