@@ -11,7 +11,7 @@ export interface EmbeddedWorkerData {
 export type FromEmbeddedWorker =
   | { type: "ready"; start: string; applied: number; openMs: number }
   | { type: "failed"; message: string }
-  | { type: "log"; fields: Record<string, unknown>; message: string }
+  | { type: "log"; level?: "error"; fields: Record<string, unknown>; message: string }
   | { type: "closed" };
 
 export type ToEmbeddedWorker = { type: "close" };

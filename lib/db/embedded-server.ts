@@ -79,7 +79,7 @@ function startThread(
   const worker = spawn(data);
   return new Promise((resolve, reject) => {
     worker.on("message", (message: FromEmbeddedWorker) => {
-      if (message.type === "log") log.info(message.fields, message.message);
+      if (message.type === "log") log[message.level ?? "info"](message.fields, message.message);
       else if (message.type === "ready")
         resolve({ worker, opened: { start: message.start, applied: message.applied, openMs: message.openMs } });
       else if (message.type === "failed") reject(new Error(`the embedded database could not open: ${message.message}`));

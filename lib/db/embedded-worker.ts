@@ -42,6 +42,15 @@ async function serve(): Promise<void> {
   const { pglite, start, applied } = await openEmbeddedDatabase(dir, {
     log: (fields, message) => post({ type: "log", fields, message }),
   });
+  // A statement's errors come back inside the protocol's answer; PGlite throwing is PGlite itself failing (a
+  // WebAssembly abort), after which pglite-socket's queue would wait forever. The thread ends instead, and
+  // embedded-server.ts starts a fresh one.
+  const execute = pglite.execProtocolRawStream.bind(pglite);
+  pglite.execProtocolRawStream = (message, options) =>
+    execute(message, options).catch((error: unknown) => {
+      post({ type: "log", level: "error", fields: { err: String(error) }, message: "embedded database failed" });
+      process.exit(1);
+    });
   const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections });
   await server.start();
   port.on("message", (message: ToEmbeddedWorker) => {
