@@ -147,12 +147,33 @@ export async function closeDatabase(): Promise<void> {
 }
 
 /**
- * Whether the embedded database is up and its one connection is taken by another request's statement or
- * transaction: a statement sent now waits its turn (seconds, behind a large correction) though nothing is
- * wrong. False on PostgreSQL, whose pool has connections to spare.
+ * Pings the embedded database. Its one connection may be held by another request's statement for seconds (a
+ * large correction): a ping that has not got the connection within `turnMs`, while the database's thread
+ * serves, resolves "busy" rather than wait its turn (the connection, once its turn comes, is handed straight
+ * back). One that has it runs `SELECT 1`.
  */
-export async function embeddedDatabaseBusy(): Promise<boolean> {
+export async function pingEmbedded(turnMs: number): Promise<"answered" | "busy"> {
   const open = await connection();
-  if (!open.embedded?.serving() || !open.pool) return false;
-  return open.pool.totalCount > 0 && open.pool.idleCount === 0;
+  if (!open.embedded || !open.pool) throw new Error("not the embedded database");
+  if (!open.embedded.serving()) throw new Error("the embedded database is not serving");
+  const checkout = open.pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const turn = await Promise.race([
+    checkout,
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), turnMs))),
+  ]);
+  clearTimeout(timer);
+  if (!turn) {
+    checkout.then(
+      (client) => client.release(),
+      () => {},
+    );
+    return open.embedded.serving() ? "busy" : Promise.reject(new Error("the embedded database stopped serving"));
+  }
+  try {
+    await turn.query("SELECT 1");
+    return "answered";
+  } finally {
+    turn.release();
+  }
 }

@@ -119,4 +119,15 @@ describe("the embedded database in a thread of its own", () => {
     // The same name prepared again on the new connection, as pg does for a connection it has not prepared it on.
     expect(await hotQuery("prepared-once", "SELECT 2 AS two", [])).toEqual([{ two: 2 }]);
   });
+
+  it("answers a ping as busy, without waiting its turn, while another request holds the one connection", async () => {
+    const { pgPool, pingEmbedded } = await import("@/lib/db/client");
+    const held = await (await pgPool()).connect();
+    try {
+      expect(await pingEmbedded(1)).toBe("busy");
+    } finally {
+      held.release();
+    }
+    expect(await pingEmbedded(60_000)).toBe("answered");
+  });
 });
