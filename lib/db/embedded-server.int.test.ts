@@ -2,7 +2,9 @@ import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // The embedded default as the app opens it (no DATABASE_URL): PGlite in a thread of its own, served on a Unix
 // socket under DATA_DIR, reached through pg's pool by Prisma and the hot statements alike.
@@ -129,5 +131,44 @@ describe("the embedded database in a thread of its own", () => {
       held.release();
     }
     expect(await pingEmbedded(60_000)).toBe("answered");
+  });
+});
+
+describe("the embedded database's thread, when it stops on its own", () => {
+  it("is started again; a statement sent meanwhile is database_unavailable (503), not a 500", async () => {
+    const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    const { isDatabaseUnavailable } = await import("@/lib/db/unavailable");
+    const spawned = vi.spyOn(Worker.prototype, "on");
+    const errors: string[] = [];
+    const server = await startEmbeddedServer(path.join(dataDir, "restarted"), {
+      info: () => {},
+      error: (_fields, message) => errors.push(message),
+    });
+    const pool = new pg.Pool({ host: server.socketDir, user: "postgres", database: "postgres", max: 1 });
+    pool.on("error", () => {});
+    try {
+      expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+      const thread = spawned.mock.contexts.at(-1) as Worker;
+      spawned.mockRestore();
+      await thread.terminate();
+      expect(server.serving()).toBe(false);
+      const meanwhile = await pool.query("SELECT 2").catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(meanwhile)).toBe(true);
+      let answer: unknown;
+      for (let attempt = 0; attempt < 600 && answer === undefined; attempt++)
+        answer = await pool.query("SELECT 3 AS three").then(
+          (result) => result.rows,
+          async (error: unknown) => {
+            if (!isDatabaseUnavailable(error)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          },
+        );
+      expect(answer).toEqual([{ three: 3 }]);
+      expect(server.serving()).toBe(true);
+      expect(errors).toEqual(["embedded database thread stopped: starting it again"]);
+    } finally {
+      await pool.end();
+      await server.close(5000);
+    }
   });
 });
