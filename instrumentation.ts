@@ -4,9 +4,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
-  // The database opens first (the embedded one: compiling WebAssembly, partly on V8's background threads)
-  // while the rest of the start runs beside it; requests are served once it is open.
-  // Awaited below is the database being open, not Prisma: on the embedded default Prisma loads with the first
+  // The database opens first (the embedded one in a thread of its own: PGlite's WebAssembly boot, then its
+  // socket) while the rest of the start runs beside it; requests are served once it is open.
+  // Awaited below is the database being open, not Prisma: Prisma loads with the first
   // query that needs it (lib/db/client.ts), after the first answer at the latest (the jobs' start below).
   const { dbKind } = await import("@/lib/db/client");
   const database = dbKind();

@@ -70,7 +70,7 @@ const nextConfig: NextConfig = {
   // Loaded at run time from node_modules, not bundled: native/wasm payloads and the generated client.
   serverExternalPackages: [
     "@electric-sql/pglite",
-    "pglite-prisma-adapter",
+    "@electric-sql/pglite-socket",
     "pg",
     "@prisma/adapter-pg",
     "swagger-ui-dist",

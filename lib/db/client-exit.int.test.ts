@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +24,10 @@ describe("the embedded database when the app process exits", () => {
       } as unknown as NodeJS.ProcessEnv,
       timeout: 240_000,
     });
+
+    // The thread stopped its server (which removes the socket file) before the process ended.
+    expect(existsSync(path.join(dataDir, "socket", ".s.PGSQL.5432"))).toBe(false);
+    expect(existsSync(path.join(dataDir, "socket"))).toBe(true);
 
     const messages: string[] = [];
     const collect = (line: string) => (messages.push(line), false);

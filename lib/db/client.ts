@@ -2,84 +2,93 @@ import "server-only";
 import path from "node:path";
 import type pg from "pg";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { PGlite } from "@electric-sql/pglite";
+import type { EmbeddedServer } from "@/lib/db/embedded-server";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 
 export type Db = PrismaClient;
 
 /**
- * The open database. On the embedded one, Prisma (its client module and query compiler) is loaded by the
- * first getDb(), not when the database opens: /health and the start's own work read PGlite directly
- * (lib/db/hot-sql.ts), so a start's first answer does not wait for it.
+ * The open database, reached the one way whichever it is: pg's pool, shared by Prisma (through its pg adapter)
+ * and the hottest statements (lib/db/hot-sql.ts). The embedded database is served on a Unix socket by a
+ * thread of its own (lib/db/embedded-server.ts). Prisma (its client module and query compiler) is loaded by
+ * the first getDb(), not when the database opens: /health and the start's own work go through the pool, so a
+ * start's first answer does not wait for it.
  */
 interface Connection {
-  client?: PrismaClient;
-  /** The embedded database's Prisma client while it loads. */
-  loading?: Promise<PrismaClient>;
   kind: DbKind;
   pool?: pg.Pool;
-  pglite?: PGlite;
+  client?: PrismaClient;
+  /** The Prisma client while it loads. */
+  loading?: Promise<PrismaClient>;
+  embedded?: EmbeddedServer;
 }
 
-// One client per process, kept on globalThis so dev-mode reloads do not open new pools.
+// One connection per process, kept on globalThis so dev-mode reloads do not open new pools or a second
+// embedded server.
 const globalForDb = globalThis as unknown as { verbatimDb?: Promise<Connection> };
 
 export type DbKind = "postgres" | "pglite";
 
 async function connectPostgres(url: string): Promise<Connection> {
-  const [{ default: pg }, { PrismaPg }, { PrismaClient }] = await Promise.all([
-    import("pg"),
-    import("@prisma/adapter-pg"),
-    import("@/lib/generated/prisma/client"),
-  ]);
-  // Our own pool, shared with Prisma, so the hottest statements can skip the ORM (lib/db/hot-sql.ts).
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server closed (a restart, a dropped database) is replaced on the next query.
   pool.on("error", (error) => log.warn({ err: error.message }, "database: idle connection lost"));
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return { client: new PrismaClient({ adapter }), kind: "postgres" as const, pool };
+  return { kind: "postgres", pool };
 }
 
 async function connectEmbedded(dataDir: string): Promise<Connection> {
-  // PGlite is loaded only for the embedded default.
-  const { openEmbeddedDatabase } = await import("@/lib/db/embedded");
-  // Where a start's time goes: opening PGlite (restoring the build's snapshot on a fresh folder)
-  // and the migration check (skipped when the folder's stamp names the committed migrations).
+  const [{ startEmbeddedServer }, { default: pg }] = await Promise.all([
+    import("@/lib/db/embedded-server"),
+    import("pg"),
+  ]);
+  // Where a start's time goes: opening PGlite in its thread (restoring the build's snapshot on a fresh
+  // folder), the migration check (skipped when the folder's stamp names the committed migrations), serving.
   const started = performance.now();
-  const { pglite, start, applied } = await openEmbeddedDatabase(path.resolve(dataDir, "pglite"), {
-    log: (fields, message) => log.info(fields, message),
+  const embedded = await startEmbeddedServer(path.resolve(dataDir), log);
+  closeOnExit(embedded);
+  log.info({ ...embedded.opened, readyMs: Math.round(performance.now() - started) }, "embedded database open");
+  // PGlite is one session: one connection, so a transaction never shares it with another connection's
+  // statements (pglite-socket passes messages on one at a time; the extended protocol's Parse, Bind and
+  // Execute of two connections could interleave). Kept open while idle; a replacement (after the thread
+  // restarted, or the connection failed) starts with a session of its own as PostgreSQL would give it:
+  // statements prepared, settings made and locks taken by the one before are dropped.
+  const pool = new pg.Pool({
+    host: embedded.socketDir,
+    user: "postgres",
+    database: "postgres",
+    max: 1,
+    idleTimeoutMillis: 0,
+    // Awaited by the pool before it hands the connection out (a failure fails that checkout).
+    onConnect: async (client: pg.ClientBase) => void (await client.query("DISCARD ALL")),
   });
-  closeOnExit(pglite);
-  log.info(
-    { start, applied: applied.length, openMs: Math.round(performance.now() - started) },
-    "embedded database open",
-  );
-  return { kind: "pglite", pglite };
+  pool.on("error", (error) => log.warn({ err: error.message }, "database: embedded connection lost"));
+  return { kind: "pglite", pool, embedded };
 }
 
-async function prismaOnPglite(pglite: PGlite): Promise<PrismaClient> {
-  const [{ PrismaPGlite }, { PrismaClient }] = await Promise.all([
-    import("pglite-prisma-adapter"),
+async function prismaOn(pool: pg.Pool): Promise<PrismaClient> {
+  const [{ PrismaPg }, { PrismaClient }] = await Promise.all([
+    import("@prisma/adapter-pg"),
     import("@/lib/generated/prisma/client"),
   ]);
-  return new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  return new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
 }
 
 /**
  * Shuts PGlite down cleanly when the process exits through process.exit (what `next start` does on SIGTERM
  * and SIGINT): without it every start replays the write-ahead log since the last checkpoint, which only a
- * clean shutdown writes. Installed before the job runner's own wrapper (lib/jobs/start.ts), so the runner
- * has stopped before the database closes.
+ * clean shutdown writes. The thread is asked to close and waited for, at most EXIT_CLOSE_TIMEOUT_MS.
+ * Installed before the job runner's own wrapper (lib/jobs/start.ts), so the runner has stopped before the
+ * database closes.
  */
-function closeOnExit(pglite: { close(): Promise<void> }): void {
+function closeOnExit(embedded: EmbeddedServer): void {
   const exit = process.exit.bind(process);
   let closing: Promise<unknown> | undefined;
   process.exit = ((code?: number | string | null) => {
-    closing ??= Promise.race([
-      pglite.close(),
-      new Promise((resolve) => setTimeout(resolve, EXIT_CLOSE_TIMEOUT_MS).unref()),
-    ]).catch((error: unknown) => log.error({ err: error }, "embedded database close failed"));
+    closing ??= embedded
+      .close(EXIT_CLOSE_TIMEOUT_MS)
+      .catch((error: unknown) => log.error({ err: error }, "embedded database close failed"));
     void closing.finally(() => exit(code));
   }) as typeof process.exit;
 }
@@ -102,7 +111,7 @@ function connection() {
 export async function getDb(): Promise<PrismaClient> {
   const open = await connection();
   if (open.client) return open.client;
-  open.loading ??= prismaOnPglite(open.pglite!).then(
+  open.loading ??= prismaOn(open.pool!).then(
     (client) => (open.client = client),
     (error: unknown) => {
       open.loading = undefined;
@@ -112,16 +121,59 @@ export async function getDb(): Promise<PrismaClient> {
   return open.loading;
 }
 
-/** The PostgreSQL pool Prisma uses (null with the embedded database): for lib/db/hot-sql.ts only. */
-export async function pgPool(): Promise<pg.Pool | null> {
-  return (await connection()).pool ?? null;
-}
-
-/** The embedded database Prisma uses (null on PostgreSQL): for lib/db/hot-sql.ts only. */
-export async function embeddedDatabase(): Promise<PGlite | null> {
-  return (await connection()).pglite ?? null;
+/** The pool Prisma uses: for lib/db/hot-sql.ts only. */
+export async function pgPool(): Promise<pg.Pool> {
+  const pool = (await connection()).pool;
+  if (!pool) throw new Error("this database connection has no pool");
+  return pool;
 }
 
 export async function dbKind(): Promise<DbKind> {
   return (await connection()).kind;
+}
+
+/**
+ * Closes the pool and, on the embedded default, shuts the database's thread down; the next call opens anew.
+ * For scripts and tests that end without process.exit.
+ */
+export async function closeDatabase(): Promise<void> {
+  const pending = globalForDb.verbatimDb;
+  if (!pending) return;
+  globalForDb.verbatimDb = undefined;
+  const open = await pending.catch(() => null);
+  if (!open) return;
+  await (open.client ? open.client.$disconnect() : open.pool?.end());
+  await open.embedded?.close(EXIT_CLOSE_TIMEOUT_MS);
+}
+
+/**
+ * Pings the embedded database. Its one connection may be held by another request's statement for seconds (a
+ * large correction): a ping that has not got the connection within `turnMs`, while the database's thread
+ * serves, resolves "busy" rather than wait its turn (the connection, once its turn comes, is handed straight
+ * back). One that has it runs `SELECT 1`.
+ */
+export async function pingEmbedded(turnMs: number): Promise<"answered" | "busy"> {
+  const open = await connection();
+  if (!open.embedded || !open.pool) throw new Error("not the embedded database");
+  if (!open.embedded.serving()) throw new Error("the embedded database is not serving");
+  const checkout = open.pool.connect();
+  let timer: NodeJS.Timeout | undefined;
+  const turn = await Promise.race([
+    checkout,
+    new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), turnMs))),
+  ]);
+  clearTimeout(timer);
+  if (!turn) {
+    checkout.then(
+      (client) => client.release(),
+      () => {},
+    );
+    return open.embedded.serving() ? "busy" : Promise.reject(new Error("the embedded database stopped serving"));
+  }
+  try {
+    await turn.query("SELECT 1");
+    return "answered";
+  } finally {
+    turn.release();
+  }
 }

@@ -1,12 +1,8 @@
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PrismaClient } from "@/lib/generated/prisma/client";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { createUser, useTestDatabase } from "@/test/app-db";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 
-// The statements that skip the ORM (lib/db/hot-sql.ts) read what Prisma reads, and are prepared.
+// The statements that skip the ORM (lib/db/hot-sql.ts) read what Prisma reads, and are prepared. On the
+// embedded database they take the same pool: lib/db/embedded-server.int.test.ts.
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
 beforeAll(async () => {
@@ -48,62 +44,5 @@ describe("hot statements", () => {
     // One query at a time: the pool hands out the connection just released, where the statement lives.
     const { rows } = await (await pgPool())!.query<{ name: string }>("SELECT name FROM pg_prepared_statements");
     expect(rows.map((row) => row.name)).toContain("test-api-key");
-  });
-});
-
-describe("hot statements on the embedded database", () => {
-  it("go to PGlite itself, read what Prisma reads (UTC timestamps, JSON, enums), and wait for Prisma's transaction", async () => {
-    const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-    await applyMigrations(pgliteExecutor(pglite));
-    const db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-    const globals = globalThis as { verbatimDb?: unknown };
-    const installed = globals.verbatimDb;
-    globals.verbatimDb = Promise.resolve({ client: db, kind: "pglite", pglite });
-    try {
-      const { hotQuery } = await import("@/lib/db/hot-sql");
-      const fetchedAt = new Date("2026-01-02T03:04:05.678Z");
-      const stored = await db.transcript.create({
-        data: {
-          platform: "youtube",
-          videoId: "hot-sql-test",
-          lang: "en",
-          origin: "captions",
-          sourceUrl: "https://www.youtube.com/watch?v=hot-sql-test",
-          segments: [{ start: 0, end: 1.5, text: "hello" }],
-          durationSeconds: 2,
-          fetchedAt,
-        },
-      });
-      const read = () =>
-        hotQuery<{ id: string; origin: string; segments: unknown; fetchedAt: Date; durationSeconds: number }>(
-          "test-transcript",
-          `SELECT "id", "source" AS "origin", "segments", "fetchedAt", "durationSeconds" FROM "Transcript" WHERE "videoId" = $1`,
-          ["hot-sql-test"],
-        );
-      const expected = {
-        id: stored.id,
-        origin: "captions",
-        segments: [{ start: 0, end: 1.5, text: "hello" }],
-        fetchedAt,
-        durationSeconds: 2,
-      };
-      expect(await inNewYork(read)).toEqual([expected]);
-
-      // PGlite has one session: a hot statement sent during a Prisma transaction runs after it, never inside it.
-      let readDuringTransaction: Promise<unknown[]> | undefined;
-      await expect(
-        db.$transaction(async (tx) => {
-          await tx.transcript.update({ where: { id: stored.id }, data: { durationSeconds: 99 } });
-          readDuringTransaction = read();
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          throw new Error("rolled back");
-        }),
-      ).rejects.toThrow("rolled back");
-      expect(await readDuringTransaction).toEqual([expected]);
-    } finally {
-      globals.verbatimDb = installed;
-      await db.$disconnect();
-      await pglite.close();
-    }
   });
 });

@@ -33,9 +33,18 @@ describe("isDatabaseUnavailable", () => {
       ),
     ).toBe(true);
     expect(isDatabaseUnavailable(new Error("Connection terminated unexpectedly"))).toBe(true);
+    // The embedded database's socket while its thread restarts.
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error("connect ENOENT /data/socket/.s.PGSQL.5432"), { code: "ENOENT", syscall: "connect" }),
+      ),
+    ).toBe(true);
   });
 
   it("leaves query errors and everything else alone", () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("no such file"), { code: "ENOENT", syscall: "open" }))).toBe(
+      false,
+    );
     expect(isDatabaseUnavailable(adapterError({ kind: "UniqueConstraintViolation" }, "P2002"))).toBe(false);
     expect(isDatabaseUnavailable(adapterError({ kind: "postgres", code: "42601", message: "syntax error" }))).toBe(
       false,

@@ -7,6 +7,8 @@ const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
 /** The driver adapter's error kinds (@prisma/adapter-pg) that say the same. */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"]);
+/** A Unix socket that is not there (the embedded database's thread restarting): ENOENT from connect. */
+const MISSING_SOCKET = { code: "ENOENT", syscall: "connect" };
 /** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now), 53300 (too many connections). */
 const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
 /** pg's own errors for a connection the server dropped, and Prisma's for one it could not open. */
@@ -21,9 +23,11 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
     message?: unknown;
     cause?: unknown;
     name?: unknown;
+    syscall?: unknown;
   };
   if (typeof e.code === "string" && (PRISMA_CODES.has(e.code) || SOCKET_CODES.has(e.code) || SQLSTATE.test(e.code)))
     return true;
+  if (e.code === MISSING_SOCKET.code && e.syscall === MISSING_SOCKET.syscall) return true;
   const adapter = e.meta?.driverAdapterError?.cause;
   if (adapter) {
     if (typeof adapter.kind === "string" && ADAPTER_KINDS.has(adapter.kind)) return true;

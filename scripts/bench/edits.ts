@@ -9,17 +9,24 @@
 //     one-word edit (PATCH, median of 15), and the time of the first GET /t/{slug} after a save (the page's
 //     cache is expired by the save, so it is rendered again), beside a cached one.
 import pg from "pg";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import { fileURLToPath } from "node:url";
 import { createVerbatimClient, type EditSegment } from "../../client/src/index";
 import { captionSegments, parseCaptions } from "../../lib/captions/parse";
 import { diffTokens, tokenize } from "../../lib/edits/word-diff";
 import type { Segment } from "../../lib/formats/types";
+import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { benchEditAttack } from "./edit-attack";
 import { createApiKey, startApp } from "./server";
 
-/** BENCH_EDITS_PORT moves the app off 3401; BENCH_EDITS_ONLY=attack runs only the heaviest correction. */
+/**
+ * BENCH_EDITS_PORT moves the app off 3401; BENCH_EDITS_ONLY=attack runs only the heaviest correction;
+ * BENCH_EDITS_DATABASE=embedded runs that attack on the embedded default (PGlite under a fresh DATA_DIR).
+ */
 const PORT = Number(process.env.BENCH_EDITS_PORT ?? 3401);
 
 function fixture(name: string): string {
@@ -77,7 +84,7 @@ function threeHours(): Segment[] {
 }
 
 async function seed(
-  client: pg.Client,
+  client: Pick<pg.Client, "query">,
   userId: string,
   id: string,
   videoId: string,
@@ -100,7 +107,62 @@ async function seed(
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/**
+ * The attack on the embedded default. Nothing outside the app may open its database while it runs, so each
+ * transcript is seeded with the app stopped (PGlite opened on its folder, then closed) and the app started
+ * again; the revisions are counted through the API. BENCH_EDITS_LOG: a file the app's output is appended to.
+ */
+async function benchEmbeddedAttack(): Promise<Record<string, number>> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-edits-"));
+  const settings = { DATA_DIR: dataDir, AUTH_DEV_LOGIN: "true" };
+  const email = "edits-bench@example.test";
+  const start = () => startApp(PORT, settings, process.cwd(), process.env.BENCH_EDITS_LOG);
+  let app = await start();
+  try {
+    const base = app.baseUrl;
+    const key = await createApiKey(base, email);
+    const revisions = async (id: string) => {
+      const res = await fetch(`${base}/v1/transcripts/${id}/revisions`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return ((await res.json()) as { revisions: unknown[] }).revisions.length;
+    };
+    let userId = "";
+    const offline = async <T>(work: (db: PGlite) => Promise<T>): Promise<T> => {
+      await app.stop();
+      const db = await PGlite.create({ dataDir: path.join(dataDir, "pglite"), extensions: PGLITE_EXTENSIONS });
+      try {
+        return await work(db);
+      } finally {
+        await db.close();
+        app = await start();
+      }
+    };
+    return await benchEditAttack({
+      base,
+      key,
+      db: {
+        query: async (_sql: string, values: string[]) => ({ rows: [{ n: await revisions(values[1]!) }] }),
+      } as never,
+      userId,
+      get appPid() {
+        return app.pid;
+      },
+      seed: (id, videoId, segments) =>
+        offline(async (db) => {
+          userId ||= (await db.query<{ id: string }>(`SELECT "id" FROM "User" WHERE "email" = $1`, [email])).rows[0]!
+            .id;
+          await seed(db as never, userId, id, videoId, segments, "en", "manual");
+        }),
+    });
+  } finally {
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 export async function benchEdits(): Promise<Record<string, number>> {
+  if (process.env.BENCH_EDITS_DATABASE === "embedded") return benchEmbeddedAttack();
   const database = await createMigratedTestDatabase();
   const app = await startApp(PORT, {
     DATABASE_URL: database.url,

@@ -1,0 +1,174 @@
+import { statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+// The embedded default as the app opens it (no DATABASE_URL): PGlite in a thread of its own, served on a Unix
+// socket under DATA_DIR, reached through pg's pool by Prisma and the hot statements alike.
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-thread-"));
+  delete process.env.DATABASE_URL;
+  process.env.DATA_DIR = dataDir;
+  process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
+});
+afterAll(async () => {
+  const { closeDatabase } = await import("@/lib/db/client");
+  await closeDatabase();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `read` with the process in another time zone than UTC. */
+async function inNewYork<T>(read: () => Promise<T>): Promise<T> {
+  const zone = process.env.TZ;
+  process.env.TZ = "America/New_York";
+  try {
+    return await read();
+  } finally {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  }
+}
+
+describe("the embedded database in a thread of its own", () => {
+  it("is served on a socket in a folder only this user can enter", async () => {
+    const { dbKind, pgPool } = await import("@/lib/db/client");
+    expect(await dbKind()).toBe("pglite");
+    const socketDir = path.join(dataDir, "socket");
+    expect(statSync(socketDir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(socketDir, ".s.PGSQL.5432")).isSocket()).toBe(true);
+    expect((await pgPool()).options.host).toBe(socketDir);
+  });
+
+  it("leaves the event loop free while a long statement runs", async () => {
+    const { hotQuery } = await import("@/lib/db/hot-sql");
+    await hotQuery("warm", "SELECT 1", []);
+    // Turns of the event loop while the statement runs. In the app's own thread, PGlite would run the whole
+    // statement inside one turn.
+    let turns = 0;
+    let running = true;
+    const spin = () => {
+      turns++;
+      if (running) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const rows = await hotQuery<{ n: string }>(
+      "long",
+      "SELECT count(*) AS n FROM generate_series(1, 3000) a, generate_series(1, 1000) b WHERE (a * b) % 7 = 3",
+      [],
+    );
+    running = false;
+    expect(rows).toEqual([{ n: expect.any(String) }]);
+    expect(turns).toBeGreaterThan(100);
+  });
+
+  it("reads what Prisma wrote (UTC timestamps, JSON), and a statement sent during a transaction runs after it", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { hotQuery } = await import("@/lib/db/hot-sql");
+    const db = await getDb();
+    const fetchedAt = new Date("2026-01-02T03:04:05.678Z");
+    const stored = await db.transcript.create({
+      data: {
+        platform: "youtube",
+        videoId: "thread-test",
+        lang: "en",
+        origin: "captions",
+        sourceUrl: "https://www.youtube.com/watch?v=thread-test",
+        segments: [{ start: 0, end: 1.5, text: "hello" }],
+        durationSeconds: 2,
+        fetchedAt,
+      },
+    });
+    const read = () =>
+      hotQuery<{ id: string; origin: string; segments: unknown; fetchedAt: Date; durationSeconds: number }>(
+        "test-transcript",
+        `SELECT "id", "source" AS "origin", "segments", "fetchedAt", "durationSeconds" FROM "Transcript" WHERE "videoId" = $1`,
+        ["thread-test"],
+      );
+    const expected = {
+      id: stored.id,
+      origin: "captions",
+      segments: [{ start: 0, end: 1.5, text: "hello" }],
+      fetchedAt,
+      durationSeconds: 2,
+    };
+    expect(await inNewYork(read)).toEqual([expected]);
+
+    // One session, one connection: the read waits for the transaction to end, and never sees inside it.
+    let readDuringTransaction: Promise<unknown[]> | undefined;
+    await expect(
+      db.$transaction(async (tx) => {
+        await tx.transcript.update({ where: { id: stored.id }, data: { durationSeconds: 99 } });
+        readDuringTransaction = read();
+        await tx.$queryRaw`SELECT 1`;
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await readDuringTransaction).toEqual([expected]);
+  });
+
+  it("gives a new connection a session of its own: what the one before prepared is gone", async () => {
+    const { pgPool } = await import("@/lib/db/client");
+    const { hotQuery } = await import("@/lib/db/hot-sql");
+    const pool = await pgPool();
+    await hotQuery("prepared-once", "SELECT 2 AS two", []);
+    const connection = await pool.connect();
+    connection.release(new Error("dropped by the test"));
+    // The same name prepared again on the new connection, as pg does for a connection it has not prepared it on.
+    expect(await hotQuery("prepared-once", "SELECT 2 AS two", [])).toEqual([{ two: 2 }]);
+  });
+
+  it("answers a ping as busy, without waiting its turn, while another request holds the one connection", async () => {
+    const { pgPool, pingEmbedded } = await import("@/lib/db/client");
+    const held = await (await pgPool()).connect();
+    try {
+      expect(await pingEmbedded(1)).toBe("busy");
+    } finally {
+      held.release();
+    }
+    expect(await pingEmbedded(60_000)).toBe("answered");
+  });
+});
+
+describe("the embedded database's thread, when it stops on its own", () => {
+  it("is started again; a statement sent meanwhile is database_unavailable (503), not a 500", async () => {
+    const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    const { isDatabaseUnavailable } = await import("@/lib/db/unavailable");
+    const spawned = vi.spyOn(Worker.prototype, "on");
+    const errors: string[] = [];
+    const server = await startEmbeddedServer(path.join(dataDir, "restarted"), {
+      info: () => {},
+      error: (_fields, message) => errors.push(message),
+    });
+    const pool = new pg.Pool({ host: server.socketDir, user: "postgres", database: "postgres", max: 1 });
+    pool.on("error", () => {});
+    try {
+      expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+      const thread = spawned.mock.contexts.at(-1) as Worker;
+      spawned.mockRestore();
+      await thread.terminate();
+      expect(server.serving()).toBe(false);
+      const meanwhile = await pool.query("SELECT 2").catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(meanwhile)).toBe(true);
+      let answer: unknown;
+      for (let attempt = 0; attempt < 600 && answer === undefined; attempt++)
+        answer = await pool.query("SELECT 3 AS three").then(
+          (result) => result.rows,
+          async (error: unknown) => {
+            if (!isDatabaseUnavailable(error)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          },
+        );
+      expect(answer).toEqual([{ three: 3 }]);
+      expect(server.serving()).toBe(true);
+      expect(errors).toEqual(["embedded database thread stopped: starting it again"]);
+    } finally {
+      await pool.end();
+      await server.close(5000);
+    }
+  });
+});

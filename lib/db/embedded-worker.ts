@@ -1,0 +1,76 @@
+// The embedded database's own thread (embedded-server.ts starts it): opens PGlite (restored from the build's
+// snapshot, or migrated) and serves it over PostgreSQL's wire protocol on a Unix socket
+// (@electric-sql/pglite-socket), so the app reaches it with pg and Prisma's pg adapter as it reaches
+// PostgreSQL. A statement runs here, in WebAssembly, and costs the thread that serves requests nothing but
+// reading its answer.
+import { unlink } from "node:fs/promises";
+import net from "node:net";
+import { parentPort, workerData } from "node:worker_threads";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { openEmbeddedDatabase } from "@/lib/db/embedded";
+import type { EmbeddedWorkerData, FromEmbeddedWorker, ToEmbeddedWorker } from "@/lib/db/embedded-messages";
+
+const { dir, socketPath, maxConnections } = workerData as EmbeddedWorkerData;
+const port = parentPort!;
+const post = (message: FromEmbeddedWorker) => port.postMessage(message);
+
+/**
+ * A socket file left by a process that ended without closing it is removed; one that answers belongs to a
+ * process serving this database now, and two PGlites on one folder would corrupt it.
+ */
+async function clearStaleSocket(file: string): Promise<void> {
+  const answered = await new Promise<boolean>((resolve) => {
+    const probe = net.connect(file);
+    probe.once("connect", () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once("error", () => resolve(false));
+  });
+  if (answered)
+    throw new Error(
+      `another process serves the embedded database in ${dir} (its socket ${file} answers): one app process per DATA_DIR`,
+    );
+  await unlink(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOENT") throw error;
+  });
+}
+
+async function serve(): Promise<void> {
+  const started = performance.now();
+  await clearStaleSocket(socketPath);
+  const { pglite, start, applied } = await openEmbeddedDatabase(dir, {
+    log: (fields, message) => post({ type: "log", fields, message }),
+  });
+  // A statement's errors come back inside the protocol's answer; PGlite throwing is PGlite itself failing (a
+  // WebAssembly abort), after which pglite-socket's queue would wait forever. The thread ends instead, and
+  // embedded-server.ts starts a fresh one.
+  const execute = pglite.execProtocolRawStream.bind(pglite);
+  pglite.execProtocolRawStream = (message, options) =>
+    execute(message, options).catch((error: unknown) => {
+      post({ type: "log", level: "error", fields: { err: String(error) }, message: "embedded database failed" });
+      process.exit(1);
+    });
+  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections });
+  await server.start();
+  port.on("message", (message: ToEmbeddedWorker) => {
+    if (message.type !== "close") return;
+    // Open transactions are rolled back as their connections are detached; PGlite then shuts down cleanly
+    // (a checkpoint), so the next start replays no write-ahead log.
+    void server
+      .stop()
+      .then(() => pglite.close())
+      .then(
+        () => post({ type: "closed" }),
+        (error: unknown) =>
+          post({ type: "log", fields: { err: String(error) }, message: "embedded database close failed" }),
+      )
+      .finally(() => process.exit(0));
+  });
+  post({ type: "ready", start, applied: applied.length, openMs: Math.round(performance.now() - started) });
+}
+
+serve().catch((error: unknown) => {
+  post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});
