@@ -143,9 +143,23 @@ describe("follows pushed by a WebSub hub", () => {
     const polled = await detail(headers, created.id);
     expect(new Date(polled.next_check_at!).getTime() - Date.now()).toBeGreaterThan(20 * 3600_000);
 
+    /**
+     * The follow's check chain at rest: no check under way, its next link far off. A push is sent only then, so the
+     * link a check that is still ending schedules is never taken for the one the push starts.
+     */
+    const chainAtRest = () =>
+      until(
+        "the follow's check chain to be at rest (no check under way, its next link far off)",
+        async () => {
+          const f = await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } });
+          return { f, job: await world.ctx.db.job.findUnique({ where: { id: f.checkJobId ?? "" } }) };
+        },
+        ({ job }) => job?.status === "queued" && job.runAt.getTime() > Date.now() + 3600_000,
+      ).then(({ f }) => f);
+
     /** Publishes `body` at the hub (one delivery, 202) and waits for the link of the check chain it starts. */
     const pushStartsCheck = async (body: string) => {
-      const before = (await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } })).checkJobId;
+      const before = (await chainAtRest()).checkJobId;
       expect(await hub.publish(topic, body)).toEqual([{ callback, status: 202 }]);
       return until(
         "the check link the push started to run",
@@ -160,6 +174,7 @@ describe("follows pushed by a WebSub hub", () => {
       n += 1;
       const guid = `push-${n}`;
       fake.live.set(path, hubFeed(path, n, hub.url, "push"));
+      await chainAtRest();
       const t0 = Date.now();
       const link = await pushStartsCheck(fake.live.get(path)!);
       await until(
@@ -180,14 +195,7 @@ describe("follows pushed by a WebSub hub", () => {
     // A bad signature, none, a good one at the follow's id instead of the token, or a good one while the stored
     // secret cannot be opened (AUTH_SECRET changed: here, a cipher sealed for another purpose): acknowledged (202)
     // and ignored (no new link of the check chain, no earlier check).
-    const quiet = await until(
-      "the last pushed check to end (its chain's next link far off)",
-      async () => {
-        const f = await world.ctx.db.follow.findUniqueOrThrow({ where: { id: created.id } });
-        return { f, job: await world.ctx.db.job.findUnique({ where: { id: f.checkJobId ?? "" } }) };
-      },
-      ({ job }) => job?.status === "queued" && job.runAt.getTime() > Date.now() + 3600_000,
-    ).then(({ f }) => f);
+    const quiet = await chainAtRest();
     expect(await hub.publish(topic, "<feed/>", { secret: "not the secret" })).toEqual([{ callback, status: 202 }]);
     const unsigned = await deliver(new Request(callback, { method: "POST", body: "<feed/>" }));
     expect(unsigned.status).toBe(202);
