@@ -41,6 +41,7 @@ export async function startTranscribeJobs(dataDir: string, env: Record<string, s
         },
         {
           everyMs: 250,
+          timeoutMs: 120_000,
           wakeOn: (wake) => (settled.add(wake), () => settled.delete(wake)),
           state: () => ctx.db.job.findUnique({ where: { id: jobId } }),
         },

@@ -111,10 +111,14 @@ describe("errors in the user's words, the cause in the log", () => {
       });
       expect(started.status).toBe(202);
       const jobId = (started.json as { job_id: string }).job_id;
-      const job = await waitUntil(`job ${jobId} to end`, async () => {
-        const row = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
-        return row.status === "done" || row.status === "error" ? row : null;
-      });
+      const job = await waitUntil(
+        `job ${jobId} to end`,
+        async () => {
+          const row = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
+          return row.status === "done" || row.status === "error" ? row : null;
+        },
+        { timeoutMs: 120_000 },
+      );
       expect(job.status).toBe("error");
       expect(job.errorMessage).toBe("Speech recognition is not reachable right now. Try again later.");
       const history = (await import("@/app/v1/me/transcriptions/route")).GET;

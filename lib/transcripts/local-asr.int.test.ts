@@ -229,7 +229,7 @@ async function waitForJob(jobId: string, auth: Record<string, string>, onPoll?: 
       const body = res.json as { status: string };
       return body.status === "done" || body.status === "error" ? (res.json as Record<string, unknown>) : null;
     },
-    { everyMs: 50, state: jobState(jobId) },
+    { everyMs: 50, timeoutMs: 120_000, state: jobState(jobId) },
   );
 }
 
@@ -372,7 +372,7 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
           function: fn,
           events: [{ name: JOB_REQUESTED, data: { jobId, userId: user.id } }],
         }).execute(),
-        { state: jobState(jobId) },
+        { timeoutMs: 100_000, state: jobState(jobId) },
       );
     const { result, error } = await runOnInngest(job_id);
     expect(error).toBeUndefined();
