@@ -86,6 +86,8 @@ export async function withDeadline<T>(
         );
     }, timeoutMs);
   });
+  // The promise may settle while the state is being read: the deadline's late rejection is then nobody's.
+  expired.catch(() => undefined);
   try {
     return await Promise.race([promise, expired]);
   } finally {
