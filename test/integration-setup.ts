@@ -12,7 +12,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   // The migrations run once, into the template each file's database is copied from (test/pg.ts).
   delete process.env[TEST_DATABASE_TEMPLATE];
   const template = await createMigratedTestDatabase();
-  process.env[TEST_DATABASE_TEMPLATE] = new URL(template.url).pathname.slice(1);
+  process.env[TEST_DATABASE_TEMPLATE] = template.url;
   const redis = await provideTestRedis();
   return async () => {
     await redis.stop?.();

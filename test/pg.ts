@@ -17,8 +17,8 @@ async function withAdmin(adminUrl: string, run: (admin: pg.Client) => Promise<un
 }
 
 /**
- * Where the integration run keeps its migrated template (test/integration-setup.ts): each file's database is then a
- * copy of it (CREATE DATABASE … TEMPLATE, a file copy on the server) instead of every migration run again.
+ * The URL of the integration run's migrated template (test/integration-setup.ts): each file's database on that server
+ * is then a copy of it (CREATE DATABASE … TEMPLATE, a file copy on the server) instead of every migration run again.
  */
 export const TEST_DATABASE_TEMPLATE = "TEST_DATABASE_TEMPLATE";
 
@@ -36,9 +36,17 @@ export async function createTestDatabase(template?: string): Promise<{ url: stri
   };
 }
 
+/** The run's template database on the server at the admin URL, if there is one there. */
+function templateHere(): string | undefined {
+  const template = process.env[TEST_DATABASE_TEMPLATE];
+  if (!template) return undefined;
+  const url = new URL(template);
+  return url.host === new URL(configuredAdminUrl()).host ? url.pathname.slice(1) : undefined;
+}
+
 /** A throwaway database with every migration applied: a copy of the run's template when there is one. */
 export async function createMigratedTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const template = process.env[TEST_DATABASE_TEMPLATE];
+  const template = templateHere();
   if (template) return createTestDatabase(template);
   const { applyMigrations, pgExecutor } = await import("../lib/db/migrate");
   const database = await createTestDatabase();
