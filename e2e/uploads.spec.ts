@@ -33,14 +33,16 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   const wav = await speechWav(testInfo, "welcome.wav");
   await devLogin(page, randomEmail("upload"));
 
-  // The PUT is held back a little, so the upload's progress bar is seen before it completes.
+  // The PUT is held until the upload's progress bar has been seen, so it is seen before the upload completes.
   let puts = 0;
+  let releasePut: () => void = () => undefined;
+  const putHeld = new Promise<void>((resolve) => (releasePut = resolve));
   await page.route(
     (url) => url.pathname.startsWith("/uploads/"),
     async (route) => {
       if (route.request().method() !== "PUT") return route.fallback();
       puts++;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await putHeld;
       return route.fallback();
     },
   );
@@ -54,6 +56,7 @@ test("upload an audio file, watch the job, download the transcript as SRT, find 
   await expect(uploadBar).toBeVisible();
   await expect(uploadBar).toHaveAttribute("aria-valuenow", /^\d{1,3}$/);
   await expect(page.getByTestId("upload-panel")).toContainText("welcome.wav");
+  releasePut();
 
   // 202: the job panel, with the job in the address.
   const jobPanel = page.getByTestId("job-panel");
@@ -318,11 +321,13 @@ test("a file dragged onto the form is taken; an upload can be cancelled", async 
   await expect(page.getByTestId("upload-file-size")).toHaveText(/KB · audio\/wav$/);
 
   // The PUT is held until the upload is cancelled: nothing is transcribed, the form is free again.
+  let releaseCancelled: () => void = () => undefined;
+  const cancelled = new Promise<void>((resolve) => (releaseCancelled = resolve));
   await page.route(
     (url) => url.pathname.startsWith("/uploads/"),
     async (route) => {
       if (route.request().method() !== "PUT") return route.fallback();
-      await new Promise((resolve) => setTimeout(resolve, 5000));
+      await cancelled;
       await route.fallback().catch(() => undefined);
     },
   );
@@ -336,5 +341,6 @@ test("a file dragged onto the form is taken; an upload can be cancelled", async 
   await expect(page.getByTestId("job-panel")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Transcribe" })).toBeEnabled();
   await expect(page.getByTestId("upload-file-name")).toHaveText("dropped.wav");
+  releaseCancelled();
   await page.unrouteAll({ behavior: "ignoreErrors" });
 });

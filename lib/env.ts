@@ -154,6 +154,7 @@ const schema = z.object({
   // How long a claimed job stays a process's without a heartbeat: a crashed process's jobs resume elsewhere after it.
   JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   ASR_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().positive().optional(),
+  ASR_RETRY_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
   MEDIA_MAX_DURATION_SECONDS: z.coerce
     .number()
     .int()

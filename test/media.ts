@@ -140,11 +140,25 @@ export const SAMPLES: readonly Sample[] = [
   },
 ];
 
+/** A PCM WAV's duration from its header: the data chunk's size over the byte rate. */
+function wavSeconds(wav: Buffer): number {
+  const byteRate = wav.readUInt32LE(28);
+  for (let at = 12; at + 8 <= wav.length; at += 8 + wav.readUInt32LE(at + 4)) {
+    if (wav.toString("ascii", at, at + 4) === "data") return wav.readUInt32LE(at + 4) / byteRate;
+  }
+  throw new Error("no data chunk in the WAV");
+}
+
 /** Makes one sample from the speech WAV into `dir`. */
 export async function makeSample(wav: string, dir: string, sample: Sample): Promise<string> {
   const out = path.join(dir, sample.name);
+  // The colour source as long as the speech: with -shortest alone, an older ffmpeg (the npm static build a machine
+  // without one of its own uses) ends the video half a second past the audio.
   const input = sample.video
-    ? ["-f", "lavfi", "-i", "color=c=blue:s=320x240:r=10", "-i", wav, "-map", "0:v", "-map", "1:a"]
+    ? [
+        ...["-f", "lavfi", "-i", `color=c=blue:s=320x240:r=10:d=${wavSeconds(await readFile(wav)).toFixed(3)}`],
+        ...["-i", wav, "-map", "0:v", "-map", "1:a"],
+      ]
     : ["-i", wav];
   await ffmpeg([...input, ...sample.args, out]);
   return out;

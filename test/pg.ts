@@ -6,18 +6,6 @@ import pg from "pg";
 
 import { configuredAdminUrl } from "./pg-server";
 
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = configuredAdminUrl();
-  const name = `verbatim_test_${randomBytes(6).toString("hex")}`;
-  await withAdmin(adminUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
-  };
-}
-
 async function withAdmin(adminUrl: string, run: (admin: pg.Client) => Promise<unknown>): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -28,8 +16,38 @@ async function withAdmin(adminUrl: string, run: (admin: pg.Client) => Promise<un
   }
 }
 
-/** A throwaway database with every migration applied. */
+/**
+ * The URL of the integration run's migrated template (test/integration-setup.ts): each file's database on that server
+ * is then a copy of it (CREATE DATABASE … TEMPLATE, a file copy on the server) instead of every migration run again.
+ */
+export const TEST_DATABASE_TEMPLATE = "TEST_DATABASE_TEMPLATE";
+
+export async function createTestDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = configuredAdminUrl();
+  const name = `verbatim_test_${randomBytes(6).toString("hex")}`;
+  await withAdmin(adminUrl, (admin) =>
+    admin.query(template ? `CREATE DATABASE "${name}" TEMPLATE "${template}"` : `CREATE DATABASE "${name}"`),
+  );
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdmin(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
+  };
+}
+
+/** The run's template database on the server at the admin URL, if there is one there. */
+function templateHere(): string | undefined {
+  const template = process.env[TEST_DATABASE_TEMPLATE];
+  if (!template) return undefined;
+  const url = new URL(template);
+  return url.host === new URL(configuredAdminUrl()).host ? url.pathname.slice(1) : undefined;
+}
+
+/** A throwaway database with every migration applied: a copy of the run's template when there is one. */
 export async function createMigratedTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const template = templateHere();
+  if (template) return createTestDatabase(template);
   const { applyMigrations, pgExecutor } = await import("../lib/db/migrate");
   const database = await createTestDatabase();
   const client = new pg.Client({ connectionString: database.url });

@@ -1,5 +1,6 @@
 import { useTestRunner } from "@/test/app-db";
 import { callRoute } from "@/test/request";
+import { waitUntil } from "@/test/wait";
 
 /**
  * What the speech-recognition job suites share once their fakes listen: the app's files in `dataDir`, speech
@@ -14,7 +15,9 @@ export async function startTranscribeJobs(dataDir: string, env: Record<string, s
     ASR_VAD: "silero",
     ...env,
   });
-  const ctx = await useTestRunner();
+  // Each run of a job the runner settles wakes the waits below at once.
+  const settled = new Set<() => void>();
+  const ctx = await useTestRunner({ onSettled: () => settled.forEach((wake) => wake()) });
   const routes = {
     transcript: (await import("@/app/v1/transcript/route")).POST,
     job: (await import("@/app/v1/jobs/[job_id]/route")).GET,
@@ -26,16 +29,23 @@ export async function startTranscribeJobs(dataDir: string, env: Record<string, s
     getSubscription: (await import("@/lib/usage/get-subscription")).getSubscription,
     /** GET /v1/jobs/{id} (the transcript in `format`) until the job is done or failed. */
     async waitForJob(jobId: string, auth: Record<string, string>, format = "json") {
-      for (let i = 0; i < 600; i++) {
-        const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=${format}`, {
-          headers: auth,
-          params: { job_id: jobId },
-        });
-        const body = res.json as { status: string };
-        if (body.status === "done" || body.status === "error") return res;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`job ${jobId} did not finish`);
+      return waitUntil(
+        `job ${jobId} to be done or failed`,
+        async () => {
+          const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=${format}`, {
+            headers: auth,
+            params: { job_id: jobId },
+          });
+          const body = res.json as { status: string };
+          return body.status === "done" || body.status === "error" ? res : null;
+        },
+        {
+          everyMs: 250,
+          timeoutMs: 120_000,
+          wakeOn: (wake) => (settled.add(wake), () => settled.delete(wake)),
+          state: () => ctx.db.job.findUnique({ where: { id: jobId } }),
+        },
+      );
     },
     /** The words of the transcript speech recognition stored last. */
     async lastStoredWords() {

@@ -23,6 +23,8 @@ export interface AsrSettings {
   openAiModel?: string;
   /** Per-request timeout; unset: each backend's own default. */
   requestTimeoutMs?: number;
+  /** First wait before a failed request to an OpenAI-compatible server is tried again; unset: its default. */
+  retryDelayMs?: number;
 }
 
 /** AssemblyAI when its key is set, else an OpenAI-compatible server when its base URL is set, else null. */
@@ -40,6 +42,7 @@ export function createAsrProvider(settings: AsrSettings): AsrProvider | null {
       apiKey: settings.openAiApiKey || undefined,
       model: settings.openAiModel || "whisper-1",
       requestTimeoutMs: settings.requestTimeoutMs,
+      retryDelayMs: settings.retryDelayMs,
     });
   }
   return null;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
+import { waitUntil } from "@/test/wait";
 
 // An import whose job has used up its attempts (the local runner fails it the moment it claims it again) must
 // end the batch in a state that adds up: nothing left queued or running, items whose transcription ended
@@ -63,12 +64,12 @@ async function exhaustedImport(userId: string, items: { status: string; jobId?: 
       errorMessage: STOPPED,
     },
   });
-  for (let i = 0; i < 300; i++) {
-    const row = await db.job.findUniqueOrThrow({ where: { id: job.id } });
-    if (row.status === "error") return batch.id;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("the runner did not fail the import job");
+  await waitUntil(
+    `the runner to fail the import job ${job.id}`,
+    async () => (await db.job.findUniqueOrThrow({ where: { id: job.id } })).status === "error" || null,
+    { everyMs: 100, state: () => db.job.findUnique({ where: { id: job.id } }) },
+  );
+  return batch.id;
 }
 
 describe("an import job out of attempts", () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import type { FakePodcastServer } from "@/test/fakes/podcasts/server";
+import { waitUntil } from "@/test/wait";
 
 // GET /v1/import/{batch_id}/items against real imports: the local runner lists feeds from the fake podcast host
 // and transcribes each episode through the real speech-recognition path (the OpenAI-compatible fake answers at
@@ -64,13 +65,15 @@ async function waitForBatch(
   auth: Record<string, string>,
   id: string,
 ): Promise<{ status: string; done: number; failed: number; skipped: number }> {
-  for (let i = 0; i < 1200; i++) {
-    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
-      .json as { status: string; done: number; failed: number; skipped: number };
-    if (["done", "partial", "error"].includes(batch.status)) return batch;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`batch ${id} did not finish`);
+  return waitUntil(
+    `batch ${id} to finish`,
+    async () => {
+      const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
+        .json as { status: string; done: number; failed: number; skipped: number };
+      return ["done", "partial", "error"].includes(batch.status) ? batch : null;
+    },
+    { timeoutMs: 120_000, everyMs: 100 },
+  );
 }
 
 function listItems(auth: Record<string, string>, id: string, search = "") {

@@ -7,11 +7,12 @@ import { bearer, callRoute } from "@/test/request";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 import { killableWorkers } from "@/test/jobs/helpers";
+import { waitUntil } from "@/test/wait";
 
 // An import survives its runner: `npm run worker` (scripts/worker.ts) runs as a child process; kill -9 it
 // mid-batch, start another: the batch finishes with every episode transcribed once and charged once.
 
-const EPISODES = 15;
+const EPISODES = 8;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let fake: FakePodcastServer;
 let asr: FakeOpenAiAsr;
@@ -54,14 +55,8 @@ const startWorker = () =>
     IMPORT_CONCURRENCY: "2",
   }).child;
 
-async function until<T>(what: string, read: () => Promise<T | null | undefined | false>): Promise<T> {
-  for (let i = 0; i < 1800; i++) {
-    const value = await read();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The batch's row, for a wait's failure message. */
+const batchState = (batchId: string) => () => ctx.db.importBatch.findUnique({ where: { id: batchId } });
 
 describe("an import across a killed runner", () => {
   it("kill -9 mid-batch, restart: every episode done once, charged once, no item lost", async () => {
@@ -75,19 +70,24 @@ describe("an import across a killed runner", () => {
     const batchId = (res.json as { batch_id: string }).batch_id;
 
     const first = startWorker();
-    await until(
-      "some episodes done",
-      async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 5,
+    await waitUntil(
+      `batch ${batchId} to have some episodes done`,
+      async () => (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!.done >= 3,
+      { timeoutMs: 120_000, everyMs: 100, state: batchState(batchId) },
     );
     await workers.stop(first);
     const atKill = (await ctx.db.importBatch.findUnique({ where: { id: batchId } }))!;
     expect(atKill.done).toBeLessThan(EPISODES);
 
     startWorker();
-    const batch = await until("the batch to finish", async () => {
-      const row = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
-      return row && ["done", "partial", "error"].includes(row.status) ? row : null;
-    });
+    const batch = await waitUntil(
+      `batch ${batchId} to finish`,
+      async () => {
+        const row = await ctx.db.importBatch.findUnique({ where: { id: batchId } });
+        return row && ["done", "partial", "error"].includes(row.status) ? row : null;
+      },
+      { timeoutMs: 120_000, everyMs: 100, state: batchState(batchId) },
+    );
     expect(batch).toMatchObject({ status: "done", total: EPISODES, done: EPISODES, failed: 0, skipped: 0 });
     const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
     expect(entries).toHaveLength(EPISODES);

@@ -5,6 +5,7 @@ import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server"
 import { startFakeProxy, youtubeResolver, type FakeProxy } from "@/test/fakes/proxy/server";
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { createOutbound, type Outbound } from "@/lib/http/outbound";
+import { waitUntil } from "@/test/wait";
 
 // A YouTube playlist through the whole import pipeline: POST /v1/import → the import job lists the playlist
 // with the REAL yt-dlp (flat-playlist mode), whose connections pass the app's guarded forward proxy, chained to
@@ -69,13 +70,16 @@ async function importPlaylist(auth: Record<string, string>): Promise<{ id: strin
   });
   expect(res.status).toBe(200);
   const id = (res.json as { batch_id: string }).batch_id;
-  for (let i = 0; i < 1200; i++) {
-    const batch = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
-      .json as Batch;
-    if (["done", "partial", "error"].includes(batch.status)) return { id, batch };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`batch ${id} did not finish`);
+  const batch = await waitUntil(
+    `batch ${id} to finish`,
+    async () => {
+      const seen = (await callRoute(routes.get, `/v1/import/${id}`, { headers: auth, params: { batch_id: id } }))
+        .json as Batch;
+      return ["done", "partial", "error"].includes(seen.status) ? seen : null;
+    },
+    { timeoutMs: 120_000, everyMs: 100 },
+  );
+  return { id, batch };
 }
 
 describe("a YouTube playlist import", () => {

@@ -9,6 +9,7 @@ import { createCaller, useTestDatabase } from "@/test/app-db";
 import { captureLogs } from "@/test/capture-logs";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { callRoute } from "@/test/request";
+import { waitUntil } from "@/test/wait";
 
 // Errors in the user's words, the cause in the log (docs/decisions/0009-failures-name-their-cause-and-fix.md):
 // through the real route, the real youtubei.js chain and the real job runner, with YouTube and the speech recogniser
@@ -37,6 +38,8 @@ beforeAll(async () => {
     YOUTUBE_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
     YOUTUBE_LOOKUP_TIMEOUT_SECONDS: "5",
     ASR_OPENAI_BASE_URL: `http://127.0.0.1:${asrPort}`,
+    // Each refused request is still tried again (the client's retries), without its real backoff's seconds.
+    ASR_RETRY_DELAY_MS: "5",
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     RATE_LIMIT_MULTIPLIER: "0",
   });
@@ -108,11 +111,14 @@ describe("errors in the user's words, the cause in the log", () => {
       });
       expect(started.status).toBe(202);
       const jobId = (started.json as { job_id: string }).job_id;
-      let job = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
-      for (let i = 0; i < 600 && job.status !== "error"; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        job = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
-      }
+      const job = await waitUntil(
+        `job ${jobId} to end`,
+        async () => {
+          const row = await ctx.db.job.findUniqueOrThrow({ where: { id: jobId } });
+          return row.status === "done" || row.status === "error" ? row : null;
+        },
+        { timeoutMs: 120_000 },
+      );
       expect(job.status).toBe("error");
       expect(job.errorMessage).toBe("Speech recognition is not reachable right now. Try again later.");
       const history = (await import("@/app/v1/me/transcriptions/route")).GET;

@@ -106,6 +106,7 @@ function createProvider(settings: ReturnType<typeof env>): AsrProvider | null {
         openAiApiKey: settings.ASR_OPENAI_API_KEY,
         openAiModel: settings.ASR_OPENAI_MODEL,
         requestTimeoutMs: requestTimeoutMs(settings),
+        retryDelayMs: settings.ASR_RETRY_DELAY_MS,
       });
 }
 

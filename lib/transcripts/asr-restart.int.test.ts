@@ -9,6 +9,7 @@ import { bearer, callRoute } from "@/test/request";
 import { speech } from "@/test/speech";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { killableWorkers } from "@/test/jobs/helpers";
+import { waitUntil } from "@/test/wait";
 
 // Paid recognition is submitted once, whatever happens to the runner: `npm run worker` (scripts/worker.ts
 // through tsx) runs as a child process against the fake AssemblyAI, which keeps every transcript
@@ -99,16 +100,11 @@ const startWorker = (leaseMs: number) =>
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
   });
 
-async function until<T>(
+function until<T>(
   what: string,
   read: () => Promise<T | null | undefined | false> | T | null | undefined | false,
 ): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await read();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return waitUntil(what, read, { timeoutMs: 60_000, everyMs: 100 });
 }
 
 async function submitJob(episode: string): Promise<string> {

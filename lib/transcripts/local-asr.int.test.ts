@@ -13,6 +13,7 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { resolveYtDlpBinary } from "@/lib/captions/ytdlp/run";
 import { serveFile, startLocalServer, type LocalServer } from "@/test/media";
 import { findExecutable } from "@/lib/process/media-tools";
+import { waitUntil, withDeadline } from "@/test/wait";
 
 // The local recogniser end to end, with the REAL whisper.cpp runtime (@fugood/node-whisper-<platform>)
 // in its child process and a tiny random-weight model generated in whisper.cpp's own file format: a WAV
@@ -215,18 +216,30 @@ function expectSegmentsInside(transcript: VideoJob["transcript"]): void {
   }
 }
 
+/** GET /v1/jobs/{id} until the job is done or failed (`onPoll` runs before each look). */
 async function waitForJob(jobId: string, auth: Record<string, string>, onPoll?: () => Promise<void>) {
-  for (let i = 0; i < 600; i++) {
-    await onPoll?.();
-    const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=json`, {
-      headers: auth,
-      params: { job_id: jobId },
+  return waitUntil(
+    `job ${jobId} to be done or failed`,
+    async () => {
+      await onPoll?.();
+      const res = await callRoute(routes.job, `/v1/jobs/${jobId}?format=json`, {
+        headers: auth,
+        params: { job_id: jobId },
+      });
+      const body = res.json as { status: string };
+      return body.status === "done" || body.status === "error" ? (res.json as Record<string, unknown>) : null;
+    },
+    { everyMs: 50, timeoutMs: 120_000, state: jobState(jobId) },
+  );
+}
+
+/** For a wait's failure message: the job's row as the runner left it. */
+function jobState(jobId: string) {
+  return () =>
+    ctx.db.job.findUnique({
+      where: { id: jobId },
+      select: { status: true, stage: true, attempts: true, errorCode: true, errorMessage: true, updatedAt: true },
     });
-    const body = res.json as { status: string };
-    if (body.status === "done" || body.status === "error") return res.json as Record<string, unknown>;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${jobId} did not finish`);
 }
 
 /** Pids of this test's recogniser children (their command line names the child script and our DATA_DIR). */
@@ -329,7 +342,7 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
 
   it("on the Inngest driver too: the same upload and the caption-less video → done through run-pipeline's steps", async () => {
     // The local runner stops, so the job waits queued for the Inngest function (run by @inngest/test).
-    await runner.stop();
+    await withDeadline("the local runner to stop", runner.stop());
     const { InngestTestEngine } = await import("@inngest/test");
     const { Inngest } = await import("inngest");
     const { createRunPipelineFunction } = await import("@/lib/jobs/drivers/inngest");
@@ -349,10 +362,19 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
       pipelines: appPipelines,
       db: async () => ctx.db,
     });
-    const { result, error } = await new InngestTestEngine({
-      function: fn,
-      events: [{ name: JOB_REQUESTED, data: { jobId: job_id, userId: user.id } }],
-    }).execute();
+    // @inngest/test runs the function's steps in a chain it does not await: a step that never ends, or an
+    // error between steps, leaves execute() pending for ever. The deadline turns that into a failure that
+    // shows where the job stood.
+    const runOnInngest = (jobId: string) =>
+      withDeadline(
+        `@inngest/test to run job ${jobId}'s pipeline to its end`,
+        new InngestTestEngine({
+          function: fn,
+          events: [{ name: JOB_REQUESTED, data: { jobId, userId: user.id } }],
+        }).execute(),
+        { timeoutMs: 100_000, state: jobState(jobId) },
+      );
+    const { result, error } = await runOnInngest(job_id);
     expect(error).toBeUndefined();
     expect(result).toEqual({ jobId: job_id, finished: true });
     const job = (await waitForJob(job_id, auth)) as {
@@ -365,10 +387,7 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
     // The caption-less video on the same driver.
     const hits = cdn.hits.length;
     const videoJob = await requestVideo(auth, "de");
-    const video = await new InngestTestEngine({
-      function: fn,
-      events: [{ name: JOB_REQUESTED, data: { jobId: videoJob, userId: user.id } }],
-    }).execute();
+    const video = await runOnInngest(videoJob);
     expect(video.error).toBeUndefined();
     expect(video.result).toEqual({ jobId: videoJob, finished: true });
     const done = (await waitForJob(videoJob, auth)) as VideoJob;

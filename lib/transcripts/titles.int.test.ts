@@ -11,6 +11,7 @@ import { findExecutable } from "@/lib/process/media-tools";
 import type { FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { callRoute } from "@/test/request";
+import { waitUntil } from "@/test/wait";
 
 // Titles everywhere, end to end through the real pipelines (local runner, real
 // PostgreSQL, ffprobe/ffmpeg, the OpenAI-compatible fake): an imported episode keeps its feed's title and
@@ -68,12 +69,15 @@ async function download(headers: Record<string, string>, id: string, format: str
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 1200; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what} did not happen`);
+  let last: T | undefined;
+  return waitUntil(
+    what,
+    async () => {
+      last = await read();
+      return done(last) ? { value: last } : null;
+    },
+    { timeoutMs: 120_000, everyMs: 100, state: () => last },
+  ).then(({ value }) => value);
 }
 
 describe("titles", () => {

@@ -35,6 +35,8 @@ export async function startAsrWorld(settings: Record<string, string>) {
   Object.assign(process.env, {
     DATA_DIR: dataDir,
     ASR_REQUEST_TIMEOUT_SECONDS: "1",
+    // A request that fails is still tried again within the attempt, without the real backoff's seconds.
+    ASR_RETRY_DELAY_MS: "5",
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     ...settings,
   });

@@ -90,7 +90,10 @@ describe("PostgreSQL restarts under load", () => {
       }
     };
     const loops = Array.from({ length: LOOPS }, (_, n) => loop(n));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Under load before the stop: each loop has had answers.
+    await until("a 200 for each loop before PostgreSQL stops", async () =>
+      answers.filter((a) => a.status === 200).length >= 2 * LOOPS ? true : null,
+    );
     const stoppedAt = Date.now();
     await pg.stop();
     await until("a 503 while PostgreSQL is down", async () =>
@@ -106,7 +109,10 @@ describe("PostgreSQL restarts under load", () => {
       60_000,
       50,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Still under load after the recovery: each loop has had answers since.
+    await until("answers for each loop after the first 200", async () =>
+      answers.filter((a) => a.at >= recovered.at).length >= 2 * LOOPS ? true : null,
+    );
     running = false;
     await Promise.all(loops);
 

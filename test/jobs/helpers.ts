@@ -1,7 +1,7 @@
 // Helpers for the job tests: child runner processes, waiting, counting effects.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { setTimeout as sleep } from "node:timers/promises";
+import { waitUntil } from "../wait";
 
 const CHILD = fileURLToPath(new URL("./runner-child.ts", import.meta.url));
 const WORKER = fileURLToPath(new URL("../../scripts/worker.ts", import.meta.url));
@@ -99,18 +99,14 @@ export function killableWorkers() {
   };
 }
 
+/** Until `probe` returns a value; past `timeoutMs` the failure quotes the probe (what was awaited). */
 export async function waitFor<T>(
   probe: () => Promise<T | false | null | undefined>,
   timeoutMs = 15_000,
   everyMs = 10,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
+  const source = probe.toString().replace(/\s+/g, " ");
+  return waitUntil(`\`${source.length > 300 ? `${source.slice(0, 300)}…` : source}\``, probe, { timeoutMs, everyMs });
 }
 
 export function countBy<T>(items: T[], key: (item: T) => string): Record<string, number> {
