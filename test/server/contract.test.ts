@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(74);
+  expect(operations).toHaveLength(75);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -276,6 +276,24 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
   await call(me, "POST /v1/follows/{id}/check", { id: follow });
   await call(me, "DELETE /v1/follows/{id}", { id: follow });
+  // A show whose episodes carry their own transcripts, its newest published by the follow: its feed answers.
+  const show = await call(
+    me,
+    "POST /v1/follows",
+    {},
+    {
+      body: {
+        url: `${podcasts!.origin}/generated/2.xml?prefix=contractshow&transcripts=1`,
+        backfill: 1,
+        publish: true,
+      },
+    },
+  );
+  const showSlug = (show.json as { show_url: string }).show_url.split("/").at(-1)!;
+  await until(
+    () => call(request, "GET /s/{slug}/feed.xml", { slug: showSlug }),
+    ({ status }) => status === 200,
+  );
   // What a WebSub hub calls: an unsubscribe at a callback no follow has is confirmed; an unsigned push is
   // acknowledged (and ignored).
   const hubQuery = new URLSearchParams({ "hub.mode": "unsubscribe", "hub.topic": feed, "hub.challenge": "contract" });

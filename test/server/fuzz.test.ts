@@ -4,6 +4,7 @@ import { randomEmail } from "../emails";
 import { recordSecrets } from "../secrets";
 import {
   checkAnswer,
+  leavesApi,
   enc,
   generate,
   hostileString,
@@ -391,7 +392,14 @@ test("every operation of /openapi.json answers random, boundary and hostile inpu
       const answer = await send(request, op, c, key);
       opStats.sent++;
       opStats.byStatus[answer.status] = (opStats.byStatus[answer.status] ?? 0) + 1;
-      const check = checkAnswer(op, answer.status, answer.contentType, answer.text);
+      // A dot segment can take a path out of the API (`/s/../feed.xml` is the page path `/feed.xml`): a page
+      // answers it, in a page's shape; only a server error fails there.
+      const leftApi = leavesApi(op.path, c.path);
+      const check = leftApi
+        ? answer.status >= 500
+          ? { ok: false, why: `${answer.status} outside the API` }
+          : { ok: true }
+        : checkAnswer(op, answer.status, answer.contentType, answer.text);
       if (!check.ok)
         failures.push(
           `${name} [${c.label}] ${c.path.slice(0, 80)}?${c.query.slice(0, 80)} → ${check.why}: ${answer.text.slice(0, 200)}`,

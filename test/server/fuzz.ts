@@ -2,6 +2,8 @@
 // operation's own schemas (valid-looking values, their boundaries, and hostile ones), and the check
 // that every answer is in one of the contract's shapes.
 
+import { routedPath } from "@/lib/http/request-guard";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Schema = Record<string, unknown>;
 
@@ -317,4 +319,16 @@ export function enc(value: string): string {
       }
     })
     .join("");
+}
+
+/**
+ * Whether `sent` (an operation's path with a hostile segment) resolves, as Next.js routes it, outside the API while
+ * the operation itself is outside /v1: `/s/../feed.xml` is the page path `/feed.xml`. Under /v1 a resolved path stays
+ * in the API (its unknown paths answer in the contract's shape), so nothing is excused there.
+ */
+export function leavesApi(template: string, sent: string): boolean {
+  if (/^\/v1(\/|$)/.test(template)) return false;
+  const resolved = routedPath(sent.split("?")[0]!);
+  const prefix = template.slice(0, template.indexOf("{") === -1 ? undefined : template.indexOf("{"));
+  return resolved !== sent.split("?")[0] && !resolved.startsWith(prefix);
 }
