@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { devLogin, randomEmail } from "./helpers";
+import { axeScan, devLogin, randomEmail } from "./helpers";
 import { startFakePodcastServer, toneWav, type FakePodcastServer } from "../test/fakes/podcasts/server";
 
 // The dashboard's imports page against the built app: a podcast host fake runs in the test process (the app
@@ -143,4 +143,43 @@ test("an episode's public page: who speaks, its audio with the player's keys, Li
   // A timestamp plays from its moment (the first: the audio here is 30 s long).
   await page.getByTestId("reading-view").getByRole("link", { name: "Play from 0:00" }).click();
   await expect.poll(paused).toBe(false);
+});
+
+test("a followed show's page lists its published episodes by their feed's names, on a wide screen and a phone", async ({
+  page,
+}) => {
+  await devLogin(page, randomEmail("imports-show"));
+  const followed = await page.request.post("/v1/follows", {
+    data: { url: `${feeds.origin}/generated/2.xml?prefix=e2eshow&transcripts=1`, backfill: 2, publish: true },
+  });
+  expect(followed.status(), await followed.text()).toBe(201);
+  const showPath = new URL(((await followed.json()) as { show_url: string }).show_url).pathname;
+  await expect
+    .poll(async () => (await page.request.get(`${showPath}/feed.xml`)).status(), {
+      message: "both episodes published (the show's feed answers with them)",
+      timeout: 60_000,
+    })
+    .toBe(200);
+  await expect.poll(async () => (await page.request.get(`${showPath}/feed.xml`)).text()).toContain("Episode 1");
+
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    await page.goto(showPath);
+    await expect(page.getByTestId("show-title")).toHaveText("Generated show (2)");
+    // Newest first, each named as its feed names it.
+    await expect(page.getByTestId("show-episodes").getByRole("link")).toHaveText(["Episode 2", "Episode 1"]);
+    const scan = await axeScan(page).analyze();
+    expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  }
+  await page.getByTestId("show-episodes").getByRole("link", { name: "Episode 2" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Episode 2");
+  const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as {
+    "@type": string;
+    partOfSeries: { name: string };
+  };
+  expect(structured["@type"]).toBe("PodcastEpisode");
+  expect(structured.partOfSeries.name).toBe("Generated show (2)");
 });
