@@ -19,7 +19,7 @@ import { configuredAdminUrl } from "../../test/pg-server";
 const RUNS = 5;
 const WARMUPS = 3;
 const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
-const BUSY = "bench-scale-busy";
+export const BUSY = "bench-scale-busy";
 const SPREAD = "bench-scale-spread";
 
 function englishWords(): string[] {
@@ -125,9 +125,15 @@ async function seedSpreadUser(client: pg.Client, n: number): Promise<void> {
   );
 }
 
-async function openScaleDb(label: string): Promise<{ prisma: PrismaClient; pool: pg.Pool; seeded: number | null }> {
+/**
+ * The database of `label`'s size (verbatim_bench_scale_<label>, or `name`), created, migrated and seeded when new
+ * (`seeded`: the seconds that took), with a pool and a Prisma client on it.
+ */
+export async function openScaleDb(
+  label: string,
+  name = `verbatim_bench_scale_${label}`,
+): Promise<{ prisma: PrismaClient; pool: pg.Pool; seeded: number | null }> {
   const n = SIZES[label]!;
-  const name = `verbatim_bench_scale_${label}`;
   const admin = new pg.Client({ connectionString: configuredAdminUrl() });
   await admin.connect();
   const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount! > 0;
@@ -173,10 +179,10 @@ async function openScaleDb(label: string): Promise<{ prisma: PrismaClient; pool:
   return { prisma: new PrismaClient({ adapter: new PrismaPg(pool) }), pool, seeded };
 }
 
-type ScaleDb = Awaited<ReturnType<typeof openScaleDb>>;
+export type ScaleDb = Awaited<ReturnType<typeof openScaleDb>>;
 
 /** Makes `db` the app's connection (the one lib/db/client.ts keeps on globalThis). */
-function install(db: ScaleDb) {
+export function install(db: ScaleDb) {
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({
     client: db.prisma,
     kind: "postgres",
