@@ -1,6 +1,7 @@
 // `npm run bench`: every figure we keep an eye on. Needs `npm run build` first (it starts the app).
 // `npm run bench -- formats dedup` runs only those suites. `npm run bench -- data-scale` seeds and
-// keeps two databases of 10k and 1M rows (DATA_SCALE=10k,100k for a smaller pair); it runs only when named.
+// keeps two databases of 10k and 1M rows (DATA_SCALE=10k,100k for a smaller pair); it runs only when named, as does
+// `search-relevance` (its own database of 100k rows, RELEVANCE_DB).
 import { benchServer, benchStartup } from "./bench/server";
 import { benchFormats } from "./bench/formats";
 import { benchDedup } from "./bench/dedup";
@@ -30,6 +31,7 @@ import { benchSearch } from "./bench/search";
 import { benchSearchWorst } from "./bench/search-worst";
 import { benchEdits } from "./bench/edits";
 import { benchDataScale } from "./bench/data-scale";
+import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 
@@ -71,9 +73,12 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "event-loop": () => benchEventLoop(),
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
   "data-scale": benchDataScale,
+  // Recall@10 of 50 judged queries and the places of planted best answers, on data-scale's corpus of 100k
+  // passages (seeded once, kept: minutes). Only when named.
+  "search-relevance": benchSearchRelevance,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
-const onlyWhenNamed = new Set(["data-scale", "startup"]);
+const onlyWhenNamed = new Set(["data-scale", "search-relevance", "startup"]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {

@@ -22,7 +22,8 @@ const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_
 export const BUSY = "bench-scale-busy";
 const SPREAD = "bench-scale-spread";
 
-function englishWords(): string[] {
+/** The English words of the real caption tracks, in order: the stream the seeded passages are windows of. */
+export function englishWords(): string[] {
   return REAL_CAPTION_FILES.filter((f) => f.file.includes(".en."))
     .flatMap((f) => referenceWords(f))
     .map((w) => w.replace(/[\u0000\ue000\ue001]/g, "").toLowerCase())

@@ -3,7 +3,7 @@
 // passage of ordinary length), any of them is as right as the one the exhaustive order's tie-breaks put there.
 
 /** Scores equal to about seven significant digits (float4 ranks read back as float8) are one level. */
-const level = (score: number) => Number(score.toPrecision(7));
+export const scoreLevel = (score: number) => Number(score.toPrecision(7));
 
 /**
  * The share of the best `k` that `page` holds: `best` is the exhaustive ranking's scores, best first (at least
@@ -15,12 +15,12 @@ export function recallAt(best: readonly number[], page: readonly number[], k: nu
   const wanted = [...best]
     .sort((a, b) => b - a)
     .slice(0, k)
-    .map(level);
+    .map(scoreLevel);
   if (wanted.length === 0) return page.length === 0 ? 1 : 0;
   const places = new Map<number, number>();
   for (const score of wanted) places.set(score, (places.get(score) ?? 0) + 1);
   let found = 0;
-  for (const score of page.slice(0, k).map(level)) {
+  for (const score of page.slice(0, k).map(scoreLevel)) {
     const left = places.get(score) ?? 0;
     if (left > 0) {
       places.set(score, left - 1);

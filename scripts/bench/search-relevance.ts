@@ -1,0 +1,416 @@
+// Relevance of search (`npm run bench -- search-relevance`): on the data-scale corpus of 100,000 published passages
+// of real spoken English (data-scale.ts's seed, in a database of its own kept between runs, RELEVANCE_DB), for 50
+// queries chosen from the corpus's own statistics (frequent, ordinary and rare words, two- and three-word queries,
+// quoted phrases), page 1's top 10 of public search and of the busy user's library search against an exhaustive
+// ranking of every match by the same scoring function, at most 3 moments per transcript: recall@10 per class
+// (relevance-recall.ts: a tie at the 10th score is as right as the one the tie-breaks chose). Then planted best
+// answers: 5 new transcripts, each with one passage saying the frequent word PLANTED six times and "Ocean day" in its
+// title, published and in the busy user's history, stored by the app's own function (their passages cut by its
+// trigger): their places on page 1 of both searches for the word and for a two-word query; they are removed again.
+// With the history's bytes per entry (indexes included) and the database's size.
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BUSY, englishWords, install, openScaleDb, type ScaleDb } from "./data-scale";
+import { recallAt, scoreLevel } from "./relevance-recall";
+import type { SearchScope } from "../../lib/search/search-statement";
+import type { SearchMoment, SearchQuery } from "../../lib/search/schemas";
+
+const K = 10;
+/** How deep the exhaustive ranking is read: the scores of a page's results beyond its top 10 are looked up there. */
+const DEPTH = 200;
+/** The frequent word of the planted answers (data-scale's: 9.6 % of the passages), and their titles' word. */
+const PLANTED = "ocean";
+const PLANTS = 5;
+/** Rare queries: at most this many passages match them. */
+const RARE = 8;
+const RARE_MATCHES = 15;
+
+/** One ranked passage: its transcript and its segments, which a page's moment (segment_index) falls within. */
+interface Ranked {
+  transcriptId: string;
+  segFrom: number;
+  segTo: number;
+  rank: number;
+}
+type Ranking = (scope: SearchScope, query: SearchQuery, k: number) => Promise<Ranked[]>;
+
+interface Judged {
+  kind: "frequent" | "ordinary" | "rare" | "two words" | "three words" | "phrase";
+  q: string;
+}
+
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/**
+ * Today's scoring, exhaustively: the search statement itself (ts_rank_cd, at most 3 moments per transcript, its
+ * tie-breaks, its visibility) with no bound on the matches it ranks, built from the query's readings as
+ * find-moments.ts builds them.
+ */
+async function todaysRanking(): Promise<Ranking> {
+  const { getDb } = await import("../../lib/db/client");
+  const { rewriteCjkQuery, spaceCjkPhrases } = await import("../../lib/search/cjk");
+  const { SEARCH_CONFIGS } = await import("../../lib/search/config");
+  const { collapseNegations, entryQuery } = await import("../../lib/search/query-terms");
+  const { hasCorrections, readingsOf } = await import("../../lib/search/queries");
+  const { searchStatement } = await import("../../lib/search/search-statement");
+  const { MOMENTS_PER_TRANSCRIPT } = await import("../../lib/search/find-moments");
+  return async (scope, query, k) => {
+    const db = await getDb();
+    const rows = await readingsOf(db, collapseNegations(rewriteCjkQuery(query.q)), SEARCH_CONFIGS);
+    const groups = new Map<string, { query: string; configs: string[]; indexable: string }>();
+    for (const row of rows) {
+      if (row.query === "" || row.indexable === "T") continue;
+      const reading = spaceCjkPhrases(row.query, query.q);
+      const group = groups.get(reading) ?? { query: reading, configs: [], indexable: row.indexable };
+      group.configs.push(row.config);
+      groups.set(reading, group);
+    }
+    if (groups.size === 0) return [];
+    const readings = [...groups.values()];
+    const lexemes =
+      scope.kind === "library"
+        ? entryQuery(
+            [...new Set(readings.map((g) => `(${g.indexable})`))].join(" | "),
+            digest(scope.userId).slice(0, 8),
+          )
+        : null;
+    const statement = searchStatement({
+      scope,
+      readings,
+      platform: null,
+      lang: null,
+      limit: k,
+      offset: 0,
+      perTranscript: MOMENTS_PER_TRANSCRIPT,
+      candidates: 2_000_000_000,
+      inOrder: false,
+      lexemes,
+      corrects: scope.kind === "library" ? await hasCorrections(db, scope.userId) : false,
+    });
+    return passagesOf(await db.$queryRawUnsafe<Record<string, unknown>[]>(statement.text, ...statement.params));
+  };
+}
+
+/** Rows of (transcriptId, seq, rank), with segFrom/segTo where they have them, as Ranked. */
+async function passagesOf(rows: Record<string, unknown>[]): Promise<Ranked[]> {
+  const { getDb } = await import("../../lib/db/client");
+  const db = await getDb();
+  const out: Ranked[] = [];
+  for (const row of rows) {
+    const transcriptId = String(row.transcriptId ?? row.transcript_id);
+    let { segFrom, segTo } = row as { segFrom?: number; segTo?: number };
+    // The statement's rows have the passage's segments' texts rather than its last segment.
+    if (segTo === undefined && segFrom !== undefined && Array.isArray(row.texts))
+      segTo = Number(segFrom) + row.texts.length - 1;
+    if (segTo === undefined) {
+      const [passage] = await db.$queryRawUnsafe<{ segFrom: number; segTo: number }[]>(
+        `SELECT "segFrom", "segTo" FROM "SearchPassage" WHERE "transcriptId" = $1 AND "seq" = $2 LIMIT 1`,
+        transcriptId,
+        Number(row.seq),
+      );
+      ({ segFrom, segTo } = passage!);
+    }
+    out.push({ transcriptId, segFrom: Number(segFrom), segTo: Number(segTo), rank: Number(row.rank) });
+  }
+  return out;
+}
+
+/**
+ * ── The exhaustive ranking: the one place to change when the scoring changes. ──
+ * A module of lib/search that exports rankAllMatches(scope, query, k) (every match ranked by the search's own
+ * scoring, best first: rows with transcriptId and seq, or segFrom/segTo, and rank) is used when there is one;
+ * until then, today's statement without its bound on candidates (todaysRanking).
+ */
+async function exhaustiveRanking(): Promise<{ rank: Ranking; source: string }> {
+  const dir = fileURLToPath(new URL("../../lib/search/", import.meta.url));
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .find((f) => /export\s+(async\s+)?(function|const)\s+rankAllMatches\b/.test(readFileSync(dir + f, "utf8")));
+  if (file) {
+    const { rankAllMatches } = (await import(`../../lib/search/${file.replace(/\.ts$/, "")}`)) as {
+      rankAllMatches: (scope: SearchScope, query: SearchQuery, k: number) => Promise<Record<string, unknown>[]>;
+    };
+    return {
+      rank: async (scope, query, k) => passagesOf(await rankAllMatches(scope, query, k)),
+      source: `rankAllMatches (lib/search/${file})`,
+    };
+  }
+  return { rank: await todaysRanking(), source: "ts_rank_cd over every match (today's statement, no candidate bound)" };
+}
+
+/** Which of `ranked` a page's moment is: the same transcript, its segment within the passage. */
+const sameMoment = (m: SearchMoment, r: Ranked) =>
+  r.transcriptId === m.transcript_id && m.segment_index >= r.segFrom && m.segment_index <= r.segTo;
+
+/** Words the english configuration reads as one lexeme each: surface word → lexeme. */
+async function lexemesOf(db: ScaleDb, words: string[]): Promise<Map<string, string>> {
+  const { rows } = await db.pool.query<{ w: string; lexemes: string[] }>(
+    `SELECT w, tsvector_to_array(to_tsvector('english', w)) AS lexemes FROM unnest($1::text[]) AS w`,
+    [words],
+  );
+  return new Map(rows.filter((r) => r.lexemes.length === 1).map((r) => [r.w, r.lexemes[0]!]));
+}
+
+/**
+ * The 50 judged queries, from the corpus's statistics (how many passages hold each word, ts_stat) and the word
+ * stream the passages are windows of: the same on every run over the same seed. Words of a class are taken in
+ * the order of their digest, a fixed shuffle.
+ */
+async function judgedQueries(db: ScaleDb): Promise<Judged[]> {
+  const stream = englishWords();
+  const surface = [...new Set([...stream, PLANTED, "zeppelin"])].filter((w) => /^[a-z]{3,}$/.test(w));
+  const lexeme = await lexemesOf(db, surface);
+  const { rows } = await db.pool.query<{ word: string; ndoc: number }>(
+    `SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "TranscriptPassage"')`,
+  );
+  const ndocOfLexeme = new Map(rows.map((r) => [r.word, r.ndoc]));
+  const ndoc = new Map([...lexeme].map(([w, l]) => [w, ndocOfLexeme.get(l) ?? 0]));
+  // One surface word per lexeme: the first in alphabetical order.
+  const byLexeme = new Map<string, string>();
+  for (const w of [...lexeme.keys()].sort()) if (!byLexeme.has(lexeme.get(w)!)) byLexeme.set(lexeme.get(w)!, w);
+  const words = [...byLexeme.values()].sort((a, b) => digest(a).localeCompare(digest(b)));
+  const pick = (n: number, min: number, max: number) =>
+    words.filter((w) => ndoc.get(w)! >= min && ndoc.get(w)! <= max).slice(0, n);
+  const judged: Judged[] = [
+    ...pick(10, 1000, Infinity).map((q) => ({ kind: "frequent" as const, q })),
+    ...pick(10, 20, 500).map((q) => ({ kind: "ordinary" as const, q })),
+    ...pick(RARE, 1, RARE_MATCHES).map((q) => ({ kind: "rare" as const, q })),
+  ];
+  // Multi-word queries from the stream at evenly spaced places: the content words (one lexeme each) that follow.
+  const content = (w: string) => lexeme.has(w.toLowerCase());
+  const at = (i: number, n: number) => Math.floor(((i + 1) * (stream.length - 40)) / (n + 1));
+  const following = (from: number, count: number, within: number) => {
+    const words = stream.slice(from, from + within).filter(content);
+    return words.filter((w, i) => words.findIndex((v) => lexeme.get(v) === lexeme.get(w)) === i).slice(0, count);
+  };
+  // Every word of the stream is in about a hundred passages (each place of it in the windows of 20 words that
+  // start at the 20 places before it), so the rare queries besides the seed's rare word are two words that
+  // only the windows spanning both hold: about 19 places apart.
+  for (let i = 0; judged.length < 10 + 10 + RARE && i < 400; i++) {
+    const from = at(i, 400);
+    const [first] = following(from, 1, 10);
+    if (!first) continue;
+    const start = stream.indexOf(first, from);
+    const last = stream
+      .slice(start + 16, start + 20)
+      .filter(content)
+      .findLast((w) => lexeme.get(w) !== lexeme.get(first));
+    if (!last) continue;
+    const q = `${first} ${last}`;
+    const { all } = await matchCounts(db, q);
+    if (all >= 1 && all <= RARE_MATCHES) judged.push({ kind: "rare", q });
+  }
+  for (let i = 0; i < 8; i++) judged.push({ kind: "two words", q: following(at(i, 8), 2, 12).join(" ") });
+  for (let i = 0; i < 6; i++) judged.push({ kind: "three words", q: following(at(i, 6) + 5, 3, 14).join(" ") });
+  // Phrases: from a content word to the next one, at most one word between them, quoted.
+  for (let i = 0; i < 8; i++) {
+    let from = at(i, 8) + 9;
+    for (;;) {
+      while (!content(stream[from]!)) from++;
+      const next = stream.slice(from + 1, from + 3).findIndex(content);
+      if (next !== -1) {
+        judged.push({ kind: "phrase", q: `"${stream.slice(from, from + next + 2).join(" ")}"` });
+        break;
+      }
+      from++;
+    }
+  }
+  return judged;
+}
+
+/** Passages matching `q` (as the english configuration reads it): published ones, and the busy user's. */
+async function matchCounts(db: ScaleDb, q: string): Promise<{ all: number; library: number }> {
+  const { rows } = await db.pool.query<{ all: number; library: number }>(
+    `SELECT count(*)::int AS all,
+            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId"
+              AND h."userId" = $2 AND h."state" = 'done'))::int AS library
+     FROM "TranscriptPassage" p WHERE p."tsv" @@ websearch_to_tsquery('english', $1)`,
+    [q, BUSY],
+  );
+  return rows[0]!;
+}
+
+const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+export async function benchSearchRelevance(): Promise<Record<string, number>> {
+  process.env.APP_URL ??= "https://verbatim.example";
+  process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
+  const db = await openScaleDb("100k", process.env.RELEVANCE_DB ?? "verbatim_bench_relevance");
+  install(db);
+  const figures: Record<string, number> = {};
+  try {
+    if (db.seeded !== null) figures["seed 100k (s)"] = db.seeded;
+    const { searchPublic, searchLibrary } = await import("../../lib/search/search-moments");
+    const { searchQuerySchema } = await import("../../lib/search/schemas");
+    const { rank, source } = await exhaustiveRanking();
+    console.log(`exhaustive ranking: ${source}`);
+    const scopes: {
+      name: "public" | "library";
+      scope: SearchScope;
+      page: (q: SearchQuery) => Promise<SearchMoment[]>;
+    }[] = [
+      { name: "public", scope: { kind: "public" }, page: async (q) => (await searchPublic(q)).results },
+      {
+        name: "library",
+        scope: { kind: "library", userId: BUSY },
+        page: async (q) => (await searchLibrary(BUSY, q)).results,
+      },
+    ];
+
+    const judged = await judgedQueries(db);
+    // "tied": how many of the exhaustive ranking's first DEPTH share its 10th score (any of them is as right).
+    console.log(
+      `\n| # | class | query | passages | busy user's | public recall@${K} | tied | library recall@${K} | tied |`,
+    );
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const recalls: { kind: Judged["kind"]; scope: string; recall: number }[] = [];
+    for (const [i, { kind, q }] of judged.entries()) {
+      const query = searchQuerySchema.parse({ q });
+      const counts = await matchCounts(db, q);
+      const cells: string[] = [];
+      for (const { name, scope, page } of scopes) {
+        const [results, best] = await Promise.all([page(query), rank(scope, query, DEPTH)]);
+        const top = results.slice(0, K);
+        const scores = top.map((m) => best.find((r) => sameMoment(m, r))?.rank ?? m.rank);
+        const recall = recallAt(
+          best.map((r) => r.rank),
+          scores,
+          K,
+        );
+        recalls.push({ kind, scope: name, recall });
+        const tenth = best[Math.min(K, best.length) - 1];
+        const tied = tenth ? best.filter((r) => scoreLevel(r.rank) === scoreLevel(tenth.rank)).length : 0;
+        cells.push(
+          recall.toFixed(2),
+          `${tied}${tied > 0 && best.length === DEPTH && best.at(-1)!.rank === tenth!.rank ? "+" : ""}`,
+        );
+      }
+      console.log(`| ${i + 1} | ${kind} | ${q} | ${counts.all} | ${counts.library} | ${cells.join(" | ")} |`);
+    }
+    for (const name of ["public", "library"]) {
+      for (const kind of [...new Set(judged.map((j) => j.kind))])
+        figures[`recall@${K} ${name} ${kind}`] = mean(
+          recalls.filter((r) => r.scope === name && r.kind === kind).map((r) => r.recall),
+        );
+      figures[`recall@${K} ${name} all ${judged.length}`] = mean(
+        recalls.filter((r) => r.scope === name).map((r) => r.recall),
+      );
+    }
+
+    const second = judged.find((j) => j.kind === "ordinary")!.q;
+    Object.assign(figures, await planted(db, rank, scopes, [PLANTED, `${PLANTED} ${second}`], second));
+
+    const [size] = (
+      await db.pool.query<{ entries: number; bytes: string; database: string }>(
+        `SELECT (SELECT count(*) FROM "Transcription")::int AS entries, pg_total_relation_size('"Transcription"') AS bytes,
+                pg_database_size(current_database()) AS database`,
+      )
+    ).rows;
+    figures["history entries"] = size!.entries;
+    figures["bytes per history entry (table and indexes)"] = Number(size!.bytes) / size!.entries;
+    figures["database (MB)"] = Number(size!.database) / 2 ** 20;
+  } finally {
+    await db.prisma.$disconnect();
+    await db.pool.end();
+    delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
+  }
+  return figures;
+}
+
+/**
+ * Inserts the planted answers (newest of all), reports their places on page 1 of each search for each of
+ * `queries` (and in the exhaustive ranking's top 20), and removes them again.
+ */
+async function planted(
+  db: ScaleDb,
+  rank: Ranking,
+  scopes: { name: string; scope: SearchScope; page: (q: SearchQuery) => Promise<SearchMoment[]> }[],
+  queries: string[],
+  second: string,
+): Promise<Record<string, number>> {
+  const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
+  const { searchQuerySchema, SEARCH_PAGE } = await import("../../lib/search/schemas");
+  const stream = englishWords();
+  const filler = (from: number) => {
+    const words: string[] = [];
+    for (let at = from; words.join(" ").length < 210; at++) words.push(stream[at]!);
+    return words.join(" ");
+  };
+  const Word = PLANTED[0]!.toUpperCase() + PLANTED.slice(1);
+  const said =
+    `we went down to the ${PLANTED} at dawn and the ${PLANTED} was calm, ${PLANTED} birds over ${PLANTED} water, ` +
+    `a ${second} by the ${PLANTED}, and the ${PLANTED} sky went on as far as anyone could see from the harbour wall`;
+  const ids: string[] = [];
+  await removePlanted(db);
+  const figures: Record<string, number> = {};
+  try {
+    for (let i = 1; i <= PLANTS; i++) {
+      const videoId = `relplant${String(i).padStart(3, "0")}`;
+      const segments = [
+        { start: 0, end: 10, text: filler(1000 * i) },
+        { start: 10, end: 20, text: said },
+        { start: 20, end: 30, text: filler(1000 * i + 500) },
+      ];
+      const transcript = await storeTranscript(
+        { platform: "youtube", videoId, lang: "en", origin: "captions" },
+        {
+          title: `${Word} day, part ${i}`,
+          channel: "Relevance bench",
+          sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
+          durationSeconds: 30,
+          segments,
+        },
+      );
+      ids.push(transcript.id);
+      // The entry recordTranscription writes (without its charge, which would change the user's usage).
+      await db.prisma.transcription.create({
+        data: {
+          userId: BUSY,
+          platform: "youtube",
+          videoId,
+          lang: "en",
+          origin: "captions",
+          transcriptId: transcript.id,
+          state: "done",
+          durationSeconds: 30,
+          totalSeconds: 30,
+        },
+      });
+      await db.prisma.publication.create({
+        data: { slug: `relevance-plant-${i}`, userId: BUSY, transcriptId: transcript.id, publishedAt: new Date() },
+      });
+    }
+    const [{ n }] = (
+      await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "TranscriptPassage" WHERE "transcriptId" = ANY($1) AND "tsv" @@ to_tsquery('english', $2)`,
+        [ids, PLANTED],
+      )
+    ).rows as [{ n: number }];
+    if (n !== PLANTS) throw new Error(`the planted passages: ${n} hold "${PLANTED}", not ${PLANTS}`);
+    console.log(`\nPlanted answers (${PLANTS} newest transcripts, "${PLANTED}" six times in one passage each): places`);
+    console.log(`| query | search | page 1 (of ${SEARCH_PAGE}) | exhaustive top 20 |\n|---|---|---|---|`);
+    for (const q of queries) {
+      const query = searchQuerySchema.parse({ q });
+      for (const { name, scope, page } of scopes) {
+        const [results, best] = await Promise.all([page(query), rank(scope, query, 20)]);
+        const places = (ids_: string[]) => ids_.map((id, i) => (ids.includes(id) ? i + 1 : 0)).filter((p) => p > 0);
+        const onPage = places(results.map((m) => m.transcript_id));
+        const ideal = places(best.map((r) => r.transcriptId));
+        console.log(`| ${q} | ${name} | ${onPage.join(", ") || "none"} | ${ideal.join(", ") || "none"} |`);
+        figures[`planted on page 1: ${name} "${q}" (of ${PLANTS})`] = onPage.length;
+      }
+    }
+  } finally {
+    await removePlanted(db);
+  }
+  return figures;
+}
+
+/** The planted transcripts, entries and publications gone (also what an interrupted run left). */
+async function removePlanted(db: ScaleDb): Promise<void> {
+  const where = { platform: "youtube", videoId: { startsWith: "relplant" } };
+  await db.prisma.publication.deleteMany({ where: { slug: { startsWith: "relevance-plant-" } } });
+  await db.prisma.transcription.deleteMany({ where: { userId: BUSY, ...where } });
+  await db.prisma.transcript.deleteMany({ where });
+}
