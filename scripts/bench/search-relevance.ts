@@ -45,16 +45,22 @@ const digest = (text: string) => createHash("sha256").update(text, "utf8").diges
 /**
  * Today's scoring, exhaustively: the search statement itself (ts_rank_cd, at most 3 moments per transcript, its
  * tie-breaks, its visibility) with no bound on the matches it ranks, built from the query's readings as
- * find-moments.ts builds them.
+ * find-moments.ts builds them. Not called once lib/search has rankAllMatches (exhaustiveRanking); delete it then.
  */
 async function todaysRanking(): Promise<Ranking> {
   const { getDb } = await import("../../lib/db/client");
   const { rewriteCjkQuery, spaceCjkPhrases } = await import("../../lib/search/cjk");
   const { SEARCH_CONFIGS } = await import("../../lib/search/config");
-  const { collapseNegations, entryQuery } = await import("../../lib/search/query-terms");
+  const { collapseNegations } = await import("../../lib/search/query-terms");
   const { hasCorrections, readingsOf } = await import("../../lib/search/queries");
-  const { searchStatement } = await import("../../lib/search/search-statement");
   const { MOMENTS_PER_TRANSCRIPT } = await import("../../lib/search/find-moments");
+  // By paths the type checker does not follow: the statement's input and the entries' query change with the
+  // scoring, and then this is not called.
+  const modules = ["search-statement", "query-terms"].map((name) => `../../lib/search/${name}`);
+  const { searchStatement } = (await import(modules[0]!)) as {
+    searchStatement(input: Record<string, unknown>): { text: string; params: unknown[] };
+  };
+  const { entryQuery } = (await import(modules[1]!)) as { entryQuery(tsquery: string, key: string): string };
   return async (scope, query, k) => {
     const db = await getDb();
     const rows = await readingsOf(db, collapseNegations(rewriteCjkQuery(query.q)), SEARCH_CONFIGS);
@@ -231,6 +237,19 @@ async function matchCounts(db: ScaleDb, q: string): Promise<{ all: number; libra
   return rows[0]!;
 }
 
+/**
+ * Recall@K of a page against the exhaustive ranking's first DEPTH: a result's score is its passage's there, or
+ * the page's own rank (the same function) for one beyond them.
+ */
+function pageRecall(results: SearchMoment[], best: Ranked[]): number {
+  const scores = results.slice(0, K).map((m) => best.find((r) => sameMoment(m, r))?.rank ?? m.rank);
+  return recallAt(
+    best.map((r) => r.rank),
+    scores,
+    K,
+  );
+}
+
 const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 export async function benchSearchRelevance(): Promise<Record<string, number>> {
@@ -271,13 +290,7 @@ export async function benchSearchRelevance(): Promise<Record<string, number>> {
       const cells: string[] = [];
       for (const { name, scope, page } of scopes) {
         const [results, best] = await Promise.all([page(query), rank(scope, query, DEPTH)]);
-        const top = results.slice(0, K);
-        const scores = top.map((m) => best.find((r) => sameMoment(m, r))?.rank ?? m.rank);
-        const recall = recallAt(
-          best.map((r) => r.rank),
-          scores,
-          K,
-        );
+        const recall = pageRecall(results, best);
         recalls.push({ kind, scope: name, recall });
         const tenth = best[Math.min(K, best.length) - 1];
         const tied = tenth ? best.filter((r) => scoreLevel(r.rank) === scoreLevel(tenth.rank)).length : 0;
@@ -389,16 +402,22 @@ async function planted(
     ).rows as [{ n: number }];
     if (n !== PLANTS) throw new Error(`the planted passages: ${n} hold "${PLANTED}", not ${PLANTS}`);
     console.log(`\nPlanted answers (${PLANTS} newest transcripts, "${PLANTED}" six times in one passage each): places`);
-    console.log(`| query | search | page 1 (of ${SEARCH_PAGE}) | exhaustive top 20 |\n|---|---|---|---|`);
+    console.log(
+      `| query | search | page 1 (of ${SEARCH_PAGE}) | exhaustive top 20 | recall@${K} |\n|---|---|---|---|---|`,
+    );
     for (const q of queries) {
       const query = searchQuerySchema.parse({ q });
       for (const { name, scope, page } of scopes) {
-        const [results, best] = await Promise.all([page(query), rank(scope, query, 20)]);
+        const [results, best] = await Promise.all([page(query), rank(scope, query, DEPTH)]);
         const places = (ids_: string[]) => ids_.map((id, i) => (ids.includes(id) ? i + 1 : 0)).filter((p) => p > 0);
         const onPage = places(results.map((m) => m.transcript_id));
-        const ideal = places(best.map((r) => r.transcriptId));
-        console.log(`| ${q} | ${name} | ${onPage.join(", ") || "none"} | ${ideal.join(", ") || "none"} |`);
+        const ideal = places(best.slice(0, 20).map((r) => r.transcriptId));
+        const recall = pageRecall(results, best);
+        console.log(
+          `| ${q} | ${name} | ${onPage.join(", ") || "none"} | ${ideal.join(", ") || "none"} | ${recall.toFixed(2)} |`,
+        );
         figures[`planted on page 1: ${name} "${q}" (of ${PLANTS})`] = onPage.length;
+        figures[`recall@${K} with the planted: ${name} "${q}"`] = recall;
       }
     }
   } finally {
