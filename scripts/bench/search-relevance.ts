@@ -178,8 +178,18 @@ async function judgedQueries(db: ScaleDb): Promise<Judged[]> {
   const words = [...byLexeme.values()].sort((a, b) => digest(a).localeCompare(digest(b)));
   const pick = (n: number, min: number, max: number) =>
     words.filter((w) => ndoc.get(w)! >= min && ndoc.get(w)! <= max).slice(0, n);
+  const mostFrequent = [...words].sort((a, b) => ndoc.get(b)! - ndoc.get(a)! || a.localeCompare(b)).slice(0, 5);
   const judged: Judged[] = [
-    ...pick(10, 1000, Infinity).map((q) => ({ kind: "frequent" as const, q })),
+    // The 5 words in the most passages (where the share of them a bound on candidates reaches is smallest), 5 more.
+    ...[
+      ...mostFrequent,
+      ...pick(10, 1000, Infinity)
+        .filter((w) => !mostFrequent.includes(w))
+        .slice(0, 5),
+    ].map((q) => ({
+      kind: "frequent" as const,
+      q,
+    })),
     ...pick(10, 20, 500).map((q) => ({ kind: "ordinary" as const, q })),
     ...pick(RARE, 1, RARE_MATCHES).map((q) => ({ kind: "rare" as const, q })),
   ];
