@@ -333,6 +333,18 @@ export async function benchSearchRelevance(): Promise<Record<string, number>> {
     figures["history entries"] = size!.entries;
     figures["bytes per history entry (table and indexes)"] = Number(size!.bytes) / size!.entries;
     figures["database (MB)"] = Number(size!.database) / 2 ** 20;
+    // The entries' own copy of their transcripts' words, where the history keeps one.
+    const copies = await db.pool.query(
+      `SELECT 1 FROM information_schema.columns WHERE table_name = 'Transcription' AND column_name = 'lexemes'`,
+    );
+    if (copies.rowCount! > 0) {
+      const [words] = (
+        await db.pool.query<{ bytes: number }>(
+          `SELECT avg(pg_column_size("lexemes"))::float8 AS bytes FROM "Transcription"`,
+        )
+      ).rows;
+      figures["of which its words (lexemes), average bytes"] = words!.bytes;
+    }
   } finally {
     await db.prisma.$disconnect();
     await db.pool.end();
