@@ -260,6 +260,17 @@ function pageRecall(results: SearchMoment[], best: Ranked[]): number {
   );
 }
 
+/** A page of results, or why the search refused it (its 422: SEARCH_TIMEOUT_MS ran out) and none. */
+async function pageOf(page: (q: SearchQuery) => Promise<SearchMoment[]>, query: SearchQuery) {
+  try {
+    return { results: await page(query), refused: null };
+  } catch (error) {
+    const detail = (error as { items?: { msg: string }[] }).items?.[0]?.msg;
+    if (!detail) throw error;
+    return { results: [], refused: detail };
+  }
+}
+
 const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 export async function benchSearchRelevance(): Promise<Record<string, number>> {
@@ -294,23 +305,28 @@ export async function benchSearchRelevance(): Promise<Record<string, number>> {
     );
     console.log("|---|---|---|---|---|---|---|---|---|");
     const recalls: { kind: Judged["kind"]; scope: string; recall: number }[] = [];
+    const failures: string[] = [];
     for (const [i, { kind, q }] of judged.entries()) {
       const query = searchQuerySchema.parse({ q });
       const counts = await matchCounts(db, q);
       const cells: string[] = [];
       for (const { name, scope, page } of scopes) {
-        const [results, best] = await Promise.all([page(query), rank(scope, query, DEPTH)]);
+        const { results, refused } = await pageOf(page, query);
+        const best = await rank(scope, query, DEPTH);
         const recall = pageRecall(results, best);
         recalls.push({ kind, scope: name, recall });
+        if (refused) failures.push(`${name} "${q}": ${refused}`);
         const tenth = best[Math.min(K, best.length) - 1];
         const tied = tenth ? best.filter((r) => scoreLevel(r.rank) === scoreLevel(tenth.rank)).length : 0;
         cells.push(
-          recall.toFixed(2),
+          refused ? "refused" : recall.toFixed(2),
           `${tied}${tied > 0 && best.length === DEPTH && best.at(-1)!.rank === tenth!.rank ? "+" : ""}`,
         );
       }
       console.log(`| ${i + 1} | ${kind} | ${q} | ${counts.all} | ${counts.library} | ${cells.join(" | ")} |`);
     }
+    for (const failure of failures) console.log(`refused (recall 0): ${failure}`);
+    figures["pages refused"] = failures.length;
     for (const name of ["public", "library"]) {
       for (const kind of [...new Set(judged.map((j) => j.kind))])
         figures[`recall@${K} ${name} ${kind}`] = mean(
@@ -430,7 +446,9 @@ async function planted(
     for (const q of queries) {
       const query = searchQuerySchema.parse({ q });
       for (const { name, scope, page } of scopes) {
-        const [results, best] = await Promise.all([page(query), rank(scope, query, DEPTH)]);
+        const { results, refused } = await pageOf(page, query);
+        if (refused) console.log(`refused: ${name} "${q}": ${refused}`);
+        const best = await rank(scope, query, DEPTH);
         const places = (ids_: string[]) => ids_.map((id, i) => (ids.includes(id) ? i + 1 : 0)).filter((p) => p > 0);
         const onPage = places(results.map((m) => m.transcript_id));
         const ideal = places(best.slice(0, 20).map((r) => r.transcriptId));
