@@ -149,8 +149,12 @@ export async function openScaleDb(
     const { applied } = await applyMigrations(pgExecutor(client), {
       log: (line) => console.log(`  ${label}: ${line}`),
     });
-    if (applied.length > 0 && exists)
+    if (applied.length > 0 && exists) {
       console.log(`  ${label}: migrations applied in ${((performance.now() - migrated) / 1000).toFixed(1)} s`);
+      // What a migration filled has no statistics yet (autovacuum gives them a while later): reads planned
+      // without them measure that moment, not the schema.
+      await client.query("ANALYZE");
+    }
     const [row] = (await client.query(`SELECT count(*)::int AS n FROM "Publication"`)).rows as { n: number }[];
     if (row!.n === 0) {
       console.log(`  ${label}: seeding ${n} rows of each kind …`);
