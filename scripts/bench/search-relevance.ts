@@ -4,9 +4,9 @@
 // quoted phrases), page 1's top 10 of public search and of the busy user's library search against an exhaustive
 // ranking of every match by the same scoring function, at most 3 moments per transcript: recall@10 per class
 // (relevance-recall.ts: a tie at the 10th score is as right as the one the tie-breaks chose). Then planted best
-// answers: 5 new transcripts, each with one passage saying the frequent word PLANTED six times and "Ocean day" in its
-// title, published and in the busy user's history, stored by the app's own function (their passages cut by its
-// trigger): their places on page 1 of both searches for the word and for a two-word query; they are removed again.
+// answers: 5 new transcripts, each with one passage saying the corpus's most frequent word six times and "<Word> day"
+// in its title, published and in the busy user's history, stored by the app's own function (their passages cut by
+// its trigger): their places on page 1 of both searches for the word and for a two-word query; removed again.
 // With the history's bytes per entry (indexes included) and the database's size.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
@@ -19,8 +19,6 @@ import type { SearchMoment, SearchQuery } from "../../lib/search/schemas";
 const K = 10;
 /** How deep the exhaustive ranking is read: the scores of a page's results beyond its top 10 are looked up there. */
 const DEPTH = 200;
-/** The frequent word of the planted answers (data-scale's: 9.6 % of the passages), and their titles' word. */
-const PLANTED = "ocean";
 const PLANTS = 5;
 /** Rare queries: at most this many passages match them. */
 const RARE = 8;
@@ -165,7 +163,8 @@ async function lexemesOf(db: ScaleDb, words: string[]): Promise<Map<string, stri
  */
 async function judgedQueries(db: ScaleDb): Promise<Judged[]> {
   const stream = englishWords();
-  const surface = [...new Set([...stream, PLANTED, "zeppelin"])].filter((w) => /^[a-z]{3,}$/.test(w));
+  // With the seed's own frequent and rare words, which it adds to the stream's.
+  const surface = [...new Set([...stream, "ocean", "zeppelin"])].filter((w) => /^[a-z]{3,}$/.test(w));
   const lexeme = await lexemesOf(db, surface);
   const { rows } = await db.pool.query<{ word: string; ndoc: number }>(
     `SELECT word, ndoc FROM ts_stat('SELECT tsv FROM "TranscriptPassage"')`,
@@ -337,8 +336,10 @@ export async function benchSearchRelevance(): Promise<Record<string, number>> {
       );
     }
 
+    // The most frequent word: the one whose matches outnumber most any bound on what is ranked, in both scopes.
+    const word = judged.find((j) => j.kind === "frequent")!.q;
     const second = judged.find((j) => j.kind === "ordinary")!.q;
-    Object.assign(figures, await planted(db, rank, scopes, [PLANTED, `${PLANTED} ${second}`], second));
+    Object.assign(figures, await planted(db, rank, scopes, word, second));
 
     const [size] = (
       await db.pool.query<{ entries: number; bytes: string; database: string }>(
@@ -370,28 +371,38 @@ export async function benchSearchRelevance(): Promise<Record<string, number>> {
 }
 
 /**
- * Inserts the planted answers (newest of all), reports their places on page 1 of each search for each of
- * `queries` (and in the exhaustive ranking's top 20), and removes them again.
+ * Inserts the planted answers (newest of all: one passage of each says `word` six times and `second` once),
+ * reports their places on page 1 of each search for `word` and for `word second` (and in the exhaustive
+ * ranking's top 20), and removes them again.
  */
 async function planted(
   db: ScaleDb,
   rank: Ranking,
   scopes: { name: string; scope: SearchScope; page: (q: SearchQuery) => Promise<SearchMoment[]> }[],
-  queries: string[],
+  word: string,
   second: string,
 ): Promise<Record<string, number>> {
   const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
   const { searchQuerySchema, SEARCH_PAGE } = await import("../../lib/search/schemas");
-  const stream = englishWords();
-  const filler = (from: number) => {
-    const words: string[] = [];
+  // The stream's words without any form of `word`: the planted passages are the only ones of theirs that say it.
+  const { rows: forms } = await db.pool.query<{ w: string }>(
+    `SELECT w FROM unnest($1::text[]) AS w WHERE to_tsvector('english', w) @@ to_tsquery('english', $2)`,
+    [[...new Set(englishWords())], word],
+  );
+  const excluded = new Set(forms.map((r) => r.w));
+  const stream = englishWords().filter((w) => !excluded.has(w));
+  // Whole segments of at least 200 characters: each its own passage (verbatim_index_transcript).
+  const filler = (from: number, lead: string[] = []) => {
+    const words = [...lead];
     for (let at = from; words.join(" ").length < 210; at++) words.push(stream[at]!);
     return words.join(" ");
   };
-  const Word = PLANTED[0]!.toUpperCase() + PLANTED.slice(1);
-  const said =
-    `we went down to the ${PLANTED} at dawn and the ${PLANTED} was calm, ${PLANTED} birds over ${PLANTED} water, ` +
-    `a ${second} by the ${PLANTED}, and the ${PLANTED} sky went on as far as anyone could see from the harbour wall`;
+  const Word = word[0]!.toUpperCase() + word.slice(1);
+  const around = stream.slice(7000, 7030);
+  const said = filler(
+    7030,
+    around.flatMap((w, i) => (i % 5 === 0 ? [word, ...(i === 10 ? [second] : []), w] : [w])),
+  );
   const ids: string[] = [];
   await removePlanted(db);
   const figures: Record<string, number> = {};
@@ -435,15 +446,17 @@ async function planted(
     const [{ n }] = (
       await db.pool.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM "TranscriptPassage" WHERE "transcriptId" = ANY($1) AND "tsv" @@ to_tsquery('english', $2)`,
-        [ids, PLANTED],
+        [ids, word],
       )
     ).rows as [{ n: number }];
-    if (n !== PLANTS) throw new Error(`the planted passages: ${n} hold "${PLANTED}", not ${PLANTS}`);
-    console.log(`\nPlanted answers (${PLANTS} newest transcripts, "${PLANTED}" six times in one passage each): places`);
+    if (n !== PLANTS) throw new Error(`the planted passages: ${n} hold "${word}", not ${PLANTS}`);
+    console.log(
+      `\nPlanted answers (${PLANTS} newest transcripts, "${word}" six times in one passage each, "${Word} day" in the title): places`,
+    );
     console.log(
       `| query | search | page 1 (of ${SEARCH_PAGE}) | exhaustive top 20 | recall@${K} |\n|---|---|---|---|---|`,
     );
-    for (const q of queries) {
+    for (const q of [word, `${word} ${second}`]) {
       const query = searchQuerySchema.parse({ q });
       for (const { name, scope, page } of scopes) {
         const { results, refused } = await pageOf(page, query);
