@@ -21,7 +21,7 @@ let unpublishRoute: Handler;
 let findShow: typeof import("@/lib/publishing/show-page").findShow;
 let findShowOfEpisode: typeof import("@/lib/publishing/show-page").findShowOfEpisode;
 let sitemapIndex: () => Promise<Response>;
-let sitemapPart: Handler;
+let sitemapPart: typeof import("@/app/sitemaps/[file]/route").GET;
 
 beforeAll(async () => {
   world = await startImportWorld("show-page", () => ({ APP_URL }));
@@ -129,13 +129,17 @@ describe("a followed show's page and feed", () => {
     const [newest, older] = (await findShow(slug))!.episodes;
     expect(await findShowOfEpisode(newest!.slug)).toEqual({ slug, title: "Generated show (3)" });
     const showLoc = `${APP_URL}/s/${slug}`;
+    const readPart = (file: string) =>
+      sitemapPart(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });
     const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
     const shows = async () => {
       const index = locs(await (await sitemapIndex()).text());
       expect(index).toContain(`${APP_URL}/sitemaps/shows-0.xml`);
-      const part = await callRoute(sitemapPart, "/sitemaps/shows-0.xml", { params: { file: "shows-0.xml" } });
-      expect(XMLValidator.validate(part.text)).toBe(true);
-      return part.text;
+      const part = await readPart("shows-0.xml");
+      expect(part.status).toBe(200);
+      const xml = await part.text();
+      expect(XMLValidator.validate(xml)).toBe(true);
+      return xml;
     };
     const listed = await shows();
     expect(locs(listed)).toContain(showLoc);
@@ -153,8 +157,7 @@ describe("a followed show's page and feed", () => {
       });
     expect(await findShowOfEpisode(newest!.slug)).toBeNull();
     expect(locs(await shows())).not.toContain(showLoc);
-    const unknown = await callRoute(sitemapPart, "/sitemaps/shows-1.xml", { params: { file: "shows-1.xml" } });
-    expect(unknown.status).toBe(404);
+    expect((await readPart("shows-1.xml")).status).toBe(404);
   });
 
   it("answers an unknown or malformed slug with the same 404", async () => {
