@@ -181,6 +181,8 @@ test("a followed show's page lists its published episodes by their feed's names,
   );
   await page.getByTestId("show-episodes").getByRole("link", { name: "Episode 2" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Episode 2");
+  // Dated as its feed dates it (and the show's page lists it), not by when it was published here.
+  await expect(page.locator("main header time")).toHaveText("January 3, 2024");
   const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as {
     "@type": string;
     partOfSeries: { name: string; url: string };

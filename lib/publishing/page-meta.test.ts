@@ -102,7 +102,12 @@ describe("public page metadata", () => {
       video_id: "dfc2f65638e430ac",
       channel: null,
     };
-    const head = jsonLdHead(episode, null, { slug: "the-beastcast-a1b2c3", title: "The Giant Beastcast" });
+    const head = jsonLdHead(episode, null, {
+      slug: "the-beastcast-a1b2c3",
+      title: "The Giant Beastcast",
+      episodeDate: new Date("2024-01-03T00:00:00Z"),
+    });
+    expect(head.datePublished).toBe("2024-01-03T00:00:00.000Z");
     expect(head.partOfSeries).toEqual({
       "@type": "PodcastSeries",
       name: "The Giant Beastcast",

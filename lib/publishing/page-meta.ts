@@ -78,7 +78,7 @@ export function jsonLdHead(
 ): JsonLdHead {
   const name = transcript.title?.trim() || "Untitled";
   const duration = `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`;
-  const published = transcript.source_published_at ?? transcript.published_at;
+  const published = transcript.source_published_at ?? show?.episodeDate?.toISOString() ?? transcript.published_at;
   if (transcript.platform === "podcast") {
     const series = transcript.channel?.trim() || show?.title;
     return {

@@ -127,7 +127,11 @@ describe("a followed show's page and feed", () => {
   it("names the show on its episodes' pages and lists its page in the sitemap while an episode is published", async () => {
     const { headers, slug } = await followedShow("map");
     const [newest, older] = (await findShow(slug))!.episodes;
-    expect(await findShowOfEpisode(newest!.slug)).toEqual({ slug, title: "Generated show (3)" });
+    expect(await findShowOfEpisode(newest!.slug)).toEqual({
+      slug,
+      title: "Generated show (3)",
+      episodeDate: new Date("2024-01-04T00:00:00Z"),
+    });
     const showLoc = `${APP_URL}/s/${slug}`;
     const readPart = (file: string) =>
       sitemapPart(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });

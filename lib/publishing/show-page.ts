@@ -88,10 +88,12 @@ export async function findShow(slug: string): Promise<Show | null> {
   };
 }
 
-/** The show an episode's public page links back to. */
+/** The show an episode's public page links back to, and the episode's date in the show's feed. */
 export interface EpisodeShow {
   slug: string;
   title: string;
+  /** When the publisher published the episode (the item's pubDate), where the feed says. */
+  episodeDate: Date | null;
 }
 
 /**
@@ -101,8 +103,8 @@ export interface EpisodeShow {
 export async function findShowOfEpisode(slug: string): Promise<EpisodeShow | null> {
   if (!isSlug(slug)) return null;
   const db = await getDb();
-  const rows = await db.$queryRaw<{ slug: string; title: string | null }[]>`
-    SELECT f."showSlug" AS "slug", f."title"
+  const rows = await db.$queryRaw<{ slug: string; title: string | null; episodeDate: Date | null }[]>`
+    SELECT f."showSlug" AS "slug", f."title", i."publishedAt" AS "episodeDate"
     FROM "Publication" p
     JOIN "FollowItem" i ON i."transcriptId" = p."transcriptId" AND i."status" = 'done'
     JOIN "Follow" f ON f."id" = i."followId" AND f."userId" = p."userId"
@@ -110,5 +112,5 @@ export async function findShowOfEpisode(slug: string): Promise<EpisodeShow | nul
     ORDER BY f."createdAt", f."id"
     LIMIT 1`;
   const row = rows[0];
-  return row ? { slug: row.slug, title: showTitle(row.title) } : null;
+  return row ? { slug: row.slug, title: showTitle(row.title), episodeDate: row.episodeDate } : null;
 }

@@ -36,12 +36,10 @@ export function PublicTranscriptPage({
     : null;
   const audio = episodeAudio(transcript);
   const title = transcript.title?.trim() || "Untitled";
-  const publishedOn = new Date(transcript.published_at).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+  const longDate = (date: Date) =>
+    date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  // An episode of a followed show is dated as its feed dates it, as the show's page lists it.
+  const released = show?.episodeDate ?? null;
 
   return (
     <div className="min-h-screen">
@@ -84,7 +82,14 @@ export function PublicTranscriptPage({
             {title}
           </h1>
           <p className="text-sm text-stone-600">
-            {platformLabel(transcript.platform)} · {transcript.lang} · published {publishedOn}
+            {platformLabel(transcript.platform)} · {transcript.lang} ·{" "}
+            {released ? (
+              <>
+                released <time dateTime={released.toISOString()}>{longDate(released)}</time>
+              </>
+            ) : (
+              <>published {longDate(new Date(transcript.published_at))}</>
+            )}
             {transcript.source_url && (
               <>
                 {" · "}
