@@ -198,9 +198,19 @@ test("a followed show's page lists its published episodes by their feed's names,
   expect((await back.boundingBox())!.height).toBeLessThan(30);
   const scan = await axeScan(page).analyze();
   expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  const episodePath = new URL(page.url()).pathname;
   await back.click();
   await expect(page).toHaveURL(new RegExp(`${showPath}$`));
   await expect(page.getByTestId("show-title")).toHaveText("Generated show (2)");
+
+  // Following it no more takes the show page away, and the episode's page (still published) no longer links to it.
+  const { id } = (await followed.json()) as { id: string };
+  expect((await page.request.delete(`/v1/follows/${id}`)).status()).toBe(204);
+  expect((await page.goto(showPath))!.status()).toBe(404);
+  await page.goto(episodePath);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Episode 2");
+  await expect(page.getByRole("link", { name: "← All published transcripts" })).toBeVisible();
+  await expect(page.getByTestId("public-show")).toHaveCount(0);
 });
 
 test("what a publisher's file lost is said in the transcript's viewer, on a wide screen and a phone, light and dark", async ({
