@@ -248,6 +248,7 @@ test("what a publisher's file lost is said in the transcript's viewer, on a wide
     );
     await expect(note).toBeInViewport();
     await expect(page.getByTestId("reading-view")).toContainText("Kept.");
+    if (size.width > 640) await expect(page.getByTestId("transcript-caption-kind")).toHaveText("The publisher's own");
     const scan = await axeScan(page).include('[data-testid="transcript-viewer"]').analyze();
     expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   }
