@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { axeScan, devLogin, randomEmail } from "./helpers";
-import { startFakePodcastServer, toneWav, type FakePodcastServer } from "../test/fakes/podcasts/server";
+import { generatedFeed, startFakePodcastServer, toneWav, type FakePodcastServer } from "../test/fakes/podcasts/server";
 
 // The dashboard's imports page against the built app: a podcast host fake runs in the test process (the app
 // may fetch 127.0.0.1: OUTBOUND_ALLOW_PRIVATE_HOSTS in playwright.config.ts). Its episodes publish Podcasting
@@ -174,12 +174,121 @@ test("a followed show's page lists its published episodes by their feed's names,
     const scan = await axeScan(page).analyze();
     expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   }
+  // A podcast app or a reader's browser finds the show's feed from its page.
+  await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute(
+    "href",
+    new RegExp(`${showPath}/feed\\.xml$`),
+  );
   await page.getByTestId("show-episodes").getByRole("link", { name: "Episode 2" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Episode 2");
+  // Dated as its feed dates it (and the show's page lists it), not by when it was published here.
+  await expect(page.locator("main header time")).toHaveText("January 3, 2024");
   const structured = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!) as {
     "@type": string;
-    partOfSeries: { name: string };
+    partOfSeries: { name: string; url: string };
   };
   expect(structured["@type"]).toBe("PodcastEpisode");
   expect(structured.partOfSeries.name).toBe("Generated show (2)");
+  expect(new URL(structured.partOfSeries.url).pathname).toBe(showPath);
+  // The episode's page names its show, in one line on the phone, and leads back to it.
+  const back = page
+    .getByRole("navigation", { name: "Breadcrumb" })
+    .getByRole("link", { name: "Show: Generated show (2)" });
+  await expect(back).toBeVisible();
+  expect((await back.boundingBox())!.height).toBeLessThan(30);
+  const scan = await axeScan(page).analyze();
+  expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  const episodePath = new URL(page.url()).pathname;
+  await back.click();
+  await expect(page).toHaveURL(new RegExp(`${showPath}$`));
+  await expect(page.getByTestId("show-title")).toHaveText("Generated show (2)");
+
+  // Following it no more takes the show page away, and the episode's page (still published) no longer links to it.
+  const { id } = (await followed.json()) as { id: string };
+  expect((await page.request.delete(`/v1/follows/${id}`)).status()).toBe(204);
+  expect((await page.goto(showPath))!.status()).toBe(404);
+  await page.goto(episodePath);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Episode 2");
+  await expect(page.getByRole("link", { name: "← All published transcripts" })).toBeVisible();
+  await expect(page.getByTestId("public-show")).toHaveCount(0);
+});
+
+test("what a publisher's file lost is said in the transcript's viewer, on a wide screen and a phone, light and dark", async ({
+  page,
+}) => {
+  // A WebVTT whose second cue's times cannot be read: its four words are not in the transcript.
+  feeds.live.set("/live/e2e-lossy.vtt", "WEBVTT\n\n0.5 --> 2\nKept.\n\n00:02 --> later\nThese four are lost.\n");
+  feeds.live.set(
+    "/live/e2e-lossy.xml",
+    `<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>Lossy show</title>
+<item><title>A lossy episode</title><guid>e2e-lossy-1</guid><podcast:transcript url="${feeds.origin}/live/e2e-lossy.vtt" type="text/vtt"/><enclosure url="${feeds.origin}/ex/e2e-lossy-1.mp3" type="audio/mpeg" length="1000"/></item>
+</channel></rss>`,
+  );
+  await devLogin(page, randomEmail("imports-lossy"));
+  expect(
+    (await page.request.post("/v1/podcast/resolve", { data: { url: `${feeds.origin}/live/e2e-lossy.xml` } })).status(),
+  ).toBe(200);
+  const made = await page.request.post("/v1/transcript", {
+    data: { url: `${feeds.origin}/ex/e2e-lossy-1.mp3`, lang: "en" },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const { id } = (await made.json()) as { id: string };
+
+  for (const [size, scheme] of [
+    [{ width: 1280, height: 800 }, "light"],
+    [{ width: 390, height: 844 }, "dark"],
+  ] as const) {
+    await page.setViewportSize(size);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(`/dashboard?transcript=${id}`);
+    const note = page.getByTestId("transcript-source-note");
+    // On the first screen, above the text it is missing from, without opening the phone's details.
+    await expect(note).toHaveText(
+      "The publisher's transcript file has 1 passage (4 words) that could not be read, their times not being times: they are missing here.",
+    );
+    await expect(note).toBeInViewport();
+    await expect(page.getByTestId("reading-view")).toContainText("Kept.");
+    if (size.width > 640) await expect(page.getByTestId("transcript-caption-kind")).toHaveText("The publisher's own");
+    const scan = await axeScan(page).include('[data-testid="transcript-viewer"]').analyze();
+    expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  }
+});
+
+test("a follow's Check now checks at once and says what it found", async ({ page }) => {
+  await devLogin(page, randomEmail("imports-check"));
+  feeds.live.set(
+    "/live/e2e-check.xml",
+    generatedFeed(feeds.origin, 1, { title: "Call of Tuesday", prefix: "e2echeck", transcripts: true }),
+  );
+  const followed = await page.request.post("/v1/follows", {
+    data: { url: `${feeds.origin}/live/e2e-check.xml`, backfill: 0 },
+  });
+  expect(followed.status(), await followed.text()).toBe(201);
+
+  await page.goto("/dashboard/imports");
+  const follow = page.getByTestId("follow");
+  // Followed without a backfill: its first check finds nothing new, and the next one is a while off.
+  await expect(follow.getByTestId("follow-last-check")).toHaveText("Last checked just now: no new episodes.", {
+    timeout: 30_000,
+  });
+  // A new episode appears in the feed: Check now finds it at once.
+  feeds.live.set(
+    "/live/e2e-check.xml",
+    generatedFeed(feeds.origin, 2, { title: "Call of Tuesday", prefix: "e2echeck", transcripts: true }),
+  );
+  await follow.getByRole("button", { name: "Check Call of Tuesday now" }).click();
+  await expect(follow.getByTestId("follow-last-check")).toHaveText(
+    "Last checked just now: 1 new episode, “Episode 2”.",
+    { timeout: 30_000 },
+  );
+  await expect(follow.getByTestId("follow-check-now")).toHaveText("Check now");
+  await expect(follow.getByTestId("follow-check-now")).toBeEnabled();
+  // Where the show's page and feed will be, for the episodes its owner publishes.
+  const { show_url: showUrl } = (await followed.json()) as { show_url: string };
+  const links = follow.getByTestId("follow-show-links");
+  await expect(links.getByRole("link", { name: "public page" })).toHaveAttribute("href", showUrl);
+  await expect(links.getByRole("link", { name: "podcast feed with transcripts" })).toHaveAttribute(
+    "href",
+    `${showUrl}/feed.xml`,
+  );
 });

@@ -112,6 +112,20 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
         {shown.push?.state === "active" ? " · new items are pushed by its hub" : ""}
       </p>
       {shown.note ? <p className="text-sm text-stone-500">{shown.note}</p> : null}
+      {shown.show_url ? (
+        // The page answers once an episode is published (lib/publishing/show-page.ts): say so rather than link a 404 silently.
+        <p className="text-sm text-stone-600" data-testid="follow-show-links">
+          The episodes you publish are listed on the show&apos;s{" "}
+          <a href={shown.show_url} className="text-sky-700 underline hover:decoration-2">
+            public page
+          </a>{" "}
+          and in its{" "}
+          <a href={`${shown.show_url}/feed.xml`} className="text-sky-700 underline hover:decoration-2">
+            podcast feed with transcripts
+          </a>
+          .
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         <button
           type="button"

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseSourceUrl } from "@/lib/sources";
 import { errorMessage } from "@/lib/browser/api";
 import {
+  captionKindLabel,
   formatMinutes,
   canonicalSourceUrl,
   formatClock,
@@ -169,6 +170,17 @@ describe("display", () => {
       }),
     ).toBe("Exactly one of url, upload or audio must be given");
     expect(errorMessage(500, null)).toBe("Request failed (500)");
+  });
+});
+
+describe("captionKindLabel", () => {
+  it("names where the text came from: the platform's kind of captions, a podcast's own file, or recognition", () => {
+    expect(captionKindLabel({ platform: "youtube", source: "captions", caption_kind: "auto" })).toBe("Auto-generated");
+    expect(captionKindLabel({ platform: "podcast", source: "captions", caption_kind: null })).toBe(
+      "The publisher's own",
+    );
+    expect(captionKindLabel({ platform: "podcast", source: "asr", caption_kind: null })).toBe("Speech recognition");
+    expect(captionKindLabel({ platform: "vimeo", source: "captions", caption_kind: null })).toBe("Captions");
   });
 });
 

@@ -383,8 +383,10 @@ export function formatMinutes(seconds: number): string {
   return minutes < 60 ? `${minutes} min` : spokenDuration(minutes * 60);
 }
 
-export function captionKindLabel(transcript: Pick<Transcript, "source" | "caption_kind">): string {
+export function captionKindLabel(transcript: Pick<Transcript, "source" | "caption_kind" | "platform">): string {
   if (transcript.source === "asr") return "Speech recognition";
+  // A podcast's captions are the file its feed publishes (Podcasting 2.0 <podcast:transcript>).
+  if (transcript.platform === "podcast") return "The publisher's own";
   if (transcript.caption_kind === "manual") return "Manual";
   if (transcript.caption_kind === "auto") return "Auto-generated";
   if (transcript.caption_kind === "translated") return "Machine-translated";

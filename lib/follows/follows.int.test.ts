@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
-import { followRoutes, type FollowRoutes } from "@/test/follows";
+import { followRoutes, until, type FollowRoutes } from "@/test/follows";
 import { startImportWorld, type ImportWorld } from "@/test/imports";
 import { FEEDS_DIR, generatedFeed, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 
@@ -248,6 +248,32 @@ describe("follows", () => {
       (await callRoute(routes.remove, `/v1/follows/${id}`, { headers, params: { id }, method: "DELETE" })).status,
     ).toBe(204);
     expect((await callRoute(routes.get, `/v1/follows/${id}`, { headers, params: { id } })).status).toBe(404);
+  });
+
+  it("check now with nothing new ends too: its time moves past the last one and nothing is added", async () => {
+    // The dashboard's Check now waits for last_checked_at to change (components/dashboard/follows-panel.tsx).
+    const { headers } = await world.caller();
+    fake.live.set("/live/quiet.rss", generatedFeed(fake.origin, 1, { prefix: "quiet" }));
+    const { id } = await followed(headers, `${fake.origin}/live/quiet.rss`);
+    const before = await until(
+      "the first check",
+      () => detail(headers, id),
+      (d) => d.last_checked_at !== null,
+    );
+    const checked = await callRoute(routes.check, `/v1/follows/${id}/check`, {
+      headers,
+      params: { id },
+      method: "POST",
+    });
+    expect(checked.status).toBe(202);
+    const after = await until(
+      "the asked-for check",
+      () => detail(headers, id),
+      (d) => d.last_checked_at !== before.last_checked_at,
+    );
+    expect(Date.parse(after.last_checked_at!)).toBeGreaterThan(Date.parse(before.last_checked_at!));
+    expect(after.items.map((item) => [item.guid, item.status])).toEqual([["quiet-1", "seen"]]);
+    expect(after.state).toBe("active");
   });
 
   it("when the allowance runs out the follow pauses, says so, and the item waits", async () => {

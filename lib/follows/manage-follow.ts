@@ -5,6 +5,7 @@ import { scheduleNextCheck } from "@/lib/follows/check-pipeline";
 import { serializeFollow, serializeFollowItem } from "@/lib/follows/serializers";
 import { unsubscribeLater } from "@/lib/follows/push-subscribe";
 import type { FollowDetailOut, FollowOut, UpdateFollowRequest } from "@/lib/follows/schemas";
+import { expirePublicPages } from "@/lib/cache/public-pages";
 
 const RECENT_ITEMS = 50;
 
@@ -93,9 +94,18 @@ export async function deleteFollow(userId: string, id: string): Promise<void> {
     where: { id, userId },
     select: { id: true, pushHub: true, pushTopic: true, pushState: true, pushToken: true },
   });
+  // Its published episodes' pages name the show and link to its page, which goes with the follow: they are
+  // rendered again without it, and the show leaves the sitemap.
+  const episodes = follow
+    ? await db.$queryRaw<{ slug: string }[]>`
+        SELECT p."slug" FROM "FollowItem" i
+        JOIN "Publication" p ON p."transcriptId" = i."transcriptId" AND p."userId" = ${userId}
+        WHERE i."followId" = ${follow.id} AND i."status" = 'done' AND p."publishedAt" IS NOT NULL`
+    : [];
   const deleted = await db.follow.deleteMany({ where: { id, userId } });
   if (deleted.count === 0 || !follow) throw errors.notFound("No follow with that id.");
   unsubscribeLater(follow);
+  if (episodes.length > 0) expirePublicPages(episodes.map((episode) => episode.slug));
 }
 
 /** POST /v1/follows/{id}/check: checked as soon as a runner is free (the answer does not wait for it). */

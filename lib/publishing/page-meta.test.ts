@@ -95,6 +95,27 @@ describe("public page metadata", () => {
     expect(data).not.toHaveProperty("transcript");
   });
 
+  it("gives the series the show's page here when the episode is on a followed show", () => {
+    const episode: PublicTranscript = {
+      ...transcript,
+      platform: "podcast",
+      video_id: "dfc2f65638e430ac",
+      channel: null,
+    };
+    const head = jsonLdHead(episode, null, {
+      slug: "the-beastcast-a1b2c3",
+      title: "The Giant Beastcast",
+      episodeDate: new Date("2024-01-03T00:00:00Z"),
+    });
+    expect(head.datePublished).toBe("2024-01-03T00:00:00.000Z");
+    expect(head.partOfSeries).toEqual({
+      "@type": "PodcastSeries",
+      name: "The Giant Beastcast",
+      url: new URL("/s/the-beastcast-a1b2c3", transcript.url).toString(),
+    });
+    expect(jsonLdHead(episode, null)).not.toHaveProperty("partOfSeries");
+  });
+
   it("links a moment on platforms with time links, nowhere else", () => {
     expect(momentHref(transcript, 75.9)).toBe("https://www.youtube.com/watch?v=H14bBuluwB8&t=75s");
     expect(momentHref({ platform: "vimeo", video_id: "76979871" }, 12)).toBe("https://vimeo.com/76979871#t=12s");

@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { deepLinkPrefix } from "@/lib/formats/markdown";
 import { transcriptText, type JsonLdHead } from "@/lib/publishing/json-ld";
 import type { PublicTranscript } from "@/lib/publishing/schemas";
+import { showPagePath } from "@/lib/publishing/show-links";
+import type { EpisodeShow } from "@/lib/publishing/show-page";
 
 // What the public page says about itself: its <title>, description, Open Graph and Twitter cards, and the
 // head of the schema.org VideoObject or PodcastEpisode that search engines read from JSON-LD (json-ld.ts adds the
@@ -65,13 +67,20 @@ export function pageMetadata(transcript: PublicTranscript): Metadata {
   };
 }
 
-/** The structured data's fields but the transcript, which the page's lines add (json-ld.ts). */
-export function jsonLdHead(transcript: PublicTranscript, embedUrl: string | null): JsonLdHead {
+/**
+ * The structured data's fields but the transcript, which the page's lines add (json-ld.ts). `show`: the followed
+ * show the episode is on here, whose page is the series' `url`.
+ */
+export function jsonLdHead(
+  transcript: PublicTranscript,
+  embedUrl: string | null,
+  show: EpisodeShow | null = null,
+): JsonLdHead {
   const name = transcript.title?.trim() || "Untitled";
   const duration = `PT${Math.max(0, Math.round(transcript.duration_seconds))}S`;
-  const published = transcript.source_published_at ?? transcript.published_at;
+  const published = transcript.source_published_at ?? show?.episodeDate?.toISOString() ?? transcript.published_at;
   if (transcript.platform === "podcast") {
-    const show = transcript.channel?.trim();
+    const series = transcript.channel?.trim() || show?.title;
     return {
       "@type": "PodcastEpisode",
       name,
@@ -79,7 +88,15 @@ export function jsonLdHead(transcript: PublicTranscript, embedUrl: string | null
       url: transcript.url,
       datePublished: published,
       inLanguage: transcript.lang,
-      ...(show ? { partOfSeries: { "@type": "PodcastSeries", name: show } } : {}),
+      ...(series
+        ? {
+            partOfSeries: {
+              "@type": "PodcastSeries",
+              name: series,
+              ...(show ? { url: new URL(showPagePath(show.slug), transcript.url).toString() } : {}),
+            },
+          }
+        : {}),
       associatedMedia: {
         "@type": "AudioObject",
         ...(transcript.source_url ? { contentUrl: transcript.source_url } : {}),

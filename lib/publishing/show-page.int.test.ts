@@ -19,13 +19,18 @@ let routes: FollowRoutes;
 let feedRoute: Handler;
 let unpublishRoute: Handler;
 let findShow: typeof import("@/lib/publishing/show-page").findShow;
+let findShowOfEpisode: typeof import("@/lib/publishing/show-page").findShowOfEpisode;
+let sitemapIndex: () => Promise<Response>;
+let sitemapPart: typeof import("@/app/sitemaps/[file]/route").GET;
 
 beforeAll(async () => {
   world = await startImportWorld("show-page", () => ({ APP_URL }));
   routes = await followRoutes();
   feedRoute = (await import("@/app/s/[slug]/feed.xml/route")).GET;
   unpublishRoute = (await import("@/app/v1/publish/[slug]/route")).DELETE;
-  ({ findShow } = await import("@/lib/publishing/show-page"));
+  ({ findShow, findShowOfEpisode } = await import("@/lib/publishing/show-page"));
+  sitemapIndex = (await import("@/app/sitemap.xml/route")).GET;
+  sitemapPart = (await import("@/app/sitemaps/[file]/route")).GET;
 });
 
 afterAll(async () => {
@@ -119,8 +124,49 @@ describe("a followed show's page and feed", () => {
     expect((await feed(slug)).status).toBe(404);
   });
 
+  it("names the show on its episodes' pages and lists its page in the sitemap while an episode is published", async () => {
+    const { headers, slug } = await followedShow("map");
+    const [newest, older] = (await findShow(slug))!.episodes;
+    expect(await findShowOfEpisode(newest!.slug)).toEqual({
+      slug,
+      title: "Generated show (3)",
+      episodeDate: new Date("2024-01-04T00:00:00Z"),
+    });
+    const showLoc = `${APP_URL}/s/${slug}`;
+    const readPart = (file: string) =>
+      sitemapPart(new Request(`${APP_URL}/sitemaps/${file}`), { params: Promise.resolve({ file }) });
+    const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    const shows = async () => {
+      const index = locs(await (await sitemapIndex()).text());
+      expect(index).toContain(`${APP_URL}/sitemaps/shows-0.xml`);
+      const part = await readPart("shows-0.xml");
+      expect(part.status).toBe(200);
+      const xml = await part.text();
+      expect(XMLValidator.validate(xml)).toBe(true);
+      return xml;
+    };
+    const listed = await shows();
+    expect(locs(listed)).toContain(showLoc);
+    // Its last change is its newest episode's publication.
+    const newestPublication = await world.ctx.db.publication.findUniqueOrThrow({ where: { slug: newest!.slug } });
+    const olderPublication = await world.ctx.db.publication.findUniqueOrThrow({ where: { slug: older!.slug } });
+    const lastmod = [newestPublication.updatedAt, olderPublication.updatedAt].sort((a, b) => +b - +a)[0]!;
+    expect(listed).toContain(`<url><loc>${showLoc}</loc><lastmod>${lastmod.toISOString()}</lastmod></url>`);
+
+    for (const episode of [newest!, older!])
+      await callRoute(unpublishRoute, `/v1/publish/${episode.slug}`, {
+        method: "DELETE",
+        headers,
+        params: { slug: episode.slug },
+      });
+    expect(await findShowOfEpisode(newest!.slug)).toBeNull();
+    expect(locs(await shows())).not.toContain(showLoc);
+    expect((await readPart("shows-1.xml")).status).toBe(404);
+  });
+
   it("answers an unknown or malformed slug with the same 404", async () => {
     expect(await findShow("no-such-show-abc123")).toBeNull();
+    expect(await findShowOfEpisode("no-such-show-abc123")).toBeNull();
     for (const slug of ["no-such-show-abc123", "../etc", "Ünïcode"]) {
       const res = await feed(slug);
       expect(res.status, slug).toBe(404);

@@ -7,6 +7,8 @@ import { isSlug } from "@/lib/publishing/slug";
 // A show with no published episode has no page (the same 404 as an unknown slug): following a feed publishes
 // nothing by itself.
 
+const showTitle = (title: string | null) => title?.trim() || "Untitled show";
+
 /** The most episodes a show's page and feed list (newest first). */
 export const SHOW_MAX_EPISODES = 500;
 
@@ -69,7 +71,7 @@ export async function findShow(slug: string): Promise<Show | null> {
   if (rows.length === 0) return null;
   return {
     slug,
-    title: follow.title || "Untitled show",
+    title: showTitle(follow.title),
     sourceUrl: follow.url,
     kind: follow.kind,
     episodes: rows.map((row) => ({
@@ -84,4 +86,31 @@ export async function findShow(slug: string): Promise<Show | null> {
       durationSeconds: row.durationSeconds,
     })),
   };
+}
+
+/** The show an episode's public page links back to, and the episode's date in the show's feed. */
+export interface EpisodeShow {
+  slug: string;
+  title: string;
+  /** When the publisher published the episode (the item's pubDate), where the feed says. */
+  episodeDate: Date | null;
+}
+
+/**
+ * The followed show a published transcript is an episode of, where its publisher follows that show: its page
+ * exists, since this episode is on it. Null for anything else (another user's follow does not make a show).
+ */
+export async function findShowOfEpisode(slug: string): Promise<EpisodeShow | null> {
+  if (!isSlug(slug)) return null;
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ slug: string; title: string | null; episodeDate: Date | null }[]>`
+    SELECT f."showSlug" AS "slug", f."title", i."publishedAt" AS "episodeDate"
+    FROM "Publication" p
+    JOIN "FollowItem" i ON i."transcriptId" = p."transcriptId" AND i."status" = 'done'
+    JOIN "Follow" f ON f."id" = i."followId" AND f."userId" = p."userId"
+    WHERE p."slug" = ${slug} AND p."publishedAt" IS NOT NULL AND f."showSlug" IS NOT NULL
+    ORDER BY f."createdAt", f."id"
+    LIMIT 1`;
+  const row = rows[0];
+  return row ? { slug: row.slug, title: showTitle(row.title), episodeDate: row.episodeDate } : null;
 }

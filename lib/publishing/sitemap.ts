@@ -2,6 +2,7 @@ import { cached } from "@/lib/cache/cached";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { publicPageUrl } from "@/lib/publishing/serializers";
+import { showPagePath } from "@/lib/publishing/show-links";
 import { isSlug } from "@/lib/publishing/slug";
 import { PUBLIC_INDEX_TAG } from "@/lib/cache/public-pages";
 
@@ -14,6 +15,9 @@ import { PUBLIC_INDEX_TAG } from "@/lib/cache/public-pages";
 // (Next.js's generateSitemaps fixes the list of parts at build time and writes no index, so the parts
 // are route handlers here.) The XML is kept in Next.js's data cache under PUBLIC_INDEX_TAG, which every
 // publish and unpublish expires (lib/cache/public-pages.ts), so a cached answer reads no database.
+// The followed shows' pages (/s/{slug}) have parts of their own, /sitemaps/shows-<n>.xml, ranges of
+// Follow."showSeq" the same way: a show is listed while at least one of its episodes is published (its page
+// answers), with the newest change of those as its lastmod.
 
 /** URLs per part (the protocol's limit is 50,000). */
 export const SITEMAP_PART_URLS = 10_000;
@@ -52,11 +56,14 @@ const CACHE_SECONDS = 3600;
 const indexXml = cached(
   async (): Promise<string> => {
     const parts = await sitemapPartCount();
+    const showParts = await showPartCount();
     const base = env().APP_URL;
-    const entries = Array.from(
-      { length: parts },
-      (_, n) => `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${n}.xml`, base).toString())}</loc></sitemap>`,
-    );
+    const entry = (file: string) =>
+      `<sitemap><loc>${escapeXml(new URL(`/sitemaps/${file}`, base).toString())}</loc></sitemap>`;
+    const entries = [
+      ...Array.from({ length: parts }, (_, n) => entry(`${n}.xml`)),
+      ...Array.from({ length: showParts }, (_, n) => entry(`shows-${n}.xml`)),
+    ];
     return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</sitemapindex>\n`;
   },
   "sitemap-index",
@@ -94,10 +101,59 @@ const partXml = cached(
   CACHE_SECONDS,
 );
 
-/** Part `n` ("0.xml", "1.xml", …): its published pages with their last change; an unknown part is null (404). */
+/**
+ * The number of shows parts: the highest show number's part, read from the end of its unique index (0 with no
+ * follow). A part may list no show at all (none of its follows has a published episode): an empty urlset.
+ */
+export async function showPartCount(): Promise<number> {
+  const db = await getDb();
+  const last = await db.follow.findFirst({
+    where: { showSlug: { not: null } },
+    orderBy: { showSeq: "desc" },
+    select: { showSeq: true },
+  });
+  return Math.ceil((last?.showSeq ?? 0) / SITEMAP_PART_URLS);
+}
+
+const showPartXml = cached(
+  async (n: number): Promise<string | null> => {
+    if (n >= (await showPartCount())) return null;
+    const db = await getDb();
+    // The shows of the range that have a page (a done item whose transcript the follow's owner publishes, as
+    // show-page.ts lists them), each with its episodes' newest change.
+    const rows = await db.$queryRaw<{ slug: string; updatedAt: Date }[]>`
+      SELECT f."showSlug" AS "slug", max(p."updatedAt") AS "updatedAt"
+      FROM "Follow" f
+      JOIN "FollowItem" i ON i."followId" = f."id" AND i."status" = 'done'
+      JOIN "Publication" p ON p."transcriptId" = i."transcriptId" AND p."userId" = f."userId"
+      WHERE f."showSeq" > ${n * SITEMAP_PART_URLS} AND f."showSeq" <= ${(n + 1) * SITEMAP_PART_URLS}
+        AND f."showSlug" IS NOT NULL AND p."publishedAt" IS NOT NULL
+      GROUP BY f."showSeq", f."showSlug"
+      ORDER BY f."showSeq"`;
+    return urlsetXml(
+      rows.map((row) => ({ loc: new URL(showPagePath(row.slug), env().APP_URL).toString(), lastmod: row.updatedAt })),
+    );
+  },
+  "sitemap-shows-part",
+  [PUBLIC_INDEX_TAG],
+  CACHE_SECONDS,
+);
+
+/** A sitemap part's XML: each page's URL with its last change. */
+export function urlsetXml(urls: readonly { loc: string; lastmod: Date }[]): string {
+  const entries = urls.map(
+    (url) => `<url><loc>${escapeXml(url.loc)}</loc><lastmod>${url.lastmod.toISOString()}</lastmod></url>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries.join("")}</urlset>\n`;
+}
+
+/**
+ * Part `n` ("0.xml", "1.xml", …: published pages; "shows-0.xml", …: show pages) with each page's last change;
+ * an unknown part is null (404).
+ */
 export async function sitemapPartResponse(file: string): Promise<Response | null> {
-  const match = /^(\d{1,6})\.xml$/.exec(file);
+  const match = /^(shows-)?(\d{1,6})\.xml$/.exec(file);
   if (!match) return null;
-  const body = await partXml(Number(match[1]));
+  const body = match[1] ? await showPartXml(Number(match[2])) : await partXml(Number(match[2]));
   return body === null ? null : xmlResponse(body);
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PublicTranscriptPage } from "@/components/transcript/public/public-transcript-page";
-import { publishedForPage } from "@/lib/publishing/published-page";
+import { publishedForPage, showOfEpisodeForPage } from "@/lib/publishing/published-page";
 import { pageMetadata } from "@/lib/publishing/page-meta";
 
 // A published transcript, server-rendered once and then served from Next.js's cache (incremental static
@@ -25,7 +25,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function PublicTranscriptRoute({ params }: Props) {
-  const transcript = await publishedForPage((await params).slug);
+  const { slug } = await params;
+  const transcript = await publishedForPage(slug);
   if (!transcript) notFound();
-  return <PublicTranscriptPage transcript={transcript} query="" />;
+  return <PublicTranscriptPage transcript={transcript} show={await showOfEpisodeForPage(slug)} query="" />;
 }

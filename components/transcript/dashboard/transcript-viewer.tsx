@@ -13,6 +13,7 @@ import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
+import { Notice } from "@/components/ui/notice";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { Downloads } from "@/components/transcript/dashboard/downloads-menu";
 import { FormatTabs } from "@/components/transcript/dashboard/format-tabs";
@@ -156,6 +157,12 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
           Skip to the transcript text
         </a>
       </div>
+      {transcript.source_note && (
+        // Outside the phone's folded details: what the publisher's file lost is read before the text it is missing from.
+        <Notice tone="warning" role="note" data-testid="transcript-source-note">
+          {transcript.source_note}
+        </Notice>
+      )}
       <div
         id={detailsId}
         className={`flex min-w-0 flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between ${details ? "" : "max-sm:hidden"}`}

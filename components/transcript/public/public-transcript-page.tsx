@@ -4,6 +4,8 @@ import { publicLine } from "@/lib/publishing/public-lines";
 import { episodeAudio, FORMAT_TABS, platformLabel, playerFor } from "@/lib/browser/transcripts";
 import { jsonLdHead, momentPrefix } from "@/lib/publishing/page-meta";
 import type { PublicTranscript as PublicTranscriptData } from "@/lib/publishing/schemas";
+import { showPagePath } from "@/lib/publishing/show-links";
+import type { EpisodeShow } from "@/lib/publishing/show-page";
 import { SiteHeader } from "@/components/site/site-header";
 import { focusRing } from "@/components/ui/focus";
 
@@ -12,9 +14,18 @@ const downloadLink = `inline-flex items-center justify-center rounded px-1.5 py-
 /**
  * The body of a public transcript page (app/t/[slug]): server-rendered in full, readable with JavaScript
  * off. `query` is the search the server applies (the no-JavaScript search, /t/{slug}?q=…); the cached page
- * has none, and its client picks ?q= up from the address.
+ * has none, and its client picks ?q= up from the address. `show`: the followed show this episode is on, whose
+ * page the breadcrumb leads back to.
  */
-export function PublicTranscriptPage({ transcript, query }: { transcript: PublicTranscriptData; query: string }) {
+export function PublicTranscriptPage({
+  transcript,
+  show,
+  query,
+}: {
+  transcript: PublicTranscriptData;
+  show: EpisodeShow | null;
+  query: string;
+}) {
   const segments = transcript.segments ?? [];
   const player = transcript.video_id
     ? playerFor({
@@ -25,29 +36,60 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
     : null;
   const audio = episodeAudio(transcript);
   const title = transcript.title?.trim() || "Untitled";
-  const publishedOn = new Date(transcript.published_at).toLocaleDateString("en-US", {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
+  const longDate = (date: Date) =>
+    date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+  // An episode of a followed show is dated as its feed dates it, as the show's page lists it.
+  const released = show?.episodeDate ?? null;
 
   return (
     <div className="min-h-screen">
       <SiteHeader />
       {/* Wide screens: the player beside the text (components/transcript/public/public-transcript.tsx), as the dashboard has it. */}
       <main id="main" className="mx-auto flex max-w-3xl flex-col gap-3 px-4 py-4 sm:gap-5 sm:px-6 sm:py-8 lg:max-w-5xl">
-        <nav className="text-sm">
-          <Link href="/explore" className="text-sky-700 hover:underline">
-            ← All published transcripts
-          </Link>
-        </nav>
+        {show ? (
+          // One line on a phone too: a long show name is cut short, not wrapped (its page names it in full).
+          <nav aria-label="Breadcrumb" className="text-sm">
+            <ol className="flex min-w-0 items-baseline gap-1.5">
+              <li className="shrink-0">
+                <Link href="/explore" className="text-sky-700 hover:underline">
+                  Published transcripts
+                </Link>
+              </li>
+              <li className="flex min-w-0 items-baseline gap-1.5">
+                <span aria-hidden="true" className="text-stone-500">
+                  /
+                </span>
+                <Link
+                  href={showPagePath(show.slug)}
+                  className="truncate text-sky-700 hover:underline"
+                  data-testid="public-show"
+                >
+                  <span className="sr-only">Show: </span>
+                  {show.title}
+                </Link>
+              </li>
+            </ol>
+          </nav>
+        ) : (
+          <nav className="text-sm">
+            <Link href="/explore" className="text-sky-700 hover:underline">
+              ← All published transcripts
+            </Link>
+          </nav>
+        )}
         <header className="flex flex-col gap-1.5 sm:gap-2">
           <h1 className="text-xl font-semibold tracking-tight sm:text-2xl" data-testid="public-title">
             {title}
           </h1>
           <p className="text-sm text-stone-600">
-            {platformLabel(transcript.platform)} · {transcript.lang} · published {publishedOn}
+            {platformLabel(transcript.platform)} · {transcript.lang} ·{" "}
+            {released ? (
+              <>
+                released <time dateTime={released.toISOString()}>{longDate(released)}</time>
+              </>
+            ) : (
+              <>published {longDate(new Date(transcript.published_at))}</>
+            )}
             {transcript.source_url && (
               <>
                 {" · "}
@@ -86,7 +128,7 @@ export function PublicTranscriptPage({ transcript, query }: { transcript: Public
           audio={audio}
           momentPrefix={momentPrefix(transcript)}
           initialQuery={query}
-          jsonLd={jsonLdHead(transcript, player?.src ?? null)}
+          jsonLd={jsonLdHead(transcript, player?.src ?? null, show)}
           title={title}
         />
       </main>

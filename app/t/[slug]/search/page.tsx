@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PublicTranscriptPage } from "@/components/transcript/public/public-transcript-page";
-import { publishedForPage } from "@/lib/publishing/published-page";
+import { publishedForPage, showOfEpisodeForPage } from "@/lib/publishing/published-page";
 import { pageMetadata } from "@/lib/publishing/page-meta";
 
 // /t/{slug}?q=… (next.config.ts rewrites it here): the search without JavaScript, filtered by the server.
@@ -17,8 +17,15 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 }
 
 export default async function PublicTranscriptSearch({ params, searchParams }: Props) {
-  const transcript = await publishedForPage((await params).slug);
+  const { slug } = await params;
+  const transcript = await publishedForPage(slug);
   if (!transcript) notFound();
   const q = (await searchParams).q;
-  return <PublicTranscriptPage transcript={transcript} query={(Array.isArray(q) ? q[0] : q)?.slice(0, 200) ?? ""} />;
+  return (
+    <PublicTranscriptPage
+      transcript={transcript}
+      show={await showOfEpisodeForPage(slug)}
+      query={(Array.isArray(q) ? q[0] : q)?.slice(0, 200) ?? ""}
+    />
+  );
 }
