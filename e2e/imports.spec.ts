@@ -28,11 +28,12 @@ test("import a feed from the dashboard and watch the batch finish", async ({ pag
     .getByLabel(/Podcast feed, Apple Podcasts show/)
     .fill(`${feeds.origin}/generated/3.xml?prefix=e2e&transcripts=1`);
   await page.getByRole("button", { name: "Import" }).click();
-  // What it will cost is said before it starts: nothing, since every episode publishes its own transcript.
+  // What it will take is said before it starts: no recognition, since every episode publishes its own transcript,
+  // and their length from the allowance.
   const preview = page.getByTestId("import-preview");
   await expect(preview).toContainText("3 episodes");
   await expect(preview.getByTestId("import-cost")).toHaveText(
-    "Every episode publishes its own transcript: each is taken as it is, at once, and costs nothing from your allowance.",
+    /^Every episode publishes its own transcript: each is taken as it is, at once, without speech recognition\. About .+ of audio counts toward your allowance; episodes already in your history are free\./,
   );
   await expect(page.getByTestId("import-batch")).toHaveCount(0);
   await page.getByTestId("import-start").click();

@@ -50,7 +50,7 @@ export function ImportPreview({
         {feed
           ? said.text
           : speechRecognition
-            ? "Its length is known only once it is listed. Videos with captions are free; those without are transcribed by speech recognition from your allowance."
+            ? "Its length is known only once it is listed. Every new video's length counts toward your allowance: those with captions are taken as they are, those without are transcribed by speech recognition."
             : "Its length is known only once it is listed. Videos with captions are taken as they are; those without cannot be transcribed on this server."}{" "}
         {!costs
           ? null

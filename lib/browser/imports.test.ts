@@ -32,29 +32,32 @@ describe("importCostText", () => {
   const own = { duration: "13:05:00", has_transcript: true };
   const bare = { duration: "00:30:00", has_transcript: false };
 
-  it("promises no recognition time for a feed whose every episode has its own transcript, with or without recognition", () => {
+  it("a feed whose every episode has its own transcript: no recognition, and its length counts toward the allowance", () => {
     for (const asr of [true, false]) {
       const said = importCostText([own, own, own], 3, asr);
-      expect(said.cost).toBe(false);
-      expect(said.text).toMatch(/^Every episode publishes its own transcript/);
-      expect(said.text).not.toMatch(/About|Speech recognition takes/);
+      expect(said).toMatchObject({ cost: true, seconds: 3 * 47_100 });
+      expect(said.text).toBe(
+        "Every episode publishes its own transcript: each is taken as it is, at once, without speech recognition. About 39 h 15 min of audio counts toward your allowance; episodes already in your history are free.",
+      );
     }
   });
 
-  it("counts only the episodes without one against the allowance", () => {
+  it("counts every new episode's length, saying which ones recognition takes", () => {
     const said = importCostText([own, bare, { duration: null, has_transcript: false }], 3, true);
-    expect(said).toMatchObject({ cost: true, seconds: 1800 });
+    expect(said).toMatchObject({ cost: true, seconds: 47_100 + 1800 });
     expect(said.text).toBe(
-      "1 episode publishes its own transcript (taken at once, free). About 30 min of audio in the 2 episodes without their own transcript (1 without a stated length). Speech recognition takes it from your allowance; episodes already in your history are free.",
+      "1 episode publishes its own transcript (taken at once). About 13 h 35 min of audio (1 without a stated length) in all counts toward your allowance, the 2 episodes without their own transcript through speech recognition; episodes already in your history are free.",
     );
-    expect(importCostText([bare], 40, true).text).toMatch(/^About 30 min of audio in the newest 1\./);
+    expect(importCostText([bare], 40, true).text).toMatch(/^About 30 min of audio in the newest 1 counts toward/);
   });
 
-  it("on a server that cannot recognise speech: no allowance, and which episodes will fail", () => {
+  it("on a server that cannot recognise speech: which episodes will fail, and the others' length", () => {
     expect(importCostText([own, bare], 2, false)).toMatchObject({
-      cost: false,
-      text: "1 episode publishes its own transcript (taken at once, free); the other episode needs speech recognition, which this server does not have: it will fail.",
+      cost: true,
+      seconds: 47_100,
+      text: "1 episode publishes its own transcript (taken at once); the other episode needs speech recognition, which this server does not have: it will fail. About 13 h 5 min of audio counts toward your allowance; episodes already in your history are free.",
     });
+    expect(importCostText([bare], 1, false)).toMatchObject({ cost: false, seconds: 0 });
     expect(importCostText([bare], 1, false).text).toMatch(/cannot recognise speech: each episode would fail/);
   });
 });

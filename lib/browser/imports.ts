@@ -99,10 +99,12 @@ export function storedTranscriptHref(transcriptId: string): string {
 }
 
 /**
- * What the import preview says a feed's episodes will take: the audio of those without their own transcript, from the
- * allowance, where the server recognises speech; nothing where every listed episode publishes its transcript; and
- * where the server cannot recognise speech, which episodes will be taken and which cannot be. `listed` < `total`: the
- * newest `listed` episodes only. `cost`: whether the allowance is concerned (its "left" line is then worth saying).
+ * What the import preview says a feed's episodes will take. Every new transcript's length counts toward the
+ * allowance (the contract counts minutes of media, a platform's captions and a publisher's own transcript alike;
+ * lib/transcripts/record-transcription.ts); an episode with its own transcript is only taken at once, without speech
+ * recognition. Where the server cannot recognise speech, which episodes will be taken and which cannot be. `listed`
+ * < `total`: the newest `listed` episodes only. `cost`: whether the allowance is concerned (its "left" line is then
+ * worth saying).
  */
 export function importCostText(
   episodes: readonly { duration: string | null; has_transcript?: boolean }[],
@@ -113,35 +115,44 @@ export function importCostText(
   const needing = episodes.filter((episode) => !episode.has_transcript);
   const own = episodes.length - needing.length;
   const scope = episodes.length < total ? ` of the newest ${episodes.length.toLocaleString("en-US")}` : "";
-  if (episodes.length > 0 && needing.length === 0)
+  const counted = (taken: readonly { duration: string | null }[]) => {
+    const { seconds, unknown } = feedCost(taken);
     return {
-      text: `Every episode${scope ? `${scope}` : ""} publishes its own transcript: each is taken as it is, at once, and costs nothing from your allowance.`,
-      seconds: 0,
-      cost: false,
+      seconds,
+      text: `About ${formatMinutes(seconds)} of audio${unknown > 0 ? ` (${unknown} without a stated length)` : ""}`,
     };
+  };
+  const free = "episodes already in your history are free";
+  if (episodes.length > 0 && needing.length === 0) {
+    const length = counted(episodes);
+    return {
+      text: `Every episode${scope} publishes its own transcript: each is taken as it is, at once, without speech recognition. ${length.text} counts toward your allowance; ${free}.`,
+      seconds: length.seconds,
+      cost: true,
+    };
+  }
   const ownText =
     own === 1
-      ? `1 episode${scope} publishes its own transcript (taken at once, free)`
-      : `${count(own)}${scope} publish their own transcript (taken at once, free)`;
-  if (!speechRecognition)
+      ? `1 episode${scope} publishes its own transcript (taken at once)`
+      : `${count(own)}${scope} publish their own transcript (taken at once)`;
+  if (!speechRecognition) {
+    const length = counted(episodes.filter((episode) => episode.has_transcript));
     return {
       text:
         own > 0
-          ? `${ownText}; ${needing.length === 1 ? "the other episode needs" : `the other ${count(needing.length)} need`} speech recognition, which this server does not have: ${needing.length === 1 ? "it" : "they"} will fail.`
+          ? `${ownText}; ${needing.length === 1 ? "the other episode needs" : `the other ${count(needing.length)} need`} speech recognition, which this server does not have: ${needing.length === 1 ? "it" : "they"} will fail. ${length.text} counts toward your allowance; ${free}.`
           : "No episode here publishes its own transcript, and this server cannot recognise speech: each episode would fail.",
-      seconds: 0,
-      cost: false,
+      seconds: length.seconds,
+      cost: own > 0,
     };
-  const { seconds, unknown } = feedCost(needing);
-  const what =
-    own > 0
-      ? ` in the ${count(needing.length)} without their own transcript`
-      : scope
-        ? ` in the newest ${episodes.length.toLocaleString("en-US")}`
-        : "";
+  }
+  const length = counted(episodes);
+  const what = own > 0 ? ` in all` : scope ? ` in the newest ${episodes.length.toLocaleString("en-US")}` : "";
+  const recognised =
+    own > 0 ? `, the ${count(needing.length)} without their own transcript through speech recognition` : "";
   return {
-    text: `${own > 0 ? `${ownText}. ` : ""}About ${formatMinutes(seconds)} of audio${what}${unknown > 0 ? ` (${unknown} without a stated length)` : ""}. Speech recognition takes it from your allowance; episodes already in your history are free.`,
-    seconds,
+    text: `${own > 0 ? `${ownText}. ` : ""}${length.text}${what} counts toward your allowance${recognised}; ${free}.`,
+    seconds: length.seconds,
     cost: true,
   };
 }
