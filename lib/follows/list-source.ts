@@ -16,7 +16,7 @@ import { channelIdOfUrl, discoverFeedPush, youtubeChannelPush, type PushSource }
 export async function rememberNew(userId: string, listed: Listed, guids: ReadonlySet<string>, deps: ListDeps) {
   if (!listed.episodes || guids.size === 0) return;
   const episodes = listed.episodes.filter((e) => guids.has(e.guid.slice(0, 1000)));
-  await rememberEpisodeTranscripts(userId, episodes, deps);
+  await rememberEpisodeTranscripts(userId, episodes, { ...deps, show: listed.title });
 }
 
 /** Items a check looks at: a feed's or channel's newest (feeds and channels list newest first). */

@@ -72,7 +72,7 @@ export async function listImportSource(userId: string, url: string, deps: ListDe
   // An Apple Podcasts episode link imports that episode; a feed or show, its newest `max` episodes.
   const episodes =
     resolved.kind === "episode" && resolved.episode ? [resolved.episode] : resolved.feed.episodes.slice(0, max);
-  await rememberEpisodeTranscripts(userId, episodes, deps);
+  await rememberEpisodeTranscripts(userId, episodes, { ...deps, show: resolved.feed.title });
   const seen = new Set<string>();
   const items: SourceItem[] = [];
   for (const e of episodes) {

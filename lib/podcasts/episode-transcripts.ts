@@ -65,11 +65,14 @@ export function timedFormatOfText(body: Uint8Array): CaptionFormat | null {
  */
 export const EPISODES_PER_TURN = 250;
 
-/** Records, for the user, each episode's best transcript (episodes without one are left alone). */
+/**
+ * Records, for the user, each episode's best transcript (episodes without one are left alone), with the episode's
+ * and the show's names (`show`: the feed's title).
+ */
 export async function rememberEpisodeTranscripts(
   userId: string,
   episodes: readonly FeedEpisode[],
-  options: { allowPrivateFor?: (host: string) => boolean } = {},
+  options: { allowPrivateFor?: (host: string) => boolean; show?: string | null } = {},
 ): Promise<void> {
   const rows: Prisma.PodcastEpisodeTranscriptUncheckedCreateInput[] = [];
   for (let at = 0; at < episodes.length; at += EPISODES_PER_TURN) {
@@ -86,6 +89,8 @@ export async function rememberEpisodeTranscripts(
         transcriptUrl: transcript.url,
         type: transcript.type,
         language: transcript.language,
+        title: episode.title.trim().slice(0, 500) || null,
+        show: options.show?.trim().slice(0, 500) || null,
       });
     }
   }
@@ -118,6 +123,9 @@ export interface PublishedTranscript {
   type: string;
   /** Stored as the transcript's captionKind: which published file it came from. */
   captionKind: string;
+  /** What the feed calls the episode, and the show's name, as the user last saw that feed. */
+  title: string | null;
+  show: string | null;
 }
 
 /** The transcript the episode's feed publishes in `lang`, when this user resolved or imported that feed. */
@@ -133,6 +141,8 @@ export async function findPublishedTranscript(
     transcriptUrl: published.transcriptUrl,
     type: published.type,
     captionKind: captionKindFor(published.transcriptUrl),
+    title: published.title,
+    show: published.show,
   };
 }
 
@@ -152,7 +162,7 @@ export function droppedNote(dropped: Dropped): string {
  * cannot be fetched or read (speech recognition then takes over).
  */
 export async function fetchPublishedSegments(
-  published: PublishedTranscript,
+  published: Pick<PublishedTranscript, "transcriptUrl" | "type">,
   deps: { outbound: Outbound },
 ): Promise<{ segments: Segment[]; note: string | null } | null> {
   const declared = formatOf(published.type)?.format;
@@ -177,7 +187,7 @@ export async function fetchPublishedSegments(
 
 /** The published text/plain transcript's text; null when it is not one, or cannot be fetched (the log says why). */
 export async function fetchPublishedText(
-  published: PublishedTranscript,
+  published: Pick<PublishedTranscript, "transcriptUrl" | "type">,
   deps: { outbound: Outbound },
 ): Promise<string | null> {
   if (!isPlainText(published)) return null;

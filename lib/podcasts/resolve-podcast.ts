@@ -90,14 +90,14 @@ export async function resolvePodcast(
   if (resolved.kind === "audio") return { kind: "audio", show: null, episodes: null, audio_url: resolved.audioUrl };
   const show = { title: resolved.feed!.title };
   if (resolved.kind === "episode") {
-    await rememberEpisodeTranscripts(userId, [resolved.episode!], deps);
+    await rememberEpisodeTranscripts(userId, [resolved.episode!], { ...deps, show: show.title });
     return { kind: "episode", show, episodes: [serializeEpisode(resolved.episode!)], audio_url: resolved.audioUrl };
   }
   // A feed answers one page of its episodes; those on it that publish a transcript are remembered.
   const all = resolved.feed!.episodes;
   const offset = request.offset ?? 0;
   const page = all.slice(offset, offset + (request.limit ?? DEFAULT_EPISODES_PAGE));
-  await rememberEpisodeTranscripts(userId, page, deps);
+  await rememberEpisodeTranscripts(userId, page, { ...deps, show: show.title });
   const next = offset + page.length;
   return {
     kind: "feed",

@@ -264,8 +264,17 @@ describe("published transcripts (podcast:transcript) as captions", () => {
     expect(resolved.body.episodes!.find((e) => e.audio_url === audio)?.has_transcript).toBe(true);
     const res = await callRoute(transcriptRoute, "/v1/transcript", { headers: auth, body: { audio } });
     expect(res.status).toBe(200);
-    const transcript = res.json as { source: string; platform: string; segments: { start: number; text: string }[] };
-    expect(transcript).toMatchObject({ source: "captions", platform: "podcast" });
+    const transcript = res.json as {
+      source: string;
+      platform: string;
+      title: string | null;
+      segments: { start: number; text: string }[];
+    };
+    // Named as its feed names it, though asked for by its audio link alone.
+    expect(transcript).toMatchObject({ source: "captions", platform: "podcast", title: "JSON transcript" });
+    expect(
+      await ctx.db.transcript.findFirst({ where: { platform: "podcast", title: "JSON transcript" } }),
+    ).toMatchObject({ channel: "Hand-made: every Podcasting 2.0 transcript format" });
     expect(transcript.segments[0]!.start).toBe(0.5);
     expect(transcript.segments.map((s) => s.text).join(" ")).toContain("I am your father.");
 

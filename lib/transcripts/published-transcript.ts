@@ -4,6 +4,7 @@ import { log } from "@/lib/observability/logger";
 import type { ParsedSource } from "@/lib/sources";
 import { fetchPublishedSegments, findPublishedTranscript } from "@/lib/podcasts/episode-transcripts";
 import { findStoredTranscript, storeTranscript, type StoredTranscript } from "@/lib/transcripts/store-transcript";
+import { nameUntitled } from "@/lib/transcripts/known-title";
 
 /**
  * The transcript the episode's feed publishes (lib/podcasts/episode-transcripts.ts), when this user resolved
@@ -19,8 +20,12 @@ export async function getPublishedTranscript(
   if (source.platform !== "podcast") return null;
   const published = await findPublishedTranscript(userId, source.videoId, lang);
   if (!published) return null;
+  // The publisher's file names no episode: its feed's item does, as the user last saw it.
+  const named = async (transcript: Transcript) =>
+    nameUntitled(transcript, { title: published.title, channel: published.show });
   const stored = await findStoredTranscript(userId, source, lang, "captions");
-  if (stored && stored.transcript.captionKind === published.captionKind) return stored;
+  if (stored && stored.transcript.captionKind === published.captionKind)
+    return { ...stored, transcript: await named(stored.transcript) };
   const fetched = await fetchPublishedSegments(published, deps);
   if (!fetched) return null;
   const { segments, note } = fetched;
@@ -46,5 +51,5 @@ export async function getPublishedTranscript(
     );
     return null;
   }
-  return { transcript, inHistory: false };
+  return { transcript: await named(transcript), inHistory: false };
 }
