@@ -9,14 +9,14 @@
 // Steps start in the order below as soon as what they need has passed and fewer than TEST_JOBS (default 3)
 // run: on two cores the build and the e2e shards are the long poles, so they go first and the short steps
 // fill the gaps. e2e (one browser's round trips) and integration (PostgreSQL, child processes, fakes) mostly
-// wait: while one of them runs, one of the steps that only read the tree and have no timeouts to miss
-// (typecheck, lint, format) runs beside it even past TEST_JOBS, so a serial run (TEST_JOBS=1) is serial but
-// for those; the table names what each step ran beside. Each step's output is kept in test-results/steps/<step>.log and printed whole when it ends
-// (so the steps' lines do not interleave). A failed step fails the run; the steps that need it are not run.
+// wait: while one of them runs, one of the steps that only read the tree (typecheck, unit, lint, format; unit's
+// timeouts are guards of 30 s) runs beside it even past TEST_JOBS, so a serial run (TEST_JOBS=1) is serial but
+// for those; the table names what each step ran beside. Each step's output is kept in
+// test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed step fails the run; the steps that need it are not run.
 //
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
-//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time, but typecheck, lint and format beside e2e
+//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time, but typecheck, unit, lint and format beside e2e
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -105,7 +105,7 @@ const STEPS: Step[] = [
     needs: ["build", "snapshot"],
   },
   { name: "typecheck", command: "tsc --noEmit", budget: 60, beside: true },
-  { name: "unit", command: "vitest run", budget: 90 },
+  { name: "unit", command: "vitest run", budget: 90, beside: true },
   { name: "lint", command: "eslint .", budget: 60, beside: true },
   { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, beside: true },
 ];
