@@ -12,7 +12,8 @@
 // wait: while one of them runs, one of the steps that only read the tree (typecheck, unit, lint, format; unit's
 // timeouts are guards of 30 s) runs beside it even past TEST_JOBS, so a serial run (TEST_JOBS=1) is serial but
 // for those; the table names what each step ran beside. Each step's output is kept in
-// test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed step fails the run; the steps that need it are not run.
+// test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed
+// step fails the run; the steps that need it are not run.
 //
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
@@ -32,8 +33,8 @@ interface Step {
   apps?: boolean;
   env?: Record<string, string>;
   /**
-   * Mostly waits (on PostgreSQL, child processes, fakes): while it runs, one `beside` step may run next to it even
-   * when TEST_JOBS steps already run.
+   * Mostly waits (a browser's round trips; PostgreSQL, child processes, fakes): while it runs, one `beside` step
+   * may run next to it even when TEST_JOBS steps already run.
    */
   waits?: boolean;
   /** May run next to a `waits` step beyond TEST_JOBS (one at a time). */
@@ -214,7 +215,7 @@ function besideOf(r: Result, results: Result[]): string {
     .join(", ");
 }
 
-/** The steps' times beside their budgets (and the steps each ran beside); a step over its budget is marked, not failed. */
+/** The steps' times beside their budgets, and what each ran beside; a step over its budget is marked, not failed. */
 function table(results: Result[], wallSeconds: number): string {
   const rows = [
     ["step", "result", "seconds", "budget", "", "ran beside"],
