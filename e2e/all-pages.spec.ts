@@ -5,9 +5,9 @@ import { makeWorld, productPages, stubThirdParties, type World } from "./pages-w
 
 // Every page, at a phone's and a laptop's size: no sideways scroll (the document is no wider than the window),
 // no console error, a title. At the laptop's size a full axe scan (no serious or critical violation), which is
-// also the light scheme's colour-contrast check, axe's needs-review results counted (e2e/contrast.ts);
-// product-pages.spec.ts checks the dark scheme. Each page is scanned once per scheme (docs/testing.md): the
-// phone's size gets the cheap layout checks, not a second axe run of the same markup.
+// also the light scheme's colour-contrast check, axe's needs-review results counted (e2e/contrast.ts), then the
+// same page switched to the dark scheme and scanned for contrast alone. Each page is scanned once per scheme
+// (docs/testing.md): the phone's size gets the cheap layout checks, not a second axe run of the same markup.
 // E2E_PAGES_SKIP (comma list of names) leaves pages out while one is being reworked.
 
 const SIZES = [
@@ -27,7 +27,7 @@ function pages(world: World) {
   return productPages(world).filter((entry) => !skipped.has(entry.name));
 }
 
-test("every page fits a phone and a laptop, logs no error, has a title and passes axe (no serious or critical)", async ({
+test("every page fits a phone and a laptop, logs no error, has a title and passes axe (no serious or critical) and colour contrast in both schemes", async ({
   browser,
 }) => {
   // Every page at two sizes, one of them with axe: a minute or more on two cores.
@@ -81,6 +81,30 @@ test("every page fits a phone and a laptop, logs no error, has a title and passe
           );
         }
         problems.push(...(await contrastProblems(page, where, scan)));
+        // The dark scheme's contrast on the same page: the pages follow the system setting live, without a reload.
+        // The colour transitions that the switch starts end before the scan (never the endless animations, a
+        // spinner's).
+        const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        const light = await background();
+        await page.emulateMedia({ colorScheme: "dark" });
+        await page.evaluate(() =>
+          Promise.all(
+            document
+              .getAnimations()
+              .filter((animation) => animation instanceof CSSTransition)
+              // A transition cancelled meanwhile (another replaced it) rejects: it has ended all the same.
+              .map((animation) => animation.finished.catch(() => undefined)),
+          ),
+        );
+        if ((await background()) === light) {
+          // A page that reads the scheme once, at load (the API reference's), is loaded again in the dark one.
+          await page.reload();
+          await expect(entry.ready(page)).toBeVisible();
+          if (entry.search) await page.getByTestId("transcript-search").fill(entry.search);
+          await page.evaluate(() => window.scrollTo(0, 0));
+        }
+        const dark = await axeScan(page).withRules(["color-contrast"]).analyze();
+        problems.push(...(await contrastProblems(page, `${where}, dark`, dark)));
       }
       for (const error of errors) problems.push(`${where}: console error ${error}`);
       await page.close();

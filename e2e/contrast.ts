@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 
 type AxeResults = Awaited<ReturnType<AxeBuilder["analyze"]>>;
 
-// Colour contrast as e2e/all-pages.spec.ts (light) and e2e/product-pages.spec.ts (dark) check it: axe's
+// Colour contrast as e2e/all-pages.spec.ts checks it in both schemes: axe's
 // color-contrast violations, and what axe could only flag for review ("incomplete": a glyph, a background
 // image, an overlap, white on white) measured from the computed colours instead, never skipped.
 

@@ -2,8 +2,8 @@ import { expect, type Page } from "@playwright/test";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
-// The pages the page-wide scans visit (all-pages.spec.ts: layout, axe and the light scheme's contrast;
-// product-pages.spec.ts: the dark scheme's contrast), and the user whose data fills them.
+// The pages the page-wide scan visits (all-pages.spec.ts: layout, axe and both schemes' contrast), and the user
+// whose data fills them.
 
 export const WATCH_URL = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
 

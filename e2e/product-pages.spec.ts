@@ -1,72 +1,23 @@
-import { expect, test, type BrowserContext } from "@playwright/test";
-import { contrastProblems } from "./contrast";
-import { axeScan, devLogin, randomEmail } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
-import { WATCH_URL, makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
+import { WATCH_URL, stubThirdParties } from "./pages-world";
 
-// In Chromium, in both colour schemes and at a laptop's and a phone's size: every page passes a
-// colour-contrast check, counting the results axe can only flag for review ("incomplete": it filed
-// white-on-white as that); the transcript leads its page (title on top, player in view, search that
-// jumps and stays pinned, a menu that closes, timestamps as one Tab stop, 44 px targets, a skip link);
-// the home page invites; every page carries the brand; the phone's nav reaches every page.
+// In Chromium, in both colour schemes and at a laptop's and a phone's size: the transcript leads its page
+// (title on top, player in view, search that jumps and stays pinned, a menu that closes, timestamps as one Tab
+// stop, 44 px targets, a skip link); the home page invites; every page carries the brand; the phone's nav
+// reaches every page. Every page's colour contrast, in both schemes, is all-pages.spec.ts's.
 
 const SIZES = [
   { name: "laptop", width: 1366, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-// Every test of this file makes its own user, so they may run in any worker: the scans (a minute each) spread
-// over the e2e workers instead of queuing behind each other.
+// Every test of this file makes its own user, so they may run in any worker.
 test.describe.configure({ mode: "parallel" });
 
-// One world per worker for the dark scan (every page of pages-world.ts, the transcript pages being the slowest
-// to check). The light scheme's contrast is checked by
-// all-pages.spec.ts's full axe scan of the same pages, counted the same way (e2e/contrast.ts).
-test.describe("colour contrast", () => {
-  let world: World;
-  let signedIn: BrowserContext;
-  let signedOut: BrowserContext;
-  test.beforeAll(async ({ browser }) => {
-    test.setTimeout(120_000);
-    signedIn = await browser.newContext();
-    const setup = await signedIn.newPage();
-    world = await makeWorld(setup, "pages27");
-    await setup.close();
-    signedOut = await browser.newContext();
-  });
-  test.afterAll(async () => {
-    await Promise.all([signedIn?.close(), signedOut?.close()]);
-  });
-
-  // Once per page and scheme (docs/testing.md), at the laptop's size: the phone's layout is checked by
-  // all-pages.spec.ts.
-  for (const scheme of ["dark"] as const) {
-    for (const size of SIZES.filter((s) => s.name === "laptop")) {
-      test(`every page passes a colour-contrast check, counting axe's needs-review results: ${scheme}, ${size.name}`, async () => {
-        test.setTimeout(240_000);
-        const problems: string[] = [];
-        for (const entry of productPages(world)) {
-          const page = await (entry.signedOut ? signedOut : signedIn).newPage();
-          await stubThirdParties(page);
-          await page.emulateMedia({ colorScheme: scheme });
-          await page.setViewportSize({ width: size.width, height: size.height });
-          await page.goto(entry.path);
-          await expect(entry.ready(page)).toBeVisible();
-          if (entry.search) await page.getByTestId("transcript-search").fill(entry.search);
-          // Nothing scrolled under the sticky player: the check sees each element on its own background.
-          await page.evaluate(() => window.scrollTo(0, 0));
-          const scan = await axeScan(page).withRules(["color-contrast"]).analyze();
-          problems.push(...(await contrastProblems(page, entry.name, scan)));
-          await page.close();
-        }
-        expect(problems, problems.join("\n")).toEqual([]);
-      });
-    }
-  }
-});
-
-// The behaviour below does not depend on the colour scheme (the scans above and all-pages.spec.ts check the
-// colours): each size runs once, the laptop in the light scheme and the phone in the dark, so both schemes
+// The behaviour below does not depend on the colour scheme (all-pages.spec.ts checks the colours in both
+// schemes): each size runs once, the laptop in the light scheme and the phone in the dark, so both schemes
 // still carry every journey without running the same steps once per scheme and size.
 const RUNS = [
   { scheme: "light", size: SIZES[0] },

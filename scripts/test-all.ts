@@ -8,12 +8,16 @@
 //
 // Steps start in the order below as soon as what they need has passed and fewer than TEST_JOBS (default 3)
 // run: on two cores the build and the e2e shards are the long poles, so they go first and the short steps
-// fill the gaps. Each step's output is kept in test-results/steps/<step>.log and printed whole when it ends
-// (so the steps' lines do not interleave). A failed step fails the run; the steps that need it are not run.
+// fill the gaps. e2e (one browser's round trips) and integration (PostgreSQL, child processes, fakes) mostly
+// wait: while one of them runs, one of the steps that only read the tree (typecheck, unit, lint, format; unit's
+// timeouts are guards of 30 s) runs beside it even past TEST_JOBS, so a serial run (TEST_JOBS=1) is serial but
+// for those; the table names what each step ran beside. Each step's output is kept in
+// test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed
+// step fails the run; the steps that need it are not run.
 //
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
-//   TEST_JOBS=1 E2E_SHARDS=1 npm test      the old serial run
+//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time, but typecheck, unit, lint and format beside e2e
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -28,6 +32,13 @@ interface Step {
   /** Runs against test/apps.ts's apps, which this run starts once for every such step. */
   apps?: boolean;
   env?: Record<string, string>;
+  /**
+   * Mostly waits (a browser's round trips; PostgreSQL, child processes, fakes): while it runs, one `beside` step
+   * may run next to it even when TEST_JOBS steps already run.
+   */
+  waits?: boolean;
+  /** May run next to a `waits` step beyond TEST_JOBS (one at a time). */
+  beside?: boolean;
 }
 
 const jobs = Math.max(1, Number(process.env.TEST_JOBS || 3));
@@ -47,6 +58,7 @@ function e2eShards(): Step[] {
         command: "playwright test --output=test-results/e2e",
         budget: E2E_BUDGET,
         needs: ["build", "snapshot", "chromium"],
+        waits: true,
       },
     ];
   return Array.from({ length: shards }, (_, i) => ({
@@ -54,6 +66,7 @@ function e2eShards(): Step[] {
     command: `playwright test --shard=${i + 1}/${shards} --output=test-results/e2e-${i + 1}`,
     budget: E2E_BUDGET,
     needs: ["build", "snapshot", "chromium"],
+    waits: true,
     env: { E2E_PORT: String(e2ePort + 20 * i), E2E_RUN_ID: `${runId}-${i + 1}` },
   }));
 }
@@ -85,23 +98,26 @@ const STEPS: Step[] = [
         needs: ["build", "snapshot"],
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
-  { name: "integration", command: "vitest run --config vitest.integration.config.ts", budget: 4 * 60 },
+  { name: "integration", command: "vitest run --config vitest.integration.config.ts", budget: 4 * 60, waits: true },
   {
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
     budget: 2 * 60,
     needs: ["build", "snapshot"],
   },
-  { name: "typecheck", command: "tsc --noEmit", budget: 60 },
-  { name: "unit", command: "vitest run", budget: 90 },
-  { name: "lint", command: "eslint .", budget: 60 },
-  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30 },
+  { name: "typecheck", command: "tsc --noEmit", budget: 60, beside: true },
+  { name: "unit", command: "vitest run", budget: 90, beside: true },
+  { name: "lint", command: "eslint .", budget: 60, beside: true },
+  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, beside: true },
 ];
 
 interface Result {
   step: Step;
   status: "passed" | "failed" | "not run";
   seconds: number;
+  /** When it started and ended (ms since the epoch), for the steps it ran beside. */
+  from?: number;
+  to?: number;
 }
 
 const FAILED_TAIL_LINES = 80;
@@ -158,7 +174,7 @@ async function runStepWithApps(step: Step, apps: SharedApps): Promise<Result> {
     const message = `${String(error)}\n${readFileSync(apps.log, "utf8").slice(-8000)}`;
     writeFileSync(stepLog(step), message);
     console.log(`\n==> ${step.name} failed: ${message}`);
-    return { step, status: "failed", seconds: (Date.now() - started) / 1000 };
+    return { step, status: "failed", seconds: (Date.now() - started) / 1000, from: started, to: Date.now() };
   }
   return runStep({ ...step, env: { ...step.env, [TEST_APPS_UP]: "1" } });
 }
@@ -184,24 +200,34 @@ function runStep(step: Step): Promise<Result> {
         console.log(
           `\n==> ${step.name} ${status} in ${seconds.toFixed(0)} s (${path.relative(process.cwd(), logFile)})\n${readFileSync(logFile, "utf8")}`,
         );
-        resolve({ step, status, seconds });
+        resolve({ step, status, seconds, from: started, to: Date.now() });
       });
     });
   });
 }
 
-/** The steps' times beside their budgets; a step over its budget is marked, not failed. */
+/** The steps that ran at the same time as `r`, at least part of it. */
+function besideOf(r: Result, results: Result[]): string {
+  if (r.from === undefined || r.to === undefined) return "";
+  return results
+    .filter((o) => o !== r && o.from !== undefined && o.to !== undefined && o.from < r.to! && r.from! < o.to)
+    .map((o) => o.step.name)
+    .join(", ");
+}
+
+/** The steps' times beside their budgets, and what each ran beside; a step over its budget is marked, not failed. */
 function table(results: Result[], wallSeconds: number): string {
   const rows = [
-    ["step", "result", "seconds", "budget", ""],
+    ["step", "result", "seconds", "budget", "", "ran beside"],
     ...results.map((r) => [
       r.step.name,
       r.status,
       r.status === "not run" ? "" : r.seconds.toFixed(0),
       String(r.step.budget),
       r.status !== "not run" && r.seconds > r.step.budget ? "over budget" : "",
+      besideOf(r, results),
     ]),
-    ["(wall clock)", "", wallSeconds.toFixed(0), "", ""],
+    ["(wall clock)", "", wallSeconds.toFixed(0), "", "", ""],
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
   const numeric = new Set([2, 3]);
@@ -238,9 +264,14 @@ async function main(): Promise<number> {
   const apps = new SharedApps();
   const appSteps = steps.filter((step) => step.apps);
 
+  // The step started beside a waiting one beyond TEST_JOBS, if any: one at a time.
+  let extra: string | null = null;
+  const roomBeside = () =>
+    extra === null && [...running.keys()].some((name) => steps.find((s) => s.name === name)?.waits);
   while (waiting.length > 0 || running.size > 0) {
     for (const step of [...waiting]) {
-      if (running.size >= jobs) break;
+      const full = running.size >= jobs;
+      if (full && !(step.beside && roomBeside())) continue;
       const needs = step.needs ?? [];
       if (needs.some(failedOrSkipped)) {
         waiting.splice(waiting.indexOf(step), 1);
@@ -249,11 +280,13 @@ async function main(): Promise<number> {
       }
       if (!needs.every((name) => results.get(name)?.status === "passed")) continue;
       waiting.splice(waiting.indexOf(step), 1);
+      if (full) extra = step.name;
       running.set(step.name, step.apps ? runStepWithApps(step, apps) : runStep(step));
     }
     if (running.size === 0) break;
     const done = await Promise.race(running.values());
     running.delete(done.step.name);
+    if (extra === done.step.name) extra = null;
     results.set(done.step.name, done);
     if (appSteps.every((step) => results.has(step.name))) await apps.stop();
   }

@@ -10,6 +10,7 @@ import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server"
 import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
 import { makeWav } from "@/test/uploads";
+import { waitUntil } from "@/test/wait";
 import { createVerbatimClient, verifyWebhook, VerbatimError, type VerbatimClient } from "./index";
 
 // @verbatim/client against the app's route handlers served over HTTP (real PostgreSQL, the YouTube fake, an
@@ -157,7 +158,9 @@ describe("@verbatim/client", () => {
     expect(newSecret).not.toBe(oldSecret);
     const sent = await client.api.POST("/v1/me/webhooks/{id}/test", { params: { path: { id } } });
     expect(sent.response.status).toBe(202);
-    for (let i = 0; i < 200 && received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil("the test event to reach the receiver", () => received.length > 0, {
+      state: () => received.map((hook) => hook.path),
+    });
     const [hook] = received;
     expect(hook).toBeDefined();
     const event = await verifyWebhook({ headers: hook!.headers, body: hook!.body }, newSecret);
@@ -180,7 +183,9 @@ describe("@verbatim/client", () => {
       data: { secretRotatedAt: new Date(Date.now() - 25 * 3600_000) },
     });
     await client.api.POST("/v1/me/webhooks/{id}/test", { params: { path: { id } } });
-    for (let i = 0; i < 200 && received.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil("the second test event to reach the receiver", () => received.length >= 2, {
+      state: () => received.map((hook) => hook.path),
+    });
     const after = received[1]!;
     expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
     expect((await verifyWebhook({ headers: after.headers, body: after.body }, newSecret)).type).toBe("webhook.test");
@@ -203,8 +208,9 @@ describe("@verbatim/client", () => {
     });
     expect(job.kind).toBe("job");
     const perRequest = () => received.find((hook) => hook.path === "/per-request");
-    for (let i = 0; i < 400 && !perRequest(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    const hook = perRequest();
+    const hook = await waitUntil("transcript.completed to reach the per-request webhook_url", perRequest, {
+      state: () => received.map((hook) => hook.path),
+    });
     expect(hook).toBeDefined();
     expect((await verifyWebhook({ headers: hook!.headers, body: hook!.body }, oldSecret)).type).toBe(
       "transcript.completed",

@@ -127,6 +127,49 @@ export async function lockEntry(
   return entry;
 }
 
+/** A finished entry of a user's history for a transcript that is already stored (the benches' seeds). */
+export interface DoneEntry {
+  id: string;
+  userId: string;
+  platform: string;
+  videoId: string;
+  lang: string;
+  /** The transcript's origin ("captions" or "asr"). */
+  origin: string;
+  transcriptId: string;
+  /** Both the entry's duration and its total; default 0. */
+  durationSeconds?: number;
+}
+
+/**
+ * Inserts `entries` as `done` history entries in one statement, through a plain driver's `query` (pg's client,
+ * PGlite): the seeds write their rows with those, beside the app's Prisma client. The triggers fill in the
+ * search text and the lexemes as for any entry.
+ */
+export async function insertDoneEntries(
+  query: (text: string, values: unknown[]) => Promise<unknown>,
+  entries: readonly DoneEntry[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  const column = <K extends keyof DoneEntry>(key: K) => entries.map((entry) => entry[key]);
+  await query(
+    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "updatedAt")
+     SELECT e."id", e."userId", e."platform", e."videoId", e."lang", e."origin", e."transcriptId", 'done', e."seconds", e."seconds", now()
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[])
+       AS e("id", "userId", "platform", "videoId", "lang", "origin", "transcriptId", "seconds")`,
+    [
+      column("id"),
+      column("userId"),
+      column("platform"),
+      column("videoId"),
+      column("lang"),
+      column("origin"),
+      column("transcriptId"),
+      entries.map((entry) => entry.durationSeconds ?? 0),
+    ],
+  );
+}
+
 /** Whether user `user` has the transcript row `t` in their history (store-transcript.ts's hot statement). */
 export const inHistorySql = (user: string, t: string) => `EXISTS (
        SELECT 1 FROM "Transcription" e

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRoute } from "@/test/request";
 import { createCaller, createUser, useTestDatabase } from "@/test/app-db";
@@ -6,6 +7,7 @@ import { createOutbound } from "@/lib/http/outbound";
 import { ApiError, errors } from "@/lib/http/errors";
 import { transcriptRequestSchema, transcriptionListQuerySchema } from "@/lib/transcripts/schemas";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
+import { insertDoneEntries } from "@/lib/transcripts/history-queries";
 
 // The history page's server side: titles, failed link requests (stored, bounded, never charged) and delete.
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -81,6 +83,53 @@ describe("history entries", () => {
     });
     expect((await history(user.id, { q: "short TALK" })).total).toBe(1);
     expect((await history(user.id, { q: "lecture" })).total).toBe(0);
+  });
+
+  it("written by a seed through a plain driver (insertDoneEntries) are done entries of their transcripts, found by title", async () => {
+    const user = await createUser(ctx.db);
+    const ids = ["seeda", "seedb"];
+    for (const id of ids)
+      await ctx.db.transcript.create({
+        data: {
+          id,
+          platform: "youtube",
+          videoId: `${id}xxxxxx`,
+          lang: "en",
+          origin: "captions",
+          title: `Seeded talk ${id}`,
+          durationSeconds: 90,
+          sourceUrl: `https://www.youtube.com/watch?v=${id}xxxxxx`,
+          segments: [{ start: 0, end: 90, text: "seeded" }],
+        },
+      });
+    const client = new pg.Client({ connectionString: ctx.url });
+    await client.connect();
+    try {
+      await insertDoneEntries(
+        (text, values) => client.query(text, values),
+        ids.map((id) => ({
+          id: `${id}-h`,
+          userId: user.id,
+          platform: "youtube",
+          videoId: `${id}xxxxxx`,
+          lang: "en",
+          origin: "captions",
+          transcriptId: id,
+          durationSeconds: 90,
+        })),
+      );
+    } finally {
+      await client.end();
+    }
+    const list = await history(user.id, { sort: "created_at", order: "asc" });
+    expect(list.total).toBe(2);
+    expect(list.transcriptions.map((entry) => [entry.transcript_id, entry.status, entry.duration_seconds])).toEqual(
+      expect.arrayContaining([
+        ["seeda", "done", 90],
+        ["seedb", "done", 90],
+      ]),
+    );
+    expect((await history(user.id, { q: "talk seedb" })).transcriptions.map((entry) => entry.id)).toEqual(["seedb-h"]);
   });
 });
 

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -44,6 +45,8 @@ let keys: typeof import("@/lib/auth/api-keys");
 let youtube: FakeYoutube;
 let cdn: LocalServer;
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
+/** Emits "settled" whenever the local runner has written a run of a job back (waits wake on it). */
+const settled = new EventEmitter();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-local-asr-"));
@@ -77,6 +80,7 @@ beforeAll(async () => {
     pollMs: 100,
     backoff: { baseMs: 50 },
     log: () => undefined,
+    onSettled: () => settled.emit("settled"),
   });
   routes = {
     transcript: (await import("@/app/v1/transcript/route")).POST,
@@ -229,7 +233,16 @@ async function waitForJob(jobId: string, auth: Record<string, string>, onPoll?: 
       const body = res.json as { status: string };
       return body.status === "done" || body.status === "error" ? (res.json as Record<string, unknown>) : null;
     },
-    { everyMs: 50, timeoutMs: 120_000, state: jobState(jobId) },
+    {
+      timeoutMs: 120_000,
+      state: jobState(jobId),
+      // The local runner's settled runs; the kill test's poll (onPoll) also looks for the recogniser to start.
+      everyMs: onPoll ? 50 : 250,
+      wakeOn: (wake) => {
+        settled.on("settled", wake);
+        return () => settled.off("settled", wake);
+      },
+    },
   );
 }
 
@@ -358,22 +371,30 @@ describe("local speech recognition (whisper.cpp, generated tiny model)", () => {
     const { job_id } = res.json as { job_id: string };
 
     const quiet = { info() {}, warn() {}, error() {}, debug() {} };
-    const fn = createRunPipelineFunction(new Inngest({ id: "verbatim", logger: quiet, internalLogger: quiet }), {
-      pipelines: appPipelines,
-      db: async () => ctx.db,
-    });
-    // @inngest/test runs the function's steps in a chain it does not await: a step that never ends, or an
-    // error between steps, leaves execute() pending for ever. The deadline turns that into a failure that
-    // shows where the job stood.
-    const runOnInngest = (jobId: string) =>
-      withDeadline(
-        `@inngest/test to run job ${jobId}'s pipeline to its end`,
-        new InngestTestEngine({
-          function: fn,
-          events: [{ name: JOB_REQUESTED, data: { jobId, userId: user.id } }],
-        }).execute(),
-        { timeoutMs: 100_000, state: jobState(jobId) },
-      );
+    // @inngest/test runs the function's steps in a chain it does not await: a step that never ends leaves
+    // execute() pending for ever. The deadline turns that into a failure that shows where the job stood, and
+    // the steps' signal, aborted when the wait ends, stops a step still running (its recogniser child killed)
+    // instead of leaving it to run on beside the next test.
+    const runOnInngest = async (jobId: string) => {
+      const steps = new AbortController();
+      const fn = createRunPipelineFunction(new Inngest({ id: "verbatim", logger: quiet, internalLogger: quiet }), {
+        pipelines: appPipelines,
+        db: async () => ctx.db,
+        signal: steps.signal,
+      });
+      try {
+        return await withDeadline(
+          `@inngest/test to run job ${jobId}'s pipeline to its end`,
+          new InngestTestEngine({
+            function: fn,
+            events: [{ name: JOB_REQUESTED, data: { jobId, userId: user.id } }],
+          }).execute(),
+          { timeoutMs: 100_000, state: async () => ({ job: await jobState(jobId)(), recognisers: recogniserPids() }) },
+        );
+      } finally {
+        steps.abort(new Error("the test stopped waiting for this run"));
+      }
+    };
     const { result, error } = await runOnInngest(job_id);
     expect(error).toBeUndefined();
     expect(result).toEqual({ jobId: job_id, finished: true });

@@ -10,6 +10,7 @@ import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/
 import { startWebhookReceiver, type Receiver } from "@/test/webhook-receiver";
 import { makeWav } from "@/test/uploads";
 import { killableWorkers } from "@/test/jobs/helpers";
+import { waitUntil } from "@/test/wait";
 
 // A webhook is never lost to a crash: `npm run worker` (a child process) finishes a job, which queues its
 // transcript.completed in the finishing transaction, and is killed with SIGKILL while its delivery attempt is
@@ -96,14 +97,11 @@ it("kill -9 during the delivery attempt, restart: delivered with the same webhoo
   expect(lost!.payload).toMatchObject({ type: "transcript.completed", data: { job_id: jobId } });
   expect(delivered!.payload).toEqual(lost!.payload);
   expect(delivered!.headers["webhook-id"]).toBe(lost!.headers["webhook-id"]);
-  for (
-    let i = 0;
-    i < 100 && (await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).status === "pending";
-    i++
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(await ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({
+  const row = () => ctx.db.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } });
+  await waitUntil(`delivery ${held.id} to be recorded as delivered`, async () => (await row()).status !== "pending", {
+    state: row,
+  });
+  expect(await row()).toMatchObject({
     status: "delivered",
     attempts: 2,
     lastStatusCode: 200,

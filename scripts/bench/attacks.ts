@@ -18,6 +18,7 @@ import pg from "pg";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { insertDoneEntries } from "../../lib/transcripts/history-queries";
 import { createApiKey, startApp, type RunningApp } from "./server";
 
 const PORT = Number(process.env.BENCH_ATTACK_PORT ?? 3470);
@@ -167,11 +168,18 @@ async function seedSql(query: (text: string, values: unknown[]) => Promise<{ row
      VALUES ($1, 'youtube', $2, 'en', 'captions', 'manual', 'A long talk', 'https://www.youtube.com/watch?v=' || $2, $3, $4)`,
     [TRANSCRIPT_ID, VIDEO_ID, duration, JSON.stringify(original)],
   );
-  await query(
-    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "updatedAt")
-     VALUES ($1 || '-h', $2, 'youtube', $3, 'en', 'captions', $1, 'done', $4, $4, now())`,
-    [TRANSCRIPT_ID, user!.id, VIDEO_ID, duration],
-  );
+  await insertDoneEntries(query, [
+    {
+      id: `${TRANSCRIPT_ID}-h`,
+      userId: user!.id,
+      platform: "youtube",
+      videoId: VIDEO_ID,
+      lang: "en",
+      origin: "captions",
+      transcriptId: TRANSCRIPT_ID,
+      durationSeconds: duration,
+    },
+  ]);
 }
 
 /** The heaviest correction saved, then published: the slug the readers read. */

@@ -20,6 +20,7 @@ import { diffTokens, tokenize } from "../../lib/edits/word-diff";
 import type { Segment } from "../../lib/formats/types";
 import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { insertDoneEntries } from "../../lib/transcripts/history-queries";
 import { benchEditAttack } from "./edit-attack";
 import { createApiKey, startApp } from "./server";
 
@@ -98,10 +99,20 @@ async function seed(
      VALUES ($1, 'youtube', $2, $3, 'captions', $4, $1, 'https://www.youtube.com/watch?v=' || $2, $5, $6)`,
     [id, videoId, lang, kind, duration, JSON.stringify(segments)],
   );
-  await client.query(
-    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "updatedAt")
-     VALUES ($1 || '-h', $2, 'youtube', $3, $4, 'captions', $1, 'done', $5, $5, now())`,
-    [id, userId, videoId, lang, duration],
+  await insertDoneEntries(
+    (text, values) => client.query(text, values),
+    [
+      {
+        id: `${id}-h`,
+        userId,
+        platform: "youtube",
+        videoId,
+        lang,
+        origin: "captions",
+        transcriptId: id,
+        durationSeconds: duration,
+      },
+    ],
   );
 }
 

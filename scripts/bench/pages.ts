@@ -9,6 +9,7 @@
 import { chromium, type Browser } from "@playwright/test";
 import pg from "pg";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { insertDoneEntries } from "../../lib/transcripts/history-queries";
 import { gritSegments, GRIT_VIDEO_ID } from "../../test/publishing";
 import { devLoginCookies, startApp } from "./server";
 
@@ -58,10 +59,19 @@ async function seedHistory(url: string, email: string): Promise<void> {
         JSON.stringify(segments),
       ],
     );
-    await client.query(
-      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "updatedAt")
-       SELECT 'bench-view-entry', "id", 'youtube', $1, 'en', 'captions', $2, 'done', $3, $3, now() FROM "User" WHERE "email" = $4`,
-      [GRIT_VIDEO_ID, TRANSCRIPT_ID, duration, email],
+    const users = await client.query<{ id: string }>(`SELECT "id" FROM "User" WHERE "email" = $1`, [email]);
+    await insertDoneEntries(
+      (text, values) => client.query(text, values),
+      users.rows.map((user) => ({
+        id: "bench-view-entry",
+        userId: user.id,
+        platform: "youtube",
+        videoId: GRIT_VIDEO_ID,
+        lang: "en",
+        origin: "captions",
+        transcriptId: TRANSCRIPT_ID,
+        durationSeconds: duration,
+      })),
     );
   } finally {
     await client.end();

@@ -11,6 +11,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { REAL_CAPTION_FILES, referenceWords } from "../../test/fixtures/captions";
 import { createMigratedTestDatabase } from "../../test/pg";
+import { insertDoneEntries } from "../../lib/transcripts/history-queries";
 import { mempoolChineseTrack } from "../../test/search";
 import { rewriteCjkQuery } from "../../lib/search/cjk";
 
@@ -55,11 +56,22 @@ export async function seed(db: Sql, transcripts: number): Promise<number> {
     [words],
   );
   // bench-all has every transcript in its history, bench-few one in a hundred; every second one is published.
-  await db.query(
-    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "updatedAt")
-     SELECT 'ba-' || i, 'bench-all', 'youtube', lpad(i::text, 11, 'v'), 'en', 'captions', 'bt-' || i, 'done', now() FROM generate_series(1, ${transcripts}) AS i
-     UNION ALL
-     SELECT 'bf-' || i, 'bench-few', 'youtube', lpad(i::text, 11, 'v'), 'en', 'captions', 'bt-' || i, 'done', now() FROM generate_series(1, ${transcripts}, 100) AS i`,
+  const entry = (prefix: string, userId: string, i: number) => ({
+    id: `${prefix}-${i}`,
+    userId,
+    platform: "youtube",
+    videoId: String(i).padStart(11, "v"),
+    lang: "en",
+    origin: "captions",
+    transcriptId: `bt-${i}`,
+  });
+  const numbers = Array.from({ length: transcripts }, (_, i) => i + 1);
+  await insertDoneEntries(
+    (text, values) => db.query(text, values),
+    [
+      ...numbers.map((i) => entry("ba", "bench-all", i)),
+      ...numbers.filter((i) => i % 100 === 1).map((i) => entry("bf", "bench-few", i)),
+    ],
   );
   await db.query(
     `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")

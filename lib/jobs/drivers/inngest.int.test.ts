@@ -14,6 +14,7 @@ import {
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { pipelinesByName } from "@/lib/jobs/pipeline";
 import { countBy } from "@/test/jobs/helpers";
+import { waitUntil, withDeadline } from "@/test/wait";
 import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline, type TestContext } from "@/test/jobs/test-pipeline";
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -162,5 +163,21 @@ describe("run-pipeline (Inngest)", () => {
       status: "done",
       errorCode: null,
     });
+  });
+
+  it("a step still running when the steps' signal aborts is stopped and fails retryably", async () => {
+    const job = await newJob({ sleepMs: 600_000 });
+    const steps = new AbortController();
+    const run = new InngestTestEngine({
+      function: createRunPipelineFunction(inngest, { pipelines, db: async () => database.db, signal: steps.signal }),
+      events: [requested(job.id)],
+    }).execute();
+    await waitUntil(`step two of job ${job.id} to start`, async () => (await kinds(job.id))["two-start"] === 1);
+    steps.abort(new Error("Stopped from outside"));
+    const { error } = await withDeadline(`job ${job.id}'s run to end once its step was stopped`, run);
+    // The test pipeline's pause is node's abortable sleep, which rejects with an AbortError.
+    expect(error).toMatchObject({ name: "AbortError" });
+    expect(await kinds(job.id)).toEqual({ one: 1, "two-start": 1 });
+    expect(await database.db.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ status: "running" });
   });
 });

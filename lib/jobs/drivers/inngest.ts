@@ -37,6 +37,11 @@ export interface RunPipelineDeps {
   pipelines: Pipelines;
   /** Default: the app's client. */
   db?: () => Promise<Db>;
+  /**
+   * The steps' signal: when it aborts, a running step is stopped (a recogniser's child killed) and fails
+   * retryably. Inngest cannot cancel a step it has started; without this, nothing does.
+   */
+  signal?: AbortSignal;
 }
 
 async function appDb(): Promise<Db> {
@@ -105,6 +110,7 @@ export async function failPipelineJob(
 export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps) {
   const { pipelines } = deps;
   const getDb = deps.db ?? appDb;
+  const stepSignal = deps.signal ?? new AbortController().signal;
   return client.createFunction(
     {
       id: "run-pipeline",
@@ -146,7 +152,7 @@ export function createRunPipelineFunction(client: Inngest, deps: RunPipelineDeps
               jobId,
               userId: (event.data as JobRequestedData).userId,
               attempt: attempt + 1,
-              signal: new AbortController().signal,
+              signal: stepSignal,
               progress: async (stage, fraction) => {
                 await saveProgress(db, jobId, null, stage, fraction);
               },
