@@ -4,9 +4,13 @@
 // 2. The address to listen on (start-rules.mjs's listenHost): loopback while the development login is on at a
 //    loopback APP_URL, unless HOSTNAME or `-H` says otherwise. The settings are read as Next.js reads them
 //    (the environment first, then .env files), without changing the environment Next.js then loads.
-// Next.js's CLI then runs in this process (no second Node.js start).
+// Next.js's CLI then runs in this process (no second Node.js start). For `start`, two things first that make
+// a start quicker: Node's compile cache from here on (lib/app/compile-cache.ts: next.config.ts turns it on
+// only after Next.js's own modules have loaded), and on the embedded database (no DATABASE_URL) its thread,
+// which opens PGlite while Next.js loads (embedded-early.mjs).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { EARLY_WORKER_FILE, startEmbeddedEarly } from "./embedded-early.mjs";
 import { listenHost, nodeVersionProblem } from "./start-rules.mjs";
 
 const problem = nodeVersionProblem(process.versions.node);
@@ -36,8 +40,17 @@ async function settings() {
   return { ...vars, ...process.env };
 }
 
+const vars = await settings();
+if (command === "start") {
+  const { enableCompileCache } = await import("node:module");
+  enableCompileCache(path.resolve(".next/cache/node-compile-cache"));
+  // As lib/env.ts reads them: no DATABASE_URL means the embedded database, in DATA_DIR (default ./data).
+  if (vars.DATABASE_URL === undefined && vars.DATA_DIR !== "")
+    startEmbeddedEarly(path.resolve(EARLY_WORKER_FILE), path.resolve(vars.DATA_DIR ?? "./data"));
+}
+
 const hostGiven = args.some((arg) => arg === "-H" || arg.startsWith("--hostname") || /^-H./.test(arg));
-const host = hostGiven ? null : listenHost(await settings());
+const host = hostGiven ? null : listenHost(vars);
 if (host && !process.env.HOSTNAME)
   console.log(
     `[verbatim] Listening on ${host} only: the development login is on, so anyone who reached this server could sign in as anyone. Set HOSTNAME (or -H), or a non-loopback APP_URL without the development login, to listen on the network.`,

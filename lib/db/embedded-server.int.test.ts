@@ -5,6 +5,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { EARLY_EMBEDDED, type EarlyEmbedded } from "@/lib/db/embedded-messages";
 
 // The embedded default as the app opens it (no DATABASE_URL): PGlite in a thread of its own, served on a Unix
 // socket under DATA_DIR, reached through pg's pool by Prisma and the hot statements alike.
@@ -170,5 +171,61 @@ describe("the embedded database's thread, when it stops on its own", () => {
       await pool.end();
       await server.close(5000);
     }
+  });
+});
+
+describe("the thread `npm start` starts before Next.js loads", () => {
+  let entry: string;
+  beforeAll(async () => {
+    // In the project, as the build's bundle is, so that its packages are found in node_modules.
+    entry = path.join(process.cwd(), "node_modules", ".cache", `verbatim-early-${process.pid}`, "worker.mjs");
+    const { bundleEmbeddedWorker } = await import("../../scripts/build-embedded-worker");
+    await bundleEmbeddedWorker(entry);
+  });
+  afterAll(() => rm(path.dirname(entry), { recursive: true, force: true }));
+
+  const earlyThread = () => (globalThis as { [EARLY_EMBEDDED]?: EarlyEmbedded })[EARLY_EMBEDDED];
+
+  it("is the thread the app then serves from, and closes with it", async () => {
+    const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
+    const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    const folder = path.join(dataDir, "early");
+    expect(startEmbeddedEarly(entry, folder)).toBe(true);
+    const thread = earlyThread()!.worker;
+    const exited = new Promise((resolve) => thread.once("exit", resolve));
+    const server = await startEmbeddedServer(folder, { info: () => {}, error: () => {} });
+    expect(earlyThread()).toBeUndefined();
+    const pool = new pg.Pool({ host: server.socketDir, user: "postgres", database: "postgres", max: 1 });
+    try {
+      expect(server.socketDir).toBe(path.join(folder, "socket"));
+      expect((await pool.query("SELECT count(*)::int AS n FROM _prisma_migrations")).rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await pool.end();
+      await server.close(5000);
+    }
+    await exited;
+  });
+
+  it("started for another folder than the app's settings name, is closed; the app opens its own", async () => {
+    const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
+    const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    expect(startEmbeddedEarly(entry, path.join(dataDir, "elsewhere"))).toBe(true);
+    const thread = earlyThread()!.worker;
+    const exited = new Promise((resolve) => thread.once("exit", resolve));
+    const folder = path.join(dataDir, "settings");
+    const server = await startEmbeddedServer(folder, { info: () => {}, error: () => {} });
+    try {
+      expect(server.socketDir).toBe(path.join(folder, "socket"));
+      await exited;
+      expect(server.serving()).toBe(true);
+    } finally {
+      await server.close(5000);
+    }
+  });
+
+  it("is not started where the build left no bundle (`next build` alone)", async () => {
+    const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
+    expect(startEmbeddedEarly(path.join(dataDir, "no-such-bundle.mjs"), path.join(dataDir, "unused"))).toBe(false);
+    expect(earlyThread()).toBeUndefined();
   });
 });

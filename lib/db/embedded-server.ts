@@ -1,26 +1,19 @@
 import "server-only";
-import { lstatSync } from "node:fs";
-import { chmod, mkdir, mkdtemp } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { EmbeddedWorkerData, FromEmbeddedWorker } from "@/lib/db/embedded-messages";
+import {
+  EARLY_EMBEDDED,
+  type EarlyEmbedded,
+  type EmbeddedWorkerData,
+  type FromEmbeddedWorker,
+} from "@/lib/db/embedded-messages";
 
 // The embedded database runs in a worker thread of its own (embedded-worker.ts) and is reached over a Unix
 // socket, like PostgreSQL (docs/decisions/0020-the-embedded-database-in-a-thread-of-its-own.md). A thread, not
 // a child process: it ends with the process however the process ends, so no orphan keeps the database
-// folder open after a crash, and it starts without a second Node.js.
+// folder open after a crash, and it starts without a second Node.js. `npm start` starts the first thread
+// before Next.js loads (scripts/embedded-early.mjs); the app takes that one over.
 
-/** The socket's name in its folder, as libpq and pg look for it (`host` is the folder). */
-const SOCKET_NAME = ".s.PGSQL.5432";
-/** The longest socket path every supported system takes (sun_path is 104 bytes on macOS, 108 on Linux). */
-const SOCKET_PATH_MAX = 100;
-/**
- * PGlite is one session, which pglite-socket shares between its connections message by message: the app's
- * pool keeps one connection (lib/db/client.ts); the second is room for its replacement while the server
- * has not yet seen the old one close.
- */
-export const EMBEDDED_MAX_CONNECTIONS = 2;
 /** Restarts after the thread stopped unexpectedly, within RESTART_WINDOW_MS, before giving up. */
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
@@ -41,21 +34,6 @@ export interface EmbeddedServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-/**
- * The socket's folder: `DATA_DIR/socket`, mode 0700, so no other user of the machine reaches the database;
- * where that path is too long for a socket, a fresh 0700 folder in the system's temporary folder.
- */
-async function socketFolder(dataDir: string): Promise<string> {
-  const folder = path.join(dataDir, "socket");
-  if (path.join(folder, SOCKET_NAME).length > SOCKET_PATH_MAX) return mkdtemp(path.join(os.tmpdir(), "verbatim-db-"));
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const stat = lstatSync(folder);
-  if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()))
-    throw new Error(`${folder} must be a folder of this user's: the embedded database's socket goes there`);
-  await chmod(folder, 0o700);
-  return folder;
-}
-
 function spawn(data: EmbeddedWorkerData): Worker {
   const options = { workerData: data };
   // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles), not a setting. In the built
@@ -71,17 +49,25 @@ function spawn(data: EmbeddedWorkerData): Worker {
   return new Worker(new URL("./embedded-worker.ts", import.meta.url), options);
 }
 
+interface StartedThread {
+  worker: Worker;
+  socketPath: string;
+  opened: EmbeddedServer["opened"];
+}
+
+const startedThread = (worker: Worker, ready: Extract<FromEmbeddedWorker, { type: "ready" }>): StartedThread => ({
+  worker,
+  socketPath: ready.socketPath,
+  opened: { start: ready.start, applied: ready.applied, openMs: ready.openMs },
+});
+
 /** Starts a thread and resolves once it serves, with how it opened the database. */
-function startThread(
-  data: EmbeddedWorkerData,
-  log: EmbeddedServerLog,
-): Promise<{ worker: Worker; opened: EmbeddedServer["opened"] }> {
+function startThread(data: EmbeddedWorkerData, log: EmbeddedServerLog): Promise<StartedThread> {
   const worker = spawn(data);
   return new Promise((resolve, reject) => {
     worker.on("message", (message: FromEmbeddedWorker) => {
       if (message.type === "log") log[message.level ?? "info"](message.fields, message.message);
-      else if (message.type === "ready")
-        resolve({ worker, opened: { start: message.start, applied: message.applied, openMs: message.openMs } });
+      else if (message.type === "ready") resolve(startedThread(worker, message));
       else if (message.type === "failed") reject(new Error(`the embedded database could not open: ${message.message}`));
     });
     worker.once("error", reject);
@@ -89,15 +75,38 @@ function startThread(
   });
 }
 
+/**
+ * The thread `npm start` started for this `dataDir` before Next.js loaded, once it serves; undefined when
+ * there is none (or it failed: the app then starts one itself, which says why if it fails too). Taken once:
+ * a thread started again after a failure is the app's own.
+ */
+async function takeEarlyThread(dataDir: string, log: EmbeddedServerLog): Promise<StartedThread | undefined> {
+  const holder = globalThis as { [EARLY_EMBEDDED]?: EarlyEmbedded };
+  const early = holder[EARLY_EMBEDDED];
+  if (!early) return undefined;
+  delete holder[EARLY_EMBEDDED];
+  const logLine: NonNullable<EarlyEmbedded["onLog"]> = (line) => log[line.level ?? "info"](line.fields, line.message);
+  early.onLog = logLine;
+  early.takeLogs().forEach(logLine);
+  if (early.dataDir !== dataDir) {
+    // Started for another folder than the app's settings name: closed once it is open.
+    early.worker.postMessage({ type: "close" });
+    return undefined;
+  }
+  try {
+    const ready = await early.ready;
+    early.worker.ref();
+    return startedThread(early.worker, ready);
+  } catch (error) {
+    log.error({ err: error instanceof Error ? error.message : String(error) }, "embedded database: starting it again");
+    return undefined;
+  }
+}
+
 /** Opens the embedded database in `dataDir/pglite` on its own thread, served on a socket under `dataDir`. */
 export async function startEmbeddedServer(dataDir: string, log: EmbeddedServerLog): Promise<EmbeddedServer> {
-  const socketDir = await socketFolder(dataDir);
-  const data: EmbeddedWorkerData = {
-    dir: path.join(dataDir, "pglite"),
-    socketPath: path.join(socketDir, SOCKET_NAME),
-    maxConnections: EMBEDDED_MAX_CONNECTIONS,
-  };
-  const first = await startThread(data, log);
+  const first = (await takeEarlyThread(dataDir, log)) ?? (await startThread({ dataDir }, log));
+  const data: EmbeddedWorkerData = { dataDir, socketPath: first.socketPath };
   let worker: Worker | null = first.worker;
   let closing = false;
   const restarts: number[] = [];
@@ -145,7 +154,7 @@ export async function startEmbeddedServer(dataDir: string, log: EmbeddedServerLo
   };
 
   return {
-    socketDir,
+    socketDir: path.dirname(first.socketPath),
     opened: first.opened,
     serving: () => worker !== null,
     close(timeoutMs) {

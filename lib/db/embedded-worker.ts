@@ -5,14 +5,34 @@
 // reading its answer.
 import { unlink } from "node:fs/promises";
 import net from "node:net";
+import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { openEmbeddedDatabase } from "@/lib/db/embedded";
 import type { EmbeddedWorkerData, FromEmbeddedWorker, ToEmbeddedWorker } from "@/lib/db/embedded-messages";
+import { embeddedSocketPath } from "@/lib/db/embedded-socket";
 
-const { dir, socketPath, maxConnections } = workerData as EmbeddedWorkerData;
+/**
+ * PGlite is one session, which pglite-socket shares between its connections message by message: the app's
+ * pool keeps one connection (lib/db/client.ts); the second is room for its replacement while the server
+ * has not yet seen the old one close.
+ */
+const MAX_CONNECTIONS = 2;
+
+const { dataDir, socketPath: givenSocketPath } = workerData as EmbeddedWorkerData;
+const dir = path.join(dataDir, "pglite");
 const port = parentPort!;
 const post = (message: FromEmbeddedWorker) => port.postMessage(message);
+
+// A close may come while the database is still opening (a process that exits during its start): it is
+// done once the database is open, so that PGlite is never stopped half-way through a migration.
+let close: (() => void) | undefined;
+let closeAsked = false;
+port.on("message", (message: ToEmbeddedWorker) => {
+  if (message.type !== "close") return;
+  closeAsked = true;
+  close?.();
+});
 
 /**
  * A socket file left by a process that ended without closing it is removed; one that answers belongs to a
@@ -38,6 +58,7 @@ async function clearStaleSocket(file: string): Promise<void> {
 
 async function serve(): Promise<void> {
   const started = performance.now();
+  const socketPath = givenSocketPath ?? (await embeddedSocketPath(dataDir));
   await clearStaleSocket(socketPath);
   const { pglite, start, applied } = await openEmbeddedDatabase(dir, {
     log: (fields, message) => post({ type: "log", fields, message }),
@@ -51,12 +72,11 @@ async function serve(): Promise<void> {
       post({ type: "log", level: "error", fields: { err: String(error) }, message: "embedded database failed" });
       process.exit(1);
     });
-  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections });
+  const server = new PGLiteSocketServer({ db: pglite, path: socketPath, maxConnections: MAX_CONNECTIONS });
   await server.start();
-  port.on("message", (message: ToEmbeddedWorker) => {
-    if (message.type !== "close") return;
-    // Open transactions are rolled back as their connections are detached; PGlite then shuts down cleanly
-    // (a checkpoint), so the next start replays no write-ahead log.
+  // Open transactions are rolled back as their connections are detached; PGlite then shuts down cleanly
+  // (a checkpoint), so the next start replays no write-ahead log.
+  close = () =>
     void server
       .stop()
       .then(() => pglite.close())
@@ -66,8 +86,8 @@ async function serve(): Promise<void> {
           post({ type: "log", fields: { err: String(error) }, message: "embedded database close failed" }),
       )
       .finally(() => process.exit(0));
-  });
-  post({ type: "ready", start, applied: applied.length, openMs: Math.round(performance.now() - started) });
+  post({ type: "ready", socketPath, start, applied: applied.length, openMs: Math.round(performance.now() - started) });
+  if (closeAsked) close();
 }
 
 serve().catch((error: unknown) => {

@@ -24,8 +24,9 @@ export interface RunningApp {
 const nodeFlags = process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
 
 /**
- * `next start` (already built, in `cwd`) with a fresh DATA_DIR (or `extraEnv.DATA_DIR`, kept afterwards);
- * resolves at the first 200 from /health with the database up. Its output is discarded, or appended to `logFile`.
+ * `npm start` (scripts/start.mjs `start`: the app already built, in `cwd`) with a fresh DATA_DIR (or
+ * `extraEnv.DATA_DIR`, kept afterwards); resolves at the first 200 from /health with the database up. Its
+ * output is discarded, or appended to `logFile`.
  */
 export async function startApp(
   port: number,
@@ -39,7 +40,7 @@ export async function startApp(
   const started = performance.now();
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeFlags, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    [...nodeFlags, "scripts/start.mjs", "start", "-p", String(port), "-H", "127.0.0.1"],
     {
       // Throughput runs go through the rate limiter (every request is counted) with limits scaled so far up
       // that none is refused; bench/rate-limits.ts compares with the limiter off.

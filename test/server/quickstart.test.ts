@@ -147,7 +147,8 @@ describe("README's commands on a machine with Node alone", () => {
     try {
       const port = await freePort();
       await startAndCheckHealth(
-        [process.execPath, "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+        // What `npm start` runs: the start's checks, then the embedded database's thread and Next.js together.
+        [process.execPath, "scripts/start.mjs", "start", "-p", String(port), "-H", "127.0.0.1"],
         root,
         machineEnv(dir),
         port,
