@@ -185,6 +185,35 @@ describe("what a reader expects first", () => {
   });
 });
 
+describe("a show's page", () => {
+  it("searches only the show's published episodes, ranked as everywhere", async () => {
+    install(postgres);
+    await ctx.db.$executeRawUnsafe(
+      `INSERT INTO "Follow" ("id", "userId", "url", "kind", "showSlug", "updatedAt")
+       VALUES ('rf', 'ra', 'https://example.test/feed.rss', 'podcast', 'ranked-show-1a2b3c4d', now())`,
+    );
+    // Episodes 1-20 of the corpus; the 5th not transcribed yet.
+    await ctx.db.$executeRawUnsafe(
+      `INSERT INTO "FollowItem" ("id", "followId", "guid", "title", "url", "status", "transcriptId")
+       SELECT 'rfi-' || i, 'rf', 'g' || i, 'Episode ' || i, 'https://example.test/' || i, CASE WHEN i = 5 THEN 'queued' ELSE 'done' END, 'rk-' || i
+       FROM generate_series(1, 20) AS i`,
+    );
+    const episodes = new Set(Array.from({ length: 20 }, (_, i) => `rk-${i + 1}`).filter((id) => id !== "rk-5"));
+    const show: SearchScope = { kind: "public", show: "ranked-show-1a2b3c4d" };
+    const everywhere = await lib.rankAllMatches({ kind: "public" }, parse("w15"), 2_000);
+    const expected = everywhere.filter((m) => episodes.has(m.transcriptId)).map(keyOf);
+    expect(expected.length).toBeGreaterThan(3);
+    for (const driver of ["postings", "scope"] as const)
+      expect((await allPages(show, "w15", 20, driver)).map(keyOf)).toEqual(expected);
+    const { searchPublic } = await import("@/lib/search/search-moments");
+    const { publicSearchQuerySchema } = await import("@/lib/search/schemas");
+    const found = await searchPublic(publicSearchQuerySchema.parse({ q: "w15", show: "ranked-show-1a2b3c4d" }));
+    expect(found.results.every((m) => episodes.has(m.transcript_id))).toBe(true);
+    expect((await searchPublic(publicSearchQuerySchema.parse({ q: "w15", show: "no-such-show" }))).results).toEqual([]);
+    expect(publicSearchQuerySchema.safeParse({ q: "w15", show: "Not A Slug" }).success).toBe(false);
+  });
+});
+
 describe("a history entry", () => {
   it("adds the same to the database whatever its transcript says: the transcript's words are not copied into it", async () => {
     install(postgres);

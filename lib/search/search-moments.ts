@@ -23,10 +23,13 @@ export function searchLibrary(
   return searchMoments({ kind: "library", userId }, query, options);
 }
 
-/** GET /v1/public/search: moments of what was said in published transcripts (unpublished ones are gone at once). */
+/**
+ * GET /v1/public/search: moments of what was said in published transcripts (unpublished ones are gone at once),
+ * or in one followed show's published episodes (`show`, its page's slug).
+ */
 export function searchPublic(
-  query: SearchQuery,
+  query: SearchQuery & { show?: string | null },
   options: Parameters<typeof findMoments>[2] = {},
 ): Promise<SearchResponse> {
-  return searchMoments({ kind: "public" }, query, options);
+  return searchMoments({ kind: "public", show: query.show ?? null }, query, options);
 }
