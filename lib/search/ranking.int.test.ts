@@ -1,6 +1,6 @@
 // What search ranks: the best of all matches by its own score (BM25 over impact-ordered postings), on every
 // page, whichever way the candidates are found; the title and the newest rows; a history entry's size; and the
-// same answers on the embedded PGlite as on PostgreSQL. A small generated corpus: 400 transcripts of two
+// same answers on the embedded PGlite as on PostgreSQL (compared before the tests that add rows to PostgreSQL). A small generated corpus: 400 transcripts of two
 // passages each, words drawn from 20 whose frequencies go from rare (w00) to frequent (w19).
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -129,6 +129,25 @@ describe("several words", () => {
   });
 });
 
+describe("the embedded PGlite", () => {
+  it("gives the same moments, in the same order, with the same scores as PostgreSQL", async () => {
+    const pgliteConn = Promise.resolve({ client: pgliteDb, kind: "pglite", pglite });
+    for (const q of ["w19", "w07", "w19 w18", '"w11 w12"', "w03 OR w04", "w17 -w19"]) {
+      for (const [, scope] of SCOPES.slice(0, 2)) {
+        for (const driver of ["postings", "scope"] as const) {
+          install(postgres);
+          const onPostgres = await lib.findMoments(scope, parse(q, { limit: 50 }), { driver });
+          install(pgliteConn);
+          const onPglite = await lib.findMoments(scope, parse(q, { limit: 50 }), { driver });
+          expect(onPglite.map(keyOf), `${q} by ${driver}`).toEqual(onPostgres.map(keyOf));
+          onPglite.forEach((m, i) => expect(m.rank).toBeCloseTo(onPostgres[i]!.rank, 9));
+        }
+      }
+    }
+    install(postgres);
+  });
+});
+
 describe("what a reader expects first", () => {
   it("puts the newest passages that say a frequent word most, in their title too, on page 1", async () => {
     install(postgres);
@@ -249,24 +268,5 @@ describe("a history entry", () => {
     expect(huge).toBeLessThan(small * 1.1);
     // The history's own row and indexes (its list's sorts and its title search): no word of the transcript.
     expect(small).toBeLessThan(1536);
-  });
-});
-
-describe("the embedded PGlite", () => {
-  it("gives the same moments, in the same order, with the same scores as PostgreSQL", async () => {
-    const pgliteConn = Promise.resolve({ client: pgliteDb, kind: "pglite", pglite });
-    for (const q of ["w19", "w07", "w19 w18", '"w11 w12"', "w03 OR w04", "w17 -w19"]) {
-      for (const [, scope] of SCOPES.slice(0, 2)) {
-        for (const driver of ["postings", "scope"] as const) {
-          install(postgres);
-          const onPostgres = await lib.findMoments(scope, parse(q, { limit: 50 }), { driver });
-          install(pgliteConn);
-          const onPglite = await lib.findMoments(scope, parse(q, { limit: 50 }), { driver });
-          expect(onPglite.map(keyOf), `${q} by ${driver}`).toEqual(onPostgres.map(keyOf));
-          onPglite.forEach((m, i) => expect(m.rank).toBeCloseTo(onPostgres[i]!.rank, 9));
-        }
-      }
-    }
-    install(postgres);
   });
 });
