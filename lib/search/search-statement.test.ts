@@ -104,7 +104,7 @@ describe("searchStatement", () => {
 
     const sql = flat(text);
     expect(sql).toContain(
-      `(SELECT p.* FROM ( SELECT sp."pid", sp."impact" FROM "SearchPosting" sp WHERE sp."termId" = $3 ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT $4) c CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid") p WHERE p."config" IN ('english', 'german', 'simple') AND (`,
+      `(SELECT p.* FROM ( SELECT sp."pid", sp."impact" FROM "SearchPosting" sp WHERE sp."termId" = $3 ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT $4) c CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p WHERE p."config" IN ('english', 'german', 'simple') AND (`,
     );
     expect(sql).toContain(`AND ${PUBLISHED} ORDER BY c."impact" DESC, c."pid" DESC LIMIT $5)`);
     // Exact: the best `prefix` of the lists' union, by score, are capped and paged.
@@ -160,7 +160,7 @@ describe("searchStatement", () => {
       ).text,
     );
 
-    expect(sql).toContain(`CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid") p`);
+    expect(sql).toContain(`CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p`);
     expect(sql).toContain(
       `AND EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = $3 AND h."state" = 'done') AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $3 AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = $3 END)`,
     );

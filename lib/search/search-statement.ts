@@ -135,15 +135,16 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
         SELECT p.* FROM ${source} p WHERE p."transcriptId" = s."transcriptId" AND (${matches})
           AND ${user !== null ? ownVersion : published}${filtered} OFFSET 0) p`;
   } else {
-    // Each list: the term's postings best first, each passage looked up by its id, kept when it is of the
-    // list's readings, matches and is visible, up to `keep` of them.
+    // Each list: the term's postings best first, each passage looked up by its id (OFFSET 0: a lookup per
+    // posting, never a join with every match of the query), kept when it is of the list's readings, matches and
+    // is visible, up to `keep` of them.
     found = plan.lists
       .map((list) => {
         const configs = configList([...new Set(list.readings.flatMap((r) => readings[r]!.configs))]);
         return `(SELECT p.* FROM (
             SELECT sp."pid", sp."impact" FROM "SearchPosting" sp WHERE sp."termId" = ${param(list.termId)}
             ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${param(list.examine)}) c
-          CROSS JOIN LATERAL (SELECT p.* FROM ${source} p WHERE p."pid" = c."pid") p
+          CROSS JOIN LATERAL (SELECT p.* FROM ${source} p WHERE p."pid" = c."pid" OFFSET 0) p
           WHERE p."config" IN (${configs}) AND (${matches}) AND ${visible}${filtered}
           ORDER BY c."impact" DESC, c."pid" DESC LIMIT ${param(list.keep)})`;
       })
