@@ -1,5 +1,5 @@
 -- Search ranks the best moments of all matches, and a transcript's words are stored once (lib/search/README.md,
--- docs/decisions/0027-search-by-impact-ordered-postings.md). Each passage (a transcript's, a correction's) gets an
+-- docs/decisions/0027-search-ranks-by-impact-ordered-postings.md). Each passage (a transcript's, a correction's) gets an
 -- id, "pid", from one sequence shared by both tables: newer passages have higher ids, the tie-breaker of equal
 -- scores. "SearchTerm" numbers every lexeme any passage holds; "SearchPosting" holds, per passage and term, the
 -- term's impact in that passage (verbatim_search_impact: BM25's saturated, length-normalised term frequency, plus
