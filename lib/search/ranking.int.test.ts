@@ -117,6 +117,17 @@ describe("a single word", () => {
 });
 
 describe("several words", () => {
+  it("pages through one fixed set of candidates: pages of any size neither repeat nor skip", async () => {
+    install(postgres);
+    for (const q of ["w19 w18", "w03 OR w04"]) {
+      const by10 = (await allPages({ kind: "public" }, q, 10, "postings")).map(keyOf);
+      const by25 = (await allPages({ kind: "public" }, q, 25, "postings")).map(keyOf);
+      expect(by10.length, q).toBeGreaterThan(20);
+      expect(new Set(by10).size).toBe(by10.length);
+      expect(by25.slice(0, by10.length)).toEqual(by10);
+    }
+  });
+
   it("page 1 holds the exhaustive ranking's best ten", async () => {
     install(postgres);
     for (const q of ["w19 w18", "w05 w12", '"w19 w18"', "w03 OR w04", "w17 -w19", "w02 w10 w15 w19"]) {
