@@ -106,6 +106,13 @@ describe("a single word", () => {
     });
   }
 
+  it("finds nothing for a word no passage holds, by postings and by the scope", async () => {
+    install(postgres);
+    for (const driver of ["postings", "scope"] as const)
+      for (const q of ["zzunheard", "zzunheard OR zzunsaid", '"zzunheard w19"'])
+        expect(await lib.findMoments({ kind: "public" }, parse(q), { driver }), q).toEqual([]);
+  });
+
   it("ranks by the score, higher first, newer first among equals", async () => {
     install(postgres);
     const ranked = await lib.rankAllMatches({ kind: "public" }, parse("w12"), 2_000);

@@ -112,6 +112,12 @@ describe("searchStatement", () => {
     expect(params.slice(2, 5)).toEqual([7, 20000, 63]);
   });
 
+  it("by postings, with no term any passage holds: no candidate", () => {
+    const sql = flat(searchStatement(input({ plan: { driver: "postings", exact: true, prefix: 63, lists: [] } })).text);
+
+    expect(sql).toContain(`WITH found AS MATERIALIZED ( SELECT p.* FROM "SearchPassage" p WHERE false )`);
+  });
+
   it("a show: only the published episodes of the followed show whose page it is", () => {
     const { text, params } = searchStatement(input({ scope: { kind: "public", show: "the-show-1a2b3c4d" } }));
 

@@ -134,6 +134,9 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     found = `SELECT p.* FROM (${scopeTranscripts}) s CROSS JOIN LATERAL (
         SELECT p.* FROM ${source} p WHERE p."transcriptId" = s."transcriptId" AND (${matches})
           AND ${user !== null ? ownVersion : published}${filtered} OFFSET 0) p`;
+  } else if (plan.lists.length === 0) {
+    // No passage holds any of the query's terms.
+    found = `SELECT p.* FROM ${source} p WHERE false`;
   } else {
     // Each list: the term's postings best first, each passage looked up by its id (OFFSET 0: a lookup per
     // posting, never a join with every match of the query), kept when it is of the list's readings, matches and
