@@ -22,8 +22,12 @@ export const DF_BOUND = 2_000;
  */
 export const SCOPE_MAX_PASSAGES = 2_000;
 
-/** Postings read per query at most, whatever its shape; the rarest term's list gets half of them. */
-export const POSTINGS_EXAMINED = 8_192;
+/**
+ * Postings read per query of several terms at most, whatever its shape; the rarest term's list gets half of
+ * them. Its candidates are at most SEARCH_MAX_CANDIDATES, half of them the rarest term's best: each is scored
+ * against every term of the query, so their number is most of the cost of 32 common words OR'ed.
+ */
+export const POSTINGS_EXAMINED = 4_096;
 
 /**
  * A query of one term (per reading) examines at most this many postings: a term's list in impact order is
@@ -109,7 +113,12 @@ export function postingsPlan(
       termId: t.id,
       readings: t.readings,
       examine: i === 0 ? POSTINGS_EXAMINED / 2 : Math.max(64, Math.floor(POSTINGS_EXAMINED / 2 / rest)),
-      keep: i === 0 ? SEARCH_MAX_CANDIDATES : Math.max(32, Math.floor(SEARCH_MAX_CANDIDATES / rest)),
+      keep:
+        lists.length === 1
+          ? SEARCH_MAX_CANDIDATES
+          : i === 0
+            ? Math.ceil(SEARCH_MAX_CANDIDATES / 2)
+            : Math.max(16, Math.floor(SEARCH_MAX_CANDIDATES / 2 / rest)),
     })),
   };
 }
