@@ -154,3 +154,6 @@ FOR EACH ROW WHEN (OLD."title" IS DISTINCT FROM NEW."title") EXECUTE FUNCTION ve
 -- The passages there are.
 SELECT verbatim_search_post(ARRAY(SELECT "pid" FROM "TranscriptPassage"));
 SELECT verbatim_search_post(ARRAY(SELECT "pid" FROM "RevisionPassage"));
+
+-- Statistics for the tables just filled: search's plans read them from the first query on.
+ANALYZE "SearchTerm", "SearchPosting", "TranscriptPassage", "RevisionPassage", "Transcription";
