@@ -120,7 +120,7 @@ async function prepare(scope: SearchScope, query: SearchQuery) {
   const [groups, corrects, passages, scoped] = await Promise.all([
     readings(db, query.q, configs),
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
-    passageCount(db, DF_BOUND * 5),
+    passageCount(db, 10_000),
     scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;

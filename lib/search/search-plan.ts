@@ -13,7 +13,7 @@ export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
  * A term's passages are counted up to this many (its postings, from the term's index); a term in more is
  * given pg_stats' share of the passages, or this many where ANALYZE did not count it among the most common.
  */
-export const DF_BOUND = 2_000;
+export const DF_BOUND = 1_000;
 
 /**
  * A scope (the caller's done entries, the published transcripts, a show's) holding at most this many passages

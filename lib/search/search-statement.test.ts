@@ -62,7 +62,10 @@ describe("searchStatement", () => {
     ]);
     const sql = flat(text);
     expect(sql).toContain(
-      `FROM unnest($3::int[], $4::float8[], $5::int[]) AS q("termId", idf, reading) JOIN "SearchPosting" sp ON sp."termId" = q."termId" AND sp."pid" = f."pid" WHERE q.reading = CASE WHEN f."config" IN ('english', 'german') THEN 0 WHEN f."config" IN ('simple') THEN 1 END)`,
+      `FROM unnest($3::int[], $4::float8[], $5::int[]) AS q("termId", idf, reading) JOIN "SearchPosting" sp ON sp."termId" = q."termId" AND sp."pid" = f."pid" WHERE q.reading = f."reading")`,
+    );
+    expect(sql).toContain(
+      `FROM (SELECT DISTINCT ON ("pid") *, CASE WHEN found."config" IN ('english', 'german') THEN 0 WHEN found."config" IN ('simple') THEN 1 END AS "reading" FROM found) AS f`,
     );
     // One term a reading: no proximity part.
     expect(sql).not.toContain("ts_rank_cd");

@@ -154,7 +154,8 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
       .join(" UNION ALL ");
   }
 
-  // The score: each reading's terms (one row per reading and term) against the passage's postings.
+  // The score: each reading's terms (one row per reading and term) against the passage's postings; the passage's
+  // reading is computed once per candidate, not once per term and reading.
   const readingOf = (alias: string) =>
     `CASE ${branches.map((b, i) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${i}`).join(" ")} END`;
   const termIds = param(input.terms.map((t) => t.id));
@@ -168,7 +169,7 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
   const score = `(SELECT coalesce(sum(q.idf * sp."impact"), 0)
         FROM unnest(${termIds}::int[], ${idfs}::float8[], ${termReadings}::int[]) AS q("termId", idf, reading)
         JOIN "SearchPosting" sp ON sp."termId" = q."termId" AND sp."pid" = f."pid"
-        WHERE q.reading = ${readingOf("f")})${proximity}`;
+        WHERE q.reading = f."reading")${proximity}`;
   // The page's public page: a live publication of the transcript (the caller's own in the library).
   const slug =
     user !== null
@@ -185,7 +186,7 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     WITH found AS MATERIALIZED (
       ${found}
     ), ranked AS (
-      SELECT f.*, (${score})::float8 AS rank FROM (SELECT DISTINCT ON ("pid") * FROM found) AS f
+      SELECT f.*, (${score})::float8 AS rank FROM (SELECT DISTINCT ON ("pid") *, ${readingOf("found")} AS "reading" FROM found) AS f
       ORDER BY rank DESC, f."pid" DESC${prefix}
     ), capped AS (
       SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "pid" DESC) AS nth
