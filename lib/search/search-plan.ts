@@ -24,10 +24,15 @@ export const SCOPE_MAX_PASSAGES = 2_000;
 
 /**
  * Postings read per query of several terms at most, whatever its shape; the rarest term's list gets half of
- * them. Its candidates are at most SEARCH_MAX_CANDIDATES, half of them the rarest term's best: each is scored
- * against every term of the query, so their number is most of the cost of 32 common words OR'ed.
+ * them.
  */
 export const POSTINGS_EXAMINED = 4_096;
+
+/**
+ * Candidates of a query of several terms in two or more lists, at most: half the rarest term's best matches, half
+ * the other terms' (each scored against every term of its reading, so their number is the cost of many terms).
+ */
+export const MULTI_TERM_CANDIDATES = 512;
 
 /**
  * A query of one term (per reading) examines at most this many postings: a term's list in impact order is
@@ -117,8 +122,8 @@ export function postingsPlan(
         lists.length === 1
           ? SEARCH_MAX_CANDIDATES
           : i === 0
-            ? Math.ceil(SEARCH_MAX_CANDIDATES / 2)
-            : Math.max(16, Math.floor(SEARCH_MAX_CANDIDATES / 2 / rest)),
+            ? Math.ceil(MULTI_TERM_CANDIDATES / 2)
+            : Math.max(8, Math.floor(MULTI_TERM_CANDIDATES / 2 / rest)),
     })),
   };
 }

@@ -154,22 +154,19 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
       .join(" UNION ALL ");
   }
 
-  // The score: each reading's terms (one row per reading and term) against the passage's postings; the passage's
-  // reading is computed once per candidate, not once per term and reading.
+  // The score: the passage's own postings (one range of the index's key) weighed by its reading's terms' idf,
+  // found by key (reading × 2³² + term id) in the query's terms; the passage's reading is computed once.
   const readingOf = (alias: string) =>
     `CASE ${branches.map((b, i) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${i}`).join(" ")} END`;
-  const termIds = param(input.terms.map((t) => t.id));
+  const termKeys = param(input.terms.map((t) => t.reading * 2 ** 32 + t.id));
   const idfs = param(input.terms.map((t) => t.idf));
-  const termReadings = param(input.terms.map((t) => t.reading));
   const near = branches.filter((_, i) => (input.readingTerms[i] ?? 0) >= 2);
   const proximity =
     near.length > 0
       ? ` + CASE ${near.map((b) => `WHEN f."config" IN (${b.configs}) THEN ${PROXIMITY_WEIGHT}::float8 * ts_rank_cd(f."tsv", ${b.query}, 32)::float8`).join(" ")} ELSE 0 END`
       : "";
-  const score = `(SELECT coalesce(sum(q.idf * sp."impact"), 0)
-        FROM unnest(${termIds}::int[], ${idfs}::float8[], ${termReadings}::int[]) AS q("termId", idf, reading)
-        JOIN "SearchPosting" sp ON sp."termId" = q."termId" AND sp."pid" = f."pid"
-        WHERE q.reading = f."reading")${proximity}`;
+  const score = `(SELECT coalesce(sum((${idfs}::float8[])[array_position(${termKeys}::bigint[], f."reading"::bigint * 4294967296 + sp."termId")] * sp."impact"), 0)
+        FROM "SearchPosting" sp WHERE sp."pid" = f."pid")${proximity}`;
   // The page's public page: a live publication of the transcript (the caller's own in the library).
   const slug =
     user !== null
