@@ -35,6 +35,8 @@ const nextConfig: NextConfig = {
       // The public page's search without JavaScript (?q=) is rendered per request; /t/{slug} itself is cached.
       beforeFiles: [
         { source: "/t/:slug", has: [{ type: "query", key: "q" }], destination: "/t/:slug/search" },
+        // A show's page searched inside (?q=): the same.
+        { source: "/s/:slug", has: [{ type: "query", key: "q" }], destination: "/s/:slug/search" },
         // The same for /explore: its first page is cached (app/explore/[list]); a search or a later page is
         // rendered per request.
         ...EXPLORE_QUERY.map((query) => ({ source: "/explore", has: [query], destination: "/explore/search" })),

@@ -18,12 +18,12 @@ export interface ExploreMomentsFound {
 
 /**
  * /explore?q=: the moments where `q` was said in published transcripts (none for a query the search refuses),
- * and for each of their transcripts the count its page's search will show.
+ * and for each of their transcripts the count its page's search will show; /s/{show}/search?q=: in that show's.
  */
-export async function exploreMoments(q: string): Promise<ExploreMomentsFound> {
+export async function exploreMoments(q: string, show: string | null = null): Promise<ExploreMomentsFound> {
   const query = searchQuerySchema.safeParse({ q, limit: String(EXPLORE_MOMENTS) });
   if (!query.success) return { results: [], counts: new Map() };
-  const { results } = await searchPublic(query.data);
+  const { results } = await searchPublic({ ...query.data, show });
   const slugs = results.flatMap((moment) => (moment.slug ? [moment.slug] : []));
   return { results, counts: await viewerMatchCounts(slugs, q) };
 }

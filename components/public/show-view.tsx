@@ -1,14 +1,17 @@
 import Link from "next/link";
+import { ExploreMoments } from "@/components/public/explore-moments";
 import { LinkPending } from "@/components/public/link-pending";
 import { SiteHeader } from "@/components/site/site-header";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import type { Show } from "@/lib/publishing/show-page";
-import { showFeedPath } from "@/lib/publishing/show-links";
+import { showFeedPath, showPagePath } from "@/lib/publishing/show-links";
+import type { SearchMoment } from "@/lib/search/schemas";
 
 // A followed show's page (app/s/[slug]): its name, its published episodes newest first, each linking to its
-// transcript, its feed, and a search. Plain links and a GET form: it works without JavaScript, and it is
-// served from Next.js's cache, so nothing here reads the request.
+// transcript, its feed, and a search inside the show (/s/{slug}?q=, rendered per request by app/s/[slug]/search:
+// the moments where it was said, above the episodes). Plain links and a GET form: it works without JavaScript; the page itself is served from
+// Next.js's cache, so nothing here reads the request.
 
 const dateFormat = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
@@ -18,7 +21,18 @@ function duration(seconds: number): string | null {
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-export function ShowView({ show }: { show: Show }) {
+export function ShowView({
+  show,
+  q = "",
+  moments,
+  counts,
+}: {
+  show: Show;
+  /** A search inside the show: what was asked and the moments found (app/s/[slug]/search). */
+  q?: string;
+  moments?: readonly SearchMoment[];
+  counts?: ReadonlyMap<string, number>;
+}) {
   const count = show.episodes.length;
   return (
     <div className="min-h-screen">
@@ -40,16 +54,16 @@ export function ShowView({ show }: { show: Show }) {
             </a>
           </p>
         </div>
-        {/* The public search, over every published transcript: lib/search has no filter by show (decision 0026). */}
-        <form role="search" method="get" action="/explore" className="flex gap-2">
+        <form role="search" method="get" action={showPagePath(show.slug)} className="flex gap-2">
           <label htmlFor="show-search" className="sr-only">
-            Search what was said in every published transcript
+            Search what was said in this show
           </label>
           <input
             id="show-search"
             name="q"
             type="search"
-            placeholder="Search every published transcript"
+            defaultValue={q}
+            placeholder="Search what was said in this show"
             className={`min-w-0 flex-1 ${controlClass}`}
             data-testid="show-search"
           />
@@ -57,6 +71,12 @@ export function ShowView({ show }: { show: Show }) {
             Search
           </button>
         </form>
+        {q && moments && <ExploreMoments q={q} results={moments} counts={counts} />}
+        {q && moments?.length === 0 && (
+          <p className="text-stone-600" data-testid="show-search-empty">
+            Nothing said in this show&apos;s published episodes matches “{q}”.
+          </p>
+        )}
         <ol className="flex flex-col divide-y divide-stone-200" data-testid="show-episodes">
           {show.episodes.map((episode) => (
             <li key={episode.slug} className="flex flex-col gap-0.5 py-3">

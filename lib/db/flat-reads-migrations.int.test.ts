@@ -1,7 +1,6 @@
 // The flat-reads migrations (docs/decisions/0007-reads-that-stay-flat-as-data-grows.md) on databases that already hold rows: the history's trigram index,
 // searchText kept in lower case (lowered in committed batches), the search probe's index and the history's
 // covering index, on PostgreSQL and on embedded PGlite. lib/db/migrate.int.test.ts tests the runner itself.
-import { createHash } from "node:crypto";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -123,31 +122,47 @@ describe("the history_search_lowercase migration on embedded PGlite", () => {
   });
 });
 
-describe("the library_lexemes migration", () => {
+describe("the search_postings migration", () => {
   const { connect, migrationsCopy } = useMigrationsDatabase();
-  const LATER = MIGRATIONS.filter((name) => name >= "20261126034000");
+  const LATER = MIGRATIONS.filter((name) => name >= "20261127130500");
   const segments = (text: string) => JSON.stringify([{ start: 0, end: 5, text }]);
-  /** An entry's lexemes without its user's key (checked apart). */
-  const lexemes = async (query: (sql: string) => Promise<{ rows: unknown[] }>, id: string) =>
-    (
+  /** The terms of a transcript's passages (or of its correction's, `revision`), each with its impact in the passage. */
+  const postings = async (query: (sql: string) => Promise<{ rows: unknown[] }>, revision: string | null = null) =>
+    Object.fromEntries(
       (
-        await query(
-          `SELECT replace("lexemes"::text, verbatim_library_key("userId") || ' ', '') AS l FROM "Transcription" WHERE "id" = '${id}'`,
-        )
-      ).rows[0] as { l: string }
-    ).l;
+        (
+          await query(
+            `SELECT st."term", sp."impact" FROM "SearchPassage" p JOIN "SearchPosting" sp ON sp."pid" = p."pid"
+             JOIN "SearchTerm" st ON st."id" = sp."termId"
+             WHERE p."transcriptId" = 't1' AND p."revisionId" IS NOT DISTINCT FROM ${revision ? `'${revision}'` : "NULL"} ORDER BY 1`,
+          )
+        ).rows as { term: string; impact: number }[]
+      ).map((row) => [row.term, row.impact]),
+    );
   const seed = `
-    INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now()), ('u2', 'u2@example.com', now());
-    INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "sourceUrl", "segments")
-      VALUES ('t1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 'u', '${segments("The deep oceans")}');
+    INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('u1', 'u1@example.com', now());
+    INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "sourceUrl", "segments", "title")
+      VALUES ('t1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 'u', '${segments("The deep oceans, deep and deep")}', 'Oceans');
     INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "updatedAt")
-      VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', now()),
-             ('h2', 'u2', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', now()),
-             ('h3', 'u2', 'youtube', 'ZzZzZzZzZzZ', 'en', 'captions', NULL, 'in_progress', now());
+      VALUES ('h1', 'u1', 'youtube', 'AbCdEfGhIjK', 'en', 'captions', 't1', 'done', now());
     INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes")
       VALUES ('r1', 'u1', 't1', '${segments("The deep lighthouse")}', 40);`;
 
-  it("fills the entries of a database that has rows, and triggers keep them as their passages change", async () => {
+  /** Before the migration the database has rows; after it, the entries' words are gone and every passage is posted. */
+  async function migrated(query: (sql: string) => Promise<{ rows: unknown[] }>) {
+    const { rows: columns } = await query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'Transcription' AND column_name = 'lexemes'`,
+    );
+    expect(columns).toEqual([]);
+    // A word said three times weighs more than once, not three times as much; the title's word weighs one more.
+    const words = await postings(query);
+    expect(Object.keys(words)).toEqual(["deep", "ocean"]);
+    expect(words.deep).toBeGreaterThan(words.ocean! - 1);
+    expect(words.deep).toBeLessThan(3 * (words.ocean! - 1));
+    expect(await postings(query, "r1")).toEqual({ deep: expect.any(Number), lighthous: expect.any(Number) });
+  }
+
+  it("posts the passages of a database that has rows, and triggers keep the postings as passages and titles change", async () => {
     const dir = await migrationsCopy();
     for (const name of LATER) await rm(path.join(dir, name), { recursive: true });
     const client = await connect();
@@ -155,31 +170,30 @@ describe("the library_lexemes migration", () => {
     await client.query(seed);
     expect((await applyMigrations(pgExecutor(client))).applied).toEqual(LATER);
     const query = (sql: string) => client.query(sql);
-    // The transcript's words, and the author's correction's for the author alone; none without a transcript.
-    expect(await lexemes(query, "h1")).toBe("'deep' 'lighthous' 'ocean'");
-    expect(await lexemes(query, "h2")).toBe("'deep' 'ocean'");
-    expect(await lexemes(query, "h3")).toBe("");
-    // Each word after the user's key: the first 8 hex digits of the SHA-256 of their id, as the search computes it.
-    const { rows: keyed } = await client.query(`SELECT "lexemes"::text AS l FROM "Transcription" WHERE "id" = 'h2'`);
-    const key = createHash("sha256").update("u2").digest("hex").slice(0, 8);
-    expect(keyed).toEqual([{ l: `'${key} deep' '${key} ocean'` }]);
-    // A transcript cut again, a correction saved, an entry given its transcript.
+    await migrated(query);
+    // A transcript cut again: its old postings go, the new passages are posted.
     await client.query(`UPDATE "Transcript" SET "segments" = '${segments("Shallow seas")}' WHERE "id" = 't1'`);
-    expect(await lexemes(query, "h2")).toBe("'sea' 'shallow'");
+    expect(Object.keys(await postings(query))).toEqual(["sea", "shallow"]);
+    // A new title: the impacts of its words in the passages (the correction's too).
+    const before = await postings(query);
+    await client.query(`UPDATE "Transcript" SET "title" = 'Shallow' WHERE "id" = 't1'`);
+    const after = await postings(query);
+    expect(after.sea).toBe(before.sea);
+    expect(after.shallow).toBeCloseTo(before.shallow! + 1, 5);
+    await client.query(`UPDATE "Transcript" SET "title" = 'Lighthouse keepers' WHERE "id" = 't1'`);
+    expect((await postings(query, "r1")).lighthous).toBeGreaterThan(1);
+    // A correction replaced, a transcript deleted: no posting is left without its passage.
     await client.query(
-      `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('r2', 'u2', 't1', '${segments("Shallow reefs")}', 30)`,
+      `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('r2', 'u1', 't1', '${segments("Shallow reefs")}', 30)`,
     );
-    expect(await lexemes(query, "h2")).toBe("'reef' 'sea' 'shallow'");
-    await client.query(`UPDATE "Transcription" SET "transcriptId" = 't1', "state" = 'done' WHERE "id" = 'h3'`);
-    expect(await lexemes(query, "h3")).toBe("'reef' 'sea' 'shallow'");
-    const { rows } = await client.query(
-      `SELECT pg_get_indexdef(i.indexrelid) AS definition FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-       WHERE i.indisvalid AND c.relname = 'Transcription_lexemes_idx'`,
-    );
-    expect(rows).toEqual([{ definition: expect.stringContaining(`USING gin (lexemes)`) }]);
+    expect(await postings(query, "r1")).toEqual({});
+    expect(Object.keys(await postings(query, "r2"))).toEqual(["reef", "shallow"]);
+    await client.query(`DELETE FROM "Transcript" WHERE "id" = 't1'`);
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM "SearchPosting"`);
+    expect(rows).toEqual([{ n: 0 }]);
   });
 
-  it("fills the entries of an embedded PGlite database", async () => {
+  it("posts the passages of an embedded PGlite database", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "verbatim-migrations-"));
     const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
     try {
@@ -189,9 +203,9 @@ describe("the library_lexemes migration", () => {
       await pglite.exec(seed);
       expect((await applyMigrations(pgliteExecutor(pglite))).applied).toEqual(LATER);
       const query = (sql: string) => pglite.query(sql);
-      expect(await lexemes(query, "h1")).toBe("'deep' 'lighthous' 'ocean'");
+      await migrated(query);
       await pglite.exec(`UPDATE "Transcript" SET "segments" = '${segments("Shallow seas")}' WHERE "id" = 't1'`);
-      expect(await lexemes(query, "h2")).toBe("'sea' 'shallow'");
+      expect(Object.keys(await postings(query))).toEqual(["sea", "shallow"]);
     } finally {
       await pglite.close();
       await rm(dir, { recursive: true, force: true });

@@ -49,7 +49,7 @@ describe("prisma/sql", () => {
   it("has one file for each function, trigger and view, each what the migrations last made of it", async () => {
     const files = await readSqlDefinitions();
     expect(names(files).filter((name) => name.startsWith("functions/"))).toHaveLength(16);
-    expect(names(files).filter((name) => name.startsWith("triggers/"))).toHaveLength(9);
+    expect(names(files).filter((name) => name.startsWith("triggers/"))).toHaveLength(10);
     expect(names(files)).toContain("views/SearchPassage");
 
     const drift = await definitionDrift(pgExecutor(client), files);
@@ -64,10 +64,10 @@ describe("prisma/sql", () => {
   it("finds changed, new and deleted files, and the migration written from them makes the database agree", async () => {
     const dir = await definitionsCopy();
     await writeFile(
-      path.join(dir, "functions/verbatim_library_key.sql"),
-      `CREATE OR REPLACE FUNCTION verbatim_library_key(user_id TEXT) RETURNS TEXT
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT left(encode(sha256(convert_to($1, 'UTF8')), 'hex'), 9)
+      path.join(dir, "functions/verbatim_search_impact.sql"),
+      `CREATE OR REPLACE FUNCTION verbatim_search_impact(tf INTEGER, dl INTEGER, in_title BOOLEAN) RETURNS REAL
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT ($1 * 2.2 / ($1 + 1.2 * (0.25 + 0.75 * $2 / 20.0)) + CASE WHEN $3 THEN 2.0 ELSE 0.0 END)::real
 $$;
 `,
     );
@@ -97,22 +97,22 @@ FOR EACH ROW EXECUTE FUNCTION verbatim_history_count();
 
       const drift = await definitionDrift(db, files);
 
-      expect(names(drift.changed)).toEqual(["functions/verbatim_library_key", "triggers/Transcription_count"]);
+      expect(names(drift.changed)).toEqual(["functions/verbatim_search_impact", "triggers/Transcription_count"]);
       expect(names(drift.added)).toEqual(["functions/verbatim_answer", "functions/verbatim_answer_part"]);
       expect(names(drift.removed)).toEqual(["views/SearchPassage"]);
       // The comparison ran in a transaction that was rolled back.
-      const [unchanged] = await db.query<{ key: string }>(`SELECT verbatim_library_key('u') AS key`);
-      expect(unchanged!.key).toHaveLength(8);
+      const [unchanged] = await db.query<{ impact: number }>(`SELECT verbatim_search_impact(1, 20, true) AS impact`);
+      expect(unchanged!.impact).toBe(2);
 
       const migration = driftMigrationSql(drift);
       expect(migration.indexOf("verbatim_answer_part()")).toBeLessThan(migration.indexOf("FUNCTION verbatim_answer()"));
       await db.exec(migration);
 
       expect(await definitionDrift(db, files)).toEqual({ changed: [], added: [], removed: [] });
-      const [row] = await db.query<{ key: string; answer: number }>(
-        `SELECT verbatim_library_key('u') AS key, verbatim_answer() AS answer`,
+      const [row] = await db.query<{ impact: number; answer: number }>(
+        `SELECT verbatim_search_impact(1, 20, true) AS impact, verbatim_answer() AS answer`,
       );
-      expect(row).toEqual({ key: expect.stringMatching(/^[0-9a-f]{9}$/), answer: 42 });
+      expect(row).toEqual({ impact: 3, answer: 42 });
       expect(await db.query(`SELECT 1 FROM pg_views WHERE viewname = 'SearchPassage'`)).toEqual([]);
     } finally {
       await other.end();
@@ -132,12 +132,12 @@ FOR EACH ROW EXECUTE FUNCTION verbatim_history_count();
 
     await rm(path.join(dir, "functions/verbatim_misnamed.sql"));
     await writeFile(
-      path.join(dir, "functions/verbatim_library_key.sql"),
-      `CREATE OR REPLACE FUNCTION verbatim_library_key(user_id TEXT) RETURNS INTEGER LANGUAGE sql AS $$ SELECT 1 $$;\n`,
+      path.join(dir, "functions/verbatim_search_impact.sql"),
+      `CREATE OR REPLACE FUNCTION verbatim_search_impact(tf INTEGER, dl INTEGER, in_title BOOLEAN) RETURNS INTEGER LANGUAGE sql AS $$ SELECT 1 $$;\n`,
     );
     const refusal = definitionDrift(pgExecutor(client), await readSqlDefinitions(dir));
     await expect(refusal).rejects.toThrow(SqlDefinitionError);
-    await expect(refusal).rejects.toThrow(/prisma\/sql\/functions\/verbatim_library_key\.sql does not run/);
+    await expect(refusal).rejects.toThrow(/prisma\/sql\/functions\/verbatim_search_impact\.sql does not run/);
     // Nothing stayed: the files still agree with the database.
     expect(await definitionDrift(pgExecutor(client), await readSqlDefinitions())).toEqual({
       changed: [],

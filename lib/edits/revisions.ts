@@ -141,8 +141,7 @@ export async function saveEdit(
         "The database took too long to store this correction, so nothing was stored. Try again in a few seconds.",
         { "Retry-After": "5" },
       );
-    // The search index's words of one library entry (its transcript's and this correction's, without
-    // positions) exceed what PostgreSQL keeps in one tsvector (1 MiB): too many different words to index.
+    // A passage's words exceed what PostgreSQL keeps in one tsvector (1 MiB): too many different words to index.
     if (sqlState(error) === "54000")
       throw errors.payloadTooLarge(
         "This correction holds too many different words to be indexed for search. Keep the transcript's own words and correct them.",

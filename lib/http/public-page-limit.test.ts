@@ -51,7 +51,7 @@ const visit = (path: string, from: string, method = "GET") =>
   });
 
 describe("rate limit of anonymous pages that read the database", () => {
-  it("unknown slugs, /t searches, /explore?q= and the sitemaps: 429 with Retry-After past the limit, per address, before Next.js", async () => {
+  it("unknown slugs, /t searches, /explore?q=, show pages and the sitemaps: 429 with Retry-After past the limit, per address, before Next.js", async () => {
     const cases = [
       {
         paths: ["/t/no-such-slug-1", "/t/no-such-slug-2", "/%74/no-such-slug-3", "/t/no-such-slug-4"],
@@ -67,6 +67,11 @@ describe("rate limit of anonymous pages that read the database", () => {
         paths: ["/explore?q=a", "/explore?q=b", "/explore", "/explore?cursor=x"],
         from: "127.0.0.4",
         other: "127.0.1.4",
+      },
+      {
+        paths: ["/s/a-show", "/s/a-show?q=grit", "/s/a-show/search?q=a", "/s/other?q=b"],
+        from: "127.0.0.7",
+        other: "127.0.1.7",
       },
       {
         paths: ["/sitemap.xml", "/sitemaps/0.xml", "/sitemaps/1.xml", "/sitemaps/2.xml"],

@@ -3,7 +3,7 @@ import { clientAddress, type HeaderReader } from "@/lib/http/client-address";
 import { rateLimits } from "@/lib/http/rate-limits";
 
 // Anonymous pages that read the database (the public index and its search, published transcripts and
-// their search, the sitemaps) are rate-limited per client address like the public API's reads (row
+// their search, a show's page and its search, the sitemaps) are rate-limited per client address like the public API's reads (row
 // `publicPage`). They are counted by the request guard (request-guard.ts), on Node's server before Next.js:
 // a page's data function cannot answer 429 (React Server Components have no status of their own, and a
 // refusal inside a cached render would be cached for everyone), and proxy.ts does not run for the pages
@@ -17,6 +17,8 @@ export function isPublicDataPage(pathname: string): boolean {
     pathname === "/explore" ||
     pathname.startsWith("/explore/") ||
     pathname.startsWith("/t/") ||
+    // A show's feed is an API endpoint, limited by its own row.
+    (pathname.startsWith("/s/") && !pathname.endsWith("/feed.xml")) ||
     pathname === "/sitemap.xml" ||
     pathname.startsWith("/sitemaps/")
   );

@@ -1,5 +1,5 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { searchQuerySchema, searchResponseSchema } from "@/lib/search/schemas";
+import { publicSearchQuerySchema, searchQuerySchema, searchResponseSchema } from "@/lib/search/schemas";
 
 const tag = "Search";
 const syntax =
@@ -22,10 +22,10 @@ export const searchPublicEndpoint = defineEndpoint({
   path: "/v1/public/search",
   tag,
   summary: "Search what was said in published transcripts",
-  description: `No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. ${syntax}`,
+  description: `No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With \`show\`, only the published episodes of that followed show (its page /s/{show}). ${syntax}`,
   auth: "none",
   rateLimit: "publicRead",
-  query: searchQuerySchema,
+  query: publicSearchQuerySchema,
   response: searchResponseSchema,
   errors: { 429: "Too many requests from this address (see Retry-After)" },
 });

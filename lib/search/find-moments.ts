@@ -1,21 +1,37 @@
-import { createHash } from "node:crypto";
 import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
 import { rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { collapseNegations, entryQuery } from "@/lib/search/query-terms";
+import { collapseNegations, positiveLexemes } from "@/lib/search/query-terms";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { hasCorrections, readingsOf, runSearchStatement } from "@/lib/search/queries";
+import {
+  commonWordStatistics,
+  hasCorrections,
+  passageCount,
+  readingsOf,
+  runSearchStatement,
+  scopePassages,
+  termFacts,
+} from "@/lib/search/queries";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
-import { choosePlan, planFacts, SEARCH_MAX_CANDIDATES, type SearchPlan } from "@/lib/search/search-plan";
-import { matchCondition, searchStatement, type SearchScope } from "@/lib/search/search-statement";
+import {
+  DF_BOUND,
+  idf,
+  postingsPlan,
+  SCOPE_MAX_PASSAGES,
+  SEARCH_MAX_CANDIDATES,
+  type QueryTerm,
+  type SearchPlan,
+} from "@/lib/search/search-plan";
+import { searchStatement, type ScoredTerm, type SearchScope } from "@/lib/search/search-statement";
 
 // A search: the query's readings (each configuration's tsquery; a reading with nothing the index can look up,
-// only -excluded words as querytree() says, is dropped: it would match every passage of its configuration), the
-// plan (search-plan.ts), then one statement (search-statement.ts) under its planner settings
-// (planner-settings.ts) and SEARCH_TIMEOUT_MS.
+// only -excluded words as querytree() says, is dropped: it would match every passage of its configuration), their
+// positive terms with their idf (computed here once per query, so every way of finding the candidates scores
+// with the same numbers), the plan (search-plan.ts), then one statement (search-statement.ts) under its planner
+// settings (planner-settings.ts) and SEARCH_TIMEOUT_MS.
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
@@ -24,6 +40,8 @@ export interface MomentRow {
   transcriptId: string;
   seq: number;
   rank: number;
+  /** The passage's id (the tie-breaker: newer first). */
+  pid: bigint;
   title: string | null;
   platform: string;
   videoId: string;
@@ -50,8 +68,8 @@ function refuseQuery(q: string, msg: string): RequestValidationError {
 /**
  * The query as each configuration reads it, grouped: most configurations read most queries alike (the same
  * tsquery), so the statement gets one branch per distinct reading rather than one per configuration.
- * Empty when every configuration reads nothing (only stop words, only punctuation). With each reading, the
- * words of the query as its configurations index them (excluded ones too), for scansInOrder's bound.
+ * Empty when every configuration reads nothing (only stop words, only punctuation). With each reading, what
+ * the index can look up of it (querytree(): its positive terms).
  */
 async function readings(db: Db, q: string, configs: readonly string[]) {
   let rows: Awaited<ReturnType<typeof readingsOf>>;
@@ -67,78 +85,157 @@ async function readings(db: Db, q: string, configs: readonly string[]) {
   const findable = read.filter((row) => row.indexable !== "T");
   if (read.length > 0 && findable.length === 0)
     throw refuseQuery(q, "give at least one word to find (a query of only -excluded words would match everything)");
-  const byQuery = new Map<string, { configs: string[]; words: Set<string>; indexable: string }>();
+  const byQuery = new Map<string, { configs: string[]; indexable: string }>();
   for (const row of findable) {
-    const group = byQuery.get(row.query) ?? { configs: [], words: new Set<string>(), indexable: row.indexable };
+    const group = byQuery.get(row.query) ?? { configs: [], indexable: row.indexable };
     group.configs.push(row.config);
-    for (const word of row.words) group.words.add(word);
     byQuery.set(row.query, group);
   }
   return [...byQuery].map(([query, group]) => ({ query, ...group }));
 }
 
-/** The query's readings and the plan chosen for them; null when the query has nothing to find. */
-async function prepare(scope: SearchScope, query: SearchQuery, forced: Partial<SearchPlan>) {
+/**
+ * Pg_stats' most common words of the passages' index, with the share of passages holding each
+ * (most_common_elems of "TranscriptPassage"."tsv"): a frequent term's df beyond DF_BOUND. Read again after
+ * COMMON_WORDS_TTL_MS, per database (they change only when the table is analyzed).
+ */
+const commonWords = new WeakMap<Db, { read: number; shares: Promise<Map<string, number>> }>();
+const COMMON_WORDS_TTL_MS = 10 * 60_000;
+
+function commonWordShares(db: Db): Promise<Map<string, number>> {
+  const kept = commonWords.get(db);
+  if (kept && performance.now() - kept.read < COMMON_WORDS_TTL_MS) return kept.shares;
+  const shares = commonWordStatistics(db).catch(() => {
+    commonWords.delete(db);
+    return new Map<string, number>();
+  });
+  commonWords.set(db, { read: performance.now(), shares });
+  return shares;
+}
+
+/** What a search is made of: the query's readings, their terms with their idf, the scope's size. */
+async function prepare(scope: SearchScope, query: SearchQuery) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const [groups, facts, corrects] = await Promise.all([
+  const [groups, corrects, passages, scoped] = await Promise.all([
     readings(db, query.q, configs),
-    scope.kind === "public" ? planFacts(db) : null,
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
+    passageCount(db, 10_000),
+    scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;
-  const { matches, params } = matchCondition(groups);
-  const plan = facts ? await choosePlan(db, query, { groups, facts, matches, params }, forced) : { inOrder: false };
-  // What an entry's lexemes must hold for one of its passages to match: any reading, its lexemes after the
-  // caller's key, without its phrases.
-  const lexemes =
-    scope.kind === "library"
-      ? entryQuery([...new Set(groups.map((g) => `(${g.indexable})`))].join(" | "), libraryKey(scope.userId))
-      : null;
-  return { db, groups, plan, lexemes, corrects };
+  const lexemes = groups.map((g) => positiveLexemes(g.indexable));
+  const all = [...new Set(lexemes.flat())];
+  const [facts, shares] = await Promise.all([termFacts(db, all, DF_BOUND), commonWordShares(db)]);
+  const terms: QueryTerm[] = facts.map((f) => ({
+    term: f.term,
+    id: f.id,
+    df: f.df < DF_BOUND ? f.df : Math.max(DF_BOUND, Math.round((shares.get(f.term) ?? 0) * passages)),
+    readings: lexemes.flatMap((words, i) => (words.includes(f.term) ? [i] : [])),
+  }));
+  const scored: ScoredTerm[] = terms.flatMap((t) =>
+    t.id === null ? [] : t.readings.map((reading) => ({ id: t.id!, idf: idf(passages, t.df), reading })),
+  );
+  return {
+    db,
+    groups,
+    terms,
+    scored,
+    readingTerms: lexemes.map((l) => l.length),
+    corrects,
+    small: scoped <= SCOPE_MAX_PASSAGES,
+  };
 }
 
-/** The key before each of a user's entries' lexemes: prisma/sql/functions/verbatim_library_key.sql. */
-const libraryKey = (userId: string) => createHash("sha256").update(userId, "utf8").digest("hex").slice(0, 8);
-
-/** The plan a search gets (tests): see choosePlan. */
-export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Promise<SearchPlan | null> {
-  return (await prepare(scope, query, {}))?.plan ?? null;
-}
-
-/** One page of moments (one row more than `limit` when there is a next page), best first. */
-export async function findMoments(
+/** Runs the statement for one page under the search's settings; a statement past SEARCH_TIMEOUT_MS is a 422. */
+async function run(
+  prepared: NonNullable<Awaited<ReturnType<typeof prepare>>>,
   scope: SearchScope,
   query: SearchQuery,
-  /** The plan's choices made (tests); by default as choosePlan makes them. */
-  forced: Partial<SearchPlan> = {},
-): Promise<MomentRow[]> {
-  const prepared = await prepare(scope, query, forced);
-  if (!prepared) return [];
-  const { db, groups, plan, lexemes, corrects } = prepared;
+  plan: SearchPlan,
+  page: { limit: number; offset: number },
+) {
+  const { db, groups, scored, readingTerms, corrects } = prepared;
   const statement = searchStatement({
     scope,
     readings: groups,
+    terms: scored,
+    readingTerms,
+    plan,
     platform: query.platform,
     lang: query.lang,
-    limit: query.limit + 1,
-    offset: query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0,
+    limit: page.limit,
+    offset: page.offset,
     perTranscript: MOMENTS_PER_TRANSCRIPT,
-    candidates: SEARCH_MAX_CANDIDATES,
-    inOrder: plan.inOrder,
-    lexemes,
     corrects,
   });
   try {
-    return await runSearchStatement<MomentRow>(
+    const rows = await runSearchStatement<MomentRow & { found: number }>(
       db,
       statement,
-      searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS, inOrder: plan.inOrder }),
+      searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
     );
+    return { found: rows[0]?.found ?? 0, moments: rows.filter((row) => row.transcriptId !== null) };
   } catch (error) {
     // 57014 query_canceled: the statement ran past SEARCH_TIMEOUT_MS.
     if (sqlState(error) === "57014")
       throw refuseQuery(query.q, "this search takes too long; use more specific words or a phrase");
     throw error;
   }
+}
+
+/** The plan a search gets (tests): see search-plan.ts. */
+export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Promise<SearchPlan | null> {
+  const prepared = await prepare(scope, query);
+  if (!prepared) return null;
+  const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
+  return prepared.small
+    ? { driver: "scope" }
+    : postingsPlan(prepared.terms, prepared.readingTerms, offset + query.limit + 1);
+}
+
+/** One page of moments (one row more than `limit` when there is a next page), best first. */
+export async function findMoments(
+  scope: SearchScope,
+  query: SearchQuery,
+  /** The plan's driver chosen (tests); by default the scope's size chooses. */
+  forced: { driver?: "scope" | "postings" } = {},
+): Promise<MomentRow[]> {
+  const prepared = await prepare(scope, query);
+  if (!prepared) return [];
+  const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
+  const page = { limit: query.limit + 1, offset };
+  const need = offset + page.limit;
+  if ((forced.driver ?? (prepared.small ? "scope" : "postings")) === "scope")
+    return (await run(prepared, scope, query, { driver: "scope" }, page)).moments;
+  const plan = postingsPlan(prepared.terms, prepared.readingTerms, need);
+  const first = await run(prepared, scope, query, plan, page);
+  // A prefix of the best matches that capped (3 a transcript) falls short of the page: the page from the longest
+  // prefix, which starts with the same moments.
+  if (
+    plan.exact &&
+    first.moments.length < page.limit &&
+    first.found >= plan.prefix &&
+    plan.prefix < SEARCH_MAX_CANDIDATES
+  )
+    return (
+      await run(
+        prepared,
+        scope,
+        query,
+        postingsPlan(prepared.terms, prepared.readingTerms, need, SEARCH_MAX_CANDIDATES),
+        page,
+      )
+    ).moments;
+  return first.moments;
+}
+
+/**
+ * Every visible match of `query` in `scope`, scored by the search's own function, at most 3 a transcript, the
+ * best `k` (tests and the relevance bench compare the search's pages with it).
+ */
+export async function rankAllMatches(scope: SearchScope, query: SearchQuery, k: number): Promise<MomentRow[]> {
+  const prepared = await prepare(scope, query);
+  if (!prepared) return [];
+  return (await run(prepared, scope, query, { driver: "all" }, { limit: k, offset: 0 })).moments;
 }

@@ -7,10 +7,8 @@ export interface SearchPlannerSettings {
   /** The statement's deadline (SEARCH_TIMEOUT_MS): past it PostgreSQL cancels it (57014), a 422 for the caller. */
   statement_timeout: string;
   /**
-   * Serial. The candidates are the first SEARCH_MAX_CANDIDATES visible matches in the order the plan reads
-   * them; parallel workers (chosen since the view "SearchPassage" is a UNION ALL: Parallel Append) hand them
-   * over in no fixed order, so two pages of one query could rank different candidates; and starting the
-   * workers costs about what the bounded work they share saves.
+   * Serial. Every way of finding the candidates is bounded (search-plan.ts), so starting workers (chosen since
+   * the view "SearchPassage" is a UNION ALL: Parallel Append) costs about what the work they would share saves.
    */
   max_parallel_workers_per_gather: "0";
   /**
@@ -18,29 +16,10 @@ export interface SearchPlannerSettings {
    * statement stops at the bound, so compiling would cost more than the statement's own work.
    */
   jit: "off";
-  /**
-   * No synchronized scans: one would start reading the passages where another scan is, and reading in table
-   * order (search-plan.ts's scansInOrder) must find the same candidates on every page.
-   */
-  synchronize_seqscans: "off";
-  /** Off when the plan reads in table order: the word index can only give a bitmap, which holds every match. */
-  enable_bitmapscan: "on" | "off";
 }
 
-export function searchPlannerSettings({
-  timeoutMs,
-  inOrder,
-}: {
-  timeoutMs: number;
-  inOrder: boolean;
-}): SearchPlannerSettings {
-  return {
-    statement_timeout: String(timeoutMs),
-    max_parallel_workers_per_gather: "0",
-    jit: "off",
-    synchronize_seqscans: "off",
-    enable_bitmapscan: inOrder ? "off" : "on",
-  };
+export function searchPlannerSettings({ timeoutMs }: { timeoutMs: number }): SearchPlannerSettings {
+  return { statement_timeout: String(timeoutMs), max_parallel_workers_per_gather: "0", jit: "off" };
 }
 
 /** The statement that makes `settings` the transaction's: the names are fixed above, the values parameters. */

@@ -1,15 +1,15 @@
 import type { Db } from "@/lib/db/client";
 import { settingsStatement, type SearchPlannerSettings } from "@/lib/search/planner-settings";
-import type { SqlStatement } from "@/lib/search/search-statement";
+import type { SearchScope, SqlStatement } from "@/lib/search/search-statement";
 
-// Every statement search sends besides what Prisma's models do: the query's readings, what the public
-// search's plan is chosen by (search-plan.ts), and the search statement itself (search-statement.ts), run
-// under its planner settings.
+// Every statement search sends besides what Prisma's models do: the query's readings, what the plan and the
+// scores are made of (search-plan.ts: the terms' ids and counts, the passages, the scope's size), and the search
+// statement itself (search-statement.ts), run under its planner settings.
 
-/** The query as each configuration reads it, with what the index can look up and the words as indexed. */
+/** The query as each configuration reads it, with what the index can look up. */
 export function readingsOf(db: Db, text: string, configs: readonly string[]) {
-  return db.$queryRawUnsafe<{ config: string; query: string; indexable: string; words: string[] }[]>(
-    `SELECT c AS config, w::text AS query, querytree(w) AS indexable, tsvector_to_array(to_tsvector(c::regconfig, $1)) AS words
+  return db.$queryRawUnsafe<{ config: string; query: string; indexable: string }[]>(
+    `SELECT c AS config, w::text AS query, querytree(w) AS indexable
        FROM unnest($2::text[]) AS c, websearch_to_tsquery(c::regconfig, $1) AS w`,
     text,
     [...configs],
@@ -25,27 +25,58 @@ export async function hasCorrections(db: Db, userId: string): Promise<boolean> {
   return row?.any ?? false;
 }
 
-/** PostgreSQL's estimates of the tables' sizes (pg_class.reltuples: -1 before the first ANALYZE). */
-export async function estimatedSizes(db: Db) {
-  const estimate = (table: string) =>
-    `coalesce((SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass), -1)::float8`;
-  const [row] = await db.$queryRawUnsafe<{ transcripts: number; passages: number; publications: number }[]>(
-    `SELECT ${estimate("Transcript")} AS transcripts, ${estimate("TranscriptPassage")} AS passages,
-            ${estimate("Publication")} AS publications`,
+/**
+ * The query's positive terms as the postings know them: each one's id (null where no passage holds it) and how
+ * many passages hold it, counted from its postings up to `bound`.
+ */
+export function termFacts(db: Db, terms: readonly string[], bound: number) {
+  return db.$queryRawUnsafe<{ term: string; id: number | null; df: number }[]>(
+    `SELECT q."term", st."id",
+            (SELECT count(*) FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT $2) AS c)::int AS df
+       FROM unnest($1::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`,
+    [...terms],
+    bound,
   );
-  return row!;
 }
 
-/** PostgreSQL's estimate of the passages `matches` (a condition on passages "p" with `params`) matches. */
-export async function estimatedMatches(db: Db, matches: string, params: unknown[]): Promise<number> {
-  type Plan = [{ Plan: { "Plan Rows": number } }];
-  const [row] = await db.$queryRawUnsafe<{ "QUERY PLAN": Plan | string }[]>(
-    `EXPLAIN (FORMAT JSON) SELECT 1 FROM "TranscriptPassage" p WHERE ${matches}`,
-    ...params,
+/**
+ * How many passages there are (N of idf): PostgreSQL's estimate (pg_class.reltuples) where it is at least
+ * `bound`, otherwise counted up to `bound`, so that a small database scores the same on every call.
+ */
+export async function passageCount(db: Db, bound: number): Promise<number> {
+  const counted = (table: string) =>
+    `CASE WHEN (SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass) >= ${bound}
+          THEN (SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass)::float8
+          ELSE (SELECT count(*) FROM (SELECT 1 FROM "${table}" LIMIT ${bound}) AS x)::float8 END`;
+  const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT ${counted("TranscriptPassage")} + ${counted("RevisionPassage")} AS n`,
   );
-  const plan = row?.["QUERY PLAN"];
-  // node-postgres parses the json column; a driver that does not hands over its text.
-  return (typeof plan === "string" ? (JSON.parse(plan) as Plan) : plan)?.[0].Plan["Plan Rows"] ?? 0;
+  return row?.n ?? 0;
+}
+
+/**
+ * The passages of the scope (the user's done entries' transcripts, or the published ones, or a show's),
+ * counted up to `bound`: a scope of more is searched by its postings, a smaller one read whole.
+ */
+export async function scopePassages(db: Db, scope: SearchScope, bound: number): Promise<number> {
+  const [row] =
+    scope.kind === "library"
+      ? await db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM "Transcription" h JOIN "TranscriptPassage" p ON p."transcriptId" = h."transcriptId"
+             WHERE h."userId" = $1 AND h."state" = 'done' LIMIT $2) AS x`,
+          scope.userId,
+          bound,
+        )
+      : await db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM (SELECT 1 FROM "Publication" pub JOIN "TranscriptPassage" p ON p."transcriptId" = pub."transcriptId"
+             WHERE pub."publishedAt" IS NOT NULL
+               AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
+                 WHERE f."showSlug" = $1 AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId"))
+             LIMIT $2) AS x`,
+          scope.show ?? null,
+          bound,
+        );
+  return row?.n ?? 0;
 }
 
 /** ANALYZE's most common words of the passages' index (pg_stats.most_common_elems of "TranscriptPassage"."tsv"), each with its share of passages. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CJK_MAX_BIGRAMS } from "@/lib/search/cjk";
 import {
   collapseNegations,
-  entryQuery,
+  positiveLexemes,
   parsedWords,
   queryProblem,
   queryTerms,
@@ -72,17 +72,12 @@ describe("collapseNegations", () => {
   });
 });
 
-describe("entryQuery", () => {
-  // querytree(websearch_to_tsquery('english', …)) as PostgreSQL 15 prints it.
-  it("puts the user's key before each lexeme and makes each phrase operator an AND, keeping ORs", () => {
-    expect(entryQuery("'deep' <-> 'ocean'", "5609a277")).toBe("'5609a277 deep' & '5609a277 ocean'");
-    expect(entryQuery("'sea' | 'big' <-> 'wave' & 'tide'", "k")).toBe("'k sea' | 'k big' & 'k wave' & 'k tide'");
-    expect(entryQuery("'sea' <2> 'tranquil'", "k")).toBe("'k sea' & 'k tranquil'");
-    expect(entryQuery("( 'b' | 'c' ) & 'fine'", "k")).toBe("( 'k b' | 'k c' ) & 'k fine'");
-  });
-
-  it("leaves what is inside a quoted lexeme alone", () => {
-    expect(entryQuery("'a<->b' <-> 'it''s <3>'", "k")).toBe("'k a<->b' & 'k it''s <3>'");
+describe("positiveLexemes", () => {
+  it("answers each quoted lexeme once, its doubled quotes undone, and nothing of the operators", () => {
+    expect(positiveLexemes("'deep' <-> 'ocean'")).toEqual(["deep", "ocean"]);
+    expect(positiveLexemes("'sea' | 'big' <-> 'wave' & 'sea'")).toEqual(["sea", "big", "wave"]);
+    expect(positiveLexemes("'a<->b' <2> 'it''s <3>'")).toEqual(["a<->b", "it's <3>"]);
+    expect(positiveLexemes("T")).toEqual([]);
   });
 });
 

@@ -93,13 +93,10 @@ export function queryProblem(q: string): string | null {
 }
 
 /**
- * A tsquery's text as querytree() gives it (no negation) as a history entry's lexemes are matched (migration
- * library_lexemes): each lexeme after the user's `key` and a space, and each phrase operator (<->, <N>) made
- * an AND, since the lexemes hold no positions and a phrase never matches them. Both operators bind tighter
- * than OR, so the query keeps its shape; only operators outside the quoted lexemes are replaced.
+ * The lexemes of a tsquery's text as querytree() gives it (no negation): the positive terms a matching passage
+ * may hold, each once, in order of appearance. A quoted lexeme doubles its quotes; nothing outside quotes is one.
  */
-export function entryQuery(tsquery: string, key: string): string {
-  return tsquery.replace(/'(?:[^']|'')*'|<(?:-|\d+)>/g, (token) =>
-    token.startsWith("'") ? `'${key} ${token.slice(1)}` : "&",
-  );
+export function positiveLexemes(tsquery: string): string[] {
+  const lexemes = [...tsquery.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
+  return [...new Set(lexemes)];
 }

@@ -48,6 +48,19 @@ export const searchQuerySchema = z.object({
 
 export type SearchQuery = z.output<typeof searchQuerySchema>;
 
+/** GET /v1/public/search's query: the search's, and a followed show's page to search inside. */
+export const publicSearchQuerySchema = searchQuerySchema.extend({
+  show: z
+    .string()
+    .max(100)
+    .regex(/^[a-z0-9-]+$/, "must be a show page's slug")
+    .nullable()
+    .default(null)
+    .describe("Only the published episodes of the show whose page is /s/{show}"),
+});
+
+export type PublicSearchQuery = z.output<typeof publicSearchQuerySchema>;
+
 export const searchMomentSchema = z
   .object({
     transcript_id: z.string(),

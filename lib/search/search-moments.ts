@@ -1,6 +1,5 @@
 import { cjkNeedles } from "@/lib/search/cjk";
 import { findMoments } from "@/lib/search/find-moments";
-import type { SearchPlan } from "@/lib/search/search-plan";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
@@ -9,7 +8,7 @@ import { serializeSearch } from "@/lib/search/serializers";
 export async function searchMoments(
   scope: SearchScope,
   query: SearchQuery,
-  options: Partial<SearchPlan> = {},
+  options: Parameters<typeof findMoments>[2] = {},
 ): Promise<SearchResponse> {
   const rows = await findMoments(scope, query, options);
   return serializeSearch(rows, scope, query, query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0, cjkNeedles(query.q));
@@ -19,12 +18,18 @@ export async function searchMoments(
 export function searchLibrary(
   userId: string,
   query: SearchQuery,
-  options: Partial<SearchPlan> = {},
+  options: Parameters<typeof findMoments>[2] = {},
 ): Promise<SearchResponse> {
   return searchMoments({ kind: "library", userId }, query, options);
 }
 
-/** GET /v1/public/search: moments of what was said in published transcripts (unpublished ones are gone at once). */
-export function searchPublic(query: SearchQuery, options: Partial<SearchPlan> = {}): Promise<SearchResponse> {
-  return searchMoments({ kind: "public" }, query, options);
+/**
+ * GET /v1/public/search: moments of what was said in published transcripts (unpublished ones are gone at once),
+ * or in one followed show's published episodes (`show`, its page's slug).
+ */
+export function searchPublic(
+  query: SearchQuery & { show?: string | null },
+  options: Parameters<typeof findMoments>[2] = {},
+): Promise<SearchResponse> {
+  return searchMoments({ kind: "public", show: query.show ?? null }, query, options);
 }

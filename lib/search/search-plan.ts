@@ -1,107 +1,129 @@
-import type { Db } from "@/lib/db/client";
-import { commonWordStatistics, estimatedMatches, estimatedSizes } from "@/lib/search/queries";
-import { SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE, type SearchQuery } from "@/lib/search/schemas";
+import { SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE } from "@/lib/search/schemas";
 
-// How the public search statement (search-statement.ts) finds its candidates. Reading in table order or by the
-// word index's bitmap changes what the statement costs, never which moments it finds
-// (search-scale.int.test.ts compares them). The library search has no such choice: it starts from the
-// caller's own entries whose words hold the query (search-statement.ts, prisma/sql/functions/verbatim_entry_lexemes.sql).
-
-/** inOrder: see scansInOrder. */
-export type SearchPlan = { inOrder: boolean };
+// How one search finds its candidates (search-statement.ts), chosen per query from the query's terms and the
+// size of the scope; never which moments are best, which the score alone decides. The figures: lib/search/README.md.
 
 /**
- * At most this many matching passages are ranked: a query matching more (a frequent word, common words
- * OR'ed) is ranked among the first this many visible ones found, so that its cost does not grow with the
- * index (at a million passages a word in 10 % of them matched 96,000, all ranked). Every page of
- * one query ranks the same candidates (the same statement up to its OFFSET), so pages neither repeat nor
- * skip a moment. The bound is the deepest position a page can reach (SEARCH_MAX_OFFSET plus the largest
- * page: 1,050), so every page that can be asked for is full unless one transcript holds more than 3 of the
- * candidates (MOMENTS_PER_TRANSCRIPT). It was 2,000: the candidates are the first found, not the best, so
- * ranking more of them bought no relevance, and ranking and checking them was most of a frequent word's cost.
+ * The deepest position a page can reach (SEARCH_MAX_OFFSET plus the largest page): at most this many of a
+ * query's best matches are ranked and paged through, so every page that can be asked for is exact.
  */
 export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
 
-const SCAN_ROW_COST = 3;
+/**
+ * A term's passages are counted up to this many (its postings, from the term's index); a term in more is
+ * given pg_stats' share of the passages, or this many where ANALYZE did not count it among the most common.
+ */
+export const DF_BOUND = 1_000;
 
 /**
- * Whether the candidates are found by reading the passages in table order, testing each against the query
- * and stopping at SEARCH_MAX_CANDIDATES visible matches (true), instead of the word index's bitmap (false).
- * The bitmap holds every match before the first is read, and reading in order stops after about
- * SEARCH_MAX_CANDIDATES × passages ÷ (matches × visibleShare) rows (the figures: lib/search/README.md). A row
- * read and tested costs about SCAN_ROW_COST bitmap entries (four readings of the query), so in order is
- * chosen when matches² × visibleShare ≥ SCAN_ROW_COST × SEARCH_MAX_CANDIDATES × passages: at a million passages, a word in 5.6 % of them that everyone can see. visibleShare assumes the
- * visible passages are spread evenly through the table (publications usually are), which is the
- * pessimistic case for reading in order. Both ways give the same candidates: a bitmap heap scan also
- * returns its rows in table order (passages are only inserted and deleted, never updated in place, so
- * no row moves within its page), and the statement turns off synchronized scans, which would start a
- * scan where another one is.
+ * A scope (the caller's done entries, the published transcripts, a show's) holding at most this many passages
+ * is read whole, each passage matched and scored: less work than reading postings and probing each one's
+ * visibility. Counted up to this bound, so a large library costs the count's bound, not its size.
  */
-export function scansInOrder(matches: number, passages: number, visibleShare: number): boolean {
-  return passages > 0 && matches * matches * visibleShare >= SCAN_ROW_COST * SEARCH_MAX_CANDIDATES * passages;
+export const SCOPE_MAX_PASSAGES = 2_000;
+
+/**
+ * Postings read per query of several terms at most, whatever its shape; the rarest term's list gets half of
+ * them.
+ */
+export const POSTINGS_EXAMINED = 4_096;
+
+/**
+ * Candidates of a query of several terms in two or more lists, at most: half the rarest term's best matches, half
+ * the other terms' (each scored against every term of its reading, so their number is the cost of many terms).
+ */
+export const MULTI_TERM_CANDIDATES = 512;
+
+/**
+ * A query of one term (per reading) examines at most this many postings: a term's list in impact order is
+ * its score order, so reading it stops at the page's needs, and this bounds the search for visible ones
+ * when the scope is a small share of the passages.
+ */
+export const SINGLE_TERM_EXAMINED = 20_000;
+
+/** The weight of the passage's proximity (ts_rank_cd normalised to [0, 1)) for a query of two or more terms. */
+export const PROXIMITY_WEIGHT = 1.5;
+
+/** One of the query's positive terms, as the index holds it. */
+export interface QueryTerm {
+  term: string;
+  /** SearchTerm's id; null for a term no passage holds (nothing to read, nothing to score). */
+  id: number | null;
+  /** Passages holding it: counted up to DF_BOUND, estimated beyond. */
+  df: number;
+  /** The readings (indexes into the query's readings) whose positive terms hold it. */
+  readings: number[];
+}
+
+/** A term's posting list as the statement reads it: its best `examine` postings, the first `keep` visible matches. */
+export interface PostingList {
+  termId: number;
+  /** Only passages of these readings' configurations (a reading's own terms decide its passages' place). */
+  readings: number[];
+  examine: number;
+  keep: number;
+}
+
+export type SearchPlan =
+  /** Every visible match of the scope, scored (a small scope, and rankAllMatches). */
+  | { driver: "scope" }
+  | { driver: "all" }
+  /**
+   * The terms' posting lists, best first. `exact`: each reading has one positive term, so each list's order is
+   * its score order and the first `prefix` matches of the lists' union, by score, are the query's best:
+   * pages are slices of a prefix, the same whatever `prefix` is as long as it reaches them.
+   */
+  | { driver: "postings"; lists: PostingList[]; exact: boolean; prefix: number };
+
+/** idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5)): BM25's, positive for every df ≤ N. */
+export function idf(passages: number, df: number): number {
+  const n = Math.max(passages, df);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
 /**
- * ANALYZE's most common words of the passages' index, with the share of passages holding each
- * (pg_stats.most_common_elems of "TranscriptPassage"."tsv", the figures the planner estimates a word's matches
- * by); read again after COMMON_WORDS_TTL_MS, per database. Reading pg_stats is a round trip a rare word's
- * search would otherwise not make, and the figures change only when the table is analyzed.
+ * The posting lists of a query whose scope is too large to read whole. `terms`: its positive terms (those no
+ * passage holds left out); `readingTerms`: how many distinct positive terms each reading has; `need`: the
+ * moments the page needs (offset + limit + 1).
  */
-const commonWords = new WeakMap<Db, { read: number; shares: Promise<Map<string, number>> }>();
-const COMMON_WORDS_TTL_MS = 10 * 60_000;
-
-function commonWordShares(db: Db): Promise<Map<string, number>> {
-  const kept = commonWords.get(db);
-  if (kept && performance.now() - kept.read < COMMON_WORDS_TTL_MS) return kept.shares;
-  // Without the figures every word is taken for rare: the bitmap, which finds the same candidates.
-  const shares = commonWordStatistics(db).catch(() => {
-    commonWords.delete(db);
-    return new Map<string, number>();
-  });
-  commonWords.set(db, { read: performance.now(), shares });
-  return shares;
-}
-
-/** What choosePlan reads besides the query: sizes, and the most common words' shares. */
-export function planFacts(db: Db) {
-  return Promise.all([estimatedSizes(db), commonWordShares(db)]);
-}
-
-/**
- * The plan of one public search. `matches` is the statement's match condition on passages "p", whose
- * parameters are `params`; `groups`, the query's readings with their words.
- */
-export async function choosePlan(
-  db: Db,
-  query: SearchQuery,
-  {
-    groups,
-    facts: [known, shares],
-    matches,
-    params,
-  }: {
-    groups: { words: Set<string> }[];
-    facts: Awaited<ReturnType<typeof planFacts>>;
-    matches: string;
-    params: unknown[];
-  },
-  forced: Partial<SearchPlan> = {},
-): Promise<SearchPlan> {
-  // At most the share of passages the query matches: its common words' shares added up (a word ANALYZE did
-  // not count among the most common is rare, taken as none).
-  const frequency = [...new Set(groups.flatMap((group) => [...group.words]))].reduce(
-    (sum, word) => sum + (shares.get(word) ?? 0),
-    0,
-  );
-  const share = Math.max(0, Math.min(1, known.publications / known.transcripts));
-  // Not with a platform or language filter (a join the plan could then read whole). PostgreSQL's estimate of
-  // the matches (a round trip) is asked for only where the common words' shares allow reading in order: not
-  // for a rare word.
-  const inOrder =
-    forced.inOrder ??
-    (!query.platform &&
-      !query.lang &&
-      scansInOrder(Math.min(1, frequency) * known.passages, known.passages, share) &&
-      scansInOrder(await estimatedMatches(db, matches, [...params]), known.passages, share));
-  return { inOrder };
+export function postingsPlan(
+  terms: readonly QueryTerm[],
+  readingTerms: readonly number[],
+  need: number,
+  prefix?: number,
+): Extract<SearchPlan, { driver: "postings" }> {
+  const held = terms.filter((t): t is QueryTerm & { id: number } => t.id !== null).sort((a, b) => a.df - b.df);
+  const exact = readingTerms.every((n) => n <= 1);
+  if (exact) {
+    // At most 3 moments of a transcript: three times the page's needs usually give them; where they do not,
+    // find-moments.ts asks again with the bound.
+    const keep = prefix ?? Math.min(SEARCH_MAX_CANDIDATES, 3 * need);
+    return {
+      driver: "postings",
+      exact,
+      prefix: keep,
+      lists: held.map((t) => ({ termId: t.id, readings: t.readings, examine: SINGLE_TERM_EXAMINED, keep })),
+    };
+  }
+  // Several terms: a fixed set of candidates, whatever the page, so pages never repeat or skip. Every match of
+  // a conjunction holds its rarest term, read first and furthest (all of it, when it is rare enough: exact); a
+  // passage that scores high overall is high in at least one list, so each other term's best are added.
+  const lists = held.slice(0, 32);
+  const rest = Math.max(1, lists.length - 1);
+  return {
+    driver: "postings",
+    exact,
+    prefix: SEARCH_MAX_CANDIDATES,
+    lists: lists.map((t, i) => ({
+      termId: t.id,
+      readings: t.readings,
+      examine: i === 0 ? POSTINGS_EXAMINED / 2 : Math.max(64, Math.floor(POSTINGS_EXAMINED / 2 / rest)),
+      keep:
+        lists.length === 1
+          ? SEARCH_MAX_CANDIDATES
+          : i === 0
+            ? Math.ceil(MULTI_TERM_CANDIDATES / 2)
+            : Math.max(8, Math.floor(MULTI_TERM_CANDIDATES / 2 / rest)),
+    })),
+  };
 }

@@ -1,11 +1,11 @@
-// A frequent word: more matching passages than SEARCH_MAX_CANDIDATES. The public and library
-// searches rank a bounded set, and paging through it in pages of any size gives the same moments in the
-// same order: none twice, none skipped, most relevant first, at most 3 per transcript; and the same moments
-// whichever way the public plan finds its candidates (search-plan.ts).
+// A frequent word: more matching passages than SEARCH_MAX_CANDIDATES. The public and library searches page
+// through the best of them, and paging in pages of any size gives the same moments in the same order: none
+// twice, none skipped, most relevant first, at most 3 per transcript; and the same moments whichever way the
+// plan finds its candidates (search-plan.ts: the word's postings, or the scope read whole).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { searchQuerySchema, SEARCH_MAX_OFFSET, type SearchMoment } from "@/lib/search/schemas";
-import { scansInOrder, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
+import { SCOPE_MAX_PASSAGES, SEARCH_MAX_CANDIDATES } from "@/lib/search/search-plan";
 
 const TRANSCRIPTS = 1_200;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -88,14 +88,21 @@ describe("a word in more passages than are ranked", () => {
 
   const ways = [
     [
-      "public, by the word index's bitmap",
-      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { inOrder: false }),
+      "public, by the word's postings",
+      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { driver: "postings" }),
     ],
     [
-      "public, reading in table order",
-      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { inOrder: true }),
+      "public, every published passage read",
+      (q: Record<string, unknown>) => searchPublic(searchQuerySchema.parse(q), { driver: "scope" }),
     ],
-    ["library", (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q))],
+    [
+      "library, by the word's postings",
+      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q)),
+    ],
+    [
+      "library, every entry's passages read",
+      (q: Record<string, unknown>) => searchLibrary(userId, searchQuerySchema.parse(q), { driver: "scope" }),
+    ],
   ] as const;
   for (const [name, search] of ways) {
     it(`${name}: pages of 20 and of 50 give the same moments, none twice, best first, 3 per transcript at most`, async () => {
@@ -114,59 +121,37 @@ describe("a word in more passages than are ranked", () => {
     });
   }
 
-  it("finds the same moments by the bitmap and reading in table order", async () => {
-    const [publicByBitmap, publicInOrder] = await Promise.all(ways.slice(0, 2).map(([, search]) => pages(search, 50)));
-    expect(publicInOrder!.map(key)).toEqual(publicByBitmap!.map(key));
+  it("finds the same moments by the postings and by reading the scope whole", async () => {
+    const [publicByPostings, publicWhole, libraryByPostings, libraryWhole] = await Promise.all(
+      ways.map(([, search]) => pages(search, 50)),
+    );
+    expect(publicWhole!.map(key)).toEqual(publicByPostings!.map(key));
+    expect(libraryWhole!.map(key)).toEqual(libraryByPostings!.map(key));
+    // Everything is published and in the library: the same moments.
+    expect(libraryByPostings!.map(key)).toEqual(publicByPostings!.map(key));
   });
 
-  it("reads in table order for a word in nearly every passage, by the bitmap for a rare one", async () => {
+  it("reads the postings of a scope of more than SCOPE_MAX_PASSAGES passages, a smaller scope whole", async () => {
     const plan = (scope: Parameters<typeof searchPlanOf>[0], q: string) =>
       searchPlanOf(scope, searchQuerySchema.parse({ q }));
-    // ANALYZE counted "ocean" in 3,600 of 3,612 passages, all published: 3,600² ≥ 3 × 1,050 × 3,612.
-    expect(await plan({ kind: "public" }, "ocean")).toEqual({ inOrder: true });
-    expect(await plan({ kind: "public" }, "lighthouse")).toEqual({ inOrder: false });
-    // A platform or language filter keeps the bitmap; the library starts from the caller's entries.
-    expect(await searchPlanOf({ kind: "public" }, searchQuerySchema.parse({ q: "ocean", lang: "en" }))).toEqual({
-      inOrder: false,
+    expect(TRANSCRIPTS * 3).toBeGreaterThan(SCOPE_MAX_PASSAGES);
+    expect(await plan({ kind: "public" }, "ocean")).toMatchObject({ driver: "postings", exact: true, prefix: 63 });
+    expect(await plan({ kind: "library", userId }, '"old lighthouse" ocean')).toMatchObject({
+      driver: "postings",
+      exact: false,
     });
-    expect(await plan({ kind: "library", userId }, "ocean")).toEqual({ inOrder: false });
+    const light = (await createUser(ctx.db)).id;
+    expect(await plan({ kind: "library", userId: light }, "ocean")).toEqual({ driver: "scope" });
   });
 });
 
-describe("reading in table order, by the query's matches", () => {
-  it("is chosen where reading stops sooner than the bitmap of every match is built", () => {
-    // 1,050 candidates, a row read costing 3 bitmap entries: matches² × visible share ≥ 3 × 1,050 × passages.
-    expect(scansInOrder(97_177, 1_000_000, 1)).toBe(true); // the bench's frequent word, everything published
-    expect(scansInOrder(56_125, 1_000_000, 1)).toBe(true);
-    expect(scansInOrder(56_124, 1_000_000, 1)).toBe(false);
-    expect(scansInOrder(97_177, 1_000_000, 0.098)).toBe(false); // a tenth of everything published, spread evenly
-    expect(scansInOrder(5, 1_000_000, 1)).toBe(false);
-    // Before the first ANALYZE the planner knows no size (-1).
-    expect(scansInOrder(10, -1, 1)).toBe(false);
-  });
-});
-
-describe("the library, from the caller's entries and their words", () => {
+describe("the library, a filter on everyone's passages", () => {
   it("finds the moments of the caller's done entries only", async () => {
     const found = await searchLibrary(userId, searchQuerySchema.parse({ q: "lighthouse", limit: 50 }));
     expect(found.results.map((m) => m.transcript_id).sort()).toEqual(["lh-1", "lh-2", "lh-3", "lh-4", "lh-5", "lh-6"]);
-    // A phrase and an exclusion: the entries' words hold no positions, the passages decide.
+    // A phrase and an exclusion: the passages decide.
     const phrase = await searchLibrary(userId, searchQuerySchema.parse({ q: '"old lighthouse" -waves', limit: 50 }));
     expect(phrase.results.map(key).sort()).toEqual(found.results.map(key).sort());
     expect((await searchLibrary(userId, searchQuerySchema.parse({ q: '"lighthouse old"' }))).results).toEqual([]);
-  });
-
-  it("keeps each entry's words as its transcript's passages hold them, after the user's key", async () => {
-    const rows = await ctx.db.$queryRawUnsafe<{ id: string; same: boolean }[]>(
-      `SELECT h."id", h."lexemes" = (SELECT array_to_tsvector(array_agg(DISTINCT verbatim_library_key(h."userId") || ' ' || w.lexeme)) FROM "TranscriptPassage" p, unnest(p."tsv") AS w
-                                     WHERE p."transcriptId" = h."transcriptId") AS same
-       FROM "Transcription" h WHERE h."userId" = $1 AND h."id" IN ('fh-1', 'lhh-1', 'lhh-9')`,
-      userId,
-    );
-    expect(rows.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
-      { id: "fh-1", same: true },
-      { id: "lhh-1", same: true },
-      { id: "lhh-9", same: true },
-    ]);
   });
 });

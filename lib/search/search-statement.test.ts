@@ -16,18 +16,23 @@ const readings = [
 const input = (overrides: Partial<SearchStatementInput>): SearchStatementInput => ({
   scope: { kind: "public" },
   readings,
+  terms: [
+    { id: 7, idf: 2.5, reading: 0 },
+    { id: 9, idf: 3.5, reading: 1 },
+  ],
+  readingTerms: [1, 1],
+  plan: { driver: "scope" },
   limit: 11,
   offset: 20,
   perTranscript: 3,
-  candidates: 1050,
-  inOrder: false,
-  lexemes: null,
   corrects: false,
   ...overrides,
 });
 
 /** The statement's text on one line, spaces collapsed, for matching fragments. */
 const flat = (text: string) => text.replace(/\s+/g, " ");
+
+const PUBLISHED = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = pub."userId" AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = pub."userId" END))`;
 
 describe("matchCondition", () => {
   it("gives each reading one branch, its configurations written in and its tsquery a parameter", () => {
@@ -41,102 +46,150 @@ describe("matchCondition", () => {
 });
 
 describe("searchStatement", () => {
-  it("public: live publications' passages, then the page's bounds, in a fixed order of parameters", () => {
+  it("scores each passage by its reading's terms: idf times the posting's impact, summed, in a fixed order of parameters", () => {
     const { text, params } = searchStatement(input({}));
 
     expect(params).toEqual([
       "'ocean'",
       "'oce'",
+      [7, 2 ** 32 + 9],
+      [2.5, 3.5],
       11,
       20,
       3,
       `HighlightAll=true, StartSel=${MARK_START}, StopSel=${MARK_END}`,
-      1050,
     ]);
     const sql = flat(text);
     expect(sql).toContain(
-      `FROM "SearchPassage" p WHERE ((p."config" IN ('english', 'german') AND p."tsv" @@ $1::tsquery) OR (p."config" IN ('simple') AND p."tsv" @@ $2::tsquery)) AND EXISTS (SELECT 1 FROM "Publication" pub`,
+      `(SELECT coalesce(sum(($4::float8[])[array_position($3::bigint[], f."reading"::bigint * 4294967296 + sp."termId")] * sp."impact"), 0) FROM "SearchPosting" sp WHERE sp."pid" = f."pid")`,
     );
     expect(sql).toContain(
-      `ts_rank_cd(p."tsv", CASE WHEN p."config" IN ('english', 'german') THEN $1::tsquery WHEN p."config" IN ('simple') THEN $2::tsquery END) AS rank`,
+      `FROM (SELECT DISTINCT ON ("pid") *, CASE WHEN found."config" IN ('english', 'german') THEN 0 WHEN found."config" IN ('simple') THEN 1 END AS "reading" FROM found) AS f`,
     );
-    expect(sql).toContain(`LIMIT $7 ), capped AS`);
-    expect(sql).toContain(
-      `WHERE nth <= $5 ORDER BY rank DESC, "transcriptId", "seq", "revisionId" LIMIT $3 OFFSET $4 )`,
-    );
-    expect(sql).toContain(
-      `ts_headline(page."config"::regconfig, array_to_string(seg.texts, ' '), CASE WHEN page."config"`,
-    );
-    expect(sql).toContain(`$6) AS marked`);
+    // One term a reading: no proximity part.
+    expect(sql).not.toContain("ts_rank_cd");
+    expect(sql).toContain(`WHERE nth <= $7 ORDER BY rank DESC, "pid" DESC LIMIT $5 OFFSET $6 )`);
+    expect(sql).toContain(`ORDER BY m.rank DESC, m."pid" DESC`);
+    expect(sql).toContain(`$8) AS marked`);
     expect(sql).toContain(`AND (page."editorId" IS NULL OR pub."userId" = page."editorId")`);
     expect(sql).not.toContain(`"Transcription"`);
-    expect(sql).not.toContain("OFFSET 0");
   });
 
-  it("public, read in table order: the visibility check is kept a lookup per candidate (OFFSET 0)", () => {
-    const sql = flat(searchStatement(input({ inOrder: true })).text);
+  it("adds the proximity of a reading of two or more terms, bounded", () => {
+    const sql = flat(searchStatement(input({ readingTerms: [2, 1] })).text);
 
-    expect(sql).toContain(`ELSE pub."userId" = p."editorId" END) OFFSET 0)`);
+    expect(sql).toContain(
+      `+ CASE WHEN f."config" IN ('english', 'german') THEN 1.5::float8 * ts_rank_cd(f."tsv", $1::tsquery, 32)::float8 ELSE 0 END`,
+    );
   });
 
-  it("platform and language filters join the transcript, each value a parameter after the readings'", () => {
+  it("public, by the scope: the published transcripts, each one's passages looked up by its key", () => {
+    const sql = flat(searchStatement(input({})).text);
+
+    expect(sql).toContain(
+      `FROM (SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL) s CROSS JOIN LATERAL ( SELECT p.* FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" AND (`,
+    );
+    expect(sql).toContain(`AND ${PUBLISHED} OFFSET 0) p`);
+  });
+
+  it("public, by postings: each term's best postings, its readings' passages, matching and visible, up to keep", () => {
+    const { text, params } = searchStatement(
+      input({
+        plan: {
+          driver: "postings",
+          exact: true,
+          prefix: 63,
+          lists: [{ termId: 7, readings: [0, 1], examine: 20000, keep: 63 }],
+        },
+      }),
+    );
+
+    const sql = flat(text);
+    expect(sql).toContain(
+      `(SELECT p.* FROM ( SELECT sp."pid", sp."impact" FROM "SearchPosting" sp WHERE sp."termId" = $3 ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT $4) c CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p WHERE p."config" IN ('english', 'german', 'simple') AND (`,
+    );
+    expect(sql).toContain(`AND ${PUBLISHED} ORDER BY c."impact" DESC, c."pid" DESC LIMIT $5)`);
+    // Exact: the best `prefix` of the lists' union, by score, are capped and paged.
+    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC LIMIT $8 ), capped AS`);
+    expect(params.slice(2, 5)).toEqual([7, 20000, 63]);
+  });
+
+  it("by postings, with no term any passage holds: no candidate", () => {
+    const sql = flat(searchStatement(input({ plan: { driver: "postings", exact: true, prefix: 63, lists: [] } })).text);
+
+    expect(sql).toContain(`WITH found AS MATERIALIZED ( SELECT p.* FROM "SearchPassage" p WHERE false )`);
+  });
+
+  it("a show: only the published episodes of the followed show whose page it is", () => {
+    const { text, params } = searchStatement(input({ scope: { kind: "public", show: "the-show-1a2b3c4d" } }));
+
+    expect(params[2]).toBe("the-show-1a2b3c4d");
+    expect(flat(text)).toContain(
+      `WHERE pub."publishedAt" IS NOT NULL AND EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id" WHERE f."showSlug" = $3 AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId")) s`,
+    );
+  });
+
+  it("platform and language filters look up the transcript, each value a parameter after the readings'", () => {
     const { text, params } = searchStatement(input({ platform: "youtube", lang: "en-GB" }));
 
     expect(flat(text)).toContain(
-      `FROM "SearchPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId" AND t."platform" = $3 AND lower(t."lang") = lower($4) WHERE`,
+      `AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND t."platform" = $3 AND lower(t."lang") = lower($4))`,
     );
     expect(params.slice(0, 4)).toEqual(["'ocean'", "'oce'", "youtube", "en-GB"]);
-    expect(params).toHaveLength(9);
   });
 
-  it("library without corrections: the caller's done entries holding the words, then their transcripts' passages", () => {
-    const { text, params } = searchStatement(
-      input({ scope: { kind: "library", userId: "user-1" }, lexemes: "'k ocean'", corrects: false }),
-    );
+  it("library without corrections: the caller's done entries' transcripts, their own passages", () => {
+    const { text, params } = searchStatement(input({ scope: { kind: "library", userId: "user-1" } }));
 
-    expect(params).toEqual(["'ocean'", "'oce'", "user-1", "'k ocean'", 11, 20, 3, expect.any(String), 1050]);
+    expect(params.slice(0, 3)).toEqual(["'ocean'", "'oce'", "user-1"]);
     const sql = flat(text);
     expect(sql).toContain(
-      `FROM "Transcription" h CROSS JOIN LATERAL ( SELECT p.*, NULL::text AS "editorId", NULL::text AS "revisionId" FROM "TranscriptPassage" p WHERE p."transcriptId" = h."transcriptId" AND (`,
+      `FROM (SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = $3 AND h."state" = 'done' AND h."transcriptId" IS NOT NULL) s`,
     );
-    expect(sql).toContain(
-      `OFFSET 0 ) AS p WHERE h."lexemes" @@ $4::tsquery AND (h."userId" || '') = $3 AND h."state" = 'done'`,
-    );
+    expect(sql).toContain(`FROM "TranscriptPassage" tp)`);
+    expect(sql).toContain(`AND p."editorId" IS NULL OFFSET 0) p`);
     expect(sql).toContain(`pub."userId" = $3 AND pub."publishedAt" IS NOT NULL LIMIT 1) AS slug`);
     expect(sql).not.toContain(`FROM "SearchPassage"`);
   });
 
-  it("library with corrections: the caller's correction's passages instead of the transcript's", () => {
+  it("library with corrections, by postings: the caller's correction's passages instead of the transcript's", () => {
     const sql = flat(
-      searchStatement(input({ scope: { kind: "library", userId: "user-1" }, lexemes: "'k ocean'", corrects: true }))
-        .text,
+      searchStatement(
+        input({
+          scope: { kind: "library", userId: "user-1" },
+          corrects: true,
+          plan: {
+            driver: "postings",
+            exact: false,
+            prefix: 1050,
+            lists: [{ termId: 7, readings: [0], examine: 10, keep: 5 }],
+          },
+        }),
+      ).text,
     );
 
-    expect(sql).toContain(`SELECT p.* FROM "SearchPassage" p WHERE p."transcriptId" = h."transcriptId"`);
+    expect(sql).toContain(`CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p`);
     expect(sql).toContain(
-      `AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $3 AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = $3 END)`,
+      `AND EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = $3 AND h."state" = 'done') AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $3 AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = $3 END)`,
     );
+    // Not exact: every candidate is ranked.
+    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC ), capped AS`);
   });
 });
 
 describe("searchPlannerSettings", () => {
-  it("runs serially, without JIT or synchronized scans, under the timeout; no bitmap when reading in order", () => {
-    expect(searchPlannerSettings({ timeoutMs: 4000, inOrder: false })).toEqual({
+  it("runs serially, without JIT, under the timeout", () => {
+    expect(searchPlannerSettings({ timeoutMs: 4000 })).toEqual({
       statement_timeout: "4000",
       max_parallel_workers_per_gather: "0",
       jit: "off",
-      synchronize_seqscans: "off",
-      enable_bitmapscan: "on",
     });
-    expect(searchPlannerSettings({ timeoutMs: 4000, inOrder: true }).enable_bitmapscan).toBe("off");
   });
 
   it("is set for the transaction only, each value a parameter", () => {
-    expect(settingsStatement(searchPlannerSettings({ timeoutMs: 2500, inOrder: true }))).toEqual({
-      text:
-        "SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', $2, true), " +
-        "set_config('jit', $3, true), set_config('synchronize_seqscans', $4, true), set_config('enable_bitmapscan', $5, true)",
-      params: ["2500", "0", "off", "off", "off"],
+    expect(settingsStatement(searchPlannerSettings({ timeoutMs: 2500 }))).toEqual({
+      text: "SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', $2, true), set_config('jit', $3, true)",
+      params: ["2500", "0", "off"],
     });
   });
 });

@@ -1,21 +1,31 @@
 // The one search statement behind GET /v1/me/search, GET /v1/public/search and MCP's search_transcripts, as
-// text and parameters: built here from what find-moments.ts has read and chosen, run by runSearchStatement
-// (queries.ts) under searchPlannerSettings (planner-settings.ts). Passages (prisma/sql/functions/
-// verbatim_index_transcript.sql) match when their tsvector matches the query as parsed by their own
-// configuration; for each configuration the query is parsed once (the functions are immutable, so the planner
-// folds them) and each branch of the OR can use the GIN index. At most `candidates` matches are ranked. Public
-// search finds them as search-plan.ts chooses; the library search starts from the caller's done entries whose
-// words ("lexemes", prisma/sql/functions/verbatim_entry_lexemes.sql, after the caller's key) hold the query
-// without its phrases and exclusions, then matches their passages.
-import { completeEntriesSql } from "@/lib/transcripts/history-queries";
+// text and parameters: built here from what find-moments.ts has read and chosen (search-plan.ts), run by
+// runSearchStatement (queries.ts) under searchPlannerSettings (planner-settings.ts). A passage matches when its
+// tsvector matches the query as parsed by its own configuration (one branch per distinct reading; the
+// configurations' names are written in, the queries are parameters). Its score is BM25's: the sum, over its
+// reading's positive terms it holds, of the term's idf (passed in) times its impact in the passage (its
+// posting, prisma/sql/functions/verbatim_search_impact.sql), plus a bounded proximity part for a reading of two
+// or more terms; ties go to the newer passage (the higher pid). The candidates are found as the plan says:
+// the terms' postings in impact order, the scope's passages, or every match (rankAllMatches).
+import { PROXIMITY_WEIGHT, type SearchPlan } from "@/lib/search/search-plan";
 
-/** Who may see a transcript: the caller's complete history entries, or a live publication. */
-export type SearchScope = { kind: "library"; userId: string } | { kind: "public" };
+/**
+ * Who may see a transcript: the caller's complete history entries, or a live publication (of one followed
+ * show's published episodes, `show` its page's slug).
+ */
+export type SearchScope = { kind: "library"; userId: string } | { kind: "public"; show?: string | null };
 
 /** One way the query reads: its tsquery under the configurations that read it so. */
 export interface SearchReading {
   query: string;
   configs: readonly string[];
+}
+
+/** A positive term as scored: its id, its idf, the reading whose passages it scores. */
+export interface ScoredTerm {
+  id: number;
+  idf: number;
+  reading: number;
 }
 
 /** A statement's text ($1, $2, … placeholders) and its parameters. */
@@ -29,6 +39,8 @@ export const MARK_START = "\ue000";
 export const MARK_END = "\ue001";
 const HEADLINE_OPTIONS = `HighlightAll=true, StartSel=${MARK_START}, StopSel=${MARK_END}`;
 
+const configList = (configs: readonly string[]) => configs.map((c) => `'${c}'`).join(", ");
+
 /**
  * The readings as a match condition on passages "p" (each reading's tsquery a parameter, from $1), with
  * `param`, which adds a further parameter and answers its placeholder.
@@ -40,10 +52,7 @@ export function matchCondition(readings: readonly SearchReading[]) {
     return `$${params.length}`;
   };
   // Configuration names are fixed (SEARCH_CONFIGS), safe to write into the statement; the queries are parameters.
-  const branches = readings.map((g) => ({
-    configs: g.configs.map((c) => `'${c}'`).join(", "),
-    query: `${param(g.query)}::tsquery`,
-  }));
+  const branches = readings.map((g) => ({ configs: configList(g.configs), query: `${param(g.query)}::tsquery` }));
   const matches = branches.map((b) => `(p."config" IN (${b.configs}) AND p."tsv" @@ ${b.query})`).join(" OR ");
   return { branches, matches, params, param };
 }
@@ -52,6 +61,11 @@ export interface SearchStatementInput {
   scope: SearchScope;
   /** The query's readings that have something to find (at least one). */
   readings: readonly SearchReading[];
+  /** The readings' positive terms that some passage holds, each with its idf. */
+  terms: readonly ScoredTerm[];
+  /** How many distinct positive terms each reading has (proximity counts for two or more). */
+  readingTerms: readonly number[];
+  plan: SearchPlan;
   platform?: string | null;
   lang?: string | null;
   /** Rows to answer: the page's size and one more, to know there is a next page. */
@@ -59,93 +73,143 @@ export interface SearchStatementInput {
   offset: number;
   /** At most this many moments of one transcript. */
   perTranscript: number;
-  /** At most this many matches are ranked. */
-  candidates: number;
-  /** Public search: the candidates are read in table order (search-plan.ts's scansInOrder). */
-  inOrder: boolean;
-  /** Library search: the tsquery the caller's entries' lexemes must hold (entryQuery). */
-  lexemes: string | null;
   /** Library search: the caller has saved a correction of some transcript. */
   corrects: boolean;
 }
 
-/** One page of moments, best first: the rows of MomentRow (find-moments.ts). */
+/** The passages' columns as the view "SearchPassage" has them, from "TranscriptPassage" alone. */
+const TRANSCRIPT_PASSAGES = `(SELECT tp."transcriptId", tp."seq", tp."segFrom", tp."segTo", tp."start", tp."end", tp."config", tp."tsv",
+     NULL::text AS "editorId", NULL::text AS "revisionId", tp."pid" FROM "TranscriptPassage" tp)`;
+
+/**
+ * One page of moments, best first: the rows of MomentRow (find-moments.ts), and with each, `found`, how many
+ * candidates were found (a row with no moment when the page is empty).
+ */
 export function searchStatement(input: SearchStatementInput): SqlStatement {
-  const { scope, inOrder, lexemes, corrects } = input;
-  const { branches, matches, params, param } = matchCondition(input.readings);
+  const { scope, plan, corrects, readings } = input;
+  const { branches, matches, params, param } = matchCondition(readings);
   const queryOf = (alias: string) =>
     `CASE ${branches.map((b) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${b.query}`).join(" ")} END`;
   const user = scope.kind === "library" ? param(scope.userId) : null;
+  const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
   // Passages are read through the view "SearchPassage" (prisma/sql/views): the transcripts' own (editorId
   // NULL) and each user's current correction's (lib/edits). A user's correction replaces the transcript's
-  // passages for that user alone: in their library, and where they published it.
+  // passages for that user alone: in their library, and where they published it. A caller who has corrected
+  // nothing reads the transcripts' passages alone.
+  const source = user !== null && !corrects ? TRANSCRIPT_PASSAGES : `"SearchPassage"`;
   const hasRevision = (who: string) =>
     `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
+  const asSeenBy = (who: string) =>
+    `(CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(who)} ELSE p."editorId" = ${who} END)`;
+  const ownVersion = user === null ? "" : corrects ? asSeenBy(user) : `p."editorId" IS NULL`;
+  // A show's published episodes: its follow's items done, published by the follow's owner (lib/publishing/show-page.ts).
+  const ofShow =
+    show === null
+      ? ""
+      : ` AND EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
+            WHERE f."showSlug" = ${show} AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId")`;
+  const published = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+           AND ${asSeenBy('pub."userId"')}${ofShow})`;
+  const visible =
+    user !== null
+      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done') AND ${ownVersion}`
+      : published;
   const filters: string[] = [];
   if (input.platform) filters.push(`t."platform" = ${param(input.platform)}`);
   if (input.lang) filters.push(`lower(t."lang") = lower(${param(input.lang)})`);
-  const filterJoin =
-    filters.length > 0 ? `JOIN "Transcript" t ON t."id" = p."transcriptId" AND ${filters.join(" AND ")}` : "";
-  // The matching passages the caller may see, in the order they are found; `OFFSET 0` keeps the library's
-  // passages a lookup per entry (by "TranscriptPassage"'s key), found in the order of the entries' index
-  // (completeEntriesSql). A caller who has corrected nothing reads the transcripts' passages alone: no look for a
-  // correction per entry.
-  const found =
-    user !== null
-      ? completeEntriesSql(
-          corrects
-            ? `SELECT p.* FROM "SearchPassage" p ${filterJoin}
-                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})
-                    AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user)} ELSE p."editorId" = ${user} END)`
-            : `SELECT p.*, NULL::text AS "editorId", NULL::text AS "revisionId" FROM "TranscriptPassage" p ${filterJoin}
-                  WHERE p."transcriptId" = h."transcriptId" AND (${matches})`,
-          param(lexemes),
-          user,
-        )
-      : `FROM "SearchPassage" p ${filterJoin}
-         WHERE (${matches}) AND EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
-           AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END)${inOrder ? " OFFSET 0" : ""})`;
+  const filtered =
+    filters.length > 0
+      ? ` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${filters.join(" AND ")})`
+      : "";
+
+  let found: string;
+  if (plan.driver === "all") {
+    found = `SELECT p.* FROM ${source} p WHERE (${matches}) AND ${visible}${filtered}`;
+  } else if (plan.driver === "scope") {
+    // The scope's transcripts, each one's passages looked up by its key (OFFSET 0 keeps it a lookup per transcript).
+    const scopeTranscripts =
+      user !== null
+        ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
+        : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL${ofShow}`;
+    found = `SELECT p.* FROM (${scopeTranscripts}) s CROSS JOIN LATERAL (
+        SELECT p.* FROM ${source} p WHERE p."transcriptId" = s."transcriptId" AND (${matches})
+          AND ${user !== null ? ownVersion : published}${filtered} OFFSET 0) p`;
+  } else if (plan.lists.length === 0) {
+    // No passage holds any of the query's terms.
+    found = `SELECT p.* FROM ${source} p WHERE false`;
+  } else {
+    // Each list: the term's postings best first, each passage looked up by its id (OFFSET 0: a lookup per
+    // posting, never a join with every match of the query), kept when it is of the list's readings, matches and
+    // is visible, up to `keep` of them.
+    found = plan.lists
+      .map((list) => {
+        const configs = configList([...new Set(list.readings.flatMap((r) => readings[r]!.configs))]);
+        return `(SELECT p.* FROM (
+            SELECT sp."pid", sp."impact" FROM "SearchPosting" sp WHERE sp."termId" = ${param(list.termId)}
+            ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${param(list.examine)}) c
+          CROSS JOIN LATERAL (SELECT p.* FROM ${source} p WHERE p."pid" = c."pid" OFFSET 0) p
+          WHERE p."config" IN (${configs}) AND (${matches}) AND ${visible}${filtered}
+          ORDER BY c."impact" DESC, c."pid" DESC LIMIT ${param(list.keep)})`;
+      })
+      .join(" UNION ALL ");
+  }
+
+  // The score: the passage's own postings (one range of the index's key) weighed by its reading's terms' idf,
+  // found by key (reading × 2³² + term id) in the query's terms; the passage's reading is computed once.
+  const readingOf = (alias: string) =>
+    `CASE ${branches.map((b, i) => `WHEN ${alias}."config" IN (${b.configs}) THEN ${i}`).join(" ")} END`;
+  const termKeys = param(input.terms.map((t) => t.reading * 2 ** 32 + t.id));
+  const idfs = param(input.terms.map((t) => t.idf));
+  const near = branches.filter((_, i) => (input.readingTerms[i] ?? 0) >= 2);
+  const proximity =
+    near.length > 0
+      ? ` + CASE ${near.map((b) => `WHEN f."config" IN (${b.configs}) THEN ${PROXIMITY_WEIGHT}::float8 * ts_rank_cd(f."tsv", ${b.query}, 32)::float8`).join(" ")} ELSE 0 END`
+      : "";
+  const score = `(SELECT coalesce(sum((${idfs}::float8[])[array_position(${termKeys}::bigint[], f."reading"::bigint * 4294967296 + sp."termId")] * sp."impact"), 0)
+        FROM "SearchPosting" sp WHERE sp."pid" = f."pid")${proximity}`;
   // The page's public page: a live publication of the transcript (the caller's own in the library).
   const slug =
     user !== null
       ? `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."userId" = ${user} AND pub."publishedAt" IS NOT NULL LIMIT 1)`
       : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = page."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (page."editorId" IS NULL OR pub."userId" = page."editorId") ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
+  const prefix = plan.driver === "postings" && plan.exact ? ` LIMIT ${param(plan.prefix)}` : "";
   const limit = param(input.limit);
   const skip = param(input.offset);
   const perTranscript = param(input.perTranscript);
   const headline = param(HEADLINE_OPTIONS);
-  const candidates = param(input.candidates);
 
   const text = `
-    WITH hits AS (
-      SELECT p."transcriptId", p."seq", p."editorId", p."revisionId", p."segFrom", p."segTo", p."start", p."end",
-             p."config", ts_rank_cd(p."tsv", ${queryOf("p")}) AS rank
+    WITH found AS MATERIALIZED (
       ${found}
-      LIMIT ${candidates}
+    ), ranked AS (
+      SELECT f.*, (${score})::float8 AS rank FROM (SELECT DISTINCT ON ("pid") *, ${readingOf("found")} AS "reading" FROM found) AS f
+      ORDER BY rank DESC, f."pid" DESC${prefix}
     ), capped AS (
-      -- DISTINCT: two entries of one user may hold the same transcript (languages asked for apart).
-      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "seq") AS nth
-      FROM (SELECT DISTINCT * FROM hits) AS hits
+      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "pid" DESC) AS nth
+      FROM ranked
     ), page AS (
       SELECT * FROM capped WHERE nth <= ${perTranscript}
-      ORDER BY rank DESC, "transcriptId", "seq", "revisionId" LIMIT ${limit} OFFSET ${skip}
+      ORDER BY rank DESC, "pid" DESC LIMIT ${limit} OFFSET ${skip}
     )
-    SELECT page."transcriptId", page."seq", page.rank::float8 AS rank,
-           t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
-           page."segFrom", seg.texts, seg.starts, seg.ends, page."start", page."end",
-           ts_headline(page."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("page")}, ${headline}) AS marked,
-           ${slug} AS slug
-    -- The page's passages as found (joining "SearchPassage" again by key read every correction's passages per
-    -- row: its second half is a join, which PostgreSQL cannot look up by a key from outside).
-    FROM page
-    JOIN "Transcript" t ON t."id" = page."transcriptId"
-    LEFT JOIN "TranscriptRevision" rev ON rev."id" = page."revisionId"
-    -- The passage's segments, read from the transcript (or the correction) as the index read them (verbatim_segments).
-    CROSS JOIN LATERAL (
-      SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-      FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN page."segFrom" AND page."segTo"
-    ) AS seg
-    ORDER BY page.rank DESC, page."transcriptId", page."seq", page."revisionId"`;
+    SELECT m.*, st.found FROM (SELECT count(*)::int AS found FROM found) AS st
+    LEFT JOIN LATERAL (
+      SELECT page."transcriptId", page."seq", page."pid", page.rank,
+             t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
+             page."segFrom", seg.texts, seg.starts, seg.ends, page."start", page."end",
+             ts_headline(page."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("page")}, ${headline}) AS marked,
+             ${slug} AS slug
+      -- The page's passages as found (joining "SearchPassage" again by key read every correction's passages per
+      -- row: its second half is a join, which PostgreSQL cannot look up by a key from outside).
+      FROM page
+      JOIN "Transcript" t ON t."id" = page."transcriptId"
+      LEFT JOIN "TranscriptRevision" rev ON rev."id" = page."revisionId"
+      -- The passage's segments, read from the transcript (or the correction) as the index read them (verbatim_segments).
+      CROSS JOIN LATERAL (
+        SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
+        FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN page."segFrom" AND page."segTo"
+      ) AS seg
+    ) AS m ON true
+    ORDER BY m.rank DESC, m."pid" DESC`;
   return { text, params };
 }

@@ -11,6 +11,7 @@ function row(texts: string[], marked: string): MomentRow {
     transcriptId: "t1",
     seq: 0,
     rank: 0.5,
+    pid: 1n,
     title: "Giant",
     platform: "youtube",
     videoId: "dQw4w9WgXcQ",

@@ -176,16 +176,3 @@ export const inHistorySql = (user: string, t: string) => `EXISTS (
        WHERE e."userId" = ${user} AND e."platform" = ${t}."platform" AND e."videoId" = ${t}."videoId"
          AND e."lang" = ${t}."lang" AND e."transcriptId" = ${t}."id"
      )`;
-
-/**
- * The library search's FROM and WHERE (lib/search/search-statement.ts): `perEntry`, which names the entry h, read
- * for each of the complete entries of `user` whose words hold the tsquery `lexemes`. The caller's key in the
- * lexemes finds their entries alone: `|| ''` keeps the indexes on "userId" out of the plan (ANDed in, they would
- * add a bitmap of every entry of the caller; the planner cannot know how narrow a key makes a word).
- */
-export const completeEntriesSql = (perEntry: string, lexemes: string, user: string) =>
-  `FROM "Transcription" h CROSS JOIN LATERAL (
-           ${perEntry}
-           OFFSET 0
-         ) AS p
-         WHERE h."lexemes" @@ ${lexemes}::tsquery AND (h."userId" || '') = ${user} AND h."state" = 'done'`;
