@@ -56,6 +56,12 @@ describe("did you mean", () => {
     expect(await suggest.didYouMean(ctx.db, library(reader), "grwth mindset", english)).toBe("growth mindset");
   });
 
+  it("while typing, leaves a word begun that some word of the index begins, and corrects one that none does", async () => {
+    expect(await suggest.didYouMean(ctx.db, library(reader), "grwth mindse", english, true)).toBe("growth mindse");
+    expect(await suggest.didYouMean(ctx.db, library(reader), "grwth mindsqq", english, true)).toBe("growth mindset");
+    expect(await suggest.didYouMean(ctx.db, library(reader), "marathn", english, true)).toBe("marathon");
+  });
+
   it("keeps known words, phrases and exclusions, and says nothing when nothing is to change", async () => {
     expect(await suggest.didYouMean(ctx.db, library(reader), "marathon", english)).toBeNull();
     expect(await suggest.didYouMean(ctx.db, library(reader), '"grwth mindset"', english)).toBeNull();
@@ -70,5 +76,31 @@ describe("did you mean", () => {
       data: { slug: "grit-suggest", userId: reader, transcriptId: gritId, publishedAt: new Date() },
     });
     expect(await suggest.didYouMean(ctx.db, { kind: "public" }, "marathn", english)).toBe("marathon");
+  });
+});
+
+describe("the search's answer", () => {
+  it("carries did_you_mean when its first page is empty, and only then", async () => {
+    const { searchLibrary } = await import("@/lib/search/search-moments");
+    const { searchQuerySchema } = await import("@/lib/search/schemas");
+    const ask = (q: string, extra: Record<string, string> = {}) =>
+      searchLibrary(reader, searchQuerySchema.parse({ q, ...extra }));
+    const misspelt = await ask("marathn");
+    expect(misspelt.results).toEqual([]);
+    expect(misspelt.did_you_mean).toBe("marathon");
+    expect((await ask(misspelt.did_you_mean!)).results.length).toBeGreaterThan(0);
+    expect((await ask("marathon")).did_you_mean).toBeNull();
+  });
+
+  it("while typing, finds the words a word begun begins", async () => {
+    const { searchLibrary } = await import("@/lib/search/search-moments");
+    const { searchQuerySchema } = await import("@/lib/search/schemas");
+    const ask = (q: string, prefix: boolean) =>
+      searchLibrary(reader, searchQuerySchema.parse({ q, prefix: String(prefix) }));
+    const typed = await ask("growth minds", true);
+    expect(typed.results.length).toBeGreaterThan(0);
+    expect(typed.results.some((m) => /mindset/i.test(m.snippet))).toBe(true);
+    expect((await ask("marath", true)).results.map((m) => m.segment_index)).toEqual([60]);
+    expect((await ask("marath", false)).results).toEqual([]);
   });
 });

@@ -87,15 +87,20 @@ export async function didYouMean(
   scope: SearchScope,
   q: string,
   configs: readonly string[],
+  /** The query is being typed: its last word, begun, is not misspelt while some word of the index begins so. */
+  typing = false,
 ): Promise<string | null> {
   const words = plainWords(q);
   if (words.length === 0) return null;
+  const begun = typing && wordBegun(q) ? words.length : 0;
   const params: unknown[] = [];
   const user = scope.kind === "library" ? (params.push(scope.userId), `$${params.length}`) : null;
   params.push(words.map((w) => w.word.toLowerCase()));
   const wordsParam = `$${params.length}`;
   params.push([...configs]);
   const configsParam = `$${params.length}`;
+  params.push(begun);
+  const begunParam = `$${params.length}`;
   // Per word: its lexemes under the configurations; whether a visible passage holds one; if not, the likeliest
   // visible term and, from one passage holding it, the word as written there.
   const rows = await db.$queryRawUnsafe<{ nth: number; replacement: string | null }[]>(
@@ -107,7 +112,10 @@ export async function didYouMean(
        GROUP BY w.word, w.nth
      ), unknown AS (
        SELECT w.* FROM words w
-       WHERE w.lexemes IS NOT NULL AND NOT EXISTS (
+       WHERE w.lexemes IS NOT NULL
+         AND NOT (w.nth = ${begunParam}::int AND EXISTS (SELECT 1 FROM "SearchTerm" st
+           WHERE st."term" LIKE replace(replace(replace(w.lexemes[1], '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'))
+         AND NOT EXISTS (
          SELECT 1 FROM "SearchTerm" st
          CROSS JOIN LATERAL (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT ${VISIBLE_PROBE}) AS sp
          JOIN "SearchPassage" p ON p."pid" = sp."pid"
