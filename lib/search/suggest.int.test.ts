@@ -103,4 +103,17 @@ describe("the search's answer", () => {
     expect((await ask("marath", true)).results.map((m) => m.segment_index)).toEqual([60]);
     expect((await ask("marath", false)).results).toEqual([]);
   });
+
+  it("finds the same moments by postings as by the scope, a CJK character by the bigrams it begins", async () => {
+    const { findMoments } = await import("@/lib/search/find-moments");
+    const { searchQuerySchema } = await import("@/lib/search/schemas");
+    for (const q of ["growth minds", "persev", "闪"]) {
+      const query = searchQuerySchema.parse({ q, prefix: "true", limit: "50" });
+      const key = (m: { transcriptId: string; seq: number }) => `${m.transcriptId}:${m.seq}`;
+      const byScope = (await findMoments(library(reader), query, { driver: "scope" })).map(key);
+      const byPostings = (await findMoments(library(reader), query, { driver: "postings" })).map(key);
+      expect(byScope.length, q).toBeGreaterThan(0);
+      expect(byPostings, q).toEqual(byScope);
+    }
+  });
 });
