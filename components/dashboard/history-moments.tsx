@@ -29,7 +29,8 @@ export function useHistoryMoments(q: string, platform: string | null) {
     staleTime: 30_000,
   });
   const results = searched && moments.data && moments.data.results.length > 0 ? moments.data.results : null;
-  return { query, results, stale: moments.isPlaceholderData };
+  const suggestion = searched && moments.data && !results ? moments.data.did_you_mean : null;
+  return { query, results, suggestion, stale: moments.isPlaceholderData };
 }
 
 /** The moments grouped by transcript (in the order their best moment came): each opens the viewer there (?t=). */
@@ -46,14 +47,32 @@ function byTranscript(results: readonly SearchMoment[]): SearchMoment[][] {
 export function HistoryMoments({
   query,
   results,
+  suggestion,
   stale,
+  onSuggest,
 }: {
   query: string;
   results: readonly SearchMoment[] | null;
+  suggestion: string | null;
   stale: boolean;
+  /** Searches the suggestion instead. */
+  onSuggest: (q: string) => void;
 }) {
-  // Nothing said: the list below (titles, channels and video ids) is the answer.
-  if (!results) return null;
+  // Nothing said: the list below (titles, channels and video ids) is the answer, and a likelier spelling if any.
+  if (!results)
+    return suggestion ? (
+      <p className="text-sm text-stone-700" data-testid="history-did-you-mean">
+        Nothing said matches. Did you mean{" "}
+        <button
+          type="button"
+          onClick={() => onSuggest(suggestion)}
+          className={`rounded font-medium text-sky-700 underline decoration-sky-700/40 hover:decoration-sky-700 max-sm:min-h-11 ${focusRing}`}
+        >
+          {suggestion}
+        </button>
+        ?
+      </p>
+    ) : null;
   return (
     <section aria-labelledby="history-moments-title" className="flex flex-col gap-2" data-testid="history-moments">
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">

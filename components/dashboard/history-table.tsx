@@ -111,7 +111,7 @@ export function HistoryTable() {
         searchRef={searchBox}
       />
 
-      <HistoryMoments {...moments} />
+      <HistoryMoments {...moments} onSuggest={setDraft} />
       {moments.results && list.data && list.data.total > 0 && (
         <h2 className="text-sm font-medium text-stone-700" data-testid="history-list-title">
           Titles, channels and video IDs

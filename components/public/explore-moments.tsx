@@ -14,6 +14,8 @@ export interface ExploreMomentsFound {
   results: SearchMoment[];
   /** Slug → how many matches the transcript's own page will say it has for `q` (viewer-counts.ts). */
   counts: ReadonlyMap<string, number>;
+  /** When nothing was found: the likeliest spelling of the query's unknown words (did_you_mean). */
+  suggestion: string | null;
 }
 
 /**
@@ -22,10 +24,10 @@ export interface ExploreMomentsFound {
  */
 export async function exploreMoments(q: string, show: string | null = null): Promise<ExploreMomentsFound> {
   const query = searchQuerySchema.safeParse({ q, limit: String(EXPLORE_MOMENTS) });
-  if (!query.success) return { results: [], counts: new Map() };
-  const { results } = await searchPublic({ ...query.data, show });
+  if (!query.success) return { results: [], counts: new Map(), suggestion: null };
+  const { results, did_you_mean } = await searchPublic({ ...query.data, show });
   const slugs = results.flatMap((moment) => (moment.slug ? [moment.slug] : []));
-  return { results, counts: await viewerMatchCounts(slugs, q) };
+  return { results, counts: await viewerMatchCounts(slugs, q), suggestion: did_you_mean };
 }
 
 /** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */

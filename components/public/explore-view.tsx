@@ -23,6 +23,8 @@ interface Props {
   moments?: readonly SearchMoment[];
   /** Slug → the match count each moment's transcript page will show (exploreMoments). */
   counts?: ReadonlyMap<string, number>;
+  /** /explore?q= that found nothing: the likeliest spelling of its unknown words (exploreMoments). */
+  suggestion?: string | null;
 }
 
 /** The note under a search that found no title: it agrees with the moments shown above it. */
@@ -31,7 +33,7 @@ function emptySearchNote(q: string, moments: number): string {
   return `No title has “${q}” in it; ${moments === 1 ? "the moment above is where it was said" : "the moments above are where it was said"}.`;
 }
 
-export function ExploreView({ q, cursor, page, moments = [], counts }: Props) {
+export function ExploreView({ q, cursor, page, moments = [], counts, suggestion = null }: Props) {
   const next = page?.nextCursor
     ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
     : null;
@@ -59,6 +61,18 @@ export function ExploreView({ q, cursor, page, moments = [], counts }: Props) {
           </button>
         </form>
         {q && !cursor && <ExploreMoments q={q} results={moments} counts={counts} />}
+        {q && !cursor && moments.length === 0 && suggestion && (
+          <p className="text-sm text-stone-700" data-testid="explore-did-you-mean">
+            Did you mean{" "}
+            <Link
+              href={`/explore?${new URLSearchParams({ q: suggestion })}`}
+              className="font-medium text-sky-800 underline decoration-sky-800/40 hover:decoration-sky-800"
+            >
+              {suggestion}
+            </Link>
+            ?
+          </p>
+        )}
         {q && !cursor && moments.length > 0 && page && page.rows.length > 0 && (
           <h2 className="-mb-4 text-sm font-medium text-stone-700">Titles with “{q}”</h2>
         )}

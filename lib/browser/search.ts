@@ -14,7 +14,8 @@ export const HISTORY_MOMENTS = 5;
 export const momentsKey = (q: string, platform: string | null) => ["moments", q, platform ?? ""] as const;
 
 export function fetchMoments(q: string, platform: string | null, limit = HISTORY_MOMENTS): Promise<SearchResponse> {
-  const search = new URLSearchParams({ q, limit: String(limit) });
+  // The box is searched as it is typed: its last word may be begun.
+  const search = new URLSearchParams({ q, limit: String(limit), prefix: "true" });
   if (platform) search.set("platform", platform);
   return apiFetch<SearchResponse>(`/v1/me/search?${search}`);
 }

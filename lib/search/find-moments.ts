@@ -2,9 +2,10 @@ import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
-import { rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
+import { hasCjk, rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { collapseNegations, positiveLexemes } from "@/lib/search/query-terms";
+import { collapseNegations, positiveLexemes, prefixLexemes } from "@/lib/search/query-terms";
+import { termsStartingWith, wordBegun } from "@/lib/search/suggest";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import {
   commonWordStatistics,
@@ -71,10 +72,19 @@ function refuseQuery(q: string, msg: string): RequestValidationError {
  * Empty when every configuration reads nothing (only stop words, only punctuation). With each reading, what
  * the index can look up of it (querytree(): its positive terms).
  */
-async function readings(db: Db, q: string, configs: readonly string[]) {
+async function readings(db: Db, q: string, configs: readonly string[], typing: boolean) {
+  // While typing, the last word is begun: found by the words it begins. A CJK run of two or more characters is
+  // found inside longer runs by its bigrams already; one character has none, and begins bigrams.
+  const begun = typing ? wordBegun(q) : null;
+  const typed = begun && (!hasCjk(begun.word) || [...begun.word].length === 1) ? begun : null;
   let rows: Awaited<ReturnType<typeof readingsOf>>;
   try {
-    rows = await readingsOf(db, collapseNegations(rewriteCjkQuery(q)), configs);
+    rows = await readingsOf(
+      db,
+      collapseNegations(rewriteCjkQuery(typed ? typed.before : q)),
+      configs,
+      typed?.word ?? null,
+    );
   } catch (error) {
     // The parser's own limits ("tsquery stack too small", a word too long): the query's shape, not our failure.
     if (/tsquery|word is too long/i.test(postgresMessage(error)) || sqlState(error)?.startsWith("54"))
@@ -118,13 +128,22 @@ async function prepare(scope: SearchScope, query: SearchQuery) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
   const [groups, corrects, passages, scoped] = await Promise.all([
-    readings(db, query.q, configs),
+    readings(db, query.q, configs, query.prefix),
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
     passageCount(db, 10_000),
     scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;
-  const lexemes = groups.map((g) => positiveLexemes(g.indexable));
+  // A prefix stands for the words of the index it begins (at most PREFIX_TERMS of them, shortest first).
+  const begun = [...new Set(groups.flatMap((g) => prefixLexemes(g.indexable)))];
+  const begins = new Map(
+    await Promise.all(begun.map(async (lexeme) => [lexeme, await termsStartingWith(db, lexeme)] as const)),
+  );
+  const lexemes = groups.map((g) => [
+    ...new Set(
+      positiveLexemes(g.indexable).flatMap((lexeme) => (begins.get(lexeme)?.length ? begins.get(lexeme)! : [lexeme])),
+    ),
+  ]);
   const all = [...new Set(lexemes.flat())];
   const [facts, shares] = await Promise.all([termFacts(db, all, DF_BOUND), commonWordShares(db)]);
   const terms: QueryTerm[] = facts.map((f) => ({

@@ -54,6 +54,14 @@ describe("search on PGlite", () => {
     expect((await search("内存池", { lang: "zh" })).results.map((m) => m.segment_index)).toEqual([2]);
   });
 
+  it("finds a word begun while typing, and offers the likeliest spelling of a word nothing holds", async () => {
+    expect((await search("marath", { prefix: "true" })).results.map((m) => m.segment_index)).toEqual([60]);
+    expect((await search("闪", { prefix: "true" })).results.length).toBeGreaterThan(0);
+    const misspelt = await search("marathn");
+    expect(misspelt.results).toEqual([]);
+    expect(misspelt.did_you_mean).toBe("marathon");
+  });
+
   it("answers hostile queries with nothing, and the public search shows nothing unpublished", async () => {
     for (const q of [
       '"grit is',

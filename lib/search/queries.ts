@@ -6,13 +6,19 @@ import type { SearchScope, SqlStatement } from "@/lib/search/search-statement";
 // scores are made of (search-plan.ts: the terms' ids and counts, the passages, the scope's size), and the search
 // statement itself (search-statement.ts), run under its planner settings.
 
-/** The query as each configuration reads it, with what the index can look up. */
-export function readingsOf(db: Db, text: string, configs: readonly string[]) {
+/**
+ * The query as each configuration reads it, with what the index can look up; `begun`, a word being typed, is
+ * read as its lexeme's prefix (`'laun':*`) and added to the query.
+ */
+export function readingsOf(db: Db, text: string, configs: readonly string[], begun: string | null = null) {
   return db.$queryRawUnsafe<{ config: string; query: string; indexable: string }[]>(
     `SELECT c AS config, w::text AS query, querytree(w) AS indexable
-       FROM unnest($2::text[]) AS c, websearch_to_tsquery(c::regconfig, $1) AS w`,
+       FROM unnest($2::text[]) AS c,
+       LATERAL (SELECT CASE WHEN $3::text IS NULL THEN websearch_to_tsquery(c::regconfig, $1)
+                            ELSE websearch_to_tsquery(c::regconfig, $1) && to_tsquery(c::regconfig, quote_literal($3::text) || ':*') END AS w) AS r`,
     text,
     [...configs],
+    begun,
   );
 }
 

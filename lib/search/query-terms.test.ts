@@ -3,6 +3,7 @@ import { CJK_MAX_BIGRAMS } from "@/lib/search/cjk";
 import {
   collapseNegations,
   positiveLexemes,
+  prefixLexemes,
   parsedWords,
   queryProblem,
   queryTerms,
@@ -96,5 +97,13 @@ describe("the words the parser reads", () => {
     expect(queryProblem(sentence)).toBeNull();
     expect(queryProblem("比特币闪电网络".repeat(72).slice(0, 500))).toBeNull();
     expect(parsedWords("比特币闪电网络".repeat(72).slice(0, 500))).toBe(CJK_MAX_BIGRAMS);
+  });
+});
+
+describe("prefixLexemes", () => {
+  it("are the lexemes read as prefixes", () => {
+    expect(prefixLexemes("'rocket' & 'laun':*")).toEqual(["laun"]);
+    expect(prefixLexemes("'闪':* | 'it''s':*AB")).toEqual(["闪", "it's"]);
+    expect(prefixLexemes("'rocket' <-> 'launch'")).toEqual([]);
   });
 });

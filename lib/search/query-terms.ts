@@ -100,3 +100,9 @@ export function positiveLexemes(tsquery: string): string[] {
   const lexemes = [...tsquery.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
   return [...new Set(lexemes)];
 }
+
+/** The lexemes of a tsquery's text read as prefixes (`'laun':*`): a word being typed. */
+export function prefixLexemes(tsquery: string): string[] {
+  const lexemes = [...tsquery.matchAll(/'((?:[^']|'')*)':[A-D]*\*/g)].map((m) => m[1]!.replace(/''/g, "'"));
+  return [...new Set(lexemes)];
+}

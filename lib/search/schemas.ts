@@ -37,6 +37,13 @@ export const searchQuerySchema = z.object({
   platform: z.enum(HISTORY_PLATFORMS).nullable().default(null),
   lang: langSchema.nullable().default(null).describe("Only transcripts in this language (e.g. en, de, zh-Hans)"),
   limit: queryInt(z.int().min(1).max(SEARCH_MAX_PAGE)).default(SEARCH_PAGE),
+  prefix: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true")
+    .describe(
+      "true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched)",
+    ),
   cursor: z
     .string()
     .max(100)
@@ -105,6 +112,12 @@ export const searchResponseSchema = z
   .object({
     results: z.array(searchMomentSchema).describe("Moments, most relevant first; at most 3 per transcript"),
     next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+    did_you_mean: z
+      .string()
+      .nullable()
+      .describe(
+        "When the first page is empty: the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise",
+      ),
   })
   .meta({ id: "SearchResponse" });
 

@@ -170,5 +170,6 @@ export function serializeSearch(
   return {
     results: page.map((row) => serializeMoment(row, scope, cjkNeedles)),
     next_cursor: rows.length > query.limit && next <= SEARCH_MAX_OFFSET ? encodeCursor(next) : null,
+    did_you_mean: null,
   };
 }

@@ -31,5 +31,14 @@ export default async function ExploreSearchPage({ searchParams }: Props) {
     }),
     q && !cursor ? exploreMoments(q) : Promise.resolve(null),
   ]);
-  return <ExploreView q={q} cursor={cursor} page={page} moments={found?.results} counts={found?.counts} />;
+  return (
+    <ExploreView
+      q={q}
+      cursor={cursor}
+      page={page}
+      moments={found?.results}
+      counts={found?.counts}
+      suggestion={found?.suggestion}
+    />
+  );
 }
