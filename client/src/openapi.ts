@@ -1033,7 +1033,7 @@ export interface paths {
         };
         /**
          * Search what was said in published transcripts
-         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
+         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
          */
         get: operations["getV1PublicSearch"];
         put?: never;
@@ -2031,6 +2031,8 @@ export interface components {
             video_id: string | null;
         };
         SearchResponse: {
+            /** @description When the first page is empty: the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise */
+            did_you_mean: string | null;
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
             /** @description Moments, most relevant first; at most 3 per transcript */
@@ -4239,6 +4241,8 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
+                prefix?: "true" | "false";
                 /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
             };
@@ -5974,8 +5978,12 @@ export interface operations {
                 /** @example 20 */
                 limit?: number;
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
+                prefix?: "true" | "false";
                 /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
                 q: string;
+                /** @description Only the published episodes of the show whose page is /s/{show} */
+                show?: string | null;
             };
             header?: never;
             path?: never;

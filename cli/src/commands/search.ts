@@ -47,7 +47,9 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
     return EXIT.ok;
   }
   if (found.results.length === 0) {
-    ctx.out.info(`Nothing in your transcripts matches "${query}".`);
+    ctx.out.info(
+      `Nothing in your transcripts matches "${query}".${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}`,
+    );
     return EXIT.ok;
   }
   // Matched words: bold on a terminal, between * elsewhere (pipes, NO_COLOR).
