@@ -97,23 +97,7 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
   // passages for that user alone: in their library, and where they published it. A caller who has corrected
   // nothing reads the transcripts' passages alone.
   const source = user !== null && !corrects ? TRANSCRIPT_PASSAGES : `"SearchPassage"`;
-  const hasRevision = (who: string) =>
-    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
-  const asSeenBy = (who: string) =>
-    `(CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(who)} ELSE p."editorId" = ${who} END)`;
-  const ownVersion = user === null ? "" : corrects ? asSeenBy(user) : `p."editorId" IS NULL`;
-  // A show's published episodes: its follow's items done, published by the follow's owner (lib/publishing/show-page.ts).
-  const ofShow =
-    show === null
-      ? ""
-      : ` AND EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
-            WHERE f."showSlug" = ${show} AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId")`;
-  const published = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
-           AND ${asSeenBy('pub."userId"')}${ofShow})`;
-  const visible =
-    user !== null
-      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done') AND ${ownVersion}`
-      : published;
+  const { visible, ownVersion, published, ofShow } = passageVisibility({ user, show, corrects });
   const filters: string[] = [];
   if (input.platform) filters.push(`t."platform" = ${param(input.platform)}`);
   if (input.lang) filters.push(`lower(t."lang") = lower(${param(input.lang)})`);
@@ -212,4 +196,40 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     ) AS m ON true
     ORDER BY m.rank DESC, m."pid" DESC`;
   return { text, params };
+}
+
+/**
+ * Whether the caller may see passage "p" (of "SearchPassage"), as SQL (`visible`): `user`, the caller's id placeholder in a
+ * library search (their done entries; their own correction replaces the transcript's passages for them, `corrects`:
+ * they have corrected something); otherwise a live publication, read as its publisher sees it, of the show whose
+ * slug is the placeholder `show` when given. The one place this rule is written (search and its suggestions).
+ */
+export function passageVisibility({
+  user,
+  show = null,
+  corrects = true,
+}: {
+  user: string | null;
+  show?: string | null;
+  corrects?: boolean;
+}) {
+  const hasRevision = (who: string) =>
+    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
+  const asSeenBy = (who: string) =>
+    `(CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(who)} ELSE p."editorId" = ${who} END)`;
+  const ownVersion = user === null ? "" : corrects ? asSeenBy(user) : `p."editorId" IS NULL`;
+  // A show's published episodes: its follow's items done, published by the follow's owner (lib/publishing/show-page.ts).
+  const ofShow =
+    show === null
+      ? ""
+      : ` AND EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
+              WHERE f."showSlug" = ${show} AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId")`;
+  const published = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+             AND ${asSeenBy('pub."userId"')}${ofShow})`;
+  const visible =
+    user !== null
+      ? `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${user} AND h."state" = 'done') AND ${ownVersion}`
+      : published;
+  // Its parts too: a scope read whole has found its transcripts already (the scope driver).
+  return { visible, ownVersion, published, ofShow };
 }

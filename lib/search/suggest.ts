@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { hasCjk } from "@/lib/search/cjk";
-import type { SearchScope } from "@/lib/search/search-statement";
+import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
 
 // Search the way people type: a word begun is read as the words of the index it begins (a prefix while typing in
 // the dashboard's box), and a query that finds nothing gets the likeliest spelling of its unknown words ("did you
@@ -44,15 +44,9 @@ export function wordBegun(q: string): { before: string; word: string } | null {
   return { before: q.slice(0, match.index + match[1]!.length), word: match[2]! };
 }
 
-/** Passages "p" (of "SearchPassage") the scope may see, with the correction rule of the search statement. */
-function visibleSql(scope: SearchScope, user: string | null): string {
-  const hasRevision = (who: string) =>
-    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
-  if (scope.kind === "library")
-    return `EXISTS (SELECT 1 FROM "Transcription" h WHERE h."userId" = ${user} AND h."transcriptId" = p."transcriptId" AND h."state" = 'done')
-      AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(user!)} ELSE p."editorId" = ${user} END)`;
-  return `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
-      AND (CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision('pub."userId"')} ELSE pub."userId" = p."editorId" END))`;
+/** Passages "p" (of "SearchPassage") the scope may see: the search statement's rule (passageVisibility). */
+function visibleSql(scope: SearchScope, user: string | null, show: string | null): string {
+  return passageVisibility({ user: scope.kind === "library" ? user : null, show }).visible;
 }
 
 /** A plain word of a query, where it stands. */
@@ -95,6 +89,7 @@ export async function didYouMean(
   const begun = typing && wordBegun(q) ? words.length : 0;
   const params: unknown[] = [];
   const user = scope.kind === "library" ? (params.push(scope.userId), `$${params.length}`) : null;
+  const show = scope.kind === "public" && scope.show ? (params.push(scope.show), `$${params.length}`) : null;
   params.push(words.map((w) => w.word.toLowerCase()));
   const wordsParam = `$${params.length}`;
   params.push([...configs]);
@@ -119,7 +114,7 @@ export async function didYouMean(
          SELECT 1 FROM "SearchTerm" st
          CROSS JOIN LATERAL (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT ${VISIBLE_PROBE}) AS sp
          JOIN "SearchPassage" p ON p."pid" = sp."pid"
-         WHERE st."term" = ANY (w.lexemes) AND ${visibleSql(scope, user)})
+         WHERE st."term" = ANY (w.lexemes) AND ${visibleSql(scope, user, show)})
      )
      SELECT u.nth::int AS nth, best.replacement
      FROM unknown u
@@ -134,7 +129,7 @@ export async function didYouMean(
          SELECT p."pid", p."transcriptId", p."revisionId", p."segFrom", p."segTo", p."config"
          FROM (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = spelling."id" ORDER BY sp."impact" DESC LIMIT ${VISIBLE_PROBE}) AS sp
          JOIN "SearchPassage" p ON p."pid" = sp."pid"
-         WHERE ${visibleSql(scope, user)}
+         WHERE ${visibleSql(scope, user, show)}
          LIMIT 1
        ) AS p
        CROSS JOIN LATERAL (
