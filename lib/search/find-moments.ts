@@ -18,6 +18,7 @@ import {
 } from "@/lib/search/queries";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
+  CONJUNCTION_MATCHES,
   DF_BOUND,
   idf,
   postingsPlan,
@@ -192,7 +193,10 @@ async function run(
     const rows = await runSearchStatement<MomentRow & { found: number }>(
       db,
       statement,
-      searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
+      searchPlannerSettings({
+        timeoutMs: env().SEARCH_TIMEOUT_MS,
+        indexOnly: plan.driver === "all" && plan.bound !== undefined,
+      }),
     );
     return { found: rows[0]?.found ?? 0, moments: rows.filter((row) => row.transcriptId !== null) };
   } catch (error) {
@@ -217,7 +221,10 @@ export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Prom
 export async function findMoments(
   scope: SearchScope,
   query: SearchQuery,
-  /** The plan's driver chosen (tests); by default the scope's size chooses. */
+  /**
+   * The plan's driver chosen (tests); by default the scope's size chooses, and a conjunction with few matches is
+   * ranked whole.
+   */
   forced: { driver?: "scope" | "postings" } = {},
 ): Promise<MomentRow[]> {
   const prepared = await prepare(scope, query);
@@ -228,6 +235,12 @@ export async function findMoments(
   if ((forced.driver ?? (prepared.small ? "scope" : "postings")) === "scope")
     return (await run(prepared, scope, query, { driver: "scope" }, page)).moments;
   const plan = postingsPlan(prepared.terms, prepared.readingTerms, need);
+  // A conjunction of several terms with few matches: all of them, ranked (exact); decided by the query alone, so
+  // every page decides alike.
+  if (!forced.driver && !plan.exact && prepared.groups.every((group) => !group.query.includes("|"))) {
+    const all = await run(prepared, scope, query, { driver: "all", bound: CONJUNCTION_MATCHES }, page);
+    if (all.found <= CONJUNCTION_MATCHES) return all.moments;
+  }
   const first = await run(prepared, scope, query, plan, page);
   // A prefix of the best matches that capped (3 a transcript) falls short of the page: the page from the longest
   // prefix, which starts with the same moments.

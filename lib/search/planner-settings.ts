@@ -16,10 +16,27 @@ export interface SearchPlannerSettings {
    * statement stops at the bound, so compiling would cost more than the statement's own work.
    */
   jit: "off";
+  /**
+   * Off for a bounded look at every match (a conjunction's, CONJUNCTION_MATCHES): with a LIMIT the planner may read
+   * the passages in table order hoping to stop early, which for matches spread thin reads most of the table; the
+   * words' index finds them all at the cost of their lists.
+   */
+  enable_seqscan?: "off";
 }
 
-export function searchPlannerSettings({ timeoutMs }: { timeoutMs: number }): SearchPlannerSettings {
-  return { statement_timeout: String(timeoutMs), max_parallel_workers_per_gather: "0", jit: "off" };
+export function searchPlannerSettings({
+  timeoutMs,
+  indexOnly = false,
+}: {
+  timeoutMs: number;
+  indexOnly?: boolean;
+}): SearchPlannerSettings {
+  return {
+    statement_timeout: String(timeoutMs),
+    max_parallel_workers_per_gather: "0",
+    jit: "off",
+    ...(indexOnly ? { enable_seqscan: "off" as const } : {}),
+  };
 }
 
 /** The statement that makes `settings` the transaction's: the names are fixed above, the values parameters. */

@@ -35,6 +35,15 @@ export const POSTINGS_EXAMINED = 4_096;
 export const MULTI_TERM_CANDIDATES = 512;
 
 /**
+ * A conjunction of several terms (no OR) with at most this many matches is ranked whole, found by the words'
+ * index (which intersects their lists: a rare conjunction of common words costs about what its common words'
+ * lists do), so it is exact; with more, by the terms' postings (the fixed candidate set). Common words that are
+ * seldom said together were missed by the postings' best (recall@10 0.00 for two such queries of the relevance
+ * bench's 50).
+ */
+export const CONJUNCTION_MATCHES = 1_000;
+
+/**
  * A query of one term (per reading) examines at most this many postings: a term's list in impact order is
  * its score order, so reading it stops at the page's needs, and this bounds the search for visible ones
  * when the scope is a small share of the passages.
@@ -67,7 +76,11 @@ export interface PostingList {
 export type SearchPlan =
   /** Every visible match of the scope, scored (a small scope, and rankAllMatches). */
   | { driver: "scope" }
-  | { driver: "all" }
+  /**
+   * Every visible match found by the words' index (rankAllMatches), or, with `bound`, at most bound + 1 of them:
+   * a conjunction whose matches are no more than `bound` is ranked whole (CONJUNCTION_MATCHES).
+   */
+  | { driver: "all"; bound?: number }
   /**
    * The terms' posting lists, best first. `exact`: each reading has one positive term, so each list's order is
    * its score order and the first `prefix` matches of the lists' union, by score, are the query's best:

@@ -108,7 +108,7 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
 
   let found: string;
   if (plan.driver === "all") {
-    found = `SELECT p.* FROM ${source} p WHERE (${matches}) AND ${visible}${filtered}`;
+    found = `SELECT p.* FROM ${source} p WHERE (${matches}) AND ${visible}${filtered}${plan.bound === undefined ? "" : ` LIMIT ${param(plan.bound + 1)}`}`;
   } else if (plan.driver === "scope") {
     // The scope's transcripts, each one's passages looked up by its key (OFFSET 0 keeps it a lookup per transcript).
     const scopeTranscripts =
