@@ -276,6 +276,8 @@ describe("local runner", () => {
     });
     (await import("@/lib/jobs/signal")).signalJobsAvailable(id);
     expect(await settled(id)).toMatchObject({ status: "error", attempts: 2, errorCode: "unknown_pipeline" });
+    // onSettled is told after the row is written, so the row can be read first.
+    await waitFor(async () => events.length >= 2);
     expect(events).toEqual(["retry", "error"]);
   });
 
