@@ -175,6 +175,19 @@ test("a followed show's page lists its published episodes by their feed's names,
     const scan = await axeScan(page).analyze();
     expect(scan.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
   }
+  // A search inside the show finds what its own episodes said (others' transcripts say it too), as a plain GET form.
+  await page.getByTestId("show-search").fill("father");
+  await page.getByTestId("show-search").press("Enter");
+  await expect(page).toHaveURL(new RegExp(`${showPath}\\?q=father$`));
+  const moments = page.getByTestId("explore-moment");
+  await expect(moments).toHaveCount(2);
+  expect((await moments.locator("span.font-medium").allTextContents()).sort()).toEqual(["Episode 1", "Episode 2"]);
+  await expect(page.getByTestId("show-episodes").getByRole("link")).toHaveText(["Episode 2", "Episode 1"]);
+  await page.getByTestId("show-search").fill("lightsaber");
+  await page.getByTestId("show-search").press("Enter");
+  await expect(page.getByTestId("show-search-empty")).toContainText("lightsaber");
+  await expect(moments).toHaveCount(0);
+  await page.goto(showPath);
   // A podcast app or a reader's browser finds the show's feed from its page.
   await expect(page.locator('link[rel="alternate"][type="application/rss+xml"]')).toHaveAttribute(
     "href",

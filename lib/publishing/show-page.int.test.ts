@@ -164,6 +164,42 @@ describe("a followed show's page and feed", () => {
     expect((await readPart("shows-1.xml")).status).toBe(404);
   });
 
+  it("names only its publisher's own follow: another user's follow of the same feed adds none", async () => {
+    const { headers, slug } = await followedShow("theirs");
+    const [newest] = (await findShow(slug))!.episodes;
+    const other = await world.caller();
+    const res = await callRoute(routes.create, "/v1/follows", {
+      headers: other.headers,
+      body: { url: `${world.podcasts.origin}/live/theirs.rss`, backfill: 2, publish: false },
+    });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const otherFollow = res.json as { id: string; show_url: string };
+    // The other user's episodes are the same transcripts, held through their own follow.
+    const held = await until(
+      "the other follow's two episodes",
+      () =>
+        world.ctx.db.followItem.findMany({
+          where: { followId: otherFollow.id, status: "done" },
+          select: { transcriptId: true },
+        }),
+      (items) => items.length === 2,
+    );
+    const published = await world.ctx.db.publication.findUniqueOrThrow({ where: { slug: newest!.slug } });
+    expect(held.map((i) => i.transcriptId)).toContain(published.transcriptId);
+    expect((await findShowOfEpisode(newest!.slug))?.slug).toBe(slug);
+
+    const own = (await world.ctx.db.follow.findFirstOrThrow({ where: { showSlug: slug } })).id;
+    const removed = await callRoute(routes.remove, `/v1/follows/${own}`, {
+      method: "DELETE",
+      headers,
+      params: { id: own },
+    });
+    expect(removed.status).toBe(204);
+    // Its publisher no longer follows the show: the other user's follow of it gives the page no breadcrumb.
+    expect(await findShowOfEpisode(newest!.slug)).toBeNull();
+    expect(await findShow(otherFollow.show_url.split("/").at(-1)!)).toBeNull();
+  });
+
   it("answers an unknown or malformed slug with the same 404", async () => {
     expect(await findShow("no-such-show-abc123")).toBeNull();
     expect(await findShowOfEpisode("no-such-show-abc123")).toBeNull();
