@@ -67,7 +67,7 @@ describe("the data-scale seed", () => {
     expect(setColumns(seededPub)).toEqual(setColumns(appPub));
   });
 
-  it("has the passages the trigger cuts for the same segments, and counts kept by the trigger", async () => {
+  it("has the passages and postings the triggers make for the same segments, and counts kept by the trigger", async () => {
     const passages = (transcriptId: string) =>
       ctx.db.$queryRawUnsafe<unknown[]>(
         `SELECT "seq", "segFrom", "segTo", "start", "end", "config", "tsv"::text FROM "TranscriptPassage" WHERE "transcriptId" = $1 ORDER BY "seq"`,
@@ -76,6 +76,18 @@ describe("the data-scale seed", () => {
     const app = await ctx.db.transcript.findFirstOrThrow({ where: { lang: "en-GB" } });
     expect(await passages("st-7")).toEqual(await passages(app.id));
     expect((await passages("st-7")).length).toBeGreaterThan(0);
+    // Posted for search at the end of the seed, as the triggers post the app's.
+    const postings = (transcriptId: string) =>
+      ctx.db.$queryRawUnsafe<unknown[]>(
+        `SELECT p."seq", st."term", sp."impact" FROM "SearchPosting" sp
+         JOIN "SearchTerm" st ON st."id" = sp."termId" JOIN "SearchPassage" p ON p."pid" = sp."pid"
+         WHERE p."transcriptId" = $1 ORDER BY 1, 2`,
+        transcriptId,
+      );
+    expect(await postings("st-7")).toEqual(await postings(app.id));
+    expect((await postings("st-7")).length).toBeGreaterThan(5);
+    const off = await ctx.db.$queryRawUnsafe<unknown[]>(`SELECT "tgname" FROM pg_trigger WHERE "tgenabled" = 'D'`);
+    expect(off).toEqual([]);
     const differences = await ctx.db.$queryRawUnsafe<unknown[]>(
       `(SELECT "userId", "platform", "state", "n" FROM "HistoryCount" WHERE "n" > 0
         EXCEPT SELECT "userId", "platform", "state", count(*)::int FROM "Transcription" GROUP BY 1, 2, 3)

@@ -36,9 +36,39 @@ function dbUrl(name: string): string {
   return url.toString();
 }
 
+/** The seconds each timed step of a seed took, by size and step (a figure of the run that seeded). */
+export const seedSteps: Record<string, number> = {};
+
+async function timedStep(n: number, label: string, run: () => Promise<unknown>): Promise<void> {
+  const started = performance.now();
+  await run();
+  const seconds = (performance.now() - started) / 1000;
+  seedSteps[`seed ${n}: ${label} (s)`] = seconds;
+  console.log(`    ${label}: ${seconds.toFixed(1)} s`);
+}
+
 /** Seeds `n` rows of each kind into an empty, migrated database; returns the seconds it took. */
 export async function seedScale(client: pg.Client, n: number): Promise<number> {
   const started = performance.now();
+  // One transaction: the posting triggers are off while it runs (a crash leaves them on, with nothing seeded), and
+  // every passage is posted at the end by one call of the function the triggers call, as a migration posts the
+  // passages there are: the same postings, without a call per transcript (a million calls, each on a SearchTerm
+  // table growing without statistics, took hours).
+  await client.query("BEGIN");
+  for (const table of ["TranscriptPassage", "RevisionPassage"])
+    await client.query(`ALTER TABLE "${table}" DISABLE TRIGGER "${table}_posted"`);
+  await seedRows(client, n);
+  await timedStep(n, "postings of every passage", () =>
+    client.query(`SELECT verbatim_search_post(ARRAY(SELECT "pid" FROM "SearchPassage"))`),
+  );
+  for (const table of ["TranscriptPassage", "RevisionPassage"])
+    await client.query(`ALTER TABLE "${table}" ENABLE TRIGGER "${table}_posted"`);
+  await client.query("COMMIT");
+  await timedStep(n, "VACUUM ANALYZE", () => client.query("VACUUM ANALYZE"));
+  return (performance.now() - started) / 1000;
+}
+
+async function seedRows(client: pg.Client, n: number): Promise<void> {
   const words = englishWords();
   const busyEntries = n / 10;
   const others = n / 100;
@@ -48,8 +78,9 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
     [BUSY],
   );
   // Two segments of ten words each: one passage. 96 in 1,000 passages say "ocean", 5 transcripts "zeppelin".
-  await client.query(
-    `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "channel", "sourceUrl", "durationSeconds", "segments", "createdAt")
+  await timedStep(n, "transcripts, cut into passages", () =>
+    client.query(
+      `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "channel", "sourceUrl", "durationSeconds", "segments", "createdAt")
      SELECT 'st-' || i, 'youtube', 'v' || lpad(i::text, 10, '0'), 'en', 'captions',
        'Talk ' || i || ' ' || ($1::text[])[1 + abs(hashint4(i)) % array_length($1::text[], 1)],
        'Channel ' || (i % 500), 'https://www.youtube.com/watch?v=v' || lpad(i::text, 10, '0'), 60 + abs(hashint4(i * 3)) % 3600,
@@ -62,11 +93,13 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
        now() - make_interval(secs => ${n} - i)
      FROM generate_series(1, ${n}) AS i,
           LATERAL (SELECT 1 + abs(hashint8(i::bigint * 7919)) % (array_length($1::text[], 1) - 20) AS o) AS w`,
-    [words],
+      [words],
+    ),
   );
   // The busy user's entries are transcripts 1 … n/10; each other transcript is one other user's entry.
-  await client.query(
-    `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "durationSeconds", "totalSeconds", "createdAt", "updatedAt")
+  await timedStep(n, "history entries", () =>
+    client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "durationSeconds", "totalSeconds", "createdAt", "updatedAt")
      SELECT 'sh-' || i,
        CASE WHEN i <= ${busyEntries} THEN $1 ELSE 'bench-scale-u' || (1 + i % ${others}) END,
        'youtube', 'v' || lpad(i::text, 10, '0'), 'en', 'captions', 'st-' || i,
@@ -75,7 +108,8 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
        60 + abs(hashint4(i * 3)) % 3600, 60 + abs(hashint4(i * 5)) % 7200,
        now() - make_interval(secs => ${n} - i), now()
      FROM generate_series(1, ${n}) AS i`,
-    [BUSY],
+      [BUSY],
+    ),
   );
   await client.query(
     `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "createdAt", "updatedAt")
@@ -87,8 +121,6 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
   );
   await seedSpreadUser(client, n);
   await seedCorrections(client, n);
-  await client.query("VACUUM ANALYZE");
-  return (performance.now() - started) / 1000;
 }
 
 /**
@@ -287,6 +319,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const failures = new Set<string>();
   for (const [i, db] of dbs.entries()) if (db.seeded !== null) figures[`seed ${labels[i]} (s)`] = db.seeded;
+  Object.assign(figures, seedSteps);
   console.log(`\n| read | ${labels[0]} ms | ${labels[1]} ms | ratio |\n|---|---|---|---|`);
   for (const [name, read] of reads) {
     const times: number[][] = [[], []];
@@ -310,6 +343,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     figures[`${name}: ${labels[1]} ms`] = big;
   }
   for (const failure of failures) console.log(`failed: ${failure}`);
+  if (!only) for (const [k, db] of dbs.entries()) Object.assign(figures, await historyEntryBytes(db, labels[k]!));
   if (process.env.DATA_SCALE_EXPLAIN) await explainAll(dbs[1]!, sizes[1]!, reads);
   for (const db of dbs) {
     await db.prisma.$disconnect();
@@ -317,6 +351,42 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   }
   delete (globalThis as { verbatimDb?: unknown }).verbatimDb;
   return figures;
+}
+
+/**
+ * What a history entry costs on disk, its table's TOAST and indexes included: on average, and what 4,000 more
+ * entries add (a new user's, of transcripts already stored, as a library grows), inserted in a transaction that
+ * is rolled back. The entries hold no words: search reads the transcripts' postings, stored once.
+ */
+async function historyEntryBytes(db: ScaleDb, label: string): Promise<Record<string, number>> {
+  const client = await db.pool.connect();
+  const size = async () =>
+    Number((await client.query(`SELECT pg_total_relation_size('"Transcription"') AS bytes`)).rows[0].bytes);
+  try {
+    const entries = (await client.query(`SELECT count(*)::int AS n FROM "Transcription"`)).rows[0].n as number;
+    const before = await size();
+    await client.query("BEGIN");
+    await client.query(
+      `INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-scale-added', 'added@bench.test', now())`,
+    );
+    await client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "createdAt", "updatedAt")
+       SELECT 'sa-' || i, 'bench-scale-added', t."platform", t."videoId", t."lang", t."source", t."id", 'done',
+         t."durationSeconds", t."durationSeconds", now(), now()
+       FROM generate_series(1, 4000) AS i JOIN "Transcript" t ON t."id" = 'st-' || i`,
+    );
+    const after = await size();
+    await client.query("ROLLBACK");
+    console.log(
+      `${label}: ${entries} history entries, ${Math.round(before / entries)} bytes each; 4,000 more add ${Math.round((after - before) / 4000)} bytes each`,
+    );
+    return {
+      [`${label}: bytes per history entry (table and indexes)`]: before / entries,
+      [`${label}: bytes each of 4,000 more history entries adds`]: (after - before) / 4000,
+    };
+  } finally {
+    client.release();
+  }
 }
 
 /**
