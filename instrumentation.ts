@@ -44,7 +44,7 @@ export async function register() {
     const runner = await startAppJobs({ pipelines: appPipelines });
     const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
     await ensureDeliveryRunner();
-    const { scheduleCleanup } = await import("@/lib/uploads/schedule-cleanup");
+    const { scheduleCleanup } = await import("@/lib/app/schedule-cleanup");
     scheduleCleanup();
     log.info(
       {

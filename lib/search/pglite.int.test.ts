@@ -94,5 +94,12 @@ describe("search on PGlite", () => {
     expect((await search("submarine")).results.map((m) => m.start)).toEqual([3]);
     await db.transcript.delete({ where: { id: transcript.id } });
     expect((await search("submarine")).results).toEqual([]);
+    // The hourly prune takes the words no passage holds any more, "zeppelin" among them, and leaves the rest.
+    const { deleteUnusedSearchTerms } = await import("@/lib/search/prune-terms");
+    expect(await deleteUnusedSearchTerms()).toBeGreaterThanOrEqual(2);
+    const left = await db.$queryRaw<{ term: string }[]>`
+      SELECT "term" FROM "SearchTerm" WHERE "term" IN ('zeppelin', 'submarin', 'grit') ORDER BY 1`;
+    expect(left.map((row) => row.term)).toEqual(["grit"]);
+    expect((await search("grit")).results.length).toBeGreaterThan(0);
   });
 });

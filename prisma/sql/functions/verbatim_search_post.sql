@@ -3,10 +3,13 @@
 -- term, its impact computed again where it exists (a transcript's new title). Set-based: the ids are joined, not
 -- tested one by one with = ANY (a transcript of many passages, or every passage when a migration posts them all,
 -- costs a scan, not ids × passages), and each transcript's title is read once, not once per passage. Two
--- statements, not one: the second, with its own snapshot, sees terms a concurrent writer numbered meanwhile.
+-- statements, not one: the second, with its own snapshot, sees terms a concurrent writer numbered meanwhile. The
+-- vocabulary's lock, shared until commit: a prune of unused terms (lib/search/prune-terms.ts) waits, and so never
+-- deletes a term numbered here before its postings are written.
 CREATE OR REPLACE FUNCTION verbatim_search_post(pids BIGINT[]) RETURNS VOID
 LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock_shared(hashtext('search-terms'));
   INSERT INTO "SearchTerm" ("term")
   SELECT DISTINCT w.lexeme
   FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u

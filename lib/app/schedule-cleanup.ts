@@ -1,6 +1,7 @@
 import { removeStaleTempDirs } from "@/lib/media";
 import { deleteExpiredUploads } from "@/lib/uploads/resolve-upload";
 import { log } from "@/lib/observability/logger";
+import { deleteUnusedSearchTerms } from "@/lib/search/prune-terms";
 import { deleteOldDeliveries } from "@/lib/webhooks/delete-old-deliveries";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -10,10 +11,17 @@ async function sweep(): Promise<void> {
     const uploads = await deleteExpiredUploads();
     const temp = await removeStaleTempDirs();
     const deliveries = await deleteOldDeliveries();
-    if (uploads.deleted || uploads.failed || temp.length || deliveries) {
+    const searchTerms = await deleteUnusedSearchTerms();
+    if (uploads.deleted || uploads.failed || temp.length || deliveries || searchTerms) {
       log.info(
-        { deleted: uploads.deleted, failed: uploads.failed, staleTempDirs: temp.length, webhookDeliveries: deliveries },
-        "cleanup: expired uploads, stale temp dirs and old webhook deliveries removed",
+        {
+          deleted: uploads.deleted,
+          failed: uploads.failed,
+          staleTempDirs: temp.length,
+          webhookDeliveries: deliveries,
+          searchTerms,
+        },
+        "cleanup: expired uploads, stale temp dirs, old webhook deliveries and unused search words removed",
       );
     }
   } catch (error) {
@@ -21,7 +29,10 @@ async function sweep(): Promise<void> {
   }
 }
 
-/** Expired uploads (UPLOAD_RETENTION_HOURS), temp files left by crashes, finished webhook deliveries past 30 days: at start, then hourly. */
+/**
+ * Expired uploads (UPLOAD_RETENTION_HOURS), temp files left by crashes, finished webhook deliveries past 30 days,
+ * words no passage holds any more: at start, then hourly.
+ */
 export function scheduleCleanup(): void {
   const globalState = globalThis as { verbatimCleanup?: NodeJS.Timeout };
   if (globalState.verbatimCleanup) return;
