@@ -144,7 +144,7 @@ export interface DoneEntry {
 /**
  * Inserts `entries` as `done` history entries in one statement, through a plain driver's `query` (pg's client,
  * PGlite): the seeds write their rows with those, beside the app's Prisma client. The triggers fill in the
- * search text and the lexemes as for any entry.
+ * search text and the counts as for any entry.
  */
 export async function insertDoneEntries(
   query: (text: string, values: unknown[]) => Promise<unknown>,

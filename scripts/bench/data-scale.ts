@@ -15,6 +15,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../lib/generated/prisma/client";
 import { REAL_CAPTION_FILES, referenceWords } from "../../test/fixtures/captions";
 import { configuredAdminUrl } from "../../test/pg-server";
+import { seedPostingAtTheEnd } from "./post-at-end";
 
 const RUNS = 5;
 const WARMUPS = 3;
@@ -50,20 +51,11 @@ async function timedStep(n: number, label: string, run: () => Promise<unknown>):
 /** Seeds `n` rows of each kind into an empty, migrated database; returns the seconds it took. */
 export async function seedScale(client: pg.Client, n: number): Promise<number> {
   const started = performance.now();
-  // One transaction: the posting triggers are off while it runs (a crash leaves them on, with nothing seeded), and
-  // every passage is posted at the end by one call of the function the triggers call, as a migration posts the
-  // passages there are: the same postings, without a call per transcript (a million calls, each on a SearchTerm
-  // table growing without statistics, took hours).
-  await client.query("BEGIN");
-  for (const table of ["TranscriptPassage", "RevisionPassage"])
-    await client.query(`ALTER TABLE "${table}" DISABLE TRIGGER "${table}_posted"`);
-  await seedRows(client, n);
-  await timedStep(n, "postings of every passage", () =>
-    client.query(`SELECT verbatim_search_post(ARRAY(SELECT "pid" FROM "SearchPassage"))`),
+  await seedPostingAtTheEnd(
+    (sql) => client.query(sql),
+    () => seedRows(client, n),
+    (label, run) => timedStep(n, label, run),
   );
-  for (const table of ["TranscriptPassage", "RevisionPassage"])
-    await client.query(`ALTER TABLE "${table}" ENABLE TRIGGER "${table}_posted"`);
-  await client.query("COMMIT");
   await timedStep(n, "VACUUM ANALYZE", () => client.query("VACUUM ANALYZE"));
   return (performance.now() - started) / 1000;
 }
@@ -369,11 +361,23 @@ async function historyEntryBytes(db: ScaleDb, label: string): Promise<Record<str
     await client.query(
       `INSERT INTO "User" ("id", "email", "updatedAt") VALUES ('bench-scale-added', 'added@bench.test', now())`,
     );
-    await client.query(
-      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "durationSeconds", "totalSeconds", "createdAt", "updatedAt")
-       SELECT 'sa-' || i, 'bench-scale-added', t."platform", t."videoId", t."lang", t."source", t."id", 'done',
-         t."durationSeconds", t."durationSeconds", now(), now()
+    const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
+    const stored = await client.query<{ id: string; platform: string; videoId: string; lang: string; seconds: number }>(
+      `SELECT t."id", t."platform", t."videoId", t."lang", t."durationSeconds" AS seconds
        FROM generate_series(1, 4000) AS i JOIN "Transcript" t ON t."id" = 'st-' || i`,
+    );
+    await insertDoneEntries(
+      (text, values) => client.query(text, values),
+      stored.rows.map((t) => ({
+        id: `sa-${t.id}`,
+        userId: "bench-scale-added",
+        platform: t.platform,
+        videoId: t.videoId,
+        lang: t.lang,
+        origin: "captions",
+        transcriptId: t.id,
+        durationSeconds: t.seconds,
+      })),
     );
     const after = await size();
     await client.query("ROLLBACK");
