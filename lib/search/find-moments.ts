@@ -19,6 +19,7 @@ import {
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
   CONJUNCTION_MATCHES,
+  CONJUNCTION_POSTINGS,
   DF_BOUND,
   idf,
   postingsPlan,
@@ -146,7 +147,12 @@ async function prepare(scope: SearchScope, query: SearchQuery) {
     ),
   ]);
   const all = [...new Set(lexemes.flat())];
-  const [facts, shares] = await Promise.all([termFacts(db, all, DF_BOUND), commonWordShares(db)]);
+  // A term pg_stats puts in twice DF_BOUND passages or more is not counted: its count would reach the bound and
+  // give way to pg_stats' share anyway, and counting a query of many common words (a long phrase, many ORs, each in
+  // several readings' stems) read tens of thousands of postings before the search began.
+  const shares = await commonWordShares(db);
+  const frequent = all.filter((term) => (shares.get(term) ?? 0) * passages >= 2 * DF_BOUND);
+  const facts = await termFacts(db, all, DF_BOUND, frequent);
   const terms: QueryTerm[] = facts.map((f) => ({
     term: f.term,
     id: f.id,
@@ -235,9 +241,14 @@ export async function findMoments(
   if ((forced.driver ?? (prepared.small ? "scope" : "postings")) === "scope")
     return (await run(prepared, scope, query, { driver: "scope" }, page)).moments;
   const plan = postingsPlan(prepared.terms, prepared.readingTerms, need);
-  // A conjunction of several terms with few matches: all of them, ranked (exact); decided by the query alone, so
-  // every page decides alike.
-  if (!forced.driver && !plan.exact && prepared.groups.every((group) => !group.query.includes("|"))) {
+  // A conjunction of several terms with few matches: all of them, ranked (exact), where the words' lists the index
+  // intersects are short enough; decided by the query alone, so every page decides alike.
+  if (
+    !forced.driver &&
+    !plan.exact &&
+    prepared.groups.every((group) => !group.query.includes("|")) &&
+    prepared.terms.reduce((sum, term) => sum + term.df, 0) <= CONJUNCTION_POSTINGS
+  ) {
     const all = await run(prepared, scope, query, { driver: "all", bound: CONJUNCTION_MATCHES }, page);
     if (all.found <= CONJUNCTION_MATCHES) return all.moments;
   }

@@ -33,15 +33,19 @@ export async function hasCorrections(db: Db, userId: string): Promise<boolean> {
 
 /**
  * The query's positive terms as the postings know them: each one's id (null where no passage holds it) and how
- * many passages hold it, counted from its postings up to `bound`.
+ * many passages hold it, counted from its postings up to `bound`; a term of `frequent` is not counted (its df is
+ * `bound`: at least that many).
  */
-export function termFacts(db: Db, terms: readonly string[], bound: number) {
+export function termFacts(db: Db, terms: readonly string[], bound: number, frequent: readonly string[] = []) {
   return db.$queryRawUnsafe<{ term: string; id: number | null; df: number }[]>(
     `SELECT q."term", st."id",
-            (SELECT count(*) FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT $2) AS c)::int AS df
+            CASE WHEN q."term" = ANY ($3::text[]) AND st."id" IS NOT NULL THEN $2::int
+                 ELSE (SELECT count(*) FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT $2::int) AS c)::int
+            END AS df
        FROM unnest($1::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`,
     [...terms],
     bound,
+    [...frequent],
   );
 }
 

@@ -44,6 +44,13 @@ export const MULTI_TERM_CANDIDATES = 512;
 export const CONJUNCTION_MATCHES = 1_000;
 
 /**
+ * …when its terms' passages, summed (what the index's intersection reads), are at most this many: a phrase of
+ * thirty common words would read every one of their lists (several times an ordinary word's search) and goes to
+ * the terms' postings instead.
+ */
+export const CONJUNCTION_POSTINGS = 100_000;
+
+/**
  * A query of one term (per reading) examines at most this many postings: a term's list in impact order is
  * its score order, so reading it stops at the page's needs, and this bounds the search for visible ones
  * when the scope is a small share of the passages.
