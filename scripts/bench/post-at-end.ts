@@ -1,7 +1,8 @@
 // Seeds many transcripts at once: with the passages' posting triggers on, each transcript's insert posts its
-// passages in a call of its own (a million calls, each on a vocabulary growing without statistics, took hours).
-// Here the triggers are off while the seed inserts, and every passage is posted at its end by one call of the
-// function they call, as a migration posts the passages there are: the same postings (data-scale.int.test.ts).
+// passages in a call of its own: a million calls, each on a vocabulary growing without statistics, where one call
+// for them all does the same work once. Here the triggers are off while the seed inserts, and every passage is
+// posted at its end by one call of the function they call, as a migration posts the passages there are: the same
+// postings (data-scale.int.test.ts).
 
 const POSTED_TABLES = ["TranscriptPassage", "RevisionPassage"];
 
