@@ -37,4 +37,17 @@ describe("repository hygiene", () => {
     // It reads the tracked source files: every one of them imports something.
     expect(grepTracked("^import ").length).toBeGreaterThan(100);
   });
+
+  // The lint's cycle check skips the test and spec files (eslint.config.mjs): a file nothing imports cannot be in a
+  // cycle. This keeps it so.
+  it("no file imports a test or spec file", () => {
+    const found = grepTracked(TEST_MODULE_IMPORT.source).filter((line) => TEST_MODULE_IMPORT.test(line));
+    expect(found, "move what both need into a helper that is not a test").toEqual([]);
+    // (Each example is joined from two parts so that this file's own lines do not match.)
+    expect(TEST_MODULE_IMPORT.test(["import { x } from", '"./media.int.test";'].join(" "))).toBe(true);
+    expect(TEST_MODULE_IMPORT.test(["await import(", '"../e2e/all-pages.spec.ts")'].join(""))).toBe(true);
+    expect(TEST_MODULE_IMPORT.test(`import { test } from "@playwright/test";`)).toBe(false);
+  });
 });
+
+const TEST_MODULE_IMPORT = /(from|import\()\s*["'][^"']*\.(test|spec)(\.tsx?)?["']/;
