@@ -1,23 +1,22 @@
-// `npm test`: every suite, the independent ones side by side, and a breakdown table at the end.
+// `npm test`: every suite, in two lanes side by side, and a breakdown table at the end.
 //
-//   lint, format, typecheck, unit,       need nothing but the tree
-//   integration
-//   build                                `next build`, once
-//   e2e (in shards), server, faults      the build's output; e2e and server against one set of apps
-//                                        (test/apps.ts), started once before the first and stopped after the last
+//   the browser's lane     build, its snapshot, e2e (in shards), server: the build's output, against one set of
+//                          apps (test/apps.ts) started once before the first and stopped after the last
+//   the background lane    typecheck, format, lint, faults (the build's output, apps of its own), unit, integration:
+//                          under `nice`
 //
-// Steps start in the order below as soon as what they need has passed and fewer than TEST_JOBS (default 3)
-// run: on two cores the build and the e2e shards are the long poles, so they go first and the short steps
-// fill the gaps. e2e (one browser's round trips) and integration (PostgreSQL, child processes, fakes) mostly
-// wait: while one of them runs, one of the steps that only read the tree (typecheck, unit, lint, format; unit's
-// timeouts are guards of 30 s) runs beside it even past TEST_JOBS, so a serial run (TEST_JOBS=1) is serial but
-// for those; the table names what each step ran beside. Each step's output is kept in
+// e2e and the server suite are a browser's and an HTTP client's round trips: they wait on the apps more than they
+// compute, and left alone on two cores they use less than one. The background lane fills the rest: its steps run
+// at a lower priority, so the round trips of the browser's lane (and the apps and Chromium they wait on) still get
+// a core when they need one, and its CPU-bound suites take what is left. Each lane runs TEST_JOBS steps at a time
+// (default 3; CI sets 1), in the order below, each as soon as what it needs has passed. The table gives each
+// step's wall and CPU seconds and the steps it ran beside. Each step's output is kept in
 // test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed
 // step fails the run; the steps that need it are not run.
 //
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
-//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time, but typecheck, unit, lint and format beside e2e
+//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time in each lane
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -32,16 +31,14 @@ interface Step {
   /** Runs against test/apps.ts's apps, which this run starts once for every such step. */
   apps?: boolean;
   env?: Record<string, string>;
-  /**
-   * Mostly waits (a browser's round trips; PostgreSQL, child processes, fakes): while it runs, one `beside` step
-   * may run next to it even when TEST_JOBS steps already run.
-   */
-  waits?: boolean;
-  /** May run next to a `waits` step beyond TEST_JOBS (one at a time). */
-  beside?: boolean;
+  /** In the background lane: run under `nice`, beside the browser's lane. */
+  background?: boolean;
 }
 
 const jobs = Math.max(1, Number(process.env.TEST_JOBS || 3));
+const backgroundJobs = Math.max(1, Number(process.env.TEST_BACKGROUND_JOBS || 2));
+// The background lane's niceness: its steps get about a tenth of a core that the browser's lane wants too.
+const BACKGROUND_NICENESS = 10;
 const shards = Math.max(1, Number(process.env.E2E_SHARDS || 1));
 const e2ePort = Number(process.env.E2E_PORT || 3123);
 const logDir = path.resolve("test-results", "steps");
@@ -58,7 +55,6 @@ function e2eShards(): Step[] {
         command: "playwright test --output=test-results/e2e",
         budget: E2E_BUDGET,
         needs: ["build", "snapshot", "chromium"],
-        waits: true,
       },
     ];
   return Array.from({ length: shards }, (_, i) => ({
@@ -66,7 +62,6 @@ function e2eShards(): Step[] {
     command: `playwright test --shard=${i + 1}/${shards} --output=test-results/e2e-${i + 1}`,
     budget: E2E_BUDGET,
     needs: ["build", "snapshot", "chromium"],
-    waits: true,
     env: { E2E_PORT: String(e2ePort + 20 * i), E2E_RUN_ID: `${runId}-${i + 1}` },
   }));
 }
@@ -98,23 +93,34 @@ const STEPS: Step[] = [
         needs: ["build", "snapshot"],
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
-  { name: "integration", command: "vitest run --config vitest.integration.config.ts", budget: 4 * 60, waits: true },
+  // The background lane. Integration first: it is the longest, and its three workers (which mostly wait on
+  // PostgreSQL and child processes) fill what the browser's lane leaves; the others one after another beside it,
+  // the short ones first, faults as soon as the build is there.
+  {
+    name: "integration",
+    command: "vitest run --config vitest.integration.config.ts",
+    budget: 4 * 60,
+    background: true,
+  },
+  { name: "typecheck", command: "tsc --noEmit", budget: 60, background: true },
+  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, background: true },
+  { name: "lint", command: "eslint .", budget: 60, background: true },
   {
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
     budget: 2 * 60,
     needs: ["build", "snapshot"],
+    background: true,
   },
-  { name: "typecheck", command: "tsc --noEmit", budget: 60, beside: true },
-  { name: "unit", command: "vitest run", budget: 90, beside: true },
-  { name: "lint", command: "eslint .", budget: 60, beside: true },
-  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, beside: true },
+  { name: "unit", command: "vitest run", budget: 90, background: true },
 ];
 
 interface Result {
   step: Step;
   status: "passed" | "failed" | "not run";
   seconds: number;
+  /** CPU seconds of the step's own processes (user + system). */
+  cpu?: number;
   /** When it started and ended (ms since the epoch), for the steps it ran beside. */
   from?: number;
   to?: number;
@@ -124,6 +130,29 @@ const FAILED_TAIL_LINES = 80;
 
 function stepLog(step: Step): string {
   return path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+}
+
+function cpuFile(step: Step | "apps"): string {
+  return path.join(logDir, `${step === "apps" ? "apps" : step.name.replace(/\W+/g, "-")}.cpu`);
+}
+
+// Runs "$@" and then writes bash's `times` to $0: its second line is the user and system time of the processes
+// the shell waited for, the command and all it started and waited for.
+const CPU_WRAPPER = '"$@"; code=$?; times > "$0"; exit $code';
+const APPS_WRAPPER = `trap 'kill -TERM $pid' TERM; "$@" & pid=$!; wait $pid; wait $pid; code=$?; times > "$0"; exit $code`;
+
+/** The CPU seconds bash's `times` wrote to `file` for its children (user + system), if it wrote them. */
+function cpuSeconds(file: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const children = text.trim().split("\n")[1] ?? "";
+  const parts = [...children.matchAll(/(\d+)m([\d.]+)s/g)];
+  if (parts.length !== 2) return undefined;
+  return parts.reduce((sum, [, minutes, seconds]) => sum + Number(minutes) * 60 + Number(seconds), 0);
 }
 
 /**
@@ -138,11 +167,16 @@ class SharedApps {
   start(): Promise<void> {
     this.starting ??= new Promise<void>((resolve, reject) => {
       const log = createWriteStream(this.log);
-      // One process (node --import tsx), so SIGTERM reaches the code that stops the apps.
-      const child = spawn(process.execPath, ["--import", "tsx", "test/apps.ts"], {
-        env: { ...process.env, E2E_RUN_ID: runId },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      // node --import tsx, so SIGTERM reaches the code that stops the apps; under a bash that passes SIGTERM on and
+      // then writes the apps' CPU seconds.
+      const child = spawn(
+        "bash",
+        ["-c", APPS_WRAPPER, cpuFile("apps"), process.execPath, "--import", "tsx", "test/apps.ts"],
+        {
+          env: { ...process.env, E2E_RUN_ID: runId },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       this.child = child;
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => {
@@ -185,8 +219,11 @@ function runStep(step: Step): Promise<Result> {
   const log = createWriteStream(logFile);
   console.log(`==> ${step.name}: ${step.command}`);
   return new Promise((resolve) => {
-    // npx resolves the project's binaries as `npm run` would.
-    const child = spawn("npx", ["--no-install", ...step.command.split(" ")], {
+    // npx resolves the project's binaries as `npm run` would; bash's `times` then writes the CPU seconds of the
+    // step's processes (those it waited for: not a PostgreSQL or Redis that was already running).
+    const command = ["bash", "-c", CPU_WRAPPER, cpuFile(step), "npx", "--no-install", ...step.command.split(" ")];
+    const [file, ...args] = step.background ? ["nice", "-n", String(BACKGROUND_NICENESS), ...command] : command;
+    const child = spawn(file, args, {
       env: { ...process.env, ...step.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -200,7 +237,7 @@ function runStep(step: Step): Promise<Result> {
         console.log(
           `\n==> ${step.name} ${status} in ${seconds.toFixed(0)} s (${path.relative(process.cwd(), logFile)})\n${readFileSync(logFile, "utf8")}`,
         );
-        resolve({ step, status, seconds, from: started, to: Date.now() });
+        resolve({ step, status, seconds, cpu: cpuSeconds(cpuFile(step)), from: started, to: Date.now() });
       });
     });
   });
@@ -216,21 +253,32 @@ function besideOf(r: Result, results: Result[]): string {
 }
 
 /** The steps' times beside their budgets, and what each ran beside; a step over its budget is marked, not failed. */
-function table(results: Result[], wallSeconds: number): string {
+function table(results: Result[], wallSeconds: number, appsCpu: number | undefined): string {
+  const cpu = (seconds: number | undefined) => (seconds === undefined ? "" : seconds.toFixed(0));
   const rows = [
-    ["step", "result", "seconds", "budget", "", "ran beside"],
+    ["step", "result", "seconds", "cpu s", "budget", "", "ran beside"],
     ...results.map((r) => [
       r.step.name,
       r.status,
       r.status === "not run" ? "" : r.seconds.toFixed(0),
+      cpu(r.cpu),
       String(r.step.budget),
       r.status !== "not run" && r.seconds > r.step.budget ? "over budget" : "",
       besideOf(r, results),
     ]),
-    ["(wall clock)", "", wallSeconds.toFixed(0), "", "", ""],
+    ...(appsCpu === undefined ? [] : [["(shared apps)", "", "", cpu(appsCpu), "", "", "the steps that use them"]]),
+    [
+      "(wall clock)",
+      "",
+      wallSeconds.toFixed(0),
+      cpu(results.reduce((sum, r) => sum + (r.cpu ?? 0), appsCpu ?? 0)),
+      "",
+      "",
+      "",
+    ],
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-  const numeric = new Set([2, 3]);
+  const numeric = new Set([2, 3, 4]);
   return rows
     .map((row) =>
       row
@@ -264,14 +312,11 @@ async function main(): Promise<number> {
   const apps = new SharedApps();
   const appSteps = steps.filter((step) => step.apps);
 
-  // The step started beside a waiting one beyond TEST_JOBS, if any: one at a time.
-  let extra: string | null = null;
-  const roomBeside = () =>
-    extra === null && [...running.keys()].some((name) => steps.find((s) => s.name === name)?.waits);
+  const runningIn = (background: boolean) =>
+    [...running.keys()].filter((name) => Boolean(steps.find((s) => s.name === name)?.background) === background).length;
   while (waiting.length > 0 || running.size > 0) {
     for (const step of [...waiting]) {
-      const full = running.size >= jobs;
-      if (full && !(step.beside && roomBeside())) continue;
+      if (runningIn(Boolean(step.background)) >= (step.background ? backgroundJobs : jobs)) continue;
       const needs = step.needs ?? [];
       if (needs.some(failedOrSkipped)) {
         waiting.splice(waiting.indexOf(step), 1);
@@ -280,13 +325,11 @@ async function main(): Promise<number> {
       }
       if (!needs.every((name) => results.get(name)?.status === "passed")) continue;
       waiting.splice(waiting.indexOf(step), 1);
-      if (full) extra = step.name;
       running.set(step.name, step.apps ? runStepWithApps(step, apps) : runStep(step));
     }
     if (running.size === 0) break;
     const done = await Promise.race(running.values());
     running.delete(done.step.name);
-    if (extra === done.step.name) extra = null;
     results.set(done.step.name, done);
     if (appSteps.every((step) => results.has(step.name))) await apps.stop();
   }
@@ -295,7 +338,7 @@ async function main(): Promise<number> {
   const ordered = steps.map((s) => results.get(s.name)!);
   const failed = ordered.filter((r) => r.status !== "passed");
   console.log(
-    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} at a time)\n${table(ordered, (Date.now() - started) / 1000)}`,
+    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} at a time in each lane)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")))}`,
   );
   if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
   // A failed step's log was printed when it ended, often long before the table: its end again, last, so that a
