@@ -5,7 +5,7 @@ import { TEST_APPS_UP, testApps, type TestApp } from "./test/apps";
 import { chromiumExecutable } from "./test/chromium";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
-// /usr/bin/chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
+// headless shell or full Chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // The apps and fakes are defined once, in test/apps.ts, for this suite and the server suite: `npm test` starts
 // them once for both (VERBATIM_TEST_APPS_UP is then set, and nothing is started here); run alone, Playwright
 // starts the ones e2e needs (the main app on `port`, the fakes, the billing app). Ports port+4 and port+5 are

@@ -3,7 +3,7 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-import { browserInstallCommand, chromiumExecutable, SYSTEM_CHROMIUM } from "./chromium";
+import { browserInstallCommand, chromiumExecutable, SYSTEM_CHROMIUM, SYSTEM_HEADLESS_SHELL } from "./chromium";
 
 const there = () => true;
 const absent = () => false;
@@ -14,8 +14,10 @@ describe("the e2e Chromium", () => {
     expect(chromiumExecutable({ CHROMIUM_PATH: "/opt/chrome/chrome" }, absent)).toBe("/opt/chrome/chrome");
   });
 
-  it("else the system's Chromium when it is there", () => {
+  it("else the system's headless shell, else its full Chromium", () => {
+    expect(chromiumExecutable({}, there)).toBe(SYSTEM_HEADLESS_SHELL);
     expect(chromiumExecutable({}, (file) => file === SYSTEM_CHROMIUM)).toBe(SYSTEM_CHROMIUM);
+    expect(browserInstallCommand(SYSTEM_HEADLESS_SHELL)).toBeNull();
     expect(browserInstallCommand(SYSTEM_CHROMIUM)).toBeNull();
   });
 
