@@ -2,7 +2,7 @@
 // (/usr/bin/chromium-headless-shell, Debian's package, as CI installs it), else the system's full Chromium
 // (/usr/bin/chromium), else Playwright's own build, which `npm run test:e2e` installs first (`playwright install
 // chromium`: a no-op when it is already there). The headless shell is what Playwright itself runs for headless
-// tests: without the full browser's UI it used about a third less CPU for the same specs.
+// tests, and without the full browser's UI it spends less CPU on the same pages.
 //
 //   tsx test/chromium.ts   installs Playwright's Chromium when there is no other (test:e2e runs it)
 import { spawnSync } from "node:child_process";
