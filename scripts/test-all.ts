@@ -19,6 +19,7 @@
 //   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time in each lane
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { TEST_APPS_UP } from "../test/apps";
 
@@ -43,6 +44,10 @@ const shards = Math.max(1, Number(process.env.E2E_SHARDS || 1));
 const e2ePort = Number(process.env.E2E_PORT || 3123);
 const logDir = path.resolve("test-results", "steps");
 const runId = Date.now().toString(36);
+// Every step starts many Node processes and threads (a vitest worker per file, job workers, parse threads, the
+// apps) that load the same modules: with Node's compile cache the first one compiles a module and the others read
+// its bytecode (keyed by the source's hash, so a stale entry is never used).
+process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "verbatim-node-compile-cache");
 
 /** The e2e run split by spec file across `shards` Playwright runs, each with its own apps (ports 20 apart). */
 function e2eShards(): Step[] {
@@ -94,8 +99,9 @@ const STEPS: Step[] = [
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
   // The background lane. Integration first: it is the longest, and its three workers (which mostly wait on
-  // PostgreSQL and child processes) fill what the browser's lane leaves; the others one after another beside it,
-  // the short ones first, faults as soon as the build is there.
+  // PostgreSQL and child processes) fill what the browser's lane leaves. Beside it, one after another: typecheck
+  // while the build runs, faults once the build is there (it mostly waits on the processes it kills and restarts),
+  // then the steps that only compute, unit last, since its two workers can use both cores at the end.
   {
     name: "integration",
     command: "vitest run --config vitest.integration.config.ts",
@@ -103,8 +109,6 @@ const STEPS: Step[] = [
     background: true,
   },
   { name: "typecheck", command: "tsc --noEmit", budget: 60, background: true },
-  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, background: true },
-  { name: "lint", command: "eslint .", budget: 60, background: true },
   {
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
@@ -112,6 +116,8 @@ const STEPS: Step[] = [
     needs: ["build", "snapshot"],
     background: true,
   },
+  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, background: true },
+  { name: "lint", command: "eslint .", budget: 60, background: true },
   { name: "unit", command: "vitest run", budget: 90, background: true },
 ];
 
