@@ -81,7 +81,8 @@ describe("local runner", () => {
     expect(orphan).toMatchObject({ status: "running", leaseOwner: "doomed", attempts: 1 });
     expect(Object.keys(orphan.checkpoints as object)).toEqual(["one"]);
 
-    await runner({ owner: "rescuer", leaseMs: 1_000, pollMs: 60_000 });
+    // The rescuer's own lease is long: a heartbeat late on a loaded machine must not hand the job on again.
+    await runner({ owner: "rescuer", leaseMs: 5_000, pollMs: 60_000 });
     const done = await settled(id);
     expect(done).toMatchObject({ status: "done", progress: 1, attempts: 2, leaseOwner: null, chargedSecs: 7 });
     expect(Object.keys(done.checkpoints as object).sort()).toEqual(["one", "three", "two"]);
@@ -217,7 +218,9 @@ describe("local runner", () => {
   });
 
   it("a runner that lost its lease stops: no checkpoint, no completion from it", async () => {
-    const first = await runner({ owner: "loser", leaseMs: 300, heartbeatMs: 50, pollMs: 60_000 });
+    // The heartbeat finds the takeover; the lease is long enough that, once the job is recovered, a heartbeat late
+    // on a loaded machine does not let the lease run out again (which would rightly run step two a third time).
+    const first = await runner({ owner: "loser", leaseMs: 5_000, heartbeatMs: 50, pollMs: 60_000 });
     const { id } = await enqueue({ sleepMs: 2_000, sleepOnAttempt: 1 });
     await waitFor(async () => (await effects(database.db, id)).some((e) => e.kind === "two-start"));
     // Another runner takes the job over (what a claim after an expired lease does).
