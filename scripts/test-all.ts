@@ -2,21 +2,22 @@
 //
 //   the browser's lane     build, its snapshot, e2e (in shards), server: the build's output, against one set of
 //                          apps (test/apps.ts) started once before the first and stopped after the last
-//   the background lane    typecheck, format, lint, faults (the build's output, apps of its own), unit, integration:
-//                          under `nice`
+//   the background lane    integration, typecheck, faults (the build's output, apps of its own), format, lint,
+//                          unit: under `nice`
 //
 // e2e and the server suite are a browser's and an HTTP client's round trips: they wait on the apps more than they
 // compute, and left alone on two cores they use less than one. The background lane fills the rest: its steps run
 // at a lower priority, so the round trips of the browser's lane (and the apps and Chromium they wait on) still get
-// a core when they need one, and its CPU-bound suites take what is left. Each lane runs TEST_JOBS steps at a time
-// (default 3; CI sets 1), in the order below, each as soon as what it needs has passed. The table gives each
+// a core when they need one, and its CPU-bound suites take what is left. The browser's lane runs TEST_JOBS steps at
+// a time (default 3; CI sets 1), the background lane TEST_BACKGROUND_JOBS (default 2), each in the order below, a
+// step as soon as what it needs has passed. The table gives each
 // step's wall and CPU seconds and the steps it ran beside. Each step's output is kept in
 // test-results/steps/<step>.log and printed whole when it ends (so the steps' lines do not interleave). A failed
 // step fails the run; the steps that need it are not run.
 //
 //   tsx scripts/test-all.ts [step ...]     only these steps, in the same order (e.g. `build e2e`; `e2e` alone
 //                                          runs against the build that is there)
-//   TEST_JOBS=1 E2E_SHARDS=1 npm test      one step at a time in each lane
+//   TEST_JOBS=1 E2E_SHARDS=1 npm test      the browser's lane one step at a time
 import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -134,12 +135,14 @@ interface Result {
 
 const FAILED_TAIL_LINES = 80;
 
+const fileName = (step: Step | "apps") => (step === "apps" ? "apps" : step.name.replace(/\W+/g, "-"));
+
 function stepLog(step: Step): string {
-  return path.join(logDir, `${step.name.replace(/\W+/g, "-")}.log`);
+  return path.join(logDir, `${fileName(step)}.log`);
 }
 
 function cpuFile(step: Step | "apps"): string {
-  return path.join(logDir, `${step === "apps" ? "apps" : step.name.replace(/\W+/g, "-")}.cpu`);
+  return path.join(logDir, `${fileName(step)}.cpu`);
 }
 
 // Runs "$@" and then writes bash's `times` to $0: its second line is the user and system time of the processes
@@ -344,7 +347,7 @@ async function main(): Promise<number> {
   const ordered = steps.map((s) => results.get(s.name)!);
   const failed = ordered.filter((r) => r.status !== "passed");
   console.log(
-    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} at a time in each lane)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")))}`,
+    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} and ${backgroundJobs} at a time in the two lanes)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")))}`,
   );
   if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
   // A failed step's log was printed when it ended, often long before the table: its end again, last, so that a
