@@ -38,7 +38,8 @@ function spawn(data: EmbeddedWorkerData): Worker {
   const options = { workerData: data };
   // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles), not a setting. In the built
   // app Turbopack bundles the entry as a worker chunk of its own; elsewhere (tests, tsx scripts) the thread
-  // registers tsx, then imports the TypeScript entry (as lib/process/off-thread.ts does).
+  // registers tsx, then imports the TypeScript entry. (lib/process/source-thread.ts, which bundles the parse threads'
+  // entry once instead, sits above this level; these threads are few, and each opens a database.)
   if (process.env.NEXT_RUNTIME !== "nodejs") {
     const entry = import.meta.url.replace(/[^/]*$/, "embedded-worker.ts");
     return new Worker(

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { sourceThread } from "./source-thread";
 
 // The one way untrusted documents are parsed off the event loop (feeds: lib/podcasts/parse-off-thread.ts,
 // caption tracks: lib/captions/parse-off-thread.ts): each parse gets a fresh worker thread (lib/app/parse-worker.ts)
@@ -47,7 +48,7 @@ export function movable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 // where Turbopack must see it to bundle the entry.
 const WORKER_ENTRY = "../app/parse-worker.ts";
 
-function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly ArrayBuffer[]): Worker {
+async function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly ArrayBuffer[]): Promise<Worker> {
   const options = {
     workerData: job,
     transferList: [...transfer],
@@ -61,15 +62,8 @@ function spawn(job: unknown, settings: OffThreadSettings, transfer: readonly Arr
   };
   // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles, as in instrumentation.ts), not a
   // setting. In the built app, Turbopack bundles the entry below as a worker chunk of its own. Elsewhere the
-  // code runs from its TypeScript sources (tests, and tsx scripts such as the job worker): the thread
-  // registers tsx, then imports the entry.
-  if (process.env.NEXT_RUNTIME !== "nodejs") {
-    const entry = new URL(WORKER_ENTRY, import.meta.url).href;
-    return new Worker(
-      `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-      { ...options, eval: true },
-    );
-  }
+  // code runs from its TypeScript sources (tests, and tsx scripts such as the job worker): see source-thread.ts.
+  if (process.env.NEXT_RUNTIME !== "nodejs") return sourceThread(new URL(WORKER_ENTRY, import.meta.url), options);
   return new Worker(new URL("../app/parse-worker.ts", import.meta.url), options);
 }
 
@@ -85,8 +79,8 @@ export async function runOffThread<Outcome>(
 ): Promise<Outcome> {
   const release = await turn(settings.threads);
   try {
+    const worker = await spawn(job, settings, transfer);
     return await new Promise<Outcome>((resolve, reject) => {
-      const worker = spawn(job, settings, transfer);
       let settled = false;
       const settle = (fn: () => void) => {
         if (settled) return;
