@@ -10,18 +10,18 @@ import nextTs from "eslint-config-next/typescript";
 // missing from the list fails too, and lib/ imports neither components/ nor app/. No upward import is excepted.
 const LIB_LEVELS = [
   // the base: types, settings (lib/env.ts, and in lib/env/ the vocabularies they are checked against), logs and
-  // metrics, the database
+  // metrics, child processes and threads (the embedded database's among them), the database
   "formats",
   "generated",
   "server-only-node",
   "env",
   "observability",
+  "process",
   "db",
   "cache",
-  // HTTP's base (errors, bodies, endpoint definitions, the outbound guard), sources, child processes and threads
+  // HTTP's base (errors, bodies, endpoint definitions, the outbound guard), sources
   "http",
   "sources",
-  "process",
   // accounts and money
   "usage",
   "billing",

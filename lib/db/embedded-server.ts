@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { sourceThread } from "@/lib/process/source-thread";
 import {
   EARLY_EMBEDDED,
   type EarlyEmbedded,
@@ -34,19 +35,13 @@ export interface EmbeddedServer {
   close(timeoutMs: number): Promise<void>;
 }
 
-function spawn(data: EmbeddedWorkerData): Worker {
+function spawn(data: EmbeddedWorkerData): Promise<Worker> | Worker {
   const options = { workerData: data };
   // NEXT_RUNTIME is Next.js's build-time constant ("nodejs" in server bundles), not a setting. In the built
-  // app Turbopack bundles the entry as a worker chunk of its own; elsewhere (tests, tsx scripts) the thread
-  // registers tsx, then imports the TypeScript entry. (lib/process/source-thread.ts, which bundles the parse threads'
-  // entry once instead, sits above this level; these threads are few, and each opens a database.)
-  if (process.env.NEXT_RUNTIME !== "nodejs") {
-    const entry = import.meta.url.replace(/[^/]*$/, "embedded-worker.ts");
-    return new Worker(
-      `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-      { ...options, eval: true },
-    );
-  }
+  // app Turbopack bundles the entry as a worker chunk of its own; elsewhere (tests, tsx scripts) see
+  // lib/process/source-thread.ts.
+  if (process.env.NEXT_RUNTIME !== "nodejs")
+    return sourceThread(new URL("./embedded-worker.ts", import.meta.url), options);
   return new Worker(new URL("./embedded-worker.ts", import.meta.url), options);
 }
 
@@ -63,8 +58,8 @@ const startedThread = (worker: Worker, ready: Extract<FromEmbeddedWorker, { type
 });
 
 /** Starts a thread and resolves once it serves, with how it opened the database. */
-function startThread(data: EmbeddedWorkerData, log: EmbeddedServerLog): Promise<StartedThread> {
-  const worker = spawn(data);
+async function startThread(data: EmbeddedWorkerData, log: EmbeddedServerLog): Promise<StartedThread> {
+  const worker = await spawn(data);
   return new Promise((resolve, reject) => {
     worker.on("message", (message: FromEmbeddedWorker) => {
       if (message.type === "log") log[message.level ?? "info"](message.fields, message.message);
