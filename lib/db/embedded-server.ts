@@ -41,7 +41,7 @@ function spawn(data: EmbeddedWorkerData): Promise<Worker> | Worker {
   // app Turbopack bundles the entry as a worker chunk of its own; elsewhere (tests, tsx scripts) see
   // lib/process/source-thread.ts.
   if (process.env.NEXT_RUNTIME !== "nodejs")
-    return sourceThread(new URL("./embedded-worker.ts", import.meta.url), options);
+    return sourceThread(new URL(import.meta.url.replace(/[^/]*$/, "embedded-worker.ts")), options);
   return new Worker(new URL("./embedded-worker.ts", import.meta.url), options);
 }
 

@@ -11,7 +11,7 @@ import { Worker, type WorkerOptions } from "node:worker_threads";
 // as it is: a thread that registered tsx and compiled the entry's sources itself cost several times the CPU of one
 // that loads a bundle, and a process may start hundreds of threads (a parse each).
 
-const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
+const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 // Inside the project, so the bundle's imports of packages (left as imports) are found in its node_modules.
 const BUNDLES = path.join(PROJECT, "node_modules", ".cache", "verbatim-threads");
 
