@@ -62,7 +62,7 @@ export function spawnWorker(databaseUrl: string, args: string[] = []): Promise<C
 /**
  * `npm run worker` as child processes that a test kills: Node itself with tsx as a loader (the tsx CLI would run
  * the script in a grandchild that a signal to the child does not reach), with only NODE_ENV=test, PATH,
- * AUTH_SECRET, the suite's voice-activity setting (ASR_VAD) and `env`; their output kept. `stopAll` after each test.
+ * AUTH_SECRET, the suite's voice-activity setting (ASR_VAD), Node's compile cache and `env`; their output kept. `stopAll` after each test.
  */
 export function killableWorkers() {
   const children = new Set<ChildProcess>();
@@ -81,6 +81,8 @@ export function killableWorkers() {
           PATH: process.env.PATH,
           AUTH_SECRET: process.env.AUTH_SECRET,
           ASR_VAD: process.env.ASR_VAD,
+          // npm test's compile cache (scripts/test-all.ts), where the modules are compiled already.
+          NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE,
           ...env,
         },
         stdio: ["ignore", "pipe", "pipe"],
