@@ -15,7 +15,7 @@ const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..",
 // Inside the project, so the bundle's imports of packages (left as imports) are found in its node_modules.
 const BUNDLES = path.join(PROJECT, "node_modules", ".cache", "verbatim-threads");
 
-const bundles = new Map<string, Promise<URL>>();
+const bundles = new Map<string, Promise<URL | null>>();
 
 async function bundle(entry: string): Promise<URL> {
   // esbuild is a development dependency, like tsx, which this path needs anyway; the bundler must not follow it.
@@ -44,15 +44,25 @@ async function bundle(entry: string): Promise<URL> {
   return pathToFileURL(file);
 }
 
+/**
+ * The thread's entry loaded by tsx in the thread itself: where no bundle can be made (no esbuild, or a project
+ * folder this process may not write to).
+ */
+function tsxThread(entry: URL, options: WorkerOptions): Worker {
+  return new Worker(
+    `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`,
+    { ...options, eval: true },
+  );
+}
+
 /** A thread on `entry` (a TypeScript module's file URL), from its bundle. */
 export async function sourceThread(entry: URL, options: WorkerOptions): Promise<Worker> {
   const file = fileURLToPath(entry);
   let bundled = bundles.get(file);
   if (!bundled) {
-    bundled = bundle(file);
+    bundled = bundle(file).catch(() => null);
     bundles.set(file, bundled);
-    // A failed bundle (a syntax error being fixed) is tried again by the next thread.
-    bundled.catch(() => bundles.delete(file));
   }
-  return new Worker(await bundled, options);
+  const url = await bundled;
+  return url ? new Worker(url, options) : tsxThread(entry, options);
 }
