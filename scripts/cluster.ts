@@ -110,7 +110,8 @@ export interface Balancer {
 
 /**
  * Round robin over `targets` (http://host:port), streaming bodies both ways and appending the peer to
- * X-Forwarded-For. No health checks or retries: a target that does not answer gives that request a 502.
+ * X-Forwarded-For. No health checks: a target that does not answer gives that request a 502 (a GET or HEAD that
+ * met a kept-alive connection as the app closed it is sent once more first).
  */
 export async function startBalancer(port: number, targets: string[]): Promise<Balancer> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -118,26 +119,34 @@ export async function startBalancer(port: number, targets: string[]): Promise<Ba
   const server = http.createServer((req, res) => {
     const target = new URL(targets[turn++ % targets.length]!);
     const forwarded = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
-    const upstream = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: { ...req.headers, "x-forwarded-for": forwarded },
-        agent,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", () => {
-      if (res.headersSent) return void res.destroy();
-      res.writeHead(502, { "content-type": "application/json" });
-      res.end(JSON.stringify({ detail: "The app process behind the balancer did not answer.", code: "bad_gateway" }));
-    });
-    req.pipe(upstream);
+    // A kept-alive connection the app closes as a request is sent on it resets: a request without a body is sent
+    // again once on a new one, as Node's documentation advises (request.reusedSocket); a body is not replayed.
+    const replayable = req.method === "GET" || req.method === "HEAD";
+    const send = (retried: boolean) => {
+      const upstream = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, "x-forwarded-for": forwarded },
+          agent,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on("error", (error: NodeJS.ErrnoException) => {
+        if (res.headersSent) return void res.destroy();
+        if (replayable && !retried && upstream.reusedSocket && error.code === "ECONNRESET") return send(true);
+        res.writeHead(502, { "content-type": "application/json" });
+        res.end(JSON.stringify({ detail: "The app process behind the balancer did not answer.", code: "bad_gateway" }));
+      });
+      if (replayable) upstream.end();
+      else req.pipe(upstream);
+    };
+    send(false);
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {

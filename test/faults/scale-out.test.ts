@@ -86,7 +86,10 @@ async function jobDone(base: string, headers: Record<string, string>, jobId: str
     120_000,
     200,
   );
-  return (await (await fetch(`${base}/v1/jobs/${jobId}`, { headers })).json()) as { status: string };
+  const res = await fetch(`${base}/v1/jobs/${jobId}`, { headers });
+  const body = await res.text();
+  // The answer as it came, for a failure to show: a job's status, or an error's code and sentence.
+  return { ...(JSON.parse(body) as { status?: string }), answer: `${res.status} ${body.slice(0, 300)}` };
 }
 
 describe("two app processes and a worker on one PostgreSQL", () => {
@@ -145,7 +148,10 @@ describe("two app processes and a worker on one PostgreSQL", () => {
       ),
     );
     const outcomes = await Promise.all(jobs.map(({ caller, jobId }) => jobDone(cluster!.url, caller.headers, jobId)));
-    expect(outcomes.map((o) => o.status)).toEqual(jobs.map(() => "done"));
+    expect(
+      outcomes.map((o) => o.status),
+      outcomes.map((o) => o.answer).join("\n"),
+    ).toEqual(jobs.map(() => "done"));
     expect(asr.submitted.length - submittedBefore).toBe(jobs.length);
   });
 
