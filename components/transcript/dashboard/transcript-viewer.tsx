@@ -14,6 +14,7 @@ import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { Notice } from "@/components/ui/notice";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { Downloads } from "@/components/transcript/dashboard/downloads-menu";
 import { FormatTabs } from "@/components/transcript/dashboard/format-tabs";
@@ -129,6 +130,7 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
   const sourceLink = sourceHref(transcript.source_url);
   const [details, setDetails] = useState(false);
   const detailsId = useId();
+  const hydrated = useHydrated();
   return (
     <header className="flex min-w-0 flex-col gap-2 sm:gap-3">
       <h1
@@ -144,6 +146,7 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
           type="button"
           aria-expanded={details}
           aria-controls={detailsId}
+          disabled={!hydrated}
           onClick={() => setDetails((open) => !open)}
           className={buttonClass("secondary", "sm", "sm:hidden")}
           data-testid="transcript-details-toggle"

@@ -1,15 +1,6 @@
 "use client";
 
-import {
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type MouseEvent,
-  type RefObject,
-} from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent, type RefObject } from "react";
 import { cuedSrc, formatClock, type Player } from "@/lib/browser/transcripts";
 import { usePlayer } from "@/lib/browser/use-player";
 import { momentAnchor } from "@/lib/browser/moment-link";
@@ -24,11 +15,11 @@ import { PlayerKeys } from "@/components/transcript/player-keys";
 import { ReadingView } from "@/components/transcript/reading-view";
 import { useTranscriptReader } from "@/components/transcript/use-transcript-reader";
 import { ViewToggle } from "@/components/transcript/view-toggle";
+import { useHydrated } from "@/components/ui/use-hydrated";
 import { ShareLinks } from "@/components/transcript/public/share-links";
 
 export type { Line };
 
-const noSubscription = () => () => {};
 const PUBLIC_MARK = () => "rounded bg-amber-200 px-0.5 text-stone-900";
 
 interface Props {
@@ -75,11 +66,7 @@ function useStickyHeight(pane: RefObject<HTMLDivElement | null>) {
 
 export function PublicTranscript({ lines, player, audio = null, momentPrefix, initialQuery, jsonLd, title }: Props) {
   // false on the server and while hydrating (the same HTML), true after: then the words get their spans.
-  const running = useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
+  const running = useHydrated();
   const segments = useMemo(() => lineSegments(lines, running), [lines, running]);
   const [cuedAt, setCuedAt] = useState<number | null>(null);
   const shownPlayer = useMemo(
