@@ -103,6 +103,20 @@ export async function startWorker(name: string, env: ProcEnv, echo = false): Pro
   return proc;
 }
 
+// Headers that describe one connection, not the message (RFC 9110 §7.6.1): each side of the balancer has its own.
+// Transfer-Encoding stays: the body is streamed as it came, and Node frames it by that header.
+const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade"];
+
+function endToEnd(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const named = String(headers.connection ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.includes(name) && !named.includes(name)),
+  );
+}
+
 export interface Balancer {
   url: string;
   close(): Promise<void>;
@@ -129,11 +143,11 @@ export async function startBalancer(port: number, targets: string[]): Promise<Ba
           port: target.port,
           method: req.method,
           path: req.url,
-          headers: { ...req.headers, "x-forwarded-for": forwarded },
+          headers: { ...endToEnd(req.headers), "x-forwarded-for": forwarded },
           agent,
         },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
           answer.pipe(res);
         },
       );
