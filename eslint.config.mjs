@@ -180,8 +180,26 @@ export default defineConfig([
     rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
-    // Test helpers named use* (useTestDatabase) are not React hooks.
-    files: ["test/**/*.ts", "**/*.test.ts"],
+    // A spec's page waits for hydration after goto and reload (e2e/fixtures.ts), so a click is never lost.
+    files: ["e2e/**/*.spec.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@playwright/test",
+              importNames: ["test"],
+              message: "Take `test` from ./fixtures: its page waits for the app to hydrate.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Test helpers named use* (useTestDatabase) and Playwright's fixture callback `use` are not React hooks.
+    files: ["test/**/*.ts", "**/*.test.ts", "e2e/fixtures.ts"],
     rules: { "react-hooks/rules-of-hooks": "off" },
   },
 ]);

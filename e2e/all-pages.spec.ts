@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 import { contrastProblems } from "./contrast";
 import { axeScan } from "./helpers";
 import { makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
@@ -33,7 +35,7 @@ test("every page fits a phone and a laptop, logs no error, has a title and passe
   // Every page at two sizes, one of them with axe: a minute or more on two cores.
   test.setTimeout(480_000);
   const signedIn = await browser.newContext();
-  const setup = await signedIn.newPage();
+  const setup = hydrating(await signedIn.newPage());
   const world = await makeWorld(setup, "pages");
   await setup.close();
   const signedOut = await browser.newContext();
@@ -41,7 +43,7 @@ test("every page fits a phone and a laptop, logs no error, has a title and passe
 
   for (const entry of pages(world)) {
     for (const size of SIZES) {
-      const page = await (entry.signedOut ? signedOut : signedIn).newPage();
+      const page = hydrating(await (entry.signedOut ? signedOut : signedIn).newPage());
       await stubThirdParties(page);
       const errors: string[] = [];
       page.on("console", (message) => {

@@ -1,4 +1,6 @@
-import { expect, request, test } from "@playwright/test";
+import { expect, request } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 import { devLogin, randomEmail, recordSecrets } from "./helpers";
 
 test("signed-out visits to the dashboard go to sign-in and come back", async ({ page }) => {
@@ -61,7 +63,7 @@ test("sign out, and sign out everywhere: an old session cookie opens nothing aft
   await devLogin(page, email, "/dashboard/keys");
   // The same account in a second browser, and a copy of the first browser's cookie taken before sign-out.
   const other = await browser.newContext();
-  const otherPage = await other.newPage();
+  const otherPage = hydrating(await other.newPage());
   await devLogin(otherPage, email, "/dashboard/keys");
   const copied = await page.context().cookies();
 
@@ -69,7 +71,7 @@ test("sign out, and sign out everywhere: an old session cookie opens nothing aft
   await expect(page).toHaveURL(/\/$/);
   const replay = await browser.newContext();
   await replay.addCookies(copied);
-  const replayPage = await replay.newPage();
+  const replayPage = hydrating(await replay.newPage());
   await replayPage.goto("/dashboard/keys");
   await expect(replayPage).toHaveURL(/\/signin/);
   expect((await replayPage.request.get("/v1/me/api-key")).status()).toBe(401);

@@ -1,5 +1,7 @@
 import Stripe from "stripe";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { formatDate } from "../lib/browser/billing";
 import { seedVerbatimCatalog } from "../test/fakes/stripe/catalog";

@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { randomEmail } from "./helpers";
 import { ANSI, buildCli, runCli, startCli } from "../test/cli";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";

@@ -1,4 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { WATCH_URL } from "./pages-world";
 

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
@@ -165,7 +167,7 @@ test("API reference: an introduction, Transcripts first, no webhooks, and Try it
   await page.getByRole("button", { name: "Create key" }).click();
   const key = (await page.getByTestId("new-key").textContent())!.trim();
   // A fresh browser: only the key authenticates, not the session cookie.
-  const docs = await page.context().browser()!.newPage();
+  const docs = hydrating(await page.context().browser()!.newPage());
   await docs.goto("/docs");
   await expect(docs.getByText("One call, two outcomes.")).toBeVisible();
   await expect(docs.locator(".opblock-tag").first()).toContainText("Transcripts");

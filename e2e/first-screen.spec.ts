@@ -1,4 +1,6 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { WATCH_URL } from "./pages-world";
 
@@ -272,7 +274,7 @@ test("a public page shares itself and a moment: the share sheet where there is o
     .toMatch(new RegExp(`/t/${slug}#${anchor}$`));
 
   // A share sheet: it gets the page's title and the moment's address.
-  const phone = await context.newPage();
+  const phone = hydrating(await context.newPage());
   await fakePlayer(phone);
   await phone.addInitScript(() => {
     const shared: ShareData[] = [];

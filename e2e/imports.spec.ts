@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { axeScan, devLogin, randomEmail } from "./helpers";
 import { generatedFeed, startFakePodcastServer, toneWav, type FakePodcastServer } from "../test/fakes/podcasts/server";
 

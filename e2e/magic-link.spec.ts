@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 
 function jsonLines(text: string): Record<string, unknown>[] {
   return text.split("\n").flatMap((line) => {
@@ -54,7 +56,7 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
         { timeout: 60_000 },
       )
       .toBe(200);
-    const page = await context.newPage();
+    const page = hydrating(await context.newPage());
     const email = `magic-${Date.now()}@example.test`;
     await page.goto("/dashboard/keys");
     await page.getByLabel("Email (we send you a sign-in link)").fill(email);
@@ -75,7 +77,7 @@ test("email sign-in: the link from the server log signs the user in", async ({ b
     await expect(page).toHaveURL(/\/dashboard\/keys$/);
     await expect(page.getByTestId("user-email")).toHaveText(email);
     // A link works once.
-    const second = await context.newPage();
+    const second = hydrating(await context.newPage());
     await second.context().clearCookies();
     await second.goto(link);
     await expect(second).toHaveURL(/\/signin/);

@@ -1,5 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { randomEmail, recordSecrets } from "./helpers";
 
 // The device page (enter or confirm the code, approve, deny), the dashboard's connected apps,

@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { WATCH_URL, stubThirdParties } from "./pages-world";

@@ -1,4 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 
 // The pages still work in Chromium with the Content-Security-Policy on: no violation is

@@ -1,5 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, type Page, type TestInfo } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
 import { axeScan, devLogin, randomEmail } from "./helpers";
 import { FAKE_IDS } from "../test/fakes/youtube/ids";
 import { speech, speechWav as writeSpeech } from "../test/speech";
@@ -349,7 +351,7 @@ test.describe("a server without speech recognition that cannot reach YouTube", (
     await expect(page.getByTestId("transcribe-retry")).toHaveCount(0);
 
     // Someone else on the same server: the same truths, without the server's setup.
-    const other = await page.context().browser()!.newPage();
+    const other = hydrating(await page.context().browser()!.newPage());
     try {
       await other.goto(`${origin}/dashboard`);
       await other.getByLabel(/development login/i).fill(randomEmail("viewer-noasr-user"));

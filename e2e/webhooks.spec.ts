@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+import { test } from "./fixtures";
 import { devLogin, randomEmail, recordSecrets } from "./helpers";
 import { startWebhookReceiver, type Receiver } from "../test/webhook-receiver";
 
