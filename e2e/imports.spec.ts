@@ -183,6 +183,7 @@ test("a followed show's page lists its published episodes by their feed's names,
   await expect(page).toHaveURL(new RegExp(`${showPath}\\?q=father$`));
   const moments = page.getByTestId("explore-moment");
   await expect(moments).toHaveCount(2);
+  await expect(page.getByRole("heading", { name: "Said in this show" })).toBeVisible();
   expect((await moments.locator("span.font-medium").allTextContents()).sort()).toEqual(["Episode 1", "Episode 2"]);
   await expect(page.getByTestId("show-episodes").getByRole("link")).toHaveText(["Episode 2", "Episode 1"]);
   await page.getByTestId("show-search").fill("lightsaber");

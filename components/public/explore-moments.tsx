@@ -45,17 +45,20 @@ export function ExploreMoments({
   q,
   results,
   counts = new Map(),
+  heading = "Said in published transcripts",
 }: {
   q: string;
   results: readonly SearchMoment[];
   counts?: ReadonlyMap<string, number>;
+  /** Where the moments were searched: every published transcript, or one show's. */
+  heading?: string;
 }) {
   if (results.length === 0) return null;
   const moments = results.length === 1 ? "1 moment" : `${results.length} moments`;
   return (
     <section aria-labelledby="explore-moments-title" className="flex flex-col gap-2" data-testid="explore-moments">
       <h2 id="explore-moments-title" className="text-sm font-medium text-stone-700">
-        Said in published transcripts
+        {heading}
       </h2>
       <p className="text-sm text-stone-600" data-testid="explore-moments-count">
         The best {moments} (a moment is one caption line). Every match in one transcript: its own search.

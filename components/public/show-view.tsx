@@ -71,7 +71,7 @@ export function ShowView({
             Search
           </button>
         </form>
-        {q && moments && <ExploreMoments q={q} results={moments} counts={counts} />}
+        {q && moments && <ExploreMoments q={q} results={moments} counts={counts} heading="Said in this show" />}
         {q && moments?.length === 0 && (
           <p className="text-stone-600" data-testid="show-search-empty">
             Nothing said in this show&apos;s published episodes matches “{q}”.
