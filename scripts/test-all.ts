@@ -100,16 +100,17 @@ const STEPS: Step[] = [
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
   // The background lane. Integration first: it is the longest, and its three workers (which mostly wait on
-  // PostgreSQL and child processes) fill what the browser's lane leaves. Beside it, one after another: typecheck
-  // while the build runs, faults once the build is there (it mostly waits on the processes it kills and restarts),
-  // then the steps that only compute, unit last, since its two workers can use both cores at the end.
+  // PostgreSQL and child processes) fill what the browser's lane leaves. Beside it, one after another: format and
+  // lint while the build runs, typecheck once the build has written the route types it reads (.next/types, which
+  // a build deletes and writes again), faults once the build is there (it mostly waits on the processes it kills
+  // and restarts), unit last, since its two workers can use both cores at the end.
   {
     name: "integration",
     command: "vitest run --config vitest.integration.config.ts",
     budget: 4 * 60,
     background: true,
   },
-  { name: "typecheck", command: "tsc --noEmit", budget: 60, background: true },
+  { name: "typecheck", command: "tsc --noEmit", budget: 60, needs: ["build"], background: true },
   {
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
