@@ -29,16 +29,24 @@ export function hydrating(page: Page): Page {
 }
 
 /**
- * A document the app rendered carries Next's scripts; React marks each element it has hydrated with a fiber
- * property, the body among the first. From then on React hears every click, and replays one on a part that is
- * still hydrating. Anything else (JSON, a feed, a download) has nothing to wait for.
+ * A document the app rendered carries Next's scripts. React hydrates it in parts: the shell first, then each
+ * Suspense boundary once its code has loaded (a `next/dynamic` component such as the transcript viewer comes in
+ * its own chunk, seconds later on a busy machine). A click on a part still waiting for its code is dropped, not
+ * replayed; so the page is ready once React owns every control on it, each carrying the props React hydrated it
+ * with (all but the hidden inputs of a server action's form, which React leaves alone). Anything else (JSON, a
+ * feed, a download) has nothing to wait for.
  */
 async function untilHydrated(page: Page): Promise<void> {
   try {
     await page.waitForFunction(
-      () =>
-        !document.querySelector('script[src*="/_next/"]') ||
-        Object.keys(document.body ?? {}).some((key) => key.startsWith("__reactFiber$")),
+      () => {
+        if (!document.querySelector('script[src*="/_next/"]')) return true;
+        const owned = (element: Element) => Object.keys(element).some((key) => key.startsWith("__reactProps$"));
+        return (
+          owned(document.body) &&
+          [...document.body.querySelectorAll("button, input:not([type=hidden]), select, textarea")].every(owned)
+        );
+      },
       undefined,
       { timeout: 30_000 },
     );
