@@ -110,20 +110,25 @@ export function countMatches(segments: readonly Segment[], find: string, options
   return countInSegments(segments, find, options);
 }
 
+/** The body of PATCH /v1/transcripts/{id} that saves `segments` as they are. */
+export function editBody(segments: readonly Segment[]): { segments: Segment[] } {
+  const named = segments.some((s) => s.speaker !== undefined);
+  return {
+    segments: segments.map(({ start, end, text, words, speaker }) => {
+      const out: Segment = words ? { start, end, text, words } : { start, end, text };
+      // Where the transcript names speakers, each segment says its own ("" for none): a restored version keeps its names.
+      if (named) out.speaker = speaker ?? "";
+      return out;
+    }),
+  };
+}
+
 /** PATCH /v1/transcripts/{id}: the saved transcript as the author now sees it. */
 export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Promise<Transcript> {
-  const named = segments.some((s) => s.speaker !== undefined);
   return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?format=json`, {
     method: "PATCH",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      segments: segments.map(({ start, end, text, words, speaker }) => {
-        const out: Segment = words ? { start, end, text, words } : { start, end, text };
-        // Where the transcript names speakers, each segment says its own ("" for none): a restored version keeps its names.
-        if (named) out.speaker = speaker ?? "";
-        return out;
-      }),
-    }),
+    body: JSON.stringify(editBody(segments)),
   });
 }
 
