@@ -85,7 +85,8 @@ describe("mergeSegments", () => {
 
   it("two speakers: the first's is kept (the author joined them); a line without one takes the second's", () => {
     expect(mergeSegments(a, { ...b, speaker: "Host" }).speaker).toBe("Angela");
-    const { speaker: _none, ...unnamed } = a;
+    const { speaker: _none, ...rest } = a;
+    const unnamed: Segment = rest;
     expect(mergeSegments(unnamed, { ...b, speaker: "Host" }).speaker).toBe("Host");
     expect("speaker" in mergeSegments(unnamed, { ...b, speaker: undefined })).toBe(false);
   });
