@@ -40,8 +40,9 @@ test("a line corrected in the editor keeps its speaker, in the dashboard and on 
   expect(before[0]!.speaker).toBe("Travis");
 
   await page.goto(`/dashboard?transcript=${id}`);
-  const speakers = page.getByTestId("reading-view").getByTestId("speaker");
-  await expect(speakers.first()).toHaveText("Travis:");
+  // The corrected line opens the first paragraph, under its speaker's name (a line without one would stand alone).
+  const opening = page.getByTestId("paragraph").first();
+  await expect(opening.getByTestId("speaker")).toHaveText("Travis:");
   await page.getByTestId("edit-transcript").click();
   const first = page.getByTestId("editor-lines").locator("textarea").first();
   await first.click();
@@ -56,12 +57,12 @@ test("a line corrected in the editor keeps its speaker, in the dashboard and on 
 
   await page.goto(`/dashboard?transcript=${id}`);
   await expect(page.getByTestId("transcript-edited")).toBeVisible();
-  await expect(page.getByTestId("reading-view")).toContainText("truly");
-  await expect(speakers.first()).toHaveText("Travis:");
+  await expect(opening).toContainText("truly");
+  await expect(opening.getByTestId("speaker")).toHaveText("Travis:");
 
   const published = await page.request.post("/v1/publish", { data: { url: audio, lang: "en" } });
   const { slug } = (await published.json()) as { slug: string };
   await page.goto(`/t/${slug}`);
-  await expect(page.getByTestId("reading-view")).toContainText("truly");
-  await expect(page.getByTestId("reading-view").getByTestId("speaker").first()).toHaveText("Travis:");
+  await expect(opening).toContainText("truly");
+  await expect(opening.getByTestId("speaker")).toHaveText("Travis:");
 });
