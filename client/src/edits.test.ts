@@ -21,4 +21,17 @@ describe("replaceInSegments", () => {
     expect(replaceInSegments(segments, "grit", "x", { wholeWord: false }).replaced).toBe(4);
     expect(replaceInSegments([{ start: 0, end: 1, text: "a.b a+b" }], "a.b", "c").segments[0]!.text).toBe("c a+b");
   });
+
+  it("each segment keeps its speaker (word times are the server's to keep)", () => {
+    const named = [
+      { start: 0, end: 1, text: "grit matters", speaker: "Angela", words: [{ start: 0, end: 0.5, text: "grit" }] },
+      { start: 1, end: 2, text: "indeed", speaker: "Host" },
+      { start: 2, end: 3, text: "no one named" },
+    ];
+    expect(replaceInSegments(named, "grit", "resolve").segments).toEqual([
+      { start: 0, end: 1, text: "resolve matters", speaker: "Angela" },
+      { start: 1, end: 2, text: "indeed", speaker: "Host" },
+      { start: 2, end: 3, text: "no one named" },
+    ]);
+  });
 });

@@ -1,12 +1,14 @@
 // Browser-side state of the transcript editor (components/transcript/dashboard/editor.tsx): the corrected segments, an
 // undo stack, and the two API calls (save, restore the original). Pure apart from the calls, so the reducer
-// is tested without a browser. Find and replace is lib/edits/find-replace.ts (no server code in it).
+// is tested without a browser. Every action changes a segment through lib/edits/segment-edits.ts, so what it does
+// not change (the speaker, word times) stays. Find and replace is lib/edits/find-replace.ts (no server code in it).
 
 import type { QueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/browser/api";
 import { transcriptKey, type Transcript } from "@/lib/browser/transcripts";
 import type { Segment } from "@/lib/formats/types";
-import { replaceInSegments, type FindReplaceOptions } from "@/lib/edits/find-replace";
+import { countInSegments, replaceInSegments, type FindReplaceOptions } from "@/lib/edits/find-replace";
+import { mergeSegments, splitSegment, withText, withTimes } from "@/lib/edits/segment-edits";
 
 export interface EditorState {
   /** What the author will save. */
@@ -24,6 +26,10 @@ export type EditorAction =
   | { type: "set-times"; index: number; start: number; end: number }
   /** Moves a cue's start or end by `by` seconds, never past its neighbours (nor before 0 or after `maxEnd`). */
   | { type: "nudge"; index: number; edge: "start" | "end"; by: number; maxEnd: number }
+  /** Cuts a segment in two at character `at` of `text` (its text as typed, committed first). */
+  | { type: "split"; index: number; text: string; at: number }
+  /** Joins a segment (its text as typed, committed first) to the one before it. */
+  | { type: "merge-previous"; index: number; text: string }
   | { type: "replace-all"; find: string; replace: string; options?: FindReplaceOptions }
   | { type: "undo" }
   | { type: "saved"; segments: readonly Segment[] };
@@ -43,14 +49,14 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const old = state.segments[action.index];
       if (!old || old.text === action.text) return state;
       const segments = state.segments.slice();
-      segments[action.index] = { start: old.start, end: old.end, text: action.text };
+      segments[action.index] = withText(old, action.text);
       return push(state, segments);
     }
     case "set-times": {
       const old = state.segments[action.index];
       if (!old || (old.start === action.start && old.end === action.end)) return state;
       const segments = state.segments.slice();
-      segments[action.index] = { start: action.start, end: action.end, text: old.text };
+      segments[action.index] = withTimes(old, action.start, action.end);
       return push(state, segments);
     }
     case "nudge": {
@@ -69,6 +75,22 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
           : old.end;
       return editorReducer(state, { type: "set-times", index: action.index, start, end });
     }
+    case "split": {
+      const old = state.segments[action.index];
+      const halves = old ? splitSegment(withText(old, action.text), action.at) : null;
+      if (!halves) return editorReducer(state, { type: "set-text", index: action.index, text: action.text });
+      const segments = state.segments.slice();
+      segments.splice(action.index, 1, ...halves);
+      return push(state, segments);
+    }
+    case "merge-previous": {
+      const previous = state.segments[action.index - 1];
+      const old = state.segments[action.index];
+      if (!previous || !old) return editorReducer(state, { type: "set-text", index: action.index, text: action.text });
+      const segments = state.segments.slice();
+      segments.splice(action.index - 1, 2, mergeSegments(previous, withText(old, action.text)));
+      return push(state, segments);
+    }
     case "replace-all": {
       const { segments, replaced } = replaceInSegments(state.segments, action.find, action.replace, action.options);
       return replaced === 0 ? state : push(state, segments);
@@ -85,23 +107,28 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
 
 /** How many times `find` occurs (for the "Replace all (n)" button). */
 export function countMatches(segments: readonly Segment[], find: string, options?: FindReplaceOptions): number {
-  return replaceInSegments(segments, find, "", options).replaced;
+  return countInSegments(segments, find, options);
+}
+
+/** The body of PATCH /v1/transcripts/{id} that saves `segments` as they are. */
+export function editBody(segments: readonly Segment[]): { segments: Segment[] } {
+  const named = segments.some((s) => s.speaker !== undefined);
+  return {
+    segments: segments.map(({ start, end, text, words, speaker }) => {
+      const out: Segment = words ? { start, end, text, words } : { start, end, text };
+      // Where the transcript names speakers, each segment says its own ("" for none): a restored version keeps its names.
+      if (named) out.speaker = speaker ?? "";
+      return out;
+    }),
+  };
 }
 
 /** PATCH /v1/transcripts/{id}: the saved transcript as the author now sees it. */
 export function saveTranscriptEdit(id: string, segments: readonly Segment[]): Promise<Transcript> {
-  const named = segments.some((s) => s.speaker !== undefined);
   return apiFetch<Transcript>(`/v1/transcripts/${encodeURIComponent(id)}?format=json`, {
     method: "PATCH",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      segments: segments.map(({ start, end, text, words, speaker }) => {
-        const out: Segment = words ? { start, end, text, words } : { start, end, text };
-        // Where the transcript names speakers, each segment says its own ("" for none): a restored version keeps its names.
-        if (named) out.speaker = speaker ?? "";
-        return out;
-      }),
-    }),
+    body: JSON.stringify(editBody(segments)),
   });
 }
 

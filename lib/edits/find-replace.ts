@@ -1,9 +1,10 @@
 import type { Segment } from "@/lib/formats/types";
+import { withText } from "@/lib/edits/segment-edits";
 
 // Find and replace across a transcript: the dashboard's editor, MCP's edit_transcript and the figures use it.
 // (@verbatim/client has the same function, replaceInSegments, since it cannot import lib/.) Whole words by
-// default ("grit" leaves "gritty" alone), any case by default, the pattern taken literally. Times are left as
-// they are; saving keeps the times of the words that did not change (retime.ts).
+// default ("grit" leaves "gritty" alone), any case by default, the pattern taken literally. A changed segment keeps
+// its times, its speaker and the times of the words that did not change (segment-edits.ts).
 
 export interface FindReplaceOptions {
   caseSensitive?: boolean;
@@ -26,7 +27,7 @@ export function replaceInSegments<S extends Segment>(
   find: string,
   replace: string,
   options: FindReplaceOptions = {},
-): { segments: (S | Segment)[]; replaced: number } {
+): { segments: S[]; replaced: number } {
   const pattern = findPattern(find, options);
   if (!pattern) return { segments: [...segments], replaced: 0 };
   let replaced = 0;
@@ -37,7 +38,16 @@ export function replaceInSegments<S extends Segment>(
       return replace;
     });
     replaced += here;
-    return here === 0 ? s : { start: s.start, end: s.end, text };
+    return here === 0 ? s : withText(s, text);
   });
   return { segments: out, replaced };
+}
+
+/** How many times `find` occurs in `segments` (nothing is replaced). */
+export function countInSegments(segments: readonly Segment[], find: string, options: FindReplaceOptions = {}): number {
+  const pattern = findPattern(find, options);
+  if (!pattern) return 0;
+  let count = 0;
+  for (const s of segments) for (const _ of s.text.matchAll(pattern)) count += 1;
+  return count;
 }

@@ -167,7 +167,8 @@ describe("replaceInSegments (lib/edits/find-replace.ts)", () => {
     const out = replaceInSegments(segments, "smith", "Smyth");
     expect(out.replaced).toBe(3);
     expect(out.segments[1]!.text).toBe("Smyth, smithy and Smyth.");
-    expect(out.segments[0]!.words).toBeUndefined();
+    // The changed word takes the time between its kept neighbours (here the one it replaced); the others keep theirs.
+    expect(out.segments[0]!.words).toEqual(timed.words!.map((w) => (w.text === "smith" ? { ...w, text: "Smyth" } : w)));
     expect(replaceInSegments(segments, "nothing", "x").segments[0]).toBe(timed);
   });
 });

@@ -99,6 +99,46 @@ describe("renaming a speaker", () => {
     expect((cleared.json as TranscriptJson).segments[0]!.speaker).toBeUndefined();
   });
 
+  it("keeps speakers and word times through every action of the cue editor, saved as the editor sends them", async () => {
+    const { editBody, editorReducer, initialEditorState } = await import("@/lib/browser/transcript-edits");
+    const author = await newCaller();
+    const { transcript, named } = await seedNamed(author.userId);
+    // The source's own word times on every line (as a podcast's transcript or a diarised upload has them).
+    const timed: Segment[] = named.map((s) => {
+      const tokens = s.text.split(/\s+/u).filter(Boolean);
+      const step = Math.floor(((s.end - s.start) / tokens.length) * 1000) / 1000;
+      const at = (k: number) => Math.round((s.start + step * k) * 1000) / 1000;
+      return { ...s, words: tokens.map((text, k) => ({ start: at(k), end: at(k + 1), text })) };
+    });
+    await ctx.db.transcript.update({ where: { id: transcript.id }, data: { segments: timed as object[] } });
+    const last = timed.length - 1;
+    const turn = named.findIndex((s) => s.speaker === "Host");
+    const cut = timed[1]!.text.indexOf(" ");
+
+    let state = initialEditorState(timed);
+    state = editorReducer(state, { type: "set-text", index: 0, text: `${timed[0]!.text} indeed` });
+    state = editorReducer(state, { type: "nudge", index: last, edge: "start", by: 0.1, maxEnd: timed[last]!.end });
+    state = editorReducer(state, { type: "replace-all", find: "grit", replace: "GRIT" });
+    state = editorReducer(state, { type: "merge-previous", index: turn, text: timed[turn]!.text });
+    state = editorReducer(state, { type: "split", index: 1, text: timed[1]!.text, at: cut });
+    const res = await patch(author, transcript.id, editBody(state.segments));
+    expect(res.status).toBe(200);
+    const saved = (res.json as TranscriptJson).segments;
+    expect(saved).toEqual(state.segments);
+
+    // Each action's line: its speaker as before, its unchanged words' times as the source gave them.
+    expect(saved[0]).toMatchObject({ speaker: "Angela", words: [...timed[0]!.words!, expect.anything()] });
+    expect([saved[1]!.speaker, saved[2]!.speaker]).toEqual(["Angela", "Angela"]);
+    expect([...saved[1]!.words!, ...saved[2]!.words!]).toEqual(timed[1]!.words);
+    expect(saved.at(-1)).toMatchObject({ start: timed[last]!.start + 0.1, speaker: "Host", text: timed[last]!.text });
+    // The merged pair across the turn keeps the first line's speaker; every other line keeps its own.
+    expect(saved[turn]).toMatchObject({ speaker: "Angela", text: `${timed[turn - 1]!.text} ${timed[turn]!.text}` });
+    expect(saved.filter((s) => s.speaker === "Host")).toHaveLength(timed.length - turn - 1);
+    expect(saved.some((s) => s.speaker === undefined)).toBe(false);
+    const srt = (await get(author, transcript.id, "?format=srt")).json as TranscriptJson;
+    expect(srt.content!.match(/^(Angela|Host): /gm)).toEqual(["Angela: ", "Host: "]);
+  });
+
   it("answers 422 for a name nobody has, a blank or too long new name, two kinds of edit at once, and too many speakers", async () => {
     const author = await newCaller();
     const { transcript, named } = await seedNamed(author.userId);

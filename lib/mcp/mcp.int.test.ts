@@ -75,6 +75,9 @@ afterAll(async () => {
   await ctx?.teardown();
 });
 
+/** Seconds as an SRT time (HH:MM:SS,mmm). */
+const srtTime = (seconds: number) => new Date(Math.round(seconds * 1000)).toISOString().slice(11, 23).replace(".", ",");
+
 async function connect(headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "verbatim-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { requestInit: { headers } }));
@@ -464,6 +467,51 @@ describe("with an API key", () => {
       arguments: { url: video(FAKE_IDS.captioned) },
     })) as CallToolResult;
     expect(text(back)).not.toContain("sourdough");
+  });
+
+  it("edit_transcript on a speaker-labelled transcript: replacements and a corrected file keep every speaker and the unchanged words' times", async () => {
+    const { storeTranscript } = await import("@/test/search");
+    const { readTranscript } = await import("@/lib/transcripts/read");
+    const host = [
+      { start: 0, end: 0.5, text: "Welcome" },
+      { start: 0.5, end: 0.8, text: "back," },
+      { start: 0.8, end: 1.5, text: "Jon." },
+    ];
+    const segments = [
+      { start: 0, end: 1.5, text: "Welcome back, Jon.", speaker: "Host", words: host },
+      { start: 2, end: 4, text: "Thanks, it is good to be here.", speaker: "Jon Smith" },
+      { start: 4, end: 6, text: "Jon writes about bread.", speaker: "Host" },
+    ];
+    const { transcript } = await storeTranscript(ctx.db, {
+      segments,
+      lang: "en",
+      title: "Named",
+      userIds: [caller.userId],
+    });
+    const seen = async () => (await readTranscript(caller.userId, transcript.id)).segments as typeof segments;
+    const replaced = (await client.callTool({
+      name: "edit_transcript",
+      arguments: { transcript_id: transcript.id, replacements: [{ find: "Jon", replace: "John" }] },
+    })) as CallToolResult;
+    expect(replaced.isError, text(replaced)).toBeFalsy();
+    expect((replaced.structuredContent as { replaced: number }).replaced).toBe(2);
+    const afterReplace = await seen();
+    expect(afterReplace.map((s) => s.speaker)).toEqual(["Host", "Jon Smith", "Host"]);
+    expect(afterReplace[0]!.words).toEqual([host[0], host[1], { start: 0.8, end: 1.5, text: "John." }]);
+    expect(afterReplace[2]!.text).toBe("John writes about bread.");
+
+    const srt = afterReplace
+      .map((s, i) => `${i + 1}\n${srtTime(s.start)} --> ${srtTime(s.end)}\n${s.text.replace("bread", "sourdough")}\n`)
+      .join("\n");
+    const fromFile = (await client.callTool({
+      name: "edit_transcript",
+      arguments: { transcript_id: transcript.id, format: "srt", content: srt },
+    })) as CallToolResult;
+    expect(fromFile.isError, text(fromFile)).toBeFalsy();
+    const afterFile = await seen();
+    expect(afterFile.map((s) => s.speaker)).toEqual(["Host", "Jon Smith", "Host"]);
+    expect(afterFile[0]!.words).toEqual(afterReplace[0]!.words);
+    expect(afterFile[2]!.text).toBe("John writes about sourdough.");
   });
 
   it("search_transcripts: a query it cannot run is a tool error that says why, never 'something went wrong'", async () => {

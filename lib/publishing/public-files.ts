@@ -9,7 +9,8 @@ import {
   type PublicFileKind,
 } from "@/lib/publishing/file-render";
 import { isSlug } from "@/lib/publishing/slug";
-import type { Version } from "@/lib/publishing/public-transcript";
+import type { Version } from "@/lib/publishing/public-version";
+import { seenAt, segmentsTextAsSeenBy } from "@/lib/transcripts/read";
 
 // A published transcript's files (the podcast feed's transcript.{vtt,srt,json,html} and the public downloads)
 // cost their readers' event loop nothing but a small query and a copy:
@@ -19,7 +20,7 @@ import type { Version } from "@/lib/publishing/public-transcript";
 //   Bounded by bytes; the least recently used goes first, and a newer version of a file drops the older one.
 // - Readers that arrive while it renders wait for that one rendering.
 // - Rendering reads the segments as JSON text straight from the database (the publisher's newest revision,
-//   else the transcript's: the read model's overlay, lib/transcripts/read, in one statement), never as
+//   else the transcript's: the read model's overlay, segmentsTextAsSeenBy in lib/transcripts/read), never as
 //   objects on the event loop, and a long one is parsed and rendered in a worker thread
 //   (lib/process/off-thread.ts), whose bytes come back moved, not copied.
 
@@ -89,12 +90,12 @@ function remember(slugKind: string, key: string, file: RenderedFile): void {
   cachedBytes += file.bytes.byteLength;
 }
 
-interface PublishedText {
+interface Published {
   id: string;
+  userId: string;
+  transcriptId: string;
   publishedAt: Date;
   transcriptFetchedAt: Date;
-  revisedAt: Date | null;
-  segments: string;
   title: string | null;
   lang: string;
   platform: string;
@@ -103,27 +104,20 @@ interface PublishedText {
   chapters: unknown;
 }
 
-/** The published slug's segments as JSON text (the publisher's newest revision, else the transcript's) and what the files print besides. */
-async function publishedText(slug: string): Promise<PublishedText | null> {
+/** The published slug's row and what the files print besides its segments, or null. */
+async function published(slug: string): Promise<Published | null> {
   if (!isSlug(slug)) return null;
   const db = await getDb();
-  const rows = await db.$queryRaw<PublishedText[]>`
-    SELECT p."id", p."publishedAt", t."fetchedAt" AS "transcriptFetchedAt", r."createdAt" AS "revisedAt",
-           COALESCE(r."segments", t."segments")::text AS "segments",
+  const rows = await db.$queryRaw<Published[]>`
+    SELECT p."id", p."userId", p."transcriptId", p."publishedAt", t."fetchedAt" AS "transcriptFetchedAt",
            t."title", t."lang", t."platform", t."sourceUrl", t."videoId", t."chapters"
     FROM "Publication" p
     JOIN "Transcript" t ON t."id" = p."transcriptId"
-    LEFT JOIN LATERAL (
-      SELECT r."segments", r."createdAt" FROM "TranscriptRevision" r
-      WHERE r."userId" = p."userId" AND r."transcriptId" = p."transcriptId"
-      ORDER BY r."createdAt" DESC, r."id" DESC
-      LIMIT 1
-    ) r ON true
     WHERE p."slug" = ${slug} AND p."publishedAt" IS NOT NULL`;
   return rows[0] ?? null;
 }
 
-function metaOf(row: PublishedText): TranscriptMeta {
+function metaOf(row: Published): TranscriptMeta {
   // An upload is public under its title only: no storage path, no object id (serializers.ts).
   const upload = row.platform === "upload";
   const chapters = Array.isArray(row.chapters)
@@ -148,19 +142,20 @@ function metaOf(row: PublishedText): TranscriptMeta {
 const tooLong = () => new Error("Rendering a public transcript file took longer than its deadline.");
 
 async function renderFile(slug: string, file: PublicFileKind): Promise<RenderedFile | null> {
-  const row = await publishedText(slug);
+  const row = await published(slug);
   if (!row) return null;
-  const fetchedAt = new Date(row.transcriptFetchedAt);
-  const revisedAt = row.revisedAt === null ? null : new Date(row.revisedAt);
+  // What its publisher sees: the read model's rule for which correction is theirs.
+  const seen = await segmentsTextAsSeenBy(row.userId, row.transcriptId);
+  if (!seen) return null;
   const version: Version = {
     id: row.id,
     publishedAt: new Date(row.publishedAt),
-    fetchedAt: revisedAt && revisedAt > fetchedAt ? revisedAt : fetchedAt,
+    fetchedAt: seenAt(new Date(row.transcriptFetchedAt), seen.revisedAt),
   };
-  const job: FileRenderJob = { kind: "public-file", file, segmentsJson: row.segments, meta: metaOf(row) };
+  const job: FileRenderJob = { kind: "public-file", file, segmentsJson: seen.segments, meta: metaOf(row) };
   renders++;
   const outcome =
-    row.segments.length <= INLINE_MAX_CHARS
+    seen.segments.length <= INLINE_MAX_CHARS
       ? renderFileJob(job)
       : await runOffThread<FileRenderOutcome>(
           job,

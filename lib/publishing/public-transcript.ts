@@ -4,6 +4,7 @@ import type { Format } from "@/lib/formats";
 import { errors } from "@/lib/http/errors";
 import { asSeenBy } from "@/lib/transcripts/read";
 import { publicFile } from "@/lib/publishing/public-files";
+import type { Version } from "@/lib/publishing/public-version";
 import { isSlug, slugWords } from "@/lib/publishing/slug";
 import { serializePublicTranscript, type PublishedRow } from "@/lib/publishing/serializers";
 
@@ -28,12 +29,7 @@ export async function findPublished(slug: string): Promise<PublishedRow | null> 
   return { ...row, transcript: await asSeenBy(row.userId, row.transcript) } as PublishedRow;
 }
 
-/** What the validators are made of: the publication, when it was (re)published, and the transcript's version. */
-export interface Version {
-  id: string;
-  publishedAt: Date;
-  fetchedAt: Date;
-}
+export type { Version } from "@/lib/publishing/public-version";
 
 /**
  * The version of a published slug: one small indexed query, no segments. Every GET /v1/public/{slug} runs

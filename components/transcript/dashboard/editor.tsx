@@ -21,10 +21,12 @@ import { SpeakerRename } from "@/components/transcript/dashboard/speaker-rename"
 
 /**
  * Edit mode of the transcript viewer: every segment's text in place, its start and end moved within
- * its neighbours (Alt+←/→ the start, Alt+Shift+←/→ the end, by 0.1 s), find and replace across the
- * whole transcript, undo, and saving as the author's correction (PATCH /v1/transcripts/{id}; only they see it,
- * and their public page). Keyboard-first: Ctrl/Cmd+Enter saves, Esc leaves (asking first when there are
- * unsaved changes), Ctrl/Cmd+Z outside a text field undoes the last change (inside one, the field's own undo).
+ * its neighbours (Alt+←/→ the start, Alt+Shift+←/→ the end, by 0.1 s), a line split at the cursor (Alt+Enter) or
+ * joined to the one before (Alt+Backspace), find and replace across the whole transcript, undo, and saving as the
+ * author's correction (PATCH /v1/transcripts/{id}; only they see it, and their public page). Every change keeps
+ * what it does not touch: a line's speaker, its unchanged words' times. Keyboard-first: Ctrl/Cmd+Enter saves, Esc
+ * leaves (asking first when there are unsaved changes), Ctrl/Cmd+Z outside a text field undoes the last change
+ * (inside one, the field's own undo).
  * Saving keeps the reader where they were: the page's scroll and the focused segment stay as they are.
  */
 export function TranscriptEditor({
@@ -49,7 +51,21 @@ export function TranscriptEditor({
   });
   const root = useRef<HTMLDivElement>(null);
   const lines = useRef<HTMLOListElement>(null);
+  // Set while a split or a join remounts the lines: the text area being removed was committed already, and its
+  // blur (fired on removal by some browsers) would write its whole text over the line now at its index.
+  const regrouping = useRef(false);
+  // The line to focus once the lines are remounted after a split or a join, and where its cursor goes.
+  const refocus = useRef<{ index: number; at: number } | null>(null);
   useGrowToContent(lines, [version]);
+  useEffect(() => {
+    const target = refocus.current;
+    refocus.current = null;
+    regrouping.current = false;
+    if (!target) return;
+    const area = lines.current?.querySelector<HTMLTextAreaElement>(`textarea[data-segment="${target.index}"]`);
+    area?.focus();
+    area?.setSelectionRange(target.at, target.at);
+  }, [version]);
   const matches = find ? countMatches(state.segments, find) : 0;
   const maxEnd = Math.max(transcript.duration_seconds, transcript.segments?.at(-1)?.end ?? 0);
 
@@ -124,6 +140,26 @@ export function TranscriptEditor({
 
   function undo() {
     dispatch({ type: "undo" });
+    setVersion((v) => v + 1);
+  }
+
+  /** Alt+Enter: the line cut in two at the cursor. */
+  function split(index: number, area: HTMLTextAreaElement) {
+    const next = editorReducer(state, { type: "split", index, text: area.value, at: area.selectionStart });
+    if (next.segments.length === state.segments.length) return;
+    dispatch({ type: "split", index, text: area.value, at: area.selectionStart });
+    regrouping.current = true;
+    refocus.current = { index: index + 1, at: 0 };
+    setVersion((v) => v + 1);
+  }
+
+  /** Alt+Backspace at a line's start: the line joined to the one before, the cursor where they meet. */
+  function joinPrevious(index: number, area: HTMLTextAreaElement) {
+    const previous = state.segments[index - 1];
+    if (!previous) return;
+    dispatch({ type: "merge-previous", index, text: area.value });
+    regrouping.current = true;
+    refocus.current = { index: index - 1, at: previous.text.trimEnd().length + 1 };
     setVersion((v) => v + 1);
   }
 
@@ -243,7 +279,7 @@ export function TranscriptEditor({
               ? ""
               : state.dirty
                 ? "Unsaved changes. Ctrl/Cmd+Enter saves, Esc leaves."
-                : "Edit any line; Alt+←/→ moves its start, Alt+Shift+←/→ its end. Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings."}
+                : "Edit any line; Alt+←/→ moves its start, Alt+Shift+←/→ its end, Alt+Enter splits it at the cursor, Alt+Backspace at its start joins it to the line before. Ctrl/Cmd+Enter saves, Esc leaves. Unchanged words keep their timings and every line its speaker."}
       </p>
       {status.kind === "error" && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
@@ -278,9 +314,24 @@ export function TranscriptEditor({
               data-segment={index}
               aria-label={`Line at ${formatShortClock(segment.start)}`}
               rows={1}
-              onBlur={(e) => dispatch({ type: "set-text", index, text: e.currentTarget.value })}
+              onBlur={(e) => {
+                if (!regrouping.current) dispatch({ type: "set-text", index, text: e.currentTarget.value });
+              }}
+              aria-keyshortcuts="Alt+Enter Alt+Backspace"
               onKeyDown={(e) => {
-                if (!e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
+                if (!e.altKey) return;
+                const area = e.currentTarget;
+                if (e.key === "Enter" && !e.ctrlKey && !e.metaKey) {
+                  e.preventDefault();
+                  split(index, area);
+                  return;
+                }
+                if (e.key === "Backspace" && area.selectionStart === 0 && area.selectionEnd === 0) {
+                  e.preventDefault();
+                  joinPrevious(index, area);
+                  return;
+                }
+                if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
                 e.preventDefault();
                 const by = e.key === "ArrowLeft" ? -0.1 : 0.1;
                 dispatch({ type: "nudge", index, edge: e.shiftKey ? "end" : "start", by, maxEnd });

@@ -1,7 +1,7 @@
 // Reading a transcript as a given user sees it, and serialising it: every surface (REST, jobs, MCP, the
 // dashboard, public pages, search) reads through here; corrections are written by lib/edits
 // (docs/decisions/0010-one-read-model.md).
-export { ORIGINAL, CURRENT, readTranscript, asSeenBy } from "./read-transcript";
+export { ORIGINAL, CURRENT, readTranscript, asSeenBy, seenAt, segmentsTextAsSeenBy } from "./read-transcript";
 export type { ReadOptions, TranscriptView } from "./read-transcript";
 export { getTranscript, downloadTranscript } from "./get-transcript";
 export type { TranscriptQuery } from "./get-transcript";

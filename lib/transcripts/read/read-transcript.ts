@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import type { Transcript } from "@/lib/generated/prisma/client";
+import type { Prisma, Transcript } from "@/lib/generated/prisma/client";
 import { errors } from "@/lib/http/errors";
 
 // A transcript is stored once for everyone and never written by a correction: a user's corrections are rows
@@ -50,19 +50,51 @@ export async function asSeenBy(viewerId: string, row: Transcript): Promise<Trans
   return {
     ...row,
     segments: revision.segments as Transcript["segments"],
-    fetchedAt: revision.createdAt > row.fetchedAt ? revision.createdAt : row.fetchedAt,
+    fetchedAt: seenAt(row.fetchedAt, revision.createdAt),
     edited: true,
     revisionId: revision.id,
   };
 }
 
+/** When a transcript as a reader sees it last changed: the later of its fetch and their newest revision. */
+export function seenAt(fetchedAt: Date, revisedAt: Date | null): Date {
+  return revisedAt && revisedAt > fetchedAt ? revisedAt : fetchedAt;
+}
+
+/**
+ * Transcript `transcriptId`'s segments as `viewerId` sees them (their newest revision's, else the transcript's)
+ * as JSON text, never parsed here (a public file renders them off the event loop), with that revision's time
+ * (null for the transcript's own segments). Null for an unknown transcript.
+ */
+export async function segmentsTextAsSeenBy(
+  viewerId: string,
+  transcriptId: string,
+): Promise<{ segments: string; revisedAt: Date | null } | null> {
+  const db = await getDb();
+  for (;;) {
+    const newest = await db.transcriptRevision.findFirst({
+      where: { userId: viewerId, transcriptId },
+      orderBy: NEWEST_FIRST,
+      select: { id: true, createdAt: true },
+    });
+    if (!newest) break;
+    const [row] = await db.$queryRaw<{ segments: string }[]>`
+      SELECT "segments"::text AS "segments" FROM "TranscriptRevision" WHERE "id" = ${newest.id}`;
+    // Gone in between (a newer save pruned it, or the reader reverted): ask again which one is newest.
+    if (row) return { segments: row.segments, revisedAt: newest.createdAt };
+  }
+  const [own] = await db.$queryRaw<{ segments: string }[]>`
+    SELECT "segments"::text AS "segments" FROM "Transcript" WHERE "id" = ${transcriptId}`;
+  return own ? { segments: own.segments, revisedAt: null } : null;
+}
+
+/** The revision a reader sees: their newest by time, and of two saved at the same time the later id. */
+const NEWEST_FIRST: Prisma.TranscriptRevisionOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
+
 /** The newest revision of (user, transcript), or null. */
 async function newestRevision(userId: string, transcriptId: string) {
   const db = await getDb();
-  return db.transcriptRevision.findFirst({
-    where: { userId, transcriptId },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-  });
+  return db.transcriptRevision.findFirst({ where: { userId, transcriptId }, orderBy: NEWEST_FIRST });
 }
 
 async function transcriptInHistory(userId: string, transcriptId: string): Promise<Transcript> {
