@@ -22,10 +22,11 @@ import {
 import { ErrorText } from "@/components/ui/notice";
 import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { buttonClass } from "@/components/ui/button";
+import { formatDateTime } from "@/lib/browser/dates";
 
 const EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
 const button = buttonClass();
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "—");
 
 /** A secret shown once, after creation or rotation. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
