@@ -14,7 +14,6 @@ import { formatDate } from "@/lib/browser/dates";
 // the moments where it was said, above the episodes). Plain links and a GET form: it works without JavaScript; the page itself is served from
 // Next.js's cache, so nothing here reads the request.
 
-
 function duration(seconds: number): string | null {
   if (seconds <= 0) return null;
   const minutes = Math.round(seconds / 60);
