@@ -136,7 +136,8 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
   const [confirmingStop, setConfirmingStop] = useState(false);
   const stopButton = useRef<HTMLButtonElement>(null);
   const name = shown.title ?? shown.url;
-  const buttons = followButtons(shown, name, checking);
+  // Pause or Resume by the state the toggle acts on (the list's), as its mutation does.
+  const buttons = followButtons({ kind: shown.kind, state: follow.state }, name, checking);
   const error = toggle.error ?? check.error ?? stop.error;
   return (
     <PanelItem
