@@ -36,7 +36,7 @@ export interface FeedEpisode {
   /** HH:MM:SS (see duration.ts), or null. */
   duration: string | null;
   /** The audio file's size in bytes as the enclosure's `length` gives it, or null where it gives none (or 0). */
-  bytes: number | null;
+  bytes?: number | null;
   transcripts: FeedTranscript[];
 }
 
