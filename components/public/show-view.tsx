@@ -7,13 +7,12 @@ import { controlClass } from "@/components/ui/field";
 import type { Show } from "@/lib/publishing/show-page";
 import { showFeedPath, showPagePath } from "@/lib/publishing/show-links";
 import type { SearchMoment } from "@/lib/search/schemas";
+import { formatDate } from "@/lib/browser/dates";
 
 // A followed show's page (app/s/[slug]): its name, its published episodes newest first, each linking to its
 // transcript, its feed, and a search inside the show (/s/{slug}?q=, rendered per request by app/s/[slug]/search:
 // the moments where it was said, above the episodes). Plain links and a GET form: it works without JavaScript; the page itself is served from
 // Next.js's cache, so nothing here reads the request.
-
-const dateFormat = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
 function duration(seconds: number): string | null {
   if (seconds <= 0) return null;
@@ -89,7 +88,7 @@ export function ShowView({
                 <LinkPending />
               </Link>
               <span className="text-sm text-stone-600">
-                <time dateTime={episode.date.toISOString()}>{dateFormat.format(episode.date)}</time>
+                <time dateTime={episode.date.toISOString()}>{formatDate(episode.date)}</time>
                 {duration(episode.durationSeconds) && ` · ${duration(episode.durationSeconds)}`}
               </span>
             </li>
