@@ -38,7 +38,7 @@ async function connectPostgres(url: string): Promise<Connection> {
   return { kind: "postgres", pool };
 }
 
-async function connectEmbedded(dataDir: string): Promise<Connection> {
+async function connectEmbedded(dataDir: string, port: number): Promise<Connection> {
   const [{ startEmbeddedServer }, { default: pg }] = await Promise.all([
     import("@/lib/db/embedded-server"),
     import("pg"),
@@ -46,7 +46,7 @@ async function connectEmbedded(dataDir: string): Promise<Connection> {
   // Where a start's time goes: opening PGlite in its thread (restoring the build's snapshot on a fresh
   // folder), the migration check (skipped when the folder's stamp names the committed migrations), serving.
   const started = performance.now();
-  const embedded = await startEmbeddedServer(path.resolve(dataDir), log);
+  const embedded = await startEmbeddedServer(path.resolve(dataDir), log, { port });
   closeOnExit(embedded);
   log.info({ ...embedded.opened, readyMs: Math.round(performance.now() - started) }, "embedded database open");
   // PGlite is one session: one connection, so a transaction never shares it with another connection's
@@ -99,7 +99,7 @@ const EXIT_CLOSE_TIMEOUT_MS = 5000;
 function connection() {
   if (!globalForDb.verbatimDb) {
     const settings = env();
-    const pending = settings.DATABASE_URL ? connectPostgres(settings.DATABASE_URL) : connectEmbedded(settings.DATA_DIR);
+    const pending = settings.DATABASE_URL ? connectPostgres(settings.DATABASE_URL) : connectEmbedded(settings.DATA_DIR, settings.PORT);
     // A failed start is not cached, so the next call tries again.
     pending.catch(() => (globalForDb.verbatimDb = undefined));
     globalForDb.verbatimDb = pending;
