@@ -86,9 +86,18 @@ describe("the port npm start writes into the data folder's lock", () => {
 
 describe("Next.js's start lines", () => {
   it("lose the Network line for a loopback address, and keep every other", () => {
-    for (const line of ["- Network:       http://127.0.0.1:3000", "- Network:       http://localhost:3000", "- Network:       http://[::1]:3000"])
+    for (const line of [
+      "- Network:       http://127.0.0.1:3000",
+      "- Network:       http://localhost:3000",
+      "- Network:       http://[::1]:3000",
+    ])
       expect(isLoopbackNetworkLine(line), line).toBe(true);
-    for (const line of ["- Network:       http://192.168.1.20:3000", "- Local:         http://127.0.0.1:3000", "✓ Ready in 1.2s", undefined])
+    for (const line of [
+      "- Network:       http://192.168.1.20:3000",
+      "- Local:         http://127.0.0.1:3000",
+      "✓ Ready in 1.2s",
+      undefined,
+    ])
       expect(isLoopbackNetworkLine(line), String(line)).toBe(false);
   });
 });

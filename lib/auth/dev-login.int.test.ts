@@ -30,7 +30,10 @@ afterAll(async () => {
 
 /** A request's headers as Next.js hands them on after the request guard saw its socket. */
 function arrived(remoteAddress: string, headers: Record<string, string>): Record<string, string> {
-  const raw = { headers: { host: "localhost:3000", ...headers } as Record<string, string | undefined>, socket: { remoteAddress } };
+  const raw = {
+    headers: { host: "localhost:3000", ...headers } as Record<string, string | undefined>,
+    socket: { remoteAddress },
+  };
   stampPeerAddress(raw);
   return raw.headers as Record<string, string>;
 }

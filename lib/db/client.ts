@@ -106,7 +106,9 @@ const EXIT_CLOSE_TIMEOUT_MS = 5000;
 function connection() {
   if (!globalForDb.verbatimDb) {
     const settings = env();
-    const pending = settings.DATABASE_URL ? connectPostgres(settings.DATABASE_URL) : connectEmbedded(settings.DATA_DIR, settings.PORT);
+    const pending = settings.DATABASE_URL
+      ? connectPostgres(settings.DATABASE_URL)
+      : connectEmbedded(settings.DATA_DIR, settings.PORT);
     // A failed start is not cached, so the next call tries again.
     pending.catch(() => (globalForDb.verbatimDb = undefined));
     globalForDb.verbatimDb = pending;

@@ -72,14 +72,16 @@ function notPrivate(dir: string): string[] {
 
 let root: string;
 /** A DATA_DIR longer than a Unix socket's path may be (its socket then goes to the system's temporary folder). */
-const longDataDir = (name: string) => path.join(root, "a-data-folder-whose-path-is-longer-than-the-path-of-a-unix-socket-may-be-on-any-system", name);
+const longDataDir = (name: string) =>
+  path.join(root, "a-data-folder-whose-path-is-longer-than-the-path-of-a-unix-socket-may-be-on-any-system", name);
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), "verbatim-lock-"));
   expect(longDataDir("x").length).toBeGreaterThan(100);
 });
 afterEach(async () => {
-  for (const app of started.splice(0)) if (app.child.exitCode === null && app.child.signalCode === null) await stop(app);
+  for (const app of started.splice(0))
+    if (app.child.exitCode === null && app.child.signalCode === null) await stop(app);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
@@ -155,7 +157,9 @@ describe("a start killed with SIGKILL", () => {
 
     const next = startApp(dataDir);
     const migrations = await withDeadline("the next start to serve", next.serving);
-    expect(migrations).toBe(readdirSync("prisma/migrations", { withFileTypes: true }).filter((e) => e.isDirectory()).length);
+    expect(migrations).toBe(
+      readdirSync("prisma/migrations", { withFileTypes: true }).filter((e) => e.isDirectory()).length,
+    );
   });
 });
 

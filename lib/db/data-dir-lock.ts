@@ -70,7 +70,9 @@ function parseHolder(text: string | null): LockHolder | null {
 }
 
 function isThisProcess(holder: LockHolder): boolean {
-  return holder.hostname === os.hostname() && holder.pid === process.pid && holder.processStart === processStart(process.pid);
+  return (
+    holder.hostname === os.hostname() && holder.pid === process.pid && holder.processStart === processStart(process.pid)
+  );
 }
 
 /**

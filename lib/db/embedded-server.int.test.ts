@@ -239,7 +239,9 @@ describe("the thread `npm start` starts before Next.js loads", () => {
     delete (globalThis as { [EARLY_EMBEDDED]?: EarlyEmbedded })[EARLY_EMBEDDED];
     await expect(early.ready).rejects.toMatchObject({ locked: true, message: sentence });
 
-    const refused = await startEmbeddedServer(folder, { info: () => {}, error: () => {} }).catch((error: unknown) => error);
+    const refused = await startEmbeddedServer(folder, { info: () => {}, error: () => {} }).catch(
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(DataDirLocked);
     expect((refused as Error).message).toBe(sentence);
     expect(existsSync(path.join(folder, "pglite"))).toBe(false);

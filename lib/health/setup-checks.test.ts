@@ -123,7 +123,8 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     });
     expect(judgeRunningApp(holder, { asked: true, ok: false, error: "ECONNREFUSED" })).toMatchObject({
       ok: false,
-      found: "the running app (pid 4242, port 3000) holds the embedded database, but its /health did not answer (ECONNREFUSED)",
+      found:
+        "the running app (pid 4242, port 3000) holds the embedded database, but its /health did not answer (ECONNREFUSED)",
       fix: expect.stringContaining("SIGTERM"),
     });
     expect(judgeRunningApp({ pid: 4242 }, { asked: false })).toMatchObject({ ok: true, fix: null });

@@ -132,7 +132,14 @@ describe("arrivedThroughProxy", () => {
   });
 
   it("sees none in a browser's request on this machine", () => {
-    for (const host of ["localhost:3000", "127.0.0.1:3000", "[::1]:3000", "LOCALHOST", "app.localhost:3000", "127.0.0.2"])
+    for (const host of [
+      "localhost:3000",
+      "127.0.0.1:3000",
+      "[::1]:3000",
+      "LOCALHOST",
+      "app.localhost:3000",
+      "127.0.0.2",
+    ])
       expect(arrivedThroughProxy({ host, "user-agent": "a browser" }), host).toBe(false);
     expect(arrivedThroughProxy({})).toBe(false);
   });
