@@ -98,12 +98,19 @@ async function readText(file: string): Promise<string | null> {
   }
 }
 
-/** Creates `file` holding `text`, whole, or fails with EEXIST. */
+/**
+ * Creates `file` holding `text`, whole, or fails with EEXIST. On a file system without hard links, an exclusive
+ * create and then the write: a lock read before its text is written then looks stale to another start.
+ */
 async function createWhole(file: string, text: string): Promise<void> {
   const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   await writeFile(temporary, text, { mode: 0o600 });
   try {
     await link(temporary, file);
+  } catch (error) {
+    if (!["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"].includes((error as NodeJS.ErrnoException).code ?? ""))
+      throw error;
+    await writeFile(file, text, { flag: "wx", mode: 0o600 });
   } finally {
     await unlink(temporary).catch(() => {});
   }
@@ -146,7 +153,7 @@ export async function acquireDataDirLock(dataDir: string, opts: { port?: number 
       await chmod(file, 0o600);
       return {
         async release() {
-          if (parseHolder(await readText(file))?.since === mine.since && isThisProcess(mine)) await unlink(file);
+          if ((await readText(file)) === text) await unlink(file);
         },
       };
     } catch (error) {
