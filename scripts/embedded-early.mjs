@@ -13,7 +13,8 @@ export const EARLY_WORKER_FILE = ".next/verbatim-embedded-worker.mjs";
 export const EARLY_EMBEDDED = Symbol.for("verbatim.embeddedEarly");
 
 /**
- * Starts the thread for `dataDir` from the bundle `entry` (the build's EARLY_WORKER_FILE) when it is there;
+ * Starts the thread for `dataDir` from the bundle `entry` (the build's EARLY_WORKER_FILE) when it is there (`port`:
+ * the app's, for the data folder's lock);
  * returns whether it did. Unreferenced: until the app takes it, it keeps the process alive no more than it
  * would have before the app started it.
  */
