@@ -3,7 +3,7 @@ import { bearer, callRoute } from "@/test/request";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { gritSegments, seedTranscript } from "@/test/publishing";
 import type { Segment } from "@/lib/formats";
-import { MAX_WORDS } from "@/lib/edits/validate";
+import { MAX_INDEX_TOKENS } from "@/lib/edits/validate";
 
 // The heaviest corrections a caller can send, through the route handler against PostgreSQL: each is stored
 // whole or refused whole with a 4xx in the contract's shape, and saves are rate-limited per user. The media is
@@ -11,7 +11,7 @@ import { MAX_WORDS } from "@/lib/edits/validate";
 // (density.ts; dense-save.int.test.ts refuses the same bodies on the talk's own length).
 
 const SAVES_PER_MINUTE = 4;
-/** Long enough for the most words a correction holds (MAX_WORDS) at ten words a second, and more. */
+/** Long enough for the most words a correction holds (MAX_INDEX_TOKENS) at ten words a second, and more. */
 const LONG_MEDIA_SECONDS = 300_000;
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -71,13 +71,13 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     const res = await patch(caller, body);
     expect(res.status).toBe(422);
     expect((res.json as { detail: unknown }).detail).toEqual([
-      expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining(`${MAX_WORDS} words`) }),
+      expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining(`${MAX_INDEX_TOKENS} words`) }),
     ]);
     expect(await revisions(caller)).toBe(1);
   });
 
-  it("80 segments of 2,451 words (near the most words a correction holds): stored, word times in order inside each segment", async () => {
-    const caller = await callerWithTimedWords(80);
+  it("39 segments of 2,451 words (near the most words a correction holds): stored, word times in order inside each segment", async () => {
+    const caller = await callerWithTimedWords(39);
     const body = {
       segments: caller.segments.map((s, i) => ({ start: s.start, end: s.end, text: `w${i} ${letters(2450, i)}` })),
     };
@@ -85,7 +85,7 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(res.status).toBe(200);
     expect(await revisions(caller)).toBe(2);
     const saved = (res.json as { segments: Segment[] }).segments;
-    expect(saved).toHaveLength(80);
+    expect(saved).toHaveLength(39);
     // The one word each had keeps its time; every word lies inside its segment, in order.
     expect(saved.map((s) => s.words![0])).toEqual(caller.segments.map((s) => s.words![0]));
     const misplaced = saved.filter(
@@ -102,8 +102,8 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
   });
 
   it("as many different words as a correction may hold: stored, each word once in the search's terms", async () => {
-    const caller = await callerWithTimedWords(150);
-    // 150 × 833 words of 5 letters, each one different (a history entry once kept them all after its user's key,
+    const caller = await callerWithTimedWords(110);
+    // 110 × 833 words of 5 letters, each one different (a history entry once kept them all after its user's key,
     // past the 1 MiB one tsvector holds): the passages' postings hold each once.
     const word = (i: number, w: number) => (i * 833 + w).toString(36).padStart(5, "q");
     const body = {
@@ -118,7 +118,7 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(await revisions(caller)).toBe(2);
     const [row] = await ctx.db.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM "SearchTerm" WHERE "term" = ANY ($1::text[])`,
-      [word(0, 0), word(75, 400), word(149, 832)],
+      [word(0, 0), word(55, 400), word(109, 832)],
     );
     expect(row!.n).toBe(3);
   });

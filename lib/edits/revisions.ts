@@ -73,6 +73,9 @@ export async function saveEditResponse(
   return new Response(saved.json, { headers: { "content-type": "application/json" } });
 }
 
+/** How much longer than the statement's deadline Prisma's transaction timer waits. */
+const TRANSACTION_GRACE_MS = 2000;
+
 /** Saves a new revision of the author's transcript, in the answer's `format`. */
 export async function saveEdit(
   userId: string,
@@ -111,6 +114,11 @@ export async function saveEdit(
   try {
     await db.$transaction(
       async (tx) => {
+        // The deadline stops the statement itself (the insert's trigger cuts and posts every passage), not
+        // only Prisma's timer, which leaves the statement running and holding the database after it answers.
+        // The embedded database (PGlite) has no timers for this: there the bound on what a save may hold
+        // (validate.ts MAX_INDEX_TOKENS) is what keeps the insert short.
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(deadlineMs))}`);
         // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
         // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
@@ -130,12 +138,13 @@ export async function saveEdit(
             `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
           );
       },
-      { timeout: deadlineMs },
+      // Prisma's timer a little later, so that the database's own cancel (57014) is what ends a slow insert.
+      { timeout: deadlineMs + TRANSACTION_GRACE_MS },
     );
   } catch (error) {
-    // Past the deadline (the insert's search indexing is bounded by MAX_WORDS, but a loaded database can
-    // still be slower): nothing was stored, and the same save may work in a moment.
-    if ((error as { code?: unknown }).code === "P2028")
+    // Past the deadline (the insert's search indexing is bounded by MAX_INDEX_TOKENS, but a loaded database
+    // can still be slower): nothing was stored, and the same save may work in a moment.
+    if ((error as { code?: unknown }).code === "P2028" || sqlState(error) === "57014")
       throw new ApiError(
         "database_unavailable",
         "The database took too long to store this correction, so nothing was stored. Try again in a few seconds.",
