@@ -108,6 +108,8 @@ export async function saveEdit(
     { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
   );
   if (!prepared.ok) throw new RequestValidationError(prepared.problems);
+  // What the insert will index: saves are limited by that work too, not only by their number.
+  await limitUser("editSaveCost", userId, undefined, prepared.indexTokens);
   const { segmentsJson, sizeBytes, segmentCount, content } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();

@@ -84,7 +84,8 @@ const combining = (prefix: string) => (i: number) =>
 
 type Shape = (n: number) => ReturnType<typeof pack>;
 const SHAPES: Record<string, { probe: number; shape: Shape }> = {
-  hyphen: { probe: 288_000, shape: (n) => pack(joined(n, "h", "-")) },
+  // 40 parts and their compound: 41 tokens.
+  hyphen: { probe: 288_000, shape: (n) => pack(joined(Math.floor((n * 40) / 41), "h", "-")) },
   comma: { probe: 288_000, shape: (n) => pack(joined(n, "c", ",")) },
   cjk: { probe: 300_000, shape: (n) => pack(cjk(n, 1), "") },
   combining: { probe: 190_000, shape: (n) => pack(count(n, combining("m"))) },
