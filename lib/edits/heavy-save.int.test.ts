@@ -11,6 +11,8 @@ import { MAX_INDEX_TOKENS } from "@/lib/edits/validate";
 // (density.ts; dense-save.int.test.ts refuses the same bodies on the talk's own length).
 
 const SAVES_PER_MINUTE = 4;
+/** What one user's saves may index in a minute: the most one correction holds (MAX_INDEX_TOKENS), no more. */
+const TOKENS_PER_MINUTE = 100_000;
 /** Long enough for the most words a correction holds (MAX_INDEX_TOKENS) at ten words a second, and more. */
 const LONG_MEDIA_SECONDS = 300_000;
 
@@ -20,6 +22,7 @@ let route: typeof import("@/app/v1/transcripts/[id]/route");
 beforeAll(async () => {
   process.env.RATE_LIMIT_MULTIPLIER = "1";
   process.env.EDIT_SAVES_PER_MINUTE = String(SAVES_PER_MINUTE);
+  process.env.EDIT_SAVE_TOKENS_PER_MINUTE = String(TOKENS_PER_MINUTE);
   // The heaviest saves are stored, not refused for a busy machine's slowness.
   process.env.EDIT_SAVE_SECONDS = "120";
   ctx = await useTestDatabase();
@@ -134,5 +137,19 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(res.json).toMatchObject({ code: "rate_limited" });
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await revisions(caller)).toBe(SAVES_PER_MINUTE);
+  });
+
+  it("past the tokens a user's saves may index in a minute: 429 rate_limited with Retry-After, nothing stored", async () => {
+    const caller = await callerWithTimedWords(3);
+    const segments = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ start: i, end: i + 0.5, text: `r${i} ${letters(2000, i)}` }));
+    // 3 tokens (the first save), then 6,003, then 94,047: each within what one correction holds, together past
+    // the minute's 100,000.
+    expect((await patch(caller, { segments: segments(3) })).status).toBe(200);
+    const res = await patch(caller, { segments: segments(47) });
+    expect(res.status).toBe(429);
+    expect(res.json).toMatchObject({ code: "rate_limited" });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await revisions(caller)).toBe(2);
   });
 });
