@@ -41,7 +41,10 @@ describe("posting new terms from several writers at once", () => {
         ),
       );
       const outcomes = await Promise.allSettled(stored);
-      expect(outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : "stored"))).toEqual(["stored", "stored"]);
+      expect(outcomes.map((o) => (o.status === "rejected" ? String(o.reason) : "stored"))).toEqual([
+        "stored",
+        "stored",
+      ]);
     } finally {
       await Promise.all(clients.map((c) => c.end()));
     }
@@ -92,9 +95,9 @@ describe("posting new terms from several writers at once", () => {
       }),
     );
     const outcomes = await Promise.allSettled([...stores, ...saves]);
-    expect(outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason))).toEqual(
-      [],
-    );
+    expect(
+      outcomes.filter((o) => o.status === "rejected").map((o) => String((o as PromiseRejectedResult).reason)),
+    ).toEqual([]);
     const [row] = await ctx.db.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM "SearchTerm" WHERE "term" LIKE 'mixedword%'`,
     );

@@ -67,7 +67,9 @@ describe("segmentProblems", () => {
     expect(segmentProblems(segments(MAX_INDEX_TOKENS / 2500 + 1), 1000, [])).toEqual([
       expect.objectContaining({
         loc: ["body", "segments"],
-        msg: expect.stringMatching(new RegExp(`^Value error, at most ${MAX_INDEX_TOKENS} words in all segments together`)),
+        msg: expect.stringMatching(
+          new RegExp(`^Value error, at most ${MAX_INDEX_TOKENS} words in all segments together`),
+        ),
       }),
     ]);
   });

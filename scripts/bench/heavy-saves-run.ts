@@ -13,12 +13,8 @@ const SEGMENT_CHARS = 4900;
 const READ_GOAL_MS = 1000;
 
 /** A distinct lowercase pseudo-word for each `i` (base 26, at least three letters), after `prefix`. */
-const pseudo = (prefix: string, i: number) => prefix + (i + 676).toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[+d]!);
-
-interface Piece {
-  text: string;
-  words?: number;
-}
+const pseudo = (prefix: string, i: number) =>
+  prefix + (i + 676).toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[+d]!);
 
 /** Pieces packed into segments of SEGMENT_SECONDS, joined by `sep`, each at most SEGMENT_CHARS characters. */
 function pack(pieces: Iterable<string>, sep = " ", timed = false, speakers = 0) {
@@ -79,8 +75,7 @@ function* cjk(n: number, seed: number) {
 /** Words of everyday speech: a vocabulary of 20,000, drawn unevenly (a few words often, most rarely). */
 const speech = (prefix: string) => (i: number) => pseudo(prefix, Math.floor(20000 * ((i * 0.618034) % 1) ** 3));
 
-const combining = (prefix: string) => (i: number) =>
-  [...pseudo(prefix, i)].map((c) => `${c}\u0301`).join("");
+const combining = (prefix: string) => (i: number) => [...pseudo(prefix, i)].map((c) => `${c}\u0301`).join("");
 
 type Shape = (n: number) => ReturnType<typeof pack>;
 const SHAPES: Record<string, { probe: number; shape: Shape }> = {
@@ -174,8 +169,7 @@ async function main() {
         try {
           await saveEdit(author!.id, longId, { segments } as never);
         } catch (error) {
-          status =
-            error instanceof RequestValidationError ? 422 : ((error as { status?: number }).status ?? 500);
+          status = error instanceof RequestValidationError ? 422 : ((error as { status?: number }).status ?? 500);
           if (status === 500) console.error(label, error);
         }
         const saveMs = performance.now() - t0;
