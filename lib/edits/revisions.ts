@@ -85,6 +85,7 @@ export async function saveEdit(
 ): Promise<SavedEdit> {
   // Besides the endpoint's per-minute row, a short one: a burst of saves waits its turn.
   await limitUser("editSaveBurst", userId);
+  const started = performance.now();
   const row = await originalOf(userId, transcriptId);
   const end = maxEnd(row);
   const limits = limitsOf(row, end);
@@ -113,6 +114,9 @@ export async function saveEdit(
   const { segmentsJson, sizeBytes, segmentCount, content } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
+  // What is left of the save's deadline once it is prepared, at least a fifth of it: the whole save answers
+  // within about the deadline and that fifth, however long its preparation took.
+  const storeMs = Math.max(1, Math.round(Math.max(deadlineMs / 5, deadlineMs - (performance.now() - started))));
   try {
     await db.$transaction(
       async (tx) => {
@@ -120,7 +124,7 @@ export async function saveEdit(
         // only Prisma's timer, which leaves the statement running and holding the database after it answers.
         // The embedded database (PGlite) has no timers for this: there the bound on what a save may hold
         // (validate.ts MAX_INDEX_TOKENS) is what keeps the insert short.
-        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.round(deadlineMs))}`);
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
         // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
         // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
@@ -141,7 +145,7 @@ export async function saveEdit(
           );
       },
       // Prisma's timer a little later, so that the database's own cancel (57014) is what ends a slow insert.
-      { timeout: deadlineMs + TRANSACTION_GRACE_MS },
+      { timeout: storeMs + TRANSACTION_GRACE_MS },
     );
   } catch (error) {
     // Past the deadline (the insert's search indexing is bounded by MAX_INDEX_TOKENS, but a loaded database
