@@ -34,6 +34,7 @@ import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
+import { benchHeavySaves } from "./bench/heavy-saves";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -69,6 +70,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // The probe's two attacks (one user's heavy saves; six anonymous readers of a long transcript's files):
   // /health's worst wait during each, on PostgreSQL and on the embedded default.
   attacks: benchAttacks,
+  // A heavy save's time and another user's worst read during it, shape by shape, on both databases (no build
+  // needed: the app's save is called in a process of its own). Only when named.
+  "heavy-saves": benchHeavySaves,
   // The longest event-loop hold per endpoint at its body bound and per parser at its document bound.
   "event-loop": () => benchEventLoop(),
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
@@ -78,7 +82,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "search-relevance": benchSearchRelevance,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
-const onlyWhenNamed = new Set(["data-scale", "search-relevance", "startup"]);
+const onlyWhenNamed = new Set(["data-scale", "search-relevance", "startup", "heavy-saves"]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {

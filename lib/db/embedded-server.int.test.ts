@@ -134,6 +134,18 @@ describe("the embedded database in a thread of its own", () => {
     }
     expect(await pingEmbedded(60_000)).toBe("answered");
   });
+
+  it("makes /health say busy, not ok, while another request holds the one connection", async () => {
+    const { pgPool } = await import("@/lib/db/client");
+    const { checkHealth } = await import("@/lib/health/check-health");
+    const held = await (await pgPool()).connect();
+    try {
+      expect(await checkHealth()).toMatchObject({ status: "busy", database: "busy", database_kind: "pglite" });
+    } finally {
+      held.release();
+    }
+    expect(await checkHealth()).toMatchObject({ status: "ok", database: "ok", database_kind: "pglite" });
+  });
 });
 
 describe("the embedded database's thread, when it stops on its own", () => {
