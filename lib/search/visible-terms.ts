@@ -1,0 +1,184 @@
+import type { Db } from "@/lib/db/client";
+import { passageVisibility, scopePassagesSql, type SearchScope } from "@/lib/search/search-statement";
+
+// The vocabulary as the caller may see it: which words of the index a passage they may see holds, how many such
+// passages hold each, which begin a word being typed, which are spelt like a word. Everything search reads of
+// words is read here, so that nothing anyone else holds privately (an upload, a correction, a transcript no one
+// may see any more) shows in an answer: not as a word a prefix stands for, a suggestion, a count or a rank.
+//
+// Two ways, by the scope's size (search-plan.ts SCOPE_MAX_PASSAGES, counted up to that bound):
+// - a small scope (most libraries and shows) is read from its own passages: exact, its cost the scope's;
+// - a larger one from the index's vocabulary ("SearchTerm") and each word's postings, each posting's passage
+//   probed for visibility, stopping at the visible ones needed. Bounded: a word's postings are read best first up
+//   to a fixed number (below), so only a word with more postings than that (others' included) could be counted
+//   short, and only a prefix that begins more than PREFIX_SCAN words could miss one.
+
+/** Postings of one word probed for visible passages at most (its df, whether it is held). */
+export const DF_EXAMINED = 20_000;
+/** The words of the vocabulary a word begun is looked for among (a large scope): a one-letter prefix begins thousands. */
+const PREFIX_SCAN = 500;
+/** Postings probed per word begun for one the caller may see (a large scope). */
+const PREFIX_PROBE = 32;
+/** Trigram-alike words of the vocabulary looked at per word to correct, before keeping the visible ones. */
+const SPELLING_SCAN = 48;
+/** Postings probed per spelling for visible passages, and counted (its frequency decides between equals). */
+const SPELLING_PROBE = 1_000;
+const SPELLING_COUNT = 100;
+
+/** Where a word's vocabulary is read: the scope, and whether it is small enough to be read from its passages. */
+export interface Vocabulary {
+  scope: SearchScope;
+  small: boolean;
+}
+
+/** Statement parameters with the scope's placeholders ($1…) and a way to add more. */
+function statement(scope: SearchScope) {
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const user = scope.kind === "library" ? param(scope.userId) : null;
+  const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
+  const { visible } = passageVisibility({ user, show });
+  return { params, param, visible, passages: scopePassagesSql({ user, show }) };
+}
+
+/** A word of the index as a tsquery that matches it alone (a lexeme, quoted as tsquery's input reads it). */
+export function lexemeQuery(term: string, prefix = false): string {
+  return `'${term.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${prefix ? ":*" : ""}`;
+}
+
+/**
+ * The visible passages of the term `termId` (an SQL expression) as "p", its postings best first, at most
+ * `examined` of them probed (OFFSET 0: a lookup per posting).
+ */
+function probedPassages(termId: string, examined: number, visible: string): string {
+  return `(SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = ${termId}
+            ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${examined}) c
+          CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p
+          WHERE ${visible}`;
+}
+
+/**
+ * How many passages the caller may see hold each term (by SearchTerm id), counted up to `bound`; a term none
+ * holds is left out.
+ */
+export async function visibleCounts(
+  db: Db,
+  { scope, small }: Vocabulary,
+  termIds: readonly number[],
+  bound: number,
+  examined = DF_EXAMINED,
+): Promise<Map<number, number>> {
+  if (termIds.length === 0) return new Map();
+  const { params, param, visible, passages } = statement(scope);
+  const ids = param([...termIds]);
+  const text = small
+    ? `SELECT sp."termId" AS id, least(count(*), ${param(bound)}::int)::int AS n
+         FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = ANY (${ids}::int[])
+         GROUP BY sp."termId"`
+    : `SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages("t.id", examined, visible)}
+                                                LIMIT ${param(bound)}::int) AS x) AS n
+         FROM unnest(${ids}::int[]) AS t(id)`;
+  const rows = await db.$queryRawUnsafe<{ id: number; n: number }[]>(text, ...params);
+  return new Map(rows.filter((row) => row.n > 0).map((row) => [row.id, row.n]));
+}
+
+/**
+ * The words a passage the caller may see holds that `lexeme` (a word begun, as a configuration reads it) begins,
+ * shortest first, at most `limit`. A CJK character begins the bigrams it starts.
+ */
+export async function visibleTermsBeginning(
+  db: Db,
+  { scope, small }: Vocabulary,
+  lexeme: string,
+  limit: number,
+): Promise<string[]> {
+  if (lexeme === "") return [];
+  const { params, param, visible, passages } = statement(scope);
+  const like = `${param(likePrefix(lexeme))}::text`;
+  const text = small
+    ? `SELECT term FROM (
+         SELECT DISTINCT l AS term FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
+         WHERE p."tsv" @@ ${param(lexemeQuery(lexeme, true))}::tsquery AND l LIKE ${like}) AS begun
+       ORDER BY char_length(term), term LIMIT ${param(limit)}`
+    : `SELECT term FROM (SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" LIKE ${like} LIMIT ${PREFIX_SCAN}) AS st
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages('st."id"', PREFIX_PROBE, visible)})
+       ORDER BY char_length(term), term LIMIT ${param(limit)}`;
+  const rows = await db.$queryRawUnsafe<{ term: string }[]>(text, ...params);
+  return rows.map((row) => row.term);
+}
+
+/** A word of the index spelt like a word to correct: how alike by trigrams, how many visible passages hold it. */
+export interface Spelling {
+  term: string;
+  alike: number;
+  count: number;
+}
+
+/**
+ * The words a passage the caller may see holds that are spelt like one of `lexemes` (a word as the
+ * configurations read it): alike by trigrams (pg_trgm's `%`, the likeliest SPELLING_SCAN per lexeme), or one of
+ * `edits` (words one edit away, which trigrams miss in short words: "wierd" shares two of its trigrams with
+ * "weird").
+ */
+export async function visibleSpellings(
+  db: Db,
+  { scope, small }: Vocabulary,
+  lexemes: readonly string[],
+  edits: readonly string[],
+): Promise<Spelling[]> {
+  const { params, param, visible, passages } = statement(scope);
+  const words = `${param([...lexemes])}::text[]`;
+  const near = `${param([...edits])}::text[]`;
+  const alike = (term: string) => `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
+  const text = small
+    ? `WITH held AS (
+         SELECT l AS term, count(*)::int AS count FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
+         GROUP BY l)
+       SELECT term, ${alike("term")} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
+       WHERE (term % ANY (${words}) OR term IN (SELECT unnest(${near}))) AND term <> ALL (${words})`
+    : `SELECT st."term", ${alike('st."term"')} AS alike,
+              (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages('st."id"', SPELLING_PROBE, visible)}
+                 LIMIT ${SPELLING_COUNT}) AS x) AS count
+       FROM (
+         SELECT s."id", s."term" FROM unnest(${words}) AS w(lexeme) CROSS JOIN LATERAL (
+           SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" % w.lexeme
+           ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${SPELLING_SCAN}) AS s
+         UNION
+         SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" = ANY (${near})
+       ) AS st
+       WHERE st."term" <> ALL (${words})`;
+  const rows = await db.$queryRawUnsafe<Spelling[]>(text, ...params);
+  return rows.filter((row) => row.count > 0);
+}
+
+/**
+ * `term` as a passage the caller may see writes it (lower-cased): a stem is not a word ("marathon", not
+ * "marathon"'s stem). Null when none holds it.
+ */
+export async function writtenAs(db: Db, { scope, small }: Vocabulary, term: string): Promise<string | null> {
+  const { params, param, visible, passages } = statement(scope);
+  const word = `${param(term)}::text`;
+  const holder = small
+    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ ${param(lexemeQuery(term))}::tsquery LIMIT 1`
+    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible)} LIMIT 1`;
+  const rows = await db.$queryRawUnsafe<{ word: string }[]>(
+    `SELECT lower(w) AS word
+       FROM (${holder}) AS p
+       JOIN "Transcript" t ON t."id" = p."transcriptId"
+       LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
+       CROSS JOIN LATERAL generate_series(p."segFrom", p."segTo") AS i
+       CROSS JOIN LATERAL regexp_split_to_table(coalesce(rev."segments", t."segments") -> i ->> 'text', '[^[:alnum:]''’]+') AS w
+       WHERE ${word} = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))
+       LIMIT 1`,
+    ...params,
+  );
+  return rows[0]?.word ?? null;
+}
+
+/** A LIKE pattern for the text as a prefix: its own `%`, `_` and `\` stand for themselves. */
+export function likePrefix(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
