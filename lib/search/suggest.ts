@@ -4,10 +4,10 @@ import { scopePassages } from "@/lib/search/queries";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import type { SearchScope } from "@/lib/search/search-statement";
 import {
-  visibleCounts,
+  visiblyHeld,
   visibleSpellings,
   visibleTermsBeginning,
-  writtenAs,
+  writtenForms,
   type Spelling,
   type Vocabulary,
 } from "@/lib/search/visible-terms";
@@ -21,8 +21,8 @@ export { likePrefix } from "@/lib/search/visible-terms";
 
 /** At most this many words of the index stand for a word begun. */
 export const PREFIX_TERMS = 16;
-/** Spellings whose written form is looked up, best first, before giving up on a word. */
-const WRITTEN_TRIES = 3;
+/** The likeliest spellings whose written forms are compared with the word typed. */
+const WRITTEN_TRIES = 8;
 /** Words longer than this are not edited letter by letter (their spellings come from trigrams alone). */
 const EDITED_LENGTH = 24;
 
@@ -75,27 +75,46 @@ export function plainWords(q: string): QueryWord[] {
   return words;
 }
 
+const VOWELS = new Set([..."aeiouy"]);
+const vowel = (c: string | undefined) => c !== undefined && VOWELS.has(c);
+
 /**
- * Damerau-Levenshtein distance (optimal string alignment: a swap of two neighbours is one edit) between two words,
- * by code points. Hand-written: the packages in node_modules that do this are only other tools' dependencies.
+ * How far apart two words are, as people misspell: Damerau-Levenshtein (optimal string alignment: two neighbours
+ * swapped is one edit), by code points, each edit weighed by how common that slip is. A letter doubled or undoubled
+ * (accomodate, neccessary) costs 0.5, two vowels swapped (recieve, wierd) 0.5, other neighbours swapped 0.8, a vowel
+ * for a vowel (seperate, definately) 0.7, anything else 1; an edit of the first letter, which people seldom get
+ * wrong, 0.5 more. Hand-written: the distance packages in node_modules are only other tools' dependencies, and
+ * none weighs its edits.
  */
 export function editDistance(a: string, b: string): number {
   const x = [...a];
   const y = [...b];
-  const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => i + j));
-  for (let i = 1; i <= x.length; i++)
+  const first = (i: number) => (i === 1 ? 0.5 : 0);
+  // A letter added or left out next to the same letter: a doubling slip.
+  const gap = (w: string[], i: number) => (w[i - 1] === w[i - 2] || w[i - 1] === w[i] ? 0.5 : 1);
+  const d: number[][] = [[0]];
+  for (let j = 1; j <= y.length; j++) d[0]![j] = d[0]![j - 1]! + gap(y, j) + first(j);
+  for (let i = 1; i <= x.length; i++) {
+    d[i] = [d[i - 1]![0]! + gap(x, i) + first(i)];
     for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1])
-        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      const [p, q] = [x[i - 1]!, y[j - 1]!];
+      const change = p === q ? 0 : (vowel(p) && vowel(q) ? 0.7 : 1) + first(Math.min(i, j));
+      let best = Math.min(
+        d[i - 1]![j]! + gap(x, i) + first(i),
+        d[i]![j - 1]! + gap(y, j) + first(j),
+        d[i - 1]![j - 1]! + change,
+      );
+      if (i > 1 && j > 1 && p === y[j - 2] && x[i - 2] === q && p !== q)
+        best = Math.min(best, d[i - 2]![j - 2]! + (vowel(p) && vowel(q) ? 0.5 : 0.8));
+      d[i]![j] = best;
     }
+  }
   return d[x.length]![y.length]!;
 }
 
 /**
  * Every word one edit from `word`: a letter left out, two neighbours swapped, a letter changed or added (the
- * Latin alphabet and the word's own letters). The likeliest misspellings of a word are one edit from it.
+ * Latin alphabet and the word's own letters). Most misspellings are one edit from the word meant.
  */
 export function editsOf(word: string): string[] {
   const letters = [...word];
@@ -116,23 +135,36 @@ export function editsOf(word: string): string[] {
 }
 
 /**
- * The likeliest of `spellings` for a word typed as `typed` (read as `lexemes`): the fewest edits from the word or
- * one of its readings, then the most passages holding it (the commoner word is the likelier meant), then the most
- * alike by trigrams.
+ * The likeliest of `spellings` for a word typed as `typed`, `lexemes` its reading per configuration: the nearest
+ * (editDistance from the word, or from its reading where the spelling's passages read it alike), then the one
+ * most passages hold (the commoner word is the likelier meant), then the most alike by trigrams.
  */
-export function rankSpellings(typed: string, lexemes: readonly string[], spellings: readonly Spelling[]): Spelling[] {
-  const forms = [typed, ...lexemes];
-  const distance = (term: string) => Math.min(...forms.map((form) => editDistance(form, term)));
-  return spellings
-    .map((s) => ({ s, d: distance(s.term) }))
-    .sort((a, b) => a.d - b.d || b.s.count - a.s.count || b.s.alike - a.s.alike || (a.s.term < b.s.term ? -1 : 1))
-    .map(({ s }) => s);
+export function rankSpellings(
+  typed: string,
+  lexemes: ReadonlyMap<string, string>,
+  spellings: readonly Spelling[],
+): { term: string; distance: number; count: number }[] {
+  const byTerm = new Map<string, { term: string; distance: number; count: number; alike: number }>();
+  for (const s of spellings) {
+    const reading = lexemes.get(s.config);
+    const distance = Math.min(editDistance(typed, s.term), reading ? editDistance(reading, s.term) : Infinity);
+    const seen = byTerm.get(s.term);
+    byTerm.set(s.term, {
+      term: s.term,
+      distance: Math.min(distance, seen?.distance ?? Infinity),
+      count: (seen?.count ?? 0) + s.count,
+      alike: Math.max(s.alike, seen?.alike ?? 0),
+    });
+  }
+  return [...byTerm.values()].sort(
+    (a, b) => a.distance - b.distance || b.count - a.count || b.alike - a.alike || (a.term < b.term ? -1 : 1),
+  );
 }
 
 /**
  * The query with each of its plain words that no passage the caller may see holds replaced by the likeliest word
- * one does hold (rankSpellings; written as a passage writes it), or null when nothing is to change. Asked for
- * when a search finds nothing.
+ * one does hold (rankSpellings), as those passages write it (the written form nearest the word typed), or null
+ * when nothing is to change. Asked for when a search finds nothing.
  */
 export async function didYouMean(
   db: Db,
@@ -141,54 +173,57 @@ export async function didYouMean(
   configs: readonly string[],
   /** The query is being typed: its last word, begun, is not misspelt while some word the caller may see begins so. */
   typing = false,
+  /** Where the words are read (tests: either way); by default as vocabularyOf(scope) says. */
+  given?: Vocabulary,
 ): Promise<string | null> {
   const words = plainWords(q);
   if (words.length === 0) return null;
   const begun = typing && wordBegun(q) ? words.length : 0;
-  const read = await db.$queryRawUnsafe<{ nth: number; lexemes: string[] | null }[]>(
-    `SELECT w.nth::int AS nth, array_agg(DISTINCT l.lexeme) FILTER (WHERE l.lexeme IS NOT NULL) AS lexemes
+  // Each word as each configuration reads it, with the reading's id in the vocabulary (null: no passage holds it).
+  const read = await db.$queryRawUnsafe<{ nth: number; config: string; lexeme: string; id: number | null }[]>(
+    `SELECT w.nth::int AS nth, c AS "config", l.lexeme, st."id"
        FROM unnest($1::text[]) WITH ORDINALITY AS w(word, nth)
        CROSS JOIN unnest($2::text[]) AS c
-       LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme) ON true
-       GROUP BY w.nth`,
+       CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme)
+       LEFT JOIN "SearchTerm" st ON st."term" = l.lexeme`,
     words.map((w) => w.word.toLowerCase()),
     [...configs],
   );
-  const lexemesOf = new Map(read.map((row) => [row.nth, row.lexemes ?? []]));
-  const all = [...new Set(read.flatMap((row) => row.lexemes ?? []))];
-  if (all.length === 0) return null;
-  const vocabulary = await vocabularyOf(db, scope);
-  const ids = await db.$queryRawUnsafe<{ id: number; term: string }[]>(
-    `SELECT "id", "term" FROM "SearchTerm" WHERE "term" = ANY ($1::text[])`,
-    all,
-  );
-  const held = await visibleCounts(
+  if (read.length === 0) return null;
+  const vocabulary = given ?? (await vocabularyOf(db, scope));
+  const held = await visiblyHeld(
     db,
     vocabulary,
-    ids.map((row) => row.id),
-    1,
+    read.flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config }])),
   );
-  const heldTerms = new Set(ids.filter((row) => held.has(row.id)).map((row) => row.term));
   let suggestion = q;
   // From the last word back, so that earlier offsets stay true.
   for (let nth = words.length; nth >= 1; nth--) {
     const word = words[nth - 1]!;
-    const lexemes = lexemesOf.get(nth) ?? [];
-    if (lexemes.length === 0 || lexemes.some((lexeme) => heldTerms.has(lexeme))) continue;
+    const readings = read.filter((row) => row.nth === nth);
+    if (readings.length === 0 || readings.some((row) => held.has(`${row.id}:${row.config}`))) continue;
+    const lexemes = [...new Set(readings.map((row) => row.lexeme))];
     if (nth === begun) {
       const begins = await Promise.all(lexemes.map((lexeme) => termsStartingWith(db, vocabulary, lexeme, 1)));
       if (begins.some((terms) => terms.length > 0)) continue;
     }
     const typed = word.word.toLowerCase();
     const edits = [...new Set([typed, ...lexemes].flatMap(editsOf))];
-    const ranked = rankSpellings(typed, lexemes, await visibleSpellings(db, vocabulary, lexemes, edits));
-    for (const spelling of ranked.slice(0, WRITTEN_TRIES)) {
-      const written = await writtenAs(db, vocabulary, spelling.term);
-      if (!written) continue;
-      if (written !== typed)
-        suggestion = suggestion.slice(0, word.at) + written + suggestion.slice(word.at + word.word.length);
-      break;
-    }
+    const ranked = rankSpellings(
+      typed,
+      new Map(readings.map((row) => [row.config, row.lexeme])),
+      await visibleSpellings(db, vocabulary, lexemes, edits),
+    );
+    // The nearest written form of the likeliest spellings: one stem is several words ("differ": different,
+    // difference), and two stems equally near the reading may be far apart as written (seper: separate, super).
+    let best: { form: string; distance: number } | null = null;
+    for (const spelling of ranked.slice(0, WRITTEN_TRIES))
+      for (const form of await writtenForms(db, vocabulary, spelling.term)) {
+        const distance = editDistance(typed, form);
+        if (!best || distance < best.distance) best = { form, distance };
+      }
+    if (best && best.form !== typed)
+      suggestion = suggestion.slice(0, word.at) + best.form + suggestion.slice(word.at + word.word.length);
   }
   return suggestion === q ? null : suggestion;
 }

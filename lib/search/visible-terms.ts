@@ -1,4 +1,7 @@
 import type { Db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { searchPlannerSettings } from "@/lib/search/planner-settings";
+import { runSearchStatement } from "@/lib/search/queries";
 import { passageVisibility, scopePassagesSql, type SearchScope } from "@/lib/search/search-statement";
 
 // The vocabulary as the caller may see it: which words of the index a passage they may see holds, how many such
@@ -23,7 +26,9 @@ const PREFIX_PROBE = 32;
 const SPELLING_SCAN = 48;
 /** Postings probed per spelling for visible passages, and counted (its frequency decides between equals). */
 const SPELLING_PROBE = 1_000;
-const SPELLING_COUNT = 100;
+const SPELLING_COUNT = 20;
+/** Passages read for the ways a word is written. */
+const WRITTEN_PASSAGES = 4;
 
 /** Where a word's vocabulary is read: the scope, and whether it is small enough to be read from its passages. */
 export interface Vocabulary {
@@ -42,6 +47,14 @@ function statement(scope: SearchScope) {
   const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
   const { visible } = passageVisibility({ user, show });
   return { params, param, visible, passages: scopePassagesSql({ user, show }) };
+}
+
+/**
+ * Runs one of these statements under the search statement's settings (planner-settings.ts): their estimates, a
+ * probe per posting, pass jit_above_cost while they stop at a bound (compiling cost 74 ms of a 126 ms statement).
+ */
+function read<Row>(db: Db, text: string, params: unknown[]): Promise<Row[]> {
+  return runSearchStatement<Row>(db, { text, params }, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
 }
 
 /** A word of the index as a tsquery that matches it alone (a lexeme, quoted as tsquery's input reads it). */
@@ -81,8 +94,32 @@ export async function visibleCounts(
     : `SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages("t.id", examined, visible)}
                                                 LIMIT ${param(bound)}::int) AS x) AS n
          FROM unnest(${ids}::int[]) AS t(id)`;
-  const rows = await db.$queryRawUnsafe<{ id: number; n: number }[]>(text, ...params);
+  const rows = await read<{ id: number; n: number }>(db, text, params);
   return new Map(rows.filter((row) => row.n > 0).map((row) => [row.id, row.n]));
+}
+
+/**
+ * Which of `pairs` (a term's id, a configuration) a passage the caller may see, of that configuration, holds: a
+ * word is known as a configuration reads it in passages of that configuration, the only ones its reading matches.
+ * Answers the pairs held, as `id:config`.
+ */
+export async function visiblyHeld(
+  db: Db,
+  { scope, small }: Vocabulary,
+  pairs: readonly { id: number; config: string }[],
+): Promise<Set<string>> {
+  if (pairs.length === 0) return new Set();
+  const { params, param, visible, passages } = statement(scope);
+  const ids = param(pairs.map((pair) => pair.id));
+  const configs = param(pairs.map((pair) => pair.config));
+  const text = small
+    ? `SELECT DISTINCT t.id, t."config" FROM (${passages}) p
+         JOIN "SearchPosting" sp ON sp."pid" = p."pid"
+         JOIN unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config") ON t.id = sp."termId" AND t."config" = p."config"`
+    : `SELECT t.id, t."config" FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config")
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages("t.id", DF_EXAMINED, `p."config" = t."config" AND ${visible}`)})`;
+  const rows = await read<{ id: number; config: string }>(db, text, params);
+  return new Set(rows.map((row) => `${row.id}:${row.config}`));
 }
 
 /**
@@ -106,13 +143,17 @@ export async function visibleTermsBeginning(
     : `SELECT term FROM (SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" LIKE ${like} LIMIT ${PREFIX_SCAN}) AS st
        WHERE EXISTS (SELECT 1 FROM ${probedPassages('st."id"', PREFIX_PROBE, visible)})
        ORDER BY char_length(term), term LIMIT ${param(limit)}`;
-  const rows = await db.$queryRawUnsafe<{ term: string }[]>(text, ...params);
+  const rows = await read<{ term: string }>(db, text, params);
   return rows.map((row) => row.term);
 }
 
-/** A word of the index spelt like a word to correct: how alike by trigrams, how many visible passages hold it. */
+/**
+ * A word of the index spelt like a word to correct, as passages of one configuration hold it: how alike by
+ * trigrams, how many visible passages (of that configuration) hold it, up to SPELLING_COUNT.
+ */
 export interface Spelling {
   term: string;
+  config: string;
   alike: number;
   count: number;
 }
@@ -135,47 +176,50 @@ export async function visibleSpellings(
   const alike = (term: string) => `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
   const text = small
     ? `WITH held AS (
-         SELECT l AS term, count(*)::int AS count FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
-         GROUP BY l)
-       SELECT term, ${alike("term")} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
-       WHERE (term % ANY (${words}) OR term IN (SELECT unnest(${near}))) AND term <> ALL (${words})`
-    : `SELECT st."term", ${alike('st."term"')} AS alike,
-              (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages('st."id"', SPELLING_PROBE, visible)}
-                 LIMIT ${SPELLING_COUNT}) AS x) AS count
+         SELECT l AS term, p."config", count(*)::int AS count
+         FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
+         GROUP BY l, p."config")
+       SELECT term, "config", ${alike("term")} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
+       WHERE term % ANY (${words}) OR term IN (SELECT unnest(${near}))`
+    : `SELECT st."term", c."config", ${alike('st."term"')} AS alike, c.count
        FROM (
          SELECT s."id", s."term" FROM unnest(${words}) AS w(lexeme) CROSS JOIN LATERAL (
            SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" % w.lexeme
            ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${SPELLING_SCAN}) AS s
          UNION
-         SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" = ANY (${near})
+         SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" IN (SELECT unnest(${near}))
        ) AS st
-       WHERE st."term" <> ALL (${words})`;
-  const rows = await db.$queryRawUnsafe<Spelling[]>(text, ...params);
-  return rows.filter((row) => row.count > 0);
+       CROSS JOIN LATERAL (
+         SELECT held."config", count(*)::int AS count
+         FROM (SELECT p."config" FROM ${probedPassages('st."id"', SPELLING_PROBE, visible)} LIMIT ${SPELLING_COUNT}) AS held
+         GROUP BY held."config"
+       ) AS c`;
+  return read<Spelling>(db, text, params);
 }
 
 /**
- * `term` as a passage the caller may see writes it (lower-cased): a stem is not a word ("marathon", not
- * "marathon"'s stem). Null when none holds it.
+ * How passages the caller may see write `term` (lower-cased, at most WRITTEN_PASSAGES of them read): a stem is not
+ * a word, and one stem is several words ("differ": different, difference).
  */
-export async function writtenAs(db: Db, { scope, small }: Vocabulary, term: string): Promise<string | null> {
+export async function writtenForms(db: Db, { scope, small }: Vocabulary, term: string): Promise<string[]> {
   const { params, param, visible, passages } = statement(scope);
   const word = `${param(term)}::text`;
-  const holder = small
-    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ ${param(lexemeQuery(term))}::tsquery LIMIT 1`
-    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible)} LIMIT 1`;
-  const rows = await db.$queryRawUnsafe<{ word: string }[]>(
-    `SELECT lower(w) AS word
-       FROM (${holder}) AS p
+  const holders = small
+    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ ${param(lexemeQuery(term))}::tsquery LIMIT ${WRITTEN_PASSAGES}`
+    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible)}
+       LIMIT ${WRITTEN_PASSAGES}`;
+  const rows = await read<{ word: string }>(
+    db,
+    `SELECT DISTINCT lower(w) AS word
+       FROM (${holders}) AS p
        JOIN "Transcript" t ON t."id" = p."transcriptId"
        LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
        CROSS JOIN LATERAL generate_series(p."segFrom", p."segTo") AS i
        CROSS JOIN LATERAL regexp_split_to_table(coalesce(rev."segments", t."segments") -> i ->> 'text', '[^[:alnum:]''’]+') AS w
-       WHERE ${word} = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))
-       LIMIT 1`,
-    ...params,
+       WHERE ${word} = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))`,
+    params,
   );
-  return rows[0]?.word ?? null;
+  return rows.map((row) => row.word);
 }
 
 /** A LIKE pattern for the text as a prefix: its own `%`, `_` and `\` stand for themselves. */
