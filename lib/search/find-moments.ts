@@ -21,7 +21,7 @@ import {
   type SearchPlan,
 } from "@/lib/search/search-plan";
 import { searchStatement, type ScoredTerm, type SearchScope } from "@/lib/search/search-statement";
-import { visibleCounts } from "@/lib/search/visible-terms";
+import { visibleCounts, type Vocabulary } from "@/lib/search/visible-terms";
 
 // A search: the query's readings (each configuration's tsquery; a reading with nothing the index can look up,
 // only -excluded words as querytree() says, is dropped: it would match every passage of its configuration), their
@@ -100,32 +100,61 @@ async function readings(db: Db, q: string, configs: readonly string[], typing: b
 }
 
 /**
- * How many passages a large scope holds (N of idf): counted up to SCOPE_COUNTED every time; a scope of more is
- * counted up to SCOPE_COUNTED_LARGE once in SCOPE_SIZE_TTL_MS per process (its size changes slowly), so a large
- * scope costs the bound, not its size, per query. Its own passages alone: nobody else's count in its figures.
+ * A large scope's slow figures, kept per process for FIGURES_TTL_MS (they change slowly; a stale one is answered
+ * while it is read again): its passages (N), and which terms its passages hold DF_BOUND times or more (counting
+ * them reads a thousand postings or more each). A term counted short is never kept: a word just published is
+ * found at once.
  */
-const SCOPE_COUNTED = 10_000;
-const SCOPE_COUNTED_LARGE = 2_000_000;
-const SCOPE_SIZE_TTL_MS = 10 * 60_000;
-const SCOPE_SIZES_KEPT = 1_000;
-const scopeSizes = new WeakMap<Db, Map<string, { read: number; size: Promise<number> }>>();
+const FIGURES_TTL_MS = 10 * 60_000;
+const FIGURES_KEPT = 20_000;
+/** A large scope's N is counted up to this many passages. */
+const SCOPE_COUNTED = 2_000_000;
+const figures = new WeakMap<Db, Map<string, { read: number; value: Promise<number> }>>();
 
-async function scopeSize(db: Db, scope: SearchScope, small: number): Promise<number> {
-  if (small <= SCOPE_MAX_PASSAGES) return small;
-  const counted = await scopePassages(db, scope, SCOPE_COUNTED);
-  if (counted < SCOPE_COUNTED) return counted;
-  const key = scope.kind === "library" ? `library:${scope.userId}` : `public:${scope.show ?? ""}`;
-  const sizes = scopeSizes.get(db) ?? new Map<string, { read: number; size: Promise<number> }>();
-  scopeSizes.set(db, sizes);
-  const kept = sizes.get(key);
-  if (kept && performance.now() - kept.read < SCOPE_SIZE_TTL_MS) return kept.size;
-  if (sizes.size >= SCOPE_SIZES_KEPT) sizes.delete(sizes.keys().next().value!);
-  const size = scopePassages(db, scope, SCOPE_COUNTED_LARGE).catch((error: unknown) => {
-    sizes.delete(key);
-    throw error;
-  });
-  sizes.set(key, { read: performance.now(), size });
-  return size;
+function keptFigure(db: Db, key: string, read: () => Promise<number>): Promise<number> {
+  const kept = figures.get(db) ?? new Map<string, { read: number; value: Promise<number> }>();
+  figures.set(db, kept);
+  const old = kept.get(key);
+  if (old && performance.now() - old.read < FIGURES_TTL_MS) return old.value;
+  if (kept.size >= FIGURES_KEPT) kept.delete(kept.keys().next().value!);
+  const value = read();
+  kept.set(key, { read: performance.now(), value });
+  value.catch(() => kept.delete(key));
+  // A stale figure serves while the new one is read.
+  return old ? old.value.catch(() => value) : value;
+}
+
+function keptSaturated(db: Db, key: string): boolean {
+  const kept = figures.get(db)?.get(key);
+  return kept !== undefined && performance.now() - kept.read < FIGURES_TTL_MS;
+}
+
+const scopeKey = (scope: SearchScope) =>
+  scope.kind === "library" ? `library:${scope.userId}` : `public:${scope.show ?? ""}`;
+
+/** N of idf: a small scope's passages as counted; a larger one's kept (keptFigure). */
+function scopeSize(db: Db, scope: SearchScope, counted: number): Promise<number> {
+  if (counted <= SCOPE_MAX_PASSAGES) return Promise.resolve(counted);
+  return keptFigure(db, `${scopeKey(scope)}:passages`, () => scopePassages(db, scope, SCOPE_COUNTED));
+}
+
+/**
+ * The terms' df in the scope (visible-terms.ts), a large scope's frequent terms (DF_BOUND or more) from
+ * keptFigure.
+ */
+async function termCounts(db: Db, vocabulary: Vocabulary, ids: readonly number[]): Promise<Map<number, number>> {
+  const key = (id: number) => `${scopeKey(vocabulary.scope)}:df:${id}`;
+  const frequent = vocabulary.small ? [] : ids.filter((id) => keptSaturated(db, key(id)));
+  const counts = await visibleCounts(
+    db,
+    vocabulary,
+    ids.filter((id) => !frequent.includes(id)),
+    DF_BOUND,
+  );
+  for (const id of frequent) counts.set(id, DF_BOUND);
+  if (!vocabulary.small)
+    for (const [id, n] of counts) if (n >= DF_BOUND) void keptFigure(db, key(id), () => Promise.resolve(DF_BOUND));
+  return counts;
 }
 
 /**
@@ -158,11 +187,10 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
   ]);
   const all = [...new Set(lexemes.flat())];
   const [ids, passages] = await Promise.all([termIds(db, all), scopeSize(db, scope, scoped)]);
-  const counts = await visibleCounts(
+  const counts = await termCounts(
     db,
     vocabulary,
     ids.flatMap((row) => (row.id === null ? [] : [row.id])),
-    DF_BOUND,
   );
   // A term no passage the caller may see holds is as a term nobody holds: nothing to read, nothing to score.
   const terms: QueryTerm[] = ids.map((row) => {
