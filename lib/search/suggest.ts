@@ -209,10 +209,12 @@ export async function didYouMean(
     }
     const typed = word.word.toLowerCase();
     const edits = [...new Set([typed, ...lexemes].flatMap(editsOf))];
+    const forms = [typed, ...lexemes];
+    const nearness = (term: string) => Math.min(...forms.map((form) => editDistance(form, term)));
     const ranked = rankSpellings(
       typed,
       new Map(readings.map((row) => [row.config, row.lexeme])),
-      await visibleSpellings(db, vocabulary, lexemes, edits),
+      await visibleSpellings(db, vocabulary, lexemes, edits, nearness, WRITTEN_TRIES),
     );
     // The nearest written form of the likeliest spellings: one stem is several words ("differ": different,
     // difference), and two stems equally near the reading may be far apart as written (seper: separate, super).

@@ -27,6 +27,8 @@ const SPELLING_SCAN = 48;
 /** Postings probed per spelling for visible passages, and counted (its frequency decides between equals). */
 const SPELLING_PROBE = 1_000;
 const SPELLING_COUNT = 20;
+/** Spellings of a large scope probed per statement. */
+const SPELLING_BATCH = 16;
 /** Passages read for the ways a word is written. */
 const WRITTEN_PASSAGES = 4;
 
@@ -162,39 +164,62 @@ export interface Spelling {
  * The words a passage the caller may see holds that are spelt like one of `lexemes` (a word as the
  * configurations read it): alike by trigrams (pg_trgm's `%`, the likeliest SPELLING_SCAN per lexeme), or one of
  * `edits` (words one edit away, which trigrams miss in short words: "wierd" shares two of its trigrams with
- * "weird").
+ * "weird"). A small scope's are all read from its passages at once; a large scope's are probed for visible
+ * passages nearest first (`nearness`, lower is nearer), SPELLING_BATCH at a time, until `enough` are visible.
  */
 export async function visibleSpellings(
   db: Db,
   { scope, small }: Vocabulary,
   lexemes: readonly string[],
   edits: readonly string[],
+  nearness: (term: string) => number,
+  enough: number,
 ): Promise<Spelling[]> {
   const { params, param, visible, passages } = statement(scope);
-  const words = `${param([...lexemes])}::text[]`;
-  const near = `${param([...edits])}::text[]`;
-  const alike = (term: string) => `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
-  const text = small
-    ? `WITH held AS (
+  const alike = (term: string, words: string) =>
+    `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
+  if (small) {
+    const words = `${param([...lexemes])}::text[]`;
+    return read<Spelling>(
+      db,
+      `WITH held AS (
          SELECT l AS term, p."config", count(*)::int AS count
          FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
          GROUP BY l, p."config")
-       SELECT term, "config", ${alike("term")} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
-       WHERE term % ANY (${words}) OR term IN (SELECT unnest(${near}))`
-    : `SELECT st."term", c."config", ${alike('st."term"')} AS alike, c.count
-       FROM (
-         SELECT s."id", s."term" FROM unnest(${words}) AS w(lexeme) CROSS JOIN LATERAL (
-           SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" % w.lexeme
-           ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${SPELLING_SCAN}) AS s
-         UNION
-         SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" IN (SELECT unnest(${near}))
-       ) AS st
-       CROSS JOIN LATERAL (
-         SELECT held."config", count(*)::int AS count
-         FROM (SELECT p."config" FROM ${probedPassages('st."id"', SPELLING_PROBE, visible)} LIMIT ${SPELLING_COUNT}) AS held
-         GROUP BY held."config"
-       ) AS c`;
-  return read<Spelling>(db, text, params);
+       SELECT term, "config", ${alike("term", words)} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
+       WHERE term % ANY (${words}) OR term IN (SELECT unnest(${param([...edits])}::text[]))`,
+      params,
+    );
+  }
+  // The candidates, whoever holds them (the vocabulary's own indexes), then only the visible ones kept.
+  const candidates = await read<{ id: number; term: string; alike: number }>(
+    db,
+    `SELECT st."id", st."term", ${alike('st."term"', "$1::text[]")} AS alike FROM (
+       SELECT s."id", s."term" FROM unnest($1::text[]) AS w(lexeme) CROSS JOIN LATERAL (
+         SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" % w.lexeme
+         ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${SPELLING_SCAN}) AS s
+       UNION
+       SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" IN (SELECT unnest($2::text[]))
+     ) AS st`,
+    [[...lexemes], [...edits]],
+  );
+  candidates.sort((a, b) => nearness(a.term) - nearness(b.term) || b.alike - a.alike);
+  const ids = param([]);
+  const probe = `SELECT t.id, c."config", c.count FROM unnest(${ids}::int[]) AS t(id) CROSS JOIN LATERAL (
+      SELECT held."config", count(*)::int AS count
+      FROM (SELECT p."config" FROM ${probedPassages("t.id", SPELLING_PROBE, visible)} LIMIT ${SPELLING_COUNT}) AS held
+      GROUP BY held."config") AS c`;
+  const found: Spelling[] = [];
+  for (let at = 0; at < candidates.length && new Set(found.map((s) => s.term)).size < enough; at += SPELLING_BATCH) {
+    const batch = candidates.slice(at, at + SPELLING_BATCH);
+    params[params.length - 1] = batch.map((c) => c.id);
+    const byId = new Map(batch.map((c) => [c.id, c]));
+    for (const row of await read<{ id: number; config: string; count: number }>(db, probe, params)) {
+      const candidate = byId.get(row.id)!;
+      found.push({ term: candidate.term, config: row.config, alike: candidate.alike, count: row.count });
+    }
+  }
+  return found;
 }
 
 /**
