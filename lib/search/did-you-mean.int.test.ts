@@ -114,7 +114,8 @@ describe("did you mean", () => {
       const wrong: string[] = [];
       for (const [typed, meant] of JUDGED) {
         const got = await didYouMean(ctx.db, scope, typed, SEARCH_CONFIGS, false, { scope, small });
-        if (got !== meant && !(got === null && foundAsTyped.has(typed))) wrong.push(`${typed} → ${got} (meant ${meant})`);
+        if (got !== meant && !(got === null && foundAsTyped.has(typed)))
+          wrong.push(`${typed} → ${got} (meant ${meant})`);
       }
       const right = JUDGED.length - wrong.length;
       const corrected = JUDGED.length - foundAsTyped.size;
@@ -128,7 +129,10 @@ describe("did you mean", () => {
         ["recieve", "receive"],
         ["pepole", "people"],
       ])
-        expect(wrong.some((w) => w.startsWith(`${typed} `)), `${typed} → ${meant}`).toBe(false);
+        expect(
+          wrong.some((w) => w.startsWith(`${typed} `)),
+          `${typed} → ${meant}`,
+        ).toBe(false);
     });
   }
 

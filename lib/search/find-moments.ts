@@ -176,9 +176,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
   // A prefix stands for the words the caller may see that it begins (at most PREFIX_TERMS of them, shortest first).
   const begun = [...new Set(groups.flatMap((g) => prefixLexemes(g.indexable)))];
   const begins = new Map(
-    await Promise.all(
-      begun.map(async (lexeme) => [lexeme, await termsStartingWith(db, vocabulary, lexeme)] as const),
-    ),
+    await Promise.all(begun.map(async (lexeme) => [lexeme, await termsStartingWith(db, vocabulary, lexeme)] as const)),
   );
   const lexemes = groups.map((g) => [
     ...new Set(

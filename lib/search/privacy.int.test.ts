@@ -82,17 +82,35 @@ async function seed(db: PrismaClient): Promise<World> {
     data: { userId: publisher, url: "https://example.com/feed.xml", kind: "podcast", showSlug: show },
   });
   await db.followItem.create({
-    data: { followId: follow.id, guid: "ep-1", title: "Keeper", url: "https://example.com/1.mp3", status: "done", transcriptId: shared },
+    data: {
+      followId: follow.id,
+      guid: "ep-1",
+      title: "Keeper",
+      url: "https://example.com/1.mp3",
+      status: "done",
+      transcriptId: shared,
+    },
   });
   return { publisher, reader, holder, shared, show };
 }
 
 /** The holder's private words: their own upload, and a correction of the shared transcript only they see. */
 async function plant(db: PrismaClient, world: World) {
-  await storeTranscript(db, { segments: privateUpload(), lang: "en", title: "Budget", platform: "upload", userIds: [world.holder] });
+  await storeTranscript(db, {
+    segments: privateUpload(),
+    lang: "en",
+    title: "Budget",
+    platform: "upload",
+    userIds: [world.holder],
+  });
   const corrected = SHARED.map((s, i) => (i === 0 ? { ...s, text: `${s.text} ${PLANTED} quasarine marmalade` } : s));
   await db.transcriptRevision.create({
-    data: { userId: world.holder, transcriptId: world.shared, segments: corrected, sizeBytes: JSON.stringify(corrected).length },
+    data: {
+      userId: world.holder,
+      transcriptId: world.shared,
+      segments: corrected,
+      sizeBytes: JSON.stringify(corrected).length,
+    },
   });
 }
 
