@@ -172,7 +172,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
   ]);
   if (groups.length === 0) return null;
   const small = scoped <= SCOPE_MAX_PASSAGES;
-  const vocabulary = { scope, small: small && !byPostings };
+  const vocabulary = { scope, small: small && !byPostings, corrects };
   // A prefix stands for the words the caller may see that it begins (at most PREFIX_TERMS of them, shortest first).
   const begun = [...new Set(groups.flatMap((g) => prefixLexemes(g.indexable)))];
   const begins = new Map(

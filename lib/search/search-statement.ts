@@ -78,7 +78,7 @@ export interface SearchStatementInput {
 }
 
 /** The passages' columns as the view "SearchPassage" has them, from "TranscriptPassage" alone. */
-const TRANSCRIPT_PASSAGES = `(SELECT tp."transcriptId", tp."seq", tp."segFrom", tp."segTo", tp."start", tp."end", tp."config", tp."tsv",
+export const TRANSCRIPT_PASSAGES = `(SELECT tp."transcriptId", tp."seq", tp."segFrom", tp."segTo", tp."start", tp."end", tp."config", tp."tsv",
      NULL::text AS "editorId", NULL::text AS "revisionId", tp."pid" FROM "TranscriptPassage" tp)`;
 
 /**

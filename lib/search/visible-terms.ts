@@ -2,7 +2,12 @@ import type { Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import { runSearchStatement } from "@/lib/search/queries";
-import { passageVisibility, scopePassagesSql, type SearchScope } from "@/lib/search/search-statement";
+import {
+  passageVisibility,
+  scopePassagesSql,
+  TRANSCRIPT_PASSAGES,
+  type SearchScope,
+} from "@/lib/search/search-statement";
 
 // The vocabulary as the caller may see it: which words of the index a passage they may see holds, how many such
 // passages hold each, which begin a word being typed, which are spelt like a word. Everything search reads of
@@ -36,10 +41,15 @@ const WRITTEN_PASSAGES = 4;
 export interface Vocabulary {
   scope: SearchScope;
   small: boolean;
+  /**
+   * A library whose owner has corrected nothing (false) reads the transcripts' passages alone, as the search
+   * statement does: a posting's passage is then one lookup. Unknown (undefined) reads every passage.
+   */
+  corrects?: boolean;
 }
 
 /** Statement parameters with the scope's placeholders ($1…) and a way to add more. */
-function statement(scope: SearchScope) {
+function statement({ scope, corrects = true }: Vocabulary) {
   const params: unknown[] = [];
   const param = (value: unknown) => {
     params.push(value);
@@ -47,8 +57,15 @@ function statement(scope: SearchScope) {
   };
   const user = scope.kind === "library" ? param(scope.userId) : null;
   const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
-  const { visible } = passageVisibility({ user, show });
-  return { params, param, visible, passages: scopePassagesSql({ user, show }) };
+  const alone = user !== null && !corrects;
+  const { visible } = passageVisibility({ user, show, corrects: !alone });
+  return {
+    params,
+    param,
+    visible,
+    passages: scopePassagesSql({ user, show }),
+    source: alone ? TRANSCRIPT_PASSAGES : `"SearchPassage"`,
+  };
 }
 
 /**
@@ -68,10 +85,10 @@ export function lexemeQuery(term: string, prefix = false): string {
  * The visible passages of the term `termId` (an SQL expression) as "p", its postings best first, at most
  * `examined` of them probed (OFFSET 0: a lookup per posting).
  */
-function probedPassages(termId: string, examined: number, visible: string): string {
+function probedPassages(termId: string, examined: number, visible: string, source = `"SearchPassage"`): string {
   return `(SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = ${termId}
             ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${examined}) c
-          CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p
+          CROSS JOIN LATERAL (SELECT p.* FROM ${source} p WHERE p."pid" = c."pid" OFFSET 0) p
           WHERE ${visible}`;
 }
 
@@ -81,19 +98,20 @@ function probedPassages(termId: string, examined: number, visible: string): stri
  */
 export async function visibleCounts(
   db: Db,
-  { scope, small }: Vocabulary,
+  vocabulary: Vocabulary,
   termIds: readonly number[],
   bound: number,
   examined = DF_EXAMINED,
 ): Promise<Map<number, number>> {
   if (termIds.length === 0) return new Map();
-  const { params, param, visible, passages } = statement(scope);
+  const { small } = vocabulary;
+  const { params, param, visible, passages, source } = statement(vocabulary);
   const ids = param([...termIds]);
   const text = small
     ? `SELECT sp."termId" AS id, least(count(*), ${param(bound)}::int)::int AS n
          FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = ANY (${ids}::int[])
          GROUP BY sp."termId"`
-    : `SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages("t.id", examined, visible)}
+    : `SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages("t.id", examined, visible, source)}
                                                 LIMIT ${param(bound)}::int) AS x) AS n
          FROM unnest(${ids}::int[]) AS t(id)`;
   const rows = await read<{ id: number; n: number }>(db, text, params);
@@ -107,11 +125,12 @@ export async function visibleCounts(
  */
 export async function visiblyHeld(
   db: Db,
-  { scope, small }: Vocabulary,
+  vocabulary: Vocabulary,
   pairs: readonly { id: number; config: string }[],
 ): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
-  const { params, param, visible, passages } = statement(scope);
+  const { small } = vocabulary;
+  const { params, param, visible, passages, source } = statement(vocabulary);
   const ids = param(pairs.map((pair) => pair.id));
   const configs = param(pairs.map((pair) => pair.config));
   const text = small
@@ -119,7 +138,7 @@ export async function visiblyHeld(
          JOIN "SearchPosting" sp ON sp."pid" = p."pid"
          JOIN unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config") ON t.id = sp."termId" AND t."config" = p."config"`
     : `SELECT t.id, t."config" FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config")
-       WHERE EXISTS (SELECT 1 FROM ${probedPassages("t.id", DF_EXAMINED, `p."config" = t."config" AND ${visible}`)})`;
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages("t.id", DF_EXAMINED, `p."config" = t."config" AND ${visible}`, source)})`;
   const rows = await read<{ id: number; config: string }>(db, text, params);
   return new Set(rows.map((row) => `${row.id}:${row.config}`));
 }
@@ -130,12 +149,13 @@ export async function visiblyHeld(
  */
 export async function visibleTermsBeginning(
   db: Db,
-  { scope, small }: Vocabulary,
+  vocabulary: Vocabulary,
   lexeme: string,
   limit: number,
 ): Promise<string[]> {
   if (lexeme === "") return [];
-  const { params, param, visible, passages } = statement(scope);
+  const { small } = vocabulary;
+  const { params, param, visible, passages, source } = statement(vocabulary);
   const like = `${param(likePrefix(lexeme))}::text`;
   const text = small
     ? `SELECT term FROM (
@@ -143,7 +163,7 @@ export async function visibleTermsBeginning(
          WHERE p."tsv" @@ ${param(lexemeQuery(lexeme, true))}::tsquery AND l LIKE ${like}) AS begun
        ORDER BY char_length(term), term LIMIT ${param(limit)}`
     : `SELECT term FROM (SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" LIKE ${like} LIMIT ${PREFIX_SCAN}) AS st
-       WHERE EXISTS (SELECT 1 FROM ${probedPassages('st."id"', PREFIX_PROBE, visible)})
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages('st."id"', PREFIX_PROBE, visible, source)})
        ORDER BY char_length(term), term LIMIT ${param(limit)}`;
   const rows = await read<{ term: string }>(db, text, params);
   return rows.map((row) => row.term);
@@ -169,13 +189,14 @@ export interface Spelling {
  */
 export async function visibleSpellings(
   db: Db,
-  { scope, small }: Vocabulary,
+  vocabulary: Vocabulary,
   lexemes: readonly string[],
   edits: readonly string[],
   nearness: (term: string) => number,
   enough: number,
 ): Promise<Spelling[]> {
-  const { params, param, visible, passages } = statement(scope);
+  const { small } = vocabulary;
+  const { params, param, visible, passages, source } = statement(vocabulary);
   const alike = (term: string, words: string) =>
     `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
   if (small) {
@@ -207,7 +228,7 @@ export async function visibleSpellings(
   const ids = param([]);
   const probe = `SELECT t.id, c."config", c.count FROM unnest(${ids}::int[]) AS t(id) CROSS JOIN LATERAL (
       SELECT held."config", count(*)::int AS count
-      FROM (SELECT p."config" FROM ${probedPassages("t.id", SPELLING_PROBE, visible)} LIMIT ${SPELLING_COUNT}) AS held
+      FROM (SELECT p."config" FROM ${probedPassages("t.id", SPELLING_PROBE, visible, source)} LIMIT ${SPELLING_COUNT}) AS held
       GROUP BY held."config") AS c`;
   const found: Spelling[] = [];
   for (let at = 0; at < candidates.length && new Set(found.map((s) => s.term)).size < enough; at += SPELLING_BATCH) {
@@ -226,12 +247,13 @@ export async function visibleSpellings(
  * How passages the caller may see write `term` (lower-cased, at most WRITTEN_PASSAGES of them read): a stem is not
  * a word, and one stem is several words ("differ": different, difference).
  */
-export async function writtenForms(db: Db, { scope, small }: Vocabulary, term: string): Promise<string[]> {
-  const { params, param, visible, passages } = statement(scope);
+export async function writtenForms(db: Db, vocabulary: Vocabulary, term: string): Promise<string[]> {
+  const { small } = vocabulary;
+  const { params, param, visible, passages, source } = statement(vocabulary);
   const word = `${param(term)}::text`;
   const holders = small
     ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ ${param(lexemeQuery(term))}::tsquery LIMIT ${WRITTEN_PASSAGES}`
-    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible)}
+    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible, source)}
        LIMIT ${WRITTEN_PASSAGES}`;
   const rows = await read<{ word: string }>(
     db,
