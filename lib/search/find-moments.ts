@@ -101,9 +101,9 @@ async function readings(db: Db, q: string, configs: readonly string[], typing: b
 
 /**
  * A large scope's slow figures, kept per process for FIGURES_TTL_MS (they change slowly; a stale one is answered
- * while it is read again): its passages (N), and which terms its passages hold DF_BOUND times or more (counting
- * them reads a thousand postings or more each). A term counted short is never kept: a word just published is
- * found at once.
+ * while it is read again): its passages (N), and its terms' df (each a probe per posting, up to DF_BOUND visible
+ * ones). A term none of its passages holds is never kept: a word just published is found at once. A small
+ * scope's are counted every time (exact, and its cost is the scope's).
  */
 const FIGURES_TTL_MS = 10 * 60_000;
 const FIGURES_KEPT = 20_000;
@@ -124,9 +124,10 @@ function keptFigure(db: Db, key: string, read: () => Promise<number>): Promise<n
   return old ? old.value.catch(() => value) : value;
 }
 
-function keptSaturated(db: Db, key: string): boolean {
+/** The figure kept under `key`, while fresh. */
+function keptValue(db: Db, key: string): Promise<number> | undefined {
   const kept = figures.get(db)?.get(key);
-  return kept !== undefined && performance.now() - kept.read < FIGURES_TTL_MS;
+  return kept !== undefined && performance.now() - kept.read < FIGURES_TTL_MS ? kept.value : undefined;
 }
 
 const scopeKey = (scope: SearchScope) =>
@@ -138,22 +139,25 @@ function scopeSize(db: Db, scope: SearchScope, counted: number): Promise<number>
   return keptFigure(db, `${scopeKey(scope)}:passages`, () => scopePassages(db, scope, SCOPE_COUNTED));
 }
 
-/**
- * The terms' df in the scope (visible-terms.ts), a large scope's frequent terms (DF_BOUND or more) from
- * keptFigure.
- */
-async function termCounts(db: Db, vocabulary: Vocabulary, ids: readonly number[]): Promise<Map<number, number>> {
+/** The terms' df in the scope (visible-terms.ts); a large scope's kept (keptFigure) once counted. */
+async function termCounts(
+  db: Db,
+  vocabulary: Vocabulary,
+  ids: readonly number[],
+  large: boolean,
+): Promise<Map<number, number>> {
   const key = (id: number) => `${scopeKey(vocabulary.scope)}:df:${id}`;
-  const frequent = vocabulary.small ? [] : ids.filter((id) => keptSaturated(db, key(id)));
+  const kept = new Map(
+    large ? ids.flatMap((id) => (keptValue(db, key(id)) ? [[id, keptValue(db, key(id))!] as const] : [])) : [],
+  );
   const counts = await visibleCounts(
     db,
     vocabulary,
-    ids.filter((id) => !frequent.includes(id)),
+    ids.filter((id) => !kept.has(id)),
     DF_BOUND,
   );
-  for (const id of frequent) counts.set(id, DF_BOUND);
-  if (!vocabulary.small)
-    for (const [id, n] of counts) if (n >= DF_BOUND) void keptFigure(db, key(id), () => Promise.resolve(DF_BOUND));
+  if (large) for (const [id, n] of counts) void keptFigure(db, key(id), () => Promise.resolve(n));
+  for (const [id, n] of kept) counts.set(id, await n);
   return counts;
 }
 
@@ -189,6 +193,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
     db,
     vocabulary,
     ids.flatMap((row) => (row.id === null ? [] : [row.id])),
+    !small,
   );
   // A term no passage the caller may see holds is as a term nobody holds: nothing to read, nothing to score.
   const terms: QueryTerm[] = ids.map((row) => {

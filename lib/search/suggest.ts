@@ -219,8 +219,13 @@ export async function didYouMean(
     // The nearest written form of the likeliest spellings: one stem is several words ("differ": different,
     // difference), and two stems equally near the reading may be far apart as written (seper: separate, super).
     let best: { form: string; distance: number } | null = null;
+    const written = await writtenForms(
+      db,
+      vocabulary,
+      ranked.slice(0, WRITTEN_TRIES).map((spelling) => spelling.term),
+    );
     for (const spelling of ranked.slice(0, WRITTEN_TRIES))
-      for (const form of await writtenForms(db, vocabulary, spelling.term)) {
+      for (const form of written.get(spelling.term) ?? []) {
         const distance = editDistance(typed, form);
         if (!best || distance < best.distance) best = { form, distance };
       }

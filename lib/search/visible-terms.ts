@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import { dbKind, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import { runSearchStatement } from "@/lib/search/queries";
@@ -72,7 +72,9 @@ function statement({ scope, corrects = true }: Vocabulary) {
  * Runs one of these statements under the search statement's settings (planner-settings.ts): their estimates, a
  * probe per posting, pass jit_above_cost while they stop at a bound (compiling cost 74 ms of a 126 ms statement).
  */
-function read<Row>(db: Db, text: string, params: unknown[]): Promise<Row[]> {
+async function read<Row>(db: Db, text: string, params: unknown[]): Promise<Row[]> {
+  // PGlite has no JIT, and a transaction of its own would cost each statement a turn of the embedded database.
+  if ((await dbKind()) === "pglite") return db.$queryRawUnsafe<Row[]>(text, ...params);
   return runSearchStatement<Row>(db, { text, params }, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
 }
 
@@ -244,29 +246,36 @@ export async function visibleSpellings(
 }
 
 /**
- * How passages the caller may see write `term` (lower-cased, at most WRITTEN_PASSAGES of them read): a stem is not
- * a word, and one stem is several words ("differ": different, difference).
+ * How passages the caller may see write each of `terms` (lower-cased, at most WRITTEN_PASSAGES passages read per
+ * term): a stem is not a word, and one stem is several words ("differ": different, difference).
  */
-export async function writtenForms(db: Db, vocabulary: Vocabulary, term: string): Promise<string[]> {
+export async function writtenForms(
+  db: Db,
+  vocabulary: Vocabulary,
+  terms: readonly string[],
+): Promise<Map<string, string[]>> {
   const { small } = vocabulary;
   const { params, param, visible, passages, source } = statement(vocabulary);
-  const word = `${param(term)}::text`;
+  const words = param([...terms]);
   const holders = small
-    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ ${param(lexemeQuery(term))}::tsquery LIMIT ${WRITTEN_PASSAGES}`
-    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = ${word})`, DF_EXAMINED, visible, source)}
+    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ q.query::tsquery LIMIT ${WRITTEN_PASSAGES}`
+    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = q.term)`, DF_EXAMINED, visible, source)}
        LIMIT ${WRITTEN_PASSAGES}`;
-  const rows = await read<{ word: string }>(
+  const rows = await read<{ term: string; word: string }>(
     db,
-    `SELECT DISTINCT lower(w) AS word
-       FROM (${holders}) AS p
+    `SELECT DISTINCT q.term, lower(w) AS word
+       FROM unnest(${words}::text[], ${param(terms.map((term) => lexemeQuery(term)))}::text[]) AS q(term, query)
+       CROSS JOIN LATERAL (${holders}) AS p
        JOIN "Transcript" t ON t."id" = p."transcriptId"
        LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
        CROSS JOIN LATERAL generate_series(p."segFrom", p."segTo") AS i
        CROSS JOIN LATERAL regexp_split_to_table(coalesce(rev."segments", t."segments") -> i ->> 'text', '[^[:alnum:]''’]+') AS w
-       WHERE ${word} = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))`,
+       WHERE q.term = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))`,
     params,
   );
-  return rows.map((row) => row.word);
+  const forms = new Map<string, string[]>();
+  for (const row of rows) forms.set(row.term, [...(forms.get(row.term) ?? []), row.word]);
+  return forms;
 }
 
 /** A LIKE pattern for the text as a prefix: its own `%`, `_` and `\` stand for themselves. */
