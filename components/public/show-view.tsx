@@ -25,12 +25,15 @@ export function ShowView({
   q = "",
   moments,
   counts,
+  suggestion = null,
 }: {
   show: Show;
   /** A search inside the show: what was asked and the moments found (app/s/[slug]/search). */
   q?: string;
   moments?: readonly SearchMoment[];
   counts?: ReadonlyMap<string, number>;
+  /** When nothing was found: the likeliest spelling of the query's unknown words in this show (did_you_mean). */
+  suggestion?: string | null;
 }) {
   const count = show.episodes.length;
   return (
@@ -74,6 +77,19 @@ export function ShowView({
         {q && moments?.length === 0 && (
           <p className="text-stone-600" data-testid="show-search-empty">
             Nothing said in this show&apos;s published episodes matches “{q}”.
+          </p>
+        )}
+        {q && moments?.length === 0 && suggestion && (
+          <p className="text-sm text-stone-700" data-testid="show-did-you-mean">
+            Did you mean{" "}
+            <Link
+              href={`${showPagePath(show.slug)}?${new URLSearchParams({ q: suggestion })}`}
+              prefetch={false}
+              className="font-medium text-sky-800 underline decoration-sky-800/40 hover:decoration-sky-800"
+            >
+              {suggestion}
+            </Link>
+            ?
           </p>
         )}
         <ol className="flex flex-col divide-y divide-stone-200" data-testid="show-episodes">
