@@ -166,7 +166,7 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     figures[`frequent words (${FREQUENT_WORDS.length}): page 1 vs BM25 over the words alone, recall@${K}`] =
       mean(agreement);
     figures[`frequent words: pairs of page 1 ordered as BM25 over the words alone orders them`] = concordant.length;
-    figures[`frequent words: pairs of page 1 ordered against it (a title lifting fewer mentions)`] = discordant.length;
+    figures[`frequent words: pairs of page 1 ordered against it (a title lifting a passage)`] = discordant.length;
   } finally {
     await closeDatabase();
     await database.drop();
