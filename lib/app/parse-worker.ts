@@ -13,7 +13,7 @@ const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob | FileRender
 if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
-  parentPort!.postMessage(embedded, [embedded.vectors.buffer, embedded.known.buffer]);
+  parentPort!.postMessage(embedded, [embedded.vectors.buffer as ArrayBuffer, embedded.known.buffer as ArrayBuffer]);
 } else if (job.kind === "embeddings-convert") {
   void answerConvertJob(job).then((answer) => parentPort!.postMessage(answer));
 } else if (job.kind === "public-file") {

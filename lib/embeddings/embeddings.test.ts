@@ -51,7 +51,7 @@ describe("converting wink's JSON", () => {
       const { dims, entries } = await readWinkVectors(source, { maxWords: 100, chunkBytes });
       expect(dims).toBe(4);
       expect(entries.map((e) => e.word)).toEqual(VOCABULARY.map(([w]) => w));
-      expect([...entries[3]!.vector]).toEqual([9, 1, 0, 0]);
+      expect(Array.from(entries[3]!.vector)).toEqual([9, 1, 0, 0]);
     }
   });
 
