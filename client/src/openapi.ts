@@ -4240,6 +4240,8 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
                 prefix?: "true" | "false";
@@ -5977,6 +5979,8 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
                 prefix?: "true" | "false";

@@ -1,0 +1,133 @@
+// Search by meaning: the nearest passages by their stored vectors (made-up vectors of 4 dimensions), fused with the
+// keyword moments; and exactly the keyword search's visibility: a private transcript, another reader's correction
+// and an unpublished page never surface for anyone else.
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { useTestDatabase } from "@/test/app-db";
+import { storeTranscript } from "@/test/search";
+import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let dir: string;
+let search: typeof import("./search-moments");
+let schemas: typeof import("./schemas");
+const ids: Record<string, string> = {};
+
+const VOCABULARY: [string, number[]][] = [
+  ["the", [1, 1, 1, 1]],
+  ["a", [1, 1, 1, 0.9]],
+  ["cat", [9, 1, 0, 0]],
+  ["kitten", [8, 2, 0, 0]],
+  ["puppy", [7, 3, 0, 0]],
+  ["engine", [0, 0, 9, 1]],
+  ["rocket", [0, 1, 8, 2]],
+  ["violin", [0, 9, 0, 1]],
+];
+const segments = (text: string) => [{ start: 0, end: 9, text }];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "meaning-"));
+  process.env.DATA_DIR = dir;
+  process.env.SEARCH_EMBEDDER = "default";
+  ctx = await useTestDatabase();
+  const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
+  const embedder = configuredEmbedder()!;
+  await mkdir(path.dirname(embedder.file), { recursive: true });
+  await writeFile(
+    embedder.file,
+    encodeWordVectors(
+      VOCABULARY.map(([word, vector]) => ({ word, vector })),
+      4,
+    ),
+  );
+  search = await import("./search-moments");
+  schemas = await import("./schemas");
+  await ctx.db.user.createMany({
+    data: ["reader", "other"].map((id) => ({ id, email: `${id}@example.test` })),
+  });
+  const store = async (key: string, text: string, userIds: string[], published: boolean | null) => {
+    const { transcript } = await storeTranscript(ctx.db, { segments: segments(text), lang: "en", title: key, userIds });
+    ids[key] = transcript.id;
+    if (published !== null)
+      await ctx.db.publication.create({
+        data: {
+          slug: key,
+          userId: userIds[0]!,
+          transcriptId: transcript.id,
+          publishedAt: published ? new Date() : null,
+        },
+      });
+  };
+  await store("kittens", "the kitten slept by the fire", ["reader"], true);
+  await store("rockets", "a rocket engine roared at dawn", ["reader"], true);
+  await store("private", "the cat of someone else", ["other"], null);
+  await store("unpublished", "a cat on a page taken down", ["other"], false);
+  // Another reader's correction of a transcript the reader has too: only its author searches it.
+  await store("shared", "a violin played softly", ["reader", "other"], null);
+  await ctx.db.$executeRawUnsafe(
+    `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('corr', 'other', $1, $2::jsonb, 10)`,
+    ids.shared,
+    JSON.stringify(segments("a cat played softly")),
+  );
+  while ((await embedMissingPassages(embedder)).embedded > 0);
+});
+
+afterAll(async () => {
+  await ctx?.teardown();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const titles = (response: { results: { title: string | null }[] }) => response.results.map((m) => m.title);
+const library = async (userId: string, q: string, mode?: string) =>
+  titles(await search.searchLibrary(userId, schemas.searchQuerySchema.parse({ q, ...(mode ? { mode } : {}) })));
+const published = async (q: string, mode?: string) =>
+  titles(await search.searchPublic(schemas.publicSearchQuerySchema.parse({ q, ...(mode ? { mode } : {}) })));
+
+describe("search by meaning", () => {
+  it("finds a moment that means the query though it never says its words, first, by default and on request", async () => {
+    expect(await library("reader", "cat", "keyword")).toEqual([]);
+    expect((await library("reader", "cat"))[0]).toBe("kittens");
+    expect((await library("reader", "cat", "meaning"))[0]).toBe("kittens");
+    expect((await published("puppy"))[0]).toBe("kittens");
+  });
+
+  it("ranks the moments that say every word of the query first", async () => {
+    expect(await library("reader", "engine", "keyword")).toEqual(["rockets"]);
+    expect((await library("reader", "engine"))[0]).toBe("rockets");
+    // "the" is said in the kitten's passage only, which says nothing of a rocket: it is still first.
+    expect((await library("reader", "the rocket"))[0]).toBe("rockets");
+  });
+
+  it("sees only what keyword search may see: no private transcript, no unpublished page, no one else's correction", async () => {
+    for (const mode of ["hybrid", "meaning"]) {
+      const mine = await library("reader", "cat", mode);
+      expect(mine).not.toContain("private");
+      expect(mine).not.toContain("unpublished");
+      const everyone = await published("cat", mode);
+      expect(everyone).not.toContain("private");
+      expect(everyone).not.toContain("unpublished");
+      expect(everyone).not.toContain("shared");
+      // The reader sees the shared transcript as it was said (a violin); its corrector sees their cat.
+      const shared = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "violin", mode }));
+      expect(shared.results.find((m) => m.title === "shared")?.context.text).toContain("violin");
+      const theirs = await search.searchLibrary("other", schemas.searchQuerySchema.parse({ q: "kitten", mode }));
+      expect(theirs.results.map((m) => m.context.text)).toContain("a cat played softly");
+      expect(theirs.results.map((m) => m.context.text)).not.toContain("a violin played softly");
+      const readers = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "kitten", mode }));
+      expect(readers.results.map((m) => m.context.text)).not.toContain("a cat played softly");
+    }
+  });
+
+  it("pages through one fused list without repeating a moment", async () => {
+    const first = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "cat", limit: "1" }));
+    expect(first.results).toHaveLength(1);
+    expect(first.next_cursor).not.toBeNull();
+    const second = await search.searchLibrary(
+      "reader",
+      schemas.searchQuerySchema.parse({ q: "cat", limit: "1", cursor: first.next_cursor }),
+    );
+    expect(second.results.map((m) => m.transcript_id)).not.toContain(first.results[0]!.transcript_id);
+  });
+});
