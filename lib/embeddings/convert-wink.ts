@@ -7,7 +7,7 @@ import { createReadStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { encodeWordVectors, type WordVectorEntry } from "./word-vectors";
+import { WordVectorWriter, type WordVectorEntry } from "./word-vectors";
 
 export interface ConvertOptions {
   /** The most frequent words kept. */
@@ -19,10 +19,26 @@ export interface ConvertOptions {
 /** The entries of the JSON at `file`: dims and the kept words' vectors, most frequent first. */
 export async function readWinkVectors(
   file: string,
-  { maxWords, chunkBytes = 1 << 20 }: ConvertOptions,
+  options: ConvertOptions,
 ): Promise<{ dims: number; entries: WordVectorEntry[] }> {
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: chunkBytes });
   const byRank: (WordVectorEntry | undefined)[] = [];
+  const dims = await scanWinkVectors(file, options, (rank, word, vector) => {
+    byRank[rank] = { word, vector: Float32Array.from(vector) };
+  });
+  return { dims, entries: byRank.filter((e): e is WordVectorEntry => e !== undefined) };
+}
+
+/**
+ * Calls `take` with each vector of the JSON at `file` whose frequency rank is below `maxWords` (once a rank), as the
+ * stream reads it; the dimensions.
+ */
+async function scanWinkVectors(
+  file: string,
+  { maxWords, chunkBytes = 1 << 20 }: ConvertOptions,
+  take: (rank: number, word: string, vector: number[]) => void,
+): Promise<number> {
+  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: chunkBytes });
+  const seen = new Uint8Array(maxWords);
   let kept = 0;
   let dims = 0;
   let buf = "";
@@ -69,8 +85,9 @@ export async function readWinkVectors(
         pos = close + 1;
         if (numbers.length !== dims + 2) throw new Error(`"${word}" has ${numbers.length - 2} dimensions, not ${dims}`);
         const rank = numbers[dims + 1]!;
-        if (rank < maxWords && byRank[rank] === undefined) {
-          byRank[rank] = { word, vector: Float32Array.from(numbers.slice(0, dims)) };
+        if (rank >= 0 && rank < maxWords && !seen[rank]) {
+          seen[rank] = 1;
+          take(rank, word, numbers.slice(0, dims));
           kept++;
         }
       }
@@ -80,7 +97,7 @@ export async function readWinkVectors(
   } finally {
     stream.destroy();
   }
-  return { dims, entries: byRank.filter((e): e is WordVectorEntry => e !== undefined) };
+  return dims;
 }
 
 function headerDims(text: string): number {
@@ -103,9 +120,17 @@ export async function convertWinkVectors(
   target: string,
   options: ConvertOptions,
 ): Promise<{ words: number; dims: number; bytes: number }> {
-  const { dims, entries } = await readWinkVectors(file, options);
-  if (entries.length === 0) throw new Error(`no word vectors in ${file}`);
-  const bytes = encodeWordVectors(entries, dims);
+  // Each vector quantised as it is read (int8 and a scale: 104 bytes at 100 dimensions), not kept as numbers: the
+  // conversion holds about the file it writes, not the JSON's vectors.
+  const words: string[] = [];
+  let writer: WordVectorWriter | null = null;
+  const dims = await scanWinkVectors(file, options, (rank, word, vector) => {
+    writer ??= new WordVectorWriter(vector.length, options.maxWords);
+    words[rank] = word;
+    writer.set(rank, vector);
+  });
+  if (!writer) throw new Error(`no word vectors in ${file}`);
+  const bytes = (writer as WordVectorWriter).encode(words, dims);
   await mkdir(path.dirname(target), { recursive: true });
   const partial = `${target}.${process.pid}-${randomBytes(4).toString("hex")}.part`;
   try {
@@ -114,5 +139,5 @@ export async function convertWinkVectors(
   } finally {
     await rm(partial, { force: true });
   }
-  return { words: entries.length, dims, bytes: bytes.length };
+  return { words: bytes.readUInt32LE(12), dims, bytes: bytes.length };
 }

@@ -2,7 +2,7 @@
 // (MIT; GloVe-like, 100 dimensions), its most frequent 150,000 words converted once, on first need, into a compact
 // file under DATA_DIR/models (16 MB; the conversion streams the 307 MB of JSON in a worker thread). Texts in bulk
 // (a transcript's passages) are embedded in a worker thread; a query, a few words, with the vectors this process
-// keeps (read once: about 45 MB).
+// keeps (read once: about 30 MB resident).
 import { createRequire } from "node:module";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";

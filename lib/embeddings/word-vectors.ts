@@ -13,27 +13,62 @@ export interface WordVectorEntry {
 
 /** The file's bytes for `entries`, most frequent first, each vector of `dims` numbers (made unit length here). */
 export function encodeWordVectors(entries: readonly WordVectorEntry[], dims: number): Buffer {
-  const words = Buffer.from(entries.map((e) => e.word).join("\n"), "utf8");
-  const scalesAt = align4(HEADER_BYTES + words.length);
-  const vectorsAt = scalesAt + 4 * entries.length;
-  const out = Buffer.alloc(vectorsAt + dims * entries.length);
-  out.write(MAGIC, 0, "latin1");
-  out.writeUInt32LE(dims, 8);
-  out.writeUInt32LE(entries.length, 12);
-  out.writeUInt32LE(words.length, 16);
-  words.copy(out, HEADER_BYTES);
+  const writer = new WordVectorWriter(dims, entries.length);
   entries.forEach(({ word, vector }, i) => {
     if (vector.length !== dims) throw new Error(`"${word}" has ${vector.length} dimensions, not ${dims}`);
+    writer.set(i, vector);
+  });
+  return writer.encode(
+    entries.map((e) => e.word),
+    dims,
+  );
+}
+
+/** Vectors quantised as they come (by rank, in any order), then written as one file. */
+export class WordVectorWriter {
+  private readonly scales: Float32Array;
+  private readonly vectors: Int8Array;
+  private count = 0;
+
+  constructor(
+    private readonly dims: number,
+    capacity: number,
+  ) {
+    this.scales = new Float32Array(capacity);
+    this.vectors = new Int8Array(capacity * dims);
+  }
+
+  set(rank: number, vector: ArrayLike<number>): void {
+    const dims = this.dims;
     let norm = 0;
     for (let d = 0; d < dims; d++) norm += vector[d]! * vector[d]!;
     norm = Math.sqrt(norm) || 1;
     let max = 0;
     for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(vector[d]! / norm));
     const scale = max / 127 || 1;
-    out.writeFloatLE(scale, scalesAt + 4 * i);
-    for (let d = 0; d < dims; d++) out.writeInt8(Math.round(vector[d]! / norm / scale), vectorsAt + dims * i + d);
-  });
-  return out;
+    this.scales[rank] = scale;
+    for (let d = 0; d < dims; d++) this.vectors[rank * dims + d] = Math.round(vector[d]! / norm / scale);
+    this.count = Math.max(this.count, rank + 1);
+  }
+
+  /** The file: `words[rank]` for each rank set (a rank never set is dropped). */
+  encode(words: readonly (string | undefined)[], dims: number): Buffer {
+    const ranks = Array.from({ length: this.count }, (_, i) => i).filter((i) => words[i] !== undefined);
+    const text = Buffer.from(ranks.map((i) => words[i]).join("\n"), "utf8");
+    const scalesAt = align4(HEADER_BYTES + text.length);
+    const vectorsAt = scalesAt + 4 * ranks.length;
+    const out = Buffer.alloc(vectorsAt + dims * ranks.length);
+    out.write(MAGIC, 0, "latin1");
+    out.writeUInt32LE(dims, 8);
+    out.writeUInt32LE(ranks.length, 12);
+    out.writeUInt32LE(text.length, 16);
+    text.copy(out, HEADER_BYTES);
+    ranks.forEach((rank, i) => {
+      out.writeFloatLE(this.scales[rank]!, scalesAt + 4 * i);
+      out.set(new Uint8Array(this.vectors.buffer, rank * dims, dims), vectorsAt + dims * i);
+    });
+    return out;
+  }
 }
 
 const align4 = (n: number) => (n + 3) & ~3;
