@@ -1,15 +1,24 @@
 // Search by meaning: the nearest passages by their stored vectors (made-up vectors of 4 dimensions), fused with the
 // keyword moments; and exactly the keyword search's visibility: a private transcript, another reader's correction
-// and an unpublished page never surface for anyone else.
+// and an unpublished page never surface for anyone else. On PostgreSQL and on the embedded PGlite, with the same
+// statements.
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { storeTranscript } from "@/test/search";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let postgres: unknown;
+let pglite: PGlite;
+let pgliteDb: PrismaClient;
 let dir: string;
 let search: typeof import("./search-moments");
 let schemas: typeof import("./schemas");
@@ -44,14 +53,29 @@ beforeAll(async () => {
   );
   search = await import("./search-moments");
   schemas = await import("./schemas");
-  await ctx.db.user.createMany({
+  postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
+  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  await applyMigrations(pgliteExecutor(pglite));
+  pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  for (const [db, connection] of [
+    [ctx.db, postgres],
+    [pgliteDb, Promise.resolve({ client: pgliteDb, kind: "pglite", pglite })],
+  ] as const) {
+    (globalThis as { verbatimDb?: unknown }).verbatimDb = connection;
+    await seed(db as PrismaClient);
+    while ((await embedMissingPassages(embedder)).embedded > 0);
+  }
+});
+
+async function seed(db: PrismaClient) {
+  await db.user.createMany({
     data: ["reader", "other"].map((id) => ({ id, email: `${id}@example.test` })),
   });
   const store = async (key: string, text: string, userIds: string[], published: boolean | null) => {
-    const { transcript } = await storeTranscript(ctx.db, { segments: segments(text), lang: "en", title: key, userIds });
+    const { transcript } = await storeTranscript(db, { segments: segments(text), lang: "en", title: key, userIds });
     ids[key] = transcript.id;
     if (published !== null)
-      await ctx.db.publication.create({
+      await db.publication.create({
         data: {
           slug: key,
           userId: userIds[0]!,
@@ -66,15 +90,17 @@ beforeAll(async () => {
   await store("unpublished", "a cat on a page taken down", ["other"], false);
   // Another reader's correction of a transcript the reader has too: only its author searches it.
   await store("shared", "a violin played softly", ["reader", "other"], null);
-  await ctx.db.$executeRawUnsafe(
+  await db.$executeRawUnsafe(
     `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('corr', 'other', $1, $2::jsonb, 10)`,
     ids.shared,
     JSON.stringify(segments("a cat played softly")),
   );
-  while ((await embedMissingPassages(embedder)).embedded > 0);
-});
+}
 
 afterAll(async () => {
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
+  await pgliteDb?.$disconnect();
+  await pglite?.close();
   await ctx?.teardown();
   await rm(dir, { recursive: true, force: true });
 });
@@ -85,7 +111,12 @@ const library = async (userId: string, q: string, mode?: string) =>
 const published = async (q: string, mode?: string) =>
   titles(await search.searchPublic(schemas.publicSearchQuerySchema.parse({ q, ...(mode ? { mode } : {}) })));
 
-describe("search by meaning", () => {
+describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) => {
+  beforeEach(() => {
+    (globalThis as { verbatimDb?: unknown }).verbatimDb =
+      database === "PGlite" ? Promise.resolve({ client: pgliteDb, kind: "pglite", pglite }) : postgres;
+  });
+
   it("finds a moment that means the query though it never says its words, first, by default and on request", async () => {
     expect(await library("reader", "cat", "keyword")).toEqual([]);
     expect((await library("reader", "cat"))[0]).toBe("kittens");
