@@ -33,6 +33,7 @@ import { benchEdits } from "./bench/edits";
 import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
+import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 
@@ -80,9 +81,11 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Only when named; `search-judged` is the first part alone.
   "search-relevance": async () => ({ ...(await benchSearchJudged()), ...(await benchSearchRelevance()) }),
   "search-judged": benchSearchJudged,
+  // p50/p95 of keyword, hybrid and meaning search on the search bench's corpus, every passage embedded. Only when named.
+  "search-meaning-cost": benchSearchMeaningCost,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
-const onlyWhenNamed = new Set(["data-scale", "search-relevance", "search-judged", "startup"]);
+const onlyWhenNamed = new Set(["data-scale", "search-relevance", "search-judged", "search-meaning-cost", "startup"]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {
