@@ -89,8 +89,11 @@ export async function nearestPassages(
   const rows = await db.$queryRawUnsafe<
     { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number }[]
   >(
-    `SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
-     FROM (${byWords}${byScope}) AS c
+    // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
+    // once per transcript of the library.
+    `WITH c AS MATERIALIZED (${byWords}${byScope})
+     SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
+     FROM c
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
      JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(embedder.model)}
      WHERE ${visible}${filtered}`,

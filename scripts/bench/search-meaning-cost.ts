@@ -41,7 +41,9 @@ export async function benchSearchMeaningCost(): Promise<Record<string, number>> 
     const started = performance.now();
     while ((await embedMissingPassages(embedder, 1024)).embedded > 0);
     figures["embedding every passage: ms per passage (worker thread, stored)"] = (performance.now() - started) / n;
-    const [size] = await db.query<{ bytes: number }>(`SELECT pg_total_relation_size('"PassageEmbedding"')::float8 AS bytes`);
+    const [size] = await db.query<{ bytes: number }>(
+      `SELECT pg_total_relation_size('"PassageEmbedding"')::float8 AS bytes`,
+    );
     figures["PassageEmbedding bytes per passage (table, TOAST, index)"] = size!.bytes / n;
     await db.query("ANALYZE");
     const { searchLibrary, searchPublic } = await import("../../lib/search/search-moments");
