@@ -33,6 +33,8 @@ const VOCABULARY: [string, number[]][] = [
   ["engine", [0, 0, 9, 1]],
   ["rocket", [0, 1, 8, 2]],
   ["violin", [0, 9, 0, 1]],
+  ["music", [5, 5, 0, 0]],
+  ["silence", [-3, -3, -3, 9]],
 ];
 const segments = (text: string) => [{ start: 0, end: 9, text }];
 
@@ -124,6 +126,11 @@ describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) =>
     expect((await published("puppy"))[0]).toBe("kittens");
   });
 
+  it("finds nothing by meaning for what no visible passage is like", async () => {
+    expect(await published("silence", "meaning")).toEqual([]);
+    expect(await published("silence")).toEqual([]);
+  });
+
   it("ranks the moments that say every word of the query first", async () => {
     expect(await library("reader", "engine", "keyword")).toEqual(["rockets"]);
     expect((await library("reader", "engine"))[0]).toBe("rockets");
@@ -152,13 +159,15 @@ describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) =>
   });
 
   it("pages through one fused list without repeating a moment", async () => {
-    const first = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "cat", limit: "1" }));
+    // Near the kitten and the violin alike.
+    const first = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "music", limit: "1" }));
     expect(first.results).toHaveLength(1);
     expect(first.next_cursor).not.toBeNull();
     const second = await search.searchLibrary(
       "reader",
-      schemas.searchQuerySchema.parse({ q: "cat", limit: "1", cursor: first.next_cursor }),
+      schemas.searchQuerySchema.parse({ q: "music", limit: "1", cursor: first.next_cursor }),
     );
+    expect(second.results).toHaveLength(1);
     expect(second.results.map((m) => m.transcript_id)).not.toContain(first.results[0]!.transcript_id);
   });
 });
