@@ -1,5 +1,4 @@
 import { log } from "@/lib/observability/logger";
-import { ensureModelFile, wordVectorsOf } from "@/lib/embeddings/default-model";
 import { configuredEmbedder, EMBED_BATCH, embedMissingPassages, highestPid } from "@/lib/search/embed-passages";
 
 const IDLE_MS = 15_000;
@@ -17,9 +16,10 @@ export function scheduleEmbedding(): void {
   if (!embedder) return;
   globalState.verbatimEmbedding = true;
   // The vectors a query is embedded with, read now rather than on the first search (the file made first if need be).
-  void ensureModelFile(embedder.file)
-    .then(() => wordVectorsOf(embedder.file))
-    .catch((error: unknown) => log.warn({ err: error }, "search by meaning: no word vectors"));
+  void embedder
+    .prepare()
+    .then(() => embedder.embedQuery("ready"))
+    .catch((error: unknown) => log.warn({ err: error }, "search by meaning: the embedder is not ready"));
   let mark: bigint | null = null;
   let below: bigint | undefined;
   let backfilled = false;

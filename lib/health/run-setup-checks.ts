@@ -144,12 +144,21 @@ async function mail(url: string | undefined): Promise<SetupLine> {
 
 /** Every check, now (the doctor; a background refresh). Never throws. */
 async function searchMeaning(): Promise<SetupLine> {
+  const settings = env();
   const embedder = configuredEmbedder();
-  if (!embedder) return judgeSearchMeaning({ embedder: "off", modelFile: false, source: false, progress: null });
+  if (!embedder)
+    return judgeSearchMeaning({
+      embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "off",
+      describe: null,
+      ready: false,
+      source: false,
+      progress: null,
+    });
   const source = winkSourceFile();
   return judgeSearchMeaning({
-    embedder: "default",
-    modelFile: existsSync(embedder.file),
+    embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "default",
+    describe: embedder.describe,
+    ready: await embedder.ready(),
     source: source !== null && existsSync(source),
     progress: await embeddingProgress(embedder).catch(() => null),
   });

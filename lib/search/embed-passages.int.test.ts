@@ -37,8 +37,9 @@ beforeAll(async () => {
     4,
   );
   vectors = new WordVectors(bytes);
-  embedder = { model: "tiny/6", file: path.join(dir, "tiny.bin") };
-  await writeFile(embedder.file, bytes);
+  const file = path.join(dir, "tiny.bin");
+  await writeFile(file, bytes);
+  embedder = lib.fileEmbedder("tiny/6", file);
   await ctx.db.user.create({ data: { id: "reader", email: "reader@example.test" } });
 });
 

@@ -1,13 +1,16 @@
 // Every passage's meaning stored beside it ("PassageEmbedding", by pid): the passages that have no vector of the
-// embedder in use, newest first, a batch at a time, embedded in a worker thread and written. What is missing is the
+// embedder in use, newest first, a batch at a time, embedded (the default's in a worker thread) and written. What is missing is the
 // job's state, so it resumes wherever it stopped (a restart, a crash, a new transcript or correction stored
 // meanwhile: their passages are new, so missing) and two processes at once only repeat a batch (one writes it). A
 // passage none of whose words has a vector gets an empty one, so it is not read again.
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { getDb } from "@/lib/db/client";
+import { embedRemote, type RemoteEmbedderOptions } from "@/lib/embeddings/openai-compatible";
 import {
   DEFAULT_EMBEDDER,
   defaultModelFile,
+  embedQuery,
   embedTextsOffThread,
   ensureModelFile,
 } from "@/lib/embeddings/default-model";
@@ -18,17 +21,63 @@ export const EMBED_BATCH = 256;
 export interface Embedder {
   /** Stored with each vector: vectors of different embedders are never compared. */
   model: string;
-  file: string;
+  /** Said in doctor: which embedder and where. */
+  describe: string;
+  /** Whether it can embed now, without waiting on a conversion (the default's file is made by the background job). */
+  ready(): Promise<boolean>;
+  /** Made ready if it can be (the default's file converted), else throws. */
+  prepare(): Promise<void>;
+  /** Each text's unit vector (null: nothing to embed), off the event loop or on another machine. */
+  embed(texts: string[]): Promise<(Float32Array | null)[]>;
+  /** A query's unit vector. */
+  embedQuery(text: string): Promise<Float32Array | null>;
 }
 
-/** The embedder the settings choose, or null (SEARCH_EMBEDDER=off). */
+/** The default embedder, its compact word vectors at `file`. */
+export function fileEmbedder(model: string, file: string): Embedder & { file: string } {
+  return {
+    model,
+    file,
+    describe: `${DEFAULT_EMBEDDER.name} (offline word vectors)`,
+    ready: () =>
+      stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
+    prepare: async () => void (await ensureModelFile(file)),
+    embed: (texts) => embedTextsOffThread(file, texts),
+    embedQuery: (text) => embedQuery(file, text),
+  };
+}
+
+/** An OpenAI-compatible `/v1/embeddings` server (lib/embeddings/openai-compatible.ts). */
+export function remoteEmbedder(options: RemoteEmbedderOptions): Embedder {
+  return {
+    model: `openai-compatible/${options.model}`,
+    describe: `${options.model} at ${new URL(options.baseUrl).host} (OpenAI-compatible /v1/embeddings)`,
+    ready: async () => true,
+    prepare: async () => undefined,
+    embed: (texts) => embedRemote(options, texts),
+    embedQuery: async (text) => (await embedRemote(options, [text]))[0] ?? null,
+  };
+}
+
+/** The embedder the settings choose, or null (SEARCH_EMBEDDER=off, or openai without its base URL). */
 export function configuredEmbedder(): Embedder | null {
   const settings = env();
   if (settings.SEARCH_EMBEDDER === "off") return null;
-  return {
-    model: `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`,
-    file: defaultModelFile(path.resolve(settings.DATA_DIR)),
-  };
+  if (settings.SEARCH_EMBEDDER === "openai")
+    return settings.SEARCH_EMBEDDINGS_BASE_URL
+      ? remoteEmbedder({
+          baseUrl: settings.SEARCH_EMBEDDINGS_BASE_URL,
+          apiKey: settings.SEARCH_EMBEDDINGS_API_KEY,
+          model: settings.SEARCH_EMBEDDINGS_MODEL,
+        })
+      : null;
+  return fileEmbedder(
+    `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`,
+    defaultModelFile(path.resolve(settings.DATA_DIR)),
+  );
 }
 
 /** Passages with their text (as the index read it: the correction's segments for a correction's passage). */
@@ -70,11 +119,8 @@ export async function embedMissingPassages(
     range.below ?? 2n ** 62n,
   );
   if (rows.length === 0) return { embedded: 0, lowest: null };
-  await ensureModelFile(embedder.file);
-  const vectors = await embedTextsOffThread(
-    embedder.file,
-    rows.map((r) => r.text ?? ""),
-  );
+  await embedder.prepare();
+  const vectors = await embedder.embed(rows.map((r) => r.text ?? ""));
   const quantised = vectors.map((v) => (v ? quantise(v) : { bytes: Buffer.alloc(0), scale: 0 }));
   // Only passages still there (one deleted meanwhile took its vector's row with it, or never gets one).
   await db.$executeRawUnsafe(

@@ -13,6 +13,7 @@ import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { storeTranscript } from "@/test/search";
+import { defaultModelFile } from "@/lib/embeddings/default-model";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -45,9 +46,10 @@ beforeAll(async () => {
   ctx = await useTestDatabase();
   const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
   const embedder = configuredEmbedder()!;
-  await mkdir(path.dirname(embedder.file), { recursive: true });
+  const file = defaultModelFile(dir);
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(
-    embedder.file,
+    file,
     encodeWordVectors(
       VOCABULARY.map(([word, vector]) => ({ word, vector })),
       4,

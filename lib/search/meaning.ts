@@ -5,9 +5,7 @@
 // vector (PassageEmbedding) is compared here. Visibility is the keyword search's own rule (passageVisibility:
 // done entries, live publications as their publisher sees them, a correction only for its author), applied to
 // every candidate.
-import { stat } from "node:fs/promises";
 import { getDb } from "@/lib/db/client";
-import { embedQuery } from "@/lib/embeddings/default-model";
 import { cosine } from "@/lib/embeddings/embed";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { configuredEmbedder, dequantise, type Embedder } from "@/lib/search/embed-passages";
@@ -39,12 +37,6 @@ export interface Nearest {
   score: number;
 }
 
-const modelThere = (file: string) =>
-  stat(file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
-
 /**
  * The visible passages nearest `query`'s meaning, best first, at most 3 a transcript, at most `k`. Empty when no
  * embedder is configured, its file is not made yet (the background job makes it), or no candidate has a vector.
@@ -55,7 +47,7 @@ export async function nearestPassages(
   k: number,
   embedder: Embedder | null = configuredEmbedder(),
 ): Promise<Nearest[]> {
-  if (!embedder || !(await modelThere(embedder.file))) return [];
+  if (!embedder || !(await embedder.ready())) return [];
   const db = await getDb();
   const [{ any }] = await db.$queryRawUnsafe<{ any: boolean }[]>(
     `SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = $1) AS any`,
@@ -107,7 +99,7 @@ export async function nearestPassages(
   );
   const withVectors = rows.filter((r) => r.vector.length > 0);
   if (withVectors.length === 0) return [];
-  const vector = await embedQuery(embedder.file, query.q);
+  const vector = await embedder.embedQuery(query.q);
   if (!vector) return [];
   const scored = withVectors
     .map((r) => ({ row: r, score: cosine(vector, dequantise(r.vector, r.scale)!) }))
