@@ -16,9 +16,9 @@ import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
 
 /** Postings read per word of the query: its best passages, the candidates it brings. */
-export const MEANING_POSTINGS_PER_WORD = 2_000;
+export const MEANING_POSTINGS_PER_WORD = 512;
 /** Words of the query whose postings are read (its rarest first is not known here: the first ones). */
-const MEANING_WORDS = 16;
+const MEANING_WORDS = 8;
 /**
  * A passage less alike than this is no answer by meaning: a query about something no transcript speaks of finds
  * nothing rather than the least unlike passages (with the default embedder, on the judged set: "zeppelin" 0.20,
