@@ -94,6 +94,16 @@ async function seed(db: PrismaClient) {
   await store("unpublished", "a cat on a page taken down", ["other"], false);
   // Another reader's correction of a transcript the reader has too: only its author searches it.
   await store("shared", "a violin played softly", ["reader", "other"], null);
+  // The reader's followed show: only the kitten episode is one of its published episodes.
+  await db.$executeRawUnsafe(
+    `INSERT INTO "Follow" ("id", "userId", "url", "kind", "showSlug", "updatedAt")
+     VALUES ('show', 'reader', 'https://example.test/feed.rss', 'podcast', 'cat-show-1a2b3c4d', now())`,
+  );
+  await db.$executeRawUnsafe(
+    `INSERT INTO "FollowItem" ("id", "followId", "guid", "title", "url", "status", "transcriptId")
+     VALUES ('episode', 'show', 'g1', 'Kittens', 'https://example.test/1', 'done', $1)`,
+    ids.kittens,
+  );
   await db.$executeRawUnsafe(
     `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('corr', 'other', $1, $2::jsonb, 10)`,
     ids.shared,
@@ -157,6 +167,17 @@ describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) =>
       expect(theirs.results.map((m) => m.context.text)).not.toContain("a violin played softly");
       const readers = await search.searchLibrary("reader", schemas.searchQuerySchema.parse({ q: "kitten", mode }));
       expect(readers.results.map((m) => m.context.text)).not.toContain("a cat played softly");
+    }
+  });
+
+  it("searches a show's published episodes only", async () => {
+    const inShow = async (q: string, mode: string) =>
+      titles(await search.searchPublic(schemas.publicSearchQuerySchema.parse({ q, mode, show: "cat-show-1a2b3c4d" })));
+    for (const mode of ["hybrid", "meaning"]) {
+      expect(await inShow("cat", mode)).toEqual(["kittens"]);
+      // The rocket transcript is published, but not one of the show's episodes.
+      expect(await inShow("rocket", mode)).toEqual([]);
+      expect((await published("rocket", mode))[0]).toBe("rockets");
     }
   });
 
