@@ -20,7 +20,9 @@ export async function register() {
   installRequestGuard(routeTable([...API_ROUTES, ...MCP_ROUTES, ...APP_ROUTES]));
   const { log } = await import("@/lib/observability/logger");
   for (const warning of [devLoginWarning(settings), proxyHopsWarning(settings)]) if (warning) log.warn(warning);
-  await database;
+  // Another process serves this DATA_DIR: this one stops, saying which, rather than answer every request
+  // with an error.
+  await database.catch(async (error: unknown) => (await import("@/lib/db/data-dir-lock")).exitIfDataDirLocked(error));
   // Several app processes may share PostgreSQL: each tells the others which cached pages it expired.
   if (settings.DATABASE_URL) (await import("@/lib/cache/tag-broadcast")).startTagBroadcast(settings.DATABASE_URL);
   // Jobs (the local runner in this process, unless Inngest is configured), webhook deliveries (rows in the

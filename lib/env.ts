@@ -221,6 +221,9 @@ const schema = z.object({
   EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),
   EDIT_STORAGE_BYTES: z.coerce.number().int().positive().default(104_857_600), // 100 MiB
   EDIT_SAVES_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  // What one user's saves may cost in a minute, in the tokens search indexes (a correction holds at most
+  // 100,000): three of the largest, or ten of a three-hour transcript.
+  EDIT_SAVE_TOKENS_PER_MINUTE: z.coerce.number().int().min(100_000).default(300_000),
   EDIT_SAVE_THREADS: z.coerce.number().int().positive().max(16).default(2),
   EDIT_SAVE_SECONDS: z.coerce.number().positive().max(300).default(10),
 

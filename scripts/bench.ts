@@ -36,6 +36,7 @@ import { benchSearchJudged } from "./bench/search-judged";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
+import { benchHeavySaves } from "./bench/heavy-saves";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -71,6 +72,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // The probe's two attacks (one user's heavy saves; six anonymous readers of a long transcript's files):
   // /health's worst wait during each, on PostgreSQL and on the embedded default.
   attacks: benchAttacks,
+  // A heavy save's time and another user's worst read during it, shape by shape, on both databases (no build
+  // needed: the app's save is called in a process of its own). Only when named.
+  "heavy-saves": benchHeavySaves,
   // The longest event-loop hold per endpoint at its body bound and per parser at its document bound.
   "event-loop": () => benchEventLoop(),
   // Seeds (once, kept) databases of 10k and 1M rows: minutes. Only when named.
@@ -85,7 +89,14 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "search-meaning-cost": benchSearchMeaningCost,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
-const onlyWhenNamed = new Set(["data-scale", "search-relevance", "search-judged", "search-meaning-cost", "startup"]);
+const onlyWhenNamed = new Set([
+  "data-scale",
+  "search-relevance",
+  "search-judged",
+  "search-meaning-cost",
+  "startup",
+  "heavy-saves",
+]);
 
 const only = process.argv.slice(2);
 for (const [name, run] of Object.entries(suites)) {

@@ -1,8 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
 import { freePort } from "../test/free-port";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -33,6 +35,51 @@ describe("npm run doctor", () => {
       // The embedded database's "open" line is info: not written at all.
       expect(run.stderr).not.toContain("embedded database open");
     } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("npm run doctor while the app runs on the embedded database", () => {
+  it("says the app holds the database, on which port, and that it is healthy, without opening the folder", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "verbatim-doctor-"));
+    // The running app: its lock in the folder (this test's process, which is running and not the doctor), and
+    // its /health on the port the lock names.
+    const app = createServer((request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(request.url === "/health" ? { status: "ok", database: "ok" } : {}));
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    const port = (app.address() as { port: number }).port;
+    writeFileSync(
+      path.join(dataDir, DATA_DIR_LOCK_FILE),
+      JSON.stringify({ pid: process.pid, port, hostname: os.hostname(), since: new Date().toISOString() }),
+    );
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    try {
+      const doctor = spawn(process.execPath, ["--import", "tsx", "scripts/doctor.ts"], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATA_DIR: dataDir,
+          YOUTUBE_BASE_URL: closed,
+          ASR_LOCAL_MODEL_BASE_URL: closed,
+        } as unknown as NodeJS.ProcessEnv,
+      });
+      let stdout = "";
+      doctor.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      // Not spawnSync: this process answers the doctor's /health request meanwhile.
+      await new Promise((resolve) => doctor.once("exit", resolve));
+      expect(stdout).toMatch(
+        new RegExp(
+          `^✓ database\\s+the running app \\(pid ${process.pid}, port ${port}\\) holds the embedded database, healthy \\(its /health: database ok\\)$`,
+          "m",
+        ),
+      );
+      expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+    } finally {
+      app.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -13,13 +13,14 @@ export const EARLY_WORKER_FILE = ".next/verbatim-embedded-worker.mjs";
 export const EARLY_EMBEDDED = Symbol.for("verbatim.embeddedEarly");
 
 /**
- * Starts the thread for `dataDir` from the bundle `entry` (the build's EARLY_WORKER_FILE) when it is there;
+ * Starts the thread for `dataDir` from the bundle `entry` (the build's EARLY_WORKER_FILE) when it is there (`port`:
+ * the app's, for the data folder's lock);
  * returns whether it did. Unreferenced: until the app takes it, it keeps the process alive no more than it
  * would have before the app started it.
  */
-export function startEmbeddedEarly(entry, dataDir) {
+export function startEmbeddedEarly(entry, dataDir, port) {
   if (!existsSync(entry)) return false;
-  const worker = new Worker(entry, { workerData: { dataDir } });
+  const worker = new Worker(entry, { workerData: { dataDir, port } });
   worker.unref();
   const logs = [];
   const early = { dataDir, worker, onLog: null, takeLogs: () => logs.splice(0) };
@@ -27,7 +28,12 @@ export function startEmbeddedEarly(entry, dataDir) {
     worker.on("message", (message) => {
       if (message.type === "log") (early.onLog ?? ((line) => logs.push(line)))(message);
       else if (message.type === "ready") resolve(message);
-      else if (message.type === "failed") reject(new Error(`the embedded database could not open: ${message.message}`));
+      else if (message.type === "failed")
+        reject(
+          message.locked
+            ? Object.assign(new Error(message.message), { locked: true })
+            : new Error(`the embedded database could not open: ${message.message}`),
+        );
     });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the embedded database's thread stopped (exit code ${code})`)));

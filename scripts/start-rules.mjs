@@ -54,3 +54,31 @@ export function listenHost(vars) {
   if (!devLogin || !loopback) return null;
   return host === "localhost" ? "127.0.0.1" : host.replace(/^\[(.*)\]$/, "$1");
 }
+
+/**
+ * The port `next start` / `next dev` will listen on: `-p`/`--port` among `args` (as Next.js's CLI reads them),
+ * else PORT, else 3000. Written into the data folder's lock so `npm run doctor` can ask the running app.
+ */
+export function listenPort(args, vars) {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const given = arg === "-p" || arg === "--port" ? args[i + 1] : /^(?:-p|--port=)(\d+)$/.exec(arg)?.[1];
+    if (given !== undefined && /^\d+$/.test(given)) return Number(given);
+  }
+  const port = Number(vars.PORT);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : 3000;
+}
+
+/**
+ * Whether a line Next.js prints at start is its "- Network: URL" line for a loopback URL: listening on
+ * 127.0.0.1 (or ::1, localhost), Next.js names that address as the one for the network, which it is not.
+ */
+export function isLoopbackNetworkLine(line) {
+  const url = /^\s*- Network:\s+(\S+)\s*$/.exec(String(line))?.[1];
+  if (!url) return false;
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { isLoopbackHost, listenHost, nodeVersionProblem, supportedNode } from "./start-rules.mjs";
+import {
+  isLoopbackHost,
+  isLoopbackNetworkLine,
+  listenHost,
+  listenPort,
+  nodeVersionProblem,
+  supportedNode,
+} from "./start-rules.mjs";
 
 // What `npm start` decides before Next.js loads (scripts/start.mjs): the Node.js version, and the address.
 
@@ -62,5 +69,35 @@ describe("the address npm start listens on", () => {
       const loopback = isLoopbackHost(new URL(settings.APP_URL).hostname);
       expect(listenHost(vars) !== null, JSON.stringify(vars)).toBe(settings.devLogin && loopback);
     }
+  });
+});
+
+describe("the port npm start writes into the data folder's lock", () => {
+  it("is -p or --port as Next.js reads them, else PORT, else 3000", () => {
+    expect(listenPort([], {})).toBe(3000);
+    expect(listenPort([], { PORT: "4000" })).toBe(4000);
+    expect(listenPort(["-p", "4100"], { PORT: "4000" })).toBe(4100);
+    expect(listenPort(["--port", "4200"], {})).toBe(4200);
+    expect(listenPort(["--port=4300"], {})).toBe(4300);
+    expect(listenPort(["-p4400"], {})).toBe(4400);
+    expect(listenPort([], { PORT: "not a port" })).toBe(3000);
+  });
+});
+
+describe("Next.js's start lines", () => {
+  it("lose the Network line for a loopback address, and keep every other", () => {
+    for (const line of [
+      "- Network:       http://127.0.0.1:3000",
+      "- Network:       http://localhost:3000",
+      "- Network:       http://[::1]:3000",
+    ])
+      expect(isLoopbackNetworkLine(line), line).toBe(true);
+    for (const line of [
+      "- Network:       http://192.168.1.20:3000",
+      "- Local:         http://127.0.0.1:3000",
+      "✓ Ready in 1.2s",
+      undefined,
+    ])
+      expect(isLoopbackNetworkLine(line), String(line)).toBe(false);
   });
 });

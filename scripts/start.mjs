@@ -10,8 +10,8 @@
 // which opens PGlite while Next.js loads (embedded-early.mjs).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { EARLY_WORKER_FILE, startEmbeddedEarly } from "./embedded-early.mjs";
-import { listenHost, nodeVersionProblem } from "./start-rules.mjs";
+import { EARLY_EMBEDDED, EARLY_WORKER_FILE, startEmbeddedEarly } from "./embedded-early.mjs";
+import { isLoopbackNetworkLine, listenHost, listenPort, nodeVersionProblem } from "./start-rules.mjs";
 
 const problem = nodeVersionProblem(process.versions.node);
 if (problem) {
@@ -40,13 +40,25 @@ async function settings() {
   return { ...vars, ...process.env };
 }
 
+// What the app writes is its user's alone: the embedded database's files (PGlite creates them 0666 less the
+// umask), uploads, the build's caches. lib/db/embedded.ts also makes the database folder private at each open.
+process.umask(0o077);
+
 const vars = await settings();
 if (command === "start") {
   const { enableCompileCache } = await import("node:module");
   enableCompileCache(path.resolve(".next/cache/node-compile-cache"));
   // As lib/env.ts reads them: no DATABASE_URL means the embedded database, in DATA_DIR (default ./data).
-  if (vars.DATABASE_URL === undefined && vars.DATA_DIR !== "")
-    startEmbeddedEarly(path.resolve(EARLY_WORKER_FILE), path.resolve(vars.DATA_DIR ?? "./data"));
+  if (vars.DATABASE_URL === undefined && vars.DATA_DIR !== "") {
+    const dataDir = path.resolve(vars.DATA_DIR ?? "./data");
+    if (startEmbeddedEarly(path.resolve(EARLY_WORKER_FILE), dataDir, listenPort(args, vars)))
+      // Another process holds the data folder: stop now with its sentence, before Next.js serves anything.
+      globalThis[EARLY_EMBEDDED].ready.catch((error) => {
+        if (!error.locked) return; // the app starts the thread again, and says why if that fails too
+        console.error(error.message);
+        process.exit(1);
+      });
+  }
 }
 
 const hostGiven = args.some((arg) => arg === "-H" || arg.startsWith("--hostname") || /^-H./.test(arg));
@@ -55,5 +67,10 @@ if (host && !process.env.HOSTNAME)
   console.log(
     `[verbatim] Listening on ${host} only: the development login is on, so anyone who reached this server could sign in as anyone. Set HOSTNAME (or -H), or a non-loopback APP_URL without the development login, to listen on the network.`,
   );
+// Listening on a loopback address, Next.js prints it again as the "Network" address: no one else can reach it.
+const print = console.log;
+console.log = (...line) => {
+  if (!isLoopbackNetworkLine(line[0])) print(...line);
+};
 process.argv = [process.argv[0], "next", dev ? "dev" : "start", ...(host ? ["-H", host] : []), ...args];
 await import("next/dist/bin/next");

@@ -9,6 +9,7 @@ import { DeviceDecision } from "@/components/oauth/decision-buttons";
 import { SiteHeader } from "@/components/site/site-header";
 import { controlClass } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
+import { formatDateTime } from "@/lib/browser/dates";
 
 export const metadata: Metadata = { title: "Sign in a device" };
 export const dynamic = "force-dynamic";
@@ -68,7 +69,7 @@ export default async function DevicePage({
                 {pending.userAgent ? ` (${pending.userAgent})` : ""}
               </dd>
               <dt className="text-stone-500">Asked at</dt>
-              <dd>{new Date(pending.requestedAt).toUTCString()}</dd>
+              <dd>{formatDateTime(pending.requestedAt)}</dd>
             </dl>
             <p className="text-sm text-stone-600">
               Only approve if you started this yourself and the code matches the one on your device.

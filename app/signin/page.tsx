@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth, enabledProviders } from "@/lib/auth/nextauth";
 import { safeCallbackPath } from "@/lib/auth/safe-redirect";
@@ -25,7 +26,8 @@ export default async function SignInPage({
   const session = await auth();
   if (session?.user?.id) redirect(callbackUrl);
 
-  const providers = enabledProviders();
+  // Not the development login where it would refuse this browser (another machine, or through a proxy).
+  const providers = enabledProviders(await headers());
   const regular = providers.filter((provider) => provider.kind !== "dev");
   const dev = providers.find((provider) => provider.kind === "dev");
   const hidden = (id: string) => (

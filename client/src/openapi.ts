@@ -2204,6 +2204,8 @@ export interface components {
             id: string;
             job_id: string | null;
             lang: string | null;
+            /** @description the slug of the transcript's public page (/t/{slug}) while the caller has it published (DELETE /v1/publish/{slug} takes it off); null otherwise */
+            published_slug: string | null;
             /** @description the platform: youtube, x, tiktok, … */
             source: string | null;
             /** @description The link POST /v1/transcript and POST /v1/publish take for this entry: the canonical page, a podcast episode's audio URL, or an upload's upload:<object_path>. Null until the transcript is stored. */

@@ -8,6 +8,7 @@ import { planLabel } from "@/lib/browser/billing";
 import { fetchSubscription, SUBSCRIPTION_KEY } from "@/lib/browser/transcripts";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { EXAMPLE_VIDEO_URL } from "@/lib/openapi/examples";
+import { formatDateTime } from "@/lib/browser/dates";
 
 interface ApiKeyState {
   has_key: boolean;
@@ -31,8 +32,6 @@ export function transcriptCurl(baseUrl: string, key: string | null): string {
     `  -d '${body}'`,
   ].join("\n");
 }
-
-const dateTime = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
   const queryClient = useQueryClient();
@@ -71,11 +70,11 @@ export function ApiKeyPanel({ baseUrl }: { baseUrl: string }) {
         <dt className="text-stone-500">Plan</dt>
         <dd data-testid="key-tier">{subscription.data ? planLabel(subscription.data) : "…"}</dd>
         <dt className="text-stone-500">Created</dt>
-        <dd>{key.created_at ? dateTime(key.created_at) : "—"}</dd>
+        <dd>{key.created_at ? <time dateTime={key.created_at}>{formatDateTime(key.created_at)}</time> : "—"}</dd>
         <dt className="text-stone-500">Last used</dt>
         <dd data-testid="key-last-used">
           {key.last_used_at ? (
-            <time dateTime={key.last_used_at}>{dateTime(key.last_used_at)}</time>
+            <time dateTime={key.last_used_at}>{formatDateTime(key.last_used_at)}</time>
           ) : key.has_key ? (
             "Never"
           ) : (

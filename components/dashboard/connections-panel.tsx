@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/browser/api";
 import { buttonClass } from "@/components/ui/button";
+import { formatDateTime } from "@/lib/browser/dates";
 
 interface Connection {
   id: string;
@@ -56,8 +57,8 @@ export function ConnectionsPanel() {
               <tr key={item.id} className="border-t border-stone-200" data-testid="connection">
                 <td className="py-2">{item.name}</td>
                 <td className="py-2">{item.kind === "device" ? "Device login" : "App"}</td>
-                <td className="py-2">{new Date(item.connected_at).toLocaleString()}</td>
-                <td className="py-2">{item.last_used_at ? new Date(item.last_used_at).toLocaleString() : "never"}</td>
+                <td className="py-2">{formatDateTime(item.connected_at)}</td>
+                <td className="py-2">{item.last_used_at ? formatDateTime(item.last_used_at) : "never"}</td>
                 <td className="py-2 text-right">
                   <button
                     type="button"

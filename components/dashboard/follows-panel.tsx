@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   checkFollowNow,
@@ -9,6 +9,7 @@ import {
   FOLLOW_STATE_LABELS,
   followKey,
   FOLLOWS_KEY,
+  followButtons,
   lastCheckText,
   setFollowState,
   startFollow,
@@ -16,16 +17,24 @@ import {
   type FollowOut,
 } from "@/lib/browser/follows";
 import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
 import { ErrorText } from "@/components/ui/notice";
+import { useHydrated } from "@/components/ui/use-hydrated";
+import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
+import { formatDateTime } from "@/lib/browser/dates";
 
 /**
- * Follow a show (feed, Apple Podcasts show, YouTube channel or playlist); pause, resume, check now or stop the
- * caller's follows. Each says what its last check found, "no new episodes" too.
+ * Follow a show (feed, Apple Podcasts show, YouTube channel or playlist), with its newest existing episodes too
+ * where asked (backfill, at most `maxBackfill`); pause, resume, check now or stop the caller's follows (stopping
+ * asks first). Each says what its last check found, "no new episodes" too.
  */
-export function FollowsPanel() {
+export function FollowsPanel({ maxBackfill }: { maxBackfill: number }) {
   const inputId = useId();
+  const backfillId = useId();
+  const hydrated = useHydrated();
   const [url, setUrl] = useState("");
+  const [backfill, setBackfill] = useState(0);
   const queryClient = useQueryClient();
   const follows = useQuery({ queryKey: FOLLOWS_KEY, queryFn: fetchFollows });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: FOLLOWS_KEY });
@@ -33,6 +42,7 @@ export function FollowsPanel() {
     mutationFn: startFollow,
     onSuccess: () => {
       setUrl("");
+      setBackfill(0);
       refresh();
     },
   });
@@ -40,18 +50,45 @@ export function FollowsPanel() {
   return (
     <div className="flex flex-col gap-4">
       <form
-        className="flex flex-col gap-2 sm:flex-row sm:items-end"
+        className="flex flex-col gap-2"
         onSubmit={(event) => {
           event.preventDefault();
-          if (url.trim()) start.mutate(url.trim());
+          if (url.trim()) start.mutate({ url: url.trim(), backfill });
         }}
       >
-        <UrlField id={inputId} value={url} onChange={setUrl} placeholder="https://feeds.example.com/show.xml" grow>
-          Follow a show: new episodes or videos are transcribed as they appear
-        </UrlField>
-        <button type="submit" disabled={start.isPending} className={buttonClass("primary", "lg")}>
-          {start.isPending ? "Following…" : "Follow"}
-        </button>
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <UrlField id={inputId} value={url} onChange={setUrl} placeholder="https://feeds.example.com/show.xml" grow>
+            Follow a show: new episodes or videos are transcribed as they appear
+          </UrlField>
+          <button
+            type="submit"
+            disabled={!hydrated || start.isPending}
+            className={buttonClass("primary", "lg")}
+            data-testid="follow-submit"
+          >
+            {start.isPending ? "Following…" : "Follow"}
+          </button>
+        </div>
+        {maxBackfill > 0 && (
+          <label htmlFor={backfillId} className="flex flex-wrap items-center gap-2 text-sm text-stone-700">
+            Also transcribe the newest
+            <select
+              id={backfillId}
+              value={backfill}
+              disabled={!hydrated}
+              onChange={(event) => setBackfill(Number(event.target.value))}
+              className={controlClass}
+              data-testid="follow-backfill"
+            >
+              {backfillChoices(maxBackfill).map((n) => (
+                <option key={n} value={n}>
+                  {n === 0 ? "none" : n}
+                </option>
+              ))}
+            </select>
+            of the episodes or videos already there (each counts toward your allowance)
+          </label>
+        )}
       </form>
       <ErrorText error={start.error} />
       <PanelList query={follows} label="Follows" empty="No follows yet.">
@@ -59,6 +96,11 @@ export function FollowsPanel() {
       </PanelList>
     </div>
   );
+}
+
+/** The backfill sizes offered: none, a few, and up to the server's most. */
+function backfillChoices(max: number): number[] {
+  return [0, 1, 3, 5, 10, 20, 50, 100, 500].filter((n) => n < max).concat(max);
 }
 
 /** While a check asked for here has not ended, the follow is asked for again this often (and at most this long). */
@@ -91,7 +133,11 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
     onError: () => setAsked(null),
   });
   const stop = useMutation({ mutationFn: () => stopFollow(follow.id), onSuccess: onChange });
+  const [confirmingStop, setConfirmingStop] = useState(false);
+  const stopButton = useRef<HTMLButtonElement>(null);
   const name = shown.title ?? shown.url;
+  // Pause or Resume by the state the toggle acts on (the list's), as its mutation does.
+  const buttons = followButtons({ kind: shown.kind, state: follow.state }, name, checking);
   const error = toggle.error ?? check.error ?? stop.error;
   return (
     <PanelItem
@@ -108,7 +154,7 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
       </p>
       <p className="text-sm text-stone-600">
         {shown.items_seen} items seen
-        {shown.next_check_at && !checking ? ` · next check ${new Date(shown.next_check_at).toLocaleString()}` : ""}
+        {shown.next_check_at && !checking ? ` · next check ${formatDateTime(shown.next_check_at)}` : ""}
         {shown.push?.state === "active" ? " · new items are pushed by its hub" : ""}
       </p>
       {shown.note ? <p className="text-sm text-stone-500">{shown.note}</p> : null}
@@ -132,30 +178,49 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
           disabled={check.isPending || checking || shown.state === "paused"}
           onClick={() => check.mutate()}
           className={buttonClass("secondary", "sm")}
-          aria-label={`Check ${name} now`}
+          aria-label={buttons.check.label}
           data-testid="follow-check-now"
         >
-          {checking ? "Checking…" : "Check now"}
+          {buttons.check.text}
         </button>
         <button
           type="button"
           disabled={toggle.isPending}
           onClick={() => toggle.mutate()}
           className={buttonClass("secondary", "sm")}
-          aria-label={`${follow.state === "paused" ? "Resume" : "Pause"} ${name}`}
+          aria-label={buttons.toggle.label}
         >
-          {follow.state === "paused" ? "Resume" : "Pause"}
+          {buttons.toggle.text}
         </button>
-        <button
-          type="button"
-          disabled={stop.isPending}
-          onClick={() => stop.mutate()}
-          className={buttonClass("secondary", "sm")}
-          aria-label={`Stop following ${name}`}
-        >
-          Stop following
-        </button>
+        {!confirmingStop && (
+          <button
+            ref={stopButton}
+            type="button"
+            onClick={() => setConfirmingStop(true)}
+            className={buttonClass("secondary", "sm")}
+            aria-label={buttons.stop.label}
+            data-testid="follow-stop"
+          >
+            {buttons.stop.text}
+          </button>
+        )}
       </div>
+      {confirmingStop && (
+        <ConfirmBox
+          label={`Stop following ${name}?`}
+          confirmText="Yes, stop following"
+          cancelText="Keep following"
+          busy={stop.isPending}
+          onConfirm={() => stop.mutate()}
+          onCancel={() => {
+            setConfirmingStop(false);
+            requestAnimationFrame(() => stopButton.current?.focus());
+          }}
+        >
+          Stop following {name}? Its new {shown.kind === "youtube" ? "videos" : "episodes"} are no longer transcribed;
+          what was transcribed stays in your history.
+        </ConfirmBox>
+      )}
       <ErrorText error={error} />
     </PanelItem>
   );

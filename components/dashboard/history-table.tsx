@@ -16,6 +16,7 @@ import {
   type TranscriptionEntry,
 } from "@/lib/browser/transcripts";
 import { Notice } from "@/components/ui/notice";
+import { useTypedBeforeHydration } from "@/components/ui/use-hydrated";
 import { HistoryMoments, useHistoryMoments } from "@/components/dashboard/history-moments";
 import { HistoryFilters } from "@/components/dashboard/history/history-filters";
 import { HistoryCardsView, HistoryTableView } from "@/components/dashboard/history/history-list";
@@ -74,6 +75,7 @@ export function HistoryTable() {
   const queryClient = useQueryClient();
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const searchBox = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(searchBox, draft, setDraft);
   const remove = async (entry: TranscriptionEntry) => {
     setDeleteError(null);
     try {

@@ -19,6 +19,7 @@ import { buttonClass } from "@/components/ui/button";
 import { ErrorText } from "@/components/ui/notice";
 import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { ImportPreview } from "@/components/dashboard/import-preview";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** While a batch is queued or running, the list is asked for again this often. */
 const ACTIVE_POLL_MS = 2000;
@@ -29,6 +30,7 @@ const ACTIVE_POLL_MS = 2000;
  */
 export function ImportsPanel({ speechRecognition = true }: { speechRecognition?: boolean }) {
   const inputId = useId();
+  const hydrated = useHydrated();
   const [url, setUrl] = useState("");
   const queryClient = useQueryClient();
   const batches = useQuery({
@@ -77,7 +79,11 @@ export function ImportsPanel({ speechRecognition = true }: { speechRecognition?:
         >
           Podcast feed, Apple Podcasts show, or YouTube playlist or channel
         </UrlField>
-        <button type="submit" disabled={start.isPending || check.isPending} className={buttonClass("primary", "lg")}>
+        <button
+          type="submit"
+          disabled={!hydrated || start.isPending || check.isPending}
+          className={buttonClass("primary", "lg")}
+        >
           {check.isPending ? "Checking…" : "Import"}
         </button>
       </form>

@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { focusRing } from "@/components/ui/focus";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 const items = [
   { href: "/dashboard", label: "Transcribe" },
@@ -26,6 +27,8 @@ export function DashboardNav() {
   const root = useRef<HTMLElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
   const listId = useId();
+  // Its only handler is React's: inactive, and shown so, until the page has hydrated.
+  const hydrated = useHydrated();
   const current = items.find((item) => item.href === pathname)?.label ?? "Menu";
 
   useEffect(() => {
@@ -55,7 +58,8 @@ export function DashboardNav() {
         aria-expanded={open}
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
-        className={`flex min-h-11 items-center gap-1.5 rounded-md border border-stone-300 bg-white px-3 text-sm md:hidden ${focusRing}`}
+        disabled={!hydrated}
+        className={`flex min-h-11 items-center gap-1.5 rounded-md border border-stone-300 bg-white px-3 text-sm disabled:cursor-not-allowed disabled:opacity-50 md:hidden ${focusRing}`}
         data-testid="dashboard-menu"
       >
         {current}

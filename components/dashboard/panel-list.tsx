@@ -1,11 +1,15 @@
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { controlClass } from "@/components/ui/field";
+import { useTypedBeforeHydration } from "@/components/ui/use-hydrated";
 import { ErrorText } from "@/components/ui/notice";
 
 // What the panels that add things by URL and list them (imports, follows, webhook endpoints) are made of.
 
-/** The form's URL: its label's text above a required URL input; `grow` takes the row's room beside its button. */
+/**
+ * The form's URL: its label's text above a required URL input; `grow` takes the row's room beside its button.
+ * What is typed before the page hydrates is kept.
+ */
 export function UrlField({
   id,
   value,
@@ -21,10 +25,13 @@ export function UrlField({
   grow?: boolean;
   children: ReactNode;
 }) {
+  const input = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(input, value, onChange);
   return (
     <label htmlFor={id} className={grow ? "flex flex-1 flex-col gap-1 text-sm" : "flex flex-col gap-1 text-sm"}>
       {children}
       <input
+        ref={input}
         id={id}
         type="url"
         required

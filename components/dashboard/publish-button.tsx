@@ -1,8 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { useMutation } from "@tanstack/react-query";
-import { publishTranscript, type PublishResponse } from "@/lib/browser/publishing";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { publishTranscript, unpublishTranscript, type PublishResponse } from "@/lib/browser/publishing";
+import { TRANSCRIPTIONS_KEY } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 
@@ -23,7 +24,8 @@ export function CopyLinkButton({
     <button
       type="button"
       onClick={() => {
-        void navigator.clipboard?.writeText(url).then(() => {
+        // A link on this site may be given as a path: what is copied is the whole address.
+        void navigator.clipboard?.writeText(new URL(url, window.location.href).toString()).then(() => {
           setCopied(true);
           setTimeout(() => setCopied(false), 1500);
         });
@@ -37,10 +39,44 @@ export function CopyLinkButton({
   );
 }
 
-/** Publishes a finished transcript (POST /v1/publish) and shows its public link. */
-export function PublishButton({ url, lang, compact = false }: { url: string; lang: string; compact?: boolean }) {
-  const [published, setPublished] = useState<PublishResponse | null>(null);
-  const mutation = useMutation({ mutationFn: () => publishTranscript(url, lang), onSuccess: setPublished });
+/**
+ * Publishes a finished transcript (POST /v1/publish) and shows its public link. `published`: it is published
+ * already (a history row says so), so its link shows from the start. `unpublish`: the link comes with Unpublish.
+ */
+export function PublishButton({
+  url,
+  lang,
+  compact = false,
+  published: initial = null,
+  unpublish = false,
+  name,
+}: {
+  url: string;
+  lang: string;
+  compact?: boolean;
+  published?: PublishResponse | null;
+  unpublish?: boolean;
+  /** What is published, for the buttons' accessible names where a list has many. */
+  name?: string;
+}) {
+  const queryClient = useQueryClient();
+  const [published, setPublished] = useState<PublishResponse | null>(initial);
+  const historyChanged = () => void queryClient.invalidateQueries({ queryKey: TRANSCRIPTIONS_KEY });
+  const mutation = useMutation({
+    mutationFn: () => publishTranscript(url, lang),
+    onSuccess: (response) => {
+      setPublished(response);
+      historyChanged();
+    },
+  });
+  const off = useMutation({
+    mutationFn: (slug: string) => unpublishTranscript(slug),
+    onSuccess: () => {
+      setPublished(null);
+      mutation.reset();
+      historyChanged();
+    },
+  });
   if (published) {
     return (
       <span className="flex flex-wrap items-center gap-2 text-sm" data-testid="published-link">
@@ -52,7 +88,24 @@ export function PublishButton({ url, lang, compact = false }: { url: string; lan
         >
           {compact ? "Public page" : published.url}
         </a>
-        <CopyLinkButton url={published.url} />
+        <CopyLinkButton url={published.url} ariaLabel={name ? `Copy link of ${name}` : undefined} />
+        {unpublish && (
+          <button
+            type="button"
+            onClick={() => off.mutate(published.slug)}
+            disabled={off.isPending}
+            className={`${buttonClass("secondary", "sm")} text-red-800`}
+            aria-label={name ? `${off.isPending ? "Unpublishing" : "Unpublish"} ${name}` : undefined}
+            data-testid="history-unpublish"
+          >
+            {off.isPending ? "Unpublishing…" : "Unpublish"}
+          </button>
+        )}
+        {off.error && (
+          <span role="alert" className="text-xs text-red-700">
+            {off.error.message}
+          </span>
+        )}
       </span>
     );
   }

@@ -6,6 +6,7 @@ import { platformLabel } from "@/lib/browser/transcripts";
 import { isLoopbackUrl, tagParts, unpublishTranscript } from "@/lib/browser/publishing";
 import { CopyLinkButton } from "@/components/dashboard/publish-button";
 import type { MyPublication } from "@/lib/publishing/list-my-publications";
+import { formatDate } from "@/lib/browser/dates";
 
 /** The caller's published transcripts, each with its link, copy-link, unpublish and the tags for a podcast feed. */
 export function PublishedList({ items }: { items: MyPublication[] }) {
@@ -54,7 +55,7 @@ export function PublishedList({ items }: { items: MyPublication[] }) {
                 {item.title?.trim() || "Untitled"}
               </a>
               <span className="text-xs text-stone-600">
-                {platformLabel(item.platform)} · {item.lang} · {new Date(item.publishedAt).toLocaleDateString()}
+                {platformLabel(item.platform)} · {item.lang} · {formatDate(item.publishedAt)}
               </span>
             </div>
             <div className="flex items-center gap-2">

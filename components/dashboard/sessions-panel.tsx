@@ -6,10 +6,12 @@ import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/browser/api";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { buttonClass } from "@/components/ui/button";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** "Sign out everywhere": ends every dashboard session of the user (this one too), then goes to sign-in. */
 export function SessionsPanel() {
   const router = useRouter();
+  const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const end = useMutation({
     mutationFn: () => apiFetch<{ ended: number }>("/v1/me/sessions/revoke", { method: "POST" }),
@@ -34,7 +36,12 @@ export function SessionsPanel() {
           Sign out of every browser, this one included?
         </ConfirmBox>
       ) : (
-        <button type="button" onClick={() => setConfirming(true)} className={buttonClass("secondary", "lg", "w-fit")}>
+        <button
+          type="button"
+          onClick={() => setConfirming(true)}
+          disabled={!hydrated}
+          className={buttonClass("secondary", "lg", "w-fit")}
+        >
           Sign out everywhere
         </button>
       )}

@@ -22,10 +22,12 @@ import {
 import { ErrorText } from "@/components/ui/notice";
 import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { buttonClass } from "@/components/ui/button";
+import { formatDateTime } from "@/lib/browser/dates";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 const EVENT_TYPES = Object.keys(WEBHOOK_EVENT_LABELS) as WebhookEventType[];
 const button = buttonClass();
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : "—");
 
 /** A secret shown once, after creation or rotation. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
@@ -60,6 +62,7 @@ export function WebhooksPanel() {
     },
   });
   const requestSecret = useMutation({ mutationFn: rotateRequestSecret, onSuccess: (out) => setSecret(out.secret) });
+  const hydrated = useHydrated();
 
   return (
     <div className="flex flex-col gap-6">
@@ -80,6 +83,7 @@ export function WebhooksPanel() {
             <label key={type} className="flex items-center gap-2">
               <input
                 type="checkbox"
+                disabled={!hydrated}
                 checked={types.includes(type)}
                 onChange={(event) =>
                   setTypes((current) => (event.target.checked ? [...current, type] : current.filter((t) => t !== type)))
@@ -91,7 +95,7 @@ export function WebhooksPanel() {
         </fieldset>
         <button
           type="submit"
-          disabled={create.isPending || types.length === 0}
+          disabled={!hydrated || create.isPending || types.length === 0}
           className={buttonClass("primary", "lg", "self-start")}
         >
           {create.isPending ? "Adding…" : "Add endpoint"}
@@ -112,7 +116,7 @@ export function WebhooksPanel() {
         <button
           type="button"
           className={`${button} self-start`}
-          disabled={requestSecret.isPending}
+          disabled={!hydrated || requestSecret.isPending}
           onClick={() => requestSecret.mutate()}
         >
           Create or replace the request signing secret

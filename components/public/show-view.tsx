@@ -7,13 +7,12 @@ import { controlClass } from "@/components/ui/field";
 import type { Show } from "@/lib/publishing/show-page";
 import { showFeedPath, showPagePath } from "@/lib/publishing/show-links";
 import type { SearchMoment } from "@/lib/search/schemas";
+import { formatDate } from "@/lib/browser/dates";
 
 // A followed show's page (app/s/[slug]): its name, its published episodes newest first, each linking to its
 // transcript, its feed, and a search inside the show (/s/{slug}?q=, rendered per request by app/s/[slug]/search:
 // the moments where it was said, above the episodes). Plain links and a GET form: it works without JavaScript; the page itself is served from
 // Next.js's cache, so nothing here reads the request.
-
-const dateFormat = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 
 function duration(seconds: number): string | null {
   if (seconds <= 0) return null;
@@ -26,12 +25,15 @@ export function ShowView({
   q = "",
   moments,
   counts,
+  suggestion = null,
 }: {
   show: Show;
   /** A search inside the show: what was asked and the moments found (app/s/[slug]/search). */
   q?: string;
   moments?: readonly SearchMoment[];
   counts?: ReadonlyMap<string, number>;
+  /** When nothing was found: the likeliest spelling of the query's unknown words in this show (did_you_mean). */
+  suggestion?: string | null;
 }) {
   const count = show.episodes.length;
   return (
@@ -77,6 +79,19 @@ export function ShowView({
             Nothing said in this show&apos;s published episodes matches “{q}”.
           </p>
         )}
+        {q && moments?.length === 0 && suggestion && (
+          <p className="text-sm text-stone-700" data-testid="show-did-you-mean">
+            Did you mean{" "}
+            <Link
+              href={`${showPagePath(show.slug)}?${new URLSearchParams({ q: suggestion })}`}
+              prefetch={false}
+              className="font-medium text-sky-800 underline decoration-sky-800/40 hover:decoration-sky-800"
+            >
+              {suggestion}
+            </Link>
+            ?
+          </p>
+        )}
         <ol className="flex flex-col divide-y divide-stone-200" data-testid="show-episodes">
           {show.episodes.map((episode) => (
             <li key={episode.slug} className="flex flex-col gap-0.5 py-3">
@@ -89,7 +104,7 @@ export function ShowView({
                 <LinkPending />
               </Link>
               <span className="text-sm text-stone-600">
-                <time dateTime={episode.date.toISOString()}>{dateFormat.format(episode.date)}</time>
+                <time dateTime={episode.date.toISOString()}>{formatDate(episode.date)}</time>
                 {duration(episode.durationSeconds) && ` · ${duration(episode.durationSeconds)}`}
               </span>
             </li>

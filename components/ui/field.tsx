@@ -2,7 +2,7 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react
 import { focusRing } from "@/components/ui/focus";
 
 /** Text inputs and selects: one look, one focus ring. */
-export const controlClass = `rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 placeholder:text-stone-500 max-sm:min-h-11 ${focusRing}`;
+export const controlClass = `rounded-md border border-stone-300 bg-white px-3 py-2 text-sm text-stone-900 placeholder:text-stone-500 max-sm:min-h-11 disabled:cursor-not-allowed disabled:opacity-50 ${focusRing}`;
 
 export function Input({
   className = "",

@@ -2,6 +2,7 @@ import { removeStaleTempDirs } from "@/lib/media";
 import { deleteExpiredUploads } from "@/lib/uploads/resolve-upload";
 import { log } from "@/lib/observability/logger";
 import { deleteUnusedSearchTerms } from "@/lib/search/prune-terms";
+import { deleteUnheldUploadTranscripts } from "@/lib/transcripts/forget-unheld";
 import { deleteOldDeliveries } from "@/lib/webhooks/delete-old-deliveries";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -11,17 +12,19 @@ async function sweep(): Promise<void> {
     const uploads = await deleteExpiredUploads();
     const temp = await removeStaleTempDirs();
     const deliveries = await deleteOldDeliveries();
+    const unheldTranscripts = await deleteUnheldUploadTranscripts();
     const searchTerms = await deleteUnusedSearchTerms();
-    if (uploads.deleted || uploads.failed || temp.length || deliveries || searchTerms) {
+    if (uploads.deleted || uploads.failed || temp.length || deliveries || unheldTranscripts || searchTerms) {
       log.info(
         {
           deleted: uploads.deleted,
           failed: uploads.failed,
           staleTempDirs: temp.length,
           webhookDeliveries: deliveries,
+          unheldTranscripts,
           searchTerms,
         },
-        "cleanup: expired uploads, stale temp dirs, old webhook deliveries and unused search words removed",
+        "cleanup: expired uploads, stale temp dirs, old webhook deliveries, uploads' transcripts nobody holds and unused search words removed",
       );
     }
   } catch (error) {
@@ -31,7 +34,7 @@ async function sweep(): Promise<void> {
 
 /**
  * Expired uploads (UPLOAD_RETENTION_HOURS), temp files left by crashes, finished webhook deliveries past 30 days,
- * words no passage holds any more: at start, then hourly.
+ * uploads' transcripts no entry holds and no page publishes, words no passage holds any more: at start, then hourly.
  */
 export function scheduleCleanup(): void {
   const globalState = globalThis as { verbatimCleanup?: NodeJS.Timeout };

@@ -14,7 +14,7 @@ import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
 import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
-import { peerIsLoopback } from "@/lib/http/client-address";
+import { devLoginRefused } from "@/lib/auth/dev-login";
 import { log } from "@/lib/observability/logger";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
@@ -26,8 +26,11 @@ export const DEV_LOGIN_PROVIDER = "dev-login";
 
 export type ProviderKind = "oauth" | "email" | "dev";
 
-/** Which sign-in methods this deployment offers, from its settings (also drives the sign-in page). */
-export function enabledProviders(): { id: string; name: string; kind: ProviderKind }[] {
+/**
+ * Which sign-in methods this deployment offers, from its settings; given a request's headers (the sign-in
+ * page), only those that request may use: not the development login where it would refuse it.
+ */
+export function enabledProviders(headers?: Pick<Headers, "get">): { id: string; name: string; kind: ProviderKind }[] {
   const settings = env();
   const list: { id: string; name: string; kind: ProviderKind }[] = [];
   if (settings.AUTH_GITHUB_ID && settings.AUTH_GITHUB_SECRET)
@@ -36,7 +39,8 @@ export function enabledProviders(): { id: string; name: string; kind: ProviderKi
     list.push({ id: "google", name: "Google", kind: "oauth" });
   // Without SMTP the magic link is printed to the server log, which only the embedded defaults allow.
   if (settings.SMTP_URL || settings.embedded) list.push({ id: "nodemailer", name: "Email", kind: "email" });
-  if (settings.devLogin) list.push({ id: DEV_LOGIN_PROVIDER, name: "Development login", kind: "dev" });
+  if (settings.devLogin && !(headers && devLoginRefused(settings, headers)))
+    list.push({ id: DEV_LOGIN_PROVIDER, name: "Development login", kind: "dev" });
   return list;
 }
 
@@ -93,10 +97,8 @@ function buildProvider(id: string, db: Db): Provider {
               .toLowerCase(),
           );
           if (!email.success) return null;
-          // On by default (not asked for with AUTH_DEV_LOGIN), it is for this machine only: a connection from
-          // elsewhere (as the socket says; forwarding headers are the client's to write) is refused.
-          if (settings.AUTH_DEV_LOGIN === undefined && request && peerIsLoopback(request.headers) === false) {
-            log.warn("development login refused: the connection is not from this machine");
+          if (request && devLoginRefused(settings, request.headers)) {
+            log.warn("development login refused: not from a person at this machine (another machine, or a proxy)");
             return null;
           }
           await guardSignIn("signIn", request, email.data);

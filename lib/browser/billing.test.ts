@@ -64,7 +64,7 @@ describe("discounts", () => {
   it("labels percent and amount discounts with their name and end", () => {
     expect(discountLabel(discount({ name: "Launch", type: "percent", basis_points: 2000 }))).toBe("Launch: 20% off");
     expect(discountLabel(discount({ type: "percent", basis_points: 1250, ends_at: "2026-12-31T23:59:59.000Z" }))).toBe(
-      "12.5% off until 31 December 2026",
+      "12.5% off until 31 Dec 2026",
     );
     expect(discountLabel(discount({ type: "amount", amount: 500, currency: "usd" }))).toBe("$5 off");
     expect(discountLabel(discount({}))).toBe("Discount");
@@ -81,7 +81,7 @@ describe("discounts", () => {
 
 describe("formatDate", () => {
   it("uses the UTC day", () => {
-    expect(formatDate("2026-12-05T23:30:00.000Z")).toBe("5 December 2026");
+    expect(formatDate("2026-12-05T23:30:00.000Z")).toBe("5 Dec 2026");
   });
 });
 

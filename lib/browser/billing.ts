@@ -6,6 +6,7 @@ import type { SubscriptionResponse } from "@/lib/usage/schemas";
 import { apiFetch } from "@/lib/browser/api";
 import { isUpgrade } from "@/lib/billing/tiers";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
+import { formatDate } from "@/lib/browser/dates";
 
 export type { DiscountInfo, PlanInfo, PlansResponse };
 export type Tier = SubscriptionResponse["tier"];
@@ -125,10 +126,8 @@ export function discountsFor(discounts: DiscountInfo[], tier: Tier): DiscountInf
   return discounts.filter((d) => d.tiers.length === 0 || d.tiers.includes(tier));
 }
 
-/** "5 December 2026" (UTC, so the page and the server agree on the day). */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-}
+/** The one date format (lib/browser/dates.ts), for the billing pages. */
+export { formatDate };
 
 /** A payment problem the user must act on, or null. */
 export function paymentWarning(paymentState: string | null): string | null {

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fetchFollows, FOLLOW_STATE_LABELS, lastCheckText, setFollowState, stopFollow } from "@/lib/browser/follows";
+import {
+  fetchFollows,
+  FOLLOW_STATE_LABELS,
+  followButtons,
+  lastCheckText,
+  setFollowState,
+  stopFollow,
+} from "@/lib/browser/follows";
 import { FOLLOW_STATES } from "@/lib/follows/schemas";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -61,5 +68,33 @@ describe("what the last check found", () => {
       ),
     ).toBe("Last checked 2 min ago: 2 new videos.");
     expect(lastCheckText({ ...follow, state: "failing" }, [], now)).toBe("Last checked 2 min ago: the check failed.");
+  });
+});
+
+describe("a follow's buttons", () => {
+  /** Label in name (WCAG 2.5.3): the accessible name holds the visible text, as speech input says it. */
+  const spoken = (text: string) => text.replace(/…$/, "").toLowerCase();
+
+  it.each([
+    ["podcast", "active", false],
+    ["podcast", "paused", false],
+    ["youtube", "active", true],
+  ] as const)("a %s follow, %s, checking: %s: every name holds its visible text", (kind, state, checking) => {
+    const buttons = followButtons({ kind, state }, "Call of Tuesday", checking);
+    for (const button of Object.values(buttons)) {
+      expect(button.label.toLowerCase()).toContain(spoken(button.text));
+      expect(button.label).toContain("Call of Tuesday");
+    }
+  });
+
+  it("names what Check now looks for", () => {
+    expect(followButtons({ kind: "podcast", state: "active" }, "Call of Tuesday", false).check).toEqual({
+      text: "Check now",
+      label: "Check now for new episodes of Call of Tuesday",
+    });
+    expect(followButtons({ kind: "youtube", state: "paused" }, "A channel", false).toggle).toEqual({
+      text: "Resume",
+      label: "Resume A channel",
+    });
   });
 });

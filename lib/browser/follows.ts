@@ -19,11 +19,12 @@ export function fetchFollows(): Promise<FollowOut[]> {
   return apiFetch<FollowOut[]>("/v1/follows");
 }
 
-export function startFollow(url: string): Promise<FollowOut> {
+/** Follows a show; `backfill`: also transcribes its newest N existing items (0: from now on). */
+export function startFollow({ url, backfill = 0 }: { url: string; backfill?: number }): Promise<FollowOut> {
   return apiFetch<FollowOut>("/v1/follows", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url }),
+    body: JSON.stringify(backfill > 0 ? { url, backfill } : { url }),
   });
 }
 
@@ -88,4 +89,28 @@ function agoText(ms: number): string {
   const hours = Math.floor(minutes / 60);
   if (hours < 48) return `${hours} h ago`;
   return `${Math.floor(hours / 24)} days ago`;
+}
+
+export interface FollowButton {
+  /** The button's visible text. */
+  text: string;
+  /** Its accessible name: the visible text first, then which follow (label in name, WCAG 2.5.3). */
+  label: string;
+}
+
+/** A follow's buttons, by what it is and what it is doing: each accessible name holds its visible text. */
+export function followButtons(
+  follow: Pick<FollowOut, "kind" | "state">,
+  name: string,
+  checking: boolean,
+): { check: FollowButton; toggle: FollowButton; stop: FollowButton } {
+  const noun = follow.kind === "youtube" ? "videos" : "episodes";
+  const toggle = follow.state === "paused" ? "Resume" : "Pause";
+  return {
+    check: checking
+      ? { text: "Checking…", label: `Checking for new ${noun} of ${name}` }
+      : { text: "Check now", label: `Check now for new ${noun} of ${name}` },
+    toggle: { text: toggle, label: `${toggle} ${name}` },
+    stop: { text: "Stop following", label: `Stop following ${name}` },
+  };
 }

@@ -5,6 +5,8 @@ import type { ImportBatchOut, ImportItemOut, ImportItemsResponse } from "@/lib/i
 import type { ResolveResponse } from "@/lib/podcasts/schemas";
 import { apiFetch } from "@/lib/browser/api";
 import { formatMinutes } from "@/lib/browser/transcripts";
+import { durationSeconds as feedDurationSeconds } from "@/lib/podcasts/duration";
+import { chargedSeconds } from "@/lib/usage/charged-seconds";
 
 export type { ImportBatchOut, ImportItemOut, ImportItemsResponse };
 
@@ -31,15 +33,20 @@ export function previewFeed(url: string): Promise<ResolveResponse> {
   });
 }
 
-/** Seconds in an episode's "HH:MM:SS" (or "MM:SS") duration; null when the feed gave none. */
+/**
+ * Seconds an episode's duration (POST /v1/podcast/resolve's HH:MM:SS) is charged, read and rounded as the server
+ * reads the feed's and charges the item; null when the feed gave none.
+ */
 export function durationSeconds(duration: string | null): number | null {
   if (!duration) return null;
-  const parts = duration.split(":").map(Number);
-  if (parts.some((part) => !Number.isFinite(part))) return null;
-  return parts.reduce((total, part) => total * 60 + part, 0);
+  const seconds = feedDurationSeconds(duration);
+  return Number.isFinite(seconds) ? chargedSeconds(seconds) : null;
 }
 
-/** The listed episodes' audio in all, and how many of them the feed gave no length for. */
+/**
+ * What the listed episodes will be charged in all (each as the server charges an item: lib/usage/charged-seconds.ts),
+ * and how many of them the feed gave no length for.
+ */
 export function feedCost(episodes: readonly { duration: string | null }[]): { seconds: number; unknown: number } {
   let seconds = 0;
   let unknown = 0;

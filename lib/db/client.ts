@@ -22,6 +22,8 @@ interface Connection {
   /** The Prisma client while it loads. */
   loading?: Promise<PrismaClient>;
   embedded?: EmbeddedServer;
+  /** Set as the process stops the embedded database: its connection's end is expected then, not a loss. */
+  stopping?: boolean;
 }
 
 // One connection per process, kept on globalThis so dev-mode reloads do not open new pools or a second
@@ -38,7 +40,7 @@ async function connectPostgres(url: string): Promise<Connection> {
   return { kind: "postgres", pool };
 }
 
-async function connectEmbedded(dataDir: string): Promise<Connection> {
+async function connectEmbedded(dataDir: string, port: number): Promise<Connection> {
   const [{ startEmbeddedServer }, { default: pg }] = await Promise.all([
     import("@/lib/db/embedded-server"),
     import("pg"),
@@ -46,8 +48,9 @@ async function connectEmbedded(dataDir: string): Promise<Connection> {
   // Where a start's time goes: opening PGlite in its thread (restoring the build's snapshot on a fresh
   // folder), the migration check (skipped when the folder's stamp names the committed migrations), serving.
   const started = performance.now();
-  const embedded = await startEmbeddedServer(path.resolve(dataDir), log);
-  closeOnExit(embedded);
+  const embedded = await startEmbeddedServer(path.resolve(dataDir), log, { port });
+  const connection: Connection = { kind: "pglite", embedded };
+  closeOnExit(connection);
   log.info({ ...embedded.opened, readyMs: Math.round(performance.now() - started) }, "embedded database open");
   // PGlite is one session: one connection, so a transaction never shares it with another connection's
   // statements (pglite-socket passes messages on one at a time; the extended protocol's Parse, Bind and
@@ -63,8 +66,11 @@ async function connectEmbedded(dataDir: string): Promise<Connection> {
     // Awaited by the pool before it hands the connection out (a failure fails that checkout).
     onConnect: async (client: pg.ClientBase) => void (await client.query("DISCARD ALL")),
   });
-  pool.on("error", (error) => log.warn({ err: error.message }, "database: embedded connection lost"));
-  return { kind: "pglite", pool, embedded };
+  pool.on("error", (error) => {
+    if (!connection.stopping) log.warn({ err: error.message }, "database: embedded connection lost");
+  });
+  connection.pool = pool;
+  return connection;
 }
 
 async function prismaOn(pool: pg.Pool): Promise<PrismaClient> {
@@ -82,12 +88,13 @@ async function prismaOn(pool: pg.Pool): Promise<PrismaClient> {
  * Installed before the job runner's own wrapper (lib/jobs/start.ts), so the runner has stopped before the
  * database closes.
  */
-function closeOnExit(embedded: EmbeddedServer): void {
+function closeOnExit(connection: Connection): void {
   const exit = process.exit.bind(process);
   let closing: Promise<unknown> | undefined;
   process.exit = ((code?: number | string | null) => {
-    closing ??= embedded
-      .close(EXIT_CLOSE_TIMEOUT_MS)
+    connection.stopping = true;
+    closing ??= connection
+      .embedded!.close(EXIT_CLOSE_TIMEOUT_MS)
       .catch((error: unknown) => log.error({ err: error }, "embedded database close failed"));
     void closing.finally(() => exit(code));
   }) as typeof process.exit;
@@ -99,7 +106,9 @@ const EXIT_CLOSE_TIMEOUT_MS = 5000;
 function connection() {
   if (!globalForDb.verbatimDb) {
     const settings = env();
-    const pending = settings.DATABASE_URL ? connectPostgres(settings.DATABASE_URL) : connectEmbedded(settings.DATA_DIR);
+    const pending = settings.DATABASE_URL
+      ? connectPostgres(settings.DATABASE_URL)
+      : connectEmbedded(settings.DATA_DIR, settings.PORT);
     // A failed start is not cached, so the next call tries again.
     pending.catch(() => (globalForDb.verbatimDb = undefined));
     globalForDb.verbatimDb = pending;
@@ -142,6 +151,7 @@ export async function closeDatabase(): Promise<void> {
   globalForDb.verbatimDb = undefined;
   const open = await pending.catch(() => null);
   if (!open) return;
+  open.stopping = true;
   await (open.client ? open.client.$disconnect() : open.pool?.end());
   await open.embedded?.close(EXIT_CLOSE_TIMEOUT_MS);
 }

@@ -5,11 +5,14 @@ export interface EmbeddedWorkerData {
   dataDir: string;
   /** The Unix socket to serve on; unset, the thread chooses it (embedded-socket.ts) and says which when ready. */
   socketPath?: string;
+  /** The port the app listens on, written into the data folder's lock for `npm run doctor`. */
+  port?: number;
 }
 
 export type FromEmbeddedWorker =
   | { type: "ready"; socketPath: string; start: string; applied: number; openMs: number }
-  | { type: "failed"; message: string }
+  /** `locked`: another process holds the data folder (lib/db/data-dir-lock.ts); the message names it. */
+  | { type: "failed"; message: string; locked?: boolean }
   | { type: "log"; level?: "error"; fields: Record<string, unknown>; message: string }
   | { type: "closed" };
 

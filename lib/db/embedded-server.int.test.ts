@@ -1,10 +1,11 @@
-import { statSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DATA_DIR_LOCK_FILE, DataDirLocked } from "@/lib/db/data-dir-lock";
 import { EARLY_EMBEDDED, type EarlyEmbedded } from "@/lib/db/embedded-messages";
 
 // The embedded default as the app opens it (no DATABASE_URL): PGlite in a thread of its own, served on a Unix
@@ -133,6 +134,18 @@ describe("the embedded database in a thread of its own", () => {
     }
     expect(await pingEmbedded(60_000)).toBe("answered");
   });
+
+  it("makes /health say busy, not ok, while another request holds the one connection", async () => {
+    const { pgPool } = await import("@/lib/db/client");
+    const { checkHealth } = await import("@/lib/health/check-health");
+    const held = await (await pgPool()).connect();
+    try {
+      expect(await checkHealth()).toMatchObject({ status: "busy", database: "busy", database_kind: "pglite" });
+    } finally {
+      held.release();
+    }
+    expect(await checkHealth()).toMatchObject({ status: "ok", database: "ok", database_kind: "pglite" });
+  });
 });
 
 describe("the embedded database's thread, when it stops on its own", () => {
@@ -221,6 +234,29 @@ describe("the thread `npm start` starts before Next.js loads", () => {
     } finally {
       await server.close(5000);
     }
+  });
+
+  it("on a folder another process holds, opens nothing and fails with the sentence naming it; so does the app's own start", async () => {
+    const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
+    const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    const folder = path.join(dataDir, "held");
+    mkdirSync(folder);
+    // The test runner's own parent: a running process that is not this one.
+    const holder = { pid: process.ppid, port: 4321, hostname: os.hostname(), since: new Date().toISOString() };
+    writeFileSync(path.join(folder, DATA_DIR_LOCK_FILE), JSON.stringify(holder));
+    const sentence = `The data folder ${folder} is in use by another Verbatim process (pid ${process.ppid}, port 4321): one process per DATA_DIR. Stop that one, or give this one another DATA_DIR.`;
+
+    expect(startEmbeddedEarly(entry, folder, 3000)).toBe(true);
+    const early = earlyThread()!;
+    delete (globalThis as { [EARLY_EMBEDDED]?: EarlyEmbedded })[EARLY_EMBEDDED];
+    await expect(early.ready).rejects.toMatchObject({ locked: true, message: sentence });
+
+    const refused = await startEmbeddedServer(folder, { info: () => {}, error: () => {} }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(DataDirLocked);
+    expect((refused as Error).message).toBe(sentence);
+    expect(existsSync(path.join(folder, "pglite"))).toBe(false);
   });
 
   it("is not started where the build left no bundle (`next build` alone)", async () => {

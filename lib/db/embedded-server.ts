@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { sourceThread } from "@/lib/process/source-thread";
+import { DataDirLocked } from "@/lib/db/data-dir-lock";
 import {
   EARLY_EMBEDDED,
   type EarlyEmbedded,
@@ -57,6 +58,12 @@ const startedThread = (worker: Worker, ready: Extract<FromEmbeddedWorker, { type
   opened: { start: ready.start, applied: ready.applied, openMs: ready.openMs },
 });
 
+/** A refused start (another process holds the folder) keeps its sentence as it is: it is what the process prints. */
+function openFailure(message: Extract<FromEmbeddedWorker, { type: "failed" }>): Error {
+  if (message.locked) return new DataDirLocked(message.message);
+  return new Error(`the embedded database could not open: ${message.message}`);
+}
+
 /** Starts a thread and resolves once it serves, with how it opened the database. */
 async function startThread(data: EmbeddedWorkerData, log: EmbeddedServerLog): Promise<StartedThread> {
   const worker = await spawn(data);
@@ -64,7 +71,7 @@ async function startThread(data: EmbeddedWorkerData, log: EmbeddedServerLog): Pr
     worker.on("message", (message: FromEmbeddedWorker) => {
       if (message.type === "log") log[message.level ?? "info"](message.fields, message.message);
       else if (message.type === "ready") resolve(startedThread(worker, message));
-      else if (message.type === "failed") reject(new Error(`the embedded database could not open: ${message.message}`));
+      else if (message.type === "failed") reject(openFailure(message));
     });
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`the embedded database's thread stopped (exit code ${code})`)));
@@ -94,15 +101,23 @@ async function takeEarlyThread(dataDir: string, log: EmbeddedServerLog): Promise
     early.worker.ref();
     return startedThread(early.worker, ready);
   } catch (error) {
+    if ((error as { locked?: boolean }).locked) throw new DataDirLocked((error as Error).message);
     log.error({ err: error instanceof Error ? error.message : String(error) }, "embedded database: starting it again");
     return undefined;
   }
 }
 
-/** Opens the embedded database in `dataDir/pglite` on its own thread, served on a socket under `dataDir`. */
-export async function startEmbeddedServer(dataDir: string, log: EmbeddedServerLog): Promise<EmbeddedServer> {
-  const first = (await takeEarlyThread(dataDir, log)) ?? (await startThread({ dataDir }, log));
-  const data: EmbeddedWorkerData = { dataDir, socketPath: first.socketPath };
+/**
+ * Opens the embedded database in `dataDir/pglite` on its own thread, served on a socket under `dataDir`.
+ * Rejects with DataDirLocked when another process holds the folder. `port`: the app's, for the folder's lock.
+ */
+export async function startEmbeddedServer(
+  dataDir: string,
+  log: EmbeddedServerLog,
+  opts: { port?: number } = {},
+): Promise<EmbeddedServer> {
+  const first = (await takeEarlyThread(dataDir, log)) ?? (await startThread({ dataDir, port: opts.port }, log));
+  const data: EmbeddedWorkerData = { dataDir, socketPath: first.socketPath, port: opts.port };
   let worker: Worker | null = first.worker;
   let closing = false;
   const restarts: number[] = [];

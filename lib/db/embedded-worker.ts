@@ -8,6 +8,7 @@ import net from "node:net";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { acquireDataDirLock, isDataDirLocked } from "@/lib/db/data-dir-lock";
 import { openEmbeddedDatabase } from "@/lib/db/embedded";
 import type { EmbeddedWorkerData, FromEmbeddedWorker, ToEmbeddedWorker } from "@/lib/db/embedded-messages";
 import { embeddedSocketPath } from "@/lib/db/embedded-socket";
@@ -19,7 +20,7 @@ import { embeddedSocketPath } from "@/lib/db/embedded-socket";
  */
 const MAX_CONNECTIONS = 2;
 
-const { dataDir, socketPath: givenSocketPath } = workerData as EmbeddedWorkerData;
+const { dataDir, socketPath: givenSocketPath, port: appPort } = workerData as EmbeddedWorkerData;
 const dir = path.join(dataDir, "pglite");
 const port = parentPort!;
 const post = (message: FromEmbeddedWorker) => port.postMessage(message);
@@ -35,8 +36,9 @@ port.on("message", (message: ToEmbeddedWorker) => {
 });
 
 /**
- * A socket file left by a process that ended without closing it is removed; one that answers belongs to a
- * process serving this database now, and two PGlites on one folder would corrupt it.
+ * A socket file left by a process that ended without closing it is removed. One that answers belongs to a
+ * process serving this database now (the data folder's lock, taken first, keeps that from happening; a
+ * socket in the system's temporary folder, for a long DATA_DIR, is never found again by another start).
  */
 async function clearStaleSocket(file: string): Promise<void> {
   const answered = await new Promise<boolean>((resolve) => {
@@ -58,6 +60,9 @@ async function clearStaleSocket(file: string): Promise<void> {
 
 async function serve(): Promise<void> {
   const started = performance.now();
+  // Before anything in the folder is read or written; released once PGlite has shut down cleanly. A thread
+  // that stops without closing leaves it, and the process's next thread takes it again.
+  const lock = await acquireDataDirLock(dataDir, { port: appPort });
   const socketPath = givenSocketPath ?? (await embeddedSocketPath(dataDir));
   await clearStaleSocket(socketPath);
   const { pglite, start, applied } = await openEmbeddedDatabase(dir, {
@@ -80,6 +85,7 @@ async function serve(): Promise<void> {
     void server
       .stop()
       .then(() => pglite.close())
+      .then(() => lock.release())
       .then(
         () => post({ type: "closed" }),
         (error: unknown) =>
@@ -91,6 +97,10 @@ async function serve(): Promise<void> {
 }
 
 serve().catch((error: unknown) => {
-  post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+  post({
+    type: "failed",
+    message: error instanceof Error ? error.message : String(error),
+    ...(isDataDirLocked(error) ? { locked: true } : {}),
+  });
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +36,18 @@ async function schemaOf(pglite: PGlite) {
     ),
     counts,
   };
+}
+
+/** Every folder and file under `dir` whose mode is not 0700 (folders) or 0600 (files). */
+function notPrivate(dir: string): string[] {
+  const mode = (entry: string) => lstatSync(entry).mode & 0o777;
+  const wrong = mode(dir) === 0o700 ? [] : [dir];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const entryPath = path.join(dir, entry.name);
+    if (entry.isDirectory()) wrong.push(...notPrivate(entryPath));
+    else if (mode(entryPath) !== 0o600) wrong.push(entryPath);
+  }
+  return wrong;
 }
 
 describe("the embedded database at start", () => {
@@ -76,6 +88,10 @@ describe("the embedded database at start", () => {
     const schema = await schemaOf(restored.pglite);
     expect(schema.history).toHaveLength(created.applied.length);
     expect(schema).toEqual(await schemaOf(created.pglite));
+    // The snapshot, and each database made from it or without it, are this user's alone.
+    expect(notPrivate(snapshotDir)).toEqual([]);
+    expect(notPrivate(path.join(root, "restored"))).toEqual([]);
+    expect(notPrivate(path.join(root, "created"))).toEqual([]);
   }, 240_000);
 
   it("restores into an empty folder, past a copy that an earlier start left half-done", async () => {

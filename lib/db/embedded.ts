@@ -8,8 +8,8 @@
 // - PostgreSQL gets 32 MB of shared buffers instead of its 128 MB default: setting those up was a large
 //   share of PGlite's boot, and the embedded database is a small one.
 import "server-only";
-import { constants, copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
-import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import { chmodSync, constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync } from "node:fs";
+import { chmod, mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
@@ -57,15 +57,15 @@ export async function openEmbeddedDatabase(dir: string, opts: OpenEmbeddedOption
   const migrations = await readMigrations(migrationsDir(opts.migrationsDir));
   const fingerprint = migrationsFingerprint(migrations);
   const restored = await restoreSnapshot(dir, snapshotFolder(opts.snapshotDir ?? defaultSnapshotDir(), fingerprint));
-  await mkdir(dir, { recursive: true });
   const fresh = !existsSync(path.join(dir, "PG_VERSION"));
+  if (fresh) await createDatabase(dir);
 
   const pglite = await PGlite.create({
     dataDir: dir,
     startParams: [...EMBEDDED_START_PARAMS],
     extensions: PGLITE_EXTENSIONS,
   });
-  try {
+  const bringUpToDate = async (): Promise<OpenedEmbedded> => {
     if (restored) {
       await writeStamp(dir, fingerprint);
       return { pglite, start: "restored from snapshot", applied: [] };
@@ -77,10 +77,56 @@ export async function openEmbeddedDatabase(dir: string, opts: OpenEmbeddedOption
     });
     await writeStamp(dir, fingerprint);
     return { pglite, start: fresh ? "created and migrated" : "migrated", applied };
+  };
+  try {
+    const opened = await bringUpToDate();
+    // Once open and migrated, so the files PGlite made meanwhile are private too; the ones it makes later are
+    // in a folder only this user can enter.
+    makePrivate(dir);
+    return opened;
   } catch (error) {
     await pglite.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Runs initdb in a sibling folder and renames it into place once PGlite has shut it down cleanly: a start
+ * killed during initdb leaves no half-made database (which PostgreSQL would refuse to open for good: "no
+ * valid checkpoint record"), only a staging folder the next start removes. The migrations then run in `dir`,
+ * each in a transaction of its own.
+ */
+async function createDatabase(dir: string): Promise<void> {
+  if (existsSync(dir) && readdirSync(dir).length > 0)
+    throw new Error(`${dir} holds files but no database (no PG_VERSION): move it away and start again`);
+  const staging = `${dir}.creating`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(path.dirname(dir), { recursive: true });
+  const pglite = await PGlite.create({
+    dataDir: staging,
+    startParams: [...EMBEDDED_START_PARAMS],
+    extensions: PGLITE_EXTENSIONS,
+  });
+  await pglite.close();
+  if (existsSync(dir)) await rmdir(dir);
+  await rename(staging, dir);
+}
+
+/**
+ * Gives a database folder to this user alone: folders 0700, files 0600, whatever made them (PGlite creates
+ * its files 0666 less the umask; a copy keeps the snapshot's modes; a folder may come from a backup or
+ * another tool). Only what differs is changed.
+ */
+export function makePrivate(dir: string): void {
+  const walk = (folder: string) => {
+    if ((lstatSync(folder).mode & 0o777) !== 0o700) chmodSync(folder, 0o700);
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const entryPath = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(entryPath);
+      else if (entry.isFile() && (lstatSync(entryPath).mode & 0o777) !== 0o600) chmodSync(entryPath, 0o600);
+    }
+  };
+  walk(dir);
 }
 
 /**
@@ -111,7 +157,7 @@ async function restoreSnapshot(dir: string, snapshot: string): Promise<boolean> 
  * directories and files; anything else is refused rather than copied wrongly.
  */
 function copyFolder(from: string, to: string): void {
-  mkdirSync(to);
+  mkdirSync(to, { mode: 0o700 });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
@@ -130,7 +176,8 @@ export async function writeSnapshot(snapshotDir = defaultSnapshotDir(), dir?: st
   const folder = snapshotFolder(snapshotDir, fingerprint);
   const staging = `${folder}.building`;
   await rm(snapshotDir, { recursive: true, force: true });
-  await mkdir(snapshotDir, { recursive: true });
+  await mkdir(snapshotDir, { recursive: true, mode: 0o700 });
+  await chmod(snapshotDir, 0o700);
   const pglite = await PGlite.create({
     dataDir: staging,
     startParams: [...EMBEDDED_START_PARAMS],
@@ -143,6 +190,7 @@ export async function writeSnapshot(snapshotDir = defaultSnapshotDir(), dir?: st
     await pglite.close();
   }
   await writeStamp(staging, fingerprint);
+  makePrivate(staging);
   await rename(staging, folder);
   return folder;
 }
@@ -157,6 +205,6 @@ async function readStamp(dir: string): Promise<string | null> {
 
 async function writeStamp(dir: string, fingerprint: string): Promise<void> {
   const file = path.join(dir, MIGRATED_STAMP);
-  await writeFile(`${file}.tmp`, `${fingerprint}\n`);
+  await writeFile(`${file}.tmp`, `${fingerprint}\n`, { mode: 0o600 });
   await rename(`${file}.tmp`, file);
 }

@@ -3,7 +3,7 @@ import { bearer, callRoute } from "@/test/request";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { gritSegments, seedTranscript } from "@/test/publishing";
 import type { Segment } from "@/lib/formats";
-import { MAX_WORDS } from "@/lib/edits/validate";
+import { MAX_INDEX_TOKENS } from "@/lib/edits/validate";
 
 // The heaviest corrections a caller can send, through the route handler against PostgreSQL: each is stored
 // whole or refused whole with a 4xx in the contract's shape, and saves are rate-limited per user. The media is
@@ -11,7 +11,9 @@ import { MAX_WORDS } from "@/lib/edits/validate";
 // (density.ts; dense-save.int.test.ts refuses the same bodies on the talk's own length).
 
 const SAVES_PER_MINUTE = 4;
-/** Long enough for the most words a correction holds (MAX_WORDS) at ten words a second, and more. */
+/** What one user's saves may index in a minute: the most one correction holds (MAX_INDEX_TOKENS), no more. */
+const TOKENS_PER_MINUTE = 100_000;
+/** Long enough for the most words a correction holds (MAX_INDEX_TOKENS) at ten words a second, and more. */
 const LONG_MEDIA_SECONDS = 300_000;
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -20,6 +22,7 @@ let route: typeof import("@/app/v1/transcripts/[id]/route");
 beforeAll(async () => {
   process.env.RATE_LIMIT_MULTIPLIER = "1";
   process.env.EDIT_SAVES_PER_MINUTE = String(SAVES_PER_MINUTE);
+  process.env.EDIT_SAVE_TOKENS_PER_MINUTE = String(TOKENS_PER_MINUTE);
   // The heaviest saves are stored, not refused for a busy machine's slowness.
   process.env.EDIT_SAVE_SECONDS = "120";
   ctx = await useTestDatabase();
@@ -71,13 +74,13 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     const res = await patch(caller, body);
     expect(res.status).toBe(422);
     expect((res.json as { detail: unknown }).detail).toEqual([
-      expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining(`${MAX_WORDS} words`) }),
+      expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining(`${MAX_INDEX_TOKENS} words`) }),
     ]);
     expect(await revisions(caller)).toBe(1);
   });
 
-  it("80 segments of 2,451 words (near the most words a correction holds): stored, word times in order inside each segment", async () => {
-    const caller = await callerWithTimedWords(80);
+  it("39 segments of 2,451 words (near the most words a correction holds): stored, word times in order inside each segment", async () => {
+    const caller = await callerWithTimedWords(39);
     const body = {
       segments: caller.segments.map((s, i) => ({ start: s.start, end: s.end, text: `w${i} ${letters(2450, i)}` })),
     };
@@ -85,7 +88,7 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(res.status).toBe(200);
     expect(await revisions(caller)).toBe(2);
     const saved = (res.json as { segments: Segment[] }).segments;
-    expect(saved).toHaveLength(80);
+    expect(saved).toHaveLength(39);
     // The one word each had keeps its time; every word lies inside its segment, in order.
     expect(saved.map((s) => s.words![0])).toEqual(caller.segments.map((s) => s.words![0]));
     const misplaced = saved.filter(
@@ -102,8 +105,8 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
   });
 
   it("as many different words as a correction may hold: stored, each word once in the search's terms", async () => {
-    const caller = await callerWithTimedWords(150);
-    // 150 × 833 words of 5 letters, each one different (a history entry once kept them all after its user's key,
+    const caller = await callerWithTimedWords(110);
+    // 110 × 833 words of 5 letters, each one different (a history entry once kept them all after its user's key,
     // past the 1 MiB one tsvector holds): the passages' postings hold each once.
     const word = (i: number, w: number) => (i * 833 + w).toString(36).padStart(5, "q");
     const body = {
@@ -118,7 +121,7 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(await revisions(caller)).toBe(2);
     const [row] = await ctx.db.$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM "SearchTerm" WHERE "term" = ANY ($1::text[])`,
-      [word(0, 0), word(75, 400), word(149, 832)],
+      [word(0, 0), word(55, 400), word(109, 832)],
     );
     expect(row!.n).toBe(3);
   });
@@ -134,5 +137,19 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(res.json).toMatchObject({ code: "rate_limited" });
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await revisions(caller)).toBe(SAVES_PER_MINUTE);
+  });
+
+  it("past the tokens a user's saves may index in a minute: 429 rate_limited with Retry-After, nothing stored", async () => {
+    const caller = await callerWithTimedWords(3);
+    const segments = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ start: i, end: i + 0.5, text: `r${i} ${letters(2000, i)}` }));
+    // 3 tokens (the first save), then 6,003, then 94,047: each within what one correction holds, together past
+    // the minute's 100,000.
+    expect((await patch(caller, { segments: segments(3) })).status).toBe(200);
+    const res = await patch(caller, { segments: segments(47) });
+    expect(res.status).toBe(429);
+    expect(res.json).toMatchObject({ code: "rate_limited" });
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await revisions(caller)).toBe(2);
   });
 });

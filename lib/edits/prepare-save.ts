@@ -8,6 +8,7 @@ import type { EditRequest } from "@/lib/edits/schemas";
 import { densityProblem, type DensityLimits } from "@/lib/edits/density";
 import { segmentProblems, speakerProblems } from "@/lib/edits/validate";
 import { diffBudget } from "@/lib/edits/word-diff";
+import { indexTokens } from "@/lib/edits/index-tokens";
 
 // The CPU work of a save, as one pure function of plain data, so that it runs in a worker thread
 // (revisions.ts sends it there through lib/process/off-thread.ts): reading a subtitle body, validating
@@ -47,6 +48,8 @@ export type SaveOutcome =
       segmentCount: number;
       content: string | null;
       diffSteps: number;
+      /** The tokens search indexes of the saved text (index-tokens.ts): what the save costs (rate-limits.ts editSaveCost). */
+      indexTokens: number;
     }
   | { ok: false; problems: ValidationErrorItem[] };
 
@@ -132,5 +135,6 @@ export function prepareSave(job: SaveJob): SaveOutcome {
     segmentCount: segments.length,
     content: job.render ? renderTranscript(job.render.format, segments, job.render.meta).content : null,
     diffSteps: budget.used,
+    indexTokens: segments.reduce((sum, s) => sum + indexTokens(s.text), 0),
   };
 }

@@ -73,6 +73,9 @@ export async function saveEditResponse(
   return new Response(saved.json, { headers: { "content-type": "application/json" } });
 }
 
+/** How much longer than the statement's deadline Prisma's transaction timer waits. */
+const TRANSACTION_GRACE_MS = 2000;
+
 /** Saves a new revision of the author's transcript, in the answer's `format`. */
 export async function saveEdit(
   userId: string,
@@ -82,6 +85,7 @@ export async function saveEdit(
 ): Promise<SavedEdit> {
   // Besides the endpoint's per-minute row, a short one: a burst of saves waits its turn.
   await limitUser("editSaveBurst", userId);
+  const started = performance.now();
   const row = await originalOf(userId, transcriptId);
   const end = maxEnd(row);
   const limits = limitsOf(row, end);
@@ -105,12 +109,22 @@ export async function saveEdit(
     { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
   );
   if (!prepared.ok) throw new RequestValidationError(prepared.problems);
+  // What the insert will index: saves are limited by that work too, not only by their number.
+  await limitUser("editSaveCost", userId, undefined, prepared.indexTokens);
   const { segmentsJson, sizeBytes, segmentCount, content } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
+  // What is left of the save's deadline once it is prepared, at least a fifth of it: the whole save answers
+  // within about the deadline and that fifth, however long its preparation took.
+  const storeMs = Math.max(1, Math.round(Math.max(deadlineMs / 5, deadlineMs - (performance.now() - started))));
   try {
     await db.$transaction(
       async (tx) => {
+        // The deadline stops the statement itself (the insert's trigger cuts and posts every passage), not
+        // only Prisma's timer, which leaves the statement running and holding the database after it answers.
+        // The embedded database (PGlite) has no timers for this: there the bound on what a save may hold
+        // (validate.ts MAX_INDEX_TOKENS) is what keeps the insert short.
+        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
         // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
         // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
@@ -130,12 +144,13 @@ export async function saveEdit(
             `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
           );
       },
-      { timeout: deadlineMs },
+      // Prisma's timer a little later, so that the database's own cancel (57014) is what ends a slow insert.
+      { timeout: storeMs + TRANSACTION_GRACE_MS },
     );
   } catch (error) {
-    // Past the deadline (the insert's search indexing is bounded by MAX_WORDS, but a loaded database can
-    // still be slower): nothing was stored, and the same save may work in a moment.
-    if ((error as { code?: unknown }).code === "P2028")
+    // Past the deadline (the insert's search indexing is bounded by MAX_INDEX_TOKENS, but a loaded database
+    // can still be slower): nothing was stored, and the same save may work in a moment.
+    if ((error as { code?: unknown }).code === "P2028" || sqlState(error) === "57014")
       throw new ApiError(
         "database_unavailable",
         "The database took too long to store this correction, so nothing was stored. Try again in a few seconds.",

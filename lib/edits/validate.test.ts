@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_WORDS, segmentProblems } from "@/lib/edits/validate";
+import { MAX_INDEX_TOKENS, segmentProblems } from "@/lib/edits/validate";
 
 const ok = [
   { start: 0, end: 1, text: "a" },
@@ -60,15 +60,33 @@ describe("segmentProblems", () => {
     expect(segmentProblems([], 10, [])).toHaveLength(1);
   });
 
-  it(`refuses more than ${MAX_WORDS} words in all segments together (each is indexed for search)`, () => {
+  it(`refuses more than ${MAX_INDEX_TOKENS} words in all segments together (each is indexed for search)`, () => {
     const full = "a ".repeat(2500).trim();
     const segments = (count: number) => Array.from({ length: count }, (_, i) => ({ start: i, end: i + 1, text: full }));
-    expect(segmentProblems(segments(MAX_WORDS / 2500), 1000, [])).toEqual([]);
-    expect(segmentProblems(segments(MAX_WORDS / 2500 + 1), 1000, [])).toEqual([
+    expect(segmentProblems(segments(MAX_INDEX_TOKENS / 2500), 1000, [])).toEqual([]);
+    expect(segmentProblems(segments(MAX_INDEX_TOKENS / 2500 + 1), 1000, [])).toEqual([
       expect.objectContaining({
         loc: ["body", "segments"],
-        msg: `Value error, at most ${MAX_WORDS} words in all segments together`,
+        msg: expect.stringMatching(
+          new RegExp(`^Value error, at most ${MAX_INDEX_TOKENS} words in all segments together`),
+        ),
       }),
     ]);
+  });
+
+  it("counts what search indexes, not the words between spaces: hyphen- and comma-joined words, CJK without spaces", () => {
+    // Each segment is one "word" between spaces, but 1,000 to 4,998 tokens of the index.
+    const shapes = {
+      hyphen: Array.from({ length: 1000 }, (_, w) => `w${w}`).join("-"),
+      comma: Array.from({ length: 1000 }, (_, w) => `w${w}`).join(","),
+      cjk: "比特币".repeat(1666),
+    };
+    for (const [shape, text] of Object.entries(shapes)) {
+      const segments = Array.from({ length: 110 }, (_, i) => ({ start: i, end: i + 1, text }));
+      expect(segmentProblems(segments, 1000, []), shape).toEqual([
+        expect.objectContaining({ loc: ["body", "segments"], msg: expect.stringContaining("as search counts them") }),
+      ]);
+      expect(segmentProblems(segments.slice(0, 20), 1000, []), shape).toEqual([]);
+    }
   });
 });

@@ -3,18 +3,23 @@ import { MAX_SPEAKER_CHARS, MAX_SPEAKERS } from "@/lib/formats/speakers";
 import type { Segment } from "@/lib/formats/types";
 import type { Loc, ValidationErrorItem } from "@/lib/http/validation";
 import type { EditedSegment } from "@/lib/edits/retime";
+import { indexTokens } from "@/lib/edits/index-tokens";
 
 // What a corrected transcript must be, whichever way it came (segments, a subtitle file, the dashboard):
 // segments in order, none overlapping the one before (except a pair the author's current version already has
 // overlapping: two speakers' manual captions), inside the media's duration, with storable, non-empty text
 // of bounded length, and word times inside their segment, in order. Every problem is one 422 item.
-// The words of all segments together are bounded too: a saved revision is indexed for search in the same
-// transaction (the trigger of migration revision_search), at a cost proportional to its words.
+// What the search index makes of all segments together is bounded too (index-tokens.ts: each part of a
+// punctuation-joined word, each pair of adjacent CJK characters): a saved revision is indexed in the same
+// statement as its insert (the trigger of migration revision_search), at a cost proportional to those tokens.
 
 export const MAX_SEGMENTS = 50_000;
 export const MAX_SEGMENT_CHARS = 5_000;
-/** Words in all: twenty hours of speech (a 3-hour transcript has about 30,000). */
-export const MAX_WORDS = 200_000;
+/**
+ * Index tokens in all: a six-hour video's transcript (60,000 to 70,000 spoken words; Chinese spoken for six
+ * hours, about 100,000 characters) with room for compounds and numbers, which count a token a part.
+ */
+export const MAX_INDEX_TOKENS = 100_000;
 /** Times are compared to the millisecond, as subtitle files write them. */
 const EPSILON = 0.0005;
 
@@ -41,10 +46,10 @@ export function segmentProblems(
   for (let i = 1; i < current.length; i++)
     if (current[i]!.start < current[i - 1]!.end - EPSILON)
       overlapping.add(`${key(current[i - 1]!)}|${key(current[i]!)}`);
-  let words = 0;
+  let tokens = 0;
   segments.forEach((seg, i) => {
     const loc = [...at, i];
-    if (words <= MAX_WORDS) words += wordCount(seg.text); // counted only until past the bound
+    if (tokens <= MAX_INDEX_TOKENS) tokens += indexTokens(seg.text); // counted only until past the bound
     if (!Number.isFinite(seg.start) || seg.start < 0)
       problems.push(item([...loc, "start"], "start must be a time in seconds, 0 or more", seg.start));
     if (!Number.isFinite(seg.end) || seg.end < seg.start - EPSILON)
@@ -68,23 +73,19 @@ export function segmentProblems(
       problems.push(...textProblems(word.text, [...wloc, "text"]));
     });
   });
-  if (words > MAX_WORDS) problems.push(item(at, `at most ${MAX_WORDS} words in all segments together`, words));
+  if (tokens > MAX_INDEX_TOKENS)
+    problems.push(
+      item(
+        at,
+        `at most ${MAX_INDEX_TOKENS} words in all segments together, as search counts them (each part of a word joined by a hyphen, comma or other punctuation, and each pair of adjacent Chinese, Japanese or Korean characters, counts as one)`,
+        tokens,
+      ),
+    );
   const speakers = new Set<string>();
   for (const seg of segments) if (seg.speaker) speakers.add(seg.speaker);
   if (speakers.size > MAX_SPEAKERS)
     problems.push(item(at, `at most ${MAX_SPEAKERS} distinct speakers in one transcript`, speakers.size));
   return problems;
-}
-
-const WORD = /\S+/gu;
-
-/** The words tokenize() would find in `text`, counted without keeping them. */
-function wordCount(text: string): number {
-  if (typeof text !== "string") return 0;
-  let count = 0;
-  WORD.lastIndex = 0;
-  while (WORD.exec(text) !== null) count++;
-  return count;
 }
 
 /** What is wrong with a speaker's name (an edited segment's, or a rename's new name). */

@@ -50,6 +50,7 @@ export async function recordItems(
       url: item.url,
       durationSeconds: item.durationSeconds,
       publishedAt: item.published ? new Date(item.published) : null,
+      audioBytes: item.bytes ?? null,
       status: status(item, index),
     });
   });

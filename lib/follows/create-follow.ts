@@ -95,6 +95,7 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
           url: item.url,
           durationSeconds: item.durationSeconds,
           publishedAt: item.published ? new Date(item.published) : null,
+          audioBytes: item.bytes ?? null,
           status: index < backfill.length ? "queued" : "seen",
         }));
         for (let i = 0; i < rows.length; i += INSERT_CHUNK)

@@ -53,6 +53,7 @@ function episodeItems(episodes: readonly FeedEpisode[]): SourceItem[] {
       kind: "audio",
       durationSeconds: durationSeconds(e.duration),
       published: e.published,
+      bytes: e.bytes,
     });
   }
   return items;

@@ -21,7 +21,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /**
  * On the embedded database through pg's pool (lib/db/client.ts), so the first answer after a start does not
  * wait for Prisma's query compiler to load; its one connection may be another request's for seconds, and a
- * ping that has not had its turn within BUSY_AFTER_MS counts the database as up (its thread serves). On
+ * ping that has not had its turn within BUSY_AFTER_MS finds the database busy: up (its thread serves), but
+ * every other request waits its turn too. On
  * PostgreSQL through Prisma, as before: there /health is the yardstick `npm run bench` divides the API's
  * figures by, and a cheaper ping would lower every ratio without any request getting slower
  * (docs/decisions/0008-a-quick-first-answer-and-cheap-cached-pages.md).
@@ -32,11 +33,11 @@ async function ping(kind: string): Promise<unknown> {
 
 const BUSY_AFTER_MS = 100;
 
-async function checkDatabase(): Promise<{ state: "ok" | "down"; kind: string }> {
+async function checkDatabase(): Promise<{ state: "ok" | "busy" | "down"; kind: string }> {
   try {
     const kind = await withTimeout(dbKind(), DATABASE_TIMEOUT_MS);
-    await withTimeout(ping(kind), DATABASE_TIMEOUT_MS);
-    return { state: "ok", kind };
+    const answer = await withTimeout(ping(kind), DATABASE_TIMEOUT_MS);
+    return { state: answer === "busy" ? "busy" : "ok", kind };
   } catch (error) {
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database check failed");
     return { state: "down", kind: "unknown" };
@@ -109,7 +110,8 @@ function capabilities(lines: readonly SetupLine[] | null): Record<string, string
 }
 
 /**
- * Strings only, as the contract says; never throws. Everyone gets the status, the database's state, the
+ * Strings only, as the contract says; never throws. Everyone gets the status and the database's state (ok;
+ * busy: the embedded database's one connection did not come within BUSY_AFTER_MS; down: degraded), the
  * recogniser and what works here (`youtube_links`, `platform_links`, `files`: available, unavailable or checking)
  * with the setup's summary (`setup`: ok, degraded or checking). An operator (`operator`) also gets which checks
  * fail and why, each check's finding and fix, and yt-dlp's details: hosts, ports and errors are theirs alone.
@@ -120,7 +122,7 @@ export async function checkHealth({ operator = false }: { operator?: boolean } =
   const lines = setupChecks();
   const { setup_failing: failing, ...summary } = setupHealthFields(lines);
   return {
-    status: database.state === "ok" ? "ok" : "degraded",
+    status: database.state === "down" ? "degraded" : database.state,
     database: database.state,
     database_kind: database.kind,
     ...speechRecognition(operator),

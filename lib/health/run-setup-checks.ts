@@ -6,6 +6,7 @@ import path from "node:path";
 import { LOCAL_MODELS } from "@/lib/asr/local-model";
 import { lastYtDlpStatus, ytdlpStatus } from "@/lib/captions/ytdlp/status";
 import { dbKind, getDb } from "@/lib/db/client";
+import { dataDirHolder } from "@/lib/db/data-dir-lock";
 import { env, stripeSettingsComplete } from "@/lib/env";
 import { findExecutable } from "@/lib/process/media-tools";
 import { asrStatus } from "@/lib/transcripts/asr-provider";
@@ -18,6 +19,7 @@ import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passag
 import {
   judgeDatabase,
   judgeMail,
+  judgeRunningApp,
   judgeFfmpeg,
   judgeSearchMeaning,
   judgeService,
@@ -26,6 +28,7 @@ import {
   judgeYoutube,
   judgeYtDlp,
   type ConnectResult,
+  type RunningAppAnswer,
   type SetupLine,
 } from "@/lib/health/setup-checks";
 
@@ -64,7 +67,25 @@ function hostPort(url: string): { host: string; port: number } {
   return { host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"), port };
 }
 
+/** Asks the app listening on `port` on this machine for its /health. */
+async function askRunningApp(port: number | undefined): Promise<RunningAppAnswer> {
+  if (!port) return { asked: false };
+  try {
+    const answer = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+    const body = (await answer.json()) as { status?: string; database?: string };
+    return { asked: true, ok: true, status: String(body.status), database: String(body.database) };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { asked: true, ok: false, error: cause ?? (error instanceof Error ? error.message : String(error)) };
+  }
+}
+
 async function database(): Promise<SetupLine> {
+  // The app holds the embedded database while it runs (lib/db/data-dir-lock.ts): a doctor run beside it asks
+  // the app rather than open the folder, which the lock would refuse.
+  const settings = env();
+  const holder = settings.embedded ? await dataDirHolder(path.resolve(settings.DATA_DIR)) : null;
+  if (holder && holder.pid !== process.pid) return judgeRunningApp(holder, await askRunningApp(holder.port));
   try {
     const kind = await dbKind();
     await (

@@ -4,6 +4,7 @@ import {
   judgeDatabase,
   judgeFfmpeg,
   judgeMail,
+  judgeRunningApp,
   judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
@@ -107,6 +108,27 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(
       judgeService("outbound_proxy", "OUTBOUND_PROXY", "10.0.0.2:3128", { ok: false, code: "ECONNREFUSED" }).fix,
     ).toBe("Start it, or correct OUTBOUND_PROXY.");
+  });
+
+  it("database while the app runs on the embedded database: the app holds it, on its port, and says how it is", () => {
+    const holder = { pid: 4242, port: 3000 };
+    expect(judgeRunningApp(holder, { asked: true, ok: true, status: "ok", database: "ok" })).toEqual({
+      id: "database",
+      ok: true,
+      found: "the running app (pid 4242, port 3000) holds the embedded database, healthy (its /health: database ok)",
+      fix: null,
+    });
+    expect(judgeRunningApp(holder, { asked: true, ok: true, status: "degraded", database: "down" })).toMatchObject({
+      ok: false,
+      found: "the running app (pid 4242, port 3000) holds the embedded database, but its /health says database down",
+    });
+    expect(judgeRunningApp(holder, { asked: true, ok: false, error: "ECONNREFUSED" })).toMatchObject({
+      ok: false,
+      found:
+        "the running app (pid 4242, port 3000) holds the embedded database, but its /health did not answer (ECONNREFUSED)",
+      fix: expect.stringContaining("SIGTERM"),
+    });
+    expect(judgeRunningApp({ pid: 4242 }, { asked: false })).toMatchObject({ ok: true, fix: null });
   });
 
   it("print as ✓/✗/‒ lines with the fix under a failing one, and sum up for /health", () => {

@@ -44,6 +44,38 @@ export function judgeDatabase(result: { ok: boolean; kind: string; error?: strin
       };
 }
 
+/** What the running app that holds the embedded database said when `npm run doctor` asked its /health. */
+export type RunningAppAnswer =
+  | { asked: false }
+  | { asked: true; ok: true; status: string; database: string }
+  | { asked: true; ok: false; error: string };
+
+/**
+ * The database line while the app runs on the embedded database: it holds the data folder (its lock), so the
+ * doctor asks the app's /health instead of opening the folder a second time.
+ */
+export function judgeRunningApp(holder: { pid: number; port?: number }, answer: RunningAppAnswer): SetupLine {
+  const app = `the running app (pid ${holder.pid}${holder.port ? `, port ${holder.port}` : ""}) holds the embedded database`;
+  if (!answer.asked) return { id: "database", ok: true, found: `${app} (its port is not known: not asked)`, fix: null };
+  if (!answer.ok)
+    return {
+      id: "database",
+      ok: false,
+      found: `${app}, but its /health did not answer (${answer.error})`,
+      fix: "See that process's log; stop it (SIGTERM) and start the app again if it does not answer.",
+      cuts: ["youtube", "links", "files"],
+    };
+  if (answer.database === "ok")
+    return { id: "database", ok: true, found: `${app}, healthy (its /health: database ok)`, fix: null };
+  return {
+    id: "database",
+    ok: false,
+    found: `${app}, but its /health says database ${answer.database}`,
+    fix: "See the app's log for the embedded database's errors; restart the app (SIGTERM, then npm start) if it stays so.",
+    cuts: ["youtube", "links", "files"],
+  };
+}
+
 /**
  * What one real InnerTube request got (lib/health/probe-youtube.ts): an answer, or the caption lookup's error
  * code (upstream_dns_failed, upstream_refused, upstream_tls_failed, upstream_blocked, upstream_rate_limited,

@@ -3,6 +3,8 @@ import {
   canonicalAddress,
   clientAddress,
   peerHeaderName,
+  arrivedThroughProxy,
+  fromThisMachine,
   peerIsLoopback,
   stampPeerAddress,
   UNTRUSTED_CLIENT,
@@ -37,7 +39,9 @@ describe("clientAddress", () => {
       socket: { remoteAddress: "::ffff:203.0.113.9" },
     };
     stampPeerAddress(request);
+    // The guard's own: the peer, and its mark that a forwarding header came with the request.
     expect(Object.keys(request.headers).filter((name) => name.startsWith("x-verbatim-peer"))).toEqual([
+      `${peerHeaderName()}-proxied`,
       peerHeaderName(),
     ]);
     const headers = new Headers(request.headers as Record<string, string>);
@@ -108,5 +112,60 @@ describe("peerIsLoopback", () => {
 
   it("knows nothing where the request guard did not run", () => {
     expect(peerIsLoopback(new Headers({ "x-forwarded-for": "127.0.0.1" }))).toBeNull();
+  });
+});
+
+describe("arrivedThroughProxy", () => {
+  it("sees a proxy in any forwarding header, or in a Host that is not a loopback name", () => {
+    for (const headers of [
+      { host: "127.0.0.1:3000", "x-forwarded-for": "203.0.113.9" },
+      { host: "localhost:3000", forwarded: "for=203.0.113.9;proto=https" },
+      { host: "localhost:3000", "x-real-ip": "203.0.113.9" },
+      { host: "localhost:3000", "cf-connecting-ip": "203.0.113.9" },
+      { host: "localhost:3000", via: "1.1 proxy" },
+      { host: "localhost:3000", "x-forwarded-host": "verbatim.example" },
+      { host: "verbatim.example" },
+      { host: "abcd-203-0-113-9.ngrok-free.app" },
+      { host: "192.168.1.20:3000" },
+    ])
+      expect(arrivedThroughProxy(headers), JSON.stringify(headers)).toBe(true);
+  });
+
+  it("sees none in a browser's request on this machine", () => {
+    for (const host of [
+      "localhost:3000",
+      "127.0.0.1:3000",
+      "[::1]:3000",
+      "LOCALHOST",
+      "app.localhost:3000",
+      "127.0.0.2",
+    ])
+      expect(arrivedThroughProxy({ host, "user-agent": "a browser" }), host).toBe(false);
+    expect(arrivedThroughProxy({})).toBe(false);
+  });
+});
+
+describe("fromThisMachine", () => {
+  const request = (remoteAddress: string, extra: Record<string, string>) => {
+    const raw = { headers: { ...extra } as Record<string, string | undefined>, socket: { remoteAddress } };
+    stampPeerAddress(raw);
+    return new Headers(raw.headers as Record<string, string>);
+  };
+
+  it("is a loopback connection that came through no proxy", () => {
+    expect(fromThisMachine(request("127.0.0.1", { host: "localhost:3000" }))).toBe(true);
+    expect(fromThisMachine(request("127.0.0.1", { host: "localhost:3000", "x-forwarded-for": "203.0.113.9" }))).toBe(
+      false,
+    );
+    expect(fromThisMachine(request("::1", { host: "tunnel.example" }))).toBe(false);
+    expect(fromThisMachine(request("192.168.1.20", { host: "localhost:3000" }))).toBe(false);
+  });
+
+  it("cannot be claimed by the client: a sent mark of the guard's is dropped, and unknown where the guard did not run", () => {
+    const forged = request("127.0.0.1", { host: "localhost:3000", [`${peerHeaderName()}-proxied`]: "1" });
+    expect(fromThisMachine(forged)).toBe(true);
+    const cleared = request("::1", { host: "tunnel.example" });
+    expect(fromThisMachine(new Headers([...cleared].filter(([name]) => !name.endsWith("-proxied"))))).toBe(true);
+    expect(fromThisMachine(new Headers({ host: "localhost:3000" }))).toBeNull();
   });
 });

@@ -26,7 +26,45 @@ export function peerHeaderName(): string {
   return (store[PEER_HEADER] ??= `${PEER_HEADER_PREFIX}-${randomBytes(12).toString("hex")}`);
 }
 
-/** On Node's request, before any app code: drop client-sent peer headers and record the socket's address. */
+/**
+ * Headers a reverse proxy or tunnel adds (nginx, Caddy, Apache, cloudflared, ngrok, load balancers): one of them
+ * on a request as it arrived means it came through something that forwards other machines' requests.
+ */
+const FORWARDING_HEADERS = [
+  "forwarded",
+  "via",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+  "cf-connecting-ip",
+  "true-client-ip",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "fastly-client-ip",
+];
+
+/**
+ * Whether a request, as it arrived on the socket (Node's lower-cased headers, before Next.js adds its own
+ * X-Forwarded-* to every request), shows a proxy's hand: a forwarding header, or a Host that is not a
+ * loopback name (a tunnel passes on the public name the client used). A proxy that sends neither (nginx's
+ * bare `proxy_pass`) cannot be told from a browser on this machine.
+ */
+export function arrivedThroughProxy(headers: Record<string, string | string[] | undefined>): boolean {
+  if (FORWARDING_HEADERS.some((name) => headers[name] !== undefined)) return true;
+  const host = headers.host;
+  if (typeof host !== "string" || host === "") return false;
+  const name = (/^\[([^\]]*)\](?::\d*)?$/.exec(host)?.[1] ?? host.replace(/:\d*$/, "")).toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) return false;
+  return !(ipaddr.isValid(name) && ipaddr.process(name).range() === "loopback");
+}
+
+const proxiedHeaderName = () => `${peerHeaderName()}-proxied`;
+
+/**
+ * On Node's request, before any app code: drop client-sent peer headers and record the socket's address, and
+ * whether the request came through a proxy (arrivedThroughProxy).
+ */
 export function stampPeerAddress(request: {
   headers: Record<string, string | string[] | undefined>;
   socket?: { remoteAddress?: string };
@@ -34,7 +72,19 @@ export function stampPeerAddress(request: {
   for (const name of Object.keys(request.headers))
     if (name.startsWith(PEER_HEADER_PREFIX)) delete request.headers[name];
   const peer = request.socket?.remoteAddress;
-  if (peer) request.headers[peerHeaderName()] = peer;
+  if (!peer) return;
+  if (arrivedThroughProxy(request.headers)) request.headers[proxiedHeaderName()] = "1";
+  request.headers[peerHeaderName()] = peer;
+}
+
+/**
+ * Whether the request is from a person at this machine: a loopback connection that came through no proxy, as
+ * the request guard saw it. null where the guard did not run.
+ */
+export function fromThisMachine(headers: Pick<Headers, "get">): boolean | null {
+  const loopback = peerIsLoopback(headers);
+  if (loopback === null) return null;
+  return loopback && headers.get(proxiedHeaderName()) === null;
 }
 
 /**

@@ -48,6 +48,32 @@ describe("RateLimits (in-process)", () => {
     });
   });
 
+  it("a row that counts work takes each request's cost: saves by the tokens they index", async () => {
+    // EDIT_SAVE_TOKENS_PER_MINUTE at its default, 300,000.
+    const limits = new RateLimits();
+    await expect(limits.consume("editSaveCost", "user:a", "free", 100_000)).resolves.toMatchObject({
+      "RateLimit-Remaining": "200000",
+    });
+    await expect(limits.consume("editSaveCost", "user:a", "free", 150_000)).resolves.toMatchObject({
+      "RateLimit-Remaining": "50000",
+    });
+    // 50,000 left: a save that would index 60,000 tokens waits, while another user's is not counted with it.
+    const error = await refusal(() => limits.consume("editSaveCost", "user:a", "free", 60_000));
+    expect(error.status).toBe(429);
+    expect(Number(error.headers["Retry-After"])).toBeGreaterThan(0);
+    await expect(limits.consume("editSaveCost", "user:b", "free", 60_000)).resolves.toMatchObject({
+      "RateLimit-Remaining": "240000",
+    });
+  });
+
+  it("a cost past the whole row uses the whole window rather than being refused for good", async () => {
+    const limits = new RateLimits({ multiplier: 0.001 });
+    await expect(limits.consume("editSaveCost", "user:a", "free", 100_000)).resolves.toMatchObject({
+      "RateLimit-Remaining": "0",
+    });
+    expect((await refusal(() => limits.consume("editSaveCost", "user:a", "free", 1))).status).toBe(429);
+  });
+
   it("per-tier rows give each tier its own limit", async () => {
     const limits = new RateLimits();
     for (const tier of ["free", "pro", "ultra"] as const) {

@@ -48,6 +48,10 @@ export const RATE_LIMITS = {
   // The same saves in a short window (lib/edits/revisions.ts): a person saves a correction every few seconds
   // at most, while a loop of saves meets a 429 within ten.
   editSaveBurst: { by: "user", points: 5, seconds: 15 },
+  // The same saves by their cost: a save consumes as many points as the tokens search indexes of it (the
+  // work of its insert, lib/edits/index-tokens.ts), so a few saves of the largest correction use up a minute
+  // that many small ones would not.
+  editSaveCost: { by: "user", points: () => env().EDIT_SAVE_TOKENS_PER_MINUTE, seconds: 60 },
   apiKeyRegenerate: { by: "user", points: 10, seconds: 60 * 60 },
   billing: { by: "user", points: 60, seconds: 60 * 60 }, // each one calls Stripe
   // Paid work, by tier.
@@ -98,15 +102,17 @@ export class RateLimits {
   }
 
   /**
-   * Counts one request of `key` against the row `name` (for per-tier rows, the tier's column) and returns
-   * the RateLimit-* headers; over the limit, throws a 429 ApiError that carries them and Retry-After.
+   * Counts one request of `key` (`cost` points of it: 1 unless the row counts work) against the row `name`
+   * (for per-tier rows, the tier's column) and returns the RateLimit-* headers; over the limit, throws a 429
+   * ApiError that carries them and Retry-After.
    */
-  async consume(name: RateLimitName, key: string, tier: Tier = "free"): Promise<RateLimitHeaders> {
+  async consume(name: RateLimitName, key: string, tier: Tier = "free", cost = 1): Promise<RateLimitHeaders> {
     const multiplier = this.options.multiplier ?? 1;
     if (this.off) return {};
     const limiter = this.limiter(name, tier, multiplier);
     try {
-      return headersFor(limiter, await limiter.consume(key));
+      // A cost past the whole row (a multiplier that shrinks it) uses the whole window, never refuses for good.
+      return headersFor(limiter, await limiter.consume(key, Math.max(1, Math.min(cost, limiter.points))));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const headers = headersFor(limiter, rejection);
@@ -195,13 +201,21 @@ export async function limitRequest(
   return limits.consume(name, `ip:${clientAddress(request.headers)}`);
 }
 
-/** Applies a per-user row to `userId` (its tier's column for per-tier rows; `known`: the tier as just read). */
-export async function limitUser(name: RateLimitName, userId: string, known?: Tier): Promise<RateLimitHeaders> {
+/**
+ * Applies a per-user row to `userId` (its tier's column for per-tier rows; `known`: the tier as just read),
+ * `cost` points of it.
+ */
+export async function limitUser(
+  name: RateLimitName,
+  userId: string,
+  known?: Tier,
+  cost = 1,
+): Promise<RateLimitHeaders> {
   const limits = await rateLimits();
   if (limits.off) return {};
   const limit: Limit = RATE_LIMITS[name];
   const tier = typeof limit.points === "object" ? (known ?? (await tierOf(userId))) : "free";
-  return limits.consume(name, `user:${userId}`, tier);
+  return limits.consume(name, `user:${userId}`, tier, cost);
 }
 
 /** Counts one sign-in attempt or magic-link mail by the request's client address and by the email. */

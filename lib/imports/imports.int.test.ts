@@ -102,6 +102,26 @@ describe("imports", () => {
     expect(new Set(items.map((i) => i.jobId)).size).toBe(EPISODES);
   });
 
+  it("charges a feed whose episodes publish their own transcripts exactly what the preview said", async () => {
+    const { user, auth } = await caller();
+    const url = `${fake.origin}/generated/3.xml?prefix=preview&transcripts=1`;
+    const resolve = (await import("@/app/v1/podcast/resolve/route")).POST;
+    const resolved = await callRoute(resolve, "/v1/podcast/resolve", { headers: auth, body: { url } });
+    expect(resolved.status).toBe(200);
+    const { importCostText } = await import("@/lib/browser/imports");
+    const feed = resolved.json as { episodes: { duration: string | null; has_transcript: boolean }[] };
+    const preview = importCostText(feed.episodes, feed.episodes.length, true);
+    // Episodes 1 to 3 state 61, 62 and 63 s; their transcripts end within the first 3 s.
+    expect(preview.seconds).toBe(186);
+
+    const batch = await waitForBatch(auth, await startImport(auth, url));
+    expect(batch).toMatchObject({ total: 3, done: 3, status: "done" });
+    const entries = await ctx.db.transcription.findMany({ where: { userId: user.id } });
+    expect(entries.every((e) => e.origin === "captions")).toBe(true);
+    const period = await ctx.db.usagePeriod.findFirst({ where: { userId: user.id } });
+    expect(period?.usedSeconds).toBe(preview.seconds);
+  });
+
   it("skips what the user already has; the list is newest first and private to its owner", async () => {
     const { auth } = await caller();
     const first = await startImport(auth, `${fake.origin}/generated/3.xml?prefix=again`);

@@ -14,6 +14,8 @@ export interface SourceItem {
   durationSeconds: number;
   /** When the feed says the episode was published (ISO 8601), where it says. */
   published?: string | null;
+  /** An episode's audio file size in bytes, where its feed's enclosure says. */
+  bytes?: number | null;
 }
 
 export interface ListedSource {

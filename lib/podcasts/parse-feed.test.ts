@@ -19,6 +19,7 @@ describe("parseFeed on real feeds", () => {
         "https://dts.podtrac.com/redirect.mp3/www.giantbomb.com/podcasts/download/2823/603__Call_of_Tuesday-10-01-2019-6277737276.mp3",
       published: "2019-10-01T22:30:00.000Z",
       duration: "02:54:35",
+      bytes: 105_003_355,
       transcripts: [],
     });
     expect(new Set(parsed.episodes.map((e) => e.guid)).size).toBe(730);
@@ -52,6 +53,7 @@ describe("parseFeed on real feeds", () => {
         audioUrl: "http://example.org/audio/ph34r_my_podcast.mp3",
         published: "2003-12-13T12:29:29.000Z",
         duration: null,
+        bytes: 1337,
         transcripts: [],
       },
     ]);

@@ -35,6 +35,8 @@ export interface FeedEpisode {
   published: string | null;
   /** HH:MM:SS (see duration.ts), or null. */
   duration: string | null;
+  /** The audio file's size in bytes as the enclosure's `length` gives it, or null where it gives none (or 0). */
+  bytes?: number | null;
   transcripts: FeedTranscript[];
 }
 
@@ -142,6 +144,7 @@ function rssEpisode(item: Node): FeedEpisode[] {
       audioUrl,
       published: isoDate(textOf(item.pubDate) || textOf(item["dc:date"])),
       duration: normalizeDuration(textOf(item["itunes:duration"])),
+      bytes: enclosureBytes(enclosure ? attr(enclosure, "length") : attr(media ?? {}, "fileSize")),
       transcripts: asArray(item["podcast:transcript"]).flatMap((t) => {
         const node = asNode(t);
         const url = node ? attr(node, "url") : "";
@@ -167,9 +170,17 @@ function atomEpisode(entry: Node): FeedEpisode[] {
       audioUrl,
       published: isoDate(textOf(entry.published) || textOf(entry.updated)),
       duration: null,
+      bytes: enclosureBytes(attr(enclosure, "length")),
       transcripts: [],
     },
   ];
+}
+
+/** A positive whole number of bytes, or null: what an enclosure's `length` says when it says anything. */
+function enclosureBytes(value: string): number | null {
+  if (!/^\s*\d{1,15}\s*$/.test(value)) return null;
+  const bytes = Number(value);
+  return bytes > 0 ? bytes : null;
 }
 
 /** The first absolute http(s) `href` of the links with this `rel`. */

@@ -67,6 +67,28 @@ const readPublic = (slug: string, headers: Record<string, string> = {}) =>
   callRoute(publicRoute, `/v1/public/${slug}`, { headers, params: { slug } });
 
 describe("POST /v1/publish and DELETE /v1/publish/{slug}", () => {
+  it("names a history entry's live publication (its slug) until it is unpublished, and only to its publisher", async () => {
+    const caller = await newCaller();
+    const other = await newCaller();
+    const videoId = newVideoId();
+    await seedTranscript(ctx.db, caller.userId, { videoId });
+    await seedTranscript(ctx.db, other.userId, { videoId });
+    const slugOf = async (who: { headers: Record<string, string> }) => {
+      const res = await callRoute(historyRoute, "/v1/me/transcriptions", { headers: who.headers });
+      expect(res.status).toBe(200);
+      return (res.json as { transcriptions: { published_slug: string | null }[] }).transcriptions[0]!.published_slug;
+    };
+    expect(await slugOf(caller)).toBeNull();
+
+    const res = await publish(caller, { url: `https://www.youtube.com/watch?v=${videoId}` });
+    const { slug } = res.json as { slug: string };
+    expect(await slugOf(caller)).toBe(slug);
+    expect(await slugOf(other)).toBeNull(); // the same transcript, not published by them
+
+    expect((await unpublish(caller, slug)).status).toBe(204);
+    expect(await slugOf(caller)).toBeNull();
+  });
+
   it("publishes under a readable slug with a random suffix, and keeps the slug across republishing and URL forms", async () => {
     const caller = await newCaller();
     const videoId = newVideoId();

@@ -28,6 +28,7 @@ function show(overrides: Partial<Show["episodes"][number]> = {}): Show {
         kind: "audio",
         date: new Date("2025-03-04T05:06:07Z"),
         durationSeconds: 60,
+        audioBytes: 48_213_007,
         ...overrides,
       },
     ],
@@ -57,6 +58,12 @@ describe("renderShowFeed", () => {
     ]);
     expect(xml).toContain('type="audio/mp4"');
     expect(xml).toContain('rel="captions"');
+  });
+
+  it("gives the enclosure the audio file's length from the publisher's feed, and RSS's 0 where it gave none", () => {
+    expect(parseFeed(renderShowFeed(show())).episodes[0]!.bytes).toBe(48_213_007);
+    expect(renderShowFeed(show())).toContain('length="48213007"');
+    expect(renderShowFeed(show({ audioBytes: null }))).toContain('length="0"');
   });
 
   it("gives a followed video no enclosure: its page is the item's comments link", () => {

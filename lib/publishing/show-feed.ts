@@ -56,9 +56,16 @@ function item(episode: ShowEpisode) {
     guid: { "#text": xmlText(episode.guid), "@_isPermaLink": "false" },
     pubDate: episode.date.toUTCString(),
     description: `Transcript: ${page}`,
-    // An episode's audio as its publisher serves it; a video (a followed channel) has no enclosure, only its page.
+    // An episode's audio as its publisher serves it, with the file's length as its feed gives it (RSS's 0 for
+    // "unknown" where it gives none); a video (a followed channel) has no enclosure, only its page.
     ...(episode.kind === "audio"
-      ? { enclosure: { "@_url": xmlText(episode.sourceUrl), "@_length": "0", "@_type": audioType(episode.sourceUrl) } }
+      ? {
+          enclosure: {
+            "@_url": xmlText(episode.sourceUrl),
+            "@_length": String(episode.audioBytes ?? 0),
+            "@_type": audioType(episode.sourceUrl),
+          },
+        }
       : { comments: xmlText(episode.sourceUrl) }),
     "podcast:transcript": podcastTranscriptLinks(episode.slug, episode.lang).map((link) => ({
       "@_url": link.url,

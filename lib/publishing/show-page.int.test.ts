@@ -85,6 +85,8 @@ describe("a followed show's page and feed", () => {
       ["two-3", "Episode 3", `${world.podcasts.origin}/ex/two-3.mp3`, "2024-01-04T00:00:00.000Z"],
       ["two-2", "Episode 2", `${world.podcasts.origin}/ex/two-2.mp3`, "2024-01-03T00:00:00.000Z"],
     ]);
+    // Each enclosure's length is its file's size as the publisher's feed gives it (the generator's 1,048,576 + i).
+    expect(parsed.episodes.map((e) => e.bytes)).toEqual([1_048_579, 1_048_578]);
     for (const [i, episode] of parsed.episodes.entries()) {
       const page = `${APP_URL}/v1/public/${show.episodes[i]!.slug}`;
       expect(episode.transcripts).toEqual([

@@ -25,6 +25,8 @@ export interface ShowEpisode {
   /** When the publisher published it (the feed's pubDate), else when it was published here. */
   date: Date;
   durationSeconds: number;
+  /** The audio file's size in bytes as the publisher's feed gives it, or null where it gives none. */
+  audioBytes: number | null;
 }
 
 export interface Show {
@@ -42,6 +44,7 @@ interface EpisodeRow {
   url: string;
   itemPublishedAt: Date | null;
   durationSeconds: number;
+  audioBytes: bigint | null;
   slug: string;
   publishedAt: Date;
   title: string | null;
@@ -60,7 +63,7 @@ export async function findShow(slug: string): Promise<Show | null> {
   if (!follow) return null;
   // The owner's live publications of the follow's transcribed items (FollowItem(followId, status) finds them).
   const rows = await db.$queryRaw<EpisodeRow[]>`
-    SELECT i."guid", i."title" AS "itemTitle", i."url", i."publishedAt" AS "itemPublishedAt", i."durationSeconds",
+    SELECT i."guid", i."title" AS "itemTitle", i."url", i."publishedAt" AS "itemPublishedAt", i."durationSeconds", i."audioBytes",
            p."slug", p."publishedAt", t."title", t."lang", t."platform"
     FROM "FollowItem" i
     JOIN "Publication" p ON p."transcriptId" = i."transcriptId" AND p."userId" = ${follow.userId}
@@ -84,6 +87,7 @@ export async function findShow(slug: string): Promise<Show | null> {
       kind: row.platform === "podcast" ? "audio" : "video",
       date: row.itemPublishedAt ?? row.publishedAt,
       durationSeconds: row.durationSeconds,
+      audioBytes: row.audioBytes === null ? null : Number(row.audioBytes),
     })),
   };
 }

@@ -7,15 +7,7 @@ import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations, positiveLexemes, prefixLexemes } from "@/lib/search/query-terms";
 import { termsStartingWith, wordBegun } from "@/lib/search/suggest";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import {
-  commonWordStatistics,
-  hasCorrections,
-  passageCount,
-  readingsOf,
-  runSearchStatement,
-  scopePassages,
-  termFacts,
-} from "@/lib/search/queries";
+import { hasCorrections, readingsOf, runSearchStatement, scopePassages, termIds } from "@/lib/search/queries";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
   CONJUNCTION_MATCHES,
@@ -29,6 +21,7 @@ import {
   type SearchPlan,
 } from "@/lib/search/search-plan";
 import { searchStatement, type ScoredTerm, type SearchScope } from "@/lib/search/search-statement";
+import { visibleCounts, type Vocabulary } from "@/lib/search/visible-terms";
 
 // A search: the query's readings (each configuration's tsquery; a reading with nothing the index can look up,
 // only -excluded words as querytree() says, is dropped: it would match every passage of its configuration), their
@@ -107,39 +100,87 @@ async function readings(db: Db, q: string, configs: readonly string[], typing: b
 }
 
 /**
- * Pg_stats' most common words of the passages' index, with the share of passages holding each
- * (most_common_elems of "TranscriptPassage"."tsv"): a frequent term's df beyond DF_BOUND. Read again after
- * COMMON_WORDS_TTL_MS, per database (they change only when the table is analyzed).
+ * A large scope's slow figures, kept per process for FIGURES_TTL_MS (they change slowly; a stale one is answered
+ * while it is read again): its passages (N), and its terms' df (each a probe per posting, up to DF_BOUND visible
+ * ones). A term none of its passages holds is never kept: a word just published is found at once. A small
+ * scope's are counted every time (exact, and its cost is the scope's).
  */
-const commonWords = new WeakMap<Db, { read: number; shares: Promise<Map<string, number>> }>();
-const COMMON_WORDS_TTL_MS = 10 * 60_000;
+const FIGURES_TTL_MS = 10 * 60_000;
+const FIGURES_KEPT = 20_000;
+/** A large scope's N is counted up to this many passages. */
+const SCOPE_COUNTED = 2_000_000;
+const figures = new WeakMap<Db, Map<string, { read: number; value: Promise<number> }>>();
 
-function commonWordShares(db: Db): Promise<Map<string, number>> {
-  const kept = commonWords.get(db);
-  if (kept && performance.now() - kept.read < COMMON_WORDS_TTL_MS) return kept.shares;
-  const shares = commonWordStatistics(db).catch(() => {
-    commonWords.delete(db);
-    return new Map<string, number>();
-  });
-  commonWords.set(db, { read: performance.now(), shares });
-  return shares;
+function keptFigure(db: Db, key: string, read: () => Promise<number>): Promise<number> {
+  const kept = figures.get(db) ?? new Map<string, { read: number; value: Promise<number> }>();
+  figures.set(db, kept);
+  const old = kept.get(key);
+  if (old && performance.now() - old.read < FIGURES_TTL_MS) return old.value;
+  if (kept.size >= FIGURES_KEPT) kept.delete(kept.keys().next().value!);
+  const value = read();
+  kept.set(key, { read: performance.now(), value });
+  value.catch(() => kept.delete(key));
+  // A stale figure serves while the new one is read.
+  return old ? old.value.catch(() => value) : value;
 }
 
-/** What a search is made of: the query's readings, their terms with their idf, the scope's size. */
-async function prepare(scope: SearchScope, query: SearchQuery) {
+/** The figure kept under `key`, while fresh. */
+function keptValue(db: Db, key: string): Promise<number> | undefined {
+  const kept = figures.get(db)?.get(key);
+  return kept !== undefined && performance.now() - kept.read < FIGURES_TTL_MS ? kept.value : undefined;
+}
+
+const scopeKey = (scope: SearchScope) =>
+  scope.kind === "library" ? `library:${scope.userId}` : `public:${scope.show ?? ""}`;
+
+/** N of idf: a small scope's passages as counted; a larger one's kept (keptFigure). */
+function scopeSize(db: Db, scope: SearchScope, counted: number): Promise<number> {
+  if (counted <= SCOPE_MAX_PASSAGES) return Promise.resolve(counted);
+  return keptFigure(db, `${scopeKey(scope)}:passages`, () => scopePassages(db, scope, SCOPE_COUNTED));
+}
+
+/** The terms' df in the scope (visible-terms.ts); a large scope's kept (keptFigure) once counted. */
+async function termCounts(
+  db: Db,
+  vocabulary: Vocabulary,
+  ids: readonly number[],
+  large: boolean,
+): Promise<Map<number, number>> {
+  const key = (id: number) => `${scopeKey(vocabulary.scope)}:df:${id}`;
+  const kept = new Map(
+    large ? ids.flatMap((id) => (keptValue(db, key(id)) ? [[id, keptValue(db, key(id))!] as const] : [])) : [],
+  );
+  const counts = await visibleCounts(
+    db,
+    vocabulary,
+    ids.filter((id) => !kept.has(id)),
+    DF_BOUND,
+  );
+  if (large) for (const [id, n] of counts) void keptFigure(db, key(id), () => Promise.resolve(n));
+  for (const [id, n] of kept) counts.set(id, await n);
+  return counts;
+}
+
+/**
+ * What a search is made of: the query's readings, their terms with their idf, the scope's size. Every figure is
+ * the scope's own (visible-terms.ts): the words a prefix stands for, each term's df and N count only passages the
+ * caller may see. `byPostings`: read them as for a large scope whatever its size (tests).
+ */
+async function prepare(scope: SearchScope, query: SearchQuery, byPostings = false) {
   const db = await getDb();
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const [groups, corrects, passages, scoped] = await Promise.all([
+  const [groups, corrects, scoped] = await Promise.all([
     readings(db, query.q, configs, query.prefix),
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
-    passageCount(db, 10_000),
     scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;
-  // A prefix stands for the words of the index it begins (at most PREFIX_TERMS of them, shortest first).
+  const small = scoped <= SCOPE_MAX_PASSAGES;
+  const vocabulary = { scope, small: small && !byPostings, corrects };
+  // A prefix stands for the words the caller may see that it begins (at most PREFIX_TERMS of them, shortest first).
   const begun = [...new Set(groups.flatMap((g) => prefixLexemes(g.indexable)))];
   const begins = new Map(
-    await Promise.all(begun.map(async (lexeme) => [lexeme, await termsStartingWith(db, lexeme)] as const)),
+    await Promise.all(begun.map(async (lexeme) => [lexeme, await termsStartingWith(db, vocabulary, lexeme)] as const)),
   );
   const lexemes = groups.map((g) => [
     ...new Set(
@@ -147,18 +188,23 @@ async function prepare(scope: SearchScope, query: SearchQuery) {
     ),
   ]);
   const all = [...new Set(lexemes.flat())];
-  // A term pg_stats puts in twice DF_BOUND passages or more is not counted: its count would reach the bound and
-  // give way to pg_stats' share anyway, and counting a query of many common words (a long phrase, many ORs, each in
-  // several readings' stems) read tens of thousands of postings before the search began.
-  const shares = await commonWordShares(db);
-  const frequent = all.filter((term) => (shares.get(term) ?? 0) * passages >= 2 * DF_BOUND);
-  const facts = await termFacts(db, all, DF_BOUND, frequent);
-  const terms: QueryTerm[] = facts.map((f) => ({
-    term: f.term,
-    id: f.id,
-    df: f.df < DF_BOUND ? f.df : Math.max(DF_BOUND, Math.round((shares.get(f.term) ?? 0) * passages)),
-    readings: lexemes.flatMap((words, i) => (words.includes(f.term) ? [i] : [])),
-  }));
+  const [ids, passages] = await Promise.all([termIds(db, all), scopeSize(db, scope, scoped)]);
+  const counts = await termCounts(
+    db,
+    vocabulary,
+    ids.flatMap((row) => (row.id === null ? [] : [row.id])),
+    !small,
+  );
+  // A term no passage the caller may see holds is as a term nobody holds: nothing to read, nothing to score.
+  const terms: QueryTerm[] = ids.map((row) => {
+    const df = row.id === null ? 0 : (counts.get(row.id) ?? 0);
+    return {
+      term: row.term,
+      id: df > 0 ? row.id : null,
+      df,
+      readings: lexemes.flatMap((words, i) => (words.includes(row.term) ? [i] : [])),
+    };
+  });
   const scored: ScoredTerm[] = terms.flatMap((t) =>
     t.id === null ? [] : t.readings.map((reading) => ({ id: t.id!, idf: idf(passages, t.df), reading })),
   );
@@ -169,7 +215,7 @@ async function prepare(scope: SearchScope, query: SearchQuery) {
     scored,
     readingTerms: lexemes.map((l) => l.length),
     corrects,
-    small: scoped <= SCOPE_MAX_PASSAGES,
+    small,
   };
 }
 
@@ -233,7 +279,7 @@ export async function findMoments(
    */
   forced: { driver?: "scope" | "postings" } = {},
 ): Promise<MomentRow[]> {
-  const prepared = await prepare(scope, query);
+  const prepared = await prepare(scope, query, forced.driver === "postings");
   if (!prepared) return [];
   const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
   const page = { limit: query.limit + 1, offset };

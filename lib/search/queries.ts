@@ -31,37 +31,12 @@ export async function hasCorrections(db: Db, userId: string): Promise<boolean> {
   return row?.any ?? false;
 }
 
-/**
- * The query's positive terms as the postings know them: each one's id (null where no passage holds it) and how
- * many passages hold it, counted from its postings up to `bound`; a term of `frequent` is not counted (its df is
- * `bound`: at least that many).
- */
-export function termFacts(db: Db, terms: readonly string[], bound: number, frequent: readonly string[] = []) {
-  return db.$queryRawUnsafe<{ term: string; id: number | null; df: number }[]>(
-    `SELECT q."term", st."id",
-            CASE WHEN q."term" = ANY ($3::text[]) AND st."id" IS NOT NULL THEN $2::int
-                 ELSE (SELECT count(*) FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT $2::int) AS c)::int
-            END AS df
-       FROM unnest($1::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`,
+/** The query's positive terms with their ids in the vocabulary (null where no passage holds it). */
+export function termIds(db: Db, terms: readonly string[]) {
+  return db.$queryRawUnsafe<{ term: string; id: number | null }[]>(
+    `SELECT q."term", st."id" FROM unnest($1::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`,
     [...terms],
-    bound,
-    [...frequent],
   );
-}
-
-/**
- * How many passages there are (N of idf): PostgreSQL's estimate (pg_class.reltuples) where it is at least
- * `bound`, otherwise counted up to `bound`, so that a small database scores the same on every call.
- */
-export async function passageCount(db: Db, bound: number): Promise<number> {
-  const counted = (table: string) =>
-    `CASE WHEN (SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass) >= ${bound}
-          THEN (SELECT c.reltuples FROM pg_class c WHERE c.oid = '"${table}"'::regclass)::float8
-          ELSE (SELECT count(*) FROM (SELECT 1 FROM "${table}" LIMIT ${bound}) AS x)::float8 END`;
-  const [row] = await db.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT ${counted("TranscriptPassage")} + ${counted("RevisionPassage")} AS n`,
-  );
-  return row?.n ?? 0;
 }
 
 /**
@@ -87,15 +62,6 @@ export async function scopePassages(db: Db, scope: SearchScope, bound: number): 
           bound,
         );
   return row?.n ?? 0;
-}
-
-/** ANALYZE's most common words of the passages' index (pg_stats.most_common_elems of "TranscriptPassage"."tsv"), each with its share of passages. */
-export async function commonWordStatistics(db: Db): Promise<Map<string, number>> {
-  const [row] = await db.$queryRawUnsafe<{ words: string[] | null; shares: number[] | null }[]>(
-    `SELECT s.most_common_elems::text::text[] AS words, s.most_common_elem_freqs::float8[] AS shares FROM pg_stats s
-       WHERE s.schemaname = current_schema() AND s.tablename = 'TranscriptPassage' AND s.attname = 'tsv'`,
-  );
-  return new Map((row?.words ?? []).map((word, i) => [word, row!.shares![i]!] as const));
 }
 
 /** Runs `statement` in a transaction of its own under `settings`. */

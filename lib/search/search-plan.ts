@@ -10,8 +10,8 @@ import { SEARCH_MAX_OFFSET, SEARCH_MAX_PAGE } from "@/lib/search/schemas";
 export const SEARCH_MAX_CANDIDATES = SEARCH_MAX_OFFSET + SEARCH_MAX_PAGE;
 
 /**
- * A term's passages are counted up to this many (its postings, from the term's index); a term in more is
- * given pg_stats' share of the passages, or this many where ANALYZE did not count it among the most common.
+ * A term's df: the passages the caller may see that hold it, counted up to this many (visible-terms.ts); a term
+ * in more is given this many.
  */
 export const DF_BOUND = 1_000;
 
@@ -63,9 +63,9 @@ export const PROXIMITY_WEIGHT = 1.5;
 /** One of the query's positive terms, as the index holds it. */
 export interface QueryTerm {
   term: string;
-  /** SearchTerm's id; null for a term no passage holds (nothing to read, nothing to score). */
+  /** SearchTerm's id; null for a term no passage the caller may see holds (nothing to read, nothing to score). */
   id: number | null;
-  /** Passages holding it: counted up to DF_BOUND, estimated beyond. */
+  /** Passages the caller may see that hold it, counted up to DF_BOUND. */
   df: number;
   /** The readings (indexes into the query's readings) whose positive terms hold it. */
   readings: number[];

@@ -78,7 +78,7 @@ export interface SearchStatementInput {
 }
 
 /** The passages' columns as the view "SearchPassage" has them, from "TranscriptPassage" alone. */
-const TRANSCRIPT_PASSAGES = `(SELECT tp."transcriptId", tp."seq", tp."segFrom", tp."segTo", tp."start", tp."end", tp."config", tp."tsv",
+export const TRANSCRIPT_PASSAGES = `(SELECT tp."transcriptId", tp."seq", tp."segFrom", tp."segTo", tp."start", tp."end", tp."config", tp."tsv",
      NULL::text AS "editorId", NULL::text AS "revisionId", tp."pid" FROM "TranscriptPassage" tp)`;
 
 /**
@@ -111,11 +111,7 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     found = `SELECT p.* FROM ${source} p WHERE (${matches}) AND ${visible}${filtered}${plan.bound === undefined ? "" : ` LIMIT ${param(plan.bound + 1)}`}`;
   } else if (plan.driver === "scope") {
     // The scope's transcripts, each one's passages looked up by its key (OFFSET 0 keeps it a lookup per transcript).
-    const scopeTranscripts =
-      user !== null
-        ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
-        : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL${ofShow}`;
-    found = `SELECT p.* FROM (${scopeTranscripts}) s CROSS JOIN LATERAL (
+    found = `SELECT p.* FROM (${scopeTranscripts(user, ofShow)}) s CROSS JOIN LATERAL (
         SELECT p.* FROM ${source} p WHERE p."transcriptId" = s."transcriptId" AND (${matches})
           AND ${user !== null ? ownVersion : published}${filtered} OFFSET 0) p`;
   } else if (plan.lists.length === 0) {
@@ -196,6 +192,24 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     ) AS m ON true
     ORDER BY m.rank DESC, m."pid" DESC`;
   return { text, params };
+}
+
+/** The scope's transcripts ("transcriptId"): the caller's done entries', or the published ones (of a show's). */
+function scopeTranscripts(user: string | null, ofShow: string): string {
+  return user !== null
+    ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
+    : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL${ofShow}`;
+}
+
+/**
+ * Every passage "p" (of "SearchPassage", as the caller sees it) of the scope, read by its transcripts: what a small
+ * scope's vocabulary and counts are read from (visible-terms.ts). `user`, `show`: placeholders as for
+ * passageVisibility.
+ */
+export function scopePassagesSql({ user, show = null }: { user: string | null; show?: string | null }): string {
+  const { ownVersion, published, ofShow } = passageVisibility({ user, show });
+  return `SELECT p.* FROM (${scopeTranscripts(user, ofShow)}) s CROSS JOIN LATERAL (
+      SELECT p.* FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" AND ${user !== null ? ownVersion : published} OFFSET 0) p`;
 }
 
 /**

@@ -33,21 +33,28 @@ afterAll(async () => ctx?.teardown());
 const library = (userId: string): SearchScope => ({ kind: "library", userId });
 
 describe("a word begun", () => {
-  it("stands for the words of the index it begins, shortest first", async () => {
-    const terms = await suggest.termsStartingWith(ctx.db, "mindse");
-    expect(terms).toContain("mindset");
-    expect(terms.every((term) => term.startsWith("mindse"))).toBe(true);
-    expect(await suggest.termsStartingWith(ctx.db, "persev")).toEqual(
-      [...(await suggest.termsStartingWith(ctx.db, "persev"))].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)),
-    );
-    expect(await suggest.termsStartingWith(ctx.db, "%")).toEqual([]);
-  });
+  for (const small of [true, false]) {
+    const read = small ? "from the scope's passages" : "from the vocabulary, each word probed";
+    it(`stands for the words the caller's passages hold that it begins, shortest first (${read})`, async () => {
+      const vocabulary = { scope: library(reader), small };
+      const terms = await suggest.termsStartingWith(ctx.db, vocabulary, "mindse");
+      expect(terms).toContain("mindset");
+      expect(terms.every((term) => term.startsWith("mindse"))).toBe(true);
+      const persev = await suggest.termsStartingWith(ctx.db, vocabulary, "persev");
+      expect(persev.length).toBeGreaterThan(0);
+      expect(persev).toEqual([...persev].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)));
+      expect(await suggest.termsStartingWith(ctx.db, vocabulary, "%")).toEqual([]);
+      // Only someone else's transcript holds "zeppelin".
+      expect(await suggest.termsStartingWith(ctx.db, vocabulary, "zep")).toEqual([]);
+      expect(await suggest.termsStartingWith(ctx.db, { scope: library(other), small }, "zep")).toEqual(["zeppelin"]);
+    });
 
-  it("a CJK character begins the bigrams it starts", async () => {
-    const terms = await suggest.termsStartingWith(ctx.db, "闪");
-    expect(terms).toContain("闪电");
-    expect(terms.every((term) => term.startsWith("闪"))).toBe(true);
-  });
+    it(`a CJK character begins the bigrams it starts (${read})`, async () => {
+      const terms = await suggest.termsStartingWith(ctx.db, { scope: library(reader), small }, "闪");
+      expect(terms).toContain("闪电");
+      expect(terms.every((term) => term.startsWith("闪"))).toBe(true);
+    });
+  }
 });
 
 describe("did you mean", () => {

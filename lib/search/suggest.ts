@@ -1,39 +1,48 @@
 import type { Db } from "@/lib/db/client";
 import { hasCjk } from "@/lib/search/cjk";
-import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
+import { scopePassages } from "@/lib/search/queries";
+import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
+import type { SearchScope } from "@/lib/search/search-statement";
+import {
+  visiblyHeld,
+  visibleSpellings,
+  visibleTermsBeginning,
+  writtenForms,
+  type Spelling,
+  type Vocabulary,
+} from "@/lib/search/visible-terms";
+
+export { likePrefix } from "@/lib/search/visible-terms";
 
 // Search the way people type: a word begun is read as the words of the index it begins (a prefix while typing in
 // the dashboard's box), and a query that finds nothing gets the likeliest spelling of its unknown words ("did you
-// mean"). Both read the vocabulary of every passage ("SearchTerm", migration search_suggestions: a prefix index and
-// a trigram index), and a suggestion is only ever a word the caller could find: one held by a passage they may see.
+// mean"). Both read only the words passages the caller may see hold (visible-terms.ts): what anyone else holds
+// privately never shows, not even as the absence of a suggestion.
 
 /** At most this many words of the index stand for a word begun. */
 export const PREFIX_TERMS = 16;
-/** The vocabulary read for a word begun before the shortest are taken: a one-letter prefix begins thousands. */
-const PREFIX_SCAN = 500;
-/** The likeliest spellings looked at per unknown word (pg_trgm's `%`: similarity ≥ 0.3). */
-const SPELLINGS = 12;
-/** Postings looked at to find one a caller may see: a word held only by others' passages is not suggested. */
-const VISIBLE_PROBE = 200;
+/** The likeliest spellings whose written forms are compared with the word typed. */
+const WRITTEN_TRIES = 8;
+/** Words longer than this are not edited letter by letter (their spellings come from trigrams alone). */
+const EDITED_LENGTH = 24;
 
-/** A LIKE pattern for the text as a prefix: its own `%`, `_` and `\` stand for themselves. */
-export function likePrefix(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** Where `scope`'s vocabulary is read: from its passages when it has at most SCOPE_MAX_PASSAGES. */
+export async function vocabularyOf(db: Db, scope: SearchScope): Promise<Vocabulary> {
+  return { scope, small: (await scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1)) <= SCOPE_MAX_PASSAGES };
 }
 
 /**
- * The words of the index that `lexeme` (a word begun, as a configuration reads it) begins, shortest first. A CJK
- * character begins the bigrams it starts: a one-character query, which has no bigram of its own, finds them.
+ * The words a passage the caller may see holds that `lexeme` (a word begun, as a configuration reads it) begins,
+ * shortest first. A CJK character begins the bigrams it starts: a one-character query, which has no bigram of its
+ * own, finds them.
  */
-export async function termsStartingWith(db: Db, lexeme: string, limit = PREFIX_TERMS): Promise<string[]> {
-  if (lexeme === "") return [];
-  const rows = await db.$queryRawUnsafe<{ term: string }[]>(
-    `SELECT term FROM (SELECT st."term" FROM "SearchTerm" st WHERE st."term" LIKE $1 LIMIT ${PREFIX_SCAN}) AS begun
-     ORDER BY char_length(term), term LIMIT $2`,
-    likePrefix(lexeme),
-    limit,
-  );
-  return rows.map((row) => row.term);
+export function termsStartingWith(
+  db: Db,
+  vocabulary: Vocabulary,
+  lexeme: string,
+  limit = PREFIX_TERMS,
+): Promise<string[]> {
+  return visibleTermsBeginning(db, vocabulary, lexeme, limit);
 }
 
 /** The last word of `q` when it is being typed: a plain word at the end (not quoted, not -excluded, not OR). */
@@ -42,11 +51,6 @@ export function wordBegun(q: string): { before: string; word: string } | null {
   const match = /(^|\s)([\p{L}\p{N}][\p{L}\p{N}'’]*)$/u.exec(q);
   if (!match || /^or$/i.test(match[2]!)) return null;
   return { before: q.slice(0, match.index + match[1]!.length), word: match[2]! };
-}
-
-/** Passages "p" (of "SearchPassage") the scope may see: the search statement's rule (passageVisibility). */
-function visibleSql(scope: SearchScope, user: string | null, show: string | null): string {
-  return passageVisibility({ user: scope.kind === "library" ? user : null, show }).visible;
 }
 
 /** A plain word of a query, where it stands. */
@@ -71,88 +75,162 @@ export function plainWords(q: string): QueryWord[] {
   return words;
 }
 
+const VOWELS = new Set([..."aeiouy"]);
+const vowel = (c: string | undefined) => c !== undefined && VOWELS.has(c);
+
+/**
+ * How far apart two words are, as people misspell: Damerau-Levenshtein (optimal string alignment: two neighbours
+ * swapped is one edit), by code points, each edit weighed by how common that slip is. A letter doubled or undoubled
+ * (accomodate, neccessary) costs 0.5, two vowels swapped (recieve, wierd) 0.5, other neighbours swapped 0.8, a vowel
+ * for a vowel (seperate, definately) 0.7, anything else 1; an edit of the first letter, which people seldom get
+ * wrong, 0.5 more. Hand-written: the distance packages in node_modules are only other tools' dependencies, and
+ * none weighs its edits.
+ */
+export function editDistance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  const first = (i: number) => (i === 1 ? 0.5 : 0);
+  // A letter added or left out next to the same letter: a doubling slip.
+  const gap = (w: string[], i: number) => (w[i - 1] === w[i - 2] || w[i - 1] === w[i] ? 0.5 : 1);
+  const d: number[][] = [[0]];
+  for (let j = 1; j <= y.length; j++) d[0]![j] = d[0]![j - 1]! + gap(y, j) + first(j);
+  for (let i = 1; i <= x.length; i++) {
+    d[i] = [d[i - 1]![0]! + gap(x, i) + first(i)];
+    for (let j = 1; j <= y.length; j++) {
+      const [p, q] = [x[i - 1]!, y[j - 1]!];
+      const change = p === q ? 0 : (vowel(p) && vowel(q) ? 0.7 : 1) + first(Math.min(i, j));
+      let best = Math.min(
+        d[i - 1]![j]! + gap(x, i) + first(i),
+        d[i]![j - 1]! + gap(y, j) + first(j),
+        d[i - 1]![j - 1]! + change,
+      );
+      if (i > 1 && j > 1 && p === y[j - 2] && x[i - 2] === q && p !== q)
+        best = Math.min(best, d[i - 2]![j - 2]! + (vowel(p) && vowel(q) ? 0.5 : 0.8));
+      d[i]![j] = best;
+    }
+  }
+  return d[x.length]![y.length]!;
+}
+
+/**
+ * Every word one edit from `word`: a letter left out, two neighbours swapped, a letter changed or added (the
+ * Latin alphabet and the word's own letters). Most misspellings are one edit from the word meant.
+ */
+export function editsOf(word: string): string[] {
+  const letters = [...word];
+  if (letters.length < 2 || letters.length > EDITED_LENGTH) return [];
+  const alphabet = [...new Set([..."abcdefghijklmnopqrstuvwxyz", ...letters])];
+  const out = new Set<string>();
+  for (let i = 0; i <= letters.length; i++) {
+    const [head, tail] = [letters.slice(0, i), letters.slice(i)];
+    if (tail.length > 0) out.add([...head, ...tail.slice(1)].join(""));
+    if (tail.length > 1) out.add([...head, tail[1], tail[0], ...tail.slice(2)].join(""));
+    for (const c of alphabet) {
+      if (tail.length > 0) out.add([...head, c, ...tail.slice(1)].join(""));
+      out.add([...head, c, ...tail].join(""));
+    }
+  }
+  out.delete(word);
+  return [...out];
+}
+
+/**
+ * The likeliest of `spellings` for a word typed as `typed`, `lexemes` its reading per configuration: the nearest
+ * (editDistance from the word, or from its reading where the spelling's passages read it alike), then the one
+ * most passages hold (the commoner word is the likelier meant), then the most alike by trigrams.
+ */
+export function rankSpellings(
+  typed: string,
+  lexemes: ReadonlyMap<string, string>,
+  spellings: readonly Spelling[],
+): { term: string; distance: number; count: number }[] {
+  const byTerm = new Map<string, { term: string; distance: number; count: number; alike: number }>();
+  for (const s of spellings) {
+    const reading = lexemes.get(s.config);
+    const distance = Math.min(editDistance(typed, s.term), reading ? editDistance(reading, s.term) : Infinity);
+    const seen = byTerm.get(s.term);
+    byTerm.set(s.term, {
+      term: s.term,
+      distance: Math.min(distance, seen?.distance ?? Infinity),
+      count: (seen?.count ?? 0) + s.count,
+      alike: Math.max(s.alike, seen?.alike ?? 0),
+    });
+  }
+  return [...byTerm.values()].sort(
+    (a, b) => a.distance - b.distance || b.count - a.count || b.alike - a.alike || (a.term < b.term ? -1 : 1),
+  );
+}
+
 /**
  * The query with each of its plain words that no passage the caller may see holds replaced by the likeliest word
- * one does hold (the most alike by trigrams, then the most used; written as a passage writes it), or null when
- * nothing is to change. Asked for when a search finds nothing.
+ * one does hold (rankSpellings), as those passages write it (the written form nearest the word typed), or null
+ * when nothing is to change. Asked for when a search finds nothing.
  */
 export async function didYouMean(
   db: Db,
   scope: SearchScope,
   q: string,
   configs: readonly string[],
-  /** The query is being typed: its last word, begun, is not misspelt while some word of the index begins so. */
+  /** The query is being typed: its last word, begun, is not misspelt while some word the caller may see begins so. */
   typing = false,
+  /** Where the words are read (tests: either way); by default as vocabularyOf(scope) says. */
+  given?: Vocabulary,
 ): Promise<string | null> {
   const words = plainWords(q);
   if (words.length === 0) return null;
   const begun = typing && wordBegun(q) ? words.length : 0;
-  const params: unknown[] = [];
-  const user = scope.kind === "library" ? (params.push(scope.userId), `$${params.length}`) : null;
-  const show = scope.kind === "public" && scope.show ? (params.push(scope.show), `$${params.length}`) : null;
-  params.push(words.map((w) => w.word.toLowerCase()));
-  const wordsParam = `$${params.length}`;
-  params.push([...configs]);
-  const configsParam = `$${params.length}`;
-  params.push(begun);
-  const begunParam = `$${params.length}`;
-  // Per word: its lexemes under the configurations; whether a visible passage holds one; if not, the likeliest
-  // visible term and, from one passage holding it, the word as written there.
-  const rows = await db.$queryRawUnsafe<{ nth: number; replacement: string | null }[]>(
-    `WITH words AS (
-       SELECT w.word, w.nth, array_agg(DISTINCT l.lexeme) FILTER (WHERE l.lexeme IS NOT NULL) AS lexemes
-       FROM unnest(${wordsParam}::text[]) WITH ORDINALITY AS w(word, nth)
-       CROSS JOIN unnest(${configsParam}::text[]) AS c
-       LEFT JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme) ON true
-       GROUP BY w.word, w.nth
-     ), unknown AS (
-       SELECT w.* FROM words w
-       WHERE w.lexemes IS NOT NULL
-         AND NOT (w.nth = ${begunParam}::int AND EXISTS (SELECT 1 FROM "SearchTerm" st
-           WHERE st."term" LIKE replace(replace(replace(w.lexemes[1], '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'))
-         AND NOT EXISTS (
-         SELECT 1 FROM "SearchTerm" st
-         CROSS JOIN LATERAL (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = st."id" LIMIT ${VISIBLE_PROBE}) AS sp
-         JOIN "SearchPassage" p ON p."pid" = sp."pid"
-         WHERE st."term" = ANY (w.lexemes) AND ${visibleSql(scope, user, show)})
-     )
-     SELECT u.nth::int AS nth, best.replacement
-     FROM unknown u
-     CROSS JOIN LATERAL (
-       SELECT written.word AS replacement
-       FROM (
-         SELECT st."id", st."term", similarity(st."term", u.lexemes[1]) AS alike
-         FROM "SearchTerm" st WHERE st."term" % u.lexemes[1] AND st."term" <> ALL (u.lexemes)
-         ORDER BY alike DESC, st."term" LIMIT ${SPELLINGS}
-       ) AS spelling
-       CROSS JOIN LATERAL (
-         SELECT p."pid", p."transcriptId", p."revisionId", p."segFrom", p."segTo", p."config"
-         FROM (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = spelling."id" ORDER BY sp."impact" DESC LIMIT ${VISIBLE_PROBE}) AS sp
-         JOIN "SearchPassage" p ON p."pid" = sp."pid"
-         WHERE ${visibleSql(scope, user, show)}
-         LIMIT 1
-       ) AS p
-       CROSS JOIN LATERAL (
-         SELECT lower(w) AS word
-         FROM "Transcript" t
-         LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
-         CROSS JOIN LATERAL generate_series(p."segFrom", p."segTo") AS i
-         CROSS JOIN LATERAL regexp_split_to_table(coalesce(rev."segments", t."segments") -> i ->> 'text', '[^[:alnum:]''’]+') AS w
-         WHERE t."id" = p."transcriptId" AND spelling."term" = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))
-         LIMIT 1
-       ) AS written
-       ORDER BY spelling.alike DESC, spelling."term"
-       LIMIT 1
-     ) AS best`,
-    ...params,
+  // Each word as each configuration reads it, with the reading's id in the vocabulary (null: no passage holds it).
+  const read = await db.$queryRawUnsafe<{ nth: number; config: string; lexeme: string; id: number | null }[]>(
+    `SELECT w.nth::int AS nth, c AS "config", l.lexeme, st."id"
+       FROM unnest($1::text[]) WITH ORDINALITY AS w(word, nth)
+       CROSS JOIN unnest($2::text[]) AS c
+       CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme)
+       LEFT JOIN "SearchTerm" st ON st."term" = l.lexeme`,
+    words.map((w) => w.word.toLowerCase()),
+    [...configs],
   );
-  if (rows.length === 0) return null;
+  if (read.length === 0) return null;
+  const vocabulary = given ?? (await vocabularyOf(db, scope));
+  const held = await visiblyHeld(
+    db,
+    vocabulary,
+    read.flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config }])),
+  );
   let suggestion = q;
   // From the last word back, so that earlier offsets stay true.
-  for (const row of [...rows].sort((a, b) => b.nth - a.nth)) {
-    const word = words[row.nth - 1]!;
-    if (!row.replacement || row.replacement === word.word.toLowerCase()) continue;
-    suggestion = suggestion.slice(0, word.at) + row.replacement + suggestion.slice(word.at + word.word.length);
+  for (let nth = words.length; nth >= 1; nth--) {
+    const word = words[nth - 1]!;
+    const readings = read.filter((row) => row.nth === nth);
+    if (readings.length === 0 || readings.some((row) => held.has(`${row.id}:${row.config}`))) continue;
+    const lexemes = [...new Set(readings.map((row) => row.lexeme))];
+    if (nth === begun) {
+      const begins = await Promise.all(lexemes.map((lexeme) => termsStartingWith(db, vocabulary, lexeme, 1)));
+      if (begins.some((terms) => terms.length > 0)) continue;
+    }
+    const typed = word.word.toLowerCase();
+    const edits = [...new Set([typed, ...lexemes].flatMap(editsOf))];
+    const forms = [typed, ...lexemes];
+    const nearness = (term: string) => Math.min(...forms.map((form) => editDistance(form, term)));
+    const ranked = rankSpellings(
+      typed,
+      new Map(readings.map((row) => [row.config, row.lexeme])),
+      await visibleSpellings(db, vocabulary, lexemes, edits, nearness, WRITTEN_TRIES),
+    );
+    // The nearest written form of the likeliest spellings: one stem is several words ("differ": different,
+    // difference), and two stems equally near the reading may be far apart as written (seper: separate, super).
+    let best: { form: string; distance: number } | null = null;
+    const written = await writtenForms(
+      db,
+      vocabulary,
+      ranked.slice(0, WRITTEN_TRIES).map((spelling) => spelling.term),
+    );
+    for (const spelling of ranked.slice(0, WRITTEN_TRIES))
+      for (const form of written.get(spelling.term) ?? []) {
+        const distance = editDistance(typed, form);
+        if (!best || distance < best.distance) best = { form, distance };
+      }
+    if (best && best.form !== typed)
+      suggestion = suggestion.slice(0, word.at) + best.form + suggestion.slice(word.at + word.word.length);
   }
   return suggestion === q ? null : suggestion;
 }

@@ -126,8 +126,23 @@ export async function listTranscriptions(userId: string, query: TranscriptionLis
       { code: job.errorCode ?? "job_failed", message: job.errorMessage ?? "The transcription job failed." },
     ]),
   );
+  // The caller's live publications of this page's transcripts (one query, by Publication(userId, transcriptId)).
+  const transcriptIds = rows.flatMap((row) => (row.state === "done" && row.transcriptId ? [row.transcriptId] : []));
+  const publications = transcriptIds.length
+    ? await db.publication.findMany({
+        where: { userId, transcriptId: { in: transcriptIds }, publishedAt: { not: null } },
+        select: { transcriptId: true, slug: true },
+      })
+    : [];
+  const published = new Map(publications.map((p) => [p.transcriptId, p.slug]));
   return {
-    transcriptions: rows.map((row) => serializeTranscription(row, row.jobId ? failures.get(row.jobId) : null)),
+    transcriptions: rows.map((row) =>
+      serializeTranscription(
+        row,
+        row.jobId ? failures.get(row.jobId) : null,
+        row.transcriptId ? published.get(row.transcriptId) : null,
+      ),
+    ),
     total,
     limit: query.limit,
     offset: query.offset,

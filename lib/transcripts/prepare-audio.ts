@@ -13,6 +13,7 @@ import { type TranscribeContext, workDir } from "@/lib/transcripts/transcribe-co
 import { asJobError } from "@/lib/transcripts/transcribe-job-error";
 import { resolveUploadForUser } from "@/lib/uploads/resolve-upload";
 import { allowanceRefusal } from "@/lib/usage/charge";
+import { chargedSeconds } from "@/lib/usage/charged-seconds";
 import { settleReservation } from "@/lib/usage/reservation";
 
 /** Sources up to this size are probed and converted concurrently. */
@@ -109,11 +110,11 @@ export async function prepareAudio(ctx: TranscribeContext, io: StepContext): Pro
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
       // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
       // means the container does not say (some browser recordings): settled after converting.
-      if (probe.durationSeconds > 0) await settleMeasured(io.jobId, ctx, Math.ceil(probe.durationSeconds));
+      if (probe.durationSeconds > 0) await settleMeasured(io.jobId, ctx, chargedSeconds(probe.durationSeconds));
       await io.progress("converting", 0.3);
       output = await convert(probe.durationSeconds);
     }
-    const measured = Math.ceil(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
+    const measured = chargedSeconds(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
     await settleMeasured(io.jobId, ctx, measured);
     if (media.startsWith(dir)) await rm(media, { force: true });
     const tagged = ctx.titleFromFile && probe.title ? await retitle(io.jobId, probe.title) : {};

@@ -1,15 +1,17 @@
 import { getDb } from "@/lib/db/client";
 import type { Transcript } from "@/lib/generated/prisma/client";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
+import { transcriptChargeSeconds } from "@/lib/usage/charged-seconds";
 import { errors } from "@/lib/http/errors";
 
 /**
  * Adds the transcript to the user's history and charges its duration, once per user, source and
- * language: asking again is free. Not enough allowance → 402 and nothing is written.
+ * language: asking again is free. Not enough allowance → 402 and nothing is written. `statedSeconds`: the
+ * media's length as its source states it (a feed's episode duration), charged where the transcript is shorter.
  */
-export async function recordTranscription(userId: string, transcript: Transcript): Promise<void> {
+export async function recordTranscription(userId: string, transcript: Transcript, statedSeconds = 0): Promise<void> {
   const db = await getDb();
-  const seconds = Math.max(0, Math.ceil(transcript.durationSeconds));
+  const seconds = transcriptChargeSeconds(transcript.durationSeconds, statedSeconds);
   const entry = { userId, platform: transcript.platform, videoId: transcript.videoId, lang: transcript.lang };
   const done = {
     origin: transcript.origin,

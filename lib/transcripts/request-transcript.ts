@@ -100,7 +100,8 @@ export async function requestTranscript(
     if (published) {
       // The publisher's file names no episode: its feed's item does (an import's or a follow's).
       const transcript = await nameUntitled(published.transcript, options);
-      if (!published.inHistory) await recordTranscription(userId, transcript);
+      // Charged the episode's length as its feed states it (an import's or a follow's item), as the preview said.
+      if (!published.inHistory) await recordTranscription(userId, transcript, options.estimateSeconds ?? 0);
       return {
         kind: "transcript",
         transcript: serializeTranscript(await asSeenBy(userId, transcript), request.format),

@@ -157,6 +157,12 @@ export const transcriptionEntrySchema = z
       .nullable()
       .describe("a thumbnail image, for platforms that publish one at a fixed address (YouTube)"),
     transcript_id: z.string().nullable().describe("for GET /v1/transcripts/{id} and its download, once done"),
+    published_slug: z
+      .string()
+      .nullable()
+      .describe(
+        "the slug of the transcript's public page (/t/{slug}) while the caller has it published (DELETE /v1/publish/{slug} takes it off); null otherwise",
+      ),
     error: z
       .object({ code: z.string(), message: z.string() })
       .nullable()

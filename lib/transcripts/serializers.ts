@@ -14,10 +14,14 @@ export function thumbnailUrl(platform: string, videoId: string): string | null {
     : null;
 }
 
-/** A history entry; `jobFailure` is its failed job's error, when it has one. */
+/**
+ * A history entry; `jobFailure` is its failed job's error, when it has one; `publishedSlug` the caller's live
+ * publication of its transcript, when there is one.
+ */
 export function serializeTranscription(
   row: TranscriptionRow,
   jobFailure?: JobFailure | null,
+  publishedSlug?: string | null,
 ): z.infer<typeof transcriptionEntrySchema> {
   const requestFailure = row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;
   return {
@@ -35,6 +39,7 @@ export function serializeTranscription(
     title: row.transcript?.title ?? row.title,
     thumbnail_url: thumbnailUrl(row.platform, row.videoId),
     transcript_id: row.state === "done" ? row.transcriptId : null,
+    published_slug: row.state === "done" ? (publishedSlug ?? null) : null,
     error: row.state === "error" ? (requestFailure ?? jobFailure ?? null) : null,
   };
 }

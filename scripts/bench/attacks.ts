@@ -5,7 +5,8 @@
 // - saves: one user, two loops of saves for BENCH_ATTACK_SECONDS (default 15) on a transcript of 800 segments
 //   over 20,000 s (5 h 33 min): one loop sends the probe's save (800 segments × 249 words of 19 characters
 //   from a 2,000-word vocabulary, 4 MB: more text than the media holds), the other the heaviest save it
-//   accepts (800 × 250 words of 7 characters: 200,000 words, 1.6 MB, each save a new text).
+//   accepts (800 × 120 words of 7 characters: 96,000 words, under the 100,000 search tokens one correction may
+//   hold, each save a new text).
 // - readers: six anonymous readers, each at an address of its own (X-Forwarded-For, TRUSTED_PROXY_HOPS=1),
 //   for BENCH_ATTACK_SECONDS, each fetching transcript.{vtt,srt,json,html} of that transcript published with
 //   its heaviest correction, one after another.
@@ -45,13 +46,13 @@ const probeBody = JSON.stringify({
   })),
 });
 
-/** The heaviest save this media accepts: ten words a second of seven characters (eight with the space). */
+/** The heaviest save accepted: 120 words of seven characters a segment (validate.ts MAX_INDEX_TOKENS). */
 const heaviestBody = (round: number) =>
   JSON.stringify({
     segments: original.map((s, i) => ({
       start: s.start,
       end: s.end,
-      text: Array.from({ length: 250 }, (_, w) => `v${String((i * 250 + w + round) % 2000).padStart(6, "0")}`).join(
+      text: Array.from({ length: 120 }, (_, w) => `v${String((i * 120 + w + round) % 2000).padStart(6, "0")}`).join(
         " ",
       ),
     })),

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { FollowsPanel } from "@/components/dashboard/follows-panel";
 import { ImportsPanel } from "@/components/dashboard/imports-panel";
+import { env } from "@/lib/env";
 import { speechRecognitionAvailable } from "@/lib/transcripts/asr-provider";
 
 export const metadata: Metadata = { title: "Imports" };
@@ -15,7 +16,7 @@ export default function ImportsPage() {
       </p>
       <ImportsPanel speechRecognition={speechRecognitionAvailable()} />
       <h2 className="text-xl font-semibold">Follows</h2>
-      <FollowsPanel />
+      <FollowsPanel maxBackfill={env().FOLLOW_MAX_BACKFILL} />
     </section>
   );
 }

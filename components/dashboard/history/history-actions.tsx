@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { canonicalSourceUrl, downloadHref, type TranscriptionEntry } from "@/lib/browser/transcripts";
+import { downloadHref, historyPublishing, type TranscriptionEntry } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { displayTitle } from "@/components/dashboard/history/history-cells";
@@ -18,8 +18,7 @@ export function Actions({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
-  // What POST /v1/publish takes for this entry: the stored transcript's source (also an upload's or an episode's).
-  const publishUrl = entry.source_url ?? canonicalSourceUrl(entry.source, entry.video_id);
+  const publishing = historyPublishing(entry);
   const running = entry.status === "in_progress";
   const name = displayTitle(entry);
   if (confirming) {
@@ -78,7 +77,18 @@ export function Actions({
           </a>
         </>
       )}
-      {publishUrl && entry.complete && entry.lang ? <PublishButton url={publishUrl} lang={entry.lang} compact /> : null}
+      {publishing && (
+        // Keyed by what the list says, so a publish or unpublish elsewhere shows once the list is read again.
+        <PublishButton
+          key={publishing.published?.slug ?? "unpublished"}
+          url={publishing.url}
+          lang={publishing.lang}
+          published={publishing.published}
+          compact
+          unpublish
+          name={name}
+        />
+      )}
       {!running && (
         <button
           type="button"

@@ -9,6 +9,7 @@ import {
 } from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
+import { formatDateTime } from "@/lib/browser/dates";
 
 const linkClass = `underline decoration-stone-400 hover:decoration-stone-900 ${focusRing}`;
 
@@ -104,7 +105,7 @@ export function Created({ entry }: { entry: TranscriptionEntry }) {
   if (!entry.created_at) return <>—</>;
   return (
     <time dateTime={entry.created_at} title={entry.created_at}>
-      {new Date(entry.created_at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}
+      {formatDateTime(entry.created_at)}
     </time>
   );
 }

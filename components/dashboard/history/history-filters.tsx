@@ -10,6 +10,7 @@ import {
 } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { Field, Input, Select } from "@/components/ui/field";
+import { useHydrated } from "@/components/ui/use-hydrated";
 
 /** The search box and the platform and state filters above the history. */
 export function HistoryFilters({
@@ -30,6 +31,8 @@ export function HistoryFilters({
   searchRef: Ref<HTMLInputElement>;
 }) {
   const ids = { q: useId(), platform: useId(), state: useId() };
+  // The search box takes typing at once (kept on hydration: HistoryTable); the filters wait for their handlers.
+  const hydrated = useHydrated();
   return (
     <div role="search" className="flex flex-wrap items-end gap-3">
       <Field label="Search titles, channels, video IDs and what was said" htmlFor={ids.q} className="flex-[1_1_14rem]">
@@ -50,6 +53,7 @@ export function HistoryFilters({
         <Select
           id={ids.platform}
           value={params.platform ?? ""}
+          disabled={!hydrated}
           onChange={(event) => onChange({ platform: (event.target.value || null) as HistoryParams["platform"] })}
           data-testid="history-platform"
         >
@@ -65,6 +69,7 @@ export function HistoryFilters({
         <Select
           id={ids.state}
           value={params.state ?? ""}
+          disabled={!hydrated}
           onChange={(event) => onChange({ state: (event.target.value || null) as HistoryParams["state"] })}
           data-testid="history-state"
         >
@@ -77,7 +82,7 @@ export function HistoryFilters({
         </Select>
       </Field>
       {filtered && (
-        <button type="button" onClick={onClear} className={buttonClass("ghost", "lg")}>
+        <button type="button" onClick={onClear} disabled={!hydrated} className={buttonClass("ghost", "lg")}>
           Clear filters
         </button>
       )}

@@ -7,6 +7,7 @@ import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
 import { Button } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
+import { formatDateTime } from "@/lib/browser/dates";
 
 // The editor's history of a correction: what changed against the original, and every saved version (the
 // original included) to open read-only and to restore. Restoring saves that version again as the newest
@@ -23,7 +24,7 @@ const revisionKey = (id: string, revision: string) => ["transcript-revision", id
 function versionLabel(revision: RevisionEntry): string {
   return revision.id === "original"
     ? "Original"
-    : `Saved ${new Date(revision.created_at ?? 0).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}`;
+    : `Saved ${formatDateTime(revision.created_at ?? 0, { seconds: true })}`;
 }
 
 /** "Changes from the original": the saved correction's word-level diff, read when opened. */

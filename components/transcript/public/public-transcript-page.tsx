@@ -8,6 +8,7 @@ import { showPagePath } from "@/lib/publishing/show-links";
 import type { EpisodeShow } from "@/lib/publishing/show-page";
 import { SiteHeader } from "@/components/site/site-header";
 import { focusRing } from "@/components/ui/focus";
+import { formatDate } from "@/lib/browser/dates";
 
 const downloadLink = `inline-flex items-center justify-center rounded px-1.5 py-0.5 font-mono text-sky-700 underline decoration-sky-300 hover:decoration-sky-700 max-sm:min-h-11 max-sm:min-w-11 ${focusRing}`;
 
@@ -36,8 +37,6 @@ export function PublicTranscriptPage({
     : null;
   const audio = episodeAudio(transcript);
   const title = transcript.title?.trim() || "Untitled";
-  const longDate = (date: Date) =>
-    date.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   // An episode of a followed show is dated as its feed dates it, as the show's page lists it.
   const released = show?.episodeDate ?? null;
 
@@ -85,10 +84,12 @@ export function PublicTranscriptPage({
             {platformLabel(transcript.platform)} · {transcript.lang} ·{" "}
             {released ? (
               <>
-                released <time dateTime={released.toISOString()}>{longDate(released)}</time>
+                released <time dateTime={released.toISOString()}>{formatDate(released)}</time>
               </>
             ) : (
-              <>published {longDate(new Date(transcript.published_at))}</>
+              <>
+                published <time dateTime={transcript.published_at}>{formatDate(transcript.published_at)}</time>
+              </>
             )}
             {transcript.source_url && (
               <>

@@ -1,22 +1,36 @@
--- The postings of the passages whose ids are given (either table's, read through "SearchPassage"): their terms
--- numbered (in order, so that two writers never wait on each other's terms crosswise), then one posting per
--- term, its impact computed again where it exists (a transcript's new title). Set-based: the ids are joined, not
--- tested one by one with = ANY (a transcript of many passages, or every passage when a migration posts them all,
--- costs a scan, not ids × passages), and each transcript's title is read once, not once per passage. Two
--- statements, not one: the second, with its own snapshot, sees terms a concurrent writer numbered meanwhile. The
--- vocabulary's lock, shared until commit: a prune of unused terms (lib/search/prune-terms.ts) waits, and so never
--- deletes a term numbered here before its postings are written.
+-- The postings of the passages whose ids are given (either table's, read through "SearchPassage"): their new
+-- terms numbered, then one posting per term, its impact computed again where it exists (a transcript's new
+-- title). Set-based: the ids are joined, not tested one by one with = ANY (a transcript of many passages, or
+-- every passage when a migration posts them all, costs a scan, not ids × passages), and each transcript's title
+-- is read once, not once per passage. Separate statements: the postings', with its own snapshot, sees terms a
+-- concurrent writer numbered meanwhile. The vocabulary's lock, shared until commit: a prune of unused terms
+-- (lib/search/prune-terms.ts) waits, and so never deletes a term numbered here before its postings are written.
+-- Without bitmap scans: a term is looked up by its unique btree index, where the planner, on a vocabulary with
+-- young statistics (a fresh database), chose the trigram GIN index for `=`, many times slower per term.
 CREATE OR REPLACE FUNCTION verbatim_search_post(pids BIGINT[]) RETURNS VOID
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET enable_bitmapscan = off AS $$
 BEGIN
   PERFORM pg_advisory_xact_lock_shared(hashtext('search-terms'));
-  INSERT INTO "SearchTerm" ("term")
-  SELECT DISTINCT w.lexeme
-  FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
-  JOIN "SearchPassage" p ON p."pid" = u."pid"
-  CROSS JOIN LATERAL unnest(p."tsv") AS w
-  ORDER BY 1
-  ON CONFLICT ("term") DO NOTHING;
+  -- New terms are added by one transaction at a time (the lock is held until commit): a term another
+  -- transaction added and has not committed makes this insert wait for it, and two transactions that each
+  -- posted several times (many transcripts in one statement, a title set after the store) could each wait for
+  -- the other's terms (a deadlock on the vocabulary's unique index). Posting only known terms takes no lock.
+  IF EXISTS (
+    SELECT 1
+    FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
+    JOIN "SearchPassage" p ON p."pid" = u."pid"
+    CROSS JOIN LATERAL unnest(p."tsv") AS w
+    WHERE NOT EXISTS (SELECT 1 FROM "SearchTerm" st WHERE st."term" = w.lexeme)
+  ) THEN
+    PERFORM pg_advisory_xact_lock(hashtext('search-terms-new'));
+    INSERT INTO "SearchTerm" ("term")
+    SELECT DISTINCT w.lexeme
+    FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
+    JOIN "SearchPassage" p ON p."pid" = u."pid"
+    CROSS JOIN LATERAL unnest(p."tsv") AS w
+    ORDER BY 1
+    ON CONFLICT ("term") DO NOTHING;
+  END IF;
   WITH passages AS MATERIALIZED (
     SELECT p."pid", p."transcriptId", p."config", p."tsv"
     FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u

@@ -85,7 +85,7 @@ export const HOSTILE: Record<string, string> = {
 
 /**
  * A feed of `n` episodes (newest first), HH:MM:SS and seconds durations alternating (or none), audio at
- * /ex/<prefix>-<i>.mp3 (the prefix keeps feeds of different tests apart).
+ * /ex/<prefix>-<i>.mp3 (the prefix keeps feeds of different tests apart), its enclosure length 1,048,576 + i.
  */
 export function generatedFeed(
   origin: string,
@@ -103,7 +103,7 @@ export function generatedFeed(
     const transcript = options.transcripts
       ? `<podcast:transcript url="${origin}/ex/${prefix}-${i}/transcript.json" type="application/json"/>`
       : "";
-    return `<item><title>Episode ${i}</title><guid isPermaLink="false">${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toUTCString()}</pubDate>${duration}${transcript}<enclosure url="${origin}/ex/${prefix}-${i}.mp3" type="audio/mpeg" length="1000"/></item>`;
+    return `<item><title>Episode ${i}</title><guid isPermaLink="false">${prefix}-${i}</guid><pubDate>${new Date(Date.UTC(2024, 0, 1) + i * 86_400_000).toUTCString()}</pubDate>${duration}${transcript}<enclosure url="${origin}/ex/${prefix}-${i}.mp3" type="audio/mpeg" length="${1_048_576 + i}"/></item>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:podcast="https://podcastindex.org/namespace/1.0"><channel><title>${title}</title>

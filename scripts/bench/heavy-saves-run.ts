@@ -1,0 +1,194 @@
+// One database kind of the heavy-saves bench (heavy-saves.ts): prints its figures as one JSON line.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createMigratedTestDatabase } from "../../test/pg";
+import { gritSegments } from "../../test/publishing";
+
+const kind = process.argv[2] === "embedded" ? "embedded" : "postgres";
+const SEGMENTS = 2160;
+const SEGMENT_SECONDS = 10;
+/** The most text one segment may hold is 5,000 characters; pieces are packed up to this. */
+const SEGMENT_CHARS = 4900;
+const READ_GOAL_MS = 1000;
+
+/** A distinct lowercase pseudo-word for each `i` (base 26, at least three letters), after `prefix`. */
+const pseudo = (prefix: string, i: number) =>
+  prefix + (i + 676).toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[+d]!);
+
+/** Pieces packed into segments of SEGMENT_SECONDS, joined by `sep`, each at most SEGMENT_CHARS characters. */
+function pack(pieces: Iterable<string>, sep = " ", timed = false, speakers = 0) {
+  const segments: { start: number; end: number; text: string; speaker?: string; words?: unknown[] }[] = [];
+  let current: string[] = [];
+  let chars = 0;
+  const flush = () => {
+    if (current.length === 0) return;
+    const i = segments.length;
+    const start = i * SEGMENT_SECONDS;
+    const end = start + SEGMENT_SECONDS - 0.5;
+    const step = (end - start) / current.length;
+    segments.push({
+      start,
+      end,
+      text: current.join(sep),
+      ...(speakers > 0 ? { speaker: `${"Speaker ".padEnd(90, "x")} ${String(i % speakers).padStart(4, "0")}` } : {}),
+      ...(timed
+        ? {
+            words: current.map((text, w) => ({
+              start: Math.round((start + w * step) * 1000) / 1000,
+              end: Math.round((start + (w + 1) * step) * 1000) / 1000,
+              text,
+            })),
+          }
+        : {}),
+    });
+    current = [];
+    chars = 0;
+  };
+  for (const piece of pieces) {
+    if (chars + piece.length + sep.length > SEGMENT_CHARS) flush();
+    current.push(piece);
+    chars += piece.length + sep.length;
+  }
+  flush();
+  return segments;
+}
+
+function* count(n: number, make: (i: number) => string) {
+  for (let i = 0; i < n; i++) yield make(i);
+}
+
+/** `n` parts joined `sep` in runs of 40 (a compound of many words), the runs separated by spaces. */
+function* joined(n: number, prefix: string, sep: string) {
+  for (let i = 0; i < n; i += 40)
+    yield Array.from({ length: Math.min(40, n - i) }, (_, j) => pseudo(prefix, i + j).slice(0, 3)).join(sep);
+}
+
+/** `n` CJK characters in runs of 4,900 (every adjacent pair a bigram of the index), mostly distinct pairs. */
+function* cjk(n: number, seed: number) {
+  for (let i = 0; i < n; i += SEGMENT_CHARS - 1)
+    yield Array.from({ length: Math.min(SEGMENT_CHARS - 1, n - i) }, (_, j) =>
+      String.fromCharCode(0x4e00 + (((i + j) * 7919 + seed) % 20000)),
+    ).join("");
+}
+
+/** Words of everyday speech: a vocabulary of 20,000, drawn unevenly (a few words often, most rarely). */
+const speech = (prefix: string) => (i: number) => pseudo(prefix, Math.floor(20000 * ((i * 0.618034) % 1) ** 3));
+
+const combining = (prefix: string) => (i: number) => [...pseudo(prefix, i)].map((c) => `${c}\u0301`).join("");
+
+type Shape = (n: number) => ReturnType<typeof pack>;
+const SHAPES: Record<string, { probe: number; shape: Shape }> = {
+  // 40 parts and their compound: 41 tokens.
+  hyphen: { probe: 288_000, shape: (n) => pack(joined(Math.floor((n * 40) / 41), "h", "-")) },
+  comma: { probe: 288_000, shape: (n) => pack(joined(n, "c", ",")) },
+  cjk: { probe: 300_000, shape: (n) => pack(cjk(n, 1), "") },
+  combining: { probe: 190_000, shape: (n) => pack(count(n, combining("m"))) },
+  timed: { probe: 190_000, shape: (n) => pack(count(n, speech("t")), " ", true) },
+  speakers: { probe: 190_000, shape: (n) => pack(count(n, speech("s")), " ", false, 200) },
+  maximum: { probe: 70_000, shape: (n) => pack(count(n, speech("x"))) },
+};
+
+async function main() {
+  const database = kind === "postgres" ? await createMigratedTestDatabase() : null;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-heavy-saves-"));
+  process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
+  process.env.RATE_LIMIT_MULTIPLIER = "1000000";
+  process.env.DATA_DIR = dataDir;
+  if (database) process.env.DATABASE_URL = database.url;
+  else delete process.env.DATABASE_URL;
+  const { getDb, closeDatabase } = await import("../../lib/db/client");
+  const { saveEdit } = await import("../../lib/edits/revisions");
+  const { readTranscript } = await import("../../lib/transcripts/read");
+  const { RequestValidationError } = await import("../../lib/http/validation");
+  const validate = await import("../../lib/edits/validate");
+  const bound = (validate as { MAX_INDEX_TOKENS?: number }).MAX_INDEX_TOKENS;
+  const db = await getDb();
+  const out: Record<string, number> = {};
+  try {
+    const [author, reader] = await Promise.all(
+      ["author", "reader"].map((name) => db.user.create({ data: { email: `${name}-heavy@example.test`, name } })),
+    );
+    const duration = SEGMENTS * SEGMENT_SECONDS;
+    const original = Array.from({ length: SEGMENTS }, (_, i) => ({
+      start: i * SEGMENT_SECONDS,
+      end: i * SEGMENT_SECONDS + SEGMENT_SECONDS - 0.5,
+      text: `word${i}`,
+    }));
+    const seed = async (userId: string, videoId: string, segments: object[], seconds: number) => {
+      const t = await db.transcript.create({
+        data: {
+          platform: "youtube",
+          videoId,
+          lang: "en",
+          origin: "captions",
+          captionKind: "manual",
+          title: `Video ${videoId}`,
+          sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
+          durationSeconds: seconds,
+          segments,
+        },
+      });
+      await db.transcription.create({
+        data: {
+          userId,
+          platform: "youtube",
+          videoId,
+          lang: "en",
+          origin: "captions",
+          transcriptId: t.id,
+          state: "done",
+          durationSeconds: seconds,
+          totalSeconds: seconds,
+        },
+      });
+      return t.id;
+    };
+    const longId = await seed(author!.id, "heavysaves1", original, duration);
+    const readId = await seed(reader!.id, "heavysaves2", gritSegments(), 400);
+    const only = process.env.HEAVY_SAVES_SHAPES?.split(",");
+    for (const [name, { probe, shape }] of Object.entries(SHAPES)) {
+      if (only && !only.includes(name)) continue;
+      const sizes = bound && bound < probe ? [probe, bound - 1000] : [probe];
+      for (const size of sizes) {
+        const segments = shape(size);
+        const label = `${kind} ${name} ${size === probe ? "probe" : "at bound"} (${size.toLocaleString("en-US")})`;
+        let saving = true;
+        let worst = 0;
+        let reads = 0;
+        const readerLoop = (async () => {
+          while (saving) {
+            const t0 = performance.now();
+            await readTranscript(reader!.id, readId);
+            worst = Math.max(worst, performance.now() - t0);
+            reads++;
+          }
+        })();
+        const t0 = performance.now();
+        let status = 200;
+        try {
+          await saveEdit(author!.id, longId, { segments } as never);
+        } catch (error) {
+          status = error instanceof RequestValidationError ? 422 : ((error as { status?: number }).status ?? 500);
+          if (status === 500) console.error(label, error);
+        }
+        const saveMs = performance.now() - t0;
+        saving = false;
+        await readerLoop;
+        out[`${label}: save ms`] = saveMs;
+        out[`${label}: answer`] = status;
+        out[`${label}: worst read ms (goal ≤ ${READ_GOAL_MS})`] = worst;
+        out[`${label}: reads`] = reads;
+        console.error(label, Math.round(saveMs), status, Math.round(worst));
+      }
+    }
+  } finally {
+    await closeDatabase();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(JSON.stringify(out));
+}
+
+await main();
+process.exit(0);

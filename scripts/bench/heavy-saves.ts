@@ -1,0 +1,28 @@
+// A heavy save's time and another user's worst read during it, on PostgreSQL (a fresh database) and on the
+// embedded default (PGlite in its thread, a fresh DATA_DIR), through the app's own save (saveEdit) with the rate
+// limits lifted: one shape after another on a six-hour video (2,160 segments of 10 s), each the probe's size
+// (what the whitespace word bound let through) and, where a bound now refuses that, the largest the bound
+// accepts. Meanwhile another user reads their own transcript (the read model) one read after another.
+// Goal: every save answers within 15 s, and no read waits more than 1 s.
+// Each database kind runs in a child process of its own (the app's modules hold one connection per process).
+// HEAVY_SAVES_DB=postgres or embedded runs one kind; HEAVY_SAVES_SHAPES=cjk,hyphen runs only those shapes.
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), "heavy-saves-run.ts");
+
+export async function benchHeavySaves(): Promise<Record<string, number>> {
+  const kinds = process.env.HEAVY_SAVES_DB ? [process.env.HEAVY_SAVES_DB] : ["postgres", "embedded"];
+  const out: Record<string, number> = {};
+  for (const kind of kinds) {
+    const text = execFileSync(process.execPath, ["--import", "tsx", RUNNER, kind], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    const last = text.trim().split("\n").at(-1)!;
+    Object.assign(out, JSON.parse(last) as Record<string, number>);
+  }
+  return out;
+}
