@@ -17,6 +17,8 @@ const LIB_LEVELS = [
   "env",
   "observability",
   "process",
+  // word vectors and text embeddings (pure computation, in threads)
+  "embeddings",
   "db",
   "cache",
   // HTTP's base (errors, bodies, endpoint definitions, the outbound guard), sources

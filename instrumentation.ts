@@ -48,6 +48,8 @@ export async function register() {
     await ensureDeliveryRunner();
     const { scheduleCleanup } = await import("@/lib/app/schedule-cleanup");
     scheduleCleanup();
+    const { scheduleEmbedding } = await import("@/lib/app/schedule-embedding");
+    scheduleEmbedding();
     log.info(
       {
         database: await dbKind(),

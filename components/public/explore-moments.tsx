@@ -31,7 +31,9 @@ export async function exploreMoments(q: string, show: string | null = null): Pro
 }
 
 /** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */
-function everyMatchLabel(q: string, count: number | undefined): string {
+function everyMatchLabel(q: string, count: number | undefined, byMeaning: boolean): string {
+  // A moment found by meaning (it says none of the query's words: nothing marked) need not say a form of it.
+  if (byMeaning && !count) return `Near “${q}” in meaning; the transcript's own search finds the words said`;
   if (count === undefined) return `Every “${q}” in this transcript`;
   if (count === 0) return `No matches for “${q}” as typed in this transcript (this moment says a form of it)`;
   return `${count} ${count === 1 ? "match" : "matches"} for “${q}” in this transcript`;
@@ -96,7 +98,7 @@ export function ExploreMoments({
                 rel="nofollow"
                 data-testid="explore-moment-search"
               >
-                {everyMatchLabel(q, moment.slug ? counts.get(moment.slug) : undefined)}
+                {everyMatchLabel(q, moment.slug ? counts.get(moment.slug) : undefined, moment.highlights.length === 0)}
               </Link>
             </span>
           </li>

@@ -4,12 +4,19 @@ import { parentPort, workerData } from "node:worker_threads";
 import { answerCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
 import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
 import { answerNamesJob, type NamesJob } from "@/lib/edits/lay-names";
+import { answerConvertJob, answerEmbedJob, type ConvertJob, type EmbedJob } from "@/lib/embeddings/embed-job";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render";
 
-const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob;
-if (job.kind === "public-file") {
+const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | ConvertJob;
+if (job.kind === "embed") {
+  // The vectors are moved to the calling thread, not copied.
+  const embedded = answerEmbedJob(job);
+  parentPort!.postMessage(embedded, [embedded.vectors.buffer as ArrayBuffer, embedded.known.buffer as ArrayBuffer]);
+} else if (job.kind === "embeddings-convert") {
+  void answerConvertJob(job).then((answer) => parentPort!.postMessage(answer));
+} else if (job.kind === "public-file") {
   // A rendered file's bytes are moved to the calling thread, not copied.
   const rendered = renderFileJob(job);
   parentPort!.postMessage(rendered, [rendered.bytes.buffer]);

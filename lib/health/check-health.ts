@@ -98,7 +98,12 @@ function setupChecks(): SetupLine[] | null {
 function capabilities(lines: readonly SetupLine[] | null): Record<string, string> {
   try {
     const failing = lines ? lines.filter((line) => line.ok === false) : null;
-    return capabilityHealthFields(serverCapabilities(failing, asrStatus().provider !== "off"));
+    // Search by meaning, as its setup line found it: available, off (SEARCH_EMBEDDER=off), unavailable or checking.
+    const meaning = lines?.find((line) => line.id === "search_meaning");
+    return {
+      ...capabilityHealthFields(serverCapabilities(failing, asrStatus().provider !== "off")),
+      search_by_meaning: !meaning ? "checking" : meaning.ok === null ? "off" : meaning.ok ? "available" : "unavailable",
+    };
   } catch {
     return {};
   }

@@ -63,6 +63,7 @@ describe("/health", () => {
       youtube_links: "unavailable",
       platform_links: "unavailable",
       files: "unavailable",
+      search_by_meaning: "available",
     });
     expect(res.json).not.toHaveProperty("setup_failing");
     expect(res.json).not.toHaveProperty("speech_recognition_note");

@@ -14,11 +14,14 @@ import { appOutbound } from "@/lib/http/outbound/configured";
 import { probeYoutube } from "@/lib/health/probe-youtube";
 import { probeMail, probeStripe } from "@/lib/health/probe-services";
 import { youtubeProviderOptions } from "@/lib/transcripts/deps";
+import { winkSourceFile } from "@/lib/embeddings/default-model";
+import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passages";
 import {
   judgeDatabase,
   judgeMail,
   judgeRunningApp,
   judgeFfmpeg,
+  judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
   judgeStripe,
@@ -161,6 +164,27 @@ async function mail(url: string | undefined): Promise<SetupLine> {
 }
 
 /** Every check, now (the doctor; a background refresh). Never throws. */
+async function searchMeaning(): Promise<SetupLine> {
+  const settings = env();
+  const embedder = configuredEmbedder();
+  if (!embedder)
+    return judgeSearchMeaning({
+      embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "off",
+      describe: null,
+      ready: false,
+      source: false,
+      progress: null,
+    });
+  const source = winkSourceFile();
+  return judgeSearchMeaning({
+    embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "default",
+    describe: embedder.describe,
+    ready: await embedder.ready(),
+    source: source !== null && existsSync(source),
+    progress: await embeddingProgress(embedder).catch(() => null),
+  });
+}
+
 export async function runSetupChecks(): Promise<SetupLine[]> {
   const settings = env();
   const ytdlp = async () => judgeYtDlp(lastYtDlpStatus() ?? (await ytdlpStatus(settings.YTDLP_PATH)));
@@ -170,6 +194,7 @@ export async function runSetupChecks(): Promise<SetupLine[]> {
     ytdlp(),
     ffmpegVersion().then(judgeFfmpeg),
     speechModel(),
+    searchMeaning(),
     outboundProxy(settings.OUTBOUND_PROXY),
     stripe(),
     mail(settings.SMTP_URL),

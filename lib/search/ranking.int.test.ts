@@ -2,6 +2,8 @@
 // page, whichever way the candidates are found; the title and the newest rows; a history entry's size; and the
 // same answers on the embedded PGlite as on PostgreSQL (compared before the tests that add rows to PostgreSQL). A small generated corpus: 400 transcripts of two
 // passages each, words drawn from 20 whose frequencies go from rare (w00) to frequent (w19).
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
@@ -219,6 +221,72 @@ describe("what a reader expects first", () => {
     } finally {
       await ctx.db.$executeRawUnsafe(`DELETE FROM "Transcript" WHERE "id" IN ('titled', 'untitled')`);
     }
+  });
+
+  it("never lifts a passage that says a word once, its title too, above one of the same length that says it more", async () => {
+    install(postgres);
+    // Passages of eight indexed words each; the one saying "zephyr" once is the newest and its title says it.
+    const passages: [string, string, string][] = [
+      ["thrice", "Morning", "zephyr zephyr zephyr charlie delta echo foxtrot golf"],
+      ["twice", "Evening", "zephyr zephyr bravo charlie delta echo foxtrot golf"],
+      ["once", "Zephyr notes", "zephyr alpha bravo charlie delta echo foxtrot golf"],
+    ];
+    for (const [i, [id, title, text]] of passages.entries()) {
+      await ctx.db.$executeRawUnsafe(
+        `INSERT INTO "Transcript" ("id", "platform", "videoId", "lang", "source", "title", "sourceUrl", "segments")
+         VALUES ($1, 'youtube', $2, 'en', 'captions', $3, 'https://example.test/' || $1, $4::jsonb)`,
+        `field-${id}`,
+        `field${i}`.padEnd(11, "f"),
+        title,
+        JSON.stringify([{ start: 0, end: 5, text }]),
+      );
+      await ctx.db.$executeRawUnsafe(
+        `INSERT INTO "Publication" ("id", "slug", "userId", "transcriptId", "publishedAt", "updatedAt")
+         VALUES ($1, $1, 'ra', $1, now(), now())`,
+        `field-${id}`,
+      );
+    }
+    try {
+      const expected = ["field-thrice", "field-twice", "field-once"];
+      for (const driver of ["postings", "scope"] as const) {
+        const page = await lib.findMoments({ kind: "public" }, parse("zephyr"), { driver });
+        expect(page.map((m) => m.transcriptId).filter((id) => id.startsWith("field-"))).toEqual(expected);
+      }
+      const all = await lib.rankAllMatches({ kind: "public" }, parse("zephyr"), 10);
+      expect(all.map((m) => m.transcriptId).filter((id) => id.startsWith("field-"))).toEqual(expected);
+      // The title still counts: the same passage without it ranks below.
+      await ctx.db.$executeRawUnsafe(`UPDATE "Transcript" SET "title" = 'Noon' WHERE "id" = 'field-once'`);
+      const [withTitle, without] = await ctx.db.$queryRawUnsafe<{ impact: number }[]>(
+        `SELECT verbatim_search_impact(1, 8, true)::float8 AS impact UNION ALL
+         SELECT sp."impact"::float8 FROM "SearchPosting" sp JOIN "TranscriptPassage" p ON p."pid" = sp."pid"
+         JOIN "SearchTerm" st ON st."id" = sp."termId" WHERE p."transcriptId" = 'field-once' AND st."term" = 'zephyr'`,
+      );
+      expect(without!.impact).toBeLessThan(withTitle!.impact);
+    } finally {
+      await ctx.db.$executeRawUnsafe(`DELETE FROM "Transcript" WHERE "id" LIKE 'field-%'`);
+    }
+  });
+
+  it("computes every stored posting's impact again in the migration that made the title a field", async () => {
+    install(postgres);
+    const migration = readFileSync(
+      fileURLToPath(
+        new URL("../../prisma/migrations/20261128115321_search_title_as_field/migration.sql", import.meta.url),
+      ),
+      "utf8",
+    );
+    const repost = migration.slice(migration.indexOf("SELECT verbatim_search_post("));
+    const impacts = () =>
+      ctx.db.$queryRawUnsafe<{ pid: bigint; termId: number; impact: number }[]>(
+        `SELECT "pid", "termId", "impact"::float8 AS impact FROM "SearchPosting" ORDER BY 1, 2`,
+      );
+    const before = await impacts();
+    expect(before.length).toBeGreaterThan(0);
+    // As the old function left them: 1 more where the title held the term.
+    await ctx.db.$executeRawUnsafe(`UPDATE "SearchPosting" SET "impact" = "impact" + 1`);
+    for (const statement of repost.split(/;\s*$/m).filter((s) => s.trim() !== ""))
+      await ctx.db.$executeRawUnsafe(statement);
+    expect(await impacts()).toEqual(before);
   });
 });
 

@@ -44,6 +44,12 @@ export const searchQuerySchema = z.object({
     .describe(
       "true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched)",
     ),
+  mode: z
+    .enum(["hybrid", "keyword", "meaning"])
+    .default("hybrid")
+    .describe(
+      "hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning",
+    ),
   cursor: z
     .string()
     .max(100)

@@ -1,7 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { cjkNeedles } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { findMoments } from "@/lib/search/find-moments";
+import { findMoments, type MomentRow } from "@/lib/search/find-moments";
+import { fuse, momentRows, nearestPassages } from "@/lib/search/meaning";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
@@ -13,8 +14,11 @@ export async function searchMoments(
   query: SearchQuery,
   options: Parameters<typeof findMoments>[2] = {},
 ): Promise<SearchResponse> {
-  const rows = await findMoments(scope, query, options);
   const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
+  const rows =
+    query.mode === "keyword"
+      ? await findMoments(scope, query, options)
+      : await byMeaning(scope, query, offset, options);
   const answer = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
   // Nothing found: the likeliest spelling of the words nothing in reach holds (while typing, not of a word begun
   // that some word of the index begins).
@@ -27,6 +31,32 @@ export async function searchMoments(
       query.prefix,
     );
   return answer;
+}
+
+/**
+ * A page (one row more than `limit` when there is a next one) by meaning (`mode=meaning`) or by both rankings fused
+ * (`hybrid`): each list read from its top to the page's end, fused, sliced. With no vectors to compare (none stored
+ * yet, or SEARCH_EMBEDDER=off), hybrid is the keyword search itself.
+ */
+async function byMeaning(
+  scope: SearchScope,
+  query: SearchQuery,
+  offset: number,
+  options: Parameters<typeof findMoments>[2],
+): Promise<MomentRow[]> {
+  const need = offset + query.limit + 1;
+  const meaning = await nearestPassages(scope, query, need);
+  if (meaning.length === 0) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
+  const keyword =
+    query.mode === "meaning" ? [] : await findMoments(scope, { ...query, cursor: null, limit: need }, options);
+  const page = fuse(keyword, meaning).slice(offset, offset + query.limit + 1);
+  const found = new Map(keyword.map((row) => [row.pid, row]));
+  const missing = page.filter(({ pid }) => !found.has(pid)).map(({ pid }) => pid);
+  for (const row of await momentRows(scope, missing)) found.set(row.pid, row);
+  return page.flatMap(({ pid, score }) => {
+    const row = found.get(pid);
+    return row ? [{ ...row, rank: score }] : [];
+  });
 }
 
 /** GET /v1/me/search (and MCP's search_transcripts): moments of what was said in the caller's complete history entries. */

@@ -10,6 +10,7 @@ interface SearchOptions {
   lang?: string;
   limit: string;
   cursor?: string;
+  mode?: "hybrid" | "keyword" | "meaning";
 }
 
 const TITLE_CHARS = 40;
@@ -39,6 +40,7 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
       lang: options.lang,
       limit: Number(options.limit),
       cursor: options.cursor,
+      mode: options.mode,
     },
   };
   const found = await ctx.api.ok(ctx.api.client.GET("/v1/me/search", { params }));
@@ -72,10 +74,17 @@ export function registerSearch(program: Command): void {
     .option("-l, --lang <lang>", "only transcripts in this language")
     .option("-n, --limit <n>", "how many moments (1-50)", "20")
     .option("--cursor <cursor>", "the next page (printed after a full page)")
+    .addOption(
+      new Option(
+        "--mode <mode>",
+        "hybrid: the words said and what the query means (default); keyword: only the words; meaning: only by meaning",
+      ).choices(["hybrid", "keyword", "meaning"]),
+    )
     .addHelpText(
       "after",
       examples(
         'verbatim search "growth mindset"',
+        'verbatim search "why talent is not enough" --mode meaning',
         "verbatim search '\"suez crisis\" -film' --lang en",
         "verbatim search 比特币 --json | jq -r '.results[].links.source'",
       ),

@@ -30,6 +30,7 @@ const SETUP_LABELS: Record<SetupLine["id"], string> = {
   ytdlp: "yt-dlp (audio from platforms)",
   ffmpeg: "ffmpeg (audio conversion)",
   speech_model: "Speech model",
+  search_meaning: "Search by meaning",
   outbound_proxy: "Outbound proxy",
   stripe: "Billing",
   mail: "Mail",

@@ -18,7 +18,8 @@ export function registerSearchTranscripts(tool: RegisterTool, ctx: ToolContext):
       description:
         "Finds what was said in the caller's transcripts: the moments that match, most relevant first (at most 3 per transcript), " +
         "each with its [hh:mm:ss] time, a short snippet (matched words in **bold**) and a link that opens the video at that moment. " +
-        'Query syntax: words (any form: "colonize" finds "colonized"), "quoted phrases", -excluded, OR. Use it to answer questions ' +
+        'Query syntax: words (any form: "colonize" finds "colonized"), "quoted phrases", -excluded, OR. A question or description ' +
+        "in other words also finds the moments that mean it (mode hybrid, the default; keyword: only the words said). Use it to answer questions " +
         "about what a video or podcast said; read more around a moment with get_transcript.",
       inputSchema: {
         q: z.string().min(1).max(SEARCH_QUERY_MAX).describe('What was said: words, "a phrase", -exclude, OR'),
@@ -26,6 +27,12 @@ export function registerSearchTranscripts(tool: RegisterTool, ctx: ToolContext):
         lang: langSchema.optional().describe("Only transcripts in this language"),
         limit: z.int().min(1).max(20).default(10).describe("Moments per answer (default 10, at most 20)"),
         cursor: z.string().max(100).optional().describe("next_cursor of the previous answer, for more moments"),
+        mode: z
+          .enum(["hybrid", "keyword", "meaning"])
+          .optional()
+          .describe(
+            "hybrid (default): the words said and what the query means; keyword: only the words; meaning: only by meaning",
+          ),
       },
       outputSchema: outputOf(searchResponseSchema),
       annotations: { readOnlyHint: true, openWorldHint: false },

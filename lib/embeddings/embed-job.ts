@@ -1,0 +1,52 @@
+// The embedding work a worker thread does (lib/app/parse-worker.ts hands it here): a batch of texts embedded with
+// the word vectors of a file, or wink's JSON converted into that file. Its answers' vectors are one Float32Array,
+// moved to the calling thread, not copied.
+import { readFileSync } from "node:fs";
+import { convertWinkVectors } from "./convert-wink";
+import { embedText } from "./embed";
+import { WordVectors } from "./word-vectors";
+
+export interface EmbedJob {
+  kind: "embed";
+  modelFile: string;
+  texts: string[];
+}
+
+export interface EmbedAnswer {
+  ok: true;
+  dims: number;
+  /** texts.length × dims numbers: text i's unit vector at i × dims, zeros where `known[i]` is 0. */
+  vectors: Float32Array;
+  /** 1 where the text had a word with a vector. */
+  known: Uint8Array;
+}
+
+export interface ConvertJob {
+  kind: "embeddings-convert";
+  source: string;
+  target: string;
+  maxWords: number;
+}
+
+export type ConvertAnswer = { ok: true; words: number; dims: number; bytes: number } | { ok: false; message: string };
+
+export function answerEmbedJob(job: EmbedJob): EmbedAnswer {
+  const vectors = new WordVectors(readFileSync(job.modelFile));
+  const out = new Float32Array(job.texts.length * vectors.dims);
+  const known = new Uint8Array(job.texts.length);
+  job.texts.forEach((text, i) => {
+    const vector = embedText(vectors, text);
+    if (!vector) return;
+    out.set(vector, i * vectors.dims);
+    known[i] = 1;
+  });
+  return { ok: true, dims: vectors.dims, vectors: out, known };
+}
+
+export async function answerConvertJob(job: ConvertJob): Promise<ConvertAnswer> {
+  try {
+    return { ok: true, ...(await convertWinkVectors(job.source, job.target, { maxWords: job.maxWords })) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}

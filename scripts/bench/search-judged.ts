@@ -1,0 +1,227 @@
+// Relevance by people's judgement (part of `npm run bench -- search-relevance`, alone as `search-judged`): the
+// four longest real English caption tracks (test/fixtures/captions/judged-search.ts) stored as the app stores them
+// (storeTranscript: the passages cut and posted by its triggers) in a fresh database, in one user's history; the
+// judged set's meaning queries and keyword controls searched through the library search, page 1: recall@10 (the
+// share of a query's marked moments that a result's passage overlaps, of at most 10) and MRR@10 (1 / the place of
+// the first result that answers), per search mode the search offers (keyword; meaning and fused where it has them).
+// Then the frequent-word judgement: for words said in many passages and in a title, page 1's top 10 against BM25
+// over the passages' own words (no title), at most 3 moments a transcript as the search shows them, ties as right.
+import path from "node:path";
+import { createMigratedTestDatabase } from "../../test/pg";
+import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+import { recallAt } from "./relevance-recall";
+import type { SearchMoment } from "../../lib/search/schemas";
+
+const K = 10;
+const USER = "judged-reader";
+/** Words said in many passages of several tracks, one of whose titles holds them too. */
+const FREQUENT_WORDS = ["think", "power", "better", "funding", "english", "cooling", "grit", "passion", "speak"];
+const MOMENTS_PER_TRANSCRIPT = 3;
+
+interface Passage {
+  transcriptId: string;
+  segFrom: number;
+  segTo: number;
+}
+
+/**
+ * What loading the default model's vectors and embedding a query adds to a Node process's resident memory: in a
+ * child process (this one's heap holds the database's and the bench's), after a full collection before and after.
+ */
+async function residentGrowth(modelFile: string): Promise<number> {
+  const { execFileSync } = await import("node:child_process");
+  const script = `
+    const { wordVectorsOf, embedQuery } = await import(${JSON.stringify(path.resolve("lib/embeddings/default-model.ts"))});
+    globalThis.gc(); const before = process.memoryUsage().rss;
+    await wordVectorsOf(${JSON.stringify(modelFile)});
+    await embedQuery(${JSON.stringify(modelFile)}, "the lone flattop that got away");
+    globalThis.gc(); console.log((process.memoryUsage().rss - before) / 2 ** 20);`;
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script], {
+    encoding: "utf8",
+  });
+  return Number(out.trim().split("\n").at(-1));
+}
+
+const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+export async function benchSearchJudged(): Promise<Record<string, number>> {
+  const database = await createMigratedTestDatabase();
+  process.env.DATABASE_URL = database.url;
+  process.env.APP_URL ??= "https://verbatim.example";
+  process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
+  const { getDb, closeDatabase } = await import("../../lib/db/client");
+  const figures: Record<string, number> = {};
+  try {
+    const db = await getDb();
+    const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
+    const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
+    const { searchLibrary } = await import("../../lib/search/search-moments");
+    const { searchQuerySchema } = await import("../../lib/search/schemas");
+    await db.user.create({ data: { id: USER, email: "judged@bench.test" } });
+    const ids = new Map<string, string>();
+    let segments = 0;
+    const storeStarted = performance.now();
+    for (const [i, track] of JUDGED_TRACKS.entries()) {
+      const segs = judgedTrackSegments(track);
+      segments += segs.length;
+      const videoId = `judged${String(i).padStart(5, "0")}`;
+      const transcript = await storeTranscript(
+        { platform: "youtube", videoId, lang: "en", origin: "captions" },
+        {
+          title: track.title,
+          captionKind: track.kind,
+          sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
+          durationSeconds: Math.ceil(segs.at(-1)!.end),
+          segments: segs as unknown as object[],
+        },
+      );
+      ids.set(track.key, transcript.id);
+      await insertDoneEntries(
+        (text, values) => db.$executeRawUnsafe(text, ...values),
+        [
+          {
+            id: `judged-entry-${i}`,
+            userId: USER,
+            platform: "youtube",
+            videoId,
+            lang: "en",
+            origin: "captions",
+            transcriptId: transcript.id,
+            durationSeconds: Math.ceil(segs.at(-1)!.end),
+          },
+        ],
+      );
+    }
+    const storeMs = performance.now() - storeStarted;
+    const passages = await db.$queryRawUnsafe<(Passage & { pid: bigint })[]>(
+      `SELECT "pid", "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage" ORDER BY "pid"`,
+    );
+    figures["judged corpus: transcripts"] = JUDGED_TRACKS.length;
+    figures["judged corpus: segments"] = segments;
+    figures["judged corpus: passages"] = passages.length;
+    figures["judged corpus: store time per passage (ms)"] = storeMs / passages.length;
+
+    const passageOf = (m: SearchMoment) =>
+      passages.find(
+        (p) => p.transcriptId === m.transcript_id && m.segment_index >= p.segFrom && m.segment_index <= p.segTo,
+      );
+    const answers = (p: Passage | undefined, [key, from, to]: [string, number, number]) =>
+      p !== undefined && p.transcriptId === ids.get(key) && p.segFrom <= to && p.segTo >= from;
+
+    // The default model (converted on first need), every passage's vector stored as the app's background job stores
+    // them, then each mode of the search.
+    const { defaultModelFile, ensureModelFile } = await import("../../lib/embeddings/default-model");
+    const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
+    const convertStarted = performance.now();
+    const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);
+    figures["default model: conversion on first need, or finding it (s)"] = converted / 1000;
+    figures["default model: resident memory added by its vectors, in a process of its own (MB)"] =
+      await residentGrowth(modelFile);
+    const embedder = configuredEmbedder()!;
+    const embedStarted = performance.now();
+    while ((await embedMissingPassages(embedder)).embedded > 0);
+    figures["default model: ingest time per passage (embedded in a worker thread, stored) (ms)"] =
+      (performance.now() - embedStarted) / passages.length;
+    const [size] = await db.$queryRawUnsafe<{ bytes: number; rows: number }[]>(
+      `SELECT pg_total_relation_size('"PassageEmbedding"')::float8 AS bytes, (SELECT count(*) FROM "PassageEmbedding")::int AS rows`,
+    );
+    figures["default model: bytes per passage stored (table, TOAST and index)"] = size!.bytes / size!.rows;
+    type Ranker = (q: string) => Promise<(Passage | undefined)[]>;
+    const modes = (["keyword", "meaning", "hybrid"] as const).map((mode): [string, Ranker] => [
+      { keyword: "keyword-only", meaning: "meaning-only", hybrid: "fused" }[mode],
+      async (q) =>
+        (await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results.map(passageOf),
+    ]);
+    for (const [label, rank] of modes) {
+      for (const judged of JUDGED_QUERIES) await rank(judged.q);
+      const started = performance.now();
+      for (let i = 0; i < 3; i++) for (const judged of JUDGED_QUERIES) await rank(judged.q);
+      figures[`${label}: mean query time over the judged set (ms)`] =
+        (performance.now() - started) / (3 * JUDGED_QUERIES.length);
+    }
+
+    const rows: string[] = [];
+    for (const [label, rank] of modes) {
+      for (const kind of ["meaning", "keyword"] as const) {
+        const recalls: number[] = [];
+        const reciprocal: number[] = [];
+        for (const judged of JUDGED_QUERIES.filter((j) => j.kind === kind)) {
+          const results = await rank(judged.q);
+          const top = results.slice(0, K);
+          const found = judged.answers.filter((range) => top.some((p) => answers(p, range))).length;
+          recalls.push(found / Math.min(judged.answers.length, K));
+          const first = top.findIndex((p) => judged.answers.some((range) => answers(p, range)));
+          reciprocal.push(first === -1 ? 0 : 1 / (first + 1));
+          rows.push(`| ${label} | ${kind} | ${judged.q} | ${results.length} | ${first === -1 ? "-" : first + 1} |`);
+        }
+        figures[`${kind} queries (${recalls.length}), ${label}: recall@${K}`] = mean(recalls);
+        figures[`${kind} queries (${recalls.length}), ${label}: MRR@${K}`] = mean(reciprocal);
+        figures[`${kind} queries (${recalls.length}), ${label}: answered in top ${K}`] = reciprocal.filter(
+          (r) => r > 0,
+        ).length;
+      }
+    }
+    console.log(`| mode | kind | query | results | first answer |\n|---|---|---|---|---|\n${rows.join("\n")}`);
+
+    // The frequent-word judgement: BM25 over the passages' own words (tf and length as the postings count them),
+    // against the keyword ranking and the fused one.
+    for (const mode of ["keyword", "hybrid"] as const) {
+      const agreement: number[] = [];
+      const concordant: string[] = [];
+      const discordant: string[] = [];
+      console.log(
+        `\n${mode}:\n| word | moments (3 a transcript) | page 1 vs BM25 over the words alone: recall@${K} | pairs ordered alike |\n|---|---|---|---|`,
+      );
+      for (const word of FREQUENT_WORDS) {
+        const bm25 = await db.$queryRawUnsafe<(Passage & { score: number })[]>(
+          `WITH q AS (SELECT (tsvector_to_array(to_tsvector('english', $1)))[1] AS lexeme),
+           scored AS (
+             SELECT p."transcriptId", p."segFrom", p."segTo", p."pid",
+                    (w.tf * 2.2 / (w.tf + 1.2 * (0.25 + 0.75 * d.dl / 20.0)))::real::float8 AS score
+             FROM "TranscriptPassage" p
+             CROSS JOIN q
+             CROSS JOIN LATERAL (SELECT coalesce(cardinality(x.positions), 1) AS tf FROM unnest(p."tsv") AS x WHERE x.lexeme = q.lexeme) AS w
+             CROSS JOIN LATERAL (SELECT coalesce(sum(coalesce(cardinality(x.positions), 1)), 0)::int AS dl FROM unnest(p."tsv") AS x) AS d
+           ), capped AS (
+             SELECT *, row_number() OVER (PARTITION BY "transcriptId" ORDER BY score DESC, "pid" DESC) AS n FROM scored
+           )
+           SELECT "transcriptId", "segFrom", "segTo", score FROM capped WHERE n <= ${MOMENTS_PER_TRANSCRIPT}
+           ORDER BY score DESC, "pid" DESC`,
+          word,
+        );
+        const { results } = await searchLibrary(USER, searchQuerySchema.parse({ q: word, limit: String(K), mode }));
+        const scoreOf = (m: SearchMoment) => {
+          const p = passageOf(m);
+          return bm25.find((b) => p && b.transcriptId === p.transcriptId && b.segFrom === p.segFrom)?.score ?? 0;
+        };
+        const recall = recallAt(
+          bm25.map((b) => b.score),
+          results.slice(0, K).map(scoreOf),
+          K,
+        );
+        agreement.push(recall);
+        // Pairs of page 1 whose words alone order them (different BM25 scores): the share the page orders alike.
+        const scores = results.slice(0, K).map(scoreOf);
+        for (let i = 0; i < scores.length; i++)
+          for (let j = i + 1; j < scores.length; j++)
+            if (Math.abs(scores[i]! - scores[j]!) > 1e-6)
+              (scores[i]! > scores[j]! ? concordant : discordant).push(word);
+        const mine = (xs: string[]) => xs.filter((w) => w === word).length;
+        console.log(
+          `| ${word} | ${bm25.length} | ${recall.toFixed(2)} | ${mine(concordant)} of ${mine(concordant) + mine(discordant)} |`,
+        );
+      }
+      figures[`frequent words (${FREQUENT_WORDS.length}), ${mode}: page 1 vs BM25 over the words alone, recall@${K}`] =
+        mean(agreement);
+      figures[`frequent words, ${mode}: pairs of page 1 ordered as BM25 over the words alone orders them`] =
+        concordant.length;
+      figures[`frequent words, ${mode}: pairs of page 1 ordered against it (a title lifting a passage)`] =
+        discordant.length;
+    }
+  } finally {
+    await closeDatabase();
+    await database.drop();
+  }
+  return figures;
+}
