@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
+import { notPrivate } from "../../test/file-modes";
 import { waitUntil, withDeadline } from "../../test/wait";
 
 // One process per data folder, with real processes: each opens the embedded database the way the app does
@@ -56,18 +57,6 @@ function startApp(dataDir: string): AppProcess {
 async function stop(app: AppProcess): Promise<void> {
   app.child.kill("SIGTERM");
   await withDeadline("the app to stop", app.exited);
-}
-
-/** Every folder and file under `dir` whose mode is not 0700 (folders) or 0600 (files). */
-function notPrivate(dir: string): string[] {
-  const mode = (entry: string) => lstatSync(entry).mode & 0o777;
-  const wrong = mode(dir) === 0o700 ? [] : [dir];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const entryPath = path.join(dir, entry.name);
-    if (entry.isDirectory()) wrong.push(...notPrivate(entryPath));
-    else if (mode(entryPath) !== 0o600) wrong.push(entryPath);
-  }
-  return wrong;
 }
 
 let root: string;

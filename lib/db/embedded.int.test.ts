@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEmbeddedDatabase, writeSnapshot } from "@/lib/db/embedded";
 import { MigrationChecksumError } from "@/lib/db/migrate";
+import { notPrivate } from "@/test/file-modes";
 
 const MIGRATIONS_DIR = path.resolve("prisma/migrations");
 
@@ -36,18 +37,6 @@ async function schemaOf(pglite: PGlite) {
     ),
     counts,
   };
-}
-
-/** Every folder and file under `dir` whose mode is not 0700 (folders) or 0600 (files). */
-function notPrivate(dir: string): string[] {
-  const mode = (entry: string) => lstatSync(entry).mode & 0o777;
-  const wrong = mode(dir) === 0o700 ? [] : [dir];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const entryPath = path.join(dir, entry.name);
-    if (entry.isDirectory()) wrong.push(...notPrivate(entryPath));
-    else if (mode(entryPath) !== 0o600) wrong.push(entryPath);
-  }
-  return wrong;
 }
 
 describe("the embedded database at start", () => {
