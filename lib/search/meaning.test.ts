@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fuse, RRF_K } from "./meaning";
+import { fuse, readsAsProse, RRF_K } from "./meaning";
 
 const kw = (...items: [number, string][]) => items.map(([pid, transcriptId]) => ({ pid: BigInt(pid), transcriptId }));
 const near = (...items: [number, string][]) =>
@@ -24,5 +24,34 @@ describe("fusing the keyword moments and the nearest passages", () => {
   it("is the meaning's order alone without keyword moments, and the keyword order alone without meaning", () => {
     expect(pids(fuse([], near([7, "x"], [8, "y"])))).toEqual([7, 8]);
     expect(pids(fuse(kw([9, "x"], [8, "y"]), []))).toEqual([9, 8]);
+  });
+});
+
+describe("which queries are read by their meaning", () => {
+  it("reads words a person says, punctuation and quotes around them included", () => {
+    for (const q of [
+      "the lone flattop that got away",
+      "what's kitty litter for?",
+      '"Hiryu" escaped',
+      "Über alles",
+      "the apollo 11 landing",
+      "midway in 1942",
+    ]) {
+      expect(readsAsProse(q), q).toBe(true);
+    }
+  });
+
+  it("leaves identifiers, codes, addresses and joined tokens to the keyword search", () => {
+    for (const q of [
+      "zz-no-such-video-zz",
+      "dQw4w9WgXcQ",
+      "v2.1 release",
+      "user@example.com",
+      "snake_case",
+      "",
+      "  ",
+    ]) {
+      expect(readsAsProse(q), q).toBe(false);
+    }
   });
 });

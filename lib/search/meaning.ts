@@ -31,6 +31,20 @@ const MOMENTS_PER_TRANSCRIPT = 3;
 
 export type SearchMode = "hybrid" | "keyword" | "meaning";
 
+/**
+ * Whether `q` reads as prose, words a person says, rather than an identifier, a code, an address or a joined token
+ * (`zz-no-such-video-zz`, `dQw4w9WgXcQ`, `v2.1`, `user@host`): each of its words is letters alone (an apostrophe
+ * inside, punctuation around it) or a number. Such a query's meaning is the average of its fragments' vectors,
+ * near whatever speaks of any of them, so it is searched by its words alone.
+ */
+export function readsAsProse(q: string): boolean {
+  const words = q
+    .split(/\s+/)
+    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
+    .filter((word) => word !== "");
+  return words.length > 0 && words.every((word) => /^(?:\p{L}+(?:['’]\p{L}+)*|\p{N}+)$/u.test(word));
+}
+
 export interface Nearest {
   pid: bigint;
   transcriptId: string;
@@ -39,7 +53,8 @@ export interface Nearest {
 
 /**
  * The visible passages nearest `query`'s meaning, best first, at most 3 a transcript, at most `k`. Empty when no
- * embedder is configured, its file is not made yet (the background job makes it), or no candidate has a vector.
+ * embedder is configured, its file is not made yet (the background job makes it), no candidate has a vector, or
+ * the query does not read as prose.
  */
 export async function nearestPassages(
   scope: SearchScope,
@@ -47,7 +62,7 @@ export async function nearestPassages(
   k: number,
   embedder: Embedder | null = configuredEmbedder(),
 ): Promise<Nearest[]> {
-  if (!embedder || !(await embedder.ready())) return [];
+  if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
   const db = await getDb();
   const [{ any }] = await db.$queryRawUnsafe<{ any: boolean }[]>(
     `SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = $1) AS any`,
