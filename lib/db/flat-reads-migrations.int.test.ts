@@ -154,7 +154,7 @@ describe("the search_postings migration", () => {
       `SELECT column_name FROM information_schema.columns WHERE table_name = 'Transcription' AND column_name = 'lexemes'`,
     );
     expect(columns).toEqual([]);
-    // A word said three times weighs more than once, not three times as much; the title's word weighs one more.
+    // A word said three times weighs more than once, not three times as much; the title's word weighs more.
     const words = await postings(query);
     expect(Object.keys(words)).toEqual(["deep", "ocean"]);
     expect(words.deep).toBeGreaterThan(words.ocean! - 1);
@@ -179,7 +179,9 @@ describe("the search_postings migration", () => {
     await client.query(`UPDATE "Transcript" SET "title" = 'Shallow' WHERE "id" = 't1'`);
     const after = await postings(query);
     expect(after.sea).toBe(before.sea);
-    expect(after.shallow).toBeCloseTo(before.shallow! + 1, 5);
+    // The title is a field inside BM25's saturation (verbatim_search_impact): more, but never past its bound.
+    expect(after.shallow).toBeGreaterThan(before.shallow!);
+    expect(after.shallow).toBeLessThan(2.2);
     await client.query(`UPDATE "Transcript" SET "title" = 'Lighthouse keepers' WHERE "id" = 't1'`);
     expect((await postings(query, "r1")).lighthous).toBeGreaterThan(1);
     // A correction replaced, a transcript deleted: no posting is left without its passage.
