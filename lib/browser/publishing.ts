@@ -1,6 +1,7 @@
 // Browser side of publishing: the /v1 calls the dashboard makes.
 import type { PublishResponse } from "@/lib/publishing/schemas";
 import { apiFetch } from "@/lib/browser/api";
+import { canonicalSourceUrl, type TranscriptionEntry } from "@/lib/browser/transcripts";
 
 export type { PublishResponse };
 
@@ -39,4 +40,28 @@ export function isLoopbackUrl(url: string): boolean {
 /** A `<podcast:transcript … />` element cut between its attributes, where a narrow screen may wrap it. */
 export function tagParts(tag: string): string[] {
   return tag.split(/ (?=[a-z]+=")/);
+}
+
+/** A published transcript's public page, on this site. */
+export function publicPagePath(slug: string): string {
+  return `/t/${encodeURIComponent(slug)}`;
+}
+
+/**
+ * What a history row offers for publishing, for a finished transcript (null for one in progress or failed):
+ * `published`, its public page (and Unpublish) while the caller has it published; Publish otherwise, with what
+ * POST /v1/publish takes for it.
+ */
+export interface HistoryPublishing {
+  url: string;
+  lang: string;
+  published: { slug: string; url: string } | null;
+}
+
+export function historyPublishing(entry: TranscriptionEntry): HistoryPublishing | null {
+  // The stored transcript's source (also an upload's or an episode's).
+  const url = entry.source_url ?? canonicalSourceUrl(entry.source, entry.video_id);
+  if (!entry.complete || !url || !entry.lang) return null;
+  const slug = entry.published_slug;
+  return { url, lang: entry.lang, published: slug ? { slug, url: publicPagePath(slug) } : null };
 }

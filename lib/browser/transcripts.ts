@@ -85,30 +85,6 @@ export function sourceHref(sourceUrl: string): string | null {
   return /^https?:\/\//i.test(sourceUrl) ? sourceUrl : null;
 }
 
-/** A published transcript's public page, on this site. */
-export function publicPagePath(slug: string): string {
-  return `/t/${encodeURIComponent(slug)}`;
-}
-
-/**
- * What a history row offers for publishing, for a finished transcript (null for one in progress or failed):
- * `published`, its public page (and Unpublish) while the caller has it published; Publish otherwise, with what
- * POST /v1/publish takes for it.
- */
-export interface HistoryPublishing {
-  url: string;
-  lang: string;
-  published: { slug: string; url: string } | null;
-}
-
-export function historyPublishing(entry: TranscriptionEntry): HistoryPublishing | null {
-  // The stored transcript's source (also an upload's or an episode's).
-  const url = entry.source_url ?? canonicalSourceUrl(entry.source, entry.video_id);
-  if (!entry.complete || !url || !entry.lang) return null;
-  const slug = entry.published_slug;
-  return { url, lang: entry.lang, published: slug ? { slug, url: publicPagePath(slug) } : null };
-}
-
 /** The Transcribe page, set to request `url` in `lang` as soon as it opens. */
 export function transcribeHref(url: string, lang: string | null): string {
   const search = new URLSearchParams({ url });

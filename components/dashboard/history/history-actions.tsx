@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { downloadHref, historyPublishing, type TranscriptionEntry } from "@/lib/browser/transcripts";
+import { historyPublishing } from "@/lib/browser/publishing";
+import { downloadHref, type TranscriptionEntry } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
 import { PublishButton } from "@/components/dashboard/publish-button";
 import { displayTitle } from "@/components/dashboard/history/history-cells";
