@@ -24,6 +24,8 @@ const LIB_LEVELS = [
   // HTTP's base (errors, bodies, endpoint definitions, the outbound guard), sources
   "http",
   "sources",
+  // workspaces: who may act in which account (a person's own or a team's), and the team's audit trail
+  "teams",
   // accounts and money
   "usage",
   "billing",

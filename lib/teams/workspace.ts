@@ -1,0 +1,46 @@
+import { getDb } from "@/lib/db/client";
+import type { TeamRole } from "@/lib/generated/prisma/client";
+
+/** The dashboard's choice of workspace: a team's account id, checked against Membership on every request. */
+export const WORKSPACE_COOKIE = "verbatim-workspace";
+
+/** Where a credential acts: the account that owns the data, and the person's role in it. */
+export interface Workspace {
+  /** The data owner (a person's own id, or a team's): what every existing query calls `userId`. */
+  accountId: string;
+  kind: "person" | "team";
+  /** A person is the owner of their own account. */
+  role: TeamRole;
+  name: string | null;
+  slug: string | null;
+}
+
+export function personalWorkspace(personId: string): Workspace {
+  return { accountId: personId, kind: "person", role: "owner", name: null, slug: null };
+}
+
+/**
+ * The workspace `personId` acts in when `requestedId` was chosen: the team, if they are still a member of it
+ * (read now, so a removal or a lowered role holds from the next request); otherwise their own account, or null
+ * when `strict` (a grant bound to a team the person has left must stop, not fall back).
+ */
+export async function workspaceFor(
+  personId: string,
+  requestedId: string | null | undefined,
+  { strict = false }: { strict?: boolean } = {},
+): Promise<Workspace | null> {
+  if (!requestedId || requestedId === personId) return personalWorkspace(personId);
+  const db = await getDb();
+  const membership = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: requestedId, userId: personId } },
+    select: { role: true, team: { select: { kind: true, name: true, slug: true } } },
+  });
+  if (!membership || membership.team.kind !== "team") return strict ? null : personalWorkspace(personId);
+  return {
+    accountId: requestedId,
+    kind: "team",
+    role: membership.role,
+    name: membership.team.name,
+    slug: membership.team.slug,
+  };
+}
