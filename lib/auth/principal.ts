@@ -5,13 +5,19 @@ import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
 import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/http/permissions";
 import type { NextRequest } from "next/server";
-import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
+import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
 
 /** The credential family /v1/me reports (`via`): connector and device-login tokens are both OAuth tokens. */
 export type Credential = "session" | "api_key" | "oauth";
 
 export interface Principal {
+  /** The account the credential acts in: the data owner (a person's own id, or a team's). */
   userId: string;
+  /** The person behind the credential (for roles, the audit trail, and what is a person's own: sessions,
+   * connected apps); null for a team's API key, which no one person holds. */
+  personId: string | null;
+  /** The person's role in the account (a person owns their own). */
+  role: TeamRole;
   via: Credential;
   /** Which kind of credential, for the permission table (lib/http/permissions.ts). */
   kind: CredentialKind;
@@ -49,10 +55,25 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
     if (token.startsWith(API_KEY_PREFIX)) {
       const caller = await findApiKeyCaller(token);
       if (caller)
-        return { userId: caller.userId, via: "api_key", kind: "api_key", tier: caller.tier, apiKey: caller.apiKey };
+        return {
+          userId: caller.userId,
+          personId: caller.userId,
+          role: "owner",
+          via: "api_key",
+          kind: "api_key",
+          tier: caller.tier,
+          apiKey: caller.apiKey,
+        };
     } else {
       const found = await findUserIdByAccessToken(token, resource);
-      if (found) return { userId: found.userId, via: "oauth", kind: found.device ? "device_login" : "oauth_app" };
+      if (found)
+        return {
+          userId: found.userId,
+          personId: found.userId,
+          role: "owner",
+          via: "oauth",
+          kind: found.device ? "device_login" : "oauth_app",
+        };
     }
     throw errors.invalidToken();
   }
@@ -60,7 +81,7 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
     const userId = await sessionUserId(request);
     if (userId) {
       assertSameOrigin(request);
-      return { userId, via: "session", kind: "session" };
+      return { userId, personId: userId, role: "owner", via: "session", kind: "session" };
     }
   }
   throw errors.unauthorized();
