@@ -206,6 +206,13 @@ const schema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().positive().max(200).default(16),
   WEBHOOK_ACCOUNT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(4),
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().max(200).default(2),
+  // Teams (lib/teams): teams one person may own, members per team (pending invitations count), pending
+  // invitations per team, invitations a team may send per day, and the days an invitation link stays valid.
+  TEAM_MAX_OWNED: z.coerce.number().int().positive().default(10),
+  TEAM_MAX_MEMBERS: z.coerce.number().int().positive().default(100),
+  TEAM_MAX_PENDING_INVITATIONS: z.coerce.number().int().positive().default(50),
+  TEAM_INVITATIONS_PER_DAY: z.coerce.number().int().positive().default(100),
+  TEAM_INVITATION_DAYS: z.coerce.number().positive().max(90).default(7),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
   // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm

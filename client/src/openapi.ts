@@ -361,6 +361,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Join a team with an invitation's token (a person signed in with the invited e-mail) */
+        post: operations["postV1InvitationsAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{job_id}": {
         parameters: {
             query?: never;
@@ -1081,6 +1098,182 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The teams the caller is a member of, with their role */
+        get: operations["getV1Teams"];
+        put?: never;
+        /**
+         * Create a team; the caller becomes its owner
+         * @description A team is a workspace of its own: library, API key, webhooks, follows, plan and allowance. TEAM_MAX_OWNED teams per person. Roles: owner (billing, deleting the team, ownership transfer) > admin (members, invitations, keys, webhooks, follows, the audit trail, per-member usage) > member (transcribe, correct, publish) > viewer (read and search). A lower role than an operation needs is a 403 naming the role. Team management needs a person: a session, or a personal account's API key.
+         */
+        post: operations["postV1Teams"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A team the caller is in (any role) */
+        get: operations["getV1TeamsTeamId"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team and everything it owns (owner)
+         * @description History, corrections, publications, the API key, webhooks, follows, imports, memberships, invitations and the audit trail go with it. Refused while a paid subscription is live: cancel it first.
+         */
+        delete: operations["deleteV1TeamsTeamId"];
+        options?: never;
+        head?: never;
+        /** Rename a team or change its slug (admin) */
+        patch: operations["patchV1TeamsTeamId"];
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's audit trail, newest first (admin)
+         * @description Who did what: members, roles, invitations, keys, webhooks, follows, billing, publication. Kept when the actor leaves (`actor.label`). Page with `next_cursor`.
+         */
+        get: operations["getV1TeamsTeamIdAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's pending invitations (admin) */
+        get: operations["getV1TeamsTeamIdInvitations"];
+        put?: never;
+        /**
+         * Invite a person by e-mail (admin): a single-use link, mailed
+         * @description The link (/invite/{token}) is mailed through SMTP_URL, or printed to the server log where no mail server is set. It works once, until `expires_at` (TEAM_INVITATION_DAYS), and only for a person signed in with that address. A pending invitation to the same address is replaced.
+         */
+        post: operations["postV1TeamsTeamIdInvitations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a pending invitation (admin): its link stops working */
+        delete: operations["deleteV1TeamsTeamIdInvitationsInvitationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's members and their roles (any member) */
+        get: operations["getV1TeamsTeamIdMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (admin), or leave the team (the caller's own id)
+         * @description Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner.
+         */
+        delete: operations["deleteV1TeamsTeamIdMembersUserId"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role (admin; only an owner makes or unmakes an owner)
+         * @description Takes effect on the member's next request, with every credential they hold.
+         */
+        patch: operations["patchV1TeamsTeamIdMembersUserId"];
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hand the team to another member (owner): they become owner, the caller admin */
+        post: operations["postV1TeamsTeamIdTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's usage this period, and each member's (admin) */
+        get: operations["getV1TeamsTeamIdUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/transcript": {
         parameters: {
             query?: never;
@@ -1403,6 +1596,24 @@ export interface components {
              * @enum {string}
              */
             tier: "free" | "pro" | "ultra";
+        };
+        AuditEvent: {
+            /** @description One of a closed list: team.*, member.*, invitation.*, key.*, webhook.*, … */
+            action: string;
+            actor: {
+                /** @description The person; null for a team's API key or the server */
+                id: string | null;
+                /** @description Who it was when they acted (kept after they leave) */
+                label: string;
+            };
+            at: string;
+            data: unknown;
+            id: string;
+            target: string | null;
+        };
+        AuditEventList: {
+            events: components["schemas"]["AuditEvent"][];
+            next_cursor: string | null;
         };
         AuthorizationServerMetadata: {
             authorization_endpoint: string;
@@ -1762,6 +1973,26 @@ export interface components {
         ImportStartResponse: {
             batch_id: string;
         };
+        InvitationAccept: {
+            /** @description The token in the mailed link (/invite/{token}) */
+            token: string;
+        };
+        InvitationAccepted: {
+            team: components["schemas"]["Team"];
+        };
+        InvitationCreate: {
+            /**
+             * Format: email
+             * @description The address the link is mailed to; only a person signed in with it may accept
+             */
+            email: string;
+            /**
+             * @description The role the person gets on accepting (owner: only an owner invites one)
+             * @default member
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
         Job: {
             job_id: string;
             /** @enum {string} */
@@ -1808,6 +2039,13 @@ export interface components {
              * @enum {string}
              */
             via: "session" | "api_key" | "oauth";
+        };
+        MemberRoleChange: {
+            /**
+             * @description owner > admin > member > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
         };
         OAuthError: {
             error: string;
@@ -1864,7 +2102,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2084,6 +2322,93 @@ export interface components {
              * @default false
              */
             unlimited: boolean;
+            used_seconds: number;
+        };
+        Team: {
+            created_at: string;
+            id: string;
+            name: string;
+            /**
+             * @description The caller's role in the team
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            slug: string;
+        };
+        TeamCreate: {
+            /** @description Shown to members and in invitations */
+            name: string;
+            /** @description Default: made from the name */
+            slug?: string;
+        };
+        TeamDetail: {
+            created_at: string;
+            id: string;
+            members_count: number;
+            name: string;
+            /**
+             * @description The caller's role in the team
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            slug: string;
+        };
+        TeamInvitation: {
+            created_at: string;
+            email: string;
+            expires_at: string;
+            id: string;
+            /**
+             * @description owner > admin > member > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+        };
+        TeamInvitationList: {
+            /** @description Pending: not accepted, revoked or expired */
+            invitations: components["schemas"]["TeamInvitation"][];
+        };
+        TeamList: {
+            teams: components["schemas"]["Team"][];
+        };
+        TeamMember: {
+            email: string | null;
+            joined_at: string;
+            /** @description The role comes from the identity provider's claim and is set again at each sign-in */
+            managed_by_identity_provider: boolean;
+            name: string | null;
+            /**
+             * @description owner > admin > member > viewer
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            user_id: string;
+        };
+        TeamMemberList: {
+            members: components["schemas"]["TeamMember"][];
+        };
+        TeamTransfer: {
+            /** @description A member of the team, who becomes its owner */
+            user_id: string;
+        };
+        TeamUpdate: {
+            /** @description Shown to members and in invitations */
+            name?: string;
+            /** @description The team's short name: 3 to 40 of a-z, 0-9 and inner hyphens; unique on the server */
+            slug?: string;
+        };
+        TeamUsage: {
+            members: {
+                email: string | null;
+                /** @description History entries the member asked for this period */
+                requests: number;
+                /** @description Seconds of the history entries the member asked for this period */
+                used_seconds: number;
+                user_id: string;
+            }[];
+            period_end: string;
+            period_start: string;
+            /** @description Charged to the team's allowance this period */
             used_seconds: number;
         };
         TokenRequest: {
@@ -3692,6 +4017,89 @@ export interface operations {
             };
             /** @description No such batch for this user, or no item with that guid in it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1InvitationsAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q3Wk1b2Yx8mVh0pLr6Zs4Nc9Ue7Tf5Ja1Gd3Hi2Ko0M"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationAccept"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAccepted"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's e-mail is not the invited one, or not verified (`invitation_email_mismatch`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown, used, revoked or expired (`invitation_invalid`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team is full (`too_many_members`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6129,6 +6537,1034 @@ export interface operations {
                 };
             };
             /** @description No published transcript of the caller has this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1Teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1Teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Newsroom",
+                 *       "slug": "newsroom"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The slug is taken (`slug_taken`), or the caller owns TEAM_MAX_OWNED teams (`too_many_teams`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDetail"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not the team's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A paid subscription is live (`subscription_active`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchV1TeamsTeamId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Evening newsroom"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDetail"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The slug is taken (`slug_taken`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdAudit: {
+        parameters: {
+            query?: {
+                /** @description `next_cursor` of the previous page */
+                cursor?: string;
+                /** @example 20 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitationList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1TeamsTeamIdInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "reporter@example.com",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamInvitation"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team (or invites an owner without being one) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Already a member (`already_member`), or TEAM_MAX_MEMBERS (`too_many_members`) or TEAM_MAX_PENDING_INVITATIONS (`too_many_invitations`) reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description TEAM_INVITATIONS_PER_DAY sent in the last 24 hours (`invitations_exhausted`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The mail server failed; the invitation was withdrawn */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamIdInvitationsInvitationId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_id: string;
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team, or no pending invitation with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team among the caller's, or no such member in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team's last owner cannot be removed or leave (`last_owner`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchV1TeamsTeamIdMembersUserId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemberRoleChange"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role is too low */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team among the caller's, or no such member in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team's last owner cannot be lowered (`last_owner`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1TeamsTeamIdTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "user_id": "cm1a2b3c4d5e6f7g8h9i0j1k"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamTransfer"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMemberList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not the team's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team among the caller's, or no such member in it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The new owner owns TEAM_MAX_OWNED teams already (`too_many_teams`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamUsage"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
             404: {
                 headers: {
                     [name: string]: unknown;

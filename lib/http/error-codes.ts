@@ -81,6 +81,11 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "the upload URL was altered or is incomplete; sign a new one",
   },
+  invitation_email_mismatch: {
+    status: 403,
+    retryable: false,
+    meaning: "the invitation is for another e-mail address, or yours is not verified; sign in with the invited address",
+  },
   upload_url_expired: { status: 403, retryable: false, meaning: "the upload URL has expired; sign a new one" },
   // 404
   not_found: { status: 404, retryable: false, meaning: "nothing by that id or path (or not yours)" },
@@ -93,6 +98,11 @@ export const ERROR_CODES = {
     status: 404,
     retryable: false,
     meaning: "Apple Podcasts or the feed does not list that show or episode",
+  },
+  invitation_invalid: {
+    status: 404,
+    retryable: false,
+    meaning: "the invitation link is unknown, used, revoked or expired; ask the team for a new one",
   },
   no_billing_account: {
     status: 404,
@@ -180,6 +190,33 @@ export const ERROR_CODES = {
     retryable: true,
     meaning: "too many deliveries to this endpoint are still waiting to be sent",
   },
+  slug_taken: { status: 409, retryable: false, meaning: "another team has this slug; choose another" },
+  last_owner: {
+    status: 409,
+    retryable: false,
+    meaning: "the team's last owner cannot be lowered, removed or leave; transfer ownership first",
+  },
+  already_member: { status: 409, retryable: false, meaning: "the person is a member of the team already" },
+  too_many_teams: {
+    status: 409,
+    retryable: false,
+    meaning: "the person owns the most teams allowed (TEAM_MAX_OWNED); delete or hand one over first",
+  },
+  too_many_members: {
+    status: 409,
+    retryable: false,
+    meaning: "the team has the most members allowed (TEAM_MAX_MEMBERS), pending invitations included",
+  },
+  too_many_invitations: {
+    status: 409,
+    retryable: false,
+    meaning: "the team has the most pending invitations allowed (TEAM_MAX_PENDING_INVITATIONS); revoke one first",
+  },
+  subscription_active: {
+    status: 409,
+    retryable: false,
+    meaning: "the team has a paid subscription; cancel it before deleting the team",
+  },
   // 413, 415, 416
   payload_too_large: { status: 413, retryable: false, meaning: "the body is larger than this endpoint accepts" },
   upload_space_exceeded: {
@@ -224,6 +261,11 @@ export const ERROR_CODES = {
   not_a_feed: { status: 422, retryable: false, meaning: "the URL is a web page, not a podcast feed or an audio file" },
   // 429, 431
   rate_limited: { status: 429, retryable: true, meaning: "too many requests; Retry-After says when to try again" },
+  invitations_exhausted: {
+    status: 429,
+    retryable: true,
+    meaning: "the team sent the most invitations allowed in a day (TEAM_INVITATIONS_PER_DAY); Retry-After says when",
+  },
   upload_quota_exceeded: {
     status: 429,
     retryable: true,

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   webhooks: OWNER,
   /** Approve a connector (the consent decision) or a device login: creates new delegated credentials. */
   grants: OWNER,
+  /** Create, manage and join teams (/v1/teams/**, /v1/invitations/**): a person's own credentials only. */
+  teams: OWNER,
 } as const satisfies Record<string, readonly CredentialKind[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -57,6 +59,7 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   billing: "billing changes",
   webhooks: "managing webhook endpoints",
   grants: "approving apps and device logins",
+  teams: "managing teams",
 };
 
 /** The 403's detail when `kind` may not do what `requirement` needs (for the body field `field`, when one needs it). */

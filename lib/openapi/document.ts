@@ -190,6 +190,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: "API keys", description: "Your one API key." },
   { name: "Billing", description: "Plans, your allowance and usage, checkout and subscription changes." },
   {
+    name: "Teams",
+    description:
+      "Workspaces shared by people: members and roles, invitations by e-mail, ownership, the audit trail and per-member usage.",
+  },
+  {
     name: "Webhooks",
     description:
       "Be told when jobs and imports finish: endpoints that receive signed events (Standard Webhooks), their deliveries, and the secret for per-request webhook_url.",

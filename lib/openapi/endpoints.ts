@@ -9,6 +9,7 @@ import * as podcasts from "@/lib/podcasts/endpoints";
 import * as oauth from "@/lib/oauth/endpoints";
 import * as publishing from "@/lib/publishing/endpoints";
 import * as search from "@/lib/search/endpoints";
+import * as teams from "@/lib/teams/endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
@@ -26,6 +27,7 @@ export const allEndpoints: Endpoint[] = [
   podcasts,
   publishing,
   search,
+  teams,
   transcripts,
   uploads,
   usage,

@@ -51,6 +51,12 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
     client_id: "the client_id from /oauth/register",
   },
   "POST /oauth/revoke": { token: "vrt_…", token_type_hint: "refresh_token" },
+  "POST /v1/teams": { name: "Newsroom", slug: "newsroom" },
+  "PATCH /v1/teams/{team_id}": { name: "Evening newsroom" },
+  "POST /v1/teams/{team_id}/transfer": { user_id: "cm1a2b3c4d5e6f7g8h9i0j1k" },
+  "PATCH /v1/teams/{team_id}/members/{user_id}": { role: "admin" },
+  "POST /v1/teams/{team_id}/invitations": { email: "reporter@example.com", role: "member" },
+  "POST /v1/invitations/accept": { token: "q3Wk1b2Yx8mVh0pLr6Zs4Nc9Ue7Tf5Ja1Gd3Hi2Ko0M" },
 };
 
 /** Query and path parameter examples, by name (the same meaning wherever the name appears). */

@@ -1,0 +1,7 @@
+import { withApi } from "@/lib/app/with-api";
+import { acceptInvitationEndpoint } from "@/lib/teams/endpoints";
+import { acceptInvitation } from "@/lib/teams/invitations";
+
+export const POST = withApi(acceptInvitationEndpoint, ({ principal, body }) =>
+  acceptInvitation(principal.personId, body.token),
+);

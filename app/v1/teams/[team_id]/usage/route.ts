@@ -1,0 +1,5 @@
+import { withApi } from "@/lib/app/with-api";
+import { teamUsageEndpoint } from "@/lib/teams/endpoints";
+import { teamUsage } from "@/lib/usage/team-usage";
+
+export const GET = withApi(teamUsageEndpoint, ({ principal, params }) => teamUsage(params.team_id, principal.personId));

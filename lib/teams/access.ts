@@ -1,0 +1,41 @@
+import { errors } from "@/lib/http/errors";
+import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
+
+type Tx = Prisma.TransactionClient;
+
+const RANK: Record<TeamRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+/** Whether `role` may do what `needed` may (owner > admin > member > viewer). */
+export function atLeast(role: TeamRole, needed: TeamRole): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+/** The person behind a credential; team management needs one (a team's own API key has none). */
+export function requirePerson(personId: string | null): string {
+  if (!personId)
+    throw errors.forbidden("Managing teams needs a person: sign in, or use your personal account's API key.");
+  return personId;
+}
+
+export const teamNotFound = () => errors.notFound("No team with this id.");
+
+/**
+ * The person's role in the team, if it is at least `needed`: a team they are not in (or an id that is not a
+ * team's) is a 404, never a 403, so ids of other teams tell nothing; a lower role is a 403 naming the one needed.
+ */
+export async function roleIn(tx: Tx, teamId: string, personId: string, needed: TeamRole): Promise<TeamRole> {
+  const membership = await tx.membership.findUnique({
+    where: { teamId_userId: { teamId, userId: personId } },
+    select: { role: true, team: { select: { kind: true } } },
+  });
+  if (!membership || membership.team.kind !== "team") throw teamNotFound();
+  if (!atLeast(membership.role, needed))
+    throw errors.forbidden(`This needs the ${needed} role in the team; yours is ${membership.role}.`);
+  return membership.role;
+}
+
+/** How a person is named in the audit trail (kept when they leave): their e-mail, else their name. */
+export async function personLabel(tx: Tx, personId: string): Promise<string> {
+  const person = await tx.user.findUnique({ where: { id: personId }, select: { email: true, name: true } });
+  return person?.email ?? person?.name ?? personId;
+}

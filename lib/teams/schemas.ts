@@ -1,0 +1,146 @@
+import { z } from "zod";
+
+export const TEAM_ROLES = ["owner", "admin", "member", "viewer"] as const;
+export const roleSchema = z.enum(TEAM_ROLES).describe("owner > admin > member > viewer");
+
+export const MAX_TEAM_NAME_LENGTH = 100;
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+export const teamNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MAX_TEAM_NAME_LENGTH)
+  .refine((name) => !CONTROL.test(name), "The name cannot hold control characters or line breaks")
+  .describe("Shown to members and in invitations");
+
+export const slugSchema = z
+  .string()
+  .regex(SLUG_PATTERN, "3 to 40 lower-case letters, digits and inner hyphens")
+  .describe("The team's short name: 3 to 40 of a-z, 0-9 and inner hyphens; unique on the server");
+
+const idSchema = z.string().min(1).max(64);
+
+export const teamParamsSchema = z.object({ team_id: idSchema });
+export const memberParamsSchema = z.object({ team_id: idSchema, user_id: idSchema });
+export const invitationParamsSchema = z.object({ team_id: idSchema, invitation_id: idSchema });
+
+export const createTeamSchema = z
+  .object({ name: teamNameSchema, slug: slugSchema.optional().describe("Default: made from the name") })
+  .meta({ id: "TeamCreate" });
+export type CreateTeamRequest = z.output<typeof createTeamSchema>;
+
+export const updateTeamSchema = z
+  .object({ name: teamNameSchema.optional(), slug: slugSchema.optional() })
+  .meta({ id: "TeamUpdate" });
+export type UpdateTeamRequest = z.output<typeof updateTeamSchema>;
+
+export const transferSchema = z
+  .object({ user_id: idSchema.describe("A member of the team, who becomes its owner") })
+  .meta({ id: "TeamTransfer" });
+
+export const changeRoleSchema = z.object({ role: roleSchema }).meta({ id: "MemberRoleChange" });
+
+export const createInvitationSchema = z
+  .object({
+    email: z.email().max(254).describe("The address the link is mailed to; only a person signed in with it may accept"),
+    role: roleSchema
+      .default("member")
+      .describe("The role the person gets on accepting (owner: only an owner invites one)"),
+  })
+  .meta({ id: "InvitationCreate" });
+export type CreateInvitationRequest = z.output<typeof createInvitationSchema>;
+
+export const acceptInvitationSchema = z
+  .object({ token: z.string().min(1).max(200).describe("The token in the mailed link (/invite/{token})") })
+  .meta({ id: "InvitationAccept" });
+
+export const auditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(400).optional().describe("`next_cursor` of the previous page"),
+});
+
+export const teamSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    role: roleSchema.describe("The caller's role in the team"),
+    created_at: z.string(),
+  })
+  .meta({ id: "Team" });
+export type TeamOut = z.infer<typeof teamSchema>;
+
+export const teamListSchema = z.object({ teams: z.array(teamSchema) }).meta({ id: "TeamList" });
+
+export const teamDetailSchema = teamSchema.extend({ members_count: z.number().int() }).meta({ id: "TeamDetail" });
+
+export const memberSchema = z
+  .object({
+    user_id: z.string(),
+    email: z.string().nullable(),
+    name: z.string().nullable(),
+    role: roleSchema,
+    joined_at: z.string(),
+    managed_by_identity_provider: z
+      .boolean()
+      .describe("The role comes from the identity provider's claim and is set again at each sign-in"),
+  })
+  .meta({ id: "TeamMember" });
+export type MemberOut = z.infer<typeof memberSchema>;
+
+export const memberListSchema = z.object({ members: z.array(memberSchema) }).meta({ id: "TeamMemberList" });
+
+export const invitationSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: roleSchema,
+    expires_at: z.string(),
+    created_at: z.string(),
+  })
+  .meta({ id: "TeamInvitation" });
+export type InvitationOut = z.infer<typeof invitationSchema>;
+
+export const invitationListSchema = z
+  .object({ invitations: z.array(invitationSchema).describe("Pending: not accepted, revoked or expired") })
+  .meta({ id: "TeamInvitationList" });
+
+export const acceptedSchema = z.object({ team: teamSchema }).meta({ id: "InvitationAccepted" });
+
+export const auditEventSchema = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor: z.object({
+      id: z.string().nullable().describe("The person; null for a team's API key or the server"),
+      label: z.string().describe("Who it was when they acted (kept after they leave)"),
+    }),
+    action: z.string().describe("One of a closed list: team.*, member.*, invitation.*, key.*, webhook.*, …"),
+    target: z.string().nullable(),
+    data: z.unknown(),
+  })
+  .meta({ id: "AuditEvent" });
+
+export const auditListSchema = z
+  .object({ events: z.array(auditEventSchema), next_cursor: z.string().nullable() })
+  .meta({ id: "AuditEventList" });
+
+export const teamUsageSchema = z
+  .object({
+    period_start: z.string(),
+    period_end: z.string(),
+    used_seconds: z.number().int().describe("Charged to the team's allowance this period"),
+    members: z.array(
+      z.object({
+        user_id: z.string(),
+        email: z.string().nullable(),
+        used_seconds: z.number().int().describe("Seconds of the history entries the member asked for this period"),
+        requests: z.number().int().describe("History entries the member asked for this period"),
+      }),
+    ),
+  })
+  .meta({ id: "TeamUsage" });
+export type TeamUsageOut = z.infer<typeof teamUsageSchema>;

@@ -1,0 +1,133 @@
+import { getDb } from "@/lib/db/client";
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
+import { env } from "@/lib/env";
+import { errors } from "@/lib/http/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { personLabel, requirePerson, roleIn } from "@/lib/teams/access";
+import { recordAudit } from "@/lib/teams/audit";
+import { serializeTeam } from "@/lib/teams/serializers";
+import { slugFromName, withRandomEnding } from "@/lib/teams/slug";
+import type { CreateTeamRequest, TeamOut, UpdateTeamRequest } from "@/lib/teams/schemas";
+
+type Tx = Prisma.TransactionClient;
+
+const slugTaken = (slug: string) =>
+  errors.conflict("slug_taken", `Another team has the slug "${slug}": choose another.`);
+
+function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/** Teams the person owns: the limit TEAM_MAX_OWNED counts these. */
+export async function ownedTeams(tx: Tx, personId: string): Promise<number> {
+  return tx.membership.count({ where: { userId: personId, role: "owner", team: { kind: "team" } } });
+}
+
+export function tooManyTeams(who = "You") {
+  const max = env().TEAM_MAX_OWNED;
+  return errors.conflict("too_many_teams", `${who} own ${max} teams, the most allowed: delete or hand one over first.`);
+}
+
+/** A slug for a new team: the one asked for (409 if taken), or one made from the name, with a random ending if taken. */
+async function freeSlug(tx: Tx, request: CreateTeamRequest): Promise<string> {
+  const taken = async (slug: string) => (await tx.user.count({ where: { slug } })) > 0;
+  if (request.slug) {
+    if (await taken(request.slug)) throw slugTaken(request.slug);
+    return request.slug;
+  }
+  let slug = slugFromName(request.name);
+  for (let attempt = 0; attempt < 5 && (await taken(slug)); attempt++) slug = withRandomEnding(slug);
+  return slug;
+}
+
+/** POST /v1/teams: a team account, its creator its owner. */
+export async function createTeam(personId: string | null, request: CreateTeamRequest): Promise<TeamOut> {
+  const person = requirePerson(personId);
+  const db = await getDb();
+  try {
+    const team = await db.$transaction(async (tx) => {
+      // Creates at once count and insert one after another, so the limit holds under concurrency.
+      await lockUntilCommit(tx, `teams:${person}`);
+      if ((await ownedTeams(tx, person)) >= env().TEAM_MAX_OWNED) throw tooManyTeams();
+      const created = await tx.user.create({
+        data: { kind: "team", name: request.name, slug: await freeSlug(tx, request) },
+      });
+      await tx.membership.create({ data: { teamId: created.id, userId: person, role: "owner" } });
+      await recordAudit(tx, {
+        teamId: created.id,
+        actorId: person,
+        actorLabel: await personLabel(tx, person),
+        action: "team.created",
+        target: created.slug,
+        data: { name: created.name },
+      });
+      return created;
+    });
+    return serializeTeam(team, "owner");
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(request.slug ?? slugFromName(request.name));
+    throw error;
+  }
+}
+
+/** GET /v1/teams: the teams the person is a member of, oldest first. */
+export async function listTeams(personId: string | null): Promise<{ teams: TeamOut[] }> {
+  const person = requirePerson(personId);
+  const db = await getDb();
+  const memberships = await db.membership.findMany({
+    where: { userId: person, team: { kind: "team" } },
+    select: { role: true, team: { select: { id: true, name: true, slug: true, createdAt: true } } },
+    orderBy: [{ team: { createdAt: "asc" } }, { teamId: "asc" }],
+  });
+  return { teams: memberships.map((m) => serializeTeam(m.team, m.role)) };
+}
+
+/** GET /v1/teams/{team_id}: any member. */
+export async function getTeam(teamId: string, personId: string | null): Promise<TeamOut & { members_count: number }> {
+  const person = requirePerson(personId);
+  const db = await getDb();
+  const role = await roleIn(db, teamId, person, "viewer");
+  const team = await db.user.findUniqueOrThrow({
+    where: { id: teamId },
+    select: { id: true, name: true, slug: true, createdAt: true, _count: { select: { teamMembers: true } } },
+  });
+  return { ...serializeTeam(team, role), members_count: team._count.teamMembers };
+}
+
+/** PATCH /v1/teams/{team_id}: a new name or slug (admins). */
+export async function updateTeam(
+  teamId: string,
+  personId: string | null,
+  request: UpdateTeamRequest,
+): Promise<TeamOut & { members_count: number }> {
+  const person = requirePerson(personId);
+  const db = await getDb();
+  try {
+    await db.$transaction(async (tx) => {
+      await roleIn(tx, teamId, person, "admin");
+      const before = await tx.user.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, slug: true } });
+      const changes: Record<string, { from: string | null; to: string }> = {};
+      if (request.name !== undefined && request.name !== before.name)
+        changes.name = { from: before.name, to: request.name };
+      if (request.slug !== undefined && request.slug !== before.slug)
+        changes.slug = { from: before.slug, to: request.slug };
+      if (Object.keys(changes).length === 0) return;
+      await tx.user.update({
+        where: { id: teamId },
+        data: { name: changes.name?.to, slug: changes.slug?.to },
+      });
+      await recordAudit(tx, {
+        teamId,
+        actorId: person,
+        actorLabel: await personLabel(tx, person),
+        action: "team.renamed",
+        target: changes.slug?.to ?? before.slug,
+        data: changes,
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(request.slug ?? "");
+    throw error;
+  }
+  return getTeam(teamId, person);
+}
