@@ -244,14 +244,14 @@ export async function transferOwnership(
   userId: string,
 ): Promise<{ members: MemberOut[] }> {
   const person = requirePerson(personId);
-  if (userId === person)
-    throw new RequestValidationError([
-      { type: "value_error", loc: ["body", "user_id"], msg: "Value error, you own the team already", input: userId },
-    ]);
   const db = await getDb();
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
     await roleIn(tx, teamId, person, "owner");
+    if (userId === person)
+      throw new RequestValidationError([
+        { type: "value_error", loc: ["body", "user_id"], msg: "Value error, you own the team already", input: userId },
+      ]);
     const theirs = await memberRole(tx, teamId, userId);
     const actor = { id: person, label: await personLabel(tx, person) };
     if (theirs !== "owner") await applyRole(tx, teamId, userId, "owner", { actor, managedByIdentityProvider: false });
