@@ -63,6 +63,12 @@ export async function makeWorld(page: Page, emailPrefix: string): Promise<World>
     state: emailPrefix,
     scope: "api",
   })}`;
+  const team = await api.post("/v1/teams", { data: { name: "Pages team" } });
+  expect(team.status()).toBe(201);
+  const teamId = (await team.json()).id as string;
+  expect(
+    (await api.post(`/v1/teams/${teamId}/invitations`, { data: { email: randomEmail("pages-invited") } })).status(),
+  ).toBe(201);
   return { slug, transcriptId: (await ok.json()).id, consent, deviceCode: device.user_code };
 }
 
@@ -126,6 +132,12 @@ export function productPages(world: World): PageEntry[] {
       name: "webhooks",
       path: "/dashboard/webhooks",
       ready: (p) => p.getByRole("heading", { name: "Webhooks", level: 1 }),
+    },
+    { name: "team", path: "/dashboard/team", ready: (p) => p.getByTestId("audit-event").first() },
+    {
+      name: "invite",
+      path: `/invite/${"x".repeat(43)}`,
+      ready: (p) => p.getByRole("heading", { name: "Join a team", level: 1 }),
     },
     { name: "device", path: `/device?user_code=${world.deviceCode}`, ready: (p) => p.getByTestId("device-user-code") },
     { name: "consent", path: world.consent, ready: (p) => p.getByTestId("consent-client") },

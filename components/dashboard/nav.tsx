@@ -14,6 +14,7 @@ const items = [
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/keys", label: "API key" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/team", label: "Team" },
 ];
 
 /**

@@ -183,6 +183,31 @@ export async function revokeInvitation(teamId: string, personId: string | null, 
   });
 }
 
+export interface InvitationPreview {
+  teamName: string;
+  role: TeamRole;
+  /** Why the link no longer works; null while it does. */
+  problem: string | null;
+}
+
+/** What the invitation page shows before the person accepts: the team and role, or why the link is dead. */
+export async function previewInvitation(token: string): Promise<InvitationPreview | null> {
+  const db = await getDb();
+  const invitation = await db.teamInvitation.findUnique({
+    where: { tokenHash: invitationHash(token) },
+    select: { role: true, acceptedAt: true, revokedAt: true, expiresAt: true, team: { select: { name: true } } },
+  });
+  if (!invitation) return null;
+  const problem = invitation.acceptedAt
+    ? "was used already"
+    : invitation.revokedAt
+      ? "was revoked"
+      : invitation.expiresAt <= new Date()
+        ? "has expired"
+        : null;
+  return { teamName: invitation.team.name ?? "", role: invitation.role, problem };
+}
+
 const invalid = (why: string) =>
   new ApiError("invitation_invalid", `This invitation link ${why}: ask the team for a new one.`);
 

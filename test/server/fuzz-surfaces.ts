@@ -19,6 +19,8 @@ export const PAGES = [
   "/dashboard/keys",
   "/dashboard/published",
   "/dashboard/billing",
+  "/dashboard/team",
+  "/invite/{slug}",
 ];
 
 export const PAGE_IDS = [

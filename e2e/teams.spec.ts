@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+
+import { hydrating, test } from "./fixtures";
+import { devLogin, randomEmail } from "./helpers";
+import { SERVER_LOGS_DIR } from "../test/secrets";
+
+// The dashboard's Team page and the invitation page against the built app: a person makes a team and invites
+// another by e-mail; the link (written to the server log, as sign-in links are without a mail server) lets the
+// invited person join; the owner makes them an admin, and the activity says so.
+
+/** The newest invitation link the app logged for `email`. */
+function invitationLink(email: string): string | null {
+  const log = readFileSync(path.join(SERVER_LOGS_DIR, `app-app-${process.env.E2E_PORT ?? 3123}.log`), "utf8");
+  let found: string | null = null;
+  for (const line of log.split("\n")) {
+    if (!line.includes("team invitation link")) continue;
+    try {
+      const entry = JSON.parse(line) as { email?: string; url?: string };
+      if (entry.email === email && entry.url) found = entry.url;
+    } catch {
+      // another process's line
+    }
+  }
+  return found;
+}
+
+test("make a team, invite by e-mail, join through the link, change the member's role", async ({ page, browser }) => {
+  const owner = randomEmail("team-owner");
+  const invited = randomEmail("team-member");
+  await devLogin(page, owner, "/dashboard/team");
+  await expect(page.getByRole("heading", { name: "Team", level: 1 })).toBeVisible();
+  await expect(page.getByText("You are in no team yet.")).toBeVisible();
+  await page.getByLabel("Name").fill("Evening Newsroom");
+  await page.getByRole("button", { name: "Create", exact: true }).click();
+  const detail = page.getByTestId("team-detail");
+  await expect(detail.getByRole("heading", { name: "Evening Newsroom" })).toBeVisible();
+  await expect(detail).toContainText("your role: Owner");
+
+  await page.getByLabel("E-mail").fill(invited);
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText(invited);
+  await expect.poll(() => invitationLink(invited)).not.toBeNull();
+  const link = new URL(invitationLink(invited)!);
+
+  const other = await browser.newContext();
+  const guest = hydrating(await other.newPage());
+  await devLogin(guest, invited);
+  await guest.goto(link.pathname);
+  await expect(guest.getByText("You are invited to Evening Newsroom as member.")).toBeVisible();
+  await guest.getByRole("button", { name: "Join the team" }).click();
+  await expect(guest.getByTestId("invitation-accepted")).toContainText("You joined Evening Newsroom as member.");
+  await guest.getByRole("link", { name: "Open the team" }).click();
+  await expect(guest.getByTestId("team-detail")).toContainText("your role: Member");
+  // A member sees the members, not the invitations or the activity.
+  await expect(guest.getByRole("heading", { name: "Invitations" })).toHaveCount(0);
+  await expect(guest.getByRole("heading", { name: "Activity" })).toHaveCount(0);
+  // The link worked once.
+  await guest.goto(link.pathname);
+  await expect(guest.getByRole("alert")).toContainText("was used already");
+  await other.close();
+
+  await page.reload();
+  const member = page.getByTestId("team-member").filter({ hasText: invited });
+  await member.getByLabel(`Role of ${invited}`).selectOption("admin");
+  await expect(page.getByTestId("audit-event").first()).toContainText(
+    `${owner} changed the role of ${invited} (member → admin)`,
+  );
+  await expect(page.getByRole("list", { name: "Usage by member" })).toContainText(invited);
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { assignableRoles, auditSentence, mayManage, shortDuration } from "@/lib/browser/teams";
+
+describe("team roles in the dashboard", () => {
+  it("offer an owner's role only to owners, and nothing below admin", () => {
+    expect(assignableRoles("owner")).toEqual(["owner", "admin", "member", "viewer"]);
+    expect(assignableRoles("admin")).toEqual(["admin", "member", "viewer"]);
+    expect(assignableRoles("member")).toEqual([]);
+    expect(mayManage("admin", "owner")).toBe(false);
+    expect(mayManage("owner", "owner")).toBe(true);
+    expect(mayManage("admin", "viewer")).toBe(true);
+    expect(mayManage("viewer", "viewer")).toBe(false);
+  });
+});
+
+describe("auditSentence", () => {
+  const actor = { id: "a", label: "ana@example.com" };
+  it("says who did what to whom", () => {
+    expect(
+      auditSentence({
+        actor,
+        action: "member.role_changed",
+        target: "bo@example.com",
+        data: { from: "member", to: "admin" },
+      }),
+    ).toBe("ana@example.com changed the role of bo@example.com (member → admin)");
+    expect(auditSentence({ actor, action: "member.invited", target: "bo@example.com", data: { role: "viewer" } })).toBe(
+      "ana@example.com invited bo@example.com as viewer",
+    );
+    expect(auditSentence({ actor, action: "member.joined", target: "ana@example.com", data: { role: "member" } })).toBe(
+      "ana@example.com joined as member",
+    );
+    expect(auditSentence({ actor, action: "member.left", target: "ana@example.com", data: null })).toBe(
+      "ana@example.com left the team",
+    );
+    expect(auditSentence({ actor, action: "team.renamed", target: "news", data: {} })).toBe(
+      "ana@example.com renamed the team",
+    );
+    expect(auditSentence({ actor, action: "key.created", target: "vbt_ab12", data: null })).toBe(
+      "ana@example.com key created vbt_ab12",
+    );
+  });
+});
+
+describe("shortDuration", () => {
+  it("writes seconds short", () => {
+    expect(shortDuration(45)).toBe("45 s");
+    expect(shortDuration(150)).toBe("2 min 30 s");
+    expect(shortDuration(3720)).toBe("1 h 2 min");
+    expect(shortDuration(7200)).toBe("2 h");
+  });
+});

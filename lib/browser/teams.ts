@@ -1,0 +1,149 @@
+// Browser side of teams (the dashboard's Team page and the invitation page): the person's teams, members and
+// roles, invitations, the audit trail and per-member usage (/v1/teams…, /v1/invitations/accept).
+
+import { apiFetch } from "@/lib/browser/api";
+
+export type TeamRole = "owner" | "admin" | "member" | "viewer";
+export const TEAM_ROLES: readonly TeamRole[] = ["owner", "admin", "member", "viewer"];
+
+export const ROLE_LABELS: Record<TeamRole, string> = {
+  owner: "Owner",
+  admin: "Admin",
+  member: "Member",
+  viewer: "Viewer",
+};
+
+export interface TeamView {
+  id: string;
+  name: string;
+  slug: string;
+  role: TeamRole;
+  created_at: string;
+  members_count?: number;
+}
+
+export interface MemberView {
+  user_id: string;
+  email: string | null;
+  name: string | null;
+  role: TeamRole;
+  joined_at: string;
+  managed_by_identity_provider: boolean;
+}
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  role: TeamRole;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface AuditEventView {
+  id: string;
+  at: string;
+  actor: { id: string | null; label: string };
+  action: string;
+  target: string | null;
+  data: unknown;
+}
+
+export interface TeamUsageView {
+  period_start: string;
+  period_end: string;
+  used_seconds: number;
+  members: { user_id: string; email: string | null; used_seconds: number; requests: number }[];
+}
+
+export const TEAMS_KEY = ["teams"] as const;
+export const teamKey = (id: string) => [...TEAMS_KEY, id] as const;
+
+const enc = encodeURIComponent;
+const send = (method: string, body?: unknown): RequestInit => ({
+  method,
+  ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+});
+const team = (id: string) => `/v1/teams/${enc(id)}`;
+
+export const fetchTeams = () => apiFetch<{ teams: TeamView[] }>("/v1/teams").then((r) => r.teams);
+export const createTeam = (input: { name: string; slug?: string }) =>
+  apiFetch<TeamView>("/v1/teams", send("POST", input));
+export const fetchTeam = (id: string) => apiFetch<TeamView>(team(id));
+export const updateTeam = (id: string, input: { name?: string; slug?: string }) =>
+  apiFetch<TeamView>(team(id), send("PATCH", input));
+export const deleteTeam = (id: string) => apiFetch<null>(team(id), send("DELETE"));
+export const transferTeam = (id: string, userId: string) =>
+  apiFetch<{ members: MemberView[] }>(`${team(id)}/transfer`, send("POST", { user_id: userId }));
+export const fetchMembers = (id: string) =>
+  apiFetch<{ members: MemberView[] }>(`${team(id)}/members`).then((r) => r.members);
+export const changeRole = (id: string, userId: string, role: TeamRole) =>
+  apiFetch<MemberView>(`${team(id)}/members/${enc(userId)}`, send("PATCH", { role }));
+export const removeMember = (id: string, userId: string) =>
+  apiFetch<null>(`${team(id)}/members/${enc(userId)}`, send("DELETE"));
+export const fetchInvitations = (id: string) =>
+  apiFetch<{ invitations: InvitationView[] }>(`${team(id)}/invitations`).then((r) => r.invitations);
+export const invite = (id: string, input: { email: string; role: TeamRole }) =>
+  apiFetch<InvitationView>(`${team(id)}/invitations`, send("POST", input));
+export const revokeInvitation = (id: string, invitationId: string) =>
+  apiFetch<null>(`${team(id)}/invitations/${enc(invitationId)}`, send("DELETE"));
+export const fetchAudit = (id: string, cursor?: string | null) =>
+  apiFetch<{ events: AuditEventView[]; next_cursor: string | null }>(
+    `${team(id)}/audit?limit=50${cursor ? `&cursor=${enc(cursor)}` : ""}`,
+  );
+export const fetchUsage = (id: string) => apiFetch<TeamUsageView>(`${team(id)}/usage`);
+export const acceptInvitation = (token: string) =>
+  apiFetch<{ team: TeamView }>("/v1/invitations/accept", send("POST", { token }));
+
+const RANK: Record<TeamRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
+
+/** Whether `role` may do what `needed` may. */
+export const atLeast = (role: TeamRole, needed: TeamRole) => RANK[role] >= RANK[needed];
+
+/** The roles `mine` may give (an owner's only by an owner); none below admin. */
+export function assignableRoles(mine: TeamRole): TeamRole[] {
+  if (!atLeast(mine, "admin")) return [];
+  return TEAM_ROLES.filter((role) => role !== "owner" || mine === "owner");
+}
+
+/** Whether `mine` may change or remove a member whose role is `theirs` (owners only by owners). */
+export const mayManage = (mine: TeamRole, theirs: TeamRole) =>
+  atLeast(mine, "admin") && (theirs !== "owner" || mine === "owner");
+
+const ACTION_SENTENCES: Record<string, string> = {
+  "team.created": "created the team",
+  "team.renamed": "renamed the team",
+  "team.deleted": "deleted the team",
+  "member.invited": "invited",
+  "member.joined": "added",
+  "member.role_changed": "changed the role of",
+  "member.removed": "removed",
+  "member.left": "left the team",
+  "invitation.revoked": "revoked the invitation of",
+  "ownership.transferred": "handed ownership to",
+};
+
+/** An audit event in words: "ana@example.com changed the role of bo@example.com (member → admin)". */
+export function auditSentence(event: Pick<AuditEventView, "actor" | "action" | "target" | "data">): string {
+  const verb = ACTION_SENTENCES[event.action] ?? event.action.replace(/[._]/g, " ");
+  const data = (event.data && typeof event.data === "object" ? event.data : {}) as Record<string, unknown>;
+  const target = event.action === "member.left" || event.action.startsWith("team.") ? null : event.target;
+  const joined = event.action === "member.joined" && event.actor.label === event.target;
+  const change =
+    typeof data.from === "string" && typeof data.to === "string" && event.action === "member.role_changed"
+      ? ` (${data.from} → ${data.to})`
+      : typeof data.role === "string" && (event.action === "member.invited" || event.action === "member.joined")
+        ? ` as ${data.role}`
+        : "";
+  if (joined) return `${event.actor.label} joined${change}`;
+  return [event.actor.label, verb, target].filter(Boolean).join(" ") + change;
+}
+
+/** "1 h 2 min", "45 s": a member's seconds, short. */
+export function shortDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  if (m > 0) return s > 0 ? `${m} min ${s} s` : `${m} min`;
+  return `${s} s`;
+}
