@@ -239,10 +239,15 @@ export async function acceptInvitation(personId: string | null, token: string): 
       where: { id: person },
       select: { id: true, email: true, emailVerified: true },
     });
-    if (me.email?.toLowerCase() !== invitation.email || !(await emailProven(tx, me)))
+    if (me.email?.toLowerCase() !== invitation.email)
       throw new ApiError(
         "invitation_email_mismatch",
         "This invitation was sent to another e-mail address: sign in with the address it was sent to.",
+      );
+    if (!(await emailProven(tx, me)))
+      throw new ApiError(
+        "invitation_email_mismatch",
+        "Your e-mail address is not verified: sign in with an e-mail link (or a provider that vouches for it) and open the invitation again.",
       );
     await lockTeam(tx, invitation.teamId);
     const used = await tx.teamInvitation.updateMany({

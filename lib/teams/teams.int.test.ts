@@ -401,6 +401,7 @@ describe("invitations", () => {
     expect((await invite(team, owner, unverified.email)).status).toBe(201);
     const notProven = await call("accept", unverified, {}, { body: { token: tokenMailedTo(unverified.email) } });
     expect(notProven.status).toBe(403);
+    expect((notProven.json as { detail: string }).detail).toMatch(/not verified/);
     // The same address signed in through an OAuth provider is proven.
     await ctx.db.account.create({
       data: { userId: unverified.id, type: "oauth", provider: "github", providerAccountId: unverified.id },
