@@ -80,7 +80,10 @@ export async function createInvitation(
     await lockTeam(tx, teamId);
     const mine = await roleIn(tx, teamId, person, "admin");
     if (request.role === "owner" && mine !== "owner") throw errors.forbidden("Only an owner can invite an owner.");
-    const member = await tx.membership.findFirst({ where: { teamId, user: { email } }, select: { userId: true } });
+    const member = await tx.membership.findFirst({
+      where: { teamId, user: { email: { equals: email, mode: "insensitive" } } },
+      select: { userId: true },
+    });
     if (member) throw errors.conflict("already_member", `${email} is a member of the team already.`);
     await refuseOverDailyLimit(tx, teamId, now);
     const replaced = await tx.teamInvitation.updateMany({

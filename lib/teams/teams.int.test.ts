@@ -476,6 +476,9 @@ describe("invitations", () => {
     const already = await invite(team, admin, member.email.toUpperCase());
     expect(already.status).toBe(409);
     expect(already.json).toMatchObject({ code: "already_member" });
+    // An address a provider gave in capitals (as GitHub may) is the same address.
+    await ctx.db.user.update({ where: { id: member.id }, data: { email: member.email.toUpperCase() } });
+    expect((await invite(team, admin, member.email)).json).toMatchObject({ code: "already_member" });
     expect((await invite(team, owner, "new-owner@example.test", "owner")).status).toBe(201);
   });
 });
