@@ -721,6 +721,28 @@ describe("the audit trail and usage", () => {
   });
 });
 
+describe("recordAudit", () => {
+  it("writes in the caller's transaction, and nothing for a person's own account", async () => {
+    const { recordAudit, AUDIT_ACTIONS } = await import("@/lib/teams/audit");
+    const owner = await person();
+    const team = await newTeam(owner);
+    const entry = { actorId: owner.id, actorLabel: owner.email, action: "key.created" as const, target: "vbt_ab12" };
+    await recordAudit(ctx.db, { ...entry, teamId: owner.id });
+    expect(await ctx.db.auditEvent.count({ where: { teamId: owner.id } })).toBe(0);
+    await expect(
+      ctx.db.$transaction(async (tx) => {
+        await recordAudit(tx, { ...entry, teamId: team });
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect(await ctx.db.auditEvent.count({ where: { teamId: team, action: "key.created" } })).toBe(0);
+    await recordAudit(ctx.db, { ...entry, teamId: team, data: { prefix: "vbt_ab12" } });
+    const events = (await call("audit", owner, { team_id: team })).json as { events: { action: string }[] };
+    expect(events.events[0]).toMatchObject({ action: "key.created", target: "vbt_ab12", data: { prefix: "vbt_ab12" } });
+    expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
+  });
+});
+
 describe("credentials", () => {
   it("a dashboard session manages teams as the API key does", async () => {
     const { encode } = await import("next-auth/jwt");
