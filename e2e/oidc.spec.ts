@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -10,6 +10,7 @@ import { randomEmail, recordSecrets } from "./helpers";
 import { startOidcProvider, type TestOidcProvider } from "../test/oidc-provider";
 import { ensureTestPostgres, type TestPostgres } from "../test/pg-server";
 import { createTestDatabase } from "../test/pg";
+import { SERVER_LOGS_DIR } from "../test/secrets";
 
 // Sign-in through a real OpenID Connect provider (oidc-provider, started here) in Chromium, against an app of its
 // own settings: on PostgreSQL (so the test can make teams and read memberships beside the running app, and the
@@ -19,7 +20,9 @@ import { createTestDatabase } from "../test/pg";
 const base = Number(process.env.E2E_PORT ?? 3123);
 const APP_PORT = base + 10; // playwright.config.ts keeps port+10 and port+11 free for this spec
 const PROVIDER_PORT = base + 11;
-const APP = `http://127.0.0.1:${APP_PORT}`;
+// localhost, not 127.0.0.1: Next.js hands route handlers a URL whose loopback address is rewritten to localhost, so
+// with APP_URL at 127.0.0.1 the callback would send the provider another redirect_uri than the sign-in did.
+const APP = `http://localhost:${APP_PORT}`;
 const SECRET = "oidc-e2e-secret-oidc-e2e-secret-oidc-e2e";
 const SSO = "Continue with Acme SSO";
 
@@ -77,12 +80,18 @@ test.beforeAll(async () => {
     ["node_modules/next/dist/bin/next", "start", "-p", String(APP_PORT), "-H", "127.0.0.1"],
     { env: appEnv, stdio: ["ignore", "pipe", "pipe"] },
   );
-  app.stdout!.on("data", (chunk) => (log += chunk));
-  app.stderr!.on("data", (chunk) => (log += chunk));
+  // Also where the run's leak check reads every app's log (e2e/global-teardown.ts).
+  mkdirSync(SERVER_LOGS_DIR, { recursive: true });
+  const file = createWriteStream(path.join(SERVER_LOGS_DIR, `app-oidc-${APP_PORT}.log`));
+  for (const stream of [app.stdout!, app.stderr!])
+    stream.on("data", (chunk: Buffer) => {
+      log += chunk;
+      file.write(chunk);
+    });
   await expect
     .poll(
       () =>
-        fetch(`${APP}/health`).then(
+        fetch(`http://127.0.0.1:${APP_PORT}/health`).then(
           (r) => r.status,
           () => 0,
         ),
@@ -114,9 +123,11 @@ async function freshContext(browser: Browser): Promise<{ context: BrowserContext
 async function signInAtProvider(page: Page, login: string) {
   await page.goto("/signin");
   await page.getByRole("button", { name: SSO }).click();
+  // Back at the app: anywhere but the bare sign-in page the button was on (a refusal comes back to it with ?error).
+  const back = (url: URL) => url.origin === APP && !(url.pathname === "/signin" && !url.searchParams.has("error"));
   for (;;) {
-    await page.waitForURL((url) => url.origin === APP || url.pathname.startsWith("/interaction/"));
-    if (new URL(page.url()).origin === APP) return;
+    await page.waitForURL((url) => back(url) || url.pathname.startsWith("/interaction/"), { timeout: 30_000 });
+    if (back(new URL(page.url()))) return;
     const here = page.url();
     if (await page.locator('input[name="login"]').count()) {
       await page.locator('input[name="login"]').fill(login);
@@ -125,7 +136,7 @@ async function signInAtProvider(page: Page, login: string) {
     } else {
       await page.getByRole("button", { name: "Continue" }).click();
     }
-    await page.waitForURL((url) => url.href !== here);
+    await page.waitForURL((url) => url.href !== here, { timeout: 30_000 });
   }
 }
 
@@ -139,7 +150,7 @@ async function acmeRole(email: string): Promise<string | null> {
   return rows[0] ? `${rows[0].role}${rows[0].managed ? "*" : ""}` : null;
 }
 
-const alert = (page: Page) => page.getByRole("alert");
+const alert = (page: Page) => page.locator("main").getByRole("alert");
 
 test("the sign-in page offers only the provider: no e-mail link, no development login", async ({ browser }) => {
   const { context, page } = await freshContext(browser);

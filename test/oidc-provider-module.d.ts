@@ -19,5 +19,6 @@ declare module "oidc-provider" {
   export default class Provider {
     constructor(issuer: string, configuration: Configuration);
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    on(event: string, listener: (...args: never[]) => void): this;
   }
 }

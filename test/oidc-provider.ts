@@ -64,6 +64,11 @@ export async function startOidcProvider(port: number, redirectUri: string): Prom
   const people = new Map<string, ProviderPerson>();
   const provider = new Provider(issuer, configuration(people, clients));
   const impostor = new Provider("http://impostor.example.test", configuration(people, clients));
+  // Why the provider refused a request, for the test's output (its answers say only "invalid_grant").
+  for (const event of ["grant.error", "server_error", "authorization.error", "userinfo.error"])
+    provider.on(event, (_ctx: unknown, error: Error & { error_detail?: string }) =>
+      console.error(`oidc-provider ${event}: ${error.message} ${error.error_detail ?? ""}`),
+    );
   const [real, fake] = [provider.callback(), impostor.callback()];
   let impersonating = false;
   const server = http.createServer((request, response) => (impersonating ? fake : real)(request, response));
