@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -214,7 +215,7 @@ test("first sign-in makes the account and lands on the dashboard; groups set, ch
   await context.close();
 });
 
-test("a person made by the provider creates an API key and uses it, and approves a device login", async ({
+test("a person made by the provider creates an API key and uses it, approves a device login and an OAuth connector", async ({
   browser,
   request,
 }) => {
@@ -247,6 +248,45 @@ test("a person made by the provider creates an API key and uses it, and approves
   recordSecrets(body.access_token, body.refresh_token);
   const me = await request.get(`${APP}/v1/me/api-key`, { headers: { authorization: `Bearer ${body.access_token}` } });
   expect(me.status()).toBe(200);
+
+  // An OAuth connector (an MCP client): registered, approved at the consent page, its code exchanged with PKCE.
+  const redirect = "http://127.0.0.1:9/callback"; // never reached: answered by the test
+  const registered = await request.post(`${APP}/oauth/register`, {
+    data: { redirect_uris: [redirect], client_name: "SSO Connector" },
+  });
+  expect(registered.status()).toBe(201);
+  const clientId = (await registered.json()).client_id as string;
+  const verifier = randomBytes(32).toString("base64url");
+  await page.route(`${redirect}**`, (route) => route.fulfill({ contentType: "text/html", body: "<p>back</p>" }));
+  const authorize = new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirect,
+    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+    code_challenge_method: "S256",
+    state: "sso",
+    scope: "api",
+  });
+  await page.goto(`/oauth/authorize?${authorize}`);
+  await expect(page.getByTestId("consent-client")).toHaveText("SSO Connector");
+  await page.getByRole("button", { name: "Allow" }).click();
+  await page.waitForURL(`${redirect}**`);
+  const exchange = await request.post(`${APP}/oauth/token`, {
+    form: {
+      grant_type: "authorization_code",
+      code: new URL(page.url()).searchParams.get("code")!,
+      redirect_uri: redirect,
+      client_id: clientId,
+      code_verifier: verifier,
+    },
+  });
+  expect(exchange.status()).toBe(200);
+  const connector = await exchange.json();
+  recordSecrets(connector.access_token, connector.refresh_token);
+  const viaConnector = await request.get(`${APP}/v1/me/api-key`, {
+    headers: { authorization: `Bearer ${connector.access_token}` },
+  });
+  expect(viaConnector.status()).toBe(200);
   await context.close();
 });
 
