@@ -1,7 +1,8 @@
 import type { OIDCConfig } from "next-auth/providers";
 import type { Env } from "@/lib/env";
+import type { TeamRole } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import { LastOwnerError, setMembershipRole } from "@/lib/teams/members";
+import { setMembershipRole } from "@/lib/teams/members";
 import { log } from "@/lib/observability/logger";
 import { claimedEmail, claimValues, teamRolesFromClaims, type Claims } from "@/lib/auth/oidc-claims";
 
@@ -68,16 +69,22 @@ export async function applyTeamRoles(personId: string, claims: Claims, settings:
     select: { teamId: true },
   });
   const actor = { id: null, label: `identity provider ${new URL(settings.OIDC_ISSUER ?? "http://unset").host}` };
-  const changes: [string, ReturnType<typeof wanted.get>][] = [
-    ...teams.map((team): [string, ReturnType<typeof wanted.get>] => [team.id, wanted.get(team.slug!)]),
+  const changes: [string, TeamRole | null][] = [
+    ...teams.map((team): [string, TeamRole | null] => [team.id, wanted.get(team.slug!) ?? null]),
     ...stale.map((row): [string, null] => [row.teamId, null]),
   ];
   for (const [teamId, role] of changes) {
-    try {
-      await setMembershipRole(teamId, personId, role ?? null, { actor, managedByIdentityProvider: true });
-    } catch (error) {
-      if (!(error instanceof LastOwnerError)) throw error;
+    if (role !== "owner" && (await lastOwner(teamId, personId))) {
       log.warn({ teamId, personId }, "the identity provider's groups would leave the team without an owner: kept");
+      continue;
     }
+    await setMembershipRole(teamId, personId, role, { actor, managedByIdentityProvider: true });
   }
+}
+
+/** Whether `personId` is the team's only owner (lowering or removing them would leave it without one). */
+async function lastOwner(teamId: string, personId: string): Promise<boolean> {
+  const db = await getDb();
+  const owners = await db.membership.findMany({ where: { teamId, role: "owner" }, select: { userId: true }, take: 2 });
+  return owners.length === 1 && owners[0].userId === personId;
 }
