@@ -10,7 +10,7 @@ import { chromiumExecutable } from "./test/chromium";
 // them once for both (VERBATIM_TEST_APPS_UP is then set, and nothing is started here); run alone, Playwright
 // starts the ones e2e needs (the main app on `port`, the fakes, the billing app). Ports port+4 and port+5 are
 // taken by the servers magic-link.spec.ts and viewer.spec.ts start themselves; port+7 by billing.spec.ts's
-// fake Stripe. The specs read the billing app's origin and Stripe's settings from the environment, which the
+// fake Stripe; port+10 and port+11 by oidc.spec.ts's app and its OpenID Connect provider. The specs read the billing app's origin and Stripe's settings from the environment, which the
 // test workers inherit.
 const port = Number(process.env.E2E_PORT ?? 3123);
 const { apps, settings } = testApps();

@@ -104,6 +104,30 @@ describe("parseEnv", () => {
     });
   });
 
+  it("reads the OpenID Connect settings, and names a bad one", () => {
+    const oidc = parseEnv({
+      OIDC_ISSUER: "https://id.example.com/realms/acme",
+      OIDC_CLIENT_ID: "verbatim",
+      OIDC_ALLOWED_DOMAINS: "Example.com, @example.org",
+      OIDC_SCOPES: "openid email groups",
+      OIDC_TEAM_ROLES: "acme:admin=verbatim-admins",
+      AUTH_EMAIL_SIGNIN: "off",
+    });
+    expect(oidc).toMatchObject({
+      OIDC_ALLOWED_DOMAINS: ["example.com", "example.org"],
+      OIDC_SCOPES: ["openid", "email", "groups"],
+      OIDC_ROLES_CLAIM: "groups",
+      OIDC_NAME: "Single sign-on",
+      OIDC_TEAM_ROLES: [{ team: "acme", role: "admin", value: "verbatim-admins" }],
+      AUTH_EMAIL_SIGNIN: false,
+    });
+    expect(parseEnv({}).OIDC_SCOPES).toEqual(["openid", "email", "profile"]);
+    expect(() => parseEnv({ OIDC_ISSUER: "https://id.example.com" })).toThrow(/OIDC_CLIENT_ID: required/);
+    expect(() => parseEnv({ OIDC_SCOPES: "email profile" })).toThrow(/OIDC_SCOPES: must include openid/);
+    expect(() => parseEnv({ OIDC_ALLOWED_DOMAINS: "example.com, not a domain" })).toThrow(/OIDC_ALLOWED_DOMAINS/);
+    expect(() => parseEnv({ OIDC_TEAM_ROLES: "acme:chief=x" })).toThrow(/OIDC_TEAM_ROLES: "chief" is not a role/);
+  });
+
   it("documents every setting in docs/configuration.md and .env.example", () => {
     const readme = readFileSync("docs/configuration.md", "utf8");
     const example = readFileSync(".env.example", "utf8");

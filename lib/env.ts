@@ -3,6 +3,7 @@ import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 import { parseClientList } from "@/lib/env/youtube-clients";
+import { parseDomainList, parseTeamRoleRules } from "@/lib/env/oidc";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in docs/configuration.md and .env.example; keep the three in step.
@@ -45,6 +46,36 @@ const schema = z.object({
   AUTH_GITHUB_SECRET: z.string().min(1).optional(),
   AUTH_GOOGLE_ID: z.string().min(1).optional(),
   AUTH_GOOGLE_SECRET: z.string().min(1).optional(),
+  /** Any OpenID Connect provider (lib/auth/oidc.ts): on when OIDC_ISSUER and OIDC_CLIENT_ID are set. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Unset: a public client (PKCE only, no client authentication). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(60).default("Single sign-on"),
+  OIDC_SCOPES: z
+    .string()
+    .transform((list) => [...new Set(list.split(/[\s,]+/).filter(Boolean))])
+    .refine((scopes) => scopes.includes("openid"), "must include openid")
+    .default(["openid", "email", "profile"]),
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .transform((list, ctx) => {
+      const parsed = parseDomainList(list);
+      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+      return "domains" in parsed ? parsed.domains : [];
+    })
+    .optional(),
+  OIDC_ROLES_CLAIM: z.string().trim().min(1).default("groups"),
+  OIDC_TEAM_ROLES: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseTeamRoleRules(text);
+      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+      return "rules" in parsed ? parsed.rules : [];
+    })
+    .optional(),
+  /** Sign-in links by e-mail: on unless `off` (then only `npm run signin-link` makes one). */
+  AUTH_EMAIL_SIGNIN: flag.optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
@@ -288,6 +319,9 @@ export function parseEnv(vars: Record<string, string | undefined>): Env {
   }
   const env = { ...result.data, APP_URL: result.data.APP_URL ?? `http://localhost:${result.data.PORT}` };
   const embedded = env.DATABASE_URL === undefined;
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
+    throw new EnvError("Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
+  }
   if (!embedded && !env.AUTH_SECRET) {
     throw new EnvError(
       "Invalid configuration:\n  AUTH_SECRET: required when DATABASE_URL is set (at least 32 characters)",

@@ -15,6 +15,24 @@ const inputClass = `w-full ${controlClass}`;
 const primaryButton = buttonClass("primary", "lg", "w-full");
 const secondaryButton = buttonClass("secondary", "lg", "w-full font-medium");
 
+/** The sentence for Auth.js's error type and our code (lib/auth/nextauth.ts), never the error's own text. */
+function signInProblem(error: string, code: string | undefined): string {
+  switch (code) {
+    case "rate_limited":
+      return "Too many sign-in attempts. Wait a few minutes and try again.";
+    case "email_missing":
+      return "Your identity provider did not give an e-mail address, which Verbatim needs for your account. Ask its administrator to release the email scope.";
+    case "email_unverified":
+      return "Your identity provider did not confirm that your e-mail address is verified, so no account is made or linked for it. Verify it there, then try again.";
+    case "email_domain":
+      return "Accounts with your e-mail address's domain cannot sign in here. Use your organisation's address, or ask this server's operator.";
+  }
+  if (error === "Configuration")
+    return "Sign-in did not complete: the answer from the sign-in service was refused (already used, expired, or not from the service this server trusts) or the service could not be reached. Start again from this page; if it fails again, this server's log says why.";
+  if (error === "AccessDenied") return "Sign-in was refused.";
+  return "Sign-in failed. Check the address and try again.";
+}
+
 export default async function SignInPage({
   searchParams,
 }: {
@@ -43,9 +61,7 @@ export default async function SignInPage({
         <h1 className="text-2xl font-semibold">Sign in to Verbatim</h1>
         {params.error && (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800">
-            {params.code === "rate_limited"
-              ? "Too many sign-in attempts. Wait a few minutes and try again."
-              : "Sign-in failed. Check the address and try again."}
+            {signInProblem(params.error, params.code)}
           </p>
         )}
         {providers.length === 0 && <p className="text-stone-600">No sign-in method is configured on this server.</p>}

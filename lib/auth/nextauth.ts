@@ -16,6 +16,8 @@ import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
 import { devLoginRefused } from "@/lib/auth/dev-login";
 import { log } from "@/lib/observability/logger";
+import { applyTeamRoles, OIDC_PROVIDER, oidcConfigured, oidcProvider } from "@/lib/auth/oidc";
+import { mergedClaims, oidcRefusal } from "@/lib/auth/oidc-claims";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -23,6 +25,7 @@ import { log } from "@/lib/observability/logger";
 const emailSchema = z.email().max(254);
 
 export const DEV_LOGIN_PROVIDER = "dev-login";
+const EMAIL_PROVIDER = "nodemailer";
 
 export type ProviderKind = "oauth" | "email" | "dev";
 
@@ -33,15 +36,25 @@ export type ProviderKind = "oauth" | "email" | "dev";
 export function enabledProviders(headers?: Pick<Headers, "get">): { id: string; name: string; kind: ProviderKind }[] {
   const settings = env();
   const list: { id: string; name: string; kind: ProviderKind }[] = [];
+  if (oidcConfigured(settings)) list.push({ id: OIDC_PROVIDER, name: settings.OIDC_NAME, kind: "oauth" });
   if (settings.AUTH_GITHUB_ID && settings.AUTH_GITHUB_SECRET)
     list.push({ id: "github", name: "GitHub", kind: "oauth" });
   if (settings.AUTH_GOOGLE_ID && settings.AUTH_GOOGLE_SECRET)
     list.push({ id: "google", name: "Google", kind: "oauth" });
-  // Without SMTP the magic link is printed to the server log, which only the embedded defaults allow.
-  if (settings.SMTP_URL || settings.embedded) list.push({ id: "nodemailer", name: "Email", kind: "email" });
+  if (emailSignInOffered()) list.push({ id: EMAIL_PROVIDER, name: "Email", kind: "email" });
   if (settings.devLogin && !(headers && devLoginRefused(settings, headers)))
     list.push({ id: DEV_LOGIN_PROVIDER, name: "Development login", kind: "dev" });
   return list;
+}
+
+/**
+ * Whether anyone may ask for a sign-in link by e-mail. Without SMTP the link is printed to the server log, which
+ * only the embedded defaults allow; AUTH_EMAIL_SIGNIN=off turns it off (the provider stays registered so that a
+ * link made on the server by `npm run signin-link` still signs in).
+ */
+function emailSignInOffered(): boolean {
+  const settings = env();
+  return settings.AUTH_EMAIL_SIGNIN !== false && Boolean(settings.SMTP_URL || settings.embedded);
 }
 
 /** Too many sign-in attempts or magic-link mails: Auth.js sends the browser to /signin?error=…&code=rate_limited. */
@@ -66,13 +79,16 @@ function buildProvider(id: string, db: Db): Provider {
       return GitHub({ clientId: settings.AUTH_GITHUB_ID, clientSecret: settings.AUTH_GITHUB_SECRET });
     case "google":
       return Google({ clientId: settings.AUTH_GOOGLE_ID, clientSecret: settings.AUTH_GOOGLE_SECRET });
-    case "nodemailer": {
+    case OIDC_PROVIDER:
+      return oidcProvider(settings);
+    case EMAIL_PROVIDER: {
       const smtp = Nodemailer({ server: settings.SMTP_URL ?? "smtp://localhost:25", from: settings.EMAIL_FROM });
       return Nodemailer({
         server: settings.SMTP_URL ?? "smtp://localhost:25",
         from: settings.EMAIL_FROM,
         sendVerificationRequest: (params) => {
           const sending = (async () => {
+            if (!emailSignInOffered()) throw new Error("sign-in links by e-mail are off");
             await guardSignIn("magicLink", params.request, params.identifier);
             // Without SMTP (embedded only) the link goes to the server log.
             if (settings.SMTP_URL) return smtp.sendVerificationRequest(params);
@@ -129,7 +145,9 @@ async function config(): Promise<NextAuthConfig> {
   pinAuthUrl(env().APP_URL);
   return {
     adapter: PrismaAdapter(db as never) as Adapter,
-    providers: enabledProviders().map((provider) => buildProvider(provider.id, db)),
+    providers: [...new Set([...enabledProviders().map((provider) => provider.id), EMAIL_PROVIDER])].map((id) =>
+      buildProvider(id, db),
+    ),
     secret: authSecret(),
     trustHost: true,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
@@ -140,6 +158,16 @@ async function config(): Promise<NextAuthConfig> {
     },
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
+      // Asking for an e-mail link only where the page offers it; through the identity provider, only a verified
+      // e-mail in an allowed domain (oidc-claims.ts), which is also what makes linking by e-mail safe.
+      signIn({ account, profile, email }) {
+        if (email?.verificationRequest) return emailSignInOffered();
+        if (account?.provider !== OIDC_PROVIDER) return true;
+        const refusal = oidcRefusal(mergedClaims(profile, account.id_token), env().OIDC_ALLOWED_DOMAINS);
+        if (!refusal) return true;
+        log.warn({ refusal, sub: account.providerAccountId }, "sign-in through the identity provider refused");
+        return `/signin?${new URLSearchParams({ error: "AccessDenied", code: refusal })}`;
+      },
       // Where to go after sign-in (and sign-out): the one safe-redirect rule, on APP_URL's origin, because
       // the host Next.js reports to route handlers can differ from the one the browser used.
       redirect({ url }) {
@@ -147,8 +175,11 @@ async function config(): Promise<NextAuthConfig> {
       },
       // Sign-in starts a session row; afterwards the token is only good while its row exists (sessions.ts).
       // Returning null ends the session: auth() answers null and Auth.js clears the cookie.
-      async jwt({ token, user }) {
+      async jwt({ token, user, account, profile }) {
         if (user?.id) {
+          // The provider's groups decide team roles on every sign-in through it, before the session starts.
+          if (account?.provider === OIDC_PROVIDER)
+            await applyTeamRoles(user.id, mergedClaims(profile, account.id_token), env());
           token.sub = user.id;
           token.sid = await startSession(user.id);
           return token;

@@ -1,0 +1,51 @@
+/**
+ * The vocabularies of the OpenID Connect settings: OIDC_TEAM_ROLES (which claim value gives which role in which
+ * team) and OIDC_ALLOWED_DOMAINS. Checked at start, so a typo stops the server with the variable's name.
+ */
+
+/** The team roles, highest first (Prisma's TeamRole; lib/env sits below the generated client's users). */
+export const TEAM_ROLE_NAMES = ["owner", "admin", "member", "viewer"] as const;
+export type TeamRoleName = (typeof TEAM_ROLE_NAMES)[number];
+
+/** One rule of OIDC_TEAM_ROLES: a person whose roles claim holds `value` gets `role` in the team `team`. */
+export interface TeamRoleRule {
+  team: string;
+  role: TeamRoleName;
+  value: string;
+}
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+/**
+ * `acme:admin=verbatim-admins, acme:member=verbatim-users`: team slug, role and claim value, comma or newline
+ * separated. The claim value is everything after the first `=` (group paths like `/org/staff` and URNs are fine;
+ * a value with a comma cannot be written). Returns the rules, or the first problem as a sentence.
+ */
+export function parseTeamRoleRules(text: string): { rules: TeamRoleRule[] } | { error: string } {
+  const rules: TeamRoleRule[] = [];
+  for (const raw of text.split(/[,\n]/)) {
+    const entry = raw.trim();
+    if (!entry) continue;
+    const match = /^([^:=\s]+):([^=\s]+)=(.+)$/.exec(entry);
+    if (!match) return { error: `"${entry}" is not team:role=claim-value` };
+    const [, team, role, value] = match;
+    if (!SLUG.test(team)) return { error: `"${team}" is not a team slug (lower-case letters, digits and dashes)` };
+    if (!(TEAM_ROLE_NAMES as readonly string[]).includes(role))
+      return { error: `"${role}" is not a role (${TEAM_ROLE_NAMES.join(", ")})` };
+    rules.push({ team, role: role as TeamRoleName, value: value.trim() });
+  }
+  return { rules };
+}
+
+/** `example.com, example.org`: lower-cased domains (an address's part after the @ must equal one of them). */
+export function parseDomainList(text: string): { domains: string[] } | { error: string } {
+  const domains: string[] = [];
+  for (const raw of text.split(",")) {
+    const domain = raw.trim().toLowerCase().replace(/^@/, "");
+    if (!domain) continue;
+    if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/.test(domain))
+      return { error: `"${raw.trim()}" is not a domain` };
+    domains.push(domain);
+  }
+  return { domains };
+}
