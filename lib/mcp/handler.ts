@@ -64,6 +64,8 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
       registerTools(server, {
         userId: principal.userId,
+        role: principal.role,
+        hasPerson: principal.personId !== null,
         request,
         deps: options.deps(),
         podcastDeps: options.podcastDeps(),

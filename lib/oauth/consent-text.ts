@@ -19,6 +19,7 @@ const CANNOT: Record<Exclude<Permission, "use" | "mcp">, string> = {
   billing: "start, change, cancel or resume a paid plan, or open your billing portal",
   webhooks: "add, see or change your webhook endpoints and their secrets",
   grants: "approve other apps or device logins",
+  workspace: "switch the workspace your dashboard acts in",
 };
 
 /** Every row of the table a connector's token is refused, in words. */

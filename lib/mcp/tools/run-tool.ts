@@ -2,7 +2,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 import type { Endpoint } from "@/lib/http/endpoint";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, errors } from "@/lib/http/errors";
+import { requiredRole, roleMeets, roleRefusalDetail } from "@/lib/http/permissions";
 import { limitRequest } from "@/lib/http/rate-limits";
 import { RequestValidationError } from "@/lib/http/validation";
 import { log } from "@/lib/observability/logger";
@@ -10,13 +11,19 @@ import { log } from "@/lib/observability/logger";
 import type { ToolContext } from "./context";
 import { namingTools } from "./naming-tools";
 
-/** Applies the REST operation's rate-limit row, runs the tool, and turns our errors into tool errors. */
+/**
+ * Checks the caller's role against the REST operation's (reading and searching: a viewer's; the rest: a member's),
+ * applies its rate-limit row, runs the tool, and turns our errors into tool errors.
+ */
 export async function run(
   ctx: ToolContext,
   endpoint: Endpoint,
   body: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
   try {
+    const needed = requiredRole(endpoint.method, endpoint.path, endpoint.auth);
+    if (needed && !roleMeets(needed, ctx.role, ctx.hasPerson))
+      throw errors.forbidden(roleRefusalDetail(needed, ctx.role));
     if (endpoint.rateLimit) await limitRequest(endpoint.rateLimit, ctx.request, ctx.userId);
     return await body();
   } catch (error) {
