@@ -18,6 +18,7 @@ import { readBodyBytes } from "@/lib/http/body";
 import { parseJsonBody } from "@/lib/http/json-body";
 import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 import { withAnyOrigin } from "@/lib/http/cors";
+import { actingAs, teamActor } from "@/lib/teams/actor";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
 // with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
@@ -60,7 +61,9 @@ export function withApi<E extends Endpoint>(
         ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body")
         : undefined;
       if (principal) refuseFields(endpoint, principal, body);
-      const result = await handler({ request, principal, params, query, body } as ApiContext<E>);
+      const result = await actingAs(principal ? teamActor(principal) : null, () =>
+        handler({ request, principal, params, query, body } as ApiContext<E>),
+      );
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
       return endpoint.response === null
