@@ -19,6 +19,7 @@ import { parseJsonBody } from "@/lib/http/json-body";
 import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 import { withAnyOrigin } from "@/lib/http/cors";
 import { actingAs, teamActor } from "@/lib/teams/actor";
+import { auditOperation } from "@/lib/app/audit-operations";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
 // with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
@@ -64,6 +65,8 @@ export function withApi<E extends Endpoint>(
       const result = await actingAs(principal ? teamActor(principal) : null, () =>
         handler({ request, principal, params, query, body } as ApiContext<E>),
       );
+      if (principal && (result instanceof Response ? result.ok : true))
+        await auditOperation(`${endpoint.method} ${endpoint.path}`, principal, { params, body, result });
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
       return endpoint.response === null

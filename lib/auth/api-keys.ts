@@ -70,6 +70,9 @@ export interface ApiKeyCaller {
   userId: string;
   /** A team's key acts in the team with no one person behind it. */
   accountKind: AccountKind;
+  /** The team's name and slug (a person's own: null). */
+  accountName: string | null;
+  accountSlug: string | null;
   tier: Tier;
   apiKey: ApiKey;
 }
@@ -83,16 +86,19 @@ export interface ApiKeyCaller {
 export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
   // Every API request runs this: a prepared, indexed lookup that skips the ORM (lib/db/hot-sql.ts).
-  const rows = await hotQuery<ApiKey & { tier: Tier | null; accountKind: AccountKind }>(
+  const rows = await hotQuery<
+    ApiKey & { tier: Tier | null; accountKind: AccountKind; accountName: string | null; accountSlug: string | null }
+  >(
     "api-key-caller",
-    `SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier", u."kind" AS "accountKind"
+    `SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier", u."kind" AS "accountKind",
+       u."name" AS "accountName", u."slug" AS "accountSlug"
      FROM "ApiKey" k JOIN "User" u ON u."id" = k."userId" LEFT JOIN "Subscription" s ON s."userId" = k."userId"
      WHERE k."hash" = $1`,
     [sha256Hex(plaintext)],
   );
   const row = rows[0];
   if (!row) return null;
-  const { tier, accountKind, ...apiKey } = row;
+  const { tier, accountKind, accountName, accountSlug, ...apiKey } = row;
   const now = Date.now();
   if (!apiKey.lastUsedAt || now - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so concurrent requests stamp it once.
@@ -103,5 +109,12 @@ export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller 
       WHERE "id" = ${apiKey.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;
     apiKey.lastUsedAt = new Date(now);
   }
-  return { userId: apiKey.userId, accountKind, tier: tier ?? "free", apiKey };
+  return {
+    userId: apiKey.userId,
+    accountKind,
+    accountName: accountKind === "team" ? accountName : null,
+    accountSlug: accountKind === "team" ? accountSlug : null,
+    tier: tier ?? "free",
+    apiKey,
+  };
 }

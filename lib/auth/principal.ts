@@ -76,6 +76,7 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
           kind: "api_key",
           tier: caller.tier,
           apiKey: caller.apiKey,
+          ...(caller.accountKind === "team" ? { team: { name: caller.accountName, slug: caller.accountSlug } } : {}),
         };
     } else {
       const found = await findUserIdByAccessToken(token, resource);
