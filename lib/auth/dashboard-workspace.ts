@@ -3,7 +3,7 @@ import { auth } from "@/lib/auth/nextauth";
 import { requiredRole, roleMeets, type AuthRequirement, type RoleRequirement } from "@/lib/http/permissions";
 import type { Method } from "@/lib/http/endpoint";
 import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
-import { listWorkspaces, type WorkspaceChoice } from "@/lib/auth/workspaces";
+import { listWorkspaces, mayGrant, type WorkspaceChoice } from "@/lib/auth/workspaces";
 
 /** Where the signed-in person's dashboard acts now: the workspace its cookie names, checked against Membership. */
 export async function dashboardWorkspace(): Promise<{ personId: string; workspace: Workspace } | null> {
@@ -30,4 +30,14 @@ export function missingRole(
 ): RoleRequirement | null {
   const needed = requiredRole(operation.method, operation.path, operation.auth);
   return roleMeets(needed, workspace.role, true) ? null : needed;
+}
+
+/**
+ * The workspaces a grant approved now may act in (the person's own, and teams where they are a member or more),
+ * starting at the dashboard's when it is one of them: what the consent and device pages offer.
+ */
+export async function grantWorkspaces(personId: string): Promise<{ choices: WorkspaceChoice[]; initial: string }> {
+  const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
+  const choices = (await listWorkspaces(personId)).filter((choice) => mayGrant(choice.role));
+  return { choices, initial: choices.some((choice) => choice.id === chosen) ? chosen! : personId };
 }
