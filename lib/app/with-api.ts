@@ -19,7 +19,7 @@ import { parseJsonBody } from "@/lib/http/json-body";
 import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 import { withAnyOrigin } from "@/lib/http/cors";
 import { actingAs, teamActor } from "@/lib/teams/actor";
-import { auditOperation } from "@/lib/app/audit-operations";
+import { auditOperation } from "@/lib/auth/operation-audit";
 
 // The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
 // with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.

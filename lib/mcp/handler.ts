@@ -67,6 +67,7 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
         userId: principal.userId,
         role: principal.role,
         hasPerson: principal.personId !== null,
+        principal,
         request,
         deps: options.deps(),
         podcastDeps: options.podcastDeps(),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errors } from "@/lib/http/errors";
 import { requiredRole, roleMeets, roleRefusalDetail } from "@/lib/http/permissions";
+import { auditOperation } from "@/lib/auth/operation-audit";
 import { limitRequest } from "@/lib/http/rate-limits";
 import { RequestValidationError } from "@/lib/http/validation";
 import { log } from "@/lib/observability/logger";
@@ -25,7 +26,13 @@ export async function run(
     if (needed && !roleMeets(needed, ctx.role, ctx.hasPerson))
       throw errors.forbidden(roleRefusalDetail(needed, ctx.role));
     if (endpoint.rateLimit) await limitRequest(endpoint.rateLimit, ctx.request, ctx.userId);
-    return await body();
+    const result = await body();
+    if (!result.isError) {
+      // The tool's answer names what it acted on, as the REST operation's path and answer do.
+      const named = (result.structuredContent ?? {}) as Record<string, unknown>;
+      await auditOperation(`${endpoint.method} ${endpoint.path}`, ctx.principal, { params: named, result: named });
+    }
+    return result;
   } catch (error) {
     return toolError(error);
   }

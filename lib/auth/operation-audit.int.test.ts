@@ -30,7 +30,7 @@ async function session(personId: string, workspace?: string): Promise<Record<str
 
 describe("the audit trail of a team's operations", () => {
   it("names every audited operation of the endpoint registry", async () => {
-    const { AUDITED_OPERATIONS } = await import("@/lib/app/audit-operations");
+    const { AUDITED_OPERATIONS } = await import("@/lib/auth/operation-audit");
     const { allEndpoints } = await import("@/lib/openapi/endpoints");
     const known = new Set(allEndpoints.map((e) => `${e.method} ${e.path}`));
     expect(AUDITED_OPERATIONS.filter((op) => !known.has(op))).toEqual([]);
@@ -92,5 +92,56 @@ describe("the audit trail of a team's operations", () => {
     });
     expect(own.status).toBe(200);
     expect(await ctx.db.auditEvent.count()).toBe(before);
+  });
+
+  it("records an MCP tool's operation as its REST operation's, under the member's name", async () => {
+    const team = await ctx.db.user.create({ data: { kind: "team", name: "Audited by tools" } });
+    const member = await createUser(ctx.db);
+    await ctx.db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
+    const transcript = await seedTranscript(ctx.db, team.id, { videoId: "auditvideo2" });
+    await ctx.db.publication.create({
+      data: { slug: "audit-mcp", userId: team.id, transcriptId: transcript.id, publishedAt: new Date() },
+    });
+    const { issueTokens } = await import("@/lib/oauth/issue-tokens");
+    const { mcpResource } = await import("@/lib/oauth/config");
+    const tokens = await ctx.db.$transaction((tx) =>
+      issueTokens(tx, {
+        userId: member.id,
+        clientId: null,
+        scope: "api",
+        resource: mcpResource(),
+        deviceLabel: "audit",
+        workspaceId: team.id,
+      }),
+    );
+    const { createMcpHandler } = await import("@/lib/mcp/handler");
+    const { createOutbound } = await import("@/lib/http/outbound");
+    const outbound = createOutbound();
+    const handler = createMcpHandler({
+      deps: () => ({ outbound, providerFor: () => null, cacheHours: 24 }),
+      podcastDeps: () => ({ outbound, lookupUrl: "http://127.0.0.1:9/lookup", maxBytes: 1024 }),
+    });
+    const { NextRequest } = await import("next/server");
+    const response = await handler(
+      new NextRequest("http://localhost:3000/mcp", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "unpublish_transcript", arguments: { slug: "audit-mcp" } },
+        }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    const events = await ctx.db.auditEvent.findMany({ where: { teamId: team.id } });
+    expect(events.map((e) => [e.action, e.actorId, e.actorLabel, e.target])).toEqual([
+      ["transcript.unpublished", member.id, member.email, "audit-mcp"],
+    ]);
   });
 });
