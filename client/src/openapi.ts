@@ -827,6 +827,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the workspace the dashboard acts in: one of your teams, or your own account
+         * @description Sets the dashboard's workspace cookie after checking that you are a member of the team (`null`, or your own id: your own account). Every later request with this browser session acts in that workspace, with your role there, checked again on each request. A session only.
+         */
+        put: operations["putV1MeWorkspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/authorize": {
         parameters: {
             query?: never;
@@ -1437,6 +1457,8 @@ export interface components {
             resource?: string | null;
             scope?: string | null;
             state?: string | null;
+            /** @description a team you are a member (or admin, owner) of, for the grant to act in; absent or null: your own account */
+            workspace_id?: string | null;
         };
         AuthorizeGrantResponse: {
             /** @description the client's redirect URI with code (or error), state and iss */
@@ -1459,6 +1481,10 @@ export interface components {
             /** @description the Stripe Checkout page to send the browser to */
             url: string;
         };
+        ChooseWorkspace: {
+            /** @description a team you are a member of, or null (or your own id) for your own account */
+            workspace_id: string | null;
+        };
         Connection: {
             client_id: string | null;
             connected_at: string;
@@ -1480,6 +1506,8 @@ export interface components {
         };
         DeviceApproveRequest: {
             user_code: string;
+            /** @description a team you are a member (or admin, owner) of, for the grant to act in; absent or null: your own account */
+            workspace_id?: string | null;
         };
         DeviceApproveResponse: {
             /**
@@ -1796,10 +1824,11 @@ export interface components {
         };
         Me: {
             email: string | null;
+            /** @description the person (a team's API key: the team) */
             id: string;
             name: string | null;
             /**
-             * @description the caller's live tier
+             * @description the caller's live tier (the workspace's plan)
              * @enum {string}
              */
             tier: "free" | "pro" | "ultra";
@@ -1808,6 +1837,8 @@ export interface components {
              * @enum {string}
              */
             via: "session" | "api_key" | "oauth";
+            /** @description where this credential acts: the person's own account, or a team (a session's choice, a key's owner, a grant's consent) */
+            workspace: components["schemas"]["Workspace"];
         };
         OAuthError: {
             error: string;
@@ -2366,6 +2397,20 @@ export interface components {
             start: number;
             text: string;
         };
+        Workspace: {
+            /** @description the account acted in: the person's own id, or a team's */
+            id: string;
+            /** @enum {string} */
+            kind: "person" | "team";
+            name: string | null;
+            /**
+             * @description the caller's role in it (a person owns their own)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description a team's short name; null for a person's own account */
+            slug: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -2692,7 +2737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2793,7 +2838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2929,7 +2974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3255,6 +3300,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such follow for this user */
             404: {
                 headers: {
@@ -3382,6 +3436,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the admin role */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3690,6 +3753,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such batch for this user, or no item with that guid in it */
             404: {
                 headers: {
@@ -3940,6 +4012,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3978,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4025,7 +4106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,7 +4153,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4121,7 +4202,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4186,7 +4267,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4321,7 +4402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4406,7 +4487,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4489,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4572,7 +4653,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4646,7 +4727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4702,7 +4783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,6 +4914,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No entry with this id in the caller's history */
             404: {
                 headers: {
@@ -4898,7 +4988,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4958,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5023,7 +5113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5090,7 +5180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5158,7 +5248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5234,7 +5324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5301,7 +5391,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5375,13 +5465,87 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putV1MeWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workspace_id": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChooseWorkspace"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not a team you are a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -5445,7 +5609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5532,6 +5696,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6063,6 +6236,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No transcript of this source and language in the caller's history */
             404: {
                 headers: {
@@ -6121,6 +6303,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6411,6 +6602,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -6541,6 +6741,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6809,6 +7018,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
