@@ -40,13 +40,14 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             </button>
           </form>
         </div>
-        {/* Which workspace every page below acts in, on every page and every width. */}
-        <div className="border-t border-stone-100 bg-stone-50">
-          <div className="mx-auto max-w-5xl px-4 py-1.5 sm:px-6">
-            <WorkspaceSwitcher current={currentChoice} choices={choices} />
-          </div>
-        </div>
       </header>
+      {/* Which workspace every page acts in, on every page and width: a line of its own under the header (which
+          stays one line on a phone). */}
+      <section aria-label="Workspace" className="border-b border-stone-200 bg-stone-50">
+        <div className="mx-auto max-w-5xl px-4 py-1 sm:px-6">
+          <WorkspaceSwitcher current={currentChoice} choices={choices} />
+        </div>
+      </section>
       <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">
         {children}
       </main>

@@ -6,7 +6,7 @@ import { Select } from "@/components/ui/field";
 import type { WorkspaceChoice } from "@/lib/auth/workspaces";
 
 const label = (choice: WorkspaceChoice) =>
-  choice.kind === "person" ? `${choice.name ?? "You"} (your own account)` : `${choice.name ?? choice.slug ?? "Team"}`;
+  choice.kind === "person" ? "Your own account" : `${choice.name ?? choice.slug ?? "Team"}`;
 
 /**
  * Which workspace the dashboard acts in, always shown, and the switch to another: the choice is the server's
@@ -17,16 +17,32 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const sentence =
+    current.kind === "team" ? (
+      <>
+        You are in the team <strong className="text-stone-900">{label(current)}</strong> as {current.role}.
+      </>
+    ) : (
+      <>You are in your own account.</>
+    );
+  // A person in no team has one workspace: it is said, with nothing to choose.
+  if (choices.length < 2)
+    return (
+      <p className="py-1.5 text-sm text-stone-600" data-testid="workspace-switcher">
+        <span data-testid="workspace-current">{sentence}</span>
+      </p>
+    );
   return (
-    <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="workspace-switcher">
-      <label htmlFor={id} className="text-stone-600">
+    <div className="flex min-w-0 items-center gap-x-2 text-sm" data-testid="workspace-switcher">
+      <label htmlFor={id} className="shrink-0 text-stone-600 max-sm:sr-only">
         Workspace
       </label>
       <Select
         id={id}
         value={current.id}
-        disabled={busy || choices.length < 2}
-        className="max-w-56 min-w-0 py-1"
+        disabled={busy}
+        aria-describedby={`${id}-current`}
+        className="max-w-64 min-w-0 py-1"
         data-testid="workspace-select"
         onChange={async (event) => {
           const chosen = event.target.value;
@@ -47,18 +63,17 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
       >
         {choices.map((choice) => (
           <option key={choice.id} value={choice.id}>
-            {label(choice)}
+            {choice.kind === "team" ? `${label(choice)} (team, ${choice.role})` : label(choice)}
           </option>
         ))}
       </Select>
-      <span className="text-stone-600" data-testid="workspace-current">
-        {current.kind === "team" ? (
-          <>
-            You are in the team <strong className="text-stone-900">{label(current)}</strong> as {current.role}.
-          </>
-        ) : (
-          <>You are in your own account.</>
-        )}
+      {/* The select names the workspace on a phone; the sentence says it on wider screens and to screen readers. */}
+      <span
+        id={`${id}-current`}
+        className="min-w-0 truncate text-stone-600 max-sm:sr-only"
+        data-testid="workspace-current"
+      >
+        {sentence}
       </span>
       {error ? (
         <span role="alert" className="text-red-700">
