@@ -5,12 +5,18 @@ import { DashboardNav } from "@/components/dashboard/nav";
 import { BrandLink } from "@/components/site/site-header";
 import { signOutAction } from "./actions";
 import { buttonClass } from "@/components/ui/button";
+import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
+import { dashboardWorkspaces } from "@/lib/auth/dashboard-workspace";
 
 export const dynamic = "force-dynamic";
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user?.id) redirect("/signin?callbackUrl=/dashboard");
+  const workspaces = await dashboardWorkspaces();
+  if (!workspaces) redirect("/signin?callbackUrl=/dashboard");
+  const { current, choices } = workspaces;
+  const currentChoice = choices.find((choice) => choice.id === current.accountId) ?? choices[0];
   return (
     <div className="min-h-screen">
       {/* Phones: one line, the brand, the pages behind a button naming the current one, and sign-out. Wide: the pages in a row. */}
@@ -35,6 +41,13 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </form>
         </div>
       </header>
+      {/* Which workspace every page acts in, on every page and width: a line of its own under the header (which
+          stays one line on a phone). */}
+      <section aria-label="Workspace" className="border-b border-stone-200 bg-stone-50">
+        <div className="mx-auto max-w-5xl px-4 py-1 sm:px-6">
+          <WorkspaceSwitcher current={currentChoice} choices={choices} />
+        </div>
+      </section>
       <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">
         {children}
       </main>

@@ -10,6 +10,7 @@ import { SiteHeader } from "@/components/site/site-header";
 import { controlClass } from "@/components/ui/field";
 import { buttonClass } from "@/components/ui/button";
 import { formatDateTime } from "@/lib/browser/dates";
+import { grantWorkspaces } from "@/lib/auth/dashboard-workspace";
 
 export const metadata: Metadata = { title: "Sign in a device" };
 export const dynamic = "force-dynamic";
@@ -74,7 +75,7 @@ export default async function DevicePage({
             <p className="text-sm text-stone-600">
               Only approve if you started this yourself and the code matches the one on your device.
             </p>
-            <DeviceDecision userCode={pending.userCode} />
+            <DeviceDecision userCode={pending.userCode} workspaces={await grantWorkspaces(user.id)} />
           </section>
         ) : (
           <form method="get" action="/device" className="flex flex-col gap-3">

@@ -844,6 +844,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the workspace the dashboard acts in: one of your teams, or your own account
+         * @description Sets the dashboard's workspace cookie after checking that you are a member of the team (`null`, or your own id: your own account). Every later request with this browser session acts in that workspace, with your role there, checked again on each request. A session only.
+         */
+        put: operations["putV1MeWorkspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/authorize": {
         parameters: {
             query?: never;
@@ -1648,6 +1668,8 @@ export interface components {
             resource?: string | null;
             scope?: string | null;
             state?: string | null;
+            /** @description a team you are a member (or admin, owner) of, for the grant to act in; absent or null: your own account */
+            workspace_id?: string | null;
         };
         AuthorizeGrantResponse: {
             /** @description the client's redirect URI with code (or error), state and iss */
@@ -1670,6 +1692,10 @@ export interface components {
             /** @description the Stripe Checkout page to send the browser to */
             url: string;
         };
+        ChooseWorkspace: {
+            /** @description a team you are a member of, or null (or your own id) for your own account */
+            workspace_id: string | null;
+        };
         Connection: {
             client_id: string | null;
             connected_at: string;
@@ -1691,6 +1717,8 @@ export interface components {
         };
         DeviceApproveRequest: {
             user_code: string;
+            /** @description a team you are a member (or admin, owner) of, for the grant to act in; absent or null: your own account */
+            workspace_id?: string | null;
         };
         DeviceApproveResponse: {
             /**
@@ -2027,10 +2055,11 @@ export interface components {
         };
         Me: {
             email: string | null;
+            /** @description the person (a team's API key: the team) */
             id: string;
             name: string | null;
             /**
-             * @description the caller's live tier
+             * @description the caller's live tier (the workspace's plan)
              * @enum {string}
              */
             tier: "free" | "pro" | "ultra";
@@ -2039,6 +2068,8 @@ export interface components {
              * @enum {string}
              */
             via: "session" | "api_key" | "oauth";
+            /** @description where this credential acts: the person's own account, or a team (a session's choice, a key's owner, a grant's consent) */
+            workspace: components["schemas"]["Workspace"];
         };
         MemberRoleChange: {
             /**
@@ -2691,6 +2722,20 @@ export interface components {
             start: number;
             text: string;
         };
+        Workspace: {
+            /** @description the account acted in: the person's own id, or a team's */
+            id: string;
+            /** @enum {string} */
+            kind: "person" | "team";
+            name: string | null;
+            /**
+             * @description the caller's role in it (a person owns their own)
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member" | "viewer";
+            /** @description a team's short name; null for a person's own account */
+            slug: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -3017,7 +3062,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3118,7 +3163,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3254,7 +3299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3580,6 +3625,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such follow for this user */
             404: {
                 headers: {
@@ -3707,6 +3761,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the admin role */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4008,6 +4071,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4348,6 +4420,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the admin role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -4386,7 +4467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4433,7 +4514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4480,7 +4561,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4529,7 +4610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4594,7 +4675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +4810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4814,7 +4895,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4897,7 +4978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4980,7 +5061,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5054,7 +5135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5241,6 +5322,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No entry with this id in the caller's history */
             404: {
                 headers: {
@@ -5306,7 +5396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5366,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5431,7 +5521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5498,7 +5588,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5566,7 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5642,7 +5732,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5709,7 +5799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5783,13 +5873,87 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putV1MeWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "workspace_id": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChooseWorkspace"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description not a team you are a member of */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
@@ -5853,7 +6017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5940,6 +6104,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6471,6 +6644,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No transcript of this source and language in the caller's history */
             404: {
                 headers: {
@@ -6529,6 +6711,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7847,6 +8038,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -7977,6 +8177,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8245,6 +8454,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

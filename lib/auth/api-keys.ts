@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
-import type { ApiKey, Tier } from "@/lib/generated/prisma/client";
+import type { AccountKind, ApiKey, Tier } from "@/lib/generated/prisma/client";
 import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
@@ -65,9 +65,14 @@ export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
 /** How stale `lastUsedAt` may get: a key used all day costs one small write a minute, not one per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Who an API key belongs to: the user, their tier and the key row, as of this request. */
+/** Who an API key belongs to: the account (a person's or a team's), its tier and the key row, as of this request. */
 export interface ApiKeyCaller {
   userId: string;
+  /** A team's key acts in the team with no one person behind it. */
+  accountKind: AccountKind;
+  /** The team's name and slug (a person's own: null). */
+  accountName: string | null;
+  accountSlug: string | null;
   tier: Tier;
   apiKey: ApiKey;
 }
@@ -81,16 +86,19 @@ export interface ApiKeyCaller {
 export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller | null> {
   if (!plaintext.startsWith(API_KEY_PREFIX) || plaintext.length > 128) return null;
   // Every API request runs this: a prepared, indexed lookup that skips the ORM (lib/db/hot-sql.ts).
-  const rows = await hotQuery<ApiKey & { tier: Tier | null }>(
+  const rows = await hotQuery<
+    ApiKey & { tier: Tier | null; accountKind: AccountKind; accountName: string | null; accountSlug: string | null }
+  >(
     "api-key-caller",
-    `SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier"
-     FROM "ApiKey" k LEFT JOIN "Subscription" s ON s."userId" = k."userId"
+    `SELECT k."id", k."userId", k."hash", k."prefix", k."createdAt", k."lastUsedAt", s."tier", u."kind" AS "accountKind",
+       u."name" AS "accountName", u."slug" AS "accountSlug"
+     FROM "ApiKey" k JOIN "User" u ON u."id" = k."userId" LEFT JOIN "Subscription" s ON s."userId" = k."userId"
      WHERE k."hash" = $1`,
     [sha256Hex(plaintext)],
   );
   const row = rows[0];
   if (!row) return null;
-  const { tier, ...apiKey } = row;
+  const { tier, accountKind, accountName, accountSlug, ...apiKey } = row;
   const now = Date.now();
   if (!apiKey.lastUsedAt || now - apiKey.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // Conditional, so concurrent requests stamp it once.
@@ -101,5 +109,12 @@ export async function findApiKeyCaller(plaintext: string): Promise<ApiKeyCaller 
       WHERE "id" = ${apiKey.id} AND ("lastUsedAt" IS NULL OR "lastUsedAt" <= ${staleBefore})`;
     apiKey.lastUsedAt = new Date(now);
   }
-  return { userId: apiKey.userId, tier: tier ?? "free", apiKey };
+  return {
+    userId: apiKey.userId,
+    accountKind,
+    accountName: accountKind === "team" ? accountName : null,
+    accountSlug: accountKind === "team" ? accountSlug : null,
+    tier: tier ?? "free",
+    apiKey,
+  };
 }

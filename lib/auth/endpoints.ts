@@ -1,5 +1,11 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { apiKeyStateSchema, meSchema, sessionsEndedSchema } from "@/lib/auth/schemas";
+import {
+  apiKeyStateSchema,
+  chooseWorkspaceSchema,
+  meSchema,
+  sessionsEndedSchema,
+  workspaceSchema,
+} from "@/lib/auth/schemas";
 
 const tag = "API keys";
 
@@ -55,4 +61,18 @@ export const endSessionsEndpoint = defineEndpoint({
   auth: "sessions",
   rateLimit: "account",
   response: sessionsEndedSchema,
+});
+
+export const chooseWorkspaceEndpoint = defineEndpoint({
+  method: "PUT",
+  path: "/v1/me/workspace",
+  tag: "Account",
+  summary: "Choose the workspace the dashboard acts in: one of your teams, or your own account",
+  description:
+    "Sets the dashboard's workspace cookie after checking that you are a member of the team (`null`, or your own id: your own account). Every later request with this browser session acts in that workspace, with your role there, checked again on each request. A session only.",
+  auth: "workspace",
+  rateLimit: "account",
+  body: chooseWorkspaceSchema,
+  response: workspaceSchema,
+  errors: { 404: "not a team you are a member of" },
 });

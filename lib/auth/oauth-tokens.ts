@@ -6,7 +6,8 @@ import { apiResource, currentResource } from "@/lib/auth/resources";
 const LAST_USED_EVERY_MS = 60_000;
 
 /**
- * The user an opaque access token (and whether it is a device login's) (OAuth connector or CLI device login) belongs to, or null. A token is
+ * The person an opaque access token (OAuth connector or CLI device login) belongs to, whether it is a device
+ * login's, and the workspace chosen at consent (null: their own account), or null. A token is
  * bound to the resource it was issued for (RFC 8707): one for the MCP endpoint does not open /v1, and
  * the reverse. Tokens issued without a `resource` are for the /v1 API. The binding is to the resource's
  * role, not its address: a token issued before APP_URL changed keeps working (currentResource).
@@ -14,7 +15,7 @@ const LAST_USED_EVERY_MS = 60_000;
 export async function findUserIdByAccessToken(
   token: string,
   resource: string = apiResource(),
-): Promise<{ userId: string; device: boolean } | null> {
+): Promise<{ userId: string; device: boolean; workspaceId: string | null } | null> {
   if (token.length > 256) return null;
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({
@@ -27,6 +28,7 @@ export async function findUserIdByAccessToken(
       accessExpiresAt: true,
       resource: true,
       lastUsedAt: true,
+      workspaceId: true,
     },
   });
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
@@ -36,5 +38,5 @@ export async function findUserIdByAccessToken(
     await db.oAuthToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
   // A token with no registered client came from the device flow (the CLI's login).
-  return { userId: row.userId, device: row.clientId === null };
+  return { userId: row.userId, device: row.clientId === null, workspaceId: row.workspaceId };
 }

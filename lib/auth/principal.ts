@@ -4,6 +4,7 @@ import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
 import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/http/permissions";
+import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
 import type { NextRequest } from "next/server";
 import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
 
@@ -24,6 +25,17 @@ export interface Principal {
   /** Read with an API key, in the same query: the caller's tier (for per-tier limits) and the key row. */
   tier?: Tier;
   apiKey?: ApiKey;
+  /** The account acted in, when it is a team (its name and slug, for /v1/me and the audit trail); absent for a person's own. */
+  team?: { name: string | null; slug: string | null };
+}
+
+function fromWorkspace(personId: string, workspace: Workspace) {
+  return {
+    userId: workspace.accountId,
+    personId,
+    role: workspace.role,
+    ...(workspace.kind === "team" ? { team: { name: workspace.name, slug: workspace.slug } } : {}),
+  };
 }
 
 function bearerToken(header: string): string {
@@ -54,34 +66,40 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
     const token = bearerToken(header);
     if (token.startsWith(API_KEY_PREFIX)) {
       const caller = await findApiKeyCaller(token);
+      // A team's key acts in the team as an admin (never its owner: no billing), with no person behind it.
       if (caller)
         return {
           userId: caller.userId,
-          personId: caller.userId,
-          role: "owner",
+          personId: caller.accountKind === "team" ? null : caller.userId,
+          role: caller.accountKind === "team" ? "admin" : "owner",
           via: "api_key",
           kind: "api_key",
           tier: caller.tier,
           apiKey: caller.apiKey,
+          ...(caller.accountKind === "team" ? { team: { name: caller.accountName, slug: caller.accountSlug } } : {}),
         };
     } else {
       const found = await findUserIdByAccessToken(token, resource);
-      if (found)
-        return {
-          userId: found.userId,
-          personId: found.userId,
-          role: "owner",
-          via: "oauth",
-          kind: found.device ? "device_login" : "oauth_app",
-        };
+      if (found) {
+        // A grant bound to a team the person has left (or never joined) stops: it lost its team.
+        const workspace = await workspaceFor(found.userId, found.workspaceId, { strict: true });
+        if (workspace)
+          return {
+            ...fromWorkspace(found.userId, workspace),
+            via: "oauth",
+            kind: found.device ? "device_login" : "oauth_app",
+          };
+      }
     }
     throw errors.invalidToken();
   }
   if (sessionAllowed) {
-    const userId = await sessionUserId(request);
-    if (userId) {
+    const personId = await sessionUserId(request);
+    if (personId) {
       assertSameOrigin(request);
-      return { userId, personId: userId, role: "owner", via: "session", kind: "session" };
+      // The dashboard's choice of workspace, checked against Membership now: not a member, their own account.
+      const workspace = await workspaceFor(personId, request.cookies.get(WORKSPACE_COOKIE)?.value);
+      return { ...fromWorkspace(personId, workspace!), via: "session", kind: "session" };
     }
   }
   throw errors.unauthorized();
@@ -102,4 +120,11 @@ function assertSameOrigin(request: Request) {
   if (originHost !== host && origin !== new URL(env().APP_URL).origin) {
     throw errors.forbidden("Cross-site requests with a session cookie are not allowed.");
   }
+}
+
+/** The person behind the credential, for what is a person's own (withApi already refused a team's key there). */
+export function personOf(principal: Principal): string {
+  if (principal.personId === null)
+    throw errors.forbidden("This is a person's own: a team's API key acts for no one person.");
+  return principal.personId;
 }

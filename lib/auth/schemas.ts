@@ -19,14 +19,40 @@ export const sessionsEndedSchema = z
   .object({ ended: z.number().int().nonnegative().describe("how many sessions were ended") })
   .meta({ id: "SessionsEnded" });
 
+export const workspaceSchema = z
+  .object({
+    id: z.string().describe("the account acted in: the person's own id, or a team's"),
+    kind: z.enum(["person", "team"]),
+    name: z.string().nullable(),
+    slug: z.string().nullable().describe("a team's short name; null for a person's own account"),
+    role: z.enum(["owner", "admin", "member", "viewer"]).describe("the caller's role in it (a person owns their own)"),
+  })
+  .meta({ id: "Workspace" });
+
 export const meSchema = z
   .object({
-    id: z.string(),
+    id: z.string().describe("the person (a team's API key: the team)"),
     email: z.string().nullable(),
     name: z.string().nullable(),
-    tier: tierSchema.describe("the caller's live tier"),
+    tier: tierSchema.describe("the caller's live tier (the workspace's plan)"),
     via: z.enum(["session", "api_key", "oauth"]).describe("the credential this request was authenticated with"),
+    workspace: workspaceSchema.describe(
+      "where this credential acts: the person's own account, or a team (a session's choice, a key's owner, a grant's consent)",
+    ),
   })
   .meta({ id: "Me" });
+
+export const chooseWorkspaceSchema = z
+  .object({
+    workspace_id: z
+      .string()
+      .max(64)
+      .nullable()
+      .describe("a team you are a member of, or null (or your own id) for your own account"),
+  })
+  .strict()
+  .meta({ id: "ChooseWorkspace" });
+
+export type WorkspaceView = z.infer<typeof workspaceSchema>;
 
 export type Me = z.infer<typeof meSchema>;

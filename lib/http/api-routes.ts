@@ -10,6 +10,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "POST", path: "/v1/me/api-key/ensure" },
   { method: "GET", path: "/v1/me/api-key" },
   { method: "GET", path: "/v1/me" },
+  { method: "PUT", path: "/v1/me/workspace" },
   { method: "POST", path: "/v1/me/api-key/regenerate" },
   { method: "POST", path: "/v1/webhooks/billing" },
   { method: "POST", path: "/v1/me/subscription/cancel" },

@@ -37,6 +37,8 @@ export const PERMISSIONS = {
   grants: OWNER,
   /** Create, manage and join teams (/v1/teams/**, /v1/invitations/**): a person's own credentials only. */
   teams: OWNER,
+  /** Choose the dashboard's workspace (a cookie): the browser's own choice, so a session only. */
+  workspace: ["session"],
 } as const satisfies Record<string, readonly CredentialKind[]>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -60,6 +62,7 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   webhooks: "managing webhook endpoints",
   grants: "approving apps and device logins",
   teams: "managing teams",
+  workspace: "choosing the dashboard's workspace",
 };
 
 /** The 403's detail when `kind` may not do what `requirement` needs (for the body field `field`, when one needs it). */
@@ -68,4 +71,75 @@ export function refusalDetail(requirement: Permission, field?: string): string {
   if (field)
     return `An OAuth app's or a device login's token cannot set ${field}: only the account's own credentials may (the API key, or the dashboard). Send the request without it.`;
   return `An OAuth app's or a device login's token cannot be used for ${what}; sign in to the dashboard (or use the API key).`;
+}
+
+// ---------- Roles: who in a workspace may do what ----------
+//
+// The second column of the same table: the least role the caller must hold in the account acted in (a person
+// owns their own account, so a personal account is never refused here). It follows from the row and the method,
+// with the overrides below: reading is a viewer's, every other use a member's, the account's administration
+// (key, webhooks, follows) an admin's, and money the owner's. What is a person's own (their browser sessions,
+// connected apps, approving a grant) needs a person behind the credential, whatever the workspace: a team's API
+// key, which no one person holds, is refused. Team management (/v1/teams, /v1/invitations) needs a person too;
+// its own handlers check the role in the team the path names.
+
+/** A team's roles, weakest first. */
+export const ROLES = ["viewer", "member", "admin", "owner"] as const;
+export type Role = (typeof ROLES)[number];
+/** The least role an operation needs, or "person": a person's own, for any role but never a team's key. */
+export type RoleRequirement = Role | "person";
+
+const ROLE_BY_ROW: Record<Exclude<Permission, "use" | "mcp">, RoleRequirement> = {
+  api_keys: "admin",
+  sessions: "person",
+  connections: "person",
+  billing: "owner",
+  webhooks: "admin",
+  grants: "person",
+  workspace: "person",
+  teams: "person",
+};
+
+/** Operations whose role is not the one their row and method give ("METHOD path"). */
+const ROLE_OVERRIDES: Readonly<Record<string, RoleRequirement>> = {
+  // The masked key is the key's administration.
+  "GET /v1/me/api-key": "admin",
+  // Follows bring new entries into the library and spend its allowance on a schedule: the account's administration.
+  "POST /v1/follows": "admin",
+  "PATCH /v1/follows/{id}": "admin",
+  "DELETE /v1/follows/{id}": "admin",
+  "POST /v1/follows/{id}/check": "admin",
+};
+
+const PERSON_PATHS = ["/v1/teams", "/v1/invitations"];
+
+/** The least role `method path` needs in the account acted in (`auth`: its row of the credential table). */
+export function requiredRole(method: string, path: string, auth: AuthRequirement): RoleRequirement | null {
+  if (auth === "none") return null;
+  const override = ROLE_OVERRIDES[`${method} ${path}`];
+  if (override) return override;
+  if (PERSON_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return "person";
+  if (auth === "use") return method === "GET" ? "viewer" : "member";
+  if (auth === "mcp") return "viewer";
+  return ROLE_BY_ROW[auth];
+}
+
+/** The least role a body field's row (fieldAuth) needs, whatever the operation. */
+export function fieldRole(permission: Permission): RoleRequirement {
+  return permission === "use" || permission === "mcp" ? "viewer" : ROLE_BY_ROW[permission];
+}
+
+/** Whether a caller holding `role` (with a person behind the credential or not) meets `needed`. */
+export function roleMeets(needed: RoleRequirement | null, role: Role, hasPerson: boolean): boolean {
+  if (needed === null) return true;
+  if (needed === "person") return hasPerson;
+  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+}
+
+/** The 403's detail when the caller's role (or a team's key) falls short of `needed`. */
+export function roleRefusalDetail(needed: RoleRequirement, role: Role, field?: string): string {
+  const what = field ? `Setting ${field}` : "This operation";
+  if (needed === "person")
+    return `${what} is a person's own: a team's API key acts for no one person. Use your own credentials (the dashboard, or your account's API key).`;
+  return `${what} needs the ${needed} role in this team; you are ${role === "admin" ? "an" : "a"} ${role}.`;
 }

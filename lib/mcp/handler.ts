@@ -14,6 +14,7 @@ import { originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
 import { mcpResource } from "@/lib/oauth/config";
 import { registerTools, TOOL_NAMES } from "@/lib/mcp/tools";
 import { answerUnknownToolCalls } from "@/lib/mcp/unknown-tool";
+import { actingAs, teamActor } from "@/lib/teams/actor";
 
 // POST /mcp: the MCP endpoint over Streamable HTTP (MCP transport spec 2025-11-25), stateless: every POST
 // gets a fresh server and transport (the official SDK's web-standard transport) that answer it with JSON.
@@ -64,6 +65,9 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
       registerTools(server, {
         userId: principal.userId,
+        role: principal.role,
+        hasPerson: principal.personId !== null,
+        principal,
         request,
         deps: options.deps(),
         podcastDeps: options.podcastDeps(),
@@ -80,10 +84,12 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       await server.connect(transport);
       answerUnknownToolCalls(transport, TOOL_NAMES);
       try {
-        const response = await transport.handleRequest(request, {
-          parsedBody,
-          authInfo: { token: "", clientId: principal.via, scopes: ["api"], extra: { userId: principal.userId } },
-        });
+        const response = await actingAs(teamActor(principal), () =>
+          transport.handleRequest(request, {
+            parsedBody,
+            authInfo: { token: "", clientId: principal.via, scopes: ["api"], extra: { userId: principal.userId } },
+          }),
+        );
         return withRateLimitHeaders(response, limit);
       } finally {
         await server.close();

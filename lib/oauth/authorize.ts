@@ -4,6 +4,7 @@ import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/errors";
 import { AUTHORIZATION_CODE_SECONDS, canonicalResource, grantedScope, issuer } from "@/lib/oauth/config";
 import { matchRedirectUri } from "@/lib/oauth/redirect-uri";
+import { grantWorkspaceId } from "@/lib/auth/workspaces";
 import type { authorizeGrantRequestSchema } from "@/lib/oauth/schemas";
 
 export const AUTHORIZATION_CODE_PREFIX = "vac_";
@@ -63,6 +64,7 @@ export async function authorize(
     redirect_to: redirectWith(consent.redirectUri, { error, error_description: description, ...common }),
   });
   if (input.decision === "deny") return refuse("access_denied");
+  const workspaceId = await grantWorkspaceId(userId, input.workspace_id);
   const scope = grantedScope(input.scope);
   if (!scope) return refuse("invalid_scope", "Unknown scope; the only scope is 'api'.");
   const resource = canonicalResource(input.resource);
@@ -81,6 +83,7 @@ export async function authorize(
       scope,
       resource,
       expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_SECONDS * 1000),
+      workspaceId,
     },
   });
   return { redirect_to: redirectWith(consent.redirectUri, { code, ...common }) };

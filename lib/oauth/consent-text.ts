@@ -20,6 +20,7 @@ const CANNOT: Record<Exclude<Permission, "use" | "mcp">, string> = {
   webhooks: "add, see or change your webhook endpoints and their secrets",
   grants: "approve other apps or device logins",
   teams: "create, manage or join teams",
+  workspace: "switch the workspace your dashboard acts in",
 };
 
 /** Every row of the table a connector's token is refused, in words. */

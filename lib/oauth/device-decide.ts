@@ -3,6 +3,7 @@ import { clientAddress } from "@/lib/http/client-address";
 import { rateLimits } from "@/lib/http/rate-limits";
 import { errors, ApiError } from "@/lib/http/errors";
 import { formatUserCode, normalizeUserCode } from "@/lib/oauth/user-code";
+import { grantWorkspaceId } from "@/lib/auth/workspaces";
 
 export interface PendingDevice {
   userCode: string;
@@ -39,17 +40,19 @@ export async function decideDeviceCode(
   userId: string,
   input: string,
   decision: "approve" | "deny",
+  workspace?: string | null,
 ): Promise<{ approved: boolean }> {
   // The per-user count is the endpoint's own row (deviceVerify); this adds the per-address one.
   await (await rateLimits()).consume("deviceVerifyAddress", `ip:${clientAddress(request.headers)}`);
   const code = normalizeUserCode(input);
   if (!code) throw new ApiError("invalid_user_code", "That is not a code: it has 8 letters, like BCDF-GHJK.");
+  const workspaceId = decision === "approve" ? await grantWorkspaceId(userId, workspace) : null;
   const db = await getDb();
   const decided = await db.deviceCode.updateMany({
     where: { userCode: code, status: "pending", expiresAt: { gt: new Date() } },
     data:
       decision === "approve"
-        ? { status: "approved", userId, decidedAt: new Date() }
+        ? { status: "approved", userId, workspaceId, decidedAt: new Date() }
         : { status: "denied", userId, decidedAt: new Date() },
   });
   if (decided.count !== 1)

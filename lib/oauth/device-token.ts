@@ -52,6 +52,7 @@ export async function pollDeviceCode(deviceCode: string, now = new Date()): Prom
         scope: DEFAULT_SCOPE,
         resource: apiResource(),
         deviceLabel: row.clientLabel ?? "device login",
+        workspaceId: row.workspaceId,
       },
       now,
     );

@@ -15,6 +15,8 @@ export interface TokenGrant {
   familyId?: string;
   codeId?: string;
   deviceLabel?: string | null;
+  /** The team chosen at consent (null or absent: the person's own account); carried through every rotation. */
+  workspaceId?: string | null;
 }
 
 export interface TokenResponse {
@@ -46,6 +48,7 @@ export async function issueTokens(
       familyId: grant.familyId ?? randomUUID(),
       codeId: grant.codeId ?? null,
       deviceLabel: grant.deviceLabel ?? null,
+      workspaceId: grant.workspaceId ?? null,
     },
   });
   return {

@@ -23,7 +23,15 @@ export const deviceCodeResponseSchema = z
 
 export const deviceTokenRequestSchema = z.object({ device_code: text(256).min(1) }).meta({ id: "DeviceTokenRequest" });
 
-export const deviceApproveRequestSchema = z.object({ user_code: text(64).min(1) }).meta({ id: "DeviceApproveRequest" });
+/** The workspace a grant acts in, chosen at consent: a team the person is a member (or more) of; absent or null, their own account. */
+const grantWorkspace = text(64)
+  .nullable()
+  .optional()
+  .describe("a team you are a member (or admin, owner) of, for the grant to act in; absent or null: your own account");
+
+export const deviceApproveRequestSchema = z
+  .object({ user_code: text(64).min(1), workspace_id: grantWorkspace })
+  .meta({ id: "DeviceApproveRequest" });
 
 export const deviceApproveResponseSchema = z
   .object({ approved: z.boolean().default(true).describe("true once approved; false after a denial") })
@@ -116,6 +124,7 @@ export const authorizeGrantRequestSchema = z
       .enum(["approve", "deny"])
       .default("approve")
       .describe("deny sends the browser back with error=access_denied"),
+    workspace_id: grantWorkspace,
   })
   .meta({ id: "AuthorizeGrantRequest" });
 

@@ -94,6 +94,7 @@ async function authorizationCodeGrant(client: OAuthClient | null, body: TokenReq
       scope: code.scope ?? "api",
       resource: currentResource(code.resource),
       codeId: code.id,
+      workspaceId: code.workspaceId,
     });
   });
   if (!issued) {
@@ -148,6 +149,7 @@ async function refreshTokenGrant(client: OAuthClient | null, body: TokenRequest)
       familyId: row.familyId ?? undefined,
       codeId: row.codeId ?? undefined,
       deviceLabel: row.deviceLabel,
+      workspaceId: row.workspaceId,
     });
   });
   if (!issued) {

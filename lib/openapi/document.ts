@@ -1,7 +1,7 @@
 import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ERROR_CODE_NAMES } from "@/lib/http/error-codes";
-import { allowedKinds, CREDENTIAL_KINDS } from "@/lib/http/permissions";
+import { allowedKinds, CREDENTIAL_KINDS, requiredRole, type RoleRequirement } from "@/lib/http/permissions";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 import { WEBHOOK_EVENT_DOCS } from "@/lib/webhooks/schemas";
@@ -63,6 +63,13 @@ function parameters(schema: ZodType | undefined, where: "query" | "path", compon
   }));
 }
 
+const ROLE_REFUSAL: Record<Exclude<RoleRequirement, "viewer">, string> = {
+  member: "In a team: needs the member role (a viewer only reads and searches)",
+  admin: "In a team: needs the admin role",
+  owner: "In a team: needs the owner role (a team's API key acts as an admin)",
+  person: "A person's own: refused for a team's API key",
+};
+
 function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   const credentials = allowedKinds(endpoint.auth);
   const success = endpoint.content
@@ -94,11 +101,17 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
       content: { "application/json": { schema: problem } },
     };
   }
-  if (credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length && !endpoint.errors?.[403]) {
-    responses["403"] = {
-      description: `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts)`,
-      content: { "application/json": { schema: problem } },
-    };
+  const role = requiredRole(endpoint.method, endpoint.path, endpoint.auth);
+  const refusals = [
+    ...(credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length
+      ? [
+          `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts)`,
+        ]
+      : []),
+    ...(role && role !== "viewer" ? [ROLE_REFUSAL[role]] : []),
+  ];
+  if (refusals.length > 0 && !endpoint.errors?.[403]) {
+    responses["403"] = { description: refusals.join(". "), content: { "application/json": { schema: problem } } };
   }
   if (endpoint.rateLimit) {
     responses["429"] = {
@@ -121,6 +134,8 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
     // Called by providers, not by clients: kept in the document (and the fuzzer), hidden from /docs.
     ...(isInbound(endpoint) ? { "x-internal": true } : {}),
     summary: endpoint.summary,
+    // The least role in the workspace acted in (a team's; a person owns their own): lib/http/permissions.ts.
+    ...(role ? { "x-role": role } : {}),
     ...(endpoint.description ? { description: endpoint.description } : {}),
     operationId: `${endpoint.method.toLowerCase()}${endpoint.path.replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
     parameters: [

@@ -33,6 +33,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/device/code": { client_id: "verbatim-cli" },
   "POST /v1/device/token": { device_code: "the device_code from POST /v1/device/code" },
   "POST /v1/device/approve": { user_code: "BDWP-HQPK" },
+  "PUT /v1/me/workspace": { workspace_id: null },
   "POST /v1/device/deny": { user_code: "BDWP-HQPK" },
   "POST /v1/oauth/authorize": {
     client_id: "the client_id from /oauth/register",

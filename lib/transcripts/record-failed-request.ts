@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { currentActor } from "@/lib/teams/actor";
 import { ApiError } from "@/lib/http/errors";
 import { parseSourceUrl } from "@/lib/sources";
 import { deleteFailedRequestsPast } from "@/lib/transcripts/history-queries";
@@ -46,7 +47,7 @@ async function storeFailure(userId: string, key: { platform: string; videoId: st
   };
   await db.$transaction(async (tx) => {
     const created = await tx.transcription.createMany({
-      data: [{ userId, ...key, origin: null, ...failure }],
+      data: [{ userId, ...key, origin: null, ...failure, actorId: currentActor() }],
       skipDuplicates: true,
     });
     if (created.count === 0) {

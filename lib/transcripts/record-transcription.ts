@@ -3,6 +3,7 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { transcriptChargeSeconds } from "@/lib/usage/charged-seconds";
 import { errors } from "@/lib/http/errors";
+import { currentActor } from "@/lib/teams/actor";
 
 /**
  * Adds the transcript to the user's history and charges its duration, once per user, source and
@@ -24,7 +25,7 @@ export async function recordTranscription(userId: string, transcript: Transcript
     async (tx) => {
       // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.
       const created = await tx.transcription.createMany({
-        data: [{ ...entry, ...done }],
+        data: [{ ...entry, ...done, actorId: currentActor() }],
         skipDuplicates: true,
       });
       if (created.count === 0) {
@@ -32,7 +33,14 @@ export async function recordTranscription(userId: string, transcript: Transcript
         // transcript and is charged now; any other existing entry is free.
         const revived = await tx.transcription.updateMany({
           where: { ...entry, state: "error" },
-          data: { ...done, jobId: null, errorCode: null, errorMessage: null, createdAt: new Date() },
+          data: {
+            ...done,
+            jobId: null,
+            errorCode: null,
+            errorMessage: null,
+            createdAt: new Date(),
+            actorId: currentActor(),
+          },
         });
         if (revived.count === 0) {
           await tx.transcription.updateMany({

@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
-import { auth } from "@/lib/auth/nextauth";
+import { dashboardWorkspace } from "@/lib/auth/dashboard-workspace";
 import { PublishedList } from "@/components/dashboard/published-list";
 import { listMyPublications } from "@/lib/publishing/list-my-publications";
 
 export const metadata: Metadata = { title: "Published" };
 
 export default async function PublishedPage() {
-  const session = await auth();
-  const items = session?.user?.id ? await listMyPublications(session.user.id) : [];
+  const found = await dashboardWorkspace();
+  const items = found ? await listMyPublications(found.workspace.accountId) : [];
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Published</h1>

@@ -7,6 +7,7 @@ import { pagePath, requireSignedIn } from "@/lib/oauth/sign-in-gate";
 import { ConsentDecision } from "@/components/oauth/decision-buttons";
 import { SiteHeader } from "@/components/site/site-header";
 import { ClientError } from "@/app/oauth/authorize/client-error";
+import { grantWorkspaces } from "@/lib/auth/dashboard-workspace";
 
 export const metadata: Metadata = { title: "Allow access" };
 export const dynamic = "force-dynamic";
@@ -65,6 +66,7 @@ export default async function ConsentPage({
     );
   }
   const { consent, codeChallenge, scope, resource, state } = checked.request;
+  const workspaces = await grantWorkspaces(user.id);
 
   return (
     <div className="min-h-screen">
@@ -108,6 +110,7 @@ export default async function ConsentPage({
           apps you trust.
         </p>
         <ConsentDecision
+          workspaces={workspaces}
           request={{
             client_id: consent.clientId,
             redirect_uri: consent.redirectUri,

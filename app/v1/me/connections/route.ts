@@ -1,5 +1,6 @@
 import { withApi } from "@/lib/app/with-api";
+import { personOf } from "@/lib/auth/principal";
 import { listConnectionsEndpoint } from "@/lib/oauth/endpoints";
 import { listConnections } from "@/lib/oauth/connections";
 
-export const GET = withApi(listConnectionsEndpoint, ({ principal }) => listConnections(principal.userId));
+export const GET = withApi(listConnectionsEndpoint, ({ principal }) => listConnections(personOf(principal)));

@@ -1,5 +1,6 @@
 import { withApi } from "@/lib/app/with-api";
+import { personOf } from "@/lib/auth/principal";
 import { authorizeEndpoint } from "@/lib/oauth/endpoints";
 import { authorize } from "@/lib/oauth/authorize";
 
-export const POST = withApi(authorizeEndpoint, ({ principal, body }) => authorize(principal.userId, body));
+export const POST = withApi(authorizeEndpoint, ({ principal, body }) => authorize(personOf(principal), body));

@@ -1,7 +1,8 @@
 import { withApi } from "@/lib/app/with-api";
+import { personOf } from "@/lib/auth/principal";
 import { revokeConnectionEndpoint } from "@/lib/oauth/endpoints";
 import { revokeConnection } from "@/lib/oauth/connections";
 
 export const DELETE = withApi(revokeConnectionEndpoint, ({ principal, params }) =>
-  revokeConnection(principal.userId, params.id),
+  revokeConnection(personOf(principal), params.id),
 );

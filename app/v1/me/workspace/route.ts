@@ -1,0 +1,7 @@
+import { withApi } from "@/lib/app/with-api";
+import { chooseWorkspaceEndpoint } from "@/lib/auth/endpoints";
+import { chooseWorkspace } from "@/lib/auth/choose-workspace";
+
+export const PUT = withApi(chooseWorkspaceEndpoint, ({ principal, request, body }) =>
+  chooseWorkspace(principal, request, body.workspace_id),
+);

@@ -1,0 +1,486 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encode } from "next-auth/jwt";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { seedTranscript } from "@/test/publishing";
+import { callRoute } from "@/test/request";
+import {
+  isAllowed,
+  requiredRole,
+  roleMeets,
+  type CredentialKind,
+  type Role,
+  type RoleRequirement,
+} from "@/lib/http/permissions";
+import type { Endpoint } from "@/lib/http/endpoint";
+import type { TeamRole } from "@/lib/generated/prisma/client";
+
+// The role matrix, walked: every operation of the endpoint registry (the one /openapi.json is made of) is called
+// through its real route handler by each kind of caller of a team (owner, admin, member, viewer, the team's API
+// key, a person who is not a member), with the team's own ids, and by the team's owner with another team's ids.
+// What each must answer is read from the role table (lib/http/permissions.ts), so an operation added tomorrow is
+// walked too; one whose path names an id no fixture below makes fails until it gets one.
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let allEndpoints: Endpoint[];
+let examples: Record<string, Record<string, unknown>>;
+
+interface Team {
+  id: string;
+  people: Record<TeamRole, string>;
+}
+let team: Team;
+let otherTeam: Team;
+let outsider: string;
+
+async function makeTeam(name: string): Promise<Team> {
+  const row = await ctx.db.user.create({
+    data: { kind: "team", name, slug: `${name}-${Math.random().toString(36).slice(2, 8)}` },
+  });
+  const people = {} as Record<TeamRole, string>;
+  for (const role of ["owner", "admin", "member", "viewer"] as const) {
+    const person = await createUser(ctx.db);
+    await ctx.db.membership.create({ data: { teamId: row.id, userId: person.id, role } });
+    people[role] = person.id;
+  }
+  return { id: row.id, people };
+}
+
+beforeAll(async () => {
+  process.env.APP_URL = "http://localhost:3000";
+  ctx = await useTestDatabase();
+  allEndpoints = (await import("@/lib/openapi/endpoints")).allEndpoints;
+  examples = (await import("@/lib/openapi/examples")).REQUEST_BODY_EXAMPLES;
+  team = await makeTeam("newsroom");
+  otherTeam = await makeTeam("rivals");
+  outsider = (await createUser(ctx.db)).id;
+});
+afterAll(async () => ctx?.teardown());
+
+/** A fresh browser session of `personId` (some operations end it), acting in `workspace` when given. */
+async function session(personId: string, workspace?: string): Promise<Record<string, string>> {
+  const { startSession } = await import("@/lib/auth/sessions");
+  const { authSecret } = await import("@/lib/auth/secret");
+  const { WORKSPACE_COOKIE } = await import("@/lib/teams/workspace");
+  const salt = "authjs.session-token";
+  const sid = await startSession(personId);
+  const cookie = `${salt}=${await encode({ token: { sub: personId, sid }, secret: authSecret(), salt })}`;
+  return {
+    cookie: workspace ? `${cookie}; ${WORKSPACE_COOKIE}=${workspace}` : cookie,
+    origin: "http://localhost:3000",
+  };
+}
+
+/** A fresh key of the account (an earlier call may have replaced it). */
+async function accountKey(accountId: string): Promise<Record<string, string>> {
+  const { regenerateApiKey } = await import("@/lib/auth/api-keys");
+  return { authorization: `Bearer ${(await regenerateApiKey(accountId)).key!}` };
+}
+
+let seq = 0;
+/** One of each thing a path can name, fresh, in `accountId`'s library: path parameter → id. */
+async function fixtures(accountId: string, personId: string): Promise<Record<string, Record<string, string>>> {
+  seq += 1;
+  const videoId = `matrix${seq.toString().padStart(5, "0")}`;
+  const transcript = await seedTranscript(ctx.db, accountId, { videoId });
+  const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: accountId, videoId } });
+  const revision = await ctx.db.transcriptRevision.create({
+    data: {
+      userId: accountId,
+      transcriptId: transcript.id,
+      segments: [{ start: 0, end: 1, text: "Edited." }],
+      sizeBytes: 10,
+    },
+  });
+  const follow = await ctx.db.follow.create({
+    data: { userId: accountId, url: `https://feeds.example.com/${videoId}.xml`, kind: "podcast", nextCheckAt: null },
+  });
+  const batch = await ctx.db.importBatch.create({
+    data: { userId: accountId, sourceUrl: `https://feeds.example.com/${videoId}.xml`, status: "done" },
+  });
+  await ctx.db.importItem.create({
+    data: {
+      batchId: batch.id,
+      guid: "https://example.com/episodes/42",
+      title: "Episode",
+      audioUrl: "https://example.com/e.mp3",
+      status: "failed",
+    },
+  });
+  const job = await ctx.db.job.create({ data: { userId: accountId, input: {}, status: "done" } });
+  const { sealSecret } = await import("@/lib/auth/secret-box");
+  const endpoint = await ctx.db.webhookEndpoint.create({
+    data: {
+      userId: accountId,
+      url: "https://hooks.example.com/verbatim",
+      eventTypes: ["transcript.completed"],
+      secretCipher: sealSecret("webhook", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"),
+    },
+  });
+  const delivery = await ctx.db.webhookDelivery.create({
+    data: {
+      userId: accountId,
+      endpointId: endpoint.id,
+      url: endpoint.url,
+      messageId: `msg_${videoId}`,
+      eventType: "transcript.completed",
+      payload: {},
+      status: "failed",
+      nextAttemptAt: null,
+    },
+  });
+  const publication = await ctx.db.publication.create({
+    data: { slug: `pub-${videoId}`, userId: accountId, transcriptId: transcript.id, publishedAt: new Date() },
+  });
+  const connection = await ctx.db.oAuthToken.create({
+    data: {
+      accessTokenHash: `a-${videoId}-${Math.random()}`,
+      refreshTokenHash: `r-${videoId}-${Math.random()}`,
+      userId: personId,
+      scope: "api",
+      resource: "api",
+      accessExpiresAt: new Date(Date.now() + 3600_000),
+      familyId: `family-${videoId}-${Math.random()}`,
+      deviceLabel: "matrix",
+    },
+  });
+  const member = await createUser(ctx.db);
+  await ctx.db.membership.create({ data: { teamId: accountId, userId: member.id, role: "viewer" } });
+  const invitation = await ctx.db.teamInvitation.create({
+    data: {
+      teamId: accountId,
+      email: `invited-${videoId}@example.test`,
+      role: "member",
+      tokenHash: `hash-${videoId}-${Math.random()}`,
+      expiresAt: new Date(Date.now() + 3600_000),
+    },
+  });
+  // Each path's parameters, by the path's first part (an {id} names a different thing under each).
+  return {
+    "/v1/teams": { team_id: accountId, user_id: member.id, invitation_id: invitation.id },
+    "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
+    "/v1/me/transcriptions": { id: entry.id },
+    "/v1/follows": { id: follow.id },
+    "/v1/import": { batch_id: batch.id },
+    "/v1/jobs": { job_id: job.id },
+    "/v1/me/webhooks": { id: endpoint.id, delivery_id: delivery.id },
+    "/v1/publish": { slug: publication.slug },
+    "/v1/me/connections": { id: connection.familyId! },
+  };
+}
+
+function paramsFor(endpoint: Endpoint, ids: Record<string, Record<string, string>>): Record<string, string> {
+  const names = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  if (names.length === 0) return {};
+  const prefix = Object.keys(ids).find((p) => endpoint.path.startsWith(`${p}/`));
+  const found = prefix ? ids[prefix] : undefined;
+  const params = Object.fromEntries(names.map((name) => [name, found?.[name]]));
+  for (const [name, value] of Object.entries(params))
+    if (!value) throw new Error(`${endpoint.method} ${endpoint.path}: no fixture makes a {${name}}; add one`);
+  return params as Record<string, string>;
+}
+
+async function handlerOf(endpoint: Endpoint) {
+  const folder = endpoint.path.replace(/\{(\w+)\}/g, "[$1]");
+  const routeModule = (await import(/* @vite-ignore */ `@/app${folder}/route`)) as Record<
+    string,
+    Parameters<typeof callRoute>[0]
+  >;
+  const handler = routeModule[endpoint.method];
+  if (!handler) throw new Error(`app${folder}/route.ts exports no ${endpoint.method}`);
+  return handler;
+}
+
+/** The body sent: the documented example where the path names a thing (the answer must be about that thing); else {}. */
+function bodyFor(endpoint: Endpoint): unknown {
+  if (endpoint.method === "GET" || endpoint.method === "DELETE") return undefined;
+  if (!endpoint.body) return undefined;
+  return /\{\w+\}/.test(endpoint.path) ? (examples[`${endpoint.method} ${endpoint.path}`] ?? {}) : {};
+}
+
+type CallerName = "owner" | "admin" | "member" | "viewer" | "team_key" | "non_member";
+const CALLERS: CallerName[] = ["owner", "admin", "member", "viewer", "team_key", "non_member"];
+
+/** Who a caller is to the table: their credential kind, role in the account acted in, and whether a person is behind it. */
+function standing(caller: CallerName): { kind: CredentialKind; role: Role; hasPerson: boolean } {
+  if (caller === "team_key") return { kind: "api_key", role: "admin", hasPerson: false };
+  // A person who is not a member acts in their own account, as its owner.
+  if (caller === "non_member") return { kind: "session", role: "owner", hasPerson: true };
+  return { kind: "session", role: caller, hasPerson: true };
+}
+
+async function credentialOf(caller: CallerName): Promise<Record<string, string>> {
+  if (caller === "team_key") return accountKey(team.id);
+  if (caller === "non_member") return session(outsider, team.id);
+  return session(team.people[caller], team.id);
+}
+
+/** Operations that answer 404 about the fixture itself, found (not "no such id"): what their answer says. */
+const OWN_404: Record<string, RegExp> = {
+  // The fixture is a captioned video's transcript, not an upload's.
+  "GET /v1/transcripts/{id}/media": /not of an uploaded file/,
+};
+
+const ROLE_REFUSAL = /needs the (owner|admin|member) role in this team|is a person's own/;
+
+describe("the role matrix", () => {
+  it("the role table is the teams contract: reading a viewer's, using a member's, administration an admin's, money the owner's", () => {
+    // Written here apart from lib/http/permissions.ts, so a change of the table that breaks the contract fails.
+    const contract = (e: Endpoint): RoleRequirement | null => {
+      if (e.auth === "none") return null;
+      const p = e.path;
+      const own = ["/v1/me/sessions", "/v1/me/connections", "/v1/device/", "/v1/oauth/", "/v1/me/workspace"];
+      // Team management is a person's; its handlers check the role in the team the path names.
+      if ([...own, "/v1/teams", "/v1/invitations"].some((x) => p.startsWith(x))) return "person";
+      if (["/v1/checkout", "/v1/me/portal", "/v1/me/subscription/"].some((x) => p.startsWith(x))) return "owner";
+      if (p.startsWith("/v1/me/webhooks") || p.startsWith("/v1/me/api-key")) return "admin";
+      if (p.startsWith("/v1/follows") && e.method !== "GET") return "admin";
+      return e.method === "GET" ? "viewer" : "member";
+    };
+    const counts: Record<string, number> = {};
+    for (const e of allEndpoints) {
+      const role = requiredRole(e.method, e.path, e.auth);
+      expect(role, `${e.method} ${e.path}`).toBe(contract(e));
+      counts[String(role)] = (counts[String(role)] ?? 0) + 1;
+    }
+    console.log(`roles by operation: ${JSON.stringify(counts)}`);
+  });
+
+  it("every operation × every caller of a team answers as the role table says", async () => {
+    const operations = allEndpoints.filter((e) => e.auth !== "none");
+    expect(operations.length).toBeGreaterThan(50);
+    const cells: string[] = [];
+    const failures: string[] = [];
+    for (const endpoint of operations) {
+      const handler = await handlerOf(endpoint);
+      const needed: RoleRequirement | null = requiredRole(endpoint.method, endpoint.path, endpoint.auth);
+      for (const caller of CALLERS) {
+        const who = standing(caller);
+        const personId =
+          caller === "team_key" ? team.people.owner : caller === "non_member" ? outsider : team.people[caller];
+        // Fresh things for every call that names one (an allowed call may delete or replace it).
+        const named = /\{\w+\}/.test(endpoint.path);
+        const params = named ? paramsFor(endpoint, await fixtures(team.id, personId)) : {};
+        const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
+        const res = await callRoute(handler, url, {
+          method: endpoint.method,
+          headers: await credentialOf(caller),
+          params,
+          body: bodyFor(endpoint),
+        });
+        const detail = String((res.json as { detail?: unknown } | null)?.detail ?? "");
+        const label = `${endpoint.method} ${endpoint.path} as ${caller}: ${res.status} ${res.text.slice(0, 200)}`;
+        const kindAllowed = isAllowed(endpoint.auth, who.kind);
+        const roleAllowed = roleMeets(needed, who.role, who.hasPerson);
+        let expected: string;
+        if (!kindAllowed) {
+          expected = "403 credential";
+          if (res.status !== 403 || ROLE_REFUSAL.test(detail)) failures.push(`expected ${expected}: ${label}`);
+        } else if (!roleAllowed) {
+          expected = `403 ${needed}`;
+          if (res.status !== 403 || !ROLE_REFUSAL.test(detail) || (res.json as { code?: string }).code !== "forbidden")
+            failures.push(`expected ${expected}: ${label}`);
+        } else if (
+          caller === "non_member" &&
+          Object.keys(params).length > 0 &&
+          !endpoint.path.startsWith("/v1/me/connections")
+        ) {
+          // Acting in their own account, the team's ids are nobody's they know of: 404, never a leak.
+          expected = "404";
+          if (res.status !== 404) failures.push(`expected 404 (not a member): ${label}`);
+        } else {
+          expected = "allowed";
+          // Team management checks the role in the team its path names itself (its own tests walk those roles).
+          const managesTeams = endpoint.path.startsWith("/v1/teams/");
+          if ([401, 500].includes(res.status) || (res.status === 403 && ROLE_REFUSAL.test(detail) && !managesTeams))
+            failures.push(`expected allowed: ${label}`);
+          if (
+            Object.keys(params).length > 0 &&
+            res.status === 404 &&
+            !OWN_404[`${endpoint.method} ${endpoint.path}`]?.test(detail)
+          )
+            failures.push(`expected its own ids found: ${label}`);
+        }
+        cells.push(`${endpoint.method} ${endpoint.path} | ${caller} | ${expected} | ${res.status}`);
+      }
+    }
+    console.log(`role matrix: ${operations.length} operations × ${CALLERS.length} callers = ${cells.length} cells`);
+    expect(failures).toEqual([]);
+    // The table refuses somewhere for each role below the owner, and a team's key is refused what is a person's own.
+    for (const caller of ["admin", "member", "viewer", "team_key"])
+      expect(
+        cells.some((c) => c.includes(`| ${caller} | 403`)),
+        caller,
+      ).toBe(true);
+  });
+
+  it("another team's ids are a 404 for every operation that names one, whatever the caller's role", async () => {
+    const named = allEndpoints.filter(
+      (e) => e.auth !== "none" && /\{\w+\}/.test(e.path) && !e.path.startsWith("/v1/me/connections"),
+    );
+    const failures: string[] = [];
+    for (const endpoint of named) {
+      const handler = await handlerOf(endpoint);
+      const theirs = paramsFor(endpoint, await fixtures(otherTeam.id, otherTeam.people.owner));
+      const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => theirs[name]);
+      // A team's key is refused team management before any id is read (a person's own): the owner alone there.
+      const personal = requiredRole(endpoint.method, endpoint.path, endpoint.auth) === "person";
+      const callers = [await session(team.people.owner, team.id), ...(personal ? [] : [await accountKey(team.id)])];
+      for (const headers of callers) {
+        const res = await callRoute(handler, url, {
+          method: endpoint.method,
+          headers,
+          params: theirs,
+          body: bodyFor(endpoint),
+        });
+        if (res.status !== 404)
+          failures.push(`${endpoint.method} ${endpoint.path}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+    }
+    expect(named.length).toBeGreaterThan(15);
+    console.log(`another team's ids: ${named.length} operations × 2 callers (the team's owner, the team's key)`);
+    expect(failures).toEqual([]);
+    // Nothing of theirs was touched: still every follow, webhook, entry and publication.
+    expect(await ctx.db.follow.count({ where: { userId: otherTeam.id } })).toBe(named.length);
+  });
+
+  it("another person's connected app is a 404 to a member of the same team", async () => {
+    const { DELETE } = await import("@/app/v1/me/connections/[id]/route");
+    const theirs = (await fixtures(otherTeam.id, team.people.admin))["/v1/me/connections"].id;
+    const res = await callRoute(DELETE, `/v1/me/connections/${theirs}`, {
+      method: "DELETE",
+      headers: await session(team.people.owner, team.id),
+      params: { id: theirs },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it("every MCP tool × every caller of a team answers as the role table says (reading and searching: viewer; the rest: member)", async () => {
+    const { createMcpHandler } = await import("@/lib/mcp/handler");
+    const { TOOL_NAMES } = await import("@/lib/mcp/tools");
+    const { createOutbound } = await import("@/lib/http/outbound");
+    const outbound = createOutbound({ allowPrivateFor: () => false });
+    const handler = createMcpHandler({
+      deps: () => ({ outbound, allowPrivateFor: () => false, providerFor: () => null, cacheHours: 24 }),
+      podcastDeps: () => ({ outbound, lookupUrl: "http://127.0.0.1:9/lookup", maxBytes: 1024 }),
+      waitMs: 0,
+      pollMs: 10,
+    });
+    const ids = await fixtures(team.id, team.people.owner);
+    const url = "http://127.0.0.1:9/nothing-here.mp3";
+    const TOOLS: Record<string, { role: Role; args: Record<string, unknown> }> = {
+      get_transcript: { role: "member", args: { url } },
+      get_job: { role: "viewer", args: { job_id: ids["/v1/jobs"].job_id } },
+      list_languages: { role: "viewer", args: { url } },
+      search_transcriptions: { role: "viewer", args: {} },
+      search_transcripts: { role: "viewer", args: { q: "grit" } },
+      publish_transcript: { role: "member", args: { url } },
+      unpublish_transcript: { role: "member", args: { slug: ids["/v1/publish"].slug } },
+      resolve_podcast: { role: "member", args: { url } },
+      get_usage: { role: "viewer", args: {} },
+      edit_transcript: {
+        role: "member",
+        args: { transcript_id: ids["/v1/transcripts"].id, replacements: [{ find: "grit", replace: "Grit" }] },
+      },
+    };
+    // A tool added without a line here fails: the matrix cannot forget it.
+    expect([...TOOL_NAMES].sort()).toEqual(Object.keys(TOOLS).sort());
+
+    const { issueTokens } = await import("@/lib/oauth/issue-tokens");
+    const { mcpResource } = await import("@/lib/oauth/config");
+    const grant = async (personId: string) =>
+      ctx.db.$transaction((tx) =>
+        issueTokens(tx, {
+          userId: personId,
+          clientId: null,
+          scope: "api",
+          resource: mcpResource(),
+          deviceLabel: "matrix",
+          workspaceId: team.id,
+        }),
+      );
+    const { NextRequest } = await import("next/server");
+    const call = async (headers: Record<string, string>, name: string, args: Record<string, unknown>) => {
+      const response = await handler(
+        new NextRequest("http://localhost:3000/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+        }),
+      );
+      const body = (await response.json()) as { result?: { isError?: boolean; content: { text?: string }[] } };
+      return { status: response.status, text: body.result?.content.map((c) => c.text ?? "").join("\n") ?? "", body };
+    };
+
+    const failures: string[] = [];
+    let cells = 0;
+    for (const caller of CALLERS) {
+      const headers =
+        caller === "team_key"
+          ? await accountKey(team.id)
+          : {
+              authorization: `Bearer ${(await grant(caller === "non_member" ? outsider : team.people[caller])).access_token}`,
+            };
+      for (const [name, { role, args }] of Object.entries(TOOLS)) {
+        cells += 1;
+        const res = await call(headers, name, args);
+        const label = `${name} as ${caller}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+        if (caller === "non_member") {
+          // A grant for a team its person is not in acts nowhere: the token is refused.
+          if (res.status !== 401) failures.push(`expected 401: ${label}`);
+          continue;
+        }
+        const who = standing(caller);
+        if (res.status !== 200) failures.push(`expected a tool result: ${label}`);
+        else if (roleMeets(role, who.role, who.hasPerson)) {
+          if (ROLE_REFUSAL.test(res.text)) failures.push(`expected allowed: ${label}`);
+        } else if (!res.body.result?.isError || !res.text.includes(`needs the ${role} role`))
+          failures.push(`expected refused (${role}): ${label}`);
+      }
+    }
+    console.log(`MCP role matrix: ${Object.keys(TOOLS).length} tools × ${CALLERS.length} callers = ${cells} cells`);
+    expect(failures).toEqual([]);
+  });
+
+  it("removing a member or lowering a role holds from the next request, for a session and a grant alike", async () => {
+    const person = (await createUser(ctx.db)).id;
+    await ctx.db.membership.create({ data: { teamId: team.id, userId: person, role: "admin" } });
+    const { issueTokens } = await import("@/lib/oauth/issue-tokens");
+    const { apiResource } = await import("@/lib/oauth/config");
+    const tokens = await ctx.db.$transaction((tx) =>
+      issueTokens(tx, {
+        userId: person,
+        clientId: null,
+        scope: "api",
+        resource: apiResource(),
+        deviceLabel: "matrix",
+        workspaceId: team.id,
+      }),
+    );
+    const bearer = { authorization: `Bearer ${tokens.access_token}` };
+    const { GET: me } = await import("@/app/v1/me/route");
+    const { GET: listHooks } = await import("@/app/v1/me/webhooks/route");
+    const asAdmin = await callRoute(me, "/v1/me", { headers: bearer });
+    expect(asAdmin.json).toMatchObject({ id: person, workspace: { id: team.id, kind: "team", role: "admin" } });
+    expect((await callRoute(listHooks, "/v1/me/webhooks", { headers: await session(person, team.id) })).status).toBe(
+      200,
+    );
+
+    await ctx.db.membership.update({
+      where: { teamId_userId: { teamId: team.id, userId: person } },
+      data: { role: "viewer" },
+    });
+    const lowered = await callRoute(listHooks, "/v1/me/webhooks", { headers: await session(person, team.id) });
+    expect(lowered.status).toBe(403);
+    expect(lowered.json).toEqual({ detail: expect.stringContaining("needs the admin role"), code: "forbidden" });
+    expect((await callRoute(me, "/v1/me", { headers: bearer })).json).toMatchObject({ workspace: { role: "viewer" } });
+
+    await ctx.db.membership.delete({ where: { teamId_userId: { teamId: team.id, userId: person } } });
+    // The grant lost its team: refused, never moved to the person's own account.
+    const removed = await callRoute(me, "/v1/me", { headers: bearer });
+    expect(removed.status).toBe(401);
+    expect(removed.json).toMatchObject({ code: "invalid_token" });
+    // The session falls back to the person's own account.
+    const own = await callRoute(me, "/v1/me", { headers: await session(person, team.id) });
+    expect(own.json).toMatchObject({ id: person, workspace: { id: person, kind: "person", role: "owner" } });
+  });
+});
