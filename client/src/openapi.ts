@@ -6783,7 +6783,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6840,7 +6840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6907,7 +6907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7433,7 +7433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
