@@ -143,11 +143,21 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
       deviceLabel: "matrix",
     },
   });
+  // Team management may delete the team or hand it to another owner: it gets a team of its own, the same people in
+  // the same roles, so the matrix's team is never changed under it.
+  const managed = await ctx.db.user.create({
+    data: { kind: "team", name: "Managed", slug: `managed-${videoId}-${Math.random().toString(36).slice(2, 8)}` },
+  });
+  const people = await ctx.db.membership.findMany({
+    where: { teamId: accountId },
+    select: { userId: true, role: true },
+  });
+  await ctx.db.membership.createMany({ data: people.map((m) => ({ ...m, teamId: managed.id })) });
   const member = await createUser(ctx.db);
-  await ctx.db.membership.create({ data: { teamId: accountId, userId: member.id, role: "viewer" } });
+  await ctx.db.membership.create({ data: { teamId: managed.id, userId: member.id, role: "viewer" } });
   const invitation = await ctx.db.teamInvitation.create({
     data: {
-      teamId: accountId,
+      teamId: managed.id,
       email: `invited-${videoId}@example.test`,
       role: "member",
       tokenHash: `hash-${videoId}-${Math.random()}`,
@@ -156,7 +166,7 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
   });
   // Each path's parameters, by the path's first part (an {id} names a different thing under each).
   return {
-    "/v1/teams": { team_id: accountId, user_id: member.id, invitation_id: invitation.id },
+    "/v1/teams": { team_id: managed.id, user_id: member.id, invitation_id: invitation.id },
     "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
     "/v1/me/transcriptions": { id: entry.id },
     "/v1/follows": { id: follow.id },
@@ -218,6 +228,8 @@ async function credentialOf(caller: CallerName): Promise<Record<string, string>>
 const OWN_404: Record<string, RegExp> = {
   // The fixture is a captioned video's transcript, not an upload's.
   "GET /v1/transcripts/{id}/media": /not of an uploaded file/,
+  // The body's documented example names the new owner by an id no member of the fixture team has.
+  "POST /v1/teams/{team_id}/transfer": /No member with this id/,
 };
 
 const ROLE_REFUSAL = /needs the (owner|admin|member) role in this team|is a person's own/;
