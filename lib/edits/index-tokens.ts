@@ -1,4 +1,4 @@
-// What the search index makes of a correction's text (verbatim_index_revision: PostgreSQL's parser, then
+// What the search index makes of a correction's text (verbatim_index_revision_step: PostgreSQL's parser, then
 // verbatim_cjk_bigrams), counted without a database: the cost of a save's insert is proportional to it, not to
 // its space-separated words. Each run of letters, digits and combining marks is a token (a comma, a hyphen or
 // any other punctuation between two runs makes two); a hyphen-joined compound is one more besides its parts; a
