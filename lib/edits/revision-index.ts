@@ -11,9 +11,9 @@ import { log } from "@/lib/observability/logger";
 // stop is done again at the next start (resumeRevisionIndexing), whichever process does it.
 
 /** The longest one step writes passages (it stops after the passage that passes it). */
-export const INDEX_STEP_MS = 100;
+export const INDEX_STEP_MS = 50;
 /** Between steps: statements other requests queued meanwhile run before the next step. */
-const BETWEEN_STEPS_MS = 5;
+const BETWEEN_STEPS_MS = 10;
 
 export type IndexState = "done" | "stale" | "more";
 
