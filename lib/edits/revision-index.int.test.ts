@@ -6,8 +6,8 @@ import type { Segment } from "@/lib/formats";
 import { searchQuerySchema } from "@/lib/search/schemas";
 
 // A correction is indexed for search after its save, in steps (lib/edits/revision-index.ts), on PostgreSQL: search
-// serves the version before it until every passage is written, a stop part-way is finished at the next start,
-// and the replaced version's passages go. Steps here write one passage each (a budget of 0 ms), driven one by one.
+// serves the version before it until every passage is indexed, a stop part-way is finished at the next start,
+// and the replaced version's passages go. Steps here index one passage each (a budget of 0 ms), driven one by one.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let index: typeof import("@/lib/edits/revision-index");
@@ -51,7 +51,7 @@ const passagesOf = async (revisionId: string) =>
     FROM "RevisionPassage" rp WHERE rp."revisionId" = ${revisionId} ORDER BY rp."seq"`;
 
 describe("a correction indexed in steps", () => {
-  it("is searched once every passage is written; until then search serves the version before it", async () => {
+  it("is searched once every passage is indexed; until then search serves the version before it", async () => {
     const user = await createUser(ctx.db);
     const transcript = await seedTranscript(ctx.db, user.id, { videoId: "stepindex01" });
     const original = transcript.segments as unknown as Segment[];
@@ -61,21 +61,26 @@ describe("a correction indexed in steps", () => {
     const first = await ctx.db.transcriptRevision.findFirstOrThrow({ where: { userId: user.id } });
 
     const next = await stored(user.id, transcript.id, withWord(original, "quasarine"));
+    // The first step cuts it into passages, none of them indexed yet.
     expect(await index.indexRevisionStep(next, 0)).toBe("more");
-    // Its first passage, which holds the new word, is written and posted, and not searched.
+    const cut = await passagesOf(next);
+    expect(cut.length).toBeGreaterThan(2);
+    expect(cut.map((p) => p.postings)).toEqual(cut.map(() => null));
+    // Then one passage a step: the first, which holds the new word, is indexed and posted, and not searched.
+    expect(await index.indexRevisionStep(next, 0)).toBe("more");
     const written = await passagesOf(next);
-    expect(written).toHaveLength(1);
     expect(written[0]!.postings).toContain("quasarin");
+    expect(written.slice(1).map((p) => p.postings)).toEqual(cut.slice(1).map(() => null));
     expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([0, 2]);
 
-    // One passage a step: the step that writes the last serves it.
-    let steps = 1;
+    // The step that indexes the last passage serves it.
+    let steps = 2;
     for (;;) {
       steps++;
       if ((await index.indexRevisionStep(next, 0)) === "done") break;
       expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([0, 2]);
     }
-    expect(steps).toBe((await passagesOf(next)).length);
+    expect(steps).toBe(cut.length + 1);
     expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([2, 0]);
 
     // The replaced version's passages and postings go, a step at a time.
@@ -97,7 +102,9 @@ describe("a correction indexed in steps", () => {
     expect(await index.indexRevisionStep(older, 0)).toBe("stale");
     expect(await index.indexRevision(newer, { stepMs: 0 })).toBe("done");
     expect([await found(user.id, "marmalade"), await found(user.id, "xylophonic")]).toEqual([0, 2]);
-    expect(await index.dropReplacedPassages(0)).toBe(1);
+    const cut = (await passagesOf(older)).length;
+    expect(cut).toBeGreaterThan(1);
+    expect(await index.dropReplacedPassages(0)).toBe(cut);
     expect(await passagesOf(older)).toEqual([]);
   });
 
