@@ -10,20 +10,46 @@ import { log } from "@/lib/observability/logger";
 // ("indexedAt" NULL on the newest correction of a transcript; passages of a replaced one), so work cut short by a
 // stop is done again at the next start (resumeRevisionIndexing), whichever process does it.
 
-/** The longest one step writes passages (it stops after the passage that passes it). */
+/** The longest one step indexes passages (it stops after the passage that passes it). */
 export const INDEX_STEP_MS = 50;
-/** Between steps: statements other requests queued meanwhile run before the next step. */
+/**
+ * After each step, at least this, and half as long as the step took: the statements other requests send meanwhile
+ * (one after another, each once the last has answered) run before the next step.
+ */
 const BETWEEN_STEPS_MS = 10;
 
 export type IndexState = "done" | "stale" | "more";
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+let turn: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs `step` and the pause after it while no other step of this process runs (a save's and the background's
+ * take turns), so a request waits behind one step at most.
+ */
+function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
+  const run = turn.then(async () => {
+    const began = performance.now();
+    try {
+      return await step();
+    } finally {
+      await pause(Math.max(BETWEEN_STEPS_MS, (performance.now() - began) / 2));
+    }
+  });
+  turn = run.catch(() => {});
+  return run;
+}
+
 /** One step of indexing correction `revisionId` (see the top of this file). */
 export async function indexRevisionStep(revisionId: string, stepMs = INDEX_STEP_MS): Promise<IndexState> {
   const db = await getDb();
-  const [row] = await db.$queryRaw<{ state: IndexState }[]>`
-    SELECT verbatim_index_revision_step(${revisionId}, ${stepMs}::int) AS state`;
+  const [row] = await oneStepAtATime(
+    () =>
+      db.$queryRaw<
+        { state: IndexState }[]
+      >`SELECT verbatim_index_revision_step(${revisionId}, ${stepMs}::int) AS state`,
+  );
   return row!.state;
 }
 
@@ -38,7 +64,6 @@ export async function indexRevision(
   for (;;) {
     const state = await indexRevisionStep(revisionId, stepMs);
     if (state !== "more" || performance.now() >= until) return state;
-    await pause(BETWEEN_STEPS_MS);
   }
 }
 
@@ -47,11 +72,11 @@ export async function dropReplacedPassages(stepMs = INDEX_STEP_MS): Promise<numb
   const db = await getDb();
   let total = 0;
   for (;;) {
-    const [row] = await db.$queryRaw<{ removed: number }[]>`
-      SELECT verbatim_unindex_revisions_step(${stepMs}::int) AS removed`;
+    const [row] = await oneStepAtATime(
+      () => db.$queryRaw<{ removed: number }[]>`SELECT verbatim_unindex_revisions_step(${stepMs}::int) AS removed`,
+    );
     if (!row || row.removed === 0) return total;
     total += row.removed;
-    await pause(BETWEEN_STEPS_MS);
   }
 }
 
