@@ -1,4 +1,4 @@
-import { getDb } from "@/lib/db/client";
+import { dbKind, getDb } from "@/lib/db/client";
 import { log } from "@/lib/observability/logger";
 
 // A saved correction is indexed for search after its save has stored it, in steps (prisma/sql/functions:
@@ -13,8 +13,9 @@ import { log } from "@/lib/observability/logger";
 /** The longest one step indexes passages (it stops after the passage that passes it). */
 export const INDEX_STEP_MS = 50;
 /**
- * After each step, at least this, and half as long as the step took: the statements other requests send meanwhile
- * (one after another, each once the last has answered) run before the next step.
+ * On the embedded database, after each step, at least this, and half as long as the step took: the statements
+ * other requests send meanwhile (one after another, each once the last has answered) run before the next step.
+ * PostgreSQL runs them beside the steps: no pause there.
  */
 const BETWEEN_STEPS_MS = 10;
 
@@ -34,7 +35,7 @@ function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
     try {
       return await step();
     } finally {
-      await pause(Math.max(BETWEEN_STEPS_MS, (performance.now() - began) / 2));
+      if ((await dbKind()) === "pglite") await pause(Math.max(BETWEEN_STEPS_MS, (performance.now() - began) / 2));
     }
   });
   turn = run.catch(() => {});
