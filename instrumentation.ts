@@ -50,6 +50,8 @@ export async function register() {
     scheduleCleanup();
     const { scheduleEmbedding } = await import("@/lib/app/schedule-embedding");
     scheduleEmbedding();
+    // Corrections a stop left indexed in part for search, and replaced ones' passages (lib/edits/revision-index.ts).
+    (await import("@/lib/edits/revision-index")).resumeRevisionIndexing();
     log.info(
       {
         database: await dbKind(),

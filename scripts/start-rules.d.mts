@@ -5,3 +5,4 @@ export declare function isLoopbackHost(hostname: string): boolean;
 export declare function listenHost(vars: Record<string, string | undefined>): string | null;
 export declare function listenPort(args: string[], vars: Record<string, string | undefined>): number;
 export declare function isLoopbackNetworkLine(line: unknown): boolean;
+export declare function withImport(nodeOptions: string | undefined, url: string): string;

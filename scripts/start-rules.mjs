@@ -82,3 +82,14 @@ export function isLoopbackNetworkLine(line) {
     return false;
   }
 }
+
+/**
+ * NODE_OPTIONS with `--import=url` added once (`next dev` forks its server with the NODE_OPTIONS it finds): what
+ * was there is kept, and a second start does not add it again.
+ */
+export function withImport(nodeOptions, url) {
+  const option = `--import=${url}`;
+  const given = (nodeOptions ?? "").trim();
+  if (given.split(/\s+/).includes(option)) return given;
+  return given === "" ? option : `${given} ${option}`;
+}

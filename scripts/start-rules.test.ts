@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseEnv } from "@/lib/env";
 import {
   isLoopbackHost,
@@ -7,7 +11,13 @@ import {
   listenPort,
   nodeVersionProblem,
   supportedNode,
+  withImport,
 } from "./start-rules.mjs";
+
+const nextUtils = createRequire(import.meta.url)("next/dist/server/lib/utils") as {
+  getParsedNodeOptions(): Record<string, unknown>;
+  formatNodeOptions(args: Record<string, unknown>): { nodeOptions: string };
+};
 
 // What `npm start` decides before Next.js loads (scripts/start.mjs): the Node.js version, and the address.
 
@@ -99,5 +109,30 @@ describe("Next.js's start lines", () => {
       undefined,
     ])
       expect(isLoopbackNetworkLine(line), String(line)).toBe(false);
+  });
+
+  it("lose it in `next dev`'s server process too, which takes NODE_OPTIONS as Next.js passes them on", () => {
+    const quiet = pathToFileURL(path.resolve("scripts/quiet-network-line.mjs")).href;
+    const options = withImport("--max-http-header-size=16384", quiet);
+    expect(withImport(options, quiet)).toBe(options);
+    // What next dev hands its forked server (next/dist/cli/next-dev.js: parsed, then formatted again).
+    const saved = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = options;
+    let passed: string;
+    try {
+      passed = nextUtils.formatNodeOptions(nextUtils.getParsedNodeOptions()).nodeOptions;
+    } finally {
+      if (saved === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = saved;
+    }
+    const printed = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `for (const host of ["127.0.0.1", "192.168.1.20"]) console.log("- Network:       http://" + host + ":3000")`,
+      ],
+      { env: { ...process.env, NODE_OPTIONS: passed }, encoding: "utf8" },
+    );
+    expect(printed).toBe("- Network:       http://192.168.1.20:3000\n");
   });
 });

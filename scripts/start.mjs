@@ -10,8 +10,9 @@
 // which opens PGlite while Next.js loads (embedded-early.mjs).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { EARLY_EMBEDDED, EARLY_WORKER_FILE, startEmbeddedEarly } from "./embedded-early.mjs";
-import { isLoopbackNetworkLine, listenHost, listenPort, nodeVersionProblem } from "./start-rules.mjs";
+import { listenHost, listenPort, nodeVersionProblem, withImport } from "./start-rules.mjs";
 
 const problem = nodeVersionProblem(process.versions.node);
 if (problem) {
@@ -67,10 +68,10 @@ if (host && !process.env.HOSTNAME)
   console.log(
     `[verbatim] Listening on ${host} only: the development login is on, so anyone who reached this server could sign in as anyone. Set HOSTNAME (or -H), or a non-loopback APP_URL without the development login, to listen on the network.`,
   );
-// Listening on a loopback address, Next.js prints it again as the "Network" address: no one else can reach it.
-const print = console.log;
-console.log = (...line) => {
-  if (!isLoopbackNetworkLine(line[0])) print(...line);
-};
+// Next.js's "Network" line for a loopback address, dropped here and in `next dev`'s server process (which takes
+// NODE_OPTIONS from this one's).
+const quiet = pathToFileURL(path.resolve(import.meta.dirname, "quiet-network-line.mjs")).href;
+await import(quiet);
+if (dev) process.env.NODE_OPTIONS = withImport(process.env.NODE_OPTIONS, quiet);
 process.argv = [process.argv[0], "next", dev ? "dev" : "start", ...(host ? ["-H", host] : []), ...args];
 await import("next/dist/bin/next");

@@ -61,3 +61,13 @@ export async function storeTranscript(
   }
   return { transcript, entries };
 }
+
+/**
+ * Corrections written straight into "TranscriptRevision" (as a test seeds them), indexed for search as a save
+ * has its own indexed (lib/edits/revision-index.ts): the newest of each (user, transcript), each in one step.
+ */
+export async function indexCorrections(db: Pick<PrismaClient, "$queryRawUnsafe">): Promise<void> {
+  await db.$queryRawUnsafe(
+    `SELECT verbatim_index_revision_step(r."id", 2147483647) FROM "TranscriptRevision" r WHERE r."indexedAt" IS NULL ORDER BY r."createdAt", r."id"`,
+  );
+}

@@ -27,10 +27,26 @@ interface Props {
   suggestion?: string | null;
 }
 
-/** The note under a search that found no title: it agrees with the moments shown above it. */
-function emptySearchNote(q: string, moments: number): string {
-  if (moments === 0) return `Nothing published has “${q}” in its title or in what was said.`;
-  return `No title has “${q}” in it; ${moments === 1 ? "the moment above is where it was said" : "the moments above are where it was said"}.`;
+/**
+ * The note under a search that found no title: it agrees with the moments shown above it, which search found by
+ * their words or by meaning (a moment by meaning says none of the words: nothing marked).
+ */
+function emptySearchNote(q: string, moments: readonly SearchMoment[]): string {
+  if (moments.length === 0)
+    return `Nothing published has “${q}” in its title, and nothing said matches it, in words or in meaning.`;
+  const one = moments.length === 1;
+  const byMeaning = moments.filter((m) => m.highlights.length === 0).length;
+  const where =
+    byMeaning === 0
+      ? one
+        ? "the moment above is where it was said"
+        : "the moments above are where it was said"
+      : byMeaning === moments.length
+        ? one
+          ? "the moment above is near it in meaning"
+          : "the moments above are near it in meaning"
+        : "the moments above are where it was said or near it in meaning";
+  return `No title has “${q}” in it; ${where}.`;
 }
 
 export function ExploreView({ q, cursor, page, moments = [], counts, suggestion = null }: Props) {
@@ -82,7 +98,7 @@ export function ExploreView({ q, cursor, page, moments = [], counts, suggestion 
               ? q
                 ? cursor
                   ? `No more titles have “${q}” in them.`
-                  : emptySearchNote(q, moments.length)
+                  : emptySearchNote(q, moments)
                 : "Nothing has been published yet."
               : "This page link is not valid."}{" "}
             {(cursor || q) && (

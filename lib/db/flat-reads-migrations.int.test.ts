@@ -188,8 +188,16 @@ describe("the search_postings migration", () => {
     await client.query(
       `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('r2', 'u1', 't1', '${segments("Shallow reefs")}', 30)`,
     );
+    // Indexed after its save, as lib/edits/revision-index.ts does: served whole, then the replaced one's passages go.
+    expect(Object.keys(await postings(query, "r1"))).toEqual(["deep", "lighthous"]);
+    await client.query(`SELECT verbatim_index_revision_step('r2', 2147483647)`);
     expect(await postings(query, "r1")).toEqual({});
     expect(Object.keys(await postings(query, "r2"))).toEqual(["reef", "shallow"]);
+    await client.query(`SELECT verbatim_unindex_revisions_step(2147483647)`);
+    const { rows: replaced } = await client.query(
+      `SELECT count(*)::int AS n FROM "RevisionPassage" WHERE "revisionId" = 'r1'`,
+    );
+    expect(replaced).toEqual([{ n: 0 }]);
     await client.query(`DELETE FROM "Transcript" WHERE "id" = 't1'`);
     const { rows } = await client.query(`SELECT count(*)::int AS n FROM "SearchPosting"`);
     expect(rows).toEqual([{ n: 0 }]);

@@ -1,5 +1,5 @@
-// What the search index makes of a correction's text (verbatim_index_revision: PostgreSQL's parser, then
-// verbatim_cjk_bigrams), counted without a database: the cost of a save's insert is proportional to it, not to
+// What the search index makes of a correction's text (verbatim_index_revision_step: PostgreSQL's parser, then
+// verbatim_cjk_bigrams), counted without a database: the cost of indexing a save is proportional to it, not to
 // its space-separated words. Each run of letters, digits and combining marks is a token (a comma, a hyphen or
 // any other punctuation between two runs makes two); a hyphen-joined compound is one more besides its parts; a
 // run of Chinese, Japanese or Korean characters, which the parser reads as one word, adds each pair of adjacent

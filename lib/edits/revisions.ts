@@ -24,6 +24,8 @@ import { prepareSaveOffThread } from "@/lib/edits/save-off-thread";
 import type { EditRequest } from "@/lib/edits/schemas";
 import { diffBudget, diffTokens, DIFF_STEPS, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
 import { sqlState } from "@/lib/db/sql-state";
+import { indexInBackground, indexRevision } from "@/lib/edits/revision-index";
+import { log } from "@/lib/observability/logger";
 
 // Saving, listing and restoring a user's corrections of a transcript in their history (a transcript not in
 // it is a 404, whoever else has it). Editing is free: nothing here touches usage. Reading a version is the
@@ -117,20 +119,20 @@ export async function saveEdit(
   // What is left of the save's deadline once it is prepared, at least a fifth of it: the whole save answers
   // within about the deadline and that fifth, however long its preparation took.
   const storeMs = Math.max(1, Math.round(Math.max(deadlineMs / 5, deadlineMs - (performance.now() - started))));
+  const revisionId = randomUUID();
   try {
     await db.$transaction(
       async (tx) => {
-        // The deadline stops the statement itself (the insert's trigger cuts and posts every passage), not
-        // only Prisma's timer, which leaves the statement running and holding the database after it answers.
-        // The embedded database (PGlite) has no timers for this: there the bound on what a save may hold
-        // (validate.ts MAX_INDEX_TOKENS) is what keeps the insert short.
+        // The deadline stops the statement itself, not only Prisma's timer, which leaves the statement running
+        // and holding the database after it answers. The embedded database (PGlite) has no timers for this:
+        // what keeps this transaction short there is that it indexes nothing (revision-index.ts does, after it).
         await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
         // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
         // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
         await tx.$executeRaw`
           INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes")
-          VALUES (${randomUUID()}, ${userId}, ${transcriptId}, ${segmentsJson}::jsonb, ${sizeBytes})`;
+          VALUES (${revisionId}, ${userId}, ${transcriptId}, ${segmentsJson}::jsonb, ${sizeBytes})`;
         const older = await tx.transcriptRevision.findMany({
           where: { userId, transcriptId },
           orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -148,21 +150,23 @@ export async function saveEdit(
       { timeout: storeMs + TRANSACTION_GRACE_MS },
     );
   } catch (error) {
-    // Past the deadline (the insert's search indexing is bounded by MAX_INDEX_TOKENS, but a loaded database
-    // can still be slower): nothing was stored, and the same save may work in a moment.
+    // Past the deadline (a loaded database): nothing was stored, and the same save may work in a moment.
     if ((error as { code?: unknown }).code === "P2028" || sqlState(error) === "57014")
       throw new ApiError(
         "database_unavailable",
         "The database took too long to store this correction, so nothing was stored. Try again in a few seconds.",
         { "Retry-After": "5" },
       );
-    // A passage's words exceed what PostgreSQL keeps in one tsvector (1 MiB): too many different words to index.
-    if (sqlState(error) === "54000")
-      throw errors.payloadTooLarge(
-        "This correction holds too many different words to be indexed for search. Keep the transcript's own words and correct them.",
-      );
     throw error;
   }
+  // Search serves the author's previous version until this one is indexed, in steps that let other requests
+  // through (revision-index.ts). The answer waits for it within the save's deadline; what is left then goes on
+  // in the background, as does removing the replaced version's passages.
+  // Stored whatever happens next: a failure here leaves the rest to the background (and to the next start).
+  await indexRevision(revisionId, { until: started + deadlineMs }).catch((error: unknown) =>
+    log.warn({ err: error, revisionId }, "a saved correction's indexing was left to the background"),
+  );
+  indexInBackground();
   await expireAuthorPages(userId, transcriptId);
   return { json: serializedTranscriptJson({ ...row, edited: true }, format, segmentsJson, content), segmentCount };
 }

@@ -1,11 +1,13 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
 
 // A save's deadline stops the database's statement itself (SET LOCAL statement_timeout), not only Prisma's
-// transaction timer, which left the insert (and its trigger's indexing) running and holding the database after
-// the save had answered. The deadline is lowered so far (EDIT_SAVE_SECONDS) that an ordinary save's insert
-// cannot finish within it; the save is small enough to be prepared on the spot, where that deadline does not apply.
+// transaction timer, which would leave the statement running and holding the database after the save answered.
+// Another session holds the author's save lock (the advisory lock one save at a time per user takes), so the
+// save's transaction cannot finish within its deadline (EDIT_SAVE_SECONDS, lowered); the save is small enough to
+// be prepared on the spot, where that deadline does not apply.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let saveEdit: typeof import("@/lib/edits/revisions").saveEdit;
@@ -23,13 +25,16 @@ describe("a save past its deadline", () => {
     const author = await createUser(ctx.db);
     const transcript = await seedTranscript(ctx.db, author.id, { videoId: "deadline001" });
     await ctx.db.transcript.update({ where: { id: transcript.id }, data: { durationSeconds: 100_000 } });
-    // 6,000 different words (about 36,000 characters): an insert whose trigger posts thousands of new terms.
+    // 6,000 different words (about 36,000 characters).
     const word = (i: number) => `zq${i.toString(36).padStart(4, "x")}`;
     const segments = Array.from({ length: 60 }, (_, i) => ({
       start: i * 10,
       end: i * 10 + 9,
       text: Array.from({ length: 100 }, (_, w) => word(i * 100 + w)).join(" "),
     }));
+    const holder = new pg.Client({ connectionString: ctx.url });
+    await holder.connect();
+    await holder.query(`SELECT pg_advisory_lock(hashtext('transcript-revision:' || $1))`, [author.id]);
     const failure = await saveEdit(author.id, transcript.id, { segments }).then(
       () => null,
       (error: unknown) => error,
@@ -45,10 +50,13 @@ describe("a save past its deadline", () => {
       `SELECT (SELECT count(*)::int FROM "SearchTerm" WHERE "term" = ANY ($1::text[])) AS terms,
               (SELECT count(*)::int FROM "RevisionPassage") AS passages,
               (SELECT count(*)::int FROM pg_stat_activity
-               WHERE state = 'active' AND query LIKE '%INSERT INTO "TranscriptRevision"%' AND pid <> pg_backend_pid()) AS running`,
+               WHERE state = 'active' AND (query LIKE '%INSERT INTO "TranscriptRevision"%' OR query LIKE '%verbatim_index_revision_step%'
+                      OR query LIKE '%pg_advisory_xact_lock%')
+                 AND pid <> pg_backend_pid()) AS running`,
       [[word(0), word(3000), word(5999)]],
     );
     expect(row).toEqual({ terms: 0, passages: 0, running: 0 });
+    await holder.end();
     // The database answers another user at once.
     const reader = await createUser(ctx.db);
     expect(await ctx.db.user.findUnique({ where: { id: reader.id }, select: { id: true } })).toEqual({ id: reader.id });

@@ -109,6 +109,7 @@ async function seed(db: PrismaClient) {
     ids.shared,
     JSON.stringify(segments("a cat played softly")),
   );
+  await db.$queryRawUnsafe(`SELECT verbatim_index_revision_step('corr', 2147483647)`);
 }
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
-import { storeTranscript, type Segments } from "@/test/search";
+import { indexCorrections, storeTranscript, type Segments } from "@/test/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
 
 type Conn = { client: unknown; kind: string };
@@ -112,6 +112,7 @@ async function plant(db: PrismaClient, world: World) {
       sizeBytes: JSON.stringify(corrected).length,
     },
   });
+  await indexCorrections(db);
 }
 
 /** Every answer anyone but the holder gets, whole, by observer and query. */

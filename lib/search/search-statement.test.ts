@@ -32,7 +32,7 @@ const input = (overrides: Partial<SearchStatementInput>): SearchStatementInput =
 /** The statement's text on one line, spaces collapsed, for matching fragments. */
 const flat = (text: string) => text.replace(/\s+/g, " ");
 
-const PUBLISHED = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = pub."userId" AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = pub."userId" END))`;
+const PUBLISHED = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = pub."userId" AND r."transcriptId" = p."transcriptId" AND r."indexedAt" IS NOT NULL) ELSE p."editorId" = pub."userId" END))`;
 
 describe("matchCondition", () => {
   it("gives each reading one branch, its configurations written in and its tsquery a parameter", () => {
@@ -170,7 +170,7 @@ describe("searchStatement", () => {
 
     expect(sql).toContain(`CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) p`);
     expect(sql).toContain(
-      `AND EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = $3 AND h."state" = 'done') AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $3 AND r."transcriptId" = p."transcriptId") ELSE p."editorId" = $3 END)`,
+      `AND EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = $3 AND h."state" = 'done') AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $3 AND r."transcriptId" = p."transcriptId" AND r."indexedAt" IS NOT NULL) ELSE p."editorId" = $3 END)`,
     );
     // Not exact: every candidate is ranked.
     expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC ), capped AS`);

@@ -227,8 +227,9 @@ export function passageVisibility({
   show?: string | null;
   corrects?: boolean;
 }) {
+  // A correction replaces the transcript's passages once search serves it (lib/edits/revision-index.ts).
   const hasRevision = (who: string) =>
-    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId")`;
+    `EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${who} AND r."transcriptId" = p."transcriptId" AND r."indexedAt" IS NOT NULL)`;
   const asSeenBy = (who: string) =>
     `(CASE WHEN p."editorId" IS NULL THEN NOT ${hasRevision(who)} ELSE p."editorId" = ${who} END)`;
   const ownVersion = user === null ? "" : corrects ? asSeenBy(user) : `p."editorId" IS NULL`;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
-import { gritTrack, storeTranscript } from "@/test/search";
+import { gritTrack, indexCorrections, storeTranscript } from "@/test/search";
 import { findMatches } from "@/lib/browser/transcript-view";
 
 const APP_URL = "https://verbatim.example";
@@ -80,6 +80,7 @@ describe("Explore's count per transcript", () => {
         sizeBytes: Buffer.byteLength(JSON.stringify(segments)),
       },
     });
+    await indexCorrections(ctx.db);
     const after = (await exploreMoments("grit")).counts.get(slug);
     expect(after).toBe(before + 2);
     expect(after).toBe(await viewerCount("grit"));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
+import { indexCorrections } from "@/test/search";
 import type { Segment } from "@/lib/formats";
 
 // "A reader's newest correction wins" is written in three places: the read model (asSeenBy, TypeScript, and
@@ -47,6 +48,7 @@ describe("a reader's newest correction wins, in every copy of the rule", () => {
     await save(author.id, "xylophonic", new Date(later.getTime() - 30_000));
     const newest = await save(author.id, "zeppelinian", later);
     const readers = await save(reader.id, "quasarine", new Date(later.getTime() + 30_000));
+    await indexCorrections(ctx.db);
     const slug = `newest-${transcript.id}`;
     await ctx.db.publication.create({
       data: { slug, userId: author.id, transcriptId: transcript.id, publishedAt: new Date() },

@@ -1,4 +1,4 @@
--- The postings of the passages whose ids are given (either table's, read through "SearchPassage"): their new
+-- The postings of the passages whose ids are given (either table's, a correction's before it is served too): their new
 -- terms numbered, then one posting per term, its impact computed again where it exists (a transcript's new
 -- title). Set-based: the ids are joined, not tested one by one with = ANY (a transcript of many passages, or
 -- every passage when a migration posts them all, costs a scan, not ids × passages), and each transcript's title
@@ -18,7 +18,10 @@ BEGIN
   IF EXISTS (
     SELECT 1
     FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
-    JOIN "SearchPassage" p ON p."pid" = u."pid"
+    JOIN (SELECT tp."pid", tp."transcriptId", tp."config", tp."tsv" FROM "TranscriptPassage" tp
+          UNION ALL
+          SELECT rp."pid", r."transcriptId", rp."config", rp."tsv"
+          FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId") p ON p."pid" = u."pid"
     CROSS JOIN LATERAL unnest(p."tsv") AS w
     WHERE NOT EXISTS (SELECT 1 FROM "SearchTerm" st WHERE st."term" = w.lexeme)
   ) THEN
@@ -26,7 +29,10 @@ BEGIN
     INSERT INTO "SearchTerm" ("term")
     SELECT DISTINCT w.lexeme
     FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
-    JOIN "SearchPassage" p ON p."pid" = u."pid"
+    JOIN (SELECT tp."pid", tp."transcriptId", tp."config", tp."tsv" FROM "TranscriptPassage" tp
+          UNION ALL
+          SELECT rp."pid", r."transcriptId", rp."config", rp."tsv"
+          FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId") p ON p."pid" = u."pid"
     CROSS JOIN LATERAL unnest(p."tsv") AS w
     ORDER BY 1
     ON CONFLICT ("term") DO NOTHING;
@@ -34,7 +40,10 @@ BEGIN
   WITH passages AS MATERIALIZED (
     SELECT p."pid", p."transcriptId", p."config", p."tsv"
     FROM (SELECT DISTINCT unnest(pids) AS "pid") AS u
-    JOIN "SearchPassage" p ON p."pid" = u."pid"
+    JOIN (SELECT tp."pid", tp."transcriptId", tp."config", tp."tsv" FROM "TranscriptPassage" tp
+          UNION ALL
+          SELECT rp."pid", r."transcriptId", rp."config", rp."tsv"
+          FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId") p ON p."pid" = u."pid"
   ), titles AS MATERIALIZED (
     SELECT k."transcriptId", k."config",
            tsvector_to_array(to_tsvector(k."config"::regconfig, coalesce(t."title", ''))

@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedTranscript } from "@/test/publishing";
+
+// On the embedded database as the app opens it (PGlite in its thread, one connection, one statement at a time),
+// a long correction's save indexes it in steps (lib/edits/revision-index.ts): another user's reads run between
+// the steps, while the correction is written in part and not yet searched, not once the whole save is done.
+
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-revision-index-"));
+  delete process.env.DATABASE_URL;
+  process.env.DATA_DIR = dataDir;
+  process.env.RATE_LIMIT_MULTIPLIER = "1000000";
+  process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
+});
+afterAll(async () => {
+  await (await import("@/lib/edits/revision-index")).revisionIndexIdle();
+  await (await import("@/lib/db/client")).closeDatabase();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("a long save on the embedded database", () => {
+  it("lets another user's reads through between its indexing steps", async () => {
+    const { getDb, dbKind } = await import("@/lib/db/client");
+    const { saveEdit } = await import("@/lib/edits/revisions");
+    const { readTranscript } = await import("@/lib/transcripts/read");
+    const { revisionIndexIdle } = await import("@/lib/edits/revision-index");
+    const db = await getDb();
+    expect(await dbKind()).toBe("pglite");
+    const [author, reader] = await Promise.all(
+      ["author", "reader"].map((name) => db.user.create({ data: { email: `${name}-steps@example.test` } })),
+    );
+    const long = await seedTranscript(db, author.id, { videoId: "stepsembed1" });
+    const own = await seedTranscript(db, reader.id, { videoId: "stepsembed2" });
+    await db.transcript.update({ where: { id: long.id }, data: { durationSeconds: 100_000 } });
+    // 400 lines of 40 different words: hundreds of passages, many steps.
+    const segments = Array.from({ length: 400 }, (_, i) => ({
+      start: i * 10,
+      end: i * 10 + 9,
+      text: Array.from({ length: 40 }, (_, w) => `zq${(i * 40 + w).toString(36)}`).join(" "),
+    }));
+
+    let answered = false;
+    const saving = saveEdit(author.id, long.id, { segments }).finally(() => (answered = true));
+    // What each of the reader's reads found when it was answered: the correction's passages indexed so far,
+    // and whether search serves it.
+    const seen: { written: number; served: boolean; beforeAnswer: boolean }[] = [];
+    while (!answered) {
+      const own_ = await readTranscript(reader.id, own.id);
+      expect(own_.id).toBe(own.id);
+      const [state] = await db.$queryRaw<{ written: number; served: boolean }[]>`
+        SELECT (SELECT count(*)::int FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId"
+                WHERE r."userId" = ${author.id} AND rp."body" IS NULL) AS "written",
+               EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${author.id} AND r."indexedAt" IS NOT NULL) AS "served"`;
+      seen.push({ ...state!, beforeAnswer: !answered });
+    }
+    await saving;
+    await revisionIndexIdle();
+    const midway = seen.filter((s) => s.beforeAnswer && s.written > 0 && !s.served);
+    expect(midway.length).toBeGreaterThan(1);
+    // Reads in the middle saw more and more of it indexed: they ran between steps, not in one gap.
+    expect(new Set(midway.map((s) => s.written)).size).toBeGreaterThan(1);
+    expect(await db.transcriptRevision.count({ where: { userId: author.id, indexedAt: { not: null } } })).toBe(1);
+  });
+});

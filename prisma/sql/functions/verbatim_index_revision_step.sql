@@ -1,0 +1,62 @@
+-- One step of indexing a saved correction for search, in a transaction of its own (lib/edits/revision-index.ts),
+-- so that other statements run between steps on a database that runs one at a time (the embedded one). The first
+-- step cuts the correction into passages as verbatim_index_transcript cuts a transcript, each kept with its text
+-- ("body") and no words yet: one pass over the stored segments, whose cost is their size. Each step then indexes
+-- the next passages in order (their words, and their postings by verbatim_search_post) until `budget_ms` has
+-- passed, at least one a step. Once every passage is indexed the correction becomes the one search serves for its
+-- author ("indexedAt", which the view "SearchPassage" reads) in place of the one served before, in the same
+-- transaction: search never sees half of it. Answers 'more', 'done', or 'stale': the correction is gone, or a newer
+-- one of the same transcript was saved (that one is indexed instead).
+CREATE OR REPLACE FUNCTION verbatim_index_revision_step(rid TEXT, budget_ms INTEGER) RETURNS TEXT
+LANGUAGE plpgsql AS $$
+DECLARE
+  began TIMESTAMPTZ := clock_timestamp();
+  rev RECORD;
+  cfg TEXT;
+  p RECORD;
+BEGIN
+  -- Two indexers of one correction (two processes; a save and the sweep at start) take turns.
+  SELECT r."id", r."userId", r."transcriptId", r."createdAt", r."indexedAt" INTO rev
+  FROM "TranscriptRevision" r WHERE r."id" = rid FOR UPDATE;
+  IF NOT FOUND THEN RETURN 'stale'; END IF;
+  IF rev."indexedAt" IS NOT NULL THEN RETURN 'done'; END IF;
+  IF EXISTS (SELECT 1 FROM "TranscriptRevision" n
+             WHERE n."userId" = rev."userId" AND n."transcriptId" = rev."transcriptId"
+               AND (n."createdAt", n."id") > (rev."createdAt", rev."id")) THEN
+    RETURN 'stale';
+  END IF;
+  cfg := verbatim_search_config((SELECT t."lang" FROM "Transcript" t WHERE t."id" = rev."transcriptId"));
+  IF NOT EXISTS (SELECT 1 FROM "RevisionPassage" rp WHERE rp."revisionId" = rid) THEN
+    INSERT INTO "RevisionPassage" ("revisionId", "seq", "segFrom", "segTo", "start", "end", "config", "tsv", "body")
+    SELECT rid, w.seq, min(w.idx), max(w.idx), min(w.start_s), max(greatest(w.end_s, w.start_s)), cfg, ''::tsvector,
+           string_agg(w.text, ' ' ORDER BY w.idx)
+    FROM (
+      SELECT s.*, (coalesce(sum(char_length(s.text) + 1) OVER (ORDER BY s.idx ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) / 200)::int AS seq
+      FROM "TranscriptRevision" r CROSS JOIN LATERAL verbatim_segments(r."segments") AS s
+      WHERE r."id" = rid
+    ) AS w
+    GROUP BY w.seq;
+    IF clock_timestamp() - began >= budget_ms * INTERVAL '1 millisecond'
+       AND EXISTS (SELECT 1 FROM "RevisionPassage" rp WHERE rp."revisionId" = rid) THEN
+      RETURN 'more';
+    END IF;
+  END IF;
+  FOR p IN
+    SELECT rp."pid", rp."body" FROM "RevisionPassage" rp
+    WHERE rp."revisionId" = rid AND rp."body" IS NOT NULL ORDER BY rp."seq"
+  LOOP
+    UPDATE "RevisionPassage"
+    SET "tsv" = to_tsvector(cfg::regconfig, p."body") || to_tsvector('simple', verbatim_cjk_bigrams(p."body")), "body" = NULL
+    WHERE "pid" = p."pid";
+    PERFORM verbatim_search_post(ARRAY[p."pid"]);
+    IF clock_timestamp() - began >= budget_ms * INTERVAL '1 millisecond'
+       AND EXISTS (SELECT 1 FROM "RevisionPassage" rp WHERE rp."revisionId" = rid AND rp."body" IS NOT NULL) THEN
+      RETURN 'more';
+    END IF;
+  END LOOP;
+  UPDATE "TranscriptRevision" SET "indexedAt" = NULL
+  WHERE "userId" = rev."userId" AND "transcriptId" = rev."transcriptId" AND "id" <> rid AND "indexedAt" IS NOT NULL;
+  UPDATE "TranscriptRevision" SET "indexedAt" = now() WHERE "id" = rid;
+  RETURN 'done';
+END
+$$;
