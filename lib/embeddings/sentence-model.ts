@@ -1,9 +1,10 @@
 // A local sentence model: its tokenizer (`@huggingface/tokenizers`, pure JS) and its ONNX graph (`onnxruntime-node`'s
 // CPU build, the runtime the voice-activity detector already uses). A text's vector is the mean of the last hidden
-// state over its tokens (the attention mask), made unit length: sentence-transformers' mean pooling.
+// state over its tokens (the attention mask), made unit length: sentence-transformers' mean pooling. Both libraries are
+// loaded on first use: a server with another embedder never loads the native runtime.
 import { readFile } from "node:fs/promises";
-import { Tokenizer } from "@huggingface/tokenizers";
-import * as ort from "onnxruntime-node";
+import type { Tokenizer } from "@huggingface/tokenizers";
+import type * as Ort from "onnxruntime-node";
 
 /** Texts run through the graph at once: padded to the longest of them, so a few at a time pad little. */
 const RUN_BATCH = 16;
@@ -25,20 +26,22 @@ export interface SentenceVectors {
 
 export class SentenceModel {
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly ort: typeof Ort,
+    private readonly session: Ort.InferenceSession,
     private readonly tokenizer: Tokenizer,
     private readonly maxTokens: number,
   ) {}
 
   /** `threads`: the graph's threads for one text's run (one in the serving thread, more in a worker). */
   static async load(files: SentenceModelFiles, threads: number): Promise<SentenceModel> {
+    const [ort, { Tokenizer }] = await Promise.all([import("onnxruntime-node"), import("@huggingface/tokenizers")]);
     const tokenizer = new Tokenizer(JSON.parse(await readFile(files.tokenizerFile, "utf8")) as object, {});
     const session = await ort.InferenceSession.create(files.modelFile, {
       intraOpNumThreads: threads,
       interOpNumThreads: 1,
       graphOptimizationLevel: "all",
     });
-    return new SentenceModel(session, tokenizer, files.maxTokens);
+    return new SentenceModel(ort, session, tokenizer, files.maxTokens);
   }
 
   /** A text's token ids, the end of a longer one cut off (its closing special token kept). */
@@ -81,13 +84,14 @@ export class SentenceModel {
       }),
     );
     const shape = [present.length, length];
-    const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor("int64", ids, shape),
-      attention_mask: new ort.Tensor("int64", mask, shape),
+    const { Tensor } = this.ort;
+    const feeds: Record<string, Ort.Tensor> = {
+      input_ids: new Tensor("int64", ids, shape),
+      attention_mask: new Tensor("int64", mask, shape),
     };
     // A single text's segment ids are all 0; a graph without the input is not given it.
     if (this.session.inputNames.includes("token_type_ids"))
-      feeds.token_type_ids = new ort.Tensor("int64", new BigInt64Array(ids.length), shape);
+      feeds.token_type_ids = new Tensor("int64", new BigInt64Array(ids.length), shape);
     const results = await this.session.run(feeds);
     const hidden = results[this.session.outputNames[0]!]!;
     const dims = hidden.dims[2]!;
