@@ -27,7 +27,7 @@ export interface LocalModelPlace {
 }
 
 export const localModelHint = (place: LocalModelPlace) =>
-  `Put ${place.info.model.file} and ${place.info.tokenizer.file} of ${place.info.repo} under ${place.dir}, or set SEARCH_LOCAL_MODEL_BASE_URL to a mirror (or OUTBOUND_PROXY), or SEARCH_EMBEDDER=default.`;
+  `Put ${place.info.model.file} and ${place.info.tokenizer.file} of ${place.info.repo} under ${place.dir}, or set SEARCH_LOCAL_MODEL_BASE_URL to a mirror (or OUTBOUND_PROXY) and run \`npm run model:download -- search\`, or SEARCH_EMBEDDER=default.`;
 
 export function localModelFiles(place: LocalModelPlace): SentenceModelFiles {
   return {
