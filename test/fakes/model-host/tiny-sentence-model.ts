@@ -10,7 +10,7 @@ import protobuf from "protobufjs";
 const T = { FLOAT: 1, INT64: 7 } as const;
 
 // Field numbers as in onnx/onnx.proto (IR version 8).
-const onnx = protobuf.Root.fromJSON({
+export const onnx = protobuf.Root.fromJSON({
   nested: {
     ModelProto: {
       fields: {
@@ -40,7 +40,13 @@ const onnx = protobuf.Root.fromJSON({
       },
     },
     AttributeProto: {
-      fields: { name: { id: 1, type: "string" }, i: { id: 3, type: "int64" }, type: { id: 20, type: "int32" } },
+      fields: {
+        name: { id: 1, type: "string" },
+        f: { id: 2, type: "float" },
+        i: { id: 3, type: "int64" },
+        ints: { id: 8, type: "int64", rule: "repeated" },
+        type: { id: 20, type: "int32" },
+      },
     },
     TensorProto: {
       fields: {
