@@ -103,13 +103,13 @@ export async function nearestPassages(
       : "";
   type Candidate = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
   // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
-  // once per transcript of the library.
+  // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
+  // after, the planner hashed every publication of the server to check a few candidates.
   const text = `WITH c AS MATERIALIZED (${byWords}${byScope})
      SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
      FROM c
-     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
-     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(embedder.model)}
-     WHERE ${visible}${filtered}`;
+     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
+     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(embedder.model)}`;
   // Under the search statement's settings (planner-settings.ts): the candidates are bounded, but on a large corpus the
   // planner's estimate of them passes jit_above_cost, and compiling cost many times the statement's own work (the
   // data-scale bench's meaning reads). PGlite has no JIT, and a transaction of its own would cost the statement a turn
