@@ -2,8 +2,9 @@
  * A tiny sentence model in ONNX's own format (a ModelProto written with protobufjs from the fields of onnx.proto
  * it needs) and its tokenizer.json (a BERT WordPiece tokenizer as the `tokenizers` library writes it, the layout of
  * all-MiniLM-L6-v2's): the graph's inputs and output are a sentence-transformers export's (input_ids, attention_mask,
- * token_type_ids → last_hidden_state [batch, tokens, dims]); each token's hidden state is its embedding, so the words
- * of one topic give near vectors and a text's meaning is its words' topics.
+ * token_type_ids → last_hidden_state [batch, tokens, dims]); each token's hidden state is its embedding (doubled where
+ * the mask has it: a padded position keeps one, as a real encoder's does), so the words of one topic give near vectors
+ * and a text's meaning is its words' topics.
  */
 import protobuf from "protobufjs";
 
@@ -96,7 +97,8 @@ export function tinyVocabulary(): string[] {
   return [...SPECIAL, ...COMMON, ...TINY_TOPICS.flat(), "##s"];
 }
 
-function embeddingTable(vocabulary: readonly string[]): Float32Array {
+/** Each token's row of the model's embedding table: its hidden state (the graph adds nothing else to it). */
+export function embeddingTable(vocabulary: readonly string[]): Float32Array {
   const table = new Float32Array(vocabulary.length * TINY_DIMS);
   vocabulary.forEach((word, id) => {
     const row = table.subarray(id * TINY_DIMS, (id + 1) * TINY_DIMS);
@@ -123,7 +125,7 @@ const tensor = (name: string, shape: number[], dataType: number, bytes: Uint8Arr
   rawData: bytes,
 });
 
-/** The model's bytes (ONNX, opset 13): hidden = (embedding[input_ids] + type_embedding[token_type_ids]) × mask. */
+/** The model's bytes (ONNX, opset 13): hidden = (embedding[input_ids] + type_embedding[token_type_ids]) × (1 + mask). */
 export function tinySentenceOnnx(): Buffer {
   const vocabulary = tinyVocabulary();
   const table = embeddingTable(vocabulary);
@@ -140,6 +142,7 @@ export function tinySentenceOnnx(): Buffer {
         tensor("embeddings", [vocabulary.length, TINY_DIMS], T.FLOAT, new Uint8Array(table.buffer)),
         tensor("type_embeddings", [2, TINY_DIMS], T.FLOAT, new Uint8Array(types.buffer)),
         tensor("last_axis", [1], T.INT64, new Uint8Array(axes.buffer)),
+        tensor("one", [], T.FLOAT, new Uint8Array(new Float32Array([1]).buffer)),
       ],
       node: [
         { opType: "Gather", input: ["embeddings", "input_ids"], output: ["words"], name: "words" },
@@ -153,7 +156,9 @@ export function tinySentenceOnnx(): Buffer {
           attribute: [{ name: "to", i: T.FLOAT, type: 2 }],
         },
         { opType: "Unsqueeze", input: ["mask_float", "last_axis"], output: ["mask3"], name: "unsqueeze" },
-        { opType: "Mul", input: ["summed", "mask3"], output: ["last_hidden_state"], name: "mask" },
+        // A padded position keeps a hidden state (as a real encoder's does): pooling must leave it out by the mask.
+        { opType: "Add", input: ["mask3", "one"], output: ["factor"], name: "factor" },
+        { opType: "Mul", input: ["summed", "factor"], output: ["last_hidden_state"], name: "mask" },
       ],
       input: [
         value("input_ids", T.INT64, ["batch_size", "sequence_length"]),
