@@ -92,7 +92,9 @@ export async function nearestPassages(
       : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
   const byScope =
     scoped <= SCOPE_MAX_PASSAGES
-      ? ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s JOIN "SearchPassage" p ON p."transcriptId" = s."transcriptId"`
+      ? // A transcript's passages by its id (OFFSET 0: a lookup per transcript): joined, the planner read every passage.
+        ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
+          CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
       : "";
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
