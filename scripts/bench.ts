@@ -34,6 +34,7 @@ import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
+import { benchEmbedders } from "./bench/embedders";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
@@ -87,6 +88,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "search-judged": benchSearchJudged,
   // p50/p95 of keyword, hybrid and meaning search on the search bench's corpus, every passage embedded. Only when named.
   "search-meaning-cost": benchSearchMeaningCost,
+  // Ingest time per passage, bytes per passage and resident memory of the default and a local sentence model on the
+  // judged corpus. Only when named.
+  embedders: benchEmbedders,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -94,6 +98,7 @@ const onlyWhenNamed = new Set([
   "search-relevance",
   "search-judged",
   "search-meaning-cost",
+  "embedders",
   "startup",
   "heavy-saves",
 ]);

@@ -1,12 +1,42 @@
 // `npm run model:download`: fetches the local recogniser's model (ASR_LOCAL_MODEL, default base-q5_1) into
 // DATA_DIR/models ahead of time, from ASR_LOCAL_MODEL_BASE_URL, checked against its pinned SHA-256.
 // Safe to run while the app runs (the same lock file); resumes a cut download.
+// `npm run model:download -- search`: the local sentence model's files (SEARCH_LOCAL_MODEL) the same way.
 import path from "node:path";
 import { env } from "@/lib/env";
 import { ensureModel, LOCAL_MODELS, MODEL_HINT, MODEL_HINT_FOR_DOWNLOAD } from "@/lib/asr/local-model";
+import { SENTENCE_MODELS } from "@/lib/embeddings/sentence-catalog";
 import { appOutbound, closeAppOutbound } from "@/lib/http/outbound/configured";
+import { ensureLocalModel } from "@/lib/search/local-model-files";
 
 const settings = env();
+if (process.argv.includes("search")) {
+  const name = settings.SEARCH_LOCAL_MODEL;
+  const info = SENTENCE_MODELS[name];
+  if (!info) {
+    console.error(`SEARCH_LOCAL_MODEL "${name}" is not one of ${Object.keys(SENTENCE_MODELS).join(", ")}.`);
+    process.exit(2);
+  }
+  try {
+    const files = await ensureLocalModel(
+      {
+        name,
+        info,
+        dir: path.resolve(settings.DATA_DIR, "models", name),
+        baseUrl: settings.SEARCH_LOCAL_MODEL_BASE_URL,
+      },
+      appOutbound(),
+    );
+    console.log(`${files.modelFile}: ${info.model.bytes} bytes, SHA-256 ${info.model.sha256}`);
+    console.log(`${files.tokenizerFile}: ${info.tokenizer.bytes} bytes, SHA-256 ${info.tokenizer.sha256}`);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exitCode = 1;
+  } finally {
+    await closeAppOutbound();
+  }
+  process.exit();
+}
 if (settings.ASR_LOCAL_MODEL_PATH) {
   console.log(
     `ASR_LOCAL_MODEL_PATH is set (${settings.ASR_LOCAL_MODEL_PATH}): that file is used, nothing to download.`,

@@ -4,16 +4,31 @@ import { parentPort, workerData } from "node:worker_threads";
 import { answerCaptionJob, type CaptionJob } from "@/lib/captions/caption-job";
 import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
 import { answerNamesJob, type NamesJob } from "@/lib/edits/lay-names";
-import { answerConvertJob, answerEmbedJob, type ConvertJob, type EmbedJob } from "@/lib/embeddings/embed-job";
+import {
+  answerConvertJob,
+  answerEmbedJob,
+  answerSentenceEmbedJob,
+  type ConvertJob,
+  type EmbedJob,
+  type SentenceEmbedJob,
+} from "@/lib/embeddings/embed-job";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render";
 
-const job = workerData as FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | ConvertJob;
+const job = workerData as
+  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob;
 if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
   parentPort!.postMessage(embedded, [embedded.vectors.buffer as ArrayBuffer, embedded.known.buffer as ArrayBuffer]);
+} else if (job.kind === "embed-sentences") {
+  void answerSentenceEmbedJob(job).then((answer) =>
+    parentPort!.postMessage(
+      answer,
+      answer.ok ? [answer.vectors.buffer as ArrayBuffer, answer.known.buffer as ArrayBuffer] : [],
+    ),
+  );
 } else if (job.kind === "embeddings-convert") {
   void answerConvertJob(job).then((answer) => parentPort!.postMessage(answer));
 } else if (job.kind === "public-file") {

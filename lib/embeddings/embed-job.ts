@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { convertWinkVectors } from "./convert-wink";
 import { embedText } from "./embed";
+import { SentenceModel, type SentenceModelFiles } from "./sentence-model";
 import { WordVectors } from "./word-vectors";
 
 export interface EmbedJob {
@@ -19,6 +20,13 @@ export interface EmbedAnswer {
   vectors: Float32Array;
   /** 1 where the text had a word with a vector. */
   known: Uint8Array;
+}
+
+/** A batch of texts embedded with a local sentence model (its graph read in the thread, run on `threads` threads). */
+export interface SentenceEmbedJob extends SentenceModelFiles {
+  kind: "embed-sentences";
+  threads: number;
+  texts: string[];
 }
 
 export interface ConvertJob {
@@ -46,6 +54,21 @@ export function answerEmbedJob(job: EmbedJob): EmbedAnswer {
 export async function answerConvertJob(job: ConvertJob): Promise<ConvertAnswer> {
   try {
     return { ok: true, ...(await convertWinkVectors(job.source, job.target, { maxWords: job.maxWords })) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export async function answerSentenceEmbedJob(
+  job: SentenceEmbedJob,
+): Promise<EmbedAnswer | { ok: false; message: string }> {
+  try {
+    const model = await SentenceModel.load(job, job.threads);
+    try {
+      return { ok: true, ...(await model.embed(job.texts)) };
+    } finally {
+      await model.release();
+    }
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

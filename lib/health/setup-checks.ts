@@ -346,21 +346,32 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
 }
 
 /**
- * Search by meaning: which embedder, whether it can work (the converted file, or the package to convert it from),
- * how many passages have their vector, and how the nearest are found (no vector index: among bounded candidates).
+ * Search by meaning: which embedder (the default's word vectors, a local sentence model by name, or an
+ * OpenAI-compatible server's model), whether its files are here (the default's converted file, or the package to
+ * convert it from; the local model's downloaded files), how many passages have their vector, and how the nearest are
+ * found (no vector index: among bounded candidates).
  */
 export function judgeSearchMeaning(input: {
-  embedder: "default" | "openai" | "off";
+  embedder: "default" | "openai" | "local" | "off";
   /** Which embedder and where (null: none configured). */
   describe: string | null;
-  /** Whether it can embed now (the default's converted file is there). */
+  /** Whether it can embed now (the default's converted file, or the local model's files, are there). */
   ready: boolean;
   /** The default's package, to convert the file from. */
   source: boolean;
   progress: { passages: number; embedded: number } | null;
+  /** The local model: its name when the catalogue has none such, and where its files are fetched from. */
+  local?: { unknown: string | null; known: readonly string[]; host: string; dir: string };
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
+  if (input.embedder === "local" && input.local?.unknown)
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: `SEARCH_LOCAL_MODEL "${input.local.unknown}" is not a known local sentence model`,
+      fix: `Set SEARCH_LOCAL_MODEL to one of ${input.local.known.join(", ")}, or SEARCH_EMBEDDER=default.`,
+    };
   if (input.describe === null)
     return {
       id: "search_meaning",
@@ -378,7 +389,14 @@ export function judgeSearchMeaning(input: {
   const progress = input.progress
     ? `, ${input.progress.embedded.toLocaleString("en-US")} of ${input.progress.passages.toLocaleString("en-US")} passages embedded`
     : "";
-  const preparing = input.embedder === "default" && !input.ready ? ", converted on first need" : "";
+  const files =
+    input.embedder === "local" && input.local
+      ? input.ready
+        ? `, its files in ${input.local.dir}`
+        : `, its files not downloaded yet (fetched on first need from ${input.local.host} into ${input.local.dir})`
+      : "";
+  const preparing =
+    input.embedder === "default" ? (input.ready ? ", its file converted" : ", converted on first need") : files;
   return {
     id: "search_meaning",
     ok: true,

@@ -14,7 +14,17 @@ import {
   embedTextsOffThread,
   ensureModelFile,
 } from "@/lib/embeddings/default-model";
+import { embedSentenceQuery, embedSentencesOffThread } from "@/lib/embeddings/local-model";
+import { SENTENCE_MODELS, sentenceModelIdentity } from "@/lib/embeddings/sentence-catalog";
 import { env } from "@/lib/env";
+import type { Outbound } from "@/lib/http/outbound";
+import { appOutbound } from "@/lib/http/outbound/configured";
+import {
+  ensureLocalModel,
+  localModelFiles,
+  localModelPresent,
+  type LocalModelPlace,
+} from "@/lib/search/local-model-files";
 
 export const EMBED_BATCH = 256;
 
@@ -62,7 +72,20 @@ export function remoteEmbedder(options: RemoteEmbedderOptions): Embedder {
   };
 }
 
-/** The embedder the settings choose, or null (SEARCH_EMBEDDER=off, or openai without its base URL). */
+/** A local sentence model (lib/embeddings/local-model.ts), its files fetched on first need through `outbound`. */
+export function localEmbedder(place: LocalModelPlace, outbound: () => Outbound = appOutbound): Embedder {
+  const files = localModelFiles(place);
+  return {
+    model: sentenceModelIdentity(place.name, place.info),
+    describe: `${place.name} (local sentence model, ${place.info.dims} dimensions)`,
+    ready: () => localModelPresent(place),
+    prepare: async () => void (await ensureLocalModel(place, outbound())),
+    embed: (texts) => embedSentencesOffThread(files, texts),
+    embedQuery: (text) => embedSentenceQuery(files, text),
+  };
+}
+
+/** The embedder the settings choose, or null (SEARCH_EMBEDDER=off, openai without its base URL, local with an unknown model). */
 export function configuredEmbedder(): Embedder | null {
   const settings = env();
   if (settings.SEARCH_EMBEDDER === "off") return null;
@@ -74,6 +97,17 @@ export function configuredEmbedder(): Embedder | null {
           model: settings.SEARCH_EMBEDDINGS_MODEL,
         })
       : null;
+  if (settings.SEARCH_EMBEDDER === "local") {
+    const info = SENTENCE_MODELS[settings.SEARCH_LOCAL_MODEL];
+    return info
+      ? localEmbedder({
+          name: settings.SEARCH_LOCAL_MODEL,
+          info,
+          dir: path.resolve(settings.DATA_DIR, "models", settings.SEARCH_LOCAL_MODEL),
+          baseUrl: settings.SEARCH_LOCAL_MODEL_BASE_URL,
+        })
+      : null;
+  }
   return fileEmbedder(
     `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`,
     defaultModelFile(path.resolve(settings.DATA_DIR)),

@@ -5,12 +5,14 @@
 // vector (PassageEmbedding) is compared here. Visibility is the keyword search's own rule (passageVisibility:
 // done entries, live publications as their publisher sees them, a correction only for its author), applied to
 // every candidate.
-import { getDb } from "@/lib/db/client";
+import { dbKind, getDb } from "@/lib/db/client";
 import { cosine } from "@/lib/embeddings/embed";
+import { env } from "@/lib/env";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { configuredEmbedder, dequantise, type Embedder } from "@/lib/search/embed-passages";
 import type { MomentRow } from "@/lib/search/find-moments";
-import { hasCorrections, scopePassages } from "@/lib/search/queries";
+import { searchPlannerSettings } from "@/lib/search/planner-settings";
+import { hasCorrections, runSearchStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
@@ -90,7 +92,9 @@ export async function nearestPassages(
       : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
   const byScope =
     scoped <= SCOPE_MAX_PASSAGES
-      ? ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s JOIN "SearchPassage" p ON p."transcriptId" = s."transcriptId"`
+      ? // A transcript's passages by its id (OFFSET 0: a lookup per transcript): joined, the planner read every passage.
+        ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
+          CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
       : "";
   const filters: string[] = [];
   if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
@@ -99,19 +103,27 @@ export async function nearestPassages(
     filters.length > 0
       ? ` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${filters.join(" AND ")})`
       : "";
-  const rows = await db.$queryRawUnsafe<
-    { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number }[]
-  >(
-    // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
-    // once per transcript of the library.
-    `WITH c AS MATERIALIZED (${byWords}${byScope})
+  type Candidate = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
+  // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
+  // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
+  // after, the planner hashed every publication of the server to check a few candidates.
+  const text = `WITH c AS MATERIALIZED (${byWords}${byScope})
      SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
      FROM c
-     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
-     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(embedder.model)}
-     WHERE ${visible}${filtered}`,
-    ...params,
-  );
+     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
+     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(embedder.model)}`;
+  // Under the search statement's settings (planner-settings.ts): the candidates are bounded, but on a large corpus the
+  // planner's estimate of them passes jit_above_cost, and compiling cost many times the statement's own work (the
+  // data-scale bench's meaning reads). PGlite has no JIT, and a transaction of its own would cost the statement a turn
+  // of the embedded database.
+  const rows =
+    (await dbKind()) === "pglite"
+      ? await db.$queryRawUnsafe<Candidate[]>(text, ...params)
+      : await runSearchStatement<Candidate>(
+          db,
+          { text, params },
+          searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
+        );
   const withVectors = rows.filter((r) => r.vector.length > 0);
   if (withVectors.length === 0) return [];
   const vector = await embedder.embedQuery(query.q);

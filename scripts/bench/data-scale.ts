@@ -16,8 +16,10 @@ import { PrismaClient } from "../../lib/generated/prisma/client";
 import { REAL_CAPTION_FILES, referenceWords } from "../../test/fixtures/captions";
 import { configuredAdminUrl } from "../../test/pg-server";
 import { seedPostingAtTheEnd } from "./post-at-end";
+import { DEFAULT_EMBEDDER, defaultModelFile, ensureModelFile } from "../../lib/embeddings/default-model";
 
 const RUNS = 5;
+const QUESTION = "what the ocean weather does to a rocket launch";
 const WARMUPS = 3;
 const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
 export const BUSY = "bench-scale-busy";
@@ -48,6 +50,20 @@ async function timedStep(n: number, label: string, run: () => Promise<unknown>):
   console.log(`    ${label}: ${seconds.toFixed(1)} s`);
 }
 
+/**
+ * Every passage's vector of the default embedder, as its background job stores them (100 int8 numbers and a scale), so
+ * that search by meaning reads and compares them: made from the passage's id (SHA-512), not its words (the cost of a
+ * read, not what it finds: such vectors are alike to no query, so the fused page is the keyword one).
+ */
+async function seedEmbeddings(client: pg.Client): Promise<void> {
+  await client.query(
+    `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale")
+     SELECT p."pid", $1, substring(sha512(p."pid"::text::bytea) || sha512((-p."pid")::text::bytea) FROM 1 FOR $2), 0.0079
+     FROM "SearchPassage" p ON CONFLICT DO NOTHING`,
+    [`${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`, DEFAULT_EMBEDDER.dims],
+  );
+}
+
 /** Seeds `n` rows of each kind into an empty, migrated database; returns the seconds it took. */
 export async function seedScale(client: pg.Client, n: number): Promise<number> {
   const started = performance.now();
@@ -56,6 +72,7 @@ export async function seedScale(client: pg.Client, n: number): Promise<number> {
     () => seedRows(client, n),
     (label, run) => timedStep(n, label, run),
   );
+  await timedStep(n, "passages' vectors", () => seedEmbeddings(client));
   await timedStep(n, "VACUUM ANALYZE", () => client.query("VACUUM ANALYZE"));
   return (performance.now() - started) / 1000;
 }
@@ -186,6 +203,10 @@ export async function openScaleDb(
       console.log(`  ${label}: seeded in ${seeded.toFixed(1)} s`);
     } else {
       // Added to a database seeded before them.
+      if ((await client.query(`SELECT 1 FROM "PassageEmbedding" LIMIT 1`)).rowCount === 0) {
+        console.log(`  ${label}: adding every passage's vector …`);
+        await timedStep(n, "passages' vectors", () => seedEmbeddings(client));
+      }
       if ((await client.query(`SELECT 1 FROM "User" WHERE "id" = $1`, [SPREAD])).rowCount === 0) {
         console.log(`  ${label}: adding the spread user …`);
         await seedSpreadUser(client, n);
@@ -226,6 +247,8 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   const labels = (process.env.DATA_SCALE ?? "10k,1m").split(",");
   if (labels.length !== 2 || labels.some((l) => !(l in SIZES))) throw new Error("DATA_SCALE: two of 10k,100k,1m");
+  // Search by meaning on, as by default: the default model's file (converted on first need) and every passage's vector.
+  await ensureModelFile(defaultModelFile(process.env.DATA_DIR ?? "data"));
   const dbs = [];
   for (const label of labels) dbs.push(await openScaleDb(label));
   const sizes = labels.map((l) => SIZES[l]!);
@@ -281,6 +304,22 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     [
       "library search frequent, a user with corrections (ocean)",
       () => searchLibrary("bench-scale-u2", searchQuerySchema.parse({ q: "ocean" })),
+    ],
+    // A question in other words than any passage's: the nearest by meaning among the bounded candidates (each of its
+    // words' best postings), alone and fused with the keyword moments (the default mode of every read above).
+    [
+      "public search by meaning (a question)",
+      () => searchPublic(searchQuerySchema.parse({ q: QUESTION, mode: "meaning" })),
+    ],
+    ["public search fused (a question)", () => searchPublic(searchQuerySchema.parse({ q: QUESTION }))],
+    [
+      "library search by meaning (a question)",
+      () => searchLibrary(BUSY, searchQuerySchema.parse({ q: QUESTION, mode: "meaning" })),
+    ],
+    ["library search fused (a question)", () => searchLibrary(BUSY, searchQuerySchema.parse({ q: QUESTION }))],
+    [
+      "library search keyword only (ocean)",
+      () => searchLibrary(BUSY, searchQuerySchema.parse({ q: "ocean", mode: "keyword" })),
     ],
     ["public index first page", () => publicIndex({ limit: 50 })],
     ["Explore title search, no match (zqx)", () => listPublished({ limit: 24, search: "zqx" })],
