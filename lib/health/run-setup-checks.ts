@@ -16,6 +16,7 @@ import { probeMail, probeStripe } from "@/lib/health/probe-services";
 import { youtubeProviderOptions } from "@/lib/transcripts/deps";
 import { winkSourceFile } from "@/lib/embeddings/default-model";
 import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passages";
+import { vectorSearchPath } from "@/lib/search/vector-index";
 import {
   judgeDatabase,
   judgeMail,
@@ -174,6 +175,7 @@ async function searchMeaning(): Promise<SetupLine> {
       ready: false,
       source: false,
       progress: null,
+      way: null,
     });
   const source = winkSourceFile();
   return judgeSearchMeaning({
@@ -182,6 +184,9 @@ async function searchMeaning(): Promise<SetupLine> {
     ready: await embedder.ready(),
     source: source !== null && existsSync(source),
     progress: await embeddingProgress(embedder).catch(() => null),
+    way: await getDb()
+      .then(vectorSearchPath)
+      .catch(() => null),
   });
 }
 

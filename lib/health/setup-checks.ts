@@ -27,6 +27,8 @@ export interface SetupLine {
   fix: string | null;
   /** A failing line only: what stops working for people while it fails (none: the setup is poorer, nothing stops). */
   cuts?: readonly Capability[];
+  /** How it works where there are several ways (search_meaning: `hnsw`, pgvector's index, or `bounded`). */
+  way?: string;
 }
 
 /** How a TCP connection to a host went: the OS's error code, or null when it connected. */
@@ -347,7 +349,8 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
 
 /**
  * Search by meaning: which embedder, whether it can work (the converted file, or the package to convert it from),
- * how many passages have their vector, and how the nearest are found (no vector index: among bounded candidates).
+ * how many passages have their vector, and how the nearest are found: through pgvector's HNSW index where the
+ * database has it, else among bounded candidates.
  */
 export function judgeSearchMeaning(input: {
   embedder: "default" | "openai" | "off";
@@ -358,6 +361,8 @@ export function judgeSearchMeaning(input: {
   /** The default's package, to convert the file from. */
   source: boolean;
   progress: { passages: number; embedded: number } | null;
+  /** How the nearest are found (null: the database did not say). */
+  way: "hnsw" | "bounded" | null;
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
@@ -379,10 +384,17 @@ export function judgeSearchMeaning(input: {
     ? `, ${input.progress.embedded.toLocaleString("en-US")} of ${input.progress.passages.toLocaleString("en-US")} passages embedded`
     : "";
   const preparing = input.embedder === "default" && !input.ready ? ", converted on first need" : "";
+  const way =
+    input.way === "hnsw"
+      ? "; the nearest through pgvector's HNSW index"
+      : input.way === "bounded"
+        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates"
+        : "";
   return {
     id: "search_meaning",
     ok: true,
-    found: `${input.describe}${preparing}${progress}; no vector index: the nearest among bounded candidates`,
+    found: `${input.describe}${preparing}${progress}${way}`,
     fix: null,
+    ...(input.way ? { way: input.way } : {}),
   };
 }
