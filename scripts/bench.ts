@@ -34,6 +34,7 @@ import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
+import { benchSearchVector } from "./bench/search-vector";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
@@ -87,6 +88,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "search-judged": benchSearchJudged,
   // p50/p95 of keyword, hybrid and meaning search on the search bench's corpus, every passage embedded. Only when named.
   "search-meaning-cost": benchSearchMeaningCost,
+  // Meaning through pgvector's HNSW index against the bounded candidates, on PGlite: p50 ratios, recall@10, bytes
+  // per passage of the vectors and the index.
+  "search-vector": benchSearchVector,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
