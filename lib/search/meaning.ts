@@ -171,8 +171,8 @@ export function indexStatement(
   const distance = `e."embedding"::halfvec(${dims}) <=> ${param(vectorText(vector))}::halfvec(${dims})`;
   const text = `SELECT p."pid", p."transcriptId", p."revisionId", (1 - (${distance}))::float8 AS score
      FROM "PassageEmbedding" e
-     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = e."pid" OFFSET 0) AS p
-     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${param(model)} AND ${visible}${filtered}
+     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = e."pid" AND ${visible}${filtered} OFFSET 0) AS p
+     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${param(model)}
      ORDER BY ${distance} LIMIT ${limit}`;
   return { text, params };
 }
