@@ -73,6 +73,7 @@ const nextConfig: NextConfig = {
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@electric-sql/pglite-socket",
+    "@electric-sql/pglite-pgvector",
     "pg",
     "@prisma/adapter-pg",
     "swagger-ui-dist",

@@ -35,6 +35,7 @@ import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
 import { benchEmbedders } from "./bench/embedders";
+import { benchSearchVector } from "./bench/search-vector";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
@@ -91,6 +92,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Ingest time per passage, bytes per passage and resident memory of the default and a local sentence model on the
   // judged corpus. Only when named.
   embedders: benchEmbedders,
+  // Meaning through pgvector's HNSW index against the bounded candidates, on PGlite: p50 ratios, recall@10, bytes
+  // per passage of the vectors and the index.
+  "search-vector": benchSearchVector,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -99,6 +103,7 @@ const onlyWhenNamed = new Set([
   "search-judged",
   "search-meaning-cost",
   "embedders",
+  "search-vector",
   "startup",
   "heavy-saves",
 ]);

@@ -15,6 +15,13 @@ async function main() {
         ? `Database is up to date (${skipped.length} migration(s) already applied).`
         : `Applied ${applied.length} migration(s): ${applied.join(", ")}`,
     );
+    // pgvector may have come to the server after its migration ran (prisma/sql/functions/verbatim_vector_setup.sql).
+    const [{ vectors }] = (await client.query<{ vectors: boolean }>(`SELECT verbatim_vector_setup() AS vectors`)).rows;
+    console.log(
+      vectors
+        ? "Search by meaning: pgvector's HNSW index."
+        : "Search by meaning: bounded candidates (this PostgreSQL has no pgvector 0.7 or newer).",
+    );
   } finally {
     await client.end();
   }

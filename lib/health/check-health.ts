@@ -103,6 +103,8 @@ function capabilities(lines: readonly SetupLine[] | null): Record<string, string
     return {
       ...capabilityHealthFields(serverCapabilities(failing, asrStatus().provider !== "off")),
       search_by_meaning: !meaning ? "checking" : meaning.ok === null ? "off" : meaning.ok ? "available" : "unavailable",
+      // How the nearest are found: pgvector's HNSW index, or bounded candidates where the server has no pgvector.
+      ...(meaning?.ok ? { search_by_meaning_index: meaning.way ?? "checking" } : {}),
     };
   } catch {
     return {};

@@ -55,6 +55,10 @@ describe("/health", () => {
   it("anonymous: its status and what works, never which checks fail or why", async () => {
     const res = await callRoute(health, "/health");
     expect(res.status).toBe(200);
+    // Debian's PostgreSQL 15 has no pgvector: the bounded search; a server with it, the HNSW index.
+    const [{ pgvector }] = await ctx.db.$queryRawUnsafe<{ pgvector: boolean }[]>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS pgvector`,
+    );
     expect(res.json).toMatchObject({
       status: "ok",
       database: "ok",
@@ -64,6 +68,7 @@ describe("/health", () => {
       platform_links: "unavailable",
       files: "unavailable",
       search_by_meaning: "available",
+      search_by_meaning_index: pgvector ? "hnsw" : "bounded",
     });
     expect(res.json).not.toHaveProperty("setup_failing");
     expect(res.json).not.toHaveProperty("speech_recognition_note");

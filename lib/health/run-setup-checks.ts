@@ -17,6 +17,7 @@ import { youtubeProviderOptions } from "@/lib/transcripts/deps";
 import { winkSourceFile } from "@/lib/embeddings/default-model";
 import { SENTENCE_MODELS } from "@/lib/embeddings/sentence-catalog";
 import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passages";
+import { vectorSearchPath } from "@/lib/search/vector-index";
 import {
   judgeDatabase,
   judgeMail,
@@ -186,6 +187,7 @@ async function searchMeaning(): Promise<SetupLine> {
       source: false,
       progress: null,
       local,
+      way: null,
     });
   const source = winkSourceFile();
   return judgeSearchMeaning({
@@ -195,6 +197,9 @@ async function searchMeaning(): Promise<SetupLine> {
     source: source !== null && existsSync(source),
     progress: await embeddingProgress(embedder).catch(() => null),
     local,
+    way: await getDb()
+      .then(vectorSearchPath)
+      .catch(() => null),
   });
 }
 

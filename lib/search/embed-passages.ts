@@ -25,6 +25,7 @@ import {
   localModelPresent,
   type LocalModelPlace,
 } from "@/lib/search/local-model-files";
+import { ensureVectorIndex, vectorColumn, vectorText } from "@/lib/search/vector-index";
 
 export const EMBED_BATCH = 256;
 
@@ -156,17 +157,29 @@ export async function embedMissingPassages(
   await embedder.prepare();
   const vectors = await embedder.embed(rows.map((r) => r.text ?? ""));
   const quantised = vectors.map((v) => (v ? quantise(v) : { bytes: Buffer.alloc(0), scale: 0 }));
+  const params = [embedder.model, rows.map((r) => r.pid), quantised.map((q) => q.bytes), quantised.map((q) => q.scale)];
   // Only passages still there (one deleted meanwhile took its vector's row with it, or never gets one).
-  await db.$executeRawUnsafe(
-    `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale")
-     SELECT e.pid, $1, e.vector, e.scale FROM unnest($2::bigint[], $3::bytea[], $4::real[]) AS e(pid, vector, scale)
-     WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
-     ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "scale" = EXCLUDED."scale"`,
-    embedder.model,
-    rows.map((r) => r.pid),
-    quantised.map((q) => q.bytes),
-    quantised.map((q) => q.scale),
-  );
+  if (await vectorColumn(db)) {
+    for (const dims of new Set(vectors.flatMap((v) => (v && v.length > 0 ? [v.length] : []))))
+      await ensureVectorIndex(db, dims);
+    await db.$executeRawUnsafe(
+      `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale", "embedding")
+       SELECT e.pid, $1, e.vector, e.scale, e.embedding::halfvec
+       FROM unnest($2::bigint[], $3::bytea[], $4::real[], $5::text[]) AS e(pid, vector, scale, embedding)
+       WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
+       ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector",
+         "scale" = EXCLUDED."scale", "embedding" = EXCLUDED."embedding"`,
+      ...params,
+      vectors.map(vectorText),
+    );
+  } else
+    await db.$executeRawUnsafe(
+      `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale")
+       SELECT e.pid, $1, e.vector, e.scale FROM unnest($2::bigint[], $3::bytea[], $4::real[]) AS e(pid, vector, scale)
+       WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
+       ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "scale" = EXCLUDED."scale"`,
+      ...params,
+    );
   return { embedded: rows.length, lowest: rows.at(-1)!.pid };
 }
 

@@ -9,7 +9,7 @@ import { createMigratedTestDatabase } from "../../test/pg";
 import { percentile, seed, type Sql } from "./search";
 
 const RUNS = 5;
-const QUERIES = [
+export const MEANING_COST_QUERIES = [
   "people",
   "really",
   "weather forecast",
@@ -54,10 +54,10 @@ export async function benchSearchMeaningCost(): Promise<Record<string, number>> 
     ];
     for (const [scope, run] of scopes) {
       for (const mode of ["keyword", "hybrid", "meaning"]) {
-        for (const q of QUERIES) await run(q, mode);
+        for (const q of MEANING_COST_QUERIES) await run(q, mode);
         const times: number[] = [];
         for (let i = 0; i < RUNS; i++)
-          for (const q of QUERIES) {
+          for (const q of MEANING_COST_QUERIES) {
             const t = performance.now();
             await run(q, mode);
             times.push(performance.now() - t);
