@@ -17,7 +17,7 @@ import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { useTestDatabase } from "@/test/app-db";
-import { storeTranscript } from "@/test/search";
+import { indexCorrections, storeTranscript } from "@/test/search";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let postgres: unknown;
@@ -108,6 +108,7 @@ beforeAll(async () => {
     ids.shared,
     JSON.stringify(segments("a cat played softly")),
   );
+  await indexCorrections(pgliteDb);
   while ((await embedMissingPassages(embedder)).embedded > 0);
 });
 
