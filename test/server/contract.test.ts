@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startTestApps } from "../apps";
@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(75);
+  expect(operations).toHaveLength(91);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -418,6 +418,60 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   );
 
   await call(me, "DELETE /v1/me/transcriptions/{id}", { id: await transcriptionOf(me, transcript.id) });
+
+  // A team: made, renamed, joined through an e-mailed invitation, its member promoted and handed the team, its
+  // activity and usage read, chosen as the dashboard's workspace and back, left and deleted.
+  const made = await call(me, "POST /v1/teams", {}, { body: { name: "Contract Newsroom" } });
+  expect(made.status, made.text).toBe(201);
+  const team_id = (made.json as { id: string }).id;
+  await call(me, "GET /v1/teams");
+  await call(me, "GET /v1/teams/{team_id}", { team_id });
+  await call(me, "PATCH /v1/teams/{team_id}", { team_id }, { body: { name: "Contract Desk" } });
+  const invitedEmail = randomEmail("contract-invited");
+  const invited = await call(
+    me,
+    "POST /v1/teams/{team_id}/invitations",
+    { team_id },
+    { body: { email: invitedEmail, role: "member" } },
+  );
+  expect(invited.status, invited.text).toBe(201);
+  await call(me, "GET /v1/teams/{team_id}/invitations", { team_id });
+  const revoked = await call(
+    me,
+    "POST /v1/teams/{team_id}/invitations",
+    { team_id },
+    { body: { email: randomEmail("contract-revoked"), role: "viewer" } },
+  );
+  await call(me, "DELETE /v1/teams/{team_id}/invitations/{invitation_id}", {
+    team_id,
+    invitation_id: (revoked.json as { id: string }).id,
+  });
+  await expect.poll(() => invitationLink(invitedEmail)).not.toBeNull();
+  const link = invitationLink(invitedEmail)!;
+  const member = await signIn(baseURL, invitedEmail);
+  contexts.push(member);
+  const invitationToken = decodeURIComponent(new URL(link).pathname.split("/").pop()!);
+  const joined = await call(member, "POST /v1/invitations/accept", {}, { body: { token: invitationToken } });
+  expect(joined.status, joined.text).toBe(200);
+  const members = await call(me, "GET /v1/teams/{team_id}/members", { team_id });
+  const memberId = (members.json as { members: { user_id: string; email: string }[] }).members.find(
+    (m) => m.email === invitedEmail,
+  )!.user_id;
+  await call(
+    me,
+    "PATCH /v1/teams/{team_id}/members/{user_id}",
+    { team_id, user_id: memberId },
+    { body: { role: "admin" } },
+  );
+  await call(me, "GET /v1/teams/{team_id}/audit", { team_id });
+  await call(me, "GET /v1/teams/{team_id}/usage", { team_id });
+  await call(me, "PUT /v1/me/workspace", {}, { body: { workspace_id: team_id } });
+  await call(me, "PUT /v1/me/workspace", {}, { body: { workspace_id: null } });
+  await call(me, "POST /v1/teams/{team_id}/transfer", { team_id }, { body: { user_id: memberId } });
+  const myId = ((await call(me, "GET /v1/me")).json as { id: string }).id;
+  await call(me, "DELETE /v1/teams/{team_id}/members/{user_id}", { team_id, user_id: myId });
+  await call(member, "DELETE /v1/teams/{team_id}", { team_id });
+
   await call(me, "POST /v1/me/sessions/revoke"); // last: it ends the session the calls above used
 
   // Coverage, and the figures for the record.
@@ -441,6 +495,21 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   expect(checker.mismatches).toEqual([]);
   expect(operations.filter((operation) => !succeeded.has(operation))).toEqual([]);
 });
+
+/** The newest invitation link the contract app logged for `email` (no mail server: the log, as sign-in links). */
+function invitationLink(email: string): string | null {
+  let found: string | null = null;
+  for (const line of readFileSync(contractAppLog(), "utf8").split("\n")) {
+    if (!line.includes("team invitation link")) continue;
+    try {
+      const entry = JSON.parse(line) as { email?: string; url?: string };
+      if (entry.email?.toLowerCase() === email.toLowerCase() && entry.url) found = entry.url;
+    } catch {
+      // not a JSON line
+    }
+  }
+  return found;
+}
 
 /** The history entry (DELETE /v1/me/transcriptions/{id}'s id) of a transcript, from the caller's list. */
 async function transcriptionOf(me: APIRequestContext, transcriptId: string): Promise<string> {
