@@ -24,17 +24,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <div className="mx-auto flex max-w-5xl items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:py-3">
           <BrandLink href="/dashboard" />
           <DashboardNav />
-          <form
-            action={signOutAction}
-            className="flex min-w-0 items-center justify-end gap-3 text-sm text-stone-600 max-md:order-3"
-          >
-            <span
-              data-testid="user-email"
-              className="max-w-32 truncate max-sm:sr-only"
-              title={session.user.email ?? undefined}
-            >
-              {session.user.email}
-            </span>
+          <form action={signOutAction} className="flex items-center justify-end max-lg:order-3">
             <button type="submit" className={buttonClass("secondary", "md", "shrink-0")}>
               Sign out
             </button>
@@ -44,8 +34,16 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       {/* Which workspace every page acts in, on every page and width: a line of its own under the header (which
           stays one line on a phone). */}
       <section aria-label="Workspace" className="border-b border-stone-200 bg-stone-50">
-        <div className="mx-auto max-w-5xl px-4 py-1 sm:px-6">
+        <div className="mx-auto flex max-w-5xl items-center gap-x-4 px-4 py-1 sm:px-6">
           <WorkspaceSwitcher current={currentChoice} choices={choices} />
+          {/* Who is signed in: here rather than in the header, whose row of pages it would push onto a second line. */}
+          <span
+            data-testid="user-email"
+            className="ml-auto max-w-56 shrink-0 truncate text-sm text-stone-600 max-sm:sr-only"
+            title={session.user.email ?? undefined}
+          >
+            {session.user.email}
+          </span>
         </div>
       </section>
       <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">

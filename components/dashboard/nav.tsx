@@ -45,7 +45,7 @@ export function DashboardNav() {
     <nav
       ref={root}
       aria-label="Dashboard"
-      className="relative max-md:order-2 max-md:ml-auto md:flex-1"
+      className="relative max-lg:order-2 max-lg:ml-auto lg:flex-1"
       onKeyDown={(event) => {
         if (event.key !== "Escape" || !open) return;
         event.preventDefault();
@@ -60,7 +60,7 @@ export function DashboardNav() {
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
         disabled={!hydrated}
-        className={`flex min-h-11 items-center gap-1.5 rounded-md border border-stone-300 bg-white px-3 text-sm disabled:cursor-not-allowed disabled:opacity-50 md:hidden ${focusRing}`}
+        className={`flex min-h-11 items-center gap-1.5 rounded-md border border-stone-300 bg-white px-3 text-sm disabled:cursor-not-allowed disabled:opacity-50 lg:hidden ${focusRing}`}
         data-testid="dashboard-menu"
       >
         {current}
@@ -70,7 +70,7 @@ export function DashboardNav() {
       </button>
       <ul
         id={listId}
-        className={`flex gap-1 max-md:absolute max-md:right-0 max-md:z-40 max-md:mt-1 max-md:w-52 max-md:flex-col max-md:rounded-md max-md:border max-md:border-stone-200 max-md:bg-white max-md:p-1 max-md:shadow-lg md:flex-wrap ${open ? "" : "max-md:hidden"}`}
+        className={`flex gap-0.5 max-lg:absolute max-lg:right-0 max-lg:z-40 max-lg:mt-1 max-lg:w-52 max-lg:flex-col max-lg:rounded-md max-lg:border max-lg:border-stone-200 max-lg:bg-white max-lg:p-1 max-lg:shadow-lg lg:flex-wrap ${open ? "" : "max-lg:hidden"}`}
         data-testid="dashboard-nav"
       >
         {items.map((item) => (
@@ -79,7 +79,7 @@ export function DashboardNav() {
               href={item.href}
               aria-current={pathname === item.href ? "page" : undefined}
               onClick={() => setOpen(false)}
-              className={`flex items-center rounded-md px-2.5 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-md:min-h-11 ${focusRing}`}
+              className={`flex items-center rounded-md px-2 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-lg:min-h-11 ${focusRing}`}
             >
               {item.label}
             </Link>

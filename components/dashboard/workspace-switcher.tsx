@@ -42,7 +42,7 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
         value={current.id}
         disabled={busy}
         aria-describedby={`${id}-current`}
-        className="max-w-64 min-w-0 py-1"
+        className="max-w-72 min-w-0 py-1"
         data-testid="workspace-select"
         onChange={async (event) => {
           const chosen = event.target.value;
@@ -63,7 +63,7 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
       >
         {choices.map((choice) => (
           <option key={choice.id} value={choice.id}>
-            {choice.kind === "team" ? `${label(choice)} (team, ${choice.role})` : label(choice)}
+            {choice.kind === "team" ? `${label(choice)} · ${choice.role}` : label(choice)}
           </option>
         ))}
       </Select>
