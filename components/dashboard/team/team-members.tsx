@@ -42,7 +42,14 @@ export function MembersSection({ team, me }: { team: TeamView; me: string }) {
       <ErrorText error={members.error} />
       <ul className="flex flex-col divide-y divide-stone-200" aria-label="Members">
         {members.data?.map((member) => (
-          <Member key={member.user_id} team={team} member={member} me={me} onChange={refresh} />
+          <Member
+            key={member.user_id}
+            team={team}
+            member={member}
+            me={me}
+            soleOwner={member.role === "owner" && (members.data ?? []).filter((m) => m.role === "owner").length === 1}
+            onChange={refresh}
+          />
         ))}
       </ul>
     </section>
@@ -53,18 +60,21 @@ function Member({
   team,
   member,
   me,
+  soleOwner,
   onChange,
 }: {
   team: TeamView;
   member: MemberView;
   me: string;
+  /** The team's only owner: the server refuses to lower or remove them, so neither is offered. */
+  soleOwner: boolean;
   onChange: () => void;
 }) {
   const selectId = useId();
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const self = member.user_id === me;
-  const manage = mayManage(team.role, member.role);
+  const manage = mayManage(team.role, member.role) && !soleOwner;
   const role = useMutation({
     mutationFn: (next: TeamRole) => changeRole(team.id, member.user_id, next),
     onSuccess: onChange,
@@ -114,7 +124,7 @@ function Member({
           ) : (
             <span className="text-sm text-stone-600">{ROLE_LABELS[member.role]}</span>
           )}
-          {self || manage ? (
+          {(self && !soleOwner) || manage ? (
             <button
               type="button"
               className={buttonClass("danger-outline")}
