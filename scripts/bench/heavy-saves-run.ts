@@ -98,12 +98,16 @@ async function main() {
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
   const { getDb, closeDatabase } = await import("../../lib/db/client");
-  const { saveEdit } = await import("../../lib/edits/revisions");
+  const { saveEdit, restoreOriginal } = await import("../../lib/edits/revisions");
+  const { deleteTranscription } = await import("../../lib/transcripts/delete-transcription");
   const { readTranscript } = await import("../../lib/transcripts/read");
   const { RequestValidationError } = await import("../../lib/http/validation");
   const validate = await import("../../lib/edits/validate");
-  const { revisionIndexIdle } = (await import("../../lib/edits/revision-index").catch(() => ({}))) as {
+  const { revisionIndexIdle, indexRevisionStep } = (await import("../../lib/edits/revision-index").catch(
+    () => ({}),
+  )) as {
     revisionIndexIdle?: () => Promise<void>;
+    indexRevisionStep?: (id: string, stepMs: number) => Promise<string>;
   };
   const bound = (validate as { MAX_INDEX_TOKENS?: number }).MAX_INDEX_TOKENS;
   const db = await getDb();
@@ -189,6 +193,93 @@ async function main() {
         out[`${label}: reads`] = reads;
         console.error(label, Math.round(saveMs), status, Math.round(worst), Math.round(idleMs));
       }
+    }
+    // Removing a served correction of the intended maximum: restoring the original, and deleting the history
+    // entry that holds it (which deletes the author's corrections), each while another user reads.
+    if (!only || only.includes("removals")) {
+      const size = (bound ?? 100_000) - 1000;
+      const restore = () => restoreOriginal(author!.id, longId, "json");
+      // A newer copy of the served correction, indexed but for its last passage: what a restore meets when the
+      // author saved again a moment before (two corrections' passages and postings at once).
+      const newerAllButIndexed = async () => {
+        if (!indexRevisionStep) return;
+        await db.$executeRaw`
+          INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes", "createdAt")
+          SELECT 'bench-newer', "userId", "transcriptId", "segments", "sizeBytes", "createdAt" + INTERVAL '1 second'
+          FROM "TranscriptRevision" WHERE "userId" = ${author!.id} AND "indexedAt" IS NOT NULL`;
+        for (;;) {
+          await indexRevisionStep("bench-newer", 0);
+          const [left] = await db.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM "RevisionPassage" WHERE "revisionId" = 'bench-newer' AND "body" IS NOT NULL`;
+          if (left!.n <= 1) break;
+        }
+      };
+      const removals: [string, () => Promise<unknown>, (() => Promise<void>)?][] = [
+        ["restore original", restore],
+        ["restore original with a newer one all but indexed", restore, newerAllButIndexed],
+        [
+          "delete history entry",
+          async () => {
+            const entry = await db.transcription.findFirstOrThrow({
+              where: { userId: author!.id, transcriptId: longId },
+            });
+            await deleteTranscription(author!.id, entry.id);
+          },
+        ],
+      ];
+      // The everyday words of the intended maximum, and CJK text (nearly every bigram a term: the most postings).
+      for (const shapeName of ["maximum", "cjk"])
+        for (const [name, remove, setup] of removals) {
+          await saveEdit(author!.id, longId, { segments: SHAPES[shapeName]!.shape(size) } as never);
+          if (revisionIndexIdle) await revisionIndexIdle();
+          await setup?.();
+          const label = `${kind} ${name} of a served correction, ${shapeName} (${size.toLocaleString("en-US")})`;
+          const [held] = await db.$queryRaw<{ passages: number; postings: number; served: number }[]>`
+          SELECT (SELECT count(*)::int FROM "RevisionPassage") AS passages,
+                 (SELECT count(*)::int FROM "SearchPosting" sp JOIN "RevisionPassage" rp ON rp."pid" = sp."pid") AS postings,
+                 (SELECT count(*)::int FROM "TranscriptRevision" WHERE "indexedAt" IS NOT NULL) AS served`;
+          out[`${label}: passages`] = held!.passages;
+          out[`${label}: postings`] = held!.postings;
+          out[`${label}: served corrections`] = held!.served;
+          let removing = true;
+          let worst = 0;
+          let reads = 0;
+          const readerLoop = (async () => {
+            while (removing) {
+              const t0 = performance.now();
+              await readTranscript(reader!.id, readId);
+              worst = Math.max(worst, performance.now() - t0);
+              reads++;
+            }
+          })();
+          const t0 = performance.now();
+          await remove();
+          const answerMs = performance.now() - t0;
+          if (revisionIndexIdle) await revisionIndexIdle();
+          const idleMs = performance.now() - t0;
+          removing = false;
+          await readerLoop;
+          out[`${label}: answer ms`] = answerMs;
+          out[`${label}: passages removed ms`] = idleMs;
+          out[`${label}: worst read ms (goal ≤ ${READ_GOAL_MS})`] = worst;
+          out[`${label}: reads`] = reads;
+          console.error(label, Math.round(answerMs), Math.round(worst), Math.round(idleMs));
+          // The next shape's save needs the transcript in the author's history again.
+          if (!(await db.transcription.findFirst({ where: { userId: author!.id, transcriptId: longId } })))
+            await db.transcription.create({
+              data: {
+                userId: author!.id,
+                platform: "youtube",
+                videoId: "heavysaves1",
+                lang: "en",
+                origin: "captions",
+                transcriptId: longId,
+                state: "done",
+                durationSeconds: duration,
+                totalSeconds: duration,
+              },
+            });
+        }
     }
   } finally {
     await closeDatabase();

@@ -3,9 +3,13 @@
 // limits lifted: one shape after another on a six-hour video (2,160 segments of 10 s), each the probe's size
 // (what the whitespace word bound let through) and, where a bound now refuses that, the largest the bound
 // accepts. Meanwhile another user reads their own transcript (the read model) one read after another.
+// Then removals of a served correction at the bound (everyday words; CJK, the most postings): restoring the
+// original (also with a newer correction all but indexed: two corrections' postings), and deleting the history
+// entry, each while the other user reads.
 // Goal: every save answers within 15 s, and no read waits more than 1 s.
 // Each database kind runs in a child process of its own (the app's modules hold one connection per process).
-// HEAVY_SAVES_DB=postgres or embedded runs one kind; HEAVY_SAVES_SHAPES=cjk,hyphen runs only those shapes.
+// HEAVY_SAVES_DB=postgres or embedded runs one kind; HEAVY_SAVES_SHAPES=cjk,hyphen runs only those shapes
+// ("removals": only the removals).
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
