@@ -1,4 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NextRequest } from "next/server";
 import { callRoute } from "@/test/request";
@@ -27,6 +31,8 @@ interface Person {
   headers: Record<string, string>;
 }
 
+const dataDir = mkdtempSync(path.join(tmpdir(), "verbatim-teams-"));
+
 beforeAll(async () => {
   Object.assign(process.env, {
     TEAM_MAX_OWNED: String(MAX_OWNED),
@@ -34,8 +40,10 @@ beforeAll(async () => {
     TEAM_MAX_PENDING_INVITATIONS: String(MAX_PENDING),
     TEAM_INVITATIONS_PER_DAY: String(PER_DAY),
     RATE_LIMIT_MULTIPLIER: "0",
+    DATA_DIR: dataDir,
   });
   delete process.env.SMTP_URL;
+  delete process.env.S3_BUCKET;
   ctx = await useTestDatabase();
   logs = captureLogs("info");
   r = {
@@ -60,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   logs?.restore();
   await ctx?.teardown();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 /** A person with a verified e-mail (a magic link's sign-in) and an API key. */
@@ -224,7 +233,23 @@ describe("a team", () => {
     expect(refused.status).toBe(409);
     expect(refused.json).toMatchObject({ code: "subscription_active" });
     await ctx.db.subscription.update({ where: { userId: team }, data: { status: "canceled", tier: "free" } });
+    // An uploaded file of the team's: its row goes with the team, so the file goes with the deletion.
+    const { localPaths } = await import("@/lib/uploads/objects");
+    const objectPath = `uploads/${team}/AAAAAAAAAAAAAAAAAAAAAA/interview.wav`;
+    const file = localPaths(objectPath).final;
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, "RIFF");
+    await ctx.db.upload.create({
+      data: {
+        userId: team,
+        objectPath,
+        filename: "interview.wav",
+        contentType: "audio/wav",
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    });
     expect((await call("deleteTeam", owner, { team_id: team }, { method: "DELETE" })).status).toBe(204);
+    expect(existsSync(file)).toBe(false);
     expect(await ctx.db.user.findUnique({ where: { id: team } })).toBeNull();
     expect(await ctx.db.membership.count({ where: { teamId: team } })).toBe(0);
     expect(await ctx.db.transcription.count({ where: { userId: team } })).toBe(0);

@@ -103,6 +103,26 @@ async function verifyS3Object(storage: S3Config, key: string): Promise<number> {
 const CLEANUP_BATCH = 500;
 
 /**
+ * Removes the stored files (or S3 objects) of uploads whose rows are gone with their account (a deleted team).
+ * Best effort: a file that cannot be removed now is logged. Returns how many were removed.
+ */
+export async function removeStoredUploads(objectPaths: readonly string[]): Promise<number> {
+  const storage = s3Config();
+  let removed = 0;
+  for (const objectPath of objectPaths) {
+    try {
+      if (storage) {
+        if (!(await deleteObject(storage, objectPath))) throw new Error("storage refused the delete");
+      } else await removeLocal(objectPath);
+      removed += 1;
+    } catch (error) {
+      log.error({ objectPath, err: error }, "could not delete a deleted account's upload");
+    }
+  }
+  return removed;
+}
+
+/**
  * Removes uploads whose retention has passed: the file (or S3 object) first, then the row, so a
  * crash in between leaves a row the next run finishes. Objects that cannot be deleted now (S3
  * unreachable) keep their row for the next run. Returns how many uploads were removed.
