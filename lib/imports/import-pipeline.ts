@@ -1,4 +1,5 @@
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
+import { actingAs } from "@/lib/teams/actor";
 import { storableText } from "@/lib/db/storable-text";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
@@ -38,6 +39,8 @@ const importContextSchema = z.object({
   vocabulary: z.array(z.string()).optional(),
   /** The request's own `webhook_url`, told when the import ends (import.completed). */
   webhookUrl: z.string().optional(),
+  /** The member who started it in a team's library: each item's history entry names them (per-member usage). */
+  actorId: z.string().optional(),
   /** Set by `advance`: nothing queued or running is left. */
   finished: z.boolean().optional(),
 });
@@ -208,23 +211,25 @@ async function startQueued(ctx: ImportContext): Promise<number> {
     const source = itemSource({ url: item.audioUrl, kind: "audio" }, allow);
     const audio = source?.platform === "podcast";
     try {
-      const outcome = await requestTranscript(
-        ctx.userId,
-        {
-          url: audio ? "" : item.audioUrl,
-          audio: audio ? item.audioUrl : null,
-          upload: null,
-          lang: ctx.lang,
-          format: "json",
-          ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
-        },
-        transcriptDeps(),
-        // An episode keeps the title and show its feed gave it (a video's page names its own).
-        {
-          estimateSeconds: item.durationSeconds,
-          skipJobRateLimit: true,
-          ...(audio ? { title: item.title, channel: show ?? null } : {}),
-        },
+      const outcome = await actingAs(ctx.actorId ?? null, () =>
+        requestTranscript(
+          ctx.userId,
+          {
+            url: audio ? "" : item.audioUrl,
+            audio: audio ? item.audioUrl : null,
+            upload: null,
+            lang: ctx.lang,
+            format: "json",
+            ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
+          },
+          transcriptDeps(),
+          // An episode keeps the title and show its feed gave it (a video's page names its own).
+          {
+            estimateSeconds: item.durationSeconds,
+            skipJobRateLimit: true,
+            ...(audio ? { title: item.title, channel: show ?? null } : {}),
+          },
+        ),
       );
       // A publisher's file that lost passages in reading says so on the item too (source_note).
       const data =
@@ -306,6 +311,7 @@ export async function enqueueImportLink(tx: Prisma.TransactionClient, ctx: Impor
     lang: ctx.lang,
     ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
     ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
+    ...(ctx.actorId ? { actorId: ctx.actorId } : {}),
   };
   await enqueueJob(tx, { userId: ctx.userId, pipeline: importPipeline, context: next });
 }

@@ -102,6 +102,29 @@ describe("imports", () => {
     expect(new Set(items.map((i) => i.jobId)).size).toBe(EPISODES);
   });
 
+  it("names the member who started a team's import on each entry it makes, and charges the team", async () => {
+    const { user: member } = await caller();
+    const team = await ctx.db.user.create({ data: { kind: "team", name: "Import desk" } });
+    await ctx.db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
+    const { startImport: start } = await import("@/lib/imports/start-import");
+    const { actingAs } = await import("@/lib/teams/actor");
+    const { appOutbound } = await import("@/lib/http/outbound/configured");
+    const url = `${fake.origin}/generated/2.xml?prefix=team`;
+    const { batch_id } = await actingAs(member.id, () =>
+      start(team.id, { url, lang: "en" }, { outbound: appOutbound() }),
+    );
+    for (let i = 0; i < 2400; i++) {
+      const batch = await ctx.db.importBatch.findUniqueOrThrow({ where: { id: batch_id } });
+      if (["done", "partial", "error"].includes(batch.status)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const entries = await ctx.db.transcription.findMany({ where: { userId: team.id } });
+    expect(entries).toHaveLength(2);
+    expect(entries.map((e) => e.actorId)).toEqual([member.id, member.id]);
+    expect((await ctx.db.usagePeriod.findFirst({ where: { userId: team.id } }))?.usedSeconds).toBe(2);
+    expect(await ctx.db.transcription.count({ where: { userId: member.id } })).toBe(0);
+  });
+
   it("charges a feed whose episodes publish their own transcripts exactly what the preview said", async () => {
     const { user, auth } = await caller();
     const url = `${fake.origin}/generated/3.xml?prefix=preview&transcripts=1`;

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { currentActor } from "@/lib/teams/actor";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";
@@ -49,6 +50,7 @@ export async function startImport(
       lang: request.lang,
       ...(request.vocabulary?.length ? { vocabulary: request.vocabulary } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
+      ...(currentActor() ? { actorId: currentActor()! } : {}),
     };
     await enqueueJob(tx, { userId, pipeline: importPipeline, context });
     return created;
