@@ -1,7 +1,11 @@
 import { getDb } from "@/lib/db/client";
 import { requirePerson, roleIn } from "@/lib/teams/access";
 import type { TeamUsageOut } from "@/lib/teams/schemas";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { UsageWindow } from "@/lib/usage/allowance";
 import { usagePlan, usedSeconds } from "@/lib/usage/charge";
+
+const HOUR_MS = 3_600_000;
 
 /**
  * GET /v1/teams/{team_id}/usage (admins): what the team's allowance was charged this period, and per member the
@@ -16,19 +20,13 @@ export async function teamUsage(teamId: string, personId: string | null): Promis
   const { start, end } = plan.window;
   const [used, byActor, members] = await Promise.all([
     usedSeconds(db, teamId, plan.window),
-    db.transcription.groupBy({
-      by: ["actorId"],
-      where: { userId: teamId, actorId: { not: null }, createdAt: { gte: start, lt: end }, state: { not: "error" } },
-      _sum: { totalSeconds: true },
-      _count: { _all: true },
-    }),
+    memberUsage(db, teamId, plan.window),
     db.membership.findMany({
       where: { teamId },
       select: { userId: true, user: { select: { email: true } } },
       orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
     }),
   ]);
-  const usage = new Map(byActor.map((row) => [row.actorId, row]));
   return {
     period_start: start.toISOString(),
     period_end: end.toISOString(),
@@ -36,8 +34,50 @@ export async function teamUsage(teamId: string, personId: string | null): Promis
     members: members.map((member) => ({
       user_id: member.userId,
       email: member.user.email,
-      used_seconds: usage.get(member.userId)?._sum.totalSeconds ?? 0,
-      requests: usage.get(member.userId)?._count._all ?? 0,
+      used_seconds: byActor.get(member.userId)?.seconds ?? 0,
+      requests: byActor.get(member.userId)?.requests ?? 0,
     })),
   };
+}
+
+/**
+ * Per actor, the requests and seconds of the team's entries not in error created in `window`: its whole UTC hours
+ * from "MemberUsageHour" (a trigger keeps it), its partial first and last hours (a paid period starts at any
+ * second) from the entries themselves, so the read is as long as the period, not as the library.
+ */
+async function memberUsage(
+  db: Prisma.TransactionClient,
+  teamId: string,
+  { start, end }: UsageWindow,
+): Promise<Map<string, { requests: number; seconds: number }>> {
+  const firstHour = new Date(Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS);
+  const endHour = new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
+  const hours = firstHour < endHour;
+  const edges = hours
+    ? [{ createdAt: { gte: start, lt: firstHour } }, { createdAt: { gte: endHour, lt: end } }]
+    : [{ createdAt: { gte: start, lt: end } }];
+  const [counted, direct] = await Promise.all([
+    hours
+      ? db.memberUsageHour.groupBy({
+          by: ["actorId"],
+          where: { userId: teamId, hour: { gte: firstHour, lt: endHour } },
+          _sum: { requests: true, seconds: true },
+        })
+      : [],
+    db.transcription.groupBy({
+      by: ["actorId"],
+      where: { userId: teamId, actorId: { not: null }, state: { not: "error" }, OR: edges },
+      _sum: { totalSeconds: true },
+      _count: { _all: true },
+    }),
+  ]);
+  const usage = new Map<string, { requests: number; seconds: number }>();
+  const add = (actorId: string | null, requests: number, seconds: number) => {
+    if (actorId === null) return;
+    const row = usage.get(actorId) ?? { requests: 0, seconds: 0 };
+    usage.set(actorId, { requests: row.requests + requests, seconds: row.seconds + seconds });
+  };
+  for (const row of counted) add(row.actorId, row._sum.requests ?? 0, row._sum.seconds ?? 0);
+  for (const row of direct) add(row.actorId, row._count._all, row._sum.totalSeconds ?? 0);
+  return usage;
 }

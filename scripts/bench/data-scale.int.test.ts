@@ -97,5 +97,17 @@ describe("the data-scale seed", () => {
     );
     expect(differences).toEqual([]);
     expect(await ctx.db.historyCount.count()).toBeGreaterThan(3);
+    // The seeded team's per-member usage counters, as the trigger keeps them for the app's writes.
+    const usage = await ctx.db.$queryRawUnsafe<unknown[]>(
+      `(SELECT "userId", "actorId", "hour", "requests", "seconds" FROM "MemberUsageHour"
+        EXCEPT SELECT "userId", "actorId", date_trunc('hour', "createdAt"), count(*)::int, sum("totalSeconds")::int
+        FROM "Transcription" WHERE "actorId" IS NOT NULL AND "state" <> 'error' GROUP BY 1, 2, 3)
+       UNION ALL
+       (SELECT "userId", "actorId", date_trunc('hour', "createdAt"), count(*)::int, sum("totalSeconds")::int
+        FROM "Transcription" WHERE "actorId" IS NOT NULL AND "state" <> 'error' GROUP BY 1, 2, 3
+        EXCEPT SELECT "userId", "actorId", "hour", "requests", "seconds" FROM "MemberUsageHour")`,
+    );
+    expect(usage).toEqual([]);
+    expect(await ctx.db.memberUsageHour.count()).toBeGreaterThan(3);
   });
 });

@@ -24,6 +24,11 @@ const WARMUPS = 3;
 const SIZES: Record<string, number> = { "10k": 10_000, "100k": 100_000, "1m": 1_000_000 };
 export const BUSY = "bench-scale-busy";
 const SPREAD = "bench-scale-spread";
+/** A team account as busy as BUSY (n/10 entries of the same transcripts), asked for by TEAM_MEMBERS in turn. */
+export const TEAM = "bench-scale-team";
+const TEAM_MEMBERS = ["bench-scale-team-m1", "bench-scale-team-m2", "bench-scale-team-m3", "bench-scale-team-m4"];
+/** How far back the team's entries go, at either size: the same period, so its usage has the same hours. */
+const TEAM_SPAN_DAYS = 25;
 
 /** The English words of the real caption tracks, in order: the stream the seeded passages are windows of. */
 export function englishWords(): string[] {
@@ -130,6 +135,7 @@ async function seedRows(client: pg.Client, n: number): Promise<void> {
   );
   await seedSpreadUser(client, n);
   await seedCorrections(client, n);
+  await seedTeam(client, n);
 }
 
 /**
@@ -164,6 +170,51 @@ async function seedSpreadUser(client: pg.Client, n: number): Promise<void> {
        60 + abs(hashint4(i * 3)) % 3600, 60 + abs(hashint4(i * 5)) % 7200, now() - make_interval(secs => ${n} - i), now()
      FROM generate_series(3, ${n}, 10) AS i`,
     [SPREAD],
+  );
+}
+
+/**
+ * A team (User.kind = team) of four members (TEAM_MEMBERS; the first its owner, the others admin, member, viewer)
+ * whose n/10 entries are BUSY's transcripts (the same layout, so the same reads cost what BUSY's do), each asked
+ * for by one member in turn (actorId), spread evenly over the TEAM_SPAN_DAYS before seeding, with one in 50 in
+ * error and the titles BUSY's have. A paid period that begins inside an hour before the first of them and ends long
+ * after holds them all however late the bench runs, so per-member usage reads every one (its partial first hour
+ * from the entries). Added to a database seeded without it.
+ */
+async function seedTeam(client: pg.Client, n: number): Promise<void> {
+  const entries = n / 10;
+  await client.query(
+    `INSERT INTO "User" ("id", "kind", "name", "slug", "updatedAt") VALUES ($1, 'team', 'Bench team', 'bench-team', now())`,
+    [TEAM],
+  );
+  await client.query(
+    `INSERT INTO "User" ("id", "email", "updatedAt") SELECT m, m || '@bench.test', now() FROM unnest($1::text[]) AS m`,
+    [TEAM_MEMBERS],
+  );
+  await client.query(
+    `INSERT INTO "Membership" ("teamId", "userId", "role", "updatedAt")
+     SELECT $1, m, (ARRAY['owner', 'admin', 'member', 'viewer'])[k]::"TeamRole", now()
+     FROM unnest($2::text[]) WITH ORDINALITY AS t(m, k)`,
+    [TEAM, TEAM_MEMBERS],
+  );
+  await client.query(
+    `INSERT INTO "Subscription" ("id", "userId", "tier", "currentPeriodStart", "currentPeriodEnd", "updatedAt")
+     VALUES ('bench-team-subscription', $1, 'pro', date_trunc('hour', now() - interval '${TEAM_SPAN_DAYS} days 1 hour') + interval '17 minutes 23.456 seconds',
+       now() + interval '100 years', now())`,
+    [TEAM],
+  );
+  await timedStep(n, "the team's history entries", () =>
+    client.query(
+      `INSERT INTO "Transcription" ("id", "userId", "platform", "videoId", "lang", "source", "transcriptId", "state", "title", "durationSeconds", "totalSeconds", "createdAt", "updatedAt", "actorId")
+       SELECT 'stm-' || i, $1, 'youtube', 'v' || lpad(i::text, 10, '0'), 'en', 'captions', 'st-' || i,
+         CASE WHEN i % 50 = 0 THEN 'error' ELSE 'done' END,
+         CASE WHEN i % ${entries / 3} = 11 THEN 'zqx notes ' || i END,
+         60 + abs(hashint4(i * 3)) % 3600, 60 + abs(hashint4(i * 5)) % 7200,
+         now() - interval '${TEAM_SPAN_DAYS} days' * (1 - i::float8 / ${entries}), now(),
+         ($2::text[])[1 + i % ${TEAM_MEMBERS.length}]
+       FROM generate_series(1, ${entries}) AS i`,
+      [TEAM, TEAM_MEMBERS],
+    ),
   );
 }
 
@@ -217,6 +268,11 @@ export async function openScaleDb(
         await seedCorrections(client, n);
         await client.query(`VACUUM ANALYZE "Transcription", "TranscriptRevision", "RevisionPassage"`);
       }
+      if ((await client.query(`SELECT 1 FROM "User" WHERE "id" = $1`, [TEAM])).rowCount === 0) {
+        console.log(`  ${label}: adding the team …`);
+        await seedTeam(client, n);
+        await client.query(`VACUUM ANALYZE "Transcription", "MemberUsageHour", "HistoryCount"`);
+      }
     }
   } finally {
     await client.end();
@@ -261,9 +317,48 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   const { sitemapIndexResponse, sitemapPartResponse } = await import("../../lib/publishing/sitemap");
   const { publicIndex, listPublished } = await import("../../lib/publishing/public-index");
   const { findPublished } = await import("../../lib/publishing/public-transcript");
+  const { workspaceFor } = await import("../../lib/teams/workspace");
+  const { teamUsage } = await import("../../lib/usage/team-usage");
+  const { getSubscription } = await import("../../lib/usage/get-subscription");
 
   const history = (extra: (n: number) => Record<string, unknown>) => (n: number) =>
     listTranscriptions(BUSY, transcriptionListQuerySchema.parse(extra(n)));
+  // Each read twice: "personal" (BUSY in their own workspace) and "team" (TEAM, its member in its workspace).
+  function teamPairs(): [string, (n: number, db: ScaleDb) => Promise<unknown>][] {
+    const as = async (team: boolean) =>
+      (await workspaceFor(team ? TEAM_MEMBERS[2]! : BUSY, team ? TEAM : null))!.accountId;
+    const pairs: [string, (account: string) => Promise<unknown>][] = [
+      ["history default page (with total)", (a) => listTranscriptions(a, transcriptionListQuerySchema.parse({}))],
+      ["history q=zqx", (a) => listTranscriptions(a, transcriptionListQuerySchema.parse({ q: "zqx" }))],
+      [
+        "history sort=duration_seconds",
+        (a) => listTranscriptions(a, transcriptionListQuerySchema.parse({ sort: "duration_seconds" })),
+      ],
+      ["library search frequent (ocean)", (a) => searchLibrary(a, searchQuerySchema.parse({ q: "ocean" }))],
+      ["library search rare (zeppelin)", (a) => searchLibrary(a, searchQuerySchema.parse({ q: "zeppelin" }))],
+      ["library search fused (a question)", (a) => searchLibrary(a, searchQuerySchema.parse({ q: QUESTION }))],
+    ];
+    return [
+      ...pairs.flatMap(([name, read]): [string, (n: number, db: ScaleDb) => Promise<unknown>][] => [
+        [`personal: ${name}`, async () => read(await as(false))],
+        [`team, as a member: ${name}`, async () => read(await as(true))],
+      ]),
+      // A person's usage is one row (GET /v1/me/subscription); a team's per-member usage is GET /v1/teams/{id}/usage, as
+      // its admin, and beside it the direct sum over the period's entries it replaced.
+      ["personal: usage (GET /v1/me/subscription)", () => getSubscription(BUSY)],
+      ["team, as an admin: per-member usage", async () => teamUsage(await as(true), TEAM_MEMBERS[1]!)],
+      [
+        "team: per-member usage summed from the entries (without counters)",
+        async (_n, db) =>
+          db.prisma.transcription.groupBy({
+            by: ["actorId"],
+            where: { userId: TEAM, actorId: { not: null }, createdAt: { gte: new Date(0) }, state: { not: "error" } },
+            _sum: { totalSeconds: true },
+            _count: { _all: true },
+          }),
+      ],
+    ];
+  }
   // "Right after a publish": a publication is published again before each sitemap read (the app expires
   // the cached sitemap then; outside Next.js nothing is cached, so every call does the whole work).
   const republish = async (db: ScaleDb, n: number) => {
@@ -282,6 +377,9 @@ export async function benchDataScale(): Promise<Record<string, number>> {
     ["history q=talk offset=90% of entries", history((n) => ({ q: "talk", offset: Math.floor((n / 10) * 0.9) }))],
     ["history state=error", history(() => ({ state: "error" }))],
     ["history default page (with total)", history(() => ({}))],
+    // A team's reads as one of its members does them (the workspace checked against Membership first), beside the
+    // same reads of BUSY, a person's account of the same size and layout.
+    ...teamPairs(),
     ["public search rare (zeppelin)", () => searchPublic(searchQuerySchema.parse({ q: "zeppelin" }))],
     ["public search frequent (ocean)", () => searchPublic(searchQuerySchema.parse({ q: "ocean" }))],
     [
