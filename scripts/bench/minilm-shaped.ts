@@ -3,7 +3,7 @@
 // 512 positions (22.6 M parameters, 90 MB as float32, as the real ONNX export), in ONNX's own format (opset 17), and a
 // WordPiece tokenizer.json over `words` (the rest of its 30,522 rows are unused pieces). What it costs to run (time per
 // passage, memory) is the real model's; what its vectors mean is nothing.
-import { onnx } from "../../test/fakes/model-host/tiny-sentence-model";
+import { bertTokenizerJson, onnx, SPECIAL } from "../../test/fakes/model-host/tiny-sentence-model";
 
 const HIDDEN = 384;
 const HEADS = 12;
@@ -12,7 +12,6 @@ const LAYERS = 6;
 const VOCAB = 30_522;
 const POSITIONS = 512;
 const T = { FLOAT: 1, INT64: 7 } as const;
-const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 
 function random(n: number, scale: number, seed: number): Float32Array {
   const out = new Float32Array(n);
@@ -132,51 +131,5 @@ export function miniLmShapedOnnx(): Buffer {
 
 /** A BERT WordPiece tokenizer.json (all-MiniLM-L6-v2's layout) whose whole words are `words`. */
 export function miniLmShapedTokenizer(words: Iterable<string>): Buffer {
-  const vocabulary = [...new Set([...SPECIAL, ...words])].slice(0, VOCAB);
-  const vocab = Object.fromEntries(vocabulary.map((word, id) => [word, id]));
-  return Buffer.from(
-    JSON.stringify({
-      version: "1.0",
-      truncation: null,
-      padding: null,
-      added_tokens: SPECIAL.map((content) => ({
-        id: vocab[content],
-        content,
-        single_word: false,
-        lstrip: false,
-        rstrip: false,
-        normalized: false,
-        special: true,
-      })),
-      normalizer: {
-        type: "BertNormalizer",
-        clean_text: true,
-        handle_chinese_chars: true,
-        strip_accents: null,
-        lowercase: true,
-      },
-      pre_tokenizer: { type: "BertPreTokenizer" },
-      post_processor: {
-        type: "TemplateProcessing",
-        single: [
-          { SpecialToken: { id: "[CLS]", type_id: 0 } },
-          { Sequence: { id: "A", type_id: 0 } },
-          { SpecialToken: { id: "[SEP]", type_id: 0 } },
-        ],
-        pair: [],
-        special_tokens: {
-          "[CLS]": { id: "[CLS]", ids: [vocab["[CLS]"]], tokens: ["[CLS]"] },
-          "[SEP]": { id: "[SEP]", ids: [vocab["[SEP]"]], tokens: ["[SEP]"] },
-        },
-      },
-      decoder: { type: "WordPiece", prefix: "##", cleanup: true },
-      model: {
-        type: "WordPiece",
-        unk_token: "[UNK]",
-        continuing_subword_prefix: "##",
-        max_input_chars_per_word: 100,
-        vocab,
-      },
-    }),
-  );
+  return bertTokenizerJson([...new Set([...SPECIAL, ...words])].slice(0, VOCAB));
 }

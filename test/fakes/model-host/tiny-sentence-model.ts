@@ -90,7 +90,7 @@ const COMMON = [
   "that",
   "it",
 ];
-const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+export const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 export const TINY_DIMS = TINY_TOPICS.length + 1;
 
 export function tinyVocabulary(): string[] {
@@ -171,9 +171,16 @@ export function tinySentenceOnnx(): Buffer {
   return Buffer.from(ModelProto.encode(message).finish());
 }
 
-/** The tokenizer.json of the tiny model: BERT's normaliser, pre-tokeniser, WordPiece and [CLS] … [SEP] template. */
+/** The tokenizer.json of the tiny model. */
 export function tinyTokenizerJson(): Buffer {
-  const vocabulary = tinyVocabulary();
+  return bertTokenizerJson(tinyVocabulary());
+}
+
+/**
+ * A BERT tokenizer.json (all-MiniLM-L6-v2's layout: BERT's normaliser and pre-tokeniser, WordPiece, the [CLS] …
+ * [SEP] template) whose vocabulary is `vocabulary`, the special tokens among it.
+ */
+export function bertTokenizerJson(vocabulary: readonly string[]): Buffer {
   const vocab = Object.fromEntries(vocabulary.map((word, id) => [word, id]));
   const special = (content: string) => ({
     id: vocab[content],
