@@ -2,7 +2,8 @@
 // Every machine code the API answers with in `{"detail", "code"}` (or as a 422 item's `type`): its HTTP
 // status, whether the same request may work later, and what it means. `new ApiError(code)` takes only these,
 // /openapi.json lists them, and the dashboard, the CLI and the typed client read `retryable` from here.
-// Imported by browser code and the CLI bundle: keep it free of imports.
+// Imported by browser code and the CLI bundle: keep it free of imports. One file however long the list grows:
+// a closed list is read, reviewed and generated from (client/src/error-codes.ts) whole.
 // OAuth's token endpoint answers RFC 6749's own `error` strings (lib/oauth); they are not listed here.
 
 export interface ErrorCodeInfo {

@@ -1,3 +1,4 @@
+import { judgeSearchMeaning } from "@/lib/health/judge-search-meaning";
 import { execFile } from "node:child_process";
 import { lookup } from "node:dns/promises";
 import { existsSync, statSync } from "node:fs";
@@ -23,7 +24,6 @@ import {
   judgeMail,
   judgeRunningApp,
   judgeFfmpeg,
-  judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
   judgeStripe,

@@ -1,3 +1,4 @@
+import { judgeSearchMeaning } from "@/lib/health/judge-search-meaning";
 import { describe, expect, it } from "vitest";
 import {
   formatSetupLines,
@@ -5,7 +6,6 @@ import {
   judgeFfmpeg,
   judgeMail,
   judgeRunningApp,
-  judgeSearchMeaning,
   judgeService,
   judgeSpeechModel,
   judgeStripe,
