@@ -129,6 +129,8 @@ test("a paragraph corrected in place is saved, and any saved version is opened a
   await area.press("Control+End");
   await area.pressSequentially(" truly");
   await page.getByTestId("paragraph-save").click();
+  // Saved once the editor closes (as after the first save): the box's own text is in the reading view before that.
+  await expect(page.getByTestId("paragraph-editor")).toHaveCount(0);
   await expect(page.getByTestId("reading-view")).toContainText("truly");
   expect((await current(page, id))[first].text).toBe(`${segments[first].text} truly`);
 
