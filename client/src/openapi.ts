@@ -370,7 +370,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Join a team with an invitation's token (a person signed in with the invited e-mail) */
+        /**
+         * Join a team with an invitation's token (a person signed in with the invited e-mail)
+         * @description An invitation gives no more than its sender may still give: one whose sender has left the team, or no longer has a role that may give the invited one, is void.
+         */
         post: operations["postV1InvitationsAccept"];
         delete?: never;
         options?: never;
@@ -1248,14 +1251,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (admin), or leave the team (the caller's own id)
-         * @description Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner.
+         * @description Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one).
          */
         delete: operations["deleteV1TeamsTeamIdMembersUserId"];
         options?: never;
         head?: never;
         /**
          * Change a member's role (admin; only an owner makes or unmakes an owner)
-         * @description Takes effect on the member's next request, with every credential they hold.
+         * @description Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), and their pending invitations the new role may not give stop working.
          */
         patch: operations["patchV1TeamsTeamIdMembersUserId"];
         trace?: never;
@@ -4161,7 +4164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Unknown, used, revoked or expired (`invitation_invalid`) */
+            /** @description Unknown, used, revoked, expired, or from a sender who may no longer give its role (`invitation_invalid`) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,9 +1,11 @@
 import { getDb } from "@/lib/db/client";
 import { hotQuery } from "@/lib/db/hot-sql";
-import type { AccountKind, ApiKey, Tier } from "@/lib/generated/prisma/client";
+import type { AccountKind, ApiKey, Prisma, Tier } from "@/lib/generated/prisma/client";
 import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
+import { errors } from "@/lib/http/errors";
+import { KEY_ROLE, lockTeam, roleIn } from "@/lib/teams/access";
 
 // The contract's single key slot: one ApiKey row per user (unique userId), only its SHA-256 stored.
 
@@ -30,15 +32,44 @@ export async function getApiKeyState(userId: string, known?: { apiKey?: ApiKey; 
   return serializeApiKeyState(user?.apiKey ?? null, user?.subscription?.tier ?? "free");
 }
 
-/** Creates the user's key if there is none; the plaintext is returned only by the call that created it. */
-export async function ensureApiKey(userId: string): Promise<ApiKeyState> {
+type Tx = Prisma.TransactionClient;
+
+/** Who asks for a key: the person behind the credential (null: a team's key, replacing itself) and that key's row. */
+export interface KeyAsker {
+  personId: string | null;
+  apiKey?: { id: string };
+}
+
+/**
+ * Writes `userId`'s key slot. A team's is written under the team's lock, with the asker's right read again there:
+ * the person's role, or, for the team's key replacing itself, that it is still the team's key. Removing a member
+ * who could read the key revokes it under the same lock (lib/teams/role-loss.ts), so no key is made or shown to
+ * someone whose removal committed first.
+ */
+async function writeKeySlot<T>(userId: string, asker: KeyAsker, write: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
-  const existing = await db.apiKey.findUnique({ where: { userId } });
-  if (existing) return serializeApiKeyState(existing, await getLiveTier(userId));
+  if (asker.personId === userId) return write(db);
+  return db.$transaction(async (tx) => {
+    await lockTeam(tx, userId);
+    if (asker.personId) await roleIn(tx, userId, asker.personId, KEY_ROLE);
+    else if (!asker.apiKey || !(await tx.apiKey.findFirst({ where: { id: asker.apiKey.id, userId } })))
+      throw errors.invalidToken();
+    return write(tx);
+  });
+}
+
+/** Creates the account's key if there is none; the plaintext is returned only by the call that created it. */
+export async function ensureApiKey(userId: string, asker: KeyAsker = { personId: userId }): Promise<ApiKeyState> {
+  const db = await getDb();
   const key = newKey();
   try {
-    const created = await db.apiKey.create({ data: { userId, hash: key.hash, prefix: key.prefix } });
-    return serializeApiKeyState(created, await getLiveTier(userId), key.plaintext);
+    const { row, plaintext } = await writeKeySlot(userId, asker, async (tx) => {
+      const existing = await tx.apiKey.findUnique({ where: { userId } });
+      if (existing) return { row: existing, plaintext: undefined };
+      const created = await tx.apiKey.create({ data: { userId, hash: key.hash, prefix: key.prefix } });
+      return { row: created, plaintext: key.plaintext };
+    });
+    return serializeApiKeyState(row, await getLiveTier(userId), plaintext);
   } catch (error) {
     // A concurrent ensure won the unique userId slot: answer with its key, without plaintext. (Prisma's
     // code, not its error class: importing the class would load Prisma with every module that imports this.)
@@ -51,14 +82,15 @@ export async function ensureApiKey(userId: string): Promise<ApiKeyState> {
 }
 
 /** Replaces the key in one statement; the old hash no longer matches anything from the next request on. */
-export async function regenerateApiKey(userId: string): Promise<ApiKeyState> {
-  const db = await getDb();
+export async function regenerateApiKey(userId: string, asker: KeyAsker = { personId: userId }): Promise<ApiKeyState> {
   const key = newKey();
-  const row = await db.apiKey.upsert({
-    where: { userId },
-    create: { userId, hash: key.hash, prefix: key.prefix },
-    update: { hash: key.hash, prefix: key.prefix, createdAt: new Date(), lastUsedAt: null },
-  });
+  const row = await writeKeySlot(userId, asker, (tx) =>
+    tx.apiKey.upsert({
+      where: { userId },
+      create: { userId, hash: key.hash, prefix: key.prefix },
+      update: { hash: key.hash, prefix: key.prefix, createdAt: new Date(), lastUsedAt: null },
+    }),
+  );
   return serializeApiKeyState(row, await getLiveTier(userId), key.plaintext);
 }
 

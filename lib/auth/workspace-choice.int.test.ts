@@ -98,3 +98,81 @@ describe("choosing the dashboard's workspace", () => {
     });
   });
 });
+
+// Another app on localhost or a sibling subdomain can set this cookie for us: whatever it holds, as the raw text of
+// the Cookie header, that cannot name a workspace is ignored (the person's own account), never a 500.
+const HOSTILE_COOKIES = [
+  "%00",
+  "a%00b",
+  "%2500",
+  "%zz",
+  "%E0%A4%A",
+  "%ED%A0%80",
+  "%C0%AF",
+  "%FF%FE",
+  encodeURIComponent("😀"),
+  encodeURIComponent("\u202eevil"),
+  encodeURIComponent("' OR 1=1 --"),
+  encodeURIComponent("\\x00"),
+  "x".repeat(4000),
+  "..%2F..%2Fetc",
+  "__proto__",
+  "constructor",
+  '"quoted"',
+  "",
+];
+
+describe("a hostile workspace cookie", () => {
+  it("is ignored by every cookie-authenticated /v1 call and by PUT /v1/me/workspace: never a 5xx", async () => {
+    const person = await createUser(ctx.db);
+    const team = await ctx.db.user.create({ data: { kind: "team", name: "Hostile", slug: "hostile-cookie" } });
+    await ctx.db.membership.create({ data: { teamId: team.id, userId: person.id, role: "member" } });
+    const session = await sessionCookie(person.id);
+    const routes = {
+      me: (await import("@/app/v1/me/route")).GET,
+      history: (await import("@/app/v1/me/transcriptions/route")).GET,
+      key: (await import("@/app/v1/me/api-key/route")).GET,
+      webhooks: (await import("@/app/v1/me/webhooks/route")).GET,
+      follows: (await import("@/app/v1/follows/route")).GET,
+      choose: (await import("@/app/v1/me/workspace/route")).PUT,
+    };
+    const failures: string[] = [];
+    for (const value of HOSTILE_COOKIES) {
+      const headers = { cookie: `${session}; verbatim-workspace=${value}`, origin: "http://localhost:3000" };
+      for (const [name, route] of Object.entries(routes)) {
+        const res =
+          name === "choose"
+            ? await callRoute(route, "/v1/me/workspace", { method: "PUT", headers, body: { workspace_id: team.id } })
+            : await callRoute(route, "/v1/test", { headers });
+        if (res.status >= 500) failures.push(`${name} with ${value.slice(0, 20)} → ${res.status}`);
+        else if (name === "me")
+          expect(res.json, value.slice(0, 20)).toMatchObject({ workspace: { id: person.id, kind: "person" } });
+        else if (name === "choose") expect(res.json, value.slice(0, 20)).toMatchObject({ id: team.id, kind: "team" });
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("chooses no workspace from an id that cannot be one (404), and the dashboard's read falls back to its own", async () => {
+    const person = await createUser(ctx.db);
+    const { PUT } = await import("@/app/v1/me/workspace/route");
+    const { workspaceFor } = await import("@/lib/teams/workspace");
+    const headers = { cookie: await sessionCookie(person.id), origin: "http://localhost:3000" };
+    for (const [id, status] of [
+      ["\u0000", 422], // the body's reader refuses NUL in any string
+      ["a\u0000b", 422],
+      ["😀", 404],
+      ["\u202eevil", 404],
+      ["' OR 1=1 --", 404],
+      ["x".repeat(64), 404],
+    ] as const) {
+      const res = await callRoute(PUT, "/v1/me/workspace", { method: "PUT", headers, body: { workspace_id: id } });
+      expect(res.status, JSON.stringify(id)).toBe(status);
+      expect(await workspaceFor(person.id, id), JSON.stringify(id)).toMatchObject({
+        accountId: person.id,
+        kind: "person",
+      });
+      expect(await workspaceFor(person.id, id, { strict: true }), JSON.stringify(id)).toBeNull();
+    }
+  });
+});

@@ -40,6 +40,28 @@ describe("auditSentence", () => {
       "ana@example.com key created vbt_ab12",
     );
   });
+
+  it("says why a key or an invitation went with a member's role", () => {
+    expect(
+      auditSentence({
+        actor,
+        action: "key.revoked",
+        target: "vbt_ab12",
+        data: { reason: "member.removed", user_id: "b", member: "bo@example.com" },
+      }),
+    ).toBe("ana@example.com revoked the team's API key vbt_ab12 (bo@example.com was removed)");
+    expect(
+      auditSentence({
+        actor,
+        action: "invitation.revoked",
+        target: "cy@example.com",
+        data: { invitation_id: "i", reason: "member.role_changed", sender: "bo@example.com" },
+      }),
+    ).toBe("ana@example.com revoked the invitation of cy@example.com (sent by bo@example.com, who was lowered)");
+    expect(auditSentence({ actor, action: "invitation.revoked", target: "cy@example.com", data: {} })).toBe(
+      "ana@example.com revoked the invitation of cy@example.com",
+    );
+  });
 });
 
 describe("shortDuration", () => {

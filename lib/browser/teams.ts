@@ -120,6 +120,14 @@ const ACTION_SENTENCES: Record<string, string> = {
   "member.left": "left the team",
   "invitation.revoked": "revoked the invitation of",
   "ownership.transferred": "handed ownership to",
+  "key.revoked": "revoked the team's API key",
+};
+
+/** Why a key or an invitation went with a member's role (role-loss.ts's `reason`), after who it was. */
+const LOSS_REASONS: Record<string, string> = {
+  "member.removed": "was removed",
+  "member.left": "left",
+  "member.role_changed": "was lowered",
 };
 
 /** An audit event in words: "ana@example.com changed the role of bo@example.com (member → admin)". */
@@ -135,7 +143,11 @@ export function auditSentence(event: Pick<AuditEventView, "actor" | "action" | "
         ? ` as ${data.role}`
         : "";
   if (joined) return `${event.actor.label} joined${change}`;
-  return [event.actor.label, verb, target].filter(Boolean).join(" ") + change;
+  const lost = typeof data.reason === "string" ? LOSS_REASONS[data.reason] : undefined;
+  const who = typeof data.member === "string" ? data.member : typeof data.sender === "string" ? data.sender : null;
+  const because =
+    lost && who ? (event.action === "key.revoked" ? ` (${who} ${lost})` : ` (sent by ${who}, who ${lost})`) : "";
+  return [event.actor.label, verb, target].filter(Boolean).join(" ") + change + because;
 }
 
 /** "1 h 2 min", "45 s": a member's seconds, short. */

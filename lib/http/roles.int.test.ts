@@ -401,8 +401,12 @@ describe("the role matrix", () => {
 
     const { issueTokens } = await import("@/lib/oauth/issue-tokens");
     const { mcpResource } = await import("@/lib/oauth/config");
-    const grant = async (personId: string) =>
-      ctx.db.$transaction((tx) =>
+    // The outsider's grant is one issued while they were in the team (none is issued to a non-member), whose
+    // membership then went without revoking it.
+    const grant = async (personId: string, { removed = false } = {}) => {
+      const membership = { teamId_userId: { teamId: team.id, userId: personId } };
+      if (removed) await ctx.db.membership.create({ data: { teamId: team.id, userId: personId, role: "member" } });
+      const tokens = await ctx.db.$transaction((tx) =>
         issueTokens(tx, {
           userId: personId,
           clientId: null,
@@ -412,6 +416,9 @@ describe("the role matrix", () => {
           workspaceId: team.id,
         }),
       );
+      if (removed) await ctx.db.membership.delete({ where: membership });
+      return tokens;
+    };
     const { NextRequest } = await import("next/server");
     const call = async (headers: Record<string, string>, name: string, args: Record<string, unknown>) => {
       const response = await handler(
@@ -432,7 +439,7 @@ describe("the role matrix", () => {
         caller === "team_key"
           ? await accountKey(team.id)
           : {
-              authorization: `Bearer ${(await grant(caller === "non_member" ? outsider : team.people[caller])).access_token}`,
+              authorization: `Bearer ${(caller === "non_member" ? await grant(outsider, { removed: true }) : await grant(team.people[caller])).access_token}`,
             };
       for (const [name, { role, args }] of Object.entries(TOOLS)) {
         cells += 1;

@@ -135,3 +135,92 @@ describe("a grant's workspace, chosen at consent", () => {
     }
   });
 });
+
+describe("a grant for a team, once the person is removed from it", () => {
+  async function connectorFor(person: { headers: Record<string, string> }, team: string) {
+    const config = await client.dynamicClientRegistration(
+      new URL(server.url),
+      { redirect_uris: [REDIRECT], client_name: "Removed connector", token_endpoint_auth_method: "none" },
+      client.None(),
+      insecure,
+    );
+    const verifier = client.randomPKCECodeVerifier();
+    const state = client.randomState();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "api",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+      state,
+    });
+    const decided = await post(
+      "/v1/oauth/authorize",
+      { ...Object.fromEntries(url.searchParams), workspace_id: team },
+      person.headers,
+    );
+    expect(decided.status).toBe(200);
+    const callback = new URL(((await decided.json()) as { redirect_to: string }).redirect_to);
+    return { config, callback, verifier, state };
+  }
+
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: { error?: string; status?: number }) => ({ error: error.error, status: error.status }),
+    );
+
+  it("gets no new access token from its refresh token (the token endpoint answers invalid_grant)", async () => {
+    const { person, team } = await personInTeam("member");
+    const owner = await createUser(ctx.db);
+    await ctx.db.membership.create({ data: { teamId: team, userId: owner.id, role: "owner" } });
+    const { config, callback, verifier, state } = await connectorFor(person, team);
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    const { removeMember } = await import("@/lib/teams/members");
+    await removeMember(team, owner.id, person.userId);
+    // Revoked with the removal, in its transaction.
+    expect(await ctx.db.oAuthToken.count({ where: { userId: person.userId, revokedAt: null } })).toBe(0);
+    expect(await refusal(client.refreshTokenGrant(config, tokens.refresh_token!))).toEqual({
+      error: "invalid_grant",
+      status: 400,
+    });
+  });
+
+  it("gets none where the removal revoked nothing (a row from before): a code, a refresh token, a device login", async () => {
+    const { person, team } = await personInTeam("member");
+    const connector = await connectorFor(person, team);
+    const tokens = await client.authorizationCodeGrant(connector.config, connector.callback, {
+      pkceCodeVerifier: connector.verifier,
+      expectedState: connector.state,
+    });
+    const pending = await connectorFor(person, team);
+    const started = (await (await post("/v1/device/code", { client_id: "verbatim-cli" })).json()) as {
+      device_code: string;
+      user_code: string;
+    };
+    expect(
+      (await post("/v1/device/approve", { user_code: started.user_code, workspace_id: team }, person.headers)).status,
+    ).toBe(200);
+
+    // The membership goes without applyRole: nothing revoked at removal, so the token endpoint is what refuses.
+    await ctx.db.membership.delete({ where: { teamId_userId: { teamId: team, userId: person.userId } } });
+    expect(await refusal(client.refreshTokenGrant(connector.config, tokens.refresh_token!))).toEqual({
+      error: "invalid_grant",
+      status: 400,
+    });
+    expect(
+      await refusal(
+        client.authorizationCodeGrant(pending.config, pending.callback, {
+          pkceCodeVerifier: pending.verifier,
+          expectedState: pending.state,
+        }),
+      ),
+    ).toEqual({ error: "invalid_grant", status: 400 });
+    const polled = await post("/v1/device/token", { device_code: started.device_code });
+    expect(polled.status).toBe(400);
+    expect(await polled.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await ctx.db.oAuthToken.count({ where: { userId: person.userId } })).toBe(1);
+  });
+});

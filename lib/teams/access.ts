@@ -1,13 +1,33 @@
+import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { errors } from "@/lib/http/errors";
+import { fieldRole } from "@/lib/http/permissions";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 
 type Tx = Prisma.TransactionClient;
 
 const RANK: Record<TeamRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
+/** Every change to a team's memberships (and to its key) holds the team's lock, so its rules hold at once. */
+export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
+  await lockUntilCommit(tx, `team:${teamId}`);
+}
+
 /** Whether `role` may do what `needed` may (owner > admin > member > viewer). */
 export function atLeast(role: TeamRole, needed: TeamRole): boolean {
   return RANK[role] >= RANK[needed];
+}
+
+const keyRow = fieldRole("api_keys");
+/** The least role that may make, regenerate and read the team's API key: the permission table's row for keys. */
+export const KEY_ROLE: TeamRole = keyRow === "person" ? "viewer" : keyRow;
+
+/**
+ * Whether a member with `senderRole` (null: no longer a member) may give `role` by invitation: an admin any role but
+ * owner, an owner any. An invitation gives no more than its sender may give when it is accepted.
+ */
+export function mayGive(senderRole: TeamRole | null, role: TeamRole): boolean {
+  if (!senderRole || !atLeast(senderRole, "admin")) return false;
+  return role !== "owner" || senderRole === "owner";
 }
 
 /** The person behind a credential; team management needs one (a team's own API key has none). */

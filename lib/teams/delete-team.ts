@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 import { personLabel, requirePerson, roleIn } from "@/lib/teams/access";
-import { lockTeam } from "@/lib/teams/members";
+import { lockTeam } from "@/lib/teams/access";
 
 /**
  * Stripe statuses of a subscription that still exists for the customer and may bill it (lib/billing/sync.ts

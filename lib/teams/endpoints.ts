@@ -129,7 +129,8 @@ export const changeMemberRoleEndpoint = defineEndpoint({
   path: "/v1/teams/{team_id}/members/{user_id}",
   tag,
   summary: "Change a member's role (admin; only an owner makes or unmakes an owner)",
-  description: "Takes effect on the member's next request, with every credential they hold.",
+  description:
+    "Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), and their pending invitations the new role may not give stop working.",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
@@ -148,7 +149,7 @@ export const removeMemberEndpoint = defineEndpoint({
   tag,
   summary: "Remove a member (admin), or leave the team (the caller's own id)",
   description:
-    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner.",
+    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one).",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
@@ -213,13 +214,15 @@ export const acceptInvitationEndpoint = defineEndpoint({
   path: "/v1/invitations/accept",
   tag,
   summary: "Join a team with an invitation's token (a person signed in with the invited e-mail)",
+  description:
+    "An invitation gives no more than its sender may still give: one whose sender has left the team, or no longer has a role that may give the invited one, is void.",
   auth: "teams",
   rateLimit: "account",
   body: acceptInvitationSchema,
   response: acceptedSchema,
   errors: {
     403: "The caller's e-mail is not the invited one, or not verified (`invitation_email_mismatch`)",
-    404: "Unknown, used, revoked or expired (`invitation_invalid`)",
+    404: "Unknown, used, revoked, expired, or from a sender who may no longer give its role (`invitation_invalid`)",
     409: "The team is full (`too_many_members`)",
   },
 });

@@ -1,11 +1,4 @@
-import nodemailer from "nodemailer";
-import { env } from "@/lib/env";
-import { log } from "@/lib/observability/logger";
-
-// Invitations go out as sign-in links do (lib/auth/nextauth.ts): by SMTP_URL from EMAIL_FROM, or, where no mail
-// server is set, as a line in the server log for the operator to pass on.
-
-const DEADLINE_MS = 15_000;
+import { sendTeamMail } from "@/lib/teams/team-mail";
 
 export interface InvitationMail {
   to: string;
@@ -28,25 +21,11 @@ export function invitationText(mail: InvitationMail): string {
 }
 
 export async function sendInvitationMail(mail: InvitationMail): Promise<void> {
-  const settings = env();
-  if (!settings.SMTP_URL) {
-    log.info({ email: mail.to, url: mail.url, team: mail.teamName }, "team invitation link");
-    return;
-  }
-  const transport = nodemailer.createTransport({
-    url: settings.SMTP_URL,
-    connectionTimeout: DEADLINE_MS,
-    greetingTimeout: DEADLINE_MS,
-    socketTimeout: DEADLINE_MS,
+  await sendTeamMail({
+    to: mail.to,
+    subject: `You are invited to ${mail.teamName} on Verbatim`,
+    text: invitationText(mail),
+    logLine: "team invitation link",
+    logFields: { url: mail.url, team: mail.teamName },
   });
-  try {
-    await transport.sendMail({
-      from: settings.EMAIL_FROM,
-      to: mail.to,
-      subject: `You are invited to ${mail.teamName} on Verbatim`,
-      text: invitationText(mail),
-    });
-  } finally {
-    transport.close();
-  }
 }

@@ -4,10 +4,10 @@ import { env } from "@/lib/env";
 import { ApiError, errors } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { personLabel, requirePerson, roleIn } from "@/lib/teams/access";
+import { lockTeam, mayGive, personLabel, requirePerson, roleIn } from "@/lib/teams/access";
 import { recordAudit } from "@/lib/teams/audit";
 import { sendInvitationMail } from "@/lib/teams/invitation-mail";
-import { applyRole, lockTeam, seatsTaken, tooManyMembers } from "@/lib/teams/members";
+import { applyRole, seatsTaken, tooManyMembers } from "@/lib/teams/members";
 import { serializeTeam } from "@/lib/teams/serializers";
 import type { CreateInvitationRequest, InvitationOut, TeamOut } from "@/lib/teams/schemas";
 
@@ -198,7 +198,15 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
   const db = await getDb();
   const invitation = await db.teamInvitation.findUnique({
     where: { tokenHash: invitationHash(token) },
-    select: { role: true, acceptedAt: true, revokedAt: true, expiresAt: true, team: { select: { name: true } } },
+    select: {
+      teamId: true,
+      role: true,
+      invitedById: true,
+      acceptedAt: true,
+      revokedAt: true,
+      expiresAt: true,
+      team: { select: { name: true } },
+    },
   });
   if (!invitation) return null;
   const problem = invitation.acceptedAt
@@ -207,8 +215,25 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
       ? "was revoked"
       : invitation.expiresAt <= new Date()
         ? "has expired"
-        : null;
+        : !mayGive(await senderRole(db, invitation), invitation.role)
+          ? SENDER_MAY_NOT
+          : null;
   return { teamName: invitation.team.name ?? "", role: invitation.role, problem };
+}
+
+const SENDER_MAY_NOT = "is from someone who may no longer give this role";
+
+/** The role of the invitation's sender in its team now; null when they are no longer in it (or none is recorded). */
+async function senderRole(
+  tx: Tx,
+  invitation: { teamId: string; invitedById: string | null },
+): Promise<TeamRole | null> {
+  if (!invitation.invitedById) return null;
+  const membership = await tx.membership.findUnique({
+    where: { teamId_userId: { teamId: invitation.teamId, userId: invitation.invitedById } },
+    select: { role: true },
+  });
+  return membership?.role ?? null;
 }
 
 const invalid = (why: string) =>
@@ -226,7 +251,8 @@ async function emailProven(tx: Tx, person: { id: string; emailVerified: Date | n
 
 /**
  * POST /v1/invitations/accept: the signed-in person joins the team with the invitation's role, once: the link is
- * used by one conditional update, and only by a person whose proven e-mail is the invited one (any case).
+ * used by one conditional update, only by a person whose proven e-mail is the invited one (any case), and only
+ * while its sender may still give that role (read under the team's lock: removed or lowered, the link is void).
  */
 export async function acceptInvitation(personId: string | null, token: string): Promise<{ team: TeamOut }> {
   const person = requirePerson(personId);
@@ -253,6 +279,7 @@ export async function acceptInvitation(personId: string | null, token: string): 
         "Your e-mail address is not verified: sign in with an e-mail link (or a provider that vouches for it) and open the invitation again.",
       );
     await lockTeam(tx, invitation.teamId);
+    if (!mayGive(await senderRole(tx, invitation), invitation.role)) throw invalid(SENDER_MAY_NOT);
     const used = await tx.teamInvitation.updateMany({
       where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },

@@ -1,11 +1,12 @@
 import { getDb } from "@/lib/db/client";
-import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Membership, Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { personLabel, requirePerson, roleIn, teamNotFound } from "@/lib/teams/access";
+import { lockTeam, personLabel, requirePerson, roleIn, teamNotFound } from "@/lib/teams/access";
 import { recordAudit } from "@/lib/teams/audit";
+import { tellOwnersKeyRevoked } from "@/lib/teams/key-revoked-mail";
+import { applyRoleLoss, type KeyRevoked } from "@/lib/teams/role-loss";
 import { ownedTeams, tooManyTeams } from "@/lib/teams/teams";
 import type { MemberOut } from "@/lib/teams/schemas";
 
@@ -24,11 +25,6 @@ const lastOwner = () =>
   );
 
 const memberNotFound = () => errors.notFound("No member with this id in the team.");
-
-/** Every change to a team's memberships holds the team's lock, so the last-owner rule and the limits hold at once. */
-export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
-  await lockUntilCommit(tx, `team:${teamId}`);
-}
 
 async function owners(tx: Tx, teamId: string): Promise<number> {
   return tx.membership.count({ where: { teamId, role: "owner" } });
@@ -51,8 +47,10 @@ export const tooManyMembers = () =>
 
 /**
  * Sets `userId`'s role in the team (adding them), or removes them (`role` null), in `tx` under the team's lock
- * (taken here): the last owner is never lowered or removed, a new member needs a free seat, and the change is in
- * the audit trail. Returns the membership now, or null when there is none.
+ * (taken here): the last owner is never lowered or removed, a new member needs a free seat, the change is in
+ * the audit trail, and what the old role reached and the new one does not stops (role-loss.ts; a revoked team key
+ * is added to `revokedKeys`, for the owners' notice after commit). Returns the membership now, or null when there is
+ * none.
  */
 export async function applyRole(
   tx: Tx,
@@ -63,11 +61,13 @@ export async function applyRole(
     actor,
     managedByIdentityProvider,
     seatReserved = false,
+    revokedKeys,
   }: {
     actor: Actor;
     managedByIdentityProvider?: boolean;
     /** An accepted invitation's seat was counted when it was sent. */
     seatReserved?: boolean;
+    revokedKeys?: KeyRevoked[];
   },
 ): Promise<Membership | null> {
   await lockTeam(tx, teamId);
@@ -79,14 +79,17 @@ export async function applyRole(
     if (!current) return null;
     if (current.role === "owner" && (await owners(tx, teamId)) <= 1) throw lastOwner();
     await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+    const member = await label();
     await recordAudit(tx, {
       teamId,
       actorId: actor.id,
       actorLabel: actor.label,
       action: actor.id === userId ? "member.left" : "member.removed",
-      target: await label(),
+      target: member,
       data: { user_id: userId, role: current.role },
     });
+    const revoked = await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: null, actor });
+    if (revoked) revokedKeys?.push(revoked);
     return null;
   }
   if (!current) {
@@ -114,15 +117,19 @@ export async function applyRole(
     where: { teamId_userId: { teamId, userId } },
     data: { role, managedByIdentityProvider: managed },
   });
-  if (current.role !== role)
+  if (current.role !== role) {
+    const member = await label();
     await recordAudit(tx, {
       teamId,
       actorId: actor.id,
       actorLabel: actor.label,
       action: "member.role_changed",
-      target: await label(),
+      target: member,
       data: { user_id: userId, from: current.role, to: role },
     });
+    const revoked = await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: role, actor });
+    if (revoked) revokedKeys?.push(revoked);
+  }
   return updated;
 }
 
@@ -136,8 +143,18 @@ export async function setMembershipRole(
   role: TeamRole | null,
   { actor, managedByIdentityProvider }: { actor: Actor; managedByIdentityProvider: boolean },
 ): Promise<Membership | null> {
+  return changingRoles((tx, revokedKeys) =>
+    applyRole(tx, teamId, userId, role, { actor, managedByIdentityProvider, revokedKeys }),
+  );
+}
+
+/** Runs a change of memberships in one transaction, then tells the owners of any team key it revoked. */
+async function changingRoles<T>(change: (tx: Tx, revokedKeys: KeyRevoked[]) => Promise<T>): Promise<T> {
   const db = await getDb();
-  return db.$transaction((tx) => applyRole(tx, teamId, userId, role, { actor, managedByIdentityProvider }));
+  const revokedKeys: KeyRevoked[] = [];
+  const result = await db.$transaction((tx) => change(tx, revokedKeys));
+  await tellOwnersKeyRevoked(revokedKeys);
+  return result;
 }
 
 /** GET /v1/teams/{team_id}/members: any member. Owners first, then by when they joined. */
@@ -204,8 +221,7 @@ export async function changeMemberRole(
   role: TeamRole,
 ): Promise<MemberOut> {
   const person = requirePerson(personId);
-  const db = await getDb();
-  return db.$transaction(async (tx) => {
+  return changingRoles(async (tx, revokedKeys) => {
     await lockTeam(tx, teamId);
     const mine = await roleIn(tx, teamId, person, "admin");
     const theirs = await memberRole(tx, teamId, userId);
@@ -214,6 +230,7 @@ export async function changeMemberRole(
       actor: { id: person, label: await personLabel(tx, person) },
       // A role set by hand is the team's choice until the identity provider's next sign-in sets it again.
       managedByIdentityProvider: false,
+      revokedKeys,
     });
     return memberOut(tx, teamId, userId);
   });
@@ -225,15 +242,15 @@ export async function changeMemberRole(
  */
 export async function removeMember(teamId: string, personId: string | null, userId: string): Promise<void> {
   const person = requirePerson(personId);
-  const db = await getDb();
-  await db.$transaction(async (tx) => {
+  await changingRoles(async (tx, revokedKeys) => {
     await lockTeam(tx, teamId);
     if (userId === person) await roleIn(tx, teamId, person, "viewer");
     else {
       const mine = await roleIn(tx, teamId, person, "admin");
       if ((await memberRole(tx, teamId, userId)) === "owner" && mine !== "owner") throw onlyOwners();
     }
-    await applyRole(tx, teamId, userId, null, { actor: { id: person, label: await personLabel(tx, person) } });
+    const actor = { id: person, label: await personLabel(tx, person) };
+    await applyRole(tx, teamId, userId, null, { actor, revokedKeys });
   });
 }
 

@@ -15,14 +15,24 @@ export interface Workspace {
   slug: string | null;
 }
 
+/**
+ * Whether `value` can be an account's id (cuid, or the letters, digits, `_` and `-` of a fixture's): anything else,
+ * which a cookie set by another site on a shared domain can hold (NUL, which PostgreSQL refuses in text), is no
+ * workspace and is never sent to the database.
+ */
+export function couldBeAccountId(value: string): boolean {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(value);
+}
+
 export function personalWorkspace(personId: string): Workspace {
   return { accountId: personId, kind: "person", role: "owner", name: null, slug: null };
 }
 
 /**
  * The workspace `personId` acts in when `requestedId` was chosen: the team, if they are still a member of it
- * (read now, so a removal or a lowered role holds from the next request); otherwise their own account, or null
- * when `strict` (a grant bound to a team the person has left must stop, not fall back).
+ * (read now, so a removal or a lowered role holds from the next request); otherwise (a team they are not in, or a
+ * value that cannot be an id) their own account, or null when `strict` (a grant bound to a team the person has left
+ * must stop, not fall back).
  */
 export async function workspaceFor(
   personId: string,
@@ -30,6 +40,7 @@ export async function workspaceFor(
   { strict = false }: { strict?: boolean } = {},
 ): Promise<Workspace | null> {
   if (!requestedId || requestedId === personId) return personalWorkspace(personId);
+  if (!couldBeAccountId(requestedId)) return strict ? null : personalWorkspace(personId);
   const db = await getDb();
   const membership = await db.membership.findUnique({
     where: { teamId_userId: { teamId: requestedId, userId: personId } },

@@ -326,6 +326,36 @@ test("signed in: NUL in a path id or q is a 422 and never reaches PostgreSQL", a
   }
 });
 
+test("signed in: a workspace cookie that cannot name a workspace is ignored, by /v1, /dashboard and PUT /v1/me/workspace", async () => {
+  // Another app on localhost or a sibling subdomain can set it. Sent by hand beside the session cookie, raw.
+  signedIn = await signIn(baseURL, randomEmail("cookie"));
+  const session = (await signedIn.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const failures: string[] = [];
+  for (const value of ["%00", "a%00", "%zz", "%E0%A4%A", "%ED%A0%80", enc("😀"), enc("\u202eevil"), "x".repeat(3000)]) {
+    const headers = { cookie: `${session}; verbatim-workspace=${value}`, origin: baseURL };
+    for (const [method, path, data] of [
+      ["GET", "/v1/me", undefined],
+      ["GET", "/v1/me/transcriptions", undefined],
+      ["GET", "/v1/me/subscription", undefined],
+      ["GET", "/v1/me/search?q=word", undefined],
+      ["PUT", "/v1/me/workspace", JSON.stringify({ workspace_id: null })],
+      ["GET", "/dashboard", undefined],
+      ["GET", "/dashboard/team", undefined],
+    ] as const) {
+      const response = await request.fetch(path, {
+        method,
+        headers: data ? { ...headers, "content-type": "application/json" } : headers,
+        data,
+        failOnStatusCode: false,
+        maxRedirects: 0,
+      });
+      if (response.status() !== 200)
+        failures.push(`${method} ${path} with ${value.slice(0, 20)} → ${response.status()}`);
+    }
+  }
+  expect(failures).toEqual([]);
+});
+
 test("a chunked body with no Content-Length is cut off at 1 MiB while it streams", async () => {
   // An operation that reads its body without credentials (the webhook checks its header afterwards).
   const url = new URL("/v1/webhooks/assemblyai", baseURL);
