@@ -3,6 +3,7 @@ import {
   canonicalSourceUrl,
   platformLabel,
   STATE_LABELS,
+  storedTranscriptHref,
   transcribeHref,
   watchJobHref,
   type TranscriptionEntry,
@@ -10,15 +11,18 @@ import {
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 import { formatDateTime } from "@/lib/browser/dates";
+import { useAbilities } from "@/components/dashboard/abilities";
 
 const linkClass = `underline decoration-stone-400 hover:decoration-stone-900 ${focusRing}`;
 
-/** Where a row opens: captions ask the Transcribe page again (free); uploads and podcasts show their finished job. */
-function openHref(entry: TranscriptionEntry): string | null {
-  const canonical = canonicalSourceUrl(entry.source, entry.video_id);
-  if (entry.status === "error") return null;
-  if (canonical && entry.status === "done") return transcribeHref(canonical, entry.lang);
-  return entry.job_id && entry.status === "done" ? watchJobHref(entry.job_id) : null;
+/**
+ * Where a row opens: its stored transcript, read (GET /v1/transcripts/{id}, what every role may do, as a search
+ * result opens it); a finished entry without one yet shows its job.
+ */
+export function openHref(entry: Pick<TranscriptionEntry, "status" | "transcript_id" | "job_id">): string | null {
+  if (entry.status !== "done") return null;
+  if (entry.transcript_id) return storedTranscriptHref(entry.transcript_id);
+  return entry.job_id ? watchJobHref(entry.job_id) : null;
 }
 
 /**
@@ -130,6 +134,7 @@ const BADGE_CLASSES = {
 
 /** The state, with Watch while it runs, and the reason and Retry once it failed (every failed row). */
 export function StateCell({ entry }: { entry: TranscriptionEntry }) {
+  const may = useAbilities();
   const state =
     entry.status === "in_progress" || entry.status === "error" || entry.status === "done"
       ? entry.status
@@ -137,7 +142,8 @@ export function StateCell({ entry }: { entry: TranscriptionEntry }) {
         ? "done"
         : null;
   if (!state) return <span className="text-stone-600">{entry.status ?? "—"}</span>;
-  const retry = state === "error" ? retryTarget(entry) : null;
+  // Retrying asks for the transcript again, which a viewer may not.
+  const retry = state === "error" && may.transcribe ? retryTarget(entry) : null;
   return (
     <div className="flex flex-col items-start gap-1">
       <div className="flex flex-wrap items-center gap-2">

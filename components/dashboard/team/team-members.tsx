@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { buttonClass } from "@/components/ui/button";
@@ -31,8 +32,14 @@ const card = "flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-
 /** The team's members: their roles (changed by admins; an owner's only by an owner), remove, and leave. */
 export function MembersSection({ team, me }: { team: TeamView; me: string }) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const members = useQuery({ queryKey: [...teamKey(team.id), "members"], queryFn: () => fetchMembers(team.id) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+  // Leaving (or a change to one's own role) changes the workspace line above every page: read it all again.
+  const refreshMine = () => {
+    void queryClient.invalidateQueries();
+    router.refresh();
+  };
   return (
     <section aria-labelledby="members-heading" className={card}>
       <h2 id="members-heading" className="text-base font-medium">
@@ -48,7 +55,7 @@ export function MembersSection({ team, me }: { team: TeamView; me: string }) {
             member={member}
             me={me}
             soleOwner={member.role === "owner" && (members.data ?? []).filter((m) => m.role === "owner").length === 1}
-            onChange={refresh}
+            onChange={member.user_id === me ? refreshMine : refresh}
           />
         ))}
       </ul>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { AuditSection, UsageSection } from "@/components/dashboard/team/team-activity";
@@ -72,6 +73,7 @@ function CreateTeam({ open, onCreated }: { open: boolean; onCreated: (id: string
   const nameId = useId();
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [name, setName] = useState("");
   const create = useMutation({
     mutationFn: () => createTeam({ name: name.trim() }),
@@ -79,6 +81,8 @@ function CreateTeam({ open, onCreated }: { open: boolean; onCreated: (id: string
       setName("");
       onCreated(team.id);
       void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+      // The workspace line and its switcher (the layout, rendered on the server) now have the team to choose.
+      router.refresh();
     },
   });
   return (
@@ -146,7 +150,14 @@ function Settings({ team, onGone }: { team: TeamView; onGone: () => void }) {
   const [slug, setSlug] = useState(team.slug);
   const [heir, setHeir] = useState("");
   const [confirm, setConfirm] = useState<"transfer" | "delete" | null>(null);
+  const router = useRouter();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+  // A role or a team gone changes the workspace line above every page (and what was read in the team, if it was
+  // the workspace): everything is read again.
+  const refreshAll = () => {
+    void queryClient.invalidateQueries();
+    router.refresh();
+  };
   const owner = team.role === "owner";
   const members = useQuery({
     queryKey: [...teamKey(team.id), "members"],
@@ -161,14 +172,14 @@ function Settings({ team, onGone }: { team: TeamView; onGone: () => void }) {
     mutationFn: () => transferTeam(team.id, heir),
     onSuccess: () => {
       setConfirm(null);
-      refresh();
+      refreshAll();
     },
   });
   const remove = useMutation({
     mutationFn: () => deleteTeam(team.id),
     onSuccess: () => {
       onGone();
-      refresh();
+      refreshAll();
     },
   });
   const others = members.data?.filter((m) => m.role !== "owner") ?? [];
