@@ -191,6 +191,8 @@ export interface InvitationPreview {
   role: TeamRole;
   /** Why the link no longer works; null while it does. */
   problem: string | null;
+  /** The address it was sent to (lower case): only a person signed in with it may join. */
+  email: string;
 }
 
 /** What the invitation page shows before the person accepts: the team and role, or why the link is dead. */
@@ -198,7 +200,14 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
   const db = await getDb();
   const invitation = await db.teamInvitation.findUnique({
     where: { tokenHash: invitationHash(token) },
-    select: { role: true, acceptedAt: true, revokedAt: true, expiresAt: true, team: { select: { name: true } } },
+    select: {
+      role: true,
+      email: true,
+      acceptedAt: true,
+      revokedAt: true,
+      expiresAt: true,
+      team: { select: { name: true } },
+    },
   });
   if (!invitation) return null;
   const problem = invitation.acceptedAt
@@ -208,7 +217,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
       : invitation.expiresAt <= new Date()
         ? "has expired"
         : null;
-  return { teamName: invitation.team.name ?? "", role: invitation.role, problem };
+  return { teamName: invitation.team.name ?? "", role: invitation.role, problem, email: invitation.email };
 }
 
 const invalid = (why: string) =>
