@@ -73,6 +73,12 @@ export function TitleCell({ entry }: { entry: TranscriptionEntry }) {
             </>
           )}
         </span>
+        {entry.added_by && (
+          // A team's history: who asked for it.
+          <span className="text-xs break-all text-stone-600" data-testid="history-added-by">
+            Added by {entry.added_by}
+          </span>
+        )}
       </div>
     </div>
   );
@@ -117,13 +123,15 @@ export function Created({ entry }: { entry: TranscriptionEntry }) {
 export function Duration({ entry }: { entry: TranscriptionEntry }) {
   if (entry.status === "error" && entry.total_seconds === 0) return <>—</>;
   if (entry.status === "in_progress" && entry.duration_seconds < entry.total_seconds) {
+    // A duration never breaks inside itself ("12 min / 34 s"); the two may go on two lines at "of".
     return (
       <>
-        {spokenDuration(entry.duration_seconds)} of {spokenDuration(entry.total_seconds)}
+        <span className="whitespace-nowrap">{spokenDuration(entry.duration_seconds)}</span> of{" "}
+        <span className="whitespace-nowrap">{spokenDuration(entry.total_seconds)}</span>
       </>
     );
   }
-  return <>{spokenDuration(entry.total_seconds)}</>;
+  return <span className="whitespace-nowrap">{spokenDuration(entry.total_seconds)}</span>;
 }
 
 const BADGE_CLASSES = {

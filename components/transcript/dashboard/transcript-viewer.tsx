@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   captionKindLabel,
   episodeAudio,
@@ -58,6 +58,14 @@ export function TranscriptViewer({
   const player = usePlayer(embedded, startAt);
   const hasPlayer = embedded !== null || upload || audio !== null;
   const title = transcript.title || transcript.video_id;
+  // The tab names the transcript (one just transcribed too, which the page's metadata cannot know).
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${title} · Verbatim`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
   const article = useRef<HTMLElement>(null);
   const pane = useRef<HTMLDivElement>(null);
 
