@@ -88,9 +88,9 @@ test.describe("history", () => {
     const list = await (await page.request.get("/v1/me/transcriptions")).json();
     expect(list.total).toBe(1);
 
-    // Open: the title goes back to the transcript.
+    // Open: the title reads the stored transcript (it does not ask for it again).
     await row.getByTestId("history-video-link").click();
-    await expect(page).toHaveURL(/\/dashboard\?url=.*&lang=en$/);
+    await expect(page).toHaveURL(/\/dashboard\?transcript=[^&]+$/);
   });
 
   test("a phone gets cards, not a table, with the state and actions on each", async ({ page }) => {

@@ -5,6 +5,7 @@ import { expect } from "@playwright/test";
 import { hydrating, test } from "./fixtures";
 import { devLogin, randomEmail } from "./helpers";
 import { SERVER_LOGS_DIR } from "../test/secrets";
+import { FAKE_IDS } from "../test/fakes/youtube/ids";
 
 // The dashboard's Team page and the invitation page against the built app: a person makes a team and invites
 // another by e-mail; the link (written to the server log, as sign-in links are without a mail server) lets the
@@ -68,4 +69,66 @@ test("make a team, invite by e-mail, join through the link, change the member's 
     `${owner} changed the role of ${invited} (member → admin)`,
   );
   await expect(page.getByRole("list", { name: "Usage by member" })).toContainText(invited);
+});
+
+test("a viewer opens a team transcript from History and is offered nothing its role cannot do", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const headers = { origin: baseURL! };
+  const owner = randomEmail("team-owner");
+  const viewer = randomEmail("team-viewer");
+  await devLogin(page, owner);
+  const team = (await (await page.request.post("/v1/teams", { data: { name: "Reading Room" }, headers })).json()) as {
+    id: string;
+  };
+  await page.request.put("/v1/me/workspace", { data: { workspace_id: team.id }, headers });
+  const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
+  expect((await page.request.post("/v1/transcript", { data: { url, lang: "en" }, headers })).status()).toBe(200);
+  await page.request.post(`/v1/teams/${team.id}/invitations`, { data: { email: viewer, role: "viewer" }, headers });
+  await expect.poll(() => invitationLink(viewer)).not.toBeNull();
+  const link = new URL(invitationLink(viewer)!);
+
+  // Follows the link before signing in, signs in, and is back on it.
+  const other = await browser.newContext();
+  const guest = hydrating(await other.newPage());
+  await guest.goto(link.pathname);
+  await expect(guest).toHaveURL(/\/signin\?callbackUrl=%2Finvite%2F/);
+  await guest.getByLabel(/development login/i).fill(viewer);
+  await guest.getByRole("button", { name: "Sign in (development)" }).click();
+  await expect(guest.getByText("You are invited to Reading Room as viewer.")).toBeVisible();
+  await guest.getByRole("button", { name: "Join the team" }).click();
+  await expect(guest.getByTestId("invitation-accepted")).toBeVisible();
+  await guest.request.put("/v1/me/workspace", { data: { workspace_id: team.id }, headers });
+
+  await guest.goto("/dashboard/history");
+  const row = guest.getByTestId("history-row").first();
+  await expect(row.getByTestId("history-added-by")).toHaveText(`Added by ${owner}`);
+  await expect(row.getByTestId("history-delete")).toHaveCount(0);
+  await expect(row.getByTestId("publish-button")).toHaveCount(0);
+  await row.getByTestId("history-video-link").click();
+  await expect(guest).toHaveURL(/\/dashboard\?transcript=[^&]+$/);
+  await expect(guest.getByTestId("transcript-viewer")).toBeVisible();
+  await expect(guest).toHaveTitle(/^How Bread Rises.* · Verbatim$/);
+  await expect(guest.getByTestId("role-notice")).toContainText("you are a viewer");
+  for (const control of ["publish-button", "edit-transcript", "paragraph-edit"])
+    await expect(guest.getByTestId(control)).toHaveCount(0);
+  await expect(guest.getByLabel("Video or audio link")).toHaveCount(0);
+  // A link to the Transcribe page opens what the library holds, by a read.
+  await guest.goto(`/dashboard?${new URLSearchParams({ url, lang: "en" })}`);
+  await expect(guest).toHaveURL(/\/dashboard\?transcript=[^&]+$/);
+  await expect(guest.getByTestId("transcript-viewer")).toBeVisible();
+  await other.close();
+
+  // Deleting the team asks for its name, and the workspace line above the page follows at once.
+  await page.goto("/dashboard/team");
+  await expect(page.getByTestId("workspace-current")).toContainText("Reading Room");
+  await page.getByRole("button", { name: "Delete the team" }).click();
+  const confirm = page.getByRole("button", { name: "Delete for good" });
+  await expect(confirm).toBeDisabled();
+  await page.getByTestId("confirm-typed").fill("Reading Room");
+  await confirm.click();
+  await expect(page.getByText("You are in no team yet.")).toBeVisible();
+  await expect(page.getByTestId("workspace-current")).toHaveText("You are in your own account.");
 });

@@ -6,9 +6,24 @@ import { BrandLink } from "@/components/site/site-header";
 import { signOutAction } from "./actions";
 import { buttonClass } from "@/components/ui/button";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
-import { dashboardWorkspaces } from "@/lib/auth/dashboard-workspace";
+import { dashboardWorkspaces, missingRole } from "@/lib/auth/dashboard-workspace";
+import type { Workspace } from "@/lib/teams/workspace";
+import { AbilitiesProvider, type Abilities } from "@/components/dashboard/abilities";
+import { createTranscriptEndpoint, deleteTranscriptionEndpoint } from "@/lib/transcripts/endpoints";
+import { publishEndpoint } from "@/lib/publishing/endpoints";
+import { editTranscriptEndpoint } from "@/lib/edits/endpoints";
 
 export const dynamic = "force-dynamic";
+
+/** What the workspace's role may do, from the table the API enforces: the dashboard offers nothing it would refuse. */
+function abilitiesIn(workspace: Workspace): Abilities {
+  return {
+    transcribe: !missingRole(workspace, createTranscriptEndpoint),
+    publish: !missingRole(workspace, publishEndpoint),
+    edit: !missingRole(workspace, editTranscriptEndpoint),
+    delete: !missingRole(workspace, deleteTranscriptionEndpoint),
+  };
+}
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await auth();
@@ -47,7 +62,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </div>
       </section>
       <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">
-        {children}
+        <AbilitiesProvider abilities={abilitiesIn(current)}>{children}</AbilitiesProvider>
       </main>
     </div>
   );

@@ -2551,6 +2551,8 @@ export interface components {
             segments: components["schemas"]["Segment"][];
         };
         TranscriptionEntry: {
+            /** @description In a team's history: the member who asked for it (their e-mail, or name); null in a person's own history, and where the team's API key asked */
+            added_by?: string | null;
             complete: boolean;
             created_at: string | null;
             /** @description seconds transcribed so far */

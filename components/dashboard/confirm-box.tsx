@@ -1,7 +1,8 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { buttonClass } from "@/components/ui/button";
+import { controlClass } from "@/components/ui/field";
 
 /** An inline "are you sure?" box: the question, a confirming button and a way back. */
 export function ConfirmBox({
@@ -13,6 +14,7 @@ export function ConfirmBox({
   onConfirm,
   onCancel,
   className = "max-w-md",
+  typeToConfirm,
 }: {
   /** The dialog's accessible name. */
   label: string;
@@ -23,7 +25,12 @@ export function ConfirmBox({
   onConfirm: () => void;
   onCancel: () => void;
   className?: string;
+  /** What must be typed before the button confirms (a team's name before it is deleted for good). */
+  typeToConfirm?: { label: string; expected: string };
 }) {
+  const typedId = useId();
+  const [typed, setTyped] = useState("");
+  const blocked = typeToConfirm !== undefined && typed.trim() !== typeToConfirm.expected.trim();
   return (
     <div
       role="alertdialog"
@@ -31,11 +38,25 @@ export function ConfirmBox({
       className={`flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm ${className}`}
     >
       <p>{children}</p>
+      {typeToConfirm ? (
+        <label htmlFor={typedId} className="flex flex-col gap-1">
+          {typeToConfirm.label}
+          <input
+            id={typedId}
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => setTyped(event.target.value)}
+            className={controlClass}
+            data-testid="confirm-typed"
+          />
+        </label>
+      ) : null}
       <div className="flex gap-2">
         <button
           type="button"
           onClick={onConfirm}
-          disabled={busy}
+          disabled={busy || blocked}
           className="rounded-md bg-amber-700 px-3 py-1.5 text-white hover:bg-amber-800 disabled:opacity-50"
         >
           {confirmText}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type DragEvent, type FormEvent } from "react";
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { parseVocabulary, type Transcript } from "@/lib/browser/transcripts";
 import { isAudioOrVideo } from "@/lib/browser/uploads";
@@ -19,6 +20,7 @@ import { TranscribeForm, type Mode } from "@/components/dashboard/transcribe/tra
 import { UploadPanel } from "@/components/dashboard/transcribe/upload-panel";
 import { RecognitionPrompt } from "@/components/dashboard/transcribe/recognition-prompt";
 import { isAbort, useTranscribeRequest } from "@/components/dashboard/transcribe/use-transcribe-request";
+import { useAbilities } from "@/components/dashboard/abilities";
 
 // The API's language rule (lib/transcripts/schemas.ts requestLangSchema), checked here to say it in plain words.
 const LANGUAGE_TAG = /^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$/;
@@ -50,6 +52,8 @@ export function TranscribePanel({
 }) {
   const router = useRouter();
   const pathname = usePathname();
+  // A viewer reads what the library holds (?transcript=, ?job=) but is offered no way to transcribe.
+  const mayTranscribe = useAbilities().transcribe;
   const searchParams = useSearchParams();
   const queryUrl = searchParams.get("url")?.trim() ?? "";
   const queryLang = searchParams.get("lang")?.trim() || "en";
@@ -102,9 +106,9 @@ export function TranscribePanel({
     if (!queryUrl || lastSent.current === queryKey) return;
     lastSent.current = queryKey;
     // A job in the address is watched, not asked for again; a language the API would refuse is said here.
-    if (queryJob || !LANGUAGE_TAG.test(queryLang)) return;
+    if (queryJob || !LANGUAGE_TAG.test(queryLang) || !mayTranscribe) return;
     mutate({ kind: "link", url: queryUrl, lang: queryLang });
-  }, [queryKey, queryUrl, queryLang, queryJob, mutate]);
+  }, [queryKey, queryUrl, queryLang, queryJob, mutate, mayTranscribe]);
 
   function sendLink(input: { url: string; lang: string; vocabulary?: string[] }) {
     setPrompt(null);
@@ -217,7 +221,16 @@ export function TranscribePanel({
       : null;
   const formMessage = formError ?? addressError;
 
-  const form = (
+  const form = !mayTranscribe ? (
+    <p className="text-sm text-stone-600" data-testid="read-only-library">
+      {queryUrl && !viewing ? "This link's transcript is not in this library yet. " : ""}
+      Open a transcript from{" "}
+      <Link href="/dashboard/history" className="underline">
+        History
+      </Link>
+      .
+    </p>
+  ) : (
     <TranscribeForm
       mode={mode}
       onMode={(next) => {
@@ -261,12 +274,17 @@ export function TranscribePanel({
               find={queryFind}
             />
           )}
-          <section aria-labelledby="transcribe-another" className="flex flex-col gap-3 border-t border-stone-200 pt-6">
-            <h2 id="transcribe-another" className="text-lg font-semibold">
-              Transcribe another
-            </h2>
-            {form}
-          </section>
+          {mayTranscribe && (
+            <section
+              aria-labelledby="transcribe-another"
+              className="flex flex-col gap-3 border-t border-stone-200 pt-6"
+            >
+              <h2 id="transcribe-another" className="text-lg font-semibold">
+                Transcribe another
+              </h2>
+              {form}
+            </section>
+          )}
         </>
       ) : (
         <>
@@ -311,7 +329,7 @@ export function TranscribePanel({
       {pending && upload && (
         <UploadPanel upload={upload} onCancel={upload.phase === "starting" ? null : cancelUpload} />
       )}
-      {!showingSomething && <FirstRun view={whatWorks} onTrySample={trySample} />}
+      {!showingSomething && mayTranscribe && <FirstRun view={whatWorks} onTrySample={trySample} />}
     </div>
   );
 }

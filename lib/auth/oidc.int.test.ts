@@ -17,6 +17,7 @@ beforeAll(async () => {
     APP_URL: APP,
     OIDC_ISSUER: "https://id.example.test",
     OIDC_CLIENT_ID: "verbatim",
+    OIDC_NAME: "Acme SSO",
     OIDC_TEAM_ROLES: "acme:admin=acme-admins,acme:member=acme-users,labs:viewer=labs",
     // A mail server is set, so only the switch keeps e-mail links off (nothing is ever sent to it).
     SMTP_URL: "smtp://127.0.0.1:9",
@@ -71,6 +72,9 @@ describe("team roles from the roles claim", () => {
 
     await oidc.applyTeamRoles(ana.id, { groups: ["acme-users", "labs"] }, map);
     expect(await roles(ana.id)).toEqual({ acme: "member*", labs: "viewer*", other: "member" });
+    // The team's activity names the provider as its sign-in button does (OIDC_NAME), not by its host.
+    const events = await database.db.auditEvent.findMany({ where: { teamId: acme.id }, select: { actorLabel: true } });
+    expect(events.map((event) => event.actorLabel)).toEqual(["Acme SSO"]);
 
     // The second sign-in: promoted in one team, removed from the other's group.
     await oidc.applyTeamRoles(ana.id, { groups: ["acme-users", "acme-admins"] }, map);

@@ -68,7 +68,8 @@ export async function applyTeamRoles(personId: string, claims: Claims, settings:
     where: { userId: personId, managedByIdentityProvider: true, teamId: { notIn: teams.map((team) => team.id) } },
     select: { teamId: true },
   });
-  const actor = { id: null, label: `identity provider ${new URL(settings.OIDC_ISSUER ?? "http://unset").host}` };
+  // Named as the sign-in page names it (OIDC_NAME), which a team's admin knows; its host is the operator's business.
+  const actor = { id: null, label: settings.OIDC_NAME };
   const changes: [string, TeamRole | null][] = [
     ...teams.map((team): [string, TeamRole | null] => [team.id, wanted.get(team.slug!) ?? null]),
     ...stale.map((row): [string, null] => [row.teamId, null]),

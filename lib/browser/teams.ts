@@ -13,6 +13,14 @@ export const ROLE_LABELS: Record<TeamRole, string> = {
   viewer: "Viewer",
 };
 
+/** What each role may do, said where a role is chosen (the permission table, lib/http/permissions.ts, in words). */
+export const ROLE_DESCRIPTIONS: Record<TeamRole, string> = {
+  viewer: "reads, searches and downloads the team's transcripts; changes nothing",
+  member: "what a viewer does, and transcribes, imports, corrects, publishes and deletes",
+  admin: "what a member does, and manages the API key, webhooks, follows, members and invitations",
+  owner: "what an admin does, and the plan, billing and deleting the team",
+};
+
 export interface TeamView {
   id: string;
   name: string;

@@ -266,6 +266,11 @@ export function jobStageLabel(stage: string | null): string {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
 }
 
+/** The dashboard's viewer reading a stored transcript by its id (a read: every role may). */
+export function storedTranscriptHref(transcriptId: string): string {
+  return `/dashboard?${new URLSearchParams({ transcript: transcriptId }).toString()}`;
+}
+
 /** The Transcribe page watching a job (and showing its transcript once done). */
 export function watchJobHref(jobId: string): string {
   return `/dashboard?${new URLSearchParams({ job: jobId }).toString()}`;

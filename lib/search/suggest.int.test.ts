@@ -97,6 +97,10 @@ describe("the search's answer", () => {
     expect(misspelt.did_you_mean).toBe("marathon");
     expect((await ask(misspelt.did_you_mean!)).results.length).toBeGreaterThan(0);
     expect((await ask("marathon")).did_you_mean).toBeNull();
+    // While typing (History's box), in every language the search reads: a misspelling is corrected all the same.
+    expect((await ask("marathn", { prefix: "true" })).did_you_mean).toBe("marathon");
+    expect((await ask("Mindsett", { prefix: "true" })).did_you_mean).toBe("mindset");
+    expect((await ask("mindse", { prefix: "true" })).results.length).toBeGreaterThan(0);
   });
 
   it("while typing, finds the words a word begun begins", async () => {

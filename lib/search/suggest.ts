@@ -203,11 +203,10 @@ export async function didYouMean(
     const readings = read.filter((row) => row.nth === nth);
     if (readings.length === 0 || readings.some((row) => held.has(`${row.id}:${row.config}`))) continue;
     const lexemes = [...new Set(readings.map((row) => row.lexeme))];
-    if (nth === begun) {
-      const begins = await Promise.all(lexemes.map((lexeme) => termsStartingWith(db, vocabulary, lexeme, 1)));
-      if (begins.some((terms) => terms.length > 0)) continue;
-    }
     const typed = word.word.toLowerCase();
+    // The word as typed, not each configuration's reading of it: another language's stemmer cuts a misspelling
+    // short ("marathn" → "marath") into a beginning of a word that only this language's passages hold.
+    if (nth === begun && (await termsStartingWith(db, vocabulary, typed, 1)).length > 0) continue;
     const edits = [...new Set([typed, ...lexemes].flatMap(editsOf))];
     const forms = [typed, ...lexemes];
     const nearness = (term: string) => Math.min(...forms.map((form) => editDistance(form, term)));

@@ -191,6 +191,8 @@ export interface InvitationPreview {
   role: TeamRole;
   /** Why the link no longer works; null while it does. */
   problem: string | null;
+  /** The address it was sent to (lower case): only a person signed in with it may join. */
+  email: string;
 }
 
 /** What the invitation page shows before the person accepts: the team and role, or why the link is dead. */
@@ -202,6 +204,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
       teamId: true,
       role: true,
       invitedById: true,
+      email: true,
       acceptedAt: true,
       revokedAt: true,
       expiresAt: true,
@@ -218,7 +221,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
         : !mayGive(await senderRole(db, invitation), invitation.role)
           ? SENDER_MAY_NOT
           : null;
-  return { teamName: invitation.team.name ?? "", role: invitation.role, problem };
+  return { teamName: invitation.team.name ?? "", role: invitation.role, problem, email: invitation.email };
 }
 
 const SENDER_MAY_NOT = "is from someone who may no longer give this role";

@@ -145,6 +145,18 @@ describe("the history list", () => {
     expect((await list(me, { q: "o_f" })).total).toBe(0);
   });
 
+  it("says which member added each entry of a team's history, and no one in a person's own", async () => {
+    // `other` stands for a team account here: the entry names the member who asked (Transcription.actorId).
+    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: other, videoId: "vid003" } });
+    await ctx.db.transcription.update({ where: { id: entry.id }, data: { actorId: me } });
+    const email = (await ctx.db.user.findUniqueOrThrow({ where: { id: me } })).email;
+    const theirs = await list(other, { q: "vid0", limit: 100 });
+    expect(theirs.transcriptions.find((t) => t.id === entry.id)?.added_by).toBe(email);
+    expect(theirs.transcriptions.filter((t) => t.added_by !== null).map((t) => t.id)).toEqual([entry.id]);
+    expect((await list(me, { limit: 100 })).transcriptions.every((t) => t.added_by === null)).toBe(true);
+    await ctx.db.transcription.update({ where: { id: entry.id }, data: { actorId: null } });
+  });
+
   it("follows a transcript's new title and channel, and counts entries as they are added, changed and removed", async () => {
     const transcript = await ctx.db.transcript.findFirstOrThrow({ where: { videoId: "vid001" } });
     await ctx.db.transcript.update({ where: { id: transcript.id }, data: { title: "Zeppelin story" } });

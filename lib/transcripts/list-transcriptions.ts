@@ -135,12 +135,19 @@ export async function listTranscriptions(userId: string, query: TranscriptionLis
       })
     : [];
   const published = new Map(publications.map((p) => [p.transcriptId, p.slug]));
+  // Who asked, in a team's library (Transcription.actorId): one query for the page's members.
+  const actorIds = [...new Set(rows.flatMap((row) => (row.actorId ? [row.actorId] : [])))];
+  const actors = actorIds.length
+    ? await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true, name: true } })
+    : [];
+  const actorLabels = new Map(actors.map((actor) => [actor.id, actor.email ?? actor.name ?? null]));
   return {
     transcriptions: rows.map((row) =>
       serializeTranscription(
         row,
         row.jobId ? failures.get(row.jobId) : null,
         row.transcriptId ? published.get(row.transcriptId) : null,
+        row.actorId ? actorLabels.get(row.actorId) : null,
       ),
     ),
     total,

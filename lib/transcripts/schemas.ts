@@ -167,6 +167,13 @@ export const transcriptionEntrySchema = z
       .object({ code: z.string(), message: z.string() })
       .nullable()
       .describe("why it failed (status error): the request's or the job's code and detail"),
+    added_by: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "In a team's history: the member who asked for it (their e-mail, or name); null in a person's own history, and where the team's API key asked",
+      ),
   })
   .meta({ id: "TranscriptionEntry" });
 

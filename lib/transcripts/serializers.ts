@@ -22,6 +22,7 @@ export function serializeTranscription(
   row: TranscriptionRow,
   jobFailure?: JobFailure | null,
   publishedSlug?: string | null,
+  addedBy?: string | null,
 ): z.infer<typeof transcriptionEntrySchema> {
   const requestFailure = row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? "" } : null;
   return {
@@ -41,5 +42,6 @@ export function serializeTranscription(
     transcript_id: row.state === "done" ? row.transcriptId : null,
     published_slug: row.state === "done" ? (publishedSlug ?? null) : null,
     error: row.state === "error" ? (requestFailure ?? jobFailure ?? null) : null,
+    added_by: addedBy ?? null,
   };
 }

@@ -3,6 +3,15 @@ import { cookies } from "next/headers";
 import { auth } from "@/lib/auth/nextauth";
 import { WORKSPACE_COOKIE, couldBeAccountId } from "@/lib/teams/workspace";
 import { TeamPanel } from "@/components/dashboard/team/team-panel";
+import { env } from "@/lib/env";
+import { oidcConfigured } from "@/lib/auth/oidc";
+
+/** The teams whose roles the identity provider sets at each sign-in (OIDC_TEAM_ROLES), and its name. */
+function providerRoles(): { name: string; teams: string[] } | null {
+  const settings = env();
+  const teams = oidcConfigured(settings) ? [...new Set((settings.OIDC_TEAM_ROLES ?? []).map((rule) => rule.team))] : [];
+  return teams.length > 0 ? { name: settings.OIDC_NAME, teams } : null;
+}
 
 export const metadata: Metadata = { title: "Team" };
 
@@ -19,7 +28,7 @@ export default async function TeamPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Team</h1>
-      <TeamPanel me={session?.user?.id ?? ""} initialTeamId={workspace} />
+      <TeamPanel me={session?.user?.id ?? ""} initialTeamId={workspace} identityProvider={providerRoles()} />
     </section>
   );
 }

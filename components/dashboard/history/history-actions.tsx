@@ -4,7 +4,9 @@ import { useState } from "react";
 import { historyPublishing } from "@/lib/browser/publishing";
 import { downloadHref, type TranscriptionEntry } from "@/lib/browser/transcripts";
 import { buttonClass } from "@/components/ui/button";
-import { PublishButton } from "@/components/dashboard/publish-button";
+import { CopyLinkButton, PublishButton } from "@/components/dashboard/publish-button";
+import { useAbilities } from "@/components/dashboard/abilities";
+import { focusRing } from "@/components/ui/focus";
 import { displayTitle } from "@/components/dashboard/history/history-cells";
 
 const actionClass = buttonClass("secondary", "sm");
@@ -19,6 +21,7 @@ export function Actions({
 }) {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
+  const may = useAbilities();
   const publishing = historyPublishing(entry);
   const running = entry.status === "in_progress";
   const name = displayTitle(entry);
@@ -78,7 +81,21 @@ export function Actions({
           </a>
         </>
       )}
-      {publishing && (
+      {publishing && !may.publish && publishing.published && (
+        // A viewer reads the public page but neither publishes nor takes it down.
+        <span className="flex flex-wrap items-center gap-2 text-sm" data-testid="published-link">
+          <a
+            href={publishing.published.url}
+            target="_blank"
+            rel="noopener"
+            className={`underline decoration-stone-400 hover:decoration-stone-900 max-sm:inline-flex max-sm:min-h-11 max-sm:items-center ${focusRing}`}
+          >
+            Public page
+          </a>
+          <CopyLinkButton url={publishing.published.url} ariaLabel={`Copy link of ${name}`} />
+        </span>
+      )}
+      {publishing && may.publish && (
         // Keyed by what the list says, so a publish or unpublish elsewhere shows once the list is read again.
         <PublishButton
           key={publishing.published?.slug ?? "unpublished"}
@@ -90,7 +107,7 @@ export function Actions({
           name={name}
         />
       )}
-      {!running && (
+      {!running && may.delete && (
         <button
           type="button"
           onClick={() => setConfirming(true)}

@@ -3,6 +3,7 @@ import {
   canonicalSourceUrl,
   platformLabel,
   STATE_LABELS,
+  storedTranscriptHref,
   transcribeHref,
   watchJobHref,
   type TranscriptionEntry,
@@ -10,15 +11,18 @@ import {
 import { spokenDuration } from "@/lib/formats/spoken-duration";
 import { focusRing } from "@/components/ui/focus";
 import { formatDateTime } from "@/lib/browser/dates";
+import { useAbilities } from "@/components/dashboard/abilities";
 
 const linkClass = `underline decoration-stone-400 hover:decoration-stone-900 ${focusRing}`;
 
-/** Where a row opens: captions ask the Transcribe page again (free); uploads and podcasts show their finished job. */
-function openHref(entry: TranscriptionEntry): string | null {
-  const canonical = canonicalSourceUrl(entry.source, entry.video_id);
-  if (entry.status === "error") return null;
-  if (canonical && entry.status === "done") return transcribeHref(canonical, entry.lang);
-  return entry.job_id && entry.status === "done" ? watchJobHref(entry.job_id) : null;
+/**
+ * Where a row opens: its stored transcript, read (GET /v1/transcripts/{id}, what every role may do, as a search
+ * result opens it); a finished entry without one yet shows its job.
+ */
+export function openHref(entry: Pick<TranscriptionEntry, "status" | "transcript_id" | "job_id">): string | null {
+  if (entry.status !== "done") return null;
+  if (entry.transcript_id) return storedTranscriptHref(entry.transcript_id);
+  return entry.job_id ? watchJobHref(entry.job_id) : null;
 }
 
 /**
@@ -69,6 +73,12 @@ export function TitleCell({ entry }: { entry: TranscriptionEntry }) {
             </>
           )}
         </span>
+        {entry.added_by && (
+          // A team's history: who asked for it.
+          <span className="text-xs break-all text-stone-600" data-testid="history-added-by">
+            Added by {entry.added_by}
+          </span>
+        )}
       </div>
     </div>
   );
@@ -113,13 +123,15 @@ export function Created({ entry }: { entry: TranscriptionEntry }) {
 export function Duration({ entry }: { entry: TranscriptionEntry }) {
   if (entry.status === "error" && entry.total_seconds === 0) return <>—</>;
   if (entry.status === "in_progress" && entry.duration_seconds < entry.total_seconds) {
+    // A duration never breaks inside itself ("12 min / 34 s"); the two may go on two lines at "of".
     return (
       <>
-        {spokenDuration(entry.duration_seconds)} of {spokenDuration(entry.total_seconds)}
+        <span className="whitespace-nowrap">{spokenDuration(entry.duration_seconds)}</span> of{" "}
+        <span className="whitespace-nowrap">{spokenDuration(entry.total_seconds)}</span>
       </>
     );
   }
-  return <>{spokenDuration(entry.total_seconds)}</>;
+  return <span className="whitespace-nowrap">{spokenDuration(entry.total_seconds)}</span>;
 }
 
 const BADGE_CLASSES = {
@@ -130,6 +142,7 @@ const BADGE_CLASSES = {
 
 /** The state, with Watch while it runs, and the reason and Retry once it failed (every failed row). */
 export function StateCell({ entry }: { entry: TranscriptionEntry }) {
+  const may = useAbilities();
   const state =
     entry.status === "in_progress" || entry.status === "error" || entry.status === "done"
       ? entry.status
@@ -137,7 +150,8 @@ export function StateCell({ entry }: { entry: TranscriptionEntry }) {
         ? "done"
         : null;
   if (!state) return <span className="text-stone-600">{entry.status ?? "—"}</span>;
-  const retry = state === "error" ? retryTarget(entry) : null;
+  // Retrying asks for the transcript again, which a viewer may not.
+  const retry = state === "error" && may.transcribe ? retryTarget(entry) : null;
   return (
     <div className="flex flex-col items-start gap-1">
       <div className="flex flex-wrap items-center gap-2">

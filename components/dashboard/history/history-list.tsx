@@ -24,7 +24,8 @@ export function HistoryTableView({ entries, params, busy, stale, onSort, onDelet
         <colgroup>
           <col />
           <col className="w-36" />
-          <col className="w-28" />
+          {/* "12 min 34 s" on one line, with the cell's padding. */}
+          <col className="w-32" />
           <col className="w-56" />
           <col className="w-52" />
         </colgroup>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { buttonClass } from "@/components/ui/button";
@@ -18,7 +19,9 @@ import {
   mayManage,
   removeMember,
   revokeInvitation,
+  ROLE_DESCRIPTIONS,
   ROLE_LABELS,
+  TEAM_ROLES,
   teamKey,
   TEAMS_KEY,
   type MemberView,
@@ -29,10 +32,16 @@ import {
 const card = "flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4";
 
 /** The team's members: their roles (changed by admins; an owner's only by an owner), remove, and leave. */
-export function MembersSection({ team, me }: { team: TeamView; me: string }) {
+export function MembersSection({ team, me, rolesFrom }: { team: TeamView; me: string; rolesFrom: string | null }) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const members = useQuery({ queryKey: [...teamKey(team.id), "members"], queryFn: () => fetchMembers(team.id) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+  // Leaving (or a change to one's own role) changes the workspace line above every page: read it all again.
+  const refreshMine = () => {
+    void queryClient.invalidateQueries();
+    router.refresh();
+  };
   return (
     <section aria-labelledby="members-heading" className={card}>
       <h2 id="members-heading" className="text-base font-medium">
@@ -48,10 +57,12 @@ export function MembersSection({ team, me }: { team: TeamView; me: string }) {
             member={member}
             me={me}
             soleOwner={member.role === "owner" && (members.data ?? []).filter((m) => m.role === "owner").length === 1}
-            onChange={refresh}
+            onChange={member.user_id === me ? refreshMine : refresh}
+            rolesFrom={rolesFrom}
           />
         ))}
       </ul>
+      {atLeast(team.role, "admin") && !rolesFrom ? <RoleDescriptions /> : null}
     </section>
   );
 }
@@ -62,6 +73,7 @@ function Member({
   me,
   soleOwner,
   onChange,
+  rolesFrom,
 }: {
   team: TeamView;
   member: MemberView;
@@ -69,12 +81,15 @@ function Member({
   /** The team's only owner: the server refuses to lower or remove them, so neither is offered. */
   soleOwner: boolean;
   onChange: () => void;
+  /** The identity provider that sets roles in this team at each sign-in, if one does: no role is chosen here. */
+  rolesFrom: string | null;
 }) {
   const selectId = useId();
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const self = member.user_id === me;
   const manage = mayManage(team.role, member.role) && !soleOwner;
+  const chooseRole = manage && !rolesFrom;
   const role = useMutation({
     mutationFn: (next: TeamRole) => changeRole(team.id, member.user_id, next),
     onSuccess: onChange,
@@ -99,7 +114,7 @@ function Member({
           </span>
         </span>
         <div className="flex flex-wrap items-center gap-2">
-          {manage ? (
+          {chooseRole ? (
             <>
               <label htmlFor={selectId} className="sr-only">
                 Role of {who}
@@ -146,7 +161,11 @@ function Member({
         >
           {self
             ? `Leave ${team.name}? You lose its library at once; what you made stays the team's.`
-            : `Remove ${who} from ${team.name}? Their sessions and apps lose the team at once; what they made stays the team's.`}
+            : `Remove ${who} from ${team.name}? Their sessions and apps lose the team at once; what they made stays the team's.${
+                rolesFrom && member.managed_by_identity_provider
+                  ? ` While a group at ${rolesFrom} gives them a role here, their next sign-in through it brings them back.`
+                  : ""
+              }`}
         </ConfirmBox>
       ) : null}
       <ErrorText error={role.error ?? remove.error} />
@@ -155,9 +174,10 @@ function Member({
 }
 
 /** Invitations by e-mail (admins): send one, see the pending ones, revoke. */
-export function InvitationsSection({ team }: { team: TeamView }) {
+export function InvitationsSection({ team, rolesFrom }: { team: TeamView; rolesFrom: string | null }) {
   const emailId = useId();
   const roleId = useId();
+  const roleHintId = useId();
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
@@ -205,6 +225,7 @@ export function InvitationsSection({ team }: { team: TeamView }) {
             id={roleId}
             className={controlClass}
             value={role}
+            aria-describedby={roleHintId}
             onChange={(event) => setRole(event.target.value as TeamRole)}
           >
             {assignableRoles(team.role).map((r) => (
@@ -214,6 +235,12 @@ export function InvitationsSection({ team }: { team: TeamView }) {
             ))}
           </select>
         </label>
+        <p id={roleHintId} className="basis-full text-xs text-stone-600" data-testid="invite-role-hint">
+          {ROLE_LABELS[role]}: {ROLE_DESCRIPTIONS[role]}.
+          {rolesFrom
+            ? ` The role holds until their first sign-in through ${rolesFrom}, which sets it from their groups.`
+            : ""}
+        </p>
         <button type="submit" className={buttonClass("primary", "lg")} disabled={!hydrated || send.isPending}>
           {send.isPending ? "Sending…" : "Invite"}
         </button>
@@ -244,5 +271,22 @@ export function InvitationsSection({ team }: { team: TeamView }) {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** What each role may do, beside the members' roles an admin chooses. */
+function RoleDescriptions() {
+  return (
+    <details className="text-sm" data-testid="role-descriptions">
+      <summary className="cursor-pointer text-stone-700">What each role may do</summary>
+      <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+        {[...TEAM_ROLES].reverse().map((role) => (
+          <div key={role} className="contents">
+            <dt className="font-medium">{ROLE_LABELS[role]}</dt>
+            <dd className="text-stone-600">{ROLE_DESCRIPTIONS[role]}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   );
 }

@@ -1,13 +1,14 @@
 "use client";
 
 import { useId, useState } from "react";
+import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { AuditSection, UsageSection } from "@/components/dashboard/team/team-activity";
 import { InvitationsSection, MembersSection } from "@/components/dashboard/team/team-members";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
-import { ErrorText } from "@/components/ui/notice";
+import { ErrorText, Notice } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import {
   atLeast,
@@ -30,7 +31,16 @@ const card = "flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-
  * The person's teams: choose one (the workspace they are in, when it is a team), or make one; then its members,
  * invitations, usage, activity and settings, each shown only to the roles that may use it.
  */
-export function TeamPanel({ me, initialTeamId }: { me: string; initialTeamId: string | null }) {
+export function TeamPanel({
+  me,
+  initialTeamId,
+  identityProvider = null,
+}: {
+  me: string;
+  initialTeamId: string | null;
+  /** Where OIDC_TEAM_ROLES names teams: the provider's name (OIDC_NAME) and those teams' slugs. */
+  identityProvider?: { name: string; teams: string[] } | null;
+}) {
   const pickId = useId();
   const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: fetchTeams });
   const [chosen, setChosen] = useState<string | null>(initialTeamId);
@@ -62,7 +72,15 @@ export function TeamPanel({ me, initialTeamId }: { me: string; initialTeamId: st
           </select>
         </label>
       ) : null}
-      {current ? <TeamDetail key={current.id} team={current} me={me} onGone={() => setChosen(null)} /> : null}
+      {current ? (
+        <TeamDetail
+          key={current.id}
+          team={current}
+          me={me}
+          identityProvider={identityProvider}
+          onGone={() => setChosen(null)}
+        />
+      ) : null}
       <CreateTeam open={teams.data !== undefined && list.length === 0} onCreated={setChosen} />
     </div>
   );
@@ -72,6 +90,7 @@ function CreateTeam({ open, onCreated }: { open: boolean; onCreated: (id: string
   const nameId = useId();
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
+  const router = useRouter();
   const [name, setName] = useState("");
   const create = useMutation({
     mutationFn: () => createTeam({ name: name.trim() }),
@@ -79,6 +98,8 @@ function CreateTeam({ open, onCreated }: { open: boolean; onCreated: (id: string
       setName("");
       onCreated(team.id);
       void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+      // The workspace line and its switcher (the layout, rendered on the server) now have the team to choose.
+      router.refresh();
     },
   });
   return (
@@ -112,10 +133,22 @@ function CreateTeam({ open, onCreated }: { open: boolean; onCreated: (id: string
   );
 }
 
-function TeamDetail({ team: listed, me, onGone }: { team: TeamView; me: string; onGone: () => void }) {
+function TeamDetail({
+  team: listed,
+  me,
+  identityProvider,
+  onGone,
+}: {
+  team: TeamView;
+  me: string;
+  identityProvider: { name: string; teams: string[] } | null;
+  onGone: () => void;
+}) {
   const detail = useQuery({ queryKey: teamKey(listed.id), queryFn: () => fetchTeam(listed.id) });
   const team = detail.data ?? listed;
   const admin = atLeast(team.role, "admin");
+  // The provider is this team's authority: a role set here would be replaced at the member's next sign-in.
+  const rolesFrom = identityProvider?.teams.includes(team.slug) ? identityProvider.name : null;
   return (
     <div className="flex flex-col gap-6" data-testid="team-detail">
       <div className="flex flex-col gap-1">
@@ -127,8 +160,14 @@ function TeamDetail({ team: listed, me, onGone }: { team: TeamView; me: string; 
             : ""}
         </p>
       </div>
-      <MembersSection team={team} me={me} />
-      {admin ? <InvitationsSection team={team} /> : null}
+      {rolesFrom ? (
+        <Notice tone="info" data-testid="roles-from-provider">
+          Roles in this team come from {rolesFrom}: each sign-in through it sets a member&apos;s role from their groups,
+          and removes them when no group matches. Change roles there; a change made here would not last.
+        </Notice>
+      ) : null}
+      <MembersSection team={team} me={me} rolesFrom={rolesFrom} />
+      {admin ? <InvitationsSection team={team} rolesFrom={rolesFrom} /> : null}
       {admin ? <UsageSection team={team} /> : null}
       {admin ? <AuditSection team={team} /> : null}
       {admin ? <Settings team={team} onGone={onGone} /> : null}
@@ -146,7 +185,14 @@ function Settings({ team, onGone }: { team: TeamView; onGone: () => void }) {
   const [slug, setSlug] = useState(team.slug);
   const [heir, setHeir] = useState("");
   const [confirm, setConfirm] = useState<"transfer" | "delete" | null>(null);
+  const router = useRouter();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: TEAMS_KEY });
+  // A role or a team gone changes the workspace line above every page (and what was read in the team, if it was
+  // the workspace): everything is read again.
+  const refreshAll = () => {
+    void queryClient.invalidateQueries();
+    router.refresh();
+  };
   const owner = team.role === "owner";
   const members = useQuery({
     queryKey: [...teamKey(team.id), "members"],
@@ -161,14 +207,14 @@ function Settings({ team, onGone }: { team: TeamView; onGone: () => void }) {
     mutationFn: () => transferTeam(team.id, heir),
     onSuccess: () => {
       setConfirm(null);
-      refresh();
+      refreshAll();
     },
   });
   const remove = useMutation({
     mutationFn: () => deleteTeam(team.id),
     onSuccess: () => {
       onGone();
-      refresh();
+      refreshAll();
     },
   });
   const others = members.data?.filter((m) => m.role !== "owner") ?? [];
@@ -263,6 +309,7 @@ function Settings({ team, onGone }: { team: TeamView; onGone: () => void }) {
             <ConfirmBox
               label="Delete the team"
               confirmText="Delete for good"
+              typeToConfirm={{ label: `Type the team's name, ${team.name}, to delete it`, expected: team.name }}
               busy={remove.isPending}
               onConfirm={() => remove.mutate()}
               onCancel={() => setConfirm(null)}

@@ -350,14 +350,17 @@ export function EditToggle({
   edited,
   editing,
   onToggle,
+  canEdit = true,
 }: {
   edited: boolean;
   editing: boolean;
   onToggle: (editing: boolean) => void;
+  /** False for a role that may read but not correct: the mark stays, the button goes. */
+  canEdit?: boolean;
 }) {
   return (
     <span className="flex items-center gap-2">
-      {!editing && (
+      {!editing && canEdit && (
         <Button size="sm" onClick={() => onToggle(true)} data-testid="edit-transcript">
           Edit
         </Button>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   captionKindLabel,
   episodeAudio,
@@ -16,6 +16,7 @@ import { focusRing } from "@/components/ui/focus";
 import { Notice } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { PublishButton } from "@/components/dashboard/publish-button";
+import { useAbilities } from "@/components/dashboard/abilities";
 import { Downloads } from "@/components/transcript/dashboard/downloads-menu";
 import { FormatTabs } from "@/components/transcript/dashboard/format-tabs";
 import { EpisodeAudio } from "@/components/transcript/episode-audio";
@@ -44,6 +45,8 @@ export function TranscriptViewer({
   // The author's saved correction replaces what was given (components/transcript/dashboard/editor.tsx).
   const [transcript, setTranscript] = useState(given);
   const [editing, setEditing] = useState(false);
+  // A viewer reads: no Publish, no Edit, no paragraph's Edit (the API would refuse each).
+  const may = useAbilities();
   // The player depends on the source only: a saved correction must not reload it.
   const { platform, video_id, source_url } = transcript;
   const embedded = useMemo(
@@ -55,6 +58,14 @@ export function TranscriptViewer({
   const player = usePlayer(embedded, startAt);
   const hasPlayer = embedded !== null || upload || audio !== null;
   const title = transcript.title || transcript.video_id;
+  // The tab names the transcript (one just transcribed too, which the page's metadata cannot know).
+  useEffect(() => {
+    const before = document.title;
+    document.title = `${title} · Verbatim`;
+    return () => {
+      document.title = before;
+    };
+  }, [title]);
   const article = useRef<HTMLElement>(null);
   const pane = useRef<HTMLDivElement>(null);
 
@@ -81,7 +92,10 @@ export function TranscriptViewer({
     >
       <TranscriptHeader
         transcript={transcript}
-        editToggle={<EditToggle edited={transcript.edited === true} editing={editing} onToggle={setEditing} />}
+        publish={may.publish}
+        editToggle={
+          <EditToggle edited={transcript.edited === true} editing={editing} onToggle={setEditing} canEdit={may.edit} />
+        }
       />
       <div
         className={
@@ -109,7 +123,7 @@ export function TranscriptViewer({
             <PlayerKeys player={player} className="mt-2 max-lg:hidden" />
           </div>
         )}
-        {editing ? (
+        {editing && may.edit ? (
           <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
         ) : (
           <FormatTabs
@@ -118,7 +132,7 @@ export function TranscriptViewer({
             canSeek={hasPlayer}
             startAt={startAt}
             find={find}
-            onSaved={setTranscript}
+            onSaved={may.edit ? setTranscript : undefined}
           />
         )}
       </div>
@@ -126,7 +140,15 @@ export function TranscriptViewer({
   );
 }
 
-function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; editToggle?: ReactNode }) {
+function TranscriptHeader({
+  transcript,
+  publish,
+  editToggle,
+}: {
+  transcript: Transcript;
+  publish: boolean;
+  editToggle?: ReactNode;
+}) {
   const sourceLink = sourceHref(transcript.source_url);
   const [details, setDetails] = useState(false);
   const detailsId = useId();
@@ -154,7 +176,7 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
           Details &amp; downloads
           <span aria-hidden="true">{details ? "▴" : "▾"}</span>
         </button>
-        <PublishButton url={transcript.source_url} lang={transcript.lang} />
+        {publish && <PublishButton url={transcript.source_url} lang={transcript.lang} />}
         {editToggle}
         <a href="#transcript-lines" className={`sr-only rounded px-2 py-1 text-sm focus:not-sr-only ${focusRing}`}>
           Skip to the transcript text
