@@ -12,6 +12,8 @@ const LIB_LEVELS = [
   // the base: types, settings (lib/env.ts, and in lib/env/ the vocabularies they are checked against), logs and
   // metrics, child processes and threads (the embedded database's among them), the database
   "formats",
+  // the team roles' ladder and who may give which (pure; the settings read it)
+  "roles",
   "generated",
   "server-only-node",
   "env",

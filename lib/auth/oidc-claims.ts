@@ -1,4 +1,5 @@
-import { TEAM_ROLE_NAMES, type TeamRoleName, type TeamRoleRule } from "@/lib/env/oidc";
+import type { TeamRoleRule } from "@/lib/env/oidc";
+import { atLeast, type TeamRoleName } from "@/lib/roles/ladder";
 
 // What an OpenID Connect provider's claims decide, as plain functions: whether the person may sign in (a verified
 // e-mail, in an allowed domain) and which role they have in each team the role map names.
@@ -59,8 +60,6 @@ export function claimValues(claims: Claims, name: string): string[] {
   return [];
 }
 
-const rank = (role: TeamRoleName) => TEAM_ROLE_NAMES.indexOf(role);
-
 /**
  * Each team the rules name, with the highest role the claim values give in it, or null where none matches
  * (the person is not, or is no longer, in any of that team's groups).
@@ -77,7 +76,7 @@ export function teamRolesFromClaims(
       roles.set(rule.team, current);
       continue;
     }
-    roles.set(rule.team, current === null || rank(rule.role) < rank(current) ? rule.role : current);
+    roles.set(rule.team, current === null || !atLeast(current, rule.role) ? rule.role : current);
   }
   return roles;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEAM_ROLES } from "@/lib/roles/ladder";
 import { tierSchema } from "@/lib/usage/schemas";
 
 export const apiKeyStateSchema = z
@@ -25,7 +26,7 @@ export const workspaceSchema = z
     kind: z.enum(["person", "team"]),
     name: z.string().nullable(),
     slug: z.string().nullable().describe("a team's short name; null for a person's own account"),
-    role: z.enum(["owner", "admin", "member", "viewer"]).describe("the caller's role in it (a person owns their own)"),
+    role: z.enum(TEAM_ROLES).describe("the caller's role in it (a person owns their own)"),
   })
   .meta({ id: "Workspace" });
 

@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
 import type { TeamRole } from "@/lib/generated/prisma/client";
 import { workspaceFor } from "@/lib/teams/workspace";
+import { atLeast } from "@/lib/roles/ladder";
 
 /** One workspace a person may act in, for the dashboard's switcher and the consent pages. */
 export interface WorkspaceChoice {
@@ -19,7 +20,7 @@ export async function listWorkspaces(personId: string): Promise<WorkspaceChoice[
   const [person, memberships] = await Promise.all([
     db.user.findUnique({ where: { id: personId }, select: { name: true, email: true } }),
     db.membership.findMany({
-      where: { userId: personId, team: { kind: "team" } },
+      where: { userId: personId },
       select: { role: true, team: { select: { id: true, name: true, slug: true } } },
       orderBy: [{ team: { name: "asc" } }, { teamId: "asc" }],
     }),
@@ -38,7 +39,7 @@ export async function listWorkspaces(personId: string): Promise<WorkspaceChoice[
 
 /** Where a grant may act: the person's own account or a team they can transcribe in (member or above). */
 export function mayGrant(role: TeamRole): boolean {
-  return role !== "viewer";
+  return atLeast(role, "member");
 }
 
 /**

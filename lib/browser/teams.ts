@@ -2,9 +2,9 @@
 // roles, invitations, the audit trail and per-member usage (/v1/teams…, /v1/invitations/accept).
 
 import { apiFetch } from "@/lib/browser/api";
+import type { TeamRoleName } from "@/lib/roles/ladder";
 
-export type TeamRole = "owner" | "admin" | "member" | "viewer";
-export const TEAM_ROLES: readonly TeamRole[] = ["owner", "admin", "member", "viewer"];
+export type TeamRole = TeamRoleName;
 
 export const ROLE_LABELS: Record<TeamRole, string> = {
   owner: "Owner",
@@ -101,21 +101,6 @@ export const fetchAudit = (id: string, cursor?: string | null) =>
 export const fetchUsage = (id: string) => apiFetch<TeamUsageView>(`${team(id)}/usage`);
 export const acceptInvitation = (token: string) =>
   apiFetch<{ team: TeamView }>("/v1/invitations/accept", send("POST", { token }));
-
-const RANK: Record<TeamRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-
-/** Whether `role` may do what `needed` may. */
-export const atLeast = (role: TeamRole, needed: TeamRole) => RANK[role] >= RANK[needed];
-
-/** The roles `mine` may give (an owner's only by an owner); none below admin. */
-export function assignableRoles(mine: TeamRole): TeamRole[] {
-  if (!atLeast(mine, "admin")) return [];
-  return TEAM_ROLES.filter((role) => role !== "owner" || mine === "owner");
-}
-
-/** Whether `mine` may change or remove a member whose role is `theirs` (owners only by owners). */
-export const mayManage = (mine: TeamRole, theirs: TeamRole) =>
-  atLeast(mine, "admin") && (theirs !== "owner" || mine === "owner");
 
 const ACTION_SENTENCES: Record<string, string> = {
   "team.created": "created the team",

@@ -3,9 +3,7 @@
  * team) and OIDC_ALLOWED_DOMAINS. Checked at start, so a typo stops the server with the variable's name.
  */
 
-/** The team roles, highest first (Prisma's TeamRole; lib/env sits below the generated client's users). */
-export const TEAM_ROLE_NAMES = ["owner", "admin", "member", "viewer"] as const;
-export type TeamRoleName = (typeof TEAM_ROLE_NAMES)[number];
+import { TEAM_ROLES, type TeamRoleName } from "@/lib/roles/ladder";
 
 /** One rule of OIDC_TEAM_ROLES: a person whose roles claim holds `value` gets `role` in the team `team`. */
 export interface TeamRoleRule {
@@ -30,8 +28,8 @@ export function parseTeamRoleRules(text: string): { rules: TeamRoleRule[] } | { 
     if (!match) return { error: `"${entry}" is not team:role=claim-value` };
     const [, team, role, value] = match;
     if (!SLUG.test(team)) return { error: `"${team}" is not a team slug (lower-case letters, digits and dashes)` };
-    if (!(TEAM_ROLE_NAMES as readonly string[]).includes(role))
-      return { error: `"${role}" is not a role (${TEAM_ROLE_NAMES.join(", ")})` };
+    if (!(TEAM_ROLES as readonly string[]).includes(role))
+      return { error: `"${role}" is not a role (${TEAM_ROLES.join(", ")})` };
     rules.push({ team, role: role as TeamRoleName, value: value.trim() });
   }
   return { rules };

@@ -9,6 +9,8 @@
 // user's browser sessions, see or disconnect other apps, approve further logins, or change what the user
 // pays. Disconnecting the app (or logging the device out) therefore ends everything it could do.
 
+import { atLeast, type TeamRoleName } from "@/lib/roles/ladder";
+
 export const CREDENTIAL_KINDS = ["session", "api_key", "oauth_app", "device_login"] as const;
 /** session: the dashboard's cookie; api_key: `vb_…`; oauth_app: a connector's access token; device_login: a token from the device flow (the CLI). */
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -83,9 +85,8 @@ export function refusalDetail(requirement: Permission, field?: string): string {
 // key, which no one person holds, is refused. Team management (/v1/teams, /v1/invitations) needs a person too;
 // its own handlers check the role in the team the path names.
 
-/** A team's roles, weakest first. */
-export const ROLES = ["viewer", "member", "admin", "owner"] as const;
-export type Role = (typeof ROLES)[number];
+/** A team's roles (lib/roles/ladder.ts). */
+export type Role = TeamRoleName;
 /** The least role an operation needs, or "person": a person's own, for any role but never a team's key. */
 export type RoleRequirement = Role | "person";
 
@@ -133,7 +134,7 @@ export function fieldRole(permission: Permission): RoleRequirement {
 export function roleMeets(needed: RoleRequirement | null, role: Role, hasPerson: boolean): boolean {
   if (needed === null) return true;
   if (needed === "person") return hasPerson;
-  return ROLES.indexOf(role) >= ROLES.indexOf(needed);
+  return atLeast(role, needed);
 }
 
 /** The 403's detail when the caller's role (or a team's key) falls short of `needed`. */

@@ -2,33 +2,18 @@ import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { errors } from "@/lib/http/errors";
 import { fieldRole } from "@/lib/http/permissions";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
+import { atLeast } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
-
-const RANK: Record<TeamRole, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 
 /** Every change to a team's memberships (and to its key) holds the team's lock, so its rules hold at once. */
 export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
   await lockUntilCommit(tx, `team:${teamId}`);
 }
 
-/** Whether `role` may do what `needed` may (owner > admin > member > viewer). */
-export function atLeast(role: TeamRole, needed: TeamRole): boolean {
-  return RANK[role] >= RANK[needed];
-}
-
 const keyRow = fieldRole("api_keys");
 /** The least role that may make, regenerate and read the team's API key: the permission table's row for keys. */
 export const KEY_ROLE: TeamRole = keyRow === "person" ? "viewer" : keyRow;
-
-/**
- * Whether a member with `senderRole` (null: no longer a member) may give `role` by invitation: an admin any role but
- * owner, an owner any. An invitation gives no more than its sender may give when it is accepted.
- */
-export function mayGive(senderRole: TeamRole | null, role: TeamRole): boolean {
-  if (!senderRole || !atLeast(senderRole, "admin")) return false;
-  return role !== "owner" || senderRole === "owner";
-}
 
 /** The person behind a credential; team management needs one (a team's own API key has none). */
 export function requirePerson(personId: string | null): string {
@@ -46,9 +31,9 @@ export const teamNotFound = () => errors.notFound("No team with this id.");
 export async function roleIn(tx: Tx, teamId: string, personId: string, needed: TeamRole): Promise<TeamRole> {
   const membership = await tx.membership.findUnique({
     where: { teamId_userId: { teamId, userId: personId } },
-    select: { role: true, team: { select: { kind: true } } },
+    select: { role: true },
   });
-  if (!membership || membership.team.kind !== "team") throw teamNotFound();
+  if (!membership) throw teamNotFound();
   if (!atLeast(membership.role, needed))
     throw errors.forbidden(`This needs the ${needed} role in the team; yours is ${membership.role}.`);
   return membership.role;

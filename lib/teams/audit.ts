@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { requirePerson, roleIn } from "@/lib/teams/access";
+import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
 
@@ -101,7 +102,7 @@ export async function listAudit(
   { limit, cursor }: { limit: number; cursor?: string },
 ): Promise<{ events: AuditEventOut[]; next_cursor: string | null }> {
   const db = await getDb();
-  await roleIn(db, teamId, requirePerson(personId), "admin");
+  await roleIn(db, teamId, requirePerson(personId), TEAM_ACTIONS.readActivity);
   const after = cursor ? decodeCursor(cursor) : null;
   const rows = await db.auditEvent.findMany({
     where: {

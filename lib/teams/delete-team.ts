@@ -3,6 +3,7 @@ import { errors } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 import { personLabel, requirePerson, roleIn } from "@/lib/teams/access";
 import { lockTeam } from "@/lib/teams/access";
+import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 
 /**
  * Stripe statuses of a subscription that still exists for the customer and may bill it (lib/billing/sync.ts
@@ -21,7 +22,7 @@ export async function deleteTeam(teamId: string, personId: string | null): Promi
   const db = await getDb();
   const label = await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
-    await roleIn(tx, teamId, person, "owner");
+    await roleIn(tx, teamId, person, TEAM_ACTIONS.deleteTeam);
     const subscription = await tx.subscription.findUnique({
       where: { userId: teamId },
       select: { stripeSubscriptionId: true, status: true },

@@ -4,12 +4,13 @@ import { env } from "@/lib/env";
 import { ApiError, errors } from "@/lib/http/errors";
 import { log } from "@/lib/observability/logger";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { lockTeam, mayGive, personLabel, requirePerson, roleIn } from "@/lib/teams/access";
+import { lockTeam, personLabel, requirePerson, roleIn } from "@/lib/teams/access";
 import { recordAudit } from "@/lib/teams/audit";
 import { sendInvitationMail } from "@/lib/teams/invitation-mail";
 import { applyRole, seatsTaken, tooManyMembers } from "@/lib/teams/members";
 import { serializeTeam } from "@/lib/teams/serializers";
 import type { CreateInvitationRequest, InvitationOut, TeamOut } from "@/lib/teams/schemas";
+import { TEAM_ACTIONS, mayGrant } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
 
@@ -78,8 +79,8 @@ export async function createInvitation(
   const now = new Date();
   const { invitation, teamName, invitedBy } = await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
-    const mine = await roleIn(tx, teamId, person, "admin");
-    if (request.role === "owner" && mine !== "owner") throw errors.forbidden("Only an owner can invite an owner.");
+    const mine = await roleIn(tx, teamId, person, TEAM_ACTIONS.manageMembers);
+    if (!mayGrant(mine, request.role)) throw errors.forbidden("Only an owner can invite an owner.");
     const member = await tx.membership.findFirst({
       where: { teamId, user: { email: { equals: email, mode: "insensitive" } } },
       select: { userId: true },
@@ -151,7 +152,7 @@ export async function listInvitations(
 ): Promise<{ invitations: InvitationOut[] }> {
   const person = requirePerson(personId);
   const db = await getDb();
-  await roleIn(db, teamId, person, "admin");
+  await roleIn(db, teamId, person, TEAM_ACTIONS.manageMembers);
   const rows = await db.teamInvitation.findMany({
     where: pendingWhere(teamId, new Date()),
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -164,7 +165,7 @@ export async function revokeInvitation(teamId: string, personId: string | null, 
   const person = requirePerson(personId);
   const db = await getDb();
   await db.$transaction(async (tx) => {
-    await roleIn(tx, teamId, person, "admin");
+    await roleIn(tx, teamId, person, TEAM_ACTIONS.manageMembers);
     const now = new Date();
     const invitation = await tx.teamInvitation.findFirst({
       where: { id: invitationId, ...pendingWhere(teamId, now) },
@@ -218,7 +219,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
       ? "was revoked"
       : invitation.expiresAt <= new Date()
         ? "has expired"
-        : !mayGive(await senderRole(db, invitation), invitation.role)
+        : !mayGrant(await senderRole(db, invitation), invitation.role)
           ? SENDER_MAY_NOT
           : null;
   return { teamName: invitation.team.name ?? "", role: invitation.role, problem, email: invitation.email };
@@ -282,7 +283,7 @@ export async function acceptInvitation(personId: string | null, token: string): 
         "Your e-mail address is not verified: sign in with an e-mail link (or a provider that vouches for it) and open the invitation again.",
       );
     await lockTeam(tx, invitation.teamId);
-    if (!mayGive(await senderRole(tx, invitation), invitation.role)) throw invalid(SENDER_MAY_NOT);
+    if (!mayGrant(await senderRole(tx, invitation), invitation.role)) throw invalid(SENDER_MAY_NOT);
     const used = await tx.teamInvitation.updateMany({
       where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },

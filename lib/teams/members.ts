@@ -9,6 +9,7 @@ import { tellOwnersKeyRevoked } from "@/lib/teams/key-revoked-mail";
 import { applyRoleLoss, type KeyRevoked } from "@/lib/teams/role-loss";
 import { ownedTeams, tooManyTeams } from "@/lib/teams/teams";
 import type { MemberOut } from "@/lib/teams/schemas";
+import { TEAM_ACTIONS, TEAM_ROLES, mayGrant } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
 
@@ -161,7 +162,7 @@ async function changingRoles<T>(change: (tx: Tx, revokedKeys: KeyRevoked[]) => P
 export async function listMembers(teamId: string, personId: string | null): Promise<{ members: MemberOut[] }> {
   const person = requirePerson(personId);
   const db = await getDb();
-  await roleIn(db, teamId, person, "viewer");
+  await roleIn(db, teamId, person, TEAM_ACTIONS.read);
   const rows = await db.membership.findMany({
     where: { teamId },
     select: {
@@ -173,8 +174,7 @@ export async function listMembers(teamId: string, personId: string | null): Prom
     },
     orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
   });
-  const rank = { owner: 0, admin: 1, member: 2, viewer: 3 } as const;
-  rows.sort((a, b) => rank[a.role] - rank[b.role]);
+  rows.sort((a, b) => TEAM_ROLES.indexOf(a.role) - TEAM_ROLES.indexOf(b.role));
   return {
     members: rows.map((row) => ({
       user_id: row.userId,
@@ -223,9 +223,9 @@ export async function changeMemberRole(
   const person = requirePerson(personId);
   return changingRoles(async (tx, revokedKeys) => {
     await lockTeam(tx, teamId);
-    const mine = await roleIn(tx, teamId, person, "admin");
+    const mine = await roleIn(tx, teamId, person, TEAM_ACTIONS.manageMembers);
     const theirs = await memberRole(tx, teamId, userId);
-    if ((role === "owner" || theirs === "owner") && mine !== "owner") throw onlyOwners();
+    if (!mayGrant(mine, role) || !mayGrant(mine, theirs)) throw onlyOwners();
     await applyRole(tx, teamId, userId, role, {
       actor: { id: person, label: await personLabel(tx, person) },
       // A role set by hand is the team's choice until the identity provider's next sign-in sets it again.
@@ -244,10 +244,10 @@ export async function removeMember(teamId: string, personId: string | null, user
   const person = requirePerson(personId);
   await changingRoles(async (tx, revokedKeys) => {
     await lockTeam(tx, teamId);
-    if (userId === person) await roleIn(tx, teamId, person, "viewer");
+    if (userId === person) await roleIn(tx, teamId, person, TEAM_ACTIONS.read);
     else {
-      const mine = await roleIn(tx, teamId, person, "admin");
-      if ((await memberRole(tx, teamId, userId)) === "owner" && mine !== "owner") throw onlyOwners();
+      const mine = await roleIn(tx, teamId, person, TEAM_ACTIONS.manageMembers);
+      if (!mayGrant(mine, await memberRole(tx, teamId, userId))) throw onlyOwners();
     }
     const actor = { id: person, label: await personLabel(tx, person) };
     await applyRole(tx, teamId, userId, null, { actor, revokedKeys });
@@ -264,7 +264,7 @@ export async function transferOwnership(
   const db = await getDb();
   await db.$transaction(async (tx) => {
     await lockTeam(tx, teamId);
-    await roleIn(tx, teamId, person, "owner");
+    await roleIn(tx, teamId, person, TEAM_ACTIONS.transferOwnership);
     if (userId === person)
       throw new RequestValidationError([
         { type: "value_error", loc: ["body", "user_id"], msg: "Value error, you own the team already", input: userId },

@@ -1,6 +1,7 @@
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { KEY_ROLE, atLeast, mayGive } from "@/lib/teams/access";
+import { KEY_ROLE } from "@/lib/teams/access";
 import { recordAudit } from "@/lib/teams/audit";
+import { atLeast, mayGrant } from "@/lib/roles/ladder";
 
 // What a member could reach stops when they are removed, leave or are lowered, in the transaction that changes their
 // role (decision 0036): the team's API key, if they could read it; the pending invitations they may no longer give;
@@ -66,7 +67,7 @@ async function voidInvitations(tx: Tx, loss: RoleLoss, why: KeyRevoked["why"]): 
     where: { teamId: loss.teamId, invitedById: loss.userId, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
     select: { id: true, email: true, role: true },
   });
-  for (const invitation of pending.filter((i) => !mayGive(loss.to, i.role))) {
+  for (const invitation of pending.filter((i) => !mayGrant(loss.to, i.role))) {
     await tx.teamInvitation.update({ where: { id: invitation.id }, data: { revokedAt: now } });
     await recordAudit(tx, {
       teamId: loss.teamId,

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { TEAM_ROLES } from "@/lib/roles/ladder";
 
-export const TEAM_ROLES = ["owner", "admin", "member", "viewer"] as const;
 export const roleSchema = z.enum(TEAM_ROLES).describe("owner > admin > member > viewer");
 
 export const MAX_TEAM_NAME_LENGTH = 100;

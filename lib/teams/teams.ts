@@ -8,6 +8,7 @@ import { recordAudit } from "@/lib/teams/audit";
 import { serializeTeam } from "@/lib/teams/serializers";
 import { slugFromName, withRandomEnding } from "@/lib/teams/slug";
 import type { CreateTeamRequest, TeamOut, UpdateTeamRequest } from "@/lib/teams/schemas";
+import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,7 +21,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 /** Teams the person owns: the limit TEAM_MAX_OWNED counts these. */
 export async function ownedTeams(tx: Tx, personId: string): Promise<number> {
-  return tx.membership.count({ where: { userId: personId, role: "owner", team: { kind: "team" } } });
+  return tx.membership.count({ where: { userId: personId, role: "owner" } });
 }
 
 export function tooManyTeams(who = "You") {
@@ -75,7 +76,7 @@ export async function listTeams(personId: string | null): Promise<{ teams: TeamO
   const person = requirePerson(personId);
   const db = await getDb();
   const memberships = await db.membership.findMany({
-    where: { userId: person, team: { kind: "team" } },
+    where: { userId: person },
     select: { role: true, team: { select: { id: true, name: true, slug: true, createdAt: true } } },
     orderBy: [{ team: { createdAt: "asc" } }, { teamId: "asc" }],
   });
@@ -86,7 +87,7 @@ export async function listTeams(personId: string | null): Promise<{ teams: TeamO
 export async function getTeam(teamId: string, personId: string | null): Promise<TeamOut & { members_count: number }> {
   const person = requirePerson(personId);
   const db = await getDb();
-  const role = await roleIn(db, teamId, person, "viewer");
+  const role = await roleIn(db, teamId, person, TEAM_ACTIONS.read);
   const team = await db.user.findUniqueOrThrow({
     where: { id: teamId },
     select: { id: true, name: true, slug: true, createdAt: true, _count: { select: { teamMembers: true } } },
@@ -104,7 +105,7 @@ export async function updateTeam(
   const db = await getDb();
   try {
     await db.$transaction(async (tx) => {
-      await roleIn(tx, teamId, person, "admin");
+      await roleIn(tx, teamId, person, TEAM_ACTIONS.rename);
       const before = await tx.user.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, slug: true } });
       const changes: Record<string, { from: string | null; to: string }> = {};
       if (request.name !== undefined && request.name !== before.name)

@@ -44,9 +44,9 @@ export async function workspaceFor(
   const db = await getDb();
   const membership = await db.membership.findUnique({
     where: { teamId_userId: { teamId: requestedId, userId: personId } },
-    select: { role: true, team: { select: { kind: true, name: true, slug: true } } },
+    select: { role: true, team: { select: { name: true, slug: true } } },
   });
-  if (!membership || membership.team.kind !== "team") return strict ? null : personalWorkspace(personId);
+  if (!membership) return strict ? null : personalWorkspace(personId);
   return {
     accountId: requestedId,
     kind: "team",

@@ -4,6 +4,7 @@ import type { TeamUsageOut } from "@/lib/teams/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { UsageWindow } from "@/lib/usage/allowance";
 import { usagePlan, usedSeconds } from "@/lib/usage/charge";
+import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 
 const HOUR_MS = 3_600_000;
 
@@ -15,7 +16,7 @@ const HOUR_MS = 3_600_000;
 export async function teamUsage(teamId: string, personId: string | null): Promise<TeamUsageOut> {
   const person = requirePerson(personId);
   const db = await getDb();
-  await roleIn(db, teamId, person, "admin");
+  await roleIn(db, teamId, person, TEAM_ACTIONS.readUsage);
   const plan = await usagePlan(db, teamId);
   const { start, end } = plan.window;
   const [used, byActor, members] = await Promise.all([

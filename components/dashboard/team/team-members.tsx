@@ -9,19 +9,16 @@ import { controlClass } from "@/components/ui/field";
 import { ErrorText, Notice } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
 import { formatDate } from "@/lib/browser/dates";
+import { TEAM_ACTIONS, TEAM_ROLES, atLeast, grantableRoles, mayGrant } from "@/lib/roles/ladder";
 import {
-  assignableRoles,
-  atLeast,
   changeRole,
   fetchInvitations,
   fetchMembers,
   invite,
-  mayManage,
   removeMember,
   revokeInvitation,
   ROLE_DESCRIPTIONS,
   ROLE_LABELS,
-  TEAM_ROLES,
   teamKey,
   TEAMS_KEY,
   type MemberView,
@@ -62,7 +59,7 @@ export function MembersSection({ team, me, rolesFrom }: { team: TeamView; me: st
           />
         ))}
       </ul>
-      {atLeast(team.role, "admin") && !rolesFrom ? <RoleDescriptions /> : null}
+      {atLeast(team.role, TEAM_ACTIONS.manageMembers) && !rolesFrom ? <RoleDescriptions /> : null}
     </section>
   );
 }
@@ -88,7 +85,7 @@ function Member({
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const self = member.user_id === me;
-  const manage = mayManage(team.role, member.role) && !soleOwner;
+  const manage = mayGrant(team.role, member.role) && !soleOwner;
   const chooseRole = manage && !rolesFrom;
   const role = useMutation({
     mutationFn: (next: TeamRole) => changeRole(team.id, member.user_id, next),
@@ -126,12 +123,12 @@ function Member({
                 disabled={!hydrated || role.isPending}
                 onChange={(event) => role.mutate(event.target.value as TeamRole)}
               >
-                {assignableRoles(team.role).map((r) => (
+                {grantableRoles(team.role).map((r) => (
                   <option key={r} value={r}>
                     {ROLE_LABELS[r]}
                   </option>
                 ))}
-                {assignableRoles(team.role).includes(member.role) ? null : (
+                {grantableRoles(team.role).includes(member.role) ? null : (
                   <option value={member.role}>{ROLE_LABELS[member.role]}</option>
                 )}
               </select>
@@ -193,7 +190,7 @@ export function InvitationsSection({ team, rolesFrom }: { team: TeamView; rolesF
     },
   });
   const revoke = useMutation({ mutationFn: (id: string) => revokeInvitation(team.id, id), onSuccess: refresh });
-  if (!atLeast(team.role, "admin")) return null;
+  if (!atLeast(team.role, TEAM_ACTIONS.manageMembers)) return null;
   return (
     <section aria-labelledby="invitations-heading" className={card}>
       <h2 id="invitations-heading" className="text-base font-medium">
@@ -228,7 +225,7 @@ export function InvitationsSection({ team, rolesFrom }: { team: TeamView; rolesF
             aria-describedby={roleHintId}
             onChange={(event) => setRole(event.target.value as TeamRole)}
           >
-            {assignableRoles(team.role).map((r) => (
+            {grantableRoles(team.role).map((r) => (
               <option key={r} value={r}>
                 {ROLE_LABELS[r]}
               </option>

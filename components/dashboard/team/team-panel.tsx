@@ -10,8 +10,8 @@ import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { ErrorText, Notice } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { TEAM_ACTIONS, atLeast } from "@/lib/roles/ladder";
 import {
-  atLeast,
   createTeam,
   deleteTeam,
   fetchMembers,
@@ -146,7 +146,7 @@ function TeamDetail({
 }) {
   const detail = useQuery({ queryKey: teamKey(listed.id), queryFn: () => fetchTeam(listed.id) });
   const team = detail.data ?? listed;
-  const admin = atLeast(team.role, "admin");
+  const admin = atLeast(team.role, TEAM_ACTIONS.manageMembers);
   // The provider is this team's authority: a role set here would be replaced at the member's next sign-in.
   const rolesFrom = identityProvider?.teams.includes(team.slug) ? identityProvider.name : null;
   return (
