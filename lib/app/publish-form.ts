@@ -59,10 +59,13 @@ export async function postPublishForm(request: NextRequest): Promise<Response> {
   );
   if (answer.status === 401 || answer.status === 403) return answer;
   const json = (await answer.json().catch(() => null)) as { slug?: unknown; code?: unknown } | null;
-  const outcome =
+  const outcome: Record<string, string> =
     answer.ok && typeof json?.slug === "string"
       ? { published: json.slug }
       : { publish_error: typeof json?.code === "string" ? json.code : `http_${answer.status}` };
   const back = safeCallbackPath(form.get("back"), "/dashboard");
-  return new Response(null, { status: 303, headers: { location: backWith(back, outcome), "cache-control": "no-store" } });
+  return new Response(null, {
+    status: 303,
+    headers: { location: backWith(back, outcome), "cache-control": "no-store" },
+  });
 }

@@ -27,7 +27,8 @@ describe("the viewer's address", () => {
     expect(parsePublishedSlug("a-talk-x7k2")).toBe("a-talk-x7k2");
     for (const bad of [null, "", "A", "a--b", "../x", "a b"]) expect(parsePublishedSlug(bad)).toBeNull();
     expect(publishFailure("not_found")).toMatch(/^Not published: /);
-    expect(publishFailure("made_up")).toBeNull();
+    expect(publishFailure("http_500")).toBe("Not published. Try again.");
     expect(publishFailure("toString")).toBeNull();
+    expect(publishFailure("<b>x</b>")).toBeNull();
   });
 });

@@ -25,11 +25,14 @@ export function parsePublishedSlug(value: string | null | undefined): string | n
   return value && value.length <= 200 && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(value) ? value : null;
 }
 
-/** `&publish_error=`: what went wrong, in words, for a code of the API's closed list; null for anything else. */
+/**
+ * `&publish_error=`: what went wrong, in words: the meaning of a code of the API's closed list, else (a code of
+ * another shape, such as a validation item's type) that it was not published; null for anything that is no code.
+ */
 export function publishFailure(value: string | null | undefined): string | null {
-  if (!value || !Object.hasOwn(ERROR_CODES, value)) return null;
-  const meaning = ERROR_CODES[value as keyof typeof ERROR_CODES].meaning;
-  return `Not published: ${meaning}.`;
+  if (!value || !/^[a-z0-9_]{1,64}$/.test(value)) return null;
+  if (!Object.hasOwn(ERROR_CODES, value)) return "Not published. Try again.";
+  return `Not published: ${ERROR_CODES[value as keyof typeof ERROR_CODES].meaning}.`;
 }
 
 /** The viewer's address of transcript `id`, at a moment (seconds, to the millisecond) or opened for editing. */

@@ -13,7 +13,8 @@ import {
 } from "@/lib/browser/transcript-edits";
 import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
-import { Button } from "@/components/ui/button";
+import { plainClick } from "@/lib/browser/transcript-address";
+import { Button, buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content";
 import { Changes, clock, Revisions } from "@/components/transcript/dashboard/revisions";
@@ -349,18 +350,30 @@ export function TranscriptEditor({
 export function EditToggle({
   edited,
   editing,
+  href,
   onToggle,
 }: {
   edited: boolean;
   editing: boolean;
+  /** The address that opens the editor (the page rendered in edit mode): followed before the page's scripts run. */
+  href: string;
   onToggle: (editing: boolean) => void;
 }) {
   return (
     <span className="flex items-center gap-2">
       {!editing && (
-        <Button size="sm" onClick={() => onToggle(true)} data-testid="edit-transcript">
+        <a
+          href={href}
+          onClick={(event) => {
+            if (!plainClick(event)) return;
+            event.preventDefault();
+            onToggle(true);
+          }}
+          className={buttonClass("secondary", "sm")}
+          data-testid="edit-transcript"
+        >
           Edit
-        </Button>
+        </a>
       )}
       {edited && (
         <span

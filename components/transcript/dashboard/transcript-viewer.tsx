@@ -10,6 +10,7 @@ import {
   type Transcript,
 } from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
+import { forgetInAddress, transcriptAddress, type EditTarget } from "@/lib/browser/transcript-address";
 import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
@@ -35,15 +36,23 @@ export function TranscriptViewer({
   transcript: given,
   startAt = null,
   find = "",
+  edit = null,
+  published = null,
+  publishFailure = null,
 }: {
   transcript: Transcript;
   startAt?: number | null;
   /** The find box's first text (History's link to every moment of a search). */
   find?: string;
+  /** The editor the address opens (`&edit=`: Edit followed as a link, before the page's scripts ran). */
+  edit?: EditTarget;
+  /** The slug the Publish form came back with, and why it failed where it did. */
+  published?: string | null;
+  publishFailure?: string | null;
 }) {
   // The author's saved correction replaces what was given (components/transcript/dashboard/editor.tsx).
   const [transcript, setTranscript] = useState(given);
-  const [editing, setEditing] = useState(false);
+  const [editing, setEditing] = useState(edit === "all");
   // The player depends on the source only: a saved correction must not reload it.
   const { platform, video_id, source_url } = transcript;
   const embedded = useMemo(
@@ -81,7 +90,16 @@ export function TranscriptViewer({
     >
       <TranscriptHeader
         transcript={transcript}
-        editToggle={<EditToggle edited={transcript.edited === true} editing={editing} onToggle={setEditing} />}
+        published={published}
+        publishFailure={publishFailure}
+        editToggle={
+          <EditToggle
+            edited={transcript.edited === true}
+            editing={editing}
+            href={transcriptAddress(transcript.id, { edit: "all" })}
+            onToggle={setEditing}
+          />
+        }
       />
       <div
         className={
@@ -110,7 +128,14 @@ export function TranscriptViewer({
           </div>
         )}
         {editing ? (
-          <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
+          <TranscriptEditor
+            transcript={transcript}
+            onSaved={setTranscript}
+            onClose={() => {
+              setEditing(false);
+              forgetInAddress("edit");
+            }}
+          />
         ) : (
           <FormatTabs
             transcript={transcript}
@@ -118,6 +143,7 @@ export function TranscriptViewer({
             canSeek={hasPlayer}
             startAt={startAt}
             find={find}
+            editParagraph={typeof edit === "number" ? edit : -1}
             onSaved={setTranscript}
           />
         )}
@@ -126,7 +152,17 @@ export function TranscriptViewer({
   );
 }
 
-function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; editToggle?: ReactNode }) {
+function TranscriptHeader({
+  transcript,
+  editToggle,
+  published,
+  publishFailure,
+}: {
+  transcript: Transcript;
+  editToggle?: ReactNode;
+  published: string | null;
+  publishFailure: string | null;
+}) {
   const sourceLink = sourceHref(transcript.source_url);
   const [details, setDetails] = useState(false);
   const detailsId = useId();
@@ -154,7 +190,13 @@ function TranscriptHeader({ transcript, editToggle }: { transcript: Transcript; 
           Details &amp; downloads
           <span aria-hidden="true">{details ? "▴" : "▾"}</span>
         </button>
-        <PublishButton url={transcript.source_url} lang={transcript.lang} />
+        <PublishButton
+          url={transcript.source_url}
+          lang={transcript.lang}
+          back={transcriptAddress(transcript.id)}
+          published={published ? { slug: published, url: `/t/${published}` } : null}
+          failure={publishFailure}
+        />
         {editToggle}
         <a href="#transcript-lines" className={`sr-only rounded px-2 py-1 text-sm focus:not-sr-only ${focusRing}`}>
           Skip to the transcript text
