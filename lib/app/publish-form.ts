@@ -9,7 +9,7 @@ import { publishTranscript } from "@/lib/publishing/publish";
 import { transcriptDeps } from "@/lib/transcripts/deps";
 
 // POST /dashboard/publish: the Publish button as a plain HTML form, for a press before the page's scripts run
-// (docs/decisions/0033-controls-work-as-links-and-forms-before-hydration.md). The form's fields become the body of
+// (docs/decisions/0035-controls-work-as-links-and-forms-before-hydration.md). The form's fields become the body of
 // POST /v1/publish, answered by the same handler (session, same origin, role, rate limit, audit), and the browser
 // is sent back (303) to the page it came from with the outcome: `published=<slug>` or `publish_error=<code>`.
 // A refusal of who is asking (401, 403: another site's form, a viewer) is answered as the API answers it.

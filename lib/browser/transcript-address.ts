@@ -5,7 +5,7 @@ import { ERROR_CODES } from "@/lib/http/error-codes";
 // Edit is `&edit=all` (the whole editor) or `&edit=<paragraph>` (one paragraph of the reading view), and the
 // Publish form comes back with `&published=<slug>` or `&publish_error=<code>`. The server renders each of them, so a
 // control pressed before the page's scripts run still does what it says; once they run, the click is handled
-// in place instead (docs/decisions/0033-controls-work-as-links-and-forms-before-hydration.md).
+// in place instead (docs/decisions/0035-controls-work-as-links-and-forms-before-hydration.md).
 
 /** Which editor an address opens: the whole transcript's, one paragraph's (its index), or none. */
 export type EditTarget = "all" | number | null;
