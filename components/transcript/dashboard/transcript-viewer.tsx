@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import {
   captionKindLabel,
   episodeAudio,
@@ -53,6 +53,10 @@ export function TranscriptViewer({
   // The author's saved correction replaces what was given (components/transcript/dashboard/editor.tsx).
   const [transcript, setTranscript] = useState(given);
   const [editing, setEditing] = useState(edit === "all");
+  // What the Publish form came back with is shown from here on; a reload should not say it again.
+  useEffect(() => {
+    if (published || publishFailure) forgetInAddress("published", "publish_error");
+  }, [published, publishFailure]);
   // The player depends on the source only: a saved correction must not reload it.
   const { platform, video_id, source_url } = transcript;
   const embedded = useMemo(
