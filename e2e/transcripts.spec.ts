@@ -39,11 +39,11 @@ test("transcribe a YouTube link, download it as SRT, find it in the history", as
   await expect(page.getByRole("tab", { name: "Transcript" })).toHaveAttribute("aria-selected", "true");
   // The reading view: paragraphs, each with its timestamp; the first cue is the first segment.
   const firstParagraph = page.getByTestId("paragraph").first();
-  await expect(firstParagraph.getByRole("button", { name: /^Play from 0:0\d$/ })).toBeVisible();
+  await expect(firstParagraph.getByRole("link", { name: /^Play from 0:0\d$/ })).toBeVisible();
   await expect(page.locator(".reading p > span[id]").first()).toHaveText(firstText);
 
   // A timestamp seeks the player over the IFrame API protocol, then plays.
-  await firstParagraph.getByRole("button", { name: /^Play from / }).click();
+  await firstParagraph.getByRole("link", { name: /^Play from / }).click();
   // (The viewer also asks the player to report its position, the widget protocol's "listening": not a command.)
   const received = page
     .frameLocator('[data-testid="transcript-player"]')

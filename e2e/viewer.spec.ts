@@ -85,7 +85,7 @@ test("an upload: the line being played is highlighted as its own file plays; sea
   // The speech fake times each word (as OpenAI's verbose_json does), so the word being played is marked in its line.
   const lines = page.locator(".reading p > span[id]");
   const playingIn = (line: number) => lines.nth(line).locator('[aria-current="true"]');
-  await page.getByRole("button", { name: "Play from 0:00" }).click();
+  await page.getByRole("link", { name: "Play from 0:00" }).click();
   await expect(playingIn(0)).toHaveCount(1);
   await expect(playingIn(1)).toHaveCount(1, { timeout: 15_000 });
   await expect(playingIn(0)).toHaveCount(0);

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { usePathname } from "next/navigation";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { publishTranscript, unpublishTranscript, type PublishResponse } from "@/lib/browser/publishing";
 import { TRANSCRIPTIONS_KEY } from "@/lib/browser/transcripts";
@@ -41,7 +42,10 @@ export function CopyLinkButton({
 
 /**
  * Publishes a finished transcript (POST /v1/publish) and shows its public link. `published`: it is published
- * already (a history row says so), so its link shows from the start. `unpublish`: the link comes with Unpublish.
+ * already (a history row says so, or the form came back saying so), so its link shows from the start.
+ * `unpublish`: the link comes with Unpublish. The button is a plain form's (POST /dashboard/publish, which comes
+ * back to `back`, this page by default), so a press before the page's scripts run publishes too; once they run,
+ * the press is handled here.
  */
 export function PublishButton({
   url,
@@ -50,6 +54,8 @@ export function PublishButton({
   published: initial = null,
   unpublish = false,
   name,
+  back,
+  failure = null,
 }: {
   url: string;
   lang: string;
@@ -58,7 +64,12 @@ export function PublishButton({
   unpublish?: boolean;
   /** What is published, for the buttons' accessible names where a list has many. */
   name?: string;
+  /** The page the form comes back to (its path and query); default: this page's path. */
+  back?: string;
+  /** Why the form's publish failed (it came back saying so). */
+  failure?: string | null;
 }) {
+  const pathname = usePathname();
   const queryClient = useQueryClient();
   const [published, setPublished] = useState<PublishResponse | null>(initial);
   const historyChanged = () => void queryClient.invalidateQueries({ queryKey: TRANSCRIPTIONS_KEY });
@@ -109,22 +120,33 @@ export function PublishButton({
       </span>
     );
   }
+  const error = mutation.error?.message ?? (mutation.isIdle ? failure : null);
   return (
-    <span className="flex items-center gap-2">
+    <form
+      method="post"
+      action="/dashboard/publish"
+      onSubmit={(event) => {
+        event.preventDefault();
+        mutation.mutate();
+      }}
+      className="flex items-center gap-2"
+    >
+      <input type="hidden" name="url" value={url} />
+      <input type="hidden" name="lang" value={lang} />
+      <input type="hidden" name="back" value={back ?? pathname} />
       <button
-        type="button"
-        onClick={() => mutation.mutate()}
+        type="submit"
         disabled={mutation.isPending}
         className={buttonClass("secondary", "sm")}
         data-testid="publish-button"
       >
         {mutation.isPending ? "Publishing…" : "Publish"}
       </button>
-      {mutation.error && (
-        <span role="alert" className="text-xs text-red-700">
-          {mutation.error.message}
+      {error && (
+        <span role="alert" className="text-xs text-red-700" data-testid="publish-error">
+          {error}
         </span>
       )}
-    </span>
+    </form>
   );
 }

@@ -9,6 +9,7 @@ import { fetchLanguages, hasCaptionsIn, type LanguagesResponse } from "@/lib/bro
 import { describeTranscribeError } from "@/lib/browser/transcribe-errors";
 import { ApiRequestError } from "@/lib/browser/api";
 import { parseFindText, parseMomentSeconds } from "@/lib/browser/search";
+import { parseEditTarget, parsePublishedSlug, publishFailure } from "@/lib/browser/transcript-address";
 import { TranscriptViewer } from "@/components/transcript/dashboard/lazy-transcript-viewer";
 import { JobPanel } from "@/components/dashboard/job-panel";
 import { StoredTranscript } from "@/components/transcript/dashboard/stored-transcript";
@@ -61,6 +62,10 @@ export function TranscribePanel({
   const queryTranscript = searchParams.get("transcript")?.trim() || null;
   const queryMoment = parseMomentSeconds(searchParams.get("t"));
   const queryFind = parseFindText(searchParams.get("find"));
+  // Read once, as the viewer opens: what a control followed as a link (before the page's scripts ran) asked for.
+  const queryEdit = parseEditTarget(searchParams.get("edit"));
+  const queryPublished = parsePublishedSlug(searchParams.get("published"));
+  const queryPublishFailure = publishFailure(searchParams.get("publish_error"));
   const queryKey = `${queryUrl}\n${queryLang}`;
 
   const [mode, setMode] = useState<Mode>(queryJob && !queryUrl ? "file" : "link");
@@ -272,6 +277,9 @@ export function TranscribePanel({
               initial={initialTranscript}
               startAt={queryMoment}
               find={queryFind}
+              edit={queryEdit}
+              published={queryPublished}
+              publishFailure={queryPublishFailure}
             />
           )}
           {mayTranscribe && (

@@ -4,6 +4,7 @@ import { Fragment, memo, useCallback, useRef, type MouseEvent, type ReactNode } 
 import { formatClock } from "@/lib/browser/transcripts";
 import type { SearchMatch } from "@/lib/browser/transcript-view";
 import { momentAnchor } from "@/lib/browser/moment-link";
+import { plainClick } from "@/lib/browser/transcript-address";
 import { rovingFocus, rovingKeyDown, useRovingFocus } from "@/lib/browser/roving-focus";
 import type { ReadingParagraph, TimedSegment } from "@/lib/formats/paragraphs";
 import { MarkedText } from "@/components/transcript/marked-text";
@@ -42,8 +43,16 @@ export interface ReadingViewProps {
   stampHref?: ((start: number, index: number) => string) | null;
   /** Clicks on a stamp link: seek instead of following it where a player answers. */
   onStampClick?: (event: MouseEvent<HTMLAnchorElement>, seconds: number) => void;
-  /** In-place correction (the dashboard): paragraph `paragraph` is drawn by `editor`, every other one offers "Edit". */
-  edit?: { paragraph: number; editor: ReactNode; onEdit: (paragraph: number) => void } | null;
+  /**
+   * In-place correction (the dashboard): paragraph `paragraph` is drawn by `editor`, every other one offers "Edit",
+   * a link to `href(paragraph)` (followed before the page's scripts run) that calls `onEdit` once they do.
+   */
+  edit?: {
+    paragraph: number;
+    editor: ReactNode;
+    onEdit: (paragraph: number) => void;
+    href: (paragraph: number) => string;
+  } | null;
 }
 
 export function ReadingView({
@@ -131,6 +140,7 @@ export function ReadingView({
             onStampClick={onStampClick}
             index={k}
             onEdit={edit?.onEdit}
+            editHref={edit?.href}
           />
         );
       })}
@@ -153,6 +163,7 @@ const Paragraph = memo(function Paragraph({
   onStampClick,
   index,
   onEdit,
+  editHref,
 }: {
   paragraph: ReadingParagraph;
   segments: readonly TimedSegment[];
@@ -168,6 +179,7 @@ const Paragraph = memo(function Paragraph({
   onStampClick?: (event: MouseEvent<HTMLAnchorElement>, seconds: number) => void;
   index: number;
   onEdit?: (paragraph: number) => void;
+  editHref?: (paragraph: number) => string;
 }) {
   const clock = formatClock(paragraph.start);
   const stamp = (label: ReactNode, aria?: string): ReactNode =>
@@ -214,18 +226,22 @@ const Paragraph = memo(function Paragraph({
       <p data-testid="paragraph">
         <span className="stamp">
           {stamp(clock, seekable ? `Play from ${clock}` : undefined)}
-          {onEdit && (
-            // Utilities outrank the view's own styles (app/globals.css): a quiet text button beside the stamp.
-            <button
-              type="button"
-              onClick={() => onEdit(index)}
+          {onEdit && editHref && (
+            // Utilities outrank the view's own styles (app/globals.css): a quiet text link beside the stamp.
+            <a
+              href={editHref(index)}
+              onClick={(event) => {
+                if (!plainClick(event)) return;
+                event.preventDefault();
+                onEdit(index);
+              }}
               aria-label={`Edit the paragraph at ${clock}`}
               className="ml-3 font-sans text-xs text-stone-600 underline decoration-stone-400 hover:text-stone-900 hover:decoration-stone-900"
               data-roving
               data-testid="paragraph-edit"
             >
               Edit
-            </button>
+            </a>
           )}
         </span>
         <SpeakerLabel name={paragraph.speaker} />

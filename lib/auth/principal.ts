@@ -105,11 +105,17 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
   throw errors.unauthorized();
 }
 
-/** Cookie-authenticated writes must come from our own pages (defence in depth over SameSite=Lax). */
-function assertSameOrigin(request: Request) {
+/**
+ * Cookie-authenticated writes must come from our own pages (defence in depth over SameSite=Lax). `required`: a
+ * plain HTML form's post, which only a browser sends and every browser sends with its Origin, must carry one.
+ */
+export function assertSameOrigin(request: Request, { required = false }: { required?: boolean } = {}) {
   if (request.method === "GET" || request.method === "HEAD") return;
   const origin = request.headers.get("origin");
-  if (!origin) return;
+  if (!origin) {
+    if (required) throw errors.forbidden("Cross-site requests with a session cookie are not allowed.");
+    return;
+  }
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
   let originHost: string | null = null;
   try {

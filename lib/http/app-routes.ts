@@ -14,4 +14,6 @@ export const APP_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "GET", path: "/api/inngest" },
   { method: "POST", path: "/api/inngest" },
   { method: "PUT", path: "/api/inngest" },
+  // The Publish button's form before the page's scripts run (lib/app/publish-form.ts).
+  { method: "POST", path: "/dashboard/publish" },
 ];

@@ -13,7 +13,8 @@ import {
 } from "@/lib/browser/transcript-edits";
 import { formatShortClock } from "@/lib/formats/time";
 import type { Segment } from "@/lib/formats/types";
-import { Button } from "@/components/ui/button";
+import { plainClick } from "@/lib/browser/transcript-address";
+import { Button, buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
 import { FIELD_SIZING, useGrowToContent } from "@/components/ui/grow-to-content";
 import { Changes, clock, Revisions } from "@/components/transcript/dashboard/revisions";
@@ -349,11 +350,14 @@ export function TranscriptEditor({
 export function EditToggle({
   edited,
   editing,
+  href,
   onToggle,
   canEdit = true,
 }: {
   edited: boolean;
   editing: boolean;
+  /** The address that opens the editor (the page rendered in edit mode): followed before the page's scripts run. */
+  href: string;
   onToggle: (editing: boolean) => void;
   /** False for a role that may read but not correct: the mark stays, the button goes. */
   canEdit?: boolean;
@@ -361,9 +365,18 @@ export function EditToggle({
   return (
     <span className="flex items-center gap-2">
       {!editing && canEdit && (
-        <Button size="sm" onClick={() => onToggle(true)} data-testid="edit-transcript">
+        <a
+          href={href}
+          onClick={(event) => {
+            if (!plainClick(event)) return;
+            event.preventDefault();
+            onToggle(true);
+          }}
+          className={buttonClass("secondary", "sm")}
+          data-testid="edit-transcript"
+        >
           Edit
-        </Button>
+        </a>
       )}
       {edited && (
         <span

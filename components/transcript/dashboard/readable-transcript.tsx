@@ -1,8 +1,9 @@
 "use client";
 
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState, type MouseEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { formatClock, sourceHref, type Transcript } from "@/lib/browser/transcripts";
+import { forgetInAddress, plainClick, transcriptAddress } from "@/lib/browser/transcript-address";
 import { saveTranscriptEdit, storeSavedTranscript } from "@/lib/browser/transcript-edits";
 import { paragraphText, redistributeParagraph } from "@/lib/edits/paragraph-text";
 import type { usePlayer } from "@/lib/browser/use-player";
@@ -39,6 +40,8 @@ export interface ReadableTranscriptProps {
   startAt?: number | null;
   /** The find box's first text: its first match is shown, as if typed. */
   find?: string;
+  /** The paragraph whose editor the address opens (`&edit=<paragraph>`), or -1. */
+  editParagraph?: number;
   /** A correction saved here: the transcript as the author now sees it. */
   onSaved?: (saved: Transcript) => void;
 }
@@ -49,6 +52,7 @@ export function ReadableTranscript({
   canSeek,
   startAt = null,
   find = "",
+  editParagraph = -1,
   onSaved,
 }: ReadableTranscriptProps) {
   // `words` where the source times each word (docs/decisions/0006-word-times-where-the-source-measured-them.md); the
@@ -70,9 +74,26 @@ export function ReadableTranscript({
   const sourceLink = sourceHref(transcript.source_url);
   const queryClient = useQueryClient();
   // The paragraph being corrected in place (its index in `paragraphs`), or -1.
-  const [editing, setEditing] = useState(-1);
-  const onEdit = useCallback((paragraph: number) => setEditing(paragraph), []);
+  const [editing, setEditingState] = useState(editParagraph);
+  const setEditing = useCallback((paragraph: number) => {
+    setEditingState(paragraph);
+    if (paragraph < 0) forgetInAddress("edit");
+  }, []);
   const editedParagraph = paragraphs[editing];
+  // Every control is a link the server renders (Edit, a timestamp): followed before the page's scripts run, handled
+  // here once they do.
+  const editHref = useCallback(
+    (paragraph: number) => transcriptAddress(transcript.id, { edit: paragraph }),
+    [transcript.id],
+  );
+  const stampHref = useCallback((start: number) => transcriptAddress(transcript.id, { t: start }), [transcript.id]);
+  const seek = player.seek;
+  const onStampClick = useCallback(
+    (event: MouseEvent<HTMLAnchorElement>, seconds: number) => {
+      if (plainClick(event) && seek(seconds)) event.preventDefault();
+    },
+    [seek],
+  );
 
   async function saveParagraph(text: string) {
     const { from, to } = editedParagraph;
@@ -148,11 +169,14 @@ export function ReadableTranscript({
             matches={reader.matches}
             currentMatch={reader.currentMatch}
             onSeek={onSeek}
+            stampHref={canSeek ? stampHref : null}
+            onStampClick={onStampClick}
             edit={
               onSaved
                 ? {
                     paragraph: editing,
-                    onEdit,
+                    onEdit: setEditing,
+                    href: editHref,
                     editor: editedParagraph && (
                       <ParagraphEditor
                         text={paragraphText(segments, editedParagraph.from, editedParagraph.to)}

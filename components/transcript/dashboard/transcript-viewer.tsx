@@ -10,6 +10,7 @@ import {
   type Transcript,
 } from "@/lib/browser/transcripts";
 import { spokenDuration } from "@/lib/formats/spoken-duration";
+import { forgetInAddress, transcriptAddress, type EditTarget } from "@/lib/browser/transcript-address";
 import { usePlayer } from "@/lib/browser/use-player";
 import { buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus";
@@ -36,17 +37,29 @@ export function TranscriptViewer({
   transcript: given,
   startAt = null,
   find = "",
+  edit = null,
+  published = null,
+  publishFailure = null,
 }: {
   transcript: Transcript;
   startAt?: number | null;
   /** The find box's first text (History's link to every moment of a search). */
   find?: string;
+  /** The editor the address opens (`&edit=`: Edit followed as a link, before the page's scripts ran). */
+  edit?: EditTarget;
+  /** The slug the Publish form came back with, and why it failed where it did. */
+  published?: string | null;
+  publishFailure?: string | null;
 }) {
   // The author's saved correction replaces what was given (components/transcript/dashboard/editor.tsx).
   const [transcript, setTranscript] = useState(given);
-  const [editing, setEditing] = useState(false);
   // A viewer reads: no Publish, no Edit, no paragraph's Edit (the API would refuse each).
   const may = useAbilities();
+  const [editing, setEditing] = useState(edit === "all" && may.edit);
+  // What the Publish form came back with is shown from here on; a reload should not say it again.
+  useEffect(() => {
+    if (published || publishFailure) forgetInAddress("published", "publish_error");
+  }, [published, publishFailure]);
   // The player depends on the source only: a saved correction must not reload it.
   const { platform, video_id, source_url } = transcript;
   const embedded = useMemo(
@@ -93,8 +106,16 @@ export function TranscriptViewer({
       <TranscriptHeader
         transcript={transcript}
         publish={may.publish}
+        published={published}
+        publishFailure={publishFailure}
         editToggle={
-          <EditToggle edited={transcript.edited === true} editing={editing} onToggle={setEditing} canEdit={may.edit} />
+          <EditToggle
+            edited={transcript.edited === true}
+            editing={editing}
+            href={transcriptAddress(transcript.id, { edit: "all" })}
+            onToggle={setEditing}
+            canEdit={may.edit}
+          />
         }
       />
       <div
@@ -124,7 +145,14 @@ export function TranscriptViewer({
           </div>
         )}
         {editing && may.edit ? (
-          <TranscriptEditor transcript={transcript} onSaved={setTranscript} onClose={() => setEditing(false)} />
+          <TranscriptEditor
+            transcript={transcript}
+            onSaved={setTranscript}
+            onClose={() => {
+              setEditing(false);
+              forgetInAddress("edit");
+            }}
+          />
         ) : (
           <FormatTabs
             transcript={transcript}
@@ -132,6 +160,7 @@ export function TranscriptViewer({
             canSeek={hasPlayer}
             startAt={startAt}
             find={find}
+            editParagraph={may.edit && typeof edit === "number" ? edit : -1}
             onSaved={may.edit ? setTranscript : undefined}
           />
         )}
@@ -144,10 +173,14 @@ function TranscriptHeader({
   transcript,
   publish,
   editToggle,
+  published,
+  publishFailure,
 }: {
   transcript: Transcript;
   publish: boolean;
   editToggle?: ReactNode;
+  published: string | null;
+  publishFailure: string | null;
 }) {
   const sourceLink = sourceHref(transcript.source_url);
   const [details, setDetails] = useState(false);
@@ -176,7 +209,15 @@ function TranscriptHeader({
           Details &amp; downloads
           <span aria-hidden="true">{details ? "▴" : "▾"}</span>
         </button>
-        {publish && <PublishButton url={transcript.source_url} lang={transcript.lang} />}
+        {publish && (
+          <PublishButton
+            url={transcript.source_url}
+            lang={transcript.lang}
+            back={transcriptAddress(transcript.id)}
+            published={published ? { slug: published, url: `/t/${published}` } : null}
+            failure={publishFailure}
+          />
+        )}
         {editToggle}
         <a href="#transcript-lines" className={`sr-only rounded px-2 py-1 text-sm focus:not-sr-only ${focusRing}`}>
           Skip to the transcript text

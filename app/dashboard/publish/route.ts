@@ -1,0 +1,3 @@
+import { postPublishForm } from "@/lib/app/publish-form";
+
+export const POST = postPublishForm;
