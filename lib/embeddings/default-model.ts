@@ -16,6 +16,8 @@ export const DEFAULT_EMBEDDER = {
   words: 150_000,
   dims: 100,
   file: "wink-sg-100d-150k.v1.bin",
+  /** How a text's vector is made from them (embed.ts): part of the vectors' identity, so a change embeds again. */
+  method: "sif300-pc1",
 } as const;
 
 const CONVERT_SETTINGS: OffThreadSettings = { threads: 1, timeoutMs: 10 * 60_000, memoryMb: 768 };

@@ -110,7 +110,7 @@ export function configuredEmbedder(): Embedder | null {
       : null;
   }
   return fileEmbedder(
-    `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`,
+    `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}/${DEFAULT_EMBEDDER.method}`,
     defaultModelFile(path.resolve(settings.DATA_DIR)),
   );
 }
