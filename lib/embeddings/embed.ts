@@ -13,7 +13,7 @@ import type { WordVectors } from "./word-vectors";
 
 const ZIPF_WEIGHT = 300;
 /** The words the common component is read from, most frequent first; a smaller vocabulary has none. */
-const COMMON_COMPONENT_WORDS = 10_000;
+const COMMON_COMPONENT_WORDS = 20_000;
 const COMMON_COMPONENT_MIN_WORDS = 1_000;
 
 /** Lower-case runs of letters and digits: the vocabulary is lower case, and punctuation weighs nothing. */
@@ -60,6 +60,11 @@ export function commonComponent(vectors: WordVectors): Float32Array | null {
   }
   components.set(vectors, u);
   return u;
+}
+
+/** Gives `vectors` the common component read back from where it was kept (`commonComponent`'s result). */
+export function useCommonComponent(vectors: WordVectors, component: Float32Array | null): void {
+  components.set(vectors, component);
 }
 
 /** The unit vector of `text`, or null when none of its words has a vector. */
