@@ -8,13 +8,7 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import { embedText, useCommonComponent } from "./embed";
-import {
-  readCommonComponent,
-  type ConvertAnswer,
-  type ConvertJob,
-  type EmbedAnswer,
-  type EmbedJob,
-} from "./embed-job";
+import { readCommonComponent, type ConvertAnswer, type ConvertJob, type EmbedAnswer, type EmbedJob } from "./embed-job";
 import { WordVectors } from "./word-vectors";
 
 export const DEFAULT_EMBEDDER = {

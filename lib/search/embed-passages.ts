@@ -15,6 +15,11 @@ import {
   ensureModelFile,
 } from "@/lib/embeddings/default-model";
 import { embedSentenceQuery, embedSentencesOffThread } from "@/lib/embeddings/local-model";
+import {
+  DEFAULT_MEANING_PROFILE,
+  SENTENCE_MEANING_PROFILE,
+  type MeaningProfile,
+} from "@/lib/embeddings/meaning-profile";
 import { SENTENCE_MODELS, sentenceModelIdentity } from "@/lib/embeddings/sentence-catalog";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
@@ -42,6 +47,10 @@ export interface Embedder {
   embed(texts: string[]): Promise<(Float32Array | null)[]>;
   /** A query's unit vector. */
   embedQuery(text: string): Promise<Float32Array | null>;
+  /** A few short texts' vectors (a page's lines, to find the one that answers): here, as a query is. */
+  embedFew(texts: string[]): Promise<(Float32Array | null)[]>;
+  /** Its closeness scale: the floor of an answer, the words of closeness, its weight in fusion. */
+  profile: MeaningProfile;
 }
 
 /** The default embedder, its compact word vectors at `file`. */
@@ -58,6 +67,8 @@ export function fileEmbedder(model: string, file: string): Embedder & { file: st
     prepare: async () => void (await ensureModelFile(file)),
     embed: (texts) => embedTextsOffThread(file, texts),
     embedQuery: (text) => embedQuery(file, text),
+    embedFew: (texts) => Promise.all(texts.map((text) => embedQuery(file, text))),
+    profile: DEFAULT_MEANING_PROFILE,
   };
 }
 
@@ -70,6 +81,8 @@ export function remoteEmbedder(options: RemoteEmbedderOptions): Embedder {
     prepare: async () => undefined,
     embed: (texts) => embedRemote(options, texts),
     embedQuery: async (text) => (await embedRemote(options, [text]))[0] ?? null,
+    embedFew: (texts) => embedRemote(options, texts),
+    profile: SENTENCE_MEANING_PROFILE,
   };
 }
 
@@ -83,6 +96,12 @@ export function localEmbedder(place: LocalModelPlace, outbound: () => Outbound =
     prepare: async () => void (await ensureLocalModel(place, outbound())),
     embed: (texts) => embedSentencesOffThread(files, texts),
     embedQuery: (text) => embedSentenceQuery(files, text),
+    embedFew: async (texts) => {
+      const out: (Float32Array | null)[] = [];
+      for (const text of texts) out.push(await embedSentenceQuery(files, text));
+      return out;
+    },
+    profile: SENTENCE_MEANING_PROFILE,
   };
 }
 

@@ -22,12 +22,6 @@ import { vectorColumn, vectorText } from "@/lib/search/vector-index";
 export const MEANING_POSTINGS_PER_WORD = 512;
 /** Words of the query whose postings are read (its rarest first is not known here: the first ones). */
 const MEANING_WORDS = 8;
-/**
- * A passage less alike than this is no answer by meaning: a query about something no transcript speaks of finds
- * nothing rather than the least unlike passages (with the default embedder, on the judged set: "zeppelin" 0.20,
- * "quantum chromodynamics on a lattice" 0.27 at best; the moments that answer a question mostly 0.5-0.9).
- */
-export const MEANING_MIN_SIMILARITY = 0.3;
 /** Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher, 2009). */
 export const RRF_K = 60;
 const MOMENTS_PER_TRANSCRIPT = 3;
@@ -51,6 +45,7 @@ export function readsAsProse(q: string): boolean {
 export interface Nearest {
   pid: bigint;
   transcriptId: string;
+  /** Cosine similarity to the query, on the embedder's own scale (its profile says what is close). */
   score: number;
 }
 
@@ -95,10 +90,13 @@ export async function nearestPassages(
   {
     indexFrom = SCOPE_MAX_PASSAGES,
     index = true,
+    asked,
   }: {
     indexFrom?: number;
     /** false: the bounded candidates even where there is an index (the bench compares the two). */
     index?: boolean;
+    /** Given the query's vector, for the caller to find a passage's answering line with. */
+    asked?: { vector: Float32Array | null };
   } = {},
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
@@ -114,6 +112,7 @@ export async function nearestPassages(
     vectorColumn(db),
   ]);
   const vector = await embedder.embedQuery(query.q);
+  if (asked) asked.vector = vector;
   if (!vector) return [];
   const limit = Math.min(INDEX_MAX_ROWS, Math.max(3 * k, 60));
   let candidates: Candidate[] = [];
@@ -126,7 +125,8 @@ export async function nearestPassages(
     }
   } else candidates = await bounded(db, scope, query, embedder.model, vector, corrects, scoped);
   const scored = candidates
-    .filter((c) => c.score >= MEANING_MIN_SIMILARITY)
+    // Less alike than the embedder's floor is no answer: a question about nothing here finds nothing by meaning.
+    .filter((c) => c.score >= embedder.profile.floor)
     .sort((a, b) => b.score - a.score || (b.pid > a.pid ? 1 : -1));
   const per = new Map<string, number>();
   const out: Nearest[] = [];
@@ -272,21 +272,35 @@ async function bounded(
   });
 }
 
+export type Matched = "words" | "meaning" | "both";
+
 /**
  * One list from the keyword moments and the nearest passages, by reciprocal rank fusion (each list's 1 / (60 +
- * place), summed), the moments that hold the whole query first: a query whose words are all said ranks its exact
- * moments first, the meaning ordering them among themselves and filling the page after them. At most 3 a
- * transcript; a passage in both lists is one. Each with its fused score.
+ * place), the meaning list's times `meaningWeight`, its embedder's: a weak embedder weighs less), the moments that
+ * hold the whole query first: a query whose words are all said ranks its exact moments first, the meaning ordering
+ * them among themselves and filling the page after them. At most 3 a transcript; a passage in both lists is one.
+ * Each with its fused score, how it matched, and its closeness by meaning (null: found by its words alone).
  */
 export function fuse(
   keyword: readonly { pid: bigint; transcriptId: string }[],
   meaning: readonly Nearest[],
-): { pid: bigint; score: number }[] {
-  const scores = new Map<bigint, { transcriptId: string; score: number }>();
-  keyword.forEach(({ pid, transcriptId }, i) => scores.set(pid, { transcriptId, score: 1 + 1 / (RRF_K + i + 1) }));
-  meaning.forEach(({ pid, transcriptId }, i) => {
+  meaningWeight = 1,
+): { pid: bigint; score: number; matched: Matched; similarity: number | null }[] {
+  const scores = new Map<
+    bigint,
+    { transcriptId: string; score: number; matched: Matched; similarity: number | null }
+  >();
+  keyword.forEach(({ pid, transcriptId }, i) =>
+    scores.set(pid, { transcriptId, score: 1 + 1 / (RRF_K + i + 1), matched: "words", similarity: null }),
+  );
+  meaning.forEach(({ pid, transcriptId, score }, i) => {
     const known = scores.get(pid);
-    scores.set(pid, { transcriptId, score: (known?.score ?? 0) + 1 / (RRF_K + i + 1) });
+    scores.set(pid, {
+      transcriptId,
+      score: (known?.score ?? 0) + meaningWeight / (RRF_K + i + 1),
+      matched: known ? "both" : "meaning",
+      similarity: score,
+    });
   });
   const per = new Map<string, number>();
   return [...scores.entries()]
@@ -296,7 +310,22 @@ export function fuse(
       per.set(transcriptId, n);
       return n <= MOMENTS_PER_TRANSCRIPT;
     })
-    .map(([pid, { score }]) => ({ pid, score }));
+    .map(([pid, { score, matched, similarity }]) => ({ pid, score, matched, similarity }));
+}
+
+/**
+ * The line of a passage found by meaning that answers: the segment whose own vector is nearest the query's (a
+ * passage is a few caption lines; its first is seldom the one that answers). Null when no line has a vector.
+ */
+export function answeringLine(query: Float32Array, lines: readonly (Float32Array | null)[]): number | null {
+  let best: number | null = null;
+  let bestScore = -Infinity;
+  lines.forEach((line, i) => {
+    if (!line || line.length !== query.length) return;
+    const score = cosine(query, line);
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return best;
 }
 
 /** The moments' rows of passages `pids` (visible ones: they came from the searches), in that order, rank = fused place. */
