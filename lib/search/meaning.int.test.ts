@@ -168,6 +168,16 @@ describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) =>
     expect([words!.matched, words!.closeness]).toEqual(["words", null]);
   });
 
+  it("compares every passage of a scope whole without a vector index, up to its bound; beyond it, the words' candidates", async () => {
+    const meaning = await import("./meaning");
+    const scope = { kind: "library", userId: "reader" } as const;
+    const ask = { q: "cat", platform: null, lang: null };
+    const exact = await meaning.nearestPassages(scope, ask, 10, undefined, { index: false });
+    expect(exact.length).toBeGreaterThan(0);
+    // No passage the reader sees says "cat": beyond the bound, nothing is a candidate.
+    expect(await meaning.nearestPassages(scope, ask, 10, undefined, { index: false, exactMax: 1 })).toEqual([]);
+  });
+
   it("finds nothing by meaning for what no visible passage is like", async () => {
     expect(await published("silence", "meaning")).toEqual([]);
     expect(await published("silence")).toEqual([]);
