@@ -1,5 +1,6 @@
 "use client";
 
+import { meaningLabel } from "@/components/public/meaning-label";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
@@ -112,6 +113,14 @@ export function HistoryMoments({
                         {formatClock(moment.start)}
                       </span>
                       <Snippet moment={moment} />
+                      {moment.matched === "meaning" ? (
+                        <span
+                          className="ml-auto shrink-0 self-start rounded bg-sky-50 px-1.5 text-xs text-sky-800"
+                          data-testid="history-moment-meaning"
+                        >
+                          {meaningLabel(moment.closeness)}
+                        </span>
+                      ) : null}
                     </Link>
                   </li>
                 ))}
