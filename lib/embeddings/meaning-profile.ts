@@ -22,6 +22,12 @@ export const DEFAULT_MEANING_PROFILE: MeaningProfile = { floor: 0.4, related: 0.
 /** A sentence model (all-MiniLM-L6-v2 and its kind) or a remote embedding model. */
 export const SENTENCE_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.4, close: 0.55, fusionWeight: 1 };
 
+/**
+ * A static model (Model2Vec): averaged token vectors, distilled from a sentence model. Not judged here (its files
+ * cannot be fetched where the tests run): between the word vectors' scale and a sentence model's.
+ */
+export const STATIC_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.45, close: 0.6, fusionWeight: 0.85 };
+
 export function closenessOf(profile: MeaningProfile, score: number): Closeness {
   return score >= profile.close ? "close" : score >= profile.related ? "related" : "loose";
 }

@@ -18,8 +18,11 @@ import { embedSentenceQuery, embedSentencesOffThread } from "@/lib/embeddings/lo
 import {
   DEFAULT_MEANING_PROFILE,
   SENTENCE_MEANING_PROFILE,
+  STATIC_MEANING_PROFILE,
   type MeaningProfile,
 } from "@/lib/embeddings/meaning-profile";
+import { STATIC_MODEL_FILES, staticModelOf } from "@/lib/embeddings/static-model";
+import { statSync } from "node:fs";
 import { SENTENCE_MODELS, sentenceModelIdentity } from "@/lib/embeddings/sentence-catalog";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
@@ -105,10 +108,50 @@ export function localEmbedder(place: LocalModelPlace, outbound: () => Outbound =
   };
 }
 
+/**
+ * A static model in Model2Vec's format in `dir` (lib/embeddings/static-model.ts), embedded here: a text costs a
+ * tokenisation and a few additions, a batch yields to the event loop between texts. Its identity is its matrix
+ * file's name, size and time, so a replaced model embeds every passage again.
+ */
+export function staticEmbedder(dir: string): Embedder {
+  const matrix = path.join(dir, STATIC_MODEL_FILES.matrix);
+  let identity: string;
+  try {
+    const s = statSync(matrix);
+    identity = `${s.size}-${Math.floor(s.mtimeMs)}`;
+  } catch {
+    identity = "missing";
+  }
+  const embedOne = async (text: string) => (await staticModelOf(dir)).embed(text);
+  return {
+    model: `model2vec/${path.basename(dir)}/${identity}`,
+    describe: `${path.basename(dir)} (static model, Model2Vec format, in ${dir})`,
+    ready: () =>
+      stat(matrix).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
+    prepare: async () => void (await staticModelOf(dir)),
+    embed: async (texts) => {
+      const out: (Float32Array | null)[] = [];
+      for (const text of texts) {
+        out.push(await embedOne(text));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return out;
+    },
+    embedQuery: embedOne,
+    embedFew: (texts) => Promise.all(texts.map(embedOne)),
+    profile: STATIC_MEANING_PROFILE,
+  };
+}
+
 /** The embedder the settings choose, or null (SEARCH_EMBEDDER=off, openai without its base URL, local with an unknown model). */
 export function configuredEmbedder(): Embedder | null {
   const settings = env();
   if (settings.SEARCH_EMBEDDER === "off") return null;
+  if (settings.SEARCH_EMBEDDER === "static")
+    return settings.SEARCH_STATIC_MODEL_DIR ? staticEmbedder(path.resolve(settings.SEARCH_STATIC_MODEL_DIR)) : null;
   if (settings.SEARCH_EMBEDDER === "openai")
     return settings.SEARCH_EMBEDDINGS_BASE_URL
       ? remoteEmbedder({
