@@ -7,7 +7,13 @@ import { JUDGED_QUERIES } from "../../test/fixtures/captions/judged-search";
 import { commonComponent, embedText, textWords } from "../../lib/embeddings/embed";
 import { DEFAULT_MEANING_PROFILE } from "../../lib/embeddings/meaning-profile";
 import type { WordVectors } from "../../lib/embeddings/word-vectors";
-import { calibrateFloor, judgeSearch, nearestExact, type JudgedFigures, type JudgedPassage } from "./meaning-judge";
+import {
+  calibrateFloor,
+  judgeSearch,
+  nearestExact,
+  type JudgedFigures,
+  type JudgedPassage,
+} from "../../test/judged-figures";
 
 const K = 10;
 
@@ -53,32 +59,32 @@ function weighted(vectors: WordVectors, text: string, weight: (rank: number) => 
 const sif = (a: number) => (rank: number) => 1 / (1 + a / (rank + 1));
 
 /** The query with each rarer word's nearest words (among the 50,000 most frequent, cosine ≥ 0.6) added at half weight. */
-function expanded(vectors: WordVectors, text: string): Float32Array | null {
-  const base = embedText(vectors, text);
-  if (!base) return null;
+function expander(vectors: WordVectors): (text: string) => Float32Array | null {
   const dims = vectors.dims;
-  const near = 50_000;
-  const wordVector = (rank: number) => unit(addTo(new Float32Array(dims), vectors, rank, 1))!;
-  const acc = Float32Array.from(base);
-  for (const word of new Set(textWords(text))) {
-    const rank = rankOf(vectors, word);
-    if (rank < 300) continue;
-    const v = wordVector(rank);
-    const best: [number, number][] = [];
-    for (let r = 100; r < Math.min(near, vectors.count); r++) {
-      if (r === rank) continue;
-      const u = wordVector(r);
-      let dot = 0;
-      for (let d = 0; d < dims; d++) dot += u[d]! * v[d]!;
-      if (dot >= 0.6) best.push([r, dot]);
+  const near = Math.min(50_000, vectors.count);
+  const matrix = new Float32Array(near * dims);
+  for (let r = 0; r < near; r++) matrix.set(unit(addTo(new Float32Array(dims), vectors, r, 1)) ?? [], r * dims);
+  return (text) => {
+    const base = embedText(vectors, text);
+    if (!base) return null;
+    const acc = Float32Array.from(base);
+    for (const word of new Set(textWords(text))) {
+      const rank = rankOf(vectors, word);
+      if (rank < 300) continue;
+      const v = unit(addTo(new Float32Array(dims), vectors, rank, 1))!;
+      const best: [number, number][] = [];
+      for (let r = 100; r < near; r++) {
+        if (r === rank) continue;
+        let dot = 0;
+        for (let d = 0; d < dims; d++) dot += matrix[r * dims + d]! * v[d]!;
+        if (dot >= 0.6) best.push([r, dot]);
+      }
+      best.sort((a, b) => b[1] - a[1]);
+      for (const [r, sim] of best.slice(0, 3))
+        for (let d = 0; d < dims; d++) acc[d]! += 0.15 * sim * matrix[r * dims + d]!;
     }
-    best.sort((a, b) => b[1] - a[1]);
-    for (const [r, sim] of best.slice(0, 3)) {
-      const e = wordVector(r);
-      for (let d = 0; d < dims; d++) acc[d]! += 0.5 * sim * e[d]! * 0.3;
-    }
-  }
-  return unit(acc);
+    return unit(acc);
+  };
 }
 
 function addTo(acc: Float32Array, vectors: WordVectors, rank: number, weight: number) {
@@ -119,7 +125,7 @@ export async function judgeCandidates(
     },
     { name: "SIF a=300, common component removed (default)", query: dflt, passage: dflt },
     { name: "default with meaning windows (a passage and its neighbours)", query: dflt, passage: dflt, window: 1 },
-    { name: "default with the query expanded by nearest words", query: (t) => expanded(vectors, t), passage: dflt },
+    { name: "default with the query expanded by nearest words", query: expander(vectors), passage: dflt },
   ];
   const figures: Record<string, number> = {};
   const byTrack = new Map<string, JudgedPassage[]>();

@@ -14,7 +14,7 @@ import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
 import { judgeCandidates, judgedFigures } from "./meaning-candidates";
-import { judgeSearch, type JudgedPassage } from "./meaning-judge";
+import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { recallAt } from "./relevance-recall";
 import type { SearchMoment } from "../../lib/search/schemas";
 
