@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
-import { embedText, useCommonComponent } from "./embed";
+import { embedText, adoptCommonComponent } from "./embed";
 import { readCommonComponent, type ConvertAnswer, type ConvertJob, type EmbedAnswer, type EmbedJob } from "./embed-job";
 import { WordVectors } from "./word-vectors";
 
@@ -92,7 +92,7 @@ export function wordVectorsOf(file: string): Promise<WordVectors> {
         kept = readCommonComponent(file, vectors.dims);
       }
       if (kept === undefined) throw new EmbedderUnavailable("the word vectors' common component could not be kept");
-      useCommonComponent(vectors, kept);
+      adoptCommonComponent(vectors, kept);
       return vectors;
     });
     pending.catch(() => loaded.delete(file));

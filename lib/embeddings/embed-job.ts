@@ -3,7 +3,7 @@
 // moved to the calling thread, not copied.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { convertWinkVectors } from "./convert-wink";
-import { commonComponent, embedText, useCommonComponent } from "./embed";
+import { commonComponent, embedText, adoptCommonComponent } from "./embed";
 import { SentenceModel, type SentenceModelFiles } from "./sentence-model";
 import { WordVectors } from "./word-vectors";
 
@@ -57,7 +57,7 @@ export function readCommonComponent(modelFile: string, dims: number): Float32Arr
 function vectorsWithComponent(modelFile: string): WordVectors {
   const vectors = new WordVectors(readFileSync(modelFile));
   const kept = readCommonComponent(modelFile, vectors.dims);
-  if (kept !== undefined) useCommonComponent(vectors, kept);
+  if (kept !== undefined) adoptCommonComponent(vectors, kept);
   else {
     const component = commonComponent(vectors);
     const file = commonComponentFile(modelFile);

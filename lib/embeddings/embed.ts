@@ -63,7 +63,7 @@ export function commonComponent(vectors: WordVectors): Float32Array | null {
 }
 
 /** Gives `vectors` the common component read back from where it was kept (`commonComponent`'s result). */
-export function useCommonComponent(vectors: WordVectors, component: Float32Array | null): void {
+export function adoptCommonComponent(vectors: WordVectors, component: Float32Array | null): void {
   components.set(vectors, component);
 }
 
