@@ -17,7 +17,7 @@ export interface MeaningProfile {
 export type Closeness = "close" | "related" | "loose";
 
 /** The default offline word vectors (SIF, common component removed). */
-export const DEFAULT_MEANING_PROFILE: MeaningProfile = { floor: 0.4, related: 0.5, close: 0.6, fusionWeight: 0.7 };
+export const DEFAULT_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.5, close: 0.6, fusionWeight: 0.7 };
 
 /** A sentence model (all-MiniLM-L6-v2 and its kind) or a remote embedding model. */
 export const SENTENCE_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.4, close: 0.55, fusionWeight: 1 };
