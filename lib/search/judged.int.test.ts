@@ -90,25 +90,6 @@ beforeAll(async () => {
       });
     while ((await embedMissingPassages(embedder)).embedded > 0);
     figures[name] = await judge(client);
-    {
-      const { searchLibrary } = await import("./search-moments");
-      const { searchQuerySchema } = await import("./schemas");
-      const { judgeSearch } = await import("@/test/judged-figures");
-      const keys = new Map<string, string>();
-      const rows = await client.$queryRawUnsafe<{ id: string; title: string }[]>(`SELECT "id", "title" FROM "Transcript"`);
-      for (const { id, title } of rows) keys.set(id, JUDGED_TRACKS.find((t) => t.title === title)!.key);
-      const stored = await client.$queryRawUnsafe<{ transcriptId: string; segFrom: number; segTo: number }[]>(`SELECT "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage"`);
-      for (const mode of ["keyword", "meaning", "hybrid"]) {
-        let ms = 0;
-        const f = await judgeSearch(JUDGED_QUERIES, async (q) => {
-          const t = performance.now();
-          const { results } = await searchLibrary(USER, searchQuerySchema.parse({ q, limit: "10", mode }));
-          ms += performance.now() - t;
-          return results.flatMap((m) => { const p = stored.find((s) => s.transcriptId === m.transcript_id && s.segFrom <= m.segment_index && s.segTo >= m.segment_index); return p ? [{ pid: 0n, track: keys.get(m.transcript_id)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }] : []; });
-        });
-        console.log("FIGURES", name, mode, JSON.stringify(f), "ms/query", (ms / JUDGED_QUERIES.length).toFixed(1));
-      }
-    }
   }
   (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
 }, 600_000);
