@@ -1,6 +1,6 @@
 "use client";
 
-import { meaningLabel } from "@/components/public/meaning-label";
+import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
@@ -79,6 +79,11 @@ export function HistoryMoments({
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">
         Said in your transcripts
       </h2>
+      {nothingClose(results) ? (
+        <p className="text-sm text-stone-600" data-testid="history-nothing-close">
+          {NOTHING_CLOSE}
+        </p>
+      ) : null}
       <ul className={`flex flex-col gap-2 ${stale ? "opacity-60" : ""}`}>
         {byTranscript(results).map((group) => {
           const first = group[0];

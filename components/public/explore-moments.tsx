@@ -7,7 +7,7 @@ import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { momentAnchor } from "@/lib/browser/moment-link";
-import { meaningLabel } from "@/components/public/meaning-label";
+import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
 
 const EXPLORE_MOMENTS = 10;
 
@@ -64,6 +64,11 @@ export function ExploreMoments({
       <p className="text-sm text-stone-600" data-testid="explore-moments-count">
         The best {moments} (a moment is one caption line). Every match in one transcript: its own search.
       </p>
+      {nothingClose(results) ? (
+        <p className="text-sm text-stone-600" data-testid="explore-nothing-close">
+          {NOTHING_CLOSE}
+        </p>
+      ) : null}
       <ul className="flex flex-col divide-y divide-stone-200">
         {results.map((moment) => (
           <li key={`${moment.transcript_id}-${moment.segment_index}`} className="flex flex-col gap-0.5 py-2 text-sm">
