@@ -64,6 +64,7 @@ async function byMeaning(
     const closeness = similarity === null ? null : closenessOf(embedder.profile, similarity);
     return [{ ...row, rank: score, matched, closeness }];
   });
+  for (const row of rows) if (row.matched === "meaning" && row.texts.length === 1) row.answerLine = 0;
   const byMeaningAlone = rows.filter((row) => row.matched === "meaning" && row.texts.length > 1);
   if (asked.vector && byMeaningAlone.length > 0) {
     const lines = await embedder.embedFew(byMeaningAlone.flatMap((row) => row.texts));
