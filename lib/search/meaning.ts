@@ -1,15 +1,16 @@
 // Search by meaning: the passages nearest the query's vector among those the caller may see, fused with the keyword
 // ranking. A small scope is read whole; a larger one through pgvector's HNSW index where the database has it
-// (vector-index.ts), and otherwise (Debian's PostgreSQL 15 has no pgvector) among a bounded set of candidates: the
-// best postings of each of the query's words (a natural question says some of its moment's words), each
-// candidate's stored vector (PassageEmbedding) compared here. Visibility is the keyword search's own rule
+// (vector-index.ts). Without it (Debian's PostgreSQL 15 has no pgvector) a scope of up to EXACT_MAX_PASSAGES is
+// still read whole, each stored vector (PassageEmbedding) compared here, so both databases find the same moments;
+// a larger one among a bounded set of candidates: the best postings of each of the query's words (a natural
+// question says some of its moment's words). Visibility is the keyword search's own rule
 // (passageVisibility: done entries, live publications as their publisher sees them, a correction only for its
 // author), applied to every candidate, inside the index's scan too.
 import { dbKind, getDb, type Db } from "@/lib/db/client";
 import { cosine } from "@/lib/embeddings/embed";
 import { env } from "@/lib/env";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { configuredEmbedder, dequantise, type Embedder } from "@/lib/search/embed-passages";
+import { configuredEmbedder, type Embedder } from "@/lib/search/embed-passages";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import { hasCorrections, runSearchStatement, scopePassages } from "@/lib/search/queries";
@@ -22,12 +23,6 @@ import { vectorColumn, vectorText } from "@/lib/search/vector-index";
 export const MEANING_POSTINGS_PER_WORD = 512;
 /** Words of the query whose postings are read (its rarest first is not known here: the first ones). */
 const MEANING_WORDS = 8;
-/**
- * A passage less alike than this is no answer by meaning: a query about something no transcript speaks of finds
- * nothing rather than the least unlike passages (with the default embedder, on the judged set: "zeppelin" 0.20,
- * "quantum chromodynamics on a lattice" 0.27 at best; the moments that answer a question mostly 0.5-0.9).
- */
-export const MEANING_MIN_SIMILARITY = 0.3;
 /** Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher, 2009). */
 export const RRF_K = 60;
 const MOMENTS_PER_TRANSCRIPT = 3;
@@ -51,8 +46,15 @@ export function readsAsProse(q: string): boolean {
 export interface Nearest {
   pid: bigint;
   transcriptId: string;
+  /** Cosine similarity to the query, on the embedder's own scale (its profile says what is close). */
   score: number;
 }
+
+/**
+ * Without a vector index, a scope of at most this many passages has every passage's stored vector compared, exactly
+ * (its vectors read and compared here: about 10 MB read at the bound); a larger one, its bounded candidates.
+ */
+export const EXACT_MAX_PASSAGES = 100_000;
 
 /** Passages read through the HNSW index at most, whatever the page: the nearest visible ones, before the cap. */
 const INDEX_MAX_ROWS = 1_050;
@@ -95,10 +97,16 @@ export async function nearestPassages(
   {
     indexFrom = SCOPE_MAX_PASSAGES,
     index = true,
+    asked,
+    exactMax = EXACT_MAX_PASSAGES,
   }: {
     indexFrom?: number;
     /** false: the bounded candidates even where there is an index (the bench compares the two). */
     index?: boolean;
+    /** Given the query's vector, for the caller to find a passage's answering line with. */
+    asked?: { vector: Float32Array | null };
+    /** Without an index, the largest scope compared whole (tests lower it). */
+    exactMax?: number;
   } = {},
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
@@ -108,12 +116,16 @@ export async function nearestPassages(
     embedder.model,
   );
   if (!any) return [];
-  const [corrects, scoped, indexed] = await Promise.all([
+  const indexed = await vectorColumn(db);
+  // A scope the index serves is compared whole up to SCOPE_MAX_PASSAGES (as the keyword search reads it); without
+  // an index, up to EXACT_MAX_PASSAGES.
+  const exactUpTo = index && indexed ? SCOPE_MAX_PASSAGES : exactMax;
+  const [corrects, scoped] = await Promise.all([
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
-    scopePassages(db, scope, Math.max(SCOPE_MAX_PASSAGES, indexFrom) + 1),
-    vectorColumn(db),
+    scopePassages(db, scope, Math.max(exactUpTo, indexFrom) + 1),
   ]);
   const vector = await embedder.embedQuery(query.q);
+  if (asked) asked.vector = vector;
   if (!vector) return [];
   const limit = Math.min(INDEX_MAX_ROWS, Math.max(3 * k, 60));
   let candidates: Candidate[] = [];
@@ -121,12 +133,13 @@ export async function nearestPassages(
     candidates = await throughIndex(db, scope, query, embedder.model, vector, corrects, limit);
     if (candidates.length < limit) {
       const seen = new Set(candidates.map((c) => c.pid));
-      const more = await bounded(db, scope, query, embedder.model, vector, corrects, scoped);
+      const more = await bounded(db, scope, query, embedder.model, vector, corrects, scoped, exactUpTo);
       candidates.push(...more.filter((c) => !seen.has(c.pid)));
     }
-  } else candidates = await bounded(db, scope, query, embedder.model, vector, corrects, scoped);
+  } else candidates = await bounded(db, scope, query, embedder.model, vector, corrects, scoped, exactUpTo);
   const scored = candidates
-    .filter((c) => c.score >= MEANING_MIN_SIMILARITY)
+    // Less alike than the embedder's floor is no answer: a question about nothing here finds nothing by meaning.
+    .filter((c) => c.score >= embedder.profile.floor)
     .sort((a, b) => b.score - a.score || (b.pid > a.pid ? 1 : -1));
   const per = new Map<string, number>();
   const out: Nearest[] = [];
@@ -214,8 +227,8 @@ async function throughIndex(
 
 /**
  * The nearest among bounded candidates, without a vector index: each of the query's words' best postings (a
- * natural question says some of its moment's words) and, when the scope holds at most SCOPE_MAX_PASSAGES, every
- * passage of it; each visible candidate's stored vector compared here.
+ * natural question says some of its moment's words) and, when the scope holds at most `exactUpTo` passages, every
+ * passage of it (exact); each visible candidate's stored vector compared here.
  */
 async function bounded(
   db: Db,
@@ -225,6 +238,7 @@ async function bounded(
   vector: Float32Array,
   corrects: boolean,
   scoped: number,
+  exactUpTo: number,
 ): Promise<Candidate[]> {
   const { params, param, user, visible, filtered } = restrictions(scope, query, corrects);
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
@@ -238,7 +252,7 @@ async function bounded(
       ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
       : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
   const byScope =
-    scoped <= SCOPE_MAX_PASSAGES
+    scoped <= exactUpTo
       ? // A transcript's passages by its id (OFFSET 0: a lookup per transcript): joined, the planner read every passage.
         ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
           CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
@@ -264,29 +278,45 @@ async function bounded(
           { text, params },
           searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
         );
+  // Compared from the stored bytes (int8 × scale) without a copy of each: a large scope reads many.
   return rows.flatMap((r) => {
-    const stored = dequantise(r.vector, r.scale);
-    return stored && stored.length === vector.length
-      ? [{ pid: r.pid, transcriptId: r.transcriptId, revisionId: r.revisionId, score: cosine(vector, stored) }]
-      : [];
+    if (r.vector.length !== vector.length) return [];
+    const signed = new Int8Array(r.vector.buffer, r.vector.byteOffset, r.vector.length);
+    let dot = 0;
+    for (let d = 0; d < signed.length; d++) dot += signed[d]! * vector[d]!;
+    return [{ pid: r.pid, transcriptId: r.transcriptId, revisionId: r.revisionId, score: dot * r.scale }];
   });
 }
 
+export type Matched = "words" | "meaning" | "both";
+
 /**
  * One list from the keyword moments and the nearest passages, by reciprocal rank fusion (each list's 1 / (60 +
- * place), summed), the moments that hold the whole query first: a query whose words are all said ranks its exact
- * moments first, the meaning ordering them among themselves and filling the page after them. At most 3 a
- * transcript; a passage in both lists is one. Each with its fused score.
+ * place), the meaning list's times `meaningWeight`, its embedder's: a weak embedder weighs less), the moments that
+ * hold the whole query first: a query whose words are all said ranks its exact moments first, the meaning ordering
+ * them among themselves and filling the page after them. At most 3 a transcript; a passage in both lists is one.
+ * Each with its fused score, how it matched, and its closeness by meaning (null: found by its words alone).
  */
 export function fuse(
   keyword: readonly { pid: bigint; transcriptId: string }[],
   meaning: readonly Nearest[],
-): { pid: bigint; score: number }[] {
-  const scores = new Map<bigint, { transcriptId: string; score: number }>();
-  keyword.forEach(({ pid, transcriptId }, i) => scores.set(pid, { transcriptId, score: 1 + 1 / (RRF_K + i + 1) }));
-  meaning.forEach(({ pid, transcriptId }, i) => {
+  meaningWeight = 1,
+): { pid: bigint; score: number; matched: Matched; similarity: number | null }[] {
+  const scores = new Map<
+    bigint,
+    { transcriptId: string; score: number; matched: Matched; similarity: number | null }
+  >();
+  keyword.forEach(({ pid, transcriptId }, i) =>
+    scores.set(pid, { transcriptId, score: 1 + 1 / (RRF_K + i + 1), matched: "words", similarity: null }),
+  );
+  meaning.forEach(({ pid, transcriptId, score }, i) => {
     const known = scores.get(pid);
-    scores.set(pid, { transcriptId, score: (known?.score ?? 0) + 1 / (RRF_K + i + 1) });
+    scores.set(pid, {
+      transcriptId,
+      score: (known?.score ?? 0) + meaningWeight / (RRF_K + i + 1),
+      matched: known ? "both" : "meaning",
+      similarity: score,
+    });
   });
   const per = new Map<string, number>();
   return [...scores.entries()]
@@ -296,7 +326,22 @@ export function fuse(
       per.set(transcriptId, n);
       return n <= MOMENTS_PER_TRANSCRIPT;
     })
-    .map(([pid, { score }]) => ({ pid, score }));
+    .map(([pid, { score, matched, similarity }]) => ({ pid, score, matched, similarity }));
+}
+
+/**
+ * The line of a passage found by meaning that answers: the segment whose own vector is nearest the query's (a
+ * passage is a few caption lines; its first is seldom the one that answers). Null when no line has a vector.
+ */
+export function answeringLine(query: Float32Array, lines: readonly (Float32Array | null)[]): number | null {
+  let best: number | null = null;
+  let bestScore = -Infinity;
+  lines.forEach((line, i) => {
+    if (!line || line.length !== query.length) return;
+    const score = cosine(query, line);
+    if (score > bestScore) [best, bestScore] = [i, score];
+  });
+  return best;
 }
 
 /** The moments' rows of passages `pids` (visible ones: they came from the searches), in that order, rank = fused place. */

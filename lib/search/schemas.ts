@@ -109,6 +109,17 @@ export const searchMomentSchema = z
     }),
     slug: z.string().nullable().describe("The public page's slug, when published"),
     rank: z.number().describe("Relevance (higher is better); comparable within one answer only"),
+    matched: z
+      .enum(["words", "meaning", "both"])
+      .describe(
+        "How the moment was found: by the query's words, by its meaning (the words need not be said; `highlights` then mark the line that answers), or both",
+      ),
+    closeness: z
+      .enum(["close", "related", "loose"])
+      .nullable()
+      .describe(
+        "How close the moment's meaning is to the query's, in words: close, related or loose (null when found by its words alone)",
+      ),
   })
   .meta({ id: "SearchMoment" });
 

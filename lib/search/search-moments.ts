@@ -2,7 +2,9 @@ import { getDb } from "@/lib/db/client";
 import { cjkNeedles } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { findMoments, type MomentRow } from "@/lib/search/find-moments";
-import { fuse, momentRows, nearestPassages } from "@/lib/search/meaning";
+import { closenessOf } from "@/lib/embeddings/meaning-profile";
+import { configuredEmbedder } from "@/lib/search/embed-passages";
+import { answeringLine, fuse, momentRows, nearestPassages } from "@/lib/search/meaning";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
@@ -35,8 +37,9 @@ export async function searchMoments(
 
 /**
  * A page (one row more than `limit` when there is a next one) by meaning (`mode=meaning`) or by both rankings fused
- * (`hybrid`): each list read from its top to the page's end, fused, sliced. With no vectors to compare (none stored
- * yet, or SEARCH_EMBEDDER=off), hybrid is the keyword search itself.
+ * (`hybrid`): each list read from its top to the page's end, fused (the meaning list at its embedder's weight),
+ * sliced. With no vectors to compare (none stored yet, or SEARCH_EMBEDDER=off) or nothing close enough, hybrid is
+ * the keyword search itself. A moment found by meaning alone is moved to its line that answers.
  */
 async function byMeaning(
   scope: SearchScope,
@@ -45,18 +48,33 @@ async function byMeaning(
   options: Parameters<typeof findMoments>[2],
 ): Promise<MomentRow[]> {
   const need = offset + query.limit + 1;
-  const meaning = await nearestPassages(scope, query, need);
-  if (meaning.length === 0) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
+  const embedder = configuredEmbedder();
+  const asked: { vector: Float32Array | null } = { vector: null };
+  const meaning = await nearestPassages(scope, query, need, embedder, { asked });
+  if (meaning.length === 0 || !embedder) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
   const keyword =
     query.mode === "meaning" ? [] : await findMoments(scope, { ...query, cursor: null, limit: need }, options);
-  const page = fuse(keyword, meaning).slice(offset, offset + query.limit + 1);
+  const page = fuse(keyword, meaning, embedder.profile.fusionWeight).slice(offset, offset + query.limit + 1);
   const found = new Map(keyword.map((row) => [row.pid, row]));
   const missing = page.filter(({ pid }) => !found.has(pid)).map(({ pid }) => pid);
   for (const row of await momentRows(scope, missing)) found.set(row.pid, row);
-  return page.flatMap(({ pid, score }) => {
+  const rows = page.flatMap(({ pid, score, matched, similarity }): MomentRow[] => {
     const row = found.get(pid);
-    return row ? [{ ...row, rank: score }] : [];
+    if (!row) return [];
+    const closeness = similarity === null ? null : closenessOf(embedder.profile, similarity);
+    return [{ ...row, rank: score, matched, closeness }];
   });
+  for (const row of rows) if (row.matched === "meaning" && row.texts.length === 1) row.answerLine = 0;
+  const byMeaningAlone = rows.filter((row) => row.matched === "meaning" && row.texts.length > 1);
+  if (asked.vector && byMeaningAlone.length > 0) {
+    const lines = await embedder.embedFew(byMeaningAlone.flatMap((row) => row.texts));
+    let at = 0;
+    for (const row of byMeaningAlone) {
+      row.answerLine = answeringLine(asked.vector, lines.slice(at, at + row.texts.length)) ?? undefined;
+      at += row.texts.length;
+    }
+  }
+  return rows;
 }
 
 /** GET /v1/me/search (and MCP's search_transcripts): moments of what was said in the caller's complete history entries. */

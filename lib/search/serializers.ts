@@ -99,6 +99,14 @@ export function cutAround(
   return { snippet, highlights };
 }
 
+/** Where line `i` of a passage is in its text (lines joined by one space). */
+export function lineRange(texts: readonly string[], i: number): Range[] {
+  if (i < 0 || i >= texts.length || texts[i]!.length === 0) return [];
+  let from = 0;
+  for (let j = 0; j < i; j++) from += texts[j]!.length + 1;
+  return [[from, from + texts[i]!.length]];
+}
+
 /** The index (within the passage) of the segment that holds text offset `at`: segments are joined by one space. */
 function segmentAt(texts: string[], at: number): number {
   let offset = 0;
@@ -118,7 +126,10 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
   // only when the run happens to equal one of the query's bigrams.
   const headlineRanges =
     unmarked.text === joined ? unmarked.ranges.filter(([a, b]) => !hasCjk(joined.slice(a, b))) : [];
-  const ranges = mergeRanges([...headlineRanges, ...occurrences(joined, cjkNeedles)]);
+  const wordRanges = mergeRanges([...headlineRanges, ...occurrences(joined, cjkNeedles)]);
+  // A moment found by meaning alone: its line that answers is the match, marked and linked.
+  const ranges =
+    wordRanges.length === 0 && row.answerLine !== undefined ? lineRange(row.texts, row.answerLine) : wordRanges;
   const inPassage = ranges.length > 0 ? segmentAt(row.texts, ranges[0]![0]) : 0;
   const start = Number(row.starts[inPassage] ?? row.start);
   const end = Number(row.ends[inPassage] ?? row.end);
@@ -154,6 +165,8 @@ export function serializeMoment(row: MomentRow, scope: SearchScope, cjkNeedles: 
     },
     slug: row.slug,
     rank: Number(row.rank),
+    matched: row.matched ?? "words",
+    closeness: row.closeness ?? null,
   };
 }
 

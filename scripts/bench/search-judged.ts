@@ -1,14 +1,20 @@
 // Relevance by people's judgement (part of `npm run bench -- search-relevance`, alone as `search-judged`): the
-// four longest real English caption tracks (test/fixtures/captions/judged-search.ts) stored as the app stores them
-// (storeTranscript: the passages cut and posted by its triggers) in a fresh database, in one user's history; the
-// judged set's meaning queries and keyword controls searched through the library search, page 1: recall@10 (the
-// share of a query's marked moments that a result's passage overlaps, of at most 10) and MRR@10 (1 / the place of
-// the first result that answers), per search mode the search offers (keyword; meaning and fused where it has them).
+// judged set's 45 tracks of real speech (test/fixtures/captions/judged-search.ts) stored as the app stores them
+// (storeTranscript: the passages cut and posted by its triggers) in a fresh database, in one user's history.
+// - Each candidate way of embedding (meaning-candidates.ts), over the stored passages, every passage compared with
+//   the query (exact): paraphrases' recall@10 (the share of a query's marked moments that a result's passage
+//   overlaps, of at most 10), MRR@10 (1 / the place of the first result that answers) and nDCG@10; everyday
+//   questions answered among the first 5 (a result of a transcript that answers); the share of off-topic questions
+//   with nothing at or above the embedder's floor; and the floor's trade (off-topic "nothing close" against recall).
+// - The app's own search with the default embedder, through the library search, page 1, per mode (keyword; meaning
+//   and fused): the same figures and keyword controls' recall, and what the default costs.
 // Then the frequent-word judgement: for words said in many passages and in a title, page 1's top 10 against BM25
 // over the passages' own words (no title), at most 3 moments a transcript as the search shows them, ties as right.
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+import { judgeCandidates, judgedFigures } from "./meaning-candidates";
+import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { recallAt } from "./relevance-recall";
 import type { SearchMoment } from "../../lib/search/schemas";
 
@@ -105,17 +111,28 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
       passages.find(
         (p) => p.transcriptId === m.transcript_id && m.segment_index >= p.segFrom && m.segment_index <= p.segTo,
       );
-    const answers = (p: Passage | undefined, [key, from, to]: [string, number, number]) =>
-      p !== undefined && p.transcriptId === ids.get(key) && p.segFrom <= to && p.segTo >= from;
+    const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
+    const judged = (p: (Passage & { pid: bigint }) | undefined): JudgedPassage[] =>
+      p ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }] : [];
+
+    // The candidates, each over every stored passage's text, exactly.
+    const texts = await db.$queryRawUnsafe<JudgedPassage[]>(
+      `SELECT p."pid", p."segFrom", p."segTo", t."id" AS track, array_to_string(seg.texts, ' ') AS text
+       FROM "TranscriptPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+       CROSS JOIN LATERAL (SELECT array_agg(s.text ORDER BY s.idx) AS texts FROM verbatim_segments(t."segments") AS s
+                           WHERE s.idx BETWEEN p."segFrom" AND p."segTo") AS seg ORDER BY p."pid"`,
+    );
+    for (const t of texts) t.track = keyOf.get(t.track)!;
 
     // The default model (converted on first need), every passage's vector stored as the app's background job stores
     // them, then each mode of the search.
-    const { defaultModelFile, ensureModelFile } = await import("../../lib/embeddings/default-model");
+    const { defaultModelFile, ensureModelFile, wordVectorsOf } = await import("../../lib/embeddings/default-model");
     const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     const convertStarted = performance.now();
     const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);
     figures["default model: conversion on first need, or finding it (s)"] = converted / 1000;
+    Object.assign(figures, await judgeCandidates(await wordVectorsOf(modelFile), texts));
     figures["default model: resident memory added by its vectors, in a process of its own (MB)"] =
       await residentGrowth(modelFile);
     const embedder = configuredEmbedder()!;
@@ -134,35 +151,14 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
         (await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results.map(passageOf),
     ]);
     for (const [label, rank] of modes) {
-      for (const judged of JUDGED_QUERIES) await rank(judged.q);
       const started = performance.now();
-      for (let i = 0; i < 3; i++) for (const judged of JUDGED_QUERIES) await rank(judged.q);
-      figures[`${label}: mean query time over the judged set (ms)`] =
-        (performance.now() - started) / (3 * JUDGED_QUERIES.length);
+      const f = await judgeSearch(JUDGED_QUERIES, async (q) =>
+        (await rank(q)).flatMap((p) => judged(p as (Passage & { pid: bigint }) | undefined)),
+      );
+      figures[`app search, ${label}: mean query time over the judged set (ms)`] =
+        (performance.now() - started) / JUDGED_QUERIES.length;
+      Object.assign(figures, judgedFigures(`app search, ${label}`, f));
     }
-
-    const rows: string[] = [];
-    for (const [label, rank] of modes) {
-      for (const kind of ["meaning", "keyword"] as const) {
-        const recalls: number[] = [];
-        const reciprocal: number[] = [];
-        for (const judged of JUDGED_QUERIES.filter((j) => j.kind === kind)) {
-          const results = await rank(judged.q);
-          const top = results.slice(0, K);
-          const found = judged.answers.filter((range) => top.some((p) => answers(p, range))).length;
-          recalls.push(found / Math.min(judged.answers.length, K));
-          const first = top.findIndex((p) => judged.answers.some((range) => answers(p, range)));
-          reciprocal.push(first === -1 ? 0 : 1 / (first + 1));
-          rows.push(`| ${label} | ${kind} | ${judged.q} | ${results.length} | ${first === -1 ? "-" : first + 1} |`);
-        }
-        figures[`${kind} queries (${recalls.length}), ${label}: recall@${K}`] = mean(recalls);
-        figures[`${kind} queries (${recalls.length}), ${label}: MRR@${K}`] = mean(reciprocal);
-        figures[`${kind} queries (${recalls.length}), ${label}: answered in top ${K}`] = reciprocal.filter(
-          (r) => r > 0,
-        ).length;
-      }
-    }
-    console.log(`| mode | kind | query | results | first answer |\n|---|---|---|---|---|\n${rows.join("\n")}`);
 
     // The frequent-word judgement: BM25 over the passages' own words (tf and length as the postings count them),
     // against the keyword ranking and the fused one.

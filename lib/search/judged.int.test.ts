@@ -1,0 +1,123 @@
+// The judged set (test/fixtures/captions/judged-search.ts: 45 tracks of real speech, 2,122 passages) searched
+// through the library with the default embedder (its real word vectors, converted from the installed package), on
+// PostgreSQL without pgvector (every stored vector compared) and on the embedded PGlite (pgvector's HNSW index):
+// fused search is never worse than keywords alone on a keyword control, and far better on the paraphrases, and both
+// databases find alike. The figures themselves are the bench's (`npm run bench -- search-judged`); this checks
+// their direction, not their time.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { useTestDatabase } from "@/test/app-db";
+import { storeTranscript } from "@/test/search";
+import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "@/test/fixtures/captions/judged-search";
+import { judgeOne } from "@/test/judged-figures";
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let postgres: unknown;
+let pglite: PGlite;
+let pgliteDb: PrismaClient;
+let dir: string;
+const USER = "judge";
+
+type Figures = { keyword: Map<string, number>; fused: Map<string, number>; paraphrase: Record<string, number> };
+const figures: Record<string, Figures> = {};
+
+async function judge(db: PrismaClient): Promise<Figures> {
+  const { searchLibrary } = await import("./search-moments");
+  const { searchQuerySchema } = await import("./schemas");
+  const keys = new Map<string, string>();
+  const rows = await db.$queryRawUnsafe<{ id: string; title: string }[]>(`SELECT "id", "title" FROM "Transcript"`);
+  for (const { id, title } of rows) keys.set(id, JUDGED_TRACKS.find((t) => t.title === title)!.key);
+  const stored = await db.$queryRawUnsafe<{ transcriptId: string; segFrom: number; segTo: number }[]>(
+    `SELECT "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage"`,
+  );
+  const recall = async (q: string, answers: (typeof JUDGED_QUERIES)[number]["answers"], mode: string) => {
+    const { results } = await searchLibrary(USER, searchQuerySchema.parse({ q, limit: "10", mode }));
+    // Each moment's passage (a moment found by meaning is at its answering line, inside it).
+    const passages = results.flatMap((m) => {
+      const p = stored.find(
+        (s) => s.transcriptId === m.transcript_id && s.segFrom <= m.segment_index && s.segTo >= m.segment_index,
+      );
+      return p ? [{ pid: 0n, track: keys.get(m.transcript_id)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }] : [];
+    });
+    return judgeOne(answers, passages).recall;
+  };
+  const out: Figures = { keyword: new Map(), fused: new Map(), paraphrase: {} };
+  for (const { q, answers } of JUDGED_QUERIES.filter((j) => j.kind === "keyword")) {
+    out.keyword.set(q, await recall(q, answers, "keyword"));
+    out.fused.set(q, await recall(q, answers, "hybrid"));
+  }
+  for (const mode of ["keyword", "hybrid"]) {
+    let sum = 0;
+    const paraphrases = JUDGED_QUERIES.filter((j) => j.kind === "meaning");
+    for (const { q, answers } of paraphrases) sum += await recall(q, answers, mode);
+    out.paraphrase[mode] = sum / paraphrases.length;
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "judged-"));
+  process.env.DATA_DIR = dir;
+  process.env.SEARCH_EMBEDDER = "default";
+  ctx = await useTestDatabase();
+  postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
+  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  await applyMigrations(pgliteExecutor(pglite));
+  pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
+  const embedder = configuredEmbedder()!;
+  await embedder.prepare();
+  for (const [name, db, connection] of [
+    ["PostgreSQL", ctx.db, postgres],
+    ["PGlite", pgliteDb, Promise.resolve({ client: pgliteDb, kind: "pglite", pglite })],
+  ] as const) {
+    (globalThis as { verbatimDb?: unknown }).verbatimDb = connection;
+    const client = db as PrismaClient;
+    await client.user.create({ data: { id: USER, email: "judge@example.test" } });
+    for (const track of JUDGED_TRACKS)
+      await storeTranscript(client, {
+        segments: judgedTrackSegments(track),
+        lang: "en",
+        title: track.title,
+        userIds: [USER],
+      });
+    while ((await embedMissingPassages(embedder)).embedded > 0);
+    figures[name] = await judge(client);
+  }
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
+}, 600_000);
+
+afterAll(async () => {
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
+  await pgliteDb?.$disconnect();
+  await pglite?.close();
+  await ctx?.teardown();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.each(["PostgreSQL", "PGlite"])("the judged set on %s, with the default embedder", (database) => {
+  it("finds every keyword control fused at least as well as by keywords alone", () => {
+    const { keyword, fused } = figures[database]!;
+    for (const [q, recall] of keyword) expect(fused.get(q), q).toBeGreaterThanOrEqual(recall);
+    expect(keyword.size).toBeGreaterThanOrEqual(10);
+  });
+
+  it("finds the paraphrases fused far better than by keywords alone", () => {
+    const { paraphrase } = figures[database]!;
+    expect(paraphrase.hybrid!).toBeGreaterThan(paraphrase.keyword! + 0.4);
+    expect(paraphrase.hybrid!).toBeGreaterThan(0.6);
+  });
+});
+
+it("finds the paraphrases alike on PostgreSQL without pgvector and on the embedded database", () => {
+  expect(Math.abs(figures.PostgreSQL!.paraphrase.hybrid! - figures.PGlite!.paraphrase.hybrid!)).toBeLessThanOrEqual(
+    0.05,
+  );
+});
