@@ -26,10 +26,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 let turn: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs `step` and the pause after it while no other step of this process runs (a save's and the background's
- * take turns), so a request waits behind one step at most.
+ * Runs `step` and the pause after it while no other step of this process runs, so a request waits behind one step
+ * at most: each step of indexing (a save's and the background's take turns), and each save's other long
+ * statements (reading the author's current version, storing the new one), however many users save at once.
  */
-function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
+export function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
   const run = turn.then(async () => {
     const began = performance.now();
     try {
