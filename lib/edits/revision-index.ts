@@ -2,11 +2,12 @@ import { dbKind, getDb } from "@/lib/db/client";
 import { log } from "@/lib/observability/logger";
 
 // A saved correction is indexed for search after its save has stored it, in steps (prisma/sql/functions:
-// verbatim_index_revision_step), each a transaction of its own that writes passages and their postings for at
-// most INDEX_STEP_MS (and at least one passage): the embedded database runs one statement at a time and cannot
-// stop one, so a whole correction's postings in one statement held every other request behind it. Other
-// statements run between steps. Search serves the author's previous correction (or the transcript) until the new
-// one is whole, then switches in the step that writes its last passage. What is left to do is in the database
+// verbatim_index_revision_step), each a transaction of its own that either cuts the next range of segments into
+// passages or writes passages' postings for at most INDEX_STEP_MS (and at least one passage): the embedded
+// database runs one statement at a time and cannot stop one, so a whole correction's postings (or its cut) in one
+// statement held every other request behind it. Other statements run between steps. Search serves the author's
+// previous correction (or the transcript) until the new one is whole, then switches in the step that finds nothing
+// left to cut. What is left to do is in the database
 // ("indexedAt" NULL on the newest correction of a transcript; passages of a replaced one), so work cut short by a
 // stop is done again at the next start (resumeRevisionIndexing), whichever process does it.
 
