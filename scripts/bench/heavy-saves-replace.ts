@@ -4,6 +4,8 @@
 // Meanwhile another user reads their own transcript, one read after another. HEAVY_SAVES_SCALE (0 to 1) shrinks
 // every shape for a quick run.
 
+import { monitorEventLoopDelay } from "node:perf_hooks";
+
 const SCALE = Math.min(1, Math.max(0.01, Number(process.env.HEAVY_SAVES_SCALE ?? 1)));
 /** The six-hour video of heavy-saves-run.ts. */
 const DURATION = 21_600;
@@ -97,7 +99,11 @@ export async function benchReplacing(ctx: BenchContext, userId: string, transcri
     await pause(REPLACE_AFTER_MS);
     const secondSave = await timed(b);
     const firstDone = await firstSave;
+    // The event loop while the corrections are indexed after their answers (what /health's wait rests on).
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     await ctx.idle();
+    loop.disable();
     const idleMs = performance.now() - t0;
     const { worst, reads } = await stop();
     Object.assign(ctx.out, {
@@ -106,6 +112,8 @@ export async function benchReplacing(ctx: BenchContext, userId: string, transcri
       [`${label}: second save ms`]: secondSave.ms,
       [`${label}: second answer`]: secondSave.status,
       [`${label}: all indexed ms`]: idleMs,
+      [`${label}: event loop delay while indexing, worst ms (goal ≤ 200)`]: loop.max / 1e6,
+      [`${label}: event loop delay while indexing, p95 ms (goal ≤ 100)`]: loop.percentile(95) / 1e6,
       [`${label}: worst read ms (goal ≤ 1000)`]: worst,
       [`${label}: reads`]: reads,
     });
