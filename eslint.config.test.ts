@@ -65,7 +65,7 @@ describe("the levels of lib/", () => {
   });
 
   it("refuses a component importing a composition root (lib/app)", async () => {
-    expect(await problems("components/sample.ts", 'export { withApi } from "@/lib/app/with-api";\n')).toEqual([
+    expect(await problems("components/sample.ts", 'export { appPipelines } from "@/lib/app/pipelines";\n')).toEqual([
       expect.objectContaining({
         ruleId: "import/no-restricted-paths",
         message: expect.stringContaining("lib/app is for entry points"),

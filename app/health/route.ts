@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { healthEndpoint } from "@/lib/health/endpoints";
 import { healthResponse } from "@/lib/health/check-health";
 

@@ -144,4 +144,34 @@ describe("the audit trail of a team's operations", () => {
       ["transcript.unpublished", member.id, member.email, "audit-mcp"],
     ]);
   });
+
+  it("answers a change that succeeded as the success it was when its audit line cannot be written", async () => {
+    const team = await ctx.db.user.create({ data: { kind: "team", name: "Trail down" } });
+    const admin = await createUser(ctx.db);
+    await ctx.db.membership.create({ data: { teamId: team.id, userId: admin.id, role: "admin" } });
+    const transcript = await seedTranscript(ctx.db, team.id, { videoId: "auditvideo3" });
+    await ctx.db.publication.create({
+      data: { slug: "audit-down", userId: team.id, transcriptId: transcript.id, publishedAt: new Date() },
+    });
+    await ctx.db.$executeRawUnsafe(
+      `CREATE FUNCTION test_refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'trail down'; END $$`,
+    );
+    await ctx.db.$executeRawUnsafe(
+      `CREATE TRIGGER test_refuse_audit BEFORE INSERT ON "AuditEvent" FOR EACH ROW EXECUTE FUNCTION test_refuse_audit()`,
+    );
+    try {
+      const { DELETE: unpublish } = await import("@/app/v1/publish/[slug]/route");
+      const answer = await callRoute(unpublish, "/v1/publish/audit-down", {
+        method: "DELETE",
+        headers: await session(admin.id, team.id),
+        params: { slug: "audit-down" },
+      });
+      expect(answer.status).toBe(204);
+      expect((await ctx.db.publication.findUnique({ where: { slug: "audit-down" } }))?.publishedAt ?? null).toBeNull();
+      expect(await ctx.db.auditEvent.count({ where: { teamId: team.id } })).toBe(0);
+    } finally {
+      await ctx.db.$executeRawUnsafe(`DROP TRIGGER test_refuse_audit ON "AuditEvent"`);
+      await ctx.db.$executeRawUnsafe(`DROP FUNCTION test_refuse_audit()`);
+    }
+  });
 });

@@ -65,8 +65,6 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
       registerTools(server, {
         userId: principal.userId,
-        role: principal.role,
-        hasPerson: principal.personId !== null,
         principal,
         request,
         deps: options.deps(),

@@ -57,7 +57,7 @@ export const CONJUNCTION_POSTINGS = 100_000;
  */
 export const SINGLE_TERM_EXAMINED = 20_000;
 
-/** The weight of the passage's proximity (ts_rank_cd normalised to [0, 1)) for a query of two or more terms. */
+/** The weight of the passage's proximity (ts_rank_cd normalized to [0, 1)) for a query of two or more terms. */
 export const PROXIMITY_WEIGHT = 1.5;
 
 /** One of the query's positive terms, as the index holds it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createTranscriptEndpoint, listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
 import { callRoute } from "@/test/request";
 

@@ -6,7 +6,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/app-db";
-import { seedScale } from "./data-scale";
+import { seedScale } from "./data-scale-db";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let seededTranscript: Record<string, unknown>;

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BUSY, englishWords, install, openScaleDb, type ScaleDb } from "./data-scale";
+import { BUSY, englishWords, install, openScaleDb, type ScaleDb } from "./data-scale-db";
 import { recallAt, scoreLevel } from "./relevance-recall";
 import type { SearchScope } from "../../lib/search/search-statement";
 import type { SearchMoment, SearchQuery } from "../../lib/search/schemas";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { metadataEndpoint } from "@/lib/oauth/endpoints";
 import { authorizationServerMetadata } from "@/lib/oauth/metadata";
 

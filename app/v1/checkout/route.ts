@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createCheckout } from "@/lib/billing/checkout";
 import { checkoutEndpoint } from "@/lib/billing/endpoints";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createFollowEndpoint, listFollowsEndpoint } from "@/lib/follows/endpoints";
 import { createFollow } from "@/lib/follows/create-follow";
 import { listFollows } from "@/lib/follows/manage-follow";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { appOutbound } from "@/lib/http/outbound/configured";
 import { listImportsEndpoint, startImportEndpoint } from "@/lib/imports/endpoints";
 import { listImports } from "@/lib/imports/list-imports";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listLanguagesEndpoint } from "@/lib/transcripts/endpoints";
 import { listLanguages } from "@/lib/transcripts/list-languages";
 import { transcriptDeps } from "@/lib/transcripts/deps";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getMeEndpoint } from "@/lib/auth/endpoints";
 import { getMe } from "@/lib/auth/get-me";
 

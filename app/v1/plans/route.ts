@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getPlansEndpoint } from "@/lib/billing/endpoints";
 import { getPlans } from "@/lib/billing/plans";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { publishEndpoint } from "@/lib/publishing/endpoints";
 import { publishTranscript } from "@/lib/publishing/publish";
 import { transcriptDeps } from "@/lib/transcripts/deps";

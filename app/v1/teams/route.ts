@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createTeamEndpoint, listTeamsEndpoint } from "@/lib/teams/endpoints";
 import { createTeam, listTeams } from "@/lib/teams/teams";
 

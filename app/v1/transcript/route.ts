@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createTranscriptEndpoint } from "@/lib/transcripts/endpoints";
 import { requestTranscript } from "@/lib/transcripts/request-transcript";
 import { recordFailedRequest } from "@/lib/transcripts/record-failed-request";

@@ -1,16 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ResolveDeps as PodcastDeps } from "@/lib/podcasts/resolve-podcast";
 import type { TranscriptDeps } from "@/lib/transcripts/deps";
-import type { Role } from "@/lib/http/permissions";
 import type { Principal } from "@/lib/auth/principal";
 
 export interface ToolContext {
   /** The account acted in (a person's own, or a team's). */
   userId: string;
-  /** The caller's role there, and whether a person is behind the credential: each tool needs its REST operation's role. */
-  role: Role;
-  hasPerson: boolean;
-  /** Who is calling, for the team's audit trail. */
+  /** Who is calling, in which role: each tool needs its REST operation's role, and the team's trail names them. */
   principal: Principal;
   /** The HTTP request the call came in (per-address rate limits use its client address). */
   request: Request;

@@ -2,10 +2,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 import type { Endpoint } from "@/lib/http/endpoint";
-import { ApiError, errors } from "@/lib/http/errors";
-import { requiredRole, roleMeets, roleRefusalDetail } from "@/lib/http/permissions";
-import { auditOperation } from "@/lib/auth/operation-audit";
-import { limitRequest } from "@/lib/http/rate-limits";
+import { ApiError } from "@/lib/http/errors";
+import { runOperation } from "@/lib/auth/operation";
 import { RequestValidationError } from "@/lib/http/validation";
 import { log } from "@/lib/observability/logger";
 
@@ -13,8 +11,9 @@ import type { ToolContext } from "./context";
 import { namingTools } from "./naming-tools";
 
 /**
- * Checks the caller's role against the REST operation's (reading and searching: a viewer's; the rest: a member's),
- * applies its rate-limit row, runs the tool, and turns our errors into tool errors.
+ * Runs the tool as its REST operation runs (lib/auth/operation.ts: the operation's least role, e.g. a viewer's for
+ * reading and searching and a member's for the rest, its rate-limit row, the audit line), and turns our errors
+ * into tool errors.
  */
 export async function run(
   ctx: ToolContext,
@@ -22,17 +21,19 @@ export async function run(
   body: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
   try {
-    const needed = requiredRole(endpoint.method, endpoint.path, endpoint.auth);
-    if (needed && !roleMeets(needed, ctx.role, ctx.hasPerson))
-      throw errors.forbidden(roleRefusalDetail(needed, ctx.role));
-    if (endpoint.rateLimit) await limitRequest(endpoint.rateLimit, ctx.request, ctx.userId);
-    const result = await body();
-    if (!result.isError) {
-      // The tool's answer names what it acted on, as the REST operation's path and answer do.
-      const named = (result.structuredContent ?? {}) as Record<string, unknown>;
-      await auditOperation(`${endpoint.method} ${endpoint.path}`, ctx.principal, { params: named, result: named });
-    }
-    return result;
+    return await runOperation(
+      endpoint,
+      { request: ctx.request, principal: ctx.principal },
+      {
+        handle: body,
+        succeeded: (result) => !result.isError,
+        // The tool's answer names what it acted on, as the REST operation's path and answer do.
+        audited: (_input, result) => {
+          const named = result.structuredContent ?? {};
+          return { params: named, result: named };
+        },
+      },
+    );
   } catch (error) {
     return toolError(error);
   }

@@ -177,7 +177,7 @@ export function tinyTokenizerJson(): Buffer {
 }
 
 /**
- * A BERT tokenizer.json (all-MiniLM-L6-v2's layout: BERT's normaliser and pre-tokeniser, WordPiece, the [CLS] …
+ * A BERT tokenizer.json (all-MiniLM-L6-v2's layout: BERT's normalizer and pre-tokeniser, WordPiece, the [CLS] …
  * [SEP] template) whose vocabulary is `vocabulary`, the special tokens among it.
  */
 export function bertTokenizerJson(vocabulary: readonly string[]): Buffer {

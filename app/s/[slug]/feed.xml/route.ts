@@ -1,5 +1,5 @@
 import { corsPreflight } from "@/lib/http/cors";
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { showFeedEndpoint } from "@/lib/publishing/endpoints";
 import { showFeedResponse } from "@/lib/publishing/show-feed";
 

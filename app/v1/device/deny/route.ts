@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { personOf } from "@/lib/auth/principal";
 import { deviceDenyEndpoint } from "@/lib/oauth/endpoints";
 import { decideDeviceCode } from "@/lib/oauth/device-decide";

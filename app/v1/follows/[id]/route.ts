@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { deleteFollowEndpoint, getFollowEndpoint, updateFollowEndpoint } from "@/lib/follows/endpoints";
 import { deleteFollow, getFollow, updateFollow } from "@/lib/follows/manage-follow";
 

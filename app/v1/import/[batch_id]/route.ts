@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getImportEndpoint } from "@/lib/imports/endpoints";
 import { getImport } from "@/lib/imports/get-import";
 

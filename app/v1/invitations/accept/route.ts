@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { acceptInvitationEndpoint } from "@/lib/teams/endpoints";
 import { acceptInvitation } from "@/lib/teams/invitations";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getJobEndpoint } from "@/lib/transcripts/endpoints";
 import { getJob } from "@/lib/transcripts/get-job";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getApiKeyEndpoint } from "@/lib/auth/endpoints";
 import { getApiKeyState } from "@/lib/auth/api-keys";
 

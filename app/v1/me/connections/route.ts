@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { personOf } from "@/lib/auth/principal";
 import { listConnectionsEndpoint } from "@/lib/oauth/endpoints";
 import { listConnections } from "@/lib/oauth/connections";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { portalEndpoint } from "@/lib/billing/endpoints";
 import { createPortalSession } from "@/lib/billing/manage-subscription";
 

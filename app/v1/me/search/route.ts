@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { searchLibraryEndpoint } from "@/lib/search/endpoints";
 import { searchLibrary } from "@/lib/search/search-moments";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { getSubscriptionEndpoint } from "@/lib/usage/endpoints";
 import { getSubscription } from "@/lib/usage/get-subscription";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listTranscriptionsEndpoint } from "@/lib/transcripts/endpoints";
 import { listTranscriptions } from "@/lib/transcripts/list-transcriptions";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createWebhookEndpoint, listWebhooksEndpoint } from "@/lib/webhooks/endpoints";
 import { createWebhookEndpoint as createEndpoint } from "@/lib/webhooks/create-endpoint";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-endpoints";

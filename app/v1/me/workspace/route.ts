@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { chooseWorkspaceEndpoint } from "@/lib/auth/endpoints";
 import { chooseWorkspace } from "@/lib/auth/choose-workspace";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { personOf } from "@/lib/auth/principal";
 import { authorizeEndpoint } from "@/lib/oauth/endpoints";
 import { authorize } from "@/lib/oauth/authorize";

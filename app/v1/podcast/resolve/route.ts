@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { resolvePodcastEndpoint } from "@/lib/podcasts/endpoints";
 import { resolvePodcast } from "@/lib/podcasts/resolve-podcast";
 import { podcastDeps } from "@/lib/podcasts/deps";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { publicTranscriptEndpoint } from "@/lib/publishing/endpoints";
 import { publicTranscriptResponse } from "@/lib/publishing/public-transcript";
 import { corsPreflight } from "@/lib/http/cors";

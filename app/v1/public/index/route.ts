@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { publicIndexEndpoint } from "@/lib/publishing/endpoints";
 import { publicIndex } from "@/lib/publishing/public-index";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { searchPublicEndpoint } from "@/lib/search/endpoints";
 import { searchPublic } from "@/lib/search/search-moments";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { unpublishEndpoint } from "@/lib/publishing/endpoints";
 import { unpublishTranscript } from "@/lib/publishing/publish";
 

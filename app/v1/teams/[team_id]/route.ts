@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { deleteTeamEndpoint, getTeamEndpoint, updateTeamEndpoint } from "@/lib/teams/endpoints";
 import { getTeam, updateTeam } from "@/lib/teams/teams";
 import { deleteTeamAndFiles } from "@/lib/app/delete-team";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { editTranscriptEndpoint } from "@/lib/edits/endpoints";
 import { saveEditResponse } from "@/lib/edits/revisions";
 import { getTranscriptEndpoint } from "@/lib/transcripts/endpoints";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { signUploadEndpoint } from "@/lib/uploads/endpoints";
 import { signUpload } from "@/lib/uploads/sign-upload";
 

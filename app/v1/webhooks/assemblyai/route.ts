@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { assemblyAiWebhookEndpoint } from "@/lib/transcripts/endpoints";
 import { receiveAssemblyAiWebhook } from "@/lib/transcripts/asr-provider";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { billingWebhookEndpoint } from "@/lib/billing/endpoints";
 import { receiveBillingWebhook } from "@/lib/billing/webhook";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { checkFollowEndpoint } from "@/lib/follows/endpoints";
 import { checkFollowNow } from "@/lib/follows/manage-follow";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listImportItemsEndpoint } from "@/lib/imports/endpoints";
 import { listImportItems } from "@/lib/imports/list-import-items";
 

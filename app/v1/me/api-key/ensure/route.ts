@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { ensureApiKeyEndpoint } from "@/lib/auth/endpoints";
 import { ensureApiKey } from "@/lib/auth/api-keys";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { regenerateApiKeyEndpoint } from "@/lib/auth/endpoints";
 import { regenerateApiKey } from "@/lib/auth/api-keys";
 

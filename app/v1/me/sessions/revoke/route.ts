@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { personOf } from "@/lib/auth/principal";
 import { endSessionsEndpoint } from "@/lib/auth/endpoints";
 import { endAllSessions } from "@/lib/auth/sessions";

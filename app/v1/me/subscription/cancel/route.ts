@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { cancelSubscriptionEndpoint } from "@/lib/billing/endpoints";
 import { cancelSubscription } from "@/lib/billing/manage-subscription";
 

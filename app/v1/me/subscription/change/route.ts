@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { changeTierEndpoint, undoTierChangeEndpoint } from "@/lib/billing/endpoints";
 import { changeTier, undoTierChange } from "@/lib/billing/manage-subscription";
 

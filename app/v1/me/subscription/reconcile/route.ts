@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { reconcileSubscriptionEndpoint } from "@/lib/billing/endpoints";
 import { reconcileSubscription } from "@/lib/billing/manage-subscription";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { resumeSubscriptionEndpoint } from "@/lib/billing/endpoints";
 import { resumeSubscription } from "@/lib/billing/manage-subscription";
 

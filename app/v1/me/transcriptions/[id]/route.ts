@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { deleteTranscriptionEndpoint } from "@/lib/transcripts/endpoints";
 import { deleteTranscription } from "@/lib/transcripts/delete-transcription";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { deleteWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { deleteWebhookEndpoint as deleteEndpoint } from "@/lib/webhooks/delete-endpoint";
 

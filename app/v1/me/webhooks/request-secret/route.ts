@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { rotateRequestSecretEndpoint } from "@/lib/webhooks/endpoints";
 import { rotateRequestSecret } from "@/lib/webhooks/rotate-request-secret";
 

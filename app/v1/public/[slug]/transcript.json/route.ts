@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { podcastTranscriptJsonEndpoint } from "@/lib/publishing/endpoints";
 import { podcastTranscriptResponse } from "@/lib/publishing/podcast-transcripts";
 import { corsPreflight } from "@/lib/http/cors";

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { teamAuditEndpoint } from "@/lib/teams/endpoints";
 import { listAudit } from "@/lib/teams/audit";
 

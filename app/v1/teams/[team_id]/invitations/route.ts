@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { createInvitationEndpoint, listInvitationsEndpoint } from "@/lib/teams/endpoints";
 import { createInvitation, listInvitations } from "@/lib/teams/invitations";
 

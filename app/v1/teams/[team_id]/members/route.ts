@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listMembersEndpoint } from "@/lib/teams/endpoints";
 import { listMembers } from "@/lib/teams/members";
 

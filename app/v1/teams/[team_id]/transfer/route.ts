@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { transferTeamEndpoint } from "@/lib/teams/endpoints";
 import { transferOwnership } from "@/lib/teams/members";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { teamUsageEndpoint } from "@/lib/teams/endpoints";
 import { teamUsage } from "@/lib/usage/team-usage";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { downloadTranscriptEndpoint } from "@/lib/transcripts/endpoints";
 import { downloadTranscript } from "@/lib/transcripts/read";
 

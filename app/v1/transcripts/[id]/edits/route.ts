@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { restoreTranscriptEndpoint } from "@/lib/edits/endpoints";
 import { restoreOriginal } from "@/lib/edits/revisions";
 

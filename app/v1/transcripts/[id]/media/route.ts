@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { transcriptMediaEndpoint } from "@/lib/transcripts/endpoints";
 import { transcriptMedia } from "@/lib/transcripts/transcript-media";
 

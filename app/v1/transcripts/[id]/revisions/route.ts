@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listRevisionsEndpoint } from "@/lib/edits/endpoints";
 import { listRevisions } from "@/lib/edits/revisions";
 

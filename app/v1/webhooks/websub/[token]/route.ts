@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { receivePushEndpoint, verifyPushEndpoint } from "@/lib/follows/endpoints";
 import { receivePush, verifyPushIntent } from "@/lib/follows/push-callback";
 

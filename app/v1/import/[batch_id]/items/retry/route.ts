@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { retryImportItemEndpoint } from "@/lib/imports/endpoints";
 import { retryImportItem } from "@/lib/imports/retry-import-item";
 

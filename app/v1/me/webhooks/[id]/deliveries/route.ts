@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { listWebhookDeliveriesEndpoint } from "@/lib/webhooks/endpoints";
 import { listDeliveries } from "@/lib/webhooks/list-deliveries";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { rotateWebhookSecretEndpoint } from "@/lib/webhooks/endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { testWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { revokeInvitationEndpoint } from "@/lib/teams/endpoints";
 import { revokeInvitation } from "@/lib/teams/invitations";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { changeMemberRoleEndpoint, removeMemberEndpoint } from "@/lib/teams/endpoints";
 import { changeMemberRole, removeMember } from "@/lib/teams/members";
 

@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { revisionDiffEndpoint } from "@/lib/edits/endpoints";
 import { revisionDiff } from "@/lib/edits/revisions";
 

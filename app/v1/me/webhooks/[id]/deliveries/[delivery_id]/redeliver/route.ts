@@ -1,4 +1,4 @@
-import { withApi } from "@/lib/app/with-api";
+import { withApi } from "@/lib/rest/with-api";
 import { redeliverWebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { redeliver } from "@/lib/webhooks/redeliver";
 

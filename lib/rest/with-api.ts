@@ -1,28 +1,19 @@
 import { NextResponse, type NextRequest } from "next/server";
 import type { core, ZodType } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
-import {
-  fieldRole,
-  isAllowed,
-  refusalDetail,
-  requiredRole,
-  roleMeets,
-  roleRefusalDetail,
-  type RoleRequirement,
-} from "@/lib/http/permissions";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ApiError, errorResponse, errors, internalErrorResponse } from "@/lib/http/errors";
 import { reportFailure } from "@/lib/observability/failure-cause";
-import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
+import { withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { readBodyBytes } from "@/lib/http/body";
 import { parseJsonBody } from "@/lib/http/json-body";
 import { parseInput, RequestValidationError, validationResponse } from "@/lib/http/validation";
 import { withAnyOrigin } from "@/lib/http/cors";
-import { actingAs, teamActor } from "@/lib/teams/actor";
-import { auditOperation } from "@/lib/auth/operation-audit";
+import { runOperation } from "@/lib/auth/operation";
 
-// The one wrapper every /v1 route handler goes through: authenticate, parse params/query/body
-// with the endpoint's zod schemas, call the handler, and map every failure to the contract's shapes.
+// The one wrapper every /v1 route handler goes through: authenticate, run the operation's pipeline
+// (lib/auth/operation.ts: role, rate limit, params/query/body parsed with the endpoint's zod schemas, the handler,
+// the audit line), and map every failure to the contract's shapes.
 
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -52,21 +43,21 @@ export function withApi<E extends Endpoint>(
     let limit: RateLimitHeaders | undefined;
     try {
       const principal = endpoint.auth === "none" ? undefined : await authenticate(request, endpoint.auth);
-      if (principal) refuseRole(requiredRole(endpoint.method, endpoint.path, endpoint.auth), principal);
-      limit = endpoint.rateLimit
-        ? await limitRequest(endpoint.rateLimit, request, principal?.userId, principal?.tier)
-        : undefined;
-      const params = endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined;
-      const query = endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined;
-      const body = endpoint.body
-        ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body")
-        : undefined;
-      if (principal) refuseFields(endpoint, principal, body);
-      const result = await actingAs(principal ? teamActor(principal) : null, () =>
-        handler({ request, principal, params, query, body } as ApiContext<E>),
+      const result = await runOperation(
+        endpoint,
+        { request, principal, onLimit: (headers) => (limit = headers) },
+        {
+          parse: async () => ({
+            params: endpoint.params ? parseInput(endpoint.params, await route.params, "path") : undefined,
+            query: endpoint.query ? parseInput(endpoint.query, queryObject(request), "query") : undefined,
+            body: endpoint.body
+              ? parseInput(endpoint.body, await readJson(request, endpoint.maxBodyBytes), "body")
+              : undefined,
+          }),
+          handle: (input) => handler({ request, principal, ...input } as ApiContext<E>),
+          succeeded: (result) => (result instanceof Response ? result.ok : true),
+        },
       );
-      if (principal && (result instanceof Response ? result.ok : true))
-        await auditOperation(`${endpoint.method} ${endpoint.path}`, principal, { params, body, result });
       if (result instanceof Response) return withRateLimitHeaders(result, limit);
       const status = endpoint.status ?? 200;
       return endpoint.response === null
@@ -88,24 +79,6 @@ export function withApi<E extends Endpoint>(
   };
   if (!endpoint.anyOrigin) return answer;
   return async (request, route) => withAnyOrigin(await answer(request, route));
-}
-
-/** 403 when the caller's role in the account acted in falls short of what the operation needs (permissions.ts). */
-function refuseRole(needed: RoleRequirement | null, principal: Principal, field?: string): void {
-  if (needed && !roleMeets(needed, principal.role, principal.personId !== null))
-    throw errors.forbidden(roleRefusalDetail(needed, principal.role, field));
-}
-
-/** 403 when the body gives a field (fieldAuth) that needs a row of the permission table the credential is not in. */
-function refuseFields(endpoint: Endpoint, principal: Principal, body: unknown): void {
-  for (const [field, permission] of Object.entries(endpoint.fieldAuth ?? {})) {
-    const value = (body as Record<string, unknown> | undefined)?.[field];
-    if (value === undefined || value === null) continue;
-    if (!isAllowed(permission, principal.kind)) throw errors.forbidden(refusalDetail(permission, field));
-    // The field's row names its role, not the operation's: a member may transcribe, but only an admin may
-    // have the account's request secret sign a delivery.
-    refuseRole(fieldRole(permission), principal, field);
-  }
 }
 
 /** Query parameters as an object; for a repeated scalar the last value wins, as in FastAPI. */
