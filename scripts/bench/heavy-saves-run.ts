@@ -95,6 +95,8 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-heavy-saves-"));
   process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   process.env.RATE_LIMIT_MULTIPLIER = "1000000";
+  // The lowest a minute's tokens may be: the users shape's refusals without indexing many heavy corrections.
+  process.env.EDIT_SAVE_TOKENS_PER_MINUTE = "100000";
   process.env.DATA_DIR = dataDir;
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
