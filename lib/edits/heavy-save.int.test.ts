@@ -52,7 +52,12 @@ async function callerWithTimedWords(count: number, { unsaved = false } = {}) {
   const caller = { userId: user.id, id: transcript.id, headers: bearer(key!), segments };
   if (unsaved)
     await ctx.db.transcriptRevision.create({
-      data: { userId: user.id, transcriptId: transcript.id, segments, sizeBytes: JSON.stringify(segments).length },
+      data: {
+        userId: user.id,
+        transcriptId: transcript.id,
+        segments: JSON.parse(JSON.stringify(segments)) as object[],
+        sizeBytes: JSON.stringify(segments).length,
+      },
     });
   else expect((await patch(caller, { segments })).status).toBe(200);
   return caller;
