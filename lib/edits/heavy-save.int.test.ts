@@ -32,8 +32,11 @@ afterAll(async () => ctx?.teardown());
 
 let videos = 0;
 
-/** A caller with the Grit transcript in their history, first corrected into `count` segments of one timed word. */
-async function callerWithTimedWords(count: number) {
+/**
+ * A caller with the Grit transcript in their history, first corrected into `count` segments of one timed word
+ * (`unsaved`: stored as it is, so that none of the minute's tokens is spent).
+ */
+async function callerWithTimedWords(count: number, { unsaved = false } = {}) {
   const user = await createUser(ctx.db);
   const { ensureApiKey } = await import("@/lib/auth/api-keys");
   const { key } = await ensureApiKey(user.id);
@@ -47,7 +50,16 @@ async function callerWithTimedWords(count: number) {
     return { start, end, text: `w${i}`, words: [{ start, end: start + 0.1, text: `w${i}` }] };
   });
   const caller = { userId: user.id, id: transcript.id, headers: bearer(key!), segments };
-  expect((await patch(caller, { segments })).status).toBe(200);
+  if (unsaved)
+    await ctx.db.transcriptRevision.create({
+      data: {
+        userId: user.id,
+        transcriptId: transcript.id,
+        segments: JSON.parse(JSON.stringify(segments)) as object[],
+        sizeBytes: JSON.stringify(segments).length,
+      },
+    });
+  else expect((await patch(caller, { segments })).status).toBe(200);
   return caller;
 }
 
@@ -68,7 +80,8 @@ const letters = (count: number, from = 0) =>
 
 describe("PATCH /v1/transcripts/{id} at its bounds", () => {
   it("800 segments of 2,500 words (about 4 MB): refused with a 422 item, nothing stored", async () => {
-    const caller = await callerWithTimedWords(800);
+    // Nothing spent this minute: a body that may index the most a correction holds is counted before its work.
+    const caller = await callerWithTimedWords(800, { unsaved: true });
     const body = { segments: caller.segments.map((s) => ({ start: s.start, end: s.end, text: letters(2500) })) };
     expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(4_000_000);
     const res = await patch(caller, body);
@@ -150,6 +163,22 @@ describe("PATCH /v1/transcripts/{id} at its bounds", () => {
     expect(res.status).toBe(429);
     expect(res.json).toMatchObject({ code: "rate_limited" });
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await revisions(caller)).toBe(2);
+  });
+
+  it("a save past the minute's tokens is refused before any work, and one refused otherwise gives its tokens back", async () => {
+    const caller = await callerWithTimedWords(3);
+    const segments = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({ start: i, end: i + 0.5, text: `r${i} ${letters(2000, i)}` }));
+    const elsewhere = { ...caller, id: "not-in-this-history" };
+    // 50 segments of 2,001 words may index the minute's 100,000 tokens: with 3 spent, refused before the
+    // transcript is looked up (else this would be a 404), and what it would have spent is given back.
+    const refused = await patch(elsewhere, { segments: segments(50) });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    // 49 (98,049 tokens): a 404 gives back what it held, so the same body is then stored.
+    expect((await patch(elsewhere, { segments: segments(49) })).status).toBe(404);
+    expect((await patch(caller, { segments: segments(49) })).status).toBe(200);
     expect(await revisions(caller)).toBe(2);
   });
 });

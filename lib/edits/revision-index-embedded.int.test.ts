@@ -65,4 +65,60 @@ describe("a long save on the embedded database", () => {
     expect(new Set(midway.map((s) => s.written)).size).toBeGreaterThan(1);
     expect(await db.transcriptRevision.count({ where: { userId: author.id, indexedAt: { not: null } } })).toBe(1);
   });
+
+  it("a correction replacing another: reads run between the ranges each is cut in, the replaced one leaves nothing", async () => {
+    const { getDb } = await import("@/lib/db/client");
+    const { saveEdit } = await import("@/lib/edits/revisions");
+    const { readTranscript } = await import("@/lib/transcripts/read");
+    const { revisionIndexIdle } = await import("@/lib/edits/revision-index");
+    const db = await getDb();
+    const [author, reader] = await Promise.all(
+      ["author", "reader"].map((name) => db.user.create({ data: { email: `${name}-replace@example.test` } })),
+    );
+    const long = await seedTranscript(db, author.id, { videoId: "stepsembed3" });
+    const own = await seedTranscript(db, reader.id, { videoId: "stepsembed4" });
+    await db.transcript.update({ where: { id: long.id }, data: { durationSeconds: 100_000 } });
+    // 3,000 one-letter lines, then 2,500 lines each with a speaker of 100 characters: three ranges each.
+    const letters = Array.from({ length: 3000 }, (_, i) => ({ start: i, end: i + 0.5, text: "abcdefgh"[i % 8]! }));
+    const named = Array.from({ length: 2500 }, (_, i) => ({
+      start: i,
+      end: i + 0.5,
+      text: `line${i}`,
+      speaker: `${"Speaker ".padEnd(95, "x")} ${String(i % 50).padStart(4, "0")}`,
+    }));
+
+    let saved = false;
+    const saving = (async () => {
+      await saveEdit(author.id, long.id, { segments: letters });
+      await saveEdit(author.id, long.id, { segments: named });
+      await revisionIndexIdle();
+    })().finally(() => (saved = true));
+    // How far each read found each correction cut (its last passage's last segment).
+    const seen: { first: number | null; second: number | null }[] = [];
+    while (!saved) {
+      expect((await readTranscript(reader.id, own.id)).id).toBe(own.id);
+      const [state] = await db.$queryRaw<{ first: number | null; second: number | null }[]>`
+        SELECT (SELECT max(rp."segTo") FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId"
+                WHERE r."userId" = ${author.id} AND jsonb_array_length(r."segments") = 3000) AS "first",
+               (SELECT max(rp."segTo") FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId"
+                WHERE r."userId" = ${author.id} AND jsonb_array_length(r."segments") = 2500) AS "second"`;
+      seen.push(state!);
+    }
+    await saving;
+    // Reads saw each correction cut in part: the cut ran in ranges, with reads between them.
+    expect(seen.some((s) => s.first !== null && s.first < 2999)).toBe(true);
+    expect(seen.some((s) => s.second !== null && s.second < 2499)).toBe(true);
+    const revisions = await db.transcriptRevision.findMany({
+      where: { userId: author.id },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, indexedAt: true },
+    });
+    expect(revisions.map((r) => r.indexedAt !== null)).toEqual([false, true]);
+    const [left] = await db.$queryRaw<{ passages: number; postings: number }[]>`
+      SELECT (SELECT count(*)::int FROM "RevisionPassage" WHERE "revisionId" = ${revisions[0]!.id}) AS "passages",
+             (SELECT count(*)::int FROM "SearchPosting" sp
+              WHERE NOT EXISTS (SELECT 1 FROM "RevisionPassage" rp WHERE rp."pid" = sp."pid")
+                AND NOT EXISTS (SELECT 1 FROM "TranscriptPassage" tp WHERE tp."pid" = sp."pid")) AS "postings"`;
+    expect(left).toEqual({ passages: 0, postings: 0 });
+  });
 });

@@ -73,14 +73,14 @@ describe("a correction indexed in steps", () => {
     expect(written.slice(1).map((p) => p.postings)).toEqual(cut.slice(1).map(() => null));
     expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([0, 2]);
 
-    // The step that indexes the last passage serves it.
+    // The step after the one that indexes the last passage finds nothing left to cut, and serves it.
     let steps = 2;
     for (;;) {
       steps++;
       if ((await index.indexRevisionStep(next, 0)) === "done") break;
       expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([0, 2]);
     }
-    expect(steps).toBe(cut.length + 1);
+    expect(steps).toBe(cut.length + 2);
     expect([await found(user.id, "quasarine"), await found(user.id, "zeppelinian")]).toEqual([2, 0]);
 
     // The replaced version's passages and postings go, a step at a time.
@@ -125,9 +125,10 @@ describe("a correction indexed in steps", () => {
     expect(await found(author.id, "quokkaesque")).toBe(2);
     expect(await found(other.id, "quokkaesque")).toBe(0);
 
-    // The same correction indexed in one step: the same passages, terms and impacts.
+    // The same correction indexed uninterrupted (steps without a budget: its cut, its passages, the switch): the
+    // same passages, terms and impacts.
     const whole = await stored(other.id, transcript.id, segments);
-    expect(await index.indexRevisionStep(whole, 2_147_483_647)).toBe("done");
+    expect(await index.indexRevision(whole, { stepMs: 2_147_483_647 })).toBe("done");
     const resumed = await passagesOf(cut);
     expect(resumed.length).toBeGreaterThan(2);
     expect(resumed).toEqual(await passagesOf(whole));
@@ -136,5 +137,52 @@ describe("a correction indexed in steps", () => {
       resumed.map((p, i) => [i === 0 ? 0 : resumed[i - 1]!.segTo + 1, p.segTo]),
     );
     expect(resumed.at(-1)!.segTo).toBe(segments.length - 1);
+  });
+
+  it("a long correction is cut a range of segments at a time, and the one it replaces leaves no passage or posting", async () => {
+    const user = await createUser(ctx.db);
+    const transcript = await seedTranscript(ctx.db, user.id, { videoId: "stepindex04" });
+    // 2,500 one-word segments: at most 1,000 are cut in a step.
+    const many = Array.from({ length: 2500 }, (_, i) => ({
+      start: i,
+      end: i + 0.5,
+      text: i === 2499 ? "velociraptorial" : `w${i}`,
+    }));
+    const first = await stored(user.id, transcript.id, many);
+    const ranges: number[][] = [];
+    for (;;) {
+      const before = (await passagesOf(first)).length;
+      const state = await index.indexRevisionStep(first, 0);
+      const after = await passagesOf(first);
+      if (after.length > before) ranges.push([after[before]!.segFrom, after.at(-1)!.segTo]);
+      if (state === "done") break;
+    }
+    expect(ranges).toEqual([
+      [0, 999],
+      [1000, 1999],
+      [2000, 2499],
+    ]);
+    expect(await found(user.id, "velociraptorial")).toBe(1);
+
+    // 30 segments of 4,900 characters: a range ends past about 100,000 characters.
+    const long = Array.from({ length: 30 }, (_, i) => ({ start: i, end: i + 0.5, text: `${"a ".repeat(2449)}z${i}` }));
+    const second = await stored(user.id, transcript.id, long, 2);
+    expect(await index.indexRevisionStep(second, 0)).toBe("more");
+    expect((await passagesOf(second)).at(-1)!.segTo).toBe(20);
+    expect(await index.indexRevision(second, { stepMs: 0 })).toBe("done");
+    const passages = await passagesOf(second);
+    expect(passages.map((p) => [p.segFrom, p.segTo])).toEqual(
+      passages.map((p, i) => [i === 0 ? 0 : passages[i - 1]!.segTo + 1, p.segTo]),
+    );
+    expect(passages.at(-1)!.segTo).toBe(29);
+    expect(await found(user.id, "velociraptorial")).toBe(0);
+
+    expect(await index.dropReplacedPassages(0)).toBeGreaterThan(0);
+    expect(await passagesOf(first)).toEqual([]);
+    const [orphans] = await ctx.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "SearchPosting" sp
+      WHERE NOT EXISTS (SELECT 1 FROM "RevisionPassage" rp WHERE rp."pid" = sp."pid")
+        AND NOT EXISTS (SELECT 1 FROM "TranscriptPassage" tp WHERE tp."pid" = sp."pid")`;
+    expect(orphans!.n).toBe(0);
   });
 });

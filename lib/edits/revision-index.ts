@@ -2,11 +2,12 @@ import { dbKind, getDb } from "@/lib/db/client";
 import { log } from "@/lib/observability/logger";
 
 // A saved correction is indexed for search after its save has stored it, in steps (prisma/sql/functions:
-// verbatim_index_revision_step), each a transaction of its own that writes passages and their postings for at
-// most INDEX_STEP_MS (and at least one passage): the embedded database runs one statement at a time and cannot
-// stop one, so a whole correction's postings in one statement held every other request behind it. Other
-// statements run between steps. Search serves the author's previous correction (or the transcript) until the new
-// one is whole, then switches in the step that writes its last passage. What is left to do is in the database
+// verbatim_index_revision_step), each a transaction of its own that either cuts the next range of segments into
+// passages or writes passages' postings for at most INDEX_STEP_MS (and at least one passage): the embedded
+// database runs one statement at a time and cannot stop one, so a whole correction's postings (or its cut) in one
+// statement held every other request behind it. Other statements run between steps. Search serves the author's
+// previous correction (or the transcript) until the new one is whole, then switches in the step that finds nothing
+// left to cut. What is left to do is in the database
 // ("indexedAt" NULL on the newest correction of a transcript; passages of a replaced one), so work cut short by a
 // stop is done again at the next start (resumeRevisionIndexing), whichever process does it.
 
@@ -26,10 +27,11 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 let turn: Promise<unknown> = Promise.resolve();
 
 /**
- * Runs `step` and the pause after it while no other step of this process runs (a save's and the background's
- * take turns), so a request waits behind one step at most.
+ * Runs `step` and the pause after it while no other step of this process runs, so a request waits behind one step
+ * at most: each step of indexing (a save's and the background's take turns), and each save's other long
+ * statements (reading the author's current version, storing the new one), however many users save at once.
  */
-function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
+export function oneStepAtATime<T>(step: () => Promise<T>): Promise<T> {
   const run = turn.then(async () => {
     const began = performance.now();
     try {

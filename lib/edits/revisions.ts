@@ -17,14 +17,16 @@ import {
   type TranscriptView,
 } from "@/lib/transcripts/read";
 import type { TranscriptResponse } from "@/lib/transcripts/schemas";
-import { limitUser } from "@/lib/http/rate-limits";
+import { limitUser, refundUser } from "@/lib/http/rate-limits";
 import { densityLimits, densityProblem, measure, type DensityLimits } from "@/lib/edits/density";
-import { segmentsSize } from "@/lib/edits/prepare-save";
+import { segmentsSize, type SaveOutcome } from "@/lib/edits/prepare-save";
+import { MAX_INDEX_TOKENS } from "@/lib/edits/validate";
+import { mostIndexTokens } from "@/lib/edits/index-tokens";
 import { prepareSaveOffThread } from "@/lib/edits/save-off-thread";
 import type { EditRequest } from "@/lib/edits/schemas";
 import { diffBudget, diffTokens, DIFF_STEPS, tokenize, type DiffBudget } from "@/lib/edits/word-diff";
 import { sqlState } from "@/lib/db/sql-state";
-import { indexInBackground, indexRevision } from "@/lib/edits/revision-index";
+import { indexInBackground, indexRevision, oneStepAtATime } from "@/lib/edits/revision-index";
 import { log } from "@/lib/observability/logger";
 
 // Saving, listing and restoring a user's corrections of a transcript in their history (a transcript not in
@@ -78,16 +80,23 @@ export async function saveEditResponse(
 /** How much longer than the statement's deadline Prisma's transaction timer waits. */
 const TRANSACTION_GRACE_MS = 2000;
 
-/** Saves a new revision of the author's transcript, in the answer's `format`. */
-export async function saveEdit(
-  userId: string,
-  transcriptId: string,
-  body: EditRequest,
-  format: Format = "json",
-): Promise<SavedEdit> {
-  // Besides the endpoint's per-minute row, a short one: a burst of saves waits its turn.
-  await limitUser("editSaveBurst", userId);
-  const started = performance.now();
+/**
+ * The most index tokens a save's body can make (index-tokens.ts), no more than a correction may hold; a
+ * subtitle file's text counted whole (its timings too), a rename (the whole transcript again) that much.
+ */
+function mostTokensOf(body: EditRequest): number {
+  if (body.content !== undefined) return Math.min(MAX_INDEX_TOKENS, mostIndexTokens(body.content));
+  if (!body.segments) return MAX_INDEX_TOKENS;
+  let most = 0;
+  for (const s of body.segments) {
+    most += mostIndexTokens(s.text);
+    if (most >= MAX_INDEX_TOKENS) return MAX_INDEX_TOKENS;
+  }
+  return most;
+}
+
+/** The transcript and the save's prepared body (validated, retimed, its JSON), or the save's refusal. */
+async function prepare(userId: string, transcriptId: string, body: EditRequest, format: Format) {
   const row = await originalOf(userId, transcriptId);
   const end = maxEnd(row);
   const limits = limitsOf(row, end);
@@ -95,9 +104,10 @@ export async function saveEdit(
   // before any thread starts. A subtitle file's words are counted once it is parsed, in the thread.
   const dense = body.segments ? densityProblem(body.segments, limits, ["body", "segments"]) : null;
   if (dense) throw new RequestValidationError([dense]);
-  const current = transcriptSegments(await asSeenBy(userId, row));
+  // The author's current version may be a correction of megabytes: read in turn with the steps of indexing, so
+  // that many users saving at once keep one such statement before another user's read.
+  const current = transcriptSegments(await oneStepAtATime(() => asSeenBy(userId, row)));
   const settings = env();
-  const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
   // Reading, validating and retiming the body: in a worker thread with a deadline (save-off-thread.ts).
   const prepared = await prepareSaveOffThread(
     {
@@ -108,11 +118,43 @@ export async function saveEdit(
       limits,
       ...(format === "json" ? {} : { render: { format, meta: transcriptMeta(row) } }),
     },
-    { threads: settings.EDIT_SAVE_THREADS, timeoutMs: deadlineMs },
+    { threads: settings.EDIT_SAVE_THREADS, timeoutMs: settings.EDIT_SAVE_SECONDS * 1000 },
   );
   if (!prepared.ok) throw new RequestValidationError(prepared.problems);
-  // What the insert will index: saves are limited by that work too, not only by their number.
-  await limitUser("editSaveCost", userId, undefined, prepared.indexTokens);
+  return { row, prepared };
+}
+
+/** Saves a new revision of the author's transcript, in the answer's `format`. */
+export async function saveEdit(
+  userId: string,
+  transcriptId: string,
+  body: EditRequest,
+  format: Format = "json",
+): Promise<SavedEdit> {
+  // Besides the endpoint's per-minute row, a short one: a burst of saves waits its turn.
+  await limitUser("editSaveBurst", userId);
+  // What the save will index, at its most, counted before any work: a save past a minute's tokens is refused at
+  // once, however many of the author's saves are being prepared; the rest is given back once it is known.
+  const reserved = mostTokensOf(body);
+  await limitUser("editSaveCost", userId, undefined, reserved).catch(async (error: unknown) => {
+    // A refused count is counted all the same: given back, so that a smaller save may pass.
+    await refundUser("editSaveCost", userId, reserved);
+    throw error;
+  });
+  const started = performance.now();
+  let prepared: Extract<SaveOutcome, { ok: true }>;
+  let row: TranscriptView;
+  try {
+    ({ row, prepared } = await prepare(userId, transcriptId, body, format));
+  } catch (error) {
+    await refundUser("editSaveCost", userId, reserved);
+    throw error;
+  }
+  if (prepared.indexTokens < reserved) await refundUser("editSaveCost", userId, reserved - prepared.indexTokens);
+  else if (prepared.indexTokens > reserved)
+    await limitUser("editSaveCost", userId, undefined, prepared.indexTokens - reserved);
+  const settings = env();
+  const deadlineMs = settings.EDIT_SAVE_SECONDS * 1000;
   const { segmentsJson, sizeBytes, segmentCount, content } = prepared;
   const { EDIT_REVISIONS_KEPT: kept, EDIT_STORAGE_BYTES: limit } = settings;
   const db = await getDb();
@@ -121,33 +163,37 @@ export async function saveEdit(
   const storeMs = Math.max(1, Math.round(Math.max(deadlineMs / 5, deadlineMs - (performance.now() - started))));
   const revisionId = randomUUID();
   try {
-    await db.$transaction(
-      async (tx) => {
-        // The deadline stops the statement itself, not only Prisma's timer, which leaves the statement running
-        // and holding the database after it answers. The embedded database (PGlite) has no timers for this:
-        // what keeps this transaction short there is that it indexes nothing (revision-index.ts does, after it).
-        await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
-        // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
-        // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
-        await tx.$executeRaw`
+    // In turn with the steps of indexing (revision-index.ts): a large row's insert is one long statement.
+    await oneStepAtATime(() =>
+      db.$transaction(
+        async (tx) => {
+          // The deadline stops the statement itself, not only Prisma's timer, which leaves the statement running
+          // and holding the database after it answers. The embedded database (PGlite) has no timers for this:
+          // what keeps this transaction short there is that it indexes nothing (revision-index.ts does, after it).
+          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
+          // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
+          // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.
+          await tx.$executeRaw`
           INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes")
           VALUES (${revisionId}, ${userId}, ${transcriptId}, ${segmentsJson}::jsonb, ${sizeBytes})`;
-        const older = await tx.transcriptRevision.findMany({
-          where: { userId, transcriptId },
-          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-          skip: kept,
-          select: { id: true },
-        });
-        if (older.length > 0) await tx.transcriptRevision.deleteMany({ where: { id: { in: older.map((r) => r.id) } } });
-        const used = await tx.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
-        if ((used._sum.sizeBytes ?? 0) > limit)
-          throw errors.payloadTooLarge(
-            `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
-          );
-      },
-      // Prisma's timer a little later, so that the database's own cancel (57014) is what ends a slow insert.
-      { timeout: storeMs + TRANSACTION_GRACE_MS },
+          const older = await tx.transcriptRevision.findMany({
+            where: { userId, transcriptId },
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            skip: kept,
+            select: { id: true },
+          });
+          if (older.length > 0)
+            await tx.transcriptRevision.deleteMany({ where: { id: { in: older.map((r) => r.id) } } });
+          const used = await tx.transcriptRevision.aggregate({ where: { userId }, _sum: { sizeBytes: true } });
+          if ((used._sum.sizeBytes ?? 0) > limit)
+            throw errors.payloadTooLarge(
+              `Saving this correction would take your saved corrections past ${limit} bytes. Restore the original of transcripts you no longer need corrected (DELETE /v1/transcripts/{id}/edits).`,
+            );
+        },
+        // Prisma's timer a little later, so that the database's own cancel (57014) is what ends a slow insert.
+        { timeout: storeMs + TRANSACTION_GRACE_MS },
+      ),
     );
   } catch (error) {
     // Past the deadline (a loaded database): nothing was stored, and the same save may work in a moment.

@@ -121,6 +121,14 @@ export class RateLimits {
     }
   }
 
+  /** Gives back `points` that `consume` counted against `key` (a cost counted before it was known, at its most). */
+  async refund(name: RateLimitName, key: string, tier: Tier = "free", points: number): Promise<void> {
+    if (this.off || points <= 0) return;
+    const limiter = this.limiter(name, tier, this.options.multiplier ?? 1);
+    // consume counts a cost past the whole row as the whole row.
+    await limiter.reward(key, Math.min(points, limiter.points));
+  }
+
   private limiter(name: RateLimitName, tier: Tier, multiplier: number): RateLimiterAbstract {
     const id = `${name}:${tier}`;
     let limiter = this.limiters.get(id);
@@ -216,6 +224,11 @@ export async function limitUser(
   const limit: Limit = RATE_LIMITS[name];
   const tier = typeof limit.points === "object" ? (known ?? (await tierOf(userId))) : "free";
   return limits.consume(name, `user:${userId}`, tier, cost);
+}
+
+/** Gives back `points` of a per-user row's count (for rows whose points do not depend on the tier). */
+export async function refundUser(name: RateLimitName, userId: string, points: number): Promise<void> {
+  await (await rateLimits()).refund(name, `user:${userId}`, "free", points);
 }
 
 /** Counts one sign-in attempt or magic-link mail by the request's client address and by the email. */

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { gritSegments } from "../../test/publishing";
+import { benchReplacing, benchUsers, type BenchContext } from "./heavy-saves-replace";
 
 const kind = process.argv[2] === "embedded" ? "embedded" : "postgres";
 const SEGMENTS = 2160;
@@ -94,6 +95,8 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-bench-heavy-saves-"));
   process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   process.env.RATE_LIMIT_MULTIPLIER = "1000000";
+  // The lowest a minute's tokens may be: the users shape's refusals without indexing many heavy corrections.
+  process.env.EDIT_SAVE_TOKENS_PER_MINUTE = "100000";
   process.env.DATA_DIR = dataDir;
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
@@ -192,6 +195,38 @@ async function main() {
         out[`${label}: worst read ms (goal ≤ ${READ_GOAL_MS})`] = worst;
         out[`${label}: reads`] = reads;
         console.error(label, Math.round(saveMs), status, Math.round(worst), Math.round(idleMs));
+      }
+    }
+    const ctx: BenchContext = {
+      kind,
+      save: async (userId, transcriptId, segments) => {
+        await saveEdit(userId, transcriptId, { segments } as never);
+      },
+      idle: async () => {
+        if (revisionIndexIdle) await revisionIndexIdle();
+      },
+      read: () => readTranscript(reader!.id, readId),
+      out,
+    };
+    if (!only || only.includes("replacing")) {
+      const replacer = await db.user.create({ data: { email: "replacer-heavy@example.test", name: "replacer" } });
+      await benchReplacing(ctx, replacer.id, await seed(replacer.id, "heavyrepl01", original, duration));
+    }
+    if (!only || only.includes("users")) {
+      const users = [];
+      for (let u = 0; u < 3; u++) {
+        const user = await db.user.create({ data: { email: `user${u}-heavy@example.test`, name: `user${u}` } });
+        users.push({ userId: user.id, transcriptId: await seed(user.id, `heavyuser0${u}`, original, duration) });
+      }
+      // The real limits: a user's saves past a minute's tokens are refused (429), and should be at once.
+      const { RateLimits } = await import("../../lib/http/rate-limits");
+      const limits = globalThis as { verbatimRateLimits?: Promise<unknown> };
+      const lifted = limits.verbatimRateLimits;
+      limits.verbatimRateLimits = Promise.resolve(new RateLimits({ multiplier: 1 }));
+      try {
+        await benchUsers(ctx, users);
+      } finally {
+        limits.verbatimRateLimits = lifted;
       }
     }
     // Removing a served correction of the intended maximum: restoring the original, and deleting the history

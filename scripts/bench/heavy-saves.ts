@@ -6,10 +6,13 @@
 // Then removals of a served correction at the bound (everyday words; CJK, the most postings): restoring the
 // original (also with a newer correction all but indexed: two corrections' postings), and deleting the history
 // entry, each while the other user reads.
+// Then a heavy correction replaced by another 4 s later, while the first is indexed ("replacing"), and three
+// users sending four heavy saves each at once under the real rate limits ("users": the refused should answer at
+// once; heavy-saves-replace.ts).
 // Goal: every save answers within 15 s, and no read waits more than 1 s.
 // Each database kind runs in a child process of its own (the app's modules hold one connection per process).
 // HEAVY_SAVES_DB=postgres or embedded runs one kind; HEAVY_SAVES_SHAPES=cjk,hyphen runs only those shapes
-// ("removals": only the removals).
+// ("removals": only the removals); HEAVY_SAVES_SCALE=0.2 shrinks the replacing shapes and the users' saves.
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
