@@ -161,7 +161,7 @@ function TeamDetail({
         </p>
       </div>
       {rolesFrom ? (
-        <Notice tone="info" data-testid="roles-from-provider">
+        <Notice tone="warning" data-testid="roles-from-provider">
           Roles in this team come from {rolesFrom}: each sign-in through it sets a member&apos;s role from their groups,
           and removes them when no group matches. Change roles there; a change made here would not last.
         </Notice>
