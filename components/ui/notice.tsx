@@ -4,10 +4,9 @@ const TONES = {
   error: "border-red-200 bg-red-50 text-red-800",
   warning: "border-amber-200 bg-amber-50 text-amber-900",
   success: "border-emerald-300 bg-emerald-50 text-emerald-900",
-  info: "border-sky-200 bg-sky-50 text-sky-900",
 } as const;
 
-/** A boxed message: an error (role=alert), a warning, a success or a fact to know. */
+/** A boxed message: an error (role=alert), a warning or a success. */
 export function Notice({
   tone,
   className = "",
