@@ -1,10 +1,12 @@
 "use client";
 
 import { useState } from "react";
+import { PhoneShort } from "@/components/ui/phone-short";
 import { buttonClass } from "@/components/ui/button";
 
 /** Copies `text()` to the clipboard and says so in place for two seconds. */
-export function CopyButton({ text, label }: { text: () => string; label: string }) {
+/** `short`: the label on a phone, where the transcript's options share one row. */
+export function CopyButton({ text, label, short }: { text: () => string; label: string; short?: string }) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button
@@ -21,7 +23,17 @@ export function CopyButton({ text, label }: { text: () => string; label: string 
       className={buttonClass()}
       data-testid="transcript-copy"
     >
-      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : label}</span>
+      <span aria-live="polite">
+        {state === "copied" ? (
+          "Copied"
+        ) : state === "failed" ? (
+          "Copy failed"
+        ) : short ? (
+          <PhoneShort long={label} short={short} />
+        ) : (
+          label
+        )}
+      </span>
     </button>
   );
 }

@@ -16,6 +16,7 @@ import { FindBar } from "@/components/transcript/find-bar";
 import { ReadingView } from "@/components/transcript/reading-view";
 import { useTranscriptReader } from "@/components/transcript/use-transcript-reader";
 import { ViewToggle } from "@/components/transcript/view-toggle";
+import { PhoneShort } from "@/components/ui/phone-short";
 import { CopyButton } from "@/components/transcript/dashboard/copy-button";
 import { ParagraphEditor } from "@/components/transcript/dashboard/paragraph-editor";
 import { SegmentLine } from "@/components/transcript/dashboard/segment-line";
@@ -136,7 +137,7 @@ export function ReadableTranscript({
             onClick={reader.toggleFollow}
             data-testid="follow-toggle"
           >
-            {reader.follow ? "Auto-scroll on" : "Auto-scroll off"}
+            <PhoneShort long={reader.follow ? "Auto-scroll on" : "Auto-scroll off"} short="Auto-scroll" />
           </button>
         )}
         <div className="flex items-center gap-2">
@@ -148,11 +149,12 @@ export function ReadableTranscript({
               className={`size-4 accent-stone-900 ${focusRing}`}
               data-testid="copy-timestamps"
             />
-            Timestamps
+            <PhoneShort long="Timestamps" short="Times" />
           </label>
           <CopyButton
             text={() => (timestamps ? renderTimestampedText(segments) : renderText(segments))}
             label="Copy text"
+            short="Copy"
           />
         </div>
       </div>
