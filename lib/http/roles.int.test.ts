@@ -401,6 +401,11 @@ describe("the role matrix", () => {
       unpublish_transcript: { role: "member", args: { slug: ids["/v1/publish"].slug } },
       resolve_podcast: { role: "member", args: { url } },
       get_usage: { role: "viewer", args: {} },
+      create_alert: { role: "member", args: { query: "grit" } },
+      list_alerts: { role: "viewer", args: {} },
+      get_alert_matches: { role: "viewer", args: { id: ids["/v1/alerts"].id } },
+      pause_alert: { role: "member", args: { id: ids["/v1/alerts"].id, paused: true } },
+      delete_alert: { role: "member", args: { id: ids["/v1/alerts"].id } },
       edit_transcript: {
         role: "member",
         args: { transcript_id: ids["/v1/transcripts"].id, replacements: [{ find: "grit", replace: "Grit" }] },
