@@ -250,17 +250,8 @@ describe("matching new transcripts", () => {
     ).json.matches;
     expect(pub.moments[0].links.page).toMatch(/\/t\/pier-1#t9-2$/);
 
+    // A followed episode: its library entry is done first, the follow's item after it (as lib/follows does).
     const episode = await storeTranscript(db, { segments: KEEPER, lang: "en", title: "Episode", platform: "podcast" });
-    await db.followItem.create({
-      data: {
-        followId: follow.id,
-        guid: "e1",
-        title: "Episode",
-        url: "https://example.com/e1.mp3",
-        status: "done",
-        transcriptId: episode.transcript.id,
-      },
-    });
     await db.transcription.create({
       data: {
         userId: watcher.userId,
@@ -271,6 +262,14 @@ describe("matching new transcripts", () => {
         transcriptId: episode.transcript.id,
         state: "done",
       },
+    });
+    const item = await db.followItem.create({
+      data: { followId: follow.id, guid: "e1", title: "Episode", url: "https://example.com/e1.mp3", status: "running" },
+    });
+    expect(await runQueuedChecks()).toBe(0);
+    await db.followItem.update({
+      where: { id: item.id },
+      data: { status: "done", transcriptId: episode.transcript.id },
     });
     expect(await runQueuedChecks()).toBe(1);
     expect(await db.alertMatch.count({ where: { alertId: followAlert.json.id } })).toBe(1);

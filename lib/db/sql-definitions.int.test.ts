@@ -49,7 +49,7 @@ describe("prisma/sql", () => {
   it("has one file for each function, trigger and view, each what the migrations last made of it", async () => {
     const files = await readSqlDefinitions();
     expect(names(files).filter((name) => name.startsWith("functions/"))).toHaveLength(19);
-    expect(names(files).filter((name) => name.startsWith("triggers/"))).toHaveLength(13);
+    expect(names(files).filter((name) => name.startsWith("triggers/"))).toHaveLength(14);
     expect(names(files)).toContain("views/SearchPassage");
 
     const drift = await definitionDrift(pgExecutor(client), files);
