@@ -22,7 +22,7 @@ export const createAlertEndpoint = defineEndpoint({
   description:
     "A transcript newly in the scope (a library entry done: a link, an upload, an import, a followed episode; a transcript published; a correction saved) that matches is delivered once per alert and transcript, with its matching moments: as an `alert.matched` webhook event to the account's endpoints that chose it, by e-mail to the person who saved it (`email`), in the alert's Atom feed (`feed_url`, a secret URL) and in its inbox (GET /v1/alerts/{id}/matches). `mode: words` reads the query as search does (words, \"phrases\", -word, OR); a query that could match everything (only -excluded or common words) is a 422. `mode: meaning` compares the query's meaning with each passage's, at least `closeness` alike. At most ALERT_MAX_FREE / _PRO / _ULTRA alerts per account by its tier; past ALERT_MAX_MATCHES_PER_DAY matches a day an alert's further matches go out in one digest when the day ends.",
   auth: "use",
-  rateLimit: "follow",
+  rateLimit: "alert",
   body: createAlertSchema,
   status: 201,
   response: alertSchema,
