@@ -142,7 +142,7 @@ export async function benchAlertsDelay(): Promise<Record<string, number>> {
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  const app = await startApp(3460, {
+  const app = await startApp(Number(process.env.BENCH_ALERTS_PORT ?? 3460), {
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret",
     YOUTUBE_BASE_URL: youtube.url,
     OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
