@@ -51,7 +51,7 @@ async function alertsAdd(
         query,
         ...(options.name ? { name: options.name } : {}),
         mode: options.meaning ? "meaning" : "words",
-        ...(closeness !== undefined ? { closeness } : {}),
+        closeness: closeness ?? 0.5,
         scope: { kind, team_id: options.team ?? null, follow_ids: options.follow ?? [] },
         email: options.email ?? false,
       },
