@@ -13,7 +13,7 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   await devLogin(page, randomEmail("alerts"), "/dashboard/alerts");
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
   await expect(page.getByText("No alerts yet.")).toBeVisible();
-  await page.getByLabel("Words to watch for").fill("yeast gluten");
+  await page.getByLabel("Words to watch for").fill("yeast fungus");
   await page.getByRole("button", { name: "Save alert" }).click();
   await expect(page.getByTestId("alert")).toHaveCount(1);
   await expect(page.getByTestId("alerts-unread")).toHaveText("Nothing unread.");
@@ -25,7 +25,7 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
     await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread", { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
 
-  await page.getByRole("button", { name: /yeast gluten/ }).click();
+  await page.getByRole("button", { name: /yeast fungus/ }).click();
   const found = page.getByTestId("alert-match");
   await expect(found).toHaveCount(1);
   await expect(found).toContainText("new");
