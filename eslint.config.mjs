@@ -48,6 +48,8 @@ const LIB_LEVELS = [
   "search",
   "imports",
   "follows",
+  // saved searches matched against each new transcript (search, follows and webhooks composed)
+  "alerts",
   // surfaces
   "health",
   "mcp",

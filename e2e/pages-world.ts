@@ -129,6 +129,11 @@ export function productPages(world: World): PageEntry[] {
     { name: "billing", path: "/dashboard/billing", ready: (p) => p.getByTestId("current-tier") },
     { name: "keys", path: "/dashboard/keys", ready: (p) => p.getByTestId("key-prefix") },
     {
+      name: "alerts",
+      path: "/dashboard/alerts",
+      ready: (p) => p.getByRole("heading", { name: "Alerts", level: 1 }),
+    },
+    {
       name: "webhooks",
       path: "/dashboard/webhooks",
       ready: (p) => p.getByRole("heading", { name: "Webhooks", level: 1 }),

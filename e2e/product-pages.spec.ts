@@ -240,7 +240,16 @@ for (const { scheme, size } of RUNS) {
       const nav = page.getByRole("navigation", { name: "Dashboard" });
       // On a phone the pages sit behind the menu button that names the current one.
       if (phone) await page.getByTestId("dashboard-menu").click();
-      for (const name of ["Transcribe", "History", "Imports", "Published", "Billing", "API key", "Webhooks"]) {
+      for (const name of [
+        "Transcribe",
+        "History",
+        "Imports",
+        "Published",
+        "Billing",
+        "API key",
+        "Alerts",
+        "Webhooks",
+      ]) {
         const box = (await nav.getByRole("link", { name, exact: true }).boundingBox())!;
         expect(box.x, name).toBeGreaterThanOrEqual(0);
         expect(box.x + box.width, name).toBeLessThanOrEqual(size.width);

@@ -216,6 +216,11 @@ const schema = z.object({
   // user for "check now"), the time between scheduled checks (jittered ±10%), the longest back-off after failures,
   // and the most items a new follow may ask to be transcribed at once (`backfill`).
   FOLLOW_MAX_PER_USER: z.coerce.number().int().positive().default(50),
+  // Alerts (lib/alerts): saved searches per account (a person's or a team's) by its tier, matches a day per alert
+  ALERT_MAX_FREE: z.coerce.number().int().positive().default(10),
+  ALERT_MAX_PRO: z.coerce.number().int().positive().default(100),
+  ALERT_MAX_ULTRA: z.coerce.number().int().positive().default(1000),
+  ALERT_MAX_MATCHES_PER_DAY: z.coerce.number().int().positive().default(50),
   FOLLOW_CHECKS_PER_HOUR: z.coerce.number().int().positive().default(12),
   FOLLOW_CHECK_MINUTES: z.coerce.number().positive().default(60),
   FOLLOW_MAX_BACKOFF_HOURS: z.coerce.number().positive().default(24),

@@ -39,6 +39,7 @@ import { benchSearchVector } from "./bench/search-vector";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
+import { benchAlerts } from "./bench/alerts";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -95,6 +96,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Meaning through pgvector's HNSW index against the bounded candidates, on PGlite: p50 ratios, recall@10, bytes
   // per passage of the vectors and the index.
   "search-vector": benchSearchVector,
+  // Matching one new transcript with 10, 10k and 1M alerts stored (PostgreSQL; seeds 1M rows: minutes), and ready →
+  // webhook, e-mail and feed over 50 transcripts on the embedded default. Only when named.
+  alerts: benchAlerts,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -106,6 +110,7 @@ const onlyWhenNamed = new Set([
   "search-vector",
   "startup",
   "heavy-saves",
+  "alerts",
 ]);
 
 const only = process.argv.slice(2);

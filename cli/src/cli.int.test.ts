@@ -13,6 +13,7 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
 import { importBatchSchema, importItemSchema } from "@/lib/imports/schemas";
+import { alertListSchema, alertMatchListSchema, alertSchema } from "@/lib/alerts/schemas";
 import { followDetailSchema, followSchema } from "@/lib/follows/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
 import { searchResponseSchema } from "@/lib/search/schemas";
@@ -81,6 +82,16 @@ beforeAll(async () => {
       PATCH: lazy(() => import("@/app/v1/follows/[id]/route"), "PATCH"),
       DELETE: lazy(() => import("@/app/v1/follows/[id]/route"), "DELETE"),
     },
+    "/v1/alerts": {
+      GET: lazy(() => import("@/app/v1/alerts/route"), "GET"),
+      POST: lazy(() => import("@/app/v1/alerts/route"), "POST"),
+    },
+    "/v1/alerts/[id]": {
+      GET: lazy(() => import("@/app/v1/alerts/[id]/route"), "GET"),
+      PATCH: lazy(() => import("@/app/v1/alerts/[id]/route"), "PATCH"),
+      DELETE: lazy(() => import("@/app/v1/alerts/[id]/route"), "DELETE"),
+    },
+    "/v1/alerts/[id]/matches": { GET: lazy(() => import("@/app/v1/alerts/[id]/matches/route"), "GET") },
     "/v1/follows/[id]/check": { POST: lazy(() => import("@/app/v1/follows/[id]/check/route"), "POST") },
     "/v1/me/webhooks": {
       GET: lazy(() => import("@/app/v1/me/webhooks/route"), "GET"),
@@ -434,6 +445,29 @@ describe("follow", () => {
     expect((await runCli(["follow", "rm", id], user.env)).code).toBe(0);
     await fails(["follow", "show", id], user.env, 5, /No follow/);
     await fails(["follow", "add", `${podcasts.origin}/hostile/page.html`], user.env, 2, /web page/);
+  });
+});
+
+describe("alerts", () => {
+  it("add, ls, show, pause and rm; a query that would match everything is a usage error", async () => {
+    const user = await apiKeyUser();
+    const added = await json(alertSchema, ["alerts", "add", '"harbour pilot" tugboat', "--email"], user.env);
+    expect(added).toMatchObject({
+      query: '"harbour pilot" tugboat',
+      email: true,
+      paused: false,
+      scope: { kind: "library" },
+    });
+    const listed = await json(alertListSchema, ["alerts", "ls"], user.env);
+    expect(listed.alerts.map((a) => a.id)).toEqual([added.id]);
+    const human = await runCli(["alerts", "ls"], user.env);
+    expectPlain(human);
+    expect(human.stdout.split("\n")[0]).toMatch(/^ID\s+STATE\s+SCOPE\s+UNREAD\s+CREATED\s+QUERY$/);
+    expect((await json(alertMatchListSchema, ["alerts", "show", added.id], user.env)).matches).toEqual([]);
+    expect(await json(alertSchema, ["alerts", "pause", added.id], user.env)).toMatchObject({ paused: true });
+    expect((await runCli(["alerts", "rm", added.id], user.env)).code).toBe(0);
+    await fails(["alerts", "show", added.id], user.env, 5, /No alert/);
+    await fails(["alerts", "add", "--", "-tugboat"], user.env, 2, /match everything/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { version } from "../package.json";
 import { examples } from "./command";
+import { registerAlerts } from "./commands/alerts";
 import { registerEdit } from "./commands/edit";
 import { registerGet } from "./commands/get";
 import { registerHistory } from "./commands/history";
@@ -40,6 +41,7 @@ const COMMANDS = [
   registerImport,
   registerRetryImport,
   registerFollow,
+  registerAlerts,
   registerKey,
   registerWebhooks,
   registerOpen,

@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/alerts/{token}/feed.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An alert's matches as an Atom feed, at the secret URL its `feed_url` names
+         * @description No credentials: the URL is the secret (delete the alert to end it). The newest 100 matches, one entry each, with its moments' times, lines and links.
+         */
+        get: operations["getAlertsTokenFeedXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -111,6 +131,100 @@ export interface paths {
         get: operations["getSSlugFeedXml"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's alerts, newest first, with their unread matches */
+        get: operations["getV1Alerts"];
+        put?: never;
+        /**
+         * Save a search as an alert: it fires when a transcript newly in its scope matches
+         * @description A transcript newly in the scope (a library entry done: a link, an upload, an import, a followed episode; a transcript published; a correction saved) that matches is delivered once per alert and transcript, with its matching moments: as an `alert.matched` webhook event to the account's endpoints that chose it, by e-mail to the person who saved it (`email`), in the alert's Atom feed (`feed_url`, a secret URL) and in its inbox (GET /v1/alerts/{id}/matches). `mode: words` reads the query as search does (words, "phrases", -word, OR); a query that could match everything (only -excluded or common words) is a 422. `mode: meaning` compares the query's meaning with each passage's, at least `closeness` alike. At most ALERT_MAX_FREE / _PRO / _ULTRA alerts per account by its tier; past ALERT_MAX_MATCHES_PER_DAY matches a day an alert's further matches go out in one digest when the day ends.
+         */
+        post: operations["postV1Alerts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One alert */
+        get: operations["getV1AlertsId"];
+        put?: never;
+        post?: never;
+        /** Delete an alert, its matches and its feed; its unsent messages are stopped */
+        delete: operations["deleteV1AlertsId"];
+        options?: never;
+        head?: never;
+        /** Rename, change the query, pause (at once: nothing more is matched or sent) or resume an alert */
+        patch: operations["patchV1AlertsId"];
+        trace?: never;
+    };
+    "/v1/alerts/{id}/matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An alert's inbox: its last 100 matches, newest first, each with its moments and how it was delivered */
+        get: operations["getV1AlertsIdMatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the alert would have matched among the transcripts that came into its scope in the last 30 days
+         * @description At most the 200 newest of those transcripts are looked at, and at most 20 matches answered.
+         */
+        post: operations["postV1AlertsIdPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark an alert's matches read (the given ones, or all) */
+        post: operations["postV1AlertsIdRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1521,6 +1635,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "alert.matched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A saved search (an alert) matched a transcript newly in its scope
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookAlertMatched"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "import.completed": {
         parameters: {
             query?: never;
@@ -1604,6 +1738,157 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        Alert: {
+            closeness: number | null;
+            created_at: string;
+            email: boolean;
+            /** @description The alert's Atom feed: a secret URL (anyone holding it reads the matches) */
+            feed_url: string;
+            id: string;
+            /** @enum {string} */
+            mode: "words" | "meaning";
+            name: string;
+            paused: boolean;
+            query: string;
+            scope: {
+                follow_ids: string[];
+                /** @enum {string} */
+                kind: "library" | "team" | "follows" | "public";
+                team_id: string | null;
+            };
+            /** @description Matches not yet read in the inbox */
+            unread: number;
+        };
+        AlertCreate: {
+            /**
+             * @description mode meaning: how alike (cosine, 0.3–1) a passage must be to the query
+             * @default 0.5
+             */
+            closeness: number;
+            /**
+             * @description Also mail each match to the person who created the alert
+             * @default false
+             */
+            email: boolean;
+            /**
+             * @default words
+             * @enum {string}
+             */
+            mode: "words" | "meaning";
+            /** @description Default: the query */
+            name?: string;
+            /** @description What to watch for. mode words: the search's syntax (words, "quoted phrases", -excluded words, OR; at least one word to find, at most 32 terms); mode meaning: a question or sentence */
+            query: string;
+            scope: {
+                /**
+                 * @description The follows whose episodes it watches (kind `follows`)
+                 * @default []
+                 */
+                follow_ids: string[];
+                /**
+                 * @description library: the account's own library (a team's when created in a team); team: the library of a team you are a member of (`team_id`); follows: the episodes of the account's follows in `follow_ids`; public: every published transcript
+                 * @enum {string}
+                 */
+                kind: "library" | "team" | "follows" | "public";
+                /**
+                 * @description The team (kind `team`)
+                 * @default null
+                 */
+                team_id: string | null;
+            };
+        };
+        AlertEvent: {
+            data: {
+                alert_id: string;
+                alert_name: string;
+                /** @description GET it for the alert */
+                alert_url: string;
+                /** @description true: the matches past the alert's day's cap (ALERT_MAX_MATCHES_PER_DAY), sent together after the day */
+                digest: boolean;
+                /** @description One transcript; a digest's, several */
+                matches: components["schemas"]["AlertMatched"][];
+                query: string;
+            };
+            /** @description When the event happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "alert.matched";
+        };
+        AlertList: {
+            alerts: components["schemas"]["Alert"][];
+            /** @description Unread matches of all the account's alerts */
+            unread: number;
+        };
+        AlertMarkRead: {
+            /** @description The matches to mark read; absent: every match of the alert */
+            match_ids?: string[];
+        };
+        AlertMatch: {
+            alert_id: string;
+            delivery: {
+                /**
+                 * @description What became of its e-mail
+                 * @enum {string}
+                 */
+                email: "sent" | "logged" | "failed" | "off" | "digest";
+                /** @description Webhook messages queued */
+                webhooks: number;
+            };
+            /** @description Held past the day's cap and sent in the day's digest */
+            digest: boolean;
+            id: string;
+            matched_at: string;
+            /** @description Its matching moments, best first (at most 3) */
+            moments: components["schemas"]["AlertMoment"][];
+            platform: string;
+            read: boolean;
+            source_url: string | null;
+            title: string | null;
+            transcript_id: string;
+        };
+        AlertMatched: {
+            matched_at: string;
+            /** @description Its matching moments, best first (at most 3) */
+            moments: components["schemas"]["AlertMoment"][];
+            platform: string;
+            source_url: string | null;
+            title: string | null;
+            transcript_id: string;
+        };
+        AlertMatchList: {
+            matches: components["schemas"]["AlertMatch"][];
+            unread: number;
+        };
+        AlertMoment: {
+            end: number;
+            links: {
+                /** @description The public page at the moment's line, when published */
+                page: string | null;
+                /** @description The moment on the platform, where it has such links */
+                source: string | null;
+                /** @description The dashboard's viewer at the moment (the owner's library) */
+                viewer: string | null;
+            };
+            /** @description The matching line: its index in the transcript's segments */
+            segment_index: number;
+            /** @description Start of the matching line, in seconds */
+            start: number;
+            /** @description Words around the match */
+            text: string;
+        };
+        AlertPreview: {
+            /** @description What it would have matched among the transcripts of its scope from the last 30 days */
+            matches: components["schemas"]["AlertMatched"][];
+        };
+        AlertUpdate: {
+            closeness?: number;
+            email?: boolean;
+            name?: string;
+            /** @description true stops it at once; false resumes it (matching transcripts from now on) */
+            paused?: boolean;
+            /** @description What to watch for. mode words: the search's syntax (words, "quoted phrases", -excluded words, OR; at least one word to find, at most 32 terms); mode meaning: a question or sentence */
+            query?: string;
+        };
         ApiKeyState: {
             created_at: string | null;
             /** @description false if the user has no key yet */
@@ -2136,7 +2421,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2701,10 +2986,11 @@ export interface components {
              * @default [
              *       "transcript.completed",
              *       "transcript.failed",
-             *       "import.completed"
+             *       "import.completed",
+             *       "alert.matched"
              *     ]
              */
-            event_types: ("transcript.completed" | "transcript.failed" | "import.completed")[];
+            event_types: ("transcript.completed" | "transcript.failed" | "import.completed" | "alert.matched")[];
             /** @description https URL the events are POSTed to */
             url: string;
         };
@@ -2776,6 +3062,62 @@ export interface operations {
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAlertsTokenFeedXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/atom+xml": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No alert has this feed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests from this address */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3028,6 +3370,539 @@ export interface operations {
                 };
             };
             /** @description Too many requests from this address (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1Alerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1Alerts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "\"interest rates\" inflation -bitcoin",
+                 *       "scope": {
+                 *         "kind": "library"
+                 *       },
+                 *       "email": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team (that you are a member of) or follow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description too_many_alerts: the account keeps the most alerts its tier allows */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description meaning_not_configured: search by meaning is off on this server */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1AlertsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1AlertsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchV1AlertsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "paused": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1AlertsIdMatches: {
+        parameters: {
+            query?: {
+                /** @description true: only the unread ones */
+                unread?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertMatchList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1AlertsIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertPreview"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1AlertsIdRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["AlertMarkRead"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertMatchList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -8714,6 +9589,42 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    webhookAlertMatched: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -13,6 +13,7 @@ const items = [
   { href: "/dashboard/published", label: "Published" },
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/keys", label: "API key" },
+  { href: "/dashboard/alerts", label: "Alerts" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/team", label: "Team" },
 ];

@@ -5,6 +5,14 @@
 import { transcribePipeline } from "@/lib/transcripts/transcribe-pipeline";
 import { importPipeline } from "@/lib/imports/import-pipeline";
 import { followCheckPipeline } from "@/lib/follows/check-pipeline";
+import { alertMatchPipeline } from "@/lib/alerts/match-pipeline";
+import { alertDigestPipeline } from "@/lib/alerts/digest-pipeline";
 import { pipelinesByName } from "@/lib/jobs/pipeline";
 
-export const appPipelines = pipelinesByName([transcribePipeline, importPipeline, followCheckPipeline]);
+export const appPipelines = pipelinesByName([
+  transcribePipeline,
+  importPipeline,
+  followCheckPipeline,
+  alertMatchPipeline,
+  alertDigestPipeline,
+]);

@@ -7,6 +7,7 @@ export const WEBHOOK_EVENT_LABELS = {
   "transcript.completed": "Transcript ready",
   "transcript.failed": "Transcription failed",
   "import.completed": "Import finished",
+  "alert.matched": "Alert matched",
 } as const;
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_LABELS;
 

@@ -171,6 +171,11 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "the follow is paused; resume it (PATCH state active) to check it",
   },
+  too_many_alerts: {
+    status: 409,
+    retryable: false,
+    meaning: "the account keeps the most alerts its tier allows (ALERT_MAX_FREE, _PRO, _ULTRA); delete one first",
+  },
   too_many_follows: {
     status: 409,
     retryable: false,
@@ -338,6 +343,11 @@ export const ERROR_CODES = {
     status: 503,
     retryable: false,
     meaning: "STRIPE_WEBHOOK_SECRET is not set, so billing webhooks cannot be verified",
+  },
+  meaning_not_configured: {
+    status: 503,
+    retryable: false,
+    meaning: "search by meaning is off on this server (SEARCH_EMBEDDER=off), so an alert by meaning cannot be kept",
   },
   storage_not_configured: { status: 503, retryable: false, meaning: "upload storage is misconfigured on this server" },
   inngest_not_configured: {

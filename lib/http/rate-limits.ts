@@ -65,6 +65,8 @@ export const RATE_LIMITS = {
   podcastResolve: { by: "user", points: { free: 60, pro: 300, ultra: 1200 }, seconds: 60 * 60 },
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
   follow: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/follows: fetches the feed or lists the channel
+  alert: { by: "user", points: 120, seconds: 60 * 60 }, // POST /v1/alerts: parses the query in every configuration
+  alertPreview: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/alerts/{id}/preview: a search per recent transcript of its scope
   followCheck: { by: "user", points: () => env().FOLLOW_CHECKS_PER_HOUR, seconds: 60 * 60 }, // POST /v1/follows/{id}/check
   // A WebSub hub's calls to /v1/webhooks/websub/{token} (verification, pushes): credential-less, per address.
   websub: { by: "address", points: 600, seconds: 60 },

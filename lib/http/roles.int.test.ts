@@ -166,12 +166,22 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
       expiresAt: new Date(Date.now() + 3600_000),
     },
   });
+  const alert = await ctx.db.alert.create({
+    data: {
+      userId: accountId,
+      name: "matrix",
+      query: "matrix",
+      scopeKind: "library",
+      feedToken: `feed-${videoId}-${Math.random().toString(36).slice(2)}`,
+    },
+  });
   // Each path's parameters, by the path's first part (an {id} names a different thing under each).
   return {
     "/v1/teams": { team_id: managed.id, user_id: member.id, invitation_id: invitation.id },
     "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
     "/v1/me/transcriptions": { id: entry.id },
     "/v1/follows": { id: follow.id },
+    "/v1/alerts": { id: alert.id },
     "/v1/import": { batch_id: batch.id },
     "/v1/jobs": { job_id: job.id },
     "/v1/me/webhooks": { id: endpoint.id, delivery_id: delivery.id },
@@ -391,6 +401,11 @@ describe("the role matrix", () => {
       unpublish_transcript: { role: "member", args: { slug: ids["/v1/publish"].slug } },
       resolve_podcast: { role: "member", args: { url } },
       get_usage: { role: "viewer", args: {} },
+      create_alert: { role: "member", args: { query: "grit" } },
+      list_alerts: { role: "viewer", args: {} },
+      get_alert_matches: { role: "viewer", args: { id: ids["/v1/alerts"].id } },
+      pause_alert: { role: "member", args: { id: ids["/v1/alerts"].id, paused: true } },
+      delete_alert: { role: "member", args: { id: ids["/v1/alerts"].id } },
       edit_transcript: {
         role: "member",
         args: { transcript_id: ids["/v1/transcripts"].id, replacements: [{ find: "grit", replace: "Grit" }] },

@@ -172,11 +172,16 @@ describe("with an API key", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
+        "create_alert",
+        "delete_alert",
         "edit_transcript",
+        "get_alert_matches",
         "get_job",
         "get_transcript",
         "get_usage",
+        "list_alerts",
         "list_languages",
+        "pause_alert",
         "publish_transcript",
         "resolve_podcast",
         "search_transcriptions",
@@ -622,6 +627,37 @@ describe("with an API key", () => {
     expect(usage.tier).toBe("free");
     expect(usage.used_seconds).toBeGreaterThan(0);
     expect(text(result)).toMatch(/^Free plan: [\w ]+ of 15 min used, [\w ]+ left; the period ends \d{4}-\d\d-\d\d\.$/);
+  });
+
+  it("alerts: create_alert, list_alerts, get_alert_matches, pause_alert, delete_alert; a match-everything query is a tool error", async () => {
+    const created = (await client.callTool({
+      name: "create_alert",
+      arguments: { query: "lighthouse marmalade", scope: "public" },
+    })) as CallToolResult;
+    const alert = created.structuredContent as { id: string; feed_url: string; scope: { kind: string } };
+    expect(alert.scope.kind).toBe("public");
+    expect(text(created)).toContain(alert.feed_url);
+    const listed = (await client.callTool({ name: "list_alerts", arguments: {} })) as CallToolResult;
+    expect(text(listed)).toContain(`${alert.id}: "lighthouse marmalade" (public), 0 unread`);
+    const matches = (await client.callTool({
+      name: "get_alert_matches",
+      arguments: { id: alert.id },
+    })) as CallToolResult;
+    expect(text(matches)).toBe("No matches yet.");
+    const paused = (await client.callTool({
+      name: "pause_alert",
+      arguments: { id: alert.id, paused: true },
+    })) as CallToolResult;
+    expect(text(paused)).toBe(`Alert ${alert.id} is paused.`);
+    expect(
+      ((await client.callTool({ name: "delete_alert", arguments: { id: alert.id } })) as CallToolResult).isError,
+    ).toBeFalsy();
+    const refused = (await client.callTool({
+      name: "create_alert",
+      arguments: { query: "-marmalade" },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/match everything/);
   });
 
   it("another user's job is not visible", async () => {

@@ -200,6 +200,11 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
   { name: "Follows", description: "A show followed: each new episode or video transcribed as it appears." },
+  {
+    name: "Alerts",
+    description:
+      "Saved searches: a transcript newly in their scope that matches is delivered by webhook, e-mail, Atom feed and inbox.",
+  },
   { name: "Uploads", description: "Signed upload targets for your own files." },
   { name: "Account", description: "Who you are signed in as: user, tier and the credential used." },
   { name: "API keys", description: "Your one API key." },

@@ -1,4 +1,5 @@
 import type { Endpoint } from "@/lib/http/endpoint";
+import * as alerts from "@/lib/alerts/endpoints";
 import * as apiKeys from "@/lib/auth/endpoints";
 import * as billing from "@/lib/billing/endpoints";
 import * as edits from "@/lib/edits/endpoints";
@@ -17,6 +18,7 @@ import * as webhooks from "@/lib/webhooks/endpoints";
 
 // Every endpoint the app serves, for /openapi.json. A test checks this against app/**/route.ts.
 export const allEndpoints: Endpoint[] = [
+  alerts,
   apiKeys,
   billing,
   edits,

@@ -22,6 +22,9 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/import/{batch_id}/items/retry": { guid: "https://example.com/episodes/42" },
   "POST /v1/follows": { url: EXAMPLE_FEED_URL, lang: "en", backfill: 1 },
   "PATCH /v1/follows/{id}": { state: "paused" },
+  "POST /v1/alerts": { query: '"interest rates" inflation -bitcoin', scope: { kind: "library" }, email: true },
+  "PATCH /v1/alerts/{id}": { paused: true },
+  "POST /v1/alerts/{id}/read": {},
   "POST /v1/me/webhooks": {
     url: "https://example.com/hooks/verbatim",
     event_types: ["transcript.completed", "transcript.failed"],

@@ -233,6 +233,7 @@ async function run(
   query: SearchQuery,
   plan: SearchPlan,
   page: { limit: number; offset: number },
+  transcriptId: string | null = null,
 ) {
   const { db, groups, scored, readingTerms, corrects } = prepared;
   const statement = searchStatement({
@@ -247,6 +248,7 @@ async function run(
     offset: page.offset,
     perTranscript: MOMENTS_PER_TRANSCRIPT,
     corrects,
+    transcriptId,
   });
   try {
     const rows = await runSearchStatement<MomentRow & { found: number }>(
@@ -334,4 +336,19 @@ export async function rankAllMatches(scope: SearchScope, query: SearchQuery, k: 
   const prepared = await prepare(scope, query);
   if (!prepared) return [];
   return (await run(prepared, scope, query, { driver: "all" }, { limit: k, offset: 0 })).moments;
+}
+
+/**
+ * The best moments (at most 3) of one transcript that match `query` as the caller of `scope` sees it: every match of
+ * that transcript scored, visibility and corrections by the search's own rule (an alert's check, lib/alerts).
+ */
+export async function momentsInTranscript(
+  scope: SearchScope,
+  query: SearchQuery,
+  transcriptId: string,
+): Promise<MomentRow[]> {
+  const prepared = await prepare(scope, query);
+  if (!prepared) return [];
+  const page = { limit: MOMENTS_PER_TRANSCRIPT, offset: 0 };
+  return (await run(prepared, scope, query, { driver: "all" }, page, transcriptId)).moments;
 }

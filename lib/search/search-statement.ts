@@ -68,6 +68,8 @@ export interface SearchStatementInput {
   plan: SearchPlan;
   platform?: string | null;
   lang?: string | null;
+  /** Only this transcript's passages (an alert's check of one new transcript, lib/alerts). */
+  transcriptId?: string | null;
   /** Rows to answer: the page's size and one more, to know there is a next page. */
   limit: number;
   offset: number;
@@ -102,9 +104,10 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
   if (input.platform) filters.push(`t."platform" = ${param(input.platform)}`);
   if (input.lang) filters.push(`lower(t."lang") = lower(${param(input.lang)})`);
   const filtered =
-    filters.length > 0
+    (input.transcriptId ? ` AND p."transcriptId" = ${param(input.transcriptId)}` : "") +
+    (filters.length > 0
       ? ` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${filters.join(" AND ")})`
-      : "";
+      : "");
 
   let found: string;
   if (plan.driver === "all") {

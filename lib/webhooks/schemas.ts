@@ -3,7 +3,12 @@ import { MAX_WEBHOOK_URL_LENGTH } from "@/lib/webhooks/check-url";
 
 // The event types are part of the wire contract, so they live here; events.ts builds the payloads and
 // imports them (the other way round was an import cycle).
-export const WEBHOOK_EVENT_TYPES = ["transcript.completed", "transcript.failed", "import.completed"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "transcript.completed",
+  "transcript.failed",
+  "import.completed",
+  "alert.matched",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const eventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
@@ -130,6 +135,47 @@ export const importEventSchema = envelope(
   }),
 ).meta({ id: "ImportEvent" });
 
+export const alertMomentSchema = z
+  .object({
+    start: z.number().describe("Start of the matching line, in seconds"),
+    end: z.number(),
+    segment_index: z.int().describe("The matching line: its index in the transcript's segments"),
+    text: z.string().describe("Words around the match"),
+    links: z.object({
+      source: z.string().nullable().describe("The moment on the platform, where it has such links"),
+      viewer: z.string().nullable().describe("The dashboard's viewer at the moment (the owner's library)"),
+      page: z.string().nullable().describe("The public page at the moment's line, when published"),
+    }),
+  })
+  .meta({ id: "AlertMoment" });
+
+export const alertMatchedSchema = z
+  .object({
+    transcript_id: z.string(),
+    title: z.string().nullable(),
+    platform: z.string(),
+    source_url: z.string().nullable(),
+    moments: z.array(alertMomentSchema).describe("Its matching moments, best first (at most 3)"),
+    matched_at: z.string(),
+  })
+  .meta({ id: "AlertMatched" });
+
+export const alertEventSchema = envelope(
+  z.literal("alert.matched"),
+  z.object({
+    alert_id: z.string(),
+    alert_name: z.string(),
+    query: z.string(),
+    digest: z
+      .boolean()
+      .describe(
+        "true: the matches past the alert's day's cap (ALERT_MAX_MATCHES_PER_DAY), sent together after the day",
+      ),
+    matches: z.array(alertMatchedSchema).describe("One transcript; a digest's, several"),
+    alert_url: z.string().describe("GET it for the alert"),
+  }),
+).meta({ id: "AlertEvent" });
+
 export const testEventSchema = envelope(
   z.literal("webhook.test"),
   z.object({ endpoint_id: z.string(), message: z.string() }),
@@ -147,6 +193,11 @@ export const WEBHOOK_EVENT_DOCS = [
     type: "import.completed",
     summary: "An import ended (done, partial or error), with its counts",
     schema: importEventSchema,
+  },
+  {
+    type: "alert.matched",
+    summary: "A saved search (an alert) matched a transcript newly in its scope",
+    schema: alertEventSchema,
   },
   { type: "webhook.test", summary: "Sent by POST /v1/me/webhooks/{id}/test", schema: testEventSchema },
 ] as const;

@@ -13,6 +13,7 @@ import { registerEditTranscript } from "./edit-transcript";
 import { registerUnpublishTranscript } from "./unpublish-transcript";
 import { registerResolvePodcast } from "./resolve-podcast";
 import { registerGetUsage } from "./get-usage";
+import { registerAlertTools } from "./alerts";
 import { toolError } from "./run-tool";
 
 // The MCP tools, one file each: each one calls the same lib/ function as its REST operation, under the same
@@ -38,6 +39,11 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   "resolve_podcast",
   "get_usage",
   "edit_transcript",
+  "create_alert",
+  "list_alerts",
+  "get_alert_matches",
+  "pause_alert",
+  "delete_alert",
 ]);
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
@@ -67,4 +73,5 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerUnpublishTranscript(tool, ctx);
   registerResolvePodcast(tool, ctx);
   registerGetUsage(tool, ctx);
+  registerAlertTools(tool, ctx);
 }

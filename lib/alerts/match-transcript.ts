@@ -1,0 +1,181 @@
+import { getDb, type Db } from "@/lib/db/client";
+import type { Alert } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/observability/logger";
+import { cjkNeedles } from "@/lib/search/cjk";
+import { configuredEmbedder, dequantise, embedMissingPassages, type Embedder } from "@/lib/search/embed-passages";
+import { momentsInTranscript, type MomentRow } from "@/lib/search/find-moments";
+import { momentRows } from "@/lib/search/meaning";
+import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
+import { serializeMoment } from "@/lib/search/serializers";
+import type { SearchQuery } from "@/lib/search/schemas";
+import type { AlertMatchedOut } from "@/lib/alerts/events";
+import { recordMatch } from "@/lib/alerts/record-match";
+import { readingScope } from "@/lib/alerts/scope";
+
+// One transcript newly in an account's reach (a library entry done, a publication live, a correction served),
+// checked against the stored alerts as a percolator does: its own distinct lexemes (as the index stores them)
+// joined with the alerts' keys (AlertTerm), only the keys of the libraries it is now in and, when published, of
+// the public alerts, so the candidates are the alerts that could match, whatever the number stored. Each
+// candidate is then asked by the search itself, over that one transcript, as its owner (visibility, corrections,
+// a team left: the search's rule), so nobody else's private transcript or correction can match. Alerts by
+// meaning have no words to key: those of the same scopes are compared with the transcript's passage vectors.
+
+export interface AlertCheck {
+  transcriptId: string;
+  /** The account whose library it entered (or who published or corrected it). */
+  accountId: string;
+  reason: "library" | "published" | "corrected";
+}
+
+/** Meaning alerts compared per check, at most (those watching the libraries it entered and public ones). */
+export const MEANING_CANDIDATES = 1_000;
+
+/** The alerts keyed by a lexeme the transcript holds, of the scopes it is now in, not matched yet. */
+export async function wordCandidates(db: Db, check: AlertCheck, published: boolean): Promise<Alert[]> {
+  return db.$queryRawUnsafe<Alert[]>(
+    `SELECT a.* FROM "Alert" a WHERE a."id" IN (
+       SELECT k."alertId" FROM (SELECT DISTINCT u.lexeme FROM "SearchPassage" p, unnest(p."tsv") AS u
+                                 WHERE p."transcriptId" = $1) t
+       JOIN "AlertTerm" k ON k."term" = t.lexeme AND (k."scopeAccount" = $2 OR ($3 AND k."scopeAccount" IS NULL)))
+     AND a."pausedAt" IS NULL AND a."mode" = 'words'
+     AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = $1)`,
+    check.transcriptId,
+    check.accountId,
+    published,
+  );
+}
+
+async function meaningCandidates(db: Db, check: AlertCheck, published: boolean): Promise<Alert[]> {
+  return db.$queryRawUnsafe<Alert[]>(
+    `SELECT a.* FROM "Alert" a WHERE a."mode" = 'meaning' AND a."pausedAt" IS NULL
+       AND ((a."scopeKind" IN ('library', 'follows') AND a."userId" = $2) OR (a."scopeKind" = 'team' AND a."scopeIds"[1] = $2)
+            OR ($3 AND a."scopeKind" = 'public'))
+       AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = $1)
+     LIMIT ${MEANING_CANDIDATES}`,
+    check.transcriptId,
+    check.accountId,
+    published,
+  );
+}
+
+export const keywordQuery = (q: string): SearchQuery => ({
+  q,
+  platform: null,
+  lang: null,
+  limit: 3,
+  prefix: false,
+  mode: "keyword",
+  cursor: null,
+});
+
+/** The moments of `transcriptId` nearest the alert's meaning that its scope may see, at least its closeness alike. */
+export async function meaningMoments(
+  db: Db,
+  alert: Alert,
+  scope: SearchScope,
+  transcriptId: string,
+  embedder: Embedder,
+): Promise<MomentRow[]> {
+  if (alert.embedder !== embedder.model || alert.vector.length === 0) return [];
+  const user = scope.kind === "library" ? "$3" : null;
+  const { visible } = passageVisibility({ user, show: null });
+  const rows = await db.$queryRawUnsafe<{ pid: bigint; vector: Uint8Array; scale: number }[]>(
+    `SELECT p."pid", e."vector", e."scale" FROM "SearchPassage" p JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = $2
+      WHERE p."transcriptId" = $1 AND ${visible}`,
+    transcriptId,
+    embedder.model,
+    ...(scope.kind === "library" ? [scope.userId] : []),
+  );
+  const closeness = alert.closeness ?? 0.5;
+  const scored = rows
+    .map((row) => {
+      const vector = dequantise(row.vector, row.scale);
+      let dot = 0;
+      if (vector)
+        for (let d = 0; d < Math.min(vector.length, alert.vector.length); d++) dot += vector[d]! * alert.vector[d]!;
+      return { pid: row.pid, score: dot };
+    })
+    .filter((row) => row.score >= closeness)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, 3);
+  if (scored.length === 0) return [];
+  const found = new Map(
+    (
+      await momentRows(
+        scope,
+        scored.map((s) => s.pid),
+      )
+    ).map((row) => [row.pid, row]),
+  );
+  return scored.flatMap(({ pid, score }) => {
+    const row = found.get(pid);
+    return row ? [{ ...row, rank: score }] : [];
+  });
+}
+
+/** The transcript's passages' vectors made now where the background job has not made them yet. */
+async function embedTranscript(db: Db, transcriptId: string, embedder: Embedder): Promise<void> {
+  const [range] = await db.$queryRawUnsafe<{ low: bigint | null; high: bigint | null }[]>(
+    `SELECT min(p."pid") AS low, max(p."pid") AS high FROM "SearchPassage" p WHERE p."transcriptId" = $1`,
+    transcriptId,
+  );
+  if (range?.low == null || range.high == null) return;
+  for (;;) {
+    const done = await embedMissingPassages(embedder, 256, { above: range.low - 1n, below: range.high + 1n });
+    if (done.embedded < 256) break;
+  }
+}
+
+export function matched(scope: SearchScope, query: string, rows: MomentRow[]): AlertMatchedOut {
+  const moments = rows.map((row) => serializeMoment(row, scope, cjkNeedles(query)));
+  const first = moments[0]!;
+  return {
+    transcript_id: first.transcript_id,
+    title: first.title,
+    platform: first.platform,
+    source_url: first.source_url,
+    moments: moments.map((m) => ({
+      start: m.start,
+      end: m.end,
+      segment_index: m.segment_index,
+      text: m.snippet,
+      links: m.links,
+    })),
+    matched_at: new Date().toISOString(),
+  };
+}
+
+/** Checks one transcript against the alerts that could match it; answers how many matched (each once). */
+export async function checkTranscript(
+  check: AlertCheck,
+  embedder: Embedder | null = configuredEmbedder(),
+): Promise<number> {
+  const db = await getDb();
+  const [state] = await db.$queryRawUnsafe<{ exists: boolean; published: boolean }[]>(
+    `SELECT EXISTS (SELECT 1 FROM "Transcript" WHERE "id" = $1) AS exists,
+            EXISTS (SELECT 1 FROM "Publication" WHERE "transcriptId" = $1 AND "publishedAt" IS NOT NULL) AS published`,
+    check.transcriptId,
+  );
+  if (!state?.exists) return 0;
+  const words = await wordCandidates(db, check, state.published);
+  const meaning = embedder ? await meaningCandidates(db, check, state.published) : [];
+  if (meaning.length > 0 && embedder && (await embedder.ready()))
+    await embedTranscript(db, check.transcriptId, embedder);
+  let count = 0;
+  for (const alert of [...words, ...meaning]) {
+    try {
+      const scope = await readingScope(db, alert, check.transcriptId);
+      if (!scope) continue;
+      const rows =
+        alert.mode === "meaning"
+          ? await meaningMoments(db, alert, scope, check.transcriptId, embedder!)
+          : await momentsInTranscript(scope, keywordQuery(alert.query), check.transcriptId);
+      if (rows.length === 0) continue;
+      if (await recordMatch(alert, matched(scope, alert.query, rows))) count++;
+    } catch (error) {
+      // One alert's failure (its query no longer reads) never keeps the others from their matches.
+      log.warn({ err: error, alertId: alert.id, transcriptId: check.transcriptId }, "alert check failed");
+    }
+  }
+  return count;
+}
