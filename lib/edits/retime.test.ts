@@ -175,7 +175,7 @@ describe("replaceInSegments (lib/edits/find-replace.ts)", () => {
 
 describe("diffSegments (the revision diff)", () => {
   it("scattered edits across a long transcript: segments first, then words; every change found", async () => {
-    const { diffSegments } = await import("@/lib/edits/revisions");
+    const { diffSegments } = await import("@/lib/edits/segments-diff");
     const a: Segment[] = Array.from({ length: 5000 }, (_, i) => ({ start: i, end: i + 1, text: `w${i} x${i} y${i}` }));
     // Every second segment changed (2,500 edits: past what one word-level diff aligns exactly), one removed, one added.
     const b: Segment[] = a.map((s, i) => (i % 2 === 0 ? { ...s, text: s.text.replace(/^w/, "W") } : s));
