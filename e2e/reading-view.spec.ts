@@ -196,6 +196,9 @@ test("on a phone, History's &t= moment lands below the sticky player and search 
     });
     expect(alpha).toBe(255);
   }
+  // The reader's options (cue list, auto-scroll, timestamps, Copy) fit the phone's width: none is off screen.
+  const copy = await box(page.getByTestId("transcript-copy"));
+  expect(copy.x + copy.width, "Copy's right edge").toBeLessThanOrEqual(PHONE.width);
 });
 
 test("the reading view on a wide screen: at least 16 px, 60–80 characters a line, one scroll; the cue list one click away", async ({

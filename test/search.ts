@@ -64,10 +64,14 @@ export async function storeTranscript(
 
 /**
  * Corrections written straight into "TranscriptRevision" (as a test seeds them), indexed for search as a save
- * has its own indexed (lib/edits/revision-index.ts): the newest of each (user, transcript), each in one step.
+ * has its own indexed (lib/edits/revision-index.ts): the newest of each (user, transcript), step after step until
+ * none answers 'more' (a step cuts a range or indexes what is cut, never both).
  */
 export async function indexCorrections(db: Pick<PrismaClient, "$queryRawUnsafe">): Promise<void> {
-  await db.$queryRawUnsafe(
-    `SELECT verbatim_index_revision_step(r."id", 2147483647) FROM "TranscriptRevision" r WHERE r."indexedAt" IS NULL ORDER BY r."createdAt", r."id"`,
-  );
+  for (;;) {
+    const states = await db.$queryRawUnsafe<{ state: string }[]>(
+      `SELECT verbatim_index_revision_step(r."id", 2147483647) AS state FROM "TranscriptRevision" r WHERE r."indexedAt" IS NULL ORDER BY r."createdAt", r."id"`,
+    );
+    if (!states.some(({ state }) => state === "more")) return;
+  }
 }

@@ -414,7 +414,7 @@ describe("webhooks", () => {
     expect(list.endpoints).toMatchObject([{ id, url: "https://hooks.example.com/verbatim", enabled: true }]);
     const human = await runCli(["webhooks"], user.env);
     expect(human.stdout).toContain(
-      `${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed  enabled`,
+      `${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed,alert.matched  enabled`,
     );
     const queued = await json(webhookDeliverySchema, ["webhooks", "test", id], user.env);
     expect(queued).toMatchObject({ event_type: "webhook.test", status: "pending" });

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/app-db";
-import { storeTranscript } from "@/test/search";
+import { indexCorrections, storeTranscript } from "@/test/search";
 import { cosine, embedText } from "@/lib/embeddings/embed";
 import { encodeWordVectors, WordVectors } from "@/lib/embeddings/word-vectors";
 import type { Embedder } from "./embed-passages";
@@ -96,7 +96,7 @@ describe("passages' vectors", () => {
       transcript.id,
       JSON.stringify(segments(["the engine"])),
     );
-    await ctx.db.$queryRawUnsafe(`SELECT verbatim_index_revision_step('rev', 2147483647)`);
+    await indexCorrections(ctx.db);
     expect((await lib.embedMissingPassages(embedder)).embedded).toBe(2);
     const rows = (await stored()).filter((r) => r.transcriptId === transcript.id);
     expect(rows.map((r) => cosine(lib.dequantise(r.vector, r.scale)!, embedText(vectors, "dog")!) > 0.99)).toContain(

@@ -12,7 +12,7 @@ import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
-import { storeTranscript } from "@/test/search";
+import { indexCorrections, storeTranscript } from "@/test/search";
 import { defaultModelFile } from "@/lib/embeddings/default-model";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 
@@ -119,7 +119,7 @@ async function seed(db: PrismaClient) {
     ids.shared,
     JSON.stringify(segments("a cat played softly")),
   );
-  await db.$queryRawUnsafe(`SELECT verbatim_index_revision_step('corr', 2147483647)`);
+  await indexCorrections(db);
 }
 
 afterAll(async () => {

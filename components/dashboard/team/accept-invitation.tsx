@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { buttonClass } from "@/components/ui/button";
 import { ErrorText, Notice } from "@/components/ui/notice";
@@ -11,9 +10,9 @@ import { acceptInvitation, ROLE_LABELS, type TeamRole } from "@/lib/browser/team
 /** The invitation page's one decision: join (a POST, so no link preview or prefetch can use the invitation). */
 export function AcceptInvitation({ token, teamName, role }: { token: string; teamName: string; role: TeamRole }) {
   const hydrated = useHydrated();
-  const router = useRouter();
-  // The dashboard's workspace line is rendered on the server: read again, it has the team joined.
-  const accept = useMutation({ mutationFn: () => acceptInvitation(token), onSuccess: () => router.refresh() });
+  // No refresh of this page after joining: read again, it would say the link was used (which it now is). The
+  // dashboard's pages, where the workspace line is, are rendered anew when "Open the team" is followed.
+  const accept = useMutation({ mutationFn: () => acceptInvitation(token) });
   if (accept.data)
     return (
       <div className="flex flex-col gap-4">
