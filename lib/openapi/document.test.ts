@@ -19,6 +19,8 @@ const NOT_API = [
   /^\/openapi\.json$/,
   /^\/uploads\//,
   /^\/v1\/\{\[\.\.\.path\]\}$/,
+  // The dashboard's plain HTML forms (Publish before hydration): a page's posts, not API operations.
+  /^\/dashboard\//,
 ];
 
 function routeFiles(dir: string): string[] {
