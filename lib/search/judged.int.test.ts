@@ -25,10 +25,14 @@ let pgliteDb: PrismaClient;
 let dir: string;
 const USER = "judge";
 
+// Every other paraphrase (all 2,122 passages stay, as distractors): the direction shows on half the questions,
+// and each search costs the suite as much as the bench's.
+const PARAPHRASES = JUDGED_QUERIES.filter((j) => j.kind === "meaning").filter((_, i) => i % 2 === 0);
+
 type Figures = { keyword: Map<string, number>; fused: Map<string, number>; paraphrase: Record<string, number> };
 const figures: Record<string, Figures> = {};
 
-async function judge(db: PrismaClient): Promise<Figures> {
+async function judge(db: PrismaClient, modes: readonly string[]): Promise<Figures> {
   const { searchLibrary } = await import("./search-moments");
   const { searchQuerySchema } = await import("./schemas");
   const keys = new Map<string, string>();
@@ -53,11 +57,10 @@ async function judge(db: PrismaClient): Promise<Figures> {
     out.keyword.set(q, await recall(q, answers, "keyword"));
     out.fused.set(q, await recall(q, answers, "hybrid"));
   }
-  for (const mode of ["keyword", "hybrid"]) {
+  for (const mode of modes) {
     let sum = 0;
-    const paraphrases = JUDGED_QUERIES.filter((j) => j.kind === "meaning");
-    for (const { q, answers } of paraphrases) sum += await recall(q, answers, mode);
-    out.paraphrase[mode] = sum / paraphrases.length;
+    for (const { q, answers } of PARAPHRASES) sum += await recall(q, answers, mode);
+    out.paraphrase[mode] = sum / PARAPHRASES.length;
   }
   return out;
 }
@@ -74,9 +77,10 @@ beforeAll(async () => {
   const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
   const embedder = configuredEmbedder()!;
   await embedder.prepare();
-  for (const [name, db, connection] of [
-    ["PostgreSQL", ctx.db, postgres],
-    ["PGlite", pgliteDb, Promise.resolve({ client: pgliteDb, kind: "pglite", pglite })],
+  // Keyword search is the same statement on both; the embedded database is judged on what differs (its vector index).
+  for (const [name, db, connection, modes] of [
+    ["PostgreSQL", ctx.db, postgres, ["keyword", "hybrid"]],
+    ["PGlite", pgliteDb, Promise.resolve({ client: pgliteDb, kind: "pglite", pglite }), ["hybrid"]],
   ] as const) {
     (globalThis as { verbatimDb?: unknown }).verbatimDb = connection;
     const client = db as PrismaClient;
@@ -89,7 +93,7 @@ beforeAll(async () => {
         userIds: [USER],
       });
     while ((await embedMissingPassages(embedder)).embedded > 0);
-    figures[name] = await judge(client);
+    figures[name] = await judge(client, modes);
   }
   (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
 }, 600_000);
@@ -110,13 +114,14 @@ describe.each(["PostgreSQL", "PGlite"])("the judged set on %s, with the default 
   });
 
   it("finds the paraphrases fused far better than by keywords alone", () => {
-    const { paraphrase } = figures[database]!;
-    expect(paraphrase.hybrid!).toBeGreaterThan(paraphrase.keyword! + 0.4);
-    expect(paraphrase.hybrid!).toBeGreaterThan(0.6);
+    const keywordAlone = figures.PostgreSQL!.paraphrase.keyword!;
+    expect(figures[database]!.paraphrase.hybrid!).toBeGreaterThan(keywordAlone + 0.4);
+    expect(figures[database]!.paraphrase.hybrid!).toBeGreaterThan(0.6);
   });
 });
 
 it("finds the paraphrases alike on PostgreSQL without pgvector and on the embedded database", () => {
+  expect(PARAPHRASES.length).toBeGreaterThanOrEqual(50);
   expect(Math.abs(figures.PostgreSQL!.paraphrase.hybrid! - figures.PGlite!.paraphrase.hybrid!)).toBeLessThanOrEqual(
     0.05,
   );
