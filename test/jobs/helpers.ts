@@ -23,11 +23,12 @@ function spawnTs(file: string, args: string[], env: Record<string, string>, read
   let out = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    // A child that never got ready is killed: no test holds it to stop it later.
+    // A child that never got ready is killed: no test holds it to stop it later. The deadline is generous: on a
+    // loaded two-core machine, compiling the worker's imports alone has taken over half a minute.
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`child did not start in time:\n${out}`));
-    }, 30_000);
+    }, 120_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (readyLine.test(out)) {
