@@ -66,6 +66,10 @@ test.describe("history", () => {
       clientWidth: document.documentElement.clientWidth,
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+    // At 1280 px a duration is one line box, not broken between its number and unit.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    expect(await row.getByTestId("history-duration").evaluate((el) => el.getClientRects().length)).toBe(1);
+    await page.setViewportSize({ width: 1366, height: 900 });
 
     // Download: the transcript as a text file.
     const [download] = await Promise.all([

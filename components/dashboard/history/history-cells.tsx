@@ -131,7 +131,11 @@ export function Duration({ entry }: { entry: TranscriptionEntry }) {
       </>
     );
   }
-  return <span className="whitespace-nowrap">{spokenDuration(entry.total_seconds)}</span>;
+  return (
+    <span className="whitespace-nowrap" data-testid="history-duration">
+      {spokenDuration(entry.total_seconds)}
+    </span>
+  );
 }
 
 const BADGE_CLASSES = {
