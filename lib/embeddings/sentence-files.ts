@@ -1,18 +1,13 @@
-// The local sentence model's files (lib/embeddings/sentence-catalog.ts), fetched on first need from the model host
-// (Hugging Face's `<base>/<repo>/resolve/<revision>/<path>`, or a mirror with the same layout) through the outbound
-// guard, within one deadline for all of them: each streamed to a part file of this process's own, checked against
-// its pinned size and SHA-256, and renamed into place; a file that does not match is deleted. Two processes that
-// download at once each write their own part and rename the same bytes into place.
-import { createHash, randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+// The local sentence model's files (./sentence-catalog.ts), fetched on first need from the model host (Hugging
+// Face's `<base>/<repo>/resolve/<revision>/<path>`, or a mirror with the same layout) by the one fetcher of pinned
+// files (lib/models/pinned-file.ts: through the outbound guard, resumed, checked, locked across processes), within
+// one deadline for all of them, into DATA_DIR/models/<name>/.
 import path from "node:path";
-import { Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import { EmbedderUnavailable } from "@/lib/embeddings/default-model";
-import type { SentenceModelFile, SentenceModelInfo } from "@/lib/embeddings/sentence-catalog";
-import type { SentenceModelFiles } from "@/lib/embeddings/sentence-model";
-import { isOutboundError, type Outbound } from "@/lib/http/outbound";
+import type { Outbound } from "@/lib/http/outbound";
+import { fetchPinnedFile, PinnedFileError, pinnedFilePresent, type PinnedFile } from "@/lib/models/pinned-file";
+import { EmbedderUnavailable } from "./default-model";
+import type { SentenceModelFile, SentenceModelInfo } from "./sentence-catalog";
+import type { SentenceModelFiles } from "./sentence-model";
 
 /** All of a model's files (90 MB for all-MiniLM-L6-v2, on a slow line). */
 export const LOCAL_MODEL_DEADLINE_MS = 30 * 60_000;
@@ -37,18 +32,19 @@ export function localModelFiles(place: LocalModelPlace): SentenceModelFiles {
   };
 }
 
-const sizeOf = (file: string) =>
-  stat(file).then(
-    (s) => (s.isFile() ? s.size : null),
-    () => null,
-  );
+/** A file of the model as the fetcher of pinned files takes it: its URL at the pinned revision. */
+export const pinnedSentenceFile = (place: LocalModelPlace, file: SentenceModelFile): PinnedFile => ({
+  url: `${place.baseUrl.replace(/\/+$/, "")}/${place.info.repo}/resolve/${place.info.revision}/${file.path}`,
+  bytes: file.bytes,
+  sha256: file.sha256,
+});
 
 /** Whether both files are in place (their pinned sizes: each was checked when it was renamed there). */
 export async function localModelPresent(place: LocalModelPlace): Promise<boolean> {
   const files = localModelFiles(place);
   return (
-    (await sizeOf(files.modelFile)) === place.info.model.bytes &&
-    (await sizeOf(files.tokenizerFile)) === place.info.tokenizer.bytes
+    (await pinnedFilePresent(place.info.model, files.modelFile)) &&
+    (await pinnedFilePresent(place.info.tokenizer, files.tokenizerFile))
   );
 }
 
@@ -65,66 +61,25 @@ export function ensureLocalModel(
     download = (async () => {
       const files = localModelFiles(place);
       const deadline = Date.now() + (options.deadlineMs ?? LOCAL_MODEL_DEADLINE_MS);
-      await fetchPinned(place, place.info.tokenizer, files.tokenizerFile, outbound, deadline, options.signal);
-      await fetchPinned(place, place.info.model, files.modelFile, outbound, deadline, options.signal);
+      const fetchOne = async (file: SentenceModelFile, target: string) => {
+        const pinned = pinnedSentenceFile(place, file);
+        try {
+          await fetchPinnedFile(pinned, target, { outbound, deadline, signal: options.signal });
+        } catch (error) {
+          if (!(error instanceof PinnedFileError)) throw error;
+          throw new EmbedderUnavailable(
+            error.failure === "mismatch"
+              ? `The sentence model's ${file.file} downloaded from ${pinned.url} is not the expected file (${error.message}); it was deleted. ${localModelHint(place)}`
+              : `The sentence model's ${file.file} could not be downloaded from ${pinned.url}: ${error.message.replace(/\.+$/, "")}. ${localModelHint(place)}`,
+            { cause: error },
+          );
+        }
+      };
+      await fetchOne(place.info.tokenizer, files.tokenizerFile);
+      await fetchOne(place.info.model, files.modelFile);
       return files;
     })().finally(() => pending.delete(place.dir));
     pending.set(place.dir, download);
   }
   return download;
-}
-
-async function fetchPinned(
-  place: LocalModelPlace,
-  pinned: SentenceModelFile,
-  target: string,
-  outbound: Outbound,
-  deadline: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  if ((await sizeOf(target)) === pinned.bytes) return;
-  await mkdir(path.dirname(target), { recursive: true });
-  const url = `${place.baseUrl.replace(/\/+$/, "")}/${place.info.repo}/resolve/${place.info.revision}/${pinned.path}`;
-  const failed = (detail: string, cause?: unknown) =>
-    new EmbedderUnavailable(
-      `The sentence model's ${pinned.file} could not be downloaded from ${url}: ${detail.replace(/\.+$/, "")}. ${localModelHint(place)}`,
-      { cause },
-    );
-  const left = deadline - Date.now();
-  if (left <= 0) throw failed("the download's deadline passed");
-  const part = `${target}.${process.pid}.${randomUUID().slice(0, 8)}.part`;
-  const hash = createHash("sha256");
-  let received = 0;
-  try {
-    const response = await outbound.safeFetchStream(url, {
-      maxBytes: pinned.bytes,
-      timeoutMs: Math.min(left, 60_000),
-      totalTimeoutMs: left,
-      signal,
-    });
-    if (response.status !== 200) {
-      response.body.destroy();
-      throw failed(`the host answered ${response.status}`);
-    }
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        hash.update(chunk);
-        received += chunk.length;
-        done(null, chunk);
-      },
-    });
-    await pipeline(response.body, counter, createWriteStream(part), { signal });
-  } catch (error) {
-    await rm(part, { force: true });
-    if (error instanceof EmbedderUnavailable) throw error;
-    throw failed(isOutboundError(error) ? error.message : (error as Error).message, error);
-  }
-  const digest = hash.digest("hex");
-  if (received !== pinned.bytes || digest !== pinned.sha256) {
-    await rm(part, { force: true });
-    throw new EmbedderUnavailable(
-      `The sentence model's ${pinned.file} downloaded from ${url} is not the expected file (${received} bytes, SHA-256 ${digest}; expected ${pinned.bytes} bytes, ${pinned.sha256}); it was deleted. ${localModelHint(place)}`,
-    );
-  }
-  await rename(part, target);
 }

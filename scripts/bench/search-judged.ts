@@ -127,7 +127,8 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     // The default model (converted on first need), every passage's vector stored as the app's background job stores
     // them, then each mode of the search.
     const { defaultModelFile, ensureModelFile, wordVectorsOf } = await import("../../lib/embeddings/default-model");
-    const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     const convertStarted = performance.now();
     const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);
