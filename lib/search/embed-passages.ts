@@ -9,21 +9,6 @@ import { ensureVectorIndex, vectorColumn, vectorText } from "@/lib/search/vector
 
 export const EMBED_BATCH = 256;
 
-/** Passages with their text (as the index read it: the correction's segments for a correction's passage). */
-const MISSING = `
-  SELECT p."pid", array_to_string(seg.texts, ' ') AS text
-  FROM "SearchPassage" p
-  JOIN "Transcript" t ON t."id" = p."transcriptId"
-  LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
-  CROSS JOIN LATERAL (
-    SELECT array_agg(s.text ORDER BY s.idx) AS texts
-    FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
-  ) AS seg
-  WHERE NOT EXISTS (SELECT 1 FROM "PassageEmbedding" e WHERE e."pid" = p."pid" AND e."model" = $1)
-    AND p."pid" > $3 AND p."pid" < $4
-  ORDER BY p."pid" DESC
-  LIMIT $2`;
-
 /** Pids between which to look (exclusive): a backfill goes down from where its last batch ended. */
 export interface PidRange {
   above?: bigint;
@@ -40,47 +25,50 @@ export async function embedMissingPassages(
   range: PidRange = {},
 ): Promise<{ embedded: number; lowest: bigint | null }> {
   const db = await getDb();
-  const rows = await db.$queryRawUnsafe<{ pid: bigint; text: string | null }[]>(
-    MISSING,
-    embedder.model,
-    batch,
-    range.above ?? -1n,
-    range.below ?? 2n ** 62n,
-  );
+  // Passages with their text as the index read it (the correction's segments for a correction's passage).
+  const rows = await db.$queryRaw<{ pid: bigint; text: string | null }[]>`
+    SELECT p."pid", seg.text
+    FROM "SearchPassage" p
+    JOIN "Transcript" t ON t."id" = p."transcriptId"
+    LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
+    CROSS JOIN LATERAL verbatim_passage_segments(coalesce(rev."segments", t."segments"), p."segFrom", p."segTo") AS seg
+    WHERE NOT EXISTS (SELECT 1 FROM "PassageEmbedding" e WHERE e."pid" = p."pid" AND e."model" = ${embedder.model})
+      AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
+    ORDER BY p."pid" DESC
+    LIMIT ${batch}`;
   if (rows.length === 0) return { embedded: 0, lowest: null };
   await embedder.prepare();
   const vectors = await embedder.embed(rows.map((r) => r.text ?? ""));
   const quantised = vectors.map((v) => (v ? quantise(v) : { bytes: Buffer.alloc(0), scale: 0 }));
-  const params = [embedder.model, rows.map((r) => r.pid), quantised.map((q) => q.bytes), quantised.map((q) => q.scale)];
+  const pids = rows.map((r) => r.pid);
+  const bytes = quantised.map((q) => q.bytes);
+  const scales = quantised.map((q) => q.scale);
   // Only passages still there (one deleted meanwhile took its vector's row with it, or never gets one).
   if (await vectorColumn(db)) {
     for (const dims of new Set(vectors.flatMap((v) => (v && v.length > 0 ? [v.length] : []))))
       await ensureVectorIndex(db, dims);
-    await db.$executeRawUnsafe(
-      `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale", "embedding")
-       SELECT e.pid, $1, e.vector, e.scale, e.embedding::halfvec
-       FROM unnest($2::bigint[], $3::bytea[], $4::real[], $5::text[]) AS e(pid, vector, scale, embedding)
-       WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
-       ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector",
-         "scale" = EXCLUDED."scale", "embedding" = EXCLUDED."embedding"`,
-      ...params,
-      vectors.map(vectorText),
-    );
+    await db.$executeRaw`
+      INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale", "embedding")
+      SELECT e.pid, ${embedder.model}, e.vector, e.scale, e.embedding::halfvec
+      FROM unnest(${pids}::bigint[], ${bytes}::bytea[], ${scales}::real[], ${vectors.map(vectorText)}::text[])
+        AS e(pid, vector, scale, embedding)
+      WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
+      ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector",
+        "scale" = EXCLUDED."scale", "embedding" = EXCLUDED."embedding"`;
   } else
-    await db.$executeRawUnsafe(
-      `INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale")
-       SELECT e.pid, $1, e.vector, e.scale FROM unnest($2::bigint[], $3::bytea[], $4::real[]) AS e(pid, vector, scale)
-       WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
-       ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "scale" = EXCLUDED."scale"`,
-      ...params,
-    );
+    await db.$executeRaw`
+      INSERT INTO "PassageEmbedding" ("pid", "model", "vector", "scale")
+      SELECT e.pid, ${embedder.model}, e.vector, e.scale
+      FROM unnest(${pids}::bigint[], ${bytes}::bytea[], ${scales}::real[]) AS e(pid, vector, scale)
+      WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
+      ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "scale" = EXCLUDED."scale"`;
   return { embedded: rows.length, lowest: rows.at(-1)!.pid };
 }
 
 /** The highest pid of any passage (0 when none): what is newer than it was stored after. */
 export async function highestPid(): Promise<bigint> {
   const db = await getDb();
-  const [row] = await db.$queryRawUnsafe<{ pid: bigint | null }[]>(`SELECT max("pid") AS pid FROM "SearchPassage"`);
+  const [row] = await db.$queryRaw<{ pid: bigint | null }[]>`SELECT max("pid") AS pid FROM "SearchPassage"`;
   return row?.pid ?? 0n;
 }
 
@@ -106,10 +94,8 @@ export function dequantise(bytes: Uint8Array, scale: number): Float32Array | nul
 /** How far the embedding of every passage has come: what an operator sees (doctor, /health). */
 export async function embeddingProgress(embedder: Embedder): Promise<{ passages: number; embedded: number }> {
   const db = await getDb();
-  const [row] = await db.$queryRawUnsafe<{ passages: number; embedded: number }[]>(
-    `SELECT (SELECT count(*) FROM "SearchPassage")::int AS passages,
-            (SELECT count(*) FROM "PassageEmbedding" WHERE "model" = $1)::int AS embedded`,
-    embedder.model,
-  );
+  const [row] = await db.$queryRaw<{ passages: number; embedded: number }[]>`
+    SELECT (SELECT count(*) FROM "SearchPassage")::int AS passages,
+           (SELECT count(*) FROM "PassageEmbedding" WHERE "model" = ${embedder.model})::int AS embedded`;
   return row!;
 }

@@ -13,8 +13,9 @@ import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import type { Embedder } from "@/lib/embeddings/embedder";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import type { MomentRow } from "@/lib/search/find-moments";
-import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { hasCorrections, runSearchStatement, scopePassages } from "@/lib/search/queries";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { searchPlannerSettings, settingsStatement } from "@/lib/search/planner-settings";
+import { hasCorrections, runSearchStatement, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
@@ -112,10 +113,8 @@ export async function nearestPassages(
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
   const db = await getDb();
-  const [{ any }] = await db.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = $1) AS any`,
-    embedder.model,
-  );
+  const [{ any }] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = ${embedder.model}) AS any`;
   if (!any) return [];
   const indexed = await vectorColumn(db);
   // A scope the index serves is compared whole up to SCOPE_MAX_PASSAGES (as the keyword search reads it); without
@@ -208,19 +207,16 @@ async function throughIndex(
   limit: number,
 ): Promise<Candidate[]> {
   const statement = indexStatement(scope, query, model, vector, corrects, limit);
-  const settings: [string, string][] = [
+  const settings = Object.fromEntries([
     ...INDEX_SCAN_SETTINGS,
     ["statement_timeout", String(env().SEARCH_TIMEOUT_MS)],
     ["max_parallel_workers_per_gather", "0"],
     ["jit", "off"],
-  ];
+  ]);
   return db.$transaction(
     async (tx) => {
-      await tx.$queryRawUnsafe(
-        `SELECT ${settings.map(([name], i) => `set_config('${name}', $${i + 1}, true)`).join(", ")}`,
-        ...settings.map(([, value]) => value),
-      );
-      return tx.$queryRawUnsafe<Candidate[]>(statement.text, ...statement.params);
+      await tx.$queryRaw(settingsStatement(settings));
+      return runStatement<Candidate>(tx, statement);
     },
     { maxWait: 10_000, timeout: env().SEARCH_TIMEOUT_MS + 5_000 },
   );
@@ -273,7 +269,7 @@ async function bounded(
   // of the embedded database.
   const rows =
     (await dbKind()) === "pglite"
-      ? await db.$queryRawUnsafe<Row[]>(text, ...params)
+      ? await runStatement<Row>(db, { text, params })
       : await runSearchStatement<Row>(
           db,
           { text, params },
@@ -352,25 +348,18 @@ export async function momentRows(scope: SearchScope, pids: readonly bigint[]): P
   const user = scope.kind === "library" ? scope.userId : null;
   const slug =
     user !== null
-      ? `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."userId" = $2 AND pub."publishedAt" IS NOT NULL LIMIT 1)`
-      : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+      ? Prisma.sql`(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."userId" = ${user} AND pub."publishedAt" IS NOT NULL LIMIT 1)`
+      : Prisma.sql`(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (p."editorId" IS NULL OR pub."userId" = p."editorId") ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
-  const rows = await db.$queryRawUnsafe<(MomentRow & { place: number })[]>(
-    `SELECT p."transcriptId", p."seq", p."pid", (1.0 / c.place)::float8 AS rank, c.place,
-            t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
-            p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end",
-            array_to_string(seg.texts, ' ') AS marked, ${slug} AS slug
-     FROM unnest($1::bigint[]) WITH ORDINALITY AS c(pid, place)
-     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
-     JOIN "Transcript" t ON t."id" = p."transcriptId"
-     LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
-     CROSS JOIN LATERAL (
-       SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-       FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
-     ) AS seg
-     ORDER BY c.place`,
-    [...pids],
-    ...(user !== null ? [user] : []),
-  );
+  const rows = await db.$queryRaw<(MomentRow & { place: number })[]>`
+    SELECT p."transcriptId", p."seq", p."pid", (1.0 / c.place)::float8 AS rank, c.place,
+           t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
+           p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end", seg.text AS marked, ${slug} AS slug
+    FROM unnest(${[...pids]}::bigint[]) WITH ORDINALITY AS c(pid, place)
+    CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
+    JOIN "Transcript" t ON t."id" = p."transcriptId"
+    LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
+    CROSS JOIN LATERAL verbatim_passage_segments(coalesce(rev."segments", t."segments"), p."segFrom", p."segTo") AS seg
+    ORDER BY c.place`;
   return rows;
 }

@@ -35,6 +35,12 @@ const flat = (text: string) => text.replace(/\s+/g, " ");
 const PUBLISHED = `EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = pub."userId" AND r."transcriptId" = p."transcriptId" AND r."indexedAt" IS NOT NULL) ELSE p."editorId" = pub."userId" END))`;
 
 describe("matchCondition", () => {
+  it("writes in only the closed list's configuration names", () => {
+    expect(() => matchCondition([{ query: "'x'", configs: ["english') OR true --"] }])).toThrow(
+      /not a search configuration/,
+    );
+  });
+
   it("gives each reading one branch, its configurations written in and its tsquery a parameter", () => {
     const { matches, params } = matchCondition(readings);
 
@@ -186,10 +192,16 @@ describe("searchPlannerSettings", () => {
     });
   });
 
-  it("is set for the transaction only, each value a parameter", () => {
-    expect(settingsStatement(searchPlannerSettings({ timeoutMs: 2500 }))).toEqual({
-      text: "SELECT set_config('statement_timeout', $1, true), set_config('max_parallel_workers_per_gather', $2, true), set_config('jit', $3, true)",
-      params: ["2500", "0", "off"],
-    });
+  it("is set for the transaction only, each name and value a parameter", () => {
+    const statement = settingsStatement(searchPlannerSettings({ timeoutMs: 2500 }));
+    expect(statement.text).toBe("SELECT set_config($1, $2, true), set_config($3, $4, true), set_config($5, $6, true)");
+    expect(statement.values).toEqual([
+      "statement_timeout",
+      "2500",
+      "max_parallel_workers_per_gather",
+      "0",
+      "jit",
+      "off",
+    ]);
   });
 });

@@ -7,6 +7,7 @@
 // posting, prisma/sql/functions/verbatim_search_impact.sql), plus a bounded proximity part for a reading of two
 // or more terms; ties go to the newer passage (the higher pid). The candidates are found as the plan says:
 // the terms' postings in impact order, the scope's passages, or every match (rankAllMatches).
+import { SEARCH_CONFIGS } from "@/lib/search/config";
 import { PROXIMITY_WEIGHT, type SearchPlan } from "@/lib/search/search-plan";
 
 /**
@@ -39,7 +40,14 @@ export const MARK_START = "\ue000";
 export const MARK_END = "\ue001";
 const HEADLINE_OPTIONS = `HighlightAll=true, StartSel=${MARK_START}, StopSel=${MARK_END}`;
 
-const configList = (configs: readonly string[]) => configs.map((c) => `'${c}'`).join(", ");
+/** Configuration names written into a statement: only those of the closed list SEARCH_CONFIGS. */
+const configList = (configs: readonly string[]) =>
+  configs
+    .map((c) => {
+      if (!SEARCH_CONFIGS.includes(c)) throw new Error(`not a search configuration: ${c}`);
+      return `'${c}'`;
+    })
+    .join(", ");
 
 /**
  * The readings as a match condition on passages "p" (each reading's tsquery a parameter, from $1), with
@@ -180,18 +188,15 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
       SELECT page."transcriptId", page."seq", page."pid", page.rank,
              t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
              page."segFrom", seg.texts, seg.starts, seg.ends, page."start", page."end",
-             ts_headline(page."config"::regconfig, array_to_string(seg.texts, ' '), ${queryOf("page")}, ${headline}) AS marked,
+             ts_headline(page."config"::regconfig, seg.text, ${queryOf("page")}, ${headline}) AS marked,
              ${slug} AS slug
       -- The page's passages as found (joining "SearchPassage" again by key read every correction's passages per
       -- row: its second half is a join, which PostgreSQL cannot look up by a key from outside).
       FROM page
       JOIN "Transcript" t ON t."id" = page."transcriptId"
       LEFT JOIN "TranscriptRevision" rev ON rev."id" = page."revisionId"
-      -- The passage's segments, read from the transcript (or the correction) as the index read them (verbatim_segments).
-      CROSS JOIN LATERAL (
-        SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-        FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN page."segFrom" AND page."segTo"
-      ) AS seg
+      -- The passage's segments and text, read from the transcript (or the correction) as the index read them.
+      CROSS JOIN LATERAL verbatim_passage_segments(coalesce(rev."segments", t."segments"), page."segFrom", page."segTo") AS seg
     ) AS m ON true
     ORDER BY m.rank DESC, m."pid" DESC`;
   return { text, params };

@@ -1,7 +1,7 @@
 import { dbKind, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { runSearchStatement } from "@/lib/search/queries";
+import { runSearchStatement, runStatement } from "@/lib/search/queries";
 import {
   passageVisibility,
   scopePassagesSql,
@@ -74,7 +74,7 @@ function statement({ scope, corrects = true }: Vocabulary) {
  */
 async function read<Row>(db: Db, text: string, params: unknown[]): Promise<Row[]> {
   // PGlite has no JIT, and a transaction of its own would cost each statement a turn of the embedded database.
-  if ((await dbKind()) === "pglite") return db.$queryRawUnsafe<Row[]>(text, ...params);
+  if ((await dbKind()) === "pglite") return runStatement<Row>(db, { text, params });
   return runSearchStatement<Row>(db, { text, params }, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
 }
 

@@ -94,11 +94,10 @@ export async function benchEmbedders(): Promise<Record<string, number>> {
     const { localEmbedder } = await import("../../lib/embeddings/kinds/local");
     const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "SearchPassage"`);
     figures["judged corpus: passages"] = n;
-    const texts = await db.$queryRawUnsafe<{ text: string }[]>(
-      `SELECT array_to_string(seg.texts, ' ') AS text FROM "SearchPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
-       CROSS JOIN LATERAL (SELECT array_agg(s.text ORDER BY s.idx) AS texts FROM verbatim_segments(t."segments") AS s
-         WHERE s.idx BETWEEN p."segFrom" AND p."segTo") AS seg ORDER BY p."pid" DESC LIMIT 256`,
-    );
+    const texts = await db.$queryRaw<{ text: string }[]>`
+      SELECT seg.text FROM "SearchPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+      CROSS JOIN LATERAL verbatim_passage_segments(t."segments", p."segFrom", p."segTo") AS seg
+      ORDER BY p."pid" DESC LIMIT 256`;
     const textsFile = path.join(dir, "texts.json");
     await writeFile(textsFile, JSON.stringify(texts.map((t) => t.text)));
     figures["judged corpus: mean words per passage"] =
