@@ -154,21 +154,19 @@ export async function nearestPassages(
   return out;
 }
 
-/** The statement's parameters, the caller's visibility (passageVisibility) and the query's filters. */
+/** The caller's visibility (passageVisibility) and the query's filters. */
 function restrictions(scope: SearchScope, query: Pick<SearchQuery, "platform" | "lang">, corrects: boolean) {
-  const params: unknown[] = [];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const user = scope.kind === "library" ? param(scope.userId) : null;
-  const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
+  const user = scope.kind === "library" ? Prisma.sql`${scope.userId}` : null;
+  const show = scope.kind === "public" && scope.show ? Prisma.sql`${scope.show}` : null;
   const { visible } = passageVisibility({ user, show, corrects });
-  const filters: string[] = [];
-  if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
-  if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
+  const filters: Prisma.Sql[] = [];
+  if (query.platform) filters.push(Prisma.sql`t."platform" = ${query.platform}`);
+  if (query.lang) filters.push(Prisma.sql`lower(t."lang") = lower(${query.lang})`);
   const filtered =
     filters.length > 0
-      ? ` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${filters.join(" AND ")})`
-      : "";
-  return { params, param, user, visible, filtered };
+      ? Prisma.sql` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${Prisma.join(filters, " AND ")})`
+      : Prisma.empty;
+  return { user, visible, filtered };
 }
 
 /** The statement that reads the nearest visible passages through the HNSW index of `vector`'s dimensions. */
@@ -180,15 +178,16 @@ export function indexStatement(
   corrects: boolean,
   limit: number,
 ): SqlStatement {
-  const { params, param, visible, filtered } = restrictions(scope, query, corrects);
-  const dims = vector.length;
-  const distance = `e."embedding"::halfvec(${dims}) <=> ${param(vectorText(vector))}::halfvec(${dims})`;
-  const text = `SELECT p."pid", p."transcriptId", p."revisionId", (1 - (${distance}))::float8 AS score
+  const { visible, filtered } = restrictions(scope, query, corrects);
+  // The dimensions are written in (the index's expression and its partial condition must match them as
+  // constants): an integer, a vector's length.
+  const dims = Prisma.raw(String(Math.trunc(vector.length)));
+  const distance = Prisma.sql`e."embedding"::halfvec(${dims}) <=> ${vectorText(vector)}::halfvec(${dims})`;
+  return Prisma.sql`SELECT p."pid", p."transcriptId", p."revisionId", (1 - (${distance}))::float8 AS score
      FROM "PassageEmbedding" e
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = e."pid" AND ${visible}${filtered} OFFSET 0) AS p
-     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${param(model)}
-     ORDER BY ${distance} LIMIT ${limit}`;
-  return { text, params };
+     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${model}
+     ORDER BY ${distance} LIMIT ${Prisma.raw(String(Math.trunc(limit)))}`;
 }
 
 /**
@@ -237,44 +236,41 @@ async function bounded(
   scoped: number,
   exactUpTo: number,
 ): Promise<Candidate[]> {
-  const { params, param, user, visible, filtered } = restrictions(scope, query, corrects);
+  const { user, visible, filtered } = restrictions(scope, query, corrects);
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const words = `SELECT DISTINCT w FROM unnest(${param(configs)}::text[]) AS c,
-      unnest(tsvector_to_array(to_tsvector(c::regconfig, ${param(query.q)}))) AS w LIMIT ${MEANING_WORDS}`;
-  const byWords = `SELECT sp."pid" FROM (${words}) AS qw JOIN "SearchTerm" st ON st."term" = qw.w
+  // The bounds are this module's integer constants, written in (Prisma.raw) as the planner's estimates want them.
+  const words = Prisma.sql`SELECT DISTINCT w FROM unnest(${[...configs]}::text[]) AS c,
+      unnest(tsvector_to_array(to_tsvector(c::regconfig, ${query.q}))) AS w LIMIT ${Prisma.raw(String(MEANING_WORDS))}`;
+  const byWords = Prisma.sql`SELECT sp."pid" FROM (${words}) AS qw JOIN "SearchTerm" st ON st."term" = qw.w
       CROSS JOIN LATERAL (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = st."id"
-        ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${MEANING_POSTINGS_PER_WORD}) AS sp`;
+        ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${Prisma.raw(String(MEANING_POSTINGS_PER_WORD))}) AS sp`;
   const scopeTranscripts =
     user !== null
-      ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
-      : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
+      ? Prisma.sql`SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
+      : Prisma.sql`SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
   const byScope =
     scoped <= exactUpTo
       ? // A transcript's passages by its id (OFFSET 0: a lookup per transcript): joined, the planner read every passage.
-        ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
+        Prisma.sql` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
           CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
-      : "";
+      : Prisma.empty;
   type Row = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
   // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
   // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
   // after, the planner hashed every publication of the server to check a few candidates.
-  const text = `WITH c AS MATERIALIZED (${byWords}${byScope})
+  const statement = Prisma.sql`WITH c AS MATERIALIZED (${byWords}${byScope})
      SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
      FROM c
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
-     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(model)}`;
+     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${model}`;
   // Under the search statement's settings (planner-settings.ts): the candidates are bounded, but on a large corpus the
   // planner's estimate of them passes jit_above_cost, and compiling cost many times the statement's own work (the
   // data-scale bench's meaning reads). PGlite has no JIT, and a transaction of its own would cost the statement a turn
   // of the embedded database.
   const rows =
     (await dbKind()) === "pglite"
-      ? await runStatement<Row>(db, { text, params })
-      : await runSearchStatement<Row>(
-          db,
-          { text, params },
-          searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
-        );
+      ? await runStatement<Row>(db, statement)
+      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
   // Compared from the stored bytes (int8 × scale) without a copy of each: a large scope reads many.
   return rows.flatMap((r) => {
     if (r.vector.length !== vector.length) return [];

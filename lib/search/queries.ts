@@ -52,13 +52,9 @@ export async function scopePassages(db: Db, scope: SearchScope, bound: number): 
   return row?.n ?? 0;
 }
 
-/**
- * Runs a statement built in pieces (search-statement.ts, meaning.ts, visible-terms.ts): the one place one is sent.
- * What their text holds besides placeholders is fixed SQL and constants of closed lists (the search configurations'
- * names, checked against SEARCH_CONFIGS where they are written in; integer bounds); every value is a parameter.
- */
-export function runStatement<Row>(db: Pick<Db, "$queryRawUnsafe">, statement: SqlStatement): Promise<Row[]> {
-  return db.$queryRawUnsafe<Row[]>(statement.text, ...statement.params);
+/** Runs a statement built in pieces (search-statement.ts, meaning.ts, visible-terms.ts). */
+export function runStatement<Row>(db: Pick<Db, "$queryRaw">, statement: SqlStatement): Promise<Row[]> {
+  return db.$queryRaw<Row[]>(statement);
 }
 
 /** Runs `statement` in a transaction of its own under `settings`. */

@@ -167,9 +167,9 @@ describe("pgvector on the embedded PGlite", () => {
     const statement = meaning.indexStatement({ kind: "public", show: null }, ANY, embedder.model, query!, false, 10);
     await pglite.exec(`BEGIN; SET LOCAL enable_seqscan = off`);
     try {
-      const plan = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${statement.text}`, statement.params);
+      const plan = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${statement.text}`, statement.values);
       expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Index Scan using "PassageEmbedding_hnsw_4"/);
-      const rows = await pglite.query<{ transcriptId: string; score: number }>(statement.text, statement.params);
+      const rows = await pglite.query<{ transcriptId: string; score: number }>(statement.text, statement.values);
       expect(keyOf(rows.rows[0]!.transcriptId)).toBe("kittens");
       expect(rows.rows[0]!.score).toBeGreaterThan(0.9);
     } finally {

@@ -123,7 +123,7 @@ export async function benchSearchVector(): Promise<Record<string, number>> {
             await lite.exec(`BEGIN; ${setting}`);
             try {
               const t = performance.now();
-              const rows = (await lite.query<{ pid: bigint; score: number }>(statement.text, statement.params)).rows;
+              const rows = (await lite.query<{ pid: bigint; score: number }>(statement.text, statement.values)).rows;
               if (setting !== "SET LOCAL enable_indexscan = off") ms += performance.now() - t;
               return rows
                 .sort((a, b) => b.score - a.score)
