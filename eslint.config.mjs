@@ -19,12 +19,14 @@ const LIB_LEVELS = [
   "env",
   "observability",
   "process",
-  // word vectors and text embeddings (pure computation, in threads)
-  "embeddings",
   "db",
   "cache",
   // HTTP's base (errors, bodies, endpoint definitions, the outbound guard), sources
   "http",
+  // model files pinned by URL, size and SHA-256, fetched through the outbound guard
+  "models",
+  // text → vector: the embedders, their registry and the choice from settings
+  "embeddings",
   "sources",
   // workspaces: who may act in which account (a person's own or a team's), and the team's audit trail
   "teams",

@@ -5,28 +5,22 @@
 import path from "node:path";
 import { env } from "@/lib/env";
 import { ensureModel, LOCAL_MODELS, MODEL_HINT, MODEL_HINT_FOR_DOWNLOAD } from "@/lib/asr/local-model";
+import { localModelPlace } from "@/lib/embeddings/kinds/local";
 import { SENTENCE_MODELS } from "@/lib/embeddings/sentence-catalog";
+import { ensureLocalModel } from "@/lib/embeddings/sentence-files";
 import { appOutbound, closeAppOutbound } from "@/lib/http/outbound/configured";
-import { ensureLocalModel } from "@/lib/search/local-model-files";
 
 const settings = env();
 if (process.argv.includes("search")) {
-  const name = settings.SEARCH_LOCAL_MODEL;
-  const info = SENTENCE_MODELS[name];
-  if (!info) {
+  const place = localModelPlace(settings);
+  if (!place) {
+    const name = settings.SEARCH_LOCAL_MODEL;
     console.error(`SEARCH_LOCAL_MODEL "${name}" is not one of ${Object.keys(SENTENCE_MODELS).join(", ")}.`);
     process.exit(2);
   }
+  const { info } = place;
   try {
-    const files = await ensureLocalModel(
-      {
-        name,
-        info,
-        dir: path.resolve(settings.DATA_DIR, "models", name),
-        baseUrl: settings.SEARCH_LOCAL_MODEL_BASE_URL,
-      },
-      appOutbound(),
-    );
+    const files = await ensureLocalModel(place, appOutbound());
     console.log(`${files.modelFile}: ${info.model.bytes} bytes, SHA-256 ${info.model.sha256}`);
     console.log(`${files.tokenizerFile}: ${info.tokenizer.bytes} bytes, SHA-256 ${info.tokenizer.sha256}`);
   } catch (error) {

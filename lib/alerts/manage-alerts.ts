@@ -6,7 +6,7 @@ import type { Alert, Prisma } from "@/lib/generated/prisma/client";
 import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { queryProblem } from "@/lib/search/query-terms";
-import { configuredEmbedder } from "@/lib/search/embed-passages";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { alertTerms } from "@/lib/alerts/alert-terms";
 import { scopeAccount } from "@/lib/alerts/scope";
 import type { AlertMatchOut, AlertOut, CreateAlertRequest, UpdateAlertRequest } from "@/lib/alerts/schemas";

@@ -1,8 +1,10 @@
 import { getDb, type Db } from "@/lib/db/client";
-import type { Alert } from "@/lib/generated/prisma/client";
+import { Prisma, type Alert } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/observability/logger";
 import { cjkNeedles } from "@/lib/search/cjk";
-import { configuredEmbedder, dequantise, embedMissingPassages, type Embedder } from "@/lib/search/embed-passages";
+import type { Embedder } from "@/lib/embeddings/embedder";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
+import { dequantise, embedMissingPassages } from "@/lib/search/embed-passages";
 import { momentsInTranscript, type MomentRow } from "@/lib/search/find-moments";
 import { momentRows } from "@/lib/search/meaning";
 import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
@@ -77,15 +79,11 @@ export async function meaningMoments(
   embedder: Embedder,
 ): Promise<MomentRow[]> {
   if (alert.embedder !== embedder.model || alert.vector.length === 0) return [];
-  const user = scope.kind === "library" ? "$3" : null;
+  const user = scope.kind === "library" ? Prisma.sql`${scope.userId}` : null;
   const { visible } = passageVisibility({ user, show: null });
-  const rows = await db.$queryRawUnsafe<{ pid: bigint; vector: Uint8Array; scale: number }[]>(
-    `SELECT p."pid", e."vector", e."scale" FROM "SearchPassage" p JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = $2
-      WHERE p."transcriptId" = $1 AND ${visible}`,
-    transcriptId,
-    embedder.model,
-    ...(scope.kind === "library" ? [scope.userId] : []),
-  );
+  const rows = await db.$queryRaw<{ pid: bigint; vector: Uint8Array; scale: number }[]>`
+    SELECT p."pid", e."vector", e."scale" FROM "SearchPassage" p JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${embedder.model}
+    WHERE p."transcriptId" = ${transcriptId} AND ${visible}`;
   const closeness = alert.closeness ?? 0.5;
   const scored = rows
     .map((row) => {

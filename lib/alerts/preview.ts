@@ -1,7 +1,7 @@
 import { getDb, type Db } from "@/lib/db/client";
 import type { Alert } from "@/lib/generated/prisma/client";
 import { errors } from "@/lib/http/errors";
-import { configuredEmbedder } from "@/lib/search/embed-passages";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { momentsInTranscript } from "@/lib/search/find-moments";
 import type { SearchScope } from "@/lib/search/search-statement";
 import type { AlertMatchedOut } from "@/lib/alerts/events";

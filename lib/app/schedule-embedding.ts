@@ -1,5 +1,6 @@
 import { log } from "@/lib/observability/logger";
-import { configuredEmbedder, EMBED_BATCH, embedMissingPassages, highestPid } from "@/lib/search/embed-passages";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
+import { EMBED_BATCH, embedMissingPassages, highestPid } from "@/lib/search/embed-passages";
 
 const IDLE_MS = 15_000;
 

@@ -1,4 +1,4 @@
-// A local sentence model (SEARCH_EMBEDDER=local; its files downloaded on first need by lib/search/local-model-files.ts):
+// A local sentence model (SEARCH_EMBEDDER=local; its files downloaded on first need by sentence-files.ts):
 // texts in bulk (a transcript's passages) are embedded in a worker thread that reads the graph, runs it on the
 // machine's cores and exits; a query, a few tokens, with the graph this process keeps (read once, run on one thread:
 // milliseconds), as the default embedder's queries are.

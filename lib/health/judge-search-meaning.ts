@@ -8,41 +8,23 @@ import type { SetupLine } from "@/lib/health/setup-checks";
  */
 export function judgeSearchMeaning(input: {
   embedder: "default" | "openai" | "local" | "static" | "off";
-  /** Which embedder and where (null: none configured). */
+  /** Which embedder and where (null: none, the settings lack something). */
   describe: string | null;
   /** Whether it can embed now (the default's converted file, or the local model's files, are there). */
   ready: boolean;
   /** The default's package, to convert the file from. */
   source: boolean;
   progress: { passages: number; embedded: number } | null;
-  /** The local model: its name when the catalogue has none such, and where its files are fetched from. */
-  local?: { unknown: string | null; known: readonly string[]; host: string; dir: string };
+  /** What the settings lack for their kind of embedder (lib/embeddings/registry.ts), null: nothing. */
+  problem: { found: string; fix: string } | null;
+  /** The local model: where its files are fetched from and kept. */
+  local?: { host: string; dir: string };
   /** How the nearest are found (null: the database did not say). */
   way: "hnsw" | "bounded" | null;
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
-  if (input.embedder === "local" && input.local?.unknown)
-    return {
-      id: "search_meaning",
-      ok: false,
-      found: `SEARCH_LOCAL_MODEL "${input.local.unknown}" is not a known local sentence model`,
-      fix: `Set SEARCH_LOCAL_MODEL to one of ${input.local.known.join(", ")}, or SEARCH_EMBEDDER=default.`,
-    };
-  if (input.describe === null && input.embedder === "static")
-    return {
-      id: "search_meaning",
-      ok: false,
-      found: "SEARCH_EMBEDDER=static without SEARCH_STATIC_MODEL_DIR",
-      fix: "Set SEARCH_STATIC_MODEL_DIR to a folder holding a Model2Vec model (model.safetensors and tokenizer.json), or SEARCH_EMBEDDER=default.",
-    };
-  if (input.describe === null)
-    return {
-      id: "search_meaning",
-      ok: false,
-      found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL",
-      fix: "Set SEARCH_EMBEDDINGS_BASE_URL to an OpenAI-compatible /v1/embeddings server, or SEARCH_EMBEDDER=default.",
-    };
+  if (input.problem) return { id: "search_meaning", ok: false, ...input.problem };
   if (input.embedder === "default" && !input.ready && !input.source)
     return {
       id: "search_meaning",

@@ -16,8 +16,8 @@ import { probeYoutube } from "@/lib/health/probe-youtube";
 import { probeMail, probeStripe } from "@/lib/health/probe-services";
 import { youtubeProviderOptions } from "@/lib/transcripts/deps";
 import { winkSourceFile } from "@/lib/embeddings/default-model";
-import { SENTENCE_MODELS } from "@/lib/embeddings/sentence-catalog";
-import { configuredEmbedder, embeddingProgress } from "@/lib/search/embed-passages";
+import { embedderFromSettings, embedderKind } from "@/lib/embeddings/registry";
+import { embeddingProgress } from "@/lib/search/embed-passages";
 import { vectorSearchPath } from "@/lib/search/vector-index";
 import {
   judgeDatabase,
@@ -168,13 +168,12 @@ async function mail(url: string | undefined): Promise<SetupLine> {
 /** Every check, now (the doctor; a background refresh). Never throws. */
 async function searchMeaning(): Promise<SetupLine> {
   const settings = env();
-  const embedder = configuredEmbedder();
+  const embedder = embedderFromSettings(settings);
   const kind = settings.SEARCH_EMBEDDER;
+  const problem = embedderKind(settings).problem(settings);
   const local =
     kind === "local"
       ? {
-          unknown: SENTENCE_MODELS[settings.SEARCH_LOCAL_MODEL] ? null : settings.SEARCH_LOCAL_MODEL,
-          known: Object.keys(SENTENCE_MODELS),
           host: new URL(settings.SEARCH_LOCAL_MODEL_BASE_URL).host,
           dir: path.join("DATA_DIR", "models", settings.SEARCH_LOCAL_MODEL),
         }
@@ -186,6 +185,7 @@ async function searchMeaning(): Promise<SetupLine> {
       ready: false,
       source: false,
       progress: null,
+      problem,
       local,
       way: null,
     });
@@ -196,6 +196,7 @@ async function searchMeaning(): Promise<SetupLine> {
     ready: await embedder.ready(),
     source: source !== null && existsSync(source),
     progress: await embeddingProgress(embedder).catch(() => null),
+    problem,
     local,
     way: await getDb()
       .then(vectorSearchPath)

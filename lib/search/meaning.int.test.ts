@@ -44,7 +44,8 @@ beforeAll(async () => {
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
   ctx = await useTestDatabase();
-  const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
+  const { embedMissingPassages } = await import("./embed-passages");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
   const embedder = configuredEmbedder()!;
   const file = defaultModelFile(dir);
   await mkdir(path.dirname(file), { recursive: true });

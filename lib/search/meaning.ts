@@ -10,10 +10,12 @@ import { dbKind, getDb, type Db } from "@/lib/db/client";
 import { cosine } from "@/lib/embeddings/embed";
 import { env } from "@/lib/env";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
-import { configuredEmbedder, type Embedder } from "@/lib/search/embed-passages";
+import type { Embedder } from "@/lib/embeddings/embedder";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
 import type { MomentRow } from "@/lib/search/find-moments";
-import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { hasCorrections, runSearchStatement, scopePassages } from "@/lib/search/queries";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { searchPlannerSettings, settingsStatement } from "@/lib/search/planner-settings";
+import { hasCorrections, runSearchStatement, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
@@ -111,10 +113,8 @@ export async function nearestPassages(
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
   const db = await getDb();
-  const [{ any }] = await db.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = $1) AS any`,
-    embedder.model,
-  );
+  const [{ any }] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "PassageEmbedding" WHERE "model" = ${embedder.model}) AS any`;
   if (!any) return [];
   const indexed = await vectorColumn(db);
   // A scope the index serves is compared whole up to SCOPE_MAX_PASSAGES (as the keyword search reads it); without
@@ -154,21 +154,19 @@ export async function nearestPassages(
   return out;
 }
 
-/** The statement's parameters, the caller's visibility (passageVisibility) and the query's filters. */
+/** The caller's visibility (passageVisibility) and the query's filters. */
 function restrictions(scope: SearchScope, query: Pick<SearchQuery, "platform" | "lang">, corrects: boolean) {
-  const params: unknown[] = [];
-  const param = (value: unknown) => `$${params.push(value)}`;
-  const user = scope.kind === "library" ? param(scope.userId) : null;
-  const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
+  const user = scope.kind === "library" ? Prisma.sql`${scope.userId}` : null;
+  const show = scope.kind === "public" && scope.show ? Prisma.sql`${scope.show}` : null;
   const { visible } = passageVisibility({ user, show, corrects });
-  const filters: string[] = [];
-  if (query.platform) filters.push(`t."platform" = ${param(query.platform)}`);
-  if (query.lang) filters.push(`lower(t."lang") = lower(${param(query.lang)})`);
+  const filters: Prisma.Sql[] = [];
+  if (query.platform) filters.push(Prisma.sql`t."platform" = ${query.platform}`);
+  if (query.lang) filters.push(Prisma.sql`lower(t."lang") = lower(${query.lang})`);
   const filtered =
     filters.length > 0
-      ? ` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${filters.join(" AND ")})`
-      : "";
-  return { params, param, user, visible, filtered };
+      ? Prisma.sql` AND EXISTS (SELECT 1 FROM "Transcript" t WHERE t."id" = p."transcriptId" AND ${Prisma.join(filters, " AND ")})`
+      : Prisma.empty;
+  return { user, visible, filtered };
 }
 
 /** The statement that reads the nearest visible passages through the HNSW index of `vector`'s dimensions. */
@@ -180,15 +178,16 @@ export function indexStatement(
   corrects: boolean,
   limit: number,
 ): SqlStatement {
-  const { params, param, visible, filtered } = restrictions(scope, query, corrects);
-  const dims = vector.length;
-  const distance = `e."embedding"::halfvec(${dims}) <=> ${param(vectorText(vector))}::halfvec(${dims})`;
-  const text = `SELECT p."pid", p."transcriptId", p."revisionId", (1 - (${distance}))::float8 AS score
+  const { visible, filtered } = restrictions(scope, query, corrects);
+  // The dimensions are written in (the index's expression and its partial condition must match them as
+  // constants): an integer, a vector's length.
+  const dims = Prisma.raw(String(Math.trunc(vector.length)));
+  const distance = Prisma.sql`e."embedding"::halfvec(${dims}) <=> ${vectorText(vector)}::halfvec(${dims})`;
+  return Prisma.sql`SELECT p."pid", p."transcriptId", p."revisionId", (1 - (${distance}))::float8 AS score
      FROM "PassageEmbedding" e
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = e."pid" AND ${visible}${filtered} OFFSET 0) AS p
-     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${param(model)}
-     ORDER BY ${distance} LIMIT ${limit}`;
-  return { text, params };
+     WHERE vector_dims(e."embedding") = ${dims} AND e."model" = ${model}
+     ORDER BY ${distance} LIMIT ${Prisma.raw(String(Math.trunc(limit)))}`;
 }
 
 /**
@@ -207,19 +206,16 @@ async function throughIndex(
   limit: number,
 ): Promise<Candidate[]> {
   const statement = indexStatement(scope, query, model, vector, corrects, limit);
-  const settings: [string, string][] = [
+  const settings = Object.fromEntries([
     ...INDEX_SCAN_SETTINGS,
     ["statement_timeout", String(env().SEARCH_TIMEOUT_MS)],
     ["max_parallel_workers_per_gather", "0"],
     ["jit", "off"],
-  ];
+  ]);
   return db.$transaction(
     async (tx) => {
-      await tx.$queryRawUnsafe(
-        `SELECT ${settings.map(([name], i) => `set_config('${name}', $${i + 1}, true)`).join(", ")}`,
-        ...settings.map(([, value]) => value),
-      );
-      return tx.$queryRawUnsafe<Candidate[]>(statement.text, ...statement.params);
+      await tx.$queryRaw(settingsStatement(settings));
+      return runStatement<Candidate>(tx, statement);
     },
     { maxWait: 10_000, timeout: env().SEARCH_TIMEOUT_MS + 5_000 },
   );
@@ -240,44 +236,41 @@ async function bounded(
   scoped: number,
   exactUpTo: number,
 ): Promise<Candidate[]> {
-  const { params, param, user, visible, filtered } = restrictions(scope, query, corrects);
+  const { user, visible, filtered } = restrictions(scope, query, corrects);
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
-  const words = `SELECT DISTINCT w FROM unnest(${param(configs)}::text[]) AS c,
-      unnest(tsvector_to_array(to_tsvector(c::regconfig, ${param(query.q)}))) AS w LIMIT ${MEANING_WORDS}`;
-  const byWords = `SELECT sp."pid" FROM (${words}) AS qw JOIN "SearchTerm" st ON st."term" = qw.w
+  // The bounds are this module's integer constants, written in (Prisma.raw) as the planner's estimates want them.
+  const words = Prisma.sql`SELECT DISTINCT w FROM unnest(${[...configs]}::text[]) AS c,
+      unnest(tsvector_to_array(to_tsvector(c::regconfig, ${query.q}))) AS w LIMIT ${Prisma.raw(String(MEANING_WORDS))}`;
+  const byWords = Prisma.sql`SELECT sp."pid" FROM (${words}) AS qw JOIN "SearchTerm" st ON st."term" = qw.w
       CROSS JOIN LATERAL (SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = st."id"
-        ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${MEANING_POSTINGS_PER_WORD}) AS sp`;
+        ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${Prisma.raw(String(MEANING_POSTINGS_PER_WORD))}) AS sp`;
   const scopeTranscripts =
     user !== null
-      ? `SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
-      : `SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
+      ? Prisma.sql`SELECT DISTINCT h."transcriptId" FROM "Transcription" h WHERE h."userId" = ${user} AND h."state" = 'done' AND h."transcriptId" IS NOT NULL`
+      : Prisma.sql`SELECT DISTINCT pub."transcriptId" FROM "Publication" pub WHERE pub."publishedAt" IS NOT NULL`;
   const byScope =
     scoped <= exactUpTo
       ? // A transcript's passages by its id (OFFSET 0: a lookup per transcript): joined, the planner read every passage.
-        ` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
+        Prisma.sql` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
           CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
-      : "";
+      : Prisma.empty;
   type Row = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
   // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
   // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
   // after, the planner hashed every publication of the server to check a few candidates.
-  const text = `WITH c AS MATERIALIZED (${byWords}${byScope})
+  const statement = Prisma.sql`WITH c AS MATERIALIZED (${byWords}${byScope})
      SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
      FROM c
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
-     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${param(model)}`;
+     JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${model}`;
   // Under the search statement's settings (planner-settings.ts): the candidates are bounded, but on a large corpus the
   // planner's estimate of them passes jit_above_cost, and compiling cost many times the statement's own work (the
   // data-scale bench's meaning reads). PGlite has no JIT, and a transaction of its own would cost the statement a turn
   // of the embedded database.
   const rows =
     (await dbKind()) === "pglite"
-      ? await db.$queryRawUnsafe<Row[]>(text, ...params)
-      : await runSearchStatement<Row>(
-          db,
-          { text, params },
-          searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }),
-        );
+      ? await runStatement<Row>(db, statement)
+      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
   // Compared from the stored bytes (int8 × scale) without a copy of each: a large scope reads many.
   return rows.flatMap((r) => {
     if (r.vector.length !== vector.length) return [];
@@ -351,25 +344,18 @@ export async function momentRows(scope: SearchScope, pids: readonly bigint[]): P
   const user = scope.kind === "library" ? scope.userId : null;
   const slug =
     user !== null
-      ? `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."userId" = $2 AND pub."publishedAt" IS NOT NULL LIMIT 1)`
-      : `(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
+      ? Prisma.sql`(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."userId" = ${user} AND pub."publishedAt" IS NOT NULL LIMIT 1)`
+      : Prisma.sql`(SELECT pub."slug" FROM "Publication" pub WHERE pub."transcriptId" = p."transcriptId" AND pub."publishedAt" IS NOT NULL
            AND (p."editorId" IS NULL OR pub."userId" = p."editorId") ORDER BY pub."publishedAt", pub."id" LIMIT 1)`;
-  const rows = await db.$queryRawUnsafe<(MomentRow & { place: number })[]>(
-    `SELECT p."transcriptId", p."seq", p."pid", (1.0 / c.place)::float8 AS rank, c.place,
-            t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
-            p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end",
-            array_to_string(seg.texts, ' ') AS marked, ${slug} AS slug
-     FROM unnest($1::bigint[]) WITH ORDINALITY AS c(pid, place)
-     CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
-     JOIN "Transcript" t ON t."id" = p."transcriptId"
-     LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
-     CROSS JOIN LATERAL (
-       SELECT array_agg(s.text ORDER BY s.idx) AS texts, array_agg(s.start_s ORDER BY s.idx) AS starts, array_agg(s.end_s ORDER BY s.idx) AS ends
-       FROM verbatim_segments(coalesce(rev."segments", t."segments")) AS s WHERE s.idx BETWEEN p."segFrom" AND p."segTo"
-     ) AS seg
-     ORDER BY c.place`,
-    [...pids],
-    ...(user !== null ? [user] : []),
-  );
+  const rows = await db.$queryRaw<(MomentRow & { place: number })[]>`
+    SELECT p."transcriptId", p."seq", p."pid", (1.0 / c.place)::float8 AS rank, c.place,
+           t."title", t."platform", t."videoId", t."lang", t."sourceUrl",
+           p."segFrom", seg.texts, seg.starts, seg.ends, p."start", p."end", seg.text AS marked, ${slug} AS slug
+    FROM unnest(${[...pids]}::bigint[]) WITH ORDINALITY AS c(pid, place)
+    CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" OFFSET 0) AS p
+    JOIN "Transcript" t ON t."id" = p."transcriptId"
+    LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
+    CROSS JOIN LATERAL verbatim_passage_segments(coalesce(rev."segments", t."segments"), p."segFrom", p."segTo") AS seg
+    ORDER BY c.place`;
   return rows;
 }

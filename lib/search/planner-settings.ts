@@ -1,4 +1,4 @@
-import type { SqlStatement } from "@/lib/search/search-statement";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // The PostgreSQL settings the search statement (search-statement.ts) runs under, for its own transaction
 // only (set_config(name, value, true)), each with the reason it is needed.
@@ -39,11 +39,8 @@ export function searchPlannerSettings({
   };
 }
 
-/** The statement that makes `settings` the transaction's: the names are fixed above, the values parameters. */
-export function settingsStatement(settings: SearchPlannerSettings): SqlStatement {
-  const entries = Object.entries(settings);
-  return {
-    text: `SELECT ${entries.map(([name], i) => `set_config('${name}', $${i + 1}, true)`).join(", ")}`,
-    params: entries.map(([, value]) => value),
-  };
+/** The statement that makes `settings` (names and values, both parameters) the transaction's. */
+export function settingsStatement(settings: SearchPlannerSettings | Readonly<Record<string, string>>): Prisma.Sql {
+  const calls = Object.entries(settings).map(([name, value]) => Prisma.sql`set_config(${name}, ${value}, true)`);
+  return Prisma.sql`SELECT ${Prisma.join(calls, ", ")}`;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { settingsStatement, type SearchPlannerSettings } from "@/lib/search/planner-settings";
 import type { SearchScope, SqlStatement } from "@/lib/search/search-statement";
 
@@ -11,32 +12,25 @@ import type { SearchScope, SqlStatement } from "@/lib/search/search-statement";
  * read as its lexeme's prefix (`'laun':*`) and added to the query.
  */
 export function readingsOf(db: Db, text: string, configs: readonly string[], begun: string | null = null) {
-  return db.$queryRawUnsafe<{ config: string; query: string; indexable: string }[]>(
-    `SELECT c AS config, w::text AS query, querytree(w) AS indexable
-       FROM unnest($2::text[]) AS c,
-       LATERAL (SELECT CASE WHEN $3::text IS NULL THEN websearch_to_tsquery(c::regconfig, $1)
-                            ELSE websearch_to_tsquery(c::regconfig, $1) && to_tsquery(c::regconfig, quote_literal($3::text) || ':*') END AS w) AS r`,
-    text,
-    [...configs],
-    begun,
-  );
+  const read =
+    begun === null ? Prisma.empty : Prisma.sql` && to_tsquery(c::regconfig, quote_literal(${begun}::text) || ':*')`;
+  return db.$queryRaw<{ config: string; query: string; indexable: string }[]>`
+    SELECT c AS config, w::text AS query, querytree(w) AS indexable
+      FROM unnest(${[...configs]}::text[]) AS c,
+      LATERAL (SELECT websearch_to_tsquery(c::regconfig, ${text})${read} AS w) AS r`;
 }
 
 /** Whether the user has saved a correction of any transcript (lib/edits). */
 export async function hasCorrections(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = $1) AS any`,
-    userId,
-  );
+  const [row] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${userId}) AS any`;
   return row?.any ?? false;
 }
 
 /** The query's positive terms with their ids in the vocabulary (null where no passage holds it). */
 export function termIds(db: Db, terms: readonly string[]) {
-  return db.$queryRawUnsafe<{ term: string; id: number | null }[]>(
-    `SELECT q."term", st."id" FROM unnest($1::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`,
-    [...terms],
-  );
+  return db.$queryRaw<{ term: string; id: number | null }[]>`
+    SELECT q."term", st."id" FROM unnest(${[...terms]}::text[]) AS q("term") LEFT JOIN "SearchTerm" st ON st."term" = q."term"`;
 }
 
 /**
@@ -46,31 +40,29 @@ export function termIds(db: Db, terms: readonly string[]) {
 export async function scopePassages(db: Db, scope: SearchScope, bound: number): Promise<number> {
   const [row] =
     scope.kind === "library"
-      ? await db.$queryRawUnsafe<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM (SELECT 1 FROM "Transcription" h JOIN "TranscriptPassage" p ON p."transcriptId" = h."transcriptId"
-             WHERE h."userId" = $1 AND h."state" = 'done' LIMIT $2) AS x`,
-          scope.userId,
-          bound,
-        )
-      : await db.$queryRawUnsafe<{ n: number }[]>(
-          `SELECT count(*)::int AS n FROM (SELECT 1 FROM "Publication" pub JOIN "TranscriptPassage" p ON p."transcriptId" = pub."transcriptId"
-             WHERE pub."publishedAt" IS NOT NULL
-               AND ($1::text IS NULL OR EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
-                 WHERE f."showSlug" = $1 AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId"))
-             LIMIT $2) AS x`,
-          scope.show ?? null,
-          bound,
-        );
+      ? await db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM "Transcription" h JOIN "TranscriptPassage" p ON p."transcriptId" = h."transcriptId"
+            WHERE h."userId" = ${scope.userId} AND h."state" = 'done' LIMIT ${bound}) AS x`
+      : await db.$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM (SELECT 1 FROM "Publication" pub JOIN "TranscriptPassage" p ON p."transcriptId" = pub."transcriptId"
+            WHERE pub."publishedAt" IS NOT NULL
+              AND (${scope.show ?? null}::text IS NULL OR EXISTS (SELECT 1 FROM "Follow" f JOIN "FollowItem" i ON i."followId" = f."id"
+                WHERE f."showSlug" = ${scope.show ?? null} AND f."userId" = pub."userId" AND i."status" = 'done' AND i."transcriptId" = pub."transcriptId"))
+            LIMIT ${bound}) AS x`;
   return row?.n ?? 0;
+}
+
+/** Runs a statement built in pieces (search-statement.ts, meaning.ts, visible-terms.ts). */
+export function runStatement<Row>(db: Pick<Db, "$queryRaw">, statement: SqlStatement): Promise<Row[]> {
+  return db.$queryRaw<Row[]>(statement);
 }
 
 /** Runs `statement` in a transaction of its own under `settings`. */
 export function runSearchStatement<Row>(db: Db, statement: SqlStatement, settings: SearchPlannerSettings) {
-  const setup = settingsStatement(settings);
   return db.$transaction(
     async (tx) => {
-      await tx.$queryRawUnsafe(setup.text, ...setup.params);
-      return tx.$queryRawUnsafe<Row[]>(statement.text, ...statement.params);
+      await tx.$queryRaw(settingsStatement(settings));
+      return runStatement<Row>(tx, statement);
     },
     // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.
     { maxWait: 10_000, timeout: Number(settings.statement_timeout) + 5_000 },

@@ -3,7 +3,7 @@ import { cjkNeedles } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { findMoments, type MomentRow } from "@/lib/search/find-moments";
 import { closenessOf } from "@/lib/embeddings/meaning-profile";
-import { configuredEmbedder } from "@/lib/search/embed-passages";
+import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { answeringLine, fuse, momentRows, nearestPassages } from "@/lib/search/meaning";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";

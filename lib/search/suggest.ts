@@ -180,15 +180,12 @@ export async function didYouMean(
   if (words.length === 0) return null;
   const begun = typing && wordBegun(q) ? words.length : 0;
   // Each word as each configuration reads it, with the reading's id in the vocabulary (null: no passage holds it).
-  const read = await db.$queryRawUnsafe<{ nth: number; config: string; lexeme: string; id: number | null }[]>(
-    `SELECT w.nth::int AS nth, c AS "config", l.lexeme, st."id"
-       FROM unnest($1::text[]) WITH ORDINALITY AS w(word, nth)
-       CROSS JOIN unnest($2::text[]) AS c
-       CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme)
-       LEFT JOIN "SearchTerm" st ON st."term" = l.lexeme`,
-    words.map((w) => w.word.toLowerCase()),
-    [...configs],
-  );
+  const read = await db.$queryRaw<{ nth: number; config: string; lexeme: string; id: number | null }[]>`
+    SELECT w.nth::int AS nth, c AS "config", l.lexeme, st."id"
+      FROM unnest(${words.map((w) => w.word.toLowerCase())}::text[]) WITH ORDINALITY AS w(word, nth)
+      CROSS JOIN unnest(${[...configs]}::text[]) AS c
+      CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector(c::regconfig, w.word))) AS l(lexeme)
+      LEFT JOIN "SearchTerm" st ON st."term" = l.lexeme`;
   if (read.length === 0) return null;
   const vocabulary = given ?? (await vocabularyOf(db, scope));
   const held = await visiblyHeld(

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { defaultModelFile } from "@/lib/embeddings/default-model";
+import type { Embedder } from "@/lib/embeddings/embedder";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { SearchScope } from "@/lib/search/search-statement";
@@ -26,7 +27,7 @@ let pgliteDb: PrismaClient;
 let dir: string;
 let meaning: typeof import("./meaning");
 let vectors: typeof import("./vector-index");
-let embedder: NonNullable<ReturnType<typeof import("./embed-passages").configuredEmbedder>>;
+let embedder: Embedder;
 const ids: Record<string, string> = {};
 
 const VOCABULARY: [string, number[]][] = [
@@ -53,7 +54,8 @@ beforeAll(async () => {
   process.env.SEARCH_EMBEDDER = "default";
   ctx = await useTestDatabase();
   postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
-  const { configuredEmbedder, embedMissingPassages } = await import("./embed-passages");
+  const { embedMissingPassages } = await import("./embed-passages");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
   embedder = configuredEmbedder()!;
   const file = defaultModelFile(dir);
   await mkdir(path.dirname(file), { recursive: true });
@@ -165,9 +167,9 @@ describe("pgvector on the embedded PGlite", () => {
     const statement = meaning.indexStatement({ kind: "public", show: null }, ANY, embedder.model, query!, false, 10);
     await pglite.exec(`BEGIN; SET LOCAL enable_seqscan = off`);
     try {
-      const plan = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${statement.text}`, statement.params);
+      const plan = await pglite.query<{ "QUERY PLAN": string }>(`EXPLAIN ${statement.text}`, statement.values);
       expect(plan.rows.map((r) => r["QUERY PLAN"]).join("\n")).toMatch(/Index Scan using "PassageEmbedding_hnsw_4"/);
-      const rows = await pglite.query<{ transcriptId: string; score: number }>(statement.text, statement.params);
+      const rows = await pglite.query<{ transcriptId: string; score: number }>(statement.text, statement.values);
       expect(keyOf(rows.rows[0]!.transcriptId)).toBe("kittens");
       expect(rows.rows[0]!.score).toBeGreaterThan(0.9);
     } finally {

@@ -5,6 +5,7 @@
 // (meaning.ts); which is in use is said by doctor and /health.
 import type { Db } from "@/lib/db/client";
 import { sqlState } from "@/lib/db/sql-state";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** How the nearest passages are found: through pgvector's HNSW index, or among bounded candidates. */
 export type VectorSearchPath = "hnsw" | "bounded";
@@ -16,12 +17,9 @@ const indexed = new WeakMap<object, Set<number>>();
 export function vectorColumn(db: Db): Promise<boolean> {
   let known = present.get(db);
   if (!known) {
-    known = db
-      .$queryRawUnsafe<{ present: boolean }[]>(
-        `SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('"PassageEmbedding"')
-           AND attname = 'embedding' AND NOT attisdropped) AS present`,
-      )
-      .then(([row]) => row?.present === true);
+    known = db.$queryRaw<{ present: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('"PassageEmbedding"')
+        AND attname = 'embedding' AND NOT attisdropped) AS present`.then(([row]) => row?.present === true);
     // A column not there yet may be added by the next `npm run db:migrate`: asked again then.
     void known.then((yes) => (yes ? undefined : present.delete(db))).catch(() => present.delete(db));
     present.set(db, known);
@@ -48,10 +46,11 @@ export async function ensureVectorIndex(db: Db, dims: number): Promise<void> {
   indexed.set(db, done);
   if (done.has(dims)) return;
   try {
-    await db.$executeRawUnsafe(
-      `CREATE INDEX IF NOT EXISTS "${vectorIndexName(dims)}" ON "PassageEmbedding"
-       USING hnsw (("embedding"::halfvec(${dims})) halfvec_cosine_ops) WHERE vector_dims("embedding") = ${dims}`,
-    );
+    // DDL takes no parameters: the name and the dimensions are written in, `dims` an integer checked above.
+    const n = Prisma.raw(String(dims));
+    await db.$executeRaw`
+      CREATE INDEX IF NOT EXISTS ${Prisma.raw(`"${vectorIndexName(dims)}"`)} ON "PassageEmbedding"
+      USING hnsw (("embedding"::halfvec(${n})) halfvec_cosine_ops) WHERE vector_dims("embedding") = ${n}`;
   } catch (error) {
     // Another process made it at the same moment (the catalog's unique name).
     if (sqlState(error) !== "23505" && sqlState(error) !== "42P07") throw error;

@@ -1,13 +1,17 @@
 import { dbKind, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { runSearchStatement } from "@/lib/search/queries";
+import { runSearchStatement, runStatement } from "@/lib/search/queries";
 import {
   passageVisibility,
   scopePassagesSql,
   TRANSCRIPT_PASSAGES,
   type SearchScope,
+  type SqlStatement,
 } from "@/lib/search/search-statement";
+
+const { sql, raw } = Prisma;
 
 // The vocabulary as the caller may see it: which words of the index a passage they may see holds, how many such
 // passages hold each, which begin a word being typed, which are spelt like a word. Everything search reads of
@@ -48,34 +52,30 @@ export interface Vocabulary {
   corrects?: boolean;
 }
 
-/** Statement parameters with the scope's placeholders ($1…) and a way to add more. */
+/** The scope's pieces of a statement: who may see a passage, the scope's passages, where passages are read. */
 function statement({ scope, corrects = true }: Vocabulary) {
-  const params: unknown[] = [];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const user = scope.kind === "library" ? param(scope.userId) : null;
-  const show = scope.kind === "public" && scope.show ? param(scope.show) : null;
+  const user = scope.kind === "library" ? sql`${scope.userId}` : null;
+  const show = scope.kind === "public" && scope.show ? sql`${scope.show}` : null;
   const alone = user !== null && !corrects;
   const { visible } = passageVisibility({ user, show, corrects: !alone });
   return {
-    params,
-    param,
     visible,
     passages: scopePassagesSql({ user, show }),
-    source: alone ? TRANSCRIPT_PASSAGES : `"SearchPassage"`,
+    source: alone ? TRANSCRIPT_PASSAGES : sql`"SearchPassage"`,
   };
 }
+
+/** A constant of this module written into a statement (an integer bound). */
+const bound = (n: number) => raw(String(Math.trunc(n)));
 
 /**
  * Runs one of these statements under the search statement's settings (planner-settings.ts): their estimates, a
  * probe per posting, pass jit_above_cost while they stop at a bound (compiling cost 74 ms of a 126 ms statement).
  */
-async function read<Row>(db: Db, text: string, params: unknown[]): Promise<Row[]> {
+async function read<Row>(db: Db, statement: SqlStatement): Promise<Row[]> {
   // PGlite has no JIT, and a transaction of its own would cost each statement a turn of the embedded database.
-  if ((await dbKind()) === "pglite") return db.$queryRawUnsafe<Row[]>(text, ...params);
-  return runSearchStatement<Row>(db, { text, params }, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
+  if ((await dbKind()) === "pglite") return runStatement<Row>(db, statement);
+  return runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
 }
 
 /** A word of the index as a tsquery that matches it alone (a lexeme, quoted as tsquery's input reads it). */
@@ -87,9 +87,14 @@ export function lexemeQuery(term: string, prefix = false): string {
  * The visible passages of the term `termId` (an SQL expression) as "p", its postings best first, at most
  * `examined` of them probed (OFFSET 0: a lookup per posting).
  */
-function probedPassages(termId: string, examined: number, visible: string, source = `"SearchPassage"`): string {
-  return `(SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = ${termId}
-            ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${examined}) c
+function probedPassages(
+  termId: Prisma.Sql,
+  examined: number,
+  visible: Prisma.Sql,
+  source: Prisma.Sql = sql`"SearchPassage"`,
+): Prisma.Sql {
+  return sql`(SELECT sp."pid" FROM "SearchPosting" sp WHERE sp."termId" = ${termId}
+            ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${bound(examined)}) c
           CROSS JOIN LATERAL (SELECT p.* FROM ${source} p WHERE p."pid" = c."pid" OFFSET 0) p
           WHERE ${visible}`;
 }
@@ -102,21 +107,21 @@ export async function visibleCounts(
   db: Db,
   vocabulary: Vocabulary,
   termIds: readonly number[],
-  bound: number,
+  upTo: number,
   examined = DF_EXAMINED,
 ): Promise<Map<number, number>> {
   if (termIds.length === 0) return new Map();
   const { small } = vocabulary;
-  const { params, param, visible, passages, source } = statement(vocabulary);
-  const ids = param([...termIds]);
+  const { visible, passages, source } = statement(vocabulary);
+  const ids = [...termIds];
   const text = small
-    ? `SELECT sp."termId" AS id, least(count(*), ${param(bound)}::int)::int AS n
+    ? sql`SELECT sp."termId" AS id, least(count(*), ${upTo}::int)::int AS n
          FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = ANY (${ids}::int[])
          GROUP BY sp."termId"`
-    : `SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages("t.id", examined, visible, source)}
-                                                LIMIT ${param(bound)}::int) AS x) AS n
+    : sql`SELECT t.id, (SELECT count(*)::int FROM (SELECT 1 FROM ${probedPassages(sql`t.id`, examined, visible, source)}
+                                                LIMIT ${upTo}::int) AS x) AS n
          FROM unnest(${ids}::int[]) AS t(id)`;
-  const rows = await read<{ id: number; n: number }>(db, text, params);
+  const rows = await read<{ id: number; n: number }>(db, text);
   return new Map(rows.filter((row) => row.n > 0).map((row) => [row.id, row.n]));
 }
 
@@ -132,16 +137,16 @@ export async function visiblyHeld(
 ): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
   const { small } = vocabulary;
-  const { params, param, visible, passages, source } = statement(vocabulary);
-  const ids = param(pairs.map((pair) => pair.id));
-  const configs = param(pairs.map((pair) => pair.config));
+  const { visible, passages, source } = statement(vocabulary);
+  const ids = pairs.map((pair) => pair.id);
+  const configs = pairs.map((pair) => pair.config);
   const text = small
-    ? `SELECT DISTINCT t.id, t."config" FROM (${passages}) p
+    ? sql`SELECT DISTINCT t.id, t."config" FROM (${passages}) p
          JOIN "SearchPosting" sp ON sp."pid" = p."pid"
          JOIN unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config") ON t.id = sp."termId" AND t."config" = p."config"`
-    : `SELECT t.id, t."config" FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config")
-       WHERE EXISTS (SELECT 1 FROM ${probedPassages("t.id", DF_EXAMINED, `p."config" = t."config" AND ${visible}`, source)})`;
-  const rows = await read<{ id: number; config: string }>(db, text, params);
+    : sql`SELECT t.id, t."config" FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config")
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages(sql`t.id`, DF_EXAMINED, sql`p."config" = t."config" AND ${visible}`, source)})`;
+  const rows = await read<{ id: number; config: string }>(db, text);
   return new Set(rows.map((row) => `${row.id}:${row.config}`));
 }
 
@@ -157,17 +162,17 @@ export async function visibleTermsBeginning(
 ): Promise<string[]> {
   if (lexeme === "") return [];
   const { small } = vocabulary;
-  const { params, param, visible, passages, source } = statement(vocabulary);
-  const like = `${param(likePrefix(lexeme))}::text`;
+  const { visible, passages, source } = statement(vocabulary);
+  const like = sql`${likePrefix(lexeme)}::text`;
   const text = small
-    ? `SELECT term FROM (
+    ? sql`SELECT term FROM (
          SELECT DISTINCT l AS term FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
-         WHERE p."tsv" @@ ${param(lexemeQuery(lexeme, true))}::tsquery AND l LIKE ${like}) AS begun
-       ORDER BY char_length(term), term LIMIT ${param(limit)}`
-    : `SELECT term FROM (SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" LIKE ${like} LIMIT ${PREFIX_SCAN}) AS st
-       WHERE EXISTS (SELECT 1 FROM ${probedPassages('st."id"', PREFIX_PROBE, visible, source)})
-       ORDER BY char_length(term), term LIMIT ${param(limit)}`;
-  const rows = await read<{ term: string }>(db, text, params);
+         WHERE p."tsv" @@ ${lexemeQuery(lexeme, true)}::tsquery AND l LIKE ${like}) AS begun
+       ORDER BY char_length(term), term LIMIT ${limit}`
+    : sql`SELECT term FROM (SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" LIKE ${like} LIMIT ${bound(PREFIX_SCAN)}) AS st
+       WHERE EXISTS (SELECT 1 FROM ${probedPassages(sql`st."id"`, PREFIX_PROBE, visible, source)})
+       ORDER BY char_length(term), term LIMIT ${limit}`;
+  const rows = await read<{ term: string }>(db, text);
   return rows.map((row) => row.term);
 }
 
@@ -198,46 +203,45 @@ export async function visibleSpellings(
   enough: number,
 ): Promise<Spelling[]> {
   const { small } = vocabulary;
-  const { params, param, visible, passages, source } = statement(vocabulary);
-  const alike = (term: string, words: string) =>
-    `(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
+  const { visible, passages, source } = statement(vocabulary);
+  const alike = (term: Prisma.Sql, words: Prisma.Sql) =>
+    sql`(SELECT max(similarity(${term}, x)) FROM unnest(${words}) AS x)::float8`;
   if (small) {
-    const words = `${param([...lexemes])}::text[]`;
+    const words = sql`${[...lexemes]}::text[]`;
     return read<Spelling>(
       db,
-      `WITH held AS (
+      sql`WITH held AS (
          SELECT l AS term, p."config", count(*)::int AS count
          FROM (${passages}) p CROSS JOIN LATERAL unnest(tsvector_to_array(p."tsv")) AS l
          GROUP BY l, p."config")
-       SELECT term, "config", ${alike("term", words)} AS alike, least(count, ${SPELLING_COUNT})::int AS count FROM held
-       WHERE term % ANY (${words}) OR term IN (SELECT unnest(${param([...edits])}::text[]))`,
-      params,
+       SELECT term, "config", ${alike(sql`term`, words)} AS alike, least(count, ${bound(SPELLING_COUNT)})::int AS count FROM held
+       WHERE term % ANY (${words}) OR term IN (SELECT unnest(${[...edits]}::text[]))`,
     );
   }
   // The candidates, whoever holds them (the vocabulary's own indexes), then only the visible ones kept.
+  const words = sql`${[...lexemes]}::text[]`;
   const candidates = await read<{ id: number; term: string; alike: number }>(
     db,
-    `SELECT st."id", st."term", ${alike('st."term"', "$1::text[]")} AS alike FROM (
-       SELECT s."id", s."term" FROM unnest($1::text[]) AS w(lexeme) CROSS JOIN LATERAL (
+    sql`SELECT st."id", st."term", ${alike(sql`st."term"`, words)} AS alike FROM (
+       SELECT s."id", s."term" FROM unnest(${words}) AS w(lexeme) CROSS JOIN LATERAL (
          SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" % w.lexeme
-         ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${SPELLING_SCAN}) AS s
+         ORDER BY similarity(st."term", w.lexeme) DESC, st."term" LIMIT ${bound(SPELLING_SCAN)}) AS s
        UNION
-       SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" IN (SELECT unnest($2::text[]))
+       SELECT st."id", st."term" FROM "SearchTerm" st WHERE st."term" IN (SELECT unnest(${[...edits]}::text[]))
      ) AS st`,
-    [[...lexemes], [...edits]],
   );
   candidates.sort((a, b) => nearness(a.term) - nearness(b.term) || b.alike - a.alike);
-  const ids = param([]);
-  const probe = `SELECT t.id, c."config", c.count FROM unnest(${ids}::int[]) AS t(id) CROSS JOIN LATERAL (
+  const probe = (
+    ids: number[],
+  ) => sql`SELECT t.id, c."config", c.count FROM unnest(${ids}::int[]) AS t(id) CROSS JOIN LATERAL (
       SELECT held."config", count(*)::int AS count
-      FROM (SELECT p."config" FROM ${probedPassages("t.id", SPELLING_PROBE, visible, source)} LIMIT ${SPELLING_COUNT}) AS held
+      FROM (SELECT p."config" FROM ${probedPassages(sql`t.id`, SPELLING_PROBE, visible, source)} LIMIT ${bound(SPELLING_COUNT)}) AS held
       GROUP BY held."config") AS c`;
   const found: Spelling[] = [];
   for (let at = 0; at < candidates.length && new Set(found.map((s) => s.term)).size < enough; at += SPELLING_BATCH) {
     const batch = candidates.slice(at, at + SPELLING_BATCH);
-    params[params.length - 1] = batch.map((c) => c.id);
     const byId = new Map(batch.map((c) => [c.id, c]));
-    for (const row of await read<{ id: number; config: string; count: number }>(db, probe, params)) {
+    for (const row of await read<{ id: number; config: string; count: number }>(db, probe(batch.map((c) => c.id)))) {
       const candidate = byId.get(row.id)!;
       found.push({ term: candidate.term, config: row.config, alike: candidate.alike, count: row.count });
     }
@@ -255,23 +259,21 @@ export async function writtenForms(
   terms: readonly string[],
 ): Promise<Map<string, string[]>> {
   const { small } = vocabulary;
-  const { params, param, visible, passages, source } = statement(vocabulary);
-  const words = param([...terms]);
+  const { visible, passages, source } = statement(vocabulary);
   const holders = small
-    ? `SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ q.query::tsquery LIMIT ${WRITTEN_PASSAGES}`
-    : `SELECT p.* FROM ${probedPassages(`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = q.term)`, DF_EXAMINED, visible, source)}
-       LIMIT ${WRITTEN_PASSAGES}`;
+    ? sql`SELECT p.* FROM (${passages}) p WHERE p."tsv" @@ q.query::tsquery LIMIT ${bound(WRITTEN_PASSAGES)}`
+    : sql`SELECT p.* FROM ${probedPassages(sql`(SELECT st."id" FROM "SearchTerm" st WHERE st."term" = q.term)`, DF_EXAMINED, visible, source)}
+       LIMIT ${bound(WRITTEN_PASSAGES)}`;
   const rows = await read<{ term: string; word: string }>(
     db,
-    `SELECT DISTINCT q.term, lower(w) AS word
-       FROM unnest(${words}::text[], ${param(terms.map((term) => lexemeQuery(term)))}::text[]) AS q(term, query)
+    sql`SELECT DISTINCT q.term, lower(w) AS word
+       FROM unnest(${[...terms]}::text[], ${terms.map((term) => lexemeQuery(term))}::text[]) AS q(term, query)
        CROSS JOIN LATERAL (${holders}) AS p
        JOIN "Transcript" t ON t."id" = p."transcriptId"
        LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
        CROSS JOIN LATERAL generate_series(p."segFrom", p."segTo") AS i
        CROSS JOIN LATERAL regexp_split_to_table(coalesce(rev."segments", t."segments") -> i ->> 'text', '[^[:alnum:]''’]+') AS w
        WHERE q.term = ANY (tsvector_to_array(to_tsvector(p."config"::regconfig, w)))`,
-    params,
   );
   const forms = new Map<string, string[]>();
   for (const row of rows) forms.set(row.term, [...(forms.get(row.term) ?? []), row.word]);

@@ -89,14 +89,15 @@ export async function benchEmbedders(): Promise<Record<string, number>> {
     }
     const { defaultModelFile, ensureModelFile } = await import("../../lib/embeddings/default-model");
     const passages = await import("../../lib/search/embed-passages");
-    const { localModelFiles } = await import("../../lib/search/local-model-files");
+    const { localModelFiles } = await import("../../lib/embeddings/sentence-files");
+    const { fileEmbedder } = await import("../../lib/embeddings/kinds/default");
+    const { localEmbedder } = await import("../../lib/embeddings/kinds/local");
     const [{ n }] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM "SearchPassage"`);
     figures["judged corpus: passages"] = n;
-    const texts = await db.$queryRawUnsafe<{ text: string }[]>(
-      `SELECT array_to_string(seg.texts, ' ') AS text FROM "SearchPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
-       CROSS JOIN LATERAL (SELECT array_agg(s.text ORDER BY s.idx) AS texts FROM verbatim_segments(t."segments") AS s
-         WHERE s.idx BETWEEN p."segFrom" AND p."segTo") AS seg ORDER BY p."pid" DESC LIMIT 256`,
-    );
+    const texts = await db.$queryRaw<{ text: string }[]>`
+      SELECT seg.text FROM "SearchPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+      CROSS JOIN LATERAL verbatim_passage_segments(t."segments", p."segFrom", p."segTo") AS seg
+      ORDER BY p."pid" DESC LIMIT 256`;
     const textsFile = path.join(dir, "texts.json");
     await writeFile(textsFile, JSON.stringify(texts.map((t) => t.text)));
     figures["judged corpus: mean words per passage"] =
@@ -111,7 +112,7 @@ export async function benchEmbedders(): Promise<Record<string, number>> {
 
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     await ensureModelFile(modelFile);
-    const wink = passages.fileEmbedder("bench-default", modelFile);
+    const wink = fileEmbedder("bench-default", modelFile);
     let started = performance.now();
     while ((await passages.embedMissingPassages(wink)).embedded > 0);
     figures["default: ingest time per passage (worker thread, stored) (ms)"] = (performance.now() - started) / n;
@@ -145,7 +146,7 @@ export async function benchEmbedders(): Promise<Record<string, number>> {
     await writeFile(files.modelFile, model);
     await writeFile(files.tokenizerFile, tokenizer);
     figures["local (MiniLM-shaped): model file (MB)"] = model.length / 2 ** 20;
-    const local = passages.localEmbedder(place);
+    const local = localEmbedder(place);
     started = performance.now();
     while ((await passages.embedMissingPassages(local)).embedded > 0);
     figures["local (MiniLM-shaped): ingest time per passage (worker thread, stored) (ms)"] =

@@ -116,18 +116,17 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
       p ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }] : [];
 
     // The candidates, each over every stored passage's text, exactly.
-    const texts = await db.$queryRawUnsafe<JudgedPassage[]>(
-      `SELECT p."pid", p."segFrom", p."segTo", t."id" AS track, array_to_string(seg.texts, ' ') AS text
-       FROM "TranscriptPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
-       CROSS JOIN LATERAL (SELECT array_agg(s.text ORDER BY s.idx) AS texts FROM verbatim_segments(t."segments") AS s
-                           WHERE s.idx BETWEEN p."segFrom" AND p."segTo") AS seg ORDER BY p."pid"`,
-    );
+    const texts = await db.$queryRaw<JudgedPassage[]>`
+      SELECT p."pid", p."segFrom", p."segTo", t."id" AS track, seg.text
+      FROM "TranscriptPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"
+      CROSS JOIN LATERAL verbatim_passage_segments(t."segments", p."segFrom", p."segTo") AS seg ORDER BY p."pid"`;
     for (const t of texts) t.track = keyOf.get(t.track)!;
 
     // The default model (converted on first need), every passage's vector stored as the app's background job stores
     // them, then each mode of the search.
     const { defaultModelFile, ensureModelFile, wordVectorsOf } = await import("../../lib/embeddings/default-model");
-    const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     const convertStarted = performance.now();
     const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);

@@ -36,7 +36,8 @@ export async function benchSearchMeaningCost(): Promise<Record<string, number>> 
     figures["passages"] = n;
     const { ensureModelFile, defaultModelFile } = await import("../../lib/embeddings/default-model");
     await ensureModelFile(defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data")));
-    const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const embedder = configuredEmbedder()!;
     const started = performance.now();
     while ((await embedMissingPassages(embedder, 1024)).embedded > 0);

@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUSY, englishWords, install, openScaleDb, type ScaleDb } from "./data-scale-db";
 import { recallAt, scoreLevel } from "./relevance-recall";
+import type { Prisma } from "../../lib/generated/prisma/client";
 import type { SearchScope } from "../../lib/search/search-statement";
 import type { SearchMoment, SearchQuery } from "../../lib/search/schemas";
 
@@ -56,7 +57,7 @@ async function todaysRanking(): Promise<Ranking> {
   // scoring, and then this is not called.
   const modules = ["search-statement", "query-terms"].map((name) => `../../lib/search/${name}`);
   const { searchStatement } = (await import(modules[0]!)) as {
-    searchStatement(input: Record<string, unknown>): { text: string; params: unknown[] };
+    searchStatement(input: Record<string, unknown>): Prisma.Sql;
   };
   const { entryQuery } = (await import(modules[1]!)) as { entryQuery(tsquery: string, key: string): string };
   return async (scope, query, k) => {
@@ -92,7 +93,7 @@ async function todaysRanking(): Promise<Ranking> {
       lexemes,
       corrects: scope.kind === "library" ? await hasCorrections(db, scope.userId) : false,
     });
-    return passagesOf(await db.$queryRawUnsafe<Record<string, unknown>[]>(statement.text, ...statement.params));
+    return passagesOf(await db.$queryRaw<Record<string, unknown>[]>(statement));
   };
 }
 

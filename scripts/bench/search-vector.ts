@@ -46,7 +46,8 @@ export async function benchSearchVector(): Promise<Record<string, number>> {
     (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client, kind: "pglite", pglite: lite });
     const { ensureModelFile, defaultModelFile } = await import("../../lib/embeddings/default-model");
     await ensureModelFile(defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data")));
-    const { configuredEmbedder, embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const embedder = configuredEmbedder()!;
     const started = performance.now();
     while ((await embedMissingPassages(embedder, 1024)).embedded > 0);
@@ -122,7 +123,7 @@ export async function benchSearchVector(): Promise<Record<string, number>> {
             await lite.exec(`BEGIN; ${setting}`);
             try {
               const t = performance.now();
-              const rows = (await lite.query<{ pid: bigint; score: number }>(statement.text, statement.params)).rows;
+              const rows = (await lite.query<{ pid: bigint; score: number }>(statement.text, statement.values)).rows;
               if (setting !== "SET LOCAL enable_indexscan = off") ms += performance.now() - t;
               return rows
                 .sort((a, b) => b.score - a.score)

@@ -17,6 +17,8 @@ export interface FakeModelHost {
   slow(ms: number): void;
   /** Serve these bytes instead (a corrupt mirror). */
   serve(content: Buffer): void;
+  /** Answer a Range request with the whole file and 200, as a host without range support does. */
+  ignoreRange(ignore: boolean): void;
   close(): Promise<void>;
 }
 
@@ -25,10 +27,12 @@ export async function startFakeModelHost(file: string, content: Buffer): Promise
   let cut: number | null = null;
   let sent = 0;
   let pause = 0;
+  let noRanges = false;
   const requests: FakeModelHost["requests"] = [];
   const server = http.createServer((req, res) => {
-    const range = req.headers.range ?? null;
-    requests.push({ path: req.url ?? "", range });
+    const asked = req.headers.range ?? null;
+    requests.push({ path: req.url ?? "", range: asked });
+    const range = noRanges ? null : asked;
     if (req.url !== `/${file}`) {
       res.writeHead(404).end("Entry not found");
       return;
@@ -72,6 +76,7 @@ export async function startFakeModelHost(file: string, content: Buffer): Promise
     cutNextAfter: (bytes) => (cut = bytes),
     slow: (ms) => (pause = ms),
     serve: (next) => (body = next),
+    ignoreRange: (ignore) => (noRanges = ignore),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -6,7 +6,7 @@ import { STATIC_MODEL_FILES } from "@/lib/embeddings/static-model";
 import { STATIC_MEANING_PROFILE } from "@/lib/embeddings/meaning-profile";
 import { bertTokenizerJson, SPECIAL } from "@/test/fakes/model-host/tiny-sentence-model";
 import { safetensors } from "@/test/fakes/model-host/safetensors";
-import { staticEmbedder } from "./embed-passages";
+import { staticEmbedder } from "./kinds/static";
 
 let dir: string;
 beforeAll(async () => {
