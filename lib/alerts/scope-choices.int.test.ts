@@ -65,12 +65,12 @@ describe("the alert form's scopes", () => {
     expect(scopeOptions(personal).map((o) => o.label)).toEqual([
       "my library",
       "the Crew team's library",
-      "episodes of followed shows I choose",
+      "episodes of chosen follows",
       "every published transcript",
     ]);
     expect(scopeOptions(inTeam).map((o) => o.label)).toEqual([
       "the Crew team's library",
-      "episodes of followed shows I choose",
+      "episodes of chosen follows",
       "every published transcript",
     ]);
 

@@ -69,7 +69,7 @@ export function scopeOptions(choices: AlertScopeChoices): ScopeOption[] {
       value: `${TEAM_PREFIX}${team.id}`,
       label: `the ${team.name ?? "team"} team's library`,
     })),
-    ...(choices.follows.length > 0 ? [{ value: "follows", label: "episodes of followed shows I choose" }] : []),
+    ...(choices.follows.length > 0 ? [{ value: "follows", label: "episodes of chosen follows" }] : []),
     { value: "public", label: "every published transcript" },
   ];
 }
