@@ -1,6 +1,6 @@
 "use client";
 
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ALERTS_KEY,
@@ -11,16 +11,60 @@ import {
   markAllRead,
   matchesKey,
   momentClock,
+  scopeLabel,
+  scopeOptions,
+  scopeRequest,
   setPaused,
+  type AlertScopeChoices,
   type AlertView,
 } from "@/lib/browser/alerts";
 import { ErrorText } from "@/components/ui/notice";
 import { buttonClass } from "@/components/ui/button";
 import { formatDateTime } from "@/lib/browser/dates";
-import { useHydrated } from "@/components/ui/use-hydrated";
+import { useHydrated, useTypedBeforeHydration } from "@/components/ui/use-hydrated";
 
 const button = buttonClass();
 const control = "rounded-md border border-stone-300 px-3 py-2 text-sm";
+
+/** The follows a follows alert watches: one checkbox each, in a box that scrolls when there are many. */
+function FollowPicker({
+  follows,
+  chosen,
+  onChange,
+  disabled,
+}: {
+  follows: AlertScopeChoices["follows"];
+  chosen: string[];
+  onChange: (ids: string[]) => void;
+  disabled: boolean;
+}) {
+  return (
+    <fieldset className="flex min-w-0 flex-col gap-2 text-sm">
+      <legend className="mb-1 font-medium">Shows to watch</legend>
+      <ul className="flex max-h-60 flex-col gap-1 overflow-y-auto rounded-md border border-stone-200 p-2">
+        {follows.map((follow) => (
+          <li key={follow.id}>
+            <label className="flex min-w-0 items-start gap-2 py-1">
+              <input
+                type="checkbox"
+                name="follow_ids"
+                value={follow.id}
+                className="mt-0.5 shrink-0"
+                checked={chosen.includes(follow.id)}
+                disabled={disabled}
+                onChange={(event) =>
+                  onChange(event.target.checked ? [...chosen, follow.id] : chosen.filter((id) => id !== follow.id))
+                }
+              />
+              <span className="min-w-0 break-words">{follow.title}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+      {chosen.length === 0 ? <p className="text-stone-500">Tick at least one show.</p> : null}
+    </fieldset>
+  );
+}
 
 /** One alert's inbox: its matches, newest first, each transcript's moments linked; unread ones marked. */
 function Inbox({ alert }: { alert: AlertView }) {
@@ -78,15 +122,24 @@ function Inbox({ alert }: { alert: AlertView }) {
   );
 }
 
-/** The account's alerts: save one, pause, delete; each one's unread count and inbox; its secret Atom feed. */
-export function AlertsPanel() {
+/**
+ * The account's alerts: save one (over its library, a team's, chosen follows' episodes or every published
+ * transcript: `choices`, read on the server), pause, delete; each one's unread count and inbox; its secret Atom feed.
+ * Its controls wait for hydration: a choice made before would be shown but not sent.
+ */
+export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
   const queryId = useId();
+  const scopeId = useId();
+  const queryRef = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const hydrated = useHydrated();
   const [query, setQuery] = useState("");
-  const [scope, setScope] = useState<"library" | "public">("library");
+  useTypedBeforeHydration(queryRef, query, setQuery);
+  const [scope, setScope] = useState("library");
+  const [followIds, setFollowIds] = useState<string[]>([]);
   const [email, setEmail] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
+  const options = scopeOptions(choices);
   const alerts = useQuery({ queryKey: ALERTS_KEY, queryFn: fetchAlerts });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
   const create = useMutation({
@@ -98,13 +151,14 @@ export function AlertsPanel() {
   });
   const pause = useMutation({ mutationFn: (a: AlertView) => setPaused(a.id, !a.paused), onSuccess: refresh });
   const remove = useMutation({ mutationFn: deleteAlert, onSuccess: refresh });
+  const noShows = scope === "follows" && followIds.length === 0;
   return (
     <div className="flex flex-col gap-6">
       <form
-        className="flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4"
+        className="flex min-w-0 flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4"
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ query, scope: { kind: scope }, email });
+          create.mutate({ query, scope: scopeRequest(scope, followIds), email });
         }}
       >
         <label htmlFor={queryId} className="text-sm font-medium">
@@ -112,29 +166,45 @@ export function AlertsPanel() {
         </label>
         <input
           id={queryId}
+          ref={queryRef}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
           placeholder='"interest rates" inflation -bitcoin'
-          className={control}
+          className={`${control} min-w-0`}
           required
         />
+        <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-3 text-sm">
+          <label htmlFor={scopeId} className="shrink-0">
+            In
+          </label>
+          <select
+            id={scopeId}
+            value={scope}
+            onChange={(event) => setScope(event.target.value)}
+            className={`${control} min-w-0 max-w-full flex-1 sm:flex-none`}
+            disabled={!hydrated}
+          >
+            {options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        {scope === "follows" ? (
+          <FollowPicker follows={choices.follows} chosen={followIds} onChange={setFollowIds} disabled={!hydrated} />
+        ) : null}
         <div className="flex flex-wrap items-center gap-4 text-sm">
           <label className="flex items-center gap-2">
-            In
-            <select
-              value={scope}
-              onChange={(event) => setScope(event.target.value as "library" | "public")}
-              className={control}
-            >
-              <option value="library">my library</option>
-              <option value="public">every published transcript</option>
-            </select>
-          </label>
-          <label className="flex items-center gap-2">
-            <input type="checkbox" checked={email} onChange={(event) => setEmail(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={email}
+              disabled={!hydrated}
+              onChange={(event) => setEmail(event.target.checked)}
+            />
             Also e-mail me
           </label>
-          <button type="submit" className={button} disabled={!hydrated || create.isPending}>
+          <button type="submit" className={button} disabled={!hydrated || create.isPending || noShows}>
             Save alert
           </button>
         </div>
@@ -157,7 +227,7 @@ export function AlertsPanel() {
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <button
                 type="button"
-                className="text-left font-medium"
+                className="min-w-0 break-words text-left font-medium"
                 aria-expanded={open === alert.id}
                 onClick={() => setOpen(open === alert.id ? null : alert.id)}
               >
@@ -172,11 +242,7 @@ export function AlertsPanel() {
                 ) : null}
               </button>
               <span className="text-sm text-stone-500">
-                {alert.scope.kind === "public"
-                  ? "Published transcripts"
-                  : alert.scope.kind === "library"
-                    ? "Library"
-                    : alert.scope.kind}
+                {scopeLabel(alert.scope, choices)}
                 {alert.paused ? " · paused" : ""}
               </span>
             </div>

@@ -1,7 +1,10 @@
 // Browser side of alerts (the dashboard's Alerts page): saved searches, their inbox and unread counts
 // (/v1/alerts…).
 
+import type { AlertScopeChoices } from "@/lib/alerts/scope-choices";
 import { apiFetch } from "@/lib/browser/api";
+
+export type { AlertScopeChoices };
 
 export interface AlertView {
   id: string;
@@ -43,7 +46,54 @@ const json = (method: string, body: unknown): RequestInit => ({
 const enc = encodeURIComponent;
 
 export const fetchAlerts = () => apiFetch<{ alerts: AlertView[]; unread: number }>("/v1/alerts");
-export const createAlert = (input: { query: string; scope: { kind: "library" | "public" }; email: boolean }) =>
+export type AlertScopeRequest =
+  { kind: "library" | "public" } | { kind: "team"; team_id: string } | { kind: "follows"; follow_ids: string[] };
+
+/** The form's scope choices: `library`, `public`, `follows`, or `team:<id>`. */
+export interface ScopeOption {
+  value: string;
+  label: string;
+}
+
+const TEAM_PREFIX = "team:";
+
+/** What the alert form's "In" offers, from what the account may watch (lib/alerts/scope-choices.ts). */
+export function scopeOptions(choices: AlertScopeChoices): ScopeOption[] {
+  const { library } = choices;
+  return [
+    {
+      value: "library",
+      label: library.kind === "team" ? `the ${library.name ?? "team"} team's library` : "my library",
+    },
+    ...choices.teams.map((team) => ({
+      value: `${TEAM_PREFIX}${team.id}`,
+      label: `the ${team.name ?? "team"} team's library`,
+    })),
+    ...(choices.follows.length > 0 ? [{ value: "follows", label: "episodes of chosen follows" }] : []),
+    { value: "public", label: "every published transcript" },
+  ];
+}
+
+/** The request's scope for the form's choice (`follows`: the follows ticked). */
+export function scopeRequest(value: string, followIds: string[]): AlertScopeRequest {
+  if (value.startsWith(TEAM_PREFIX)) return { kind: "team", team_id: value.slice(TEAM_PREFIX.length) };
+  if (value === "follows") return { kind: "follows", follow_ids: followIds };
+  return { kind: value === "public" ? "public" : "library" };
+}
+
+/** How the list names an alert's scope. */
+export function scopeLabel(scope: AlertView["scope"], choices: AlertScopeChoices): string {
+  if (scope.kind === "public") return "Published transcripts";
+  if (scope.kind === "library") return choices.library.kind === "team" ? "Team library" : "Library";
+  if (scope.kind === "team") {
+    const team = choices.teams.find((t) => t.id === scope.team_id);
+    return team?.name ? `${team.name}'s library` : "A team's library";
+  }
+  const shows = scope.follow_ids.length;
+  return `Episodes of ${shows} show${shows === 1 ? "" : "s"}`;
+}
+
+export const createAlert = (input: { query: string; scope: AlertScopeRequest; email: boolean }) =>
   apiFetch<AlertView>("/v1/alerts", json("POST", input));
 export const setPaused = (id: string, paused: boolean) =>
   apiFetch<AlertView>(`/v1/alerts/${enc(id)}`, json("PATCH", { paused }));

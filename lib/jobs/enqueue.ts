@@ -56,6 +56,8 @@ export async function enqueueJob<C extends object>(db: DbOrTx, input: EnqueueJob
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       ...(input.runAt ? { runAt: input.runAt } : {}),
       ...(requestId ? { requestId } : {}),
+      // Sent below; the relay (drivers/inngest-relay.ts) hands over only the rows nobody sent.
+      ...(driver === "inngest" ? { dispatchedAt: new Date() } : {}),
     },
   });
   log.info({ jobId: job.id, pipeline: name, driver }, "job enqueued");

@@ -1,6 +1,7 @@
 // The app process's jobs: for instrumentation.ts, which hands over the app's pipelines (lib/app/pipelines.ts).
-// With Inngest configured, Inngest runs jobs (through app/api/inngest) and nothing starts here; otherwise the
-// local runner runs in this process.
+// With Inngest configured, Inngest runs jobs (through app/api/inngest) and only the relay starts here, which hands
+// Inngest the jobs the database queued itself (drivers/inngest-relay.ts); otherwise the local runner runs in this
+// process.
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { env } from "@/lib/env";
 import { ensureLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/drivers/local";
@@ -12,7 +13,11 @@ const APP_STOP_TIMEOUT_MS = 10_000;
 export async function startAppJobs(
   options: Pick<LocalRunnerOptions, "pipelines"> & Partial<LocalRunnerOptions>,
 ): Promise<LocalRunner | null> {
-  if (inngestConfigured()) return null;
+  if (inngestConfigured()) {
+    const { ensureInngestRelay } = await import("@/lib/jobs/drivers/inngest-relay");
+    stopOnSignal(await ensureInngestRelay(options.db ? { db: options.db } : {}));
+    return null;
+  }
   const runner = await ensureLocalRunner({
     concurrency: env().JOB_CONCURRENCY,
     leaseMs: env().JOB_LEASE_MS,
@@ -28,7 +33,7 @@ export async function startAppJobs(
  * waiting for the lease to expire. `next start` exits as soon as its HTTP server has closed; that exit is
  * held until the runner has stopped.
  */
-function stopOnSignal(runner: LocalRunner): void {
+function stopOnSignal(runner: Pick<LocalRunner, "stop">): void {
   const state = globalThis as { verbatimStopOnSignal?: boolean };
   if (state.verbatimStopOnSignal) return;
   state.verbatimStopOnSignal = true;

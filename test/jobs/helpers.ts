@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { waitUntil } from "../wait";
 
 const CHILD = fileURLToPath(new URL("./runner-child.ts", import.meta.url));
+const RELAY_CHILD = fileURLToPath(new URL("./relay-child.ts", import.meta.url));
 const WORKER = fileURLToPath(new URL("../../scripts/worker.ts", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -48,6 +49,11 @@ function spawnTs(file: string, args: string[], env: Record<string, string>, read
 /** Starts test/jobs/runner-child.ts against `databaseUrl`; resolves when it listens. */
 export function spawnChildRunner(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildRunner> {
   return spawnTs(CHILD, [], { DATABASE_URL: databaseUrl, ...env }, /^ready$/m);
+}
+
+/** Starts test/jobs/relay-child.ts (the Inngest relay) against `databaseUrl`; resolves when it listens. */
+export function spawnChildRelay(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildRunner> {
+  return spawnTs(RELAY_CHILD, [], { DATABASE_URL: databaseUrl, ...env }, /^ready$/m);
 }
 
 /** Starts scripts/worker.ts; resolves when it runs. */

@@ -2,7 +2,8 @@
 -- transaction that puts it there, whichever code path did: a history entry becoming done (a link, an upload, an
 -- import, a followed episode), a publication going live, a correction that search begins to serve, and a followed
 -- show's item marked done (after its entry: a follows alert reads the item). Nothing is
--- queued while no alert is active. The job row is the local runner's, woken by NOTIFY (and its poll).
+-- queued while no alert is active. The job row is the local runner's, woken by NOTIFY (and its poll); under
+-- Inngest the relay (lib/jobs/drivers/inngest-relay.ts), woken the same way, hands it over (`dispatchedAt` null).
 CREATE OR REPLACE FUNCTION verbatim_alerts_enqueue() RETURNS TRIGGER
 LANGUAGE plpgsql AS $$
 DECLARE
