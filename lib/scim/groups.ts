@@ -61,6 +61,10 @@ function groupResource(row: GroupRow, { members = true }: { members?: boolean } 
   };
 }
 
+function memberValue(member: unknown): { value: unknown } {
+  return { value: (member as { value?: unknown } | null)?.value };
+}
+
 /** `excludedAttributes=members` (Entra ID asks so when it looks a group up). */
 function membersWanted(params: URLSearchParams): boolean {
   const excluded = (params.get("excludedAttributes") ?? "").split(",").map((a) => a.trim().toLowerCase());
@@ -182,7 +186,12 @@ export async function replaceGroup(team: ScimTeam, id: string, body: Record<stri
  * applied to the group as a resource, and the members it then has are saved.
  */
 export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
-  const operations = patchOperations(body) as ScimPatchOperation[];
+  // Members are compared by value alone: Entra ID's `{"$ref": null, "value": …}` names the same member as `{value}`.
+  const operations = patchOperations(body).map((operation) =>
+    operation.path?.toLowerCase() === "members" && Array.isArray(operation.value)
+      ? { ...operation, path: "members", value: operation.value.map(memberValue) }
+      : operation,
+  ) as ScimPatchOperation[];
   return provisioning(team.teamId, async (tx, revokedKeys) => {
     const current = groupResource(await findGroup(tx, team.teamId, id));
     const resource = {
