@@ -8,7 +8,7 @@ import { tellOwnersKeyRevoked } from "@/lib/teams/key-revoked-mail";
 import { applyRole, type Actor } from "@/lib/teams/members";
 import type { KeyRevoked } from "@/lib/teams/role-loss";
 
-// What a provisioned user's SCIM state means for their membership (decision "SCIM provisions members"): active, a
+// What a provisioned user's SCIM state means for their membership (docs/decisions, "SCIM provisions members"): active, a
 // member, in the role the team's groups give through OIDC_TEAM_ROLES (member when none does); inactive or deleted,
 // no member, through the one path every removal takes (lib/teams/members.ts applyRole → role-loss.ts), so their
 // grants for the team and a team key they could read end in the same transaction.
