@@ -94,6 +94,13 @@ export function scimRoute(
       if (error instanceof ScimError) return scimErrorResponse(error.status, error.detail, error.scimType);
       if (error instanceof RequestValidationError)
         return scimErrorResponse(400, error.items[0]?.msg ?? "The body is not valid JSON.", "invalidSyntax");
+      // A unique index lost to a concurrent request outside the team's lock (two teams making one person's account).
+      if ((error as { code?: unknown } | null)?.code === "P2002")
+        return scimErrorResponse(
+          409,
+          "A concurrent request made this resource first: send the request again.",
+          "uniqueness",
+        );
       if (error instanceof ApiError) {
         if (error.code === "last_owner") return scimErrorResponse(409, error.detail, "mutability");
         if (error.status < 500) return scimErrorResponse(error.status, error.detail);
