@@ -558,6 +558,17 @@ describe("what SCIM may not do", () => {
     expect(await roleOf(acme, owner.id)).toBe("owner");
   });
 
+  it("leaves a provisioned membership to SCIM when the person signs in through the provider", async () => {
+    const userName = `signs-in-${suffix}@example.test`;
+    const id = (await scim(token, "POST", "/Users", { schemas: [USER], userName, active: true })).json.id!;
+    const personId = await personOf(id);
+    const { applyTeamRoles } = await import("@/lib/auth/oidc");
+    const { env } = await import("@/lib/env");
+    // The map names this team and the claim gives no role in it: a sign-in alone would remove the member.
+    await applyTeamRoles(personId, { sub: personId, email: userName, groups: [] }, env());
+    expect(await roleOf(acme, personId)).toBe("member");
+  });
+
   it("answers discovery in SCIM's shapes", async () => {
     const config = await scim(token, "GET", "/ServiceProviderConfig");
     expect(config.status).toBe(200);
