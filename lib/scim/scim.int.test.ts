@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { captureLogs } from "@/test/capture-logs";
+import { checkResponse } from "@/test/openapi-contract";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 
 // SCIM 2.0 provisioning over real HTTP against the route handlers and PostgreSQL: the request sequences Okta and
@@ -73,6 +74,14 @@ async function team(owner: Person, slug: string): Promise<string> {
 async function v1(method: string, path: string, headers: Record<string, string>) {
   const response = await fetch(`${server.url}${path}`, { method, headers });
   const text = await response.text();
+  // Under vitest.contract.config.ts, the answer is checked against /openapi.json.
+  checkResponse({
+    method,
+    url: `${server.url}${path}`,
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    text,
+  });
   return { status: response.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> };
 }
 
