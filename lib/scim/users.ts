@@ -5,6 +5,7 @@ import { ScimError, scimErrors } from "@/lib/scim/http";
 import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
 import { listResponse, meta, page, patchOperations, USER_SCHEMA } from "@/lib/scim/resources";
+import type { KeyRevoked } from "@/lib/teams/role-loss";
 
 // SCIM Users (RFC 7643 §4.1): a person as the team's identity provider sees them. The resource is kept as sent
 // (name, emails, displayName, extensions) and answered back; userName, externalId and active are columns, since they
@@ -178,13 +179,7 @@ export async function listUsers(team: ScimTeam, params: URLSearchParams) {
   return listResponse(rows.map(userResource), total, at);
 }
 
-async function saveUser(
-  tx: Tx,
-  team: ScimTeam,
-  id: string,
-  input: UserInput,
-  revokedKeys: Parameters<typeof syncMembership>[3],
-) {
+async function saveUser(tx: Tx, team: ScimTeam, id: string, input: UserInput, revokedKeys: KeyRevoked[]) {
   await assertUnique(tx, team.teamId, input, null, id);
   await tx.scimUser.update({
     where: { id },
