@@ -35,6 +35,8 @@ const LIB_LEVELS = [
   "billing",
   "auth",
   "oauth",
+  // SCIM provisioning: the identity provider's members and groups, through the teams' and sign-in's rules
+  "scim",
   // the durable queue, and what runs on it or feeds the transcripts
   "jobs",
   "webhooks",

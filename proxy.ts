@@ -9,7 +9,7 @@ export async function proxy(request: NextRequest) {
   return pageProxy(request);
 }
 
-// Not matched, on purpose: /v1 and /api (a proxy makes Next.js buffer every request body before the
+// Not matched, on purpose: /v1, /scim (SCIM's API) and /api (a proxy makes Next.js buffer every request body before the
 // route sees it, which would defeat the streaming body limits), static files, /uploads (large PUTs),
 // /health, /metrics, /openapi.json, /docs (Swagger UI carries its own policy), the public pages /t/… and /s/… (a show and its feed)
 // (served from Next.js's cache with fixed headers from next.config.ts: a proxy run would cost as much as
@@ -18,7 +18,7 @@ export async function proxy(request: NextRequest) {
 // next.config.ts).
 export const config = {
   matcher: [
-    "/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|t/|s/|explore$|explore/newest$|sitemap\\.xml$|sitemaps/|\\.well-known/oauth-).*)",
+    "/((?!v1/|v1$|api/|_next/static/|_next/image|favicon\\.ico$|uploads/|health$|metrics$|openapi\\.json$|docs$|docs/|mcp$|scim/|t/|s/|explore$|explore/newest$|sitemap\\.xml$|sitemaps/|\\.well-known/oauth-).*)",
     { source: "/explore", has: [{ type: "query", key: "q" }] },
     { source: "/explore", has: [{ type: "query", key: "cursor" }] },
   ],

@@ -1377,6 +1377,34 @@ export interface paths {
         patch: operations["patchV1TeamsTeamIdMembersUserId"];
         trace?: never;
     };
+    "/v1/teams/{team_id}/scim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the team has a SCIM token: its prefix, when it was made and last used (owner)
+         * @description The team's identity provider (Entra ID, Okta …) adds, changes and removes members through SCIM 2.0 at `base_url` with this bearer token; it does SCIM for this team and nothing else. Owners only.
+         */
+        get: operations["getV1TeamsTeamIdScim"];
+        put?: never;
+        /**
+         * Make the team's SCIM token, replacing any (owner); the token is shown in this answer only
+         * @description The team's identity provider (Entra ID, Okta …) adds, changes and removes members through SCIM 2.0 at `base_url` with this bearer token; it does SCIM for this team and nothing else. Owners only. The previous token, if any, stops at once.
+         */
+        post: operations["postV1TeamsTeamIdScim"];
+        /**
+         * Revoke the team's SCIM token (owner): the identity provider's next request is a 401
+         * @description Members it provisioned stay; nothing more is provisioned or removed until a new token is made.
+         */
+        delete: operations["deleteV1TeamsTeamIdScim"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team_id}/transfer": {
         parameters: {
             query?: never;
@@ -2546,6 +2574,18 @@ export interface components {
             client_secret?: string;
             token: string;
             token_type_hint?: string;
+        };
+        ScimTokenState: {
+            /** @description The SCIM 2.0 base URL to give the identity provider (Tenant URL in Entra ID) */
+            base_url: string;
+            created_at: string | null;
+            exists: boolean;
+            /** @description Updated at most once a minute */
+            last_used_at: string | null;
+            /** @description The bearer token for the identity provider: returned only by the call that made it, never again */
+            token?: string;
+            /** @description Its first characters, to tell it apart */
+            token_prefix: string | null;
         };
         SearchMoment: {
             /** @description How close the moment's meaning is to the query's, in words: close, related or loose (null when found by its words alone) */
@@ -8492,6 +8532,205 @@ export interface operations {
             };
             /** @description The team's last owner cannot be lowered (`last_owner`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimTokenState"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not the team's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1TeamsTeamIdScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimTokenState"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not the team's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamIdScim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not the team's owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -51,7 +51,8 @@ export function oidcProvider(settings: Env): OIDCConfig<Claims> {
  * the role the claim gives, or no membership when it gives none (a person removed from the group loses the
  * team, a hand-made membership included: the map makes the provider that team's authority). Memberships the
  * provider made in teams the map no longer names are removed; other hand-made memberships are left alone. The
- * team's last owner is never removed or lowered (a warning says so).
+ * team's last owner is never removed or lowered (a warning says so). Teams that provision the person through SCIM
+ * are left to SCIM.
  */
 export async function applyTeamRoles(personId: string, claims: Claims, settings: Env): Promise<void> {
   const rules = settings.OIDC_TEAM_ROLES ?? [];
@@ -74,7 +75,12 @@ export async function applyTeamRoles(personId: string, claims: Claims, settings:
     ...teams.map((team): [string, TeamRole | null] => [team.id, wanted.get(team.slug!) ?? null]),
     ...stale.map((row): [string, null] => [row.teamId, null]),
   ];
+  // A team whose identity provider provisions this person through SCIM is SCIM's to decide (lib/scim/membership.ts).
+  const provisioned = new Set(
+    (await db.scimUser.findMany({ where: { userId: personId }, select: { teamId: true } })).map((row) => row.teamId),
+  );
   for (const [teamId, role] of changes) {
+    if (provisioned.has(teamId)) continue;
     if (role !== "owner" && (await lastOwner(teamId, personId))) {
       log.warn({ teamId, personId }, "the identity provider's groups would leave the team without an owner: kept");
       continue;

@@ -106,4 +106,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "POST", path: "/v1/invitations/accept" },
   { method: "GET", path: "/v1/teams/{team_id}/audit" },
   { method: "GET", path: "/v1/teams/{team_id}/usage" },
+  { method: "GET", path: "/v1/teams/{team_id}/scim" },
+  { method: "POST", path: "/v1/teams/{team_id}/scim" },
+  { method: "DELETE", path: "/v1/teams/{team_id}/scim" },
 ];

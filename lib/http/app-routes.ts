@@ -16,4 +16,20 @@ export const APP_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "PUT", path: "/api/inngest" },
   // The Publish button's form before the page's scripts run (lib/app/publish-form.ts).
   { method: "POST", path: "/dashboard/publish" },
+  // SCIM 2.0 provisioning (lib/scim), with the team's SCIM token.
+  { method: "GET", path: "/scim/v2/ServiceProviderConfig" },
+  { method: "GET", path: "/scim/v2/ResourceTypes" },
+  { method: "GET", path: "/scim/v2/Schemas" },
+  { method: "GET", path: "/scim/v2/Users" },
+  { method: "POST", path: "/scim/v2/Users" },
+  { method: "GET", path: "/scim/v2/Users/{id}" },
+  { method: "PUT", path: "/scim/v2/Users/{id}" },
+  { method: "PATCH", path: "/scim/v2/Users/{id}" },
+  { method: "DELETE", path: "/scim/v2/Users/{id}" },
+  { method: "GET", path: "/scim/v2/Groups" },
+  { method: "POST", path: "/scim/v2/Groups" },
+  { method: "GET", path: "/scim/v2/Groups/{id}" },
+  { method: "PUT", path: "/scim/v2/Groups/{id}" },
+  { method: "PATCH", path: "/scim/v2/Groups/{id}" },
+  { method: "DELETE", path: "/scim/v2/Groups/{id}" },
 ];

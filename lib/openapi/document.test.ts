@@ -21,6 +21,8 @@ const NOT_API = [
   /^\/v1\/\{\[\.\.\.path\]\}$/,
   // The dashboard's plain HTML forms (Publish before hydration): a page's posts, not API operations.
   /^\/dashboard\//,
+  // SCIM 2.0 (RFC 7644), described by its own discovery endpoints (/scim/v2/ServiceProviderConfig, /Schemas).
+  /^\/scim\/v2\//,
 ];
 
 function routeFiles(dir: string): string[] {

@@ -9,6 +9,7 @@ import * as imports from "@/lib/imports/endpoints";
 import * as podcasts from "@/lib/podcasts/endpoints";
 import * as oauth from "@/lib/oauth/endpoints";
 import * as publishing from "@/lib/publishing/endpoints";
+import * as scim from "@/lib/scim/endpoints";
 import * as search from "@/lib/search/endpoints";
 import * as teams from "@/lib/teams/endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
@@ -28,6 +29,7 @@ export const allEndpoints: Endpoint[] = [
   oauth,
   podcasts,
   publishing,
+  scim,
   search,
   teams,
   transcripts,

@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(100);
+  expect(operations).toHaveLength(103);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -476,6 +476,9 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   );
   await call(me, "GET /v1/teams/{team_id}/audit", { team_id });
   await call(me, "GET /v1/teams/{team_id}/usage", { team_id });
+  await call(me, "POST /v1/teams/{team_id}/scim", { team_id });
+  await call(me, "GET /v1/teams/{team_id}/scim", { team_id });
+  await call(me, "DELETE /v1/teams/{team_id}/scim", { team_id });
   await call(me, "PUT /v1/me/workspace", {}, { body: { workspace_id: team_id } });
   await call(me, "PUT /v1/me/workspace", {}, { body: { workspace_id: null } });
   await call(me, "POST /v1/teams/{team_id}/transfer", { team_id }, { body: { user_id: memberId } });
