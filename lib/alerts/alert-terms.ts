@@ -41,11 +41,9 @@ export async function alertTerms(db: Db, query: string): Promise<string[]> {
   const all = [...new Set(conjunctions.flat())];
   const rarity = new Map<string, number>();
   if (all.length > 0) {
-    const counted = await db.$queryRawUnsafe<{ term: string; n: number }[]>(
-      `SELECT q."term", (SELECT count(*)::int FROM (SELECT 1 FROM "SearchTerm" st JOIN "SearchPosting" sp ON sp."termId" = st."id"
-         WHERE st."term" = q."term" LIMIT ${RARITY_BOUND}) x) AS n FROM unnest($1::text[]) AS q("term")`,
-      all,
-    );
+    const counted = await db.$queryRaw<{ term: string; n: number }[]>`
+      SELECT q."term", (SELECT count(*)::int FROM (SELECT 1 FROM "SearchTerm" st JOIN "SearchPosting" sp ON sp."termId" = st."id"
+        WHERE st."term" = q."term" LIMIT ${RARITY_BOUND}) x) AS n FROM unnest(${all}::text[]) AS q("term")`;
     for (const row of counted) rarity.set(row.term, row.n);
   }
   for (const lexemes of conjunctions) {

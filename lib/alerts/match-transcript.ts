@@ -34,30 +34,24 @@ export const MEANING_CANDIDATES = 1_000;
 
 /** The alerts keyed by a lexeme the transcript holds, of the scopes it is now in, not matched yet. */
 export async function wordCandidates(db: Db, check: AlertCheck, published: boolean): Promise<Alert[]> {
-  return db.$queryRawUnsafe<Alert[]>(
-    `SELECT a.* FROM "Alert" a WHERE a."id" IN (
-       SELECT k."alertId" FROM (SELECT DISTINCT u.lexeme FROM "SearchPassage" p, unnest(p."tsv") AS u
-                                 WHERE p."transcriptId" = $1) t
-       JOIN "AlertTerm" k ON k."term" = t.lexeme AND (k."scopeAccount" = $2 OR ($3 AND k."scopeAccount" IS NULL)))
-     AND a."pausedAt" IS NULL AND a."mode" = 'words'
-     AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = $1)`,
-    check.transcriptId,
-    check.accountId,
-    published,
-  );
+  return db.$queryRaw<Alert[]>`
+    SELECT a.* FROM "Alert" a WHERE a."id" IN (
+      SELECT k."alertId" FROM (SELECT DISTINCT u.lexeme FROM "SearchPassage" p, unnest(p."tsv") AS u
+                                WHERE p."transcriptId" = ${check.transcriptId}) t
+      JOIN "AlertTerm" k ON k."term" = t.lexeme
+        AND (k."scopeAccount" = ${check.accountId} OR (${published} AND k."scopeAccount" IS NULL)))
+    AND a."pausedAt" IS NULL AND a."mode" = 'words'
+    AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = ${check.transcriptId})`;
 }
 
 async function meaningCandidates(db: Db, check: AlertCheck, published: boolean): Promise<Alert[]> {
-  return db.$queryRawUnsafe<Alert[]>(
-    `SELECT a.* FROM "Alert" a WHERE a."mode" = 'meaning' AND a."pausedAt" IS NULL
-       AND ((a."scopeKind" IN ('library', 'follows') AND a."userId" = $2) OR (a."scopeKind" = 'team' AND a."scopeIds"[1] = $2)
-            OR ($3 AND a."scopeKind" = 'public'))
-       AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = $1)
-     LIMIT ${MEANING_CANDIDATES}`,
-    check.transcriptId,
-    check.accountId,
-    published,
-  );
+  return db.$queryRaw<Alert[]>`
+    SELECT a.* FROM "Alert" a WHERE a."mode" = 'meaning' AND a."pausedAt" IS NULL
+      AND ((a."scopeKind" IN ('library', 'follows') AND a."userId" = ${check.accountId})
+           OR (a."scopeKind" = 'team' AND a."scopeIds"[1] = ${check.accountId})
+           OR (${published} AND a."scopeKind" = 'public'))
+      AND NOT EXISTS (SELECT 1 FROM "AlertMatch" m WHERE m."alertId" = a."id" AND m."transcriptId" = ${check.transcriptId})
+    LIMIT ${MEANING_CANDIDATES}`;
 }
 
 export const keywordQuery = (q: string): SearchQuery => ({
@@ -113,10 +107,8 @@ export async function meaningMoments(
 
 /** The transcript's passages' vectors made now where the background job has not made them yet. */
 async function embedTranscript(db: Db, transcriptId: string, embedder: Embedder): Promise<void> {
-  const [range] = await db.$queryRawUnsafe<{ low: bigint | null; high: bigint | null }[]>(
-    `SELECT min(p."pid") AS low, max(p."pid") AS high FROM "SearchPassage" p WHERE p."transcriptId" = $1`,
-    transcriptId,
-  );
+  const [range] = await db.$queryRaw<{ low: bigint | null; high: bigint | null }[]>`
+    SELECT min(p."pid") AS low, max(p."pid") AS high FROM "SearchPassage" p WHERE p."transcriptId" = ${transcriptId}`;
   if (range?.low == null || range.high == null) return;
   for (;;) {
     const done = await embedMissingPassages(embedder, 256, { above: range.low - 1n, below: range.high + 1n });
@@ -149,11 +141,10 @@ export async function checkTranscript(
   embedder: Embedder | null = configuredEmbedder(),
 ): Promise<number> {
   const db = await getDb();
-  const [state] = await db.$queryRawUnsafe<{ exists: boolean; published: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM "Transcript" WHERE "id" = $1) AS exists,
-            EXISTS (SELECT 1 FROM "Publication" WHERE "transcriptId" = $1 AND "publishedAt" IS NOT NULL) AS published`,
-    check.transcriptId,
-  );
+  const [state] = await db.$queryRaw<{ exists: boolean; published: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "Transcript" WHERE "id" = ${check.transcriptId}) AS exists,
+           EXISTS (SELECT 1 FROM "Publication" WHERE "transcriptId" = ${check.transcriptId} AND "publishedAt" IS NOT NULL)
+             AS published`;
   if (!state?.exists) return 0;
   const words = await wordCandidates(db, check, state.published);
   const meaning = embedder ? await meaningCandidates(db, check, state.published) : [];

@@ -170,7 +170,7 @@ export async function saveEdit(
           // The deadline stops the statement itself, not only Prisma's timer, which leaves the statement running
           // and holding the database after it answers. The embedded database (PGlite) has no timers for this:
           // what keeps this transaction short there is that it indexes nothing (revision-index.ts does, after it).
-          await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${storeMs}`);
+          await tx.$queryRaw`SELECT set_config('statement_timeout', ${String(storeMs)}, true)`;
           // One save at a time per user, so that two concurrent saves cannot both pass the storage bound.
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('transcript-revision:' || ${userId}))`;
           // The segments go in as the JSON text the save's thread wrote (prepare-save.ts), and nothing comes back.

@@ -15,14 +15,13 @@ export async function deleteUnheldUploadTranscripts(): Promise<number> {
   const db = await getDb();
   let deleted = 0;
   for (;;) {
-    const gone = await db.$executeRawUnsafe(
-      `DELETE FROM "Transcript" WHERE "id" IN (
-         SELECT t."id" FROM "Transcript" t
-         WHERE t."platform" = 'upload'
-           AND NOT EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = t."id")
-           AND NOT EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = t."id" AND pub."publishedAt" IS NOT NULL)
-         LIMIT ${BATCH})`,
-    );
+    const gone = await db.$executeRaw`
+      DELETE FROM "Transcript" WHERE "id" IN (
+        SELECT t."id" FROM "Transcript" t
+        WHERE t."platform" = 'upload'
+          AND NOT EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = t."id")
+          AND NOT EXISTS (SELECT 1 FROM "Publication" pub WHERE pub."transcriptId" = t."id" AND pub."publishedAt" IS NOT NULL)
+        LIMIT ${BATCH})`;
     deleted += gone;
     if (gone < BATCH) return deleted;
   }
