@@ -105,5 +105,9 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "DELETE", path: "/v1/teams/{team_id}/invitations/{invitation_id}" },
   { method: "POST", path: "/v1/invitations/accept" },
   { method: "GET", path: "/v1/teams/{team_id}/audit" },
+  { method: "GET", path: "/v1/teams/{team_id}/audit/export" },
+  { method: "POST", path: "/v1/teams/{team_id}/keys" },
+  { method: "GET", path: "/v1/teams/{team_id}/keys" },
+  { method: "DELETE", path: "/v1/teams/{team_id}/keys/{key_id}" },
   { method: "GET", path: "/v1/teams/{team_id}/usage" },
 ];
