@@ -1298,6 +1298,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team_id}/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's audit trail as a file: CSV or JSON Lines, oldest first (admin)
+         * @description Streamed as it is read, in batches, so a trail of any length can be downloaded. CSV has a header row (id, at, actor_id, actor_label, action, target, data: the event's data as JSON); a cell that an office suite would run as a formula (starting with = + - @) is prefixed with a single quote. JSON Lines: one AuditEvent-like object per line. Filters combine: `actor` (a person's id or the label the trail keeps), `action`, and `from` (inclusive) to `to` (exclusive).
+         */
+        get: operations["getV1TeamsTeamIdAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team_id}/invitations": {
         parameters: {
             query?: never;
@@ -1331,6 +1351,47 @@ export interface paths {
         post?: never;
         /** Revoke a pending invitation (admin): its link stops working */
         delete: operations["deleteV1TeamsTeamIdInvitationsInvitationId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's named keys, newest first, without secrets (admin)
+         * @description A team's named keys act in the team with no person behind them, each limited to its scopes (an operation outside them is a 403 `forbidden` naming the scope) and, if it has one, until its expiry (then a 401 `invalid_token`). No key makes or shows keys. The contract's one key slot (/v1/me/api-key) is unchanged beside them. A key is revoked when the admin or owner who made it (and saw its secret) is removed, leaves or is lowered below admin; the others stay.
+         */
+        get: operations["getV1TeamsTeamIdKeys"];
+        put?: never;
+        /**
+         * Make a named key with scopes and an optional expiry (admin); its secret is in this answer only
+         * @description A team's named keys act in the team with no person behind them, each limited to its scopes (an operation outside them is a 403 `forbidden` naming the scope) and, if it has one, until its expiry (then a 401 `invalid_token`). No key makes or shows keys. The contract's one key slot (/v1/me/api-key) is unchanged beside them. A key is revoked when the admin or owner who made it (and saw its secret) is removed, leaves or is lowered below admin; the others stay.
+         */
+        post: operations["postV1TeamsTeamIdKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a named key (admin): it answers 401 from the next request on */
+        delete: operations["deleteV1TeamsTeamIdKeysKeyId"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2421,7 +2482,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2693,6 +2754,53 @@ export interface components {
         TeamInvitationList: {
             /** @description Pending: not accepted, revoked or expired */
             invitations: components["schemas"]["TeamInvitation"][];
+        };
+        TeamKey: {
+            created_at: string;
+            /** @description Who made it and was shown its secret */
+            created_by: {
+                id: string;
+                label: string;
+            };
+            expired: boolean;
+            expires_at: string | null;
+            id: string;
+            /** @description The first characters, to tell keys apart; never the secret */
+            key_prefix: string;
+            /** @description Within a minute */
+            last_used_at: string | null;
+            name: string;
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyCreate: {
+            /** @description When the key stops working (a 401 after it); absent or null: never */
+            expires_at?: string | null;
+            /** @description What the key is for, shown in the list and the audit trail */
+            name: string;
+            /** @description What the key may do; an operation outside them is a 403 */
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyCreated: {
+            created_at: string;
+            /** @description Who made it and was shown its secret */
+            created_by: {
+                id: string;
+                label: string;
+            };
+            expired: boolean;
+            expires_at: string | null;
+            id: string;
+            /** @description The secret, shown in this answer only: store it now */
+            key: string;
+            /** @description The first characters, to tell keys apart; never the secret */
+            key_prefix: string;
+            /** @description Within a minute */
+            last_used_at: string | null;
+            name: string;
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyList: {
+            keys: components["schemas"]["TeamKey"][];
         };
         TeamList: {
             teams: components["schemas"]["Team"][];
@@ -8063,6 +8171,88 @@ export interface operations {
             };
         };
     };
+    getV1TeamsTeamIdAuditExport: {
+        parameters: {
+            query?: {
+                /** @description Only events of this action (member.removed, key.created, …) */
+                action?: string;
+                /** @description Only events by this actor: a person's id, or the label the trail keeps (an e-mail, 'API key …') */
+                actor?: string;
+                /**
+                 * @description csv: text/csv with a header row; jsonl: JSON Lines
+                 * @example srt
+                 */
+                format?: "csv" | "jsonl";
+                /** @description Only events at or after this time */
+                from?: string;
+                /** @description Only events before this time */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getV1TeamsTeamIdInvitations: {
         parameters: {
             query?: never;
@@ -8263,6 +8453,229 @@ export interface operations {
                 };
             };
             /** @description No such team, or no pending invitation with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamKeyList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1TeamsTeamIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Newsroom CMS",
+                 *       "scopes": [
+                 *         "read",
+                 *         "transcribe"
+                 *       ],
+                 *       "expires_at": "2027-06-30T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamKeyCreated"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team has the most keys allowed (`too_many_keys`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamIdKeysKeyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team among the caller's, or no such key in it */
             404: {
                 headers: {
                     [name: string]: unknown;
