@@ -3515,6 +3515,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3566,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3651,6 +3660,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such alert in this account */
             404: {
                 headers: {
@@ -3707,7 +3725,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3783,7 +3801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3853,6 +3871,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such alert in this account */
             404: {
                 headers: {
@@ -3911,7 +3938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3983,7 +4010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4057,7 +4084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4412,6 +4439,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -4564,6 +4600,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such follow for this user (another user's answers the same) */
             404: {
                 headers: {
@@ -4620,7 +4665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4763,7 +4808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4830,6 +4875,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4943,6 +4997,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such batch for this user (another user's batch answers the same) */
             404: {
                 headers: {
@@ -4999,6 +5062,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5073,7 +5145,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5219,6 +5291,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5377,6 +5458,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -5415,7 +5505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5509,7 +5599,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5670,7 +5760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5751,6 +5841,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5852,6 +5951,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -5890,7 +5998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5973,7 +6081,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6056,7 +6164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6130,7 +6238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6270,6 +6378,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6317,7 +6434,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6391,7 +6508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6451,7 +6568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6516,7 +6633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6583,7 +6700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6651,7 +6768,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6727,7 +6844,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6794,7 +6911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +6985,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7106,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7639,7 +7756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'publish' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7713,7 +7830,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'publish' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9257,6 +9374,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history, or no such revision */
             404: {
                 headers: {
@@ -9338,7 +9464,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9423,6 +9549,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -9484,7 +9619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9569,6 +9704,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history, not an upload, or the upload has expired */
             404: {
                 headers: {
@@ -9636,6 +9780,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -9688,6 +9841,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9761,7 +9923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
