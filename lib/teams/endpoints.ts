@@ -135,7 +135,7 @@ export const changeMemberRoleEndpoint = defineEndpoint({
   tag,
   summary: "Change a member's role (admin; only an owner makes or unmakes an owner)",
   description:
-    "Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), and their pending invitations the new role may not give stop working.",
+    "Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), so are the named keys they made, and their pending invitations the new role may not give stop working.",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
@@ -154,7 +154,7 @@ export const removeMemberEndpoint = defineEndpoint({
   tag,
   summary: "Remove a member (admin), or leave the team (the caller's own id)",
   description:
-    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one).",
+    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one), and the named keys they made.",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
