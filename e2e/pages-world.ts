@@ -69,6 +69,11 @@ export async function makeWorld(page: Page, emailPrefix: string): Promise<World>
   expect(
     (await api.post(`/v1/teams/${teamId}/invitations`, { data: { email: randomEmail("pages-invited") } })).status(),
   ).toBe(201);
+  expect(
+    (
+      await api.post(`/v1/teams/${teamId}/keys`, { data: { name: "Pages CMS", scopes: ["read", "transcribe"] } })
+    ).status(),
+  ).toBe(201);
   return { slug, transcriptId: (await ok.json()).id, consent, deviceCode: device.user_code };
 }
 

@@ -132,3 +132,48 @@ test("a viewer opens a team transcript from History and is offered nothing its r
   await expect(page.getByText("You are in no team yet.")).toBeVisible();
   await expect(page.getByTestId("workspace-current")).toHaveText("You are in your own account.");
 });
+
+test("an owner makes a team key, sees its secret once, the key works and is revoked; the trail downloads as CSV", async ({
+  page,
+  baseURL,
+}) => {
+  const headers = { origin: baseURL! };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await devLogin(page, randomEmail("team-keys"));
+  await page.request.post("/v1/teams", { data: { name: "Key Desk" }, headers });
+  await page.goto("/dashboard/team");
+  const section = page.getByTestId("team-keys");
+  await expect(section).toContainText("No team keys yet.");
+  await section.getByText("Make a team key").click();
+  await section.getByLabel("Name").fill("Newsroom CMS");
+  await section.getByLabel(/^Transcribe/).check();
+  await section.getByRole("button", { name: "Make key" }).click();
+  const secret = (await section.getByTestId("new-team-key").textContent())!;
+  expect(secret).toMatch(/^vbt_tk_/);
+  await expect(section.getByTestId("copy-team-key")).toBeFocused();
+  const row = section.getByTestId("team-key").filter({ hasText: "Newsroom CMS" });
+  await expect(row).toContainText("read, transcribe");
+  await expect(row).toContainText("never used");
+  // On a phone nothing runs past the screen's edge, the secret included.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  const key = { authorization: `Bearer ${secret}` };
+  expect((await page.request.get("/v1/me/transcriptions", { headers: key })).status()).toBe(200);
+  await section.getByRole("button", { name: "Done" }).click();
+  await expect(section.getByTestId("new-team-key")).toHaveCount(0);
+  await page.reload();
+  await expect(row).toContainText("last used");
+  await expect(page.locator("body")).not.toContainText(secret);
+
+  await row.getByRole("button", { name: "Revoke Newsroom CMS" }).click();
+  await page.getByRole("button", { name: "Revoke", exact: true }).click();
+  await expect(section).toContainText("No team keys yet.");
+  expect((await page.request.get("/v1/me/transcriptions", { headers: key })).status()).toBe(401);
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV" }).click();
+  const csv = readFileSync((await (await download).path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe("id,at,actor_id,actor_label,action,target,data");
+  expect(csv).toContain("key.created");
+  expect(csv).toContain("key.revoked");
+});

@@ -1298,6 +1298,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team_id}/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's audit trail as a file: CSV or JSON Lines, oldest first (admin)
+         * @description Streamed as it is read, in batches, so a trail of any length can be downloaded. CSV has a header row (id, at, actor_id, actor_label, action, target, data: the event's data as JSON); a cell that an office suite would run as a formula (starting with = + - @) is prefixed with a single quote. JSON Lines: one AuditEvent-like object per line. Filters combine: `actor` (a person's id or the label the trail keeps), `action`, and `from` (inclusive) to `to` (exclusive).
+         */
+        get: operations["getV1TeamsTeamIdAuditExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team_id}/invitations": {
         parameters: {
             query?: never;
@@ -1336,6 +1356,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/teams/{team_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's named keys, newest first, without secrets (admin)
+         * @description A team's named keys act in the team with no person behind them, each limited to its scopes (an operation outside them is a 403 `forbidden` naming the scope) and, if it has one, until its expiry (then a 401 `invalid_token`). No key makes or shows keys. The contract's one key slot (/v1/me/api-key) is unchanged beside them. A key is revoked when the admin or owner who made it (and saw its secret) is removed, leaves or is lowered below admin; the others stay.
+         */
+        get: operations["getV1TeamsTeamIdKeys"];
+        put?: never;
+        /**
+         * Make a named key with scopes and an optional expiry (admin); its secret is in this answer only
+         * @description A team's named keys act in the team with no person behind them, each limited to its scopes (an operation outside them is a 403 `forbidden` naming the scope) and, if it has one, until its expiry (then a 401 `invalid_token`). No key makes or shows keys. The contract's one key slot (/v1/me/api-key) is unchanged beside them. A key is revoked when the admin or owner who made it (and saw its secret) is removed, leaves or is lowered below admin; the others stay.
+         */
+        post: operations["postV1TeamsTeamIdKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{team_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a named key (admin): it answers 401 from the next request on */
+        delete: operations["deleteV1TeamsTeamIdKeysKeyId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/teams/{team_id}/members": {
         parameters: {
             query?: never;
@@ -1365,14 +1426,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (admin), or leave the team (the caller's own id)
-         * @description Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one).
+         * @description Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one), and the named keys they made.
          */
         delete: operations["deleteV1TeamsTeamIdMembersUserId"];
         options?: never;
         head?: never;
         /**
          * Change a member's role (admin; only an owner makes or unmakes an owner)
-         * @description Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), and their pending invitations the new role may not give stop working.
+         * @description Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), so are the named keys they made, and their pending invitations the new role may not give stop working.
          */
         patch: operations["patchV1TeamsTeamIdMembersUserId"];
         trace?: never;
@@ -2449,7 +2510,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2733,6 +2794,53 @@ export interface components {
         TeamInvitationList: {
             /** @description Pending: not accepted, revoked or expired */
             invitations: components["schemas"]["TeamInvitation"][];
+        };
+        TeamKey: {
+            created_at: string;
+            /** @description Who made it and was shown its secret */
+            created_by: {
+                id: string;
+                label: string;
+            };
+            expired: boolean;
+            expires_at: string | null;
+            id: string;
+            /** @description The first characters, to tell keys apart; never the secret */
+            key_prefix: string;
+            /** @description Within a minute */
+            last_used_at: string | null;
+            name: string;
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyCreate: {
+            /** @description When the key stops working (a 401 after it); absent or null: never */
+            expires_at?: string | null;
+            /** @description What the key is for, shown in the list and the audit trail */
+            name: string;
+            /** @description What the key may do; an operation outside them is a 403 */
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyCreated: {
+            created_at: string;
+            /** @description Who made it and was shown its secret */
+            created_by: {
+                id: string;
+                label: string;
+            };
+            expired: boolean;
+            expires_at: string | null;
+            id: string;
+            /** @description The secret, shown in this answer only: store it now */
+            key: string;
+            /** @description The first characters, to tell keys apart; never the secret */
+            key_prefix: string;
+            /** @description Within a minute */
+            last_used_at: string | null;
+            name: string;
+            scopes: ("read" | "transcribe" | "publish" | "manage")[];
+        };
+        TeamKeyList: {
+            keys: components["schemas"]["TeamKey"][];
         };
         TeamList: {
             teams: components["schemas"]["Team"][];
@@ -3447,6 +3555,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -3498,7 +3615,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3583,6 +3700,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such alert in this account */
             404: {
                 headers: {
@@ -3639,7 +3765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3715,7 +3841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3785,6 +3911,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such alert in this account */
             404: {
                 headers: {
@@ -3843,7 +3978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3915,7 +4050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +4124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4344,6 +4479,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -4496,6 +4640,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such follow for this user (another user's answers the same) */
             404: {
                 headers: {
@@ -4552,7 +4705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4695,7 +4848,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4762,6 +4915,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4875,6 +5037,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No such batch for this user (another user's batch answers the same) */
             404: {
                 headers: {
@@ -4931,6 +5102,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5005,7 +5185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5151,6 +5331,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5309,6 +5498,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -5347,7 +5545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the admin role */
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5394,7 +5592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5441,7 +5639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5602,7 +5800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5683,6 +5881,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5784,6 +5991,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
                 headers: {
@@ -5822,7 +6038,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5905,7 +6121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5988,7 +6204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6062,7 +6278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6118,7 +6334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin) */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6202,6 +6418,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -6249,7 +6474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6323,7 +6548,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6383,7 +6608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6448,7 +6673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6515,7 +6740,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6583,7 +6808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6659,7 +6884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6726,7 +6951,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6800,7 +7025,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role */
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7038,7 +7263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7571,7 +7796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'publish' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7645,7 +7870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'publish' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8103,6 +8328,88 @@ export interface operations {
             };
         };
     };
+    getV1TeamsTeamIdAuditExport: {
+        parameters: {
+            query?: {
+                /** @description Only events of this action (member.removed, key.created, …) */
+                action?: string;
+                /** @description Only events by this actor: a person's id, or the label the trail keeps (an e-mail, 'API key …') */
+                actor?: string;
+                /**
+                 * @description csv: text/csv with a header row; jsonl: JSON Lines
+                 * @example srt
+                 */
+                format?: "csv" | "jsonl";
+                /** @description Only events at or after this time */
+                from?: string;
+                /** @description Only events before this time */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getV1TeamsTeamIdInvitations: {
         parameters: {
             query?: never;
@@ -8303,6 +8610,229 @@ export interface operations {
                 };
             };
             /** @description No such team, or no pending invitation with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1TeamsTeamIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamKeyList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1TeamsTeamIdKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Newsroom CMS",
+                 *       "scopes": [
+                 *         "read",
+                 *         "transcribe"
+                 *       ],
+                 *       "expires_at": "2027-06-30T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamKeyCreated"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No team with this id among yours (another team's id answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team has the most keys allowed (`too_many_keys`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1TeamsTeamIdKeysKeyId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller is not an admin of the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team among the caller's, or no such key in it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9083,6 +9613,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history, or no such revision */
             404: {
                 headers: {
@@ -9164,7 +9703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9249,6 +9788,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -9310,7 +9858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9395,6 +9943,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history, not an upload, or the upload has expired */
             404: {
                 headers: {
@@ -9462,6 +10019,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not in the caller's history */
             404: {
                 headers: {
@@ -9514,6 +10080,15 @@ export interface operations {
             };
             /** @description Missing or invalid credentials */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9587,7 +10162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description In a team: needs the member role (a viewer only reads and searches) */
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -180,7 +180,7 @@ function CodeBlock({ text, label, testId }: { text: string; label: string; testI
   );
 }
 
-function CopyButton({
+export function CopyButton({
   text,
   label,
   testId,

@@ -71,6 +71,7 @@ export async function auditOperation(
 
 /** Who acted, as the trail keeps it after they leave: the person's e-mail, or the team key's prefix. */
 async function actorLabel(principal: Principal): Promise<string> {
+  if (principal.teamKey) return `API key ${principal.teamKey.name} (${principal.teamKey.prefix}…)`;
   if (principal.personId === null) return `API key ${principal.apiKey?.prefix ?? ""}…`;
   const db = await getDb();
   const person = await db.user.findUnique({ where: { id: principal.personId }, select: { email: true, name: true } });

@@ -4,12 +4,17 @@ import type { Endpoint } from "@/lib/http/endpoint";
 import { errors } from "@/lib/http/errors";
 import {
   fieldRole,
+  fieldScope,
   isAllowed,
   refusalDetail,
   requiredRole,
+  requiredScope,
   roleMeets,
   roleRefusalDetail,
+  scopeMeets,
+  scopeRefusalDetail,
   type RoleRequirement,
+  type ScopeRequirement,
 } from "@/lib/http/permissions";
 import { limitRequest, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { log } from "@/lib/observability/logger";
@@ -50,7 +55,10 @@ export async function runOperation<T>(
   steps: OperationSteps<T>,
 ): Promise<T> {
   const { principal, request } = caller;
-  if (principal) refuseRole(requiredRole(endpoint.method, endpoint.path, endpoint.auth), principal);
+  if (principal) {
+    refuseRole(requiredRole(endpoint.method, endpoint.path, endpoint.auth), principal);
+    refuseScope(requiredScope(endpoint.method, endpoint.path, endpoint.auth), principal);
+  }
   if (endpoint.rateLimit) {
     const headers = await limitRequest(endpoint.rateLimit, request, principal?.userId, principal?.tier);
     caller.onLimit?.(headers);
@@ -99,5 +107,12 @@ function refuseFields(endpoint: Endpoint, principal: Principal, body: unknown): 
     // The field's row names its role, not the operation's: a member may transcribe, but only an admin may
     // have the account's request secret sign a delivery.
     refuseRole(fieldRole(permission), principal, field);
+    refuseScope(fieldScope(permission), principal);
   }
+}
+
+/** 403 when a team's named key lacks the scope the operation (or a field) needs; other credentials have no scopes. */
+function refuseScope(needed: ScopeRequirement | null, principal: Principal): void {
+  if (principal.scopes && !scopeMeets(needed, principal.scopes))
+    throw errors.forbidden(scopeRefusalDetail(needed!, principal.scopes));
 }

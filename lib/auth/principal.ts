@@ -1,9 +1,17 @@
 import { errors } from "@/lib/http/errors";
 import { env } from "@/lib/env";
 import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
+import { findTeamKeyCaller, TEAM_KEY_PREFIX } from "@/lib/auth/team-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { sessionUserId } from "@/lib/auth/session";
-import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/http/permissions";
+import {
+  allowedKinds,
+  isAllowed,
+  refusalDetail,
+  type CredentialKind,
+  type KeyScope,
+  type Permission,
+} from "@/lib/http/permissions";
 import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
 import type { NextRequest } from "next/server";
 import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
@@ -25,6 +33,10 @@ export interface Principal {
   /** Read with an API key, in the same query: the caller's tier (for per-tier limits) and the key row. */
   tier?: Tier;
   apiKey?: ApiKey;
+  /** A team's named key (lib/auth/team-keys.ts): what it may do, and which one it is (for the audit trail). Absent
+   * for every other credential, which the role alone limits. */
+  scopes?: readonly KeyScope[];
+  teamKey?: { id: string; prefix: string; name: string };
   /** The account acted in, when it is a team (its name and slug, for /v1/me and the audit trail); absent for a person's own. */
   team?: { name: string | null; slug: string | null };
 }
@@ -64,7 +76,22 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
   const header = request.headers.get("authorization");
   if (header) {
     const token = bearerToken(header);
-    if (token.startsWith(API_KEY_PREFIX)) {
+    if (token.startsWith(TEAM_KEY_PREFIX)) {
+      const caller = await findTeamKeyCaller(token);
+      // Like the team's slot key: an admin with no person behind it, narrowed to the key's scopes.
+      if (caller)
+        return {
+          userId: caller.teamId,
+          personId: null,
+          role: "admin",
+          via: "api_key",
+          kind: "api_key",
+          tier: caller.tier,
+          scopes: caller.scopes,
+          teamKey: { id: caller.id, prefix: caller.prefix, name: caller.name },
+          team: { name: caller.teamName, slug: caller.teamSlug },
+        };
+    } else if (token.startsWith(API_KEY_PREFIX)) {
       const caller = await findApiKeyCaller(token);
       // A team's key acts in the team as an admin (never its owner: no billing), with no person behind it.
       if (caller)

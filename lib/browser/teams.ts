@@ -3,6 +3,7 @@
 
 import { apiFetch } from "@/lib/browser/api";
 import type { TeamRoleName } from "@/lib/roles/ladder";
+import type { KeyScope } from "@/lib/http/permissions";
 
 export type TeamRole = TeamRoleName;
 
@@ -63,6 +64,25 @@ export interface TeamUsageView {
   members: { user_id: string; email: string | null; used_seconds: number; requests: number }[];
 }
 
+export interface TeamKeyView {
+  id: string;
+  name: string;
+  key_prefix: string;
+  scopes: KeyScope[];
+  created_at: string;
+  created_by: { id: string; label: string };
+  expires_at: string | null;
+  expired: boolean;
+  last_used_at: string | null;
+}
+
+export const SCOPE_LABELS: Record<KeyScope, string> = {
+  read: "Read: the library, search, usage",
+  transcribe: "Transcribe: transcribe, correct, import, upload, alerts",
+  publish: "Publish and unpublish",
+  manage: "Manage: webhooks and follows",
+};
+
 export const TEAMS_KEY = ["teams"] as const;
 export const teamKey = (id: string) => [...TEAMS_KEY, id] as const;
 
@@ -99,6 +119,13 @@ export const fetchAudit = (id: string, cursor?: string | null) =>
     `${team(id)}/audit?limit=50${cursor ? `&cursor=${enc(cursor)}` : ""}`,
   );
 export const fetchUsage = (id: string) => apiFetch<TeamUsageView>(`${team(id)}/usage`);
+export const fetchTeamKeys = (id: string) => apiFetch<{ keys: TeamKeyView[] }>(`${team(id)}/keys`).then((r) => r.keys);
+export const createTeamKey = (id: string, input: { name: string; scopes: KeyScope[]; expires_at: string | null }) =>
+  apiFetch<TeamKeyView & { key: string }>(`${team(id)}/keys`, send("POST", input));
+export const revokeTeamKey = (id: string, keyId: string) =>
+  apiFetch<null>(`${team(id)}/keys/${enc(keyId)}`, send("DELETE"));
+/** The trail as a file: a plain link, so the browser downloads the stream as it comes. */
+export const auditExportUrl = (id: string, format: "csv" | "jsonl") => `${team(id)}/audit/export?format=${format}`;
 export const acceptInvitation = (token: string) =>
   apiFetch<{ team: TeamView }>("/v1/invitations/accept", send("POST", { token }));
 

@@ -186,6 +186,11 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "the account has the most webhook endpoints allowed; delete one first",
   },
+  too_many_keys: {
+    status: 409,
+    retryable: false,
+    meaning: "the team keeps the most named keys allowed (50); revoke one first",
+  },
   webhook_disabled: {
     status: 409,
     retryable: false,

@@ -144,3 +144,59 @@ export function roleRefusalDetail(needed: RoleRequirement, role: Role, field?: s
     return `${what} is a person's own: a team's API key acts for no one person. Use your own credentials (the dashboard, or your account's API key).`;
   return `${what} needs the ${needed} role in this team; you are ${role === "admin" ? "an" : "a"} ${role}.`;
 }
+
+// ---------- Scopes: what a team key may do ----------
+//
+// The third column: a team's named key (lib/teams/team-keys.ts) acts as an admin with no person behind it, narrowed
+// to its scopes. The scope an operation needs follows from its least role, with the overrides below: reading is
+// `read`, every other use of the library `transcribe` (corrections, imports, uploads, alerts with it), publication
+// `publish`, the account's administration (webhooks, follows) `manage`. No scope makes or shows a key, and what is
+// the owner's or a person's own stays refused as the role column already says.
+
+export const KEY_SCOPES = ["read", "transcribe", "publish", "manage"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/** What no team key may do, whatever its scopes. */
+export const NO_KEY = "no_key" as const;
+export type ScopeRequirement = KeyScope | typeof NO_KEY;
+
+const SCOPE_BY_ROLE: Record<Role, ScopeRequirement> = {
+  viewer: "read",
+  member: "transcribe",
+  admin: "manage",
+  owner: NO_KEY,
+};
+
+const SCOPE_OVERRIDES: Readonly<Record<string, ScopeRequirement>> = {
+  "POST /v1/publish": "publish",
+  "DELETE /v1/publish/{slug}": "publish",
+};
+
+/** The scope a team key needs for `method path` (null: the operation needs no credential). */
+export function requiredScope(method: string, path: string, auth: AuthRequirement): ScopeRequirement | null {
+  if (auth === "none") return null;
+  if (auth === "api_keys") return NO_KEY;
+  const override = SCOPE_OVERRIDES[`${method} ${path}`];
+  if (override) return override;
+  const role = requiredRole(method, path, auth);
+  if (role === null) return null;
+  return role === "person" ? NO_KEY : SCOPE_BY_ROLE[role];
+}
+
+/** The scope a body field's row (fieldAuth) needs of a team key, whatever the operation. */
+export function fieldScope(permission: Permission): ScopeRequirement {
+  if (permission === "api_keys") return NO_KEY;
+  const role = fieldRole(permission);
+  return role === "person" ? NO_KEY : SCOPE_BY_ROLE[role];
+}
+
+/** Whether a team key with `scopes` meets `needed` (null: no credential needed). */
+export function scopeMeets(needed: ScopeRequirement | null, scopes: readonly KeyScope[]): boolean {
+  return needed === null || (needed !== NO_KEY && scopes.includes(needed));
+}
+
+/** The 403's detail when a team key lacks the scope `needed`. */
+export function scopeRefusalDetail(needed: ScopeRequirement, scopes: readonly KeyScope[]): string {
+  if (needed === NO_KEY) return "A team key cannot be used for this operation; use a person's own credentials.";
+  return `This operation needs a key with the '${needed}' scope; this key has ${scopes.length ? scopes.map((s) => `'${s}'`).join(", ") : "none"}.`;
+}

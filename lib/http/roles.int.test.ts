@@ -5,9 +5,12 @@ import { seedTranscript } from "@/test/publishing";
 import { callRoute } from "@/test/request";
 import {
   isAllowed,
+  KEY_SCOPES,
   requiredRole,
+  requiredScope,
   roleMeets,
   type CredentialKind,
+  type KeyScope,
   type Role,
   type RoleRequirement,
 } from "@/lib/http/permissions";
@@ -166,6 +169,16 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
       expiresAt: new Date(Date.now() + 3600_000),
     },
   });
+  const teamKey = await ctx.db.teamKey.create({
+    data: {
+      teamId: managed.id,
+      name: "matrix",
+      hash: `team-key-${videoId}-${Math.random()}`,
+      prefix: "vbt_tk_matrix",
+      scopes: ["read"],
+      createdById: people[0].userId,
+    },
+  });
   const alert = await ctx.db.alert.create({
     data: {
       userId: accountId,
@@ -177,7 +190,7 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
   });
   // Each path's parameters, by the path's first part (an {id} names a different thing under each).
   return {
-    "/v1/teams": { team_id: managed.id, user_id: member.id, invitation_id: invitation.id },
+    "/v1/teams": { team_id: managed.id, user_id: member.id, invitation_id: invitation.id, key_id: teamKey.id },
     "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
     "/v1/me/transcriptions": { id: entry.id },
     "/v1/follows": { id: follow.id },
@@ -335,6 +348,45 @@ describe("the role matrix", () => {
         cells.some((c) => c.includes(`| ${caller} | 403`)),
         caller,
       ).toBe(true);
+  });
+
+  it("every operation × a team's named key of each one scope answers as the scope table says", async () => {
+    const { createTeamKey } = await import("@/lib/auth/team-keys");
+    const keys = {} as Record<KeyScope, Record<string, string>>;
+    for (const scope of KEY_SCOPES) {
+      const made = await createTeamKey(team.id, team.people.owner, { name: `only ${scope}`, scopes: [scope] });
+      keys[scope] = { authorization: `Bearer ${made.key}` };
+    }
+    const operations = allEndpoints.filter((e) => e.auth !== "none" && isAllowed(e.auth, "api_key"));
+    const failures: string[] = [];
+    const admitted = new Set<string>();
+    for (const endpoint of operations) {
+      const handler = await handlerOf(endpoint);
+      const needed = requiredScope(endpoint.method, endpoint.path, endpoint.auth);
+      for (const scope of KEY_SCOPES) {
+        const params = /\{\w+\}/.test(endpoint.path)
+          ? paramsFor(endpoint, await fixtures(team.id, team.people.owner))
+          : {};
+        const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
+        const res = await callRoute(handler, url, {
+          method: endpoint.method,
+          headers: keys[scope],
+          params,
+          body: bodyFor(endpoint),
+        });
+        const detail = String((res.json as { detail?: unknown } | null)?.detail ?? "");
+        const label = `${endpoint.method} ${endpoint.path} with '${scope}' (needs ${needed}): ${res.status} ${res.text.slice(0, 160)}`;
+        if (needed === scope) {
+          admitted.add(scope);
+          if ([401, 500].includes(res.status) || (res.status === 403 && /scope|team key cannot/.test(detail)))
+            failures.push(`expected admitted: ${label}`);
+        } else if (res.status !== 403) failures.push(`expected 403: ${label}`);
+      }
+    }
+    console.log(`scope matrix: ${operations.length} operations × ${KEY_SCOPES.length} keys`);
+    expect(failures).toEqual([]);
+    // Each scope opens something.
+    expect([...admitted].sort()).toEqual([...KEY_SCOPES].sort());
   });
 
   it("another team's ids are a 404 for every operation that names one, whatever the caller's role", async () => {

@@ -1,7 +1,14 @@
 import { z, type ZodType } from "zod";
 import type { Endpoint } from "@/lib/http/endpoint";
 import { ERROR_CODE_NAMES } from "@/lib/http/error-codes";
-import { allowedKinds, CREDENTIAL_KINDS, requiredRole, type RoleRequirement } from "@/lib/http/permissions";
+import {
+  allowedKinds,
+  CREDENTIAL_KINDS,
+  NO_KEY,
+  requiredRole,
+  requiredScope,
+  type RoleRequirement,
+} from "@/lib/http/permissions";
 import { allEndpoints } from "@/lib/openapi/endpoints";
 import { PARAMETER_EXAMPLES, REQUEST_BODY_EXAMPLES } from "@/lib/openapi/examples";
 import { WEBHOOK_EVENT_DOCS } from "@/lib/webhooks/schemas";
@@ -70,6 +77,14 @@ const ROLE_REFUSAL: Record<Exclude<RoleRequirement, "viewer">, string> = {
   person: "A person's own: refused for a team's API key",
 };
 
+/** What a team's named key needs here (lib/http/permissions.ts's scope column). */
+function scopeRefusal(endpoint: Endpoint): string {
+  const scope = requiredScope(endpoint.method, endpoint.path, endpoint.auth);
+  return scope === NO_KEY
+    ? "Refused for a team's named key, whatever its scopes"
+    : `A team's named key needs the '${scope}' scope`;
+}
+
 function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   const credentials = allowedKinds(endpoint.auth);
   const success = endpoint.content
@@ -109,6 +124,7 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
         ]
       : []),
     ...(role && role !== "viewer" ? [ROLE_REFUSAL[role]] : []),
+    ...(credentials.includes("api_key") && role !== "person" ? [scopeRefusal(endpoint)] : []),
   ];
   if (refusals.length > 0 && !endpoint.errors?.[403]) {
     responses["403"] = { description: refusals.join(". "), content: { "application/json": { schema: problem } } };

@@ -19,6 +19,10 @@ export const TEAM_ACTIONS = {
   manageMembers: "admin",
   rename: "admin",
   readActivity: "admin",
+  /** Export the audit trail (CSV, JSON Lines). */
+  exportActivity: "admin",
+  /** Make, list and revoke the team's named keys (each one's secret is shown to its maker once). */
+  manageKeys: "admin",
   readUsage: "admin",
   transferOwnership: "owner",
   deleteTeam: "owner",

@@ -3,8 +3,11 @@ import {
   acceptedSchema,
   acceptInvitationSchema,
   auditListSchema,
+  auditExportQuerySchema,
   auditQuerySchema,
   changeRoleSchema,
+  createdTeamKeySchema,
+  createTeamKeySchema,
   createInvitationSchema,
   createTeamSchema,
   invitationListSchema,
@@ -14,6 +17,8 @@ import {
   memberParamsSchema,
   memberSchema,
   teamDetailSchema,
+  teamKeyListSchema,
+  teamKeyParamsSchema,
   teamListSchema,
   teamParamsSchema,
   teamSchema,
@@ -130,7 +135,7 @@ export const changeMemberRoleEndpoint = defineEndpoint({
   tag,
   summary: "Change a member's role (admin; only an owner makes or unmakes an owner)",
   description:
-    "Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), and their pending invitations the new role may not give stop working.",
+    "Takes effect on the member's next request, with every credential they hold. An admin or owner lowered below admin loses what that role reached: the team's API key, which they could read, is revoked (the owners are told), so are the named keys they made, and their pending invitations the new role may not give stop working.",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
@@ -149,7 +154,7 @@ export const removeMemberEndpoint = defineEndpoint({
   tag,
   summary: "Remove a member (admin), or leave the team (the caller's own id)",
   description:
-    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one).",
+    "Takes effect on the member's next request; what they made stays the team's. An owner is removed only by an owner. With the member go their pending invitations and the connectors and device logins they approved for the team; an admin's or owner's removal also revokes the team's API key, which they could read (the owners are told: make a new one), and the named keys they made.",
   auth: "teams",
   rateLimit: "account",
   params: memberParamsSchema,
@@ -252,4 +257,70 @@ export const teamUsageEndpoint = defineEndpoint({
   params: teamParamsSchema,
   response: teamUsageSchema,
   errors: { 403: "The caller is not an admin of the team", 404: notYours },
+});
+
+export const teamAuditExportEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/teams/{team_id}/audit/export",
+  tag,
+  summary: "The team's audit trail as a file: CSV or JSON Lines, oldest first (admin)",
+  description:
+    "Streamed as it is read, in batches, so a trail of any length can be downloaded. CSV has a header row (id, at, actor_id, actor_label, action, target, data: the event's data as JSON); a cell that an office suite would run as a formula (starting with = + - @) is prefixed with a single quote. JSON Lines: one AuditEvent-like object per line. Filters combine: `actor` (a person's id or the label the trail keeps), `action`, and `from` (inclusive) to `to` (exclusive).",
+  auth: "teams",
+  rateLimit: "account",
+  params: teamParamsSchema,
+  query: auditExportQuerySchema,
+  content: { "text/csv": "text", "application/jsonl": "text" },
+  errors: { 403: "The caller is not an admin of the team", 404: notYours },
+});
+
+const keysDescription =
+  "A team's named keys act in the team with no person behind them, each limited to its scopes (an operation outside them is a 403 `forbidden` naming the scope) and, if it has one, until its expiry (then a 401 `invalid_token`). No key makes or shows keys. The contract's one key slot (/v1/me/api-key) is unchanged beside them. A key is revoked when the admin or owner who made it (and saw its secret) is removed, leaves or is lowered below admin; the others stay.";
+
+export const createTeamKeyEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/teams/{team_id}/keys",
+  tag,
+  summary: "Make a named key with scopes and an optional expiry (admin); its secret is in this answer only",
+  description: keysDescription,
+  auth: "teams",
+  rateLimit: "account",
+  params: teamParamsSchema,
+  body: createTeamKeySchema,
+  status: 201,
+  response: createdTeamKeySchema,
+  errors: {
+    403: "The caller is not an admin of the team",
+    404: notYours,
+    409: "The team has the most keys allowed (`too_many_keys`)",
+  },
+});
+
+export const listTeamKeysEndpoint = defineEndpoint({
+  method: "GET",
+  path: "/v1/teams/{team_id}/keys",
+  tag,
+  summary: "The team's named keys, newest first, without secrets (admin)",
+  description: keysDescription,
+  auth: "teams",
+  rateLimit: "account",
+  params: teamParamsSchema,
+  response: teamKeyListSchema,
+  errors: { 403: "The caller is not an admin of the team", 404: notYours },
+});
+
+export const revokeTeamKeyEndpoint = defineEndpoint({
+  method: "DELETE",
+  path: "/v1/teams/{team_id}/keys/{key_id}",
+  tag,
+  summary: "Revoke a named key (admin): it answers 401 from the next request on",
+  auth: "teams",
+  rateLimit: "account",
+  params: teamKeyParamsSchema,
+  status: 204,
+  response: null,
+  errors: {
+    403: "The caller is not an admin of the team",
+    404: "No such team among the caller's, or no such key in it",
+  },
 });

@@ -1,11 +1,12 @@
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { KEY_ROLE } from "@/lib/teams/access";
 import { recordAudit } from "@/lib/teams/audit";
-import { atLeast, mayGrant } from "@/lib/roles/ladder";
+import { TEAM_ACTIONS, atLeast, mayGrant } from "@/lib/roles/ladder";
 
 // What a member could reach stops when they are removed, leave or are lowered, in the transaction that changes their
-// role (decision 0036): the team's API key, if they could read it; the pending invitations they may no longer give;
-// and, when they leave the team, the connectors and device logins they approved for it.
+// role (decision 0036): the team's API key, if they could read it; the named team keys they made and were shown
+// (decision XXXX: the others stay); the pending invitations they may no longer give; and, when they leave the team,
+// the connectors and device logins they approved for it.
 
 type Tx = Prisma.TransactionClient;
 
@@ -44,6 +45,8 @@ export async function applyRoleLoss(tx: Tx, loss: RoleLoss): Promise<KeyRevoked 
       data: { revokedAt: new Date() },
     });
   }
+  if (atLeast(loss.from, TEAM_ACTIONS.manageKeys) && !(to !== null && atLeast(to, TEAM_ACTIONS.manageKeys)))
+    await revokeKeysMadeBy(tx, loss, why);
   if (!atLeast(loss.from, KEY_ROLE) || (to !== null && atLeast(to, KEY_ROLE))) return null;
   // They could make, regenerate and be shown the key: whatever they kept of it stops acting now.
   const key = await tx.apiKey.findUnique({ where: { userId: teamId }, select: { id: true, prefix: true } });
@@ -78,4 +81,23 @@ async function voidInvitations(tx: Tx, loss: RoleLoss, why: KeyRevoked["why"]): 
       data: { invitation_id: invitation.id, reason: why, sender: loss.member },
     });
   }
+}
+
+/** The team's named keys they made, and so were shown, stop acting now; keys others made are not theirs to keep. */
+async function revokeKeysMadeBy(tx: Tx, loss: RoleLoss, why: KeyRevoked["why"]): Promise<void> {
+  const keys = await tx.teamKey.findMany({
+    where: { teamId: loss.teamId, createdById: loss.userId },
+    select: { id: true, name: true, prefix: true },
+  });
+  if (keys.length === 0) return;
+  await tx.teamKey.deleteMany({ where: { id: { in: keys.map((key) => key.id) } } });
+  for (const key of keys)
+    await recordAudit(tx, {
+      teamId: loss.teamId,
+      actorId: loss.actor.id,
+      actorLabel: loss.actor.label,
+      action: "key.revoked",
+      target: key.prefix,
+      data: { key_id: key.id, name: key.name, reason: why, user_id: loss.userId, member: loss.member },
+    });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KEY_SCOPES } from "@/lib/http/permissions";
 import { TEAM_ROLES } from "@/lib/roles/ladder";
 
 export const roleSchema = z.enum(TEAM_ROLES).describe("owner > admin > member > viewer");
@@ -26,6 +27,7 @@ const idSchema = z.string().min(1).max(64);
 export const teamParamsSchema = z.object({ team_id: idSchema });
 export const memberParamsSchema = z.object({ team_id: idSchema, user_id: idSchema });
 export const invitationParamsSchema = z.object({ team_id: idSchema, invitation_id: idSchema });
+export const teamKeyParamsSchema = z.object({ team_id: idSchema, key_id: idSchema });
 
 export const createTeamSchema = z
   .object({ name: teamNameSchema, slug: slugSchema.optional().describe("Default: made from the name") })
@@ -144,3 +146,68 @@ export const teamUsageSchema = z
   })
   .meta({ id: "TeamUsage" });
 export type TeamUsageOut = z.infer<typeof teamUsageSchema>;
+
+export const keyScopeSchema = z
+  .enum(KEY_SCOPES)
+  .describe(
+    "read: the library, search, usage; transcribe: every other use of the library (transcribe, correct, import, upload, alerts); publish: publish and unpublish; manage: webhooks and follows",
+  );
+
+export const createTeamKeySchema = z
+  .object({
+    name: teamNameSchema.describe("What the key is for, shown in the list and the audit trail"),
+    scopes: z
+      .array(keyScopeSchema)
+      .min(1)
+      .max(KEY_SCOPES.length)
+      .refine((scopes) => new Set(scopes).size === scopes.length, "Each scope once")
+      .describe("What the key may do; an operation outside them is a 403"),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .nullable()
+      .optional()
+      .describe("When the key stops working (a 401 after it); absent or null: never"),
+  })
+  .meta({ id: "TeamKeyCreate" });
+export type CreateTeamKeyRequest = z.output<typeof createTeamKeySchema>;
+
+export const teamKeySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    key_prefix: z.string().describe("The first characters, to tell keys apart; never the secret"),
+    scopes: z.array(keyScopeSchema),
+    created_at: z.string(),
+    created_by: z.object({ id: z.string(), label: z.string() }).describe("Who made it and was shown its secret"),
+    expires_at: z.string().nullable(),
+    expired: z.boolean(),
+    last_used_at: z.string().nullable().describe("Within a minute"),
+  })
+  .meta({ id: "TeamKey" });
+export type TeamKeyOut = z.infer<typeof teamKeySchema>;
+
+export const createdTeamKeySchema = teamKeySchema
+  .extend({ key: z.string().describe("The secret, shown in this answer only: store it now") })
+  .meta({ id: "TeamKeyCreated" });
+
+export const teamKeyListSchema = z.object({ keys: z.array(teamKeySchema) }).meta({ id: "TeamKeyList" });
+
+export const AUDIT_EXPORT_FORMATS = ["csv", "jsonl"] as const;
+
+export const auditExportQuerySchema = z.object({
+  format: z.enum(AUDIT_EXPORT_FORMATS).default("csv").describe("csv: text/csv with a header row; jsonl: JSON Lines"),
+  actor: z
+    .string()
+    .min(1)
+    .max(320)
+    .optional()
+    .describe("Only events by this actor: a person's id, or the label the trail keeps (an e-mail, 'API key …')"),
+  action: z
+    .string()
+    .regex(/^[a-z_]{1,40}\.[a-z_]{1,40}$/, "An action's dotted name, as the trail lists it (member.removed)")
+    .optional()
+    .describe("Only events of this action (member.removed, key.created, …)"),
+  from: z.iso.datetime({ offset: true }).optional().describe("Only events at or after this time"),
+  to: z.iso.datetime({ offset: true }).optional().describe("Only events before this time"),
+});
+export type AuditExportQuery = z.output<typeof auditExportQuerySchema>;

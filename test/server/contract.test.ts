@@ -127,7 +127,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(103);
+  expect(operations).toHaveLength(107);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -474,7 +474,17 @@ test("every operation answers only as /openapi.json documents, and each succeeds
     { team_id, user_id: memberId },
     { body: { role: "admin" } },
   );
+  const keyMade = await call(
+    me,
+    "POST /v1/teams/{team_id}/keys",
+    { team_id },
+    { body: { name: "Contract CMS", scopes: ["read"] } },
+  );
+  expect(keyMade.status, keyMade.text).toBe(201);
+  await call(me, "GET /v1/teams/{team_id}/keys", { team_id });
+  await call(me, "DELETE /v1/teams/{team_id}/keys/{key_id}", { team_id, key_id: (keyMade.json as { id: string }).id });
   await call(me, "GET /v1/teams/{team_id}/audit", { team_id });
+  await call(me, "GET /v1/teams/{team_id}/audit/export", { team_id });
   await call(me, "GET /v1/teams/{team_id}/usage", { team_id });
   await call(me, "POST /v1/teams/{team_id}/scim", { team_id });
   await call(me, "GET /v1/teams/{team_id}/scim", { team_id });

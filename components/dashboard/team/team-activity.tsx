@@ -4,7 +4,15 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { buttonClass } from "@/components/ui/button";
 import { ErrorText } from "@/components/ui/notice";
 import { formatDate, formatDateTime } from "@/lib/browser/dates";
-import { auditSentence, fetchAudit, fetchUsage, shortDuration, teamKey, type TeamView } from "@/lib/browser/teams";
+import {
+  auditExportUrl,
+  auditSentence,
+  fetchAudit,
+  fetchUsage,
+  shortDuration,
+  teamKey,
+  type TeamView,
+} from "@/lib/browser/teams";
 
 const card = "flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4";
 
@@ -51,9 +59,19 @@ export function AuditSection({ team }: { team: TeamView }) {
   const events = audit.data?.pages.flatMap((page) => page.events) ?? [];
   return (
     <section aria-labelledby="audit-heading" className={card}>
-      <h2 id="audit-heading" className="text-base font-medium">
-        Activity
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="audit-heading" className="text-base font-medium">
+          Activity
+        </h2>
+        <div className="flex flex-wrap gap-2" aria-label="Download the whole trail">
+          <a className={buttonClass("secondary", "sm")} href={auditExportUrl(team.id, "csv")} download>
+            Download CSV
+          </a>
+          <a className={buttonClass("secondary", "sm")} href={auditExportUrl(team.id, "jsonl")} download>
+            Download JSON Lines
+          </a>
+        </div>
+      </div>
       <ErrorText error={audit.error} />
       <ol className="flex flex-col divide-y divide-stone-200 text-sm" aria-label="Audit trail">
         {events.map((event) => (

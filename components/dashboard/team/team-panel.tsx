@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { AuditSection, UsageSection } from "@/components/dashboard/team/team-activity";
 import { InvitationsSection, MembersSection } from "@/components/dashboard/team/team-members";
+import { TeamKeysSection } from "@/components/dashboard/team/team-keys";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { ErrorText, Notice } from "@/components/ui/notice";
@@ -168,6 +169,7 @@ function TeamDetail({
       ) : null}
       <MembersSection team={team} me={me} rolesFrom={rolesFrom} />
       {admin ? <InvitationsSection team={team} rolesFrom={rolesFrom} /> : null}
+      {atLeast(team.role, TEAM_ACTIONS.manageKeys) ? <TeamKeysSection team={team} /> : null}
       {admin ? <UsageSection team={team} /> : null}
       {admin ? <AuditSection team={team} /> : null}
       {admin ? <Settings team={team} onGone={onGone} /> : null}
