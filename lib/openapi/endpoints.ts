@@ -11,6 +11,7 @@ import * as oauth from "@/lib/oauth/endpoints";
 import * as publishing from "@/lib/publishing/endpoints";
 import * as search from "@/lib/search/endpoints";
 import * as teams from "@/lib/teams/endpoints";
+import * as teamDomains from "@/lib/teams/domain-endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
@@ -30,6 +31,7 @@ export const allEndpoints: Endpoint[] = [
   publishing,
   search,
   teams,
+  teamDomains,
   transcripts,
   uploads,
   usage,

@@ -60,6 +60,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/teams/{team_id}/transfer": { user_id: "cm1a2b3c4d5e6f7g8h9i0j1k" },
   "PATCH /v1/teams/{team_id}/members/{user_id}": { role: "admin" },
   "POST /v1/teams/{team_id}/invitations": { email: "reporter@example.com", role: "member" },
+  "POST /v1/teams/{team_id}/domains": { domain: "example.com", role: "member" },
   "POST /v1/invitations/accept": { token: "q3Wk1b2Yx8mVh0pLr6Zs4Nc9Ue7Tf5Ja1Gd3Hi2Ko0M" },
 };
 

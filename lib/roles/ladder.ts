@@ -20,6 +20,10 @@ export const TEAM_ACTIONS = {
   rename: "admin",
   readActivity: "admin",
   readUsage: "admin",
+  /** Claim, verify and delete the team's domains (its people join by them). */
+  manageDomains: "admin",
+  /** Make members sign in through the identity provider, or stop doing so. */
+  requireSso: "owner",
   transferOwnership: "owner",
   deleteTeam: "owner",
 } as const satisfies Record<string, TeamRoleName>;
