@@ -63,17 +63,19 @@ export async function oidcSignIn(auth: AuthRoutes, app: string, login: string) {
     app,
     form: new URLSearchParams({ csrfToken, callbackUrl: "/dashboard" }).toString(),
   });
-  let location = start.headers.get("location");
+  let location: string | null = start.headers.get("location");
   if (!location) throw new Error(`the sign-in did not redirect (${start.status})`);
   const providerJar = new Jar();
   for (let step = 0; step < 12; step++) {
     if (location.startsWith(app)) break;
-    let response = await fetch(location, { redirect: "manual", headers: { cookie: providerJar.header() } });
+    let response: Response = await fetch(location, { redirect: "manual", headers: { cookie: providerJar.header() } });
     providerJar.take(response);
-    const page = new URL(location);
+    const page: URL = new URL(location);
     if (response.status === 200 && page.pathname.startsWith("/interaction/")) {
       const html = await response.text();
-      const form = html.includes('name="login"') ? { prompt: "login", login, password: "any" } : { prompt: "consent" };
+      const form: Record<string, string> = html.includes('name="login"')
+        ? { prompt: "login", login, password: "any" }
+        : { prompt: "consent" };
       response = await fetch(new URL(page.pathname, page), {
         method: "POST",
         redirect: "manual",
@@ -82,7 +84,7 @@ export async function oidcSignIn(auth: AuthRoutes, app: string, login: string) {
       });
       providerJar.take(response);
     }
-    const next = response.headers.get("location");
+    const next: string | null = response.headers.get("location");
     if (!next) throw new Error(`the provider stopped at ${page.pathname} (${response.status})`);
     location = new URL(next, page).toString();
   }

@@ -24,8 +24,10 @@ export async function startDnsServer(): Promise<TestDnsServer> {
       const records = zone.get(question.name.toLowerCase());
       if (!records) response.header.rcode = Packet.RCODE.NXDOMAIN;
       else if (question.type === Packet.TYPE.TXT)
-        for (const data of records)
-          response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data });
+        for (const data of records) {
+          const answer = { name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data };
+          response.answers.push(answer as unknown as (typeof response.answers)[number]);
+        }
       send(response);
     },
   });
