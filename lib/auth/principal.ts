@@ -4,7 +4,14 @@ import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
 import { requestSession } from "@/lib/auth/session";
 import { cameThroughProvider } from "@/lib/auth/sessions";
-import { allowedKinds, isAllowed, refusalDetail, type CredentialKind, type Permission } from "@/lib/http/permissions";
+import {
+  allowedKinds,
+  fieldRole,
+  isAllowed,
+  refusalDetail,
+  type CredentialKind,
+  type Permission,
+} from "@/lib/http/permissions";
 import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
 import type { NextRequest } from "next/server";
 import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
@@ -58,12 +65,13 @@ export async function authenticate(
   permission: Permission,
   resource?: string,
 ): Promise<Principal> {
-  // Choosing the workspace must work from any: a team the session may not act in is left by choosing another.
+  // A person's own operations (choosing the workspace, their teams, their connections) do not act in the workspace:
+  // a team the session may not open is not refused there (choosing another workspace is the way out of it).
   const principal = await identify(
     request,
     allowedKinds(permission).includes("session"),
     resource,
-    permission === "workspace",
+    fieldRole(permission) === "person",
   );
   if (!isAllowed(permission, principal.kind)) throw errors.forbidden(refusalDetail(permission));
   return principal;

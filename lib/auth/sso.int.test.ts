@@ -141,7 +141,10 @@ describe("a team that requires sign-in through the provider", () => {
       expect(refused.status).toBe(403);
       expect(refused.json).toMatchObject({ code: "sso_required", detail: expect.stringContaining("single sign-on") });
     }
-    // The way out of the team's workspace still works from such a session.
+    // A person's own operations do not act in the team: listing their teams, and the way out of its workspace.
+    const { GET: teams } = await import("@/app/v1/teams/route");
+    const listed = await callRoute(teams, "/v1/teams", { headers: { cookie: cookie(linkJar, team.id) } });
+    expect(listed.json).toMatchObject({ teams: [expect.objectContaining({ id: team.id })] });
     expect((await choose(linkJar, null)).json).toMatchObject({ kind: "person" });
 
     const { jar: ssoJar } = await oidcSignIn(auth, APP, ana.login);
