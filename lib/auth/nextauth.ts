@@ -204,7 +204,8 @@ async function config(): Promise<NextAuthConfig> {
           const proved = provedEmail(method, user.email, profile, account?.id_token);
           // The provider's groups decide team roles on every sign-in through it, before the session starts.
           if (method === OIDC_PROVIDER) await applyTeamRoles(user.id, mergedClaims(profile, account?.id_token), env());
-          if (proved) await joinByVerifiedDomain(user.id, proved);
+          const mapped = (env().OIDC_TEAM_ROLES ?? []).map((rule) => rule.team);
+          if (proved) await joinByVerifiedDomain(user.id, proved, mapped);
           token.sub = user.id;
           token.sid = await startSession(user.id, method);
           token.method = method;
