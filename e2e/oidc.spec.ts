@@ -62,6 +62,7 @@ test.beforeAll(async () => {
     OIDC_NAME: "Acme SSO",
     OIDC_SCOPES: "openid email profile groups",
     OIDC_ALLOWED_DOMAINS: "acme.test,example.test",
+    OIDC_ALLOWED_GROUPS: "verbatim-users,verbatim-admins,other",
     OIDC_TEAM_ROLES: `${acme}:admin=verbatim-admins,${acme}:member=verbatim-users`,
   } as unknown as NodeJS.ProcessEnv;
   const migrated = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/migrate.ts"], {
@@ -221,7 +222,7 @@ test("a person made by the provider creates an API key and uses it, approves a d
 }) => {
   test.setTimeout(180_000);
   const email = randomEmail("keys").replace("@example.test", "@acme.test");
-  provider.setPerson("bo", { email, email_verified: true, groups: [] });
+  provider.setPerson("bo", { email, email_verified: true, groups: ["other"] });
   const { context, page } = await freshContext(browser);
   await signInAtProvider(page, "bo");
   await expect(page).toHaveURL(/\/dashboard$/);
@@ -298,6 +299,59 @@ test("an e-mail in a domain that is not allowed is refused, and no account is ma
   await expect(page).toHaveURL(/\/signin\?error=AccessDenied&code=email_domain/);
   await expect(alert(page)).toContainText("domain cannot sign in here");
   expect((await db.query(`SELECT 1 FROM "User" WHERE email = $1`, [email])).rowCount).toBe(0);
+  await context.close();
+});
+
+test("a person in none of the allowed groups is refused with a sentence, and no account is made", async ({
+  browser,
+}) => {
+  const email = randomEmail("cy").replace("@example.test", "@acme.test");
+  provider.setPerson("cy", { email, email_verified: true, groups: ["contractors"] });
+  const { context, page } = await freshContext(browser);
+  await signInAtProvider(page, "cy");
+  await expect(page).toHaveURL(/\/signin\?error=AccessDenied&code=group/);
+  await expect(alert(page)).toContainText("does not list you in any of the groups allowed");
+  expect((await db.query(`SELECT 1 FROM "User" WHERE email = $1`, [email])).rowCount).toBe(0);
+  await context.close();
+});
+
+test("a team that requires single sign-on is not opened by an e-mail link's session, and is by the provider's", async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const email = randomEmail("forced");
+  const locked = `locked-${Date.now().toString(36)}`;
+  await db.query(
+    `INSERT INTO "User" (id, kind, name, slug, "requireSso", "updatedAt") VALUES ($1, 'team', 'Locked', $1, true, now())`,
+    [locked],
+  );
+  const made = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/signin-link.ts", email], {
+    env: appEnv,
+    encoding: "utf8",
+  });
+  expect(made.status, made.stderr).toBe(0);
+  const { context, page } = await freshContext(browser);
+  await page.goto(/^http\S+$/m.exec(made.stdout)![0]);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const { rows } = await db.query<{ id: string }>(`SELECT id FROM "User" WHERE email = $1`, [email]);
+  await db.query(`INSERT INTO "Membership" ("teamId", "userId", role, "updatedAt") VALUES ($1, $2, 'member', now())`, [
+    locked,
+    rows[0].id,
+  ]);
+  await page.reload();
+  await page.getByTestId("workspace-select").selectOption({ label: "Locked · member" });
+  await expect(page.getByTestId("workspace-switcher").getByRole("alert")).toContainText(
+    "Locked requires signing in through single sign-on",
+  );
+  await expect(page.getByTestId("workspace-current")).toContainText("your own account");
+
+  // The same person through the provider: the team opens.
+  provider.setPerson("forced", { email, email_verified: true, groups: ["verbatim-users"] });
+  await context.clearCookies({ name: /^authjs\./ });
+  await signInAtProvider(page, "forced");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByTestId("workspace-select").selectOption({ label: "Locked · member" });
+  await expect(page.getByTestId("workspace-current")).toContainText("You are in the team Locked as member");
   await context.close();
 });
 

@@ -65,6 +65,20 @@ const schema = z.object({
       return "domains" in parsed ? parsed.domains : [];
     })
     .optional(),
+  /** Only people whose roles claim (OIDC_ROLES_CLAIM) names one of these sign in through the provider. */
+  OIDC_ALLOWED_GROUPS: z
+    .string()
+    .transform((list) => [
+      ...new Set(
+        list
+          .split(",")
+          .map((group) => group.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .optional(),
+  /** A session made through the provider ends this long after the provider last confirmed the person. */
+  OIDC_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(720).default(12),
   OIDC_ROLES_CLAIM: z.string().trim().min(1).default("groups"),
   OIDC_TEAM_ROLES: z
     .string()
@@ -248,6 +262,22 @@ const schema = z.object({
   TEAM_MAX_MEMBERS: z.coerce.number().int().positive().default(100),
   TEAM_MAX_PENDING_INVITATIONS: z.coerce.number().int().positive().default(50),
   TEAM_INVITATIONS_PER_DAY: z.coerce.number().int().positive().default(100),
+  /**
+   * The DNS servers a team's domain is checked with (comma list of addresses, optionally with a port); unset:
+   * the system's. DNS_TIMEOUT_MS and DNS_TRIES bound the whole check.
+   */
+  DNS_SERVERS: z
+    .string()
+    .transform((list) =>
+      list
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    )
+    .optional(),
+  DNS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2_000),
+  DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
+  TEAM_MAX_DOMAINS: z.coerce.number().int().positive().max(1000).default(20),
   TEAM_INVITATION_DAYS: z.coerce.number().positive().max(90).default(7),
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),

@@ -26,6 +26,8 @@ function signInProblem(error: string, code: string | undefined): string {
       return "Your identity provider did not confirm that your e-mail address is verified, so no account is made or linked for it. Verify it there, then try again.";
     case "email_domain":
       return "Accounts with your e-mail address's domain cannot sign in here. Use your organisation's address, or ask this server's operator.";
+    case "group":
+      return "Your identity provider does not list you in any of the groups allowed to use Verbatim here, so no account is made or opened. Ask its administrator to add you to one.";
   }
   if (error === "Configuration")
     return "Sign-in did not complete: the answer from the sign-in service was refused (already used, expired, or not from the service this server trusts) or the service could not be reached. Start again from this page; if it fails again, this server's log says why.";

@@ -17,7 +17,7 @@ export async function chooseWorkspace(
   workspaceId: string | null,
 ): Promise<Response> {
   const personId = personOf(principal);
-  const workspace = await workspaceFor(personId, workspaceId, { strict: true });
+  const workspace = await workspaceFor(personId, workspaceId, { strict: true, session: principal.session });
   if (!workspace) throw errors.notFound("No such team, or you are not a member of it.");
   const db = await getDb();
   const person = await db.user.findUnique({ where: { id: personId }, select: { name: true } });

@@ -7,10 +7,13 @@ import { listWorkspaces, mayGrant, type WorkspaceChoice } from "@/lib/auth/works
 
 /** Where the signed-in person's dashboard acts now: the workspace its cookie names, checked against Membership. */
 export async function dashboardWorkspace(): Promise<{ personId: string; workspace: Workspace } | null> {
-  const personId = (await auth())?.user?.id;
+  const session = await auth();
+  const personId = session?.user?.id;
   if (!personId) return null;
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
-  return { personId, workspace: (await workspaceFor(personId, chosen))! };
+  // A team that requires the provider, chosen before this session: the page shows the person's own account.
+  const viaProvider = (session as { viaProvider?: boolean }).viaProvider === true;
+  return { personId, workspace: (await workspaceFor(personId, chosen, { session: { viaProvider, fallback: true } }))! };
 }
 
 /** The dashboard's header: the workspace acted in and every one the person may switch to. */

@@ -11,13 +11,20 @@ import { env } from "@/lib/env";
 import { getDb, type Db } from "@/lib/db/client";
 import { authSecret } from "@/lib/auth/secret";
 import { safeCallbackUrl } from "@/lib/auth/safe-redirect";
-import { endSession, SESSION_MAX_AGE_SECONDS, startSession, touchSession } from "@/lib/auth/sessions";
+import {
+  cameThroughProvider,
+  endSession,
+  SESSION_MAX_AGE_SECONDS,
+  startSession,
+  touchSession,
+} from "@/lib/auth/sessions";
+import { joinByVerifiedDomain } from "@/lib/teams/domains";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
 import { devLoginRefused } from "@/lib/auth/dev-login";
 import { log } from "@/lib/observability/logger";
 import { applyTeamRoles, OIDC_PROVIDER, oidcConfigured, oidcProvider } from "@/lib/auth/oidc";
-import { mergedClaims, oidcRefusal } from "@/lib/auth/oidc-claims";
+import { claimedEmail, mergedClaims, oidcRefusal } from "@/lib/auth/oidc-claims";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -130,6 +137,17 @@ function buildProvider(id: string, db: Db): Provider {
 }
 
 /**
+ * The e-mail a sign-in has just proved the person holds, or null: the identity provider's (the signIn callback let
+ * it through only verified), or the one an e-mail link was sent to. The development login proves nothing, and
+ * GitHub's and Google's profiles are not read for it.
+ */
+function provedEmail(method: string | null, email: string | null | undefined, profile: unknown, idToken: unknown) {
+  if (method === OIDC_PROVIDER) return claimedEmail(mergedClaims(profile, idToken));
+  if (method === EMAIL_PROVIDER) return email?.toLowerCase() ?? null;
+  return null;
+}
+
+/**
  * Every URL Auth.js builds (magic links, OAuth callbacks, its redirects, the server actions' endpoints)
  * comes from APP_URL, never from the request: Auth.js reads AUTH_URL from process.env for exactly that
  * (next-auth's reqWithEnvURL rewrites the request's origin to it; createActionURL uses it instead of
@@ -159,11 +177,16 @@ async function config(): Promise<NextAuthConfig> {
     pages: { signIn: "/signin", verifyRequest: "/signin/check-email", error: "/signin" },
     callbacks: {
       // Asking for an e-mail link only where the page offers it; through the identity provider, only a verified
-      // e-mail in an allowed domain (oidc-claims.ts), which is also what makes linking by e-mail safe.
+      // e-mail in an allowed domain, of a person in an allowed group (oidc-claims.ts), which is also what makes linking
+      // by e-mail safe.
       signIn({ account, profile, email }) {
         if (email?.verificationRequest) return emailSignInOffered();
         if (account?.provider !== OIDC_PROVIDER) return true;
-        const refusal = oidcRefusal(mergedClaims(profile, account.id_token), env().OIDC_ALLOWED_DOMAINS);
+        const settings = env();
+        const refusal = oidcRefusal(mergedClaims(profile, account.id_token), settings.OIDC_ALLOWED_DOMAINS, {
+          groups: settings.OIDC_ALLOWED_GROUPS,
+          claim: settings.OIDC_ROLES_CLAIM,
+        });
         if (!refusal) return true;
         log.warn({ refusal, sub: account.providerAccountId }, "sign-in through the identity provider refused");
         return `/signin?${new URLSearchParams({ error: "AccessDenied", code: refusal })}`;
@@ -177,18 +200,23 @@ async function config(): Promise<NextAuthConfig> {
       // Returning null ends the session: auth() answers null and Auth.js clears the cookie.
       async jwt({ token, user, account, profile }) {
         if (user?.id) {
+          const method = account?.provider ?? null;
+          const proved = provedEmail(method, user.email, profile, account?.id_token);
           // The provider's groups decide team roles on every sign-in through it, before the session starts.
-          if (account?.provider === OIDC_PROVIDER)
-            await applyTeamRoles(user.id, mergedClaims(profile, account.id_token), env());
+          if (method === OIDC_PROVIDER) await applyTeamRoles(user.id, mergedClaims(profile, account?.id_token), env());
+          const mapped = (env().OIDC_TEAM_ROLES ?? []).map((rule) => rule.team);
+          if (proved) await joinByVerifiedDomain(user.id, proved, mapped);
           token.sub = user.id;
-          token.sid = await startSession(user.id);
+          token.sid = await startSession(user.id, method);
+          token.method = method;
           return token;
         }
         return (await touchSession(token.sid, token.sub)) ? token : null;
       },
       session({ session, token }) {
         if (token.sub) session.user.id = token.sub;
-        return session;
+        // Read by the dashboard's pages: a team that requires the provider is not opened by another session.
+        return Object.assign(session, { viaProvider: cameThroughProvider(token.method as string | undefined) });
       },
     },
   };

@@ -105,3 +105,24 @@ describe("mergedClaims", () => {
     expect(idTokenClaims(undefined)).toEqual({});
   });
 });
+
+describe("OIDC_ALLOWED_GROUPS", () => {
+  const gate = { groups: ["verbatim-users", "/org/research"], claim: "groups" };
+  const person = { email: "ana@example.com", email_verified: true };
+
+  it("lets in only a person whose roles claim names an allowed group", () => {
+    expect(oidcRefusal({ ...person, groups: ["other", "verbatim-users"] }, undefined, gate)).toBeNull();
+    expect(oidcRefusal({ ...person, groups: "/org/research" }, undefined, gate)).toBeNull();
+    expect(oidcRefusal({ ...person, groups: ["other"] }, undefined, gate)).toBe("group");
+    expect(oidcRefusal({ ...person, groups: ["Verbatim-Users"] }, undefined, gate)).toBe("group");
+    expect(oidcRefusal(person, undefined, gate)).toBe("group");
+  });
+
+  it("reads the configured claim, dotted paths included, and lets everyone in when unset", () => {
+    const keycloak = { groups: ["admins"], claim: "realm_access.roles" };
+    expect(oidcRefusal({ ...person, realm_access: { roles: ["admins"] } }, undefined, keycloak)).toBeNull();
+    expect(oidcRefusal({ ...person, groups: ["admins"] }, undefined, keycloak)).toBe("group");
+    expect(oidcRefusal(person, undefined, { groups: [], claim: "groups" })).toBeNull();
+    expect(oidcRefusal(person, undefined, { groups: undefined, claim: "groups" })).toBeNull();
+  });
+});

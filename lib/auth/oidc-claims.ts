@@ -7,7 +7,13 @@ import { atLeast, type TeamRoleName } from "@/lib/roles/ladder";
 export type Claims = Record<string, unknown>;
 
 /** Why a sign-in through the provider is refused; the sign-in page says each in a sentence. */
-export type OidcRefusal = "email_missing" | "email_unverified" | "email_domain";
+export type OidcRefusal = "email_missing" | "email_unverified" | "email_domain" | "group";
+
+/** OIDC_ALLOWED_GROUPS and the claim (OIDC_ROLES_CLAIM) it is read from. */
+export interface GroupGate {
+  groups: readonly string[] | undefined;
+  claim: string;
+}
 
 /** The lower-cased e-mail the claims name, or null. */
 export function claimedEmail(claims: Claims): string | null {
@@ -35,12 +41,24 @@ export function emailDomainAllowed(email: string, domains: readonly string[] | u
  * says it verified: an unverified claim would let anyone who can set an address at the provider take over that
  * address's account here.
  */
-export function oidcRefusal(claims: Claims, allowedDomains: readonly string[] | undefined): OidcRefusal | null {
+export function oidcRefusal(
+  claims: Claims,
+  allowedDomains: readonly string[] | undefined,
+  gate?: GroupGate,
+): OidcRefusal | null {
   const email = claimedEmail(claims);
   if (!email) return "email_missing";
   if (!emailVerified(claims)) return "email_unverified";
   if (!emailDomainAllowed(email, allowedDomains)) return "email_domain";
+  if (gate && !inAllowedGroup(claims, gate)) return "group";
   return null;
+}
+
+/** True when no groups are set, or when the roles claim names one of them (exactly). */
+export function inAllowedGroup(claims: Claims, gate: GroupGate): boolean {
+  if (!gate.groups || gate.groups.length === 0) return true;
+  const held = new Set(claimValues(claims, gate.claim));
+  return gate.groups.some((group) => held.has(group));
 }
 
 /**

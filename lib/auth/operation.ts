@@ -19,6 +19,7 @@ import {
 import { limitRequest, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { log } from "@/lib/observability/logger";
 import { actingAs, teamActor } from "@/lib/teams/actor";
+import { assertSessionMayManage } from "@/lib/teams/workspace";
 
 // One pipeline for an operation, whichever front door it came in by (REST's withApi, an MCP tool): the caller's
 // role against the operation's least role, its rate-limit row, the body's fields that only some credentials may
@@ -65,6 +66,7 @@ export async function runOperation<T>(
   }
   const input = (await steps.parse?.()) ?? {};
   if (principal) refuseFields(endpoint, principal, input.body);
+  if (principal?.session) await refuseTeamWithoutProvider(endpoint, principal.session, input.params);
   const result = await actingAs(principal ? teamActor(principal) : null, () => steps.handle(input));
   if (principal && (steps.succeeded?.(result) ?? true)) {
     const audited = steps.audited?.(input, result) ?? { params: input.params, body: input.body, result };
@@ -115,4 +117,15 @@ function refuseFields(endpoint: Endpoint, principal: Principal, body: unknown): 
 function refuseScope(needed: ScopeRequirement | null, principal: Principal): void {
   if (principal.scopes && !scopeMeets(needed, principal.scopes))
     throw errors.forbidden(scopeRefusalDetail(needed!, principal.scopes));
+}
+
+/** A team's own operations (/v1/teams/{team_id}/…) with a session: refused where the team requires the provider. */
+async function refuseTeamWithoutProvider(
+  endpoint: Endpoint,
+  session: { viaProvider: boolean },
+  params: unknown,
+): Promise<void> {
+  if (!endpoint.path.startsWith("/v1/teams/{team_id}")) return;
+  const teamId = (params as { team_id?: unknown } | undefined)?.team_id;
+  if (typeof teamId === "string") await assertSessionMayManage(teamId, session);
 }

@@ -3,9 +3,11 @@ import { env } from "@/lib/env";
 import { findApiKeyCaller, API_KEY_PREFIX } from "@/lib/auth/api-keys";
 import { findTeamKeyCaller, TEAM_KEY_PREFIX } from "@/lib/auth/team-keys";
 import { findUserIdByAccessToken } from "@/lib/auth/oauth-tokens";
-import { sessionUserId } from "@/lib/auth/session";
+import { requestSession } from "@/lib/auth/session";
+import { cameThroughProvider } from "@/lib/auth/sessions";
 import {
   allowedKinds,
+  fieldRole,
   isAllowed,
   refusalDetail,
   type CredentialKind,
@@ -37,6 +39,8 @@ export interface Principal {
    * for every other credential, which the role alone limits. */
   scopes?: readonly KeyScope[];
   teamKey?: { id: string; prefix: string; name: string };
+  /** A session's: whether it came through the identity provider (a team may require it: lib/teams/workspace.ts). */
+  session?: { viaProvider: boolean };
   /** The account acted in, when it is a team (its name and slug, for /v1/me and the audit trail); absent for a person's own. */
   team?: { name: string | null; slug: string | null };
 }
@@ -67,12 +71,24 @@ export async function authenticate(
   permission: Permission,
   resource?: string,
 ): Promise<Principal> {
-  const principal = await identify(request, allowedKinds(permission).includes("session"), resource);
+  // A person's own operations (choosing the workspace, their teams, their connections) do not act in the workspace:
+  // a team the session may not open is not refused there (choosing another workspace is the way out of it).
+  const principal = await identify(
+    request,
+    allowedKinds(permission).includes("session"),
+    resource,
+    fieldRole(permission) === "person",
+  );
   if (!isAllowed(permission, principal.kind)) throw errors.forbidden(refusalDetail(permission));
   return principal;
 }
 
-async function identify(request: NextRequest, sessionAllowed: boolean, resource?: string): Promise<Principal> {
+async function identify(
+  request: NextRequest,
+  sessionAllowed: boolean,
+  resource?: string,
+  fallback = false,
+): Promise<Principal> {
   const header = request.headers.get("authorization");
   if (header) {
     const token = bearerToken(header);
@@ -121,12 +137,16 @@ async function identify(request: NextRequest, sessionAllowed: boolean, resource?
     throw errors.invalidToken();
   }
   if (sessionAllowed) {
-    const personId = await sessionUserId(request);
-    if (personId) {
+    const found = await requestSession(request);
+    if (found) {
       assertSameOrigin(request);
-      // The dashboard's choice of workspace, checked against Membership now: not a member, their own account.
-      const workspace = await workspaceFor(personId, request.cookies.get(WORKSPACE_COOKIE)?.value);
-      return { ...fromWorkspace(personId, workspace!), via: "session", kind: "session" };
+      const personId = found.userId;
+      const session = { viaProvider: cameThroughProvider(found.method) };
+      const choice = { session: { ...session, fallback } };
+      // The dashboard's choice of workspace, checked against Membership now: not a member, their own account; a
+      // team that requires the provider refuses a session that did not come through it (sso_required).
+      const workspace = await workspaceFor(personId, request.cookies.get(WORKSPACE_COOKIE)?.value, choice);
+      return { ...fromWorkspace(personId, workspace!), via: "session", kind: "session", session };
     }
   }
   throw errors.unauthorized();

@@ -47,8 +47,13 @@ export function mayGrant(role: TeamRole): boolean {
  * in is a 404 (no leak of which teams exist); one where they only view is a 403: a grant acts with the
  * person's role, and a viewer's connector could do nothing a viewer cannot do in the dashboard.
  */
-export async function grantWorkspaceId(personId: string, requested: string | null | undefined): Promise<string | null> {
-  const workspace = await workspaceFor(personId, requested, { strict: true });
+export async function grantWorkspaceId(
+  personId: string,
+  requested: string | null | undefined,
+  session?: { viaProvider: boolean },
+): Promise<string | null> {
+  // A team that requires the provider is granted to only from a session that came through it.
+  const workspace = await workspaceFor(personId, requested, { strict: true, session });
   if (!workspace) throw errors.notFound("No such team, or you are not a member of it.");
   if (workspace.kind === "person") return null;
   if (!mayGrant(workspace.role))

@@ -88,6 +88,12 @@ export const ERROR_CODES = {
     meaning: "the invitation is for another e-mail address, or yours is not verified; sign in with the invited address",
   },
   upload_url_expired: { status: 403, retryable: false, meaning: "the upload URL has expired; sign a new one" },
+  sso_required: {
+    status: 403,
+    retryable: false,
+    meaning:
+      "the team lets its members act in it only after signing in through its identity provider; sign out and continue with single sign-on",
+  },
   // 404
   not_found: { status: 404, retryable: false, meaning: "nothing by that id or path (or not yours)" },
   video_unavailable: {
@@ -207,6 +213,13 @@ export const ERROR_CODES = {
     retryable: false,
     meaning: "the team's last owner cannot be lowered, removed or leave; transfer ownership first",
   },
+  domain_claimed: { status: 409, retryable: false, meaning: "the team has claimed this domain already" },
+  domain_taken: { status: 409, retryable: false, meaning: "another team has verified this domain" },
+  too_many_domains: {
+    status: 409,
+    retryable: false,
+    meaning: "the team has claimed the most domains allowed (TEAM_MAX_DOMAINS); delete one first",
+  },
   already_member: { status: 409, retryable: false, meaning: "the person is a member of the team already" },
   too_many_teams: {
     status: 409,
@@ -248,6 +261,12 @@ export const ERROR_CODES = {
   range_not_satisfiable: { status: 416, retryable: false, meaning: "the requested byte range lies outside the file" },
   // 422: the input is well-formed but cannot be acted on (answered as one HTTPValidationError item)
   unsupported_source: { status: 422, retryable: false, meaning: "the platform cannot serve this item" },
+  domain_unverified: {
+    status: 422,
+    retryable: false,
+    meaning:
+      "the domain's DNS has no TXT record with the team's verification value (at _verbatim.<domain> or the domain); publish it and ask again",
+  },
   video_unplayable: {
     status: 422,
     retryable: false,

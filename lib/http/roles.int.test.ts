@@ -3,6 +3,7 @@ import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
 import { callRoute } from "@/test/request";
+import { startDnsServer, type TestDnsServer } from "@/test/dns-server";
 import {
   isAllowed,
   KEY_SCOPES,
@@ -23,6 +24,7 @@ import type { TeamRole } from "@/lib/generated/prisma/client";
 // What each must answer is read from the role table (lib/http/permissions.ts), so an operation added tomorrow is
 // walked too; one whose path names an id no fixture below makes fails until it gets one.
 
+let dns: TestDnsServer | undefined;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let allEndpoints: Endpoint[];
 let examples: Record<string, Record<string, unknown>>;
@@ -52,6 +54,9 @@ beforeAll(async () => {
   process.env.APP_URL = "http://localhost:3000";
   // The matrix calls each operation many times in a minute for one account: it judges roles, not rate limits.
   process.env.RATE_LIMIT_MULTIPLIER = "0";
+  // A team's domain is checked against a DNS server of the test's (that has no record: a 422, found at once).
+  dns = await startDnsServer();
+  process.env.DNS_SERVERS = dns.address;
   ctx = await useTestDatabase();
   allEndpoints = (await import("@/lib/openapi/endpoints")).allEndpoints;
   examples = (await import("@/lib/openapi/examples")).REQUEST_BODY_EXAMPLES;
@@ -59,7 +64,10 @@ beforeAll(async () => {
   otherTeam = await makeTeam("rivals");
   outsider = (await createUser(ctx.db)).id;
 });
-afterAll(async () => ctx?.teardown());
+afterAll(async () => {
+  await ctx?.teardown();
+  await dns?.close();
+});
 
 /** A fresh browser session of `personId` (some operations end it), acting in `workspace` when given. */
 async function session(personId: string, workspace?: string): Promise<Record<string, string>> {
@@ -188,9 +196,18 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
       feedToken: `feed-${videoId}-${Math.random().toString(36).slice(2)}`,
     },
   });
+  const domain = await ctx.db.teamDomain.create({
+    data: { teamId: managed.id, domain: `matrix-${Math.random().toString(36).slice(2, 10)}.test`, token: "matrix" },
+  });
   // Each path's parameters, by the path's first part (an {id} names a different thing under each).
   return {
-    "/v1/teams": { team_id: managed.id, user_id: member.id, invitation_id: invitation.id, key_id: teamKey.id },
+    "/v1/teams": {
+      team_id: managed.id,
+      user_id: member.id,
+      invitation_id: invitation.id,
+      key_id: teamKey.id,
+      domain: domain.domain,
+    },
     "/v1/transcripts": { id: transcript.id, revision_id: revision.id },
     "/v1/me/transcriptions": { id: entry.id },
     "/v1/follows": { id: follow.id },

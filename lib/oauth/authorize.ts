@@ -57,6 +57,7 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
 export async function authorize(
   userId: string,
   input: z.output<typeof authorizeGrantRequestSchema>,
+  session?: { viaProvider: boolean },
 ): Promise<{ redirect_to: string }> {
   const consent = await findConsentClient(input.client_id, input.redirect_uri);
   const common = { state: input.state ?? undefined, iss: issuer() };
@@ -64,7 +65,7 @@ export async function authorize(
     redirect_to: redirectWith(consent.redirectUri, { error, error_description: description, ...common }),
   });
   if (input.decision === "deny") return refuse("access_denied");
-  const workspaceId = await grantWorkspaceId(userId, input.workspace_id);
+  const workspaceId = await grantWorkspaceId(userId, input.workspace_id, session);
   const scope = grantedScope(input.scope);
   if (!scope) return refuse("invalid_scope", "Unknown scope; the only scope is 'api'.");
   const resource = canonicalResource(input.resource);

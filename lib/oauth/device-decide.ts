@@ -41,12 +41,13 @@ export async function decideDeviceCode(
   input: string,
   decision: "approve" | "deny",
   workspace?: string | null,
+  session?: { viaProvider: boolean },
 ): Promise<{ approved: boolean }> {
   // The per-user count is the endpoint's own row (deviceVerify); this adds the per-address one.
   await (await rateLimits()).consume("deviceVerifyAddress", `ip:${clientAddress(request.headers)}`);
   const code = normalizeUserCode(input);
   if (!code) throw new ApiError("invalid_user_code", "That is not a code: it has 8 letters, like BCDF-GHJK.");
-  const workspaceId = decision === "approve" ? await grantWorkspaceId(userId, workspace) : null;
+  const workspaceId = decision === "approve" ? await grantWorkspaceId(userId, workspace, session) : null;
   const db = await getDb();
   const decided = await db.deviceCode.updateMany({
     where: { userCode: code, status: "pending", expiresAt: { gt: new Date() } },

@@ -12,6 +12,7 @@ import * as publishing from "@/lib/publishing/endpoints";
 import * as scim from "@/lib/scim/endpoints";
 import * as search from "@/lib/search/endpoints";
 import * as teams from "@/lib/teams/endpoints";
+import * as teamDomains from "@/lib/teams/domain-endpoints";
 import * as transcripts from "@/lib/transcripts/endpoints";
 import * as uploads from "@/lib/uploads/endpoints";
 import * as usage from "@/lib/usage/endpoints";
@@ -32,6 +33,7 @@ export const allEndpoints: Endpoint[] = [
   scim,
   search,
   teams,
+  teamDomains,
   transcripts,
   uploads,
   usage,

@@ -65,6 +65,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
     scopes: ["read", "transcribe"],
     expires_at: "2027-06-30T00:00:00Z",
   },
+  "POST /v1/teams/{team_id}/domains": { domain: "example.com", role: "member" },
   "POST /v1/invitations/accept": { token: "q3Wk1b2Yx8mVh0pLr6Zs4Nc9Ue7Tf5Ja1Gd3Hi2Ko0M" },
 };
 

@@ -24,6 +24,10 @@ export const TEAM_ACTIONS = {
   /** Make, list and revoke the team's named keys (each one's secret is shown to its maker once). */
   manageKeys: "admin",
   readUsage: "admin",
+  /** Claim, verify and delete the team's domains (its people join by them). */
+  manageDomains: "admin",
+  /** Make members sign in through the identity provider, or stop doing so. */
+  requireSso: "owner",
   transferOwnership: "owner",
   deleteTeam: "owner",
 } as const satisfies Record<string, TeamRoleName>;

@@ -10,6 +10,10 @@ type Tx = Prisma.TransactionClient;
 export const AUDIT_ACTIONS = [
   "team.created",
   "team.renamed",
+  "team.sso_required",
+  "domain.added",
+  "domain.verified",
+  "domain.deleted",
   "team.deleted",
   "member.invited",
   "member.joined",

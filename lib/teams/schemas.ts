@@ -35,7 +35,16 @@ export const createTeamSchema = z
 export type CreateTeamRequest = z.output<typeof createTeamSchema>;
 
 export const updateTeamSchema = z
-  .object({ name: teamNameSchema.optional(), slug: slugSchema.optional() })
+  .object({
+    name: teamNameSchema.optional(),
+    slug: slugSchema.optional(),
+    require_sso: z
+      .boolean()
+      .optional()
+      .describe(
+        "Owner only. True: members act in the team only with a dashboard session that came through the identity provider (OIDC); a session from an e-mail link or the development login is refused with `sso_required`. API keys are not sessions and keep working.",
+      ),
+  })
   .meta({ id: "TeamUpdate" });
 export type UpdateTeamRequest = z.output<typeof updateTeamSchema>;
 
@@ -77,7 +86,12 @@ export type TeamOut = z.infer<typeof teamSchema>;
 
 export const teamListSchema = z.object({ teams: z.array(teamSchema) }).meta({ id: "TeamList" });
 
-export const teamDetailSchema = teamSchema.extend({ members_count: z.number().int() }).meta({ id: "TeamDetail" });
+export const teamDetailSchema = teamSchema
+  .extend({
+    members_count: z.number().int(),
+    require_sso: z.boolean().describe("Members act in the team only after signing in through the identity provider"),
+  })
+  .meta({ id: "TeamDetail" });
 
 export const memberSchema = z
   .object({

@@ -8,9 +8,12 @@ import { recordAudit } from "@/lib/teams/audit";
 import { serializeTeam } from "@/lib/teams/serializers";
 import { slugFromName, withRandomEnding } from "@/lib/teams/slug";
 import type { CreateTeamRequest, TeamOut, UpdateTeamRequest } from "@/lib/teams/schemas";
+import type { TeamRole } from "@/lib/generated/prisma/client";
+import { atLeast } from "@/lib/roles/ladder";
 import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 
 type Tx = Prisma.TransactionClient;
+type TeamDetail = TeamOut & { members_count: number; require_sso: boolean };
 
 const slugTaken = (slug: string) =>
   errors.conflict("slug_taken", `Another team has the slug "${slug}": choose another.`);
@@ -84,29 +87,41 @@ export async function listTeams(personId: string | null): Promise<{ teams: TeamO
 }
 
 /** GET /v1/teams/{team_id}: any member. */
-export async function getTeam(teamId: string, personId: string | null): Promise<TeamOut & { members_count: number }> {
+export async function getTeam(teamId: string, personId: string | null): Promise<TeamDetail> {
   const person = requirePerson(personId);
   const db = await getDb();
   const role = await roleIn(db, teamId, person, TEAM_ACTIONS.read);
   const team = await db.user.findUniqueOrThrow({
     where: { id: teamId },
-    select: { id: true, name: true, slug: true, createdAt: true, _count: { select: { teamMembers: true } } },
+    select: {
+      id: true,
+      name: true,
+      slug: true,
+      createdAt: true,
+      requireSso: true,
+      _count: { select: { teamMembers: true } },
+    },
   });
-  return { ...serializeTeam(team, role), members_count: team._count.teamMembers };
+  return { ...serializeTeam(team, role), members_count: team._count.teamMembers, require_sso: team.requireSso };
 }
 
-/** PATCH /v1/teams/{team_id}: a new name or slug (admins). */
+/** PATCH /v1/teams/{team_id}: a new name or slug (admins); whether sign-in through the provider is required (owner). */
 export async function updateTeam(
   teamId: string,
   personId: string | null,
   request: UpdateTeamRequest,
-): Promise<TeamOut & { members_count: number }> {
+): Promise<TeamDetail> {
   const person = requirePerson(personId);
   const db = await getDb();
   try {
     await db.$transaction(async (tx) => {
-      await roleIn(tx, teamId, person, TEAM_ACTIONS.rename);
-      const before = await tx.user.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, slug: true } });
+      const role = await roleIn(tx, teamId, person, TEAM_ACTIONS.rename);
+      const before = await tx.user.findUniqueOrThrow({
+        where: { id: teamId },
+        select: { name: true, slug: true, requireSso: true },
+      });
+      if (request.require_sso !== undefined && request.require_sso !== before.requireSso)
+        await requireSso(tx, teamId, person, role, request.require_sso);
       const changes: Record<string, { from: string | null; to: string }> = {};
       if (request.name !== undefined && request.name !== before.name)
         changes.name = { from: before.name, to: request.name };
@@ -131,4 +146,43 @@ export async function updateTeam(
     throw error;
   }
   return getTeam(teamId, person);
+}
+
+/**
+ * Turns sign-in through the identity provider on or off for the team's members (owner). Off again: the owner signs
+ * in through the provider, uses their personal API key, or asks the operator (`npm run team-sso -- <slug> off`).
+ */
+async function requireSso(tx: Tx, teamId: string, personId: string, role: TeamRole, on: boolean): Promise<void> {
+  if (!atLeast(role, TEAM_ACTIONS.requireSso))
+    throw errors.forbidden(
+      `Requiring single sign-on needs the ${TEAM_ACTIONS.requireSso} role in the team; yours is ${role}.`,
+    );
+  const team = await tx.user.update({ where: { id: teamId }, data: { requireSso: on }, select: { slug: true } });
+  await recordAudit(tx, {
+    teamId,
+    actorId: personId,
+    actorLabel: await personLabel(tx, personId),
+    action: "team.sso_required",
+    target: team.slug,
+    data: { require_sso: on },
+  });
+}
+
+/** The operator's switch (`npm run team-sso`): the owner's way back in when the provider cannot let them in. */
+export async function setRequireSsoAsOperator(slug: string, on: boolean): Promise<{ id: string; name: string | null }> {
+  const db = await getDb();
+  return db.$transaction(async (tx) => {
+    const team = await tx.user.findFirst({ where: { kind: "team", slug }, select: { id: true, name: true } });
+    if (!team) throw new Error(`No team has the slug "${slug}".`);
+    await tx.user.update({ where: { id: team.id }, data: { requireSso: on } });
+    await recordAudit(tx, {
+      teamId: team.id,
+      actorId: null,
+      actorLabel: "Server operator",
+      action: "team.sso_required",
+      target: slug,
+      data: { require_sso: on },
+    });
+    return team;
+  });
 }

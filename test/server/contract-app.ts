@@ -5,7 +5,7 @@ import { SERVER_LOGS_DIR } from "../secrets";
 
 // The app test/server/contract.test.ts runs against: `next start` of the one build with billing on, against a
 // fake Stripe that test starts (the shared billing app's fake belongs to e2e/billing.spec.ts, which may run at the
-// same time), with the YouTube and speech fakes of test/apps.ts, a fake podcast host, and an AUTH_SECRET the test
+// same time), with the YouTube and speech fakes of test/apps.ts, a fake podcast host, a DNS server, and an AUTH_SECRET the test
 // knows (the AssemblyAI webhook's token is derived from it). Its port is E2E_PORT + 10, above the ten test/apps.ts
 // takes and below the next e2e shard's (20 apart), so its log has a fixed name that global-setup.ts's leak check
 // reads too.
@@ -21,7 +21,13 @@ export function contractAppLog(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(SERVER_LOGS_DIR, `app-contract-${contractAppPort(env)}.log`);
 }
 
-export function contractApp(fakes: { stripeOrigin: string; stripeKey: string; podcastsOrigin: string }): TestApp {
+export function contractApp(fakes: {
+  stripeOrigin: string;
+  stripeKey: string;
+  podcastsOrigin: string;
+  /** The DNS server a team's domain is checked with (test/dns-server.ts). */
+  dnsServer: string;
+}): TestApp {
   const { apps } = testApps();
   const fake = (name: string) => apps.find((app) => app.name === name)!.origin;
   const port = contractAppPort();
@@ -48,6 +54,7 @@ export function contractApp(fakes: { stripeOrigin: string; stripeKey: string; po
       STRIPE_PRICE_PRO: "verbatim_pro",
       STRIPE_PRICE_ULTRA: "verbatim_ultra",
       STRIPE_WEBHOOK_SECRET: CONTRACT_STRIPE_WEBHOOK_SECRET,
+      DNS_SERVERS: fakes.dnsServer,
     },
     ready: "health",
     log: contractAppLog(),

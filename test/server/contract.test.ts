@@ -19,6 +19,7 @@ import {
   contractAppPort,
 } from "./contract-app";
 import { anonymous, signIn, type APIRequestContext, type APIResponse } from "./http";
+import { startDnsServer, type TestDnsServer } from "../dns-server";
 
 // The API exactly as documented, through the built server (`next start`). Every operation of the
 // /openapi.json this server serves is called without credentials, signed in with unknown ids and with empty and
@@ -33,6 +34,7 @@ let baseURL: string;
 let stopApp: (() => Promise<void>) | undefined;
 let stripe: FakeStripe | undefined;
 let podcasts: FakePodcastServer | undefined;
+let dns: TestDnsServer | undefined;
 let checker: ContractChecker;
 let operations: string[];
 const contexts: APIRequestContext[] = [];
@@ -47,7 +49,13 @@ beforeAll(async () => {
   });
   seedVerbatimCatalog(stripe);
   podcasts = await startFakePodcastServer();
-  const app = contractApp({ stripeOrigin: stripe.origin, stripeKey: stripe.apiKey, podcastsOrigin: podcasts.origin });
+  dns = await startDnsServer();
+  const app = contractApp({
+    stripeOrigin: stripe.origin,
+    stripeKey: stripe.apiKey,
+    podcastsOrigin: podcasts.origin,
+    dnsServer: dns.address,
+  });
   baseURL = app.origin;
   stopApp = await startTestApps([app], path.resolve(import.meta.dirname, "../.."));
   const document = (await (await fetch(`${baseURL}/openapi.json`)).json()) as OpenApiDocument;
@@ -62,6 +70,7 @@ afterAll(async () => {
   await stopApp?.();
   await stripe?.close();
   await podcasts?.close();
+  await dns?.close();
   // Nothing this app was configured with or handed out here is in its log (global-setup.ts reads it too).
   checkServerLogs({
     logs: (name) => name === path.basename(contractAppLog()),
@@ -127,7 +136,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(107);
+  expect(operations).toHaveLength(111);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -438,6 +447,16 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "GET /v1/teams");
   await call(me, "GET /v1/teams/{team_id}", { team_id });
   await call(me, "PATCH /v1/teams/{team_id}", { team_id }, { body: { name: "Contract Desk" } });
+  // Its domain: claimed, checked before and after its TXT record is published, listed and deleted.
+  const domain = `contract-${Date.now().toString(36)}.test`;
+  const claimed = await call(me, "POST /v1/teams/{team_id}/domains", { team_id }, { body: { domain } });
+  expect(claimed.status, claimed.text).toBe(201);
+  const { verification } = claimed.json as { verification: { name: string; value: string } };
+  expect((await call(me, "POST /v1/teams/{team_id}/domains/{domain}/verify", { team_id, domain })).status).toBe(422);
+  dns!.setTxt(verification.name, [verification.value]);
+  await call(me, "POST /v1/teams/{team_id}/domains/{domain}/verify", { team_id, domain });
+  await call(me, "GET /v1/teams/{team_id}/domains", { team_id });
+  await call(me, "DELETE /v1/teams/{team_id}/domains/{domain}", { team_id, domain });
   const invitedEmail = randomEmail("contract-invited");
   const invited = await call(
     me,

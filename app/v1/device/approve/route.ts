@@ -4,5 +4,5 @@ import { deviceApproveEndpoint } from "@/lib/oauth/endpoints";
 import { decideDeviceCode } from "@/lib/oauth/device-decide";
 
 export const POST = withApi(deviceApproveEndpoint, ({ request, principal, body }) =>
-  decideDeviceCode(request, personOf(principal), body.user_code, "approve", body.workspace_id),
+  decideDeviceCode(request, personOf(principal), body.user_code, "approve", body.workspace_id, principal.session),
 );
