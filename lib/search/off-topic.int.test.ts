@@ -86,14 +86,19 @@ describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %
       database === "PGlite" ? Promise.resolve({ client: pgliteDb, kind: "pglite", pglite }) : postgres;
   });
 
-  it("finds no moment by meaning", async () => {
+  it("finds no moment by meaning, and offers no spelling of its words", async () => {
     for (const q of OFF_TOPIC) {
       expect((await ask(q, "meaning")).results, q).toEqual([]);
+      const fused = await ask(q, "hybrid");
       expect(
-        (await ask(q, "hybrid")).results.filter((m) => m.matched !== "words"),
+        fused.results.filter((m) => m.matched !== "words"),
         q,
       ).toEqual([]);
+      // Its words are unsaid, not misspelt: each "corrected" to some word the library holds would mean nothing.
+      if (fused.results.length === 0) expect(fused.did_you_mean, q).toBeNull();
     }
+    // A misspelt word is still offered its spelling.
+    expect((await ask("stamena", "hybrid")).did_you_mean).toBe("stamina");
   });
 
   it("still finds a question in other words than its moment", async () => {
