@@ -1,6 +1,7 @@
-// For each judged query (test/fixtures/captions/judged-search.ts): its nearest passages' similarities, its words (each
-// word's reading, how many configurations read it as a stop word, its postings) and the app's results per mode, as JSON
-// to choose an off-topic rule by (decision "a question whose words are said nowhere in reach"). `npx tsx scripts/bench/offtopic-features.ts out.json`.
+// For each judged query (test/fixtures/captions/judged-search.ts): its nearest passages' similarities, its words
+// (each word's reading, how many configurations read it as a stop word, its postings) and the app's results per mode
+// (the app as it is, with whatever off-topic rule it has), as JSON to choose an off-topic rule by (the decision "a
+// question whose words are mostly said nowhere in reach"). `npx tsx scripts/bench/offtopic-features.ts out.json`.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
