@@ -12,21 +12,44 @@ export interface MeaningProfile {
   related: number;
   /** The meaning list's weight in reciprocal rank fusion, the keyword list's being 1. */
   fusionWeight: number;
+  /**
+   * A question at most this share of whose words (stop words aside) a passage in reach says is about nothing here:
+   * nothing is found by its meaning (lib/search/off-topic.ts). Null: its closeness alone decides.
+   */
+  offTopicShare: number | null;
 }
 
 export type Closeness = "close" | "related" | "loose";
 
 /** The default offline word vectors (SIF, common component removed). */
-export const DEFAULT_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.5, close: 0.6, fusionWeight: 0.7 };
+export const DEFAULT_MEANING_PROFILE: MeaningProfile = {
+  floor: 0.3,
+  related: 0.5,
+  close: 0.6,
+  fusionWeight: 0.7,
+  offTopicShare: 0.5,
+};
 
 /** A sentence model (all-MiniLM-L6-v2 and its kind) or a remote embedding model. */
-export const SENTENCE_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.4, close: 0.55, fusionWeight: 1 };
+export const SENTENCE_MEANING_PROFILE: MeaningProfile = {
+  floor: 0.3,
+  related: 0.4,
+  close: 0.55,
+  fusionWeight: 1,
+  offTopicShare: null,
+};
 
 /**
  * A static model (Model2Vec): averaged token vectors, distilled from a sentence model. Not judged here (its files
  * cannot be fetched where the tests run): between the word vectors' scale and a sentence model's.
  */
-export const STATIC_MEANING_PROFILE: MeaningProfile = { floor: 0.3, related: 0.45, close: 0.6, fusionWeight: 0.85 };
+export const STATIC_MEANING_PROFILE: MeaningProfile = {
+  floor: 0.3,
+  related: 0.45,
+  close: 0.6,
+  fusionWeight: 0.85,
+  offTopicShare: null,
+};
 
 export function closenessOf(profile: MeaningProfile, score: number): Closeness {
   return score >= profile.close ? "close" : score >= profile.related ? "related" : "loose";

@@ -17,6 +17,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { searchPlannerSettings, settingsStatement } from "@/lib/search/planner-settings";
 import { hasCorrections, runSearchStatement, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
+import { aboutNothingHere } from "@/lib/search/off-topic";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
 import { vectorColumn, vectorText } from "@/lib/search/vector-index";
@@ -88,7 +89,7 @@ interface Candidate {
 /**
  * The visible passages nearest `query`'s meaning, best first, at most 3 a transcript, at most `k`. Empty when no
  * embedder is configured, its file is not made yet (the background job makes it), no candidate has a vector, or
- * the query does not read as prose. A scope of more than `indexFrom` passages (default SCOPE_MAX_PASSAGES) is
+ * the query does not read as prose, or its words say it is about nothing in reach (off-topic.ts). A scope of more than `indexFrom` passages (default SCOPE_MAX_PASSAGES) is
  * searched through the HNSW index where the database has pgvector; a smaller one, every passage of it.
  */
 export async function nearestPassages(
@@ -105,8 +106,11 @@ export async function nearestPassages(
     indexFrom?: number;
     /** false: the bounded candidates even where there is an index (the bench compares the two). */
     index?: boolean;
-    /** Given the query's vector, for the caller to find a passage's answering line with. */
-    asked?: { vector: Float32Array | null };
+    /**
+     * Given the query's vector, for the caller to find a passage's answering line with, and whether its words say
+     * it is about nothing in reach (the embedder's profile's offTopicShare).
+     */
+    asked?: { vector: Float32Array | null; offTopic?: boolean };
     /** Without an index, the largest scope compared whole (tests lower it). */
     exactMax?: number;
   } = {},
@@ -124,9 +128,25 @@ export async function nearestPassages(
     scope.kind === "library" ? hasCorrections(db, scope.userId) : false,
     scopePassages(db, scope, Math.max(exactUpTo, indexFrom) + 1),
   ]);
-  const vector = await embedder.embedQuery(query.q);
+  const { offTopicShare } = embedder.profile;
+  const [vector, offTopic] = await Promise.all([
+    embedder.embedQuery(query.q),
+    offTopicShare !== null &&
+      aboutNothingHere(
+        db,
+        { scope, small: scoped <= SCOPE_MAX_PASSAGES, corrects },
+        query.q,
+        query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS,
+        offTopicShare,
+      ),
+  ]);
   if (asked) asked.vector = vector;
   if (!vector) return [];
+  // Few of its words said anywhere in reach: whatever is nearest is only the least unlike, no answer.
+  if (offTopic) {
+    if (asked) asked.offTopic = true;
+    return [];
+  }
   const limit = Math.min(INDEX_MAX_ROWS, Math.max(3 * k, 60));
   let candidates: Candidate[] = [];
   if (index && indexed && scoped > indexFrom) {

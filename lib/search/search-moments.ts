@@ -10,6 +10,9 @@ import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/searc
 import { serializeSearch } from "@/lib/search/serializers";
 import { didYouMean } from "@/lib/search/suggest";
 
+/** The query's vector, and whether its words say it is about nothing in reach (nearestPassages). */
+type Asked = { vector: Float32Array | null; offTopic: boolean };
+
 /** The moments of what was said that match `query` within `scope`, one page of them. */
 export async function searchMoments(
   scope: SearchScope,
@@ -17,14 +20,16 @@ export async function searchMoments(
   options: Parameters<typeof findMoments>[2] = {},
 ): Promise<SearchResponse> {
   const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
+  const asked: Asked = { vector: null, offTopic: false };
   const rows =
     query.mode === "keyword"
       ? await findMoments(scope, query, options)
-      : await byMeaning(scope, query, offset, options);
+      : await byMeaning(scope, query, offset, options, asked);
   const answer = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
   // Nothing found: the likeliest spelling of the words nothing in reach holds (while typing, not of a word begun
-  // that some word of the index begins).
-  if (rows.length === 0 && offset === 0)
+  // that some word of the index begins). Not for a question about nothing here: its words are not misspelt, only
+  // unsaid, and each would be "corrected" to some unrelated word the library holds.
+  if (rows.length === 0 && offset === 0 && !asked.offTopic)
     answer.did_you_mean = await didYouMean(
       await getDb(),
       scope,
@@ -39,17 +44,17 @@ export async function searchMoments(
  * A page (one row more than `limit` when there is a next one) by meaning (`mode=meaning`) or by both rankings fused
  * (`hybrid`): each list read from its top to the page's end, fused (the meaning list at its embedder's weight),
  * sliced. With no vectors to compare (none stored yet, or SEARCH_EMBEDDER=off) or nothing close enough, hybrid is
- * the keyword search itself. A moment found by meaning alone is moved to its line that answers.
+ * the keyword search itself, as for a question about nothing in reach (`asked.offTopic`). A moment found by meaning alone is moved to its line that answers.
  */
 async function byMeaning(
   scope: SearchScope,
   query: SearchQuery,
   offset: number,
   options: Parameters<typeof findMoments>[2],
+  asked: Asked,
 ): Promise<MomentRow[]> {
   const need = offset + query.limit + 1;
   const embedder = configuredEmbedder();
-  const asked: { vector: Float32Array | null } = { vector: null };
   const meaning = await nearestPassages(scope, query, need, embedder, { asked });
   if (meaning.length === 0 || !embedder) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
   const keyword =

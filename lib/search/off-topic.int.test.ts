@@ -1,0 +1,121 @@
+// A question about nothing in reach finds nothing by meaning, while a question in other words than its moment is
+// still found: three tracks of the judged set (real speech) searched with the default embedder's real word vectors,
+// on PostgreSQL without pgvector and on the embedded PGlite.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
+import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { useTestDatabase } from "@/test/app-db";
+import { storeTranscript } from "@/test/search";
+import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "@/test/fixtures/captions/judged-search";
+
+let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+let postgres: unknown;
+let pglite: PGlite;
+let pgliteDb: PrismaClient;
+let dir: string;
+let search: typeof import("./search-moments");
+let schemas: typeof import("./schemas");
+const USER = "asker";
+const TRACKS = JUDGED_TRACKS.filter((t) => ["grit", "komodo", "energy"].includes(t.key));
+const OFF_TOPIC = [
+  "how do I descale a kettle",
+  "how to grow tomatoes on a balcony",
+  "which wax is best for a snowboard",
+];
+const PARAPHRASES = JUDGED_QUERIES.filter((j) =>
+  [
+    "believing that abilities can improve with effort",
+    "she quit her corporate career to teach children",
+    "solar power turned out far cheaper than forecasters expected",
+  ].includes(j.q),
+);
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "off-topic-"));
+  process.env.DATA_DIR = dir;
+  process.env.SEARCH_EMBEDDER = "default";
+  ctx = await useTestDatabase();
+  postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
+  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
+  await applyMigrations(pgliteExecutor(pglite));
+  pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const { embedMissingPassages } = await import("./embed-passages");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
+  const embedder = configuredEmbedder()!;
+  await embedder.prepare();
+  search = await import("./search-moments");
+  schemas = await import("./schemas");
+  for (const [db, connection] of [
+    [ctx.db, postgres],
+    [pgliteDb, Promise.resolve({ client: pgliteDb, kind: "pglite", pglite })],
+  ] as const) {
+    (globalThis as { verbatimDb?: unknown }).verbatimDb = connection;
+    const client = db as PrismaClient;
+    await client.user.create({ data: { id: USER, email: "asker@example.test" } });
+    for (const track of TRACKS)
+      await storeTranscript(client, {
+        segments: judgedTrackSegments(track),
+        lang: "en",
+        title: track.title,
+        userIds: [USER],
+      });
+    while ((await embedMissingPassages(embedder)).embedded > 0);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
+  await pgliteDb?.$disconnect();
+  await pglite?.close();
+  await ctx?.teardown();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const ask = (q: string, mode: string) =>
+  search.searchLibrary(USER, schemas.searchQuerySchema.parse({ q, limit: "10", mode }));
+
+describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %s", (database) => {
+  beforeEach(() => {
+    (globalThis as { verbatimDb?: unknown }).verbatimDb =
+      database === "PGlite" ? Promise.resolve({ client: pgliteDb, kind: "pglite", pglite }) : postgres;
+  });
+
+  it("finds no moment by meaning, and offers no spelling of its words", async () => {
+    for (const q of OFF_TOPIC) {
+      expect((await ask(q, "meaning")).results, q).toEqual([]);
+      const fused = await ask(q, "hybrid");
+      expect(
+        fused.results.filter((m) => m.matched !== "words"),
+        q,
+      ).toEqual([]);
+      // Its words are unsaid, not misspelt: each "corrected" to some word the library holds would mean nothing.
+      if (fused.results.length === 0) expect(fused.did_you_mean, q).toBeNull();
+    }
+    // A misspelt word is still offered its spelling.
+    expect((await ask("stamena", "hybrid")).did_you_mean).toBe("stamina");
+  });
+
+  it("still finds a question in other words than its moment", async () => {
+    expect(PARAPHRASES).toHaveLength(3);
+    const titleOf = new Map(TRACKS.map((t) => [t.key, t.title]));
+    for (const { q, answers } of PARAPHRASES) {
+      const { results } = await ask(q, "hybrid");
+      const found = results.some((m) =>
+        answers.some(
+          ([track, from, to]) => m.title === titleOf.get(track) && m.segment_index >= from && m.segment_index <= to,
+        ),
+      );
+      expect(found, q).toBe(true);
+      expect(
+        results.some((m) => m.matched !== "words"),
+        q,
+      ).toBe(true);
+    }
+  });
+});
