@@ -91,6 +91,24 @@ async function accountKey(accountId: string): Promise<Record<string, string>> {
 
 let seq = 0;
 /** One of each thing a path can name, fresh, in `accountId`'s library: path parameter → id. */
+/**
+ * Fixtures for each person, made again only after a call that may have used them up: a change that succeeded. A
+ * read, or a call refused, leaves them as they were (and a refused call that changed something fails its cell).
+ */
+function fixturesUntilChanged(accountId: string) {
+  const made = new Map<string, Record<string, Record<string, string>>>();
+  return {
+    async of(personId: string) {
+      const found = made.get(personId) ?? (await fixtures(accountId, personId));
+      made.set(personId, found);
+      return found;
+    },
+    after(method: string, status: number) {
+      if (method !== "GET" && status < 400) made.clear();
+    },
+  };
+}
+
 async function fixtures(accountId: string, personId: string): Promise<Record<string, Record<string, string>>> {
   seq += 1;
   const videoId = `matrix${seq.toString().padStart(5, "0")}`;
@@ -304,6 +322,7 @@ describe("the role matrix", () => {
     expect(operations.length).toBeGreaterThan(50);
     const cells: string[] = [];
     const failures: string[] = [];
+    const things = fixturesUntilChanged(team.id);
     for (const endpoint of operations) {
       const handler = await handlerOf(endpoint);
       const needed: RoleRequirement | null = requiredRole(endpoint.method, endpoint.path, endpoint.auth);
@@ -311,9 +330,8 @@ describe("the role matrix", () => {
         const who = standing(caller);
         const personId =
           caller === "team_key" ? team.people.owner : caller === "non_member" ? outsider : team.people[caller];
-        // Fresh things for every call that names one (an allowed call may delete or replace it).
         const named = /\{\w+\}/.test(endpoint.path);
-        const params = named ? paramsFor(endpoint, await fixtures(team.id, personId)) : {};
+        const params = named ? paramsFor(endpoint, await things.of(personId)) : {};
         const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
         const res = await callRoute(handler, url, {
           method: endpoint.method,
@@ -321,6 +339,7 @@ describe("the role matrix", () => {
           params,
           body: bodyFor(endpoint),
         });
+        things.after(endpoint.method, res.status);
         const detail = String((res.json as { detail?: unknown } | null)?.detail ?? "");
         const label = `${endpoint.method} ${endpoint.path} as ${caller}: ${res.status} ${res.text.slice(0, 200)}`;
         const kindAllowed = isAllowed(endpoint.auth, who.kind);
@@ -377,13 +396,12 @@ describe("the role matrix", () => {
     const operations = allEndpoints.filter((e) => e.auth !== "none" && isAllowed(e.auth, "api_key"));
     const failures: string[] = [];
     const admitted = new Set<string>();
+    const things = fixturesUntilChanged(team.id);
     for (const endpoint of operations) {
       const handler = await handlerOf(endpoint);
       const needed = requiredScope(endpoint.method, endpoint.path, endpoint.auth);
       for (const scope of KEY_SCOPES) {
-        const params = /\{\w+\}/.test(endpoint.path)
-          ? paramsFor(endpoint, await fixtures(team.id, team.people.owner))
-          : {};
+        const params = /\{\w+\}/.test(endpoint.path) ? paramsFor(endpoint, await things.of(team.people.owner)) : {};
         const url = endpoint.path.replace(/\{(\w+)\}/g, (_m, name: string) => params[name]);
         const res = await callRoute(handler, url, {
           method: endpoint.method,
@@ -391,6 +409,7 @@ describe("the role matrix", () => {
           params,
           body: bodyFor(endpoint),
         });
+        things.after(endpoint.method, res.status);
         const detail = String((res.json as { detail?: unknown } | null)?.detail ?? "");
         const label = `${endpoint.method} ${endpoint.path} with '${scope}' (needs ${needed}): ${res.status} ${res.text.slice(0, 160)}`;
         if (needed === scope) {
