@@ -288,6 +288,10 @@ const schema = z.object({
   // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout);
   // `static`, a static model in Model2Vec's format (potion-base-8M and its kind) in SEARCH_STATIC_MODEL_DIR.
   SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "static", "off"]).default("default"),
+  // A question whose words are mostly said nowhere in reach finds nothing by meaning (lib/search/off-topic.ts), in
+  // a reach of at least this many passages: a smaller library says too few words to tell a paraphrase from another
+  // subject by them (the rule was chosen on a library of 2,122 passages).
+  SEARCH_OFF_TOPIC_FROM_PASSAGES: z.coerce.number().int().min(0).default(2_000),
   SEARCH_STATIC_MODEL_DIR: z.string().min(1).optional(),
   SEARCH_LOCAL_MODEL: z.string().min(1).default("all-MiniLM-L6-v2"),
   SEARCH_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co"),

@@ -102,6 +102,7 @@ export async function nearestPassages(
     index = true,
     asked,
     exactMax = EXACT_MAX_PASSAGES,
+    offTopicFrom = env().SEARCH_OFF_TOPIC_FROM_PASSAGES,
   }: {
     indexFrom?: number;
     /** false: the bounded candidates even where there is an index (the bench compares the two). */
@@ -113,6 +114,8 @@ export async function nearestPassages(
     asked?: { vector: Float32Array | null; offTopic?: boolean };
     /** Without an index, the largest scope compared whole (tests lower it). */
     exactMax?: number;
+    /** The fewest passages in reach for a question to be judged off-topic by its words. */
+    offTopicFrom?: number;
   } = {},
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
@@ -132,6 +135,7 @@ export async function nearestPassages(
   const [vector, offTopic] = await Promise.all([
     embedder.embedQuery(query.q),
     offTopicShare !== null &&
+      scoped >= offTopicFrom &&
       aboutNothingHere(
         db,
         { scope, small: scoped <= SCOPE_MAX_PASSAGES, corrects },

@@ -40,6 +40,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "off-topic-"));
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
+  // Judged in a library of any size here; by default only in one of 2,000 passages or more (the test below).
+  process.env.SEARCH_OFF_TOPIC_FROM_PASSAGES = "0";
   ctx = await useTestDatabase();
   postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
   pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
@@ -99,6 +101,15 @@ describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %
     }
     // A misspelt word is still offered its spelling.
     expect((await ask("stamena", "hybrid")).did_you_mean).toBe("stamina");
+  });
+
+  it("is not judged by its words in a library smaller than SEARCH_OFF_TOPIC_FROM_PASSAGES", async () => {
+    const { nearestPassages } = await import("./meaning");
+    const scope = { kind: "library", userId: USER } as const;
+    const question = { q: OFF_TOPIC[0]!, platform: null, lang: null };
+    expect(await nearestPassages(scope, question, 10, undefined, { offTopicFrom: 0 })).toEqual([]);
+    // Three tracks say too few words to judge by: the nearest passages are answered (and labelled by closeness).
+    expect((await nearestPassages(scope, question, 10, undefined, { offTopicFrom: 2_000 })).length).toBeGreaterThan(0);
   });
 
   it("still finds a question in other words than its moment", async () => {
