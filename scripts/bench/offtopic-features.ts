@@ -5,7 +5,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
-import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+import { JUDGED_QUERIES } from "../../test/fixtures/captions/judged-search";
+import { storeJudgedLibrary } from "./judged-library";
 
 const USER = "judged-reader";
 async function main() {
@@ -16,42 +17,10 @@ async function main() {
   const { getDb, closeDatabase } = await import("../../lib/db/client");
   try {
     const db = await getDb();
-    const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
-    const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
     const { searchLibrary } = await import("../../lib/search/search-moments");
     const { searchQuerySchema } = await import("../../lib/search/schemas");
-    await db.user.create({ data: { id: USER, email: "judged@bench.test" } });
-    const keyOf = new Map<string, string>();
-    for (const [i, track] of JUDGED_TRACKS.entries()) {
-      const segs = judgedTrackSegments(track);
-      const videoId = `judged${String(i).padStart(5, "0")}`;
-      const transcript = await storeTranscript(
-        { platform: "youtube", videoId, lang: "en", origin: "captions" },
-        {
-          title: track.title,
-          captionKind: track.kind,
-          sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
-          durationSeconds: Math.ceil(segs.at(-1)!.end),
-          segments: segs as unknown as object[],
-        },
-      );
-      keyOf.set(transcript.id, track.key);
-      await insertDoneEntries(
-        (text, values) => db.$executeRawUnsafe(text, ...values),
-        [
-          {
-            id: `judged-entry-${i}`,
-            userId: USER,
-            platform: "youtube",
-            videoId,
-            lang: "en",
-            origin: "captions",
-            transcriptId: transcript.id,
-            durationSeconds: Math.ceil(segs.at(-1)!.end),
-          },
-        ],
-      );
-    }
+    const { ids } = await storeJudgedLibrary(db, USER);
+    const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
     const { defaultModelFile, ensureModelFile } = await import("../../lib/embeddings/default-model");
     const { embedMissingPassages } = await import("../../lib/search/embed-passages");
     const { configuredEmbedder } = await import("../../lib/embeddings/registry");

@@ -12,7 +12,8 @@
 // over the passages' own words (no title), at most 3 moments a transcript as the search shows them, ties as right.
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
-import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+import { JUDGED_QUERIES, JUDGED_TRACKS } from "../../test/fixtures/captions/judged-search";
+import { storeJudgedLibrary } from "./judged-library";
 import { judgeCandidates, judgedFigures } from "./meaning-candidates";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { recallAt } from "./relevance-recall";
@@ -59,45 +60,10 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   try {
     const db = await getDb();
-    const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
-    const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
     const { searchLibrary } = await import("../../lib/search/search-moments");
     const { searchQuerySchema } = await import("../../lib/search/schemas");
-    await db.user.create({ data: { id: USER, email: "judged@bench.test" } });
-    const ids = new Map<string, string>();
-    let segments = 0;
     const storeStarted = performance.now();
-    for (const [i, track] of JUDGED_TRACKS.entries()) {
-      const segs = judgedTrackSegments(track);
-      segments += segs.length;
-      const videoId = `judged${String(i).padStart(5, "0")}`;
-      const transcript = await storeTranscript(
-        { platform: "youtube", videoId, lang: "en", origin: "captions" },
-        {
-          title: track.title,
-          captionKind: track.kind,
-          sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
-          durationSeconds: Math.ceil(segs.at(-1)!.end),
-          segments: segs as unknown as object[],
-        },
-      );
-      ids.set(track.key, transcript.id);
-      await insertDoneEntries(
-        (text, values) => db.$executeRawUnsafe(text, ...values),
-        [
-          {
-            id: `judged-entry-${i}`,
-            userId: USER,
-            platform: "youtube",
-            videoId,
-            lang: "en",
-            origin: "captions",
-            transcriptId: transcript.id,
-            durationSeconds: Math.ceil(segs.at(-1)!.end),
-          },
-        ],
-      );
-    }
+    const { ids, segments } = await storeJudgedLibrary(db, USER);
     const storeMs = performance.now() - storeStarted;
     const passages = await db.$queryRawUnsafe<(Passage & { pid: bigint })[]>(
       `SELECT "pid", "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage" ORDER BY "pid"`,

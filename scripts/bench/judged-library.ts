@@ -1,0 +1,49 @@
+// The judged set's tracks (test/fixtures/captions/judged-search.ts) stored as one reader's library, each a done
+// history entry, for the benches that judge search on it. Imported after the bench has set DATABASE_URL.
+import type { Db } from "../../lib/db/client";
+import { JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+
+/** Stores every judged track in `userId`'s (new) library: each track's transcript id by its key, and the segments. */
+export async function storeJudgedLibrary(
+  db: Db,
+  userId: string,
+): Promise<{ ids: Map<string, string>; segments: number }> {
+  const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
+  const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
+  await db.user.create({ data: { id: userId, email: "judged@bench.test" } });
+  const ids = new Map<string, string>();
+  let segments = 0;
+  for (const [i, track] of JUDGED_TRACKS.entries()) {
+    const segs = judgedTrackSegments(track);
+    segments += segs.length;
+    const videoId = `judged${String(i).padStart(5, "0")}`;
+    const durationSeconds = Math.ceil(segs.at(-1)!.end);
+    const transcript = await storeTranscript(
+      { platform: "youtube", videoId, lang: "en", origin: "captions" },
+      {
+        title: track.title,
+        captionKind: track.kind,
+        sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
+        durationSeconds,
+        segments: segs as unknown as object[],
+      },
+    );
+    ids.set(track.key, transcript.id);
+    await insertDoneEntries(
+      (text, values) => db.$executeRawUnsafe(text, ...values),
+      [
+        {
+          id: `judged-entry-${i}`,
+          userId,
+          platform: "youtube",
+          videoId,
+          lang: "en",
+          origin: "captions",
+          transcriptId: transcript.id,
+          durationSeconds,
+        },
+      ],
+    );
+  }
+  return { ids, segments };
+}
