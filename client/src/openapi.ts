@@ -2758,6 +2758,8 @@ export interface components {
             did_you_mean: string | null;
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
+            /** @description True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words */
+            nothing_close: boolean;
             /** @description Moments, most relevant first; at most 3 per transcript */
             results: components["schemas"]["SearchMoment"][];
         };

@@ -1,6 +1,6 @@
 "use client";
 
-import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
+import { meaningLabel, NOTHING_CLOSE, NOTHING_IN_REACH, nothingClose } from "@/components/public/meaning-label";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
@@ -31,7 +31,8 @@ export function useHistoryMoments(q: string, platform: string | null) {
   });
   const results = searched && moments.data && moments.data.results.length > 0 ? moments.data.results : null;
   const suggestion = searched && moments.data && !results ? moments.data.did_you_mean : null;
-  return { query, results, suggestion, stale: moments.isPlaceholderData };
+  const nothingInReach = Boolean(searched && moments.data && !results && moments.data.nothing_close);
+  return { query, results, suggestion, nothingInReach, stale: moments.isPlaceholderData };
 }
 
 /** The moments grouped by transcript (in the order their best moment came): each opens the viewer there (?t=). */
@@ -49,17 +50,26 @@ export function HistoryMoments({
   query,
   results,
   suggestion,
+  nothingInReach,
   stale,
   onSuggest,
 }: {
   query: string;
   results: readonly SearchMoment[] | null;
   suggestion: string | null;
+  /** The question is about nothing in the library (the search's nothing_close). */
+  nothingInReach: boolean;
   stale: boolean;
   /** Searches the suggestion instead. */
   onSuggest: (q: string) => void;
 }) {
   // Nothing said: the list below (titles, channels and video ids) is the answer, and a likelier spelling if any.
+  if (!results && nothingInReach)
+    return (
+      <p className="text-sm text-stone-700" data-testid="history-nothing-in-reach">
+        {NOTHING_IN_REACH}
+      </p>
+    );
   if (!results)
     return suggestion ? (
       <p className="text-sm text-stone-700" data-testid="history-did-you-mean">

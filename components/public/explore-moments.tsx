@@ -17,6 +17,8 @@ export interface ExploreMomentsFound {
   counts: ReadonlyMap<string, number>;
   /** When nothing was found: the likeliest spelling of the query's unknown words (did_you_mean). */
   suggestion: string | null;
+  /** The question is about nothing published (nothing_close): nothing was found by meaning. */
+  nothingInReach: boolean;
 }
 
 /**
@@ -25,10 +27,15 @@ export interface ExploreMomentsFound {
  */
 export async function exploreMoments(q: string, show: string | null = null): Promise<ExploreMomentsFound> {
   const query = searchQuerySchema.safeParse({ q, limit: String(EXPLORE_MOMENTS) });
-  if (!query.success) return { results: [], counts: new Map(), suggestion: null };
-  const { results, did_you_mean } = await searchPublic({ ...query.data, show });
+  if (!query.success) return { results: [], counts: new Map(), suggestion: null, nothingInReach: false };
+  const { results, did_you_mean, nothing_close } = await searchPublic({ ...query.data, show });
   const slugs = results.flatMap((moment) => (moment.slug ? [moment.slug] : []));
-  return { results, counts: await viewerMatchCounts(slugs, q), suggestion: did_you_mean };
+  return {
+    results,
+    counts: await viewerMatchCounts(slugs, q),
+    suggestion: did_you_mean,
+    nothingInReach: nothing_close,
+  };
 }
 
 /** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */

@@ -3,6 +3,7 @@ import { LinkPending } from "@/components/public/link-pending";
 import { platformLabel } from "@/lib/browser/transcripts";
 import type { IndexRow } from "@/lib/publishing/public-index";
 import { ExploreMoments } from "@/components/public/explore-moments";
+import { NOTHING_IN_REACH } from "@/components/public/meaning-label";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { SiteHeader } from "@/components/site/site-header";
 import { controlClass } from "@/components/ui/field";
@@ -25,6 +26,8 @@ interface Props {
   counts?: ReadonlyMap<string, number>;
   /** /explore?q= that found nothing: the likeliest spelling of its unknown words (exploreMoments). */
   suggestion?: string | null;
+  /** /explore?q= asked about nothing published: nothing was found by meaning (exploreMoments). */
+  nothingInReach?: boolean;
 }
 
 /**
@@ -49,7 +52,15 @@ function emptySearchNote(q: string, moments: readonly SearchMoment[]): string {
   return `No title has “${q}” in it; ${where}.`;
 }
 
-export function ExploreView({ q, cursor, page, moments = [], counts, suggestion = null }: Props) {
+export function ExploreView({
+  q,
+  cursor,
+  page,
+  moments = [],
+  counts,
+  suggestion = null,
+  nothingInReach = false,
+}: Props) {
   const next = page?.nextCursor
     ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
     : null;
@@ -77,6 +88,11 @@ export function ExploreView({ q, cursor, page, moments = [], counts, suggestion 
           </button>
         </form>
         {q && !cursor && <ExploreMoments q={q} results={moments} counts={counts} />}
+        {q && !cursor && moments.length === 0 && nothingInReach && (
+          <p className="text-sm text-stone-700" data-testid="explore-nothing-in-reach">
+            {NOTHING_IN_REACH}
+          </p>
+        )}
         {q && !cursor && moments.length === 0 && suggestion && (
           <p className="text-sm text-stone-700" data-testid="explore-did-you-mean">
             Did you mean{" "}

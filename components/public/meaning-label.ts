@@ -15,3 +15,6 @@ export function nothingClose(moments: readonly Pick<SearchMoment, "matched" | "c
 }
 
 export const NOTHING_CLOSE = "Nothing said is close to it in meaning; these moments are only loosely related.";
+
+/** For a question about nothing in reach (the search's `nothing_close`): what was searched says nothing near it. */
+export const NOTHING_IN_REACH = "Nothing said here is close to it in meaning.";

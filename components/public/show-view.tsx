@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ExploreMoments } from "@/components/public/explore-moments";
+import { NOTHING_IN_REACH } from "@/components/public/meaning-label";
 import { LinkPending } from "@/components/public/link-pending";
 import { SiteHeader } from "@/components/site/site-header";
 import { buttonClass } from "@/components/ui/button";
@@ -26,6 +27,7 @@ export function ShowView({
   moments,
   counts,
   suggestion = null,
+  nothingInReach = false,
 }: {
   show: Show;
   /** A search inside the show: what was asked and the moments found (app/s/[slug]/search). */
@@ -34,6 +36,8 @@ export function ShowView({
   counts?: ReadonlyMap<string, number>;
   /** When nothing was found: the likeliest spelling of the query's unknown words in this show (did_you_mean). */
   suggestion?: string | null;
+  /** The question is about nothing this show says (nothing_close): nothing was found by meaning. */
+  nothingInReach?: boolean;
 }) {
   const count = show.episodes.length;
   return (
@@ -77,6 +81,11 @@ export function ShowView({
         {q && moments?.length === 0 && (
           <p className="text-stone-600" data-testid="show-search-empty">
             Nothing said in this show&apos;s published episodes matches “{q}”.
+          </p>
+        )}
+        {q && moments?.length === 0 && nothingInReach && (
+          <p className="text-sm text-stone-700" data-testid="show-nothing-in-reach">
+            {NOTHING_IN_REACH}
           </p>
         )}
         {q && moments?.length === 0 && suggestion && (

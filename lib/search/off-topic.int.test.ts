@@ -92,6 +92,8 @@ describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %
     for (const q of OFF_TOPIC) {
       expect((await ask(q, "meaning")).results, q).toEqual([]);
       const fused = await ask(q, "hybrid");
+      // And the answer says so.
+      expect(fused.nothing_close, q).toBe(true);
       expect(
         fused.results.filter((m) => m.matched !== "words"),
         q,
@@ -116,7 +118,8 @@ describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %
     expect(PARAPHRASES).toHaveLength(3);
     const titleOf = new Map(TRACKS.map((t) => [t.key, t.title]));
     for (const { q, answers } of PARAPHRASES) {
-      const { results } = await ask(q, "hybrid");
+      const { results, nothing_close } = await ask(q, "hybrid");
+      expect(nothing_close, q).toBe(false);
       const found = results.some((m) =>
         answers.some(
           ([track, from, to]) => m.title === titleOf.get(track) && m.segment_index >= from && m.segment_index <= to,

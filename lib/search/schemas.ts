@@ -135,6 +135,11 @@ export const searchResponseSchema = z
       .describe(
         "When the first page is empty: the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise",
       ),
+    nothing_close: z
+      .boolean()
+      .describe(
+        "True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words",
+      ),
   })
   .meta({ id: "SearchResponse" });
 

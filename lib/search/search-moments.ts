@@ -26,6 +26,7 @@ export async function searchMoments(
       ? await findMoments(scope, query, options)
       : await byMeaning(scope, query, offset, options, asked);
   const answer = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
+  answer.nothing_close = asked.offTopic;
   // Nothing found: the likeliest spelling of the words nothing in reach holds (while typing, not of a word begun
   // that some word of the index begins). Not for a question about nothing here: its words are not misspelt, only
   // unsaid, and each would be "corrected" to some unrelated word the library holds.

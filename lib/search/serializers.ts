@@ -184,5 +184,6 @@ export function serializeSearch(
     results: page.map((row) => serializeMoment(row, scope, cjkNeedles)),
     next_cursor: rows.length > query.limit && next <= SEARCH_MAX_OFFSET ? encodeCursor(next) : null,
     did_you_mean: null,
+    nothing_close: false,
   };
 }

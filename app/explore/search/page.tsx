@@ -39,6 +39,7 @@ export default async function ExploreSearchPage({ searchParams }: Props) {
       moments={found?.results}
       counts={found?.counts}
       suggestion={found?.suggestion}
+      nothingInReach={found?.nothingInReach}
     />
   );
 }

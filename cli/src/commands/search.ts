@@ -50,7 +50,7 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
   }
   if (found.results.length === 0) {
     ctx.out.info(
-      `Nothing in your transcripts matches "${query}".${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}`,
+      `Nothing in your transcripts matches "${query}".${found.nothing_close ? " Nothing said there is close to it in meaning." : ""}${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}`,
     );
     return EXIT.ok;
   }

@@ -18,5 +18,14 @@ export default async function ShowSearchRoute({ params, searchParams }: Props) {
   if (!show) notFound();
   const q = ((Array.isArray(query.q) ? query.q[0] : query.q) ?? "").slice(0, 100).trim();
   const found = q ? await exploreMoments(q, show.slug) : null;
-  return <ShowView show={show} q={q} moments={found?.results} counts={found?.counts} suggestion={found?.suggestion} />;
+  return (
+    <ShowView
+      show={show}
+      q={q}
+      moments={found?.results}
+      counts={found?.counts}
+      suggestion={found?.suggestion}
+      nothingInReach={found?.nothingInReach}
+    />
+  );
 }
