@@ -3,7 +3,7 @@ import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 import { parseClientList } from "@/lib/env/youtube-clients";
-import { parseDomainList, parseTeamRoleRules } from "@/lib/env/oidc";
+import { OIDC_SETTINGS } from "@/lib/env/oidc";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in docs/configuration.md and .env.example; keep the three in step.
@@ -46,48 +46,7 @@ const schema = z.object({
   AUTH_GITHUB_SECRET: z.string().min(1).optional(),
   AUTH_GOOGLE_ID: z.string().min(1).optional(),
   AUTH_GOOGLE_SECRET: z.string().min(1).optional(),
-  /** Any OpenID Connect provider (lib/auth/oidc.ts): on when OIDC_ISSUER and OIDC_CLIENT_ID are set. */
-  OIDC_ISSUER: z.url().optional(),
-  OIDC_CLIENT_ID: z.string().min(1).optional(),
-  /** Unset: a public client (PKCE only, no client authentication). */
-  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-  OIDC_NAME: z.string().trim().min(1).max(60).default("Single sign-on"),
-  OIDC_SCOPES: z
-    .string()
-    .transform((list) => [...new Set(list.split(/[\s,]+/).filter(Boolean))])
-    .refine((scopes) => scopes.includes("openid"), "must include openid")
-    .default(["openid", "email", "profile"]),
-  OIDC_ALLOWED_DOMAINS: z
-    .string()
-    .transform((list, ctx) => {
-      const parsed = parseDomainList(list);
-      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
-      return "domains" in parsed ? parsed.domains : [];
-    })
-    .optional(),
-  /** Only people whose roles claim (OIDC_ROLES_CLAIM) names one of these sign in through the provider. */
-  OIDC_ALLOWED_GROUPS: z
-    .string()
-    .transform((list) => [
-      ...new Set(
-        list
-          .split(",")
-          .map((group) => group.trim())
-          .filter(Boolean),
-      ),
-    ])
-    .optional(),
-  /** A session made through the provider ends this long after the provider last confirmed the person. */
-  OIDC_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(720).default(12),
-  OIDC_ROLES_CLAIM: z.string().trim().min(1).default("groups"),
-  OIDC_TEAM_ROLES: z
-    .string()
-    .transform((text, ctx) => {
-      const parsed = parseTeamRoleRules(text);
-      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
-      return "rules" in parsed ? parsed.rules : [];
-    })
-    .optional(),
+  ...OIDC_SETTINGS,
   /** Sign-in links by e-mail: on unless `off` (then only `npm run signin-link` makes one). */
   AUTH_EMAIL_SIGNIN: flag.optional(),
   SMTP_URL: z

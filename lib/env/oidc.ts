@@ -1,8 +1,9 @@
 /**
- * The vocabularies of the OpenID Connect settings: OIDC_TEAM_ROLES (which claim value gives which role in which
- * team) and OIDC_ALLOWED_DOMAINS. Checked at start, so a typo stops the server with the variable's name.
+ * The OpenID Connect settings (lib/env.ts reads them with the rest) and their vocabularies: OIDC_TEAM_ROLES (which
+ * claim value gives which role in which team) and OIDC_ALLOWED_DOMAINS. Checked at start, so a typo stops the
+ * server with the variable's name.
  */
-
+import { z } from "zod";
 import { TEAM_ROLES, type TeamRoleName } from "@/lib/roles/ladder";
 
 /** One rule of OIDC_TEAM_ROLES: a person whose roles claim holds `value` gets `role` in the team `team`. */
@@ -47,3 +48,48 @@ export function parseDomainList(text: string): { domains: string[] } | { error: 
   }
   return { domains };
 }
+
+export const OIDC_SETTINGS = {
+  /** Any OpenID Connect provider (lib/auth/oidc.ts): on when OIDC_ISSUER and OIDC_CLIENT_ID are set. */
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  /** Unset: a public client (PKCE only, no client authentication). */
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().trim().min(1).max(60).default("Single sign-on"),
+  OIDC_SCOPES: z
+    .string()
+    .transform((list) => [...new Set(list.split(/[\s,]+/).filter(Boolean))])
+    .refine((scopes) => scopes.includes("openid"), "must include openid")
+    .default(["openid", "email", "profile"]),
+  OIDC_ALLOWED_DOMAINS: z
+    .string()
+    .transform((list, ctx) => {
+      const parsed = parseDomainList(list);
+      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+      return "domains" in parsed ? parsed.domains : [];
+    })
+    .optional(),
+  /** Only people whose roles claim (OIDC_ROLES_CLAIM) names one of these sign in through the provider. */
+  OIDC_ALLOWED_GROUPS: z
+    .string()
+    .transform((list) => [
+      ...new Set(
+        list
+          .split(",")
+          .map((group) => group.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .optional(),
+  /** A session made through the provider ends this long after the provider last confirmed the person. */
+  OIDC_SESSION_MAX_AGE_HOURS: z.coerce.number().positive().max(720).default(12),
+  OIDC_ROLES_CLAIM: z.string().trim().min(1).default("groups"),
+  OIDC_TEAM_ROLES: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseTeamRoleRules(text);
+      if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+      return "rules" in parsed ? parsed.rules : [];
+    })
+    .optional(),
+};
