@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { Prisma, type TeamDomain } from "@/lib/generated/prisma/client";
 import { lockTeam, personLabel, requirePerson, roleIn } from "@/lib/membership/access";
-import { recordAudit } from "@/lib/teams/audit";
+import { recordAudit } from "@/lib/membership/audit";
 import { txtRecords } from "@/lib/teams/dns-txt";
 import { mayGrant, TEAM_ACTIONS } from "@/lib/roles/ladder";
 import type { CreateDomainRequest, DomainOut } from "@/lib/teams/domain-schemas";
