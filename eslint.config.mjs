@@ -28,15 +28,14 @@ const LIB_LEVELS = [
   // text → vector: the embedders, their registry and the choice from settings
   "embeddings",
   "sources",
-  // workspaces: who may act in which account (a person's own or a team's), and the team's audit trail
-  "teams",
+  // who may act in which account (a person's own or a team's), a membership's role set under the team's rules,
+  // and the writer of the team's audit trail: what sign-in, keys and every operation read
+  "membership",
   // accounts and money
   "usage",
   "billing",
   "auth",
   "oauth",
-  // SCIM provisioning: the identity provider's members and groups, through the teams' and sign-in's rules
-  "scim",
   // the durable queue, and what runs on it or feeds the transcripts
   "jobs",
   "webhooks",
@@ -45,6 +44,10 @@ const LIB_LEVELS = [
   "asr",
   "podcasts",
   "uploads",
+  // the team feature: teams, members, invitations, transfer, deletion, domains, keys, per-member usage, the trail read
+  "teams",
+  // SCIM provisioning: the identity provider's members and groups, through the teams' and sign-in's rules
+  "scim",
   // transcripts and what is built on them
   "transcripts",
   "publishing",

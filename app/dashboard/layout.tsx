@@ -7,7 +7,7 @@ import { signOutAction } from "./actions";
 import { buttonClass } from "@/components/ui/button";
 import { WorkspaceSwitcher } from "@/components/dashboard/workspace-switcher";
 import { dashboardWorkspaces, missingRole } from "@/lib/auth/dashboard-workspace";
-import type { Workspace } from "@/lib/teams/workspace";
+import type { Workspace } from "@/lib/membership/workspace";
 import { AbilitiesProvider, type Abilities } from "@/components/dashboard/abilities";
 import { createTranscriptEndpoint, deleteTranscriptionEndpoint } from "@/lib/transcripts/endpoints";
 import { publishEndpoint } from "@/lib/publishing/endpoints";

@@ -1,5 +1,5 @@
 import { Notice } from "@/components/ui/notice";
-import type { Workspace } from "@/lib/teams/workspace";
+import type { Workspace } from "@/lib/membership/workspace";
 
 /** Said in place of what the person's role in this team does not allow (the API refuses it too). */
 export function RoleNotice({ workspace, needed, what }: { workspace: Workspace; needed: string; what: string }) {

@@ -26,7 +26,7 @@ afterAll(async () => {
 async function session(personId: string, workspace?: string): Promise<Record<string, string>> {
   const { startSession } = await import("@/lib/auth/sessions");
   const { authSecret } = await import("@/lib/auth/secret");
-  const { WORKSPACE_COOKIE } = await import("@/lib/teams/workspace");
+  const { WORKSPACE_COOKIE } = await import("@/lib/membership/workspace");
   const salt = "authjs.session-token";
   const cookie = `${salt}=${await encode({ token: { sub: personId, sid: await startSession(personId) }, secret: authSecret(), salt })}`;
   return { cookie: workspace ? `${cookie}; ${WORKSPACE_COOKIE}=${workspace}` : cookie, origin: APP_URL };
@@ -38,7 +38,7 @@ const follow = (userId: string, title: string) =>
 describe("the alert form's scopes", () => {
   it("offers what each workspace may watch, and the API saves every one of them", async () => {
     const { alertScopeChoices } = await import("@/lib/alerts/scope-choices");
-    const { workspaceFor } = await import("@/lib/teams/workspace");
+    const { workspaceFor } = await import("@/lib/membership/workspace");
     const { scopeOptions, scopeRequest } = await import("@/lib/browser/alerts");
     const alerts = await import("@/app/v1/alerts/route");
 

@@ -1,5 +1,5 @@
 import { getDb, type Db } from "@/lib/db/client";
-import type { Workspace } from "@/lib/teams/workspace";
+import type { Workspace } from "@/lib/membership/workspace";
 
 /** Most follows the dashboard's alert form lists (the API takes ALERT_MAX_FOLLOWS of them per alert). */
 const FOLLOWS_LISTED = 500;

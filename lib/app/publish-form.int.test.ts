@@ -25,7 +25,7 @@ afterAll(async () => ctx?.teardown());
 async function sessionCookie(personId: string, workspace?: string): Promise<string> {
   const { startSession } = await import("@/lib/auth/sessions");
   const { authSecret } = await import("@/lib/auth/secret");
-  const { WORKSPACE_COOKIE } = await import("@/lib/teams/workspace");
+  const { WORKSPACE_COOKIE } = await import("@/lib/membership/workspace");
   const salt = "authjs.session-token";
   const sid = await startSession(personId);
   const cookie = `${salt}=${await encode({ token: { sub: personId, sid }, secret: authSecret(), salt })}`;

@@ -5,7 +5,7 @@ import { getLiveTier } from "@/lib/billing/get-live-tier";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { serializeApiKeyState, type ApiKeyState } from "@/lib/auth/serializers";
 import { errors } from "@/lib/http/errors";
-import { KEY_ROLE, lockTeam, roleIn } from "@/lib/teams/access";
+import { KEY_ROLE, lockTeam, roleIn } from "@/lib/membership/access";
 
 // The contract's single key slot: one ApiKey row per user (unique userId), only its SHA-256 stored.
 
@@ -43,7 +43,7 @@ export interface KeyAsker {
 /**
  * Writes `userId`'s key slot. A team's is written under the team's lock, with the asker's right read again there:
  * the person's role, or, for the team's key replacing itself, that it is still the team's key. Removing a member
- * who could read the key revokes it under the same lock (lib/teams/role-loss.ts), so no key is made or shown to
+ * who could read the key revokes it under the same lock (lib/membership/role-loss.ts), so no key is made or shown to
  * someone whose removal committed first.
  */
 async function writeKeySlot<T>(userId: string, asker: KeyAsker, write: (tx: Tx) => Promise<T>): Promise<T> {

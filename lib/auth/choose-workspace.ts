@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
-import { WORKSPACE_COOKIE, workspaceFor } from "@/lib/teams/workspace";
+import { WORKSPACE_COOKIE, workspaceFor } from "@/lib/membership/workspace";
 import { personOf, type Principal } from "@/lib/auth/principal";
 import { workspaceView } from "@/lib/auth/get-me";
 

@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { auth } from "@/lib/auth/nextauth";
 import { requiredRole, roleMeets, type AuthRequirement, type RoleRequirement } from "@/lib/http/permissions";
 import type { Method } from "@/lib/http/endpoint";
-import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
+import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/membership/workspace";
 import { listWorkspaces, mayGrant, type WorkspaceChoice } from "@/lib/auth/workspaces";
 
 /** Where the signed-in person's dashboard acts now: the workspace its cookie names, checked against Membership. */

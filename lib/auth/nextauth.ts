@@ -18,7 +18,7 @@ import {
   startSession,
   touchSession,
 } from "@/lib/auth/sessions";
-import { joinByVerifiedDomain } from "@/lib/teams/domains";
+import { joinByVerifiedDomain } from "@/lib/membership/domain-join";
 import { ApiError } from "@/lib/http/errors";
 import { limitSignIn } from "@/lib/http/rate-limits";
 import { devLoginRefused } from "@/lib/auth/dev-login";

@@ -2,7 +2,7 @@ import type { OIDCConfig } from "next-auth/providers";
 import type { Env } from "@/lib/env";
 import type { TeamRole } from "@/lib/generated/prisma/client";
 import { getDb } from "@/lib/db/client";
-import { setMembershipRole } from "@/lib/teams/members";
+import { setMembershipRole } from "@/lib/membership/set-role";
 import { log } from "@/lib/observability/logger";
 import { claimedEmail, claimValues, teamRolesFromClaims, type Claims } from "@/lib/auth/oidc-claims";
 

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
-import { recordAudit, type AuditAction } from "@/lib/teams/audit";
+import { recordAudit, type AuditAction } from "@/lib/membership/audit";
 
 // Which operations leave a line in a team's audit trail, and what each names: one table, read by withApi and by the
 // MCP tools (which run the same operations) once an operation has succeeded in a team's account (a person's own

@@ -18,8 +18,8 @@ import {
 } from "@/lib/http/permissions";
 import { limitRequest, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { log } from "@/lib/observability/logger";
-import { actingAs, teamActor } from "@/lib/teams/actor";
-import { assertSessionMayManage } from "@/lib/teams/workspace";
+import { actingAs, teamActor } from "@/lib/membership/actor";
+import { assertSessionMayManage } from "@/lib/membership/workspace";
 
 // One pipeline for an operation, whichever front door it came in by (REST's withApi, an MCP tool): the caller's
 // role against the operation's least role, its rate-limit row, the body's fields that only some credentials may

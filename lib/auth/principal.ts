@@ -14,7 +14,7 @@ import {
   type KeyScope,
   type Permission,
 } from "@/lib/http/permissions";
-import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/teams/workspace";
+import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/membership/workspace";
 import type { NextRequest } from "next/server";
 import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
 
@@ -39,7 +39,7 @@ export interface Principal {
    * for every other credential, which the role alone limits. */
   scopes?: readonly KeyScope[];
   teamKey?: { id: string; prefix: string; name: string };
-  /** A session's: whether it came through the identity provider (a team may require it: lib/teams/workspace.ts). */
+  /** A session's: whether it came through the identity provider (a team may require it: lib/membership/workspace.ts). */
   session?: { viaProvider: boolean };
   /** The account acted in, when it is a team (its name and slug, for /v1/me and the audit trail); absent for a person's own. */
   team?: { name: string | null; slug: string | null };

@@ -156,7 +156,7 @@ describe("a hostile workspace cookie", () => {
   it("chooses no workspace from an id that cannot be one (404), and the dashboard's read falls back to its own", async () => {
     const person = await createUser(ctx.db);
     const { PUT } = await import("@/app/v1/me/workspace/route");
-    const { workspaceFor } = await import("@/lib/teams/workspace");
+    const { workspaceFor } = await import("@/lib/membership/workspace");
     const headers = { cookie: await sessionCookie(person.id), origin: "http://localhost:3000" };
     for (const [id, status] of [
       ["\u0000", 422], // the body's reader refuses NUL in any string

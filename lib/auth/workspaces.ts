@@ -1,7 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { errors } from "@/lib/http/errors";
 import type { TeamRole } from "@/lib/generated/prisma/client";
-import { workspaceFor } from "@/lib/teams/workspace";
+import { workspaceFor } from "@/lib/membership/workspace";
 import { atLeast } from "@/lib/roles/ladder";
 
 /** One workspace a person may act in, for the dashboard's switcher and the consent pages. */

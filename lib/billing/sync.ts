@@ -45,6 +45,11 @@ export function currentSubscription(subscriptions: Stripe.Subscription[]): Strip
   return [...subscriptions].sort((a, b) => b.created - a.created).find((s) => CURRENT.has(s.status)) ?? null;
 }
 
+/** Whether a stored subscription status is one that still exists for the customer and may bill it. */
+export function isCurrentStatus(status: string | null): boolean {
+  return CURRENT.has(status as Stripe.Subscription.Status);
+}
+
 function paymentState(subscription: Stripe.Subscription): PaymentState {
   if (subscription.status === "past_due") return "past_due";
   if (subscription.status === "unpaid") return "unpaid";

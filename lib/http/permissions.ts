@@ -147,7 +147,7 @@ export function roleRefusalDetail(needed: RoleRequirement, role: Role, field?: s
 
 // ---------- Scopes: what a team key may do ----------
 //
-// The third column: a team's named key (lib/teams/team-keys.ts) acts as an admin with no person behind it, narrowed
+// The third column: a team's named key (lib/auth/team-keys.ts, lib/teams/keys.ts) acts as an admin with no person behind it, narrowed
 // to its scopes. The scope an operation needs follows from its least role, with the overrides below: reading is
 // `read`, every other use of the library `transcribe` (corrections, imports, uploads, alerts with it), publication
 // `publish`, the account's administration (webhooks, follows) `manage`. No scope makes or shows a key, and what is

@@ -73,7 +73,7 @@ afterAll(async () => {
 async function session(personId: string, workspace?: string): Promise<Record<string, string>> {
   const { startSession } = await import("@/lib/auth/sessions");
   const { authSecret } = await import("@/lib/auth/secret");
-  const { WORKSPACE_COOKIE } = await import("@/lib/teams/workspace");
+  const { WORKSPACE_COOKIE } = await import("@/lib/membership/workspace");
   const salt = "authjs.session-token";
   const sid = await startSession(personId);
   const cookie = `${salt}=${await encode({ token: { sub: personId, sid }, secret: authSecret(), salt })}`;
@@ -387,7 +387,7 @@ describe("the role matrix", () => {
   });
 
   it("every operation × a team's named key of each one scope answers as the scope table says", async () => {
-    const { createTeamKey } = await import("@/lib/auth/team-keys");
+    const { createTeamKey } = await import("@/lib/teams/keys");
     const keys = {} as Record<KeyScope, Record<string, string>>;
     for (const scope of KEY_SCOPES) {
       const made = await createTeamKey(team.id, team.people.owner, { name: `only ${scope}`, scopes: [scope] });

@@ -1,5 +1,5 @@
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
-import { actingAs } from "@/lib/teams/actor";
+import { actingAs } from "@/lib/membership/actor";
 import { storableText } from "@/lib/db/storable-text";
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";

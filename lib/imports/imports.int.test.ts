@@ -107,7 +107,7 @@ describe("imports", () => {
     const team = await ctx.db.user.create({ data: { kind: "team", name: "Import desk" } });
     await ctx.db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
     const { startImport: start } = await import("@/lib/imports/start-import");
-    const { actingAs } = await import("@/lib/teams/actor");
+    const { actingAs } = await import("@/lib/membership/actor");
     const { appOutbound } = await import("@/lib/http/outbound/configured");
     const url = `${fake.origin}/generated/2.xml?prefix=team`;
     const { batch_id } = await actingAs(member.id, () =>

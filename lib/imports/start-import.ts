@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { currentActor } from "@/lib/teams/actor";
+import { currentActor } from "@/lib/membership/actor";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";

@@ -14,7 +14,7 @@ import { originAllowed, wwwAuthenticate } from "@/lib/mcp/metadata";
 import { mcpResource } from "@/lib/oauth/config";
 import { registerTools, TOOL_NAMES } from "@/lib/mcp/tools";
 import { answerUnknownToolCalls } from "@/lib/mcp/unknown-tool";
-import { actingAs, teamActor } from "@/lib/teams/actor";
+import { actingAs, teamActor } from "@/lib/membership/actor";
 
 // POST /mcp: the MCP endpoint over Streamable HTTP (MCP transport spec 2025-11-25), stateless: every POST
 // gets a fresh server and transport (the official SDK's web-standard transport) that answer it with JSON.

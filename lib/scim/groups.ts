@@ -5,7 +5,7 @@ import { ScimError, scimErrors } from "@/lib/scim/http";
 import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
 import { GROUP_SCHEMA, listResponse, meta, page, patchOperations, resourceUrl } from "@/lib/scim/resources";
-import type { KeyRevoked } from "@/lib/teams/role-loss";
+import type { KeyRevoked } from "@/lib/membership/role-loss";
 
 // SCIM Groups (RFC 7643 §4.2): the identity provider's groups, which give roles through OIDC_TEAM_ROLES (by
 // displayName or externalId). Every change of a group's name or members sets the role of each person it touches.

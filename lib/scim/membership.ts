@@ -2,15 +2,15 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { teamRolesFromClaims } from "@/lib/auth/oidc-claims";
-import { lockTeam } from "@/lib/teams/access";
-import { recordAudit } from "@/lib/teams/audit";
-import { tellOwnersKeyRevoked } from "@/lib/teams/key-revoked-mail";
-import { applyRole, type Actor } from "@/lib/teams/members";
-import type { KeyRevoked } from "@/lib/teams/role-loss";
+import { lockTeam } from "@/lib/membership/access";
+import { recordAudit } from "@/lib/membership/audit";
+import { tellOwnersKeyRevoked } from "@/lib/membership/key-revoked-mail";
+import { applyRole, type Actor } from "@/lib/membership/set-role";
+import type { KeyRevoked } from "@/lib/membership/role-loss";
 
 // What a provisioned user's SCIM state means for their membership (docs/decisions, "SCIM provisions members"): active, a
 // member, in the role the team's groups give through OIDC_TEAM_ROLES (member when none does); inactive or deleted,
-// no member, through the one path every removal takes (lib/teams/members.ts applyRole → role-loss.ts), so their
+// no member, through the one path every removal takes (lib/membership/set-role.ts applyRole → role-loss.ts), so their
 // grants for the team and a team key they could read end in the same transaction.
 
 export type Tx = Prisma.TransactionClient;

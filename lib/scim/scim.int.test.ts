@@ -366,7 +366,7 @@ describe("Okta's SCIM 2.0 test sequence", () => {
     expect(renamed.json.members).toEqual([expect.objectContaining({ value: id })]);
     expect(await roleOf(acme, personId)).toBe("admin");
 
-    // An admin can read the team's key: the key they made stops with the role (lib/teams/role-loss.ts).
+    // An admin can read the team's key: the key they made stops with the role (lib/membership/role-loss.ts).
     const { ensureApiKey } = await import("@/lib/auth/api-keys");
     const teamKey = (await ensureApiKey(acme, { personId })).key!;
     const keyHeaders = { authorization: `Bearer ${teamKey}` };

@@ -2,8 +2,8 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import type { ScimToken } from "@/lib/generated/prisma/client";
-import { lockTeam, personLabel, requirePerson, roleIn } from "@/lib/teams/access";
-import { recordAudit } from "@/lib/teams/audit";
+import { lockTeam, personLabel, requirePerson, roleIn } from "@/lib/membership/access";
+import { recordAudit } from "@/lib/membership/audit";
 import { TEAM_ACTIONS } from "@/lib/roles/ladder";
 import type { ScimTokenState } from "@/lib/scim/schemas";
 

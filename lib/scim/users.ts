@@ -5,7 +5,7 @@ import { ScimError, scimErrors } from "@/lib/scim/http";
 import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
 import { listResponse, meta, page, patchOperations, USER_SCHEMA } from "@/lib/scim/resources";
-import type { KeyRevoked } from "@/lib/teams/role-loss";
+import type { KeyRevoked } from "@/lib/membership/role-loss";
 
 // SCIM Users (RFC 7643 §4.1): a person as the team's identity provider sees them. The resource is kept as sent
 // (name, emails, displayName, extensions) and answered back; userName, externalId and active are columns, since they

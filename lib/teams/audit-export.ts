@@ -2,7 +2,7 @@ import { stringify } from "csv-stringify/sync";
 import { getDb } from "@/lib/db/client";
 import type { AuditEvent, Prisma } from "@/lib/generated/prisma/client";
 import { TEAM_ACTIONS } from "@/lib/roles/ladder";
-import { requirePerson, roleIn } from "@/lib/teams/access";
+import { requirePerson, roleIn } from "@/lib/membership/access";
 import type { AuditExportQuery } from "@/lib/teams/schemas";
 
 // The audit trail as a file: CSV (a header row) or JSON Lines, oldest first, filtered by actor, action and time.

@@ -152,7 +152,7 @@ describe("a team's verified domain", () => {
     expect(taken.json).toMatchObject({ code: "domain_taken" });
     expect((await claim(first, { domain })).json).toMatchObject({ code: "domain_claimed" });
 
-    const { joinByVerifiedDomain } = await import("@/lib/teams/domains");
+    const { joinByVerifiedDomain } = await import("@/lib/membership/domain-join");
     const person = await ctx.db.user.create({ data: { email: `dee@${domain}` } });
     // A team the provider's role map decides is not joined by domain (the map would undo it at the next sign-in).
     expect(await joinByVerifiedDomain(person.id, `dee@${domain}`, [first.team.slug!])).toBeNull();

@@ -1,4 +1,4 @@
-import { sendTeamMail } from "@/lib/teams/team-mail";
+import { sendTeamMail } from "@/lib/membership/team-mail";
 
 export interface InvitationMail {
   to: string;

@@ -339,7 +339,7 @@ describe("members and roles", () => {
   });
 
   it("applies an identity provider's role through setMembershipRole, with the same rules", async () => {
-    const { setMembershipRole } = await import("@/lib/teams/members");
+    const { setMembershipRole } = await import("@/lib/membership/set-role");
     const owner = await person();
     const someone = await person();
     const team = await newTeam(owner);
@@ -748,7 +748,7 @@ describe("the audit trail and usage", () => {
 
 describe("recordAudit", () => {
   it("writes in the caller's transaction, and nothing for a person's own account", async () => {
-    const { recordAudit, AUDIT_ACTIONS } = await import("@/lib/teams/audit");
+    const { recordAudit, AUDIT_ACTIONS } = await import("@/lib/membership/audit");
     const owner = await person();
     const team = await newTeam(owner);
     const entry = { actorId: owner.id, actorLabel: owner.email, action: "key.created" as const, target: "vbt_ab12" };

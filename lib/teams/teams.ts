@@ -3,8 +3,9 @@ import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { env } from "@/lib/env";
 import { errors } from "@/lib/http/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { personLabel, requirePerson, roleIn } from "@/lib/teams/access";
-import { recordAudit } from "@/lib/teams/audit";
+import { personLabel, requirePerson, roleIn } from "@/lib/membership/access";
+import { recordAudit } from "@/lib/membership/audit";
+import { ownedTeams, tooManyTeams } from "@/lib/membership/set-role";
 import { serializeTeam } from "@/lib/teams/serializers";
 import { slugFromName, withRandomEnding } from "@/lib/teams/slug";
 import type { CreateTeamRequest, TeamOut, UpdateTeamRequest } from "@/lib/teams/schemas";
@@ -20,16 +21,6 @@ const slugTaken = (slug: string) =>
 
 function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}
-
-/** Teams the person owns: the limit TEAM_MAX_OWNED counts these. */
-export async function ownedTeams(tx: Tx, personId: string): Promise<number> {
-  return tx.membership.count({ where: { userId: personId, role: "owner" } });
-}
-
-export function tooManyTeams(who = "You") {
-  const max = env().TEAM_MAX_OWNED;
-  return errors.conflict("too_many_teams", `${who} own ${max} teams, the most allowed: delete or hand one over first.`);
 }
 
 /** A slug for a new team: the one asked for (409 if taken), or one made from the name, with a random ending if taken. */

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { currentActor } from "@/lib/teams/actor";
+import { currentActor } from "@/lib/membership/actor";
 import { ApiError } from "@/lib/http/errors";
 import { parseSourceUrl } from "@/lib/sources";
 import { deleteFailedRequestsPast } from "@/lib/transcripts/history-queries";

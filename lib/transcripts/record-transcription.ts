@@ -3,7 +3,7 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { transcriptChargeSeconds } from "@/lib/usage/charged-seconds";
 import { errors } from "@/lib/http/errors";
-import { currentActor } from "@/lib/teams/actor";
+import { currentActor } from "@/lib/membership/actor";
 
 /**
  * Adds the transcript to the user's history and charges its duration, once per user, source and

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
-import { currentActor } from "@/lib/teams/actor";
+import { currentActor } from "@/lib/membership/actor";
 import { limitUser } from "@/lib/http/rate-limits";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { lockEntry } from "@/lib/transcripts/history-queries";

@@ -11,7 +11,7 @@ import { createOutbound } from "@/lib/http/outbound";
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let requestTranscript: typeof import("@/lib/transcripts/request-transcript").requestTranscript;
 let getSubscription: typeof import("@/lib/usage/get-subscription").getSubscription;
-let actingAs: typeof import("@/lib/teams/actor").actingAs;
+let actingAs: typeof import("@/lib/membership/actor").actingAs;
 
 const provider = new StaticCaptionProvider({
   teamaaaaaaa: { title: "Shared", durationSeconds: 300, tracks: [{ lang: "en", name: "English", kind: "manual" }] },
@@ -29,7 +29,7 @@ beforeAll(async () => {
   ctx = await useTestDatabase();
   ({ requestTranscript } = await import("@/lib/transcripts/request-transcript"));
   ({ getSubscription } = await import("@/lib/usage/get-subscription"));
-  ({ actingAs } = await import("@/lib/teams/actor"));
+  ({ actingAs } = await import("@/lib/membership/actor"));
 });
 afterAll(async () => ctx?.teardown());
 

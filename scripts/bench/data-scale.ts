@@ -50,8 +50,8 @@ export async function benchDataScale(): Promise<Record<string, number>> {
   const { sitemapIndexResponse, sitemapPartResponse } = await import("../../lib/publishing/sitemap");
   const { publicIndex, listPublished } = await import("../../lib/publishing/public-index");
   const { findPublished } = await import("../../lib/publishing/public-transcript");
-  const { workspaceFor } = await import("../../lib/teams/workspace");
-  const { teamUsage } = await import("../../lib/usage/team-usage");
+  const { workspaceFor } = await import("../../lib/membership/workspace");
+  const { teamUsage } = await import("../../lib/teams/usage");
   const { getSubscription } = await import("../../lib/usage/get-subscription");
 
   const history = (extra: (n: number) => Record<string, unknown>) => (n: number) =>

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { auth } from "@/lib/auth/nextauth";
-import { WORKSPACE_COOKIE, couldBeAccountId } from "@/lib/teams/workspace";
+import { WORKSPACE_COOKIE, couldBeAccountId } from "@/lib/membership/workspace";
 import { TeamPanel } from "@/components/dashboard/team/team-panel";
 import { env } from "@/lib/env";
 import { oidcConfigured } from "@/lib/auth/oidc";

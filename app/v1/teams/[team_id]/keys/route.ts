@@ -1,6 +1,6 @@
 import { withApi } from "@/lib/rest/with-api";
 import { createTeamKeyEndpoint, listTeamKeysEndpoint } from "@/lib/teams/endpoints";
-import { createTeamKey, listTeamKeys } from "@/lib/auth/team-keys";
+import { createTeamKey, listTeamKeys } from "@/lib/teams/keys";
 
 export const GET = withApi(listTeamKeysEndpoint, ({ principal, params }) =>
   listTeamKeys(params.team_id, principal.personId),

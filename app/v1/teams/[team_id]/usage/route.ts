@@ -1,5 +1,5 @@
 import { withApi } from "@/lib/rest/with-api";
 import { teamUsageEndpoint } from "@/lib/teams/endpoints";
-import { teamUsage } from "@/lib/usage/team-usage";
+import { teamUsage } from "@/lib/teams/usage";
 
 export const GET = withApi(teamUsageEndpoint, ({ principal, params }) => teamUsage(params.team_id, principal.personId));

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { requirePerson, roleIn } from "@/lib/teams/access";
+import { requirePerson, roleIn } from "@/lib/membership/access";
 import type { TeamUsageOut } from "@/lib/teams/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { UsageWindow } from "@/lib/usage/allowance";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 
-// Per-member usage (lib/usage/team-usage.ts) reads whole hours from "MemberUsageHour", which a trigger keeps, and
+// Per-member usage (lib/teams/usage.ts) reads whole hours from "MemberUsageHour", which a trigger keeps, and
 // only a period's partial first and last hours from the entries. Against real PostgreSQL: the counters equal the
 // entries' own sums after inserts, updates (state, seconds, actor, time, account) and deletes, and the answer equals
 // the direct sum over a paid period that starts and ends inside an hour.
@@ -66,7 +66,7 @@ async function directUsage(teamId: string, members: string[], start: Date, end: 
 
 describe("per-member usage counters", () => {
   it("equal the entries' own sums after inserts, updates and deletes, and the answer equals the direct sum", async () => {
-    const { teamUsage } = await import("@/lib/usage/team-usage");
+    const { teamUsage } = await import("@/lib/teams/usage");
     const people = await Promise.all([0, 1, 2].map(() => createUser(ctx.db)));
     const members = people.map((p) => p.id);
     const teamId = await team(members);
@@ -141,7 +141,7 @@ describe("per-member usage counters", () => {
   });
 
   it("leaves out a failed entry and follows an entry's seconds as its state changes", async () => {
-    const { teamUsage } = await import("@/lib/usage/team-usage");
+    const { teamUsage } = await import("@/lib/teams/usage");
     const owner = await createUser(ctx.db);
     const teamId = await team([owner.id]);
     const entry = await ctx.db.transcription.create({

@@ -1,6 +1,6 @@
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { KEY_ROLE } from "@/lib/teams/access";
-import { recordAudit } from "@/lib/teams/audit";
+import { KEY_ROLE } from "@/lib/membership/access";
+import { recordAudit } from "@/lib/membership/audit";
 import { TEAM_ACTIONS, atLeast, mayGrant } from "@/lib/roles/ladder";
 
 // What a member could reach stops when they are removed, leave or are lowered, in the transaction that changes their

@@ -1,8 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
-import type { KeyRevoked } from "@/lib/teams/role-loss";
-import { sendTeamMail } from "@/lib/teams/team-mail";
+import type { KeyRevoked } from "@/lib/membership/role-loss";
+import { sendTeamMail } from "@/lib/membership/team-mail";
 
 const WHY: Record<KeyRevoked["why"], string> = {
   "member.removed": "was removed from the team",
