@@ -8,7 +8,7 @@ import { contrastProblems } from "./contrast";
 // server of its own nor an identity provider: verifying a domain and requiring the provider are covered by the
 // integration tests (lib/teams/domains.int.test.ts, lib/auth/sso.int.test.ts).
 
-test("on a phone in the dark, an owner adds a domain, sees its TXT record, and makes a SCIM token that works", async ({
+test("on a phone in the dark (and the light), an owner adds a domain, sees its TXT record, and makes a SCIM token that works", async ({
   page,
   baseURL,
 }) => {
@@ -55,6 +55,9 @@ test("on a phone in the dark, an owner adds a domain, sees its TXT record, and m
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const scan = await axeScan(page).withRules(["color-contrast"]).analyze();
   expect(await contrastProblems(page, "single sign-on settings, phone, dark", scan)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "light" });
+  const lightScan = await axeScan(page).withRules(["color-contrast"]).analyze();
+  expect(await contrastProblems(page, "single sign-on settings, phone, light", lightScan)).toEqual([]);
 
   await row.getByRole("button", { name: "Delete badge-desk.example.com" }).click();
   await page.getByRole("button", { name: "Delete", exact: true }).click();
