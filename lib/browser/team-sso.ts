@@ -3,6 +3,7 @@
 // and its SCIM token (/v1/teams/{id}/scim).
 
 import { apiFetch, ApiRequestError } from "@/lib/browser/api";
+import type { TeamView } from "@/lib/browser/teams";
 import { TEAM_ACTIONS, atLeast, type TeamRoleName } from "@/lib/roles/ladder";
 
 export type DomainRole = "admin" | "member" | "viewer";
@@ -42,7 +43,7 @@ export const verifyDomain = (id: string, domain: string) =>
 export const deleteDomain = (id: string, domain: string) =>
   apiFetch<null>(`${team(id)}/domains/${enc(domain)}`, json("DELETE"));
 export const setRequireSso = (id: string, on: boolean) =>
-  apiFetch<{ require_sso: boolean }>(team(id), json("PATCH", { require_sso: on }));
+  apiFetch<TeamView & { require_sso: boolean }>(team(id), json("PATCH", { require_sso: on }));
 export const fetchScimToken = (id: string) => apiFetch<ScimTokenView>(`${team(id)}/scim`);
 export const makeScimToken = (id: string) => apiFetch<ScimTokenView>(`${team(id)}/scim`, json("POST"));
 export const revokeScimToken = (id: string) => apiFetch<null>(`${team(id)}/scim`, json("DELETE"));

@@ -261,11 +261,15 @@ function AddDomain({ team, onAdded }: { team: TeamView; onAdded: () => void }) {
 function RequireSso({ team, provider }: { team: TeamView & { require_sso?: boolean }; provider: string }) {
   const hydrated = useHydrated();
   const queryClient = useQueryClient();
-  const on = team.require_sso === true;
   const toggle = useMutation({
     mutationFn: (next: boolean) => setRequireSso(team.id, next),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: teamKey(team.id) }),
+    onSuccess: (answer) => {
+      // The answer is the team as it now is: the box shows it at once, not after the page's team is read again.
+      queryClient.setQueryData(teamKey(team.id), answer);
+      void queryClient.invalidateQueries({ queryKey: teamKey(team.id) });
+    },
   });
+  const on = toggle.isPending ? toggle.variables : team.require_sso === true;
   return (
     <div className={part} data-testid="team-require-sso">
       <h3 className="text-sm font-medium">Require single sign-on</h3>
