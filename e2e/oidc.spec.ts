@@ -355,6 +355,32 @@ test("a team that requires single sign-on is not opened by an e-mail link's sess
   await context.close();
 });
 
+test("the owner requires single sign-on from the Team page, which says the way back in", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const email = randomEmail("sso-owner").replace("@example.test", "@acme.test");
+  provider.setPerson("sso-owner", { email, email_verified: true, groups: ["other"] });
+  const { context, page } = await freshContext(browser);
+  await signInAtProvider(page, "sso-owner");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const slug = `sso-${Date.now().toString(36)}`;
+  const made = await page.request.post("/v1/teams", { data: { name: "Sealed", slug }, headers: { origin: APP } });
+  expect(made.status(), await made.text()).toBe(201);
+  await page.goto("/dashboard/team");
+
+  const setting = page.getByTestId("team-require-sso");
+  await expect(setting).toContainText(`npm run team-sso -- ${slug} off`);
+  const toggle = setting.getByRole("checkbox", {
+    name: "Members act in this team only after signing in through Acme SSO",
+  });
+  await expect(toggle).not.toBeChecked();
+  await toggle.check();
+  await page.reload();
+  await expect(toggle).toBeChecked();
+  const team = (await made.json()) as { id: string };
+  expect(await (await page.request.get(`/v1/teams/${team.id}`)).json()).toMatchObject({ require_sso: true });
+  await context.close();
+});
+
 test("the operator's link gets in with e-mail off; the provider links to that person only for a verified e-mail", async ({
   browser,
 }) => {

@@ -77,7 +77,8 @@ export interface ScimContext {
   body: () => Promise<unknown>;
 }
 
-type RouteContext = { params: Promise<Record<string, string | string[]>> };
+/** Next.js gives a route without dynamic segments (/scim/v2/Users) no params at all. */
+type RouteContext = { params?: Promise<Record<string, string | string[]> | undefined> };
 
 /** A SCIM route handler: the team's token checked, every failure answered in SCIM's error shape. */
 export function scimRoute(
@@ -87,7 +88,10 @@ export function scimRoute(
     try {
       const { teamId, slug } = await scimTeam(request);
       const params = Object.fromEntries(
-        Object.entries(await route.params).map(([key, value]) => [key, Array.isArray(value) ? value.join("/") : value]),
+        Object.entries((await route?.params) ?? {}).map(([key, value]) => [
+          key,
+          Array.isArray(value) ? value.join("/") : value,
+        ]),
       );
       return await handler({ request, teamId, slug, params, body: () => readBody(request) });
     } catch (error) {

@@ -13,6 +13,12 @@ function providerRoles(): { name: string; teams: string[] } | null {
   return teams.length > 0 ? { name: settings.OIDC_NAME, teams } : null;
 }
 
+/** The identity provider's name where the server has one (requiring single sign-on needs it). */
+function ssoProvider(): string | null {
+  const settings = env();
+  return oidcConfigured(settings) ? settings.OIDC_NAME : null;
+}
+
 export const metadata: Metadata = { title: "Team" };
 
 export default async function TeamPage({
@@ -28,7 +34,12 @@ export default async function TeamPage({
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Team</h1>
-      <TeamPanel me={session?.user?.id ?? ""} initialTeamId={workspace} identityProvider={providerRoles()} />
+      <TeamPanel
+        me={session?.user?.id ?? ""}
+        initialTeamId={workspace}
+        identityProvider={providerRoles()}
+        ssoProvider={ssoProvider()}
+      />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { AuditSection, UsageSection } from "@/components/dashboard/team/team-activity";
 import { InvitationsSection, MembersSection } from "@/components/dashboard/team/team-members";
 import { TeamKeysSection } from "@/components/dashboard/team/team-keys";
+import { SingleSignOnSection } from "@/components/dashboard/team/team-sso";
 import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { ErrorText, Notice } from "@/components/ui/notice";
@@ -36,11 +37,14 @@ export function TeamPanel({
   me,
   initialTeamId,
   identityProvider = null,
+  ssoProvider = null,
 }: {
   me: string;
   initialTeamId: string | null;
   /** Where OIDC_TEAM_ROLES names teams: the provider's name (OIDC_NAME) and those teams' slugs. */
   identityProvider?: { name: string; teams: string[] } | null;
+  /** The identity provider's name (OIDC_NAME) where the server has one configured. */
+  ssoProvider?: string | null;
 }) {
   const pickId = useId();
   const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: fetchTeams });
@@ -79,6 +83,7 @@ export function TeamPanel({
           team={current}
           me={me}
           identityProvider={identityProvider}
+          ssoProvider={ssoProvider}
           onGone={() => setChosen(null)}
         />
       ) : null}
@@ -138,11 +143,13 @@ function TeamDetail({
   team: listed,
   me,
   identityProvider,
+  ssoProvider,
   onGone,
 }: {
   team: TeamView;
   me: string;
   identityProvider: { name: string; teams: string[] } | null;
+  ssoProvider: string | null;
   onGone: () => void;
 }) {
   const detail = useQuery({ queryKey: teamKey(listed.id), queryFn: () => fetchTeam(listed.id) });
@@ -170,6 +177,7 @@ function TeamDetail({
       <MembersSection team={team} me={me} rolesFrom={rolesFrom} />
       {admin ? <InvitationsSection team={team} rolesFrom={rolesFrom} /> : null}
       {atLeast(team.role, TEAM_ACTIONS.manageKeys) ? <TeamKeysSection team={team} /> : null}
+      <SingleSignOnSection team={team} provider={ssoProvider} />
       {admin ? <UsageSection team={team} /> : null}
       {admin ? <AuditSection team={team} /> : null}
       {admin ? <Settings team={team} onGone={onGone} /> : null}
