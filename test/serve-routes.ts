@@ -5,7 +5,8 @@ import { NextRequest } from "next/server";
 // Serves route handlers over real HTTP (node:http → NextRequest → handler → Response), so clients that speak
 // HTTP themselves (the MCP SDK's client) can be tested against them without a Next.js build.
 
-type Handler = (request: NextRequest, params: Record<string, string | string[]>) => Promise<Response>;
+/** `params` is null for a path without dynamic segments: Next.js gives such a route no params at all. */
+type Handler = (request: NextRequest, params: Record<string, string | string[]> | null) => Promise<Response>;
 
 export interface ServedRoutes {
   url: string;
@@ -15,21 +16,21 @@ export interface ServedRoutes {
 type RouteModule = Record<string, unknown>;
 type RouteHandler = (
   request: NextRequest,
-  route: { params: Promise<Record<string, string | string[]>> },
+  route: { params: Promise<Record<string, string | string[]> | undefined> },
 ) => Promise<Response>;
 
 /** A route file's handler, imported on first use (after the test has set APP_URL to this server's origin). */
 export const lazy =
   (load: () => Promise<RouteModule>, method: string): Handler =>
   async (request, params) =>
-    ((await load())[method] as RouteHandler)(request, { params: Promise.resolve(params) });
+    ((await load())[method] as RouteHandler)(request, { params: Promise.resolve(params ?? undefined) });
 
 /**
  * The handlers of the path `pathname` and its parameters: an exact key first, then keys written the way
  * app/ folders are named, `/v1/jobs/[job_id]` (one segment) and `/uploads/[...path]` (the rest).
  */
 function match(routes: Record<string, Partial<Record<string, Handler>>>, pathname: string) {
-  if (routes[pathname]) return { methods: routes[pathname], params: {} };
+  if (routes[pathname]) return { methods: routes[pathname], params: null };
   const segments = pathname.split("/");
   for (const [key, methods] of Object.entries(routes)) {
     const params = matchPattern(key.split("/"), segments);
