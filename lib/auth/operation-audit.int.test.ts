@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
@@ -8,12 +11,17 @@ import { callRoute } from "@/test/request";
 // and to what; nothing for a person's own account.
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-audit-"));
 
 beforeAll(async () => {
   process.env.APP_URL = "http://localhost:3000";
+  process.env.DATA_DIR = dataDir;
   ctx = await useTestDatabase();
 });
-afterAll(async () => ctx?.teardown());
+afterAll(async () => {
+  await ctx?.teardown();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function session(personId: string, workspace?: string): Promise<Record<string, string>> {
   const { startSession } = await import("@/lib/auth/sessions");
@@ -145,7 +153,7 @@ describe("the audit trail of a team's operations", () => {
     ]);
   });
 
-  it("answers a change that succeeded as the success it was when its audit line cannot be written", async () => {
+  it("answers a change that succeeded as the success it was when its audit line cannot be written, and writes the line later, once", async () => {
     const team = await ctx.db.user.create({ data: { kind: "team", name: "Trail down" } });
     const admin = await createUser(ctx.db);
     await ctx.db.membership.create({ data: { teamId: team.id, userId: admin.id, role: "admin" } });
@@ -173,5 +181,21 @@ describe("the audit trail of a team's operations", () => {
       await ctx.db.$executeRawUnsafe(`DROP TRIGGER test_refuse_audit ON "AuditEvent"`);
       await ctx.db.$executeRawUnsafe(`DROP FUNCTION test_refuse_audit()`);
     }
+    const outbox = path.join(dataDir, "audit-outbox");
+    const kept = readdirSync(outbox);
+    expect(kept).toHaveLength(1);
+    const keptText = readFileSync(path.join(outbox, kept[0]!), "utf8");
+
+    const { writeKeptAuditLines } = await import("@/lib/membership/audit-outbox");
+    expect(await writeKeptAuditLines()).toEqual({ written: 1, unreadable: 0 });
+    expect(readdirSync(outbox)).toEqual([]);
+    // A writer stopped between the row and the file's removal writes it again: still one row.
+    writeFileSync(path.join(outbox, kept[0]!), keptText);
+    expect(await writeKeptAuditLines()).toEqual({ written: 1, unreadable: 0 });
+    const events = await ctx.db.auditEvent.findMany({ where: { teamId: team.id } });
+    expect(events.map((e) => [e.action, e.actorId, e.actorLabel, e.target])).toEqual([
+      ["transcript.unpublished", admin.id, admin.email, "audit-down"],
+    ]);
+    expect(events[0]!.createdAt.toISOString()).toBe((JSON.parse(keptText) as { at: string }).at);
   });
 });

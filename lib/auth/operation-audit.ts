@@ -1,6 +1,8 @@
 import { getDb } from "@/lib/db/client";
 import type { Principal } from "@/lib/auth/principal";
-import { recordAudit, type AuditAction } from "@/lib/membership/audit";
+import { recordAudit, type AuditAction, type AuditEntry } from "@/lib/membership/audit";
+import { keepAuditLine } from "@/lib/membership/audit-outbox";
+import { log } from "@/lib/observability/logger";
 
 // Which operations leave a line in a team's audit trail, and what each names: one table, read by withApi and by the
 // MCP tools (which run the same operations) once an operation has succeeded in a team's account (a person's own
@@ -47,7 +49,11 @@ const AUDITED: Readonly<Record<string, Audited>> = {
 /** The operations the trail records ("METHOD path"), for the tests and the API reference. */
 export const AUDITED_OPERATIONS: readonly string[] = Object.keys(AUDITED);
 
-/** Records `METHOD path`'s success in the team's trail when `principal` acts in a team; otherwise nothing. */
+/**
+ * Records `METHOD path`'s success in the team's trail when `principal` acts in a team; otherwise nothing. A line the
+ * database does not take now is kept in the outbox (lib/membership/audit-outbox.ts) and written later, so a change
+ * that succeeded is answered as the success it was and its line is not lost.
+ */
 export async function auditOperation(
   operation: string,
   principal: Principal,
@@ -57,16 +63,24 @@ export async function auditOperation(
   if (!audited || !principal.team) return;
   const result = (input.result instanceof Response ? {} : (input.result ?? {})) as Fields;
   if (audited.when && !audited.when(result)) return;
+  const at = new Date();
   const target = audited.target?.((input.params ?? {}) as Fields, result);
-  const db = await getDb();
-  await recordAudit(db, {
+  const entry: AuditEntry = {
     teamId: principal.userId,
     actorId: principal.personId,
-    actorLabel: await actorLabel(principal),
+    actorLabel: principal.personId ?? "",
     action: audited.action,
     target: typeof target === "string" ? target : null,
     data: audited.data ? JSON.parse(JSON.stringify(audited.data((input.body ?? {}) as Fields))) : undefined,
-  });
+  };
+  try {
+    entry.actorLabel = await actorLabel(principal);
+    const db = await getDb();
+    await recordAudit(db, entry);
+  } catch (err) {
+    const id = await keepAuditLine(entry, at);
+    log.warn({ err, operation, team: entry.teamId, kept: id }, "audit line kept to be written later");
+  }
 }
 
 /** Who acted, as the trail keeps it after they leave: the person's e-mail, or the team key's prefix. */

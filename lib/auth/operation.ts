@@ -77,7 +77,9 @@ export async function runOperation<T>(
 
 /**
  * The trail's line for a change that has already happened. Its failure is the trail's, not the operation's: the
- * caller is told the change succeeded (it did), and the line goes to the log whole, so the operator can restore it.
+ * caller is told the change succeeded (it did). A line the database refuses is kept in the trail's outbox and
+ * written later; only when that fails too (the disk refuses it) does the line go to the log whole, so the operator
+ * can restore it.
  */
 async function auditAfterSuccess(
   operation: string,

@@ -60,19 +60,21 @@ export interface AuditEntry {
 
 /**
  * Records an event in the team's trail, in the caller's transaction (so it is written exactly when the change
- * is). A no-op when `teamId` is a person's own account: only teams have a trail.
+ * is). A no-op when `teamId` is a person's own account: only teams have a trail. `kept`: a line written later
+ * (audit-outbox.ts) under the id and time it was given; written twice, it is one row.
  */
-export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
+export async function recordAudit(tx: Tx, entry: AuditEntry, kept?: { id: string; at: Date }): Promise<void> {
   const account = await tx.user.findUnique({ where: { id: entry.teamId }, select: { kind: true } });
   if (account?.kind !== "team") return;
-  await tx.auditEvent.create({
-    data: {
-      teamId: entry.teamId,
-      actorId: entry.actorId,
-      actorLabel: entry.actorLabel.slice(0, 320),
-      action: entry.action,
-      target: entry.target?.slice(0, 2000) ?? null,
-      data: entry.data,
-    },
-  });
+  const data = {
+    teamId: entry.teamId,
+    actorId: entry.actorId,
+    actorLabel: entry.actorLabel.slice(0, 320),
+    action: entry.action,
+    target: entry.target?.slice(0, 2000) ?? null,
+    data: entry.data,
+  };
+  if (kept)
+    await tx.auditEvent.createMany({ data: [{ ...data, id: kept.id, createdAt: kept.at }], skipDuplicates: true });
+  else await tx.auditEvent.create({ data });
 }
