@@ -18,8 +18,9 @@ export {
   DEFAULT_YOUTUBE_CLIENTS,
   needsPoToken,
   parseClientList,
+  youtubeClients,
   type InnerTubeClient,
-} from "@/lib/env/youtube-clients";
+} from "./clients";
 export { createPotProvider, PotError, withPoToken, type PotProvider, type PotProviderOptions } from "./pot";
 export { createEgress, type Egress, type Exit } from "./egress";
 export { readPlayerResponse, type PlayerDetails, type PlayerVerdict, type RawTrack } from "./player-response";
