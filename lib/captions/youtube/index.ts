@@ -18,7 +18,6 @@ export {
   DEFAULT_YOUTUBE_CLIENTS,
   needsPoToken,
   parseClientList,
-  youtubeClients,
   type InnerTubeClient,
 } from "./clients";
 export { createPotProvider, PotError, withPoToken, type PotProvider, type PotProviderOptions } from "./pot";
