@@ -9,10 +9,10 @@ import nextTs from "eslint-config-next/typescript";
 // entry): it may import everything, and only entry points (instrumentation.ts, scripts, app/) import it. A lib/ folder
 // missing from the list fails too, and lib/ imports neither components/ nor app/. No upward import is excepted.
 const LIB_LEVELS = [
-  // the base: types, settings (lib/env.ts, and in lib/env/ the vocabularies they are checked against), logs and
-  // metrics, child processes and threads (the embedded database's among them), the database
+  // the base: types, settings (lib/env.ts and lib/env/: a domain's own lists are kept as text and read by the domain),
+  // logs and metrics, child processes and threads (the embedded database's among them), the database
   "formats",
-  // the team roles' ladder and who may give which (pure; the settings read it)
+  // the team roles' ladder and who may give which (pure)
   "roles",
   "generated",
   "server-only-node",

@@ -4,6 +4,8 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { env, devLoginWarning, proxyHopsWarning } = await import("@/lib/env");
   const settings = env();
+  // The settings only their domain can read (YOUTUBE_CLIENTS, OIDC_TEAM_ROLES, …): a bad one stops the start too.
+  (await import("@/lib/app/check-settings")).checkDomainSettings(settings);
   // The database opens first (the embedded one in a thread of its own: PGlite's WebAssembly boot, then its
   // socket) while the rest of the start runs beside it; requests are served once it is open.
   // Awaited below is the database being open, not Prisma: Prisma loads with the first

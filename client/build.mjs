@@ -1,5 +1,5 @@
 // Builds the package: dist/index.mjs and dist/index.cjs (esbuild; its dependencies stay imports or requires),
-// dist/*.d.ts (tsc, NodeNext: relative imports keep their .js extensions) and a .d.cts copy of each for require
+// dist/**/*.d.ts (tsc, NodeNext: relative imports keep their .js extensions) and a .d.cts copy of each for require
 // (its imports renamed to .cjs), so the package type-checks under nodenext, node16 and bundler, from ESM and CJS.
 import { execFileSync } from "node:child_process";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -25,7 +25,7 @@ export async function buildClient() {
   }
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", here("./tsconfig.build.json")], { stdio: "inherit" });
-  for (const file of await readdir(here("./dist"))) {
+  for (const file of await readdir(here("./dist"), { recursive: true })) {
     if (!file.endsWith(".d.ts")) continue;
     const text = await readFile(here(`./dist/${file}`), "utf8");
     const cts = text.replace(/(from\s+["']\.\/[^"']+)\.js(["'])/g, "$1.cjs$2");

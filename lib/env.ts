@@ -2,11 +2,13 @@ import "server-only";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
-import { parseClientList } from "@/lib/env/youtube-clients";
 import { OIDC_SETTINGS } from "@/lib/env/oidc";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in docs/configuration.md and .env.example; keep the three in step.
+// A setting whose words only its domain knows (YOUTUBE_CLIENTS, OIDC_TEAM_ROLES, OIDC_ALLOWED_DOMAINS) is kept as
+// text here and read by that domain; lib/app/check-settings.ts reads each once at start, so a bad value stops the
+// server with the variable's name as the checks here do.
 
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
@@ -71,17 +73,8 @@ const schema = z.object({
   TRANSCRIPT_CACHE_HOURS: z.coerce.number().positive().default(168),
   YOUTUBE_BASE_URL: optionalUrl,
   // YouTube's lookup chain (lib/captions/youtube): InnerTube clients, PO tokens, proxies, cookies, budget.
-  YOUTUBE_CLIENTS: z
-    .string()
-    .transform((list, ctx) => {
-      try {
-        return parseClientList(list);
-      } catch (err) {
-        ctx.addIssue({ code: "custom", message: (err as Error).message });
-        return z.NEVER;
-      }
-    })
-    .optional(),
+  /** Read by lib/captions/youtube/clients.ts (checked at start, lib/app/check-settings.ts). */
+  YOUTUBE_CLIENTS: z.string().optional(),
   YOUTUBE_POT_PROVIDER_URL: optionalUrl,
   YOUTUBE_PROXIES: z
     .string()

@@ -1,5 +1,6 @@
 // `npm run doctor`: the setup checks (lib/health/setup-checks.ts), each ✓ or ✗ with the sentence that fixes
 // it; the same checks /health sums up. Exits 1 when one fails.
+import { checkDomainSettings } from "@/lib/app/check-settings";
 import { env } from "@/lib/env";
 import { formatSetupLines } from "@/lib/health/setup-checks";
 import { runSetupChecks } from "@/lib/health/run-setup-checks";
@@ -9,6 +10,7 @@ import { logToStderr } from "@/lib/observability/logger";
 // are not: only warnings and errors, on standard error.
 logToStderr("warn");
 const settings = env();
+checkDomainSettings(settings);
 console.log(
   `Verbatim at ${settings.APP_URL}, ${settings.embedded ? `embedded database under ${settings.DATA_DIR}` : "PostgreSQL"}`,
 );

@@ -3,6 +3,7 @@
 // Safe to run while the app runs (the same lock file); resumes a cut download.
 // `npm run model:download -- search`: the local sentence model's files (SEARCH_LOCAL_MODEL) the same way.
 import path from "node:path";
+import { checkDomainSettings } from "@/lib/app/check-settings";
 import { env } from "@/lib/env";
 import { ensureModel, LOCAL_MODELS, MODEL_HINT, MODEL_HINT_FOR_DOWNLOAD } from "@/lib/asr/local-model";
 import { localModelPlace } from "@/lib/embeddings/kinds/local";
@@ -11,6 +12,7 @@ import { ensureLocalModel } from "@/lib/embeddings/sentence-files";
 import { appOutbound, closeAppOutbound } from "@/lib/http/outbound/configured";
 
 const settings = env();
+checkDomainSettings(settings);
 if (process.argv.includes("search")) {
   const place = localModelPlace(settings);
   if (!place) {

@@ -8,6 +8,7 @@
 import "./supported-node.mjs";
 import { parseArgs } from "node:util";
 import { env } from "@/lib/env";
+import { checkDomainSettings } from "@/lib/app/check-settings";
 import { inngestConfigured } from "@/lib/jobs/drivers/inngest-settings";
 import { startLocalRunner } from "@/lib/jobs/drivers/local";
 import { appPipelines } from "@/lib/app/pipelines";
@@ -33,6 +34,7 @@ function positive(name: string, value: string | undefined): number | undefined {
 
 async function main() {
   const settings = env();
+  checkDomainSettings(settings);
   if (!settings.DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: with the embedded database, the app process runs the jobs itself");
   }

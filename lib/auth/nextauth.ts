@@ -25,6 +25,7 @@ import { devLoginRefused } from "@/lib/auth/dev-login";
 import { log } from "@/lib/observability/logger";
 import { applyTeamRoles, OIDC_PROVIDER, oidcConfigured, oidcProvider } from "@/lib/auth/oidc";
 import { claimedEmail, mergedClaims, oidcRefusal } from "@/lib/auth/oidc-claims";
+import { oidcAllowedDomains, oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 
 // Dashboard sign-in. Sessions are JWTs (the development login is a Credentials provider, which
 // Auth.js only supports with JWT sessions); users, accounts and magic-link tokens live in Prisma.
@@ -183,7 +184,7 @@ async function config(): Promise<NextAuthConfig> {
         if (email?.verificationRequest) return emailSignInOffered();
         if (account?.provider !== OIDC_PROVIDER) return true;
         const settings = env();
-        const refusal = oidcRefusal(mergedClaims(profile, account.id_token), settings.OIDC_ALLOWED_DOMAINS, {
+        const refusal = oidcRefusal(mergedClaims(profile, account.id_token), oidcAllowedDomains(settings), {
           groups: settings.OIDC_ALLOWED_GROUPS,
           claim: settings.OIDC_ROLES_CLAIM,
         });
@@ -204,7 +205,7 @@ async function config(): Promise<NextAuthConfig> {
           const proved = provedEmail(method, user.email, profile, account?.id_token);
           // The provider's groups decide team roles on every sign-in through it, before the session starts.
           if (method === OIDC_PROVIDER) await applyTeamRoles(user.id, mergedClaims(profile, account?.id_token), env());
-          const mapped = (env().OIDC_TEAM_ROLES ?? []).map((rule) => rule.team);
+          const mapped = oidcTeamRoleRules(env()).map((rule) => rule.team);
           if (proved) await joinByVerifiedDomain(user.id, proved, mapped);
           token.sub = user.id;
           token.sid = await startSession(user.id, method);

@@ -7,7 +7,7 @@ import {
   oidcRefusal,
   teamRolesFromClaims,
 } from "@/lib/auth/oidc-claims";
-import { parseTeamRoleRules, type TeamRoleRule } from "@/lib/env/oidc";
+import { parseTeamRoleRules, type TeamRoleRule } from "@/lib/auth/oidc-settings";
 
 function rules(text: string): TeamRoleRule[] {
   const parsed = parseTeamRoleRules(text);

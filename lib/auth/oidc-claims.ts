@@ -1,4 +1,4 @@
-import type { TeamRoleRule } from "@/lib/env/oidc";
+import type { TeamRoleRule } from "@/lib/auth/oidc-settings";
 import { atLeast, type TeamRoleName } from "@/lib/roles/ladder";
 
 // What an OpenID Connect provider's claims decide, as plain functions: whether the person may sign in (a verified

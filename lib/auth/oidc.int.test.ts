@@ -55,13 +55,8 @@ async function roles(userId: string) {
 describe("team roles from the roles claim", () => {
   // The map names teams by slug; each test's teams get fresh slugs, so the map is rewritten per test.
   function withMap(map: Record<string, string>) {
-    const rules = Object.entries(map).flatMap(([slug, text]) =>
-      text.split(",").map((entry) => {
-        const [role, value] = entry.split("=");
-        return { team: slug, role: role as "admin", value };
-      }),
-    );
-    return { ...settings, OIDC_TEAM_ROLES: rules };
+    const rules = Object.entries(map).flatMap(([slug, text]) => text.split(",").map((entry) => `${slug}:${entry}`));
+    return { ...settings, OIDC_TEAM_ROLES: rules.join(",") };
   }
 
   it("gives, changes and takes away the named teams on each sign-in, and leaves hand-made ones alone", async () => {

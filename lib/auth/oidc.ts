@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { setMembershipRole } from "@/lib/membership/set-role";
 import { log } from "@/lib/observability/logger";
 import { claimedEmail, claimValues, teamRolesFromClaims, type Claims } from "@/lib/auth/oidc-claims";
+import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 
 /** The provider's id: its callback is APP_URL/api/auth/callback/oidc. */
 export const OIDC_PROVIDER = "oidc";
@@ -55,7 +56,7 @@ export function oidcProvider(settings: Env): OIDCConfig<Claims> {
  * are left to SCIM.
  */
 export async function applyTeamRoles(personId: string, claims: Claims, settings: Env): Promise<void> {
-  const rules = settings.OIDC_TEAM_ROLES ?? [];
+  const rules = oidcTeamRoleRules(settings);
   const wanted = teamRolesFromClaims(rules, claimValues(claims, settings.OIDC_ROLES_CLAIM));
   const db = await getDb();
   const teams = await db.user.findMany({

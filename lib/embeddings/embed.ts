@@ -51,7 +51,7 @@ export function commonComponent(vectors: WordVectors): Float32Array | null {
         dot /= r + 1;
         for (let d = 0; d < dims; d++) next[d]! += dot * xs[r * dims + d]!;
       }
-      if (!normalise(next)) break;
+      if (!normalize(next)) break;
       let moved = 0;
       for (let d = 0; d < dims; d++) moved += Math.abs(next[d]! - u[d]!);
       u = next;
@@ -86,11 +86,11 @@ export function embedText(vectors: WordVectors, text: string): Float32Array | nu
     for (let d = 0; d < acc.length; d++) along += acc[d]! * common[d]!;
     for (let d = 0; d < acc.length; d++) acc[d]! -= along * common[d]!;
   }
-  return normalise(acc) ? acc : null;
+  return normalize(acc) ? acc : null;
 }
 
 /** Makes `v` unit length in place; false when it is zero. */
-function normalise(v: Float32Array): boolean {
+function normalize(v: Float32Array): boolean {
   let norm = 0;
   for (const x of v) norm += x * x;
   norm = Math.sqrt(norm);

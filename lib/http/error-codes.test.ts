@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { ERROR_CODES, isRetryableCode } from "@/lib/http/error-codes";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { ERROR_CODE_GROUPS, ERROR_CODES, isRetryableCode, type RepeatedCode } from "@/lib/http/error-codes";
 import { ApiError, errorResponse } from "@/lib/http/errors";
 import { SourceError } from "@/lib/captions/types";
 import { OutboundError } from "@/lib/http/outbound/errors";
@@ -35,5 +35,15 @@ describe("error codes", () => {
       expect(info.status).toBeGreaterThanOrEqual(400);
       expect(info.meaning).not.toMatch(/\n|\.$/);
     }
+  });
+
+  it("are one list: each code in one group, the groups joined in their order", () => {
+    const grouped = ERROR_CODE_GROUPS.flatMap((group) => Object.keys(group));
+    expect(new Set(grouped).size).toBe(grouped.length);
+    expect(Object.keys(ERROR_CODES)).toEqual(grouped);
+    // The type the list's own check (CodesInTwoGroups) rests on finds a code two groups hold, and only that one
+    // (checked by tsc).
+    expectTypeOf<RepeatedCode<[{ a: 1; b: 1 }, { c: 1 }, { b: 1; d: 1 }]>>().toEqualTypeOf<"b">();
+    expectTypeOf<RepeatedCode<[{ a: 1 }, { b: 1 }]>>().toBeNever();
   });
 });

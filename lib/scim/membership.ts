@@ -2,6 +2,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { teamRolesFromClaims } from "@/lib/auth/oidc-claims";
+import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 import { lockTeam } from "@/lib/membership/access";
 import { recordAudit } from "@/lib/membership/audit";
 import { tellOwnersKeyRevoked } from "@/lib/membership/key-revoked-mail";
@@ -29,7 +30,7 @@ export function roleFromGroups(
   groups: readonly { displayName: string; externalId: string | null }[],
 ): TeamRole | null {
   if (!slug) return null;
-  const rules = (env().OIDC_TEAM_ROLES ?? []).filter((rule) => rule.team === slug);
+  const rules = oidcTeamRoleRules(env()).filter((rule) => rule.team === slug);
   const values = groups.flatMap((group) => [group.displayName, ...(group.externalId ? [group.externalId] : [])]);
   return teamRolesFromClaims(rules, values).get(slug) ?? null;
 }

@@ -4,6 +4,7 @@ import { createYoutubeProvider, type YoutubeProviderOptions } from "@/lib/captio
 import { createYtDlpProvider, youtubeYtDlpArgs } from "@/lib/captions/ytdlp/provider";
 import { createPotProvider } from "@/lib/captions/youtube/pot";
 import { readCookieFile } from "@/lib/captions/youtube/cookies";
+import { youtubeClients } from "@/lib/captions/youtube/clients";
 import { createOutbound, type Outbound } from "@/lib/http/outbound";
 import type { CaptionProvider } from "@/lib/captions/types";
 import type { CaptionDeps } from "@/lib/transcripts/fetch-captions";
@@ -26,7 +27,7 @@ export function youtubeProviderOptions(settings: Env, outbound: Outbound): Youtu
     proxies: settings.YOUTUBE_PROXIES,
     makeOutbound: (proxyUrl) =>
       createOutbound({ proxyUrl, ...(exempt.size > 0 ? { allowPrivateFor: (host: string) => exempt.has(host) } : {}) }),
-    clients: settings.YOUTUBE_CLIENTS,
+    clients: youtubeClients(settings),
     pot: settings.YOUTUBE_POT_PROVIDER_URL
       ? createPotProvider({ baseUrl: settings.YOUTUBE_POT_PROVIDER_URL })
       : undefined,

@@ -14,7 +14,7 @@ import { createYtDlpProvider } from "../../lib/captions/ytdlp/provider";
 import { createOutbound } from "../../lib/http/outbound";
 import { startFakeProxy, youtubeResolver } from "../../test/fakes/proxy/server";
 import { type Scenario, startFakeYoutube } from "../../test/fakes/youtube/server";
-import type { InnerTubeClient } from "../../lib/env/youtube-clients";
+import type { InnerTubeClient } from "../../lib/captions/youtube/clients";
 
 const ID = "GJLlxj_dtq8";
 const source = { platform: "youtube" as const, videoId: ID, canonicalUrl: `https://www.youtube.com/watch?v=${ID}` };

@@ -5,11 +5,12 @@ import { WORKSPACE_COOKIE, couldBeAccountId } from "@/lib/membership/workspace";
 import { TeamPanel } from "@/components/dashboard/team/team-panel";
 import { env } from "@/lib/env";
 import { oidcConfigured } from "@/lib/auth/oidc";
+import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 
 /** The teams whose roles the identity provider sets at each sign-in (OIDC_TEAM_ROLES), and its name. */
 function providerRoles(): { name: string; teams: string[] } | null {
   const settings = env();
-  const teams = oidcConfigured(settings) ? [...new Set((settings.OIDC_TEAM_ROLES ?? []).map((rule) => rule.team))] : [];
+  const teams = oidcConfigured(settings) ? [...new Set(oidcTeamRoleRules(settings).map((rule) => rule.team))] : [];
   return teams.length > 0 ? { name: settings.OIDC_NAME, teams } : null;
 }
 

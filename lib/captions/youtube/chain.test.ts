@@ -8,7 +8,7 @@ import { type FakeProxy, startFakeProxy } from "@/test/fakes/proxy/server";
 import { type FakeYoutube, startFakeYoutube } from "@/test/fakes/youtube/server";
 
 import { type CaptionTrack, SourceError } from "../types";
-import type { InnerTubeClient } from "@/lib/env/youtube-clients";
+import type { InnerTubeClient } from "./clients";
 import { createPotProvider } from "./pot";
 import { type YoutubeProviderOptions, createYoutubeProvider } from "./provider";
 

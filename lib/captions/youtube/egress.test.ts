@@ -4,7 +4,7 @@ import { createOutbound } from "@/lib/http/outbound";
 
 import { cookieHeaderFromNetscape } from "./cookies";
 import { createEgress } from "./egress";
-import { parseClientList } from "@/lib/env/youtube-clients";
+import { parseClientList } from "./clients";
 
 describe("egress", () => {
   const made: (string | undefined)[] = [];

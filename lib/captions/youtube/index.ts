@@ -14,12 +14,7 @@ export {
   YOUTUBE_API_HOSTS,
   type OutboundFetchOptions,
 } from "./fetch";
-export {
-  DEFAULT_YOUTUBE_CLIENTS,
-  needsPoToken,
-  parseClientList,
-  type InnerTubeClient,
-} from "@/lib/env/youtube-clients";
+export { DEFAULT_YOUTUBE_CLIENTS, needsPoToken, parseClientList, type InnerTubeClient } from "./clients";
 export { createPotProvider, PotError, withPoToken, type PotProvider, type PotProviderOptions } from "./pot";
 export { createEgress, type Egress, type Exit } from "./egress";
 export { readPlayerResponse, type PlayerDetails, type PlayerVerdict, type RawTrack } from "./player-response";

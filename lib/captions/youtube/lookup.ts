@@ -2,7 +2,7 @@
 import type { ParsedSource } from "@/lib/sources";
 
 import type { SourceError } from "../types";
-import type { InnerTubeClient } from "@/lib/env/youtube-clients";
+import type { InnerTubeClient } from "./clients";
 import type { Exit } from "./egress";
 import type { PlayerDetails } from "./player-response";
 

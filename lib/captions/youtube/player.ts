@@ -4,7 +4,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 import { Innertube } from "youtubei.js";
 
-import type { InnerTubeClient } from "@/lib/env/youtube-clients";
+import type { InnerTubeClient } from "./clients";
 import type { Exit } from "./egress";
 import { createOutboundFetch } from "./fetch";
 

@@ -4,7 +4,7 @@
  *
  * The lookup is a chain, bounded by one time budget (`timeoutMs`, all clients and retries):
  *
- *   for each client of `clients` (YOUTUBE_CLIENTS, lib/env/youtube-clients.ts):
+ *   for each client of `clients` (YOUTUBE_CLIENTS, clients.ts):
  *     `/player` as that client (`actions.execute("/player", { client, ... })`), with a PO token bound to
  *     the video when the client needs one and a provider is configured (pot.ts);
  *     - bot check (LOGIN_REQUIRED "not a bot"), 429, an unreachable proxy → that exit cools down and
@@ -25,7 +25,7 @@
  *
  * The chain is here, one loop over one time budget whose branches (cool-downs, retries through the next proxy,
  * the fallback) share its state (lookup.ts); the parts that stand alone have their own modules: the clients
- * (lib/env/youtube-clients.ts), exits (egress.ts), `/player` sessions (player.ts), PO tokens (pot.ts), tracks
+ * (clients.ts), exits (egress.ts), `/player` sessions (player.ts), PO tokens (pot.ts), tracks
  * (tracks.ts), their timedtext (timedtext.ts) and the errors the caller sees (errors.ts).
  */
 import type { Segment } from "@/lib/formats/types";
@@ -37,7 +37,7 @@ import type { ParsedSource } from "@/lib/sources";
 import { isBlankBytes } from "../parse";
 import { pickTrack } from "../pick-track";
 import { type CaptionProvider, type CaptionTrack, SourceError, type VideoInfo } from "../types";
-import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "@/lib/env/youtube-clients";
+import { DEFAULT_YOUTUBE_CLIENTS, type InnerTubeClient, needsPoToken } from "./clients";
 import { type Egress, type Exit, createEgress } from "./egress";
 import { exhaustedError, outboundCause, sourceError } from "./errors";
 import { rewriteYoutubeUrl } from "./fetch";

@@ -5,7 +5,7 @@ import type { Segment } from "@/lib/formats/types";
 import { CaptionParseError } from "../parse";
 import { CaptionTrackTooLarge, parseCaptionsOffThread } from "../parse-off-thread";
 import type { CaptionTrack } from "../types";
-import type { InnerTubeClient } from "@/lib/env/youtube-clients";
+import type { InnerTubeClient } from "./clients";
 import { sourceError } from "./errors";
 import { YOUTUBE_API_HOSTS } from "./fetch";
 import { withPoToken } from "./pot";

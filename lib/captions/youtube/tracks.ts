@@ -3,7 +3,7 @@
 import type { ParsedSource } from "@/lib/sources";
 
 import type { CaptionTrack, VideoInfo } from "../types";
-import type { InnerTubeClient } from "@/lib/env/youtube-clients";
+import type { InnerTubeClient } from "./clients";
 import { sourceError } from "./errors";
 import type { Served } from "./lookup";
 import type { PlayerDetails, RawTrack } from "./player-response";

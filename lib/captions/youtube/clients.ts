@@ -1,5 +1,8 @@
+import type { Env } from "@/lib/env";
+
 /**
- * The InnerTube clients the player call tries, in order (`YOUTUBE_CLIENTS`).
+ * The InnerTube clients the player call tries, in order (`YOUTUBE_CLIENTS`: lib/env keeps its text, read here; a bad
+ * one stops the start, lib/app/check-settings.ts).
  *
  * Default, from the evidence of 2025–2026: yt-dlp 2026.08.19 asks `visionos` first and then `web`
  * (`_DEFAULT_CLIENTS = ('visionos', 'web')`, `visionos` needs neither the JS player nor a PO token);
@@ -70,4 +73,14 @@ export function parseClientList(list: string): InnerTubeClient[] {
   }
   if (out.length === 0) throw new Error("name at least one InnerTube client");
   return out;
+}
+
+/** YOUTUBE_CLIENTS as the lookup chain takes it (unset: undefined, the chain's default); throws naming the setting. */
+export function youtubeClients(settings: Pick<Env, "YOUTUBE_CLIENTS">): InnerTubeClient[] | undefined {
+  if (settings.YOUTUBE_CLIENTS === undefined) return undefined;
+  try {
+    return parseClientList(settings.YOUTUBE_CLIENTS);
+  } catch (err) {
+    throw new Error(`YOUTUBE_CLIENTS: ${(err as Error).message}`);
+  }
 }
