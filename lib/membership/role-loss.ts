@@ -5,7 +5,7 @@ import { TEAM_ACTIONS, atLeast, mayGrant } from "@/lib/roles/ladder";
 
 // What a member could reach stops when they are removed, leave or are lowered, in the transaction that changes their
 // role (decision 0036): the team's API key, if they could read it; the named team keys they made and were shown
-// (decision XXXX: the others stay); the pending invitations they may no longer give; and, when they leave the team,
+// (decision 0043: the others stay); the pending invitations they may no longer give; and, when they leave the team,
 // the connectors and device logins they approved for it.
 
 type Tx = Prisma.TransactionClient;
