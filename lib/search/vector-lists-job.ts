@@ -5,8 +5,9 @@
 //
 // A short k-means of its own rather than a library's (ml-kmeans, the well-kept one on npm): that takes each vector
 // as an array of JavaScript numbers (8 bytes a dimension, copied out of the stored 1-byte form: 800 MB for a million
-// vectors of 100 dimensions) and starts with k-means++, whose seeding costs as much as the training here; these
-// lists need neither, only centroids good enough to group neighbours, which a few rounds from a random sample give.
+// vectors of 100 dimensions) and measures by a distance callback per pair; this one reads one Float32Array and is
+// spherical (cosine, unit centroids), as the search compares. Seeded by k-means++ (Arthur and Vassilvitskii, 2007):
+// from random starts two seeds in one group split it and leave two groups one list.
 
 export interface ListsJob {
   kind: "vector-lists";
@@ -77,7 +78,7 @@ function nearestOf(
   return { nearest, best };
 }
 
-/** `lists` unit centroids by spherical k-means over `vectors` (at most `iterations` rounds), starting from a random sample. */
+/** `lists` unit centroids by spherical k-means over `vectors` (at most `iterations` rounds), seeded by k-means++. */
 export function trainCentroids(
   vectors: Float32Array,
   dims: number,
@@ -89,12 +90,27 @@ export function trainCentroids(
   const k = Math.max(1, Math.min(lists, n));
   const random = generator(seed);
   const centroids = new Float32Array(k * dims);
-  // Distinct starting points (a partial Fisher–Yates shuffle of the indices).
-  const order = Int32Array.from({ length: n }, (_, i) => i);
+  // k-means++: each next seed drawn with a chance of its distance (1 − cosine) to the nearest seed so far.
+  const distance = new Float64Array(n).fill(Infinity);
+  let seedAt = Math.floor(random() * n);
   for (let j = 0; j < k; j++) {
-    const pick = j + Math.floor(random() * (n - j));
-    [order[j], order[pick]] = [order[pick]!, order[j]!];
-    centroids.set(vectors.subarray(order[j]! * dims, (order[j]! + 1) * dims), j * dims);
+    centroids.set(vectors.subarray(seedAt * dims, (seedAt + 1) * dims), j * dims);
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      let dot = 0;
+      for (let d = 0; d < dims; d++) dot += vectors[i * dims + d]! * centroids[j * dims + d]!;
+      distance[i] = Math.min(distance[i]!, Math.max(0, 1 - dot));
+      total += distance[i]!;
+    }
+    let pick = random() * total;
+    seedAt = Math.floor(random() * n); // every vector already a seed's (all distances 0): any
+    for (let i = 0; i < n && total > 0; i++) {
+      pick -= distance[i]!;
+      if (pick <= 0 && distance[i]! > 0) {
+        seedAt = i;
+        break;
+      }
+    }
   }
   let previous: Int32Array | null = null;
   for (let round = 0; round < iterations; round++) {
@@ -108,11 +124,12 @@ export function trainCentroids(
       counts[nearest[i]!]!++;
       for (let d = 0; d < dims; d++) sums[c + d]! += vectors[i * dims + d]!;
     }
-    // An empty list starts again from the vector its centroid fits worst.
-    const worst = Array.from(best.keys()).sort((a, b) => best[a]! - best[b]!);
+    // An empty list starts again from a vector its centroid fits worst.
+    let worst: number[] | null = null;
     let spare = 0;
     for (let j = 0; j < k; j++) {
       if (counts[j] === 0) {
+        worst ??= Array.from(best.keys()).sort((a, b) => best[a]! - best[b]!);
         const i = worst[spare++ % n]!;
         for (let d = 0; d < dims; d++) sums[j * dims + d] = vectors[i * dims + d]!;
       }

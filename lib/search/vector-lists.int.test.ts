@@ -124,7 +124,6 @@ describe("the lists of vectors on PostgreSQL without pgvector", () => {
       asked += exact.length;
     }
     expect(asked).toBeGreaterThan(10 * QUERIES.length * 0.9);
-    console.log("RECALL", found / asked, words / asked);
     expect(found / asked).toBeGreaterThanOrEqual(0.9);
     // The words' candidates alone find fewer of them: the lists are what found these.
     expect(found).toBeGreaterThan(words);
