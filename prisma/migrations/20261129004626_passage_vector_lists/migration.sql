@@ -16,4 +16,4 @@ CREATE TABLE "PassageVectorList" (
 );
 
 -- CreateIndex
-CREATE INDEX "PassageEmbedding_model_list_idx" ON "PassageEmbedding"("model", "list");
+CREATE INDEX "PassageEmbedding_list_idx" ON "PassageEmbedding"("list");
