@@ -57,7 +57,7 @@ export interface Nearest {
 
 /**
  * Without a vector index, a scope of at most this many passages has every passage's stored vector compared, exactly
- * (its vectors read and compared here: about 10 MB read at the bound); a larger one, its bounded candidates.
+ * (its vectors read and compared here: about 10 MB read at the bound); a larger one, the lists of vectors.
  */
 export const EXACT_MAX_PASSAGES = 100_000;
 
