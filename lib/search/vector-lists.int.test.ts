@@ -82,7 +82,7 @@ afterAll(async () => {
 });
 
 describe("the lists of vectors on PostgreSQL without pgvector", () => {
-  it("are trained off the event loop, about √N of them, every vector given the nearest", async () => {
+  it("are trained by the background job's round, about √N of them, every vector given the nearest", async () => {
     const { vectorSearchPath } = await import("./vector-index");
     expect(await vectorSearchPath(ctx.db, embedder.model)).toBe("bounded");
     const [{ n }] = await ctx.db.$queryRawUnsafe<{ n: number }[]>(
@@ -90,9 +90,16 @@ describe("the lists of vectors on PostgreSQL without pgvector", () => {
       embedder.model,
     );
     expect(n).toBeGreaterThan(8 * EXACT_MAX);
-    const trained = await lists.trainVectorLists(ctx.db, embedder.model);
-    expect(trained).toBe(lists.listCount(n));
+    // The background job's round trains them once the embedder has `from` vectors.
+    await lists.keepVectorLists(embedder.model, { from: n + 1 });
+    expect(await vectorSearchPath(ctx.db, embedder.model)).toBe("bounded");
+    await lists.keepVectorLists(embedder.model, { from: n });
     expect(await vectorSearchPath(ctx.db, embedder.model)).toBe("lists");
+    const [{ trained }] = await ctx.db.$queryRawUnsafe<{ trained: number }[]>(
+      `SELECT count(*)::int AS trained FROM "PassageVectorList" WHERE "model" = $1`,
+      embedder.model,
+    );
+    expect(trained).toBe(lists.listCount(n));
     const [{ unassigned, used }] = await ctx.db.$queryRawUnsafe<{ unassigned: number; used: number }[]>(
       `SELECT count(*) FILTER (WHERE "list" IS NULL)::int AS unassigned,
               count(DISTINCT "list") FILTER (WHERE "list" >= 0)::int AS used FROM "PassageEmbedding"`,
