@@ -36,6 +36,7 @@ import { benchSearchJudged } from "./bench/search-judged";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
 import { benchEmbedders } from "./bench/embedders";
 import { benchSearchVector } from "./bench/search-vector";
+import { benchSearchVectorLists } from "./bench/search-vector-lists";
 import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
@@ -96,6 +97,10 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Meaning through pgvector's HNSW index against the bounded candidates, on PGlite: p50 ratios, recall@10, bytes
   // per passage of the vectors and the index.
   "search-vector": benchSearchVector,
+  // Meaning past the exact bound without pgvector, on PostgreSQL at about 100,000 passages: the exact compare against
+  // the lists of vectors and the bounded candidates (p50/p95, heap, recall@10 against exact, the lists' build time).
+  // Only when named.
+  "search-vector-lists": benchSearchVectorLists,
   // Matching one new transcript with 10, 10k and 1M alerts stored (PostgreSQL; seeds 1M rows: minutes), and ready →
   // webhook, e-mail and feed over 50 transcripts on the embedded default. Only when named.
   alerts: benchAlerts,
@@ -108,6 +113,7 @@ const onlyWhenNamed = new Set([
   "search-meaning-cost",
   "embedders",
   "search-vector",
+  "search-vector-lists",
   "startup",
   "heavy-saves",
   "alerts",

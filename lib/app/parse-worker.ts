@@ -15,9 +15,10 @@ import {
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render";
+import { answerListsJob, type ListsJob } from "@/lib/search/vector-lists-job";
 
 const job = workerData as
-  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob;
+  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob | ListsJob;
 if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
@@ -31,6 +32,10 @@ if (job.kind === "embed") {
   );
 } else if (job.kind === "embeddings-convert") {
   void answerConvertJob(job).then((answer) => parentPort!.postMessage(answer));
+} else if (job.kind === "vector-lists") {
+  // The centroids and each vector's list are moved to the calling thread, not copied.
+  const answer = answerListsJob(job);
+  parentPort!.postMessage(answer, [answer.centroids.buffer as ArrayBuffer, answer.nearest.buffer as ArrayBuffer]);
 } else if (job.kind === "public-file") {
   // A rendered file's bytes are moved to the calling thread, not copied.
   const rendered = renderFileJob(job);

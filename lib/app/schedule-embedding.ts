@@ -1,6 +1,7 @@
 import { log } from "@/lib/observability/logger";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { EMBED_BATCH, embedMissingPassages, highestPid } from "@/lib/search/embed-passages";
+import { keepVectorLists } from "@/lib/search/vector-lists";
 
 const IDLE_MS = 15_000;
 
@@ -8,7 +9,7 @@ const IDLE_MS = 15_000;
  * Every passage's meaning stored beside it (lib/search/embed-passages.ts), in the background: each round, the passages
  * stored since the last (a new transcript, a correction), then one batch of the older ones that have none, going down
  * from the newest (the backfill: resumable, as what is missing is its state); idle for a while once there is nothing
- * to do. Off with SEARCH_EMBEDDER=off.
+ * to do; without pgvector, the lists of vectors kept (lib/search/vector-lists.ts). Off with SEARCH_EMBEDDER=off.
  */
 export function scheduleEmbedding(): void {
   const globalState = globalThis as { verbatimEmbedding?: boolean };
@@ -46,6 +47,10 @@ export function scheduleEmbedding(): void {
       } else below = older.lowest;
     }
     done += embedded;
+    // Without pgvector, the lists of vectors a large scope is searched through: trained, and each new vector's set.
+    await keepVectorLists(embedder.model).catch((error: unknown) =>
+      log.error({ err: error }, "search by meaning: keeping the lists of vectors failed"),
+    );
     return embedded;
   };
   const loop = () =>

@@ -4,7 +4,8 @@ import type { SetupLine } from "@/lib/health/setup-checks";
  * Search by meaning: which embedder (the default's word vectors, a local sentence model by name, or an
  * OpenAI-compatible server's model), whether its files are here (the default's converted file, or the package to
  * convert it from; the local model's downloaded files), how many passages have their vector, and how the nearest are
- * found: through pgvector's HNSW index where the database has it, else among bounded candidates.
+ * found: through pgvector's HNSW index where the database has it, else through the lists of vectors once trained,
+ * else among bounded candidates.
  */
 export function judgeSearchMeaning(input: {
   embedder: "default" | "openai" | "local" | "static" | "off";
@@ -20,7 +21,7 @@ export function judgeSearchMeaning(input: {
   /** The local model: where its files are fetched from and kept. */
   local?: { host: string; dir: string };
   /** How the nearest are found (null: the database did not say). */
-  way: "hnsw" | "bounded" | null;
+  way: "hnsw" | "lists" | "bounded" | null;
 }): SetupLine {
   if (input.embedder === "off")
     return { id: "search_meaning", ok: null, found: "off (SEARCH_EMBEDDER=off): keyword search only", fix: null };
@@ -46,9 +47,11 @@ export function judgeSearchMeaning(input: {
   const way =
     input.way === "hnsw"
       ? "; the nearest through pgvector's HNSW index"
-      : input.way === "bounded"
-        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates"
-        : "";
+      : input.way === "lists"
+        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the passages of the query's nearest lists of vectors"
+        : input.way === "bounded"
+          ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 50,000 vectors)"
+          : "";
   return {
     id: "search_meaning",
     ok: true,

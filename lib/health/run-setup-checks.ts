@@ -199,7 +199,7 @@ async function searchMeaning(): Promise<SetupLine> {
     problem,
     local,
     way: await getDb()
-      .then(vectorSearchPath)
+      .then((db) => vectorSearchPath(db, embedder.model))
       .catch(() => null),
   });
 }

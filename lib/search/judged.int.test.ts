@@ -2,7 +2,7 @@
 // through the library with the default embedder (its real word vectors, converted from the installed package), on
 // PostgreSQL without pgvector (every stored vector compared) and on the embedded PGlite (pgvector's HNSW index):
 // fused search is never worse than keywords alone on a keyword control, and far better on the paraphrases, and both
-// databases find alike. The figures themselves are the bench's (`npm run bench -- search-judged`); this checks
+// databases find alike; by meaning alone too, PostgreSQL past its exact bound (lowered) reading its lists of vectors. The figures themselves are the bench's (`npm run bench -- search-judged`); this checks
 // their direction, not their time.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,6 +31,40 @@ const PARAPHRASES = JUDGED_QUERIES.filter((j) => j.kind === "meaning").filter((_
 
 type Figures = { keyword: Map<string, number>; fused: Map<string, number>; paraphrase: Record<string, number> };
 const figures: Record<string, Figures> = {};
+/** The paraphrases by meaning alone: on PostgreSQL through its lists of vectors, on PGlite through HNSW. */
+const byMeaning: Record<string, number> = {};
+
+/** Paraphrase recall@10 of the nearest passages alone (nearestPassages with `options`) in the judge's library. */
+async function judgeMeaning(db: PrismaClient, options: { exactMax?: number }): Promise<number> {
+  const { nearestPassages } = await import("./meaning");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
+  const rows = await db.$queryRawUnsafe<{ pid: bigint; title: string; segFrom: number; segTo: number }[]>(
+    `SELECT p."pid", t."title", p."segFrom", p."segTo" FROM "TranscriptPassage" p JOIN "Transcript" t ON t."id" = p."transcriptId"`,
+  );
+  const passages = new Map(rows.map((r) => [r.pid, r]));
+  let sum = 0;
+  for (const { q, answers } of PARAPHRASES) {
+    const nearest = await nearestPassages(
+      { kind: "library", userId: USER },
+      { q, platform: null, lang: null },
+      10,
+      configuredEmbedder(),
+      options,
+    );
+    const found = nearest.map(({ pid }) => {
+      const p = passages.get(pid)!;
+      return {
+        pid,
+        track: JUDGED_TRACKS.find((t) => t.title === p.title)!.key,
+        segFrom: p.segFrom,
+        segTo: p.segTo,
+        text: "",
+      };
+    });
+    sum += judgeOne(answers, found).recall;
+  }
+  return sum / PARAPHRASES.length;
+}
 
 async function judge(db: PrismaClient, modes: readonly string[]): Promise<Figures> {
   const { searchLibrary } = await import("./search-moments");
@@ -95,6 +129,12 @@ beforeAll(async () => {
       });
     while ((await embedMissingPassages(embedder)).embedded > 0);
     figures[name] = await judge(client, modes);
+    // Past the exact bound (lowered below the library's passages) PostgreSQL reads its lists of vectors.
+    if (name === "PostgreSQL") {
+      const { trainVectorLists } = await import("./vector-lists");
+      await trainVectorLists(ctx.db, embedder.model);
+    }
+    byMeaning[name] = await judgeMeaning(client, name === "PostgreSQL" ? { exactMax: 500 } : {});
   }
   (globalThis as { verbatimDb?: unknown }).verbatimDb = postgres;
 }, 600_000);
@@ -126,4 +166,12 @@ it("finds the paraphrases alike on PostgreSQL without pgvector and on the embedd
   expect(Math.abs(figures.PostgreSQL!.paraphrase.hybrid! - figures.PGlite!.paraphrase.hybrid!)).toBeLessThanOrEqual(
     0.05,
   );
+});
+
+it("finds the paraphrases by meaning alike through the lists of vectors on PostgreSQL and through HNSW on PGlite", async () => {
+  const { vectorSearchPath } = await import("./vector-index");
+  const { configuredEmbedder } = await import("@/lib/embeddings/registry");
+  expect(await vectorSearchPath(ctx.db, configuredEmbedder()!.model)).toBe("lists");
+  expect(byMeaning.PGlite!).toBeGreaterThan(0.5);
+  expect(Math.abs(byMeaning.PostgreSQL! - byMeaning.PGlite!)).toBeLessThanOrEqual(0.05);
 });

@@ -2,8 +2,9 @@
 // ranking. A small scope is read whole; a larger one through pgvector's HNSW index where the database has it
 // (vector-index.ts). Without it (Debian's PostgreSQL 15 has no pgvector) a scope of up to EXACT_MAX_PASSAGES is
 // still read whole, each stored vector (PassageEmbedding) compared here, so both databases find the same moments;
-// a larger one among a bounded set of candidates: the best postings of each of the query's words (a natural
-// question says some of its moment's words). Visibility is the keyword search's own rule
+// a larger one through the lists of vectors in plain tables (vector-lists.ts) where they are trained, completed by a
+// bounded set of candidates: the best postings of each of the query's words (a natural question says some of its
+// moment's words). Visibility is the keyword search's own rule
 // (passageVisibility: done entries, live publications as their publisher sees them, a correction only for its
 // author), applied to every candidate, inside the index's scan too.
 import { dbKind, getDb, type Db } from "@/lib/db/client";
@@ -21,6 +22,7 @@ import { aboutNothingHere } from "@/lib/search/off-topic";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
 import { vectorColumn, vectorText } from "@/lib/search/vector-index";
+import { nearestInLists } from "@/lib/search/vector-lists";
 
 /** Postings read per word of the query: its best passages, the candidates it brings. */
 export const MEANING_POSTINGS_PER_WORD = 512;
@@ -55,7 +57,7 @@ export interface Nearest {
 
 /**
  * Without a vector index, a scope of at most this many passages has every passage's stored vector compared, exactly
- * (its vectors read and compared here: about 10 MB read at the bound); a larger one, its bounded candidates.
+ * (its vectors read and compared here: about 10 MB read at the bound); a larger one, the lists of vectors.
  */
 export const EXACT_MAX_PASSAGES = 100_000;
 
@@ -105,7 +107,7 @@ export async function nearestPassages(
     offTopicFrom = env().SEARCH_OFF_TOPIC_FROM_PASSAGES,
   }: {
     indexFrom?: number;
-    /** false: the bounded candidates even where there is an index (the bench compares the two). */
+    /** false: the bounded candidates even where there is an index or lists (the bench compares them). */
     index?: boolean;
     /**
      * Given the query's vector, for the caller to find a passage's answering line with, and whether its words say
@@ -153,8 +155,12 @@ export async function nearestPassages(
   }
   const limit = Math.min(INDEX_MAX_ROWS, Math.max(3 * k, 60));
   let candidates: Candidate[] = [];
-  if (index && indexed && scoped > indexFrom) {
-    candidates = await throughIndex(db, scope, query, embedder.model, vector, corrects, limit);
+  // Past the exact bound without pgvector: the nearest lists of vectors, where trained (vector-lists.ts).
+  const listed = index && !indexed && scoped > exactUpTo;
+  if ((index && indexed && scoped > indexFrom) || listed) {
+    candidates = listed
+      ? ((await nearestInLists(db, embedder.model, vector, restrictions(scope, query, corrects), limit)) ?? [])
+      : await throughIndex(db, scope, query, embedder.model, vector, corrects, limit);
     if (candidates.length < limit) {
       const seen = new Set(candidates.map((c) => c.pid));
       const more = await bounded(db, scope, query, embedder.model, vector, corrects, scoped, exactUpTo);

@@ -1,14 +1,17 @@
 // The passages' vectors in pgvector where the database has it (always on the embedded PGlite; on PostgreSQL where
 // the server offers pgvector 0.7 or newer: prisma/sql/functions/verbatim_vector_setup.sql adds the column): a
 // halfvec column beside the int8 form, and one HNSW index (cosine) per embedder's dimensions, partial on them, so
-// vectors of any length share the column. Without the column, meaning search reads its bounded candidates
-// (meaning.ts); which is in use is said by doctor and /health.
+// vectors of any length share the column. Without the column, meaning search past the exact bound reads the lists
+// of vectors (vector-lists.ts) or its bounded candidates (meaning.ts); which is in use is said by doctor and /health.
 import type { Db } from "@/lib/db/client";
 import { sqlState } from "@/lib/db/sql-state";
 import { Prisma } from "@/lib/generated/prisma/client";
 
-/** How the nearest passages are found: through pgvector's HNSW index, or among bounded candidates. */
-export type VectorSearchPath = "hnsw" | "bounded";
+/**
+ * How the nearest passages of a scope past the exact bound are found: through pgvector's HNSW index, through the
+ * lists of vectors in plain tables (vector-lists.ts), or among bounded candidates.
+ */
+export type VectorSearchPath = "hnsw" | "lists" | "bounded";
 
 const present = new WeakMap<object, Promise<boolean>>();
 const indexed = new WeakMap<object, Set<number>>();
@@ -27,8 +30,13 @@ export function vectorColumn(db: Db): Promise<boolean> {
   return known;
 }
 
-export async function vectorSearchPath(db: Db): Promise<VectorSearchPath> {
-  return (await vectorColumn(db)) ? "hnsw" : "bounded";
+/** The way in use in `db`, for the embedder `model` (its lists trained or not). */
+export async function vectorSearchPath(db: Db, model: string | null = null): Promise<VectorSearchPath> {
+  if (await vectorColumn(db)) return "hnsw";
+  if (model === null) return "bounded";
+  const [row] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "PassageVectorList" WHERE "model" = ${model}) AS any`;
+  return row?.any === true ? "lists" : "bounded";
 }
 
 /** The index's name for vectors of `dims` dimensions (the migration makes the default embedder's, 100). */
