@@ -150,6 +150,55 @@ export async function visiblyHeld(
   return new Set(rows.map((row) => `${row.id}:${row.config}`));
 }
 
+/** Passages of one word read at most when looking for another word of a question said near it. */
+export const TOGETHER_EXAMINED = 2_000;
+/** Passages either side of one that are near it: a few minutes of speech. */
+export const TOGETHER_SPAN = 5;
+
+/**
+ * Whether two of a question's words are said together: in one passage the caller may see, or one in it and the other
+ * at most TOGETHER_SPAN passages before or after it (the same transcript, as the same version reads it: a passage
+ * near a visible one is visible). `words`: each word's readings, a term's id and a configuration, in passages of that
+ * configuration. Each word's passages are read best first, at most TOGETHER_EXAMINED; a word said in that many
+ * counts as said near every other (it is said too widely to tell).
+ */
+export async function saidTogether(
+  db: Db,
+  vocabulary: Vocabulary,
+  words: readonly (readonly { id: number; config: string; term: string }[])[],
+): Promise<boolean> {
+  const anchors = words.flatMap((readings, nth) =>
+    readings.flatMap(({ id, config }) => {
+      const others = words.flatMap((other, at) =>
+        at === nth ? [] : other.filter((r) => r.config === config).map((r) => lexemeQuery(r.term)),
+      );
+      return others.length === 0 ? [] : [{ id, config, nth, others: [...new Set(others)].join(" | ") }];
+    }),
+  );
+  if (anchors.length === 0) return false;
+  const { small } = vocabulary;
+  const { visible, passages, source } = statement(vocabulary);
+  const neighbour = (table: Prisma.Sql, key: Prisma.Sql) =>
+    sql`EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = p.${key} AND q."seq" BETWEEN p."seq" - ${bound(TOGETHER_SPAN)} AND p."seq" + ${bound(TOGETHER_SPAN)}
+          AND q."tsv" @@ a.others::tsquery)`;
+  const holders = small
+    ? sql`SELECT p.* FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = a.id
+         WHERE p."config" = a."config" ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${bound(TOGETHER_EXAMINED)}`
+    : sql`SELECT p.* FROM ${probedPassages(sql`a.id`, TOGETHER_EXAMINED, sql`p."config" = a."config" AND ${visible}`, source)}
+         LIMIT ${bound(TOGETHER_EXAMINED)}`;
+  const rows = await read<{ nth: number; n: number; together: boolean }>(
+    db,
+    sql`SELECT a.nth, count(*)::int AS n, bool_or(CASE WHEN p."revisionId" IS NULL
+          THEN ${neighbour(sql`"TranscriptPassage"`, sql`"transcriptId"`)}
+          ELSE ${neighbour(sql`"RevisionPassage"`, sql`"revisionId"`)} END) AS together
+       FROM unnest(${anchors.map((a) => a.id)}::int[], ${anchors.map((a) => a.config)}::text[],
+                   ${anchors.map((a) => a.nth)}::int[], ${anchors.map((a) => a.others)}::text[]) AS a(id, "config", nth, others)
+       CROSS JOIN LATERAL (${holders}) AS p
+       GROUP BY a.nth, a.id`,
+  );
+  return rows.some((row) => row.together || row.n >= TOGETHER_EXAMINED);
+}
+
 /**
  * The words a passage the caller may see holds that `lexeme` (a word begun, as a configuration reads it) begins,
  * shortest first, at most `limit`. A CJK character begins the bigrams it starts.
