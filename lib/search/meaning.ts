@@ -44,7 +44,10 @@ export function readsAsProse(q: string): boolean {
     .split(/\s+/)
     .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((word) => word !== "");
-  return words.length > 0 && words.every((word) => /^(?:\p{L}+(?:['’]\p{L}+)*(?:-\p{L}+(?:['’]\p{L}+)*){0,2}|\p{N}+)$/u.test(word));
+  return (
+    words.length > 0 &&
+    words.every((word) => /^(?:\p{L}+(?:['’]\p{L}+)*(?:-\p{L}+(?:['’]\p{L}+)*){0,2}|\p{N}+)$/u.test(word))
+  );
 }
 
 export interface Nearest {
