@@ -159,8 +159,9 @@ export const TOGETHER_SPAN = 5;
  * Whether two of a question's words are said together: in one passage the caller may see, or one in it and the other
  * at most TOGETHER_SPAN passages before or after it (the same transcript, as the same version reads it: a passage
  * near a visible one is visible). `words`: each word's readings, a term's id and a configuration, in passages of that
- * configuration. Each word's passages are read best first, at most TOGETHER_EXAMINED; a word said in that many
- * counts as said near every other (it is said too widely to tell).
+ * configuration. A small scope's passages are read whole; a larger one's, each word's postings best first, at most
+ * TOGETHER_EXAMINED of them, and a word with that many postings counts as said near every other (too widely said to
+ * tell, as a bound of visiblyHeld's kind).
  */
 export async function saidTogether(
   db: Db,
@@ -178,25 +179,26 @@ export async function saidTogether(
   if (anchors.length === 0) return false;
   const { small } = vocabulary;
   const { visible, passages, source } = statement(vocabulary);
-  const neighbour = (table: Prisma.Sql, key: Prisma.Sql) =>
-    sql`EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = p.${key} AND q."seq" BETWEEN p."seq" - ${bound(TOGETHER_SPAN)} AND p."seq" + ${bound(TOGETHER_SPAN)}
+  const span = bound(TOGETHER_SPAN);
+  const near = (table: Prisma.Sql, key: Prisma.Sql) =>
+    sql`EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = p.${key} AND q."seq" BETWEEN p."seq" - ${span} AND p."seq" + ${span}
           AND q."tsv" @@ a.others::tsquery)`;
   const holders = small
     ? sql`SELECT p.* FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = a.id
-         WHERE p."config" = a."config" ORDER BY sp."impact" DESC, sp."pid" DESC LIMIT ${bound(TOGETHER_EXAMINED)}`
-    : sql`SELECT p.* FROM ${probedPassages(sql`a.id`, TOGETHER_EXAMINED, sql`p."config" = a."config" AND ${visible}`, source)}
-         LIMIT ${bound(TOGETHER_EXAMINED)}`;
-  const rows = await read<{ nth: number; n: number; together: boolean }>(
+         WHERE p."config" = a."config"`
+    : sql`SELECT p.* FROM ${probedPassages(sql`a.id`, TOGETHER_EXAMINED, sql`p."config" = a."config" AND ${visible}`, source)}`;
+  const rows = await read<{ postings: number; together: boolean | null }>(
     db,
-    sql`SELECT a.nth, count(*)::int AS n, bool_or(CASE WHEN p."revisionId" IS NULL
-          THEN ${neighbour(sql`"TranscriptPassage"`, sql`"transcriptId"`)}
-          ELSE ${neighbour(sql`"RevisionPassage"`, sql`"revisionId"`)} END) AS together
+    sql`SELECT (SELECT count(*)::int FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = a.id
+                 LIMIT ${bound(TOGETHER_EXAMINED)}) AS x) AS postings,
+              bool_or(CASE WHEN p."revisionId" IS NULL THEN ${near(sql`"TranscriptPassage"`, sql`"transcriptId"`)}
+                ELSE ${near(sql`"RevisionPassage"`, sql`"revisionId"`)} END) AS together
        FROM unnest(${anchors.map((a) => a.id)}::int[], ${anchors.map((a) => a.config)}::text[],
                    ${anchors.map((a) => a.nth)}::int[], ${anchors.map((a) => a.others)}::text[]) AS a(id, "config", nth, others)
-       CROSS JOIN LATERAL (${holders}) AS p
-       GROUP BY a.nth, a.id`,
+       LEFT JOIN LATERAL (${holders}) AS p ON true
+       GROUP BY a.nth, a.id, a."config", a.others`,
   );
-  return rows.some((row) => row.together || row.n >= TOGETHER_EXAMINED);
+  return rows.some((row) => row.together === true || (!small && row.postings >= TOGETHER_EXAMINED));
 }
 
 /**
