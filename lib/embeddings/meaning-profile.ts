@@ -23,7 +23,7 @@ export type Closeness = "close" | "related" | "loose";
 
 /** The default offline word vectors (SIF, common component removed). */
 export const DEFAULT_MEANING_PROFILE: MeaningProfile = {
-  floor: 0.2,
+  floor: 0.3,
   related: 0.5,
   close: 0.6,
   fusionWeight: 0.7,
