@@ -75,6 +75,9 @@ describe("which queries are read by their meaning", () => {
       "Über alles",
       "the apollo 11 landing",
       "midway in 1942",
+      "the far-right party likely to come second",
+      "work for twenty-five minutes",
+      "a mother-in-law's advice",
     ]) {
       expect(readsAsProse(q), q).toBe(true);
     }
@@ -83,6 +86,8 @@ describe("which queries are read by their meaning", () => {
   it("leaves identifiers, codes, addresses and joined tokens to the keyword search", () => {
     for (const q of [
       "zz-no-such-video-zz",
+      "state-of-the-art",
+      "covid-19",
       "dQw4w9WgXcQ",
       "v2.1 release",
       "user@example.com",

@@ -37,7 +37,8 @@ export type SearchMode = "hybrid" | "keyword" | "meaning";
 /**
  * Whether `q` reads as prose, words a person says, rather than an identifier, a code, an address or a joined token
  * (`zz-no-such-video-zz`, `dQw4w9WgXcQ`, `v2.1`, `user@host`): each of its words is letters alone (an apostrophe
- * inside, punctuation around it) or a number. Such a query's meaning is the average of its fragments' vectors,
+ * inside, punctuation around it; a compound of at most three parts joined by `-`: "far-right", "twenty-five") or a
+ * number. Such a query's meaning is the average of its fragments' vectors,
  * near whatever speaks of any of them, so it is searched by its words alone.
  */
 export function readsAsProse(q: string): boolean {
@@ -45,7 +46,10 @@ export function readsAsProse(q: string): boolean {
     .split(/\s+/)
     .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
     .filter((word) => word !== "");
-  return words.length > 0 && words.every((word) => /^(?:\p{L}+(?:['’]\p{L}+)*|\p{N}+)$/u.test(word));
+  return (
+    words.length > 0 &&
+    words.every((word) => /^(?:\p{L}+(?:['’]\p{L}+)*(?:-\p{L}+(?:['’]\p{L}+)*){0,2}|\p{N}+)$/u.test(word))
+  );
 }
 
 export interface Nearest {

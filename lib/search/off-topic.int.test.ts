@@ -22,6 +22,10 @@ let dir: string;
 let search: typeof import("./search-moments");
 let schemas: typeof import("./schemas");
 const USER = "asker";
+/** Someone else, whose private transcript says what the asker's library says only apart. */
+const OTHER = "neighbour";
+/** Both its words are said in the three tracks, "school" of grit and "island" of the Komodo dragon, never near. */
+const SAID_APART = "a school on an island";
 const TRACKS = JUDGED_TRACKS.filter((t) => ["grit", "komodo", "energy"].includes(t.key));
 const OFF_TOPIC = [
   "how do I descale a kettle",
@@ -60,6 +64,13 @@ beforeAll(async () => {
     (globalThis as { verbatimDb?: unknown }).verbatimDb = connection;
     const client = db as PrismaClient;
     await client.user.create({ data: { id: USER, email: "asker@example.test" } });
+    await client.user.create({ data: { id: OTHER, email: "neighbour@example.test" } });
+    await storeTranscript(client, {
+      segments: [{ start: 0, end: 4, text: "The school on the island teaches every child to swim." }],
+      lang: "en",
+      title: "An island school",
+      userIds: [OTHER],
+    });
     for (const track of TRACKS)
       await storeTranscript(client, {
         segments: judgedTrackSegments(track),
@@ -103,6 +114,15 @@ describe.each(["PostgreSQL", "PGlite"])("a question about nothing in reach, on %
     }
     // A misspelt word is still offered its spelling.
     expect((await ask("stamena", "hybrid")).did_you_mean).toBe("stamina");
+  });
+
+  it("finds nothing by meaning for a short question whose words are said only apart, whoever says them together", async () => {
+    expect((await ask(SAID_APART, "meaning")).results).toEqual([]);
+    expect((await ask(SAID_APART, "hybrid")).nothing_close).toBe(true);
+    // Said together (grit's "school teacher"), the same kind of question is answered by meaning.
+    const together = await ask("a teacher at school", "hybrid");
+    expect(together.nothing_close).toBe(false);
+    expect(together.results.some((m) => m.matched !== "words")).toBe(true);
   });
 
   it("is not judged by its words in a library smaller than SEARCH_OFF_TOPIC_FROM_PASSAGES", async () => {

@@ -150,6 +150,57 @@ export async function visiblyHeld(
   return new Set(rows.map((row) => `${row.id}:${row.config}`));
 }
 
+/** Passages of one word read at most when looking for another word of a question said near it. */
+export const TOGETHER_EXAMINED = 2_000;
+/** Passages either side of one that are near it: a few minutes of speech. */
+export const TOGETHER_SPAN = 5;
+
+/**
+ * Whether two of a question's words are said together: in one passage the caller may see, or one in it and the other
+ * at most TOGETHER_SPAN passages before or after it (the same transcript, as the same version reads it: a passage
+ * near a visible one is visible). `words`: each word's readings, a term's id and a configuration, in passages of that
+ * configuration. A small scope's passages are read whole; a larger one's, each word's postings best first, at most
+ * TOGETHER_EXAMINED of them, and a word with that many postings counts as said near every other (too widely said to
+ * tell, as a bound of visiblyHeld's kind).
+ */
+export async function saidTogether(
+  db: Db,
+  vocabulary: Vocabulary,
+  words: readonly (readonly { id: number; config: string; term: string }[])[],
+): Promise<boolean> {
+  const anchors = words.flatMap((readings, nth) =>
+    readings.flatMap(({ id, config }) => {
+      const others = words.flatMap((other, at) =>
+        at === nth ? [] : other.filter((r) => r.config === config).map((r) => lexemeQuery(r.term)),
+      );
+      return others.length === 0 ? [] : [{ id, config, nth, others: [...new Set(others)].join(" | ") }];
+    }),
+  );
+  if (anchors.length === 0) return false;
+  const { small } = vocabulary;
+  const { visible, passages, source } = statement(vocabulary);
+  const span = bound(TOGETHER_SPAN);
+  const near = (table: Prisma.Sql, key: Prisma.Sql) =>
+    sql`EXISTS (SELECT 1 FROM ${table} q WHERE q.${key} = p.${key} AND q."seq" BETWEEN p."seq" - ${span} AND p."seq" + ${span}
+          AND q."tsv" @@ a.others::tsquery)`;
+  const holders = small
+    ? sql`SELECT p.* FROM (${passages}) p JOIN "SearchPosting" sp ON sp."pid" = p."pid" AND sp."termId" = a.id
+         WHERE p."config" = a."config"`
+    : sql`SELECT p.* FROM ${probedPassages(sql`a.id`, TOGETHER_EXAMINED, sql`p."config" = a."config" AND ${visible}`, source)}`;
+  const rows = await read<{ postings: number; together: boolean | null }>(
+    db,
+    sql`SELECT (SELECT count(*)::int FROM (SELECT 1 FROM "SearchPosting" sp WHERE sp."termId" = a.id
+                 LIMIT ${bound(TOGETHER_EXAMINED)}) AS x) AS postings,
+              bool_or(CASE WHEN p."revisionId" IS NULL THEN ${near(sql`"TranscriptPassage"`, sql`"transcriptId"`)}
+                ELSE ${near(sql`"RevisionPassage"`, sql`"revisionId"`)} END) AS together
+       FROM unnest(${anchors.map((a) => a.id)}::int[], ${anchors.map((a) => a.config)}::text[],
+                   ${anchors.map((a) => a.nth)}::int[], ${anchors.map((a) => a.others)}::text[]) AS a(id, "config", nth, others)
+       LEFT JOIN LATERAL (${holders}) AS p ON true
+       GROUP BY a.nth, a.id, a."config", a.others`,
+  );
+  return rows.some((row) => row.together === true || (!small && row.postings >= TOGETHER_EXAMINED));
+}
+
 /**
  * The words a passage the caller may see holds that `lexeme` (a word begun, as a configuration reads it) begins,
  * shortest first, at most `limit`. A CJK character begins the bigrams it starts.

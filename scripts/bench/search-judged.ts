@@ -7,13 +7,15 @@
 //   questions answered among the first 5 (a result of a transcript that answers); the share of off-topic questions
 //   with nothing at or above the embedder's floor; and the floor's trade (off-topic "nothing close" against recall).
 // - The app's own search with the default embedder, through the library search, page 1, per mode (keyword; meaning
-//   and fused): the same figures and keyword controls' recall, and what the default costs.
+//   and fused): the same figures and keyword controls' recall, and what the default costs; on PostgreSQL without
+//   pgvector (every stored vector compared), then meaning and fused on the embedded PGlite (its HNSW index).
 // Then the frequent-word judgement: for words said in many passages and in a title, page 1's top 10 against BM25
 // over the passages' own words (no title), at most 3 moments a transcript as the search shows them, ties as right.
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { JUDGED_QUERIES, JUDGED_TRACKS } from "../../test/fixtures/captions/judged-search";
 import { storeJudgedLibrary } from "./judged-library";
+import { judgeOnPglite } from "./judged-pglite";
 import { judgeCandidates, judgedFigures } from "./meaning-candidates";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { recallAt } from "./relevance-recall";
@@ -124,6 +126,9 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
         (performance.now() - started) / JUDGED_QUERIES.length;
       Object.assign(figures, judgedFigures(`app search, ${label}`, f));
     }
+
+    // The same searches on the embedded database, through its HNSW index.
+    Object.assign(figures, await judgeOnPglite());
 
     // The frequent-word judgement: BM25 over the passages' own words (tf and length as the postings count them),
     // against the keyword ranking and the fused one.
