@@ -186,9 +186,18 @@ export function searchStatement(input: SearchStatementInput): SqlStatement {
     ), ranked AS (
       SELECT f.*, (${score})::float8 AS rank FROM (SELECT DISTINCT ON ("pid") *, ${readingOf(sql`found`)} AS "reading" FROM found) AS f
       ORDER BY rank DESC, f."pid" DESC${prefix}
+    ), beside AS (
+      SELECT *, lag("seq") OVER w AS "prevSeq", lag(rank) OVER w AS "prevRank", lag("pid") OVER w AS "prevPid",
+             lead("seq") OVER w AS "nextSeq", lead(rank) OVER w AS "nextRank", lead("pid") OVER w AS "nextPid"
+      FROM ranked WINDOW w AS (PARTITION BY "transcriptId", "revisionId" ORDER BY "seq")
     ), capped AS (
-      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY rank DESC, "pid" DESC) AS nth
-      FROM ranked
+      -- A transcript's moments are its best passages, those beside a better one of it last: that one is the same
+      -- spot, so another place where it is said comes first.
+      SELECT *, row_number() OVER (PARTITION BY "transcriptId", "revisionId" ORDER BY
+               coalesce("prevSeq" = "seq" - 1 AND ("prevRank", "prevPid") > (rank, "pid"), false)
+            OR coalesce("nextSeq" = "seq" + 1 AND ("nextRank", "nextPid") > (rank, "pid"), false),
+             rank DESC, "pid" DESC) AS nth
+      FROM beside
     ), page AS (
       SELECT * FROM capped WHERE nth <= ${input.perTranscript}
       ORDER BY rank DESC, "pid" DESC LIMIT ${input.limit} OFFSET ${input.offset}

@@ -170,6 +170,27 @@ describe("GET /v1/me/search on real Chinese captions (CJK bigrams)", () => {
   });
 });
 
+describe("a transcript's three moments", () => {
+  it("are three places: a passage beside a better one of its transcript comes after the others", async () => {
+    const filler =
+      "while the jars stood in rows along the cold shelf and the kitchen warmed slowly in the morning light";
+    const said = (times: number) => `${"marmalade on the table ".repeat(times)}${filler} ${filler}`;
+    const texts = [said(3), said(3), `${filler} ${filler}`, said(1), `${filler} ${filler}`, said(1)];
+    const { transcript } = await storeTranscript(ctx.db, {
+      segments: texts.map((text, i) => ({ start: i * 20, end: i * 20 + 19, text })),
+      lang: "en",
+      title: "Breakfast",
+      userIds: [owner.userId],
+    });
+    const found = (await moments("marmalade")).filter((m) => m.transcript_id === transcript.id);
+    const places = found.map((m) => m.segment_index).sort();
+    // The two side by side are one spot: the better stands for both, and the places said once follow it.
+    expect(places).toHaveLength(3);
+    expect(places.filter((i) => i <= 1)).toHaveLength(1);
+    expect(places.slice(1)).toEqual([3, 5]);
+  });
+});
+
 describe("who sees what", () => {
   it("never shows another user's transcripts", async () => {
     expect(await moments("marathon", {}, stranger)).toEqual([]);
