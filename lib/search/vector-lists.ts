@@ -19,7 +19,10 @@ import type { ListsAnswer, ListsJob } from "@/lib/search/vector-lists-job";
  * they are ready before any scope passes it.
  */
 export const LISTS_FROM_VECTORS = 50_000;
-/** Sample vectors per list the centroids are trained on (faiss warns below 39). */
+/**
+ * Sample vectors per list the centroids are trained on (faiss warns below 39), chosen by their pid's hash rather than
+ * at random, so the same vectors make the same lists.
+ */
 const SAMPLE_PER_LIST = 40;
 const ITERATIONS = 12;
 /**
@@ -89,7 +92,7 @@ export async function trainVectorLists(
   const k = lists ?? listCount(n);
   const sample = await db.$queryRaw<{ vector: Uint8Array }[]>`
     SELECT "vector" FROM "PassageEmbedding" WHERE "model" = ${model} AND length("vector") = ${dims}
-    ORDER BY random() LIMIT ${k * SAMPLE_PER_LIST}`;
+    ORDER BY md5("pid"::text) LIMIT ${k * SAMPLE_PER_LIST}`;
   const { centroids } = await offThread({
     dims,
     vectors: packed(sample, dims),
