@@ -7,7 +7,7 @@
 // moment's words). Visibility is the keyword search's own rule
 // (passageVisibility: done entries, live publications as their publisher sees them, a correction only for its
 // author), applied to every candidate, inside the index's scan too.
-import { dbKind, getDb, type Db } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
 import { cosine } from "@/lib/embeddings/embed";
 import { env } from "@/lib/env";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
@@ -15,10 +15,11 @@ import type { Embedder } from "@/lib/embeddings/embedder";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { searchPlannerSettings, settingsStatement } from "@/lib/search/planner-settings";
-import { hasCorrections, runSearchStatement, runStatement, scopePassages } from "@/lib/search/queries";
+import { settingsStatement } from "@/lib/search/planner-settings";
+import { hasCorrections, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
 import { aboutNothingHere } from "@/lib/search/off-topic";
+import { scoreStoredVectors, type VectorCandidate } from "@/lib/search/stored-vectors";
 import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
 import { vectorColumn, vectorText } from "@/lib/search/vector-index";
@@ -85,12 +86,7 @@ export const INDEX_SCAN_SETTINGS: readonly [string, string][] = [
   ["hnsw.ef_search", "200"],
 ];
 
-interface Candidate {
-  pid: bigint;
-  transcriptId: string;
-  revisionId: string | null;
-  score: number;
-}
+type Candidate = VectorCandidate;
 
 /**
  * The visible passages nearest `query`'s meaning, best first, at most 3 a transcript, at most `k`. Empty when no
@@ -288,7 +284,6 @@ async function bounded(
         Prisma.sql` UNION SELECT p."pid" FROM (${scopeTranscripts}) AS s
           CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = s."transcriptId" OFFSET 0) AS p`
       : Prisma.empty;
-  type Row = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
   // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
   // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
   // after, the planner hashed every publication of the server to check a few candidates.
@@ -297,22 +292,7 @@ async function bounded(
      FROM c
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
      JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${model}`;
-  // Under the search statement's settings (planner-settings.ts): the candidates are bounded, but on a large corpus the
-  // planner's estimate of them passes jit_above_cost, and compiling cost many times the statement's own work (the
-  // data-scale bench's meaning reads). PGlite has no JIT, and a transaction of its own would cost the statement a turn
-  // of the embedded database.
-  const rows =
-    (await dbKind()) === "pglite"
-      ? await runStatement<Row>(db, statement)
-      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
-  // Compared from the stored bytes (int8 × scale) without a copy of each: a large scope reads many.
-  return rows.flatMap((r) => {
-    if (r.vector.length !== vector.length) return [];
-    const signed = new Int8Array(r.vector.buffer, r.vector.byteOffset, r.vector.length);
-    let dot = 0;
-    for (let d = 0; d < signed.length; d++) dot += signed[d]! * vector[d]!;
-    return [{ pid: r.pid, transcriptId: r.transcriptId, revisionId: r.revisionId, score: dot * r.scale }];
-  });
+  return scoreStoredVectors(db, statement, vector);
 }
 
 export type Matched = "words" | "meaning" | "both";

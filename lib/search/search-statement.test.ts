@@ -113,7 +113,7 @@ describe("searchStatement", () => {
     );
     expect(sql).toContain(`AND ${PUBLISHED} ORDER BY c."impact" DESC, c."pid" DESC LIMIT ${shown(63)})`);
     // Exact: the best `prefix` of the lists' union, by score, are capped and paged.
-    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC LIMIT ${shown(64)} ), capped AS`);
+    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC LIMIT ${shown(64)} ), beside AS`);
   });
 
   it("by postings, with no term any passage holds: no candidate", () => {
@@ -176,7 +176,7 @@ describe("searchStatement", () => {
       `AND EXISTS (SELECT 1 FROM "Transcription" h WHERE h."transcriptId" = p."transcriptId" AND h."userId" = ${USER} AND h."state" = 'done') AND (CASE WHEN p."editorId" IS NULL THEN NOT EXISTS (SELECT 1 FROM "TranscriptRevision" r WHERE r."userId" = ${USER} AND r."transcriptId" = p."transcriptId" AND r."indexedAt" IS NOT NULL) ELSE p."editorId" = ${USER} END)`,
     );
     // Not exact: every candidate is ranked.
-    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC ), capped AS`);
+    expect(sql).toContain(`ORDER BY rank DESC, f."pid" DESC ), beside AS`);
   });
 });
 

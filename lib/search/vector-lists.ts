@@ -5,12 +5,10 @@
 // lists and of those not yet assigned (list null) among the passages the caller may see, and compares them exactly.
 // The background job (lib/app/schedule-embedding.ts) trains the lists once an embedder has enough vectors, again
 // when they have doubled, and assigns each new vector its list.
-import { dbKind, getDb, type Db } from "@/lib/db/client";
-import { env } from "@/lib/env";
+import { getDb, type Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { runOffThread } from "@/lib/process/off-thread";
-import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { runSearchStatement, runStatement } from "@/lib/search/queries";
+import { scoreStoredVectors, type VectorCandidate } from "@/lib/search/stored-vectors";
 import { vectorColumn } from "@/lib/search/vector-index";
 import type { ListsAnswer, ListsJob } from "@/lib/search/vector-lists-job";
 
@@ -227,12 +225,7 @@ async function centroidsFor(db: Db, model: string): Promise<Centroids | null> {
   return read;
 }
 
-export interface ListCandidate {
-  pid: bigint;
-  transcriptId: string;
-  revisionId: string | null;
-  score: number;
-}
+export type ListCandidate = VectorCandidate;
 
 /**
  * The visible passages in the lists nearest `vector`, each compared exactly (cosine, from its stored int8 bytes):
@@ -287,16 +280,5 @@ async function readLists(
      FROM "PassageEmbedding" e
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = e."pid" AND ${visible}${filtered} OFFSET 0) AS p
      WHERE e."model" = ${model} AND ${which}`;
-  type Row = { pid: bigint; transcriptId: string; revisionId: string | null; vector: Uint8Array; scale: number };
-  const rows =
-    (await dbKind()) === "pglite"
-      ? await runStatement<Row>(db, statement)
-      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
-  return rows.flatMap((r) => {
-    if (r.vector.length !== vector.length) return [];
-    const signed = new Int8Array(r.vector.buffer, r.vector.byteOffset, r.vector.length);
-    let dot = 0;
-    for (let d = 0; d < signed.length; d++) dot += signed[d]! * vector[d]!;
-    return [{ pid: r.pid, transcriptId: r.transcriptId, revisionId: r.revisionId, score: dot * r.scale }];
-  });
+  return scoreStoredVectors(db, statement, vector);
 }

@@ -20,6 +20,23 @@ export const MEANING_COST_QUERIES = [
   "what cat box filler has to do with this",
 ];
 
+/**
+ * The search bench's corpus of `transcripts` seeded into `db` (the app's database), every passage embedded by the
+ * default model as the background job does it: the passages and the embedding's cost per passage.
+ */
+export async function seedAndEmbed(db: Sql, transcripts: number): Promise<{ passages: number; msPerPassage: number }> {
+  await seed(db, transcripts);
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "TranscriptPassage"`);
+  const { ensureModelFile, defaultModelFile } = await import("../../lib/embeddings/default-model");
+  await ensureModelFile(defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data")));
+  const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+  const { configuredEmbedder } = await import("../../lib/embeddings/registry");
+  const embedder = configuredEmbedder()!;
+  const started = performance.now();
+  while ((await embedMissingPassages(embedder, 1024)).embedded > 0);
+  return { passages: n, msPerPassage: (performance.now() - started) / n };
+}
+
 export async function benchSearchMeaningCost(): Promise<Record<string, number>> {
   const transcripts = Number(process.env.MEANING_COST_TRANSCRIPTS ?? 1000);
   const database = await createMigratedTestDatabase();
@@ -31,17 +48,9 @@ export async function benchSearchMeaningCost(): Promise<Record<string, number>> 
   process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
   const { closeDatabase } = await import("../../lib/db/client");
   try {
-    await seed(db, transcripts);
-    const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "TranscriptPassage"`);
+    const { passages: n, msPerPassage } = await seedAndEmbed(db, transcripts);
     figures["passages"] = n;
-    const { ensureModelFile, defaultModelFile } = await import("../../lib/embeddings/default-model");
-    await ensureModelFile(defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data")));
-    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
-    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
-    const embedder = configuredEmbedder()!;
-    const started = performance.now();
-    while ((await embedMissingPassages(embedder, 1024)).embedded > 0);
-    figures["embedding every passage: ms per passage (worker thread, stored)"] = (performance.now() - started) / n;
+    figures["embedding every passage: ms per passage (worker thread, stored)"] = msPerPassage;
     const [size] = await db.query<{ bytes: number }>(
       `SELECT pg_total_relation_size('"PassageEmbedding"')::float8 AS bytes`,
     );

@@ -7,14 +7,13 @@
 // every passage in reach, of the lists and of the bounded candidates, their ratios, the heap each search grows by
 // (sampled), and the recall@10 of the lists and of the bounded candidates against the exact nearest, at the search's
 // number of lists read, half and twice it.
-import path from "node:path";
 import { runInNewContext } from "node:vm";
 import { setFlagsFromString } from "node:v8";
 import pg from "pg";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { JUDGED_QUERIES } from "../../test/fixtures/captions/judged-search";
-import { percentile, seed, type Sql } from "./search";
-import { MEANING_COST_QUERIES } from "./search-meaning-cost";
+import { percentile, type Sql } from "./search";
+import { MEANING_COST_QUERIES, seedAndEmbed } from "./search-meaning-cost";
 
 const K = 10;
 /** Queries the passages' recall is measured on at each number of lists read (each reads every list first). */
@@ -52,20 +51,14 @@ export async function benchSearchVectorLists(): Promise<Record<string, number>> 
   const { closeDatabase, getDb } = await import("../../lib/db/client");
   try {
     await db.query(`ALTER TABLE "PassageEmbedding" DROP COLUMN IF EXISTS "embedding"`);
-    await seed(db, transcripts);
-    const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "TranscriptPassage"`);
+    const { passages: n, msPerPassage } = await seedAndEmbed(db, transcripts);
     figures["passages"] = n;
-    const { ensureModelFile, defaultModelFile } = await import("../../lib/embeddings/default-model");
-    await ensureModelFile(defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data")));
-    const { embedMissingPassages } = await import("../../lib/search/embed-passages");
+    figures["embedding every passage: ms per passage"] = msPerPassage;
     const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const embedder = configuredEmbedder()!;
-    let started = performance.now();
-    while ((await embedMissingPassages(embedder, 1024)).embedded > 0);
-    figures["embedding every passage: ms per passage"] = (performance.now() - started) / n;
     await db.query("ANALYZE");
     const lists = await import("../../lib/search/vector-lists");
-    started = performance.now();
+    const started = performance.now();
     const trained = await lists.trainVectorLists(await getDb(), embedder.model);
     figures["lists: build (sample, k-means, every vector assigned), s"] = (performance.now() - started) / 1000;
     figures["lists: number"] = trained;
