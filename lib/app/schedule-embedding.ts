@@ -26,6 +26,7 @@ export function scheduleEmbedding(): void {
   let below: bigint | undefined;
   let backfilled = false;
   let done = 0;
+  let listsLookedAt = false;
   const round = async (): Promise<number> => {
     let embedded = 0;
     const now = await highestPid();
@@ -48,9 +49,12 @@ export function scheduleEmbedding(): void {
     }
     done += embedded;
     // Without pgvector, the lists of vectors a large scope is searched through: trained, and each new vector's set.
-    await keepVectorLists(embedder.model).catch((error: unknown) =>
-      log.error({ err: error }, "search by meaning: keeping the lists of vectors failed"),
-    );
+    // Looked at once at start and then after a round that stored vectors (it counts them: not every idle round).
+    if (embedded > 0 || !listsLookedAt)
+      await keepVectorLists(embedder.model).then(
+        () => (listsLookedAt = true),
+        (error: unknown) => log.error({ err: error }, "search by meaning: keeping the lists of vectors failed"),
+      );
     return embedded;
   };
   const loop = () =>
