@@ -78,6 +78,10 @@ const nextConfig: NextConfig = {
     "@prisma/adapter-pg",
     "swagger-ui-dist",
     "prom-client",
+    // TensorFlow.js finds its WebAssembly files beside its own module.
+    "@tensorflow/tfjs-core",
+    "@tensorflow/tfjs-converter",
+    "@tensorflow/tfjs-backend-wasm",
   ],
 };
 

@@ -240,6 +240,10 @@ const schema = z.object({
   // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout);
   // `static`, a static model in Model2Vec's format (potion-base-8M and its kind) in SEARCH_STATIC_MODEL_DIR.
   SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "static", "off"]).default("default"),
+  // The default embedder's words given vectors distilled from Universal Sentence Encoder lite (npm ships it) beside
+  // the word vectors, once, on first need (lib/embeddings/distil-words.ts: about 1.4 ms a word on one core, 26 MB
+  // for 50,000); the most frequent first. 0: the word vectors alone.
+  SEARCH_DISTILLED_WORDS: z.coerce.number().int().min(0).max(150_000).default(50_000),
   // A question whose words are mostly said nowhere in reach finds nothing by meaning (lib/search/off-topic.ts), in
   // a reach of at least this many passages: a smaller library says too few words to tell a paraphrase from another
   // subject by them (the rule was chosen on a library of 2,122 passages).

@@ -49,6 +49,10 @@ const runId = Date.now().toString(36);
 // apps) that load the same modules: with Node's compile cache the first one compiles a module and the others read
 // its bytecode (keyed by the source's hash, so a stale entry is never used).
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "verbatim-node-compile-cache");
+// Every app the suites start would distil the default embedder's 50,000 words on its first start (a minute of a
+// core each): the apps search by meaning with the word vectors alone. The distillation has its own tests
+// (lib/embeddings/distil-words.test.ts, in a worker thread), and the judged test searches with the distilled vectors.
+process.env.SEARCH_DISTILLED_WORDS ??= "0";
 
 /** The e2e run split by spec file across `shards` Playwright runs, each with its own apps (ports 20 apart). */
 function e2eShards(): Step[] {

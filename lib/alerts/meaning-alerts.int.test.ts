@@ -39,7 +39,13 @@ const segments = (text: string) => [{ start: 0, end: 9, text }];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "meaning-alerts-"));
-  Object.assign(process.env, { DATA_DIR: dir, SEARCH_EMBEDDER: "default", RATE_LIMIT_MULTIPLIER: "0" });
+  // Made-up word vectors, and no distilled ones beside to outweigh them.
+  Object.assign(process.env, {
+    DATA_DIR: dir,
+    SEARCH_EMBEDDER: "default",
+    SEARCH_DISTILLED_WORDS: "0",
+    RATE_LIMIT_MULTIPLIER: "0",
+  });
   ctx = await useTestDatabase();
   db = ctx.db;
   const file = defaultModelFile(dir);

@@ -6,9 +6,11 @@ import { prepareSave, type SaveJob } from "@/lib/edits/prepare-save";
 import { answerNamesJob, type NamesJob } from "@/lib/edits/lay-names";
 import {
   answerConvertJob,
+  answerDistilJob,
   answerEmbedJob,
   answerSentenceEmbedJob,
   type ConvertJob,
+  type DistilJob,
   type EmbedJob,
   type SentenceEmbedJob,
 } from "@/lib/embeddings/embed-job";
@@ -18,7 +20,7 @@ import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render"
 import { answerListsJob, type ListsJob } from "@/lib/search/vector-lists-job";
 
 const job = workerData as
-  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob | ListsJob;
+  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob | DistilJob | ListsJob;
 if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
@@ -32,6 +34,8 @@ if (job.kind === "embed") {
   );
 } else if (job.kind === "embeddings-convert") {
   void answerConvertJob(job).then((answer) => parentPort!.postMessage(answer));
+} else if (job.kind === "embeddings-distil") {
+  void answerDistilJob(job).then((answer) => parentPort!.postMessage(answer));
 } else if (job.kind === "vector-lists") {
   // The centroids and each vector's list are moved to the calling thread, not copied.
   const answer = answerListsJob(job);

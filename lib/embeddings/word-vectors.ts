@@ -104,6 +104,16 @@ export class WordVectors {
     return this.index.get(word) ?? -1;
   }
 
+  /** The most frequent `n` words, most frequent first. */
+  mostFrequent(n: number): string[] {
+    const words: string[] = [];
+    for (const word of this.index.keys()) {
+      if (words.length >= n) break;
+      words.push(word);
+    }
+    return words;
+  }
+
   /** acc += weight × the vector of the word at `rank`. */
   addTo(acc: Float32Array, rank: number, weight: number): void {
     const scale = this.scales[rank]! * weight;

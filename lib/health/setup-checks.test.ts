@@ -152,6 +152,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
   const SETTINGS: EmbedderSettings = {
     DATA_DIR: "/data",
     SEARCH_EMBEDDER: "default",
+    SEARCH_DISTILLED_WORDS: 50_000,
     SEARCH_LOCAL_MODEL: "all-MiniLM-L6-v2",
     SEARCH_LOCAL_MODEL_BASE_URL: "https://huggingface.co",
     SEARCH_EMBEDDINGS_MODEL: "text-embedding-3-small",

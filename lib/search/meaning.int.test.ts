@@ -43,6 +43,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "meaning-"));
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
+  // Made-up word vectors, and no distilled ones beside to outweigh them.
+  process.env.SEARCH_DISTILLED_WORDS = "0";
   ctx = await useTestDatabase();
   const { embedMissingPassages } = await import("./embed-passages");
   const { configuredEmbedder } = await import("@/lib/embeddings/registry");

@@ -44,6 +44,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "off-topic-"));
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  process.env.SEARCH_DISTILLED_WORDS = "0";
   // Judged in a library of any size here; by default only in one of 2,000 passages or more (the test below).
   process.env.SEARCH_OFF_TOPIC_FROM_PASSAGES = "0";
   ctx = await useTestDatabase();

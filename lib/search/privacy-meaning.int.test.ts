@@ -120,6 +120,8 @@ beforeAll(async () => {
   process.env.DATA_DIR = dir;
   process.env.APP_URL = "https://verbatim.example";
   process.env.SEARCH_EMBEDDER = "default";
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  process.env.SEARCH_DISTILLED_WORDS = "0";
   // Every scope is judged by its words here, however small; by default only one of 2,000 passages or more.
   process.env.SEARCH_OFF_TOPIC_FROM_PASSAGES = "0";
   ctx = await useTestDatabase();

@@ -52,6 +52,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "vector-index-"));
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
+  // Made-up word vectors, and no distilled ones beside to outweigh them.
+  process.env.SEARCH_DISTILLED_WORDS = "0";
   ctx = await useTestDatabase();
   postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
   const { embedMissingPassages } = await import("./embed-passages");

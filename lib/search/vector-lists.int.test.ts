@@ -38,6 +38,8 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "vector-lists-"));
   process.env.DATA_DIR = dir;
   process.env.SEARCH_EMBEDDER = "default";
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  process.env.SEARCH_DISTILLED_WORDS = "0";
   ctx = await useTestDatabase();
   // A server with pgvector would search through HNSW: this is the database without it.
   await ctx.db.$executeRawUnsafe(`ALTER TABLE "PassageEmbedding" DROP COLUMN IF EXISTS "embedding"`);

@@ -104,6 +104,7 @@ interface Candidate {
 export async function judgeCandidates(
   vectors: WordVectors,
   passages: readonly JudgedPassage[],
+  distilled: WordVectors | null = null,
 ): Promise<Record<string, number>> {
   commonComponent(vectors);
   const dflt = (text: string) => embedText(vectors, text);
@@ -127,6 +128,14 @@ export async function judgeCandidates(
     { name: "default with meaning windows (a passage and its neighbours)", query: dflt, passage: dflt, window: 1 },
     { name: "default with the query expanded by nearest words", query: expander(vectors), passage: dflt },
   ];
+  if (distilled) {
+    const both = (text: string) => embedText(vectors, text, distilled);
+    candidates.push({
+      name: "default with distilled Universal Sentence Encoder lite words beside",
+      query: both,
+      passage: both,
+    });
+  }
   const figures: Record<string, number> = {};
   const byTrack = new Map<string, JudgedPassage[]>();
   for (const p of passages) byTrack.set(p.track, [...(byTrack.get(p.track) ?? []), p]);

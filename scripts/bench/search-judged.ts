@@ -37,13 +37,13 @@ interface Passage {
  * What loading the default model's vectors and embedding a query adds to a Node process's resident memory: in a
  * child process (this one's heap holds the database's and the bench's), after a full collection before and after.
  */
-async function residentGrowth(modelFile: string): Promise<number> {
+async function residentGrowth(modelFile: string, distilledFile: string | null): Promise<number> {
   const { execFileSync } = await import("node:child_process");
   const script = `
     const { wordVectorsOf, embedQuery } = await import(${JSON.stringify(path.resolve("lib/embeddings/default-model.ts"))});
     globalThis.gc(); const before = process.memoryUsage().rss;
     await wordVectorsOf(${JSON.stringify(modelFile)});
-    await embedQuery(${JSON.stringify(modelFile)}, "the lone flattop that got away");
+    await embedQuery(${JSON.stringify(modelFile)}, "the lone flattop that got away", ${JSON.stringify(distilledFile)});
     globalThis.gc(); console.log((process.memoryUsage().rss - before) / 2 ** 20);`;
   const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "--input-type=module", "-e", script], {
     encoding: "utf8",
@@ -92,17 +92,33 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
 
     // The default model (converted on first need), every passage's vector stored as the app's background job stores
     // them, then each mode of the search.
-    const { defaultModelFile, ensureModelFile, wordVectorsOf } = await import("../../lib/embeddings/default-model");
+    const { defaultModelFile, distilledModelFile, distilledVectorsOf, ensureModelFile, wordVectorsOf } =
+      await import("../../lib/embeddings/default-model");
+    const { env } = await import("../../lib/env");
     const { embedMissingPassages } = await import("../../lib/search/embed-passages");
     const { configuredEmbedder } = await import("../../lib/embeddings/registry");
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     const convertStarted = performance.now();
     const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);
     figures["default model: conversion on first need, or finding it (s)"] = converted / 1000;
-    Object.assign(figures, await judgeCandidates(await wordVectorsOf(modelFile), texts));
-    figures["default model: resident memory added by its vectors, in a process of its own (MB)"] =
-      await residentGrowth(modelFile);
     const embedder = configuredEmbedder()!;
+    const distilStarted = performance.now();
+    await embedder.prepare();
+    figures["default model: distilling its words on first need, or finding them (s)"] =
+      (performance.now() - distilStarted) / 1000;
+    const distilledWords = env().SEARCH_DISTILLED_WORDS;
+    const distilled =
+      distilledWords > 0 ? await distilledVectorsOf(distilledModelFile(modelFile, distilledWords)) : null;
+    Object.assign(figures, await judgeCandidates(await wordVectorsOf(modelFile), texts, distilled));
+    figures["default model: resident memory added by its vectors, in a process of its own (MB)"] = await residentGrowth(
+      modelFile,
+      distilledWords > 0 ? distilledModelFile(modelFile, distilledWords) : null,
+    );
+    await embedder.embedQuery("the vectors read once");
+    const queryStarted = performance.now();
+    for (const { q } of JUDGED_QUERIES) await embedder.embedQuery(q);
+    figures["default model: a query's vector, mean over the judged set (ms)"] =
+      (performance.now() - queryStarted) / JUDGED_QUERIES.length;
     const embedStarted = performance.now();
     while ((await embedMissingPassages(embedder)).embedded > 0);
     figures["default model: ingest time per passage (embedded in a worker thread, stored) (ms)"] =
