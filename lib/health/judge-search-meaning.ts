@@ -43,7 +43,11 @@ export function judgeSearchMeaning(input: {
         : `, its files not downloaded yet (fetched on first need from ${input.local.host} into ${input.local.dir})`
       : "";
   const preparing =
-    input.embedder === "default" ? (input.ready ? ", its file converted" : ", converted on first need") : files;
+    input.embedder === "default"
+      ? input.ready
+        ? ", its files made"
+        : ", its files made on first need (converted, and distilled: about a minute; words only until then)"
+      : files;
   const way =
     input.way === "hnsw"
       ? "; the nearest through pgvector's HNSW index"
