@@ -52,9 +52,9 @@ export function judgeSearchMeaning(input: {
     input.way === "hnsw"
       ? "; the nearest through pgvector's HNSW index"
       : input.way === "lists"
-        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the passages of the query's nearest lists of vectors"
+        ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 50,000 in reach, beyond that the passages of the query's nearest lists of vectors"
         : input.way === "bounded"
-          ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 50,000 vectors)"
+          ? "; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 50,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 25,000 vectors)"
           : "";
   return {
     id: "search_meaning",

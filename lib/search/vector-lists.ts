@@ -16,7 +16,7 @@ import type { ListsAnswer, ListsJob } from "@/lib/search/vector-lists-job";
  * An embedder's vectors from which its lists are trained: half the exact bound (meaning.ts's EXACT_MAX_PASSAGES), so
  * they are ready before any scope passes it.
  */
-export const LISTS_FROM_VECTORS = 50_000;
+export const LISTS_FROM_VECTORS = 25_000;
 /**
  * Sample vectors per list the centroids are trained on (faiss warns below 39), chosen by their pid's hash rather than
  * at random, so the same vectors make the same lists.
@@ -37,7 +37,7 @@ const LISTS_PROBED_MIN = 8;
  * read in widening rounds up to it, what is still missing completed by the words' candidates, as after pgvector's
  * scan.
  */
-export const LISTS_MAX_VECTORS = 50_000;
+export const LISTS_MAX_VECTORS = 25_000;
 /** Vectors assigned their list per transaction. */
 const ASSIGN_BATCH = 20_000;
 /** The list of a vector with no direction (a passage none of whose words has a vector): never read. */

@@ -70,7 +70,7 @@ export async function benchSearchVectorLists(): Promise<Record<string, number>> 
     );
     figures["lists: centroids' table, KB"] = size!.lists / 1024;
 
-    const { nearestPassages, readsAsProse } = await import("../../lib/search/meaning");
+    const { EXACT_MAX_PASSAGES, nearestPassages, readsAsProse } = await import("../../lib/search/meaning");
     const { passageVisibility } = await import("../../lib/search/search-statement");
     const { Prisma } = await import("../../lib/generated/prisma/client");
     const queries = [...new Set([...JUDGED_QUERIES.map((j) => j.q), ...MEANING_COST_QUERIES])].filter(readsAsProse);
@@ -90,8 +90,8 @@ export async function benchSearchVectorLists(): Promise<Record<string, number>> 
       figures[`${name}: passages in reach`] = scoped;
       const ways = {
         exact: { exactMax: Number.MAX_SAFE_INTEGER },
-        lists: { exactMax: Math.min(scoped - 1, 100_000) },
-        bounded: { exactMax: Math.min(scoped - 1, 100_000), index: false },
+        lists: { exactMax: Math.min(scoped - 1, EXACT_MAX_PASSAGES) },
+        bounded: { exactMax: Math.min(scoped - 1, EXACT_MAX_PASSAGES), index: false },
       };
       const top: Record<string, bigint[][]> = {};
       for (const [way, options] of Object.entries(ways)) {
