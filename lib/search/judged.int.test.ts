@@ -200,10 +200,11 @@ describe.each(["PostgreSQL", "PGlite"])("the judged set on %s, with the default 
     const keywordAlone = figures.PostgreSQL!.paraphrase.keyword!;
     const fused = figures[database]!.paraphrase.hybrid!;
     expect(fused.recall).toBeGreaterThan(keywordAlone.recall + 0.4);
-    // Floors a little under the bench's figures on this half (recall@10 0.70, MRR@10 0.48 without pgvector): the
-    // embedded database's index finds nearly the exact nearest.
-    expect(fused.recall).toBeGreaterThanOrEqual(0.65);
-    expect(fused.rr).toBeGreaterThanOrEqual(0.44);
+    // Floors a little under this half's figures (recall@10 0.700 and MRR@10 0.517 without pgvector, 0.718 and 0.522
+    // on PGlite; the word vectors alone found the first answer later, MRR@10 0.48): the embedded database's index
+    // finds nearly the exact nearest.
+    expect(fused.recall).toBeGreaterThanOrEqual(0.67);
+    expect(fused.rr).toBeGreaterThanOrEqual(0.49);
   });
 });
 
