@@ -66,20 +66,25 @@ export async function ensureModelFile(
   source: string | null = winkSourceFile(),
   maxWords: number = DEFAULT_EMBEDDER.words,
 ): Promise<string> {
+  return madeOnce(target, async () => {
+    if (!source || !(await exists(source)))
+      throw new EmbedderUnavailable(`${DEFAULT_EMBEDDER.name} is not installed (npm install): no word vectors`);
+    const job: ConvertJob = { kind: "embeddings-convert", source, target, maxWords };
+    const answer = await runOffThread<ConvertAnswer>(
+      job,
+      CONVERT_SETTINGS,
+      () => new EmbedderUnavailable("converting the word vectors took too long or too much memory"),
+    );
+    if (!answer.ok) throw new EmbedderUnavailable(`converting the word vectors failed: ${answer.message}`);
+  });
+}
+
+/** `target`, made by `make` if it is not there yet: once per process however many ask at once. */
+async function madeOnce(target: string, make: () => Promise<void>): Promise<string> {
   if (await exists(target)) return target;
   let pending = converting.get(target);
   if (!pending) {
-    pending = (async () => {
-      if (!source || !(await exists(source)))
-        throw new EmbedderUnavailable(`${DEFAULT_EMBEDDER.name} is not installed (npm install): no word vectors`);
-      const job: ConvertJob = { kind: "embeddings-convert", source, target, maxWords };
-      const answer = await runOffThread<ConvertAnswer>(
-        job,
-        CONVERT_SETTINGS,
-        () => new EmbedderUnavailable("converting the word vectors took too long or too much memory"),
-      );
-      if (!answer.ok) throw new EmbedderUnavailable(`converting the word vectors failed: ${answer.message}`);
-    })().finally(() => converting.delete(target));
+    pending = make().finally(() => converting.delete(target));
     converting.set(target, pending);
   }
   await pending;
@@ -96,32 +101,25 @@ export async function ensureDistilledFile(
   words: number,
   only?: readonly string[],
 ): Promise<string> {
-  if (await exists(target)) return target;
-  let pending = converting.get(target);
-  if (!pending) {
-    pending = (async () => {
-      const folder = useLiteFolder();
-      if (!folder) throw new EmbedderUnavailable(`${USE_LITE.package} is not installed (npm install): no distillation`);
-      await ensureModelFile(modelFile);
-      const job: DistilJob = {
-        kind: "embeddings-distil",
-        target,
-        folder,
-        vocabularyFile: modelFile,
-        maxWords: words,
-        only,
-      };
-      const answer = await runOffThread<ConvertAnswer>(
-        job,
-        DISTIL_SETTINGS,
-        () => new EmbedderUnavailable("distilling the word vectors took too long or too much memory"),
-      );
-      if (!answer.ok) throw new EmbedderUnavailable(`distilling the word vectors failed: ${answer.message}`);
-    })().finally(() => converting.delete(target));
-    converting.set(target, pending);
-  }
-  await pending;
-  return target;
+  return madeOnce(target, async () => {
+    const folder = useLiteFolder();
+    if (!folder) throw new EmbedderUnavailable(`${USE_LITE.package} is not installed (npm install): no distillation`);
+    await ensureModelFile(modelFile);
+    const job: DistilJob = {
+      kind: "embeddings-distil",
+      target,
+      folder,
+      vocabularyFile: modelFile,
+      maxWords: words,
+      only,
+    };
+    const answer = await runOffThread<ConvertAnswer>(
+      job,
+      DISTIL_SETTINGS,
+      () => new EmbedderUnavailable("distilling the word vectors took too long or too much memory"),
+    );
+    if (!answer.ok) throw new EmbedderUnavailable(`distilling the word vectors failed: ${answer.message}`);
+  });
 }
 
 const exists = (file: string) =>
