@@ -20,7 +20,16 @@ import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render"
 import { answerListsJob, type ListsJob } from "@/lib/search/vector-lists-job";
 
 const job = workerData as
-  FeedJob | CaptionJob | SaveJob | NamesJob | FileRenderJob | EmbedJob | SentenceEmbedJob | ConvertJob | DistilJob | ListsJob;
+  | FeedJob
+  | CaptionJob
+  | SaveJob
+  | NamesJob
+  | FileRenderJob
+  | EmbedJob
+  | SentenceEmbedJob
+  | ConvertJob
+  | DistilJob
+  | ListsJob;
 if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
