@@ -76,7 +76,13 @@ async function waitFor(proc: Proc, ready: () => Promise<boolean>, timeoutMs = 90
   }
 }
 
-const baseEnv = (env: ProcEnv): ProcEnv => ({ NEXT_TELEMETRY_DISABLED: "1", ...env });
+// How many words the default embedder distils is this process's choice too (the test runner's 0: each process
+// started would otherwise spend a minute of a core distilling on its first start), unless `env` says.
+const baseEnv = (env: ProcEnv): ProcEnv => ({
+  NEXT_TELEMETRY_DISABLED: "1",
+  ...(process.env.SEARCH_DISTILLED_WORDS ? { SEARCH_DISTILLED_WORDS: process.env.SEARCH_DISTILLED_WORDS } : {}),
+  ...env,
+});
 
 /** One app process (`next start` of the built app); resolves once /health answers 200. */
 export async function startApp(
