@@ -42,6 +42,8 @@ function machineEnv(dir: string): Record<string, string> {
     HOME: process.env.HOME ?? dir,
     LANG: process.env.LANG ?? "C.UTF-8",
     ...(process.env.CI ? { CI: process.env.CI } : {}),
+    // The test run's choice (npm test: none), or the app spends a minute of a core distilling on its first start.
+    ...(process.env.SEARCH_DISTILLED_WORDS ? { SEARCH_DISTILLED_WORDS: process.env.SEARCH_DISTILLED_WORDS } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
     npm_config_prefer_offline: "true",
     npm_config_audit: "false",
