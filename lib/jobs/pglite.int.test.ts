@@ -1,18 +1,17 @@
 // The local runner on the embedded database: in-memory PGlite with the real migrations. PGlite is one
 // connection in this process: `FOR UPDATE SKIP LOCKED` parses and runs (there is simply nothing to
 // skip), transactions are serialised with other queries, and new jobs arrive by the in-process signal.
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { pipelinesByName } from "@/lib/jobs/pipeline";
 import { startLocalRunner } from "@/lib/jobs/drivers/local";
 import { claimJob } from "@/lib/jobs/store";
 import { countBy, waitFor } from "@/test/jobs/helpers";
 import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/test/jobs/test-pipeline";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 let pglite: PGlite;
 let db: PrismaClient;
@@ -21,8 +20,7 @@ const pipeline = makeTestPipeline("pglite-test", async () => db);
 const pipelines = pipelinesByName([pipeline]);
 
 beforeAll(async () => {
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   await pglite.exec(CREATE_EFFECTS_TABLE);
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   userId = (await db.user.create({ data: { email: "pglite-jobs@example.test" } })).id;

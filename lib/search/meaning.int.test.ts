@@ -5,16 +5,15 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript } from "@/test/search";
 import { defaultModelFile } from "@/lib/embeddings/default-model";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let postgres: unknown;
@@ -61,8 +60,7 @@ beforeAll(async () => {
   search = await import("./search-moments");
   schemas = await import("./schemas");
   postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   for (const [db, connection] of [
     [ctx.db, postgres],

@@ -4,15 +4,14 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { storeTranscript } from "@/test/search";
 import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "@/test/fixtures/captions/judged-search";
+import { migratedPglite, useSharedModels } from "@/test/shared-fixtures";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let postgres: unknown;
@@ -43,15 +42,15 @@ const PARAPHRASES = JUDGED_QUERIES.filter((j) =>
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "off-topic-"));
   process.env.DATA_DIR = dir;
+  await useSharedModels(dir);
   process.env.SEARCH_EMBEDDER = "default";
-  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged guard has them).
   process.env.SEARCH_DISTILLED_WORDS = "0";
   // Judged in a library of any size here; by default only in one of 2,000 passages or more (the test below).
   process.env.SEARCH_OFF_TOPIC_FROM_PASSAGES = "0";
   ctx = await useTestDatabase();
   postgres = (globalThis as { verbatimDb?: unknown }).verbatimDb;
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const { embedMissingPassages } = await import("./embed-passages");
   const { configuredEmbedder } = await import("@/lib/embeddings/registry");

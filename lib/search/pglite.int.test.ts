@@ -1,14 +1,13 @@
 // The same index and search on the embedded database (PGlite, what the app uses without DATABASE_URL):
 // the migration's functions and trigger, stemming, CJK bigrams and ts_headline's marks. In memory, with
 // the real migrations, installed as the app's connection (the one lib/db/client.ts keeps on globalThis).
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
 import { gritTrack, mempoolChineseTrack, storeTranscript } from "@/test/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 let pglite: PGlite;
 let db: PrismaClient;
@@ -17,8 +16,7 @@ let searchLibrary: typeof import("@/lib/search/search-moments").searchLibrary;
 let searchPublic: typeof import("@/lib/search/search-moments").searchPublic;
 
 beforeAll(async () => {
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   db = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   (globalThis as { verbatimDb?: unknown }).verbatimDb = Promise.resolve({ client: db, kind: "pglite", pglite });
   ({ searchLibrary } = await import("@/lib/search/search-moments"));

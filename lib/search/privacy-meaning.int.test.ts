@@ -7,16 +7,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript, type Segments } from "@/test/search";
 import { JUDGED_TRACKS, judgedTrackSegments } from "@/test/fixtures/captions/judged-search";
 import type { SearchResponse } from "./schemas";
+import { migratedPglite, useSharedModels } from "@/test/shared-fixtures";
 
 type Conn = { client: unknown; kind: string };
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -118,6 +117,7 @@ async function answers(world: World) {
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "meaning-privacy-"));
   process.env.DATA_DIR = dir;
+  await useSharedModels(dir);
   process.env.APP_URL = "https://verbatim.example";
   process.env.SEARCH_EMBEDDER = "default";
   // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
@@ -136,8 +136,7 @@ beforeAll(async () => {
   embed = async () => {
     while ((await embedMissingPassages(embedder)).embedded > 0);
   };
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
 }, 300_000);
 

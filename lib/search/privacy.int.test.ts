@@ -3,15 +3,14 @@
 // word begun stands for, not did_you_mean. Every scope (public, a show's, another user's library; with and
 // without prefix), on PostgreSQL and PGlite alike. Once the holder deletes their entries, the words are gone
 // from the index too.
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript, type Segments } from "@/test/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 type Conn = { client: unknown; kind: string };
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -149,8 +148,7 @@ beforeAll(async () => {
   ctx = await useTestDatabase();
   postgres = (globalThis as unknown as { verbatimDb: Promise<Conn> }).verbatimDb;
   moments = await import("@/lib/search/search-moments");
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
 });
 

@@ -4,16 +4,15 @@
 // passages each, words drawn from 20 whose frequencies go from rare (w00) to frequent (w19).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { searchQuerySchema, SEARCH_MAX_OFFSET } from "@/lib/search/schemas";
 import type { SearchScope } from "@/lib/search/search-statement";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 const TRANSCRIPTS = 400;
 const WORDS = Array.from({ length: 20 }, (_, i) => `w${String(i).padStart(2, "0")}`);
@@ -58,8 +57,7 @@ beforeAll(async () => {
   await client.connect();
   await client.query(SEED);
   await client.end();
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   await pglite.exec(SEED);
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
 });

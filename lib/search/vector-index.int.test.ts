@@ -7,11 +7,9 @@
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, pgliteExecutor } from "@/lib/db/migrate";
-import { PGLITE_EXTENSIONS } from "@/lib/db/pglite-extensions";
 import { defaultModelFile } from "@/lib/embeddings/default-model";
 import type { Embedder } from "@/lib/embeddings/embedder";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
@@ -19,6 +17,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript } from "@/test/search";
+import { migratedPglite } from "@/test/shared-fixtures";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let postgres: unknown;
@@ -70,8 +69,7 @@ beforeAll(async () => {
   );
   meaning = await import("./meaning");
   vectors = await import("./vector-index");
-  pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
-  await applyMigrations(pgliteExecutor(pglite));
+  pglite = await migratedPglite();
   pgliteDb = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   onPglite();
   await pgliteDb.user.createMany({ data: ["reader", "other"].map((id) => ({ id, email: `${id}@example.test` })) });

@@ -11,6 +11,7 @@ import type { Embedder } from "@/lib/embeddings/embedder";
 import { useTestDatabase } from "@/test/app-db";
 import { JUDGED_QUERIES, JUDGED_TRACKS, judgedTrackSegments } from "@/test/fixtures/captions/judged-search";
 import { indexCorrections, storeTranscript } from "@/test/search";
+import { useSharedModels } from "@/test/shared-fixtures";
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let dir: string;
@@ -37,6 +38,7 @@ const near = (scope: typeof READER | typeof OTHER, q: string, exactMax = EXACT_M
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "vector-lists-"));
   process.env.DATA_DIR = dir;
+  await useSharedModels(dir);
   process.env.SEARCH_EMBEDDER = "default";
   // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
   process.env.SEARCH_DISTILLED_WORDS = "0";
