@@ -143,6 +143,28 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
       Object.assign(figures, judgedFigures(`app search, ${label}`, f));
     }
 
+    // Past the exact bound (lowered below the library's passages) PostgreSQL without pgvector reads its lists of
+    // vectors: the paraphrases by meaning alone through them, to set beside PGlite's HNSW index.
+    const { trainVectorLists } = await import("../../lib/search/vector-lists");
+    const { nearestPassages } = await import("../../lib/search/meaning");
+    await trainVectorLists(db, embedder.model);
+    const paraphrases = JUDGED_QUERIES.filter((j) => j.kind === "meaning");
+    const throughLists = await judgeSearch(paraphrases, async (q) => {
+      const nearest = await nearestPassages(
+        { kind: "library", userId: USER },
+        { q, platform: null, lang: null },
+        K,
+        embedder,
+        {
+          exactMax: 500,
+        },
+      );
+      return nearest.flatMap(({ pid }) => judged(passages.find((p) => p.pid === pid)));
+    });
+    figures[
+      "app search through the lists of vectors (PostgreSQL past its exact bound), meaning-only: paraphrases recall@10"
+    ] = throughLists.paraphrase.recall;
+
     // The same searches on the embedded database, through its HNSW index.
     Object.assign(figures, await judgeOnPglite());
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { checkFloors, figureName, RELEVANCE_FLOORS } from "./floors";
+
+describe("the relevance evaluation's floors", () => {
+  it("reads a figure whatever count its label carries", () => {
+    expect(figureName("app search, fused: paraphrases (109) recall@10")).toBe(
+      "app search, fused: paraphrases recall@10",
+    );
+  });
+
+  it("holds a figure at or above its floor and fails one under it or missing", () => {
+    const floors = [
+      { figure: "a: paraphrases recall@10", floor: 0.7 },
+      { figure: "b: keyword controls recall@10", floor: 1 },
+      { figure: "c: missing", floor: 0.5 },
+    ];
+    const checked = checkFloors(
+      { "a: paraphrases (60) recall@10": 0.71, "b: keyword controls recall@10": 0.99 },
+      floors,
+    );
+    expect(checked.map((c) => c.held)).toEqual([true, false, false]);
+    expect(checked[2]!.value).toBeUndefined();
+  });
+
+  it("holds a figure within its distance below another", () => {
+    const floors = [{ figure: "lists: recall@10", floor: 0.05, below: "hnsw: recall@10" }];
+    expect(checkFloors({ "lists: recall@10": 0.66, "hnsw: recall@10": 0.7 }, floors)[0]!.held).toBe(true);
+    expect(checkFloors({ "lists: recall@10": 0.64, "hnsw: recall@10": 0.7 }, floors)[0]!.held).toBe(false);
+    expect(checkFloors({ "lists: recall@10": 0.64 }, floors)[0]!.held).toBe(false);
+  });
+
+  it("judges the fused search on both databases and keywords alone on their controls", () => {
+    const figures = RELEVANCE_FLOORS.map((f) => f.figure);
+    expect(figures).toContain("app search, fused: paraphrases MRR@10");
+    expect(figures).toContain("app search on PGlite (HNSW), fused: paraphrases MRR@10");
+    expect(figures).toContain("app search, keyword-only: keyword controls recall@10");
+  });
+});
