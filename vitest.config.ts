@@ -1,11 +1,12 @@
 import { availableParallelism } from "node:os";
 import { defineConfig, mergeConfig } from "vitest/config";
-import { sharedConfig } from "./vitest.shared.ts";
+import { durationCacheDir, sharedConfig } from "./vitest.shared.ts";
 
 // Unit tests: beside the code, no database. Integration tests (*.int.test.ts) have their own config.
 export default mergeConfig(
   sharedConfig,
   defineConfig({
+    cacheDir: durationCacheDir("unit"),
     test: {
       include: ["**/*.test.ts", "**/*.test.tsx"],
       exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**", "test/faults/**", "test/server/**"],

@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import { sharedConfig } from "./vitest.shared.ts";
+import { durationCacheDir, sharedConfig } from "./vitest.shared.ts";
 
 // The fault suite (`npm run test:faults`): test/faults/*.test.ts inject failures (a killed app, a
 // restarted PostgreSQL, a failing recogniser or platform, a full disk) and scale the app out. Some start
@@ -7,6 +7,7 @@ import { sharedConfig } from "./vitest.shared.ts";
 export default mergeConfig(
   sharedConfig,
   defineConfig({
+    cacheDir: durationCacheDir("faults"),
     test: {
       include: ["test/faults/**/*.test.ts"],
       globalSetup: ["test/faults/global-setup.ts"],

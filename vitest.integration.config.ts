@@ -1,12 +1,13 @@
 import { availableParallelism } from "node:os";
 import { defineConfig, mergeConfig } from "vitest/config";
-import { sharedConfig } from "./vitest.shared.ts";
+import { durationCacheDir, sharedConfig } from "./vitest.shared.ts";
 
 // Integration tests (*.int.test.ts): real PostgreSQL (see test/pg.ts; the global setup starts an embedded
 // server when none answers at TEST_DATABASE_ADMIN_URL) and PGlite.
 export default mergeConfig(
   sharedConfig,
   defineConfig({
+    cacheDir: durationCacheDir("integration"),
     test: {
       include: ["**/*.int.test.ts"],
       exclude: ["node_modules/**", ".next/**"],

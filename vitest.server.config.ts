@@ -1,5 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
-import { sharedConfig } from "./vitest.shared.ts";
+import { durationCacheDir, sharedConfig } from "./vitest.shared.ts";
 
 // The server suite (npm test's "server" step): test/server/*.test.ts check over HTTP what the built app
 // (`next start` of `.next`: build first) answers, the checks that need no browser: status codes, headers,
@@ -9,6 +9,7 @@ import { sharedConfig } from "./vitest.shared.ts";
 export default mergeConfig(
   sharedConfig,
   defineConfig({
+    cacheDir: durationCacheDir("server"),
     test: {
       include: ["test/server/**/*.test.ts"],
       globalSetup: ["test/server/global-setup.ts"],

@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViteUserConfig } from "vitest/config";
 
@@ -15,3 +17,11 @@ export const sharedConfig = {
     server: { deps: { inline: ["next-auth"] } },
   },
 } satisfies ViteUserConfig;
+
+/**
+ * Where vitest keeps a suite's files' last durations, by which it starts the longest first: outside node_modules
+ * (which `npm ci` empties) and outside the checkout (CI's is a clean clone), one folder per suite so that suites run
+ * side by side do not overwrite each other's. Without it (a new machine) vitest starts the largest files first.
+ */
+export const durationCacheDir = (suite: string) =>
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "verbatim", "vitest", suite);
