@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import type { core, ZodType } from "zod";
 import { unstorableReason } from "@/lib/db/storable-text";
+import { clientKeyed } from "@/lib/http/client-keys";
 
 // Zod issues rendered exactly as FastAPI (pydantic v2) renders validation errors, because the
 // contract's HTTPValidationError is that shape: {"detail": [{type, loc, msg, input, ctx?}]}.
@@ -77,7 +78,7 @@ export function clipEcho(value: unknown, budget = { left: ECHO.budget }): unknow
       }
       return out;
     }
-    const out: Record<string, unknown> = {};
+    const out = clientKeyed<unknown>();
     let count = 0;
     for (const [key, entry] of Object.entries(v)) {
       if (count >= ECHO.maxEntries || budget.left <= 0) {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { clientKeyed, isPrototypeName } from "@/lib/http/client-keys";
+import { clipEcho } from "@/lib/http/validation";
+import { readParameters } from "@/lib/oauth/handler";
+
+// Objects built from a client's keys: `__proto__` is kept as the key it was sent as, and reaches no prototype.
+
+describe("a client's keys", () => {
+  it("names the three keys that reach a prototype, in any case, and nothing longer", () => {
+    for (const name of ["__proto__", "constructor", "prototype", "__PROTO__", "Constructor", "PROTOTYPE"])
+      expect(isPrototypeName(name), name).toBe(true);
+    for (const name of ["proto", "__proto", "constructors", "prototype-field", "toString", ""])
+      expect(isPrototypeName(name), name).toBe(false);
+    const keyed = clientKeyed<string>();
+    keyed["__proto__"] = "kept";
+    expect(Object.keys(keyed)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(keyed)).toBeNull();
+  });
+
+  it("are echoed in a validation error as sent, without giving the echo a prototype", () => {
+    const sent = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"x": 1}}, "limit": "a"}');
+    const echo = clipEcho(sent) as Record<string, unknown>;
+    expect(JSON.parse(JSON.stringify(echo))).toEqual(sent);
+    expect(Object.keys(echo)).toEqual(["__proto__", "constructor", "limit"]);
+    expect((echo as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it("are read from an OAuth form as sent", async () => {
+    const request = new Request("http://localhost/oauth/token", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "__proto__=a&constructor=b&grant_type=client_credentials",
+    });
+    const params = await readParameters(request, {});
+    expect(Object.entries(params)).toEqual([
+      ["__proto__", "a"],
+      ["constructor", "b"],
+      ["grant_type", "client_credentials"],
+    ]);
+  });
+});
