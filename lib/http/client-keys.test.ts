@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { clientKeyed, isPrototypeName } from "@/lib/http/client-keys";
-import { clipEcho } from "@/lib/http/validation";
+import { clipEcho, parseInput, RequestValidationError } from "@/lib/http/validation";
 import { readParameters } from "@/lib/oauth/handler";
 
 // Objects built from a client's keys: `__proto__` is kept as the key it was sent as, and reaches no prototype.
@@ -40,3 +41,30 @@ describe("a client's keys", () => {
     ]);
   });
 });
+
+describe("a REST body, query or MCP tool's arguments", () => {
+  it("refuses a key that names a prototype, at any depth, with the contract's 422 value_error", () => {
+    const schema = z.object({ name: z.string(), filters: z.object({ q: z.string() }).optional() });
+    const body = JSON.parse('{"name": "a", "filters": {"q": "b", "__proto__": {"polluted": true}}, "Constructor": {}}');
+    const refused = refusal(() => parseInput(schema, body, "body"));
+    expect(refused).toEqual([
+      expect.objectContaining({ type: "value_error", loc: ["body", "filters", "__proto__"], input: "__proto__" }),
+      expect.objectContaining({ type: "value_error", loc: ["body", "Constructor"], input: "Constructor" }),
+    ]);
+    expect(refusal(() => parseInput(z.object({ q: z.string() }), { q: "x", prototype: "y" }, "query"))).toEqual([
+      expect.objectContaining({ type: "value_error", loc: ["query", "prototype"] }),
+    ]);
+    // A value that only says such a word is a value like any other.
+    expect(parseInput(schema, { name: "__proto__" }, "body")).toEqual({ name: "__proto__" });
+  });
+});
+
+function refusal(run: () => unknown) {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof RequestValidationError) return error.items;
+    throw error;
+  }
+  return null;
+}
