@@ -144,6 +144,32 @@ const levelRules = [
   ...relativeImportRules,
 ];
 
+// scim-patch walks a client's PATCH paths, creating each missing step on whatever object the step before named,
+// Object.prototype included: only lib/scim/patch.ts, which refuses the names that reach a prototype first, imports it
+// (docs/decisions/0051). Placed before the levels' rules, whose own no-restricted-syntax then wins for a lib/ folder
+// LIB_LEVELS does not list.
+const ONE_DOOR = "scim-patch";
+const oneDoorRule = {
+  files: ["**/*.{ts,tsx,mjs}"],
+  ignores: ["lib/scim/patch.ts"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      ...[
+        `ImportDeclaration[source.value='${ONE_DOOR}']`,
+        `ImportExpression[source.value='${ONE_DOOR}']`,
+        `ExportNamedDeclaration[source.value='${ONE_DOOR}']`,
+        `ExportAllDeclaration[source.value='${ONE_DOOR}']`,
+        `CallExpression[callee.name='require'][arguments.0.value='${ONE_DOOR}']`,
+      ].map((selector) => ({
+        selector,
+        message:
+          "scim-patch can walk a client's path onto Object.prototype: apply a PATCH through applyPatch (lib/scim/patch.ts), which refuses those names first.",
+      })),
+    ],
+  },
+};
+
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
@@ -186,6 +212,7 @@ export default defineConfig([
       ],
     },
   },
+  oneDoorRule,
   ...levelRules,
   {
     // No file imports itself back, anywhere. A test or spec file cannot be in a cycle, since nothing imports one

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ESLint, type Linter } from "eslint";
 
-// The levels rule of eslint.config.mjs, run by ESLint on small samples as if they were files of lib/ (none is
-// written): each import below is one the rule must refuse, beside a downward one it must let through.
+// The levels rule and scim-patch's one door of eslint.config.mjs, run by ESLint on small samples as if they were
+// files of lib/ or app/ (none is written): each import below is one a rule must refuse, beside one it must let through.
 
 let eslint: ESLint;
 beforeAll(async () => {
@@ -82,5 +82,25 @@ describe("the levels of lib/", () => {
       }),
     ]);
     expect(await problems("lib/search/sample.ts", "export const one = 1;\n")).toEqual([]);
+  });
+});
+
+describe("scim-patch's one door", () => {
+  it("refuses scim-patch anywhere but lib/scim/patch.ts, in every form of import", async () => {
+    const refused = expect.objectContaining({
+      ruleId: "no-restricted-syntax",
+      message: expect.stringContaining("apply a PATCH through applyPatch"),
+    });
+    for (const code of [
+      'import { scimPatch } from "scim-patch";\nexport const apply = scimPatch;\n',
+      'export { scimPatch } from "scim-patch";\n',
+      'export const load = () => import("scim-patch");\n',
+    ]) {
+      expect(await problems("lib/scim/sample.ts", code), code).toEqual([refused]);
+      expect(await problems("app/scim/v2/sample.ts", code), code).toEqual([refused]);
+    }
+    expect(
+      await problems("lib/scim/patch.ts", 'import { scimPatch } from "scim-patch";\nexport const apply = scimPatch;\n'),
+    ).toEqual([]);
   });
 });

@@ -47,4 +47,24 @@ describe("the request guard's table of the app's other routes", () => {
     expect(refusal("DELETE", "/openapi.json", table)).toMatchObject({ status: 405 });
     expect(refusal("GET", "/metrics", table)).toBeNull();
   });
+
+  it("answers under /scim/v2 in SCIM's error shape (RFC 7644 §3.12), with Allow", () => {
+    expect(refusal("POST", "/scim/v2/Users/abc", table)).toEqual({
+      status: 405,
+      body: {
+        schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"],
+        status: "405",
+        detail: "POST is not served at this path; it serves DELETE, GET, HEAD, OPTIONS, PATCH, PUT.",
+      },
+      headers: { allow: "DELETE, GET, HEAD, OPTIONS, PATCH, PUT", "content-type": "application/scim+json" },
+    });
+    expect(refusal("TRACE", "/scim/v2/Groups", table)).toMatchObject({ status: 405, body: { status: "405" } });
+    // A path no SCIM route serves, holding text PostgreSQL cannot: SCIM's invalidValue.
+    expect(refusal("GET", "/scim/v2/x%00", table)).toMatchObject({
+      status: 400,
+      body: { status: "400", scimType: "invalidValue" },
+      headers: { "content-type": "application/scim+json" },
+    });
+    expect(refusal("GET", "/scim/v2/Users", table)).toBeNull();
+  });
 });

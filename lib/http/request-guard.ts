@@ -7,6 +7,7 @@ import { stampPeerAddress } from "@/lib/http/client-address";
 import { unstorableReason } from "@/lib/db/storable-text";
 import { actionBodyProblem, readAndPutBack } from "@/lib/http/action-body";
 import { noteAnswered } from "@/lib/http/first-response";
+import { isScimPath, scimErrorBody, SCIM_MEDIA_TYPE, type ScimErrorBody } from "@/lib/http/scim-shape";
 import { isPublicDataPage, limitPublicPage } from "@/lib/http/public-page-limit";
 import { log } from "@/lib/observability/logger";
 import { instrumentRequest } from "@/lib/observability/http";
@@ -35,16 +36,20 @@ import { withLogContext } from "@/lib/observability/request-context";
 // limit here, and answered 429 past it (lib/http/public-page-limit.ts): before Next.js's cache or proxy.ts.
 // Every request also gets its request id (X-Request-Id), a log line and a latency observation here
 // (lib/observability/http.ts), and runs in its log context.
-// Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts.
+// Under /scim/v2 each of these answers is in SCIM's error shape instead (lib/http/scim-shape.ts), as the SCIM routes'
+// own are. Everything else goes to Next unchanged; unknown /v1 paths are answered by app/v1/[...path]/route.ts, and
+// unknown /scim/v2 paths by app/scim/v2/[[...path]]/route.ts.
 // Requests Node's parser refuses itself ("clientError": headers over 16 KiB → 431, broken HTTP → 400)
 // get the same statuses with a JSON body. Only origin-form request targets are looked at, so another server in the process that receives
 // absolute URLs (a forward proxy) is not affected; CONNECT never reaches "request" (Node emits "connect").
 
 const FETCH_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
+type ContractBody = { detail: string; code: ErrorCode };
+
 export interface Refusal {
   status: number;
-  body: { detail: string; code: ErrorCode };
+  body: ContractBody | ScimErrorBody;
   headers: Record<string, string>;
 }
 
@@ -88,6 +93,34 @@ export function refusal(
   url: string | undefined,
   table: RouteTable,
   headers: http.IncomingHttpHeaders = {},
+): Refusal | null {
+  const found = contractRefusal(method, url, table, headers);
+  return found && underScim(url) ? scimShaped(found) : found;
+}
+
+function underScim(url: string | undefined): boolean {
+  const path = routedPath((url ?? "/").split("?")[0]!);
+  try {
+    return isScimPath(decodeURIComponent(path));
+  } catch {
+    return isScimPath(path);
+  }
+}
+
+function scimShaped({ status, body, headers }: Refusal): Refusal {
+  const scimType = "code" in body && body.code === "invalid_text" ? "invalidValue" : undefined;
+  return {
+    status,
+    body: scimErrorBody(status, body.detail, scimType),
+    headers: { ...headers, "content-type": SCIM_MEDIA_TYPE },
+  };
+}
+
+function contractRefusal(
+  method: string | undefined,
+  url: string | undefined,
+  table: RouteTable,
+  headers: http.IncomingHttpHeaders,
 ): Refusal | null {
   const upper = (method ?? "").toUpperCase();
   if (!FETCH_METHODS.has(upper)) {
@@ -209,8 +242,8 @@ function answer(
 ): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
-    ...headers,
     "content-type": "application/json",
+    ...headers,
     "content-length": Buffer.byteLength(text),
     "x-content-type-options": "nosniff",
   });
@@ -219,7 +252,7 @@ function answer(
 
 // Requests Node's HTTP parser refuses (a request line or headers over 16 KiB, broken framing) never
 // become "request" events; Node writes a bare status line on its own. Same statuses, with a body.
-const CLIENT_ERRORS: Record<string, Refusal["body"] & { status: number; reason: string }> = {
+const CLIENT_ERRORS: Record<string, ContractBody & { status: number; reason: string }> = {
   HPE_HEADER_OVERFLOW: {
     status: 431,
     reason: "Request Header Fields Too Large",

@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import type { core, ZodType } from "zod";
 import { unstorableReason } from "@/lib/db/storable-text";
+import { clientKeyed, isPrototypeName } from "@/lib/http/client-keys";
 
 // Zod issues rendered exactly as FastAPI (pydantic v2) renders validation errors, because the
 // contract's HTTPValidationError is that shape: {"detail": [{type, loc, msg, input, ctx?}]}.
@@ -77,7 +78,7 @@ export function clipEcho(value: unknown, budget = { left: ECHO.budget }): unknow
       }
       return out;
     }
-    const out: Record<string, unknown> = {};
+    const out = clientKeyed<unknown>();
     let count = 0;
     for (const [key, entry] of Object.entries(v)) {
       if (count >= ECHO.maxEntries || budget.left <= 0) {
@@ -260,16 +261,24 @@ export function parseInput<S extends ZodType>(
 
 // NUL cannot be stored in PostgreSQL text or jsonb, and an unpaired surrogate is not Unicode: strings
 // holding either are refused for every endpoint here, before any schema or handler sees them (the rule:
-// lib/db/storable-text.ts). MCP tool arguments go through `refuseUnstorable` too.
+// lib/db/storable-text.ts). So is a key that names a prototype (`__proto__`, `constructor`, `prototype`:
+// lib/http/client-keys.ts), which no field here is called. MCP tool arguments go through `refuseUnstorable` too.
 const unsafeStringReason = unstorableReason;
 
-/** Throws a RequestValidationError naming every string in `raw` (values and keys) that cannot be stored. */
+function unsafeKeyReason(key: string): string | null {
+  return (
+    unstorableReason(key) ??
+    (isPrototypeName(key) ? `Value error, ${key} is not a field name here: it names an object's prototype` : null)
+  );
+}
+
+/** Throws a RequestValidationError naming every string in `raw` (values and keys) that cannot be stored, and every key naming a prototype. */
 export function refuseUnstorable(raw: unknown, where: string): void {
   const unsafe = unsafeStrings(raw, [where]);
   if (unsafe.length > 0) throw new RequestValidationError(unsafe);
 }
 
-/** Every string (values and keys) in `raw` that cannot be stored, walked without recursion. */
+/** Every string (values and keys) in `raw` that cannot be stored, and every key naming a prototype, walked without recursion. */
 function unsafeStrings(raw: unknown, prefix: Loc): ValidationErrorItem[] {
   type Node = { value: unknown; key?: string | number; parent?: Node };
   const locOf = (node: Node): Loc => {
@@ -282,7 +291,7 @@ function unsafeStrings(raw: unknown, prefix: Loc): ValidationErrorItem[] {
   while (stack.length > 0 && items.length < MAX_ECHO_ITEMS) {
     const node = stack.pop()!;
     const { value } = node;
-    const keyReason = typeof node.key === "string" ? unsafeStringReason(node.key) : null;
+    const keyReason = typeof node.key === "string" ? unsafeKeyReason(node.key) : null;
     if (keyReason) {
       items.push({ type: "value_error", loc: locOf(node), msg: keyReason, input: node.key, ctx: { error: {} } });
     } else if (typeof value === "string") {

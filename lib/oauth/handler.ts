@@ -5,6 +5,7 @@ import { ApiError, clientFault, internalErrorResponse, logClientFault } from "@/
 import { limitRequest, withRateLimitHeaders, type RateLimitHeaders } from "@/lib/http/rate-limits";
 import { readBodyBytes } from "@/lib/http/body";
 import { NO_STORE, OAuthError, oauthErrorResponse } from "@/lib/oauth/errors";
+import { clientKeyed } from "@/lib/http/client-keys";
 
 // withApi's sibling for the OAuth and device-flow endpoints: the same endpoint objects (they drive
 // /openapi.json), a rate-limit row, zod-parsed input; but form-encoded bodies (RFC 6749 4.1.3, RFC 8628
@@ -87,7 +88,7 @@ export async function readParameters(
     throw new OAuthError("invalid_request", "Send the parameters as application/x-www-form-urlencoded.");
   }
   const params = new URLSearchParams(text);
-  const out: Record<string, string> = {};
+  const out = clientKeyed<string>();
   for (const key of new Set(params.keys())) {
     // RFC 6749 3.1: parameters must not be repeated.
     if (params.getAll(key).length > 1) throw new OAuthError("invalid_request", `The parameter '${key}' is repeated.`);

@@ -1,9 +1,9 @@
-import { scimPatch, type ScimPatchOperation, type ScimResource } from "scim-patch";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ScimError, scimErrors } from "@/lib/scim/http";
+import { scimErrors } from "@/lib/scim/http";
 import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
+import { applyPatch } from "@/lib/scim/patch";
 import { GROUP_SCHEMA, listResponse, meta, page, patchOperations, resourceUrl } from "@/lib/scim/resources";
 import type { KeyRevoked } from "@/lib/membership/role-loss";
 
@@ -191,7 +191,7 @@ export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
     operation.path?.toLowerCase() === "members" && Array.isArray(operation.value)
       ? { ...operation, path: "members", value: operation.value.map(memberValue) }
       : operation,
-  ) as ScimPatchOperation[];
+  );
   return provisioning(team.teamId, async (tx, revokedKeys) => {
     const current = groupResource(await findGroup(tx, team.teamId, id));
     const resource = {
@@ -200,18 +200,7 @@ export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
       ...(current.externalId !== undefined ? { externalId: current.externalId } : {}),
       members: (current.members ?? []).map((m) => ({ value: m.value })),
     };
-    let patched: Record<string, unknown>;
-    try {
-      patched = scimPatch(resource as unknown as ScimResource, operations, { mutateDocument: false }) as never;
-    } catch (error) {
-      const code = (error as { scimCode?: string }).scimCode;
-      throw new ScimError(
-        400,
-        (error as Error).message,
-        code === "noTarget" || code === "invalidPath" ? code : "invalidSyntax",
-      );
-    }
-    await saveGroup(tx, team, id, groupInput(patched), revokedKeys);
+    await saveGroup(tx, team, id, groupInput(applyPatch(resource, operations)), revokedKeys);
     const after = await findGroup(tx, team.teamId, id);
     return groupResource(after);
   });

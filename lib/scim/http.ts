@@ -3,14 +3,15 @@ import { ApiError } from "@/lib/http/errors";
 import { readBodyBytes } from "@/lib/http/body";
 import { parseJsonBody } from "@/lib/http/json-body";
 import { RequestValidationError } from "@/lib/http/validation";
+import { scimErrorBody, SCIM_MEDIA_TYPE } from "@/lib/http/scim-shape";
+import { unstorableReason } from "@/lib/db/storable-text";
 import { log } from "@/lib/observability/logger";
+import { bodyProblem, prototypeName } from "@/lib/scim/input";
 import { findScimTeam } from "@/lib/scim/tokens";
 
 // The SCIM 2.0 protocol's HTTP side (RFC 7644 §3.12): the team's bearer token, JSON bodies of media type
 // application/scim+json, and errors in SCIM's shape, never the API's {detail, code}.
 
-export const SCIM_MEDIA_TYPE = "application/scim+json";
-const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** RFC 7644 §3.12's scimType values this server answers with. */
@@ -41,6 +42,7 @@ export const scimErrors = {
   invalidValue: (detail: string) => new ScimError(400, detail, "invalidValue"),
   invalidSyntax: (detail: string) => new ScimError(400, detail, "invalidSyntax"),
   invalidFilter: (detail: string) => new ScimError(400, detail, "invalidFilter"),
+  invalidPath: (detail: string) => new ScimError(400, detail, "invalidPath"),
   notFound: (what: string, id: string) => new ScimError(404, `${what} ${id} not found.`),
   uniqueness: (detail: string) => new ScimError(409, detail, "uniqueness"),
 };
@@ -54,10 +56,31 @@ export function scimJson(body: unknown, status = 200, headers: Record<string, st
 
 export function scimErrorResponse(status: number, detail: string, scimType?: ScimType): NextResponse {
   return scimJson(
-    { schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail },
+    scimErrorBody(status, detail, scimType),
     status,
     status === 401 ? { "www-authenticate": 'Bearer realm="scim"' } : {},
   );
+}
+
+/** Any method on a /scim/v2 path no SCIM route serves (app/scim/v2/[[...path]]). */
+export async function unknownScimPath(): Promise<Response> {
+  return scimErrorResponse(404, "No SCIM resource at this path: the resources are /Users and /Groups.");
+}
+
+/** Query parameters that name attributes: a name that reaches a prototype is refused in them as in a PATCH path. */
+const ATTRIBUTE_LISTS = ["attributes", "excludedAttributes", "sortBy"];
+
+/** The path's parameters and the query, as text PostgreSQL can hold and without names that reach a prototype. */
+function checkTarget(request: NextRequest, params: Record<string, string>): void {
+  const query = [...request.nextUrl.searchParams];
+  for (const [name, value] of [...Object.entries(params), ...query]) {
+    const reason = unstorableReason(value) ?? unstorableReason(name);
+    if (reason) throw scimErrors.invalidValue(`${name.slice(0, 40)}: ${reason.replace(/^Value error, /, "")}.`);
+  }
+  for (const [name, value] of query) {
+    const reached = ATTRIBUTE_LISTS.includes(name) ? prototypeName(value) : null;
+    if (reached) throw scimErrors.invalidPath(`${name} names ${reached}, which is no attribute.`);
+  }
 }
 
 /** The team a request's SCIM token acts for; anything else (an API key, a session, a revoked token) is a 401. */
@@ -93,6 +116,7 @@ export function scimRoute(
           Array.isArray(value) ? value.join("/") : value,
         ]),
       );
+      checkTarget(request, params);
       return await handler({ request, teamId, slug, params, body: () => readBody(request) });
     } catch (error) {
       if (error instanceof ScimError) return scimErrorResponse(error.status, error.detail, error.scimType);
@@ -123,5 +147,7 @@ async function readBody(request: NextRequest): Promise<unknown> {
   const body = parseJsonBody(bytes);
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw scimErrors.invalidSyntax("The body must be a JSON object.");
+  const problem = bodyProblem(body);
+  if (problem) throw scimErrors.invalidValue(problem);
   return body;
 }

@@ -1,9 +1,9 @@
-import { scimPatch, type ScimPatchOperation, type ScimResource } from "scim-patch";
 import { getDb } from "@/lib/db/client";
 import type { Prisma, ScimUser } from "@/lib/generated/prisma/client";
-import { ScimError, scimErrors } from "@/lib/scim/http";
+import { scimErrors } from "@/lib/scim/http";
 import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
+import { applyPatch } from "@/lib/scim/patch";
 import { listResponse, meta, page, patchOperations, USER_SCHEMA } from "@/lib/scim/resources";
 import type { KeyRevoked } from "@/lib/membership/role-loss";
 
@@ -208,7 +208,7 @@ export async function replaceUser(team: ScimTeam, id: string, body: Record<strin
  * Entra ID's PATCH: `"op": "Replace"`, `"path": "active"`, `"value": "False"`; Okta's: `"op": "replace"`,
  * `"value": {"active": false}`. Both are read as RFC 7644 §3.5.2 operations, the strings made booleans first.
  */
-function normalizedOperations(body: unknown): ScimPatchOperation[] {
+function normalizedOperations(body: unknown) {
   return patchOperations(body).map((operation) => {
     let { value } = operation;
     if (operation.path?.toLowerCase() === "active" && value !== undefined) value = scimBoolean(value, "active");
@@ -216,7 +216,7 @@ function normalizedOperations(body: unknown): ScimPatchOperation[] {
       value = Object.fromEntries(
         Object.entries(value).map(([key, v]) => [key, key.toLowerCase() === "active" ? scimBoolean(v, "active") : v]),
       );
-    return { ...operation, value } as ScimPatchOperation;
+    return { ...operation, value };
   });
 }
 
@@ -226,18 +226,7 @@ export async function patchUser(team: ScimTeam, id: string, body: unknown) {
   return provisioning(team.teamId, async (tx, revokedKeys) => {
     const current = await findUser(tx, team.teamId, id);
     const { meta: _meta, groups: _groups, id: _id, ...resource } = userResource(current);
-    let patched: Record<string, unknown>;
-    try {
-      patched = scimPatch(resource as unknown as ScimResource, operations, { mutateDocument: false }) as never;
-    } catch (error) {
-      const code = (error as { scimCode?: string }).scimCode;
-      throw new ScimError(
-        400,
-        (error as Error).message,
-        code === "noTarget" || code === "invalidPath" ? code : "invalidSyntax",
-      );
-    }
-    return saveUser(tx, team, id, userInput(patched), revokedKeys);
+    return saveUser(tx, team, id, userInput(applyPatch(resource, operations)), revokedKeys);
   });
 }
 

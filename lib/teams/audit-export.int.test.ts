@@ -215,3 +215,35 @@ describe("GET /v1/teams/{team_id}/audit/export", () => {
     expect(new Set(targets).size).toBe(total);
   });
 });
+
+describe("an export with a time outside the years 1 to 9999", () => {
+  it("is refused with a 422 in the contract's shape before any byte of the file", async () => {
+    const owner = await person();
+    const teamId = await team(owner);
+    await seed(teamId, owner);
+    const query = (name: string, time: string) => `${name}=${encodeURIComponent(time)}`;
+    for (const filter of [
+      // Each is ISO 8601 with an offset; in UTC the first three fall in the year 0, which PostgreSQL refuses
+      // (today the connection was cut after the headers), and the last in the year 10000.
+      query("from", "0000-01-01T00:00:00Z"),
+      query("to", "0001-01-01T00:00:00+14:00"),
+      `${query("from", "0000-06-01T00:00:00Z")}&${query("to", "2026-01-01T00:00:00Z")}`,
+      query("to", "9999-12-31T23:59:59-14:00"),
+    ]) {
+      const answer = await get(owner.headers, teamId, `format=csv&${filter}`);
+      expect(answer.status, filter).toBe(422);
+      expect(answer.headers.get("content-type"), filter).toMatch(/^application\/json/);
+      expect(answer.json, filter).toMatchObject({
+        detail: [{ loc: ["query", expect.stringMatching(/^(from|to)$/)], type: "value_error" }],
+      });
+    }
+    // The ends of the range are times like any other.
+    const edges = await get(
+      owner.headers,
+      teamId,
+      `format=jsonl&${query("from", "0001-01-01T00:00:00Z")}&${query("to", "9999-12-31T23:59:59Z")}`,
+    );
+    expect(edges.status).toBe(200);
+    expect(edges.text.trimEnd().split("\n")).toHaveLength(5);
+  });
+});

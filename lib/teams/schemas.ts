@@ -208,6 +208,16 @@ export const teamKeyListSchema = z.object({ keys: z.array(teamKeySchema) }).meta
 
 export const AUDIT_EXPORT_FORMATS = ["csv", "jsonl"] as const;
 
+// The years 1 to 9999 once in UTC: an offset can carry a valid ISO 8601 time into the year 0, which PostgreSQL's
+// timestamps refuse, or past 9999, which four-digit years cannot write back.
+const FIRST_TIME = Date.parse("0001-01-01T00:00:00.000Z");
+const LAST_TIME = Date.parse("9999-12-31T23:59:59.999Z");
+const auditTime = z.iso
+  .datetime({ offset: true })
+  .refine((value) => Date.parse(value) >= FIRST_TIME && Date.parse(value) <= LAST_TIME, {
+    message: "The time must fall between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z once in UTC",
+  });
+
 export const auditExportQuerySchema = z.object({
   format: z.enum(AUDIT_EXPORT_FORMATS).default("csv").describe("csv: text/csv with a header row; jsonl: JSON Lines"),
   actor: z
@@ -221,7 +231,7 @@ export const auditExportQuerySchema = z.object({
     .regex(/^[a-z_]{1,40}\.[a-z_]{1,40}$/, "An action's dotted name, as the trail lists it (member.removed)")
     .optional()
     .describe("Only events of this action (member.removed, key.created, …)"),
-  from: z.iso.datetime({ offset: true }).optional().describe("Only events at or after this time"),
-  to: z.iso.datetime({ offset: true }).optional().describe("Only events before this time"),
+  from: auditTime.optional().describe("Only events at or after this time"),
+  to: auditTime.optional().describe("Only events before this time"),
 });
 export type AuditExportQuery = z.output<typeof auditExportQuerySchema>;
