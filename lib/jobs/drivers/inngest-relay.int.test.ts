@@ -29,6 +29,8 @@ const received: SentEvent[] = [];
 let answerUpTo = Infinity;
 let answered = 0;
 const held: ServerResponse[] = [];
+/** The checks of the held requests. */
+const heldJobs = new Set<string>();
 
 const KEEPER: Segments = [{ start: 0, end: 5, text: "A lighthouse keeper spread marmalade on his toast." }];
 
@@ -38,7 +40,10 @@ function eventApi(req: IncomingMessage, res: ServerResponse) {
   req.on("end", () => {
     const events = JSON.parse(body) as SentEvent[];
     received.push(...events);
-    if (answered >= answerUpTo) return void held.push(res);
+    if (answered >= answerUpTo) {
+      for (const event of events) heldJobs.add(event.data.jobId);
+      return void held.push(res);
+    }
     answered += 1;
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify({ ids: events.map((e) => e.id ?? "01EVENT"), status: 200 }));
@@ -181,16 +186,28 @@ describe("the Inngest relay", () => {
 
     // The first two sends are answered, the next ones never: three in flight when it dies.
     received.length = 0;
+    heldJobs.clear();
     answered = 0;
     answerUpTo = 2;
-    const child = await spawnChildRelay(ctx.url, { RELAY_OWNER: "doomed", CONCURRENCY: "3", LEASE_MS: "1000" });
+    // A lease longer than the test: under load a short one expires while a send is held, and the relay sends that
+    // check again beside the others. Its expiry after the kill is the test's own step below.
+    const child = await spawnChildRelay(ctx.url, { RELAY_OWNER: "doomed", CONCURRENCY: "3", LEASE_MS: "600000" });
     await waitUntil(
       "the child relay to have two sends answered and marked and three in flight",
-      async () => held.length === 3 && (await dispatched()).length === 2,
-      { state: async () => ({ held: held.length, dispatched: await dispatched(), log: child.output() }) },
+      async () => heldJobs.size === 3 && (await dispatched()).length === 2,
+      {
+        state: async () => ({
+          held: held.length,
+          heldJobs: [...heldJobs],
+          dispatched: await dispatched(),
+          log: child.output(),
+        }),
+      },
     );
     child.child.kill("SIGKILL");
     await child.exited;
+    // The dead relay's claims expire, as they would a lease later.
+    await db.$executeRaw`UPDATE "Job" SET "leaseUntil" = now() - interval '1 second' WHERE "leaseOwner" = 'doomed'`;
     const marked = await dispatched();
     const inFlight = [...new Set(received.map((e) => e.data.jobId))].filter((id) => !marked.includes(id));
     expect(inFlight).toHaveLength(3);
