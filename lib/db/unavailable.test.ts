@@ -11,6 +11,27 @@ const adapterError = (cause: Record<string, unknown>, code = "P2010") =>
   });
 
 describe("isDatabaseUnavailable", () => {
+  it("recognises a database too busy to answer in time: an expired transaction, a deadlock, a lock not granted", () => {
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(
+          new Error("Transaction API error: Transaction already closed: the timeout for this transaction was 20000 ms"),
+          {
+            name: "PrismaClientKnownRequestError",
+            code: "P2028",
+          },
+        ),
+      ),
+    ).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error("write conflict or a deadlock"), { code: "P2034" }))).toBe(
+      true,
+    );
+    for (const code of ["40P01", "40001", "55P03"])
+      expect(isDatabaseUnavailable(adapterError({ kind: "postgres", code, originalCode: code }))).toBe(true);
+    // A constraint the query broke is the query's fault, not the load's.
+    expect(isDatabaseUnavailable(adapterError({ kind: "postgres", code: "23505", originalCode: "23505" }))).toBe(false);
+  });
+
   it("recognises an unreachable server, a cut connection, a shutdown and a full pool", () => {
     expect(isDatabaseUnavailable(adapterError({ kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5432 }))).toBe(
       true,

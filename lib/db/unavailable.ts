@@ -1,16 +1,25 @@
-// Whether an error means "the database cannot be reached right now" (down, restarting, connection cut,
-// pool exhausted), as opposed to a bad query. Such failures are answered 503 `database_unavailable` with
-// Retry-After rather than 500: the pool reconnects on its own once PostgreSQL is back.
+// Whether an error means "the database cannot answer right now" (down, restarting, connection cut, pool
+// exhausted, or too busy: a transaction that could not start or finish in its time, a lock or deadlock that gave
+// way), as opposed to a bad query. Such failures are answered 503 `database_unavailable` with Retry-After rather
+// than 500: the pool reconnects on its own once PostgreSQL is back, and the same request succeeds once the load
+// has passed.
 
-/** Prisma's codes for an unreachable server, a timed-out connect, a closed connection, a pool timeout. */
-const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024"]);
+/**
+ * Prisma's codes for an unreachable server, a timed-out connect, a closed connection, a pool timeout, an interactive
+ * transaction that could not start or expired under load (P2028), a write conflict or deadlock (P2034).
+ */
+const PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024", "P2028", "P2034"]);
 /** The driver adapter's error kinds (@prisma/adapter-pg) that say the same. */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH"]);
 /** A Unix socket that is not there (the embedded database's thread restarting): ENOENT from connect. */
 const MISSING_SOCKET = { code: "ENOENT", syscall: "connect" };
-/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now), 53300 (too many connections). */
-const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300)$/;
+/**
+ * SQLSTATE class 08 (connection exception), 57P01-57P03 (shutdown, crash shutdown, cannot connect now), 53300 (too
+ * many connections), 40001 and 40P01 (serialization failure, deadlock: the transaction may simply run again), 55P03
+ * (a lock not available in time).
+ */
+const SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3]|53300|40001|40P01|55P03)$/;
 /** pg's own errors for a connection the server dropped, and Prisma's for one it could not open. */
 const MESSAGES =
   /Connection terminated|Can't reach database server|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (shutting down|starting up|in recovery mode)/i;

@@ -73,7 +73,7 @@ export const errors = {
       "Retry-After": "60",
     }),
   databaseUnavailable: () =>
-    new ApiError("database_unavailable", "The database is not reachable right now. Try again in a few seconds.", {
+    new ApiError("database_unavailable", "The database cannot answer right now. Try again in a few seconds.", {
       "Retry-After": "5",
     }),
 };

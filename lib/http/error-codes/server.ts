@@ -45,7 +45,11 @@ export const SERVER_CODES = {
     retryable: false,
     meaning: "the platform wants a proof-of-origin token and none is configured (YOUTUBE_POT_PROVIDER_URL)",
   },
-  database_unavailable: { status: 503, retryable: true, meaning: "the database is not reachable right now" },
+  database_unavailable: {
+    status: 503,
+    retryable: true,
+    meaning: "the database cannot answer right now: unreachable, restarting, or too busy to finish in time",
+  },
   asr_not_configured: {
     status: 503,
     retryable: false,
