@@ -19,7 +19,16 @@
 //                                          runs against the build that is there)
 //   TEST_JOBS=1 E2E_SHARDS=1 npm test      the browser's lane one step at a time
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TEST_APPS_UP } from "../test/apps";
@@ -35,6 +44,12 @@ interface Step {
   env?: Record<string, string>;
   /** In the background lane: run under `nice`, beside the browser's lane. */
   background?: boolean;
+  /**
+   * A file inside the checkout where the step's tool keeps what it found (by content, never by time): restored from
+   * the user's cache folder before the step and kept there after it passes, so that a clean clone on a machine that
+   * ran the suite before checks again only what changed. Without it the tool checks everything.
+   */
+  cache?: string;
 }
 
 const jobs = Math.max(1, Number(process.env.TEST_JOBS || 3));
@@ -45,6 +60,9 @@ const shards = Math.max(1, Number(process.env.E2E_SHARDS || 1));
 const e2ePort = Number(process.env.E2E_PORT || 3123);
 const logDir = path.resolve("test-results", "steps");
 const runId = Date.now().toString(36);
+// Where the steps' caches are kept between checkouts (`cache` above).
+const stepCacheDir = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "verbatim", "steps");
+const STEP_CACHE = "node_modules/.cache/verbatim";
 // Every step starts many Node processes and threads (a vitest worker per file, job workers, parse threads, the
 // apps) that load the same modules: with Node's compile cache the first one compiles a module and the others read
 // its bytecode (keyed by the source's hash, so a stale entry is never used).
@@ -114,7 +132,15 @@ const STEPS: Step[] = [
     budget: 4 * 60,
     background: true,
   },
-  { name: "typecheck", command: "tsc --noEmit", budget: 60, needs: ["build"], background: true },
+  // tsc's incremental file records each file's hash and what it found: a clean clone checks again what changed.
+  {
+    name: "typecheck",
+    command: `tsc --noEmit --incremental --tsBuildInfoFile ${STEP_CACHE}/typecheck.tsbuildinfo`,
+    budget: 60,
+    needs: ["build"],
+    background: true,
+    cache: `${STEP_CACHE}/typecheck.tsbuildinfo`,
+  },
   {
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
@@ -122,7 +148,13 @@ const STEPS: Step[] = [
     needs: ["build", "snapshot"],
     background: true,
   },
-  { name: "format", command: "prettier --check **/*.{ts,tsx,mjs,cjs}", budget: 30, background: true },
+  {
+    name: "format",
+    command: `prettier --check --cache --cache-strategy content --cache-location ${STEP_CACHE}/prettier.json **/*.{ts,tsx,mjs,cjs}`,
+    budget: 30,
+    background: true,
+    cache: `${STEP_CACHE}/prettier.json`,
+  },
   { name: "lint", command: "eslint .", budget: 60, background: true },
   { name: "unit", command: "vitest run", budget: 90, background: true },
 ];
@@ -227,8 +259,26 @@ async function runStepWithApps(step: Step, apps: SharedApps): Promise<Result> {
   return runStep({ ...step, env: { ...step.env, [TEST_APPS_UP]: "1" } });
 }
 
+/** The step's cache, restored from the user's cache folder (where a run on this machine left it). */
+function restoreCache(step: Step): void {
+  if (!step.cache) return;
+  const kept = path.join(stepCacheDir, fileName(step), path.basename(step.cache));
+  mkdirSync(path.dirname(step.cache), { recursive: true });
+  if (existsSync(kept)) copyFileSync(kept, step.cache);
+}
+
+function keepCache(step: Step): void {
+  if (!step.cache || !existsSync(step.cache)) return;
+  const kept = path.join(stepCacheDir, fileName(step), path.basename(step.cache));
+  mkdirSync(path.dirname(kept), { recursive: true });
+  // Renamed into place: a run killed while copying leaves no half of a cache for the next.
+  copyFileSync(step.cache, `${kept}.${process.pid}`);
+  renameSync(`${kept}.${process.pid}`, kept);
+}
+
 function runStep(step: Step): Promise<Result> {
   const started = Date.now();
+  restoreCache(step);
   const logFile = stepLog(step);
   const log = createWriteStream(logFile);
   console.log(`==> ${step.name}: ${step.command}`);
@@ -248,6 +298,7 @@ function runStep(step: Step): Promise<Result> {
       log.end(() => {
         const seconds = (Date.now() - started) / 1000;
         const status = code === 0 ? "passed" : "failed";
+        if (status === "passed") keepCache(step);
         console.log(
           `\n==> ${step.name} ${status} in ${seconds.toFixed(0)} s (${path.relative(process.cwd(), logFile)})\n${readFileSync(logFile, "utf8")}`,
         );

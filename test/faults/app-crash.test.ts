@@ -96,7 +96,10 @@ describe("the app process is killed with jobs in flight", () => {
           });
           // A refusal names its cause: the answer, and the app's own error lines.
           if (res.status !== 202) {
-            const errorsLogged = app!.logs().split("\n").filter((line) => /"level":(50|40)/.test(line));
+            const errorsLogged = app!
+              .logs()
+              .split("\n")
+              .filter((line) => /"level":(50|40)/.test(line));
             expect(res.status, `${await res.clone().text()}\n${errorsLogged.slice(-5).join("\n")}`).toBe(202);
           }
           return ((await res.json()) as { job_id: string }).job_id;
