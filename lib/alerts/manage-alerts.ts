@@ -2,13 +2,14 @@ import { randomBytes } from "node:crypto";
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { getDb, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import type { Alert, Prisma } from "@/lib/generated/prisma/client";
+import type { Alert, Prisma, TeamRole } from "@/lib/generated/prisma/client";
+import { TEAM_ACTIONS, atLeast } from "@/lib/roles/ladder";
 import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { queryProblem } from "@/lib/search/query-terms";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { alertTerms } from "@/lib/alerts/alert-terms";
-import { scopeAccount } from "@/lib/alerts/scope";
+import { scopeAccount, stillVisible } from "@/lib/alerts/scope";
 import type { AlertMatchOut, AlertOut, CreateAlertRequest, UpdateAlertRequest } from "@/lib/alerts/schemas";
 import { serializeAlert, serializeMatch } from "@/lib/alerts/serializers";
 
@@ -129,7 +130,7 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
         scopeKind: request.scope.kind,
         scopeIds,
         email: request.email,
-        feedToken: randomBytes(32).toString("base64url"),
+        feedToken: newFeedToken(),
       },
     });
     await tx.alertTerm.createMany({ data: termRows(created, terms), skipDuplicates: true });
@@ -205,6 +206,25 @@ export async function deleteAlert(userId: string, id: string): Promise<void> {
   });
 }
 
+/** A new feed secret: 32 random bytes. */
+export const newFeedToken = () => randomBytes(32).toString("base64url");
+
+/**
+ * POST /v1/alerts/{id}/rotate-feed: a new feed URL, the old one gone at once. In a team, the person who saved it or
+ * one who may manage the team's members (who could see every alert's URL when someone leaves).
+ */
+export async function rotateFeed(caller: AlertCaller & { role: TeamRole }, id: string): Promise<AlertOut> {
+  const db = await getDb();
+  const alert = await findOwn(db, caller.userId, id);
+  const maker = caller.personId !== null && caller.personId === alert.createdById;
+  if (!maker && !atLeast(caller.role, TEAM_ACTIONS.manageMembers))
+    throw errors.forbidden(
+      `Only the person who saved this alert or a team ${TEAM_ACTIONS.manageMembers} may give it a new feed URL.`,
+    );
+  const updated = await db.alert.update({ where: { id }, data: { feedToken: newFeedToken() } });
+  return serializeAlert(updated, (await unreadOf(db, [id])).get(id) ?? 0);
+}
+
 /** GET /v1/alerts/{id}/matches: the inbox of one alert, newest first (at most the 100 it keeps). */
 export async function listMatches(
   userId: string,
@@ -212,13 +232,18 @@ export async function listMatches(
   onlyUnread: boolean,
 ): Promise<{ matches: AlertMatchOut[]; unread: number }> {
   const db = await getDb();
-  await findOwn(db, userId, id);
+  const alert = await findOwn(db, userId, id);
   const matches = await db.alertMatch.findMany({
     where: { alertId: id, ...(onlyUnread ? { readAt: null } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  const visible = await stillVisible(
+    db,
+    alert,
+    matches.map((m) => m.transcriptId),
+  );
   return {
-    matches: matches.map(serializeMatch),
+    matches: matches.map((m) => serializeMatch(m, visible.has(m.transcriptId))),
     unread: (await unreadOf(db, [id])).get(id) ?? 0,
   };
 }
