@@ -7,8 +7,14 @@ import { sealSecret } from "@/lib/auth/secret-box";
 import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
 import { serializeEndpoint } from "@/lib/webhooks/serializers";
 
-/** POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. */
-export async function createWebhookEndpoint(userId: string, request: CreateWebhookRequest) {
+/**
+ * POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. The
+ * person who registers it (`personId`; none for a team's key) is kept: in a team it stops when they go.
+ */
+export async function createWebhookEndpoint(
+  { userId, personId }: { userId: string; personId: string | null },
+  request: CreateWebhookRequest,
+) {
   const url = checkWebhookUrl(request.url, ["body", "url"]);
   const db = await getDb();
   const secret = generateWebhookSecret();
@@ -31,7 +37,13 @@ export async function createWebhookEndpoint(userId: string, request: CreateWebho
       );
     }
     return tx.webhookEndpoint.create({
-      data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret("webhook", secret) },
+      data: {
+        userId,
+        url,
+        eventTypes: [...new Set(request.event_types)],
+        secretCipher: sealSecret("webhook", secret),
+        createdById: personId,
+      },
     });
   });
   return serializeEndpoint(endpoint, secret);
