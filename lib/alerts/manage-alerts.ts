@@ -4,6 +4,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { Alert, Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { TEAM_ACTIONS, atLeast } from "@/lib/roles/ladder";
+import { ALERT_ROLE, lockTeam, roleIn } from "@/lib/membership/access";
 import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { queryProblem } from "@/lib/search/query-terms";
@@ -91,6 +92,17 @@ async function checkScope(db: Db, caller: AlertCaller, scope: CreateAlertRequest
   return [];
 }
 
+/**
+ * In a team, under the team's lock, the person's role read again (at least `needed`): a removal or a lower role that
+ * commits first (lib/membership/role-loss.ts hands their alerts over under the same lock) is seen. Null: no person in
+ * a team (their own account, or a team's key).
+ */
+async function teamRoleNow(tx: Prisma.TransactionClient, caller: AlertCaller, needed: TeamRole) {
+  if (caller.personId === null || caller.personId === caller.userId) return null;
+  await lockTeam(tx, caller.userId);
+  return roleIn(tx, caller.userId, caller.personId, needed);
+}
+
 function termRows(alert: Pick<Alert, "id" | "userId" | "scopeKind" | "scopeIds">, terms: string[]) {
   const account = scopeAccount(alert);
   return terms.map((term) => ({ alertId: alert.id, term, scopeAccount: account }));
@@ -112,6 +124,7 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
   const meaning = request.mode === "meaning" ? await queryVector(request.query) : null;
   const max = await tierLimit(db, caller.userId);
   const alert = await db.$transaction(async (tx) => {
+    await teamRoleNow(tx, caller, ALERT_ROLE);
     await lockUntilCommit(tx, `alerts:${caller.userId}`);
     if ((await tx.alert.count({ where: { userId: caller.userId } })) >= max)
       throw errors.conflict(
@@ -215,13 +228,17 @@ export const newFeedToken = () => randomBytes(32).toString("base64url");
  */
 export async function rotateFeed(caller: AlertCaller & { role: TeamRole }, id: string): Promise<AlertOut> {
   const db = await getDb();
-  const alert = await findOwn(db, caller.userId, id);
-  const maker = caller.personId !== null && caller.personId === alert.createdById;
-  if (!maker && !atLeast(caller.role, TEAM_ACTIONS.manageMembers))
-    throw errors.forbidden(
-      `Only the person who saved this alert or a team ${TEAM_ACTIONS.manageMembers} may give it a new feed URL.`,
-    );
-  const updated = await db.alert.update({ where: { id }, data: { feedToken: newFeedToken() } });
+  await findOwn(db, caller.userId, id);
+  const updated = await db.$transaction(async (tx) => {
+    const role = (await teamRoleNow(tx, caller, TEAM_ACTIONS.read)) ?? caller.role;
+    const alert = await tx.alert.findUniqueOrThrow({ where: { id } });
+    const maker = caller.personId !== null && caller.personId === alert.createdById;
+    if (!maker && !atLeast(role, TEAM_ACTIONS.manageMembers))
+      throw errors.forbidden(
+        `Only the person who saved this alert or a team ${TEAM_ACTIONS.manageMembers} may give it a new feed URL.`,
+      );
+    return tx.alert.update({ where: { id }, data: { feedToken: newFeedToken() } });
+  });
   return serializeAlert(updated, (await unreadOf(db, [id])).get(id) ?? 0);
 }
 

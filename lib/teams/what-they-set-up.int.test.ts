@@ -243,6 +243,37 @@ describe("a team's webhook endpoint, when the admin who registered it goes", () 
   });
 });
 
+describe("a request let in just before its maker's removal committed", () => {
+  it("makes no endpoint or alert, rotates no secret and no feed for them", async () => {
+    const [owner, admin] = [await person(), await person()];
+    const teamId = await team(owner, [[admin, "admin"]]);
+    const endpoint = await endpointBy(teamId, admin, "https://example.com/raced");
+    const alert = await alertBy(teamId, admin);
+    expect((await remove(teamId, owner, admin)).status).toBe(204);
+    // As a request authenticated before the removal would reach them: the role is read again under the team's lock.
+    const caller = { userId: teamId, personId: admin.id, role: "admin" as const };
+    const { createWebhookEndpoint } = await import("@/lib/webhooks/create-endpoint");
+    const { rotateWebhookSecret } = await import("@/lib/webhooks/rotate-secret");
+    const { createAlert, rotateFeed } = await import("@/lib/alerts/manage-alerts");
+    await expect(
+      createWebhookEndpoint(caller, { url: "https://example.com/late", event_types: ["alert.matched"] } as never),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(rotateWebhookSecret(caller, endpoint)).rejects.toMatchObject({ code: "not_found" });
+    await expect(
+      createAlert(caller, {
+        query: "harbour",
+        mode: "words",
+        closeness: 0.5,
+        scope: { kind: "library", team_id: null, follow_ids: [] },
+        email: false,
+      }),
+    ).rejects.toMatchObject({ code: "not_found" });
+    await expect(rotateFeed(caller, alert.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await wouldReceive(teamId)).toEqual([]);
+    expect(await ctx.db.alert.count({ where: { userId: teamId } })).toBe(1);
+  });
+});
+
 describe("deprovisioning through SCIM", () => {
   const deactivate = {
     schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],

@@ -1,4 +1,5 @@
 import { getDb } from "@/lib/db/client";
+import { mayStillManage } from "@/lib/webhooks/create-endpoint";
 import { findOwnEndpoint } from "@/lib/webhooks/find-endpoint";
 import { sealSecret } from "@/lib/auth/secret-box";
 import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
@@ -17,17 +18,20 @@ export async function rotateWebhookSecret(
   const current = await findOwnEndpoint(userId, id);
   const db = await getDb();
   const secret = generateWebhookSecret();
-  const endpoint = await db.webhookEndpoint.update({
-    where: { id },
-    data: {
-      secretCipher: sealSecret("webhook", secret),
-      previousSecretCipher: current.secretCipher,
-      secretRotatedAt: new Date(),
-      disabledAt: null,
-      disabledReason: null,
-      failingSince: null,
-      createdById: personId,
-    },
+  const endpoint = await db.$transaction(async (tx) => {
+    await mayStillManage(tx, userId, personId);
+    return tx.webhookEndpoint.update({
+      where: { id },
+      data: {
+        secretCipher: sealSecret("webhook", secret),
+        previousSecretCipher: current.secretCipher,
+        secretRotatedAt: new Date(),
+        disabledAt: null,
+        disabledReason: null,
+        failingSince: null,
+        createdById: personId,
+      },
+    });
   });
   return serializeEndpoint(endpoint, secret);
 }
