@@ -1,5 +1,5 @@
 // `npm run eval`: search relevance judged against people's marks, beside the benchmarks rather than in the test
-// suite (docs/decisions/0051). The judged set (test/fixtures/captions/judged-search.ts) through every candidate
+// suite (docs/decisions/0053). The judged set (test/fixtures/captions/judged-search.ts) through every candidate
 // embedder and the app's own search on PostgreSQL and on the embedded PGlite (`npm run bench -- search-judged`),
 // its figures printed, then each floor beside its figure; exits 1 when one falls under its floor. Minutes: it
 // distils the default's 50,000 words into DATA_DIR/models on its first run (kept for the next).
@@ -13,7 +13,7 @@ for (const [label, value] of Object.entries(figures))
   console.log(`${label.padEnd(90)} ${Number.isInteger(value) ? value : value.toFixed(3)}`);
 
 const checked = checkFloors(figures);
-console.log("\n## floors (docs/decisions/0051)\n\n| figure | floor | now | |\n|---|---|---|---|");
+console.log("\n## floors (docs/decisions/0053)\n\n| figure | floor | now | |\n|---|---|---|---|");
 for (const c of checked)
   console.log(
     `| ${c.figure} | ${c.floor.toFixed(2)} | ${c.value?.toFixed(3) ?? "missing"} | ${c.held ? "held" : "UNDER"} |`,

@@ -26,7 +26,7 @@ export interface paths {
         };
         /**
          * An alert's matches as an Atom feed, at the secret URL its `feed_url` names
-         * @description No credentials: the URL is the secret (delete the alert to end it). The newest 100 matches, one entry each, with its moments' times, lines and links.
+         * @description No credentials: the URL is the secret (POST /v1/alerts/{id}/rotate-feed replaces it; deleting the alert ends it). The newest 100 matches, one entry each, with its moments' times, lines and links; a match whose transcript the alert can no longer read (deleted from the library, unpublished, a team left) keeps only its entry, and a paused alert's feed lists none.
          */
         get: operations["getAlertsTokenFeedXml"];
         put?: never;
@@ -225,6 +225,26 @@ export interface paths {
         put?: never;
         /** Mark an alert's matches read (the given ones, or all) */
         post: operations["postV1AlertsIdRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alerts/{id}/rotate-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the alert a new feed URL: the old one answers 404 at once
+         * @description For a feed URL that reached someone who should no longer read it (a member who left the team, a shared link). In a team, the person who saved the alert or an admin.
+         */
+        post: operations["postV1AlertsIdRotateFeed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4149,6 +4169,73 @@ export interface operations {
                 };
             };
             /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1AlertsIdRotateFeed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description forbidden: in a team, neither the alert's maker nor an admin */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -26,7 +26,10 @@ export async function alertTerms(db: Db, query: string): Promise<string[]> {
     throw refuse(query, 'this query cannot be read; use plain words, "phrases", -excluded words and OR');
   });
   const findable = rows.filter((row) => row.query !== "" && row.indexable !== "T" && row.indexable !== "");
-  if (findable.length === 0)
+  // Words that are stop words in English (the service's default language) are plain words to the configurations
+  // of other languages, which would key them: an alert that fires on any passage of those languages saying "the".
+  const english = rows.find((row) => row.config === "english");
+  if (findable.length === 0 || (english && !findable.includes(english)))
     throw refuse(
       query,
       "give at least one word to find that is not a stop word (a query of only -excluded or common words would match everything)",

@@ -120,13 +120,27 @@ export const previewAlertEndpoint = defineEndpoint({
   errors: { 404: "No such alert in this account" },
 });
 
+export const rotateAlertFeedEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/alerts/{id}/rotate-feed",
+  tag,
+  summary: "Give the alert a new feed URL: the old one answers 404 at once",
+  description:
+    "For a feed URL that reached someone who should no longer read it (a member who left the team, a shared link). In a team, the person who saved the alert or an admin.",
+  auth: "use",
+  rateLimit: "account",
+  params: alertParamsSchema,
+  response: alertSchema,
+  errors: { 403: "forbidden: in a team, neither the alert's maker nor an admin", 404: "No such alert in this account" },
+});
+
 export const alertFeedEndpoint = defineEndpoint({
   method: "GET",
   path: "/alerts/{token}/feed.xml",
   tag,
   summary: "An alert's matches as an Atom feed, at the secret URL its `feed_url` names",
   description:
-    "No credentials: the URL is the secret (delete the alert to end it). The newest 100 matches, one entry each, with its moments' times, lines and links.",
+    "No credentials: the URL is the secret (POST /v1/alerts/{id}/rotate-feed replaces it; deleting the alert ends it). The newest 100 matches, one entry each, with its moments' times, lines and links; a match whose transcript the alert can no longer read (deleted from the library, unpublished, a team left) keeps only its entry, and a paused alert's feed lists none.",
   auth: "none",
   rateLimit: "publicRead",
   params: alertFeedParamsSchema,

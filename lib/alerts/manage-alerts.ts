@@ -2,13 +2,15 @@ import { randomBytes } from "node:crypto";
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { getDb, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import type { Alert, Prisma } from "@/lib/generated/prisma/client";
+import type { Alert, Prisma, TeamRole } from "@/lib/generated/prisma/client";
+import { TEAM_ACTIONS, atLeast } from "@/lib/roles/ladder";
+import { ALERT_ROLE, lockTeam, roleIn } from "@/lib/membership/access";
 import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { queryProblem } from "@/lib/search/query-terms";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { alertTerms } from "@/lib/alerts/alert-terms";
-import { scopeAccount } from "@/lib/alerts/scope";
+import { scopeAccount, stillVisible } from "@/lib/alerts/scope";
 import type { AlertMatchOut, AlertOut, CreateAlertRequest, UpdateAlertRequest } from "@/lib/alerts/schemas";
 import { serializeAlert, serializeMatch } from "@/lib/alerts/serializers";
 
@@ -90,6 +92,17 @@ async function checkScope(db: Db, caller: AlertCaller, scope: CreateAlertRequest
   return [];
 }
 
+/**
+ * In a team, under the team's lock, the person's role read again (at least `needed`): a removal or a lower role that
+ * commits first (lib/membership/role-loss.ts hands their alerts over under the same lock) is seen. Null: no person in
+ * a team (their own account, or a team's key).
+ */
+async function teamRoleNow(tx: Prisma.TransactionClient, caller: AlertCaller, needed: TeamRole) {
+  if (caller.personId === null || caller.personId === caller.userId) return null;
+  await lockTeam(tx, caller.userId);
+  return roleIn(tx, caller.userId, caller.personId, needed);
+}
+
 function termRows(alert: Pick<Alert, "id" | "userId" | "scopeKind" | "scopeIds">, terms: string[]) {
   const account = scopeAccount(alert);
   return terms.map((term) => ({ alertId: alert.id, term, scopeAccount: account }));
@@ -111,6 +124,7 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
   const meaning = request.mode === "meaning" ? await queryVector(request.query) : null;
   const max = await tierLimit(db, caller.userId);
   const alert = await db.$transaction(async (tx) => {
+    await teamRoleNow(tx, caller, ALERT_ROLE);
     await lockUntilCommit(tx, `alerts:${caller.userId}`);
     if ((await tx.alert.count({ where: { userId: caller.userId } })) >= max)
       throw errors.conflict(
@@ -129,7 +143,7 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
         scopeKind: request.scope.kind,
         scopeIds,
         email: request.email,
-        feedToken: randomBytes(32).toString("base64url"),
+        feedToken: newFeedToken(),
       },
     });
     await tx.alertTerm.createMany({ data: termRows(created, terms), skipDuplicates: true });
@@ -205,6 +219,29 @@ export async function deleteAlert(userId: string, id: string): Promise<void> {
   });
 }
 
+/** A new feed secret: 32 random bytes. */
+export const newFeedToken = () => randomBytes(32).toString("base64url");
+
+/**
+ * POST /v1/alerts/{id}/rotate-feed: a new feed URL, the old one gone at once. In a team, the person who saved it or
+ * one who may manage the team's members (who could see every alert's URL when someone leaves).
+ */
+export async function rotateFeed(caller: AlertCaller & { role: TeamRole }, id: string): Promise<AlertOut> {
+  const db = await getDb();
+  await findOwn(db, caller.userId, id);
+  const updated = await db.$transaction(async (tx) => {
+    const role = (await teamRoleNow(tx, caller, TEAM_ACTIONS.read)) ?? caller.role;
+    const alert = await tx.alert.findUniqueOrThrow({ where: { id } });
+    const maker = caller.personId !== null && caller.personId === alert.createdById;
+    if (!maker && !atLeast(role, TEAM_ACTIONS.manageMembers))
+      throw errors.forbidden(
+        `Only the person who saved this alert or a team ${TEAM_ACTIONS.manageMembers} may give it a new feed URL.`,
+      );
+    return tx.alert.update({ where: { id }, data: { feedToken: newFeedToken() } });
+  });
+  return serializeAlert(updated, (await unreadOf(db, [id])).get(id) ?? 0);
+}
+
 /** GET /v1/alerts/{id}/matches: the inbox of one alert, newest first (at most the 100 it keeps). */
 export async function listMatches(
   userId: string,
@@ -212,13 +249,18 @@ export async function listMatches(
   onlyUnread: boolean,
 ): Promise<{ matches: AlertMatchOut[]; unread: number }> {
   const db = await getDb();
-  await findOwn(db, userId, id);
+  const alert = await findOwn(db, userId, id);
   const matches = await db.alertMatch.findMany({
     where: { alertId: id, ...(onlyUnread ? { readAt: null } : {}) },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  const visible = await stillVisible(
+    db,
+    alert,
+    matches.map((m) => m.transcriptId),
+  );
   return {
-    matches: matches.map(serializeMatch),
+    matches: matches.map((m) => serializeMatch(m, visible.has(m.transcriptId))),
     unread: (await unreadOf(db, [id])).get(id) ?? 0,
   };
 }

@@ -39,3 +39,36 @@ export async function readingScope(
   });
   return found ? { kind: "library", userId: alert.userId } : null;
 }
+
+/**
+ * Which of `transcriptIds` the alert may still read now, as it would be asked today: a match kept from before an
+ * entry was deleted, a transcript unpublished or a team left is not shown again.
+ */
+export async function stillVisible(
+  db: Db,
+  alert: Pick<Alert, "userId" | "scopeKind" | "scopeIds">,
+  transcriptIds: readonly string[],
+): Promise<Set<string>> {
+  const ids = [...new Set(transcriptIds)];
+  if (ids.length === 0) return new Set();
+  let rows: { transcriptId: string }[];
+  if (alert.scopeKind === "public")
+    rows = await db.$queryRaw`
+      SELECT DISTINCT "transcriptId" FROM "Publication"
+      WHERE "transcriptId" = ANY(${ids}::text[]) AND "publishedAt" IS NOT NULL`;
+  else {
+    const account = alert.scopeKind === "team" ? alert.scopeIds[0] : alert.userId;
+    if (!account) return new Set();
+    if (alert.scopeKind === "team") {
+      const member = await db.membership.findUnique({
+        where: { teamId_userId: { teamId: account, userId: alert.userId } },
+        select: { role: true },
+      });
+      if (!member) return new Set();
+    }
+    rows = await db.$queryRaw`
+      SELECT DISTINCT "transcriptId" FROM "Transcription"
+      WHERE "userId" = ${account} AND "state" = 'done' AND "transcriptId" = ANY(${ids}::text[])`;
+  }
+  return new Set(rows.map((row) => row.transcriptId));
+}

@@ -26,17 +26,18 @@ export function serializeAlert(alert: Alert, unread: number): AlertOut {
   };
 }
 
-export function serializeMatch(match: AlertMatch): AlertMatchOut {
+/** `visible` false: its transcript is out of the alert's reach now, so what it said and its name are not shown. */
+export function serializeMatch(match: AlertMatch, visible: boolean): AlertMatchOut {
   const stored = match.moments as unknown as AlertMatchedOut;
   const delivery = match.delivery as unknown as Partial<Delivery>;
   return {
     id: match.id,
     alert_id: match.alertId,
     transcript_id: match.transcriptId,
-    title: match.title,
+    title: visible ? match.title : null,
     platform: stored.platform,
-    source_url: stored.source_url,
-    moments: stored.moments,
+    source_url: visible ? stored.source_url : null,
+    moments: visible ? stored.moments : [],
     matched_at: match.createdAt.toISOString(),
     digest: match.digest,
     delivery: { webhooks: delivery.webhooks ?? 0, email: delivery.email ?? "off" },

@@ -44,6 +44,7 @@ const AUDITED: Readonly<Record<string, Audited>> = {
     data: () => ({ restored: true }),
   },
   "POST /v1/import": { action: "import.started", target: (_p, r) => r.id },
+  "POST /v1/alerts/{id}/rotate-feed": { action: "alert.feed_rotated", target: (p) => p.id },
 };
 
 /** The operations the trail records ("METHOD path"), for the tests and the API reference. */

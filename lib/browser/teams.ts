@@ -141,6 +141,9 @@ const ACTION_SENTENCES: Record<string, string> = {
   "invitation.revoked": "revoked the invitation of",
   "ownership.transferred": "handed ownership to",
   "key.revoked": "revoked the team's API key",
+  "webhook.disabled": "disabled the webhook endpoint",
+  "alert.handed_over": "handed to the team the alert",
+  "alert.feed_rotated": "gave a new feed URL to the alert",
 };
 
 /** Why a key or an invitation went with a member's role (role-loss.ts's `reason`), after who it was. */
@@ -166,7 +169,7 @@ export function auditSentence(event: Pick<AuditEventView, "actor" | "action" | "
   const lost = typeof data.reason === "string" ? LOSS_REASONS[data.reason] : undefined;
   const who = typeof data.member === "string" ? data.member : typeof data.sender === "string" ? data.sender : null;
   const because =
-    lost && who ? (event.action === "key.revoked" ? ` (${who} ${lost})` : ` (sent by ${who}, who ${lost})`) : "";
+    lost && who ? (event.action === "invitation.revoked" ? ` (sent by ${who}, who ${lost})` : ` (${who} ${lost})`) : "";
   return [event.actor.label, verb, target].filter(Boolean).join(" ") + change + because;
 }
 

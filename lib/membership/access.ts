@@ -1,6 +1,6 @@
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { errors } from "@/lib/http/errors";
-import { fieldRole } from "@/lib/http/permissions";
+import { fieldRole, requiredRole } from "@/lib/http/permissions";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { atLeast } from "@/lib/roles/ladder";
 
@@ -14,6 +14,14 @@ export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
 const keyRow = fieldRole("api_keys");
 /** The least role that may make, regenerate and read the team's API key: the permission table's row for keys. */
 export const KEY_ROLE: TeamRole = keyRow === "person" ? "viewer" : keyRow;
+
+const webhookRow = fieldRole("webhooks");
+/** The least role that may register a team's webhook endpoints and read their secrets: the table's row for them. */
+export const WEBHOOK_ROLE: TeamRole = webhookRow === "person" ? "viewer" : webhookRow;
+
+const alertRow = requiredRole("POST", "/v1/alerts", "use");
+/** The least role that may save a team's alert (and so was shown its feed URL as its maker). */
+export const ALERT_ROLE: TeamRole = alertRow === null || alertRow === "person" ? "viewer" : alertRow;
 
 /** The person behind a credential; team management needs one (a team's own API key has none). */
 export function requirePerson(personId: string | null): string {

@@ -4,8 +4,8 @@ import { errors } from "@/lib/http/errors";
 import type { Membership, Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { lockTeam, personLabel, teamNotFound } from "@/lib/membership/access";
 import { recordAudit } from "@/lib/membership/audit";
-import { tellOwnersKeyRevoked } from "@/lib/membership/key-revoked-mail";
-import { applyRoleLoss, type KeyRevoked } from "@/lib/membership/role-loss";
+import { tellOwners } from "@/lib/membership/owners-mail";
+import { applyRoleLoss, type OwnersNotice } from "@/lib/membership/role-loss";
 
 // Setting a person's role in a team under the team's rules: the team's endpoints, SCIM and sign-in (the identity
 // provider's role map, a verified domain) all change memberships through applyRole.
@@ -54,11 +54,22 @@ export const tooManyMembers = () =>
   );
 
 /**
+ * Whether the team's identity provider deactivated the person (their SCIM user is kept, inactive): only it adds
+ * them again, so no invitation sent before, verified domain or hand-made change does.
+ */
+export async function deactivatedByProvider(tx: Tx, teamId: string, userId: string): Promise<boolean> {
+  const provisioned = await tx.scimUser.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    select: { active: true },
+  });
+  return provisioned !== null && !provisioned.active;
+}
+
+/**
  * Sets `userId`'s role in the team (adding them), or removes them (`role` null), in `tx` under the team's lock
  * (taken here): the last owner is never lowered or removed, a new member needs a free seat, the change is in
- * the audit trail, and what the old role reached and the new one does not stops (role-loss.ts; a revoked team key
- * is added to `revokedKeys`, for the owners' notice after commit). Returns the membership now, or null when there is
- * none.
+ * the audit trail, and what the old role reached and the new one does not stops (role-loss.ts; what the owners are
+ * to be told of it is added to `notices`, for after commit). Returns the membership now, or null when there is none.
  */
 export async function applyRole(
   tx: Tx,
@@ -69,13 +80,13 @@ export async function applyRole(
     actor,
     managedByIdentityProvider,
     seatReserved = false,
-    revokedKeys,
+    notices,
   }: {
     actor: Actor;
     managedByIdentityProvider?: boolean;
     /** An accepted invitation's seat was counted when it was sent. */
     seatReserved?: boolean;
-    revokedKeys?: KeyRevoked[];
+    notices?: OwnersNotice[];
   },
 ): Promise<Membership | null> {
   await lockTeam(tx, teamId);
@@ -96,11 +107,14 @@ export async function applyRole(
       target: member,
       data: { user_id: userId, role: current.role },
     });
-    const revoked = await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: null, actor });
-    if (revoked) revokedKeys?.push(revoked);
+    notices?.push(...(await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: null, actor })));
     return null;
   }
   if (!current) {
+    if (await deactivatedByProvider(tx, teamId, userId))
+      throw errors.forbidden(
+        "The team's identity provider deactivated this person: only it can make them a member again.",
+      );
     if (!seatReserved && (await seatsTaken(tx, teamId)) >= env().TEAM_MAX_MEMBERS) throw tooManyMembers();
     if (role === "owner" && (await ownedTeams(tx, userId)) >= env().TEAM_MAX_OWNED) throw tooManyTeams("They");
     const created = await tx.membership.create({
@@ -135,8 +149,7 @@ export async function applyRole(
       target: member,
       data: { user_id: userId, from: current.role, to: role },
     });
-    const revoked = await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: role, actor });
-    if (revoked) revokedKeys?.push(revoked);
+    notices?.push(...(await applyRoleLoss(tx, { teamId, userId, member, from: current.role, to: role, actor })));
   }
   return updated;
 }
@@ -151,16 +164,16 @@ export async function setMembershipRole(
   role: TeamRole | null,
   { actor, managedByIdentityProvider }: { actor: Actor; managedByIdentityProvider: boolean },
 ): Promise<Membership | null> {
-  return changingRoles((tx, revokedKeys) =>
-    applyRole(tx, teamId, userId, role, { actor, managedByIdentityProvider, revokedKeys }),
+  return changingRoles((tx, notices) =>
+    applyRole(tx, teamId, userId, role, { actor, managedByIdentityProvider, notices }),
   );
 }
 
-/** Runs a change of memberships in one transaction, then tells the owners of any team key it revoked. */
-export async function changingRoles<T>(change: (tx: Tx, revokedKeys: KeyRevoked[]) => Promise<T>): Promise<T> {
+/** Runs a change of memberships in one transaction, then tells the owners what it took away (role-loss.ts). */
+export async function changingRoles<T>(change: (tx: Tx, notices: OwnersNotice[]) => Promise<T>): Promise<T> {
   const db = await getDb();
-  const revokedKeys: KeyRevoked[] = [];
-  const result = await db.$transaction((tx) => change(tx, revokedKeys));
-  await tellOwnersKeyRevoked(revokedKeys);
+  const notices: OwnersNotice[] = [];
+  const result = await db.$transaction((tx) => change(tx, notices));
+  await tellOwners(notices);
   return result;
 }

@@ -5,7 +5,7 @@ import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
 import { applyPatch } from "@/lib/scim/patch";
 import { GROUP_SCHEMA, listResponse, meta, page, patchOperations, resourceUrl } from "@/lib/scim/resources";
-import type { KeyRevoked } from "@/lib/membership/role-loss";
+import type { OwnersNotice } from "@/lib/membership/role-loss";
 
 // SCIM Groups (RFC 7643 §4.2): the identity provider's groups, which give roles through OIDC_TEAM_ROLES (by
 // displayName or externalId). Every change of a group's name or members sets the role of each person it touches.
@@ -91,7 +91,7 @@ async function saveGroup(
   team: ScimTeam,
   id: string | null,
   input: GroupInput,
-  revokedKeys: KeyRevoked[],
+  notices: OwnersNotice[],
 ): Promise<string> {
   await assertNameFree(tx, team.teamId, input.displayName, id ?? undefined);
   const found = await tx.scimUser.findMany({
@@ -123,14 +123,14 @@ async function saveGroup(
   if (removed.length) await tx.scimGroupMember.deleteMany({ where: { groupId, scimUserId: { in: removed } } });
   if (added.length) await tx.scimGroupMember.createMany({ data: added.map((scimUserId) => ({ groupId, scimUserId })) });
   const touched = renamed ? [...new Set([...before, ...input.members])] : [...added, ...removed];
-  for (const scimUserId of touched) await syncMembership(tx, team, scimUserId, revokedKeys);
+  for (const scimUserId of touched) await syncMembership(tx, team, scimUserId, notices);
   return groupId;
 }
 
 export async function createGroup(team: ScimTeam, body: Record<string, unknown>) {
   const input = groupInput(body);
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
-    const id = await saveGroup(tx, team, null, input, revokedKeys);
+  return provisioning(team.teamId, async (tx, notices) => {
+    const id = await saveGroup(tx, team, null, input, notices);
     return groupResource(await findGroup(tx, team.teamId, id));
   });
 }
@@ -173,9 +173,9 @@ export async function listGroups(team: ScimTeam, params: URLSearchParams) {
 
 export async function replaceGroup(team: ScimTeam, id: string, body: Record<string, unknown>) {
   const input = groupInput(body);
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
+  return provisioning(team.teamId, async (tx, notices) => {
     await findGroup(tx, team.teamId, id);
-    await saveGroup(tx, team, id, input, revokedKeys);
+    await saveGroup(tx, team, id, input, notices);
     return groupResource(await findGroup(tx, team.teamId, id));
   });
 }
@@ -192,7 +192,7 @@ export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
       ? { ...operation, path: "members", value: operation.value.map(memberValue) }
       : operation,
   );
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
+  return provisioning(team.teamId, async (tx, notices) => {
     const current = groupResource(await findGroup(tx, team.teamId, id));
     const resource = {
       schemas: current.schemas,
@@ -200,7 +200,7 @@ export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
       ...(current.externalId !== undefined ? { externalId: current.externalId } : {}),
       members: (current.members ?? []).map((m) => ({ value: m.value })),
     };
-    await saveGroup(tx, team, id, groupInput(applyPatch(resource, operations)), revokedKeys);
+    await saveGroup(tx, team, id, groupInput(applyPatch(resource, operations)), notices);
     const after = await findGroup(tx, team.teamId, id);
     return groupResource(after);
   });
@@ -208,9 +208,9 @@ export async function patchGroup(team: ScimTeam, id: string, body: unknown) {
 
 /** DELETE /scim/v2/Groups/{id}: its members lose the role it gave. */
 export async function deleteGroup(team: ScimTeam, id: string): Promise<void> {
-  await provisioning(team.teamId, async (tx, revokedKeys) => {
+  await provisioning(team.teamId, async (tx, notices) => {
     const group = await findGroup(tx, team.teamId, id);
     await tx.scimGroup.delete({ where: { id } });
-    for (const { scimUserId } of group.members) await syncMembership(tx, team, scimUserId, revokedKeys);
+    for (const { scimUserId } of group.members) await syncMembership(tx, team, scimUserId, notices);
   });
 }

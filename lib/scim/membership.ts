@@ -5,9 +5,9 @@ import { teamRolesFromClaims } from "@/lib/auth/oidc-claims";
 import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 import { lockTeam } from "@/lib/membership/access";
 import { recordAudit } from "@/lib/membership/audit";
-import { tellOwnersKeyRevoked } from "@/lib/membership/key-revoked-mail";
+import { tellOwners } from "@/lib/membership/owners-mail";
 import { applyRole, type Actor } from "@/lib/membership/set-role";
-import type { KeyRevoked } from "@/lib/membership/role-loss";
+import type { OwnersNotice } from "@/lib/membership/role-loss";
 
 // What a provisioned user's SCIM state means for their membership (docs/decisions, "SCIM provisions members"): active, a
 // member, in the role the team's groups give through OIDC_TEAM_ROLES (member when none does); inactive or deleted,
@@ -44,7 +44,7 @@ export async function syncMembership(
   tx: Tx,
   team: ScimTeam,
   scimUserId: string,
-  revokedKeys: KeyRevoked[],
+  notices: OwnersNotice[],
   { remove = false }: { remove?: boolean } = {},
 ): Promise<void> {
   const user = await tx.scimUser.findUniqueOrThrow({
@@ -59,7 +59,7 @@ export async function syncMembership(
   const trail = { scim_id: user.id, user_name: user.userName, external_id: user.externalId };
   if (remove || !user.active) {
     if (!membership) return;
-    await applyRole(tx, teamId, user.userId, null, { actor: SCIM_ACTOR, revokedKeys });
+    await applyRole(tx, teamId, user.userId, null, { actor: SCIM_ACTOR, notices });
     await recordAudit(tx, {
       teamId,
       actorId: null,
@@ -79,7 +79,7 @@ export async function syncMembership(
   await applyRole(tx, teamId, user.userId, role, {
     actor: SCIM_ACTOR,
     managedByIdentityProvider: true,
-    revokedKeys,
+    notices,
   });
   if (user.roleFromGroups !== fromGroups)
     await tx.scimUser.update({ where: { id: user.id }, data: { roleFromGroups: fromGroups } });
@@ -94,17 +94,17 @@ export async function syncMembership(
     });
 }
 
-/** Runs a SCIM write in one transaction under the team's lock; then tells the owners of a team key it revoked. */
-export async function provisioning<T>(teamId: string, change: (tx: Tx, revokedKeys: KeyRevoked[]) => Promise<T>) {
+/** Runs a SCIM write in one transaction under the team's lock; then tells the owners what it took away. */
+export async function provisioning<T>(teamId: string, change: (tx: Tx, notices: OwnersNotice[]) => Promise<T>) {
   const db = await getDb();
-  const revokedKeys: KeyRevoked[] = [];
+  const notices: OwnersNotice[] = [];
   const result = await db.$transaction(
     async (tx) => {
       await lockTeam(tx, teamId);
-      return change(tx, revokedKeys);
+      return change(tx, notices);
     },
     { timeout: 30_000 },
   );
-  await tellOwnersKeyRevoked(revokedKeys);
+  await tellOwners(notices);
   return result;
 }

@@ -5,7 +5,7 @@ import { equalityFilter } from "@/lib/scim/filter";
 import { provisioning, syncMembership, type ScimTeam, type Tx } from "@/lib/scim/membership";
 import { applyPatch } from "@/lib/scim/patch";
 import { listResponse, meta, page, patchOperations, USER_SCHEMA } from "@/lib/scim/resources";
-import type { KeyRevoked } from "@/lib/membership/role-loss";
+import type { OwnersNotice } from "@/lib/membership/role-loss";
 
 // SCIM Users (RFC 7643 §4.1): a person as the team's identity provider sees them. The resource is kept as sent
 // (name, emails, displayName, extensions) and answered back; userName, externalId and active are columns, since they
@@ -125,7 +125,7 @@ function stored(input: UserInput): Prisma.InputJsonValue {
 export async function createUser(team: ScimTeam, body: Record<string, unknown>) {
   const input = userInput(body);
   const email = personEmail(input);
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
+  return provisioning(team.teamId, async (tx, notices) => {
     const existing = await tx.user.findUnique({ where: { email }, select: { id: true, kind: true } });
     if (existing && existing.kind !== "person")
       throw scimErrors.invalidValue(`${email} is not a person's address here.`);
@@ -143,7 +143,7 @@ export async function createUser(team: ScimTeam, body: Record<string, unknown>) 
         attributes: stored(input),
       },
     });
-    await syncMembership(tx, team, row.id, revokedKeys);
+    await syncMembership(tx, team, row.id, notices);
     return userResource(await findUser(tx, team.teamId, row.id));
   });
 }
@@ -179,7 +179,7 @@ export async function listUsers(team: ScimTeam, params: URLSearchParams) {
   return listResponse(rows.map(userResource), total, at);
 }
 
-async function saveUser(tx: Tx, team: ScimTeam, id: string, input: UserInput, revokedKeys: KeyRevoked[]) {
+async function saveUser(tx: Tx, team: ScimTeam, id: string, input: UserInput, notices: OwnersNotice[]) {
   await assertUnique(tx, team.teamId, input, null, id);
   await tx.scimUser.update({
     where: { id },
@@ -191,16 +191,16 @@ async function saveUser(tx: Tx, team: ScimTeam, id: string, input: UserInput, re
       attributes: stored(input),
     },
   });
-  await syncMembership(tx, team, id, revokedKeys);
+  await syncMembership(tx, team, id, notices);
   return userResource(await findUser(tx, team.teamId, id));
 }
 
 /** PUT /scim/v2/Users/{id}: the resource replaced; `active: false` ends the membership at once. */
 export async function replaceUser(team: ScimTeam, id: string, body: Record<string, unknown>) {
   const input = userInput(body);
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
+  return provisioning(team.teamId, async (tx, notices) => {
     await findUser(tx, team.teamId, id);
-    return saveUser(tx, team, id, input, revokedKeys);
+    return saveUser(tx, team, id, input, notices);
   });
 }
 
@@ -223,18 +223,18 @@ function normalizedOperations(body: unknown) {
 /** PATCH /scim/v2/Users/{id}: the operations applied to the stored resource, then saved as a PUT would be. */
 export async function patchUser(team: ScimTeam, id: string, body: unknown) {
   const operations = normalizedOperations(body);
-  return provisioning(team.teamId, async (tx, revokedKeys) => {
+  return provisioning(team.teamId, async (tx, notices) => {
     const current = await findUser(tx, team.teamId, id);
     const { meta: _meta, groups: _groups, id: _id, ...resource } = userResource(current);
-    return saveUser(tx, team, id, userInput(applyPatch(resource, operations)), revokedKeys);
+    return saveUser(tx, team, id, userInput(applyPatch(resource, operations)), notices);
   });
 }
 
 /** DELETE /scim/v2/Users/{id}: no longer a member (at once), and the SCIM user is gone. */
 export async function deleteUser(team: ScimTeam, id: string): Promise<void> {
-  await provisioning(team.teamId, async (tx, revokedKeys) => {
+  await provisioning(team.teamId, async (tx, notices) => {
     await findUser(tx, team.teamId, id);
-    await syncMembership(tx, team, id, revokedKeys, { remove: true });
+    await syncMembership(tx, team, id, notices, { remove: true });
     await tx.scimUser.delete({ where: { id } });
   });
 }

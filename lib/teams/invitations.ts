@@ -7,7 +7,7 @@ import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { lockTeam, personLabel, requirePerson, roleIn } from "@/lib/membership/access";
 import { recordAudit } from "@/lib/membership/audit";
 import { sendInvitationMail } from "@/lib/teams/invitation-mail";
-import { applyRole, seatsTaken, tooManyMembers } from "@/lib/membership/set-role";
+import { applyRole, deactivatedByProvider, seatsTaken, tooManyMembers } from "@/lib/membership/set-role";
 import { serializeTeam } from "@/lib/teams/serializers";
 import type { CreateInvitationRequest, InvitationOut, TeamOut } from "@/lib/teams/schemas";
 import { TEAM_ACTIONS, mayGrant } from "@/lib/roles/ladder";
@@ -284,6 +284,8 @@ export async function acceptInvitation(personId: string | null, token: string): 
       );
     await lockTeam(tx, invitation.teamId);
     if (!mayGrant(await senderRole(tx, invitation), invitation.role)) throw invalid(SENDER_MAY_NOT);
+    if (await deactivatedByProvider(tx, invitation.teamId, person))
+      throw invalid("was sent before the team's identity provider deactivated you");
     const used = await tx.teamInvitation.updateMany({
       where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
       data: { acceptedAt: now },

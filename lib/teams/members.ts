@@ -75,7 +75,7 @@ export async function changeMemberRole(
   role: TeamRole,
 ): Promise<MemberOut> {
   const person = requirePerson(personId);
-  return changingRoles(async (tx, revokedKeys) => {
+  return changingRoles(async (tx, notices) => {
     await lockTeam(tx, teamId);
     const mine = await roleIn(tx, teamId, person, TEAM_ACTIONS.manageMembers);
     const theirs = await memberRole(tx, teamId, userId);
@@ -84,7 +84,7 @@ export async function changeMemberRole(
       actor: { id: person, label: await personLabel(tx, person) },
       // A role set by hand is the team's choice until the identity provider's next sign-in sets it again.
       managedByIdentityProvider: false,
-      revokedKeys,
+      notices,
     });
     return memberOut(tx, teamId, userId);
   });
@@ -96,7 +96,7 @@ export async function changeMemberRole(
  */
 export async function removeMember(teamId: string, personId: string | null, userId: string): Promise<void> {
   const person = requirePerson(personId);
-  await changingRoles(async (tx, revokedKeys) => {
+  await changingRoles(async (tx, notices) => {
     await lockTeam(tx, teamId);
     if (userId === person) await roleIn(tx, teamId, person, TEAM_ACTIONS.read);
     else {
@@ -104,7 +104,7 @@ export async function removeMember(teamId: string, personId: string | null, user
       if (!mayGrant(mine, await memberRole(tx, teamId, userId))) throw onlyOwners();
     }
     const actor = { id: person, label: await personLabel(tx, person) };
-    await applyRole(tx, teamId, userId, null, { actor, revokedKeys });
+    await applyRole(tx, teamId, userId, null, { actor, notices });
   });
 }
 

@@ -6,13 +6,32 @@ import type { CreateWebhookRequest } from "@/lib/webhooks/schemas";
 import { sealSecret } from "@/lib/auth/secret-box";
 import { generateWebhookSecret } from "@/lib/webhooks/signing-secret";
 import { serializeEndpoint } from "@/lib/webhooks/serializers";
+import { WEBHOOK_ROLE, lockTeam, roleIn } from "@/lib/membership/access";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
-/** POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. */
-export async function createWebhookEndpoint(userId: string, request: CreateWebhookRequest) {
+/**
+ * In a team, the person's right to manage its webhooks read again under the team's lock: their removal or a lower
+ * role that commits first (which disables the endpoints they registered, lib/membership/role-loss.ts) is seen.
+ */
+export async function mayStillManage(tx: Prisma.TransactionClient, userId: string, personId: string | null) {
+  if (personId === null || personId === userId) return;
+  await lockTeam(tx, userId);
+  await roleIn(tx, userId, personId, WEBHOOK_ROLE);
+}
+
+/**
+ * POST /v1/me/webhooks: a new endpoint (one per URL: 409 webhook_exists); its secret is in this answer only. The
+ * person who registers it (`personId`; none for a team's key) is kept: in a team it stops when they go.
+ */
+export async function createWebhookEndpoint(
+  { userId, personId }: { userId: string; personId: string | null },
+  request: CreateWebhookRequest,
+) {
   const url = checkWebhookUrl(request.url, ["body", "url"]);
   const db = await getDb();
   const secret = generateWebhookSecret();
   const endpoint = await db.$transaction(async (tx) => {
+    await mayStillManage(tx, userId, personId);
     // Serialises concurrent creations of one user, so the cap holds.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`webhooks:${userId}`}))`;
     const count = await tx.webhookEndpoint.count({ where: { userId } });
@@ -31,7 +50,13 @@ export async function createWebhookEndpoint(userId: string, request: CreateWebho
       );
     }
     return tx.webhookEndpoint.create({
-      data: { userId, url, eventTypes: [...new Set(request.event_types)], secretCipher: sealSecret("webhook", secret) },
+      data: {
+        userId,
+        url,
+        eventTypes: [...new Set(request.event_types)],
+        secretCipher: sealSecret("webhook", secret),
+        createdById: personId,
+      },
     });
   });
   return serializeEndpoint(endpoint, secret);

@@ -1,5 +1,5 @@
 // The floors `npm run eval` holds the app's own search to on the judged set, on both databases
-// (docs/decisions/0051: the goals the search's decisions were taken against). A figure under its floor fails it.
+// (docs/decisions/0053: the goals the search's decisions were taken against). A figure under its floor fails it.
 
 export interface Floor {
   /** The figure as `search-judged` names it, without the paraphrases' count. */

@@ -4,4 +4,4 @@ import { createWebhookEndpoint as createEndpoint } from "@/lib/webhooks/create-e
 import { listWebhookEndpoints } from "@/lib/webhooks/list-endpoints";
 
 export const GET = withApi(listWebhooksEndpoint, ({ principal }) => listWebhookEndpoints(principal.userId));
-export const POST = withApi(createWebhookEndpoint, ({ principal, body }) => createEndpoint(principal.userId, body));
+export const POST = withApi(createWebhookEndpoint, ({ principal, body }) => createEndpoint(principal, body));

@@ -3,5 +3,5 @@ import { rotateWebhookSecretEndpoint } from "@/lib/webhooks/endpoints";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-secret";
 
 export const POST = withApi(rotateWebhookSecretEndpoint, ({ principal, params }) =>
-  rotateWebhookSecret(principal.userId, params.id),
+  rotateWebhookSecret(principal, params.id),
 );
