@@ -77,6 +77,8 @@ beforeAll(async () => {
     configuredEmbedder()!.model,
   );
   await ctx.db.$executeRawUnsafe(`ANALYZE`);
+  // The embedder's file is read on the first search by meaning, once a process: not a search's own cost.
+  await configuredEmbedder()!.embedQuery("grit");
 });
 afterAll(async () => {
   await ctx?.teardown();

@@ -46,6 +46,12 @@ export const SERVER_CODES = {
     meaning: "the platform wants a proof-of-origin token and none is configured (YOUTUBE_POT_PROVIDER_URL)",
   },
   database_unavailable: { status: 503, retryable: true, meaning: "the database is not reachable right now" },
+  search_timed_out: {
+    status: 503,
+    retryable: true,
+    meaning:
+      "the search found nothing to answer within its deadline (SEARCH_TIMEOUT_MS); retry after Retry-After, or use more specific words",
+  },
   asr_not_configured: {
     status: 503,
     retryable: false,
