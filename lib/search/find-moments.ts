@@ -306,11 +306,12 @@ export async function findMoments(
   // A conjunction of several terms with few matches: all of them, ranked (exact), where the words' lists the index
   // intersects are short enough; decided by the query alone, so every page decides alike.
   // The terms' postings are counted whoever holds them (df stops at DF_BOUND, and what the index's intersection
-  // reads is every passage's): a long phrase of common words read them all, past the deadline.
+  // reads is every passage's): a long phrase of common words read them all, past the deadline. A word begun stands
+  // for several words, one or another: no conjunction.
   if (
     !forced.driver &&
     !plan.exact &&
-    prepared.groups.every((group) => !group.query.includes("|")) &&
+    prepared.groups.every((group) => !group.query.includes("|") && !group.query.includes(":*")) &&
     (await postingsUpTo(prepared.db, heldIds(prepared.terms), CONJUNCTION_POSTINGS)) <= CONJUNCTION_POSTINGS
   ) {
     // Cut by the deadline, the terms' postings find the candidates instead.
