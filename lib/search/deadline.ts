@@ -39,6 +39,11 @@ export function statementTimeoutMs(): number {
   return left;
 }
 
+/** Stops a search past its deadline between its statements (those sent without a statement_timeout too). */
+export function stopIfPastDeadline(): void {
+  statementTimeoutMs();
+}
+
 /** Prisma's limits for the transaction a statement runs in: its connection waited for no longer than the deadline. */
 export function transactionLimits(timeoutMs: number): { maxWait: number; timeout: number } {
   return { maxWait: storage.getStore() ? timeoutMs : 10_000, timeout: timeoutMs + 5_000 };

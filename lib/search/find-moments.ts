@@ -6,7 +6,7 @@ import { hasCjk, rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations, positiveLexemes, prefixLexemes } from "@/lib/search/query-terms";
 import { termsStartingWith, wordBegun } from "@/lib/search/suggest";
-import { asSearchError, statementTimeoutMs, unlessTimedOut } from "@/lib/search/deadline";
+import { asSearchError, statementTimeoutMs, stopIfPastDeadline, unlessTimedOut } from "@/lib/search/deadline";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import {
   hasCorrections,
@@ -189,6 +189,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
     scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;
+  stopIfPastDeadline();
   const small = scoped <= SCOPE_MAX_PASSAGES;
   const vocabulary = { scope, small: small && !byPostings, corrects };
   // A prefix stands for the words the caller may see that it begins (at most PREFIX_TERMS of them, shortest first).
@@ -202,7 +203,9 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
     ),
   ]);
   const all = [...new Set(lexemes.flat())];
+  stopIfPastDeadline();
   const [ids, passages] = await Promise.all([termIds(db, all), scopeSize(db, scope, scoped)]);
+  stopIfPastDeadline();
   const counts = await termCounts(
     db,
     vocabulary,
@@ -303,6 +306,7 @@ export async function findMoments(
   if ((forced.driver ?? (prepared.small ? "scope" : "postings")) === "scope")
     return (await run(prepared, scope, query, { driver: "scope" }, page)).moments;
   const plan = postingsPlan(prepared.terms, prepared.readingTerms, need);
+  stopIfPastDeadline();
   // A conjunction of several terms with few matches: all of them, ranked (exact), where the words' lists the index
   // intersects are short enough; decided by the query alone, so every page decides alike.
   // The terms' postings are counted whoever holds them (df stops at DF_BOUND, and what the index's intersection

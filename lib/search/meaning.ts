@@ -15,7 +15,7 @@ import type { Embedder } from "@/lib/embeddings/embedder";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { statementTimeoutMs, transactionLimits } from "@/lib/search/deadline";
+import { statementTimeoutMs, stopIfPastDeadline, transactionLimits } from "@/lib/search/deadline";
 import { settingsStatement } from "@/lib/search/planner-settings";
 import { hasCorrections, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
@@ -150,6 +150,7 @@ export async function nearestPassages(
       ),
   ]);
   if (asked) asked.vector = vector;
+  stopIfPastDeadline();
   if (!vector) return [];
   // Few of its words said anywhere in reach: whatever is nearest is only the least unlike, no answer.
   if (offTopic) {
