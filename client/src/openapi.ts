@@ -666,7 +666,7 @@ export interface paths {
         };
         /**
          * Search what was said in your transcripts: moments with timestamps, snippets and deep links
-         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
+         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning. A search that runs out of its deadline answers the moments it found in time with `partial: true`, or 503 `search_timed_out` with Retry-After when it found none.
          */
         get: operations["getV1MeSearch"];
         put?: never;
@@ -1187,7 +1187,7 @@ export interface paths {
         };
         /**
          * Search what was said in published transcripts
-         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
+         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning. A search that runs out of its deadline answers the moments it found in time with `partial: true`, or 503 `search_timed_out` with Retry-After when it found none.
          */
         get: operations["getV1PublicSearch"];
         put?: never;
@@ -6015,6 +6015,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The search found nothing within its deadline (`search_timed_out`, see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postV1MeSessionsRevoke: {
@@ -7850,6 +7859,15 @@ export interface operations {
             };
             /** @description Too many requests from this address (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The search found nothing within its deadline (`search_timed_out`, see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
