@@ -686,7 +686,7 @@ export interface paths {
         };
         /**
          * Search what was said in your transcripts: moments with timestamps, snippets and deep links
-         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
+         * @description Searches the transcripts of the caller's complete history entries (a deleted entry is gone from the results at once). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning. A search that runs out of its deadline answers the moments it found in time with `partial: true`, or 503 `search_timed_out` with Retry-After when it found none.
          */
         get: operations["getV1MeSearch"];
         put?: never;
@@ -1207,7 +1207,7 @@ export interface paths {
         };
         /**
          * Search what was said in published transcripts
-         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning.
+         * @description No credentials. Only transcripts with a live public page (unpublishing removes one from the results at once); links point at /t/{slug}. With `show`, only the published episodes of that followed show (its page /s/{show}). Words are stemmed by each transcript's language ("colonize" finds "colonized"); "quoted phrases" match in order; -word excludes; OR between words. Chinese, Japanese and Korean text is matched by pairs of adjacent characters (queries of two or more characters). Moments are passages of about 200 characters, most relevant first, at most 3 per transcript; `start`/`end` are those of the matching segment. Page with `cursor` (`next_cursor` of the previous page). `mode=hybrid` (the default) also finds the moments that mean what the query asks though they say other words (by meaning: each passage's vector), in one ranking with the moments that say the words, those holding every word first; `keyword`: only the words said; `meaning`: only by meaning. A search that runs out of its deadline answers the moments it found in time with `partial: true`, or 503 `search_timed_out` with Retry-After when it found none.
          */
         get: operations["getV1PublicSearch"];
         put?: never;
@@ -2588,7 +2588,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "search_timed_out" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -2780,6 +2780,8 @@ export interface components {
             next_cursor: string | null;
             /** @description True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words */
             nothing_close: boolean;
+            /** @description True when the search ran out of its deadline before it finished a part of its work (the moments found by meaning, a deeper page's further candidates, a spelling): `results` are those found in time, best first; asking again may find more */
+            partial: boolean;
             /** @description Moments, most relevant first; at most 3 per transcript */
             results: components["schemas"]["SearchMoment"][];
         };
@@ -6100,6 +6102,15 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The search found nothing within its deadline (`search_timed_out`, see Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     postV1MeSessionsRevoke: {
@@ -7935,6 +7946,15 @@ export interface operations {
             };
             /** @description Too many requests from this address (see Retry-After) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The search found nothing within its deadline (`search_timed_out`, see Retry-After) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

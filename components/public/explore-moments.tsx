@@ -3,6 +3,7 @@ import { LinkPending } from "@/components/public/link-pending";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
 import { snippetParts } from "@/lib/browser/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
+import { isSearchTimeout } from "@/lib/search/deadline";
 import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
@@ -19,6 +20,8 @@ export interface ExploreMomentsFound {
   suggestion: string | null;
   /** The question is about nothing published (nothing_close): nothing was found by meaning. */
   nothingInReach: boolean;
+  /** The search ran out of its deadline: `results` are what it found in time, perhaps none. */
+  cutShort: boolean;
 }
 
 /**
@@ -27,16 +30,29 @@ export interface ExploreMomentsFound {
  */
 export async function exploreMoments(q: string, show: string | null = null): Promise<ExploreMomentsFound> {
   const query = searchQuerySchema.safeParse({ q, limit: String(EXPLORE_MOMENTS) });
-  if (!query.success) return { results: [], counts: new Map(), suggestion: null, nothingInReach: false };
-  const { results, did_you_mean, nothing_close } = await searchPublic({ ...query.data, show });
+  const none = { results: [], counts: new Map(), suggestion: null, nothingInReach: false, cutShort: false };
+  if (!query.success) return none;
+  let found: Awaited<ReturnType<typeof searchPublic>>;
+  try {
+    found = await searchPublic({ ...query.data, show });
+  } catch (error) {
+    if (isSearchTimeout(error)) return { ...none, cutShort: true };
+    throw error;
+  }
+  const { results, did_you_mean, nothing_close, partial } = found;
   const slugs = results.flatMap((moment) => (moment.slug ? [moment.slug] : []));
   return {
     results,
     counts: await viewerMatchCounts(slugs, q),
     suggestion: did_you_mean,
     nothingInReach: nothing_close,
+    cutShort: partial,
   };
 }
+
+/** Said under the moments when the search ran out of its deadline. */
+export const CUT_SHORT =
+  "The search ran out of time, so what is shown here may be incomplete. Try again in a few seconds.";
 
 /** The link to a transcript's own search, worded as that page will count: "29 matches for “q”". */
 function everyMatchLabel(q: string, count: number | undefined): string {

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { LinkPending } from "@/components/public/link-pending";
 import { platformLabel } from "@/lib/browser/transcripts";
 import type { IndexRow } from "@/lib/publishing/public-index";
-import { ExploreMoments } from "@/components/public/explore-moments";
+import { CUT_SHORT, ExploreMoments } from "@/components/public/explore-moments";
 import { NOTHING_IN_REACH } from "@/components/public/meaning-label";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { SiteHeader } from "@/components/site/site-header";
@@ -28,6 +28,8 @@ interface Props {
   suggestion?: string | null;
   /** /explore?q= asked about nothing published: nothing was found by meaning (exploreMoments). */
   nothingInReach?: boolean;
+  /** The search ran out of its deadline (exploreMoments' cutShort). */
+  cutShort?: boolean;
 }
 
 /**
@@ -60,6 +62,7 @@ export function ExploreView({
   counts,
   suggestion = null,
   nothingInReach = false,
+  cutShort = false,
 }: Props) {
   const next = page?.nextCursor
     ? `/explore?${new URLSearchParams({ ...(q ? { q } : {}), cursor: page.nextCursor })}`
@@ -88,6 +91,11 @@ export function ExploreView({
           </button>
         </form>
         {q && !cursor && <ExploreMoments q={q} results={moments} counts={counts} />}
+        {q && !cursor && cutShort && (
+          <p className="text-sm text-stone-700" data-testid="explore-cut-short">
+            {CUT_SHORT}
+          </p>
+        )}
         {q && !cursor && moments.length === 0 && nothingInReach && (
           <p className="text-sm text-stone-700" data-testid="explore-nothing-in-reach">
             {NOTHING_IN_REACH}

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ExploreMoments } from "@/components/public/explore-moments";
+import { CUT_SHORT, ExploreMoments } from "@/components/public/explore-moments";
 import { NOTHING_IN_REACH } from "@/components/public/meaning-label";
 import { LinkPending } from "@/components/public/link-pending";
 import { SiteHeader } from "@/components/site/site-header";
@@ -28,6 +28,7 @@ export function ShowView({
   counts,
   suggestion = null,
   nothingInReach = false,
+  cutShort = false,
 }: {
   show: Show;
   /** A search inside the show: what was asked and the moments found (app/s/[slug]/search). */
@@ -38,6 +39,8 @@ export function ShowView({
   suggestion?: string | null;
   /** The question is about nothing this show says (nothing_close): nothing was found by meaning. */
   nothingInReach?: boolean;
+  /** The search ran out of its deadline (exploreMoments' cutShort). */
+  cutShort?: boolean;
 }) {
   const count = show.episodes.length;
   return (
@@ -81,6 +84,11 @@ export function ShowView({
         {q && moments?.length === 0 && (
           <p className="text-stone-600" data-testid="show-search-empty">
             Nothing said in this show&apos;s published episodes matches “{q}”.
+          </p>
+        )}
+        {q && cutShort && (
+          <p className="text-sm text-stone-700" data-testid="show-cut-short">
+            {CUT_SHORT}
           </p>
         )}
         {q && moments?.length === 0 && nothingInReach && (

@@ -36,12 +36,13 @@ export function boldHighlights(snippet: string, highlights: [number, number][]):
 
 /** search_transcripts: one line per moment (time, title, snippet, link); at most 20 moments of ~300 characters. */
 export function searchText(q: string, found: SearchResponse): string {
+  const cut = found.partial ? "\nThe search ran out of time: there may be more; ask again in a few seconds." : "";
   if (found.results.length === 0)
-    return `Nothing in your transcripts matches "${q}".${found.nothing_close ? " Nothing said there is close to it in meaning." : ""}${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}`;
+    return `Nothing in your transcripts matches "${q}".${found.nothing_close ? " Nothing said there is close to it in meaning." : ""}${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}${cut}`;
   const lines = found.results.map((m) => {
     const link = m.links.source ?? m.links.page ?? m.links.viewer ?? m.source_url ?? "";
     return `- [${clock(m.start)}] ${m.title ?? m.video_id ?? m.transcript_id} (${m.platform}, ${m.lang}): "${boldHighlights(m.snippet, m.highlights)}"${link ? ` ${link}` : ""}`;
   });
   const more = found.next_cursor ? `\nMore: call again with cursor "${found.next_cursor}".` : "";
-  return `${found.results.length} moment(s) matching "${q}":\n${lines.join("\n")}${more}`;
+  return `${found.results.length} moment(s) matching "${q}":\n${lines.join("\n")}${more}${cut}`;
 }

@@ -1,14 +1,21 @@
 import type { Closeness } from "@/lib/embeddings/meaning-profile";
 import { getDb, type Db } from "@/lib/db/client";
 import { postgresMessage, sqlState } from "@/lib/db/sql-state";
-import { env } from "@/lib/env";
 import { RequestValidationError } from "@/lib/http/validation";
 import { hasCjk, rewriteCjkQuery, spaceCjkPhrases } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import { collapseNegations, positiveLexemes, prefixLexemes } from "@/lib/search/query-terms";
 import { termsStartingWith, wordBegun } from "@/lib/search/suggest";
+import { asSearchError, statementTimeoutMs, stopIfPastDeadline, unlessTimedOut } from "@/lib/search/deadline";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
-import { hasCorrections, readingsOf, runSearchStatement, scopePassages, termIds } from "@/lib/search/queries";
+import {
+  hasCorrections,
+  postingsUpTo,
+  readingsOf,
+  runSearchStatement,
+  scopePassages,
+  termIds,
+} from "@/lib/search/queries";
 import { decodeCursor, type SearchQuery } from "@/lib/search/schemas";
 import {
   CONJUNCTION_MATCHES,
@@ -28,7 +35,7 @@ import { visibleCounts, type Vocabulary } from "@/lib/search/visible-terms";
 // only -excluded words as querytree() says, is dropped: it would match every passage of its configuration), their
 // positive terms with their idf (computed here once per query, so every way of finding the candidates scores
 // with the same numbers), the plan (search-plan.ts), then one statement (search-statement.ts) under its planner
-// settings (planner-settings.ts) and SEARCH_TIMEOUT_MS.
+// settings (planner-settings.ts) and what is left of the search's deadline (deadline.ts).
 
 /** At most this many moments of one transcript per answer, so one long video cannot fill a page. */
 export const MOMENTS_PER_TRANSCRIPT = 3;
@@ -182,6 +189,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
     scopePassages(db, scope, SCOPE_MAX_PASSAGES + 1),
   ]);
   if (groups.length === 0) return null;
+  stopIfPastDeadline();
   const small = scoped <= SCOPE_MAX_PASSAGES;
   const vocabulary = { scope, small: small && !byPostings, corrects };
   // A prefix stands for the words the caller may see that it begins (at most PREFIX_TERMS of them, shortest first).
@@ -195,7 +203,9 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
     ),
   ]);
   const all = [...new Set(lexemes.flat())];
+  stopIfPastDeadline();
   const [ids, passages] = await Promise.all([termIds(db, all), scopeSize(db, scope, scoped)]);
+  stopIfPastDeadline();
   const counts = await termCounts(
     db,
     vocabulary,
@@ -226,7 +236,7 @@ async function prepare(scope: SearchScope, query: SearchQuery, byPostings = fals
   };
 }
 
-/** Runs the statement for one page under the search's settings; a statement past SEARCH_TIMEOUT_MS is a 422. */
+/** Runs the statement for one page under the search's settings; past the search's deadline, search_timed_out (503). */
 async function run(
   prepared: NonNullable<Awaited<ReturnType<typeof prepare>>>,
   scope: SearchScope,
@@ -255,18 +265,18 @@ async function run(
       db,
       statement,
       searchPlannerSettings({
-        timeoutMs: env().SEARCH_TIMEOUT_MS,
+        timeoutMs: statementTimeoutMs(),
         indexOnly: plan.driver === "all" && plan.bound !== undefined,
       }),
     );
     return { found: rows[0]?.found ?? 0, moments: rows.filter((row) => row.transcriptId !== null) };
   } catch (error) {
-    // 57014 query_canceled: the statement ran past SEARCH_TIMEOUT_MS.
-    if (sqlState(error) === "57014")
-      throw refuseQuery(query.q, "this search takes too long; use more specific words or a phrase");
-    throw error;
+    throw asSearchError(error);
   }
 }
+
+/** The ids of the terms a passage the caller may see holds. */
+const heldIds = (terms: readonly QueryTerm[]) => [...new Set(terms.flatMap((t) => (t.id === null ? [] : [t.id])))];
 
 /** The plan a search gets (tests): see search-plan.ts. */
 export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Promise<SearchPlan | null> {
@@ -296,16 +306,24 @@ export async function findMoments(
   if ((forced.driver ?? (prepared.small ? "scope" : "postings")) === "scope")
     return (await run(prepared, scope, query, { driver: "scope" }, page)).moments;
   const plan = postingsPlan(prepared.terms, prepared.readingTerms, need);
+  stopIfPastDeadline();
   // A conjunction of several terms with few matches: all of them, ranked (exact), where the words' lists the index
   // intersects are short enough; decided by the query alone, so every page decides alike.
+  // The terms' postings are counted whoever holds them (df stops at DF_BOUND, and what the index's intersection
+  // reads is every passage's): a long phrase of common words read them all, past the deadline. A word begun stands
+  // for several words, one or another: no conjunction.
   if (
     !forced.driver &&
     !plan.exact &&
-    prepared.groups.every((group) => !group.query.includes("|")) &&
-    prepared.terms.reduce((sum, term) => sum + term.df, 0) <= CONJUNCTION_POSTINGS
+    prepared.groups.every((group) => !group.query.includes("|") && !group.query.includes(":*")) &&
+    (await postingsUpTo(prepared.db, heldIds(prepared.terms), CONJUNCTION_POSTINGS)) <= CONJUNCTION_POSTINGS
   ) {
-    const all = await run(prepared, scope, query, { driver: "all", bound: CONJUNCTION_MATCHES }, page);
-    if (all.found <= CONJUNCTION_MATCHES) return all.moments;
+    // Cut by the deadline, the terms' postings find the candidates instead.
+    const all = await unlessTimedOut(
+      () => run(prepared, scope, query, { driver: "all", bound: CONJUNCTION_MATCHES }, page),
+      null,
+    );
+    if (all && all.found <= CONJUNCTION_MATCHES) return all.moments;
   }
   const first = await run(prepared, scope, query, plan, page);
   // A prefix of the best matches that capped (3 a transcript) falls short of the page: the page from the longest
@@ -316,15 +334,20 @@ export async function findMoments(
     first.found >= plan.prefix &&
     plan.prefix < SEARCH_MAX_CANDIDATES
   )
-    return (
-      await run(
-        prepared,
-        scope,
-        query,
-        postingsPlan(prepared.terms, prepared.readingTerms, need, SEARCH_MAX_CANDIDATES),
-        page,
-      )
-    ).moments;
+    // Cut by the deadline: the page as far as the first prefix reached.
+    return unlessTimedOut(
+      async () =>
+        (
+          await run(
+            prepared,
+            scope,
+            query,
+            postingsPlan(prepared.terms, prepared.readingTerms, need, SEARCH_MAX_CANDIDATES),
+            page,
+          )
+        ).moments,
+      first.moments,
+    );
   return first.moments;
 }
 

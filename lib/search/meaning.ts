@@ -15,6 +15,7 @@ import type { Embedder } from "@/lib/embeddings/embedder";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { statementTimeoutMs, stopIfPastDeadline, transactionLimits } from "@/lib/search/deadline";
 import { settingsStatement } from "@/lib/search/planner-settings";
 import { hasCorrections, runStatement, scopePassages } from "@/lib/search/queries";
 import type { SearchQuery } from "@/lib/search/schemas";
@@ -149,6 +150,7 @@ export async function nearestPassages(
       ),
   ]);
   if (asked) asked.vector = vector;
+  stopIfPastDeadline();
   if (!vector) return [];
   // Few of its words said anywhere in reach: whatever is nearest is only the least unlike, no answer.
   if (offTopic) {
@@ -238,19 +240,17 @@ async function throughIndex(
   limit: number,
 ): Promise<Candidate[]> {
   const statement = indexStatement(scope, query, model, vector, corrects, limit);
+  const timeoutMs = statementTimeoutMs();
   const settings = Object.fromEntries([
     ...INDEX_SCAN_SETTINGS,
-    ["statement_timeout", String(env().SEARCH_TIMEOUT_MS)],
+    ["statement_timeout", String(timeoutMs)],
     ["max_parallel_workers_per_gather", "0"],
     ["jit", "off"],
   ]);
-  return db.$transaction(
-    async (tx) => {
-      await tx.$queryRaw(settingsStatement(settings));
-      return runStatement<Candidate>(tx, statement);
-    },
-    { maxWait: 10_000, timeout: env().SEARCH_TIMEOUT_MS + 5_000 },
-  );
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw(settingsStatement(settings));
+    return runStatement<Candidate>(tx, statement);
+  }, transactionLimits(timeoutMs));
 }
 
 /**

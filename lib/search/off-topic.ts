@@ -67,7 +67,7 @@ export async function heldWords(
   const held = await visiblyHeld(
     db,
     vocabulary,
-    content.flat().flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config }])),
+    content.flat().flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config, word: row.nth }])),
   );
   // Each held word's readings that a visible passage holds.
   const readingsHeld = content

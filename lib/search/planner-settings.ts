@@ -4,7 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 // only (set_config(name, value, true)), each with the reason it is needed.
 
 export interface SearchPlannerSettings {
-  /** The statement's deadline (SEARCH_TIMEOUT_MS): past it PostgreSQL cancels it (57014), a 422 for the caller. */
+  /** What is left of the search's deadline (deadline.ts): past it PostgreSQL cancels the statement (57014). */
   statement_timeout: string;
   /**
    * Serial. Every way of finding the candidates is bounded (search-plan.ts), so starting workers (chosen since

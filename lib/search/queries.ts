@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { transactionLimits } from "@/lib/search/deadline";
 import { settingsStatement, type SearchPlannerSettings } from "@/lib/search/planner-settings";
 import type { SearchScope, SqlStatement } from "@/lib/search/search-statement";
 
@@ -34,6 +35,24 @@ export function termIds(db: Db, terms: readonly string[]) {
 }
 
 /**
+ * How many postings the terms `ids` have together, whoever holds them, counted up to `bound` + 1: a term's list read
+ * only as far as the sum still fits (at most bound + 1 entries of the index read in all, however many terms).
+ */
+export async function postingsUpTo(db: Db, ids: readonly number[], bound: number): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    WITH RECURSIVE t AS (SELECT id, nth FROM unnest(${[...ids]}::int[]) WITH ORDINALITY AS t(id, nth)),
+    summed(nth, n) AS (
+      SELECT 0::bigint, 0::bigint
+      UNION ALL
+      SELECT s.nth + 1, s.n + (SELECT count(*) FROM (SELECT 1 FROM "SearchPosting" sp
+                               WHERE sp."termId" = (SELECT t.id FROM t WHERE t.nth = s.nth + 1)
+                               LIMIT ${bound}::bigint + 1 - s.n) AS x)
+      FROM summed s WHERE s.nth < ${ids.length}::bigint AND s.n <= ${bound}::bigint)
+    SELECT max(n)::int AS n FROM summed`;
+  return row?.n ?? 0;
+}
+
+/**
  * The passages of the scope (the user's done entries' transcripts, or the published ones, or a show's),
  * counted up to `bound`: a scope of more is searched by its postings, a smaller one read whole.
  */
@@ -65,6 +84,6 @@ export function runSearchStatement<Row>(db: Db, statement: SqlStatement, setting
       return runStatement<Row>(tx, statement);
     },
     // Prisma's own limits (2 s to get a connection, 5 s in all) are not the search's: the statement's is.
-    { maxWait: 10_000, timeout: Number(settings.statement_timeout) + 5_000 },
+    transactionLimits(Number(settings.statement_timeout)),
   );
 }

@@ -140,6 +140,11 @@ export const searchResponseSchema = z
       .describe(
         "True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words",
       ),
+    partial: z
+      .boolean()
+      .describe(
+        "True when the search ran out of its deadline before it finished a part of its work (the moments found by meaning, a deeper page's further candidates, a spelling): `results` are those found in time, best first; asking again may find more",
+      ),
   })
   .meta({ id: "SearchResponse" });
 

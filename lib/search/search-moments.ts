@@ -1,6 +1,7 @@
 import { getDb } from "@/lib/db/client";
 import { cjkNeedles } from "@/lib/search/cjk";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
+import { asSearchError, unlessTimedOut, withSearchDeadline } from "@/lib/search/deadline";
 import { findMoments, type MomentRow } from "@/lib/search/find-moments";
 import { closenessOf } from "@/lib/embeddings/meaning-profile";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
@@ -13,11 +14,31 @@ import { didYouMean } from "@/lib/search/suggest";
 /** The query's vector, and whether its words say it is about nothing in reach (nearestPassages). */
 type Asked = { vector: Float32Array | null; offTopic: boolean };
 
-/** The moments of what was said that match `query` within `scope`, one page of them. */
+/**
+ * The moments of what was said that match `query` within `scope`, one page of them, within the search's deadline
+ * (SEARCH_TIMEOUT_MS, deadline.ts): `partial` when it cut a stage short, search_timed_out (503) when nothing could be
+ * answered in time.
+ */
 export async function searchMoments(
   scope: SearchScope,
   query: SearchQuery,
   options: Parameters<typeof findMoments>[2] = {},
+): Promise<SearchResponse> {
+  try {
+    const { value, partial } = await withSearchDeadline(() => answer(scope, query, options));
+    return { ...value, partial };
+  } catch (error) {
+    throw asSearchError(error);
+  }
+}
+
+/** The share of what is left of the deadline the meaning list may take: the keyword list keeps the rest. */
+const MEANING_SHARE = 0.5;
+
+async function answer(
+  scope: SearchScope,
+  query: SearchQuery,
+  options: Parameters<typeof findMoments>[2],
 ): Promise<SearchResponse> {
   const offset = query.cursor ? (decodeCursor(query.cursor) ?? 0) : 0;
   const asked: Asked = { vector: null, offTopic: false };
@@ -25,20 +46,24 @@ export async function searchMoments(
     query.mode === "keyword"
       ? await findMoments(scope, query, options)
       : await byMeaning(scope, query, offset, options, asked);
-  const answer = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
-  answer.nothing_close = asked.offTopic;
+  const found = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
+  found.nothing_close = asked.offTopic;
   // Nothing found: the likeliest spelling of the words nothing in reach holds (while typing, not of a word begun
   // that some word of the index begins). Not for a question about nothing here: its words are not misspelt, only
   // unsaid, and each would be "corrected" to some unrelated word the library holds.
   if (rows.length === 0 && offset === 0 && !asked.offTopic)
-    answer.did_you_mean = await didYouMean(
-      await getDb(),
-      scope,
-      query.q,
-      query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS,
-      query.prefix,
+    found.did_you_mean = await unlessTimedOut(
+      async () =>
+        didYouMean(
+          await getDb(),
+          scope,
+          query.q,
+          query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS,
+          query.prefix,
+        ),
+      null,
     );
-  return answer;
+  return found;
 }
 
 /**
@@ -56,7 +81,11 @@ async function byMeaning(
 ): Promise<MomentRow[]> {
   const need = offset + query.limit + 1;
   const embedder = configuredEmbedder();
-  const meaning = await nearestPassages(scope, query, need, embedder, { asked });
+  const meaning = await unlessTimedOut(
+    () => nearestPassages(scope, query, need, embedder, { asked }),
+    [],
+    MEANING_SHARE,
+  );
   if (meaning.length === 0 || !embedder) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
   const keyword =
     query.mode === "meaning" ? [] : await findMoments(scope, { ...query, cursor: null, limit: need }, options);

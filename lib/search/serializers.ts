@@ -185,5 +185,6 @@ export function serializeSearch(
     next_cursor: rows.length > query.limit && next <= SEARCH_MAX_OFFSET ? encodeCursor(next) : null,
     did_you_mean: null,
     nothing_close: false,
+    partial: false,
   };
 }

@@ -1,5 +1,5 @@
 import { dbKind, type Db } from "@/lib/db/client";
-import { env } from "@/lib/env";
+import { statementTimeoutMs } from "@/lib/search/deadline";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import { runSearchStatement, runStatement } from "@/lib/search/queries";
@@ -29,7 +29,7 @@ export async function scoreStoredVectors(
   const rows =
     (await dbKind()) === "pglite"
       ? await runStatement<Row>(db, statement)
-      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
+      : await runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: statementTimeoutMs() }));
   return rows.flatMap((r) => {
     if (r.vector.length !== query.length) return [];
     const signed = new Int8Array(r.vector.buffer, r.vector.byteOffset, r.vector.length);

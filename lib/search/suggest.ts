@@ -191,7 +191,7 @@ export async function didYouMean(
   const held = await visiblyHeld(
     db,
     vocabulary,
-    read.flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config }])),
+    read.flatMap((row) => (row.id === null ? [] : [{ id: row.id, config: row.config, word: row.nth }])),
   );
   let suggestion = q;
   // From the last word back, so that earlier offsets stay true.

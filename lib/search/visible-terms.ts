@@ -1,5 +1,5 @@
 import { dbKind, type Db } from "@/lib/db/client";
-import { env } from "@/lib/env";
+import { statementTimeoutMs } from "@/lib/search/deadline";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import { runSearchStatement, runStatement } from "@/lib/search/queries";
@@ -75,7 +75,7 @@ const bound = (n: number) => raw(String(Math.trunc(n)));
 async function read<Row>(db: Db, statement: SqlStatement): Promise<Row[]> {
   // PGlite has no JIT, and a transaction of its own would cost each statement a turn of the embedded database.
   if ((await dbKind()) === "pglite") return runStatement<Row>(db, statement);
-  return runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: env().SEARCH_TIMEOUT_MS }));
+  return runSearchStatement<Row>(db, statement, searchPlannerSettings({ timeoutMs: statementTimeoutMs() }));
 }
 
 /** A word of the index as a tsquery that matches it alone (a lexeme, quoted as tsquery's input reads it). */
@@ -125,29 +125,52 @@ export async function visibleCounts(
   return new Map(rows.filter((row) => row.n > 0).map((row) => [row.id, row.n]));
 }
 
+/** Postings of a word first probed for the configurations of the visible passages that hold it. */
+export const HELD_FIRST_PROBED = 256;
+
 /**
  * Which of `pairs` (a term's id, a configuration) a passage the caller may see, of that configuration, holds: a
  * word is known as a configuration reads it in passages of that configuration, the only ones its reading matches.
- * Answers the pairs held, as `id:config`.
+ * Answers the pairs held, as `id:config`. A larger scope reads each term's postings once for all its configurations
+ * (a question's word is read by each of some 30 configurations, mostly as the same term, and a configuration whose
+ * passages do not hold it read every posting of it, up to DF_EXAMINED, once per configuration): first its best
+ * HELD_FIRST_PROBED, then, for the terms of a `word` none of whose readings is held yet, up to DF_EXAMINED.
  */
 export async function visiblyHeld(
   db: Db,
   vocabulary: Vocabulary,
-  pairs: readonly { id: number; config: string }[],
+  pairs: readonly { id: number; config: string; word?: number }[],
 ): Promise<Set<string>> {
   if (pairs.length === 0) return new Set();
   const { small } = vocabulary;
   const { visible, passages, source } = statement(vocabulary);
-  const ids = pairs.map((pair) => pair.id);
-  const configs = pairs.map((pair) => pair.config);
-  const text = small
-    ? sql`SELECT DISTINCT t.id, t."config" FROM (${passages}) p
+  const held = (asked: readonly { id: number; config: string }[], examined: number) => {
+    const ids = asked.map((pair) => pair.id);
+    const configs = asked.map((pair) => pair.config);
+    return read<{ id: number; config: string }>(
+      db,
+      small
+        ? sql`SELECT DISTINCT t.id, t."config" FROM (${passages}) p
          JOIN "SearchPosting" sp ON sp."pid" = p."pid"
          JOIN unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config") ON t.id = sp."termId" AND t."config" = p."config"`
-    : sql`SELECT t.id, t."config" FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config")
-       WHERE EXISTS (SELECT 1 FROM ${probedPassages(sql`t.id`, DF_EXAMINED, sql`p."config" = t."config" AND ${visible}`, source)})`;
-  const rows = await read<{ id: number; config: string }>(db, text);
-  return new Set(rows.map((row) => `${row.id}:${row.config}`));
+        : sql`WITH asked AS (SELECT * FROM unnest(${ids}::int[], ${configs}::text[]) AS t(id, "config"))
+       SELECT DISTINCT t.id, p."config" FROM (SELECT DISTINCT id FROM asked) AS t
+       CROSS JOIN LATERAL (SELECT p."config" FROM ${probedPassages(sql`t.id`, examined, visible, source)}) AS p
+       WHERE (t.id, p."config") IN (SELECT id, "config" FROM asked)`,
+    );
+  };
+  const found = new Set(
+    (await held(pairs, small ? DF_EXAMINED : HELD_FIRST_PROBED)).map((row) => `${row.id}:${row.config}`),
+  );
+  if (small) return found;
+  const heldWords = new Set(
+    pairs.flatMap((p) => (p.word !== undefined && found.has(`${p.id}:${p.config}`) ? [p.word] : [])),
+  );
+  const rest = pairs.filter(
+    (p) => !found.has(`${p.id}:${p.config}`) && (p.word === undefined || !heldWords.has(p.word)),
+  );
+  if (rest.length > 0) for (const row of await held(rest, DF_EXAMINED)) found.add(`${row.id}:${row.config}`);
+  return found;
 }
 
 /** Passages of one word read at most when looking for another word of a question said near it. */

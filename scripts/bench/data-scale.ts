@@ -191,7 +191,7 @@ export async function benchDataScale(): Promise<Record<string, number>> {
       for (const k of run % 2 === 0 ? [0, 1] : [1, 0]) {
         install(dbs[k]!);
         const t = performance.now();
-        // A read that fails (the search's SEARCH_TIMEOUT_MS: a 422) counts as Infinity and is named.
+        // A read that fails (the search's SEARCH_TIMEOUT_MS with nothing found in time: a 503) counts as Infinity and is named.
         const failed = await read(sizes[k]!, dbs[k]!).then(
           () => false,
           (error: unknown) => (failures.add(`${name} at ${labels[k]}: ${String(error).slice(0, 200)}`), true),

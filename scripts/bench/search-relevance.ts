@@ -151,12 +151,13 @@ function pageRecall(results: SearchMoment[], best: Ranked[]): number {
   );
 }
 
-/** A page of results, or why the search refused it (its 422: SEARCH_TIMEOUT_MS ran out) and none. */
+/** A page of results, or why the search refused it (its 503: SEARCH_TIMEOUT_MS ran out; a 422) and none. */
 async function pageOf(page: (q: SearchQuery) => Promise<SearchMoment[]>, query: SearchQuery) {
   try {
     return { results: await page(query), refused: null };
   } catch (error) {
-    const detail = (error as { items?: { msg: string }[] }).items?.[0]?.msg;
+    const e = error as { items?: { msg: string }[]; code?: string };
+    const detail = e.code === "search_timed_out" ? e.code : e.items?.[0]?.msg;
     if (!detail) throw error;
     return { results: [], refused: detail };
   }

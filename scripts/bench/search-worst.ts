@@ -119,9 +119,10 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
       if (!parsed.success) return "422 (schema)";
       try {
         const page = await searchPublic(parsed.data);
-        return `200, ${page.results.length} moments`;
+        return `200, ${page.results.length} moments${page.partial ? " (partial)" : ""}`;
       } catch (error) {
         if ((error as { name?: string }).name === "RequestValidationError") return "422";
+        if ((error as { code?: string }).code === "search_timed_out") return "503";
         throw error;
       }
     };

@@ -40,6 +40,7 @@ export default async function ExploreSearchPage({ searchParams }: Props) {
       counts={found?.counts}
       suggestion={found?.suggestion}
       nothingInReach={found?.nothingInReach}
+      cutShort={found?.cutShort}
     />
   );
 }

@@ -50,7 +50,7 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
   }
   if (found.results.length === 0) {
     ctx.out.info(
-      `Nothing in your transcripts matches "${query}".${found.nothing_close ? " Nothing said there is close to it in meaning." : ""}${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}`,
+      `Nothing in your transcripts matches "${query}".${found.nothing_close ? " Nothing said there is close to it in meaning." : ""}${found.did_you_mean ? ` Did you mean "${found.did_you_mean}"?` : ""}${found.partial ? " The search ran out of time: ask again in a few seconds." : ""}`,
     );
     return EXIT.ok;
   }
@@ -63,6 +63,7 @@ async function search(ctx: Context, query: string, options: SearchOptions): Prom
   ]);
   ctx.out.write(table(["TIME", "TITLE", "SNIPPET"], rows, ctx.out.color.bold));
   if (found.next_cursor) ctx.out.info(`More with --cursor ${found.next_cursor}`);
+  if (found.partial) ctx.out.info("The search ran out of time: there may be more; ask again in a few seconds.");
   return EXIT.ok;
 }
 

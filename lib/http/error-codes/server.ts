@@ -50,6 +50,12 @@ export const SERVER_CODES = {
     retryable: true,
     meaning: "the database cannot answer right now: unreachable, restarting, or too busy to finish in time",
   },
+  search_timed_out: {
+    status: 503,
+    retryable: true,
+    meaning:
+      "the search found nothing to answer within its deadline (SEARCH_TIMEOUT_MS); retry after Retry-After, or use more specific words",
+  },
   asr_not_configured: {
     status: 503,
     retryable: false,

@@ -26,6 +26,7 @@ export default async function ShowSearchRoute({ params, searchParams }: Props) {
       counts={found?.counts}
       suggestion={found?.suggestion}
       nothingInReach={found?.nothingInReach}
+      cutShort={found?.cutShort}
     />
   );
 }
