@@ -69,7 +69,7 @@ const STEP_CACHE = "node_modules/.cache/verbatim";
 process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "verbatim-node-compile-cache");
 // Every app the suites start would distil the default embedder's 50,000 words on its first start (a minute of a
 // core each): the apps search by meaning with the word vectors alone. The distillation has its own tests
-// (lib/embeddings/distil-words.test.ts, in a worker thread), and the judged test searches with the distilled vectors.
+// (lib/embeddings/distil-words.test.ts, in a worker thread), and the judged guard searches with the distilled vectors of its words (made once a run).
 process.env.SEARCH_DISTILLED_WORDS ??= "0";
 
 /** The e2e run split by spec file across `shards` Playwright runs, each with its own apps (ports 20 apart). */

@@ -1,6 +1,6 @@
 // The judged set's figures for one ranking by meaning, whatever produces it: each query's results (passages, best
 // first, with their closeness), judged against the set's answers. Used by `search-judged` for every candidate
-// embedder (ranked here, over the stored passages, exactly), for the app's own search, and by the judged test.
+// embedder (ranked here, over the stored passages, exactly), for the app's own search, and by the judged guard.
 import type { JudgedQuery } from "./fixtures/captions/judged-search";
 
 export interface JudgedPassage {

@@ -120,7 +120,7 @@ beforeAll(async () => {
   await useSharedModels(dir);
   process.env.APP_URL = "https://verbatim.example";
   process.env.SEARCH_EMBEDDER = "default";
-  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged guard has them).
   process.env.SEARCH_DISTILLED_WORDS = "0";
   // Every scope is judged by its words here, however small; by default only one of 2,000 passages or more.
   process.env.SEARCH_OFF_TOPIC_FROM_PASSAGES = "0";

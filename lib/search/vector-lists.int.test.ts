@@ -40,7 +40,7 @@ beforeAll(async () => {
   process.env.DATA_DIR = dir;
   await useSharedModels(dir);
   process.env.SEARCH_EMBEDDER = "default";
-  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged test has them).
+  // The word vectors alone: what this checks is the same with the distilled ones beside (the judged guard has them).
   process.env.SEARCH_DISTILLED_WORDS = "0";
   ctx = await useTestDatabase();
   // A server with pgvector would search through HNSW: this is the database without it.
