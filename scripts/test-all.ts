@@ -19,16 +19,8 @@
 //                                          runs against the build that is there)
 //   TEST_JOBS=1 E2E_SHARDS=1 npm test      the browser's lane one step at a time
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  copyFileSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { createHash } from "node:crypto";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TEST_APPS_UP } from "../test/apps";
@@ -46,8 +38,8 @@ interface Step {
   background?: boolean;
   /**
    * A file inside the checkout where the step's tool keeps what it found (by content, never by time): restored from
-   * the user's cache folder before the step and kept there after it passes, so that a clean clone on a machine that
-   * ran the suite before checks again only what changed. Without it the tool checks everything.
+   * the user's cache folder before the step and kept there after it passes, so that `npm ci` (which empties
+   * node_modules) does not make the next run in this checkout check everything again.
    */
   cache?: string;
 }
@@ -60,8 +52,15 @@ const shards = Math.max(1, Number(process.env.E2E_SHARDS || 1));
 const e2ePort = Number(process.env.E2E_PORT || 3123);
 const logDir = path.resolve("test-results", "steps");
 const runId = Date.now().toString(36);
-// Where the steps' caches are kept between checkouts (`cache` above).
-const stepCacheDir = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "verbatim", "steps");
+// Where the steps' caches are kept (`cache` above), one folder per checkout: what the tools keep names the checkout's
+// folder (ESLint and prettier by absolute paths, tsc through its options), so another clone would check everything
+// again anyway.
+const stepCacheDir = path.join(
+  process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"),
+  "verbatim",
+  "steps",
+  createHash("sha256").update(process.cwd()).digest("hex").slice(0, 16),
+);
 const STEP_CACHE = "node_modules/.cache/verbatim";
 // Every step starts many Node processes and threads (a vitest worker per file, job workers, parse threads, the
 // apps) that load the same modules: with Node's compile cache the first one compiles a module and the others read
@@ -272,15 +271,15 @@ function restoreCache(step: Step): void {
   if (!step.cache) return;
   const kept = path.join(stepCacheDir, fileName(step), path.basename(step.cache));
   mkdirSync(path.dirname(step.cache), { recursive: true });
-  if (existsSync(kept)) copyFileSync(kept, step.cache);
+  if (existsSync(kept)) writeFileSync(step.cache, readFileSync(kept));
 }
 
 function keepCache(step: Step): void {
   if (!step.cache || !existsSync(step.cache)) return;
   const kept = path.join(stepCacheDir, fileName(step), path.basename(step.cache));
   mkdirSync(path.dirname(kept), { recursive: true });
-  // Renamed into place: a run killed while copying leaves no half of a cache for the next.
-  copyFileSync(step.cache, `${kept}.${process.pid}`);
+  // Renamed into place: a run killed while writing leaves no half of a cache for the next.
+  writeFileSync(`${kept}.${process.pid}`, readFileSync(step.cache));
   renameSync(`${kept}.${process.pid}`, kept);
 }
 
