@@ -28,7 +28,8 @@ export default async function TeamPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const session = await auth();
-  const asked = (await searchParams).team;
+  const query = await searchParams;
+  const asked = query.team;
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
   const workspace =
     (typeof asked === "string" ? asked.slice(0, 64) : null) ?? (chosen && couldBeAccountId(chosen) ? chosen : null);
@@ -40,6 +41,7 @@ export default async function TeamPage({
         initialTeamId={workspace}
         identityProvider={providerRoles()}
         ssoProvider={ssoProvider()}
+        joined={query.joined === "1"}
       />
     </section>
   );

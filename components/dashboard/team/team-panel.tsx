@@ -38,9 +38,12 @@ export function TeamPanel({
   initialTeamId,
   identityProvider = null,
   ssoProvider = null,
+  joined = false,
 }: {
   me: string;
   initialTeamId: string | null;
+  /** Opened from an invitation just accepted (which made the team the workspace). */
+  joined?: boolean;
   /** Where OIDC_TEAM_ROLES names teams: the provider's name (OIDC_NAME) and those teams' slugs. */
   identityProvider?: { name: string; teams: string[] } | null;
   /** The identity provider's name (OIDC_NAME) where the server has one configured. */
@@ -49,10 +52,20 @@ export function TeamPanel({
   const pickId = useId();
   const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: fetchTeams });
   const [chosen, setChosen] = useState<string | null>(initialTeamId);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const list = teams.data ?? [];
   const current = list.find((team) => team.id === chosen) ?? list[0] ?? null;
   return (
     <div className="flex flex-col gap-6">
+      {deleted ? (
+        <Notice tone="success" role="status" data-testid="team-deleted">
+          {deleted} was deleted, with its library, keys, webhooks and follows.
+        </Notice>
+      ) : joined && current && current.id === initialTeamId ? (
+        <Notice tone="success" role="status" data-testid="team-joined">
+          You joined {current.name} as {ROLE_LABELS[current.role].toLowerCase()}; the dashboard now works in it.
+        </Notice>
+      ) : null}
       {teams.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
       <ErrorText error={teams.error} />
       {teams.data && list.length === 0 ? (
@@ -84,7 +97,10 @@ export function TeamPanel({
           me={me}
           identityProvider={identityProvider}
           ssoProvider={ssoProvider}
-          onGone={() => setChosen(null)}
+          onGone={() => {
+            setDeleted(current.name);
+            setChosen(null);
+          }}
         />
       ) : null}
       <CreateTeam open={teams.data !== undefined && list.length === 0} onCreated={setChosen} />
