@@ -42,10 +42,10 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
   expect((await page.request.post("/v1/transcript", { data: { url, lang: "en" } })).status()).toBe(200);
   await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread", { timeout: 45_000 });
-  await expect(page.getByTestId("nav-unread")).toHaveText("1 unread");
+  await expect(page.getByTestId("dashboard-nav").getByTestId("nav-unread")).toHaveText("1 unread");
   await page.getByRole("link", { name: /^History/ }).click();
   await expect(page.getByRole("heading", { name: "History", level: 1 })).toBeVisible();
-  await expect(page.getByTestId("nav-unread")).toHaveText("1 unread");
+  await expect(page.getByTestId("dashboard-nav").getByTestId("nav-unread")).toHaveText("1 unread");
   await page.getByRole("link", { name: /^Alerts/ }).click();
 
   await page.getByRole("button", { name: /yeast fungus/ }).click();
