@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { apiFetch } from "@/lib/browser/api";
 import { buttonClass } from "@/components/ui/button";
@@ -13,7 +12,6 @@ export function AcceptInvitation({ token, teamName, role }: { token: string; tea
   const hydrated = useHydrated();
   // No refresh of this page after joining: read again, it would say the link was used (which it now is). "Open the
   // team" makes the team the workspace first, so the dashboard's workspace line names the team it opens on.
-  const router = useRouter();
   const accept = useMutation({ mutationFn: () => acceptInvitation(token) });
   const open = useMutation({
     mutationFn: async (teamId: string) => {
@@ -22,7 +20,10 @@ export function AcceptInvitation({ token, teamName, role }: { token: string; tea
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ workspace_id: teamId }),
       });
-      router.push(`/dashboard/team?team=${encodeURIComponent(teamId)}&joined=1`);
+      // A whole page load, as the workspace switcher does: every part of the dashboard, its workspace line too, is
+      // rendered in the workspace just chosen.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+      window.location.assign(`/dashboard/team?team=${encodeURIComponent(teamId)}&joined=1`);
     },
   });
   if (accept.data)
