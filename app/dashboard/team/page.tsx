@@ -6,6 +6,7 @@ import { TeamPanel } from "@/components/dashboard/team/team-panel";
 import { env } from "@/lib/env";
 import { oidcConfigured } from "@/lib/auth/oidc";
 import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
+import { scimProvisionedTeams } from "@/lib/scim/provisioned";
 
 /** The teams whose roles the identity provider sets at each sign-in (OIDC_TEAM_ROLES), and its name. */
 function providerRoles(): { name: string; teams: string[] } | null {
@@ -42,6 +43,7 @@ export default async function TeamPage({
         identityProvider={providerRoles()}
         ssoProvider={ssoProvider()}
         joined={query.joined === "1"}
+        scimTeams={session?.user?.id ? await scimProvisionedTeams(session.user.id) : []}
       />
     </section>
   );

@@ -39,11 +39,14 @@ export function TeamPanel({
   identityProvider = null,
   ssoProvider = null,
   joined = false,
+  scimTeams = [],
 }: {
   me: string;
   initialTeamId: string | null;
   /** Opened from an invitation just accepted (which made the team the workspace). */
   joined?: boolean;
+  /** The person's teams whose members come from an identity provider by SCIM. */
+  scimTeams?: string[];
   /** Where OIDC_TEAM_ROLES names teams: the provider's name (OIDC_NAME) and those teams' slugs. */
   identityProvider?: { name: string; teams: string[] } | null;
   /** The identity provider's name (OIDC_NAME) where the server has one configured. */
@@ -97,6 +100,7 @@ export function TeamPanel({
           me={me}
           identityProvider={identityProvider}
           ssoProvider={ssoProvider}
+          scim={scimTeams.includes(current.id)}
           onGone={() => {
             setDeleted(current.name);
             setChosen(null);
@@ -160,12 +164,14 @@ function TeamDetail({
   me,
   identityProvider,
   ssoProvider,
+  scim,
   onGone,
 }: {
   team: TeamView;
   me: string;
   identityProvider: { name: string; teams: string[] } | null;
   ssoProvider: string | null;
+  scim: boolean;
   onGone: () => void;
 }) {
   const detail = useQuery({ queryKey: teamKey(listed.id), queryFn: () => fetchTeam(listed.id) });
@@ -193,7 +199,7 @@ function TeamDetail({
       <MembersSection team={team} me={me} rolesFrom={rolesFrom} />
       {admin ? <InvitationsSection team={team} rolesFrom={rolesFrom} /> : null}
       {atLeast(team.role, TEAM_ACTIONS.manageKeys) ? <TeamKeysSection team={team} /> : null}
-      <SingleSignOnSection team={team} provider={ssoProvider} />
+      <SingleSignOnSection team={team} provider={ssoProvider} scim={scim} />
       {admin ? <UsageSection team={team} /> : null}
       {admin ? <AuditSection team={team} /> : null}
       {admin ? <Settings team={team} onGone={onGone} /> : null}
