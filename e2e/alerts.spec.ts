@@ -15,8 +15,8 @@ test.afterAll(async () => {
 });
 
 // The dashboard's Alerts page against the built app: an alert saved on the page is matched when a transcript
-// enters the library (the app's own job runner), and shows in the inbox with its unread count until read; the form's
-// scopes (a team's library, chosen follows) on a phone in the dark scheme.
+// enters the library (the app's own job runner), and shows in the inbox and in the menu with its unread count until
+// read, without a reload; the form's scopes (a team's library, chosen follows) on a phone in the dark scheme.
 
 test("save an alert, see a new transcript's match in its inbox with the unread count, mark it read", async ({
   page,
@@ -24,17 +24,29 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   await devLogin(page, randomEmail("alerts"), "/dashboard/alerts");
   await expect(page.getByRole("heading", { name: "Alerts", level: 1 })).toBeVisible();
   await expect(page.getByText("No alerts yet.")).toBeVisible();
+  // The e2e app has no mail server: the form says where its mail goes.
+  await expect(page.getByTestId("alert-mail-note")).toContainText("written to the server's log");
   await page.getByLabel("Words to watch for").fill("yeast fungus");
+  await page.getByLabel("Also e-mail me").check();
   await page.getByRole("button", { name: "Save alert" }).click();
-  await expect(page.getByTestId("alert")).toHaveCount(1);
+  const card = page.getByTestId("alert");
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId("alert-facts")).toHaveText("Library · by words · e-mail on");
+  // The feed is an address for a feed reader, not a link to raw XML.
+  await expect(card.getByRole("link")).toHaveCount(0);
+  await expect(card.getByLabel(/Feed for a feed reader/)).toHaveValue(/\/alerts\/[A-Za-z0-9_-]+\/feed\.xml$/);
   await expect(page.getByTestId("alerts-unread")).toHaveText("Nothing unread.");
+  await expect(page.getByTestId("nav-unread")).toHaveCount(0);
 
+  // A match shows on the open page and in the menu of every dashboard page, without a reload.
   const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
   expect((await page.request.post("/v1/transcript", { data: { url, lang: "en" } })).status()).toBe(200);
-  await expect(async () => {
-    await page.reload();
-    await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread", { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  await expect(page.getByTestId("alerts-unread")).toHaveText("1 unread", { timeout: 45_000 });
+  await expect(page.getByTestId("dashboard-nav").getByTestId("nav-unread")).toHaveText("1 unread");
+  await page.getByRole("link", { name: /^History/ }).click();
+  await expect(page.getByRole("heading", { name: "History", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("dashboard-nav").getByTestId("nav-unread")).toHaveText("1 unread");
+  await page.getByRole("link", { name: /^Alerts/ }).click();
 
   await page.getByRole("button", { name: /yeast fungus/ }).click();
   const found = page.getByTestId("alert-match");
@@ -43,11 +55,21 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   await expect(found.getByRole("link").first()).toHaveAttribute("href", /\/dashboard\?transcript=/);
   await page.getByRole("button", { name: "Mark all read" }).click();
   await expect(page.getByTestId("alerts-unread")).toHaveText("Nothing unread.");
+
+  // Delete asks first.
+  await card.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("alertdialog", { name: "Delete yeast fungus" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(card).toHaveCount(1);
+  await card.getByRole("button", { name: "Delete", exact: true }).click();
+  await page.getByRole("button", { name: "Delete alert" }).click();
+  await expect(page.getByText("No alerts yet.")).toBeVisible();
 });
 
 test("on a phone in the dark, an alert watches a team's library or the episodes of a chosen follow", async ({
   page,
+  baseURL,
 }) => {
+  const headers = { origin: baseURL! };
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: "dark" });
   await devLogin(page, randomEmail("alerts-scopes"), "/dashboard/alerts");
@@ -77,6 +99,15 @@ test("on a phone in the dark, an alert watches a team's library or the episodes 
   await scope.selectOption({ label: "the Night desk team's library" });
   await page.getByRole("button", { name: "Save alert" }).click();
   await expect(page.getByTestId("alert").filter({ hasText: "tide tables" })).toContainText("Night desk's library");
+
+  // Saved from the person's own account, it is shown on the team's Alerts page too.
+  const team = ((await (await page.request.get("/v1/teams")).json()) as { teams: { id: string }[] }).teams[0]!;
+  expect((await page.request.put("/v1/me/workspace", { data: { workspace_id: team.id }, headers })).ok()).toBe(true);
+  await page.reload();
+  await expect(page.getByTestId("own-over-team")).toContainText("tide tables");
+  await expect(page.getByText("No alerts yet.")).toBeVisible();
+  expect((await page.request.put("/v1/me/workspace", { data: { workspace_id: null }, headers })).ok()).toBe(true);
+  await page.reload();
 
   // Back to the follows, so that the list of shows is on the page for the checks below.
   await scope.selectOption({ label: "episodes of chosen follows" });

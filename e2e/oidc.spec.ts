@@ -338,12 +338,20 @@ test("a team that requires single sign-on is not opened by an e-mail link's sess
     locked,
     rows[0].id,
   ]);
+  // On a phone the refusal takes a line of its own, under the select it would otherwise squeeze.
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await page.getByTestId("workspace-select").selectOption({ label: "Locked · member" });
-  await expect(page.getByTestId("workspace-switcher").getByRole("alert")).toContainText(
-    "Locked requires signing in through single sign-on",
-  );
+  const select = page.getByTestId("workspace-select");
+  const before = (await select.boundingBox())!;
+  await select.selectOption({ label: "Locked · member" });
+  const refusal = page.getByTestId("workspace-switcher").getByRole("alert");
+  await expect(refusal).toContainText("Locked requires signing in through single sign-on");
   await expect(page.getByTestId("workspace-current")).toContainText("your own account");
+  const after = (await select.boundingBox())!;
+  expect(after.width).toBeGreaterThanOrEqual(before.width - 1);
+  expect((await refusal.boundingBox())!.y).toBeGreaterThanOrEqual(after.y + after.height);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The same person through the provider: the team opens.
   provider.setPerson("forced", { email, email_verified: true, groups: ["verbatim-users"] });

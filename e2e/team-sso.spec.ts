@@ -50,6 +50,12 @@ test("on a phone in the dark (and the light), an owner adds a domain, sees its T
   await expect(scim.getByTestId("scim-token-state")).toContainText(token.slice(0, 15));
   const provisioning = await page.request.get("/scim/v2/Users", { headers: { authorization: `Bearer ${token}` } });
   expect(provisioning.status()).toBe(200);
+  // Its members now come from the identity provider: no domain is offered to add, here or on the page read again.
+  await expect(domains.getByTestId("domains-scim")).toBeVisible();
+  await expect(domains.getByRole("button", { name: "Add domain" })).toHaveCount(0);
+  await page.reload();
+  await expect(domains.getByTestId("domains-scim")).toBeVisible();
+  await expect(domains.getByRole("button", { name: "Add domain" })).toHaveCount(0);
 
   // On a phone nothing runs past the screen's edge, the record and the token included; every text reads.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -52,8 +52,11 @@ test("make a team, invite by e-mail, join through the link, change the member's 
   await expect(guest.getByText("You are invited to Evening Newsroom as member.")).toBeVisible();
   await guest.getByRole("button", { name: "Join the team" }).click();
   await expect(guest.getByTestId("invitation-accepted")).toContainText("You joined Evening Newsroom as member.");
-  await guest.getByRole("link", { name: "Open the team" }).click();
+  await guest.getByRole("button", { name: "Open the team" }).click();
   await expect(guest.getByTestId("team-detail")).toContainText("your role: Member");
+  // The team it opens on is the workspace the line above the page names, and the page says what happened.
+  await expect(guest.getByTestId("workspace-current")).toContainText("You are in the team Evening Newsroom as member");
+  await expect(guest.getByTestId("team-joined")).toContainText("You joined Evening Newsroom as member");
   // A member sees the members, not the invitations or the activity.
   await expect(guest.getByRole("heading", { name: "Invitations" })).toHaveCount(0);
   await expect(guest.getByRole("heading", { name: "Activity" })).toHaveCount(0);
@@ -111,7 +114,8 @@ test("a viewer opens a team transcript from History and is offered nothing its r
   await expect(guest).toHaveURL(/\/dashboard\?transcript=[^&]+$/);
   await expect(guest.getByTestId("transcript-viewer")).toBeVisible();
   await expect(guest).toHaveTitle(/^How Bread Rises.* · Verbatim$/);
-  await expect(guest.getByTestId("role-notice")).toContainText("you are a viewer");
+  // A page to read, not the Transcribe page: no word of what a viewer cannot start.
+  await expect(guest.getByTestId("role-notice")).toHaveCount(0);
   for (const control of ["publish-button", "edit-transcript", "paragraph-edit"])
     await expect(guest.getByTestId(control)).toHaveCount(0);
   await expect(guest.getByLabel("Video or audio link")).toHaveCount(0);
@@ -119,9 +123,11 @@ test("a viewer opens a team transcript from History and is offered nothing its r
   await guest.goto(`/dashboard?${new URLSearchParams({ url, lang: "en" })}`);
   await expect(guest).toHaveURL(/\/dashboard\?transcript=[^&]+$/);
   await expect(guest.getByTestId("transcript-viewer")).toBeVisible();
+  await guest.goto("/dashboard");
+  await expect(guest.getByTestId("role-notice")).toContainText("you are a viewer");
   await other.close();
 
-  // Deleting the team asks for its name, and the workspace line above the page follows at once.
+  // Deleting the team asks for its name, says it is done, and the workspace line above the page follows at once.
   await page.goto("/dashboard/team");
   await expect(page.getByTestId("workspace-current")).toContainText("Reading Room");
   await page.getByRole("button", { name: "Delete the team" }).click();
@@ -129,6 +135,7 @@ test("a viewer opens a team transcript from History and is offered nothing its r
   await expect(confirm).toBeDisabled();
   await page.getByTestId("confirm-typed").fill("Reading Room");
   await confirm.click();
+  await expect(page.getByTestId("team-deleted")).toContainText("Reading Room was deleted");
   await expect(page.getByText("You are in no team yet.")).toBeVisible();
   await expect(page.getByTestId("workspace-current")).toHaveText("You are in your own account.");
 });

@@ -12,6 +12,7 @@ import { AbilitiesProvider, type Abilities } from "@/components/dashboard/abilit
 import { createTranscriptEndpoint, deleteTranscriptionEndpoint } from "@/lib/transcripts/endpoints";
 import { publishEndpoint } from "@/lib/publishing/endpoints";
 import { editTranscriptEndpoint } from "@/lib/edits/endpoints";
+import { listAlertsEndpoint } from "@/lib/alerts/endpoints";
 
 export const dynamic = "force-dynamic";
 
@@ -38,7 +39,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <header className="border-b border-stone-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:py-3">
           <BrandLink href="/dashboard" />
-          <DashboardNav />
+          <DashboardNav alerts={!missingRole(current, listAlertsEndpoint)} />
           <form action={signOutAction} className="flex items-center justify-end max-lg:order-3">
             <button type="submit" className={buttonClass("secondary", "md", "shrink-0")}>
               Sign out

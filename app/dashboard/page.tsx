@@ -49,8 +49,11 @@ export default async function DashboardHome({ searchParams }: { searchParams: Se
   ]);
   return (
     <section className="flex min-w-0 flex-col gap-6">
-      {/* A viewer reads transcripts here (a history link's ?transcript=) but cannot start one. */}
-      {found && needed ? <RoleNotice workspace={found.workspace} needed={needed} what="Transcribing" /> : null}
+      {/* A viewer reads transcripts here (a history link's ?transcript=) but cannot start one: the notice is for the
+          Transcribe page, not for a transcript opened to be read. */}
+      {found && needed && query.transcript === undefined ? (
+        <RoleNotice workspace={found.workspace} needed={needed} what="Transcribing" />
+      ) : null}
       {/* The panel reads ?url=&lang=&job= with useSearchParams, which needs a Suspense boundary. */}
       <Suspense fallback={<p className="text-sm text-stone-600">Loading…</p>}>
         <TranscribePanel

@@ -4,6 +4,7 @@ import { useId, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   ALERTS_KEY,
+  ALERTS_POLL_MS,
   createAlert,
   deleteAlert,
   fetchAlerts,
@@ -18,6 +19,7 @@ import {
   type AlertScopeChoices,
   type AlertView,
 } from "@/lib/browser/alerts";
+import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { ErrorText } from "@/components/ui/notice";
 import { buttonClass } from "@/components/ui/button";
 import { formatDateTime } from "@/lib/browser/dates";
@@ -69,7 +71,11 @@ function FollowPicker({
 /** One alert's inbox: its matches, newest first, each transcript's moments linked; unread ones marked. */
 function Inbox({ alert }: { alert: AlertView }) {
   const queryClient = useQueryClient();
-  const matches = useQuery({ queryKey: matchesKey(alert.id), queryFn: () => fetchMatches(alert.id) });
+  const matches = useQuery({
+    queryKey: matchesKey(alert.id),
+    queryFn: () => fetchMatches(alert.id),
+    refetchInterval: ALERTS_POLL_MS,
+  });
   const read = useMutation({
     mutationFn: () => markAllRead(alert.id),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ALERTS_KEY }),
@@ -122,14 +128,86 @@ function Inbox({ alert }: { alert: AlertView }) {
   );
 }
 
+/** The alert's secret Atom feed: an address to give a feed reader, not a page to open. */
+function FeedAddress({ alert }: { alert: AlertView }) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="flex min-w-0 flex-col gap-1 text-sm">
+      <label htmlFor={id} className="text-stone-600">
+        Feed for a feed reader (Atom): paste this address into one. Keep it private: anyone with it reads the matches.
+      </label>
+      <div className="flex min-w-0 gap-2">
+        <input
+          id={id}
+          readOnly
+          value={alert.feed_url}
+          onFocus={(event) => event.currentTarget.select()}
+          className={`${control} min-w-0 flex-1 font-mono text-xs`}
+        />
+        <button
+          type="button"
+          className={button}
+          onClick={() =>
+            void navigator.clipboard?.writeText(alert.feed_url).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            )
+          }
+        >
+          {copied ? "Copied" : "Copy"}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** What the card says of an alert besides its name: where it watches, how it matches, whether it mails. */
+function alertFacts(alert: AlertView, choices: AlertScopeChoices): string {
+  return [
+    scopeLabel(alert.scope, choices),
+    alert.mode === "meaning" ? "by meaning" : "by words",
+    alert.email ? "e-mail on" : "e-mail off",
+    ...(alert.paused ? ["paused"] : []),
+  ].join(" · ");
+}
+
+/** A person's own alerts over the team's library, listed with the team's: kept, and managed, in their account. */
+function OwnOverTeam({ alerts }: { alerts: AlertScopeChoices["ownOverTeam"] }) {
+  if (alerts.length === 0) return null;
+  return (
+    <section aria-labelledby="own-over-team" className="flex flex-col gap-2 text-sm">
+      <h2 id="own-over-team" className="font-medium">
+        Your own alerts over this team&apos;s library
+      </h2>
+      <p className="text-stone-600">
+        Saved from your own account, so they are kept there: switch to it to read their matches, pause or delete them.
+      </p>
+      <ul className="flex flex-col gap-1" data-testid="own-over-team">
+        {alerts.map((alert) => (
+          <li key={alert.id} className="break-words">
+            {alert.name}
+            <span className="text-stone-500">
+              {alert.unread > 0 ? ` · ${alert.unread} unread` : ""}
+              {alert.paused ? " · paused" : ""}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /**
  * The account's alerts: save one (over its library, a team's, chosen follows' episodes or every published
  * transcript: `choices`, read on the server), pause, delete; each one's unread count and inbox; its secret Atom feed.
- * Its controls wait for hydration: a choice made before would be shown but not sent.
+ * Its controls wait for hydration: a choice made before would be shown but not sent. `mailToLog`: the server has no
+ * mail server, so "e-mail me" writes the mail to its log, and the form says so.
  */
-export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
+export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices; mailToLog: boolean }) {
   const queryId = useId();
   const scopeId = useId();
+  const mailNoteId = useId();
   const queryRef = useRef<HTMLInputElement>(null);
   const queryClient = useQueryClient();
   const hydrated = useHydrated();
@@ -139,8 +217,9 @@ export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
   const [followIds, setFollowIds] = useState<string[]>([]);
   const [email, setEmail] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   const options = scopeOptions(choices);
-  const alerts = useQuery({ queryKey: ALERTS_KEY, queryFn: fetchAlerts });
+  const alerts = useQuery({ queryKey: ALERTS_KEY, queryFn: fetchAlerts, refetchInterval: ALERTS_POLL_MS });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
   const create = useMutation({
     mutationFn: createAlert,
@@ -150,7 +229,13 @@ export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
     },
   });
   const pause = useMutation({ mutationFn: (a: AlertView) => setPaused(a.id, !a.paused), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: deleteAlert, onSuccess: refresh });
+  const remove = useMutation({
+    mutationFn: deleteAlert,
+    onSuccess: () => {
+      setDeleting(null);
+      refresh();
+    },
+  });
   const noShows = scope === "follows" && followIds.length === 0;
   return (
     <div className="flex flex-col gap-6">
@@ -201,13 +286,20 @@ export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
               checked={email}
               disabled={!hydrated}
               onChange={(event) => setEmail(event.target.checked)}
+              aria-describedby={mailToLog ? mailNoteId : undefined}
             />
             Also e-mail me
           </label>
           <button type="submit" className={button} disabled={!hydrated || create.isPending || noShows}>
-            Save alert
+            {create.isPending ? "Saving…" : "Save alert"}
           </button>
         </div>
+        {mailToLog ? (
+          <p id={mailNoteId} className="text-sm text-stone-600" data-testid="alert-mail-note">
+            This server has no mail server set (SMTP_URL), so its mails are written to the server&apos;s log, not sent:
+            ask whoever runs it.
+          </p>
+        ) : null}
         <ErrorText error={create.error} />
       </form>
       {alerts.data ? (
@@ -217,6 +309,7 @@ export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
       ) : null}
       <ErrorText error={alerts.error ?? pause.error ?? remove.error} />
       {alerts.data?.alerts.length === 0 ? <p className="text-sm text-stone-500">No alerts yet.</p> : null}
+      <OwnOverTeam alerts={choices.ownOverTeam} />
       <ul className="flex flex-col gap-3" aria-label="Alerts">
         {alerts.data?.alerts.map((alert) => (
           <li
@@ -241,22 +334,36 @@ export function AlertsPanel({ choices }: { choices: AlertScopeChoices }) {
                   </span>
                 ) : null}
               </button>
-              <span className="text-sm text-stone-500">
-                {scopeLabel(alert.scope, choices)}
-                {alert.paused ? " · paused" : ""}
+              <span className="text-sm text-stone-500" data-testid="alert-facts">
+                {alertFacts(alert, choices)}
               </span>
             </div>
             <div className="flex flex-wrap gap-2 text-sm">
               <button type="button" className={button} onClick={() => pause.mutate(alert)}>
                 {alert.paused ? "Resume" : "Pause"}
               </button>
-              <button type="button" className={button} onClick={() => remove.mutate(alert.id)}>
+              <button
+                type="button"
+                className={button}
+                onClick={() => setDeleting(alert.id)}
+                disabled={deleting === alert.id}
+              >
                 Delete
               </button>
-              <a className="self-center text-emerald-800 underline" href={alert.feed_url}>
-                Atom feed (keep the link private)
-              </a>
             </div>
+            {deleting === alert.id ? (
+              <ConfirmBox
+                label={`Delete ${alert.name}`}
+                confirmText="Delete alert"
+                busy={remove.isPending}
+                onConfirm={() => remove.mutate(alert.id)}
+                onCancel={() => setDeleting(null)}
+              >
+                Delete the alert &ldquo;{alert.name}&rdquo;? Its matches go with it and its feed stops; this cannot be
+                undone.
+              </ConfirmBox>
+            ) : null}
+            <FeedAddress alert={alert} />
             {open === alert.id ? <Inbox alert={alert} /> : null}
           </li>
         ))}

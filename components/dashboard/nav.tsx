@@ -3,6 +3,8 @@
 import { useEffect, useId, useRef, useState } from "react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useQuery } from "@tanstack/react-query";
+import { ALERTS_KEY, ALERTS_POLL_MS, fetchAlerts } from "@/lib/browser/alerts";
 import { focusRing } from "@/components/ui/focus";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
@@ -18,12 +20,35 @@ const items = [
   { href: "/dashboard/team", label: "Team" },
 ];
 
+/** The unread alert matches of the workspace, asked again while the page is open; null where it may not read them. */
+function useUnreadAlerts(enabled: boolean): number | null {
+  const alerts = useQuery({
+    queryKey: ALERTS_KEY,
+    queryFn: fetchAlerts,
+    enabled,
+    refetchInterval: ALERTS_POLL_MS,
+  });
+  return enabled ? (alerts.data?.unread ?? null) : null;
+}
+
+function UnreadBadge({ count }: { count: number }) {
+  return (
+    <span
+      data-testid="nav-unread"
+      className="ml-1.5 rounded-full bg-amber-100 px-1.5 text-xs font-medium text-amber-900"
+    >
+      {count}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
+}
+
 /**
  * One line on wide screens. On a phone the pages are behind one button that names the current page (a
  * disclosure, not two rows of links above every page's content); it closes on Escape, on a click outside
  * and on choosing a page.
  */
-export function DashboardNav() {
+export function DashboardNav({ alerts }: { alerts: boolean }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLElement>(null);
@@ -32,6 +57,7 @@ export function DashboardNav() {
   // Its only handler is React's: inactive, and shown so, until the page has hydrated.
   const hydrated = useHydrated();
   const current = items.find((item) => item.href === pathname)?.label ?? "Menu";
+  const unread = useUnreadAlerts(alerts);
 
   useEffect(() => {
     if (!open) return;
@@ -65,6 +91,7 @@ export function DashboardNav() {
         data-testid="dashboard-menu"
       >
         {current}
+        {unread ? <UnreadBadge count={unread} /> : null}
         <span aria-hidden="true" className="text-xs">
           {open ? "▴" : "▾"}
         </span>
@@ -83,6 +110,7 @@ export function DashboardNav() {
               className={`flex items-center rounded-md px-2 py-1.5 text-sm whitespace-nowrap hover:bg-stone-200 aria-[current=page]:bg-stone-900 aria-[current=page]:text-white max-lg:min-h-11 ${focusRing}`}
             >
               {item.label}
+              {item.href === "/dashboard/alerts" && unread ? <UnreadBadge count={unread} /> : null}
             </Link>
           </li>
         ))}

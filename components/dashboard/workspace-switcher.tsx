@@ -33,7 +33,7 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
       </p>
     );
   return (
-    <div className="flex min-w-0 items-center gap-x-2 text-sm" data-testid="workspace-switcher">
+    <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1 text-sm" data-testid="workspace-switcher">
       <label htmlFor={id} className="shrink-0 text-stone-600 max-sm:sr-only">
         Workspace
       </label>
@@ -76,7 +76,8 @@ export function WorkspaceSwitcher({ current, choices }: { current: WorkspaceChoi
         {sentence}
       </span>
       {error ? (
-        <span role="alert" className="text-red-700">
+        // A line of its own below the select on a phone (a refusal such as single sign-on's is a sentence or two).
+        <span role="alert" className="min-w-0 break-words text-red-700 max-sm:basis-full" data-testid="workspace-error">
           {error}
         </span>
       ) : null}

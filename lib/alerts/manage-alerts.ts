@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { lockUntilCommit } from "@/lib/db/advisory-lock";
 import { getDb, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
+import { billingConfigured } from "@/lib/billing/stripe";
 import type { Alert, Prisma, TeamRole } from "@/lib/generated/prisma/client";
 import { TEAM_ACTIONS, atLeast } from "@/lib/roles/ladder";
 import { ALERT_ROLE, lockTeam, roleIn } from "@/lib/membership/access";
@@ -129,7 +130,9 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
     if ((await tx.alert.count({ where: { userId: caller.userId } })) >= max)
       throw errors.conflict(
         "too_many_alerts",
-        `This account keeps ${max} alerts, the most its plan allows; delete one first.`,
+        billingConfigured()
+          ? `This account keeps ${max} alerts, the most its plan allows; delete one first.`
+          : `This account keeps ${max} alerts, the most this server allows; delete one first.`,
       );
     const created = await tx.alert.create({
       data: {

@@ -146,8 +146,11 @@ export async function checkTranscript(
            EXISTS (SELECT 1 FROM "Publication" WHERE "transcriptId" = ${check.transcriptId} AND "publishedAt" IS NOT NULL)
              AS published`;
   if (!state?.exists) return 0;
-  const words = await wordCandidates(db, check, state.published);
-  const meaning = embedder ? await meaningCandidates(db, check, state.published) : [];
+  // Entering a library does not make a published transcript new to everyone: the public alerts had their turn
+  // when it was published (or corrected).
+  const forPublicAlerts = state.published && check.reason !== "library";
+  const words = await wordCandidates(db, check, forPublicAlerts);
+  const meaning = embedder ? await meaningCandidates(db, check, forPublicAlerts) : [];
   if (meaning.length > 0 && embedder && (await embedder.ready()))
     await embedTranscript(db, check.transcriptId, embedder);
   let count = 0;

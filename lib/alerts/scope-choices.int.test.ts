@@ -1,7 +1,8 @@
 // The dashboard's alert form offers what the API accepts: in a person's own account, their library, each team's
 // library they are a member of, the episodes of their own follows and every published transcript; acting in a team,
 // the team's library and the team's follows. Every choice it offers, turned into a request as the form does, is saved
-// by POST /v1/alerts in that workspace with the scope it named.
+// by POST /v1/alerts in that workspace with the scope it named; a person's own alerts over a team's library are shown
+// with that team's alerts.
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
@@ -55,12 +56,14 @@ describe("the alert form's scopes", () => {
       library: expect.objectContaining({ kind: "person" }),
       teams: [{ id: team.id, name: "Crew" }],
       follows: [{ id: mine.id, title: "harbour-radio" }],
+      ownOverTeam: [],
     });
     const inTeam = await alertScopeChoices(person.id, (await workspaceFor(person.id, team.id))!);
     expect(inTeam).toEqual({
       library: { kind: "team", name: "Crew" },
       teams: [],
       follows: [{ id: teams.id, title: "crew-cast" }],
+      ownOverTeam: [],
     });
     expect(scopeOptions(personal).map((o) => o.label)).toEqual([
       "my library",
@@ -107,5 +110,14 @@ describe("the alert form's scopes", () => {
       );
       expect(await db.alert.count({ where: { userId: account } })).toBe(saved.length);
     }
+
+    // The alert saved over the team's library from the person's own account is shown with the team's alerts.
+    const overTeam = await db.alert.findFirstOrThrow({ where: { userId: person.id, scopeKind: "team" } });
+    expect((await alertScopeChoices(person.id, (await workspaceFor(person.id, team.id))!)).ownOverTeam).toEqual([
+      { id: overTeam.id, name: "marmalade", paused: false, unread: 0 },
+    ]);
+    const other = await createUser(db);
+    await db.membership.create({ data: { teamId: team.id, userId: other.id, role: "member" } });
+    expect((await alertScopeChoices(other.id, (await workspaceFor(other.id, team.id))!)).ownOverTeam).toEqual([]);
   });
 });

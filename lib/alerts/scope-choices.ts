@@ -13,11 +13,16 @@ export interface AlertScopeChoices {
   library: { kind: "person" | "team"; name: string | null };
   teams: { id: string; name: string | null }[];
   follows: { id: string; title: string }[];
+  /**
+   * Acting in a team: the person's own alerts over this team's library. They are kept in the person's account (the
+   * API lists them there), but a member looking at the team's alerts expects to find them too.
+   */
+  ownOverTeam: { id: string; name: string; paused: boolean; unread: number }[];
 }
 
 export async function alertScopeChoices(personId: string, workspace: Workspace, db?: Db): Promise<AlertScopeChoices> {
   db ??= await getDb();
-  const [teams, follows] = await Promise.all([
+  const [teams, follows, ownOverTeam] = await Promise.all([
     workspace.kind === "person"
       ? db.membership.findMany({
           where: { userId: personId },
@@ -31,10 +36,28 @@ export async function alertScopeChoices(personId: string, workspace: Workspace, 
       orderBy: [{ title: "asc" }, { createdAt: "asc" }],
       take: FOLLOWS_LISTED,
     }),
+    workspace.kind === "team"
+      ? db.alert.findMany({
+          where: { userId: personId, scopeKind: "team", scopeIds: { has: workspace.accountId } },
+          select: {
+            id: true,
+            name: true,
+            pausedAt: true,
+            _count: { select: { matches: { where: { readAt: null } } } },
+          },
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        })
+      : [],
   ]);
   return {
     library: { kind: workspace.kind, name: workspace.name },
     teams: teams.map((m) => ({ id: m.team.id, name: m.team.name })),
     follows: follows.map((f) => ({ id: f.id, title: f.title ?? f.url })),
+    ownOverTeam: ownOverTeam.map((a) => ({
+      id: a.id,
+      name: a.name,
+      paused: a.pausedAt !== null,
+      unread: a._count.matches,
+    })),
   };
 }

@@ -8,6 +8,7 @@ const choices: AlertScopeChoices = {
     { id: "f1", title: "Harbour radio" },
     { id: "f2", title: "Tide tables" },
   ],
+  ownOverTeam: [],
 };
 
 describe("the alert form's scope", () => {

@@ -46,6 +46,8 @@ const json = (method: string, body: unknown): RequestInit => ({
 const enc = encodeURIComponent;
 
 export const fetchAlerts = () => apiFetch<{ alerts: AlertView[]; unread: number }>("/v1/alerts");
+/** How often an open dashboard page asks for the alerts again, so a new match shows without a reload. */
+export const ALERTS_POLL_MS = 10_000;
 export type AlertScopeRequest =
   { kind: "library" | "public" } | { kind: "team"; team_id: string } | { kind: "follows"; follow_ids: string[] };
 

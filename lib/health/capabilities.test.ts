@@ -85,7 +85,9 @@ describe("what works on this server, from the setup checks", () => {
       setup_youtube: "failing: www.youtube.com through the proxy 10.0.0.2:3128: connection refused (upstream_refused)",
       setup_youtube_fix: "Start the proxy or correct its address in YOUTUBE_PROXIES / OUTBOUND_PROXY.",
     });
-    expect(setupDetailFields([judgeMail(null, null)])).toEqual({ setup_mail: "not configured: SMTP_URL not set" });
+    expect(setupDetailFields([judgeMail(null, null)])).toEqual({
+      setup_mail: "not configured: SMTP_URL not set: sign-in links, invitations and alert e-mails go to the server log",
+    });
     expect(setupDetailFields(null)).toEqual({});
   });
 });

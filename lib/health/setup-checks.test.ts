@@ -74,7 +74,10 @@ describe("setup checks: each line ✓ or ✗ with the sentence that fixes it", (
   });
 
   it("mail: unset, accepted, bad login, refused, unknown host, no answer", () => {
-    expect(judgeMail(null, null)).toMatchObject({ ok: null, found: "SMTP_URL not set" });
+    expect(judgeMail(null, null)).toMatchObject({
+      ok: null,
+      found: "SMTP_URL not set: sign-in links, invitations and alert e-mails go to the server log",
+    });
     expect(judgeMail("smtp.example:587", { ok: true }).ok).toBe(true);
     const fix = (code: string, detail = "…") => judgeMail("smtp.example:587", { ok: false, code, detail }).fix;
     expect(fix("EAUTH")).toMatch(/user name or password: correct them in SMTP_URL/);

@@ -294,12 +294,15 @@ export function judgeStripe(
       };
 }
 
+/** What the mail line says without SMTP_URL: the mail still written, and where. */
+export const NO_MAIL_SERVER = "SMTP_URL not set: sign-in links, invitations and alert e-mails go to the server log";
+
 /** nodemailer's verify() against SMTP_URL: ok, or its error code (EAUTH, ECONNECTION, ETIMEDOUT, EDNS, ETLS…). */
 export type MailAnswer = { ok: true } | { ok: false; code: string; detail: string };
 
-/** Mail: ‒ when SMTP_URL is unset (magic links go to the server log); else whether the server lets us in. */
+/** Mail: ‒ when SMTP_URL is unset (every mail goes to the server log); else whether the server lets us in. */
 export function judgeMail(address: string | null, answer: MailAnswer | null): SetupLine {
-  if (!address || !answer) return { id: "mail", ok: null, found: "SMTP_URL not set", fix: null };
+  if (!address || !answer) return { id: "mail", ok: null, found: NO_MAIL_SERVER, fix: null };
   if (answer.ok) return { id: "mail", ok: true, found: `${address} accepts the connection and the login`, fix: null };
   const code = answer.code;
   const detail = /ENOTFOUND|EAI_AGAIN/.test(answer.detail) ? "EDNS" : code;

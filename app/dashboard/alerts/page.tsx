@@ -4,6 +4,7 @@ import { RoleNotice } from "@/components/dashboard/role-notice";
 import { dashboardWorkspace, missingRole } from "@/lib/auth/dashboard-workspace";
 import { listAlertsEndpoint } from "@/lib/alerts/endpoints";
 import { alertScopeChoices } from "@/lib/alerts/scope-choices";
+import { env } from "@/lib/env";
 
 export const metadata: Metadata = { title: "Alerts" };
 
@@ -13,7 +14,7 @@ export default async function AlertsPage() {
   const choices =
     found && !needed
       ? await alertScopeChoices(found.personId, found.workspace)
-      : { library: { kind: "person" as const, name: null }, teams: [], follows: [] };
+      : { library: { kind: "person" as const, name: null }, teams: [], follows: [], ownOverTeam: [] };
   return (
     <section className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Alerts</h1>
@@ -25,7 +26,7 @@ export default async function AlertsPage() {
       {found && needed ? (
         <RoleNotice workspace={found.workspace} needed={needed} what="Reading alerts" />
       ) : (
-        <AlertsPanel choices={choices} />
+        <AlertsPanel choices={choices} mailToLog={!env().SMTP_URL} />
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { TeamPanel } from "@/components/dashboard/team/team-panel";
 import { env } from "@/lib/env";
 import { oidcConfigured } from "@/lib/auth/oidc";
 import { oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
+import { scimProvisionedTeams } from "@/lib/scim/provisioned";
 
 /** The teams whose roles the identity provider sets at each sign-in (OIDC_TEAM_ROLES), and its name. */
 function providerRoles(): { name: string; teams: string[] } | null {
@@ -28,7 +29,8 @@ export default async function TeamPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const session = await auth();
-  const asked = (await searchParams).team;
+  const query = await searchParams;
+  const asked = query.team;
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
   const workspace =
     (typeof asked === "string" ? asked.slice(0, 64) : null) ?? (chosen && couldBeAccountId(chosen) ? chosen : null);
@@ -40,6 +42,8 @@ export default async function TeamPage({
         initialTeamId={workspace}
         identityProvider={providerRoles()}
         ssoProvider={ssoProvider()}
+        joined={query.joined === "1"}
+        scimTeams={session?.user?.id ? await scimProvisionedTeams(session.user.id) : []}
       />
     </section>
   );

@@ -38,9 +38,15 @@ export function TeamPanel({
   initialTeamId,
   identityProvider = null,
   ssoProvider = null,
+  joined = false,
+  scimTeams = [],
 }: {
   me: string;
   initialTeamId: string | null;
+  /** Opened from an invitation just accepted (which made the team the workspace). */
+  joined?: boolean;
+  /** The person's teams whose members come from an identity provider by SCIM. */
+  scimTeams?: string[];
   /** Where OIDC_TEAM_ROLES names teams: the provider's name (OIDC_NAME) and those teams' slugs. */
   identityProvider?: { name: string; teams: string[] } | null;
   /** The identity provider's name (OIDC_NAME) where the server has one configured. */
@@ -49,10 +55,20 @@ export function TeamPanel({
   const pickId = useId();
   const teams = useQuery({ queryKey: TEAMS_KEY, queryFn: fetchTeams });
   const [chosen, setChosen] = useState<string | null>(initialTeamId);
+  const [deleted, setDeleted] = useState<string | null>(null);
   const list = teams.data ?? [];
   const current = list.find((team) => team.id === chosen) ?? list[0] ?? null;
   return (
     <div className="flex flex-col gap-6">
+      {deleted ? (
+        <Notice tone="success" role="status" data-testid="team-deleted">
+          {deleted} was deleted, with its library, keys, webhooks and follows.
+        </Notice>
+      ) : joined && current && current.id === initialTeamId ? (
+        <Notice tone="success" role="status" data-testid="team-joined">
+          You joined {current.name} as {ROLE_LABELS[current.role].toLowerCase()}; the dashboard now works in it.
+        </Notice>
+      ) : null}
       {teams.isPending ? <p className="text-sm text-stone-500">Loading…</p> : null}
       <ErrorText error={teams.error} />
       {teams.data && list.length === 0 ? (
@@ -84,7 +100,11 @@ export function TeamPanel({
           me={me}
           identityProvider={identityProvider}
           ssoProvider={ssoProvider}
-          onGone={() => setChosen(null)}
+          scim={scimTeams.includes(current.id)}
+          onGone={() => {
+            setDeleted(current.name);
+            setChosen(null);
+          }}
         />
       ) : null}
       <CreateTeam open={teams.data !== undefined && list.length === 0} onCreated={setChosen} />
@@ -144,12 +164,14 @@ function TeamDetail({
   me,
   identityProvider,
   ssoProvider,
+  scim,
   onGone,
 }: {
   team: TeamView;
   me: string;
   identityProvider: { name: string; teams: string[] } | null;
   ssoProvider: string | null;
+  scim: boolean;
   onGone: () => void;
 }) {
   const detail = useQuery({ queryKey: teamKey(listed.id), queryFn: () => fetchTeam(listed.id) });
@@ -177,7 +199,7 @@ function TeamDetail({
       <MembersSection team={team} me={me} rolesFrom={rolesFrom} />
       {admin ? <InvitationsSection team={team} rolesFrom={rolesFrom} /> : null}
       {atLeast(team.role, TEAM_ACTIONS.manageKeys) ? <TeamKeysSection team={team} /> : null}
-      <SingleSignOnSection team={team} provider={ssoProvider} />
+      <SingleSignOnSection team={team} provider={ssoProvider} scim={scim} />
       {admin ? <UsageSection team={team} /> : null}
       {admin ? <AuditSection team={team} /> : null}
       {admin ? <Settings team={team} onGone={onGone} /> : null}

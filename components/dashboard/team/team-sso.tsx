@@ -15,6 +15,7 @@ import {
   addDomain,
   deleteDomain,
   fetchDomains,
+  fetchScimToken,
   setRequireSso,
   ssoSettingsFor,
   verifyDomain,
@@ -34,26 +35,35 @@ const DOMAIN_ROLES: DomainRole[] = ["member", "viewer", "admin"];
 export function SingleSignOnSection({
   team,
   provider,
+  scim,
 }: {
   team: TeamView & { require_sso?: boolean };
   /** The identity provider's name (OIDC_NAME) where the server has one. */
   provider: string | null;
+  /** Whether the team had a SCIM token when the page was read (an owner's view follows their own changes). */
+  scim: boolean;
 }) {
   const shown = ssoSettingsFor(team.role, provider !== null);
+  const token = useQuery({
+    queryKey: [...teamKey(team.id), "scim"],
+    queryFn: () => fetchScimToken(team.id),
+    enabled: shown.scim,
+  });
+  const provisioned = token.data ? token.data.exists : scim;
   if (!shown.domains && !shown.requireSso && !shown.scim) return null;
   return (
     <section aria-labelledby="team-sso-heading" className={card} data-testid="team-sso">
       <h2 id="team-sso-heading" className="text-base font-medium">
         Single sign-on
       </h2>
-      {shown.domains ? <Domains team={team} /> : null}
+      {shown.domains ? <Domains team={team} provisioned={provisioned} /> : null}
       {shown.requireSso && provider ? <RequireSso team={team} provider={provider} /> : null}
       {shown.scim ? <ScimToken team={team} className={part} /> : null}
     </section>
   );
 }
 
-function Domains({ team }: { team: TeamView }) {
+function Domains({ team, provisioned }: { team: TeamView; provisioned: boolean }) {
   const queryClient = useQueryClient();
   const queryKey = [...teamKey(team.id), "domains"];
   const domains = useQuery({ queryKey, queryFn: () => fetchDomains(team.id) });
@@ -100,7 +110,14 @@ function Domains({ team }: { team: TeamView }) {
         </ConfirmBox>
       ) : null}
       <ErrorText error={remove.error} />
-      <AddDomain team={team} onAdded={refresh} />
+      {provisioned ? (
+        <p className="text-sm text-stone-600" data-testid="domains-scim">
+          This team&apos;s members come from your identity provider by SCIM, so no domain is added here: a domain would
+          let in people the provider does not list. Add people in the provider instead.
+        </p>
+      ) : (
+        <AddDomain team={team} onAdded={refresh} />
+      )}
     </div>
   );
 }
