@@ -11,14 +11,17 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 $$;
 
 -- prisma/sql/functions/verbatim_passages_text.sql
--- The texts of passages `pids` (of "SearchPassage") as verbatim_passage_segments spells them, each transcript's or
--- correction's segments read once for all its passages among them (one range from the first to the last), not
--- once a passage: a correction's segments are one stored value of megabytes, read whole each time it is read.
+-- The texts of passages `pids` (a transcript's or a correction's) as verbatim_passage_segments spells them, each
+-- transcript's or correction's segments read once for all its passages among them (one range from the first to the
+-- last), not once a passage: a correction's segments are one stored value of megabytes, read whole when read.
 CREATE OR REPLACE FUNCTION verbatim_passages_text(pids BIGINT[]) RETURNS TABLE (pid BIGINT, text TEXT)
 LANGUAGE sql STABLE AS $$
   WITH p AS MATERIALIZED (
-    SELECT sp."pid", sp."transcriptId" AS tid, coalesce(sp."revisionId", '') AS rid, sp."segFrom" AS lo, sp."segTo" AS hi
-    FROM "SearchPassage" sp WHERE sp."pid" = ANY (pids)
+    SELECT tp."pid", tp."transcriptId" AS tid, '' AS rid, tp."segFrom" AS lo, tp."segTo" AS hi
+    FROM "TranscriptPassage" tp WHERE tp."pid" = ANY (pids)
+    UNION ALL
+    SELECT rp."pid", r."transcriptId", r."id", rp."segFrom", rp."segTo"
+    FROM "RevisionPassage" rp JOIN "TranscriptRevision" r ON r."id" = rp."revisionId" WHERE rp."pid" = ANY (pids)
   ), seg AS MATERIALIZED (
     SELECT src.tid, src.rid, s.idx, s.text
     FROM (SELECT p.tid, p.rid, min(p.lo) AS lo, max(p.hi) AS hi FROM p GROUP BY p.tid, p.rid) AS src
