@@ -48,7 +48,7 @@ const names = (files: { kind: string; name: string }[]) => files.map((file) => `
 describe("prisma/sql", () => {
   it("has one file for each function, trigger and view, each what the migrations last made of it", async () => {
     const files = await readSqlDefinitions();
-    expect(names(files).filter((name) => name.startsWith("functions/"))).toHaveLength(22);
+    expect(names(files).filter((name) => name.startsWith("functions/"))).toHaveLength(23);
     expect(names(files).filter((name) => name.startsWith("triggers/"))).toHaveLength(16);
     expect(names(files)).toContain("views/SearchPassage");
 

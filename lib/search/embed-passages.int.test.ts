@@ -3,6 +3,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript } from "@/test/search";
@@ -112,5 +113,73 @@ describe("passages' vectors", () => {
       `SELECT count(*)::int AS orphans FROM "PassageEmbedding" e WHERE NOT EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e."pid")`,
     );
     expect(orphans).toBe(0);
+  });
+
+  it("read a correction's segments once for a batch of its passages, not once a passage, spelled as search spells them", async () => {
+    const { transcript } = await storeTranscript(ctx.db, {
+      segments: segments(["a cat"]),
+      lang: "en",
+      title: "A long correction",
+      userIds: ["reader"],
+    });
+    // 4,000 distinct lines: a stored value of hundreds of kilobytes, kept out of line (TOAST) in chunks.
+    const lines = Array.from({ length: 4000 }, (_, i) => ({
+      start: i,
+      end: i + 0.5,
+      text: `line ${i.toString(36)} ${(i * 7919).toString(36)} ${(i * 104729).toString(36)}`,
+    }));
+    await ctx.db.$executeRawUnsafe(
+      `INSERT INTO "TranscriptRevision" ("id", "userId", "transcriptId", "segments", "sizeBytes") VALUES ('long', 'reader', $1, $2::jsonb, 10)`,
+      transcript.id,
+      JSON.stringify(lines),
+    );
+    await indexCorrections(ctx.db);
+    const client = new pg.Client({ connectionString: ctx.url });
+    await client.connect();
+    try {
+      const pids = (
+        await client.query<{ pid: string }>(
+          `SELECT "pid"::text AS pid FROM "RevisionPassage" WHERE "revisionId" = 'long' ORDER BY "seq" LIMIT 200`,
+        )
+      ).rows.map((r) => r.pid);
+      expect(pids).toHaveLength(200);
+      // The correction's out-of-line blocks this connection read for `pids`' texts (its statistics flushed first).
+      const blocksRead = async (batch: string[]) => {
+        const counted = async () => {
+          await client.query("SELECT pg_stat_clear_snapshot()");
+          const { rows } = await client.query<{ blocks: string }>(
+            `SELECT (coalesce(toast_blks_hit, 0) + coalesce(toast_blks_read, 0))::text AS blocks
+             FROM pg_statio_user_tables WHERE relname = 'TranscriptRevision'`,
+          );
+          return Number(rows[0]!.blocks);
+        };
+        const before = await counted();
+        await client.query("BEGIN");
+        await client.query("SELECT pg_stat_force_next_flush()");
+        const { rows } = await client.query<{ pid: string; text: string }>(
+          `SELECT "pid"::text AS pid, "text" FROM verbatim_passages_text($1::bigint[])`,
+          [batch],
+        );
+        await client.query("COMMIT");
+        return { blocks: (await counted()) - before, rows };
+      };
+      const one = await blocksRead(pids.slice(0, 1));
+      const batch = await blocksRead(pids);
+      expect(one.blocks).toBeGreaterThan(0);
+      expect(batch.blocks).toBeLessThan(3 * one.blocks);
+      // The same texts as the answers' (verbatim_passage_segments, one passage at a time).
+      const { rows: spelled } = await client.query<{ pid: string; text: string }>(
+        `SELECT p."pid"::text AS pid, seg.text FROM "SearchPassage" p
+         JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
+         CROSS JOIN LATERAL verbatim_passage_segments(rev."segments", p."segFrom", p."segTo") AS seg
+         WHERE p."pid" = ANY ($1::bigint[])`,
+        [pids],
+      );
+      const byPid = (rows: { pid: string; text: string }[]) => new Map(rows.map((r) => [r.pid, r.text]));
+      expect(byPid(batch.rows)).toEqual(byPid(spelled));
+      expect(spelled[0]!.text).toMatch(/^line /);
+    } finally {
+      await client.end();
+    }
   });
 });

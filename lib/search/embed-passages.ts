@@ -25,17 +25,16 @@ export async function embedMissingPassages(
   range: PidRange = {},
 ): Promise<{ embedded: number; lowest: bigint | null }> {
   const db = await getDb();
-  // Passages with their text as the index read it (the correction's segments for a correction's passage).
+  // Passages with their text as the index read it (the correction's segments for a correction's passage): the
+  // segments of each transcript or correction read once for the batch (verbatim_passages_text), not once a passage.
   const rows = await db.$queryRaw<{ pid: bigint; text: string | null }[]>`
-    SELECT p."pid", seg.text
-    FROM "SearchPassage" p
-    JOIN "Transcript" t ON t."id" = p."transcriptId"
-    LEFT JOIN "TranscriptRevision" rev ON rev."id" = p."revisionId"
-    CROSS JOIN LATERAL verbatim_passage_segments(coalesce(rev."segments", t."segments"), p."segFrom", p."segTo") AS seg
-    WHERE NOT EXISTS (SELECT 1 FROM "PassageEmbedding" e WHERE e."pid" = p."pid" AND e."model" = ${embedder.model})
-      AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
-    ORDER BY p."pid" DESC
-    LIMIT ${batch}`;
+    SELECT b."pid", b."text" FROM verbatim_passages_text(ARRAY(
+      SELECT p."pid" FROM "SearchPassage" p
+      WHERE NOT EXISTS (SELECT 1 FROM "PassageEmbedding" e WHERE e."pid" = p."pid" AND e."model" = ${embedder.model})
+        AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
+      ORDER BY p."pid" DESC
+      LIMIT ${batch})) AS b
+    ORDER BY b."pid" DESC`;
   if (rows.length === 0) return { embedded: 0, lowest: null };
   await embedder.prepare();
   const vectors = await embedder.embed(rows.map((r) => r.text ?? ""));

@@ -1,8 +1,9 @@
 // The heavy-saves bench's replacing shapes and its concurrent users (heavy-saves-run.ts calls them): a heavy
 // correction replaced by another a few seconds later, while the first is still being indexed; and several users
 // each sending several heavy saves at once under the real rate limits (the refused ones should answer at once).
-// Meanwhile another user reads their own transcript, one read after another. HEAVY_SAVES_SCALE (0 to 1) shrinks
-// every shape for a quick run.
+// Meanwhile another user reads their own transcript, one read after another, and /health's database check runs
+// beside it (on the embedded database it answers "busy" rather than wait its turn: fast whatever the reads wait).
+// HEAVY_SAVES_SCALE (0 to 1) shrinks every shape for a quick run.
 
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
@@ -49,6 +50,8 @@ export interface BenchContext {
   save: (userId: string, transcriptId: string, segments: Segment[]) => Promise<void>;
   idle: () => Promise<void>;
   read: () => Promise<unknown>;
+  /** /health's database check: "busy" when the embedded database did not take it within its turn. */
+  health: () => Promise<"ok" | "busy">;
   out: Record<string, number>;
 }
 
@@ -72,6 +75,26 @@ export function readLoop(read: () => Promise<unknown>) {
   };
 }
 
+/** /health's database check every 100 ms until `stop()`: the worst, and how many answered "busy". */
+export function healthLoop(health: () => Promise<"ok" | "busy">) {
+  let checking = true;
+  let worst = 0;
+  let busy = 0;
+  const loop = (async () => {
+    while (checking) {
+      const t0 = performance.now();
+      if ((await health()) === "busy") busy++;
+      worst = Math.max(worst, performance.now() - t0);
+      await pause(100);
+    }
+  })();
+  return async () => {
+    checking = false;
+    await loop;
+    return { worst, busy };
+  };
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Each replacing pair: its saves' times, the worst read from the first save until all indexing is done. */
@@ -84,6 +107,7 @@ export async function benchReplacing(ctx: BenchContext, userId: string, transcri
     const a = first();
     const b = second();
     const stop = readLoop(ctx.read);
+    const stopHealth = healthLoop(ctx.health);
     const t0 = performance.now();
     const timed = async (segments: Segment[]) => {
       const began = performance.now();
@@ -105,6 +129,7 @@ export async function benchReplacing(ctx: BenchContext, userId: string, transcri
     loop.disable();
     const idleMs = performance.now() - t0;
     const { worst, reads } = await stop();
+    const health = await stopHealth();
     Object.assign(ctx.out, {
       [`${label}: first save ms`]: firstDone.ms,
       [`${label}: first answer`]: firstDone.status,
@@ -115,8 +140,20 @@ export async function benchReplacing(ctx: BenchContext, userId: string, transcri
       [`${label}: event loop delay while indexing, p95 ms (goal ≤ 100)`]: loop.percentile(95) / 1e6,
       [`${label}: worst read ms (goal ≤ 1000)`]: worst,
       [`${label}: reads`]: reads,
+      [`${label}: /health's database check, worst ms`]: health.worst,
+      [`${label}: /health's database check, busy`]: health.busy,
     });
-    console.error(label, Math.round(firstDone.ms), Math.round(secondSave.ms), Math.round(worst), Math.round(idleMs));
+    console.error(
+      label,
+      Math.round(firstDone.ms),
+      firstDone.status,
+      Math.round(secondSave.ms),
+      secondSave.status,
+      Math.round(worst),
+      Math.round(health.worst),
+      health.busy,
+      Math.round(idleMs),
+    );
   }
 }
 

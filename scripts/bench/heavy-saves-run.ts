@@ -1,5 +1,5 @@
 // One database kind of the heavy-saves bench (heavy-saves.ts): prints its figures as one JSON line.
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, linkSync, copyFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
@@ -12,6 +12,36 @@ const SEGMENT_SECONDS = 10;
 /** The most text one segment may hold is 5,000 characters; pieces are packed up to this. */
 const SEGMENT_CHARS = 4900;
 const READ_GOAL_MS = 1000;
+/**
+ * The default embedder's files (its converted word vectors and distilled words: minutes to make), made on the first
+ * run and kept here: each run's data folder links them, so its background embedding starts as a server's does.
+ */
+const MODELS = path.join(os.tmpdir(), "verbatim-bench-heavy-saves-models");
+/** HEAVY_SAVES_EMBEDDING=off: without the background embedding of the passages a server runs beside the saves. */
+const EMBEDDING = process.env.HEAVY_SAVES_EMBEDDING !== "off";
+
+/** The default embedder's files in `dataDir`'s models folder, made in MODELS first if need be. */
+async function linkModels(dataDir: string): Promise<void> {
+  const { DEFAULT_EMBEDDER, defaultModelFile, distilledModelFile, ensureDistilledFile, ensureModelFile } =
+    await import("../../lib/embeddings/default-model");
+  const modelFile = defaultModelFile(MODELS);
+  await ensureModelFile(modelFile);
+  await ensureDistilledFile(
+    distilledModelFile(modelFile, DEFAULT_EMBEDDER.distilled.words),
+    modelFile,
+    DEFAULT_EMBEDDER.distilled.words,
+  );
+  const target = path.join(dataDir, "models");
+  mkdirSync(target, { recursive: true });
+  for (const name of readdirSync(path.dirname(modelFile))) {
+    if (/\.(part|partial|tmp)$/.test(name) || existsSync(path.join(target, name))) continue;
+    try {
+      linkSync(path.join(path.dirname(modelFile), name), path.join(target, name));
+    } catch {
+      copyFileSync(path.join(path.dirname(modelFile), name), path.join(target, name));
+    }
+  }
+}
 
 /** A distinct lowercase pseudo-word for each `i` (base 26, at least three letters), after `prefix`. */
 const pseudo = (prefix: string, i: number) =>
@@ -100,7 +130,9 @@ async function main() {
   process.env.DATA_DIR = dataDir;
   if (database) process.env.DATABASE_URL = database.url;
   else delete process.env.DATABASE_URL;
-  const { getDb, closeDatabase } = await import("../../lib/db/client");
+  process.env.SEARCH_EMBEDDER = EMBEDDING ? "default" : "off";
+  if (EMBEDDING) await linkModels(dataDir);
+  const { getDb, closeDatabase, dbKind, pingEmbedded } = await import("../../lib/db/client");
   const { saveEdit, restoreOriginal } = await import("../../lib/edits/revisions");
   const { deleteTranscription } = await import("../../lib/transcripts/delete-transcription");
   const { readTranscript } = await import("../../lib/transcripts/read");
@@ -115,6 +147,29 @@ async function main() {
   const bound = (validate as { MAX_INDEX_TOKENS?: number }).MAX_INDEX_TOKENS;
   const db = await getDb();
   const out: Record<string, number> = {};
+  // As a server: every passage's vector written in the background (lib/app/schedule-embedding.ts), a correction's
+  // passages once they are cut. `embedded()`: once every passage has its vector (or 2 minutes).
+  const embedder = EMBEDDING ? (await import("../../lib/embeddings/registry")).configuredEmbedder() : null;
+  if (embedder) {
+    await embedder.prepare();
+    (await import("../../lib/app/schedule-embedding")).scheduleEmbedding();
+  }
+  const { embeddingProgress } = await import("../../lib/search/embed-passages");
+  const embedded = async () => {
+    const until = performance.now() + 120_000;
+    while (embedder && performance.now() < until) {
+      const { passages, embedded: done } = await embeddingProgress(embedder);
+      if (done >= passages) return;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+  // /health's database check (lib/health/check-health.ts): on the embedded database "busy" past its 100 ms turn.
+  const embeddedDb = (await dbKind()) === "pglite";
+  const health = async (): Promise<"ok" | "busy"> => {
+    if (embeddedDb) return (await pingEmbedded(100)) === "busy" ? "busy" : "ok";
+    await db.$queryRaw`SELECT 1`;
+    return "ok";
+  };
   try {
     const [author, reader] = await Promise.all(
       ["author", "reader"].map((name) => db.user.create({ data: { email: `${name}-heavy@example.test`, name } })),
@@ -204,8 +259,10 @@ async function main() {
       },
       idle: async () => {
         if (revisionIndexIdle) await revisionIndexIdle();
+        await embedded();
       },
       read: () => readTranscript(reader!.id, readId),
+      health,
       out,
     };
     if (!only || only.includes("replacing")) {
