@@ -1,12 +1,12 @@
 import { getDb, type Db } from "@/lib/db/client";
-import type { Alert } from "@/lib/generated/prisma/client";
+import { Prisma, type Alert } from "@/lib/generated/prisma/client";
 import { errors } from "@/lib/http/errors";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
 import { momentsInTranscript } from "@/lib/search/find-moments";
-import type { SearchScope } from "@/lib/search/search-statement";
+import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
 import type { AlertMatchedOut } from "@/lib/alerts/events";
 import { keywordQuery, matched, meaningMoments } from "@/lib/alerts/match-transcript";
-import { readingScope } from "@/lib/alerts/scope";
+import { readingScope, scopeAccount } from "@/lib/alerts/scope";
 import type { PreviewOut } from "@/lib/alerts/schemas";
 
 // What an alert would have matched in the last 30 days: the transcripts that came into its scope then (entries
@@ -38,11 +38,19 @@ async function recentTranscripts(db: Db, alert: Alert): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Of `ids`, those whose passages hold one of the alert's keys. */
-async function holdingKeys(db: Db, alertId: string, ids: string[]): Promise<Set<string>> {
+/**
+ * Of `ids`, those whose passages the alert's owner may see hold one of its keys: seen as the search sees them for
+ * the scope readingScope gives (the scope account's library, or the published transcripts as their publishers
+ * corrected them), so a word only in someone else's private correction costs no search: the work would tell it is there.
+ */
+async function holdingKeys(db: Db, alert: Alert, ids: string[]): Promise<Set<string>> {
+  const account = scopeAccount(alert);
+  if (account === null && alert.scopeKind !== "public") return new Set();
+  const { visible } = passageVisibility({ user: account === null ? null : Prisma.sql`${account}` });
   const rows = await db.$queryRaw<{ id: string }[]>`
     SELECT DISTINCT p."transcriptId" AS id FROM "SearchPassage" p, unnest(p."tsv") AS u
-    WHERE p."transcriptId" = ANY(${ids}) AND u.lexeme IN (SELECT "term" FROM "AlertTerm" WHERE "alertId" = ${alertId})`;
+    WHERE p."transcriptId" = ANY(${ids}) AND ${visible}
+      AND u.lexeme IN (SELECT "term" FROM "AlertTerm" WHERE "alertId" = ${alert.id})`;
   return new Set(rows.map((r) => r.id));
 }
 
@@ -53,7 +61,7 @@ export async function previewAlert(userId: string, id: string): Promise<PreviewO
   if (!alert) throw errors.notFound("No alert with that id.");
   const recent = await recentTranscripts(db, alert);
   const embedder = configuredEmbedder();
-  const held = alert.mode === "words" && recent.length > 0 ? await holdingKeys(db, alert.id, recent) : null;
+  const held = alert.mode === "words" && recent.length > 0 ? await holdingKeys(db, alert, recent) : null;
   const ids = held ? recent.filter((t) => held.has(t)) : recent;
   const out: AlertMatchedOut[] = [];
   for (const transcriptId of ids) {
