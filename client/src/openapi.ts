@@ -2992,6 +2992,21 @@ export interface components {
             slug?: string;
         };
         TeamUsage: {
+            /** @description The entries asked for this period by people no longer members */
+            former_members?: {
+                requests: number;
+                used_seconds: number;
+            };
+            /** @description Per team key that asked for entries this period */
+            keys?: {
+                /** @description Null: the keys revoked since, together */
+                key_id: string | null;
+                name: string | null;
+                prefix: string | null;
+                requests: number;
+                /** @description Seconds of the history entries the key asked for this period */
+                used_seconds: number;
+            }[];
             members: {
                 email: string | null;
                 /** @description History entries the member asked for this period */
@@ -3000,6 +3015,8 @@ export interface components {
                 used_seconds: number;
                 user_id: string;
             }[];
+            /** @description Charged this period and in no row above (entries no person or key asked for, such as a job's or a schedule's, and entries deleted since): members, keys, former members and this add up to used_seconds */
+            other_seconds?: number;
             period_end: string;
             period_start: string;
             /** @description Charged to the team's allowance this period */

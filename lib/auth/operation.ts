@@ -67,7 +67,11 @@ export async function runOperation<T>(
   const input = (await steps.parse?.()) ?? {};
   if (principal) refuseFields(endpoint, principal, input.body);
   if (principal?.session) await refuseTeamWithoutProvider(endpoint, principal.session, input.params);
-  const result = await actingAs(principal ? teamActor(principal) : null, () => steps.handle(input));
+  const result = await actingAs(
+    principal ? teamActor(principal) : null,
+    () => steps.handle(input),
+    principal?.teamKey?.id ?? null,
+  );
   if (principal && (steps.succeeded?.(result) ?? true)) {
     const audited = steps.audited?.(input, result) ?? { params: input.params, body: input.body, result };
     await auditAfterSuccess(`${endpoint.method} ${endpoint.path}`, principal, audited);

@@ -325,4 +325,31 @@ describe("a team's named keys", () => {
     const line = await ctx.db.auditEvent.findFirst({ where: { teamId, action: "webhook.created" } });
     expect(line).toMatchObject({ actorId: null, actorLabel: `API key Deploy bot (${manage.key_prefix}…)` });
   });
+
+  it("name the key on the history entries it asks for (per-key usage)", async () => {
+    const owner = await person();
+    const teamId = await team(owner);
+    const key = await makeKey(teamId, owner, { name: "Ingest", scopes: ["transcribe"] });
+    const videoId = "keyusage001";
+    // Already fetched, so the request is served from the store and charged without a source.
+    await ctx.db.transcript.create({
+      data: {
+        platform: "youtube",
+        videoId,
+        lang: "en",
+        origin: "captions",
+        sourceUrl: `https://www.youtube.com/watch?v=${videoId}`,
+        durationSeconds: 90,
+        segments: [{ start: 0, end: 90, text: "hello" }],
+      },
+    });
+    const asked = await callRoute(r.transcribe, "/v1/transcript", {
+      method: "POST",
+      headers: bearer(key),
+      body: { url: `https://www.youtube.com/watch?v=${videoId}`, lang: "en" },
+    });
+    expect(asked.status, asked.text).toBe(200);
+    const entry = await ctx.db.transcription.findFirstOrThrow({ where: { userId: teamId, videoId } });
+    expect(entry).toMatchObject({ actorId: null, teamKeyId: key.id, totalSeconds: 90 });
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { auditSentence, shortDuration } from "@/lib/browser/teams";
+import { auditSentence, shortDuration, usageRows } from "@/lib/browser/teams";
 
 describe("auditSentence", () => {
   const actor = { id: "a", label: "ana@example.com" };
@@ -58,5 +58,32 @@ describe("shortDuration", () => {
     expect(shortDuration(150)).toBe("2 min 30 s");
     expect(shortDuration(3720)).toBe("1 h 2 min");
     expect(shortDuration(7200)).toBe("2 h");
+  });
+});
+
+describe("usageRows", () => {
+  it("lists members, used keys, revoked keys, former members and the rest, adding up to the team's charge", () => {
+    const usage = {
+      period_start: "2026-11-01T00:00:00.000Z",
+      period_end: "2026-12-01T00:00:00.000Z",
+      used_seconds: 1000,
+      members: [{ user_id: "u1", email: "ana@example.com", used_seconds: 100, requests: 1 }],
+      keys: [
+        { key_id: "k1", name: "ingest", prefix: "vbt_tk_ab", used_seconds: 400, requests: 2 },
+        { key_id: "k2", name: "idle", prefix: "vbt_tk_cd", used_seconds: 0, requests: 0 },
+        { key_id: null, name: null, prefix: null, used_seconds: 200, requests: 1 },
+      ],
+      former_members: { used_seconds: 250, requests: 1 },
+      other_seconds: 50,
+    };
+    const rows = usageRows(usage);
+    expect(rows.map((row) => [row.label, row.detail, row.seconds, row.requests])).toEqual([
+      ["ana@example.com", null, 100, 1],
+      ["Key “ingest”", "vbt_tk_ab", 400, 2],
+      ["Revoked keys", null, 200, 1],
+      ["Former members", null, 250, 1],
+      ["Not attributed", "jobs, schedules, deleted entries", 50, null],
+    ]);
+    expect(rows.reduce((sum, row) => sum + row.seconds, 0)).toBe(usage.used_seconds);
   });
 });

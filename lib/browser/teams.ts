@@ -62,6 +62,65 @@ export interface TeamUsageView {
   period_end: string;
   used_seconds: number;
   members: { user_id: string; email: string | null; used_seconds: number; requests: number }[];
+  keys?: {
+    key_id: string | null;
+    name: string | null;
+    prefix: string | null;
+    used_seconds: number;
+    requests: number;
+  }[];
+  former_members?: { used_seconds: number; requests: number };
+  other_seconds?: number;
+}
+
+export interface UsageRow {
+  id: string;
+  label: string;
+  detail: string | null;
+  seconds: number;
+  requests: number | null;
+}
+
+/**
+ * The usage panel's rows: each member, each key, former members and what no row holds, which add up to the team's
+ * charge. Members are always listed; the others only when they hold something.
+ */
+export function usageRows(usage: TeamUsageView): UsageRow[] {
+  const rows: UsageRow[] = usage.members.map((member) => ({
+    id: `member:${member.user_id}`,
+    label: member.email ?? member.user_id,
+    detail: null,
+    seconds: member.used_seconds,
+    requests: member.requests,
+  }));
+  for (const key of usage.keys ?? []) {
+    if (key.key_id === null || key.requests > 0)
+      rows.push({
+        id: `key:${key.key_id ?? "revoked"}`,
+        label: key.name === null ? "Revoked keys" : `Key “${key.name}”`,
+        detail: key.prefix,
+        seconds: key.used_seconds,
+        requests: key.requests,
+      });
+  }
+  const former = usage.former_members;
+  if (former && former.requests > 0)
+    rows.push({
+      id: "former",
+      label: "Former members",
+      detail: null,
+      seconds: former.used_seconds,
+      requests: former.requests,
+    });
+  if (usage.other_seconds)
+    rows.push({
+      id: "other",
+      label: "Not attributed",
+      detail: "jobs, schedules, deleted entries",
+      seconds: usage.other_seconds,
+      requests: null,
+    });
+  return rows;
 }
 
 export interface TeamKeyView {

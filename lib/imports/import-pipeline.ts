@@ -41,6 +41,8 @@ const importContextSchema = z.object({
   webhookUrl: z.string().optional(),
   /** The member who started it in a team's library: each item's history entry names them (per-member usage). */
   actorId: z.string().optional(),
+  /** The team key that started it: each item's history entry names it (per-key usage). */
+  teamKeyId: z.string().optional(),
   /** Set by `advance`: nothing queued or running is left. */
   finished: z.boolean().optional(),
 });
@@ -211,25 +213,28 @@ async function startQueued(ctx: ImportContext): Promise<number> {
     const source = itemSource({ url: item.audioUrl, kind: "audio" }, allow);
     const audio = source?.platform === "podcast";
     try {
-      const outcome = await actingAs(ctx.actorId ?? null, () =>
-        requestTranscript(
-          ctx.userId,
-          {
-            url: audio ? "" : item.audioUrl,
-            audio: audio ? item.audioUrl : null,
-            upload: null,
-            lang: ctx.lang,
-            format: "json",
-            ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
-          },
-          transcriptDeps(),
-          // An episode keeps the title and show its feed gave it (a video's page names its own).
-          {
-            estimateSeconds: item.durationSeconds,
-            skipJobRateLimit: true,
-            ...(audio ? { title: item.title, channel: show ?? null } : {}),
-          },
-        ),
+      const outcome = await actingAs(
+        ctx.actorId ?? null,
+        () =>
+          requestTranscript(
+            ctx.userId,
+            {
+              url: audio ? "" : item.audioUrl,
+              audio: audio ? item.audioUrl : null,
+              upload: null,
+              lang: ctx.lang,
+              format: "json",
+              ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
+            },
+            transcriptDeps(),
+            // An episode keeps the title and show its feed gave it (a video's page names its own).
+            {
+              estimateSeconds: item.durationSeconds,
+              skipJobRateLimit: true,
+              ...(audio ? { title: item.title, channel: show ?? null } : {}),
+            },
+          ),
+        ctx.teamKeyId ?? null,
       );
       // A publisher's file that lost passages in reading says so on the item too (source_note).
       const data =
@@ -312,6 +317,7 @@ export async function enqueueImportLink(tx: Prisma.TransactionClient, ctx: Impor
     ...(ctx.vocabulary?.length ? { vocabulary: ctx.vocabulary } : {}),
     ...(ctx.webhookUrl ? { webhookUrl: ctx.webhookUrl } : {}),
     ...(ctx.actorId ? { actorId: ctx.actorId } : {}),
+    ...(ctx.teamKeyId ? { teamKeyId: ctx.teamKeyId } : {}),
   };
   await enqueueJob(tx, { userId: ctx.userId, pipeline: importPipeline, context: next });
 }

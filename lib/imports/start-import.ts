@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { currentActor } from "@/lib/membership/actor";
+import { currentActor, currentTeamKey } from "@/lib/membership/actor";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { RequestValidationError } from "@/lib/http/validation";
 import type { Outbound } from "@/lib/http/outbound";
@@ -51,6 +51,7 @@ export async function startImport(
       ...(request.vocabulary?.length ? { vocabulary: request.vocabulary } : {}),
       ...(webhookUrl ? { webhookUrl } : {}),
       ...(currentActor() ? { actorId: currentActor()! } : {}),
+      ...(currentTeamKey() ? { teamKeyId: currentTeamKey()! } : {}),
     };
     await enqueueJob(tx, { userId, pipeline: importPipeline, context });
     return created;

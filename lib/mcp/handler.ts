@@ -82,11 +82,14 @@ export function createMcpHandler(options: McpHandlerOptions): McpRouteHandler {
       await server.connect(transport);
       answerUnknownToolCalls(transport, TOOL_NAMES);
       try {
-        const response = await actingAs(teamActor(principal), () =>
-          transport.handleRequest(request, {
-            parsedBody,
-            authInfo: { token: "", clientId: principal.via, scopes: ["api"], extra: { userId: principal.userId } },
-          }),
+        const response = await actingAs(
+          teamActor(principal),
+          () =>
+            transport.handleRequest(request, {
+              parsedBody,
+              authInfo: { token: "", clientId: principal.via, scopes: ["api"], extra: { userId: principal.userId } },
+            }),
+          principal.teamKey?.id ?? null,
         );
         return withRateLimitHeaders(response, limit);
       } finally {

@@ -157,6 +157,30 @@ export const teamUsageSchema = z
         requests: z.number().int().describe("History entries the member asked for this period"),
       }),
     ),
+    keys: z
+      .array(
+        z.object({
+          key_id: z.string().nullable().describe("Null: the keys revoked since, together"),
+          name: z.string().nullable(),
+          prefix: z.string().nullable(),
+          used_seconds: z.number().int().describe("Seconds of the history entries the key asked for this period"),
+          requests: z.number().int(),
+        }),
+      )
+      .optional()
+      .describe("Per team key that asked for entries this period"),
+    former_members: z
+      .object({ used_seconds: z.number().int(), requests: z.number().int() })
+      .optional()
+      .describe("The entries asked for this period by people no longer members"),
+    other_seconds: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        "Charged this period and in no row above (entries no person or key asked for, such as a job's or a " +
+          "schedule's, and entries deleted since): members, keys, former members and this add up to used_seconds",
+      ),
   })
   .meta({ id: "TeamUsage" });
 export type TeamUsageOut = z.infer<typeof teamUsageSchema>;

@@ -157,3 +157,76 @@ describe("per-member usage counters", () => {
     expect(await seen()).toMatchObject({ used_seconds: 0, requests: 0 });
   });
 });
+
+describe("team usage rows", () => {
+  it("list members, former members, each key and the rest, adding up to what the team was charged", async () => {
+    const { teamUsage } = await import("@/lib/teams/usage");
+    const { recordTranscription } = await import("@/lib/transcripts/record-transcription");
+    const { actingAs } = await import("@/lib/membership/actor");
+    const [owner, member, departed] = await Promise.all([0, 1, 2].map(() => createUser(ctx.db)));
+    const teamId = await team([owner!.id, member!.id, departed!.id]);
+    const start = new Date(Date.now() - HOUR);
+    await ctx.db.subscription.create({
+      data: {
+        userId: teamId,
+        tier: "pro",
+        currentPeriodStart: start,
+        currentPeriodEnd: new Date(start.getTime() + 30 * 24 * HOUR),
+      },
+    });
+    const key = (name: string) =>
+      ctx.db.teamKey.create({
+        data: {
+          teamId,
+          name,
+          hash: `usage-${name}-${Math.random()}`,
+          prefix: `vbt_tk_${name}`,
+          scopes: ["transcribe"],
+          createdById: owner!.id,
+        },
+      });
+    const [ingest, revoked] = [await key("ingest"), await key("old")];
+    let n = 0;
+    const transcribe = async (seconds: number, personId: string | null, keyId: string | null = null) => {
+      const videoId = `rows-${n++}`;
+      const transcript = await ctx.db.transcript.create({
+        data: {
+          platform: "youtube",
+          videoId,
+          lang: "en",
+          origin: "captions",
+          sourceUrl: `https://youtu.be/${videoId}`,
+          durationSeconds: seconds,
+          segments: [],
+        },
+      });
+      await actingAs(personId, () => recordTranscription(teamId, transcript), keyId);
+      return videoId;
+    };
+    await transcribe(100, owner!.id);
+    await transcribe(200, member!.id);
+    await transcribe(300, departed!.id);
+    await transcribe(400, null, ingest.id);
+    await transcribe(500, null, revoked.id);
+    await transcribe(60, null);
+    const deleted = await transcribe(70, member!.id);
+    await ctx.db.transcription.deleteMany({ where: { userId: teamId, videoId: deleted } });
+    await ctx.db.membership.deleteMany({ where: { teamId, userId: departed!.id } });
+    await ctx.db.teamKey.delete({ where: { id: revoked.id } });
+
+    const usage = await teamUsage(teamId, owner!.id);
+    expect(usage.used_seconds).toBe(100 + 200 + 300 + 400 + 500 + 60 + 70);
+    expect(usage.members.map((row) => [row.user_id, row.used_seconds, row.requests])).toEqual([
+      [owner!.id, 100, 1],
+      [member!.id, 200, 1],
+    ]);
+    expect(usage.keys).toEqual([
+      { key_id: ingest.id, name: "ingest", prefix: "vbt_tk_ingest", used_seconds: 400, requests: 1 },
+      { key_id: null, name: null, prefix: null, used_seconds: 500, requests: 1 },
+    ]);
+    expect(usage.former_members).toEqual({ used_seconds: 300, requests: 1 });
+    expect(usage.other_seconds).toBe(60 + 70);
+    const rows = [...usage.members, ...usage.keys!, usage.former_members!].map((row) => row.used_seconds);
+    expect(rows.reduce((a, b) => a + b, 0) + usage.other_seconds!).toBe(usage.used_seconds);
+  });
+});

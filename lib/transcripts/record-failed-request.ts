@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { currentActor } from "@/lib/membership/actor";
+import { currentActor, currentTeamKey } from "@/lib/membership/actor";
 import { ApiError } from "@/lib/http/errors";
 import { parseSourceUrl } from "@/lib/sources";
 import { deleteFailedRequestsPast } from "@/lib/transcripts/history-queries";
@@ -47,7 +47,7 @@ async function storeFailure(userId: string, key: { platform: string; videoId: st
   };
   await db.$transaction(async (tx) => {
     const created = await tx.transcription.createMany({
-      data: [{ userId, ...key, origin: null, ...failure, actorId: currentActor() }],
+      data: [{ userId, ...key, origin: null, ...failure, actorId: currentActor(), teamKeyId: currentTeamKey() }],
       skipDuplicates: true,
     });
     if (created.count === 0) {

@@ -3,7 +3,7 @@ import type { Transcript } from "@/lib/generated/prisma/client";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { transcriptChargeSeconds } from "@/lib/usage/charged-seconds";
 import { errors } from "@/lib/http/errors";
-import { currentActor } from "@/lib/membership/actor";
+import { currentActor, currentTeamKey } from "@/lib/membership/actor";
 
 /**
  * Adds the transcript to the user's history and charges its duration, once per user, source and
@@ -25,7 +25,7 @@ export async function recordTranscription(userId: string, transcript: Transcript
     async (tx) => {
       // ON CONFLICT DO NOTHING: a concurrent request for the same entry waits here, then finds it.
       const created = await tx.transcription.createMany({
-        data: [{ ...entry, ...done, actorId: currentActor() }],
+        data: [{ ...entry, ...done, actorId: currentActor(), teamKeyId: currentTeamKey() }],
         skipDuplicates: true,
       });
       if (created.count === 0) {
@@ -40,6 +40,7 @@ export async function recordTranscription(userId: string, transcript: Transcript
             errorMessage: null,
             createdAt: new Date(),
             actorId: currentActor(),
+            teamKeyId: currentTeamKey(),
           },
         });
         if (revived.count === 0) {

@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { errors } from "@/lib/http/errors";
-import { currentActor } from "@/lib/membership/actor";
+import { currentActor, currentTeamKey } from "@/lib/membership/actor";
 import { limitUser } from "@/lib/http/rate-limits";
 import { allowanceRefusal, chargeSeconds } from "@/lib/usage/charge";
 import { lockEntry } from "@/lib/transcripts/history-queries";
@@ -43,7 +43,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
       const key = { userId: request.userId, platform: request.platform, videoId: request.videoId, lang: request.lang };
       // ON CONFLICT DO NOTHING waits for a concurrent insert of the same entry to commit or roll back.
       await tx.transcription.createMany({
-        data: [{ ...key, origin: "asr", state: "in_progress", actorId: currentActor() }],
+        data: [{ ...key, origin: "asr", state: "in_progress", actorId: currentActor(), teamKeyId: currentTeamKey() }],
         skipDuplicates: true,
       });
       const entry = await lockEntry(tx, key);
@@ -75,6 +75,7 @@ export async function startTranscriptionJob(request: JobRequest): Promise<Starte
         errorCode: null,
         errorMessage: null,
         actorId: currentActor(),
+        teamKeyId: currentTeamKey(),
         ...(request.title ? { title: request.title } : {}),
       };
       await tx.transcription.update({ where: { userId_platform_videoId_lang: key }, data: fields });

@@ -12,11 +12,12 @@ import {
   shortDuration,
   teamKey,
   type TeamView,
+  usageRows,
 } from "@/lib/browser/teams";
 
 const card = "flex flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4";
 
-/** This period's usage, the team's and each member's (admins). */
+/** This period's usage: the team's, and each member's, key's and the rest's, which add up to it (admins). */
 export function UsageSection({ team }: { team: TeamView }) {
   const usage = useQuery({ queryKey: [...teamKey(team.id), "usage"], queryFn: () => fetchUsage(team.id) });
   return (
@@ -31,13 +32,16 @@ export function UsageSection({ team }: { team: TeamView }) {
             {shortDuration(usage.data.used_seconds)} charged to the team, {formatDate(usage.data.period_start)} to{" "}
             {formatDate(usage.data.period_end)}.
           </p>
-          <ul className="flex flex-col divide-y divide-stone-200 text-sm" aria-label="Usage by member">
-            {usage.data.members.map((member) => (
-              <li key={member.user_id} className="flex flex-wrap justify-between gap-2 py-2">
-                <span className="min-w-0 break-all">{member.email ?? member.user_id}</span>
+          <ul className="flex flex-col divide-y divide-stone-200 text-sm" aria-label="Usage by member and key">
+            {usageRows(usage.data).map((row) => (
+              <li key={row.id} className="flex flex-wrap justify-between gap-2 py-2">
+                <span className="min-w-0 break-all">
+                  {row.label}
+                  {row.detail ? <span className="text-stone-500"> · {row.detail}</span> : null}
+                </span>
                 <span className="text-stone-600">
-                  {shortDuration(member.used_seconds)} · {member.requests}{" "}
-                  {member.requests === 1 ? "request" : "requests"}
+                  {row.seconds < 0 ? `−${shortDuration(-row.seconds)}` : shortDuration(row.seconds)}
+                  {row.requests === null ? null : ` · ${row.requests} ${row.requests === 1 ? "request" : "requests"}`}
                 </span>
               </li>
             ))}

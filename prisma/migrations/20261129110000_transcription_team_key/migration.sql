@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Transcription" ADD COLUMN     "teamKeyId" TEXT;
