@@ -136,7 +136,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(111);
+  expect(operations).toHaveLength(112);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -285,7 +285,7 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
   await call(me, "POST /v1/follows/{id}/check", { id: follow });
   await call(me, "DELETE /v1/follows/{id}", { id: follow });
-  // An alert: saved, listed, read, paused, previewed, its inbox read and marked, its feed read, deleted.
+  // An alert: saved, listed, read, paused, previewed, its inbox read and marked, its feed rotated and read, deleted.
   const alerted = await call(me, "POST /v1/alerts", {}, { body: { query: "bread rises", scope: { kind: "library" } } });
   const alert = alerted.json as { id: string; feed_url: string };
   await call(me, "GET /v1/alerts");
@@ -294,7 +294,9 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "POST /v1/alerts/{id}/preview", { id: alert.id });
   await call(me, "GET /v1/alerts/{id}/matches", { id: alert.id });
   await call(me, "POST /v1/alerts/{id}/read", { id: alert.id }, { body: {} });
-  await call(request, "GET /alerts/{token}/feed.xml", { token: alert.feed_url.split("/").at(-2)! });
+  const rotated = (await call(me, "POST /v1/alerts/{id}/rotate-feed", { id: alert.id })).json as typeof alert;
+  expect(rotated.feed_url).not.toBe(alert.feed_url);
+  await call(request, "GET /alerts/{token}/feed.xml", { token: rotated.feed_url.split("/").at(-2)! });
   await call(me, "DELETE /v1/alerts/{id}", { id: alert.id });
   // A show whose episodes carry their own transcripts, its newest published by the follow: its feed answers.
   const show = await call(
