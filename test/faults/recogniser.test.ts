@@ -25,7 +25,9 @@ beforeAll(async () => {
     processingPolls: 0,
   }));
   world = await startAsrWorld({ ASSEMBLYAI_API_KEY: asr.apiKey, ASSEMBLYAI_BASE_URL: asr.origin });
-});
+  // A guard against a hang, not a timing: its app's start took past the suite's 120 s beside the other suites on
+  // two cores.
+}, 300_000);
 
 afterAll(async () => {
   await world?.close();

@@ -61,7 +61,9 @@ beforeAll(async () => {
       OUTBOUND_ALLOW_PRIVATE_HOSTS: "127.0.0.1",
     },
   });
-});
+  // A guard against a hang, not a timing: starting its processes took past the suite's 120 s beside the other
+  // suites on two cores.
+}, 300_000);
 
 afterAll(async () => {
   await cluster?.stop();
