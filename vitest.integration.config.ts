@@ -26,7 +26,10 @@ export default mergeConfig(
       // Voice-activity detection is off here: most fixtures stand in for speech with tones or silence (the fake
       // podcast host's 440 Hz tone, which the detector rightly calls no speech). The files that test it turn it
       // on (lib/transcripts/asr-job.int.test.ts).
-      env: { FREE_ALLOWANCE_SECONDS: "900", ASR_VAD: "off" },
+      // A search's whole deadline is the longest the setting allows: beside the other suites on two cores an
+      // ordinary search can take the default's 2 s, and a test of what a search finds is not one of its deadline
+      // (lib/search/search-deadline.int.test.ts sets its own).
+      env: { FREE_ALLOWANCE_SECONDS: "900", ASR_VAD: "off", SEARCH_TIMEOUT_MS: "60000" },
     },
   }),
 );
