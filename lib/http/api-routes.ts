@@ -45,6 +45,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "GET", path: "/v1/alerts/{id}/matches" },
   { method: "POST", path: "/v1/alerts/{id}/read" },
   { method: "POST", path: "/v1/alerts/{id}/preview" },
+  { method: "POST", path: "/v1/alerts/{id}/rotate-feed" },
   { method: "GET", path: "/alerts/{token}/feed.xml" },
   { method: "POST", path: "/v1/follows/{id}/check" },
   { method: "GET", path: "/v1/webhooks/websub/{token}" },
