@@ -113,6 +113,10 @@ export async function serveRoutes(routes: Record<string, Partial<Record<string, 
       },
     });
   }
+  // The client and this server share one event loop: under load both idle timers (the client's and Node's default
+  // 5 s here) can fire late, together, and the client sends on a socket this server is closing (ECONNRESET). This
+  // server never closes an idle connection; the client's own idle timeout and close() end them.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

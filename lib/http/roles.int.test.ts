@@ -89,6 +89,15 @@ async function accountKey(accountId: string): Promise<Record<string, string>> {
   return { authorization: `Bearer ${(await regenerateApiKey(accountId)).key!}` };
 }
 
+/** For a refused key: whether its row is still there, so that a failure says whether the key or its lookup went. */
+async function keyState(headers: Record<string, string>): Promise<string> {
+  const key = headers.authorization?.replace(/^Bearer /, "");
+  if (!key) return "";
+  const { sha256Hex } = await import("@/lib/auth/tokens");
+  const row = await ctx.db.apiKey.findFirst({ where: { hash: sha256Hex(key) }, select: { id: true } });
+  return row ? " (the key's row is there)" : " (the key's row is gone)";
+}
+
 let seq = 0;
 /** One of each thing a path can name, fresh, in `accountId`'s library: path parameter → id. */
 /**
@@ -445,7 +454,9 @@ describe("the role matrix", () => {
           body: bodyFor(endpoint),
         });
         if (res.status !== 404)
-          failures.push(`${endpoint.method} ${endpoint.path}: ${res.status} ${res.text.slice(0, 200)}`);
+          failures.push(
+            `${endpoint.method} ${endpoint.path}: ${res.status} ${res.text.slice(0, 200)}${await keyState(headers)}`,
+          );
       }
     }
     expect(named.length).toBeGreaterThan(15);
