@@ -59,6 +59,28 @@ test("typed before hydration is kept and used; the filters and Follow wait, visi
   expect((await posted).postDataJSON()).toEqual({ url: feed });
 });
 
+test("text typed while the address catches up with what was typed before is kept", async ({ page }) => {
+  await devLogin(page, randomEmail("history-catch-up"));
+  // The search box's debounce runs on the page's clock: the address is asked for only when the test says.
+  await page.clock.install();
+  await page.goto("/dashboard/history");
+  const search = page.getByTestId("history-search");
+  // The navigation to the first words is held until more have been typed, as a slow machine holds it.
+  const held: Route[] = [];
+  await page.route(/\/dashboard\/history\?q=inter(&|$)/, (route) => void held.push(route));
+  await search.pressSequentially("inter");
+  await page.clock.runFor(1_000);
+  await expect.poll(() => held.length).toBeGreaterThan(0);
+  await search.pressSequentially("view");
+  await page.unroute(/\/dashboard\/history\?q=inter(&|$)/);
+  await Promise.all(held.map((route) => route.continue()));
+  await expect(page).toHaveURL(/[?&]q=inter(&|$)/);
+  await expect(search).toHaveValue("interview");
+  await page.clock.runFor(1_000);
+  await expect(page).toHaveURL(/[?&]q=interview(&|$)/);
+  await expect(search).toHaveValue("interview");
+});
+
 /** Whether React owns the element yet (its props are attached once hydrated). */
 function hydrated(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$")));

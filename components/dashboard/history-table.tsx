@@ -43,17 +43,21 @@ export function HistoryTable() {
   const update = (change: Partial<HistoryParams>) => navigate({ ...params, page: 1, ...change });
 
   // The search box: typed text is debounced into the address; an address change from elsewhere
-  // (Clear filters, a reload) is copied back into the box.
+  // (Clear filters, a reload) is copied back into the box. The address catching up with what the box sent earlier
+  // (a slow navigation, often the first one after text typed before hydration) is not from elsewhere: copying it
+  // back would take away what was typed since.
   const [draft, setDraft] = useState(params.q);
   const [seenQ, setSeenQ] = useState(params.q);
+  const [sentQ, setSentQ] = useState<string | null>(null);
   if (seenQ !== params.q) {
     setSeenQ(params.q);
-    if (draft.trim() !== params.q) setDraft(params.q);
+    if (draft.trim() !== params.q && params.q !== sentQ) setDraft(params.q);
   }
   useEffect(() => {
     const current = parseHistoryParams(new URLSearchParams(searchKey));
     if (draft.trim() === current.q) return;
     const timer = setTimeout(() => {
+      setSentQ(draft.trim());
       const search = historySearch({ ...current, q: draft, page: 1 });
       router.replace(search ? `${pathname}?${search}` : pathname, { scroll: false });
     }, SEARCH_DEBOUNCE_MS);
@@ -135,8 +139,13 @@ export function HistoryTable() {
               No title, channel or video ID contains “{moments.query}”{otherFilters ? " with these filters" : ""}: it
               was found only in what was said, above.
             </p>
-          ) : filtered ? (
+          ) : otherFilters ? (
             <p>No transcriptions match these filters.</p>
+          ) : filtered ? (
+            // Only words were searched: no filter to blame, and what was said has had its answer above.
+            <p>
+              No title, channel or video ID contains “{moments.query}”{moments.nothingInReach ? " either" : ""}.
+            </p>
           ) : (
             <p>
               No transcriptions yet. The{" "}
