@@ -113,9 +113,9 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     process.env.DATABASE_URL = database.url;
     process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
     const { searchPublic } = await import("../../lib/search/search-moments");
-    const { searchQuerySchema } = await import("../../lib/search/schemas");
-    const run = async (q: string) => {
-      const parsed = searchQuerySchema.safeParse({ q });
+    const { encodeCursor, searchQuerySchema, SEARCH_MAX_PAGE, SEARCH_PAGE } = await import("../../lib/search/schemas");
+    const run = async (q: string, cursor?: string) => {
+      const parsed = searchQuerySchema.safeParse({ q, cursor });
       if (!parsed.success) return "422 (schema)";
       try {
         const page = await searchPublic(parsed.data);
@@ -126,12 +126,12 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
         throw error;
       }
     };
-    const median = async (label: string, q: string, runs = 15) => {
-      let outcome = await run(q); // warm-up
+    const median = async (label: string, q: string, cursor?: string, runs = 15) => {
+      let outcome = await run(q, cursor); // warm-up
       const times: number[] = [];
       for (let i = 0; i < runs; i++) {
         const started = performance.now();
-        outcome = await run(q);
+        outcome = await run(q, cursor);
         times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
@@ -141,8 +141,10 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     const figures: Record<string, number> = {
       [`passages (${transcripts} transcripts and ${Math.round(transcripts / 10)} Chinese ones)`]: Number(count!.n),
     };
-    const every: [string, string][] = [
+    const every: [string, string, string?][] = [
       ["ordinary: one word (people)", "people"],
+      // The deepest page a client can ask for: the moments past the 980 before it.
+      ["page 50 of a frequent word (people)", "people", encodeCursor((SEARCH_MAX_PAGE - 1) * SEARCH_PAGE)],
       ["ordinary: one rarer word (weather)", "weather"],
       ["ordinary: two words (weather forecast)", "weather forecast"],
       ["ordinary: a phrase", '"the first thing"'],
@@ -172,7 +174,8 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     // BENCH_SEARCH_WORST_ONLY (a regular expression on the labels): those queries and the two one-word ones.
     const only = process.env.BENCH_SEARCH_WORST_ONLY ? new RegExp(process.env.BENCH_SEARCH_WORST_ONLY) : null;
     const queries = every.filter(([label]) => !only || label.startsWith("ordinary: one") || only.test(label));
-    for (const [label, q] of queries) figures[`search-worst, ${label}: median ms`] = await median(label, q);
+    for (const [label, q, cursor] of queries)
+      figures[`search-worst, ${label}: median ms`] = await median(label, q, cursor);
     // Ratios to a frequent word (its candidates capped) and to a rarer one (the cheaper, stricter baseline).
     for (const ordinary of ["ordinary: one word (people)", "ordinary: one rarer word (weather)"]) {
       const base = figures[`search-worst, ${ordinary}: median ms`]!;
