@@ -12,7 +12,9 @@ export default mergeConfig(
       include: ["test/faults/**/*.test.ts"],
       globalSetup: ["test/faults/global-setup.ts"],
       fileParallelism: false,
-      testTimeout: 240_000,
+      // A guard against a hang: beside the other suites in CI, killing the app during 100 jobs and checking every
+      // one once it is back took over 240 s.
+      testTimeout: 480_000,
       hookTimeout: 120_000,
     },
   }),

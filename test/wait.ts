@@ -3,8 +3,11 @@
 // deadlines are guards against a hang (as long as a loaded 2-core CI machine needs), not timings.
 import { setTimeout as sleep } from "node:timers/promises";
 
-/** How long a wait lasts by default: the longest a step of an integration test takes on a loaded machine. */
-export const WAIT_TIMEOUT_MS = 60_000;
+/**
+ * How long a wait lasts by default: the longest a step of an integration test takes on a loaded machine (CI's, with
+ * the build and the browser's suites beside it: a first embedded-database process once took over a minute to serve).
+ */
+export const WAIT_TIMEOUT_MS = 120_000;
 
 export interface WaitOptions {
   /** Give up after this long. Default WAIT_TIMEOUT_MS. */

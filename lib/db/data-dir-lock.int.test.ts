@@ -3,7 +3,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
 import { notPrivate } from "../../test/file-modes";
 import { waitUntil, withDeadline } from "../../test/wait";
@@ -17,6 +17,10 @@ interface AppProcess {
   serving: Promise<number>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
 }
+
+// A guard against a hang: a test here starts up to three processes one after another, and beside the build in CI
+// one start took over a minute.
+vi.setConfig({ testTimeout: 6 * 60_000 });
 
 const started: AppProcess[] = [];
 
