@@ -215,14 +215,6 @@ export default defineConfig([
   oneDoorRule,
   ...levelRules,
   {
-    // No file imports itself back, anywhere. A test or spec file cannot be in a cycle, since nothing imports one
-    // (test/repo-hygiene.test.ts checks that), and following each one's imports was most of this rule's time.
-    files: ["**/*.{ts,tsx,mjs}"],
-    ignores: ["**/*.test.ts", "**/*.test.tsx", "e2e/**/*.spec.ts"],
-    settings: { "import/ignore": ["node_modules"] },
-    rules: { "import/no-cycle": ["error", { ignoreExternal: true }] },
-  },
-  {
     // A spec's page waits for hydration after goto and reload (e2e/fixtures.ts), so a click is never lost.
     files: ["e2e/**/*.spec.ts"],
     rules: {

@@ -38,7 +38,7 @@ describe("repository hygiene", () => {
     expect(grepTracked("^import ").length).toBeGreaterThan(100);
   });
 
-  // The lint's cycle check skips the test and spec files (eslint.config.mjs): a file nothing imports cannot be in a
+  // The cycle check skips the test and spec files (.oxlintrc.json): a file nothing imports cannot be in a
   // cycle. This keeps it so.
   it("no file imports a test or spec file", () => {
     const found = grepTracked(TEST_MODULE_IMPORT.source).filter((line) => TEST_MODULE_IMPORT.test(line));

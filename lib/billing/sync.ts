@@ -135,7 +135,11 @@ export async function readSubscriptions(stripe: Stripe, customerId: string): Pro
 
 /** The contract's event kind for a change of the stored row, for logs and the webhook's answer. */
 export type BillingEffect =
-  "subscription.canceled" | "subscription.revoked" | "subscription.updated" | "subscription.resumed" | null;
+  | "subscription.canceled"
+  | "subscription.revoked"
+  | "subscription.updated"
+  | "subscription.resumed"
+  | null;
 
 function effectOf(before: { tier: Tier; cancelAtPeriodEnd: boolean }, after: BillingState): BillingEffect {
   if (before.tier !== "free" && after.tier === "free") return "subscription.revoked";

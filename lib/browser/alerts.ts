@@ -49,7 +49,9 @@ export const fetchAlerts = () => apiFetch<{ alerts: AlertView[]; unread: number 
 /** How often an open dashboard page asks for the alerts again, so a new match shows without a reload. */
 export const ALERTS_POLL_MS = 10_000;
 export type AlertScopeRequest =
-  { kind: "library" | "public" } | { kind: "team"; team_id: string } | { kind: "follows"; follow_ids: string[] };
+  | { kind: "library" | "public" }
+  | { kind: "team"; team_id: string }
+  | { kind: "follows"; follow_ids: string[] };
 
 /** The form's scope choices: `library`, `public`, `follows`, or `team:<id>`. */
 export interface ScopeOption {

@@ -164,11 +164,13 @@ export function playMessages(kind: Player["kind"], play: boolean): string[] {
 // API calls and query keys
 
 export type TranscribeResult =
-  { kind: "transcript"; transcript: Transcript } | { kind: "queued"; jobId: string; status: string };
+  | { kind: "transcript"; transcript: Transcript }
+  | { kind: "queued"; jobId: string; status: string };
 
 /** What to transcribe: a link, or the object path of a finished upload; in `lang`. */
 export type TranscribeInput = { lang: string; vocabulary?: string[] } & (
-  { url: string; upload?: never } | { upload: string; url?: never }
+  | { url: string; upload?: never }
+  | { upload: string; url?: never }
 );
 
 /** The form's "names and terms" text as the API's vocabulary: split at commas and new lines, blanks dropped. */

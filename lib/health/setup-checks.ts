@@ -255,12 +255,14 @@ export function judgeService(
 
 /** One cheap read with Stripe's SDK (lib/health/probe-services.ts). */
 export type StripeAnswer =
-  { ok: true } | { ok: false; kind: "bad_key" | "no_permission" | "unreachable" | "other"; detail: string };
+  | { ok: true }
+  | { ok: false; kind: "bad_key" | "no_permission" | "unreachable" | "other"; detail: string };
 
 /** Billing: ‒ when off; else whether Stripe takes the key (one real request), and the webhook secret. */
 export function judgeStripe(
   input:
-    { configured: false } | { configured: true; apiBase: string | null; webhookSecret: boolean; answer: StripeAnswer },
+    | { configured: false }
+    | { configured: true; apiBase: string | null; webhookSecret: boolean; answer: StripeAnswer },
 ): SetupLine {
   if (!input.configured) return { id: "stripe", ok: null, found: "billing off (no Stripe settings)", fix: null };
   const where = input.apiBase ?? "api.stripe.com";

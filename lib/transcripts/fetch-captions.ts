@@ -28,7 +28,8 @@ export interface ItemInfo {
 
 /** The captions in the language, or that there are none (speech recognition then takes over). */
 export type CaptionLookup =
-  ({ kind: "transcript" } & StoredTranscript) | { kind: "no_captions"; info: ItemInfo | null };
+  | ({ kind: "transcript" } & StoredTranscript)
+  | { kind: "no_captions"; info: ItemInfo | null };
 
 type Fetched = Transcript | { kind: "no_captions"; info: ItemInfo | null };
 

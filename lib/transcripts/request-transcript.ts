@@ -53,7 +53,8 @@ export class OtherLanguagesOnly extends Error {
 }
 
 export type TranscriptOutcome =
-  { kind: "transcript"; transcript: TranscriptResponse } | { kind: "job"; job: StartedJob };
+  | { kind: "transcript"; transcript: TranscriptResponse }
+  | { kind: "job"; job: StartedJob };
 
 interface AsrSource {
   source: Pick<ParsedSource, "platform" | "videoId" | "canonicalUrl">;

@@ -13,7 +13,8 @@ import { ApiRequestError } from "@/lib/browser/api";
 import { putFile, signUpload, uploadContentType, type SignedUpload, type UploadProgress } from "@/lib/browser/uploads";
 
 export type Submission = { vocabulary?: string[] } & (
-  { kind: "link"; url: string; lang: string } | { kind: "file"; file: File; lang: string }
+  | { kind: "link"; url: string; lang: string }
+  | { kind: "file"; file: File; lang: string }
 );
 export type UploadState = { phase: "signing" | "uploading" | "starting"; name: string } & UploadProgress;
 

@@ -31,7 +31,15 @@ export interface Cue extends Segment {
  * names its speakers in the text (`Name:`, named-turns.ts), as podcasts publish it.
  */
 export type CaptionFormat =
-  "json3" | "srv3" | "transcript" | "vtt" | "srt" | "ttml" | "podcast-json" | "podcast-html" | "podcast-srt";
+  | "json3"
+  | "srv3"
+  | "transcript"
+  | "vtt"
+  | "srt"
+  | "ttml"
+  | "podcast-json"
+  | "podcast-html"
+  | "podcast-srt";
 
 export class CaptionParseError extends Error {
   override readonly name = "CaptionParseError";

@@ -50,7 +50,8 @@ async function appDb(): Promise<Db> {
 }
 
 type StartResult =
-  { run: false; status: string } | { run: true; pipeline: string; context: JobContext; done: string[] };
+  | { run: false; status: string }
+  | { run: true; pipeline: string; context: JobContext; done: string[] };
 
 /** Marks the job running and returns what the steps need, or why there is nothing to run. */
 export async function startPipelineJob(
