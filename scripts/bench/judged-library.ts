@@ -1,19 +1,21 @@
-// The judged set's tracks (test/fixtures/captions/judged-search.ts) stored as one reader's library, each a done
-// history entry, for the benches that judge search on it. Imported after the bench has set DATABASE_URL.
+// A judged corpus's tracks (the judged set of test/fixtures/captions/judged-search.ts unless told) stored as one
+// reader's library, each a done history entry, for the benches that judge search on it. Imported after the bench
+// has set DATABASE_URL.
 import type { Db } from "../../lib/db/client";
-import { JUDGED_TRACKS, judgedTrackSegments } from "../../test/fixtures/captions/judged-search";
+import { JUDGED_TRACKS, judgedTrackSegments, type JudgedTrack } from "../../test/fixtures/captions/judged-search";
 
-/** Stores every judged track in `userId`'s (new) library: each track's transcript id by its key, and the segments. */
+/** Stores every track in `userId`'s (new) library: each track's transcript id by its key, and the segments. */
 export async function storeJudgedLibrary(
   db: Db,
   userId: string,
+  tracks: readonly JudgedTrack[] = JUDGED_TRACKS,
 ): Promise<{ ids: Map<string, string>; segments: number }> {
   const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
   const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
   await db.user.create({ data: { id: userId, email: "judged@bench.test" } });
   const ids = new Map<string, string>();
   let segments = 0;
-  for (const [i, track] of JUDGED_TRACKS.entries()) {
+  for (const [i, track] of tracks.entries()) {
     const segs = judgedTrackSegments(track);
     segments += segs.length;
     const videoId = `judged${String(i).padStart(5, "0")}`;

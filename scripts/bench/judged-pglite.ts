@@ -1,19 +1,19 @@
-// The app's search over the judged set on the embedded database (PGlite, pgvector's HNSW index), as
-// `search-judged` judges it on PostgreSQL: the judged library stored in a fresh in-memory PGlite, every passage
+// The app's search over a judged corpus on the embedded database (PGlite, pgvector's HNSW index), as
+// `search-judged` judges it on PostgreSQL: the corpus's library stored in a fresh in-memory PGlite, every passage
 // embedded by the background job's function, then the fused and meaning-only searches judged the same way.
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { applyMigrations, pgliteExecutor } from "../../lib/db/migrate";
 import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { PrismaClient } from "../../lib/generated/prisma/client";
-import { JUDGED_QUERIES } from "../../test/fixtures/captions/judged-search";
+import { TUNE_CORPUS, type JudgedCorpus } from "../../test/fixtures/captions/judged-corpora";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { storeJudgedLibrary } from "./judged-library";
 import { judgedFigures } from "./meaning-candidates";
 
 const USER = "judged-reader";
 
-export async function judgeOnPglite(): Promise<Record<string, number>> {
+export async function judgeOnPglite(corpus: JudgedCorpus = TUNE_CORPUS): Promise<Record<string, number>> {
   const holder = globalThis as { verbatimDb?: unknown };
   const before = holder.verbatimDb;
   const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
@@ -26,7 +26,7 @@ export async function judgeOnPglite(): Promise<Record<string, number>> {
     const { searchQuerySchema } = await import("../../lib/search/schemas");
     const { embedMissingPassages } = await import("../../lib/search/embed-passages");
     const { configuredEmbedder } = await import("../../lib/embeddings/registry");
-    const { ids } = await storeJudgedLibrary(client, USER);
+    const { ids } = await storeJudgedLibrary(client, USER, corpus.tracks);
     const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
     const embedder = configuredEmbedder()!;
     while ((await embedMissingPassages(embedder)).embedded > 0);
@@ -37,7 +37,7 @@ export async function judgeOnPglite(): Promise<Record<string, number>> {
       ["meaning-only", "meaning"],
       ["fused", "hybrid"],
     ] as const) {
-      const f = await judgeSearch(JUDGED_QUERIES, async (q) => {
+      const f = await judgeSearch(corpus.queries, async (q) => {
         const { results } = await searchLibrary(USER, searchQuerySchema.parse({ q, limit: "10", mode }));
         return results.flatMap((m): JudgedPassage[] => {
           const p = passages.find(

@@ -1,9 +1,9 @@
-// The candidate ways of embedding with the offline word vectors, judged on the judged set over the stored passages
+// The candidate ways of embedding with the offline word vectors, judged on a judged corpus over the stored passages
 // (every passage compared with the query, exactly, at most 3 a transcript): today's weighting and its ablations, the
 // default (embed.ts: SIF with the vocabulary's common component removed), meaning windows longer than a keyword
 // passage, and the query expanded by its words' nearest words. Each at the floor that makes 90 % of the off-topic
 // questions find nothing, and the default also at the app's own floor and along a range of floors.
-import { JUDGED_QUERIES } from "../../test/fixtures/captions/judged-search";
+import { JUDGED_QUERIES, type JudgedQuery } from "../../test/fixtures/captions/judged-search";
 import { commonComponent, embedText, textWords } from "../../lib/embeddings/embed";
 import { DEFAULT_MEANING_PROFILE } from "../../lib/embeddings/meaning-profile";
 import type { WordVectors } from "../../lib/embeddings/word-vectors";
@@ -105,6 +105,7 @@ export async function judgeCandidates(
   vectors: WordVectors,
   passages: readonly JudgedPassage[],
   distilled: WordVectors | null = null,
+  queries: readonly JudgedQuery[] = JUDGED_QUERIES,
 ): Promise<Record<string, number>> {
   commonComponent(vectors);
   const dflt = (text: string) => embedText(vectors, text);
@@ -153,9 +154,9 @@ export async function judgeCandidates(
         stored.set(p.pid, unit(v));
       });
     const ingestMs = (performance.now() - ingestStarted) / passages.length;
-    const offTopicBest = JUDGED_QUERIES.filter((j) => j.kind === "off-topic").map(
-      (j) => nearestExact(candidate.query(j.q), passages, stored, 1)[0]?.score ?? -1,
-    );
+    const offTopicBest = queries
+      .filter((j) => j.kind === "off-topic")
+      .map((j) => nearestExact(candidate.query(j.q), passages, stored, 1)[0]?.score ?? -1);
     const floor = calibrateFloor(offTopicBest);
     let queryMs = 0;
     const search = (at: number) => async (q: string) => {
@@ -165,19 +166,19 @@ export async function judgeCandidates(
       return nearestExact(vector, passages, stored, K, at).map((r) => r.passage);
     };
     const label = `candidate "${candidate.name}"`;
-    Object.assign(figures, judgedFigures(`${label}, no floor`, await judgeSearch(JUDGED_QUERIES, search(-1))));
-    figures[`${label}: a query's vector (ms)`] = queryMs / JUDGED_QUERIES.length;
+    Object.assign(figures, judgedFigures(`${label}, no floor`, await judgeSearch(queries, search(-1))));
+    figures[`${label}: a query's vector (ms)`] = queryMs / queries.length;
     figures[`${label}: a passage's vector, here (ms)`] = ingestMs;
     figures[`${label}: floor for 90 % of off-topic questions "nothing close"`] = floor;
-    Object.assign(figures, judgedFigures(`${label}, at that floor`, await judgeSearch(JUDGED_QUERIES, search(floor))));
+    Object.assign(figures, judgedFigures(`${label}, at that floor`, await judgeSearch(queries, search(floor))));
     if (candidate.passage === dflt && !candidate.window && candidate.query === dflt) {
       const own = DEFAULT_MEANING_PROFILE.floor;
       Object.assign(
         figures,
-        judgedFigures(`${label}, at the app's floor ${own}`, await judgeSearch(JUDGED_QUERIES, search(own))),
+        judgedFigures(`${label}, at the app's floor ${own}`, await judgeSearch(queries, search(own))),
       );
       for (const at of [0.35, 0.4, 0.45, 0.5, 0.55, 0.6]) {
-        const f = await judgeSearch(JUDGED_QUERIES, search(at));
+        const f = await judgeSearch(queries, search(at));
         figures[`default at floor ${at}: paraphrase recall@10`] = f.paraphrase.recall;
         figures[`default at floor ${at}: off-topic "nothing close"`] = f.offTopicNothing;
         console.log(

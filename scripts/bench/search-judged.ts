@@ -1,5 +1,6 @@
-// Relevance by people's judgement (part of `npm run bench -- search-relevance`, alone as `search-judged`): the
-// judged set's 45 tracks of real speech (test/fixtures/captions/judged-search.ts) stored as the app stores them
+// Relevance by people's judgement (part of `npm run bench -- search-relevance`, alone as `search-judged`, the
+// second corpus as `search-judged-report`): a judged corpus's tracks of real speech (test/fixtures/captions/
+// judged-corpora.ts: the judged set's 45 by default, the tuning corpus) stored as the app stores them
 // (storeTranscript: the passages cut and posted by its triggers) in a fresh database, in one user's history.
 // - Each candidate way of embedding (meaning-candidates.ts), over the stored passages, every passage compared with
 //   the query (exact): paraphrases' recall@10 (the share of a query's marked moments that a result's passage
@@ -13,7 +14,7 @@
 // over the passages' own words (no title), at most 3 moments a transcript as the search shows them, ties as right.
 import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
-import { JUDGED_QUERIES, JUDGED_TRACKS } from "../../test/fixtures/captions/judged-search";
+import { TUNE_CORPUS, type JudgedCorpus, type JudgedCorpusName } from "../../test/fixtures/captions/judged-corpora";
 import { storeJudgedLibrary } from "./judged-library";
 import { judgeOnPglite } from "./judged-pglite";
 import { judgeCandidates, judgedFigures } from "./meaning-candidates";
@@ -23,8 +24,11 @@ import type { SearchMoment } from "../../lib/search/schemas";
 
 const K = 10;
 const USER = "judged-reader";
-/** Words said in many passages of several tracks, one of whose titles holds them too. */
-const FREQUENT_WORDS = ["think", "power", "better", "funding", "english", "cooling", "grit", "passion", "speak"];
+/** Words said in many passages of several of a corpus's tracks, one of whose titles holds them too. */
+const FREQUENT_WORDS: Record<JudgedCorpusName, string[]> = {
+  tune: ["think", "power", "better", "funding", "english", "cooling", "grit", "passion", "speak"],
+  report: ["machines", "algorithms", "vision", "drones", "technology", "programming", "perception"],
+};
 const MOMENTS_PER_TRANSCRIPT = 3;
 
 interface Passage {
@@ -53,7 +57,9 @@ async function residentGrowth(modelFile: string, distilledFile: string | null): 
 
 const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
-export async function benchSearchJudged(): Promise<Record<string, number>> {
+export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Promise<Record<string, number>> {
+  const { tracks, queries } = corpus;
+  const frequentWords = FREQUENT_WORDS[corpus.name];
   const database = await createMigratedTestDatabase();
   process.env.DATABASE_URL = database.url;
   process.env.APP_URL ??= "https://verbatim.example";
@@ -65,12 +71,12 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     const { searchLibrary } = await import("../../lib/search/search-moments");
     const { searchQuerySchema } = await import("../../lib/search/schemas");
     const storeStarted = performance.now();
-    const { ids, segments } = await storeJudgedLibrary(db, USER);
+    const { ids, segments } = await storeJudgedLibrary(db, USER, tracks);
     const storeMs = performance.now() - storeStarted;
     const passages = await db.$queryRawUnsafe<(Passage & { pid: bigint })[]>(
       `SELECT "pid", "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage" ORDER BY "pid"`,
     );
-    figures["judged corpus: transcripts"] = JUDGED_TRACKS.length;
+    figures["judged corpus: transcripts"] = tracks.length;
     figures["judged corpus: segments"] = segments;
     figures["judged corpus: passages"] = passages.length;
     figures["judged corpus: store time per passage (ms)"] = storeMs / passages.length;
@@ -109,16 +115,16 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     const distilledWords = env().SEARCH_DISTILLED_WORDS;
     const distilled =
       distilledWords > 0 ? await distilledVectorsOf(distilledModelFile(modelFile, distilledWords)) : null;
-    Object.assign(figures, await judgeCandidates(await wordVectorsOf(modelFile), texts, distilled));
+    Object.assign(figures, await judgeCandidates(await wordVectorsOf(modelFile), texts, distilled, queries));
     figures["default model: resident memory added by its vectors, in a process of its own (MB)"] = await residentGrowth(
       modelFile,
       distilledWords > 0 ? distilledModelFile(modelFile, distilledWords) : null,
     );
     await embedder.embedQuery("the vectors read once");
     const queryStarted = performance.now();
-    for (const { q } of JUDGED_QUERIES) await embedder.embedQuery(q);
+    for (const { q } of queries) await embedder.embedQuery(q);
     figures["default model: a query's vector, mean over the judged set (ms)"] =
-      (performance.now() - queryStarted) / JUDGED_QUERIES.length;
+      (performance.now() - queryStarted) / queries.length;
     const embedStarted = performance.now();
     while ((await embedMissingPassages(embedder)).embedded > 0);
     figures["default model: ingest time per passage (embedded in a worker thread, stored) (ms)"] =
@@ -135,11 +141,11 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     ]);
     for (const [label, rank] of modes) {
       const started = performance.now();
-      const f = await judgeSearch(JUDGED_QUERIES, async (q) =>
+      const f = await judgeSearch(queries, async (q) =>
         (await rank(q)).flatMap((p) => judged(p as (Passage & { pid: bigint }) | undefined)),
       );
       figures[`app search, ${label}: mean query time over the judged set (ms)`] =
-        (performance.now() - started) / JUDGED_QUERIES.length;
+        (performance.now() - started) / queries.length;
       Object.assign(figures, judgedFigures(`app search, ${label}`, f));
     }
 
@@ -148,7 +154,7 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     const { trainVectorLists } = await import("../../lib/search/vector-lists");
     const { nearestPassages } = await import("../../lib/search/meaning");
     await trainVectorLists(db, embedder.model);
-    const paraphrases = JUDGED_QUERIES.filter((j) => j.kind === "meaning");
+    const paraphrases = queries.filter((j) => j.kind === "meaning");
     const throughLists = await judgeSearch(paraphrases, async (q) => {
       const nearest = await nearestPassages(
         { kind: "library", userId: USER },
@@ -166,7 +172,7 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
     ] = throughLists.paraphrase.recall;
 
     // The same searches on the embedded database, through its HNSW index.
-    Object.assign(figures, await judgeOnPglite());
+    Object.assign(figures, await judgeOnPglite(corpus));
 
     // The frequent-word judgement: BM25 over the passages' own words (tf and length as the postings count them),
     // against the keyword ranking and the fused one.
@@ -177,7 +183,7 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
       console.log(
         `\n${mode}:\n| word | moments (3 a transcript) | page 1 vs BM25 over the words alone: recall@${K} | pairs ordered alike |\n|---|---|---|---|`,
       );
-      for (const word of FREQUENT_WORDS) {
+      for (const word of frequentWords) {
         const bm25 = await db.$queryRawUnsafe<(Passage & { score: number })[]>(
           `WITH q AS (SELECT (tsvector_to_array(to_tsvector('english', $1)))[1] AS lexeme),
            scored AS (
@@ -216,7 +222,7 @@ export async function benchSearchJudged(): Promise<Record<string, number>> {
           `| ${word} | ${bm25.length} | ${recall.toFixed(2)} | ${mine(concordant)} of ${mine(concordant) + mine(discordant)} |`,
         );
       }
-      figures[`frequent words (${FREQUENT_WORDS.length}), ${mode}: page 1 vs BM25 over the words alone, recall@${K}`] =
+      figures[`frequent words (${frequentWords.length}), ${mode}: page 1 vs BM25 over the words alone, recall@${K}`] =
         mean(agreement);
       figures[`frequent words, ${mode}: pairs of page 1 ordered as BM25 over the words alone orders them`] =
         concordant.length;

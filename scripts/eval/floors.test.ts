@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { judgedCorpora } from "../../test/fixtures/captions/judged-corpora";
 import { checkFloors, figureName, RELEVANCE_FLOORS } from "./floors";
 
 describe("the relevance evaluation's floors", () => {
@@ -34,5 +35,30 @@ describe("the relevance evaluation's floors", () => {
     expect(figures).toContain("app search, fused: paraphrases MRR@10");
     expect(figures).toContain("app search on PGlite (HNSW), fused: paraphrases MRR@10");
     expect(figures).toContain("app search, keyword-only: keyword controls recall@10");
+  });
+
+  it("holds the relevance goals on the corpus search is tuned on and records them on the one it is reported on", () => {
+    const figures = {
+      "app search, fused: paraphrases (60) recall@10": 0.55,
+      "app search, keyword-only: keyword controls recall@10": 1,
+    };
+    const goal = (corpus: "tune" | "report") =>
+      checkFloors(figures, RELEVANCE_FLOORS, corpus).find(
+        (c) => c.figure === "app search, fused: paraphrases recall@10",
+      )!;
+    expect(goal("tune")).toMatchObject({ recorded: false, held: false });
+    expect(goal("report")).toMatchObject({ recorded: true, held: false });
+    for (const corpus of ["tune", "report"] as const) {
+      const keywords = checkFloors(figures, RELEVANCE_FLOORS, corpus).filter((c) => c.figure.includes("keyword"));
+      expect(keywords.length).toBeGreaterThan(0);
+      expect(keywords.every((c) => !c.recorded)).toBe(true);
+    }
+  });
+
+  it("runs both corpora unless one is named", () => {
+    expect(judgedCorpora(undefined).map((c) => c.name)).toEqual(["tune", "report"]);
+    expect(judgedCorpora("both").map((c) => c.name)).toEqual(["tune", "report"]);
+    expect(judgedCorpora("report").map((c) => c.name)).toEqual(["report"]);
+    expect(() => judgedCorpora("held-out")).toThrow(/tune, report or both/);
   });
 });
