@@ -57,6 +57,15 @@ describe("zipStream", () => {
     await expect(bytesOf(zipStream(failing()))).rejects.toThrow("database gone");
   });
 
+  it("takes a time before 1980 or after 2099, which a zip cannot hold, as the nearest it can", async () => {
+    const entries = [
+      note("old.md", new Date(0)),
+      note("new.md", new Date(Date.UTC(2200, 0, 1))),
+      note("bad.md", new Date(NaN)),
+    ];
+    expect(Object.keys(unzipSync(await bytesOf(zipStream(iterate(entries)))))).toEqual(["old.md", "new.md", "bad.md"]);
+  });
+
   it("makes a valid empty archive", async () => {
     expect(unzipSync(await bytesOf(zipStream(iterate([]))))).toEqual({});
   });
@@ -65,3 +74,5 @@ describe("zipStream", () => {
 async function* iterate(entries: readonly ZipEntry[]): AsyncGenerator<ZipEntry> {
   for (const entry of entries) yield entry;
 }
+
+const note = (name: string, modified: Date): ZipEntry => ({ name, content: name, modified });

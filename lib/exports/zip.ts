@@ -36,7 +36,7 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): ReadableStream<Uint
             break;
           }
           const file = new ZipDeflate(next.value.name, { level: 6 });
-          file.mtime = next.value.modified;
+          file.mtime = zipTime(next.value.modified);
           zip.add(file);
           file.push(encoder.encode(next.value.content), true);
         }
@@ -53,4 +53,13 @@ export function zipStream(entries: AsyncIterable<ZipEntry>): ReadableStream<Uint
     },
     { highWaterMark: 0 },
   );
+}
+
+const ZIP_FIRST = new Date(1980, 0, 1, 0, 0, 2).getTime();
+const ZIP_LAST = new Date(2099, 11, 31, 23, 59, 58).getTime();
+
+/** A time a zip can hold: its MS-DOS field holds 1980 to 2099 only. */
+function zipTime(date: Date): Date {
+  const ms = date.getTime();
+  return new Date(Number.isFinite(ms) ? Math.min(Math.max(ms, ZIP_FIRST), ZIP_LAST) : ZIP_FIRST);
 }
