@@ -18,9 +18,7 @@ export async function exportNotes(accountId: string, request: ExportRequest): Pr
   const notes = readNotes(accountId, selection.where, appUrl);
   const headers = { "x-export-count": String(selection.count), "cache-control": "no-store" };
   if (selection.single && !request.zip) {
-    const { value: note } = await notes.next();
-    await notes.return(undefined);
-    if (!note) throw errors.notFound("No transcript with this id in your history.");
+    const note = await firstNote(notes);
     return new Response(note.content, {
       headers: { ...headers, "content-type": MARKDOWN, "content-disposition": attachment(note.name) },
     });
@@ -33,6 +31,23 @@ export async function exportNotes(accountId: string, request: ExportRequest): Pr
       "content-disposition": attachment(`Verbatim notes ${day}.zip`),
     },
   });
+}
+
+/**
+ * One transcript of the caller's history as its note (MCP's export_note): its file name and its text, as the export
+ * of that id alone would answer it.
+ */
+export async function exportNote(accountId: string, transcriptId: string): Promise<{ name: string; content: string }> {
+  const selection = await selectEntries(accountId, { ids: [transcriptId], format: "md", zip: false });
+  const { name, content } = await firstNote(readNotes(accountId, selection.where, env().APP_URL));
+  return { name, content };
+}
+
+async function firstNote<T>(notes: AsyncGenerator<T>): Promise<T> {
+  const { value, done } = await notes.next();
+  await notes.return(undefined as never);
+  if (done || !value) throw errors.notFound("No transcript with this id in your history.");
+  return value;
 }
 
 /** `attachment` with the name as RFC 5987 UTF-8 and a plain-ASCII fallback for old clients. */

@@ -507,6 +507,7 @@ describe("the role matrix", () => {
       get_alert_matches: { role: "viewer", args: { id: ids["/v1/alerts"].id } },
       pause_alert: { role: "member", args: { id: ids["/v1/alerts"].id, paused: true } },
       delete_alert: { role: "member", args: { id: ids["/v1/alerts"].id } },
+      export_note: { role: "viewer", args: { transcript_id: ids["/v1/transcripts"].id } },
       edit_transcript: {
         role: "member",
         args: { transcript_id: ids["/v1/transcripts"].id, replacements: [{ find: "grit", replace: "Grit" }] },
