@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 // A note's file name must be one every system takes and the same on every export, so that a re-export updates the
 // note a vault already holds instead of adding a second one. It is the title made safe and a short digest of the
-// transcript's id: `Why ice floats (k3x9q2m7ta).md`. The digest keeps two transcripts of one title (two languages,
+// transcript's id: `Why ice floats (k3x7q2m7ta).md`. The digest keeps two transcripts of one title (two languages,
 // a re-upload) apart and does not change when the title does not.
 
 /**
