@@ -203,13 +203,19 @@ describe("POST /v1/exports", () => {
     expect(notJson.status).toBe(422);
   });
 
-  it("refuses a selection larger than one export holds (413) before reading it", async () => {
+  it("refuses a selection larger than one export holds, or a body larger than any selection needs (413)", async () => {
     const caller = await createCaller(ctx.db);
     await library(7, caller.userId);
     const res = await exportOf(caller.headers, { library: true });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.text())).toMatchObject({ code: "export_too_large" });
     expect((await exportOf(caller.headers, { history: { q: "talk 1" } })).status).toBe(200);
+    // A body past what any selection needs is refused before it is parsed.
+    const huge = await exportOf(caller.headers, {
+      ids: Array.from({ length: 20_000 }, (_, i) => `id${i}`.padEnd(60, "x")),
+    });
+    expect(huge.status).toBe(413);
+    expect(JSON.parse(huge.text())).toMatchObject({ code: "payload_too_large" });
   });
 
   it("is open to a connector's and a device login's token, as reading a transcript is, and to nobody without one", async () => {
