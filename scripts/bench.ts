@@ -119,6 +119,7 @@ const onlyWhenNamed = new Set([
   "startup",
   "heavy-saves",
   "alerts",
+  "exports",
 ]);
 
 const only = process.argv.slice(2);
