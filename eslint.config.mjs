@@ -57,6 +57,8 @@ const LIB_LEVELS = [
   "follows",
   // saved searches matched against each new transcript (search, follows and webhooks composed)
   "alerts",
+  // transcripts out as notes (Markdown with front matter), one or a zip of many, from any selection of a library
+  "exports",
   // surfaces
   "health",
   "mcp",

@@ -178,6 +178,10 @@ const schema = z.object({
   // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
+  // Exports (lib/exports): notes one export holds at most (a larger selection is a 413 before anything is read),
+  // and transcript ids one request may name.
+  EXPORT_MAX_NOTES: z.coerce.number().int().positive().default(10_000),
+  EXPORT_MAX_IDS: z.coerce.number().int().positive().max(10_000).default(1000),
   // Follows (lib/follows): shows one user may follow, checks per hour (scheduled and "check now" together per
   // user for "check now"), the time between scheduled checks (jittered ±10%), the longest back-off after failures,
   // and the most items a new follow may ask to be transcribed at once (`backfill`).

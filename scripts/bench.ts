@@ -30,6 +30,7 @@ import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch } from "./bench/search";
 import { benchSearchWorst } from "./bench/search-worst";
 import { benchEdits } from "./bench/edits";
+import { benchExports } from "./bench/exports";
 import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
@@ -74,6 +75,7 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   search: benchSearch,
   "search-worst": benchSearchWorst,
   edits: benchEdits,
+  exports: benchExports,
   // The probe's two attacks (one user's heavy saves; six anonymous readers of a long transcript's files):
   // /health's worst wait during each, on PostgreSQL and on the embedded default.
   attacks: benchAttacks,
@@ -121,6 +123,7 @@ const onlyWhenNamed = new Set([
   "startup",
   "heavy-saves",
   "alerts",
+  "exports",
 ]);
 
 const only = process.argv.slice(2);

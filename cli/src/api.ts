@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import type { Client } from "openapi-fetch";
 import { errorCode, errorMessage } from "@/lib/browser/api";
 import {
@@ -11,7 +12,7 @@ import {
 } from "@/client/src/index";
 import { readLogin, saveLogin, type StoredLogin } from "./config";
 import { CliError, EXIT, exitCodeFor } from "./errors";
-import { nodeFetch } from "./http";
+import { httpStream, nodeFetch } from "./http";
 import { version } from "../package.json";
 
 // The CLI talks to the server only through @verbatim/client (the typed client in client/): this file plugs
@@ -89,6 +90,46 @@ export class Api {
     const { data, error, response } = await this.answer(call);
     if (!response.ok) throw this.refusal(response.status, error);
     return data as T;
+  }
+
+  /**
+   * POST `path` with a JSON body and the credential, the answer's body as a web stream read as it arrives (the typed
+   * client's fetch reads a body whole, as text); a refusal is a CliError as for any call.
+   */
+  async postStream(path: string, body: unknown): Promise<{ headers: Headers; body: ReadableStream<Uint8Array> }> {
+    const token = await this.credentialSource().token();
+    const json = JSON.stringify(body);
+    let answer: Awaited<ReturnType<typeof httpStream>>;
+    try {
+      answer = await httpStream(new URL(path, this.baseUrl), {
+        method: "POST",
+        headers: {
+          "user-agent": USER_AGENT,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(json),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: json,
+      });
+    } catch (error) {
+      throw unreachable(this.baseUrl, error);
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers))
+      for (const one of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, one);
+    if (answer.status < 200 || answer.status >= 300) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer.body) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString("utf8");
+      let error: unknown = text;
+      try {
+        error = JSON.parse(text) as unknown;
+      } catch {
+        // not JSON: the status alone speaks
+      }
+      throw this.refusal(answer.status, error);
+    }
+    return { headers, body: Readable.toWeb(answer.body) as ReadableStream<Uint8Array> };
   }
 
   /** Any failure of a call through the client as a CliError: the server unreachable, an API error, a failed job. */

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCaller, useTestDatabase } from "@/test/app-db";
+import { seedTranscript, videoIds } from "@/test/publishing";
 import { ANSI, buildCli, CLI_PATH, runCli, runProgram, startCli, type CliRun } from "@/test/cli";
 import { lazy, serveRoutes, type ServedRoutes } from "@/test/serve-routes";
 import { startFakeYoutube, type FakeYoutube } from "@/test/fakes/youtube/server";
@@ -40,6 +41,7 @@ let podcasts: FakePodcastServer;
 let configHome: string;
 
 const video = (id: string) => `https://www.youtube.com/watch?v=${id}`;
+const nextVideo = videoIds("cx");
 
 beforeAll(async () => {
   buildCli();
@@ -50,6 +52,7 @@ beforeAll(async () => {
     "/v1/me/api-key/regenerate": { POST: lazy(() => import("@/app/v1/me/api-key/regenerate/route"), "POST") },
     "/v1/me/transcriptions": { GET: lazy(() => import("@/app/v1/me/transcriptions/route"), "GET") },
     "/v1/me/search": { GET: lazy(() => import("@/app/v1/me/search/route"), "GET") },
+    "/v1/exports": { POST: lazy(() => import("@/app/v1/exports/route"), "POST") },
     "/v1/device/code": { POST: lazy(() => import("@/app/v1/device/code/route"), "POST") },
     "/v1/device/token": { POST: lazy(() => import("@/app/v1/device/token/route"), "POST") },
     "/v1/device/approve": { POST: lazy(() => import("@/app/v1/device/approve/route"), "POST") },
@@ -180,6 +183,59 @@ const getManySchema = z.array(
     }),
   ]),
 );
+
+describe("export", () => {
+  it("writes notes into a folder under stable names; a re-run updates them in place; 5 for an id not in the history", async () => {
+    const user = await apiKeyUser();
+    const titles = ["Grit: the power of passion", "CON", "Why? Because: reasons..."];
+    const talks = [];
+    for (const title of titles) talks.push(await seedTranscript(ctx.db, user.userId, { videoId: nextVideo(), title }));
+    const vault = await mkdtemp(path.join(configHome, "vault-"));
+    const outcomeSchema = z.strictObject({
+      out: z.string(),
+      count: z.number(),
+      added: z.array(z.string()),
+      updated: z.array(z.string()),
+      renamed: z.array(z.strictObject({ from: z.string(), to: z.string() })),
+      unchanged: z.array(z.string()),
+    });
+    const first = await json(outcomeSchema, ["export", "--format", "md", "--out", vault], user.env);
+    expect(first.count).toBe(3);
+    const names = (await readdir(vault)).sort();
+    expect(names).toEqual(
+      [
+        expect.stringMatching(/^Grit the power of passion \([a-z2-7]{10}\)\.md$/),
+        expect.stringMatching(/^Why Because reasons \([a-z2-7]{10}\)\.md$/),
+        expect.stringMatching(/^_CON \([a-z2-7]{10}\)\.md$/),
+      ].sort((a, b) => String(a).localeCompare(String(b))),
+    );
+    expect(first.added.sort()).toEqual(names);
+    const note = await readFile(path.join(vault, names[0]!), "utf8");
+    expect(note).toMatch(/^---\ntitle: /);
+    expect(note).toContain(`verbatim_id: ${talks[0]!.id}`);
+
+    // Again: nothing changes; then a title changes and its note is renamed in place, not written twice.
+    const again = await json(outcomeSchema, ["export", "--out", vault], user.env);
+    expect(again).toMatchObject({ added: [], updated: [], renamed: [] });
+    expect(again.unchanged).toHaveLength(3);
+    await ctx.db.transcript.update({ where: { id: talks[0]!.id }, data: { title: "Grit, retitled" } });
+    const renamed = await json(outcomeSchema, ["export", "--out", vault, "--id", talks[0]!.id], user.env);
+    expect(renamed.renamed).toEqual([{ from: names[0], to: expect.stringMatching(/^Grit, retitled \(/) }]);
+    expect(await readdir(vault)).toHaveLength(3);
+
+    const human = await runCli(["export", "--out", vault], user.env);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr).toMatch(/Done: 0 new, 0 updated, 3 unchanged\./);
+
+    await fails(
+      ["export", "--out", vault, "--id", "cm9nosuchtranscript00000"],
+      user.env,
+      5,
+      /not transcripts in your history|No transcript/,
+    );
+    await fails(["export", "--out", vault, "--id", "x", "--search", "grit"], user.env, 2, /Choose one/);
+  });
+});
 
 describe("--json on every command", () => {
   it("whoami, languages, get (one, several from stdin), history, publish, unpublish, job, podcast resolve, import, key, open", async () => {

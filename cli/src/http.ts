@@ -51,6 +51,21 @@ export function httpRequest(
   });
 }
 
+/** A request whose answer's body is handed over unread, as bytes arrive (an export's zip), never held whole. */
+export function httpStream(
+  url: URL,
+  init: { method: string; headers: Record<string, string | number>; body?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: http.IncomingMessage }> {
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(url, { method: init.method, headers: init.headers }, (response) =>
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
+    );
+    request.on("error", reject);
+    request.end(init.body);
+  });
+}
+
 const NO_BODY = new Set([101, 204, 205, 304]);
 
 /** A fetch for JSON APIs over httpRequest: the whole body is read, redirects are not followed. */

@@ -3,6 +3,7 @@ import { version } from "../package.json";
 import { examples } from "./command";
 import { registerAlerts } from "./commands/alerts";
 import { registerEdit } from "./commands/edit";
+import { registerExport } from "./commands/export";
 import { registerGet } from "./commands/get";
 import { registerHistory } from "./commands/history";
 import { registerFollow } from "./commands/follow";
@@ -35,6 +36,7 @@ const COMMANDS = [
   registerLanguages,
   registerHistory,
   registerSearch,
+  registerExport,
   registerPublish,
   registerUnpublish,
   registerPodcast,

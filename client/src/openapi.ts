@@ -351,6 +351,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export transcripts as Markdown notes (one .md, or a zip streamed as it is built)
+         * @description Exactly one selection: `ids`, `history` (the filters of GET /v1/me/transcriptions), `search` (the transcripts a search finds moments in), `follow_id` (a followed show's transcribed items) or `library` (the whole library the credential acts in: the caller's own or a team's). Each note has YAML front matter (title, source, channel or show, published and transcribed dates, duration, language, speakers, tags, the transcript's id), chapters as headings and each paragraph's timestamp linked to that moment. A note's file name is the title and a digest of the id, the same on every export. The caller's current version of each transcript (their corrections). `X-Export-Count` is the number of notes.
+         */
+        post: operations["postV1Exports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/follows": {
         parameters: {
             query?: never;
@@ -2255,6 +2275,53 @@ export interface components {
             published: string | null;
             title: string;
         };
+        ExportRequest: {
+            /** @description The transcribed episodes or videos of a followed show (GET /v1/follows) */
+            follow_id?: string;
+            /**
+             * @description md: Markdown notes with YAML front matter (Obsidian, Logseq)
+             * @default md
+             * @enum {string}
+             */
+            format: "md";
+            /** @description The finished entries of the caller's history that GET /v1/me/transcriptions lists with these filters */
+            history?: {
+                /** @default null */
+                platform: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /**
+                 * @description case-insensitive substring of video_id, title or channel
+                 * @default null
+                 */
+                q: string | null;
+            };
+            /** @description Transcripts (their `id`) from the caller's history; one not in it makes the whole request a 404 */
+            ids?: string[];
+            /**
+             * @description The whole library the credential acts in: the caller's own, or a team's (a team key, the workspace)
+             * @constant
+             */
+            library?: true;
+            /** @description The transcripts a search of the library (GET /v1/me/search) finds moments in, most relevant first */
+            search?: {
+                /** @description Only transcripts in this language (e.g. en, de, zh-Hans) */
+                lang?: string | null;
+                /**
+                 * @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning
+                 * @default hybrid
+                 * @enum {string}
+                 */
+                mode: "hybrid" | "keyword" | "meaning";
+                /** @default null */
+                platform: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
+                /** @description What was said: words (stemmed by the transcript's language), "quoted phrases" (in order), -excluded words, OR; at least one word to find, at most 32 words and phrases. Chinese, Japanese and Korean: two or more characters */
+                q: string;
+            };
+            /**
+             * @description A zip even for one transcript (one transcript by `ids` is otherwise answered as the .md file)
+             * @default false
+             */
+            zip: boolean;
+        };
         Follow: {
             created_at: string;
             /** @enum {string} */
@@ -2588,7 +2655,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "search_timed_out" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "export_too_large" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "search_timed_out" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -4652,6 +4719,94 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+        };
+    };
+    postV1Exports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "history": {
+                 *         "platform": "youtube",
+                 *         "q": null
+                 *       },
+                 *       "format": "md"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExportRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                    "text/markdown": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A transcript id not in the caller's history, a follow not the caller's, or a selection that holds nothing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The selection holds more transcripts than EXPORT_MAX_NOTES (`export_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                 };
             };
         };

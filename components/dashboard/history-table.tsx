@@ -21,6 +21,7 @@ import { HistoryMoments, useHistoryMoments } from "@/components/dashboard/histor
 import { HistoryFilters } from "@/components/dashboard/history/history-filters";
 import { HistoryCardsView, HistoryTableView } from "@/components/dashboard/history/history-list";
 import { Pagination } from "@/components/dashboard/history/pagination";
+import { ExportNotesButton } from "@/components/dashboard/history/export-notes-button";
 
 const SEARCH_DEBOUNCE_MS = 300;
 /** The table from this width on; cards below it. */
@@ -174,6 +175,7 @@ export function HistoryTable() {
             shown={list.data.transcriptions.length}
             onPage={(page) => navigate({ ...params, page })}
           />
+          <ExportNotesButton params={params} />
         </>
       )}
     </div>

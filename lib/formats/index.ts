@@ -6,7 +6,7 @@ import type { Format, Segment, TranscriptMeta } from "./types";
 import { renderVtt } from "./vtt";
 
 export { FORMATS, parseFormat } from "./types";
-export type { Format, Segment, TranscriptMeta } from "./types";
+export type { Format, MomentLink, Segment, TranscriptMeta } from "./types";
 export { normalizeSegments } from "./normalize";
 export { renderJson } from "./json";
 export { renderMarkdown } from "./markdown";

@@ -1,7 +1,7 @@
 import { cleanText, normalizeCues, totalTextLength, type NormalizedCues } from "./normalize";
 import { paragraphStarts, type ParagraphRules } from "./paragraphs";
 import { formatShortClock } from "./time";
-import type { Segment, TranscriptMeta } from "./types";
+import type { MomentLink, Segment, TranscriptMeta } from "./types";
 import { Utf16Writer, textEscaping, writeText } from "./writer";
 
 /** Paragraphs of ~30–60 s: break at a sentence end after 30 s, always by 60 s, and on pauses > 2 s. */
@@ -80,7 +80,8 @@ export function chapterHeadings(cues: NormalizedCues, chapters: TranscriptMeta["
 /**
  * Markdown: `# Title` (or "Transcript"), a source link line, then one paragraph per ~30–60 s,
  * each starting with a `[mm:ss]`/`[h:mm:ss]` timestamp that links to that moment on YouTube or
- * Vimeo (plain text elsewhere). Chapters become `## Title` headings, each opening a new paragraph.
+ * Vimeo (plain text elsewhere; `meta.momentLink` chooses another link or none). Chapters become `## Title`
+ * headings, each opening a new paragraph.
  * Transcript text is Markdown-escaped. Where the source names speakers, a change of speaker starts a
  * paragraph, its name in bold after the timestamp (`**Sarah:** `). Trailing newline.
  */
@@ -89,16 +90,18 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
   const title = cleanText(meta.title);
   const header: string[] = ["# " + (title === "" ? "Transcript" : escapeMarkdown(title))];
 
-  const link = cleanText(meta.sourceUrl);
-  if (link !== "") {
-    const href = markdownUrl(link);
+  const source = cleanText(meta.sourceUrl);
+  if (source !== "") {
+    const href = markdownUrl(source);
     header.push(
-      href === null ? "Source: " + escapeMarkdown(link) : "Source: [" + escapeMarkdown(link) + "](" + href + ")",
+      href === null ? "Source: " + escapeMarkdown(source) : "Source: [" + escapeMarkdown(source) + "](" + href + ")",
     );
   }
   const head = header.join("\n\n");
 
-  const prefix = deepLinkPrefix(meta.platform, meta.videoId);
+  const deepLink = deepLinkPrefix(meta.platform, meta.videoId);
+  const link: MomentLink | null =
+    meta.momentLink === undefined ? (deepLink === null ? null : { prefix: deepLink, suffix: "s" }) : meta.momentLink;
   const headings = chapterHeadings(cues, meta.chapters);
   let starts = paragraphStarts(cues, MARKDOWN_PARAGRAPHS);
   let headingChars = 0;
@@ -111,11 +114,11 @@ export function renderMarkdown(segments: readonly Segment[], meta: TranscriptMet
     headingChars +
     2 * totalTextLength(cues) +
     cues.count +
-    starts.length * (8 + (prefix?.length ?? 0) + 32);
+    starts.length * (8 + (link === null ? 0 : link.prefix.length + link.suffix.length) + 32);
   return Utf16Writer.build(capacity, (w) => {
     w.reserve(head.length);
     w.raw(head);
-    writeParagraphs(w, cues, starts, prefix, headings);
+    writeParagraphs(w, cues, starts, link, headings);
     w.reserve(1);
     w.buf[w.pos++] = 10;
   });
@@ -125,7 +128,7 @@ function writeParagraphs(
   w: Utf16Writer,
   cues: NormalizedCues,
   starts: number[],
-  prefix: string | null,
+  link: MomentLink | null,
   headings: Map<number, string[]>,
 ): void {
   const { count, startMs, text } = cues;
@@ -140,7 +143,8 @@ function writeParagraphs(
       }
       const seconds = Math.floor(startMs[i] / 1000);
       const clock = formatShortClock(seconds);
-      const stamp = prefix === null ? "\n\n[" + clock + "] " : "\n\n[" + clock + "](" + prefix + seconds + "s) ";
+      const stamp =
+        link === null ? "\n\n[" + clock + "] " : "\n\n[" + clock + "](" + link.prefix + seconds + link.suffix + ") ";
       w.reserve(stamp.length);
       w.raw(stamp);
       const who = cues.speaker[i];

@@ -28,6 +28,17 @@ export interface TranscriptMeta {
   lang: string;
   /** Chapters ({start: seconds, title}), shown as headings by the Markdown format. */
   chapters?: readonly { start: number; title: string }[] | null;
+  /**
+   * Where a paragraph's timestamp links: `prefix + seconds + suffix`, or null for plain timestamps. Absent: the
+   * platform's own deep link where it has one (deepLinkPrefix in markdown.ts).
+   */
+  momentLink?: MomentLink | null;
+}
+
+/** A link to a moment: whole seconds go between `prefix` and `suffix` (`…watch?v=ID&t=` and `s`). */
+export interface MomentLink {
+  prefix: string;
+  suffix: string;
 }
 
 export const FORMATS = ["json", "text", "srt", "vtt", "md"] as const;

@@ -32,6 +32,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "POST", path: "/v1/import/{batch_id}/items/retry" },
   { method: "GET", path: "/v1/import" },
   { method: "POST", path: "/v1/import" },
+  { method: "POST", path: "/v1/exports" },
   { method: "POST", path: "/v1/follows" },
   { method: "GET", path: "/v1/follows" },
   { method: "GET", path: "/v1/follows/{id}" },

@@ -103,6 +103,8 @@ const ROLE_BY_ROW: Record<Exclude<Permission, "use" | "mcp">, RoleRequirement> =
 
 /** Operations whose role is not the one their row and method give ("METHOD path"). */
 const ROLE_OVERRIDES: Readonly<Record<string, RoleRequirement>> = {
+  // An export only reads the library: a viewer's, as reading a transcript is (a team key's `read` scope).
+  "POST /v1/exports": "viewer",
   // The masked key is the key's administration.
   "GET /v1/me/api-key": "admin",
   // Follows bring new entries into the library and spend its allowance on a schedule: the account's administration.

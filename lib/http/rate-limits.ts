@@ -66,6 +66,8 @@ export const RATE_LIMITS = {
   import: { by: "user", points: { free: 5, pro: 30, ultra: 120 }, seconds: 60 * 60 }, // POST /v1/import: a whole feed or playlist
   follow: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/follows: fetches the feed or lists the channel
   alert: { by: "user", points: 120, seconds: 60 * 60 }, // POST /v1/alerts: parses the query in every configuration
+  // POST /v1/exports: each may read and render a whole library (as a zip, streamed).
+  export: { by: "user", points: 60, seconds: 60 * 60 },
   alertPreview: { by: "user", points: 60, seconds: 60 * 60 }, // POST /v1/alerts/{id}/preview: a search per recent transcript of its scope
   followCheck: { by: "user", points: () => env().FOLLOW_CHECKS_PER_HOUR, seconds: 60 * 60 }, // POST /v1/follows/{id}/check
   // A WebSub hub's calls to /v1/webhooks/websub/{token} (verification, pushes): credential-less, per address.

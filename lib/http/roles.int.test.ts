@@ -315,6 +315,8 @@ describe("the role matrix", () => {
       if (["/v1/checkout", "/v1/me/portal", "/v1/me/subscription/"].some((x) => p.startsWith(x))) return "owner";
       if (p.startsWith("/v1/me/webhooks") || p.startsWith("/v1/me/api-key")) return "admin";
       if (p.startsWith("/v1/follows") && e.method !== "GET") return "admin";
+      // An export reads, by POST only for its selection's body.
+      if (p === "/v1/exports") return "viewer";
       return e.method === "GET" ? "viewer" : "member";
     };
     const counts: Record<string, number> = {};
@@ -505,6 +507,7 @@ describe("the role matrix", () => {
       get_alert_matches: { role: "viewer", args: { id: ids["/v1/alerts"].id } },
       pause_alert: { role: "member", args: { id: ids["/v1/alerts"].id, paused: true } },
       delete_alert: { role: "member", args: { id: ids["/v1/alerts"].id } },
+      export_note: { role: "viewer", args: { transcript_id: ids["/v1/transcripts"].id } },
       edit_transcript: {
         role: "member",
         args: { transcript_id: ids["/v1/transcripts"].id, replacements: [{ find: "grit", replace: "Grit" }] },

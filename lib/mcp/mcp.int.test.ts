@@ -175,6 +175,7 @@ describe("with an API key", () => {
         "create_alert",
         "delete_alert",
         "edit_transcript",
+        "export_note",
         "get_alert_matches",
         "get_job",
         "get_transcript",
@@ -408,6 +409,46 @@ describe("with an API key", () => {
     expect(list.total).toBe(1);
     expect(list.transcriptions[0]).toMatchObject({ video_id: FAKE_IDS.captioned, status: "done" });
     expect(text(one)).toContain(FAKE_IDS.captioned);
+  });
+
+  it("export_note: a transcript of the history as a Markdown note, in parts; another's is not found", async () => {
+    const { seedTranscript } = await import("@/test/publishing");
+    const entry = { transcriptId: (await seedTranscript(ctx.db, caller.userId, { videoId: "zzzexport00" })).id };
+    const whole = (await client.callTool({
+      name: "export_note",
+      arguments: { transcript_id: entry!.transcriptId },
+    })) as CallToolResult;
+    expect(whole.isError, text(whole)).toBeFalsy();
+    const note = text(whole);
+    expect(note).toMatch(/^---\ntitle: /);
+    expect(note).toContain(`verbatim_id: ${entry!.transcriptId}`);
+    const about = whole.structuredContent as {
+      file_name: string;
+      total_characters: number;
+      next_offset: number | null;
+    };
+    expect(about).toMatchObject({ total_characters: note.length, next_offset: null });
+    expect(about.file_name).toMatch(/ \([a-z2-7]{10}\)\.md$/);
+
+    const first = (await client.callTool({
+      name: "export_note",
+      arguments: { transcript_id: entry!.transcriptId, max_characters: 1000 },
+    })) as CallToolResult;
+    const next = (first.structuredContent as { next_offset: number }).next_offset;
+    const rest = (await client.callTool({
+      name: "export_note",
+      arguments: { transcript_id: entry!.transcriptId, offset: next, max_characters: 200_000 },
+    })) as CallToolResult;
+    expect(text(first) + text(rest)).toBe(note);
+
+    const other = await createCaller(ctx.db);
+    const theirs = await seedTranscript(ctx.db, other.userId, { videoId: "zzzexport01" });
+    const refused = (await client.callTool({
+      name: "export_note",
+      arguments: { transcript_id: theirs.id },
+    })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("(not_found)");
   });
 
   it("search_transcripts: moments of what was said, with times, bold matches and links", async () => {

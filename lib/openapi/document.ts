@@ -217,6 +217,10 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
   { name: "Follows", description: "A show followed: each new episode or video transcribed as it appears." },
   {
+    name: "Exports",
+    description: "Transcripts out as Markdown notes for a notes app (Obsidian, Logseq): one file, or a zip of many.",
+  },
+  {
     name: "Alerts",
     description:
       "Saved searches: a transcript newly in their scope that matches is delivered by webhook, e-mail, Atom feed and inbox.",

@@ -3,6 +3,7 @@ import * as alerts from "@/lib/alerts/endpoints";
 import * as apiKeys from "@/lib/auth/endpoints";
 import * as billing from "@/lib/billing/endpoints";
 import * as edits from "@/lib/edits/endpoints";
+import * as exportsEndpoints from "@/lib/exports/endpoints";
 import * as follows from "@/lib/follows/endpoints";
 import * as health from "@/lib/health/endpoints";
 import * as imports from "@/lib/imports/endpoints";
@@ -24,6 +25,7 @@ export const allEndpoints: Endpoint[] = [
   apiKeys,
   billing,
   edits,
+  exportsEndpoints,
   follows,
   health,
   imports,

@@ -12,6 +12,7 @@ const REDIRECT_URI = "http://127.0.0.1:33418/callback";
 export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
+  "POST /v1/exports": { history: { platform: "youtube", q: null }, format: "md" },
   "PATCH /v1/transcripts/{id}": {
     segments: [
       { start: 0, end: 2.4, text: "Welcome back to the channel." },

@@ -20,6 +20,11 @@ export const INPUT_CODES = {
     retryable: false,
     meaning: "the upload's Content-Type is not the one its URL was signed for",
   },
+  export_too_large: {
+    status: 413,
+    retryable: false,
+    meaning: "the selection holds more transcripts than one export may (EXPORT_MAX_NOTES); export it in parts",
+  },
   range_not_satisfiable: { status: 416, retryable: false, meaning: "the requested byte range lies outside the file" },
   // 422: the input is well-formed but cannot be acted on (answered as one HTTPValidationError item)
   unsupported_source: { status: 422, retryable: false, meaning: "the platform cannot serve this item" },

@@ -10,6 +10,7 @@ import { registerSearchTranscriptions } from "./search-transcriptions";
 import { registerSearchTranscripts } from "./search-transcripts";
 import { registerPublishTranscript } from "./publish-transcript";
 import { registerEditTranscript } from "./edit-transcript";
+import { registerExportNote } from "./export-note";
 import { registerUnpublishTranscript } from "./unpublish-transcript";
 import { registerResolvePodcast } from "./resolve-podcast";
 import { registerGetUsage } from "./get-usage";
@@ -39,6 +40,7 @@ export const TOOL_NAMES: ReadonlySet<string> = new Set([
   "resolve_podcast",
   "get_usage",
   "edit_transcript",
+  "export_note",
   "create_alert",
   "list_alerts",
   "get_alert_matches",
@@ -70,6 +72,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerSearchTranscripts(tool, ctx);
   registerPublishTranscript(tool, ctx);
   registerEditTranscript(tool, ctx);
+  registerExportNote(tool, ctx);
   registerUnpublishTranscript(tool, ctx);
   registerResolvePodcast(tool, ctx);
   registerGetUsage(tool, ctx);
