@@ -59,6 +59,8 @@ const LIB_LEVELS = [
   "alerts",
   // transcripts out as notes (Markdown with front matter), one or a zip of many, from any selection of a library
   "exports",
+  // the watch folder: recordings dropped in a folder become transcripts (as uploads), results written beside them
+  "watch",
   // surfaces
   "health",
   "mcp",

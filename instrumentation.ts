@@ -52,6 +52,8 @@ export async function register() {
     scheduleCleanup();
     const { scheduleEmbedding } = await import("@/lib/app/schedule-embedding");
     scheduleEmbedding();
+    // The watch folder (WATCH_DIR): recordings dropped there become the account's transcripts.
+    (await import("@/lib/watch/start")).startWatchFolder();
     // Corrections a stop left indexed in part for search, and replaced ones' passages (lib/edits/revision-index.ts).
     (await import("@/lib/edits/revision-index")).resumeRevisionIndexing();
     log.info(

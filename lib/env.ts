@@ -118,6 +118,22 @@ const schema = z.object({
     .default(2147483647),
   UPLOAD_MAX_PENDING: z.coerce.number().int().positive().default(50),
   UPLOAD_MAX_PENDING_BYTES: z.coerce.number().int().positive().default(10737418240),
+  // The watch folder (lib/watch): media appearing there become the account's transcripts, written beside them.
+  WATCH_DIR: z.string().min(1).optional(),
+  /** The e-mail of the account the folder's files are transcribed for (its allowance, its history). */
+  WATCH_ACCOUNT: z
+    .email()
+    .transform((email) => email.toLowerCase())
+    .optional(),
+  /** Formats written beside each file, comma-separated (read by lib/watch/settings.ts). */
+  WATCH_FORMATS: z.string().min(1).default("srt,md"),
+  WATCH_LANG: z
+    .string()
+    .regex(/^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$/, "must be a language tag such as en or pt-BR, or auto")
+    .default("auto"),
+  WATCH_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  /** How long a file's size and modification time must stay the same before it is read (a copy in progress). */
+  WATCH_SETTLE_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
@@ -326,6 +342,11 @@ export function parseEnv(vars: Record<string, string | undefined>): Env {
   const embedded = env.DATABASE_URL === undefined;
   if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
     throw new EnvError("Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set");
+  }
+  if (env.WATCH_DIR && !env.WATCH_ACCOUNT) {
+    throw new EnvError(
+      "Invalid configuration:\n  WATCH_ACCOUNT: required when WATCH_DIR is set (the account's e-mail)",
+    );
   }
   if (!embedded && !env.AUTH_SECRET) {
     throw new EnvError(

@@ -59,6 +59,8 @@ async function main() {
   });
   // Webhook deliveries too, beside the jobs (their own slots: a slow receiver never holds a job's).
   const deliveries = ensureDeliveryRunner({ db });
+  // The watch folder where this worker runs beside it (claims keep a file to one job when the app watches too).
+  const watch = (await import("@/lib/watch/start")).startWatchFolder();
 
   // Installed before anything is announced, so a signal is never missed.
   let stopping = false;
@@ -74,6 +76,7 @@ async function main() {
         Promise.all([
           runner.stop({ timeoutMs: stopTimeoutMs }),
           deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
+          watch?.stop(),
         ]),
       )
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))

@@ -4,9 +4,15 @@
 import { oidcAllowedDomains, oidcTeamRoleRules } from "@/lib/auth/oidc-settings";
 import { youtubeClients } from "@/lib/captions/youtube/clients";
 import { EnvError, type Env } from "@/lib/env";
+import { watchSettings } from "@/lib/watch/settings";
 
 /** Each throws "NAME: what is wrong" on a bad value. */
-const DOMAIN_READERS: readonly ((settings: Env) => unknown)[] = [youtubeClients, oidcAllowedDomains, oidcTeamRoleRules];
+const DOMAIN_READERS: readonly ((settings: Env) => unknown)[] = [
+  youtubeClients,
+  oidcAllowedDomains,
+  oidcTeamRoleRules,
+  watchSettings,
+];
 
 /** Throws EnvError naming every setting its domain cannot read, as lib/env's parseEnv does for the rest. */
 export function checkDomainSettings(settings: Env): void {
