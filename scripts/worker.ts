@@ -15,6 +15,7 @@ import { appPipelines } from "@/lib/app/pipelines";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
 import { log } from "@/lib/observability/logger";
 import { ensureDeliveryRunner } from "@/lib/webhooks/delivery-runner";
+import { ensureExportRunner } from "@/lib/exports/destinations/runner";
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +60,8 @@ async function main() {
   });
   // Webhook deliveries too, beside the jobs (their own slots: a slow receiver never holds a job's).
   const deliveries = ensureDeliveryRunner({ db });
+  // And notes to export destinations (their own slots too).
+  const exportDeliveries = ensureExportRunner({ db });
 
   // Installed before anything is announced, so a signal is never missed.
   let stopping = false;
@@ -74,6 +77,7 @@ async function main() {
         Promise.all([
           runner.stop({ timeoutMs: stopTimeoutMs }),
           deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
+          exportDeliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
         ]),
       )
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))

@@ -13,6 +13,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
   "POST /v1/exports": { history: { platform: "youtube", q: null }, format: "md" },
+  "POST /v1/exports/destinations": { kind: "folder", name: "Vault", path: "alice/vault/Transcripts" },
   "PATCH /v1/transcripts/{id}": {
     segments: [
       { start: 0, end: 2.4, text: "Welcome back to the channel." },
