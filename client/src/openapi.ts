@@ -4967,9 +4967,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "kind": "folder",
-                 *       "name": "Vault",
-                 *       "path": "alice/vault/Transcripts"
+                 *       "kind": "notion",
+                 *       "name": "Research notes",
+                 *       "database_id": "0f2b5c1e-58c4-4a8d-9f6e-3b1a2c4d5e6f",
+                 *       "token": "ntn_example_integration_token"
                  *     }
                  */
                 "application/json": components["schemas"]["ExportDestinationCreate"];
