@@ -48,6 +48,9 @@ export async function register() {
     const runner = await startAppJobs({ pipelines: appPipelines });
     const { ensureDeliveryRunner } = await import("@/lib/webhooks/delivery-runner");
     await ensureDeliveryRunner();
+    // Notes to the accounts' export destinations (a folder, Notion): rows too, with slots of their own.
+    const { ensureExportRunner } = await import("@/lib/exports/destinations/runner");
+    await ensureExportRunner();
     const { scheduleCleanup } = await import("@/lib/app/schedule-cleanup");
     scheduleCleanup();
     const { scheduleEmbedding } = await import("@/lib/app/schedule-embedding");

@@ -15,6 +15,7 @@ import { appPipelines } from "@/lib/app/pipelines";
 import { closeAppOutbound } from "@/lib/http/outbound/configured";
 import { log } from "@/lib/observability/logger";
 import { ensureDeliveryRunner } from "@/lib/webhooks/delivery-runner";
+import { ensureExportRunner } from "@/lib/exports/destinations/runner";
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +62,8 @@ async function main() {
   const deliveries = ensureDeliveryRunner({ db });
   // The watch folder where this worker runs beside it (claims keep a file to one job when the app watches too).
   const watch = (await import("@/lib/watch/start")).startWatchFolder();
+  // And notes to export destinations (their own slots too).
+  const exportDeliveries = ensureExportRunner({ db });
 
   // Installed before anything is announced, so a signal is never missed.
   let stopping = false;
@@ -77,6 +80,7 @@ async function main() {
           runner.stop({ timeoutMs: stopTimeoutMs }),
           deliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
           watch?.stop(),
+          exportDeliveries.then((d) => d.stop({ timeoutMs: stopTimeoutMs })),
         ]),
       )
       .then(() => Promise.all([db.$disconnect(), closeAppOutbound()]))

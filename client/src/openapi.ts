@@ -371,6 +371,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exports/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's export destinations, each with how its deliveries stand and why it fails
+         * @description Destinations an account (or team) keeps: each transcript new in its library (a link, an upload, an import, a followed show's episode) or corrected is delivered to each of them once, on its own, retried with backoff. `folder`: the note written into a folder on the server (under the operator's EXPORT_FOLDER_ROOT), atomically; Verbatim's part lies between `verbatim:begin`/`verbatim:end` comment lines and an update replaces only that part, so what the person wrote outside it stays; a note edited with those lines gone is kept as it is (`kept`). `notion`: a page per transcript in a Notion database shared with the integration, through Notion's public API; a correction replaces the page (the old one moves to Notion's trash). Webhooks keep working beside them.
+         */
+        get: operations["getV1ExportsDestinations"];
+        put?: never;
+        /**
+         * Add an export destination: a folder on the server or a Notion database (its token is never shown again)
+         * @description Destinations an account (or team) keeps: each transcript new in its library (a link, an upload, an import, a followed show's episode) or corrected is delivered to each of them once, on its own, retried with backoff. `folder`: the note written into a folder on the server (under the operator's EXPORT_FOLDER_ROOT), atomically; Verbatim's part lies between `verbatim:begin`/`verbatim:end` comment lines and an update replaces only that part, so what the person wrote outside it stays; a note edited with those lines gone is kept as it is (`kept`). `notion`: a page per transcript in a Notion database shared with the integration, through Notion's public API; a correction replaces the page (the old one moves to Notion's trash). Webhooks keep working beside them.
+         */
+        post: operations["postV1ExportsDestinations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/destinations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove an export destination, its token and its deliveries (what it wrote stays) */
+        delete: operations["deleteV1ExportsDestinationsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/follows": {
         parameters: {
             query?: never;
@@ -2275,6 +2316,63 @@ export interface components {
             published: string | null;
             title: string;
         };
+        ExportDestination: {
+            created_at: string;
+            /** @description kind notion: the database */
+            database_id: string | null;
+            /** @description This destination's transcripts by state */
+            deliveries: {
+                delivered: number;
+                /** @description Given up after EXPORT_MAX_ATTEMPTS attempts */
+                failed: number;
+                /** @description Notes the person edited outside Verbatim's block, left as they are */
+                kept: number;
+                pending: number;
+            };
+            disabled_reason: string | null;
+            enabled: boolean;
+            /** @description First failed attempt since the last success */
+            failing_since: string | null;
+            /** @description kind notion: a token is stored (encrypted; it is never shown) */
+            has_token: boolean;
+            id: string;
+            /** @enum {string} */
+            kind: "folder" | "notion";
+            last_delivered_at: string | null;
+            /** @description Why the last failed attempt failed */
+            last_error: string | null;
+            last_error_at: string | null;
+            /** @description What the last delivery that did not simply write said (a kept edit, a page left behind) */
+            last_note: string | null;
+            name: string;
+            /** @description While failing: when deliveries to it are tried again */
+            next_attempt_at: string | null;
+            /** @description kind folder: the folder under EXPORT_FOLDER_ROOT */
+            path: string | null;
+            /**
+             * @description ok: its last attempt succeeded (or none failed yet); failing: retried with backoff; disabled: stopped
+             * @enum {string}
+             */
+            state: "ok" | "failing" | "disabled";
+        };
+        ExportDestinationCreate: {
+            /** @description kind notion: the database each transcript becomes a page in (shared with the integration) */
+            database_id?: string;
+            /**
+             * @description folder: a folder on the server; notion: a Notion database
+             * @enum {string}
+             */
+            kind: "folder" | "notion";
+            /** @description What the dashboard calls it (default: the folder or `Notion`) */
+            name?: string;
+            /** @description kind folder: the folder, relative to the server's EXPORT_FOLDER_ROOT (made when missing) */
+            path?: string;
+            /** @description kind notion: the integration's token; stored encrypted and never shown again */
+            token?: string;
+        };
+        ExportDestinationList: {
+            destinations: components["schemas"]["ExportDestination"][];
+        };
         ExportRequest: {
             /** @description The transcribed episodes or videos of a followed show (GET /v1/follows) */
             follow_id?: string;
@@ -2655,7 +2753,7 @@ export interface components {
              * @description The machine code; each code's status, retryability and meaning: lib/http/error-codes.ts (the typed client exports it as ERROR_CODES)
              * @enum {string}
              */
-            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "export_too_large" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "search_timed_out" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
+            code: "bad_request" | "invalid_path" | "invalid_text" | "invalid_body" | "body_interrupted" | "incomplete_upload" | "invalid_signature" | "invalid_payload" | "invalid_client" | "invalid_redirect_uri" | "invalid_scope" | "invalid_target" | "invalid_user_code" | "unauthorized" | "invalid_token" | "allowance_exhausted" | "forbidden" | "age_restricted" | "upload_url_invalid" | "invitation_email_mismatch" | "upload_url_expired" | "sso_required" | "not_found" | "video_unavailable" | "podcast_not_found" | "invitation_invalid" | "no_billing_account" | "method_not_allowed" | "request_timeout" | "live_not_finished" | "transcription_in_progress" | "transcript_not_complete" | "already_subscribed" | "no_subscription" | "unknown_price" | "same_tier" | "cancel_scheduled" | "upload_in_progress" | "upload_exists" | "webhook_exists" | "follow_exists" | "follow_paused" | "too_many_alerts" | "too_many_follows" | "too_many_destinations" | "destination_exists" | "too_many_webhooks" | "too_many_keys" | "webhook_disabled" | "too_many_deliveries" | "slug_taken" | "last_owner" | "domain_claimed" | "domain_taken" | "too_many_domains" | "already_member" | "too_many_teams" | "too_many_members" | "too_many_invitations" | "subscription_active" | "payload_too_large" | "upload_space_exceeded" | "unsupported_media_type" | "content_type_mismatch" | "export_too_large" | "range_not_satisfiable" | "unsupported_source" | "domain_unverified" | "video_unplayable" | "url_not_allowed" | "address_not_allowed" | "response_too_large" | "feed_invalid" | "not_a_feed" | "rate_limited" | "invitations_exhausted" | "upload_quota_exceeded" | "headers_too_large" | "internal_error" | "upstream_failed" | "upstream_dns_failed" | "upstream_refused" | "upstream_tls_failed" | "too_many_redirects" | "upstream_blocked" | "upstream_rate_limited" | "po_token_required" | "database_unavailable" | "search_timed_out" | "asr_not_configured" | "asr_model_missing" | "no_captions_source" | "billing_not_configured" | "webhook_not_configured" | "meaning_not_configured" | "destination_not_configured" | "storage_not_configured" | "inngest_not_configured" | "upstream_timeout" | "insufficient_storage" | "unsupported_media" | "media_too_large" | "media_too_long" | "no_speech" | "invalid_source" | "empty_source" | "upload_not_found" | "download_failed" | "asr_failed" | "asr_rejected" | "asr_unavailable" | "probe_failed" | "convert_failed" | "dispatch_failed" | "unknown_pipeline" | "invalid_job" | "invalid_job_context" | "invalid_step_output" | "attempts_exhausted" | "job_failed";
             detail: string;
         };
         PublicIndexEntry: {
@@ -4784,6 +4882,204 @@ export interface operations {
             };
             /** @description The selection holds more transcripts than EXPORT_MAX_NOTES (`export_too_large`) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1ExportsDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDestinationList"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1ExportsDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "notion",
+                 *       "name": "Research notes",
+                 *       "database_id": "0f2b5c1e-58c4-4a8d-9f6e-3b1a2c4d5e6f",
+                 *       "token": "ntn_example_integration_token"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExportDestinationCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExportDestination"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account exports to this folder or database already (`destination_exists`), or keeps EXPORT_MAX_DESTINATIONS (`too_many_destinations`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A path outside the server's export folder, a malformed database id or token, or fields of the other kind */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A folder destination where the operator set no EXPORT_FOLDER_ROOT (`destination_not_configured`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteV1ExportsDestinationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No destination with this id in the account */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

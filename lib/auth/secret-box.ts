@@ -13,6 +13,8 @@ const LABELS = {
   webhook: "verbatim webhook secrets",
   /** The secret a WebSub hub signs a followed show's pushes with (lib/follows/push-subscribe.ts). */
   websubPush: "verbatim websub push secrets",
+  /** An export destination's token (a Notion integration's), read back to deliver notes (lib/exports/destinations). */
+  exportDestination: "verbatim export destination secrets",
 } as const;
 
 export type SecretPurpose = keyof typeof LABELS;

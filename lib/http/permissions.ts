@@ -35,6 +35,11 @@ export const PERMISSIONS = {
    * request's own `webhook_url` (endpoint fieldAuth): its deliveries carry the account's request-secret signature.
    */
   webhooks: OWNER,
+  /**
+   * Export destinations (a folder on the server, a Notion database) and their tokens: like webhooks, they outlive
+   * any grant and receive the account's transcripts on their own.
+   */
+  destinations: OWNER,
   /** Approve a connector (the consent decision) or a device login: creates new delegated credentials. */
   grants: OWNER,
   /** Create, manage and join teams (/v1/teams/**, /v1/invitations/**): a person's own credentials only. */
@@ -62,6 +67,7 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   connections: "managing connected apps",
   billing: "billing changes",
   webhooks: "managing webhook endpoints",
+  destinations: "managing export destinations",
   grants: "approving apps and device logins",
   teams: "managing teams",
   workspace: "choosing the dashboard's workspace",
@@ -96,6 +102,7 @@ const ROLE_BY_ROW: Record<Exclude<Permission, "use" | "mcp">, RoleRequirement> =
   connections: "person",
   billing: "owner",
   webhooks: "admin",
+  destinations: "admin",
   grants: "person",
   workspace: "person",
   teams: "person",

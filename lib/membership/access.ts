@@ -19,6 +19,10 @@ const webhookRow = fieldRole("webhooks");
 /** The least role that may register a team's webhook endpoints and read their secrets: the table's row for them. */
 export const WEBHOOK_ROLE: TeamRole = webhookRow === "person" ? "viewer" : webhookRow;
 
+const destinationRow = fieldRole("destinations");
+/** The least role that may add and remove a team's export destinations: the table's row for them. */
+export const DESTINATION_ROLE: TeamRole = destinationRow === "person" ? "viewer" : destinationRow;
+
 const alertRow = requiredRole("POST", "/v1/alerts", "use");
 /** The least role that may save a team's alert (and so was shown its feed URL as its maker). */
 export const ALERT_ROLE: TeamRole = alertRow === null || alertRow === "person" ? "viewer" : alertRow;

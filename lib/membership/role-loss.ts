@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Prisma, TeamRole } from "@/lib/generated/prisma/client";
-import { ALERT_ROLE, KEY_ROLE, WEBHOOK_ROLE } from "@/lib/membership/access";
+import { ALERT_ROLE, DESTINATION_ROLE, KEY_ROLE, WEBHOOK_ROLE } from "@/lib/membership/access";
 import { recordAudit } from "@/lib/membership/audit";
 import { TEAM_ACTIONS, atLeast, mayGrant } from "@/lib/roles/ladder";
 
@@ -65,6 +65,8 @@ export async function applyRoleLoss(tx: Tx, loss: RoleLoss): Promise<OwnersNotic
     const urls = await disableWebhooks(tx, loss, why);
     if (urls.length > 0) notices.push({ kind: "webhooks", teamId, urls, member: loss.member, why });
   }
+  // The export destinations they added stop too: a member who goes takes no team transcript with them.
+  if (loses(loss, DESTINATION_ROLE)) await disableExportDestinations(tx, loss, why);
   if (to === null) {
     // Their grants for this team stop here, refresh tokens with them: no new access token acts in a team they left.
     await tx.oAuthToken.updateMany({
@@ -121,6 +123,28 @@ async function handOverAlerts(tx: Tx, loss: RoleLoss, why: Why): Promise<void> {
  * rotating its secret (the new secret is shown to that admin, who then holds it). What was waiting to be sent to
  * them fails now.
  */
+async function disableExportDestinations(tx: Tx, loss: RoleLoss, why: Why): Promise<void> {
+  const reason = `${loss.member}, who added it, ${WHY_TEXT[why]}: an admin may add it again.`;
+  const disabled = await tx.exportDestination.findMany({
+    where: { userId: loss.teamId, createdById: loss.userId, disabledAt: null },
+    select: { id: true },
+  });
+  if (disabled.length === 0) return;
+  const ids = disabled.map((d) => d.id);
+  await tx.exportDestination.updateMany({
+    where: { id: { in: ids } },
+    data: { disabledAt: new Date(), disabledReason: reason },
+  });
+  await tx.exportDelivery.updateMany({
+    where: { destinationId: { in: ids }, status: "pending" },
+    data: {
+      status: "failed",
+      nextAttemptAt: null,
+      lastError: `Not delivered: the destination was disabled (${reason})`,
+    },
+  });
+}
+
 async function disableWebhooks(tx: Tx, loss: RoleLoss, why: Why): Promise<string[]> {
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { userId: loss.teamId, createdById: loss.userId, disabledAt: null },

@@ -18,6 +18,7 @@ const CANNOT: Record<Exclude<Permission, "use" | "mcp">, string> = {
   connections: "see or disconnect your other connected apps",
   billing: "start, change, cancel or resume a paid plan, or open your billing portal",
   webhooks: "add, see or change your webhook endpoints and their secrets",
+  destinations: "add, see or remove the folders and Notion databases your transcripts are exported to",
   grants: "approve other apps or device logins",
   teams: "create, manage or join teams",
   workspace: "switch the workspace your dashboard acts in",

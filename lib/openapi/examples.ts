@@ -13,6 +13,12 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   "POST /v1/transcript": { url: EXAMPLE_VIDEO_URL, lang: "en", format: "srt" },
   "POST /v1/publish": { url: EXAMPLE_VIDEO_URL, lang: "en" },
   "POST /v1/exports": { history: { platform: "youtube", q: null }, format: "md" },
+  "POST /v1/exports/destinations": {
+    kind: "notion",
+    name: "Research notes",
+    database_id: "0f2b5c1e-58c4-4a8d-9f6e-3b1a2c4d5e6f",
+    token: "ntn_example_integration_token",
+  },
   "PATCH /v1/transcripts/{id}": {
     segments: [
       { start: 0, end: 2.4, text: "Welcome back to the channel." },

@@ -65,6 +65,16 @@ export const CONFLICT_CODES = {
     retryable: false,
     meaning: "the account follows the most shows allowed (FOLLOW_MAX_PER_USER); delete one first",
   },
+  too_many_destinations: {
+    status: 409,
+    retryable: false,
+    meaning: "the account keeps the most export destinations allowed (EXPORT_MAX_DESTINATIONS); delete one first",
+  },
+  destination_exists: {
+    status: 409,
+    retryable: false,
+    meaning: "the account already has an export destination for this folder or Notion database",
+  },
   too_many_webhooks: {
     status: 409,
     retryable: false,

@@ -82,6 +82,11 @@ export const SERVER_CODES = {
     retryable: false,
     meaning: "search by meaning is off on this server (SEARCH_EMBEDDER=off), so an alert by meaning cannot be kept",
   },
+  destination_not_configured: {
+    status: 503,
+    retryable: false,
+    meaning: "folder export destinations are off on this server (EXPORT_FOLDER_ROOT is not set)",
+  },
   storage_not_configured: { status: 503, retryable: false, meaning: "upload storage is misconfigured on this server" },
   inngest_not_configured: {
     status: 503,
