@@ -16,10 +16,10 @@ export default mergeConfig(
       testTimeout: 180_000,
       // A beforeAll that creates and migrates a database can take over the default 10 s on a loaded 2-core machine.
       hookTimeout: 180_000,
-      // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): three workers keep two cores busy
-      // where vitest's default would run one, and this suite finishes sooner on a 2-core machine. Each file has
-      // its own database, so files do not meet.
-      maxWorkers: Math.max(3, availableParallelism() - 1),
+      // These files mostly wait (on PostgreSQL, ffmpeg, fakes, job runners): with three workers beside the rest of
+      // `npm test` two cores were still idle a third of the time, and this suite was the run's longest step. Five
+      // keep them busy where vitest's default would run one. Each file has its own database, so files do not meet.
+      maxWorkers: Math.max(5, availableParallelism() - 1),
       globalSetup: ["test/integration-setup.ts"],
       // These files test allowances as an operator who set one: the contract's free 15 minutes. With billing off
       // and no setting there is no limit (lib/billing/billing-off.int.test.ts deletes this to check that).
