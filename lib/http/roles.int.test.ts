@@ -226,6 +226,9 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
   const domain = await ctx.db.teamDomain.create({
     data: { teamId: managed.id, domain: `matrix-${Math.random().toString(36).slice(2, 10)}.test`, token: "matrix" },
   });
+  const destination = await ctx.db.exportDestination.create({
+    data: { userId: accountId, kind: "folder", name: "matrix", target: "matrix" },
+  });
   // Each path's parameters, by the path's first part (an {id} names a different thing under each).
   return {
     "/v1/teams": {
@@ -242,6 +245,7 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
     "/v1/import": { batch_id: batch.id },
     "/v1/jobs": { job_id: job.id },
     "/v1/me/webhooks": { id: endpoint.id, delivery_id: delivery.id },
+    "/v1/exports/destinations": { id: destination.id },
     "/v1/publish": { slug: publication.slug },
     "/v1/me/connections": { id: connection.familyId! },
   };
@@ -313,7 +317,8 @@ describe("the role matrix", () => {
       // Team management is a person's; its handlers check the role in the team the path names.
       if ([...own, "/v1/teams", "/v1/invitations"].some((x) => p.startsWith(x))) return "person";
       if (["/v1/checkout", "/v1/me/portal", "/v1/me/subscription/"].some((x) => p.startsWith(x))) return "owner";
-      if (p.startsWith("/v1/me/webhooks") || p.startsWith("/v1/me/api-key")) return "admin";
+      if (["/v1/me/webhooks", "/v1/me/api-key", "/v1/exports/destinations"].some((x) => p.startsWith(x)))
+        return "admin";
       if (p.startsWith("/v1/follows") && e.method !== "GET") return "admin";
       // An export reads, by POST only for its selection's body.
       if (p === "/v1/exports") return "viewer";

@@ -192,6 +192,18 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   });
   await call(me, "DELETE /v1/transcripts/{id}/edits", { id: transcript.id });
 
+  // Notes out: the transcript as its Markdown note; a destination kept, listed and removed (deleted before its
+  // first delivery is due).
+  await call(me, "POST /v1/exports", {}, { body: { ids: [transcript.id] } });
+  const destination = await call(
+    me,
+    "POST /v1/exports/destinations",
+    {},
+    { body: { kind: "notion", database_id: "0123456789abcdef0123456789abcdef", token: "secret_contract-token" } },
+  );
+  await call(me, "GET /v1/exports/destinations");
+  await call(me, "DELETE /v1/exports/destinations/{id}", { id: (destination.json as { id: string }).id });
+
   // An upload, transcribed by the speech fake: a job, then the file's media, whole and by range.
   const signed = await call(
     me,
