@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
 // Comments say why in plain words. A reference to a numbered ticket points at a tracker that is not in this
@@ -23,6 +24,14 @@ function grepTracked(pattern: string): string[] {
 }
 
 describe("repository hygiene", () => {
+  // The two files a newcomer reads first stay short enough to be read whole: the quickstart on a screen or two, the
+  // code map on one. What does not fit goes to docs/.
+  it("README.md is at most 120 lines and ARCHITECTURE.md at most 80", () => {
+    const lines = (file: string) => readFileSync(file, "utf8").trimEnd().split("\n").length;
+    expect(lines("README.md")).toBeLessThanOrEqual(120);
+    expect(lines("ARCHITECTURE.md")).toBeLessThanOrEqual(80);
+  });
+
   it("no source file refers to a numbered ticket", () => {
     const found = grepTracked("issues? #?[0-9]+").filter((line) =>
       TICKET_REFERENCE.test(line.slice(line.indexOf(":", line.indexOf(":") + 1) + 1)),
