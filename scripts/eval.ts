@@ -11,6 +11,20 @@ import { checkFloors } from "./eval/floors";
 
 const started = performance.now();
 const corpora = judgedCorpora(process.argv[2] ?? process.env.EVAL_CORPUS);
+// Each corpus in a process of its own: the app's settings and database client are made once a process, for the
+// first corpus's database.
+if (corpora.length > 1) {
+  const { spawnSync } = await import("node:child_process");
+  const failed = corpora.filter(
+    (corpus) =>
+      spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, corpus.name], { stdio: "inherit" }).status !==
+      0,
+  );
+  console.log(
+    `\n${corpora.length - failed.length} of ${corpora.length} corpora held their floors (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+  process.exit(failed.length > 0 ? 1 : 0);
+}
 let held = 0;
 let under = 0;
 for (const corpus of corpora) {
