@@ -2,7 +2,9 @@ import "server-only";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
+import { EXPORT_SETTINGS } from "@/lib/env/exports";
 import { OIDC_SETTINGS } from "@/lib/env/oidc";
+import { WATCH_SETTINGS } from "@/lib/env/watch";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
 // Each variable has one line in docs/configuration.md and .env.example; keep the three in step.
@@ -118,22 +120,7 @@ const schema = z.object({
     .default(2147483647),
   UPLOAD_MAX_PENDING: z.coerce.number().int().positive().default(50),
   UPLOAD_MAX_PENDING_BYTES: z.coerce.number().int().positive().default(10737418240),
-  // The watch folder (lib/watch): media appearing there become the account's transcripts, written beside them.
-  WATCH_DIR: z.string().min(1).optional(),
-  /** The e-mail of the account the folder's files are transcribed for (its allowance, its history). */
-  WATCH_ACCOUNT: z
-    .email()
-    .transform((email) => email.toLowerCase())
-    .optional(),
-  /** Formats written beside each file, comma-separated (read by lib/watch/settings.ts). */
-  WATCH_FORMATS: z.string().min(1).default("srt,md"),
-  WATCH_LANG: z
-    .string()
-    .regex(/^(auto|[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*)$/, "must be a language tag such as en or pt-BR, or auto")
-    .default("auto"),
-  WATCH_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
-  /** How long a file's size and modification time must stay the same before it is read (a copy in progress). */
-  WATCH_SETTLE_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  ...WATCH_SETTINGS,
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ENDPOINT: optionalUrl,
@@ -194,19 +181,7 @@ const schema = z.object({
   // Imports (lib/imports): items per batch, and transcriptions one user's imports run at once.
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
-  // Exports (lib/exports): notes one export holds at most (a larger selection is a 413 before anything is read),
-  // and transcript ids one request may name.
-  EXPORT_MAX_NOTES: z.coerce.number().int().positive().default(10_000),
-  EXPORT_MAX_IDS: z.coerce.number().int().positive().max(10_000).default(1000),
-  // Export destinations (lib/exports/destinations): the folder under which folder destinations may be made (none:
-  // they are refused), Notion's API origin, destinations per account, retries (the first wait, ×3 each time, at
-  // most 6 h) and attempts per delivery, and one attempt's total deadline.
-  EXPORT_FOLDER_ROOT: z.string().trim().min(1).optional(),
-  NOTION_API_URL: z.url().default("https://api.notion.com"),
-  EXPORT_MAX_DESTINATIONS: z.coerce.number().int().positive().max(100).default(10),
-  EXPORT_RETRY_BASE_MS: z.coerce.number().int().positive().default(30_000),
-  EXPORT_MAX_ATTEMPTS: z.coerce.number().int().positive().max(30).default(10),
-  EXPORT_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  ...EXPORT_SETTINGS,
   // Follows (lib/follows): shows one user may follow, checks per hour (scheduled and "check now" together per
   // user for "check now"), the time between scheduled checks (jittered ±10%), the longest back-off after failures,
   // and the most items a new follow may ask to be transcribed at once (`backfill`).

@@ -381,10 +381,7 @@ export function formatClock(seconds: number): string {
   return `${h > 0 ? `${h}:` : ""}${mm}:${String(s).padStart(2, "0")}`;
 }
 
-/**
- * An allowance or a cost, rounded up to the minute and said as people do: 0 → "0 min", 90 → "2 min",
- * 4283 → "1 h 12 min", 36000 → "10 h" (lib/formats/spoken-duration.ts from an hour up).
- */
+/** An allowance or a cost rounded up to the minute, said as people do: 90 → "2 min", 4283 → "1 h 12 min". */
 export function formatMinutes(seconds: number): string {
   const minutes = Math.ceil(Math.max(0, seconds) / 60);
   return minutes < 60 ? `${minutes} min` : spokenDuration(minutes * 60);
