@@ -59,6 +59,8 @@ const LIB_LEVELS = [
   "alerts",
   // transcripts out as notes (Markdown with front matter), one or a zip of many, from any selection of a library
   "exports",
+  // a list of links as one batch: its items transcribed as links are, its results one zip (exports' streamer)
+  "batches",
   // the watch folder: recordings dropped in a folder become transcripts (as uploads), results written beside them
   "watch",
   // surfaces
@@ -188,6 +190,7 @@ export default defineConfig([
     ".venv/**",
     "cli/dist/**",
     "client/dist/**",
+    "extension/dist/**",
   ]),
   {
     rules: {

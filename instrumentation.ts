@@ -55,6 +55,7 @@ export async function register() {
     scheduleCleanup();
     const { scheduleEmbedding } = await import("@/lib/app/schedule-embedding");
     scheduleEmbedding();
+    (await import("@/lib/app/schedule-second-stage")).scheduleSecondStage();
     // The watch folder (WATCH_DIR): recordings dropped there become the account's transcripts.
     (await import("@/lib/watch/start")).startWatchFolder();
     // Corrections a stop left indexed in part for search, and replaced ones' passages (lib/edits/revision-index.ts).

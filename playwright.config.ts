@@ -62,7 +62,9 @@ export default defineConfig({
         "--disable-sync",
       ],
     },
-    trace: "retain-on-failure",
+    // Recorded on a failed test's retry, as Playwright's own template does: a trace recorded for every test keeps a
+    // screencast of every page running (each frame rendered and encoded) for traces that a passing test throws away.
+    trace: "on-first-retry",
   },
   webServer: process.env[TEST_APPS_UP] ? [] : apps.filter((app) => E2E_APPS.has(app.name)).map(webServer),
 });

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 // @verbatim/client as users get it: built, packed with `npm pack`, unpacked into a scratch project's node_modules
 // (its two dependencies linked from ours: no registry needed), then a program using it is type-checked (no
@@ -56,6 +56,10 @@ const MATRIX = [
   { name: "bundler-esm", module: "esnext", resolution: "bundler", type: "module" },
   { name: "node10-cjs", module: "commonjs", resolution: "node10", type: "commonjs" },
 ] as const;
+
+// A guard against a hang, not a timing: building and packing the client beside the other suites on two cores took
+// over three minutes.
+vi.setConfig({ hookTimeout: 10 * 60_000 });
 
 beforeAll(() => {
   scratch = mkdtempSync(path.join(tmpdir(), "verbatim-client-pack-"));

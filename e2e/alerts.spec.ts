@@ -116,3 +116,29 @@ test("on a phone in the dark, an alert watches a team's library or the episodes 
   const scan = await axeScan(page).withRules(["color-contrast"]).analyze();
   expect(await contrastProblems(page, "alerts form, phone, dark", scan)).toEqual([]);
 });
+
+test("an alert is tried on the last 30 days before it is saved, by words, and by meaning at a closeness in words", async ({
+  page,
+}) => {
+  await devLogin(page, randomEmail("alerts-preview"), "/dashboard/alerts");
+  const url = `https://www.youtube.com/watch?v=${FAKE_IDS.captioned}`;
+  expect((await page.request.post("/v1/transcript", { data: { url, lang: "en" } })).status()).toBe(200);
+  await page.getByLabel("Words to watch for").fill("yeast fungus");
+  await page.getByRole("button", { name: "Try it on the last 30 days" }).click();
+  await expect(page.getByTestId("alert-preview")).toContainText(
+    "It would have matched 1 of the 1 transcript that came in over the last 30 days.",
+  );
+  // Another query is another alert: its preview is not shown for it.
+  await page.getByLabel("Words to watch for").fill("yeast");
+  await expect(page.getByTestId("alert-preview")).toHaveCount(0);
+
+  await page.getByLabel("By meaning").check();
+  await expect(page.getByLabel("A question or sentence to watch for")).toHaveValue("yeast");
+  const closeness = page.getByLabel("At least");
+  await expect(closeness.getByRole("option")).toHaveText(["related", "close", "very close"]);
+  await expect(closeness).toHaveValue("very_close");
+  await page.getByLabel("By its words").check();
+  await expect(page.getByTestId("alert-closeness")).toHaveCount(0);
+  await page.getByRole("button", { name: "Save alert" }).click();
+  await expect(page.getByTestId("alert-facts")).toHaveText("Library · by words · e-mail off");
+});

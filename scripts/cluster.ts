@@ -76,11 +76,13 @@ async function waitFor(proc: Proc, ready: () => Promise<boolean>, timeoutMs = 90
   }
 }
 
-// How many words the default embedder distils is this process's choice too (the test runner's 0: each process
-// started would otherwise spend a minute of a core distilling on its first start), unless `env` says.
+// How many words the default embedder distils, and whether search by meaning's second stage reads the passages, are
+// this process's choice too (the test runner's: none and off; each process started would otherwise spend a minute
+// of a core distilling on its first start, and read every passage with USE lite in a thread), unless `env` says.
+const INHERITED = ["SEARCH_DISTILLED_WORDS", "SEARCH_SECOND_STAGE"] as const;
 const baseEnv = (env: ProcEnv): ProcEnv => ({
   NEXT_TELEMETRY_DISABLED: "1",
-  ...(process.env.SEARCH_DISTILLED_WORDS ? { SEARCH_DISTILLED_WORDS: process.env.SEARCH_DISTILLED_WORDS } : {}),
+  ...Object.fromEntries(INHERITED.filter((name) => process.env[name]).map((name) => [name, process.env[name]])),
   ...env,
 });
 
@@ -98,7 +100,9 @@ export async function startApp(
     echo,
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(proc, async () => (await fetch(`${url}/health`)).status === 200);
+  // Each poll on a connection of its own: a kept-alive one left idle here could be closed by the app (after its 5 s)
+  // just as the caller's first request goes out on it (ECONNRESET), when a loaded machine delays either timer.
+  await waitFor(proc, async () => (await fetch(`${url}/health`, { headers: { connection: "close" } })).status === 200);
   return { ...proc, url };
 }
 

@@ -6,12 +6,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
 import { freePort } from "../test/free-port";
+import { seedEmbeddedDataDir } from "../test/shared-fixtures";
 
 const root = path.resolve(import.meta.dirname, "..");
 
 describe("npm run doctor", () => {
   it("prints its checks and nothing else on standard output: no log line of the app among them", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "verbatim-doctor-"));
+    await seedEmbeddedDataDir(dataDir);
     // Nothing listens there: the network probes fail at once instead of waiting on DNS or the internet.
     const closed = `http://127.0.0.1:${await freePort()}`;
     try {

@@ -1,9 +1,9 @@
 // `npm test`: every suite, in two lanes side by side, and a breakdown table at the end.
 //
 //   the browser's lane     build, its snapshot, e2e (in shards), server: the build's output, against one set of
-//                          apps (test/apps.ts) started once before the first and stopped after the last
-//   the background lane    integration, typecheck, faults (the build's output, apps of its own), format, lint,
-//                          unit: under `nice`
+//                          apps (test/apps.ts) started once before the first and stopped after the last; then
+//                          faults (the build's output, apps of its own)
+//   the background lane    integration, typecheck, format, lint, cycles, unit: under `nice`
 //
 // e2e and the server suite are a browser's and an HTTP client's round trips: they wait on the apps more than they
 // compute, and left alone on two cores they use less than one. The background lane fills the rest: its steps run
@@ -20,7 +20,16 @@
 //   TEST_JOBS=1 E2E_SHARDS=1 npm test      the browser's lane one step at a time
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { TEST_APPS_UP } from "../test/apps";
@@ -69,6 +78,9 @@ process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), "verbatim-node-compile
 // core each): the apps search by meaning with the word vectors alone. The distillation has its own tests
 // (lib/embeddings/distil-words.test.ts, in a worker thread), and the judged guard searches with the distilled vectors of its words (made once a run).
 process.env.SEARCH_DISTILLED_WORDS ??= "0";
+// Likewise the second stage of search by meaning: every app would read all its passages whole with USE lite in the
+// background (a thread at half a core each). It has its own test (lib/search/second-stage.int.test.ts).
+process.env.SEARCH_SECOND_STAGE ??= "off";
 
 /** The e2e run split by spec file across `shards` Playwright runs, each with its own apps (ports 20 apart). */
 function e2eShards(): Step[] {
@@ -119,11 +131,19 @@ const STEPS: Step[] = [
         needs: ["build", "snapshot"],
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
-  // The background lane. Integration first: it is the longest, and its three workers (which mostly wait on
-  // PostgreSQL and child processes) fill what the browser's lane leaves. Beside it, one after another: format and
-  // lint while the build runs, typecheck once the build has written the route types it reads (.next/types, which
-  // a build deletes and writes again), faults once the build is there (it mostly waits on the processes it kills
-  // and restarts), unit last, since its two workers can use both cores at the end.
+  // Last in the browser's lane, at its priority: the fault suite kills, restarts and times the apps and PostgreSQL it
+  // starts, and under `nice` beside integration those apps got a tenth of a core (one kill during 100 jobs ran past
+  // eight minutes, where alone it takes one): what it timed was the starvation, not the recovery.
+  {
+    name: "faults",
+    command: "vitest run --config vitest.faults.config.ts",
+    budget: 2 * 60,
+    needs: ["build", "snapshot"],
+  },
+  // The background lane. Integration first: it is the longest, and its workers (which mostly wait on PostgreSQL and
+  // child processes) fill what the browser's lane leaves. Beside it, one after another: format and lint while the
+  // build runs, typecheck once the build has written the route types it reads (.next/types, which a build deletes
+  // and writes again), unit last, since its two workers can use both cores at the end.
   {
     name: "integration",
     command: "vitest run --config vitest.integration.config.ts",
@@ -137,13 +157,6 @@ const STEPS: Step[] = [
     command: "node node_modules/typescript-go/bin/tsc --noEmit",
     budget: 60,
     needs: ["build"],
-    background: true,
-  },
-  {
-    name: "faults",
-    command: "vitest run --config vitest.faults.config.ts",
-    budget: 2 * 60,
-    needs: ["build", "snapshot"],
     background: true,
   },
   {
@@ -206,6 +219,30 @@ function cpuSeconds(file: string): number | undefined {
   const parts = [...children.matchAll(/(\d+)m([\d.]+)s/g)];
   if (parts.length !== 2) return undefined;
   return parts.reduce((sum, [, minutes, seconds]) => sum + Number(minutes) * 60 + Number(seconds), 0);
+}
+
+// The machine's PostgreSQL and Redis run before the run starts, so no step's `times` counts them: what their
+// processes used meanwhile is read from /proc, each process's own ticks and those of the children a server reaped
+// (the backends that ended), at the start and at the end.
+const SERVICES = new Set(["postgres", "redis-server"]);
+const TICKS_PER_SECOND = 100; // USER_HZ, the same on every Linux
+
+function serviceCpuSeconds(): number | undefined {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!SERVICES.has(stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")))) continue;
+    // After "pid (comm) ": state, ppid, … utime, stime, cutime, cstime are the 14th to 17th fields of the line.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += fields.slice(11, 15).reduce((sum, field) => sum + Number(field), 0);
+  }
+  return ticks / TICKS_PER_SECOND;
 }
 
 /**
@@ -325,7 +362,12 @@ function besideOf(r: Result, results: Result[]): string {
 }
 
 /** The steps' times beside their budgets, and what each ran beside; a step over its budget is marked, not failed. */
-function table(results: Result[], wallSeconds: number, appsCpu: number | undefined): string {
+function table(
+  results: Result[],
+  wallSeconds: number,
+  appsCpu: number | undefined,
+  servicesCpu: number | undefined,
+): string {
   const cpu = (seconds: number | undefined) => (seconds === undefined ? "" : seconds.toFixed(0));
   const rows = [
     ["step", "result", "seconds", "cpu s", "budget", "", "ran beside"],
@@ -339,11 +381,14 @@ function table(results: Result[], wallSeconds: number, appsCpu: number | undefin
       besideOf(r, results),
     ]),
     ...(appsCpu === undefined ? [] : [["(shared apps)", "", "", cpu(appsCpu), "", "", "the steps that use them"]]),
+    ...(servicesCpu === undefined
+      ? []
+      : [["(PostgreSQL, Redis)", "", "", cpu(servicesCpu), "", "", "the machine's own, for every step"]]),
     [
       "(wall clock)",
       "",
       wallSeconds.toFixed(0),
-      cpu(results.reduce((sum, r) => sum + (r.cpu ?? 0), appsCpu ?? 0)),
+      cpu(results.reduce((sum, r) => sum + (r.cpu ?? 0), (appsCpu ?? 0) + (servicesCpu ?? 0))),
       "",
       "",
       "",
@@ -377,6 +422,7 @@ async function main(): Promise<number> {
   mkdirSync(logDir, { recursive: true });
 
   const started = Date.now();
+  const servicesAtStart = serviceCpuSeconds();
   const results = new Map<string, Result>();
   const running = new Map<string, Promise<Result>>();
   const waiting = [...steps];
@@ -407,10 +453,13 @@ async function main(): Promise<number> {
   }
   await apps.stop();
 
+  const servicesAtEnd = serviceCpuSeconds();
+  const servicesCpu =
+    servicesAtStart === undefined || servicesAtEnd === undefined ? undefined : servicesAtEnd - servicesAtStart;
   const ordered = steps.map((s) => results.get(s.name)!);
   const failed = ordered.filter((r) => r.status !== "passed");
   console.log(
-    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} and ${backgroundJobs} at a time in the two lanes)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")))}`,
+    `\nnpm test: ${ordered.length - failed.length} of ${ordered.length} steps passed (${jobs} and ${backgroundJobs} at a time in the two lanes)\n${table(ordered, (Date.now() - started) / 1000, cpuSeconds(cpuFile("apps")), servicesCpu)}`,
   );
   if (failed.length > 0) console.log(`\nFailed or not run: ${failed.map((r) => r.step.name).join(", ")}`);
   // A failed step's log was printed when it ended, often long before the table: its end again, last, so that a

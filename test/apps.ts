@@ -70,6 +70,9 @@ export function testApps(env: NodeJS.ProcessEnv = process.env): { apps: TestApp[
     ASR_OPENAI_BASE_URL: origin(port + 3),
     // The fake recogniser's audio is not all speech: no voice-activity detection in the browser tests.
     ASR_VAD: "off",
+    // Search by meaning with its first stage alone: reading every passage whole in the background would take a core
+    // from the browser's round trips. The second stage has its own tests (lib/search/second-stage.int.test.ts).
+    SEARCH_SECOND_STAGE: "off",
   };
   const fake = (name: AppName, p: number, script: string, ...rest: string[]): TestApp => ({
     name,

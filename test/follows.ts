@@ -31,12 +31,15 @@ export const deliverToCallback: Deliver = async (request) => {
   return handRequest(request.method === "GET" ? GET : POST, request, { token });
 };
 
-/** Reads until `ok` holds, every 20 ms; throws with `what` and the last value after `ms`. */
+/**
+ * Reads until `ok` holds, every 20 ms; throws with `what` and the last value after `ms`: a guard against a hang, not
+ * a timing (beside the other suites on two cores, a followed show's two episodes took over 30 s to be published).
+ */
 export async function until<T>(
   what: string,
   read: () => Promise<T>,
   ok: (value: T) => boolean,
-  ms = 30_000,
+  ms = 120_000,
 ): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {

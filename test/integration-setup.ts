@@ -1,13 +1,13 @@
 // Global setup of the integration run (vitest.integration.config.ts): the PostgreSQL server every test
 // file makes its database on, the migrated template those databases are copied from, and the Redis the
 // rate-limit tests share, and the fixtures files share (test/shared-fixtures.ts: the migrated embedded database's
-// dump, the default embedder's files). The workers start after this and inherit TEST_DATABASE_ADMIN_URL,
+// dump and folder, the default embedder's files). The workers start after this and inherit TEST_DATABASE_ADMIN_URL,
 // TEST_DATABASE_TEMPLATE, REDIS_TEST_URL and where the shared fixtures are.
 import { createMigratedTestDatabase, TEST_DATABASE_TEMPLATE } from "./pg";
 import { ensureTestPostgres } from "./pg-server";
 import { guardWords } from "./judged-guard";
 import { provideTestRedis } from "./redis-server";
-import { prepareMigratedPgliteDump, prepareSharedModels } from "./shared-fixtures";
+import { prepareMigratedPgliteDump, prepareMigratedPgliteFolder, prepareSharedModels } from "./shared-fixtures";
 
 export default async function setup(): Promise<() => Promise<void>> {
   const server = await ensureTestPostgres();
@@ -18,6 +18,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env[TEST_DATABASE_TEMPLATE] = template.url;
   const redis = await provideTestRedis();
   await prepareMigratedPgliteDump();
+  await prepareMigratedPgliteFolder();
   await prepareSharedModels(guardWords());
   return async () => {
     await redis.stop?.();

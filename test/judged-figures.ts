@@ -9,6 +9,11 @@ export interface JudgedPassage {
   segFrom: number;
   segTo: number;
   text: string;
+  /**
+   * Found only by some of the question's words (the search's `matched: some_words`, nothing near in meaning): the
+   * page says nothing is close in meaning, so an off-topic question answered only so is answered "nothing close".
+   */
+  someWords?: boolean;
 }
 
 export interface Ranked {
@@ -46,15 +51,19 @@ export function judgeOne(answers: JudgedQuery["answers"], results: readonly Judg
 }
 
 export interface JudgedFigures {
-  paraphrase: { recall: number; mrr: number; ndcg: number; n: number };
+  /** `empty`: the share of the paraphrases with no result at all. */
+  paraphrase: { recall: number; mrr: number; ndcg: number; n: number; empty: number };
   everydayTop5: number;
   offTopicNothing: number;
+  /** The share of off-topic questions with no result at all, not even moments of some of their words. */
+  offTopicEmpty: number;
   keyword: { recall: number; mrr: number };
 }
 
 /**
  * The figures of `search(q)` over the judged queries: a query's results are those it answers (after any floor the
- * search applies); an off-topic question counts as "nothing close" when it has no result.
+ * search applies); an off-topic question counts as "nothing close" when it has no result but moments of some of its
+ * words, said as such.
  */
 export async function judgeSearch(
   queries: readonly JudgedQuery[],
@@ -64,13 +73,19 @@ export async function judgeSearch(
   const keyword: ReturnType<typeof judgeOne>[] = [];
   const everyday: number[] = [];
   const nothing: number[] = [];
+  const empty: number[] = [];
   for (const judged of queries) {
     const results = await search(judged.q);
-    if (judged.kind === "meaning") para.push(judgeOne(judged.answers, results));
-    else if (judged.kind === "keyword") keyword.push(judgeOne(judged.answers, results));
+    if (judged.kind === "meaning") {
+      para.push(judgeOne(judged.answers, results));
+      empty.push(results.length === 0 ? 1 : 0);
+    } else if (judged.kind === "keyword") keyword.push(judgeOne(judged.answers, results));
     else if (judged.kind === "everyday")
       everyday.push(results.slice(0, EVERYDAY_K).some((p) => judged.answers.some((r) => overlaps(p, r))) ? 1 : 0);
-    else nothing.push(results.length === 0 ? 1 : 0);
+    else {
+      nothing.push(results.every((p) => p.someWords) ? 1 : 0);
+      empty.push(results.length === 0 ? 1 : 0);
+    }
   }
   return {
     paraphrase: {
@@ -78,9 +93,11 @@ export async function judgeSearch(
       mrr: mean(para.map((j) => j.rr)),
       ndcg: mean(para.map((j) => j.ndcg)),
       n: para.length,
+      empty: mean(empty),
     },
     everydayTop5: mean(everyday),
     offTopicNothing: mean(nothing),
+    offTopicEmpty: mean(empty),
     keyword: { recall: mean(keyword.map((j) => j.recall)), mrr: mean(keyword.map((j) => j.rr)) },
   };
 }

@@ -5,7 +5,7 @@
 // what it is made from, so a later run on the same machine finds it made and a change makes a new one.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { copyFile, link, mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { copyFile, cp, link, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { applyMigrations, migrationsFingerprint, pgliteExecutor } from "../lib/d
 import { PGLITE_EXTENSIONS } from "../lib/db/pglite-extensions";
 
 const PGLITE_DUMP = "TEST_PGLITE_DUMP";
+const PGLITE_FOLDER = "TEST_PGLITE_FOLDER";
 const SHARED_MODELS = "TEST_SHARED_MODELS";
 const ROOT = path.join(tmpdir(), "verbatim-test-fixtures");
 /** An installed package's version (read from node_modules: not every package exports its package.json). */
@@ -36,10 +37,15 @@ async function writeOnce(file: string, make: () => Promise<Buffer>): Promise<str
   return file;
 }
 
+/** The fingerprint of prisma/migrations: what the migrated fixtures below are made from. */
+async function committedMigrations(): Promise<string> {
+  const { readMigrations, migrationsDir } = await import("../lib/db/migrate");
+  return migrationsFingerprint(await readMigrations(migrationsDir()));
+}
+
 /** The migrated embedded database's dump, made once for these migrations. */
 export async function prepareMigratedPgliteDump(): Promise<string> {
-  const { readMigrations, migrationsDir } = await import("../lib/db/migrate");
-  const fingerprint = migrationsFingerprint(await readMigrations(migrationsDir()));
+  const fingerprint = await committedMigrations();
   const file = path.join(ROOT, `pglite-${hash(fingerprint, versionOf("@electric-sql/pglite"))}.tar`);
   await writeOnce(file, async () => {
     const pglite = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
@@ -52,6 +58,48 @@ export async function prepareMigratedPgliteDump(): Promise<string> {
   });
   process.env[PGLITE_DUMP] = file;
   return file;
+}
+
+/**
+ * A migrated embedded database folder, shut down cleanly, as the build's snapshot is (scripts/db-snapshot.ts), made
+ * once for these migrations.
+ */
+export async function prepareMigratedPgliteFolder(): Promise<string> {
+  const { writeSnapshot } = await import("../lib/db/embedded");
+  const fingerprint = await committedMigrations();
+  const folder = path.join(ROOT, `pglite-folder-${hash(fingerprint, versionOf("@electric-sql/pglite"))}`);
+  if (!existsSync(folder)) {
+    const staging = `${folder}.${process.pid}.tmp`;
+    const made = await writeSnapshot(staging);
+    await rename(made, folder).catch(() => {});
+    await rm(staging, { recursive: true, force: true });
+  }
+  process.env[PGLITE_FOLDER] = folder;
+  return folder;
+}
+
+/**
+ * DATA_DIR's embedded database, made as an install's first start makes it (a copy of the build's snapshot), for a
+ * test of what a running app does with it rather than of how a start makes it: the start then only opens it, where
+ * it would otherwise run initdb and every migration in WebAssembly. Without the run's folder (a file run alone) the
+ * app makes it.
+ */
+export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
+  const folder = process.env[PGLITE_FOLDER];
+  if (!folder || !existsSync(folder)) return;
+  await cp(folder, path.join(dataDir, "pglite"), { recursive: true, errorOnExist: true, force: false });
+}
+
+/** The build's database snapshot in `snapshotDir` (as `npm run build` leaves it in .next): the run's folder copied. */
+export async function seedBuildSnapshot(snapshotDir: string): Promise<void> {
+  const folder = process.env[PGLITE_FOLDER];
+  const { snapshotFolder, writeSnapshot } = await import("../lib/db/embedded");
+  if (!folder || !existsSync(folder)) {
+    await writeSnapshot(snapshotDir);
+    return;
+  }
+  const fingerprint = await committedMigrations();
+  await cp(folder, snapshotFolder(snapshotDir, fingerprint), { recursive: true });
 }
 
 /** A new in-memory embedded database with every migration run: the run's dump loaded, or migrated here without one. */

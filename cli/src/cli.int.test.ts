@@ -14,6 +14,7 @@ import { FAKE_IDS } from "@/test/fakes/youtube/ids";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
 import { apiKeyStateSchema, meSchema } from "@/lib/auth/schemas";
 import { importBatchSchema, importItemSchema } from "@/lib/imports/schemas";
+import { batchSchema } from "@/lib/batches/schemas";
 import { alertListSchema, alertMatchListSchema, alertSchema } from "@/lib/alerts/schemas";
 import { followDetailSchema, followSchema } from "@/lib/follows/schemas";
 import { resolveResponseSchema } from "@/lib/podcasts/schemas";
@@ -71,6 +72,7 @@ beforeAll(async () => {
     "/v1/publish/[slug]": { DELETE: lazy(() => import("@/app/v1/publish/[slug]/route"), "DELETE") },
     "/v1/podcast/resolve": { POST: lazy(() => import("@/app/v1/podcast/resolve/route"), "POST") },
     "/v1/import": { POST: lazy(() => import("@/app/v1/import/route"), "POST") },
+    "/v1/batches": { POST: lazy(() => import("@/app/v1/batches/route"), "POST") },
     "/v1/import/[batch_id]": { GET: lazy(() => import("@/app/v1/import/[batch_id]/route"), "GET") },
     "/v1/import/[batch_id]/items": { GET: lazy(() => import("@/app/v1/import/[batch_id]/items/route"), "GET") },
     "/v1/import/[batch_id]/items/retry": {
@@ -385,6 +387,27 @@ describe("--json on every command", () => {
     await fails(["retry-import", "no-such-batch"], user.env, 5, /No import batch/);
   });
 
+  it("batch sends a CSV file's links as one batch: duplicates and bad lines skipped with their line; 2 for no file", async () => {
+    const user = await apiKeyUser();
+    const folder = await mkdtemp(path.join(os.tmpdir(), "verbatim-cli-batch-"));
+    const file = path.join(folder, "links.csv");
+    const links = [nextVideo(), nextVideo()].map(video);
+    await writeFile(
+      file,
+      ["url,title", `${links[0]},One`, `${links[1]},Two`, `${links[0]},Again`, "nope,Bad"].join("\n"),
+    );
+    const created = await json(batchSchema, ["batch", file, "--no-wait"], user.env);
+    expect(created).toMatchObject({ status: "queued", total: 4, queued: 2, skipped: 2 });
+    expect(created.items.map((i) => [i.line, i.status])).toEqual([
+      [2, "queued"],
+      [3, "queued"],
+      [4, "skipped"],
+      [5, "skipped"],
+    ]);
+    await fails(["batch", path.join(folder, "missing.txt")], user.env, 2, /Cannot read/);
+    await rm(folder, { recursive: true, force: true });
+  });
+
   it("human output: the transcript's text on stdout, a table for history, and no colour", async () => {
     const user = await apiKeyUser();
     const text = await runCli(["get", video(FAKE_IDS.captioned)], user.env);
@@ -470,7 +493,7 @@ describe("webhooks", () => {
     expect(list.endpoints).toMatchObject([{ id, url: "https://hooks.example.com/verbatim", enabled: true }]);
     const human = await runCli(["webhooks"], user.env);
     expect(human.stdout).toContain(
-      `${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed,alert.matched  enabled`,
+      `${id}  https://hooks.example.com/verbatim  transcript.completed,transcript.failed,import.completed,alert.matched,batch.completed  enabled`,
     );
     const queued = await json(webhookDeliverySchema, ["webhooks", "test", id], user.env);
     expect(queued).toMatchObject({ event_type: "webhook.test", status: "pending" });

@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from "commander";
 import { version } from "../package.json";
 import { examples } from "./command";
 import { registerAlerts } from "./commands/alerts";
+import { registerBatch } from "./commands/batch";
 import { registerEdit } from "./commands/edit";
 import { registerExport } from "./commands/export";
 import { registerGet } from "./commands/get";
@@ -42,6 +43,7 @@ const COMMANDS = [
   registerPodcast,
   registerImport,
   registerRetryImport,
+  registerBatch,
   registerFollow,
   registerAlerts,
   registerKey,

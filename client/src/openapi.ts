@@ -251,6 +251,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/alerts/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an alert would have matched in the last 30 days, before it is saved (nothing is kept)
+         * @description The body is POST /v1/alerts's. `matched` of `transcripts` (those that came into its scope in the last 30 days, at most the 200 newest) would have matched, by words as search reads them or by meaning as search decides what answers (the same closeness and the same "nothing close"); at most 20 of them are answered with their moments.
+         */
+        post: operations["postV1AlertsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transcribe a list of up to a thousand links (pasted, or a TXT or CSV file's text) as one batch
+         * @description Answers the batch at once (201); its items run as durable jobs, at most BATCH_CONCURRENCY of the account's at a time, each transcribed exactly as POST /v1/transcript would (captions at once, else speech recognition) and charged once as that call is. Any platform, mixed. A duplicate (the same video however written) or a line with no link Verbatim takes is an item `skipped` with a note, never a refusal. Follow it with GET /v1/batches/{batch_id}; batch.completed is sent when it ends.
+         */
+        post: operations["postV1Batches"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One batch: its status, its done/failed/queued/running/skipped counts and every item's state
+         * @description Items in list order, each with its note (why it failed or was skipped), its job while speech recognition runs, and its transcript once done.
+         */
+        get: operations["getV1BatchesBatchId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every result of a batch as one zip, in the chosen formats
+         * @description A zip streamed as it is built: each done item's transcript once in each of `formats`, named after its line (`0001 Title.srt`), as the account sees it (its corrections); `md` is a note with front matter, as POST /v1/exports writes it. Items not done are not in it. `X-Batch-Done` says how many items it holds.
+         */
+        get: operations["getV1BatchesBatchIdDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Queue every failed item of a batch again
+         * @description Each failed item goes back to `queued`, its note cleared, and the batch runs again if it had ended (batch.completed is sent again when it ends). Each is transcribed as the first time, with the same allowance rules: a failed transcription was never charged (or was refunded), so an item is charged once, when it succeeds. A batch with nothing failed is answered unchanged.
+         */
+        post: operations["postV1BatchesBatchIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkout": {
         parameters: {
             query?: never;
@@ -925,7 +1025,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint; its signing secret is returned once
-         * @description Events are POSTed as JSON `{type, timestamp, data}` with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`); verify them with any Standard Webhooks library. Event types: transcript.completed, transcript.failed (jobs answered 202 only; a 200 answer sends nothing), import.completed. A 2xx answer is success; 410 disables the endpoint; anything else is retried with exponential backoff for about a day.
+         * @description Events are POSTed as JSON `{type, timestamp, data}` with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`); verify them with any Standard Webhooks library. Event types: transcript.completed, transcript.failed (jobs answered 202 only; a 200 answer sends nothing), import.completed, batch.completed, alert.matched. A 2xx answer is success; 410 disables the endpoint; anything else is retried with exponential backoff for about a day.
          */
         post: operations["postV1MeWebhooks"];
         delete?: never;
@@ -1883,6 +1983,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A batch of links ended (done, partial or error), with its counts; again after a retry ends
+         * @description Signed per Standard Webhooks. Answer 2xx within WEBHOOK_TIMEOUT_MS; 410 disables the endpoint; anything else is retried for about a day.
+         */
+        post: operations["webhookBatchCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "import.completed": {
         parameters: {
             query?: never;
@@ -1967,6 +2087,7 @@ export interface webhooks {
 export interface components {
     schemas: {
         Alert: {
+            /** @description mode meaning: the least cosine a passage must reach on the embedder's scale (null: mode words) */
             closeness: number | null;
             created_at: string;
             email: boolean;
@@ -1988,11 +2109,8 @@ export interface components {
             unread: number;
         };
         AlertCreate: {
-            /**
-             * @description mode meaning: how alike (cosine, 0.3–1) a passage must be to the query
-             * @default 0.5
-             */
-            closeness: number;
+            /** @description mode meaning: how alike a passage must be to the query, in words (related, close, very_close: on the server's embedder's own scale, as search's `closeness` says them, very_close above close; default very_close) or as the cosine itself (0.3–1) */
+            closeness?: number | ("related" | "close" | "very_close");
             /**
              * @description Also mail each match to the person who created the alert
              * @default false
@@ -2105,11 +2223,16 @@ export interface components {
             text: string;
         };
         AlertPreview: {
-            /** @description What it would have matched among the transcripts of its scope from the last 30 days */
+            /** @description How many of those transcripts it would have matched */
+            matched: number;
+            /** @description What it would have matched among the transcripts of its scope from the last 30 days (at most 20) */
             matches: components["schemas"]["AlertMatched"][];
+            /** @description How many transcripts came into its scope in the last 30 days and were looked at (at most 200) */
+            transcripts: number;
         };
         AlertUpdate: {
-            closeness?: number;
+            /** @description mode meaning: how alike a passage must be to the query, in words (related, close, very_close: on the server's embedder's own scale, as search's `closeness` says them, very_close above close; default very_close) or as the cosine itself (0.3–1) */
+            closeness?: number | ("related" | "close" | "very_close");
             email?: boolean;
             name?: string;
             /** @description true stops it at once; false resumes it (matching transcripts from now on) */
@@ -2190,6 +2313,79 @@ export interface components {
         AuthorizeGrantResponse: {
             /** @description the client's redirect URI with code (or error), state and iss */
             redirect_to: string;
+        };
+        Batch: {
+            created_at: string;
+            done: number;
+            /** @description Items that failed, including those beyond the allowance: retry them */
+            failed: number;
+            finished_at: string | null;
+            id: string;
+            /** @description Every item in list order, each with its state */
+            items: components["schemas"]["BatchItem"][];
+            lang: string;
+            /** @description Why the batch is partial or in error */
+            note: string | null;
+            queued: number;
+            running: number;
+            /** @description Duplicates and lines with no link Verbatim takes */
+            skipped: number;
+            /**
+             * @description queued → running → done (nothing failed), partial (some failed) or error (every item failed); running again after a retry
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "partial" | "error";
+            /** @description Items: every line that names a link, skipped ones included */
+            total: number;
+        };
+        BatchEvent: {
+            data: {
+                batch_id: string;
+                /** @description GET it for the batch and each item's state */
+                batch_url: string;
+                done: number;
+                /** @description GET it for every result as one zip (`formats` chooses them) */
+                download_url: string;
+                failed: number;
+                note: string | null;
+                skipped: number;
+                /** @enum {string} */
+                status: "done" | "partial" | "error";
+                total: number;
+            };
+            /** @description When the event happened (ISO 8601) */
+            timestamp: string;
+            /** @constant */
+            type: "batch.completed";
+        };
+        BatchItem: {
+            /** @description Its speech-recognition job (GET /v1/jobs/{job_id}), when it has one */
+            job_id: string | null;
+            /** @description The item's line in the list (1 = first; for `links`, its place in the array) */
+            line: number;
+            /** @description Why it failed or was skipped */
+            note: string | null;
+            /**
+             * @description queued → running → done or failed; skipped at once for a duplicate or a line with no link Verbatim takes
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed" | "skipped";
+            /** @description Once done: GET /v1/transcripts/{id} */
+            transcript_id: string | null;
+            /** @description The link as given */
+            url: string;
+        };
+        BatchRequest: {
+            /** @description The language every item is transcribed in, as `lang` of POST /v1/transcript */
+            lang?: string;
+            /** @description The links, one an item (any platform POST /v1/transcript takes, mixed). Send this or `text`. */
+            links?: string[];
+            /** @description A pasted list or the text of a TXT or CSV file: one link a line (in a CSV, the first cell of the row that is a link; a first row naming no link is its header). Blank lines and lines starting with # are passed over. Send this or `links`. */
+            text?: string;
+            /** @description Optional. Names and terms the speech recogniser should expect (at most 100, each at most 50 characters and 6 words). Used only when the audio is recognised (not for platform captions); a transcript recognised with a vocabulary is stored apart from the one without. */
+            vocabulary?: string[];
+            /** @description Optional. This https URL is sent batch.completed (with the counts) when the batch ends, signed per Standard Webhooks with the account's request signing secret (POST /v1/me/webhooks/request-secret). */
+            webhook_url?: string;
         };
         ChangeTierRequest: {
             /** @enum {string} */
@@ -2404,7 +2600,7 @@ export interface components {
                 /** @description Only transcripts in this language (e.g. en, de, zh-Hans) */
                 lang?: string | null;
                 /**
-                 * @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning
+                 * @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first; where none holds every word, those holding some of its rarer words); keyword: only moments that say the words; meaning: only by meaning
                  * @default hybrid
                  * @enum {string}
                  */
@@ -2917,10 +3113,10 @@ export interface components {
                 viewer: string | null;
             };
             /**
-             * @description How the moment was found: by the query's words, by its meaning (the words need not be said; `highlights` then mark the line that answers), or both
+             * @description How the moment was found: by the query's words (every one); by some of its rarer words (`mode` hybrid, when no moment holds every word: `highlights` mark those said; `closeness` set when its meaning is near too); by its meaning (the words need not be said; `highlights` then mark the line that answers); or by both its words and its meaning
              * @enum {string}
              */
-            matched: "words" | "meaning" | "both";
+            matched: "words" | "some_words" | "meaning" | "both";
             platform: string;
             /** @description Relevance (higher is better); comparable within one answer only */
             rank: number;
@@ -2939,11 +3135,11 @@ export interface components {
             video_id: string | null;
         };
         SearchResponse: {
-            /** @description When the first page is empty: the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise */
+            /** @description When no moment on the first page holds every word (it is empty, or each moment is `some_words`): the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise */
             did_you_mean: string | null;
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
-            /** @description True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words */
+            /** @description True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words or some of them (`matched`) */
             nothing_close: boolean;
             /** @description True when the search ran out of its deadline before it finished a part of its work (the moments found by meaning, a deeper page's further candidates, a spelling): `results` are those found in time, best first; asking again may find more */
             partial: boolean;
@@ -3437,10 +3633,11 @@ export interface components {
              *       "transcript.completed",
              *       "transcript.failed",
              *       "import.completed",
-             *       "alert.matched"
+             *       "alert.matched",
+             *       "batch.completed"
              *     ]
              */
-            event_types: ("transcript.completed" | "transcript.failed" | "import.completed" | "alert.matched")[];
+            event_types: ("transcript.completed" | "transcript.failed" | "import.completed" | "alert.matched" | "batch.completed")[];
             /** @description https URL the events are POSTed to */
             url: string;
         };
@@ -4457,6 +4654,373 @@ export interface operations {
             };
         };
     };
+    postV1AlertsPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "when will borrowing get cheaper",
+                 *       "mode": "meaning",
+                 *       "closeness": "close",
+                 *       "scope": {
+                 *         "kind": "library"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AlertCreate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertPreview"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such team (that you are a member of) or follow */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description meaning_not_configured: search by meaning is off on this server */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1Batches: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "url,title\nhttps://www.youtube.com/watch?v=GJLlxj_dtq8,A talk\nhttps://x.com/NASA/status/1785701153231093968,NASA",
+                 *       "lang": "en"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An OAuth app's or a device login's token: batches are read-only to delegated credentials */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description More than BATCH_MAX_LINKS links, or a list larger than BATCH_MAX_BYTES (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Neither or both of `links` and `text`, or a list with no link at all */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1BatchesBatchId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such batch in this account (another account's batch answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getV1BatchesBatchIdDownload: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated formats, each item's transcript once in each: json, text, srt, vtt, md (default md) */
+                formats?: string;
+            };
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A team's named key needs the 'read' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such batch in this account (another account's batch answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1BatchesBatchIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                batch_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the member role (a viewer only reads and searches). A team's named key needs the 'transcribe' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such batch in this account (another account's batch answers the same) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     postV1Checkout: {
         parameters: {
             query?: never;
@@ -4493,7 +5057,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4594,7 +5158,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4730,7 +5294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4936,7 +5500,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4995,7 +5559,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5069,7 +5633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6247,7 +6811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6294,7 +6858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6341,7 +6905,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6390,7 +6954,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6455,7 +7019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6511,7 +7075,7 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
-                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first; where none holds every word, those holding some of its rarer words); keyword: only moments that say the words; meaning: only by meaning */
                 mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
@@ -6608,7 +7172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6702,7 +7266,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6785,7 +7349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6868,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6942,7 +7506,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6998,7 +7562,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the owner role (a team's API key acts as an admin). Refused for a team's named key, whatever its scopes */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7212,7 +7776,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7272,7 +7836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7337,7 +7901,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7404,7 +7968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7472,7 +8036,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7548,7 +8112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7615,7 +8179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7689,7 +8253,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). In a team: needs the admin role. A team's named key needs the 'manage' scope */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7745,7 +8309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,7 +8397,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8378,7 +8942,7 @@ export interface operations {
                 lang?: string | null;
                 /** @example 20 */
                 limit?: number;
-                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning */
+                /** @description hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first; where none holds every word, those holding some of its rarer words); keyword: only moments that say the words; meaning: only by meaning */
                 mode?: "hybrid" | "keyword" | "meaning";
                 platform?: ("youtube" | "x" | "tiktok" | "facebook" | "instagram" | "rednote" | "vimeo" | "upload" | "podcast") | null;
                 /** @description true while the query is being typed: its last word, when it is a plain word, also finds the words it begins (laun → launch, launched) */
@@ -8608,7 +9172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8665,7 +9229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8732,7 +9296,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9879,7 +10443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Only session, api_key credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
+            /** @description Only session, api_key credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts). A person's own: refused for a team's API key */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11412,6 +11976,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AlertEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: stop sending to this endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookBatchCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry; de-duplicate on it */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` keyed with the base64-decoded part of the `whsec_` secret; two, space-separated, for 24 h after a rotation */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchEvent"];
             };
         };
         responses: {

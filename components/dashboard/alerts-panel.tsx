@@ -16,9 +16,11 @@ import {
   scopeOptions,
   scopeRequest,
   setPaused,
+  type AlertMatching,
   type AlertScopeChoices,
   type AlertView,
 } from "@/lib/browser/alerts";
+import { AlertMatchingFields, AlertPreview } from "@/components/dashboard/alert-matching";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { ErrorText } from "@/components/ui/notice";
 import { buttonClass } from "@/components/ui/button";
@@ -216,6 +218,7 @@ export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices
   const [scope, setScope] = useState("library");
   const [followIds, setFollowIds] = useState<string[]>([]);
   const [email, setEmail] = useState(false);
+  const [matching, setMatching] = useState<AlertMatching>({ mode: "words" });
   const [open, setOpen] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const options = scopeOptions(choices);
@@ -237,24 +240,27 @@ export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices
     },
   });
   const noShows = scope === "follows" && followIds.length === 0;
+  const request = { query, scope: scopeRequest(scope, followIds), email, ...matching };
   return (
     <div className="flex flex-col gap-6">
       <form
         className="flex min-w-0 flex-col gap-3 rounded-lg border border-stone-200 bg-white p-4"
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate({ query, scope: scopeRequest(scope, followIds), email });
+          create.mutate(request);
         }}
       >
         <label htmlFor={queryId} className="text-sm font-medium">
-          Words to watch for
+          {matching.mode === "words" ? "Words to watch for" : "A question or sentence to watch for"}
         </label>
         <input
           id={queryId}
           ref={queryRef}
           value={query}
           onChange={(event) => setQuery(event.target.value)}
-          placeholder='"interest rates" inflation -bitcoin'
+          placeholder={
+            matching.mode === "words" ? '"interest rates" inflation -bitcoin' : "when will borrowing get cheaper"
+          }
           className={`${control} min-w-0`}
           required
         />
@@ -276,6 +282,7 @@ export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices
             ))}
           </select>
         </div>
+        <AlertMatchingFields matching={matching} onChange={setMatching} disabled={!hydrated} />
         {scope === "follows" ? (
           <FollowPicker follows={choices.follows} chosen={followIds} onChange={setFollowIds} disabled={!hydrated} />
         ) : null}
@@ -300,6 +307,7 @@ export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices
             ask whoever runs it.
           </p>
         ) : null}
+        <AlertPreview request={request} disabled={!hydrated || noShows} />
         <ErrorText error={create.error} />
       </form>
       {alerts.data ? (

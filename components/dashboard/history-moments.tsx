@@ -1,6 +1,13 @@
 "use client";
 
-import { meaningLabel, NOTHING_CLOSE, NOTHING_IN_REACH, nothingClose } from "@/components/public/meaning-label";
+import {
+  matchLabel,
+  NOTHING_CLOSE,
+  NOTHING_IN_REACH,
+  nothingClose,
+  SOME_WORDS_ONLY,
+  someWordsOnly,
+} from "@/components/public/meaning-label";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { formatClock, platformLabel } from "@/lib/browser/transcripts";
@@ -30,7 +37,8 @@ export function useHistoryMoments(q: string, platform: string | null) {
     staleTime: 30_000,
   });
   const results = searched && moments.data && moments.data.results.length > 0 ? moments.data.results : null;
-  const suggestion = searched && moments.data && !results ? moments.data.did_you_mean : null;
+  // Given only when nothing holds every word: no moment, or moments of some of the words.
+  const suggestion = searched && moments.data ? moments.data.did_you_mean : null;
   const nothingInReach = Boolean(searched && moments.data && !results && moments.data.nothing_close);
   return { query, results, suggestion, nothingInReach, stale: moments.isPlaceholderData };
 }
@@ -70,28 +78,29 @@ export function HistoryMoments({
         {NOTHING_IN_REACH}
       </p>
     );
-  if (!results)
-    return suggestion ? (
-      <p className="text-sm text-stone-700" data-testid="history-did-you-mean">
-        Nothing said matches. Did you mean{" "}
-        <button
-          type="button"
-          onClick={() => onSuggest(suggestion)}
-          className={`rounded font-medium text-sky-700 underline decoration-sky-700/40 hover:decoration-sky-700 max-sm:min-h-11 ${focusRing}`}
-        >
-          {suggestion}
-        </button>
-        ?
-      </p>
-    ) : null;
+  const didYouMean = suggestion ? (
+    <p className="text-sm text-stone-700" data-testid="history-did-you-mean">
+      {results ? "Nothing said holds every word. " : "Nothing said matches. "}Did you mean{" "}
+      <button
+        type="button"
+        onClick={() => onSuggest(suggestion)}
+        className={`rounded font-medium text-sky-700 underline decoration-sky-700/40 hover:decoration-sky-700 max-sm:min-h-11 ${focusRing}`}
+      >
+        {suggestion}
+      </button>
+      ?
+    </p>
+  ) : null;
+  if (!results) return didYouMean;
   return (
     <section aria-labelledby="history-moments-title" className="flex flex-col gap-2" data-testid="history-moments">
       <h2 id="history-moments-title" className="text-sm font-medium text-stone-700">
         Said in your transcripts
       </h2>
-      {nothingClose(results) ? (
+      {didYouMean}
+      {nothingClose(results) || someWordsOnly(results) ? (
         <p className="text-sm text-stone-600" data-testid="history-nothing-close">
-          {NOTHING_CLOSE}
+          {nothingClose(results) ? NOTHING_CLOSE : SOME_WORDS_ONLY}
         </p>
       ) : null}
       <ul className={`flex flex-col gap-2 ${stale ? "opacity-60" : ""}`}>
@@ -128,14 +137,12 @@ export function HistoryMoments({
                         {formatClock(moment.start)}
                       </span>
                       <Snippet moment={moment} />
-                      {moment.matched === "meaning" ? (
-                        <span
-                          className="ml-auto shrink-0 self-start rounded bg-sky-50 px-1.5 text-xs text-sky-800"
-                          data-testid="history-moment-meaning"
-                        >
-                          {meaningLabel(moment.closeness)}
-                        </span>
-                      ) : null}
+                      <span
+                        className={`ml-auto shrink-0 self-start rounded px-1.5 text-xs ${moment.matched === "words" ? "bg-stone-100 text-stone-700" : "bg-sky-50 text-sky-800"}`}
+                        data-testid={moment.matched === "meaning" ? "history-moment-meaning" : "history-moment-matched"}
+                      >
+                        {matchLabel(moment)}
+                      </span>
                     </Link>
                   </li>
                 ))}

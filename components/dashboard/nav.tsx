@@ -12,6 +12,7 @@ const items = [
   { href: "/dashboard", label: "Transcribe" },
   { href: "/dashboard/history", label: "History" },
   { href: "/dashboard/imports", label: "Imports" },
+  { href: "/dashboard/batches", label: "Batches" },
   { href: "/dashboard/published", label: "Published" },
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/keys", label: "API key" },
@@ -57,7 +58,10 @@ export function DashboardNav({ alerts }: { alerts: boolean }) {
   // Its only handler is React's: inactive, and shown so, until the page has hydrated.
   const hydrated = useHydrated();
   const current = items.find((item) => item.href === pathname)?.label ?? "Menu";
-  const unread = useUnreadAlerts(alerts);
+  // The server renders no count; a count the client already holds (another panel asked first) waits for hydration, so
+  // the first client render matches the server's.
+  const fetchedUnread = useUnreadAlerts(alerts);
+  const unread = hydrated ? fetchedUnread : null;
 
   useEffect(() => {
     if (!open) return;

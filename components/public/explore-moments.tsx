@@ -8,7 +8,14 @@ import { searchPublic } from "@/lib/search/search-moments";
 import { viewerMatchCounts } from "@/lib/search/viewer-counts";
 import type { SearchMoment } from "@/lib/search/schemas";
 import { momentAnchor } from "@/lib/browser/moment-link";
-import { meaningLabel, NOTHING_CLOSE, nothingClose } from "@/components/public/meaning-label";
+import {
+  matchLabel,
+  meaningLabel,
+  NOTHING_CLOSE,
+  nothingClose,
+  SOME_WORDS_ONLY,
+  someWordsOnly,
+} from "@/components/public/meaning-label";
 
 const EXPLORE_MOMENTS = 10;
 
@@ -87,9 +94,9 @@ export function ExploreMoments({
       <p className="text-sm text-stone-600" data-testid="explore-moments-count">
         The best {moments} (a moment is one caption line). Every match in one transcript: its own search.
       </p>
-      {nothingClose(results) ? (
+      {nothingClose(results) || someWordsOnly(results) ? (
         <p className="text-sm text-stone-600" data-testid="explore-nothing-close">
-          {NOTHING_CLOSE}
+          {nothingClose(results) ? NOTHING_CLOSE : SOME_WORDS_ONLY}
         </p>
       ) : null}
       <ul className="flex flex-col divide-y divide-stone-200">
@@ -118,16 +125,19 @@ export function ExploreMoments({
             </span>
             <span className="flex gap-3 text-xs text-stone-600">
               {platformLabel(moment.platform)}
-              {moment.matched === "meaning" ? (
-                // Found by meaning, it need not say the words: the page opens at the moment, marked, not at its
-                // own search for them.
+              <span data-testid="explore-moment-matched">{matchLabel(moment)}</span>
+              {moment.matched === "meaning" || moment.matched === "some_words" ? (
+                // Found by meaning or by some of the words, it need not say them all: the page opens at the moment,
+                // marked, not at its own search for the whole question.
                 <Link
                   href={`/t/${moment.slug}#${momentAnchor(moment.start, moment.segment_index)}`}
                   prefetch={false}
                   className="text-sky-800 underline"
                   data-testid="explore-moment-search"
                 >
-                  {`Near “${q}” (${meaningLabel(moment.closeness)}): this line, in its transcript`}
+                  {moment.matched === "meaning"
+                    ? `Near “${q}” (${meaningLabel(moment.closeness)}): this line, in its transcript`
+                    : `Some of “${q}”: this line, in its transcript`}
                 </Link>
               ) : (
                 <Link

@@ -41,16 +41,16 @@ function emptySearchNote(q: string, moments: readonly SearchMoment[]): string {
     return `Nothing published has “${q}” in its title, and nothing said matches it, in words or in meaning.`;
   const one = moments.length === 1;
   const byMeaning = moments.filter((m) => m.matched === "meaning").length;
+  const bySome = moments.filter((m) => m.matched === "some_words").length;
+  const these = one ? "the moment above is" : "the moments above are";
   const where =
-    byMeaning === 0
-      ? one
-        ? "the moment above is where it was said"
-        : "the moments above are where it was said"
+    byMeaning + bySome === 0
+      ? `${these} where it was said`
       : byMeaning === moments.length
-        ? one
-          ? "the moment above is near it in meaning"
-          : "the moments above are near it in meaning"
-        : "the moments above are where it was said or near it in meaning";
+        ? `${these} near it in meaning`
+        : bySome === moments.length
+          ? `${these} where some of its words were said`
+          : "the moments above are where it was said, some of its words, or near it in meaning";
   return `No title has “${q}” in it; ${where}.`;
 }
 
@@ -101,7 +101,7 @@ export function ExploreView({
             {NOTHING_IN_REACH}
           </p>
         )}
-        {q && !cursor && moments.length === 0 && suggestion && (
+        {q && !cursor && suggestion && (
           <p className="text-sm text-stone-700" data-testid="explore-did-you-mean">
             Did you mean{" "}
             <Link

@@ -96,7 +96,7 @@ export function ShowView({
             {NOTHING_IN_REACH}
           </p>
         )}
-        {q && moments?.length === 0 && suggestion && (
+        {q && suggestion && (
           <p className="text-sm text-stone-700" data-testid="show-did-you-mean">
             Did you mean{" "}
             <Link

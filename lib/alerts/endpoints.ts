@@ -107,6 +107,23 @@ export const markAlertReadEndpoint = defineEndpoint({
   errors: { 404: "No such alert in this account" },
 });
 
+export const previewNewAlertEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/alerts/preview",
+  tag,
+  summary: "What an alert would have matched in the last 30 days, before it is saved (nothing is kept)",
+  description:
+    'The body is POST /v1/alerts\'s. `matched` of `transcripts` (those that came into its scope in the last 30 days, at most the 200 newest) would have matched, by words as search reads them or by meaning as search decides what answers (the same closeness and the same "nothing close"); at most 20 of them are answered with their moments.',
+  auth: "use",
+  rateLimit: "alertPreview",
+  body: createAlertSchema,
+  response: previewSchema,
+  errors: {
+    404: "No such team (that you are a member of) or follow",
+    503: "meaning_not_configured: search by meaning is off on this server",
+  },
+});
+
 export const previewAlertEndpoint = defineEndpoint({
   method: "POST",
   path: "/v1/alerts/{id}/preview",

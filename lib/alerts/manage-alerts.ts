@@ -10,7 +10,9 @@ import { errors } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { queryProblem } from "@/lib/search/query-terms";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
+import type { MeaningProfile } from "@/lib/embeddings/meaning-profile";
 import { alertTerms } from "@/lib/alerts/alert-terms";
+import { alertCloseness } from "@/lib/alerts/closeness";
 import { scopeAccount, stillVisible } from "@/lib/alerts/scope";
 import type { AlertMatchOut, AlertOut, CreateAlertRequest, UpdateAlertRequest } from "@/lib/alerts/schemas";
 import { serializeAlert, serializeMatch } from "@/lib/alerts/serializers";
@@ -55,7 +57,9 @@ async function unreadOf(db: Db, alertIds: string[]): Promise<Map<string, number>
 }
 
 /** A meaning alert's query vector, as the configured embedder makes it; 503 when search by meaning is off. */
-async function queryVector(query: string): Promise<{ vector: number[]; embedder: string }> {
+export async function queryVector(
+  query: string,
+): Promise<{ vector: number[]; embedder: string; profile: MeaningProfile }> {
   const embedder = configuredEmbedder();
   if (!embedder)
     throw errors.notConfigured(
@@ -65,11 +69,11 @@ async function queryVector(query: string): Promise<{ vector: number[]; embedder:
   await embedder.prepare();
   const vector = await embedder.embedQuery(query);
   if (!vector) throw invalidQuery(query, "give words whose meaning can be compared");
-  return { vector: [...vector], embedder: embedder.model };
+  return { vector: [...vector], embedder: embedder.model, profile: embedder.profile };
 }
 
 /** The scope's ids, checked: a team the person is a member of, follows of the account. */
-async function checkScope(db: Db, caller: AlertCaller, scope: CreateAlertRequest["scope"]): Promise<string[]> {
+export async function checkScope(db: Db, caller: AlertCaller, scope: CreateAlertRequest["scope"]): Promise<string[]> {
   if (scope.kind === "team") {
     const teamId = scope.team_id!;
     // A person's alert over a team's library: the person's own account, and a team they are in.
@@ -141,7 +145,7 @@ export async function createAlert(caller: AlertCaller, request: CreateAlertReque
         name: request.name ?? request.query.slice(0, 100),
         query: request.query,
         mode: request.mode,
-        closeness: request.mode === "meaning" ? request.closeness : null,
+        closeness: meaning ? alertCloseness(meaning.profile, request.closeness) : null,
         ...(meaning ? { vector: meaning.vector, embedder: meaning.embedder } : {}),
         scopeKind: request.scope.kind,
         scopeIds,
@@ -186,6 +190,11 @@ export async function updateAlert(userId: string, id: string, request: UpdateAle
   if (problem) throw invalidQuery(query, problem);
   const terms = requery && alert.mode === "words" ? await alertTerms(db, query) : null;
   const meaning = requery && alert.mode === "meaning" ? await queryVector(query) : null;
+  const profile = meaning?.profile ?? configuredEmbedder()?.profile;
+  const closeness =
+    request.closeness !== undefined && alert.mode === "meaning" && profile
+      ? alertCloseness(profile, request.closeness)
+      : undefined;
   const updated = await db.$transaction(async (tx) => {
     // The row lock: a match being recorded finishes first, or sees the pause (record-match.ts).
     await tx.$queryRaw`SELECT "id" FROM "Alert" WHERE "id" = ${id} FOR UPDATE`;
@@ -196,7 +205,7 @@ export async function updateAlert(userId: string, id: string, request: UpdateAle
         ...(request.name !== undefined ? { name: request.name } : {}),
         ...(requery ? { query } : {}),
         ...(meaning ? { vector: meaning.vector, embedder: meaning.embedder } : {}),
-        ...(request.closeness !== undefined && alert.mode === "meaning" ? { closeness: request.closeness } : {}),
+        ...(closeness !== undefined ? { closeness } : {}),
         ...(request.email !== undefined ? { email: request.email } : {}),
         ...(request.paused !== undefined ? { pausedAt: request.paused ? (alert.pausedAt ?? new Date()) : null } : {}),
       },

@@ -1,13 +1,14 @@
 import { getDb, type Db } from "@/lib/db/client";
-import { Prisma, type Alert } from "@/lib/generated/prisma/client";
+import type { Alert } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/observability/logger";
 import { cjkNeedles } from "@/lib/search/cjk";
 import type { Embedder } from "@/lib/embeddings/embedder";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
-import { dequantise, embedMissingPassages } from "@/lib/search/embed-passages";
-import { momentsInTranscript, type MomentRow } from "@/lib/search/find-moments";
+import { embedMissingPassages } from "@/lib/search/embed-passages";
+import { momentsInTranscript, MOMENTS_PER_TRANSCRIPT, type MomentRow } from "@/lib/search/find-moments";
 import { momentRows } from "@/lib/search/meaning";
-import { passageVisibility, type SearchScope } from "@/lib/search/search-statement";
+import { answerByMeaning, markAnsweringLines } from "@/lib/search/meaning-answer";
+import type { SearchScope } from "@/lib/search/search-statement";
 import { serializeMoment } from "@/lib/search/serializers";
 import type { SearchQuery } from "@/lib/search/schemas";
 import type { AlertMatchedOut } from "@/lib/alerts/events";
@@ -64,49 +65,48 @@ export const keywordQuery = (q: string): SearchQuery => ({
   cursor: null,
 });
 
-/** The moments of `transcriptId` nearest the alert's meaning that its scope may see, at least its closeness alike. */
+/**
+ * The moments of each of `transcriptIds` that answer the alert's question by meaning as the search decides it
+ * (answerByMeaning: the same stages, the same "nothing close" over the scope), as its scope may see them, at
+ * least its closeness alike; a transcript with none is left out. Each moment is at its line that answers.
+ */
 export async function meaningMoments(
-  db: Db,
-  alert: Alert,
+  alert: Pick<Alert, "query" | "closeness" | "embedder">,
   scope: SearchScope,
-  transcriptId: string,
+  transcriptIds: readonly string[],
   embedder: Embedder,
-): Promise<MomentRow[]> {
-  if (alert.embedder !== embedder.model || alert.vector.length === 0) return [];
-  const user = scope.kind === "library" ? Prisma.sql`${scope.userId}` : null;
-  const { visible } = passageVisibility({ user, show: null });
-  const rows = await db.$queryRaw<{ pid: bigint; vector: Uint8Array; scale: number }[]>`
-    SELECT p."pid", e."vector", e."scale" FROM "SearchPassage" p JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${embedder.model}
-    WHERE p."transcriptId" = ${transcriptId} AND ${visible}`;
-  const closeness = alert.closeness ?? 0.5;
-  const scored = rows
-    .map((row) => {
-      const vector = dequantise(row.vector, row.scale);
-      let dot = 0;
-      if (vector)
-        for (let d = 0; d < Math.min(vector.length, alert.vector.length); d++) dot += vector[d]! * alert.vector[d]!;
-      return { pid: row.pid, score: dot };
-    })
-    .filter((row) => row.score >= closeness)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3);
-  if (scored.length === 0) return [];
+): Promise<Map<string, MomentRow[]>> {
+  const out = new Map<string, MomentRow[]>();
+  if (alert.embedder !== embedder.model || transcriptIds.length === 0) return out;
+  const answer = await answerByMeaning(
+    scope,
+    { q: alert.query, platform: null, lang: null },
+    MOMENTS_PER_TRANSCRIPT * transcriptIds.length,
+    embedder,
+    { within: transcriptIds },
+  );
+  const least = alert.closeness ?? embedder.profile.close;
+  const close = answer.nearest.filter((n) => n.score >= least);
+  if (close.length === 0) return out;
   const found = new Map(
     (
       await momentRows(
         scope,
-        scored.map((s) => s.pid),
+        close.map((n) => n.pid),
       )
     ).map((row) => [row.pid, row]),
   );
-  return scored.flatMap(({ pid, score }) => {
+  const rows = close.flatMap(({ pid, score, closeness }): MomentRow[] => {
     const row = found.get(pid);
-    return row ? [{ ...row, rank: score }] : [];
+    return row ? [{ ...row, rank: score, matched: "meaning", closeness }] : [];
   });
+  await markAnsweringLines(rows, answer.vector, embedder);
+  for (const row of rows) out.set(row.transcriptId, [...(out.get(row.transcriptId) ?? []), row]);
+  return out;
 }
 
 /** The transcript's passages' vectors made now where the background job has not made them yet. */
-async function embedTranscript(db: Db, transcriptId: string, embedder: Embedder): Promise<void> {
+export async function embedTranscript(db: Db, transcriptId: string, embedder: Embedder): Promise<void> {
   const [range] = await db.$queryRaw<{ low: bigint | null; high: bigint | null }[]>`
     SELECT min(p."pid") AS low, max(p."pid") AS high FROM "SearchPassage" p WHERE p."transcriptId" = ${transcriptId}`;
   if (range?.low == null || range.high == null) return;
@@ -160,7 +160,7 @@ export async function checkTranscript(
       if (!scope) continue;
       const rows =
         alert.mode === "meaning"
-          ? await meaningMoments(db, alert, scope, check.transcriptId, embedder!)
+          ? ((await meaningMoments(alert, scope, [check.transcriptId], embedder!)).get(check.transcriptId) ?? [])
           : await momentsInTranscript(scope, keywordQuery(alert.query), check.transcriptId);
       if (rows.length === 0) continue;
       if (await recordMatch(alert, matched(scope, alert.query, rows))) count++;

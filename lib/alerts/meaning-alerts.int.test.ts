@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { defaultModelFile } from "@/lib/embeddings/default-model";
+import { DEFAULT_MEANING_PROFILE } from "@/lib/embeddings/meaning-profile";
 import { encodeWordVectors } from "@/lib/embeddings/word-vectors";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { callRoute as callRouteRaw } from "@/test/request";
@@ -24,6 +25,7 @@ let db: PrismaClient;
 let dir: string;
 let match: typeof import("@/lib/alerts/match-transcript");
 let alerts: typeof import("@/app/v1/alerts/route");
+let previewRoute: typeof import("@/app/v1/alerts/preview/route");
 
 const VOCABULARY: [string, number[]][] = [
   ["the", [1, 1, 1, 1]],
@@ -59,6 +61,7 @@ beforeAll(async () => {
   );
   match = await import("@/lib/alerts/match-transcript");
   alerts = await import("@/app/v1/alerts/route");
+  previewRoute = await import("@/app/v1/alerts/preview/route");
 });
 
 afterAll(async () => {
@@ -135,5 +138,33 @@ describe("alerts by meaning", () => {
     expect(await runQueuedChecks()).toBe(1);
     const [found] = await db.alertMatch.findMany({ where: { alertId: saved.json.id } });
     expect(found!.transcriptId).toBe(own.transcript.id);
+  });
+
+  it("previews before it is saved: how many of the last 30 days' transcripts it would have matched", async () => {
+    const owner = await createCaller(db);
+    for (const [text, title] of [
+      ["the cat", "Cat"],
+      ["a violin", "Violin"],
+      ["a rocket engine", "Engine"],
+    ])
+      await storeTranscript(db, { segments: segments(text), lang: "en", title, userIds: [owner.userId] });
+    const preview = (body: object) =>
+      callRoute(previewRoute.POST, "/v1/alerts/preview", {
+        headers: owner.headers,
+        body: { scope: { kind: "library" }, ...body },
+      });
+    const meant = await preview({ query: "a kitten", mode: "meaning", closeness: "close" });
+    expect(meant.status).toBe(200);
+    expect(meant.json).toMatchObject({ matched: 1, transcripts: 3 });
+    expect(meant.json.matches.map((m: { title: string }) => m.title)).toEqual(["Cat"]);
+    const said = await preview({ query: "rocket", mode: "words" });
+    expect(said.json).toMatchObject({ matched: 1, transcripts: 3 });
+    expect(await db.alert.count({ where: { userId: owner.userId } })).toBe(0);
+    // Saved with its closeness in words: the point of the embedder's own scale.
+    const saved = await callRoute(alerts.POST, "/v1/alerts", {
+      headers: owner.headers,
+      body: { query: "a kitten", mode: "meaning", closeness: "close", scope: { kind: "library" } },
+    });
+    expect(saved.json.closeness).toBe(DEFAULT_MEANING_PROFILE.close);
   });
 });

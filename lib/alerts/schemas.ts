@@ -2,6 +2,7 @@ import { z } from "zod";
 import { SEARCH_QUERY_MAX } from "@/lib/search/schemas";
 import { queryProblem, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
 import { alertMatchedSchema } from "@/lib/webhooks/schemas";
+import { ALERT_CLOSENESS_WORDS } from "@/lib/alerts/closeness";
 
 export const ALERT_SCOPES = ["library", "team", "follows", "public"] as const;
 export type AlertScopeKind = (typeof ALERT_SCOPES)[number];
@@ -47,17 +48,18 @@ const wordsProblem = (value: { query?: string; mode?: AlertMode }, ctx: z.Refine
   if (problem) ctx.addIssue({ code: "custom", path: ["query"], message: problem });
 };
 
+const closenessSchema = z
+  .union([z.number().min(0.3).max(1), z.enum(ALERT_CLOSENESS_WORDS)])
+  .describe(
+    "mode meaning: how alike a passage must be to the query, in words (related, close, very_close: on the server's embedder's own scale, as search's `closeness` says them, very_close above close; default very_close) or as the cosine itself (0.3–1)",
+  );
+
 export const createAlertSchema = z
   .object({
     name: z.string().trim().min(1).max(100).optional().describe("Default: the query"),
     query: querySchema,
     mode: z.enum(ALERT_MODES).default("words"),
-    closeness: z
-      .number()
-      .min(0.3)
-      .max(1)
-      .default(0.5)
-      .describe("mode meaning: how alike (cosine, 0.3–1) a passage must be to the query"),
+    closeness: closenessSchema.optional(),
     scope: scopeSchema,
     email: z.boolean().default(false).describe("Also mail each match to the person who created the alert"),
   })
@@ -70,7 +72,7 @@ export const updateAlertSchema = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
     query: querySchema.optional(),
-    closeness: z.number().min(0.3).max(1).optional(),
+    closeness: closenessSchema.optional(),
     paused: z
       .boolean()
       .optional()
@@ -90,7 +92,10 @@ export const alertSchema = z
     name: z.string(),
     query: z.string(),
     mode: z.enum(ALERT_MODES),
-    closeness: z.number().nullable(),
+    closeness: z
+      .number()
+      .nullable()
+      .describe("mode meaning: the least cosine a passage must reach on the embedder's scale (null: mode words)"),
     scope: z.object({
       kind: z.enum(ALERT_SCOPES),
       team_id: z.string().nullable(),
@@ -151,7 +156,11 @@ export const previewSchema = z
   .object({
     matches: z
       .array(alertMatchedSchema)
-      .describe("What it would have matched among the transcripts of its scope from the last 30 days"),
+      .describe("What it would have matched among the transcripts of its scope from the last 30 days (at most 20)"),
+    matched: z.int().describe("How many of those transcripts it would have matched"),
+    transcripts: z
+      .int()
+      .describe("How many transcripts came into its scope in the last 30 days and were looked at (at most 200)"),
   })
   .meta({ id: "AlertPreview" });
 

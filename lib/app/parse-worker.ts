@@ -14,6 +14,7 @@ import {
   type EmbedJob,
   type SentenceEmbedJob,
 } from "@/lib/embeddings/embed-job";
+import { serveUseLite, type UseLiteServeJob } from "@/lib/embeddings/use-lite-serve";
 import { readFeedJob } from "@/lib/podcasts/feed-worker";
 import type { FeedJob } from "@/lib/podcasts/parse-off-thread";
 import { renderFileJob, type FileRenderJob } from "@/lib/publishing/file-render";
@@ -29,8 +30,12 @@ const job = workerData as
   | SentenceEmbedJob
   | ConvertJob
   | DistilJob
-  | ListsJob;
-if (job.kind === "embed") {
+  | ListsJob
+  | UseLiteServeJob;
+if (job.kind === "use-lite-serve") {
+  // A thread that lives on: requests come as messages (use-lite-serve.ts).
+  serveUseLite(parentPort!, job);
+} else if (job.kind === "embed") {
   // The vectors are moved to the calling thread, not copied.
   const embedded = answerEmbedJob(job);
   parentPort!.postMessage(embedded, [embedded.vectors.buffer as ArrayBuffer, embedded.known.buffer as ArrayBuffer]);

@@ -4,6 +4,7 @@
 // are stored in jobs and must never change.
 import { transcribePipeline } from "@/lib/transcripts/transcribe-pipeline";
 import { importPipeline } from "@/lib/imports/import-pipeline";
+import { batchPipeline } from "@/lib/batches/batch-pipeline";
 import { followCheckPipeline } from "@/lib/follows/check-pipeline";
 import { alertMatchPipeline } from "@/lib/alerts/match-pipeline";
 import { alertDigestPipeline } from "@/lib/alerts/digest-pipeline";
@@ -12,6 +13,7 @@ import { pipelinesByName } from "@/lib/jobs/pipeline";
 export const appPipelines = pipelinesByName([
   transcribePipeline,
   importPipeline,
+  batchPipeline,
   followCheckPipeline,
   alertMatchPipeline,
   alertDigestPipeline,

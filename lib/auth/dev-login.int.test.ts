@@ -4,6 +4,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stampPeerAddress } from "@/lib/http/client-address";
+import { seedEmbeddedDataDir } from "../../test/shared-fixtures";
 
 // The development login as it is on by default (the embedded database, a loopback APP_URL, AUTH_DEV_LOGIN
 // unset), through Auth.js's route handlers, with each request's headers as the request guard stamps them on
@@ -18,6 +19,7 @@ beforeAll(async () => {
   delete process.env.DATABASE_URL;
   delete process.env.AUTH_DEV_LOGIN;
   process.env.DATA_DIR = dataDir;
+  await seedEmbeddedDataDir(dataDir);
   process.env.APP_URL = APP;
   process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
   auth = await import("@/app/api/auth/[...nextauth]/route");

@@ -1,6 +1,6 @@
 import { getDb } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/auth/tokens";
-import { apiResource, currentResource } from "@/lib/auth/resources";
+import { apiResource, currentResource, EXTENSION_SCOPE } from "@/lib/auth/resources";
 
 // How often "last used" is written for a token (the dashboard shows it); not on every request.
 const LAST_USED_EVERY_MS = 60_000;
@@ -15,7 +15,7 @@ const LAST_USED_EVERY_MS = 60_000;
 export async function findUserIdByAccessToken(
   token: string,
   resource: string = apiResource(),
-): Promise<{ userId: string; device: boolean; workspaceId: string | null } | null> {
+): Promise<{ userId: string; device: boolean; extension: boolean; workspaceId: string | null } | null> {
   if (token.length > 256) return null;
   const db = await getDb();
   const row = await db.oAuthToken.findUnique({
@@ -29,6 +29,7 @@ export async function findUserIdByAccessToken(
       resource: true,
       lastUsedAt: true,
       workspaceId: true,
+      scope: true,
     },
   });
   if (!row || row.revokedAt || row.accessExpiresAt.getTime() <= Date.now()) return null;
@@ -38,5 +39,11 @@ export async function findUserIdByAccessToken(
     await db.oAuthToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
   // A token with no registered client came from the device flow (the CLI's login).
-  return { userId: row.userId, device: row.clientId === null, workspaceId: row.workspaceId };
+  // grantedScope lets `extension` be asked for only alone.
+  return {
+    userId: row.userId,
+    device: row.clientId === null,
+    extension: row.scope === EXTENSION_SCOPE,
+    workspaceId: row.workspaceId,
+  };
 }

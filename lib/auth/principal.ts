@@ -18,7 +18,7 @@ import { WORKSPACE_COOKIE, workspaceFor, type Workspace } from "@/lib/membership
 import type { NextRequest } from "next/server";
 import type { ApiKey, TeamRole, Tier } from "@/lib/generated/prisma/client";
 
-/** The credential family /v1/me reports (`via`): connector and device-login tokens are both OAuth tokens. */
+/** The credential family /v1/me reports (`via`): connector, device-login and extension tokens are all OAuth tokens. */
 export type Credential = "session" | "api_key" | "oauth";
 
 export interface Principal {
@@ -130,7 +130,7 @@ async function identify(
           return {
             ...fromWorkspace(found.userId, workspace),
             via: "oauth",
-            kind: found.device ? "device_login" : "oauth_app",
+            kind: found.extension ? "extension" : found.device ? "device_login" : "oauth_app",
           };
       }
     }

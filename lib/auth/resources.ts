@@ -30,3 +30,6 @@ export function mcpResource(appUrl = env().APP_URL): string {
 export function currentResource(stored: string | null | undefined, appUrl = env().APP_URL): string {
   return stored != null && /\/mcp$/.test(stored) ? mcpResource(appUrl) : apiResource(appUrl);
 }
+
+/** The browser extension's scope: a token granted with it alone is the `extension` credential kind (principal.ts). */
+export const EXTENSION_SCOPE = "extension";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scopeLabel, scopeRequest, type AlertScopeChoices } from "@/lib/browser/alerts";
+import { previewSentence, scopeLabel, scopeRequest, type AlertScopeChoices } from "@/lib/browser/alerts";
 
 const choices: AlertScopeChoices = {
   library: { kind: "person", name: null },
@@ -30,5 +30,17 @@ describe("the alert form's scope", () => {
     expect(scopeLabel({ ...scope, kind: "follows", follow_ids: ["f1"] }, choices)).toBe("Episodes of 1 show");
     expect(scopeLabel({ ...scope, kind: "follows", follow_ids: ["f1", "f2"] }, choices)).toBe("Episodes of 2 shows");
     expect(scopeLabel({ ...scope, kind: "public" }, choices)).toBe("Published transcripts");
+  });
+});
+
+describe("the alert form's preview", () => {
+  it("says how many of the last 30 days' transcripts it would have matched", () => {
+    expect(previewSentence({ matched: 2, transcripts: 17 })).toBe(
+      "It would have matched 2 of the 17 transcripts that came in over the last 30 days.",
+    );
+    expect(previewSentence({ matched: 0, transcripts: 1 })).toBe(
+      "It would have matched 0 of the 1 transcript that came in over the last 30 days.",
+    );
+    expect(previewSentence({ matched: 0, transcripts: 0 })).toMatch(/^No transcript came into this scope/);
   });
 });

@@ -97,8 +97,36 @@ export function scopeLabel(scope: AlertView["scope"], choices: AlertScopeChoices
   return `Episodes of ${shows} show${shows === 1 ? "" : "s"}`;
 }
 
-export const createAlert = (input: { query: string; scope: AlertScopeRequest; email: boolean }) =>
-  apiFetch<AlertView>("/v1/alerts", json("POST", input));
+/** How an alert matches: by the search's words, or by meaning at least this close (the embedder's own scale). */
+export type AlertMatching = { mode: "words" } | { mode: "meaning"; closeness: "related" | "close" | "very_close" };
+
+/** The form's closeness choices, in words. */
+export const CLOSENESS_CHOICES: { value: "related" | "close" | "very_close"; label: string }[] = [
+  { value: "related", label: "related" },
+  { value: "close", label: "close" },
+  { value: "very_close", label: "very close" },
+];
+
+export type AlertRequest = { query: string; scope: AlertScopeRequest; email: boolean } & AlertMatching;
+
+export interface AlertPreviewView {
+  matches: { transcript_id: string; title: string | null }[];
+  matched: number;
+  transcripts: number;
+}
+
+export const createAlert = (input: AlertRequest) => apiFetch<AlertView>("/v1/alerts", json("POST", input));
+/** What the alert the form describes would have matched in the last 30 days, before it is saved. */
+export const previewNewAlert = (input: AlertRequest) =>
+  apiFetch<AlertPreviewView>("/v1/alerts/preview", json("POST", input));
+
+/** The preview's sentence: how many of the last 30 days' transcripts it would have matched. */
+export function previewSentence({ matched, transcripts }: Pick<AlertPreviewView, "matched" | "transcripts">): string {
+  if (transcripts === 0)
+    return "No transcript came into this scope in the last 30 days, so there is nothing to try it on.";
+  const of = `${transcripts} transcript${transcripts === 1 ? "" : "s"}`;
+  return `It would have matched ${matched} of the ${of} that came in over the last 30 days.`;
+}
 export const setPaused = (id: string, paused: boolean) =>
   apiFetch<AlertView>(`/v1/alerts/${enc(id)}`, json("PATCH", { paused }));
 export const deleteAlert = (id: string) => apiFetch<null>(`/v1/alerts/${enc(id)}`, { method: "DELETE" });

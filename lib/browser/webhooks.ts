@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_LABELS = {
   "transcript.failed": "Transcription failed",
   "import.completed": "Import finished",
   "alert.matched": "Alert matched",
+  "batch.completed": "Batch finished",
 } as const;
 export type WebhookEventType = keyof typeof WEBHOOK_EVENT_LABELS;
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, expect, it } from "vitest";
+import { seedEmbeddedDataDir } from "../../test/shared-fixtures";
 
 const run = promisify(execFile);
 
@@ -15,6 +16,7 @@ describe("the embedded database when the app process exits", () => {
 
   it("is shut down cleanly, so the next start does not run crash recovery", async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-exit-"));
+    await seedEmbeddedDataDir(dataDir);
     const { stdout, stderr } = await run(
       process.execPath,
       ["--import", "tsx", "test/fixtures/open-embedded-and-exit.ts"],

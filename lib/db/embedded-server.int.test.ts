@@ -7,6 +7,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR_LOCK_FILE, DataDirLocked } from "@/lib/db/data-dir-lock";
 import { EARLY_EMBEDDED, type EarlyEmbedded } from "@/lib/db/embedded-messages";
+import { seedEmbeddedDataDir } from "../../test/shared-fixtures";
 
 // The embedded default as the app opens it (no DATABASE_URL): PGlite in a thread of its own, served on a Unix
 // socket under DATA_DIR, reached through pg's pool by Prisma and the hot statements alike.
@@ -16,6 +17,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-thread-"));
   delete process.env.DATABASE_URL;
   process.env.DATA_DIR = dataDir;
+  await seedEmbeddedDataDir(dataDir);
   process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
 });
 afterAll(async () => {
@@ -154,6 +156,7 @@ describe("the embedded database's thread, when it stops on its own", () => {
     const { isDatabaseUnavailable } = await import("@/lib/db/unavailable");
     const spawned = vi.spyOn(Worker.prototype, "on");
     const errors: string[] = [];
+    await seedEmbeddedDataDir(path.join(dataDir, "restarted"));
     const server = await startEmbeddedServer(path.join(dataDir, "restarted"), {
       info: () => {},
       error: (_fields, message) => errors.push(message),
@@ -203,6 +206,7 @@ describe("the thread `npm start` starts before Next.js loads", () => {
     const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
     const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
     const folder = path.join(dataDir, "early");
+    await seedEmbeddedDataDir(folder);
     expect(startEmbeddedEarly(entry, folder)).toBe(true);
     const thread = earlyThread()!.worker;
     const exited = new Promise((resolve) => thread.once("exit", resolve));
@@ -222,10 +226,12 @@ describe("the thread `npm start` starts before Next.js loads", () => {
   it("started for another folder than the app's settings name, is closed; the app opens its own", async () => {
     const { startEmbeddedEarly } = await import("../../scripts/embedded-early.mjs");
     const { startEmbeddedServer } = await import("@/lib/db/embedded-server");
+    await seedEmbeddedDataDir(path.join(dataDir, "elsewhere"));
     expect(startEmbeddedEarly(entry, path.join(dataDir, "elsewhere"))).toBe(true);
     const thread = earlyThread()!.worker;
     const exited = new Promise((resolve) => thread.once("exit", resolve));
     const folder = path.join(dataDir, "settings");
+    await seedEmbeddedDataDir(folder);
     const server = await startEmbeddedServer(folder, { info: () => {}, error: () => {} });
     try {
       expect(server.socketDir).toBe(path.join(folder, "socket"));

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedTranscript } from "@/test/publishing";
+import { seedEmbeddedDataDir } from "../../test/shared-fixtures";
 
 // On the embedded database as the app opens it (PGlite in its thread, one connection, one statement at a time),
 // a long correction's save indexes it in steps (lib/edits/revision-index.ts): another user's reads run between
@@ -13,6 +14,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), "verbatim-revision-index-"));
   delete process.env.DATABASE_URL;
   process.env.DATA_DIR = dataDir;
+  await seedEmbeddedDataDir(dataDir);
   process.env.RATE_LIMIT_MULTIPLIER = "1000000";
   process.env.AUTH_SECRET ??= "integration-tests-secret-integration-tests";
 });

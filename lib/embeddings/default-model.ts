@@ -5,7 +5,7 @@
 // about a minute once, in a worker thread). Texts in bulk (a transcript's passages) are embedded in a worker thread;
 // a query, a few words, with the vectors this process keeps (read once).
 import { createRequire } from "node:module";
-import { readFile, stat } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import { runOffThread, type OffThreadSettings } from "@/lib/process/off-thread";
 import { embedText, adoptCommonComponent } from "./embed";
@@ -79,12 +79,31 @@ export async function ensureModelFile(
   });
 }
 
-/** `target`, made by `make` if it is not there yet: once per process however many ask at once. */
+/**
+ * Where the build keeps the default's files made once (scripts/models-build.ts, after `npm run build`): a data
+ * folder's first start copies them from there rather than making them while a person waits.
+ */
+export const builtModelsDir = () => path.resolve(/*turbopackIgnore: true*/ process.cwd(), ".next", "verbatim-models");
+
+/** `target` copied from the build's file of its name, if the build made one: whether it did. */
+async function fromBuild(target: string): Promise<boolean> {
+  const built = path.join(builtModelsDir(), path.basename(target));
+  if (built === target || !(await exists(built))) return false;
+  await mkdir(path.dirname(target), { recursive: true });
+  const partial = `${target}.${process.pid}.${Date.now()}.partial`;
+  await copyFile(built, partial);
+  await rename(partial, target);
+  return true;
+}
+
+/** `target`, copied from the build or made by `make` if it is not there yet: once per process however many ask. */
 async function madeOnce(target: string, make: () => Promise<void>): Promise<string> {
   if (await exists(target)) return target;
   let pending = converting.get(target);
   if (!pending) {
-    pending = make().finally(() => converting.delete(target));
+    pending = (async () => {
+      if (!(await fromBuild(target))) await make();
+    })().finally(() => converting.delete(target));
     converting.set(target, pending);
   }
   await pending;

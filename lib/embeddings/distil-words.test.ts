@@ -33,7 +33,9 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe("word vectors distilled from Universal Sentence Encoder lite", () => {
+// A guard against a hang, not a speed bound: each test loads the encoder (TensorFlow.js and the model, about 10 s of
+// a core) in a thread, and beside the other suites under `nice` that once took over 30 s.
+describe("word vectors distilled from Universal Sentence Encoder lite", { timeout: 180_000 }, () => {
   it("distils the most frequent words once, in a worker thread, each as the encoder reads it alone", async () => {
     const target = distilledModelFile(vocabularyFile, 5);
     await ensureDistilledFile(target, vocabularyFile, 5);

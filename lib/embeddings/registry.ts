@@ -7,6 +7,8 @@ import { defaultKind } from "./kinds/default";
 import { localKind } from "./kinds/local";
 import { openaiKind } from "./kinds/openai";
 import { staticKind } from "./kinds/static";
+import type { SecondStage, SecondStageKind, SecondStageSettings } from "./second-stage";
+import { useLiteKind } from "./second-stages/use-lite";
 
 const offKind: EmbedderKind = {
   fromSettings: () => null,
@@ -31,3 +33,15 @@ export const embedderFromSettings = (settings: EmbedderSettings): Embedder | nul
 
 /** The embedder this server's settings choose, or null. */
 export const configuredEmbedder = (): Embedder | null => embedderFromSettings(env());
+
+/** The kinds of second stage, one entry per value of SEARCH_SECOND_STAGE (each its module in ./second-stages). */
+export const SECOND_STAGE_KINDS: Readonly<Record<SecondStageSettings["SEARCH_SECOND_STAGE"], SecondStageKind>> = {
+  "use-lite": useLiteKind,
+  off: { fromSettings: () => null },
+};
+
+/** The second stage this server's settings choose (null: off, or its files are not installed). */
+export const configuredSecondStage = (): SecondStage | null => {
+  const settings = env();
+  return SECOND_STAGE_KINDS[settings.SEARCH_SECOND_STAGE].fromSettings(settings);
+};

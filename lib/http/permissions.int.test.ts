@@ -40,7 +40,7 @@ async function credential(kind: CredentialKind): Promise<Record<string, string>>
   const { issueTokens } = await import("@/lib/oauth/issue-tokens");
   const { apiResource } = await import("@/lib/oauth/config");
   let clientId: string | null = null;
-  if (kind === "oauth_app") {
+  if (kind === "oauth_app" || kind === "extension") {
     clientId = `client-${user.id}`;
     await ctx.db.oAuthClient.create({
       data: { id: clientId, name: "Connector", redirectUris: ["https://connector.example/cb"] },
@@ -50,7 +50,7 @@ async function credential(kind: CredentialKind): Promise<Record<string, string>>
     issueTokens(tx, {
       userId: user.id,
       clientId,
-      scope: "api",
+      scope: kind === "extension" ? "extension" : "api",
       resource: apiResource(),
       deviceLabel: clientId ? null : "verbatim-cli",
     }),
@@ -118,16 +118,21 @@ describe("the permission table", () => {
     for (const row of ["api_keys", "sessions", "connections", "billing", "grants"]) {
       expect(outcomes, row).toContain(`${row}:oauth_app:refused`);
       expect(outcomes, row).toContain(`${row}:device_login:refused`);
+      expect(outcomes, row).toContain(`${row}:extension:refused`);
       expect(outcomes, row).toContain(`${row}:api_key:allowed`);
     }
+    // The extension's token manages no team either, and never opens the MCP endpoint.
+    expect(outcomes).toContain("teams:extension:refused");
     expect(outcomes).toContain("use:oauth_app:allowed");
     expect(outcomes).toContain("use:device_login:allowed");
+    expect(outcomes).toContain("use:extension:allowed");
   });
 
   it("a per-request webhook_url follows the table's webhooks row: a delegated token gets 403, nothing is started", async () => {
     const withFields = allEndpoints.filter((e) => e.fieldAuth && Object.keys(e.fieldAuth).length > 0);
     expect(withFields.map((e) => `${e.method} ${e.path}`).sort()).toEqual([
       "PATCH /v1/follows/{id}",
+      "POST /v1/batches",
       "POST /v1/follows",
       "POST /v1/import",
       "POST /v1/transcript",
@@ -135,6 +140,7 @@ describe("the permission table", () => {
     const bodies: Record<string, Record<string, string>> = {
       "/v1/transcript": { url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
       "/v1/import": { url: "https://feeds.example.com/show.xml" },
+      "/v1/batches": { text: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" },
       "/v1/follows": { url: "https://feeds.example.com/show.xml" },
       "/v1/follows/{id}": {},
     };
@@ -161,6 +167,10 @@ describe("the permission table", () => {
             // Past the permission check: refused for want of a request signing secret (422), as before.
             expect(res.status, label).toBe(422);
             expect(res.text, label).toContain("request signing secret");
+          } else if (!isAllowed(endpoint.auth, kind)) {
+            // The operation itself is refused to this credential (POST /v1/batches: the owner's own), field or not.
+            expect(res.status, label).toBe(403);
+            expect(res.json, label).toMatchObject({ code: "forbidden" });
           } else {
             expect(res.status, label).toBe(403);
             expect(res.json, label).toEqual({ detail: expect.stringContaining(field), code: "forbidden" });

@@ -11,8 +11,12 @@
 
 import { atLeast, type TeamRoleName } from "@/lib/roles/ladder";
 
-export const CREDENTIAL_KINDS = ["session", "api_key", "oauth_app", "device_login"] as const;
-/** session: the dashboard's cookie; api_key: `vb_…`; oauth_app: a connector's access token; device_login: a token from the device flow (the CLI). */
+export const CREDENTIAL_KINDS = ["session", "api_key", "oauth_app", "device_login", "extension"] as const;
+/**
+ * session: the dashboard's cookie; api_key: `vb_…`; oauth_app: a connector's access token; device_login: a token from
+ * the device flow (the CLI); extension: an access token granted with the `extension` scope (the browser extension:
+ * everyday use through /v1, never the MCP endpoint).
+ */
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 const OWNER: readonly CredentialKind[] = ["session", "api_key"];
@@ -40,6 +44,11 @@ export const PERMISSIONS = {
    * any grant and receive the account's transcripts on their own.
    */
   destinations: OWNER,
+  /**
+   * Start a batch of up to a thousand links, and retry its failed items: a thousand transcriptions spent at once, so
+   * the account's own credentials only; a delegated token may read batches and download their results (`use`).
+   */
+  batches: OWNER,
   /** Approve a connector (the consent decision) or a device login: creates new delegated credentials. */
   grants: OWNER,
   /** Create, manage and join teams (/v1/teams/**, /v1/invitations/**): a person's own credentials only. */
@@ -68,6 +77,7 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
   billing: "billing changes",
   webhooks: "managing webhook endpoints",
   destinations: "managing export destinations",
+  batches: "starting or retrying batches of links",
   grants: "approving apps and device logins",
   teams: "managing teams",
   workspace: "choosing the dashboard's workspace",
@@ -77,8 +87,8 @@ const REFUSAL: Record<Exclude<Permission, "use" | "mcp">, string> = {
 export function refusalDetail(requirement: Permission, field?: string): string {
   const what = requirement === "use" || requirement === "mcp" ? "this operation" : REFUSAL[requirement];
   if (field)
-    return `An OAuth app's or a device login's token cannot set ${field}: only the account's own credentials may (the API key, or the dashboard). Send the request without it.`;
-  return `An OAuth app's or a device login's token cannot be used for ${what}; sign in to the dashboard (or use the API key).`;
+    return `An OAuth app's, a device login's or the browser extension's token cannot set ${field}: only the account's own credentials may (the API key, or the dashboard). Send the request without it.`;
+  return `An OAuth app's, a device login's or the browser extension's token cannot be used for ${what}; sign in to the dashboard (or use the API key).`;
 }
 
 // ---------- Roles: who in a workspace may do what ----------
@@ -103,6 +113,7 @@ const ROLE_BY_ROW: Record<Exclude<Permission, "use" | "mcp">, RoleRequirement> =
   billing: "owner",
   webhooks: "admin",
   destinations: "admin",
+  batches: "member",
   grants: "person",
   workspace: "person",
   teams: "person",

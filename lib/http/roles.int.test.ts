@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { seedTranscript } from "@/test/publishing";
@@ -23,6 +23,10 @@ import type { TeamRole } from "@/lib/generated/prisma/client";
 // key, a person who is not a member), with the team's own ids, and by the team's owner with another team's ids.
 // What each must answer is read from the role table (lib/http/permissions.ts), so an operation added tomorrow is
 // walked too; one whose path names an id no fixture below makes fails until it gets one.
+
+// A guard against a hang, not a timing: the matrices make about a thousand requests one after another, and beside
+// the other suites on two cores one took over three minutes.
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 let dns: TestDnsServer | undefined;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -146,6 +150,10 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
       status: "failed",
     },
   });
+  const linkBatch = await ctx.db.batch.create({ data: { userId: accountId, status: "partial", total: 1 } });
+  await ctx.db.batchItem.create({
+    data: { batchId: linkBatch.id, line: 1, url: "https://youtu.be/Ye8mB6VsUHw", status: "failed", note: "Gone." },
+  });
   const job = await ctx.db.job.create({ data: { userId: accountId, input: {}, status: "done" } });
   const { sealSecret } = await import("@/lib/auth/secret-box");
   const endpoint = await ctx.db.webhookEndpoint.create({
@@ -243,6 +251,7 @@ async function fixtures(accountId: string, personId: string): Promise<Record<str
     "/v1/follows": { id: follow.id },
     "/v1/alerts": { id: alert.id },
     "/v1/import": { batch_id: batch.id },
+    "/v1/batches": { batch_id: linkBatch.id },
     "/v1/jobs": { job_id: job.id },
     "/v1/me/webhooks": { id: endpoint.id, delivery_id: delivery.id },
     "/v1/exports/destinations": { id: destination.id },

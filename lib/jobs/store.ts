@@ -44,15 +44,26 @@ function leaseUntil(lease: Lease): Prisma.Sql {
 /**
  * Claims the next due job for `owner`: a queued job whose time has come, or a running job whose lease
  * expired (its runner died). One statement; `SKIP LOCKED` lets concurrent runners pass each other.
+ *
+ * Fair between accounts: of the due jobs, those of the account with the fewest jobs running come first, then
+ * those of the account whose last claim is oldest (never claimed: first), then the oldest due. So one account's
+ * thousand queued jobs never keep another account's job waiting for more than the slot that frees next: each
+ * claim after one of theirs goes to the other account's job. Both lookups are one index probe per account
+ * (Job_userId_status_idx, Job_userId_claimedAt_idx), whatever the account's history.
  */
 export async function claimJob(db: DbOrTx, owner: string, leaseMs: number): Promise<Job | null> {
   const rows = await db.$queryRaw<Job[]>`
     UPDATE "Job" SET "status" = 'running', "leaseOwner" = ${owner},
-      "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1, "updatedAt" = ${NOW}
+      "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1,
+      "claimedAt" = clock_timestamp() AT TIME ZONE 'UTC', "updatedAt" = ${NOW}
     WHERE "id" = (
-      SELECT "id" FROM "Job"
-      WHERE ("status" = 'queued' AND "runAt" <= ${NOW}) OR ("status" = 'running' AND "leaseUntil" < ${NOW})
-      ORDER BY "runAt" FOR UPDATE SKIP LOCKED LIMIT 1)
+      SELECT due."id" FROM "Job" due
+      WHERE (due."status" = 'queued' AND due."runAt" <= ${NOW}) OR (due."status" = 'running' AND due."leaseUntil" < ${NOW})
+      ORDER BY
+        (SELECT count(*) FROM "Job" r WHERE r."userId" = due."userId" AND r."status" = 'running' AND r."leaseUntil" >= ${NOW}),
+        (SELECT max(c."claimedAt") FROM "Job" c WHERE c."userId" = due."userId") ASC NULLS FIRST,
+        due."runAt"
+      FOR UPDATE OF due SKIP LOCKED LIMIT 1)
     RETURNING *`;
   return rows[0] ?? null;
 }

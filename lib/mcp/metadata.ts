@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import { issuer, mcpResource, SCOPES } from "@/lib/oauth/config";
+import { DEFAULT_SCOPE, issuer, mcpResource } from "@/lib/oauth/config";
 
 // The MCP endpoint as an OAuth protected resource (RFC 9728, MCP authorization 2025-11-25): its exact URL is
 // the resource tokens are bound to, and its metadata names this app as the authorization server.
@@ -19,7 +19,8 @@ export function protectedResourceMetadata(appUrl = env().APP_URL) {
   return {
     resource: mcpResource(appUrl),
     authorization_servers: [issuer(appUrl)],
-    scopes_supported: [...SCOPES],
+    // The extension scope never opens this resource (its credential kind is not in the `mcp` row).
+    scopes_supported: [DEFAULT_SCOPE],
     bearer_methods_supported: ["header"],
     resource_name: "Verbatim MCP",
     resource_documentation: `${issuer(appUrl)}/docs`,
@@ -28,7 +29,7 @@ export function protectedResourceMetadata(appUrl = env().APP_URL) {
 
 /** The 401 challenge: where the metadata is (RFC 9728 5.1), and why the token failed when one was sent. */
 export function wwwAuthenticate(error?: "invalid_token", appUrl = env().APP_URL): string {
-  const parts = [`resource_metadata="${resourceMetadataUrl(appUrl)}"`, `scope="${SCOPES.join(" ")}"`];
+  const parts = [`resource_metadata="${resourceMetadataUrl(appUrl)}"`, `scope="${DEFAULT_SCOPE}"`];
   if (error) parts.push(`error="${error}"`);
   return `Bearer ${parts.join(", ")}`;
 }

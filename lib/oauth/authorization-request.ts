@@ -1,4 +1,4 @@
-import { canonicalResource, grantedScope, issuer } from "@/lib/oauth/config";
+import { canonicalResource, grantedScope, issuer, UNKNOWN_SCOPE } from "@/lib/oauth/config";
 import { findConsentClient, redirectWith, type ConsentClient } from "@/lib/oauth/authorize";
 import { ApiError } from "@/lib/http/errors";
 import { getDb } from "@/lib/db/client";
@@ -58,7 +58,7 @@ export async function checkAuthorizationRequest(
   if ((query.code_challenge_method ?? "S256") !== "S256")
     return fail("invalid_request", "code_challenge_method must be S256.");
   const scope = grantedScope(query.scope);
-  if (!scope) return fail("invalid_scope", "Unknown scope; the only scope is 'api'.");
+  if (!scope) return fail("invalid_scope", UNKNOWN_SCOPE);
   const resource = canonicalResource(query.resource);
   if (!resource) return fail("invalid_target", "Unknown resource.");
   if (state !== null && state.length > 2048) return fail("invalid_request", "state is longer than 2048 characters.");

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { ApiError } from "@/lib/http/errors";
-import { AUTHORIZATION_CODE_SECONDS, canonicalResource, grantedScope, issuer } from "@/lib/oauth/config";
+import { AUTHORIZATION_CODE_SECONDS, canonicalResource, grantedScope, issuer, UNKNOWN_SCOPE } from "@/lib/oauth/config";
 import { matchRedirectUri } from "@/lib/oauth/redirect-uri";
 import { grantWorkspaceId } from "@/lib/auth/workspaces";
 import type { authorizeGrantRequestSchema } from "@/lib/oauth/schemas";
@@ -67,7 +67,7 @@ export async function authorize(
   if (input.decision === "deny") return refuse("access_denied");
   const workspaceId = await grantWorkspaceId(userId, input.workspace_id, session);
   const scope = grantedScope(input.scope);
-  if (!scope) return refuse("invalid_scope", "Unknown scope; the only scope is 'api'.");
+  if (!scope) return refuse("invalid_scope", UNKNOWN_SCOPE);
   const resource = canonicalResource(input.resource);
   if (!resource) return refuse("invalid_target", "Unknown resource.");
 

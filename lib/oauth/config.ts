@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
-import { apiResource, issuer, mcpResource } from "@/lib/auth/resources";
+import { apiResource, EXTENSION_SCOPE, issuer, mcpResource } from "@/lib/auth/resources";
 
-export { apiResource, currentResource, issuer, mcpResource, serverUrl } from "@/lib/auth/resources";
+export { apiResource, currentResource, EXTENSION_SCOPE, issuer, mcpResource, serverUrl } from "@/lib/auth/resources";
 
 // The authorization server's fixed choices (lifetimes, scopes, resources) and its URLs, all derived
 // from APP_URL so the issuer, the metadata and the `iss` of every redirect agree.
@@ -14,9 +14,14 @@ export const DEVICE_POLL_INTERVAL = 5;
 /** RFC 8628 3.5: each slow_down adds 5 seconds to the interval. */
 export const SLOW_DOWN_STEP = 5;
 
-/** One scope today: everything an API key can do on the caller's account. */
-export const SCOPES = ["api"] as const;
+/**
+ * `api`: everything the account's delegated credentials may use (lib/http/permissions.ts, the `use` and `mcp` rows).
+ * `extension`: the browser extension's, which asks for it alone: the `use` row through /v1, never the MCP endpoint
+ * (principal.ts makes its tokens the `extension` credential kind).
+ */
+export const SCOPES = ["api", "extension"] as const;
 export const DEFAULT_SCOPE = "api";
+export const UNKNOWN_SCOPE = "Unknown scope; the scopes are 'api' and 'extension' (which is asked for alone).";
 
 export const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 export const GRANT_TYPES = ["authorization_code", "refresh_token", DEVICE_GRANT] as const;
@@ -45,5 +50,6 @@ export function grantedScope(requested: string | undefined | null): string | nul
   if (!requested || !requested.trim()) return DEFAULT_SCOPE;
   const names = [...new Set(requested.trim().split(/\s+/))];
   if (!names.every((name) => (SCOPES as readonly string[]).includes(name))) return null;
+  if (names.includes(EXTENSION_SCOPE) && names.length > 1) return null;
   return names.join(" ");
 }

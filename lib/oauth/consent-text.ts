@@ -19,6 +19,7 @@ const CANNOT: Record<Exclude<Permission, "use" | "mcp">, string> = {
   billing: "start, change, cancel or resume a paid plan, or open your billing portal",
   webhooks: "add, see or change your webhook endpoints and their secrets",
   destinations: "add, see or remove the folders and Notion databases your transcripts are exported to",
+  batches: "start a batch of many links at once, or retry one (it may read your batches and their results)",
   grants: "approve other apps or device logins",
   teams: "create, manage or join teams",
   workspace: "switch the workspace your dashboard acts in",

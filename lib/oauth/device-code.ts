@@ -1,7 +1,15 @@
 import { getDb } from "@/lib/db/client";
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { clientAddress } from "@/lib/http/client-address";
-import { DEVICE_CODE_SECONDS, DEVICE_GRANT, DEVICE_POLL_INTERVAL, grantedScope, serverUrl } from "@/lib/oauth/config";
+import {
+  DEVICE_CODE_SECONDS,
+  DEVICE_GRANT,
+  DEVICE_POLL_INTERVAL,
+  EXTENSION_SCOPE,
+  grantedScope,
+  serverUrl,
+  UNKNOWN_SCOPE,
+} from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { CLIENT_ID_PREFIX } from "@/lib/oauth/register-client";
 import { formatUserCode, generateUserCode } from "@/lib/oauth/user-code";
@@ -11,7 +19,10 @@ export const DEVICE_CODE_PREFIX = "vdc_";
 /** POST /v1/device/code (RFC 8628 3.1–3.2): a device code for the program, a user code for the person. */
 export async function createDeviceCode(request: Request, input: { client_id?: string; scope?: string } = {}) {
   const scope = grantedScope(input.scope);
-  if (!scope) throw new OAuthError("invalid_scope", "Unknown scope; the only scope is 'api'.");
+  if (!scope) throw new OAuthError("invalid_scope", UNKNOWN_SCOPE);
+  // A device login's token is the CLI's (the device_login credential kind), never the extension's.
+  if (scope === EXTENSION_SCOPE)
+    throw new OAuthError("invalid_scope", "The extension scope is granted through the authorization code flow only.");
   const db = await getDb();
   const deviceCode = randomSecret(DEVICE_CODE_PREFIX);
   const expiresAt = new Date(Date.now() + DEVICE_CODE_SECONDS * 1000);

@@ -28,6 +28,7 @@ beforeAll(async () => {
     "/v1/device/approve": { POST: lazy(() => import("@/app/v1/device/approve/route"), "POST") },
     "/v1/device/deny": { POST: lazy(() => import("@/app/v1/device/deny/route"), "POST") },
     "/v1/me/api-key": { GET: lazy(() => import("@/app/v1/me/api-key/route"), "GET") },
+    "/v1/me/api-key/ensure": { POST: lazy(() => import("@/app/v1/me/api-key/ensure/route"), "POST") },
     "/v1/me/connections": { GET: lazy(() => import("@/app/v1/me/connections/route"), "GET") },
   });
   server = { ...served, origin: served.url };
@@ -119,7 +120,7 @@ describe("authorization server metadata and registration", () => {
       device_authorization_endpoint: `${server.origin}/v1/device/code`,
       response_types_supported: ["code"],
       code_challenge_methods_supported: ["S256"],
-      scopes_supported: ["api"],
+      scopes_supported: ["api", "extension"],
     });
     expect(meta.grant_types_supported).toEqual(
       expect.arrayContaining(["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]),
@@ -325,6 +326,28 @@ describe("authorization code with PKCE", () => {
       ),
     ).toBe("invalid_grant");
     expect((await apiKeyRead(tokens.access_token)).status).toBe(401);
+  });
+
+  it("grants the browser extension's scope alone: its token uses /v1 and never makes a key; not to the device flow", async () => {
+    const user = await createCaller(ctx.db);
+    const config = await registeredClient({ scope: "extension", client_name: "Verbatim browser extension" });
+    const { callback, verifier, state } = await consent(config, user, { scope: "extension" });
+    const tokens = await client.authorizationCodeGrant(config, callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
+    expect(tokens.scope).toBe("extension");
+    expect((await apiKeyRead(tokens.access_token)).status).toBe(200);
+    const keys = await ctx.db.apiKey.findMany({ where: { userId: user.userId } });
+    const ensure = await post("/v1/me/api-key/ensure", {}, { authorization: `Bearer ${tokens.access_token}` });
+    expect(ensure.status).toBe(403);
+    expect(await ctx.db.apiKey.findMany({ where: { userId: user.userId } })).toEqual(keys);
+
+    const mixed = await consent(config, user, { scope: "api extension" });
+    expect(mixed.callback.searchParams.get("error")).toBe("invalid_scope");
+    const device = await postForm("/v1/device/code", { client_id: "verbatim-cli", scope: "extension" });
+    expect(device.status).toBe(400);
+    expect(await device.json()).toMatchObject({ error: "invalid_scope" });
   });
 
   it("answers no-store and refuses a wrong verifier, a missing one, another redirect URI and an expired code", async () => {

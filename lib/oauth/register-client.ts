@@ -1,6 +1,6 @@
 import { randomSecret, sha256Hex } from "@/lib/auth/tokens";
 import { getDb } from "@/lib/db/client";
-import { GRANT_TYPES, grantedScope } from "@/lib/oauth/config";
+import { GRANT_TYPES, grantedScope, UNKNOWN_SCOPE } from "@/lib/oauth/config";
 import { OAuthError } from "@/lib/oauth/errors";
 import { redirectUriProblem } from "@/lib/oauth/redirect-uri";
 import { TOKEN_ENDPOINT_AUTH_METHODS, type registerRequestSchema } from "@/lib/oauth/schemas";
@@ -35,7 +35,7 @@ export async function registerClient(input: z.output<typeof registerRequestSchem
     if (problem) throw new OAuthError("invalid_redirect_uri", problem);
   }
   const scope = grantedScope(input.scope);
-  if (!scope) throw new OAuthError("invalid_client_metadata", "Unknown scope; the only scope is 'api'.");
+  if (!scope) throw new OAuthError("invalid_client_metadata", UNKNOWN_SCOPE);
   if (input.client_uri && !/^https?:\/\//i.test(input.client_uri))
     throw new OAuthError("invalid_client_metadata", "client_uri must be an http(s) URL.");
 

@@ -120,7 +120,7 @@ function operation(endpoint: Endpoint, components: Record<string, JsonSchema>) {
   const refusals = [
     ...(credentials.length > 0 && credentials.length < CREDENTIAL_KINDS.length
       ? [
-          `Only ${credentials.join(", ")} credentials (an OAuth app's or device login's token is refused: lib/http/permissions.ts)`,
+          `Only ${credentials.join(", ")} credentials (an OAuth app's, a device login's or the extension's token is refused: lib/http/permissions.ts)`,
         ]
       : []),
     ...(role && role !== "viewer" ? [ROLE_REFUSAL[role]] : []),
@@ -215,6 +215,10 @@ const TAGS: { name: string; description: string }[] = [
   { name: "Publishing", description: "Public pages for your transcripts, and the public index." },
   { name: "Podcasts", description: "Resolve a feed, an Apple Podcasts link or an episode's audio." },
   { name: "Imports", description: "A whole feed, playlist or channel as one batch." },
+  {
+    name: "Batches",
+    description: "A list of up to a thousand links as one batch: progress, retry, one zip of every result.",
+  },
   { name: "Follows", description: "A show followed: each new episode or video transcribed as it appears." },
   {
     name: "Exports",
@@ -274,7 +278,7 @@ wrong key, 402 monthly allowance used up, 404 not found, 429 too many requests (
 seconds), 502/503 the platform or a provider failed (503s say when to retry).
 
 **Or be told.** Instead of polling, add an endpoint (\`POST /v1/me/webhooks\`) or pass \`webhook_url\` with the
-request: \`transcript.completed\`, \`transcript.failed\` and \`import.completed\` arrive signed per Standard Webhooks.
+request: \`transcript.completed\`, \`transcript.failed\`, \`import.completed\` and \`batch.completed\` arrive signed per Standard Webhooks.
 
 Each transcript is charged once per source and language; asking again is free.`;
 }

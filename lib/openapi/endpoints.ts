@@ -1,6 +1,7 @@
 import type { Endpoint } from "@/lib/http/endpoint";
 import * as alerts from "@/lib/alerts/endpoints";
 import * as apiKeys from "@/lib/auth/endpoints";
+import * as batches from "@/lib/batches/endpoints";
 import * as billing from "@/lib/billing/endpoints";
 import * as edits from "@/lib/edits/endpoints";
 import * as exportsEndpoints from "@/lib/exports/endpoints";
@@ -23,6 +24,7 @@ import * as webhooks from "@/lib/webhooks/endpoints";
 export const allEndpoints: Endpoint[] = [
   alerts,
   apiKeys,
+  batches,
   billing,
   edits,
   exportsEndpoints,

@@ -26,10 +26,20 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
     ],
   },
   "POST /v1/import": { url: EXAMPLE_FEED_URL, lang: "en" },
+  "POST /v1/batches": {
+    text: `url,title\n${EXAMPLE_VIDEO_URL},A talk\nhttps://x.com/NASA/status/1785701153231093968,NASA`,
+    lang: "en",
+  },
   "POST /v1/import/{batch_id}/items/retry": { guid: "https://example.com/episodes/42" },
   "POST /v1/follows": { url: EXAMPLE_FEED_URL, lang: "en", backfill: 1 },
   "PATCH /v1/follows/{id}": { state: "paused" },
   "POST /v1/alerts": { query: '"interest rates" inflation -bitcoin', scope: { kind: "library" }, email: true },
+  "POST /v1/alerts/preview": {
+    query: "when will borrowing get cheaper",
+    mode: "meaning",
+    closeness: "close",
+    scope: { kind: "library" },
+  },
   "PATCH /v1/alerts/{id}": { paused: true },
   "POST /v1/alerts/{id}/read": {},
   "POST /v1/me/webhooks": {

@@ -68,6 +68,14 @@ async function spawn(job: unknown, settings: OffThreadSettings, transfer: readon
 }
 
 /**
+ * A thread on `job` that lives on (lib/app/parse-worker.ts knows it by its `kind`): its caller talks to it by
+ * messages and terminates it. With a heap limit as a parse's, not a deadline, nor a turn among the parses.
+ */
+export function startThread(job: { kind: string }, memoryMb: number): Promise<Worker> {
+  return spawn(job, { threads: 1, timeoutMs: 0, memoryMb }, []);
+}
+
+/**
  * `job` (a message lib/app/parse-worker.ts knows by its `kind`) → the worker's answer. Over the deadline or the memory
  * limit: `tooMuch()` is thrown. `transfer`: the buffers of the job's bytes (see movable), moved, not copied.
  */

@@ -60,8 +60,8 @@ export interface MomentRow {
   /** The passage's text with MARK_START/MARK_END around each matched word (CJK matches are marked later). */
   marked: string;
   slug: string | null;
-  /** How it was found (absent: by its words, the keyword search). */
-  matched?: "words" | "meaning" | "both";
+  /** How it was found (absent: by its words, the keyword search; some_words: by some of them, some-words.ts). */
+  matched?: "words" | "some_words" | "meaning" | "both";
   /** How close its meaning is to the query's (null or absent: found by its words alone). */
   closeness?: Closeness | null;
   /** Found by meaning alone: the index within the passage of the line that answers, marked and linked. */

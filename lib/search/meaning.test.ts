@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { closenessOf, DEFAULT_MEANING_PROFILE } from "@/lib/embeddings/meaning-profile";
-import { answeringLine, fuse, readsAsProse, RRF_K } from "./meaning";
+import { fuse, RRF_K } from "./fuse";
+import { answeringLine, readsAsProse } from "./meaning";
 import { lineRange } from "./serializers";
 
 const kw = (...items: [number, string][]) => items.map(([pid, transcriptId]) => ({ pid: BigInt(pid), transcriptId }));
@@ -37,6 +38,20 @@ describe("how a moment matched, and how close", () => {
       [1, "words", null],
       [3, "meaning", 0.9],
     ]);
+  });
+
+  it("says some_words of a moment holding some of the words, not first, weighed as given", () => {
+    // The keyword list holds only some of the query's words: no moment of it goes first (1 and 3 are both first
+    // of their list, equal at the same weight: the newer first), and one in both lists stays some_words with its
+    // closeness.
+    const fused = fuse(kw([1, "a"], [2, "b"]), near([3, "c"], [2, "b"]), 0.7, 0.7);
+    expect(fused.map((m) => [Number(m.pid), m.matched, m.similarity])).toEqual([
+      [2, "some_words", 0.9],
+      [3, "meaning", 1],
+      [1, "some_words", null],
+    ]);
+    expect(fused[0]!.score).toBeCloseTo(0.7 / (RRF_K + 2) + 0.7 / (RRF_K + 2), 12);
+    expect(fused[1]!.score).toBeCloseTo(0.7 / (RRF_K + 1), 12);
   });
 
   it("weighs the meaning list by its embedder's weight", () => {

@@ -1,5 +1,5 @@
-// Search by meaning: the passages nearest the query's vector among those the caller may see, fused with the keyword
-// ranking. A small scope is read whole; a larger one through pgvector's HNSW index where the database has it
+// Search by meaning: the passages nearest the query's vector among those the caller may see (fuse.ts makes one list
+// of them and the keyword ranking). A small scope is read whole; a larger one through pgvector's HNSW index where the database has it
 // (vector-index.ts). Without it (Debian's PostgreSQL 15 has no pgvector) a scope of up to EXACT_MAX_PASSAGES is
 // still read whole, each stored vector (PassageEmbedding) compared here, so both databases find the same moments;
 // a larger one through the lists of vectors in plain tables (vector-lists.ts) where they are trained, completed by a
@@ -12,7 +12,8 @@ import { cosine } from "@/lib/embeddings/embed";
 import { env } from "@/lib/env";
 import { SEARCH_CONFIGS, searchConfig } from "@/lib/search/config";
 import type { Embedder } from "@/lib/embeddings/embedder";
-import { configuredEmbedder } from "@/lib/embeddings/registry";
+import { configuredEmbedder, configuredSecondStage } from "@/lib/embeddings/registry";
+import type { SecondStage } from "@/lib/embeddings/second-stage";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { statementTimeoutMs, stopIfPastDeadline, transactionLimits } from "@/lib/search/deadline";
@@ -25,14 +26,13 @@ import { SCOPE_MAX_PASSAGES } from "@/lib/search/search-plan";
 import { passageVisibility, type SearchScope, type SqlStatement } from "@/lib/search/search-statement";
 import { vectorColumn, vectorText } from "@/lib/search/vector-index";
 import { nearestInLists } from "@/lib/search/vector-lists";
+import { rerankCandidates, upgradedAny } from "@/lib/search/second-stage";
+import { MOMENTS_PER_TRANSCRIPT } from "@/lib/search/fuse";
 
 /** Postings read per word of the query: its best passages, the candidates it brings. */
 export const MEANING_POSTINGS_PER_WORD = 512;
 /** Words of the query whose postings are read (its rarest first is not known here: the first ones). */
 const MEANING_WORDS = 8;
-/** Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher, 2009). */
-export const RRF_K = 60;
-const MOMENTS_PER_TRANSCRIPT = 3;
 
 export type SearchMode = "hybrid" | "keyword" | "meaning";
 
@@ -108,6 +108,8 @@ export async function nearestPassages(
     asked,
     exactMax = EXACT_MAX_PASSAGES,
     offTopicFrom = env().SEARCH_OFF_TOPIC_FROM_PASSAGES,
+    within = null,
+    secondStage = configuredSecondStage(),
   }: {
     indexFrom?: number;
     /** false: the bounded candidates even where there is an index or lists (the bench compares them). */
@@ -116,11 +118,18 @@ export async function nearestPassages(
      * Given the query's vector, for the caller to find a passage's answering line with, and whether its words say
      * it is about nothing in reach (the embedder's profile's offTopicShare).
      */
-    asked?: { vector: Float32Array | null; offTopic?: boolean };
+    asked?: { vector: Float32Array | null; offTopic?: boolean; closeness?: number | null };
     /** Without an index, the largest scope compared whole (tests lower it). */
     exactMax?: number;
     /** The fewest passages in reach for a question to be judged off-topic by its words. */
     offTopicFrom?: number;
+    /**
+     * Only these transcripts' passages are candidates, every one compared (an alert's check and preview); whether
+     * the question is about anything in reach is still judged over the whole scope.
+     */
+    within?: readonly string[] | null;
+    /** The second stage that re-ranks the candidates (second-stage.ts); null: the first stage alone. */
+    secondStage?: SecondStage | null;
   } = {},
 ): Promise<Nearest[]> {
   if (!embedder || !readsAsProse(query.q) || !(await embedder.ready())) return [];
@@ -153,15 +162,17 @@ export async function nearestPassages(
   stopIfPastDeadline();
   if (!vector) return [];
   // Few of its words said anywhere in reach: whatever is nearest is only the least unlike, no answer.
-  if (offTopic) {
+  const nothingHere = () => {
     if (asked) asked.offTopic = true;
     return [];
-  }
+  };
+  if (offTopic) return nothingHere();
   const limit = Math.min(INDEX_MAX_ROWS, Math.max(3 * k, 60));
   let candidates: Candidate[] = [];
   // Past the exact bound without pgvector: the nearest lists of vectors, where trained (vector-lists.ts).
   const listed = index && !indexed && scoped > exactUpTo;
-  if ((index && indexed && scoped > indexFrom) || listed) {
+  if (within) candidates = await bounded(db, scope, query, embedder.model, vector, corrects, 0, 0, within);
+  else if ((index && indexed && scoped > indexFrom) || listed) {
     candidates = listed
       ? ((await nearestInLists(db, embedder.model, vector, restrictions(scope, query, corrects), limit)) ?? [])
       : await throughIndex(db, scope, query, embedder.model, vector, corrects, limit);
@@ -171,10 +182,18 @@ export async function nearestPassages(
       candidates.push(...more.filter((c) => !seen.has(c.pid)));
     }
   } else candidates = await bounded(db, scope, query, embedder.model, vector, corrects, scoped, exactUpTo);
-  const scored = candidates
-    // Less alike than the embedder's floor is no answer: a question about nothing here finds nothing by meaning.
-    .filter((c) => c.score >= embedder.profile.floor)
-    .sort((a, b) => b.score - a.score || (b.pid > a.pid ? 1 : -1));
+  // Once the second stage has read passages, it re-ranks the best candidates and says whether any is close enough.
+  const second = secondStage && (await upgradedAny(db, secondStage.model)) ? secondStage : null;
+  const reranked = second ? await rerankCandidates(db, second, query.q, candidates, embedder.profile) : null;
+  stopIfPastDeadline();
+  if (asked && reranked) asked.closeness = reranked.closeness;
+  if (reranked?.ranked.length === 0) return nothingHere();
+  const scored =
+    reranked?.ranked ??
+    candidates
+      // Less alike than the embedder's floor is no answer: a question about nothing here finds nothing by meaning.
+      .filter((c) => c.score >= embedder.profile.floor)
+      .sort((a, b) => b.score - a.score || (b.pid > a.pid ? 1 : -1));
   const per = new Map<string, number>();
   const out: Nearest[] = [];
   for (const { pid, transcriptId, revisionId, score } of scored) {
@@ -267,6 +286,7 @@ async function bounded(
   corrects: boolean,
   scoped: number,
   exactUpTo: number,
+  within: readonly string[] | null = null,
 ): Promise<Candidate[]> {
   const { user, visible, filtered } = restrictions(scope, query, corrects);
   const configs = query.lang ? [searchConfig(query.lang)] : SEARCH_CONFIGS;
@@ -289,53 +309,16 @@ async function bounded(
   // The candidates first (MATERIALIZED): folded into the visibility's join, the planner read the words' postings
   // once per transcript of the library. Each candidate's visibility is probed with it (inside the lateral): joined
   // after, the planner hashed every publication of the server to check a few candidates.
-  const statement = Prisma.sql`WITH c AS MATERIALIZED (${byWords}${byScope})
+  const chosen = within
+    ? Prisma.sql`SELECT p."pid" FROM unnest(${[...within]}::text[]) AS w(id)
+        CROSS JOIN LATERAL (SELECT p."pid" FROM "SearchPassage" p WHERE p."transcriptId" = w.id OFFSET 0) AS p`
+    : Prisma.sql`${byWords}${byScope}`;
+  const statement = Prisma.sql`WITH c AS MATERIALIZED (${chosen})
      SELECT p."pid", p."transcriptId", p."revisionId", e."vector", e."scale"
      FROM c
      CROSS JOIN LATERAL (SELECT p.* FROM "SearchPassage" p WHERE p."pid" = c."pid" AND ${visible}${filtered} OFFSET 0) AS p
      JOIN "PassageEmbedding" e ON e."pid" = p."pid" AND e."model" = ${model}`;
   return scoreStoredVectors(db, statement, vector);
-}
-
-export type Matched = "words" | "meaning" | "both";
-
-/**
- * One list from the keyword moments and the nearest passages, by reciprocal rank fusion (each list's 1 / (60 +
- * place), the meaning list's times `meaningWeight`, its embedder's: a weak embedder weighs less), the moments that
- * hold the whole query first: a query whose words are all said ranks its exact moments first, the meaning ordering
- * them among themselves and filling the page after them. At most 3 a transcript; a passage in both lists is one.
- * Each with its fused score, how it matched, and its closeness by meaning (null: found by its words alone).
- */
-export function fuse(
-  keyword: readonly { pid: bigint; transcriptId: string }[],
-  meaning: readonly Nearest[],
-  meaningWeight = 1,
-): { pid: bigint; score: number; matched: Matched; similarity: number | null }[] {
-  const scores = new Map<
-    bigint,
-    { transcriptId: string; score: number; matched: Matched; similarity: number | null }
-  >();
-  keyword.forEach(({ pid, transcriptId }, i) =>
-    scores.set(pid, { transcriptId, score: 1 + 1 / (RRF_K + i + 1), matched: "words", similarity: null }),
-  );
-  meaning.forEach(({ pid, transcriptId, score }, i) => {
-    const known = scores.get(pid);
-    scores.set(pid, {
-      transcriptId,
-      score: (known?.score ?? 0) + meaningWeight / (RRF_K + i + 1),
-      matched: known ? "both" : "meaning",
-      similarity: score,
-    });
-  });
-  const per = new Map<string, number>();
-  return [...scores.entries()]
-    .sort((a, b) => b[1].score - a[1].score || (b[0] > a[0] ? 1 : -1))
-    .filter(([, { transcriptId }]) => {
-      const n = (per.get(transcriptId) ?? 0) + 1;
-      per.set(transcriptId, n);
-      return n <= MOMENTS_PER_TRANSCRIPT;
-    })
-    .map(([pid, { score, matched, similarity }]) => ({ pid, score, matched, similarity }));
 }
 
 /**

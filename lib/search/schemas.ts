@@ -48,7 +48,7 @@ export const searchQuerySchema = z.object({
     .enum(["hybrid", "keyword", "meaning"])
     .default("hybrid")
     .describe(
-      "hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first); keyword: only moments that say the words; meaning: only by meaning",
+      "hybrid: the moments that say the words and the moments that mean what the query asks, in one ranking (reciprocal rank fusion; the moments holding every word first; where none holds every word, those holding some of its rarer words); keyword: only moments that say the words; meaning: only by meaning",
     ),
   cursor: z
     .string()
@@ -110,9 +110,9 @@ export const searchMomentSchema = z
     slug: z.string().nullable().describe("The public page's slug, when published"),
     rank: z.number().describe("Relevance (higher is better); comparable within one answer only"),
     matched: z
-      .enum(["words", "meaning", "both"])
+      .enum(["words", "some_words", "meaning", "both"])
       .describe(
-        "How the moment was found: by the query's words, by its meaning (the words need not be said; `highlights` then mark the line that answers), or both",
+        "How the moment was found: by the query's words (every one); by some of its rarer words (`mode` hybrid, when no moment holds every word: `highlights` mark those said; `closeness` set when its meaning is near too); by its meaning (the words need not be said; `highlights` then mark the line that answers); or by both its words and its meaning",
       ),
     closeness: z
       .enum(["close", "related", "loose"])
@@ -133,12 +133,12 @@ export const searchResponseSchema = z
       .string()
       .nullable()
       .describe(
-        "When the first page is empty: the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise",
+        "When no moment on the first page holds every word (it is empty, or each moment is `some_words`): the query with each word no transcript in reach holds replaced by the likeliest one that is held (a misspelling's word); null otherwise",
       ),
     nothing_close: z
       .boolean()
       .describe(
-        "True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words",
+        "True when the query was searched by meaning and is about nothing in reach (most of its words are said in no transcript it may search): no moment was found by meaning, and any in `results` matched its words or some of them (`matched`)",
       ),
     partial: z
       .boolean()

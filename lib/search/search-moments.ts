@@ -5,7 +5,10 @@ import { asSearchError, unlessTimedOut, withSearchDeadline } from "@/lib/search/
 import { findMoments, type MomentRow } from "@/lib/search/find-moments";
 import { closenessOf } from "@/lib/embeddings/meaning-profile";
 import { configuredEmbedder } from "@/lib/embeddings/registry";
-import { answeringLine, fuse, momentRows, nearestPassages } from "@/lib/search/meaning";
+import { fuse } from "@/lib/search/fuse";
+import { momentRows } from "@/lib/search/meaning";
+import { answerByMeaning, markAnsweringLines } from "@/lib/search/meaning-answer";
+import { someWordsMoments } from "@/lib/search/some-words";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { decodeCursor, type SearchQuery, type SearchResponse } from "@/lib/search/schemas";
 import { serializeSearch } from "@/lib/search/serializers";
@@ -48,10 +51,10 @@ async function answer(
       : await byMeaning(scope, query, offset, options, asked);
   const found = serializeSearch(rows, scope, query, offset, cjkNeedles(query.q));
   found.nothing_close = asked.offTopic;
-  // Nothing found: the likeliest spelling of the words nothing in reach holds (while typing, not of a word begun
-  // that some word of the index begins). Not for a question about nothing here: its words are not misspelt, only
+  // Nothing holds every word (nothing found, or only moments of some of them): the likeliest spelling of the words
+  // nothing in reach holds (while typing, not of a word begun that some word of the index begins). Not for a question about nothing here: its words are not misspelt, only
   // unsaid, and each would be "corrected" to some unrelated word the library holds.
-  if (rows.length === 0 && offset === 0 && !asked.offTopic)
+  if (rows.every((row) => row.matched === "some_words") && offset === 0 && !asked.offTopic)
     found.did_you_mean = await unlessTimedOut(
       async () =>
         didYouMean(
@@ -70,7 +73,9 @@ async function answer(
  * A page (one row more than `limit` when there is a next one) by meaning (`mode=meaning`) or by both rankings fused
  * (`hybrid`): each list read from its top to the page's end, fused (the meaning list at its embedder's weight),
  * sliced. With no vectors to compare (none stored yet, or SEARCH_EMBEDDER=off) or nothing close enough, hybrid is
- * the keyword search itself, as for a question about nothing in reach (`asked.offTopic`). A moment found by meaning alone is moved to its line that answers.
+ * the keyword search itself, as for a question about nothing in reach (`asked.offTopic`). Where no moment holds every
+ * word, hybrid takes the moments that hold some of its rarer words instead (some-words.ts), fused at the meaning
+ * list's weight, not first. A moment found by meaning alone is moved to its line that answers.
  */
 async function byMeaning(
   scope: SearchScope,
@@ -81,15 +86,30 @@ async function byMeaning(
 ): Promise<MomentRow[]> {
   const need = offset + query.limit + 1;
   const embedder = configuredEmbedder();
-  const meaning = await unlessTimedOut(
-    () => nearestPassages(scope, query, need, embedder, { asked }),
-    [],
+  const answer = await unlessTimedOut(
+    () => answerByMeaning(scope, query, need, embedder),
+    { nearest: [], vector: null, nothingClose: false },
     MEANING_SHARE,
   );
-  if (meaning.length === 0 || !embedder) return query.mode === "meaning" ? [] : findMoments(scope, query, options);
-  const keyword =
+  [asked.vector, asked.offTopic] = [answer.vector, answer.nothingClose];
+  const meaning = answer.nearest;
+  if (meaning.length === 0 || !embedder) {
+    if (query.mode === "meaning") return [];
+    const said = await findMoments(scope, query, options);
+    if (said.length > 0) return said;
+    // A later page past the last whole match is empty; some words only where nothing holds every word.
+    const none = offset === 0 || (await findMoments(scope, { ...query, cursor: null, limit: 1 }, options)).length === 0;
+    return none ? someWordsMoments(scope, query, options) : said;
+  }
+  const whole =
     query.mode === "meaning" ? [] : await findMoments(scope, { ...query, cursor: null, limit: need }, options);
-  const page = fuse(keyword, meaning, embedder.profile.fusionWeight).slice(offset, offset + query.limit + 1);
+  const some =
+    query.mode === "hybrid" && whole.length === 0
+      ? await someWordsMoments(scope, { ...query, cursor: null, limit: need }, options)
+      : [];
+  const keyword = whole.length > 0 ? whole : some;
+  const weight = embedder.profile.fusionWeight;
+  const page = fuse(keyword, meaning, weight, some.length > 0 ? weight : null).slice(offset, offset + query.limit + 1);
   const found = new Map(keyword.map((row) => [row.pid, row]));
   const missing = page.filter(({ pid }) => !found.has(pid)).map(({ pid }) => pid);
   for (const row of await momentRows(scope, missing)) found.set(row.pid, row);
@@ -99,16 +119,7 @@ async function byMeaning(
     const closeness = similarity === null ? null : closenessOf(embedder.profile, similarity);
     return [{ ...row, rank: score, matched, closeness }];
   });
-  for (const row of rows) if (row.matched === "meaning" && row.texts.length === 1) row.answerLine = 0;
-  const byMeaningAlone = rows.filter((row) => row.matched === "meaning" && row.texts.length > 1);
-  if (asked.vector && byMeaningAlone.length > 0) {
-    const lines = await embedder.embedFew(byMeaningAlone.flatMap((row) => row.texts));
-    let at = 0;
-    for (const row of byMeaningAlone) {
-      row.answerLine = answeringLine(asked.vector, lines.slice(at, at + row.texts.length)) ?? undefined;
-      at += row.texts.length;
-    }
-  }
+  await markAnsweringLines(rows, asked.vector, embedder);
   return rows;
 }
 

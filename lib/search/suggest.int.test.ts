@@ -69,6 +69,11 @@ describe("did you mean", () => {
     expect(await suggest.didYouMean(ctx.db, library(reader), "marathn", english, true)).toBe("marathon");
   });
 
+  it("leaves a word some language of the search reads as a stop word (none of its passages is indexed by it)", async () => {
+    expect(await suggest.didYouMean(ctx.db, library(reader), "marathn in", english)).toBe("marathon in");
+    expect(await suggest.didYouMean(ctx.db, library(reader), "in", english)).toBeNull();
+  });
+
   it("keeps known words, phrases and exclusions, and says nothing when nothing is to change", async () => {
     expect(await suggest.didYouMean(ctx.db, library(reader), "marathon", english)).toBeNull();
     expect(await suggest.didYouMean(ctx.db, library(reader), '"grwth mindset"', english)).toBeNull();

@@ -198,7 +198,10 @@ export async function didYouMean(
   for (let nth = words.length; nth >= 1; nth--) {
     const word = words[nth - 1]!;
     const readings = read.filter((row) => row.nth === nth);
-    if (readings.length === 0 || readings.some((row) => held.has(`${row.id}:${row.config}`))) continue;
+    // A stop word in some configuration ("in" in English) is left alone: the passages that configuration indexes
+    // never hold it, and another's reading of it ("simple": in) is not a misspelling of a word they do hold.
+    const stopWord = new Set(readings.map((row) => row.config)).size < configs.length;
+    if (stopWord || readings.some((row) => held.has(`${row.id}:${row.config}`))) continue;
     const lexemes = [...new Set(readings.map((row) => row.lexeme))];
     const typed = word.word.toLowerCase();
     // The word as typed, not each configuration's reading of it: another language's stemmer cuts a misspelling

@@ -3,13 +3,17 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { speech } from "@/test/speech";
 import { startFakeAssemblyAi, type FakeAssemblyAi } from "@/test/fakes/assemblyai/server";
 import { killableWorkers } from "@/test/jobs/helpers";
 import { waitUntil } from "@/test/wait";
+
+// A guard against a hang, not a timing: beside the other suites on two cores the workers these tests start and
+// kill took minutes to come up.
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 // Paid recognition is submitted once, whatever happens to the runner: `npm run worker` (scripts/worker.ts
 // through tsx) runs as a child process against the fake AssemblyAI, which keeps every transcript
@@ -104,7 +108,7 @@ function until<T>(
   what: string,
   read: () => Promise<T | null | undefined | false> | T | null | undefined | false,
 ): Promise<T> {
-  return waitUntil(what, read, { timeoutMs: 60_000, everyMs: 100 });
+  return waitUntil(what, read, { timeoutMs: 180_000, everyMs: 100 });
 }
 
 async function submitJob(episode: string): Promise<string> {

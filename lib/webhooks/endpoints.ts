@@ -12,7 +12,7 @@ import {
 
 const tag = "Webhooks";
 const signing =
-  "Events are POSTed as JSON `{type, timestamp, data}` with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`); verify them with any Standard Webhooks library. Event types: transcript.completed, transcript.failed (jobs answered 202 only; a 200 answer sends nothing), import.completed. A 2xx answer is success; 410 disables the endpoint; anything else is retried with exponential backoff for about a day.";
+  "Events are POSTed as JSON `{type, timestamp, data}` with Standard Webhooks headers (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of id.timestamp.body>`); verify them with any Standard Webhooks library. Event types: transcript.completed, transcript.failed (jobs answered 202 only; a 200 answer sends nothing), import.completed, batch.completed, alert.matched. A 2xx answer is success; 410 disables the endpoint; anything else is retried with exponential backoff for about a day.";
 
 export const listWebhooksEndpoint = defineEndpoint({
   method: "GET",

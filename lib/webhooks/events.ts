@@ -3,7 +3,12 @@
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { env } from "@/lib/env";
-import type { importEventSchema, transcriptEventSchema, WebhookEventType } from "@/lib/webhooks/schemas";
+import type {
+  batchEventSchema,
+  importEventSchema,
+  transcriptEventSchema,
+  WebhookEventType,
+} from "@/lib/webhooks/schemas";
 /** Sent by "send a test event"; endpoints receive it whatever types they chose. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
@@ -84,6 +89,35 @@ export function importEvent(batch: ImportEvent): WebhookPayload & z.infer<typeof
       note: batch.note,
       import_url: link(`/v1/import/${batch.batchId}`),
       items_url: link(`/v1/import/${batch.batchId}/items`),
+    },
+  };
+}
+
+export interface BatchEvent {
+  batchId: string;
+  status: string;
+  done: number;
+  failed: number;
+  skipped: number;
+  queued: number;
+  running: number;
+  note: string | null;
+}
+
+export function batchEvent(batch: BatchEvent): WebhookPayload & z.infer<typeof batchEventSchema> {
+  return {
+    type: "batch.completed",
+    timestamp: new Date().toISOString(),
+    data: {
+      batch_id: batch.batchId,
+      status: batch.status as "done" | "partial" | "error",
+      total: batch.queued + batch.running + batch.done + batch.failed + batch.skipped,
+      done: batch.done,
+      failed: batch.failed,
+      skipped: batch.skipped,
+      note: batch.note,
+      batch_url: link(`/v1/batches/${batch.batchId}`),
+      download_url: link(`/v1/batches/${batch.batchId}/download`),
     },
   };
 }

@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "transcript.failed",
   "import.completed",
   "alert.matched",
+  "batch.completed",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -135,6 +136,21 @@ export const importEventSchema = envelope(
   }),
 ).meta({ id: "ImportEvent" });
 
+export const batchEventSchema = envelope(
+  z.literal("batch.completed"),
+  z.object({
+    batch_id: z.string(),
+    status: z.enum(["done", "partial", "error"]),
+    total: z.number().int(),
+    done: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    note: z.string().nullable(),
+    batch_url: z.string().describe("GET it for the batch and each item's state"),
+    download_url: z.string().describe("GET it for every result as one zip (`formats` chooses them)"),
+  }),
+).meta({ id: "BatchEvent" });
+
 export const alertMomentSchema = z
   .object({
     start: z.number().describe("Start of the matching line, in seconds"),
@@ -193,6 +209,11 @@ export const WEBHOOK_EVENT_DOCS = [
     type: "import.completed",
     summary: "An import ended (done, partial or error), with its counts",
     schema: importEventSchema,
+  },
+  {
+    type: "batch.completed",
+    summary: "A batch of links ended (done, partial or error), with its counts; again after a retry ends",
+    schema: batchEventSchema,
   },
   {
     type: "alert.matched",

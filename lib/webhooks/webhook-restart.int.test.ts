@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
 import { startFakeOpenAiAsr, type FakeOpenAiAsr } from "@/test/fakes/openai-asr/server";
@@ -11,6 +11,10 @@ import { startWebhookReceiver, type Receiver } from "@/test/webhook-receiver";
 import { makeWav } from "@/test/uploads";
 import { killableWorkers } from "@/test/jobs/helpers";
 import { waitUntil } from "@/test/wait";
+
+// A guard against a hang, not a timing: beside the other suites on two cores the workers these tests start and
+// kill took minutes to come up.
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 // A webhook is never lost to a crash: `npm run worker` (a child process) finishes a job, which queues its
 // transcript.completed in the finishing transaction, and is killed with SIGKILL while its delivery attempt is

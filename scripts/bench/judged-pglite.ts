@@ -8,8 +8,10 @@ import { PGLITE_EXTENSIONS } from "../../lib/db/pglite-extensions";
 import { PrismaClient } from "../../lib/generated/prisma/client";
 import { TUNE_CORPUS, type JudgedCorpus } from "../../test/fixtures/captions/judged-corpora";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
+import type { SearchMoment } from "../../lib/search/schemas";
 import { storeJudgedLibrary } from "./judged-library";
 import { judgedFigures } from "./meaning-candidates";
+import { judgeSecondStage } from "./second-stage-judged";
 
 const USER = "judged-reader";
 
@@ -33,23 +35,37 @@ export async function judgeOnPglite(corpus: JudgedCorpus = TUNE_CORPUS): Promise
     const passages = await client.$queryRawUnsafe<
       { pid: bigint; transcriptId: string; segFrom: number; segTo: number }[]
     >(`SELECT "pid", "transcriptId", "segFrom", "segTo" FROM "TranscriptPassage"`);
+    const toJudged = (results: readonly SearchMoment[]) =>
+      results.flatMap((m): JudgedPassage[] => {
+        const p = passages.find(
+          (s) => s.transcriptId === m.transcript_id && m.segment_index >= s.segFrom && m.segment_index <= s.segTo,
+        );
+        return p
+          ? [
+              {
+                pid: p.pid,
+                track: keyOf.get(p.transcriptId)!,
+                segFrom: p.segFrom,
+                segTo: p.segTo,
+                text: "",
+                someWords: m.matched === "some_words" && m.closeness === null,
+              },
+            ]
+          : [];
+      });
     for (const [label, mode] of [
       ["meaning-only", "meaning"],
       ["fused", "hybrid"],
     ] as const) {
-      const f = await judgeSearch(corpus.queries, async (q) => {
-        const { results } = await searchLibrary(USER, searchQuerySchema.parse({ q, limit: "10", mode }));
-        return results.flatMap((m): JudgedPassage[] => {
-          const p = passages.find(
-            (s) => s.transcriptId === m.transcript_id && m.segment_index >= s.segFrom && m.segment_index <= s.segTo,
-          );
-          return p
-            ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }]
-            : [];
-        });
-      });
+      const f = await judgeSearch(corpus.queries, async (q) =>
+        toJudged((await searchLibrary(USER, searchQuerySchema.parse({ q, limit: "10", mode }))).results),
+      );
       Object.assign(figures, judgedFigures(`app search on PGlite (HNSW), ${label}`, f));
     }
+    Object.assign(
+      figures,
+      await judgeSecondStage({ corpus, userId: USER, prefix: "app search on PGlite (HNSW)", toJudged }),
+    );
   } finally {
     holder.verbatimDb = before;
     await client.$disconnect();

@@ -23,8 +23,10 @@ export function judgedFigures(label: string, f: JudgedFigures): Record<string, n
     [`${label}: paraphrases (${n}) recall@10`]: f.paraphrase.recall,
     [`${label}: paraphrases MRR@10`]: f.paraphrase.mrr,
     [`${label}: paraphrases nDCG@10`]: f.paraphrase.ndcg,
+    [`${label}: paraphrases with a result`]: 1 - f.paraphrase.empty,
     [`${label}: everyday questions answered in the top 5`]: f.everydayTop5,
     [`${label}: off-topic questions answered "nothing close"`]: f.offTopicNothing,
+    [`${label}: off-topic questions with no result at all (not even some of their words)`]: f.offTopicEmpty,
     [`${label}: keyword controls recall@10`]: f.keyword.recall,
   };
 }

@@ -16,8 +16,10 @@ import path from "node:path";
 import { createMigratedTestDatabase } from "../../test/pg";
 import { TUNE_CORPUS, type JudgedCorpus, type JudgedCorpusName } from "../../test/fixtures/captions/judged-corpora";
 import { storeJudgedLibrary } from "./judged-library";
+import { judgeMeaningAlerts } from "./judged-alerts";
 import { judgeOnPglite } from "./judged-pglite";
 import { judgeCandidates, judgedFigures } from "./meaning-candidates";
+import { judgeSecondStage } from "./second-stage-judged";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { recallAt } from "./relevance-recall";
 import type { SearchMoment } from "../../lib/search/schemas";
@@ -86,8 +88,10 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
         (p) => p.transcriptId === m.transcript_id && m.segment_index >= p.segFrom && m.segment_index <= p.segTo,
       );
     const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
-    const judged = (p: (Passage & { pid: bigint }) | undefined): JudgedPassage[] =>
-      p ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "" }] : [];
+    const judged = (p: (Passage & { pid: bigint }) | undefined, someWords = false): JudgedPassage[] =>
+      p
+        ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "", someWords }]
+        : [];
 
     // The candidates, each over every stored passage's text, exactly.
     const texts = await db.$queryRaw<JudgedPassage[]>`
@@ -133,21 +137,24 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
       `SELECT pg_total_relation_size('"PassageEmbedding"')::float8 AS bytes, (SELECT count(*) FROM "PassageEmbedding")::int AS rows`,
     );
     figures["default model: bytes per passage stored (table, TOAST and index)"] = size!.bytes / size!.rows;
-    type Ranker = (q: string) => Promise<(Passage | undefined)[]>;
+    type Ranker = (q: string) => Promise<JudgedPassage[]>;
     const modes = (["keyword", "meaning", "hybrid"] as const).map((mode): [string, Ranker] => [
       { keyword: "keyword-only", meaning: "meaning-only", hybrid: "fused" }[mode],
       async (q) =>
-        (await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results.map(passageOf),
+        (await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results.flatMap((m) =>
+          judged(passageOf(m), m.matched === "some_words" && m.closeness === null),
+        ),
     ]);
     for (const [label, rank] of modes) {
       const started = performance.now();
-      const f = await judgeSearch(queries, async (q) =>
-        (await rank(q)).flatMap((p) => judged(p as (Passage & { pid: bigint }) | undefined)),
-      );
+      const f = await judgeSearch(queries, rank);
       figures[`app search, ${label}: mean query time over the judged set (ms)`] =
         (performance.now() - started) / queries.length;
       Object.assign(figures, judgedFigures(`app search, ${label}`, f));
     }
+
+    // Alerts by meaning: each paraphrase's alert on every transcript, as a new transcript is checked.
+    Object.assign(figures, await judgeMeaningAlerts(queries, ids, USER, embedder));
 
     // Past the exact bound (lowered below the library's passages) PostgreSQL without pgvector reads its lists of
     // vectors: the paraphrases by meaning alone through them, to set beside PGlite's HNSW index.
@@ -170,6 +177,17 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
     figures[
       "app search through the lists of vectors (PostgreSQL past its exact bound), meaning-only: paraphrases recall@10"
     ] = throughLists.paraphrase.recall;
+
+    // The second stage: every passage read whole, the same searches re-ranked.
+    Object.assign(
+      figures,
+      await judgeSecondStage({
+        corpus,
+        userId: USER,
+        prefix: "app search",
+        toJudged: (results) => results.flatMap((m) => judged(passageOf(m) as (Passage & { pid: bigint }) | undefined)),
+      }),
+    );
 
     // The same searches on the embedded database, through its HNSW index.
     Object.assign(figures, await judgeOnPglite(corpus));

@@ -136,7 +136,7 @@ async function until<T extends { json: unknown }>(ask: () => Promise<T>, done: (
 const isSuccess = (status: number) => status >= 200 && status < 400;
 
 test("every operation answers only as /openapi.json documents, and each succeeds at least once", async () => {
-  expect(operations).toHaveLength(116);
+  expect(operations).toHaveLength(121);
   const request = await anonymous(baseURL);
   const me = await signIn(baseURL, randomEmail("contract"));
   contexts.push(request, me);
@@ -288,6 +288,22 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   expect(failed, JSON.stringify(items.json)).toBeDefined();
   await call(me, "POST /v1/import/{batch_id}/items/retry", { batch_id }, { body: { guid: failed!.guid } });
 
+  // A batch of links: an episode whose audio the speech step cannot read (so it fails and is retried) and a line
+  // with no link (skipped); its zip.
+  const listed = await call(
+    me,
+    "POST /v1/batches",
+    {},
+    { body: { links: [`${podcasts!.origin}/ex/contract-batch.mp3`, "no link"] } },
+  );
+  const linkBatch = (listed.json as { id: string }).id;
+  await until(
+    () => call(me, "GET /v1/batches/{batch_id}", { batch_id: linkBatch }),
+    ({ json }) => ["done", "partial", "error"].includes((json as { status: string }).status),
+  );
+  await call(me, "POST /v1/batches/{batch_id}/retry", { batch_id: linkBatch });
+  await call(me, "GET /v1/batches/{batch_id}/download", { batch_id: linkBatch }, { query: "?formats=srt,md" });
+
   // A follow of the same feed: listed, changed, checked now, paused, resumed and deleted.
   const followed = await call(me, "POST /v1/follows", {}, { body: { url: feed } });
   const follow = (followed.json as { id: string }).id;
@@ -304,6 +320,7 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "GET /v1/alerts/{id}", { id: alert.id });
   await call(me, "PATCH /v1/alerts/{id}", { id: alert.id }, { body: { paused: true } });
   await call(me, "POST /v1/alerts/{id}/preview", { id: alert.id });
+  await call(me, "POST /v1/alerts/preview", {}, { body: { query: "bread rises", scope: { kind: "library" } } });
   await call(me, "GET /v1/alerts/{id}/matches", { id: alert.id });
   await call(me, "POST /v1/alerts/{id}/read", { id: alert.id }, { body: {} });
   const rotated = (await call(me, "POST /v1/alerts/{id}/rotate-feed", { id: alert.id })).json as typeof alert;

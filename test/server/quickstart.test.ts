@@ -42,8 +42,10 @@ function machineEnv(dir: string): Record<string, string> {
     HOME: process.env.HOME ?? dir,
     LANG: process.env.LANG ?? "C.UTF-8",
     ...(process.env.CI ? { CI: process.env.CI } : {}),
-    // The test run's choice (npm test: none), or the app spends a minute of a core distilling on its first start.
+    // The test run's choices (npm test: none and off), or the app spends a minute of a core distilling on its first
+    // start and reads its passages with USE lite in a thread.
     ...(process.env.SEARCH_DISTILLED_WORDS ? { SEARCH_DISTILLED_WORDS: process.env.SEARCH_DISTILLED_WORDS } : {}),
+    ...(process.env.SEARCH_SECOND_STAGE ? { SEARCH_SECOND_STAGE: process.env.SEARCH_SECOND_STAGE } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
     npm_config_prefer_offline: "true",
     npm_config_audit: "false",

@@ -45,7 +45,7 @@ export const REQUEST_CODES = {
   invalid_scope: {
     status: 400,
     retryable: false,
-    meaning: "an OAuth authorization asks for an unknown scope (the only scope is 'api')",
+    meaning: "an OAuth authorization asks for an unknown scope (the scopes are 'api' and 'extension')",
   },
   invalid_target: { status: 400, retryable: false, meaning: "an OAuth authorization names an unknown resource" },
   invalid_user_code: { status: 400, retryable: false, meaning: "a device-flow user code is not of the form BCDF-GHJK" },

@@ -58,6 +58,12 @@ async function job(id: string) {
   return database.db.job.findUniqueOrThrow({ where: { id } });
 }
 
+/**
+ * What "woken at once" means beside the other suites on two cores: well under the 60 s poll these runners are given,
+ * so a job done within it was woken by a signal (NOTIFY or the in-process one), not found by the poll.
+ */
+const WOKEN_WITHIN_MS = 20_000;
+
 async function settled(id: string, timeoutMs = 15_000) {
   return waitFor(async () => {
     const row = await job(id);
@@ -177,21 +183,21 @@ describe("local runner", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const started = Date.now();
     const { id } = await enqueue();
-    const done = await settled(id, 5_000);
+    const done = await settled(id, WOKEN_WITHIN_MS);
     const all = await effects(database.db, id);
     expect(done.status).toBe("done");
     expect(all[0]?.owner).toBe("listener");
-    // From enqueue to the first step, in the other process (a generous bound for a loaded machine;
-    // about 10-40 ms when idle). Without NOTIFY nothing would wake it for 60 s.
-    expect(all[0]!.at.getTime() - started).toBeLessThan(1_000);
+    // From enqueue to the first step, in the other process: about 10-40 ms when idle, seconds beside the other suites
+    // on two cores. Without NOTIFY nothing would wake it for 60 s.
+    expect(all[0]!.at.getTime() - started).toBeLessThan(WOKEN_WITHIN_MS);
   });
 
   it("a runner in this process picks a new job up through the in-process signal (no LISTEN)", async () => {
     await runner({ owner: "local", pollMs: 60_000, listenUrl: null });
     const started = Date.now();
     const { id } = await enqueue();
-    const all = await effects(database.db, (await settled(id, 5_000)).id);
-    expect(all[0]!.at.getTime() - started).toBeLessThan(1_000);
+    const all = await effects(database.db, (await settled(id, WOKEN_WITHIN_MS)).id);
+    expect(all[0]!.at.getTime() - started).toBeLessThan(WOKEN_WITHIN_MS);
   });
 
   it("a job enqueued inside a transaction is picked up when it commits (NOTIFY), and not at all if it rolls back", async () => {
@@ -203,9 +209,9 @@ describe("local runner", () => {
       committedAt = Date.now();
       return created;
     });
-    const all = await effects(database.db, (await settled(enqueued.id, 5_000)).id);
+    const all = await effects(database.db, (await settled(enqueued.id, WOKEN_WITHIN_MS)).id);
     expect(all[0]!.at.getTime()).toBeGreaterThanOrEqual(committedAt - 50);
-    expect(all[0]!.at.getTime() - committedAt).toBeLessThan(1_000);
+    expect(all[0]!.at.getTime() - committedAt).toBeLessThan(WOKEN_WITHIN_MS);
 
     const marker = `rolled-back-${Date.now()}`;
     await expect(

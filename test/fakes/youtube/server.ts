@@ -18,6 +18,7 @@
  * JSON body carrying context.client.clientName/clientVersion). Every request is recorded.
  * The fixtures are hand-made to YouTube's real response shapes: see README.md.
  */
+import { sendMedia, silenceWav, WATCH_MEDIA_PATH, watchPage } from "./watch-page";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -69,6 +70,11 @@ export interface FakeYoutube {
   channels: Map<string, FakeChannel>;
   /** Milliseconds every /player answer waits (keeps concurrent lookups overlapping). Default 0. */
   playerDelayMs: number;
+  /**
+   * Ids answered as the captioned video (FAKE_IDS.captioned) is, under their own id (its player answer's
+   * `videoId`; its caption tracks are the captioned video's): many distinct captioned videos at once.
+   */
+  lookalikes: Set<string>;
   close(): Promise<void>;
 }
 
@@ -138,6 +144,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
     playlists: new Map(),
     channels: new Map(),
     playerDelayMs: 0,
+    lookalikes: new Set(),
     close: async () => undefined,
   };
 
@@ -177,9 +184,14 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
             return send(res, 429, "text/html; charset=UTF-8", fixture("recorded/too_many_requests.html") as string);
           const found = answer
             ? fixture(`${answer}.json`)
-            : /^[A-Za-z0-9_-]{11}$/.test(id)
-              ? fixture(`player/${id}.json`)
-              : null;
+            : fake.lookalikes.has(id)
+              ? (fixture("player/Hq7sWc2dT4E.json") as string).replace(
+                  /"videoId":\s*"Hq7sWc2dT4E"/g,
+                  `"videoId":"${id}"`,
+                )
+              : /^[A-Za-z0-9_-]{11}$/.test(id)
+                ? fixture(`player/${id}.json`)
+                : null;
           if (answer && found === null) throw new Error(`fake YouTube: no fixture ${answer}.json`);
           const answer200 = () =>
             send(
@@ -218,6 +230,20 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
         if (tokenMissing) return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, "");
         return send(res, 200, TIMEDTEXT_TYPES[fmt] as string, content);
       }
+
+      if (url.pathname === "/watch" && req.method === "GET") {
+        const v = url.searchParams.get("v") ?? "";
+        if (!/^[A-Za-z0-9_-]{11}$/.test(v)) return send(res, 404, "text/html; charset=UTF-8", "");
+        const next = url.searchParams.get("next");
+        return send(
+          res,
+          200,
+          "text/html; charset=utf-8",
+          watchPage(v, next && /^[A-Za-z0-9_-]{11}$/.test(next) ? next : null),
+        );
+      }
+      if (url.pathname === WATCH_MEDIA_PATH && req.method === "GET")
+        return sendMedia(res, silenceWav(60), req.headers.range);
 
       const playlist =
         url.pathname === "/playlist" && req.method === "GET"

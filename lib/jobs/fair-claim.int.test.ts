@@ -1,0 +1,100 @@
+// The local runner's claim, fair between accounts (store.ts claimJob), against real PostgreSQL: one account's long
+// queue (a batch's items) and another account's single job. Claims are made one by one here, each finished before
+// the next where a runner with one slot would, so the order is the claim's alone.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createUser, useTestDatabase } from "@/test/app-db";
+import { claimJob, completeJob, type Lease } from "@/lib/jobs/store";
+
+let database: Awaited<ReturnType<typeof useTestDatabase>>;
+
+beforeAll(async () => {
+  database = await useTestDatabase();
+});
+afterAll(async () => {
+  await database?.teardown();
+});
+
+const LEASE_MS = 60_000;
+
+/** Queued jobs of `userId`, due in the order given (each a millisecond after the last), named by `names`. */
+async function queue(userId: string, names: string[], from: number): Promise<Map<string, string>> {
+  const ids = new Map<string, string>();
+  for (const [i, name] of names.entries()) {
+    const job = await database.db.job.create({
+      data: { userId, input: { pipeline: "test", context: { name } }, runAt: new Date(from + i) },
+    });
+    ids.set(job.id, name);
+  }
+  return ids;
+}
+
+async function claim(owner: string) {
+  const job = await claimJob(database.db, owner, LEASE_MS);
+  if (!job) throw new Error("nothing to claim");
+  const lease: Lease = { owner, attempts: job.attempts, leaseMs: LEASE_MS };
+  return { job, finish: () => completeJob(database.db, job, lease) };
+}
+
+async function clearQueue() {
+  await database.db.job.deleteMany({});
+}
+
+describe("claimJob between accounts", () => {
+  it("runs another account's job in the next free slot, before the rest of one account's long queue", async () => {
+    await clearQueue();
+    const batch = (await createUser(database.db)).id;
+    const single = (await createUser(database.db)).id;
+    const start = Date.now() - 60_000;
+    const names = new Map([
+      ...(await queue(batch, ["item 1", "item 2", "item 3", "item 4", "item 5"], start)),
+      // Queued last, long after the batch's items.
+      ...(await queue(single, ["single link"], start + 1_000)),
+    ]);
+    const order: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const { job, finish } = await claim("one-slot");
+      order.push(names.get(job.id)!);
+      expect(await finish()).toBe(true);
+    }
+    expect(order).toEqual(["item 1", "single link", "item 2", "item 3", "item 4", "item 5"]);
+  });
+
+  it("gives a free slot to the account with fewer jobs running, whatever was queued first", async () => {
+    await clearQueue();
+    const batch = (await createUser(database.db)).id;
+    const single = (await createUser(database.db)).id;
+    const start = Date.now() - 60_000;
+    const names = new Map([
+      ...(await queue(batch, ["item 1", "item 2", "item 3"], start)),
+      ...(await queue(single, ["single link"], start + 1_000)),
+    ]);
+    // Two slots: the batch's first item holds one; the other goes to the single link, not to item 2.
+    const first = await claim("two-slots");
+    const second = await claim("two-slots");
+    expect([names.get(first.job.id), names.get(second.job.id)]).toEqual(["item 1", "single link"]);
+    await first.finish();
+    await second.finish();
+  });
+
+  it("serves the account served least recently first, and keeps due order within an account", async () => {
+    await clearQueue();
+    const [a, b, c] = [
+      (await createUser(database.db)).id,
+      (await createUser(database.db)).id,
+      (await createUser(database.db)).id,
+    ];
+    const start = Date.now() - 60_000;
+    const names = new Map([
+      ...(await queue(a, ["a1", "a2"], start)),
+      ...(await queue(b, ["b1", "b2"], start + 10)),
+      ...(await queue(c, ["c1"], start + 20)),
+    ]);
+    const order: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const { job, finish } = await claim("one-slot");
+      order.push(names.get(job.id)!);
+      await finish();
+    }
+    expect(order).toEqual(["a1", "b1", "c1", "a2", "b2"]);
+  });
+});

@@ -1,0 +1,115 @@
+// Search by meaning's second stage in the database: every passage read whole by the second stage's encoder
+// (lib/embeddings/second-stage.ts) and stored beside it ("PassageSecondVector", by pid), newest first, a batch at a
+// time, by the background upgrade (lib/app/schedule-second-stage.ts); what is missing is its state, so it resumes
+// wherever it stopped. A search re-ranks its first stage's best candidates by them (rerank.ts): only candidates,
+// which the first stage found among the passages the caller may see, are ever read here.
+import { getDb, type Db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { cosine } from "@/lib/embeddings/embed";
+import type { SecondStage, SecondStageScale } from "@/lib/embeddings/second-stage";
+import { dequantise, quantise, type PidRange } from "@/lib/search/embed-passages";
+import { best, rerank, RERANK_CANDIDATES } from "@/lib/search/rerank";
+
+/** Passages a batch of the upgrade: a query waits for at most one batch in the encoder's thread. */
+export const UPGRADE_BATCH = 32;
+/**
+ * The share of the search's deadline (SEARCH_TIMEOUT_MS) it waits for its query's vector from the second stage:
+ * 800 ms by default. Past it (its model still being read, a few seconds after an idle spell) the first stage decides.
+ */
+export const QUERY_WAIT_SHARE = 0.4;
+
+/**
+ * Reads at most `batch` passages within `range` that `stage` has not read yet, newest first: how many, and the lowest
+ * pid among them (where the next batch goes on below).
+ */
+export async function upgradeMissingPassages(
+  stage: SecondStage,
+  batch = UPGRADE_BATCH,
+  range: PidRange = {},
+): Promise<{ upgraded: number; lowest: bigint | null }> {
+  const db = await getDb();
+  const rows = await db.$queryRaw<{ pid: bigint; text: string | null }[]>`
+    SELECT b."pid", b."text" FROM verbatim_passages_text(ARRAY(
+      SELECT p."pid" FROM "SearchPassage" p
+      WHERE NOT EXISTS (SELECT 1 FROM "PassageSecondVector" v WHERE v."pid" = p."pid" AND v."model" = ${stage.model})
+        AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
+      ORDER BY p."pid" DESC
+      LIMIT ${batch})) AS b
+    ORDER BY b."pid" DESC`;
+  if (rows.length === 0) return { upgraded: 0, lowest: null };
+  const vectors = await stage.embedPassages(rows.map((r) => r.text ?? ""));
+  const quantised = vectors.map(quantise);
+  // Only passages still there (one deleted meanwhile took its row with it, or never gets one).
+  await db.$executeRaw`
+    INSERT INTO "PassageSecondVector" ("pid", "model", "vector", "scale")
+    SELECT e.pid, ${stage.model}, e.vector, e.scale
+    FROM unnest(${rows.map((r) => r.pid)}::bigint[], ${quantised.map((q) => q.bytes)}::bytea[],
+                ${quantised.map((q) => q.scale)}::real[]) AS e(pid, vector, scale)
+    WHERE EXISTS (SELECT 1 FROM "SearchPassage" p WHERE p."pid" = e.pid)
+    ON CONFLICT ("pid") DO UPDATE SET "model" = EXCLUDED."model", "vector" = EXCLUDED."vector", "scale" = EXCLUDED."scale"`;
+  return { upgraded: rows.length, lowest: rows.at(-1)!.pid };
+}
+
+/** Whether `model` has read any passage: until it has, search is the first stage's alone. */
+export async function upgradedAny(db: Db, model: string): Promise<boolean> {
+  const [{ any }] = await db.$queryRaw<{ any: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM "PassageSecondVector" WHERE "model" = ${model}) AS any`;
+  return any;
+}
+
+/** How far the upgrade has come: what an operator sees. */
+export async function upgradeProgress(stage: SecondStage): Promise<{ passages: number; upgraded: number }> {
+  const db = await getDb();
+  const [row] = await db.$queryRaw<{ passages: number; upgraded: number }[]>`
+    SELECT (SELECT count(*) FROM "SearchPassage")::int AS passages,
+           (SELECT count(*) FROM "PassageSecondVector" WHERE "model" = ${stage.model})::int AS upgraded`;
+  return row!;
+}
+
+/**
+ * Each of `pids` that `stage` has read, with its closeness to `q`; null when none has been read, or the query's
+ * vector is not at hand in time (the encoder's model not read yet: it is read meanwhile, for the next search).
+ */
+export async function secondCloseness(
+  db: Db,
+  stage: SecondStage,
+  q: string,
+  pids: readonly bigint[],
+  waitMs = QUERY_WAIT_SHARE * env().SEARCH_TIMEOUT_MS,
+): Promise<Map<bigint, number> | null> {
+  if (pids.length === 0) return null;
+  const rows = await db.$queryRaw<{ pid: bigint; vector: Uint8Array; scale: number }[]>`
+    SELECT "pid", "vector", "scale" FROM "PassageSecondVector"
+    WHERE "pid" = ANY (${[...pids]}::bigint[]) AND "model" = ${stage.model}`;
+  if (rows.length === 0) return null;
+  const query = await stage.embedQuery(q, waitMs);
+  if (!query) return null;
+  const out = new Map<bigint, number>();
+  for (const { pid, vector, scale } of rows) {
+    const v = dequantise(vector, scale);
+    if (v && v.length === query.length) out.set(pid, cosine(query, v));
+  }
+  return out;
+}
+
+/**
+ * The first stage's `candidates` re-ranked by `stage` (rerank.ts), `first` being the first stage's scale, and how
+ * close the best of them are by both stages; null when the second stage has nothing to say of them (none read, or
+ * the query's vector not at hand): the first stage decides.
+ */
+export async function rerankCandidates<T extends { pid: bigint; score: number }>(
+  db: Db,
+  stage: SecondStage,
+  q: string,
+  candidates: readonly T[],
+  first: SecondStageScale,
+): Promise<{ ranked: T[]; closeness: number | null } | null> {
+  const top = best(candidates, RERANK_CANDIDATES);
+  const closeness = await secondCloseness(
+    db,
+    stage,
+    q,
+    top.map((c) => c.pid),
+  );
+  return closeness ? rerank(top, closeness, first, stage.scale) : null;
+}

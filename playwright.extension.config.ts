@@ -1,0 +1,45 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+import { testApps, type TestApp } from "./test/apps";
+import { EXTENSION_CHROMIUM } from "./e2e-extension/browser";
+
+// The browser extension (extension/) loaded into full Chromium against the built app and the YouTube fake. Its own
+// config, apart from e2e/: an extension needs the full browser (Debian's `chromium`, or EXTENSION_CHROMIUM_PATH),
+// which the headless shell the e2e suite runs cannot be. Run: `npm run test:extension` (the extension is built first, by
+// the global setup; the app must be built: `npx next build`). Ports: E2E_EXTENSION_PORT (default 3423) and the fake at port+2.
+if (!existsSync(EXTENSION_CHROMIUM))
+  throw new Error(
+    `The extension tests need full Chromium at ${EXTENSION_CHROMIUM} (apt-get install chromium, or set EXTENSION_CHROMIUM_PATH).`,
+  );
+const port = Number(process.env.E2E_EXTENSION_PORT ?? 3423);
+const { apps } = testApps({ ...process.env, E2E_PORT: String(port), E2E_RUN_ID: `ext-${Date.now().toString(36)}` });
+process.env.E2E_EXTENSION_APP = `http://127.0.0.1:${port}`;
+process.env.E2E_EXTENSION_YOUTUBE = `http://127.0.0.1:${port + 2}`;
+
+function webServer(app: TestApp) {
+  return {
+    command: `mkdir -p ${path.dirname(app.log)} && exec node ${app.args.join(" ")} > ${app.log} 2>&1`,
+    ...(app.ready === "health" ? { url: `${app.origin}/health` } : { port: app.port }),
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: app.env,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+  };
+}
+
+export default defineConfig({
+  testDir: "e2e-extension",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  globalSetup: "./e2e-extension/global-setup.ts",
+  timeout: 120_000,
+  // A guard against a hang on a busy shared machine (the first dashboard page can take seconds there), not a timing.
+  expect: { timeout: 30_000 },
+  use: { trace: "retain-on-failure" },
+  webServer: apps.filter((app) => app.name === "youtube" || app.name === "app").map(webServer),
+});
