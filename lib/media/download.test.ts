@@ -7,7 +7,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 import { createOutbound, OutboundError } from "@/lib/http/outbound";
 import type { ParsedSource } from "@/lib/sources";
@@ -291,12 +291,19 @@ describe("downloadAudioUrl", () => {
     const d = freshDir();
     const ac = new AbortController();
     const job = downloadAudioUrl(`${server.origin}/hang.wav`, d, opts({ signal: ac.signal }));
-    await new Promise((r) => setTimeout(r, 100));
+    // Held so a failed expectation below leaves no unhandled rejection behind.
+    const outcome = job.then(
+      () => "resolved",
+      (error: unknown) => error,
+    );
     // Bytes go to a hidden partial file; the final name appears only once the file is complete.
-    expect(readdirSync(d)).toEqual([expect.stringMatching(/^\.source\.wav\.[0-9a-f]{12}\.part$/)]);
+    await vi.waitFor(
+      () => expect(readdirSync(d)).toEqual([expect.stringMatching(/^\.source\.wav\.[0-9a-f]{12}\.part$/)]),
+      { timeout: 20_000, interval: 50 },
+    );
     const reason = new Error("job cancelled");
     ac.abort(reason);
-    await expect(job).rejects.toBe(reason);
+    expect(await outcome).toBe(reason);
     expect(readdirSync(d)).toEqual([]);
   });
 
