@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 
 import { SourceError } from "@/lib/captions/types";
 import { createOutbound } from "@/lib/http/outbound";
@@ -228,8 +228,7 @@ describe("runYtDlp with a fake binary", () => {
     await expect(run).rejects.toMatchObject({ code: "upstream_failed", message: expect.stringMatching(/too long/) });
     const pids = JSON.parse(readFileSync(pidfile, "utf8")) as number[];
     expect(pids).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 200));
-    for (const pid of pids) expect(isRunning(pid)).toBe(false);
+    await vi.waitFor(() => expect(pids.filter(isRunning)).toEqual([]), { timeout: 10_000, interval: 50 });
   });
 
   it("stops a run whose stdout passes the cap", async () => {
