@@ -43,9 +43,10 @@ async function follow(headers: Record<string, string>, path: string) {
   return callRoute(routes.create, "/v1/follows", { headers, body: { url: `${fake.origin}${path}` } });
 }
 
-/** Reads until `ok` holds, every 10 ms (a guard against a hang, not a timing). */
+/** Reads until `ok` holds, every 10 ms, for up to two minutes (a guard against a hang, not a timing). */
 async function until(what: string, ok: () => Promise<boolean> | boolean): Promise<void> {
-  for (let i = 0; i < 3000; i++) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
     if (await ok()) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -114,6 +114,7 @@ describe("POST /v1/podcast/resolve", () => {
     const guids: string[] = [];
     for (let offset: number | null = 0; offset !== null;) {
       const page = await resolve(auth, `${fake.origin}/feeds/giantbomb-podcast.rss`, { offset, limit: 300 });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
       guids.push(...page.body.episodes!.map((e) => e.guid));
       offset = page.body.next_offset!;
     }
@@ -138,7 +139,9 @@ describe("POST /v1/podcast/resolve", () => {
   it("past 5,000 episodes the answer pages: the first 5,000, then the rest from next_offset", async () => {
     const { auth } = await caller();
     const url = `${fake.origin}/generated/5003.xml?prefix=big`;
-    const first = (await resolve(auth, url)).body;
+    const answered = await resolve(auth, url);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    const first = answered.body;
     expect(first.episodes).toHaveLength(5000);
     expect(first).toMatchObject({ total_episodes: 5003, next_offset: 5000 });
     const rest = (await resolve(auth, url, { offset: first.next_offset! })).body;
