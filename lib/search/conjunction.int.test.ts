@@ -47,4 +47,20 @@ describe("a conjunction of common words seldom said together", () => {
     const either = await findMoments({ kind: "public" }, searchQuerySchema.parse({ q: "walrus or pelican" }));
     expect(either.length).toBeGreaterThan(5);
   });
+
+  it("is told from its words' statistics after ANALYZE: each word's postings, near the true count", async () => {
+    const { commonPostingsEstimate, postingsUpTo } = await import("@/lib/search/queries");
+    const { getDb } = await import("@/lib/db/client");
+    const db = await getDb();
+    const ids = await db.$queryRaw<{ id: number }[]>`
+      SELECT "id" FROM "SearchTerm" WHERE "term" IN ('walrus', 'pelican') ORDER BY "term"`;
+    expect(ids).toHaveLength(2);
+    const both = ids.map((row) => row.id);
+    const counted = await postingsUpTo(db, both, 100_000);
+    expect(counted).toBe(2 * 2105);
+    // The whole table is the sample here, so the estimate is the count.
+    expect(await commonPostingsEstimate(db, both)).toBeCloseTo(counted, -1);
+    expect(await commonPostingsEstimate(db, [both[0]!])).toBeCloseTo(2105, -1);
+    expect(await commonPostingsEstimate(db, [-1])).toBe(0);
+  });
 });

@@ -10,6 +10,7 @@ import { asSearchError, statementTimeoutMs, stopIfPastDeadline, unlessTimedOut }
 import { searchPlannerSettings } from "@/lib/search/planner-settings";
 import {
   hasCorrections,
+  commonPostingsEstimate,
   postingsUpTo,
   readingsOf,
   runSearchStatement,
@@ -288,6 +289,16 @@ export async function searchPlanOf(scope: SearchScope, query: SearchQuery): Prom
     : postingsPlan(prepared.terms, prepared.readingTerms, offset + query.limit + 1);
 }
 
+/**
+ * Whether the terms' postings sum to at most `CONJUNCTION_POSTINGS`. Where the statistics already put the common ones
+ * among them past twice the bound, the count is not made: counting reads up to the bound's 100,001 index entries,
+ * what made a long phrase of common words the costliest query. Near the bound (an estimate is a sample's) it counts.
+ */
+async function postingsWithinBound(db: Db, ids: number[]): Promise<boolean> {
+  if ((await commonPostingsEstimate(db, ids)) > 2 * CONJUNCTION_POSTINGS) return false;
+  return (await postingsUpTo(db, ids, CONJUNCTION_POSTINGS)) <= CONJUNCTION_POSTINGS;
+}
+
 /** One page of moments (one row more than `limit` when there is a next page), best first. */
 export async function findMoments(
   scope: SearchScope,
@@ -316,7 +327,7 @@ export async function findMoments(
     !forced.driver &&
     !plan.exact &&
     prepared.groups.every((group) => !group.query.includes("|") && !group.query.includes(":*")) &&
-    (await postingsUpTo(prepared.db, heldIds(prepared.terms), CONJUNCTION_POSTINGS)) <= CONJUNCTION_POSTINGS
+    (await postingsWithinBound(prepared.db, heldIds(prepared.terms)))
   ) {
     // Cut by the deadline, the terms' postings find the candidates instead.
     const all = await unlessTimedOut(

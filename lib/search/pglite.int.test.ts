@@ -36,6 +36,16 @@ const search = (q: string, extra: Record<string, string> = {}) =>
   searchLibrary(userId, searchQuerySchema.parse({ q, ...extra }));
 
 describe("search on PGlite", () => {
+  it("has statistics of the postings' terms once the hourly sweep's ANALYZE ran (no autovacuum makes them)", async () => {
+    const { analyzeSearchPostings } = await import("@/lib/search/posting-statistics");
+    const { commonPostingsEstimate, postingsUpTo } = await import("@/lib/search/queries");
+    const [the] = await db.$queryRaw<{ id: number }[]>`
+      SELECT "termId" AS "id" FROM "SearchPosting" GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`;
+    expect(await commonPostingsEstimate(db, [the!.id])).toBe(0);
+    expect(await analyzeSearchPostings()).toBe(true);
+    expect(await commonPostingsEstimate(db, [the!.id])).toBeCloseTo(await postingsUpTo(db, [the!.id], 100_000), -1);
+  });
+
   it("finds phrases at their timestamps, stems, marks the words", async () => {
     const marathon = (await search("marathon")).results;
     expect(marathon.map((m) => [m.start, m.segment_index])).toEqual([[202.969, 60]]);

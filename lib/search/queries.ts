@@ -35,6 +35,24 @@ export function termIds(db: Db, terms: readonly string[]) {
 }
 
 /**
+ * The postings of the terms `ids` as the database's statistics of "SearchPosting" estimate them (ANALYZE: PostgreSQL's
+ * autovacuum, the embedded database's hourly sweep): the sum over the terms among its most common values of their
+ * frequency times the table's rows. Only the most common terms are counted, so it is at most about the true sum;
+ * 0 where the table has not been analysed. A look at the catalog, not at the postings.
+ */
+export async function commonPostingsEstimate(db: Db, ids: readonly number[]): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: number | null }[]>`
+    SELECT (sum(f.freq) * greatest(max(c.reltuples), 0))::float8 AS n
+    FROM pg_stats s
+    CROSS JOIN LATERAL unnest(s.most_common_vals::text::int[], s.most_common_freqs) AS f(val, freq)
+    JOIN pg_namespace ns ON ns.nspname = s.schemaname
+    JOIN pg_class c ON c.relnamespace = ns.oid AND c.relname = s.tablename
+    WHERE s.schemaname = current_schema() AND s.tablename = 'SearchPosting' AND s.attname = 'termId'
+      AND f.val = ANY(${[...ids]}::int[])`;
+  return row?.n ?? 0;
+}
+
+/**
  * How many postings the terms `ids` have together, whoever holds them, counted up to `bound` + 1: a term's list read
  * only as far as the sum still fits (at most bound + 1 entries of the index read in all, however many terms).
  */
