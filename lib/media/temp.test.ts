@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -54,6 +54,8 @@ describe("withTempDir", () => {
   it("removes the directory when the job is aborted", async () => {
     const ac = new AbortController();
     let seen = "";
+    let started!: () => void;
+    const working = new Promise<void>((resolve) => (started = resolve));
     const job = withTempDir(
       "job",
       (dir, _files) =>
@@ -61,10 +63,11 @@ describe("withTempDir", () => {
           seen = dir;
           writeFileSync(path.join(dir, "partial.mp3"), "x");
           ac.signal.addEventListener("abort", () => reject(ac.signal.reason));
+          started();
         }),
       { root, signal: ac.signal },
     );
-    await new Promise((r) => setTimeout(r, 10));
+    await working;
     ac.abort(new Error("cancelled by the user"));
     await expect(job).rejects.toThrow("cancelled by the user");
     expect(existsSync(seen)).toBe(false);
@@ -84,6 +87,23 @@ describe("withTempDir", () => {
       ),
     ).rejects.toThrow("too late");
     expect(ran).toBe(false);
+  });
+
+  it("does not start, and leaves no folder, when the signal is aborted while the folder is being made", async () => {
+    const before = readdirSync(root);
+    const ac = new AbortController();
+    let ran = false;
+    const job = withTempDir(
+      "job",
+      async () => {
+        ran = true;
+      },
+      { root, signal: ac.signal },
+    );
+    ac.abort(new Error("cancelled meanwhile"));
+    await expect(job).rejects.toThrow("cancelled meanwhile");
+    expect(ran).toBe(false);
+    expect(readdirSync(root)).toEqual(before);
   });
 
   it("refuses prefixes that are not a plain word", async () => {

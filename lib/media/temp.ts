@@ -120,6 +120,8 @@ export async function withTempDir<T>(
   const files = await TempFiles.create(prefix, opts);
   let failed = false;
   try {
+    // Aborted while the folder was being made: the work does not start, and the folder goes.
+    opts.signal?.throwIfAborted();
     return await fn(files.dir, files);
   } catch (err) {
     failed = true;
