@@ -5,12 +5,16 @@
 // from the index too.
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { useTestDatabase } from "@/test/app-db";
 import { indexCorrections, storeTranscript, type Segments } from "@/test/search";
 import { searchQuerySchema } from "@/lib/search/schemas";
 import { migratedPglite } from "@/test/shared-fixtures";
+
+// A guard against a hang: each test asks every scope's questions three times over (before, with and after the
+// private words), and beside the browser's suites in CI one took 176 s of the default 180.
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 type Conn = { client: unknown; kind: string };
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
