@@ -7,6 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
 import { definePipeline, type StepContext } from "@/lib/jobs/pipeline";
+import { pauseUnlessAborted } from "@/lib/jobs/pause";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { actingAs } from "@/lib/membership/actor";
 import { parseSourceUrl } from "@/lib/sources";
@@ -153,19 +154,6 @@ async function startQueued(ctx: BatchContext): Promise<number> {
   return claimed.length;
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 async function advance(ctx: BatchContext, io: StepContext): Promise<Partial<BatchContext>> {
   const db = await getDb();
   const deadline = Date.now() + ADVANCE_MS;
@@ -177,7 +165,7 @@ async function advance(ctx: BatchContext, io: StepContext): Promise<Partial<Batc
     await io.progress("transcribing", total === 0 ? 1 : (counts.done + counts.failed + counts.skipped) / total);
     if (counts.queued === 0 && counts.running === 0) return { finished: true };
     if (io.signal.aborted || Date.now() >= deadline) return { finished: false };
-    if (changed === 0) await pause(POLL_MS, io.signal);
+    if (changed === 0) await pauseUnlessAborted(POLL_MS, io.signal);
   }
 }
 

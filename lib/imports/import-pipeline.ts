@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { z } from "zod";
 import { definePipeline, PermanentError, RetryableError, type StepContext } from "@/lib/jobs/pipeline";
+import { pauseUnlessAborted } from "@/lib/jobs/pause";
 import { enqueueJob } from "@/lib/jobs/enqueue";
 import { ApiError } from "@/lib/http/errors";
 import { RequestValidationError } from "@/lib/http/validation";
@@ -258,19 +259,6 @@ async function startQueued(ctx: ImportContext): Promise<number> {
   return claimed.length;
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<ImportContext>> {
   const db = await getDb();
   const deadline = Date.now() + ADVANCE_MS;
@@ -281,7 +269,7 @@ async function advance(ctx: ImportContext, io: StepContext): Promise<Partial<Imp
     await io.progress("transcribing", total === 0 ? 0 : (counts.done + counts.failed + counts.skipped) / total);
     if (counts.queued === 0 && counts.running === 0) return { finished: true };
     if (io.signal.aborted || Date.now() >= deadline) return { finished: false };
-    if (changed === 0) await pause(POLL_MS, io.signal);
+    if (changed === 0) await pauseUnlessAborted(POLL_MS, io.signal);
   }
 }
 
