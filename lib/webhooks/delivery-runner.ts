@@ -27,7 +27,10 @@ export interface DeliveryRunnerOptions {
   accountConcurrency?: number;
   /** Attempts to one endpoint (or per-request URL) in flight at once; 1 while it fails. Default WEBHOOK_ENDPOINT_CONCURRENCY. */
   endpointConcurrency?: number;
-  /** Safety-net poll for rows queued by other processes. Default 1 s. */
+  /**
+   * Safety-net poll for what no wake-up covers: a row held back by a cap that another process frees. New rows wake
+   * the runner (in process, or by LISTEN), and a retry or an expired lease arms a timer. Default 10 s.
+   */
   pollMs?: number;
   /** How long a claim holds a delivery. Default 2 × WEBHOOK_TIMEOUT_MS + 1 s. */
   leaseMs?: number;
@@ -112,7 +115,18 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
         UPDATE "WebhookDelivery" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "attempts" = GREATEST(0, "attempts" - 1)
         WHERE "leaseOwner" = ${owner} AND "status" = 'pending'`.catch(() => undefined);
     },
-    pollMs: options.pollMs ?? 1_000,
+    // Only times still ahead: a due row held back by a cap is claimed when a slot frees, not by a timer that
+    // would fire again at once.
+    msUntilNextDue: async () => {
+      const rows = await options.db.$queryRaw<{ ms: number | null }[]>`
+        SELECT (EXTRACT(EPOCH FROM (LEAST(
+          (SELECT min("nextAttemptAt") FROM "WebhookDelivery"
+            WHERE "status" = 'pending' AND "nextAttemptAt" > ${NOW} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})),
+          (SELECT min("leaseUntil") FROM "WebhookDelivery" WHERE "status" = 'pending' AND "leaseUntil" > ${NOW})
+        ) - ${NOW})) * 1000)::float8 AS ms`;
+      return rows[0]?.ms ?? null;
+    },
+    pollMs: options.pollMs ?? 10_000,
     listen: {
       channel: WEBHOOKS_CHANNEL,
       url: options.listenUrl === undefined ? (env().DATABASE_URL ?? null) : options.listenUrl,

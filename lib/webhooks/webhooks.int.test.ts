@@ -34,7 +34,9 @@ beforeAll(async () => {
     allowPrivateFor: (host) => host === "127.0.0.1",
     resolver: async (host) => (host === "private.example.test" ? ["127.0.0.1"] : defaultResolver(host)),
   });
-  deliveries = startDeliveryRunner({ db: world.ctx.db, outbound, pollMs: 100 });
+  // No safety-net poll: every attempt here comes from a wake-up, a new delivery's signal or the timer armed for
+  // the next retry, so a retry that nothing wakes up fails the test instead of waiting for a poll.
+  deliveries = startDeliveryRunner({ db: world.ctx.db, outbound, pollMs: 3_600_000 });
   r = {
     webhooks: (await import("@/app/v1/me/webhooks/route")).POST,
     listWebhooks: (await import("@/app/v1/me/webhooks/route")).GET,
