@@ -36,10 +36,19 @@ export interface ExportRunner {
 export function startExportRunner(options: ExportRunnerOptions): ExportRunner {
   const owner = `${defaultOwner()}:exports`;
   const leaseMs = env().EXPORT_ATTEMPT_TIMEOUT_MS + 30_000;
+  // The poll is the only wake-up on the embedded database (its trigger's NOTIFY reaches no listener there), so
+  // an idle one is a single look at the index: no transaction and no lock until a delivery is pending.
+  const anyPending = async (): Promise<boolean> => {
+    const [row] = await options.db.$queryRaw<{ any: boolean }[]>`
+      SELECT EXISTS (SELECT 1 FROM "ExportDelivery" WHERE "status" = 'pending') AS any`;
+    return row?.any === true;
+  };
   const claim = async (limit: number): Promise<string[]> =>
-    options.db.$transaction(async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verbatim:export-claims'))`;
-      const rows = await tx.$queryRaw<{ id: string }[]>`
+    !(await anyPending())
+      ? []
+      : options.db.$transaction(async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('verbatim:export-claims'))`;
+          const rows = await tx.$queryRaw<{ id: string }[]>`
         UPDATE "ExportDelivery" SET "leaseOwner" = ${owner},
           "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1,
           "updatedAt" = ${NOW}
@@ -56,8 +65,8 @@ export function startExportRunner(options: ExportRunnerOptions): ExportRunner {
             ORDER BY x."destinationId", x."nextAttemptAt", x."id"
           ) due ORDER BY due."nextAttemptAt" LIMIT ${limit})
         RETURNING "id"`;
-      return rows.map((row) => row.id);
-    });
+          return rows.map((row) => row.id);
+        });
 
   const run = async (id: string) => {
     try {
