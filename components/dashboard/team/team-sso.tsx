@@ -284,7 +284,10 @@ function RequireSso({ team, provider }: { team: TeamView & { require_sso?: boole
       void queryClient.invalidateQueries({ queryKey: teamKey(team.id) });
     },
   });
-  const on = toggle.isPending ? toggle.variables : team.require_sso === true;
+  // What the person asked for, set in the click's own render: the mutation's pending state arrives a tick later,
+  // and a controlled box would show the old value until then.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const on = asked ?? team.require_sso === true;
   return (
     <div className={part} data-testid="team-require-sso">
       <h3 className="text-sm font-medium">Require single sign-on</h3>
@@ -294,7 +297,10 @@ function RequireSso({ team, provider }: { team: TeamView & { require_sso?: boole
           className="mt-1"
           checked={on}
           disabled={!hydrated || toggle.isPending || team.require_sso === undefined}
-          onChange={(event) => toggle.mutate(event.target.checked)}
+          onChange={(event) => {
+            setAsked(event.target.checked);
+            toggle.mutate(event.target.checked, { onSettled: () => setAsked(null) });
+          }}
         />
         <span>Members act in this team only after signing in through {provider}</span>
       </label>
