@@ -92,6 +92,10 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
       p
         ? [{ pid: p.pid, track: keyOf.get(p.transcriptId)!, segFrom: p.segFrom, segTo: p.segTo, text: "", someWords }]
         : [];
+    // A page's moments as judged, in every mode and with the second stage alike (as judged-pglite.ts judges them): a
+    // moment found only by some of the question's words, with no closeness, says "nothing close" (judgeSearch).
+    const toJudged = (results: readonly SearchMoment[]): JudgedPassage[] =>
+      results.flatMap((m) => judged(passageOf(m), m.matched === "some_words" && m.closeness === null));
 
     // The candidates, each over every stored passage's text, exactly.
     const texts = await db.$queryRaw<JudgedPassage[]>`
@@ -141,9 +145,7 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
     const modes = (["keyword", "meaning", "hybrid"] as const).map((mode): [string, Ranker] => [
       { keyword: "keyword-only", meaning: "meaning-only", hybrid: "fused" }[mode],
       async (q) =>
-        (await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results.flatMap((m) =>
-          judged(passageOf(m), m.matched === "some_words" && m.closeness === null),
-        ),
+        toJudged((await searchLibrary(USER, searchQuerySchema.parse({ q, limit: String(K), mode }))).results),
     ]);
     for (const [label, rank] of modes) {
       const started = performance.now();
@@ -185,7 +187,7 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
         corpus,
         userId: USER,
         prefix: "app search",
-        toJudged: (results) => results.flatMap((m) => judged(passageOf(m) as (Passage & { pid: bigint }) | undefined)),
+        toJudged,
       }),
     );
 
