@@ -3,7 +3,8 @@
 // job's state, so it resumes wherever it stopped (a restart, a crash, a new transcript or correction stored
 // meanwhile: their passages are new, so missing) and two processes at once only repeat a batch (one writes it). A
 // passage none of whose words has a vector gets an empty one, so it is not read again.
-import { getDb } from "@/lib/db/client";
+import { getDb, type Db } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { Embedder } from "@/lib/embeddings/embedder";
 import { ensureVectorIndex, vectorColumn, vectorText } from "@/lib/search/vector-index";
 
@@ -13,6 +14,31 @@ export const EMBED_BATCH = 256;
 export interface PidRange {
   above?: bigint;
   below?: bigint;
+}
+
+/** Where a stage keeps its vectors (by pid and model): fixed names, safe to write into SQL. */
+export type VectorTable = "PassageEmbedding" | "PassageSecondVector";
+
+/**
+ * At most `batch` passages within `range` that `model` has no vector of in `table`, newest first, with their text as
+ * the index read it (the correction's segments for a correction's passage): the segments of each transcript or
+ * correction read once for the batch (verbatim_passages_text), not once a passage.
+ */
+export async function passagesWithoutVector(
+  db: Db,
+  table: VectorTable,
+  model: string,
+  batch: number,
+  range: PidRange,
+): Promise<{ pid: bigint; text: string | null }[]> {
+  return db.$queryRaw<{ pid: bigint; text: string | null }[]>`
+    SELECT b."pid", b."text" FROM verbatim_passages_text(ARRAY(
+      SELECT p."pid" FROM "SearchPassage" p
+      WHERE NOT EXISTS (SELECT 1 FROM ${Prisma.raw(`"${table}"`)} v WHERE v."pid" = p."pid" AND v."model" = ${model})
+        AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
+      ORDER BY p."pid" DESC
+      LIMIT ${batch})) AS b
+    ORDER BY b."pid" DESC`;
 }
 
 /**
@@ -25,16 +51,7 @@ export async function embedMissingPassages(
   range: PidRange = {},
 ): Promise<{ embedded: number; lowest: bigint | null }> {
   const db = await getDb();
-  // Passages with their text as the index read it (the correction's segments for a correction's passage): the
-  // segments of each transcript or correction read once for the batch (verbatim_passages_text), not once a passage.
-  const rows = await db.$queryRaw<{ pid: bigint; text: string | null }[]>`
-    SELECT b."pid", b."text" FROM verbatim_passages_text(ARRAY(
-      SELECT p."pid" FROM "SearchPassage" p
-      WHERE NOT EXISTS (SELECT 1 FROM "PassageEmbedding" e WHERE e."pid" = p."pid" AND e."model" = ${embedder.model})
-        AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
-      ORDER BY p."pid" DESC
-      LIMIT ${batch})) AS b
-    ORDER BY b."pid" DESC`;
+  const rows = await passagesWithoutVector(db, "PassageEmbedding", embedder.model, batch, range);
   if (rows.length === 0) return { embedded: 0, lowest: null };
   await embedder.prepare();
   const vectors = await embedder.embed(rows.map((r) => r.text ?? ""));

@@ -7,7 +7,7 @@ import { getDb, type Db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { cosine } from "@/lib/embeddings/embed";
 import type { SecondStage, SecondStageScale } from "@/lib/embeddings/second-stage";
-import { dequantise, quantise, type PidRange } from "@/lib/search/embed-passages";
+import { dequantise, passagesWithoutVector, quantise, type PidRange } from "@/lib/search/embed-passages";
 import { best, rerank, RERANK_CANDIDATES } from "@/lib/search/rerank";
 
 /** Passages a batch of the upgrade: a query waits for at most one batch in the encoder's thread. */
@@ -28,14 +28,7 @@ export async function upgradeMissingPassages(
   range: PidRange = {},
 ): Promise<{ upgraded: number; lowest: bigint | null }> {
   const db = await getDb();
-  const rows = await db.$queryRaw<{ pid: bigint; text: string | null }[]>`
-    SELECT b."pid", b."text" FROM verbatim_passages_text(ARRAY(
-      SELECT p."pid" FROM "SearchPassage" p
-      WHERE NOT EXISTS (SELECT 1 FROM "PassageSecondVector" v WHERE v."pid" = p."pid" AND v."model" = ${stage.model})
-        AND p."pid" > ${range.above ?? -1n} AND p."pid" < ${range.below ?? 2n ** 62n}
-      ORDER BY p."pid" DESC
-      LIMIT ${batch})) AS b
-    ORDER BY b."pid" DESC`;
+  const rows = await passagesWithoutVector(db, "PassageSecondVector", stage.model, batch, range);
   if (rows.length === 0) return { upgraded: 0, lowest: null };
   const vectors = await stage.embedPassages(rows.map((r) => r.text ?? ""));
   const quantised = vectors.map(quantise);
