@@ -73,18 +73,20 @@ export async function judgeSearch(
   const keyword: ReturnType<typeof judgeOne>[] = [];
   const everyday: number[] = [];
   const nothing: number[] = [];
-  const empty: number[] = [];
+  // Each kind's own: pooled, the off-topic questions with nothing counted as paraphrases with no result, and back.
+  const paraphraseEmpty: number[] = [];
+  const offTopicEmpty: number[] = [];
   for (const judged of queries) {
     const results = await search(judged.q);
     if (judged.kind === "meaning") {
       para.push(judgeOne(judged.answers, results));
-      empty.push(results.length === 0 ? 1 : 0);
+      paraphraseEmpty.push(results.length === 0 ? 1 : 0);
     } else if (judged.kind === "keyword") keyword.push(judgeOne(judged.answers, results));
     else if (judged.kind === "everyday")
       everyday.push(results.slice(0, EVERYDAY_K).some((p) => judged.answers.some((r) => overlaps(p, r))) ? 1 : 0);
     else {
       nothing.push(results.every((p) => p.someWords) ? 1 : 0);
-      empty.push(results.length === 0 ? 1 : 0);
+      offTopicEmpty.push(results.length === 0 ? 1 : 0);
     }
   }
   return {
@@ -93,11 +95,11 @@ export async function judgeSearch(
       mrr: mean(para.map((j) => j.rr)),
       ndcg: mean(para.map((j) => j.ndcg)),
       n: para.length,
-      empty: mean(empty),
+      empty: mean(paraphraseEmpty),
     },
     everydayTop5: mean(everyday),
     offTopicNothing: mean(nothing),
-    offTopicEmpty: mean(empty),
+    offTopicEmpty: mean(offTopicEmpty),
     keyword: { recall: mean(keyword.map((j) => j.recall)), mrr: mean(keyword.map((j) => j.rr)) },
   };
 }
