@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createLeaseLoop, type LeaseLoop, type LeaseLoopOptions } from "@/lib/jobs/lease-loop";
 
 // The loop without a database: a queue of numbers, rows that finish when the test says so.
@@ -144,5 +144,61 @@ describe("lease loop", () => {
     loop.wake();
     await flush();
     expect(queue.running.map((r) => r.row)).toEqual([5]);
+  });
+
+  it("a failed claim is tried again on its own, long before the poll", async () => {
+    vi.useFakeTimers();
+    try {
+      const queue = fakeQueue([5]);
+      let fail = true;
+      loop = createLeaseLoop({
+        ...queue.options,
+        pollMs: 3_600_000,
+        claim: async (limit) => {
+          if (fail) {
+            fail = false;
+            throw new Error("connection refused");
+          }
+          return queue.due.splice(0, limit);
+        },
+      });
+      await loop.start();
+      expect(queue.running).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(queue.running.map((r) => r.row)).toEqual([5]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  // A row that settles in the same tick as the pump's last answer wakes the loop just as the pump ends; however the
+  // two fall (the row settling so many steps after that answer), the wake-up is not lost.
+  it("a wake-up that comes as a pump ends is not lost", async () => {
+    for (let steps = 0; steps < 12; steps++) {
+      const queue = fakeQueue([1]);
+      let armed = 0;
+      loop = createLeaseLoop({
+        ...queue.options,
+        pollMs: 3_600_000,
+        msUntilNextDue: async () => {
+          // Once row 1 runs: row 2 is queued, and row 1 settles `steps` microtasks after this answer.
+          if (armed++ === 0 && queue.running.length === 1) {
+            queue.due.push(2);
+            let settle = Promise.resolve();
+            for (let i = 0; i < steps; i++) settle = settle.then(() => undefined);
+            void settle.then(() => queue.running[0]!.finish());
+          }
+          return null;
+        },
+      });
+      await loop.start();
+      await flush();
+      expect(
+        queue.running.map((r) => r.row),
+        `settled ${steps} steps after`,
+      ).toEqual([1, 2]);
+      await loop.stop(10);
+      loop = undefined;
+    }
   });
 });

@@ -59,6 +59,9 @@ export function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** How soon a claim that failed is tried again. */
+const CLAIM_RETRY_MS = 1_000;
+
 /** After a stop's timeout has aborted everything, how long the aborted rows get to write themselves back. */
 const ABORTED_GRACE_MS = 5_000;
 
@@ -68,6 +71,8 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
   let stopping = false;
   let stopped: Promise<void> | undefined;
   let pumping: Promise<void> | undefined;
+  /** Set and cleared synchronously (a pump with nothing to await ends before `pumping` is even assigned). */
+  let inPump = false;
   let pumpAgain = false;
   let pollTimer: NodeJS.Timeout | undefined;
   let dueTimer: NodeJS.Timeout | undefined;
@@ -78,29 +83,46 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
 
   function wake(): void {
     if (stopping) return;
-    if (pumping) {
+    if (inPump) {
       pumpAgain = true;
       return;
     }
-    pumping = pump().finally(() => (pumping = undefined));
+    inPump = true;
+    pumping = pump();
   }
 
   async function pump(): Promise<void> {
-    do {
-      pumpAgain = false;
-      while (!stopping && active.size < concurrency) {
-        let rows: T[];
-        try {
-          rows = await options.claim(concurrency - active.size);
-        } catch (error) {
-          options.log(`claim failed: ${describe(error)}`);
-          return;
+    try {
+      do {
+        pumpAgain = false;
+        while (!stopping && active.size < concurrency) {
+          let rows: T[];
+          try {
+            rows = await options.claim(concurrency - active.size);
+          } catch (error) {
+            options.log(`claim failed: ${describe(error)}`);
+            retryClaimSoon();
+            return;
+          }
+          if (rows.length === 0) break;
+          rows.forEach(launch);
         }
-        if (rows.length === 0) break;
-        rows.forEach(launch);
-      }
-      if (!stopping && active.size < concurrency) await armDueTimer();
-    } while (pumpAgain && !stopping);
+        if (!stopping && active.size < concurrency) await armDueTimer();
+      } while (pumpAgain && !stopping);
+    } finally {
+      // In the same synchronous step as the last look at pumpAgain: a wake-up between the two (a settled row's,
+      // which can come in the same tick as the pump's last answer) would otherwise find a pump that had already
+      // ended and be lost until the next poll.
+      inPump = false;
+    }
+  }
+
+  /** After a claim that failed (the database restarting, a busy pool): another look soon, not at the next poll. */
+  function retryClaimSoon(): void {
+    if (stopping) return;
+    if (dueTimer) clearTimeout(dueTimer);
+    dueTimer = setTimeout(wake, Math.min(CLAIM_RETRY_MS, options.pollMs));
+    dueTimer.unref?.();
   }
 
   /** Wakes up when the next row falls due, if that is before the next poll. */
