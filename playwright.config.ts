@@ -1,13 +1,13 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
-import { TEST_APPS_UP, testApps, type TestApp } from "./test/apps";
+import { SUITE_APPS, appsToStart, testApps, type TestApp } from "./test/apps";
 import { chromiumExecutable } from "./test/chromium";
 
 // e2e against the built app (`next start`) on its embedded defaults, in Chromium: CHROMIUM_PATH, Debian's
 // headless shell or full Chromium, else Playwright's own (test/chromium.ts; `npm run test:e2e` installs it when needed).
 // The apps and fakes are defined once, in test/apps.ts, for this suite and the server suite: `npm test` starts
-// them once for both (VERBATIM_TEST_APPS_UP is then set, and nothing is started here); run alone, Playwright
+// e2e's once for both (VERBATIM_TEST_APPS_UP then names them, and nothing is started here); run alone, Playwright
 // starts the ones e2e needs (the main app on `port`, the fakes, the billing app). Ports port+4 and port+5 are
 // taken by the servers magic-link.spec.ts and viewer.spec.ts start themselves; port+7 by billing.spec.ts's
 // fake Stripe; port+10 and port+11 by oidc.spec.ts's app and its OpenID Connect provider. The specs read the billing app's origin and Stripe's settings from the environment, which the
@@ -15,7 +15,6 @@ import { chromiumExecutable } from "./test/chromium";
 const port = Number(process.env.E2E_PORT ?? 3123);
 const { apps, settings } = testApps();
 Object.assign(process.env, settings);
-const E2E_APPS = new Set(["youtube", "asr", "app", "billing"]);
 
 /** One app or fake of test/apps.ts as a Playwright web server: its output to its log, ready as test/apps.ts says. */
 function webServer(app: TestApp) {
@@ -66,5 +65,5 @@ export default defineConfig({
     // screencast of every page running (each frame rendered and encoded) for traces that a passing test throws away.
     trace: "on-first-retry",
   },
-  webServer: process.env[TEST_APPS_UP] ? [] : apps.filter((app) => E2E_APPS.has(app.name)).map(webServer),
+  webServer: appsToStart(apps, SUITE_APPS.e2e).map(webServer),
 });

@@ -32,7 +32,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TEST_APPS_UP } from "../test/apps";
+import { SUITE_APPS, TEST_APPS_UP } from "../test/apps";
 
 interface Step {
   name: string;
@@ -93,6 +93,7 @@ function e2eShards(): Step[] {
         command: "playwright test --output=test-results/e2e",
         budget: E2E_BUDGET,
         needs: ["build", "snapshot", "chromium"],
+        apps: true,
       },
     ];
   return Array.from({ length: shards }, (_, i) => ({
@@ -246,8 +247,8 @@ function serviceCpuSeconds(): number | undefined {
 }
 
 /**
- * test/apps.ts's apps (`tsx test/apps.ts`), up from the first step that needs them until stop(); its output goes to
- * test-results/steps/apps.log.
+ * e2e's apps (`tsx test/apps.ts e2e`: the server suite uses them too, and starts the two only it uses itself), up
+ * from the first step that needs them until stop(); its output goes to test-results/steps/apps.log.
  */
 class SharedApps {
   private child: ChildProcess | null = null;
@@ -261,7 +262,7 @@ class SharedApps {
       // then writes the apps' CPU seconds.
       const child = spawn(
         "bash",
-        ["-c", APPS_WRAPPER, cpuFile("apps"), process.execPath, "--import", "tsx", "test/apps.ts"],
+        ["-c", APPS_WRAPPER, cpuFile("apps"), process.execPath, "--import", "tsx", "test/apps.ts", "e2e"],
         {
           env: { ...process.env, E2E_RUN_ID: runId },
           stdio: ["ignore", "pipe", "pipe"],
@@ -300,7 +301,7 @@ async function runStepWithApps(step: Step, apps: SharedApps): Promise<Result> {
     console.log(`\n==> ${step.name} failed: ${message}`);
     return { step, status: "failed", seconds: (Date.now() - started) / 1000, from: started, to: Date.now() };
   }
-  return runStep({ ...step, env: { ...step.env, [TEST_APPS_UP]: "1" } });
+  return runStep({ ...step, env: { ...step.env, [TEST_APPS_UP]: SUITE_APPS.e2e.join(","), E2E_RUN_ID: runId } });
 }
 
 /** The step's cache, restored from the user's cache folder (where a run on this machine left it). */

@@ -7,8 +7,9 @@ import { SERVER_LOGS_DIR } from "./secrets";
 
 // The apps e2e and the server suite run against, defined once: `next start` of the one build (`.next`) with
 // different settings, and the YouTube and speech-recognition fakes they use. `npm test` starts the set once for
-// both suites (`tsx test/apps.ts`, which stays up until it is stopped; the suites then find VERBATIM_TEST_APPS_UP
-// set and start nothing); run alone, playwright.config.ts and test/server/global-setup.ts start the ones they need.
+// both suites (`tsx test/apps.ts e2e`, which stays up until it is stopped; the suites then find the names of those up
+// in VERBATIM_TEST_APPS_UP); each suite starts the ones it needs that are not up (the server suite its fuzz and limits
+// apps, which only it uses), and run alone, all it needs (playwright.config.ts, test/server/global-setup.ts).
 //
 //   port      app      embedded defaults with the fakes, rate limits ×10: e2e's specs and the server suite's
 //   port+2    youtube  the InnerTube + timedtext fake with its hand-made fixtures
@@ -48,7 +49,20 @@ export interface TestAppsSettings {
   E2E_STRIPE_SECRET_KEY: string;
 }
 
+/** The names of the apps already up (a comma list), which a suite then does not start. */
 export const TEST_APPS_UP = "VERBATIM_TEST_APPS_UP";
+
+/** What each suite runs against. */
+export const SUITE_APPS: Record<"e2e" | "server", readonly AppName[]> = {
+  e2e: ["youtube", "asr", "app", "billing"],
+  server: ["youtube", "asr", "app", "fuzz", "limits"],
+};
+
+/** The apps of `names` that TEST_APPS_UP does not name: those a suite starts itself. */
+export function appsToStart(apps: TestApp[], names: readonly AppName[], env = process.env): TestApp[] {
+  const up = new Set((env[TEST_APPS_UP] ?? "").split(","));
+  return apps.filter((app) => names.includes(app.name) && !up.has(app.name));
+}
 const READY_TIMEOUT_MS = 120_000;
 
 /** The set for a run on `E2E_PORT` (default 3123), named by E2E_RUN_ID (made up when unset). */
@@ -212,10 +226,13 @@ export async function startTestApps(apps: TestApp[], root: string): Promise<() =
   return stop;
 }
 
-// `tsx test/apps.ts`: the whole set, until SIGTERM or SIGINT; "ready" on stdout once every one answers.
+// `tsx test/apps.ts [e2e|server]`: a suite's apps (else the whole set), until SIGTERM or SIGINT; "ready" on stdout
+// once every one answers.
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   const root = path.resolve(import.meta.dirname, "..");
-  const stop = await startTestApps(testApps().apps, root);
+  const suite = process.argv[2] as keyof typeof SUITE_APPS | undefined;
+  const { apps } = testApps();
+  const stop = await startTestApps(suite ? apps.filter((app) => SUITE_APPS[suite].includes(app.name)) : apps, root);
   console.log("ready");
   const onSignal = () => void stop().then(() => process.exit(0));
   process.once("SIGTERM", onSignal);

@@ -41,6 +41,15 @@ export function rng(seed: number) {
     next,
     int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
     pick: <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)],
+    /** `count` distinct items of `list` in a random order (all of them when it has no more). */
+    sample: <T>(list: readonly T[], count: number): T[] => {
+      const copy = [...list];
+      for (let i = 0; i < Math.min(count, copy.length); i++) {
+        const j = i + Math.floor(next() * (copy.length - i));
+        [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+      }
+      return copy.slice(0, count);
+    },
     chance: (p: number) => next() < p,
   };
 }

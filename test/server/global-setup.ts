@@ -1,14 +1,14 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { TEST_APPS_UP, startTestApps, testApps } from "../apps";
+import { SUITE_APPS, appsToStart, startTestApps, testApps } from "../apps";
 import { checkServerLogs } from "../secrets";
 import { contractAppLog } from "./contract-app";
 
 // What the server suite's files run against (test/apps.ts defines them for this suite and e2e): the main app
 // (rate limits ×10), the fuzz app and the limits app (real limits, one file each, because those files use up
-// per-address limits), and the YouTube and speech-recognition fakes. Under `npm test` they are already up,
-// shared with e2e (VERBATIM_TEST_APPS_UP); run alone, this starts them and stops them at the end. Files get the
-// apps' origins through inject("appOrigin") and the like.
+// per-address limits), and the YouTube and speech-recognition fakes. Under `npm test` those e2e uses too are already
+// up (VERBATIM_TEST_APPS_UP names them); this starts the others (all of them, run alone) and stops them at the end.
+// Files get the apps' origins through inject("appOrigin") and the like.
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,12 +19,12 @@ declare module "vitest" {
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const SERVER_APPS = new Set(["youtube", "asr", "app", "fuzz", "limits"]);
 
 export default async function setup(project: TestProject) {
   const { apps } = testApps();
-  const mine = apps.filter((app) => SERVER_APPS.has(app.name));
-  const stop = process.env[TEST_APPS_UP] ? null : await startTestApps(mine, ROOT);
+  const mine = apps.filter((app) => SUITE_APPS.server.includes(app.name));
+  const toStart = appsToStart(apps, SUITE_APPS.server);
+  const stop = toStart.length ? await startTestApps(toStart, ROOT) : null;
   const origin = (name: string) => mine.find((app) => app.name === name)!.origin;
   project.provide("appOrigin", origin("app"));
   project.provide("fuzzOrigin", origin("fuzz"));
