@@ -46,6 +46,7 @@ import { benchHeavySaves } from "./bench/heavy-saves";
 import { benchAlerts } from "./bench/alerts";
 import { benchBatch } from "./bench/batch";
 import { benchSecondStageCost } from "./bench/second-stage-cost";
+import { benchSecondStageHealth } from "./bench/second-stage-health";
 
 const suites: Record<string, () => Promise<Record<string, number>>> = {
   server: benchServer,
@@ -122,6 +123,8 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // Search by meaning's second stage on the judged set: its cost a passage and an hour of speech, the event loop
   // meanwhile, a query's p95 re-ranked against keywords, resident memory loaded and given back. Only when named.
   "second-stage": benchSecondStageCost,
+  // The same upgrade in a running server on a 10,000-passage library: /health and a reader's searches meanwhile.
+  "second-stage-health": benchSecondStageHealth,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -140,6 +143,7 @@ const onlyWhenNamed = new Set([
   "alerts",
   "exports",
   "second-stage",
+  "second-stage-health",
 ]);
 
 const only = process.argv.slice(2);

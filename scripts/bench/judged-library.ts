@@ -4,21 +4,25 @@
 import type { Db } from "../../lib/db/client";
 import { JUDGED_TRACKS, judgedTrackSegments, type JudgedTrack } from "../../test/fixtures/captions/judged-search";
 
-/** Stores every track in `userId`'s (new) library: each track's transcript id by its key, and the segments. */
+/**
+ * Stores every track in `userId`'s library (made unless `copy` is given: a further copy of the tracks, as other
+ * videos, in the same library): each track's transcript id by its key, and the segments.
+ */
 export async function storeJudgedLibrary(
   db: Db,
   userId: string,
   tracks: readonly JudgedTrack[] = JUDGED_TRACKS,
+  { copy = 0, email = "judged@bench.test" }: { copy?: number; email?: string } = {},
 ): Promise<{ ids: Map<string, string>; segments: number }> {
   const { storeTranscript } = await import("../../lib/transcripts/store-transcript");
   const { insertDoneEntries } = await import("../../lib/transcripts/history-queries");
-  await db.user.create({ data: { id: userId, email: "judged@bench.test" } });
+  if (copy === 0) await db.user.create({ data: { id: userId, email } });
   const ids = new Map<string, string>();
   let segments = 0;
   for (const [i, track] of tracks.entries()) {
     const segs = judgedTrackSegments(track);
     segments += segs.length;
-    const videoId = `judged${String(i).padStart(5, "0")}`;
+    const videoId = `judged${copy || ""}${String(i).padStart(5, "0")}`;
     const durationSeconds = Math.ceil(segs.at(-1)!.end);
     const transcript = await storeTranscript(
       { platform: "youtube", videoId, lang: "en", origin: "captions" },
@@ -35,7 +39,7 @@ export async function storeJudgedLibrary(
       (text, values) => db.$executeRawUnsafe(text, ...values),
       [
         {
-          id: `judged-entry-${i}`,
+          id: `judged-entry-${copy}-${i}`,
           userId,
           platform: "youtube",
           videoId,
