@@ -8,8 +8,9 @@ export type AlertClosenessWord = (typeof ALERT_CLOSENESS_WORDS)[number];
 
 /**
  * An alert saved without a closeness fires on what is very close: on both judged corpora it fires on at most 1 in
- * 10 of the transcripts that do not answer it, where the search's "close" fired on 1 in 4 of the second corpus's
- * (decision 0060; `npm run bench -- alerts-judged`, `alerts-judged-report`).
+ * 10 of the transcripts that do not answer it, by the first stage alone and with the second, where the search's
+ * "close" fired on 1 in 4 (1 in 8 with the second stage) of the second corpus's (decisions 0060, 0063;
+ * `npm run bench -- alerts-judged`, `alerts-judged-report`).
  */
 export const DEFAULT_ALERT_CLOSENESS: AlertClosenessWord = "very_close";
 

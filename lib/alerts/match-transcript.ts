@@ -3,10 +3,12 @@ import type { Alert } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/observability/logger";
 import { cjkNeedles } from "@/lib/search/cjk";
 import type { Embedder } from "@/lib/embeddings/embedder";
-import { configuredEmbedder } from "@/lib/embeddings/registry";
+import { configuredEmbedder, configuredSecondStage } from "@/lib/embeddings/registry";
+import type { SecondStage } from "@/lib/embeddings/second-stage";
 import { embedMissingPassages } from "@/lib/search/embed-passages";
 import { momentsInTranscript, MOMENTS_PER_TRANSCRIPT, type MomentRow } from "@/lib/search/find-moments";
 import { momentRows } from "@/lib/search/meaning";
+import { patient, upgradeTranscript } from "@/lib/search/second-stage";
 import { answerByMeaning, markAnsweringLines } from "@/lib/search/meaning-answer";
 import type { SearchScope } from "@/lib/search/search-statement";
 import { serializeMoment } from "@/lib/search/serializers";
@@ -67,14 +69,15 @@ export const keywordQuery = (q: string): SearchQuery => ({
 
 /**
  * The moments of each of `transcriptIds` that answer the alert's question by meaning as the search decides it
- * (answerByMeaning: the same stages, the same "nothing close" over the scope), as its scope may see them, at
- * least its closeness alike; a transcript with none is left out. Each moment is at its line that answers.
+ * (answerByMeaning: the same stages, the same "nothing close", for each transcript apart), as its scope may see them,
+ * at least its closeness alike; a transcript with none is left out. Each moment is at its line that answers.
  */
 export async function meaningMoments(
   alert: Pick<Alert, "query" | "closeness" | "embedder">,
   scope: SearchScope,
   transcriptIds: readonly string[],
   embedder: Embedder,
+  { secondStage = configuredSecondStage() }: { secondStage?: SecondStage | null } = {},
 ): Promise<Map<string, MomentRow[]>> {
   const out = new Map<string, MomentRow[]>();
   if (alert.embedder !== embedder.model || transcriptIds.length === 0) return out;
@@ -83,7 +86,7 @@ export async function meaningMoments(
     { q: alert.query, platform: null, lang: null },
     MOMENTS_PER_TRANSCRIPT * transcriptIds.length,
     embedder,
-    { within: transcriptIds },
+    { within: transcriptIds, secondStage },
   );
   const least = alert.closeness ?? embedder.profile.close;
   const close = answer.nearest.filter((n) => n.score >= least);
@@ -116,6 +119,23 @@ export async function embedTranscript(db: Db, transcriptId: string, embedder: Em
   }
 }
 
+/**
+ * The second stage, once it has read the transcript's passages that the background upgrade has not reached yet: the
+ * first stage alone fires on too much (its closeness is that of words, not of what is said). Null when it is off or
+ * failed (the check goes on by the first stage).
+ */
+async function readWhole(db: Db, transcriptId: string, stage: SecondStage | null): Promise<SecondStage | null> {
+  if (!stage || !(await stage.ready())) return null;
+  try {
+    const waiting = patient(stage);
+    await upgradeTranscript(db, waiting, transcriptId);
+    return waiting;
+  } catch (error) {
+    log.warn({ err: error, transcriptId }, "the second stage could not read the transcript; checked by the first");
+    return null;
+  }
+}
+
 export function matched(scope: SearchScope, query: string, rows: MomentRow[]): AlertMatchedOut {
   const moments = rows.map((row) => serializeMoment(row, scope, cjkNeedles(query)));
   const first = moments[0]!;
@@ -139,6 +159,7 @@ export function matched(scope: SearchScope, query: string, rows: MomentRow[]): A
 export async function checkTranscript(
   check: AlertCheck,
   embedder: Embedder | null = configuredEmbedder(),
+  secondStage: SecondStage | null = configuredSecondStage(),
 ): Promise<number> {
   const db = await getDb();
   const [state] = await db.$queryRaw<{ exists: boolean; published: boolean }[]>`
@@ -153,6 +174,7 @@ export async function checkTranscript(
   const meaning = embedder ? await meaningCandidates(db, check, forPublicAlerts) : [];
   if (meaning.length > 0 && embedder && (await embedder.ready()))
     await embedTranscript(db, check.transcriptId, embedder);
+  const second = meaning.length > 0 ? await readWhole(db, check.transcriptId, secondStage) : null;
   let count = 0;
   for (const alert of [...words, ...meaning]) {
     try {
@@ -160,7 +182,9 @@ export async function checkTranscript(
       if (!scope) continue;
       const rows =
         alert.mode === "meaning"
-          ? ((await meaningMoments(alert, scope, [check.transcriptId], embedder!)).get(check.transcriptId) ?? [])
+          ? ((await meaningMoments(alert, scope, [check.transcriptId], embedder!, { secondStage: second })).get(
+              check.transcriptId,
+            ) ?? [])
           : await momentsInTranscript(scope, keywordQuery(alert.query), check.transcriptId);
       if (rows.length === 0) continue;
       if (await recordMatch(alert, matched(scope, alert.query, rows))) count++;

@@ -1,8 +1,11 @@
 // What answers a question by meaning, and whether anything does ("nothing close"): one decision for the search
 // (search-moments.ts) and for the alerts by meaning (lib/alerts), so an alert fires on what the search would answer
 // and follows every change to how that is decided. The stages run here in order: the nearest passages past the
-// embedder's floor (meaning.ts, with the off-topic reading of off-topic.ts); a stage that re-reads them goes here too.
+// embedder's floor (meaning.ts, with the off-topic reading of off-topic.ts), re-ranked by the second stage where it
+// has read them (second-stage.ts).
 import type { Embedder } from "@/lib/embeddings/embedder";
+import { configuredSecondStage } from "@/lib/embeddings/registry";
+import type { SecondStage } from "@/lib/embeddings/second-stage";
 import { closenessOf, type Closeness } from "@/lib/embeddings/meaning-profile";
 import type { MomentRow } from "@/lib/search/find-moments";
 import { answeringLine, nearestPassages, type Nearest } from "@/lib/search/meaning";
@@ -20,17 +23,20 @@ export interface MeaningAnswer {
 
 /**
  * The passages of `scope` that answer `query` by meaning, at most `k`; `within`: only those of these transcripts
- * (an alert's check), the question still judged against the whole scope.
+ * (an alert's check), each judged apart by the second stage, the question's words against the whole scope.
  */
 export async function answerByMeaning(
   scope: SearchScope,
   query: Pick<SearchQuery, "q" | "platform" | "lang">,
   k: number,
   embedder: Embedder | null,
-  { within = null }: { within?: readonly string[] | null } = {},
+  {
+    within = null,
+    secondStage = configuredSecondStage(),
+  }: { within?: readonly string[] | null; secondStage?: SecondStage | null } = {},
 ): Promise<MeaningAnswer> {
   const asked: { vector: Float32Array | null; offTopic?: boolean } = { vector: null, offTopic: false };
-  const nearest = await nearestPassages(scope, query, k, embedder, { asked, within });
+  const nearest = await nearestPassages(scope, query, k, embedder, { asked, within, secondStage });
   return {
     nearest: embedder ? nearest.map((n) => ({ ...n, closeness: closenessOf(embedder.profile, n.score) })) : [],
     vector: asked.vector,

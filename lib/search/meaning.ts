@@ -125,7 +125,8 @@ export async function nearestPassages(
     offTopicFrom?: number;
     /**
      * Only these transcripts' passages are candidates, every one compared (an alert's check and preview); whether
-     * the question is about anything in reach is still judged over the whole scope.
+     * the question is about anything in reach is still judged over the whole scope by its words, and by the second
+     * stage for each transcript apart.
      */
     within?: readonly string[] | null;
     /** The second stage that re-ranks the candidates (second-stage.ts); null: the first stage alone. */
@@ -184,7 +185,9 @@ export async function nearestPassages(
   } else candidates = await bounded(db, scope, query, embedder.model, vector, corrects, scoped, exactUpTo);
   // Once the second stage has read passages, it re-ranks the best candidates and says whether any is close enough.
   const second = secondStage && (await upgradedAny(db, secondStage.model)) ? secondStage : null;
-  const reranked = second ? await rerankCandidates(db, second, query.q, candidates, embedder.profile) : null;
+  const reranked = second
+    ? await rerankCandidates(db, second, query.q, candidates, embedder.profile, { perTranscript: within !== null })
+    : null;
   stopIfPastDeadline();
   if (asked && reranked) asked.closeness = reranked.closeness;
   if (reranked?.ranked.length === 0) return nothingHere();

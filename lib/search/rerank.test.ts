@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { atFloor, calibrateFloor, closenessOfBest, fromScale, onScale, rerank } from "./rerank";
+import {
+  atFloor,
+  calibrateFloor,
+  closenessOfBest,
+  fromScale,
+  onScale,
+  rerank,
+  rerankEach,
+  rerankGroups,
+  RERANK_CANDIDATES_PER_TRANSCRIPT,
+} from "./rerank";
 
 const FIRST = { floor: 0.69, close: 0.8 };
 const SECOND = { floor: 0.3, close: 0.5, answer: 1 };
@@ -60,6 +70,44 @@ describe("rerank", () => {
     const second = new Map(many.map((m) => [m.pid, 0.4 + (m.pid === 1n ? 0.3 : 0)]));
     const { ranked } = rerank(many, second, FIRST, SECOND, { candidatesMax: 3 });
     expect(ranked.map((r) => r.pid)).toEqual([10n, 9n, 8n]);
+  });
+});
+
+describe("rerankEach, each transcript apart", () => {
+  const of = (pid: number, score: number, transcriptId: string) => ({ pid: BigInt(pid), score, transcriptId });
+
+  it("judges each transcript by its own best, so one close transcript does not carry a far one", () => {
+    const candidates = [of(1, 0.8, "near"), of(2, 0.78, "near"), of(3, 0.8, "far"), of(4, 0.79, "far")];
+    const second = new Map([
+      [1n, 0.5],
+      [2n, 0.3],
+      [3n, 0.2],
+      [4n, 0.25],
+    ]);
+    // Judged together, the near transcript's best makes the question answered and the far one's passages stay.
+    expect(rerank(candidates, second, FIRST, SECOND).ranked.map((r) => r.pid)).toContain(3n);
+    const apart = rerankEach(rerankGroups(candidates, true), second, FIRST, SECOND);
+    expect(apart.ranked.map((r) => r.pid)).toEqual([1n, 2n]);
+    expect(apart.closeness).toBeCloseTo(onScale(FIRST, 0.8) + onScale(SECOND, 0.5));
+  });
+
+  it("reads a bounded few of each transcript, its best by the first stage", () => {
+    const many = Array.from({ length: 50 }, (_, i) => of(i + 1, 0.7 + i / 1000, i % 2 === 0 ? "a" : "b"));
+    const groups = rerankGroups(many, true);
+    expect(groups.map((g) => g.length)).toEqual([RERANK_CANDIDATES_PER_TRANSCRIPT, RERANK_CANDIDATES_PER_TRANSCRIPT]);
+    expect(groups.flat().map((c) => c.pid)).toContain(50n);
+    expect(groups.flat().map((c) => c.pid)).not.toContain(1n);
+    expect(rerankGroups(many, false)).toHaveLength(1);
+  });
+
+  it("keeps the first stage's decision for a transcript the second stage has not read", () => {
+    const apart = rerankEach(
+      rerankGroups([of(1, 0.85, "read"), of(2, 0.83, "unread"), of(3, 0.6, "unread")], true),
+      new Map([[1n, 0.1]]),
+      FIRST,
+      SECOND,
+    );
+    expect(apart.ranked.map((r) => r.pid)).toEqual([2n]);
   });
 });
 

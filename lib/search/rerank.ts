@@ -66,6 +66,48 @@ export function rerank<T extends { pid: bigint; score: number }>(
   return { ranked: best(out, out.length), closeness };
 }
 
+/**
+ * Candidates of one transcript re-ranked when an alert asks each transcript apart (a check, a preview): its best this
+ * many, so a preview of many transcripts reads a bounded number of vectors for each, as a check of one does.
+ */
+export const RERANK_CANDIDATES_PER_TRANSCRIPT = 20;
+
+/** The candidates the second stage reads: the best RERANK_CANDIDATES, or each transcript's best few (`perTranscript`). */
+export function rerankGroups<T extends { pid: bigint; score: number; transcriptId: string }>(
+  candidates: readonly T[],
+  perTranscript: boolean,
+): T[][] {
+  if (!perTranscript) return [best(candidates, RERANK_CANDIDATES)];
+  const groups = new Map<string, T[]>();
+  for (const c of candidates) {
+    const group = groups.get(c.transcriptId);
+    if (group) group.push(c);
+    else groups.set(c.transcriptId, [c]);
+  }
+  return [...groups.values()].map((group) => best(group, RERANK_CANDIDATES_PER_TRANSCRIPT));
+}
+
+/**
+ * Each group of rerankGroups re-ranked and judged "nothing close" apart (rerank), merged best first; the closeness is
+ * the closest group's (null when the second stage read none of any).
+ */
+export function rerankEach<T extends { pid: bigint; score: number }>(
+  groups: readonly (readonly T[])[],
+  second: ReadonlyMap<bigint, number>,
+  first: SecondStageScale,
+  scale: SecondStageScale & { answer: number },
+): { ranked: T[]; closeness: number | null } {
+  const reranked = groups.map((group) => rerank(group, second, first, scale, { candidatesMax: group.length }));
+  const judged = reranked.flatMap((r) => (r.closeness === null ? [] : [r.closeness]));
+  return {
+    ranked: best(
+      reranked.flatMap((r) => r.ranked),
+      Infinity,
+    ),
+    closeness: judged.length === 0 ? null : Math.max(...judged),
+  };
+}
+
 /** A floor chosen from judged questions, and what it does to them. */
 export interface Calibrated {
   floor: number;

@@ -1,7 +1,7 @@
 // Search by meaning's second stage on PostgreSQL, with Universal Sentence Encoder lite itself (npm installs it) in
 // its thread: the background upgrade resumes where a restart left it (what is read is stored, nothing read twice),
-// and a passage the asker may not see is never a candidate, however close its words are to the question; a
-// passage deleted takes its vector with it.
+// and a passage the asker may not see is never a candidate, however close its words are to the question; an alert
+// by meaning's check reads its new transcript whole before it decides; a passage deleted takes its vector with it.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -126,6 +126,55 @@ describe("the second stage's background upgrade", () => {
     const { searchQuerySchema } = await import("./schemas");
     const found = await searchLibrary(asker, searchQuerySchema.parse({ q: QUESTION, mode: "meaning", limit: "10" }));
     expect(found).toMatchObject({ results: [], nothing_close: true });
+  });
+
+  it("reads a new transcript whole when an alert by meaning checks it, and fires only on the one that answers", async () => {
+    const { checkTranscript } = await import("@/lib/alerts/match-transcript");
+    const { closenessCosine, DEFAULT_ALERT_CLOSENESS } = await import("@/lib/alerts/closeness");
+    const { configuredEmbedder } = await import("@/lib/embeddings/registry");
+    const embedder = configuredEmbedder()!;
+    await ctx.db.alert.create({
+      data: {
+        userId: asker,
+        name: "Kettles",
+        query: QUESTION,
+        mode: "meaning",
+        closeness: closenessCosine(embedder.profile, DEFAULT_ALERT_CLOSENESS),
+        embedder: embedder.model,
+        scopeKind: "library",
+        feedToken: "second-stage-alert-feed-token",
+      },
+    });
+    const { transcript: answering } = await storeTranscript(ctx.db, {
+      segments: [
+        { start: 0, end: 6, text: "Right, the last job of the morning: how to descale the kettle." },
+        {
+          start: 6,
+          end: 12,
+          text: "Fill the kettle with half white vinegar and half water, and bring it to the boil.",
+        },
+        { start: 12, end: 18, text: "Then rinse the kettle out two or three times and the scale comes away." },
+      ],
+      lang: "en",
+      title: "Around the house",
+      userIds: [asker],
+    });
+    const unread = async (transcriptId: string) =>
+      (
+        await ctx.db.$queryRawUnsafe<{ n: number }[]>(
+          `SELECT count(*)::int AS n FROM "SearchPassage" p WHERE p."transcriptId" = $1
+             AND NOT EXISTS (SELECT 1 FROM "PassageSecondVector" v WHERE v."pid" = p."pid")`,
+          transcriptId,
+        )
+      )[0]!.n;
+    expect(await unread(answering.id)).toBeGreaterThan(0);
+    expect(await checkTranscript({ transcriptId: answering.id, accountId: asker, reason: "library" })).toBe(1);
+    expect(await unread(answering.id)).toBe(0);
+    const [{ id: komodo }] = await ctx.db.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT "id" FROM "Transcript" WHERE "title" = $1`,
+      JUDGED_TRACKS.find((t) => t.key === "komodo")!.title,
+    );
+    expect(await checkTranscript({ transcriptId: komodo, accountId: asker, reason: "library" })).toBe(0);
   });
 
   it("deletes a passage's second vector with its passage", async () => {

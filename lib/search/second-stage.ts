@@ -8,7 +8,7 @@ import { env } from "@/lib/env";
 import { cosine } from "@/lib/embeddings/embed";
 import type { SecondStage, SecondStageScale } from "@/lib/embeddings/second-stage";
 import { dequantise, passagesWithoutVector, quantise, type PidRange } from "@/lib/search/embed-passages";
-import { best, rerank, RERANK_CANDIDATES } from "@/lib/search/rerank";
+import { rerankEach, rerankGroups } from "@/lib/search/rerank";
 
 /** Passages a batch of the upgrade: a query waits for at most one batch in the encoder's thread. */
 export const UPGRADE_BATCH = 32;
@@ -88,21 +88,41 @@ export async function secondCloseness(
 /**
  * The first stage's `candidates` re-ranked by `stage` (rerank.ts), `first` being the first stage's scale, and how
  * close the best of them are by both stages; null when the second stage has nothing to say of them (none read, or
- * the query's vector not at hand): the first stage decides.
+ * the query's vector not at hand): the first stage decides. `perTranscript`: each transcript's candidates re-ranked
+ * and judged "nothing close" apart (an alert asks whether each transcript answers, not whether the best one does).
  */
-export async function rerankCandidates<T extends { pid: bigint; score: number }>(
+export async function rerankCandidates<T extends { pid: bigint; score: number; transcriptId: string }>(
   db: Db,
   stage: SecondStage,
   q: string,
   candidates: readonly T[],
   first: SecondStageScale,
+  { perTranscript = false }: { perTranscript?: boolean } = {},
 ): Promise<{ ranked: T[]; closeness: number | null } | null> {
-  const top = best(candidates, RERANK_CANDIDATES);
+  const groups = rerankGroups(candidates, perTranscript);
   const closeness = await secondCloseness(
     db,
     stage,
     q,
-    top.map((c) => c.pid),
+    groups.flatMap((group) => group.map((c) => c.pid)),
   );
-  return closeness ? rerank(top, closeness, first, stage.scale) : null;
+  return closeness ? rerankEach(groups, closeness, first, stage.scale) : null;
 }
+
+/** The transcript's passages read by `stage` now where the background upgrade has not reached them yet. */
+export async function upgradeTranscript(db: Db, stage: SecondStage, transcriptId: string): Promise<void> {
+  const [range] = await db.$queryRaw<{ low: bigint | null; high: bigint | null }[]>`
+    SELECT min(p."pid") AS low, max(p."pid") AS high FROM "SearchPassage" p WHERE p."transcriptId" = ${transcriptId}`;
+  if (range?.low == null || range.high == null) return;
+  const within = { above: range.low - 1n, below: range.high + 1n };
+  while ((await upgradeMissingPassages(stage, UPGRADE_BATCH, within)).upgraded === UPGRADE_BATCH);
+}
+
+/**
+ * `stage` with its queries waiting for its model as long as a background check may (an alert's check: nobody waits
+ * on it, and the first stage's decision alone is the one that fires too often).
+ */
+export const patient = (stage: SecondStage, waitMs = 60_000): SecondStage => ({
+  ...stage,
+  embedQuery: (text) => stage.embedQuery(text, waitMs),
+});

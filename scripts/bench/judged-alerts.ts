@@ -1,6 +1,7 @@
 // Alerts by meaning on a judged corpus: an alert per paraphrase question and per off-topic question, at each
 // closeness in words (lib/alerts/closeness.ts), checked on every transcript of the library as a new transcript is
-// (meaningMoments: the search's own decision of what answers, within that transcript). A paraphrase's alert should
+// (meaningMoments: the search's own decision of what answers, each transcript apart), by the first stage alone and
+// then with every passage read by the second stage (as a check reads its transcript). A paraphrase's alert should
 // fire on the transcripts that answer it and on few of the others; an off-topic question's on none.
 // `npm run bench -- alerts-judged` (or `alerts-judged-report`) runs it alone; `search-judged` and `npm run eval`
 // print it with the rest.
@@ -8,20 +9,26 @@ import { createMigratedTestDatabase } from "../../test/pg";
 import { TUNE_CORPUS, type JudgedCorpus } from "../../test/fixtures/captions/judged-corpora";
 import type { JudgedQuery } from "../../test/fixtures/captions/judged-search";
 import type { Embedder } from "../../lib/embeddings/embedder";
+import type { SecondStage } from "../../lib/embeddings/second-stage";
 import { judgeSearch, type JudgedPassage } from "../../test/judged-figures";
 import { storeJudgedLibrary } from "./judged-library";
 import { judgedFigures } from "./meaning-candidates";
+import { upgradeEveryPassage } from "./second-stage-judged";
 
 const USER = "judged-alerts";
 /** Cosines between the words' points, printed to choose them on one corpus and report them on the other. */
 const SWEEP = [0.76, 0.78, 0.82, 0.84, 0.86, 0.88];
 
-/** The figures of alerts by meaning over `ids` (track key → transcript id), the library of `userId`. */
+/**
+ * The figures of alerts by meaning over `ids` (track key → transcript id), the library of `userId`: by the first
+ * stage alone, or re-ranked by `secondStage` (every passage read by it already).
+ */
 export async function judgeMeaningAlerts(
   queries: readonly JudgedQuery[],
   ids: ReadonlyMap<string, string>,
   userId: string,
   embedder: Embedder,
+  secondStage: SecondStage | null = null,
 ): Promise<Record<string, number>> {
   const { meaningMoments } = await import("../../lib/alerts/match-transcript");
   const { ALERT_CLOSENESS_WORDS, closenessCosine } = await import("../../lib/alerts/closeness");
@@ -38,6 +45,7 @@ export async function judgeMeaningAlerts(
       { kind: "library", userId },
       all,
       embedder,
+      { secondStage },
     );
     return new Map([...fired].map(([id, rows]) => [id, Math.max(...rows.map((r) => r.rank))]));
   };
@@ -62,7 +70,7 @@ export async function judgeMeaningAlerts(
         else [wrong, quiet] = on ? [wrong + 1, quiet] : [wrong, quiet + 1];
       }
     const offFired = off.reduce((n, best) => n + [...best.values()].filter((score) => score >= at).length, 0);
-    const label = `alerts by meaning at ${name}`;
+    const label = `alerts by meaning${secondStage ? ", with the second stage," : ""} at ${name}`;
     figures[`${label}: recall, the answering transcripts a paraphrase's alert fires on`] = hit / (hit + missed);
     figures[`${label}: precision, of the transcripts it fires on those that answer`] =
       hit + wrong === 0 ? NaN : hit / (hit + wrong);
@@ -112,7 +120,16 @@ export async function benchJudgedAlerts(corpus: JudgedCorpus = TUNE_CORPUS): Pro
     const embedder = configuredEmbedder()!;
     await embedder.prepare();
     while ((await embedMissingPassages(embedder)).embedded > 0);
-    return { ...(await judgeFused(corpus, ids)), ...(await judgeMeaningAlerts(corpus.queries, ids, USER, embedder)) };
+    const figures = {
+      ...(await judgeFused(corpus, ids)),
+      ...(await judgeMeaningAlerts(corpus.queries, ids, USER, embedder)),
+    };
+    const { configuredSecondStage } = await import("../../lib/embeddings/registry");
+    const { patient } = await import("../../lib/search/second-stage");
+    const stage = configuredSecondStage();
+    if (!stage) return figures;
+    await upgradeEveryPassage(stage);
+    return { ...figures, ...(await judgeMeaningAlerts(corpus.queries, ids, USER, embedder, patient(stage))) };
   } finally {
     await closeDatabase();
     await database.drop();

@@ -110,7 +110,7 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
       await import("../../lib/embeddings/default-model");
     const { env } = await import("../../lib/env");
     const { embedMissingPassages } = await import("../../lib/search/embed-passages");
-    const { configuredEmbedder } = await import("../../lib/embeddings/registry");
+    const { configuredEmbedder, configuredSecondStage } = await import("../../lib/embeddings/registry");
     const modelFile = defaultModelFile(path.resolve(process.env.DATA_DIR ?? "data"));
     const convertStarted = performance.now();
     const converted = await ensureModelFile(modelFile).then(() => performance.now() - convertStarted);
@@ -190,6 +190,11 @@ export async function benchSearchJudged(corpus: JudgedCorpus = TUNE_CORPUS): Pro
         toJudged,
       }),
     );
+    const stage = configuredSecondStage();
+    if (stage) {
+      const { patient } = await import("../../lib/search/second-stage");
+      Object.assign(figures, await judgeMeaningAlerts(queries, ids, USER, embedder, patient(stage)));
+    }
 
     // The same searches on the embedded database, through its HNSW index.
     Object.assign(figures, await judgeOnPglite(corpus));
