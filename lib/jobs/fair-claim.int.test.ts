@@ -28,8 +28,8 @@ async function queue(userId: string, names: string[], from: number): Promise<Map
   return ids;
 }
 
-async function claim(owner: string) {
-  const job = await claimJob(database.db, owner, LEASE_MS);
+async function claim(owner: string, options: { newcomersOnly?: boolean } = {}) {
+  const job = await claimJob(database.db, owner, LEASE_MS, options);
   if (!job) throw new Error("nothing to claim");
   const lease: Lease = { owner, attempts: job.attempts, leaseMs: LEASE_MS };
   return { job, finish: () => completeJob(database.db, job, lease) };
@@ -96,5 +96,28 @@ describe("claimJob between accounts", () => {
       await finish();
     }
     expect(order).toEqual(["a1", "b1", "c1", "a2", "b2"]);
+  });
+
+  it("gives the slot kept for newcomers only to an account with nothing running", async () => {
+    await clearQueue();
+    const batch = (await createUser(database.db)).id;
+    const single = (await createUser(database.db)).id;
+    const start = Date.now() - 60_000;
+    const names = new Map([
+      ...(await queue(batch, ["item 1", "item 2", "item 3"], start)),
+      ...(await queue(single, ["single link"], start + 1_000)),
+    ]);
+    const first = await claim("kept-slot");
+    expect(names.get(first.job.id)).toBe("item 1");
+    const kept = await claim("kept-slot", { newcomersOnly: true });
+    expect(names.get(kept.job.id)).toBe("single link");
+    // Only the busy account's items are left: none of them takes the kept slot, even once the single link ended.
+    await kept.finish();
+    expect(await claimJob(database.db, "kept-slot", LEASE_MS, { newcomersOnly: true })).toBeNull();
+    await first.finish();
+    // With nothing of its own running, the busy account is a newcomer too.
+    const next = await claim("kept-slot", { newcomersOnly: true });
+    expect(names.get(next.job.id)).toBe("item 2");
+    await next.finish();
   });
 });

@@ -50,15 +50,26 @@ function leaseUntil(lease: Lease): Prisma.Sql {
  * thousand queued jobs never keep another account's job waiting for more than the slot that frees next: each
  * claim after one of theirs goes to the other account's job. Both lookups are one index probe per account
  * (Job_userId_status_idx, Job_userId_claimedAt_idx), whatever the account's history.
+ *
+ * `newcomersOnly`: only a job of an account with nothing running (a runner's slot kept for them, so another
+ * account's single link starts at once while one account's batch fills the other slots).
  */
-export async function claimJob(db: DbOrTx, owner: string, leaseMs: number): Promise<Job | null> {
+export async function claimJob(
+  db: DbOrTx,
+  owner: string,
+  leaseMs: number,
+  { newcomersOnly = false }: { newcomersOnly?: boolean } = {},
+): Promise<Job | null> {
+  const newcomer = newcomersOnly
+    ? Prisma.sql` AND NOT EXISTS (SELECT 1 FROM "Job" r WHERE r."userId" = due."userId" AND r."status" = 'running' AND r."leaseUntil" >= ${NOW})`
+    : Prisma.empty;
   const rows = await db.$queryRaw<Job[]>`
     UPDATE "Job" SET "status" = 'running', "leaseOwner" = ${owner},
       "leaseUntil" = ${NOW} + ${leaseMs}::float8 * interval '1 millisecond', "attempts" = "attempts" + 1,
       "claimedAt" = clock_timestamp() AT TIME ZONE 'UTC', "updatedAt" = ${NOW}
     WHERE "id" = (
       SELECT due."id" FROM "Job" due
-      WHERE (due."status" = 'queued' AND due."runAt" <= ${NOW}) OR (due."status" = 'running' AND due."leaseUntil" < ${NOW})
+      WHERE ((due."status" = 'queued' AND due."runAt" <= ${NOW}) OR (due."status" = 'running' AND due."leaseUntil" < ${NOW}))${newcomer}
       ORDER BY
         (SELECT count(*) FROM "Job" r WHERE r."userId" = due."userId" AND r."status" = 'running' AND r."leaseUntil" >= ${NOW}),
         (SELECT max(c."claimedAt") FROM "Job" c WHERE c."userId" = due."userId") ASC NULLS FIRST,

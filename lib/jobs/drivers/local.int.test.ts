@@ -130,6 +130,34 @@ describe("local runner", () => {
     expect((await database.db.job.findMany({ where: { id: { in: ids } } })).every((j) => j.attempts === 1)).toBe(true);
   });
 
+  it("keeps a slot for an account with nothing running: another's job starts while one account's fill the rest", async () => {
+    const r = await startLocalRunner({
+      pipelines: pipelinesByName([pipeline]),
+      db: database.db,
+      listenUrl: null,
+      log: () => {},
+      owner: "one-slot",
+      concurrency: 1,
+      pollMs: 60_000,
+    });
+    const [busyAccount, other] = [(await createUser(database.db)).id, (await createUser(database.db)).id];
+    const start = (account: string, context: Partial<TestContext>) =>
+      enqueueJob(database.db, { userId: account, pipeline, context: { trail: [], ...context }, driver: "local" });
+    const busy: { id: string }[] = [];
+    try {
+      for (let i = 0; i < 3; i++) busy.push(await start(busyAccount, { sleepMs: 60_000 }));
+      await waitFor(async () => (await job(busy[0]!.id)).status === "running");
+      const single = await start(other, {});
+      await waitFor(async () => (await job(single.id)).status === "done");
+      // The kept slot is not the busy account's: its other jobs still wait for the one slot.
+      const statuses = await Promise.all(busy.map(async ({ id }) => (await job(id)).status));
+      expect(statuses).toEqual(["running", "queued", "queued"]);
+    } finally {
+      await r.stop({ timeoutMs: 0 });
+      await database.db.job.deleteMany({ where: { userId: busyAccount } });
+    }
+  });
+
   it("a transient failure is retried with exponential backoff, then succeeds", async () => {
     await runner({ owner: "retry", backoff: { baseMs: 150 }, pollMs: 60_000 });
     const { id } = await enqueue({ failTimes: 2 });

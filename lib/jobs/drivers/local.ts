@@ -68,7 +68,10 @@ export interface LocalRunnerOptions {
   pipelines: Pipelines;
   /** Default: the app's client (getDb()). */
   db?: Db;
-  /** Jobs run at once by this runner. Default 2. */
+  /**
+   * Jobs run at once by this runner. Default 2. One more slot is kept for an account with nothing running
+   * (NEWCOMER_SLOTS), so one account's queue never makes another's first job wait for a slot to free.
+   */
   concurrency?: number;
   /** How long a claim holds a job without a heartbeat. Default 30 s. */
   leaseMs?: number;
@@ -111,6 +114,12 @@ export interface LocalRunner {
    */
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
+
+/**
+ * Slots past `concurrency` that only a job of an account with nothing running may take: while one account's batch
+ * holds every slot, another account's single link would otherwise wait for one of the batch's jobs to end.
+ */
+export const NEWCOMER_SLOTS = 1;
 
 /** Past this many attempts beyond maxAttempts, a job whose onFailure keeps throwing is closed without it. */
 const ON_FAILURE_EXTRA_ATTEMPTS = 3;
@@ -180,10 +189,12 @@ class Runner implements LocalRunner {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.leaseMs / 3));
     this.log = options.log ?? ((line) => logger.info({ runner: this.owner }, line));
+    const slots = options.concurrency ?? 2;
     this.loop = createLeaseLoop<Job>({
-      concurrency: options.concurrency ?? 2,
+      concurrency: slots + NEWCOMER_SLOTS,
       claim: async () => {
-        const job = await claimJob(this.db, this.owner, this.leaseMs);
+        const newcomersOnly = this.loop.running >= slots;
+        const job = await claimJob(this.db, this.owner, this.leaseMs, { newcomersOnly });
         return job ? [job] : [];
       },
       run: (job) => this.launch(job),
