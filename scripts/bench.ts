@@ -29,6 +29,7 @@ import { benchFollows } from "./bench/follows";
 import { benchWebhookFairness, benchWebhooks } from "./bench/webhooks";
 import { benchSearch } from "./bench/search";
 import { benchSearchWorst } from "./bench/search-worst";
+import { benchMeaningReady } from "./bench/meaning-ready";
 import { benchEdits } from "./bench/edits";
 import { benchExports } from "./bench/exports";
 import { benchDataScale } from "./bench/data-scale";
@@ -125,6 +126,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   "second-stage": benchSecondStageCost,
   // The same upgrade in a running server on a 10,000-passage library: /health and a reader's searches meanwhile.
   "second-stage-health": benchSecondStageHealth,
+  // A fresh install (the built app, a new data folder, the embedded database): from its first transcript to its first
+  // answer by meaning. Only when named: it needs `npm run build`'s models.
+  "meaning-ready": benchMeaningReady,
 };
 // The server suite has the start-up figures too: `startup` is them alone.
 const onlyWhenNamed = new Set([
@@ -144,6 +148,7 @@ const onlyWhenNamed = new Set([
   "exports",
   "second-stage",
   "second-stage-health",
+  "meaning-ready",
 ]);
 
 const only = process.argv.slice(2);
