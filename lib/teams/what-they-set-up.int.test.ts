@@ -1,13 +1,18 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NextRequest } from "next/server";
 import { encode } from "next-auth/jwt";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { captureLogs } from "@/test/capture-logs";
+import { seedTranscript, videoIds } from "@/test/publishing";
 import { callRoute } from "@/test/request";
 
 // What a person set up in a team goes with them (decision 0051), by every path that ends or lowers a membership:
 // removal, leaving, a lower role, SCIM's deactivation and its groups. Their team alerts are handed to the team under a
-// new feed URL, their webhook endpoints stop receiving and the owners are told, the invitations they sent are void;
+// new feed URL, their webhook endpoints stop receiving and the owners are told, the export destinations they added
+// stop taking the team's transcripts, the invitations they sent are void;
 // a person SCIM deactivated is not let back in by an invitation sent before or by a verified domain.
 
 type Route = (request: NextRequest, route: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -17,8 +22,12 @@ const SLUG = `setup-${Math.random().toString(36).slice(2, 10)}`;
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let logs: ReturnType<typeof captureLogs>;
 let r: Record<string, Route>;
+let exportRoot: string;
+const nextVideo = videoIds("set");
 
 beforeAll(async () => {
+  exportRoot = await mkdtemp(path.join(tmpdir(), "verbatim-setup-exports-"));
+  process.env.EXPORT_FOLDER_ROOT = exportRoot;
   Object.assign(process.env, {
     APP_URL: "http://localhost:3000",
     RATE_LIMIT_MULTIPLIER: "0",
@@ -37,12 +46,14 @@ beforeAll(async () => {
     removeMember: (await import("@/app/v1/teams/[team_id]/members/[user_id]/route")).DELETE,
     invite: (await import("@/app/v1/teams/[team_id]/invitations/route")).POST,
     accept: (await import("@/app/v1/invitations/accept/route")).POST,
+    destinations: (await import("@/app/v1/exports/destinations/route")).POST,
   } as Record<string, Route>;
 });
 
 afterAll(async () => {
   logs?.restore();
   await ctx?.teardown();
+  if (exportRoot) await rm(exportRoot, { recursive: true, force: true });
 });
 
 async function session(personId: string, workspace: string): Promise<Record<string, string>> {
@@ -240,6 +251,46 @@ describe("a team's webhook endpoint, when the admin who registered it goes", () 
     expect(await wouldReceive(teamId)).toEqual([]);
     const queued = await ctx.db.webhookDelivery.findMany({ where: { endpointId: theirs } });
     expect(queued.map((d) => d.status)).toEqual(["failed"]);
+  });
+});
+
+describe("a member's export destinations, when they go", () => {
+  it("stop at their removal: what was waiting for them fails, and no new team transcript is queued to them", async () => {
+    const [owner, admin, other] = [await person(), await person(), await person()];
+    const teamId = await team(owner, [
+      [admin, "admin"],
+      [other, "admin"],
+    ]);
+    const folderBy = async (who: Person, folder: string) => {
+      const made = await callRoute(r.destinations, "/v1/exports/destinations", {
+        method: "POST",
+        headers: await session(who.id, teamId),
+        body: { kind: "folder", path: folder, name: folder },
+      });
+      expect(made.status, made.text).toBe(201);
+      return (made.json as { id: string }).id;
+    };
+    const theirs = await folderBy(admin, "theirs");
+    const kept = await folderBy(other, "kept");
+    const queuedFor = async (transcriptId: string) =>
+      (await ctx.db.exportDelivery.findMany({ where: { transcriptId }, select: { destinationId: true } }))
+        .map((d) => d.destinationId)
+        .sort();
+    // No runner here: a delivery stays pending, as one waiting for its turn does.
+    const before = await seedTranscript(ctx.db, teamId, { videoId: nextVideo() });
+    expect(await queuedFor(before.id)).toEqual([theirs, kept].sort());
+
+    expect((await remove(teamId, owner, admin)).status).toBe(204);
+    const row = await ctx.db.exportDestination.findUniqueOrThrow({ where: { id: theirs } });
+    expect(row.disabledAt).not.toBeNull();
+    expect(row.disabledReason).toContain("was removed from the team");
+    const waiting = await ctx.db.exportDelivery.findFirstOrThrow({
+      where: { transcriptId: before.id, destinationId: theirs },
+    });
+    expect(waiting).toMatchObject({ status: "failed", nextAttemptAt: null });
+    expect(waiting.lastError).toMatch(/destination was disabled/);
+    const after = await seedTranscript(ctx.db, teamId, { videoId: nextVideo() });
+    expect(await queuedFor(after.id)).toEqual([kept]);
   });
 });
 
