@@ -39,6 +39,17 @@ async function clearQueue() {
   await database.db.job.deleteMany({});
 }
 
+/** An empty queue, then a batch's three items and, a second later, another account's single link: their names. */
+async function batchAndSingle(): Promise<Map<string, string>> {
+  await clearQueue();
+  const [batch, single] = [(await createUser(database.db)).id, (await createUser(database.db)).id];
+  const start = Date.now() - 60_000;
+  return new Map([
+    ...(await queue(batch, ["item 1", "item 2", "item 3"], start)),
+    ...(await queue(single, ["single link"], start + 1_000)),
+  ]);
+}
+
 describe("claimJob between accounts", () => {
   it("runs another account's job in the next free slot, before the rest of one account's long queue", async () => {
     await clearQueue();
@@ -60,14 +71,7 @@ describe("claimJob between accounts", () => {
   });
 
   it("gives a free slot to the account with fewer jobs running, whatever was queued first", async () => {
-    await clearQueue();
-    const batch = (await createUser(database.db)).id;
-    const single = (await createUser(database.db)).id;
-    const start = Date.now() - 60_000;
-    const names = new Map([
-      ...(await queue(batch, ["item 1", "item 2", "item 3"], start)),
-      ...(await queue(single, ["single link"], start + 1_000)),
-    ]);
+    const names = await batchAndSingle();
     // Two slots: the batch's first item holds one; the other goes to the single link, not to item 2.
     const first = await claim("two-slots");
     const second = await claim("two-slots");
@@ -99,14 +103,7 @@ describe("claimJob between accounts", () => {
   });
 
   it("gives the slot kept for newcomers only to an account with nothing running", async () => {
-    await clearQueue();
-    const batch = (await createUser(database.db)).id;
-    const single = (await createUser(database.db)).id;
-    const start = Date.now() - 60_000;
-    const names = new Map([
-      ...(await queue(batch, ["item 1", "item 2", "item 3"], start)),
-      ...(await queue(single, ["single link"], start + 1_000)),
-    ]);
+    const names = await batchAndSingle();
     const first = await claim("kept-slot");
     expect(names.get(first.job.id)).toBe("item 1");
     const kept = await claim("kept-slot", { newcomersOnly: true });
