@@ -55,6 +55,19 @@ describe("the relevance evaluation's floors", () => {
     }
   });
 
+  it("holds alerts by meaning at the default closeness to 1 in 10 other transcripts on both corpora, by either stage", () => {
+    const quiet = (stages: string) =>
+      `alerts by meaning${stages} at the default closeness: the other transcripts it stays quiet on`;
+    const figures = { [quiet("")]: 0.97, [quiet(", with the second stage,")]: 0.87 };
+    for (const corpus of ["tune", "report"] as const) {
+      const alerts = checkFloors(figures, RELEVANCE_FLOORS, corpus).filter((c) => c.figure.startsWith("alerts"));
+      expect(alerts.map((c) => [c.held, c.recorded])).toEqual([
+        [true, false],
+        [false, false],
+      ]);
+    }
+  });
+
   it("runs both corpora unless one is named", () => {
     expect(judgedCorpora(undefined).map((c) => c.name)).toEqual(["tune", "report"]);
     expect(judgedCorpora("both").map((c) => c.name)).toEqual(["tune", "report"]);
