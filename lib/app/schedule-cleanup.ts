@@ -2,7 +2,7 @@ import { removeStaleTempDirs } from "@/lib/media";
 import { deleteExpiredUploads } from "@/lib/uploads/resolve-upload";
 import { log } from "@/lib/observability/logger";
 import { writeKeptAuditLines } from "@/lib/membership/audit-outbox";
-import { analyzeSearchPostings } from "@/lib/search/posting-statistics";
+import { maintainSearchTables } from "@/lib/search/search-maintenance";
 import { deleteUnusedSearchTerms } from "@/lib/search/prune-terms";
 import { deleteUnheldUploadTranscripts } from "@/lib/transcripts/forget-unheld";
 import { deleteOldDeliveries } from "@/lib/webhooks/delete-old-deliveries";
@@ -16,7 +16,7 @@ async function sweep(): Promise<void> {
     const deliveries = await deleteOldDeliveries();
     const unheldTranscripts = await deleteUnheldUploadTranscripts();
     const searchTerms = await deleteUnusedSearchTerms();
-    await analyzeSearchPostings();
+    await maintainSearchTables();
     const audit = await writeKeptAuditLines();
     if (audit.written || audit.unreadable) log.info(audit, "cleanup: audit lines kept for later written");
     if (uploads.deleted || uploads.failed || temp.length || deliveries || unheldTranscripts || searchTerms) {
@@ -40,7 +40,8 @@ async function sweep(): Promise<void> {
 /**
  * Expired uploads (UPLOAD_RETENTION_HOURS), temp files left by crashes, finished webhook deliveries past 30 days,
  * uploads' transcripts no entry holds and no page publishes, words no passage holds any more, and the audit lines
- * kept for later written; on the embedded database, the search postings' statistics made again: at start, then hourly.
+ * kept for later written; on the embedded database, the search tables vacuumed and their terms' statistics made again:
+ * at start, then hourly.
  */
 export function scheduleCleanup(): void {
   const globalState = globalThis as { verbatimCleanup?: NodeJS.Timeout };
