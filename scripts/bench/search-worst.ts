@@ -168,8 +168,9 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     process.env.AUTH_SECRET ??= "bench-secret-bench-secret-bench-secret";
     const { searchPublic } = await import("../../lib/search/search-moments");
     const { encodeCursor, searchQuerySchema, SEARCH_MAX_PAGE, SEARCH_PAGE } = await import("../../lib/search/schemas");
-    const run = async (q: string, cursor?: string) => {
-      const parsed = searchQuerySchema.safeParse({ q, cursor });
+    // `prefix`: the last word read as begun (the dashboard's box while a person types).
+    const run = async (q: string, cursor?: string, prefix?: "true") => {
+      const parsed = searchQuerySchema.safeParse({ q, cursor, prefix });
       if (!parsed.success) return "422 (schema)";
       try {
         const page = await searchPublic(parsed.data);
@@ -180,12 +181,12 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
         throw error;
       }
     };
-    const median = async (label: string, q: string, cursor?: string, runs = 15) => {
-      let outcome = await run(q, cursor); // warm-up
+    const median = async (label: string, q: string, cursor?: string, prefix?: "true", runs = 15) => {
+      let outcome = await run(q, cursor, prefix); // warm-up
       const times: number[] = [];
       for (let i = 0; i < runs; i++) {
         const started = performance.now();
-        outcome = await run(q, cursor);
+        outcome = await run(q, cursor, prefix);
         times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
@@ -196,8 +197,10 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
       [`passages (${transcripts} transcripts and ${Math.round(transcripts / 10)} Chinese ones, ${embedded ? "embedded" : "PostgreSQL"})`]:
         Number(count!.n),
     };
-    const every: [string, string, string?][] = [
+    const every: [string, string, string?, "true"?][] = [
       ["ordinary: one word (people)", "people"],
+      // A word begun, as the dashboard's box asks while a person types: the index's words it begins, read as one.
+      ["a word begun while typing (peo…)", "peo", undefined, "true"],
       // The deepest page a client can ask for: the moments past the 980 before it.
       ["page 50 of a frequent word (people)", "people", encodeCursor((SEARCH_MAX_PAGE - 1) * SEARCH_PAGE)],
       // Words the seed's captions say ("weather" is said in none of them: a baseline that found nothing).
@@ -230,8 +233,8 @@ export async function benchSearchWorst(): Promise<Record<string, number>> {
     // BENCH_SEARCH_WORST_ONLY (a regular expression on the labels): those queries and the two one-word ones.
     const only = process.env.BENCH_SEARCH_WORST_ONLY ? new RegExp(process.env.BENCH_SEARCH_WORST_ONLY) : null;
     const queries = every.filter(([label]) => !only || label.startsWith("ordinary: one") || only.test(label));
-    for (const [label, q, cursor] of queries)
-      figures[`search-worst, ${label}: median ms`] = await median(label, q, cursor);
+    for (const [label, q, cursor, prefix] of queries)
+      figures[`search-worst, ${label}: median ms`] = await median(label, q, cursor, prefix);
     // Ratios to a frequent word (its candidates capped) and to a rarer one (the cheaper, stricter baseline).
     for (const ordinary of ["ordinary: one word (people)", "ordinary: one rarer word (technology)"]) {
       const base = figures[`search-worst, ${ordinary}: median ms`]!;
