@@ -201,4 +201,25 @@ describe("lease loop", () => {
       loop = undefined;
     }
   });
+
+  // A row that falls due after the claim looked and before the next due time is read (a busy database between the
+  // two) would have neither claimed it nor timed it: the due time is asked from when the claim looked.
+  it("asks the next due time from when its last claim looked, so a row falling due between the two is not lost", async () => {
+    const queue = fakeQueue([]);
+    const lookBacks: number[] = [];
+    loop = createLeaseLoop({
+      ...queue.options,
+      claim: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        return [];
+      },
+      msUntilNextDue: async (lookBackMs) => {
+        lookBacks.push(lookBackMs);
+        return null;
+      },
+    });
+    await loop.start();
+    expect(lookBacks).toHaveLength(1);
+    expect(lookBacks[0]).toBeGreaterThanOrEqual(35);
+  });
 });

@@ -21,8 +21,12 @@ export interface LeaseLoopOptions<T> {
   run: (row: T) => Promise<void>;
   /** At stop, once nothing runs: hands back the claims this owner still holds. */
   handBack: () => Promise<void>;
-  /** Milliseconds until the next row falls due (a retry, an expired lease), null for none known. */
-  msUntilNextDue?: () => Promise<number | null>;
+  /**
+   * Milliseconds until the next row falls due (a retry, an expired lease), null for none known: those due from
+   * `lookBackMs` ago on (since the loop's last claim looked, which a row falling due meanwhile missed), not those due
+   * before it, which the claim passed over (held back by a cap or a kept slot: a slot that frees wakes the loop).
+   */
+  msUntilNextDue?: (lookBackMs: number) => Promise<number | null>;
   /** Safety-net poll. */
   pollMs: number;
   /** `LISTEN` on this channel at this PostgreSQL URL (null: not at all, as with PGlite). */
@@ -95,8 +99,10 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
     try {
       do {
         pumpAgain = false;
+        let looked = performance.now();
         while (!stopping && active.size < concurrency) {
           let rows: T[];
+          looked = performance.now();
           try {
             rows = await options.claim(concurrency - active.size);
           } catch (error) {
@@ -107,7 +113,7 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
           if (rows.length === 0) break;
           rows.forEach(launch);
         }
-        if (!stopping && active.size < concurrency) await armDueTimer();
+        if (!stopping && active.size < concurrency) await armDueTimer(performance.now() - looked);
       } while (pumpAgain && !stopping);
     } finally {
       // In the same synchronous step as the last look at pumpAgain: a wake-up between the two (a settled row's,
@@ -126,11 +132,11 @@ export function createLeaseLoop<T>(options: LeaseLoopOptions<T>): LeaseLoop {
   }
 
   /** Wakes up when the next row falls due, if that is before the next poll. */
-  async function armDueTimer(): Promise<void> {
+  async function armDueTimer(lookBackMs: number): Promise<void> {
     if (!options.msUntilNextDue) return;
     let ms: number | null;
     try {
-      ms = await options.msUntilNextDue();
+      ms = await options.msUntilNextDue(Math.ceil(lookBackMs));
     } catch (error) {
       options.log(`could not read the next due time: ${describe(error)}`);
       return;

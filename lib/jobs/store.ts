@@ -79,12 +79,17 @@ export async function claimJob(
   return rows[0] ?? null;
 }
 
-/** Milliseconds until the next queued job is due or the next lease expires (null: nothing waiting). */
-export async function msUntilNextDue(db: DbOrTx): Promise<number | null> {
+/**
+ * Milliseconds until the next queued job is due or the next lease expires (null: nothing waiting), of those due from
+ * `lookBackMs` ago on (the lease loop's msUntilNextDue): a job due before, which the last claim passed over (the slot
+ * kept for newcomers), waits for a slot to free, not for a timer that would fire again at once.
+ */
+export async function msUntilNextDue(db: DbOrTx, lookBackMs = 0): Promise<number | null> {
+  const since = Prisma.sql`${NOW} - ${lookBackMs}::float8 * interval '1 millisecond'`;
   const rows = await db.$queryRaw<{ ms: number | null }[]>`
     SELECT (EXTRACT(EPOCH FROM (LEAST(
-      (SELECT min("runAt") FROM "Job" WHERE "status" = 'queued'),
-      (SELECT min("leaseUntil") FROM "Job" WHERE "status" = 'running')) - ${NOW})) * 1000)::float8 AS ms`;
+      (SELECT min("runAt") FROM "Job" WHERE "status" = 'queued' AND "runAt" > ${since}),
+      (SELECT min("leaseUntil") FROM "Job" WHERE "status" = 'running' AND "leaseUntil" > ${since})) - ${NOW})) * 1000)::float8 AS ms`;
   const ms = rows[0]?.ms;
   return ms === null || ms === undefined ? null : Math.max(0, ms);
 }

@@ -8,6 +8,7 @@
 // `webhook-id`) again: at least once. Wake-ups, slots and the hand-back at stop are the jobs' lease loop
 // (lib/jobs/lease-loop.ts); what is the deliveries' own is the fair claim and the attempt. Why deliveries are not
 // jobs: docs/decisions/0011-webhook-deliveries-share-the-lease-loop.md.
+import { Prisma } from "@/lib/generated/prisma/client";
 import { NOW } from "@/lib/db/utc-now";
 import type { Db } from "@/lib/db/client";
 import { createLeaseLoop, defaultOwner } from "@/lib/jobs/lease-loop";
@@ -115,14 +116,15 @@ export function startDeliveryRunner(options: DeliveryRunnerOptions): DeliveryRun
         UPDATE "WebhookDelivery" SET "leaseOwner" = NULL, "leaseUntil" = NULL, "attempts" = GREATEST(0, "attempts" - 1)
         WHERE "leaseOwner" = ${owner} AND "status" = 'pending'`.catch(() => undefined);
     },
-    // Only times still ahead: a due row held back by a cap is claimed when a slot frees, not by a timer that
-    // would fire again at once.
-    msUntilNextDue: async () => {
+    // Only times since the last claim looked: a due row held back by a cap is claimed when a slot frees, not by a
+    // timer that would fire again at once; one that fell due after the claim looked is claimed now.
+    msUntilNextDue: async (lookBackMs) => {
+      const since = Prisma.sql`${NOW} - ${lookBackMs}::float8 * interval '1 millisecond'`;
       const rows = await options.db.$queryRaw<{ ms: number | null }[]>`
         SELECT (EXTRACT(EPOCH FROM (LEAST(
           (SELECT min("nextAttemptAt") FROM "WebhookDelivery"
-            WHERE "status" = 'pending' AND "nextAttemptAt" > ${NOW} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})),
-          (SELECT min("leaseUntil") FROM "WebhookDelivery" WHERE "status" = 'pending' AND "leaseUntil" > ${NOW})
+            WHERE "status" = 'pending' AND "nextAttemptAt" > ${since} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${NOW})),
+          (SELECT min("leaseUntil") FROM "WebhookDelivery" WHERE "status" = 'pending' AND "leaseUntil" > ${since})
         ) - ${NOW})) * 1000)::float8 AS ms`;
       return rows[0]?.ms ?? null;
     },

@@ -131,9 +131,22 @@ describe("local runner", () => {
   });
 
   it("keeps a slot for an account with nothing running: another's job starts while one account's fill the rest", async () => {
+    // The runner's statements, counted: with the kept slot free and only the busy account's jobs due, it must wait
+    // for a slot to free, not claim again and again.
+    let statements = 0;
+    const db = new Proxy(database.db, {
+      get(target, key) {
+        const value = Reflect.get(target, key) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          if (key === "$queryRaw") statements++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
     const r = await startLocalRunner({
       pipelines: pipelinesByName([pipeline]),
-      db: database.db,
+      db,
       listenUrl: null,
       log: () => {},
       owner: "one-slot",
@@ -152,6 +165,9 @@ describe("local runner", () => {
       // The kept slot is not the busy account's: its other jobs still wait for the one slot.
       const statuses = await Promise.all(busy.map(async ({ id }) => (await job(id)).status));
       expect(statuses).toEqual(["running", "queued", "queued"]);
+      const before = statements;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(statements - before).toBeLessThan(5);
     } finally {
       await r.stop({ timeoutMs: 0 });
       await database.db.job.deleteMany({ where: { userId: busyAccount } });

@@ -206,7 +206,7 @@ class Runner implements LocalRunner {
           this.log(`stop: could not release leases (they expire in ${this.leaseMs} ms): ${describe(error)}`);
         }
       },
-      msUntilNextDue: () => msUntilNextDue(this.db),
+      msUntilNextDue: (lookBackMs) => msUntilNextDue(this.db, lookBackMs),
       pollMs: options.pollMs ?? 5_000,
       listen: { channel: JOBS_CHANNEL, url: options.listenUrl },
       ...(options.inProcessSignal !== false ? { subscribe: onJobsAvailable } : {}),
