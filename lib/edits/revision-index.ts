@@ -119,20 +119,23 @@ export function indexInBackground(): void {
     state.verbatimRevisionIndex.again = true;
     return;
   }
+  // Its own holder, not read back from globalThis: a holder dropped or replaced meanwhile (a test's module reset)
+  // must not end another run's loop or break this one.
+  const holder = { running: Promise.resolve(), again: false };
   const run = async () => {
     do {
-      state.verbatimRevisionIndex!.again = false;
+      holder.again = false;
       try {
         const { indexed, dropped } = await indexPendingRevisions();
         if (indexed > 0 || dropped > 0) log.debug({ indexed, dropped }, "corrections indexed for search");
       } catch (error) {
         log.error({ err: error }, "indexing corrections for search failed");
       }
-    } while (state.verbatimRevisionIndex!.again);
-    state.verbatimRevisionIndex = undefined;
+    } while (holder.again);
+    if (state.verbatimRevisionIndex === holder) state.verbatimRevisionIndex = undefined;
   };
-  state.verbatimRevisionIndex = { running: Promise.resolve(), again: false };
-  state.verbatimRevisionIndex.running = run();
+  state.verbatimRevisionIndex = holder;
+  holder.running = run();
 }
 
 /** Once the background indexing of this process is idle (tests; a clean stop). */
