@@ -68,10 +68,7 @@ export interface LocalRunnerOptions {
   pipelines: Pipelines;
   /** Default: the app's client (getDb()). */
   db?: Db;
-  /**
-   * Jobs run at once by this runner. Default 2. One more slot is kept for an account with nothing running
-   * (NEWCOMER_SLOTS), so one account's queue never makes another's first job wait for a slot to free.
-   */
+  /** Jobs run at once by this runner. Default 2; NEWCOMER_SLOTS more are kept for accounts with nothing running. */
   concurrency?: number;
   /** How long a claim holds a job without a heartbeat. Default 30 s. */
   leaseMs?: number;
@@ -115,10 +112,7 @@ export interface LocalRunner {
   stop(options?: { timeoutMs?: number }): Promise<void>;
 }
 
-/**
- * Slots past `concurrency` that only a job of an account with nothing running may take: while one account's batch
- * holds every slot, another account's single link would otherwise wait for one of the batch's jobs to end.
- */
+/** Slots past `concurrency` only an account with nothing running may take: no first job waits behind a batch. */
 export const NEWCOMER_SLOTS = 1;
 
 /** Past this many attempts beyond maxAttempts, a job whose onFailure keeps throwing is closed without it. */
