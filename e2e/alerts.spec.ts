@@ -28,9 +28,21 @@ test("save an alert, see a new transcript's match in its inbox with the unread c
   await expect(page.getByTestId("alert-mail-note")).toContainText("written to the server's log");
   await page.getByLabel("Words to watch for").fill("yeast fungus");
   await page.getByLabel("Also e-mail me").check();
+  // Words typed while the save is pending are kept for the next alert: the save is held until they are typed.
+  let release = () => {};
+  const typed = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/v1/alerts", async (route) => {
+    if (route.request().method() === "POST") await typed;
+    await route.fallback();
+  });
   await page.getByRole("button", { name: "Save alert" }).click();
+  await expect(page.getByRole("button", { name: "Saving…" })).toBeDisabled();
+  await page.getByLabel("Words to watch for").fill("sourdough");
+  release();
   const card = page.getByTestId("alert");
   await expect(card).toHaveCount(1);
+  await expect(page.getByLabel("Words to watch for")).toHaveValue("sourdough");
+  await page.unroute("**/v1/alerts");
   await expect(card.getByTestId("alert-facts")).toHaveText("Library · by words · e-mail on");
   // The feed is an address for a feed reader, not a link to raw XML.
   await expect(card.getByRole("link")).toHaveCount(0);

@@ -226,8 +226,9 @@ export function AlertsPanel({ choices, mailToLog }: { choices: AlertScopeChoices
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ALERTS_KEY });
   const create = useMutation({
     mutationFn: createAlert,
-    onSuccess: () => {
-      setQuery("");
+    // Words typed while the save was pending are the next alert's: only what was saved is cleared.
+    onSuccess: (_alert, saved) => {
+      setQuery((current) => (current === saved.query ? "" : current));
       refresh();
     },
   });
