@@ -1,10 +1,14 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Worker } from "@playwright/test";
 
-/** Full Chromium (Debian's package): the headless shell cannot load extensions. */
-export const EXTENSION_CHROMIUM = process.env.EXTENSION_CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * Full Chromium (Debian's package, as CI installs it), else Playwright's own Chromium in its new headless mode
+ * (`channel: "chromium"`): the headless shell the e2e suite runs cannot load extensions.
+ */
+export const EXTENSION_CHROMIUM: string | undefined =
+  process.env.EXTENSION_CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 export const EXTENSION_DIR = path.resolve(import.meta.dirname, "..", "extension", "dist");
 
 /**
@@ -16,7 +20,7 @@ export async function withExtension(viewport: {
   height: number;
 }): Promise<{ context: BrowserContext; extensionId: string; worker: Worker }> {
   const context = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), "verbatim-ext-")), {
-    executablePath: EXTENSION_CHROMIUM,
+    ...(EXTENSION_CHROMIUM ? { executablePath: EXTENSION_CHROMIUM } : { channel: "chromium" }),
     headless: true,
     viewport,
     args: [

@@ -2,7 +2,7 @@
 //
 //   the browser's lane     build, its snapshot, e2e (in shards), server: the build's output, against one set of
 //                          apps (test/apps.ts) started once before the first and stopped after the last; then
-//                          faults (the build's output, apps of its own)
+//                          faults and the browser extension (the build's output, apps of their own)
 //   the background lane    integration, typecheck, format, lint, cycles, unit: under `nice`
 //
 // e2e and the server suite are a browser's and an HTTP client's round trips: they wait on the apps more than they
@@ -139,6 +139,14 @@ const STEPS: Step[] = [
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
     budget: 2 * 60,
+    needs: ["build", "snapshot"],
+  },
+  // The browser extension loaded into full Chromium (e2e-extension/browser.ts), against an app and a YouTube fake of
+  // its own: a sign-in, a transcript beside the video, at two side-panel widths.
+  {
+    name: "extension",
+    command: "playwright test -c playwright.extension.config.ts --output=test-results/extension",
+    budget: 90,
     needs: ["build", "snapshot"],
   },
   // The background lane. Integration first: it is the longest, and its workers (which mostly wait on PostgreSQL and
