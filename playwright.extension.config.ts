@@ -3,7 +3,8 @@ import { defineConfig } from "@playwright/test";
 
 import { testApps, type TestApp } from "./test/apps";
 
-// The browser extension (extension/) loaded into full Chromium against the built app and the YouTube fake. Its own
+// The browser extension (extension/) loaded into full Chromium against the built app, the YouTube fake and the
+// speech recogniser's fake. Its own
 // config, apart from e2e/: an extension needs the full browser (Debian's `chromium`, EXTENSION_CHROMIUM_PATH, else
 // Playwright's own, which the global setup installs when missing), not the headless shell the e2e suite runs.
 // `npm test` runs it as its `extension` step; alone: `npm run test:extension` (the extension is built first, by the
@@ -36,5 +37,5 @@ export default defineConfig({
   // A guard against a hang on a busy shared machine (the first dashboard page can take seconds there), not a timing.
   expect: { timeout: 30_000 },
   use: { trace: "retain-on-failure" },
-  webServer: apps.filter((app) => app.name === "youtube" || app.name === "app").map(webServer),
+  webServer: apps.filter((app) => ["youtube", "asr", "app"].includes(app.name)).map(webServer),
 });

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type BrowserContext, type Page, type Worker } from "@playwright/test";
 
 import { axeScan, randomEmail } from "../e2e/helpers";
+import { startFakePodcastServer } from "../test/fakes/podcasts/server";
 import { withExtension } from "./browser";
 
 // The built extension in full Chromium: sign-in through the app's real OAuth flow (consent page, PKCE, the
@@ -62,6 +63,12 @@ for (const { name, width } of [
       const count = await lines.count();
       expect(count).toBeGreaterThan(10);
       await expect(panel.locator("#transcript-title")).not.toBeEmpty();
+      // The channel beside the video, offered to an alert: with none of chosen follows yet, where to make one.
+      await expect(panel.locator("#watch-none")).toContainText("To hear when Kitchen Physics says something");
+      await expect(panel.getByRole("link", { name: "make an alert of chosen follows" })).toHaveAttribute(
+        "href",
+        `${app()}/dashboard/alerts`,
+      );
       // The figure for the report (not a check): the panel's own measure from the click to the lines shown.
       const shown = await panel.evaluate(
         () => performance.getEntriesByName("verbatim:click-to-first-line")[0]?.duration ?? null,
@@ -152,3 +159,82 @@ for (const { name, width } of [
     }
   });
 }
+
+/** The content script put into a tab as the person's click on the toolbar would (the test cannot click it). */
+async function injectContentScript(worker: Worker, url: string) {
+  await worker.evaluate(async (address) => {
+    type Api = {
+      tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> };
+      scripting: { executeScript(o: { target: { tabId: number }; files: string[] }): Promise<unknown> };
+    };
+    const api = (globalThis as unknown as { chrome: Api }).chrome;
+    const tab = (await api.tabs.query({})).find((t) => t.url === address);
+    await api.scripting.executeScript({ target: { tabId: tab!.id! }, files: ["content.js"] });
+  }, url);
+}
+
+test("a podcast page's show goes into an alert of chosen follows in one click", async () => {
+  const { context, extensionId, worker } = await withExtension({ width: 400, height: 900 });
+  const feeds = await startFakePodcastServer();
+  try {
+    const email = randomEmail("extension-alert");
+    const feed = `${feeds.origin}/generated/2.xml?prefix=extwatch`;
+    const episodeUrl = `${feeds.origin}/shows/extwatch/episode-2`;
+    // A podcast's episode page: its audio, and the feed it announces as podcast sites do.
+    await context.route(episodeUrl, (route) =>
+      route.fulfill({
+        contentType: "text/html; charset=utf-8",
+        body: `<!doctype html><html lang="en"><head><title>Episode 2</title>
+<link rel="alternate" type="application/rss+xml" title="Generated show" href="/generated/2.xml?prefix=extwatch">
+</head><body><h1>Episode 2</h1><audio controls preload="none" src="/ex/extwatch-2.mp3"></audio></body></html>`,
+      }),
+    );
+    const episode = await context.newPage();
+    await episode.goto(episodeUrl);
+    await injectContentScript(worker, episodeUrl);
+
+    const panel = await context.newPage();
+    await panel.goto(`chrome-extension://${extensionId}/panel.html`);
+    await signInThroughConsent(context, panel, email);
+
+    // The person's alert over a show they follow, made in Verbatim (the sign-in left its session in this browser).
+    const headers = { origin: app() };
+    const other = await context.request.post(`${app()}/v1/follows`, {
+      headers,
+      data: { url: `${feeds.origin}/generated/1.xml?prefix=extother` },
+    });
+    expect(other.status(), await other.text()).toBe(201);
+    const made = await context.request.post(`${app()}/v1/alerts`, {
+      headers,
+      data: {
+        name: "Dashboards",
+        query: "dashboard",
+        scope: { kind: "follows", follow_ids: [(await other.json()).id] },
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const alertId = (await made.json()).id as string;
+
+    // The episode's audio through speech recognition, then the show offered to the alert.
+    await panel.getByRole("button", { name: "Get the transcript" }).click();
+    await expect(panel.locator("#lines button.line").first()).toContainText("Welcome to Verbatim");
+    const offer = panel.locator("#watch-show");
+    await expect(offer).toBeVisible();
+    await expect(offer.getByLabel("Watch this show in the alert")).toHaveValue(alertId);
+    expect((await axeScan(panel).analyze()).violations).toEqual([]);
+    await offer.getByRole("button", { name: "Add" }).click();
+    await expect(panel.locator("#transcript-status")).toHaveText(
+      "The alert “Dashboards” now watches this show: its new episodes are matched.",
+    );
+
+    // Followed now (it was not), and watched by the alert beside the show it had.
+    const follows = (await (await context.request.get(`${app()}/v1/follows`)).json()) as { id: string; url: string }[];
+    const added = follows.find((f) => f.url === feed);
+    expect(added).toBeDefined();
+    const alert = await (await context.request.get(`${app()}/v1/alerts/${alertId}`)).json();
+    expect(alert.scope.follow_ids).toEqual([(await other.json()).id, added!.id]);
+  } finally {
+    await context.close();
+    await feeds.close();
+  }
+});

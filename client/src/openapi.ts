@@ -177,6 +177,26 @@ export interface paths {
         patch: operations["patchV1AlertsId"];
         trace?: never;
     };
+    "/v1/alerts/{id}/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a show to an alert of chosen follows: followed first when the account does not follow it yet
+         * @description `url` is what POST /v1/follows takes (a podcast feed, an Apple Podcasts show link, a YouTube channel or playlist URL). When the account follows that show already, its follow is the one added; otherwise it is followed now, from its next item on (no backfill), in `lang`, as POST /v1/follows would. An alert that watches it already is answered as it is. At most ALERT_MAX_FOLLOWS follows per alert.
+         */
+        post: operations["postV1AlertsIdFollows"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/alerts/{id}/matches": {
         parameters: {
             query?: never;
@@ -2229,6 +2249,12 @@ export interface components {
             matches: components["schemas"]["AlertMatched"][];
             /** @description How many transcripts came into its scope in the last 30 days and were looked at (at most 200) */
             transcripts: number;
+        };
+        AlertShowAdd: {
+            /** @description The language the show's new items are transcribed in, when the account does not follow it yet */
+            lang?: string;
+            /** @description A podcast feed (RSS or Atom), an Apple Podcasts show link, or a YouTube channel or playlist URL */
+            url: string;
         };
         AlertUpdate: {
             /** @description mode meaning: how alike a passage must be to the query, in words (related, close, very_close: on the server's embedder's own scale, as search's `closeness` says them, very_close above close; default very_close) or as the cosine itself (0.3–1) */
@@ -4365,6 +4391,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postV1AlertsIdFollows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertShowAdd"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alert"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description In a team: needs the admin role. A team's named key needs the 'manage' scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such alert in this account */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description too_many_follows: the account follows the most shows allowed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The alert does not watch chosen follows (its scope is a library or every published transcript), or it watches the most follows one alert may */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"] | components["schemas"]["Problem"];
                 };
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */

@@ -1,8 +1,11 @@
 // The content script: runs in the page's isolated world and only reads its media element's clock (current time,
-// duration, paused, its source address) and seeks it when the panel asks. Nothing is read from the page's
-// scripts or markup, nothing is written into the page, and nothing of the page runs in the extension.
+// duration, paused, its source address) and seeks it when the panel asks; of the markup, it reads two addresses
+// (the channel's link beside a YouTube video, the feed a podcast page announces), believed only in the shapes
+// lib/show.ts allows. Nothing of the page's scripts is read, nothing is written into the page, and nothing of
+// the page runs in the extension.
 import { browserApi, type MessageSender } from "./browser-api";
 import { parsePlayerRequest, type PlayerState } from "./lib/messages";
+import { showOf } from "./lib/show";
 
 const INSTALLED = "__verbatimContentScript";
 const scope = globalThis as unknown as Record<string, boolean>;
@@ -19,6 +22,26 @@ function httpSource(element: HTMLMediaElement | null): string | null {
   return /^https?:\/\//i.test(source) && source.length <= 2048 ? source : null;
 }
 
+// YouTube's owner link beside the video (its app's markup, then the page's microdata, which single-page navigation
+// leaves behind: last).
+const CHANNEL_LINKS = [
+  "ytd-watch-metadata ytd-video-owner-renderer a[href]",
+  "#owner ytd-channel-name a[href]",
+  "ytd-video-owner-renderer a[href]",
+  "ytm-slim-owner-renderer a[href]",
+  'span[itemprop="author"] link[itemprop="url"][href]',
+];
+const FEED_LINKS =
+  'link[rel~="alternate"][type="application/rss+xml" i][href], link[rel~="alternate"][type="application/atom+xml" i][href]';
+
+function show(): string | null {
+  for (const selector of CHANNEL_LINKS) {
+    const found = showOf(location.href, { channel: document.querySelector(selector)?.getAttribute("href") });
+    if (found) return found;
+  }
+  return showOf(location.href, { feed: document.querySelector(FEED_LINKS)?.getAttribute("href") });
+}
+
 function state(): PlayerState {
   const element = media();
   const duration = element && Number.isFinite(element.duration) ? element.duration : null;
@@ -30,6 +53,7 @@ function state(): PlayerState {
     time: element && Number.isFinite(element.currentTime) ? element.currentTime : 0,
     duration,
     paused: element ? element.paused : true,
+    show: show(),
   };
 }
 

@@ -8,6 +8,7 @@ import { clock, momentLink, quoteText } from "./lib/quote";
 import { loadSession } from "./session";
 import { Player } from "./player";
 import { TranscriptView } from "./transcript-view";
+import { ShowAlerts } from "./show-alerts";
 
 interface Transcript {
   id: string;
@@ -15,6 +16,7 @@ interface Transcript {
   video_id: string;
   source_url: string;
   title: string | null;
+  channel?: string | null;
   lang: string;
   segments: Line[] | null;
 }
@@ -51,6 +53,7 @@ let loading = false;
 
 const view = new TranscriptView((seconds) => player.seek(seconds));
 const player = new Player(onPlayer);
+const showAlerts = new ShowAlerts((text) => say("transcript-status", text), message);
 
 function message(error: unknown): string {
   if (error instanceof ApiError || error instanceof SignedOut) return error.message;
@@ -70,6 +73,7 @@ function onPlayer(state: PlayerState | null) {
     transcript = null;
     shownFor = null;
     $("transcript").hidden = true;
+    showAlerts.hide();
   }
   if (transcript && state) view.follow(state.time);
   if (!loading) {
@@ -166,6 +170,7 @@ function showTranscript(found: Transcript) {
   $("transcript").hidden = false;
   if (player.state) view.follow(player.state.time);
   void updateOpenLink();
+  void showAlerts.offer(player.state?.show ?? null, found.channel ?? null, found.lang);
 }
 
 async function updateOpenLink() {

@@ -1,5 +1,6 @@
 import { defineEndpoint } from "@/lib/http/endpoint";
 import {
+  addShowSchema,
   alertFeedParamsSchema,
   alertListSchema,
   alertMatchListSchema,
@@ -79,6 +80,25 @@ export const deleteAlertEndpoint = defineEndpoint({
   status: 204,
   response: null,
   errors: { 404: "No such alert in this account" },
+});
+
+export const addShowToAlertEndpoint = defineEndpoint({
+  method: "POST",
+  path: "/v1/alerts/{id}/follows",
+  tag,
+  summary: "Add a show to an alert of chosen follows: followed first when the account does not follow it yet",
+  description:
+    "`url` is what POST /v1/follows takes (a podcast feed, an Apple Podcasts show link, a YouTube channel or playlist URL). When the account follows that show already, its follow is the one added; otherwise it is followed now, from its next item on (no backfill), in `lang`, as POST /v1/follows would. An alert that watches it already is answered as it is. At most ALERT_MAX_FOLLOWS follows per alert.",
+  auth: "use",
+  rateLimit: "alert",
+  params: alertParamsSchema,
+  body: addShowSchema,
+  response: alertSchema,
+  errors: {
+    404: "No such alert in this account",
+    409: "too_many_follows: the account follows the most shows allowed",
+    422: "The alert does not watch chosen follows (its scope is a library or every published transcript), or it watches the most follows one alert may",
+  },
 });
 
 export const listAlertMatchesEndpoint = defineEndpoint({

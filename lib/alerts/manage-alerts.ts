@@ -40,13 +40,13 @@ async function tierLimit(db: Db, userId: string): Promise<number> {
       : settings.ALERT_MAX_FREE;
 }
 
-async function findOwn(db: Db, userId: string, id: string): Promise<Alert> {
+export async function findOwn(db: Db | Prisma.TransactionClient, userId: string, id: string): Promise<Alert> {
   const alert = await db.alert.findFirst({ where: { id, userId } });
   if (!alert) throw errors.notFound("No alert with that id.");
   return alert;
 }
 
-async function unreadOf(db: Db, alertIds: string[]): Promise<Map<string, number>> {
+export async function unreadOf(db: Db, alertIds: string[]): Promise<Map<string, number>> {
   if (alertIds.length === 0) return new Map();
   const rows = await db.alertMatch.groupBy({
     by: ["alertId"],
@@ -102,7 +102,7 @@ export async function checkScope(db: Db, caller: AlertCaller, scope: CreateAlert
  * commits first (lib/membership/role-loss.ts hands their alerts over under the same lock) is seen. Null: no person in
  * a team (their own account, or a team's key).
  */
-async function teamRoleNow(tx: Prisma.TransactionClient, caller: AlertCaller, needed: TeamRole) {
+export async function teamRoleNow(tx: Prisma.TransactionClient, caller: AlertCaller, needed: TeamRole) {
   if (caller.personId === null || caller.personId === caller.userId) return null;
   await lockTeam(tx, caller.userId);
   return roleIn(tx, caller.userId, caller.personId, needed);

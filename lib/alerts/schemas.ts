@@ -3,6 +3,7 @@ import { SEARCH_QUERY_MAX } from "@/lib/search/schemas";
 import { queryProblem, SEARCH_MAX_TERMS } from "@/lib/search/query-terms";
 import { alertMatchedSchema } from "@/lib/webhooks/schemas";
 import { ALERT_CLOSENESS_WORDS } from "@/lib/alerts/closeness";
+import { createFollowSchema } from "@/lib/follows/schemas";
 
 export const ALERT_SCOPES = ["library", "team", "follows", "public"] as const;
 export type AlertScopeKind = (typeof ALERT_SCOPES)[number];
@@ -82,6 +83,17 @@ export const updateAlertSchema = z
   .meta({ id: "AlertUpdate" });
 
 export type UpdateAlertRequest = z.output<typeof updateAlertSchema>;
+
+export const addShowSchema = createFollowSchema
+  .pick({ url: true, lang: true })
+  .extend({
+    lang: createFollowSchema.shape.lang.describe(
+      "The language the show's new items are transcribed in, when the account does not follow it yet",
+    ),
+  })
+  .meta({ id: "AlertShowAdd" });
+
+export type AddShowRequest = z.output<typeof addShowSchema>;
 
 export const alertParamsSchema = z.object({ id: z.string().min(1).max(64) });
 export const alertFeedParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/) });

@@ -34,6 +34,26 @@ function tooMany(): Error {
  * subscribe at).
  */
 export async function createFollow(userId: string, request: CreateFollowRequest): Promise<FollowOut> {
+  return (await followOnce(userId, request, "refuse")).follow;
+}
+
+/**
+ * The account's follow of the show `request.url` names, made as POST /v1/follows makes one when there is none
+ * (an alert given a show: lib/alerts/add-show.ts). The show is listed either way: its own URL is what a follow
+ * is keyed by (a handle's channel, an Apple link's feed).
+ */
+export async function followOf(
+  userId: string,
+  request: CreateFollowRequest,
+): Promise<{ follow: FollowOut; created: boolean }> {
+  return followOnce(userId, request, "return");
+}
+
+async function followOnce(
+  userId: string,
+  request: CreateFollowRequest,
+  existing: "refuse" | "return",
+): Promise<{ follow: FollowOut; created: boolean }> {
   const settings = env();
   const db = await getDb();
   const wanted = request.backfill ?? 0;
@@ -48,7 +68,8 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
       },
     ]);
   // Refused early (no fetch for a user at the limit), and again under the user's lock where the row is written.
-  if ((await db.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER) throw tooMany();
+  if (existing === "refuse" && (await db.follow.count({ where: { userId } })) >= settings.FOLLOW_MAX_PER_USER)
+    throw tooMany();
   const webhookUrl = request.webhook_url ? await checkRequestWebhook(userId, request.webhook_url) : null;
   const deps = followDeps();
   let listed;
@@ -57,8 +78,12 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
   } catch (error) {
     throw asApiError(error);
   }
-  if (await db.follow.findUnique({ where: { userId_url: { userId, url: listed.url } }, select: { id: true } }))
-    throw exists();
+  const followed = () => db.follow.findUnique({ where: { userId_url: { userId, url: listed.url } } });
+  const before = await followed();
+  if (before) {
+    if (existing === "refuse") throw exists();
+    return { follow: serializeFollow(before), created: false };
+  }
   const items = listed.items ?? [];
   const backfill = items.slice(0, wanted);
   await rememberNew(userId, listed, new Set(backfill.map((i) => i.guid)), deps);
@@ -106,9 +131,11 @@ export async function createFollow(userId: string, request: CreateFollowRequest)
       },
       { timeout: 30_000, maxWait: 20_000 },
     );
-    return serializeFollow(follow);
+    return { follow: serializeFollow(follow), created: true };
   } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw exists();
-    throw error;
+    if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+    const raced = existing === "return" ? await followed() : null;
+    if (!raced) throw exists();
+    return { follow: serializeFollow(raced), created: false };
   }
 }

@@ -321,3 +321,75 @@ describe("follows", () => {
     expect(payloads.map((p) => p.data.job_id === null).sort()).toEqual([false, true]);
   });
 });
+
+describe("a show given to an alert of chosen follows", () => {
+  it("follows it when not followed yet (nothing transcribed), adds it once, takes an existing follow, refuses other scopes", async () => {
+    const { userId, headers } = await world.caller();
+    const alerts = await import("@/app/v1/alerts/route");
+    const give = (await import("@/app/v1/alerts/[id]/follows/route")).POST;
+    const addShow = (id: string, body: Record<string, unknown>, as = headers) =>
+      callRoute(give, `/v1/alerts/${id}/follows`, { headers: as, params: { id }, body });
+    fake.live.set("/live/first.rss", generatedFeed(fake.origin, 2, { prefix: "first" }));
+    fake.live.set("/live/second.rss", generatedFeed(fake.origin, 3, { prefix: "second" }));
+    fake.live.set("/live/third.rss", generatedFeed(fake.origin, 1, { prefix: "third" }));
+    const first = await followed(headers, `${fake.origin}/live/first.rss`);
+    const made = await callRoute(alerts.POST, "/v1/alerts", {
+      headers,
+      body: { query: "harbour", scope: { kind: "follows", follow_ids: [first.id] } },
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const alertId = (made.json as { id: string }).id;
+
+    // A show not followed yet: followed now, from its next item on, and watched.
+    const given = await addShow(alertId, { url: `${fake.origin}/live/second.rss`, lang: "de" });
+    expect(given.status, JSON.stringify(given.json)).toBe(200);
+    const follows = await world.ctx.db.follow.findMany({ where: { userId }, orderBy: { createdAt: "asc" } });
+    expect(follows.map((f) => [f.url, f.lang, f.itemsSeen])).toEqual([
+      [`${fake.origin}/live/first.rss`, "en", 2],
+      [`${fake.origin}/live/second.rss`, "de", 3],
+    ]);
+    expect((given.json as { scope: { follow_ids: string[] } }).scope.follow_ids).toEqual([first.id, follows[1].id]);
+    expect(await world.ctx.db.followItem.count({ where: { followId: follows[1].id, status: { not: "seen" } } })).toBe(
+      0,
+    );
+
+    // The same show again: nothing changes. Two shows at once: both kept.
+    const again = await addShow(alertId, { url: `${fake.origin}/live/second.rss` });
+    expect((again.json as { scope: { follow_ids: string[] } }).scope.follow_ids).toEqual([first.id, follows[1].id]);
+    const both = await Promise.all([
+      addShow(alertId, { url: `${fake.origin}/live/third.rss` }),
+      addShow(alertId, { url: `${fake.origin}/live/third.rss` }),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    const third = await world.ctx.db.follow.findMany({ where: { userId, url: `${fake.origin}/live/third.rss` } });
+    expect(third).toHaveLength(1);
+    const stored = await world.ctx.db.alert.findUniqueOrThrow({ where: { id: alertId } });
+    expect(stored.scopeIds).toEqual([first.id, follows[1].id, third[0].id]);
+
+    // A show this account follows already, given to a second alert: its follow, not a follow_exists.
+    const other = await callRoute(alerts.POST, "/v1/alerts", {
+      headers,
+      body: { query: "ferry", scope: { kind: "follows", follow_ids: [third[0].id] } },
+    });
+    const taken = await addShow((other.json as { id: string }).id, { url: `${fake.origin}/live/first.rss` });
+    expect((taken.json as { scope: { follow_ids: string[] } }).scope.follow_ids).toEqual([third[0].id, first.id]);
+    expect(await world.ctx.db.follow.count({ where: { userId } })).toBe(3);
+
+    // Not a feed: the follow's own 4xx, the alert as it was. An alert of a library: 422. Another's alert: 404.
+    fake.live.set("/live/page.html", "<!doctype html><title>not a feed</title>");
+    const notFeed = await addShow(alertId, { url: `${fake.origin}/live/page.html` });
+    expect(notFeed.status).toBeGreaterThanOrEqual(400);
+    expect(notFeed.status).toBeLessThan(500);
+    expect((await world.ctx.db.alert.findUniqueOrThrow({ where: { id: alertId } })).scopeIds).toHaveLength(3);
+    const library = await callRoute(alerts.POST, "/v1/alerts", {
+      headers,
+      body: { query: "gulls", scope: { kind: "library" } },
+    });
+    const refused = await addShow((library.json as { id: string }).id, { url: `${fake.origin}/live/first.rss` });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.json)).toContain("only an alert of chosen follows takes a show");
+    const stranger = await world.caller();
+    expect((await addShow(alertId, { url: `${fake.origin}/live/first.rss` }, stranger.headers)).status).toBe(404);
+    expect(await world.ctx.db.follow.count({ where: { userId: stranger.userId } })).toBe(0);
+  });
+});

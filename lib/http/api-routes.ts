@@ -52,6 +52,7 @@ export const API_ROUTES: readonly Pick<Endpoint, "method" | "path">[] = [
   { method: "DELETE", path: "/v1/alerts/{id}" },
   { method: "GET", path: "/v1/alerts/{id}/matches" },
   { method: "POST", path: "/v1/alerts/{id}/read" },
+  { method: "POST", path: "/v1/alerts/{id}/follows" },
   { method: "POST", path: "/v1/alerts/preview" },
   { method: "POST", path: "/v1/alerts/{id}/preview" },
   { method: "POST", path: "/v1/alerts/{id}/rotate-feed" },

@@ -130,6 +130,8 @@ const ROLE_OVERRIDES: Readonly<Record<string, RoleRequirement>> = {
   "PATCH /v1/follows/{id}": "admin",
   "DELETE /v1/follows/{id}": "admin",
   "POST /v1/follows/{id}/check": "admin",
+  // A show given to an alert is followed when it is not yet: a follow made.
+  "POST /v1/alerts/{id}/follows": "admin",
 };
 
 const PERSON_PATHS = ["/v1/teams", "/v1/invitations"];

@@ -42,6 +42,7 @@ export const REQUEST_BODY_EXAMPLES: Record<string, Record<string, unknown>> = {
   },
   "PATCH /v1/alerts/{id}": { paused: true },
   "POST /v1/alerts/{id}/read": {},
+  "POST /v1/alerts/{id}/follows": { url: "https://feeds.example.com/harbour-radio.rss", lang: "en" },
   "POST /v1/me/webhooks": {
     url: "https://example.com/hooks/verbatim",
     event_types: ["transcript.completed", "transcript.failed"],

@@ -312,6 +312,22 @@ test("every operation answers only as /openapi.json documents, and each succeeds
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "paused" } });
   await call(me, "PATCH /v1/follows/{id}", { id: follow }, { body: { state: "active" } });
   await call(me, "POST /v1/follows/{id}/check", { id: follow });
+  // An alert of chosen follows given another show, which it follows first.
+  const watching = await call(
+    me,
+    "POST /v1/alerts",
+    {},
+    { body: { query: "bread rises", scope: { kind: "follows", follow_ids: [follow] } } },
+  );
+  const watchingId = (watching.json as { id: string }).id;
+  const given = await call(
+    me,
+    "POST /v1/alerts/{id}/follows",
+    { id: watchingId },
+    { body: { url: `${podcasts!.origin}/generated/1.xml?prefix=contractwatch` } },
+  );
+  expect((given.json as { scope: { follow_ids: string[] } }).scope.follow_ids).toHaveLength(2);
+  await call(me, "DELETE /v1/alerts/{id}", { id: watchingId });
   await call(me, "DELETE /v1/follows/{id}", { id: follow });
   // An alert: saved, listed, read, paused, previewed, its inbox read and marked, its feed rotated and read, deleted.
   const alerted = await call(me, "POST /v1/alerts", {}, { body: { query: "bread rises", scope: { kind: "library" } } });

@@ -9,6 +9,7 @@ const good = {
   time: 12.5,
   duration: 600,
   paused: false,
+  show: null,
 };
 
 describe("messages from a content script", () => {
@@ -17,6 +18,16 @@ describe("messages from a content script", () => {
     expect(parsePlayerState({ ...good, duration: null, media: "https://cdn.example.com/a.mp3" })).toMatchObject({
       media: "https://cdn.example.com/a.mp3",
     });
+  });
+
+  it("keeps the page's show only in a shape it belongs to that page", () => {
+    expect(parsePlayerState({ ...good, show: "https://www.youtube.com/@kitchenphysics" })?.show).toBe(
+      "https://www.youtube.com/@kitchenphysics",
+    );
+    expect(parsePlayerState({ ...good, show: "https://evil.example/feed.rss" })?.show).toBeNull();
+    expect(parsePlayerState({ ...good, show: "<img src=x onerror=alert(1)>" })?.show).toBeNull();
+    const episode = { ...good, url: "https://podcasts.example.com/ep/1", show: "https://podcasts.example.com/feed" };
+    expect(parsePlayerState(episode)?.show).toBe("https://podcasts.example.com/feed");
   });
 
   it("drops anything else: other types, bad numbers, addresses that are not http(s), markup in place of numbers", () => {

@@ -1,6 +1,7 @@
 // The messages between the page's content script and the extension's pages. Each side checks what it receives:
 // the content script runs beside a page that may be hostile, so the panel believes only well-formed numbers and
 // an address, never markup or code, and the content script obeys only the two requests below.
+import { showOf } from "./show";
 
 /** Content script → extension: the page's player, as it is now. */
 export interface PlayerState {
@@ -14,6 +15,8 @@ export interface PlayerState {
   time: number;
   duration: number | null;
   paused: boolean;
+  /** The show the page belongs to (a YouTube channel, a podcast's feed: ./show.ts), or null. */
+  show: string | null;
 }
 
 /** Extension → content script. */
@@ -54,6 +57,8 @@ export function parsePlayerState(value: unknown): PlayerState | null {
     time: value.time,
     duration: value.duration,
     paused: value.paused,
+    // Checked again on this side: only a channel's or a feed's address, for this page.
+    show: typeof value.show === "string" ? showOf(url, { channel: value.show, feed: value.show }) : null,
   };
 }
 

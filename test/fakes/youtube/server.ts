@@ -18,7 +18,7 @@
  * JSON body carrying context.client.clientName/clientVersion). Every request is recorded.
  * The fixtures are hand-made to YouTube's real response shapes: see README.md.
  */
-import { sendMedia, silenceWav, WATCH_MEDIA_PATH, watchPage } from "./watch-page";
+import { sendMedia, silenceWav, WATCH_MEDIA_PATH, watchPage, type Owner } from "./watch-page";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -101,6 +101,18 @@ function send(res: http.ServerResponse, status: number, type: string, body: stri
 function fixture(rel: string): string | null {
   const path = join(FIXTURES, rel);
   return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+/** The channel a video's player fixture names (its microformat's ownerProfileUrl), for its watch page. */
+function ownerOf(videoId: string): Owner | null {
+  const text = fixture(`player/${videoId}.json`);
+  if (!text) return null;
+  const player = JSON.parse(text) as {
+    videoDetails?: { author?: string };
+    microformat?: { playerMicroformatRenderer?: { ownerProfileUrl?: string } };
+  };
+  const url = player.microformat?.playerMicroformatRenderer?.ownerProfileUrl;
+  return url ? { name: player.videoDetails?.author ?? "", url } : null;
 }
 
 /** InnerTube answers prettyPrint=false requests with compact JSON; fixtures are stored indented. */
@@ -239,7 +251,7 @@ export async function startFakeYoutube(listenPort = 0): Promise<FakeYoutube> {
           res,
           200,
           "text/html; charset=utf-8",
-          watchPage(v, next && /^[A-Za-z0-9_-]{11}$/.test(next) ? next : null),
+          watchPage(v, next && /^[A-Za-z0-9_-]{11}$/.test(next) ? next : null, ownerOf(v)),
         );
       }
       if (url.pathname === WATCH_MEDIA_PATH && req.method === "GET")

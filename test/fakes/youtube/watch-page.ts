@@ -1,8 +1,9 @@
 import type { ServerResponse } from "node:http";
 
 // A watch page as the browser extension sees one: YouTube's player element (`video.html5-main-video`) playing
-// silent audio as long as the captioned video, and a link to another video that navigates the way YouTube's
-// single-page app does (history.pushState, a new source, then `yt-navigate-finish` on the document).
+// silent audio as long as the captioned video, the channel's link in YouTube's owner element (the player
+// fixture's ownerProfileUrl), and a link to another video that navigates the way YouTube's single-page app does
+// (history.pushState, a new source, the owner element emptied, then `yt-navigate-finish` on the document).
 
 /** A mono 8 kHz 8-bit PCM WAV of `seconds` of silence: a media file any Chromium plays without codecs. */
 export function silenceWav(seconds: number): Buffer {
@@ -49,7 +50,16 @@ export function sendMedia(res: ServerResponse, body: Buffer, range: string | und
 
 export const WATCH_MEDIA_PATH = "/fake-media/silence.wav";
 
-export function watchPage(videoId: string, nextId: string | null): string {
+/** The channel a player fixture names: its name and link as the watch page shows them. */
+export interface Owner {
+  name: string;
+  url: string;
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+export function watchPage(videoId: string, nextId: string | null, owner: Owner | null = null): string {
   const next = nextId
     ? `<a id="next" href="/watch?v=${nextId}">Up next</a>
 <script>
@@ -59,6 +69,7 @@ document.getElementById("next").addEventListener("click", (event) => {
   const video = document.querySelector("video");
   video.src = "${WATCH_MEDIA_PATH}?v=${nextId}";
   video.load();
+  document.querySelector("ytd-video-owner-renderer")?.remove();
   document.title = "${nextId} - YouTube";
   document.dispatchEvent(new Event("yt-navigate-finish"));
 });
@@ -67,5 +78,6 @@ document.getElementById("next").addEventListener("click", (event) => {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${videoId} - YouTube</title></head>
 <body><h1>Watch ${videoId}</h1>
 <video class="html5-main-video" src="${WATCH_MEDIA_PATH}?v=${videoId}" muted controls preload="auto"></video>
+${owner ? `<ytd-video-owner-renderer><a class="yt-simple-endpoint" href="${escapeHtml(new URL(owner.url).pathname)}">${escapeHtml(owner.name)}</a></ytd-video-owner-renderer>` : ""}
 ${next}</body></html>`;
 }
