@@ -28,7 +28,7 @@ interface Connection {
 
 // One connection per process, kept on globalThis so dev-mode reloads do not open new pools or a second
 // embedded server.
-const globalForDb = globalThis as unknown as { verbatimDb?: Promise<Connection> };
+const globalForDb = globalThis as unknown as { verbatimDb?: Promise<Connection>; verbatimDbOpen?: boolean };
 
 export type DbKind = "postgres" | "pglite";
 
@@ -110,7 +110,11 @@ function connection() {
       ? connectPostgres(settings.DATABASE_URL)
       : connectEmbedded(settings.DATA_DIR, settings.PORT);
     // A failed start is not cached, so the next call tries again.
-    pending.catch(() => (globalForDb.verbatimDb = undefined));
+    pending.then(
+      () => (globalForDb.verbatimDbOpen = true),
+      () => (globalForDb.verbatimDb = undefined),
+    );
+    globalForDb.verbatimDbOpen = false;
     globalForDb.verbatimDb = pending;
   }
   return globalForDb.verbatimDb;
@@ -135,6 +139,11 @@ export async function pgPool(): Promise<pg.Pool> {
   const pool = (await connection()).pool;
   if (!pool) throw new Error("this database connection has no pool");
   return pool;
+}
+
+/** Whether the embedded database is being opened now (its copy made, its thread started, migrations applied). */
+export function embeddedOpening(): boolean {
+  return !env().DATABASE_URL && globalForDb.verbatimDb !== undefined && globalForDb.verbatimDbOpen === false;
 }
 
 export async function dbKind(): Promise<DbKind> {

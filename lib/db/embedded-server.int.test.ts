@@ -39,9 +39,14 @@ async function inNewYork<T>(read: () => Promise<T>): Promise<T> {
 }
 
 describe("the embedded database in a thread of its own", () => {
-  it("is served on a socket in a folder only this user can enter", async () => {
-    const { dbKind, pgPool } = await import("@/lib/db/client");
-    expect(await dbKind()).toBe("pglite");
+  it("is served on a socket in a folder only this user can enter; said to be opening while it opens", async () => {
+    const { dbKind, embeddedOpening, pgPool } = await import("@/lib/db/client");
+    expect(embeddedOpening()).toBe(false);
+    const opening = dbKind();
+    // /health says "busy", not "down", for a database still opening (a first start on a slow machine).
+    expect(embeddedOpening()).toBe(true);
+    expect(await opening).toBe("pglite");
+    expect(embeddedOpening()).toBe(false);
     const socketDir = path.join(dataDir, "socket");
     expect(statSync(socketDir).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(socketDir, ".s.PGSQL.5432")).isSocket()).toBe(true);

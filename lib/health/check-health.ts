@@ -1,6 +1,6 @@
 import { after, NextResponse, type NextRequest } from "next/server";
 import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue } from "@/lib/captions/ytdlp/last-status";
-import { dbKind, getDb, pingEmbedded } from "@/lib/db/client";
+import { dbKind, embeddedOpening, getDb, pingEmbedded } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 import { asrStatus } from "@/lib/transcripts/asr-status";
@@ -39,6 +39,8 @@ async function checkDatabase(): Promise<{ state: "ok" | "busy" | "down"; kind: s
     const answer = await withTimeout(ping(kind), DATABASE_TIMEOUT_MS);
     return { state: answer === "busy" ? "busy" : "ok", kind };
   } catch (error) {
+    // A first start on a slow machine: the embedded database is still opening, not down.
+    if (embeddedOpening()) return { state: "busy", kind: "pglite" };
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database check failed");
     return { state: "down", kind: "unknown" };
   }
@@ -113,8 +115,8 @@ function capabilities(lines: readonly SetupLine[] | null): Record<string, string
 
 /**
  * Strings only, as the contract says; never throws. Everyone gets the status and the database's state (ok;
- * busy: the embedded database's one connection did not come within BUSY_AFTER_MS; down: degraded), the
- * recogniser and what works here (`youtube_links`, `platform_links`, `files`: available, unavailable or checking)
+ * busy: the embedded database is still opening, or its one connection did not come within BUSY_AFTER_MS; down:
+ * degraded), the recogniser and what works here (`youtube_links`, `platform_links`, `files`: available, unavailable or checking)
  * with the setup's summary (`setup`: ok, degraded or checking). An operator (`operator`) also gets which checks
  * fail and why, each check's finding and fix, and yt-dlp's details: hosts, ports and errors are theirs alone.
  */
