@@ -22,7 +22,7 @@ export async function buildExtension(): Promise<{ zipBytes: number }> {
     outdir: dist,
     bundle: true,
     format: "iife",
-    target: ["chrome116", "firefox128"],
+    target: ["chrome116", "firefox140"],
     minify: true,
     legalComments: "none",
     logLevel: "warning",
