@@ -4415,6 +4415,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://feeds.example.com/harbour-radio.rss",
+                 *       "lang": "en"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AlertShowAdd"];
             };
         };
