@@ -15,8 +15,8 @@ export const sharedConfig = {
   },
   test: {
     server: { deps: { inline: ["next-auth"] } },
-    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content), so the suites of one
-    // `npm test` and every later run reuse each other's transforms instead of each making its own.
+    // Transformed modules kept on disk (node_modules/.experimental-vitest-cache, keyed by content), so the suites
+    // of one `npm test` and every later run reuse each other's transforms instead of each making its own.
     experimental: { fsModuleCache: true },
   },
 } satisfies ViteUserConfig;
