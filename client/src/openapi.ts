@@ -4452,7 +4452,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No such alert in this account */
+            /** @description No such alert in this account; or Apple Podcasts, the feed or YouTube does not know that show */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4461,7 +4461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description too_many_follows: the account follows the most shows allowed */
+            /** @description too_many_follows: the account follows FOLLOW_MAX_PER_USER shows */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4470,7 +4470,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The alert does not watch chosen follows (its scope is a library or every published transcript), or it watches the most follows one alert may */
+            /** @description The alert does not watch chosen follows (its scope is a library or every published transcript) or watches the most follows one alert may; or the URL is not a feed (`not_a_feed`, `feed_invalid`), an audio file, internal */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4481,6 +4481,33 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After and the RateLimit-* headers) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description YouTube refused to list the channel or playlist for now */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description upstream_timeout: the feed or YouTube did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };

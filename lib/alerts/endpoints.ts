@@ -90,14 +90,18 @@ export const addShowToAlertEndpoint = defineEndpoint({
   description:
     "`url` is what POST /v1/follows takes (a podcast feed, an Apple Podcasts show link, a YouTube channel or playlist URL). When the account follows that show already, its follow is the one added; otherwise it is followed now, from its next item on (no backfill), in `lang`, as POST /v1/follows would. An alert that watches it already is answered as it is. At most ALERT_MAX_FOLLOWS follows per alert.",
   auth: "use",
-  rateLimit: "alert",
+  // It may list the show as a new follow does: the follows' own limit.
+  rateLimit: "follow",
   params: alertParamsSchema,
   body: addShowSchema,
   response: alertSchema,
   errors: {
-    404: "No such alert in this account",
-    409: "too_many_follows: the account follows the most shows allowed",
-    422: "The alert does not watch chosen follows (its scope is a library or every published transcript), or it watches the most follows one alert may",
+    404: "No such alert in this account; or Apple Podcasts, the feed or YouTube does not know that show",
+    409: "too_many_follows: the account follows FOLLOW_MAX_PER_USER shows",
+    422: "The alert does not watch chosen follows (its scope is a library or every published transcript) or watches the most follows one alert may; or the URL is not a feed (`not_a_feed`, `feed_invalid`), an audio file, internal",
+    502: "The feed's host, Apple's lookup or YouTube failed (upstream_failed, upstream_dns_failed, upstream_refused, …)",
+    503: "YouTube refused to list the channel or playlist for now",
+    504: "upstream_timeout: the feed or YouTube did not answer in time",
   },
 });
 
