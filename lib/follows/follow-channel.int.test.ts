@@ -113,6 +113,8 @@ describe("following a YouTube playlist or channel", () => {
       () => world.ctx.db.follow.findUniqueOrThrow({ where: { id: follow.id } }),
       (f) => f.pushState === "active",
     );
+    // The app marks it active while answering the hub's check; the hub holds it once it has read that answer.
+    await hub.settled();
     expect(hub.requests).toEqual([expect.objectContaining({ mode: "subscribe", topic })]);
     const { callback } = hub.requests[0]!;
 

@@ -21,6 +21,8 @@ const USER = "guard";
 const figures: Partial<Record<"keyword" | "hybrid", JudgedFigures>> = {};
 const keywordControls: Record<string, { keyword: number; hybrid: number }> = {};
 
+// The library is stored and every passage embedded before the first question: beside the whole suite on two cores
+// that took past vitest's 180 s. A guard against a hang, not a timing.
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "judged-guard-"));
   process.env.DATA_DIR = dir;
@@ -66,7 +68,7 @@ beforeAll(async () => {
         await judgeSearch([judged], ranked(mode))
       ).keyword.recall;
   }
-});
+}, 480_000);
 
 afterAll(async () => {
   await ctx?.teardown();
