@@ -146,6 +146,12 @@ export function embeddedOpening(): boolean {
   return !env().DATABASE_URL && globalForDb.verbatimDb !== undefined && globalForDb.verbatimDbOpen === false;
 }
 
+/** Whether the embedded database is open and its thread serves now (false on PostgreSQL, while it opens or restarts). */
+export async function embeddedServing(): Promise<boolean> {
+  if (env().DATABASE_URL || !globalForDb.verbatimDb || !globalForDb.verbatimDbOpen) return false;
+  return (await globalForDb.verbatimDb).embedded?.serving() ?? false;
+}
+
 export async function dbKind(): Promise<DbKind> {
   return (await connection()).kind;
 }

@@ -38,8 +38,8 @@ describe("a long save on the embedded database", () => {
     const long = await seedTranscript(db, author.id, { videoId: "stepsembed1" });
     const own = await seedTranscript(db, reader.id, { videoId: "stepsembed2" });
     await db.transcript.update({ where: { id: long.id }, data: { durationSeconds: 100_000 } });
-    // 400 lines of 40 different words: hundreds of passages, many steps.
-    const segments = Array.from({ length: 400 }, (_, i) => ({
+    // 200 lines of 40 different words: a hundred passages and more, many steps.
+    const segments = Array.from({ length: 200 }, (_, i) => ({
       start: i * 10,
       end: i * 10 + 9,
       text: Array.from({ length: 40 }, (_, w) => `zq${(i * 40 + w).toString(36)}`).join(" "),

@@ -1,6 +1,6 @@
 import { after, NextResponse, type NextRequest } from "next/server";
 import { lastYtDlpStatus, ytdlpHealthFields, ytdlpProbeDue } from "@/lib/captions/ytdlp/last-status";
-import { dbKind, embeddedOpening, getDb, pingEmbedded } from "@/lib/db/client";
+import { dbKind, embeddedOpening, embeddedServing, getDb, pingEmbedded } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/observability/logger";
 import { asrStatus } from "@/lib/transcripts/asr-status";
@@ -11,10 +11,12 @@ import { lastSetupChecks, refreshSetupChecks, setupChecksDue } from "@/lib/healt
 
 const DATABASE_TIMEOUT_MS = 2000;
 
+class TimedOut extends Error {}
+
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     work,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
+    new Promise<T>((_, reject) => setTimeout(() => reject(new TimedOut(`timed out after ${ms} ms`)), ms).unref()),
   ]);
 }
 
@@ -39,8 +41,11 @@ async function checkDatabase(): Promise<{ state: "ok" | "busy" | "down"; kind: s
     const answer = await withTimeout(ping(kind), DATABASE_TIMEOUT_MS);
     return { state: answer === "busy" ? "busy" : "ok", kind };
   } catch (error) {
-    // A first start on a slow machine: the embedded database is still opening, not down.
-    if (embeddedOpening()) return { state: "busy", kind: "pglite" };
+    // A first start on a slow machine: the embedded database is still opening, not down. Or its thread serves but
+    // the ping, once it had the connection, did not answer in time: the thread is busy, not down.
+    if (embeddedOpening() || (error instanceof TimedOut && (await embeddedServing()))) {
+      return { state: "busy", kind: "pglite" };
+    }
     log.error({ err: error instanceof Error ? error.message : String(error) }, "health: database check failed");
     return { state: "down", kind: "unknown" };
   }

@@ -1,7 +1,7 @@
 // Helpers for the job tests: child runner processes, waiting, counting effects.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { waitUntil } from "../wait";
+import { WAIT_TIMEOUT_MS, waitUntil } from "../wait";
 
 const CHILD = fileURLToPath(new URL("./runner-child.ts", import.meta.url));
 const RELAY_CHILD = fileURLToPath(new URL("./relay-child.ts", import.meta.url));
@@ -111,7 +111,7 @@ export function killableWorkers() {
 /** Until `probe` returns a value; past `timeoutMs` the failure quotes the probe (what was awaited). */
 export async function waitFor<T>(
   probe: () => Promise<T | false | null | undefined>,
-  timeoutMs = 15_000,
+  timeoutMs = WAIT_TIMEOUT_MS,
   everyMs = 10,
 ): Promise<T> {
   const source = probe.toString().replace(/\s+/g, " ");

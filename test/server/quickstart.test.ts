@@ -96,7 +96,7 @@ async function startAndCheckHealth(command: string[], cwd: string, env: Record<s
     }
     expect(health, `\`${command.join(" ")}\` ended (exit ${exited}) before /health answered:\n${log}`).toBeDefined();
     expect(health!.status, log).toBe(200);
-    expect(health!.body).toMatchObject({ status: "ok", database: "ok", database_kind: "pglite" });
+    expect(health!.body, log).toMatchObject({ status: "ok", database: "ok", database_kind: "pglite" });
   } finally {
     if (exited === undefined) {
       const stopped = new Promise((resolve) => child.once("exit", resolve));

@@ -6,6 +6,7 @@ import { enqueueJob } from "@/lib/jobs/enqueue";
 import { pipelinesByName } from "@/lib/jobs/pipeline";
 import { startLocalRunner, type LocalRunner, type LocalRunnerOptions } from "@/lib/jobs/drivers/local";
 import { countBy, spawnChildRunner, spawnWorker, waitFor, type ChildRunner } from "@/test/jobs/helpers";
+import { WAIT_TIMEOUT_MS } from "@/test/wait";
 import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline, type TestContext } from "@/test/jobs/test-pipeline";
 
 let database: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -64,7 +65,7 @@ async function job(id: string) {
  */
 const WOKEN_WITHIN_MS = 20_000;
 
-async function settled(id: string, timeoutMs = 15_000) {
+async function settled(id: string, timeoutMs = WAIT_TIMEOUT_MS) {
   return waitFor(async () => {
     const row = await job(id);
     return row.status === "done" || row.status === "error" ? row : null;
@@ -276,7 +277,7 @@ describe("local runner", () => {
     // Another runner takes the job over (what a claim after an expired lease does).
     await database.db
       .$executeRaw`UPDATE "Job" SET "leaseOwner" = 'thief', "attempts" = "attempts" + 1 WHERE "id" = ${id}`;
-    await waitFor(async () => first.running === 0, 2_000);
+    await waitFor(async () => first.running === 0);
     const row = await job(id);
     expect(row).toMatchObject({ status: "running", leaseOwner: "thief" });
     expect(Object.keys(row.checkpoints as object)).toEqual(["one"]);
