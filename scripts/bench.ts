@@ -46,6 +46,7 @@ import { benchAttacks } from "./bench/attacks";
 import { benchHeavySaves } from "./bench/heavy-saves";
 import { benchAlerts } from "./bench/alerts";
 import { benchBatch } from "./bench/batch";
+import { benchWatch } from "./bench/watch";
 import { benchSecondStageCost } from "./bench/second-stage-cost";
 import { benchSecondStageHealth } from "./bench/second-stage-health";
 
@@ -121,6 +122,9 @@ const suites: Record<string, () => Promise<Record<string, number>>> = {
   // 1,000 links through the fakes as one batch (950 from captions, 50 through speech recognition): time to the end,
   // and another account's single link's wait during it against the idle server (goal: at most 1.5 times).
   batch: benchBatch,
+  // Recordings dropped in the watch folder: one alone, then 100 at once, each from settling to its results beside it.
+  // Only when named.
+  watch: benchWatch,
   // Search by meaning's second stage on the judged set: its cost a passage and an hour of speech, the event loop
   // meanwhile, a query's p95 re-ranked against keywords, resident memory loaded and given back. Only when named.
   "second-stage": benchSecondStageCost,
@@ -149,6 +153,7 @@ const onlyWhenNamed = new Set([
   "second-stage",
   "second-stage-health",
   "meaning-ready",
+  "watch",
 ]);
 
 const only = process.argv.slice(2);

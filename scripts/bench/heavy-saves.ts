@@ -13,23 +13,13 @@
 // Each database kind runs in a child process of its own (the app's modules hold one connection per process).
 // HEAVY_SAVES_DB=postgres or embedded runs one kind; HEAVY_SAVES_SHAPES=cjk,hyphen runs only those shapes
 // ("removals": only the removals); HEAVY_SAVES_SCALE=0.2 shrinks the replacing shapes and the users' saves.
-import { execFileSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-const RUNNER = path.join(path.dirname(fileURLToPath(import.meta.url)), "heavy-saves-run.ts");
+import { figuresOfProcess } from "./own-process";
 
 export async function benchHeavySaves(): Promise<Record<string, number>> {
   const kinds = process.env.HEAVY_SAVES_DB ? [process.env.HEAVY_SAVES_DB] : ["postgres", "embedded"];
   const out: Record<string, number> = {};
   for (const kind of kinds) {
-    const text = execFileSync(process.execPath, ["--import", "tsx", RUNNER, kind], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    const last = text.trim().split("\n").at(-1)!;
-    Object.assign(out, JSON.parse(last) as Record<string, number>);
+    Object.assign(out, figuresOfProcess("heavy-saves-run.ts", [kind]));
   }
   return out;
 }
