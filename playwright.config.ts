@@ -37,7 +37,10 @@ export default defineConfig({
   // two cores that is one worker: two made every test about twice as slow, the run hardly shorter, and
   // web-first assertions timed out.
   fullyParallel: false,
-  workers: process.env.E2E_WORKERS || "50%",
+  // A count ("2") or a share of the cores ("50%"): Playwright takes a number or a percentage, not a count as text.
+  workers: /^\d+$/.test(process.env.E2E_WORKERS ?? "")
+    ? Number(process.env.E2E_WORKERS)
+    : process.env.E2E_WORKERS || "50%",
   // One retry on CI, as Playwright's own template sets: a test that fails twice fails the run, and one that
   // passes only on its retry is listed as flaky in the report (read them: each is a timing bug to fix).
   retries: process.env.CI ? 1 : 0,
