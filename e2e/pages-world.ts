@@ -63,6 +63,15 @@ export async function makeWorld(page: Page, emailPrefix: string): Promise<World>
     state: emailPrefix,
     scope: "api",
   })}`;
+  const destination = await api.post("/v1/exports/destinations", {
+    data: {
+      kind: "notion",
+      name: "Research notes",
+      database_id: "0f3c7a1e-98b2-4c55-9d1a-2b7e6f0c4d11",
+      token: "ntn_pages_world_token",
+    },
+  });
+  expect(destination.status()).toBe(201);
   const team = await api.post("/v1/teams", { data: { name: "Pages team" } });
   expect(team.status()).toBe(201);
   const teamId = (await team.json()).id as string;
@@ -137,6 +146,11 @@ export function productPages(world: World): PageEntry[] {
       name: "alerts",
       path: "/dashboard/alerts",
       ready: (p) => p.getByRole("heading", { name: "Alerts", level: 1 }),
+    },
+    {
+      name: "exports",
+      path: "/dashboard/exports",
+      ready: (p) => p.getByTestId("export-destination").first(),
     },
     {
       name: "webhooks",

@@ -248,6 +248,7 @@ for (const { scheme, size } of RUNS) {
         "Billing",
         "API key",
         "Alerts",
+        "Exports",
         "Webhooks",
       ]) {
         const box = (await nav.getByRole("link", { name, exact: true }).boundingBox())!;

@@ -87,6 +87,9 @@ export function testApps(env: NodeJS.ProcessEnv = process.env): { apps: TestApp[
     // Search by meaning with its first stage alone: reading every passage whole in the background would take a core
     // from the browser's round trips. The second stage has its own tests (lib/search/second-stage.int.test.ts).
     SEARCH_SECOND_STAGE: "off",
+    // Notion at a port of this run's that nothing listens on: a Notion destination's deliveries fail at once, and the
+    // dashboard's Exports page says why (e2e/exports.spec.ts). Its API is followed by lib/exports' integration tests.
+    NOTION_API_URL: origin(port + 19),
   };
   const fake = (name: AppName, p: number, script: string, ...rest: string[]): TestApp => ({
     name,
@@ -119,7 +122,12 @@ export function testApps(env: NodeJS.ProcessEnv = process.env): { apps: TestApp[
     // people, and no spec tests it here (the fuzz and limits apps keep the real limits). Billing is off here, so
     // it has no allowance unless one is set: the specs that show and use one up (the usage line, the cost
     // prompts, the CLI's exit 4) see an operator who set the contract's free 15 minutes.
-    app("app", port, { RATE_LIMIT_MULTIPLIER: "10", FREE_ALLOWANCE_SECONDS: "900" }),
+    app("app", port, {
+      RATE_LIMIT_MULTIPLIER: "10",
+      FREE_ALLOWANCE_SECONDS: "900",
+      // Folder destinations are made under it (e2e/exports.spec.ts).
+      EXPORT_FOLDER_ROOT: `${dataDir}-exports`,
+    }),
     // Stripe is first asked when a page needs it, after billing.spec.ts has started the fake.
     app("billing", port + 6, {
       STRIPE_SECRET_KEY: settings.E2E_STRIPE_SECRET_KEY,

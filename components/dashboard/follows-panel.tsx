@@ -20,6 +20,7 @@ import { buttonClass } from "@/components/ui/button";
 import { controlClass } from "@/components/ui/field";
 import { ErrorText } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
+import { ExportNotesButton } from "@/components/dashboard/history/export-notes-button";
 import { ConfirmBox } from "@/components/dashboard/confirm-box";
 import { PanelItem, PanelList, UrlField } from "@/components/dashboard/panel-list";
 import { formatDateTime } from "@/lib/browser/dates";
@@ -205,6 +206,12 @@ function Follow({ follow, onChange }: { follow: FollowOut; onChange: () => void 
           </button>
         )}
       </div>
+      <ExportNotesButton
+        selection={{ follow_id: follow.id }}
+        label="Export its transcripts as notes (.zip)"
+        name={`Export its transcripts as notes (.zip): ${name}`}
+        testId="follow-export-notes"
+      />
       {confirmingStop && (
         <ConfirmBox
           label={`Stop following ${name}?`}

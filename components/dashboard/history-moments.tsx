@@ -21,6 +21,7 @@ import {
   type SearchMoment,
 } from "@/lib/browser/search";
 import { focusRing } from "@/components/ui/focus";
+import { ExportNotesButton } from "@/components/dashboard/history/export-notes-button";
 
 /**
  * What was said: the History search box's text searched inside the transcripts (GET /v1/me/search). The list
@@ -40,7 +41,7 @@ export function useHistoryMoments(q: string, platform: string | null) {
   // Given only when nothing holds every word: no moment, or moments of some of the words.
   const suggestion = searched && moments.data ? moments.data.did_you_mean : null;
   const nothingInReach = Boolean(searched && moments.data && !results && moments.data.nothing_close);
-  return { query, results, suggestion, nothingInReach, stale: moments.isPlaceholderData };
+  return { query, platform, results, suggestion, nothingInReach, stale: moments.isPlaceholderData };
 }
 
 /** The moments grouped by transcript (in the order their best moment came): each opens the viewer there (?t=). */
@@ -56,6 +57,7 @@ function byTranscript(results: readonly SearchMoment[]): SearchMoment[][] {
 
 export function HistoryMoments({
   query,
+  platform,
   results,
   suggestion,
   nothingInReach,
@@ -63,6 +65,8 @@ export function HistoryMoments({
   onSuggest,
 }: {
   query: string;
+  /** The History filter's platform, which the search was narrowed to. */
+  platform: string | null;
   results: readonly SearchMoment[] | null;
   suggestion: string | null;
   /** The question is about nothing in the library (the search's nothing_close). */
@@ -151,6 +155,11 @@ export function HistoryMoments({
           );
         })}
       </ul>
+      <ExportNotesButton
+        selection={{ search: { q: query, platform } }}
+        label="Export these transcripts as notes (.zip)"
+        testId="moments-export-notes"
+      />
     </section>
   );
 }

@@ -22,6 +22,7 @@ import { HistoryFilters } from "@/components/dashboard/history/history-filters";
 import { HistoryCardsView, HistoryTableView } from "@/components/dashboard/history/history-list";
 import { Pagination } from "@/components/dashboard/history/pagination";
 import { ExportNotesButton } from "@/components/dashboard/history/export-notes-button";
+import { historyExportSelection } from "@/lib/browser/exports";
 
 const SEARCH_DEBOUNCE_MS = 300;
 /** The table from this width on; cards below it. */
@@ -175,7 +176,15 @@ export function HistoryTable() {
             shown={list.data.transcriptions.length}
             onPage={(page) => navigate({ ...params, page })}
           />
-          <ExportNotesButton params={params} />
+          <ExportNotesButton
+            selection={historyExportSelection(params)}
+            label={
+              params.q.trim() !== "" || params.platform !== null
+                ? "Export these as notes (.zip)"
+                : "Export all as notes (.zip)"
+            }
+            testId="history-export-notes"
+          />
         </>
       )}
     </div>

@@ -17,6 +17,7 @@ const items = [
   { href: "/dashboard/billing", label: "Billing" },
   { href: "/dashboard/keys", label: "API key" },
   { href: "/dashboard/alerts", label: "Alerts" },
+  { href: "/dashboard/exports", label: "Exports" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/team", label: "Team" },
 ];

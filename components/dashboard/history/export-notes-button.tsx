@@ -1,25 +1,37 @@
 "use client";
 
 import { useState } from "react";
-import { fetchNotesZip, historyExportSelection, saveBlob } from "@/lib/browser/exports";
-import type { HistoryParams } from "@/lib/browser/transcripts";
+import { fetchNotesZip, saveBlob } from "@/lib/browser/exports";
 import { buttonClass } from "@/components/ui/button";
 import { Notice } from "@/components/ui/notice";
 import { useHydrated } from "@/components/ui/use-hydrated";
 
-/** History's "Export as notes": the finished transcripts the filters show (all of them without one) as a zip of notes. */
-export function ExportNotesButton({ params }: { params: Pick<HistoryParams, "q" | "platform"> }) {
+/**
+ * "Export as notes": the transcripts of `selection` (a POST /v1/exports selection: History's filters, a search's
+ * moments, a followed show) as a zip of Markdown notes, saved as a file.
+ */
+export function ExportNotesButton({
+  selection,
+  label,
+  testId,
+  name,
+}: {
+  selection: object;
+  label: string;
+  testId: string;
+  /** The button's accessible name where the page has one such button for each of several things. */
+  name?: string;
+}) {
   const hydrated = useHydrated();
   const [state, setState] = useState<{ busy: boolean; error: string | null; done: string | null }>({
     busy: false,
     error: null,
     done: null,
   });
-  const filtered = params.q.trim() !== "" || params.platform !== null;
   const run = async () => {
     setState({ busy: true, error: null, done: null });
     try {
-      const zip = await fetchNotesZip(historyExportSelection(params));
+      const zip = await fetchNotesZip(selection);
       saveBlob(zip.blob, zip.name);
       setState({ busy: false, error: null, done: `${zip.count} ${zip.count === 1 ? "note" : "notes"} in ${zip.name}` });
     } catch (error) {
@@ -34,10 +46,11 @@ export function ExportNotesButton({ params }: { params: Pick<HistoryParams, "q" 
         onClick={run}
         disabled={!hydrated || state.busy}
         aria-busy={state.busy}
+        aria-label={name}
         title="Markdown notes with their properties, for Obsidian, Logseq or any Markdown folder"
-        data-testid="history-export-notes"
+        data-testid={testId}
       >
-        {state.busy ? "Exporting…" : filtered ? "Export these as notes (.zip)" : "Export all as notes (.zip)"}
+        {state.busy ? "Exporting…" : label}
       </button>
       {state.done && (
         <span className="text-sm text-stone-600" role="status">
@@ -45,7 +58,7 @@ export function ExportNotesButton({ params }: { params: Pick<HistoryParams, "q" 
         </span>
       )}
       {state.error && (
-        <Notice tone="error" data-testid="history-export-error">
+        <Notice tone="error" data-testid={`${testId}-error`}>
           {state.error}
         </Notice>
       )}
