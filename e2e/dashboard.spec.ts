@@ -242,7 +242,7 @@ test("dark mode follows the system; focus rings are visible; the phone header is
   await expect(menu).toHaveAttribute("aria-expanded", "false");
   await menu.click();
   const links = page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
-  await expect(links).toHaveCount(10);
+  await expect(links).toHaveCount(11);
   for (const link of await links.all()) {
     const box = (await link.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
