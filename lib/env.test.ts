@@ -30,6 +30,17 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ APP_URL: "x" })).toThrow(EnvError);
   });
 
+  it("takes a person's e-mail or a team's slug as the watch folder's account, lower-cased", () => {
+    expect(parseEnv({ WATCH_DIR: "/srv/in", WATCH_ACCOUNT: " Ana@Example.com " }).WATCH_ACCOUNT).toBe(
+      "ana@example.com",
+    );
+    expect(parseEnv({ WATCH_DIR: "/srv/in", WATCH_ACCOUNT: "Newsroom" }).WATCH_ACCOUNT).toBe("newsroom");
+    expect(() => parseEnv({ WATCH_DIR: "/srv/in", WATCH_ACCOUNT: "news room" })).toThrow(
+      /WATCH_ACCOUNT: must be a person's e-mail or a team's slug/,
+    );
+    expect(() => parseEnv({ WATCH_DIR: "/srv/in" })).toThrow(/WATCH_ACCOUNT: required when WATCH_DIR is set/);
+  });
+
   it("with a real database: needs AUTH_SECRET, and the development login is off unless asked for", () => {
     expect(() => parseEnv({ DATABASE_URL: "postgres://db/verbatim" })).toThrow(/AUTH_SECRET/);
     const prod = parseEnv({ DATABASE_URL: "postgres://db/verbatim", AUTH_SECRET: "s".repeat(32) });

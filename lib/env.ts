@@ -307,7 +307,7 @@ export function parseEnv(vars: Record<string, string | undefined>): Env {
   }
   if (env.WATCH_DIR && !env.WATCH_ACCOUNT) {
     throw new EnvError(
-      "Invalid configuration:\n  WATCH_ACCOUNT: required when WATCH_DIR is set (the account's e-mail)",
+      "Invalid configuration:\n  WATCH_ACCOUNT: required when WATCH_DIR is set (a person's e-mail or a team's slug)",
     );
   }
   if (!embedded && !env.AUTH_SECRET) {

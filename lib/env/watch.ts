@@ -1,18 +1,30 @@
 /**
  * The watch folder's settings (lib/env.ts reads them with the rest): media appearing in WATCH_DIR become
- * WATCH_ACCOUNT's transcripts, written beside them (lib/watch). WATCH_FORMATS is kept as text: its words are the
+ * WATCH_ACCOUNT's transcripts (a person's or a team's), written beside them (lib/watch). WATCH_FORMATS is kept as text: its words are the
  * formats' (lib/watch/settings.ts reads them).
  */
 import { z } from "zod";
 
+/** A team's slug, as lib/teams/schemas.ts makes them (the settings import nothing of the app's). */
+const TEAM_SLUG = /^[a-z0-9](?:[a-z0-9-]{1,38}[a-z0-9])$/;
+
 export const WATCH_SETTINGS = {
   WATCH_DIR: z.string().min(1).optional(),
-  /** The e-mail of the account the folder's files are transcribed for (its allowance, its history). */
+  /**
+   * Whose the folder's files become (its allowance, its history): a person's e-mail, or a team's slug (the team's
+   * library, as the team's API key would file them).
+   */
   WATCH_ACCOUNT: z
-    .email()
-    .transform((email) => email.toLowerCase())
+    .string()
+    .trim()
+    .transform((account) => account.toLowerCase())
+    .pipe(
+      z.union([z.email(), z.string().regex(TEAM_SLUG)], {
+        error: "must be a person's e-mail or a team's slug (such as newsroom)",
+      }),
+    )
     .optional(),
-  /** Formats written beside each file, comma-separated (read by lib/watch/settings.ts). */
+  /** Formats written beside each file, comma-separated, or `none` (read by lib/watch/settings.ts). */
   WATCH_FORMATS: z.string().min(1).default("srt,md"),
   WATCH_LANG: z
     .string()

@@ -52,5 +52,7 @@ describe("watch folder names", () => {
     expect(watchFormats(" TXT , markdown,txt ")).toEqual(["text", "md"]);
     expect(() => watchFormats("srt,docx")).toThrow(/^WATCH_FORMATS: "docx" is not a format/);
     expect(() => watchFormats(" , ")).toThrow(/^WATCH_FORMATS: name at least one/);
+    expect(watchFormats(" None ")).toEqual([]);
+    expect(() => watchFormats("none,srt")).toThrow(/^WATCH_FORMATS: "none" is not a format/);
   });
 });

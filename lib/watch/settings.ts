@@ -5,9 +5,9 @@ import type { Env } from "@/lib/env";
 export interface WatchSettings {
   /** The folder, absolute (as given; its real path is taken when the watch starts). */
   dir: string;
-  /** The account's e-mail, lower-cased. */
+  /** A person's e-mail or a team's slug, lower-cased. */
   account: string;
-  /** Written beside each file, in this order, each once. */
+  /** Written beside each file, in this order, each once; none when the account's export destinations are its way out. */
   formats: Format[];
   lang: string;
   pollMs: number;
@@ -27,8 +27,12 @@ export function watchSettings(settings: Env): WatchSettings | null {
   };
 }
 
-/** `srt,md` → ["srt", "md"]: the API's format tokens and aliases (txt, markdown), duplicates dropped. */
+/**
+ * `srt,md` → ["srt", "md"]: the API's format tokens and aliases (txt, markdown), duplicates dropped. `none` → []:
+ * nothing beside the files (the account's export destinations receive each transcript as they do any new one).
+ */
 export function watchFormats(list: string): Format[] {
+  if (list.trim().toLowerCase() === "none") return [];
   const formats: Format[] = [];
   for (const token of list.split(",").map((t) => t.trim())) {
     if (!token) continue;
@@ -39,6 +43,6 @@ export function watchFormats(list: string): Format[] {
     }
     if (!formats.includes(format)) formats.push(format);
   }
-  if (formats.length === 0) throw new Error("WATCH_FORMATS: name at least one format (such as srt,md)");
+  if (formats.length === 0) throw new Error("WATCH_FORMATS: name at least one format (such as srt,md), or none");
   return formats;
 }

@@ -22,7 +22,8 @@ import type { WatchSettings } from "@/lib/watch/settings";
 
 // The watch folder end to end on real PostgreSQL: real espeak-ng speech dropped in a folder, probed and converted
 // by the real ffmpeg in the app's transcription job (the local runner), recognised by the OpenAI-compatible fake,
-// its results written beside it. Each test has a folder and an account of its own. A restart is a new WatchFolder
+// its results written beside it (or, with no formats, only to the account's export destinations). Each test has a
+// folder and an account of its own. A restart is a new WatchFolder
 // (nothing kept in memory) on the same database.
 
 const WORDS = ["Bread", "rises", "because", "yeast", "makes", "gas."];
@@ -32,9 +33,13 @@ let asr: FakeOpenAiAsr;
 let dataDir: string;
 let wav: Buffer;
 let WatchFolder: typeof import("@/lib/watch/watch-folder").WatchFolder;
+let exportRoot: string;
 
 beforeAll(async () => {
   dataDir = realpathSync(mkdtempSync(path.join(os.tmpdir(), "verbatim-watch-")));
+  exportRoot = path.join(dataDir, "vaults");
+  mkdirSync(exportRoot);
+  process.env.EXPORT_FOLDER_ROOT = exportRoot;
   wav = await speech("Bread rises because yeast makes gas.");
   asr = await startFakeOpenAiAsr();
   asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
@@ -160,5 +165,35 @@ describe("the watch folder", () => {
     expect(await jobsOf(user.id)).toBe(1);
     const row = await jobs.ctx.db.watchedFile.findFirstOrThrow({ where: { userId: user.id } });
     expect(row.sizeBytes).toBe(BigInt(wav.length));
+  });
+
+  it("a team's folder with no formats: nothing beside the file, the note in the team's folder destination", async () => {
+    const dir = path.join(dataDir, "team");
+    mkdirSync(dir);
+    const slug = `newsroom-${Math.random().toString(36).slice(2, 8)}`;
+    const team = await jobs.ctx.db.user.create({ data: { kind: "team", name: "Newsroom", slug } });
+    const { createDestination } = await import("@/lib/exports/destinations/create-destination");
+    await createDestination({ userId: team.id, personId: null }, { kind: "folder", path: "newsroom vault" });
+    const { startExportRunner } = await import("@/lib/exports/destinations/runner");
+    const { createOutbound } = await import("@/lib/http/outbound");
+    const runner = startExportRunner({ db: jobs.ctx.db, outbound: createOutbound(), pollMs: 50, listenUrl: null });
+    try {
+      const settings: WatchSettings = { dir, account: slug, formats: [], lang: "en", pollMs: 50, settleMs: 0 };
+      let now = 0;
+      const folder = new WatchFolder(settings, () => (now += 1000));
+      writeFileSync(path.join(dir, "standup.wav"), wav);
+      const vault = path.join(exportRoot, "newsroom vault");
+      const notes = () => (existsSync(vault) ? readdirSync(vault).filter((name) => name.endsWith(".md")) : []);
+      await lookUntil("the note in the team's vault", folder, () => notes().length === 1);
+      expect(readFileSync(path.join(vault, notes()[0]!), "utf8")).toContain("Bread rises because yeast makes gas.");
+      // Filed in the team's library, as its key would file it; nothing but the recording in the folder.
+      expect(await jobs.ctx.db.transcription.findMany({ where: { userId: team.id } })).toMatchObject([
+        { platform: "upload", state: "done", actorId: null },
+      ]);
+      await folder.tick();
+      expect(readdirSync(dir)).toEqual(["standup.wav"]);
+    } finally {
+      await runner.stop();
+    }
   });
 });

@@ -98,16 +98,20 @@ export class WatchFolder {
     return report;
   }
 
+  /** The account the files become: the person with WATCH_ACCOUNT's e-mail, or the team with its slug. */
   private async account(): Promise<string | null> {
     if (this.userId) return this.userId;
     const db = await getDb();
-    const user = await db.user.findFirst({
-      where: { email: { equals: this.settings.account, mode: "insensitive" } },
-      select: { id: true },
-    });
+    const account = this.settings.account;
+    const user = account.includes("@")
+      ? await db.user.findFirst({
+          where: { kind: "person", email: { equals: account, mode: "insensitive" } },
+          select: { id: true },
+        })
+      : await db.user.findFirst({ where: { kind: "team", slug: account }, select: { id: true } });
     if (!user) {
       if (!this.missingAccountLogged)
-        log.error(`watch folder: no account with the e-mail in WATCH_ACCOUNT (${this.settings.account}); waiting`);
+        log.error(`watch folder: no person or team is WATCH_ACCOUNT (${account}) on this server; waiting`);
       this.missingAccountLogged = true;
       return null;
     }
