@@ -262,4 +262,14 @@ test("dark mode follows the system; focus rings are visible; the phone header is
     return { outline: style.outlineStyle, ring: style.boxShadow };
   });
   expect(focus.outline === "solid" || /0px 0px 0px [1-9]/.test(focus.ring)).toBe(true);
+
+  // At a laptop's width every page is in the header's one line, and signing out is beside who is signed in.
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect(menu).toBeHidden();
+  await expect(links).toHaveCount(11);
+  const tops = new Set<number>();
+  for (const link of await links.all()) tops.add(Math.round((await link.boundingBox())!.y));
+  expect([...tops]).toHaveLength(1);
+  const workspaceRow = page.getByRole("region", { name: "Workspace" });
+  await expect(workspaceRow.getByRole("button", { name: "Sign out" })).toBeVisible();
 });

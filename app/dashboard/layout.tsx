@@ -35,16 +35,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const currentChoice = choices.find((choice) => choice.id === current.accountId) ?? choices[0];
   return (
     <div className="min-h-screen">
-      {/* Phones: one line, the brand, the pages behind a button naming the current one, and sign-out. Wide: the pages in a row. */}
+      {/* One line at every width: the brand and the pages (on a phone, behind a button naming the current one). */}
       <header className="border-b border-stone-200 bg-white">
         <div className="mx-auto flex max-w-5xl items-center gap-x-4 gap-y-1 px-4 py-2 sm:px-6 md:py-3">
           <BrandLink href="/dashboard" />
           <DashboardNav alerts={!missingRole(current, listAlertsEndpoint)} />
-          <form action={signOutAction} className="flex items-center justify-end max-lg:order-3">
-            <button type="submit" className={buttonClass("secondary", "md", "shrink-0")}>
-              Sign out
-            </button>
-          </form>
         </div>
       </header>
       {/* Which workspace every page acts in, on every page and width: a line of its own under the header (which
@@ -52,7 +47,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <section aria-label="Workspace" className="border-b border-stone-200 bg-stone-50">
         <div className="mx-auto flex max-w-5xl items-center gap-x-4 px-4 py-1 sm:px-6">
           <WorkspaceSwitcher current={currentChoice} choices={choices} />
-          {/* Who is signed in: here rather than in the header, whose row of pages it would push onto a second line. */}
+          {/* Who is signed in, and signing out: here rather than in the header, whose row of eleven pages they would
+              push onto a second line at a laptop's width. */}
           <span
             data-testid="user-email"
             className="ml-auto max-w-56 shrink-0 truncate text-sm text-stone-600 max-sm:sr-only"
@@ -60,6 +56,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           >
             {session.user.email}
           </span>
+          <form action={signOutAction} className="flex items-center max-sm:ml-auto">
+            <button type="submit" className={buttonClass("secondary", "sm", "shrink-0")}>
+              Sign out
+            </button>
+          </form>
         </div>
       </section>
       <main id="main" className="mx-auto max-w-5xl px-4 py-4 sm:px-6 sm:py-6 md:py-8">

@@ -77,7 +77,7 @@ export function DashboardNav({ alerts }: { alerts: boolean }) {
     <nav
       ref={root}
       aria-label="Dashboard"
-      className="relative max-lg:order-2 max-lg:ml-auto lg:flex-1"
+      className="relative max-lg:ml-auto lg:flex-1"
       onKeyDown={(event) => {
         if (event.key !== "Escape" || !open) return;
         event.preventDefault();
