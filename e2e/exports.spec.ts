@@ -9,7 +9,8 @@ import { WATCH_URL } from "./pages-world";
 
 // The dashboard's Exports page against the built app, whose own delivery runner delivers each new transcript: to a
 // folder under the app's EXPORT_FOLDER_ROOT, and to a Notion whose address nothing answers (test/apps.ts), so the
-// page says why that one fails. Then History's export downloads the same transcript as a zip of notes.
+// page says why that one fails. Then History's export downloads the same transcript as a zip of notes, and so does
+// the export of a search's moments.
 
 test("add a folder and a Notion destination; a new transcript is delivered to one and the other says why it fails; History exports notes", async ({
   page,
@@ -70,4 +71,16 @@ test("add a folder and a Notion destination; a new transcript is delivered to on
   const note = strFromU8(files[names[0]!]!);
   const [, frontMatter] = /^---\n([\s\S]*?)---\n/.exec(note) ?? [];
   expect(parse(frontMatter!)).toMatchObject({ source: WATCH_URL, language: "en" });
+
+  // A search's moments: a word the transcript says finds it, and its export is the same note.
+  const body = note.slice(note.indexOf("---\n", 4) + 4).replace(/\[[^\]]*\]\([^)]*\)|^#.*$/gm, "");
+  const said = body.match(/\b[a-z]{6,}\b/)?.[0];
+  expect(said).toBeTruthy();
+  await page.goto(`/dashboard/history?q=${said}`);
+  await expect(page.getByTestId("history-moment").first()).toBeVisible();
+  const momentsDownload = page.waitForEvent("download");
+  await page.getByTestId("moments-export-notes").click();
+  const fromMoments = unzipSync(new Uint8Array(readFileSync(await (await momentsDownload).path())));
+  expect(Object.keys(fromMoments)).toEqual(names);
+  await expect(page.getByRole("status").filter({ hasText: "1 note in" })).toBeVisible();
 });
