@@ -237,6 +237,7 @@ test("dark mode follows the system; focus rings are visible; the phone header is
   // is on screen, and Escape closes it with focus back on the button.
   const header = await page.getByRole("banner").boundingBox();
   expect(header!.height).toBeLessThanOrEqual(70);
+  await expect(page.getByRole("banner").getByRole("button", { name: "Sign out" })).toBeVisible();
   const menu = page.getByTestId("dashboard-menu");
   await expect(menu).toHaveText(/History/);
   await expect(menu).toHaveAttribute("aria-expanded", "false");
@@ -263,7 +264,7 @@ test("dark mode follows the system; focus rings are visible; the phone header is
   });
   expect(focus.outline === "solid" || /0px 0px 0px [1-9]/.test(focus.ring)).toBe(true);
 
-  // At a laptop's width every page is in the header's one line, and signing out is beside who is signed in.
+  // At a laptop's width every page is in the header's one line, and signing out is beside who is signed in (once).
   await page.setViewportSize({ width: 1024, height: 768 });
   await expect(menu).toBeHidden();
   await expect(links).toHaveCount(11);
@@ -272,4 +273,5 @@ test("dark mode follows the system; focus rings are visible; the phone header is
   expect([...tops]).toHaveLength(1);
   const workspaceRow = page.getByRole("region", { name: "Workspace" });
   await expect(workspaceRow.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out" })).toHaveCount(1);
 });
