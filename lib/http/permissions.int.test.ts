@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { encode } from "next-auth/jwt";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { callRoute } from "@/test/request";
@@ -9,6 +9,10 @@ import type { Endpoint } from "@/lib/http/endpoint";
 // of) is called through its real route handler with each kind of credential, and the answer must be what
 // the table says: a refused kind gets 403 in the contract's {detail, code} shape, an allowed kind gets past
 // authentication (whatever the junk input then earns: 404, 422, ... but never 401 or the permission's 403).
+
+// A guard against a hang, not a timing: the walk makes hundreds of requests one after another, and beside the other
+// suites on a slow two-core machine it ran past the suite's three minutes (as the role matrix's did).
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let allEndpoints: Endpoint[];
