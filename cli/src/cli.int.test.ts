@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createCaller, useTestDatabase } from "@/test/app-db";
 import { seedTranscript, videoIds } from "@/test/publishing";
@@ -34,6 +34,10 @@ import { webhookDeliveryListSchema, webhookDeliverySchema, webhookEndpointListSc
 // is one JSON document that matches its schema, nothing it prints is coloured (its streams are pipes),
 // and each kind of failure has its exit code. No job runner runs here, so jobs stay queued; waiting for
 // one (and uploads) is covered end to end in e2e/cli.spec.ts.
+
+// A guard against a hang, not a timing: one test runs a dozen commands, each a child process, and beside the other
+// suites on a slow two-core machine it took two of the suite's three minutes.
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 let ctx: Awaited<ReturnType<typeof useTestDatabase>>;
 let served: ServedRoutes;

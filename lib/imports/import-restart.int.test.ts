@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createUser, useTestDatabase } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { startFakePodcastServer, type FakePodcastServer } from "@/test/fakes/podcasts/server";
@@ -61,8 +61,9 @@ const batchState = (batchId: string, runner: ReturnType<typeof startWorker>) => 
   runner: runner.output().slice(-4000),
 });
 // A guard, not a timing: beside the whole suite on two cores, a runner's start (its modules compiled) and a few
-// episodes are several times slower than alone.
+// episodes are several times slower than alone. The test waits twice, so its own guard is longer than both.
 const WAIT_MS = 240_000;
+vi.setConfig({ testTimeout: 10 * 60_000 });
 
 describe("an import across a killed runner", () => {
   it("kill -9 mid-batch, restart: every episode done once, charged once, no item lost", async () => {
