@@ -53,6 +53,11 @@ export interface AssemblyAiOptions {
 /** Polls that fail retryably (5xx, network) in a row before the wait gives up. */
 const MAX_POLL_FAILURES = 5;
 const BACKOFF = 1.5;
+
+/** The wait before the next status poll: the last one 1.5× longer, never over the cap. */
+export function nextPollDelay(delay: number, capMs: number): number {
+  return Math.min(delay * BACKOFF, capMs);
+}
 /** Looking for an earlier submission: pages of AssemblyAI's maximum size, at most this many of them. */
 const LOOKUP_PAGE_SIZE = 200;
 const LOOKUP_MAX_PAGES = 10;
@@ -234,7 +239,7 @@ export function createAssemblyAiProvider(options: AssemblyAiOptions): Required<O
             );
           }
           await nap(waiter, Math.min(delay, left), signal);
-          delay = Math.min(delay * BACKOFF, maxPollIntervalMs);
+          delay = nextPollDelay(delay, maxPollIntervalMs);
         }
         try {
           transcript = await client.transcripts.get(id);
