@@ -1,7 +1,7 @@
 /**
  * The watch folder's settings (lib/env.ts reads them with the rest): media appearing in WATCH_DIR become
- * WATCH_ACCOUNT's transcripts (a person's or a team's), written beside them (lib/watch). WATCH_FORMATS is kept as text: its words are the
- * formats' (lib/watch/settings.ts reads them).
+ * WATCH_ACCOUNT's transcripts (a person's or a team's), written beside them (lib/watch). WATCH_FORMATS is kept as
+ * text: its words are the formats' (lib/watch/settings.ts reads them).
  */
 import { z } from "zod";
 
