@@ -1,7 +1,7 @@
 // `npm test`: every suite, in two lanes side by side, and a breakdown table at the end.
 //
-//   the browser's lane     build, its snapshot, e2e (in shards), server: the build's output, against one set of
-//                          apps (test/apps.ts) started once before the first and stopped after the last; then
+//   the browser's lane     build, its snapshot and models, e2e (in shards), server: the build's output, against one
+//                          set of apps (test/apps.ts) started once before the first and stopped after the last; then
 //                          faults and the browser extension (the build's output, apps of their own)
 //   the background lane    integration, typecheck, format, lint, cycles, unit: under `nice`
 //
@@ -92,7 +92,7 @@ function e2eShards(): Step[] {
         name: "e2e",
         command: "playwright test --output=test-results/e2e",
         budget: E2E_BUDGET,
-        needs: ["build", "snapshot", "chromium"],
+        needs: ["build", "snapshot", "models", "chromium"],
         apps: true,
       },
     ];
@@ -100,7 +100,7 @@ function e2eShards(): Step[] {
     name: `e2e ${i + 1}/${shards}`,
     command: `playwright test --shard=${i + 1}/${shards} --output=test-results/e2e-${i + 1}`,
     budget: E2E_BUDGET,
-    needs: ["build", "snapshot", "chromium"],
+    needs: ["build", "snapshot", "models", "chromium"],
     env: { E2E_PORT: String(e2ePort + 20 * i), E2E_RUN_ID: `${runId}-${i + 1}` },
   }));
 }
@@ -113,6 +113,10 @@ const STEPS: Step[] = [
   // What `npm run build`'s postbuild does: the embedded database every app of the suites below starts from, so each
   // restores it as a user's first start does instead of running every migration again.
   { name: "snapshot", command: "tsx scripts/db-snapshot.ts", budget: 30, needs: ["build"] },
+  // The rest of what that postbuild does for the apps: the default embedder's word vectors converted once into the
+  // build, which each app's fresh data folder copies on its first start instead of converting them again (a worker
+  // thread streaming 307 MB of JSON, for every app, fault and extension start).
+  { name: "models", command: "tsx scripts/models-build.ts", budget: 30, needs: ["build"] },
   { name: "chromium", command: "tsx test/chromium.ts", budget: 30 },
   ...e2eShards(),
   // Right after e2e, so the apps they share are stopped before the other steps run.
@@ -121,7 +125,7 @@ const STEPS: Step[] = [
         name: "server",
         command: "vitest run --config vitest.server.config.ts",
         budget: 2 * 60,
-        needs: ["build", "snapshot"],
+        needs: ["build", "snapshot", "models"],
         apps: true,
       }
     : {
@@ -129,7 +133,7 @@ const STEPS: Step[] = [
         name: "server",
         command: "vitest run --config vitest.server.config.ts",
         budget: 2 * 60,
-        needs: ["build", "snapshot"],
+        needs: ["build", "snapshot", "models"],
         env: { E2E_PORT: String(e2ePort + 20 * shards), E2E_RUN_ID: `${runId}-server` },
       },
   // Last in the browser's lane, at its priority: the fault suite kills, restarts and times the apps and PostgreSQL it
@@ -139,7 +143,7 @@ const STEPS: Step[] = [
     name: "faults",
     command: "vitest run --config vitest.faults.config.ts",
     budget: 2 * 60,
-    needs: ["build", "snapshot"],
+    needs: ["build", "snapshot", "models"],
   },
   // The browser extension loaded into full Chromium (e2e-extension/browser.ts), against an app and a YouTube fake of
   // its own: a sign-in, a transcript beside the video, at two side-panel widths.
@@ -147,7 +151,7 @@ const STEPS: Step[] = [
     name: "extension",
     command: "playwright test -c playwright.extension.config.ts --output=test-results/extension",
     budget: 90,
-    needs: ["build", "snapshot"],
+    needs: ["build", "snapshot", "models"],
   },
   // The background lane. Integration first: it is the longest, and its workers (which mostly wait on PostgreSQL and
   // child processes) fill what the browser's lane leaves. Beside it, one after another: format and lint while the
