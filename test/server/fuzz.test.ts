@@ -37,8 +37,8 @@ import { anonymous, signIn, type APIRequestContext } from "./http";
 // feature is not configured here). The seed is printed; FUZZ_SEED replays a run. The fuzz test runs
 // last in this file, after the fixed cases, because it uses up /v1/languages' per-address limit.
 //
-// The hostile path segments and headers are the same for every operation, and what refuses them is shared (the
-// request guard, withApi's parsing): each operation gets a seeded sample of them, so that a run sends every one to
+// The hostile path segments, bodies and headers are the same for every operation, and what refuses them is shared
+// (the request guard, withApi's parsing): each operation gets a seeded sample of them, so that a run sends every one to
 // about a third of the operations (and another third the next run) rather than all of them to all. FUZZ_FULL=1 sends
 // every one to every operation.
 
@@ -46,6 +46,13 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
 const FULL = process.env.FUZZ_FULL === "1";
 const PATH_IDS_PER_OPERATION = 7;
 const HEADER_CASES_PER_OPERATION = 5;
+// The hostile bodies (malformed, deep, a megabyte) are refused by the same parsing (withApi's) for every operation
+// that takes one; each operation's own schema gets its edge and mutated bodies in full.
+const BODY_CASES_PER_OPERATION = 6;
+// Likewise each page target (a page with one of the hostile ids) gets a seeded sample of the hostile queries and
+// methods: the pages share what refuses them (the proxy, Next's own parsing), and each page is rendered anyway.
+const PAGE_QUERIES_PER_TARGET = 4;
+const PAGE_METHODS_PER_TARGET = 3;
 
 // Its own app (test/server/global-setup.ts): the rate limits this file runs into stay out of the other files' way.
 const baseURL = inject("fuzzOrigin");
@@ -186,7 +193,9 @@ function casesFor(op: Operation, r: Rng): FuzzRequest[] {
       body: JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, "v".repeat(40)]))),
     },
   ];
-  for (const { label, body } of op.method === "GET" ? bodies.slice(0, 3) : bodies) {
+  const hostileBodies =
+    op.method === "GET" ? bodies.slice(0, 3) : FULL ? bodies : r.sample(bodies, BODY_CASES_PER_OPERATION);
+  for (const { label, body } of hostileBodies) {
     const c = base(`body ${label}`);
     c.body = body;
     c.headers = { "content-type": "application/json" };
@@ -496,7 +505,8 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
   for (const path of PAGES) {
     const targets = path.includes("{slug}") ? PAGE_IDS.map((id) => path.replace("{slug}", id)) : [path];
     for (const target of targets) {
-      for (const query of ["", ...pageQueries(r)]) {
+      const queries = pageQueries(r);
+      for (const query of ["", ...(FULL ? queries : r.sample(queries, PAGE_QUERIES_PER_TARGET))]) {
         const api = path.startsWith("/dashboard") && r.chance(0.5) ? signedIn : request;
         const method = query ? r.pick(["GET", "GET", "HEAD", "POST"]) : "GET";
         const response = await api.fetch(`${target}${query ? `?${query}` : ""}`, {
@@ -512,7 +522,7 @@ test("pages, Server Actions, /mcp (JSON-RPC, batches, every tool with junk argum
           await response.text(),
         );
       }
-      for (const method of PAGE_METHODS) {
+      for (const method of FULL ? PAGE_METHODS : r.sample(PAGE_METHODS, PAGE_METHODS_PER_TARGET)) {
         const response = await request.fetch(target, {
           method,
           data: method === "GET" || method === "HEAD" ? undefined : "{}",
