@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 
 import { hydrating, test } from "./fixtures";
-import { contrastProblems } from "./contrast";
+import { contrastProblems, toDarkScheme } from "./contrast";
 import { axeScan } from "./helpers";
 import { makeWorld, productPages, stubThirdParties, type World } from "./pages-world";
 
@@ -94,23 +94,8 @@ test("every page fits a laptop and a phone, logs no error, has a title and passe
       );
     }
     problems.push(...(await contrastProblems(page, where, scan)));
-    // The dark scheme's contrast on the same page: the pages follow the system setting live, without a reload.
-    // The colour transitions that the switch starts end before the scan (never the endless animations, a
-    // spinner's).
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const light = await background();
-    await page.emulateMedia({ colorScheme: "dark" });
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((animation) => animation instanceof CSSTransition)
-          // A transition cancelled meanwhile (another replaced it) rejects: it has ended all the same.
-          .map((animation) => animation.finished.catch(() => undefined)),
-      ),
-    );
-    if ((await background()) === light) {
-      // A page that reads the scheme once, at load (the API reference's), is loaded again in the dark one.
+    // The dark scheme's contrast on the same page.
+    if (!(await toDarkScheme(page))) {
       await page.reload();
       await ready();
     }

@@ -73,3 +73,24 @@ export async function contrastProblems(page: Page, where: string, scan: AxeResul
   }
   return problems;
 }
+
+/**
+ * Switches a loaded page to the dark scheme, live (the pages follow the system setting without a reload), and waits
+ * for the colour transitions the switch starts (never the endless animations, a spinner's). False when the page's
+ * background did not change: a page that reads the scheme once, at load (the API reference's), must be loaded again.
+ */
+export async function toDarkScheme(page: Page): Promise<boolean> {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = await background();
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation instanceof CSSTransition)
+        // A transition cancelled meanwhile (another replaced it) rejects: it has ended all the same.
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+  return (await background()) !== light;
+}

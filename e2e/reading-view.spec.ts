@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 import { test } from "./fixtures";
 import { axeScan, devLogin, randomEmail } from "./helpers";
-import { contrastProblems } from "./contrast";
+import { contrastProblems, toDarkScheme } from "./contrast";
 import { WATCH_URL } from "./pages-world";
 
 // What only a browser shows of the reading view: its type and line length, one scroll; a moment link
@@ -73,11 +73,19 @@ async function stickyBottom(page: Page): Promise<number> {
   });
 }
 
+/**
+ * The loaded page's full axe scan (no serious or critical violation, contrast included), then the same page switched
+ * to the dark scheme and scanned for contrast alone: each scheme scanned once, as all-pages.spec.ts does.
+ */
 async function expectNoSeriousA11yViolations(page: Page, where: string) {
   const results = await axeScan(page).analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${where}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   expect(await contrastProblems(page, where, results)).toEqual([]);
+  expect(await toDarkScheme(page), `${where} follows the dark scheme`).toBe(true);
+  const dark = await axeScan(page).withRules(["color-contrast"]).analyze();
+  expect(await contrastProblems(page, `${where} (dark)`, dark)).toEqual([]);
+  await page.emulateMedia({ colorScheme: "light" });
 }
 
 for (const viewport of [PHONE, DESKTOP]) {
@@ -368,14 +376,11 @@ test("axe and contrast in both schemes: the public reading view, the dashboard's
     "/explore?q=fungus",
     "/explore?q=zzqxv",
   ];
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const path of pages) {
-      await page.goto(path);
-      await expect(page.locator("main")).toBeVisible();
-      if (!path.startsWith("/explore")) await expect(page.locator(".reading [data-moment]")).toHaveCount(1);
-      await expectNoSeriousA11yViolations(page, `${path} (${colorScheme})`);
-    }
+  for (const path of pages) {
+    await page.goto(path);
+    await expect(page.locator("main")).toBeVisible();
+    if (!path.startsWith("/explore")) await expect(page.locator(".reading [data-moment]")).toHaveCount(1);
+    await expectNoSeriousA11yViolations(page, path);
   }
   // Explore's notes agree with its moments: a search that found moments (no title says "fungus") says so.
   await page.goto("/explore?q=fungus");
