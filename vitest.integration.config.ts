@@ -11,18 +11,25 @@ import { durationCacheDir, sharedConfig } from "./vitest.shared.ts";
  * the end of the run for minutes. With durations, vitest's own order (longest first) is kept.
  */
 const LONGEST_FILES = [
-  "lib/db/data-dir-lock.int.test.ts",
   "lib/http/roles.int.test.ts",
+  "lib/db/data-dir-lock.int.test.ts",
   "cli/src/cli.int.test.ts",
-  "lib/db/embedded-server.int.test.ts",
-  "lib/search/privacy.int.test.ts",
-  "lib/edits/revision-index-embedded.int.test.ts",
-  "lib/transcripts/asr-restart.int.test.ts",
   "lib/asr/openai-compatible.int.test.ts",
-  "scripts/doctor.int.test.ts",
+  "lib/search/privacy.int.test.ts",
+  "lib/transcripts/asr-restart.int.test.ts",
   "lib/imports/imports.int.test.ts",
+  "lib/search/ranking.int.test.ts",
+  "lib/db/embedded.int.test.ts",
+  "lib/media/media.int.test.ts",
   "lib/db/flat-reads-migrations.int.test.ts",
+  "lib/jobs/drivers/local.int.test.ts",
+  "lib/search/search-scale.int.test.ts",
+  "lib/follows/follows.int.test.ts",
   "lib/db/migrate.int.test.ts",
+  "lib/media/ytdlp.int.test.ts",
+  "lib/search/judged-guard.int.test.ts",
+  "lib/imports/import-restart.int.test.ts",
+  "scripts/doctor.int.test.ts",
 ];
 
 class LongestFilesFirst extends BaseSequencer {
