@@ -1,6 +1,7 @@
 // The local runner on the embedded database: in-memory PGlite with the real migrations. PGlite is one
 // connection in this process: `FOR UPDATE SKIP LOCKED` parses and runs (there is simply nothing to
 // skip), transactions are serialised with other queries, and new jobs arrive by the in-process signal.
+import { EventEmitter } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -12,6 +13,7 @@ import { claimJob } from "@/lib/jobs/store";
 import { countBy, waitFor } from "@/test/jobs/helpers";
 import { CREATE_EFFECTS_TABLE, effects, makeTestPipeline } from "@/test/jobs/test-pipeline";
 import { migratedPglite } from "@/test/shared-fixtures";
+import { WAIT_TIMEOUT_MS, waitUntil } from "@/test/wait";
 
 let pglite: PGlite;
 let db: PrismaClient;
@@ -43,14 +45,17 @@ describe("local runner on PGlite", () => {
   });
 
   it("runs 20 jobs two at a time, each step once, woken by the in-process signal", async () => {
+    const settled = new EventEmitter();
     const runner = await startLocalRunner({
       pipelines,
       db,
       owner: "pglite",
       concurrency: 2,
-      pollMs: 60_000,
+      // No safety-net poll within the wait: a lost wake-up fails the test instead of being covered.
+      pollMs: 10 * WAIT_TIMEOUT_MS,
       listenUrl: null,
       log: () => {},
+      onSettled: () => settled.emit("settled"),
     });
     try {
       const jobs = await Promise.all(
@@ -59,10 +64,18 @@ describe("local runner on PGlite", () => {
         ),
       );
       const ids = jobs.map((j) => j.id);
-      await waitFor(
+      // Each settled job wakes the next look (PGlite is one connection: a fast poll would compete with the runner).
+      await waitUntil(
+        "the 20 jobs to be done",
         async () => (await db.job.count({ where: { id: { in: ids }, status: "done" } })) === 20,
-        20_000,
-        20,
+        {
+          everyMs: 1_000,
+          wakeOn: (wake) => {
+            settled.on("settled", wake);
+            return () => settled.off("settled", wake);
+          },
+          state: () => db.job.groupBy({ by: ["status"], where: { id: { in: ids } }, _count: true }),
+        },
       );
       const all = (await effects(db)).filter((e) => ids.includes(e.job_id));
       for (const id of ids) {
