@@ -192,5 +192,5 @@ describe("a batch of links", () => {
       params: { batch_id: id },
     });
     expect(retry.status).toBe(404);
-  }, 60_000);
+  });
 });

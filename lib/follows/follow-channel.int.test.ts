@@ -140,7 +140,7 @@ describe("following a YouTube playlist or channel", () => {
     expect(await world.ctx.db.transcription.count({ where: { userId } })).toBe(1);
     expect(listings() - listedBefore).toBe(1); // the push's check listed the channel again, once
     console.log(`websub YouTube channel push → video found ${foundMs} ms, transcribed ${Date.now() - t0} ms`);
-  }, 60_000);
+  });
 });
 
 /** What YouTube's hub POSTs for a new upload: the channel's feed with the one new entry. */

@@ -360,5 +360,5 @@ describe("follows pushed by a WebSub hub", () => {
       lease_ends_at: null,
       note: "Polled only: the hub denied the subscription: Too many subscriptions.",
     });
-  }, 60_000);
+  });
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
       ?.filter((line) => line.ok === false)
       .map((line) => line.id),
   ).toEqual(expect.arrayContaining(["youtube", "ytdlp", "speech_model", "outbound_proxy"]));
-}, 60_000);
+});
 afterAll(async () => ctx?.teardown());
 
 describe("/health", () => {
