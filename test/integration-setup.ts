@@ -1,8 +1,9 @@
 // Global setup of the integration run (vitest.integration.config.ts): the PostgreSQL server every test
 // file makes its database on, the migrated template those databases are copied from, and the Redis the
 // rate-limit tests share, and the fixtures files share (test/shared-fixtures.ts: the migrated embedded database's
-// dump and folder, the default embedder's files). The workers start after this and inherit TEST_DATABASE_ADMIN_URL,
+// dump and folder, the default embedder's files), and the programs files start as processes, bundled (test/entry-bundles.ts). The workers start after this and inherit TEST_DATABASE_ADMIN_URL,
 // TEST_DATABASE_TEMPLATE, REDIS_TEST_URL and where the shared fixtures are.
+import { prepareEntryBundles } from "./entry-bundles";
 import { createMigratedTestDatabase, TEST_DATABASE_TEMPLATE } from "./pg";
 import { ensureTestPostgres } from "./pg-server";
 import { guardWords } from "./judged-guard";
@@ -20,6 +21,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   await prepareMigratedPgliteDump();
   await prepareMigratedPgliteFolder();
   await prepareSharedModels(guardWords());
+  await prepareEntryBundles();
   return async () => {
     await redis.stop?.();
     delete process.env[TEST_DATABASE_TEMPLATE];

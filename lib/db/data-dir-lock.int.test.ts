@@ -6,6 +6,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DATA_DIR_LOCK_FILE } from "@/lib/db/data-dir-lock";
+import { entryArgs } from "../../test/entry-bundles";
 import { notPrivate } from "../../test/file-modes";
 import { seedBuildSnapshot } from "../../test/shared-fixtures";
 import { waitUntil, withDeadline } from "../../test/wait";
@@ -33,10 +34,9 @@ const started: AppProcess[] = [];
  * snapshot by then.
  */
 function startApp(dataDir: string, { built = false } = {}): AppProcess {
-  const script = path.resolve("test/fixtures/serve-embedded.ts");
-  // tsx by its file: node resolves `--import`'s package from the working folder.
-  const tsx = pathToFileURL(path.resolve("node_modules/tsx/dist/loader.mjs")).href;
-  const child = spawn(process.execPath, ["--import", tsx, script], {
+  // tsx (where the run made no bundle) by its file: node resolves `--import`'s package from the working folder.
+  const tsxImport = pathToFileURL(path.resolve("node_modules/tsx/dist/loader.mjs")).href;
+  const child = spawn(process.execPath, entryArgs("test/fixtures/serve-embedded.ts", { tsxImport }), {
     cwd: built ? builtInstall : process.cwd(),
     env: {
       PATH: process.env.PATH,

@@ -1,6 +1,7 @@
 // Helpers for the job tests: child runner processes, waiting, counting effects.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { entryArgs } from "../entry-bundles";
 import { WAIT_TIMEOUT_MS, waitUntil } from "../wait";
 
 const CHILD = fileURLToPath(new URL("./runner-child.ts", import.meta.url));
@@ -16,7 +17,7 @@ export interface ChildRunner {
 }
 
 function spawnTs(file: string, args: string[], env: Record<string, string>, readyLine: RegExp): Promise<ChildRunner> {
-  const child = spawn(process.execPath, ["--import", "tsx", file, ...args], {
+  const child = spawn(process.execPath, [...entryArgs(file), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -67,8 +68,9 @@ export function spawnWorker(databaseUrl: string, args: string[] = []): Promise<C
 }
 
 /**
- * `npm run worker` as child processes that a test kills: Node itself with tsx as a loader (the tsx CLI would run
- * the script in a grandchild that a signal to the child does not reach), with only NODE_ENV=test, PATH,
+ * `npm run worker` as child processes that a test kills: Node itself on the run's bundle of it, or with tsx as a
+ * loader (test/entry-bundles.ts; the tsx CLI would run the script in a grandchild that a signal to the child does not
+ * reach), with only NODE_ENV=test, PATH,
  * AUTH_SECRET, the suite's voice-activity setting (ASR_VAD), Node's compile cache and `env`; their output kept. `stopAll` after each test.
  */
 export function killableWorkers() {
@@ -82,7 +84,7 @@ export function killableWorkers() {
     });
   return {
     start(args: string[], env: Record<string, string | undefined>) {
-      const child = spawn(process.execPath, ["--import", "tsx", WORKER, ...args], {
+      const child = spawn(process.execPath, [...entryArgs(WORKER), ...args], {
         env: {
           NODE_ENV: "test",
           PATH: process.env.PATH,
