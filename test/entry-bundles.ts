@@ -5,12 +5,12 @@
 // loads the bundle. The bundle is the same sources, packages left as imports: each module's `import.meta.url`,
 // `dirname` and `filename` are its own file's, as under tsx, so paths read relative to a module are unchanged.
 // Where no bundle was made (a file run alone, with no global setup), the process registers tsx as before.
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
+import { bundleEntry } from "@/lib/process/source-thread";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 // Inside the project, so the bundles' imports of packages are found in its node_modules.
@@ -53,36 +53,11 @@ const nextSubpaths: Plugin = {
   },
 };
 
-async function bundle(entry: string): Promise<string> {
-  const { build } = await import("esbuild");
-  const built = await build({
-    entryPoints: [path.join(ROOT, entry)],
-    bundle: true,
-    write: false,
-    platform: "node",
-    format: "esm",
-    target: "node22",
-    packages: "external",
-    tsconfig: path.join(ROOT, "tsconfig.json"),
-    plugins: [nextSubpaths, ownImportMeta],
-    logLevel: "silent",
-  });
-  const code = built.outputFiles[0]!.contents;
-  // Named by its content: a changed source gets a new file, and runs of the same sources share one.
-  const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
-  const file = path.join(BUNDLES, `${path.basename(entry, ".ts")}-${hash}.mjs`);
-  if (!existsSync(file)) {
-    await mkdir(BUNDLES, { recursive: true });
-    const staging = `${file}.${process.pid}.tmp`;
-    await writeFile(staging, code);
-    await rename(staging, file);
-  }
-  return file;
-}
-
 /** Bundles every entry; the processes started after this (the run's workers, and their children) find them. */
 export async function prepareEntryBundles(): Promise<void> {
-  const files = await Promise.all(ENTRIES.map(bundle));
+  const files = await Promise.all(
+    ENTRIES.map((entry) => bundleEntry(path.join(ROOT, entry), BUNDLES, [nextSubpaths, ownImportMeta])),
+  );
   process.env[BUNDLED] = JSON.stringify(Object.fromEntries(ENTRIES.map((entry, i) => [entry, files[i]])));
 }
 

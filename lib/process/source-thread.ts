@@ -4,6 +4,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
+import type { Plugin } from "esbuild";
 
 // A thread's TypeScript entry, outside the Next.js build (tests, and tsx scripts such as the job worker); the built
 // app never comes here, since Turbopack bundles each entry as a worker chunk of its own. The entry is bundled once a
@@ -18,6 +19,15 @@ const BUNDLES = path.join(PROJECT, "node_modules", ".cache", "verbatim-threads")
 const bundles = new Map<string, Promise<URL | null>>();
 
 async function bundle(entry: string): Promise<URL> {
+  return pathToFileURL(await bundleEntry(entry, BUNDLES));
+}
+
+/**
+ * Bundles the TypeScript module `entry` (packages left as imports) into `folder`, inside the project so that those
+ * imports are found in its node_modules. The file is named by its content: processes bundling the same sources share
+ * it, and a changed source gets a new one. Returns its path.
+ */
+export async function bundleEntry(entry: string, folder: string, plugins: Plugin[] = []): Promise<string> {
   // esbuild is a development dependency, like tsx, which this path needs anyway; the bundler must not follow it.
   const { build } = await import(/* webpackIgnore: true */ "esbuild");
   const built = await build({
@@ -29,19 +39,19 @@ async function bundle(entry: string): Promise<URL> {
     target: "node22",
     packages: "external",
     tsconfig: path.join(PROJECT, "tsconfig.json"),
+    plugins,
     logLevel: "silent",
   });
   const code = built.outputFiles[0]!.contents;
-  // Named by its content: processes bundling the same sources share the file, and a changed source gets a new one.
   const hash = createHash("sha256").update(code).digest("hex").slice(0, 16);
-  const file = path.join(BUNDLES, `${path.basename(entry, ".ts")}-${hash}.mjs`);
+  const file = path.join(folder, `${path.basename(entry, ".ts")}-${hash}.mjs`);
   if (!existsSync(file)) {
-    await mkdir(BUNDLES, { recursive: true });
+    await mkdir(folder, { recursive: true });
     const partial = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
     await writeFile(partial, code);
     await rename(partial, file);
   }
-  return pathToFileURL(file);
+  return file;
 }
 
 /**
