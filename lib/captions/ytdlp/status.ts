@@ -13,8 +13,9 @@ import path from "node:path";
 
 import { runTool } from "@/lib/process/run";
 
-import { denoBinary, denoEnv } from "./js-runtime";
-import { keepProbe, type YtDlpStatus } from "./last-status";
+import { denoBinary, denoCacheDir, denoEnv } from "./js-runtime";
+import { keepProbe, STATUS_TTL_MS, type YtDlpStatus } from "./last-status";
+import { filesKey, probeRecordFile, recallProbe, recordProbe } from "./probe-record";
 import { resolveYtDlpBinary, runYtDlp } from "./run";
 
 export { lastYtDlpStatus, STATUS_TTL_MS, ytdlpHealthFields, ytdlpProbeDue, type YtDlpStatus } from "./last-status";
@@ -83,30 +84,31 @@ export function statusFrom(header: VerboseHeader, denoCacheReady: boolean, now: 
   };
 }
 
-/** yt-dlp's deno solver script beside the yt-dlp it runs (a Python install: <prefix>/bin and <prefix>/lib). */
-function denoSolverScript(ytdlp: string): string | null {
+/** The site-packages folder of the Python install yt-dlp runs from (<prefix>/bin and <prefix>/lib), or null. */
+function sitePackages(ytdlp: string): string | null {
   if (!path.isAbsolute(ytdlp)) return null;
   const lib = path.join(path.dirname(path.dirname(ytdlp)), "lib");
   try {
     for (const python of readdirSync(lib).filter((d) => d.startsWith("python"))) {
-      const script = path.join(
-        lib,
-        python,
-        "site-packages",
-        "yt_dlp",
-        "extractor",
-        "youtube",
-        "jsc",
-        "_builtin",
-        "vendor",
-        "yt.solver.deno.lib.js",
-      );
-      if (readdirSync(path.dirname(script)).includes("yt.solver.deno.lib.js")) return script;
+      const folder = path.join(lib, python, "site-packages");
+      if (readdirSync(folder).includes("yt_dlp")) return folder;
     }
   } catch {
     // not a layout we know
   }
   return null;
+}
+
+/** yt-dlp's deno solver script beside the yt-dlp it runs. */
+function denoSolverScript(ytdlp: string): string | null {
+  const packages = sitePackages(ytdlp);
+  if (!packages) return null;
+  const vendor = path.join(packages, "yt_dlp", "extractor", "youtube", "jsc", "_builtin", "vendor");
+  try {
+    return readdirSync(vendor).includes("yt.solver.deno.lib.js") ? path.join(vendor, "yt.solver.deno.lib.js") : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Whether deno can run that script from its cache alone, with the options yt-dlp runs it with. */
@@ -133,25 +135,71 @@ async function denoCacheReady(binary: string | undefined): Promise<boolean> {
   }
 }
 
-/** Runs the probe now. */
-export async function probeYtDlp(opts: { binary?: string; now?: Date } = {}): Promise<YtDlpStatus> {
+/** What a probe finds: yt-dlp's header, and whether deno can run yt-dlp's solver from its cache. */
+interface ProbeFindings {
+  header: VerboseHeader;
+  denoCacheReady: boolean;
+}
+
+async function runProbe(binary: string | undefined): Promise<ProbeFindings> {
   let header: VerboseHeader = { version: null, jsRuntimes: [], optionalLibraries: [] };
   try {
-    const { stderr } = await runYtDlp(["-v", "--list-impersonate-targets"], {
-      binary: opts.binary,
-      timeoutMs: PROBE_TIMEOUT_MS,
-    });
+    const { stderr } = await runYtDlp(["-v", "--list-impersonate-targets"], { binary, timeoutMs: PROBE_TIMEOUT_MS });
     header = parseVerboseHeader(stderr);
   } catch {
     // not installed or broken: the status says so
   }
   const ejs = header.optionalLibraries.some((l) => /^yt[_-]dlp[_-]ejs-/i.test(l));
-  return statusFrom(header, !ejs && header.version !== null && (await denoCacheReady(opts.binary)), opts.now);
+  return { header, denoCacheReady: !ejs && header.version !== null && (await denoCacheReady(binary)) };
+}
+
+/** Runs the probe now. */
+export async function probeYtDlp(opts: { binary?: string; now?: Date } = {}): Promise<YtDlpStatus> {
+  const { header, denoCacheReady } = await runProbe(opts.binary);
+  return statusFrom(header, denoCacheReady, opts.now);
+}
+
+/** A record's findings as this module wrote them (an older or damaged record is probed again). */
+function isFindings(value: unknown): value is ProbeFindings {
+  const findings = value as ProbeFindings | null;
+  const header = findings?.header;
+  return (
+    typeof findings?.denoCacheReady === "boolean" &&
+    (header?.version === null || typeof header?.version === "string") &&
+    Array.isArray(header?.jsRuntimes) &&
+    Array.isArray(header?.optionalLibraries)
+  );
+}
+
+/**
+ * The status of the project's own yt-dlp as another process of this install (in `cwd`) recorded it within
+ * STATUS_TTL_MS (probe-record.ts), else a probe's, recorded for the next. Any other yt-dlp is probed.
+ */
+export async function recordedYtDlpStatus(binary?: string, cwd: string = process.cwd()): Promise<YtDlpStatus> {
+  const ytdlp = resolveYtDlpBinary(binary, cwd);
+  const file = probeRecordFile(ytdlp, cwd);
+  if (!file) return probeYtDlp({ binary });
+  const packages = sitePackages(ytdlp);
+  const key = filesKey([
+    ytdlp,
+    packages,
+    packages && path.join(packages, "yt_dlp", "version.py"),
+    denoBinary(),
+    denoCacheDir(cwd),
+  ]);
+  const recalled = recallProbe(file, key, STATUS_TTL_MS);
+  let findings: ProbeFindings;
+  if (isFindings(recalled)) findings = recalled;
+  else {
+    findings = await runProbe(ytdlp);
+    recordProbe(file, key, findings);
+  }
+  return statusFrom(findings.header, findings.denoCacheReady);
 }
 
 /** The probe's answer, at most STATUS_TTL_MS old (an update with `npm run ytdlp:update` shows within that). */
 export function ytdlpStatus(binary?: string): Promise<YtDlpStatus> {
-  return keepProbe(() => probeYtDlp({ binary }));
+  return keepProbe(() => recordedYtDlpStatus(binary));
 }
 
 /** The one start-up line: what yt-dlp has, or what it lacks and what to do (a warning then). */
