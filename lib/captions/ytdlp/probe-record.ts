@@ -18,8 +18,8 @@ interface ProbeRecord<T> {
 
 /** The record of the project's own yt-dlp (.venv/bin/yt-dlp), or null for any other (YTDLP_PATH, PATH's). */
 export function probeRecordFile(ytdlp: string, cwd: string = process.cwd()): string | null {
-  const venv = path.join(cwd, ".venv");
-  return ytdlp === path.join(venv, "bin", "yt-dlp") ? path.join(venv, "ytdlp-probe.json") : null;
+  // Whole paths, not a join onto `.venv`: the build's file tracing would take a folder of its own for all of .venv.
+  return ytdlp === path.join(cwd, ".venv", "bin", "yt-dlp") ? path.join(cwd, ".venv", "ytdlp-probe.json") : null;
 }
 
 /** Each path with its size, change time and inode; a path that is missing is named as missing. */
