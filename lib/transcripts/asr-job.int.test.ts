@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "@/test/app-db";
 import { bearer, callRoute } from "@/test/request";
 import { probeDuration } from "@/lib/asr/ffmpeg";
+import { findExecutable } from "@/lib/process/media-tools";
 import { joinedSeconds } from "@/lib/asr/speech-audio";
 import { speech } from "@/test/speech";
 import { pausedTalk } from "@/test/media";
@@ -30,6 +32,7 @@ let routes: TranscribeJobs["routes"];
 let keys: TranscribeJobs["keys"];
 let getSubscription: TranscribeJobs["getSubscription"];
 let waitForJob: TranscribeJobs["waitForJob"];
+let longSilence: Buffer | undefined;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "verbatim-asr-"));
@@ -46,6 +49,9 @@ beforeAll(async () => {
     } else if (req.url === "/silence.wav") {
       res.writeHead(200, { "content-type": "audio/wav", "content-length": silence.length });
       res.end(silence);
+    } else if (req.url === "/long-silence.mp3" && longSilence) {
+      res.writeHead(200, { "content-type": "audio/mpeg", "content-length": longSilence.length });
+      res.end(longSilence);
     } else if (req.url === "/page.html") {
       res.writeHead(200, { "content-type": "text/html" });
       res.end("<html>not audio</html>");
@@ -315,6 +321,43 @@ describe("speech recognition jobs", () => {
     } finally {
       asr.respondWith(() => ({ words: WORDS.map((word, i) => ({ word, start: 0.3 + i * 0.4, end: 0.6 + i * 0.4 })) }));
     }
+  });
+
+  it("a small file longer than the allowance left: refused once probed, its conversion stopped there, nothing charged", async () => {
+    const { user, auth } = await userWithKey();
+    // 17 minutes of silence in 1 MB (8 kbit/s MP3): more than the free 15, and minutes of a core to encode for the
+    // recogniser. Every ffmpeg run goes through a wrapper that logs its start and, if it gets there, its end.
+    const realFfmpeg = findExecutable("ffmpeg")!;
+    const tools = mkdtempSync(path.join(dataDir, "tools-"));
+    const runs = path.join(tools, "runs.log");
+    longSilence = execFileSync(realFfmpeg, [
+      ...["-v", "error", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "1020"],
+      ...["-c:a", "libmp3lame", "-b:a", "8k", "-f", "mp3", "pipe:1"],
+    ]);
+    writeFileSync(
+      path.join(tools, "ffmpeg"),
+      `#!/bin/sh\necho "start $$ $*" >> "${runs}"\n"${realFfmpeg}" "$@"\ncode=$?\necho "end $$ $code" >> "${runs}"\nexit $code\n`,
+      { mode: 0o755 },
+    );
+    const systemPath = process.env.PATH;
+    process.env.PATH = `${tools}${path.delimiter}${systemPath}`;
+    try {
+      const res = await callRoute(routes.transcript, "/v1/transcript", {
+        headers: auth,
+        body: { audio: `${audioBase}/long-silence.mp3` },
+      });
+      expect(res.status).toBe(202);
+      const failed = await waitForJob((res.json as { job_id: string }).job_id, auth);
+      expect(failed.json).toMatchObject({ status: "error", error: { code: "allowance_exhausted" }, transcript: null });
+    } finally {
+      process.env.PATH = systemPath;
+    }
+    expect((await getSubscription(user.id)).used_seconds).toBe(0);
+    const lines = readFileSync(runs, "utf8").trim().split("\n");
+    const conversion = lines.find((line) => line.startsWith("start ") && line.includes("-progress"));
+    expect(conversion, lines.join("\n")).toBeDefined();
+    const pid = conversion!.split(" ")[1];
+    expect(lines.filter((line) => line.startsWith(`end ${pid} `))).toEqual([]);
   });
 
   it("no allowance left: 402 and no job", async () => {

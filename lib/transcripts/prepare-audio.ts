@@ -89,31 +89,36 @@ export async function prepareAudio(ctx: TranscribeContext, io: StepContext): Pro
     await io.progress("fetching audio", 0.05);
     const media = await fetchSource(ctx, dir, io);
     await io.progress("probing", 0.25);
-    const convert = (durationSeconds?: number) =>
+    const convert = (durationSeconds?: number, signal = io.signal) =>
       convertForAsr(media, converted, {
-        signal: io.signal,
+        signal,
         durationSeconds,
         maxSeconds: env().MEDIA_MAX_DURATION_SECONDS,
       });
+    // Small files are probed and converted at once, which saves a tool start-up on the hot path. Small is not short
+    // (a few megabytes of a low bitrate are hours of audio, minutes of encoding): a file the probe or the allowance
+    // refuses has its conversion stopped then, not finished. Larger files are converted once settled, so an
+    // exhausted allowance costs them no work.
+    const refused = new AbortController();
+    const early =
+      (await stat(media)).size <= CONCURRENT_PREPARE_BYTES
+        ? convert(undefined, AbortSignal.any([io.signal, refused.signal]))
+        : null;
+    // Handled here, thrown below: a conversion that fails while the probe runs is not an unhandled rejection.
+    early?.catch(() => undefined);
     let probe: Awaited<ReturnType<typeof probeMedia>>;
-    let output: Awaited<ReturnType<typeof convertForAsr>>;
-    if ((await stat(media)).size <= CONCURRENT_PREPARE_BYTES) {
-      // Small files: probing and converting at once saves a tool start-up on the hot path; a file
-      // this small converts quickly even when the probe then refuses it.
-      const [probed, convertedFile] = await Promise.allSettled([probeMedia(media, { signal: io.signal }), convert()]);
-      if (probed.status === "rejected") throw probed.reason;
-      if (convertedFile.status === "rejected") throw convertedFile.reason;
-      [probe, output] = [probed.value, convertedFile.value];
-      assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
-    } else {
+    try {
       probe = await probeMedia(media, { signal: io.signal });
       assertDuration(probe, env().MEDIA_MAX_DURATION_SECONDS);
-      // Settle before the long conversion, so an exhausted allowance costs no work. A duration of 0
-      // means the container does not say (some browser recordings): settled after converting.
+      // A duration of 0 means the container does not say (some browser recordings): settled after converting.
       if (probe.durationSeconds > 0) await settleMeasured(io.jobId, ctx, chargedSeconds(probe.durationSeconds));
-      await io.progress("converting", 0.3);
-      output = await convert(probe.durationSeconds);
+    } catch (error) {
+      refused.abort(error);
+      await early?.catch(() => undefined);
+      throw error;
     }
+    if (!early) await io.progress("converting", 0.3);
+    const output = await (early ?? convert(probe.durationSeconds));
     const measured = chargedSeconds(probe.durationSeconds > 0 ? probe.durationSeconds : (output.durationSeconds ?? 0));
     await settleMeasured(io.jobId, ctx, measured);
     if (media.startsWith(dir)) await rm(media, { force: true });
